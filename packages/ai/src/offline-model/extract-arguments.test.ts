@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { describeArgument, extractArguments } from './extract-arguments';
+
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
+
+describe('extractArguments', () => {
+  it.each([
+    ['Where is order #1234?', '1234'],
+    ['Where is order A-1001?', 'A-1001'],
+    ['status of ORD-7 please', 'ORD-7'],
+    ['order 55 is late', '55'],
+  ])('finds the order id in %j', (text, id) => {
+    const schema = object({ order_id: { type: 'string' } }, ['order_id']);
+    expect(extractArguments(text, schema)).toEqual({ input: { order_id: id }, missing: [] });
+  });
+
+  it('prefers a token that matches the property pattern', () => {
+    const schema = object({ orderId: { type: 'string', pattern: '^ORD-\\d+$' } }, ['orderId']);
+    expect(extractArguments('Compare A-1 with ORD-99.', schema).input).toEqual({ orderId: 'ORD-99' });
+  });
+
+  it('turns an id into a number for integer id properties', () => {
+    const schema = object({ customerId: { type: 'integer' } }, ['customerId']);
+    expect(extractArguments('customer #42', schema).input).toEqual({ customerId: 42 });
+  });
+
+  it('finds ISO dates by format, by pattern and by property name', () => {
+    const text = 'move it from 2025-01-31 to 2025-02-14';
+    expect(extractArguments(text, object({ when: { type: 'string', format: 'date' } })).input).toEqual({
+      when: '2025-01-31',
+    });
+    expect(
+      extractArguments(text, object({ day: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } })).input,
+    ).toEqual({ day: '2025-01-31' });
+    expect(extractArguments(text, object({ fromDate: { type: 'string' }, toDate: { type: 'string' } })).input).toEqual({
+      fromDate: '2025-01-31',
+      toDate: '2025-02-14',
+    });
+    expect(extractArguments('at 2025-03-01T10:30Z', object({ at: { type: 'string', format: 'date-time' } })).input).toEqual(
+      { at: '2025-03-01T10:30Z' },
+    );
+  });
+
+  it('ignores impossible dates', () => {
+    const schema = object({ date: { type: 'string', format: 'date' } }, ['date']);
+    expect(extractArguments('on 2025-13-45', schema)).toEqual({ input: {}, missing: ['date'] });
+  });
+
+  it('does not read an id or a date as a number', () => {
+    const schema = object({ orderId: { type: 'string' }, date: { type: 'string' }, quantity: { type: 'integer' } });
+    expect(extractArguments('order A-1001 on 2025-04-01, 3 boxes', schema).input).toEqual({
+      orderId: 'A-1001',
+      date: '2025-04-01',
+      quantity: 3,
+    });
+  });
+
+  it('omits an optional integer with a default when the text has no number', () => {
+    const schema = object({ limit: { type: 'integer', default: 10 } });
+    expect(extractArguments('list delayed orders', schema)).toEqual({ input: {}, missing: [] });
+    expect(extractArguments('list 5 delayed orders', schema).input).toEqual({ limit: 5 });
+  });
+
+  it('reports a required number with a default as not missing', () => {
+    const schema = object({ limit: { type: 'integer', default: 10 } }, ['limit']);
+    expect(extractArguments('list delayed orders', schema)).toEqual({ input: {}, missing: [] });
+  });
+
+  it('matches numbers to properties by nearby words', () => {
+    const schema = object({ width: { type: 'number' }, height: { type: 'number' } });
+    expect(extractArguments('height 20 and width 7.5', schema).input).toEqual({ width: 7.5, height: 20 });
+  });
+
+  it('skips decimals for integer properties', () => {
+    const schema = object({ count: { type: 'integer' } }, ['count']);
+    expect(extractArguments('about 2.5 of them', schema)).toEqual({ input: {}, missing: ['count'] });
+  });
+
+  it('picks enum values, including multi-word and numeric ones', () => {
+    const schema = object({
+      status: { type: 'string', enum: ['pending', 'in_transit', 'delivered'] },
+      speed: { enum: ['standard', 'express'] },
+      priority: { type: 'integer', enum: [1, 2, 3] },
+    });
+    expect(extractArguments('mark it In Transit, express, priority 2', schema).input).toEqual({
+      status: 'in_transit',
+      speed: 'express',
+      priority: 2,
+    });
+  });
+
+  it('reads anyOf-of-const unions as enums and arrays of enums as lists', () => {
+    const schema = object({
+      unit: { anyOf: [{ const: 'celsius' }, { const: 'fahrenheit' }] },
+      tags: { type: 'array', items: { type: 'string', enum: ['red', 'green', 'blue'] } },
+    });
+    expect(extractArguments('in fahrenheit, tags blue and red', schema).input).toEqual({
+      unit: 'fahrenheit',
+      tags: ['blue', 'red'],
+    });
+  });
+
+  it('finds emails', () => {
+    const schema = object({ to: { type: 'string', format: 'email' }, subject: { type: 'string' } }, ['to', 'subject']);
+    expect(extractArguments('email ana@example.com about the late delivery', schema).input).toEqual({
+      to: 'ana@example.com',
+      subject: 'the late delivery',
+    });
+  });
+
+  it('finds time zones by IANA name, by UTC and by city', () => {
+    const schema = object({ timezone: { type: 'string' } }, ['timezone']);
+    expect(extractArguments('time in America/New_York?', schema).input).toEqual({ timezone: 'America/New_York' });
+    expect(extractArguments('what time is it in Paris', schema).input).toEqual({ timezone: 'Europe/Paris' });
+    expect(extractArguments('and in new york?', object({ zone: { type: 'string' } })).input).toEqual({
+      zone: 'America/New_York',
+    });
+    expect(extractArguments('in UTC', schema).input).toEqual({ timezone: 'UTC' });
+  });
+
+  it('extracts an arithmetic expression for calculator tools', () => {
+    const schema = object({ expression: { type: 'string' } }, ['expression']);
+    expect(extractArguments('what is 12 * (3 + 4)?', schema).input).toEqual({ expression: '12 * (3 + 4)' });
+    expect(extractArguments('compute 7 times 6 minus 2', schema).input).toEqual({ expression: '7 * 6 - 2' });
+  });
+
+  it('reads booleans from the flag word and from yes/no', () => {
+    const schema = object({ notifyCustomer: { type: 'boolean' } });
+    expect(extractArguments('and notify the customer', schema).input).toEqual({ notifyCustomer: true });
+    expect(extractArguments("but don't notify anyone", schema).input).toEqual({ notifyCustomer: false });
+    expect(extractArguments('yes', schema).input).toEqual({ notifyCustomer: true });
+    expect(extractArguments('no', schema).input).toEqual({ notifyCustomer: false });
+    expect(extractArguments('order no. 5', schema).input).toEqual({});
+  });
+
+  it('uses quoted strings, cities and message text', () => {
+    expect(extractArguments('search for "red shoes"', object({ query: { type: 'string' } }, ['query'])).input).toEqual({
+      query: 'red shoes',
+    });
+    expect(extractArguments('weather in Lisbon', object({ city: { type: 'string' } }, ['city'])).input).toEqual({
+      city: 'Lisbon',
+    });
+    expect(extractArguments('weather in Springfield', object({ city: { type: 'string' } }, ['city'])).input).toEqual({
+      city: 'Springfield',
+    });
+    expect(extractArguments('tell them: it ships Monday', object({ message: { type: 'string' } })).input).toEqual({
+      message: 'it ships Monday',
+    });
+  });
+
+  it('lists required properties it could not find and ignores unsupported shapes', () => {
+    const schema = object(
+      { orderId: { type: 'string' }, address: { type: 'object' }, note: { type: 'string' } },
+      ['orderId', 'address'],
+    );
+    expect(extractArguments('change the address', schema)).toEqual({ input: {}, missing: ['orderId', 'address'] });
+  });
+
+  it('tolerates schemas that are not objects', () => {
+    expect(extractArguments('anything', undefined)).toEqual({ input: {}, missing: [] });
+    expect(extractArguments('anything', { type: 'string' })).toEqual({ input: {}, missing: [] });
+  });
+
+  it('sets const properties', () => {
+    expect(extractArguments('x', object({ kind: { const: 'order' } })).input).toEqual({ kind: 'order' });
+  });
+});
+
+describe('describeArgument', () => {
+  it('gives a hint for the expected shape', () => {
+    const schema = object({
+      orderId: { type: 'string' },
+      date: { type: 'string', format: 'date' },
+      status: { enum: ['a', 'b'] },
+      note: { type: 'string', description: 'why' },
+    });
+    expect(describeArgument(schema, 'orderId')).toBe('the order id (for example #1234 or A-1001)');
+    expect(describeArgument(schema, 'date')).toBe('the date (as YYYY-MM-DD)');
+    expect(describeArgument(schema, 'status')).toBe('the status (one of a, b)');
+    expect(describeArgument(schema, 'note')).toBe('the note (why)');
+  });
+});

@@ -1,0 +1,482 @@
+import { findCities, findTimeZones } from './time-zones';
+import { contentWords, humanize, sameWord, splitIdentifier, stem } from './words';
+
+/** Arguments found in a text for one tool, and the required ones that were not found. */
+export interface ExtractedArguments {
+  readonly input: Record<string, unknown>;
+  /** Required properties without a default that the text does not mention. */
+  readonly missing: readonly string[];
+}
+
+/** The JSON Schema keywords the extractor reads; everything else is ignored. */
+interface SchemaNode {
+  readonly type?: string | readonly string[];
+  readonly enum?: readonly unknown[];
+  readonly const?: unknown;
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly default?: unknown;
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+  readonly items?: unknown;
+  readonly anyOf?: readonly unknown[];
+  readonly oneOf?: readonly unknown[];
+}
+
+type Kind =
+  | 'const'
+  | 'enum'
+  | 'enum-array'
+  | 'email'
+  | 'id'
+  | 'id-number'
+  | 'pattern'
+  | 'date'
+  | 'date-time'
+  | 'timezone'
+  | 'expression'
+  | 'boolean'
+  | 'number'
+  | 'integer'
+  | 'string'
+  | 'unsupported';
+
+interface Property {
+  readonly name: string;
+  readonly node: SchemaNode;
+  readonly kind: Kind;
+  readonly required: boolean;
+}
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Extraction order: specific shapes first, so `A-1001` becomes an id before `1001` can become a number. */
+const KIND_ORDER: readonly Kind[] = [
+  'const',
+  'enum',
+  'enum-array',
+  'email',
+  'id',
+  'id-number',
+  'pattern',
+  'date-time',
+  'date',
+  'timezone',
+  'expression',
+  'boolean',
+  'integer',
+  'number',
+  'string',
+];
+
+const DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+const DATE_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
+const OPERAND = String.raw`\(?\s*-?\d+(?:\.\d+)?\s*\)?`;
+const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod)';
+const EXPRESSION = new RegExp(`${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+`, 'gi');
+const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
+
+/**
+ * Reads arguments for a tool from free text, guided by the tool's JSON Schema: enum values, ids
+ * (`#1234`, `A-1001`), ISO dates, emails, time zones, arithmetic, yes/no, numbers and quoted strings.
+ */
+export function extractArguments(text: string, schema: unknown): ExtractedArguments {
+  const root = normalize(schema);
+  const requiredNames = new Set(root.required ?? []);
+  const properties: Property[] = Object.entries(root.properties ?? {}).map(([name, raw]) => {
+    const node = normalize(raw);
+    return { name, node, kind: kindOf(name, node), required: requiredNames.has(name) };
+  });
+  const input: Record<string, unknown> = {};
+  const used: Span[] = [];
+  const numericCount = properties.filter((p) => p.kind === 'number' || p.kind === 'integer').length;
+
+  for (const kind of KIND_ORDER) {
+    for (const property of properties.filter((p) => p.kind === kind)) {
+      if (Object.hasOwn(input, property.name)) continue;
+      const value = extractOne(text, property, used, numericCount);
+      if (value !== undefined) input[property.name] = value;
+    }
+  }
+  fillRequiredNumbers(text, properties, input, used);
+
+  const missing = properties
+    .filter((p) => p.required && !Object.hasOwn(input, p.name) && p.node.default === undefined)
+    .map((p) => p.name);
+  return { input, missing };
+}
+
+/** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
+export function describeArgument(schema: unknown, name: string): string {
+  const root = normalize(schema);
+  const node = normalize(root.properties?.[name]);
+  const label = humanize(name);
+  switch (kindOf(name, node)) {
+    case 'id':
+    case 'id-number':
+      return `the ${label} (for example #1234 or A-1001)`;
+    case 'date':
+      return `the ${label} (as YYYY-MM-DD)`;
+    case 'email':
+      return `the ${label} (an email address)`;
+    case 'timezone':
+      return `the ${label} (for example Europe/Paris)`;
+    case 'enum':
+      return `the ${label} (one of ${(node.enum ?? []).map((v) => String(v)).join(', ')})`;
+    default:
+      return node.description !== undefined ? `the ${label} (${node.description})` : `the ${label}`;
+  }
+}
+
+function extractOne(text: string, property: Property, used: Span[], numericCount: number): unknown {
+  const { name, node } = property;
+  switch (property.kind) {
+    case 'const':
+      return node.const;
+    case 'enum':
+      return firstEnumValue(text, node.enum ?? [], used);
+    case 'enum-array': {
+      const values: unknown[] = [];
+      const items = normalize(node.items).enum ?? [];
+      for (let value = firstEnumValue(text, items, used); value !== undefined; ) {
+        values.push(value);
+        value = firstEnumValue(text, items, used);
+      }
+      return values.length > 0 ? values : undefined;
+    }
+    case 'email':
+      return take(text, EMAIL, used, node);
+    case 'id':
+      return findId(text, node, used);
+    case 'id-number': {
+      const id = take(text, /#(\d+)\b|\b[A-Za-z]{1,6}-(\d+)\b|(?<![\w.-])(\d+)(?![\w.-])/g, used);
+      return id === undefined ? undefined : Number(id);
+    }
+    case 'pattern':
+      return findByPattern(text, node.pattern ?? '', used);
+    case 'date-time': {
+      const full = take(text, DATE_TIME, used);
+      if (full !== undefined) return full.replace(' ', 'T');
+      const date = takeDate(text, used);
+      return date === undefined ? undefined : `${date}T00:00:00Z`;
+    }
+    case 'date':
+      return takeDate(text, used);
+    case 'timezone': {
+      const zone = findTimeZones(text).find((match) => isFree(match, used));
+      if (zone === undefined) return undefined;
+      used.push(zone);
+      return zone.zone;
+    }
+    case 'expression': {
+      const expression = take(text, EXPRESSION, used);
+      return expression === undefined ? undefined : normalizeExpression(expression);
+    }
+    case 'boolean':
+      return findBoolean(text, name);
+    case 'integer':
+    case 'number':
+      return findNumber(text, property, used, numericCount);
+    case 'string':
+      return findString(text, property, used);
+    default:
+      return undefined;
+  }
+}
+
+function kindOf(name: string, node: SchemaNode): Kind {
+  if (node.const !== undefined) return 'const';
+  if (node.enum !== undefined && node.enum.length > 0) return 'enum';
+  const type = primaryType(node);
+  const lower = name.toLowerCase();
+  if (type === 'array') {
+    const items = normalize(node.items);
+    return items.enum !== undefined && items.enum.length > 0 ? 'enum-array' : 'unsupported';
+  }
+  if (type === 'boolean') return 'boolean';
+  if (type === 'integer' || type === 'number') {
+    if (isIdName(name)) return 'id-number';
+    return type;
+  }
+  if (type !== 'string') return 'unsupported';
+  if (node.format === 'date-time') return 'date-time';
+  const words = splitIdentifier(name);
+  if (node.format === 'date' || isDatePattern(node.pattern) || words.includes('date') || words.includes('day')) {
+    return 'date';
+  }
+  if (node.format === 'email' || lower.includes('email') || /^(to|from|cc|bcc|recipient|sender)$/.test(lower)) {
+    return 'email';
+  }
+  if (/time_?zone|(^|_)zone$|^tz$/.test(lower) || /Zone$/.test(name)) return 'timezone';
+  if (isIdName(name)) return 'id';
+  if (/^(expr|expression|formula|equation|calculation|math)$/i.test(name)) return 'expression';
+  if (node.pattern !== undefined) return 'pattern';
+  return 'string';
+}
+
+function isIdName(name: string): boolean {
+  return (
+    /^(id|ids|sku|ref)$/i.test(name) ||
+    /[_-](id|ids|number|no|num|ref|reference|code|sku)$/i.test(name) ||
+    /[a-z0-9](Id|Ids|ID|Number|No|Num|Ref|Code|Sku)$/.test(name)
+  );
+}
+
+function isDatePattern(pattern: string | undefined): boolean {
+  if (pattern === undefined) return false;
+  try {
+    return new RegExp(pattern, 'u').test('2024-01-31') && !new RegExp(pattern, 'u').test('A-1001');
+  } catch {
+    return false;
+  }
+}
+
+function normalize(raw: unknown): SchemaNode {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const node = raw as SchemaNode;
+  const branches = (node.anyOf ?? node.oneOf ?? []).map((branch) => normalize(branch));
+  if (branches.length === 0) return node;
+  const nonNull = branches.filter((branch) => primaryType(branch) !== 'null');
+  if (nonNull.length > 0 && nonNull.every((branch) => branch.const !== undefined)) {
+    return { ...node, enum: nonNull.map((branch) => branch.const) };
+  }
+  const first = nonNull[0] ?? {};
+  return { ...first, ...withoutBranches(node) };
+}
+
+function withoutBranches(node: SchemaNode): SchemaNode {
+  const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = node;
+  return rest;
+}
+
+function primaryType(node: SchemaNode): string | undefined {
+  if (typeof node.type === 'string') return node.type;
+  return node.type?.find((type) => type !== 'null');
+}
+
+function isFree(span: Span, used: readonly Span[]): boolean {
+  return used.every((other) => span.end <= other.start || span.start >= other.end);
+}
+
+/** The first free match of `pattern` (its first defined group, or the whole match); marks it used. */
+function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode): string | undefined {
+  for (const match of text.matchAll(pattern)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (!isFree(span, used)) continue;
+    const value = match.slice(1).find((group) => group !== undefined) ?? match[0];
+    if (node?.pattern !== undefined && !safeTest(node.pattern, value)) continue;
+    used.push(span);
+    return value;
+  }
+  return undefined;
+}
+
+function safeTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return true;
+  }
+}
+
+function takeDate(text: string, used: Span[]): string | undefined {
+  for (const match of text.matchAll(DATE)) {
+    const month = Number(match[2]);
+    const day = Number(match[3]);
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (month < 1 || month > 12 || day < 1 || day > 31 || !isFree(span, used)) continue;
+    used.push(span);
+    return match[0];
+  }
+  return undefined;
+}
+
+function firstEnumValue(text: string, values: readonly unknown[], used: Span[]): unknown {
+  let best: { value: unknown; span: Span } | undefined;
+  for (const value of values) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const words = String(value)
+      .split(/[\s_-]+/)
+      .filter((word) => word.length > 0)
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    if (words.length === 0) continue;
+    const pattern = new RegExp(`(?<![A-Za-z0-9])${words.join('[\\s_-]+')}(?![A-Za-z0-9])`, 'gi');
+    for (const match of text.matchAll(pattern)) {
+      const span = { start: match.index, end: match.index + match[0].length };
+      if (!isFree(span, used)) continue;
+      const better =
+        best === undefined ||
+        span.start < best.span.start ||
+        (span.start === best.span.start && span.end > best.span.end);
+      if (better) best = { value, span };
+      break;
+    }
+  }
+  if (best === undefined) return undefined;
+  used.push(best.span);
+  return best.value;
+}
+
+function findId(text: string, node: SchemaNode, used: Span[]): string | undefined {
+  if (node.pattern !== undefined) {
+    const byPattern = findByPattern(text, node.pattern, used);
+    if (byPattern !== undefined) return byPattern;
+  }
+  return (
+    take(text, /#([A-Za-z0-9][\w-]*)/g, used, node) ??
+    take(text, /\b([A-Za-z]{1,6}-\d+[A-Za-z0-9-]*)\b/g, used, node) ??
+    take(text, /\b([A-Za-z]{1,4}\d{2,}[A-Za-z0-9]*)\b/g, used, node) ??
+    take(text, /(?<![\w.-])(\d+)(?![\w.-])/g, used, node)
+  );
+}
+
+/** The first whitespace-separated word (trimmed of punctuation) that matches `pattern`. */
+function findByPattern(text: string, pattern: string, used: Span[]): string | undefined {
+  for (const match of text.matchAll(/\S+/g)) {
+    const raw = match[0];
+    const lead = raw.length - raw.replace(/^[("'“[{]+/, '').length;
+    const word = raw.replace(/^[("'“[{]+/, '').replace(/[)"'”\]},.;:!?]+$/, '');
+    const span = { start: match.index + lead, end: match.index + lead + word.length };
+    if (word.length === 0 || !isFree(span, used) || !safeTest(pattern, word)) continue;
+    used.push(span);
+    return word;
+  }
+  return undefined;
+}
+
+function normalizeExpression(expression: string): string {
+  return expression
+    .replace(/multiplied by|times|×|\bx\b/gi, '*')
+    .replace(/(\d)\s*x\s*(\d)/gi, '$1 * $2')
+    .replace(/divided by|over|÷/gi, '/')
+    .replace(/plus/gi, '+')
+    .replace(/minus/gi, '-')
+    .replace(/mod/gi, '%')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const YES = /\b(yes|yeah|yep|true)\b/i;
+const NO = /\b(no(?!\.?\s*\d)|nope|false)\b/i;
+const NEGATIONS: ReadonlySet<string> = new Set(['no', 'not', 'dont', 'don', 'without', 'never', 'nope', 'false']);
+const FLAG_PREFIXES: ReadonlySet<string> = new Set(['is', 'has', 'should', 'include', 'send', 'with', 'enable', 'allow', 'use']);
+
+/** A flag is set by its distinctive word (`urgent` for `isUrgent`, negated by `not`/`without`), else by yes/no. */
+function findBoolean(text: string, name: string): boolean | undefined {
+  const nameWords = splitIdentifier(name)
+    .filter((word) => !FLAG_PREFIXES.has(word) && word.length > 2)
+    .slice(0, 1)
+    .map((word) => stem(word));
+  const tokens = text
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token.length > 0);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] ?? '';
+    if (!nameWords.some((word) => sameWord(stem(token), word))) continue;
+    const before = tokens.slice(Math.max(0, i - 3), i);
+    return !before.some((word) => NEGATIONS.has(word));
+  }
+  if (NO.test(text)) return false;
+  if (YES.test(text)) return true;
+  return undefined;
+}
+
+function findNumber(text: string, property: Property, used: Span[], numericCount: number): number | undefined {
+  const candidates = numberCandidates(text, property, used);
+  const nameWords = [...splitIdentifier(property.name), ...contentWords(property.node.description ?? '').slice(0, 3)]
+    .map((word) => stem(word))
+    .filter((word) => word.length > 2);
+  const tokens = tokenSpans(text);
+  let best: { candidate: (typeof candidates)[number]; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const after = tokens.findIndex((token) => token.start >= candidate.span.end);
+    const cut = after === -1 ? tokens.length : after;
+    tokens.forEach((token, i) => {
+      // Label before the value ("limit 5") wins a tie over a word after it ("5 results").
+      const distance = i < cut ? cut - i - 0.5 : i - cut + 1;
+      if (distance > 3 || !nameWords.some((word) => sameWord(stem(token.word), word))) return;
+      if (best === undefined || distance < best.distance) best = { candidate, distance };
+    });
+  }
+  if (best !== undefined) {
+    used.push(best.candidate.span);
+    return best.candidate.value;
+  }
+  const first = candidates[0];
+  if (first !== undefined && numericCount === 1) {
+    used.push(first.span);
+    return first.value;
+  }
+  return undefined;
+}
+
+function fillRequiredNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {
+  for (const property of properties) {
+    if (!property.required || Object.hasOwn(input, property.name)) continue;
+    if (property.kind !== 'number' && property.kind !== 'integer') continue;
+    const first = numberCandidates(text, property, used)[0];
+    if (first === undefined) continue;
+    used.push(first.span);
+    input[property.name] = first.value;
+  }
+}
+
+function numberCandidates(text: string, property: Property, used: readonly Span[]): Array<{ value: number; span: Span }> {
+  const out: Array<{ value: number; span: Span }> = [];
+  for (const match of text.matchAll(NUMBER)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    const value = Number(match[0].replace(/,/g, ''));
+    if (!isFree(span, used) || !Number.isFinite(value)) continue;
+    if (property.kind === 'integer' && !Number.isInteger(value)) continue;
+    out.push({ value, span });
+  }
+  return out;
+}
+
+function tokenSpans(text: string): Array<{ word: string; start: number; end: number }> {
+  return [...text.matchAll(/[A-Za-z]+/g)].map((match) => ({
+    word: match[0].toLowerCase(),
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+}
+
+const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|country|where)$/i;
+const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
+const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
+const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
+
+function findString(text: string, property: Property, used: Span[]): string | undefined {
+  const name = property.name.replace(/^(new|target|the)_?/i, '');
+  const quoted = take(text, QUOTED, used);
+  if (quoted !== undefined) return quoted;
+  if (PLACE_NAMES.test(name)) {
+    const city = findCities(text).find((match) => isFree(match, used));
+    if (city !== undefined) {
+      used.push(city);
+      return city.city;
+    }
+    return take(text, /\b(?:in|for|at|to|from|near)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)/g, used);
+  }
+  if (SUBJECT_NAMES.test(name)) {
+    return take(text, /\b(?:about|regarding|subject:?|titled)\s+(.+?)(?=\s+(?:saying|that says)\b|[.!?\n:]|$)/gi, used);
+  }
+  if (MESSAGE_NAMES.test(name)) {
+    return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used);
+  }
+  if (property.required && QUERY_NAMES.test(name)) {
+    const topic = take(text, /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
+    if (topic !== undefined) return topic;
+    const words = text.split(/\s+/).filter((word) => contentWords(word).length > 0);
+    return words.length > 0 ? words.join(' ').replace(/[?!.]+$/, '') : undefined;
+  }
+  return undefined;
+}

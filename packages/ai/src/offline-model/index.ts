@@ -1,0 +1,2 @@
+export * from './offline-model';
+export type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './plan-reply';

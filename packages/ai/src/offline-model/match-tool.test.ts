@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { MIN_TOOL_SCORE, pickTool, scoreTools } from './match-tool';
+import { contentWords, splitIdentifier, stem } from './words';
+
+const tools = [
+  { name: 'get_order', description: 'Look up one order by id.' },
+  { name: 'listDelayedOrders', description: 'List orders whose delivery is late.' },
+  { name: 'getWeather', description: 'Current weather for a city.' },
+  { name: 'send-email', description: 'Queue an email to a customer.' },
+  { name: 'calculator', description: 'Evaluate an arithmetic expression.' },
+];
+
+describe('pickTool', () => {
+  it.each([
+    ['Where is my order A-1001?', 'get_order'],
+    ['Which orders are delayed?', 'listDelayedOrders'],
+    ['Show me the late deliveries', 'listDelayedOrders'],
+    ["What's the weather like in Paris?", 'getWeather'],
+    ['Is it going to rain tomorrow?', 'getWeather'],
+    ['Mail bob@example.com please', 'send-email'],
+    ['Calculate 2 + 2', 'calculator'],
+    ['compute 17 * 3', 'calculator'],
+  ])('%j → %s', (text, name) => {
+    expect(pickTool(text, tools)?.name).toBe(name);
+  });
+
+  it('returns nothing below the minimum score', () => {
+    expect(pickTool('Write me a poem', tools)).toBeUndefined();
+    expect(pickTool('get it', tools)).toBeUndefined();
+    expect(MIN_TOOL_SCORE).toBeGreaterThan(1);
+  });
+
+  it('breaks ties by tool order', () => {
+    const twins = [
+      { name: 'order_lookup_a', description: '' },
+      { name: 'order_lookup_b', description: '' },
+    ];
+    expect(pickTool('order', twins)?.name).toBe('order_lookup_a');
+    expect(pickTool('order', [...twins].reverse())?.name).toBe('order_lookup_b');
+  });
+
+  it('weighs name words above description words and generic verbs below both', () => {
+    const [order, delayed] = scoreTools('get delayed orders', tools);
+    expect(order?.score).toBe(1 + 3 + 1); // get (verb) + order (name) + order (description)
+    expect(delayed?.score).toBe(3 + 3 + 1); // delay + order (name) + order (description)
+  });
+});
+
+describe('words', () => {
+  it('splits identifiers of every case', () => {
+    expect(splitIdentifier('listDelayedOrders')).toEqual(['list', 'delayed', 'orders']);
+    expect(splitIdentifier('send-email_now')).toEqual(['send', 'email', 'now']);
+    expect(splitIdentifier('getHTTPStatus')).toEqual(['get', 'http', 'status']);
+  });
+
+  it('stems plurals and verb forms to the same word', () => {
+    expect(stem('orders')).toBe(stem('order'));
+    expect(stem('delayed')).toBe(stem('delay'));
+    expect(stem('changing')).toBe(stem('change'));
+    expect(stem('shipping')).toBe(stem('ship'));
+    expect(stem('deliveries')).toBe(stem('delivery'));
+    expect(stem('status')).toBe('status');
+  });
+
+  it('drops stopwords and numbers', () => {
+    expect(contentWords("What's the status of order 42?")).toEqual(['status', 'order']);
+  });
+});

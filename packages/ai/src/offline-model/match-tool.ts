@@ -1,0 +1,90 @@
+import { contentWords, isWeakVerb, sameWord, splitIdentifier, stem } from './words';
+
+/** The part of a function tool the offline model looks at. */
+export interface OfflineToolInfo {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly inputSchema?: unknown;
+}
+
+/** How well one tool matches a text. */
+export interface ToolScore {
+  readonly tool: OfflineToolInfo;
+  readonly score: number;
+}
+
+/** A text must score at least this much against a tool before the offline model calls it. */
+export const MIN_TOOL_SCORE = 2;
+
+/** A few everyday words mapped to the words a tool name is likely to use (stemmed once, at load). */
+const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
+  mail: ['email'],
+  compute: ['calculate'],
+  math: ['calculate'],
+  sum: ['calculate'],
+  plus: ['calculate'],
+  minus: ['calculate'],
+  multiply: ['calculate'],
+  divide: ['calculate'],
+  late: ['delay'],
+  clock: ['time'],
+  hour: ['time'],
+  temperature: ['weather'],
+  forecast: ['weather'],
+  rain: ['weather'],
+  ship: ['delivery'],
+  shipment: ['delivery'],
+  purchase: ['order'],
+  reschedule: ['change', 'date'],
+  postpone: ['change', 'date'],
+};
+
+const SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(SYNONYM_SOURCE).map(([key, values]) => [stem(key), values.map((value) => stem(value))]),
+);
+
+function synonymsOf(word: string): readonly string[] {
+  return SYNONYMS.get(word) ?? [];
+}
+
+/**
+ * Scores every tool against the text: a content word that matches a word of the tool's name counts 3
+ * (1 for generic verbs such as `get`), one that matches a description word counts 1.
+ */
+export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
+  const words = expand(contentWords(text));
+  return tools.map((tool) => {
+    const nameWords = splitIdentifier(tool.name).map((word) => stem(word));
+    const descriptionWords = new Set(contentWords(tool.description ?? ''));
+    let score = 0;
+    for (const word of words) {
+      const inName = nameWords.find((nameWord) => sameWord(word, nameWord));
+      if (inName !== undefined) score += isWeakVerb(inName) ? 1 : 3;
+      for (const descriptionWord of descriptionWords) {
+        if (sameWord(word, descriptionWord)) {
+          score += 1;
+          break;
+        }
+      }
+    }
+    return { tool, score };
+  });
+}
+
+/** The best-scoring tool above {@link MIN_TOOL_SCORE}; ties go to the tool listed first. */
+export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  let best: ToolScore | undefined;
+  for (const candidate of scoreTools(text, tools)) {
+    if (candidate.score >= MIN_TOOL_SCORE && (best === undefined || candidate.score > best.score)) best = candidate;
+  }
+  return best?.tool;
+}
+
+function expand(words: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const word of words) {
+    out.add(word);
+    for (const synonym of synonymsOf(word)) out.add(synonym);
+  }
+  return [...out];
+}

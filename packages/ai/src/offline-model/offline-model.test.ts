@@ -1,0 +1,320 @@
+import {
+  generateText,
+  isStepCount,
+  jsonSchema,
+  type ModelMessage,
+  streamText,
+  type TextStreamPart,
+  type ToolSet,
+  tool,
+  toUIMessageStream,
+} from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createOfflineModel, isOfflineModel, OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './offline-model';
+
+type Order = { id: string; status: string; deliveryDate: string; total: number };
+
+const ORDERS: Record<string, Order> = {
+  'A-1001': { id: 'A-1001', status: 'shipped', deliveryDate: '2025-03-04', total: 42.5 },
+};
+
+function orderTools() {
+  const getOrder = vi.fn(async ({ orderId }: { orderId: string }) => {
+    const order = ORDERS[orderId];
+    if (order === undefined) throw new Error(`Order ${orderId} not found`);
+    return order;
+  });
+  const listDelayed = vi.fn(async ({ limit }: { limit?: number }) =>
+    [
+      { id: 'A-1002', status: 'delayed', daysLate: 3 },
+      { id: 'A-1003', status: 'delayed', daysLate: 1 },
+    ].slice(0, limit ?? 10),
+  );
+  const changeDate = vi.fn(async (input: { orderId: string; date: string }) => ({ ...input, changed: true }));
+  const tools = {
+    getOrder: tool({
+      description: 'Look up an order by its id and return its status and delivery date.',
+      inputSchema: jsonSchema<{ orderId: string }>(
+        {
+          type: 'object',
+          properties: { orderId: { type: 'string', description: 'The order id' } },
+          required: ['orderId'],
+          additionalProperties: false,
+        },
+        {
+          validate: (value) =>
+            typeof value === 'object' && value !== null && typeof (value as { orderId?: unknown }).orderId === 'string'
+              ? { success: true, value: value as { orderId: string } }
+              : { success: false, error: new Error('orderId must be a string') },
+        },
+      ),
+      execute: getOrder,
+    }),
+    listDelayedOrders: tool({
+      description: 'List the orders whose delivery is delayed.',
+      inputSchema: z.object({ limit: z.number().int().min(1).optional().default(10) }),
+      execute: listDelayed,
+    }),
+    changeDeliveryDate: tool({
+      description: 'Change the delivery date of an order.',
+      inputSchema: z.object({
+        orderId: z.string(),
+        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      }),
+      execute: changeDate,
+    }),
+  } satisfies ToolSet;
+  return { tools, getOrder, listDelayed, changeDate };
+}
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of stream) out.push(item);
+  return out;
+}
+
+describe('createOfflineModel', () => {
+  it('identifies itself as the offline model', () => {
+    const model = createOfflineModel();
+    expect(model.specificationVersion).toBe('v4');
+    expect(model.provider).toBe(OFFLINE_PROVIDER);
+    expect(model.modelId).toBe(OFFLINE_MODEL_ID);
+    expect(isOfflineModel(model)).toBe(true);
+    expect(isOfflineModel({ provider: 'openai.responses' })).toBe(false);
+  });
+
+  it('looks an order up and summarises it in a multi-step generateText loop', async () => {
+    const { tools, getOrder } = orderTools();
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools,
+      prompt: 'Where is my order A-1001?',
+      stopWhen: isStepCount(3),
+    });
+    expect(getOrder).toHaveBeenCalledTimes(1);
+    expect(getOrder.mock.calls[0]?.[0]).toEqual({ orderId: 'A-1001' });
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]?.finishReason).toBe('tool-calls');
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
+    expect(result.finishReason).toBe('stop');
+    expect(result.text).toContain('A-1001');
+    expect(result.text).toContain('status shipped');
+    expect(result.text).toContain('deliveryDate 2025-03-04');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
+    const { tools } = orderTools();
+    const result = streamText({
+      model: createOfflineModel(),
+      tools,
+      prompt: 'Where is order A-1001?',
+      stopWhen: isStepCount(3),
+    });
+    const parts: TextStreamPart<typeof tools>[] = await collect(result.stream);
+    const types = parts.map((part) => part.type);
+    const firstStep = types.slice(0, types.indexOf('finish-step'));
+    expect(firstStep).toEqual(
+      expect.arrayContaining(['tool-input-start', 'tool-input-delta', 'tool-input-end', 'tool-call', 'tool-result']),
+    );
+    expect(firstStep.indexOf('tool-input-start')).toBeLessThan(firstStep.indexOf('tool-call'));
+    const deltas = parts.filter((part) => part.type === 'text-delta');
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((part) => part.text).join('')).toBe(await result.text);
+    const stepFinishes = parts.flatMap((part) => (part.type === 'finish-step' ? [part.finishReason] : []));
+    expect(stepFinishes).toEqual(['tool-calls', 'stop']);
+  });
+
+  it('extracts an id, a date, an optional integer and leaves defaults alone', async () => {
+    const { tools, listDelayed, changeDate } = orderTools();
+    const model = createOfflineModel();
+    await generateText({ model, tools, prompt: 'Which orders are delayed?', stopWhen: isStepCount(2) });
+    expect(listDelayed.mock.calls[0]?.[0]).toEqual({ limit: 10 }); // omitted by the model, default applied by zod
+    const first = await generateText({ model, tools, prompt: 'Show the 1 most delayed order' });
+    expect(first.toolCalls[0]?.input).toEqual({ limit: 1 });
+    await generateText({
+      model,
+      tools,
+      prompt: 'Please move the delivery date of order #4711 to 2025-06-30.',
+      stopWhen: isStepCount(2),
+    });
+    expect(changeDate.mock.calls[0]?.[0]).toEqual({ orderId: '4711', date: '2025-06-30' });
+  });
+
+  it('picks an enum value that appears in the text', async () => {
+    const setStatus = tool({
+      description: 'Set the status of an order.',
+      inputSchema: z.object({ orderId: z.string(), status: z.enum(['pending', 'in_transit', 'delivered']) }),
+      outputSchema: z.object({ ok: z.boolean() }), // a client-side tool: no execute, the caller supplies the result
+    });
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools: { setStatus },
+      prompt: 'Set the status of ORD-7 to in transit',
+    });
+    expect(result.toolCalls[0]?.input).toEqual({ orderId: 'ORD-7', status: 'in_transit' });
+  });
+
+  it('calls tools in parallel from /tool_name {json} lines', async () => {
+    const { tools, getOrder, listDelayed } = orderTools();
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools,
+      prompt: 'Run these:\n/getOrder {"orderId":"A-1001"}\n/listDelayedOrders {"limit":1}',
+      stopWhen: isStepCount(3),
+    });
+    expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
+      ['getOrder', { orderId: 'A-1001' }],
+      ['listDelayedOrders', { limit: 1 }],
+    ]);
+    expect(getOrder).toHaveBeenCalledTimes(1);
+    expect(listDelayed).toHaveBeenCalledTimes(1);
+    expect(result.text).toMatch(/^Here is what happened:\n- getOrder returned .*\n- listDelayedOrders returned 1 result: A-1002/);
+  });
+
+  it('passes malformed slash arguments through, so the SDK reports invalid input', async () => {
+    const { tools, getOrder } = orderTools();
+    const result = await generateText({ model: createOfflineModel(), tools, prompt: '/getOrder {"orderId": 12' });
+    expect(getOrder).not.toHaveBeenCalled();
+    expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
+  });
+
+  it('asks for a missing required argument instead of calling, and uses the answer next turn', async () => {
+    const { tools, getOrder } = orderTools();
+    const model = createOfflineModel();
+    const ask = await generateText({ model, tools, prompt: 'What is the status of my order?' });
+    expect(ask.toolCalls).toEqual([]);
+    expect(ask.finishReason).toBe('stop');
+    expect(ask.text).toContain('getOrder');
+    expect(ask.text).toContain('order id');
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'What is the status of my order?' },
+      ...ask.responseMessages,
+      { role: 'user', content: 'It is A-1001' },
+    ];
+    const answer = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+    expect(getOrder.mock.calls[0]?.[0]).toEqual({ orderId: 'A-1001' });
+    expect(answer.text).toContain('shipped');
+  });
+
+  it('explains what it can do when no tool matches', async () => {
+    const { tools } = orderTools();
+    const result = await generateText({ model: createOfflineModel(), tools, prompt: 'Write me a poem about the sea' });
+    expect(result.toolCalls).toEqual([]);
+    expect(result.text).toContain('offline model');
+    for (const name of ['getOrder', 'listDelayedOrders', 'changeDeliveryDate']) expect(result.text).toContain(name);
+
+    const bare = await generateText({ model: createOfflineModel(), prompt: 'Hello' });
+    expect(bare.text).toContain('No tools are available');
+  });
+
+  it('reports a failing tool honestly', async () => {
+    const { tools } = orderTools();
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools,
+      prompt: 'Where is order B-404?',
+      stopWhen: isStepCount(2),
+    });
+    expect(result.text).toBe('The tool failed: getOrder reported "Order B-404 not found".');
+  });
+
+  it('says the action was not performed when an approval is denied', async () => {
+    const { tools, changeDate } = orderTools();
+    const model = createOfflineModel();
+    const prompt = 'Change the delivery date of A-1001 to 2025-07-01';
+    const first = await generateText({ model, tools, prompt, toolApproval: { changeDeliveryDate: 'user-approval' } });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(request?.type).toBe('tool-approval-request');
+    if (request?.type !== 'tool-approval-request') return;
+
+    const second = await generateText({
+      model,
+      tools,
+      toolApproval: { changeDeliveryDate: 'user-approval' },
+      messages: [
+        { role: 'user', content: prompt },
+        ...first.responseMessages,
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-approval-response', approvalId: request.approvalId, approved: false, reason: 'not today' },
+          ],
+        },
+      ],
+    });
+    expect(changeDate).not.toHaveBeenCalled();
+    expect(second.text).toContain('denied (not today)');
+    expect(second.text).toContain('not performed');
+  });
+
+  it('honours toolChoice none and required', async () => {
+    const { tools } = orderTools();
+    const none = await generateText({ model: createOfflineModel(), tools, toolChoice: 'none', prompt: 'Order A-1001?' });
+    expect(none.toolCalls).toEqual([]);
+    const forced = await generateText({
+      model: createOfflineModel(),
+      tools,
+      toolChoice: { type: 'tool', toolName: 'listDelayedOrders' },
+      prompt: 'anything',
+    });
+    expect(forced.toolCalls.map((call) => call.toolName)).toEqual(['listDelayedOrders']);
+  });
+
+  it('evaluates custom rules first', async () => {
+    const { tools, getOrder } = orderTools();
+    const model = createOfflineModel({
+      rules: [
+        ({ userText }) => (userText === 'ping' ? 'pong' : undefined),
+        ({ userText, toolResults }) =>
+          userText.includes('magic') && toolResults.length === 0
+            ? { type: 'tool-calls', calls: [{ toolName: 'getOrder', input: { orderId: 'A-1001' } }] }
+            : undefined,
+      ],
+    });
+    expect((await generateText({ model, tools, prompt: 'ping' })).text).toBe('pong');
+    await generateText({ model, tools, prompt: 'do the magic', stopWhen: isStepCount(2) });
+    expect(getOrder).toHaveBeenCalledWith({ orderId: 'A-1001' }, expect.anything());
+  });
+
+  it('is deterministic and gives each step its own tool call id', async () => {
+    const { tools } = orderTools();
+    const run = () =>
+      generateText({ model: createOfflineModel(), tools, prompt: '/getOrder {"orderId":"A-1001"}', stopWhen: isStepCount(2) });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a.text).toBe(b.text);
+    expect(a.toolCalls[0]?.toolCallId).toBe(b.toolCalls[0]?.toolCallId);
+    expect(a.steps[1]?.response.id).not.toBe(a.steps[0]?.response.id);
+  });
+
+  it('stops streaming when aborted mid-answer', async () => {
+    const controller = new AbortController();
+    const onAbort = vi.fn();
+    const result = streamText({
+      model: createOfflineModel({ delayMs: 20, wordsPerChunk: 1 }),
+      prompt: 'Tell me everything you can do for me today, in detail',
+      abortSignal: controller.signal,
+      onAbort,
+    });
+    const chunks: string[] = [];
+    for await (const chunk of toUIMessageStream({ stream: result.stream })) {
+      chunks.push(chunk.type);
+      if (chunks.filter((type) => type === 'text-delta').length === 2) controller.abort();
+    }
+    expect(chunks.filter((type) => type === 'text-delta')).toHaveLength(2);
+    expect(chunks.at(-1)).toBe('abort');
+    expect(onAbort).toHaveBeenCalledTimes(1);
+    await expect(result.text).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('rejects a non-streamed call when aborted during its delay', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10);
+    await expect(
+      generateText({ model: createOfflineModel({ delayMs: 500 }), prompt: 'hi', abortSignal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

@@ -1,0 +1,158 @@
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultPart,
+} from '@ai-sdk/provider';
+import { describeArgument, extractArguments } from './extract-arguments';
+import { pickTool } from './match-tool';
+import { summarizeToolResults } from './summarize-results';
+
+/** A tool call the offline model decided to make; `input` is sent as JSON (a string is sent as is, even if invalid). */
+export interface OfflineToolCall {
+  readonly toolName: string;
+  readonly input: Readonly<Record<string, unknown>> | string;
+}
+
+/** What the offline model answers: text, or tool calls (optionally preceded by text). */
+export type OfflineReply =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool-calls'; readonly calls: readonly OfflineToolCall[]; readonly text?: string };
+
+/** What a custom rule sees: the raw prompt plus the parts the built-in rules use. */
+export interface OfflineRuleInput {
+  readonly prompt: LanguageModelV4Prompt;
+  /** Text of the last user message (empty when there is none). */
+  readonly userText: string;
+  /** Function tools offered in this call, in the order the AI SDK sent them. */
+  readonly tools: readonly LanguageModelV4FunctionTool[];
+  /** Tool results that end the prompt (empty unless the prompt ends with a tool message). */
+  readonly toolResults: readonly LanguageModelV4ToolResultPart[];
+}
+
+/** A custom rule, evaluated before the built-in ones; `undefined` passes to the next rule. A string is a text reply. */
+export type OfflineRule = (input: OfflineRuleInput) => OfflineReply | string | undefined;
+
+/** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
+export const ASK_MARKER = 'I still need';
+
+const SLASH_LINE = /^\s*\/([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/;
+
+/** Decides the reply for one model call: custom rules, then tool results, slash commands, tool matching, help. */
+export function planReply(options: LanguageModelV4CallOptions, rules: readonly OfflineRule[] = []): OfflineReply {
+  const ruleInput = readPrompt(options);
+  for (const rule of rules) {
+    const reply = rule(ruleInput);
+    if (typeof reply === 'string') return { type: 'text', text: reply };
+    if (reply !== undefined) return reply;
+  }
+  if (ruleInput.toolResults.length > 0) return { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
+
+  const choice = options.toolChoice ?? { type: 'auto' };
+  const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
+  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, []) };
+
+  const slashCalls = parseSlashCommands(ruleInput.userText);
+  if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
+
+  const text = withPendingQuestion(options.prompt, ruleInput.userText);
+  const forced = choice.type === 'required' || choice.type === 'tool';
+  const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
+  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
+
+  const { input, missing } = extractArguments(text, tool.inputSchema);
+  if (missing.length > 0 && !forced) {
+    const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
+    return {
+      type: 'text',
+      text: `I can do that with ${tool.name}, but ${ASK_MARKER} ${joinList(needs)}. Could you tell me?`,
+    };
+  }
+  return { type: 'tool-calls', calls: [{ toolName: tool.name, input }] };
+}
+
+/** Lines of the form `/tool_name {json}`; each becomes one call, so several lines make parallel calls. */
+export function parseSlashCommands(text: string): OfflineToolCall[] {
+  const calls: OfflineToolCall[] = [];
+  for (const line of text.split('\n')) {
+    const match = SLASH_LINE.exec(line);
+    if (match === null) continue;
+    const toolName = match[1] ?? '';
+    const raw = (match[2] ?? '').trim();
+    if (raw.length === 0) {
+      calls.push({ toolName, input: {} });
+      continue;
+    }
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      calls.push({ toolName, input: isObject ? (parsed as Record<string, unknown>) : raw });
+    } catch {
+      calls.push({ toolName, input: raw });
+    }
+  }
+  return calls;
+}
+
+function readPrompt(options: LanguageModelV4CallOptions): OfflineRuleInput {
+  const prompt = options.prompt;
+  const tools = (options.tools ?? []).filter((tool): tool is LanguageModelV4FunctionTool => tool.type === 'function');
+  const toolResults: LanguageModelV4ToolResultPart[] = [];
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message?.role !== 'tool') break;
+    const parts = message.content.filter((part): part is LanguageModelV4ToolResultPart => part.type === 'tool-result');
+    toolResults.unshift(...parts);
+  }
+  return { prompt, userText: userTextAt(prompt, lastIndexOfRole(prompt, 'user')), tools, toolResults };
+}
+
+function lastIndexOfRole(prompt: LanguageModelV4Prompt, role: string, before = prompt.length): number {
+  for (let i = before - 1; i >= 0; i--) if (prompt[i]?.role === role) return i;
+  return -1;
+}
+
+function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
+  const message = prompt[index];
+  if (message?.role !== 'user') return '';
+  return message.content
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n')
+    .trim();
+}
+
+/** When the model's last answer asked for a missing argument, reads the earlier request together with the reply. */
+function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): string {
+  const userIndex = lastIndexOfRole(prompt, 'user');
+  const previous = prompt[userIndex - 1];
+  if (previous?.role !== 'assistant') return userText;
+  const asked = previous.content.some((part) => part.type === 'text' && part.text.includes(ASK_MARKER));
+  if (!asked) return userText;
+  const earlier = userTextAt(prompt, lastIndexOfRole(prompt, 'user', userIndex - 1));
+  return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
+}
+
+function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[]): string {
+  const intro = "I'm the offline model: a small rule-based stand-in that runs without an API key.";
+  if (tools.length === 0) {
+    return `${intro} No tools are available in this conversation, so I can only chat in a limited way.${
+      userText.length > 0 ? ` You said: "${userText.slice(0, 120)}".` : ''
+    }`;
+  }
+  const list = tools
+    .map((tool) => (tool.description !== undefined ? `${tool.name} (${firstSentence(tool.description)})` : tool.name))
+    .map((line) => `- ${line}`)
+    .join('\n');
+  return `${intro} I did not find a tool for that. I can use these tools:\n${list}\nAsk in plain words, or type /tool_name {"arg": "value"} to call one directly.`;
+}
+
+function firstSentence(text: string): string {
+  const sentence = text.split(/(?<=[.!?])\s/)[0] ?? text;
+  return sentence.replace(/[.!?]$/, '');
+}
+
+function joinList(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}

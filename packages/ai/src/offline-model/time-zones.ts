@@ -1,0 +1,104 @@
+/** Cities people name when they mean a time zone, longest names first so `new york` wins over `york`. */
+const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
+  [
+    ['amsterdam', 'Europe/Amsterdam'],
+    ['athens', 'Europe/Athens'],
+    ['auckland', 'Pacific/Auckland'],
+    ['bangkok', 'Asia/Bangkok'],
+    ['barcelona', 'Europe/Madrid'],
+    ['beijing', 'Asia/Shanghai'],
+    ['berlin', 'Europe/Berlin'],
+    ['boston', 'America/New_York'],
+    ['brussels', 'Europe/Brussels'],
+    ['buenos aires', 'America/Argentina/Buenos_Aires'],
+    ['cairo', 'Africa/Cairo'],
+    ['chicago', 'America/Chicago'],
+    ['copenhagen', 'Europe/Copenhagen'],
+    ['delhi', 'Asia/Kolkata'],
+    ['denver', 'America/Denver'],
+    ['dubai', 'Asia/Dubai'],
+    ['dublin', 'Europe/Dublin'],
+    ['hong kong', 'Asia/Hong_Kong'],
+    ['istanbul', 'Europe/Istanbul'],
+    ['jakarta', 'Asia/Jakarta'],
+    ['johannesburg', 'Africa/Johannesburg'],
+    ['lagos', 'Africa/Lagos'],
+    ['lisbon', 'Europe/Lisbon'],
+    ['london', 'Europe/London'],
+    ['los angeles', 'America/Los_Angeles'],
+    ['madrid', 'Europe/Madrid'],
+    ['melbourne', 'Australia/Melbourne'],
+    ['mexico city', 'America/Mexico_City'],
+    ['milan', 'Europe/Rome'],
+    ['montreal', 'America/Toronto'],
+    ['moscow', 'Europe/Moscow'],
+    ['mumbai', 'Asia/Kolkata'],
+    ['munich', 'Europe/Berlin'],
+    ['nairobi', 'Africa/Nairobi'],
+    ['new york', 'America/New_York'],
+    ['oslo', 'Europe/Oslo'],
+    ['paris', 'Europe/Paris'],
+    ['prague', 'Europe/Prague'],
+    ['rome', 'Europe/Rome'],
+    ['san francisco', 'America/Los_Angeles'],
+    ['sao paulo', 'America/Sao_Paulo'],
+    ['seattle', 'America/Los_Angeles'],
+    ['seoul', 'Asia/Seoul'],
+    ['shanghai', 'Asia/Shanghai'],
+    ['singapore', 'Asia/Singapore'],
+    ['stockholm', 'Europe/Stockholm'],
+    ['sydney', 'Australia/Sydney'],
+    ['tokyo', 'Asia/Tokyo'],
+    ['toronto', 'America/Toronto'],
+    ['vancouver', 'America/Vancouver'],
+    ['vienna', 'Europe/Vienna'],
+    ['warsaw', 'Europe/Warsaw'],
+    ['zurich', 'Europe/Zurich'],
+  ] as const
+)
+  .slice()
+  .sort((a, b) => b[0].length - a[0].length);
+
+/** A found time zone and where in the text it was found. */
+export interface ZoneMatch {
+  readonly zone: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const IANA_ZONE = /\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z_]+(?:\/[A-Za-z_]+)?/g;
+
+/** Finds an IANA zone (`Europe/Paris`), `UTC`/`GMT`, or a well-known city name, in that order. */
+export function findTimeZones(text: string): ZoneMatch[] {
+  const found: ZoneMatch[] = [];
+  for (const match of text.matchAll(IANA_ZONE)) {
+    found.push({ zone: match[0], start: match.index, end: match.index + match[0].length });
+  }
+  for (const match of text.matchAll(/\b(?:UTC|GMT)\b/g)) {
+    found.push({ zone: 'UTC', start: match.index, end: match.index + match[0].length });
+  }
+  const lower = text.toLowerCase();
+  for (const [city, zone] of CITY_ZONES) {
+    for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
+      found.push({ zone, start: match.index, end: match.index + city.length });
+    }
+  }
+  return found;
+}
+
+/** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */
+export function findCities(text: string): Array<{ readonly city: string; readonly start: number; readonly end: number }> {
+  const lower = text.toLowerCase();
+  const found: Array<{ city: string; start: number; end: number }> = [];
+  for (const [city] of CITY_ZONES) {
+    for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
+      const original = text.slice(match.index, match.index + city.length);
+      found.push({ city: titleCase(original), start: match.index, end: match.index + city.length });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+function titleCase(text: string): string {
+  return text.replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
+}

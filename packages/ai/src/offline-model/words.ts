@@ -1,0 +1,70 @@
+/** Words that carry no intent; ignored when matching user text against tools. */
+const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the is are was were be been am i me my mine you your yours we us our it its this that these those ' +
+    'what whats which who whom whose when where why how please pls can could would should will shall may might ' +
+    'do does did done to of in on at by for from with without about into onto over under and or but if then so ' +
+    'some any all there here hi hello hey thanks thank ok okay just also too very much many tell let lets want ' +
+    'need like know give s t im ive id'
+  ).split(' '),
+);
+
+/** Verbs that appear in many tool names; a match on them says little about which tool is meant. */
+const WEAK_VERBS: ReadonlySet<string> = new Set(
+  'get set list show find fetch query search look lookup check create update change make run do read write'
+    .split(' ')
+    .map((word) => stem(word)),
+);
+
+/** Splits `snake_case`, `kebab-case` and `camelCase` identifiers into lower-case words. */
+export function splitIdentifier(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.toLowerCase());
+}
+
+/** Turns an identifier into words a person would write: `orderId` → `order id`. */
+export function humanize(name: string): string {
+  return splitIdentifier(name).join(' ');
+}
+
+/** A light, deterministic stemmer: enough to match `orders`/`order`, `delayed`/`delay`, `changing`/`change`. */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /(ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = undouble(w.slice(0, -3));
+  else if (w.length > 4 && w.endsWith('ed')) w = undouble(w.slice(0, -2));
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+function undouble(w: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** Lower-cased, stemmed content words of a text, stopwords removed, in order of appearance. */
+export function contentWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 1 && !STOPWORDS.has(word) && !/^\d+$/.test(word))
+    .map((word) => stem(word));
+}
+
+/** Whether two stems name the same thing: equal, or one a prefix (≥ 5 letters) of the other. */
+export function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 5 && long.startsWith(short);
+}
+
+/** Whether a stem is a generic verb such as `get` or `list`. */
+export function isWeakVerb(word: string): boolean {
+  return WEAK_VERBS.has(word);
+}

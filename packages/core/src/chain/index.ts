@@ -1,0 +1,3 @@
+export * from './interceptor.ts';
+export * from './run-chain.ts';
+export * from './types.ts';

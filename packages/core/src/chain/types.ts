@@ -1,0 +1,84 @@
+import type { ContextKey } from '../context/context-key.ts';
+import type { RunContext } from '../context/run-context.ts';
+import type { ToolError, ToolErrorCode } from '../errors/tool-error.ts';
+import type { AnyTool } from '../tool/types.ts';
+
+/** A tool call as a model (or a client) produced it. `arguments` is raw JSON text or an already parsed value. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: unknown;
+}
+
+/** Where an executor runs. A tool whose policy says otherwise is deferred or refused. */
+export type ExecutionSide = 'server' | 'client';
+
+/** What a tool call ended in. Failures are values, never rejections. */
+export type ToolOutcome<TOutput = unknown> =
+  | { readonly type: 'success'; readonly output: TOutput }
+  | { readonly type: 'error'; readonly error: ToolError }
+  /** The call waits for a human decision; the ticket must come back with it. */
+  | { readonly type: 'approval-required'; readonly ticket: string | undefined; readonly reason: string | undefined }
+  /** The call must run on the client; the ticket must come back with its result. */
+  | { readonly type: 'client-pending'; readonly ticket: string | undefined };
+
+/** One timed step of a call: an interceptor, or the tool's own `execute`. */
+export interface ToolSpan {
+  readonly name: string;
+  readonly kind: 'interceptor' | 'execute';
+  /** Nesting depth in the onion (0 = outermost). */
+  readonly depth: number;
+  /** Milliseconds, from `performance.now()` (or the executor's clock). */
+  readonly start: number;
+  duration: number;
+  outcome: ToolOutcome['type'] | 'running';
+  errorCode?: ToolErrorCode | undefined;
+}
+
+/** Per-call context, passed as an argument through every interceptor and into `execute`. */
+export interface ToolContext<TInput = unknown, TDeps = unknown> {
+  readonly tool: AnyTool;
+  readonly call: ToolCall;
+  /** The parsed JSON arguments, before validation (what tickets hash). */
+  readonly args: unknown;
+  /** The validated input (an interceptor may replace it for those after it via `next({ input })`). */
+  readonly input: TInput;
+  /** Caller abort, run abort and timeout merged. */
+  readonly signal: AbortSignal;
+  readonly run: RunContext<TDeps>;
+  readonly side: ExecutionSide;
+  /** 1 for the first attempt; the retry interceptor increments it. */
+  readonly attempt: number;
+  /** Spans recorded so far for this call. */
+  readonly spans: readonly ToolSpan[];
+  get<T>(key: ContextKey<T>): T | undefined;
+  set<T>(key: ContextKey<T>, value: T): void;
+  has(key: ContextKey<unknown>): boolean;
+}
+
+/** What an interceptor may change for the layers inside it. */
+export interface NextOverrides<TInput = unknown> {
+  readonly input?: TInput;
+  readonly signal?: AbortSignal;
+}
+
+/** Continues the chain. Calling it twice is an error unless the interceptor is `reentrant`. */
+export type ToolNext<TInput = unknown, TOutput = unknown> = (overrides?: NextOverrides<TInput>) => Promise<ToolOutcome<TOutput>>;
+
+/** The interceptor function: around the rest of the chain, like Hono middleware. */
+export type InterceptorFn<TInput = unknown, TOutput = unknown> = (
+  ctx: ToolContext<TInput>,
+  next: ToolNext<TInput, TOutput>,
+) => Promise<ToolOutcome<TOutput>>;
+
+/** A named interceptor (the name shows up in traces). */
+export interface ToolInterceptor<TInput = unknown, TOutput = unknown> {
+  readonly kind: 'edgetool.interceptor';
+  readonly name: string;
+  /** May call `next()` more than once, one after another (retry). */
+  readonly reentrant: boolean;
+  intercept(ctx: ToolContext<TInput>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
+}
+
+/** An interceptor or a bare function (named after the function). */
+export type InterceptorLike<TInput = unknown, TOutput = unknown> = ToolInterceptor<TInput, TOutput> | InterceptorFn<TInput, TOutput>;

@@ -1,0 +1,39 @@
+/** A typed key for attributes on a {@link ToolContext} or {@link RunContext}; identity, not name, decides. */
+export interface ContextKey<T> {
+  readonly id: symbol;
+  readonly name: string;
+  /** Phantom field carrying the value type; never set. */
+  readonly __type?: T;
+}
+
+/** Creates a typed context key. Two keys with the same name are still different keys. */
+/* @__NO_SIDE_EFFECTS__ */
+export function contextKey<T>(name: string): ContextKey<T> {
+  return { id: Symbol(name), name };
+}
+
+/** A small typed attribute map; the `Map` is created on first `set` (most calls never need it). */
+export class Attributes {
+  #values: Map<symbol, unknown> | undefined;
+
+  /** The value stored under `key`, or `undefined`. */
+  get<T>(key: ContextKey<T>): T | undefined {
+    return this.#values?.get(key.id) as T | undefined;
+  }
+
+  /** Stores `value` under `key`. */
+  set<T>(key: ContextKey<T>, value: T): void {
+    if (this.#values === undefined) this.#values = new Map();
+    this.#values.set(key.id, value);
+  }
+
+  /** Whether `key` has a value. */
+  has(key: ContextKey<unknown>): boolean {
+    return this.#values?.has(key.id) ?? false;
+  }
+
+  /** Removes `key`. */
+  delete(key: ContextKey<unknown>): boolean {
+    return this.#values?.delete(key.id) ?? false;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './context-key.ts';
+export * from './run-context.ts';
+export * from './tool-context.ts';

@@ -1,0 +1,45 @@
+import { Attributes, type ContextKey } from './context-key.ts';
+
+/**
+ * Run-level context: one per request (a chat turn), shared by every tool call in it.
+ * Carries who is asking, the conversation, dependencies such as a database binding,
+ * and typed state that tools may update for later steps and the caller to read.
+ */
+export interface RunContext<TDeps = unknown> {
+  readonly conversationId: string;
+  readonly userId: string | undefined;
+  readonly deps: TDeps;
+  /** Aborts every call of the run (for example when the client disconnects). */
+  readonly signal: AbortSignal | undefined;
+  get<T>(key: ContextKey<T>): T | undefined;
+  set<T>(key: ContextKey<T>, value: T): void;
+  has(key: ContextKey<unknown>): boolean;
+}
+
+/** Options for {@link createRunContext}. */
+export interface RunContextOptions<TDeps> {
+  readonly conversationId?: string | undefined;
+  readonly userId?: string | undefined;
+  readonly deps?: TDeps;
+  readonly signal?: AbortSignal | undefined;
+}
+
+class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
+  readonly conversationId: string;
+  readonly userId: string | undefined;
+  readonly deps: TDeps;
+  readonly signal: AbortSignal | undefined;
+
+  constructor(options: RunContextOptions<TDeps>) {
+    super();
+    this.conversationId = options.conversationId ?? crypto.randomUUID();
+    this.userId = options.userId;
+    this.deps = options.deps as TDeps;
+    this.signal = options.signal;
+  }
+}
+
+/** Creates the context shared by all tool calls of one request. */
+export function createRunContext<TDeps = undefined>(options: RunContextOptions<TDeps> = {}): RunContext<TDeps> {
+  return new RunContextImpl(options);
+}

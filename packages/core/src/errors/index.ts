@@ -1,0 +1,1 @@
+export * from './tool-error.ts';

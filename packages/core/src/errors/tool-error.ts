@@ -1,0 +1,114 @@
+const MARKER: unique symbol = Symbol.for('edgetool.error') as never;
+
+/** Stable machine-readable codes. Clients and models may switch on these; never rename one. */
+export type ToolErrorCode =
+  /** The model's arguments were not valid JSON. */
+  | 'invalid-json'
+  /** No tool of that name is registered (the message lists the available ones). */
+  | 'unknown-tool'
+  /** The arguments did not match the tool's input schema (see `issues`). */
+  | 'invalid-input'
+  /** The tool's result did not match its declared output schema. */
+  | 'invalid-output'
+  /** The tool threw. */
+  | 'execution-failed'
+  /** The tool did not finish within its `timeoutMs`. */
+  | 'timeout'
+  /** The caller aborted the call. */
+  | 'aborted'
+  /** The call needs a human approval before it runs. */
+  | 'approval-required'
+  /** A human denied the call. */
+  | 'approval-denied'
+  /** A ticket was missing, forged, tampered with, expired, replayed or for another call. */
+  | 'ticket-invalid'
+  /** The call may not run here (for example a client-only tool on the server). */
+  | 'wrong-placement'
+  /** An interceptor broke the chain contract (for example called `next()` twice). */
+  | 'chain-misuse'
+  /** Two tools share a name in one registry. */
+  | 'duplicate-tool'
+  /** A rate limit refused the call. */
+  | 'rate-limited';
+
+/** One validation problem, with the path into the input so a model can fix its arguments. */
+export interface ToolIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Options for {@link ToolError}. */
+export interface ToolErrorOptions {
+  readonly toolName?: string | undefined;
+  readonly callId?: string | undefined;
+  readonly issues?: readonly ToolIssue[] | undefined;
+  readonly cause?: unknown;
+  /** Whether trying the same call again may succeed (timeouts, transient failures). */
+  readonly retryable?: boolean | undefined;
+}
+
+/**
+ * Every failure of a tool call is a `ToolError` with a stable `code`. Detect it with
+ * `ToolError.isInstance` (safe when the package is bundled twice), not `instanceof`.
+ */
+export class ToolError extends Error {
+  readonly code: ToolErrorCode;
+  readonly toolName: string | undefined;
+  readonly callId: string | undefined;
+  readonly issues: readonly ToolIssue[] | undefined;
+  readonly retryable: boolean;
+
+  constructor(code: ToolErrorCode, message: string, options: ToolErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolError';
+    Object.defineProperty(this, MARKER, { value: true });
+    this.code = code;
+    this.toolName = options.toolName;
+    this.callId = options.callId;
+    this.issues = options.issues;
+    this.retryable = options.retryable ?? false;
+  }
+
+  /** True for any edgetool `ToolError`, even one from another copy of the package. */
+  static isInstance(value: unknown): value is ToolError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  /** A plain, serialisable view (what goes over the wire and to the model). */
+  toJSON(): ToolErrorJSON {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.toolName === undefined ? {} : { toolName: this.toolName }),
+      ...(this.callId === undefined ? {} : { callId: this.callId }),
+      ...(this.issues === undefined ? {} : { issues: this.issues }),
+      retryable: this.retryable,
+    };
+  }
+}
+
+/** The serialised form of a {@link ToolError}. */
+export interface ToolErrorJSON {
+  readonly name: string;
+  readonly code: ToolErrorCode;
+  readonly message: string;
+  readonly toolName?: string;
+  readonly callId?: string;
+  readonly issues?: readonly ToolIssue[];
+  readonly retryable: boolean;
+}
+
+/** Wraps anything thrown into a `ToolError`, keeping an existing one as is. */
+export function toToolError(
+  error: unknown,
+  fallback: { code?: ToolErrorCode; toolName?: string | undefined; callId?: string | undefined } = {},
+): ToolError {
+  if (ToolError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
+  return new ToolError(fallback.code ?? 'execution-failed', message, {
+    toolName: fallback.toolName,
+    callId: fallback.callId,
+    cause: error,
+  });
+}

@@ -1,0 +1,39 @@
+import type { ToolContext, ToolOutcome } from '../chain/types.ts';
+import type { ToolError } from '../errors/tool-error.ts';
+import type { AnyTool } from '../tool/types.ts';
+
+/** What the model reads when a tool returns `undefined` or `null`. */
+export const NO_OUTPUT_TEXT = 'Done. The tool returned no output.';
+
+/** Default conversion: strings as is, `undefined`/`null` as an explicit "no output", the rest as JSON. */
+export function defaultModelText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output === undefined || output === null) return NO_OUTPUT_TEXT;
+  const json = JSON.stringify(output);
+  if (json === undefined) throw new TypeError(`a ${typeof output} cannot be converted to JSON`);
+  return json;
+}
+
+/** A failure as text the model can act on: code, message, and the issues with their paths. */
+export function errorModelText(error: ToolError): string {
+  const lines = [`Error (${error.code}): ${error.message}`];
+  if (error.issues?.length) {
+    for (const issue of error.issues) lines.push(`- ${issue.path}: ${issue.message}`);
+    lines.push('Fix these arguments and call the tool again.');
+  }
+  return lines.join('\n');
+}
+
+/** The text the model reads for an outcome. */
+export function outcomeModelText(tool: AnyTool | undefined, outcome: ToolOutcome, ctx: ToolContext | undefined): string {
+  switch (outcome.type) {
+    case 'success':
+      return tool?.toModelOutput && ctx ? tool.toModelOutput(outcome.output, ctx) : defaultModelText(outcome.output);
+    case 'error':
+      return errorModelText(outcome.error);
+    case 'approval-required':
+      return `Waiting for the user to approve this call of "${tool?.name}".`;
+    case 'client-pending':
+      return `Waiting for the client to run "${tool?.name}".`;
+  }
+}

@@ -1,0 +1,296 @@
+import * as v from 'valibot';
+import { describe, expect, it, vi } from 'vitest';
+import type { InterceptorFn, ToolOutcome } from '../chain/types.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { createRegistry } from '../registry/registry.ts';
+import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { NO_OUTPUT_TEXT } from './convert-result.ts';
+import { createExecutor } from './executor.ts';
+
+const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
+const executor = createExecutor({ registry: [queryOrder, listDelayedOrders, updateDeliveryDate] });
+
+describe('executor: bad model output becomes a typed error', () => {
+  it('malformed JSON → invalid-json, with a snippet for the model', async () => {
+    const result = await executor.execute({ id: 'c1', name: 'query_order', arguments: '{"order_id": "A-1' });
+    expect(code(result.outcome)).toBe('invalid-json');
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Error \(invalid-json\): The arguments for "query_order" are not valid JSON/);
+    expect(result.content).toContain('{"order_id": "A-1');
+  });
+
+  it('empty argument text means no arguments', async () => {
+    const result = await executor.execute({ id: 'c1', name: 'list_delayed_orders', arguments: '' });
+    expect(result.outcome).toEqual({ type: 'success', output: { days_threshold: 1, status: 'any', orders: [] } });
+  });
+
+  it('unknown tool → unknown-tool listing the available tools', async () => {
+    const result = await executor.execute({ id: 'c1', name: 'drop_database', arguments: '{}' });
+    expect(code(result.outcome)).toBe('unknown-tool');
+    expect(result.content).toBe('Error (unknown-tool): Unknown tool "drop_database". Available tools: query_order, list_delayed_orders, update_delivery_date.');
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('the name %s is simply unknown', async (name) => {
+    const result = await executor.execute({ id: 'c1', name, arguments: '{}' });
+    expect(code(result.outcome)).toBe('unknown-tool');
+  });
+
+  it('a call without a string name or id is refused as invalid input', async () => {
+    const result = await executor.execute({ id: 1, name: null } as never);
+    expect(code(result.outcome)).toBe('invalid-input');
+  });
+
+  it('invalid input → invalid-input with issue paths the model can act on', async () => {
+    const result = await executor.execute({ id: 'c1', name: 'update_delivery_date', arguments: { order_id: 7, new_date: '12/01/2026' } });
+    expect(code(result.outcome)).toBe('invalid-input');
+    const error = result.outcome.type === 'error' ? result.outcome.error : undefined;
+    expect(error?.issues?.map((i) => i.path)).toEqual(['order_id', 'new_date']);
+    expect(result.content).toContain('- new_date: Expected a date as YYYY-MM-DD');
+    expect(result.content).toContain('Fix these arguments and call the tool again.');
+  });
+
+  it('nested issue paths use dots and brackets', async () => {
+    const cart = defineTool({
+      name: 'cart',
+      description: '',
+      input: v.object({ items: v.array(v.object({ sku: v.string(), qty: v.number() })) }),
+      execute: () => 'ok',
+    });
+    const result = await createExecutor({ registry: [cart] }).execute({ id: 'c', name: 'cart', arguments: { items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 'two' }] } });
+    expect(result.outcome.type === 'error' && result.outcome.error.issues?.[0]?.path).toBe('items[1].qty');
+  });
+
+  it('a thrown error → execution-failed with the message; a thrown ToolError keeps its code', async () => {
+    const boom = defineTool({
+      name: 'boom',
+      description: '',
+      input: v.object({ kind: v.string() }),
+      execute: ({ kind }) => {
+        if (kind === 'tool-error') throw new ToolError('rate-limited', 'Too many lookups');
+        if (kind === 'string') throw 'plain string';
+        throw new TypeError('cannot read x of undefined');
+      },
+    });
+    const ex = createExecutor({ registry: [boom] });
+    const plain = await ex.execute({ id: '1', name: 'boom', arguments: { kind: 'error' } });
+    expect(code(plain.outcome)).toBe('execution-failed');
+    expect(plain.content).toBe('Error (execution-failed): cannot read x of undefined');
+    expect(code((await ex.execute({ id: '2', name: 'boom', arguments: { kind: 'tool-error' } })).outcome)).toBe('rate-limited');
+    expect((await ex.execute({ id: '3', name: 'boom', arguments: { kind: 'string' } })).content).toBe('Error (execution-failed): plain string');
+  });
+
+  it('a hung tool → timeout on time, and its signal is aborted', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const hang = defineTool({
+      name: 'hang',
+      description: '',
+      input: v.object({}),
+      policy: { timeoutMs: 30 },
+      execute: (_input, ctx) => {
+        toolSignal = ctx.signal;
+        return new Promise<never>(() => {});
+      },
+    });
+    const result = await createExecutor({ registry: [hang] }).execute({ id: 'h', name: 'hang', arguments: {} });
+    expect(code(result.outcome)).toBe('timeout');
+    expect(result.content).toMatch(/did not finish within 30 ms/);
+    expect(toolSignal?.aborted).toBe(true);
+    expect(ToolError.isInstance(toolSignal?.reason)).toBe(true);
+  });
+
+  it('a caller abort → aborted, mid-call and before the call', async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: '',
+      input: v.object({}),
+      execute: (_input, ctx) => new Promise<string>((resolve) => setTimeout(() => resolve(ctx.signal.aborted ? 'saw abort' : 'done'), 200)),
+    });
+    const ex = createExecutor({ registry: [slow] });
+    const controller = new AbortController();
+    const pending = ex.execute({ id: 'a', name: 'slow', arguments: {} }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    const result = await pending;
+    expect(code(result.outcome)).toBe('aborted');
+    expect(result.content).toMatch(/aborted by the caller/);
+    const already = await ex.execute({ id: 'b', name: 'slow', arguments: {} }, { signal: AbortSignal.abort() });
+    expect(code(already.outcome)).toBe('aborted');
+  });
+
+  it('never rejects: all of the above at once leave no unhandled rejection', async () => {
+    const onUnhandled = vi.fn();
+    globalThis.addEventListener?.('unhandledrejection', onUnhandled);
+    const calls = [
+      { id: '1', name: 'query_order', arguments: '{' },
+      { id: '2', name: 'nope', arguments: '{}' },
+      { id: '3', name: 'query_order', arguments: { order_id: '' } },
+      { id: '4', name: 'query_order', arguments: '"just a string"' },
+      { id: '5', name: 'query_order', arguments: 'null' },
+    ];
+    const results = await executor.executeAll(calls);
+    expect(results.map((r) => code(r.outcome))).toEqual(['invalid-json', 'unknown-tool', 'invalid-input', 'invalid-input', 'invalid-input']);
+    await new Promise((r) => setTimeout(r, 10));
+    globalThis.removeEventListener?.('unhandledrejection', onUnhandled);
+    expect(onUnhandled).not.toHaveBeenCalled();
+  });
+});
+
+describe('executor: result conversion', () => {
+  const make = (output: unknown, toModelOutput?: (o: unknown) => string) =>
+    createExecutor({
+      registry: [
+        defineTool({ name: 'r', description: '', input: v.object({}), execute: () => output, ...(toModelOutput ? { toModelOutput } : {}) }),
+      ],
+    }).execute({ id: 'x', name: 'r', arguments: {} });
+
+  it('strings as is, objects as JSON, undefined/null as an explicit no-output text', async () => {
+    expect((await make('plain text')).content).toBe('plain text');
+    expect((await make({ a: 1, b: [true] })).content).toBe('{"a":1,"b":[true]}');
+    expect((await make(undefined)).content).toBe(NO_OUTPUT_TEXT);
+    expect((await make(null)).content).toBe(NO_OUTPUT_TEXT);
+    expect((await make(42)).content).toBe('42');
+  });
+
+  it('uses the per-tool converter', async () => {
+    const result = await make({ celsius: 21 }, (o) => `It is ${(o as { celsius: number }).celsius}°C.`);
+    expect(result.content).toBe('It is 21°C.');
+    expect(result.outcome).toEqual({ type: 'success', output: { celsius: 21 } });
+  });
+
+  it('an output that cannot become JSON → invalid-output, not a crash', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(code((await make(cyclic)).outcome)).toBe('invalid-output');
+    expect(code((await make(10n)).outcome)).toBe('invalid-output');
+  });
+
+  it('checks a declared output schema', async () => {
+    const t = defineTool({
+      name: 'typed',
+      description: '',
+      input: v.object({ ok: v.boolean() }),
+      output: v.object({ n: v.number() }),
+      execute: ({ ok }) => (ok ? { n: 1 } : ({ n: 'one' } as unknown as { n: number })),
+    });
+    const ex = createExecutor({ registry: [t] });
+    expect((await ex.execute({ id: '1', name: 'typed', arguments: { ok: true } })).content).toBe('{"n":1}');
+    const bad = await ex.execute({ id: '2', name: 'typed', arguments: { ok: false } });
+    expect(code(bad.outcome)).toBe('invalid-output');
+    expect(bad.content).toContain('- n:');
+  });
+
+  it('marks return-direct results', async () => {
+    const direct = defineTool({ name: 'answer', description: '', input: v.object({}), policy: { returnDirect: true }, execute: () => 'final' });
+    const result = await createExecutor({ registry: [direct] }).execute({ id: '1', name: 'answer', arguments: {} });
+    expect(result.returnDirect).toBe(true);
+    expect((await executor.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A' } })).returnDirect).toBe(false);
+  });
+});
+
+describe('executor: policy', () => {
+  it('coerces quoted primitives only when the policy opts in', async () => {
+    const counter = (coerce: boolean) =>
+      defineTool({
+        name: 'count',
+        description: '',
+        input: v.object({ n: v.pipe(v.number(), v.integer()), flag: v.boolean(), label: v.string() }),
+        policy: { coerce },
+        execute: (input) => input,
+      });
+    const args = '{"n":"3","flag":"true","label":"7"}';
+    const strict = await createExecutor({ registry: [counter(false)] }).execute({ id: '1', name: 'count', arguments: args });
+    expect(code(strict.outcome)).toBe('invalid-input');
+    const lenient = await createExecutor({ registry: [counter(true)] }).execute({ id: '1', name: 'count', arguments: args });
+    expect(lenient.outcome).toEqual({ type: 'success', output: { n: 3, flag: true, label: '7' } });
+    const notNumeric = await createExecutor({ registry: [counter(true)] }).execute({ id: '1', name: 'count', arguments: '{"n":"3x","flag":"yes","label":"a"}' });
+    expect(code(notNumeric.outcome)).toBe('invalid-input');
+  });
+
+  it('coercion never writes __proto__ (no prototype pollution)', async () => {
+    const t = defineTool({ name: 'p', description: '', input: v.record(v.string(), v.unknown()), policy: { coerce: true }, execute: (input) => Object.keys(input) });
+    await createExecutor({ registry: [t] }).execute({ id: '1', name: 'p', arguments: '{"__proto__":{"polluted":true},"a":"1"}' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('retries a read tool on failure, counting attempts on the context', async () => {
+    let attempts = 0;
+    const flaky = defineTool({
+      name: 'flaky',
+      description: '',
+      input: v.object({}),
+      policy: { retries: 2 },
+      execute: (_i, ctx) => {
+        attempts++;
+        if (ctx.attempt < 3) throw new Error(`attempt ${ctx.attempt} failed`);
+        return `ok on attempt ${ctx.attempt}`;
+      },
+    });
+    const result = await createExecutor({ registry: [flaky] }).execute({ id: '1', name: 'flaky', arguments: {} });
+    expect(result.content).toBe('ok on attempt 3');
+    expect(attempts).toBe(3);
+    expect(result.spans.filter((s) => s.kind === 'execute')).toHaveLength(3);
+  });
+
+  it('does not retry invalid input, and gives up after the last retry', async () => {
+    let attempts = 0;
+    const broken = defineTool({
+      name: 'broken',
+      description: '',
+      input: v.object({}),
+      policy: { retries: 1 },
+      execute: () => {
+        attempts++;
+        throw new Error('still broken');
+      },
+    });
+    const result = await createExecutor({ registry: [broken] }).execute({ id: '1', name: 'broken', arguments: {} });
+    expect(code(result.outcome)).toBe('execution-failed');
+    expect(attempts).toBe(2);
+  });
+
+  it('runs calls of one concurrency group one at a time, others in parallel', async () => {
+    let active = 0;
+    let maxActive = 0;
+    const serial = defineTool({
+      name: 'serial',
+      description: '',
+      input: v.object({ i: v.number() }),
+      policy: { concurrency: 'db' },
+      execute: async ({ i }) => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        return i;
+      },
+    });
+    const results = await createExecutor({ registry: [serial] }).executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'serial', arguments: { i } })));
+    expect(results.map((r) => r.content)).toEqual(['0', '1', '2', '3']);
+    expect(maxActive).toBe(1);
+  });
+
+  it('an exception processor can make errors throw instead of going to the model', async () => {
+    const registry = createRegistry({ tools: [queryOrder], onError: (error) => (error.code === 'unknown-tool' ? 'throw' : 'report') });
+    const ex = createExecutor({ registry });
+    await expect(ex.execute({ id: '1', name: 'missing', arguments: {} })).rejects.toMatchObject({ code: 'unknown-tool' });
+    expect(code((await ex.execute({ id: '2', name: 'query_order', arguments: {} })).outcome)).toBe('invalid-input');
+    const throwing = createExecutor({ registry: createRegistry({ tools: [queryOrder], onError: 'throw' }) });
+    await expect(throwing.execute({ id: '3', name: 'query_order', arguments: '{' })).rejects.toSatisfy(ToolError.isInstance);
+  });
+
+  it('exports one trace record per call, including early failures', async () => {
+    const records: { toolName: string; outcome: string; errorCode: string | undefined; spans: number }[] = [];
+    const named: InterceptorFn = (_ctx, next) => next();
+    const ex = createExecutor({
+      registry: [queryOrder],
+      interceptors: [named],
+      onTrace: (r) => records.push({ toolName: r.toolName, outcome: r.outcome, errorCode: r.errorCode, spans: r.spans.length }),
+    });
+    await ex.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1' } });
+    await ex.execute({ id: '2', name: 'query_order', arguments: '{' });
+    expect(records).toEqual([
+      { toolName: 'query_order', outcome: 'success', errorCode: undefined, spans: 2 },
+      { toolName: 'query_order', outcome: 'error', errorCode: 'invalid-json', spans: 0 },
+    ]);
+  });
+});

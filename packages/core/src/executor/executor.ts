@@ -1,0 +1,302 @@
+import { failure, toInterceptor } from '../chain/interceptor.ts';
+import { type Clock, defaultClock, runChain } from '../chain/run-chain.ts';
+import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolSpan } from '../chain/types.ts';
+import { createRunContext, type RunContext } from '../context/run-context.ts';
+import { CallContext } from '../context/tool-context.ts';
+import { ToolError, toToolError } from '../errors/tool-error.ts';
+import { type ApprovalDecision, approval, approvalDecisionKey, placement, ticketSubject } from '../interceptors/approval.ts';
+import { retry } from '../interceptors/retry.ts';
+import { timeout } from '../interceptors/timeout.ts';
+import { type TraceRecord, toTraceRecord } from '../interceptors/trace.ts';
+import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
+import { coerceToSchema } from '../schema/coerce.ts';
+import { validateWithSchema } from '../schema/input-schema.ts';
+import type { TicketSigner } from '../tickets/index.ts';
+import type { AnyTool } from '../tool/types.ts';
+import { parseArguments } from './parse-arguments.ts';
+import { errorModelText, outcomeModelText } from './convert-result.ts';
+
+/** Options for {@link createExecutor}. */
+export interface ExecutorOptions {
+  /** The tools: a registry, or a plain list (which becomes one). */
+  readonly registry: ToolRegistry | readonly AnyTool[];
+  /** Global interceptors: outermost, around every call. */
+  readonly interceptors?: readonly InterceptorLike[];
+  /** Where this executor runs (default `'server'`); decides what `policy.runsOn` means here. */
+  readonly side?: ExecutionSide;
+  /** Signs approval requests and client-pending calls, and verifies what comes back. */
+  readonly tickets?: TicketSigner | undefined;
+  /** Called once per finished call with its spans (export to your tracing backend). */
+  readonly onTrace?: (record: TraceRecord) => void;
+  readonly clock?: Clock;
+}
+
+/** Options for one call. */
+export interface ExecuteOptions<TDeps = unknown> {
+  /** The request-level context shared by the calls of one run (a fresh one if absent). */
+  readonly run?: RunContext<TDeps>;
+  readonly signal?: AbortSignal | undefined;
+  /** Call-level interceptors: innermost of the user layers. */
+  readonly interceptors?: readonly InterceptorLike[];
+  /** The human decision on an approval request, with its ticket. */
+  readonly approval?: ApprovalDecision | undefined;
+}
+
+/** Everything about one finished call. */
+export interface ToolCallResult<TOutput = unknown> {
+  readonly call: ToolCall;
+  readonly tool: AnyTool | undefined;
+  /** The validated input, or the parsed arguments when validation was not reached. */
+  readonly input: unknown;
+  readonly outcome: ToolOutcome<TOutput>;
+  /** The text the model reads for this call. */
+  readonly content: string;
+  readonly isError: boolean;
+  /** The tool's policy says its output is the answer. */
+  readonly returnDirect: boolean;
+  readonly spans: readonly ToolSpan[];
+  readonly durationMs: number;
+}
+
+/** A client's result for a `client-pending` call, with the ticket issued for it. */
+export interface ClientResult<TDeps = unknown> {
+  readonly call: ToolCall;
+  readonly output: unknown;
+  readonly ticket: string | undefined;
+  /** The client reports a failure; `output` is then its message. */
+  readonly isError?: boolean;
+  readonly run?: RunContext<TDeps>;
+}
+
+/** Runs tool calls: parse, resolve, validate, interceptors, execute, convert. */
+export interface ToolExecutor {
+  readonly registry: ToolRegistry;
+  readonly side: ExecutionSide;
+  readonly tickets: TicketSigner | undefined;
+  /** Runs one call. Resolves with a typed outcome; rejects only when the registry's `onError` says `throw`. */
+  execute<TDeps>(call: ToolCall, options?: ExecuteOptions<TDeps>): Promise<ToolCallResult>;
+  /** Runs calls in parallel (calls sharing a `policy.concurrency` group one at a time), results in call order. */
+  executeAll<TDeps>(
+    calls: readonly ToolCall[],
+    options?: Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> },
+  ): Promise<ToolCallResult[]>;
+  /** Accepts a client's result only with a valid, unused ticket for exactly that call of a client tool. */
+  acceptClientResult<TDeps>(result: ClientResult<TDeps>): Promise<ToolCallResult>;
+}
+
+/** Creates an executor over a registry. */
+export function createExecutor(options: ExecutorOptions): ToolExecutor {
+  const registry = isRegistry(options.registry) ? options.registry : createRegistry({ tools: options.registry as readonly AnyTool[] });
+  const side = options.side ?? 'server';
+  const tickets = options.tickets;
+  const clock = options.clock ?? defaultClock;
+  const onTrace = options.onTrace;
+  const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
+  const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
+  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[] }>();
+
+  /** global → registry → tool, then (call interceptors), then the policy layers. Built once per tool. */
+  function chainFor(tool: AnyTool) {
+    let chain = chains.get(tool);
+    if (chain === undefined) {
+      const head = [...outer, ...tool.interceptors];
+      const policy: ToolInterceptor[] = [];
+      const { runsOn, needsApproval, retries, timeoutMs } = tool.policy;
+      if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
+      if (needsApproval !== false) policy.push(gates.approval);
+      if (retries > 0) policy.push(retry({ retries }));
+      if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
+      chain = { head, policy, all: [...head, ...policy] };
+      chains.set(tool, chain);
+    }
+    return chain;
+  }
+
+  function finish(base: { call: ToolCall; tool: AnyTool | undefined; input: unknown; started: number; spans: readonly ToolSpan[] }, outcome: ToolOutcome, content: string): ToolCallResult {
+    if (outcome.type === 'error') {
+      const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, base.call) : registry.onError;
+      if (policy === 'throw') throw outcome.error;
+    }
+    return {
+      call: base.call,
+      tool: base.tool,
+      input: base.input,
+      outcome,
+      content,
+      isError: outcome.type === 'error',
+      returnDirect: outcome.type === 'success' && base.tool?.policy.returnDirect === true,
+      spans: base.spans,
+      durationMs: clock() - base.started,
+    };
+  }
+
+  /** A failure before any context exists (bad JSON, unknown tool, invalid input). */
+  function early(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, error: ToolError, run: RunContext | undefined): ToolCallResult {
+    const outcome = failure(error);
+    onTrace?.({
+      traceId: call.id,
+      callId: call.id,
+      toolName: call.name,
+      conversationId: run?.conversationId ?? '',
+      input,
+      outcome: 'error',
+      errorCode: error.code,
+      attempts: 0,
+      spans: [],
+    });
+    return finish({ call, tool, input, started, spans: [] }, outcome, errorModelText(error));
+  }
+
+  async function execute<TDeps>(call: ToolCall, opts: ExecuteOptions<TDeps> = {}): Promise<ToolCallResult> {
+    const started = clock();
+    const meta = { toolName: String(call?.name), callId: String(call?.id) };
+    if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || typeof call.id !== 'string') {
+      const safeCall = { id: meta.callId, name: meta.toolName, arguments: undefined };
+      return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), undefined);
+    }
+    const run = (opts.run ?? createRunContext()) as RunContext;
+    const signal = mergeSignals(opts.signal, run.signal);
+    if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
+
+    const parsed = parseArguments(call.arguments, meta);
+    if (!parsed.ok) return early(call, undefined, call.arguments, started, parsed.error, run);
+    const args = parsed.value;
+
+    let tool: AnyTool | undefined;
+    try {
+      const found = registry.resolve(call.name);
+      tool = found instanceof Promise ? await found : found;
+    } catch (error) {
+      return early(call, undefined, args, started, toToolError(error, meta), run);
+    }
+    if (tool === undefined) {
+      const available = registry.names();
+      const list = available.length ? available.join(', ') : '(none)';
+      return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
+    }
+
+    const candidate = tool.policy.coerce ? coerceToSchema(args, tool.jsonSchema) : args;
+    const checked = validateWithSchema(tool.input, candidate);
+    const validation = checked instanceof Promise ? await checked : checked;
+    if (!validation.ok) {
+      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: validation.issues });
+      return early(call, tool, args, started, error, run);
+    }
+
+    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal });
+    if (opts.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
+    const chain = chainFor(tool);
+    const interceptors = opts.interceptors?.length ? [...chain.head, ...opts.interceptors.map(toInterceptor), ...chain.policy] : chain.all;
+
+    const running = runChain(ctx, interceptors, runTool, clock);
+    let outcome = signal ? await raceAbort(running, signal, meta) : await running;
+    if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
+
+    let content: string;
+    try {
+      content = outcomeModelText(tool, outcome, ctx);
+    } catch (error) {
+      const invalid = new ToolError('invalid-output', `The result of "${tool.name}" could not be converted for the model: ${toToolError(error).message}`, { ...meta, cause: error });
+      outcome = failure(invalid);
+      content = errorModelText(invalid);
+    }
+    if (onTrace) {
+      try {
+        onTrace(toTraceRecord(ctx, outcome));
+      } catch {
+        // A broken exporter must not fail the call.
+      }
+    }
+    return finish({ call, tool, input: ctx.input, started, spans: ctx.spans }, outcome, content);
+  }
+
+  async function executeAll<TDeps>(
+    calls: readonly ToolCall[],
+    opts: Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> } = {},
+  ): Promise<ToolCallResult[]> {
+    const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
+    const groups = new Map<string, Promise<unknown>>();
+    return Promise.all(
+      calls.map((call) => {
+        const one = () => execute(call, { ...opts, run, approval: opts.approvals?.get(call.id) });
+        const tool = registry.resolve(call.name);
+        const group = tool instanceof Promise ? undefined : tool?.policy.concurrency;
+        if (group === undefined) return one();
+        const previous = groups.get(group) ?? Promise.resolve();
+        const current = previous.then(one, one);
+        groups.set(group, current);
+        return current;
+      }),
+    );
+  }
+
+  async function acceptClientResult<TDeps>(result: ClientResult<TDeps>): Promise<ToolCallResult> {
+    const started = clock();
+    const { call } = result;
+    const meta = { toolName: String(call?.name), callId: String(call?.id) };
+    const run = (result.run ?? createRunContext()) as RunContext;
+    const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
+    const tool = found instanceof Promise ? await found : found;
+    if (tool === undefined) return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}".`, meta), run);
+    if (tool.policy.runsOn === side) {
+      return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);
+    }
+    const parsed = parseArguments(call.arguments, meta);
+    if (!parsed.ok) return early(call, tool, call.arguments, started, parsed.error, run);
+    const ctx = new CallContext({ tool, call, args: parsed.value, input: parsed.value, run, side });
+    if (tickets) {
+      const verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
+      if (!verdict.ok) return early(call, tool, parsed.value, started, verdict.error, run);
+    }
+    const outcome: ToolOutcome = result.isError
+      ? failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta))
+      : { type: 'success', output: result.output };
+    let content: string;
+    try {
+      content = outcomeModelText(tool, outcome, ctx);
+    } catch (error) {
+      return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, meta), run);
+    }
+    return finish({ call, tool, input: parsed.value, started, spans: [] }, outcome, content);
+  }
+
+  return { registry, side, tickets, execute, executeAll, acceptClientResult };
+}
+
+function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
+  const { tool } = ctx;
+  if (typeof tool.execute !== 'function') {
+    return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
+  }
+  const output = tool.execute(ctx.input, ctx);
+  return output instanceof Promise ? output.then((value) => ({ type: 'success', output: value })) : { type: 'success', output };
+}
+
+async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
+  const checked = validateWithSchema(tool.output as NonNullable<AnyTool['output']>, output);
+  const result = checked instanceof Promise ? await checked : checked;
+  if (result.ok) return { type: 'success', output: result.value };
+  return failure(new ToolError('invalid-output', `The result of "${tool.name}" does not match its output schema.`, { ...meta, issues: result.issues }));
+}
+
+function mergeSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (a && b) return AbortSignal.any([a, b]);
+  return a ?? b;
+}
+
+function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
+  if (ToolError.isInstance(signal.reason)) return signal.reason;
+  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
+}
+
+/** Resolves with the chain's outcome, or with `aborted` as soon as the caller aborts. */
+function raceAbort(running: Promise<ToolOutcome>, signal: AbortSignal, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(failure(abortError(signal, meta)));
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then((outcome) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    });
+  });
+}

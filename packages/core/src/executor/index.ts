@@ -1,0 +1,3 @@
+export * from './convert-result.ts';
+export * from './executor.ts';
+export * from './parse-arguments.ts';

@@ -1,0 +1,139 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { ToolOutcome } from '../chain/types.ts';
+import { createRunContext } from '../context/run-context.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { createTicketSigner } from '../tickets/index.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { approval } from './approval.ts';
+
+const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
+const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
+const call = { id: 'call-1', name: 'update_delivery_date', arguments: { order_id: 'A-1001', new_date: '2026-12-24' } };
+
+function setup() {
+  let writes = 0;
+  const { name, description, input, policy } = updateDeliveryDate;
+  const tool = defineTool({ name, description, input, policy, execute: (args) => ({ ...args, written: ++writes }) });
+  const tickets = createTicketSigner({ keys });
+  const executor = createExecutor({ registry: [tool, queryOrder], tickets });
+  const run = createRunContext({ conversationId: 'conv-1' });
+  return { executor, tickets, run, writes: () => writes };
+}
+
+async function requestTicket(s: ReturnType<typeof setup>) {
+  const pending = await s.executor.execute(call, { run: s.run });
+  if (pending.outcome.type !== 'approval-required' || !pending.outcome.ticket) throw new Error('expected an approval request with a ticket');
+  return pending.outcome.ticket;
+}
+
+describe('approval and tickets', () => {
+  it('a write tool pauses with a signed ticket and runs nothing', async () => {
+    const s = setup();
+    const pending = await s.executor.execute(call, { run: s.run });
+    expect(pending.outcome.type).toBe('approval-required');
+    expect(pending.content).toMatch(/Waiting for the user to approve/);
+    expect(s.writes()).toBe(0);
+    const claims = s.tickets.peek(pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined);
+    expect(claims).toMatchObject({ purpose: 'approval', tool: 'update_delivery_date', callId: 'call-1', conv: 'conv-1' });
+  });
+
+  it('an approval with its ticket runs the call exactly once; the ticket cannot be replayed', async () => {
+    const s = setup();
+    const ticket = await requestTicket(s);
+    const approved = await s.executor.execute(call, { run: s.run, approval: { approved: true, ticket } });
+    expect(approved.outcome).toMatchObject({ type: 'success', output: { written: 1 } });
+    const replay = await s.executor.execute(call, { run: s.run, approval: { approved: true, ticket } });
+    expect(code(replay.outcome)).toBe('ticket-invalid');
+    expect(s.writes()).toBe(1);
+  });
+
+  it('refuses forged or mismatched approvals and executes nothing', async () => {
+    const s = setup();
+    const ticket = await requestTicket(s);
+    const attempts = [
+      { approval: { approved: true } }, // no ticket
+      { approval: { approved: true, ticket: 'et1.k1.forged.forged' } },
+      { approval: { approved: true, ticket }, call: { ...call, arguments: { ...call.arguments, new_date: '2027-01-01' } } },
+      { approval: { approved: true, ticket }, call: { ...call, id: 'call-2' } },
+      { approval: { approved: true, ticket }, run: createRunContext({ conversationId: 'conv-other' }) },
+    ];
+    for (const attempt of attempts) {
+      const result = await s.executor.execute(attempt.call ?? call, { run: attempt.run ?? s.run, approval: attempt.approval });
+      expect(code(result.outcome)).toBe('ticket-invalid');
+    }
+    const wrongKey = createExecutor({ registry: [updateDeliveryDate], tickets: createTicketSigner({ keys: [{ id: 'k1', secret: 'another-secret-that-is-at-least-32-bytes!!' }] }) });
+    expect(code((await wrongKey.execute(call, { run: s.run, approval: { approved: true, ticket } })).outcome)).toBe('ticket-invalid');
+    expect(s.writes()).toBe(0);
+    // The real ticket still works: failed attempts did not burn it.
+    expect((await s.executor.execute(call, { run: s.run, approval: { approved: true, ticket } })).outcome.type).toBe('success');
+  });
+
+  it('a denial reaches the model as approval-denied and runs nothing', async () => {
+    const s = setup();
+    const ticket = await requestTicket(s);
+    const denied = await s.executor.execute(call, { run: s.run, approval: { approved: false, ticket, reason: 'wrong order' } });
+    expect(code(denied.outcome)).toBe('approval-denied');
+    expect(denied.content).toMatch(/denied.*not performed.*Reason: wrong order/);
+    expect(s.writes()).toBe(0);
+  });
+
+  it('read tools need no approval; an approval rule can depend on the input', async () => {
+    const s = setup();
+    expect((await s.executor.execute({ id: 'r', name: 'query_order', arguments: { order_id: 'A' } }, { run: s.run })).outcome.type).toBe('success');
+    const transfer = defineTool({
+      name: 'transfer',
+      description: '',
+      input: v.object({ amount: v.number() }),
+      policy: { effects: 'write', needsApproval: ({ amount }) => amount > 100 },
+      execute: ({ amount }) => amount,
+    });
+    const ex = createExecutor({ registry: [transfer] });
+    expect((await ex.execute({ id: '1', name: 'transfer', arguments: { amount: 50 } })).outcome.type).toBe('success');
+    expect((await ex.execute({ id: '2', name: 'transfer', arguments: { amount: 500 } })).outcome.type).toBe('approval-required');
+  });
+
+  it('the approval() interceptor can require approval for a read tool by a custom rule', async () => {
+    const ex = createExecutor({ registry: [queryOrder], interceptors: [approval({ when: (input) => (input as { order_id: string }).order_id.startsWith('VIP') })] });
+    expect((await ex.execute({ id: '1', name: 'query_order', arguments: { order_id: 'VIP-1' } })).outcome.type).toBe('approval-required');
+    expect((await ex.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A-1' } })).outcome.type).toBe('success');
+  });
+});
+
+describe('placement', () => {
+  const pickDate = defineTool({
+    name: 'pick_date',
+    description: 'Ask the user for a date in the browser',
+    input: v.object({ question: v.string() }),
+    policy: { runsOn: 'client' },
+    execute: () => '2026-12-24',
+  });
+
+  it('on the server a client tool is deferred with a client-result ticket; its result needs that ticket', async () => {
+    const tickets = createTicketSigner({ keys });
+    const server = createExecutor({ registry: [pickDate, queryOrder], tickets });
+    const run = createRunContext({ conversationId: 'conv-9' });
+    const c = { id: 'c-1', name: 'pick_date', arguments: { question: 'When?' } };
+    const pending = await server.execute(c, { run });
+    expect(pending.outcome.type).toBe('client-pending');
+    const ticket = pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    expect(tickets.peek(ticket)?.purpose).toBe('client-result');
+
+    const forged = await server.acceptClientResult({ call: c, output: '2030-01-01', ticket: undefined, run });
+    expect(code(forged.outcome)).toBe('ticket-invalid');
+    const tampered = await server.acceptClientResult({ call: { ...c, arguments: { question: 'other' } }, output: 'x', ticket, run });
+    expect(code(tampered.outcome)).toBe('ticket-invalid');
+    const accepted = await server.acceptClientResult({ call: c, output: '2026-12-24', ticket, run });
+    expect(accepted.outcome).toEqual({ type: 'success', output: '2026-12-24' });
+    expect(code((await server.acceptClientResult({ call: c, output: 'again', ticket, run })).outcome)).toBe('ticket-invalid');
+    const serverOnly = await server.acceptClientResult({ call: { id: 'x', name: 'query_order', arguments: { order_id: 'A' } }, output: { forged: true }, ticket, run });
+    expect(code(serverOnly.outcome)).toBe('wrong-placement');
+  });
+
+  it('on the client the same tool runs, and a server-only tool is refused', async () => {
+    const client = createExecutor({ registry: [pickDate, queryOrder], side: 'client' });
+    expect((await client.execute({ id: '1', name: 'pick_date', arguments: { question: 'When?' } })).content).toBe('2026-12-24');
+    expect(code((await client.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A' } })).outcome)).toBe('wrong-placement');
+  });
+});

@@ -1,0 +1,74 @@
+import { defineInterceptor, failure } from '../chain/interceptor.ts';
+import type { ToolContext, ToolInterceptor } from '../chain/types.ts';
+import { contextKey, type ContextKey } from '../context/context-key.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { TicketSigner, TicketSubject } from '../tickets/index.ts';
+import type { ApprovalRule } from '../tool/types.ts';
+
+/** A human's answer to an approval request, as it comes back with the next request. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  /** The ticket issued with the approval request. Required whenever the executor has a signer. */
+  readonly ticket?: string | undefined;
+  readonly reason?: string | undefined;
+}
+
+/** Where the executor puts the caller's approval decision for this call. */
+export const approvalDecisionKey: ContextKey<ApprovalDecision> = contextKey<ApprovalDecision>('edgetool.approval-decision');
+
+/** The ticket subject binding exactly this call. */
+export function ticketSubject(ctx: ToolContext, purpose: TicketSubject['purpose']): TicketSubject {
+  return { purpose, toolName: ctx.tool.name, callId: ctx.call.id, args: ctx.args, conversationId: ctx.run.conversationId };
+}
+
+/** Options for {@link approval}. */
+export interface ApprovalOptions {
+  /** Signs approval requests and verifies decisions. Without it, decisions from the caller are trusted. */
+  readonly tickets?: TicketSigner | undefined;
+  /** Overrides the tool policy's `needsApproval` (for example: only amounts over 100). */
+  readonly when?: ApprovalRule;
+}
+
+/**
+ * Pauses calls that need a human approval: without a decision the call ends as
+ * `approval-required` with a ticket; with one, the ticket must be valid for exactly this call.
+ * A denial becomes an `approval-denied` error the model can read; nothing runs.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function approval(options: ApprovalOptions = {}): ToolInterceptor {
+  const { tickets, when } = options;
+  return defineInterceptor('approval', async (ctx, next) => {
+    const rule = when ?? ctx.tool.policy.needsApproval;
+    const required = typeof rule === 'function' ? await rule(ctx.input, ctx) : rule;
+    if (!required) return next();
+    const decision = ctx.get(approvalDecisionKey);
+    const subject = ticketSubject(ctx, 'approval');
+    if (decision === undefined) {
+      return { type: 'approval-required', ticket: tickets ? await tickets.sign(subject) : undefined, reason: undefined };
+    }
+    if (tickets) await tickets.verify(decision.ticket, subject);
+    if (!decision.approved) {
+      const why = decision.reason ? ` Reason: ${decision.reason}` : '';
+      return failure(
+        new ToolError('approval-denied', `The user denied this call of "${ctx.tool.name}"; it was not performed.${why}`, { toolName: ctx.tool.name, callId: ctx.call.id }),
+      );
+    }
+    return next();
+  });
+}
+
+/**
+ * Enforces `policy.runsOn`: on the server a client tool ends as `client-pending` with a ticket
+ * for its result; on the client a server-only tool is refused with `wrong-placement`.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function placement(options: { readonly tickets?: TicketSigner | undefined } = {}): ToolInterceptor {
+  return defineInterceptor('placement', async (ctx, next) => {
+    const runsOn = ctx.tool.policy.runsOn;
+    if (runsOn === 'anywhere' || runsOn === ctx.side) return next();
+    if (ctx.side === 'server') {
+      return { type: 'client-pending', ticket: options.tickets ? await options.tickets.sign(ticketSubject(ctx, 'client-result')) : undefined };
+    }
+    return failure(new ToolError('wrong-placement', `Tool "${ctx.tool.name}" runs on the server only and cannot run in the client.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
+  });
+}

@@ -1,0 +1,5 @@
+export * from './approval.ts';
+export * from './redact.ts';
+export * from './retry.ts';
+export * from './timeout.ts';
+export * from './trace.ts';

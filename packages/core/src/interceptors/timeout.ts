@@ -1,0 +1,32 @@
+import { defineInterceptor, failure } from '../chain/interceptor.ts';
+import type { ToolInterceptor, ToolOutcome } from '../chain/types.ts';
+import { ToolError } from '../errors/tool-error.ts';
+
+/**
+ * Fails the call with a `timeout` error after `ms` and aborts the signal the tool sees.
+ * The call returns on time even if the tool ignores its signal and hangs.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function timeout(ms: number): ToolInterceptor {
+  if (!(ms > 0)) throw new TypeError('timeout(ms): ms must be a positive number.');
+  return defineInterceptor('timeout', async (ctx, next) => {
+    const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, {
+      toolName: ctx.tool.name,
+      callId: ctx.call.id,
+      retryable: true,
+    });
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<ToolOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(error);
+        resolve(failure(error));
+      }, ms);
+    });
+    try {
+      return await Promise.race([next({ signal: AbortSignal.any([ctx.signal, controller.signal]) }), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+}

@@ -1,0 +1,55 @@
+import { defineInterceptor } from '../chain/interceptor.ts';
+import type { ToolContext, ToolOutcome, ToolSpan } from '../chain/types.ts';
+import type { ToolInterceptor } from '../chain/types.ts';
+import { contextKey, type ContextKey } from '../context/context-key.ts';
+import { redactedInputKey } from './redact.ts';
+
+/** The trace id of a call, shared along its chain (set by {@link trace} when missing). */
+export const traceIdKey: ContextKey<string> = contextKey<string>('edgetool.trace-id');
+
+/** One finished call, as exported to a trace sink. */
+export interface TraceRecord {
+  readonly traceId: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly conversationId: string;
+  /** The redacted input when `redact()` ran, else the input. */
+  readonly input: unknown;
+  readonly outcome: ToolOutcome['type'];
+  readonly errorCode: string | undefined;
+  readonly attempts: number;
+  readonly spans: readonly ToolSpan[];
+}
+
+/** Builds the exportable record of a call from its context. */
+export function toTraceRecord(ctx: ToolContext, outcome: ToolOutcome): TraceRecord {
+  return {
+    traceId: ctx.get(traceIdKey) ?? ctx.call.id,
+    callId: ctx.call.id,
+    toolName: ctx.tool.name,
+    conversationId: ctx.run.conversationId,
+    input: ctx.has(redactedInputKey) ? ctx.get(redactedInputKey) : ctx.input,
+    outcome: outcome.type,
+    errorCode: outcome.type === 'error' ? outcome.error.code : undefined,
+    attempts: ctx.attempt,
+    spans: ctx.spans.map((span) => ({ ...span })),
+  };
+}
+
+/**
+ * Gives the call a trace id (kept if an outer layer set one) and exports its spans when the
+ * layers inside finish. Place it outermost (global) to see every interceptor.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function trace(options: { readonly export: (record: TraceRecord) => void; readonly traceId?: () => string }): ToolInterceptor {
+  return defineInterceptor('trace', async (ctx, next) => {
+    if (!ctx.has(traceIdKey)) ctx.set(traceIdKey, options.traceId?.() ?? crypto.randomUUID());
+    const outcome = await next();
+    try {
+      options.export(toTraceRecord(ctx, outcome));
+    } catch {
+      // A broken exporter must not fail the call.
+    }
+    return outcome;
+  });
+}

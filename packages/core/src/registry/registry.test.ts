@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../errors/tool-error.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { createRegistry } from './registry.ts';
+import { delegatingResolver, lazyResolver, staticResolver } from './resolvers.ts';
+
+const clone = defineTool({ name: 'query_order', description: 'another one', input: v.object({}), execute: () => 'x' });
+
+describe('registry and resolvers', () => {
+  it('a duplicate name is an error at registration, never a silent skip', () => {
+    expect(() => createRegistry({ tools: [queryOrder, clone] })).toThrow(/Duplicate tool name "query_order"/);
+    try {
+      staticResolver([queryOrder, clone]);
+    } catch (error) {
+      expect(ToolError.isInstance(error) && error.code).toBe('duplicate-tool');
+    }
+    expect(() => createRegistry({ tools: [queryOrder], resolvers: [staticResolver([clone])] })).toThrow(/Duplicate/);
+    expect(() => delegatingResolver([lazyResolver({ query_order: async () => clone }), staticResolver([queryOrder])])).toThrow(/Duplicate/);
+  });
+
+  it('rejects entries that are not tools', () => {
+    expect(() => createRegistry({ tools: [{ name: 'fake' } as never] })).toThrow(/defineTool/);
+  });
+
+  it('looks names up safely: prototype names are unknown', async () => {
+    const registry = createRegistry({ tools: [queryOrder] });
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) expect(await registry.resolve(name)).toBeUndefined();
+    const lazy = lazyResolver({ query_order: async () => queryOrder });
+    for (const name of ['__proto__', 'constructor', 'toString']) expect(lazy.resolve(name)).toBeUndefined();
+  });
+
+  it('delegates in order and lists every name', async () => {
+    const registry = createRegistry({ resolvers: [staticResolver([queryOrder]), staticResolver([listDelayedOrders])] });
+    expect(registry.names()).toEqual(['query_order', 'list_delayed_orders']);
+    expect(await registry.resolve('list_delayed_orders')).toBe(listDelayedOrders);
+    expect((await registry.tools()).map((t) => t.name)).toEqual(['query_order', 'list_delayed_orders']);
+  });
+
+  it('lazy: imports a module on first use, once, even under concurrent first calls', async () => {
+    let loads = 0;
+    const lazy = lazyResolver({
+      update_delivery_date: async () => {
+        loads++;
+        await new Promise((r) => setTimeout(r, 10));
+        return { default: updateDeliveryDate };
+      },
+    });
+    expect(loads).toBe(0);
+    const executor = createExecutor({ registry: createRegistry({ tools: [queryOrder], resolvers: [lazy] }) });
+    const calls = Array.from({ length: 5 }, (_, i) => ({ id: String(i), name: 'update_delivery_date', arguments: { order_id: 'A', new_date: '2026-12-24' } }));
+    const results = await Promise.all(calls.map((c) => executor.execute(c)));
+    expect(results.every((r) => r.outcome.type === 'approval-required')).toBe(true);
+    expect(loads).toBe(1);
+    await executor.execute(calls[0] as (typeof calls)[0]);
+    expect(loads).toBe(1);
+  });
+
+  it('lazy: a failed load is a typed error and may succeed later; a wrong export is refused', async () => {
+    let fail = true;
+    const lazy = lazyResolver({
+      query_order: async () => {
+        if (fail) throw new Error('chunk failed to load');
+        return queryOrder;
+      },
+      list_delayed_orders: async () => queryOrder,
+    });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    const first = await executor.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A' } });
+    expect(first.outcome.type === 'error' && first.outcome.error.message).toBe('chunk failed to load');
+    fail = false;
+    expect((await executor.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A' } })).outcome.type).toBe('success');
+    const wrong = await executor.execute({ id: '3', name: 'list_delayed_orders', arguments: {} });
+    expect(wrong.content).toMatch(/exported a tool named "query_order"/);
+  });
+});

@@ -1,0 +1,77 @@
+import { ToolError } from '../errors/tool-error.ts';
+import { isTool } from '../tool/define-tool.ts';
+import type { AnyTool } from '../tool/types.ts';
+
+/** Finds tools by name. `resolve` may be async (lazy loading); `names` is always known up front. */
+export interface ToolResolver {
+  readonly kind: 'edgetool.resolver';
+  /** Every name this resolver can resolve. */
+  names(): readonly string[];
+  /** The tool, or `undefined` for an unknown name. Names come from the model: never use them as raw keys. */
+  resolve(name: string): AnyTool | undefined | Promise<AnyTool | undefined>;
+}
+
+function duplicate(name: string): ToolError {
+  return new ToolError('duplicate-tool', `Duplicate tool name "${name}": tool names must be unique in a registry.`, { toolName: name });
+}
+
+/** A fixed list of tools. A duplicate name is an error here, never a silent skip. */
+/* @__NO_SIDE_EFFECTS__ */
+export function staticResolver(tools: readonly AnyTool[]): ToolResolver {
+  const byName = new Map<string, AnyTool>();
+  for (const tool of tools) {
+    if (!isTool(tool)) throw new TypeError('staticResolver: every entry must be a tool made by defineTool().');
+    if (byName.has(tool.name)) throw duplicate(tool.name);
+    byName.set(tool.name, tool);
+  }
+  const names = [...byName.keys()];
+  return { kind: 'edgetool.resolver', names: () => names, resolve: (name) => byName.get(name) };
+}
+
+/** Asks each resolver in turn; the first that knows the name wins. Names must not overlap. */
+/* @__NO_SIDE_EFFECTS__ */
+export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolResolver {
+  const owner = new Map<string, ToolResolver>();
+  for (const resolver of resolvers) {
+    for (const name of resolver.names()) {
+      if (owner.has(name)) throw duplicate(name);
+      owner.set(name, resolver);
+    }
+  }
+  const names = [...owner.keys()];
+  return { kind: 'edgetool.resolver', names: () => names, resolve: (name) => owner.get(name)?.resolve(name) };
+}
+
+/** A module exporting a tool as default, or the tool itself. */
+export type LazyToolModule = AnyTool | { readonly default: AnyTool };
+
+/**
+ * Loads each tool's module on first use, once, even when several calls ask at the same time.
+ * Keeps a Worker's cold start small: `lazyResolver({ query_order: () => import('./orders.ts') })`.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function lazyResolver(loaders: Readonly<Record<string, () => Promise<LazyToolModule>>>): ToolResolver {
+  const names = Object.keys(loaders);
+  const loading = new Map<string, Promise<AnyTool>>();
+  return {
+    kind: 'edgetool.resolver',
+    names: () => names,
+    resolve(name) {
+      if (!Object.hasOwn(loaders, name)) return undefined;
+      let promise = loading.get(name);
+      if (promise === undefined) {
+        const load = loaders[name] as () => Promise<LazyToolModule>;
+        promise = load().then((mod) => {
+          const tool = isTool(mod) ? mod : (mod as { default?: unknown }).default;
+          if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
+          if (tool.name !== name) throw new TypeError(`lazyResolver: the module for "${name}" exported a tool named "${tool.name}".`);
+          return tool;
+        });
+        // A failed load may be retried by a later call.
+        promise.catch(() => loading.delete(name));
+        loading.set(name, promise);
+      }
+      return promise;
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './coerce.ts';
+export * from './input-schema.ts';
+export * from './json-schema.ts';

@@ -1,0 +1,77 @@
+import { encodeBase64Url } from './base64url';
+
+/**
+ * Deterministic JSON of a value: object keys sorted (UTF-16 code units) at every depth, no whitespace.
+ * For JSON data the output equals RFC 8785 (JCS). Otherwise it follows `JSON.stringify` so a value and
+ * its JSON round trip hash the same (`toJSON` is called; `undefined`, functions and symbols are dropped
+ * from objects and become `null` in arrays), but it throws a `TypeError` where that would silently lose
+ * data: cycles, `BigInt`, `NaN`/`Infinity`, non-plain objects without `toJSON` (`Map`, `Set`, class
+ * instances, typed arrays) and a top-level value with no JSON form (`undefined`, a function, a symbol).
+ */
+export function canonicalJson(value: unknown): string {
+  const out = write(value, '', []);
+  if (out === undefined) throw new TypeError(`canonicalJson: a top-level ${typeof value} has no JSON form`);
+  return out;
+}
+
+/** Base64url SHA-256 of the canonical JSON of tool arguments: equal for equal data whatever the key order. */
+export async function hashArguments(args: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalJson(args));
+  return encodeBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+}
+
+/** Returns `undefined` for values that `JSON.stringify` omits (the caller drops or nulls them). */
+function write(input: unknown, key: string, ancestors: object[]): string | undefined {
+  let value = input;
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
+  }
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} at ${where(key)} has no JSON form`);
+      return JSON.stringify(value);
+    case 'bigint':
+      throw new TypeError(`canonicalJson: a BigInt at ${where(key)} has no JSON form`);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (value === null) return 'null';
+  const object = value as object;
+  if (ancestors.includes(object)) throw new TypeError(`canonicalJson: a cycle at ${where(key)}`);
+  ancestors.push(object);
+  try {
+    if (Array.isArray(object)) {
+      const items: string[] = [];
+      for (let i = 0; i < object.length; i++) items.push(write(object[i], String(i), ancestors) ?? 'null');
+      return `[${items.join(',')}]`;
+    }
+    if (!isPlainObject(object)) {
+      const name = (object as { constructor?: { name?: unknown } }).constructor?.name;
+      throw new TypeError(`canonicalJson: ${typeof name === 'string' ? name : 'a non-plain object'} at ${where(key)} is not plain JSON data`);
+    }
+    const members: string[] = [];
+    for (const name of Object.keys(object).sort()) {
+      const member = write((object as Record<string, unknown>)[name], name, ancestors);
+      if (member !== undefined) members.push(`${JSON.stringify(name)}:${member}`);
+    }
+    return `{${members.join(',')}}`;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+/** `Object.prototype` or `null` as prototype, from any realm (iframes, `vm` contexts). */
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+function where(key: string): string {
+  return key === '' ? 'the top level' : `key ${JSON.stringify(key)}`;
+}

@@ -1,0 +1,4 @@
+export * from './canonical-json';
+export * from './nonce-store';
+export * from './ticket-error';
+export * from './ticket-signer';

@@ -1,0 +1,427 @@
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../errors/tool-error';
+import { createMemoryNonceStore, type NonceStore } from './nonce-store';
+import { TicketError, type TicketErrorReason } from './ticket-error';
+import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer';
+
+const SECRET_A = 'a-test-secret-that-is-32-bytes-!';
+const SECRET_B = crypto.getRandomValues(new Uint8Array(32));
+const KEY_A: TicketKey = { id: 'k1', secret: SECRET_A };
+const KEY_B: TicketKey = { id: 'k2', secret: SECRET_B };
+
+const SUBJECT: TicketSubject = {
+  purpose: 'approval',
+  toolName: 'changeDeliveryDate',
+  callId: 'call_1',
+  args: { orderId: 'o-42', date: '2026-05-01', options: { notify: true, channels: ['email', { kind: 'sms', to: '+1' }] } },
+  conversationId: 'conv_9',
+};
+
+function clock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
+  let time = start;
+  return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+function signer(keys: readonly TicketKey[] = [KEY_A], extra: { now?: () => number; nonceStore?: NonceStore } = {}): TicketSigner {
+  return createTicketSigner({ keys, ...extra });
+}
+
+/** Asserts a rejection with a TicketError of that reason (and field), and returns it. */
+async function refused(promise: Promise<unknown>, reason: TicketErrorReason, field?: string): Promise<TicketError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(TicketError.isInstance(error), `expected a TicketError (${reason}), got ${String(error)}`).toBe(true);
+  const ticketError = error as TicketError;
+  expect(ticketError.reason).toBe(reason);
+  expect(ticketError.code).toBe('ticket-invalid');
+  expect(ticketError.field).toBe(field);
+  return ticketError;
+}
+
+function segments(ticket: string): [string, string, string, string] {
+  return ticket.split('.') as [string, string, string, string];
+}
+
+function b64url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function unb64url(text: string): string {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
+}
+
+/** A store that counts claims, to prove refused tickets never reach it. */
+function countingStore(): NonceStore & { claims: number } {
+  const inner = createMemoryNonceStore();
+  const store = {
+    claims: 0,
+    claim(nonce: string, expiresAt: number): Promise<boolean> {
+      store.claims++;
+      return inner.claim(nonce, expiresAt);
+    },
+  };
+  return store;
+}
+
+describe('createTicketSigner: round trip', () => {
+  it('signs a compact ticket and verifies it for exactly that call', async () => {
+    const c = clock();
+    const s = signer([KEY_A], { now: c.now });
+    const ticket = await s.sign(SUBJECT);
+    expect(ticket).toMatch(/^et1\.k1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const claims = await s.verify(ticket, SUBJECT);
+    expect(claims).toEqual({
+      v: 1,
+      purpose: 'approval',
+      tool: 'changeDeliveryDate',
+      callId: 'call_1',
+      argsHash: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      conv: 'conv_9',
+      exp: c.now() + DEFAULT_TICKET_TTL_MS,
+      nonce: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      kid: 'k1',
+    });
+  });
+
+  it('works for client results and with a Uint8Array secret', async () => {
+    const s = signer([KEY_B]);
+    const subject: TicketSubject = { ...SUBJECT, purpose: 'client-result' };
+    expect((await s.verify(await s.sign(subject), subject)).purpose).toBe('client-result');
+  });
+
+  it('accepts the same arguments with keys in another order', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const reordered = { options: { channels: ['email', { to: '+1', kind: 'sms' }], notify: true }, date: '2026-05-01', orderId: 'o-42' };
+    await expect(s.verify(ticket, { ...SUBJECT, args: reordered })).resolves.toMatchObject({ callId: 'call_1' });
+  });
+
+  it('accepts arguments that went through JSON (as they do via the browser)', async () => {
+    const s = signer();
+    const subject: TicketSubject = { ...SUBJECT, args: { when: new Date(0), skip: undefined } };
+    const ticket = await s.sign(subject);
+    await expect(s.verify(ticket, { ...subject, args: JSON.parse(JSON.stringify(subject.args)) })).resolves.toBeDefined();
+  });
+
+  it('gives every ticket a fresh nonce', async () => {
+    const s = signer();
+    const [t1, t2] = await Promise.all([s.sign(SUBJECT), s.sign(SUBJECT)]);
+    expect(t1).not.toBe(t2);
+    expect(s.peek(t1)?.nonce).not.toBe(s.peek(t2)?.nonce);
+  });
+});
+
+describe('createTicketSigner: subject mismatch', () => {
+  const cases: [string, Partial<TicketSubject>][] = [
+    ['args', { args: { ...(SUBJECT.args as object), options: { notify: true, channels: ['email', { kind: 'sms', to: '+2' }] } } }],
+    ['toolName', { toolName: 'deleteOrder' }],
+    ['callId', { callId: 'call_2' }],
+    ['conversationId', { conversationId: 'conv_other' }],
+    ['purpose', { purpose: 'client-result' }],
+  ];
+  for (const [field, change] of cases) {
+    it(`rejects a different ${field} with reason 'mismatch' and field '${field}'`, async () => {
+      const s = signer();
+      const ticket = await s.sign(SUBJECT);
+      const error = await refused(s.verify(ticket, { ...SUBJECT, ...change }), 'mismatch', field);
+      expect(error.message).toContain(field);
+      await expect(s.verify(ticket, SUBJECT)).resolves.toBeDefined(); // and did not burn the ticket
+    });
+  }
+
+  it('rejects a deep change of array order or an added argument', async () => {
+    const s = signer();
+    const ticket = await s.sign({ ...SUBJECT, args: { ids: [1, 2], nested: { a: [[1], [2]] } } });
+    await refused(s.verify(ticket, { ...SUBJECT, args: { ids: [2, 1], nested: { a: [[1], [2]] } } }), 'mismatch', 'args');
+    await refused(s.verify(ticket, { ...SUBJECT, args: { ids: [1, 2], nested: { a: [[1], [2, 3]] } } }), 'mismatch', 'args');
+    await refused(s.verify(ticket, { ...SUBJECT, args: { ids: [1, 2], nested: { a: [[1], [2]] }, admin: true } }), 'mismatch', 'args');
+  });
+
+  it('treats expected arguments with no JSON form as a mismatch, not a crash', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    await refused(s.verify(ticket, { ...SUBJECT, args: { n: 1n } }), 'mismatch', 'args');
+  });
+
+  it('carries the expected tool name and call id on the error', async () => {
+    const s = signer();
+    const error = await refused(s.verify(await s.sign(SUBJECT), { ...SUBJECT, callId: 'call_x' }), 'mismatch', 'callId');
+    expect(error.toolName).toBe(SUBJECT.toolName);
+    expect(error.callId).toBe('call_x');
+  });
+});
+
+describe('createTicketSigner: expiry', () => {
+  it('accepts a ticket until its expiry and rejects it from then on', async () => {
+    const c = clock();
+    const s = signer([KEY_A], { now: c.now });
+    const ticket = await s.sign(SUBJECT);
+    c.advance(DEFAULT_TICKET_TTL_MS - 1);
+    await expect(s.verify(ticket, SUBJECT, { consume: false })).resolves.toBeDefined();
+    c.advance(1);
+    await refused(s.verify(ticket, SUBJECT), 'expired');
+  });
+
+  it('honours ttlMs from the signer and from sign()', async () => {
+    const c = clock();
+    const s = createTicketSigner({ keys: [KEY_A], ttlMs: 1000, now: c.now });
+    expect(s.peek(await s.sign(SUBJECT))?.exp).toBe(c.now() + 1000);
+    const short = await s.sign(SUBJECT, { ttlMs: 10 });
+    c.advance(10);
+    await refused(s.verify(short, SUBJECT), 'expired');
+  });
+
+  it('rejects a bad ttlMs', async () => {
+    expect(() => createTicketSigner({ keys: [KEY_A], ttlMs: 0 })).toThrow(RangeError);
+    await expect(signer().sign(SUBJECT, { ttlMs: Number.NaN })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('createTicketSigner: keys', () => {
+  it('rejects a ticket signed with another secret under the same key id', async () => {
+    const forger = signer([{ id: 'k1', secret: 'an-attackers-secret-of-32-bytes!' }]);
+    await refused(signer().verify(await forger.sign(SUBJECT), SUBJECT), 'bad-signature');
+  });
+
+  it('rejects a ticket whose key id is unknown', async () => {
+    const other = signer([KEY_B]);
+    await refused(signer([KEY_A]).verify(await other.sign(SUBJECT), SUBJECT), 'unknown-key');
+  });
+
+  it('supports rotation: the first key signs, every key verifies, a removed key is unknown', async () => {
+    const before = signer([KEY_A]);
+    const during = signer([KEY_B, KEY_A]);
+    const after = signer([KEY_B]);
+    const oldTicket = await before.sign(SUBJECT);
+    const newTicket = await during.sign(SUBJECT);
+    expect(during.peek(newTicket)?.kid).toBe('k2');
+    await expect(during.verify(oldTicket, SUBJECT)).resolves.toMatchObject({ kid: 'k1' });
+    await expect(after.verify(newTicket, SUBJECT)).resolves.toMatchObject({ kid: 'k2' });
+    await refused(after.verify(await before.sign(SUBJECT), SUBJECT), 'unknown-key');
+  });
+
+  it('rejects an empty key list, short secrets, bad and duplicate ids, without echoing the secret', () => {
+    expect(() => createTicketSigner({ keys: [] })).toThrow(/at least one key/);
+    const short = 'x'.repeat(31);
+    let error: unknown;
+    try {
+      createTicketSigner({ keys: [{ id: 'k', secret: short }] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(/31 bytes; at least 32/);
+    expect((error as Error).message).not.toContain(short);
+    expect(() => createTicketSigner({ keys: [{ id: 'k', secret: new Uint8Array(16) }] })).toThrow(RangeError);
+    expect(() => createTicketSigner({ keys: [{ id: 'k', secret: 'é'.repeat(16) }] })).not.toThrow(); // 32 UTF-8 bytes
+    expect(() => createTicketSigner({ keys: [{ id: 'a.b', secret: SECRET_A }] })).toThrow(/id/);
+    expect(() => createTicketSigner({ keys: [{ id: '', secret: SECRET_A }] })).toThrow(/id/);
+    expect(() => createTicketSigner({ keys: [KEY_A, { id: 'k1', secret: SECRET_B }] })).toThrow(/twice/);
+  });
+
+  it('copies a Uint8Array secret, so later mutation does not change the key', async () => {
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    const s = signer([{ id: 'k', secret }]);
+    const copy = signer([{ id: 'k', secret: new Uint8Array(secret) }]);
+    secret.fill(0);
+    await expect(copy.verify(await s.sign(SUBJECT), SUBJECT)).resolves.toBeDefined();
+  });
+});
+
+describe('createTicketSigner: single use', () => {
+  it('rejects a replayed ticket', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT);
+    await refused(s.verify(ticket, SUBJECT), 'replayed');
+  });
+
+  it('does not burn the ticket with consume: false', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT, { consume: false });
+    await s.verify(ticket, SUBJECT, { consume: false });
+    await s.verify(ticket, SUBJECT);
+    await refused(s.verify(ticket, SUBJECT, { consume: false }), 'replayed');
+  });
+
+  it('with consume: false and a store without has(), never touches the store', async () => {
+    const store = countingStore();
+    const s = signer([KEY_A], { nonceStore: store });
+    await s.verify(await s.sign(SUBJECT), SUBJECT, { consume: false });
+    expect(store.claims).toBe(0);
+  });
+
+  it('never claims the nonce for a refused attempt', async () => {
+    const c = clock();
+    const store = countingStore();
+    const s = signer([KEY_A], { now: c.now, nonceStore: store });
+    const ticket = await s.sign(SUBJECT);
+    const [prefix, kid, payload, sig] = segments(ticket);
+    await refused(s.verify(ticket, { ...SUBJECT, args: {} }), 'mismatch', 'args');
+    await refused(s.verify(`${prefix}.${kid}.${payload}x.${sig}`, SUBJECT), 'bad-signature');
+    await refused(s.verify(ticket.slice(0, -1), SUBJECT), 'malformed');
+    expect(store.claims).toBe(0);
+    await s.verify(ticket, SUBJECT);
+    expect(store.claims).toBe(1);
+    const shortLived = await s.sign(SUBJECT, { ttlMs: 1 });
+    c.advance(1);
+    await refused(s.verify(shortLived, SUBJECT), 'expired');
+    expect(store.claims).toBe(1);
+  });
+
+  it('lets exactly one of several concurrent verifications through', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const results = await Promise.all(Array.from({ length: 8 }, () => s.safeVerify(ticket, SUBJECT)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    for (const r of results) if (!r.ok) expect(r.error.reason).toBe('replayed');
+  });
+
+  it('lets exactly one through when two signers share a nonce store (two servers, one store)', async () => {
+    const nonceStore = createMemoryNonceStore();
+    const a = signer([KEY_A], { nonceStore });
+    const b = signer([KEY_A], { nonceStore });
+    const ticket = await a.sign(SUBJECT);
+    const results = await Promise.all([a.safeVerify(ticket, SUBJECT), b.safeVerify(ticket, SUBJECT)]);
+    expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
+  });
+});
+
+describe('createTicketSigner: forged and broken tickets', () => {
+  it('reports a missing ticket', async () => {
+    const s = signer();
+    for (const missing of [undefined, null, '']) await refused(s.verify(missing, SUBJECT), 'missing');
+  });
+
+  it('reports garbage and truncated tickets as malformed', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const [prefix, kid, payload, sig] = segments(ticket);
+    const garbage = [
+      'hello',
+      'et1.k1.e30',
+      `${ticket}.extra`,
+      ticket.slice(0, -1),
+      ticket.slice(0, ticket.length / 2),
+      `et2.${kid}.${payload}.${sig}`,
+      `${prefix}.${kid}.${payload}.${sig.slice(0, -1)}=`,
+      `${prefix}.${kid}.${payload}+.${sig}`,
+      `${prefix}.${kid}..${sig}`,
+      `${prefix}.${kid}.${payload}.${'A'.repeat(42)}`, // decodes, but to 31 bytes
+      `${prefix}.${kid}.${payload}.${'A'.repeat(44)}`,
+      `${prefix}..${payload}.${sig}`,
+      ' '.repeat(20),
+      'x'.repeat(100_000),
+      42 as unknown as string,
+    ];
+    for (const bad of garbage) await refused(s.verify(bad, SUBJECT), 'malformed');
+  });
+
+  it('reports a tampered payload as a bad signature', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const [prefix, kid, payload, sig] = segments(ticket);
+    const claims = JSON.parse(unb64url(payload)) as Record<string, unknown>;
+    for (const change of [{ tool: 'deleteOrder' }, { exp: Number(claims.exp) + 3_600_000 }, { nonce: 'A'.repeat(22) }]) {
+      const forged = b64url(JSON.stringify({ ...claims, ...change }));
+      await refused(s.verify(`${prefix}.${kid}.${forged}.${sig}`, SUBJECT), 'bad-signature');
+    }
+    // the key id is covered by the signature too
+    const rotated = signer([KEY_A, { id: 'k9', secret: SECRET_A }]);
+    await refused(rotated.verify(`${prefix}.k9.${payload}.${sig}`, SUBJECT), 'bad-signature');
+  });
+
+  it('reports a tampered signature as a bad signature', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const [prefix, kid, payload, sig] = segments(ticket);
+    const flipped = (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1);
+    await refused(s.verify(`${prefix}.${kid}.${payload}.${flipped}`, SUBJECT), 'bad-signature');
+    await refused(s.verify(`${prefix}.${kid}.${payload}.${'A'.repeat(43)}`, SUBJECT), 'bad-signature');
+  });
+
+  it('rejects a correctly signed payload that is not valid claims (defence in depth)', async () => {
+    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET_A), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const signWith = async (payloadJson: string, kid = 'k1'): Promise<string> => {
+      const signed = `et1.${kid}.${b64url(payloadJson)}`;
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(signed)));
+      return `${signed}.${btoa(String.fromCharCode(...mac)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+    };
+    const s = signer([KEY_A, { id: 'k2', secret: SECRET_A }]);
+    const claims = s.peek(await s.sign(SUBJECT))!;
+    await refused(s.verify(await signWith('not json'), SUBJECT), 'malformed');
+    await refused(s.verify(await signWith(JSON.stringify({ ...claims, v: 2 })), SUBJECT), 'malformed');
+    await refused(s.verify(await signWith(JSON.stringify({ ...claims, exp: 'never' })), SUBJECT), 'malformed');
+    await refused(s.verify(await signWith(JSON.stringify(claims), 'k2'), SUBJECT), 'malformed'); // header kid ≠ claims kid
+    await expect(s.verify(await signWith(JSON.stringify(claims)), SUBJECT)).resolves.toEqual(claims);
+  });
+});
+
+describe('TicketSigner.safeVerify', () => {
+  it('returns claims or a TicketError as a value', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const bad = await s.safeVerify(ticket, { ...SUBJECT, toolName: 'other' });
+    expect(bad).toMatchObject({ ok: false, error: { reason: 'mismatch', field: 'toolName' } });
+    const good = await s.safeVerify(ticket, SUBJECT);
+    expect(good.ok && good.claims.callId).toBe('call_1');
+    expect(await s.safeVerify(undefined, SUBJECT)).toMatchObject({ ok: false, error: { reason: 'missing' } });
+  });
+
+  it('rejects with errors that are not about the ticket (a failing nonce store)', async () => {
+    const broken: NonceStore = { claim: () => Promise.reject(new Error('database down')) };
+    const s = signer([KEY_A], { nonceStore: broken });
+    await expect(s.safeVerify(await s.sign(SUBJECT), SUBJECT)).rejects.toThrow('database down');
+  });
+});
+
+describe('TicketSigner.peek', () => {
+  it('decodes claims without verifying, and undefined for non-tickets', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    expect(s.peek(ticket)).toMatchObject({ tool: 'changeDeliveryDate', callId: 'call_1', conv: 'conv_9', kid: 'k1' });
+    expect(signer([KEY_B]).peek(ticket)?.callId).toBe('call_1'); // no key needed: never trust it
+    for (const bad of ['garbage', '', undefined, null, `et1.k1.e30.${'A'.repeat(43)}`]) expect(s.peek(bad)).toBeUndefined();
+  });
+});
+
+describe('createTicketSigner: sign input checks', () => {
+  it('refuses subjects it could never verify', async () => {
+    const s = signer();
+    await expect(s.sign({ ...SUBJECT, toolName: '' })).rejects.toThrow(TypeError);
+    await expect(s.sign({ ...SUBJECT, purpose: 'other' as 'approval' })).rejects.toThrow(TypeError);
+    await expect(s.sign({ ...SUBJECT, args: { n: Number.NaN } })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('TicketError', () => {
+  it('is a ToolError with code ticket-invalid, a reason, and a safe message and JSON', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const error = await refused(s.verify(ticket, { ...SUBJECT, conversationId: 'c2' }), 'mismatch', 'conversationId');
+    expect(error).toBeInstanceOf(ToolError);
+    expect(ToolError.isInstance(error)).toBe(true);
+    expect(error.name).toBe('TicketError');
+    expect(error.message).not.toContain(SECRET_A);
+    expect(error.message).not.toContain(ticket);
+    expect(error.toJSON()).toEqual({
+      name: 'TicketError',
+      code: 'ticket-invalid',
+      message: 'The ticket was issued for a different tool call (conversationId differs).',
+      toolName: 'changeDeliveryDate',
+      callId: 'call_1',
+      retryable: false,
+      reason: 'mismatch',
+      field: 'conversationId',
+    });
+    expect(JSON.parse(JSON.stringify(error))).toEqual(error.toJSON());
+    expect(TicketError.isInstance(new ToolError('ticket-invalid', 'x'))).toBe(false);
+    expect(TicketError.isInstance(new TicketError('expired'))).toBe(true);
+    expect(new TicketError('expired').toJSON()).not.toHaveProperty('field');
+  });
+});

@@ -1,0 +1,301 @@
+import { decodeBase64Url, encodeBase64Url } from './base64url';
+import { hashArguments } from './canonical-json';
+import { createMemoryNonceStore, type NonceStore } from './nonce-store';
+import { TicketError, type TicketMismatchField } from './ticket-error';
+
+/** What a ticket authorises: running an approved call on the server, or accepting a client's tool result. */
+export type TicketPurpose = 'approval' | 'client-result';
+
+/** The one pending tool call a ticket is bound to. */
+export interface TicketSubject {
+  readonly purpose: TicketPurpose;
+  readonly toolName: string;
+  readonly callId: string;
+  /** The call's arguments; bound by {@link hashArguments}, so key order does not matter. */
+  readonly args: unknown;
+  readonly conversationId: string;
+}
+
+/** The signed payload of a ticket (short names keep tickets small). */
+export interface TicketClaims {
+  readonly v: 1;
+  readonly purpose: TicketPurpose;
+  readonly tool: string;
+  readonly callId: string;
+  /** Base64url SHA-256 of the canonical JSON of the arguments. */
+  readonly argsHash: string;
+  /** Conversation id. */
+  readonly conv: string;
+  /** Expiry, epoch ms. */
+  readonly exp: number;
+  /** 128 random bits, base64url: makes the ticket single-use. */
+  readonly nonce: string;
+  /** Id of the signing key. */
+  readonly kid: string;
+}
+
+/** An HMAC-SHA256 key. `id` ([A-Za-z0-9_-], at most 64) goes into tickets; a string secret is used as its UTF-8 bytes. */
+export interface TicketKey {
+  readonly id: string;
+  /** At least 32 bytes, ideally random (`crypto.getRandomValues`). */
+  readonly secret: string | Uint8Array;
+}
+
+/** Options for {@link TicketSigner.sign}. */
+export interface TicketSignOptions {
+  /** Lifetime in ms (default: the signer's `ttlMs`). */
+  readonly ttlMs?: number;
+}
+
+/** Options for {@link TicketSigner.verify}. */
+export interface TicketVerifyOptions {
+  /**
+   * Claim the nonce so the ticket cannot be used again (default `true`). `false` only checks; it still
+   * reports a used ticket when the nonce store implements `has`.
+   */
+  readonly consume?: boolean;
+}
+
+/** Result of {@link TicketSigner.safeVerify}. */
+export type TicketVerifyResult = { readonly ok: true; readonly claims: TicketClaims } | { readonly ok: false; readonly error: TicketError };
+
+/** Issues and checks tickets. */
+export interface TicketSigner {
+  /** A compact ticket `et1.<kid>.<payload>.<signature>` for `subject`, signed with the first key. */
+  sign(subject: TicketSubject, options?: TicketSignOptions): Promise<string>;
+  /** The claims of a valid, unexpired, unused ticket for exactly `expected`; throws a {@link TicketError} otherwise. */
+  verify(ticket: string | undefined | null, expected: TicketSubject, options?: TicketVerifyOptions): Promise<TicketClaims>;
+  /** Like `verify`, but returns a refused ticket as a value. Other errors (a failing nonce store) still reject. */
+  safeVerify(ticket: string | undefined | null, expected: TicketSubject, options?: TicketVerifyOptions): Promise<TicketVerifyResult>;
+  /** Decodes the claims WITHOUT checking anything (for UIs and debugging); never trust the result. */
+  peek(ticket: string | undefined | null): TicketClaims | undefined;
+}
+
+/** Options for {@link createTicketSigner}. */
+export interface TicketSignerOptions {
+  /** The first key signs; all verify, so a key can be rotated in before the old one is removed. */
+  readonly keys: readonly TicketKey[];
+  /** Default ticket lifetime in ms (15 minutes). */
+  readonly ttlMs?: number;
+  /** Where used nonces go (default: {@link createMemoryNonceStore} with the same `now`). */
+  readonly nonceStore?: NonceStore;
+  /** Clock in epoch ms (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** Default ticket lifetime: 15 minutes. */
+export const DEFAULT_TICKET_TTL_MS: number = 15 * 60 * 1000;
+
+/** Shortest accepted secret, in bytes (the HMAC-SHA256 output size). */
+export const MIN_TICKET_SECRET_BYTES = 32;
+
+const PREFIX = 'et1';
+const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const MAX_TICKET_LENGTH = 16_384;
+const SIGNATURE_LENGTH = 43; // 32 bytes
+const NONCE_LENGTH = 22; // 16 bytes
+const HASH_LENGTH = 43; // 32 bytes
+const PURPOSES: readonly TicketPurpose[] = ['approval', 'client-result'];
+
+/**
+ * Creates a {@link TicketSigner}. Tickets bind one pending tool call (purpose, tool, call id, argument
+ * hash, conversation) with an expiry and a single-use nonce, so a client cannot forge approvals or results.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
+  const now = options.now ?? Date.now;
+  const defaultTtl = options.ttlMs ?? DEFAULT_TICKET_TTL_MS;
+  checkTtl(defaultTtl, 'createTicketSigner: ttlMs');
+  const nonceStore = options.nonceStore ?? createMemoryNonceStore({ now });
+  const secrets = readKeys(options.keys);
+  const signingKid = options.keys[0]!.id;
+  const imported = new Map<string, Promise<CryptoKey>>();
+  const encoder = new TextEncoder();
+
+  /** Imports each secret once, on first use (construction stays synchronous). */
+  function cryptoKey(kid: string, secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+    let key = imported.get(kid);
+    if (key === undefined) {
+      key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      imported.set(kid, key);
+      key.catch(() => imported.delete(kid));
+    }
+    return key;
+  }
+
+  async function verify(
+    ticket: string | undefined | null,
+    expected: TicketSubject,
+    verifyOptions: TicketVerifyOptions = {},
+  ): Promise<TicketClaims> {
+    const fail = (reason: TicketError['reason'], field?: TicketMismatchField): TicketError =>
+      new TicketError(reason, { field, toolName: expected.toolName, callId: expected.callId });
+
+    // 1. shape
+    if (ticket === undefined || ticket === null || ticket === '') throw fail('missing');
+    const parts = splitTicket(ticket);
+    if (parts === undefined) throw fail('malformed');
+    const signature = decodeBase64Url(parts.signature);
+    if (signature === undefined) throw fail('malformed');
+    // 2. key id
+    const secret = secrets.get(parts.kid);
+    if (secret === undefined) throw fail('unknown-key');
+    // 3. signature, constant-time inside WebCrypto; the payload is parsed only once authentic
+    const key = await cryptoKey(parts.kid, secret);
+    if (!(await crypto.subtle.verify('HMAC', key, signature, encoder.encode(parts.signed)))) throw fail('bad-signature');
+    const claims = decodeClaims(parts.payload);
+    if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+    // 4. expiry
+    if (now() >= claims.exp) throw fail('expired');
+    // 5. subject
+    if (claims.purpose !== expected.purpose) throw fail('mismatch', 'purpose');
+    if (claims.tool !== expected.toolName) throw fail('mismatch', 'toolName');
+    if (claims.callId !== expected.callId) throw fail('mismatch', 'callId');
+    if (claims.conv !== expected.conversationId) throw fail('mismatch', 'conversationId');
+    let argsHash: string;
+    try {
+      argsHash = await hashArguments(expected.args);
+    } catch {
+      throw fail('mismatch', 'args'); // arguments with no JSON form cannot be what was signed
+    }
+    if (claims.argsHash !== argsHash) throw fail('mismatch', 'args');
+    // 6. nonce, last: a refused attempt never burns a good ticket
+    const used =
+      (verifyOptions.consume ?? true)
+        ? !(await nonceStore.claim(claims.nonce, claims.exp))
+        : ((await nonceStore.has?.(claims.nonce)) ?? false);
+    if (used) throw fail('replayed');
+    return claims;
+  }
+
+  return {
+    async sign(subject, signOptions = {}) {
+      const ttl = signOptions.ttlMs ?? defaultTtl;
+      checkTtl(ttl, 'sign: ttlMs');
+      checkSubject(subject);
+      const claims: TicketClaims = {
+        v: 1,
+        purpose: subject.purpose,
+        tool: subject.toolName,
+        callId: subject.callId,
+        argsHash: await hashArguments(subject.args),
+        conv: subject.conversationId,
+        exp: now() + ttl,
+        nonce: encodeBase64Url(crypto.getRandomValues(new Uint8Array(16))),
+        kid: signingKid,
+      };
+      const signed = `${PREFIX}.${signingKid}.${encodeBase64Url(encoder.encode(JSON.stringify(claims)))}`;
+      const key = await cryptoKey(signingKid, secrets.get(signingKid)!);
+      const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(signed)));
+      return `${signed}.${encodeBase64Url(signature)}`;
+    },
+    verify,
+    async safeVerify(ticket, expected, verifyOptions) {
+      try {
+        return { ok: true, claims: await verify(ticket, expected, verifyOptions) };
+      } catch (error) {
+        if (TicketError.isInstance(error)) return { ok: false, error };
+        throw error;
+      }
+    },
+    peek(ticket) {
+      if (typeof ticket !== 'string') return undefined;
+      const parts = splitTicket(ticket);
+      if (parts === undefined) return undefined;
+      const claims = decodeClaims(parts.payload);
+      return claims?.kid === parts.kid ? claims : undefined;
+    },
+  };
+}
+
+interface TicketParts {
+  readonly kid: string;
+  readonly payload: string;
+  readonly signature: string;
+  /** `et1.<kid>.<payload>`: the bytes the signature covers. */
+  readonly signed: string;
+}
+
+function splitTicket(ticket: unknown): TicketParts | undefined {
+  if (typeof ticket !== 'string' || ticket.length > MAX_TICKET_LENGTH) return undefined;
+  const parts = ticket.split('.');
+  if (parts.length !== 4) return undefined;
+  const [prefix, kid, payload, signature] = parts as [string, string, string, string];
+  if (prefix !== PREFIX || !KEY_ID.test(kid) || !SEGMENT.test(payload) || signature.length !== SIGNATURE_LENGTH) return undefined;
+  return { kid, payload, signature, signed: `${prefix}.${kid}.${payload}` };
+}
+
+function decodeClaims(payload: string): TicketClaims | undefined {
+  const bytes = decodeBase64Url(payload);
+  if (bytes === undefined) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const c = data as Record<string, unknown>;
+  const valid =
+    c.v === 1 &&
+    PURPOSES.includes(c.purpose as TicketPurpose) &&
+    typeof c.tool === 'string' &&
+    typeof c.callId === 'string' &&
+    typeof c.argsHash === 'string' &&
+    c.argsHash.length === HASH_LENGTH &&
+    typeof c.conv === 'string' &&
+    Number.isSafeInteger(c.exp) &&
+    typeof c.nonce === 'string' &&
+    c.nonce.length === NONCE_LENGTH &&
+    typeof c.kid === 'string';
+  if (!valid) return undefined;
+  return {
+    v: 1,
+    purpose: c.purpose as TicketPurpose,
+    tool: c.tool as string,
+    callId: c.callId as string,
+    argsHash: c.argsHash as string,
+    conv: c.conv as string,
+    exp: c.exp as number,
+    nonce: c.nonce as string,
+    kid: c.kid as string,
+  };
+}
+
+function readKeys(keys: readonly TicketKey[]): Map<string, Uint8Array<ArrayBuffer>> {
+  if (!Array.isArray(keys) || keys.length === 0) {
+    throw new TypeError('createTicketSigner: `keys` must list at least one key (the first one signs)');
+  }
+  const secrets = new Map<string, Uint8Array<ArrayBuffer>>();
+  for (const [index, key] of keys.entries()) {
+    const id: unknown = key?.id;
+    if (typeof id !== 'string' || !KEY_ID.test(id)) {
+      throw new TypeError(`createTicketSigner: keys[${index}].id must be 1-64 characters of A-Z, a-z, 0-9, "_" or "-"`);
+    }
+    if (secrets.has(id)) throw new TypeError(`createTicketSigner: key id "${id}" is listed twice`);
+    const { secret } = key;
+    // Copied, so a caller mutating its array later cannot change the key.
+    const bytes =
+      typeof secret === 'string' ? new TextEncoder().encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
+    if (bytes === undefined) throw new TypeError(`createTicketSigner: the secret of key "${id}" must be a string or a Uint8Array`);
+    if (bytes.byteLength < MIN_TICKET_SECRET_BYTES) {
+      throw new RangeError(
+        `createTicketSigner: the secret of key "${id}" is ${bytes.byteLength} bytes; at least ${MIN_TICKET_SECRET_BYTES} are required`,
+      );
+    }
+    secrets.set(id, bytes);
+  }
+  return secrets;
+}
+
+function checkTtl(ttl: number, what: string): void {
+  if (!Number.isSafeInteger(ttl) || ttl <= 0) throw new RangeError(`${what} must be a positive integer number of milliseconds`);
+}
+
+function checkSubject(subject: TicketSubject): void {
+  if (!PURPOSES.includes(subject.purpose)) throw new TypeError(`sign: purpose must be one of ${PURPOSES.join(', ')}`);
+  for (const field of ['toolName', 'callId', 'conversationId'] as const) {
+    if (typeof subject[field] !== 'string' || subject[field] === '') throw new TypeError(`sign: ${field} must be a non-empty string`);
+  }
+}

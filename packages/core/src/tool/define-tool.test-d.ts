@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { ToolContext } from '../chain/types.ts';
+import { jsonSchema } from '../schema/json-schema.ts';
+import type { listDelayedOrders, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { defineTool, withDeps } from './define-tool.ts';
+import type { AnyTool, InferToolInput, InferToolOutput, Tool } from './types.ts';
+
+describe('defineTool types', () => {
+  it('infers execute input from the valibot schema (defaults applied)', () => {
+    defineTool({
+      name: 't',
+      description: '',
+      input: v.object({ a: v.string(), n: v.optional(v.number(), 1), tag: v.optional(v.picklist(['x', 'y'])) }),
+      execute: (input, ctx) => {
+        expectTypeOf(input).toEqualTypeOf<{ a: string; n: number; tag?: 'x' | 'y' | undefined }>();
+        expectTypeOf(ctx).toEqualTypeOf<ToolContext<{ a: string; n: number; tag?: 'x' | 'y' | undefined }, unknown>>();
+        return { ok: true as const };
+      },
+    });
+  });
+
+  it('carries input and output types on the tool', () => {
+    expectTypeOf<InferToolInput<typeof updateDeliveryDate>>().toEqualTypeOf<{ order_id: string; new_date: string; reason?: string | undefined }>();
+    expectTypeOf<InferToolOutput<typeof listDelayedOrders>>().toEqualTypeOf<{ days_threshold: number; status: string; orders: string[] }>();
+    expectTypeOf<typeof updateDeliveryDate>().toExtend<AnyTool>();
+  });
+
+  it('unwraps async outputs and types raw JSON Schema tools by their generic', () => {
+    const t = defineTool({ name: 'a', description: '', input: jsonSchema<{ city: string }>({ type: 'object' }), execute: async ({ city }) => city.length });
+    expectTypeOf(t).toEqualTypeOf<Tool<{ city: string }, number, unknown>>();
+  });
+
+  it('types run deps through withDeps', () => {
+    const { defineTool: defineWithDb } = withDeps<{ db: { query(sql: string): string } }>();
+    defineWithDb({
+      name: 'q',
+      description: '',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        expectTypeOf(ctx.run.deps.db.query).toEqualTypeOf<(sql: string) => string>();
+        return null;
+      },
+    });
+  });
+
+  it('rejects an execute whose input does not match the schema', () => {
+    defineTool({
+      name: 'bad',
+      description: '',
+      input: v.object({ a: v.string() }),
+      // @ts-expect-error `b` is not in the schema
+      execute: (input: { b: number }) => input.b,
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { jsonSchema } from '../schema/json-schema.ts';
+import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { defineTool, isTool } from './define-tool.ts';
+
+describe('defineTool', () => {
+  it('returns a plain tagged object with policy defaults', () => {
+    expect(isTool(queryOrder)).toBe(true);
+    expect(queryOrder.kind).toBe('edgetool.tool');
+    expect(queryOrder.policy).toEqual({
+      effects: 'read',
+      runsOn: 'server',
+      needsApproval: false,
+      returnDirect: false,
+      timeoutMs: undefined,
+      retries: 0,
+      concurrency: undefined,
+      coerce: false,
+    });
+    expect(updateDeliveryDate.policy.needsApproval).toBe(true);
+  });
+
+  it('derives the JSON Schema of query_order with descriptions and required', () => {
+    expect(queryOrder.jsonSchema).toEqual({
+      type: 'object',
+      properties: { order_id: { type: 'string', minLength: 1, description: 'The order id, e.g. A-1001' } },
+      required: ['order_id'],
+    });
+  });
+
+  it('derives update_delivery_date: a date format, an optional reason', () => {
+    const schema = updateDeliveryDate.jsonSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(schema.required).toEqual(['order_id', 'new_date']);
+    expect(schema.properties.new_date).toMatchObject({ type: 'string', format: 'date', description: 'The new date, YYYY-MM-DD' });
+    expect(schema.properties.reason).toEqual({ type: 'string', description: 'Why the date changes' });
+    expect(schema).not.toHaveProperty('$schema');
+  });
+
+  it('derives list_delayed_orders: integer with default 1, an enum, nothing required', () => {
+    const schema = listDelayedOrders.jsonSchema as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+    expect(schema.properties.days_threshold).toEqual({ type: 'integer', minimum: 0, description: 'Minimum delay in days', default: 1 });
+    expect(schema.properties.status).toEqual({ type: 'string', enum: ['pending', 'shipped', 'delayed'] });
+    expect(schema.required ?? []).toEqual([]);
+  });
+
+  it('accepts a raw JSON Schema and validates it without eval', () => {
+    const schema = jsonSchema<{ city: string; days?: number }>({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } },
+      required: ['city'],
+      additionalProperties: false,
+    });
+    const t = defineTool({ name: 'forecast', description: 'Weather', input: schema, execute: ({ city }) => city });
+    expect(t.jsonSchema).not.toHaveProperty('$schema');
+    expect(t.jsonSchema).toMatchObject({ required: ['city'] });
+    const ok = schema['~standard'].validate({ city: 'Paris', days: 2 });
+    expect(ok).toEqual({ value: { city: 'Paris', days: 2 } });
+    const bad = schema['~standard'].validate({ days: 0 }) as { issues: { path: PropertyKey[]; message: string }[] };
+    expect(bad.issues.some((i) => i.message.includes('city'))).toBe(true);
+    expect(bad.issues.some((i) => i.path.join('.') === 'days')).toBe(true);
+  });
+
+  it('rejects bad names, non-schemas and unsafe policies', () => {
+    const input = v.object({});
+    expect(() => defineTool({ name: 'has space', description: '', input })).toThrow(/Invalid tool name/);
+    expect(() => defineTool({ name: 'x'.repeat(65), description: '', input })).toThrow(/Invalid tool name/);
+    expect(() => defineTool({ name: 'ok', description: '', input: {} as never })).toThrow(/input must be/);
+    expect(() => defineTool({ name: 'w', description: '', input, policy: { effects: 'write', retries: 2 } })).toThrow(/only allowed for read/);
+    expect(() => defineTool({ name: 'r', description: '', input, policy: { timeoutMs: 0 } })).toThrow(/timeoutMs/);
+    expect(defineTool({ name: 'r', description: '', input, policy: { retries: 2 } }).policy.retries).toBe(2);
+  });
+
+  it('lets a policy waive approval for a write, or require it for a read', () => {
+    const input = v.object({});
+    expect(defineTool({ name: 'a', description: '', input, policy: { effects: 'destructive', needsApproval: false } }).policy.needsApproval).toBe(false);
+    expect(defineTool({ name: 'b', description: '', input, policy: { needsApproval: true } }).policy.needsApproval).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { toInterceptor } from '../chain/interceptor.ts';
+import type { ToolInterceptor } from '../chain/types.ts';
+import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
+import { isJsonSchemaValidator } from '../schema/json-schema.ts';
+import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Applies the defaults to a policy and rejects combinations that are unsafe. */
+export function resolvePolicy(name: string, input: ToolPolicyInput<never> = {}): ToolPolicy {
+  const effects = input.effects ?? 'read';
+  const retries = input.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`Tool "${name}": retries must be a non-negative integer.`);
+  if (retries > 0 && effects !== 'read') {
+    throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
+  }
+  if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
+  return {
+    effects,
+    runsOn: input.runsOn ?? 'server',
+    needsApproval: (input.needsApproval as ApprovalRule | undefined) ?? effects !== 'read',
+    returnDirect: input.returnDirect ?? false,
+    timeoutMs: input.timeoutMs,
+    retries,
+    concurrency: input.concurrency,
+    coerce: input.coerce ?? false,
+  };
+}
+
+/**
+ * Defines a tool: a name, a description, a schema for its input, a policy and `execute`.
+ * The input type of `execute` is inferred from the schema. Returns a plain tagged object.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDeps = unknown>(
+  definition: ToolDefinition<TSchema, TOutput, TDeps>,
+): Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> {
+  const { name, description, input } = definition;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, "_" or "-".`);
+  }
+  if (typeof input !== 'object' || input === null || !('~standard' in input)) {
+    throw new TypeError(`Tool "${name}": input must be a valibot schema, a Standard Schema or jsonSchema(...).`);
+  }
+  let cachedJsonSchema: JsonSchema | undefined = definition.jsonSchema;
+  const tool = {
+    kind: 'edgetool.tool' as const,
+    name,
+    description,
+    input: input as StandardSchemaV1<unknown, StandardSchemaV1.InferOutput<TSchema>>,
+    output: definition.output,
+    policy: resolvePolicy(name, definition.policy as ToolPolicyInput<never> | undefined),
+    interceptors: (definition.interceptors ?? []).map((i) => toInterceptor(i as never)) as readonly ToolInterceptor[],
+    metadata: definition.metadata ?? {},
+    get jsonSchema(): JsonSchema {
+      cachedJsonSchema ??= isJsonSchemaValidator(input) ? input.jsonSchema : deriveJsonSchema(input);
+      return cachedJsonSchema;
+    },
+    ...(definition.execute ? { execute: definition.execute } : {}),
+    ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput } : {}),
+  };
+  return tool as unknown as Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps>;
+}
+
+/** True for tools made by `defineTool` (or `scanTools`). */
+export function isTool(value: unknown): value is AnyTool {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'edgetool.tool';
+}
+
+/**
+ * Binds the dependency type once, so every tool's `ctx.run.deps` is typed without annotations:
+ * `const { defineTool } = withDeps<{ db: D1Database }>()`.
+ */
+export function withDeps<TDeps>(): {
+  defineTool: <const TSchema extends StandardSchemaV1, TOutput>(
+    definition: ToolDefinition<TSchema, TOutput, TDeps>,
+  ) => Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps>;
+} {
+  return { defineTool };
+}

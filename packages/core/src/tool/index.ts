@@ -1,0 +1,2 @@
+export * from './define-tool.ts';
+export * from './types.ts';

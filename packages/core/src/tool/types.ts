@@ -1,0 +1,90 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { InterceptorLike, ToolContext, ToolInterceptor } from '../chain/types.ts';
+import type { JsonSchema, ToolSchema } from '../schema/input-schema.ts';
+
+/** What a tool does to the world. `write` and `destructive` need approval unless the policy says otherwise. */
+export type ToolEffects = 'read' | 'write' | 'destructive';
+
+/** Where a tool runs: on the server, in the client (browser), or wherever it is called. */
+export type ToolPlacement = 'server' | 'client' | 'anywhere';
+
+/** Decides per call whether a human must approve it. */
+export type ApprovalRule<TInput = unknown> = boolean | ((input: TInput, ctx: ToolContext<TInput>) => boolean | Promise<boolean>);
+
+/** The per-tool policy, as written in `defineTool` (every field optional). */
+export interface ToolPolicyInput<TInput = unknown> {
+  /** Default `'read'`. */
+  readonly effects?: ToolEffects | undefined;
+  /** Default `'server'`. */
+  readonly runsOn?: ToolPlacement | undefined;
+  /** Default: `true` for `write` and `destructive`, `false` for `read`. */
+  readonly needsApproval?: ApprovalRule<TInput> | undefined;
+  /** The tool's output is the answer: the loop ends without another model call. */
+  readonly returnDirect?: boolean | undefined;
+  /** Abort and fail with `timeout` after this many milliseconds. */
+  readonly timeoutMs?: number | undefined;
+  /** Extra attempts on retryable failures. Only for `read` tools: a retried write could apply twice. */
+  readonly retries?: number | undefined;
+  /** Calls in the same group run one at a time, even when the model asks for them in parallel. */
+  readonly concurrency?: string | undefined;
+  /** Lenient coercion of quoted primitives (`"3"` to 3, `"true"` to true) before validation. */
+  readonly coerce?: boolean | undefined;
+}
+
+/** The per-tool policy with defaults applied. Both execution modes and both tiers honour it. */
+export interface ToolPolicy {
+  readonly effects: ToolEffects;
+  readonly runsOn: ToolPlacement;
+  readonly needsApproval: ApprovalRule;
+  readonly returnDirect: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly retries: number;
+  readonly concurrency: string | undefined;
+  readonly coerce: boolean;
+}
+
+/** A tool: a plain tagged object made by `defineTool`. */
+export interface Tool<TInput = unknown, TOutput = unknown, TDeps = unknown> {
+  readonly kind: 'edgetool.tool';
+  readonly name: string;
+  readonly description: string;
+  readonly input: ToolSchema<TInput>;
+  readonly output: ToolSchema<TOutput> | undefined;
+  readonly policy: ToolPolicy;
+  readonly interceptors: readonly ToolInterceptor[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The JSON Schema of the input, as the model sees it (derived once, on first use). */
+  readonly jsonSchema: JsonSchema;
+  /** Absent on a side that only describes the tool (for example a client tool on the server). */
+  execute?(input: TInput, ctx: ToolContext<TInput, TDeps>): TOutput | Promise<TOutput>;
+  /** Turns the output into the text the model reads (default: strings as is, objects as JSON). */
+  toModelOutput?(output: TOutput, ctx: ToolContext<TInput, TDeps>): string;
+}
+
+/** Any tool, whatever its input, output and dependencies (every `Tool` is assignable to it). */
+export type AnyTool = Tool<unknown, unknown, unknown>;
+
+/** What `defineTool` takes. */
+export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps = unknown> {
+  /** Unique in a registry; letters, digits, `_` and `-`, at most 64 characters (what providers accept). */
+  readonly name: string;
+  /** Tells the model when and how to use the tool. */
+  readonly description: string;
+  /** A valibot schema (or any Standard Schema, or `jsonSchema(...)` for raw JSON Schema). */
+  readonly input: TSchema;
+  /** Optional schema the output must satisfy (`invalid-output` otherwise). */
+  readonly output?: ToolSchema<Awaited<TOutput>> | undefined;
+  /** Overrides the JSON Schema derived from `input`. */
+  readonly jsonSchema?: JsonSchema | undefined;
+  readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>> | undefined;
+  /** This tool's interceptors: typed ones, or generic ones shared with other tools. */
+  readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>> | InterceptorLike)[] | undefined;
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput;
+  readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => string;
+}
+
+/** The input type of a tool. */
+export type InferToolInput<T> = T extends Tool<infer I, infer _O, infer _D> ? I : never;
+/** The output type of a tool. */
+export type InferToolOutput<T> = T extends Tool<infer _I, infer O, infer _D> ? O : never;

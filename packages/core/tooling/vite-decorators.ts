@@ -1,0 +1,37 @@
+// Build-time helper (Node), not part of the portable runtime: `import { decorators } from '@edgetool/core/vite'`.
+import { transform } from 'esbuild';
+
+/** The subset of a Vite/Vitest plugin this needs (keeps `vite` out of our types). */
+export interface DecoratorsPlugin {
+  readonly name: string;
+  readonly enforce: 'pre';
+  transform(code: string, id: string): Promise<{ code: string; map: string } | null>;
+}
+
+const DECORATOR = /(^|[\s{;(])@[A-Za-z_$][\w$]*/m;
+
+/**
+ * Vite 8 (rolldown/oxc) passes standard TC39 decorators through untransformed, and no browser
+ * runs them yet. This plugin lowers them with esbuild (as wrangler does) before Vite sees the file.
+ */
+export function decorators(options: { readonly include?: RegExp } = {}): DecoratorsPlugin {
+  const include = options.include ?? /\.[cm]?tsx?$/;
+  return {
+    name: 'edgetool:decorators',
+    enforce: 'pre',
+    async transform(code, id) {
+      const file = id.split('?')[0] ?? id;
+      if (file.includes('/node_modules/') || !include.test(file) || !DECORATOR.test(code)) return null;
+      const result = await transform(code, {
+        loader: file.endsWith('x') ? 'tsx' : 'ts',
+        target: 'es2022',
+        format: 'esm',
+        jsx: 'preserve',
+        sourcemap: 'external',
+        sourcefile: file,
+        tsconfigRaw: { compilerOptions: { experimentalDecorators: false, useDefineForClassFields: true, verbatimModuleSyntax: true } },
+      });
+      return { code: result.code, map: result.map };
+    },
+  };
+}
