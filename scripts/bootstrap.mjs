@@ -96,7 +96,7 @@ function installFingerprint() {
   add(join(ROOT, 'pnpm-lock.yaml'));
   add(join(ROOT, 'pnpm-workspace.yaml'));
   add(join(ROOT, 'package.json'));
-  for (const group of ['packages', 'apps', 'testing']) {
+  for (const group of ['packages', 'apps', 'testing', 'examples']) {
     const dir = join(ROOT, group);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) add(join(dir, name, 'package.json'));

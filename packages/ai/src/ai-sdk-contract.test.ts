@@ -424,6 +424,40 @@ describe('ai@7 contract: tool approval', () => {
   });
 });
 
+describe('ai@7 contract: policies and context', () => {
+  it('lets a per-tool toolApproval function deny automatically, with runtimeContext, and keeps looping', async () => {
+    const { tools, deleteFile } = fileTools();
+    const model = new MockLanguageModelV4({
+      doStream: [toolCallStep([['c1', 'deleteFile', { path: '/etc/passwd' }]]), textStep('cannot')],
+    });
+    const policy = vi.fn((input: { path: string }, options: { runtimeContext: { role: string } }) =>
+      input.path.startsWith('/etc') && options.runtimeContext.role !== 'admin'
+        ? ({ type: 'denied', reason: 'system path' } as const)
+        : undefined,
+    );
+    const prepareStep = vi.fn(() => undefined);
+    const result = streamText({
+      model,
+      tools,
+      prompt: 'x',
+      stopWhen: isStepCount(3),
+      runtimeContext: { role: 'user' },
+      toolApproval: { deleteFile: policy },
+      prepareStep,
+    });
+    const chunks = await collect(toUIMessageStream({ stream: result.stream }));
+    expect(deleteFile).not.toHaveBeenCalled();
+    expect(policy.mock.calls[0]?.[1]).toMatchObject({ toolCallId: 'c1', runtimeContext: { role: 'user' } });
+    expect(chunks).toContainEqual(expect.objectContaining({ type: 'tool-approval-request', toolCallId: 'c1', isAutomatic: true }));
+    expect(chunks).toContainEqual({ type: 'tool-output-denied', toolCallId: 'c1' });
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(model.doStreamCalls[1]?.prompt.at(-1)?.content).toEqual([
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'deleteFile', output: { type: 'execution-denied', reason: 'system path' } },
+    ]);
+    expect(prepareStep.mock.calls.map((call) => (call as unknown as [{ stepNumber: number }])[0].stepNumber)).toEqual([0, 1]);
+  });
+});
+
 describe('ai@7 contract: UI message streams', () => {
   it('merges streams and data parts and serves them as SSE with the v1 header', async () => {
     const stream = createUIMessageStream({

@@ -59,6 +59,11 @@ describe('extractArguments', () => {
     });
   });
 
+  it('does not reuse a bare-number id as a quantity', () => {
+    const schema = object({ orderId: { type: 'string' }, quantity: { type: 'integer' } });
+    expect(extractArguments('order 55, 3 boxes', schema).input).toEqual({ orderId: '55', quantity: 3 });
+  });
+
   it('omits an optional integer with a default when the text has no number', () => {
     const schema = object({ limit: { type: 'integer', default: 10 } });
     expect(extractArguments('list delayed orders', schema)).toEqual({ input: {}, missing: [] });

@@ -310,6 +310,59 @@ describe('createOfflineModel', () => {
     await expect(result.text).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('aborts promptly, without waiting out the pause between chunks', async () => {
+    const controller = new AbortController();
+    const result = streamText({
+      model: createOfflineModel({ delayMs: 2000 }),
+      prompt: 'hello',
+      abortSignal: controller.signal,
+    });
+    let abortedAt = 0;
+    const chunks: string[] = [];
+    for await (const chunk of toUIMessageStream({ stream: result.stream })) {
+      chunks.push(chunk.type);
+      if (abortedAt === 0) {
+        abortedAt = Date.now();
+        controller.abort();
+      }
+    }
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(chunks.at(-1)).toBe('abort');
+  });
+
+  it('errors its own stream with the abort reason as soon as the signal fires', async () => {
+    const controller = new AbortController();
+    const { stream } = await createOfflineModel({ delayMs: 5000 }).doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      abortSignal: controller.signal,
+    });
+    const reader = stream.getReader();
+    expect((await reader.read()).value?.type).toBe('stream-start');
+    const started = Date.now();
+    const next = reader.read();
+    controller.abort(new Error('stop pressed'));
+    await expect(next).rejects.toThrow('stop pressed');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('answers a new question even when earlier turns ended with tool results', async () => {
+    const { tools, listDelayed } = orderTools();
+    const model = createOfflineModel();
+    const first = await generateText({ model, tools, prompt: 'Where is order A-1001?', stopWhen: isStepCount(2) });
+    const second = await generateText({
+      model,
+      tools,
+      messages: [
+        { role: 'user', content: 'Where is order A-1001?' },
+        ...first.responseMessages,
+        { role: 'user', content: 'Which orders are delayed?' },
+      ],
+      stopWhen: isStepCount(2),
+    });
+    expect(listDelayed).toHaveBeenCalledTimes(1);
+    expect(second.text).toContain('listDelayedOrders returned 2 results');
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

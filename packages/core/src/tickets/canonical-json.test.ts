@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashArguments } from './canonical-json';
+import { canonicalJson, hashArguments } from './canonical-json.ts';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and writes no whitespace', () => {

@@ -1,4 +1,4 @@
-import { encodeBase64Url } from './base64url';
+import { encodeBase64Url } from './base64url.ts';
 
 /**
  * Deterministic JSON of a value: object keys sorted (UTF-16 code units) at every depth, no whitespace.

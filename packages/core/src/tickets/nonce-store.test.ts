@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryNonceStore } from './nonce-store';
+import { createMemoryNonceStore } from './nonce-store.ts';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let time = start;

@@ -1,4 +1,4 @@
-import { ToolError, type ToolErrorJSON } from '../errors/tool-error';
+import { ToolError, type ToolErrorJSON } from '../errors/tool-error.ts';
 
 const TICKET_MARKER: unique symbol = Symbol.for('edgetool.ticket-error') as never;
 

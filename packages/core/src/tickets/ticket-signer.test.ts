@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../errors/tool-error';
-import { createMemoryNonceStore, type NonceStore } from './nonce-store';
-import { TicketError, type TicketErrorReason } from './ticket-error';
-import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer';
+import { ToolError } from '../errors/tool-error.ts';
+import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
+import { TicketError, type TicketErrorReason } from './ticket-error.ts';
+import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
 
 const SECRET_A = 'a-test-secret-that-is-32-bytes-!';
 const SECRET_B = crypto.getRandomValues(new Uint8Array(32));

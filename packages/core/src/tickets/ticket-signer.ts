@@ -1,7 +1,7 @@
-import { decodeBase64Url, encodeBase64Url } from './base64url';
-import { hashArguments } from './canonical-json';
-import { createMemoryNonceStore, type NonceStore } from './nonce-store';
-import { TicketError, type TicketMismatchField } from './ticket-error';
+import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
+import { hashArguments } from './canonical-json.ts';
+import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
+import { TicketError, type TicketMismatchField } from './ticket-error.ts';
 
 /** What a ticket authorises: running an approved call on the server, or accepting a client's tool result. */
 export type TicketPurpose = 'approval' | 'client-result';

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ToolError } from '../errors/tool-error';
+import type { ToolError } from '../errors/tool-error.ts';
 import {
   canonicalJson,
   createMemoryNonceStore,
@@ -14,7 +14,7 @@ import {
   type TicketSigner,
   type TicketSubject,
   type TicketVerifyResult,
-} from './index';
+} from './index.ts';
 
 describe('tickets types', () => {
   it('types the helpers', () => {

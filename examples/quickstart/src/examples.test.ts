@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const lines: string[] = [];
+afterEach(() => {
+  lines.length = 0;
+  vi.restoreAllMocks();
+  vi.resetModules();
+});
+const capture = () => vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+
+describe('README examples', () => {
+  it('the 30-second example prints a result, a timing line and a readable validation error', async () => {
+    capture();
+    await import('./quickstart.ts');
+    expect(lines[0]).toMatch(/^get_weather → success in \d+\.\d\d ms$/);
+    expect(lines[1]).toBe('{"city":"Paris","celsius":21,"askedBy":"ada"}');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^Error \(invalid-input\): Invalid arguments for "get_weather"\.\n- city: /);
+  });
+
+  it('the approvals example refuses the forged approval and the replay, and runs the genuine one once', async () => {
+    capture();
+    await import('./approvals.ts');
+    expect(lines).toEqual([
+      'approval-required',
+      expect.stringMatching(/^Error \(ticket-invalid\): .*args/),
+      'Refunded 25 on A-1001',
+      expect.stringMatching(/^Error \(ticket-invalid\): .*already been used/),
+    ]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts'])('the README shows %s verbatim', (file) => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
+    expect(readme).toContain(source);
+  });
+});
