@@ -11,6 +11,7 @@ import {
   InvalidToolApprovalSignatureError,
   isStepCount,
   jsonSchema,
+  lastAssistantMessageIsCompleteWithToolCalls,
   MissingToolResultsError,
   type ModelMessage,
   NoOutputGeneratedError,
@@ -247,6 +248,42 @@ describe('ai@7 contract: client-side tools (no execute)', () => {
     });
     expect(await resumed.text).toBe('You are in Paris');
     expect(model.doStreamCalls[0]?.prompt.at(-1)).toMatchObject({ role: 'tool' });
+  });
+});
+
+describe('ai@7 contract: client-side tool results through UI messages', () => {
+  it('turns an output-available part (addToolOutput) into a tool-result the next request executes on', async () => {
+    const tools = {
+      getLocation: tool({
+        inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+        outputSchema: jsonSchema<{ city: string }>({ type: 'object' }),
+      }),
+    };
+    const first = streamText({
+      model: new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'getLocation', {}]])] }),
+      tools,
+      prompt: 'where am I?',
+    });
+    const chunks = await collect(toUIMessageStream({ stream: first.stream }));
+    const messages = await collect(readUIMessageStream<UIMessage>({ stream: convertArrayToReadableStream(chunks) }));
+    const assistant = structuredClone(messages.at(-1)) as UIMessage;
+    const part = assistant.parts.find((p) => p.type === 'tool-getLocation');
+    expect(part).toMatchObject({ state: 'input-available', toolCallId: 'c1', input: {} });
+    const history: UIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'where am I?' }] }, assistant];
+    expect(lastAssistantMessageIsCompleteWithToolCalls({ messages: history })).toBe(false);
+
+    Object.assign(part ?? {}, { state: 'output-available', output: { city: 'Paris' } });
+    expect(lastAssistantMessageIsCompleteWithToolCalls({ messages: history })).toBe(true);
+    const converted = await convertToModelMessages(history, { tools });
+    expect(converted.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'getLocation', input: {} }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c1', toolName: 'getLocation', output: { type: 'json', value: { city: 'Paris' } } },
+        ],
+      },
+    ]);
   });
 });
 
