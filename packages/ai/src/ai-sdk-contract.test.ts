@@ -102,6 +102,7 @@ describe('ai@7 contract: tools and execution', () => {
         alpha: tool({ description: 'A', inputSchema: pathSchema, execute: async () => 'a' }),
       },
       toolsContext: { zeta: { userId: 'u-1' } },
+      runtimeContext: { requestId: 'r-1' },
     });
     await result.consumeStream();
     expect(model.doStreamCalls[0]?.tools?.map((t) => t.name)).toEqual(['zeta', 'alpha']);
@@ -110,6 +111,7 @@ describe('ai@7 contract: tools and execution', () => {
     expect(input).toEqual({ path: 'x' });
     expect(options.toolCallId).toBe('c1');
     expect(options.context).toEqual({ userId: 'u-1' });
+    expect(Object.keys(options).sort()).toEqual(['abortSignal', 'context', 'experimental_sandbox', 'messages', 'toolCallId']);
     expect(options.abortSignal).toBeInstanceOf(AbortSignal);
     expect(options.messages).toEqual([{ role: 'user', content: 'go' }]); // the caller's ModelMessages, not the provider prompt
     expect(model.doStreamCalls[1]?.prompt.at(-1)).toEqual({

@@ -1,1 +1,2 @@
-export * from './offline-model';
+export * from './chat/index.ts';
+export * from './offline-model/index.ts';

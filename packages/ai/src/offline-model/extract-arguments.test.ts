@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeArgument, extractArguments } from './extract-arguments';
+import { describeArgument, extractArguments } from './extract-arguments.ts';
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',

@@ -1,5 +1,5 @@
-import { findCities, findTimeZones } from './time-zones';
-import { contentWords, humanize, sameWord, splitIdentifier, stem } from './words';
+import { findCities, findTimeZones } from './time-zones.ts';
+import { contentWords, humanize, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** Arguments found in a text for one tool, and the required ones that were not found. */
 export interface ExtractedArguments {

@@ -1,2 +1,2 @@
-export * from './offline-model';
-export type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './plan-reply';
+export * from './offline-model.ts';
+export * from './types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, pickTool, scoreTools } from './match-tool';
-import { contentWords, splitIdentifier, stem } from './words';
+import { MIN_TOOL_SCORE, pickTool, scoreTools } from './match-tool.ts';
+import { contentWords, splitIdentifier, stem } from './words.ts';
 
 const tools = [
   { name: 'get_order', description: 'Look up one order by id.' },

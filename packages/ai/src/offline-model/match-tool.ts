@@ -1,4 +1,4 @@
-import { contentWords, isWeakVerb, sameWord, splitIdentifier, stem } from './words';
+import { contentWords, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {

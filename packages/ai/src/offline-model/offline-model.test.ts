@@ -11,7 +11,7 @@ import {
 } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createOfflineModel, isOfflineModel, OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './offline-model';
+import { createOfflineModel, isOfflineModel, OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './offline-model.ts';
 
 type Order = { id: string; status: string; deliveryDate: string; total: number };
 

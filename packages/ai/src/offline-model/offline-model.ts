@@ -9,7 +9,8 @@ import type {
   LanguageModelV4Usage,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { type OfflineReply, type OfflineRule, planReply } from './plan-reply';
+import { planReply } from './plan-reply.ts';
+import type { OfflineReply, OfflineRule } from './types.ts';
 
 /** Provider id of the offline model, so apps can label it in the UI. */
 export const OFFLINE_PROVIDER = 'edgetool.offline';

@@ -1,6 +1,6 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { summarizeToolResults } from './summarize-results';
+import { summarizeToolResults } from './summarize-results.ts';
 
 const result = (toolName: string, output: LanguageModelV4ToolResultPart['output']): LanguageModelV4ToolResultPart => ({
   type: 'tool-result',

@@ -21,14 +21,14 @@ export interface ExecutorOptions {
   /** The tools: a registry, or a plain list (which becomes one). */
   readonly registry: ToolRegistry | readonly AnyTool[];
   /** Global interceptors: outermost, around every call. */
-  readonly interceptors?: readonly InterceptorLike[];
+  readonly interceptors?: readonly InterceptorLike[] | undefined;
   /** Where this executor runs (default `'server'`); decides what `policy.runsOn` means here. */
-  readonly side?: ExecutionSide;
+  readonly side?: ExecutionSide | undefined;
   /** Signs approval requests and client-pending calls, and verifies what comes back. */
   readonly tickets?: TicketSigner | undefined;
   /** Called once per finished call with its spans (export to your tracing backend). */
-  readonly onTrace?: (record: TraceRecord) => void;
-  readonly clock?: Clock;
+  readonly onTrace?: ((record: TraceRecord) => void) | undefined;
+  readonly clock?: Clock | undefined;
 }
 
 /** Options for one call. */

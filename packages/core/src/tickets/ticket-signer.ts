@@ -3,8 +3,12 @@ import { hashArguments } from './canonical-json.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketMismatchField } from './ticket-error.ts';
 
-/** What a ticket authorises: running an approved call on the server, or accepting a client's tool result. */
-export type TicketPurpose = 'approval' | 'client-result';
+/**
+ * What a ticket authorises: running an approved call on the server (`approval`), accepting a client's tool
+ * result (`client-result`), or attesting that a result in a conversation's history came from the server
+ * (`result`: a seal, verified without consuming it).
+ */
+export type TicketPurpose = 'approval' | 'client-result' | 'result';
 
 /** The one pending tool call a ticket is bound to. */
 export interface TicketSubject {
@@ -96,7 +100,7 @@ const MAX_TICKET_LENGTH = 16_384;
 const SIGNATURE_LENGTH = 43; // 32 bytes
 const NONCE_LENGTH = 22; // 16 bytes
 const HASH_LENGTH = 43; // 32 bytes
-const PURPOSES: readonly TicketPurpose[] = ['approval', 'client-result'];
+const PURPOSES: readonly TicketPurpose[] = ['approval', 'client-result', 'result'];
 
 /**
  * Creates a {@link TicketSigner}. Tickets bind one pending tool call (purpose, tool, call id, argument

@@ -45,7 +45,7 @@ describe('tickets types', () => {
   });
 
   it('types the subject and the claims', () => {
-    expectTypeOf<TicketPurpose>().toEqualTypeOf<'approval' | 'client-result'>();
+    expectTypeOf<TicketPurpose>().toEqualTypeOf<'approval' | 'client-result' | 'result'>();
     expectTypeOf<TicketSubject['args']>().toBeUnknown();
     expectTypeOf<TicketClaims['v']>().toEqualTypeOf<1>();
     expectTypeOf<TicketClaims['exp']>().toBeNumber();

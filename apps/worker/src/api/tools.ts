@@ -1,0 +1,46 @@
+import type { AnyTool, JsonSchema, ToolEffects, ToolPlacement, ToolRegistry } from '@edgetool/core';
+import { json } from '../http/index.ts';
+import { createDemoRegistry } from '../tools/index.ts';
+
+/** One tool as `GET /api/tools` lists it. */
+export interface ToolDescription {
+  readonly name: string;
+  readonly description: string;
+  /** The input's JSON Schema, exactly what the model sees. */
+  readonly inputSchema: JsonSchema;
+  readonly policy: {
+    readonly effects: ToolEffects;
+    readonly runsOn: ToolPlacement;
+    /** `'conditional'` when a function decides per call. */
+    readonly needsApproval: boolean | 'conditional';
+    readonly returnDirect: boolean;
+    readonly timeoutMs?: number;
+    readonly retries: number;
+    readonly concurrency?: string;
+  };
+}
+
+/** A serialisable description of a tool (name, description, JSON Schema, policy). */
+export function describeTool(tool: AnyTool): ToolDescription {
+  const { effects, runsOn, needsApproval, returnDirect, timeoutMs, retries, concurrency } = tool.policy;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.jsonSchema,
+    policy: {
+      effects,
+      runsOn,
+      needsApproval: typeof needsApproval === 'function' ? 'conditional' : needsApproval,
+      returnDirect,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      retries,
+      ...(concurrency === undefined ? {} : { concurrency }),
+    },
+  };
+}
+
+/** `GET /api/tools`: the server tools with their schemas and policies (the UI and docs read it). */
+export async function listTools(registry: ToolRegistry = createDemoRegistry()): Promise<Response> {
+  const tools = await registry.tools();
+  return json({ tools: tools.map(describeTool) });
+}

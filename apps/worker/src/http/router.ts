@@ -1,0 +1,64 @@
+/** Handles one API request. `env` is the Worker's bindings. */
+export type RouteHandler<TEnv> = (request: Request, env: TEnv, ctx: ExecutionContext) => Response | Promise<Response>;
+
+/** One API route: an exact path and a method. */
+export interface Route<TEnv> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly handler: RouteHandler<TEnv>;
+}
+
+/** The error body every API failure uses. */
+export interface ApiErrorBody {
+  readonly error: { readonly code: string; readonly message: string };
+}
+
+/** A JSON response (UTF-8, not cached). */
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** A JSON error `{ error: { code, message } }`. */
+export function jsonError(status: number, code: string, message: string, headers?: HeadersInit): Response {
+  const body: ApiErrorBody = { error: { code, message } };
+  return json(body, headers === undefined ? { status } : { status, headers });
+}
+
+/**
+ * A tiny router for everything under `prefix`: exact paths, 404 and 405 as JSON, a thrown error as a
+ * JSON 500. Resolves `undefined` for paths outside the prefix, so the caller can serve assets.
+ */
+export function createApiRouter<TEnv>(
+  routes: readonly Route<TEnv>[],
+  prefix = '/api/',
+): (request: Request, env: TEnv, ctx: ExecutionContext) => Promise<Response | undefined> {
+  const byPath = new Map<string, Route<TEnv>[]>();
+  for (const route of routes) {
+    if (!route.path.startsWith(prefix)) throw new TypeError(`Route ${route.method} ${route.path} is outside ${prefix}`);
+    const list = byPath.get(route.path) ?? [];
+    if (list.some((r) => r.method === route.method)) throw new TypeError(`Duplicate route ${route.method} ${route.path}`);
+    byPath.set(route.path, [...list, route]);
+  }
+  const root = prefix.replace(/\/$/, '');
+
+  return async (request, env, ctx) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== root && !pathname.startsWith(prefix)) return undefined;
+    const candidates = byPath.get(pathname);
+    if (candidates === undefined) return jsonError(404, 'not-found', `No API route ${request.method} ${pathname}.`);
+    const route = candidates.find((r) => r.method === request.method);
+    if (route === undefined) {
+      const allow = candidates.map((r) => r.method).join(', ');
+      return jsonError(405, 'method-not-allowed', `${pathname} accepts ${allow}, not ${request.method}.`, { allow });
+    }
+    try {
+      return await route.handler(request, env, ctx);
+    } catch (error) {
+      console.error(`${request.method} ${pathname} failed:`, error);
+      return jsonError(500, 'internal-error', 'The server failed to handle this request.');
+    }
+  };
+}

@@ -1,0 +1,24 @@
+import { type AnyTool, createRegistry, type RegistryOptions, type ToolRegistry } from '@edgetool/core';
+import { calculate } from './calculate.ts';
+import type { DemoDeps } from './deps.ts';
+import { listDelayedOrders } from './list-delayed-orders.ts';
+import { queryOrder } from './query-order.ts';
+import { sendEmail } from './send-email.ts';
+import { updateDeliveryDate } from './update-delivery-date.ts';
+import { worldClock } from './world-clock.ts';
+
+/** The demo's server tools, in the order the model sees them. Their `ctx.run.deps` must be {@link DemoDeps}. */
+export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, updateDeliveryDate, sendEmail, worldClock, calculate];
+
+/**
+ * A registry of {@link demoTools}; pass interceptors, `onError` or extra resolvers as for `createRegistry`.
+ * Dependencies are per request, not per registry: `createRunContext({ deps: demoDeps(env) })`.
+ */
+export function createDemoRegistry(options: Omit<RegistryOptions, 'tools'> = {}): ToolRegistry {
+  return createRegistry({ ...options, tools: demoTools });
+}
+
+/** The deps the demo tools read, from the Worker's bindings. */
+export function demoDeps(env: { readonly DB: D1Database }): DemoDeps {
+  return { db: env.DB };
+}

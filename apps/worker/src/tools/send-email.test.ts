@@ -1,0 +1,79 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { call, callApproved, describeOutcome, outputOf, rows, testRun } from '../../test/support.ts';
+import type { SendEmailResult } from './send-email.ts';
+
+interface OutboxRow {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  order_id: string;
+  created_at: string;
+  idempotency_key: string;
+}
+
+const outbox = () => rows<OutboxRow>('SELECT * FROM outbox ORDER BY created_at, id');
+const emailEvents = () => rows<{ order_id: string; details: string; call_id: string }>("SELECT order_id, details, call_id FROM order_events WHERE kind = 'email_queued'");
+const args = { order_id: 'A-1006', subject: 'Your standing desk is delayed', body: 'Sorry, it now arrives on 12 December.' };
+
+describe('send_email', () => {
+  it('is destructive: pauses for approval and queues nothing before it', async () => {
+    const pending = await call('send_email', args);
+    expect(pending.outcome.type).toBe('approval-required');
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("once approved, queues one message to the order's customer in the outbox, with an audit event", async () => {
+    const result = outputOf<SendEmailResult>(await callApproved('send_email', args, { id: 'call-mail', run: testRun({ conversationId: 'conv-7' }) }));
+    expect(result).toMatchObject({ queued: true, duplicate: false, order_id: 'A-1006', to: 'margaret.hamilton@example.com', subject: args.subject });
+    const [row, ...more] = await outbox();
+    expect(more).toEqual([]);
+    expect(row).toEqual({
+      id: result.outbox_id,
+      to_address: 'margaret.hamilton@example.com',
+      subject: args.subject,
+      body: args.body,
+      order_id: 'A-1006',
+      created_at: '2026-11-20T12:00:00.000Z',
+      idempotency_key: 'send_email:conv-7:call-mail',
+    });
+    const events = await emailEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ order_id: 'A-1006', call_id: 'call-mail' });
+    expect(JSON.parse(events[0]?.details ?? '')).toEqual({ outbox_id: result.outbox_id, subject: args.subject });
+  });
+
+  it('enqueues exactly once when the same approved call is replayed (same call id), even concurrently', async () => {
+    const run = testRun({ conversationId: 'conv-retry' });
+    const first = outputOf<SendEmailResult>(await callApproved('send_email', args, { id: 'call-dup', run }));
+    const again = outputOf<SendEmailResult>(await call('send_email', args, { id: 'call-dup', run, approval: { approved: true } }));
+    const racing = await Promise.all([1, 2, 3].map(() => call('send_email', args, { id: 'call-dup', run, approval: { approved: true } })));
+    expect(again).toMatchObject({ duplicate: true, outbox_id: first.outbox_id, to: first.to, created_at: first.created_at });
+    for (const result of racing) expect(outputOf<SendEmailResult>(result)).toMatchObject({ duplicate: true, outbox_id: first.outbox_id });
+    expect(await outbox()).toHaveLength(1);
+    expect(await emailEvents()).toHaveLength(1);
+  });
+
+  it('a different call (new id, or another conversation) is a new message', async () => {
+    await callApproved('send_email', args, { id: 'call-a', run: testRun({ conversationId: 'conv-1' }) });
+    await callApproved('send_email', args, { id: 'call-b', run: testRun({ conversationId: 'conv-1' }) });
+    await callApproved('send_email', args, { id: 'call-a', run: testRun({ conversationId: 'conv-2' }) });
+    expect((await outbox()).map((r) => r.idempotency_key).sort()).toEqual(['send_email:conv-1:call-a', 'send_email:conv-1:call-b', 'send_email:conv-2:call-a']);
+  });
+
+  it('refuses an unknown order before asking for approval', async () => {
+    const result = await call('send_email', { ...args, order_id: 'A-0000' });
+    expect(describeOutcome(result.outcome)).toBe('invalid-input');
+    expect(result.content).toMatch(/No order "A-0000" exists/);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('refuses an empty subject or body, and has no recipient argument the model could set', async () => {
+    expect(describeOutcome((await call('send_email', { ...args, subject: '   ' })).outcome)).toBe('invalid-input');
+    expect(describeOutcome((await call('send_email', { ...args, body: '' })).outcome)).toBe('invalid-input');
+    const withRecipient = await callApproved('send_email', { ...args, to: 'attacker@example.net' });
+    expect(outputOf<SendEmailResult>(withRecipient).to).toBe('margaret.hamilton@example.com');
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE to_address LIKE '%attacker%'").first('n')).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+import { defineInterceptor, type ToolContext } from '@edgetool/core';
+import * as v from 'valibot';
+import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
+import { orderIdSchema, requireOrder } from './orders.ts';
+
+const input = v.object({
+  order_id: orderIdSchema,
+  subject: v.pipe(v.string(), v.trim(), v.minLength(1, 'The subject is empty'), v.maxLength(200), v.description('Subject line')),
+  body: v.pipe(v.string(), v.trim(), v.minLength(1, 'The body is empty'), v.maxLength(5_000), v.description('Plain-text message body')),
+});
+
+/** What `send_email` returns. */
+export interface SendEmailResult {
+  readonly queued: true;
+  /** `true` when this call had already queued the message (a retried continuation): nothing new was queued. */
+  readonly duplicate: boolean;
+  readonly outbox_id: string;
+  readonly order_id: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly created_at: string;
+}
+
+/**
+ * The idempotency key of one tool call: the same call (same conversation, same call id) maps to the
+ * same outbox row however often its continuation is replayed.
+ */
+export function emailIdempotencyKey(ctx: Pick<ToolContext, 'call' | 'run'>): string {
+  return `send_email:${ctx.run.conversationId}:${ctx.call.id}`;
+}
+
+const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });
+
+/** Queues an e-mail to an order's customer in the outbox (nothing leaves the Worker). Needs approval. */
+export const sendEmail = defineDemoTool({
+  name: 'send_email',
+  description:
+    "Send an e-mail about an order to that order's customer (the address is taken from the order, not chosen by you). " +
+    'Give the order id (A-1001), a subject and a plain-text body. Requires the user to approve; in this demo the ' +
+    'message is stored in an outbox and not actually delivered.',
+  input,
+  policy: { effects: 'destructive' },
+  interceptors: [
+    // Before the approval gate: do not ask the user to approve mail to an order that does not exist.
+    defineInterceptor<v.InferOutput<typeof input>>('check-order-exists', async (ctx, next) => {
+      await requireOrder(requireDeps(ctx.run.deps as DemoDeps, ctx.tool.name).db, ctx.input.order_id, meta(ctx));
+      return next();
+    }),
+  ],
+  async execute({ order_id, subject, body }, ctx): Promise<SendEmailResult> {
+    const deps = requireDeps(ctx.run.deps, ctx.tool.name);
+    const { db } = deps;
+    const order = await requireOrder(db, order_id, meta(ctx));
+    const key = emailIdempotencyKey(ctx);
+    const id = crypto.randomUUID();
+    const createdAt = nowFrom(deps).toISOString();
+    // One transaction: the outbox row (skipped when this call already queued one) and, only if it was
+    // inserted by this attempt, its audit event.
+    const [queued] = await db.batch([
+      db
+        .prepare(
+          `INSERT INTO outbox (id, to_address, subject, body, order_id, created_at, idempotency_key)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (idempotency_key) DO NOTHING`,
+        )
+        .bind(id, order.email, subject, body, order.id, createdAt, key),
+      db
+        .prepare(
+          `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
+           SELECT order_id, 'email_queued', json_object('outbox_id', id, 'subject', subject), ?2, created_at FROM outbox WHERE id = ?1`,
+        )
+        .bind(id, ctx.call.id),
+    ]);
+    if (queued?.meta.changes === 1) {
+      return { queued: true, duplicate: false, outbox_id: id, order_id: order.id, to: order.email, subject, created_at: createdAt };
+    }
+    const existing = await db
+      .prepare('SELECT id, order_id, to_address, subject, created_at FROM outbox WHERE idempotency_key = ?1')
+      .bind(key)
+      .first<{ id: string; order_id: string; to_address: string; subject: string; created_at: string }>();
+    if (existing === null) throw new Error('The outbox refused the message but holds no message for this call.');
+    return {
+      queued: true,
+      duplicate: true,
+      outbox_id: existing.id,
+      order_id: existing.order_id,
+      to: existing.to_address,
+      subject: existing.subject,
+      created_at: existing.created_at,
+    };
+  },
+});

@@ -1,0 +1,107 @@
+import { defineInterceptor, ToolError, type ToolContext } from '@edgetool/core';
+import * as v from 'valibot';
+import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
+import { argumentError, daysBetween, isoDay, isoDaySchema, type Order, type OrderStatus, orderIdSchema, requireOrder } from './orders.ts';
+
+const input = v.object({
+  order_id: orderIdSchema,
+  new_date: v.pipe(isoDaySchema, v.description('The new delivery date, YYYY-MM-DD; today or later')),
+  reason: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500), v.description('Why the date changes (kept in the audit trail)'))),
+});
+
+type UpdateInput = v.InferOutput<typeof input>;
+
+/** What `update_delivery_date` returns. */
+export interface UpdateDeliveryDateResult {
+  readonly order_id: string;
+  readonly previous_date: string;
+  readonly delivery_date: string;
+  readonly delay_days: number;
+  readonly status: OrderStatus;
+  readonly event_id: number;
+}
+
+interface CheckedUpdate {
+  readonly order: Order;
+  readonly delayDays: number;
+  readonly now: Date;
+}
+
+/** The business rules, checked before the approval request and again right before the write. */
+async function checkUpdate(deps: DemoDeps, args: UpdateInput, meta: { toolName: string; callId: string }): Promise<CheckedUpdate> {
+  const order = await requireOrder(deps.db, args.order_id, meta);
+  if (order.status === 'delivered') {
+    throw argumentError('order_id', `Order ${order.id} was already delivered (${order.delivery_date}); its delivery date cannot change.`, meta);
+  }
+  const now = nowFrom(deps);
+  const today = isoDay(now);
+  if (args.new_date < today) {
+    throw argumentError('new_date', `${args.new_date} is in the past (today is ${today} UTC). Choose today or a later day.`, meta);
+  }
+  if (args.new_date === order.delivery_date) {
+    throw argumentError('new_date', `Order ${order.id} is already scheduled for ${args.new_date}; nothing to change.`, meta);
+  }
+  // The delay is measured against the date first promised, so moving the date moves the delay with it.
+  const delayDays = Math.max(0, order.delay_days + daysBetween(order.delivery_date, args.new_date));
+  return { order, delayDays, now };
+}
+
+const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });
+
+/** Moves an order's delivery date; writes the order and its audit event in one transaction. Needs approval. */
+export const updateDeliveryDate = defineDemoTool({
+  name: 'update_delivery_date',
+  description:
+    'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD, today or later), ' +
+    'optionally with a reason for the audit trail. Recomputes how many days the order is delayed. ' +
+    'Requires the user to approve before anything is written; delivered orders cannot be changed.',
+  input,
+  policy: { effects: 'write' },
+  interceptors: [
+    // Tool interceptors run before the approval gate: a call that would fail never asks the user.
+    defineInterceptor<UpdateInput>('check-delivery-date', async (ctx, next) => {
+      await checkUpdate(requireDeps(ctx.run.deps as DemoDeps, ctx.tool.name), ctx.input, meta(ctx));
+      return next();
+    }),
+  ],
+  async execute(args, ctx): Promise<UpdateDeliveryDateResult> {
+    const deps = requireDeps(ctx.run.deps, ctx.tool.name);
+    const { db } = deps;
+    const { order, delayDays, now } = await checkUpdate(deps, args, meta(ctx));
+    const updatedAt = now.toISOString();
+    const details = JSON.stringify({
+      from: order.delivery_date,
+      to: args.new_date,
+      delay_days_before: order.delay_days,
+      delay_days_after: delayDays,
+      ...(args.reason ? { reason: args.reason } : {}),
+    });
+    // One batch = one transaction. Both statements are guarded by the state read above (delivery_date and
+    // updated_at act as a version), so a concurrent change makes both no-ops instead of a lost update.
+    const [event, update] = await db.batch([
+      db
+        .prepare(
+          `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
+           SELECT id, 'delivery_date_changed', ?2, ?3, ?4 FROM orders WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6`,
+        )
+        .bind(order.id, details, ctx.call.id, updatedAt, order.delivery_date, order.updated_at),
+      db
+        .prepare('UPDATE orders SET delivery_date = ?2, delay_days = ?3, updated_at = ?4 WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6')
+        .bind(order.id, args.new_date, delayDays, updatedAt, order.delivery_date, order.updated_at),
+    ]);
+    if (update?.meta.changes !== 1 || event?.meta.changes !== 1) {
+      throw new ToolError('execution-failed', `Order ${order.id} changed while this call ran; nothing was written. Query it again.`, {
+        ...meta(ctx),
+        retryable: true,
+      });
+    }
+    return {
+      order_id: order.id,
+      previous_date: order.delivery_date,
+      delivery_date: args.new_date,
+      delay_days: delayDays,
+      status: order.status,
+      event_id: event.meta.last_row_id,
+    };
+  },
+});

@@ -1,0 +1,13 @@
+import type { D1Migration } from 'cloudflare:test';
+import type { Env } from '../src/env.ts';
+
+declare global {
+  namespace Cloudflare {
+    /** The Worker's bindings, plus the migrations vitest.config.ts hands to the tests. */
+    interface Env extends WorkerEnv {
+      readonly TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
+
+type WorkerEnv = Env;

@@ -1,0 +1,31 @@
+// Every test runs inside workerd with this Worker's wrangler.jsonc (D1 binding DB, compatibility date,
+// no nodejs_compat). The migrations are read here, in Node, and applied inside workerd by
+// test/apply-migrations.ts before each test.
+import { basename } from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+/** Set by `npm test` (scripts/bootstrap.mjs): each package also writes JSON totals there for the final summary. */
+const REPORT_DIR = process.env.EDGETOOL_TEST_REPORT_DIR;
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      main: './src/index.ts',
+      wrangler: { configPath: './wrangler.jsonc' },
+      miniflare: {
+        // apps/web/dist may not be built yet: tests serve the placeholder in public/.
+        assets: { directory: './public', binding: 'ASSETS' },
+        bindings: { TEST_MIGRATIONS: await readD1Migrations({ projectPath: import.meta.dirname, migrationsDir: 'migrations' }) },
+      },
+    })),
+  ],
+  test: {
+    name: 'workerd',
+    include: ['src/**/*.test.ts'],
+    setupFiles: ['./test/apply-migrations.ts'],
+    reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
+    // The sandbox has 2 cores.
+    maxWorkers: 2,
+  },
+});

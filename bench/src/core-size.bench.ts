@@ -1,0 +1,97 @@
+/**
+ * Bundle size of `@edgetool/core`: esbuild (minify, esm, platform neutral, tree-shaking), raw and
+ * gzip bytes. The baseline, bundled the same way in the same run, is the smallest valibot use a
+ * tool author ships anyway (`object`, `string`, `number`, `safeParse`).
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { type BenchReport, bytes, ratio, type Table } from './report.ts';
+
+/** Dependencies of the core, left out of the core's own figure (they are counted in row (c)). */
+export const CORE_DEPENDENCIES = ['valibot', '@valibot/to-json-schema', '@cfworker/json-schema'] as const;
+const TARGET_GZIP = 5 * 1024;
+
+interface Entry {
+  readonly label: string;
+  readonly source: string;
+  readonly external: boolean;
+}
+
+const ENTRIES: readonly Entry[] = [
+  { label: '(a) whole API: `export *`', source: "export * from '@edgetool/core';", external: true },
+  { label: '(b) typical: defineTool, createExecutor, createRegistry', source: "export { createExecutor, createRegistry, defineTool } from '@edgetool/core';", external: true },
+  { label: '(c1) whole API, dependencies included', source: "export * from '@edgetool/core';", external: false },
+  { label: '(c2) typical, dependencies included', source: "export { createExecutor, createRegistry, defineTool } from '@edgetool/core';", external: false },
+  { label: 'baseline: valibot object+string+number+safeParse', source: "export { number, object, safeParse, string } from 'valibot';", external: false },
+];
+
+interface Size {
+  readonly raw: number;
+  readonly gzip: number;
+  readonly inputs: Metafile['outputs'][string]['inputs'];
+}
+
+async function bundle(entry: Entry): Promise<Size> {
+  const options: BuildOptions = {
+    stdin: { contents: entry.source, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts', sourcefile: 'entry.ts' },
+    bundle: true,
+    write: false,
+    minify: true,
+    treeShaking: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    // platform "neutral" sets no main fields; the dependencies resolve through their `exports`, this is a fallback.
+    mainFields: ['module', 'main'],
+    external: entry.external ? [...CORE_DEPENDENCIES] : [],
+    metafile: true,
+    logLevel: 'silent',
+  };
+  const result = await build(options);
+  const file = result.outputFiles?.[0];
+  if (!file || !result.metafile) throw new Error(`esbuild produced no output for ${entry.label}`);
+  const output = Object.values(result.metafile.outputs)[0];
+  return { raw: file.contents.byteLength, gzip: gzipSync(file.contents, { level: 9 }).byteLength, inputs: output?.inputs ?? {} };
+}
+
+/** The biggest source files in a bundle, as `path bytes` (for the notes). */
+function topInputs(size: Size, count: number): string {
+  return Object.entries(size.inputs)
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+    .slice(0, count)
+    .map(([path, info]) => `\`${path.replace(/^.*?packages\/core\//, 'core/').replace(/^.*node_modules\//, '')}\` ${bytes(info.bytesInOutput)} B`)
+    .join(', ');
+}
+
+export async function run(): Promise<BenchReport> {
+  const sizes: Size[] = [];
+  for (const entry of ENTRIES) sizes.push(await bundle(entry));
+  const base = sizes[sizes.length - 1] as Size;
+  const table: Table = {
+    title: 'Bundle size (esbuild, minified, esm, platform neutral)',
+    columns: ['bundle', 'raw B', 'gzip B', 'gzip vs baseline', 'gzip vs 5 KB target'],
+    rows: ENTRIES.map((entry, i) => {
+      const s = sizes[i] as Size;
+      return [entry.label, bytes(s.raw), bytes(s.gzip), ratio(s.gzip / base.gzip), `${Math.round((s.gzip / TARGET_GZIP) * 100)} %`];
+    }),
+  };
+  const [whole, typical, , typicalWithDeps] = sizes as [Size, Size, Size, Size];
+  return {
+    id: 'core-size',
+    title: 'Core size',
+    method:
+      `\`@edgetool/core\` bundled from \`packages/core/src/index.ts\`; (a) and (b) mark ${CORE_DEPENDENCIES.map((d) => `\`${d}\``).join(', ')} external, ` +
+      '(c) includes them. Gzip is zlib level 9. The baseline row is bundled the same way in the same run.',
+    tables: [table],
+    targets: [
+      { name: 'core (a), whole API, gzip', measured: `${bytes(whole.gzip)} B`, target: `< ${bytes(TARGET_GZIP)} B`, pass: whole.gzip < TARGET_GZIP },
+      { name: 'core (b), typical import, gzip', measured: `${bytes(typical.gzip)} B`, target: `< ${bytes(TARGET_GZIP)} B`, pass: typical.gzip < TARGET_GZIP },
+    ],
+    notes: [
+      `Largest inputs of (a), raw minified bytes: ${topInputs(whole, 6)}.`,
+      `Largest inputs of (b): ${topInputs(typical, 8)}.`,
+      `Largest inputs of (c2): ${topInputs(typicalWithDeps, 3)}.`,
+    ],
+  };
+}

@@ -1,0 +1,127 @@
+import {
+  type AnyTool,
+  type ApprovalDecision,
+  CallContext,
+  createExecutor,
+  defaultModelText,
+  type RunContext,
+  type ToolCallResult,
+  type ToolExecutor,
+  type ToolRegistry,
+  validateWithSchema,
+} from '@edgetool/core';
+import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
+import type { ExecutionMode } from './protocol.ts';
+
+/** Options for {@link toAISDKTools}. */
+export interface AISDKToolsOptions {
+  /** The request-level context every call of this run shares. */
+  readonly run: RunContext;
+  /** `manual` hands every call back to the caller (default `internal`). */
+  readonly mode?: ExecutionMode;
+  /** Verified approval decisions for this request, by tool call id. */
+  readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
+  /** Called with every finished call (for traces and return-direct). */
+  readonly onResult?: (result: ToolCallResult) => void;
+}
+
+/** The error a failed call throws into the AI SDK: its message is exactly the text the model reads. */
+export class ToolCallFailed extends Error {
+  readonly result: ToolCallResult;
+  constructor(result: ToolCallResult) {
+    super(result.content);
+    this.name = 'ToolCallFailed';
+    this.result = result;
+  }
+
+  /** The AI SDK reports `String(error)` to the model and the UI: keep it exactly edgetool's text. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/** Whether the caller (not this server) runs the tool in this mode. */
+export function runsOnCaller(tool: AnyTool, mode: ExecutionMode): boolean {
+  return tool.policy.runsOn === 'client' || (mode === 'manual' && tool.policy.runsOn === 'anywhere');
+}
+
+/** A light context for decisions made outside a call's chain (approval rules, history conversion). */
+function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext): CallContext {
+  return new CallContext({ tool, call: { id, name: tool.name, arguments: input }, args: input, input, run, side: 'server' });
+}
+
+/** How the model reads a tool's output, for calls of this request and for history alike. */
+function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext): string {
+  return tool.toModelOutput ? tool.toModelOutput(output, lightContext(tool, id, input, run)) : defaultModelText(output);
+}
+
+/**
+ * Decides the AI SDK approval status of a call from the tool's policy. Invalid input never asks a
+ * human: it runs into the executor, which reports the issues to the model.
+ */
+export async function approvalStatus(tool: AnyTool, id: string, input: unknown, run: RunContext, mode: ExecutionMode): Promise<ToolApprovalStatus> {
+  if (runsOnCaller(tool, mode)) return 'not-applicable';
+  if (mode === 'manual') return 'user-approval';
+  const rule = tool.policy.needsApproval;
+  if (rule === false) return 'not-applicable';
+  const checked = await validateWithSchema(tool.input, input);
+  if (!checked.ok) return 'not-applicable';
+  const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;
+  return required ? 'user-approval' : 'not-applicable';
+}
+
+/**
+ * Turns edgetool tools into an AI SDK `ToolSet` whose `execute` runs the edgetool executor and chain,
+ * for users who call `generateText`/`streamText` themselves. Failures throw {@link ToolCallFailed}
+ * (the AI SDK reports them to the model as tool errors); the model reads edgetool's text for results.
+ * Pair it with {@link toolApprovalFor} so approval policies are honoured.
+ */
+export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
+  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
+  const { run, decisions, onResult } = options;
+  const mode = options.mode ?? 'internal';
+  const texts = new Map<string, string>();
+  const set: Record<string, Tool> = {};
+  for (const tool of await executor.registry.tools()) {
+    const base = {
+      description: tool.description,
+      inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
+      toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) => ({
+        type: 'text' as const,
+        value: texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run),
+      }),
+    };
+    if (runsOnCaller(tool, mode)) {
+      set[tool.name] = base as unknown as Tool;
+      continue;
+    }
+    set[tool.name] = {
+      ...base,
+      execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
+        const result = await executor.execute(
+          { id: execution.toolCallId, name: tool.name, arguments: input },
+          { run, signal: execution.abortSignal, approval: decisions?.get(execution.toolCallId) },
+        );
+        onResult?.(result);
+        if (result.outcome.type === 'success') {
+          texts.set(execution.toolCallId, result.content);
+          return result.outcome.output;
+        }
+        throw new ToolCallFailed(result);
+      },
+    } as unknown as Tool;
+  }
+  return set;
+}
+
+/** The AI SDK `toolApproval` function that applies edgetool policies (use with {@link toAISDKTools}). */
+export function toolApprovalFor(
+  registry: ToolRegistry,
+  options: { readonly run: RunContext; readonly mode?: ExecutionMode },
+): (o: { toolCall: { toolCallId: string; toolName: string; input: unknown } }) => Promise<ToolApprovalStatus> {
+  return async ({ toolCall }) => {
+    const tool = await registry.resolve(toolCall.toolName);
+    if (!tool) return 'not-applicable';
+    return approvalStatus(tool, toolCall.toolCallId, toolCall.input, options.run, options.mode ?? 'internal');
+  };
+}

@@ -1,0 +1,318 @@
+import {
+  type AnyTool,
+  createExecutor,
+  createRegistry,
+  type InterceptorLike,
+  isRegistry,
+  type RunContext,
+  type TicketSigner,
+  type ToolCallResult,
+  ToolError,
+  type ToolExecutor,
+  type ToolRegistry,
+  type TraceRecord,
+} from '@edgetool/core';
+import {
+  convertToModelMessages,
+  createUIMessageStreamResponse,
+  isStepCount,
+  type LanguageModel,
+  readUIMessageStream,
+  type StopCondition,
+  safeValidateUIMessages,
+  streamText,
+  type ToolSet,
+  toUIMessageStream,
+  type UIMessageChunk,
+} from 'ai';
+import { isOfflineModel } from '../offline-model/index.ts';
+import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { createProofTransform } from './proof-transform.ts';
+import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
+import {
+  dataByCallId,
+  type EdgetoolMessageMetadata,
+  type EdgetoolUIMessage,
+  type ExecutionMode,
+  TICKET_PART,
+  type TicketPartData,
+  toolNameOf,
+  toolParts,
+} from './protocol.ts';
+import { verifyContinuation } from './verify-continuation.ts';
+
+/** Options for {@link createChatAgent}. */
+export interface ChatAgentOptions {
+  /** Any AI SDK language model: `openai('gpt-4o')`, `createOfflineModel()`, a mock. */
+  readonly model: LanguageModel;
+  readonly tools: ToolRegistry | readonly AnyTool[];
+  readonly instructions?: string;
+  /** Signs and verifies tickets and seals. Required: continuations cross a trust boundary. */
+  readonly tickets: TicketSigner;
+  /** Upper bound on model steps per turn (default 8). */
+  readonly maxSteps?: number;
+  /** Global interceptors around every server tool call. */
+  readonly interceptors?: readonly InterceptorLike[];
+  readonly onTrace?: (record: TraceRecord) => void;
+  /** Lifetime of result seals (default 30 days). */
+  readonly sealTtlMs?: number;
+  /** Model call retries (the AI SDK's `maxRetries`, default 2). */
+  readonly maxRetries?: number;
+}
+
+/** One turn's input. */
+export interface ChatRequest<TDeps = unknown> {
+  /** The conversation as `useChat` sends it (UI messages), or a single user prompt. */
+  readonly messages: readonly unknown[] | string;
+  readonly mode?: ExecutionMode;
+  /** Who asks, the conversation id (tickets are bound to it), dependencies such as a database. */
+  readonly run: RunContext<TDeps>;
+  /** Abort the turn (for example `request.signal` when the client disconnects). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A call the turn ended on: waiting for a human approval, or for the caller to run it. */
+export interface PendingToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly kind: 'approval' | 'client';
+  readonly ticket: string | undefined;
+  readonly runsOn: TicketPartData['runsOn'] | undefined;
+}
+
+/** The awaited outcome of a turn. */
+export interface ChatTurnResult {
+  /** The answer: the text after the last tool call of the turn (or the return-direct output). */
+  readonly text: string;
+  readonly finishReason: string;
+  /** The assistant message of this turn (a continued one keeps its id). */
+  readonly message: EdgetoolUIMessage;
+  /** The whole conversation after this turn, ready to send back. */
+  readonly messages: EdgetoolUIMessage[];
+  /** Calls this server executed during the turn. */
+  readonly toolResults: readonly ToolCallResult[];
+  readonly pending: readonly PendingToolCall[];
+  /** The loop ended on return-direct tools; the model was not called again. */
+  readonly returnDirect: boolean;
+  readonly run: RunContext;
+}
+
+/** A running turn: a UI message stream (for `useChat`) and its awaited result. */
+export interface ChatTurn {
+  readonly stream: ReadableStream<UIMessageChunk>;
+  /** An SSE `Response` in the AI SDK UI message protocol. */
+  toResponse(init?: ResponseInit): Response;
+  readonly result: Promise<ChatTurnResult>;
+}
+
+/** The chat loop over an edgetool registry. */
+export interface ChatAgent {
+  readonly registry: ToolRegistry;
+  /** The server-side executor (policy and chain; tickets are checked by the loop before it runs). */
+  readonly executor: ToolExecutor;
+  readonly model: LanguageModel;
+  /**
+   * Verifies the continuation (throws a `ContinuationError` before anything runs when it is forged),
+   * then streams the turn.
+   */
+  stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn>;
+  /** Runs a turn to the end and returns its result (for servers, scripts and tests). */
+  generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult>;
+}
+
+/** How a model is named in message metadata and health checks. */
+export function describeModel(model: LanguageModel): { provider: string; modelId: string; offline: boolean } {
+  if (typeof model === 'string') return { provider: 'gateway', modelId: model, offline: false };
+  return { provider: model.provider, modelId: model.modelId, offline: isOfflineModel(model) };
+}
+
+function toUIMessages(messages: readonly unknown[] | string): unknown[] {
+  if (typeof messages !== 'string') return [...messages];
+  return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
+}
+
+function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length > 1 ? AbortSignal.any(present) : present[0];
+}
+
+function abortOption(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
+  return signal ? { abortSignal: signal } : {};
+}
+
+function errorText(error: unknown): string {
+  if (ToolError.isInstance(error)) return error.message;
+  if (error instanceof Error) return error.message || error.name;
+  return 'The model call failed.';
+}
+
+/** Reads a pull-based stream and appends `trailer()` chunks after it ends. */
+function withTrailer<T>(source: ReadableStream<T>, trailer: (last: T | undefined) => Promise<T[]>): ReadableStream<T> {
+  const reader = source.getReader();
+  let last: T | undefined;
+  return new ReadableStream<T>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (!next.done) {
+        last = next.value;
+        controller.enqueue(next.value);
+        return;
+      }
+      for (const chunk of await trailer(last)) controller.enqueue(chunk);
+      controller.close();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/** The text of the answer: text parts after the message's last tool part. */
+function answerText(message: EdgetoolUIMessage): string {
+  const parts = message.parts as { type: string; text?: string }[];
+  let lastTool = -1;
+  parts.forEach((part, i) => {
+    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') lastTool = i;
+  });
+  return parts
+    .slice(lastTool + 1)
+    .filter((p) => p.type === 'text')
+    .map((p) => p.text ?? '')
+    .join('');
+}
+
+function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
+  const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
+  const pending: PendingToolCall[] = [];
+  for (const part of toolParts(message)) {
+    if (part.state !== 'approval-requested' && part.state !== 'input-available') continue;
+    const ticket = tickets.get(part.toolCallId);
+    pending.push({
+      toolCallId: part.toolCallId,
+      toolName: toolNameOf(part),
+      input: part.input,
+      kind: part.state === 'approval-requested' ? 'approval' : 'client',
+      ticket: ticket?.ticket,
+      runsOn: ticket?.runsOn,
+    });
+  }
+  return pending;
+}
+
+/**
+ * Creates the chat loop: `internal` mode runs server tools through the edgetool chain until the model
+ * answers; `manual` mode hands every call back to the caller with a ticket. Approvals and client
+ * results are accepted only with tickets; every result in the history must carry this server's seal.
+ */
+export function createChatAgent(options: ChatAgentOptions): ChatAgent {
+  const { model, tickets, instructions } = options;
+  const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });
+  // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
+  const executor = createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace });
+  const maxSteps = options.maxSteps ?? 8;
+  const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
+  const label = describeModel(model);
+
+  async function stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn> {
+    const mode = request.mode ?? 'internal';
+    if (mode !== 'internal' && mode !== 'manual') throw new ToolError('invalid-input', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
+    const run = request.run as RunContext;
+    const validation = await safeValidateUIMessages<EdgetoolUIMessage>({ messages: toUIMessages(request.messages) });
+    if (!validation.success) throw new ToolError('invalid-input', `Invalid messages: ${validation.error.message}`, { cause: validation.error });
+    const messages = validation.data;
+
+    const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
+    const results = new Map<string, ToolCallResult>();
+    const tools: ToolSet = await toAISDKTools(executor, { run, mode, decisions: verified.decisions, onResult: (r) => results.set(r.call.id, r) });
+    const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
+    const modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
+
+    let directIds: string[] | undefined;
+    const returnDirect: StopCondition<ToolSet> = ({ steps }) => {
+      const calls = steps.at(-1)?.toolCalls ?? [];
+      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
+      directIds = calls.map((c) => c.toolCallId);
+      return true;
+    };
+
+    const result = streamText({
+      model,
+      ...(instructions === undefined ? {} : { instructions }),
+      messages: modelMessages,
+      tools,
+      toolApproval: toolApprovalFor(registry, { run, mode }),
+      stopWhen: [isStepCount(maxSteps), returnDirect],
+      ...abortOption(anySignal(request.signal, run.signal)),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    });
+    const metadata: EdgetoolMessageMetadata = { model: label, mode };
+    const ui = toUIMessageStream({
+      stream: result.stream,
+      tools,
+      originalMessages: messages,
+      sendFinish: false,
+      messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+      onError: errorText,
+      redactToolErrors: false,
+    }) as ReadableStream<UIMessageChunk>;
+    const proofs = ui.pipeThrough(
+      createProofTransform({ tickets, conversationId: run.conversationId, mode, tools: toolsByName, sealTtlMs, inputs: verified.inputs, accepted: verified.accepted, results }),
+    );
+
+    let finishReason = 'unknown';
+    const full = withTrailer(proofs, async (last) => {
+      if (last?.type === 'abort' || last?.type === 'error') {
+        finishReason = last.type === 'abort' ? 'aborted' : 'error';
+        return [];
+      }
+      const trailer: UIMessageChunk[] = [];
+      if (directIds) {
+        const text = directIds.map((id) => results.get(id)?.content ?? '').join('\n\n');
+        trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
+        finishReason = 'stop';
+      } else {
+        finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
+      }
+      trailer.push({ type: 'finish', finishReason: finishReason as never });
+      return trailer;
+    });
+
+    const [forClient, forResult] = full.tee();
+    const continued = messages.at(-1)?.role === 'assistant' ? (structuredClone(messages.at(-1)) as EdgetoolUIMessage) : undefined;
+    const turnResult = (async (): Promise<ChatTurnResult> => {
+      let message: EdgetoolUIMessage | undefined = continued;
+      for await (const snapshot of readUIMessageStream<EdgetoolUIMessage>({ stream: forResult, ...(continued ? { message: continued } : {}) })) {
+        message = snapshot;
+      }
+      if (!message) throw new ToolError('execution-failed', 'The model produced no message.');
+      const history = continued ? messages.slice(0, -1) : messages;
+      return {
+        text: answerText(message),
+        finishReason,
+        message,
+        messages: [...history, message],
+        toolResults: [...results.values()],
+        pending: pendingCalls(message),
+        returnDirect: directIds !== undefined,
+        run,
+      };
+    })();
+    turnResult.catch(() => {}); // Rejections surface when awaited, never as unhandled.
+
+    return {
+      stream: forClient,
+      toResponse: (init) => createUIMessageStreamResponse({ stream: forClient, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) }),
+      result: turnResult,
+    };
+  }
+
+  async function generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult> {
+    const turn = await stream(request);
+    const reader = turn.stream.getReader();
+    while (!(await reader.read()).done) {
+      // Drain: the result is built from the other branch.
+    }
+    return turn.result;
+  }
+
+  return { registry, executor, model, stream, generate };
+}

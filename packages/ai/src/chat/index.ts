@@ -1,0 +1,5 @@
+export * from './ai-tools.ts';
+export * from './chat-agent.ts';
+export * from './proofs.ts';
+export * from './protocol.ts';
+export * from './verify-continuation.ts';

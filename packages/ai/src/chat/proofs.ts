@@ -1,0 +1,33 @@
+import type { TicketSigner, TicketSubject } from '@edgetool/core';
+
+/** Default lifetime of a result seal: history older than this must be re-run, not trusted. */
+export const DEFAULT_SEAL_TTL_MS: number = 30 * 24 * 60 * 60 * 1000;
+
+/** What a seal binds: the call, its input, and exactly the output or error text the client holds. */
+export function sealSubject(options: {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: unknown;
+  readonly result: { readonly output: unknown } | { readonly errorText: string };
+  readonly conversationId: string;
+}): TicketSubject {
+  return {
+    purpose: 'result',
+    toolName: options.toolName,
+    callId: options.toolCallId,
+    // The client holds JSON: seal the JSON form, so Dates, undefined fields etc. compare equal after the round trip.
+    args: toJsonValue({ input: options.input, ...options.result }),
+    conversationId: options.conversationId,
+  };
+}
+
+/** The value as it looks after `JSON.stringify` + `JSON.parse` (what travels to the client and back). */
+export function toJsonValue(value: unknown): unknown {
+  const json = JSON.stringify(value);
+  return json === undefined ? null : JSON.parse(json);
+}
+
+/** Signs a seal for a result the server produced or accepted. */
+export function sealResult(tickets: TicketSigner, subject: TicketSubject, ttlMs: number): Promise<string> {
+  return tickets.sign(subject, { ttlMs });
+}

@@ -1,0 +1,93 @@
+import type { ToolCallResult, ToolSpan } from '@edgetool/core';
+import type { UIMessage } from 'ai';
+
+/** How a turn runs tools: the loop runs server tools itself, or hands every call back to the caller. */
+export type ExecutionMode = 'internal' | 'manual';
+
+/** A ticket issued with a pending call, as carried in the assistant message (`data-edgetool-ticket`). */
+export interface TicketPartData {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** `approval`: the server runs the call once approved. `client-result`: the caller runs it and returns the result. */
+  readonly purpose: 'approval' | 'client-result';
+  readonly ticket: string;
+  /** Where the tool runs, so a client knows whether to run it or only to authorise it. */
+  readonly runsOn: 'server' | 'client' | 'anywhere';
+}
+
+/** A server's attestation of a tool result in the history (`data-edgetool-seal`). */
+export interface SealPartData {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly seal: string;
+}
+
+/** One call's trace, for UIs (`data-edgetool-trace`). */
+export interface TracePartData {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly side: 'server' | 'client';
+  readonly outcome: ToolCallResult['outcome']['type'];
+  readonly errorCode: string | undefined;
+  readonly durationMs: number;
+  readonly spans: readonly Pick<ToolSpan, 'name' | 'kind' | 'depth' | 'start' | 'duration' | 'outcome'>[];
+}
+
+/** Metadata on each assistant message the loop produces. */
+export interface EdgetoolMessageMetadata {
+  readonly model?: { readonly provider: string; readonly modelId: string; readonly offline: boolean };
+  readonly mode?: ExecutionMode;
+}
+
+/** The data parts edgetool adds to assistant messages (typed for `useChat`). */
+export interface EdgetoolDataParts {
+  'edgetool-ticket': TicketPartData;
+  'edgetool-seal': SealPartData;
+  'edgetool-trace': TracePartData;
+  [key: string]: unknown;
+}
+
+/** The UI message type of an edgetool chat. */
+export type EdgetoolUIMessage = UIMessage<EdgetoolMessageMetadata, EdgetoolDataParts>;
+
+/** Data part type names. */
+export const TICKET_PART = 'data-edgetool-ticket';
+export const SEAL_PART = 'data-edgetool-seal';
+export const TRACE_PART = 'data-edgetool-trace';
+
+/** A tool part of a UI message, whatever its tool (static `tool-<name>` or `dynamic-tool`). */
+export interface AnyToolPart {
+  readonly type: string;
+  readonly toolCallId: string;
+  readonly toolName?: string;
+  readonly state: string;
+  readonly input?: unknown;
+  readonly output?: unknown;
+  readonly errorText?: string;
+  readonly approval?: { readonly id: string; readonly approved?: boolean; readonly reason?: string };
+}
+
+/** The tool parts of a message. */
+export function toolParts(message: { readonly parts: readonly unknown[] }): AnyToolPart[] {
+  return message.parts.filter((part): part is AnyToolPart => {
+    const p = part as { type?: unknown; toolCallId?: unknown };
+    return typeof p.type === 'string' && (p.type.startsWith('tool-') || p.type === 'dynamic-tool') && typeof p.toolCallId === 'string';
+  });
+}
+
+/** The tool name of a tool part. */
+export function toolNameOf(part: AnyToolPart): string {
+  return part.type === 'dynamic-tool' ? String(part.toolName) : part.type.slice('tool-'.length);
+}
+
+/** The data parts of one kind in a message, by tool call id (the last one wins). */
+export function dataByCallId<T extends { toolCallId: string }>(message: { readonly parts: readonly unknown[] }, type: string): Map<string, T> {
+  const found = new Map<string, T>();
+  for (const part of message.parts) {
+    const p = part as { type?: unknown; data?: unknown };
+    if (p.type !== type || typeof p.data !== 'object' || p.data === null) continue;
+    const data = p.data as T;
+    if (typeof data.toolCallId === 'string') found.set(data.toolCallId, data);
+  }
+  return found;
+}

@@ -1,0 +1,143 @@
+import { type ApprovalDecision, type TicketSigner, type TicketSubject, type ToolRegistry, ToolError } from '@edgetool/core';
+import { type AnyToolPart, dataByCallId, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
+import { sealSubject } from './proofs.ts';
+
+/** Why a continuation was refused; nothing was executed. */
+export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'ticket';
+
+/**
+ * The incoming history cannot be trusted: a tool result without a valid seal or ticket, an approval
+ * without a valid ticket for exactly that call, a replayed or expired ticket. Thrown before anything runs.
+ */
+export class ContinuationError extends ToolError {
+  readonly problem: ContinuationProblem;
+
+  constructor(problem: ContinuationProblem, message: string, options: { toolName?: string; callId?: string; cause?: unknown } = {}) {
+    super(problem === 'wrong-placement' ? 'wrong-placement' : 'ticket-invalid', message, options);
+    this.name = 'ContinuationError';
+    this.problem = problem;
+  }
+}
+
+/** A client's result for a call it was asked to run, accepted with its ticket (to be sealed now). */
+export interface AcceptedResult {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly result: { readonly output: unknown } | { readonly errorText: string };
+}
+
+/** What a verified continuation lets the loop do. */
+export interface VerifiedContinuation {
+  /** Human decisions on approval requests, by tool call id (tickets already verified and consumed). */
+  readonly decisions: ReadonlyMap<string, ApprovalDecision>;
+  /** Client results accepted in this request. */
+  readonly accepted: readonly AcceptedResult[];
+  /** Inputs of the calls in the message being continued, by tool call id. */
+  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
+}
+
+interface Check {
+  readonly ticket: string | undefined;
+  readonly subject: TicketSubject;
+  readonly onValid: () => void;
+  readonly problem: ContinuationProblem;
+  readonly part: AnyToolPart;
+  readonly consume: boolean;
+}
+
+/**
+ * Verifies the history a client sent back before the loop trusts any of it:
+ * - every tool result must carry the server's seal, except fresh client results in the message
+ *   being continued, which need their `client-result` ticket (single use);
+ * - every approval decision needs its `approval` ticket for exactly that call (single use).
+ * Everything is checked first and tickets are consumed only when all checks pass, so a forged
+ * request burns nothing and runs nothing.
+ */
+export async function verifyContinuation(
+  messages: readonly { readonly role: string; readonly parts: readonly unknown[] }[],
+  options: { readonly tickets: TicketSigner; readonly registry: ToolRegistry; readonly conversationId: string },
+): Promise<VerifiedContinuation> {
+  const { tickets, registry, conversationId } = options;
+  const last = messages.length - 1;
+  const continuing = messages[last]?.role === 'assistant';
+  const decisions = new Map<string, ApprovalDecision>();
+  const accepted: AcceptedResult[] = [];
+  const inputs = new Map<string, { toolName: string; input: unknown }>();
+  const checks: Check[] = [];
+
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const isLast = continuing && index === last;
+    const ticketParts = dataByCallId<TicketPartData>(message, TICKET_PART);
+    const seals = dataByCallId<SealPartData>(message, SEAL_PART);
+    for (const part of toolParts(message)) {
+      const toolName = toolNameOf(part);
+      const callId = part.toolCallId;
+      if (isLast) inputs.set(callId, { toolName, input: part.input });
+      const meta = { toolName, callId };
+      if (part.state === 'output-available' || part.state === 'output-error') {
+        const result = part.state === 'output-available' ? { output: part.output } : { errorText: String(part.errorText ?? '') };
+        const seal = seals.get(callId);
+        if (seal) {
+          checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: part.input, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          continue;
+        }
+        const ticket = ticketParts.get(callId);
+        if (!isLast || ticket?.purpose !== 'client-result') {
+          throw new ContinuationError('forged-result', `The result of "${toolName}" (${callId}) has no valid server seal or client ticket: this server did not produce or request it.`, meta);
+        }
+        const tool = await registry.resolve(toolName);
+        if (tool?.policy.runsOn === 'server') {
+          throw new ContinuationError('wrong-placement', `"${toolName}" runs on the server only; a client result for it is refused.`, meta);
+        }
+        checks.push({
+          ticket: ticket.ticket,
+          subject: { purpose: 'client-result', toolName, callId, args: part.input, conversationId },
+          onValid: () => accepted.push({ toolCallId: callId, toolName, input: part.input, result }),
+          problem: 'ticket',
+          part,
+          consume: true,
+        });
+      } else if (part.state === 'approval-responded') {
+        if (!isLast) throw new ContinuationError('stale-approval', `The approval of "${toolName}" (${callId}) belongs to an earlier turn.`, meta);
+        const ticket = ticketParts.get(callId);
+        if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
+        const approved = part.approval?.approved === true;
+        const reason = part.approval?.reason;
+        checks.push({
+          ticket: ticket.ticket,
+          subject: { purpose: 'approval', toolName, callId, args: part.input, conversationId },
+          onValid: () => decisions.set(callId, { approved, reason }),
+          problem: 'forged-approval',
+          part,
+          consume: true,
+        });
+      }
+    }
+  }
+
+  // Pass 1: everything must be valid. Pass 2: claim the single-use tickets.
+  for (const check of checks) {
+    const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume: false });
+    if (!verdict.ok) throw refusal(check, verdict.error);
+  }
+  for (const check of checks) {
+    if (check.consume) {
+      const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume: true });
+      if (!verdict.ok) throw refusal(check, verdict.error);
+    }
+    check.onValid();
+  }
+  return { decisions, accepted, inputs };
+}
+
+function refusal(check: Check, cause: ToolError): ContinuationError {
+  const name = toolNameOf(check.part);
+  const what = check.problem === 'forged-result' ? 'result' : check.problem === 'forged-approval' ? 'approval' : 'client result';
+  return new ContinuationError(check.problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${cause.message}`, {
+    toolName: name,
+    callId: check.part.toolCallId,
+    cause,
+  });
+}

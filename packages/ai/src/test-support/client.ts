@@ -1,0 +1,40 @@
+import type { EdgetoolUIMessage } from '../chat/protocol.ts';
+
+type Part = { type: string; toolCallId?: string; state?: string; approval?: Record<string, unknown>; output?: unknown; errorText?: string; input?: unknown };
+
+/** What `useChat` does on the client, applied to plain messages: the tests play the browser. */
+export function mapToolPart(messages: EdgetoolUIMessage[], toolCallId: string, change: (part: Part) => Part): EdgetoolUIMessage[] {
+  const copy = structuredClone(messages);
+  const last = copy.at(-1);
+  if (!last) throw new Error('no messages');
+  let found = false;
+  for (const message of copy) {
+    message.parts = message.parts.map((part) => {
+      const p = part as Part;
+      if (p.toolCallId !== toolCallId || !(p.type.startsWith('tool-') || p.type === 'dynamic-tool')) return part;
+      found = true;
+      return change(p) as never;
+    });
+  }
+  if (!found) throw new Error(`no tool part ${toolCallId}`);
+  return copy;
+}
+
+/** `addToolApprovalResponse({ id, approved, reason })`. */
+export function respondToApproval(messages: EdgetoolUIMessage[], toolCallId: string, approved: boolean, reason?: string): EdgetoolUIMessage[] {
+  return mapToolPart(messages, toolCallId, (p) => ({
+    ...p,
+    state: 'approval-responded',
+    approval: { ...(p.approval ?? {}), approved, ...(reason ? { reason } : {}) },
+  }));
+}
+
+/** `addToolOutput({ toolCallId, output })`. */
+export function addToolOutput(messages: EdgetoolUIMessage[], toolCallId: string, output: unknown): EdgetoolUIMessage[] {
+  return mapToolPart(messages, toolCallId, (p) => ({ ...p, state: 'output-available', output }));
+}
+
+/** A new user message at the end. */
+export function userSays(messages: EdgetoolUIMessage[], text: string): EdgetoolUIMessage[] {
+  return [...structuredClone(messages), { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] }];
+}
