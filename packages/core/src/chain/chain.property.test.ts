@@ -250,6 +250,11 @@ describe('ToolChain properties: random interceptor stacks', () => {
     const withUnawaited = fc
       .tuple(stackArb(behaviourArb), fc.record({ layer: layerArb, behaviour: unawaitedArb }), fc.nat())
       .map(([stack, bad, at]) => [...stack.slice(0, at % (stack.length + 1)), bad, ...stack.slice(at % (stack.length + 1))]);
-    await fc.assert(fc.asyncProperty(withUnawaited, toolBehaviourArb, inputArb, runCase), { numRuns: 300 });
+    const example: [Layered[], ToolBehaviour, { text: string }] = [
+      [{ layer: 'global', behaviour: { kind: 'twice-unawaited' } }],
+      { mode: 'return', output: null, retries: 2 },
+      { text: '' },
+    ];
+    await fc.assert(fc.asyncProperty(withUnawaited, toolBehaviourArb, inputArb, runCase), { numRuns: 300, examples: [example] });
   });
 });

@@ -223,3 +223,21 @@ describe('ToolChain', () => {
     expect(result.spans[0]).toMatchObject({ name: 'custom', outcome: 'error', errorCode: 'rate-limited' });
   });
 });
+
+describe('run context forks', () => {
+  it('a fork reads the parent, writes only to itself', async () => {
+    const { forkRunContext } = await import('../context/run-context.ts');
+    const key = contextKey<string>('k');
+    const other = contextKey<number>('n');
+    const parent = createRunContext({ conversationId: 'outer', userId: 'ada', deps: { db: 1 } });
+    parent.set(key, 'from parent');
+    const child = forkRunContext(parent, { conversationId: 'outer/sub' });
+    expect([child.userId, child.deps, child.conversationId]).toEqual(['ada', { db: 1 }, 'outer/sub']);
+    expect(child.get(key)).toBe('from parent');
+    child.set(key, 'child value');
+    child.set(other, 2);
+    expect(child.get(key)).toBe('child value');
+    expect(parent.get(key)).toBe('from parent');
+    expect(parent.has(other)).toBe(false);
+  });
+});

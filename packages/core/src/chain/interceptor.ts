@@ -1,14 +1,17 @@
 import { ToolError } from '../errors/tool-error.ts';
 import type { InterceptorFn, InterceptorLike, ToolInterceptor, ToolOutcome } from './types.ts';
 
-/** Defines a named interceptor. Set `reentrant` only if it must call `next()` again (retry). */
+/**
+ * Defines a named interceptor. Set `reentrant` only if it must call `next()` again (retry), and
+ * `abandons` only if it may return before its `next()` settles (timeout).
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export function defineInterceptor<TInput = unknown, TOutput = unknown>(
   name: string,
   intercept: InterceptorFn<TInput, TOutput>,
-  options: { reentrant?: boolean } = {},
+  options: { reentrant?: boolean; abandons?: boolean } = {},
 ): ToolInterceptor<TInput, TOutput> {
-  return { kind: 'edgetool.interceptor', name, reentrant: options.reentrant ?? false, intercept };
+  return { kind: 'edgetool.interceptor', name, reentrant: options.reentrant ?? false, abandons: options.abandons ?? false, intercept };
 }
 
 /** Normalises a bare function into a named interceptor. */

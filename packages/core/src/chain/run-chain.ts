@@ -37,10 +37,17 @@ async function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], term
     if (interceptor === undefined) {
       outcome = await terminal(ctx);
     } else {
-      const result: unknown = await interceptor.intercept(ctx, makeNext(ctx, list, terminal, clock, i, interceptor));
-      outcome = isOutcome(result)
-        ? result
-        : failure(new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
+      const layer: Layer = { state: 'idle', running: undefined };
+      try {
+        const result: unknown = await interceptor.intercept(ctx, makeNext(ctx, list, terminal, clock, i, interceptor, layer));
+        outcome = isOutcome(result)
+          ? result
+          : failure(new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
+      } finally {
+        // An interceptor that started next() without awaiting it must not end its layer (and so the
+        // call) while the layers inside are still running.
+        if (layer.running && !interceptor.abandons) await layer.running;
+      }
     }
   } catch (error) {
     outcome = failure(toToolError(error, { toolName: ctx.tool.name, callId: ctx.call.id }));
@@ -51,23 +58,30 @@ async function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], term
   return outcome;
 }
 
-function makeNext(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, interceptor: ToolInterceptor) {
-  let state: 'idle' | 'running' | 'done' = 'idle';
+/** The state of one layer's `next()`. */
+interface Layer {
+  state: 'idle' | 'running' | 'done';
+  running: Promise<ToolOutcome> | undefined;
+}
+
+function makeNext(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, interceptor: ToolInterceptor, layer: Layer) {
   return (overrides?: NextOverrides): Promise<ToolOutcome> => {
-    if (state === 'running') return misuse(ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
-    if (state === 'done' && !interceptor.reentrant) return misuse(ctx, `Interceptor "${interceptor.name}" called next() twice.`);
-    state = 'running';
+    if (layer.state === 'running') return misuse(ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
+    if (layer.state === 'done' && !interceptor.reentrant) return misuse(ctx, `Interceptor "${interceptor.name}" called next() twice.`);
+    layer.state = 'running';
     // Overrides apply to the layers inside this one only; restore them when those finish.
     const savedInput = ctx.input;
     const savedSignal = overrides?.signal ? ctx.signal : undefined;
     if (overrides && 'input' in overrides) ctx.input = overrides.input;
     if (overrides?.signal) ctx.signal = overrides.signal;
-    return dispatch(ctx, list, terminal, clock, i + 1).then((outcome) => {
-      state = 'done';
+    layer.running = dispatch(ctx, list, terminal, clock, i + 1).then((outcome) => {
+      layer.state = 'done';
+      layer.running = undefined;
       ctx.input = savedInput;
       if (savedSignal) ctx.signal = savedSignal;
       return outcome;
     });
+    return layer.running;
   };
 }
 

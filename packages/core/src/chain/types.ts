@@ -77,6 +77,11 @@ export interface ToolInterceptor<TInput = unknown, TOutput = unknown> {
   readonly name: string;
   /** May call `next()` more than once, one after another (retry). */
   readonly reentrant: boolean;
+  /**
+   * May return while its `next()` is still running (timeout): the layers inside go on detached.
+   * Any other interceptor that returns early is waited for, so a call never ends while it still runs.
+   */
+  readonly abandons: boolean;
   intercept(ctx: ToolContext<TInput>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
 }
 

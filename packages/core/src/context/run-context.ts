@@ -22,6 +22,8 @@ export interface RunContextOptions<TDeps> {
   readonly userId?: string | undefined;
   readonly deps?: TDeps;
   readonly signal?: AbortSignal | undefined;
+  /** Reads fall back to this run; writes stay here (a copy-on-write fork, e.g. for a sub-agent). */
+  readonly parent?: RunContext<unknown> | undefined;
 }
 
 class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
@@ -29,6 +31,7 @@ class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
   readonly userId: string | undefined;
   readonly deps: TDeps;
   readonly signal: AbortSignal | undefined;
+  readonly #parent: RunContext<unknown> | undefined;
 
   constructor(options: RunContextOptions<TDeps>) {
     super();
@@ -36,7 +39,24 @@ class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
     this.userId = options.userId;
     this.deps = options.deps as TDeps;
     this.signal = options.signal;
+    this.#parent = options.parent;
   }
+
+  override get<T>(key: ContextKey<T>): T | undefined {
+    return super.has(key) ? super.get(key) : this.#parent?.get(key);
+  }
+
+  override has(key: ContextKey<unknown>): boolean {
+    return super.has(key) || (this.#parent?.has(key) ?? false);
+  }
+}
+
+/**
+ * A child of `run` for work that must not write into it (a sub-agent): same user and deps, its own
+ * conversation id, reads see the parent's state, writes stay in the child.
+ */
+export function forkRunContext<TDeps>(run: RunContext<TDeps>, options: { conversationId: string; signal?: AbortSignal | undefined }): RunContext<TDeps> {
+  return new RunContextImpl({ conversationId: options.conversationId, userId: run.userId, deps: run.deps, signal: options.signal ?? run.signal, parent: run as RunContext<unknown> });
 }
 
 /** Creates the context shared by all tool calls of one request. */

@@ -5,10 +5,13 @@ import type { AnyTool } from '../tool/types.ts';
 /** What the model reads when a tool returns `undefined` or `null`. */
 export const NO_OUTPUT_TEXT = 'Done. The tool returned no output.';
 
-/** Default conversion: strings as is, `undefined`/`null` as an explicit "no output", the rest as JSON. */
+/**
+ * Default conversion: strings as is, `undefined`/`null`/`''` as an explicit "no output" (some providers
+ * refuse empty tool content), the rest as JSON.
+ */
 export function defaultModelText(output: unknown): string {
+  if (output === undefined || output === null || output === '') return NO_OUTPUT_TEXT;
   if (typeof output === 'string') return output;
-  if (output === undefined || output === null) return NO_OUTPUT_TEXT;
   const json = JSON.stringify(output);
   if (json === undefined) throw new TypeError(`a ${typeof output} cannot be converted to JSON`);
   return json;

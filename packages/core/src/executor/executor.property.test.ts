@@ -310,7 +310,7 @@ describe('executor properties: random model output', () => {
         checkResult(result, call);
         checkNoPollution();
       }),
-      { numRuns: 1200 },
+      { numRuns: 1200, examples: [[{ id: 'c1', name: JSON.parse('{"toString":1}'), arguments: '{}' }]] },
     );
     await settle();
     expect(watcher.reasons, 'no unhandled rejection').toEqual([]);
@@ -324,7 +324,7 @@ describe('executor properties: random model output', () => {
       fc.asyncProperty(plainCallArb, async (call) => {
         checkResult(await run({ onTrace }, call), call);
       }),
-      { numRuns: 500 },
+      { numRuns: 500, examples: [[{ id: 'c1', name: 'echo_text', arguments: '{' }]] },
     );
   });
 
@@ -341,7 +341,7 @@ describe('executor properties: random model output', () => {
         expect(results).toHaveLength(calls.length);
         for (const [i, result] of results.entries()) checkResult(result, calls[i]);
       }),
-      { numRuns: 200 },
+      { numRuns: 200, examples: [[[null]]] },
     );
     await settle();
     expect(watcher.reasons, 'no unhandled rejection').toEqual([]);
@@ -412,7 +412,7 @@ describe('executor properties: valid calls', () => {
         expect(result.outcome).toEqual({ type: 'success', output: text });
         expect(result.content.length, `content for an output of ${JSON.stringify(text)}`).toBeGreaterThan(0);
       }),
-      { numRuns: 20 },
+      { numRuns: 20, examples: [['', false]] },
     );
   });
 

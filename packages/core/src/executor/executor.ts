@@ -133,23 +133,27 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   /** A failure before any context exists (bad JSON, unknown tool, invalid input). */
   function early(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, error: ToolError, run: RunContext | undefined): ToolCallResult {
     const outcome = failure(error);
-    onTrace?.({
-      traceId: call.id,
-      callId: call.id,
-      toolName: call.name,
-      conversationId: run?.conversationId ?? '',
-      input,
-      outcome: 'error',
-      errorCode: error.code,
-      attempts: 0,
-      spans: [],
-    });
+    try {
+      onTrace?.({
+        traceId: call.id,
+        callId: call.id,
+        toolName: call.name,
+        conversationId: run?.conversationId ?? '',
+        input,
+        outcome: 'error',
+        errorCode: error.code,
+        attempts: 0,
+        spans: [],
+      });
+    } catch {
+      // A broken exporter must not fail the call.
+    }
     return finish({ call, tool, input, started, spans: [] }, outcome, errorModelText(error));
   }
 
   async function execute<TDeps>(call: ToolCall, opts: ExecuteOptions<TDeps> = {}): Promise<ToolCallResult> {
     const started = clock();
-    const meta = { toolName: String(call?.name), callId: String(call?.id) };
+    const meta = describeCall(call);
     if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || typeof call.id !== 'string') {
       const safeCall = { id: meta.callId, name: meta.toolName, arguments: undefined };
       return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), undefined);
@@ -218,8 +222,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const groups = new Map<string, Promise<unknown>>();
     return Promise.all(
       calls.map((call) => {
-        const one = () => execute(call, { ...opts, run, approval: opts.approvals?.get(call.id) });
-        const tool = registry.resolve(call.name);
+        const id = typeof call?.id === 'string' ? call.id : undefined;
+        const one = () => execute(call, { ...opts, run, approval: id === undefined ? undefined : opts.approvals?.get(id) });
+        const tool = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
         const group = tool instanceof Promise ? undefined : tool?.policy.concurrency;
         if (group === undefined) return one();
         const previous = groups.get(group) ?? Promise.resolve();
@@ -233,7 +238,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   async function acceptClientResult<TDeps>(result: ClientResult<TDeps>): Promise<ToolCallResult> {
     const started = clock();
     const { call } = result;
-    const meta = { toolName: String(call?.name), callId: String(call?.id) };
+    const meta = describeCall(call);
     const run = (result.run ?? createRunContext()) as RunContext;
     const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
     const tool = found instanceof Promise ? await found : found;
@@ -261,6 +266,13 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   }
 
   return { registry, side, tickets, execute, executeAll, acceptClientResult };
+}
+
+/** Names a call for messages without trusting its shape (`String()` can throw on model-made objects). */
+function describeCall(call: unknown): { toolName: string; callId: string } {
+  const c = typeof call === 'object' && call !== null ? (call as { name?: unknown; id?: unknown }) : {};
+  const text = (value: unknown) => (typeof value === 'string' ? value : Object.prototype.toString.call(value));
+  return { toolName: text(c.name), callId: text(c.id) };
 }
 
 function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {

@@ -28,5 +28,5 @@ export function timeout(ms: number): ToolInterceptor {
     } finally {
       clearTimeout(timer);
     }
-  });
+  }, { abandons: true });
 }
