@@ -23,6 +23,8 @@ export interface AISDKToolsOptions {
   readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
   /** Called with every finished call (for traces and return-direct). */
   readonly onResult?: (result: ToolCallResult) => void;
+  /** Every call that needs approval counts as approved (an outer approval covers the whole run). */
+  readonly grantApprovals?: boolean;
 }
 
 /** The error a failed call throws into the AI SDK: its message is exactly the text the model reads. */
@@ -61,13 +63,15 @@ function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, r
  */
 export async function approvalStatus(tool: AnyTool, id: string, input: unknown, run: RunContext, mode: ExecutionMode): Promise<ToolApprovalStatus> {
   if (runsOnCaller(tool, mode)) return 'not-applicable';
-  if (mode === 'manual') return 'user-approval';
+  const reason = typeof tool.metadata.approvalReason === 'string' ? tool.metadata.approvalReason : undefined;
+  const ask: ToolApprovalStatus = reason ? { type: 'user-approval', reason } : 'user-approval';
+  if (mode === 'manual') return ask;
   const rule = tool.policy.needsApproval;
   if (rule === false) return 'not-applicable';
   const checked = await validateWithSchema(tool.input, input);
   if (!checked.ok) return 'not-applicable';
   const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;
-  return required ? 'user-approval' : 'not-applicable';
+  return required ? ask : 'not-applicable';
 }
 
 /**
@@ -78,7 +82,7 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
  */
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
-  const { run, decisions, onResult } = options;
+  const { run, decisions, onResult, grantApprovals } = options;
   const mode = options.mode ?? 'internal';
   const texts = new Map<string, string>();
   const set: Record<string, Tool> = {};
@@ -100,7 +104,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
         const result = await executor.execute(
           { id: execution.toolCallId, name: tool.name, arguments: input },
-          { run, signal: execution.abortSignal, approval: decisions?.get(execution.toolCallId) },
+          { run, signal: execution.abortSignal, approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId) },
         );
         onResult?.(result);
         if (result.outcome.type === 'success') {

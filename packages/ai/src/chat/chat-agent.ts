@@ -69,6 +69,11 @@ export interface ChatRequest<TDeps = unknown> {
   readonly run: RunContext<TDeps>;
   /** Abort the turn (for example `request.signal` when the client disconnects). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * A human approval already covers this whole turn (an approved agent-as-tool call): calls that
+   * would need approval run without asking again. Never set this from client input.
+   */
+  readonly grantApprovals?: boolean;
 }
 
 /** A call the turn ended on: waiting for a human approval, or for the caller to run it. */
@@ -222,7 +227,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
-    const tools: ToolSet = await toAISDKTools(executor, { run, mode, decisions: verified.decisions, onResult: (r) => results.set(r.call.id, r) });
+    const tools: ToolSet = await toAISDKTools(executor, {
+      run,
+      mode,
+      decisions: verified.decisions,
+      grantApprovals: request.grantApprovals === true,
+      onResult: (r) => results.set(r.call.id, r),
+    });
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
     const modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
 
@@ -239,7 +250,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
-      toolApproval: toolApprovalFor(registry, { run, mode }),
+      ...(request.grantApprovals === true ? {} : { toolApproval: toolApprovalFor(registry, { run, mode }) }),
       stopWhen: [isStepCount(maxSteps), returnDirect],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),

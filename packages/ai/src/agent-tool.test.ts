@@ -1,0 +1,77 @@
+import { contextKey, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { agentTool } from './agent-tool.ts';
+import { createChatAgent } from './chat/chat-agent.ts';
+import { respondToApproval } from './test-support/client.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from './test-support/mock-model.ts';
+
+const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'agent-tool-test-secret-32-bytes-long!!' }] });
+const note = contextKey<string>('note');
+
+function innerTools(writes: string[]) {
+  return [
+    defineTool({
+      name: 'query_order',
+      description: 'Look up an order',
+      input: v.object({ order_id: v.string() }),
+      execute: ({ order_id }, ctx) => {
+        ctx.run.set(note, `inner saw ${order_id}`);
+        return { order_id, status: 'delayed', outer_note: ctx.run.get(contextKey<string>('unused')) ?? null };
+      },
+    }),
+    defineTool({
+      name: 'send_email',
+      description: 'Email the customer',
+      input: v.object({ order_id: v.string() }),
+      policy: { effects: 'destructive' },
+      execute: ({ order_id }) => {
+        writes.push(order_id);
+        return 'queued';
+      },
+    }),
+  ];
+}
+
+describe('agent as tool', () => {
+  it('runs the sub-agent on a copy of the state: the caller sees only the call and its answer', async () => {
+    const writes: string[] = [];
+    const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 is delayed by 3 days.'));
+    const inner = createChatAgent({ model: innerModel, tools: innerTools(writes).slice(0, 1), tickets });
+    const support = await agentTool({ name: 'support_agent', description: 'Answers order questions', agent: inner });
+    expect(support.policy.needsApproval).toBe(false);
+    const outerModel = scriptedModel(callsStep([['o1', 'support_agent', { task: 'Check A-7' }]]), textStep('Your order is 3 days late.'));
+    const outer = createChatAgent({ model: outerModel, tools: [support], tickets });
+    const run = createRunContext({ conversationId: 'outer' });
+    const result = await outer.generate({ messages: 'Is A-7 late?', run });
+    expect(result.text).toBe('Your order is 3 days late.');
+    expect(result.toolResults.map((r) => [r.call.name, r.outcome])).toEqual([['support_agent', { type: 'success', output: 'A-7 is delayed by 3 days.' }]]);
+    expect(lastToolResults(outerModel.doStreamCalls[1])).toEqual([{ toolCallId: 'o1', output: { type: 'text', value: 'A-7 is delayed by 3 days.' } }]);
+    // The inner conversation held only the task; its state did not leak into the outer run.
+    expect(innerModel.doStreamCalls[0]?.prompt).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Check A-7' }] }]);
+    expect(run.get(note)).toBeUndefined();
+    const parts = result.message.parts.map((p) => p.type);
+    expect(parts.filter((t) => t.startsWith('tool-'))).toEqual(['tool-support_agent']);
+  });
+
+  it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {
+    const writes: string[] = [];
+    const innerModel = scriptedModel(callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Email queued.'));
+    const inner = createChatAgent({ model: innerModel, tools: innerTools(writes), tickets });
+    const mailer = await agentTool({ name: 'mail_agent', description: 'Emails customers', agent: inner });
+    expect(mailer.policy).toMatchObject({ effects: 'destructive', needsApproval: true });
+    const outer = createChatAgent({
+      model: scriptedModel(callsStep([['o1', 'mail_agent', { task: 'Email A-7' }]]), textStep('Done, the customer was emailed.')),
+      tools: [mailer],
+      tickets,
+    });
+    const first = await outer.generate({ messages: 'email them', run: createRunContext({ conversationId: 'c' }) });
+    expect(first.pending).toEqual([expect.objectContaining({ toolName: 'mail_agent', kind: 'approval' })]);
+    const request = first.message.parts.find((p) => p.type === 'tool-mail_agent') as { approval?: { requestReason?: string } };
+    expect(request.approval?.requestReason).toBe('This agent may use send_email.');
+    expect(writes).toEqual([]);
+    const second = await outer.generate({ messages: respondToApproval(first.messages, 'o1', true), run: createRunContext({ conversationId: 'c' }) });
+    expect(writes).toEqual(['A-7']);
+    expect(second.text).toBe('Done, the customer was emailed.');
+  });
+});

@@ -1,0 +1,44 @@
+import { type AnyTool, defineTool, forkRunContext, type ToolEffects } from '@edgetool/core';
+import * as v from 'valibot';
+import type { ChatAgent } from './chat/chat-agent.ts';
+
+/** Options for {@link agentTool}. */
+export interface AgentToolOptions {
+  readonly name: string;
+  readonly description: string;
+  /** The agent that does the work (its own model, instructions and tools). */
+  readonly agent: ChatAgent;
+}
+
+const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
+
+/**
+ * Exposes an agent as a tool. The agent runs on a copy of the conversation state (a forked run
+ * context and a fresh conversation with only the task), so the caller sees only the call and its
+ * answer. If any of the agent's tools may need an approval, the tool itself needs one: the approval
+ * surfaces to the outer run (naming the inner tools) and, once given, covers the agent's run.
+ */
+export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
+  const inner = await options.agent.registry.tools();
+  const gated = inner.filter((t) => t.policy.needsApproval !== false);
+  const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
+  return defineTool({
+    name: options.name,
+    description: options.description,
+    input: v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) }),
+    policy: { effects, needsApproval: gated.length > 0 },
+    metadata: {
+      kind: 'agent',
+      innerTools: inner.map((t) => t.name),
+      ...(gated.length ? { approvalReason: `This agent may use ${gated.map((t) => t.name).join(', ')}.` } : {}),
+    },
+    execute: async ({ task }, ctx) => {
+      const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
+      const result = await options.agent.generate({ messages: task, run, signal: ctx.signal, grantApprovals: true });
+      if (result.pending.length) {
+        throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
+      }
+      return result.text;
+    },
+  }) as AnyTool;
+}
