@@ -1,7 +1,25 @@
+// `vitest run` = every `src/**/*.test.ts` on Node and inside workerd (the chat loop must run in a Worker
+// without nodejs_compat). `*.node.test.ts` (the real OpenAI provider against the local fake server,
+// which is a Node HTTP server) run on Node only. See docs/testing.md.
+import { basename } from 'node:path';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+
+const ALL = ['src/**/*.test.ts'];
+const NODE_ONLY = ['src/**/*.node.test.ts'];
+const REPORT_DIR = process.env.EDGETOOL_TEST_REPORT_DIR;
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'node', include: ALL, environment: 'node' } },
+      {
+        extends: true,
+        plugins: [cloudflareTest({ miniflare: { compatibilityDate: '2026-07-01', compatibilityFlags: [] } })],
+        test: { name: 'workerd', include: ALL, exclude: NODE_ONLY },
+      },
+    ],
   },
 });

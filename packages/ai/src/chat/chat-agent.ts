@@ -58,6 +58,8 @@ export interface ChatAgentOptions {
   readonly sealTtlMs?: number;
   /** Model call retries (the AI SDK's `maxRetries`, default 2). */
   readonly maxRetries?: number;
+  /** Observes model/stream errors (they also reach the client as an `error` chunk). */
+  readonly onError?: (event: { error: unknown }) => void;
 }
 
 /** One turn's input. */
@@ -254,6 +256,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       stopWhen: [isStepCount(maxSteps), returnDirect],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      // Model errors reach the client as an `error` chunk; do not also log them to the console.
+      onError: options.onError ?? (() => {}),
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
     const ui = toUIMessageStream({

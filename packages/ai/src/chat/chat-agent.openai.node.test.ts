@@ -1,0 +1,142 @@
+// Node-only: the real @ai-sdk/openai provider against the local fake OpenAI server (127.0.0.1).
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
+import * as v from 'valibot';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../offline-model/index.ts';
+import { createModelFromEnv } from '../provider.ts';
+import { addToolOutput, respondToApproval } from '../test-support/client.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { ContinuationError } from './verify-continuation.ts';
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: 'sk-fake' });
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'openai-wire-test-secret-32-bytes-min!' }] });
+
+function tools(writes: unknown[]) {
+  return [
+    defineTool({
+      name: 'query_order',
+      description: 'Look up an order by id',
+      input: v.object({ order_id: v.string() }),
+      execute: ({ order_id }) => ({ order_id, status: 'shipped' }),
+    }),
+    defineTool({
+      name: 'update_delivery_date',
+      description: 'Change the delivery date',
+      input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
+      policy: { effects: 'write' },
+      execute: (input) => {
+        writes.push(input);
+        return { ...input, updated: true };
+      },
+    }),
+    defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } }),
+  ];
+}
+
+describe.each([
+  ['Responses API', 'responses', 'responses'],
+  ['Chat Completions', 'chat', 'chat'],
+] as const)('the chat loop on the real OpenAI provider (%s)', (_label, api, endpoint) => {
+  const agentFor = (writes: unknown[] = []) => {
+    const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
+    return createChatAgent({ model, tools: tools(writes), tickets, maxRetries: 0 });
+  };
+
+  it('internal mode: streams a tool call, runs it through the chain, sends the result back, answers', async () => {
+    fake.enqueue({ toolCalls: [{ id: 'call_a', name: 'query_order', args: { order_id: 'A-1001' } }] }, { text: 'Order A-1001 has shipped.' });
+    const result = await agentFor().generate({ messages: 'Where is A-1001?', run: createRunContext({ conversationId: 'c1' }) });
+    expect(result.text).toBe('Order A-1001 has shipped.');
+    expect(fake.requests.map((r) => [r.endpoint, r.stream])).toEqual([
+      [endpoint, true],
+      [endpoint, true],
+    ]);
+    expect(fake.requests[0]?.toolNames).toEqual(['query_order', 'update_delivery_date', 'pick_date']);
+    expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-fake');
+    const lastMessage = fake.requests[1]?.messages.at(-1);
+    expect(lastMessage).toEqual({ role: 'tool', toolCallId: 'call_a', content: '{"order_id":"A-1001","status":"shipped"}' });
+  });
+
+  it('parallel calls and malformed arguments: every call gets a typed result the model reads', async () => {
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'call_1', name: 'query_order', args: { order_id: 'A-1' } },
+          { id: 'call_2', name: 'query_order', args: '{"order_id": ' },
+        ],
+      },
+      { text: 'One worked, one failed.' },
+    );
+    const result = await agentFor().generate({ messages: 'two orders', run: createRunContext({ conversationId: 'c2' }) });
+    expect(result.text).toBe('One worked, one failed.');
+    const toolMessages = fake.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(toolMessages).toHaveLength(2);
+    expect(toolMessages[0]).toMatchObject({ toolCallId: 'call_1', content: '{"order_id":"A-1","status":"shipped"}' });
+    expect(JSON.stringify(toolMessages[1])).toMatch(/call_2/);
+  });
+
+  it('approval round trip: pauses, then executes once with the ticket and continues on the wire', async () => {
+    const writes: unknown[] = [];
+    const agent = agentFor(writes);
+    fake.enqueue({ toolCalls: [{ id: 'call_w', name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] }, { text: 'Moved.' });
+    const run = () => createRunContext({ conversationId: 'c3' });
+    const first = await agent.generate({ messages: 'move A-1001 to 2026-12-24', run: run() });
+    expect(first.pending.map((p) => p.kind)).toEqual(['approval']);
+    expect(fake.requests).toHaveLength(1);
+    const approved = respondToApproval(first.messages, 'call_w', true);
+    const second = await agent.generate({ messages: approved, run: run() });
+    expect(writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    expect(second.text).toBe('Moved.');
+    expect(fake.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_w', content: '{"order_id":"A-1001","new_date":"2026-12-24","updated":true}' });
+    await expect(agent.generate({ messages: approved, run: run() })).rejects.toBeInstanceOf(ContinuationError);
+    expect(writes).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('client tool: handed back with a ticket, resumed with the browser’s answer', async () => {
+    const agent = agentFor();
+    fake.enqueue({ toolCalls: [{ id: 'call_d', name: 'pick_date', args: { question: 'Which day?' } }] }, { text: 'Booked for 2026-12-24.' });
+    const first = await agent.generate({ messages: 'book a delivery', run: createRunContext({ conversationId: 'c4' }) });
+    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'call_d', kind: 'client', runsOn: 'client' })]);
+    const second = await agent.generate({ messages: addToolOutput(first.messages, 'call_d', '2026-12-24'), run: createRunContext({ conversationId: 'c4' }) });
+    expect(second.text).toBe('Booked for 2026-12-24.');
+    expect(fake.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_d', content: '2026-12-24' });
+  });
+
+  it('a caller abort mid-stream stops the request', async () => {
+    fake.enqueue({ text: 'This answer streams very slowly word by word', chunkDelayMs: 50 });
+    const controller = new AbortController();
+    const turn = await agentFor().stream({ messages: 'talk', run: createRunContext({ conversationId: 'c5' }), signal: controller.signal });
+    setTimeout(() => controller.abort(), 80);
+    const types: string[] = [];
+    const reader = turn.stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) types.push(next.value.type);
+    expect(types.at(-1)).toBe('abort');
+    expect(types).not.toContain('finish');
+  });
+
+  it('a provider error becomes an error chunk with a readable message, not a crash', async () => {
+    fake.enqueue({ error: { status: 400, message: 'This model does not support tools.' } });
+    const turn = await agentFor().stream({ messages: 'hi', run: createRunContext({ conversationId: 'c6' }) });
+    const body = await turn.toResponse().text();
+    expect(body).toContain('"type":"error"');
+    expect(body).toContain('This model does not support tools.');
+  });
+});
+
+describe('the offline model drives the same loop with no API key', () => {
+  it('maps a plain request to a tool call, runs it, and summarises the result', async () => {
+    const agent = createChatAgent({ model: createOfflineModel(), tools: tools([]), tickets });
+    const result = await agent.generate({ messages: 'Where is order A-1001?', run: createRunContext({ conversationId: 'off' }) });
+    expect(result.toolResults.map((r) => [r.call.name, r.input])).toEqual([['query_order', { order_id: 'A-1001' }]]);
+    expect(result.text).toMatch(/A-1001/);
+    expect(result.text).toMatch(/shipped/);
+    expect(result.message.metadata?.model).toEqual({ provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true });
+  });
+});
