@@ -16,7 +16,7 @@ export default defineConfig({
       miniflare: {
         // apps/web/dist may not be built yet: tests serve the placeholder in public/.
         assets: { directory: './public', binding: 'ASSETS' },
-        bindings: { TEST_MIGRATIONS: await readD1Migrations({ projectPath: import.meta.dirname, migrationsDir: 'migrations' }) },
+        bindings: { TICKET_SECRET: 'test-ticket-secret-with-at-least-32-bytes', TEST_MIGRATIONS: await readD1Migrations({ projectPath: import.meta.dirname, migrationsDir: 'migrations' }) },
       },
     })),
   ],
@@ -25,7 +25,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     setupFiles: ['./test/apply-migrations.ts'],
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
-    // The sandbox has 2 cores.
+    // The sandbox has 2 cores. Each of the two workers has its own storage, tests reset it before each
+    // test and no module keeps mutable state, so files can share a worker: ~10 s instead of ~26 s.
     maxWorkers: 2,
+    isolate: false,
   },
 });

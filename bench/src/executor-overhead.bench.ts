@@ -147,7 +147,7 @@ export async function run(): Promise<BenchReport> {
     targets: [{ name: 'executor overhead, 3 interceptors', measured: `${ns(overhead3)} ns`, target: `< ${ns(TARGET_OVERHEAD_NS)} ns`, pass: overhead3 < TARGET_OVERHEAD_NS }],
     notes: [
       'Absolute ns/call follow the machine (a shared VM here: whole runs came out up to 2× slower when its neighbours were busy); ' +
-        'the paired ratios and differences are the figures to compare between runs. `pnpm --filter @edgetool/bench profile [case]` shows where a case spends its time.',
+        'the paired ratios and differences are the figures to compare between runs. `pnpm --filter @edgetool/bench bench:profile [case]` shows where a case spends its time.',
     ],
   };
 }

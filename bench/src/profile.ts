@@ -1,6 +1,6 @@
 /**
  * Profiles one executor case with `node --cpu-prof` and prints where the time goes, per call.
- *   pnpm --filter @edgetool/bench profile [case] [seconds]     (case: a key of CASES, default exec3)
+ *   pnpm --filter @edgetool/bench bench:profile [case] [seconds]     (case: a key of CASES, default exec3)
  * The parent re-runs this file as the profiled child, then folds the .cpuprofile into self and
  * inclusive time per function (recursion counted once), expressed in ns per call.
  */

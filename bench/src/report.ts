@@ -32,7 +32,7 @@ export const ns = (n: number): string => (Math.abs(n) < 100 ? n.toFixed(1) : Mat
 /** Formats a ratio as `1.23×`. */
 export const ratio = (n: number): string => `${n.toFixed(2)}×`;
 
-const isNumeric = (cell: string) => /^[-+]?[\d,.]+( ?[×%]| B| ns)?$/.test(cell);
+const isNumeric = (cell: string) => /^(—|[-+]?[\d,.]+( ?[×%]| B| ns)?)$/.test(cell);
 
 /** A fixed-width text table for the terminal (numbers right-aligned). */
 export function textTable(table: Table): string {

@@ -13,4 +13,12 @@ export interface Env {
   readonly OPENAI_API_KEY?: string;
   /** Any OpenAI-compatible server (default: OpenAI). */
   readonly OPENAI_BASE_URL?: string;
+  /** `responses` (default) or `chat` (Chat Completions). */
+  readonly OPENAI_API?: string;
+  /** Secret (32+ bytes): signs tool-call tickets and result seals. */
+  readonly TICKET_SECRET?: string;
+  /** The previous TICKET_SECRET during a rotation: still verifies, never signs. */
+  readonly TICKET_SECRET_PREVIOUS?: string;
+  /** Milliseconds between the offline model's stream chunks (demos of the stop button; e2e tests). */
+  readonly OFFLINE_DELAY_MS?: string;
 }

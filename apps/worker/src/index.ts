@@ -1,13 +1,19 @@
-import { health, listTools } from './api/index.ts';
+import { chat, health, listTools } from './api/index.ts';
+import { createRegistry, createTicketSigner } from '@edgetool/core';
+import { chooseModel, createDemoTools } from './agent.ts';
 import type { Env } from './env.ts';
 import { createApiRouter } from './http/index.ts';
 
 export type { Env } from './env.ts';
 
-/** Every API route. `POST /api/chat` joins here with `@edgetool/ai`. */
+/** Describing tools signs nothing: a throwaway key keeps /api/tools working without TICKET_SECRET. */
+const LISTING_ONLY = createTicketSigner({ keys: [{ id: 'listing', secret: crypto.getRandomValues(new Uint8Array(32)) }] });
+
+/** Every API route. */
 const api = createApiRouter<Env>([
+  { method: 'POST', path: '/api/chat', handler: chat },
   { method: 'GET', path: '/api/health', handler: health },
-  { method: 'GET', path: '/api/tools', handler: () => listTools() },
+  { method: 'GET', path: '/api/tools', handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), LISTING_ONLY) })) },
 ]);
 
 /** The Worker: `/api/*` from the router, everything else from the web app's static assets. */

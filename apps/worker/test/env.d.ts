@@ -7,6 +7,10 @@ declare global {
     interface Env extends WorkerEnv {
       readonly TEST_MIGRATIONS: D1Migration[];
     }
+    /** Types `exports.default` from `cloudflare:workers` as this Worker's handler. */
+    interface GlobalProps {
+      mainModule: typeof import('../src/index.ts');
+    }
   }
 }
 

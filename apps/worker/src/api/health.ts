@@ -1,9 +1,9 @@
+import { chooseModel } from '../agent.ts';
+import type { Env } from '../env.ts';
 import { json } from '../http/index.ts';
 
-/** The model label the UI shows; the offline model until the chat endpoint picks a real provider. */
-export const OFFLINE_MODEL_LABEL = 'edgetool-offline';
-
-/** `GET /api/health`: liveness for dev scripts, e2e and uptime checks. */
-export function health(): Response {
-  return json({ ok: true, model: OFFLINE_MODEL_LABEL });
+/** `GET /api/health`: liveness plus the model in use (the UI names it; "offline" without an API key). */
+export function health(_request: Request, env: Env): Response {
+  const { provider, modelId, offline } = chooseModel(env);
+  return json({ ok: true, model: { provider, modelId, offline } });
 }

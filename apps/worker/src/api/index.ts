@@ -1,2 +1,3 @@
+export * from './chat.ts';
 export * from './health.ts';
 export * from './tools.ts';

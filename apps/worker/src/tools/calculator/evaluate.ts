@@ -1,5 +1,5 @@
 /**
- * A small, safe arithmetic evaluator: a tokenizer and a recursive-descent parser that computes as it
+ * A small, safe arithmetic evaluator: an on-demand tokenizer and a recursive-descent parser that computes as it
  * parses. It knows numbers, + - * / % ^ (and ** for ^), parentheses, unary minus and a fixed table of
  * functions and constants. There is no eval, no Function, and no property lookup on user-supplied
  * names (tables are Maps), so `constructor` or `process.exit()` are just unknown names.
@@ -86,9 +86,6 @@ export const CALCULATOR_FUNCTIONS: readonly string[] = [...FUNCTIONS.keys()];
 /** The constant names the evaluator knows. */
 export const CALCULATOR_CONSTANTS: readonly string[] = [...CONSTANTS.keys()];
 
-const NUMBER = /\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?/y;
-const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
-const SPACE = /\s+/y;
 
 function describeChar(ch: string): string {
   return ch === '"' ? "'\"'" : `"${ch}"`;
@@ -98,6 +95,10 @@ function describeChar(ch: string): string {
 class Lexer {
   readonly #source: string;
   #pos = 0;
+  // Sticky regexes carry `lastIndex`, so each lexer has its own (no shared mutable module state).
+  readonly #number = /\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?/y;
+  readonly #name = /[A-Za-z_][A-Za-z0-9_]*/y;
+  readonly #space = /\s+/y;
 
   constructor(source: string) {
     this.#source = source;
@@ -105,22 +106,23 @@ class Lexer {
 
   next(): Token {
     const source = this.#source;
-    SPACE.lastIndex = this.#pos;
-    if (SPACE.test(source)) this.#pos = SPACE.lastIndex;
+    const space = this.#space;
+    space.lastIndex = this.#pos;
+    if (space.test(source)) this.#pos = space.lastIndex;
     const pos = this.#pos;
     if (pos >= source.length) return { kind: 'end', pos: source.length, text: '' };
     const ch = source[pos] as string;
     if (/[\d.]/.test(ch)) {
-      NUMBER.lastIndex = pos;
-      const match = NUMBER.exec(source);
+      this.#number.lastIndex = pos;
+      const match = this.#number.exec(source);
       if (match === null) throw new CalculatorError(`Unexpected ${describeChar(ch)} at position ${pos + 1}`, pos);
-      this.#pos = NUMBER.lastIndex;
+      this.#pos = this.#number.lastIndex;
       return { kind: 'number', value: Number(match[0]), pos, text: match[0] };
     }
     if (/[A-Za-z_]/.test(ch)) {
-      NAME.lastIndex = pos;
-      const text = (NAME.exec(source) as RegExpExecArray)[0];
-      this.#pos = NAME.lastIndex;
+      this.#name.lastIndex = pos;
+      const text = (this.#name.exec(source) as RegExpExecArray)[0];
+      this.#pos = this.#name.lastIndex;
       return { kind: 'name', name: text.toLowerCase(), pos, text };
     }
     if (ch === '*' && source[pos + 1] === '*') {
@@ -241,18 +243,18 @@ class Parser {
       return value;
     }
     if (token.kind === 'name') {
-      this.#advance();
       const fn = FUNCTIONS.get(token.name);
-      if (fn !== undefined) return this.#call(token.text, fn, token.pos);
       const constant = CONSTANTS.get(token.name);
-      if (constant !== undefined) {
-        if (this.#isOp('(')) throw new CalculatorError(`"${token.text}" is a constant, not a function`, token.pos);
-        return constant;
+      if (fn === undefined && constant === undefined) {
+        throw new CalculatorError(
+          `Unknown name "${token.text}" at position ${token.pos + 1}. Functions: ${CALCULATOR_FUNCTIONS.join(', ')}; constants: ${CALCULATOR_CONSTANTS.join(', ')}`,
+          token.pos,
+        );
       }
-      throw new CalculatorError(
-        `Unknown name "${token.text}" at position ${token.pos + 1}. Functions: ${CALCULATOR_FUNCTIONS.join(', ')}; constants: ${CALCULATOR_CONSTANTS.join(', ')}`,
-        token.pos,
-      );
+      this.#advance();
+      if (fn !== undefined) return this.#call(token.text, fn, token.pos);
+      if (this.#isOp('(')) throw new CalculatorError(`"${token.text}" is a constant, not a function`, token.pos);
+      return constant as number;
     }
     throw this.#unexpected('a number, a function or "("');
   }

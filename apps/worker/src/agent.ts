@@ -1,0 +1,71 @@
+import { type ChatAgent, createChatAgent, createModelFromEnv, type ModelChoice, agentTool } from '@edgetool/ai';
+import { type AnyTool, createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
+import type { Env } from './env.ts';
+import { createD1NonceStore } from './nonce-store.ts';
+import { browserTools } from './tools/browser-tools.ts';
+import { demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
+
+const INSTRUCTIONS = `You are the order desk of a small shop. Use the tools to look up orders, find delayed ones,
+change delivery dates and email customers (changes and emails need the user's approval), tell the time in a time zone,
+calculate, and use the user's browser for their time zone, a date picker and their cart. Be brief and concrete.`;
+
+/** The offline model streams slowly enough to press "stop" when OFFLINE_DELAY_MS is set (the e2e tests do). */
+function offlineDelay(env: Env): number {
+  const ms = Number(env.OFFLINE_DELAY_MS ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2000) : 0;
+}
+
+/** The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. */
+export function chooseModel(env: Env): ModelChoice {
+  return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env) } });
+}
+
+/** Ticket keys from secrets: TICKET_SECRET signs, TICKET_SECRET_PREVIOUS still verifies (rotation). */
+export function ticketKeys(env: Env): TicketKey[] {
+  if (!env.TICKET_SECRET) throw new MissingSecretError();
+  const keys: TicketKey[] = [{ id: 'current', secret: env.TICKET_SECRET }];
+  if (env.TICKET_SECRET_PREVIOUS) keys.push({ id: 'previous', secret: env.TICKET_SECRET_PREVIOUS });
+  return keys;
+}
+
+/** TICKET_SECRET is not configured: the chat cannot issue or check tickets. */
+export class MissingSecretError extends Error {
+  constructor() {
+    super('TICKET_SECRET is not set: add it to apps/worker/.dev.vars (npm start does) or `wrangler secret put TICKET_SECRET`.');
+    this.name = 'MissingSecretError';
+  }
+}
+
+/** Single-use tickets across isolates: nonces live in D1. */
+export function createTickets(env: Env): TicketSigner {
+  return createTicketSigner({ keys: ticketKeys(env), nonceStore: createD1NonceStore(env.DB) });
+}
+
+/**
+ * Every tool the model sees: the D1 tools, one agent-as-tool (a delay analyst that reads orders on a
+ * forked run and reports back) and the browser tools.
+ */
+export async function createDemoTools(model: ModelChoice, tickets: TicketSigner): Promise<AnyTool[]> {
+  const analyst = createChatAgent({
+    model: model.model,
+    tools: [listDelayedOrders, queryOrder],
+    instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
+    tickets,
+    maxSteps: 4,
+  });
+  const delayAnalyst = await agentTool({
+    name: 'delay_analyst',
+    description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
+    agent: analyst,
+  });
+  return [...demoTools, delayAnalyst, ...browserTools];
+}
+
+/** The demo agent. Built per request: a handful of plain objects, no I/O. */
+export async function createDemoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelChoice }> {
+  const model = chooseModel(env);
+  const tickets = createTickets(env);
+  const tools = await createDemoTools(model, tickets);
+  const agent = createChatAgent({ model: model.model, tools: createRegistry({ tools }), instructions: INSTRUCTIONS, tickets, maxSteps: 8 });
+  return { agent, model };
+}

@@ -1,0 +1,77 @@
+import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
+import { createRunContext, ToolError } from '@edgetool/core';
+import { createDemoAgent, MissingSecretError } from '../agent.ts';
+import type { Env } from '../env.ts';
+import { jsonError } from '../http/index.ts';
+import { demoDeps } from '../tools/index.ts';
+
+/** Largest accepted request body: a long conversation, not a denial of service. */
+export const MAX_CHAT_BODY_BYTES = 512 * 1024;
+
+/** What `useChat` posts (plus `mode`). */
+interface ChatBody {
+  readonly id: string;
+  readonly messages: unknown[];
+  readonly mode: ExecutionMode;
+}
+
+async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(next.value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function parseBody(text: string): ChatBody | Response {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonError(400, 'invalid-json', 'The request body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return jsonError(400, 'invalid-request', 'The body must be an object { id, messages, mode }.');
+  const { id, messages, mode = 'internal' } = body as { id?: unknown; messages?: unknown; mode?: unknown };
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200) return jsonError(400, 'invalid-request', '`id` (the conversation id) must be a non-empty string.');
+  if (!Array.isArray(messages) || messages.length === 0) return jsonError(400, 'invalid-request', '`messages` must be a non-empty array of UI messages.');
+  if (mode !== 'internal' && mode !== 'manual') return jsonError(400, 'unknown-mode', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
+  return { id, messages, mode };
+}
+
+/**
+ * `POST /api/chat`: one chat turn as an AI SDK UI message stream. Bad requests and refused continuations
+ * (forged approvals or results) are JSON errors with stable codes; nothing runs for them.
+ */
+export async function chat(request: Request, env: Env): Promise<Response> {
+  const text = await readLimited(request, MAX_CHAT_BODY_BYTES);
+  if (text === undefined) return jsonError(413, 'payload-too-large', `The request body is larger than ${MAX_CHAT_BODY_BYTES} bytes.`);
+  const body = parseBody(text);
+  if (body instanceof Response) return body;
+  try {
+    const { agent } = await createDemoAgent(env);
+    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env), signal: request.signal });
+    const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });
+    return turn.toResponse();
+  } catch (error) {
+    if (error instanceof MissingSecretError) return jsonError(500, 'not-configured', error.message);
+    if (error instanceof ContinuationError) return jsonError(403, error.code, error.message);
+    if (ToolError.isInstance(error)) return jsonError(400, error.code, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,110 @@
+import { createExecutor, createRunContext, createTicketSigner } from '@edgetool/core';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { NOW, rows } from '../test/support.ts';
+import { createD1NonceStore } from './nonce-store.ts';
+import { createDemoRegistry, type DemoDeps } from './tools/index.ts';
+
+function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let time = start;
+  return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+const stored = () => rows<{ nonce: string; expires_at: number }>('SELECT nonce, expires_at FROM ticket_nonces ORDER BY nonce');
+
+describe('createD1NonceStore', () => {
+  it('lets each nonce be claimed once', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now });
+    expect(await store.claim('n1', c.now() + 1000)).toBe(true);
+    expect(await store.claim('n1', c.now() + 1000)).toBe(false);
+    expect(await store.claim('n2', c.now() + 1000)).toBe(true);
+    expect(await stored()).toEqual([
+      { nonce: 'n1', expires_at: 1_001_000 },
+      { nonce: 'n2', expires_at: 1_001_000 },
+    ]);
+  });
+
+  it('lets exactly one of many concurrent claims win, also across store instances (isolates)', async () => {
+    const stores = [createD1NonceStore(env.DB), createD1NonceStore(env.DB), createD1NonceStore(env.DB)];
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]?.claim('same', Date.now() + 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('reports claimed, unexpired nonces through has()', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now });
+    expect(await store.has?.('n')).toBe(false);
+    await store.claim('n', c.now() + 10);
+    expect(await store.has?.('n')).toBe(true);
+    c.advance(10);
+    expect(await store.has?.('n')).toBe(false);
+  });
+
+  it('forgets a nonce once its expiry has passed', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now });
+    expect(await store.claim('n', c.now() + 1000)).toBe(true);
+    c.advance(999);
+    expect(await store.claim('n', c.now() + 1000)).toBe(false);
+    c.advance(1);
+    expect(await store.claim('n', c.now() + 1000)).toBe(true);
+    expect(await stored()).toEqual([{ nonce: 'n', expires_at: 1_002_000 }]);
+  });
+
+  it('takes over an expired row even when pruning is off', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now, pruneBatch: 0 });
+    expect(await store.claim('n', c.now() + 5)).toBe(true);
+    c.advance(5);
+    expect(await store.claim('n', c.now() + 5)).toBe(true);
+    expect(await store.claim('n', c.now() + 5)).toBe(false);
+  });
+
+  it('prunes expired rows opportunistically, a bounded number per claim', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now, pruneBatch: 2 });
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await store.claim(n, c.now() + 10);
+    await store.claim('long', c.now() + 10_000);
+    c.advance(10);
+    await store.claim('x', c.now() + 10);
+    expect((await stored()).map((r) => r.nonce)).toEqual(['c', 'd', 'e', 'long', 'x']);
+    await store.claim('y', c.now() + 10);
+    await store.claim('z', c.now() + 10);
+    expect((await stored()).map((r) => r.nonce)).toEqual(['long', 'x', 'y', 'z']);
+  });
+
+  it('does not store a nonce that is already expired', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now });
+    expect(await store.claim('old', c.now())).toBe(true);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('rejects nonsense arguments', async () => {
+    const store = createD1NonceStore(env.DB);
+    await expect(store.claim('', Date.now() + 1000)).rejects.toThrow(TypeError);
+    await expect(store.claim('n', Number.NaN)).rejects.toThrow(TypeError);
+    expect(() => createD1NonceStore(env.DB, { pruneBatch: -1 })).toThrow(RangeError);
+  });
+
+  it('makes approval tickets single-use in the core executor', async () => {
+    const tickets = createTicketSigner({
+      keys: [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }],
+      nonceStore: createD1NonceStore(env.DB),
+    });
+    const executor = createExecutor({ registry: createDemoRegistry(), tickets });
+    const run = createRunContext<DemoDeps>({ conversationId: 'conv-nonce', deps: { db: env.DB, now: () => NOW } });
+    const call = { id: 'call-1', name: 'send_email', arguments: { order_id: 'A-1002', subject: 'Delay', body: 'Your monitors arrive later.' } };
+    const pending = await executor.execute(call, { run });
+    const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+    expect(ticket).toEqual(expect.any(String));
+    expect((await executor.execute(call, { run, approval: { approved: true, ticket } })).outcome.type).toBe('success');
+    // A second executor (another isolate) shares the D1 store: the replay is refused there too.
+    const elsewhere = createExecutor({ registry: createDemoRegistry(), tickets });
+    const replay = await elsewhere.execute(call, { run, approval: { approved: true, ticket } });
+    expect(replay.outcome.type === 'error' && replay.outcome.error.code).toBe('ticket-invalid');
+    expect(await rows('SELECT id FROM outbox')).toHaveLength(1);
+    expect(await rows('SELECT nonce FROM ticket_nonces')).toHaveLength(1);
+  });
+});

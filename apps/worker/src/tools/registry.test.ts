@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createDemoRegistry, demoDeps, demoTools } from './index.ts';
+
+describe('demo registry', () => {
+  it('holds the six tools with the intended policies', () => {
+    expect(demoTools.map((t) => [t.name, t.policy.effects, t.policy.needsApproval, t.policy.runsOn])).toEqual([
+      ['query_order', 'read', false, 'server'],
+      ['list_delayed_orders', 'read', false, 'server'],
+      ['update_delivery_date', 'write', true, 'server'],
+      ['send_email', 'destructive', true, 'server'],
+      ['world_clock', 'read', false, 'server'],
+      ['calculate', 'read', false, 'server'],
+    ]);
+  });
+
+  it('gives every tool a description and an object JSON Schema with its required fields', () => {
+    const schemas = Object.fromEntries(demoTools.map((t) => [t.name, t.jsonSchema]));
+    for (const tool of demoTools) {
+      expect(tool.description.length).toBeGreaterThan(60);
+      expect(tool.jsonSchema).toMatchObject({ type: 'object' });
+    }
+    expect(schemas.update_delivery_date).toMatchObject({
+      required: ['order_id', 'new_date'],
+      properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' }, new_date: { type: 'string', format: 'date' } },
+    });
+    expect(schemas.list_delayed_orders).toMatchObject({ properties: { days_threshold: { type: 'integer', default: 1, minimum: 1 } } });
+    expect(schemas.send_email).toMatchObject({ required: ['order_id', 'subject', 'body'] });
+  });
+
+  it('resolves by name, lists the tools and passes registry options through', async () => {
+    const registry = createDemoRegistry({ onError: 'throw' });
+    expect(registry.names()).toEqual(demoTools.map((t) => t.name));
+    expect(registry.resolve('calculate')).toBe(demoTools[5]);
+    expect(registry.resolve('constructor')).toBeUndefined();
+    expect(registry.onError).toBe('throw');
+    expect(await registry.tools()).toHaveLength(6);
+  });
+
+  it('builds the deps from the bindings', () => {
+    const db = {} as D1Database;
+    expect(demoDeps({ DB: db })).toEqual({ db });
+  });
+});
