@@ -53,6 +53,9 @@ export default defineConfig({
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
     // The sandbox has 2 cores: at most two test files in flight per project.
     maxWorkers: 2,
+    // Property suites are bounded by run counts, not time; on a busy 2-core machine one can take
+    // several seconds. A real hang still fails here.
+    testTimeout: 20_000,
     projects: [
       {
         extends: true,

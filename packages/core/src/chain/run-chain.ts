@@ -15,13 +15,21 @@ export const defaultClock: Clock = typeof performance !== 'undefined' ? () => pe
 /**
  * Runs `interceptors` around `terminal` as an onion, recording a span per layer on `ctx.spans`.
  * Never rejects: a throw anywhere becomes an error outcome at that layer, so an outer
- * interceptor can still catch and replace it.
+ * interceptor can still catch and replace it. One continuation per layer (this is the hot path).
  */
 export function runChain(ctx: CallContext, interceptors: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock = defaultClock): Promise<ToolOutcome> {
-  return dispatch(ctx, interceptors, terminal, clock, 0);
+  return dispatch(ctx, interceptors, terminal, clock, 0, undefined);
 }
 
-async function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number): Promise<ToolOutcome> {
+/** The state of one layer's `next()`. */
+interface Layer {
+  state: 'idle' | 'running' | 'done';
+  running: Promise<ToolOutcome> | undefined;
+}
+
+type Settled = ((outcome: ToolOutcome) => void) | undefined;
+
+function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, onSettled: Settled): Promise<ToolOutcome> {
   const interceptor = list[i];
   const span: ToolSpan = {
     name: interceptor ? interceptor.name : ctx.tool.name,
@@ -32,36 +40,44 @@ async function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], term
     outcome: 'running',
   };
   ctx.spans.push(span);
-  let outcome: ToolOutcome;
-  try {
-    if (interceptor === undefined) {
-      outcome = await terminal(ctx);
-    } else {
-      const layer: Layer = { state: 'idle', running: undefined };
-      try {
-        const result: unknown = await interceptor.intercept(ctx, makeNext(ctx, list, terminal, clock, i, interceptor, layer));
-        outcome = isOutcome(result)
-          ? result
-          : failure(new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
-      } finally {
-        // An interceptor that started next() without awaiting it must not end its layer (and so the
-        // call) while the layers inside are still running.
-        if (layer.running && !interceptor.abandons) await layer.running;
-      }
-    }
-  } catch (error) {
-    outcome = failure(toToolError(error, { toolName: ctx.tool.name, callId: ctx.call.id }));
-  }
-  span.duration = clock() - span.start;
-  span.outcome = outcome.type;
-  if (outcome.type === 'error') span.errorCode = outcome.error.code;
-  return outcome;
-}
+  const settle = (outcome: ToolOutcome): ToolOutcome => {
+    span.duration = clock() - span.start;
+    span.outcome = outcome.type;
+    if (outcome.type === 'error') span.errorCode = outcome.error.code;
+    onSettled?.(outcome);
+    return outcome;
+  };
+  const fail = (error: unknown): ToolOutcome => failure(toToolError(error, { toolName: ctx.tool.name, callId: ctx.call.id }));
 
-/** The state of one layer's `next()`. */
-interface Layer {
-  state: 'idle' | 'running' | 'done';
-  running: Promise<ToolOutcome> | undefined;
+  if (interceptor === undefined) {
+    let result: Promise<ToolOutcome> | ToolOutcome;
+    try {
+      result = terminal(ctx);
+    } catch (error) {
+      return Promise.resolve(settle(fail(error)));
+    }
+    return result instanceof Promise ? result.then(settle, (error: unknown) => settle(fail(error))) : Promise.resolve(settle(result));
+  }
+
+  const layer: Layer = { state: 'idle', running: undefined };
+  const check = (result: unknown): ToolOutcome =>
+    isOutcome(result)
+      ? result
+      : failure(new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
+  // An interceptor that started next() without awaiting it must not end its layer (and so the call)
+  // while the layers inside still run, unless it declares that it abandons them (timeout).
+  const finish = (outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> =>
+    layer.running && !interceptor.abandons ? layer.running.then(() => settle(outcome)) : settle(outcome);
+  let pending: Promise<ToolOutcome>;
+  try {
+    pending = interceptor.intercept(ctx, makeNext(ctx, list, terminal, clock, i, interceptor, layer));
+  } catch (error) {
+    return Promise.resolve(finish(fail(error)));
+  }
+  return Promise.resolve(pending).then(
+    (result) => finish(check(result)),
+    (error: unknown) => finish(fail(error)),
+  );
 }
 
 function makeNext(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, interceptor: ToolInterceptor, layer: Layer) {
@@ -74,12 +90,11 @@ function makeNext(ctx: CallContext, list: readonly ToolInterceptor[], terminal: 
     const savedSignal = overrides?.signal ? ctx.signal : undefined;
     if (overrides && 'input' in overrides) ctx.input = overrides.input;
     if (overrides?.signal) ctx.signal = overrides.signal;
-    layer.running = dispatch(ctx, list, terminal, clock, i + 1).then((outcome) => {
+    layer.running = dispatch(ctx, list, terminal, clock, i + 1, () => {
       layer.state = 'done';
       layer.running = undefined;
       ctx.input = savedInput;
       if (savedSignal) ctx.signal = savedSignal;
-      return outcome;
     });
     return layer.running;
   };

@@ -27,7 +27,7 @@ export interface RunContextOptions<TDeps> {
 }
 
 class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
-  readonly conversationId: string;
+  #conversationId: string | undefined;
   readonly userId: string | undefined;
   readonly deps: TDeps;
   readonly signal: AbortSignal | undefined;
@@ -35,11 +35,17 @@ class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
 
   constructor(options: RunContextOptions<TDeps>) {
     super();
-    this.conversationId = options.conversationId ?? crypto.randomUUID();
+    this.#conversationId = options.conversationId;
     this.userId = options.userId;
     this.deps = options.deps as TDeps;
     this.signal = options.signal;
     this.#parent = options.parent;
+  }
+
+  /** Generated on first read when none was given (most calls without a run never read it). */
+  get conversationId(): string {
+    if (this.#conversationId === undefined) this.#conversationId = crypto.randomUUID();
+    return this.#conversationId;
   }
 
   override get<T>(key: ContextKey<T>): T | undefined {
