@@ -1,0 +1,48 @@
+import { contextKey, createRegistry, createRunContext, defineInterceptor, defineTool } from '@edgetool/core';
+import { isStepCount, streamText } from 'ai';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../test-support/mock-model.ts';
+import { ToolCallFailed, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+
+const seen = contextKey<string>('seen');
+
+describe('escape hatch: edgetool tools in your own streamText', () => {
+  it('runs the same chain, context and errors, and honours approval policies', async () => {
+    const calls: string[] = [];
+    const audit = defineInterceptor('audit', async (ctx, next) => {
+      calls.push(`${ctx.tool.name}:${ctx.run.userId}`);
+      ctx.set(seen, 'audited');
+      return next();
+    });
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Look up',
+      input: v.object({ id: v.string() }),
+      execute: ({ id }, ctx) => `${id} (${ctx.get(seen)})`,
+    });
+    const wipe = defineTool({ name: 'wipe', description: 'Wipe', input: v.object({}), policy: { effects: 'destructive' }, execute: () => 'wiped' });
+    const registry = createRegistry({ tools: [lookup, wipe], interceptors: [audit] });
+    const run = createRunContext({ userId: 'ada' });
+    const tools = await toAISDKTools(registry, { run });
+    const model = scriptedModel(
+      callsStep([
+        ['c1', 'lookup', { id: 'x1' }],
+        ['c2', 'lookup', { id: 42 }],
+        ['c3', 'wipe', {}],
+      ]),
+      textStep('done'),
+    );
+    const result = streamText({ model, tools, toolApproval: toolApprovalFor(registry, { run }), stopWhen: isStepCount(3), prompt: 'go' });
+    const content = await result.content;
+    expect(calls).toEqual(['lookup:ada']); // invalid input never reaches the chain
+    expect(content.filter((p) => p.type === 'tool-approval-request').map((p) => (p as { toolCall: { toolCallId: string } }).toolCall.toolCallId)).toEqual(['c3']);
+    const results = content.filter((p) => p.type === 'tool-result' || p.type === 'tool-error');
+    expect(results.map((p) => p.type)).toEqual(['tool-result', 'tool-error']);
+    const error = (results[1] as { error: unknown }).error;
+    expect(error).toBeInstanceOf(ToolCallFailed);
+    expect(String(error)).toMatch(/^Error \(invalid-input\): Invalid arguments for "lookup"/);
+    expect(model.doStreamCalls).toHaveLength(1); // the approval ends the step: the model waits for the human
+    expect(lastToolResults(model.doStreamCalls[0])).toEqual([]);
+  });
+});
