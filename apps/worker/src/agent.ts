@@ -2,7 +2,7 @@ import { type ChatAgent, createChatAgent, createModelFromEnv, type ModelChoice, 
 import { type AnyTool, createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
 import type { Env } from './env.ts';
 import { createD1NonceStore } from './nonce-store.ts';
-import { browserTools } from './tools/browser-tools.ts';
+import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
 import { demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
 
 const INSTRUCTIONS = `You are the order desk of a small shop. Use the tools to look up orders, find delayed ones,
@@ -58,7 +58,7 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner)
     description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
     agent: analyst,
   });
-  return [...demoTools, delayAnalyst, ...browserTools];
+  return [...demoTools, delayAnalyst, ...browserToolDeclarations];
 }
 
 /** The demo agent. Built per request: a handful of plain objects, no I/O. */

@@ -342,3 +342,19 @@ describe('chat loop: client tools and manual mode', () => {
     await expect(agent.generate({ messages: 'hi', mode: 'auto' as never, run: run() })).rejects.toMatchObject({ code: 'invalid-input' });
   });
 });
+
+describe('chat loop: duplicated parts', () => {
+  it('refuses a history where one tool call appears twice, without spending its ticket', async () => {
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('ok'));
+    const { agent, writes } = agentFor(model);
+    const first = await agent.generate(ask('move it'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    const doubled = structuredClone(approved);
+    const last = doubled.at(-1);
+    const part = last?.parts.find((p) => (p as { toolCallId?: string }).toolCallId === 'c1');
+    last?.parts.push(structuredClone(part) as never);
+    expect((await refused(agent.generate({ messages: doubled, run: run() }))).problem).toBe('duplicate-call');
+    await agent.generate({ messages: approved, run: run() });
+    expect(writes).toHaveLength(1);
+  });
+});

@@ -3,7 +3,7 @@ import { type AnyToolPart, dataByCallId, SEAL_PART, type SealPartData, TICKET_PA
 import { sealSubject } from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
-export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'ticket';
+export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'duplicate-call' | 'ticket';
 
 /**
  * The incoming history cannot be trusted: a tool result without a valid seal or ticket, an approval
@@ -65,6 +65,7 @@ export async function verifyContinuation(
   const accepted: AcceptedResult[] = [];
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   const checks: Check[] = [];
+  const seenCalls = new Set<string>();
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
@@ -74,6 +75,9 @@ export async function verifyContinuation(
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const callId = part.toolCallId;
+      // One part per call: a duplicate could pair one ticket with two decisions or results.
+      if (seenCalls.has(callId)) throw new ContinuationError('duplicate-call', `The tool call ${callId} ("${toolName}") appears more than once in the history.`, { toolName, callId });
+      seenCalls.add(callId);
       if (isLast) inputs.set(callId, { toolName, input: part.input });
       const meta = { toolName, callId };
       if (part.state === 'output-available' || part.state === 'output-error') {

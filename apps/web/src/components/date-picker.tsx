@@ -1,0 +1,45 @@
+import { type FormEvent, type ReactElement, useState } from 'react';
+import type { DateQuestion } from '../tools/browser-tools.ts';
+
+function today(): string {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}
+
+/** The answer UI of `pick_date`: the tool call waits until the user chooses or cancels. */
+export function DatePicker(props: {
+  readonly question: DateQuestion;
+  readonly onChoose: (date: string) => void;
+  readonly onCancel: () => void;
+}): ReactElement {
+  const { question, onChoose, onCancel } = props;
+  const [value, setValue] = useState(() => (question.min && question.min > today() ? question.min : today()));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value) onChoose(value);
+  };
+  return (
+    <form className="date-picker" data-testid="date-picker" onSubmit={submit}>
+      <label className="date-question">
+        <span>{question.question}</span>
+        <input
+          type="date"
+          data-testid="date-input"
+          value={value}
+          min={question.min}
+          max={question.max}
+          required
+          onChange={(event) => setValue(event.target.value)}
+        />
+      </label>
+      <div className="button-row">
+        <button type="submit" className="button primary" data-testid="date-submit" disabled={!value}>
+          Choose date
+        </button>
+        <button type="button" className="button ghost" data-testid="date-cancel" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ExecutionMode } from '@edgetool/ai';
+import type { ActiveModel } from '@edgetool/react';
+import type { ReactElement } from 'react';
+import type { ServerInfo } from '../lib/server-info.ts';
+
+const MODES: readonly { readonly mode: ExecutionMode; readonly label: string; readonly hint: string }[] = [
+  { mode: 'internal', label: 'Internal', hint: 'The server runs its own tools; only browser tools and approvals come to you.' },
+  { mode: 'manual', label: 'Manual', hint: 'Every call comes to this browser: its chain authorises server calls and runs browser tools.' },
+];
+
+/** Title, server status, the active model, the mode switch and "new chat". */
+export function Header(props: {
+  readonly server: ServerInfo['status'];
+  readonly model: ActiveModel | undefined;
+  readonly mode: ExecutionMode;
+  readonly onMode: (mode: ExecutionMode) => void;
+  readonly onNewChat: () => void;
+}): ReactElement {
+  const { server, model, mode, onMode, onNewChat } = props;
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="logo" aria-hidden="true" />
+        <div>
+          <h1>edgetool</h1>
+          <p>typed tool calls · browser + worker</p>
+        </div>
+      </div>
+      <div className="header-center">
+        <span className={`server-dot server-${server}`} data-testid="server-status" data-status={server} title={`server ${server}`} />
+        <span className={`model-label${model?.offline ? ' model-offline' : ''}`} data-testid="model-label" data-offline={model ? String(model.offline) : 'unknown'}>
+          {model ? (
+            <>
+              {model.offline ? <span className="offline-tag">offline model</span> : <span className="online-tag">model</span>}
+              <span className="model-id">{model.offline ? model.modelId : model.label}</span>
+            </>
+          ) : server === 'unreachable' ? (
+            'no model · server unreachable'
+          ) : (
+            'model …'
+          )}
+        </span>
+      </div>
+      <div className="header-actions">
+        <fieldset className="mode-switch" data-testid="mode-switch" data-mode={mode}>
+          <legend className="visually-hidden">Execution mode</legend>
+          {MODES.map((m) => (
+            <button
+              key={m.mode}
+              type="button"
+              data-testid={`mode-${m.mode}`}
+              aria-pressed={mode === m.mode}
+              className={mode === m.mode ? 'active' : ''}
+              title={m.hint}
+              onClick={() => onMode(m.mode)}
+            >
+              {m.label}
+            </button>
+          ))}
+        </fieldset>
+        <button type="button" className="button ghost" data-testid="new-chat" onClick={onNewChat}>
+          New chat
+        </button>
+      </div>
+    </header>
+  );
+}

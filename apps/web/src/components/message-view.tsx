@@ -1,0 +1,53 @@
+import type { EdgetoolUIMessage } from '@edgetool/ai';
+import type { ToolCallView, UserQuestion } from '@edgetool/react';
+import type { ReactElement } from 'react';
+import type { DateQuestion } from '../tools/browser-tools.ts';
+import { ToolCard, type ToolCardActions } from './tool-card.tsx';
+
+type Part = EdgetoolUIMessage['parts'][number];
+
+function isToolPart(part: Part): part is Part & { toolCallId: string } {
+  return (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'toolCallId' in part;
+}
+
+/** One message: text in bubbles, tool calls as cards, in the order the model produced them. */
+export function MessageView(
+  props: {
+    readonly message: EdgetoolUIMessage;
+    readonly toolCalls: ReadonlyMap<string, ToolCallView>;
+    readonly questions: readonly UserQuestion<DateQuestion>[];
+    readonly streaming: boolean;
+  } & ToolCardActions,
+): ReactElement {
+  const { message, toolCalls, questions, streaming } = props;
+  const isUser = message.role === 'user';
+  return (
+    <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
+      {!isUser && (
+        <div className="avatar" aria-hidden="true">
+          et
+        </div>
+      )}
+      <div className="message-parts">
+        {message.parts.map((part, index) => {
+          if (part.type === 'text') {
+            if (part.text.trim() === '') return null;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts are append-only within a message.
+              <p key={index} className={`bubble${streaming && part.state === 'streaming' ? ' bubble-streaming' : ''}`} data-testid="message-text">
+                {part.text}
+              </p>
+            );
+          }
+          if (isToolPart(part)) {
+            const view = toolCalls.get(part.toolCallId);
+            if (!view) return null;
+            const question = questions.find((q) => q.id === part.toolCallId)?.question;
+            return <ToolCard key={part.toolCallId} view={view} dateQuestion={question} {...props} />;
+          }
+          return null;
+        })}
+      </div>
+    </div>
+  );
+}

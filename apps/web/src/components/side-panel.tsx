@@ -1,0 +1,77 @@
+import type { AnyTool } from '@edgetool/core';
+import { type PolicySummary, type ServerToolInfo, summarizePolicy } from '@edgetool/react';
+import { type ReactElement, useSyncExternalStore } from 'react';
+import type { CartStore } from '../tools/cart-store.ts';
+
+function ToolRow({ name, description, policy, side }: { name: string; description: string; policy: PolicySummary; side: 'server' | 'browser' }): ReactElement {
+  const approval = policy.needsApproval === true ? 'asks first' : policy.needsApproval === 'conditional' ? 'may ask' : undefined;
+  return (
+    <li className="side-tool" data-testid={`${side}-tool`} data-tool-name={name}>
+      <div className="side-tool-head">
+        <code>{name}</code>
+        <span className={`effect-dot effect-${policy.effects}`} title={policy.effects} />
+      </div>
+      <p>{description}</p>
+      <div className="side-tool-tags">
+        <span className="tag">{policy.effects}</span>
+        {approval ? <span className="tag tag-attention">{approval}</span> : null}
+        {policy.returnDirect ? <span className="tag">return-direct</span> : null}
+      </div>
+    </li>
+  );
+}
+
+/** The tools on each side with their policies, and the cart the browser tools keep. */
+export function SidePanel(props: { readonly serverTools: readonly ServerToolInfo[]; readonly browserTools: readonly AnyTool[]; readonly cart: CartStore }): ReactElement {
+  const { serverTools, browserTools, cart } = props;
+  const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
+  return (
+    <aside className="side-panel">
+      <section className="side-card" data-testid="cart">
+        <h2>
+          Cart <span className="count">{summary.count}</span>
+        </h2>
+        {summary.items.length === 0 ? (
+          <p className="muted">Empty. Try “add 2 coffee beans to my cart”.</p>
+        ) : (
+          <ul className="cart-items">
+            {summary.items.map((item) => (
+              <li key={item.name} data-testid="cart-item">
+                <span>
+                  {item.quantity} × {item.name}
+                </span>
+                <span className="muted">{item.price === undefined ? '' : `€${(item.price * item.quantity).toFixed(2)}`}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {summary.total > 0 ? <p className="cart-total">Total €{summary.total.toFixed(2)}</p> : null}
+        <p className="muted small">Kept in this browser’s localStorage by the cart tools.</p>
+      </section>
+      <section className="side-card">
+        <h2>
+          Browser tools <span className="count">{browserTools.length}</span>
+        </h2>
+        <ul className="side-tools">
+          {browserTools.map((tool) => (
+            <ToolRow key={tool.name} name={tool.name} description={tool.description} policy={summarizePolicy(tool)} side="browser" />
+          ))}
+        </ul>
+      </section>
+      <section className="side-card">
+        <h2>
+          Server tools <span className="count">{serverTools.length}</span>
+        </h2>
+        {serverTools.length === 0 ? (
+          <p className="muted">Not loaded: the server is not reachable yet.</p>
+        ) : (
+          <ul className="side-tools">
+            {serverTools.map((tool) => (
+              <ToolRow key={tool.name} name={tool.name} description={tool.description} policy={tool.policy} side="server" />
+            ))}
+          </ul>
+        )}
+      </section>
+    </aside>
+  );
+}

@@ -1,0 +1,111 @@
+import type { ToolCallView } from '@edgetool/react';
+import { type ReactElement, useState } from 'react';
+import { formatDuration, formatValue, STATUS_LABELS, statusTone } from '../lib/format.ts';
+import type { DateQuestion } from '../tools/browser-tools.ts';
+import { DatePicker } from './date-picker.tsx';
+import { TraceTimeline } from './trace-timeline.tsx';
+
+/** What a card can do besides showing the call. */
+export interface ToolCardActions {
+  readonly onApprove: (toolCallId: string) => void;
+  readonly onDeny: (toolCallId: string, reason?: string) => void;
+  readonly onChooseDate: (toolCallId: string, date: string) => void;
+  readonly onCancelDate: (toolCallId: string) => void;
+}
+
+function JsonBlock({ label, value, testId, tone }: { label: string; value: unknown; testId: string; tone?: 'error' }): ReactElement {
+  return (
+    <div className={`tool-block${tone === 'error' ? ' tool-block-error' : ''}`}>
+      <div className="tool-block-label">{label}</div>
+      <pre data-testid={testId}>{formatValue(value)}</pre>
+    </div>
+  );
+}
+
+/** One tool call: input, state, output or error, where it ran, timing, approval buttons, its trace. */
+export function ToolCard(props: { readonly view: ToolCallView; readonly dateQuestion: DateQuestion | undefined } & ToolCardActions): ReactElement {
+  const { view, dateQuestion } = props;
+  const [showTrace, setShowTrace] = useState(true);
+  const [reason, setReason] = useState('');
+  // A browser tool waiting for the user's answer (pick_date) is the user's turn, not just "running".
+  const waitingForUser = dateQuestion !== undefined && view.status === 'running';
+  const tone = waitingForUser ? 'attention' : statusTone(view.status);
+  const effects = view.policy?.effects;
+  const awaitingApproval = view.status === 'awaiting-approval';
+  return (
+    <article
+      className={`tool-card tone-${tone}`}
+      data-testid="tool-card"
+      data-tool-name={view.toolName}
+      data-tool-call-id={view.toolCallId}
+      data-state={view.status}
+      data-waiting-for-user={waitingForUser ? 'true' : undefined}
+      data-ran-on={view.ranOn ?? 'unknown'}
+    >
+      <header className="tool-head">
+        <span className="tool-icon" aria-hidden="true">
+          {view.ranOn === 'browser' ? '◧' : '◨'}
+        </span>
+        <code className="tool-name">{view.toolName}</code>
+        {effects && effects !== 'read' ? <span className={`effect-tag effect-${effects}`}>{effects}</span> : null}
+        <span className="spacer" />
+        {view.ranOn ? (
+          <span className={`where-tag where-${view.ranOn}`} data-testid="tool-where" title={view.ranOn === 'browser' ? 'Runs in this browser' : 'Runs on the server'}>
+            {view.ranOn}
+          </span>
+        ) : null}
+        <span className="tool-duration" data-testid="tool-duration">
+          {formatDuration(view.durationMs)}
+        </span>
+        <span className={`status-pill status-${tone}`} data-testid="tool-state">
+          {(tone === 'busy' || tone === 'attention') && <span className="pulse" aria-hidden="true" />}
+          {waitingForUser ? 'your input' : STATUS_LABELS[view.status]}
+        </span>
+      </header>
+
+      <div className="tool-body">
+        <JsonBlock label="input" value={view.input ?? {}} testId="tool-input" />
+        {view.status === 'done' ? <JsonBlock label="output" value={view.output} testId="tool-output" /> : null}
+        {view.errorText ? <JsonBlock label="error" value={view.errorText} testId="tool-error" tone="error" /> : null}
+      </div>
+      {view.status === 'denied' && view.approval?.reason ? <p className="tool-note">Denied: {view.approval.reason}</p> : null}
+
+      {dateQuestion ? (
+        <DatePicker question={dateQuestion} onChoose={(date) => props.onChooseDate(view.toolCallId, date)} onCancel={() => props.onCancelDate(view.toolCallId)} />
+      ) : null}
+
+      {awaitingApproval ? (
+        <div className="approval" data-testid="approval" data-source={view.approval?.source}>
+          <p className="approval-text">
+            {view.approval?.source === 'browser' ? 'This browser tool' : view.mode === 'manual' ? 'The server wants to run this call, and your browser asks you first' : 'The server needs your approval to run this call'}
+            {effects ? ` (${effects})` : ''}.
+          </p>
+          <input
+            className="approval-reason"
+            data-testid="deny-reason"
+            placeholder="Reason if you deny (optional)"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <div className="button-row">
+            <button type="button" className="button primary" data-testid="approve" onClick={() => props.onApprove(view.toolCallId)}>
+              Approve
+            </button>
+            <button type="button" className="button danger" data-testid="deny" onClick={() => props.onDeny(view.toolCallId, reason.trim() || undefined)}>
+              Deny
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      {view.traces.length > 0 ? (
+        <div className="tool-trace">
+          <button type="button" className="link-button" data-testid="trace-toggle" aria-expanded={showTrace} onClick={() => setShowTrace((s) => !s)}>
+            {showTrace ? 'Hide trace' : `Trace · ${view.traces.reduce((n, t) => n + t.spans.length, 0)} spans`}
+          </button>
+          {showTrace ? <TraceTimeline traces={view.traces} /> : null}
+        </div>
+      ) : null}
+    </article>
+  );
+}

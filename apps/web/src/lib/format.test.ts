@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatOffset, formatValue, STATUS_LABELS, statusTone } from './format.ts';
+import { parseHealth } from './server-info.ts';
+
+describe('formatting', () => {
+  it('durations', () => {
+    expect(formatDuration(0.421)).toBe('0.42 ms');
+    expect(formatDuration(12.4)).toBe('12 ms');
+    expect(formatDuration(1834)).toBe('1.8 s');
+    expect(formatDuration(undefined)).toBe('–');
+  });
+
+  it('values', () => {
+    expect(formatValue('plain')).toBe('plain');
+    expect(formatValue({ a: 1 })).toBe('{\n  "a": 1\n}');
+    expect(formatValue(undefined)).toBe('');
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(formatValue(loop)).toBe('[object Object]');
+  });
+
+  it('status labels and tones cover every status', () => {
+    expect(STATUS_LABELS['awaiting-approval']).toBe('needs approval');
+    expect(statusTone('awaiting-approval')).toBe('attention');
+    expect(statusTone('error')).toBe('bad');
+    expect(statusTone('interrupted')).toBe('muted');
+  });
+
+  it('UTC offsets', () => {
+    expect(formatOffset(120)).toBe('+02:00');
+    expect(formatOffset(-330)).toBe('-05:30');
+    expect(formatOffset(0)).toBe('+00:00');
+  });
+});
+
+describe('parseHealth', () => {
+  it('reads the model object, or a bare model id', () => {
+    expect(parseHealth({ ok: true, model: { provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true } })).toEqual({
+      ok: true,
+      model: { provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true, label: 'offline model (edgetool-offline)' },
+    });
+    expect(parseHealth({ ok: true, model: 'edgetool-offline' }).model).toMatchObject({ offline: true });
+    expect(parseHealth({ ok: true, model: { provider: 'openai.responses', modelId: 'gpt-4.1-mini', offline: false } }).model?.label).toBe('openai.responses · gpt-4.1-mini');
+    expect(parseHealth('nope')).toEqual({ ok: false, model: undefined });
+  });
+});

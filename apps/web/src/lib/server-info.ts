@@ -1,0 +1,64 @@
+import { type ActiveModel, describeModelLabel, parseServerTools, type ServerToolInfo } from '@edgetool/react';
+import { useCallback, useEffect, useState } from 'react';
+
+/** What the app knows about the server before (and besides) the chat. */
+export interface ServerInfo {
+  readonly status: 'checking' | 'online' | 'unreachable';
+  readonly model: ActiveModel | undefined;
+  readonly tools: readonly ServerToolInfo[];
+  /** Why the server counts as unreachable. */
+  readonly problem: string | undefined;
+}
+
+/** Reads `GET /api/health`: `{ ok, model: { provider, modelId, offline } }` (a bare model id string is accepted too). */
+export function parseHealth(body: unknown): { readonly ok: boolean; readonly model: ActiveModel | undefined } {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as { ok?: unknown; model?: unknown };
+  const m = b.model as { provider?: unknown; modelId?: unknown; offline?: unknown } | string | undefined;
+  let model: ActiveModel | undefined;
+  if (typeof m === 'string') {
+    model = describeModelLabel({ provider: 'edgetool', modelId: m, offline: /offline/i.test(m) });
+  } else if (m && typeof m.modelId === 'string') {
+    model = describeModelLabel({ provider: typeof m.provider === 'string' ? m.provider : 'unknown', modelId: m.modelId, offline: m.offline === true });
+  }
+  return { ok: b.ok === true, model };
+}
+
+async function getJson(url: string, signal: AbortSignal): Promise<unknown> {
+  const response = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+  return response.json();
+}
+
+/** How often to look again while the server is unreachable (it may just be starting). */
+const RETRY_MS = 5_000;
+
+/** Checks `/api/health` and loads `/api/tools`; re-checks every few seconds while the server is down. */
+export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: () => void } {
+  const [info, setInfo] = useState<ServerInfo>({ status: 'checking', model: undefined, tools: [], problem: undefined });
+  const [attempt, setAttempt] = useState(0);
+  const recheck = useCallback(() => setAttempt((n) => n + 1), []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger for a new check.
+  useEffect(() => {
+    const controller = new AbortController();
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    (async () => {
+      try {
+        const health = parseHealth(await getJson(`${base}/health`, controller.signal));
+        if (!health.ok) throw new Error('the health check did not say ok');
+        const tools = await getJson(`${base}/tools`, controller.signal).then(parseServerTools, () => []);
+        setInfo({ status: 'online', model: health.model, tools, problem: undefined });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        setInfo((previous) => ({ ...previous, status: 'unreachable', problem: error instanceof Error ? error.message : String(error) }));
+        retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
+      }
+    })();
+    return () => {
+      controller.abort();
+      clearTimeout(retry);
+    };
+  }, [base, attempt]);
+
+  return { ...info, recheck };
+}

@@ -1,0 +1,38 @@
+import type { CallTrace } from './trace.ts';
+
+/** What the browser did or does for one call: run it (client tool), or authorise its server run (manual mode). */
+export interface BrowserCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly kind: 'run' | 'authorise';
+  /** The approval request the authorisation answers (`authorise` only). */
+  readonly approvalId: string | undefined;
+  /** `awaiting-approval`: the browser chain's approval layer waits for a human. */
+  readonly status: 'running' | 'awaiting-approval' | 'done' | 'cancelled';
+  /** One trace per pass through the browser chain (a paused approval, then the approved run). */
+  readonly traces: readonly CallTrace[];
+}
+
+/** Browser calls by tool call id. */
+export type BrowserCalls = ReadonlyMap<string, BrowserCall>;
+
+/** Returns a copy with one call created or changed. */
+export function updateBrowserCall(calls: BrowserCalls, call: BrowserCall): BrowserCalls {
+  const next = new Map(calls);
+  next.set(call.toolCallId, call);
+  return next;
+}
+
+/** Returns a copy where every running or waiting call is cancelled (the user pressed stop). */
+export function cancelBrowserCalls(calls: BrowserCalls): BrowserCalls {
+  let changed = false;
+  const next = new Map(calls);
+  for (const [id, call] of calls) {
+    if (call.status === 'running' || call.status === 'awaiting-approval') {
+      next.set(id, { ...call, status: 'cancelled' });
+      changed = true;
+    }
+  }
+  return changed ? next : calls;
+}

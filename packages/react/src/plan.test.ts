@@ -1,0 +1,82 @@
+import { defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { canRunInBrowser, messageMode, planBrowserWork } from './plan.ts';
+import { assistant, ticket, toolPart, user } from './test-support/messages.ts';
+
+const pickDate = defineTool({ name: 'pick_date', description: 'Pick a date', input: v.object({}), policy: { runsOn: 'client' }, execute: () => '2026-12-24' });
+const anywhere = defineTool({ name: 'format', description: 'Format', input: v.object({}), policy: { runsOn: 'anywhere' }, execute: () => 'x' });
+const serverOnly = defineTool({ name: 'query_order', description: 'Query', input: v.object({}), execute: () => 'x' });
+const browserTools = new Map([pickDate, anywhere, serverOnly].map((t) => [t.name, t] as const));
+
+describe('planBrowserWork', () => {
+  it('runs a call the server handed over with a client-result ticket', () => {
+    const messages = [user('hi'), assistant([toolPart('pick_date', 'c1', 'input-available'), ticket('pick_date', 'c1', 'client-result')])];
+    expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([{ kind: 'run', toolCallId: 'c1', toolName: 'pick_date', input: { q: 'c1' } }]);
+  });
+
+  it('never runs a server tool that is input-available while the server executes it (onToolCall pitfall)', () => {
+    // Internal mode: the server streams tool-input-available for its own tools; no ticket comes with them.
+    const messages = [assistant([toolPart('format', 'c1', 'input-available'), toolPart('query_order', 'c2', 'input-available')], { mode: 'internal' })];
+    expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([]);
+  });
+
+  it('waits for the ticket that follows tool-input-available', () => {
+    const before = [assistant([toolPart('pick_date', 'c1', 'input-available')])];
+    expect(planBrowserWork(before, { browserTools, mode: 'internal' })).toEqual([]);
+  });
+
+  it('rejects handed-over calls the browser cannot run: unknown here, or server-only in its policy', () => {
+    const messages = [
+      assistant([
+        toolPart('nope', 'c1', 'input-available'),
+        ticket('nope', 'c1', 'client-result'),
+        toolPart('query_order', 'c2', 'input-available'),
+        ticket('query_order', 'c2', 'client-result'),
+      ]),
+    ];
+    const work = planBrowserWork(messages, { browserTools, mode: 'manual' });
+    expect(work.map((w) => [w.kind, w.toolCallId])).toEqual([
+      ['reject', 'c1'],
+      ['reject', 'c2'],
+    ]);
+    expect(work[0]).toMatchObject({ errorText: expect.stringMatching(/^Error \(unknown-tool\): This browser has no tool "nope"\. Available browser tools: pick_date, format, query_order\./) });
+    expect(work[1]).toMatchObject({ errorText: expect.stringMatching(/^Error \(wrong-placement\)/) });
+  });
+
+  it('approval requests: the browser chain authorises in manual mode, a human decides in internal mode', () => {
+    const parts = [toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1' } }), ticket('update_delivery_date', 'c1', 'approval', 'server')];
+    expect(planBrowserWork([assistant(parts, { mode: 'manual' })], { browserTools, mode: 'internal' })).toEqual([
+      { kind: 'authorise', toolCallId: 'c1', toolName: 'update_delivery_date', input: { q: 'c1' }, approvalId: 'ap1' },
+    ]);
+    expect(planBrowserWork([assistant(parts, { mode: 'internal' })], { browserTools, mode: 'manual' })[0]?.kind).toBe('ask');
+    // Without metadata the current mode decides.
+    expect(planBrowserWork([assistant(parts)], { browserTools, mode: 'manual' })[0]?.kind).toBe('authorise');
+  });
+
+  it('looks only at the last message, and only when it is the assistant', () => {
+    const pending = assistant([toolPart('pick_date', 'c1', 'input-available'), ticket('pick_date', 'c1', 'client-result')]);
+    expect(planBrowserWork([pending, user('never mind', 'u2')], { browserTools, mode: 'internal' })).toEqual([]);
+    expect(planBrowserWork([], { browserTools, mode: 'internal' })).toEqual([]);
+  });
+
+  it('ignores settled calls', () => {
+    const messages = [assistant([toolPart('pick_date', 'c1', 'output-available', { output: 'x' }), ticket('pick_date', 'c1', 'client-result')])];
+    expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([]);
+  });
+});
+
+describe('canRunInBrowser / messageMode', () => {
+  it('allows client and anywhere tools, never server tools or unknown ones', () => {
+    expect(canRunInBrowser(pickDate)).toBe(true);
+    expect(canRunInBrowser(anywhere)).toBe(true);
+    expect(canRunInBrowser(serverOnly)).toBe(false);
+    expect(canRunInBrowser(undefined)).toBe(false);
+  });
+
+  it('reads the mode from metadata, else the fallback', () => {
+    expect(messageMode(assistant([], { mode: 'manual' }), 'internal')).toBe('manual');
+    expect(messageMode(assistant([]), 'internal')).toBe('internal');
+    expect(messageMode(undefined, 'manual')).toBe('manual');
+  });
+});

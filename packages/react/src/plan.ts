@@ -1,0 +1,81 @@
+import type { AnyTool } from '@edgetool/core';
+import { dataByCallId, type ExecutionMode, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from '@edgetool/ai';
+
+/** A UI message as far as edgetool's browser logic reads it. */
+export interface MessageLike {
+  readonly id: string;
+  readonly role: string;
+  readonly parts: readonly unknown[];
+  readonly metadata?: unknown;
+}
+
+/** What the browser must do for one pending call of the last assistant message. */
+export type BrowserWork =
+  /** The server handed the call to the browser (a `client-result` ticket): run it through the browser chain. */
+  | { readonly kind: 'run'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
+  /** The server handed over a call the browser cannot run (unknown here, or server-only): report an error. */
+  | { readonly kind: 'reject'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly errorText: string }
+  /** Manual mode: a server tool waits for the browser chain to authorise its run on the server. */
+  | { readonly kind: 'authorise'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string }
+  /** Internal mode: the server asks a human to approve a call. */
+  | { readonly kind: 'ask'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string };
+
+/** Options for {@link planBrowserWork}. */
+export interface PlanOptions {
+  /** The browser's tools by name. */
+  readonly browserTools: ReadonlyMap<string, AnyTool>;
+  /** The mode to assume when a message carries none in its metadata. */
+  readonly mode: ExecutionMode;
+}
+
+/** Whether a browser tool may run in the browser: it exists here and its policy is not server-only. */
+export function canRunInBrowser(tool: AnyTool | undefined): tool is AnyTool {
+  return tool !== undefined && tool.policy.runsOn !== 'server';
+}
+
+/** The mode a message was produced in (from the loop's metadata), or `fallback`. */
+export function messageMode(message: MessageLike | undefined, fallback: ExecutionMode): ExecutionMode {
+  const mode = (message?.metadata as { mode?: unknown } | undefined)?.mode;
+  return mode === 'internal' || mode === 'manual' ? mode : fallback;
+}
+
+/** The last message when it is the assistant's (the only one whose pending calls can still be answered). */
+export function lastAssistantMessage<T extends MessageLike>(messages: readonly T[]): T | undefined {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' ? last : undefined;
+}
+
+/**
+ * Decides what the browser does for the pending calls of the last assistant message.
+ * A call runs here only when the server asked for it with a `client-result` ticket AND the browser
+ * has the tool AND its policy allows the client: `useChat`'s `onToolCall` also fires for server tools,
+ * so the tool name alone never decides.
+ */
+export function planBrowserWork(messages: readonly MessageLike[], options: PlanOptions): BrowserWork[] {
+  const message = lastAssistantMessage(messages);
+  if (message === undefined) return [];
+  const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
+  const mode = messageMode(message, options.mode);
+  const work: BrowserWork[] = [];
+  for (const part of toolParts(message)) {
+    const toolName = toolNameOf(part);
+    const { toolCallId, input } = part;
+    if (part.state === 'input-available') {
+      if (tickets.get(toolCallId)?.purpose !== 'client-result') continue;
+      const tool = options.browserTools.get(toolName);
+      if (canRunInBrowser(tool)) {
+        work.push({ kind: 'run', toolCallId, toolName, input });
+      } else {
+        const errorText =
+          tool === undefined
+            ? `Error (unknown-tool): This browser has no tool "${toolName}". Available browser tools: ${[...options.browserTools.keys()].join(', ') || '(none)'}.`
+            : `Error (wrong-placement): Tool "${toolName}" runs on the server only and cannot run in the browser.`;
+        work.push({ kind: 'reject', toolCallId, toolName, input, errorText });
+      }
+    } else if (part.state === 'approval-requested' && part.approval?.id !== undefined) {
+      const approvalId = part.approval.id;
+      work.push({ kind: mode === 'manual' ? 'authorise' : 'ask', toolCallId, toolName, input, approvalId });
+    }
+  }
+  return work;
+}

@@ -1,0 +1,75 @@
+import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import { ContinuationError, createChatAgent, type EdgetoolUIMessage, type ExecutionMode } from '@edgetool/ai';
+import { type AnyTool, createRunContext, createTicketSigner, ToolError } from '@edgetool/core';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** A model step that calls tools: `[toolCallId, toolName, input]`. */
+export function callsStep(calls: ReadonlyArray<readonly [string, string, unknown]>): LanguageModelV4StreamResult {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  for (const [toolCallId, toolName, input] of calls) {
+    const json = JSON.stringify(input);
+    parts.push(
+      { type: 'tool-input-start', id: toolCallId, toolName },
+      { type: 'tool-input-delta', id: toolCallId, delta: json },
+      { type: 'tool-input-end', id: toolCallId },
+      { type: 'tool-call', toolCallId, toolName, input: json },
+    );
+  }
+  parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
+  return { stream: convertArrayToReadableStream(parts) };
+}
+
+/** A model step that answers with text. */
+export function textStep(text: string): LanguageModelV4StreamResult {
+  return {
+    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: text },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ]),
+  };
+}
+
+/** One request the fake server received. */
+export interface ReceivedRequest {
+  readonly id: string;
+  readonly mode: ExecutionMode;
+  readonly messages: EdgetoolUIMessage[];
+}
+
+/**
+ * What the worker's `POST /api/chat` does, as a `fetch` function: the real chat loop with a scripted
+ * model, tickets bound to the chat id, and refused continuations as JSON 403s.
+ */
+export function createTestServer(options: { readonly tools: readonly AnyTool[]; readonly steps: LanguageModelV4StreamResult[] }) {
+  const model = new MockLanguageModelV4({ doStream: options.steps });
+  const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }] });
+  const agent = createChatAgent({ model, tools: options.tools, tickets });
+  const requests: ReceivedRequest[] = [];
+  const fetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const body = JSON.parse(String(init?.body)) as ReceivedRequest;
+    requests.push(structuredClone(body));
+    try {
+      const turn = await agent.stream({ messages: body.messages, mode: body.mode, run: createRunContext({ conversationId: body.id }), signal: init?.signal ?? undefined });
+      return turn.toResponse();
+    } catch (error) {
+      const status = error instanceof ContinuationError ? 403 : ToolError.isInstance(error) ? 400 : 500;
+      const code = ToolError.isInstance(error) ? error.code : 'internal-error';
+      return Response.json({ error: { code, message: (error as Error).message } }, { status });
+    }
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests, model, agent };
+}
+
+/** A hand-written SSE response in the AI SDK UI message stream protocol. */
+export function sseResponse(chunks: readonly object[]): Response {
+  const body = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' } });
+}

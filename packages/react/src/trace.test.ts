@@ -1,0 +1,35 @@
+import { createExecutor, defineInterceptor, defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { timelineBars, traceOfResult } from './trace.ts';
+
+describe('traces', () => {
+  it('records the browser chain of a call: one span per interceptor and the execute span', async () => {
+    const tool = defineTool({ name: 'browser_time_zone', description: 'tz', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'Europe/Paris' });
+    const audit = defineInterceptor('audit', (_ctx, next) => next());
+    const executor = createExecutor({ side: 'client', registry: [tool], interceptors: [audit] });
+    const trace = traceOfResult(await executor.execute({ id: 'c1', name: 'browser_time_zone', arguments: {} }));
+    expect(trace).toMatchObject({ side: 'client', outcome: 'success', errorCode: undefined });
+    expect(trace.spans.map((s) => [s.name, s.kind, s.depth])).toEqual([
+      ['audit', 'interceptor', 0],
+      ['browser_time_zone', 'execute', 1],
+    ]);
+  });
+
+  it('lays spans out as bars relative to the trace', () => {
+    const bars = timelineBars({
+      spans: [
+        { name: 'trace', kind: 'interceptor', depth: 0, start: 1000, duration: 10, outcome: 'success' },
+        { name: 'approval', kind: 'interceptor', depth: 1, start: 1002, duration: 6, outcome: 'success' },
+        { name: 'tool', kind: 'execute', depth: 2, start: 1004, duration: 0, outcome: 'success' },
+      ],
+    });
+    expect(bars.map((b) => [b.name, b.offsetPct, b.widthPct])).toEqual([
+      ['trace', 0, 100],
+      ['approval', 20, 60],
+      ['tool', 40, 0.5],
+    ]);
+    expect(timelineBars({ spans: [] })).toEqual([]);
+    expect(timelineBars({ spans: [{ name: 'x', kind: 'execute', depth: 0, start: 5, duration: 0, outcome: 'success' }] })[0]).toMatchObject({ offsetPct: 0, widthPct: 100 });
+  });
+});

@@ -1,0 +1,261 @@
+import { type AnyTool, defineInterceptor, defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseServerTools } from './server-tools.ts';
+import { callsStep, createTestServer, sseResponse, textStep } from './test-support/chat-server.ts';
+import { renderHook } from './test-support/render-hook.ts';
+import { type UseEdgeChatOptions, type UseEdgeChatResult, useEdgeChat } from './use-edge-chat.ts';
+import { createUserInput } from './user-input.ts';
+
+// Server tools (the server's registry) and browser tools (this browser's), as the demo splits them.
+const writes: unknown[] = [];
+const queryOrder = defineTool({ name: 'query_order', description: 'Look up an order', input: v.object({ order_id: v.string() }), execute: ({ order_id }) => ({ order_id, status: 'shipped' }) });
+const updateDate = defineTool({
+  name: 'update_delivery_date',
+  description: 'Change a delivery date',
+  input: v.object({ order_id: v.string(), new_date: v.string() }),
+  policy: { effects: 'write' },
+  execute: (input) => {
+    writes.push(input);
+    return { ...input, ok: true };
+  },
+});
+const answer = defineTool({ name: 'answer', description: 'Final answer', input: v.object({ text: v.string() }), policy: { returnDirect: true }, execute: ({ text }) => text });
+const dates = createUserInput<{ question: string }, string>();
+const pickDateServer = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } });
+const pickDate = defineTool({ ...pickDateServer, name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' }, execute: ({ question }, ctx) => dates.ask(ctx, { question }) });
+const cartServer = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
+let cartCleared = 0;
+const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' }, execute: () => ++cartCleared });
+// Same name as a server tool, runs "anywhere": in internal mode the server runs it, never this browser.
+let browserQueryRuns = 0;
+const queryOrderInBrowser = defineTool({ name: 'query_order', description: 'x', input: v.object({ order_id: v.string() }), policy: { runsOn: 'anywhere' }, execute: () => ++browserQueryRuns });
+
+const serverTools: readonly AnyTool[] = [queryOrder, updateDate, answer, pickDateServer, cartServer];
+const serverInfo = parseServerTools(serverTools.map((t) => ({ name: t.name, description: t.description, jsonSchema: t.jsonSchema, policy: { ...t.policy, needsApproval: t.policy.needsApproval } })));
+const browserTools: readonly AnyTool[] = [pickDate, cartClear];
+
+let current: { unmount(): void } | undefined;
+afterEach(() => {
+  current?.unmount();
+  current = undefined;
+});
+
+function mount(options: UseEdgeChatOptions) {
+  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options);
+  current = hook;
+  return hook;
+}
+
+const texts = (r: UseEdgeChatResult) =>
+  r.messages
+    .filter((m) => m.role === 'assistant')
+    .flatMap((m) => m.parts)
+    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    .join('');
+
+describe('useEdgeChat against a hand-written SSE stream', () => {
+  it('streams text, names the model, shows the server call with its trace, and sends { id, messages, mode }', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return sseResponse([
+        { type: 'start', messageId: 'm1', messageMetadata: { model: { provider: 'edgetool', modelId: 'edgetool-offline', offline: true }, mode: 'internal' } },
+        { type: 'start-step' },
+        { type: 'tool-input-start', toolCallId: 'c1', toolName: 'query_order' },
+        { type: 'tool-input-available', toolCallId: 'c1', toolName: 'query_order', input: { order_id: 'A-1001' } },
+        { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+        { type: 'data-edgetool-seal', id: 'c1', data: { toolCallId: 'c1', toolName: 'query_order', seal: 'et1.k1.x.y' } },
+        {
+          type: 'data-edgetool-trace',
+          id: 'c1',
+          data: {
+            toolCallId: 'c1',
+            toolName: 'query_order',
+            side: 'server',
+            outcome: 'success',
+            durationMs: 3,
+            spans: [{ name: 'query_order', kind: 'execute', depth: 0, start: 1, duration: 3, outcome: 'success' }],
+          },
+        },
+        { type: 'finish-step' },
+        { type: 'start-step' },
+        { type: 'text-start', id: 't1' },
+        { type: 'text-delta', id: 't1', delta: 'It has ' },
+        { type: 'text-delta', id: 't1', delta: 'shipped.' },
+        { type: 'text-end', id: 't1' },
+        { type: 'finish-step' },
+        { type: 'finish', finishReason: 'stop' },
+      ]);
+    });
+    const hook = mount({ id: 'conv-sse', fetch, tools: [queryOrderInBrowser], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'Where is A-1001?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('It has shipped.'));
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({ id: 'conv-sse', mode: 'internal', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Where is A-1001?' }] }] });
+    expect(hook.current.model).toMatchObject({ label: 'offline model (edgetool-offline)', offline: true });
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'server', durationMs: 3, sealed: true, output: { status: 'shipped' } });
+    expect(hook.current.toolCalls.get('c1')?.traces[0]?.spans).toHaveLength(1);
+    // onToolCall fired for query_order, and the browser has an "anywhere" tool of that name: it must not run.
+    expect(browserQueryRuns).toBe(0);
+    expect(hook.current.status).toBe('ready');
+  });
+
+  it('reports HTTP errors with the server body, and an unreachable server', async () => {
+    const refused = mount({
+      fetch: async () => Response.json({ error: { code: 'ticket-invalid', message: 'Refused the approval: already been used.' } }, { status: 403 }),
+    });
+    await refused.current.sendMessage({ text: 'hi' });
+    await vi.waitFor(() => expect(refused.current.chatError).toEqual({ kind: 'refused', status: 403, code: 'ticket-invalid', message: 'Refused the approval: already been used.' }));
+    refused.unmount();
+    const down = mount({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    await down.current.sendMessage({ text: 'hi' });
+    await vi.waitFor(() => expect(down.current.chatError).toMatchObject({ kind: 'unreachable' }));
+  });
+});
+
+describe('useEdgeChat against the real chat loop', () => {
+  it('internal mode: runs a handed-over browser tool through the browser chain, answers, and the loop continues', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'Which day?' }]]), textStep('Booked for Dec 24.')] });
+    const seen: string[] = [];
+    const audit = defineInterceptor('audit', async (ctx, next) => {
+      seen.push(`${ctx.side}:${ctx.tool.name}:${ctx.run.conversationId}`);
+      return next();
+    });
+    const hook = mount({ id: 'conv-1', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', toolName: 'pick_date', question: { question: 'Which day?' } }]));
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'running', ranOn: 'browser' });
+    expect(hook.current.busy).toBe(true);
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'));
+    expect(seen).toEqual(['client:pick_date:conv-1']);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.mode).toBe('internal');
+    const view = hook.current.toolCalls.get('c1');
+    expect(view).toMatchObject({ status: 'done', ranOn: 'browser', output: '2026-12-24', sealed: true });
+    expect(view?.traces.map((t) => [t.side, t.outcome, t.spans.map((s) => s.name)])).toEqual([['client', 'success', ['audit', 'pick_date']]]);
+    expect(view?.durationMs).toBeGreaterThan(0);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
+  it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
+    const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', source: 'browser', policy: { effects: 'destructive' } }]));
+    expect(cartCleared).toBe(0);
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    expect(cartCleared).toBe(1);
+    expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
+  it('internal mode: a write tool waits for approval; deny() sends the reason and nothing runs', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('OK, not moved.')] });
+    const hook = mount({ id: 'conv-3', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'server', mode: 'internal', policy: { effects: 'write' } }]));
+    hook.current.deny('c1', 'wrong order');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('OK, not moved.'));
+    expect(writes).toEqual([]);
+    const prompt = server.model.doStreamCalls[1]?.prompt.at(-1);
+    expect(JSON.stringify(prompt)).toContain('wrong order');
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+  });
+
+  it('manual mode: read server tools are authorised by the browser chain; writes wait for approve()', async () => {
+    writes.length = 0;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [
+        callsStep([
+          ['c1', 'query_order', { order_id: 'A-1' }],
+          ['c2', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }],
+        ]),
+        textStep('Shipped, and moved to Dec 24.'),
+      ],
+    });
+    const seen: string[] = [];
+    const audit = defineInterceptor('audit', async (ctx, next) => {
+      seen.push(ctx.tool.name);
+      return next();
+    });
+    const hook = mount({ id: 'conv-4', mode: 'manual', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'where is A-1, and move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('approved');
+    expect(server.requests).toHaveLength(1);
+    hook.current.approve('c2');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Shipped, and moved to Dec 24.'));
+    expect(server.requests.map((r) => r.mode)).toEqual(['manual', 'manual']);
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
+    expect(seen).toEqual(['query_order', 'update_delivery_date', 'update_delivery_date']);
+    const view = hook.current.toolCalls.get('c1');
+    expect(view).toMatchObject({ status: 'done', ranOn: 'server', mode: 'manual' });
+    expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
+  });
+
+  it('autoApprove decides without a human', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });
+    const hook = mount({ id: 'conv-5', fetch: server.fetch, serverTools: serverInfo, autoApprove: (call) => call.toolName === 'update_delivery_date' });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
+  });
+
+  it('a return-direct answer ends the turn: no automatic resend', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never')] });
+    const hook = mount({ id: 'conv-6', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'what is it?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Final: 42'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stop() aborts a browser tool waiting for the user and drops its result', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const hook = mount({ id: 'conv-7', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'pick' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    expect(dates.questions()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.busy).toBe(false);
+  });
+
+  it('a replayed continuation is refused with a 403 the UI can show', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });
+    const hook = mount({ id: 'conv-8', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    // Replay the approved request as a client could: the single-use ticket is refused.
+    const replay = await server.fetch('/api/chat', { method: 'POST', body: JSON.stringify(server.requests[1]) });
+    expect(replay.status).toBe(403);
+    expect(await replay.json()).toMatchObject({ error: { code: 'ticket-invalid' } });
+  });
+
+  it('after a failed continuation, the next message takes back the unsent approval and the server accepts it', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Sure, what else?')] });
+    let calls = 0;
+    const flaky: typeof globalThis.fetch = (url, init) => (++calls === 2 ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(url, init));
+    const hook = mount({ id: 'conv-9', fetch: flaky, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    await hook.current.sendMessage({ text: 'never mind' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    expect(hook.current.pendingApprovals).toEqual([]);
+  });
+});

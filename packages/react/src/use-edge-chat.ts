@@ -1,0 +1,326 @@
+import { type UseChatHelpers, useChat } from '@ai-sdk/react';
+import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
+import {
+  type AnyTool,
+  type ApprovalDecision,
+  createExecutor,
+  createRegistry,
+  createRunContext,
+  type InterceptorLike,
+  type ToolCallResult,
+  type ToolExecutor,
+} from '@edgetool/core';
+import { DefaultChatTransport } from 'ai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { shouldContinue } from './auto-continue.ts';
+import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
+import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
+import { type BrowserWork, planBrowserWork } from './plan.ts';
+import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
+import { type CallTrace, traceOfResult } from './trace.ts';
+import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
+import { withdrawUnsentAnswers } from './withdraw.ts';
+
+/** Options for {@link useEdgeChat}. */
+export interface UseEdgeChatOptions {
+  /** The chat endpoint (default `/api/chat`). */
+  readonly api?: string;
+  /** The chat id, sent as `id` and used as the conversation id tickets are bound to (default: a random UUID). */
+  readonly id?: string;
+  /** `internal`: the server runs its tools; `manual`: every call comes to this browser (default `internal`). */
+  readonly mode?: ExecutionMode;
+  /** Browser tools (`defineTool`, `runsOn: 'client'` or `'anywhere'`). Define them once, outside components. */
+  readonly tools?: readonly AnyTool[];
+  /** Interceptors of the browser chain, around every browser run and every manual-mode authorisation. */
+  readonly interceptors?: readonly InterceptorLike[];
+  /** Server tools as `GET /api/tools` lists them (see `parseServerTools`): policies for manual mode and the UI. */
+  readonly serverTools?: readonly ServerToolInfo[];
+  /** Approves a pending call without asking (both modes; browser-side approvals too). */
+  readonly autoApprove?: (call: PendingApproval) => boolean;
+  /** The browser user, on `ctx.run.userId` of browser tools. */
+  readonly userId?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A `fetch` to use instead of the global one (tests, auth wrappers). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Messages to start with. */
+  readonly messages?: EdgetoolUIMessage[];
+  /** Called with every browser-side trace. */
+  readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
+  /** Throttles message updates (ms). */
+  readonly throttle?: number;
+}
+
+/** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
+export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
+  readonly mode: ExecutionMode;
+  /** A view of every tool call of the conversation, by tool call id. */
+  readonly toolCalls: ReadonlyMap<string, ToolCallView>;
+  /** Calls waiting for a human decision (from the server, or from the browser chain). */
+  readonly pendingApprovals: readonly PendingApproval[];
+  /** Approves a pending call. */
+  approve(toolCallId: string): void;
+  /** Denies a pending call; the model reads the reason. */
+  deny(toolCallId: string, reason?: string): void;
+  /** The model of the latest answer (from message metadata). */
+  readonly model: ActiveModel | undefined;
+  /** The last request's error, described for a banner. */
+  readonly chatError: ChatErrorInfo | undefined;
+  /** A response is streaming, or a browser tool is running. */
+  readonly busy: boolean;
+  /** Aborts the response and every browser call in flight (their results are dropped). */
+  stop(): Promise<void>;
+}
+
+const NONE: readonly never[] = [];
+
+/** The outcome of one pass through a browser chain, decided by the caller. */
+type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean };
+
+/**
+ * `useChat` for edgetool servers: sends `{ id, messages, mode }`, runs browser tools through an
+ * edgetool chain when the server hands them over (with a `client-result` ticket), authorises server
+ * calls through the same chain in manual mode, surfaces approvals, and continues the turn once every
+ * pending call is answered. Tickets and seals stay in the messages untouched.
+ */
+export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult {
+  const { api = '/api/chat', mode = 'internal', tools = NONE, interceptors = NONE, serverTools = NONE, userId, headers } = options;
+  const [fallbackId] = useState(() => crypto.randomUUID());
+  const chatId = options.id ?? fallbackId;
+
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace });
+  useEffect(() => {
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace };
+  });
+
+  const headersKey = JSON.stringify(headers ?? {});
+  const customFetch = options.fetch;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<EdgetoolUIMessage>({
+        api,
+        ...(headers ? { headers: { ...headers } } : {}),
+        ...(customFetch ? { fetch: customFetch } : {}),
+        // Read at send time, so a mode switch applies to the next request, continuations included.
+        body: () => ({ mode: latest.current.mode }),
+      }),
+    [api, customFetch, headersKey],
+  );
+
+  const chat = useChat<EdgetoolUIMessage>({
+    id: chatId,
+    transport,
+    sendAutomaticallyWhen: shouldContinue,
+    ...(options.messages ? { messages: options.messages } : {}),
+    ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
+  });
+
+  const browserTools = useMemo(() => new Map(tools.map((tool) => [tool.name, tool] as const)), [tools]);
+  const serverToolMap = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool] as const)), [serverTools]);
+  const executors = useMemo(
+    () => ({
+      run: createExecutor({ side: 'client', registry: tools, interceptors }),
+      authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
+    }),
+    [tools, interceptors, serverTools],
+  );
+  const run = useMemo(() => createRunContext({ conversationId: chatId, userId }), [chatId, userId]);
+
+  // Browser-side state of calls, reset with the chat.
+  const [state, setState] = useState<{ chatId: string; calls: BrowserCalls }>({ chatId, calls: new Map() });
+  const calls = state.chatId === chatId ? state.calls : new Map<string, BrowserCall>();
+  const started = useRef({ chatId, ids: new Set<string>() });
+  if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
+  const abort = useRef(new AbortController());
+  // Unmounting aborts browser calls in flight (a fresh controller per mount: StrictMode mounts twice).
+  useEffect(() => {
+    const controller = new AbortController();
+    abort.current = controller;
+    return () => controller.abort();
+  }, []);
+
+  const setCall = useCallback(
+    (call: BrowserCall) => setState((s) => ({ chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), call) })),
+    [chatId],
+  );
+
+  const { addToolOutput, addToolApprovalResponse } = chat;
+
+  /** One pass through a browser chain; records its trace. */
+  const pass = useCallback(
+    async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
+      const signal = abort.current.signal;
+      setCall({ ...call, status: 'running' });
+      const result = await executor.execute({ id: call.toolCallId, name: call.toolName, arguments: call.input }, { run, signal, approval: decision });
+      const trace = traceOfResult(result);
+      latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
+      return { result, aborted: signal.aborted };
+    },
+    [run, setCall],
+  );
+
+  const pendingOf = useCallback(
+    (call: BrowserCall, source: PendingApproval['source']): PendingApproval => ({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      policy: policyOf(call.kind === 'run' ? browserTools.get(call.toolName) : undefined) ?? serverToolMap.get(call.toolName)?.policy,
+      source,
+      mode: latest.current.mode,
+    }),
+    [browserTools, serverToolMap],
+  );
+
+  /** Runs a client tool in the browser and reports its result (or leaves it waiting for a human). */
+  const runInBrowser = useCallback(
+    async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
+      const { result, aborted } = await pass(executors.run, call, decision);
+      const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
+      if (aborted) return setCall({ ...traced, status: 'cancelled' });
+      const { outcome } = result;
+      if (outcome.type === 'approval-required') {
+        if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'browser'))) return runInBrowser(traced, { approved: true });
+        return setCall({ ...traced, status: 'awaiting-approval' });
+      }
+      setCall({ ...traced, status: 'done' });
+      if (outcome.type === 'success') {
+        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: outcome.output as never });
+      } else {
+        await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
+      }
+    },
+    [executors, pass, setCall, pendingOf, addToolOutput],
+  );
+
+  /** Manual mode: the browser chain decides whether the server may run a call. */
+  const authorise = useCallback(
+    async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
+      const { result, aborted } = await pass(executors.authorise, call, decision);
+      const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
+      if (aborted) return setCall({ ...traced, status: 'cancelled' });
+      const { outcome } = result;
+      if (outcome.type === 'approval-required') {
+        if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+        return setCall({ ...traced, status: 'awaiting-approval' });
+      }
+      setCall({ ...traced, status: 'done' });
+      const id = call.approvalId ?? '';
+      if (outcome.type === 'success') return addToolApprovalResponse({ id, approved: true });
+      const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
+      return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
+    },
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse],
+  );
+
+  const perform = useCallback(
+    (work: BrowserWork): void => {
+      const base: BrowserCall = { toolCallId: work.toolCallId, toolName: work.toolName, input: work.input, kind: 'run', approvalId: undefined, status: 'running', traces: [] };
+      switch (work.kind) {
+        case 'run':
+          void runInBrowser(base);
+          return;
+        case 'reject':
+          void addToolOutput({ state: 'output-error', tool: work.toolName, toolCallId: work.toolCallId, errorText: work.errorText });
+          return;
+        case 'authorise':
+          void authorise({ ...base, kind: 'authorise', approvalId: work.approvalId });
+          return;
+        case 'ask': {
+          const pending: PendingApproval = {
+            toolCallId: work.toolCallId,
+            toolName: work.toolName,
+            input: work.input,
+            policy: serverToolMap.get(work.toolName)?.policy,
+            source: 'server',
+            mode: 'internal',
+          };
+          if (latest.current.autoApprove?.(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
+          return;
+        }
+      }
+    },
+    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap],
+  );
+
+  // Every time the messages change: start the work for calls not seen before (once per call).
+  useEffect(() => {
+    const ids = started.current.ids;
+    for (const work of planBrowserWork(chat.messages, { browserTools, mode: latest.current.mode })) {
+      if (ids.has(work.toolCallId)) continue;
+      ids.add(work.toolCallId);
+      perform(work);
+    }
+  }, [chat.messages, browserTools, perform]);
+
+  const decide = useCallback(
+    (toolCallId: string, approved: boolean, reason?: string): void => {
+      const call = calls.get(toolCallId);
+      const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
+      if (call?.status === 'awaiting-approval') {
+        void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision));
+        return;
+      }
+      for (const message of chat.messages) {
+        for (const part of message.parts) {
+          const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
+          if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
+            void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+            return;
+          }
+        }
+      }
+    },
+    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse],
+  );
+  const approve = useCallback((toolCallId: string) => decide(toolCallId, true), [decide]);
+  const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
+
+  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers).
+  const { sendMessage: chatSend, setMessages } = chat;
+  const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
+    (message, requestOptions) => {
+      if (message !== undefined) {
+        setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
+      }
+      return chatSend(message, requestOptions);
+    },
+    [chatSend, setMessages],
+  );
+
+  const chatStop = chat.stop;
+  const stop = useCallback(async (): Promise<void> => {
+    abort.current.abort();
+    abort.current = new AbortController();
+    setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
+    await chatStop();
+  }, [chatId, chatStop]);
+
+  const streaming = chat.status === 'streaming' || chat.status === 'submitted';
+  const views = useMemo(
+    () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode }),
+    [chat.messages, browserTools, serverToolMap, calls, streaming, mode],
+  );
+  const pending = useMemo(() => pendingApprovals(views), [views]);
+  const model = useMemo(() => activeModel(chat.messages), [chat.messages]);
+  const chatError = useMemo(() => describeChatError(chat.error), [chat.error]);
+  const browserBusy = [...calls.values()].some((call) => call.status === 'running');
+
+  return {
+    ...chat,
+    id: chat.id,
+    sendMessage,
+    mode,
+    toolCalls: views,
+    pendingApprovals: pending,
+    approve,
+    deny,
+    model,
+    chatError,
+    busy: streaming || browserBusy,
+    stop,
+  };
+}
+
+function policyOf(tool: AnyTool | undefined): PendingApproval['policy'] {
+  return tool === undefined ? undefined : summarizePolicy(tool);
+}

@@ -1,0 +1,138 @@
+import { defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { BrowserCall } from './browser-calls.ts';
+import { parseServerTools } from './server-tools.ts';
+import { assistant, seal, ticket, toolPart, trace, user } from './test-support/messages.ts';
+import type { CallTrace } from './trace.ts';
+import { activeModel, describeModelLabel, pendingApprovals, type ViewOptions, toolCallViews } from './views.ts';
+
+const pickDate = defineTool({ name: 'pick_date', description: 'Pick', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'x' });
+const cartClear = defineTool({ name: 'cart_clear', description: 'Clear', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' }, execute: () => 'x' });
+const serverTools = parseServerTools({
+  tools: [
+    { name: 'query_order', description: 'Query', inputSchema: { type: 'object' }, policy: { effects: 'read', runsOn: 'server', needsApproval: false } },
+    { name: 'update_delivery_date', description: 'Update', inputSchema: { type: 'object' }, policy: { effects: 'write', runsOn: 'server', needsApproval: true } },
+  ],
+});
+const clientTrace: CallTrace = { side: 'client', outcome: 'success', errorCode: undefined, durationMs: 7, spans: [] };
+
+function options(overrides: Partial<ViewOptions> = {}): ViewOptions {
+  return {
+    browserTools: new Map([pickDate, cartClear].map((t) => [t.name, t] as const)),
+    serverTools: new Map(serverTools.map((t) => [t.name, t] as const)),
+    browserCalls: new Map(),
+    streaming: false,
+    mode: 'internal',
+    ...overrides,
+  };
+}
+
+function browserCall(overrides: Partial<BrowserCall>): BrowserCall {
+  return { toolCallId: 'c1', toolName: 'pick_date', input: {}, kind: 'run', approvalId: undefined, status: 'running', traces: [], ...overrides };
+}
+
+describe('toolCallViews', () => {
+  it('a server call: where it ran, its output, duration and trace from the data part', () => {
+    const messages = [
+      user('where?'),
+      assistant([toolPart('query_order', 'c1', 'output-available', { output: { status: 'shipped' } }), seal('query_order', 'c1'), trace('query_order', 'c1', 6)], {
+        mode: 'internal',
+      }),
+    ];
+    const view = toolCallViews(messages, options()).get('c1');
+    expect(view).toMatchObject({
+      toolName: 'query_order',
+      status: 'done',
+      ranOn: 'server',
+      output: { status: 'shipped' },
+      durationMs: 6,
+      sealed: true,
+      policy: { effects: 'read', runsOn: 'server' },
+      mode: 'internal',
+    });
+    expect(view?.traces).toHaveLength(1);
+    expect(view?.traces[0]?.spans.map((s) => s.name)).toEqual(['trace', 'query_order']);
+  });
+
+  it('a server call without result is running while the response streams, interrupted after', () => {
+    const messages = [assistant([toolPart('query_order', 'c1', 'input-available')])];
+    expect(toolCallViews(messages, options({ streaming: true })).get('c1')?.status).toBe('running');
+    expect(toolCallViews(messages, options()).get('c1')?.status).toBe('interrupted');
+  });
+
+  it('a handed-over browser call: pending, running, done, with the browser trace and duration', () => {
+    const parts = [toolPart('pick_date', 'c1', 'input-available'), ticket('pick_date', 'c1', 'client-result')];
+    expect(toolCallViews([assistant(parts)], options()).get('c1')).toMatchObject({ status: 'pending', ranOn: 'browser', policy: { runsOn: 'client' } });
+    const running = new Map([['c1', browserCall({ status: 'running' })]]);
+    expect(toolCallViews([assistant(parts)], options({ browserCalls: running })).get('c1')?.status).toBe('running');
+    const done = [toolPart('pick_date', 'c1', 'output-available', { output: '2026-12-24' }), ticket('pick_date', 'c1', 'client-result')];
+    const finished = new Map([['c1', browserCall({ status: 'done', traces: [clientTrace] })]]);
+    expect(toolCallViews([assistant(done)], options({ browserCalls: finished })).get('c1')).toMatchObject({ status: 'done', durationMs: 7, traces: [clientTrace] });
+  });
+
+  it('approvals: server-requested in the part, browser-requested from the browser chain', () => {
+    const messages = [
+      assistant([
+        toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1' } }),
+        toolPart('cart_clear', 'c2', 'input-available'),
+        ticket('cart_clear', 'c2', 'client-result'),
+      ]),
+    ];
+    const calls = new Map([['c2', browserCall({ toolCallId: 'c2', toolName: 'cart_clear', status: 'awaiting-approval' })]]);
+    const views = toolCallViews(messages, options({ browserCalls: calls }));
+    expect(views.get('c1')).toMatchObject({ status: 'awaiting-approval', ranOn: 'server', approval: { id: 'ap1', source: 'server' } });
+    expect(views.get('c2')).toMatchObject({ status: 'awaiting-approval', ranOn: 'browser', approval: { source: 'browser' } });
+    expect(pendingApprovals(views)).toEqual([
+      { toolCallId: 'c1', toolName: 'update_delivery_date', input: { q: 'c1' }, policy: expect.objectContaining({ effects: 'write' }), source: 'server', mode: 'internal' },
+      { toolCallId: 'c2', toolName: 'cart_clear', input: { q: 'c2' }, policy: expect.objectContaining({ effects: 'destructive' }), source: 'browser', mode: 'internal' },
+    ]);
+  });
+
+  it('manual mode: the browser authorises a server call, then the server runs it (both traces, server duration)', () => {
+    const messages = [
+      assistant(
+        [
+          toolPart('query_order', 'c1', 'output-available', { output: {}, approval: { id: 'ap1', approved: true } }),
+          ticket('query_order', 'c1', 'approval', 'server'),
+          seal('query_order', 'c1'),
+          trace('query_order', 'c1', 9),
+        ],
+        { mode: 'manual' },
+      ),
+    ];
+    const calls = new Map([['c1', browserCall({ toolName: 'query_order', kind: 'authorise', approvalId: 'ap1', status: 'done', traces: [clientTrace] })]]);
+    const view = toolCallViews(messages, options({ browserCalls: calls })).get('c1');
+    expect(view).toMatchObject({ status: 'done', ranOn: 'server', durationMs: 9, mode: 'manual' });
+    expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
+    expect(pendingApprovals(toolCallViews(messages, options({ browserCalls: calls })))).toEqual([]);
+  });
+
+  it('maps the other part states', () => {
+    const messages = [
+      assistant([
+        toolPart('a', 'c1', 'input-streaming'),
+        toolPart('b', 'c2', 'approval-responded', { approval: { id: 'x', approved: true } }),
+        toolPart('c', 'c3', 'approval-responded', { approval: { id: 'y', approved: false, reason: 'no' } }),
+        toolPart('d', 'c4', 'output-error', { errorText: 'Error (timeout): slow' }),
+        toolPart('e', 'c5', 'output-denied'),
+      ]),
+    ];
+    const views = toolCallViews(messages, options({ streaming: true }));
+    expect([...views.values()].map((view) => view.status)).toEqual(['input-streaming', 'approved', 'denied', 'error', 'denied']);
+    expect(views.get('c1')?.ranOn).toBeUndefined();
+    expect(views.get('c4')?.errorText).toBe('Error (timeout): slow');
+    expect(views.get('c3')?.approval).toEqual({ id: 'y', source: 'server', approved: false, reason: 'no' });
+  });
+});
+
+describe('activeModel', () => {
+  it('names the model of the latest answer and labels the offline model', () => {
+    const online = assistant([], { model: { provider: 'openai.responses', modelId: 'gpt-4o', offline: false } });
+    const offline = { ...assistant([], { model: { provider: 'edgetool', modelId: 'edgetool-offline', offline: true } }), id: 'a2' };
+    expect(activeModel([user('a'), online])).toMatchObject({ label: 'openai.responses · gpt-4o', offline: false });
+    expect(activeModel([online, offline])).toMatchObject({ label: 'offline model (edgetool-offline)', offline: true });
+    expect(activeModel([user('a')])).toBeUndefined();
+    expect(describeModelLabel({ provider: 'p', modelId: 'm', offline: false }).label).toBe('p · m');
+  });
+});

@@ -1,0 +1,219 @@
+import type { AnyTool } from '@edgetool/core';
+import {
+  type AnyToolPart,
+  dataByCallId,
+  type EdgetoolMessageMetadata,
+  type ExecutionMode,
+  SEAL_PART,
+  type SealPartData,
+  TICKET_PART,
+  type TicketPartData,
+  TRACE_PART,
+  type TracePartData,
+  toolNameOf,
+  toolParts,
+} from '@edgetool/ai';
+import type { BrowserCall, BrowserCalls } from './browser-calls.ts';
+import { lastAssistantMessage, type MessageLike, messageMode } from './plan.ts';
+import { type PolicySummary, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
+import { type CallTrace, traceOfPart } from './trace.ts';
+
+/**
+ * Where a call stands, for a UI:
+ * `input-streaming` (the model is still writing the arguments), `running` (executing on the server or
+ * in this browser), `pending` (handed to this browser, not started yet), `awaiting-approval` (a human
+ * must decide), `authorising` (the browser chain checks a server call), `approved` (sent back, the
+ * server runs it next), `done`, `error`, `denied`, `interrupted` (stopped before it finished).
+ */
+export type ToolCallStatus =
+  | 'input-streaming'
+  | 'running'
+  | 'pending'
+  | 'awaiting-approval'
+  | 'authorising'
+  | 'approved'
+  | 'done'
+  | 'error'
+  | 'denied'
+  | 'interrupted';
+
+/** Who asked for an approval: the server's loop, or the browser's own chain. */
+export type ApprovalSource = 'server' | 'browser';
+
+/** One tool call, ready to render. */
+export interface ToolCallView {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly messageId: string;
+  readonly status: ToolCallStatus;
+  /** The AI SDK part state, as is. */
+  readonly partState: string;
+  readonly input: unknown;
+  readonly output: unknown;
+  readonly errorText: string | undefined;
+  /** Where the tool runs or ran; `undefined` while that is not known yet. */
+  readonly ranOn: 'server' | 'browser' | undefined;
+  /** Execution time where it ran, from its trace. */
+  readonly durationMs: number | undefined;
+  /** Every pass through an edgetool chain: the browser's (authorisation or run), then the server's. */
+  readonly traces: readonly CallTrace[];
+  readonly policy: PolicySummary | undefined;
+  readonly approval:
+    | { readonly id: string; readonly source: ApprovalSource; readonly approved: boolean | undefined; readonly reason: string | undefined }
+    | undefined;
+  /** The server sealed this call's result (it produced or accepted it). */
+  readonly sealed: boolean;
+  readonly mode: ExecutionMode;
+}
+
+/** A call that waits for a human decision. */
+export interface PendingApproval {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly policy: PolicySummary | undefined;
+  readonly source: ApprovalSource;
+  readonly mode: ExecutionMode;
+}
+
+/** The model that produced the conversation's latest answer. */
+export interface ActiveModel {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly offline: boolean;
+  /** For display: `"offline model (edgetool-offline)"` or `"openai · gpt-4o"`. */
+  readonly label: string;
+}
+
+/** What {@link toolCallViews} needs besides the messages. */
+export interface ViewOptions {
+  readonly browserTools: ReadonlyMap<string, AnyTool>;
+  readonly serverTools: ReadonlyMap<string, ServerToolInfo>;
+  readonly browserCalls: BrowserCalls;
+  /** The chat's status (`useChat`): a server call without a result is only running while the response streams. */
+  readonly streaming: boolean;
+  readonly mode: ExecutionMode;
+}
+
+/** Answered for good: only the last assistant message can still change. */
+function isSettled(state: string): boolean {
+  return state === 'output-available' || state === 'output-error' || state === 'output-denied';
+}
+
+function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOver: boolean, isLive: boolean): ToolCallStatus {
+  switch (part.state) {
+    case 'input-streaming':
+      return isLive ? 'input-streaming' : 'interrupted';
+    case 'input-available':
+      if (browser?.status === 'cancelled') return 'interrupted';
+      if (browser?.status === 'awaiting-approval') return 'awaiting-approval';
+      if (browser?.status === 'running') return 'running';
+      if (handedOver) return 'pending';
+      return isLive ? 'running' : 'interrupted';
+    case 'approval-requested':
+      if (browser?.status === 'running') return 'authorising';
+      if (browser?.status === 'cancelled') return 'interrupted';
+      return 'awaiting-approval';
+    case 'approval-responded':
+      return part.approval?.approved === true ? 'approved' : 'denied';
+    case 'output-available':
+      return 'done';
+    case 'output-error':
+      return 'error';
+    case 'output-denied':
+      return 'denied';
+    default:
+      return 'pending';
+  }
+}
+
+/**
+ * Builds a view of every tool call in the conversation, by tool call id: state, input, output or
+ * error, where it ran, its duration and traces (server traces from `data-edgetool-trace` parts,
+ * browser traces from this browser's chain). Pure: the same inputs give the same views.
+ */
+export function toolCallViews(messages: readonly MessageLike[], options: ViewOptions): Map<string, ToolCallView> {
+  const views = new Map<string, ToolCallView>();
+  const last = lastAssistantMessage(messages);
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
+    const seals = dataByCallId<SealPartData>(message, SEAL_PART);
+    const traces = dataByCallId<TracePartData>(message, TRACE_PART);
+    const mode = messageMode(message, options.mode);
+    const isLast = message === last;
+    for (const part of toolParts(message)) {
+      const toolName = toolNameOf(part);
+      const id = part.toolCallId;
+      const browser = options.browserCalls.get(id);
+      const ticket = tickets.get(id);
+      const handedOver = ticket?.purpose === 'client-result';
+      const browserTool = options.browserTools.get(toolName);
+      const serverTool = options.serverTools.get(toolName);
+      const serverTrace = traces.get(id);
+      const ranOn =
+        handedOver || browser?.kind === 'run' || browserTool?.policy.runsOn === 'client'
+          ? 'browser'
+          : part.state === 'input-streaming' && serverTool === undefined && browserTool === undefined
+            ? undefined
+            : 'server';
+      const allTraces = [...(browser?.traces ?? []), ...(serverTrace ? [traceOfPart(serverTrace)] : [])];
+      const ranTrace = ranOn === 'browser' ? browser?.traces.filter((t) => t.outcome !== 'approval-required').at(-1) : serverTrace;
+      let approval: ToolCallView['approval'];
+      if (part.approval !== undefined) {
+        approval = { id: part.approval.id, source: 'server', approved: part.approval.approved, reason: part.approval.reason };
+      } else if (browser?.status === 'awaiting-approval') {
+        approval = { id, source: 'browser', approved: undefined, reason: undefined };
+      }
+      views.set(id, {
+        toolCallId: id,
+        toolName,
+        messageId: message.id,
+        status: isLast || isSettled(part.state) ? statusOf(part, browser, handedOver, isLast && options.streaming) : 'interrupted',
+        partState: part.state,
+        input: part.input,
+        output: part.output,
+        errorText: part.errorText,
+        ranOn,
+        durationMs: ranTrace?.durationMs,
+        traces: allTraces,
+        policy: policyFor(ranOn, browserTool, serverTool),
+        approval,
+        sealed: seals.has(id),
+        mode,
+      });
+    }
+  }
+  return views;
+}
+
+/** The browser tool's policy for calls that run here; the server's description otherwise. */
+function policyFor(ranOn: ToolCallView['ranOn'], browserTool: AnyTool | undefined, serverTool: ServerToolInfo | undefined): PolicySummary | undefined {
+  if (browserTool && (ranOn === 'browser' || serverTool === undefined)) return summarizePolicy(browserTool);
+  return serverTool?.policy;
+}
+
+/** The calls waiting for a human decision, in conversation order. */
+export function pendingApprovals(views: ReadonlyMap<string, ToolCallView>): PendingApproval[] {
+  const pending: PendingApproval[] = [];
+  for (const view of views.values()) {
+    if (view.status !== 'awaiting-approval' || view.approval === undefined) continue;
+    pending.push({ toolCallId: view.toolCallId, toolName: view.toolName, input: view.input, policy: view.policy, source: view.approval.source, mode: view.mode });
+  }
+  return pending;
+}
+
+/** The model named in the latest assistant message's metadata. */
+export function activeModel(messages: readonly MessageLike[]): ActiveModel | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const model = (messages[i]?.metadata as EdgetoolMessageMetadata | undefined)?.model;
+    if (model && typeof model.modelId === 'string') return describeModelLabel(model);
+  }
+  return undefined;
+}
+
+/** Adds a display label to a model description (`offline model (…)` when offline). */
+export function describeModelLabel(model: { readonly provider: string; readonly modelId: string; readonly offline: boolean }): ActiveModel {
+  const label = model.offline ? `offline model (${model.modelId})` : `${model.provider} · ${model.modelId}`;
+  return { provider: model.provider, modelId: model.modelId, offline: model.offline, label };
+}
