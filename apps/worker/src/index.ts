@@ -6,14 +6,17 @@ import { createApiRouter } from './http/index.ts';
 
 export type { Env } from './env.ts';
 
-/** Describing tools signs nothing: a throwaway key keeps /api/tools working without TICKET_SECRET. */
-const LISTING_ONLY = createTicketSigner({ keys: [{ id: 'listing', secret: crypto.getRandomValues(new Uint8Array(32)) }] });
+/**
+ * Describing tools signs nothing: a throwaway key keeps /api/tools working without TICKET_SECRET.
+ * Made per request: Workers forbid random values in global scope.
+ */
+const listingOnly = () => createTicketSigner({ keys: [{ id: 'listing', secret: crypto.getRandomValues(new Uint8Array(32)) }] });
 
 /** Every API route. */
 const api = createApiRouter<Env>([
   { method: 'POST', path: '/api/chat', handler: chat },
   { method: 'GET', path: '/api/health', handler: health },
-  { method: 'GET', path: '/api/tools', handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), LISTING_ONLY) })) },
+  { method: 'GET', path: '/api/tools', handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), listingOnly()) })) },
 ]);
 
 /** The Worker: `/api/*` from the router, everything else from the web app's static assets. */
