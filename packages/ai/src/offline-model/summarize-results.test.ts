@@ -77,3 +77,18 @@ describe('summarizeToolResults', () => {
     ]);
   });
 });
+
+describe('summarizeToolResults: JSON that reaches the model as text', () => {
+  it('reads edgetool text content as JSON and unwraps a single nested record', () => {
+    const text = JSON.stringify({ found: true, order: { id: 'A-1002', customer: 'Grace Hopper', status: 'delayed', delivery_date: '2026-12-03' } });
+    const summary = summarizeToolResults([{ type: 'tool-result', toolCallId: 'c1', toolName: 'query_order', output: { type: 'text', value: text } }]);
+    expect(summary).toContain('A-1002');
+    expect(summary).toContain('Grace Hopper');
+    expect(summary).not.toContain('{');
+  });
+
+  it('keeps plain text as is', () => {
+    const summary = summarizeToolResults([{ type: 'tool-result', toolCallId: 'c1', toolName: 'pick_date', output: { type: 'text', value: '2026-12-24' } }]);
+    expect(summary).toBe('pick_date: 2026-12-24');
+  });
+});

@@ -21,8 +21,13 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
       return failed(name, output.value);
     case 'error-json':
       return failed(name, errorMessage(output.value) ?? formatValue(output.value));
-    case 'text':
-      return output.value.trim().length === 0 ? `${name} finished without output.` : `${name}: ${clip(output.value)}`;
+    case 'text': {
+      const text = output.value.trim();
+      if (text.length === 0) return `${name} finished without output.`;
+      // Tools' JSON results reach the model as text (edgetool's content): read them as JSON again.
+      const json = parseJson(text);
+      return json === undefined ? `${name}: ${clip(text)}` : summarizeJson(name, json);
+    }
     case 'content': {
       const text = output.value
         .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
@@ -52,6 +57,9 @@ function summarizeJson(name: string, value: unknown): string {
       const message = errorMessage(record.error ?? record) ?? formatValue(record.error ?? record);
       return isDenial(record.error ?? record) ? denied(name, message) : failed(name, message);
     }
+    // `{ found: true, order: {...} }`: the one nested object is what matters.
+    const objectKeys = Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && !Array.isArray(record[key]));
+    if (objectKeys.length === 1 && Object.keys(record).length <= 3) return summarizeJson(name, record[objectKeys[0] as string]);
     const listKey = Object.keys(record).find((key) => Array.isArray(record[key]));
     if (listKey !== undefined && Object.keys(record).length <= 2) {
       return summarizeJson(name, record[listKey]);
@@ -59,6 +67,15 @@ function summarizeJson(name: string, value: unknown): string {
     return `${name} returned ${formatFields(record)}.`;
   }
   return `${name} returned ${formatValue(value)}.`;
+}
+
+function parseJson(text: string): unknown {
+  if (!/^[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function denied(name: string, reason: string | undefined): string {

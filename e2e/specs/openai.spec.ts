@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { OPENAI_URL } from '../playwright.config.ts';
+import { idle, openChat, send, shot, toolCard } from './support.ts';
+
+test.describe('the demo chat on the real @ai-sdk/openai provider (local fake OpenAI server)', () => {
+  test('the model calls a server tool over the real wire format and answers from its result', async ({ page }) => {
+    await openChat(page, `${OPENAI_URL}/`);
+    await expect(page.getByTestId('model-label')).toHaveAttribute('data-offline', 'false');
+    await expect(page.getByTestId('model-label')).toContainText('gpt-4o');
+    await send(page, '/call query_order {"order_id":"A-1010"}');
+    const card = toolCard(page, 'query_order');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('tool-output')).toContainText('Radia Perlman');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('query_order returned');
+    await shot(page, 'openai-provider');
+  });
+
+  test('an approval round trip through the real provider', async ({ page }) => {
+    await openChat(page, `${OPENAI_URL}/`);
+    await send(page, '/call send_email {"order_id":"A-1002","subject":"Your order","body":"It is on its way."}');
+    const card = toolCard(page, 'send_email');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await card.getByTestId('approve').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('send_email returned');
+  });
+});

@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+const worker = fileURLToPath(new URL('../../apps/worker/', import.meta.url));
+const output = fileURLToPath(new URL('../output/', import.meta.url));
+
+/** Runs one SQL query against the local D1 that a test Worker uses (through wrangler: no test-only API). */
+export function queryD1<T>(state: 'offline' | 'openai', sql: string): T[] {
+  const out = execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--persist-to', `${output}state-${state}/`, '--json', '--command', sql], {
+    cwd: worker,
+    env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  return (JSON.parse(out) as { results: T[] }[])[0]?.results ?? [];
+}
+
+/** The delivery date of an order in the offline Worker's D1. */
+export const deliveryDate = (id: string): string | undefined =>
+  queryD1<{ delivery_date: string }>('offline', `SELECT delivery_date FROM orders WHERE id = '${id.replace(/'/g, '')}'`)[0]?.delivery_date;
+
+/** Types a message and sends it. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('send').click();
+}
+
+/** The (last) card of a tool call. */
+export const toolCard = (page: Page, name: string): Locator => page.locator(`[data-testid="tool-card"][data-tool-name="${name}"]`).last();
+
+/** Waits until the chat is idle again (no stop button). */
+export async function idle(page: Page): Promise<void> {
+  await expect(page.getByTestId('stop')).toHaveCount(0, { timeout: 30_000 });
+}
+
+/** A screenshot of the main states, kept under e2e/output/screenshots. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(`${output}screenshots`, { recursive: true });
+  await page.screenshot({ path: `${output}screenshots/${name}.png`, fullPage: true });
+}
+
+/** Opens a fresh chat on the page's Worker. */
+export async function openChat(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', /ok|online|up|ready/, { timeout: 15_000 });
+}
