@@ -97,9 +97,9 @@ test.describe('the demo chat on the offline model', () => {
     await expect(page.getByTestId('message-text').last()).not.toBeEmpty({ timeout: 30_000 });
     await page.getByTestId('stop').click();
     await idle(page);
-    const stopped = (await page.getByTestId('message-assistant').last().innerText()).length;
+    const stopped = (await page.getByTestId('message-assistant').last().textContent())?.length ?? 0;
     await page.waitForTimeout(500);
-    expect((await page.getByTestId('message-assistant').last().innerText()).length).toBe(stopped);
+    expect((await page.getByTestId('message-assistant').last().textContent())?.length ?? 0).toBe(stopped);
     await shot(page, 'stopped');
     await send(page, 'Where is order A-1001?');
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
