@@ -26,7 +26,7 @@ export function timeout(ms: number): ToolInterceptor {
     try {
       return await Promise.race([next({ signal: AbortSignal.any([ctx.signal, controller.signal]) }), expired]);
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
     }
   }, { abandons: true });
 }

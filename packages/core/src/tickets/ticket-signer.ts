@@ -235,7 +235,7 @@ function decodeClaims(payload: string): TicketClaims | undefined {
   if (bytes === undefined) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     return undefined;
   }
@@ -281,7 +281,7 @@ function readKeys(keys: readonly TicketKey[]): Map<string, Uint8Array<ArrayBuffe
     const { secret } = key;
     // Copied, so a caller mutating its array later cannot change the key.
     const bytes =
-      typeof secret === 'string' ? new TextEncoder().encode(secret) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
+      typeof secret === 'string' ? new Uint8Array(new TextEncoder().encode(secret)) : secret instanceof Uint8Array ? new Uint8Array(secret) : undefined;
     if (bytes === undefined) throw new TypeError(`createTicketSigner: the secret of key "${id}" must be a string or a Uint8Array`);
     if (bytes.byteLength < MIN_TICKET_SECRET_BYTES) {
       throw new RangeError(
