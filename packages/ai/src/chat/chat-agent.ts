@@ -270,7 +270,17 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       redactToolErrors: false,
     }) as ReadableStream<UIMessageChunk>;
     const proofs = ui.pipeThrough(
-      createProofTransform({ tickets, conversationId: run.conversationId, mode, tools: toolsByName, sealTtlMs, inputs: verified.inputs, accepted: verified.accepted, results }),
+      createProofTransform({
+        tickets,
+        conversationId: run.conversationId,
+        mode,
+        tools: toolsByName,
+        sealTtlMs,
+        inputs: verified.inputs,
+        accepted: verified.accepted,
+        results,
+        decisions: verified.decisions,
+      }),
     );
 
     let finishReason = 'unknown';

@@ -18,6 +18,8 @@ export interface ProofTransformOptions {
   readonly accepted: readonly AcceptedResult[];
   /** Finished calls of this request, by tool call id (for trace parts). */
   readonly results: ReadonlyMap<string, ToolCallResult>;
+  /** Verified approval decisions of this request (denials are sealed with their reason). */
+  readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined }>;
 }
 
 type DataChunk = { type: string; id: string; data: unknown };
@@ -32,7 +34,12 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
   const inputs = new Map(options.inputs);
   let started = false;
 
-  const seal = async (toolCallId: string, toolName: string, input: unknown, result: { output: unknown } | { errorText: string }): Promise<DataChunk> => {
+  const seal = async (
+    toolCallId: string,
+    toolName: string,
+    input: unknown,
+    result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
+  ): Promise<DataChunk> => {
     const data: SealPartData = {
       toolCallId,
       toolName,
@@ -97,6 +104,11 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
           const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
           emit(await seal(chunk.toolCallId, call.toolName, call.input, result));
           emit(trace(chunk.toolCallId));
+          break;
+        }
+        case 'tool-output-denied': {
+          const call = inputs.get(chunk.toolCallId);
+          if (call) emit(await seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: options.decisions.get(chunk.toolCallId)?.reason ?? null }));
           break;
         }
         case 'tool-input-error':

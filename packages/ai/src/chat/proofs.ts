@@ -8,7 +8,8 @@ export function sealSubject(options: {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
-  readonly result: { readonly output: unknown } | { readonly errorText: string };
+  /** The output, the error text, or a denial with the reason the model reads (`null` when none). */
+  readonly result: { readonly output: unknown } | { readonly errorText: string } | { readonly deniedReason: string | null };
   readonly conversationId: string;
 }): TicketSubject {
   return {

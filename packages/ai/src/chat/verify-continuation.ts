@@ -103,6 +103,12 @@ export async function verifyContinuation(
           part,
           consume: true,
         });
+      } else if (part.state === 'output-denied') {
+        // A denial is history the model reads (its reason included): only the server's seal makes it true.
+        const seal = seals.get(callId);
+        if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
+        const result = { deniedReason: part.approval?.reason ?? null };
+        checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: part.input, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
       } else if (part.state === 'approval-responded') {
         if (!isLast) throw new ContinuationError('stale-approval', `The approval of "${toolName}" (${callId}) belongs to an earlier turn.`, meta);
         const ticket = ticketParts.get(callId);
