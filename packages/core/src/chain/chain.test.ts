@@ -20,15 +20,13 @@ const echo = (log: string[] = []) =>
     },
   });
 
-function recorder(log: string[], name: string): InterceptorFn {
-  const fn: InterceptorFn = async (_ctx, next) => {
+function recorder(log: string[], name: string) {
+  return defineInterceptor(name, async (_ctx, next) => {
     log.push(`${name}:before`);
     const outcome = await next();
     log.push(`${name}:after`);
     return outcome;
-  };
-  Object.defineProperty(fn, 'name', { value: name });
-  return fn;
+  });
 }
 
 describe('ToolChain', () => {

@@ -6,16 +6,16 @@ import type { InterceptorFn, InterceptorLike, ToolInterceptor, ToolOutcome } fro
  * `abandons` only if it may return before its `next()` settles (timeout).
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function defineInterceptor<TInput = unknown, TOutput = unknown>(
+export function defineInterceptor<TInput = unknown, TOutput = unknown, TDeps = unknown>(
   name: string,
-  intercept: InterceptorFn<TInput, TOutput>,
+  intercept: InterceptorFn<TInput, TOutput, TDeps>,
   options: { reentrant?: boolean; abandons?: boolean } = {},
-): ToolInterceptor<TInput, TOutput> {
+): ToolInterceptor<TInput, TOutput, TDeps> {
   return { kind: 'edgetool.interceptor', name, reentrant: options.reentrant ?? false, abandons: options.abandons ?? false, intercept };
 }
 
 /** Normalises a bare function into a named interceptor. */
-export function toInterceptor<TInput, TOutput>(value: InterceptorLike<TInput, TOutput>): ToolInterceptor<TInput, TOutput> {
+export function toInterceptor<TInput, TOutput, TDeps>(value: InterceptorLike<TInput, TOutput, TDeps>): ToolInterceptor<TInput, TOutput, TDeps> {
   if (typeof value === 'function') return defineInterceptor(value.name || 'anonymous', value);
   if (value && value.kind === 'edgetool.interceptor' && typeof value.intercept === 'function') return value;
   throw new TypeError('An interceptor must be a function or made with defineInterceptor().');

@@ -66,13 +66,13 @@ export interface NextOverrides<TInput = unknown> {
 export type ToolNext<TInput = unknown, TOutput = unknown> = (overrides?: NextOverrides<TInput>) => Promise<ToolOutcome<TOutput>>;
 
 /** The interceptor function: around the rest of the chain, like Hono middleware. */
-export type InterceptorFn<TInput = unknown, TOutput = unknown> = (
-  ctx: ToolContext<TInput>,
+export type InterceptorFn<TInput = unknown, TOutput = unknown, TDeps = unknown> = (
+  ctx: ToolContext<TInput, TDeps>,
   next: ToolNext<TInput, TOutput>,
 ) => Promise<ToolOutcome<TOutput>>;
 
 /** A named interceptor (the name shows up in traces). */
-export interface ToolInterceptor<TInput = unknown, TOutput = unknown> {
+export interface ToolInterceptor<TInput = unknown, TOutput = unknown, TDeps = unknown> {
   readonly kind: 'edgetool.interceptor';
   readonly name: string;
   /** May call `next()` more than once, one after another (retry). */
@@ -82,8 +82,10 @@ export interface ToolInterceptor<TInput = unknown, TOutput = unknown> {
    * Any other interceptor that returns early is waited for, so a call never ends while it still runs.
    */
   readonly abandons: boolean;
-  intercept(ctx: ToolContext<TInput>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
+  intercept(ctx: ToolContext<TInput, TDeps>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
 }
 
 /** An interceptor or a bare function (named after the function). */
-export type InterceptorLike<TInput = unknown, TOutput = unknown> = ToolInterceptor<TInput, TOutput> | InterceptorFn<TInput, TOutput>;
+export type InterceptorLike<TInput = unknown, TOutput = unknown, TDeps = unknown> =
+  | ToolInterceptor<TInput, TOutput, TDeps>
+  | InterceptorFn<TInput, TOutput, TDeps>;

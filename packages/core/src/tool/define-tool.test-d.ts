@@ -54,3 +54,22 @@ describe('defineTool types', () => {
     });
   });
 });
+
+describe('per-tool interceptor types', () => {
+  it('see the tool input and the run deps bound with withDeps', () => {
+    const { defineTool: defineWithDb } = withDeps<{ db: { query(sql: string): string } }>();
+    defineWithDb({
+      name: 'q2',
+      description: '',
+      input: v.object({ id: v.string() }),
+      interceptors: [
+        async (ctx, next) => {
+          expectTypeOf(ctx.input).toEqualTypeOf<{ id: string }>();
+          expectTypeOf(ctx.run.deps.db.query).toEqualTypeOf<(sql: string) => string>();
+          return next();
+        },
+      ],
+      execute: ({ id }) => id,
+    });
+  });
+});

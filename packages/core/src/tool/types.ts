@@ -77,8 +77,11 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   /** Overrides the JSON Schema derived from `input`. */
   readonly jsonSchema?: JsonSchema | undefined;
   readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>> | undefined;
-  /** This tool's interceptors: typed ones, or generic ones shared with other tools. */
-  readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>> | InterceptorLike)[] | undefined;
+  /**
+   * This tool's interceptors: functions typed by this tool (input, output, deps), or named interceptors
+   * shared with other tools (`defineInterceptor`, `timeout()`, `trace()`, ...).
+   */
+  readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> | ToolInterceptor)[] | undefined;
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
   readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput;
   readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => string;
