@@ -12,13 +12,13 @@ import { type BenchReport, bytes, ratio, type Table } from './report.ts';
 export const CORE_DEPENDENCIES = ['valibot', '@valibot/to-json-schema', '@cfworker/json-schema'] as const;
 const TARGET_GZIP = 5 * 1024;
 
-interface Entry {
+export interface Entry {
   readonly label: string;
   readonly source: string;
   readonly external: boolean;
 }
 
-const ENTRIES: readonly Entry[] = [
+export const ENTRIES: readonly Entry[] = [
   { label: '(a) whole API: `export *`', source: "export * from '@edgetool/core';", external: true },
   { label: '(b) typical: defineTool, createExecutor, createRegistry', source: "export { createExecutor, createRegistry, defineTool } from '@edgetool/core';", external: true },
   { label: '(c1) whole API, dependencies included', source: "export * from '@edgetool/core';", external: false },
@@ -26,13 +26,14 @@ const ENTRIES: readonly Entry[] = [
   { label: 'baseline: valibot object+string+number+safeParse', source: "export { number, object, safeParse, string } from 'valibot';", external: false },
 ];
 
-interface Size {
+export interface Size {
   readonly raw: number;
   readonly gzip: number;
   readonly inputs: Metafile['outputs'][string]['inputs'];
 }
 
-async function bundle(entry: Entry): Promise<Size> {
+/** Bundles one entry with esbuild (minified, esm, neutral) and measures it. */
+export async function bundle(entry: Entry): Promise<Size> {
   const options: BuildOptions = {
     stdin: { contents: entry.source, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts', sourcefile: 'entry.ts' },
     bundle: true,

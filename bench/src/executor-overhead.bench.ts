@@ -94,8 +94,9 @@ async function check(): Promise<void> {
   }
 }
 
-const OPTIONS: MeasureOptions = { warmupMs: 500, batchMs: 5, rounds: 60, batchesPerRound: 2 };
-const PRIMITIVE_OPTIONS: MeasureOptions = { warmupMs: 150, batchMs: 2, rounds: 20, batchesPerRound: 2 };
+const QUICK = process.env.EDGETOOL_BENCH_QUICK === '1';
+const OPTIONS: MeasureOptions = { warmupMs: QUICK ? 250 : 500, batchMs: 5, rounds: QUICK ? 20 : 60, batchesPerRound: 2 };
+const PRIMITIVE_OPTIONS: MeasureOptions = { warmupMs: 150, batchMs: 2, rounds: QUICK ? 8 : 20, batchesPerRound: 2 };
 
 export async function run(): Promise<BenchReport> {
   await check();

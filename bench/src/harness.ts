@@ -25,6 +25,8 @@ export interface MeasureOptions {
   /** Interleaved rounds; each runs `batchesPerRound` batches of every case. */
   readonly rounds: number;
   readonly batchesPerRound: number;
+  /** Fewest calls in one batch (default 256: amortises the timer for sub-microsecond cases; lower it for cases of milliseconds). */
+  readonly minCallsPerBatch?: number;
 }
 
 /** Per-case result: nanoseconds per call over all timed batches. */
@@ -82,13 +84,13 @@ export async function measure(cases: readonly BenchCase[], options: MeasureOptio
   // Warm-up, then calibrate the batch size so one batch lasts about `batchMs`.
   for (const c of cases) {
     const deadline = performance.now() + options.warmupMs;
-    let n = 64;
+    let n = Math.min(64, options.minCallsPerBatch ?? 64);
     do {
       const elapsed = await timeBatch(c, n);
       if (elapsed < options.batchMs * 1e6) n *= 2;
     } while (performance.now() < deadline);
     const ns = (await timeBatch(c, n)) / n;
-    calls.set(c, Math.max(256, Math.round((options.batchMs * 1e6) / Math.max(ns, 1))));
+    calls.set(c, Math.max(options.minCallsPerBatch ?? 256, Math.round((options.batchMs * 1e6) / Math.max(ns, 1))));
   }
   const samples = new Map<BenchCase, number[]>(cases.map((c) => [c, []]));
   const perRound = new Map<BenchCase, number[]>(cases.map((c) => [c, []]));

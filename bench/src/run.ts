@@ -3,6 +3,7 @@
  * never leaks into the next), prints their tables and writes `bench/RESULTS.md`.
  *   pnpm --filter @edgetool/bench bench              all benches, writes RESULTS.md
  *   pnpm --filter @edgetool/bench bench executor     only matching benches, prints only
+ *   pnpm --filter @edgetool/bench bench --quick      shorter runs, prints only
  * A missed target is reported, never turned into a failing exit code; a crashed bench is.
  */
 import { spawnSync } from 'node:child_process';
@@ -54,10 +55,16 @@ function packages(): Table {
     columns: ['package', 'version'],
     rows: [
       ['@edgetool/core', `${core.version} (workspace source)`],
+      ['@edgetool/ai', `${(JSON.parse(readFileSync(join(ROOT, 'packages', 'ai', 'package.json'), 'utf8')) as { version: string }).version} (workspace source)`],
       ['valibot', version(CORE, 'valibot')],
       ['@valibot/to-json-schema', version(CORE, '@valibot/to-json-schema')],
       ['@cfworker/json-schema', version(CORE, '@cfworker/json-schema')],
       ['esbuild', version(BENCH, 'esbuild')],
+      ['ai', version(BENCH, 'ai')],
+      ['zod', version(BENCH, 'zod')],
+      ['wrangler', version(BENCH, 'wrangler')],
+      ['workerd', version(join(realpathSync(join(BENCH, 'node_modules', 'wrangler')), '..', '..'), 'workerd')],
+      ['autocannon', version(BENCH, 'autocannon')],
     ],
   };
 }
@@ -110,7 +117,14 @@ function markdown(reports: readonly BenchReport[], seconds: number): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function main(filters: readonly string[]): number {
+/** Node flags a bench asks for in a first-line comment `// node-flags: --expose-gc` (its child process gets them). */
+function nodeFlags(file: string): string[] {
+  const first = readFileSync(join(SRC, file), 'utf8').split('\n', 1)[0] ?? '';
+  const match = /^\/\/ node-flags: (.*)$/.exec(first);
+  return match ? (match[1] as string).trim().split(/\s+/) : [];
+}
+
+function main(filters: readonly string[], quick: boolean): number {
   const started = performance.now();
   const files = readdirSync(SRC)
     .filter((f) => f.endsWith('.bench.ts'))
@@ -127,7 +141,10 @@ function main(filters: readonly string[]): number {
     for (const file of files) {
       const out = join(dir, `${basename(file, '.ts')}.json`);
       console.log(`running ${file} …`);
-      const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', file, out], { stdio: 'inherit' });
+      const res = spawnSync(process.execPath, [...nodeFlags(file), fileURLToPath(import.meta.url), '--child', file, out], {
+        stdio: 'inherit',
+        env: { ...process.env, EDGETOOL_BENCH_QUICK: quick ? '1' : '0' },
+      });
       if (res.status !== 0 || !existsSync(out)) {
         console.error(`${file} failed (exit ${res.status ?? res.signal})`);
         failed++;
@@ -143,15 +160,20 @@ function main(filters: readonly string[]): number {
   const seconds = (performance.now() - started) / 1000;
   const targets = targetsTable(reports);
   console.log(`\n━━ ${targets.title} ━━\n${textTable(targets)}`);
-  if (filters.length === 0 && failed === 0) {
+  if (filters.length === 0 && failed === 0 && !quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), markdown(reports, seconds));
     console.log(`\nwrote bench/RESULTS.md (${seconds.toFixed(1)} s)`);
   } else {
-    console.log(`\nbench/RESULTS.md not written (${failed ? `${failed} bench(es) failed` : 'a filter was given'})`);
+    const why = failed ? `${failed} bench(es) failed` : quick ? '--quick' : 'a filter was given';
+    console.log(`\nbench/RESULTS.md not written (${why})`);
   }
   return failed ? 1 : 0;
 }
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1] as string, args[2] as string);
-else process.exitCode = main(args);
+else
+  process.exitCode = main(
+    args.filter((a) => a !== '--quick'),
+    args.includes('--quick'),
+  );

@@ -1,0 +1,332 @@
+// The demo Worker's tools (apps/worker/src/tools) written with the plain AI SDK: `tool()`, zod input
+// schemas, `execute` closures over D1. Same names, descriptions, SQL and results; no tickets, seals,
+// chain or policy. Approval goes through `streamText`'s `toolApproval`.
+import { isStepCount, type LanguageModel, streamText, type ToolSet, tool, zodSchema } from 'ai';
+import { z } from 'zod';
+import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
+
+interface OrderItem {
+  readonly sku: string;
+  readonly name: string;
+  readonly qty: number;
+  readonly unit_price: number;
+}
+
+interface Order {
+  readonly id: string;
+  readonly customer: string;
+  readonly email: string;
+  readonly items: readonly OrderItem[];
+  readonly status: 'pending' | 'shipped' | 'delayed' | 'delivered';
+  readonly delivery_date: string;
+  readonly delay_days: number;
+  readonly updated_at: string;
+}
+
+type OrderRow = Omit<Order, 'items'> & { readonly items: string };
+
+const SELECT_ORDER = 'SELECT id, customer, email, items, status, delivery_date, delay_days, updated_at FROM orders';
+
+const toOrder = (row: OrderRow): Order => ({ ...row, items: JSON.parse(row.items) as OrderItem[] });
+
+async function findOrder(db: D1Database, id: string): Promise<Order | undefined> {
+  const row = await db.prepare(`${SELECT_ORDER} WHERE id = ?1`).bind(id).first<OrderRow>();
+  return row === null ? undefined : toOrder(row);
+}
+
+async function requireOrder(db: D1Database, id: string): Promise<Order> {
+  const order = await findOrder(db, id);
+  if (order === undefined) throw new Error(`No order "${id}" exists. Check the id (it looks like A-1001).`);
+  return order;
+}
+
+const orderId = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^A-\d{4}$/, 'Order ids look like A-1001')
+  .describe('The order id, e.g. A-1001');
+
+const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
+const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+const isCalendarDay = (value: string): boolean => {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
+};
+
+const FIELDS: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  weekday: 'long',
+};
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { ...FIELDS, timeZone });
+  } catch {
+    return undefined;
+  }
+}
+
+function clockIn(timeZone: string, date: Date) {
+  const format = formatterFor(timeZone);
+  if (format === undefined) throw new RangeError(`Unknown time zone "${timeZone}".`);
+  const at = new Date(Math.floor(date.getTime() / 1000) * 1000);
+  const part: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(at)) part[type] = value;
+  const local = `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}`;
+  const offsetMinutes = Math.round((Date.parse(`${local}Z`) - at.getTime()) / 60_000);
+  const abs = Math.abs(offsetMinutes);
+  const offset = `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  const resolved = format.resolvedOptions().timeZone;
+  return {
+    time_zone: timeZone.toLowerCase() === resolved.toLowerCase() ? resolved : timeZone,
+    local_date: local.slice(0, 10),
+    local_time: local.slice(11),
+    weekday: part.weekday ?? '',
+    utc_offset: offset,
+    iso: `${local}${offset}`,
+    utc: at.toISOString().replace('.000Z', 'Z'),
+  };
+}
+
+// Input schemas at module scope, wrapped once with `zodSchema()`: the AI SDK then converts each to JSON Schema
+// once per isolate (a raw zod schema is converted again on every step).
+const queryOrderInput = zodSchema(z.object({ order_id: orderId }));
+const listDelayedInput = zodSchema(z.object({
+  days_threshold: z.coerce.number().int('Use a whole number of days').min(1).max(365).default(1).describe('Minimum delay in days (default 1)'),
+}));
+const updateDeliveryInput = zodSchema(z.object({
+  order_id: orderId,
+  new_date: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date as YYYY-MM-DD')
+    .refine(isCalendarDay, 'That day does not exist in the calendar')
+    .describe('The new delivery date, YYYY-MM-DD; today or later'),
+  reason: z.string().trim().max(500).optional().describe('Why the date changes (kept in the audit trail)'),
+}));
+const sendEmailInput = zodSchema(z.object({
+  order_id: orderId,
+  subject: z.string().trim().min(1, 'The subject is empty').max(200).describe('Subject line'),
+  body: z.string().trim().min(1, 'The body is empty').max(5_000).describe('Plain-text message body'),
+}));
+const worldClockInput = zodSchema(z.object({
+  time_zone: z
+    .string()
+    .trim()
+    .min(1, 'Give a time zone such as Europe/Berlin')
+    .max(64)
+    .refine((zone) => formatterFor(zone) !== undefined, 'Unknown time zone: use an IANA name such as Europe/Berlin, America/New_York or UTC')
+    .describe('IANA time zone, e.g. Europe/Berlin'),
+}));
+const calculateInput = zodSchema(z.object({
+  expression: z
+    .string()
+    .min(1, 'The expression is empty')
+    .max(MAX_EXPRESSION_LENGTH, `At most ${MAX_EXPRESSION_LENGTH} characters`)
+    .describe('The expression, e.g. (17.5 * 4 + 3) / 2 or sqrt(2)^2'),
+}));
+const browserTimeZoneInput = zodSchema(z.object({}));
+const pickDateInput = zodSchema(z.object({
+  question: z.string().min(1).describe('What the date is for, shown to the user'),
+  min: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe('Earliest allowed date, YYYY-MM-DD'),
+}));
+const cartAddInput = zodSchema(z.object({
+  sku: z.string().min(1).max(64).describe('Product code, e.g. SKU-42'),
+  quantity: z.number().int().min(1).max(99).default(1),
+}));
+const cartListInput = zodSchema(z.object({}));
+const cartClearInput = zodSchema(z.object({}));
+const delayAnalystInput = zodSchema(z.object({ task: z.string().min(1).describe('What the agent should do, in plain words') }));
+
+/** The D1 tools of one request. */
+function serverTools(db: D1Database) {
+  const queryOrder = tool({
+    description:
+      'Look up one customer order by its id (format A-1001). Returns the customer, e-mail, items, status ' +
+      '(pending, shipped, delayed or delivered), the delivery date (YYYY-MM-DD) and how many days it is delayed. ' +
+      'Use it before changing an order or writing to its customer.',
+    inputSchema: queryOrderInput,
+    execute: async ({ order_id }) => {
+      const order = await findOrder(db, order_id);
+      if (order === undefined) return { found: false, order_id, message: `No order "${order_id}" exists. Ask the user to check the id.` };
+      return { found: true, order };
+    },
+  });
+
+  const listDelayedOrders = tool({
+    description:
+      'List the open (not yet delivered) orders that are running late by at least `days_threshold` days ' +
+      '(default 1), most delayed first, with customer, status, delivery date and delay in days.',
+    inputSchema: listDelayedInput,
+    execute: async ({ days_threshold }) => {
+      const { results } = await db
+        .prepare(`${SELECT_ORDER} WHERE status <> 'delivered' AND delay_days >= ?1 AND delay_days > 0 ORDER BY delay_days DESC, id`)
+        .bind(days_threshold)
+        .all<OrderRow>();
+      const orders = results.map(toOrder);
+      return {
+        days_threshold,
+        count: orders.length,
+        orders: orders.map(({ id, customer, status, delivery_date, delay_days }) => ({ id, customer, status, delivery_date, delay_days })),
+      };
+    },
+  });
+
+  const updateDeliveryDate = tool({
+    description:
+      'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD, today or later), ' +
+      'optionally with a reason for the audit trail. Recomputes how many days the order is delayed. ' +
+      'Requires the user to approve before anything is written; delivered orders cannot be changed.',
+    inputSchema: updateDeliveryInput,
+    execute: async ({ order_id, new_date, reason }, { toolCallId }) => {
+      const order = await requireOrder(db, order_id);
+      if (order.status === 'delivered') throw new Error(`Order ${order.id} was already delivered (${order.delivery_date}); its delivery date cannot change.`);
+      const now = new Date();
+      if (new_date < isoDay(now)) throw new Error(`${new_date} is in the past (today is ${isoDay(now)} UTC). Choose today or a later day.`);
+      if (new_date === order.delivery_date) throw new Error(`Order ${order.id} is already scheduled for ${new_date}; nothing to change.`);
+      const delayDays = Math.max(0, order.delay_days + daysBetween(order.delivery_date, new_date));
+      const updatedAt = now.toISOString();
+      const details = JSON.stringify({
+        from: order.delivery_date,
+        to: new_date,
+        delay_days_before: order.delay_days,
+        delay_days_after: delayDays,
+        ...(reason ? { reason } : {}),
+      });
+      const [event, update] = await db.batch([
+        db
+          .prepare(
+            `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
+             SELECT id, 'delivery_date_changed', ?2, ?3, ?4 FROM orders WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6`,
+          )
+          .bind(order.id, details, toolCallId, updatedAt, order.delivery_date, order.updated_at),
+        db
+          .prepare('UPDATE orders SET delivery_date = ?2, delay_days = ?3, updated_at = ?4 WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6')
+          .bind(order.id, new_date, delayDays, updatedAt, order.delivery_date, order.updated_at),
+      ]);
+      if (update?.meta.changes !== 1 || event?.meta.changes !== 1) throw new Error(`Order ${order.id} changed while this call ran; nothing was written. Query it again.`);
+      return {
+        order_id: order.id,
+        previous_date: order.delivery_date,
+        delivery_date: new_date,
+        delay_days: delayDays,
+        status: order.status,
+        event_id: event.meta.last_row_id,
+      };
+    },
+  });
+
+  const sendEmail = tool({
+    description:
+      "Send an e-mail about an order to that order's customer (the address is taken from the order, not chosen by you). " +
+      'Give the order id (A-1001), a subject and a plain-text body. Requires the user to approve; in this demo the ' +
+      'message is stored in an outbox and not actually delivered.',
+    inputSchema: sendEmailInput,
+    execute: async ({ order_id, subject, body }, { toolCallId }) => {
+      const order = await requireOrder(db, order_id);
+      const id = crypto.randomUUID();
+      const createdAt = new Date().toISOString();
+      const [queued] = await db.batch([
+        db
+          .prepare(
+            `INSERT INTO outbox (id, to_address, subject, body, order_id, created_at, idempotency_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (idempotency_key) DO NOTHING`,
+          )
+          .bind(id, order.email, subject, body, order.id, createdAt, `send_email:${toolCallId}`),
+        db
+          .prepare(
+            `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
+             SELECT order_id, 'email_queued', json_object('outbox_id', id, 'subject', subject), ?2, created_at FROM outbox WHERE id = ?1`,
+          )
+          .bind(id, toolCallId),
+      ]);
+      return { queued: true, duplicate: queued?.meta.changes !== 1, outbox_id: id, order_id: order.id, to: order.email, subject, created_at: createdAt };
+    },
+  });
+
+  const worldClock = tool({
+    description:
+      'Get the current local date, time, weekday and UTC offset in a time zone. Use IANA names such as ' +
+      '"Europe/Berlin", "America/New_York", "Asia/Kolkata" or "UTC" (not abbreviations like CET or PST).',
+    inputSchema: worldClockInput,
+    execute: async ({ time_zone }) => clockIn(time_zone, new Date()),
+  });
+
+  const calculate = tool({
+    description:
+      'Evaluate an arithmetic expression exactly instead of doing mental math. Supports numbers (decimals, 1e3), ' +
+      '+ - * / % (modulo) ^ (power), parentheses, unary minus, the functions ' +
+      `${CALCULATOR_FUNCTIONS.join(', ')} (round(x, digits) takes optional digits) and the constants ${CALCULATOR_CONSTANTS.join(', ')}. ` +
+      'Write multiplication explicitly (2*(3+4)). No variables, units or percent signs. Results have 15 significant digits.',
+    inputSchema: calculateInput,
+    execute: async ({ expression }) => ({ expression, result: evaluate(expression) }),
+  });
+
+  return {
+    query_order: queryOrder,
+    list_delayed_orders: listDelayedOrders,
+    update_delivery_date: updateDeliveryDate,
+    send_email: sendEmail,
+    world_clock: worldClock,
+    calculate,
+  };
+}
+
+/** Browser tools: declared for the model, no `execute` (the client runs them, as with `useChat`'s `onToolCall`). */
+const browserTools = {
+  browser_time_zone: tool({
+    description: "The user's own time zone and locale, read from their browser. Use it before talking about local times or dates.",
+    inputSchema: browserTimeZoneInput,
+  }),
+  pick_date: tool({
+    description: 'Ask the user to pick a date in their browser (an interactive date picker). Returns the date as YYYY-MM-DD.',
+    inputSchema: pickDateInput,
+  }),
+  cart_add: tool({
+    description: "Add an item to the user's shopping cart, kept in their browser.",
+    inputSchema: cartAddInput,
+  }),
+  cart_list: tool({ description: "List the items in the user's shopping cart, kept in their browser.", inputSchema: cartListInput }),
+  cart_clear: tool({ description: "Empty the user's shopping cart, kept in their browser.", inputSchema: cartClearInput }),
+} satisfies ToolSet;
+
+/** Tools that need a human approval (edgetool: `effects: 'write' | 'destructive'`). */
+export const APPROVAL = { update_delivery_date: 'user-approval', send_email: 'user-approval' } as const;
+
+/** Every tool the model sees, in the demo's order; `manual` leaves server tools without `execute` (the caller runs them). */
+export function createPlainTools(db: D1Database, model: LanguageModel, mode: 'internal' | 'manual'): ToolSet {
+  const server = serverTools(db);
+  const delayAnalyst = tool({
+    description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
+    inputSchema: delayAnalystInput,
+    execute: async ({ task }, { abortSignal }) => {
+      // streamText, as edgetool's agent-as-tool does (generateText would add its own code to the bundle).
+      const result = streamText({
+        model,
+        instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
+        prompt: task,
+        tools: { list_delayed_orders: server.list_delayed_orders, query_order: server.query_order },
+        stopWhen: isStepCount(4),
+        ...(abortSignal ? { abortSignal } : {}),
+        onError: () => {},
+      });
+      return await result.text;
+    },
+  });
+  const all: ToolSet = { ...server, delay_analyst: delayAnalyst };
+  if (mode === 'manual') {
+    for (const [name, t] of Object.entries(all)) all[name] = { ...t, execute: undefined } as ToolSet[string];
+  }
+  return { ...all, ...browserTools };
+}

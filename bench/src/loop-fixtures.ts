@@ -1,0 +1,290 @@
+/**
+ * The chat-loop workload shared by `loop.bench.ts` and `memory.bench.ts`: the same scripted model,
+ * the same four tools written twice (edgetool `defineTool` + valibot, plain AI SDK `tool()` + zod),
+ * and one function per side that runs a whole turn and drains its UI message stream.
+ */
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import { type ChatTurnResult, createChatAgent, sealSubject } from '@edgetool/ai';
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  isStepCount,
+  readUIMessageStream,
+  streamText,
+  type ToolSet,
+  toUIMessageStream,
+  tool,
+  type UIMessage,
+  type UIMessageChunk,
+  zodSchema,
+} from 'ai';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import * as v from 'valibot';
+import { z } from 'zod';
+
+/** The loop bench's turn: 20 steps of 4 parallel tool calls, then one answering step (21 model calls, 80 tool calls). */
+export const LOOP_TOOL_STEPS = 20;
+export const LOOP_PARALLEL_CALLS = 4;
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** The four calls of one step, `[toolName, input]`; ids are `s<step>_c<i>`. */
+function callsOf(step: number): [string, Record<string, unknown>][] {
+  return [
+    ['get_weather', { city: `City ${step}`, unit: step % 2 === 0 ? 'celsius' : 'fahrenheit' }],
+    ['get_time', { time_zone: 'Europe/Berlin' }],
+    ['add', { a: step, b: step * 2 }],
+    ['lookup_order', { order_id: `A-${1000 + step}` }],
+  ];
+}
+
+function callsStep(step: number): LanguageModelV4StreamResult {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  callsOf(step).forEach(([toolName, input], i) => {
+    const toolCallId = `s${step}_c${i}`;
+    const json = JSON.stringify(input);
+    parts.push(
+      { type: 'tool-input-start', id: toolCallId, toolName },
+      { type: 'tool-input-delta', id: toolCallId, delta: json },
+      { type: 'tool-input-end', id: toolCallId },
+      { type: 'tool-call', toolCallId, toolName, input: json },
+    );
+  });
+  parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
+  return { stream: convertArrayToReadableStream(parts) };
+}
+
+function textStep(text: string): LanguageModelV4StreamResult {
+  return {
+    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: text },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ]),
+  };
+}
+
+export const ANSWER = 'All done.';
+
+/**
+ * `ai/test`'s `MockLanguageModelV4` with scripted stream steps: step k (= the number of tool messages
+ * already in the prompt) calls the four tools in parallel while k < `toolSteps`, then answers with text.
+ * The step comes from the prompt, so one model serves any number of turns; the mock records every
+ * call in `doStreamCalls`, which {@link forget} empties after each turn (test scaffolding, not SDK state).
+ */
+export function scriptedModel(toolSteps: number): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async (options: LanguageModelV4CallOptions) => {
+      const step = options.prompt.filter((m) => m.role === 'tool').length;
+      return step < toolSteps ? callsStep(step) : textStep(ANSWER);
+    },
+  });
+}
+
+export function forget(model: MockLanguageModelV4): void {
+  model.doStreamCalls.length = 0;
+}
+
+// The tools' own work: tiny and identical on both sides, so what is measured is the machinery.
+const weather = (city: string, unit: string) => ({ city, unit, temperature: unit === 'celsius' ? 21 : 70, conditions: 'sunny' });
+const time = (timeZone: string) => ({ time_zone: timeZone, local_time: '12:00:00', utc_offset: '+01:00' });
+const add = (a: number, b: number) => ({ sum: a + b });
+const order = (id: string) => ({ order_id: id, status: 'shipped', delivery_date: '2026-12-01' });
+
+/** The four tools, edgetool style: valibot input, read policy (no approval). */
+export const edgetoolTools = [
+  defineTool({
+    name: 'get_weather',
+    description: 'Current weather in a city.',
+    input: v.object({ city: v.pipe(v.string(), v.minLength(1)), unit: v.picklist(['celsius', 'fahrenheit']) }),
+    policy: { effects: 'read' },
+    execute: ({ city, unit }) => weather(city, unit),
+  }),
+  defineTool({
+    name: 'get_time',
+    description: 'Local time in an IANA time zone.',
+    input: v.object({ time_zone: v.pipe(v.string(), v.minLength(1)) }),
+    policy: { effects: 'read' },
+    execute: ({ time_zone }) => time(time_zone),
+  }),
+  defineTool({
+    name: 'add',
+    description: 'Adds two numbers.',
+    input: v.object({ a: v.number(), b: v.number() }),
+    policy: { effects: 'read' },
+    execute: ({ a, b }) => add(a, b),
+  }),
+  defineTool({
+    name: 'lookup_order',
+    description: 'Looks up an order by id.',
+    input: v.object({ order_id: v.pipe(v.string(), v.regex(/^A-\d{4}$/)) }),
+    policy: { effects: 'read' },
+    execute: ({ order_id }) => order(order_id),
+  }),
+];
+
+/**
+ * The same four tools, plain AI SDK style: `tool()` with a zod input schema and `execute`. The schemas are
+ * wrapped once with `zodSchema()`, so the AI SDK converts them to JSON Schema once (a raw zod schema is
+ * converted on every step): the efficient way to write them, as edgetool's JSON Schema is also built once.
+ */
+export const plainTools = {
+  get_weather: tool({
+    description: 'Current weather in a city.',
+    inputSchema: zodSchema(z.object({ city: z.string().min(1), unit: z.enum(['celsius', 'fahrenheit']) })),
+    execute: async ({ city, unit }) => weather(city, unit),
+  }),
+  get_time: tool({
+    description: 'Local time in an IANA time zone.',
+    inputSchema: zodSchema(z.object({ time_zone: z.string().min(1) })),
+    execute: async ({ time_zone }) => time(time_zone),
+  }),
+  add: tool({
+    description: 'Adds two numbers.',
+    inputSchema: zodSchema(z.object({ a: z.number(), b: z.number() })),
+    execute: async ({ a, b }) => add(a, b),
+  }),
+  lookup_order: tool({
+    description: 'Looks up an order by id.',
+    inputSchema: zodSchema(z.object({ order_id: z.string().regex(/^A-\d{4}$/) })),
+    execute: async ({ order_id }) => order(order_id),
+  }),
+} satisfies ToolSet;
+
+const tickets = createTicketSigner({ keys: [{ id: 'bench', secret: 'bench-secret-bench-secret-bench-secret-0123456789' }] });
+
+const userMessage = (text: string): UIMessage => ({ id: 'u1', role: 'user', parts: [{ type: 'text', text }] });
+
+let conversation = 0;
+
+/** What one turn produced (checked before anything is timed: every side must do the same work). */
+export interface TurnOutcome {
+  readonly results: number;
+  readonly text: string;
+}
+
+/** One way of running a turn; `model` is its own scripted model. */
+export interface Side {
+  readonly run: () => Promise<TurnOutcome>;
+  readonly model: MockLanguageModelV4;
+}
+
+async function drain(stream: ReadableStream<UIMessageChunk>): Promise<TurnOutcome> {
+  const reader = stream.getReader();
+  let results = 0;
+  let text = '';
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    if (next.value.type === 'tool-output-available') results++;
+    else if (next.value.type === 'text-delta') text += next.value.delta;
+  }
+  return { results, text };
+}
+
+/** Counts a built message's finished tool parts and its text. */
+function outcomeOf(message: UIMessage | undefined): TurnOutcome {
+  const parts = (message?.parts ?? []) as { type: string; state?: string; text?: string }[];
+  return {
+    results: parts.filter((p) => p.type.startsWith('tool-') && p.state === 'output-available').length,
+    text: parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join(''),
+  };
+}
+
+/**
+ * The plain AI SDK turn: `streamText` with the four tools and `stopWhen: isStepCount(toolSteps + 1)`,
+ * piped into `toUIMessageStream`. `through` may wrap the UI message stream (diagnostic sides).
+ */
+function plainSide(toolSteps: number, finish: (ui: ReadableStream<UIMessageChunk>) => Promise<TurnOutcome>): Side {
+  const model = scriptedModel(toolSteps);
+  return {
+    model,
+    async run() {
+      const original = [userMessage('Go')];
+      const result = streamText({
+        model,
+        messages: await convertToModelMessages(original, { tools: plainTools }),
+        tools: plainTools,
+        stopWhen: isStepCount(toolSteps + 1),
+      });
+      const ui = toUIMessageStream({ stream: result.stream, tools: plainTools, originalMessages: original }) as ReadableStream<UIMessageChunk>;
+      const outcome = await finish(ui);
+      forget(model);
+      return outcome;
+    },
+  };
+}
+
+/** The result-building pattern of edgetool's chat agent: tee, drain one branch, `readUIMessageStream` over the other. */
+async function snapshotResult(ui: ReadableStream<UIMessageChunk>): Promise<TurnOutcome> {
+  const [client, forResult] = ui.tee();
+  const building = (async () => {
+    let message: UIMessage | undefined;
+    for await (const snapshot of readUIMessageStream({ stream: forResult })) message = snapshot;
+    return message;
+  })();
+  await drain(client);
+  return outcomeOf(await building);
+}
+
+/** The proposed replacement: one stream, the message built in place and handed over once by `onEnd`. */
+async function onEndResult(ui: ReadableStream<UIMessageChunk>): Promise<TurnOutcome> {
+  let message: UIMessage | undefined;
+  await drain(
+    createUIMessageStream({
+      execute: ({ writer }) => writer.merge(ui),
+      onEnd: ({ responseMessage }) => {
+        message = responseMessage;
+      },
+    }),
+  );
+  return outcomeOf(message);
+}
+
+/** edgetool's per-result seal (`sealSubject` + `tickets.sign`), added to the plain stream as a data part. */
+function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const inputs = new Map<string, { toolName: string; input: unknown }>();
+  return new TransformStream({
+    async transform(chunk, controller) {
+      controller.enqueue(chunk);
+      if (chunk.type === 'tool-input-available') inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
+      if (chunk.type !== 'tool-output-available') return;
+      const call = inputs.get(chunk.toolCallId);
+      if (!call) return;
+      const subject = sealSubject({ toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId });
+      const seal = await tickets.sign(subject, { ttlMs: 60_000 });
+      controller.enqueue({ type: 'data-edgetool-seal', id: chunk.toolCallId, data: { toolCallId: chunk.toolCallId, toolName: call.toolName, seal } });
+    },
+  });
+}
+
+/** Every side of the loop bench, for a loop of `toolSteps` steps of 4 parallel calls plus one answering step. */
+export function createSides(toolSteps: number) {
+  const edgetoolModel = scriptedModel(toolSteps);
+  const agent = createChatAgent({ model: edgetoolModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
+  const edgetool: Side = {
+    model: edgetoolModel,
+    async run() {
+      const result: ChatTurnResult = await agent.generate({
+        messages: [userMessage('Go')],
+        run: createRunContext({ conversationId: `conv-${++conversation}` }),
+      });
+      forget(edgetoolModel);
+      return { results: result.toolResults.length, text: result.text };
+    },
+  };
+  return {
+    edgetool,
+    plain: plainSide(toolSteps, drain),
+    plainSnapshots: plainSide(toolSteps, snapshotResult),
+    plainOnEnd: plainSide(toolSteps, onEndResult),
+    plainSeals: plainSide(toolSteps, (ui) => drain(ui.pipeThrough(sealing(`conv-${++conversation}`)))),
+  } satisfies Record<string, Side>;
+}

@@ -1,0 +1,130 @@
+/**
+ * The chat loop: one turn of 20 model steps with 4 parallel tool calls each (80 calls) and a final
+ * answer, on `ai/test`'s `MockLanguageModelV4`, edgetool's `createChatAgent().generate()` against plain
+ * `streamText` with the same four tools, both producing and draining a UI message stream. Diagnostic
+ * plain sides add one edgetool mechanism at a time, so the gap can be read piece by piece.
+ */
+import { type BenchCase, type CaseStats, type MeasureOptions, measure, paired } from './harness.ts';
+import { createSides, LOOP_PARALLEL_CALLS, LOOP_TOOL_STEPS, type Side } from './loop-fixtures.ts';
+import { profileCase } from './profile.ts';
+import { type BenchReport, ratio, type Table } from './report.ts';
+
+const TARGET_RATIO = 1.05;
+const QUICK = process.env.EDGETOOL_BENCH_QUICK === '1';
+const CALLS = LOOP_TOOL_STEPS * LOOP_PARALLEL_CALLS;
+
+const ms = (nsValue: number): string => (nsValue / 1e6).toFixed(1);
+const us = (nsValue: number): string => Math.round(nsValue / 1e3).toLocaleString('en-US');
+
+const sides = createSides(LOOP_TOOL_STEPS);
+
+const bench = (name: string, side: Side): BenchCase => ({ name, fn: side.run, async: true });
+
+/** Table order; `plain` is the baseline. */
+const CASES = {
+  plain: bench('plain AI SDK: streamText → toUIMessageStream, drained', sides.plain),
+  edgetool: bench('edgetool: createChatAgent().generate()', sides.edgetool),
+  plainSnapshots: bench('diagnostic: plain + result via tee + readUIMessageStream (as chat-agent.ts does)', sides.plainSnapshots),
+  plainOnEnd: bench('diagnostic: plain + result via createUIMessageStream onEnd (proposed)', sides.plainOnEnd),
+  plainSeals: bench('diagnostic: plain + one edgetool seal per result (sealSubject + tickets.sign)', sides.plainSeals),
+} satisfies Record<string, BenchCase>;
+
+/** Every side must run the same 80 calls and give the same answer before anything is timed. */
+async function check(): Promise<void> {
+  for (const [key, side] of Object.entries(sides)) {
+    const outcome = await side.run();
+    if (outcome.results !== CALLS || outcome.text !== 'All done.') throw new Error(`${key}: ${outcome.results} results, answer ${JSON.stringify(outcome.text)}`);
+  }
+}
+
+const OPTIONS: MeasureOptions = QUICK
+  ? { warmupMs: 400, batchMs: 150, rounds: 4, batchesPerRound: 1, minCallsPerBatch: 1 }
+  : { warmupMs: 1500, batchMs: 300, rounds: 12, batchesPerRound: 1, minCallsPerBatch: 1 };
+const PROFILE_SECONDS = QUICK ? 2 : 4;
+
+/** Where an edgetool turn spends its time, from a CPU profile of the same turn in a child process. */
+function topCosts(turnNs: number): Table[] {
+  const profile = profileCase('loop-edgetool', PROFILE_SECONDS, 400);
+  const row = ([fn, share]: readonly [string, number]) => [fn, `${(share * 100).toFixed(1)} %`, ms(share * turnNs)];
+  const sdkFrames = profile.total.filter(([fn]) => / (packages\/|ai\/dist\/)/.test(fn));
+  return [
+    {
+      title: `Top costs of an edgetool turn: self time (CPU profile, ${PROFILE_SECONDS} s, ${profile.calls} turns; ms/turn scaled to the measured median)`,
+      columns: ['function', 'share', 'ms/turn'],
+      // Start-up frames of the profiled child (module compilation, idle) are not part of a turn.
+      rows: profile.self
+        .filter(([fn]) => !/^\(idle\)|compileSourceTextModule|node:internal\/(modules|deps\/amaro)\//.test(fn))
+        .slice(0, 10)
+        .map(row),
+    },
+    {
+      title: 'Top costs of an edgetool turn: inclusive time of edgetool and AI SDK functions',
+      columns: ['function', 'share', 'ms/turn'],
+      rows: sdkFrames.slice(0, 12).map(row),
+    },
+  ];
+}
+
+export async function run(): Promise<BenchReport> {
+  await check();
+  const stats = await measure(Object.values(CASES), OPTIONS);
+  const by = (c: BenchCase) => stats.find((s) => s.name === c.name) as CaseStats;
+  const base = by(CASES.plain);
+  const edge = paired(by(CASES.edgetool), base);
+  const minus = (a: BenchCase, b: BenchCase) => paired(by(a), by(b)).difference;
+  const pass = edge.ratio <= TARGET_RATIO;
+  const tables: Table[] = [
+    {
+      title: `One turn: ${LOOP_TOOL_STEPS} steps × ${LOOP_PARALLEL_CALLS} parallel tool calls + 1 answering step`,
+      columns: ['case', 'ms/turn', 'p25–p75', 'vs plain ms', 'ratio vs plain'],
+      rows: stats.map((s) => {
+        const p = paired(s, base);
+        return [s.name, ms(s.median), `${ms(s.p25)}–${ms(s.p75)}`, s === base ? '—' : ms(p.difference), ratio(p.ratio)];
+      }),
+    },
+    {
+      title: 'Reading the gap (paired differences)',
+      columns: ['figure', 'ms/turn', 'µs per tool call'],
+      rows: [
+        ['edgetool − plain', ms(edge.difference), us(edge.difference / CALLS)],
+        ['result built with readUIMessageStream snapshots (plain-sized message)', ms(minus(CASES.plainSnapshots, CASES.plain)), us(minus(CASES.plainSnapshots, CASES.plain) / CALLS)],
+        ['result built with createUIMessageStream onEnd', ms(minus(CASES.plainOnEnd, CASES.plain)), us(minus(CASES.plainOnEnd, CASES.plain) / CALLS)],
+        ['one seal per tool result', ms(minus(CASES.plainSeals, CASES.plain)), us(minus(CASES.plainSeals, CASES.plain) / CALLS)],
+      ],
+    },
+  ];
+  if (!pass) tables.push(...topCosts(by(CASES.edgetool).median));
+  return {
+    id: 'loop',
+    title: 'Chat loop',
+    method:
+      `One chat turn of ${LOOP_TOOL_STEPS} model steps, each calling ${LOOP_PARALLEL_CALLS} tools in parallel (${CALLS} calls), then a text answer, ` +
+      "on `ai/test`'s `MockLanguageModelV4` (scripted stream steps; the step is read from the prompt, the mock's call log is emptied after each turn). " +
+      'Tools: get_weather, get_time, add, lookup_order with tiny synchronous work. ' +
+      '**edgetool**: one `createChatAgent({ tools: 4 × defineTool with valibot input, read policy; tickets; maxSteps: 21 })`, per turn `agent.generate({ messages: [one user UI message], run: createRunContext() })`, ' +
+      'which validates the messages, converts them, runs `streamText` with the tools wrapped around the edgetool executor, pipes `toUIMessageStream` through the proof transform ' +
+      '(a seal and a trace part per result), tees the stream, drains one branch and builds the result message from the other. ' +
+      '**plain**: per turn `convertToModelMessages` of the same UI message, `streamText({ tools: 4 × tool() with zodSchema(zod) input and execute, stopWhen: isStepCount(21) })`, ' +
+      '`toUIMessageStream({ stream: result.stream, tools, originalMessages })`, drained chunk by chunk to the end. ' +
+      `Before timing, every case must report ${CALLS} tool results and the answer. ` +
+      `Cases interleaved in ${OPTIONS.rounds} rounds of ${OPTIONS.batchesPerRound} batch of ~${OPTIONS.batchMs} ms (at least one turn), after ${OPTIONS.warmupMs} ms of warm-up per case; ` +
+      'ms/turn is the median of all batches, differences and ratios are medians of per-round pairs against plain.',
+    tables,
+    targets: [
+      {
+        name: `chat loop, edgetool ÷ plain (${LOOP_TOOL_STEPS}×${LOOP_PARALLEL_CALLS} calls)`,
+        measured: `${ratio(edge.ratio)} (${ms(by(CASES.edgetool).median)} vs ${ms(base.median)} ms/turn)`,
+        target: `≤ ${ratio(TARGET_RATIO)}`,
+        pass,
+      },
+    ],
+    notes: [
+      'The diagnostic rows add one edgetool mechanism to the plain pipeline each. `readUIMessageStream` yields a `structuredClone` of the whole message for every chunk ' +
+        '(`createUIMessageSnapshot` in ai/dist), so building the result that way costs O(chunks × message size): quadratic in the turn length, and edgetool pays it on a message ' +
+        'twice as large (a seal and a trace part per call). `createUIMessageStream({ execute: ({ writer }) => writer.merge(stream), onEnd })` builds the same message in place and hands it over once. ' +
+        'Proposed fix in `packages/ai/src/chat/chat-agent.ts` (`stream()`, the `turnResult` block): build the result from the `forResult` branch with `createUIMessageStream(...).onEnd` ' +
+        'instead of `for await (… of readUIMessageStream(…))`.',
+      'Profile any case yourself: `pnpm --filter @edgetool/bench bench:profile loop-edgetool 5` (or `loop-plain`).',
+    ],
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Worker bundle size: `wrangler deploy --dry-run --minify --outdir` (offline, nothing uploaded) of the
+ * demo Worker (apps/worker) and of its plain-AI-SDK twin (bench/plain-worker), gzip of the output, and
+ * where the difference comes from (esbuild metafile, per package). Both Workers import the same model
+ * module (`createModelFromEnv` from @edgetool/ai: the offline model and @ai-sdk/openai), so the
+ * difference is the SDK layer plus the app code that uses it; the model module is reported separately.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { bundle, ENTRIES, type Size } from './core-size.bench.ts';
+import { type BenchReport, bytes, type Table } from './report.ts';
+import { prepareConfig, ROOT, scratch, type WorkerName, WORKERS, wrangler } from './workers.ts';
+
+const TARGET_DIFF_GZIP = 10 * 1024;
+
+interface WorkerBundle {
+  readonly raw: number;
+  readonly gzip: number;
+  /** Minified bytes in the output per group of inputs. */
+  readonly groups: Map<string, number>;
+  readonly wranglerSays: string;
+}
+
+interface Metafile {
+  readonly outputs: Record<string, { readonly inputs: Record<string, { readonly bytesInOutput: number }> }>;
+}
+
+const GROUPS = {
+  core: '@edgetool/core',
+  aiChat: '@edgetool/ai: chat loop, agent-as-tool, proofs',
+  model: '@edgetool/ai: model module (offline model, createModelFromEnv), shared',
+  valibot: 'valibot',
+  toJsonSchema: '@valibot/to-json-schema',
+  cfworker: '@cfworker/json-schema',
+  app: 'app code (routes, tools, agent set-up)',
+  ai: 'ai (AI SDK core), shared',
+  zod: 'zod, shared',
+  aiSdk: '@ai-sdk/* (provider-utils, openai, gateway, provider), shared',
+  other: 'other dependencies, shared',
+} as const;
+
+/** Which group a bundled input belongs to, from its absolute path. */
+function groupOf(path: string): string {
+  const p = path.replaceAll('\\', '/');
+  if (p.includes('/node_modules/')) {
+    const rest = p.slice(p.lastIndexOf('/node_modules/') + '/node_modules/'.length);
+    const pkg = rest.startsWith('@') ? rest.split('/').slice(0, 2).join('/') : (rest.split('/')[0] as string);
+    if (pkg === 'valibot') return GROUPS.valibot;
+    if (pkg === '@valibot/to-json-schema') return GROUPS.toJsonSchema;
+    if (pkg === '@cfworker/json-schema') return GROUPS.cfworker;
+    if (pkg === 'ai') return GROUPS.ai;
+    if (pkg === 'zod') return GROUPS.zod;
+    if (pkg.startsWith('@ai-sdk/')) return GROUPS.aiSdk;
+    return GROUPS.other;
+  }
+  if (p.includes('/packages/core/')) return GROUPS.core;
+  if (p.includes('/packages/ai/src/offline-model/') || p.endsWith('/packages/ai/src/provider.ts')) return GROUPS.model;
+  if (p.includes('/packages/ai/')) return GROUPS.aiChat;
+  if (p.includes('/apps/') || p.includes('/bench/')) return GROUPS.app;
+  return GROUPS.other;
+}
+
+function dryRun(name: WorkerName, dir: string): WorkerBundle {
+  const config = prepareConfig(name, join(dir, name));
+  const outdir = join(dir, name, 'out');
+  const metafile = join(dir, name, 'meta.json');
+  const output = wrangler(['deploy', '--dry-run', '--minify', '--outdir', outdir, '--metafile', metafile, '-c', config], join(dir, name));
+  const files = readdirSync(outdir).filter((f) => /\.(m?js|wasm)$/.test(f));
+  const contents = files.map((f) => readFileSync(join(outdir, f)));
+  const meta = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
+  const groups = new Map<string, number>();
+  for (const [file, out] of Object.entries(meta.outputs)) {
+    if (file.endsWith('.map')) continue;
+    for (const [input, info] of Object.entries(out.inputs)) {
+      const abs = isAbsolute(input) ? input : resolve(join(dir, name), input);
+      const group = groupOf(abs);
+      groups.set(group, (groups.get(group) ?? 0) + info.bytesInOutput);
+    }
+  }
+  return {
+    raw: contents.reduce((n, c) => n + c.byteLength, 0),
+    gzip: contents.reduce((n, c) => n + gzipSync(c, { level: 9 }).byteLength, 0),
+    groups,
+    wranglerSays: /Total Upload: ([^\n]*)/.exec(output)?.[1]?.trim() ?? '?',
+  };
+}
+
+/** The model module alone, as both Workers import it (its dependencies external). */
+async function modelModule(): Promise<{ raw: number; gzip: number }> {
+  const result = await build({
+    stdin: { contents: "export { createModelFromEnv } from '@edgetool/ai';", resolveDir: new URL('.', import.meta.url).pathname, loader: 'ts' },
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    mainFields: ['module', 'main'],
+    external: ['ai', '@ai-sdk/*', '@edgetool/core', 'valibot', 'zod'],
+    logLevel: 'silent',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output for the model module');
+  return { raw: file.contents.byteLength, gzip: gzipSync(file.contents, { level: 9 }).byteLength };
+}
+
+const signed = (n: number) => (n > 0 ? `+${bytes(n)}` : n < 0 ? `−${bytes(-n)}` : '0');
+
+export async function run(): Promise<BenchReport> {
+  const { dir, cleanup } = scratch('edgetool-size-');
+  let edgetool: WorkerBundle;
+  let plain: WorkerBundle;
+  try {
+    edgetool = dryRun('edgetool', dir);
+    plain = dryRun('plain', dir);
+  } finally {
+    cleanup();
+  }
+  const core: Size[] = [];
+  for (const entry of ENTRIES.slice(0, 4)) core.push(await bundle(entry));
+  const model = await modelModule();
+  const diffGzip = edgetool.gzip - plain.gzip;
+  const sizes: Table = {
+    title: 'Worker bundles (wrangler deploy --dry-run --minify; gzip level 9 of the output)',
+    columns: ['bundle', 'raw B', 'gzip B', 'wrangler reports'],
+    rows: [
+      [WORKERS.edgetool.label, bytes(edgetool.raw), bytes(edgetool.gzip), edgetool.wranglerSays],
+      [WORKERS.plain.label, bytes(plain.raw), bytes(plain.gzip), plain.wranglerSays],
+      ['difference (edgetool − plain)', signed(edgetool.raw - plain.raw), signed(diffGzip), ''],
+      ['model module both import (createModelFromEnv, deps external)', bytes(model.raw), bytes(model.gzip), 'esbuild'],
+      ...ENTRIES.slice(0, 4).map((entry, i) => [`core alone ${entry.label}`, bytes((core[i] as Size).raw), bytes((core[i] as Size).gzip), 'esbuild (core-size bench)']),
+    ],
+  };
+  const order = Object.values(GROUPS) as string[];
+  const breakdown: Table = {
+    title: 'Where the bytes are (minified bytes in the output per package, esbuild metafile of the same dry run)',
+    columns: ['inputs', 'edgetool B', 'plain B', 'difference B'],
+    rows: order
+      .filter((g) => edgetool.groups.has(g) || plain.groups.has(g))
+      .map((g) => {
+        const e = edgetool.groups.get(g) ?? 0;
+        const p = plain.groups.get(g) ?? 0;
+        return [g, bytes(e), bytes(p), signed(e - p)];
+      }),
+  };
+  return {
+    id: 'worker-size',
+    title: 'Worker bundle',
+    method:
+      '`wrangler deploy --dry-run --minify --outdir <tmp> --metafile` (offline, nothing is uploaded) on a copy of each Worker\'s wrangler config (paths made absolute). ' +
+      '**edgetool** is apps/worker (`src/index.ts`: the demo routes, D1 tools, agent-as-tool, browser-tool declarations, D1 nonce store on @edgetool/core + @edgetool/ai). ' +
+      '**plain** is bench/plain-worker: the same routes, body limits and router, the same tools (same names, descriptions, SQL) as AI SDK `tool()` with zod input schemas, ' +
+      '`streamText` + `toUIMessageStream`, `toolApproval` for the two write tools, no tickets or seals. ' +
+      'Both import the same model module (`createModelFromEnv` from @edgetool/ai) and the app\'s calculator; gzip is zlib level 9 of the emitted JavaScript. ' +
+      'The core rows are the core-size bench\'s esbuild bundles, for reference.',
+    tables: [sizes, breakdown],
+    targets: [
+      {
+        name: 'worker bundle, edgetool adds (gzip)',
+        measured: `${signed(diffGzip)} B (${bytes(edgetool.gzip)} vs ${bytes(plain.gzip)})`,
+        target: `< ${bytes(TARGET_DIFF_GZIP)} B`,
+        pass: diffGzip < TARGET_DIFF_GZIP,
+      },
+    ],
+    notes: [
+      `The model module (offline model + \`createModelFromEnv\`, which imports @ai-sdk/openai) is in both bundles and cancels out of the difference. ` +
+        `zod is in both: \`ai\` imports it (${bytes(plain.groups.get(GROUPS.zod) ?? 0)} B minified here), so the plain Worker's zod schemas add no library bytes, while edgetool adds valibot and @valibot/to-json-schema on top.`,
+      `Paths: ${relative(ROOT, WORKERS.edgetool.config)}, ${relative(ROOT, WORKERS.plain.config)}.`,
+    ],
+  };
+}
