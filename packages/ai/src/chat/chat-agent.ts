@@ -17,7 +17,7 @@ import {
   createUIMessageStreamResponse,
   isStepCount,
   type LanguageModel,
-  readUIMessageStream,
+  createUIMessageStream,
   type StopCondition,
   safeValidateUIMessages,
   streamText,
@@ -173,6 +173,14 @@ function withTrailer<T>(source: ReadableStream<T>, trailer: (last: T | undefined
   });
 }
 
+/** Reads a stream to its end. */
+async function drain(stream: ReadableStream<unknown>): Promise<void> {
+  const reader = stream.getReader();
+  while (!(await reader.read()).done) {
+    // Nothing to do with the chunks.
+  }
+}
+
 /** The text of the answer: text parts after the message's last tool part. */
 function answerText(message: EdgetoolUIMessage): string {
   const parts = message.parts as { type: string; text?: string }[];
@@ -302,25 +310,29 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
 
     const [forClient, forResult] = full.tee();
-    const continued = messages.at(-1)?.role === 'assistant' ? (structuredClone(messages.at(-1)) as EdgetoolUIMessage) : undefined;
-    const turnResult = (async (): Promise<ChatTurnResult> => {
-      let message: EdgetoolUIMessage | undefined = continued;
-      for await (const snapshot of readUIMessageStream<EdgetoolUIMessage>({ stream: forResult, ...(continued ? { message: continued } : {}) })) {
-        message = snapshot;
-      }
-      if (!message) throw new ToolError('execution-failed', 'The model produced no message.');
-      const history = continued ? messages.slice(0, -1) : messages;
-      return {
-        text: answerText(message),
-        finishReason,
-        message,
-        messages: [...history, message],
-        toolResults: [...results.values()],
-        pending: pendingCalls(message),
-        returnDirect: directIds !== undefined,
-        run,
-      };
-    })();
+    // Fold the chunks into the final messages once, at the end (readUIMessageStream would clone the
+    // whole message on every chunk: quadratic in the length of the turn).
+    const turnResult = new Promise<ChatTurnResult>((resolve, reject) => {
+      const folded = createUIMessageStream<EdgetoolUIMessage>({
+        originalMessages: messages,
+        execute: ({ writer }) => writer.merge(forResult as ReadableStream<never>),
+        onEnd: ({ messages: all }) => {
+          const message = all.at(-1);
+          if (message?.role !== 'assistant') return reject(new ToolError('execution-failed', 'The model produced no message.'));
+          resolve({
+            text: answerText(message),
+            finishReason,
+            message,
+            messages: all,
+            toolResults: [...results.values()],
+            pending: pendingCalls(message),
+            returnDirect: directIds !== undefined,
+            run,
+          });
+        },
+      });
+      drain(folded).catch(reject);
+    });
     turnResult.catch(() => {}); // Rejections surface when awaited, never as unhandled.
 
     return {
@@ -332,10 +344,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
   async function generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult> {
     const turn = await stream(request);
-    const reader = turn.stream.getReader();
-    while (!(await reader.read()).done) {
-      // Drain: the result is built from the other branch.
-    }
+    await drain(turn.stream); // The result is built from the other branch.
     return turn.result;
   }
 
