@@ -15,7 +15,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: 'output/report.json' }]],
+  // `npm test` reads the JSON totals from EDGETOOL_TEST_REPORT_DIR for its closing summary.
+  reporter: [['list'], ['json', { outputFile: process.env.EDGETOOL_TEST_REPORT_DIR ? `${process.env.EDGETOOL_TEST_REPORT_DIR}/e2e.json` : 'output/report.json' }]],
   use: {
     baseURL: OFFLINE_URL,
     browserName: 'chromium',

@@ -185,10 +185,12 @@ function summarizeTests(status, ms) {
   for (const file of reports) {
     const r = readJson(join(REPORT_DIR, file));
     if (!r) continue;
-    const passed = r.numPassedTests ?? 0;
+    // Playwright (e2e) reports `stats`; vitest reports jest-style totals.
+    const pw = r.stats && typeof r.stats.expected === 'number' ? r.stats : undefined;
+    const passed = pw ? pw.expected + (pw.flaky ?? 0) : (r.numPassedTests ?? 0);
     // A file that fails to load counts as one failure even though none of its tests ran.
-    const failed = r.numFailedTests || (r.success === false ? Math.max(r.numFailedTestSuites ?? 0, 1) : 0);
-    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    const failed = pw ? pw.unexpected + ((r.errors?.length ?? 0) > 0 && pw.unexpected === 0 ? 1 : 0) : r.numFailedTests || (r.success === false ? Math.max(r.numFailedTestSuites ?? 0, 1) : 0);
+    const skipped = pw ? (pw.skipped ?? 0) : (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     total.passed += passed;
     total.failed += failed;
     total.skipped += skipped;
@@ -197,7 +199,7 @@ function summarizeTests(status, ms) {
   const reported = new Set(reports.map((f) => f.replace(/\.json$/, '')));
   for (const t of tasks) {
     if (t.task !== 'test' || reported.has(basename(t.directory ?? ''))) continue;
-    console.log(`[edgetool] ${t.taskId} exited ${t.execution?.exitCode ?? '?'} without a vitest JSON report (copy \`reporters\` from packages/core/vitest.config.ts)`);
+    console.log(`[edgetool] ${t.taskId} exited ${t.execution?.exitCode ?? '?'} without a vitest JSON report (every test task must write a JSON report: see docs/testing.md)`);
   }
   if (tasks.length) console.log(`[edgetool] turbo tasks: ${tasks.length - failedTasks.length}/${tasks.length} succeeded`);
   for (const id of failedTasks) console.log(`[edgetool] FAILED task ${id}`);

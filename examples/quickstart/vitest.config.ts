@@ -9,6 +9,6 @@ export default defineConfig({
     name: 'node',
     include: ['src/**/*.test.ts'],
     environment: 'node',
-    reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/example-${basename(import.meta.dirname)}.json` }]] : ['default'],
+    reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
   },
 });
