@@ -92,3 +92,13 @@ describe('summarizeToolResults: JSON that reaches the model as text', () => {
     expect(summary).toBe('pick_date: 2026-12-24');
   });
 });
+
+describe('summarizeToolResults: a list with scalar context', () => {
+  it('summarises the list, not the counters beside it', () => {
+    const text = JSON.stringify({ days_threshold: 3, count: 2, orders: [{ id: 'A-1006', delay_days: 9 }, { id: 'A-1012', delay_days: 14 }] });
+    const summary = summarizeToolResults([{ type: 'tool-result', toolCallId: 'c', toolName: 'list_delayed_orders', output: { type: 'text', value: text } }]);
+    expect(summary).toContain('A-1006');
+    expect(summary).toContain('A-1012');
+    expect(summary).toMatch(/2 results/);
+  });
+});

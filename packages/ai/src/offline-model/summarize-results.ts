@@ -60,9 +60,11 @@ function summarizeJson(name: string, value: unknown): string {
     // `{ found: true, order: {...} }`: the one nested object is what matters.
     const objectKeys = Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && !Array.isArray(record[key]));
     if (objectKeys.length === 1 && Object.keys(record).length <= 3) return summarizeJson(name, record[objectKeys[0] as string]);
-    const listKey = Object.keys(record).find((key) => Array.isArray(record[key]));
-    if (listKey !== undefined && Object.keys(record).length <= 2) {
-      return summarizeJson(name, record[listKey]);
+    // `{ days_threshold: 3, count: 2, orders: [...] }`: one list with scalar context is about that list.
+    const listKeys = Object.keys(record).filter((key) => Array.isArray(record[key]));
+    const onlyScalarsBeside = Object.keys(record).every((key) => listKeys.includes(key) || typeof record[key] !== 'object' || record[key] === null);
+    if (listKeys.length === 1 && onlyScalarsBeside) {
+      return summarizeJson(name, record[listKeys[0] as string]);
     }
     return `${name} returned ${formatFields(record)}.`;
   }
