@@ -3,8 +3,9 @@
  * the same four tools written twice (edgetool `defineTool` + valibot, plain AI SDK `tool()` + zod),
  * and one function per side that runs a whole turn and drains its UI message stream.
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { type ChatTurnResult, createChatAgent, sealSubject } from '@edgetool/ai';
+import { callsStep, textStep } from '@edgetool/ai/testing';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import {
   convertToModelMessages,
@@ -19,7 +20,7 @@ import {
   type UIMessageChunk,
   zodSchema,
 } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { z } from 'zod';
 
@@ -27,10 +28,6 @@ import { z } from 'zod';
 export const LOOP_TOOL_STEPS = 20;
 export const LOOP_PARALLEL_CALLS = 4;
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
 
 /** The four calls of one step, `[toolName, input]`; ids are `s<step>_c<i>`. */
 function callsOf(step: number): [string, Record<string, unknown>][] {
@@ -42,32 +39,9 @@ function callsOf(step: number): [string, Record<string, unknown>][] {
   ];
 }
 
-function callsStep(step: number): LanguageModelV4StreamResult {
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  callsOf(step).forEach(([toolName, input], i) => {
-    const toolCallId = `s${step}_c${i}`;
-    const json = JSON.stringify(input);
-    parts.push(
-      { type: 'tool-input-start', id: toolCallId, toolName },
-      { type: 'tool-input-delta', id: toolCallId, delta: json },
-      { type: 'tool-input-end', id: toolCallId },
-      { type: 'tool-call', toolCallId, toolName, input: json },
-    );
-  });
-  parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
-  return { stream: convertArrayToReadableStream(parts) };
-}
-
-function textStep(text: string): LanguageModelV4StreamResult {
-  return {
-    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
-      { type: 'stream-start', warnings: [] },
-      { type: 'text-start', id: 't' },
-      { type: 'text-delta', id: 't', delta: text },
-      { type: 'text-end', id: 't' },
-      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-    ]),
-  };
+/** Step `step`'s scripted model output: its four parallel calls. */
+function stepCalls(step: number): LanguageModelV4StreamResult {
+  return callsStep(callsOf(step).map(([toolName, input], i) => [`s${step}_c${i}`, toolName, input] as const));
 }
 
 export const ANSWER = 'All done.';
@@ -82,7 +56,7 @@ export function scriptedModel(toolSteps: number): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doStream: async (options: LanguageModelV4CallOptions) => {
       const step = options.prompt.filter((m) => m.role === 'tool').length;
-      return step < toolSteps ? callsStep(step) : textStep(ANSWER);
+      return step < toolSteps ? stepCalls(step) : textStep(ANSWER);
     },
   });
 }

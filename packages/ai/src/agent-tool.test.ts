@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.ts';
 import { createChatAgent } from './chat/chat-agent.ts';
-import { respondToApproval } from './test-support/client.ts';
-import { callsStep, lastToolResults, scriptedModel, textStep } from './test-support/mock-model.ts';
+import { respondToApproval } from './testing/client.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from './testing/mock-model.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'agent-tool-test-secret-32-bytes-long!!' }] });
 const note = contextKey<string>('note');

@@ -2,7 +2,6 @@
  * Executable record of the ai@7 behaviour the chat loop relies on (see docs/notes/ai-sdk-7.md).
  * If an AI SDK upgrade changes one of these facts, this file fails before the chat loop does.
  */
-import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -25,39 +24,8 @@ import {
   validateUIMessages,
 } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { callsStep, textStep } from './testing/index.ts';
 import { describe, expect, it, vi } from 'vitest';
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-function toolCallStep(calls: ReadonlyArray<readonly [string, string, unknown]>): LanguageModelV4StreamResult {
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  for (const [toolCallId, toolName, input] of calls) {
-    const json = typeof input === 'string' ? input : JSON.stringify(input);
-    parts.push(
-      { type: 'tool-input-start', id: toolCallId, toolName },
-      { type: 'tool-input-delta', id: toolCallId, delta: json },
-      { type: 'tool-input-end', id: toolCallId },
-      { type: 'tool-call', toolCallId, toolName, input: json },
-    );
-  }
-  parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
-  return { stream: convertArrayToReadableStream(parts) };
-}
-
-function textStep(text: string): LanguageModelV4StreamResult {
-  return {
-    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
-      { type: 'stream-start', warnings: [] },
-      { type: 'text-start', id: 't' },
-      { type: 'text-delta', id: 't', delta: text },
-      { type: 'text-end', id: 't' },
-      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-    ]),
-  };
-}
 
 const pathSchema = jsonSchema<{ path: string }>(
   { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
@@ -82,7 +50,7 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 
 describe('ai@7 contract: tools and execution', () => {
   it('sends tools in insertion order and passes toolCallId, messages, abortSignal and context to execute', async () => {
-    const model = new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'zeta', { path: 'x' }]]), textStep('ok')] });
+    const model = new MockLanguageModelV4({ doStream: [callsStep([['c1', 'zeta', { path: 'x' }]]), textStep('ok')] });
     const seen = vi.fn();
     const controller = new AbortController();
     const result = streamText({
@@ -124,7 +92,7 @@ describe('ai@7 contract: tools and execution', () => {
     const { tools } = fileTools();
     const events: unknown[] = [];
     const result = streamText({
-      model: new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'deleteFile', { path: 'a' }]])] }),
+      model: new MockLanguageModelV4({ doStream: [callsStep([['c1', 'deleteFile', { path: 'a' }]])] }),
       tools,
       prompt: 'x',
       onToolExecutionStart: (event) => {
@@ -142,7 +110,7 @@ describe('ai@7 contract: tools and execution', () => {
   });
 
   it('turns thrown errors into tool-error parts and keeps looping', async () => {
-    const model = new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'boom', { path: 'a' }]]), textStep('sorry')] });
+    const model = new MockLanguageModelV4({ doStream: [callsStep([['c1', 'boom', { path: 'a' }]]), textStep('sorry')] });
     const result = streamText({
       model,
       prompt: 'x',
@@ -168,7 +136,7 @@ describe('ai@7 contract: tools and execution', () => {
 
   it('rejects invalid input through jsonSchema validate: tool-input-error, no execute, error sent to the model', async () => {
     const { tools, deleteFile } = fileTools();
-    const model = new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'deleteFile', { path: 7 }]]), textStep('fixed')] });
+    const model = new MockLanguageModelV4({ doStream: [callsStep([['c1', 'deleteFile', { path: 7 }]]), textStep('fixed')] });
     const result = streamText({ model, tools, prompt: 'x', stopWhen: isStepCount(3) });
     const chunks = await collect(toUIMessageStream({ stream: result.stream }));
     expect(deleteFile).not.toHaveBeenCalled();
@@ -183,7 +151,7 @@ describe('ai@7 contract: tools and execution', () => {
     const { tools } = fileTools();
     const repair = vi.fn(async () => null);
     const result = streamText({
-      model: new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'nope', {}]])] }),
+      model: new MockLanguageModelV4({ doStream: [callsStep([['c1', 'nope', {}]])] }),
       tools,
       prompt: 'x',
       repairToolCall: repair,
@@ -206,7 +174,7 @@ describe('ai@7 contract: client-side tools (no execute)', () => {
   };
 
   it('ends the loop after the step that calls it, even when more steps are allowed', async () => {
-    const model = new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'getLocation', {}]]), textStep('never')] });
+    const model = new MockLanguageModelV4({ doStream: [callsStep([['c1', 'getLocation', {}]]), textStep('never')] });
     const result = streamText({ model, tools: clientTools, prompt: 'where am I?', stopWhen: isStepCount(5) });
     const chunks = await collect(toUIMessageStream({ stream: result.stream }));
     expect(model.doStreamCalls).toHaveLength(1);
@@ -262,7 +230,7 @@ describe('ai@7 contract: client-side tool results through UI messages', () => {
       }),
     };
     const first = streamText({
-      model: new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'getLocation', {}]])] }),
+      model: new MockLanguageModelV4({ doStream: [callsStep([['c1', 'getLocation', {}]])] }),
       tools,
       prompt: 'where am I?',
     });
@@ -292,7 +260,7 @@ describe('ai@7 contract: client-side tool results through UI messages', () => {
 describe('ai@7 contract: tool approval', () => {
   async function requestApproval(secret?: string) {
     const { tools, deleteFile } = fileTools();
-    const model = new MockLanguageModelV4({ doStream: [toolCallStep([['c1', 'deleteFile', { path: 'a.txt' }]])] });
+    const model = new MockLanguageModelV4({ doStream: [callsStep([['c1', 'deleteFile', { path: 'a.txt' }]])] });
     const result = streamText({
       model,
       tools,
@@ -467,7 +435,7 @@ describe('ai@7 contract: policies and context', () => {
   it('lets a per-tool toolApproval function deny automatically, with runtimeContext, and keeps looping', async () => {
     const { tools, deleteFile } = fileTools();
     const model = new MockLanguageModelV4({
-      doStream: [toolCallStep([['c1', 'deleteFile', { path: '/etc/passwd' }]]), textStep('cannot')],
+      doStream: [callsStep([['c1', 'deleteFile', { path: '/etc/passwd' }]]), textStep('cannot')],
     });
     const policy = vi.fn((input: { path: string }, options: { runtimeContext: { role: string } }) =>
       input.path.startsWith('/etc') && options.runtimeContext.role !== 'admin'

@@ -3,7 +3,7 @@ import { jsonSchema, type ModelMessage, streamText, tool } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { executeToolCalls } from './execute-tool-calls.ts';
-import { callsStep, lastToolResults, scriptedModel, textStep } from './test-support/mock-model.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from './testing/mock-model.ts';
 
 const weather = defineTool({
   name: 'weather',

@@ -1,52 +1,12 @@
 // POST /api/chat end to end inside workerd: the offline model, the real D1, tickets in D1.
 import type { EdgetoolUIMessage } from '@edgetool/ai';
-import { readUIMessageStream, type UIMessageChunk } from 'ai';
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
 import { MAX_CHAT_BODY_BYTES } from './chat.ts';
 
-type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; output?: unknown; errorText?: string; approval?: { id: string; approved?: boolean } };
-
-const post = (body: unknown, init: RequestInit = {}) =>
-  exports.default.fetch(
-    new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body), ...init }),
-  );
-
-/** Parses the SSE body into UI chunks and folds them into the assistant message, as useChat does. */
-async function readTurn(response: Response, continued?: EdgetoolUIMessage): Promise<{ chunks: UIMessageChunk[]; message: EdgetoolUIMessage }> {
-  expect(response.status).toBe(200);
-  expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
-  const text = await response.text();
-  const chunks = text
-    .split('\n\n')
-    .filter((line) => line.startsWith('data: {'))
-    .map((line) => JSON.parse(line.slice(6)) as UIMessageChunk);
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  let message: EdgetoolUIMessage | undefined = continued ? structuredClone(continued) : undefined;
-  for await (const snapshot of readUIMessageStream<EdgetoolUIMessage>({ stream, ...(message ? { message } : {}) })) message = snapshot;
-  if (!message) throw new Error('no message');
-  return { chunks, message };
-}
-
-const user = (text: string): EdgetoolUIMessage => ({ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] });
-const toolPart = (message: EdgetoolUIMessage, name: string) => message.parts.find((p) => p.type === `tool-${name}`) as Part | undefined;
 const deliveryDate = async (id: string) => (await env.DB.prepare('SELECT delivery_date FROM orders WHERE id = ?').bind(id).first<{ delivery_date: string }>())?.delivery_date;
 const eventCount = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM order_events').first<{ n: number }>())?.n ?? 0;
-
-function respond(history: EdgetoolUIMessage[], toolCallId: string, approved: boolean): EdgetoolUIMessage[] {
-  const copy = structuredClone(history);
-  const last = copy.at(-1) as EdgetoolUIMessage;
-  last.parts = last.parts.map((p) => {
-    const part = p as Part;
-    return part.toolCallId === toolCallId ? ({ ...part, state: 'approval-responded', approval: { ...(part.approval as { id: string }), approved } } as never) : p;
-  });
-  return copy;
-}
 
 async function askToMove(conversation: string) {
   const question = user('Please change the delivery date of order A-1003 to 2026-12-24');

@@ -2,7 +2,7 @@ import { contextKey, createRegistry, createRunContext, defineInterceptor, define
 import { isStepCount, streamText } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { callsStep, lastToolResults, scriptedModel, textStep } from '../test-support/mock-model.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { ToolCallFailed, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 
 const seen = contextKey<string>('seen');

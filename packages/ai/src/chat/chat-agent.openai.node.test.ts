@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { createModelFromEnv } from '../provider.ts';
-import { addToolOutput, respondToApproval } from '../test-support/client.ts';
+import { addToolOutput, respondToApproval } from '../testing/client.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { ContinuationError } from './verify-continuation.ts';
 

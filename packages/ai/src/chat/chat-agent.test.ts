@@ -1,8 +1,8 @@
 import { contextKey, createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../test-support/client.ts';
-import { callsStep, lastToolResults, scriptedModel, textStep } from '../test-support/mock-model.ts';
+import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 import { ContinuationError } from './verify-continuation.ts';

@@ -1,41 +1,9 @@
-import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type { LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { ContinuationError, createChatAgent, type EdgetoolUIMessage, type ExecutionMode } from '@edgetool/ai';
 import { type AnyTool, createRunContext, createTicketSigner, ToolError } from '@edgetool/core';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-/** A model step that calls tools: `[toolCallId, toolName, input]`. */
-export function callsStep(calls: ReadonlyArray<readonly [string, string, unknown]>): LanguageModelV4StreamResult {
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  for (const [toolCallId, toolName, input] of calls) {
-    const json = JSON.stringify(input);
-    parts.push(
-      { type: 'tool-input-start', id: toolCallId, toolName },
-      { type: 'tool-input-delta', id: toolCallId, delta: json },
-      { type: 'tool-input-end', id: toolCallId },
-      { type: 'tool-call', toolCallId, toolName, input: json },
-    );
-  }
-  parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
-  return { stream: convertArrayToReadableStream(parts) };
-}
-
-/** A model step that answers with text. */
-export function textStep(text: string): LanguageModelV4StreamResult {
-  return {
-    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
-      { type: 'stream-start', warnings: [] },
-      { type: 'text-start', id: 't' },
-      { type: 'text-delta', id: 't', delta: text },
-      { type: 'text-end', id: 't' },
-      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-    ]),
-  };
-}
+export { callsStep, textStep } from '@edgetool/ai/testing';
 
 /** One request the fake server received. */
 export interface ReceivedRequest {

@@ -1,16 +1,17 @@
 import type { EdgetoolUIMessage } from '../chat/protocol.ts';
 
-type Part = { type: string; toolCallId?: string; state?: string; approval?: Record<string, unknown>; output?: unknown; errorText?: string; input?: unknown };
+/** A tool part of a UI message, loosely typed (any tool). */
+export type ToolPartLike = { type: string; toolCallId?: string; state?: string; approval?: Record<string, unknown>; output?: unknown; errorText?: string; input?: unknown };
 
-/** What `useChat` does on the client, applied to plain messages: the tests play the browser. */
-export function mapToolPart(messages: EdgetoolUIMessage[], toolCallId: string, change: (part: Part) => Part): EdgetoolUIMessage[] {
+/** Changes one tool part in a copy of the history (what `useChat` does on the client); for tests that play the browser. */
+export function mapToolPart(messages: EdgetoolUIMessage[], toolCallId: string, change: (part: ToolPartLike) => ToolPartLike): EdgetoolUIMessage[] {
   const copy = structuredClone(messages);
   const last = copy.at(-1);
   if (!last) throw new Error('no messages');
   let found = false;
   for (const message of copy) {
     message.parts = message.parts.map((part) => {
-      const p = part as Part;
+      const p = part as ToolPartLike;
       if (p.toolCallId !== toolCallId || !(p.type.startsWith('tool-') || p.type === 'dynamic-tool')) return part;
       found = true;
       return change(p) as never;
