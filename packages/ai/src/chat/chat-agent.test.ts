@@ -157,7 +157,8 @@ describe('chat loop: internal mode', () => {
     const order = chunks.map((c) => c.type);
     expect(order[0]).toBe('start');
     expect(order).toContain('tool-input-available');
-    expect(order.indexOf('tool-output-available')).toBeLessThan(order.indexOf(SEAL_PART));
+    // The seal comes first: a client never holds a result without it (even if it stops the stream).
+    expect(order.indexOf(SEAL_PART)).toBeLessThan(order.indexOf('tool-output-available'));
     expect(order.at(-1)).toBe('finish');
     expect(body.trim().endsWith('data: [DONE]')).toBe(true);
     expect((await turn.result).text).toBe('ok');
@@ -379,5 +380,28 @@ describe('chat loop: denials are history too', () => {
       { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'so?' }] },
     ];
     expect((await refused(agent.generate({ messages: fabricated, run: run() }))).problem).toBe('forged-result');
+  });
+});
+
+describe('chat loop: proofs before what they prove', () => {
+  it('a client call’s ticket and a result’s seal reach the client before the call and the result', async () => {
+    const { agent } = agentFor(
+      scriptedModel(
+        callsStep([
+          ['c1', 'pick_date', { question: 'When?' }],
+          ['c2', 'query_order', { order_id: 'A-1001' }],
+        ]),
+      ),
+    );
+    const turn = await agent.stream(ask('book it'));
+    const seen: string[] = [];
+    const reader = turn.stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const chunk = next.value as { type: string; id?: string; toolCallId?: string };
+      seen.push(chunk.type.startsWith('data-') ? `${chunk.type}:${chunk.id}` : `${chunk.type}:${chunk.toolCallId ?? ''}`);
+    }
+    expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeGreaterThan(-1);
+    expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeLessThan(seen.indexOf('tool-input-available:c1'));
+    expect(seen.indexOf(`${SEAL_PART}:c2`)).toBeLessThan(seen.indexOf('tool-output-available:c2'));
   });
 });

@@ -77,7 +77,9 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
     async transform(chunk, controller) {
       const emit = (extra: DataChunk | undefined) => extra && controller.enqueue(extra as UIMessageChunk);
-      controller.enqueue(chunk);
+      // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a
+      // call without its ticket, even if it stops the stream in between. `start` opens the message first.
+      if (chunk.type === 'start') controller.enqueue(chunk);
       switch (chunk.type) {
         case 'start':
           if (!started) {
@@ -118,6 +120,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
           emit(await seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }));
           break;
       }
+      if (chunk.type !== 'start') controller.enqueue(chunk);
     },
   });
 }
