@@ -9,28 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { ToolError, type ToolErrorCode } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
-import { jsonValue } from '../test-support/arbitraries.ts';
+import { CODES, OUTCOME_TYPES, jsonValue } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { defineInterceptor, failure, success } from './interceptor.ts';
 import type { ToolInterceptor, ToolOutcome } from './types.ts';
 
-const CODES: ReadonlySet<string> = new Set<ToolErrorCode>([
-  'invalid-json',
-  'unknown-tool',
-  'invalid-input',
-  'invalid-output',
-  'execution-failed',
-  'timeout',
-  'aborted',
-  'approval-required',
-  'approval-denied',
-  'ticket-invalid',
-  'wrong-placement',
-  'chain-misuse',
-  'duplicate-tool',
-  'rate-limited',
-]);
-const OUTCOME_TYPES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending']);
 
 /** Garbage an interceptor may return instead of an outcome (or outcomes that are barely valid). */
 const GARBAGE: readonly (() => unknown)[] = [

@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall, ToolOutcome } from '../chain/types.ts';
-import { ToolError, type ToolErrorCode } from '../errors/tool-error.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import {
+  CODES,
   HOSTILE_KEYS,
   jsonClone,
   jsonEqual,
@@ -20,29 +21,12 @@ import {
   PROTOTYPE_KEYS,
   settle,
   watchUnhandledRejections,
+  OUTCOME_TYPES,
 } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { createExecutor, type ExecutorOptions, type ToolCallResult } from './executor.ts';
 
-/** Every documented `ToolErrorCode` (see errors/tool-error.ts). */
-const CODES: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
-  'invalid-json',
-  'unknown-tool',
-  'invalid-input',
-  'invalid-output',
-  'execution-failed',
-  'timeout',
-  'aborted',
-  'approval-required',
-  'approval-denied',
-  'ticket-invalid',
-  'wrong-placement',
-  'chain-misuse',
-  'duplicate-tool',
-  'rate-limited',
-]);
-const OUTCOME_TYPES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending']);
 
 /** What each tool's `execute` received, in order. */
 const seen: { tool: string; input: unknown }[] = [];

@@ -1,5 +1,6 @@
 // fast-check arbitraries and helpers shared by the `*.property.test.ts` files (test-only code).
 import fc from 'fast-check';
+import type { ToolErrorCode } from '../errors/tool-error.ts';
 
 /** Keys that have broken JSON handling before: prototype keys, integer-like keys, unicode, path syntax. */
 export const HOSTILE_KEYS: readonly string[] = [
@@ -264,3 +265,24 @@ export function watchUnhandledRejections(): { readonly reasons: unknown[]; stop(
 export function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** Every documented `ToolErrorCode` (see errors/tool-error.ts). */
+export const CODES: ReadonlySet<string> = new Set<ToolErrorCode>([
+  'invalid-json',
+  'unknown-tool',
+  'invalid-input',
+  'invalid-output',
+  'execution-failed',
+  'timeout',
+  'aborted',
+  'approval-required',
+  'approval-denied',
+  'ticket-invalid',
+  'wrong-placement',
+  'chain-misuse',
+  'duplicate-tool',
+  'rate-limited',
+]);
+
+/** Every kind of `ToolOutcome`. */
+export const OUTCOME_TYPES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending']);
