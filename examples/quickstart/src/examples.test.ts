@@ -30,7 +30,17 @@ describe('README examples', () => {
     ]);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts'])('the README shows %s verbatim', (file) => {
+  it('the chat example: the offline model looks an order up, then a write runs once after its approval', async () => {
+    capture();
+    await import('./chat.ts');
+    expect(lines).toEqual([
+      expect.stringMatching(/A-1001.*shipped/),
+      'update_delivery_date waits for approval',
+      expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/),
+    ]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);
