@@ -222,7 +222,7 @@ async function onEndResult(ui: ReadableStream<UIMessageChunk>): Promise<TurnOutc
   return outcomeOf(message);
 }
 
-/** edgetool's per-result seal (`sealSubject` + `tickets.sign`), added to the plain stream as a data part. */
+/** edgetool's per-result seal (`sealSubject` + `tickets.seal`), added to the plain stream as a data part. */
 function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMessageChunk> {
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   return new TransformStream({
@@ -233,7 +233,7 @@ function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMess
       const call = inputs.get(chunk.toolCallId);
       if (!call) return;
       const subject = sealSubject({ toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId });
-      const seal = await tickets.sign(subject, { ttlMs: 60_000 });
+      const seal = await tickets.seal(subject, { ttlMs: 60_000 });
       controller.enqueue({ type: 'data-edgetool-seal', id: chunk.toolCallId, data: { toolCallId: chunk.toolCallId, toolName: call.toolName, seal } });
     },
   });

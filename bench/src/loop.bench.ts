@@ -26,7 +26,7 @@ const CASES = {
   edgetool: bench('edgetool: createChatAgent().generate()', sides.edgetool),
   plainSnapshots: bench('diagnostic: plain + result via tee + readUIMessageStream (as chat-agent.ts does)', sides.plainSnapshots),
   plainOnEnd: bench('diagnostic: plain + result via createUIMessageStream onEnd (proposed)', sides.plainOnEnd),
-  plainSeals: bench('diagnostic: plain + one edgetool seal per result (sealSubject + tickets.sign)', sides.plainSeals),
+  plainSeals: bench('diagnostic: plain + one edgetool seal per result (sealSubject + tickets.seal)', sides.plainSeals),
 } satisfies Record<string, BenchCase>;
 
 /** Every side must run the same 80 calls and give the same answer before anything is timed. */

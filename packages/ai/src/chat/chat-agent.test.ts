@@ -405,3 +405,70 @@ describe('chat loop: proofs before what they prove', () => {
     expect(seen.indexOf(`${SEAL_PART}:c2`)).toBeLessThan(seen.indexOf('tool-output-available:c2'));
   });
 });
+
+describe('chat loop: cost of proofs', () => {
+  it('seals each result once, started when the call finished, and the seal verifies in the next turn', async () => {
+    const f = fixture();
+    let seals = 0;
+    const tickets = {
+      ...f.tickets,
+      seal: (...args: Parameters<typeof f.tickets.seal>) => {
+        seals++;
+        return f.tickets.seal(...args);
+      },
+    };
+    const model = scriptedModel(
+      callsStep([
+        ['c1', 'query_order', { order_id: 'A-1001' }],
+        ['c2', 'boom', {}],
+        ['c3', 'query_order', { order_id: 'X' }],
+      ]),
+      textStep('done'),
+      textStep('again'),
+    );
+    const agent = createChatAgent({ model, tools: f.tools, tickets });
+    const first = await agent.generate(ask('go'));
+    expect(seals).toBe(3);
+    expect(first.message.parts.filter((p) => p.type === SEAL_PART)).toHaveLength(3);
+    const next = await agent.generate({ messages: userSays(first.messages, 'and now?'), run: run() });
+    expect(next.text).toBe('again');
+  });
+
+  it('reuses an early seal only for the very objects it covers', async () => {
+    const { createEarlySeals } = await import('./proof-transform.ts');
+    const tickets = createTicketSigner({ keys });
+    const early = createEarlySeals(tickets, 'conv-1', 60_000);
+    const input = { order_id: 'A-1' };
+    const output = { status: 'shipped' };
+    early.start('c1', 'query_order', input, { output });
+    expect(early.take('c1', input, { output: { status: 'shipped' } }), 'an equal but other object').toBeUndefined();
+    early.start('c1', 'query_order', input, { output });
+    expect(early.take('c1', { order_id: 'A-1' }, { output })).toBeUndefined();
+    early.start('c2', 'boom', input, { errorText: 'failed' });
+    expect(early.take('c2', input, { errorText: 'failed, really' })).toBeUndefined();
+    early.start('c2', 'boom', input, { errorText: 'failed' });
+    const seal = early.take('c2', input, { errorText: 'failed' });
+    expect(seal).toBeDefined();
+    expect(early.take('c2', input, { errorText: 'failed' }), 'taken once').toBeUndefined();
+    await tickets.verifySeal(await seal, { toolName: 'boom', callId: 'c2', conversationId: 'conv-1', content: { input, errorText: 'failed' } });
+  });
+
+  it('builds the result from the stream the client reads: same message id; a client that stops settles it', async () => {
+    const { agent } = agentFor(scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok')));
+    const turn = await agent.stream(ask('go'));
+    const chunks: { type: string; messageId?: string }[] = [];
+    const reader = turn.stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    const result = await turn.result;
+    expect(chunks[0]?.messageId).toBeTruthy();
+    expect(result.message.id).toBe(chunks[0]?.messageId);
+
+    const stopped = await agentFor(scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok'))).agent.stream(ask('go'));
+    const early = stopped.stream.getReader();
+    await early.read();
+    await early.cancel('tab closed');
+    const partial = await stopped.result;
+    expect(partial.finishReason).toBe('aborted');
+    expect(partial.message.role).toBe('assistant');
+  });
+});

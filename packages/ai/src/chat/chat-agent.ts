@@ -27,7 +27,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import { createProofTransform } from './proof-transform.ts';
+import { createEarlySeals, createProofTransform } from './proof-transform.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
   dataByCallId,
@@ -110,6 +110,10 @@ export interface ChatTurn {
   readonly stream: ReadableStream<UIMessageChunk>;
   /** An SSE `Response` in the AI SDK UI message protocol. */
   toResponse(init?: ResponseInit): Response;
+  /**
+   * The turn's outcome, built from `stream` as it is read (there is one stream: read it, or send it
+   * with `toResponse`). A stream cancelled early settles it with what arrived (`finishReason: 'aborted'`).
+   */
   readonly result: Promise<ChatTurnResult>;
 }
 
@@ -152,25 +156,6 @@ function errorText(error: unknown): string {
   if (ToolError.isInstance(error)) return error.message;
   if (error instanceof Error) return error.message || error.name;
   return 'The model call failed.';
-}
-
-/** Reads a pull-based stream and appends `trailer()` chunks after it ends. */
-function withTrailer<T>(source: ReadableStream<T>, trailer: (last: T | undefined) => Promise<T[]>): ReadableStream<T> {
-  const reader = source.getReader();
-  let last: T | undefined;
-  return new ReadableStream<T>({
-    async pull(controller) {
-      const next = await reader.read();
-      if (!next.done) {
-        last = next.value;
-        controller.enqueue(next.value);
-        return;
-      }
-      for (const chunk of await trailer(last)) controller.enqueue(chunk);
-      controller.close();
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
 }
 
 /** Reads a stream to its end. */
@@ -237,12 +222,17 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
+    const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,
-      onResult: (r) => results.set(r.call.id, r),
+      onResult: (r) => {
+        results.set(r.call.id, r);
+        // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
+        early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+      },
     });
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
     const modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
@@ -277,7 +267,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onError: errorText,
       redactToolErrors: false,
     }) as ReadableStream<UIMessageChunk>;
-    const proofs = ui.pipeThrough(
+    let finishReason = 'unknown';
+    const full = ui.pipeThrough(
       createProofTransform({
         tickets,
         conversationId: run.conversationId,
@@ -288,52 +279,55 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         accepted: verified.accepted,
         results,
         decisions: verified.decisions,
+        early,
+        trailer: async (last) => {
+          if (last?.type === 'abort' || last?.type === 'error') {
+            finishReason = last.type === 'abort' ? 'aborted' : 'error';
+            return [];
+          }
+          const trailer: UIMessageChunk[] = [];
+          if (directIds) {
+            const text = directIds.map((id) => results.get(id)?.content ?? '').join('\n\n');
+            trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
+            finishReason = 'stop';
+          } else {
+            finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
+          }
+          trailer.push({ type: 'finish', finishReason: finishReason as never });
+          return trailer;
+        },
       }),
     );
 
-    let finishReason = 'unknown';
-    const full = withTrailer(proofs, async (last) => {
-      if (last?.type === 'abort' || last?.type === 'error') {
-        finishReason = last.type === 'abort' ? 'aborted' : 'error';
-        return [];
-      }
-      const trailer: UIMessageChunk[] = [];
-      if (directIds) {
-        const text = directIds.map((id) => results.get(id)?.content ?? '').join('\n\n');
-        trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
-        finishReason = 'stop';
-      } else {
-        finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
-      }
-      trailer.push({ type: 'finish', finishReason: finishReason as never });
-      return trailer;
-    });
-
-    const [forClient, forResult] = full.tee();
-    // Fold the chunks into the final messages once, at the end (readUIMessageStream would clone the
-    // whole message on every chunk: quadratic in the length of the turn).
+    // The client's stream also builds the result: the AI SDK folds each chunk into the message in place
+    // and hands the conversation over once, at the end (no tee, no second pipeline, no per-chunk
+    // snapshots). If the client stops reading, the turn is cancelled and the result holds what it got.
+    let settle: (outcome: { result: ChatTurnResult } | { error: unknown }) => void = () => {};
     const turnResult = new Promise<ChatTurnResult>((resolve, reject) => {
-      const folded = createUIMessageStream<EdgetoolUIMessage>({
-        originalMessages: messages,
-        execute: ({ writer }) => writer.merge(forResult as ReadableStream<never>),
-        onEnd: ({ messages: all }) => {
-          const message = all.at(-1);
-          if (message?.role !== 'assistant') return reject(new ToolError('execution-failed', 'The model produced no message.'));
-          resolve({
+      settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
+    });
+    turnResult.catch(() => {}); // Rejections surface when awaited, never as unhandled.
+    const forClient = createUIMessageStream<EdgetoolUIMessage>({
+      originalMessages: messages,
+      execute: ({ writer }) => writer.merge(full as ReadableStream<never>),
+      onError: errorText,
+      onEnd: ({ messages: all, isCancelled }) => {
+        const message = all.at(-1);
+        if (message?.role !== 'assistant') return settle({ error: new ToolError('execution-failed', 'The model produced no message.') });
+        settle({
+          result: {
             text: answerText(message),
-            finishReason,
+            finishReason: isCancelled === true && finishReason === 'unknown' ? 'aborted' : finishReason,
             message,
             messages: all,
             toolResults: [...results.values()],
             pending: pendingCalls(message),
             returnDirect: directIds !== undefined,
             run,
-          });
-        },
-      });
-      drain(folded).catch(reject);
-    });
-    turnResult.catch(() => {}); // Rejections surface when awaited, never as unhandled.
+          },
+        });
+      },
+    }) as ReadableStream<UIMessageChunk>;
 
     return {
       stream: forClient,
@@ -344,7 +338,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
   async function generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult> {
     const turn = await stream(request);
-    await drain(turn.stream); // The result is built from the other branch.
+    await drain(turn.stream); // Reading the stream builds the result.
     return turn.result;
   }
 

@@ -20,7 +20,55 @@ export interface ProofTransformOptions {
   readonly results: ReadonlyMap<string, ToolCallResult>;
   /** Verified approval decisions of this request (denials are sealed with their reason). */
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined }>;
+  /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
+  readonly early?: EarlySeals;
+  /**
+   * Chunks to append when the stream ends normally (not after `abort` or `error`): the loop's `finish`
+   * and return-direct text. Runs in the transform's `flush`, so no extra stream stage is needed.
+   */
+  readonly trailer?: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
 }
+
+/** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
+interface EarlySeal {
+  readonly input: unknown;
+  readonly result: { readonly output: unknown } | { readonly errorText: string };
+  readonly seal: Promise<string>;
+}
+
+/** Seals started early, while the AI SDK is still carrying the result to the UI stream. */
+export interface EarlySeals {
+  /** Starts the seal of a finished call (the input object the tool received, and what it returned or the error text). */
+  start(toolCallId: string, toolName: string, input: unknown, result: EarlySeal['result']): void;
+  /** The early seal when it covers exactly this input and result (same objects, same error text), and forgets it. */
+  take(toolCallId: string, input: unknown, result: EarlySeal['result']): Promise<string> | undefined;
+}
+
+/**
+ * Starts each seal when the call finishes instead of when its chunk reaches the proof transform:
+ * HMAC runs off the main thread in Node and asynchronously everywhere, so by the time the chunk
+ * arrives its seal is usually ready and the stream never waits. A seal is only reused for the very
+ * objects it was computed from; anything else is sealed afresh.
+ */
+export function createEarlySeals(tickets: TicketSigner, conversationId: string, sealTtlMs: number): EarlySeals {
+  const started = new Map<string, EarlySeal>();
+  return {
+    start(toolCallId, toolName, input, result) {
+      const seal = tickets.seal(sealSubject({ toolName, toolCallId, input, result, conversationId }), { ttlMs: sealTtlMs });
+      seal.catch(() => {}); // a failure surfaces when the transform awaits it, or is re-done there
+      started.set(toolCallId, { input, result, seal });
+    },
+    take(toolCallId, input, result) {
+      const early = started.get(toolCallId);
+      started.delete(toolCallId);
+      if (early === undefined || early.input !== input) return undefined;
+      const same =
+        'output' in result ? 'output' in early.result && early.result.output === result.output : 'errorText' in early.result && early.result.errorText === result.errorText;
+      return same ? early.seal : undefined;
+    },
+  };
+}
+
 
 type DataChunk = { type: string; id: string; data: unknown };
 
@@ -30,9 +78,10 @@ type DataChunk = { type: string; id: string; data: unknown };
  * result this server produced or accepted, and the call's trace for UIs.
  */
 export function createProofTransform(options: ProofTransformOptions): TransformStream<UIMessageChunk, UIMessageChunk> {
-  const { tickets, conversationId, mode, tools, sealTtlMs, results } = options;
+  const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
   const inputs = new Map(options.inputs);
   let started = false;
+  let last: UIMessageChunk | undefined;
 
   const seal = async (
     toolCallId: string,
@@ -40,10 +89,11 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
   ): Promise<DataChunk> => {
+    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, input, result);
     const data: SealPartData = {
       toolCallId,
       toolName,
-      seal: await tickets.sign(sealSubject({ toolName, toolCallId, input, result, conversationId }), { ttlMs: sealTtlMs }),
+      seal: await (ready ?? tickets.seal(sealSubject({ toolName, toolCallId, input, result, conversationId }), { ttlMs: sealTtlMs })),
     };
     return { type: SEAL_PART, id: toolCallId, data };
   };
@@ -74,53 +124,65 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
     return { type: TRACE_PART, id: toolCallId, data };
   };
 
+  /** The proofs that go out before `chunk` (none for most chunks: those pass straight through). */
+  const proofsFor = (chunk: UIMessageChunk): Promise<(DataChunk | undefined)[]> | undefined => {
+    switch (chunk.type) {
+      case 'start':
+        if (started) return undefined;
+        started = true;
+        return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
+      case 'tool-input-available': {
+        inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
+        const tool = tools.get(chunk.toolName);
+        return tool && runsOnCaller(tool, mode) ? ticket(chunk.toolCallId, chunk.toolName, chunk.input, 'client-result').then((t) => [t]) : undefined;
+      }
+      case 'tool-approval-request': {
+        const call = inputs.get(chunk.toolCallId);
+        return call && !('isAutomatic' in chunk && chunk.isAutomatic) ? ticket(chunk.toolCallId, call.toolName, call.input, 'approval').then((t) => [t]) : undefined;
+      }
+      case 'tool-output-available':
+      case 'tool-output-error': {
+        if (chunk.type === 'tool-output-available' && chunk.preliminary) return undefined;
+        const call = inputs.get(chunk.toolCallId);
+        if (!call) return undefined;
+        const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
+        return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => [s, trace(chunk.toolCallId)]);
+      }
+      case 'tool-output-denied': {
+        const call = inputs.get(chunk.toolCallId);
+        const reason = options.decisions.get(chunk.toolCallId)?.reason ?? null;
+        return call ? seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: reason }).then((s) => [s]) : undefined;
+      }
+      case 'tool-input-error':
+        // The AI SDK rejected the call before execution (unparsable input, unknown tool): the part
+        // becomes `output-error` in history, so it needs a seal like any result.
+        inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
+        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => [s]);
+      default:
+        return undefined;
+    }
+  };
+
   return new TransformStream<UIMessageChunk, UIMessageChunk>({
-    async transform(chunk, controller) {
-      const emit = (extra: DataChunk | undefined) => extra && controller.enqueue(extra as UIMessageChunk);
+    // Synchronous for chunks without proofs (most of them): no promise, no extra turn of the stream.
+    transform(chunk, controller) {
+      last = chunk;
+      const proofs = proofsFor(chunk);
+      if (proofs === undefined) {
+        controller.enqueue(chunk);
+        return;
+      }
       // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a
       // call without its ticket, even if it stops the stream in between. `start` opens the message first.
       if (chunk.type === 'start') controller.enqueue(chunk);
-      switch (chunk.type) {
-        case 'start':
-          if (!started) {
-            started = true;
-            for (const a of options.accepted) emit(await seal(a.toolCallId, a.toolName, a.input, a.result));
-          }
-          break;
-        case 'tool-input-available': {
-          inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-          const tool = tools.get(chunk.toolName);
-          if (tool && runsOnCaller(tool, mode)) emit(await ticket(chunk.toolCallId, chunk.toolName, chunk.input, 'client-result'));
-          break;
-        }
-        case 'tool-approval-request': {
-          const call = inputs.get(chunk.toolCallId);
-          if (call && !('isAutomatic' in chunk && chunk.isAutomatic)) emit(await ticket(chunk.toolCallId, call.toolName, call.input, 'approval'));
-          break;
-        }
-        case 'tool-output-available':
-        case 'tool-output-error': {
-          if (chunk.type === 'tool-output-available' && chunk.preliminary) break;
-          const call = inputs.get(chunk.toolCallId);
-          if (!call) break;
-          const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
-          emit(await seal(chunk.toolCallId, call.toolName, call.input, result));
-          emit(trace(chunk.toolCallId));
-          break;
-        }
-        case 'tool-output-denied': {
-          const call = inputs.get(chunk.toolCallId);
-          if (call) emit(await seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: options.decisions.get(chunk.toolCallId)?.reason ?? null }));
-          break;
-        }
-        case 'tool-input-error':
-          // The AI SDK rejected the call before execution (unparsable input, unknown tool): the part
-          // becomes `output-error` in history, so it needs a seal like any result.
-          inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-          emit(await seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }));
-          break;
-      }
-      if (chunk.type !== 'start') controller.enqueue(chunk);
+      return proofs.then((extra) => {
+        for (const part of extra) if (part) controller.enqueue(part as UIMessageChunk);
+        if (chunk.type !== 'start') controller.enqueue(chunk);
+      });
+    },
+    async flush(controller) {
+      if (!options.trailer) return;
+      for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { TicketSigner, TicketSubject } from '@edgetool/core';
+import type { SealSubject } from '@edgetool/core';
 
 /** Default lifetime of a result seal: history older than this must be re-run, not trusted. */
 export const DEFAULT_SEAL_TTL_MS: number = 30 * 24 * 60 * 60 * 1000;
@@ -11,13 +11,12 @@ export function sealSubject(options: {
   /** The output, the error text, or a denial with the reason the model reads (`null` when none). */
   readonly result: { readonly output: unknown } | { readonly errorText: string } | { readonly deniedReason: string | null };
   readonly conversationId: string;
-}): TicketSubject {
+}): SealSubject {
   return {
-    purpose: 'result',
     toolName: options.toolName,
     callId: options.toolCallId,
     // The client holds JSON: seal the JSON form, so Dates, undefined fields etc. compare equal after the round trip.
-    args: toJsonValue({ input: options.input, ...options.result }),
+    content: toJsonValue({ input: options.input, ...options.result }),
     conversationId: options.conversationId,
   };
 }
@@ -26,9 +25,4 @@ export function sealSubject(options: {
 export function toJsonValue(value: unknown): unknown {
   const json = JSON.stringify(value);
   return json === undefined ? null : JSON.parse(json);
-}
-
-/** Signs a seal for a result the server produced or accepted. */
-export function sealResult(tickets: TicketSigner, subject: TicketSubject, ttlMs: number): Promise<string> {
-  return tickets.sign(subject, { ttlMs });
 }

@@ -1,4 +1,4 @@
-import { type ApprovalDecision, type TicketSigner, type TicketSubject, type ToolRegistry, ToolError } from '@edgetool/core';
+import { type ApprovalDecision, type SealSubject, TicketError, type TicketSigner, type TicketSubject, type ToolRegistry, ToolError } from '@edgetool/core';
 import { type AnyToolPart, dataByCallId, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
 import { sealSubject } from './proofs.ts';
 
@@ -39,7 +39,8 @@ export interface VerifiedContinuation {
 
 interface Check {
   readonly ticket: string | undefined;
-  readonly subject: TicketSubject;
+  /** A ticket's subject, or a seal's. */
+  readonly subject: TicketSubject | SealSubject;
   readonly onValid: () => void;
   readonly problem: ContinuationProblem;
   readonly part: AnyToolPart;
@@ -127,19 +128,33 @@ export async function verifyContinuation(
     }
   }
 
-  // Pass 1: everything must be valid. Pass 2: claim the single-use tickets.
-  for (const check of checks) {
-    const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume: false });
-    if (!verdict.ok) throw refusal(check, verdict.error);
-  }
+  // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
+  const refused = await Promise.all(checks.map((check) => problemWith(tickets, check, false)));
+  const first = refused.findIndex((error) => error !== undefined);
+  if (first >= 0) throw refusal(checks[first]!, refused[first]!);
   for (const check of checks) {
     if (check.consume) {
-      const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume: true });
-      if (!verdict.ok) throw refusal(check, verdict.error);
+      const error = await problemWith(tickets, check, true);
+      if (error) throw refusal(check, error);
     }
     check.onValid();
   }
   return { decisions, accepted, inputs };
+}
+
+/** The reason a check fails (`undefined`: it passes). Anything but a refused ticket or seal rejects. */
+async function problemWith(tickets: TicketSigner, check: Check, consume: boolean): Promise<TicketError | undefined> {
+  if (!('purpose' in check.subject)) {
+    try {
+      await tickets.verifySeal(check.ticket, check.subject);
+      return undefined;
+    } catch (error) {
+      if (TicketError.isInstance(error)) return error;
+      throw error;
+    }
+  }
+  const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume });
+  return verdict.ok ? undefined : verdict.error;
 }
 
 function refusal(check: Check, cause: ToolError): ContinuationError {

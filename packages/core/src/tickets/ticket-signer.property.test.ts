@@ -1,5 +1,5 @@
 // Property-based tests of tickets and canonical JSON (issue "Reliability").
-// Runs per runtime: 150 sign/verify-once subjects + 120 tickets x 1-8 random tamperings of the ticket
+// Runs per runtime: 150 sign/verify-once subjects + 150 seals x (1-4 tamperings + a changed subject) + 120 tickets x 1-8 random tamperings of the ticket
 // string (~550) + 250 changed subjects (deep argument changes included) + 150 key-order permutations +
 // 100 wrong key/secret/expiry/missing cases + 2,800 canonicalJson cases (permutation, injectivity,
 // round trip) = ~4,000 cases, ~2,400 WebCrypto operations. Failures print fast-check's seed and path.
@@ -18,7 +18,7 @@ import {
 } from '../test-support/arbitraries.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { TicketError } from './ticket-error.ts';
-import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
+import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type SealSubject, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
 
 const KEY = { id: 'k1', secret: 'a-test-secret-that-is-32-bytes-!' };
 const OTHER_SECRET = { id: 'k1', secret: 'another-secret-that-is-32-bytes!' };
@@ -186,6 +186,43 @@ describe('ticket properties', () => {
         await expect(signer.verify(ticket, subject), 'a mismatch never burns the ticket').resolves.toBeDefined();
       }),
       { numRuns: 250 },
+    );
+  });
+
+  it('seals: a tampered seal or any change of the sealed subject is refused; key order never matters', async () => {
+    const change = fc.oneof(
+      fc.record({ field: fc.constant('toolName' as const), value: nonEmpty }),
+      fc.record({ field: fc.constant('callId' as const), value: nonEmpty }),
+      fc.record({ field: fc.constant('conversationId' as const), value: nonEmpty }),
+      fc.record({ field: fc.constant('content' as const), m: mutation }),
+    );
+    const { signer } = setup();
+    const refusedSeal = async (seal: string, subject: SealSubject, what: string): Promise<TicketError> => {
+      const error: unknown = await signer.verifySeal(seal, subject).then(() => new Error(`ACCEPTED a forged seal (${what}): ${seal}`), (e: unknown) => e);
+      expect(TicketError.isInstance(error), `${what}: ${String(error)}`).toBe(true);
+      return error as TicketError;
+    };
+    await fc.assert(
+      fc.asyncProperty(subjectArb, change, fc.array(tamperArb, { minLength: 1, maxLength: 4 }), fc.integer(), async (ticketSubject, c, tamperings, seed) => {
+        const subject: SealSubject = { toolName: ticketSubject.toolName, callId: ticketSubject.callId, conversationId: ticketSubject.conversationId, content: ticketSubject.args };
+        const seal = await signer.seal(subject);
+        await signer.verifySeal(seal, { ...subject, content: permuteKeys(jsonClone(subject.content), prng(seed)) });
+        for (const t of tamperings) {
+          const forged = tamper(seal, t);
+          if (forged !== undefined) await refusedSeal(forged, subject, JSON.stringify(t));
+        }
+        let other: SealSubject;
+        if (c.field === 'content') {
+          const changed = mutate(subject.content, c.m);
+          fc.pre(!jsonEqual(changed.value, subject.content));
+          other = { ...subject, content: changed.value };
+        } else {
+          fc.pre(c.value !== subject[c.field]);
+          other = { ...subject, [c.field]: c.value };
+        }
+        expect((await refusedSeal(seal, other, c.field)).reason).toBe('bad-signature');
+      }),
+      { numRuns: 150 },
     );
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolError } from '../errors/tool-error.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketErrorReason } from './ticket-error.ts';
-import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
+import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type SealSubject, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
 
 const SECRET_A = 'a-test-secret-that-is-32-bytes-!';
 const SECRET_B = crypto.getRandomValues(new Uint8Array(32));
@@ -423,5 +423,78 @@ describe('TicketError', () => {
     expect(TicketError.isInstance(new ToolError('ticket-invalid', 'x'))).toBe(false);
     expect(TicketError.isInstance(new TicketError('expired'))).toBe(true);
     expect(new TicketError('expired').toJSON()).not.toHaveProperty('field');
+  });
+});
+
+describe('TicketSigner.seal', () => {
+  const CONTENT = { input: { orderId: 'A-1' }, output: { status: 'shipped', items: [{ sku: 'x', qty: 2 }] } };
+  const SEALED: SealSubject = { toolName: 'queryOrder', callId: 'call_7', conversationId: 'conv_9', content: CONTENT };
+
+  it('seals a result compactly and verifies it, whatever the key order of the content', async () => {
+    const s = signer();
+    const seal = await s.seal(SEALED);
+    expect(seal).toMatch(/^es1\.k1\.[0-9]+\.[A-Za-z0-9_-]{43}$/);
+    await s.verifySeal(seal, SEALED);
+    // Reusable: a seal is an attestation, not a single-use ticket.
+    await s.verifySeal(seal, SEALED);
+    await s.verifySeal(seal, { ...SEALED, content: JSON.parse(JSON.stringify({ output: CONTENT.output, input: CONTENT.input })) });
+  });
+
+  it.each<[string, Partial<SealSubject>]>([
+    ['content', { content: { input: { orderId: 'A-1' }, output: { status: 'delivered', items: [{ sku: 'x', qty: 2 }] } } }],
+    ['call id', { callId: 'call_8' }],
+    ['tool name', { toolName: 'cancelOrder' }],
+    ['conversation', { conversationId: 'conv_10' }],
+  ])('refuses the seal for another %s', async (_what, change) => {
+    const s = signer();
+    const seal = await s.seal(SEALED);
+    const error = await refused(s.verifySeal(seal, { ...SEALED, ...change }), 'bad-signature');
+    expect(error.callId).toBe(change.callId ?? SEALED.callId);
+  });
+
+  it('keeps fields apart: moving text between call id and tool name changes the seal', async () => {
+    const s = signer();
+    const seal = await s.seal({ ...SEALED, toolName: 'a.b', callId: 'c' });
+    await refused(s.verifySeal(seal, { ...SEALED, toolName: 'a', callId: 'b.c' }), 'bad-signature');
+  });
+
+  it('expires, and honours ttlMs', async () => {
+    const time = clock();
+    const s = signer([KEY_A], { now: time.now });
+    const seal = await s.seal(SEALED, { ttlMs: 1000 });
+    time.advance(999);
+    await s.verifySeal(seal, SEALED);
+    time.advance(1);
+    await refused(s.verifySeal(seal, SEALED), 'expired');
+    await expect(s.seal(SEALED, { ttlMs: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('refuses a tampered expiry, key, MAC or format, and never accepts a ticket as a seal', async () => {
+    const s = signer([KEY_A, KEY_B]);
+    const seal = await s.seal(SEALED);
+    const [prefix, kid, exp, mac] = segments(seal);
+    await refused(s.verifySeal(`${prefix}.${kid}.${Number(exp) + 1}.${mac}`, SEALED), 'bad-signature');
+    await refused(s.verifySeal(`${prefix}.k2.${exp}.${mac}`, SEALED), 'bad-signature');
+    await refused(s.verifySeal(`${prefix}.k9.${exp}.${mac}`, SEALED), 'unknown-key');
+    await refused(s.verifySeal(`${prefix}.${kid}.${exp}.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}`, SEALED), 'bad-signature');
+    await refused(s.verifySeal(undefined, SEALED), 'missing');
+    for (const bad of ['x', `${prefix}.${kid}.${exp}`, `et1.${kid}.${exp}.${mac}`, `${prefix}.${kid}.-1.${mac}`, `${prefix}.${kid}.1e9.${mac}`, `${seal}.x`, 'es1.k1.1.'.padEnd(20_000, 'A')]) {
+      await refused(s.verifySeal(bad, SEALED), 'malformed');
+    }
+    const ticket = await s.sign({ purpose: 'approval', toolName: SEALED.toolName, callId: SEALED.callId, args: SEALED.content, conversationId: SEALED.conversationId });
+    await refused(s.verifySeal(ticket, SEALED), 'malformed');
+  });
+
+  it('another server (another secret) cannot vouch for a result', async () => {
+    const seal = await signer([{ id: 'k1', secret: 'another-secret-that-is-32-bytes!' }]).seal(SEALED);
+    await refused(signer().verifySeal(seal, SEALED), 'bad-signature');
+  });
+
+  it('treats content with no JSON form as not sealed, and refuses to seal it', async () => {
+    const s = signer();
+    const seal = await s.seal(SEALED);
+    await refused(s.verifySeal(seal, { ...SEALED, content: { big: 1n } }), 'bad-signature');
+    await expect(s.seal({ ...SEALED, content: { big: 1n } })).rejects.toThrow(TypeError);
+    await expect(s.seal({ ...SEALED, callId: '' })).rejects.toThrow(/seal: callId/);
   });
 });

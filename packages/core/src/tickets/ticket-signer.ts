@@ -1,14 +1,13 @@
 import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
-import { hashArguments } from './canonical-json.ts';
+import { canonicalJson, hashArguments } from './canonical-json.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketMismatchField } from './ticket-error.ts';
 
 /**
- * What a ticket authorises: running an approved call on the server (`approval`), accepting a client's tool
- * result (`client-result`), or attesting that a result in a conversation's history came from the server
- * (`result`: a seal, verified without consuming it).
+ * What a ticket authorises: running an approved call on the server (`approval`) or accepting a client's
+ * tool result (`client-result`). Results the server vouches for carry a {@link TicketSigner.seal} instead.
  */
-export type TicketPurpose = 'approval' | 'client-result' | 'result';
+export type TicketPurpose = 'approval' | 'client-result';
 
 /** The one pending tool call a ticket is bound to. */
 export interface TicketSubject {
@@ -51,6 +50,15 @@ export interface TicketSignOptions {
   readonly ttlMs?: number;
 }
 
+/** What a seal binds: one finished call of a conversation and exactly the content the client holds. */
+export interface SealSubject {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly conversationId: string;
+  /** JSON data (canonicalised, so key order does not matter): for example the call's input and output. */
+  readonly content: unknown;
+}
+
 /** Options for {@link TicketSigner.verify}. */
 export interface TicketVerifyOptions {
   /**
@@ -73,6 +81,14 @@ export interface TicketSigner {
   safeVerify(ticket: string | undefined | null, expected: TicketSubject, options?: TicketVerifyOptions): Promise<TicketVerifyResult>;
   /** Decodes the claims WITHOUT checking anything (for UIs and debugging); never trust the result. */
   peek(ticket: string | undefined | null): TicketClaims | undefined;
+  /**
+   * A seal `es1.<kid>.<exp>.<mac>`: the server's attestation that `subject` (a result in a conversation's
+   * history) is what it produced. Reusable until it expires (no nonce), and cheap: one HMAC over the
+   * canonical JSON of the subject, no digest and no claims to encode.
+   */
+  seal(subject: SealSubject, options?: TicketSignOptions): Promise<string>;
+  /** Checks a seal against exactly `subject`; throws a {@link TicketError} (`bad-signature` when the content differs). */
+  verifySeal(seal: string | undefined | null, subject: SealSubject): Promise<void>;
 }
 
 /** Options for {@link createTicketSigner}. */
@@ -94,13 +110,15 @@ export const DEFAULT_TICKET_TTL_MS: number = 15 * 60 * 1000;
 export const MIN_TICKET_SECRET_BYTES = 32;
 
 const PREFIX = 'et1';
+const SEAL_PREFIX = 'es1';
+const EXPIRY = /^[0-9]{1,16}$/;
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const MAX_TICKET_LENGTH = 16_384;
 const SIGNATURE_LENGTH = 43; // 32 bytes
 const NONCE_LENGTH = 22; // 16 bytes
 const HASH_LENGTH = 43; // 32 bytes
-const PURPOSES: readonly TicketPurpose[] = ['approval', 'client-result', 'result'];
+const PURPOSES: readonly TicketPurpose[] = ['approval', 'client-result'];
 
 /**
  * Creates a {@link TicketSigner}. Tickets bind one pending tool call (purpose, tool, call id, argument
@@ -203,6 +221,34 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
         throw error;
       }
     },
+    async seal(subject, signOptions = {}) {
+      const ttl = signOptions.ttlMs ?? defaultTtl;
+      checkTtl(ttl, 'seal: ttlMs');
+      checkSubject(subject, 'seal');
+      const head = `${SEAL_PREFIX}.${signingKid}.${now() + ttl}`;
+      const key = await cryptoKey(signingKid, secrets.get(signingKid)!);
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(sealedText(head, subject))));
+      return `${head}.${encodeBase64Url(mac)}`;
+    },
+    async verifySeal(seal, subject) {
+      const fail = (reason: TicketError['reason']): TicketError => new TicketError(reason, { toolName: subject.toolName, callId: subject.callId });
+      if (seal === undefined || seal === null || seal === '') throw fail('missing');
+      const parts = typeof seal === 'string' && seal.length <= MAX_TICKET_LENGTH ? seal.split('.') : [];
+      const [prefix, kid = '', exp = '', signature = ''] = parts;
+      if (parts.length !== 4 || prefix !== SEAL_PREFIX || !KEY_ID.test(kid) || !EXPIRY.test(exp) || signature.length !== SIGNATURE_LENGTH) throw fail('malformed');
+      const mac = decodeBase64Url(signature);
+      if (mac === undefined) throw fail('malformed');
+      const secret = secrets.get(kid);
+      if (secret === undefined) throw fail('unknown-key');
+      let text: string;
+      try {
+        text = sealedText(`${prefix}.${kid}.${exp}`, subject);
+      } catch {
+        throw fail('bad-signature'); // content with no JSON form cannot be what was sealed
+      }
+      if (!(await crypto.subtle.verify('HMAC', await cryptoKey(kid, secret), mac, encoder.encode(text)))) throw fail('bad-signature');
+      if (now() >= Number(exp)) throw fail('expired');
+    },
     peek(ticket) {
       if (typeof ticket !== 'string') return undefined;
       const parts = splitTicket(ticket);
@@ -297,9 +343,14 @@ function checkTtl(ttl: number, what: string): void {
   if (!Number.isSafeInteger(ttl) || ttl <= 0) throw new RangeError(`${what} must be a positive integer number of milliseconds`);
 }
 
-function checkSubject(subject: TicketSubject): void {
-  if (!PURPOSES.includes(subject.purpose)) throw new TypeError(`sign: purpose must be one of ${PURPOSES.join(', ')}`);
+function checkSubject(subject: TicketSubject | SealSubject, what = 'sign'): void {
+  if ('purpose' in subject && !PURPOSES.includes(subject.purpose)) throw new TypeError(`sign: purpose must be one of ${PURPOSES.join(', ')}`);
   for (const field of ['toolName', 'callId', 'conversationId'] as const) {
-    if (typeof subject[field] !== 'string' || subject[field] === '') throw new TypeError(`sign: ${field} must be a non-empty string`);
+    if (typeof subject[field] !== 'string' || subject[field] === '') throw new TypeError(`${what}: ${field} must be a non-empty string`);
   }
+}
+
+/** The bytes a seal's MAC covers: its head, then the subject as canonical JSON (an array: no key names to spend). */
+function sealedText(head: string, subject: SealSubject): string {
+  return `${head}.${canonicalJson([subject.conversationId, subject.toolName, subject.callId, subject.content])}`;
 }

@@ -6,6 +6,7 @@ import {
   createTicketSigner,
   hashArguments,
   type NonceStore,
+  type SealSubject,
   TicketError,
   type TicketClaims,
   type TicketErrorReason,
@@ -42,10 +43,13 @@ describe('tickets types', () => {
     expectTypeOf(signer.verify).returns.toEqualTypeOf<Promise<TicketClaims>>();
     expectTypeOf(signer.safeVerify).returns.toEqualTypeOf<Promise<TicketVerifyResult>>();
     expectTypeOf(signer.peek).returns.toEqualTypeOf<TicketClaims | undefined>();
+    expectTypeOf(signer.seal).parameter(0).toEqualTypeOf<SealSubject>();
+    expectTypeOf(signer.seal).returns.toEqualTypeOf<Promise<string>>();
+    expectTypeOf(signer.verifySeal).returns.toEqualTypeOf<Promise<void>>();
   });
 
   it('types the subject and the claims', () => {
-    expectTypeOf<TicketPurpose>().toEqualTypeOf<'approval' | 'client-result' | 'result'>();
+    expectTypeOf<TicketPurpose>().toEqualTypeOf<'approval' | 'client-result'>();
     expectTypeOf<TicketSubject['args']>().toBeUnknown();
     expectTypeOf<TicketClaims['v']>().toEqualTypeOf<1>();
     expectTypeOf<TicketClaims['exp']>().toBeNumber();
