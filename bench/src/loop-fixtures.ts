@@ -9,9 +9,8 @@ import { callsStep, textStep } from '@edgetool/ai/testing';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import {
   convertToModelMessages,
-  createUIMessageStream,
+  generateText,
   isStepCount,
-  readUIMessageStream,
   streamText,
   type ToolSet,
   toUIMessageStream,
@@ -58,11 +57,20 @@ export function scriptedModel(toolSteps: number): MockLanguageModelV4 {
       const step = options.prompt.filter((m) => m.role === 'tool').length;
       return step < toolSteps ? stepCalls(step) : textStep(ANSWER);
     },
+    // The same script for `generateText` (the plain non-streaming baseline).
+    doGenerate: async (options: LanguageModelV4CallOptions) => {
+      const step = options.prompt.filter((m) => m.role === 'tool').length;
+      const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+      if (step >= toolSteps) return { content: [{ type: 'text', text: ANSWER }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      const content = callsOf(step).map(([toolName, input], i) => ({ type: 'tool-call' as const, toolCallId: `s${step}_c${i}`, toolName, input: JSON.stringify(input) }));
+      return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+    },
   });
 }
 
 export function forget(model: MockLanguageModelV4): void {
   model.doStreamCalls.length = 0;
+  model.doGenerateCalls.length = 0;
 }
 
 // The tools' own work: tiny and identical on both sides, so what is measured is the machinery.
@@ -196,30 +204,54 @@ function plainSide(toolSteps: number, finish: (ui: ReadableStream<UIMessageChunk
   };
 }
 
-/** The result-building pattern of edgetool's chat agent: tee, drain one branch, `readUIMessageStream` over the other. */
-async function snapshotResult(ui: ReadableStream<UIMessageChunk>): Promise<TurnOutcome> {
-  const [client, forResult] = ui.tee();
-  const building = (async () => {
-    let message: UIMessage | undefined;
-    for await (const snapshot of readUIMessageStream({ stream: forResult })) message = snapshot;
-    return message;
-  })();
-  await drain(client);
-  return outcomeOf(await building);
+/**
+ * The plain AI SDK's way to get the final conversation while streaming (what a chat server persists):
+ * `toUIMessageStream({ originalMessages, onEnd })`, drained; the messages arrive once, in `onEnd`.
+ */
+function plainMessagesSide(toolSteps: number): Side {
+  const model = scriptedModel(toolSteps);
+  return {
+    model,
+    async run() {
+      const original = [userMessage('Go')];
+      let message: UIMessage | undefined;
+      const result = streamText({
+        model,
+        messages: await convertToModelMessages(original, { tools: plainTools }),
+        tools: plainTools,
+        stopWhen: isStepCount(toolSteps + 1),
+      });
+      const ui = toUIMessageStream({
+        stream: result.stream,
+        tools: plainTools,
+        originalMessages: original,
+        onEnd: ({ responseMessage }) => {
+          message = responseMessage;
+        },
+      }) as ReadableStream<UIMessageChunk>;
+      await drain(ui);
+      forget(model);
+      return outcomeOf(message);
+    },
+  };
 }
 
-/** The proposed replacement: one stream, the message built in place and handed over once by `onEnd`. */
-async function onEndResult(ui: ReadableStream<UIMessageChunk>): Promise<TurnOutcome> {
-  let message: UIMessage | undefined;
-  await drain(
-    createUIMessageStream({
-      execute: ({ writer }) => writer.merge(ui),
-      onEnd: ({ responseMessage }) => {
-        message = responseMessage;
-      },
-    }),
-  );
-  return outcomeOf(message);
+/** The plain AI SDK without a UI stream: `generateText` with the same tools, awaited to the last step. */
+function plainGenerateSide(toolSteps: number): Side {
+  const model = scriptedModel(toolSteps);
+  return {
+    model,
+    async run() {
+      const result = await generateText({
+        model,
+        messages: await convertToModelMessages([userMessage('Go')], { tools: plainTools }),
+        tools: plainTools,
+        stopWhen: isStepCount(toolSteps + 1),
+      });
+      forget(model);
+      return { results: result.steps.reduce((n, step) => n + step.toolResults.length, 0), text: result.text };
+    },
+  };
 }
 
 /** edgetool's per-result seal (`sealSubject` + `tickets.seal`), added to the plain stream as a data part. */
@@ -257,8 +289,8 @@ export function createSides(toolSteps: number) {
   return {
     edgetool,
     plain: plainSide(toolSteps, drain),
-    plainSnapshots: plainSide(toolSteps, snapshotResult),
-    plainOnEnd: plainSide(toolSteps, onEndResult),
+    plainMessages: plainMessagesSide(toolSteps),
+    plainGenerate: plainGenerateSide(toolSteps),
     plainSeals: plainSide(toolSteps, (ui) => drain(ui.pipeThrough(sealing(`conv-${++conversation}`)))),
   } satisfies Record<string, Side>;
 }

@@ -25,7 +25,7 @@ async function caseFor(key: CaseKey): Promise<BenchCase> {
   if (key in CASES) return CASES[key as keyof typeof CASES];
   const { createSides, LOOP_TOOL_STEPS } = await import('./loop-fixtures.ts');
   const sides = createSides(LOOP_TOOL_STEPS);
-  const side = key === 'loop-edgetool' ? sides.edgetool : sides.plain;
+  const side = key === 'loop-edgetool' ? sides.edgetool : sides.plainMessages;
   return { name: `${key}: one ${LOOP_TOOL_STEPS}-step chat turn`, fn: side.run, async: true };
 }
 
