@@ -61,7 +61,25 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner)
   return [...demoTools, delayAnalyst, ...browserToolDeclarations];
 }
 
-/** The demo agent. Built per request: a handful of plain objects, no I/O. */
+/** Agents built for an `env` (one per isolate in practice): the signer keeps its imported keys, tools their schemas. */
+const agents = new WeakMap<Env, Promise<{ agent: ChatAgent; model: ModelChoice }>>();
+
+/**
+ * The demo agent for this Worker's bindings, built on first use and shared by the requests of the
+ * isolate: an agent holds no per-request state (that lives in the run context), and building it
+ * imports the ticket keys and wraps every tool. A failed build (a missing secret) is not cached.
+ */
+export function demoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelChoice }> {
+  let agent = agents.get(env);
+  if (agent === undefined) {
+    agent = createDemoAgent(env);
+    agents.set(env, agent);
+    agent.catch(() => agents.delete(env));
+  }
+  return agent;
+}
+
+/** Builds the demo agent: plain objects, no I/O. */
 export async function createDemoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelChoice }> {
   const model = chooseModel(env);
   const tickets = createTickets(env);

@@ -1,6 +1,6 @@
 import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
 import { createRunContext, ToolError } from '@edgetool/core';
-import { createDemoAgent, MissingSecretError } from '../agent.ts';
+import { demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
 import { jsonError } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
@@ -64,7 +64,7 @@ export async function chat(request: Request, env: Env): Promise<Response> {
   const body = parseBody(text);
   if (body instanceof Response) return body;
   try {
-    const { agent } = await createDemoAgent(env);
+    const { agent } = await demoAgent(env);
     const run = createRunContext({ conversationId: body.id, deps: demoDeps(env), signal: request.signal });
     const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });
     return turn.toResponse();
