@@ -4,6 +4,7 @@ import type { InterceptorFn, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { jsonSchema } from '../schema/json-schema.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { NO_OUTPUT_TEXT } from './convert-result.ts';
 import { createExecutor } from './executor.ts';
@@ -18,6 +19,30 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^Error \(invalid-json\): The arguments for "query_order" are not valid JSON/);
     expect(result.content).toContain('{"order_id": "A-1');
+  });
+
+  it('a schema that throws while validating (a BigInt in a raw JSON Schema check) → invalid-input, never a rejection', async () => {
+    const raw = defineTool({
+      name: 'raw',
+      description: 'Raw JSON Schema input',
+      input: jsonSchema<{ n: number }>({ type: 'object', properties: { n: { type: 'number' } } }),
+      execute: ({ n }) => n,
+    });
+    const throwing = defineTool({
+      name: 'throwing',
+      description: 'A schema library with a bug',
+      input: { '~standard': { version: 1, vendor: 'buggy', validate: () => { throw new Error('schema bug'); } } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'never',
+    });
+    const e = createExecutor({ registry: [raw, throwing] });
+    const results = await e.executeAll([
+      { id: 'c1', name: 'raw', arguments: { n: 10n } },
+      { id: 'c2', name: 'throwing', arguments: {} },
+    ]);
+    expect(results.map((r) => code(r.outcome))).toEqual(['invalid-input', 'invalid-input']);
+    expect(results[0]?.content).toMatch(/^Error \(invalid-input\): The arguments for "raw" could not be validated: /);
+    expect(results[1]?.content).toContain('schema bug');
   });
 
   it('empty argument text means no arguments', async () => {
