@@ -146,6 +146,27 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     return key;
   }
 
+  /** The base64url HMAC of `text` under the signing key. */
+  async function mac(text: string): Promise<string> {
+    const key = await cryptoKey(signingKid, secrets.get(signingKid)!);
+    return encodeBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text))));
+  }
+
+  /**
+   * Why the MAC of a ticket or seal does not check out (`undefined`: authentic). `signed` gives the bytes it
+   * must cover, or `undefined` when the expected subject cannot have been signed (no JSON form).
+   */
+  async function macProblem(parts: TokenParts, signed: () => string | undefined): Promise<'malformed' | 'unknown-key' | 'bad-signature' | undefined> {
+    const signature = decodeBase64Url(parts.signature);
+    if (signature === undefined) return 'malformed';
+    const secret = secrets.get(parts.kid);
+    if (secret === undefined) return 'unknown-key';
+    const text = signed();
+    if (text === undefined) return 'bad-signature';
+    // Constant-time inside WebCrypto.
+    return (await crypto.subtle.verify('HMAC', await cryptoKey(parts.kid, secret), signature, encoder.encode(text))) ? undefined : 'bad-signature';
+  }
+
   async function verify(
     ticket: string | undefined | null,
     expected: TicketSubject,
@@ -156,17 +177,12 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
 
     // 1. shape
     if (ticket === undefined || ticket === null || ticket === '') throw fail('missing');
-    const parts = splitTicket(ticket);
+    const parts = splitToken(ticket, PREFIX, SEGMENT);
     if (parts === undefined) throw fail('malformed');
-    const signature = decodeBase64Url(parts.signature);
-    if (signature === undefined) throw fail('malformed');
-    // 2. key id
-    const secret = secrets.get(parts.kid);
-    if (secret === undefined) throw fail('unknown-key');
-    // 3. signature, constant-time inside WebCrypto; the payload is parsed only once authentic
-    const key = await cryptoKey(parts.kid, secret);
-    if (!(await crypto.subtle.verify('HMAC', key, signature, encoder.encode(parts.signed)))) throw fail('bad-signature');
-    const claims = decodeClaims(parts.payload);
+    // 2. key id, 3. signature; the payload is parsed only once authentic
+    const problem = await macProblem(parts, () => parts.signed);
+    if (problem !== undefined) throw fail(problem);
+    const claims = decodeClaims(parts.middle);
     if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
     // 4. expiry
     if (now() >= claims.exp) throw fail('expired');
@@ -208,9 +224,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
         kid: signingKid,
       };
       const signed = `${PREFIX}.${signingKid}.${encodeBase64Url(encoder.encode(JSON.stringify(claims)))}`;
-      const key = await cryptoKey(signingKid, secrets.get(signingKid)!);
-      const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(signed)));
-      return `${signed}.${encodeBase64Url(signature)}`;
+      return `${signed}.${await mac(signed)}`;
     },
     verify,
     async safeVerify(ticket, expected, verifyOptions) {
@@ -226,54 +240,50 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
       checkTtl(ttl, 'seal: ttlMs');
       checkSubject(subject, 'seal');
       const head = `${SEAL_PREFIX}.${signingKid}.${now() + ttl}`;
-      const key = await cryptoKey(signingKid, secrets.get(signingKid)!);
-      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(sealedText(head, subject))));
-      return `${head}.${encodeBase64Url(mac)}`;
+      return `${head}.${await mac(sealedText(head, subject))}`;
     },
     async verifySeal(seal, subject) {
       const fail = (reason: TicketError['reason']): TicketError => new TicketError(reason, { toolName: subject.toolName, callId: subject.callId });
       if (seal === undefined || seal === null || seal === '') throw fail('missing');
-      const parts = typeof seal === 'string' && seal.length <= MAX_TICKET_LENGTH ? seal.split('.') : [];
-      const [prefix, kid = '', exp = '', signature = ''] = parts;
-      if (parts.length !== 4 || prefix !== SEAL_PREFIX || !KEY_ID.test(kid) || !EXPIRY.test(exp) || signature.length !== SIGNATURE_LENGTH) throw fail('malformed');
-      const mac = decodeBase64Url(signature);
-      if (mac === undefined) throw fail('malformed');
-      const secret = secrets.get(kid);
-      if (secret === undefined) throw fail('unknown-key');
-      let text: string;
-      try {
-        text = sealedText(`${prefix}.${kid}.${exp}`, subject);
-      } catch {
-        throw fail('bad-signature'); // content with no JSON form cannot be what was sealed
-      }
-      if (!(await crypto.subtle.verify('HMAC', await cryptoKey(kid, secret), mac, encoder.encode(text)))) throw fail('bad-signature');
-      if (now() >= Number(exp)) throw fail('expired');
+      const parts = splitToken(seal, SEAL_PREFIX, EXPIRY);
+      if (parts === undefined) throw fail('malformed');
+      const problem = await macProblem(parts, () => {
+        try {
+          return sealedText(parts.signed, subject);
+        } catch {
+          return undefined; // content with no JSON form cannot be what was sealed
+        }
+      });
+      if (problem !== undefined) throw fail(problem);
+      if (now() >= Number(parts.middle)) throw fail('expired');
     },
     peek(ticket) {
       if (typeof ticket !== 'string') return undefined;
-      const parts = splitTicket(ticket);
+      const parts = splitToken(ticket, PREFIX, SEGMENT);
       if (parts === undefined) return undefined;
-      const claims = decodeClaims(parts.payload);
+      const claims = decodeClaims(parts.middle);
       return claims?.kid === parts.kid ? claims : undefined;
     },
   };
 }
 
-interface TicketParts {
+/** A ticket `et1.<kid>.<claims>.<mac>` or a seal `es1.<kid>.<expiry>.<mac>`, split. */
+interface TokenParts {
   readonly kid: string;
-  readonly payload: string;
+  /** The claims payload of a ticket, the expiry of a seal. */
+  readonly middle: string;
   readonly signature: string;
-  /** `et1.<kid>.<payload>`: the bytes the signature covers. */
+  /** `<prefix>.<kid>.<middle>`: what the signature covers (a seal's MAC adds its subject). */
   readonly signed: string;
 }
 
-function splitTicket(ticket: unknown): TicketParts | undefined {
-  if (typeof ticket !== 'string' || ticket.length > MAX_TICKET_LENGTH) return undefined;
-  const parts = ticket.split('.');
+function splitToken(token: unknown, expectedPrefix: string, middlePattern: RegExp): TokenParts | undefined {
+  if (typeof token !== 'string' || token.length > MAX_TICKET_LENGTH) return undefined;
+  const parts = token.split('.');
   if (parts.length !== 4) return undefined;
-  const [prefix, kid, payload, signature] = parts as [string, string, string, string];
-  if (prefix !== PREFIX || !KEY_ID.test(kid) || !SEGMENT.test(payload) || signature.length !== SIGNATURE_LENGTH) return undefined;
-  return { kid, payload, signature, signed: `${prefix}.${kid}.${payload}` };
+  const [prefix, kid, middle, signature] = parts as [string, string, string, string];
+  if (prefix !== expectedPrefix || !KEY_ID.test(kid) || !middlePattern.test(middle) || signature.length !== SIGNATURE_LENGTH) return undefined;
+  return { kid, middle, signature, signed: `${prefix}.${kid}.${middle}` };
 }
 
 function decodeClaims(payload: string): TicketClaims | undefined {
