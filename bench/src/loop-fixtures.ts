@@ -4,7 +4,7 @@
  * and one function per side that runs a whole turn and drains its UI message stream.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { type ChatTurnResult, createChatAgent, sealSubject } from '@edgetool/ai';
+import { type ChatTurnResult, createChatAgent, sealResult } from '@edgetool/ai';
 import { callsStep, textStep } from '@edgetool/ai/testing';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import {
@@ -182,33 +182,11 @@ function outcomeOf(message: UIMessage | undefined): TurnOutcome {
 
 /**
  * The plain AI SDK turn: `streamText` with the four tools and `stopWhen: isStepCount(toolSteps + 1)`,
- * piped into `toUIMessageStream`. `through` may wrap the UI message stream (diagnostic sides).
+ * piped into `toUIMessageStream` and drained. `messages`: also get the final conversation the AI SDK's
+ * way, `toUIMessageStream({ originalMessages, onEnd })` (what a chat server persists); the outcome is
+ * then read from that message. `through` wraps the UI message stream (diagnostic sides).
  */
-function plainSide(toolSteps: number, finish: (ui: ReadableStream<UIMessageChunk>) => Promise<TurnOutcome>): Side {
-  const model = scriptedModel(toolSteps);
-  return {
-    model,
-    async run() {
-      const original = [userMessage('Go')];
-      const result = streamText({
-        model,
-        messages: await convertToModelMessages(original, { tools: plainTools }),
-        tools: plainTools,
-        stopWhen: isStepCount(toolSteps + 1),
-      });
-      const ui = toUIMessageStream({ stream: result.stream, tools: plainTools, originalMessages: original }) as ReadableStream<UIMessageChunk>;
-      const outcome = await finish(ui);
-      forget(model);
-      return outcome;
-    },
-  };
-}
-
-/**
- * The plain AI SDK's way to get the final conversation while streaming (what a chat server persists):
- * `toUIMessageStream({ originalMessages, onEnd })`, drained; the messages arrive once, in `onEnd`.
- */
-function plainMessagesSide(toolSteps: number): Side {
+function plainSide(toolSteps: number, options: { readonly messages?: boolean; readonly through?: () => TransformStream<UIMessageChunk, UIMessageChunk> } = {}): Side {
   const model = scriptedModel(toolSteps);
   return {
     model,
@@ -221,17 +199,18 @@ function plainMessagesSide(toolSteps: number): Side {
         tools: plainTools,
         stopWhen: isStepCount(toolSteps + 1),
       });
+      const onEnd = ({ responseMessage }: { responseMessage: UIMessage }) => {
+        message = responseMessage;
+      };
       const ui = toUIMessageStream({
         stream: result.stream,
         tools: plainTools,
         originalMessages: original,
-        onEnd: ({ responseMessage }) => {
-          message = responseMessage;
-        },
+        ...(options.messages ? { onEnd } : {}),
       }) as ReadableStream<UIMessageChunk>;
-      await drain(ui);
+      const drained = await drain(options.through ? ui.pipeThrough(options.through()) : ui);
       forget(model);
-      return outcomeOf(message);
+      return options.messages ? outcomeOf(message) : drained;
     },
   };
 }
@@ -254,7 +233,7 @@ function plainGenerateSide(toolSteps: number): Side {
   };
 }
 
-/** edgetool's per-result seal (`sealSubject` + `tickets.seal`), added to the plain stream as a data part. */
+/** edgetool's per-result seal (`sealResult`), added to the plain stream as a data part. */
 function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMessageChunk> {
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   return new TransformStream({
@@ -264,8 +243,7 @@ function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMess
       if (chunk.type !== 'tool-output-available') return;
       const call = inputs.get(chunk.toolCallId);
       if (!call) return;
-      const subject = sealSubject({ toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId });
-      const seal = await tickets.seal(subject, { ttlMs: 60_000 });
+      const seal = await sealResult(tickets, { toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId }, 60_000);
       controller.enqueue({ type: 'data-edgetool-seal', id: chunk.toolCallId, data: { toolCallId: chunk.toolCallId, toolName: call.toolName, seal } });
     },
   });
@@ -288,9 +266,9 @@ export function createSides(toolSteps: number) {
   };
   return {
     edgetool,
-    plain: plainSide(toolSteps, drain),
-    plainMessages: plainMessagesSide(toolSteps),
+    plain: plainSide(toolSteps),
+    plainMessages: plainSide(toolSteps, { messages: true }),
     plainGenerate: plainGenerateSide(toolSteps),
-    plainSeals: plainSide(toolSteps, (ui) => drain(ui.pipeThrough(sealing(`conv-${++conversation}`)))),
+    plainSeals: plainSide(toolSteps, { through: () => sealing(`conv-${++conversation}`) }),
   } satisfies Record<string, Side>;
 }

@@ -2,7 +2,7 @@ import type { AnyTool, TicketSigner, ToolCallResult } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData } from './protocol.ts';
-import { sealSubject } from './proofs.ts';
+import { sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofTransform}. */
@@ -54,7 +54,7 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
   const started = new Map<string, EarlySeal>();
   return {
     start(toolCallId, toolName, input, result) {
-      const seal = tickets.seal(sealSubject({ toolName, toolCallId, input, result, conversationId }), { ttlMs: sealTtlMs });
+      const seal = sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs);
       seal.catch(() => {}); // a failure surfaces when the transform awaits it, or is re-done there
       started.set(toolCallId, { input, result, seal });
     },
@@ -68,7 +68,6 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
     },
   };
 }
-
 
 type DataChunk = { type: string; id: string; data: unknown };
 
@@ -93,7 +92,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
     const data: SealPartData = {
       toolCallId,
       toolName,
-      seal: await (ready ?? tickets.seal(sealSubject({ toolName, toolCallId, input, result, conversationId }), { ttlMs: sealTtlMs })),
+      seal: await (ready ?? sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs)),
     };
     return { type: SEAL_PART, id: toolCallId, data };
   };

@@ -1,17 +1,20 @@
-import type { SealSubject } from '@edgetool/core';
+import type { SealSubject, TicketSigner } from '@edgetool/core';
 
 /** Default lifetime of a result seal: history older than this must be re-run, not trusted. */
 export const DEFAULT_SEAL_TTL_MS: number = 30 * 24 * 60 * 60 * 1000;
 
-/** What a seal binds: the call, its input, and exactly the output or error text the client holds. */
-export function sealSubject(options: {
+/** A finished call of a conversation, as a seal covers it. */
+export interface SealedCall {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
   /** The output, the error text, or a denial with the reason the model reads (`null` when none). */
   readonly result: { readonly output: unknown } | { readonly errorText: string } | { readonly deniedReason: string | null };
   readonly conversationId: string;
-}): SealSubject {
+}
+
+/** What a seal binds: the call, its input, and exactly the output or error text the client holds. */
+export function sealSubject(options: SealedCall): SealSubject {
   return {
     toolName: options.toolName,
     callId: options.toolCallId,
@@ -25,4 +28,9 @@ export function sealSubject(options: {
 export function toJsonValue(value: unknown): unknown {
   const json = JSON.stringify(value);
   return json === undefined ? null : JSON.parse(json);
+}
+
+/** Seals a call's result (what the proof transform attaches beside it). */
+export function sealResult(tickets: TicketSigner, call: SealedCall, ttlMs: number): Promise<string> {
+  return tickets.seal(sealSubject(call), { ttlMs });
 }
