@@ -30,6 +30,12 @@ const CALLS: readonly ToolCall[] = Array.from({ length: 16 }, (_, i) => ({
 }));
 
 const passThrough = (i: number) => defineInterceptor(`pass-${i}`, (_ctx, next) => next());
+/** The shape most interceptors have: an async function that awaits `next()` (one more promise per layer). */
+const awaiting = (i: number) =>
+  defineInterceptor(`await-${i}`, async (_ctx, next) => {
+    const outcome = await next();
+    return outcome;
+  });
 
 function cycle<T>(fn: (call: ToolCall) => T): () => T {
   let i = 0;
@@ -47,29 +53,36 @@ async function directAsync(call: ToolCall) {
   return direct(call);
 }
 
-function executorWith(interceptors: number, clock?: () => number): ToolExecutor {
-  const list = Array.from({ length: interceptors }, (_, i) => passThrough(i + 1));
-  return createExecutor({ registry: [tool], interceptors: list, ...(clock ? { clock } : {}) });
+/** The baseline plus what every tool loop needs next: the output as text for the model. */
+async function directText(call: ToolCall) {
+  return JSON.stringify(direct(call));
+}
+
+function executorWith(interceptors: number, options: { clock?: () => number; spans?: boolean; make?: typeof passThrough } = {}): ToolExecutor {
+  const list = Array.from({ length: interceptors }, (_, i) => (options.make ?? passThrough)(i + 1));
+  return createExecutor({ registry: [tool], interceptors: list, spans: options.spans, ...(options.clock ? { clock: options.clock } : {}) });
 }
 
 const exec0 = executorWith(0);
 const exec3 = executorWith(3);
+const exec3Async = executorWith(3, { make: awaiting });
+/** Spans on, as with `onTrace`, a `trace()` interceptor or the chat agent's trace parts. */
+const exec3Spans = executorWith(3, { spans: true });
 /** Diagnostic: a constant clock shows what the per-span `performance.now()` calls cost. */
-const exec3NoClock = executorWith(3, () => 0);
+const exec3SpansNoClock = executorWith(3, { spans: true, clock: () => 0 });
 const sharedRun = createRunContext({ conversationId: 'bench' });
 
 /** The cases, in table order. `baseline` is the reference for ratios. */
 export const CASES = {
   directSync: { name: 'direct, sync (no await)', fn: cycle(direct), async: false },
   baseline: { name: 'baseline: parse + safeParse + call, awaited', fn: cycle(directAsync), async: true },
+  baselineText: { name: 'reference: baseline + `JSON.stringify(output)` for the model', fn: cycle(directText), async: true },
   exec0: { name: 'executor.execute, 0 interceptors', fn: cycle((call) => exec0.execute(call)), async: true },
   exec3: { name: 'executor.execute, 3 interceptors', fn: cycle((call) => exec3.execute(call)), async: true },
+  exec3Async: { name: 'diagnostic: 3 `async` interceptors that `await next()`', fn: cycle((call) => exec3Async.execute(call)), async: true },
   exec3Run: { name: 'diagnostic: 3 interceptors, shared run', fn: cycle((call) => exec3.execute(call, { run: sharedRun })), async: true },
-  exec3Lean: {
-    name: 'diagnostic: 3 interceptors, shared run, constant clock',
-    fn: cycle((call) => exec3NoClock.execute(call, { run: sharedRun })),
-    async: true,
-  },
+  exec3Spans: { name: 'diagnostic: 3 interceptors, spans on', fn: cycle((call) => exec3Spans.execute(call)), async: true },
+  exec3SpansNoClock: { name: 'diagnostic: 3 interceptors, spans on, constant clock', fn: cycle((call) => exec3SpansNoClock.execute(call)), async: true },
 } satisfies Record<string, BenchCase>;
 
 const SAMPLE_OUTPUT = quoteOrder({ order_id: 'A-1001', quantity: 2, express: true });
@@ -87,7 +100,7 @@ export const PRIMITIVES = {
 async function check(): Promise<void> {
   for (const call of CALLS) {
     const expected = JSON.stringify(direct(call));
-    for (const executor of [exec0, exec3, exec3NoClock]) {
+    for (const executor of [exec0, exec3, exec3Async, exec3Spans, exec3SpansNoClock]) {
       const result = await executor.execute(call);
       if (result.isError || result.content !== expected) throw new Error(`executor disagrees with the baseline on ${call.id}: ${result.content}`);
     }
@@ -115,6 +128,8 @@ export async function run(): Promise<BenchReport> {
       'A 3-field valibot tool (`v.object` of string, integer, optional boolean) called with JSON-string arguments. ' +
       'Baseline: `JSON.parse` + `v.safeParse` + direct call inside an async function, awaited by the same loop as `executor.execute` ' +
       '(so both pay the loop and one await; the row "direct, sync" shows that await). ' +
+      'The executor runs with its defaults: spans off (they are on with `onTrace`, a `trace()` interceptor in the chain, `spans: true`, and in the chat agent), so a call reads the clock twice, for `durationMs`. ' +
+      'The interceptors are pass-throughs `(ctx, next) => next()`; a diagnostic row has the `async`/`await next()` shape. ' +
       `Cases interleaved in ${OPTIONS.rounds} rounds of ${OPTIONS.batchesPerRound} batches of ~${OPTIONS.batchMs} ms each, after ${OPTIONS.warmupMs} ms of warm-up per case (no forced GC: allocation cost stays in the figure). ` +
       'ns/call is the median of all batches; overhead and ratio are medians of per-round differences and ratios against the baseline measured in the same round, ' +
       'so drift of the shared machine cancels.',
@@ -133,10 +148,13 @@ export async function run(): Promise<BenchReport> {
         rows: [
           ['executor overhead, 0 interceptors', ns(overhead0)],
           ['executor overhead, 3 interceptors', ns(overhead3)],
-          ['per pass-through interceptor: (3 − 0 interceptors) / 3', ns(minus(CASES.exec3, CASES.exec0) / 3)],
-          ['fresh run context per call: `createRunContext()` with `crypto.randomUUID()`', ns(minus(CASES.exec3, CASES.exec3Run))],
-          ['clock: 10 × `performance.now()` for spans and `durationMs`', ns(minus(CASES.exec3Run, CASES.exec3Lean))],
-          ['the rest (3 interceptors, shared run, constant clock − baseline)', ns(minus(CASES.exec3Lean, CASES.baseline))],
+          ['per pass-through interceptor `(ctx, next) => next()`: (3 − 0 interceptors) / 3', ns(minus(CASES.exec3, CASES.exec0) / 3)],
+          ['per `async` interceptor that awaits next(): (3 async − 0 interceptors) / 3', ns(minus(CASES.exec3Async, CASES.exec0) / 3)],
+          ['the output as text for the model (reference − baseline)', ns(minus(CASES.baselineText, CASES.baseline))],
+          ['fresh run context per call: `createRunContext()`', ns(minus(CASES.exec3, CASES.exec3Run))],
+          ['the rest (3 interceptors, shared run − reference)', ns(minus(CASES.exec3Run, CASES.baselineText))],
+          ['spans on: a timed span per layer (spans on − 3 interceptors)', ns(minus(CASES.exec3Spans, CASES.exec3))],
+          ['of which clock: 8 × `performance.now()` (spans on − constant clock)', ns(minus(CASES.exec3Spans, CASES.exec3SpansNoClock))],
         ],
       },
       {

@@ -7,7 +7,7 @@ describe('traces', () => {
   it('records the browser chain of a call: one span per interceptor and the execute span', async () => {
     const tool = defineTool({ name: 'browser_time_zone', description: 'tz', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'Europe/Paris' });
     const audit = defineInterceptor('audit', (_ctx, next) => next());
-    const executor = createExecutor({ side: 'client', registry: [tool], interceptors: [audit] });
+    const executor = createExecutor({ side: 'client', registry: [tool], interceptors: [audit], spans: true });
     const trace = traceOfResult(await executor.execute({ id: 'c1', name: 'browser_time_zone', arguments: {} }));
     expect(trace).toMatchObject({ side: 'client', outcome: 'success', errorCode: undefined });
     expect(trace.spans.map((s) => [s.name, s.kind, s.depth])).toEqual([

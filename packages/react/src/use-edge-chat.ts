@@ -119,7 +119,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const serverToolMap = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool] as const)), [serverTools]);
   const executors = useMemo(
     () => ({
-      run: createExecutor({ side: 'client', registry: tools, interceptors }),
+      run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true }),
       authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
     }),
     [tools, interceptors, serverTools],

@@ -90,6 +90,20 @@ describe('chat loop: internal mode', () => {
     expect(result.message.metadata).toEqual({ model: { provider: 'mock-provider', modelId: 'mock-model-id', offline: false }, mode: 'internal' });
   });
 
+  it('sends a timed trace per server call by default, and none with `trace: false`', async () => {
+    const script = () => scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('It shipped.'));
+    const traced = await agentFor(script()).agent.generate(ask('Where is A-1001?'));
+    const part = traced.message.parts.find((p) => p.type === 'data-edgetool-trace') as { data: { spans: { kind: string; name: string }[] } } | undefined;
+    expect(part?.data.spans.at(-1)).toMatchObject({ kind: 'execute', name: 'query_order' });
+
+    const f = fixture();
+    const quiet = await createChatAgent({ model: script(), tools: f.tools, tickets: f.tickets, trace: false }).generate(ask('Where is A-1001?'));
+    expect(quiet.text).toBe('It shipped.');
+    expect(quiet.message.parts.map((p) => p.type)).not.toContain('data-edgetool-trace');
+    expect(quiet.message.parts.map((p) => p.type)).toContain(SEAL_PART);
+    expect(quiet.toolResults[0]?.spans).toEqual([]);
+  });
+
   it('reports failures to the model as readable errors and keeps looping', async () => {
     const { agent, model } = agentFor(
       scriptedModel(

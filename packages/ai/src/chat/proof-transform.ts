@@ -18,6 +18,8 @@ export interface ProofTransformOptions {
   readonly accepted: readonly AcceptedResult[];
   /** Finished calls of this request, by tool call id (for trace parts). */
   readonly results: ReadonlyMap<string, ToolCallResult>;
+  /** Send a trace part after each server result's seal (default true). */
+  readonly traces?: boolean;
   /** Verified approval decisions of this request (denials are sealed with their reason). */
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined }>;
   /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
@@ -108,8 +110,9 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
     return { type: TICKET_PART, id: toolCallId, data };
   };
 
+  const traces = options.traces !== false;
   const trace = (toolCallId: string): DataChunk | undefined => {
-    const result = results.get(toolCallId);
+    const result = traces ? results.get(toolCallId) : undefined;
     if (!result) return undefined;
     const data: TracePartData = {
       toolCallId,

@@ -175,7 +175,7 @@ async function runCase(stack: readonly Layered[], toolBehaviour: ToolBehaviour, 
     },
   });
   const registry = createRegistry({ tools: [tool], interceptors: at('registry') });
-  const executor = createExecutor({ registry, interceptors: at('global') });
+  const executor = createExecutor({ registry, interceptors: at('global'), spans: true });
   const order = [...at('global'), ...at('registry'), ...at('tool'), ...at('call')].map((i) => i.name);
   if (toolBehaviour.retries > 0) order.push('retry');
 

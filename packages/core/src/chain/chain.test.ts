@@ -34,7 +34,7 @@ describe('ToolChain', () => {
     const log: string[] = [];
     const tool = defineTool({ ...echo(log), interceptors: [recorder(log, 'tool')] });
     const registry = createRegistry({ tools: [tool], interceptors: [recorder(log, 'registry')] });
-    const executor = createExecutor({ registry, interceptors: [recorder(log, 'global')] });
+    const executor = createExecutor({ registry, interceptors: [recorder(log, 'global')], spans: true });
     const result = await executor.execute({ id: 'c1', name: 'echo', arguments: '{"text":"hi"}' }, { interceptors: [recorder(log, 'call')] });
     expect(result.outcome).toEqual({ type: 'success', output: { text: 'hi' } });
     expect(log).toEqual([
@@ -215,7 +215,7 @@ describe('ToolChain', () => {
     const custom: InterceptorFn = async () => {
       throw new ToolError('rate-limited', 'slow down', { retryable: true });
     };
-    const executor = createExecutor({ registry: [echo()], interceptors: [custom] });
+    const executor = createExecutor({ registry: [echo()], interceptors: [custom], spans: true });
     const result = await executor.execute({ id: 'c1', name: 'echo', arguments: { text: 'x' } });
     expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('rate-limited');
     expect(result.spans[0]).toMatchObject({ name: 'custom', outcome: 'error', errorCode: 'rate-limited' });

@@ -2,16 +2,17 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { InterceptorFn, InterceptorLike, ToolInterceptor, ToolOutcome } from './types.ts';
 
 /**
- * Defines a named interceptor. Set `reentrant` only if it must call `next()` again (retry), and
- * `abandons` only if it may return before its `next()` settles (timeout).
+ * Defines a named interceptor. Set `reentrant` only if it must call `next()` again (retry),
+ * `abandons` only if it may return before its `next()` settles (timeout), and `traces` if it reads the
+ * call's spans (the executor then times every layer of the chains it is in).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function defineInterceptor<TInput = unknown, TOutput = unknown, TDeps = unknown>(
   name: string,
   intercept: InterceptorFn<TInput, TOutput, TDeps>,
-  options: { reentrant?: boolean; abandons?: boolean } = {},
+  options: { reentrant?: boolean; abandons?: boolean; traces?: boolean } = {},
 ): ToolInterceptor<TInput, TOutput, TDeps> {
-  return { kind: 'edgetool.interceptor', name, reentrant: options.reentrant ?? false, abandons: options.abandons ?? false, intercept };
+  return { kind: 'edgetool.interceptor', name, reentrant: options.reentrant ?? false, abandons: options.abandons ?? false, traces: options.traces ?? false, intercept };
 }
 
 /** Normalises a bare function into a named interceptor. */

@@ -13,91 +13,172 @@ export type Clock = () => number;
 export const defaultClock: Clock = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 /**
- * Runs `interceptors` around `terminal` as an onion, recording a span per layer on `ctx.spans`.
- * Never rejects: a throw anywhere becomes an error outcome at that layer, so an outer
- * interceptor can still catch and replace it. One continuation per layer (this is the hot path).
+ * Runs `interceptors` around `terminal` as an onion. With a clock, records a timed span per layer on
+ * `ctx.spans`; with `null`, records none and reads no clock (the executor's default: spans are for tracing).
+ * Never rejects: a throw anywhere becomes an error outcome at that layer, so an outer interceptor can
+ * still catch and replace it. This is the hot path: one `Layer` and one continuation per layer.
  */
-export function runChain(ctx: CallContext, interceptors: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock = defaultClock): Promise<ToolOutcome> {
-  return dispatch(ctx, interceptors, terminal, clock, 0, undefined);
+export function runChain(ctx: CallContext, interceptors: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock | null = defaultClock): Promise<ToolOutcome> {
+  return Promise.resolve(runLayers(ctx, interceptors, terminal, clock));
 }
 
-/** The state of one layer's `next()`. */
-interface Layer {
-  state: 'idle' | 'running' | 'done';
-  running: Promise<ToolOutcome> | undefined;
+/** {@link runChain}, but synchronous when nothing in the chain is (no interceptors and a synchronous tool). */
+export function runLayers(ctx: CallContext, interceptors: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock | null): Promise<ToolOutcome> | ToolOutcome {
+  return dispatch({ ctx, list: interceptors, terminal, clock }, 0, undefined);
 }
 
-type Settled = ((outcome: ToolOutcome) => void) | undefined;
+/** What every layer of one chain run shares. */
+interface ChainRun {
+  readonly ctx: CallContext;
+  readonly list: readonly ToolInterceptor[];
+  readonly terminal: ChainTerminal;
+  readonly clock: Clock | null;
+}
 
-function dispatch(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, onSettled: Settled): Promise<ToolOutcome> {
-  const interceptor = list[i];
+const IDLE = 0;
+const RUNNING = 1;
+const DONE = 2;
+
+/** One interceptor's layer: its `next()` and the state that keeps it honest. */
+class Layer {
+  state = IDLE;
+  running: Promise<ToolOutcome> | undefined = undefined;
+  /** The promise the latest `next()` returned, and its outcome once settled. */
+  last: Promise<ToolOutcome> | undefined = undefined;
+  lastOutcome: ToolOutcome | undefined = undefined;
+  /** Set when the interceptor returned `next()`'s own promise: this layer ends when the inner ones do. */
+  forward: ((outcome: ToolOutcome) => void) | undefined = undefined;
+  savedInput: unknown = undefined;
+  savedSignal: AbortSignal | undefined = undefined;
+  readonly run: ChainRun;
+  readonly depth: number;
+  readonly interceptor: ToolInterceptor;
+
+  constructor(run: ChainRun, depth: number, interceptor: ToolInterceptor) {
+    this.run = run;
+    this.depth = depth;
+    this.interceptor = interceptor;
+  }
+
+  readonly next = (overrides?: NextOverrides): Promise<ToolOutcome> => {
+    const { interceptor, run } = this;
+    if (this.state === RUNNING) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
+    if (this.state === DONE && !interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
+    this.state = RUNNING;
+    // Overrides apply to the layers inside this one only; `innerSettled` restores them.
+    const { ctx } = run;
+    this.savedInput = ctx.input;
+    this.savedSignal = undefined;
+    if (overrides !== undefined) {
+      if ('input' in overrides) ctx.input = overrides.input;
+      if (overrides.signal) {
+        this.savedSignal = ctx.signal;
+        ctx.signal = overrides.signal;
+      }
+    }
+    const inner = dispatch(run, this.depth + 1, this);
+    const running = inner instanceof Promise ? inner : Promise.resolve(inner);
+    this.last = running;
+    // A synchronous terminal may have settled already, inside dispatch.
+    if (this.state === RUNNING) this.running = running;
+    return running;
+  };
+
+  /** The layers inside have settled with `outcome`. */
+  innerSettled(outcome: ToolOutcome): void {
+    this.state = DONE;
+    this.running = undefined;
+    this.lastOutcome = outcome;
+    const { ctx } = this.run;
+    ctx.input = this.savedInput;
+    if (this.savedSignal) ctx.signal = this.savedSignal;
+    this.forward?.(outcome);
+  }
+}
+
+function openSpan(run: ChainRun, depth: number, interceptor: ToolInterceptor | undefined): ToolSpan | undefined {
+  if (run.clock === null) return undefined;
   const span: ToolSpan = {
-    name: interceptor ? interceptor.name : ctx.tool.name,
+    name: interceptor ? interceptor.name : run.ctx.tool.name,
     kind: interceptor ? 'interceptor' : 'execute',
-    depth: i,
-    start: clock(),
+    depth,
+    start: run.clock(),
     duration: 0,
     outcome: 'running',
   };
-  ctx.spans.push(span);
-  const settle = (outcome: ToolOutcome): ToolOutcome => {
-    span.duration = clock() - span.start;
+  (run.ctx.spans as ToolSpan[]).push(span);
+  return span;
+}
+
+function settle(run: ChainRun, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome {
+  if (span !== undefined) {
+    span.duration = (run.clock as Clock)() - span.start;
     span.outcome = outcome.type;
     if (outcome.type === 'error') span.errorCode = outcome.error.code;
-    onSettled?.(outcome);
-    return outcome;
-  };
-  const fail = (error: unknown): ToolOutcome => failure(toToolError(error, { toolName: ctx.tool.name, callId: ctx.call.id }));
+  }
+  parent?.innerSettled(outcome);
+  return outcome;
+}
+
+function fail(ctx: CallContext, error: unknown): ToolOutcome {
+  return failure(toToolError(error, { toolName: ctx.tool.name, callId: ctx.call.id }));
+}
+
+function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Promise<ToolOutcome> | ToolOutcome {
+  const { ctx } = run;
+  const interceptor = run.list[depth];
+  const span = openSpan(run, depth, interceptor);
 
   if (interceptor === undefined) {
     let result: Promise<ToolOutcome> | ToolOutcome;
     try {
-      result = terminal(ctx);
+      result = run.terminal(ctx);
     } catch (error) {
-      return Promise.resolve(settle(fail(error)));
+      return settle(run, span, parent, fail(ctx, error));
     }
-    return result instanceof Promise ? result.then(settle, (error: unknown) => settle(fail(error))) : Promise.resolve(settle(result));
+    return result instanceof Promise
+      ? result.then(
+          (outcome) => settle(run, span, parent, outcome),
+          (error: unknown) => settle(run, span, parent, fail(ctx, error)),
+        )
+      : settle(run, span, parent, result);
   }
 
-  const layer: Layer = { state: 'idle', running: undefined };
-  const check = (result: unknown): ToolOutcome =>
-    isOutcome(result)
-      ? result
-      : failure(new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }));
-  // An interceptor that started next() without awaiting it must not end its layer (and so the call)
-  // while the layers inside still run, unless it declares that it abandons them (timeout).
-  const finish = (outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> =>
-    layer.running && !interceptor.abandons ? layer.running.then(() => settle(outcome)) : settle(outcome);
+  const layer = new Layer(run, depth, interceptor);
   let pending: Promise<ToolOutcome>;
   try {
-    pending = interceptor.intercept(ctx, makeNext(ctx, list, terminal, clock, i, interceptor, layer));
+    pending = interceptor.intercept(ctx, layer.next);
   } catch (error) {
-    return Promise.resolve(finish(fail(error)));
+    return Promise.resolve(finishLayer(layer, span, parent, fail(ctx, error)));
+  }
+  // A pass-through (`(ctx, next) => next()`) returned the inner layers' own promise: its outcome is
+  // theirs, already checked. End this layer with them instead of one more promise hop.
+  if (pending === layer.last) {
+    if (layer.state === DONE) settle(run, span, parent, layer.lastOutcome as ToolOutcome);
+    else layer.forward = (outcome) => settle(run, span, parent, outcome);
+    return pending;
   }
   return Promise.resolve(pending).then(
-    (result) => finish(check(result)),
-    (error: unknown) => finish(fail(error)),
+    (result) => finishLayer(layer, span, parent, isOutcome(result) ? result : notAnOutcome(ctx, interceptor, result)),
+    (error: unknown) => finishLayer(layer, span, parent, fail(ctx, error)),
   );
 }
 
-function makeNext(ctx: CallContext, list: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock, i: number, interceptor: ToolInterceptor, layer: Layer) {
-  return (overrides?: NextOverrides): Promise<ToolOutcome> => {
-    if (layer.state === 'running') return misuse(ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
-    if (layer.state === 'done' && !interceptor.reentrant) return misuse(ctx, `Interceptor "${interceptor.name}" called next() twice.`);
-    layer.state = 'running';
-    // Overrides apply to the layers inside this one only; restore them when those finish.
-    const savedInput = ctx.input;
-    const savedSignal = overrides?.signal ? ctx.signal : undefined;
-    if (overrides && 'input' in overrides) ctx.input = overrides.input;
-    if (overrides?.signal) ctx.signal = overrides.signal;
-    layer.running = dispatch(ctx, list, terminal, clock, i + 1, () => {
-      layer.state = 'done';
-      layer.running = undefined;
-      ctx.input = savedInput;
-      if (savedSignal) ctx.signal = savedSignal;
-    });
-    return layer.running;
-  };
+/**
+ * Ends a layer with `outcome`. An interceptor that started next() without awaiting it must not end
+ * its layer (and so the call) while the layers inside still run, unless it abandons them (timeout).
+ */
+function finishLayer(layer: Layer, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+  const { run } = layer;
+  return layer.running !== undefined && !layer.interceptor.abandons
+    ? layer.running.then(() => settle(run, span, parent, outcome))
+    : settle(run, span, parent, outcome);
+}
+
+function notAnOutcome(ctx: CallContext, interceptor: ToolInterceptor, result: unknown): ToolOutcome {
+  return failure(
+    new ToolError('chain-misuse', `Interceptor "${interceptor.name}" returned ${describe(result)} instead of a tool outcome.`, { toolName: ctx.tool.name, callId: ctx.call.id }),
+  );
 }
 
 function misuse(ctx: CallContext, message: string): Promise<never> {

@@ -82,6 +82,8 @@ export interface ToolInterceptor<TInput = unknown, TOutput = unknown, TDeps = un
    * Any other interceptor that returns early is waited for, so a call never ends while it still runs.
    */
   readonly abandons: boolean;
+  /** Reads the call's spans (a tracer): the executor times every layer of a chain that has one. */
+  readonly traces?: boolean | undefined;
   intercept(ctx: ToolContext<TInput, TDeps>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
 }
 

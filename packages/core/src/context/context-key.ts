@@ -14,26 +14,26 @@ export function contextKey<T>(name: string): ContextKey<T> {
 
 /** A small typed attribute map; the `Map` is created on first `set` (most calls never need it). */
 export class Attributes {
-  #values: Map<symbol, unknown> | undefined;
+  private attrs: Map<symbol, unknown> | undefined = undefined;
 
   /** The value stored under `key`, or `undefined`. */
   get<T>(key: ContextKey<T>): T | undefined {
-    return this.#values?.get(key.id) as T | undefined;
+    return this.attrs?.get(key.id) as T | undefined;
   }
 
   /** Stores `value` under `key`. */
   set<T>(key: ContextKey<T>, value: T): void {
-    if (this.#values === undefined) this.#values = new Map();
-    this.#values.set(key.id, value);
+    if (this.attrs === undefined) this.attrs = new Map();
+    this.attrs.set(key.id, value);
   }
 
   /** Whether `key` has a value. */
   has(key: ContextKey<unknown>): boolean {
-    return this.#values?.has(key.id) ?? false;
+    return this.attrs?.has(key.id) ?? false;
   }
 
   /** Removes `key`. */
   delete(key: ContextKey<unknown>): boolean {
-    return this.#values?.delete(key.id) ?? false;
+    return this.attrs?.delete(key.id) ?? false;
   }
 }

@@ -27,33 +27,33 @@ export interface RunContextOptions<TDeps> {
 }
 
 class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
-  #conversationId: string | undefined;
+  private id: string | undefined;
   readonly userId: string | undefined;
   readonly deps: TDeps;
   readonly signal: AbortSignal | undefined;
-  readonly #parent: RunContext<unknown> | undefined;
+  private readonly parent: RunContext<unknown> | undefined;
 
   constructor(options: RunContextOptions<TDeps>) {
     super();
-    this.#conversationId = options.conversationId;
+    this.id = options.conversationId;
     this.userId = options.userId;
     this.deps = options.deps as TDeps;
     this.signal = options.signal;
-    this.#parent = options.parent;
+    this.parent = options.parent;
   }
 
   /** Generated on first read when none was given (most calls without a run never read it). */
   get conversationId(): string {
-    if (this.#conversationId === undefined) this.#conversationId = crypto.randomUUID();
-    return this.#conversationId;
+    if (this.id === undefined) this.id = crypto.randomUUID();
+    return this.id;
   }
 
   override get<T>(key: ContextKey<T>): T | undefined {
-    return super.has(key) ? super.get(key) : this.#parent?.get(key);
+    return super.has(key) ? super.get(key) : this.parent?.get(key);
   }
 
   override has(key: ContextKey<unknown>): boolean {
-    return super.has(key) || (this.#parent?.has(key) ?? false);
+    return super.has(key) || (this.parent?.has(key) ?? false);
   }
 }
 

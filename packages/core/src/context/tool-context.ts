@@ -28,7 +28,7 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   readonly spans: ToolSpan[];
   input: TInput;
   attempt = 1;
-  #signal: AbortSignal | undefined;
+  private ownSignal: AbortSignal | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
@@ -39,16 +39,16 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
     this.run = init.run;
     this.side = init.side;
     this.spans = init.spans ?? [];
-    this.#signal = init.signal;
+    this.ownSignal = init.signal;
   }
 
   /** Created on first read when the caller gave none, so listeners never pile up on a shared signal. */
   get signal(): AbortSignal {
-    this.#signal ??= new AbortController().signal;
-    return this.#signal;
+    this.ownSignal ??= new AbortController().signal;
+    return this.ownSignal;
   }
 
   set signal(value: AbortSignal) {
-    this.#signal = value;
+    this.ownSignal = value;
   }
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import type { InterceptorFn, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { trace } from '../interceptors/trace.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
@@ -250,7 +251,7 @@ describe('executor: policy', () => {
         return `ok on attempt ${ctx.attempt}`;
       },
     });
-    const result = await createExecutor({ registry: [flaky] }).execute({ id: '1', name: 'flaky', arguments: {} });
+    const result = await createExecutor({ registry: [flaky], spans: true }).execute({ id: '1', name: 'flaky', arguments: {} });
     expect(result.content).toBe('ok on attempt 3');
     expect(attempts).toBe(3);
     expect(result.spans.filter((s) => s.kind === 'execute')).toHaveLength(3);
@@ -317,5 +318,35 @@ describe('executor: policy', () => {
       { toolName: 'query_order', outcome: 'success', errorCode: undefined, spans: 2 },
       { toolName: 'query_order', outcome: 'error', errorCode: 'invalid-json', spans: 0 },
     ]);
+  });
+
+  it('records spans only when someone reads them: `spans: true`, `onTrace`, or a tracing interceptor in the chain', async () => {
+    const call = { id: '1', name: 'query_order', arguments: { order_id: 'A-1' } };
+    const named: InterceptorFn = (_ctx, next) => next();
+    const reads: string[] = [];
+    const clock = () => {
+      reads.push('read');
+      return reads.length;
+    };
+    const off = await createExecutor({ registry: [queryOrder], interceptors: [named], clock }).execute(call);
+    expect(off.spans).toEqual([]);
+    expect(reads).toHaveLength(2); // the call's start and end, for durationMs
+    expect(off.durationMs).toBe(1);
+
+    const on = await createExecutor({ registry: [queryOrder], interceptors: [named], spans: true }).execute(call);
+    expect(on.spans.map((s) => [s.name, s.kind, s.outcome])).toEqual([
+      ['named', 'interceptor', 'success'],
+      ['query_order', 'execute', 'success'],
+    ]);
+
+    const exported: number[] = [];
+    const tracer = trace({ export: (r) => exported.push(r.spans.length) });
+    const inChain = await createExecutor({ registry: [queryOrder], interceptors: [tracer, named] }).execute(call);
+    expect(inChain.spans.map((s) => s.name)).toEqual(['trace', 'named', 'query_order']);
+    const perCall = await createExecutor({ registry: [queryOrder] }).execute(call, { interceptors: [tracer] });
+    expect(perCall.spans.map((s) => s.name)).toEqual(['trace', 'query_order']);
+    expect(exported).toEqual([3, 2]);
+    // The executor without a tracer in this call's chain stays quiet.
+    expect((await createExecutor({ registry: [queryOrder] }).execute(call)).spans).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { failure, toInterceptor } from '../chain/interceptor.ts';
-import { type Clock, defaultClock, runChain } from '../chain/run-chain.ts';
+import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
 import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolSpan } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
@@ -10,7 +11,7 @@ import { timeout } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { coerceToSchema } from '../schema/coerce.ts';
-import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
+import { toToolIssues, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
@@ -26,8 +27,13 @@ export interface ExecutorOptions {
   readonly side?: ExecutionSide | undefined;
   /** Signs approval requests and client-pending calls, and verifies what comes back. */
   readonly tickets?: TicketSigner | undefined;
-  /** Called once per finished call with its spans (export to your tracing backend). */
+  /** Called once per finished call with its spans (export to your tracing backend). Turns on `spans`. */
   readonly onTrace?: ((record: TraceRecord) => void) | undefined;
+  /**
+   * Time every layer of every call into `result.spans` (default: only when `onTrace` is set, or for chains
+   * with a tracing interceptor such as `trace()`). Off, a call reads the clock twice (for `durationMs`).
+   */
+  readonly spans?: boolean | undefined;
   readonly clock?: Clock | undefined;
 }
 
@@ -54,6 +60,7 @@ export interface ToolCallResult<TOutput = unknown> {
   readonly isError: boolean;
   /** The tool's policy says its output is the answer. */
   readonly returnDirect: boolean;
+  /** One timed span per layer, outermost first (empty unless spans are on: see `ExecutorOptions.spans`). */
   readonly spans: readonly ToolSpan[];
   readonly durationMs: number;
 }
@@ -91,9 +98,10 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const tickets = options.tickets;
   const clock = options.clock ?? defaultClock;
   const onTrace = options.onTrace;
+  const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
-  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[] }>();
+  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
 
   /** global → registry → tool, then (call interceptors), then the policy layers. Built once per tool. */
   function chainFor(tool: AnyTool) {
@@ -106,27 +114,27 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       if (needsApproval !== false) policy.push(gates.approval);
       if (retries > 0) policy.push(retry({ retries }));
       if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
-      chain = { head, policy, all: [...head, ...policy] };
+      chain = { head, policy, all: [...head, ...policy], spans: spansOn || head.some(traces) };
       chains.set(tool, chain);
     }
     return chain;
   }
 
-  function finish(base: { call: ToolCall; tool: AnyTool | undefined; input: unknown; started: number; spans: readonly ToolSpan[] }, outcome: ToolOutcome, content: string): ToolCallResult {
+  function finish(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, spans: readonly ToolSpan[], outcome: ToolOutcome, content: string): ToolCallResult {
     if (outcome.type === 'error') {
-      const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, base.call) : registry.onError;
+      const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
       if (policy === 'throw') throw outcome.error;
     }
     return {
-      call: base.call,
-      tool: base.tool,
-      input: base.input,
+      call,
+      tool,
+      input,
       outcome,
       content,
       isError: outcome.type === 'error',
-      returnDirect: outcome.type === 'success' && base.tool?.policy.returnDirect === true,
-      spans: base.spans,
-      durationMs: clock() - base.started,
+      returnDirect: outcome.type === 'success' && tool?.policy.returnDirect === true,
+      spans,
+      durationMs: clock() - started,
     };
   }
 
@@ -148,18 +156,19 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch {
       // A broken exporter must not fail the call.
     }
-    return finish({ call, tool, input, started, spans: [] }, outcome, errorModelText(error));
+    return finish(call, tool, input, started, NO_SPANS, outcome, errorModelText(error));
   }
 
-  async function execute<TDeps>(call: ToolCall, opts: ExecuteOptions<TDeps> = {}): Promise<ToolCallResult> {
+  async function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
     const started = clock();
-    const meta = describeCall(call);
     if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || typeof call.id !== 'string') {
+      const meta = describeCall(call);
       const safeCall = { id: meta.callId, name: meta.toolName, arguments: undefined };
       return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), undefined);
     }
-    const run = (opts.run ?? createRunContext()) as RunContext;
-    const signal = mergeSignals(opts.signal, run.signal);
+    const meta = { toolName: call.name, callId: call.id };
+    const run = (opts?.run ?? createRunContext()) as RunContext;
+    const signal = mergeSignals(opts?.signal, run.signal);
     if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
 
     const parsed = parseArguments(call.arguments, meta);
@@ -179,28 +188,34 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
     }
 
-    let validation: ValidationResult<unknown>;
+    let validation: StandardSchemaV1.Result<unknown>;
     try {
       const candidate = tool.policy.coerce ? coerceToSchema(args, tool.jsonSchema) : args;
-      const checked = validateWithSchema(tool.input, candidate);
+      const checked = tool.input['~standard'].validate(candidate);
       validation = checked instanceof Promise ? await checked : checked;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
       const reason = cause instanceof Error ? cause.message : String(cause);
       return early(call, tool, args, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
     }
-    if (!validation.ok) {
-      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: validation.issues });
+    if (validation.issues !== undefined) {
+      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: toToolIssues(validation.issues) });
       return early(call, tool, args, started, error, run);
     }
 
-    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal });
-    if (opts.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
     const chain = chainFor(tool);
-    const interceptors = opts.interceptors?.length ? [...chain.head, ...opts.interceptors.map(toInterceptor), ...chain.policy] : chain.all;
+    let interceptors = chain.all;
+    let spans = chain.spans;
+    if (opts?.interceptors?.length) {
+      const own = opts.interceptors.map(toInterceptor);
+      interceptors = [...chain.head, ...own, ...chain.policy];
+      spans ||= own.some(traces);
+    }
+    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS });
+    if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
-    const running = runChain(ctx, interceptors, runTool, clock);
-    let outcome = signal ? await raceAbort(running, signal, meta) : await running;
+    const running = runLayers(ctx, interceptors, runTool, spans ? clock : null);
+    let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
     if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
 
     let content: string;
@@ -218,7 +233,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         // A broken exporter must not fail the call.
       }
     }
-    return finish({ call, tool, input: ctx.input, started, spans: ctx.spans }, outcome, content);
+    return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
   }
 
   async function executeAll<TDeps>(
@@ -269,11 +284,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, meta), run);
     }
-    return finish({ call, tool, input: parsed.value, started, spans: [] }, outcome, content);
+    return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
 
   return { registry, side, tickets, execute, executeAll, acceptClientResult };
 }
+
+/** The spans of a call that records none (frozen: nothing may push to it). */
+const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
+
+const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
 
 /** Names a call for messages without trusting its shape (`String()` can throw on model-made objects). */
 function describeCall(call: unknown): { toolName: string; callId: string } {

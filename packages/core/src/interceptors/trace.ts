@@ -51,5 +51,5 @@ export function trace(options: { readonly export: (record: TraceRecord) => void;
       // A broken exporter must not fail the call.
     }
     return outcome;
-  });
+  }, { traces: true });
 }
