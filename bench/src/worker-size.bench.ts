@@ -166,7 +166,7 @@ export async function run(): Promise<BenchReport> {
     ],
     notes: [
       `The model module (offline model + \`createModelFromEnv\`, which imports @ai-sdk/openai) is in both bundles and cancels out of the difference. ` +
-        `zod is in both: \`ai\` imports it (${bytes(plain.groups.get(GROUPS.zod) ?? 0)} B minified here), so the plain Worker's zod schemas add no library bytes, while edgetool adds valibot and @valibot/to-json-schema on top.`,
+        `zod is in both: \`ai\` imports it (${bytes(plain.groups.get(GROUPS.zod) ?? 0)} B minified here), so the plain Worker's zod schemas add no library bytes, while edgetool's demo adds valibot on top (its JSON Schema converter is part of @edgetool/core).`,
       `Paths: ${relative(ROOT, WORKERS.edgetool.config)}, ${relative(ROOT, WORKERS.plain.config)}.`,
     ],
   };

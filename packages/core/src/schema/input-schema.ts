@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import type { ToolIssue } from '../errors/tool-error.ts';
+import { valibotToJsonSchema } from './valibot-json-schema.ts';
 
 /** A JSON Schema object as handed to the model (draft-07 flavour, no `$schema` key). */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -47,14 +47,15 @@ interface StandardJsonSchemaProps {
 }
 
 /**
- * Derives the JSON Schema the model sees: valibot schemas through `@valibot/to-json-schema`,
+ * Derives the JSON Schema the model sees: valibot schemas through {@link valibotToJsonSchema} (the output of
+ * `@valibot/to-json-schema`, at a quarter of its size),
  * other libraries through the Standard JSON Schema interface when they implement it.
  */
 export function deriveJsonSchema(schema: StandardSchemaV1): JsonSchema {
   const props = schema['~standard'] as StandardSchemaV1.Props & StandardJsonSchemaProps;
   let json: Record<string, unknown>;
   if (props.vendor === 'valibot') {
-    json = toJsonSchema(schema as unknown as Parameters<typeof toJsonSchema>[0], { errorMode: 'ignore' }) as Record<string, unknown>;
+    json = valibotToJsonSchema(schema);
   } else if (typeof props.jsonSchema?.input === 'function') {
     json = props.jsonSchema.input({ target: 'draft-07' });
   } else {

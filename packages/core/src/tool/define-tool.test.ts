@@ -62,6 +62,14 @@ describe('defineTool', () => {
     expect(bad.issues.some((i) => i.path.join('.') === 'days')).toBe(true);
   });
 
+  it('a valibot input JSON cannot carry throws a TypeError when first listed; an explicit jsonSchema wins', () => {
+    const input = v.object({ when: v.date() });
+    const derived = defineTool({ name: 'at_date', description: 'd', input, execute: ({ when }) => when.getTime() });
+    expect(() => derived.jsonSchema).toThrow(new TypeError('Cannot derive a JSON Schema from the valibot "date" schema: pass `jsonSchema` to defineTool.'));
+    const given = { type: 'object', properties: { when: { type: 'string', format: 'date-time' } }, required: ['when'] };
+    expect(defineTool({ name: 'at_date', description: 'd', input, jsonSchema: given }).jsonSchema).toBe(given);
+  });
+
   it('rejects bad names, non-schemas and unsafe policies', () => {
     const input = v.object({});
     expect(() => defineTool({ name: 'has space', description: '', input })).toThrow(/Invalid tool name/);
