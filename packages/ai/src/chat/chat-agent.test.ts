@@ -160,6 +160,7 @@ describe('chat loop: internal mode', () => {
   it('streams the AI SDK UI message protocol as an SSE response', async () => {
     const { agent } = agentFor(scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok')));
     const turn = await agent.stream(ask('go'));
+    const result = turn.result; // read first: the response is folded into it as it is sent
     const response = turn.toResponse();
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
@@ -175,7 +176,40 @@ describe('chat loop: internal mode', () => {
     expect(order.indexOf(SEAL_PART)).toBeLessThan(order.indexOf('tool-output-available'));
     expect(order.at(-1)).toBe('finish');
     expect(body.trim().endsWith('data: [DONE]')).toBe(true);
-    expect((await turn.result).text).toBe('ok');
+    expect((await result).text).toBe('ok');
+  });
+
+  it('toResponse() without result sends the same protocol unfolded; result read afterwards says why it cannot be', async () => {
+    const script = () => scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok'));
+    const sse = async (response: Response) =>
+      (await response.text())
+        .split('\n\n')
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => JSON.parse(l.slice(6)) as { type: string; messageId?: string });
+    const plainTurn = await agentFor(script()).agent.stream(ask('go'));
+    const plain = await sse(plainTurn.toResponse());
+    await expect(plainTurn.result).rejects.toThrow(/read after toResponse/);
+    const foldedTurn = await agentFor(script()).agent.stream(ask('go'));
+    const done = foldedTurn.result;
+    const folded = await sse(foldedTurn.toResponse());
+    expect(plain.map((c) => c.type)).toEqual(folded.map((c) => c.type));
+    // The message id is in the start chunk either way, and it is the result's.
+    expect(plain[0]?.messageId).toEqual(expect.any(String));
+    expect(folded[0]?.messageId).toBe((await done).message.id);
+  });
+
+  it('a seal that fails ends the stream with an error chunk, never a result without its seal', async () => {
+    const f = fixture();
+    const broken = { ...f.tickets, seal: () => Promise.reject(new Error('the key store is down')) } as typeof f.tickets;
+    const agent = createChatAgent({ model: scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok')), tools: f.tools, tickets: broken });
+    const chunks: { type: string; errorText?: string }[] = [];
+    const reader = (await agent.stream(ask('go'))).toResponse().body?.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) text += next.value;
+    for (const line of text.split('\n\n')) if (line.startsWith('data: {')) chunks.push(JSON.parse(line.slice(6)));
+    const types = chunks.map((c) => c.type);
+    expect(types).not.toContain('tool-output-available');
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'the key store is down' });
   });
 
   it('aborts mid-stream: the stream ends with an abort chunk and the tool sees the abort', async () => {

@@ -15,6 +15,7 @@ import {
 import {
   convertToModelMessages,
   createUIMessageStreamResponse,
+  generateId,
   isStepCount,
   type LanguageModel,
   createUIMessageStream,
@@ -110,14 +111,21 @@ export interface ChatTurnResult {
   readonly run: RunContext;
 }
 
-/** A running turn: a UI message stream (for `useChat`) and its awaited result. */
+/**
+ * A running turn: one UI message stream (for `useChat`) and, if you ask for it, its result.
+ * There is one stream: read `stream`, or send it with `toResponse()`, once.
+ */
 export interface ChatTurn {
   readonly stream: ReadableStream<UIMessageChunk>;
-  /** An SSE `Response` in the AI SDK UI message protocol. */
+  /**
+   * An SSE `Response` in the AI SDK UI message protocol. Unless `result` was read before, the chunks go out
+   * as they are and nothing folds them into a conversation (what a Worker that only answers wants).
+   */
   toResponse(init?: ResponseInit): Response;
   /**
-   * The turn's outcome, built from `stream` as it is read (there is one stream: read it, or send it
-   * with `toResponse`). A stream cancelled early settles it with what arrived (`finishReason: 'aborted'`).
+   * The turn's outcome, built from the stream as it is read. Read it before `toResponse()` (for example
+   * `ctx.waitUntil(turn.result.then(save))`); afterwards it rejects with an `Error` saying so. A stream cancelled
+   * early settles it with what arrived (`finishReason: 'aborted'`).
    */
   readonly result: Promise<ChatTurnResult>;
 }
@@ -268,6 +276,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       stream: result.stream,
       tools,
       originalMessages: messages,
+      // The response message id goes into `start` here (a continued message keeps its id), so the client
+      // gets it whether or not the stream is folded into a result.
+      generateMessageId: generateId,
       sendFinish: false,
       messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
       onError: errorText,
@@ -309,6 +320,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // The client's stream also builds the result: the AI SDK folds each chunk into the message in place
     // and hands the conversation over once, at the end (no tee, no second pipeline, no per-chunk
     // snapshots). If the client stops reading, the turn is cancelled and the result holds what it got.
+    // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
+    const fold = () => {
     let settle: (outcome: { result: ChatTurnResult } | { error: unknown }) => void = () => {};
     const turnResult = new Promise<ChatTurnResult>((resolve, reject) => {
       settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
@@ -336,10 +349,29 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
     }) as ReadableStream<UIMessageChunk>;
 
+    return { stream: forClient, result: turnResult };
+    };
+    let folded: ReturnType<typeof fold> | undefined;
+    let sentAsIs = false;
+    const folding = () => {
+      folded ??= fold();
+      return folded;
+    };
     return {
-      stream: forClient,
-      toResponse: (init) => createUIMessageStreamResponse({ stream: forClient, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) }),
-      result: turnResult,
+      get stream() {
+        return sentAsIs ? full : folding().stream;
+      },
+      get result() {
+        if (sentAsIs && folded === undefined) {
+          return Promise.reject(new Error('turn.result was read after toResponse(): read it before, so the stream is folded as it is sent.'));
+        }
+        return folding().result;
+      },
+      toResponse: (init) => {
+        if (folded === undefined) sentAsIs = true;
+        const body = folded === undefined ? full : folded.stream;
+        return createUIMessageStreamResponse({ stream: body, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) });
+      },
     };
   }
 

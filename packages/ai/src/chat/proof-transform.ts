@@ -29,6 +29,11 @@ export interface ProofTransformOptions {
    * and return-direct text. Runs in the transform's `flush`, so no extra stream stage is needed.
    */
   readonly trailer?: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
+  /**
+   * The text of the `error` chunk that ends the stream when a proof or the trailer fails (the stream then
+   * stops: a result must not go out without its seal). Default: the error's message.
+   */
+  readonly onError?: (error: unknown) => string;
 }
 
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
@@ -111,6 +116,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
   };
 
   const traces = options.traces !== false;
+  const failureText = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const trace = (toolCallId: string): DataChunk | undefined => {
     const result = traces ? results.get(toolCallId) : undefined;
     if (!result) return undefined;
@@ -177,14 +183,24 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
       // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a
       // call without its ticket, even if it stops the stream in between. `start` opens the message first.
       if (chunk.type === 'start') controller.enqueue(chunk);
-      return proofs.then((extra) => {
-        for (const part of extra) if (part) controller.enqueue(part as UIMessageChunk);
-        if (chunk.type !== 'start') controller.enqueue(chunk);
-      });
+      return proofs.then(
+        (extra) => {
+          for (const part of extra) if (part) controller.enqueue(part as UIMessageChunk);
+          if (chunk.type !== 'start') controller.enqueue(chunk);
+        },
+        (error: unknown) => {
+          controller.enqueue({ type: 'error', errorText: failureText(error) });
+          controller.terminate();
+        },
+      );
     },
     async flush(controller) {
       if (!options.trailer) return;
-      for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
+      try {
+        for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
+      } catch (error) {
+        controller.enqueue({ type: 'error', errorText: failureText(error) });
+      }
     },
   });
 }
