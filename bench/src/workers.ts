@@ -167,6 +167,8 @@ export class DevStartError extends Error {
 export interface DevWorker {
   readonly name: WorkerName;
   readonly url: string;
+  /** The Chrome DevTools protocol port of the Worker's isolate (for profiles: `bench:profile worker-edgetool`). */
+  readonly inspector: number;
   readonly log: () => string;
 }
 
@@ -213,7 +215,7 @@ export async function startDev(name: WorkerName, dir: string, readyTimeoutMs = 9
     }
     try {
       const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return { name, url, log: () => output };
+      if (res.ok) return { name, url, inspector, log: () => output };
     } catch {
       // not up yet
     }
