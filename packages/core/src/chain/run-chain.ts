@@ -42,8 +42,7 @@ const DONE = 2;
 /** One interceptor's layer: its `next()` and the state that keeps it honest. */
 class Layer {
   state = IDLE;
-  running: Promise<ToolOutcome> | undefined = undefined;
-  /** The promise the latest `next()` returned, and its outcome once settled. */
+  /** The promise the latest `next()` returned (still running while `state` is RUNNING), and its outcome once settled. */
   last: Promise<ToolOutcome> | undefined = undefined;
   lastOutcome: ToolOutcome | undefined = undefined;
   /** Set when the interceptor returned `next()`'s own promise: this layer ends when the inner ones do. */
@@ -76,18 +75,15 @@ class Layer {
         ctx.signal = overrides.signal;
       }
     }
+    // A synchronous terminal settles inside dispatch (state is then DONE already).
     const inner = dispatch(run, this.depth + 1, this);
-    const running = inner instanceof Promise ? inner : Promise.resolve(inner);
-    this.last = running;
-    // A synchronous terminal may have settled already, inside dispatch.
-    if (this.state === RUNNING) this.running = running;
-    return running;
+    this.last = inner instanceof Promise ? inner : Promise.resolve(inner);
+    return this.last;
   };
 
   /** The layers inside have settled with `outcome`. */
   innerSettled(outcome: ToolOutcome): void {
     this.state = DONE;
-    this.running = undefined;
     this.lastOutcome = outcome;
     const { ctx } = this.run;
     ctx.input = this.savedInput;
@@ -170,8 +166,8 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
  */
 function finishLayer(layer: Layer, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
   const { run } = layer;
-  return layer.running !== undefined && !layer.interceptor.abandons
-    ? layer.running.then(() => settle(run, span, parent, outcome))
+  return layer.state === RUNNING && !layer.interceptor.abandons
+    ? (layer.last as Promise<ToolOutcome>).then(() => settle(run, span, parent, outcome))
     : settle(run, span, parent, outcome);
 }
 

@@ -1,4 +1,3 @@
-import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
 import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolSpan } from '../chain/types.ts';
@@ -11,7 +10,7 @@ import { timeout } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { coerceToSchema } from '../schema/coerce.ts';
-import { toToolIssues, validateWithSchema } from '../schema/input-schema.ts';
+import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
@@ -188,18 +187,18 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
     }
 
-    let validation: StandardSchemaV1.Result<unknown>;
+    let validation: ValidationResult<unknown>;
     try {
       const candidate = tool.policy.coerce ? coerceToSchema(args, tool.jsonSchema) : args;
-      const checked = tool.input['~standard'].validate(candidate);
+      const checked = validateWithSchema(tool.input, candidate);
       validation = checked instanceof Promise ? await checked : checked;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
       const reason = cause instanceof Error ? cause.message : String(cause);
       return early(call, tool, args, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
     }
-    if (validation.issues !== undefined) {
-      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: toToolIssues(validation.issues) });
+    if (!validation.ok) {
+      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: validation.issues });
       return early(call, tool, args, started, error, run);
     }
 

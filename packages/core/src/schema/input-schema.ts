@@ -34,12 +34,7 @@ export function validateWithSchema<T>(schema: StandardSchemaV1<unknown, T>, valu
 
 function toValidationResult<T>(result: StandardSchemaV1.Result<T>): ValidationResult<T> {
   if (result.issues === undefined) return { ok: true, value: result.value };
-  return { ok: false, issues: toToolIssues(result.issues) };
-}
-
-/** A Standard Schema's issues with formatted paths. */
-export function toToolIssues(issues: readonly StandardSchemaV1.Issue[]): ToolIssue[] {
-  return issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message }));
+  return { ok: false, issues: result.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })) };
 }
 
 interface StandardJsonSchemaProps {
