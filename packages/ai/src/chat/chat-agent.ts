@@ -212,6 +212,34 @@ function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
 }
 
 /**
+ * The stream a client reads, and the result it builds as it is read: the AI SDK folds each chunk into the
+ * message in place and hands the conversation over once, at the end (no tee, no second pipeline, no
+ * per-chunk snapshots). If the client stops reading, the turn is cancelled and the result holds what it got.
+ */
+function foldTurn(
+  full: ReadableStream<UIMessageChunk>,
+  originalMessages: EdgetoolUIMessage[],
+  toResult: (message: EdgetoolUIMessage, all: EdgetoolUIMessage[], isCancelled: boolean) => ChatTurnResult,
+): { stream: ReadableStream<UIMessageChunk>; result: Promise<ChatTurnResult> } {
+  let settle: (outcome: { result: ChatTurnResult } | { error: unknown }) => void = () => {};
+  const result = new Promise<ChatTurnResult>((resolve, reject) => {
+    settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
+  });
+  result.catch(() => {}); // Rejections surface when awaited, never as unhandled.
+  const stream = createUIMessageStream<EdgetoolUIMessage>({
+    originalMessages,
+    execute: ({ writer }) => writer.merge(full as ReadableStream<never>),
+    onError: errorText,
+    onEnd: ({ messages: all, isCancelled }) => {
+      const message = all.at(-1);
+      if (message?.role !== 'assistant') return settle({ error: new ToolError('execution-failed', 'The model produced no message.') });
+      settle({ result: toResult(message, all, isCancelled === true) });
+    },
+  }) as ReadableStream<UIMessageChunk>;
+  return { stream, result };
+}
+
+/**
  * Creates the chat loop: `internal` mode runs server tools through the edgetool chain until the model
  * answers; `manual` mode hands every call back to the caller with a ticket. Approvals and client
  * results are accepted only with tickets; every result in the history must carry this server's seal.
@@ -298,6 +326,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         traces,
         decisions: verified.decisions,
         early,
+        onError: errorText,
         trailer: async (last) => {
           if (last?.type === 'abort' || last?.type === 'error') {
             finishReason = last.type === 'abort' ? 'aborted' : 'error';
@@ -317,40 +346,18 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       }),
     );
 
-    // The client's stream also builds the result: the AI SDK folds each chunk into the message in place
-    // and hands the conversation over once, at the end (no tee, no second pipeline, no per-chunk
-    // snapshots). If the client stops reading, the turn is cancelled and the result holds what it got.
     // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
-    const fold = () => {
-    let settle: (outcome: { result: ChatTurnResult } | { error: unknown }) => void = () => {};
-    const turnResult = new Promise<ChatTurnResult>((resolve, reject) => {
-      settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
-    });
-    turnResult.catch(() => {}); // Rejections surface when awaited, never as unhandled.
-    const forClient = createUIMessageStream<EdgetoolUIMessage>({
-      originalMessages: messages,
-      execute: ({ writer }) => writer.merge(full as ReadableStream<never>),
-      onError: errorText,
-      onEnd: ({ messages: all, isCancelled }) => {
-        const message = all.at(-1);
-        if (message?.role !== 'assistant') return settle({ error: new ToolError('execution-failed', 'The model produced no message.') });
-        settle({
-          result: {
-            text: answerText(message),
-            finishReason: isCancelled === true && finishReason === 'unknown' ? 'aborted' : finishReason,
-            message,
-            messages: all,
-            toolResults: [...results.values()],
-            pending: pendingCalls(message),
-            returnDirect: directIds !== undefined,
-            run,
-          },
-        });
-      },
-    }) as ReadableStream<UIMessageChunk>;
-
-    return { stream: forClient, result: turnResult };
-    };
+    const fold = () =>
+      foldTurn(full, messages, (message, all, isCancelled) => ({
+        text: answerText(message),
+        finishReason: isCancelled && finishReason === 'unknown' ? 'aborted' : finishReason,
+        message,
+        messages: all,
+        toolResults: [...results.values()],
+        pending: pendingCalls(message),
+        returnDirect: directIds !== undefined,
+        run,
+      }));
     let folded: ReturnType<typeof fold> | undefined;
     let sentAsIs = false;
     const folding = () => {
@@ -362,15 +369,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         return sentAsIs ? full : folding().stream;
       },
       get result() {
-        if (sentAsIs && folded === undefined) {
-          return Promise.reject(new Error('turn.result was read after toResponse(): read it before, so the stream is folded as it is sent.'));
-        }
+        if (sentAsIs) return Promise.reject(new Error('turn.result was read after toResponse(): read it before, so the stream is folded as it is sent.'));
         return folding().result;
       },
       toResponse: (init) => {
-        if (folded === undefined) sentAsIs = true;
-        const body = folded === undefined ? full : folded.stream;
-        return createUIMessageStreamResponse({ stream: body, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) });
+        sentAsIs = folded === undefined;
+        return createUIMessageStreamResponse({ stream: folded?.stream ?? full, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) });
       },
     };
   }

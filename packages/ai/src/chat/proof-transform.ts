@@ -31,9 +31,9 @@ export interface ProofTransformOptions {
   readonly trailer?: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
   /**
    * The text of the `error` chunk that ends the stream when a proof or the trailer fails (the stream then
-   * stops: a result must not go out without its seal). Default: the error's message.
+   * stops: a result must not go out without its seal).
    */
-  readonly onError?: (error: unknown) => string;
+  readonly onError: (error: unknown) => string;
 }
 
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
@@ -116,7 +116,6 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
   };
 
   const traces = options.traces !== false;
-  const failureText = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const trace = (toolCallId: string): DataChunk | undefined => {
     const result = traces ? results.get(toolCallId) : undefined;
     if (!result) return undefined;
@@ -189,7 +188,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
           if (chunk.type !== 'start') controller.enqueue(chunk);
         },
         (error: unknown) => {
-          controller.enqueue({ type: 'error', errorText: failureText(error) });
+          controller.enqueue({ type: 'error', errorText: options.onError(error) });
           controller.terminate();
         },
       );
@@ -199,7 +198,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
       try {
         for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
       } catch (error) {
-        controller.enqueue({ type: 'error', errorText: failureText(error) });
+        controller.enqueue({ type: 'error', errorText: options.onError(error) });
       }
     },
   });
