@@ -3,7 +3,7 @@
 // module, the same tools; `streamText` + `toUIMessageStream` instead of edgetool's chat agent.
 import { createModelFromEnv } from '@edgetool/ai';
 import { asSchema, convertToModelMessages, createUIMessageStreamResponse, isStepCount, streamText, toUIMessageStream, validateUIMessages } from 'ai';
-import { createApiRouter, json, jsonError } from '../../../apps/worker/src/http/router.ts';
+import { createApiRouter, json, jsonError, readLimited } from '../../../apps/worker/src/http/index.ts';
 import { APPROVAL, createPlainTools } from './tools.ts';
 
 interface Env {
@@ -25,29 +25,6 @@ const MAX_CHAT_BODY_BYTES = 512 * 1024;
 function chooseModel(env: Env) {
   const ms = Number(env.OFFLINE_DELAY_MS ?? 0);
   return createModelFromEnv(env, { offline: { delayMs: Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2000) : 0 } });
-}
-
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  if (Number(request.headers.get('content-length') ?? '0') > limit) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(next.value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 async function chat(request: Request, env: Env): Promise<Response> {

@@ -2,7 +2,7 @@ import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
 import { createRunContext, ToolError } from '@edgetool/core';
 import { demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { jsonError } from '../http/index.ts';
+import { jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 
 /** Largest accepted request body: a long conversation, not a denial of service. */
@@ -13,30 +13,6 @@ interface ChatBody {
   readonly id: string;
   readonly messages: unknown[];
   readonly mode: ExecutionMode;
-}
-
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(next.value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 function parseBody(text: string): ChatBody | Response {

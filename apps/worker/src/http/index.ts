@@ -1,1 +1,2 @@
+export * from './body.ts';
 export * from './router.ts';
