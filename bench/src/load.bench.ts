@@ -48,7 +48,8 @@ interface Run {
 
 let conversation = 0;
 
-function chatBody(worker: WorkerName): string {
+/** The body of one load request: the same question in a new conversation each time. */
+export function chatBody(worker: WorkerName): string {
   conversation++;
   return JSON.stringify({
     id: `load-${worker}-${conversation}`,

@@ -5,21 +5,18 @@
  * The sampler measures wall time of the isolate thread: on a shared machine, CPU taken by the load
  * generator or the other processes shows up as slower functions, so compare shares, not milliseconds.
  */
+import { chatBody, completeTurn } from './load.bench.ts';
 import { type CpuProfile, fold } from './profile.ts';
 import { type DevWorker, scratch, startDev, stopAll, type WorkerName } from './workers.ts';
-
-let conversation = 0;
-const body = (worker: string) =>
-  JSON.stringify({ id: `prof-${worker}-${++conversation}`, mode: 'internal', messages: [{ id: `m-${conversation}`, role: 'user', parts: [{ type: 'text', text: 'Where is order A-1002?' }] }] });
 
 async function load(worker: DevWorker, requests: number, connections: number): Promise<void> {
   let left = requests;
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (left-- > 0) {
-        const res = await fetch(`${worker.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(worker.name) });
+        const res = await fetch(`${worker.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chatBody(worker.name) });
         const text = await res.text();
-        if (res.status !== 200 || !text.includes('[DONE]')) throw new Error(`${worker.name} answered ${res.status}: ${text.slice(0, 300)}`);
+        if (res.status !== 200 || !completeTurn(text)) throw new Error(`${worker.name} answered ${res.status}: ${text.slice(0, 300)}`);
       }
     }),
   );
