@@ -48,7 +48,7 @@ describe('agent as tool', () => {
     expect(result.toolResults.map((r) => [r.call.name, r.outcome])).toEqual([['support_agent', { type: 'success', output: 'A-7 is delayed by 3 days.' }]]);
     expect(lastToolResults(outerModel.doStreamCalls[1])).toEqual([{ toolCallId: 'o1', output: { type: 'text', value: 'A-7 is delayed by 3 days.' } }]);
     // The inner conversation held only the task; its state did not leak into the outer run.
-    expect(innerModel.doStreamCalls[0]?.prompt).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Check A-7' }] }]);
+    expect(innerModel.doGenerateCalls[0]?.prompt).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Check A-7' }] }]);
     expect(run.get(note)).toBeUndefined();
     const parts = result.message.parts.map((p) => p.type);
     expect(parts.filter((t) => t.startsWith('tool-'))).toEqual(['tool-support_agent']);

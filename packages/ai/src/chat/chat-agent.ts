@@ -19,6 +19,8 @@ import {
   isStepCount,
   type LanguageModel,
   createUIMessageStream,
+  generateText as aiGenerateText,
+  type ModelMessage,
   type StopCondition,
   safeValidateUIMessages,
   streamText,
@@ -40,6 +42,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
+import { answerApprovals, pendingModelCalls, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}. */
@@ -143,6 +146,12 @@ export interface ChatAgent {
   stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn>;
   /** Runs a turn to the end and returns its result (for servers, scripts and tests). */
   generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult>;
+  /**
+   * A turn for server code that no client reads (agent-as-tool, jobs, evaluations): the loop on the AI SDK's
+   * `generateText`, with the same tools, chain and policies, but model messages in and out and no UI stream,
+   * seals or tickets. Approval requests end the turn as `pending`; answer them with `approvals` on the next turn.
+   */
+  generateText<TDeps>(request: TextTurnRequest<TDeps>): Promise<TextTurnResult>;
 }
 
 /** How a model is named in message metadata and health checks. */
@@ -279,13 +288,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
     const modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
 
-    let directIds: string[] | undefined;
-    const returnDirect: StopCondition<ToolSet> = ({ steps }) => {
-      const calls = steps.at(-1)?.toolCalls ?? [];
-      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
-      directIds = calls.map((c) => c.toolCallId);
-      return true;
-    };
+    const direct = returnDirectStop(results);
 
     const result = streamText({
       model,
@@ -293,7 +296,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       messages: modelMessages,
       tools,
       ...(request.grantApprovals === true ? {} : { toolApproval: toolApprovalFor(registry, { run, mode }) }),
-      stopWhen: [isStepCount(maxSteps), returnDirect],
+      stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
@@ -333,8 +336,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
             return [];
           }
           const trailer: UIMessageChunk[] = [];
-          if (directIds) {
-            const text = directIds.map((id) => results.get(id)?.content ?? '').join('\n\n');
+          const text = direct.text();
+          if (text !== undefined) {
             trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
             finishReason = 'stop';
           } else {
@@ -355,7 +358,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         messages: all,
         toolResults: [...results.values()],
         pending: pendingCalls(message),
-        returnDirect: directIds !== undefined,
+        returnDirect: direct.text() !== undefined,
         run,
       }));
     let folded: ReturnType<typeof fold> | undefined;
@@ -385,5 +388,78 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     return turn.result;
   }
 
-  return { registry, executor, model, stream, generate };
+  let textExecutor: ToolExecutor | undefined;
+
+  async function generateText<TDeps>(request: TextTurnRequest<TDeps>): Promise<TextTurnResult> {
+    const run = request.run as RunContext;
+    const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];
+    const { messages, decisions } = answerApprovals(history, request.approvals);
+    // No UI reads spans here: they are timed only for `onTrace` or a tracing interceptor.
+    textExecutor ??= createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace });
+    const results = new Map<string, ToolCallResult>();
+    const grant = request.grantApprovals === true;
+    const tools = await toAISDKTools(textExecutor, { run, decisions, grantApprovals: grant, onResult: (r) => results.set(r.call.id, r) });
+    const direct = returnDirectStop(results);
+    const result = await aiGenerateText({
+      model,
+      ...(instructions === undefined ? {} : { instructions }),
+      messages,
+      tools,
+      ...(grant ? {} : { toolApproval: toolApprovalFor(registry, { run }) }),
+      stopWhen: [isStepCount(maxSteps), direct.stop],
+      ...abortOption(anySignal(request.signal, run.signal)),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    });
+    const all = [...messages, ...result.responseMessages];
+    const text = direct.text();
+    let pending = pendingModelCalls(all, new Map());
+    if (pending.length > 0) {
+      const found = await Promise.all(pending.map((p) => registry.resolve(p.toolName)));
+      const byName = new Map(found.flatMap((tool) => (tool ? [[tool.name, tool] as const] : [])));
+      pending = pendingModelCalls(all, byName);
+    }
+    return {
+      text: text ?? result.text,
+      finishReason: text === undefined ? result.finishReason : 'stop',
+      messages: all,
+      toolResults: inCallOrder(all, results),
+      pending,
+      returnDirect: text !== undefined,
+      steps: result.steps.length,
+      run,
+    };
+  }
+
+  return { registry, executor, model, stream, generate, generateText };
+}
+
+/** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
+function inCallOrder(messages: readonly ModelMessage[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
+  const ordered = new Set<ToolCallResult>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const result = part.type === 'tool-call' ? results.get(part.toolCallId) : undefined;
+      if (result) ordered.add(result);
+    }
+  }
+  for (const result of results.values()) ordered.add(result);
+  return [...ordered];
+}
+
+/**
+ * Stops the loop when every call of the last step is a return-direct tool that succeeded; `text()` is then their
+ * outputs as the model would have read them (`undefined` while the loop has not stopped that way).
+ */
+function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>): { stop: StopCondition<ToolSet>; text: () => string | undefined } {
+  let ids: string[] | undefined;
+  return {
+    stop: ({ steps }) => {
+      const calls = steps.at(-1)?.toolCalls ?? [];
+      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
+      ids = calls.map((c) => c.toolCallId);
+      return true;
+    },
+    text: () => ids?.map((id) => results.get(id)?.content ?? '').join('\n\n'),
+  };
 }

@@ -1,4 +1,10 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from '@ai-sdk/provider';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 
 const usage = {
@@ -35,9 +41,36 @@ export function textStep(text: string): LanguageModelV4StreamResult {
   };
 }
 
-/** A scripted model: each `doStream` call takes the next step; the calls are recorded. */
+/**
+ * A scripted model: each call takes the next step, streamed for `doStream` (`streamText`) or collected into one
+ * response for `doGenerate` (`generateText`); the calls are recorded in `doStreamCalls` / `doGenerateCalls`.
+ */
 export function scriptedModel(...steps: LanguageModelV4StreamResult[]): MockLanguageModelV4 {
-  return new MockLanguageModelV4({ doStream: steps });
+  let next = 0;
+  const take = (): LanguageModelV4StreamResult => {
+    const step = steps[next++];
+    if (step === undefined) throw new Error(`scriptedModel: no step ${next} (the script has ${steps.length})`);
+    return step;
+  };
+  return new MockLanguageModelV4({ doStream: async () => take(), doGenerate: async () => collectStep(take()) });
+}
+
+/** A streamed step as one `doGenerate` response: its text, tool calls, finish reason and usage. */
+async function collectStep(step: LanguageModelV4StreamResult): Promise<LanguageModelV4GenerateResult> {
+  const content: LanguageModelV4Content[] = [];
+  let finish: Extract<LanguageModelV4StreamPart, { type: 'finish' }> | undefined;
+  const reader = step.stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const part = read.value;
+    if (part.type === 'text-delta') {
+      const last = content.at(-1);
+      if (last?.type === 'text') last.text += part.delta;
+      else content.push({ type: 'text', text: part.delta });
+    } else if (part.type === 'tool-call') content.push(part);
+    else if (part.type === 'finish') finish = part;
+  }
+  if (finish === undefined) throw new Error('scriptedModel: a step without a finish part');
+  return { content, finishReason: finish.finishReason, usage: finish.usage, warnings: [] };
 }
 
 /** The tool results the model saw in the last message of a call's prompt. */
