@@ -11,6 +11,7 @@ import {
   convertToModelMessages,
   generateText,
   isStepCount,
+  type ModelMessage,
   streamText,
   type ToolSet,
   toUIMessageStream,
@@ -215,6 +216,9 @@ function plainSide(toolSteps: number, options: { readonly messages?: boolean; re
   };
 }
 
+/** The prompt of a text turn (no UI messages), the same for both text sides. */
+const prompt = (): ModelMessage[] => [{ role: 'user', content: 'Go' }];
+
 /** The plain AI SDK without a UI stream: `generateText` with the same tools, awaited to the last step. */
 function plainGenerateSide(toolSteps: number): Side {
   const model = scriptedModel(toolSteps);
@@ -223,7 +227,7 @@ function plainGenerateSide(toolSteps: number): Side {
     async run() {
       const result = await generateText({
         model,
-        messages: await convertToModelMessages([userMessage('Go')], { tools: plainTools }),
+        messages: prompt(),
         tools: plainTools,
         stopWhen: isStepCount(toolSteps + 1),
       });
@@ -264,8 +268,20 @@ export function createSides(toolSteps: number) {
       return { results: result.toolResults.length, text: result.text };
     },
   };
+  // The text turn for server code: `agent.generateText()` on the AI SDK's `generateText` (no UI stream, no proofs).
+  const textModel = scriptedModel(toolSteps);
+  const textAgent = createChatAgent({ model: textModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
+  const edgetoolText: Side = {
+    model: textModel,
+    async run() {
+      const result = await textAgent.generateText({ messages: prompt(), run: createRunContext({ conversationId: `conv-${++conversation}` }) });
+      forget(textModel);
+      return { results: result.toolResults.length, text: result.text };
+    },
+  };
   return {
     edgetool,
+    edgetoolText,
     plain: plainSide(toolSteps),
     plainMessages: plainSide(toolSteps, { messages: true }),
     plainGenerate: plainGenerateSide(toolSteps),

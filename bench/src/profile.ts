@@ -2,7 +2,7 @@
  * Profiles one bench case with `node --cpu-prof` and prints where the time goes, per call.
  *   pnpm --filter @edgetool/bench bench:profile [case] [seconds]
  * case: a key of the executor bench's CASES (default exec3), or `loop-edgetool` / `loop-plain` (one
- * whole 20-step chat turn of the loop bench per call). The parent re-runs this file as the profiled
+ * whole 20-step UI chat turn of the loop bench per call), `loop-edgetool-text` / `loop-plain-text` (the text turn). The parent re-runs this file as the profiled
  * child, then folds the .cpuprofile into self and inclusive time per function (recursion counted
  * once), expressed in ns per call. `loop.bench.ts` uses {@link profileCase} for its top-costs table.
  */
@@ -16,7 +16,7 @@ import type { BenchCase } from './harness.ts';
 import { ns, textTable } from './report.ts';
 
 /** Loop cases are built on demand (they load the AI SDK). */
-const LOOP_CASES = ['loop-edgetool', 'loop-plain'] as const;
+const LOOP_CASES = ['loop-edgetool', 'loop-plain', 'loop-edgetool-text', 'loop-plain-text'] as const;
 type CaseKey = keyof typeof CASES | (typeof LOOP_CASES)[number];
 
 const isCase = (key: string): key is CaseKey => key in CASES || (LOOP_CASES as readonly string[]).includes(key);
@@ -25,7 +25,7 @@ async function caseFor(key: CaseKey): Promise<BenchCase> {
   if (key in CASES) return CASES[key as keyof typeof CASES];
   const { createSides, LOOP_TOOL_STEPS } = await import('./loop-fixtures.ts');
   const sides = createSides(LOOP_TOOL_STEPS);
-  const side = key === 'loop-edgetool' ? sides.edgetool : sides.plainMessages;
+  const side = { 'loop-edgetool': sides.edgetool, 'loop-plain': sides.plainMessages, 'loop-edgetool-text': sides.edgetoolText, 'loop-plain-text': sides.plainGenerate }[key as (typeof LOOP_CASES)[number]];
   return { name: `${key}: one ${LOOP_TOOL_STEPS}-step chat turn`, fn: side.run, async: true };
 }
 

@@ -197,7 +197,10 @@ export async function startDev(name: WorkerName, dir: string, readyTimeoutMs = 9
     'warn',
     '--show-interactive-dev-session=false',
   ];
-  const child = spawn(process.execPath, args, { cwd: dir, env: wranglerEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cpus = process.env.EDGETOOL_BENCH_WORKER_CPUS;
+  const child = cpus
+    ? spawn('taskset', ['-c', cpus, process.execPath, ...args], { cwd: dir, env: wranglerEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { cwd: dir, env: wranglerEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
   const append = (data: Buffer) => {

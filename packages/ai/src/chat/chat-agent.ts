@@ -29,7 +29,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
-import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { createEarlySeals, createProofTransform } from './proof-transform.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
@@ -295,7 +295,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
-      ...(request.grantApprovals === true ? {} : { toolApproval: toolApprovalFor(registry, { run, mode }) }),
+      ...(request.grantApprovals !== true && mayAsk(toolsByName.values(), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
@@ -405,7 +405,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages,
       tools,
-      ...(grant ? {} : { toolApproval: toolApprovalFor(registry, { run }) }),
+      ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
@@ -431,6 +431,18 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   }
 
   return { registry, executor, model, stream, generate, generateText };
+}
+
+/**
+ * Whether any of the turn's tools can need an approval in this mode. When none can, the loop passes no
+ * `toolApproval` to the AI SDK, which then skips the per-call check (the tool set is fixed for the turn).
+ */
+function mayAsk(tools: Iterable<AnyTool>, mode: ExecutionMode): boolean {
+  for (const tool of tools) {
+    if (runsOnCaller(tool, mode)) continue;
+    if (mode === 'manual' || tool.policy.needsApproval !== false) return true;
+  }
+  return false;
 }
 
 /** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
