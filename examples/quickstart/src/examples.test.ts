@@ -40,7 +40,13 @@ describe('README examples', () => {
     ]);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts'])('the README shows %s verbatim', (file) => {
+  it('the job example: a text turn waits for the approval, then runs the write once', async () => {
+    capture();
+    await import('./job.ts');
+    expect(lines).toEqual(['update_delivery_date waits for approval 2026-12-01', expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/)]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);
