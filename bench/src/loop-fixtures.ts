@@ -4,7 +4,7 @@
  * and one function per side that runs a whole turn and drains its UI message stream.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { type ChatTurnResult, createChatAgent, sealResult } from '@edgetool/ai';
+import { type ChatTurnResult, createChatAgent, generateTextTurn, sealResult } from '@edgetool/ai';
 import { callsStep, textStep } from '@edgetool/ai/testing';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import {
@@ -268,13 +268,13 @@ export function createSides(toolSteps: number) {
       return { results: result.toolResults.length, text: result.text };
     },
   };
-  // The text turn for server code: `agent.generateText()` on the AI SDK's `generateText` (no UI stream, no proofs).
+  // The text turn for server code: `generateTextTurn(agent)` on the AI SDK's `generateText` (no UI stream, no proofs).
   const textModel = scriptedModel(toolSteps);
   const textAgent = createChatAgent({ model: textModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
   const edgetoolText: Side = {
     model: textModel,
     async run() {
-      const result = await textAgent.generateText({ messages: prompt(), run: createRunContext({ conversationId: `conv-${++conversation}` }) });
+      const result = await generateTextTurn(textAgent, { messages: prompt(), run: createRunContext({ conversationId: `conv-${++conversation}` }) });
       forget(textModel);
       return { results: result.toolResults.length, text: result.text };
     },

@@ -27,7 +27,7 @@ const bench = (name: string, side: Side): BenchCase => ({ name, fn: side.run, as
  */
 const CASES = {
   generate: bench('text baseline: plain generateText (no UI stream, no UI messages)', sides.plainGenerate),
-  edgetoolText: bench('edgetool: createChatAgent().generateText()', sides.edgetoolText),
+  edgetoolText: bench('edgetool: generateTextTurn(createChatAgent(), …)', sides.edgetoolText),
   plain: bench('UI baseline: plain AI SDK, streamText → toUIMessageStream({ originalMessages, onEnd }), drained', sides.plainMessages),
   edgetool: bench('edgetool: createChatAgent().generate()', sides.edgetool),
   stream: bench('reference: plain streamText → toUIMessageStream, drained (no final messages)', sides.plain),
@@ -112,7 +112,7 @@ export async function run(): Promise<BenchReport> {
       `One chat turn of ${LOOP_TOOL_STEPS} model steps, each calling ${LOOP_PARALLEL_CALLS} tools in parallel (${CALLS} calls), then a text answer, ` +
       "on `ai/test`'s `MockLanguageModelV4` (scripted stream steps; the step is read from the prompt, the mock's call log is emptied after each turn). " +
       'Tools: get_weather, get_time, add, lookup_order with tiny synchronous work. ' +
-      '**Text turn** (what server code runs when no client reads the conversation: agent-as-tool, jobs): edgetool `agent.generateText({ messages: [user: "Go"], run: createRunContext() })` ' +
+      '**Text turn** (what server code runs when no client reads the conversation: agent-as-tool, jobs): edgetool `generateTextTurn(agent, { messages: [user: "Go"], run: createRunContext() })` ' +
       'runs the AI SDK `generateText` with the tools wrapped around the edgetool executor (validation, chain, approval rules checked per call, result text); ' +
       'its baseline is plain `generateText` with the same prompt, tools (4 × `tool()` with zodSchema input) and script. This is the comparison the issue names. ' +
       '**UI turn**: one `createChatAgent({ tools: 4 × defineTool with valibot input, read policy; tickets; maxSteps: 21 })`, per turn `agent.generate({ messages: [one user UI message], run: createRunContext() })`, ' +
@@ -127,7 +127,7 @@ export async function run(): Promise<BenchReport> {
     tables,
     targets: [
       {
-        name: `chat loop, text turn: edgetool generateText() ÷ plain generateText (${LOOP_TOOL_STEPS}×${LOOP_PARALLEL_CALLS} calls)`,
+        name: `chat loop, text turn: edgetool generateTextTurn() ÷ plain generateText (${LOOP_TOOL_STEPS}×${LOOP_PARALLEL_CALLS} calls)`,
         measured: `${ratio(text.ratio)} (${ms(by(CASES.edgetoolText).median)} vs ${ms(textBase.median)} ms/turn)`,
         target: `≤ ${ratio(TARGET_RATIO)}`,
         pass: text.ratio <= TARGET_RATIO,
@@ -140,7 +140,7 @@ export async function run(): Promise<BenchReport> {
       },
     ],
     notes: [
-      'Two pairs, because there are two jobs. `generateText()` is the loop for server code that no client reads; its like-for-like plain job is `generateText`. ' +
+      'Two pairs, because there are two jobs. `generateTextTurn()` is the loop for server code that no client reads; its like-for-like plain job is `generateText`. ' +
         '`generate()` streams (the same code path serves `useChat`) and returns the final conversation with its proofs, so its like-for-like plain job is ' +
         '`streamText` → `toUIMessageStream({ originalMessages, onEnd })`. Comparing `generate()` with plain `generateText` would charge edgetool for the UI stream itself, ' +
         "which in Node costs several times the turn's tool work (see 'the UI stream itself').",

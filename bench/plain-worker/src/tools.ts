@@ -1,7 +1,7 @@
 // The demo Worker's tools (apps/worker/src/tools) written with the plain AI SDK: `tool()`, zod input
 // schemas, `execute` closures over D1. Same names, descriptions, SQL and results; no tickets, seals,
 // chain or policy. Approval goes through `streamText`'s `toolApproval`.
-import { isStepCount, type LanguageModel, streamText, type ToolSet, tool, zodSchema } from 'ai';
+import { generateText, isStepCount, type LanguageModel, type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
 
@@ -311,17 +311,16 @@ export function createPlainTools(db: D1Database, model: LanguageModel, mode: 'in
     description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
     inputSchema: delayAnalystInput,
     execute: async ({ task }, { abortSignal }) => {
-      // streamText, as edgetool's agent-as-tool does (generateText would add its own code to the bundle).
-      const result = streamText({
+      // generateText, as edgetool's agent-as-tool does (a text turn: no client reads the inner conversation).
+      const result = await generateText({
         model,
         instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
         prompt: task,
         tools: { list_delayed_orders: server.list_delayed_orders, query_order: server.query_order },
         stopWhen: isStepCount(4),
         ...(abortSignal ? { abortSignal } : {}),
-        onError: () => {},
       });
-      return await result.text;
+      return result.text;
     },
   });
   const all: ToolSet = { ...server, delay_analyst: delayAnalyst };

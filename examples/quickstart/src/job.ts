@@ -1,4 +1,4 @@
-import { createChatAgent, createModelFromEnv } from '@edgetool/ai';
+import { createChatAgent, createModelFromEnv, generateTextTurn } from '@edgetool/ai';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 
@@ -25,10 +25,10 @@ const agent = createChatAgent({
 const run = () => createRunContext({ conversationId: 'nightly-job' });
 
 // Server code, no client: a text turn on generateText. Model messages in and out, no UI stream, no seals.
-const asked = await agent.generateText({ messages: 'Change the delivery date of order A-1001 to 2026-12-24', run: run() });
+const asked = await generateTextTurn(agent, { messages: 'Change the delivery date of order A-1001 to 2026-12-24', run: run() });
 const call = asked.pending[0];
 console.log(`${call?.toolName} waits for ${call?.kind}`, orders.get('A-1001')?.delivery_date);
 
 // This trusted code answers by call id; the loop runs the call once and the model answers.
-const done = await agent.generateText({ messages: asked.messages, approvals: { [call?.toolCallId ?? '']: true }, run: run() });
+const done = await generateTextTurn(agent, { messages: asked.messages, approvals: { [call?.toolCallId ?? '']: true }, run: run() });
 console.log(done.text, orders.get('A-1001')?.delivery_date);

@@ -1,6 +1,7 @@
 import { type AnyTool, defineTool, forkRunContext, type ToolEffects } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
+import { generateTextTurn } from './chat/text-turn.ts';
 
 /** Options for {@link agentTool}. */
 export interface AgentToolOptions {
@@ -15,7 +16,7 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
 /**
  * Exposes an agent as a tool. The agent runs on a copy of the conversation state (a forked run
  * context and a fresh conversation with only the task), so the caller sees only the call and its
- * answer. It runs as a text turn (`generateText`): no client reads the inner conversation, so it pays for
+ * answer. It runs as a text turn (`generateTextTurn`): no client reads the inner conversation, so it pays for
  * no UI stream and no seals. If any of the agent's tools may need an approval, the tool itself needs one: the approval
  * surfaces to the outer run (naming the inner tools) and, once given, covers the agent's run.
  */
@@ -36,7 +37,7 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
     execute: async ({ task }, ctx) => {
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
       // No client reads the inner conversation: the text loop, without a UI stream or seals.
-      const result = await options.agent.generateText({ messages: task, run, signal: ctx.signal, grantApprovals: true });
+      const result = await generateTextTurn(options.agent, { messages: task, run, signal: ctx.signal, grantApprovals: true });
       if (result.pending.length) {
         throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }

@@ -19,9 +19,6 @@ import {
   isStepCount,
   type LanguageModel,
   createUIMessageStream,
-  generateText as aiGenerateText,
-  type ModelMessage,
-  type StopCondition,
   safeValidateUIMessages,
   streamText,
   type ToolSet,
@@ -29,7 +26,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
-import { runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { createEarlySeals, createProofTransform } from './proof-transform.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
@@ -42,7 +39,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { answerApprovals, pendingModelCalls, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
+import { DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}. */
@@ -139,6 +136,8 @@ export interface ChatAgent {
   /** The server-side executor (policy and chain; tickets are checked by the loop before it runs). */
   readonly executor: ToolExecutor;
   readonly model: LanguageModel;
+  /** The options the agent was created with (`generateTextTurn` runs the same loop from them). */
+  readonly options: ChatAgentOptions;
   /**
    * Verifies the continuation (throws a `ContinuationError` before anything runs when it is forged),
    * then streams the turn.
@@ -146,12 +145,6 @@ export interface ChatAgent {
   stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn>;
   /** Runs a turn to the end and returns its result (for servers, scripts and tests). */
   generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult>;
-  /**
-   * A turn for server code that no client reads (agent-as-tool, jobs, evaluations): the loop on the AI SDK's
-   * `generateText`, with the same tools, chain and policies, but model messages in and out and no UI stream,
-   * seals or tickets. Approval requests end the turn as `pending`; answer them with `approvals` on the next turn.
-   */
-  generateText<TDeps>(request: TextTurnRequest<TDeps>): Promise<TextTurnResult>;
 }
 
 /** How a model is named in message metadata and health checks. */
@@ -259,7 +252,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
   const traces = options.trace !== false;
   const executor = createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace, spans: traces });
-  const maxSteps = options.maxSteps ?? 8;
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
 
@@ -388,90 +381,5 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     return turn.result;
   }
 
-  let textExecutor: ToolExecutor | undefined;
-
-  async function generateText<TDeps>(request: TextTurnRequest<TDeps>): Promise<TextTurnResult> {
-    const run = request.run as RunContext;
-    const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];
-    const { messages, decisions } = answerApprovals(history, request.approvals);
-    // No UI reads spans here: they are timed only for `onTrace` or a tracing interceptor.
-    textExecutor ??= createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace });
-    const results = new Map<string, ToolCallResult>();
-    const grant = request.grantApprovals === true;
-    const tools = await toAISDKTools(textExecutor, { run, decisions, grantApprovals: grant, onResult: (r) => results.set(r.call.id, r) });
-    const direct = returnDirectStop(results);
-    const result = await aiGenerateText({
-      model,
-      ...(instructions === undefined ? {} : { instructions }),
-      messages,
-      tools,
-      ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
-      stopWhen: [isStepCount(maxSteps), direct.stop],
-      ...abortOption(anySignal(request.signal, run.signal)),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    });
-    const all = [...messages, ...result.responseMessages];
-    const text = direct.text();
-    let pending = pendingModelCalls(all, new Map());
-    if (pending.length > 0) {
-      const found = await Promise.all(pending.map((p) => registry.resolve(p.toolName)));
-      const byName = new Map(found.flatMap((tool) => (tool ? [[tool.name, tool] as const] : [])));
-      pending = pendingModelCalls(all, byName);
-    }
-    return {
-      text: text ?? result.text,
-      finishReason: text === undefined ? result.finishReason : 'stop',
-      messages: all,
-      toolResults: inCallOrder(all, results),
-      pending,
-      returnDirect: text !== undefined,
-      steps: result.steps.length,
-      run,
-    };
-  }
-
-  return { registry, executor, model, stream, generate, generateText };
-}
-
-/**
- * Whether any of the turn's tools can need an approval in this mode. When none can, the loop passes no
- * `toolApproval` to the AI SDK, which then skips the per-call check (the tool set is fixed for the turn).
- */
-function mayAsk(tools: Iterable<AnyTool>, mode: ExecutionMode): boolean {
-  for (const tool of tools) {
-    if (runsOnCaller(tool, mode)) continue;
-    if (mode === 'manual' || tool.policy.needsApproval !== false) return true;
-  }
-  return false;
-}
-
-/** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
-function inCallOrder(messages: readonly ModelMessage[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
-  const ordered = new Set<ToolCallResult>();
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      const result = part.type === 'tool-call' ? results.get(part.toolCallId) : undefined;
-      if (result) ordered.add(result);
-    }
-  }
-  for (const result of results.values()) ordered.add(result);
-  return [...ordered];
-}
-
-/**
- * Stops the loop when every call of the last step is a return-direct tool that succeeded; `text()` is then their
- * outputs as the model would have read them (`undefined` while the loop has not stopped that way).
- */
-function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>): { stop: StopCondition<ToolSet>; text: () => string | undefined } {
-  let ids: string[] | undefined;
-  return {
-    stop: ({ steps }) => {
-      const calls = steps.at(-1)?.toolCalls ?? [];
-      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
-      ids = calls.map((c) => c.toolCallId);
-      return true;
-    },
-    text: () => ids?.map((id) => results.get(id)?.content ?? '').join('\n\n'),
-  };
+  return { registry, executor, model, options, stream, generate };
 }

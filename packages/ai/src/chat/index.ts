@@ -1,6 +1,6 @@
 export * from './ai-tools.ts';
 export * from './chat-agent.ts';
 export * from './proofs.ts';
-export type { TextTurnRequest, TextTurnResult } from './text-turn.ts';
+export { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
 export * from './protocol.ts';
 export * from './verify-continuation.ts';

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent, type PendingToolCall } from './chat-agent.ts';
-import type { TextTurnResult } from './text-turn.ts';
+import { generateTextTurn, type TextTurnResult } from './text-turn.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'text-turn-secret-text-turn-secret-!!' }] });
 const visits = contextKey<string[]>('visits');
@@ -65,11 +65,11 @@ const run = (conversationId = 'job-1') => createRunContext({ conversationId });
 /** Every string in a value, deeply (to show that no seal or ticket is in a text turn's messages). */
 const text = (value: unknown): string => JSON.stringify(value);
 
-describe('text turn (generateText): the loop for server code', () => {
+describe('text turn (generateTextTurn): the loop for server code', () => {
   it('runs server tools through the chain and returns model messages, with no UI stream and no proofs', async () => {
     const { agent, model, layers, traces } = fixture(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('It shipped.'));
     const r = run();
-    const result = await agent.generateText({ messages: 'Where is A-1001?', run: r });
+    const result = await generateTextTurn(agent, { messages: 'Where is A-1001?', run: r });
     expectTypeOf(result).toEqualTypeOf<TextTurnResult>();
     expect(result).toMatchObject({ text: 'It shipped.', finishReason: 'stop', steps: 2, returnDirect: false, pending: [] });
     expect(result.toolResults.map((t) => [t.call.id, t.outcome])).toEqual([['c1', { type: 'success', output: { order_id: 'A-1001', status: 'shipped' } }]]);
@@ -87,9 +87,9 @@ describe('text turn (generateText): the loop for server code', () => {
 
   it('continues a conversation from an earlier turn’s messages', async () => {
     const { agent, model } = fixture(textStep('Hello.'), callsStep([['c2', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 shipped.'));
-    const first = await agent.generateText({ messages: 'hi', run: run() });
+    const first = await generateTextTurn(agent, { messages: 'hi', run: run() });
     const history: ModelMessage[] = [...first.messages, { role: 'user', content: 'and A-7?' }];
-    const second = await agent.generateText({ messages: history, run: run() });
+    const second = await generateTextTurn(agent, { messages: history, run: run() });
     expect(second.text).toBe('A-7 shipped.');
     expect(model.doGenerateCalls[1]?.prompt.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(second.messages.slice(0, 3)).toEqual(history);
@@ -97,26 +97,26 @@ describe('text turn (generateText): the loop for server code', () => {
 
   it('ends on an approval request (nothing runs); an approval in the next turn runs the call exactly once', async () => {
     const { agent, model, writes } = fixture(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.'));
-    const first = await agent.generateText({ messages: 'Move A-1 to Dec 24', run: run() });
+    const first = await generateTextTurn(agent, { messages: 'Move A-1 to Dec 24', run: run() });
     expect(writes).toEqual([]);
     expect(first.finishReason).toBe('tool-calls');
     expect(first.pending).toEqual<PendingToolCall[]>([
       { toolCallId: 'c1', toolName: 'update_delivery_date', input: { order_id: 'A-1', new_date: '2026-12-24' }, kind: 'approval', ticket: undefined, runsOn: 'server' },
     ]);
-    const second = await agent.generateText({ messages: first.messages, approvals: { c1: true }, run: run() });
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run() });
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
     expect(second).toMatchObject({ text: 'Moved.', pending: [] });
     expect(second.toolResults.map((t) => t.call.id)).toEqual(['c1']);
     expect(lastToolResults(model.doGenerateCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: '{"order_id":"A-1","delivery_date":"2026-12-24"}' } }]);
     // The answer is in the conversation, so the same messages cannot be answered twice.
-    await expect(agent.generateText({ messages: second.messages, approvals: { c1: true }, run: run() })).rejects.toThrow(/No approval request is open for tool call "c1"/);
+    await expect(generateTextTurn(agent, { messages: second.messages, approvals: { c1: true }, run: run() })).rejects.toThrow(/No approval request is open for tool call "c1"/);
     expect(writes).toHaveLength(1);
   });
 
   it('a denial runs nothing and the model reads the reason', async () => {
     const { agent, model, writes } = fixture(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Understood.'));
-    const first = await agent.generateText({ messages: 'Move A-1', run: run() });
-    const second = await agent.generateText({ messages: first.messages, approvals: { c1: { approved: false, reason: 'wrong order' } }, run: run() });
+    const first = await generateTextTurn(agent, { messages: 'Move A-1', run: run() });
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: { approved: false, reason: 'wrong order' } }, run: run() });
     expect(writes).toEqual([]);
     expect(second).toMatchObject({ text: 'Understood.', pending: [] });
     expect(lastToolResults(model.doGenerateCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'execution-denied', reason: 'wrong order' } }]);
@@ -124,21 +124,21 @@ describe('text turn (generateText): the loop for server code', () => {
 
   it('grantApprovals runs calls that would need approval without asking', async () => {
     const { agent, writes } = fixture(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.'));
-    const result = await agent.generateText({ messages: 'Move A-1', run: run(), grantApprovals: true });
+    const result = await generateTextTurn(agent, { messages: 'Move A-1', run: run(), grantApprovals: true });
     expect(writes).toHaveLength(1);
     expect(result).toMatchObject({ text: 'Moved.', pending: [] });
   });
 
   it('ends on a client tool’s call as pending, with where it runs', async () => {
     const { agent } = fixture(callsStep([['c1', 'pick_date', { question: 'Which day?' }]]), textStep('never'));
-    const result = await agent.generateText({ messages: 'book', run: run() });
+    const result = await generateTextTurn(agent, { messages: 'book', run: run() });
     expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', toolName: 'pick_date', kind: 'client', runsOn: 'client' })]);
     expect(result.toolResults).toEqual([]);
   });
 
   it('stops on a return-direct tool: its output is the answer and the model is not called again', async () => {
     const { agent, model } = fixture(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never'));
-    const result = await agent.generateText({ messages: 'answer', run: run() });
+    const result = await generateTextTurn(agent, { messages: 'answer', run: run() });
     expect(result).toMatchObject({ text: 'Final: 42', returnDirect: true, finishReason: 'stop', steps: 1 });
     expect(model.doGenerateCalls).toHaveLength(1);
   });
@@ -151,7 +151,7 @@ describe('text turn (generateText): the loop for server code', () => {
       ]),
       textStep('Sorry.'),
     );
-    const result = await agent.generateText({ messages: 'go', run: run() });
+    const result = await generateTextTurn(agent, { messages: 'go', run: run() });
     expect(result.text).toBe('Sorry.');
     expect(result.toolResults.map((t) => [t.call.id, t.isError, t.outcome.type === 'error' ? t.outcome.error.code : 'ok'])).toEqual([
       ['c1', true, 'execution-failed'],
@@ -165,7 +165,7 @@ describe('text turn (generateText): the loop for server code', () => {
 
   it('an answer for a call that is not waiting is refused before the model runs', async () => {
     const { agent, model } = fixture(textStep('never'));
-    await expect(agent.generateText({ messages: 'hi', approvals: { nope: true }, run: run() })).rejects.toThrow(TypeError);
+    await expect(generateTextTurn(agent, { messages: 'hi', approvals: { nope: true }, run: run() })).rejects.toThrow(TypeError);
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -173,7 +173,7 @@ describe('text turn (generateText): the loop for server code', () => {
     const { agent, writes } = fixture(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: 'x' }]]), textStep('never'));
     const controller = new AbortController();
     controller.abort();
-    await expect(agent.generateText({ messages: 'go', run: run(), signal: controller.signal, grantApprovals: true })).rejects.toThrow();
+    await expect(generateTextTurn(agent, { messages: 'go', run: run(), signal: controller.signal, grantApprovals: true })).rejects.toThrow();
     expect(writes).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
-import type { AnyTool, ApprovalDecision, RunContext, ToolCallResult } from '@edgetool/core';
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
-import type { PendingToolCall } from './chat-agent.ts';
+import { type AnyTool, type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
+import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
+import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import type { ChatAgent, PendingToolCall } from './chat-agent.ts';
+import { DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
-/** A turn for server code (see `ChatAgent.generateText`): model messages in and out, no UI stream, no proofs. */
+/** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
 export interface TextTurnRequest<TDeps = unknown> {
   /**
    * The conversation as model messages (an earlier turn's `messages`), or one user prompt. Trusted input: it comes
@@ -133,4 +135,76 @@ export function pendingModelCalls(messages: readonly ModelMessage[], tools: Read
     });
   }
   return pending;
+}
+
+/** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */
+const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
+
+function textExecutor(agent: ChatAgent): ToolExecutor {
+  let executor = textExecutors.get(agent);
+  if (executor === undefined) {
+    executor = createExecutor({ registry: agent.registry, interceptors: agent.options.interceptors ?? [], onTrace: agent.options.onTrace });
+    textExecutors.set(agent, executor);
+  }
+  return executor;
+}
+
+/**
+ * Runs one of `agent`'s turns for server code that no client reads (jobs, evaluations, `agentTool`): the loop on
+ * the AI SDK's `generateText` with the agent's model, instructions, tools, chain and policies, model messages in
+ * and out, and no UI stream, seals or tickets. An approval ends the turn as `pending`; answer it with `approvals`
+ * on the next turn. A function rather than an agent method so that a Worker that never calls it does not bundle
+ * `generateText`.
+ */
+export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTurnRequest<TDeps>): Promise<TextTurnResult> {
+  const { registry, model, options } = agent;
+  const run = request.run as RunContext;
+  const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];
+  const { messages, decisions } = answerApprovals(history, request.approvals);
+  const results = new Map<string, ToolCallResult>();
+  const grant = request.grantApprovals === true;
+  const tools = await toAISDKTools(textExecutor(agent), { run, decisions, grantApprovals: grant, onResult: (r) => results.set(r.call.id, r) });
+  const direct = returnDirectStop(results);
+  const signals = [request.signal, run.signal].filter((s): s is AbortSignal => s !== undefined);
+  const result = await generateText({
+    model,
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    messages,
+    tools,
+    ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
+    stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
+    ...(signals.length === 0 ? {} : { abortSignal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+  });
+  const all = [...messages, ...result.responseMessages];
+  const text = direct.text();
+  let pending = pendingModelCalls(all, new Map());
+  if (pending.length > 0) {
+    const found = await Promise.all(pending.map((p) => registry.resolve(p.toolName)));
+    pending = pendingModelCalls(all, new Map(found.flatMap((tool) => (tool ? [[tool.name, tool] as const] : []))));
+  }
+  return {
+    text: text ?? result.text,
+    finishReason: text === undefined ? result.finishReason : 'stop',
+    messages: all,
+    toolResults: inCallOrder(all, results),
+    pending,
+    returnDirect: text !== undefined,
+    steps: result.steps.length,
+    run,
+  };
+}
+
+/** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
+function inCallOrder(messages: readonly ModelMessage[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
+  const ordered = new Set<ToolCallResult>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const result = part.type === 'tool-call' ? results.get(part.toolCallId) : undefined;
+      if (result) ordered.add(result);
+    }
+  }
+  for (const result of results.values()) ordered.add(result);
+  return [...ordered];
 }
