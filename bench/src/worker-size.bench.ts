@@ -152,7 +152,7 @@ export async function run(): Promise<BenchReport> {
       '`wrangler deploy --dry-run --minify --outdir <tmp> --metafile` (offline, nothing is uploaded) on a copy of each Worker\'s wrangler config (paths made absolute). ' +
       '**edgetool** is apps/worker (`src/index.ts`: the demo routes, D1 tools, agent-as-tool, browser-tool declarations, D1 nonce store on @edgetool/core + @edgetool/ai). ' +
       '**plain** is bench/plain-worker: the same routes, body limits and router, the same tools (same names, descriptions, SQL) as AI SDK `tool()` with zod input schemas, ' +
-      '`streamText` + `toUIMessageStream`, `toolApproval` for the two write tools, a `generateText` sub-agent as edgetool's `agentTool` runs, no tickets or seals. ' +
+      '`streamText` + `toUIMessageStream`, `toolApproval` for the two write tools, a `generateText` sub-agent as edgetool\'s `agentTool` runs, no tickets or seals. ' +
       'Both import the same model module (`createModelFromEnv` from @edgetool/ai) and the app\'s calculator; gzip is zlib level 9 of the emitted JavaScript. ' +
       'The core rows are the core-size bench\'s esbuild bundles, for reference.',
     tables: [sizes, breakdown],
