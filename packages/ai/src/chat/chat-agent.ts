@@ -15,19 +15,18 @@ import {
 import {
   convertToModelMessages,
   createUIMessageStreamResponse,
-  generateId,
   isStepCount,
   type LanguageModel,
   createUIMessageStream,
   safeValidateUIMessages,
   streamText,
   type ToolSet,
-  toUIMessageStream,
   type UIMessageChunk,
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import { createEarlySeals, createProofTransform } from './proof-transform.ts';
+import { createEarlySeals, createProofs } from './proof-transform.ts';
+import { createTurnStream } from './turn-stream.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
   dataByCallId,
@@ -296,21 +295,16 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onError: options.onError ?? (() => {}),
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
-    const ui = toUIMessageStream({
-      stream: result.stream,
+    let finishReason = 'unknown';
+    const full = createTurnStream({
+      source: result.stream,
       tools,
       originalMessages: messages,
-      // The response message id goes into `start` here (a continued message keeps its id), so the client
-      // gets it whether or not the stream is folded into a result.
-      generateMessageId: generateId,
-      sendFinish: false,
-      messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+      // The response message id goes into `start` (a continued message keeps its id), so the client gets it
+      // whether or not the stream is folded into a result.
+      metadata,
       onError: errorText,
-      redactToolErrors: false,
-    }) as ReadableStream<UIMessageChunk>;
-    let finishReason = 'unknown';
-    const full = ui.pipeThrough(
-      createProofTransform({
+      proofs: createProofs({
         tickets,
         conversationId: run.conversationId,
         mode,
@@ -322,7 +316,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         traces,
         decisions: verified.decisions,
         early,
-        onError: errorText,
+      }),
         trailer: async (last) => {
           if (last?.type === 'abort' || last?.type === 'error') {
             finishReason = last.type === 'abort' ? 'aborted' : 'error';
@@ -339,8 +333,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           trailer.push({ type: 'finish', finishReason: finishReason as never });
           return trailer;
         },
-      }),
-    );
+    });
 
     // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
     const fold = () =>

@@ -5,8 +5,8 @@ import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type Tic
 import { sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
-/** Options for {@link createProofTransform}. */
-export interface ProofTransformOptions {
+/** Options for {@link createProofs}. */
+export interface ProofOptions {
   readonly tickets: TicketSigner;
   readonly conversationId: string;
   readonly mode: ExecutionMode;
@@ -24,16 +24,6 @@ export interface ProofTransformOptions {
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined }>;
   /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
   readonly early?: EarlySeals;
-  /**
-   * Chunks to append when the stream ends normally (not after `abort` or `error`): the loop's `finish`
-   * and return-direct text. Runs in the transform's `flush`, so no extra stream stage is needed.
-   */
-  readonly trailer?: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
-  /**
-   * The text of the `error` chunk that ends the stream when a proof or the trailer fails (the stream then
-   * stops: a result must not go out without its seal).
-   */
-  readonly onError: (error: unknown) => string;
 }
 
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
@@ -78,16 +68,24 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
 
 type DataChunk = { type: string; id: string; data: unknown };
 
+/** The proofs of one turn's stream, chunk by chunk (see {@link createProofs}). */
+export interface TurnProofs {
+  /**
+   * The proof chunks that go out before `chunk` (for `start`: right after it), or `undefined` when the chunk has
+   * none and goes out at once (most chunks). Call it for every chunk, in order: it also records the calls' inputs.
+   */
+  before(chunk: UIMessageChunk): Promise<UIMessageChunk[]> | undefined;
+}
+
 /**
- * Adds edgetool's proofs to the AI SDK's UI message stream, using exactly what the client will hold:
+ * edgetool's proofs for the AI SDK's UI message stream, using exactly what the client will hold:
  * a ticket beside each approval request and each call handed to the client, a seal beside each
  * result this server produced or accepted, and the call's trace for UIs.
  */
-export function createProofTransform(options: ProofTransformOptions): TransformStream<UIMessageChunk, UIMessageChunk> {
+export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
   const inputs = new Map(options.inputs);
   let started = false;
-  let last: UIMessageChunk | undefined;
 
   const seal = async (
     toolCallId: string,
@@ -132,7 +130,7 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
   };
 
   /** The proofs that go out before `chunk` (none for most chunks: those pass straight through). */
-  const proofsFor = (chunk: UIMessageChunk): Promise<(DataChunk | undefined)[]> | undefined => {
+  const proofsFor = (chunk: UIMessageChunk): Promise<DataChunk[]> | undefined => {
     switch (chunk.type) {
       case 'start':
         if (started) return undefined;
@@ -153,7 +151,10 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
         const call = inputs.get(chunk.toolCallId);
         if (!call) return undefined;
         const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
-        return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => [s, trace(chunk.toolCallId)]);
+        return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => {
+          const t = trace(chunk.toolCallId);
+          return t ? [s, t] : [s];
+        });
       }
       case 'tool-output-denied': {
         const call = inputs.get(chunk.toolCallId);
@@ -170,36 +171,5 @@ export function createProofTransform(options: ProofTransformOptions): TransformS
     }
   };
 
-  return new TransformStream<UIMessageChunk, UIMessageChunk>({
-    // Synchronous for chunks without proofs (most of them): no promise, no extra turn of the stream.
-    transform(chunk, controller) {
-      last = chunk;
-      const proofs = proofsFor(chunk);
-      if (proofs === undefined) {
-        controller.enqueue(chunk);
-        return;
-      }
-      // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a
-      // call without its ticket, even if it stops the stream in between. `start` opens the message first.
-      if (chunk.type === 'start') controller.enqueue(chunk);
-      return proofs.then(
-        (extra) => {
-          for (const part of extra) if (part) controller.enqueue(part as UIMessageChunk);
-          if (chunk.type !== 'start') controller.enqueue(chunk);
-        },
-        (error: unknown) => {
-          controller.enqueue({ type: 'error', errorText: options.onError(error) });
-          controller.terminate();
-        },
-      );
-    },
-    async flush(controller) {
-      if (!options.trailer) return;
-      try {
-        for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
-      } catch (error) {
-        controller.enqueue({ type: 'error', errorText: options.onError(error) });
-      }
-    },
-  });
+  return { before: proofsFor as TurnProofs['before'] };
 }

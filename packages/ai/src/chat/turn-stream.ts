@@ -1,0 +1,101 @@
+import { generateId, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
+import type { TurnProofs } from './proof-transform.ts';
+
+/** Options for {@link createTurnStream}. */
+export interface TurnStreamOptions {
+  /** `streamText`'s `result.stream`. */
+  readonly source: ReadableStream<TextStreamPart<ToolSet>>;
+  readonly tools: ToolSet;
+  /** The conversation so far: a continued assistant message keeps its id. */
+  readonly originalMessages: readonly UIMessage[];
+  /** Sent on the `start` chunk. */
+  readonly metadata: unknown;
+  readonly proofs: TurnProofs;
+  /** The text of an `error` chunk (model errors, and a proof or trailer that fails). */
+  readonly onError: (error: unknown) => string;
+  /**
+   * Chunks to append when the source ends (given the last chunk sent, to skip it after `abort` or `error`): the
+   * loop's `finish` and return-direct text.
+   */
+  readonly trailer: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
+}
+
+/**
+ * The UI message stream of a turn in one stage: each `streamText` part becomes its UI chunk through the AI SDK's
+ * own `toUIMessageChunk`, preceded by its proofs. It replaces `toUIMessageStream` (a pull stream, an async
+ * transform and a message-id transform) plus a proof transform: four stages every chunk crossed, each a few
+ * microseconds of web-stream machinery per chunk in Node and in Workers. What `toUIMessageStream` adds around
+ * the conversion is kept: the response message id on `start` (a continued message keeps its id), metadata on
+ * `start`, and no `tool-output-error` for a call the model made invalid (its `tool-input-error` says it).
+ * Pull-driven: a part is read only when the reader wants a chunk, so backpressure reaches `streamText`.
+ */
+export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIMessageChunk> {
+  const { tools, proofs, onError, metadata } = options;
+  const reader = options.source.getReader();
+  const lastMessage = options.originalMessages.at(-1);
+  const responseMessageId = lastMessage?.role === 'assistant' ? lastMessage.id : generateId();
+  const invalidCalls = new Set<string>();
+  let last: UIMessageChunk | undefined;
+
+  /** Converts one part; `undefined` for parts without a UI chunk. */
+  const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+    if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
+    if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
+    return toUIMessageChunk(part, {
+      tools,
+      sendFinish: false,
+      onError,
+      redactToolErrors: false,
+      responseMessageId,
+      ...(part.type === 'start' && metadata !== undefined ? { messageMetadata: metadata } : {}),
+    }) as UIMessageChunk | undefined;
+  };
+
+  /** Stops the turn with an `error` chunk: a result must not go out without its proof. */
+  const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
+    controller.enqueue({ type: 'error', errorText: onError(error) });
+    controller.close();
+    reader.cancel(error).catch(() => {});
+  };
+
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      for (;;) {
+        const read = await reader.read();
+        if (read.done) {
+          try {
+            for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
+          } catch (error) {
+            controller.enqueue({ type: 'error', errorText: onError(error) });
+          }
+          controller.close();
+          return;
+        }
+        const chunk = convert(read.value);
+        if (chunk === undefined) continue;
+        last = chunk;
+        const before = proofs.before(chunk);
+        if (before === undefined) {
+          controller.enqueue(chunk);
+          return;
+        }
+        // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a call
+        // without its ticket, even if it stops reading in between. `start` opens the message first.
+        if (chunk.type === 'start') controller.enqueue(chunk);
+        let parts: UIMessageChunk[];
+        try {
+          parts = await before;
+        } catch (error) {
+          fail(controller, error);
+          return;
+        }
+        for (const part of parts) controller.enqueue(part);
+        if (chunk.type !== 'start') controller.enqueue(chunk);
+        return;
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
