@@ -1,0 +1,129 @@
+import { isStepCount, jsonSchema, streamText, type ToolSet, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createTurnStream } from './turn-stream.ts';
+
+const tools: ToolSet = {
+  lookup: {
+    description: 'Look something up',
+    inputSchema: jsonSchema({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }),
+    execute: async ({ q }: { q: string }) => ({ found: q }),
+  } as never,
+  broken: {
+    description: 'Always fails',
+    inputSchema: jsonSchema({ type: 'object' }),
+    execute: async () => {
+      throw new Error('database unavailable');
+    },
+  } as never,
+};
+
+/** A fresh `streamText` run of the same script (a stream can be read once). */
+function run(script: () => Parameters<typeof scriptedModel>) {
+  return streamText({ model: scriptedModel(...script()), messages: [{ role: 'user', content: 'go' }], tools, stopWhen: isStepCount(4), onError: () => {} });
+}
+
+async function read(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
+  const chunks: UIMessageChunk[] = [];
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  return chunks;
+}
+
+/** Message ids differ between runs (a new one per turn); everything else must match chunk for chunk. */
+const normalise = (chunks: UIMessageChunk[]) => chunks.map((c) => (c.type === 'start' ? { ...c, messageId: 'm' } : c));
+
+const scripts: Record<string, () => Parameters<typeof scriptedModel>> = {
+  text: () => [textStep('Hello there.')],
+  'tool call and answer': () => [callsStep([['c1', 'lookup', { q: 'A-1' }]]), textStep('Found it.')],
+  'parallel calls, one failing': () => [
+    callsStep([
+      ['c1', 'lookup', { q: 'A-1' }],
+      ['c2', 'broken', {}],
+    ]),
+    textStep('One failed.'),
+  ],
+  'unparsable input and unknown tool (invalid calls)': () => [
+    callsStep([
+      ['c1', 'lookup', '{"q": '],
+      ['c2', 'nope', {}],
+    ]),
+    textStep('Sorry.'),
+  ],
+};
+
+describe('createTurnStream: one stage with the same chunks as toUIMessageStream', () => {
+  for (const [name, script] of Object.entries(scripts)) {
+    it(name, async () => {
+      const original: UIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'go' }] }];
+      const sdk = await read(
+        toUIMessageStream({ stream: run(script).stream, tools, originalMessages: original, generateMessageId: () => 'x', sendFinish: false, redactToolErrors: false, onError: String }) as ReadableStream<UIMessageChunk>,
+      );
+      const ours = await read(
+        createTurnStream({
+          source: run(script).stream,
+          tools,
+          originalMessages: original,
+          metadata: undefined,
+          onError: String,
+          proofs: { before: () => undefined },
+          trailer: async () => [],
+        }),
+      );
+      expect(ours.length).toBeGreaterThan(2);
+      expect(normalise(ours)).toEqual(normalise(sdk));
+    });
+  }
+
+  it('a continued assistant message keeps its id; metadata rides on start', async () => {
+    const original: UIMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'before' }] },
+    ];
+    const chunks = await read(
+      createTurnStream({ source: run(scripts.text!).stream, tools, originalMessages: original, metadata: { mode: 'internal' }, onError: String, proofs: { before: () => undefined }, trailer: async () => [] }),
+    );
+    expect(chunks[0]).toEqual({ type: 'start', messageId: 'a1', messageMetadata: { mode: 'internal' } });
+  });
+
+  it('proofs go out before their chunk (after start), the trailer last; a failing proof ends with an error chunk', async () => {
+    const seen: string[] = [];
+    const ok = await read(
+      createTurnStream({
+        source: run(scripts['tool call and answer']!).stream,
+        tools,
+        originalMessages: [],
+        metadata: undefined,
+        onError: String,
+        proofs: {
+          before: (chunk) => {
+            seen.push(chunk.type);
+            if (chunk.type === 'start' || chunk.type === 'tool-output-available') return Promise.resolve([{ type: 'data-proof', id: chunk.type, data: 1 } as UIMessageChunk]);
+            return undefined;
+          },
+        },
+        trailer: async (last) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? 'stop' : 'other' } as UIMessageChunk],
+      }),
+    );
+    const types = ok.map((c) => (c.type === 'data-proof' ? `proof:${(c as { id: string }).id}` : c.type));
+    expect(types.slice(0, 2)).toEqual(['start', 'proof:start']);
+    expect(types.indexOf('proof:tool-output-available')).toBe(types.indexOf('tool-output-available') - 1);
+    expect(types.at(-1)).toBe('finish');
+    expect(ok.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    expect(seen).toEqual(ok.filter((c) => c.type !== 'data-proof' && c.type !== 'finish').map((c) => c.type));
+
+    const failed = await read(
+      createTurnStream({
+        source: run(scripts['tool call and answer']!).stream,
+        tools,
+        originalMessages: [],
+        metadata: undefined,
+        onError: (e) => `failed: ${(e as Error).message}`,
+        proofs: { before: (chunk) => (chunk.type === 'tool-output-available' ? Promise.reject(new Error('no key')) : undefined) },
+        trailer: async () => [{ type: 'finish' } as UIMessageChunk],
+      }),
+    );
+    expect(failed.at(-1)).toEqual({ type: 'error', errorText: 'failed: no key' });
+    expect(failed.some((c) => c.type === 'tool-output-available' || c.type === 'finish')).toBe(false);
+  });
+});
