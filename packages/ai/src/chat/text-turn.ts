@@ -1,4 +1,4 @@
-import { type AnyTool, type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
+import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import type { ChatAgent, PendingToolCall } from './chat-agent.ts';
@@ -103,8 +103,11 @@ export function answerApprovals(
   return { messages: [...messages, { role: 'tool', content }], decisions };
 }
 
-/** The calls the conversation ends on: approval requests without an answer, and calls without a result. */
-export function pendingModelCalls(messages: readonly ModelMessage[], tools: ReadonlyMap<string, AnyTool>): PendingToolCall[] {
+/**
+ * The calls a turn's new messages end on: approval requests, and calls without a result (client tools). Only the
+ * last step can leave calls waiting (either stops the loop), so a turn's response messages are enough.
+ */
+export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<PendingToolCall, 'runsOn'>[] {
   const calls = new Map<string, { toolName: string; input: unknown; approval: boolean }>();
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
@@ -120,21 +123,7 @@ export function pendingModelCalls(messages: readonly ModelMessage[], tools: Read
       for (const part of message.content as ToolPart[]) if (part.type === 'tool-result') calls.delete(part.toolCallId);
     }
   }
-  const open = openApprovals(messages);
-  const pending: PendingToolCall[] = [];
-  for (const [toolCallId, call] of calls) {
-    // An answered approval whose call has no result yet runs at the start of the next turn: not pending.
-    if (call.approval && !open.has(toolCallId)) continue;
-    pending.push({
-      toolCallId,
-      toolName: call.toolName,
-      input: call.input,
-      kind: call.approval ? 'approval' : 'client',
-      ticket: undefined,
-      runsOn: tools.get(call.toolName)?.policy.runsOn,
-    });
-  }
-  return pending;
+  return [...calls].map(([toolCallId, call]) => ({ toolCallId, toolName: call.toolName, input: call.input, kind: call.approval ? 'approval' : 'client', ticket: undefined }));
 }
 
 /** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */
@@ -178,16 +167,14 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
   });
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();
-  let pending = pendingModelCalls(all, new Map());
-  if (pending.length > 0) {
-    const found = await Promise.all(pending.map((p) => registry.resolve(p.toolName)));
-    pending = pendingModelCalls(all, new Map(found.flatMap((tool) => (tool ? [[tool.name, tool] as const] : []))));
-  }
+  const last = result.steps.at(-1);
+  const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(result.responseMessages) : [];
+  const pending = await Promise.all(waiting.map(async (call): Promise<PendingToolCall> => ({ ...call, runsOn: (await registry.resolve(call.toolName))?.policy.runsOn })));
   return {
     text: text ?? result.text,
     finishReason: text === undefined ? result.finishReason : 'stop',
     messages: all,
-    toolResults: inCallOrder(all, results),
+    toolResults: inCallOrder(result.steps, results),
     pending,
     returnDirect: text !== undefined,
     steps: result.steps.length,
@@ -196,15 +183,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
 }
 
 /** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
-function inCallOrder(messages: readonly ModelMessage[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
-  const ordered = new Set<ToolCallResult>();
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      const result = part.type === 'tool-call' ? results.get(part.toolCallId) : undefined;
-      if (result) ordered.add(result);
-    }
-  }
-  for (const result of results.values()) ordered.add(result);
-  return [...ordered];
+function inCallOrder(steps: readonly { readonly toolCalls: readonly { readonly toolCallId: string }[] }[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
+  const order = new Map<string, number>();
+  for (const step of steps) for (const call of step.toolCalls) order.set(call.toolCallId, order.size);
+  return [...results.values()].sort((a, b) => (order.get(a.call.id) ?? -1) - (order.get(b.call.id) ?? -1));
 }
