@@ -117,7 +117,7 @@ export async function run(): Promise<BenchReport> {
       'its baseline is plain `generateText` with the same prompt, tools (4 × `tool()` with zodSchema input) and script. This is the comparison the issue names. ' +
       '**UI turn**: one `createChatAgent({ tools: 4 × defineTool with valibot input, read policy; tickets; maxSteps: 21 })`, per turn `agent.generate({ messages: [one user UI message], run: createRunContext() })`, ' +
       'which validates the messages, verifies the (empty) continuation, converts them, runs `streamText` with the tools wrapped around the edgetool executor (approval rules checked per call), ' +
-      'pipes `toUIMessageStream` through the proof transform (a seal, started when the call finishes, and a trace part per result) and folds the stream into the final conversation as it is drained. ' +
+      'turns the stream parts into UI chunks in one stage with their proofs (a seal, started when the call finishes, and a trace part per result) and folds the stream into the final conversation as it is drained. ' +
       '**UI baseline**: the same job with the plain AI SDK: per turn `convertToModelMessages` of the same UI message, `streamText({ tools: 4 × tool() with zodSchema(zod) input and execute, stopWhen: isStepCount(21) })`, ' +
       '`toUIMessageStream({ stream: result.stream, tools, originalMessages, onEnd })`, drained chunk by chunk; `onEnd` hands over the final message. ' +
       '**reference**: the plain stream without `onEnd`. ' +

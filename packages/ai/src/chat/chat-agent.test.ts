@@ -483,7 +483,7 @@ describe('chat loop: cost of proofs', () => {
   });
 
   it('reuses an early seal only for the very objects it covers', async () => {
-    const { createEarlySeals } = await import('./proof-transform.ts');
+    const { createEarlySeals } = await import('./turn-proofs.ts');
     const tickets = createTicketSigner({ keys });
     const early = createEarlySeals(tickets, 'conv-1', 60_000);
     const input = { order_id: 'A-1' };

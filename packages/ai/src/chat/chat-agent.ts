@@ -25,7 +25,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import { createEarlySeals, createProofs } from './proof-transform.ts';
+import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {

@@ -30,7 +30,7 @@ export function toJsonValue(value: unknown): unknown {
   return json === undefined ? null : JSON.parse(json);
 }
 
-/** Seals a call's result (what the proof transform attaches beside it). */
+/** Seals a call's result (what the turn stream sends before it). */
 export function sealResult(tickets: TicketSigner, call: SealedCall, ttlMs: number): Promise<string> {
   return tickets.seal(sealSubject(call), { ttlMs });
 }

@@ -1,5 +1,5 @@
 import { generateId, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
-import type { TurnProofs } from './proof-transform.ts';
+import type { TurnProofs } from './turn-proofs.ts';
 
 /** Options for {@link createTurnStream}. */
 export interface TurnStreamOptions {
@@ -23,7 +23,7 @@ export interface TurnStreamOptions {
 /**
  * The UI message stream of a turn in one stage: each `streamText` part becomes its UI chunk through the AI SDK's
  * own `toUIMessageChunk`, preceded by its proofs. It replaces `toUIMessageStream` (a pull stream, an async
- * transform and a message-id transform) plus a proof transform: four stages every chunk crossed, each a few
+ * transform and a message-id transform) plus a transform for the proofs: four stages every chunk crossed, each a few
  * microseconds of web-stream machinery per chunk in Node and in Workers. What `toUIMessageStream` adds around
  * the conversion is kept: the response message id on `start` (a continued message keeps its id), metadata on
  * `start`, and no `tool-output-error` for a call the model made invalid (its `tool-input-error` says it).

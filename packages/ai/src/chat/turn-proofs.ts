@@ -42,7 +42,7 @@ export interface EarlySeals {
 }
 
 /**
- * Starts each seal when the call finishes instead of when its chunk reaches the proof transform:
+ * Starts each seal when the call finishes instead of when its chunk reaches the turn stream:
  * HMAC runs off the main thread in Node and asynchronously everywhere, so by the time the chunk
  * arrives its seal is usually ready and the stream never waits. A seal is only reused for the very
  * objects it was computed from; anything else is sealed afresh.
