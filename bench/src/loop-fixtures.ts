@@ -268,6 +268,17 @@ export function createSides(toolSteps: number) {
       return { results: result.toolResults.length, text: result.text };
     },
   };
+  // Diagnostic: the same UI turn without trace parts (no spans, no trace chunk per result).
+  const quietModel = scriptedModel(toolSteps);
+  const quietAgent = createChatAgent({ model: quietModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1, trace: false });
+  const edgetoolNoTrace: Side = {
+    model: quietModel,
+    async run() {
+      const result = await quietAgent.generate({ messages: [userMessage('Go')], run: createRunContext({ conversationId: `conv-${++conversation}` }) });
+      forget(quietModel);
+      return { results: result.toolResults.length, text: result.text };
+    },
+  };
   // The text turn for server code: `generateTextTurn(agent)` on the AI SDK's `generateText` (no UI stream, no proofs).
   const textModel = scriptedModel(toolSteps);
   const textAgent = createChatAgent({ model: textModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
@@ -281,6 +292,7 @@ export function createSides(toolSteps: number) {
   };
   return {
     edgetool,
+    edgetoolNoTrace,
     edgetoolText,
     plain: plainSide(toolSteps),
     plainMessages: plainSide(toolSteps, { messages: true }),

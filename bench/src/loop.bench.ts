@@ -30,6 +30,7 @@ const CASES = {
   edgetoolText: bench('edgetool: generateTextTurn(createChatAgent(), …)', sides.edgetoolText),
   plain: bench('UI baseline: plain AI SDK, streamText → toUIMessageStream({ originalMessages, onEnd }), drained', sides.plainMessages),
   edgetool: bench('edgetool: createChatAgent().generate()', sides.edgetool),
+  edgetoolNoTrace: bench('diagnostic: edgetool generate() with trace: false (no trace parts)', sides.edgetoolNoTrace),
   stream: bench('reference: plain streamText → toUIMessageStream, drained (no final messages)', sides.plain),
   seals: bench('diagnostic: plain stream + one edgetool seal per result, awaited in a transform', sides.plainSeals),
 } satisfies Record<string, BenchCase>;
@@ -100,6 +101,7 @@ export async function run(): Promise<BenchReport> {
         ['edgetool UI turn − plain UI turn (same job)', ms(edge.difference), us(edge.difference / CALLS)],
         ['the UI stream itself: plain stream − plain generateText', ms(minus(CASES.stream, CASES.generate)), us(minus(CASES.stream, CASES.generate) / CALLS)],
         ['the final conversation: plain (onEnd) − plain stream', ms(minus(CASES.plain, CASES.stream)), us(minus(CASES.plain, CASES.stream) / CALLS)],
+        ['trace parts: edgetool UI turn − the same with trace: false', ms(minus(CASES.edgetool, CASES.edgetoolNoTrace)), us(minus(CASES.edgetool, CASES.edgetoolNoTrace) / CALLS)],
         ['one seal per result, awaited in the stream: diagnostic − plain stream', ms(minus(CASES.seals, CASES.stream)), us(minus(CASES.seals, CASES.stream) / CALLS)],
       ],
     },
