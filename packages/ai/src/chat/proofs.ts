@@ -19,7 +19,7 @@ export function sealSubject(options: SealedCall): SealSubject {
     toolName: options.toolName,
     callId: options.toolCallId,
     // The client holds JSON: seal the JSON form, so Dates, undefined fields etc. compare equal after the round trip.
-    content: toJsonValue({ input: options.input, ...options.result }),
+    content: jsonForm({ input: options.input, ...options.result }),
     conversationId: options.conversationId,
   };
 }
@@ -28,6 +28,41 @@ export function sealSubject(options: SealedCall): SealSubject {
 export function toJsonValue(value: unknown): unknown {
   const json = JSON.stringify(value);
   return json === undefined ? null : JSON.parse(json);
+}
+
+/**
+ * {@link toJsonValue}, without the round trip for values that are JSON data already (plain objects, arrays,
+ * strings, finite numbers, booleans, `null`, and `undefined` members, which the canonical JSON drops as
+ * `JSON.stringify` does): most tool inputs and outputs. Those canonicalise to the same text either way.
+ */
+export function jsonForm(value: unknown): unknown {
+  return value !== undefined && isJsonData(value, 0) ? value : toJsonValue(value);
+}
+
+function isJsonData(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      // Deep values (and cycles) take the round trip, which reports a cycle as JSON.stringify does.
+      if (depth > 64) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (value[i] === undefined || !isJsonData(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+      for (const key in value) if (Object.hasOwn(value, key) && !isJsonData((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** Seals a call's result (what the turn stream sends before it). */
