@@ -37,18 +37,15 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
   const invalidCalls = new Set<string>();
   let last: UIMessageChunk | undefined;
 
+  // The conversion options, made once: metadata rides on `start` only.
+  const chunkOptions = { tools, sendFinish: false, onError, redactToolErrors: false, responseMessageId };
+  const startOptions = metadata === undefined ? chunkOptions : { ...chunkOptions, messageMetadata: metadata };
+
   /** Converts one part; `undefined` for parts without a UI chunk. */
   const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
-    return toUIMessageChunk(part, {
-      tools,
-      sendFinish: false,
-      onError,
-      redactToolErrors: false,
-      responseMessageId,
-      ...(part.type === 'start' && metadata !== undefined ? { messageMetadata: metadata } : {}),
-    }) as UIMessageChunk | undefined;
+    return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
 
   /** Stops the turn with an `error` chunk: a result must not go out without its proof. */
