@@ -296,12 +296,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
     let finishReason = 'unknown';
+    // The response message id goes into `start` (a continued message keeps its id), so the client gets it whether
+    // or not the stream is folded into a result.
     const full = createTurnStream({
       source: result.stream,
       tools,
       originalMessages: messages,
-      // The response message id goes into `start` (a continued message keeps its id), so the client gets it
-      // whether or not the stream is folded into a result.
       metadata,
       onError: errorText,
       proofs: createProofs({
@@ -317,22 +317,22 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         decisions: verified.decisions,
         early,
       }),
-        trailer: async (last) => {
-          if (last?.type === 'abort' || last?.type === 'error') {
-            finishReason = last.type === 'abort' ? 'aborted' : 'error';
-            return [];
-          }
-          const trailer: UIMessageChunk[] = [];
-          const text = direct.text();
-          if (text !== undefined) {
-            trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
-            finishReason = 'stop';
-          } else {
-            finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
-          }
-          trailer.push({ type: 'finish', finishReason: finishReason as never });
-          return trailer;
-        },
+      trailer: async (last) => {
+        if (last?.type === 'abort' || last?.type === 'error') {
+          finishReason = last.type === 'abort' ? 'aborted' : 'error';
+          return [];
+        }
+        const trailer: UIMessageChunk[] = [];
+        const text = direct.text();
+        if (text !== undefined) {
+          trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
+          finishReason = 'stop';
+        } else {
+          finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
+        }
+        trailer.push({ type: 'finish', finishReason: finishReason as never });
+        return trailer;
+      },
     });
 
     // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
