@@ -52,7 +52,7 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
   return {
     start(toolCallId, toolName, input, result) {
       const seal = sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs);
-      seal.catch(() => {}); // a failure surfaces when the transform awaits it, or is re-done there
+      seal.catch(() => {}); // a failure surfaces when the turn stream awaits it, or is re-done there
       started.set(toolCallId, { input, result, seal });
     },
     take(toolCallId, input, result) {
@@ -66,7 +66,8 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
   };
 }
 
-type DataChunk = { type: string; id: string; data: unknown };
+/** A `data-*` chunk of the UI message protocol (the proofs are data parts). */
+type DataChunk = Extract<UIMessageChunk, { type: `data-${string}` }>;
 
 /** The proofs of one turn's stream, chunk by chunk (see {@link createProofs}). */
 export interface TurnProofs {
@@ -171,5 +172,5 @@ export function createProofs(options: ProofOptions): TurnProofs {
     }
   };
 
-  return { before: proofsFor as TurnProofs['before'] };
+  return { before: proofsFor };
 }
