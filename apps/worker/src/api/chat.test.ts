@@ -118,3 +118,16 @@ describe('POST /api/chat', () => {
     expect(message.parts.some((p) => p.type === 'data-edgetool-ticket')).toBe(true);
   });
 });
+
+describe('POST /api/chat: agent as tool', () => {
+  it('the delay analyst runs its own text turn over D1 and the chat gets its report as one sealed result', async () => {
+    const { chunks, message } = await readTurn(await post({ id: 'chat-analyst', messages: [user('Ask the delay analyst: "review what is late"')] }));
+    const part = toolPart(message, 'delay_analyst');
+    expect(part?.state).toBe('output-available');
+    // The report names delayed orders it read from D1 through its own tools (list_delayed_orders).
+    expect(String(part?.output)).toContain('A-1012');
+    // The inner calls stay inside the sub-agent: the client sees one call, with its seal.
+    expect(message.parts.filter((p) => p.type.startsWith('tool-')).map((p) => p.type)).toEqual(['tool-delay_analyst']);
+    expect(chunks.some((c) => c.type === 'data-edgetool-seal' && (c as { id?: string }).id === part?.toolCallId)).toBe(true);
+  });
+});
