@@ -317,7 +317,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         decisions: verified.decisions,
         early,
       }),
-      trailer: async (last) => {
+      trailer: (last, reason) => {
         if (last?.type === 'abort' || last?.type === 'error') {
           finishReason = last.type === 'abort' ? 'aborted' : 'error';
           return [];
@@ -328,7 +328,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
           finishReason = 'stop';
         } else {
-          finishReason = await Promise.resolve(result.finishReason).catch(() => 'error');
+          finishReason = reason ?? 'error';
         }
         trailer.push({ type: 'finish', finishReason: finishReason as never });
         return trailer;

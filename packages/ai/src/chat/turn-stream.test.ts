@@ -102,7 +102,8 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
             return undefined;
           },
         },
-        trailer: async (last) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? 'stop' : 'other' } as UIMessageChunk],
+        // The finish reason comes from the source's `finish` part (reading result.finishReason would replay the stream).
+        trailer: (last, reason) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? reason : 'other' } as UIMessageChunk],
       }),
     );
     const types = ok.map((c) => (c.type === 'data-proof' ? `proof:${(c as { id: string }).id}` : c.type));

@@ -14,10 +14,10 @@ export interface TurnStreamOptions {
   /** The text of an `error` chunk (model errors, and a proof or trailer that fails). */
   readonly onError: (error: unknown) => string;
   /**
-   * Chunks to append when the source ends (given the last chunk sent, to skip it after `abort` or `error`): the
-   * loop's `finish` and return-direct text.
+   * Chunks to append when the source ends (given the last chunk sent, to skip it after `abort` or `error`, and the
+   * finish reason of the source's `finish` part): the loop's `finish` and return-direct text.
    */
-  readonly trailer: (last: UIMessageChunk | undefined) => Promise<UIMessageChunk[]>;
+  readonly trailer: (last: UIMessageChunk | undefined, finishReason: string | undefined) => Promise<UIMessageChunk[]> | UIMessageChunk[];
 }
 
 /**
@@ -36,6 +36,8 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
   const responseMessageId = lastMessage?.role === 'assistant' ? lastMessage.id : generateId();
   const invalidCalls = new Set<string>();
   let last: UIMessageChunk | undefined;
+  // Read from the `finish` part: `result.finishReason` would make streamText replay every part to a second reader.
+  let finishReason: string | undefined;
 
   // The conversion options, made once: metadata rides on `start` only.
   const chunkOptions = { tools, sendFinish: false, onError, redactToolErrors: false, responseMessageId };
@@ -45,6 +47,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
   const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
+    if (part.type === 'finish') finishReason = part.finishReason;
     return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
 
@@ -61,7 +64,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
         const read = await reader.read();
         if (read.done) {
           try {
-            for (const chunk of await options.trailer(last)) controller.enqueue(chunk);
+            for (const chunk of await options.trailer(last, finishReason)) controller.enqueue(chunk);
           } catch (error) {
             controller.enqueue({ type: 'error', errorText: onError(error) });
           }
