@@ -6,13 +6,22 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
 const LAST_CHAR_FOR_2_BYTES = /[AEIMQUYcgkosw048]$/;
 const LAST_CHAR_FOR_1_BYTE = /[AQgw]$/;
 
-/** Encodes bytes as unpadded base64url. */
+const CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Encodes bytes as unpadded base64url (a direct loop: no binary string, `btoa` or replacements). */
 export function encodeBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += CHARS[n >>> 18]! + CHARS[(n >>> 12) & 63]! + CHARS[(n >>> 6) & 63]! + CHARS[n & 63]!;
   }
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  if (i < bytes.length) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += CHARS[n >>> 18]! + CHARS[(n >>> 12) & 63]!;
+    if (i + 1 < bytes.length) out += CHARS[(n >>> 6) & 63]!;
+  }
+  return out;
 }
 
 /** Decodes unpadded, canonical base64url; `undefined` for anything else (padding, bad characters, non-zero trailing bits). */
