@@ -65,24 +65,35 @@ function compress(h: Int32Array, bytes: Uint8Array, offset: number): void {
   h[7] = (h[7]! + k) | 0;
 }
 
+const TAIL = new Uint8Array(128);
+
 /** SHA-256 of `prefixBytes` bytes already compressed into `state`, followed by `data`. */
 function finish(state: Int32Array, prefixBytes: number, data: Uint8Array): Uint8Array {
-  const h = Int32Array.from(state);
+  const h = state.slice();
   const n = data.length;
   let offset = 0;
   for (; offset + 64 <= n; offset += 64) compress(h, data, offset);
+  // The last bytes, the 0x80 marker and the bit length (big-endian) in one or two blocks.
   const rest = n - offset;
-  const tail = new Uint8Array(rest + 9 > 64 ? 128 : 64);
-  tail.set(data.subarray(offset));
-  tail[rest] = 0x80;
+  const end = rest + 9 > 64 ? 128 : 64;
+  TAIL.fill(0, 0, end);
+  TAIL.set(data.subarray(offset), 0);
+  TAIL[rest] = 0x80;
   const bits = (prefixBytes + n) * 8;
-  const view = new DataView(tail.buffer);
-  view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
-  view.setUint32(tail.length - 4, bits >>> 0);
-  for (let at = 0; at < tail.length; at += 64) compress(h, tail, at);
+  const high = Math.floor(bits / 0x100000000);
+  for (let i = 0; i < 4; i++) {
+    TAIL[end - 8 + i] = high >>> (24 - 8 * i);
+    TAIL[end - 4 + i] = bits >>> (24 - 8 * i);
+  }
+  for (let at = 0; at < end; at += 64) compress(h, TAIL, at);
   const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setInt32(i * 4, h[i]!);
+  for (let i = 0; i < 8; i++) {
+    const word = h[i]!;
+    out[i * 4] = word >>> 24;
+    out[i * 4 + 1] = word >>> 16;
+    out[i * 4 + 2] = word >>> 8;
+    out[i * 4 + 3] = word;
+  }
   return out;
 }
 
@@ -106,8 +117,8 @@ export const SELF_TEST: boolean = (() => {
 export function hmacSha256(secret: Uint8Array): (data: Uint8Array) => Uint8Array {
   const key = secret.length > 64 ? sha256(secret) : secret;
   const block = new Uint8Array(64);
-  const inner = Int32Array.from(INITIAL);
-  const outer = Int32Array.from(INITIAL);
+  const inner = INITIAL.slice();
+  const outer = INITIAL.slice();
   block.fill(0x36);
   for (let i = 0; i < key.length; i++) block[i]! ^= key[i]!;
   compress(inner, block, 0);
