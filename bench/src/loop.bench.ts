@@ -146,8 +146,9 @@ export async function run(): Promise<BenchReport> {
         '`generate()` streams (the same code path serves `useChat`) and returns the final conversation with its proofs, so its like-for-like plain job is ' +
         '`streamText` → `toUIMessageStream({ originalMessages, onEnd })`. Comparing `generate()` with plain `generateText` would charge edgetool for the UI stream itself, ' +
         "which in Node costs several times the turn's tool work (see 'the UI stream itself').",
-      'Seals: an HMAC-SHA256 per result through WebCrypto, which in Node costs ~30–45 µs per call on this machine (a thread-pool job); workerd signs synchronously in native code. ' +
-        'edgetool starts each seal when the call finishes, so it runs while the AI SDK carries the result to the UI stream; the diagnostic row awaits each seal in the stream instead.',
+      'Seals: an HMAC-SHA256 per result over the canonical JSON of the call and its result; up to 1 KB in JavaScript (~3–4 µs here), above it through WebCrypto ' +
+        '(~50 µs of main-thread work plus a thread-pool job per call in Node). edgetool starts each seal when the call finishes, so it is ready when its chunk arrives; ' +
+        'the diagnostic row awaits each seal in the stream instead.',
       'Profile any case yourself: `pnpm --filter @edgetool/bench bench:profile loop-edgetool 5` (or `loop-plain`).',
     ],
   };
