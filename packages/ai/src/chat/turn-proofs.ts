@@ -42,10 +42,10 @@ export interface EarlySeals {
 }
 
 /**
- * Starts each seal when the call finishes instead of when its chunk reaches the turn stream:
- * HMAC runs off the main thread in Node and asynchronously everywhere, so by the time the chunk
- * arrives its seal is usually ready and the stream never waits. A seal is only reused for the very
- * objects it was computed from; anything else is sealed afresh.
+ * Starts each seal when the call finishes instead of when its chunk reaches the turn stream, so the
+ * seal is ready when the chunk arrives (a long one goes through WebCrypto, asynchronously) and the
+ * stream does not wait. A seal is only reused for the very objects it was computed from; anything
+ * else is sealed afresh.
  */
 export function createEarlySeals(tickets: TicketSigner, conversationId: string, sealTtlMs: number): EarlySeals {
   const started = new Map<string, EarlySeal>();
