@@ -1,10 +1,10 @@
-import { contextKey, createRunContext, createTicketSigner, defineInterceptor, defineTool, type TraceRecord } from '@edgetool/core';
+import { type ApprovalDecision, contextKey, createRunContext, createTicketSigner, defineInterceptor, defineTool, type TraceRecord } from '@edgetool/core';
 import type { ModelMessage } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent, type PendingToolCall } from './chat-agent.ts';
-import { generateTextTurn, type TextTurnResult } from './text-turn.ts';
+import { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'text-turn-secret-text-turn-secret-!!' }] });
 const visits = contextKey<string[]>('visits');
@@ -167,6 +167,17 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     const { agent, model } = fixture(textStep('never'));
     await expect(generateTextTurn(agent, { messages: 'hi', approvals: { nope: true }, run: run() })).rejects.toThrow(TypeError);
     expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('types: approvals answer by call id with a boolean or a decision; the result is typed', () => {
+    const { agent } = fixture(textStep('never'));
+    expectTypeOf<TextTurnRequest['approvals']>().toEqualTypeOf<Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason'>>> | undefined>();
+    expectTypeOf(generateTextTurn).returns.resolves.toEqualTypeOf<TextTurnResult>();
+    expectTypeOf<TextTurnResult['messages']>().toEqualTypeOf<ModelMessage[]>();
+    // @ts-expect-error an answer is a boolean or { approved, reason }, not a string
+    const wrong: TextTurnRequest = { messages: 'x', run: run(), approvals: { c1: 'yes' } };
+    expect(wrong.approvals).toBeDefined();
+    expect(typeof agent.options).toBe('object');
   });
 
   it('an aborted signal stops the turn before any tool runs', async () => {
