@@ -125,7 +125,9 @@ export function hmacSha256(secret: Uint8Array): (data: Uint8Array) => Uint8Array
   block.fill(0x5c);
   for (let i = 0; i < key.length; i++) block[i]! ^= key[i]!;
   compress(outer, block, 0);
+  // No copy of the padded key stays behind in the scratch buffers.
   block.fill(0);
+  W.fill(0);
   return (data) => finish(outer, 64, finish(inner, 64, data));
 }
 
