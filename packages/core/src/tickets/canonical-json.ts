@@ -23,11 +23,14 @@ export async function hashArguments(args: unknown): Promise<string> {
   return encodeBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
-/** Returns `undefined` for values that `JSON.stringify` omits (the caller drops or nulls them). */
-function write(input: unknown, key: string, ancestors: object[]): string | undefined {
+/**
+ * Returns `undefined` for values that `JSON.stringify` omits (the caller drops or nulls them). Builds strings
+ * directly (no arrays to join); `ancestors` needs no cleanup on a throw, since the whole call is abandoned.
+ */
+function write(input: unknown, key: string | number, ancestors: object[]): string | undefined {
   let value = input;
   if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
+    value = (value as { toJSON: (key: string) => unknown }).toJSON(String(key));
   }
   switch (typeof value) {
     case 'string':
@@ -48,25 +51,25 @@ function write(input: unknown, key: string, ancestors: object[]): string | undef
   const object = value as object;
   if (ancestors.includes(object)) throw new TypeError(`canonicalJson: a cycle at ${where(key)}`);
   ancestors.push(object);
-  try {
-    if (Array.isArray(object)) {
-      const items: string[] = [];
-      for (let i = 0; i < object.length; i++) items.push(write(object[i], String(i), ancestors) ?? 'null');
-      return `[${items.join(',')}]`;
-    }
+  let out: string;
+  if (Array.isArray(object)) {
+    out = '[';
+    for (let i = 0; i < object.length; i++) out += `${i === 0 ? '' : ','}${write(object[i], i, ancestors) ?? 'null'}`;
+    out += ']';
+  } else {
     if (!isPlainObject(object)) {
       const name = (object as { constructor?: { name?: unknown } }).constructor?.name;
       throw new TypeError(`canonicalJson: ${typeof name === 'string' ? name : 'a non-plain object'} at ${where(key)} is not plain JSON data`);
     }
-    const members: string[] = [];
+    out = '{';
     for (const name of Object.keys(object).sort()) {
       const member = write((object as Record<string, unknown>)[name], name, ancestors);
-      if (member !== undefined) members.push(`${JSON.stringify(name)}:${member}`);
+      if (member !== undefined) out += `${out.length === 1 ? '' : ','}${JSON.stringify(name)}:${member}`;
     }
-    return `{${members.join(',')}}`;
-  } finally {
-    ancestors.pop();
+    out += '}';
   }
+  ancestors.pop();
+  return out;
 }
 
 /** `Object.prototype` or `null` as prototype, from any realm (iframes, `vm` contexts). */
@@ -75,6 +78,6 @@ function isPlainObject(value: object): boolean {
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
-function where(key: string): string {
-  return key === '' ? 'the top level' : `key ${JSON.stringify(key)}`;
+function where(key: string | number): string {
+  return key === '' ? 'the top level' : `key ${JSON.stringify(String(key))}`;
 }
