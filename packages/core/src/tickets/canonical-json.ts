@@ -1,5 +1,5 @@
 import { encodeBase64Url } from './base64url.ts';
-import { SELF_TEST, SMALL_MESSAGE_BYTES, sha256 } from './hmac-sha256.ts';
+import { sha256Digest } from './hmac-sha256.ts';
 
 /**
  * Deterministic JSON of a value: object keys sorted (UTF-16 code units) at every depth, no whitespace.
@@ -17,10 +17,7 @@ export function canonicalJson(value: unknown): string {
 
 /** Base64url SHA-256 of the canonical JSON of tool arguments: equal for equal data whatever the key order. */
 export async function hashArguments(args: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(canonicalJson(args));
-  // Short arguments (most) in JavaScript, long ones natively: see hmac-sha256.ts.
-  if (SELF_TEST && bytes.length <= SMALL_MESSAGE_BYTES) return encodeBase64Url(sha256(bytes));
-  return encodeBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  return encodeBase64Url(await sha256Digest(new TextEncoder().encode(canonicalJson(args))));
 }
 
 /**

@@ -131,6 +131,54 @@ export function hmacSha256(secret: Uint8Array): (data: Uint8Array) => Uint8Array
   return (data) => finish(outer, 64, finish(inner, 64, data));
 }
 
+/** Whether `data` is hashed here (short, and the self-test passed) rather than through WebCrypto. */
+function inJavaScript(data: Uint8Array): boolean {
+  return SELF_TEST && data.length <= SMALL_MESSAGE_BYTES;
+}
+
+/** SHA-256 of `data`: here for short data, through WebCrypto for long. */
+export async function sha256Digest(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  return inJavaScript(data) ? sha256(data) : new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+}
+
+/** The HMAC-SHA256 of one secret, for short messages here and for long ones through WebCrypto. */
+export interface HmacKey {
+  sign(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array>;
+  /** Whether `signature` is the MAC of `data`, compared in constant time either way. */
+  verify(data: Uint8Array<ArrayBuffer>, signature: Uint8Array<ArrayBuffer>): Promise<boolean>;
+}
+
+/** An {@link HmacKey}; its padded key blocks and its WebCrypto key are made on first use. */
+export function createHmacKey(secret: Uint8Array<ArrayBuffer>): HmacKey {
+  let local: ((data: Uint8Array) => Uint8Array) | undefined;
+  let imported: Promise<CryptoKey> | undefined;
+  const localMac = (data: Uint8Array): Uint8Array => {
+    local ??= hmacSha256(secret);
+    return local(data);
+  };
+  const webCryptoKey = (): Promise<CryptoKey> => {
+    if (imported === undefined) {
+      const key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      imported = key;
+      // A failed import is tried again next time.
+      key.catch(() => {
+        if (imported === key) imported = undefined;
+      });
+    }
+    return imported;
+  };
+  return {
+    async sign(data) {
+      if (inJavaScript(data)) return localMac(data);
+      return new Uint8Array(await crypto.subtle.sign('HMAC', await webCryptoKey(), data));
+    },
+    async verify(data, signature) {
+      if (inJavaScript(data)) return equalBytes(localMac(data), signature);
+      return crypto.subtle.verify('HMAC', await webCryptoKey(), signature, data);
+    },
+  };
+}
+
 /** Whether two byte strings are equal, in time that depends only on their lengths. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

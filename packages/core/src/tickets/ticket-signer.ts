@@ -1,6 +1,6 @@
 import { decodeBase64Url, encodeBase64Url } from './base64url.ts';
 import { canonicalJson, hashArguments } from './canonical-json.ts';
-import { equalBytes, hmacSha256, SELF_TEST, SMALL_MESSAGE_BYTES } from './hmac-sha256.ts';
+import { createHmacKey } from './hmac-sha256.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketMismatchField } from './ticket-error.ts';
 
@@ -131,41 +131,14 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
   const defaultTtl = options.ttlMs ?? DEFAULT_TICKET_TTL_MS;
   checkTtl(defaultTtl, 'createTicketSigner: ttlMs');
   const nonceStore = options.nonceStore ?? createMemoryNonceStore({ now });
-  const secrets = readKeys(options.keys);
+  // One HMAC key per key id: nothing is imported or hashed until first use (construction stays synchronous).
+  const keys = new Map([...readKeys(options.keys)].map(([kid, secret]) => [kid, createHmacKey(secret)] as const));
   const signingKid = options.keys[0]!.id;
-  const imported = new Map<string, Promise<CryptoKey>>();
   const encoder = new TextEncoder();
-
-  /** Imports each secret once, on first use (construction stays synchronous). */
-  function cryptoKey(kid: string, secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-    let key = imported.get(kid);
-    if (key === undefined) {
-      key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-      imported.set(kid, key);
-      key.catch(() => imported.delete(kid));
-    }
-    return key;
-  }
-
-  const smallMacs = new Map<string, (data: Uint8Array) => Uint8Array>();
-
-  /** The JavaScript HMAC of a key, for short messages (see hmac-sha256.ts). */
-  function smallMac(kid: string, secret: Uint8Array): (data: Uint8Array) => Uint8Array {
-    let sign = smallMacs.get(kid);
-    if (sign === undefined) {
-      sign = hmacSha256(secret);
-      smallMacs.set(kid, sign);
-    }
-    return sign;
-  }
 
   /** The base64url HMAC of `text` under the signing key. */
   async function mac(text: string): Promise<string> {
-    const data = encoder.encode(text);
-    const secret = secrets.get(signingKid)!;
-    if (SELF_TEST && data.length <= SMALL_MESSAGE_BYTES) return encodeBase64Url(smallMac(signingKid, secret)(data));
-    const key = await cryptoKey(signingKid, secret);
-    return encodeBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, data)));
+    return encodeBase64Url(await keys.get(signingKid)!.sign(encoder.encode(text)));
   }
 
   /**
@@ -175,14 +148,11 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
   async function macProblem(parts: TokenParts, signed: () => string | undefined): Promise<'malformed' | 'unknown-key' | 'bad-signature' | undefined> {
     const signature = decodeBase64Url(parts.signature);
     if (signature === undefined) return 'malformed';
-    const secret = secrets.get(parts.kid);
-    if (secret === undefined) return 'unknown-key';
+    const key = keys.get(parts.kid);
+    if (key === undefined) return 'unknown-key';
     const text = signed();
     if (text === undefined) return 'bad-signature';
-    const data = encoder.encode(text);
-    // Both compare in constant time.
-    if (SELF_TEST && data.length <= SMALL_MESSAGE_BYTES) return equalBytes(smallMac(parts.kid, secret)(data), signature) ? undefined : 'bad-signature';
-    return (await crypto.subtle.verify('HMAC', await cryptoKey(parts.kid, secret), signature, data)) ? undefined : 'bad-signature';
+    return (await key.verify(encoder.encode(text), signature)) ? undefined : 'bad-signature';
   }
 
   async function verify(
