@@ -93,21 +93,26 @@ export interface PendingToolCall {
   readonly runsOn: TicketPartData['runsOn'] | undefined;
 }
 
-/** The awaited outcome of a turn. */
-export interface ChatTurnResult {
-  /** The answer: the text after the last tool call of the turn (or the return-direct output). */
+/** What every finished turn reports, a UI turn ({@link ChatTurnResult}) or a text turn (`TextTurnResult`). */
+export interface TurnOutcome {
+  /** The answer: the text after the turn's last tool call (or the return-direct output). */
   readonly text: string;
   readonly finishReason: string;
-  /** The assistant message of this turn (a continued one keeps its id). */
-  readonly message: EdgetoolUIMessage;
-  /** The whole conversation after this turn, ready to send back. */
-  readonly messages: EdgetoolUIMessage[];
   /** Calls this server executed during the turn. */
   readonly toolResults: readonly ToolCallResult[];
+  /** Calls the turn ended on: waiting for an approval, or for the caller to run them. */
   readonly pending: readonly PendingToolCall[];
   /** The loop ended on return-direct tools; the model was not called again. */
   readonly returnDirect: boolean;
   readonly run: RunContext;
+}
+
+/** The awaited outcome of a turn. */
+export interface ChatTurnResult extends TurnOutcome {
+  /** The assistant message of this turn (a continued one keeps its id). */
+  readonly message: EdgetoolUIMessage;
+  /** The whole conversation after this turn, ready to send back. */
+  readonly messages: EdgetoolUIMessage[];
 }
 
 /**

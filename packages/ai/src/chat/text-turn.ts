@@ -1,7 +1,7 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import type { ChatAgent, PendingToolCall } from './chat-agent.ts';
+import type { ChatAgent, PendingToolCall, TurnOutcome } from './chat-agent.ts';
 import { DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
@@ -23,22 +23,12 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly approvals?: Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason'>>>;
 }
 
-/** The outcome of {@link TextTurnRequest}. */
-export interface TextTurnResult {
-  /** The answer: the last step's text (or the return-direct output). */
-  readonly text: string;
-  readonly finishReason: string;
+/** The outcome of {@link TextTurnRequest}: approvals in `pending` are answered with `approvals` on the next turn. */
+export interface TextTurnResult extends TurnOutcome {
   /** The whole conversation after this turn: pass it to the next turn. */
   readonly messages: ModelMessage[];
-  /** Calls this server executed during the turn. */
-  readonly toolResults: readonly ToolCallResult[];
-  /** Calls the turn ended on: approvals to answer (`approvals` of the next turn), or calls of client tools. */
-  readonly pending: readonly PendingToolCall[];
-  /** The loop ended on return-direct tools; the model was not called again. */
-  readonly returnDirect: boolean;
   /** How many model steps ran. */
   readonly steps: number;
-  readonly run: RunContext;
 }
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
