@@ -136,16 +136,19 @@ function inJavaScript(data: Uint8Array): boolean {
   return SELF_TEST && data.length <= SMALL_MESSAGE_BYTES;
 }
 
+/** `data` as WebCrypto's types want it (a `TextEncoder`'s output is typed `ArrayBufferLike` in some runtimes' types). */
+const buffer = (data: Uint8Array): Uint8Array<ArrayBuffer> => data as Uint8Array<ArrayBuffer>;
+
 /** SHA-256 of `data`: here for short data, through WebCrypto for long. */
-export async function sha256Digest(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  return inJavaScript(data) ? sha256(data) : new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+export async function sha256Digest(data: Uint8Array): Promise<Uint8Array> {
+  return inJavaScript(data) ? sha256(data) : new Uint8Array(await crypto.subtle.digest('SHA-256', buffer(data)));
 }
 
 /** The HMAC-SHA256 of one secret, for short messages here and for long ones through WebCrypto. */
 export interface HmacKey {
-  sign(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array>;
+  sign(data: Uint8Array): Promise<Uint8Array>;
   /** Whether `signature` is the MAC of `data`, compared in constant time either way. */
-  verify(data: Uint8Array<ArrayBuffer>, signature: Uint8Array<ArrayBuffer>): Promise<boolean>;
+  verify(data: Uint8Array, signature: Uint8Array): Promise<boolean>;
 }
 
 /** An {@link HmacKey}; its padded key blocks and its WebCrypto key are made on first use. */
@@ -170,11 +173,11 @@ export function createHmacKey(secret: Uint8Array<ArrayBuffer>): HmacKey {
   return {
     async sign(data) {
       if (inJavaScript(data)) return localMac(data);
-      return new Uint8Array(await crypto.subtle.sign('HMAC', await webCryptoKey(), data));
+      return new Uint8Array(await crypto.subtle.sign('HMAC', await webCryptoKey(), buffer(data)));
     },
     async verify(data, signature) {
       if (inJavaScript(data)) return equalBytes(localMac(data), signature);
-      return crypto.subtle.verify('HMAC', await webCryptoKey(), signature, data);
+      return crypto.subtle.verify('HMAC', await webCryptoKey(), buffer(signature), buffer(data));
     },
   };
 }
