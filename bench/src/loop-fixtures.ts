@@ -4,9 +4,9 @@
  * and one function per side that runs a whole turn and drains its UI message stream.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { type ChatTurnResult, createChatAgent, generateTextTurn, sealResult } from '@edgetool/ai';
+import { type ChatAgent, createChatAgent, generateTextTurn, sealResult } from '@edgetool/ai';
 import { callsStep, textStep } from '@edgetool/ai/testing';
-import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { createRunContext, createTicketSigner, defineTool, type RunContext } from '@edgetool/core';
 import {
   convertToModelMessages,
   generateText,
@@ -253,43 +253,34 @@ function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMess
   });
 }
 
+/** An edgetool side: its own scripted model and chat agent (`trace` as given); `turn` runs one turn with them. */
+function edgetoolSide(
+  toolSteps: number,
+  turn: (agent: ChatAgent, run: RunContext) => Promise<{ readonly toolResults: readonly unknown[]; readonly text: string }>,
+  options: { readonly trace?: boolean } = {},
+): Side {
+  const model = scriptedModel(toolSteps);
+  const agent = createChatAgent({ model, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1, ...options });
+  return {
+    model,
+    async run() {
+      const result = await turn(agent, createRunContext({ conversationId: `conv-${++conversation}` }));
+      forget(model);
+      return { results: result.toolResults.length, text: result.text };
+    },
+  };
+}
+
+/** The UI turn: `generate()` with one user UI message. */
+const uiTurn = (agent: ChatAgent, run: RunContext) => agent.generate({ messages: [userMessage('Go')], run });
+
 /** Every side of the loop bench, for a loop of `toolSteps` steps of 4 parallel calls plus one answering step. */
 export function createSides(toolSteps: number) {
-  const edgetoolModel = scriptedModel(toolSteps);
-  const agent = createChatAgent({ model: edgetoolModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
-  const edgetool: Side = {
-    model: edgetoolModel,
-    async run() {
-      const result: ChatTurnResult = await agent.generate({
-        messages: [userMessage('Go')],
-        run: createRunContext({ conversationId: `conv-${++conversation}` }),
-      });
-      forget(edgetoolModel);
-      return { results: result.toolResults.length, text: result.text };
-    },
-  };
+  const edgetool = edgetoolSide(toolSteps, uiTurn);
   // Diagnostic: the same UI turn without trace parts (no spans, no trace chunk per result).
-  const quietModel = scriptedModel(toolSteps);
-  const quietAgent = createChatAgent({ model: quietModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1, trace: false });
-  const edgetoolNoTrace: Side = {
-    model: quietModel,
-    async run() {
-      const result = await quietAgent.generate({ messages: [userMessage('Go')], run: createRunContext({ conversationId: `conv-${++conversation}` }) });
-      forget(quietModel);
-      return { results: result.toolResults.length, text: result.text };
-    },
-  };
+  const edgetoolNoTrace = edgetoolSide(toolSteps, uiTurn, { trace: false });
   // The text turn for server code: `generateTextTurn(agent)` on the AI SDK's `generateText` (no UI stream, no proofs).
-  const textModel = scriptedModel(toolSteps);
-  const textAgent = createChatAgent({ model: textModel, tools: edgetoolTools, tickets, maxSteps: toolSteps + 1 });
-  const edgetoolText: Side = {
-    model: textModel,
-    async run() {
-      const result = await generateTextTurn(textAgent, { messages: prompt(), run: createRunContext({ conversationId: `conv-${++conversation}` }) });
-      forget(textModel);
-      return { results: result.toolResults.length, text: result.text };
-    },
-  };
+  const edgetoolText = edgetoolSide(toolSteps, (agent, run) => generateTextTurn(agent, { messages: prompt(), run }));
   return {
     edgetool,
     edgetoolNoTrace,
