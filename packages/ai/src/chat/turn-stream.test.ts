@@ -1,7 +1,7 @@
 import { isStepCount, jsonSchema, streamText, type ToolSet, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { createTurnStream } from './turn-stream.ts';
+import { createTurnStream, type TurnStreamOptions } from './turn-stream.ts';
 
 const tools: ToolSet = {
   lookup: {
@@ -33,6 +33,22 @@ async function read(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageCh
 /** Message ids differ between runs (a new one per turn); everything else must match chunk for chunk. */
 const normalise = (chunks: UIMessageChunk[]) => chunks.map((c) => (c.type === 'start' ? { ...c, messageId: 'm' } : c));
 
+/** The turn stream of a fresh run of `script`, read to its end; no proofs and no trailer unless given. */
+function turnChunks(script: () => Parameters<typeof scriptedModel>, options: Partial<Omit<TurnStreamOptions, 'source' | 'tools'>> = {}): Promise<UIMessageChunk[]> {
+  return read(
+    createTurnStream({
+      source: run(script).stream,
+      tools,
+      originalMessages: [],
+      metadata: undefined,
+      onError: String,
+      proofs: { before: () => undefined },
+      trailer: () => [],
+      ...options,
+    }),
+  );
+}
+
 const scripts: Record<string, () => Parameters<typeof scriptedModel>> = {
   text: () => [textStep('Hello there.')],
   'tool call and answer': () => [callsStep([['c1', 'lookup', { q: 'A-1' }]]), textStep('Found it.')],
@@ -59,17 +75,7 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
       const sdk = await read(
         toUIMessageStream({ stream: run(script).stream, tools, originalMessages: original, generateMessageId: () => 'x', sendFinish: false, redactToolErrors: false, onError: String }) as ReadableStream<UIMessageChunk>,
       );
-      const ours = await read(
-        createTurnStream({
-          source: run(script).stream,
-          tools,
-          originalMessages: original,
-          metadata: undefined,
-          onError: String,
-          proofs: { before: () => undefined },
-          trailer: async () => [],
-        }),
-      );
+      const ours = await turnChunks(script, { originalMessages: original });
       expect(ours.length).toBeGreaterThan(2);
       expect(normalise(ours)).toEqual(normalise(sdk));
     });
@@ -80,32 +86,23 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
       { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'go' }] },
       { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'before' }] },
     ];
-    const chunks = await read(
-      createTurnStream({ source: run(scripts.text!).stream, tools, originalMessages: original, metadata: { mode: 'internal' }, onError: String, proofs: { before: () => undefined }, trailer: async () => [] }),
-    );
+    const chunks = await turnChunks(scripts.text!, { originalMessages: original, metadata: { mode: 'internal' } });
     expect(chunks[0]).toEqual({ type: 'start', messageId: 'a1', messageMetadata: { mode: 'internal' } });
   });
 
   it('proofs go out before their chunk (after start), the trailer last; a failing proof ends with an error chunk', async () => {
     const seen: string[] = [];
-    const ok = await read(
-      createTurnStream({
-        source: run(scripts['tool call and answer']!).stream,
-        tools,
-        originalMessages: [],
-        metadata: undefined,
-        onError: String,
-        proofs: {
-          before: (chunk) => {
-            seen.push(chunk.type);
-            if (chunk.type === 'start' || chunk.type === 'tool-output-available') return Promise.resolve([{ type: 'data-proof', id: chunk.type, data: 1 } as UIMessageChunk]);
-            return undefined;
-          },
+    const ok = await turnChunks(scripts['tool call and answer']!, {
+      proofs: {
+        before: (chunk) => {
+          seen.push(chunk.type);
+          if (chunk.type === 'start' || chunk.type === 'tool-output-available') return Promise.resolve([{ type: 'data-proof', id: chunk.type, data: 1 } as UIMessageChunk]);
+          return undefined;
         },
-        // The finish reason comes from the source's `finish` part (reading result.finishReason would replay the stream).
-        trailer: (last, reason) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? reason : 'other' } as UIMessageChunk],
-      }),
-    );
+      },
+      // The finish reason comes from the source's `finish` part (reading result.finishReason would replay the stream).
+      trailer: (last, reason) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? reason : 'other' } as UIMessageChunk],
+    });
     const types = ok.map((c) => (c.type === 'data-proof' ? `proof:${(c as { id: string }).id}` : c.type));
     expect(types.slice(0, 2)).toEqual(['start', 'proof:start']);
     expect(types.indexOf('proof:tool-output-available')).toBe(types.indexOf('tool-output-available') - 1);
@@ -113,17 +110,11 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
     expect(ok.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
     expect(seen).toEqual(ok.filter((c) => c.type !== 'data-proof' && c.type !== 'finish').map((c) => c.type));
 
-    const failed = await read(
-      createTurnStream({
-        source: run(scripts['tool call and answer']!).stream,
-        tools,
-        originalMessages: [],
-        metadata: undefined,
-        onError: (e) => `failed: ${(e as Error).message}`,
-        proofs: { before: (chunk) => (chunk.type === 'tool-output-available' ? Promise.reject(new Error('no key')) : undefined) },
-        trailer: async () => [{ type: 'finish' } as UIMessageChunk],
-      }),
-    );
+    const failed = await turnChunks(scripts['tool call and answer']!, {
+      onError: (e) => `failed: ${(e as Error).message}`,
+      proofs: { before: (chunk) => (chunk.type === 'tool-output-available' ? Promise.reject(new Error('no key')) : undefined) },
+      trailer: async () => [{ type: 'finish' } as UIMessageChunk],
+    });
     expect(failed.at(-1)).toEqual({ type: 'error', errorText: 'failed: no key' });
     expect(failed.some((c) => c.type === 'tool-output-available' || c.type === 'finish')).toBe(false);
   });
