@@ -44,7 +44,7 @@ describe('defineTool', () => {
     expect(schema.required ?? []).toEqual([]);
   });
 
-  it('accepts a raw JSON Schema and validates it without eval', () => {
+  it('accepts a raw JSON Schema and validates it without eval', async () => {
     const schema = jsonSchema<{ city: string; days?: number }>({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
@@ -55,9 +55,9 @@ describe('defineTool', () => {
     const t = defineTool({ name: 'forecast', description: 'Weather', input: schema, execute: ({ city }) => city });
     expect(t.jsonSchema).not.toHaveProperty('$schema');
     expect(t.jsonSchema).toMatchObject({ required: ['city'] });
-    const ok = schema['~standard'].validate({ city: 'Paris', days: 2 });
+    const ok = await schema['~standard'].validate({ city: 'Paris', days: 2 });
     expect(ok).toEqual({ value: { city: 'Paris', days: 2 } });
-    const bad = schema['~standard'].validate({ days: 0 }) as { issues: { path: PropertyKey[]; message: string }[] };
+    const bad = (await schema['~standard'].validate({ days: 0 })) as { issues: { path: PropertyKey[]; message: string }[] };
     expect(bad.issues.some((i) => i.message.includes('city'))).toBe(true);
     expect(bad.issues.some((i) => i.path.join('.') === 'days')).toBe(true);
   });
