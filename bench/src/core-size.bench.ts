@@ -26,6 +26,18 @@ export const ENTRIES: readonly Entry[] = [
   { label: 'baseline: valibot object+string+number+safeParse', source: "export { number, object, safeParse, string } from 'valibot';", external: false },
 ];
 
+/** What one import costs on its own: tree-shaking keeps only what it reaches. Dependencies external, then included. */
+export const IMPORTS: readonly { readonly label: string; readonly names: string }[] = [
+  { label: 'a tool: `defineTool` (valibot JSON Schema converter included)', names: 'defineTool' },
+  { label: 'an interceptor: `defineInterceptor`', names: 'defineInterceptor' },
+  { label: 'the executor: `createExecutor` (chain, registry, approvals, retry, timeout, trace)', names: 'createExecutor' },
+  { label: 'tool + executor: `defineTool`, `createExecutor`', names: 'defineTool, createExecutor' },
+  { label: 'raw JSON Schema tools: `jsonSchema`', names: 'jsonSchema' },
+  { label: 'tickets and seals: `createTicketSigner`', names: 'createTicketSigner' },
+  { label: 'toolbox classes: `tool`, `scanTools`', names: 'tool, scanTools' },
+  { label: 'lazy tools: `lazyResolver`', names: 'lazyResolver' },
+];
+
 export interface Size {
   readonly raw: number;
   readonly gzip: number;
@@ -77,6 +89,17 @@ export async function run(): Promise<BenchReport> {
       return [entry.label, bytes(s.raw), bytes(s.gzip), ratio(s.gzip / base.gzip), `${Math.round((s.gzip / TARGET_GZIP) * 100)} %`];
     }),
   };
+  const perImport: Table = {
+    title: 'What each import costs on its own (gzip B; tree-shaking drops the rest)',
+    columns: ['import', 'raw B', 'gzip B', 'gzip B, dependencies included'],
+    rows: [],
+  };
+  for (const { label, names } of IMPORTS) {
+    const source = `export { ${names} } from '@edgetool/core';`;
+    const own = await bundle({ label, source, external: true });
+    const withDeps = await bundle({ label, source, external: false });
+    (perImport.rows as string[][]).push([label, bytes(own.raw), bytes(own.gzip), bytes(withDeps.gzip)]);
+  }
   const [whole, typical, , typicalWithDeps] = sizes as [Size, Size, Size, Size];
   return {
     id: 'core-size',
@@ -84,7 +107,7 @@ export async function run(): Promise<BenchReport> {
     method:
       `\`@edgetool/core\` bundled from \`packages/core/src/index.ts\`; (a) and (b) mark ${CORE_DEPENDENCIES.map((d) => `\`${d}\``).join(', ')} external, ` +
       '(c) includes them. Gzip is zlib level 9. The baseline row is bundled the same way in the same run.',
-    tables: [table],
+    tables: [table, perImport],
     targets: [
       { name: 'core (a), whole API, gzip', measured: `${bytes(whole.gzip)} B`, target: `< ${bytes(TARGET_GZIP)} B`, pass: whole.gzip < TARGET_GZIP },
       { name: 'core (b), typical import, gzip', measured: `${bytes(typical.gzip)} B`, target: `< ${bytes(TARGET_GZIP)} B`, pass: typical.gzip < TARGET_GZIP },
