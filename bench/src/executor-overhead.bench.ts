@@ -58,6 +58,14 @@ async function directText(call: ToolCall) {
   return JSON.stringify(direct(call));
 }
 
+/** The least an executor's result needs: the reference, plus `durationMs` (two clock reads) in a result object. */
+async function directFloor(call: ToolCall) {
+  const started = performance.now();
+  const output = direct(call);
+  const content = JSON.stringify(output);
+  return { call, output, content, isError: false, durationMs: performance.now() - started };
+}
+
 function executorWith(interceptors: number, options: { clock?: () => number; spans?: boolean; make?: typeof passThrough } = {}): ToolExecutor {
   const list = Array.from({ length: interceptors }, (_, i) => (options.make ?? passThrough)(i + 1));
   return createExecutor({ registry: [tool], interceptors: list, spans: options.spans, ...(options.clock ? { clock: options.clock } : {}) });
@@ -77,6 +85,7 @@ export const CASES = {
   directSync: { name: 'direct, sync (no await)', fn: cycle(direct), async: false },
   baseline: { name: 'baseline: parse + safeParse + call, awaited', fn: cycle(directAsync), async: true },
   baselineText: { name: 'reference: baseline + `JSON.stringify(output)` for the model', fn: cycle(directText), async: true },
+  floor: { name: 'reference: + `durationMs` (two clock reads) in a result object: what the result needs at least', fn: cycle(directFloor), async: true },
   exec0: { name: 'executor.execute, 0 interceptors', fn: cycle((call) => exec0.execute(call)), async: true },
   exec3: { name: 'executor.execute, 3 interceptors', fn: cycle((call) => exec3.execute(call)), async: true },
   exec3Async: { name: 'diagnostic: 3 `async` interceptors that `await next()`', fn: cycle((call) => exec3Async.execute(call)), async: true },
@@ -151,6 +160,8 @@ export async function run(): Promise<BenchReport> {
           ['per pass-through interceptor `(ctx, next) => next()`: (3 − 0 interceptors) / 3', ns(minus(CASES.exec3, CASES.exec0) / 3)],
           ['per `async` interceptor that awaits next(): (3 async − 0 interceptors) / 3', ns(minus(CASES.exec3Async, CASES.exec0) / 3)],
           ['the output as text for the model (reference − baseline)', ns(minus(CASES.baselineText, CASES.baseline))],
+          ['the result itself: model text, `durationMs`, result object (floor − baseline)', ns(minus(CASES.floor, CASES.baseline))],
+          ['the machinery above that floor: chain, context, checks (3 interceptors − floor)', ns(minus(CASES.exec3, CASES.floor))],
           ['fresh run context per call: `createRunContext()`', ns(minus(CASES.exec3, CASES.exec3Run))],
           ['the rest (3 interceptors, shared run − reference)', ns(minus(CASES.exec3Run, CASES.baselineText))],
           ['spans on: a timed span per layer (spans on − 3 interceptors)', ns(minus(CASES.exec3Spans, CASES.exec3))],
