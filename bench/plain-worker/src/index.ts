@@ -3,18 +3,12 @@
 // module, the same tools; `streamText` + `toUIMessageStream` instead of edgetool's chat agent.
 import { createModelFromEnv } from '@edgetool/ai';
 import { asSchema, convertToModelMessages, createUIMessageStreamResponse, isStepCount, streamText, toUIMessageStream, validateUIMessages } from 'ai';
+import type { Env as DemoEnv } from '../../../apps/worker/src/env.ts';
 import { createApiRouter, json, jsonError, readLimited } from '../../../apps/worker/src/http/index.ts';
 import { APPROVAL, createPlainTools } from './tools.ts';
 
-interface Env {
-  readonly DB: D1Database;
-  readonly ASSETS: Fetcher;
-  readonly OPENAI_MODEL?: string;
-  readonly OPENAI_API_KEY?: string;
-  readonly OPENAI_BASE_URL?: string;
-  readonly OPENAI_API?: string;
-  readonly OFFLINE_DELAY_MS?: string;
-}
+/** The demo Worker's bindings, less the ticket secrets this Worker has no use for. */
+type Env = Omit<DemoEnv, 'TICKET_SECRET' | 'TICKET_SECRET_PREVIOUS'>;
 
 const INSTRUCTIONS = `You are the order desk of a small shop. Use the tools to look up orders, find delayed ones,
 change delivery dates and email customers (changes and emails need the user's approval), tell the time in a time zone,

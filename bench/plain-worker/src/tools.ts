@@ -1,38 +1,12 @@
 // The demo Worker's tools (apps/worker/src/tools) written with the plain AI SDK: `tool()`, zod input
 // schemas, `execute` closures over D1. Same names, descriptions, SQL and results; no tickets, seals,
-// chain or policy. Approval goes through `streamText`'s `toolApproval`.
+// chain or policy. Approval goes through `streamText`'s `toolApproval`. The SQL, date rules and clock are the demo's
+// own schema-free modules (order-store.ts, clock.ts), as the calculator is.
 import { generateText, isStepCount, type LanguageModel, type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
-
-interface OrderItem {
-  readonly sku: string;
-  readonly name: string;
-  readonly qty: number;
-  readonly unit_price: number;
-}
-
-interface Order {
-  readonly id: string;
-  readonly customer: string;
-  readonly email: string;
-  readonly items: readonly OrderItem[];
-  readonly status: 'pending' | 'shipped' | 'delayed' | 'delivered';
-  readonly delivery_date: string;
-  readonly delay_days: number;
-  readonly updated_at: string;
-}
-
-type OrderRow = Omit<Order, 'items'> & { readonly items: string };
-
-const SELECT_ORDER = 'SELECT id, customer, email, items, status, delivery_date, delay_days, updated_at FROM orders';
-
-const toOrder = (row: OrderRow): Order => ({ ...row, items: JSON.parse(row.items) as OrderItem[] });
-
-async function findOrder(db: D1Database, id: string): Promise<Order | undefined> {
-  const row = await db.prepare(`${SELECT_ORDER} WHERE id = ?1`).bind(id).first<OrderRow>();
-  return row === null ? undefined : toOrder(row);
-}
+import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
+import { daysBetween, findDelayedOrders, findOrder, isCalendarDay, isoDay, type Order } from '../../../apps/worker/src/tools/order-store.ts';
 
 async function requireOrder(db: D1Database, id: string): Promise<Order> {
   const order = await findOrder(db, id);
@@ -46,54 +20,6 @@ const orderId = z
   .toUpperCase()
   .regex(/^A-\d{4}$/, 'Order ids look like A-1001')
   .describe('The order id, e.g. A-1001');
-
-const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
-const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-const isCalendarDay = (value: string): boolean => {
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
-};
-
-const FIELDS: Intl.DateTimeFormatOptions = {
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  weekday: 'long',
-};
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { ...FIELDS, timeZone });
-  } catch {
-    return undefined;
-  }
-}
-
-function clockIn(timeZone: string, date: Date) {
-  const format = formatterFor(timeZone);
-  if (format === undefined) throw new RangeError(`Unknown time zone "${timeZone}".`);
-  const at = new Date(Math.floor(date.getTime() / 1000) * 1000);
-  const part: Record<string, string> = {};
-  for (const { type, value } of format.formatToParts(at)) part[type] = value;
-  const local = `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}`;
-  const offsetMinutes = Math.round((Date.parse(`${local}Z`) - at.getTime()) / 60_000);
-  const abs = Math.abs(offsetMinutes);
-  const offset = `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  const resolved = format.resolvedOptions().timeZone;
-  return {
-    time_zone: timeZone.toLowerCase() === resolved.toLowerCase() ? resolved : timeZone,
-    local_date: local.slice(0, 10),
-    local_time: local.slice(11),
-    weekday: part.weekday ?? '',
-    utc_offset: offset,
-    iso: `${local}${offset}`,
-    utc: at.toISOString().replace('.000Z', 'Z'),
-  };
-}
 
 // Input schemas at module scope, wrapped once with `zodSchema()`: the AI SDK then converts each to JSON Schema
 // once per isolate (a raw zod schema is converted again on every step).
@@ -122,7 +48,7 @@ const worldClockInput = zodSchema(z.object({
     .trim()
     .min(1, 'Give a time zone such as Europe/Berlin')
     .max(64)
-    .refine((zone) => formatterFor(zone) !== undefined, 'Unknown time zone: use an IANA name such as Europe/Berlin, America/New_York or UTC')
+    .refine(isTimeZone, 'Unknown time zone: use an IANA name such as Europe/Berlin, America/New_York or UTC')
     .describe('IANA time zone, e.g. Europe/Berlin'),
 }));
 const calculateInput = zodSchema(z.object({
@@ -170,11 +96,7 @@ function serverTools(db: D1Database) {
       '(default 1), most delayed first, with customer, status, delivery date and delay in days.',
     inputSchema: listDelayedInput,
     execute: async ({ days_threshold }) => {
-      const { results } = await db
-        .prepare(`${SELECT_ORDER} WHERE status <> 'delivered' AND delay_days >= ?1 AND delay_days > 0 ORDER BY delay_days DESC, id`)
-        .bind(days_threshold)
-        .all<OrderRow>();
-      const orders = results.map(toOrder);
+      const orders = await findDelayedOrders(db, days_threshold);
       return {
         days_threshold,
         count: orders.length,

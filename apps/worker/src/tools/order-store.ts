@@ -1,0 +1,70 @@
+// Orders in D1, with no schema library and no edgetool import: the demo's tools (orders.ts) and the bench's
+// plain AI SDK Worker (bench/plain-worker) both use it, so their SQL and date rules are the same code.
+
+/** Where an order is in its life. */
+export type OrderStatus = 'pending' | 'shipped' | 'delayed' | 'delivered';
+
+/** One line of an order. */
+export interface OrderItem {
+  readonly sku: string;
+  readonly name: string;
+  readonly qty: number;
+  readonly unit_price: number;
+}
+
+/** An order as the tools return it (items parsed from their JSON column). */
+export interface Order {
+  readonly id: string;
+  readonly customer: string;
+  readonly email: string;
+  readonly items: readonly OrderItem[];
+  readonly status: OrderStatus;
+  /** YYYY-MM-DD */
+  readonly delivery_date: string;
+  /** Days behind the date first promised (0 = on time). */
+  readonly delay_days: number;
+  readonly updated_at: string;
+}
+
+/** The row as D1 returns it. */
+export interface OrderRow extends Omit<Order, 'items'> {
+  readonly items: string;
+}
+
+/** Whether `value` (YYYY-MM-DD) names a day that exists (rejects 2026-02-30). */
+export function isCalendarDay(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
+/** Today's date in UTC as YYYY-MM-DD. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (both YYYY-MM-DD); negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Parses a row's items JSON. */
+export function toOrder(row: OrderRow): Order {
+  return { ...row, items: JSON.parse(row.items) as OrderItem[] };
+}
+
+const SELECT_ORDER = 'SELECT id, customer, email, items, status, delivery_date, delay_days, updated_at FROM orders';
+
+/** Loads one order, or `undefined`. */
+export async function findOrder(db: D1Database, id: string): Promise<Order | undefined> {
+  const row = await db.prepare(`${SELECT_ORDER} WHERE id = ?1`).bind(id).first<OrderRow>();
+  return row === null ? undefined : toOrder(row);
+}
+
+/** Open (not delivered) orders at least `minDelayDays` late, most delayed first. */
+export async function findDelayedOrders(db: D1Database, minDelayDays: number): Promise<Order[]> {
+  const { results } = await db
+    .prepare(`${SELECT_ORDER} WHERE status <> 'delivered' AND delay_days >= ?1 AND delay_days > 0 ORDER BY delay_days DESC, id`)
+    .bind(minDelayDays)
+    .all<OrderRow>();
+  return results.map(toOrder);
+}
