@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { type BenchReport, bytes, type Table } from './report.ts';
 import { ROOT } from './workers.ts';
+import { packageOf } from './worker-size.bench.ts';
 
 const ENTRY = join(ROOT, 'apps', 'web', 'src', 'main.tsx');
 
@@ -16,12 +17,9 @@ const EDGETOOL = ['@edgetool/core', '@edgetool/react', '@edgetool/ai (protocol t
 
 /** The package (or workspace part) an input belongs to. */
 function groupOf(path: string): string {
+  const pkg = packageOf(path);
+  if (pkg !== undefined) return pkg;
   const p = path.replaceAll('\\', '/');
-  const at = p.lastIndexOf('/node_modules/');
-  if (at >= 0) {
-    const rest = p.slice(at + '/node_modules/'.length);
-    return rest.startsWith('@') ? rest.split('/').slice(0, 2).join('/') : (rest.split('/')[0] as string);
-  }
   if (p.includes('packages/core/')) return EDGETOOL[0];
   if (p.includes('packages/react/')) return EDGETOOL[1];
   if (p.includes('packages/ai/')) return EDGETOOL[2];

@@ -44,12 +44,20 @@ const GROUPS = {
   other: 'other dependencies, shared',
 } as const;
 
+/** The npm package a bundled input comes from (`@scope/name` or `name`), or `undefined` for workspace code. */
+export function packageOf(path: string): string | undefined {
+  const p = path.replaceAll('\\', '/');
+  const at = p.lastIndexOf('/node_modules/');
+  if (at < 0) return undefined;
+  const rest = p.slice(at + '/node_modules/'.length);
+  return rest.startsWith('@') ? rest.split('/').slice(0, 2).join('/') : (rest.split('/')[0] as string);
+}
+
 /** Which group a bundled input belongs to, from its absolute path. */
 function groupOf(path: string): string {
   const p = path.replaceAll('\\', '/');
-  if (p.includes('/node_modules/')) {
-    const rest = p.slice(p.lastIndexOf('/node_modules/') + '/node_modules/'.length);
-    const pkg = rest.startsWith('@') ? rest.split('/').slice(0, 2).join('/') : (rest.split('/')[0] as string);
+  const pkg = packageOf(p);
+  if (pkg !== undefined) {
     if (pkg === 'valibot') return GROUPS.valibot;
     if (pkg === '@valibot/to-json-schema') return GROUPS.toJsonSchema;
     if (pkg === '@cfworker/json-schema') return GROUPS.cfworker;
