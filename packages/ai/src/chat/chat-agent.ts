@@ -38,7 +38,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}. */
@@ -160,15 +160,6 @@ export function describeModel(model: LanguageModel): { provider: string; modelId
 function toUIMessages(messages: readonly unknown[] | string): unknown[] {
   if (typeof messages !== 'string') return [...messages];
   return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
-}
-
-function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  return present.length > 1 ? AbortSignal.any(present) : present[0];
-}
-
-function abortOption(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
-  return signal ? { abortSignal: signal } : {};
 }
 
 function errorText(error: unknown): string {

@@ -3,6 +3,17 @@ import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { ExecutionMode } from './protocol.ts';
 
+/** The signals that are set, as one (`undefined` when none is). */
+export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length > 1 ? AbortSignal.any(present) : present[0];
+}
+
+/** The AI SDK's `abortSignal` option, left out when there is no signal. */
+export function abortOption(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
+  return signal ? { abortSignal: signal } : {};
+}
+
 /** Model steps per turn when `maxSteps` is not set. */
 export const DEFAULT_MAX_STEPS = 8;
 

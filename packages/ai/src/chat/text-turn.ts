@@ -2,7 +2,7 @@ import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallRe
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import type { ChatAgent, PendingToolCall, TurnOutcome } from './chat-agent.ts';
-import { DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
 export interface TextTurnRequest<TDeps = unknown> {
@@ -144,7 +144,6 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
   const grant = request.grantApprovals === true;
   const tools = await toAISDKTools(textExecutor(agent), { run, decisions, grantApprovals: grant, onResult: (r) => results.set(r.call.id, r) });
   const direct = returnDirectStop(results);
-  const signals = [request.signal, run.signal].filter((s): s is AbortSignal => s !== undefined);
   const result = await generateText({
     model,
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -152,7 +151,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
     tools,
     ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
-    ...(signals.length === 0 ? {} : { abortSignal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
+    ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
   });
   const all = [...messages, ...result.responseMessages];
