@@ -1,5 +1,5 @@
 import type { ToolCallResult } from '@edgetool/core';
-import type { TracePartData } from '@edgetool/ai';
+import { type TracePartData, traceOf } from '@edgetool/ai';
 
 /** One span of a call's chain, as a timeline shows it. */
 export type TraceSpan = TracePartData['spans'][number];
@@ -15,13 +15,7 @@ export interface CallTrace {
 
 /** The trace of a finished browser-side call. */
 export function traceOfResult(result: ToolCallResult): CallTrace {
-  return {
-    side: 'client',
-    outcome: result.outcome.type,
-    errorCode: result.outcome.type === 'error' ? result.outcome.error.code : undefined,
-    durationMs: result.durationMs,
-    spans: result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome })),
-  };
+  return traceOf(result, 'client');
 }
 
 /** The trace a server sent in a `data-edgetool-trace` part. */

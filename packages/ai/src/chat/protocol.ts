@@ -33,6 +33,17 @@ export interface TracePartData {
   readonly spans: readonly Pick<ToolSpan, 'name' | 'kind' | 'depth' | 'start' | 'duration' | 'outcome'>[];
 }
 
+/** A finished call's trace: what a trace part carries (`server`), or what the browser's timeline shows of its own calls (`client`). */
+export function traceOf(result: ToolCallResult, side: TracePartData['side']): Omit<TracePartData, 'toolCallId' | 'toolName'> {
+  return {
+    side,
+    outcome: result.outcome.type,
+    errorCode: result.outcome.type === 'error' ? result.outcome.error.code : undefined,
+    durationMs: result.durationMs,
+    spans: result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome })),
+  };
+}
+
 /** Metadata on each assistant message the loop produces. */
 export interface EdgetoolMessageMetadata {
   readonly model?: { readonly provider: string; readonly modelId: string; readonly offline: boolean };

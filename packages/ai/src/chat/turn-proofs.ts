@@ -1,7 +1,7 @@
 import type { AnyTool, TicketSigner, ToolCallResult } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
-import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData } from './protocol.ts';
+import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
 import { sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
@@ -118,15 +118,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
   const trace = (toolCallId: string): DataChunk | undefined => {
     const result = traces ? results.get(toolCallId) : undefined;
     if (!result) return undefined;
-    const data: TracePartData = {
-      toolCallId,
-      toolName: result.call.name,
-      side: 'server',
-      outcome: result.outcome.type,
-      errorCode: result.outcome.type === 'error' ? result.outcome.error.code : undefined,
-      durationMs: result.durationMs,
-      spans: result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome })),
-    };
+    const data: TracePartData = { toolCallId, toolName: result.call.name, ...traceOf(result, 'server') };
     return { type: TRACE_PART, id: toolCallId, data };
   };
 
