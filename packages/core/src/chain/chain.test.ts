@@ -6,7 +6,9 @@ import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import { CallContext } from '../context/tool-context.ts';
 import { defineInterceptor, success } from './interceptor.ts';
+import { runLayers } from './run-chain.ts';
 import type { InterceptorFn } from './types.ts';
 
 const echo = (log: string[] = []) =>
@@ -219,6 +221,35 @@ describe('ToolChain', () => {
     const result = await executor.execute({ id: 'c1', name: 'echo', arguments: { text: 'x' } });
     expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('rate-limited');
     expect(result.spans[0]).toMatchObject({ name: 'custom', outcome: 'error', errorCode: 'rate-limited' });
+  });
+});
+
+describe('runLayers', () => {
+  const tool = echo();
+  const context = () => new CallContext({ tool, call: { id: 'c1', name: 'echo', arguments: {} }, args: {}, input: { text: 'hi' }, run: createRunContext(), side: 'server', spans: [] });
+  const pass = (name: string) => defineInterceptor(name, (_ctx, next) => next());
+
+  it('settles synchronously when pass-throughs wrap a synchronous tool, and still records every span', () => {
+    const ctx = context();
+    let ticks = 0;
+    const result = runLayers(ctx, [pass('a'), pass('b'), pass('c')], () => success(++ticks), () => 0);
+    expect(result).toEqual({ type: 'success', output: 1 });
+    expect(ctx.spans.map((s) => [s.name, s.outcome])).toEqual([
+      ['a', 'success'],
+      ['b', 'success'],
+      ['c', 'success'],
+      ['echo', 'success'],
+    ]);
+  });
+
+  it('returns a promise as soon as one layer is asynchronous, with the same outcome', async () => {
+    const awaiting = defineInterceptor('awaiting', async (_ctx, next) => next());
+    const viaLayer = runLayers(context(), [pass('a'), awaiting], () => success('x'), null);
+    const viaTool = runLayers(context(), [pass('a')], async () => success('y'), null);
+    expect(viaLayer).toBeInstanceOf(Promise);
+    expect(viaTool).toBeInstanceOf(Promise);
+    expect(await viaLayer).toEqual({ type: 'success', output: 'x' });
+    expect(await viaTool).toEqual({ type: 'success', output: 'y' });
   });
 });
 

@@ -22,7 +22,7 @@ export function runChain(ctx: CallContext, interceptors: readonly ToolIntercepto
   return Promise.resolve(runLayers(ctx, interceptors, terminal, clock));
 }
 
-/** {@link runChain}, but synchronous when nothing in the chain is (no interceptors and a synchronous tool). */
+/** {@link runChain}, but synchronous when nothing in the chain is (a synchronous tool, inside pass-throughs that return `next()`). */
 export function runLayers(ctx: CallContext, interceptors: readonly ToolInterceptor[], terminal: ChainTerminal, clock: Clock | null): Promise<ToolOutcome> | ToolOutcome {
   return dispatch({ ctx, list: interceptors, terminal, clock }, 0, undefined);
 }
@@ -149,9 +149,11 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   }
   // A pass-through (`(ctx, next) => next()`) returned the inner layers' own promise: its outcome is
   // theirs, already checked. End this layer with them instead of one more promise hop.
+  // When the inner layers already settled (pass-throughs around a synchronous tool), hand the outcome
+  // back synchronously: the executor then skips a microtask hop per call.
   if (pending === layer.last) {
-    if (layer.state === DONE) settle(run, span, parent, layer.lastOutcome as ToolOutcome);
-    else layer.forward = (outcome) => settle(run, span, parent, outcome);
+    if (layer.state === DONE) return settle(run, span, parent, layer.lastOutcome as ToolOutcome);
+    layer.forward = (outcome) => settle(run, span, parent, outcome);
     return pending;
   }
   return Promise.resolve(pending).then(
