@@ -149,10 +149,14 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   }
   // A pass-through (`(ctx, next) => next()`) returned the inner layers' own promise: its outcome is
   // theirs, already checked. End this layer with them instead of one more promise hop.
-  // When the inner layers already settled (pass-throughs around a synchronous tool), hand the outcome
-  // back synchronously: the executor then skips a microtask hop per call.
+  // When the inner layers already settled (pass-throughs around a synchronous tool), the outermost layer
+  // hands the outcome back synchronously (the executor skips a microtask hop); inner ones keep sharing
+  // the one promise, so an outer next() need not wrap the outcome again.
   if (pending === layer.last) {
-    if (layer.state === DONE) return settle(run, span, parent, layer.lastOutcome as ToolOutcome);
+    if (layer.state === DONE) {
+      const outcome = settle(run, span, parent, layer.lastOutcome as ToolOutcome);
+      return parent === undefined ? outcome : pending;
+    }
     layer.forward = (outcome) => settle(run, span, parent, outcome);
     return pending;
   }
