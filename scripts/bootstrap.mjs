@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Dependency-free set-up behind `npm start`, `npm test` and `npm run bench`.
+// Dependency-free set-up behind `npm start`, `npm test`, `npm run bench` and `npm run pack`.
 // Runs on the machine's own Node (20 is enough) and, idempotently:
 //   1. provides Node >= 22 from the npm registry under .tools/node when the system Node is older,
 //   2. installs pnpm under .tools/pnpm,
@@ -30,6 +30,7 @@ const JOBS = {
   start: { script: 'ci:start', chromium: false },
   test: { script: 'ci:test', chromium: true },
   bench: { script: 'ci:bench', chromium: false },
+  pack: { script: 'ci:pack', chromium: false },
   setup: { script: null, chromium: true },
 };
 

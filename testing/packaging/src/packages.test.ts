@@ -1,0 +1,305 @@
+// The published packages, used the way a user gets them: each package is built (`pnpm build`) and packed
+// (`pnpm pack`, which applies `publishConfig` and replaces `workspace:` versions), the tarballs are unpacked
+// into a fresh project outside the repository, and that project links only the dependencies the packed
+// manifests declare (the copies this workspace installed; nothing is fetched). It then runs the README's
+// examples in plain Node, type-checks a TypeScript user against the shipped declarations, bundles a chat UI
+// for the browser and a decorated toolbox the way wrangler bundles a Worker, and loads the Vite plugin.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './fixtures.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const PACKAGES = ['core', 'ai', 'react'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts'] as const;
+
+interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly exports?: Record<string, { readonly types: string; readonly default: string }>;
+  readonly publishConfig?: unknown;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
+}
+
+interface Packed {
+  readonly source: string;
+  readonly manifest: Manifest;
+  /** Paths inside the tarball, without the leading `package/`. */
+  readonly files: readonly string[];
+  readonly installed: string;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'edgetool-packaging-'));
+const app = join(work, 'app');
+const packed = new Map<(typeof PACKAGES)[number], Packed>();
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function sh(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { status: number; stdout: string; stderr: string } {
+  const res = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  return { status: res.status ?? 1, stdout: res.stdout ?? '', stderr: `${res.stderr ?? ''}${res.error ? res.error.message : ''}` };
+}
+
+function must(cmd: string, args: readonly string[], cwd: string): string {
+  const res = sh(cmd, args, cwd);
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${res.stdout}\n${res.stderr}`);
+  return res.stdout;
+}
+
+/** Links `name` into the app's node_modules from where `from` resolves it; one copy per name. */
+function link(name: string, from: string): void {
+  const source = realpathSync(join(from, 'node_modules', name));
+  const target = join(app, 'node_modules', name);
+  if (existsSync(target)) {
+    if (realpathSync(target) !== source) throw new Error(`${name} resolves to two different copies: ${realpathSync(target)} and ${source}`);
+    return;
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  symlinkSync(source, target, 'dir');
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** The bare specifiers a file imports, statically or dynamically. */
+function importsOf(code: string): string[] {
+  const found = new Set<string>();
+  for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\s*(?:[\w*${},\s]+from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    const specifier = m[1] ?? m[2];
+    if (specifier !== undefined && !specifier.startsWith('.')) found.add(specifier);
+  }
+  return [...found].sort();
+}
+
+function nodeEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
+  return env;
+}
+
+function runExample(file: string): string[] {
+  const res = sh(process.execPath, [join('src', file)], app, nodeEnv());
+  if (res.status !== 0) throw new Error(`node src/${file} exited with ${res.status}:\n${res.stdout}\n${res.stderr}`);
+  return res.stdout.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
+}
+
+function tsc(project: string): { status: number; output: string } {
+  const bin = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const res = sh(process.execPath, [bin, '-p', project], app);
+  return { status: res.status, output: `${res.stdout}${res.stderr}`.trim() };
+}
+
+beforeAll(() => {
+  const tarballs = join(work, 'tarballs');
+  mkdirSync(tarballs, { recursive: true });
+  mkdirSync(join(app, 'src'), { recursive: true });
+  for (const name of PACKAGES) {
+    const source = join(ROOT, 'packages', name);
+    must(process.execPath, [join(ROOT, 'scripts', 'build-package.mjs')], source);
+    const before = new Set(readdirSync(tarballs));
+    must('pnpm', ['pack', '--pack-destination', tarballs], source);
+    const tarball = readdirSync(tarballs).find((file) => !before.has(file));
+    if (tarball === undefined) throw new Error(`pnpm pack made no tarball for ${name}`);
+    const files = must('tar', ['tzf', join(tarballs, tarball)], work)
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.replace(/^package\//, ''));
+    const installed = join(app, 'node_modules', '@edgetool', name);
+    mkdirSync(installed, { recursive: true });
+    must('tar', ['xzf', join(tarballs, tarball), '-C', installed, '--strip-components=1'], work);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest;
+    packed.set(name, { source, manifest, files, installed });
+  }
+  // Only what the packed manifests declare, plus the app's own tools (Node and React types).
+  for (const { source, manifest } of packed.values()) {
+    for (const dep of [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]) {
+      if (!dep.startsWith('@edgetool/')) link(dep, source);
+    }
+  }
+  link('@types/node', join(ROOT, 'testing', 'packaging'));
+  link('@types/react', join(ROOT, 'packages', 'react'));
+
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'edgetool-user', private: true, type: 'module' }, null, 2));
+  for (const file of EXAMPLES) copyFileSync(join(ROOT, 'examples', 'quickstart', 'src', file), join(app, 'src', file));
+  writeFileSync(join(app, 'src', 'types-check.ts'), TYPES_CHECK);
+  writeFileSync(join(app, 'src', 'browser.ts'), BROWSER_ENTRY);
+  writeFileSync(join(app, 'src', 'toolbox.ts'), TOOLBOX_ENTRY);
+  writeFileSync(join(app, 'src', 'vite-plugin.mjs'), VITE_PLUGIN_CHECK);
+  const compilerOptions = {
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    types: ['node'],
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+  const include = [...EXAMPLES.map((f) => `src/${f}`), 'src/types-check.ts', 'src/browser.ts'];
+  writeFileSync(join(app, 'tsconfig.node.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', allowImportingTsExtensions: true }, include }));
+  writeFileSync(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler' }, include }));
+  for (const mode of ['node', 'bundler']) {
+    writeFileSync(join(app, `tsconfig.${mode}-libs.json`), JSON.stringify({ extends: `./tsconfig.${mode}.json`, compilerOptions: { skipLibCheck: false } }));
+  }
+}, 180_000);
+
+describe('the tarballs', () => {
+  it.each(PACKAGES)('@edgetool/%s ships its build, manifest and README only, and every export names a shipped file', (name) => {
+    const { files, manifest } = packed.get(name) as Packed;
+    expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    expect(files).toContain('README.md');
+    expect(files.some((file) => file.startsWith('src/'))).toBe(false);
+    expect(manifest.publishConfig).toBeUndefined();
+    const targets = Object.values(manifest.exports ?? {}).flatMap((target) => [target.types, target.default]);
+    expect(targets.length).toBeGreaterThanOrEqual(2);
+    for (const target of targets) expect(files).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)('@edgetool/%s depends on published versions, not on the workspace', (name) => {
+    const { manifest } = packed.get(name) as Packed;
+    const versions = { ...manifest.dependencies, ...manifest.peerDependencies };
+    expect(Object.entries(versions).filter(([, version]) => version.startsWith('workspace:'))).toEqual([]);
+    for (const [dep, version] of Object.entries(versions)) {
+      if (dep.startsWith('@edgetool/')) expect(version).toBe(manifest.version);
+    }
+  });
+
+  it.each(PACKAGES)('@edgetool/%s imports only what it declares, and its JavaScript needs no TypeScript', (name) => {
+    const { installed, manifest } = packed.get(name) as Packed;
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const scripts = walk(join(installed, 'dist')).filter((file) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of scripts) {
+      const code = readFileSync(file, 'utf8');
+      const undeclared = importsOf(code).filter((specifier) => !declared.has(packageName(specifier)));
+      expect({ file: relative(installed, file), undeclared }).toEqual({ file: relative(installed, file), undeclared: [] });
+      expect(code).not.toMatch(/from\s*["'][^"']+\.ts["']/);
+    }
+    // Relative specifiers in declarations end in `.js`, which every TypeScript version resolves.
+    const declarations = walk(join(installed, 'dist')).filter((file) => file.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(0);
+    for (const file of declarations) expect(readFileSync(file, 'utf8')).not.toMatch(/["']\.{1,2}\/[^"']*\.ts["']/);
+  });
+
+  it('the core runtime imports no Node built-in (the build tooling under @edgetool/core/vite may)', () => {
+    for (const name of PACKAGES) {
+      const { installed } = packed.get(name) as Packed;
+      for (const file of walk(join(installed, 'dist')).filter((f) => f.endsWith('.js') && !f.endsWith('vite.js'))) {
+        expect({ file, node: importsOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('node:')) }).toEqual({ file, node: [] });
+      }
+    }
+  });
+});
+
+describe('a project that installs them', () => {
+  it('runs the 30-second example in plain Node', () => {
+    const lines = runExample('quickstart.ts');
+    expect(lines[0]).toMatch(/^get_weather → success in \d+\.\d\d ms$/);
+    expect(lines[1]).toBe('{"city":"Paris","celsius":21,"askedBy":"ada"}');
+    expect(lines.slice(2).join('\n')).toMatch(/^Error \(invalid-input\): Invalid arguments for "get_weather"\.\n- city: /);
+  });
+
+  it("runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
+    const readme = readFileSync(join((packed.get('core') as Packed).installed, 'README.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("from '@edgetool/core'");
+    writeFileSync(join(app, 'src', 'core-readme.ts'), example ?? '');
+    expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
+  });
+
+  it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {
+    const lines = runExample('approvals.ts');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe('approval-required');
+    expect(lines[1]).toMatch(/^Error \(ticket-invalid\): .*args/);
+    expect(lines[2]).toBe('Refunded 25 on A-1001');
+    expect(lines[3]).toMatch(/^Error \(ticket-invalid\): .*already been used/);
+  });
+
+  it('runs the chat loop examples on the offline model: a lookup, then a write once after its approval', () => {
+    const chat = runExample('chat.ts');
+    expect(chat).toHaveLength(3);
+    expect(chat[0]).toMatch(/A-1001.*shipped/);
+    expect(chat[1]).toBe("[ 'update_delivery_date waits for approval' ]");
+    expect(chat[2]).toMatch(/delivery_date 2026-12-24\. 2026-12-24$/);
+    const job = runExample('job.ts');
+    expect(job).toHaveLength(2);
+    expect(job[0]).toBe('update_delivery_date waits for approval 2026-12-01');
+    expect(job[1]).toMatch(/delivery_date 2026-12-24\. 2026-12-24$/);
+  });
+
+  it.each(['node', 'bundler'])('type-checks against the shipped declarations (moduleResolution %s), with types flowing from the schemas', (mode) => {
+    // types-check.ts holds `@ts-expect-error` lines: were a type `any`, tsc would report the unused directive.
+    expect(tsc(`tsconfig.${mode}.json`)).toEqual({ status: 0, output: '' });
+  });
+
+  it.each(['node', 'bundler'])('the shipped declarations themselves check clean under strict options (moduleResolution %s)', (mode) => {
+    // With skipLibCheck off, the AI SDK's own declarations report errors under exactOptionalPropertyTypes
+    // (reached through their real paths in the pnpm store); ours must report none.
+    const { output } = tsc(`tsconfig.${mode}-libs.json`);
+    const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors.filter((line) => !line.includes('/node_modules/.pnpm/'))).toEqual([]);
+    expect(errors.length === 0 || errors.every((line) => /node_modules\/\.pnpm\/(@ai-sdk\+|ai@)/.test(line))).toBe(true);
+  });
+
+  it('the shipped declarations hold a mistake a user makes as an error', () => {
+    writeFileSync(join(app, 'src', 'mistake.ts'), `import { defineTool } from '@edgetool/core';\nimport * as v from 'valibot';\ndefineTool({ name: 'x', description: 'x', input: v.object({ n: v.number() }), execute: ({ n }) => n.toUpperCase() });\n`);
+    writeFileSync(join(app, 'tsconfig.mistake.json'), JSON.stringify({ extends: './tsconfig.bundler.json', include: ['src/mistake.ts'] }));
+    const result = tsc('tsconfig.mistake.json');
+    expect(result.status).not.toBe(0);
+    expect(result.output).toMatch(/src\/mistake\.ts.*error TS2339: Property 'toUpperCase' does not exist on type 'number'/);
+  });
+
+  it('bundles a chat UI for the browser with the React hooks and a browser tool', async () => {
+    const result = await build({
+      absWorkingDir: app,
+      entryPoints: ['src/browser.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(code).toContain('browser_time_zone');
+    expect(code).toMatch(/function useEdgeChat\b/);
+    expect(code).not.toMatch(/["']node:/);
+  });
+
+  it('bundles a decorated toolbox the way wrangler bundles a Worker, and the bundle runs', async () => {
+    const result = await build({
+      absWorkingDir: app,
+      entryPoints: ['src/toolbox.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      mainFields: ['module', 'main'],
+      conditions: ['workerd', 'worker', 'browser'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const file = join(app, 'toolbox.bundle.mjs');
+    writeFileSync(file, result.outputFiles[0]?.text ?? '');
+    const bundled = (await import(pathToFileURL(file).href)) as { runBundled: () => Promise<{ names: string[]; content: string }> };
+    expect(await bundled.runBundled()).toEqual({ names: ['current_zone'], content: 'zone: Europe/Paris' });
+  });
+
+  it('loads the Vite plugin from @edgetool/core/vite in Node, and it lowers decorators', () => {
+    const res = sh(process.execPath, ['src/vite-plugin.mjs'], app, nodeEnv());
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toEqual({ name: 'edgetool:decorators', lowered: true });
+  });
+});
