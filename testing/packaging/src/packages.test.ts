@@ -16,6 +16,8 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
 const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts'] as const;
+/** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
+const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
 interface Manifest {
   readonly name: string;
@@ -190,6 +192,13 @@ describe('the tarballs', () => {
     const declarations = walk(join(installed, 'dist')).filter((file) => file.endsWith('.d.ts'));
     expect(declarations.length).toBeGreaterThan(0);
     for (const file of declarations) expect(readFileSync(file, 'utf8')).not.toMatch(/["']\.{1,2}\/[^"']*\.ts["']/);
+  });
+
+  it.each(PACKAGES)('@edgetool/%s declares no dependency that its shipped files do not use', (name) => {
+    const { installed, manifest } = packed.get(name) as Packed;
+    const used = new Set(walk(join(installed, 'dist')).flatMap((file) => importsOf(readFileSync(file, 'utf8')).map(packageName)));
+    const unused = Object.keys(manifest.dependencies ?? {}).filter((dep) => !used.has(dep) && !(PEERS_OF_DEPENDENCIES[name] ?? []).includes(dep));
+    expect(unused).toEqual([]);
   });
 
   it('the core runtime imports no Node built-in (the build tooling under @edgetool/core/vite may)', () => {
