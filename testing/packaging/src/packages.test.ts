@@ -201,6 +201,19 @@ describe('the tarballs', () => {
     expect(unused).toEqual([]);
   });
 
+  it.each(PACKAGES)('@edgetool/%s declares no `any` in its shipped types', (name) => {
+    const { installed } = packed.get(name) as Packed;
+    const found: string[] = [];
+    for (const file of walk(join(installed, 'dist')).filter((f) => f.endsWith('.d.ts'))) {
+      const code = readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '')
+        .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+      for (const line of code.split('\n')) if (/\bany\b/.test(line)) found.push(`${relative(installed, file)}: ${line.trim()}`);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('the core runtime imports no Node built-in (the build tooling under @edgetool/core/vite may)', () => {
     for (const name of PACKAGES) {
       const { installed } = packed.get(name) as Packed;
