@@ -7,9 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './fixtures.ts';
 
@@ -100,6 +100,18 @@ function tsc(project: string): { status: number; output: string } {
   const bin = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const res = sh(process.execPath, [bin, '-p', project], app);
   return { status: res.status, output: `${res.stdout}${res.stderr}`.trim() };
+}
+
+/** The machine's own Node: the first `node` on PATH outside the repository's `.tools` (Node 20 on a fresh machine). */
+function systemNode(): { bin: string; version: string } {
+  const tools = join(ROOT, '.tools');
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const bin = join(dir, 'node');
+    if (dir === '' || !existsSync(bin) || realpathSync(bin).startsWith(tools) || realpathSync(dir).startsWith(tools)) continue;
+    const res = sh(bin, ['--version'], work);
+    if (res.status === 0 && res.stdout.startsWith('v')) return { bin, version: res.stdout.trim() };
+  }
+  throw new Error('No Node outside .tools on PATH: the machine has no Node of its own?');
 }
 
 beforeAll(() => {
@@ -230,6 +242,26 @@ describe('a project that installs them', () => {
     expect(lines[0]).toMatch(/^get_weather → success in \d+\.\d\d ms$/);
     expect(lines[1]).toBe('{"city":"Paris","celsius":21,"askedBy":"ada"}');
     expect(lines.slice(2).join('\n')).toMatch(/^Error \(invalid-input\): Invalid arguments for "get_weather"\.\n- city: /);
+  });
+
+  it("runs @edgetool/core on the machine's own Node (20 on a fresh machine): the 30-second and approvals examples", async () => {
+    const node = systemNode();
+    for (const file of ['quickstart.ts', 'approvals.ts']) {
+      const { code } = await transform(readFileSync(join(app, 'src', file), 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' });
+      writeFileSync(join(app, 'src', file.replace(/\.ts$/, '.mjs')), code);
+    }
+    const run = (file: string) => sh(node.bin, [join('src', file)], app, nodeEnv());
+    const quickstart = run('quickstart.mjs');
+    expect({ node: node.version, status: quickstart.status, stderr: quickstart.stderr }).toEqual({ node: node.version, status: 0, stderr: '' });
+    expect(quickstart.stdout).toContain('{"city":"Paris","celsius":21,"askedBy":"ada"}');
+    const approvals = run('approvals.mjs');
+    expect(approvals.status).toBe(0);
+    expect(approvals.stdout.split('\n').slice(0, 4)).toEqual([
+      'approval-required',
+      expect.stringMatching(/^Error \(ticket-invalid\): .*args/),
+      'Refunded 25 on A-1001',
+      expect.stringMatching(/^Error \(ticket-invalid\): .*already been used/),
+    ]);
   });
 
   it("runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
