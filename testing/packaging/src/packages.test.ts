@@ -332,6 +332,31 @@ describe('a project that installs them', () => {
     expect(code).not.toMatch(/["']node:/);
   });
 
+  it('tree-shakes the published core: a tool alone brings neither the executor nor the tickets', async () => {
+    const bundle = async (contents: string) => {
+      const result = await build({
+        absWorkingDir: app,
+        stdin: { contents, resolveDir: app, loader: 'ts' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'neutral',
+        mainFields: ['module', 'main'],
+        external: ['valibot', '@cfworker/json-schema'],
+        write: false,
+        logLevel: 'silent',
+      });
+      return result.outputFiles[0]?.text ?? '';
+    };
+    const toolOnly = await bundle("export { defineTool } from '@edgetool/core';");
+    const withExecutor = await bundle("export { defineTool, createExecutor, createTicketSigner } from '@edgetool/core';");
+    expect(withExecutor).toContain('Available tools');
+    expect(withExecutor).toContain('The ticket has already been used.');
+    expect(toolOnly).not.toContain('Available tools');
+    expect(toolOnly).not.toContain('The ticket has already been used.');
+    expect(toolOnly.length).toBeLessThan(withExecutor.length / 3);
+  });
+
   it('bundles a decorated toolbox the way wrangler bundles a Worker, and the bundle runs', async () => {
     const result = await build({
       absWorkingDir: app,
