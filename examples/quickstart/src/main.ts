@@ -1,4 +1,4 @@
-// `npm start` runs this until the demo apps exist: the README's examples, for real.
+// `pnpm --filter @edgetool/example-quickstart start` runs the README's examples one after another.
 console.log('— edgetool quickstart: a tool, an interceptor, two calls —');
 await import('./quickstart.ts');
 console.log('\n— approvals with signed, single-use tickets —');
