@@ -1,4 +1,4 @@
-import type { SealSubject, TicketSigner } from '@edgetool/core';
+import { parseJson, type SealSubject, type TicketSigner } from '@edgetool/core';
 
 /** Default lifetime of a result seal: history older than this must be re-run, not trusted. */
 export const DEFAULT_SEAL_TTL_MS: number = 30 * 24 * 60 * 60 * 1000;
@@ -27,7 +27,7 @@ export function sealSubject(options: SealedCall): SealSubject {
 /** The value as it looks after `JSON.stringify` + `JSON.parse` (what travels to the client and back). */
 export function toJsonValue(value: unknown): unknown {
   const json = JSON.stringify(value);
-  return json === undefined ? null : JSON.parse(json);
+  return json === undefined ? null : parseJson(json);
 }
 
 /**

@@ -1,6 +1,7 @@
 // fast-check arbitraries and helpers shared by the `*.property.test.ts` files (test-only code).
 import fc from 'fast-check';
 import type { ToolErrorCode } from '../errors/tool-error.ts';
+import { parseJson } from '../executor/parse-arguments.ts';
 
 /** Keys that have broken JSON handling before: prototype keys, integer-like keys, unicode, path syntax. */
 export const HOSTILE_KEYS: readonly string[] = [
@@ -86,9 +87,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** A deep copy through JSON (keeps own `__proto__` keys and lone surrogates). */
+/** A deep copy through JSON (keeps own `__proto__` keys and lone surrogates; `parseJson` dodges Node 24's key bug). */
 export function jsonClone<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return parseJson(JSON.stringify(value)) as T;
 }
 
 /** Small deterministic PRNG (mulberry32), driven by a seed that fast-check generates and shrinks. */

@@ -16,6 +16,7 @@ import {
   permuteKeys,
   prng,
 } from '../test-support/arbitraries.ts';
+import { parseJson } from '../executor/parse-arguments.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { TicketError } from './ticket-error.ts';
 import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type SealSubject, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
@@ -299,11 +300,12 @@ describe('canonicalJson properties', () => {
     );
   });
 
-  it('round-trips: JSON.parse(canonicalJson(x)) deep-equals x, and is valid JSON with no whitespace outside strings', () => {
+  it('round-trips: parsing canonicalJson(x) deep-equals x, and is valid JSON with no whitespace outside strings', () => {
     fc.assert(
       fc.property(jsonValue, (value) => {
         const text = canonicalJson(value);
-        expect(jsonEqual(JSON.parse(text), value)).toBe(true);
+        // parseJson: Node 24's JSON.parse can swap a key that ends in an escape (see parse-arguments.ts).
+        expect(jsonEqual(parseJson(text), value)).toBe(true);
         expect(text.length).toBe(JSON.stringify(value).length); // same characters, only the key order may differ
       }),
       { numRuns: 500 },

@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { jsonEqual, jsonValue } from '../test-support/arbitraries.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { createExecutor } from './executor.ts';
+import { parseArguments, parseJson, parseJsonSlowly } from './parse-arguments.ts';
+
+/** The keys of an object as UTF-16 code units, so a lone surrogate or a backslash shows plainly. */
+const codes = (value: unknown): string[][] => Object.keys(value as object).map((key) => [...key].map((c) => c.charCodeAt(0).toString(16)));
+
+let primer = 0;
+/**
+ * Leaves behind what triggers the engine bug: an object whose keys are `<first>` then one ending in a backslash.
+ * Each test uses its own first key, so tests do not depend on each other's leftovers.
+ */
+function prime(lastKey: string): string {
+  const first = `primer_${++primer}`;
+  JSON.parse(JSON.stringify({ [first]: 0, [lastKey]: 1 }));
+  return first;
+}
+
+describe('parseJson: JSON.parse, without the V8 13 key bug', () => {
+  it.each([
+    ['a newline', '\\n', '\n'],
+    ['a quote', '\\"', '"'],
+    ['a unicode escape', '\\u0041', 'A'],
+    ['a lone surrogate', '\\ud800', '\ud800'],
+  ])('keeps a one-character key written as %s after an object had a "\\\\" key in its place', (_name, escaped, key) => {
+    const first = prime('\\');
+    const text = `{"${first}":0,"${escaped}":1}`;
+    expect(codes(parseJson(text))).toEqual(codes({ [first]: 0, [key]: 1 }));
+  });
+
+  it('keeps a longer key that ends in an escape ("x\\n" after "x\\\\")', () => {
+    const first = prime('x\\');
+    expect(codes(parseJson(`{"${first}":0,"x\\n":1}`))).toEqual(codes({ [first]: 0, 'x\n': 1 }));
+  });
+
+  it('keeps real keys that end in a backslash, nested and in arrays', () => {
+    const value = { 'a\\': { '\\': [1, { 'b\\': null }] }, '\\': '\\', c: 'x\ny' };
+    expect(jsonEqual(parseJson(JSON.stringify(value)), value)).toBe(true);
+    expect(jsonEqual(parseJson(JSON.stringify([value, value])), [value, value])).toBe(true);
+  });
+
+  it('through the executor: the tool sees the key the model sent', async () => {
+    let seen: unknown;
+    const bag = defineTool({
+      name: 'bag',
+      description: 'Takes any object.',
+      input: v.record(v.string(), v.unknown()),
+      execute: (input) => {
+        seen = input;
+        return 'ok';
+      },
+    });
+    const first = prime('\\');
+    const result = await createExecutor({ registry: [bag] }).execute({ id: 'c1', name: 'bag', arguments: `{"${first}":0,"\\n":1}` });
+    expect(result.outcome.type).toBe('success');
+    expect(codes(seen)).toEqual(codes({ [first]: 0, '\n': 1 }));
+  });
+
+  it('walks nesting as deep as JSON.parse accepts without overflowing', () => {
+    const depth = 100_000;
+    const text = `${'['.repeat(depth)}"\\n"${']'.repeat(depth)}`;
+    let value = parseJson(text);
+    for (let i = 0; i < depth; i++) value = (value as unknown[])[0];
+    expect(value).toBe('\n');
+  });
+});
+
+describe('parseJsonSlowly: the careful parser behind parseJson', () => {
+  it.each([
+    ['{}', {}],
+    ['[]', []],
+    [' { "a" : [ 1 , -0.5e2 , true , false , null , "x" ] , "b" : { } } ', { a: [1, -50, true, false, null, 'x'], b: {} }],
+    ['"\\u00e9\\n\\/\\\\"', 'é\n/\\'],
+    ['1e21', 1e21],
+    ['-0', -0],
+    ['{"a":1,"b":2,"a":3}', { a: 3, b: 2 }],
+  ])('parses %s as JSON.parse does', (text, expected) => {
+    expect(parseJsonSlowly(text)).toEqual(expected);
+    expect(Object.keys(parseJsonSlowly(text) as object)).toEqual(Object.keys(JSON.parse(text) as object));
+  });
+
+  it('keeps an own "__proto__" key as data, not as the prototype', () => {
+    const value = parseJsonSlowly('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(['', ' ', '{', '}', '{"a"}', '{"a":}', '{"a":1,}', '[1,]', '[1 2]', '01', '1.', '.5', '+1', 'tru', 'NaN', "'a'", '{a:1}', '"\u0001"', '"\\x"', '{"a":1}x', '[', '"abc'])(
+    'refuses %j with a SyntaxError, as JSON.parse does',
+    (text) => {
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => parseJsonSlowly(text)).toThrow(SyntaxError);
+    },
+  );
+
+  it('gives back any JSON value it is handed (hostile keys, lone surrogates, nesting), compact or indented', () => {
+    fc.assert(
+      fc.property(jsonValue, fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
+        expect(jsonEqual(parseJsonSlowly(JSON.stringify(value, null, indent)), value)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('accepts and refuses exactly what parseJson does, on JSON-like junk', () => {
+    const junk = fc.array(fc.constantFrom('{', '}', '[', ']', ',', ':', '"a"', '"\\\\"', '"\\n"', '1', '-2.5e3', 'true', 'null', ' ', '\n', 'x', '"'), { maxLength: 14 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(junk, (text) => {
+        const attempt = (parse: (t: string) => unknown) => {
+          try {
+            return { ok: true, value: parse(text) };
+          } catch (error) {
+            return { ok: false, syntax: error instanceof SyntaxError };
+          }
+        };
+        const fast = attempt(parseJson);
+        const slow = attempt(parseJsonSlowly);
+        expect(slow.ok).toBe(fast.ok);
+        if (fast.ok && slow.ok) expect(jsonEqual(slow.value, fast.value)).toBe(true);
+        else expect(slow).toEqual({ ok: false, syntax: true });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('parseArguments', () => {
+  const meta = { toolName: 'bag', callId: 'c1' };
+
+  it('reads empty text as {}, takes non-text as parsed, and types malformed JSON as invalid-json', () => {
+    expect(parseArguments('  ', meta)).toEqual({ ok: true, value: {} });
+    expect(parseArguments(undefined, meta)).toEqual({ ok: true, value: {} });
+    const value = { a: 1 };
+    expect(parseArguments(value, meta)).toEqual({ ok: true, value });
+    const bad = parseArguments('{"a":', meta);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.code).toBe('invalid-json');
+      expect(bad.error.message).toContain('Received: {"a":');
+    }
+  });
+});
