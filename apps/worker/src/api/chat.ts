@@ -1,5 +1,5 @@
 import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
-import { createRunContext, ToolError } from '@edgetool/core';
+import { createRunContext, parseJson, ToolError } from '@edgetool/core';
 import { demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
 import { jsonError, readLimited } from '../http/index.ts';
@@ -18,7 +18,9 @@ interface ChatBody {
 function parseBody(text: string): ChatBody | Response {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // parseJson: the same guarded parse as tool arguments (the history's tool inputs are in here), so this code
+    // stays right when it runs on Node 24 (see docs/reliability.md); in workerd it is JSON.parse plus a scan.
+    body = parseJson(text);
   } catch {
     return jsonError(400, 'invalid-json', 'The request body is not valid JSON.');
   }
