@@ -19,7 +19,7 @@ function parseBody(text: string): ChatBody | Response {
   let body: unknown;
   try {
     // parseJson: the same guarded parse as tool arguments (the history's tool inputs are in here), so this code
-    // stays right when it runs on Node 24 (see docs/reliability.md); in workerd it is JSON.parse plus a scan.
+    // stays right when it runs on Node 24 or 26 (see docs/reliability.md); in workerd it is JSON.parse plus a scan.
     body = parseJson(text);
   } catch {
     return jsonError(400, 'invalid-json', 'The request body is not valid JSON.');

@@ -87,7 +87,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** A deep copy through JSON (keeps own `__proto__` keys and lone surrogates; `parseJson` dodges Node 24's key bug). */
+/** A deep copy through JSON (keeps own `__proto__` keys and lone surrogates; `parseJson` dodges Node 24/26's key bug). */
 export function jsonClone<T>(value: T): T {
   return parseJson(JSON.stringify(value)) as T;
 }

@@ -304,7 +304,7 @@ describe('canonicalJson properties', () => {
     fc.assert(
       fc.property(jsonValue, (value) => {
         const text = canonicalJson(value);
-        // parseJson: Node 24's JSON.parse can swap a key that ends in an escape (see parse-arguments.ts).
+        // parseJson: Node 24/26's JSON.parse can swap a key that ends in an escape (see parse-arguments.ts).
         expect(jsonEqual(parseJson(text), value)).toBe(true);
         expect(text.length).toBe(JSON.stringify(value).length); // same characters, only the key order may differ
       }),
