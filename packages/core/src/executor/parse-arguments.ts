@@ -29,9 +29,9 @@ export function parseArguments(raw: unknown, meta: { toolName: string; callId: s
 /**
  * `JSON.parse`, guarded against a V8 bug (Node 24 and 26; not Node 22, workerd or Chromium): once an object
  * had a key ending in a backslash (`"a\\"`), a later object with the same keys before it gets that key in
- * place of one ending in another escape (`"a\n"`). The text needs an escape to be hit, so text without a backslash is returned as
- * parsed; otherwise a key ending in a backslash, which real arguments hardly have, sends the text
- * through {@link parseJsonSlowly}. See docs/reliability.md.
+ * place of one ending in another escape (`"a\n"`). The text needs an escape to be hit, so text without a
+ * backslash is returned as parsed; otherwise a key ending in a backslash, which real arguments hardly have,
+ * sends the text through {@link parseJsonSlowly}. See docs/reliability.md.
  */
 export function parseJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
