@@ -1,3 +1,3 @@
 export * from './convert-result.ts';
 export * from './executor.ts';
-export { parseArguments, parseJson } from './parse-arguments.ts';
+export * from './parse-arguments.ts';

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { jsonEqual, jsonValue } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createExecutor } from './executor.ts';
-import { parseArguments, parseJson, parseJsonSlowly } from './parse-arguments.ts';
+import { parseArguments, parseJson } from './parse-arguments.ts';
+import { parseJsonSlowly } from './parse-json-slowly.ts';
 
 /** The keys of an object as UTF-16 code units, so a lone surrogate or a backslash shows plainly. */
 const codes = (value: unknown): string[][] => Object.keys(value as object).map((key) => [...key].map((c) => c.charCodeAt(0).toString(16)));
