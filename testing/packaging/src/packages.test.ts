@@ -169,10 +169,11 @@ beforeAll(() => {
 }, 180_000);
 
 describe('the tarballs', () => {
-  it.each(PACKAGES)('@edgetool/%s ships its build, manifest and README only, and every export names a shipped file', (name) => {
+  it.each(PACKAGES)('@edgetool/%s ships its build, manifest, README and LICENSE only, and every export names a shipped file', (name) => {
     const { files, manifest } = packed.get(name) as Packed;
     expect(files.filter((file) => !/^(package\.json|README\.md|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
     expect(files).toContain('README.md');
+    expect(files).toContain('LICENSE');
     expect(files.some((file) => file.startsWith('src/'))).toBe(false);
     expect(manifest.publishConfig).toBeUndefined();
     const targets = Object.values(manifest.exports ?? {}).flatMap((target) => [target.types, target.default]);
