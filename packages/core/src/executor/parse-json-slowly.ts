@@ -19,51 +19,45 @@ export function parseJsonSlowly(text: string): unknown {
   const fail = (): never => {
     throw new SyntaxError(at < text.length ? `Unexpected character ${JSON.stringify(text[at])} at position ${at}` : 'Unexpected end of JSON input');
   };
+  /** The next token matching `pattern`, after white space. */
+  const token = (pattern: RegExp): string | undefined => {
+    match(SPACE);
+    return match(pattern);
+  };
   const next = (): string | undefined => {
     match(SPACE);
     return text[at];
   };
-  const eat = (char: string) => {
-    if (next() !== char) fail();
-    at++;
-  };
-  /** After an element: true when a comma says another follows. */
-  const more = (): boolean => {
-    if (next() !== ',') return false;
+  /** Consumes `char` when it comes next (after white space). */
+  const skip = (char: string): boolean => {
+    if (next() !== char) return false;
     at++;
     return true;
   };
+  const eat = (char: string) => {
+    if (!skip(char)) fail();
+  };
   const value = (): unknown => {
-    const char = next();
-    if (char === '{') {
-      at++;
+    if (skip('{')) {
       const object: Record<string, unknown> = {};
-      if (next() === '}') {
-        at++;
-        return object;
-      }
+      if (skip('}')) return object;
       do {
-        if (next() !== '"') fail();
-        const key = JSON.parse(match(STRING) ?? fail()) as string;
+        const key = JSON.parse(token(STRING) ?? fail()) as string;
         eat(':');
         Object.defineProperty(object, key, { value: value(), enumerable: true, writable: true, configurable: true });
-      } while (more());
+      } while (skip(','));
       eat('}');
       return object;
     }
-    if (char === '[') {
-      at++;
+    if (skip('[')) {
       const array: unknown[] = [];
-      if (next() === ']') {
-        at++;
-        return array;
-      }
+      if (skip(']')) return array;
       do array.push(value());
-      while (more());
+      while (skip(','));
       eat(']');
       return array;
     }
-    return JSON.parse((char === '"' ? match(STRING) : match(ATOM)) ?? fail());
+    return JSON.parse(token(STRING) ?? token(ATOM) ?? fail());
   };
   const result = value();
   if (next() !== undefined) fail();
