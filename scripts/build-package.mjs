@@ -12,7 +12,7 @@
 //     declaration per entry at the path `publishConfig.exports` names.
 // `pnpm pack` then swaps `exports` for `publishConfig.exports`; testing/packaging checks the result.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 
@@ -45,14 +45,6 @@ function entries() {
 function run(cmd, args) {
   const res = spawnSync(cmd, args, { cwd: dir, stdio: 'inherit' });
   if (res.status !== 0) process.exit(res.status ?? 1);
-}
-
-/** Every file under `root`, recursively. */
-function walk(root) {
-  return readdirSync(root).flatMap((name) => {
-    const path = join(root, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
 }
 
 const RELATIVE_TS = /((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*?)\.ts(['"])/g;
@@ -94,7 +86,9 @@ async function main() {
   } finally {
     rmSync(tsconfig, { force: true });
   }
-  for (const file of walk(join(DIST, 'types'))) {
+  for (const path of readdirSync(join(DIST, 'types'), { recursive: true })) {
+    if (!path.endsWith('.d.ts')) continue;
+    const file = join(DIST, 'types', path);
     const text = readFileSync(file, 'utf8');
     const rewritten = text.replace(RELATIVE_TS, '$1$2.js$3');
     if (rewritten !== text) writeFileSync(file, rewritten);

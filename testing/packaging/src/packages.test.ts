@@ -5,11 +5,11 @@
 // examples in plain Node, type-checks a TypeScript user against the shipped declarations, bundles a chat UI
 // for the browser and a decorated toolbox the way wrangler bundles a Worker, and loads the Vite plugin.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, transform } from 'esbuild';
+import { type BuildOptions, build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './fixtures.ts';
 
@@ -65,11 +65,15 @@ function link(name: string, from: string): void {
   symlinkSync(source, target, 'dir');
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
+/** The paths of a package's shipped files that end in `ending`, from its tarball's listing. */
+function shipped({ files, installed }: Packed, ending: '.js' | '.d.ts'): string[] {
+  return files.filter((file) => file.startsWith('dist/') && file.endsWith(ending)).map((file) => join(installed, file));
+}
+
+/** Bundles with esbuild from the app's directory (no output written) and returns the JavaScript. */
+async function bundleApp(options: BuildOptions): Promise<string> {
+  const result = await build({ absWorkingDir: app, bundle: true, format: 'esm', target: 'es2022', write: false, logLevel: 'silent', ...options });
+  return result.outputFiles?.[0]?.text ?? '';
 }
 
 const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
@@ -191,9 +195,10 @@ describe('the tarballs', () => {
   });
 
   it.each(PACKAGES)('@edgetool/%s imports only what it declares, and its JavaScript needs no TypeScript', (name) => {
-    const { installed, manifest } = packed.get(name) as Packed;
+    const pkg = packed.get(name) as Packed;
+    const { installed, manifest } = pkg;
     const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
-    const scripts = walk(join(installed, 'dist')).filter((file) => file.endsWith('.js'));
+    const scripts = shipped(pkg, '.js');
     expect(scripts.length).toBeGreaterThan(0);
     for (const file of scripts) {
       const code = readFileSync(file, 'utf8');
@@ -202,35 +207,35 @@ describe('the tarballs', () => {
       expect(code).not.toMatch(/from\s*["'][^"']+\.ts["']/);
     }
     // Relative specifiers in declarations end in `.js`, which every TypeScript version resolves.
-    const declarations = walk(join(installed, 'dist')).filter((file) => file.endsWith('.d.ts'));
+    const declarations = shipped(pkg, '.d.ts');
     expect(declarations.length).toBeGreaterThan(0);
     for (const file of declarations) expect(readFileSync(file, 'utf8')).not.toMatch(/["']\.{1,2}\/[^"']*\.ts["']/);
   });
 
   it.each(PACKAGES)('@edgetool/%s declares no dependency that its shipped files do not use', (name) => {
-    const { installed, manifest } = packed.get(name) as Packed;
-    const used = new Set(walk(join(installed, 'dist')).flatMap((file) => importsOf(readFileSync(file, 'utf8')).map(packageName)));
-    const unused = Object.keys(manifest.dependencies ?? {}).filter((dep) => !used.has(dep) && !(PEERS_OF_DEPENDENCIES[name] ?? []).includes(dep));
+    const pkg = packed.get(name) as Packed;
+    const files = [...shipped(pkg, '.js'), ...shipped(pkg, '.d.ts')];
+    const used = new Set(files.flatMap((file) => importsOf(readFileSync(file, 'utf8')).map(packageName)));
+    const unused = Object.keys(pkg.manifest.dependencies ?? {}).filter((dep) => !used.has(dep) && !(PEERS_OF_DEPENDENCIES[name] ?? []).includes(dep));
     expect(unused).toEqual([]);
   });
 
   it.each(PACKAGES)('@edgetool/%s declares no `any` in its shipped types', (name) => {
-    const { installed } = packed.get(name) as Packed;
+    const pkg = packed.get(name) as Packed;
     const found: string[] = [];
-    for (const file of walk(join(installed, 'dist')).filter((f) => f.endsWith('.d.ts'))) {
+    for (const file of shipped(pkg, '.d.ts')) {
       const code = readFileSync(file, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/\/\/.*$/gm, '')
         .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
-      for (const line of code.split('\n')) if (/\bany\b/.test(line)) found.push(`${relative(installed, file)}: ${line.trim()}`);
+      for (const line of code.split('\n')) if (/\bany\b/.test(line)) found.push(`${relative(pkg.installed, file)}: ${line.trim()}`);
     }
     expect(found).toEqual([]);
   });
 
   it('the core runtime imports no Node built-in (the build tooling under @edgetool/core/vite may)', () => {
     for (const name of PACKAGES) {
-      const { installed } = packed.get(name) as Packed;
-      for (const file of walk(join(installed, 'dist')).filter((f) => f.endsWith('.js') && !f.endsWith('vite.js'))) {
+      for (const file of shipped(packed.get(name) as Packed, '.js').filter((f) => !f.endsWith('vite.js'))) {
         expect({ file, node: importsOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('node:')) }).toEqual({ file, node: [] });
       }
     }
@@ -317,38 +322,21 @@ describe('a project that installs them', () => {
   });
 
   it('bundles a chat UI for the browser with the React hooks and a browser tool', async () => {
-    const result = await build({
-      absWorkingDir: app,
-      entryPoints: ['src/browser.ts'],
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = result.outputFiles[0]?.text ?? '';
+    const code = await bundleApp({ entryPoints: ['src/browser.ts'], platform: 'browser' });
     expect(code).toContain('browser_time_zone');
     expect(code).toMatch(/function useEdgeChat\b/);
     expect(code).not.toMatch(/["']node:/);
   });
 
   it('tree-shakes the published core: a tool alone brings neither the executor nor the tickets', async () => {
-    const bundle = async (contents: string) => {
-      const result = await build({
-        absWorkingDir: app,
+    const bundle = (contents: string) =>
+      bundleApp({
         stdin: { contents, resolveDir: app, loader: 'ts' },
-        bundle: true,
         minify: true,
-        format: 'esm',
         platform: 'neutral',
         mainFields: ['module', 'main'],
         external: ['valibot', '@cfworker/json-schema'],
-        write: false,
-        logLevel: 'silent',
       });
-      return result.outputFiles[0]?.text ?? '';
-    };
     const toolOnly = await bundle("export { defineTool } from '@edgetool/core';");
     const withExecutor = await bundle("export { defineTool, createExecutor, createTicketSigner } from '@edgetool/core';");
     expect(withExecutor).toContain('Available tools');
@@ -359,20 +347,9 @@ describe('a project that installs them', () => {
   });
 
   it('bundles a decorated toolbox the way wrangler bundles a Worker, and the bundle runs', async () => {
-    const result = await build({
-      absWorkingDir: app,
-      entryPoints: ['src/toolbox.ts'],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      mainFields: ['module', 'main'],
-      conditions: ['workerd', 'worker', 'browser'],
-      write: false,
-      logLevel: 'silent',
-    });
+    const code = await bundleApp({ entryPoints: ['src/toolbox.ts'], platform: 'neutral', mainFields: ['module', 'main'], conditions: ['workerd', 'worker', 'browser'] });
     const file = join(app, 'toolbox.bundle.mjs');
-    writeFileSync(file, result.outputFiles[0]?.text ?? '');
+    writeFileSync(file, code);
     const bundled = (await import(pathToFileURL(file).href)) as { runBundled: () => Promise<{ names: string[]; content: string }> };
     expect(await bundled.runBundled()).toEqual({ names: ['current_zone'], content: 'zone: Europe/Paris' });
   });
