@@ -35,6 +35,26 @@ export interface ToolSpan {
   errorCode?: ToolErrorCode | undefined;
 }
 
+/**
+ * How far a running call is, for the people watching it (a chat UI's tool card). Never sent to the model.
+ * The fields follow MCP's progress notifications: `completed` of `total` in any unit, and a short message.
+ */
+export interface ToolProgress {
+  /** What the tool is doing now, for people (at most 500 characters; longer ones are cut). */
+  readonly message?: string | undefined;
+  /** Work done so far, in any unit (with `total`, a fraction of it). */
+  readonly completed?: number | undefined;
+  /** All the work, in the unit of `completed`, when the tool knows it. */
+  readonly total?: number | undefined;
+}
+
+/** A progress report of one call, as a listener receives it. */
+export interface ToolProgressEvent {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly progress: ToolProgress;
+}
+
 /** Per-call context, passed as an argument through every interceptor and into `execute`. */
 export interface ToolContext<TInput = unknown, TDeps = unknown> {
   readonly tool: AnyTool;
@@ -51,6 +71,12 @@ export interface ToolContext<TInput = unknown, TDeps = unknown> {
   readonly attempt: number;
   /** Spans recorded so far for this call. */
   readonly spans: readonly ToolSpan[];
+  /**
+   * Reports how far the call is to whoever watches it (`ExecuteOptions.onProgress`; in the chat loop, the UI).
+   * Cheap when nobody listens, safe to call often (a UI gets the latest report), ignored once the call has ended.
+   * Throws a `TypeError` for a report that is not a {@link ToolProgress}.
+   */
+  progress(update: ToolProgress): void;
   get<T>(key: ContextKey<T>): T | undefined;
   set<T>(key: ContextKey<T>, value: T): void;
   has(key: ContextKey<unknown>): boolean;

@@ -350,3 +350,144 @@ describe('executor: policy', () => {
     expect((await createExecutor({ registry: [queryOrder] }).execute(call)).spans).toEqual([]);
   });
 });
+
+describe('executor: progress reports', () => {
+  const scan = defineTool({
+    name: 'scan_orders',
+    description: 'Scans orders in batches.',
+    input: v.object({ batches: v.number() }),
+    execute: async ({ batches }, ctx) => {
+      for (let done = 0; done < batches; done++) {
+        ctx.progress({ message: `Scanned batch ${done + 1}`, completed: done + 1, total: batches });
+        await Promise.resolve();
+      }
+      return { batches };
+    },
+  });
+
+  it('reach the call’s listener in order, with the call id and tool name', async () => {
+    const events: unknown[] = [];
+    const result = await createExecutor({ registry: [scan] }).execute(
+      { id: 'c1', name: 'scan_orders', arguments: '{"batches":3}' },
+      { onProgress: (event) => events.push(event) },
+    );
+    expect(result.outcome).toEqual({ type: 'success', output: { batches: 3 } });
+    expect(events).toEqual([1, 2, 3].map((n) => ({ callId: 'c1', toolName: 'scan_orders', progress: { message: `Scanned batch ${n}`, completed: n, total: 3 } })));
+  });
+
+  it('cost nothing and change nothing without a listener; each call of executeAll reports under its own id', async () => {
+    const e = createExecutor({ registry: [scan] });
+    expect((await e.execute({ id: 'c0', name: 'scan_orders', arguments: { batches: 2 } })).outcome.type).toBe('success');
+    const seen: string[] = [];
+    await e.executeAll(
+      [
+        { id: 'a', name: 'scan_orders', arguments: { batches: 1 } },
+        { id: 'b', name: 'scan_orders', arguments: { batches: 2 } },
+      ],
+      { onProgress: ({ callId, progress }) => seen.push(`${callId}:${progress.completed}`) },
+    );
+    expect(seen.sort()).toEqual(['a:1', 'b:1', 'b:2']);
+  });
+
+  it('are copied: only the three fields, long messages cut, later changes to the object not seen', async () => {
+    const events: unknown[] = [];
+    const sneaky = defineTool({
+      name: 'sneaky',
+      description: 'Reports odd progress.',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        const report = { message: 'x'.repeat(2000), completed: 1, extra: { secret: true } };
+        ctx.progress(report);
+        report.completed = 99;
+        return 'ok';
+      },
+    });
+    await createExecutor({ registry: [sneaky] }).execute({ id: 'c1', name: 'sneaky', arguments: {} }, { onProgress: ({ progress }) => events.push(progress) });
+    expect(events).toEqual([{ message: `${'x'.repeat(499)}…`, completed: 1 }]);
+  });
+
+  it.each([
+    ['a string', 'half done'],
+    ['an empty object', {}],
+    ['a number message', { message: 3 }],
+    ['a negative count', { completed: -1 }],
+    ['NaN', { completed: Number.NaN }],
+    ['an infinite total', { total: Number.POSITIVE_INFINITY }],
+  ])('a malformed report (%s) fails the call as the tool’s own error, listener or not', async (_label, report) => {
+    const bad = defineTool({
+      name: 'bad_progress',
+      description: 'Reports malformed progress.',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        ctx.progress(report as never);
+        return 'unreachable';
+      },
+    });
+    const e = createExecutor({ registry: [bad] });
+    for (const options of [{}, { onProgress: () => {} }]) {
+      const result = await e.execute({ id: 'c1', name: 'bad_progress', arguments: {} }, options);
+      expect(code(result.outcome)).toBe('execution-failed');
+      expect(result.content).toMatch(/progress/);
+    }
+  });
+
+  it('a listener that throws does not fail the call', async () => {
+    const result = await createExecutor({ registry: [scan] }).execute(
+      { id: 'c1', name: 'scan_orders', arguments: { batches: 2 } },
+      {
+        onProgress: () => {
+          throw new Error('broken UI');
+        },
+      },
+    );
+    expect(result.outcome).toEqual({ type: 'success', output: { batches: 2 } });
+  });
+
+  it('none arrive after the call ended: a timed-out or aborted tool that goes on reports to nobody', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reportedAfter = false;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Reports after a while.',
+      input: v.object({}),
+      policy: { timeoutMs: 20 },
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'started' });
+        await gate;
+        ctx.progress({ message: 'too late' });
+        reportedAfter = true;
+        return 'late';
+      },
+    });
+    const messages: (string | undefined)[] = [];
+    const e = createExecutor({ registry: [slow] });
+    const timedOut = await e.execute({ id: 'c1', name: 'slow', arguments: {} }, { onProgress: ({ progress }) => messages.push(progress.message) });
+    expect(code(timedOut.outcome)).toBe('timeout');
+    const controller = new AbortController();
+    const aborted = e.execute({ id: 'c2', name: 'slow', arguments: {} }, { signal: controller.signal, onProgress: ({ progress }) => messages.push(progress.message) });
+    await Promise.resolve();
+    controller.abort();
+    expect(code((await aborted).outcome)).toBe('aborted');
+    release();
+    await vi.waitFor(() => expect(reportedAfter).toBe(true));
+    expect(messages).toEqual(['started', 'started']);
+  });
+
+  it('interceptors can report too, through the same context', async () => {
+    const events: string[] = [];
+    const e = createExecutor({
+      registry: [scan],
+      interceptors: [
+        async (ctx, next) => {
+          ctx.progress({ message: 'queued' });
+          return next();
+        },
+      ],
+    });
+    await e.execute({ id: 'c1', name: 'scan_orders', arguments: { batches: 1 } }, { onProgress: ({ progress }) => events.push(progress.message ?? '') });
+    expect(events).toEqual(['queued', 'Scanned batch 1']);
+  });
+});

@@ -1,6 +1,6 @@
 import { failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
-import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolSpan } from '../chain/types.ts';
+import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
@@ -45,6 +45,11 @@ export interface ExecuteOptions<TDeps = unknown> {
   readonly interceptors?: readonly InterceptorLike[];
   /** The human decision on an approval request, with its ticket. */
   readonly approval?: ApprovalDecision | undefined;
+  /**
+   * Receives the call's `ctx.progress()` reports while it runs (none after it ended). A listener that throws
+   * does not fail the call.
+   */
+  readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
 }
 
 /** Everything about one finished call. */
@@ -210,11 +215,26 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       interceptors = [...chain.head, ...own, ...chain.policy];
       spans ||= own.some(traces);
     }
-    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS });
+    const listener = opts?.onProgress;
+    let live = true;
+    const onProgress =
+      listener === undefined
+        ? undefined
+        : (progress: ToolProgress) => {
+            if (!live) return;
+            try {
+              listener({ callId: meta.callId, toolName: meta.toolName, progress });
+            } catch {
+              // A broken listener must not fail the call.
+            }
+          };
+    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
     const running = runLayers(ctx, interceptors, runTool, spans ? clock : null);
     let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
+    // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
+    live = false;
     if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
 
     let content: string;

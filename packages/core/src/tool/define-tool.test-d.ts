@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ToolContext } from '../chain/types.ts';
+import type { ToolContext, ToolProgress, ToolProgressEvent } from '../chain/types.ts';
+import type { ExecuteOptions } from '../executor/executor.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import type { listDelayedOrders, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool, withDeps } from './define-tool.ts';
@@ -18,6 +19,25 @@ describe('defineTool types', () => {
         return { ok: true as const };
       },
     });
+  });
+
+  it('types progress reports and their events', () => {
+    defineTool({
+      name: 't',
+      description: '',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        expectTypeOf(ctx.progress).parameter(0).toEqualTypeOf<ToolProgress>();
+        ctx.progress({ message: 'half', completed: 1, total: 2 });
+        // @ts-expect-error a percentage is not a field of a report
+        ctx.progress({ percent: 50 });
+        // @ts-expect-error counts are numbers
+        ctx.progress({ completed: '1' });
+        return null;
+      },
+    });
+    expectTypeOf<NonNullable<ExecuteOptions['onProgress']>>().parameter(0).toEqualTypeOf<ToolProgressEvent>();
+    expectTypeOf<ToolProgressEvent['progress']>().toEqualTypeOf<ToolProgress>();
   });
 
   it('carries input and output types on the tool', () => {
