@@ -18,7 +18,8 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * context and a fresh conversation with only the task), so the caller sees only the call and its
  * answer. It runs as a text turn (`generateTextTurn`): no client reads the inner conversation, so it pays for
  * no UI stream and no seals. If any of the agent's tools may need an approval, the tool itself needs one: the approval
- * surfaces to the outer run (naming the inner tools) and, once given, covers the agent's run.
+ * surfaces to the outer run (naming the inner tools) and, once given, covers the agent's run. While it works, the
+ * call reports progress: its inner tools' own reports, and each inner call as it finishes.
  */
 export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
   const inner = await options.agent.registry.tools();
@@ -36,8 +37,20 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
     },
     execute: async ({ task }, ctx) => {
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
-      // No client reads the inner conversation: the text loop, without a UI stream or seals.
-      const result = await generateTextTurn(options.agent, { messages: task, run, signal: ctx.signal, grantApprovals: true });
+      // No client reads the inner conversation: the text loop, without a UI stream or seals. What the agent does shows
+      // as this call's progress: each inner report under its tool's name, and each inner call as it finishes.
+      let finished = 0;
+      const result = await generateTextTurn(options.agent, {
+        messages: task,
+        run,
+        signal: ctx.signal,
+        grantApprovals: true,
+        onProgress: ({ toolName, progress }) => ctx.progress({ ...progress, message: `${toolName}: ${progress.message ?? 'working'}` }),
+        onToolResult: (inner) => {
+          finished += 1;
+          ctx.progress({ message: `${inner.call.name} ${inner.isError ? 'failed' : 'done'}`, completed: finished });
+        },
+      });
       if (result.pending.length) {
         throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }

@@ -7,6 +7,7 @@ import {
   type RunContext,
   type ToolCallResult,
   type ToolExecutor,
+  type ToolProgressEvent,
   type ToolRegistry,
   validateWithSchema,
 } from '@edgetool/core';
@@ -25,6 +26,8 @@ export interface AISDKToolsOptions {
   readonly onResult?: (result: ToolCallResult) => void;
   /** Every call that needs approval counts as approved (an outer approval covers the whole run). */
   readonly grantApprovals?: boolean;
+  /** Receives the `ctx.progress()` reports of running calls. */
+  readonly onProgress?: (event: ToolProgressEvent) => void;
 }
 
 /** The error a failed call throws into the AI SDK: its message is exactly the text the model reads. */
@@ -82,7 +85,7 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
  */
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
-  const { run, decisions, onResult, grantApprovals } = options;
+  const { run, decisions, onResult, grantApprovals, onProgress } = options;
   const mode = options.mode ?? 'internal';
   const texts = new Map<string, string>();
   const set: Record<string, Tool> = {};
@@ -104,7 +107,12 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
         const result = await executor.execute(
           { id: execution.toolCallId, name: tool.name, arguments: input },
-          { run, signal: execution.abortSignal, approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId) },
+          {
+            run,
+            signal: execution.abortSignal,
+            approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
+            onProgress,
+          },
         );
         onResult?.(result);
         if (result.outcome.type === 'success') {

@@ -25,6 +25,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -262,9 +263,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
+    const progress = createProgressRelay();
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
+      onProgress: progress.report,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,
       onResult: (r) => {
@@ -300,6 +303,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       originalMessages: messages,
       metadata,
       onError: errorText,
+      progress,
       proofs: createProofs({
         tickets,
         conversationId: run.conversationId,

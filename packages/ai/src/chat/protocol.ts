@@ -1,4 +1,4 @@
-import type { ToolCallResult, ToolSpan } from '@edgetool/core';
+import type { ToolCallResult, ToolProgress, ToolSpan } from '@edgetool/core';
 import type { UIMessage } from 'ai';
 
 /** How a turn runs tools: the loop runs server tools itself, or hands every call back to the caller. */
@@ -33,6 +33,15 @@ export interface TracePartData {
   readonly spans: readonly Pick<ToolSpan, 'name' | 'kind' | 'depth' | 'start' | 'duration' | 'outcome'>[];
 }
 
+/**
+ * The latest progress report of a running server call (`data-edgetool-progress`). Sent as a transient chunk: it
+ * reaches `useChat`'s `onData` (and `useEdgeChat`'s `progress`) but never the message, the history or the model.
+ */
+export interface ProgressPartData extends ToolProgress {
+  readonly toolCallId: string;
+  readonly toolName: string;
+}
+
 /** A finished call's trace: what a trace part carries (`server`), or what the browser's timeline shows of its own calls (`client`). */
 export function traceOf(result: ToolCallResult, side: TracePartData['side']): Omit<TracePartData, 'toolCallId' | 'toolName'> {
   return {
@@ -55,6 +64,7 @@ export interface EdgetoolDataParts {
   'edgetool-ticket': TicketPartData;
   'edgetool-seal': SealPartData;
   'edgetool-trace': TracePartData;
+  'edgetool-progress': ProgressPartData;
   [key: string]: unknown;
 }
 
@@ -65,6 +75,7 @@ export type EdgetoolUIMessage = UIMessage<EdgetoolMessageMetadata, EdgetoolDataP
 export const TICKET_PART = 'data-edgetool-ticket';
 export const SEAL_PART = 'data-edgetool-seal';
 export const TRACE_PART = 'data-edgetool-trace';
+export const PROGRESS_PART = 'data-edgetool-progress';
 
 /** A tool part of a UI message, whatever its tool (static `tool-<name>` or `dynamic-tool`). */
 export interface AnyToolPart {

@@ -1,4 +1,4 @@
-import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
+import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import type { ChatAgent, PendingToolCall, TurnOutcome } from './chat-agent.ts';
@@ -21,6 +21,10 @@ export interface TextTurnRequest<TDeps = unknown> {
    * call id: `true`, `false`, or `{ approved, reason }` (a denial's reason is what the model reads).
    */
   readonly approvals?: Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason'>>>;
+  /** Receives the `ctx.progress()` reports of the turn's running calls. */
+  readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
+  /** Called with every call as it finishes (before the turn does); a listener that throws does not fail the call. */
+  readonly onToolResult?: ((result: ToolCallResult) => void) | undefined;
 }
 
 /** The outcome of {@link TextTurnRequest}: approvals in `pending` are answered with `approvals` on the next turn. */
@@ -142,7 +146,21 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
   const { messages, decisions } = answerApprovals(history, request.approvals);
   const results = new Map<string, ToolCallResult>();
   const grant = request.grantApprovals === true;
-  const tools = await toAISDKTools(textExecutor(agent), { run, decisions, grantApprovals: grant, onResult: (r) => results.set(r.call.id, r) });
+  const { onProgress, onToolResult } = request;
+  const tools = await toAISDKTools(textExecutor(agent), {
+    run,
+    decisions,
+    grantApprovals: grant,
+    ...(onProgress === undefined ? {} : { onProgress }),
+    onResult: (r) => {
+      results.set(r.call.id, r);
+      try {
+        onToolResult?.(r);
+      } catch {
+        // A broken listener must not fail the call.
+      }
+    },
+  });
   const direct = returnDirectStop(results);
   const result = await generateText({
     model,

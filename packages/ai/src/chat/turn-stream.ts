@@ -1,4 +1,5 @@
 import { generateId, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
+import type { ProgressRelay } from './progress-relay.ts';
 import type { TurnProofs } from './turn-proofs.ts';
 
 /** Options for {@link createTurnStream}. */
@@ -11,6 +12,8 @@ export interface TurnStreamOptions {
   /** Sent on the `start` chunk. */
   readonly metadata: unknown;
   readonly proofs: TurnProofs;
+  /** Progress reports of running server calls, sent between the source's chunks while calls run. */
+  readonly progress?: ProgressRelay | undefined;
   /** The text of an `error` chunk (model errors, and a proof or trailer that fails). */
   readonly onError: (error: unknown) => string;
   /**
@@ -30,8 +33,22 @@ export interface TurnStreamOptions {
  * Pull-driven: a part is read only when the reader wants a chunk, so backpressure reaches `streamText`.
  */
 export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIMessageChunk> {
-  const { tools, proofs, onError, metadata } = options;
+  const { tools, proofs, onError, metadata, progress } = options;
   const reader = options.source.getReader();
+  /** A read of the source still under way (a progress report came first): the next pull awaits it, never a second read. */
+  let reading: Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> | undefined;
+  /** Reads the next part, or returns `undefined` when progress reports are waiting to go out first. */
+  const next = async (): Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>> | undefined> => {
+    reading ??= reader.read();
+    if (progress === undefined || !progress.active()) {
+      const read = await reading;
+      reading = undefined;
+      return read;
+    }
+    const first = await Promise.race([reading, progress.arrived().then(() => undefined)]);
+    if (first !== undefined) reading = undefined;
+    return first;
+  };
   const lastMessage = options.originalMessages.at(-1);
   const responseMessageId = lastMessage?.role === 'assistant' ? lastMessage.id : generateId();
   const invalidCalls = new Set<string>();
@@ -61,7 +78,13 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       for (;;) {
-        const read = await reader.read();
+        const reports = progress?.take();
+        if (reports !== undefined && reports.length > 0) {
+          for (const report of reports) controller.enqueue(report);
+          return;
+        }
+        const read = await next();
+        if (read === undefined) continue;
         if (read.done) {
           try {
             for (const chunk of await options.trailer(last, finishReason)) controller.enqueue(chunk);
@@ -74,6 +97,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
         const chunk = convert(read.value);
         if (chunk === undefined) continue;
         last = chunk;
+        progress?.saw(chunk);
         const before = proofs.before(chunk);
         if (before === undefined) {
           controller.enqueue(chunk);

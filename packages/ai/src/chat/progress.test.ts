@@ -1,0 +1,167 @@
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import type { UIMessageChunk } from 'ai';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { agentTool } from '../agent-tool.ts';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { PROGRESS_PART, type ProgressPartData, SEAL_PART } from './protocol.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }] });
+
+/** A gate a test opens when it has seen what it waits for. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+/** A tool that reports a burst of progress, waits for the test, reports once more, and then (after its result) again. */
+function scanFixture() {
+  const first = gate();
+  const late: { report?: () => void } = {};
+  const scan = defineTool({
+    name: 'scan_orders',
+    description: 'Scans every order.',
+    input: v.object({ batches: v.number() }),
+    execute: async ({ batches }, ctx) => {
+      for (let i = 1; i <= batches; i++) ctx.progress({ message: `Scanned batch ${i} of ${batches}`, completed: i, total: batches });
+      await first.opened;
+      ctx.progress({ message: 'Writing the report' });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      late.report = () => ctx.progress({ message: 'after the result' });
+      return { batches };
+    },
+  });
+  return { scan, first, late };
+}
+
+/** Reads a stream chunk by chunk, calling `onChunk` after each (a test can react to what it sees). */
+async function readAll(stream: ReadableStream<UIMessageChunk>, onChunk: (chunk: UIMessageChunk) => void = () => {}): Promise<UIMessageChunk[]> {
+  const chunks: UIMessageChunk[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+    onChunk(value);
+  }
+}
+
+const progressOf = (chunks: readonly UIMessageChunk[]) =>
+  chunks.filter((c): c is Extract<UIMessageChunk, { type: `data-${string}` }> => c.type === PROGRESS_PART).map((c) => c as { id?: string; data: ProgressPartData; transient?: boolean });
+
+describe('chat loop: progress of running server calls', () => {
+  it('streams the latest report of a running call as a transient part, between its input and its result', async () => {
+    const { scan, first, late } = scanFixture();
+    const model = scriptedModel(callsStep([['c1', 'scan_orders', { batches: 100 }]]), textStep('Scanned.'));
+    const agent = createChatAgent({ model, tools: [scan], tickets });
+    const turn = await agent.stream({ messages: 'Scan the orders', run: createRunContext({ conversationId: 'conv-p' }) });
+    const chunks = await readAll(turn.stream, (chunk) => {
+      if (chunk.type === PROGRESS_PART) first.open();
+    });
+    const types = chunks.map((c) => c.type);
+    const progress = progressOf(chunks);
+    // The burst of 100 reports went out as its latest report only; the report after the gate went out too.
+    expect(progress.map((p) => p.data)).toEqual([
+      { toolCallId: 'c1', toolName: 'scan_orders', message: 'Scanned batch 100 of 100', completed: 100, total: 100 },
+      { toolCallId: 'c1', toolName: 'scan_orders', message: 'Writing the report' },
+    ]);
+    expect(progress.every((p) => p.transient === true && p.id === 'c1')).toBe(true);
+    const input = types.indexOf('tool-input-available');
+    const output = types.indexOf('tool-output-available');
+    expect(types.indexOf(PROGRESS_PART)).toBeGreaterThan(input);
+    expect(types.lastIndexOf(PROGRESS_PART)).toBeLessThan(output);
+    expect(types.indexOf(SEAL_PART)).toBeLessThan(output);
+
+    // Progress is not part of the conversation: the final message has the call, its seal, and no progress.
+    const result = await turn.result;
+    expect(result.text).toBe('Scanned.');
+    expect(result.message.parts.some((p) => p.type === PROGRESS_PART)).toBe(false);
+    // A report after the call ended reaches nobody (the tool's context no longer listens).
+    expect(() => late.report?.()).not.toThrow();
+  });
+
+  it('a turn whose tools never report streams exactly what it streamed before', async () => {
+    const quiet = defineTool({ name: 'quiet', description: 'Says nothing.', input: v.object({}), execute: async () => 'ok' });
+    const model = scriptedModel(callsStep([['c1', 'quiet', {}], ['c2', 'quiet', {}]]), textStep('Done.'));
+    const agent = createChatAgent({ model, tools: [quiet], tickets });
+    const turn = await agent.stream({ messages: 'Go', run: createRunContext({ conversationId: 'conv-q' }) });
+    const chunks = await readAll(turn.stream);
+    expect(progressOf(chunks)).toEqual([]);
+    expect(chunks.filter((c) => c.type === 'tool-output-available')).toHaveLength(2);
+    expect((await turn.result).text).toBe('Done.');
+  });
+
+  it('parallel calls report under their own ids; a failed call’s waiting report is dropped with it', async () => {
+    const go = gate();
+    const worker = defineTool({
+      name: 'worker',
+      description: 'Works, or fails.',
+      input: v.object({ fail: v.boolean() }),
+      execute: async ({ fail }, ctx) => {
+        ctx.progress({ message: fail ? 'about to fail' : 'working', completed: 1, total: 2 });
+        await go.opened;
+        if (fail) throw new Error('disk full');
+        return 'ok';
+      },
+    });
+    const model = scriptedModel(callsStep([['a', 'worker', { fail: false }], ['b', 'worker', { fail: true }]]), textStep('One failed.'));
+    const agent = createChatAgent({ model, tools: [worker], tickets });
+    const turn = await agent.stream({ messages: 'Go', run: createRunContext({ conversationId: 'conv-r' }) });
+    const seen = new Set<string>();
+    const chunks = await readAll(turn.stream, (chunk) => {
+      if (chunk.type === PROGRESS_PART) seen.add((chunk as { id: string }).id);
+      if (seen.size === 2) go.open();
+    });
+    expect(
+      progressOf(chunks)
+        .map((p) => `${p.data.toolCallId}:${p.data.message}`)
+        .sort(),
+    ).toEqual(['a:working', 'b:about to fail']);
+    expect(chunks.find((c) => c.type === 'tool-output-error')).toMatchObject({ toolCallId: 'b' });
+    expect((await turn.result).text).toBe('One failed.');
+  });
+});
+
+describe('text turns and agents as tools: progress', () => {
+  it('generateTextTurn hands reports and finished calls to its listeners', async () => {
+    const { scan, first } = scanFixture();
+    first.open();
+    const model = scriptedModel(callsStep([['c1', 'scan_orders', { batches: 2 }]]), textStep('Scanned.'));
+    const agent = createChatAgent({ model, tools: [scan], tickets });
+    const reports: string[] = [];
+    const finished: string[] = [];
+    const result = await generateTextTurn(agent, {
+      messages: 'Scan',
+      run: createRunContext(),
+      onProgress: ({ callId, progress }) => reports.push(`${callId}:${progress.message}`),
+      onToolResult: (r) => {
+        finished.push(r.call.id);
+        throw new Error('a broken listener');
+      },
+    });
+    expect(result.text).toBe('Scanned.');
+    expect(reports).toEqual(['c1:Scanned batch 1 of 2', 'c1:Scanned batch 2 of 2', 'c1:Writing the report']);
+    expect(finished).toEqual(['c1']);
+    expect(result.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+  });
+
+  it('an agent tool reports its inner tools’ progress and each inner call as it finishes', async () => {
+    const { scan, first } = scanFixture();
+    first.open();
+    const inner = createChatAgent({ model: scriptedModel(callsStep([['i1', 'scan_orders', { batches: 1 }]]), textStep('All scanned.')), tools: [scan], tickets });
+    const auditor = await agentTool({ name: 'auditor', description: 'Audits orders.', agent: inner });
+    const outer = createChatAgent({ model: scriptedModel(callsStep([['o1', 'auditor', { task: 'Audit everything' }]]), textStep('Audited.')), tools: [auditor], tickets });
+    const turn = await outer.stream({ messages: 'Audit', run: createRunContext({ conversationId: 'conv-a' }) });
+    const chunks = await readAll(turn.stream);
+    const messages = progressOf(chunks).map((p) => p.data);
+    expect(messages.every((p) => p.toolCallId === 'o1' && p.toolName === 'auditor')).toBe(true);
+    // The stream may coalesce reports that arrive together; the last one always goes out.
+    expect(messages.at(-1)).toMatchObject({ message: 'scan_orders done', completed: 1 });
+    expect((await turn.result).text).toBe('Audited.');
+  });
+});
