@@ -2,6 +2,7 @@ export * from './auto-continue.ts';
 export * from './browser-calls.ts';
 export * from './chat-error.ts';
 export * from './plan.ts';
+export * from './progress.ts';
 export * from './server-tools.ts';
 export * from './trace.ts';
 export * from './use-edge-chat.ts';

@@ -139,6 +139,50 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
   });
 
+  it('progress: server reports arrive through the stream, browser reports from the browser chain; the view keeps the latest', async () => {
+    const scanServer = defineTool({
+      name: 'scan_orders',
+      description: 'Scans orders',
+      input: v.object({ n: v.number() }),
+      execute: async ({ n }, ctx) => {
+        for (let i = 1; i <= n; i++) {
+          ctx.progress({ message: `Order ${i} of ${n}`, completed: i, total: n });
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return n;
+      },
+    });
+    const measureServer = defineTool({ name: 'measure_page', description: 'Measures the page', input: v.object({}), policy: { runsOn: 'client' } });
+    const measure = defineTool({
+      ...measureServer,
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Measuring' });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        ctx.progress({ message: 'Measured', completed: 1, total: 1 });
+        return 42;
+      },
+    });
+    const server = createTestServer({
+      tools: [scanServer, measureServer],
+      steps: [callsStep([['c1', 'scan_orders', { n: 3 }]]), callsStep([['c2', 'measure_page', {}]]), textStep('Scanned and measured.')],
+    });
+    const events: string[] = [];
+    const hook = mount({
+      id: 'conv-progress',
+      fetch: server.fetch,
+      tools: [measure],
+      onProgress: ({ toolCallId, progress }) => events.push(`${toolCallId}:${progress.message}`),
+    });
+    await hook.current.sendMessage({ text: 'Scan and measure' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }));
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'server', progress: { message: 'Order 3 of 3', completed: 3, total: 3 } });
+    expect(events.filter((e) => e.startsWith('c1:')).at(-1)).toBe('c1:Order 3 of 3');
+    expect(events.filter((e) => e.startsWith('c2:'))).toEqual(['c2:Measuring', 'c2:Measured']);
+    // Progress is never part of the conversation.
+    expect(hook.current.messages.flatMap((m) => m.parts).some((p) => p.type === 'data-edgetool-progress')).toBe(false);
+  });
+
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });

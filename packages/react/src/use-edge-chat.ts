@@ -9,6 +9,7 @@ import {
   type InterceptorLike,
   type ToolCallResult,
   type ToolExecutor,
+  type ToolProgress,
 } from '@edgetool/core';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,6 +17,7 @@ import { shouldContinue } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
 import { type BrowserWork, planBrowserWork } from './plan.ts';
+import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
@@ -44,6 +46,8 @@ export interface UseEdgeChatOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Messages to start with. */
   readonly messages?: EdgetoolUIMessage[];
+  /** Called with every progress report of a call, the server's and this browser's (before it is rendered). */
+  readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
   /** Called with every browser-side trace. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
   /** Throttles message updates (ms). */
@@ -72,6 +76,7 @@ export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage
 }
 
 const NONE: readonly never[] = [];
+const NO_PROGRESS: ProgressByCall = new Map();
 
 /** The outcome of one pass through a browser chain, decided by the caller. */
 type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean };
@@ -87,10 +92,33 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const [fallbackId] = useState(() => crypto.randomUUID());
   const chatId = options.id ?? fallbackId;
 
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace });
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress };
   });
+
+  // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
+  // at most once per frame. Reset with the chat.
+  const [progressState, setProgressState] = useState<{ chatId: string; reports: ProgressByCall }>({ chatId, reports: new Map() });
+  const progress = progressState.chatId === chatId ? progressState.reports : NO_PROGRESS;
+  const progressChat = useRef(chatId);
+  useEffect(() => {
+    progressChat.current = chatId;
+  }, [chatId]);
+  const [progressBuffer] = useState(() =>
+    createProgressBuffer((reports) => {
+      const id = progressChat.current;
+      setProgressState((s) => ({ chatId: id, reports: new Map([...(s.chatId === id ? s.reports : []), ...reports]) }));
+    }),
+  );
+  useEffect(() => () => progressBuffer.dispose(), [progressBuffer]);
+  const report = useCallback(
+    (toolCallId: string, update: ToolProgress) => {
+      latest.current.onProgress?.({ toolCallId, progress: update });
+      progressBuffer.add(toolCallId, update);
+    },
+    [progressBuffer],
+  );
 
   const headersKey = JSON.stringify(headers ?? {});
   const customFetch = options.fetch;
@@ -111,6 +139,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     id: chatId,
     transport,
     sendAutomaticallyWhen: shouldContinue,
+    onData: (part) => {
+      const read = readProgressPart(part);
+      if (read !== undefined) report(read.toolCallId, read.progress);
+    },
     ...(options.messages ? { messages: options.messages } : {}),
     ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
   });
@@ -151,12 +183,15 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
       const signal = abort.current.signal;
       setCall({ ...call, status: 'running' });
-      const result = await executor.execute({ id: call.toolCallId, name: call.toolName, arguments: call.input }, { run, signal, approval: decision });
+      const result = await executor.execute(
+        { id: call.toolCallId, name: call.toolName, arguments: call.input },
+        { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
+      );
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
       return { result, aborted: signal.aborted };
     },
-    [run, setCall],
+    [run, setCall, report],
   );
 
   const pendingOf = useCallback(
@@ -297,8 +332,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
 
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
   const views = useMemo(
-    () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode }),
-    [chat.messages, browserTools, serverToolMap, calls, streaming, mode],
+    () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress }),
+    [chat.messages, browserTools, serverToolMap, calls, streaming, mode, progress],
   );
   const pending = useMemo(() => pendingApprovals(views), [views]);
   const model = useMemo(() => activeModel(chat.messages), [chat.messages]);

@@ -55,6 +55,15 @@ describe('toolCallViews', () => {
     expect(view?.traces[0]?.spans.map((s) => s.name)).toEqual(['trace', 'query_order']);
   });
 
+  it('carries the latest progress report of a call, and none for calls that did not report', () => {
+    const messages = [assistant([toolPart('query_order', 'c1', 'input-available'), toolPart('query_order', 'c2', 'output-available', { output: 1 })])];
+    const progress = new Map([['c1', { message: 'Scanning', completed: 2, total: 5 }]]);
+    const views = toolCallViews(messages, options({ streaming: true, progress }));
+    expect(views.get('c1')).toMatchObject({ status: 'running', progress: { message: 'Scanning', completed: 2, total: 5 } });
+    expect(views.get('c2')?.progress).toBeUndefined();
+    expect(toolCallViews(messages, options()).get('c1')?.progress).toBeUndefined();
+  });
+
   it('a server call without result is running while the response streams, interrupted after', () => {
     const messages = [assistant([toolPart('query_order', 'c1', 'input-available')])];
     expect(toolCallViews(messages, options({ streaming: true })).get('c1')?.status).toBe('running');

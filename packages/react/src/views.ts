@@ -1,4 +1,4 @@
-import type { AnyTool } from '@edgetool/core';
+import type { AnyTool, ToolProgress } from '@edgetool/core';
 import {
   type AnyToolPart,
   dataByCallId,
@@ -64,6 +64,11 @@ export interface ToolCallView {
   /** The server sealed this call's result (it produced or accepted it). */
   readonly sealed: boolean;
   readonly mode: ExecutionMode;
+  /**
+   * The call's latest progress report (`ctx.progress()` on the server or in this browser). Kept after the call ends;
+   * not part of the conversation, so a reloaded chat has none.
+   */
+  readonly progress: ToolProgress | undefined;
 }
 
 /** A call that waits for a human decision. */
@@ -93,6 +98,8 @@ export interface ViewOptions {
   /** The chat's status (`useChat`): a server call without a result is only running while the response streams. */
   readonly streaming: boolean;
   readonly mode: ExecutionMode;
+  /** The latest progress report of each call (see `ToolCallView.progress`). */
+  readonly progress?: ReadonlyMap<string, ToolProgress> | undefined;
 }
 
 /** Answered for good: only the last assistant message can still change. */
@@ -181,6 +188,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         approval,
         sealed: seals.has(id),
         mode,
+        progress: options.progress?.get(id),
       });
     }
   }
