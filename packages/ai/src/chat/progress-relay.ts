@@ -6,7 +6,8 @@ import { PROGRESS_PART, type ProgressPartData } from './protocol.ts';
  * Carries the progress reports of a turn's running server calls into its UI stream. Reports arrive from tools at
  * any time; the stream takes them between its own chunks. Per call only the latest report waits (a tool reporting
  * in a tight loop costs the client one chunk per read, not one per report), and a report goes out only while its
- * call is open in the stream: after the call's `tool-input-available`, before its result.
+ * call is open in the stream: after the call's `tool-input-available`, and at the latest right before its result
+ * (so the last report a tool made before it returned always reaches the client).
  */
 export interface ProgressRelay {
   /** The executor's listener: keeps the call's latest report. */
@@ -24,9 +25,20 @@ export interface ProgressRelay {
 /** Creates the relay of one turn. */
 export function createProgressRelay(): ProgressRelay {
   const open = new Set<string>();
+  /** Calls whose result went out: a late report of theirs is dropped. */
+  const closed = new Set<string>();
   const waiting = new Map<string, ProgressPartData>();
   let wake: (() => void) | undefined;
   let signal: Promise<void> | undefined;
+
+  const toChunk = (id: string, data: ProgressPartData): UIMessageChunk => ({ type: PROGRESS_PART, id, data, transient: true });
+  /** Closes a call: its waiting report, if any, as the chunk to send before the result. */
+  const close = (id: string): UIMessageChunk | undefined => {
+    const data = open.delete(id) ? waiting.get(id) : undefined;
+    waiting.delete(id);
+    closed.add(id);
+    return data === undefined ? undefined : toChunk(id, data);
+  };
 
   const ready = () => {
     for (const id of waiting.keys()) if (open.has(id)) return true;
@@ -35,6 +47,7 @@ export function createProgressRelay(): ProgressRelay {
 
   return {
     report({ callId, toolName, progress }) {
+      if (closed.has(callId)) return;
       waiting.set(callId, { toolCallId: callId, toolName, ...progress });
       if (open.has(callId)) wake?.();
     },
@@ -43,23 +56,20 @@ export function createProgressRelay(): ProgressRelay {
         case 'tool-input-available':
           open.add(chunk.toolCallId);
           if (waiting.has(chunk.toolCallId)) wake?.();
-          return;
+          return undefined;
         case 'tool-output-available':
-          if (chunk.preliminary === true) return;
-          open.delete(chunk.toolCallId);
-          waiting.delete(chunk.toolCallId);
-          return;
+          return chunk.preliminary === true ? undefined : close(chunk.toolCallId);
         case 'tool-output-error':
         case 'tool-output-denied':
-          open.delete(chunk.toolCallId);
-          waiting.delete(chunk.toolCallId);
-          return;
+          return close(chunk.toolCallId);
         case 'finish':
         case 'abort':
         case 'error':
           open.clear();
           waiting.clear();
-          return;
+          return undefined;
+        default:
+          return undefined;
       }
     },
     active: () => open.size > 0,
@@ -68,7 +78,7 @@ export function createProgressRelay(): ProgressRelay {
       for (const [id, data] of waiting) {
         if (!open.has(id)) continue;
         waiting.delete(id);
-        chunks.push({ type: PROGRESS_PART, id, data, transient: true });
+        chunks.push(toChunk(id, data));
       }
       return chunks;
     },

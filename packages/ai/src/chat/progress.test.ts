@@ -96,7 +96,33 @@ describe('chat loop: progress of running server calls', () => {
     expect((await turn.result).text).toBe('Done.');
   });
 
-  it('parallel calls report under their own ids; a failed call’s waiting report is dropped with it', async () => {
+  it('a tool’s last report before it returned always goes out, right before its result', async () => {
+    const quick = defineTool({
+      name: 'quick',
+      description: 'Reports and returns at once.',
+      input: v.object({ fail: v.boolean() }),
+      execute: ({ fail }, ctx) => {
+        ctx.progress({ message: 'first' });
+        ctx.progress({ message: 'last', completed: 1, total: 1 });
+        if (fail) throw new Error('no');
+        return 'done';
+      },
+    });
+    const model = scriptedModel(callsStep([['ok', 'quick', { fail: false }], ['bad', 'quick', { fail: true }]]), textStep('Both ran.'));
+    const agent = createChatAgent({ model, tools: [quick], tickets });
+    const turn = await agent.stream({ messages: 'Go', run: createRunContext({ conversationId: 'conv-l' }) });
+    const chunks = await readAll(turn.stream);
+    for (const id of ['ok', 'bad']) {
+      const reports = chunks.flatMap((c, i) => (c.type === PROGRESS_PART && (c as { id?: string }).id === id ? [i] : []));
+      const result = chunks.findIndex((c) => (c.type === 'tool-output-available' || c.type === 'tool-output-error') && c.toolCallId === id);
+      expect(reports.length).toBeGreaterThan(0);
+      expect((chunks[reports.at(-1) as number] as { data: ProgressPartData }).data).toMatchObject({ message: 'last', completed: 1, total: 1 });
+      expect(reports.at(-1)).toBeLessThan(result);
+      expect(chunks.slice(result + 1).some((c) => c.type === PROGRESS_PART && (c as { id?: string }).id === id)).toBe(false);
+    }
+  });
+
+  it('parallel calls report under their own ids, a failing one too', async () => {
     const go = gate();
     const worker = defineTool({
       name: 'worker',

@@ -97,7 +97,9 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
         const chunk = convert(read.value);
         if (chunk === undefined) continue;
         last = chunk;
-        progress?.saw(chunk);
+        // A call's last report goes out before its result (and the result's seal).
+        const report = progress?.saw(chunk);
+        if (report !== undefined) controller.enqueue(report);
         const before = proofs.before(chunk);
         if (before === undefined) {
           controller.enqueue(chunk);

@@ -1,0 +1,73 @@
+import type { UIMessageChunk } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { createProgressRelay } from './progress-relay.ts';
+import { PROGRESS_PART } from './protocol.ts';
+
+const input = (id: string): UIMessageChunk => ({ type: 'tool-input-available', toolCallId: id, toolName: 'scan', input: {} });
+const output = (id: string, preliminary?: boolean): UIMessageChunk => ({ type: 'tool-output-available', toolCallId: id, output: 1, ...(preliminary ? { preliminary } : {}) });
+const report = (id: string, message: string) => ({ callId: id, toolName: 'scan', progress: { message } });
+const messages = (chunks: readonly UIMessageChunk[] | UIMessageChunk | undefined) =>
+  [chunks ?? []].flat().map((c) => (c.type === PROGRESS_PART ? `${(c as { id: string }).id}:${(c.data as { message: string }).message}` : c.type));
+
+/** Whether `promise` has settled after the microtasks queued so far ran. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => {
+    done = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return done;
+}
+
+describe('progress relay', () => {
+  it('holds a report until its call is open in the stream, then sends only the latest', async () => {
+    const relay = createProgressRelay();
+    relay.report(report('c1', 'one'));
+    relay.report(report('c1', 'two'));
+    expect(relay.active()).toBe(false);
+    expect(relay.take()).toEqual([]);
+    expect(await settled(relay.arrived())).toBe(false);
+    expect(relay.saw(input('c1'))).toBeUndefined();
+    expect(relay.active()).toBe(true);
+    const chunks = relay.take();
+    expect(chunks).toEqual([{ type: PROGRESS_PART, id: 'c1', data: { toolCallId: 'c1', toolName: 'scan', message: 'two' }, transient: true }]);
+    expect(relay.take()).toEqual([]);
+  });
+
+  it('arrived() resolves when a report for an open call comes in, not before', async () => {
+    const relay = createProgressRelay();
+    relay.saw(input('c1'));
+    const arrived = relay.arrived();
+    expect(await settled(arrived)).toBe(false);
+    relay.report(report('c2', 'not open'));
+    expect(await settled(arrived)).toBe(false);
+    relay.report(report('c1', 'open'));
+    expect(await settled(arrived)).toBe(true);
+    expect(messages(relay.take())).toEqual(['c1:open']);
+  });
+
+  it('a result sends its call’s waiting report first, then closes the call for good', () => {
+    const relay = createProgressRelay();
+    relay.saw(input('c1'));
+    relay.report(report('c1', 'last'));
+    expect(messages(relay.saw(output('c1', true)))).toEqual([]);
+    expect(messages(relay.saw(output('c1')))).toEqual(['c1:last']);
+    relay.report(report('c1', 'late'));
+    expect(relay.take()).toEqual([]);
+    expect(relay.active()).toBe(false);
+    relay.saw(input('c2'));
+    relay.report(report('c2', 'x'));
+    expect(messages(relay.saw({ type: 'tool-output-error', toolCallId: 'c2', errorText: 'no' }))).toEqual(['c2:x']);
+    relay.saw(input('c3'));
+    expect(relay.saw({ type: 'tool-output-denied', toolCallId: 'c3' })).toBeUndefined();
+  });
+
+  it('the end of the stream drops everything', () => {
+    const relay = createProgressRelay();
+    relay.saw(input('c1'));
+    relay.report(report('c1', 'x'));
+    relay.saw({ type: 'abort' });
+    expect(relay.active()).toBe(false);
+    expect(relay.take()).toEqual([]);
+  });
+});
