@@ -12,8 +12,11 @@ import { PROGRESS_PART, type ProgressPartData } from './protocol.ts';
 export interface ProgressRelay {
   /** The executor's listener: keeps the call's latest report. */
   readonly report: (event: ToolProgressEvent) => void;
-  /** The turn stream sent `chunk`: opens a call on its input, closes it (dropping what waits) on its result. */
-  saw(chunk: UIMessageChunk): void;
+  /**
+   * The turn stream is about to send `chunk`: its input opens a call, its result closes it. Returns the call's
+   * waiting report when `chunk` closes it: send it first.
+   */
+  saw(chunk: UIMessageChunk): UIMessageChunk | undefined;
   /** Whether a call is open (only then can a report arrive that the stream should wait for). */
   active(): boolean;
   /** The chunks to send now, one per open call with a waiting report; empties the queue. */
