@@ -81,6 +81,40 @@ describe.each([
     expect(JSON.stringify(toolMessages[1])).toMatch(/call_2/);
   });
 
+  it('progress: a running call’s reports reach the SSE response as transient parts, never the model', async () => {
+    const scan = defineTool({
+      name: 'scan_orders',
+      description: 'Scan every order',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (let i = 1; i <= 3; i++) {
+          ctx.progress({ message: `Scanned ${i} of 3`, completed: i, total: 3 });
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        return { scanned: 3 };
+      },
+    });
+    const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
+    const agent = createChatAgent({ model, tools: [scan], tickets, maxRetries: 0 });
+    fake.enqueue({ toolCalls: [{ id: 'call_s', name: 'scan_orders', args: {} }] }, { text: 'All 3 scanned.' });
+    const turn = await agent.stream({ messages: 'Scan the orders', run: createRunContext({ conversationId: 'c-progress' }) });
+    const body = await turn.toResponse().text();
+    const chunks = body
+      .split('\n\n')
+      .filter((event) => event.startsWith('data: {'))
+      .map((event) => JSON.parse(event.slice('data: '.length)) as { type: string; id?: string; data?: { message?: string }; transient?: boolean });
+    const types = chunks.map((c) => c.type);
+    const reports = chunks.filter((c) => c.type === 'data-edgetool-progress');
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.every((c) => c.id === 'call_s' && c.transient === true)).toBe(true);
+    expect(reports.at(-1)?.data).toMatchObject({ toolCallId: 'call_s', toolName: 'scan_orders', message: 'Scanned 3 of 3', completed: 3, total: 3 });
+    expect(types.indexOf('data-edgetool-progress')).toBeGreaterThan(types.indexOf('tool-input-available'));
+    expect(types.lastIndexOf('data-edgetool-progress')).toBeLessThan(types.indexOf('tool-output-available'));
+    // The model reads the result only.
+    expect(fake.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_s', content: '{"scanned":3}' });
+    expect(JSON.stringify(fake.requests[1]?.body)).not.toContain('Scanned');
+  });
+
   it('approval round trip: pauses, then executes once with the ticket and continues on the wire', async () => {
     const writes: unknown[] = [];
     const agent = agentFor(writes);
