@@ -46,7 +46,13 @@ describe('README examples', () => {
     expect(lines).toEqual(['update_delivery_date waits for approval 2026-12-01', expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/)]);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts'])('the README shows %s verbatim', (file) => {
+  it('the progress example prints each report, then the result', async () => {
+    capture();
+    await import('./progress.ts');
+    expect(lines).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

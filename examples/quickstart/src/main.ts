@@ -3,5 +3,7 @@ console.log('— edgetool quickstart: a tool, an interceptor, two calls —');
 await import('./quickstart.ts');
 console.log('\n— approvals with signed, single-use tickets —');
 await import('./approvals.ts');
+console.log('\n— progress reports of a running call —');
+await import('./progress.ts');
 console.log('\n— the chat loop on the offline model: a lookup, an approval —');
 await import('./chat.ts');

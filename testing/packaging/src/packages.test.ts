@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -276,6 +276,10 @@ describe('a project that installs them', () => {
     expect(example).toContain("from '@edgetool/core'");
     writeFileSync(join(app, 'src', 'core-readme.ts'), example ?? '');
     expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
+  });
+
+  it('runs the progress example: each report, then the result', () => {
+    expect(runExample('progress.ts')).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {
