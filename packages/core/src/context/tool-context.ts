@@ -71,22 +71,14 @@ export const MAX_PROGRESS_MESSAGE = 500;
  * object with no field, a `message` that is not a string, a `completed` or `total` that is not a finite number ≥ 0.
  */
 export function toToolProgress(update: unknown): ToolProgress {
-  if (typeof update !== 'object' || update === null) throw new TypeError('A progress report is an object: { message?, completed?, total? }.');
-  const { message, completed, total } = update as Record<string, unknown>;
-  if (message === undefined && completed === undefined && total === undefined) {
-    throw new TypeError('A progress report needs a `message`, `completed` or `total`.');
+  const { message, completed, total } = (typeof update === 'object' && update !== null ? update : {}) as Record<string, unknown>;
+  const isCount = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0);
+  if ((message === undefined && completed === undefined && total === undefined) || !(message === undefined || typeof message === 'string') || !isCount(completed) || !isCount(total)) {
+    throw new TypeError('Not a progress report: report { message?: string, completed?: number ≥ 0, total?: number ≥ 0 } with one of them at least.');
   }
-  if (message !== undefined && typeof message !== 'string') throw new TypeError('A progress `message` is a string.');
-  const amount = (name: string, value: unknown): number | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`A progress \`${name}\` is a finite number ≥ 0.`);
-    return value;
-  };
   const progress: { message?: string; completed?: number; total?: number } = {};
   if (message !== undefined) progress.message = message.length > MAX_PROGRESS_MESSAGE ? `${message.slice(0, MAX_PROGRESS_MESSAGE - 1)}…` : message;
-  const done = amount('completed', completed);
-  if (done !== undefined) progress.completed = done;
-  const all = amount('total', total);
-  if (all !== undefined) progress.total = all;
+  if (completed !== undefined) progress.completed = completed as number;
+  if (total !== undefined) progress.total = total as number;
   return progress;
 }
