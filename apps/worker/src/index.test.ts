@@ -21,6 +21,7 @@ describe('HTTP routes', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'query_order',
       'list_delayed_orders',
+      'audit_orders',
       'update_delivery_date',
       'send_email',
       'world_clock',

@@ -1,5 +1,5 @@
 // POST /api/chat end to end inside workerd: the offline model, the real D1, tickets in D1.
-import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
@@ -116,6 +116,27 @@ describe('POST /api/chat', () => {
     const part = toolPart(message, 'browser_time_zone');
     expect(part?.state).toBe('input-available');
     expect(message.parts.some((p) => p.type === 'data-edgetool-ticket')).toBe(true);
+  });
+});
+
+describe('POST /api/chat: progress of a running tool', () => {
+  it('audit_orders streams its progress as transient parts, the last one (all open orders) right before its result', async () => {
+    const { chunks, message } = await readTurn(await post({ id: 'chat-audit', messages: [user('/audit_orders {}')] }));
+    const part = toolPart(message, 'audit_orders');
+    expect(part?.state).toBe('output-available');
+    expect(part?.output).toMatchObject({ checked: 10 });
+    type ProgressChunk = { id: string; transient?: boolean; data: ProgressPartData };
+    const progress = chunks.flatMap((c, at) => (c.type === PROGRESS_PART ? [{ at, chunk: c as ProgressChunk }] : []));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every(({ chunk }) => chunk.id === part?.toolCallId && chunk.transient === true && chunk.data.toolName === 'audit_orders')).toBe(true);
+    const completed = progress.map(({ chunk }) => chunk.data.completed as number);
+    expect(completed).toEqual([...completed].sort((a, b) => a - b));
+    const last = progress.at(-1);
+    expect(last?.chunk.data).toEqual({ toolCallId: part?.toolCallId, toolName: 'audit_orders', message: 'Checked 10 of 10 open orders', completed: 10, total: 10 });
+    const result = chunks.findIndex((c) => c.type === 'tool-output-available' && c.toolCallId === part?.toolCallId);
+    expect(last?.at).toBeLessThan(result);
+    // Progress is for people watching, not part of the conversation.
+    expect(message.parts.some((p) => p.type === PROGRESS_PART)).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+export * from './audit-orders.ts';
 export * from './calculate.ts';
 export * from './deps.ts';
 export * from './list-delayed-orders.ts';

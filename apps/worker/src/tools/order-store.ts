@@ -68,3 +68,72 @@ export async function findDelayedOrders(db: D1Database, minDelayDays: number): P
     .all<OrderRow>();
   return results.map(toOrder);
 }
+
+/** How many open orders the audit reads per query: small pages, so a long walk reports progress as it goes. */
+export const AUDIT_PAGE_SIZE = 3;
+
+/** An open order the audit flags, with every reason found. */
+export interface FlaggedOrder {
+  readonly id: string;
+  readonly customer: string;
+  readonly reasons: readonly string[];
+}
+
+/** Where an audit walk stands after a page: open orders checked so far of all of them, and the flags so far. */
+export interface AuditPage {
+  readonly checked: number;
+  readonly total: number;
+  readonly flagged: readonly FlaggedOrder[];
+}
+
+/** How many orders are open (not delivered). */
+export async function countOpenOrders(db: D1Database): Promise<number> {
+  const row = await db.prepare("SELECT COUNT(*) AS open FROM orders WHERE status <> 'delivered'").first<{ open: number }>();
+  return row?.open ?? 0;
+}
+
+/** Up to `limit` open orders with ids after `afterId`, by id (keyset paging: no order is read twice or skipped). */
+export async function findOpenOrdersAfter(db: D1Database, afterId: string, limit: number): Promise<Order[]> {
+  const { results } = await db
+    .prepare(`${SELECT_ORDER} WHERE status <> 'delivered' AND id > ?1 ORDER BY id LIMIT ?2`)
+    .bind(afterId, limit)
+    .all<OrderRow>();
+  return results.map(toOrder);
+}
+
+/** Why an open order needs attention on `today` (YYYY-MM-DD); empty when it does not. */
+export function auditReasons(order: Order, today: string): string[] {
+  const reasons: string[] = [];
+  if (order.status === 'delayed') reasons.push('status is delayed');
+  if (order.delay_days > 0) reasons.push(`running ${order.delay_days} ${order.delay_days === 1 ? 'day' : 'days'} late`);
+  if (order.delivery_date < today) reasons.push(`delivery date ${order.delivery_date} has passed`);
+  return reasons;
+}
+
+/**
+ * Walks every open order, {@link AUDIT_PAGE_SIZE} per query, and yields the state of the audit after each page.
+ * Counts the open orders first; `total` never drops below `checked` (an order opened during the walk).
+ * Checks `signal` before each query, so an aborted call stops reading.
+ */
+export async function* auditOpenOrders(
+  db: D1Database,
+  options: { readonly today: string; readonly signal?: AbortSignal | undefined },
+): AsyncGenerator<AuditPage> {
+  const total = await countOpenOrders(db);
+  const flagged: FlaggedOrder[] = [];
+  let checked = 0;
+  let afterId = '';
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const page = await findOpenOrdersAfter(db, afterId, AUDIT_PAGE_SIZE);
+    if (page.length === 0) return;
+    for (const order of page) {
+      const reasons = auditReasons(order, options.today);
+      if (reasons.length > 0) flagged.push({ id: order.id, customer: order.customer, reasons });
+    }
+    checked += page.length;
+    afterId = page.at(-1)?.id ?? afterId;
+    yield { checked, total: Math.max(total, checked), flagged: [...flagged] };
+    if (page.length < AUDIT_PAGE_SIZE) return;
+  }
+}
