@@ -6,7 +6,16 @@ import { generateText, isStepCount, type LanguageModel, type ToolSet, tool, zodS
 import { z } from 'zod';
 import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
 import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
-import { daysBetween, findDelayedOrders, findOrder, isCalendarDay, isoDay, type Order } from '../../../apps/worker/src/tools/order-store.ts';
+import {
+  auditOpenOrders,
+  daysBetween,
+  findDelayedOrders,
+  findOrder,
+  type FlaggedOrder,
+  isCalendarDay,
+  isoDay,
+  type Order,
+} from '../../../apps/worker/src/tools/order-store.ts';
 
 async function requireOrder(db: D1Database, id: string): Promise<Order> {
   const order = await findOrder(db, id);
@@ -27,6 +36,7 @@ const queryOrderInput = zodSchema(z.object({ order_id: orderId }));
 const listDelayedInput = zodSchema(z.object({
   days_threshold: z.coerce.number().int('Use a whole number of days').min(1).max(365).default(1).describe('Minimum delay in days (default 1)'),
 }));
+const auditOrdersInput = zodSchema(z.object({}));
 const updateDeliveryInput = zodSchema(z.object({
   order_id: orderId,
   new_date: z
@@ -75,6 +85,17 @@ const cartListInput = zodSchema(z.object({}));
 const cartClearInput = zodSchema(z.object({}));
 const delayAnalystInput = zodSchema(z.object({ task: z.string().min(1).describe('What the agent should do, in plain words') }));
 
+/** A preliminary output of `audit_orders`: how far the walk is (edgetool's `ctx.progress` report). */
+interface AuditProgress {
+  readonly progress: { readonly message: string; readonly completed: number; readonly total: number };
+}
+
+/** The final output of `audit_orders`. */
+interface AuditResult {
+  readonly checked: number;
+  readonly flagged: readonly FlaggedOrder[];
+}
+
 /** The D1 tools of one request. */
 function serverTools(db: D1Database) {
   const queryOrder = tool({
@@ -102,6 +123,23 @@ function serverTools(db: D1Database) {
         count: orders.length,
         orders: orders.map(({ id, customer, status, delivery_date, delay_days }) => ({ id, customer, status, delivery_date, delay_days })),
       };
+    },
+  });
+
+  const auditOrders = tool({
+    description:
+      'Audit every open (not yet delivered) order, a few at a time, and flag those that need attention: running late, ' +
+      'marked as delayed, or past their delivery date. Returns how many orders were checked and the flagged ones ' +
+      'with customer and reasons. Takes no arguments; reports its progress while it runs.',
+    inputSchema: auditOrdersInput,
+    // The AI SDK's own progress: every value yielded is a preliminary output, the last one is the result.
+    execute: async function* (_input, { abortSignal }): AsyncGenerator<AuditProgress | AuditResult> {
+      let result: AuditResult = { checked: 0, flagged: [] };
+      for await (const { checked, total, flagged } of auditOpenOrders(db, { today: isoDay(new Date()), signal: abortSignal })) {
+        yield { progress: { message: `Checked ${checked} of ${total} open orders`, completed: checked, total } };
+        result = { checked, flagged };
+      }
+      yield result;
     },
   });
 
@@ -198,6 +236,7 @@ function serverTools(db: D1Database) {
   return {
     query_order: queryOrder,
     list_delayed_orders: listDelayedOrders,
+    audit_orders: auditOrders,
     update_delivery_date: updateDeliveryDate,
     send_email: sendEmail,
     world_clock: worldClock,
