@@ -1,6 +1,7 @@
+import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
 import { type ReactElement, useState } from 'react';
-import { formatDuration, formatValue, STATUS_LABELS, statusTone } from '../lib/format.ts';
+import { formatDuration, formatValue, progressDisplay, STATUS_LABELS, statusTone } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -18,6 +19,22 @@ function JsonBlock({ label, value, testId, tone }: { label: string; value: unkno
     <div className={`tool-block${tone === 'error' ? ' tool-block-error' : ''}`}>
       <div className="tool-block-label">{label}</div>
       <pre data-testid={testId}>{formatValue(value)}</pre>
+    </div>
+  );
+}
+
+/**
+ * The call's latest progress report: live (and announced politely) while it runs, a muted record of what the tool
+ * did once it ended. The bar is a native `<progress>` (role progressbar, with its value and maximum).
+ */
+function ProgressLine({ progress, toolName, running }: { progress: ToolProgress; toolName: string; running: boolean }): ReactElement {
+  const { text, bar } = progressDisplay(progress);
+  return (
+    <div className={`tool-progress${running ? ' tool-progress-live' : ''}`} data-testid="tool-progress" data-running={running ? 'true' : 'false'} role="status">
+      <span className="tool-progress-text" data-testid="tool-progress-text">
+        {text}
+      </span>
+      {bar ? <progress className="tool-progress-bar" data-testid="tool-progress-bar" max={bar.max} value={bar.value} aria-label={`${toolName} progress`} /> : null}
     </div>
   );
 }
@@ -62,6 +79,8 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
           {waitingForUser ? 'your input' : STATUS_LABELS[view.status]}
         </span>
       </header>
+
+      {view.progress ? <ProgressLine progress={view.progress} toolName={view.toolName} running={view.status === 'running'} /> : null}
 
       <div className="tool-body">
         <JsonBlock label="input" value={view.input ?? {}} testId="tool-input" />

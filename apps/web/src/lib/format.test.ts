@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatOffset, formatValue, STATUS_LABELS, statusTone } from './format.ts';
+import { formatDuration, formatOffset, formatValue, progressDisplay, STATUS_LABELS, statusTone } from './format.ts';
 import { parseHealth } from './server-info.ts';
 
 describe('formatting', () => {
@@ -24,6 +24,16 @@ describe('formatting', () => {
     expect(statusTone('awaiting-approval')).toBe('attention');
     expect(statusTone('error')).toBe('bad');
     expect(statusTone('interrupted')).toBe('muted');
+  });
+
+  it('progress: the message, else a count; a bar only with a positive total, never past it', () => {
+    expect(progressDisplay({ message: 'Checked 3 of 10 open orders', completed: 3, total: 10 })).toEqual({ text: 'Checked 3 of 10 open orders', bar: { value: 3, max: 10 } });
+    expect(progressDisplay({ completed: 4, total: 8 })).toEqual({ text: '4 of 8', bar: { value: 4, max: 8 } });
+    expect(progressDisplay({ completed: 4 })).toEqual({ text: '4 done', bar: undefined });
+    expect(progressDisplay({ message: 'Writing the report' })).toEqual({ text: 'Writing the report', bar: undefined });
+    expect(progressDisplay({ total: 5 })).toEqual({ text: 'working', bar: { value: 0, max: 5 } });
+    expect(progressDisplay({ completed: 12, total: 10 }).bar).toEqual({ value: 10, max: 10 });
+    expect(progressDisplay({ completed: 0, total: 0 })).toEqual({ text: '0 done', bar: undefined });
   });
 
   it('UTC offsets', () => {

@@ -1,3 +1,4 @@
+import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -59,4 +60,22 @@ export function formatOffset(minutesEast: number): string {
   const sign = minutesEast >= 0 ? '+' : '-';
   const abs = Math.abs(minutesEast);
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** What a tool card shows of a progress report: a line of text, and a bar when the total is known. */
+export interface ProgressDisplay {
+  readonly text: string;
+  /** `<progress max value>`: `value` within `0..max`; absent when the report has no (positive) total. */
+  readonly bar: { readonly value: number; readonly max: number } | undefined;
+}
+
+/** A progress report as a card shows it: the tool's message, else "3 of 10" (or "3 done" with no total). */
+export function progressDisplay(progress: ToolProgress): ProgressDisplay {
+  const { message, completed, total } = progress;
+  const known = total !== undefined && total > 0 ? total : undefined;
+  const counted = completed === undefined ? undefined : known === undefined ? `${completed} done` : `${completed} of ${known}`;
+  return {
+    text: message ?? counted ?? 'working',
+    bar: known === undefined ? undefined : { value: Math.min(completed ?? 0, known), max: known },
+  };
 }
