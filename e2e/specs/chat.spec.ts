@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { deliveryDate, idle, openChat, send, shot, toolCard } from './support.ts';
+import { deliveryDate, idle, openChat, openOrderCount, send, shot, toolCard } from './support.ts';
 
 test.describe('the demo chat on the offline model', () => {
   test('internal mode: an order lookup runs on the server and the answer streams', async ({ page }) => {
@@ -88,6 +88,28 @@ test.describe('the demo chat on the offline model', () => {
     await send(page, '/calculate {"expression":"2 * (3 + 4)"}');
     await expect(toolCard(page, 'calculate')).toHaveAttribute('data-state', 'done');
     await expect(toolCard(page, 'calculate').getByTestId('tool-output')).toContainText('14');
+  });
+
+  test('a long-running server tool shows its progress, and keeps its last report once it is done', async ({ page }) => {
+    // Read from D1 now, not from the seed: whatever ran before, the audit walks every order open at this moment.
+    const open = openOrderCount();
+    expect(open).toBeGreaterThan(3);
+    await openChat(page);
+    await send(page, '/audit_orders {}');
+    const card = toolCard(page, 'audit_orders');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const progress = card.getByTestId('tool-progress');
+    await expect(progress.getByTestId('tool-progress-text')).toHaveText(`Checked ${open} of ${open} open orders`);
+    await expect(progress).toHaveAttribute('data-running', 'false');
+    const bar = progress.getByRole('progressbar', { name: 'audit_orders progress' });
+    await expect(bar).toHaveAttribute('max', String(open));
+    await expect(bar).toHaveJSProperty('value', open);
+    await expect(bar).toHaveJSProperty('position', 1);
+    await expect(card.getByTestId('tool-output')).toContainText(`"checked": ${open}`);
+    await expect(card.getByTestId('tool-output')).toContainText('A-1012');
+    await idle(page);
+    await expect(page.getByTestId('message-text').last()).toContainText('A-1002');
+    await shot(page, 'tool-progress');
   });
 
   test('the stop button aborts a streaming answer', async ({ page }) => {

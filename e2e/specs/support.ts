@@ -20,6 +20,10 @@ export function queryD1<T>(state: 'offline' | 'openai', sql: string): T[] {
 export const deliveryDate = (id: string): string | undefined =>
   queryD1<{ delivery_date: string }>('offline', `SELECT delivery_date FROM orders WHERE id = '${id.replace(/'/g, '')}'`)[0]?.delivery_date;
 
+/** How many orders are open (not delivered) in the offline Worker's D1. */
+export const openOrderCount = (): number =>
+  queryD1<{ n: number }>('offline', "SELECT COUNT(*) AS n FROM orders WHERE status <> 'delivered'")[0]?.n ?? Number.NaN;
+
 /** Types a message and sends it. */
 export async function send(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input').fill(text);
