@@ -215,26 +215,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       interceptors = [...chain.head, ...own, ...chain.policy];
       spans ||= own.some(traces);
     }
-    const listener = opts?.onProgress;
-    let live = true;
-    const onProgress =
-      listener === undefined
-        ? undefined
-        : (progress: ToolProgress) => {
-            if (!live) return;
-            try {
-              listener({ callId: meta.callId, toolName: meta.toolName, progress });
-            } catch {
-              // A broken listener must not fail the call.
-            }
-          };
-    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress });
+    const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
+    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress: progress?.report });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
     const running = runLayers(ctx, interceptors, runTool, spans ? clock : null);
     let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
     // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
-    live = false;
+    progress?.end();
     if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
 
     let content: string;
@@ -313,6 +301,27 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+
+/**
+ * The call's progress listener, guarded: a listener that throws does not fail the call, and `end()` silences it.
+ * Made outside `execute` so that a call without a listener allocates no closure.
+ */
+function progressSink(listener: (event: ToolProgressEvent) => void, meta: { toolName: string; callId: string }) {
+  let live = true;
+  return {
+    report(progress: ToolProgress): void {
+      if (!live) return;
+      try {
+        listener({ callId: meta.callId, toolName: meta.toolName, progress });
+      } catch {
+        // A broken listener must not fail the call.
+      }
+    },
+    end(): void {
+      live = false;
+    },
+  };
+}
 
 /** Names a call for messages without trusting its shape (`String()` can throw on model-made objects). */
 function describeCall(call: unknown): { toolName: string; callId: string } {
