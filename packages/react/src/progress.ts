@@ -22,7 +22,7 @@ export function readProgressPart(part: { readonly type: string; readonly data?: 
 /** Collects reports and hands them over at most once per `schedule` tick (a frame in browsers). */
 export interface ProgressBuffer {
   add(toolCallId: string, progress: ToolProgress): void;
-  /** Drops what waits and stops (unmount). */
+  /** Drops what waits and cancels the tick (unmount); a later `add` starts over (React's StrictMode remounts). */
   dispose(): void;
 }
 
