@@ -296,6 +296,25 @@ describe('worker faults: clients that disconnect (exports.default.fetch)', () =>
     await nextRequestWorks();
   });
 
+  it('a client that leaves while a tool reports progress: the read ends, late reports go nowhere, D1 is untouched', async () => {
+    const before = await snapshotDb();
+    for (const how of ['abort', 'cancel'] as const) {
+      const client = new AbortController();
+      const response = await post({ id: `leave-progress-${how}`, messages: [user('/audit_orders {}')] }, { signal: client.signal });
+      const read = await readBody(response, {
+        onChunk: (chunk) => {
+          if (chunk.type !== 'data-edgetool-progress') return undefined;
+          if (how === 'abort') client.abort();
+          return 'stop';
+        },
+      });
+      expect(read.chunks.some((chunk) => chunk.type === 'data-edgetool-progress')).toBe(true);
+      expect(read.chunks.some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
+    }
+    expect(await snapshotDb()).toEqual(before);
+    await nextRequestWorks();
+  });
+
   it('a client that leaves right after an approved write, before the answer: the change is there once, the replay is refused', async () => {
     const question = user('/update_delivery_date {"order_id":"A-1010","new_date":"2026-12-30"}');
     const first = await readTurn(await post({ id: 'leave-approved', messages: [question] }));
