@@ -1,0 +1,1 @@
+export * from './mcp-handler.ts';

@@ -1,0 +1,243 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { contextKey, createRunContext } from '../context/index.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { defineInterceptor } from '../chain/interceptor.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { createMcpHandler, MCP_PROTOCOL_VERSIONS, type McpHandlerOptions } from './mcp-handler.ts';
+
+const URL_ = 'https://tools.example/mcp';
+const writes: unknown[] = [];
+const caller = contextKey<string>('caller');
+
+const queryOrder = defineTool({
+  name: 'query_order',
+  description: 'Look up an order',
+  input: v.object({ order_id: v.pipe(v.string(), v.regex(/^A-\d{4}$/, 'Order ids look like A-1001')) }),
+  execute: ({ order_id }, ctx) => ({ order_id, status: 'shipped', askedBy: ctx.run.userId ?? 'nobody' }),
+});
+const refund = defineTool({
+  name: 'refund',
+  description: 'Refund an order',
+  input: v.object({ order_id: v.string() }),
+  policy: { effects: 'destructive' },
+  execute: (input) => {
+    writes.push(input);
+    return 'refunded';
+  },
+});
+const bigRefund = defineTool({
+  name: 'maybe_refund',
+  description: 'Refunds; large amounts need a human',
+  input: v.object({ amount: v.number() }),
+  policy: { effects: 'write', needsApproval: ({ amount }) => amount > 100 },
+  execute: ({ amount }) => {
+    writes.push({ amount });
+    return `refunded ${amount}`;
+  },
+});
+const pickDate = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({}), policy: { runsOn: 'client' } });
+const boom = defineTool({
+  name: 'boom',
+  description: 'Fails',
+  input: v.object({}),
+  execute: (): string => {
+    throw new Error('database unavailable');
+  },
+});
+const scan = defineTool({
+  name: 'scan',
+  description: 'Scans in steps',
+  input: v.object({ steps: v.number() }),
+  execute: async ({ steps }, ctx) => {
+    ctx.progress({ message: 'starting' });
+    for (let i = 1; i <= steps; i++) {
+      ctx.progress({ message: `step ${i}`, completed: i, total: steps });
+      ctx.progress({ message: 'same count again', completed: i, total: steps });
+      await Promise.resolve();
+    }
+    return { steps };
+  },
+});
+const tools = [queryOrder, refund, bigRefund, pickDate, boom, scan];
+
+function handler(options: Partial<McpHandlerOptions> = {}) {
+  return createMcpHandler({ tools, name: 'orders', version: '1.2.3', ...options });
+}
+
+let nextId = 1;
+function rpc(method: string, params?: object, init: { headers?: Record<string, string>; id?: number | null } = {}): Request {
+  const message = { jsonrpc: '2.0', ...(init.id === null ? {} : { id: init.id ?? nextId++ }), method, ...(params ? { params } : {}) };
+  return new Request(URL_, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...init.headers },
+    body: JSON.stringify(message),
+  });
+}
+
+async function result(response: Response): Promise<Record<string, unknown>> {
+  expect(response.headers.get('content-type')).toContain('application/json');
+  const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+  expect(body.error).toBeUndefined();
+  return body.result as Record<string, unknown>;
+}
+
+async function callTool(h: ReturnType<typeof handler>, name: string, args: unknown) {
+  return (await result(await h(rpc('tools/call', { name, arguments: args }, { headers: { accept: 'application/json' } })))) as {
+    content: { type: string; text: string }[];
+    isError: boolean;
+  };
+}
+
+describe('MCP handler: the protocol', () => {
+  it('initialize: answers the client’s version when it speaks it, else its newest; names the server and its tools capability', async () => {
+    const h = handler({ instructions: 'Order tools.' });
+    expect(await result(await h(rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })))).toEqual({
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: 'orders', version: '1.2.3' },
+      instructions: 'Order tools.',
+    });
+    const newer = await result(await h(rpc('initialize', { protocolVersion: '2099-01-01', capabilities: {} })));
+    expect(newer.protocolVersion).toBe(MCP_PROTOCOL_VERSIONS[0]);
+    expect(await result(await h(rpc('ping')))).toEqual({});
+  });
+
+  it('notifications and client responses are accepted with 202 and no body', async () => {
+    const h = handler();
+    const note = await h(rpc('notifications/initialized', undefined, { id: null }));
+    expect(note.status).toBe(202);
+    expect(await note.text()).toBe('');
+    const response = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, result: {} }) });
+    expect((await h(response)).status).toBe(202);
+  });
+
+  it('refuses what is not one JSON-RPC request, with the right status and code', async () => {
+    const h = handler();
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      h(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+    const parse = await post('{"jsonrpc":"2.0",');
+    expect(parse.status).toBe(400);
+    expect(await parse.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    for (const body of ['[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}', '"ping"', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}']) {
+      const answer = await post(body);
+      expect(answer.status, body).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: -32600 } });
+    }
+    expect(await (await h(rpc('resources/list'))).json()).toMatchObject({ error: { code: -32601, message: 'Method not found: resources/list' } });
+    expect((await h(new Request(URL_, { method: 'GET' }))).status).toBe(405);
+    expect((await h(new Request(URL_, { method: 'DELETE' }))).headers.get('allow')).toBe('POST');
+    expect((await post('{}', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await handler({ maxBodyBytes: 10 })(rpc('ping'))).status).toBe(413);
+    expect((await h(rpc('ping', undefined, { headers: { 'mcp-protocol-version': '1999-01-01' } }))).status).toBe(400);
+    expect((await h(rpc('ping', undefined, { headers: { 'mcp-protocol-version': '2025-06-18' } }))).status).toBe(200);
+  });
+});
+
+describe('MCP handler: tools', () => {
+  it('lists server tools with their JSON Schema and hints; client tools and tools that always need a human are left out', async () => {
+    const listed = (await result(await handler()(rpc('tools/list')))) as { tools: { name: string; inputSchema: object; annotations: object }[] };
+    expect(listed.tools.map((t) => t.name)).toEqual(['query_order', 'maybe_refund', 'boom', 'scan']);
+    expect(listed.tools[0]).toEqual({
+      name: 'query_order',
+      description: 'Look up an order',
+      inputSchema: queryOrder.jsonSchema,
+      annotations: { readOnlyHint: true, destructiveHint: false },
+    });
+    const trusting = (await result(await handler({ approvals: 'client' })(rpc('tools/list')))) as { tools: { name: string; annotations: object }[] };
+    expect(trusting.tools.find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('a call runs through the executor and answers with the text the model reads', async () => {
+    const h = handler({ run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }) });
+    const answer = await h(rpc('tools/call', { name: 'query_order', arguments: { order_id: 'A-1001' } }, { headers: { accept: 'application/json', 'x-user': 'ada' } }));
+    expect(await result(answer)).toEqual({ content: [{ type: 'text', text: '{"order_id":"A-1001","status":"shipped","askedBy":"ada"}' }], isError: false });
+  });
+
+  it('failures are tool errors the model can act on: invalid arguments with their paths, a throw, bad JSON in a string', async () => {
+    const h = handler();
+    const invalid = await callTool(h, 'query_order', { order_id: 'nope' });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]?.text).toMatch(/^Error \(invalid-input\): Invalid arguments for "query_order"\.\n- order_id: Order ids look like A-1001/);
+    expect(await callTool(h, 'boom', {})).toEqual({ content: [{ type: 'text', text: 'Error (execution-failed): database unavailable' }], isError: true });
+    expect((await callTool(h, 'query_order', '{"order_id":')).content[0]?.text).toMatch(/^Error \(invalid-json\)/);
+  });
+
+  it('an unknown tool, a client tool or a hidden one is a protocol error, and nothing runs', async () => {
+    const h = handler();
+    for (const name of ['drop_tables', 'pick_date', 'refund', '__proto__']) {
+      const body = (await (await h(rpc('tools/call', { name, arguments: {} }))).json()) as { error: { code: number; message: string } };
+      expect(body.error).toEqual({ code: -32602, message: `Unknown tool: ${name}` });
+    }
+    expect(await (await h(rpc('tools/call', { arguments: {} }))).json()).toMatchObject({ error: { code: -32602 } });
+    expect(writes).toEqual([]);
+  });
+
+  it('approvals: refused by default (nothing runs); with approvals: "client" the MCP host’s confirmation counts', async () => {
+    writes.length = 0;
+    const refusing = handler();
+    expect(await callTool(refusing, 'maybe_refund', { amount: 20 })).toEqual({ content: [{ type: 'text', text: 'refunded 20' }], isError: false });
+    const large = await callTool(refusing, 'maybe_refund', { amount: 500 });
+    expect(large.isError).toBe(true);
+    expect(large.content[0]?.text).toBe('Tool "maybe_refund" needs a human approval, which this server cannot ask for over MCP. Nothing ran.');
+    expect(writes).toEqual([{ amount: 20 }]);
+    const trusting = handler({ approvals: 'client' });
+    expect(await callTool(trusting, 'maybe_refund', { amount: 500 })).toMatchObject({ isError: false });
+    expect(await callTool(trusting, 'refund', { order_id: 'A-1' })).toMatchObject({ isError: false });
+    expect(writes).toEqual([{ amount: 20 }, { amount: 500 }, { order_id: 'A-1' }]);
+  });
+
+  it('an executor’s chain applies: its interceptors see the call and the run', async () => {
+    const seen: string[] = [];
+    const audit = defineInterceptor('audit', async (ctx, next) => {
+      seen.push(`${ctx.tool.name}:${ctx.run.get(caller)}`);
+      return next();
+    });
+    const executor = createExecutor({ registry: tools, interceptors: [audit] });
+    const h = handler({
+      tools: executor,
+      run: () => {
+        const run = createRunContext();
+        run.set(caller, 'mcp');
+        return run;
+      },
+    });
+    expect((await callTool(h, 'query_order', { order_id: 'A-1002' })).isError).toBe(false);
+    expect(seen).toEqual(['query_order:mcp']);
+  });
+});
+
+describe('MCP handler: progress', () => {
+  /** Reads an SSE body into its JSON-RPC messages. */
+  async function events(response: Response): Promise<Record<string, unknown>[]> {
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const text = await response.text();
+    return text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => {
+        const [kind, data] = event.split('\n');
+        expect(kind).toBe('event: message');
+        return JSON.parse((data ?? '').slice('data: '.length)) as Record<string, unknown>;
+      });
+  }
+
+  it('a call with a progressToken streams notifications/progress (always growing), then its result', async () => {
+    const messages = await events(await handler()(rpc('tools/call', { name: 'scan', arguments: { steps: 3 }, _meta: { progressToken: 'tok-1' } }, { id: 42 })));
+    const notes = messages.slice(0, -1);
+    expect(notes.map((m) => m.params)).toEqual([
+      { progressToken: 'tok-1', progress: 1, message: 'starting' },
+      { progressToken: 'tok-1', progress: 2, total: 3, message: 'step 2' },
+      { progressToken: 'tok-1', progress: 3, total: 3, message: 'step 3' },
+    ]);
+    expect(notes.every((m) => m.method === 'notifications/progress' && m.jsonrpc === '2.0' && !('id' in m))).toBe(true);
+    expect(messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 42, result: { content: [{ type: 'text', text: '{"steps":3}' }], isError: false } });
+  });
+
+  it('without a token, or when the client does not accept SSE, the answer is plain JSON', async () => {
+    const h = handler();
+    expect(await result(await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 } })))).toMatchObject({ isError: false });
+    const noSse = await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 }, _meta: { progressToken: 7 } }, { headers: { accept: 'application/json' } }));
+    expect(await result(noSse)).toMatchObject({ isError: false });
+  });
+});

@@ -1,0 +1,233 @@
+import type { ToolProgress } from '../chain/types.ts';
+import { createRunContext, type RunContext } from '../context/run-context.ts';
+import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
+import { parseJson } from '../executor/parse-arguments.ts';
+import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
+import type { AnyTool } from '../tool/types.ts';
+
+/** The MCP revisions this server speaks, newest first (Streamable HTTP, no sessions). */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** Options for {@link createMcpHandler}. */
+export interface McpHandlerOptions<TDeps = unknown> {
+  /** The tools: an executor (its chain and interceptors apply), a registry, or a plain list. */
+  readonly tools: ToolExecutor | ToolRegistry | readonly AnyTool[];
+  /** `serverInfo` of the `initialize` answer. */
+  readonly name: string;
+  readonly version: string;
+  /** Told to the client at `initialize` (how to use these tools). */
+  readonly instructions?: string | undefined;
+  /** The run context of one HTTP request (who asks, `deps` such as a database). Default: a fresh one. */
+  readonly run?: ((request: Request) => RunContext<TDeps> | Promise<RunContext<TDeps>>) | undefined;
+  /**
+   * Calls that need a human approval: `'refuse'` (default) answers them with a tool error, and tools that always need
+   * one are not listed; `'client'` trusts the MCP client's own confirmation (hosts such as desktop assistants ask the
+   * user before every call) and runs them as approved.
+   */
+  readonly approvals?: 'refuse' | 'client' | undefined;
+  /** Browser origins allowed to call (a request with another `Origin` gets 403). Same-origin and no-Origin requests pass. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** Largest request body in bytes (default 1 MiB; larger gets 413). */
+  readonly maxBodyBytes?: number | undefined;
+}
+
+/** A JSON-RPC id. */
+type RpcId = string | number;
+
+interface RpcRequest {
+  readonly id: RpcId;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** JSON-RPC error codes the handler answers with. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response =>
+  Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status, headers: JSON_HEADERS });
+
+/**
+ * Serves edgetool tools to MCP clients over Streamable HTTP, as a `fetch` handler (`(request) => Response`) for a
+ * Worker route, a Node server or any runtime with web `Request`s. Stateless: no session, no GET stream, so any isolate
+ * answers any request. Calls run through the executor: validation, the chain, policies and typed errors, whose text
+ * the client's model reads (`isError: true`, so it can correct itself). A call whose request carries a
+ * `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's `ctx.progress()`.
+ * Authentication is yours: check the request before you hand it over.
+ */
+export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (request: Request) => Promise<Response> {
+  const source = options.tools;
+  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: isRegistry(source) ? source : [...(source as readonly AnyTool[])] });
+  const approvals = options.approvals ?? 'refuse';
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const allowed = new Set(options.allowedOrigins ?? []);
+
+  /** Tools an MCP client may call here: server-run, with an implementation, and not always waiting for a human. */
+  const listed = async (): Promise<AnyTool[]> =>
+    (await executor.registry.tools()).filter(
+      (tool) => tool.policy.runsOn !== 'client' && typeof tool.execute === 'function' && !(approvals === 'refuse' && tool.policy.needsApproval === true),
+    );
+
+  async function call(rpc: RpcRequest, request: Request): Promise<Response> {
+    const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+    if (typeof name !== 'string') return rpcError(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
+    const tool = (await listed()).find((t) => t.name === name);
+    if (tool === undefined) return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+    const run = options.run ? await options.run(request) : createRunContext();
+    const token = meta?.progressToken;
+    const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+    const execute = (onProgress?: (progress: ToolProgress) => void) =>
+      executor.execute(
+        { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} },
+        {
+          run,
+          signal: request.signal,
+          ...(approvals === 'client' ? { approval: { approved: true } } : {}),
+          ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
+        },
+      );
+    if (!streams) return Response.json({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(await execute()) }, { headers: JSON_HEADERS });
+    return sseResponse(async (send) => {
+      const progress = progressNotifier(token as RpcId);
+      const result = await execute((report) => {
+        const notification = progress(report);
+        if (notification !== undefined) send(notification);
+      });
+      send({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(result) });
+    });
+  }
+
+  async function answer(rpc: RpcRequest, request: Request): Promise<Response> {
+    switch (rpc.method) {
+      case 'initialize': {
+        const asked = rpc.params.protocolVersion;
+        const protocolVersion = typeof asked === 'string' && MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0];
+        const result = {
+          protocolVersion,
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: options.name, version: options.version },
+          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        };
+        return Response.json({ jsonrpc: '2.0', id: rpc.id, result }, { headers: JSON_HEADERS });
+      }
+      case 'ping':
+        return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
+      case 'tools/list': {
+        const tools = (await listed()).map(describeTool);
+        return Response.json({ jsonrpc: '2.0', id: rpc.id, result: { tools } }, { headers: JSON_HEADERS });
+      }
+      case 'tools/call':
+        return call(rpc, request);
+      default:
+        return rpcError(rpc.id, METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+    }
+  }
+
+  return async (request) => {
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    const origin = request.headers.get('origin');
+    if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) return new Response(null, { status: 403 });
+    const version = request.headers.get('mcp-protocol-version');
+    if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return rpcError(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${version}`, 400);
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return new Response(null, { status: 415 });
+    if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return new Response(null, { status: 413 });
+    const text = await request.text();
+    if (text.length > maxBodyBytes) return new Response(null, { status: 413 });
+    let message: unknown;
+    try {
+      message = parseJson(text);
+    } catch {
+      return rpcError(null, PARSE_ERROR, 'Parse error: the body is not JSON.', 400);
+    }
+    const rpc = readRequest(message);
+    if (rpc === 'notification') return new Response(null, { status: 202 });
+    if (rpc === undefined) return rpcError(null, INVALID_REQUEST, 'Invalid request: one JSON-RPC 2.0 message with a `method` (batches are not supported).', 400);
+    return answer(rpc, request);
+  };
+}
+
+/** A JSON-RPC request, `'notification'` for a notification or a client's response (answered 202), else `undefined`. */
+function readRequest(message: unknown): RpcRequest | 'notification' | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { jsonrpc, id, method, params } = message as Record<string, unknown>;
+  if (jsonrpc !== '2.0') return undefined;
+  if (method === undefined && id !== undefined && ('result' in message || 'error' in message)) return 'notification';
+  if (typeof method !== 'string') return undefined;
+  if (id === undefined) return 'notification';
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return undefined;
+  return { id, method, params: (params ?? {}) as Record<string, unknown> };
+}
+
+function accepts(request: Request, type: string): boolean {
+  return (request.headers.get('accept') ?? '').toLowerCase().includes(type);
+}
+
+/** A tool as `tools/list` describes it; the policy becomes MCP's hints. */
+function describeTool(tool: AnyTool) {
+  const { effects } = tool.policy;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { type: 'object', ...tool.jsonSchema },
+    annotations: { readOnlyHint: effects === 'read', destructiveHint: effects === 'destructive' },
+  };
+}
+
+/** The `tools/call` result: the text the model reads, and `isError` for every failure or a call that cannot run here. */
+function toCallResult(result: ToolCallResult) {
+  const { outcome } = result;
+  const text =
+    outcome.type === 'approval-required'
+      ? `Tool "${result.call.name}" needs a human approval, which this server cannot ask for over MCP. Nothing ran.`
+      : outcome.type === 'client-pending'
+        ? `Tool "${result.call.name}" runs in the user's browser, not on this server. Nothing ran.`
+        : result.content;
+  return { content: [{ type: 'text', text }], isError: outcome.type !== 'success' };
+}
+
+/**
+ * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification: a tool
+ * that counts (`completed`) is sent when its count grows; one that only talks is numbered 1, 2, 3… Reports that would
+ * not grow are skipped (the next one carries the news).
+ */
+function progressNotifier(progressToken: RpcId): (report: ToolProgress) => object | undefined {
+  let last = 0;
+  let counts = false;
+  return ({ message, completed, total }) => {
+    if (completed !== undefined) counts = true;
+    const progress = completed ?? (counts ? last : last + 1);
+    if (progress <= last) return undefined;
+    last = progress;
+    const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+    return { jsonrpc: '2.0', method: 'notifications/progress', params };
+  };
+}
+
+/** An SSE response: `write` sends JSON-RPC messages as `message` events; the stream ends when it resolves. */
+function sseResponse(write: (send: (message: object) => void) => Promise<void>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (message: object) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+        } catch {
+          open = false; // the client left
+        }
+      };
+      await write(send);
+      if (open) controller.close();
+    },
+    cancel() {
+      // The client left: the call sees the request's abort signal; what it still sends goes nowhere.
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+}
