@@ -27,7 +27,7 @@ export const ENTRIES: readonly Entry[] = [
 ];
 
 /** What one import costs on its own: tree-shaking keeps only what it reaches. Dependencies external, then included. */
-export const IMPORTS: readonly { readonly label: string; readonly names: string }[] = [
+export const IMPORTS: readonly { readonly label: string; readonly names: string; readonly from?: string }[] = [
   { label: 'a tool: `defineTool` (valibot JSON Schema converter included)', names: 'defineTool' },
   { label: 'an interceptor: `defineInterceptor`', names: 'defineInterceptor' },
   { label: 'the executor: `createExecutor` (chain, registry, approvals, retry, timeout, trace)', names: 'createExecutor' },
@@ -36,6 +36,7 @@ export const IMPORTS: readonly { readonly label: string; readonly names: string 
   { label: 'tickets and seals: `createTicketSigner`', names: 'createTicketSigner' },
   { label: 'toolbox classes: `tool`, `scanTools`', names: 'tool, scanTools' },
   { label: 'lazy tools: `lazyResolver`', names: 'lazyResolver' },
+  { label: 'an MCP endpoint: `createMcpHandler` from `@edgetool/core/mcp` (the executor included)', names: 'createMcpHandler', from: '@edgetool/core/mcp' },
 ];
 
 export interface Size {
@@ -94,8 +95,8 @@ export async function run(): Promise<BenchReport> {
     columns: ['import', 'raw B', 'gzip B', 'gzip B, dependencies included'],
     rows: [],
   };
-  for (const { label, names } of IMPORTS) {
-    const source = `export { ${names} } from '@edgetool/core';`;
+  for (const { label, names, from = '@edgetool/core' } of IMPORTS) {
+    const source = `export { ${names} } from '${from}';`;
     const own = await bundle({ label, source, external: true });
     const withDeps = await bundle({ label, source, external: false });
     (perImport.rows as string[][]).push([label, bytes(own.raw), bytes(own.gzip), bytes(withDeps.gzip)]);

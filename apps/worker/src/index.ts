@@ -1,4 +1,4 @@
-import { chat, health, listTools } from './api/index.ts';
+import { chat, health, listTools, mcp } from './api/index.ts';
 import { createRegistry, createTicketSigner } from '@edgetool/core';
 import { chooseModel, createDemoTools } from './agent.ts';
 import type { Env } from './env.ts';
@@ -16,6 +16,7 @@ const listingOnly = () => createTicketSigner({ keys: [{ id: 'listing', secret: c
 const api = createApiRouter<Env>([
   { method: 'POST', path: '/api/chat', handler: chat },
   { method: 'GET', path: '/api/health', handler: health },
+  { method: 'POST', path: '/api/mcp', handler: mcp },
   { method: 'GET', path: '/api/tools', handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), listingOnly()) })) },
 ]);
 
