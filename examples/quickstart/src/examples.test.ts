@@ -52,7 +52,15 @@ describe('README examples', () => {
     expect(lines).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts'])('the README shows %s verbatim', (file) => {
+  it('the MCP example answers a tools/call as an MCP client reads it', async () => {
+    capture();
+    await import('./mcp.ts');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"city":"Paris","celsius":21}' }], isError: false } },
+    ]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -280,6 +280,10 @@ describe('a project that installs them', () => {
 
   it('runs the progress example: each report, then the result', () => {
     expect(runExample('progress.ts')).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
+  });
+
+  it('runs the MCP example through the published subpath export @edgetool/core/mcp', () => {
+    expect(runExample('mcp.ts')).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"city\\":\\"Paris\\",\\"celsius\\":21}"}],"isError":false}}']);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {
