@@ -22,7 +22,8 @@ export interface McpHandlerOptions<TDeps = unknown> {
   /**
    * Calls that need a human approval: `'refuse'` (default) answers them with a tool error, and tools that always need
    * one are not listed; `'client'` trusts the MCP client's own confirmation (hosts such as desktop assistants ask the
-   * user before every call) and runs them as approved.
+   * user before every call) and runs them as approved. An executor with a ticket signer still wants a ticket for
+   * that decision (and refuses the call with `ticket-invalid`): pass one without, as the chat loop's executor is.
    */
   readonly approvals?: 'refuse' | 'client' | undefined;
   /** Browser origins allowed to call (a request with another `Origin` gets 403). Same-origin and no-Origin requests pass. */
