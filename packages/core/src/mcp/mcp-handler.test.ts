@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { contextKey, createRunContext } from '../context/index.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { createRegistry } from '../registry/registry.ts';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createMcpHandler, MCP_PROTOCOL_VERSIONS, type McpHandlerOptions } from './mcp-handler.ts';
@@ -54,7 +55,7 @@ const scan = defineTool({
     for (let i = 1; i <= steps; i++) {
       ctx.progress({ message: `step ${i}`, completed: i, total: steps });
       ctx.progress({ message: 'same count again', completed: i, total: steps });
-      await Promise.resolve();
+      await new Promise((resolve) => setTimeout(resolve, 2)); // a reading client takes each report as it comes
     }
     return { steps };
   },
@@ -239,5 +240,44 @@ describe('MCP handler: progress', () => {
     expect(await result(await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 } })))).toMatchObject({ isError: false });
     const noSse = await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 }, _meta: { progressToken: 7 } }, { headers: { accept: 'application/json' } }));
     expect(await result(noSse)).toMatchObject({ isError: false });
+  });
+});
+
+describe('MCP handler: slow clients and throwing registries', () => {
+  it('a client that does not read gets the first report, then only the latest one before the result', async () => {
+    let finished: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    const busy = defineTool({
+      name: 'busy',
+      description: 'Reports a thousand times',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (let i = 1; i <= 1000; i++) {
+          ctx.progress({ completed: i, total: 1000 });
+          await Promise.resolve();
+        }
+        finished();
+        return 'done';
+      },
+    });
+    const h = createMcpHandler({ tools: [busy], name: 't', version: '1' });
+    const response = await h(rpc('tools/call', { name: 'busy', arguments: {}, _meta: { progressToken: 'b' } }));
+    await done;
+    const messages = (await response.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { params?: { progress: number }; result?: unknown });
+    expect(messages.map((m) => m.params?.progress ?? 'result')).toEqual([1, 1000, 'result']);
+  });
+
+  it('a registry whose onError throws: the call answers with a JSON-RPC internal error, streamed or not', async () => {
+    const throwing = createExecutor({ registry: createRegistry({ tools: [boom], onError: 'throw' }) });
+    const h = handler({ tools: throwing });
+    const plain = (await (await h(rpc('tools/call', { name: 'boom', arguments: {} }, { headers: { accept: 'application/json' } }))).json()) as { error: object };
+    expect(plain.error).toEqual({ code: -32603, message: 'Tool "boom" failed: database unavailable' });
+    const streamed = await (await h(rpc('tools/call', { name: 'boom', arguments: {}, _meta: { progressToken: 1 } }))).text();
+    expect(streamed).toContain('"error":{"code":-32603,"message":"Tool \\"boom\\" failed: database unavailable"}');
   });
 });

@@ -46,6 +46,7 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -91,14 +92,22 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
           ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
         },
       );
-    if (!streams) return Response.json({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(await execute()) }, { headers: JSON_HEADERS });
+    /** The final answer: the call's result, or an internal error when the registry's `onError` made it throw. */
+    const settle = (result: Promise<ToolCallResult>) =>
+      result.then(
+        (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+        (error: unknown) => ({ jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}` } }),
+      );
+    if (!streams) return Response.json(await settle(execute()), { headers: JSON_HEADERS });
     return sseResponse(async (send) => {
       const progress = progressNotifier(token as RpcId);
-      const result = await execute((report) => {
-        const notification = progress(report);
-        if (notification !== undefined) send(notification);
-      });
-      send({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(result) });
+      const answer = await settle(
+        execute((report) => {
+          const notification = progress(report);
+          if (notification !== undefined) send(notification, true);
+        }),
+      );
+      send(answer, false);
     });
   }
 
@@ -209,25 +218,53 @@ function progressNotifier(progressToken: RpcId): (report: ToolProgress) => objec
   };
 }
 
-/** An SSE response: `write` sends JSON-RPC messages as `message` events; the stream ends when it resolves. */
-function sseResponse(write: (send: (message: object) => void) => Promise<void>): Response {
+/**
+ * An SSE response: `write` sends JSON-RPC messages as `message` events; the stream ends when it resolves. A message
+ * sent as `replaceable` (a progress notification) waits while the client is not reading and is replaced by the next
+ * one, so a tool that reports a million times costs a slow client a few events, not a million; what waits goes out
+ * before the next message that is not replaceable.
+ */
+function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>): Response {
   const encoder = new TextEncoder();
+  let open = true;
+  let held: object | undefined;
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let open = true;
-      const send = (message: object) => {
+    start(controller) {
+      const emit = (message: object) => controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      const send = (message: object, replaceable: boolean) => {
         if (!open) return;
         try {
-          controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+          if (replaceable && (controller.desiredSize ?? 1) <= 0) {
+            held = message;
+            return;
+          }
+          if (held !== undefined) emit(held);
+          held = undefined;
+          emit(message);
         } catch {
           open = false; // the client left
         }
       };
-      await write(send);
-      if (open) controller.close();
+      write(send).then(
+        () => {
+          if (!open) return;
+          open = false;
+          controller.close();
+        },
+        (error: unknown) => {
+          open = false;
+          controller.error(error);
+        },
+      );
+    },
+    pull(controller) {
+      if (held === undefined || !open) return;
+      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(held)}\n\n`));
+      held = undefined;
     },
     cancel() {
       // The client left: the call sees the request's abort signal; what it still sends goes nowhere.
+      open = false;
     },
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
