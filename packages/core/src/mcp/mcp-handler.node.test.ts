@@ -27,6 +27,13 @@ const tools = [
     execute: ({ order_id }) => orders.delete(order_id),
   }),
   defineTool({
+    name: 'quote',
+    description: 'Quote an order',
+    input: v.object({ qty: v.number() }),
+    output: v.object({ total: v.number(), currency: v.string() }),
+    execute: ({ qty }) => ({ total: qty * 3, currency: 'EUR' }),
+  }),
+  defineTool({
     name: 'audit',
     description: 'Audit every order',
     input: v.object({ pages: v.number() }),
@@ -83,7 +90,7 @@ describe('MCP handler with the official MCP SDK client', () => {
     expect(client.getServerVersion()).toEqual({ name: 'edgetool-test', version: '0.0.1' });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     const { tools: listed } = await client.listTools();
-    expect(listed.map((t) => t.name)).toEqual(['query_order', 'audit']);
+    expect(listed.map((t) => t.name)).toEqual(['query_order', 'quote', 'audit']);
     expect(listed[0]).toMatchObject({ inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }, annotations: { readOnlyHint: true } });
     await client.close();
   });
@@ -99,6 +106,17 @@ describe('MCP handler with the official MCP SDK client', () => {
     expect((invalid.content as { text: string }[])[0]?.text).toMatch(/^Error \(invalid-input\).*\n- order_id: /s);
     await expect(client.callTool({ name: 'cancel_order', arguments: { order_id: 'A-1001' } })).rejects.toThrow(/Unknown tool: cancel_order/);
     expect(orders.has('A-1001')).toBe(true);
+    await client.close();
+  });
+
+  it('a declared object output arrives as structuredContent, which the SDK client checks against outputSchema', async () => {
+    const client = await connect();
+    await client.listTools(); // the client learns the output schemas it validates against
+    expect(await client.callTool({ name: 'quote', arguments: { qty: 2 } })).toEqual({
+      content: [{ type: 'text', text: '{"total":6,"currency":"EUR"}' }],
+      structuredContent: { total: 6, currency: 'EUR' },
+      isError: false,
+    });
     await client.close();
   });
 

@@ -243,6 +243,36 @@ describe('MCP handler: progress', () => {
   });
 });
 
+describe('MCP handler: structured results', () => {
+  const quote = defineTool({
+    name: 'quote',
+    description: 'Quotes an order',
+    input: v.object({ qty: v.number() }),
+    output: v.object({ total: v.number(), currency: v.string() }),
+    execute: ({ qty }) => ({ total: qty * 3, currency: 'EUR' }),
+  });
+  const greet = defineTool({ name: 'greet', description: 'Greets', input: v.object({}), output: v.string(), execute: () => 'hello' });
+
+  it('a tool with an object output schema lists it as outputSchema and answers with structuredContent too', async () => {
+    const h = handler({ tools: [quote, greet] });
+    const { tools: listed } = (await result(await h(rpc('tools/list')))) as { tools: { name: string; outputSchema?: object }[] };
+    expect(listed.find((t) => t.name === 'quote')?.outputSchema).toEqual({
+      type: 'object',
+      properties: { total: { type: 'number' }, currency: { type: 'string' } },
+      required: ['total', 'currency'],
+    });
+    expect(listed.find((t) => t.name === 'greet')).not.toHaveProperty('outputSchema');
+    expect(await result(await h(rpc('tools/call', { name: 'quote', arguments: { qty: 2 } })))).toEqual({
+      content: [{ type: 'text', text: '{"total":6,"currency":"EUR"}' }],
+      structuredContent: { total: 6, currency: 'EUR' },
+      isError: false,
+    });
+    expect(await result(await h(rpc('tools/call', { name: 'greet', arguments: {} })))).toEqual({ content: [{ type: 'text', text: 'hello' }], isError: false });
+    const failed = await result(await h(rpc('tools/call', { name: 'quote', arguments: { qty: 'two' } })));
+    expect(failed).not.toHaveProperty('structuredContent');
+  });
+});
+
 describe('MCP handler: slow clients and throwing registries', () => {
   it('a client that does not read gets the first report, then only the latest one before the result', async () => {
     let finished: () => void = () => {};

@@ -3,6 +3,7 @@ import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
+import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import type { AnyTool } from '../tool/types.ts';
 
 /** The MCP revisions this server speaks, newest first (Streamable HTTP, no sessions). */
@@ -180,15 +181,40 @@ function accepts(request: Request, type: string): boolean {
 /** A tool as `tools/list` describes it; the policy becomes MCP's hints. */
 function describeTool(tool: AnyTool) {
   const { effects } = tool.policy;
+  const outputSchema = outputSchemaOf(tool);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: { type: 'object', ...tool.jsonSchema },
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     annotations: { readOnlyHint: effects === 'read', destructiveHint: effects === 'destructive' },
   };
 }
 
-/** The `tools/call` result: the text the model reads, and `isError` for every failure or a call that cannot run here. */
+const outputSchemas = new WeakMap<AnyTool, JsonSchema | null>();
+
+/**
+ * The JSON Schema of a tool's declared `output`, when it describes an object (MCP's `outputSchema` must): the
+ * executor checks every result against that schema, so `structuredContent` always conforms. `undefined` otherwise.
+ */
+function outputSchemaOf(tool: AnyTool): JsonSchema | undefined {
+  let schema = outputSchemas.get(tool);
+  if (schema === undefined) {
+    try {
+      const derived = tool.output === undefined ? null : deriveJsonSchema(tool.output);
+      schema = derived?.type === 'object' ? derived : null;
+    } catch {
+      schema = null; // a schema with no JSON Schema form: the text content alone
+    }
+    outputSchemas.set(tool, schema);
+  }
+  return schema ?? undefined;
+}
+
+/**
+ * The `tools/call` result: the text the model reads, the output as `structuredContent` when the tool declares an
+ * object output schema, and `isError` for every failure or a call that cannot run here.
+ */
 function toCallResult(result: ToolCallResult) {
   const { outcome } = result;
   const text =
@@ -197,7 +223,12 @@ function toCallResult(result: ToolCallResult) {
       : outcome.type === 'client-pending'
         ? `Tool "${result.call.name}" runs in the user's browser, not on this server. Nothing ran.`
         : result.content;
-  return { content: [{ type: 'text', text }], isError: outcome.type !== 'success' };
+  const structured = outcome.type === 'success' && result.tool !== undefined && outputSchemaOf(result.tool) !== undefined;
+  return {
+    content: [{ type: 'text', text }],
+    ...(structured ? { structuredContent: parseJson(JSON.stringify(outcome.output)) } : {}),
+    isError: outcome.type !== 'success',
+  };
 }
 
 /**
