@@ -40,6 +40,21 @@ describe('defineTool types', () => {
     expectTypeOf<ToolProgressEvent['progress']>().toEqualTypeOf<ToolProgress>();
   });
 
+  it('an output schema types the result of sync and async tools alike, and must match it', () => {
+    const sync = defineTool({ name: 's', description: '', input: v.object({}), output: v.object({ n: v.number() }), execute: () => ({ n: 1 }) });
+    const later = defineTool({ name: 'a', description: '', input: v.object({}), output: v.object({ n: v.number() }), execute: async () => ({ n: 1 }) });
+    expectTypeOf<InferToolOutput<typeof sync>>().toEqualTypeOf<{ n: number }>();
+    expectTypeOf<InferToolOutput<typeof later>>().toEqualTypeOf<{ n: number }>();
+    defineTool({
+      name: 'b',
+      description: '',
+      input: v.object({}),
+      // @ts-expect-error the schema says a string, the tool returns a number
+      output: v.object({ n: v.string() }),
+      execute: async () => ({ n: 1 }),
+    });
+  });
+
   it('carries input and output types on the tool', () => {
     expectTypeOf<InferToolInput<typeof updateDeliveryDate>>().toEqualTypeOf<{ order_id: string; new_date: string; reason?: string | undefined }>();
     expectTypeOf<InferToolOutput<typeof listDelayedOrders>>().toEqualTypeOf<{ days_threshold: number; status: string; orders: string[] }>();

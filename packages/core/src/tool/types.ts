@@ -73,7 +73,7 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   /** A valibot schema (or any Standard Schema, or `jsonSchema(...)` for raw JSON Schema). */
   readonly input: TSchema;
   /** Optional schema the output must satisfy (`invalid-output` otherwise). */
-  readonly output?: ToolSchema<Awaited<TOutput>> | undefined;
+  readonly output?: ToolSchema<Awaited<NoInfer<TOutput>>> | undefined;
   /** Overrides the JSON Schema derived from `input`. */
   readonly jsonSchema?: JsonSchema | undefined;
   readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>> | undefined;
