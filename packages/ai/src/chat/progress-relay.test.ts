@@ -1,4 +1,5 @@
 import type { UIMessageChunk } from 'ai';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createProgressRelay } from './progress-relay.ts';
 import { PROGRESS_PART } from './protocol.ts';
@@ -69,5 +70,66 @@ describe('progress relay', () => {
     relay.saw({ type: 'abort' });
     expect(relay.active()).toBe(false);
     expect(relay.take()).toEqual([]);
+  });
+});
+
+describe('progress relay properties', () => {
+  type Step = { kind: 'report' | 'input' | 'output' | 'take'; call: number };
+  const step = fc.record({ kind: fc.constantFrom('report', 'report', 'input', 'output', 'take'), call: fc.integer({ min: 0, max: 3 }) }) as fc.Arbitrary<Step>;
+
+  it('a report goes out only while its call is open, always the latest, never twice, and the last one before the result', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const relay = createProgressRelay();
+        const state = new Map<string, { opened: boolean; closed: boolean; latest: string | undefined; sent: string | undefined }>();
+        let counter = 0;
+        const of = (id: string) => {
+          let s = state.get(id);
+          if (s === undefined) {
+            s = { opened: false, closed: false, latest: undefined, sent: undefined };
+            state.set(id, s);
+          }
+          return s;
+        };
+        /** Checks every report chunk that went out, against the model of what may go out. */
+        const check = (chunks: readonly UIMessageChunk[]) => {
+          for (const chunk of chunks) {
+            expect(chunk.type).toBe(PROGRESS_PART);
+            const { id, data } = chunk as { id: string; data: { message: string } };
+            const s = of(id);
+            expect(s.opened && !s.closed).toBe(true);
+            expect(data.message).toBe(s.latest);
+            expect(data.message).not.toBe(s.sent);
+            s.sent = data.message;
+          }
+        };
+        for (const { kind, call } of steps) {
+          const id = `c${call}`;
+          const s = of(id);
+          if (kind === 'report') {
+            const message = `m${++counter}`;
+            relay.report(report(id, message));
+            if (!s.closed) s.latest = message;
+          } else if (kind === 'input') {
+            if (s.opened) continue;
+            relay.saw(input(id));
+            s.opened = true;
+          } else if (kind === 'output') {
+            if (!s.opened || s.closed) continue;
+            const last = relay.saw(output(id));
+            const pending = s.latest !== undefined && s.latest !== s.sent;
+            check(last === undefined ? [] : [last]);
+            expect(last !== undefined).toBe(pending);
+            s.closed = true;
+          } else {
+            check(relay.take());
+          }
+        }
+        // Whatever still waits belongs to open calls only, and is their latest report.
+        check(relay.take());
+        for (const s of state.values()) if (s.opened && !s.closed) expect(s.sent).toBe(s.latest);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
