@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contextKey, createRunContext } from '../context/index.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
+import { lazyResolver } from '../registry/resolvers.ts';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createMcpHandler, MCP_PROTOCOL_VERSIONS, type McpHandlerOptions } from './mcp-handler.ts';
@@ -300,6 +301,18 @@ describe('MCP handler: slow clients and throwing registries', () => {
       .filter(Boolean)
       .map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { params?: { progress: number }; result?: unknown });
     expect(messages.map((m) => m.params?.progress ?? 'result')).toEqual([1, 1000, 'result']);
+  });
+
+  it('a run() that throws, or a lazy tool that fails to load: an internal error without details, not a rejection', async () => {
+    const failingRun = handler({
+      run: () => {
+        throw new Error('secret database password in this message');
+      },
+    });
+    const body = await (await failingRun(rpc('tools/call', { name: 'query_order', arguments: { order_id: 'A-1001' } }))).json();
+    expect(body).toMatchObject({ error: { code: -32603, message: 'Internal error: the server could not answer this request.' } });
+    const lazy = handler({ tools: createRegistry({ resolvers: [lazyResolver({ broken: () => Promise.reject(new Error('chunk load failed')) })] }) });
+    expect(await (await lazy(rpc('tools/list'))).json()).toMatchObject({ error: { code: -32603 } });
   });
 
   it('a registry whose onError throws: the call answers with a JSON-RPC internal error, streamed or not', async () => {

@@ -157,7 +157,12 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     const rpc = readRequest(message);
     if (rpc === 'notification') return new Response(null, { status: 202 });
     if (rpc === undefined) return rpcError(null, INVALID_REQUEST, 'Invalid request: one JSON-RPC 2.0 message with a `method` (batches are not supported).', 400);
-    return answer(rpc, request);
+    try {
+      return await answer(rpc, request);
+    } catch {
+      // Your `run()` threw, or a lazy tool failed to load: no details leave the server.
+      return rpcError(rpc.id, INTERNAL_ERROR, 'Internal error: the server could not answer this request.');
+    }
   };
 }
 
