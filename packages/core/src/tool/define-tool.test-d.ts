@@ -49,8 +49,8 @@ describe('defineTool types', () => {
       name: 'b',
       description: '',
       input: v.object({}),
-      // @ts-expect-error the schema says a string, the tool returns a number
       output: v.object({ n: v.string() }),
+      // @ts-expect-error the schema says a string, the tool returns a number
       execute: async () => ({ n: 1 }),
     });
   });

@@ -73,7 +73,7 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   /** A valibot schema (or any Standard Schema, or `jsonSchema(...)` for raw JSON Schema). */
   readonly input: TSchema;
   /** Optional schema the output must satisfy (`invalid-output` otherwise). */
-  readonly output?: ToolSchema<Awaited<NoInfer<TOutput>>> | undefined;
+  readonly output?: ToolSchema<Awaited<TOutput>> | undefined;
   /** Overrides the JSON Schema derived from `input`. */
   readonly jsonSchema?: JsonSchema | undefined;
   readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>> | undefined;
@@ -83,7 +83,7 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
    */
   readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> | ToolInterceptor)[] | undefined;
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
-  readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput;
+  readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput | Promise<TOutput>;
   readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => string;
 }
 
