@@ -1,4 +1,4 @@
-import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { createExecutor, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -176,6 +176,25 @@ describe('text turns and agents as tools: progress', () => {
     expect(result.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
   });
 
+  it('an agent tool’s reports: inner reports as text under the inner tool’s name, its count is finished inner calls', async () => {
+    const { scan, first } = scanFixture();
+    first.open();
+    const inner = createChatAgent({ model: scriptedModel(callsStep([['i1', 'scan_orders', { batches: 2 }]]), textStep('All scanned.')), tools: [scan], tickets });
+    const auditor = await agentTool({ name: 'auditor', description: 'Audits orders.', agent: inner });
+    const events: unknown[] = [];
+    const result = await createExecutor({ registry: [auditor] }).execute(
+      { id: 'o1', name: 'auditor', arguments: { task: 'Audit' } },
+      { approval: { approved: true }, onProgress: ({ progress }) => events.push(progress) },
+    );
+    expect(result.outcome).toEqual({ type: 'success', output: 'All scanned.' });
+    expect(events).toEqual([
+      { message: 'scan_orders: Scanned batch 1 of 2', completed: 0 },
+      { message: 'scan_orders: Scanned batch 2 of 2', completed: 0 },
+      { message: 'scan_orders: Writing the report', completed: 0 },
+      { message: 'scan_orders done', completed: 1 },
+    ]);
+  });
+
   it('an agent tool reports its inner tools’ progress and each inner call as it finishes', async () => {
     const { scan, first } = scanFixture();
     first.open();
@@ -186,6 +205,9 @@ describe('text turns and agents as tools: progress', () => {
     const chunks = await readAll(turn.stream);
     const messages = progressOf(chunks).map((p) => p.data);
     expect(messages.every((p) => p.toolCallId === 'o1' && p.toolName === 'auditor')).toBe(true);
+    // Its count is finished inner calls, never the inner tool's own count (that goes into the text).
+    expect(messages.every((p) => p.completed === 0 || p.completed === 1)).toBe(true);
+    expect(messages.filter((p) => p.completed === 0).every((p) => p.message?.startsWith('scan_orders: '))).toBe(true);
     // The stream may coalesce reports that arrive together; the last one always goes out.
     expect(messages.at(-1)).toMatchObject({ message: 'scan_orders done', completed: 1 });
     expect((await turn.result).text).toBe('Audited.');
