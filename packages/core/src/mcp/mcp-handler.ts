@@ -262,11 +262,12 @@ function progressNotifier(progressToken: RpcId): (report: ToolProgress) => objec
  */
 function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>): Response {
   const encoder = new TextEncoder();
+  const event = (message: object) => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   let open = true;
   let held: object | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const emit = (message: object) => controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      const emit = (message: object) => controller.enqueue(event(message));
       const send = (message: object, replaceable: boolean) => {
         if (!open) return;
         try {
@@ -295,7 +296,7 @@ function sseResponse(write: (send: (message: object, replaceable: boolean) => vo
     },
     pull(controller) {
       if (held === undefined || !open) return;
-      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(held)}\n\n`));
+      controller.enqueue(event(held));
       held = undefined;
     },
     cancel() {
