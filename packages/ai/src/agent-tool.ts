@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, forkRunContext, type ToolEffects, type ToolProgress } from '@edgetool/core';
+import { type AnyTool, defineTool, forkRunContext, progressText, type ToolEffects } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
@@ -12,13 +12,6 @@ export interface AgentToolOptions {
 }
 
 const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
-
-/** An inner report as text: its message, else its counts ("3 of 10"). */
-function describeProgress({ message, completed, total }: ToolProgress): string {
-  if (message !== undefined) return message;
-  if (completed === undefined) return 'working';
-  return total === undefined ? `${completed} done` : `${completed} of ${total}`;
-}
 
 /**
  * Exposes an agent as a tool. The agent runs on a copy of the conversation state (a forked run
@@ -53,7 +46,7 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
         signal: ctx.signal,
         grantApprovals: true,
         // The inner tool's own counts go into the text: this call counts finished inner calls, so its bar never jumps.
-        onProgress: ({ toolName, progress }) => ctx.progress({ message: `${toolName}: ${describeProgress(progress)}`, completed: finished }),
+        onProgress: ({ toolName, progress }) => ctx.progress({ message: `${toolName}: ${progressText(progress)}`, completed: finished }),
         onToolResult: (inner) => {
           finished += 1;
           ctx.progress({ message: `${inner.call.name} ${inner.isError ? 'failed' : 'done'}`, completed: finished });

@@ -1,4 +1,4 @@
-import type { ToolProgress } from '@edgetool/core';
+import { progressText, type ToolProgress } from '@edgetool/core';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -69,13 +69,11 @@ export interface ProgressDisplay {
   readonly bar: { readonly value: number; readonly max: number } | undefined;
 }
 
-/** A progress report as a card shows it: the tool's message, else "3 of 10" (or "3 done" with no total). */
+/** A progress report as a card shows it: the line `progressText` makes, and a bar when the total is known. */
 export function progressDisplay(progress: ToolProgress): ProgressDisplay {
-  const { message, completed, total } = progress;
-  const known = total !== undefined && total > 0 ? total : undefined;
-  const counted = completed === undefined ? undefined : known === undefined ? `${completed} done` : `${completed} of ${known}`;
+  const { completed, total } = progress;
   return {
-    text: message ?? counted ?? 'working',
-    bar: known === undefined ? undefined : { value: Math.min(completed ?? 0, known), max: known },
+    text: progressText(progress),
+    bar: total !== undefined && total > 0 ? { value: Math.min(completed ?? 0, total), max: total } : undefined,
   };
 }

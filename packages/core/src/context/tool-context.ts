@@ -82,3 +82,10 @@ export function toToolProgress(update: unknown): ToolProgress {
   if (total !== undefined) progress.total = total as number;
   return progress;
 }
+
+/** A report as one line for people: its message, else its counts ("3 of 10", or "3 done" with no positive total). */
+export function progressText({ message, completed, total }: ToolProgress): string {
+  if (message !== undefined) return message;
+  if (completed === undefined) return 'working';
+  return total !== undefined && total > 0 ? `${completed} of ${total}` : `${completed} done`;
+}

@@ -8,6 +8,7 @@ import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-suppo
 import { jsonSchema } from '../schema/json-schema.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { NO_OUTPUT_TEXT } from './convert-result.ts';
+import { progressText } from '../context/tool-context.ts';
 import { createExecutor } from './executor.ts';
 
 const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
@@ -429,6 +430,14 @@ describe('executor: progress reports', () => {
       expect(code(result.outcome)).toBe('execution-failed');
       expect(result.content).toMatch(/progress/);
     }
+  });
+
+  it('progressText: the message, else the counts (a total only when positive), else "working"', () => {
+    expect(progressText({ message: 'Scanning', completed: 2, total: 5 })).toBe('Scanning');
+    expect(progressText({ completed: 2, total: 5 })).toBe('2 of 5');
+    expect(progressText({ completed: 2 })).toBe('2 done');
+    expect(progressText({ completed: 2, total: 0 })).toBe('2 done');
+    expect(progressText({ total: 5 })).toBe('working');
   });
 
   it('a listener that throws does not fail the call', async () => {
