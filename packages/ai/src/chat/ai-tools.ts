@@ -27,7 +27,7 @@ export interface AISDKToolsOptions {
   /** Every call that needs approval counts as approved (an outer approval covers the whole run). */
   readonly grantApprovals?: boolean;
   /** Receives the `ctx.progress()` reports of running calls. */
-  readonly onProgress?: (event: ToolProgressEvent) => void;
+  readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
 }
 
 /** The error a failed call throws into the AI SDK: its message is exactly the text the model reads. */

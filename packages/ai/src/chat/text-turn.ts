@@ -151,7 +151,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
     run,
     decisions,
     grantApprovals: grant,
-    ...(onProgress === undefined ? {} : { onProgress }),
+    onProgress,
     onResult: (r) => {
       results.set(r.call.id, r);
       try {
