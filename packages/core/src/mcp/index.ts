@@ -1,1 +1,3 @@
+export * from './mcp-client.ts';
 export * from './mcp-handler.ts';
+export * from './protocol.ts';

@@ -6,7 +6,8 @@ import { createRegistry } from '../registry/registry.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import { defineTool } from '../tool/define-tool.ts';
-import { createMcpHandler, MCP_PROTOCOL_VERSIONS, type McpHandlerOptions } from './mcp-handler.ts';
+import { createMcpHandler, type McpHandlerOptions } from './mcp-handler.ts';
+import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 
 const URL_ = 'https://tools.example/mcp';
 const writes: unknown[] = [];

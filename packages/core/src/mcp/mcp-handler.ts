@@ -5,9 +5,7 @@ import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import type { AnyTool } from '../tool/types.ts';
-
-/** The MCP revisions this server speaks, newest first (Streamable HTTP, no sessions). */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 
 /** Options for {@link createMcpHandler}. */
 export interface McpHandlerOptions<TDeps = unknown> {

@@ -1,0 +1,412 @@
+// The MCP client on Node, workerd and Chromium: against edgetool's own handler in the same process (its `fetch`
+// option), and against scripted servers for what the handler never does (sessions, server requests, broken answers).
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { ToolProgressEvent } from '../chain/types.ts';
+import { createRunContext } from '../context/index.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import { connectMcp, contentText, McpError } from './mcp-client.ts';
+import { createMcpHandler } from './mcp-handler.ts';
+
+const URL_ = 'https://orders.example/mcp';
+const writes: unknown[] = [];
+const seen: { signal?: AbortSignal } = {};
+
+const remoteTools = [
+  defineTool({
+    name: 'query_order',
+    description: 'Look up an order',
+    input: v.object({ order_id: v.pipe(v.string(), v.regex(/^A-\d{4}$/)) }),
+    execute: ({ order_id }, ctx) => ({ order_id, status: 'shipped', askedBy: ctx.run.userId ?? 'nobody' }),
+  }),
+  defineTool({
+    name: 'refund',
+    description: 'Refund an order',
+    input: v.object({ order_id: v.string() }),
+    policy: { effects: 'destructive' },
+    execute: (input) => {
+      writes.push(input);
+      return 'refunded';
+    },
+  }),
+  defineTool({
+    name: 'tag_order',
+    description: 'Tag an order',
+    input: v.object({ order_id: v.string(), tag: v.string() }),
+    policy: { effects: 'write', needsApproval: false },
+    execute: ({ order_id, tag }) => `${order_id} tagged ${tag}`,
+  }),
+  defineTool({
+    name: 'quote',
+    description: 'Quote an order',
+    input: v.object({ qty: v.number() }),
+    output: v.object({ total: v.number(), currency: v.string() }),
+    execute: ({ qty }) => ({ total: qty * 3, currency: 'EUR' }),
+  }),
+  defineTool({
+    name: 'boom',
+    description: 'Fails',
+    input: v.object({}),
+    execute: (): string => {
+      throw new Error('database unavailable');
+    },
+  }),
+  defineTool({
+    name: 'scan',
+    description: 'Scans in steps',
+    input: v.object({ steps: v.number() }),
+    execute: async ({ steps }, ctx) => {
+      for (let i = 1; i <= steps; i++) {
+        ctx.progress({ message: `step ${i}`, completed: i, total: steps });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return `scanned ${steps}`;
+    },
+  }),
+  defineTool({
+    name: 'slow',
+    description: 'Waits until aborted',
+    input: v.object({}),
+    execute: (_input, ctx) =>
+      new Promise<string>((_resolve, reject) => {
+        seen.signal = ctx.signal;
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
+      }),
+  }),
+];
+
+/** The handler behind a counting `fetch`, so a test can tell which requests reached the server. */
+function remote(options: { approvals?: 'client' | 'refuse' } = {}) {
+  const handle = createMcpHandler({
+    tools: remoteTools,
+    name: 'orders',
+    version: '2.0.0',
+    instructions: 'Order tools.',
+    approvals: options.approvals ?? 'client',
+    run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }),
+  });
+  const bodies: Record<string, unknown>[] = [];
+  const fetch = async (request: Request) => {
+    bodies.push((await request.clone().json()) as Record<string, unknown>);
+    return handle(request);
+  };
+  return { fetch, bodies, calls: () => bodies.filter((b) => b.method === 'tools/call') };
+}
+
+describe('MCP client against edgetool’s handler', () => {
+  it('connects: the server’s name, version, revision and instructions', async () => {
+    const server = remote();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(client.server).toEqual({ name: 'orders', version: '2.0.0' });
+    expect(client.protocolVersion).toBe('2025-11-25');
+    expect(client.instructions).toBe('Order tools.');
+    expect(server.bodies.map((b) => b.method)).toEqual(['initialize', 'notifications/initialized']);
+    expect(server.bodies[0]).toMatchObject({ params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'edgetool' } } });
+  });
+
+  it('lists the tools as edgetool tools: the same JSON Schema for the model, a policy from the hints, a 60 s timeout', async () => {
+    const client = await connectMcp({ url: URL_, fetch: remote().fetch });
+    const tools = await client.tools();
+    expect(tools.map((t) => t.name)).toEqual(remoteTools.map((t) => t.name));
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.query_order?.description).toBe('Look up an order');
+    expect(byName.query_order?.jsonSchema).toEqual({ type: 'object', ...remoteTools[0]?.jsonSchema });
+    expect(byName.query_order?.policy).toMatchObject({ effects: 'read', needsApproval: false, timeoutMs: 60_000 });
+    expect(byName.refund?.policy).toMatchObject({ effects: 'destructive', needsApproval: true });
+    // `needsApproval: false` on the server does not travel: a write the server lists is a write here, and waits for a human.
+    expect(byName.tag_order?.policy).toMatchObject({ effects: 'write', needsApproval: true });
+    expect(byName.quote?.output).toBeDefined();
+    expect(byName.query_order?.metadata).toMatchObject({ mcp: { server: 'orders', tool: 'query_order', annotations: { readOnlyHint: true } } });
+  });
+
+  it('runs a remote tool through the local executor: the model reads the server’s text, the run’s headers reach the server', async () => {
+    const server = remote();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, headers: () => ({ 'x-user': 'ada' }) });
+    const executor = createExecutor({ registry: await client.tools() });
+    const result = await executor.execute({ id: 'c1', name: 'query_order', arguments: '{"order_id":"A-1001"}' });
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(result.content)).toEqual({ order_id: 'A-1001', status: 'shipped', askedBy: 'ada' });
+    expect(server.calls()).toHaveLength(1);
+    expect(server.calls()[0]).toMatchObject({ params: { name: 'query_order', arguments: { order_id: 'A-1001' } } });
+  });
+
+  it('validates arguments against the remote schema before sending: a bad call never reaches the server', async () => {
+    const server = remote();
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: server.fetch })).tools() });
+    const result = await executor.execute({ id: 'c1', name: 'query_order', arguments: '{"order_id":42}' });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
+    expect(result.content).toContain('order_id');
+    expect(server.calls()).toHaveLength(0);
+  });
+
+  it('a remote failure is the local call’s execution-failed, with the server’s text for the model', async () => {
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
+    const result = await executor.execute({ id: 'c1', name: 'boom', arguments: '{}' });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed' } });
+    expect(result.content).toContain('database unavailable');
+  });
+
+  it('structured results: checked against the remote output schema, and the output is the structured value', async () => {
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
+    const result = await executor.execute({ id: 'c1', name: 'quote', arguments: '{"qty":4}' });
+    expect(result.outcome).toEqual({ type: 'success', output: { total: 12, currency: 'EUR' } });
+    expect(JSON.parse(result.content)).toEqual({ total: 12, currency: 'EUR' });
+  });
+
+  it('a destructive remote tool waits for the local approval: nothing is sent until a human says yes', async () => {
+    writes.length = 0;
+    const server = remote();
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: server.fetch })).tools() });
+    const call = { id: 'c1', name: 'refund', arguments: '{"order_id":"A-1001"}' };
+    expect((await executor.execute(call)).outcome.type).toBe('approval-required');
+    expect((await executor.execute(call, { approval: { approved: false } })).outcome).toMatchObject({ error: { code: 'approval-denied' } });
+    expect(server.calls()).toHaveLength(0);
+    expect(writes).toEqual([]);
+    const approved = await executor.execute(call, { approval: { approved: true } });
+    expect(approved.content).toBe('refunded');
+    expect(writes).toEqual([{ order_id: 'A-1001' }]);
+  });
+
+  it('the server’s progress notifications become the call’s progress reports', async () => {
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
+    const events: ToolProgressEvent[] = [];
+    const result = await executor.execute({ id: 'c1', name: 'scan', arguments: '{"steps":3}' }, { onProgress: (e) => events.push(e) });
+    expect(result.content).toBe('scanned 3');
+    expect(events.map((e) => e.progress)).toEqual([1, 2, 3].map((i) => ({ message: `step ${i}`, completed: i, total: 3 })));
+    expect(events.every((e) => e.callId === 'c1' && e.toolName === 'scan')).toBe(true);
+  });
+
+  it('an abort reaches the remote tool (its request is cancelled), and the local call is aborted', async () => {
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
+    const controller = new AbortController();
+    const running = executor.execute({ id: 'c1', name: 'slow', arguments: '{}' }, { signal: controller.signal });
+    await expect.poll(() => seen.signal).toBeDefined();
+    controller.abort();
+    expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it('a local timeout ends a remote call that hangs', async () => {
+    const client = await connectMcp({ url: URL_, fetch: remote().fetch });
+    const executor = createExecutor({ registry: await client.tools({ only: ['slow'], policy: { timeoutMs: 30 } }) });
+    expect((await executor.execute({ id: 'c1', name: 'slow', arguments: '{}' })).outcome).toMatchObject({ error: { code: 'timeout' } });
+  });
+
+  it('tools(): only, prefix and a policy of your own', async () => {
+    const client = await connectMcp({ url: URL_, fetch: remote().fetch });
+    const tools = await client.tools({ only: ['query_order', 'refund'], prefix: 'shop_', policy: (tool) => ({ effects: tool.name === 'refund' ? 'write' : 'read' }) });
+    expect(tools.map((t) => [t.name, t.policy.effects])).toEqual([
+      ['shop_query_order', 'read'],
+      ['shop_refund', 'write'],
+    ]);
+    await expect(client.tools({ only: ['query_order', 'nope'] })).rejects.toThrow(/does not offer "nope"; it offers: query_order, refund/);
+    const result = await createExecutor({ registry: tools }).execute({ id: 'c1', name: 'shop_query_order', arguments: '{"order_id":"A-1002"}' });
+    expect(result.content).toContain('A-1002');
+  });
+
+  it('a handler that refuses approvals does not list the tools that need one, so neither does the client', async () => {
+    const tools = await (await connectMcp({ url: URL_, fetch: remote({ approvals: 'refuse' }).fetch })).tools();
+    expect(tools.map((t) => t.name)).not.toContain('refund');
+    expect(tools.map((t) => t.name)).toContain('tag_order');
+  });
+
+  it('callTool and listTools speak MCP as is', async () => {
+    const client = await connectMcp({ url: URL_, fetch: remote().fetch });
+    expect((await client.listTools()).find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(await client.callTool('boom', {})).toEqual({ content: [{ type: 'text', text: 'Error (execution-failed): database unavailable' }], isError: true, structuredContent: undefined });
+    await expect(client.callTool('nope', {})).rejects.toMatchObject({ name: 'McpError', code: -32602, message: 'The MCP server refused tools/call: Unknown tool: nope' });
+  });
+});
+
+/** A scripted server: `answer(message, request)` returns the response for each posted message. */
+function scripted(answer: (message: Record<string, unknown>, request: Request) => Response | Promise<Response>) {
+  const requests: { method: string; message: Record<string, unknown>; headers: Headers }[] = [];
+  const fetch = async (request: Request) => {
+    const message = request.method === 'POST' ? ((await request.json()) as Record<string, unknown>) : {};
+    requests.push({ method: request.method, message, headers: request.headers });
+    return answer(message, request);
+  };
+  return { fetch, requests };
+}
+
+const json = (body: unknown, init: ResponseInit = {}) => Response.json(body, init);
+const initialized = (id: unknown, extra: Record<string, unknown> = {}) =>
+  json({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' }, ...extra } });
+const sse = (events: string) => new Response(events, { headers: { 'content-type': 'text/event-stream' } });
+const TOOL = { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+
+describe('MCP client: sessions and streams', () => {
+  it('keeps the session id and revision on every request, starts a new session once when the server forgets it, and ends it with DELETE', async () => {
+    let session = 's-1';
+    let forget = false;
+    const server = scripted((message, request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (message.method === 'initialize') {
+        session = session === 's-1' && forget ? 's-2' : session;
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }), {
+          headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+        });
+      }
+      if (request.headers.get('mcp-session-id') !== session) return new Response('no such session', { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${session}` }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi from s-1' }] });
+    expect(server.requests[2]?.headers.get('mcp-session-id')).toBe('s-1');
+    expect(server.requests[2]?.headers.get('mcp-protocol-version')).toBe('2025-06-18');
+    expect(server.requests[0]?.headers.get('mcp-session-id')).toBeNull();
+    forget = true;
+    session = 'gone';
+    // Two calls hit the 404 together: one new session serves both.
+    const [a, b] = await Promise.all([client.callTool('echo', {}), client.callTool('echo', {})]);
+    expect([a, b].map((r) => (r.content[0] as { text: string }).text)).toEqual(['hi from gone', 'hi from gone']);
+    expect(server.requests.filter((r) => r.message.method === 'initialize')).toHaveLength(2);
+    await client.close();
+    expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE' });
+    expect(server.requests.at(-1)?.headers.get('mcp-session-id')).toBe('gone');
+    await expect(client.callTool('echo', {})).rejects.toThrow('The MCP connection is closed.');
+  });
+
+  it('reads an SSE answer however it is cut: comments, CRLF, multi-line data, other events; answers a ping; reports only its own progress', async () => {
+    const events = (id: unknown, token: unknown) =>
+      [
+        ': keep-alive\r\n\r\n',
+        `event: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"other","progress":9}}\r\n\r\n`,
+        `data: {"jsonrpc":"2.0","method":"notifications/progress",\ndata: "params":{"progressToken":${JSON.stringify(token)},"progress":1,"total":2,"message":"half"}}\n\n`,
+        'event: ping\ndata: {"not":"for us"}\n\n',
+        'id: 7\ndata: {"jsonrpc":"2.0","id":"srv-1","method":"ping"}\n\n',
+        `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${JSON.stringify(token)},"progress":-1}}\r\r`,
+        `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"done"}]}}\n\n`,
+        'data: {"jsonrpc":"2.0","id":"late","method":"ping"}\n\n',
+      ].join('');
+    for (const size of [1, 2, 3, 7, 64, 10_000]) {
+      const server = scripted((message) => {
+        if (message.method === 'initialize') return initialized(message.id);
+        if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+        const text = events(message.id, (message.params as { _meta: { progressToken: unknown } })._meta.progressToken);
+        const bytes = new TextEncoder().encode(text);
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.slice(at, at + size));
+            controller.close();
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+      });
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const reports: unknown[] = [];
+      const result = await client.callTool('echo', { text: 'x' }, { onProgress: (p) => reports.push(p) });
+      expect(result.content, `cut every ${size} bytes`).toEqual([{ type: 'text', text: 'done' }]);
+      expect(reports).toEqual([{ completed: 1, total: 2, message: 'half' }]);
+      await expect.poll(() => server.requests.filter((r) => r.message.id === 'srv-1').map((r) => r.message)).toEqual([{ jsonrpc: '2.0', id: 'srv-1', result: {} }]);
+      // The stream ended our interest at the answer: the request that came after it is not answered.
+      expect(server.requests.some((r) => r.message.id === 'late')).toBe(false);
+    }
+  });
+
+  it('follows tools/list cursors, and leaves out tools that must run as MCP tasks', async () => {
+    const pages: Record<string, { tools: unknown[]; nextCursor?: string }> = {
+      '': { tools: [TOOL], nextCursor: 'p2' },
+      p2: { tools: [{ ...TOOL, name: 'needs.task', execution: { taskSupport: 'required' } }], nextCursor: 'p3' },
+      p3: { tools: [{ ...TOOL, name: 'read.me', annotations: { readOnlyHint: true } }] },
+    };
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: pages[(message.params as { cursor?: string }).cursor ?? ''] });
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['echo', 'needs.task', 'read.me']);
+    // Dots are not allowed in the names providers accept: they become `_`, and the call still uses the server's name.
+    const tools = await client.tools();
+    expect(tools.map((t) => [t.name, t.policy.effects])).toEqual([
+      ['echo', 'destructive'],
+      ['read_me', 'read'],
+    ]);
+  });
+
+  it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
+    const listing = (tools: unknown[]) =>
+      scripted((message) => {
+        if (message.method === 'initialize') return initialized(message.id);
+        if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools } });
+        return new Response(null, { status: 202 });
+      });
+    const long = await connectMcp({ url: URL_, fetch: listing([{ ...TOOL, name: 'x'.repeat(60) }]).fetch });
+    await expect(long.tools({ prefix: 'server_' })).rejects.toThrow(/not 1-64 letters/);
+    expect((await long.tools()).map((t) => t.name)).toEqual(['x'.repeat(60)]);
+    const clash = await connectMcp({ url: URL_, fetch: listing([TOOL, { ...TOOL, name: 'a.b' }, { ...TOOL, name: 'a_b' }]).fetch });
+    await expect(clash.tools()).rejects.toThrow('The MCP tools "a.b" and "a_b" would both be named "a_b"');
+    expect((await clash.tools({ only: ['a.b'] })).map((t) => t.name)).toEqual(['a_b']);
+  });
+});
+
+describe('MCP client: servers that misbehave get a typed error', () => {
+  const connect = (answer: Parameters<typeof scripted>[0], options: { timeoutMs?: number; maxResponseBytes?: number } = {}) =>
+    connectMcp({ url: URL_, fetch: scripted(answer).fetch, ...options });
+  const afterInit = (then: (message: Record<string, unknown>) => Response | Promise<Response>) => (message: Record<string, unknown>) => {
+    if (message.method === 'initialize') return initialized(message.id);
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    return then(message);
+  };
+
+  it('at connect: an error status with its explanation, a revision it does not speak, a body that is not JSON, no answer in time', async () => {
+    await expect(connect(() => new Response('invalid token', { status: 401 }))).rejects.toMatchObject({
+      name: 'McpError',
+      status: 401,
+      message: 'The MCP server answered HTTP 401: invalid token',
+    });
+    await expect(connect(() => new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/' } }))).rejects.toThrow(/307 \(a redirect/);
+    await expect(connect((m) => json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2024-11-05' } }))).rejects.toThrow(
+      'The MCP server speaks revision 2024-11-05; this client speaks 2025-11-25, 2025-06-18, 2025-03-26.',
+    );
+    await expect(connect(() => new Response('{"jsonrpc":', { headers: { 'content-type': 'application/json' } }))).rejects.toThrow("The MCP server's answer to initialize is not JSON.");
+    await expect(connect((m) => json({ jsonrpc: '2.0', id: Number(m.id) + 1, result: {} }))).rejects.toThrow('is not its JSON-RPC response');
+    await expect(connect(() => new Response('<html>', { headers: { 'content-type': 'text/html' } }))).rejects.toThrow('with content type "text/html"');
+    await expect(connect(() => new Promise<Response>(() => {}), { timeoutMs: 30 })).rejects.toThrow('The MCP server did not answer initialize in time.');
+    await expect(connectMcp({ url: URL_, fetch: () => Promise.reject(new TypeError('connection refused')) })).rejects.toThrow(
+      'Could not reach the MCP server at https://orders.example: connection refused',
+    );
+  });
+
+  it('at a call: a JSON-RPC error, a stream that ends without the answer, an answer over the size limit, a result without content', async () => {
+    const refused = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: 'db down' } })));
+    await expect(refused.callTool('echo', {})).rejects.toMatchObject({ code: -32603, message: 'The MCP server refused tools/call: db down' });
+    const cut = await connect(afterInit(() => sse('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n')));
+    await expect(cut.callTool('echo', {})).rejects.toThrow('The MCP server ended its stream without answering tools/call.');
+    const huge = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x'.repeat(5000) }] } })), { maxResponseBytes: 4096 });
+    await expect(huge.callTool('echo', {})).rejects.toThrow("The MCP server's answer to tools/call is larger than 4096 bytes.");
+    const empty = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: {} })));
+    await expect(empty.callTool('echo', {})).rejects.toThrow('answered the call of "echo" without `content`');
+    const list = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'x' }] } })));
+    await expect(list.listTools()).rejects.toThrow('listed a tool without a `name` and an `inputSchema` object');
+  });
+
+  it('a tool whose server fails reads as a typed error in the executor, never a rejection', async () => {
+    let fail = false;
+    const client = await connect(
+      afterInit((m) => (m.method === 'tools/list' ? json({ jsonrpc: '2.0', id: m.id, result: { tools: [TOOL] } }) : fail ? new Response('overloaded', { status: 503 }) : json({}))),
+    );
+    const executor = createExecutor({ registry: await client.tools({ policy: { effects: 'read' } }) });
+    fail = true;
+    const result = await executor.execute({ id: 'c1', name: 'echo', arguments: '{"text":"x"}' });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', message: 'The MCP server answered HTTP 503: overloaded' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.cause).toBeInstanceOf(McpError);
+  });
+});
+
+describe('contentText', () => {
+  it('keeps text, embedded text resources, and names what text cannot carry', () => {
+    expect(
+      contentText([
+        { type: 'text', text: 'first' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///a.txt' },
+        { type: 'resource', resource: { uri: 'file:///b.txt', text: 'inline' } },
+        { type: 'resource', resource: { uri: 'file:///c.bin', blob: 'AAAA' } },
+      ]),
+    ).toBe('first\n[image: image/png, not shown]\n[resource: file:///a.txt]\ninline\n[resource: file:///c.bin]');
+  });
+});

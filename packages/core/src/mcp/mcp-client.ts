@@ -1,0 +1,551 @@
+import type { InterceptorLike, ToolProgress } from '../chain/types.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { parseJson } from '../executor/parse-arguments.ts';
+import type { JsonSchema } from '../schema/input-schema.ts';
+import { jsonSchema } from '../schema/json-schema.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import type { AnyTool, ToolPolicyInput } from '../tool/types.ts';
+import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
+import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
+
+/** Options for {@link connectMcp}. */
+export interface McpClientOptions {
+  /** The server's Streamable HTTP endpoint, such as `https://mcp.example.com/mcp`. */
+  readonly url: string | URL;
+  /** Sent with every request (an `authorization` header); a function is asked again for each request. */
+  readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>) | undefined;
+  /**
+   * Sends a request (default: the global `fetch`). Pass a Worker service binding's `fetch`, or an MCP handler in the
+   * same process (`createMcpHandler(...)` is one).
+   */
+  readonly fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** `clientInfo` of the `initialize` request (default `edgetool`). */
+  readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
+  /** Time limit of the requests that are not tool calls (`initialize`, `tools/list`); default 30 s. */
+  readonly timeoutMs?: number | undefined;
+  /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
+  readonly maxResponseBytes?: number | undefined;
+  /** Aborts connecting. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** MCP's hints about a tool, as its server states them (a server you do not trust can state anything). */
+export interface McpToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** A tool as the server lists it in `tools/list`. */
+export interface McpRemoteTool {
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema | undefined;
+  readonly annotations?: McpToolAnnotations | undefined;
+  /** MCP tasks (2025-11-25): a tool whose `taskSupport` is `required` is not offered by {@link McpClient.tools}. */
+  readonly execution?: { readonly taskSupport?: string | undefined } | undefined;
+}
+
+/** One piece of a tool result's `content`. */
+export type McpContent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string }
+  | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string }
+  | { readonly type: 'resource'; readonly resource: { readonly uri: string; readonly text?: string; readonly blob?: string } };
+
+/** A `tools/call` result. */
+export interface McpCallResult {
+  readonly content: readonly McpContent[];
+  readonly structuredContent?: Record<string, unknown> | undefined;
+  readonly isError: boolean;
+}
+
+/** Options for {@link McpClient.tools}. */
+export interface McpToolsOptions {
+  /** Only these tools (the server's names); a name the server does not offer is an error. */
+  readonly only?: readonly string[] | undefined;
+  /** Put before every name (`github_`), for a registry that joins several servers. */
+  readonly prefix?: string | undefined;
+  /**
+   * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
+   * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
+   * Decide yourself for a server whose hints you do not trust.
+   */
+  readonly policy?: ToolPolicyInput | ((tool: McpRemoteTool) => ToolPolicyInput) | undefined;
+  /** Interceptors for every tool of this server (after the registry's, before the call's). */
+  readonly interceptors?: readonly InterceptorLike[] | undefined;
+}
+
+/** Options of one call made with {@link McpClient.callTool}. */
+export interface McpCallOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** The server's `notifications/progress` for this call. */
+  readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+}
+
+/** A connection to one MCP server. */
+export interface McpClient {
+  /** The server's `serverInfo`. */
+  readonly server: { readonly name: string; readonly version: string };
+  /** The revision both sides speak. */
+  readonly protocolVersion: string;
+  /** What the server says about using its tools (for a system prompt). */
+  readonly instructions: string | undefined;
+  /** The tools as the server lists them (every page). */
+  listTools(options?: { readonly signal?: AbortSignal | undefined }): Promise<McpRemoteTool[]>;
+  /**
+   * The server's tools as edgetool tools, for a registry: validated against their JSON Schema before anything is sent,
+   * run through your chain, approvals and timeouts; the server's progress becomes `ctx.progress()`, an abort cancels
+   * the request. Listed once per call of `tools()`.
+   */
+  tools(options?: McpToolsOptions): Promise<AnyTool[]>;
+  /** Calls a tool as is (no validation, no chain). Rejects with {@link McpError} when the server does not answer it. */
+  callTool(name: string, args: Readonly<Record<string, unknown>>, options?: McpCallOptions): Promise<McpCallResult>;
+  /** Ends the session (when the server keeps one). Later requests fail. */
+  close(): Promise<void>;
+}
+
+/** A request the server did not answer: an HTTP status, a JSON-RPC error, or an answer that breaks the protocol. */
+export class McpError extends Error {
+  /** The HTTP status, when the server answered with an error status. */
+  readonly status: number | undefined;
+  /** The JSON-RPC error code, when the server answered with one. */
+  readonly code: number | undefined;
+
+  constructor(message: string, options: { status?: number | undefined; code?: number | undefined; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'McpError';
+    this.status = options.status;
+    this.code = options.code;
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MAX_PAGES = 100;
+const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+interface RpcResponse {
+  readonly id: unknown;
+  readonly result?: unknown;
+  readonly error?: { readonly code?: unknown; readonly message?: unknown };
+}
+
+interface Exchange {
+  readonly signal?: AbortSignal | undefined;
+  readonly progressToken?: string | undefined;
+  readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+}
+
+/**
+ * Connects to an MCP server over Streamable HTTP (revisions 2025-03-26 to 2025-11-25): `initialize`, then
+ * `notifications/initialized`. Works where `fetch` does (Workers, browsers, Node). Keeps the server's session id, if it
+ * gives one, and starts a new session once when the server forgets it (HTTP 404). Rejects with {@link McpError}.
+ */
+export async function connectMcp(options: McpClientOptions): Promise<McpClient> {
+  const url = new URL(options.url);
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const clientInfo = options.clientInfo ?? { name: 'edgetool', version: '0.1.0' };
+  let nextId = 0;
+  let session: string | undefined;
+  let protocolVersion: string | undefined;
+  let closed = false;
+  let restarting: Promise<unknown> | undefined;
+
+  /** Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). */
+  async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
+    if (closed) throw new McpError('The MCP connection is closed.');
+    const sent = session;
+    const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers);
+    headers.set('accept', 'application/json, text/event-stream');
+    if (method === 'POST') headers.set('content-type', 'application/json');
+    if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion);
+    if (sent !== undefined) headers.set('mcp-session-id', sent);
+    const init: RequestInit = { method, headers, redirect: 'manual' };
+    if (method === 'POST') init.body = JSON.stringify(message);
+    if (signal !== undefined) init.signal = signal;
+    let response: Response;
+    try {
+      response = await untilAborted(send(new Request(url, init)), signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal, String((message as { method?: unknown }).method));
+      throw new McpError(`Could not reach the MCP server at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return Object.assign(response, { sent });
+  }
+
+  /** An error status as an error, with the start of its body (servers explain themselves there). */
+  async function statusError(response: Response): Promise<McpError> {
+    let text = '';
+    await readBody(response.body, 4096, (piece) => {
+      text += piece;
+    }).catch(() => {});
+    const detail = text.trim().slice(0, 300);
+    const redirect = response.status >= 300 && response.status < 400 ? ' (a redirect, which this client does not follow)' : '';
+    return new McpError(`The MCP server answered HTTP ${response.status}${redirect}${detail ? `: ${detail}` : ''}`, { status: response.status });
+  }
+
+  /** Posts a request and waits for its answer: a JSON body, or the matching message of an SSE stream. */
+  async function request(methodName: string, params: Record<string, unknown>, exchange: Exchange, id = ++nextId): Promise<unknown> {
+    const message = { jsonrpc: '2.0', id, method: methodName, params };
+    // A request made while a new session is being started waits for it (sent without one, it would be refused).
+    if (restarting !== undefined && methodName !== 'initialize') await restarting.catch(() => {});
+    let response = await post(message, exchange.signal);
+    const stale = response.sent;
+    if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
+      // The server forgot our session (it restarted, or it expired): start a new one, once, and ask again.
+      // Nothing ran: a server answers 404 before it reads the message.
+      // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
+      await response.body?.cancel();
+      if (session === stale || session === undefined) {
+        restarting ??= initialize(withTimeout(undefined, timeoutMs)).finally(() => {
+          restarting = undefined;
+        });
+        await restarting;
+      }
+      response = await post(message, exchange.signal);
+    }
+    if (!response.ok) throw await statusError(response);
+    if (methodName === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    let answer: RpcResponse | undefined;
+    try {
+      if (type === 'application/json') {
+        let text = '';
+        await readBody(
+          response.body,
+          maxBytes,
+          (piece) => {
+            text += piece;
+          },
+          exchange.signal,
+        );
+        answer = asResponse(parseJson(text), id);
+        if (answer === undefined) throw new McpError(`The MCP server's answer to ${methodName} is not its JSON-RPC response.`);
+      } else if (type === 'text/event-stream') {
+        answer = await readStream(response, id, exchange);
+        if (answer === undefined) throw new McpError(`The MCP server ended its stream without answering ${methodName}.`);
+      } else {
+        await response.body?.cancel();
+        throw new McpError(`The MCP server answered ${methodName} with content type "${type}".`);
+      }
+    } catch (error) {
+      if (exchange.signal?.aborted) throw abortReason(exchange.signal, methodName);
+      if (error instanceof BodyTooLargeError) throw new McpError(`The MCP server's answer to ${methodName} is larger than ${maxBytes} bytes.`, { cause: error });
+      if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
+      throw error;
+    }
+    if (answer.error !== undefined) {
+      const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
+      const text = typeof answer.error.message === 'string' ? answer.error.message : 'no message';
+      throw new McpError(`The MCP server refused ${methodName}: ${text}`, { code });
+    }
+    return answer.result;
+  }
+
+  /** Reads an SSE answer: progress for this request goes to the listener, requests from the server are answered. */
+  async function readStream(response: Response, id: number, exchange: Exchange): Promise<RpcResponse | undefined> {
+    let answer: RpcResponse | undefined;
+    const parse = sseParser((data, type) => {
+      if (answer !== undefined || type !== 'message' || data === '') return;
+      let message: unknown;
+      try {
+        message = parseJson(data);
+      } catch {
+        return; // not JSON-RPC: nothing to act on
+      }
+      answer = asResponse(message, id);
+      if (answer !== undefined) return;
+      const { method, params, id: theirs } = message as { method?: unknown; params?: unknown; id?: unknown };
+      if (typeof method !== 'string') return;
+      if (theirs !== undefined) {
+        // We declare no client capabilities, so a server asks at most for a ping.
+        const reply = method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: ${method}` } };
+        notify({ jsonrpc: '2.0', id: theirs, ...reply });
+        return;
+      }
+      if (method === 'notifications/progress' && exchange.onProgress !== undefined) {
+        const report = toProgress(params, exchange.progressToken);
+        try {
+          if (report !== undefined) exchange.onProgress(report);
+        } catch {
+          // A broken listener must not fail the call.
+        }
+      }
+    });
+    // The answer ends our interest in the stream; a server may keep it open a little longer.
+    await readBody(
+      response.body,
+      maxBytes,
+      (text) => {
+        if (answer === undefined) parse(text);
+        if (answer !== undefined) throw ANSWERED;
+      },
+      exchange.signal,
+    ).catch((error: unknown) => {
+      if (error !== ANSWERED) throw error;
+    });
+    return answer;
+  }
+
+  /** Posts a notification (or a response to the server), without waiting for anything but its acceptance. */
+  function notify(message: object): void {
+    post(message, undefined)
+      .then((response) => response.body?.cancel())
+      .catch(() => {});
+  }
+
+  let serverInfo = { name: '', version: '' };
+  let instructions: string | undefined;
+
+  /** `initialize` (which starts a session when the server keeps them), then `notifications/initialized`. */
+  async function initialize(signal: AbortSignal | undefined): Promise<void> {
+    session = undefined;
+    protocolVersion = undefined;
+    const params = { protocolVersion: MCP_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo };
+    const result = await request('initialize', params, { signal });
+    const { protocolVersion: version, serverInfo: info, instructions: told } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+    if (typeof version !== 'string' || !MCP_PROTOCOL_VERSIONS.includes(version)) {
+      throw new McpError(`The MCP server speaks revision ${String(version)}; this client speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+    }
+    protocolVersion = version;
+    const { name, version: serverVersion } = (typeof info === 'object' && info !== null ? info : {}) as Record<string, unknown>;
+    serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
+    instructions = typeof told === 'string' ? told : undefined;
+    const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
+    if (!accepted.ok) throw await statusError(accepted);
+    await accepted.body?.cancel();
+  }
+
+  async function listTools(opts: { readonly signal?: AbortSignal | undefined } = {}): Promise<McpRemoteTool[]> {
+    const tools: McpRemoteTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await request('tools/list', cursor === undefined ? {} : { cursor }, { signal: withTimeout(opts.signal, timeoutMs) });
+      const { tools: listed, nextCursor } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+      if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
+      for (const entry of listed) tools.push(toRemoteTool(entry));
+      if (typeof nextCursor !== 'string' || nextCursor === '') return tools;
+      cursor = nextCursor;
+    }
+    throw new McpError(`The MCP server's tool list goes on for more than ${MAX_PAGES} pages.`);
+  }
+
+  async function callTool(name: string, args: Readonly<Record<string, unknown>>, opts: McpCallOptions = {}): Promise<McpCallResult> {
+    const { signal, onProgress } = opts;
+    const requestId = ++nextId;
+    const progressToken = onProgress === undefined ? undefined : `edgetool-${requestId}`;
+    const params = { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
+    // An abort cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
+    const cancel = () => notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'The caller aborted the tool call.' } });
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress }, requestId), name);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  async function tools(opts: McpToolsOptions = {}): Promise<AnyTool[]> {
+    const listed = await listTools();
+    const prefix = opts.prefix ?? '';
+    let chosen = listed.filter((tool) => tool.execution?.taskSupport !== 'required');
+    if (opts.only !== undefined) {
+      const offered = new Set(chosen.map((tool) => tool.name));
+      const missing = opts.only.filter((name) => !offered.has(name));
+      if (missing.length > 0) {
+        throw new TypeError(`The MCP server "${serverInfo.name}" does not offer ${missing.map((n) => `"${n}"`).join(', ')}; it offers: ${[...offered].join(', ') || '(none)'}.`);
+      }
+      const only = new Set(opts.only);
+      chosen = chosen.filter((tool) => only.has(tool.name));
+    }
+    const names = new Map<string, string>();
+    return chosen.map((remote) => {
+      const name = prefix + remote.name.replace(/[^A-Za-z0-9_-]/g, '_');
+      if (!LOCAL_NAME.test(name)) {
+        throw new TypeError(`The MCP tool "${remote.name}" would be named "${name}", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`);
+      }
+      const clash = names.get(name);
+      if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
+      names.set(name, remote.name);
+      const policy = typeof opts.policy === 'function' ? opts.policy(remote) : (opts.policy ?? hintedPolicy(remote));
+      return defineTool({
+        name,
+        description: remote.description ?? remote.title ?? remote.name,
+        input: jsonSchema(remote.inputSchema, { draft: draftOf(remote.inputSchema) }),
+        output: remote.outputSchema === undefined ? undefined : jsonSchema(remote.outputSchema, { draft: draftOf(remote.outputSchema) }),
+        policy: { timeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...policy },
+        interceptors: opts.interceptors ?? [],
+        metadata: { mcp: { server: serverInfo.name, tool: remote.name, annotations: remote.annotations } },
+        async execute(input, ctx) {
+          const result = await callTool(remote.name, input as Record<string, unknown>, { signal: ctx.signal, onProgress: (report) => ctx.progress(report) });
+          if (result.isError) {
+            const text = contentText(result.content);
+            throw new ToolError('execution-failed', text || `The MCP tool "${remote.name}" failed without saying why.`, { toolName: name, callId: ctx.call.id });
+          }
+          if (remote.outputSchema !== undefined || result.structuredContent !== undefined) return result.structuredContent;
+          return contentText(result.content);
+        },
+      });
+    });
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    if (session !== undefined) {
+      const response = await post({}, withTimeout(undefined, timeoutMs), 'DELETE').catch(() => undefined);
+      await response?.body?.cancel();
+    }
+    closed = true;
+  }
+
+  await initialize(withTimeout(options.signal, timeoutMs));
+  return {
+    get server() {
+      return serverInfo;
+    },
+    get protocolVersion() {
+      return protocolVersion as string;
+    },
+    get instructions() {
+      return instructions;
+    },
+    listTools,
+    tools,
+    callTool,
+    close,
+  };
+}
+
+/** Thrown inside the SSE reader once the answer is in, to stop reading. */
+const ANSWERED = Symbol('answered');
+
+function asResponse(message: unknown, id: number): RpcResponse | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const m = message as Record<string, unknown>;
+  if (m.id !== id || m.method !== undefined || !('result' in m || 'error' in m)) return undefined;
+  return m as unknown as RpcResponse;
+}
+
+/** A server's progress notification for `token` as a report, or `undefined` when it is not one. */
+function toProgress(params: unknown, token: string | undefined): ToolProgress | undefined {
+  if (token === undefined || typeof params !== 'object' || params === null) return undefined;
+  const { progressToken, progress, total, message } = params as Record<string, unknown>;
+  if (progressToken !== token) return undefined;
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+  const report: { message?: string; completed?: number; total?: number } = {};
+  if (typeof message === 'string') report.message = message;
+  if (count(progress) !== undefined) report.completed = count(progress) as number;
+  if (count(total) !== undefined) report.total = count(total) as number;
+  return Object.keys(report).length > 0 ? report : undefined;
+}
+
+
+/** Why a request stopped: the caller's own reason, or an {@link McpError} when it was our time limit. */
+function abortReason(signal: AbortSignal, method: string): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new McpError(`The MCP server did not answer ${method} in time.`, { cause: reason });
+  return reason;
+}
+
+/** `signal`, also aborted after `ms` (with a `TimeoutError`). */
+function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  const timer = AbortSignal.timeout(ms);
+  return signal === undefined ? timer : AbortSignal.any([signal, timer]);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A `tools/list` entry, checked and copied (only the fields edgetool reads). */
+function toRemoteTool(entry: unknown): McpRemoteTool {
+  if (!isObject(entry) || typeof entry.name !== 'string' || entry.name === '' || !isObject(entry.inputSchema)) {
+    throw new McpError('The MCP server listed a tool without a `name` and an `inputSchema` object.');
+  }
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const { name, title, description, inputSchema, outputSchema, annotations, execution } = entry;
+  return {
+    name,
+    title: text(title),
+    description: text(description),
+    inputSchema: { ...inputSchema, type: 'object' } as JsonSchema,
+    outputSchema: isObject(outputSchema) ? (outputSchema as JsonSchema) : undefined,
+    annotations: isObject(annotations) ? (annotations as McpToolAnnotations) : undefined,
+    execution: isObject(execution) ? { taskSupport: text(execution.taskSupport) } : undefined,
+  };
+}
+
+/** The policy MCP's hints ask for (its defaults: not read-only, destructive). */
+function hintedPolicy(tool: McpRemoteTool): ToolPolicyInput {
+  const hints = tool.annotations ?? {};
+  if (hints.readOnlyHint === true) return { effects: 'read' };
+  return { effects: hints.destructiveHint === false ? 'write' : 'destructive' };
+}
+
+/** The draft a schema names in `$schema` (MCP's default is 2020-12). */
+function draftOf(schema: JsonSchema): '4' | '7' | '2019-09' | '2020-12' {
+  const named = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (named.includes('draft-04')) return '4';
+  if (named.includes('draft-07') || named.includes('draft-06')) return '7';
+  if (named.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
+/** A `tools/call` result, checked: content pieces the client cannot read are kept out. */
+function toCallResult(result: unknown, name: string): McpCallResult {
+  if (!isObject(result) || !Array.isArray(result.content)) throw new McpError(`The MCP server answered the call of "${name}" without \`content\`.`);
+  const content = result.content.filter((piece): piece is McpContent => isObject(piece) && typeof piece.type === 'string');
+  const structured = isObject(result.structuredContent) ? result.structuredContent : undefined;
+  return { content, structuredContent: structured, isError: result.isError === true };
+}
+
+/**
+ * A result's content as the text the model reads: text as is, an embedded text resource by its text, and a line that
+ * names what text cannot carry (images, audio, links, binary resources).
+ */
+export function contentText(content: readonly McpContent[]): string {
+  return content
+    .map((piece) => {
+      switch (piece.type) {
+        case 'text':
+          return typeof piece.text === 'string' ? piece.text : '';
+        case 'image':
+        case 'audio':
+          return `[${piece.type}: ${String(piece.mimeType)}, not shown]`;
+        case 'resource_link':
+          return `[resource: ${String(piece.uri)}]`;
+        case 'resource':
+          return typeof piece.resource?.text === 'string' ? piece.resource.text : `[resource: ${String(piece.resource?.uri)}]`;
+        default:
+          return `[${String((piece as { type: unknown }).type)} content, not shown]`;
+      }
+    })
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts (a `fetch` of your own may not listen). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
