@@ -37,6 +37,7 @@ export const IMPORTS: readonly { readonly label: string; readonly names: string;
   { label: 'toolbox classes: `tool`, `scanTools`', names: 'tool, scanTools' },
   { label: 'lazy tools: `lazyResolver`', names: 'lazyResolver' },
   { label: 'an MCP endpoint: `createMcpHandler` from `@edgetool/core/mcp` (the executor included)', names: 'createMcpHandler', from: '@edgetool/core/mcp' },
+  { label: 'an MCP client: `connectMcp` from `@edgetool/core/mcp` (remote tools: `defineTool`, `jsonSchema`)', names: 'connectMcp', from: '@edgetool/core/mcp' },
 ];
 
 export interface Size {

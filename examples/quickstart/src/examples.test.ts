@@ -60,7 +60,18 @@ describe('README examples', () => {
     ]);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts'])('the README shows %s verbatim', (file) => {
+  it('the MCP client example: a remote lookup, a remote destructive tool that waits for its approval, a bad call refused here', async () => {
+    capture();
+    await import('./mcp-client.ts');
+    expect(lines).toEqual([
+      '{"id":"A-1001","status":"shipped"}',
+      'approval-required',
+      'Cancelled A-1001',
+      expect.stringMatching(/^Error \(invalid-input\): Invalid arguments for "orders_get_order"\.\n- id: /),
+    ]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -7,5 +7,7 @@ console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
 console.log('\n— the same tool served to MCP clients —');
 await import('./mcp.ts');
+console.log('\n— tools of an MCP server, used as edgetool tools —');
+await import('./mcp-client.ts');
 console.log('\n— the chat loop on the offline model: a lookup, an approval —');
 await import('./chat.ts');

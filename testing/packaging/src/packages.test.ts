@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -284,6 +284,12 @@ describe('a project that installs them', () => {
 
   it('runs the MCP example through the published subpath export @edgetool/core/mcp', () => {
     expect(runExample('mcp.ts')).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"city\\":\\"Paris\\",\\"celsius\\":21}"}],"isError":false}}']);
+  });
+
+  it('runs the MCP client example through @edgetool/core/mcp: its raw JSON Schema validator loads from the tarball', () => {
+    const lines = runExample('mcp-client.ts');
+    expect(lines.slice(0, 3)).toEqual(['{"id":"A-1001","status":"shipped"}', 'approval-required', 'Cancelled A-1001']);
+    expect(lines.slice(3).join('\n')).toMatch(/^Error \(invalid-input\): Invalid arguments for "orders_get_order"\.\n- id: /);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {

@@ -1,8 +1,11 @@
 /** A body that grew past the client's `maxResponseBytes`. */
 export class BodyTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
     super(`The response is larger than ${maxBytes} bytes.`);
     this.name = 'BodyTooLargeError';
+    this.maxBytes = maxBytes;
   }
 }
 

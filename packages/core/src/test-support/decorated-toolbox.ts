@@ -4,7 +4,11 @@ import { scanTools, tool } from '../toolbox/toolbox.ts';
 
 /** A decorated toolbox, bundled by esbuild in a test exactly as wrangler would bundle a Worker. */
 export class Clock {
-  constructor(private readonly zone: string) {}
+  private readonly zone: string;
+
+  constructor(zone: string) {
+    this.zone = zone;
+  }
 
   @tool({ description: 'Current zone', input: v.object({ prefix: v.optional(v.string(), 'zone') }) })
   current_zone({ prefix }: { prefix: string }): string {
