@@ -25,7 +25,9 @@ export async function readBody(
   const decoder = new TextDecoder();
   let bytes = 0;
   // A body that does not end when its request is aborted (a `fetch` of your own) is cancelled here, so no read waits forever.
-  const stop = () => reader.cancel(signal?.reason).catch(() => {});
+  const stop = () => {
+    reader.cancel(signal?.reason).catch(() => {});
+  };
   signal?.addEventListener('abort', stop, { once: true });
   try {
     for (;;) {
