@@ -1,5 +1,7 @@
 // POST /api/mcp end to end inside workerd: MCP's Streamable HTTP through the Worker's own fetch handler, the real D1.
 import { exports } from 'cloudflare:workers';
+import { createExecutor, type ToolProgressEvent } from '@edgetool/core';
+import { connectMcp } from '@edgetool/core/mcp';
 import { describe, expect, it } from 'vitest';
 import { snapshotDb } from '../../test/chat-client.ts';
 
@@ -63,5 +65,28 @@ describe('POST /api/mcp', () => {
       body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
     });
     expect((await exports.default.fetch(foreign)).status).toBe(403);
+  });
+});
+
+describe('edgetool’s MCP client against the demo’s endpoint', () => {
+  it('reads the read tools as edgetool tools and runs them over D1, progress included', async () => {
+    const client = await connectMcp({ url: 'http://127.0.0.1:8787/api/mcp', fetch: (request) => exports.default.fetch(request) });
+    expect(client.server).toEqual({ name: 'edgetool-demo', version: '0.1.0' });
+    const tools = await client.tools({ prefix: 'demo_' });
+    expect(tools.map((t) => [t.name, t.policy.effects])).toEqual(
+      ['query_order', 'list_delayed_orders', 'audit_orders', 'world_clock', 'calculate'].map((name) => [`demo_${name}`, 'read']),
+    );
+    const executor = createExecutor({ registry: tools });
+    const found = await executor.execute({ id: 'c1', name: 'demo_query_order', arguments: '{"order_id":"A-1002"}' });
+    expect(JSON.parse(found.content)).toMatchObject({ found: true, order: { id: 'A-1002', customer: 'Grace Hopper' } });
+    // The remote schema is checked here: the bad id never reaches the Worker.
+    const wrong = await executor.execute({ id: 'c2', name: 'demo_query_order', arguments: '{"order_id":42}' });
+    expect(wrong.outcome).toMatchObject({ error: { code: 'invalid-input' } });
+    const events: ToolProgressEvent[] = [];
+    const audit = await executor.execute({ id: 'c3', name: 'demo_audit_orders', arguments: '{}' }, { onProgress: (e) => events.push(e) });
+    const { checked } = JSON.parse(audit.content) as { checked: number };
+    expect(events.length).toBeGreaterThan(1);
+    expect(events.at(-1)?.progress).toMatchObject({ completed: checked, total: checked });
+    await client.close();
   });
 });
