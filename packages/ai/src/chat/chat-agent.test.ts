@@ -1,11 +1,11 @@
-import { contextKey, createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
+import { contextKey, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
-import { ContinuationError } from './verify-continuation.ts';
+import { refused } from '../test-support/chat-streams.ts';
 
 const keys = [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }];
 const visits = contextKey<string[]>('visits');
@@ -59,16 +59,6 @@ function agentFor(model: ReturnType<typeof scriptedModel>, f = fixture()) {
 
 const run = (conversationId = 'conv-1') => createRunContext({ conversationId, userId: 'ada' });
 const ask = (text: string, conversationId = 'conv-1'): ChatRequest => ({ messages: text, run: run(conversationId) });
-
-async function refused(promise: Promise<unknown>): Promise<ContinuationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ContinuationError);
-  expect(ToolError.isInstance(error)).toBe(true);
-  return error as ContinuationError;
-}
 
 describe('chat loop: internal mode', () => {
   it('runs a server tool through the chain and lets the model answer from its result', async () => {

@@ -1,29 +1,19 @@
 // Remote MCP tools in the chat loop: `connectMcp(...).tools()` against edgetool's own handler in the same process (its
 // `fetch` option), so every test can tell which JSON-RPC requests reached the server. The loop must treat them as it
 // treats local tools: run them, pause them for approval with a ticket, relay their progress, report bad arguments.
-import { createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import { connectMcp, createMcpHandler, type McpToolsOptions } from '@edgetool/core/mcp';
-import type { UIMessageChunk } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
-import { PROGRESS_PART, type ProgressPartData, SEAL_PART } from './protocol.ts';
+import { PROGRESS_PART, SEAL_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
-import { ContinuationError } from './verify-continuation.ts';
+import { gate, progressOf, readAll, refused } from '../test-support/chat-streams.ts';
 
 const URL_ = 'https://orders.example/mcp';
 const keys = [{ id: 'k1', secret: 'mcp-tools-secret-mcp-tools-secret-!!' }];
-
-/** A gate a test opens when it has seen what it waits for. */
-function gate() {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 /**
  * The remote side: an MCP server whose tools keep their own state (`writes`, `orders`), behind a `fetch` that records
@@ -99,31 +89,6 @@ async function agentFor(model: ReturnType<typeof scriptedModel>, toolsOptions: M
 }
 
 const run = (conversationId = 'conv-1') => createRunContext({ conversationId, userId: 'ada' });
-
-async function refused(promise: Promise<unknown>): Promise<ContinuationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ContinuationError);
-  expect(ToolError.isInstance(error)).toBe(true);
-  return error as ContinuationError;
-}
-
-/** Reads a stream chunk by chunk, calling `onChunk` after each (a test can react to what it sees). */
-async function readAll(stream: ReadableStream<UIMessageChunk>, onChunk: (chunk: UIMessageChunk) => void = () => {}): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return chunks;
-    chunks.push(value);
-    onChunk(value);
-  }
-}
-
-const progressOf = (chunks: readonly UIMessageChunk[]) =>
-  chunks.filter((c) => c.type === PROGRESS_PART).map((c) => c as { id?: string; data: ProgressPartData; transient?: boolean });
 
 const toolPart = (parts: readonly unknown[], toolCallId: string) =>
   parts.find((p) => (p as { toolCallId?: string }).toolCallId === toolCallId) as { type: string; state: string; output?: unknown } | undefined;

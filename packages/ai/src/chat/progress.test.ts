@@ -1,5 +1,4 @@
 import { createExecutor, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
-import type { UIMessageChunk } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from '../agent-tool.ts';
@@ -7,17 +6,9 @@ import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { PROGRESS_PART, type ProgressPartData, SEAL_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
+import { gate, progressOf, readAll } from '../test-support/chat-streams.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }] });
-
-/** A gate a test opens when it has seen what it waits for. */
-function gate() {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 /** A tool that reports a burst of progress, waits for the test, reports once more, and then (after its result) again. */
 function scanFixture() {
@@ -38,21 +29,6 @@ function scanFixture() {
   });
   return { scan, first, late };
 }
-
-/** Reads a stream chunk by chunk, calling `onChunk` after each (a test can react to what it sees). */
-async function readAll(stream: ReadableStream<UIMessageChunk>, onChunk: (chunk: UIMessageChunk) => void = () => {}): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return chunks;
-    chunks.push(value);
-    onChunk(value);
-  }
-}
-
-const progressOf = (chunks: readonly UIMessageChunk[]) =>
-  chunks.filter((c): c is Extract<UIMessageChunk, { type: `data-${string}` }> => c.type === PROGRESS_PART).map((c) => c as { id?: string; data: ProgressPartData; transient?: boolean });
 
 describe('chat loop: progress of running server calls', () => {
   it('streams the latest report of a running call as a transient part, between its input and its result', async () => {
