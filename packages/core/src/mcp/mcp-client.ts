@@ -424,29 +424,27 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   };
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Thrown inside the SSE reader once the answer is in, to stop reading. */
 const ANSWERED = Symbol('answered');
 
 function asResponse(message: unknown, id: number): RpcResponse | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const m = message as Record<string, unknown>;
-  if (m.id !== id || m.method !== undefined || !('result' in m || 'error' in m)) return undefined;
-  return m as unknown as RpcResponse;
+  if (!isObject(message) || message.id !== id || message.method !== undefined || !('result' in message || 'error' in message)) return undefined;
+  return message as unknown as RpcResponse;
 }
 
 /** A server's progress notification for `token` as a report, or `undefined` when it is not one. */
 function toProgress(params: unknown, token: string | undefined): ToolProgress | undefined {
-  if (token === undefined || typeof params !== 'object' || params === null) return undefined;
-  const { progressToken, progress, total, message } = params as Record<string, unknown>;
-  if (progressToken !== token) return undefined;
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+  if (token === undefined || !isObject(params) || params.progressToken !== token) return undefined;
+  const { progress, total, message } = params;
+  const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   const report: { message?: string; completed?: number; total?: number } = {};
   if (typeof message === 'string') report.message = message;
-  if (count(progress) !== undefined) report.completed = count(progress) as number;
-  if (count(total) !== undefined) report.total = count(total) as number;
+  if (isCount(progress)) report.completed = progress;
+  if (isCount(total)) report.total = total;
   return Object.keys(report).length > 0 ? report : undefined;
 }
-
 
 /** Why a request stopped: the caller's own reason, or an {@link McpError} when it was our time limit. */
 function abortReason(signal: AbortSignal, method: string): unknown {
@@ -460,8 +458,6 @@ function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
   const timer = AbortSignal.timeout(ms);
   return signal === undefined ? timer : AbortSignal.any([signal, timer]);
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A `tools/list` entry, checked and copied (only the fields edgetool reads). */
 function toRemoteTool(entry: unknown): McpRemoteTool {
