@@ -5,6 +5,8 @@
 export interface Env {
   /** D1: orders, order_events, outbox, ticket_nonces (migrations/). */
   readonly DB: D1Database;
+  /** Workers Rate Limiting: e-mails per conversation per minute (wrangler.jsonc `ratelimits`). */
+  readonly EMAIL_LIMITER?: RateLimit;
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;
   /** Model id for the real provider; the offline model is used while OPENAI_API_KEY is unset. */

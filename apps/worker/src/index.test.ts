@@ -38,7 +38,7 @@ describe('HTTP routes', () => {
       name: 'send_email',
       description: expect.stringContaining('outbox'),
       inputSchema: expect.objectContaining({ type: 'object', required: ['order_id', 'subject', 'body'] }),
-      policy: { effects: 'destructive', runsOn: 'server', needsApproval: true, returnDirect: false, retries: 0 },
+      policy: { effects: 'destructive', runsOn: 'server', needsApproval: true, returnDirect: false, retries: 0, rateLimited: true },
     });
     expect(tools.find((t) => t.name === 'query_order')?.policy).toEqual({
       effects: 'read',
@@ -47,6 +47,8 @@ describe('HTTP routes', () => {
       returnDirect: false,
       timeoutMs: 5000,
       retries: 0,
+      maxCallsPerRun: 10,
+      rateLimited: false,
     });
   });
 

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { NOW, rows } from '../test/support.ts';
 import { createD1NonceStore } from './nonce-store.ts';
-import { createDemoRegistry, type DemoDeps } from './tools/index.ts';
+import { createDemoRegistry, type DemoDeps, demoDeps } from './tools/index.ts';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let time = start;
@@ -94,7 +94,7 @@ describe('createD1NonceStore', () => {
       nonceStore: createD1NonceStore(env.DB),
     });
     const executor = createExecutor({ registry: createDemoRegistry(), tickets });
-    const run = createRunContext<DemoDeps>({ conversationId: 'conv-nonce', deps: { db: env.DB, now: () => NOW } });
+    const run = createRunContext<DemoDeps>({ conversationId: 'conv-nonce', deps: { ...demoDeps(env), now: () => NOW } });
     const call = { id: 'call-1', name: 'send_email', arguments: { order_id: 'A-1002', subject: 'Delay', body: 'Your monitors arrive later.' } };
     const pending = await executor.execute(call, { run });
     const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;

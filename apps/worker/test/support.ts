@@ -1,16 +1,28 @@
 // Shared by the tests: an executor over the demo registry and a run context on the test D1, with a pinned clock.
-import { type ApprovalDecision, createExecutor, createRunContext, type ExecutorOptions, type RunContext, type ToolCallResult, type ToolOutcome } from '@edgetool/core';
+import {
+  type ApprovalDecision,
+  createExecutor,
+  createRunContext,
+  type ExecutorOptions,
+  memoryRateLimiter,
+  type RunContext,
+  type ToolCallResult,
+  type ToolOutcome,
+} from '@edgetool/core';
 import { env } from 'cloudflare:workers';
 import { createDemoRegistry, type DemoDeps } from '../src/tools/index.ts';
 
 /** "Now" in the tool tests: the seed data is written relative to this day. */
 export const NOW: Date = new Date('2026-11-20T12:00:00.000Z');
 
-/** A run context whose deps point at the test D1 and the pinned clock. */
+/**
+ * A run context whose deps point at the test D1 and the pinned clock, with a rate limiter of its own for send_email
+ * (the EMAIL_LIMITER binding keeps counting across tests; src/tools/send-email.test.ts tests the binding itself).
+ */
 export function testRun(options: { conversationId?: string; deps?: Partial<DemoDeps> } = {}): RunContext<DemoDeps> {
   return createRunContext<DemoDeps>({
     conversationId: options.conversationId ?? 'conv-test',
-    deps: { db: env.DB, now: () => NOW, ...options.deps },
+    deps: { db: env.DB, now: () => NOW, emailLimiter: memoryRateLimiter({ limit: 10, periodMs: 60_000 }), ...options.deps },
   });
 }
 

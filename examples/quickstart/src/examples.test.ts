@@ -71,7 +71,19 @@ describe('README examples', () => {
     ]);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts'])('the README shows %s verbatim', (file) => {
+  it('the limits example: two searches then a refusal; one SMS then a refusal', async () => {
+    capture();
+    await import('./limits.ts');
+    expect(lines).toEqual([
+      '3 pages about tickets',
+      '3 pages about seals',
+      expect.stringMatching(/^Error \(rate-limited\): Tool "search_docs" may run at most 2 times per request/),
+      'Sent https://example.com',
+      expect.stringMatching(/^Error \(rate-limited\): Tool "send_sms" is rate limited/),
+    ]);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

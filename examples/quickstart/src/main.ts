@@ -3,6 +3,8 @@ console.log('— edgetool quickstart: a tool, an interceptor, two calls —');
 await import('./quickstart.ts');
 console.log('\n— approvals with signed, single-use tickets —');
 await import('./approvals.ts');
+console.log('\n— call limits and rate limits —');
+await import('./limits.ts');
 console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
 console.log('\n— the same tool served to MCP clients —');

@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -290,6 +290,15 @@ describe('a project that installs them', () => {
     const lines = runExample('mcp-client.ts');
     expect(lines.slice(0, 3)).toEqual(['{"id":"A-1001","status":"shipped"}', 'approval-required', 'Cancelled A-1001']);
     expect(lines.slice(3).join('\n')).toMatch(/^Error \(invalid-input\): Invalid arguments for "orders_get_order"\.\n- id: /);
+  });
+
+  it('runs the limits example: the third search and the second SMS are refused with rate-limited', () => {
+    const lines = runExample('limits.ts');
+    expect(lines.slice(0, 2)).toEqual(['3 pages about tickets', '3 pages about seals']);
+    expect(lines[2]).toMatch(/^Error \(rate-limited\): Tool "search_docs" may run at most 2 times per request/);
+    expect(lines[3]).toBe('Sent https://example.com');
+    expect(lines[4]).toMatch(/^Error \(rate-limited\): Tool "send_sms" is rate limited/);
+    expect(lines).toHaveLength(5);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {

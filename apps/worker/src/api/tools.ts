@@ -17,12 +17,15 @@ export interface ToolDescription {
     readonly timeoutMs?: number;
     readonly retries: number;
     readonly concurrency?: string;
+    readonly maxCallsPerRun?: number;
+    /** The tool spends a rate limit (its limiter and key are server-side). */
+    readonly rateLimited: boolean;
   };
 }
 
 /** A serialisable description of a tool (name, description, JSON Schema, policy). */
 export function describeTool(tool: AnyTool): ToolDescription {
-  const { effects, runsOn, needsApproval, returnDirect, timeoutMs, retries, concurrency } = tool.policy;
+  const { effects, runsOn, needsApproval, returnDirect, timeoutMs, retries, concurrency, maxCallsPerRun, rateLimit } = tool.policy;
   return {
     name: tool.name,
     description: tool.description,
@@ -35,6 +38,8 @@ export function describeTool(tool: AnyTool): ToolDescription {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       retries,
       ...(concurrency === undefined ? {} : { concurrency }),
+      ...(maxCallsPerRun === undefined ? {} : { maxCallsPerRun }),
+      rateLimited: rateLimit !== undefined,
     },
   };
 }

@@ -239,8 +239,8 @@ describe('worker faults: D1 writes', () => {
     expect(part?.state).toBe('approval-requested');
     const approved = respond([question, first.message], part?.toolCallId as string, true);
     const before = await counts();
-    const second = await readTurn(await h.chat({ id: 'fault-mail', messages: approved }, { deps: { db: dbWithFailingBatch() } }), approved.at(-1));
-    expect(toolPart(second.message, 'send_email')?.state).toBe('output-error');
+    const second = await readTurn(await h.chat({ id: 'fault-mail', messages: approved }, { deps: { ...demoDeps(env), db: dbWithFailingBatch() } }), approved.at(-1));
+    expect(toolPart(second.message, 'send_email')).toMatchObject({ state: 'output-error', errorText: expect.stringMatching(/^Error \(execution-failed\)/) });
     expect(await counts()).toEqual({ ...before, nonces: before.nonces + 1 });
     await nextRequestWorks();
   });

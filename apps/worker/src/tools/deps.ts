@@ -1,8 +1,10 @@
-import { withDeps } from '@edgetool/core';
+import { type RateLimiter, withDeps } from '@edgetool/core';
 
 /** What the demo tools need from the request: handed to the executor as `createRunContext({ deps })`. */
 export interface DemoDeps {
   readonly db: D1Database;
+  /** Spends send_email's rate limit (the EMAIL_LIMITER binding); without it send_email refuses to run. */
+  readonly emailLimiter?: RateLimiter | undefined;
   /** Clock for "today" and timestamps (default `new Date()`); tests pin it. */
   readonly now?: () => Date;
 }

@@ -13,7 +13,7 @@ export const queryOrder = defineDemoTool({
     '(pending, shipped, delayed or delivered), the delivery date (YYYY-MM-DD) and how many days it is delayed. ' +
     'Use it before changing an order or writing to its customer.',
   input: v.object({ order_id: orderIdSchema }),
-  policy: { effects: 'read', timeoutMs: 5_000 },
+  policy: { effects: 'read', timeoutMs: 5_000, maxCallsPerRun: 10 }, // a model looping on lookups is stopped
   async execute({ order_id }, ctx): Promise<QueryOrderResult> {
     const { db } = requireDeps(ctx.run.deps, ctx.tool.name);
     const order = await findOrder(db, order_id);

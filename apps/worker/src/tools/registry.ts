@@ -20,6 +20,6 @@ export function createDemoRegistry(options: Omit<RegistryOptions, 'tools'> = {})
 }
 
 /** The deps the demo tools read, from the Worker's bindings. */
-export function demoDeps(env: { readonly DB: D1Database }): DemoDeps {
-  return { db: env.DB };
+export function demoDeps(env: { readonly DB: D1Database; readonly EMAIL_LIMITER?: RateLimit | undefined }): DemoDeps {
+  return env.EMAIL_LIMITER === undefined ? { db: env.DB } : { db: env.DB, emailLimiter: env.EMAIL_LIMITER };
 }

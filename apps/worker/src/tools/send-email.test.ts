@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, callApproved, describeOutcome, outputOf, rows, testRun } from '../../test/support.ts';
+import { demoDeps } from './registry.ts';
 import type { SendEmailResult } from './send-email.ts';
 
 interface OutboxRow {
@@ -75,5 +76,29 @@ describe('send_email', () => {
     const withRecipient = await callApproved('send_email', { ...args, to: 'attacker@example.net' });
     expect(outputOf<SendEmailResult>(withRecipient).to).toBe('margaret.hamilton@example.com');
     expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE to_address LIKE '%attacker%'").first('n')).toBe(0);
+  });
+
+  it('spends the EMAIL_LIMITER binding per conversation: over its budget the call is refused and queues nothing', async () => {
+    // The binding allows 10 per conversation per minute. Its window may turn over once during the test (a test of a
+    // few seconds spans at most two windows), so 21 approved calls queue between 10 and 20 messages, never all 21.
+    const run = () => testRun({ conversationId: `conv-limit-${crypto.randomUUID()}`, deps: demoDeps(env) });
+    const first = run();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 21; i++) outcomes.push(describeOutcome((await callApproved('send_email', args, { id: `mail-${i}`, run: first })).outcome));
+    const queued = outcomes.filter((o) => o === 'success').length;
+    const refused = outcomes.filter((o) => o === 'rate-limited').length;
+    expect(queued + refused).toBe(21);
+    expect(queued).toBeGreaterThanOrEqual(10);
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(await outbox()).toHaveLength(queued);
+    // Another conversation has its own budget.
+    expect(describeOutcome((await callApproved('send_email', args, { id: 'mail-other', run: run() })).outcome)).toBe('success');
+  });
+
+  it('refuses to run without its rate limiter instead of running unlimited', async () => {
+    const result = await callApproved('send_email', args, { run: testRun({ deps: { emailLimiter: undefined } }) });
+    expect(describeOutcome(result.outcome)).toBe('rate-limited');
+    expect(result.content).toMatch(/no rate limiter is configured/);
+    expect(await outbox()).toEqual([]);
   });
 });

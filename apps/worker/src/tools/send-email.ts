@@ -31,7 +31,10 @@ export function emailIdempotencyKey(ctx: Pick<ToolContext, 'call' | 'run'>): str
 
 const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });
 
-/** Queues an e-mail to an order's customer in the outbox (nothing leaves the Worker). Needs approval. */
+/**
+ * Queues an e-mail to an order's customer in the outbox (nothing leaves the Worker). Needs approval, and spends the
+ * EMAIL_LIMITER rate limit (10 per conversation per minute).
+ */
 export const sendEmail = defineDemoTool({
   name: 'send_email',
   description:
@@ -39,7 +42,11 @@ export const sendEmail = defineDemoTool({
     'Give the order id (A-1001), a subject and a plain-text body. Requires the user to approve; in this demo the ' +
     'message is stored in an outbox and not actually delivered.',
   input,
-  policy: { effects: 'destructive' },
+  policy: {
+    effects: 'destructive',
+    // Checked after the approval (a request waiting for the user spends nothing), per conversation in this demo.
+    rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.conversationId}` },
+  },
   interceptors: [
     // Before the approval gate: do not ask the user to approve mail to an order that does not exist.
     defineInterceptor<v.InferOutput<typeof input>>('check-order-exists', async (ctx, next) => {

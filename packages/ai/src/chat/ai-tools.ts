@@ -5,6 +5,7 @@ import {
   createExecutor,
   defaultModelText,
   type RunContext,
+  runCallCount,
   type ToolCallResult,
   type ToolExecutor,
   type ToolProgressEvent,
@@ -71,6 +72,9 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   if (mode === 'manual') return ask;
   const rule = tool.policy.needsApproval;
   if (rule === false) return 'not-applicable';
+  // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
+  const max = tool.policy.maxCallsPerRun;
+  if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
   const checked = await validateWithSchema(tool.input, input);
   if (!checked.ok) return 'not-applicable';
   const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;

@@ -5,6 +5,7 @@ import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, placement, ticketSubject } from '../interceptors/approval.ts';
+import { callLimit, rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord } from '../interceptors/trace.ts';
@@ -107,15 +108,22 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
 
-  /** global → registry → tool, then (call interceptors), then the policy layers. Built once per tool. */
+  /**
+   * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, approval,
+   * rate limit, retry, timeout. Built once per tool.
+   */
   function chainFor(tool: AnyTool) {
     let chain = chains.get(tool);
     if (chain === undefined) {
       const head = [...outer, ...tool.interceptors];
       const policy: ToolInterceptor[] = [];
-      const { runsOn, needsApproval, retries, timeoutMs } = tool.policy;
+      const { runsOn, needsApproval, maxCallsPerRun, retries, timeoutMs } = tool.policy;
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
+      // Before the approval, so a call over the limit never asks a human (a waiting call gives its unit back).
+      if (maxCallsPerRun !== undefined) policy.push(callLimit(maxCallsPerRun));
       if (needsApproval !== false) policy.push(gates.approval);
+      // After the approval (a limiter cannot give a unit back), outside the retries (one call, one unit).
+      if (tool.policy.rateLimit !== undefined) policy.push(rateLimit(tool.policy.rateLimit));
       if (retries > 0) policy.push(retry({ retries }));
       if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
       chain = { head, policy, all: [...head, ...policy], spans: spansOn || head.some(traces) };

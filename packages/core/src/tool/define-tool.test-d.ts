@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ToolContext, ToolProgress, ToolProgressEvent } from '../chain/types.ts';
 import type { ExecuteOptions } from '../executor/executor.ts';
+import type { RateLimiter } from '../interceptors/limits.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import type { listDelayedOrders, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool, withDeps } from './define-tool.ts';
@@ -77,6 +78,30 @@ describe('defineTool types', () => {
         return null;
       },
     });
+  });
+
+  it('types the rate limit policy by the run deps bound with withDeps', () => {
+    const { defineTool: defineWithLimiter } = withDeps<{ limiter: RateLimiter; tenant: string }>();
+    defineWithLimiter({
+      name: 'limited',
+      description: '',
+      input: v.object({}),
+      policy: {
+        maxCallsPerRun: 3,
+        rateLimit: {
+          limiter: (ctx) => {
+            expectTypeOf(ctx.run.deps.limiter).toEqualTypeOf<RateLimiter>();
+            return ctx.run.deps.limiter;
+          },
+          key: (ctx) => ctx.run.deps.tenant,
+        },
+      },
+      execute: () => null,
+    });
+    // @ts-expect-error a limiter must have limit({ key })
+    defineTool({ name: 'x', description: '', input: v.object({}), policy: { rateLimit: { limiter: { take: () => true } } }, execute: () => null });
+    // @ts-expect-error the key is a string
+    defineTool({ name: 'y', description: '', input: v.object({}), policy: { rateLimit: { limiter: { limit: () => ({ success: true }) }, key: () => 1 } }, execute: () => null });
   });
 
   it('rejects an execute whose input does not match the schema', () => {

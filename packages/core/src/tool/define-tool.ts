@@ -8,7 +8,7 @@ import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolic
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Applies the defaults to a policy and rejects combinations that are unsafe. */
-export function resolvePolicy(name: string, input: ToolPolicyInput<never> = {}): ToolPolicy {
+export function resolvePolicy(name: string, input: ToolPolicyInput<never, never> = {}): ToolPolicy {
   const effects = input.effects ?? 'read';
   const retries = input.retries ?? 0;
   if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`Tool "${name}": retries must be a non-negative integer.`);
@@ -16,6 +16,14 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never> = {}):
     throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
   }
   if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
+  const { maxCallsPerRun, rateLimit } = input;
+  if (maxCallsPerRun !== undefined && !(Number.isInteger(maxCallsPerRun) && maxCallsPerRun > 0)) {
+    throw new TypeError(`Tool "${name}": maxCallsPerRun must be a positive integer.`);
+  }
+  const limiter = rateLimit?.limiter;
+  if (rateLimit !== undefined && typeof limiter !== 'function' && typeof limiter?.limit !== 'function') {
+    throw new TypeError(`Tool "${name}": rateLimit.limiter must have a limit({ key }) method, or be a function returning one.`);
+  }
   return {
     effects,
     runsOn: input.runsOn ?? 'server',
@@ -25,6 +33,8 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never> = {}):
     retries,
     concurrency: input.concurrency,
     coerce: input.coerce ?? false,
+    maxCallsPerRun,
+    rateLimit: rateLimit as ToolPolicy['rateLimit'],
   };
 }
 
@@ -50,7 +60,7 @@ export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDep
     description,
     input: input as StandardSchemaV1<unknown, StandardSchemaV1.InferOutput<TSchema>>,
     output: definition.output,
-    policy: resolvePolicy(name, definition.policy as ToolPolicyInput<never> | undefined),
+    policy: resolvePolicy(name, definition.policy as ToolPolicyInput<never, never> | undefined),
     interceptors: (definition.interceptors ?? []).map((i) => toInterceptor(i as never)) as readonly ToolInterceptor[],
     metadata: definition.metadata ?? {},
     get jsonSchema(): JsonSchema {

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { InterceptorLike, ToolContext, ToolInterceptor } from '../chain/types.ts';
+import type { RateLimitPolicy } from '../interceptors/limits.ts';
 import type { JsonSchema, ToolSchema } from '../schema/input-schema.ts';
 
 /** What a tool does to the world. `write` and `destructive` need approval unless the policy says otherwise. */
@@ -12,7 +13,7 @@ export type ToolPlacement = 'server' | 'client' | 'anywhere';
 export type ApprovalRule<TInput = unknown> = boolean | ((input: TInput, ctx: ToolContext<TInput>) => boolean | Promise<boolean>);
 
 /** The per-tool policy, as written in `defineTool` (every field optional). */
-export interface ToolPolicyInput<TInput = unknown> {
+export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   /** Default `'read'`. */
   readonly effects?: ToolEffects | undefined;
   /** Default `'server'`. */
@@ -29,6 +30,17 @@ export interface ToolPolicyInput<TInput = unknown> {
   readonly concurrency?: string | undefined;
   /** Lenient coercion of quoted primitives (`"3"` to 3, `"true"` to true) before validation. */
   readonly coerce?: boolean | undefined;
+  /**
+   * At most this many calls of the tool run per run (one request, one chat turn); the rest fail with
+   * `rate-limited`, without asking a human, and the model is told to answer with what it has. Calls that end
+   * waiting for an approval do not count.
+   */
+  readonly maxCallsPerRun?: number | undefined;
+  /**
+   * A rate limit over time, per user by default (a Workers rate limit binding, `memoryRateLimiter()`, ...). Checked
+   * after the approval: a call waiting for a human spends nothing.
+   */
+  readonly rateLimit?: RateLimitPolicy<TDeps> | undefined;
 }
 
 /** The per-tool policy with defaults applied. Both execution modes and both tiers honour it. */
@@ -41,6 +53,8 @@ export interface ToolPolicy {
   readonly retries: number;
   readonly concurrency: string | undefined;
   readonly coerce: boolean;
+  readonly maxCallsPerRun: number | undefined;
+  readonly rateLimit: RateLimitPolicy | undefined;
 }
 
 /** A tool: a plain tagged object made by `defineTool`. */
@@ -76,7 +90,7 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   readonly output?: ToolSchema<Awaited<TOutput>> | undefined;
   /** Overrides the JSON Schema derived from `input`. */
   readonly jsonSchema?: JsonSchema | undefined;
-  readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>> | undefined;
+  readonly policy?: ToolPolicyInput<StandardSchemaV1.InferOutput<TSchema>, TDeps> | undefined;
   /**
    * This tool's interceptors: functions typed by this tool (input, output, deps), or named interceptors
    * shared with other tools (`defineInterceptor`, `timeout()`, `trace()`, ...).

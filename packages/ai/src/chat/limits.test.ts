@@ -1,0 +1,122 @@
+// Call limits in the chat loop: `policy.maxCallsPerRun` counts over every step of one turn (one run), so a model that
+// loops on a tool is told to stop and answer; a call the limit will refuse never asks a human; `policy.rateLimit`
+// spends a limiter's budget per user, on the stream and in the text turn alike.
+import { createRunContext, createTicketSigner, defineTool, memoryRateLimiter, type RateLimiter } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+const keys = [{ id: 'k1', secret: 'limits-test-secret-limits-test-secret' }];
+const tickets = () => createTicketSigner({ keys });
+
+function search() {
+  const queries: string[] = [];
+  const tool = defineTool({
+    name: 'search',
+    description: 'Search the catalogue',
+    input: v.object({ q: v.string() }),
+    policy: { maxCallsPerRun: 2 },
+    execute: ({ q }) => {
+      queries.push(q);
+      return `results for ${q}`;
+    },
+  });
+  return { tool, queries };
+}
+
+const errorText = (output: unknown) => (output as { type: string; value: string }).value;
+
+describe('policy.maxCallsPerRun in the chat loop', () => {
+  it('counts over the steps of one turn: the third call is refused with text that tells the model to answer', async () => {
+    const { tool, queries } = search();
+    const model = scriptedModel(
+      callsStep([['c1', 'search', { q: 'a' }]]),
+      callsStep([['c2', 'search', { q: 'b' }]]),
+      callsStep([['c3', 'search', { q: 'c' }]]),
+      textStep('Here is what I found.'),
+    );
+    const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+    const result = await agent.generate({ messages: 'find things', run: createRunContext() });
+    expect(queries).toEqual(['a', 'b']);
+    expect(result.text).toBe('Here is what I found.');
+    expect(result.toolResults.map((r) => (r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type))).toEqual(['success', 'success', 'rate-limited']);
+    const [seen] = lastToolResults(model.doStreamCalls[3]);
+    expect(errorText(seen?.output)).toMatch(/may run at most 2 times per request.*answer with what you have/);
+    const part = result.message.parts.find((p) => 'toolCallId' in p && p.toolCallId === 'c3');
+    expect(part).toMatchObject({ state: 'output-error' });
+
+    // The next request is a new run: the budget starts again.
+    const again = createChatAgent({ model: scriptedModel(callsStep([['d1', 'search', { q: 'd' }]]), textStep('ok')), tools: [tool], tickets: tickets() });
+    await again.generate({ messages: 'more', run: createRunContext() });
+    expect(queries).toEqual(['a', 'b', 'd']);
+  });
+
+  it('never asks a human for a call its limit will refuse', async () => {
+    const sent: string[] = [];
+    const notify = defineTool({
+      name: 'notify',
+      description: 'Notify the team',
+      input: v.object({ text: v.string(), urgent: v.optional(v.boolean(), false) }),
+      policy: { effects: 'write', needsApproval: ({ urgent }) => urgent, maxCallsPerRun: 1 },
+      execute: ({ text }) => {
+        sent.push(text);
+        return 'sent';
+      },
+    });
+    const model = scriptedModel(
+      callsStep([['n1', 'notify', { text: 'fyi' }]]),
+      callsStep([['n2', 'notify', { text: 'PAGE EVERYONE', urgent: true }]]),
+      textStep('I could send only one notification.'),
+    );
+    const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
+    const result = await agent.generate({ messages: 'notify', run: createRunContext({ conversationId: 'conv-1' }) });
+    expect(sent).toEqual(['fyi']);
+    expect(result.pending).toEqual([]);
+    expect(result.finishReason).toBe('stop');
+    expect(result.toolResults.at(-1)?.outcome).toMatchObject({ type: 'error', error: { code: 'rate-limited' } });
+  });
+
+  it('holds in the text turn too', async () => {
+    const { tool, queries } = search();
+    const model = scriptedModel(
+      callsStep([
+        ['c1', 'search', { q: 'a' }],
+        ['c2', 'search', { q: 'b' }],
+        ['c3', 'search', { q: 'c' }],
+      ]),
+      textStep('done'),
+    );
+    const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+    const result = await generateTextTurn(agent, { messages: 'find', run: createRunContext() });
+    expect(queries.sort()).toEqual(['a', 'b']);
+    expect(result.text).toBe('done');
+    const outputs = lastToolResults(model.doGenerateCalls[1]);
+    expect(outputs.filter((o) => errorText(o.output).includes('rate-limited'))).toHaveLength(1);
+  });
+});
+
+describe('policy.rateLimit in the chat loop', () => {
+  it('spends the user’s budget across turns and refuses the call once it is spent; other users are not affected', async () => {
+    let sent = 0;
+    const limiter = memoryRateLimiter({ limit: 1, periodMs: 60_000 });
+    const tool = defineTool({
+      name: 'send_sms',
+      description: 'Send an SMS',
+      input: v.object({ to: v.string() }),
+      policy: { effects: 'write', needsApproval: false, rateLimit: { limiter: (ctx) => (ctx.run.deps as { limiter: RateLimiter }).limiter } },
+      execute: () => ++sent,
+    });
+    const turn = async (userId: string) => {
+      const model = scriptedModel(callsStep([['s1', 'send_sms', { to: '+1' }]]), textStep('ok'));
+      const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+      const result = await agent.generate({ messages: 'text them', run: createRunContext({ userId, deps: { limiter } }) });
+      return result.toolResults[0]?.outcome;
+    };
+    expect(await turn('ann')).toMatchObject({ type: 'success' });
+    expect(await turn('ann')).toMatchObject({ type: 'error', error: { code: 'rate-limited' } });
+    expect(await turn('bob')).toMatchObject({ type: 'success' });
+    expect(sent).toBe(2);
+  });
+});
