@@ -2,7 +2,9 @@ import {
   type AnyTool,
   type ApprovalDecision,
   CallContext,
+  coerceToSchema,
   createExecutor,
+  createSerializer,
   defaultModelText,
   type RunContext,
   runCallCount,
@@ -75,7 +77,8 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
   const max = tool.policy.maxCallsPerRun;
   if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
-  const checked = await validateWithSchema(tool.input, input);
+  // The executor coerces before it validates (`policy.coerce`): decide on the same input, or a quoted number skips the human.
+  const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
   if (!checked.ok) return 'not-applicable';
   const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;
   return required ? ask : 'not-applicable';
@@ -92,6 +95,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const { run, decisions, onResult, grantApprovals, onProgress } = options;
   const mode = options.mode ?? 'internal';
   const texts = new Map<string, string>();
+  // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
+  const serial = createSerializer();
   const set: Record<string, Tool> = {};
   for (const tool of await executor.registry.tools()) {
     const base = {
@@ -109,14 +114,16 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
     set[tool.name] = {
       ...base,
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
-        const result = await executor.execute(
-          { id: execution.toolCallId, name: tool.name, arguments: input },
-          {
-            run,
-            signal: execution.abortSignal,
-            approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
-            onProgress,
-          },
+        const result = await serial(tool.policy.concurrency, () =>
+          executor.execute(
+            { id: execution.toolCallId, name: tool.name, arguments: input },
+            {
+              run,
+              signal: execution.abortSignal,
+              approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
+              onProgress,
+            },
+          ),
         );
         onResult?.(result);
         if (result.outcome.type === 'success') {

@@ -38,6 +38,8 @@ interface ChainRun {
 const IDLE = 0;
 const RUNNING = 1;
 const DONE = 2;
+/** Ended by its interceptor while the layers inside still run (`abandons`, e.g. a timeout). */
+const DETACHED = 3;
 
 /** One interceptor's layer: its `next()` and the state that keeps it honest. */
 class Layer {
@@ -62,7 +64,7 @@ class Layer {
   readonly next = (overrides?: NextOverrides): Promise<ToolOutcome> => {
     const { interceptor, run } = this;
     if (this.state === RUNNING) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
-    if (this.state === DONE && !interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
+    if ((this.state === DONE || this.state === DETACHED) && !interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
     this.state = RUNNING;
     // Overrides apply to the layers inside this one only; `innerSettled` restores them.
     const { ctx } = run;
@@ -83,12 +85,24 @@ class Layer {
 
   /** The layers inside have settled with `outcome`. */
   innerSettled(outcome: ToolOutcome): void {
+    const detached = this.state === DETACHED;
     this.state = DONE;
     this.lastOutcome = outcome;
+    // A layer that gave up on its inner layers (timeout) restored the overrides then; the call has moved on since.
+    if (!detached) this.restore();
+    this.forward?.(outcome);
+  }
+
+  /** The interceptor ended this layer while the layers inside still run (`abandons`): the layers outside see their own input and signal again. */
+  detach(): void {
+    this.state = DETACHED;
+    this.restore();
+  }
+
+  private restore(): void {
     const { ctx } = this.run;
     ctx.input = this.savedInput;
     if (this.savedSignal) ctx.signal = this.savedSignal;
-    this.forward?.(outcome);
   }
 }
 
@@ -172,9 +186,10 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
  */
 function finishLayer(layer: Layer, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
   const { run } = layer;
-  return layer.state === RUNNING && !layer.interceptor.abandons
-    ? (layer.last as Promise<ToolOutcome>).then(() => settle(run, span, parent, outcome))
-    : settle(run, span, parent, outcome);
+  if (layer.state !== RUNNING) return settle(run, span, parent, outcome);
+  if (!layer.interceptor.abandons) return (layer.last as Promise<ToolOutcome>).then(() => settle(run, span, parent, outcome));
+  layer.detach();
+  return settle(run, span, parent, outcome);
 }
 
 function notAnOutcome(ctx: CallContext, interceptor: ToolInterceptor, result: unknown): ToolOutcome {

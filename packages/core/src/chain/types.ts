@@ -110,6 +110,11 @@ export interface ToolInterceptor<TInput = unknown, TOutput = unknown, TDeps = un
   readonly abandons: boolean;
   /** Reads the call's spans (a tracer): the executor times every layer of a chain that has one. */
   readonly traces?: boolean | undefined;
+  /**
+   * Masks a call's input for what is recorded without running the chain (a trace record of a call that failed to
+   * parse or validate). `redact()` sets it; raw argument text (not JSON) is passed as a string.
+   */
+  readonly redactInput?: ((input: unknown) => unknown) | undefined;
   intercept(ctx: ToolContext<TInput, TDeps>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
 }
 

@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import type { InterceptorFn, ToolOutcome } from '../chain/types.ts';
+import { defineInterceptor } from '../chain/interceptor.ts';
+import type { InterceptorFn, ToolContext, ToolNext, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { trace } from '../interceptors/trace.ts';
 import { createRegistry } from '../registry/registry.ts';
+import { lazyResolver } from '../registry/resolvers.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -233,6 +235,19 @@ describe('executor: policy', () => {
     expect(code(notNumeric.outcome)).toBe('invalid-input');
   });
 
+  it('coerces quoted primitives in nullable fields', async () => {
+    const t = defineTool({
+      name: 'nullable',
+      description: '',
+      input: v.object({ n: v.nullable(v.number()), flag: v.nullish(v.boolean()) }),
+      policy: { coerce: true },
+      execute: (input) => input,
+    });
+    const ex = createExecutor({ registry: [t] });
+    expect((await ex.execute({ id: '1', name: 'nullable', arguments: '{"n":"5","flag":"true"}' })).outcome).toEqual({ type: 'success', output: { n: 5, flag: true } });
+    expect((await ex.execute({ id: '2', name: 'nullable', arguments: '{"n":"null"}' })).outcome).toEqual({ type: 'success', output: { n: null } });
+  });
+
   it('coercion never writes __proto__ (no prototype pollution)', async () => {
     const t = defineTool({ name: 'p', description: '', input: v.record(v.string(), v.unknown()), policy: { coerce: true }, execute: (input) => Object.keys(input) });
     await createExecutor({ registry: [t] }).execute({ id: '1', name: 'p', arguments: '{"__proto__":{"polluted":true},"a":"1"}' });
@@ -256,6 +271,54 @@ describe('executor: policy', () => {
     expect(result.content).toBe('ok on attempt 3');
     expect(attempts).toBe(3);
     expect(result.spans.filter((s) => s.kind === 'execute')).toHaveLength(3);
+  });
+
+  it('retries a timed-out attempt with a fresh signal; the abandoned attempt keeps its aborted one', async () => {
+    const signals: AbortSignal[] = [];
+    const hangsOnce = defineTool({
+      name: 'hangs_once',
+      description: '',
+      input: v.object({}),
+      policy: { retries: 2, timeoutMs: 30 },
+      execute: (_i, ctx) => {
+        signals.push(ctx.signal);
+        return ctx.attempt === 1 ? new Promise<never>(() => {}) : `ok on attempt ${ctx.attempt}`;
+      },
+    });
+    let outerSignal: AbortSignal | undefined;
+    const outer = async (ctx: ToolContext, next: ToolNext) => {
+      const outcome = await next();
+      outerSignal = ctx.signal;
+      return outcome;
+    };
+    const result = await createExecutor({ registry: [hangsOnce], interceptors: [outer] }).execute({ id: '1', name: 'hangs_once', arguments: {} });
+    expect(result.content).toBe('ok on attempt 2');
+    expect(signals).toHaveLength(2);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(signals[1]?.aborted).toBe(false);
+    // The layers outside the timeout see their own signal again, not the timed-out attempt's.
+    expect(outerSignal?.aborted).toBe(false);
+  });
+
+  it('an interceptor that abandons its next({ input }) (as timeout does): the layers outside see their own input again', async () => {
+    const inputs: unknown[] = [];
+    const hang = defineTool({ name: 'hang_echo', description: '', input: v.object({ n: v.number() }), execute: () => new Promise<never>(() => {}) });
+    const gives_up = defineInterceptor(
+      'gives-up',
+      async (ctx, next) => {
+        void next({ input: { n: (ctx.input as { n: number }).n + 1 } });
+        return { type: 'success', output: 'gave up' };
+      },
+      { abandons: true },
+    );
+    const seen = async (ctx: ToolContext, next: ToolNext) => {
+      const outcome = await next();
+      inputs.push(ctx.input);
+      return outcome;
+    };
+    const result = await createExecutor({ registry: [hang], interceptors: [seen, gives_up] }).execute({ id: '1', name: 'hang_echo', arguments: { n: 1 } });
+    expect(result.content).toBe('gave up');
+    expect(inputs).toEqual([{ n: 1 }]);
   });
 
   it('does not retry invalid input, and gives up after the last retry', async () => {
@@ -294,6 +357,35 @@ describe('executor: policy', () => {
     const results = await createExecutor({ registry: [serial] }).executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'serial', arguments: { i } })));
     expect(results.map((r) => r.content)).toEqual(['0', '1', '2', '3']);
     expect(maxActive).toBe(1);
+  });
+
+  it('keeps concurrency groups for lazily loaded tools too, before and after they load', async () => {
+    let active = 0;
+    let maxActive = 0;
+    const lazySerial = defineTool({
+      name: 'lazy_serial',
+      description: '',
+      input: v.object({ i: v.number() }),
+      policy: { concurrency: 'db' },
+      execute: async ({ i }) => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        return i;
+      },
+    });
+    const registry = createRegistry({ resolvers: [lazyResolver({ lazy_serial: async () => lazySerial })] });
+    const executor = createExecutor({ registry });
+    for (let batch = 0; batch < 2; batch++) {
+      const results = await executor.executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'lazy_serial', arguments: { i } })));
+      expect(results.map((r) => r.content)).toEqual(['0', '1', '2', '3']);
+    }
+    expect(maxActive).toBe(1);
+    // A resolver that fails still gives each call its own typed failure.
+    const broken = createExecutor({ registry: createRegistry({ resolvers: [lazyResolver({ gone: () => Promise.reject(new Error('no module')) })] }) });
+    const failed = await broken.executeAll([{ id: 'g', name: 'gone', arguments: {} }]);
+    expect(failed[0]?.isError).toBe(true);
   });
 
   it('an exception processor can make errors throw instead of going to the model', async () => {

@@ -159,7 +159,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         callId: call.id,
         toolName: call.name,
         conversationId: run?.conversationId ?? '',
-        input,
+        // The chain did not run, so its redact() did not mask the input: the interceptors that would have run do it here.
+        input: maskInput(tool === undefined ? outer : chainFor(tool).head, input),
         outcome: 'error',
         errorCode: error.code,
         attempts: 0,
@@ -256,18 +257,22 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     opts: Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> } = {},
   ): Promise<ToolCallResult[]> {
     const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
-    const groups = new Map<string, Promise<unknown>>();
+    // Groups come from the tools, so lazy tools are resolved first (a failed or unknown one has no group: its call
+    // reports the failure itself).
+    const resolving = calls.map((call) => {
+      try {
+        return typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    const tools = resolving.some((tool) => tool instanceof Promise) ? await Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))) : resolving;
+    const serial = createSerializer();
     return Promise.all(
-      calls.map((call) => {
+      calls.map((call, index) => {
         const id = typeof call?.id === 'string' ? call.id : undefined;
         const one = () => execute(call, { ...opts, run, approval: id === undefined ? undefined : opts.approvals?.get(id) });
-        const tool = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
-        const group = tool instanceof Promise ? undefined : tool?.policy.concurrency;
-        if (group === undefined) return one();
-        const previous = groups.get(group) ?? Promise.resolve();
-        const current = previous.then(one, one);
-        groups.set(group, current);
-        return current;
+        return serial((tools[index] as AnyTool | undefined)?.policy.concurrency, one);
       }),
     );
   }
@@ -305,10 +310,31 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   return { registry, side, tickets, execute, executeAll, acceptClientResult };
 }
 
+/**
+ * Runs tasks of one `policy.concurrency` group one after another, in the order given; tasks without a group at once.
+ * One serializer per batch of calls (a step, a chat turn).
+ */
+export function createSerializer(): <T>(group: string | undefined, task: () => Promise<T>) => Promise<T> {
+  const groups = new Map<string, Promise<unknown>>();
+  return (group, task) => {
+    if (group === undefined) return task();
+    const current = (groups.get(group) ?? Promise.resolve()).then(task, task);
+    groups.set(group, current);
+    return current;
+  };
+}
+
 /** The spans of a call that records none (frozen: nothing may push to it). */
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+
+/** The input as the `redactInput` of these interceptors masks it (unchanged when none has one). */
+function maskInput(interceptors: readonly ToolInterceptor[], input: unknown): unknown {
+  let masked = input;
+  for (const interceptor of interceptors) if (typeof interceptor.redactInput === 'function') masked = interceptor.redactInput(masked);
+  return masked;
+}
 
 /**
  * The call's progress listener, guarded: a listener that throws does not fail the call, and `end()` silences it.

@@ -74,6 +74,35 @@ describe('trace and redaction', () => {
     expect(exported?.input).toEqual({ user: 'ada', password: '[redacted]' });
   });
 
+  it('redact(): calls that fail before the chain runs reach onTrace masked too', async () => {
+    const records: TraceRecord[] = [];
+    const executor = createExecutor({ registry: [login], interceptors: [redact({ fields: ['password'] })], onTrace: (r) => records.push(r) });
+    // Invalid arguments (user is a number): masked field by field.
+    await executor.execute({ id: 'c1', name: 'login', arguments: { user: 42, password: 'hunter2' } });
+    // Not JSON: the text cannot be masked field by field, so all of it is.
+    await executor.execute({ id: 'c2', name: 'login', arguments: '{"user":"ada","password":"hunter2"' });
+    // An unknown tool: the global redact() still applies.
+    await executor.execute({ id: 'c3', name: 'logon', arguments: { password: 'hunter2' } });
+    expect(records.map((r) => [r.errorCode, r.input])).toEqual([
+      ['invalid-input', { user: 42, password: '[redacted]' }],
+      ['invalid-json', '[redacted]'],
+      ['unknown-tool', { password: '[redacted]' }],
+    ]);
+    expect(JSON.stringify(records)).not.toContain('hunter2');
+  });
+
+  it('redact() keeps what the model reads of dates and other toJSON values', async () => {
+    const when = new Date('2026-11-22T10:00:00.000Z');
+    const session = defineTool({
+      name: 'session',
+      description: '',
+      input: v.object({}),
+      execute: () => ({ token: 'secret', expires: when, nested: { at: { toJSON: () => ({ token: 'inner', day: 'Sunday' }) } } }),
+    });
+    const result = await createExecutor({ registry: [session], interceptors: [redact({ fields: ['token'] })] }).execute({ id: 's', name: 'session', arguments: {} });
+    expect(result.content).toBe('{"token":"[redacted]","expires":"2026-11-22T10:00:00.000Z","nested":{"at":{"token":"[redacted]","day":"Sunday"}}}');
+  });
+
   it('redactValue copies deeply, through arrays, without touching the original', () => {
     const original = { list: [{ password: 'a' }, { ok: 1 }], password: 'b' };
     expect(redactValue(original, new Set(['password']))).toEqual({ list: [{ password: '[redacted]' }, { ok: 1 }], password: '[redacted]' });

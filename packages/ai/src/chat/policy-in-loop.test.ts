@@ -1,0 +1,81 @@
+// Tool policies the AI SDK does not know about, held in the chat loop as the executor holds them: calls of one
+// `concurrency` group one at a time within a step, and `coerce` applied before the approval decision.
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+const tickets = () => createTicketSigner({ keys: [{ id: 'k1', secret: 'policy-loop-secret-policy-loop-secret' }] });
+
+function grouped() {
+  const state = { active: 0, maxActive: 0, order: [] as number[] };
+  const tool = (name: string, group: string | undefined) =>
+    defineTool({
+      name,
+      description: name,
+      input: v.object({ i: v.number() }),
+      policy: { concurrency: group },
+      execute: async ({ i }) => {
+        state.active++;
+        state.maxActive = Math.max(state.maxActive, state.active);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        state.order.push(i);
+        state.active--;
+        return i;
+      },
+    });
+  return { state, tools: [tool('write_row', 'db'), tool('write_log', 'db')] };
+}
+
+const step = () =>
+  callsStep([
+    ['c0', 'write_row', { i: 0 }],
+    ['c1', 'write_log', { i: 1 }],
+    ['c2', 'write_row', { i: 2 }],
+  ]);
+
+describe('policy.concurrency in the chat loop', () => {
+  it('runs the calls of one group one at a time, in the order the model made them (stream)', async () => {
+    const { state, tools } = grouped();
+    const agent = createChatAgent({ model: scriptedModel(step(), textStep('done')), tools, tickets: tickets() });
+    const result = await agent.generate({ messages: 'write', run: createRunContext() });
+    expect(result.text).toBe('done');
+    expect(state.maxActive).toBe(1);
+    expect(state.order).toEqual([0, 1, 2]);
+  });
+
+  it('and in the text turn', async () => {
+    const { state, tools } = grouped();
+    const agent = createChatAgent({ model: scriptedModel(step(), textStep('done')), tools, tickets: tickets() });
+    await generateTextTurn(agent, { messages: 'write', run: createRunContext() });
+    expect(state.maxActive).toBe(1);
+    expect(state.order).toEqual([0, 1, 2]);
+  });
+});
+
+describe('policy.coerce with an approval rule in the chat loop', () => {
+  it('decides the approval on the coerced input: a quoted amount still asks the human, and nothing runs', async () => {
+    const refunds: number[] = [];
+    const refund = defineTool({
+      name: 'refund',
+      description: 'Refund an amount',
+      input: v.object({ amount: v.number() }),
+      policy: { effects: 'write', coerce: true, needsApproval: ({ amount }) => amount > 100 },
+      execute: ({ amount }) => {
+        refunds.push(amount);
+        return `refunded ${amount}`;
+      },
+    });
+    const agent = createChatAgent({ model: scriptedModel(callsStep([['r1', 'refund', { amount: '500' }]]), textStep('never')), tools: [refund], tickets: tickets() });
+    const result = await agent.generate({ messages: 'refund 500', run: createRunContext({ conversationId: 'conv-1' }) });
+    expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'r1', kind: 'approval' })]);
+    expect(refunds).toEqual([]);
+
+    // A small quoted amount needs no approval and runs, coerced.
+    const small = createChatAgent({ model: scriptedModel(callsStep([['r2', 'refund', { amount: '20' }]]), textStep('ok')), tools: [refund], tickets: tickets() });
+    expect((await small.generate({ messages: 'refund 20', run: createRunContext() })).text).toBe('ok');
+    expect(refunds).toEqual([20]);
+  });
+});
