@@ -29,7 +29,9 @@ export function decorators(options: { readonly include?: RegExp } = {}): Decorat
         jsx: 'preserve',
         sourcemap: 'external',
         sourcefile: file,
-        tsconfigRaw: { compilerOptions: { experimentalDecorators: false, useDefineForClassFields: true, verbatimModuleSyntax: true } },
+        // No `verbatimModuleSyntax`: like tsc and Vite, drop imports only used as types (`import { ToolContext }`),
+        // which the runtime module does not export. Side-effect imports (`import './x'`) are always kept.
+        tsconfigRaw: { compilerOptions: { experimentalDecorators: false, useDefineForClassFields: true } },
       });
       return { code: result.code, map: result.map };
     },

@@ -169,6 +169,13 @@ describe('chat loop: internal mode', () => {
     expect((await result).text).toBe('ok');
   });
 
+  it('toResponse(init) keeps the status, status text and headers it is given', async () => {
+    const { agent } = agentFor(scriptedModel(textStep('ok')));
+    const response = (await agent.stream(ask('go'))).toResponse({ status: 203, statusText: 'From the cache', headers: { 'x-served-by': 'edge' } });
+    expect([response.status, response.statusText, response.headers.get('x-served-by')]).toEqual([203, 'From the cache', 'edge']);
+    await response.text();
+  });
+
   it('toResponse() without result sends the same protocol unfolded; result read afterwards says why it cannot be', async () => {
     const script = () => scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok'));
     const sse = async (response: Response) =>

@@ -363,7 +363,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       toResponse: (init) => {
         sentAsIs = folded === undefined;
-        return createUIMessageStreamResponse({ stream: folded?.stream ?? full, ...(init?.status ? { status: init.status } : {}), ...(init?.headers ? { headers: init.headers } : {}) });
+        return createUIMessageStreamResponse({
+          stream: folded?.stream ?? full,
+          ...(init?.status ? { status: init.status } : {}),
+          ...(init?.statusText ? { statusText: init.statusText } : {}),
+          ...(init?.headers ? { headers: init.headers } : {}),
+        });
       },
     };
   }

@@ -30,8 +30,12 @@ export function errorModelText(error: ToolError): string {
 /** The text the model reads for an outcome. */
 export function outcomeModelText(tool: AnyTool | undefined, outcome: ToolOutcome, ctx: ToolContext | undefined): string {
   switch (outcome.type) {
-    case 'success':
-      return tool?.toModelOutput && ctx ? tool.toModelOutput(outcome.output, ctx) : defaultModelText(outcome.output);
+    case 'success': {
+      if (!tool?.toModelOutput || !ctx) return defaultModelText(outcome.output);
+      const text: unknown = tool.toModelOutput(outcome.output, ctx);
+      if (typeof text !== 'string') throw new TypeError(`toModelOutput returned ${text === null ? 'null' : typeof text}, not a string`);
+      return text;
+    }
     case 'error':
       return errorModelText(outcome.error);
     case 'approval-required':

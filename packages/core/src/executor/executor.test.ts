@@ -186,6 +186,12 @@ describe('executor: result conversion', () => {
     expect(result.outcome).toEqual({ type: 'success', output: { celsius: 21 } });
   });
 
+  it('a converter that returns no string (untyped code) → invalid-output, never a non-string content', async () => {
+    const result = await make({ celsius: 21 }, (o) => o as string);
+    expect(code(result.outcome)).toBe('invalid-output');
+    expect(result.content).toMatch(/^Error \(invalid-output\): .*toModelOutput returned object, not a string/);
+  });
+
   it('an output that cannot become JSON → invalid-output, not a crash', async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

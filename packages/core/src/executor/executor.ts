@@ -180,6 +180,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), undefined);
     }
     const meta = { toolName: call.name, callId: call.id };
+    if (tickets !== undefined && opts?.approval !== undefined && opts.run === undefined) {
+      return early(call, undefined, call.arguments, started, withoutRun('An approval decision', meta), undefined);
+    }
     const run = (opts?.run ?? createRunContext()) as RunContext;
     const signal = mergeSignals(opts?.signal, run.signal);
     if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
@@ -281,6 +284,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const started = clock();
     const { call } = result;
     const meta = describeCall(call);
+    if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), undefined);
     const run = (result.run ?? createRunContext()) as RunContext;
     const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
     const tool = found instanceof Promise ? await found : found;
@@ -355,6 +359,15 @@ function progressSink(listener: (event: ToolProgressEvent) => void, meta: { tool
       live = false;
     },
   };
+}
+
+/** A ticket binds the conversation: without the run, a fresh one would never match (the usual cause is a forgotten `run`). */
+function withoutRun(what: string, meta: { toolName: string; callId: string }): ToolError {
+  return new ToolError(
+    'ticket-invalid',
+    `${what} for "${meta.toolName}" came without a run: pass the run of its conversation ({ run }), whose conversationId the ticket is bound to.`,
+    meta,
+  );
 }
 
 /** Names a call for messages without trusting its shape (`String()` can throw on model-made objects). */

@@ -29,6 +29,19 @@ async function requestTicket(s: ReturnType<typeof setup>) {
 }
 
 describe('approval and tickets', () => {
+  it('a decision or a client result without a run is refused with a message that names the cause', async () => {
+    const s = setup();
+    const ticket = await requestTicket(s);
+    const result = await s.executor.execute(call, { approval: { approved: true, ticket } });
+    expect(code(result.outcome)).toBe('ticket-invalid');
+    expect(result.content).toMatch(/came without a run: pass the run of its conversation/);
+    expect(s.writes()).toBe(0);
+    // The ticket was not spent: the same decision with the run goes through.
+    expect(code((await s.executor.execute(call, { run: s.run, approval: { approved: true, ticket } })).outcome)).toBe('success');
+    const client = await s.executor.acceptClientResult({ call: { id: 'x', name: 'query_order', arguments: {} }, output: 1, ticket: 'et1.k1.a.b' });
+    expect(client.content).toMatch(/came without a run/);
+  });
+
   it('a write tool pauses with a signed ticket and runs nothing', async () => {
     const s = setup();
     const pending = await s.executor.execute(call, { run: s.run });

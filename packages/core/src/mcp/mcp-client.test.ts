@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ToolProgressEvent } from '../chain/types.ts';
 import { createRunContext } from '../context/index.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { connectMcp, contentText, McpError } from './mcp-client.ts';
@@ -145,6 +146,24 @@ describe('MCP client against edgetool’s handler', () => {
     const result = await executor.execute({ id: 'c1', name: 'boom', arguments: '{}' });
     expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed' } });
     expect(result.content).toContain('database unavailable');
+  });
+
+  it('a failure of edgetool’s own handler reads with one error prefix, not two; the lines after it stay', async () => {
+    const strict = defineTool({
+      name: 'strict',
+      description: 'Refuses with issues of its own',
+      input: v.object({}),
+      execute: (): string => {
+        throw new ToolError('invalid-input', 'The order is closed.', { issues: [{ path: 'order_id', message: 'closed on 2024-01-01' }] });
+      },
+    });
+    const handle = createMcpHandler({ tools: [...remoteTools, strict], name: 'orders', version: '2.0.0' });
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: handle })).tools() });
+    const failed = await executor.execute({ id: 'c1', name: 'boom', arguments: '{}' });
+    expect(failed.content).toBe('Error (execution-failed): database unavailable');
+    const refused = await executor.execute({ id: 'c2', name: 'strict', arguments: '{}' });
+    expect(refused.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed' } });
+    expect(refused.content).toBe('Error (execution-failed): The order is closed.\n- order_id: closed on 2024-01-01\nFix these arguments and call the tool again.');
   });
 
   it('structured results: checked against the remote output schema, and the output is the structured value', async () => {

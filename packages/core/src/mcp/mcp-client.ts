@@ -129,6 +129,8 @@ const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_PAGES = 100;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
+const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
 
 interface RpcResponse {
   readonly id: unknown;
@@ -387,7 +389,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         async execute(input, ctx) {
           const result = await callTool(remote.name, input as Record<string, unknown>, { signal: ctx.signal, onProgress: (report) => ctx.progress(report) });
           if (result.isError) {
-            const text = contentText(result.content);
+            // An edgetool server already wrote `Error (<code>): ` before its text; the local error adds its own.
+            const text = contentText(result.content).replace(TOOL_ERROR_PREFIX, '');
             throw new ToolError('execution-failed', text || `The MCP tool "${remote.name}" failed without saying why.`, { toolName: name, callId: ctx.call.id });
           }
           if (remote.outputSchema !== undefined || result.structuredContent !== undefined) return result.structuredContent;

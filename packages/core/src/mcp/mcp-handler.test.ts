@@ -137,6 +137,42 @@ describe('MCP handler: the protocol', () => {
   });
 });
 
+describe('MCP handler: request bodies', () => {
+  it('maxBodyBytes counts bytes, not characters: a multi-byte body over the limit gets 413', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: '€'.repeat(900) } });
+    expect(body.length).toBeLessThan(1000);
+    expect(new TextEncoder().encode(body).byteLength).toBeGreaterThan(2700);
+    const post = (maxBodyBytes: number) =>
+      handler({ maxBodyBytes })(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    expect((await post(1000)).status).toBe(413);
+    expect((await post(3000)).status).toBe(200);
+  });
+
+  it('a streamed body with no content-length is refused once past the limit, without reading the rest', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let pulls = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        if (pulls > 800) controller.close(); // 50 MiB in all
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' };
+    const request = new Request(URL_, init as RequestInit);
+    expect(request.headers.get('content-length')).toBeNull();
+    const response = await handler({ maxBodyBytes: 256 * 1024 })(request);
+    expect(response.status).toBe(413);
+    // The limit is 4 chunks: the 5th passes it; a runtime may ask for a chunk or two ahead.
+    expect(pulls).toBeLessThanOrEqual(8);
+    await expect.poll(() => cancelled).toBe(true);
+  });
+});
+
 describe('MCP handler: tools', () => {
   it('lists server tools with their JSON Schema and hints; client tools and tools that always need a human are left out', async () => {
     const listed = (await result(await handler()(rpc('tools/list')))) as { tools: { name: string; inputSchema: object; annotations: object }[] };
@@ -149,6 +185,13 @@ describe('MCP handler: tools', () => {
     });
     const trusting = (await result(await handler({ approvals: 'client' })(rpc('tools/list')))) as { tools: { name: string; annotations: object }[] };
     expect(trusting.tools.find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('a tool whose input schema has no JSON Schema form: tools/list names it and why, as an internal error', async () => {
+    const when = defineTool({ name: 'book_slot', description: 'Books a slot', input: v.object({ at: v.date() }), execute: () => 'booked' });
+    const body = (await (await handler({ tools: [queryOrder, when] })(rpc('tools/list'))).json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32603);
+    expect(body.error.message).toMatch(/^Tool "book_slot" cannot be listed: Cannot derive a JSON Schema from the valibot "date" schema/);
   });
 
   it('a call runs through the executor and answers with the text the model reads', async () => {

@@ -6,6 +6,7 @@ import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
+import { BodyTooLargeError, readBody } from './read-body.ts';
 
 /** Options for {@link createMcpHandler}. */
 export interface McpHandlerOptions<TDeps = unknown> {
@@ -52,6 +53,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response =>
   Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status, headers: JSON_HEADERS });
 
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /**
  * Serves edgetool tools to MCP clients over Streamable HTTP, as a `fetch` handler (`(request) => Response`) for a
  * Worker route, a Node server or any runtime with web `Request`s. Stateless: no session, no GET stream, so any isolate
@@ -95,7 +98,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     const settle = (result: Promise<ToolCallResult>) =>
       result.then(
         (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-        (error: unknown) => ({ jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}` } }),
+        (error: unknown) => ({ jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${messageOf(error)}` } }),
       );
     if (!streams) return Response.json(await settle(execute()), { headers: JSON_HEADERS });
     return sseResponse(async (send) => {
@@ -126,7 +129,15 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       case 'ping':
         return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
       case 'tools/list': {
-        const tools = (await listed()).map(describeTool);
+        const tools: ReturnType<typeof describeTool>[] = [];
+        for (const tool of await listed()) {
+          try {
+            tools.push(describeTool(tool));
+          } catch (error) {
+            // An input schema with no JSON Schema form (a valibot `date()`): say which tool, so the operator can fix it.
+            return rpcError(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
+          }
+        }
         return Response.json({ jsonrpc: '2.0', id: rpc.id, result: { tools } }, { headers: JSON_HEADERS });
       }
       case 'tools/call':
@@ -144,8 +155,16 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return rpcError(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${version}`, 400);
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return new Response(null, { status: 415 });
     if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return new Response(null, { status: 413 });
-    const text = await request.text();
-    if (text.length > maxBodyBytes) return new Response(null, { status: 413 });
+    // Counted in bytes as they arrive: a body without a content-length (or with a false one) stops at the limit.
+    let text = '';
+    try {
+      await readBody(request.body, maxBodyBytes, (piece) => {
+        text += piece;
+      }, request.signal);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return new Response(null, { status: 413 });
+      throw error;
+    }
     let message: unknown;
     try {
       message = parseJson(text);

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
+import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decorators } from '../../tooling/vite-decorators.ts';
+import { tool } from './toolbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgetool-decorators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,6 +49,37 @@ describe('decorated toolboxes in real bundlers', () => {
     const mod = (await import(pathToFileURL(file).href)) as { names: () => string[]; Box: new () => { hello(): string } };
     expect(mod.names()).toEqual(['hello']);
     expect(new mod.Box().hello()).toBe('hi');
+  });
+
+  it('the Vite plugin drops imports used only as types and keeps side-effect imports', async () => {
+    // `ToolContext` is a type: kept in the output, the browser fails with "does not provide an export named 'ToolContext'".
+    writeFileSync(join(dir, 'setup.mjs'), 'globalThis.edgetoolSetupRan = true;');
+    const source = `
+      import './setup.mjs';
+      import { ToolContext } from '@edgetool/core';
+      const seen: string[] = [];
+      function mark(_value: unknown, context: ClassMethodDecoratorContext) { seen.push(String(context.name)); }
+      export class Box { @mark hello(_input?: unknown, ctx?: ToolContext): string { return ctx ? 'ctx' : 'hi'; } }
+      export const names = (): string[] => seen;
+    `;
+    const out = (await decorators().transform(source, '/app/src/typed-box.ts'))?.code ?? '';
+    expect(out).not.toMatch(/@edgetool\/core|ToolContext/);
+    expect(out).toMatch(/^import "\.\/setup\.mjs";$/m);
+    expect(out).not.toMatch(/^\s*@mark/m);
+    const file = join(dir, 'typed-box.mjs');
+    writeFileSync(file, out);
+    const mod = (await import(pathToFileURL(file).href)) as { names: () => string[]; Box: new () => { hello(): string } };
+    expect(mod.names()).toEqual(['hello']);
+    expect(new mod.Box().hello()).toBe('hi');
+    expect((globalThis as { edgetoolSetupRan?: boolean }).edgetoolSetupRan).toBe(true);
+  });
+
+  it('compiled with experimentalDecorators, @tool throws a TypeError that says to turn it off', async () => {
+    const source = `class Legacy { @tool({ description: 'Ping', input }) ping() { return 'pong'; } }`;
+    const out = await transform(source, { loader: 'ts', target: 'es2022', tsconfigRaw: { compilerOptions: { experimentalDecorators: true } } });
+    expect(out.code).toContain('__decorateClass');
+    const run = new Function('tool', 'input', out.code) as (decorator: typeof tool, input: v.ObjectSchema<{}, undefined>) => void;
+    expect(() => run(tool, v.object({}))).toThrow(/@tool\(\) is a standard \(TC39\) decorator.*experimentalDecorators/);
   });
 
   it('the Vite plugin leaves files without decorators and node_modules alone', async () => {

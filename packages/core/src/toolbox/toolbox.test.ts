@@ -75,6 +75,19 @@ describe('toolbox classes', () => {
     expect(scanTools(OrderTools).map((t) => t.name)).toEqual(['server_zone']);
   });
 
+  it('says what to change when called the legacy way (experimentalDecorators)', () => {
+    class Legacy {
+      ping() {
+        return 'pong';
+      }
+    }
+    const decorate = tool({ description: 'Ping', input: v.object({}) }) as unknown as (target: object, key: string, descriptor?: PropertyDescriptor) => void;
+    const descriptor = Object.getOwnPropertyDescriptor(Legacy.prototype, 'ping');
+    expect(() => decorate(Legacy.prototype, 'ping', descriptor)).toThrow(TypeError);
+    expect(() => decorate(Legacy.prototype, 'ping', descriptor)).toThrow(/standard \(TC39\) decorator.*turn off `experimentalDecorators`/);
+    expect(() => decorate(Legacy.prototype, 'ping')).toThrow(/experimentalDecorators/); // a legacy property decorator
+  });
+
   it('a subclass override without the decorator hides the tool', () => {
     class Hidden extends OrderTools {
       override query_order() {

@@ -28,6 +28,13 @@ export function tool<const TSchema extends StandardSchemaV1>(
   context: ClassMethodDecoratorContext<This>,
 ) => void {
   return (method, context) => {
+    // TypeScript's `experimentalDecorators` calls `(target, propertyKey, descriptor)`: the second argument is a key, not a context.
+    if (typeof context !== 'object' || context === null) {
+      throw new TypeError(
+        '@tool() is a standard (TC39) decorator but was called as a legacy one: turn off `experimentalDecorators` in tsconfig.json ' +
+          '(or compile this file without it).',
+      );
+    }
     if (context.kind !== 'method') throw new TypeError('@tool() can only decorate methods.');
     if (context.private) throw new TypeError(`@tool() cannot decorate the private method ${String(context.name)}.`);
     marked.set(method, { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(context.name) });
