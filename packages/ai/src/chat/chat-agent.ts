@@ -263,7 +263,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
-    const progress = createProgressRelay();
+    const progress = createProgressRelay(verified.decisions.keys());
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,

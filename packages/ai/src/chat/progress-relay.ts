@@ -25,9 +25,12 @@ export interface ProgressRelay {
   arrived(): Promise<void>;
 }
 
-/** Creates the relay of one turn. */
-export function createProgressRelay(): ProgressRelay {
-  const open = new Set<string>();
+/**
+ * Creates the relay of one turn. `resumed` are the calls this turn continues (approved in the previous one): the AI
+ * SDK runs them before the model's first step and sends no input chunk for them, so they are open from the start.
+ */
+export function createProgressRelay(resumed: Iterable<string> = []): ProgressRelay {
+  const open = new Set<string>(resumed);
   /** Calls whose result went out: a late report of theirs is dropped. */
   const closed = new Set<string>();
   const waiting = new Map<string, ProgressPartData>();

@@ -2,6 +2,7 @@ import { createExecutor, createRunContext, createTicketSigner, defineTool } from
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from '../agent-tool.ts';
+import { respondToApproval } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { PROGRESS_PART, type ProgressPartData, SEAL_PART } from './protocol.ts';
@@ -59,6 +60,24 @@ describe('chat loop: progress of running server calls', () => {
     expect(result.message.parts.some((p) => p.type === PROGRESS_PART)).toBe(false);
     // A report after the call ended reaches nobody (the tool's context no longer listens).
     expect(() => late.report?.()).not.toThrow();
+  });
+
+  it('a call the turn continues (approved in the previous one, as in manual mode) streams its progress too', async () => {
+    const { scan, first } = scanFixture();
+    const model = scriptedModel(callsStep([['c1', 'scan_orders', { batches: 3 }]]), textStep('Scanned.'));
+    const agent = createChatAgent({ model, tools: [scan], tickets });
+    const run = () => createRunContext({ conversationId: 'conv-m' });
+    const asked = await agent.generate({ messages: 'Scan the orders', mode: 'manual', run: run() });
+    expect(asked.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'approval' })]);
+    const turn = await agent.stream({ messages: respondToApproval(asked.messages, 'c1', true), mode: 'manual', run: run() });
+    const chunks = await readAll(turn.stream, (chunk) => {
+      if (chunk.type === PROGRESS_PART) first.open();
+    });
+    const types = chunks.map((c) => c.type);
+    expect(progressOf(chunks).map((p) => p.data.message)).toEqual(['Scanned batch 3 of 3', 'Writing the report']);
+    // No input chunk in a continued turn: the reports come before the call's result.
+    expect(types.includes('tool-input-available')).toBe(false);
+    expect(types.lastIndexOf(PROGRESS_PART)).toBeLessThan(types.indexOf('tool-output-available'));
   });
 
   it('a turn whose tools never report streams exactly what it streamed before', async () => {
