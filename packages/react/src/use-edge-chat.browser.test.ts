@@ -241,6 +241,24 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
   });
 
+  it('manual mode: invalid arguments are not a denial; the server reports them with their issues, nothing runs', async () => {
+    writes.length = 0;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: 42 }]]), textStep('Let me fix the date.')],
+    });
+    const hook = mount({ id: 'conv-4b', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move A-1' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the date.'));
+    // Nobody was asked, nothing ran, and the model read the server's invalid-input with the path, not a denial.
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(writes).toEqual([]);
+    const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
+    expect(prompt).toContain('invalid-input');
+    expect(prompt).toContain('new_date');
+    expect(prompt).not.toContain('denied');
+  });
+
   it('autoApprove decides without a human', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });

@@ -241,6 +241,11 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       setCall({ ...traced, status: 'done' });
       const id = call.approvalId ?? '';
       if (outcome.type === 'success') return addToolApprovalResponse({ id, approved: true });
+      // Arguments the model got wrong are not the user's denial. The server validates again before anything runs, so
+      // letting the call through makes it report the error itself, with the issues the model needs to fix it.
+      if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
+        return addToolApprovalResponse({ id, approved: true });
+      }
       const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },

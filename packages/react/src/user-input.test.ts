@@ -40,7 +40,7 @@ describe('createUserInput', () => {
     const declined = executor.execute({ id: 'c1', name: 'pick_date', arguments: { question: 'When?' } });
     await until(() => input.questions().length > 0);
     input.decline('c1', 'not now');
-    expect((await declined).outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', message: expect.stringContaining('not now') } });
+    expect((await declined).outcome).toMatchObject({ type: 'error', error: { code: 'approval-denied', message: 'not now', toolName: 'pick_date', callId: 'c1' } });
 
     const controller = new AbortController();
     const aborted = executor.execute({ id: 'c2', name: 'pick_date', arguments: { question: 'When?' } }, { signal: controller.signal });

@@ -16,7 +16,7 @@ export interface UserInput<TQuestion, TAnswer> {
   ask(ctx: ToolContext, question: TQuestion): Promise<TAnswer>;
   /** Answers the question of a call (no-op when it is no longer asked). */
   answer(id: string, value: TAnswer): void;
-  /** Declines to answer: the tool call fails with this reason. */
+  /** Declines to answer: the call ends as `approval-denied` with this reason (nothing ran). */
   decline(id: string, reason?: string): void;
   /** The questions waiting now (a stable array between changes). */
   questions(): readonly UserQuestion<TQuestion>[];
@@ -79,7 +79,9 @@ export function createUserInput<TQuestion, TAnswer>(): UserInput<TQuestion, TAns
       settle(id)?.resolve(value);
     },
     decline(id, reason) {
-      settle(id)?.reject(new Error(reason ?? 'The user declined to answer.'));
+      const found = settle(id);
+      // The user said no: an `approval-denied` the UI and the model can tell from a tool that failed.
+      found?.reject(new ToolError('approval-denied', reason ?? 'The user declined to answer.', { toolName: found.entry.toolName, callId: id }));
     },
     questions: () => snapshot,
     subscribe(listener) {

@@ -125,10 +125,12 @@ describe('toolCallViews', () => {
         toolPart('c', 'c3', 'approval-responded', { approval: { id: 'y', approved: false, reason: 'no' } }),
         toolPart('d', 'c4', 'output-error', { errorText: 'Error (timeout): slow' }),
         toolPart('e', 'c5', 'output-denied'),
+        // A browser tool the user denied or declined: an error part carrying edgetool's approval-denied.
+        toolPart('f', 'c6', 'output-error', { errorText: 'Error (approval-denied): The user closed the date picker.' }),
       ]),
     ];
     const views = toolCallViews(messages, options({ streaming: true }));
-    expect([...views.values()].map((view) => view.status)).toEqual(['input-streaming', 'approved', 'denied', 'error', 'denied']);
+    expect([...views.values()].map((view) => view.status)).toEqual(['input-streaming', 'approved', 'denied', 'error', 'denied', 'denied']);
     expect(views.get('c1')?.ranOn).toBeUndefined();
     expect(views.get('c4')?.errorText).toBe('Error (timeout): slow');
     expect(views.get('c3')?.approval).toEqual({ id: 'y', source: 'server', approved: false, reason: 'no' });

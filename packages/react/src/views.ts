@@ -126,7 +126,9 @@ function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOve
     case 'output-available':
       return 'done';
     case 'output-error':
-      return 'error';
+      // A browser tool the user declined or denied ends as an error part (there is no denied state for client
+      // results); its text is edgetool's `approval-denied`.
+      return part.errorText?.startsWith('Error (approval-denied)') === true ? 'denied' : 'error';
     case 'output-denied':
       return 'denied';
     default:
