@@ -30,6 +30,23 @@ describe('POST /api/chat', () => {
     expect(message.metadata).toEqual({ model: { provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true }, mode: 'internal' });
   });
 
+  for (const mode of ['internal', 'manual'] as const) {
+    it(`${mode} mode: a change that cannot succeed (a past date, a delivered order) is refused without asking for an approval`, async () => {
+      const before = await eventCount();
+      for (const [id, text] of [
+        ['past', 'Please change the delivery date of order A-1003 to 2020-01-01'],
+        ['unknown', 'Please change the delivery date of order A-9999 to 2026-12-24'],
+      ] as const) {
+        const { message } = await readTurn(await post({ id: `chat-check-${mode}-${id}`, messages: [user(text)], mode }));
+        const part = toolPart(message, 'update_delivery_date');
+        expect(part?.state).toBe('output-error');
+        expect(part?.errorText).toMatch(/^Error \(invalid-input\): /);
+      }
+      expect(await deliveryDate('A-1003')).toBe('2026-12-10');
+      expect(await eventCount()).toBe(before);
+    });
+  }
+
   it('an approved change writes D1 once; a replay is refused with 403 and changes nothing', async () => {
     const before = await eventCount();
     const { history, toolCallId } = await askToMove('chat-approve');

@@ -1,6 +1,6 @@
-import { defineInterceptor, type ToolContext } from '@edgetool/core';
+import type { ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
-import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
+import { defineDemoTool, nowFrom, requireDeps } from './deps.ts';
 import { orderIdSchema, requireOrder } from './orders.ts';
 
 const input = v.object({
@@ -44,16 +44,13 @@ export const sendEmail = defineDemoTool({
   input,
   policy: {
     effects: 'destructive',
+    // Before the approval, in the executor and in the chat loop alike: no approval for mail to an order that does not exist.
+    check: async ({ order_id }, ctx) => {
+      await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
+    },
     // Checked after the approval (a request waiting for the user spends nothing), per conversation in this demo.
     rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.conversationId}` },
   },
-  interceptors: [
-    // Before the approval gate: do not ask the user to approve mail to an order that does not exist.
-    defineInterceptor<v.InferOutput<typeof input>>('check-order-exists', async (ctx, next) => {
-      await requireOrder(requireDeps(ctx.run.deps as DemoDeps, ctx.tool.name).db, ctx.input.order_id, meta(ctx));
-      return next();
-    }),
-  ],
   async execute({ order_id, subject, body }, ctx): Promise<SendEmailResult> {
     const deps = requireDeps(ctx.run.deps, ctx.tool.name);
     const { db } = deps;

@@ -1,4 +1,4 @@
-import { defineInterceptor, ToolError, type ToolContext } from '@edgetool/core';
+import { ToolError, type ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
 import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
 import { argumentError, daysBetween, isoDay, isoDaySchema, type Order, type OrderStatus, orderIdSchema, requireOrder } from './orders.ts';
@@ -56,14 +56,13 @@ export const updateDeliveryDate = defineDemoTool({
     'optionally with a reason for the audit trail. Recomputes how many days the order is delayed. ' +
     'Requires the user to approve before anything is written; delivered orders cannot be changed.',
   input,
-  policy: { effects: 'write' },
-  interceptors: [
-    // Tool interceptors run before the approval gate: a call that would fail never asks the user.
-    defineInterceptor<UpdateInput>('check-delivery-date', async (ctx, next) => {
-      await checkUpdate(requireDeps(ctx.run.deps as DemoDeps, ctx.tool.name), ctx.input, meta(ctx));
-      return next();
-    }),
-  ],
+  policy: {
+    effects: 'write',
+    // Before the approval, in the executor and in the chat loop alike: a call that would fail never asks the user.
+    check: async (args, ctx) => {
+      await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
+    },
+  },
   async execute(args, ctx): Promise<UpdateDeliveryDateResult> {
     const deps = requireDeps(ctx.run.deps, ctx.tool.name);
     const { db } = deps;

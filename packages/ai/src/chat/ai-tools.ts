@@ -71,7 +71,7 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   if (runsOnCaller(tool, mode)) return 'not-applicable';
   const reason = typeof tool.metadata.approvalReason === 'string' ? tool.metadata.approvalReason : undefined;
   const ask: ToolApprovalStatus = reason ? { type: 'user-approval', reason } : 'user-approval';
-  if (mode === 'manual') return ask;
+  if (mode === 'manual') return (await failsItsCheck(tool, id, input, run)) ? 'not-applicable' : ask;
   const rule = tool.policy.needsApproval;
   if (rule === false) return 'not-applicable';
   // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
@@ -81,7 +81,25 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
   if (!checked.ok) return 'not-applicable';
   const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;
-  return required ? ask : 'not-applicable';
+  if (!required || (await failsItsCheck(tool, id, checked.value, run))) return 'not-applicable';
+  return ask;
+}
+
+/**
+ * Whether the tool's `policy.check` refuses the call. Such a call never asks a human: it runs into the executor, whose
+ * check layer refuses it again, before the approval, and reports why to the model. Input that does not validate fails.
+ */
+async function failsItsCheck(tool: AnyTool, id: string, input: unknown, run: RunContext): Promise<boolean> {
+  const { check } = tool.policy;
+  if (check === undefined) return false;
+  const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+  if (!checked.ok) return true;
+  try {
+    await check(checked.value, lightContext(tool, id, checked.value, run));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

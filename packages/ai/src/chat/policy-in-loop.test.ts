@@ -1,9 +1,9 @@
 // Tool policies the AI SDK does not know about, held in the chat loop as the executor holds them: calls of one
 // `concurrency` group one at a time within a step, and `coerce` applied before the approval decision.
-import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 
@@ -79,3 +79,48 @@ describe('policy.coerce with an approval rule in the chat loop', () => {
     expect(refunds).toEqual([20]);
   });
 });
+
+describe('policy.check in the chat loop', () => {
+  function move() {
+    const writes: string[] = [];
+    const tool = defineTool({
+      name: 'move_order',
+      description: 'Move an order',
+      input: v.object({ order_id: v.string() }),
+      policy: {
+        effects: 'write',
+        check: ({ order_id }) => {
+          if (order_id !== 'A-1') throw new ToolError('invalid-input', `No order ${order_id}.`, { issues: [{ path: 'order_id', message: 'unknown' }] });
+        },
+      },
+      execute: ({ order_id }) => {
+        writes.push(order_id);
+        return 'moved';
+      },
+    });
+    return { tool, writes };
+  }
+
+  for (const mode of ['internal', 'manual'] as const) {
+    it(`${mode} mode: a call that fails its check never asks a human; the model reads the check's error`, async () => {
+      const { tool, writes } = move();
+      const model = scriptedModel(callsStep([['m1', 'move_order', { order_id: 'A-9' }]]), textStep('That order does not exist.'));
+      const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+      const result = await agent.generate({ messages: 'move A-9', mode, run: createRunContext({ conversationId: 'conv-1' }) });
+      expect(result.pending).toEqual([]);
+      expect(result.text).toBe('That order does not exist.');
+      expect(writes).toEqual([]);
+      const [seen] = lastToolResults(model.doStreamCalls[1]);
+      expect((seen?.output as { value: string } | undefined)?.value).toBe('Error (invalid-input): No order A-9.\n- order_id: unknown\nFix these arguments and call the tool again.');
+    });
+
+    it(`${mode} mode: a call that passes its check still waits for the approval`, async () => {
+      const { tool, writes } = move();
+      const agent = createChatAgent({ model: scriptedModel(callsStep([['m1', 'move_order', { order_id: 'A-1' }]]), textStep('never')), tools: [tool], tickets: tickets() });
+      const result = await agent.generate({ messages: 'move A-1', mode, run: createRunContext({ conversationId: 'conv-1' }) });
+      expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'm1', kind: 'approval' })]);
+      expect(writes).toEqual([]);
+    });
+  }
+});
+

@@ -1,4 +1,4 @@
-import { failure, toInterceptor } from '../chain/interceptor.ts';
+import { defineInterceptor, failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
 import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
@@ -105,12 +105,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const onTrace = options.onTrace;
   const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
-  const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
+  const gates = { placement: placement({ tickets }), approval: approval({ tickets }), check: precheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
 
   /**
-   * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, approval,
-   * rate limit, retry, timeout. Built once per tool.
+   * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, check,
+   * approval, rate limit, retry, timeout. Built once per tool.
    */
   function chainFor(tool: AnyTool) {
     let chain = chains.get(tool);
@@ -121,6 +121,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
       // Before the approval, so a call over the limit never asks a human (a waiting call gives its unit back).
       if (maxCallsPerRun !== undefined) policy.push(callLimit(maxCallsPerRun));
+      // The tool's own check: a call that cannot succeed is refused before a human is asked.
+      if (tool.policy.check !== undefined) policy.push(gates.check);
       if (needsApproval !== false) policy.push(gates.approval);
       // After the approval (a limiter cannot give a unit back), outside the retries (one call, one unit).
       if (tool.policy.rateLimit !== undefined) policy.push(rateLimit(tool.policy.rateLimit));
@@ -332,6 +334,12 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+
+/** Runs `policy.check`: a throw ends the call at this layer, before the approval (the chain turns it into an outcome). */
+const precheck: ToolInterceptor = defineInterceptor('check', async (ctx, next) => {
+  await ctx.tool.policy.check?.(ctx.input, ctx);
+  return next();
+});
 
 /** The input as the `redactInput` of these interceptors masks it (unchanged when none has one). */
 function maskInput(interceptors: readonly ToolInterceptor[], input: unknown): unknown {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext, forkRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { callLimit, memoryRateLimiter, type RateLimiter, rateLimit, runCallCount } from './limits.ts';
@@ -254,5 +255,49 @@ describe('memoryRateLimiter', () => {
     expect(() => memoryRateLimiter({ limit: 0, periodMs: 1 })).toThrow(TypeError);
     expect(() => memoryRateLimiter({ limit: 1, periodMs: 0 })).toThrow(TypeError);
     expect(() => memoryRateLimiter({ limit: 1, periodMs: 1, maxKeys: 0 })).toThrow(TypeError);
+  });
+});
+
+describe('policy.check', () => {
+  function moveTool() {
+    const orders = new Map([['A-1', { delivered: false }], ['A-2', { delivered: true }]]);
+    let writes = 0;
+    const tool = defineTool({
+      name: 'move',
+      description: 'Move a delivery',
+      input: v.object({ order_id: v.string() }),
+      policy: {
+        effects: 'write',
+        check: ({ order_id }) => {
+          const order = orders.get(order_id);
+          if (order === undefined) throw new ToolError('invalid-input', `No order ${order_id}.`, { issues: [{ path: 'order_id', message: 'no such order' }] });
+          if (order.delivered) throw new Error(`Order ${order_id} was delivered.`);
+        },
+      },
+      execute: () => ++writes,
+    });
+    return { tool, writes: () => writes };
+  }
+
+  it('refuses a call that cannot succeed before any approval is asked, with the check’s error', async () => {
+    const { tool, writes } = moveTool();
+    const tickets = createTicketSigner({ keys });
+    const executor = createExecutor({ registry: [tool], tickets });
+    const run = createRunContext({ conversationId: 'c' });
+    const missing = await executor.execute({ id: '1', name: 'move', arguments: { order_id: 'A-9' } }, { run });
+    expect(missing.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: 'order_id' }] } });
+    expect(missing.content).toBe('Error (invalid-input): No order A-9.\n- order_id: no such order\nFix these arguments and call the tool again.');
+    const delivered = await executor.execute({ id: '2', name: 'move', arguments: { order_id: 'A-2' } }, { run });
+    expect(delivered.content).toBe('Error (execution-failed): Order A-2 was delivered.');
+    // A call that passes its check asks for the approval; approved, it runs (the check runs again first).
+    const asked = await executor.execute({ id: '3', name: 'move', arguments: { order_id: 'A-1' } }, { run });
+    expect(asked.outcome.type).toBe('approval-required');
+    const ticket = asked.outcome.type === 'approval-required' ? asked.outcome.ticket : undefined;
+    expect(code((await executor.execute({ id: '3', name: 'move', arguments: { order_id: 'A-1' } }, { run, approval: { approved: true, ticket } })).outcome)).toBe('success');
+    expect(writes()).toBe(1);
+  });
+
+  it('must be a function', () => {
+    expect(() => defineTool({ name: 'x', description: '', input: v.object({}), policy: { check: 'yes' as never } })).toThrow(/check must be a function/);
   });
 });

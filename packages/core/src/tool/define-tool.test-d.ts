@@ -87,6 +87,10 @@ describe('defineTool types', () => {
       description: '',
       input: v.object({}),
       policy: {
+        check: (input, ctx) => {
+          expectTypeOf(input).toEqualTypeOf<{}>();
+          expectTypeOf(ctx.run.deps.tenant).toEqualTypeOf<string>();
+        },
         maxCallsPerRun: 3,
         rateLimit: {
           limiter: (ctx) => {

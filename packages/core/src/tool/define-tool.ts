@@ -16,7 +16,8 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
   }
   if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
-  const { maxCallsPerRun, rateLimit } = input;
+  const { maxCallsPerRun, rateLimit, check } = input;
+  if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
   if (maxCallsPerRun !== undefined && !(Number.isInteger(maxCallsPerRun) && maxCallsPerRun > 0)) {
     throw new TypeError(`Tool "${name}": maxCallsPerRun must be a positive integer.`);
   }
@@ -33,6 +34,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     retries,
     concurrency: input.concurrency,
     coerce: input.coerce ?? false,
+    check: check as ToolPolicy['check'],
     maxCallsPerRun,
     rateLimit: rateLimit as ToolPolicy['rateLimit'],
   };

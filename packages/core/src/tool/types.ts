@@ -31,6 +31,13 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   /** Lenient coercion of quoted primitives (`"3"` to 3, `"true"` to true) before validation. */
   readonly coerce?: boolean | undefined;
   /**
+   * Checks that the call can succeed before anyone is asked to approve it (the order exists, the date is not in the
+   * past). It reads and must not write. A throw refuses the call with that error (a `ToolError` keeps its code and
+   * issues; anything else is `execution-failed`), and no human is asked: in the executor it runs right before the
+   * approval, and the chat loop runs it before it asks.
+   */
+  readonly check?: ((input: TInput, ctx: ToolContext<TInput, TDeps>) => void | Promise<void>) | undefined;
+  /**
    * At most this many calls of the tool run per run (one request, one chat turn); the rest fail with
    * `rate-limited`, without asking a human, and the model is told to answer with what it has. Calls that end
    * waiting for an approval do not count.
@@ -53,6 +60,7 @@ export interface ToolPolicy {
   readonly retries: number;
   readonly concurrency: string | undefined;
   readonly coerce: boolean;
+  readonly check: ((input: unknown, ctx: ToolContext) => void | Promise<void>) | undefined;
   readonly maxCallsPerRun: number | undefined;
   readonly rateLimit: RateLimitPolicy | undefined;
 }
