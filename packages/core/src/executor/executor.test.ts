@@ -344,50 +344,41 @@ describe('executor: policy', () => {
     expect(attempts).toBe(2);
   });
 
-  it('runs calls of one concurrency group one at a time, others in parallel', async () => {
-    let active = 0;
-    let maxActive = 0;
-    const serial = defineTool({
-      name: 'serial',
+  /** A tool in concurrency group `db` that records how many of its calls ran at once. */
+  function serialProbe(name: string) {
+    const state = { active: 0, maxActive: 0 };
+    const tool = defineTool({
+      name,
       description: '',
       input: v.object({ i: v.number() }),
       policy: { concurrency: 'db' },
       execute: async ({ i }) => {
-        active++;
-        maxActive = Math.max(maxActive, active);
+        state.active++;
+        state.maxActive = Math.max(state.maxActive, state.active);
         await new Promise((r) => setTimeout(r, 5));
-        active--;
+        state.active--;
         return i;
       },
     });
-    const results = await createExecutor({ registry: [serial] }).executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'serial', arguments: { i } })));
+    return { tool, state };
+  }
+
+  it('runs calls of one concurrency group one at a time, others in parallel', async () => {
+    const { tool, state } = serialProbe('serial');
+    const results = await createExecutor({ registry: [tool] }).executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'serial', arguments: { i } })));
     expect(results.map((r) => r.content)).toEqual(['0', '1', '2', '3']);
-    expect(maxActive).toBe(1);
+    expect(state.maxActive).toBe(1);
   });
 
   it('keeps concurrency groups for lazily loaded tools too, before and after they load', async () => {
-    let active = 0;
-    let maxActive = 0;
-    const lazySerial = defineTool({
-      name: 'lazy_serial',
-      description: '',
-      input: v.object({ i: v.number() }),
-      policy: { concurrency: 'db' },
-      execute: async ({ i }) => {
-        active++;
-        maxActive = Math.max(maxActive, active);
-        await new Promise((r) => setTimeout(r, 5));
-        active--;
-        return i;
-      },
-    });
+    const { tool: lazySerial, state } = serialProbe('lazy_serial');
     const registry = createRegistry({ resolvers: [lazyResolver({ lazy_serial: async () => lazySerial })] });
     const executor = createExecutor({ registry });
     for (let batch = 0; batch < 2; batch++) {
       const results = await executor.executeAll([0, 1, 2, 3].map((i) => ({ id: String(i), name: 'lazy_serial', arguments: { i } })));
       expect(results.map((r) => r.content)).toEqual(['0', '1', '2', '3']);
     }
-    expect(maxActive).toBe(1);
+    expect(state.maxActive).toBe(1);
     // A resolver that fails still gives each call its own typed failure.
     const broken = createExecutor({ registry: createRegistry({ resolvers: [lazyResolver({ gone: () => Promise.reject(new Error('no module')) })] }) });
     const failed = await broken.executeAll([{ id: 'g', name: 'gone', arguments: {} }]);
