@@ -175,6 +175,46 @@ describe('extractArguments', () => {
   });
 });
 
+describe('extractArguments: item names and their count (cart_add)', () => {
+  // The browser tool `cart_add` as the demo declares it (apps/web/src/tools/declarations.ts).
+  const cartAdd = object(
+    {
+      name: { type: 'string', minLength: 1, description: 'Item name, e.g. "coffee beans"' },
+      quantity: { type: 'integer', minimum: 1, maximum: 99, description: 'How many (default 1)' },
+      price: { type: 'number', minimum: 0, description: 'Unit price in EUR' },
+    },
+    ['name'],
+  );
+
+  it.each([
+    ['add 2 coffee beans to my cart', { name: 'coffee beans', quantity: 2 }],
+    ['Add 2 coffee beans to my cart, please', { name: 'coffee beans', quantity: 2 }],
+    ['add coffee beans', { name: 'coffee beans' }],
+    ['put 3 mugs in my cart', { name: 'mugs', quantity: 3 }],
+    ['add a notebook to the cart', { name: 'notebook' }],
+    ['add two mugs to my basket', { name: 'mugs', quantity: 2 }],
+    ['add 2x Wi-Fi 6E router to the cart', { name: 'Wi-Fi 6E router', quantity: 2 }],
+    ['add 2 coffee beans to my cart for 12.5 EUR each', { name: 'coffee beans', quantity: 2, price: 12.5 }],
+    ['add "oat milk" to my cart', { name: 'oat milk' }],
+  ])('%j', (text, input) => {
+    expect(extractArguments(text, cartAdd)).toEqual({ input, missing: [] });
+  });
+
+  it('does not take a placeholder for the item, and reads the reply to "which item?"', () => {
+    expect(extractArguments('add something to my cart', cartAdd)).toEqual({ input: {}, missing: ['name'] });
+    // The offline model reads the earlier request and the reply together, one per line.
+    expect(extractArguments('add something to my cart\ncoffee beans', cartAdd).input).toEqual({ name: 'coffee beans' });
+    expect(extractArguments('add to my cart\n3 mugs please', cartAdd).input).toEqual({ name: 'mugs', quantity: 3 });
+  });
+
+  it('leaves other string properties alone', () => {
+    expect(extractArguments('add 2 coffee beans to my cart', object({ note: { type: 'string' } }))).toEqual({
+      input: {},
+      missing: [],
+    });
+  });
+});
+
 describe('describeArgument', () => {
   it('gives a hint for the expected shape', () => {
     const schema = object({

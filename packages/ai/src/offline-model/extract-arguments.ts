@@ -39,6 +39,7 @@ type Kind =
   | 'boolean'
   | 'number'
   | 'integer'
+  | 'item'
   | 'string'
   | 'unsupported';
 
@@ -70,6 +71,7 @@ const KIND_ORDER: readonly Kind[] = [
   'boolean',
   'integer',
   'number',
+  'item',
   'string',
 ];
 
@@ -84,7 +86,8 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
 
 /**
  * Reads arguments for a tool from free text, guided by the tool's JSON Schema: enum values, ids
- * (`#1234`, `A-1001`), ISO dates, emails, time zones, arithmetic, yes/no, numbers and quoted strings.
+ * (`#1234`, `A-1001`), ISO dates, emails, time zones, arithmetic, yes/no, numbers, quoted strings and
+ * item names with their count (`add 2 coffee beans to my cart`).
  */
 export function extractArguments(text: string, schema: unknown): ExtractedArguments {
   const root = normalize(schema);
@@ -183,6 +186,8 @@ function extractOne(text: string, property: Property, used: Span[], numericCount
     case 'integer':
     case 'number':
       return findNumber(text, property, used, numericCount);
+    case 'item':
+      return findItem(text, used);
     case 'string':
       return findString(text, property, used);
     default:
@@ -216,6 +221,7 @@ function kindOf(name: string, node: SchemaNode): Kind {
   if (/time_?zone|(^|_)zone$|^tz$/.test(lower) || /Zone$/.test(name)) return 'timezone';
   if (isIdName(name)) return 'id';
   if (/^(expr|expression|formula|equation|calculation|math)$/i.test(name)) return 'expression';
+  if (ITEM_NAMES.test(name.replace(/[^A-Za-z]/g, ''))) return 'item';
   if (node.pattern !== undefined) return 'pattern';
   return 'string';
 }
@@ -410,6 +416,11 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
     used.push(best.candidate.span);
     return best.candidate.value;
   }
+  const count = isQuantity(property) ? findItemPhrase(text, used)?.count : undefined;
+  if (count !== undefined && isFree(count.span, used)) {
+    used.push(count.span);
+    return count.value;
+  }
   const first = candidates[0];
   if (first !== undefined && numericCount === 1) {
     used.push(first.span);
@@ -479,4 +490,85 @@ function findString(text: string, property: Property, used: Span[]): string | un
     return words.length > 0 ? words.join(' ').replace(/[?!.]+$/, '') : undefined;
   }
   return undefined;
+}
+
+/** Property names (letters only) that hold the name of a thing: `name`, `item`, `productName`. */
+const ITEM_NAMES = /^(name|item|itemname|product|productname|article|thing)$/i;
+const QUANTITY_NAMES = /^(qty|quantity|count|units|pieces|how_?many)$/i;
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
+const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab';
+/** Words that end an item phrase: where it goes (`to my cart`), a price (`for 5 EUR`), politeness. */
+const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then';
+const ITEM_PHRASE = new RegExp(
+  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of)\s+)?` +
+    String.raw`(?!(?:${ITEM_STOP})\b)([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})\b|\s*[\n,.;:!?]|\s*$)`,
+  'dgi',
+);
+/** A line that is only a thing, as a reply to "which item?": `2 coffee beans`, `a notebook please`. */
+const BARE_ITEM = new RegExp(
+  String.raw`^\s*(?:(?:it\s+is|its|it's|i\s+want|just)\s+)?(?:${COUNT}\s+|(?:an?|some|the)\s+)?([A-Za-z][^,.;:!?"“”]*?)(?:\s+please)?[.!]?\s*$`,
+  'di',
+);
+const PLACEHOLDERS = /^(something|anything|it|that|this|them|those|these|stuff|things?|items?|more|one|some|yes|no|ok|okay|sure)$/i;
+
+/** A thing named in the text, and the count written before it. */
+interface ItemPhrase {
+  readonly name: string;
+  readonly span: Span;
+  readonly count?: { readonly value: number; readonly span: Span } | undefined;
+}
+
+function isQuantity(property: Property): boolean {
+  return QUANTITY_NAMES.test(property.name) || /^how many\b/i.test(property.node.description ?? '');
+}
+
+function findItem(text: string, used: Span[]): string | undefined {
+  const quoted = take(text, QUOTED, used);
+  if (quoted !== undefined) return quoted;
+  const item = findItemPhrase(text, used);
+  if (item === undefined) return undefined;
+  used.push(item.span);
+  return item.name;
+}
+
+/**
+ * The object of an adding verb (`add 2 coffee beans to my cart` → 2, `coffee beans`); else, when the text
+ * has several lines (a request, then the reply to a question), a last line that names only a thing.
+ */
+function findItemPhrase(text: string, used: readonly Span[]): ItemPhrase | undefined {
+  for (const match of text.matchAll(ITEM_PHRASE)) {
+    const item = toItemPhrase(match, 0, used);
+    if (item !== undefined) return item;
+  }
+  const lastLine = text.slice(text.lastIndexOf('\n') + 1);
+  if (lastLine.length === text.length) return undefined;
+  const match = BARE_ITEM.exec(lastLine);
+  const item = match === null ? undefined : toItemPhrase(match, text.length - lastLine.length, used);
+  return item !== undefined && item.name.split(/\s+/).length <= 6 ? item : undefined;
+}
+
+function toItemPhrase(match: RegExpMatchArray, offset: number, used: readonly Span[]): ItemPhrase | undefined {
+  const name = (match[2] ?? '').trim();
+  const [start, end] = match.indices?.[2] ?? [0, 0];
+  const span = { start: offset + start, end: offset + start + name.length };
+  if (end <= start || PLACEHOLDERS.test(name) || !/[A-Za-z]/.test(name) || !isFree(span, used)) return undefined;
+  const rawCount = match[1]?.toLowerCase();
+  const countAt = match.indices?.[1];
+  if (rawCount === undefined || countAt === undefined) return { name, span };
+  const value = Object.hasOwn(COUNT_WORDS, rawCount) ? (COUNT_WORDS[rawCount] ?? 1) : Number(rawCount);
+  return { name, span, count: { value, span: { start: offset + countAt[0], end: offset + countAt[1] } } };
 }

@@ -30,6 +30,19 @@ describe('pickTool', () => {
     expect(MIN_TOOL_SCORE).toBeGreaterThan(1);
   });
 
+  it('reads everyday cart words: put and buy add, a basket is a cart, empty clears it', () => {
+    // Listed so that a tie would pick the wrong tool.
+    const cart = [
+      { name: 'cart_list', description: "List the items in the user's shopping cart." },
+      { name: 'cart_clear', description: "Remove every item from the user's shopping cart." },
+      { name: 'cart_add', description: "Add an item to the user's shopping cart (kept in their browser)." },
+    ];
+    expect(pickTool('put 3 mugs in my cart', cart)?.name).toBe('cart_add');
+    expect(pickTool("I'd like to buy 2 coffee beans", cart)?.name).toBe('cart_add');
+    expect(pickTool('add two mugs to my basket', cart)?.name).toBe('cart_add');
+    expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
+  });
+
   it('breaks ties by tool order', () => {
     const twins = [
       { name: 'order_lookup_a', description: '' },

@@ -36,6 +36,12 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   shipment: ['delivery'],
   purchase: ['order'],
   reschedule: ['change', 'date'],
+  put: ['add'],
+  place: ['add'],
+  insert: ['add'],
+  buy: ['add', 'cart'],
+  basket: ['cart'],
+  empty: ['clear'],
   postpone: ['change', 'date'],
 };
 

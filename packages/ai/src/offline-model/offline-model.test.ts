@@ -98,9 +98,7 @@ describe('createOfflineModel', () => {
     expect(result.steps[0]?.finishReason).toBe('tool-calls');
     expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
     expect(result.finishReason).toBe('stop');
-    expect(result.text).toContain('A-1001');
-    expect(result.text).toContain('status shipped');
-    expect(result.text).toContain('deliveryDate 2025-03-04');
+    expect(result.text).toMatch(/^Order A-1001 is shipped, delivery date 2025-03-04\./);
     expect(result.usage.inputTokens).toBeGreaterThan(0);
     expect(result.usage.outputTokens).toBeGreaterThan(0);
   });
@@ -171,7 +169,7 @@ describe('createOfflineModel', () => {
     ]);
     expect(getOrder).toHaveBeenCalledTimes(1);
     expect(listDelayed).toHaveBeenCalledTimes(1);
-    expect(result.text).toMatch(/^Here is what happened:\n- getOrder returned .*\n- listDelayedOrders returned 1 result: A-1002/);
+    expect(result.text).toMatch(/^Here is what happened:\n- Order A-1001 is shipped.*\n- listDelayedOrders returned 1 result: A-1002/);
   });
 
   it('passes malformed slash arguments through, so the SDK reports invalid input', async () => {
@@ -361,6 +359,67 @@ describe('createOfflineModel', () => {
     });
     expect(listDelayed).toHaveBeenCalledTimes(1);
     expect(second.text).toContain('listDelayedOrders returned 2 results');
+  });
+
+  it('adds the item the placeholder suggests to the cart, and reads the item from a reply', async () => {
+    // Like the demo's browser tools: no execute here, the browser runs them.
+    const cartOutput = z.object({ count: z.number() });
+    const cartAdd = tool({
+      description: "Add an item to the user's shopping cart (kept in their browser).",
+      inputSchema: z.object({
+        name: z.string().min(1).describe('Item name, e.g. "coffee beans"'),
+        quantity: z.number().int().min(1).max(99).optional().describe('How many (default 1)'),
+        price: z.number().min(0).optional().describe('Unit price in EUR'),
+      }),
+      outputSchema: cartOutput,
+    });
+    const cartList = tool({
+      description: "List the items in the user's shopping cart.",
+      inputSchema: z.object({}),
+      outputSchema: cartOutput,
+    });
+    const tools = { cart_list: cartList, cart_add: cartAdd };
+    const model = createOfflineModel();
+    const calls = async (prompt: string) =>
+      (await generateText({ model, tools, prompt })).toolCalls.map((call) => [call.toolName, call.input]);
+    expect(await calls('add 2 coffee beans to my cart')).toEqual([['cart_add', { quantity: 2, name: 'coffee beans' }]]);
+    expect(await calls('put 3 mugs in my cart')).toEqual([['cart_add', { quantity: 3, name: 'mugs' }]]);
+    expect(await calls('add a notebook to the cart')).toEqual([['cart_add', { name: 'notebook' }]]);
+
+    const ask = await generateText({ model, tools, prompt: 'add something to my cart' });
+    expect(ask.text).toContain('I still need the name');
+    const reply = await generateText({
+      model,
+      tools,
+      messages: [{ role: 'user', content: 'add something to my cart' }, ...ask.responseMessages, { role: 'user', content: 'coffee beans' }],
+    });
+    expect(reply.toolCalls.map((call) => call.input)).toEqual([{ name: 'coffee beans' }]);
+  });
+
+  it('answers a status question with the status and the delivery date, and an unknown id in plain words', async () => {
+    const order = {
+      id: 'A-1001',
+      customer: 'Ada Lovelace',
+      items: [{ sku: 'KB-87', name: 'Mechanical keyboard', qty: 1, unit_price: 89 }],
+      status: 'shipped',
+      delivery_date: '2026-11-28',
+      delay_days: 0,
+    };
+    const queryOrder = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns the customer, items, status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/) }),
+      execute: async ({ order_id }) =>
+        order_id === order.id
+          ? { found: true, order }
+          : { found: false, order_id, message: `No order "${order_id}" exists. Ask the user to check the id.` },
+    });
+    const ask = (prompt: string) =>
+      generateText({ model: createOfflineModel(), tools: { query_order: queryOrder }, prompt, stopWhen: isStepCount(2) });
+    const found = await ask('What is the status of order A-1001?');
+    expect(found.text).toMatch(/^Order A-1001 is shipped, delivery date 2026-11-28\./);
+    expect(found.text).not.toMatch(/\bresults?\b/);
+    const missing = await ask('What is the status of order A-9999?');
+    expect(missing.text).toBe("I couldn't find order A-9999. Could you check the id?");
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -12,12 +12,12 @@ const result = (toolName: string, output: LanguageModelV4ToolResultPart['output'
 describe('summarizeToolResults', () => {
   it('names the key fields of an object result', () => {
     const text = summarizeToolResults([
-      result('getOrder', {
+      result('getCustomer', {
         type: 'json',
-        value: { id: 'A-1', status: 'shipped', customer: { name: 'Ana', vip: true }, items: [1, 2, 3] },
+        value: { id: 'C-1', tier: 'gold', customer: { name: 'Ana', vip: true }, items: [1, 2, 3] },
       }),
     ]);
-    expect(text).toBe('getOrder returned id A-1, status shipped, customer: name Ana, vip true, items: 3 items.');
+    expect(text).toBe('getCustomer returned id C-1, tier gold, customer: name Ana, vip true, items: 3 items.');
   });
 
   it('counts list results and labels their items', () => {
@@ -100,5 +100,65 @@ describe('summarizeToolResults: a list with scalar context', () => {
     expect(summary).toContain('A-1006');
     expect(summary).toContain('A-1012');
     expect(summary).toMatch(/2 results/);
+  });
+});
+
+describe('summarizeToolResults: one record with a status (query_order)', () => {
+  const order = {
+    id: 'A-1007',
+    customer: 'Tim Berners-Lee',
+    email: 'tim.bernerslee@example.org',
+    items: [
+      { sku: 'RT-6E', name: 'Wi-Fi 6E router', qty: 1, unit_price: 199 },
+      { sku: 'CB-C6', name: 'Cat6 cable 5 m', qty: 3, unit_price: 7.5 },
+    ],
+    status: 'shipped',
+    delivery_date: '2026-11-26',
+    delay_days: 1,
+    updated_at: '2026-11-20T09:00:00.000Z',
+  };
+  const asText = (toolName: string, value: unknown) =>
+    summarizeToolResults([result(toolName, { type: 'text', value: JSON.stringify(value) })]);
+
+  it('leads with the status and the delivery date, and does not count the items as results', () => {
+    const summary = asText('query_order', { found: true, order });
+    expect(summary).toMatch(/^Order A-1007 is shipped, delivery date 2026-11-26 \(1 day late\)\. /);
+    expect(summary).toContain('Tim Berners-Lee');
+    expect(summary).toContain('1 × Wi-Fi 6E router, 3 × Cat6 cable 5 m');
+    expect(summary).not.toMatch(/\d results?\b/);
+  });
+
+  it('leaves out a delay of 0 days and names the record by its tool when nothing else does', () => {
+    const onTime = { id: 'A-1001', status: 'pending', deliveryDate: '2026-11-28', delay_days: 0, total: 89 };
+    expect(asText('getOrder', onTime)).toBe('Order A-1001 is pending, delivery date 2026-11-28. Details: total 89.');
+  });
+
+  it('prefers the new delivery date to the previous one in a write result', () => {
+    const updated = { order_id: 'A-1003', previous_date: '2026-12-10', delivery_date: '2026-12-24', delay_days: 14, status: 'delayed', event_id: 7 };
+    expect(asText('update_delivery_date', updated)).toBe(
+      'Order A-1003 is delayed, delivery date 2026-12-24 (14 days late). Details: previous_date 2026-12-10, event_id 7.',
+    );
+  });
+
+  it('still counts the entries of a list result', () => {
+    const orders = [order, { ...order, id: 'A-1008' }];
+    expect(asText('list_orders', { count: 2, orders })).toMatch(/^list_orders returned 2 results: A-1007 \(.*\); A-1008 \(/);
+  });
+});
+
+describe('summarizeToolResults: what the user reads', () => {
+  it('answers a lookup that found nothing with a plain sentence, not the hint meant for the model', () => {
+    const missing = { found: false, order_id: 'A-9999', message: 'No order "A-9999" exists. Ask the user to check the id.' };
+    const summary = summarizeToolResults([result('query_order', { type: 'text', value: JSON.stringify(missing) })]);
+    expect(summary).toBe("I couldn't find order A-9999. Could you check the id?");
+    expect(summarizeToolResults([result('findThing', { type: 'json', value: { found: false } })])).toBe(
+      "I couldn't find anything with findThing. Could you check the details you gave?",
+    );
+  });
+
+  it('does not end a sentence with a second period', () => {
+    expect(summarizeToolResults([result('note', { type: 'json', value: { message: 'All set.' } })])).toBe(
+      'note returned message All set.',
+    );
   });
 });

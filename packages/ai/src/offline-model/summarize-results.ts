@@ -1,4 +1,5 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
+import { humanize } from './words.ts';
 
 const MAX_FIELDS = 6;
 const MAX_ITEMS = 5;
@@ -42,14 +43,14 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
   }
 }
 
-function summarizeJson(name: string, value: unknown): string {
+function summarizeJson(name: string, value: unknown, noun?: string): string {
   if (value === null || value === undefined) return `${name} returned nothing.`;
   if (Array.isArray(value)) {
     if (value.length === 0) return `${name} returned no results.`;
     const shown = value.slice(0, MAX_ITEMS).map((item) => formatItem(item));
     const more = value.length > MAX_ITEMS ? `; and ${value.length - MAX_ITEMS} more` : '';
-    const noun = value.length === 1 ? 'result' : 'results';
-    return `${name} returned ${value.length} ${noun}: ${shown.join('; ')}${more}.`;
+    const results = value.length === 1 ? 'result' : 'results';
+    return endSentence(`${name} returned ${value.length} ${results}: ${shown.join('; ')}${more}`);
   }
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
@@ -57,19 +58,94 @@ function summarizeJson(name: string, value: unknown): string {
       const message = errorMessage(record.error ?? record) ?? formatValue(record.error ?? record);
       return isDenial(record.error ?? record) ? denied(name, message) : failed(name, message);
     }
-    // `{ found: true, order: {...} }`: the one nested object is what matters.
-    const objectKeys = Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && !Array.isArray(record[key]));
-    if (objectKeys.length === 1 && Object.keys(record).length <= 3) return summarizeJson(name, record[objectKeys[0] as string]);
+    // `{ found: false, order_id, message }`: the message is advice for a model; the user gets a plain sentence.
+    if (record.found === false) return notFound(name, record);
+    // `{ found: true, order: {...} }`: the one nested object is what matters, and its key names it.
+    const objectKeys = Object.keys(record).filter((key) => isRecord(record[key]));
+    if (objectKeys.length === 1 && Object.keys(record).length <= 3) {
+      const key = objectKeys[0] as string;
+      return summarizeJson(name, record[key], humanize(key));
+    }
+    // One thing (it has an id or a status) is described, even when it holds a list (an order and its items).
+    if (labelKeyOf(record) !== undefined || statusKeyOf(record) !== undefined) return describeEntity(name, record, noun);
     // `{ days_threshold: 3, count: 2, orders: [...] }`: one list with scalar context is about that list.
     const listKeys = Object.keys(record).filter((key) => Array.isArray(record[key]));
-    const onlyScalarsBeside = Object.keys(record).every((key) => listKeys.includes(key) || typeof record[key] !== 'object' || record[key] === null);
+    const onlyScalarsBeside = Object.keys(record).every((key) => listKeys.includes(key) || !isRecord(record[key]));
     if (listKeys.length === 1 && onlyScalarsBeside) {
       return summarizeJson(name, record[listKeys[0] as string]);
     }
-    return `${name} returned ${formatFields(record)}.`;
+    return endSentence(`${name} returned ${formatFields(record)}`);
   }
-  return `${name} returned ${formatValue(value)}.`;
+  return endSentence(`${name} returned ${formatValue(value)}`);
 }
+
+/**
+ * One record, status first: `Order A-1007 is shipped, delivery date 2026-11-26 (1 day late).`, then its other
+ * fields. Without a status it reads `getUser returned id 7, name Ana, …` as before.
+ */
+function describeEntity(name: string, record: Record<string, unknown>, noun = nounOf(name, record)): string {
+  const statusKey = statusKeyOf(record);
+  if (statusKey === undefined) return endSentence(`${name} returned ${formatFields(record)}`);
+  const labelKey = labelKeyOf(record);
+  const dateKey = dateKeyOf(record);
+  const delayKey = delayKeyOf(record);
+  const label = labelKey === undefined ? undefined : formatValue(record[labelKey]);
+  const subject = noun === undefined ? label : `${capitalize(noun)}${label === undefined ? '' : ` ${label}`}`;
+  const status = formatValue(record[statusKey]).replace(/_/g, ' ');
+  let lead = subject === undefined ? `${name} returned status ${status}` : `${subject} is ${status}`;
+  if (dateKey !== undefined) lead += `, ${humanize(dateKey)} ${formatValue(record[dateKey])}`;
+  const delay = delayKey === undefined ? 0 : (record[delayKey] as number);
+  if (delay > 0) lead += ` (${delay} ${delay === 1 ? 'day' : 'days'} late)`;
+  const shown = new Set([labelKey, statusKey, dateKey, delayKey]);
+  const rest = Object.fromEntries(Object.entries(record).filter(([key, value]) => !shown.has(key) && value !== undefined));
+  const details = Object.keys(rest).length > 0 ? ` Details: ${formatFields(rest, 4)}` : '';
+  return endSentence(`${endSentence(lead)}${details}`);
+}
+
+function notFound(name: string, record: Record<string, unknown>): string {
+  const labelKey = labelKeyOf(record);
+  if (labelKey === undefined) return `I couldn't find anything with ${name}. Could you check the details you gave?`;
+  const noun = nounOf(name, record);
+  const what = noun === undefined ? formatValue(record[labelKey]) : `${noun} ${formatValue(record[labelKey])}`;
+  return `I couldn't find ${what}. Could you check the ${/id$/i.test(labelKey) ? 'id' : humanize(labelKey)}?`;
+}
+
+const LABEL_KEYS: readonly string[] = ['id', 'name', 'title', 'orderId', 'order_id'];
+/** `order_id`, `orderId`: an id key that names what it identifies. */
+const NOUN_ID = /^[a-z]+(_id|Id)$/;
+
+function labelKeyOf(record: Record<string, unknown>): string | undefined {
+  const known = LABEL_KEYS.find((key) => isScalar(record[key]) && record[key] !== null);
+  return known ?? Object.keys(record).find((key) => NOUN_ID.test(key) && typeof record[key] === 'string');
+}
+
+function statusKeyOf(record: Record<string, unknown>): string | undefined {
+  return ['status', 'state'].find((key) => typeof record[key] === 'string');
+}
+
+/** The date that matters most: a delivery or due date before any other (`previous_date`, `updated_at` last). */
+function dateKeyOf(record: Record<string, unknown>): string | undefined {
+  const dates = Object.keys(record).filter((key) => typeof record[key] === 'string' && /date|due|(^|_)eta$/i.test(key));
+  return dates.find((key) => /deliver|due|eta|arriv|ship/i.test(key)) ?? dates.find((key) => !/previous|old|created|updated/i.test(key));
+}
+
+function delayKeyOf(record: Record<string, unknown>): string | undefined {
+  return Object.keys(record).find((key) => /delay|late/i.test(key) && /day/i.test(key) && typeof record[key] === 'number');
+}
+
+/** What one record is, for a sentence: its `<noun>_id` key (the label first), else the tool's one noun (`getOrder`). */
+function nounOf(name: string, record: Record<string, unknown>): string | undefined {
+  const idKey = [labelKeyOf(record), ...Object.keys(record)].find((key) => key !== undefined && NOUN_ID.test(key));
+  if (idKey !== undefined) return humanize(idKey.replace(/_?[Ii]d$/, ''));
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0 && !VERBS.has(word));
+  return words.length === 1 ? words[0] : undefined;
+}
+
+const VERBS: ReadonlySet<string> = new Set('get set list show find fetch query search look lookup check read load'.split(' '));
 
 function parseJson(text: string): unknown {
   if (!/^[[{]/.test(text)) return undefined;
@@ -106,7 +182,7 @@ function errorMessage(error: unknown): string | undefined {
 function formatItem(item: unknown): string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return formatValue(item);
   const record = item as Record<string, unknown>;
-  const labelKey = ['id', 'name', 'title', 'orderId', 'order_id'].find((key) => isScalar(record[key]));
+  const labelKey = LABEL_KEYS.find((key) => isScalar(record[key]));
   const rest = Object.fromEntries(Object.entries(record).filter(([key]) => key !== labelKey));
   const fields = formatFields(rest, 3);
   if (labelKey === undefined) return fields;
@@ -118,11 +194,25 @@ function formatFields(record: Record<string, unknown>, max = MAX_FIELDS): string
   for (const [key, value] of Object.entries(record)) {
     if (parts.length >= max) break;
     if (value === undefined) continue;
-    if (Array.isArray(value)) parts.push(`${key}: ${value.length} ${value.length === 1 ? 'item' : 'items'}`);
+    if (Array.isArray(value)) parts.push(`${key}: ${formatList(value)}`);
     else if (typeof value === 'object' && value !== null) parts.push(`${key}: ${formatNested(value as Record<string, unknown>)}`);
     else parts.push(`${key} ${formatValue(value)}`);
   }
   return parts.length > 0 ? parts.join(', ') : 'an empty object';
+}
+
+/** A short list of named things by name (`1 × Mechanical keyboard`), anything else by its length. */
+function formatList(list: readonly unknown[]): string {
+  const labels = list.length <= 3 ? list.map((item) => (isRecord(item) ? itemLabel(item) : undefined)) : [];
+  if (labels.length > 0 && labels.every((label) => label !== undefined)) return labels.join(', ');
+  return `${list.length} ${list.length === 1 ? 'item' : 'items'}`;
+}
+
+function itemLabel(record: Record<string, unknown>): string | undefined {
+  const labelKey = ['name', 'title', 'id'].find((key) => typeof record[key] === 'string');
+  if (labelKey === undefined) return undefined;
+  const count = ['qty', 'quantity', 'count'].map((key) => record[key]).find((value) => typeof value === 'number');
+  return count === undefined ? formatValue(record[labelKey]) : `${count} × ${formatValue(record[labelKey])}`;
 }
 
 function formatNested(record: Record<string, unknown>): string {
@@ -133,6 +223,19 @@ function formatNested(record: Record<string, unknown>): string {
         .slice(0, 3)
         .map(([key, value]) => `${key} ${formatValue(value)}`)
         .join(', ');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Ends a sentence with a period unless it already ends with one (a value such as `…check the id.`). */
+function endSentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 function isScalar(value: unknown): boolean {
