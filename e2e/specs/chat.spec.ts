@@ -119,6 +119,7 @@ test.describe('the demo chat on the offline model', () => {
     await expect(page.getByTestId('message-text').last()).not.toBeEmpty({ timeout: 30_000 });
     await page.getByTestId('stop').click();
     await idle(page);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
     const stopped = (await page.getByTestId('message-assistant').last().textContent())?.length ?? 0;
     await page.waitForTimeout(500);
     expect((await page.getByTestId('message-assistant').last().textContent())?.length ?? 0).toBe(stopped);

@@ -2,11 +2,14 @@ import type { ExecutionMode } from '@edgetool/ai';
 import { type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Composer } from './components/composer.tsx';
-import { ErrorBanner } from './components/error-banner.tsx';
+import { ErrorBanner, isTooLarge } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
+import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { useServerInfo } from './lib/server-info.ts';
+import { useFocusReturn } from './lib/use-focus-return.ts';
+import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
 import { browserTools, cart, dateInput } from './tools/browser-tools.ts';
 
 /** Prompts that show each part of the demo (the offline model also understands `/tool_name {json}`). */
@@ -45,18 +48,53 @@ export function App(): ReactElement {
     if (chat.chatError?.kind === 'unreachable') recheck();
   }, [chat.chatError, recheck]);
 
-  const bottom = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const lastMessage = chat.messages.at(-1);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the conversation grows or changes.
-  useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end', behavior: 'smooth' });
-  }, [chat.messages.length, lastMessage?.parts.length, chat.pendingApprovals.length, questions.length]);
+  // The list follows the streamed answer to its end, unless the user scrolled up to read.
+  const { pin } = useStickToBottom(list, chat.messages.length > 0);
+  useFocusReturn(input);
 
-  const send = useCallback((text: string) => void chat.sendMessage({ text }), [chat.sendMessage]);
+  // Answers the user stopped, by message id: they get a visible marker.
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(() => new Set());
+  // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>.
+  const [panelOpen, setPanelOpen] = useState(false);
+  const panelToggle = useRef<HTMLButtonElement>(null);
+  const closePanel = useCallback(() => {
+    setPanelOpen(false);
+    panelToggle.current?.focus();
+  }, []);
+  useEffect(() => {
+    if (!panelOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closePanel();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [panelOpen, closePanel]);
+
+  const send = useCallback(
+    (text: string) => {
+      pin();
+      void chat.sendMessage({ text });
+    },
+    [chat.sendMessage, pin],
+  );
+  const stop = () => {
+    if (lastMessage?.role === 'assistant') setStopped((ids) => new Set(ids).add(lastMessage.id));
+    void chat.stop();
+  };
   const newChat = useCallback(() => {
     void chat.stop();
     setChatId(crypto.randomUUID());
-  }, [chat.stop]);
+    setStopped(new Set());
+    pin();
+  }, [chat.stop, pin]);
+  // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
+  const removeLast = () => {
+    chat.setMessages((messages) => withoutLastTurn(messages));
+    clearError();
+  };
 
   const actions = {
     onApprove: chat.approve,
@@ -65,10 +103,32 @@ export function App(): ReactElement {
     onCancelDate: (id: string) => dateInput.decline(id, 'The user closed the date picker without choosing a date.'),
   };
   const thinking = chat.status === 'submitted' && lastMessage?.role === 'user';
+  // Screen readers hear each answer once it is complete, not every streamed token.
+  const announcement =
+    streaming || lastMessage?.role !== 'assistant'
+      ? ''
+      : [
+          messageText(lastMessage),
+          stopped.has(lastMessage.id) ? '(You stopped this answer.)' : '',
+          chat.pendingApprovals.length === 0
+            ? ''
+            : `${chat.pendingApprovals.length === 1 ? '1 tool call waits' : `${chat.pendingApprovals.length} tool calls wait`} for your approval.`,
+        ]
+          .filter((line) => line !== '')
+          .join(' ');
 
   return (
     <div className="app">
-      <Header server={server.status} model={model} mode={mode} onMode={setMode} onNewChat={newChat} />
+      <Header
+        server={server.status}
+        model={model}
+        mode={mode}
+        onMode={setMode}
+        onNewChat={newChat}
+        panelOpen={panelOpen}
+        panelToggleRef={panelToggle}
+        onTogglePanel={() => setPanelOpen((open) => !open)}
+      />
       <div className="layout">
         <main className="chat">
           {error ? (
@@ -76,9 +136,11 @@ export function App(): ReactElement {
               error={error}
               onDismiss={chat.chatError ? clearError : undefined}
               onRetry={chat.chatError ? (chat.chatError.kind === 'unreachable' ? recheck : undefined) : recheck}
+              onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
+              onNewChat={chat.chatError && isTooLarge(chat.chatError) ? newChat : undefined}
             />
           ) : null}
-          <div className="messages" data-testid="messages" aria-live="polite">
+          <div className="messages" data-testid="messages" ref={list}>
             {chat.messages.length === 0 ? (
               <section className="welcome" data-testid="welcome">
                 <h2>Tool calls you can see and trust</h2>
@@ -103,6 +165,7 @@ export function App(): ReactElement {
                   toolCalls={chat.toolCalls}
                   questions={questions}
                   streaming={streaming && message === lastMessage}
+                  stopped={stopped.has(message.id)}
                   {...actions}
                 />
               ))
@@ -119,21 +182,24 @@ export function App(): ReactElement {
                 </div>
               </div>
             ) : null}
-            <div ref={bottom} />
           </div>
+          <p className="visually-hidden" role="status" data-testid="chat-announcer">
+            {announcement}
+          </p>
           <footer className="composer-area">
             {chat.pendingApprovals.length > 0 ? (
               <p className="pending-note" data-testid="pending-approvals">
                 {chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.
               </p>
             ) : null}
-            <Composer busy={chat.busy} onSend={send} onStop={() => void chat.stop()} />
+            <Composer busy={chat.busy} onSend={send} onStop={stop} inputRef={input} />
             <p className="composer-hint">
               Mode <strong data-testid="mode-label">{mode}</strong> applies from the next request. Enter sends · Shift+Enter adds a line.
             </p>
           </footer>
         </main>
-        <SidePanel serverTools={serverTools} browserTools={browserTools} cart={cart} />
+        {panelOpen ? <button type="button" className="side-backdrop" aria-label="Close cart and tools" tabIndex={-1} onClick={closePanel} /> : null}
+        <SidePanel serverTools={serverTools} browserTools={browserTools} cart={cart} open={panelOpen} onClose={closePanel} />
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import type { ActiveModel } from '@edgetool/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, RefObject } from 'react';
 import type { ServerInfo } from '../lib/server-info.ts';
 
 const MODES: readonly { readonly mode: ExecutionMode; readonly label: string; readonly hint: string }[] = [
@@ -8,15 +8,25 @@ const MODES: readonly { readonly mode: ExecutionMode; readonly label: string; re
   { mode: 'manual', label: 'Manual', hint: 'Every call comes to this browser: its chain authorises server calls and runs browser tools.' },
 ];
 
-/** Title, server status, the active model, the mode switch and "new chat". */
+const SERVER_LABELS: Readonly<Record<ServerInfo['status'], string>> = {
+  checking: 'Server: checking…',
+  online: 'Server: online',
+  unreachable: 'Server: unreachable',
+};
+
+/** Title, server status, the active model, the mode switch, the side panel's toggle (narrow screens) and "new chat". */
 export function Header(props: {
   readonly server: ServerInfo['status'];
   readonly model: ActiveModel | undefined;
   readonly mode: ExecutionMode;
   readonly onMode: (mode: ExecutionMode) => void;
   readonly onNewChat: () => void;
+  /** Whether the side panel is open on a narrow screen (it is always shown on a wide one). */
+  readonly panelOpen: boolean;
+  readonly panelToggleRef: RefObject<HTMLButtonElement | null>;
+  readonly onTogglePanel: () => void;
 }): ReactElement {
-  const { server, model, mode, onMode, onNewChat } = props;
+  const { server, model, mode, onMode, onNewChat, panelOpen, panelToggleRef, onTogglePanel } = props;
   return (
     <header className="app-header">
       <div className="brand">
@@ -27,7 +37,14 @@ export function Header(props: {
         </div>
       </div>
       <div className="header-center">
-        <span className={`server-dot server-${server}`} data-testid="server-status" data-status={server} title={`server ${server}`} />
+        <span
+          className={`server-dot server-${server}`}
+          data-testid="server-status"
+          data-status={server}
+          role="img"
+          aria-label={SERVER_LABELS[server]}
+          title={SERVER_LABELS[server]}
+        />
         <span className={`model-label${model?.offline ? ' model-offline' : ''}`} data-testid="model-label" data-offline={model ? String(model.offline) : 'unknown'}>
           {model ? (
             <>
@@ -58,7 +75,18 @@ export function Header(props: {
             </button>
           ))}
         </fieldset>
-        <button type="button" className="button ghost" data-testid="new-chat" onClick={onNewChat}>
+        <button
+          ref={panelToggleRef}
+          type="button"
+          className="button ghost panel-toggle"
+          data-testid="panel-toggle"
+          aria-controls="side-panel"
+          aria-expanded={panelOpen}
+          onClick={onTogglePanel}
+        >
+          Cart &amp; tools
+        </button>
+        <button type="button" className="button ghost new-chat" data-testid="new-chat" onClick={onNewChat}>
           New chat
         </button>
       </div>

@@ -10,16 +10,18 @@ function isToolPart(part: Part): part is Part & { toolCallId: string } {
   return (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'toolCallId' in part;
 }
 
-/** One message: text in bubbles, tool calls as cards, in the order the model produced them. */
+/** One message: text in bubbles, tool calls as cards, in the order the model produced them; marked if the user stopped it. */
 export function MessageView(
   props: {
     readonly message: EdgetoolUIMessage;
     readonly toolCalls: ReadonlyMap<string, ToolCallView>;
     readonly questions: readonly UserQuestion<DateQuestion>[];
     readonly streaming: boolean;
+    /** The user stopped this answer before it ended. */
+    readonly stopped: boolean;
   } & ToolCardActions,
 ): ReactElement {
-  const { message, toolCalls, questions, streaming } = props;
+  const { message, toolCalls, questions, streaming, stopped } = props;
   const isUser = message.role === 'user';
   return (
     <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
@@ -47,6 +49,11 @@ export function MessageView(
           }
           return null;
         })}
+        {stopped ? (
+          <p className="stopped-note" data-testid="message-stopped">
+            Stopped: this answer was cut short.
+          </p>
+        ) : null}
       </div>
     </div>
   );

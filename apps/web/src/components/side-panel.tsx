@@ -21,12 +21,26 @@ function ToolRow({ name, description, policy, side }: { name: string; descriptio
   );
 }
 
-/** The tools on each side with their policies, and the cart the browser tools keep. */
-export function SidePanel(props: { readonly serverTools: readonly ServerToolInfo[]; readonly browserTools: readonly AnyTool[]; readonly cart: CartStore }): ReactElement {
-  const { serverTools, browserTools, cart } = props;
+/**
+ * The tools on each side with their policies, and the cart the browser tools keep. A column on wide screens;
+ * on narrow ones a drawer over the chat, shown while `open`.
+ */
+export function SidePanel(props: {
+  readonly serverTools: readonly ServerToolInfo[];
+  readonly browserTools: readonly AnyTool[];
+  readonly cart: CartStore;
+  readonly open: boolean;
+  readonly onClose: () => void;
+}): ReactElement {
+  const { serverTools, browserTools, cart, open, onClose } = props;
   const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
   return (
-    <aside className="side-panel">
+    <aside className={`side-panel${open ? ' side-panel-open' : ''}`} id="side-panel" data-testid="side-panel" aria-label="Cart and tools">
+      <div className="side-panel-close">
+        <button type="button" className="button ghost small" data-testid="panel-close" onClick={onClose}>
+          Close
+        </button>
+      </div>
       <section className="side-card" data-testid="cart">
         <h2>
           Cart <span className="count">{summary.count}</span>

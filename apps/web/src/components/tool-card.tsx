@@ -1,6 +1,6 @@
 import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type ReactElement, useState } from 'react';
+import { type ReactElement, useId, useState } from 'react';
 import { formatDuration, formatValue, progressDisplay, STATUS_LABELS, statusTone } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
@@ -44,6 +44,7 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
   const { view, dateQuestion } = props;
   const [showTrace, setShowTrace] = useState(true);
   const [reason, setReason] = useState('');
+  const reasonId = useId();
   // A browser tool waiting for the user's answer (pick_date) is the user's turn, not just "running".
   const waitingForUser = dateQuestion !== undefined && view.status === 'running';
   const tone = waitingForUser ? 'attention' : statusTone(view.status);
@@ -99,7 +100,11 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
             {view.approval?.source === 'browser' ? 'This browser tool' : view.mode === 'manual' ? 'The server wants to run this call, and your browser asks you first' : 'The server needs your approval to run this call'}
             {effects ? ` (${effects})` : ''}.
           </p>
+          <label className="visually-hidden" htmlFor={reasonId}>
+            Reason if you deny (optional)
+          </label>
           <input
+            id={reasonId}
             className="approval-reason"
             data-testid="deny-reason"
             placeholder="Reason if you deny (optional)"

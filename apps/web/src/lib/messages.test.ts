@@ -1,0 +1,32 @@
+import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { describe, expect, it } from 'vitest';
+import { MAX_MESSAGE_CHARS, messageLimitState } from './message-limit.ts';
+import { messageText, withoutLastTurn } from './messages.ts';
+
+const user = (id: string, text: string): EdgetoolUIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+const assistant = (id: string, ...texts: string[]): EdgetoolUIMessage => ({ id, role: 'assistant', parts: texts.map((text) => ({ type: 'text', text })) });
+
+describe('messages', () => {
+  it('withoutLastTurn drops the last user message and what followed it', () => {
+    const history = [user('u1', 'hi'), assistant('a1', 'hello'), user('u2', 'x'.repeat(10)), assistant('a2', 'partial')];
+    expect(withoutLastTurn(history).map((m) => m.id)).toEqual(['u1', 'a1']);
+    expect(withoutLastTurn([user('u1', 'hi')])).toEqual([]);
+    expect(withoutLastTurn([assistant('a0', 'welcome')]).map((m) => m.id)).toEqual(['a0']);
+  });
+
+  it('messageText joins the non-empty text parts', () => {
+    expect(messageText(assistant('a1', ' First. ', '', 'Second.'))).toBe('First.\nSecond.');
+    expect(messageText(assistant('a2'))).toBe('');
+  });
+});
+
+describe('the message limit', () => {
+  it('is ok, near (counter shown) or over (refused)', () => {
+    expect(messageLimitState(0)).toBe('ok');
+    expect(messageLimitState(MAX_MESSAGE_CHARS * 0.8 - 1)).toBe('ok');
+    expect(messageLimitState(MAX_MESSAGE_CHARS * 0.8)).toBe('near');
+    expect(messageLimitState(MAX_MESSAGE_CHARS)).toBe('near');
+    expect(messageLimitState(MAX_MESSAGE_CHARS + 1)).toBe('over');
+    expect(messageLimitState(11, 10)).toBe('over');
+  });
+});
