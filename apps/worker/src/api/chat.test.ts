@@ -121,6 +121,17 @@ describe('POST /api/chat', () => {
     expect(json.error.message).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it('a page on another site, or a body that is not JSON, cannot drive a turn (403, 415); this origin can', async () => {
+    const body = { id: 'chat-origin-check', messages: [user('Where is order A-1002?')] };
+    const foreign = await post(body, { headers: { 'content-type': 'application/json', origin: 'https://evil.example' } });
+    expect([foreign.status, ((await foreign.json()) as { error: { code: string } }).error.code]).toEqual([403, 'forbidden-origin']);
+    const form = await post(JSON.stringify(body), { headers: { 'content-type': 'text/plain' } });
+    expect([form.status, ((await form.json()) as { error: { code: string } }).error.code]).toEqual([415, 'unsupported-media-type']);
+    const same = await post(body, { headers: { 'content-type': 'application/json; charset=utf-8', origin: 'http://localhost' } });
+    expect(same.status).toBe(200);
+    await same.text();
+  });
+
   it('a body over the size limit → 413', async () => {
     const huge = JSON.stringify({ id: 'x', messages: [user('x'.repeat(MAX_CHAT_BODY_BYTES))] });
     const response = await post(huge);

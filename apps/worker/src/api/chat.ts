@@ -37,6 +37,13 @@ function parseBody(text: string): ChatBody | Response {
  * (forged approvals or results) are JSON errors with stable codes; nothing runs for them.
  */
 export async function chat(request: Request, env: Env): Promise<Response> {
+  // A page on another site may not drive a turn (useChat on this origin sends no or the same Origin), and only JSON
+  // is read: a cross-site form or text/plain POST would skip the browser's CORS preflight.
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    return jsonError(415, 'unsupported-media-type', 'Send the body as application/json.');
+  }
   const text = await readLimited(request, MAX_CHAT_BODY_BYTES);
   if (text === undefined) return jsonError(413, 'payload-too-large', `The request body is larger than ${MAX_CHAT_BODY_BYTES} bytes.`);
   const body = parseBody(text);

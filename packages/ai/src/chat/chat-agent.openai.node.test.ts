@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { createModelFromEnv } from '../provider.ts';
 import { addToolOutput, respondToApproval } from '../testing/client.ts';
-import { createChatAgent } from './chat-agent.ts';
+import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { ContinuationError } from './verify-continuation.ts';
 
 let fake: FakeOpenAI;
@@ -44,9 +44,9 @@ describe.each([
   ['Responses API', 'responses', 'responses'],
   ['Chat Completions', 'chat', 'chat'],
 ] as const)('the chat loop on the real OpenAI provider (%s)', (_label, api, endpoint) => {
-  const agentFor = (writes: unknown[] = []) => {
+  const agentFor = (extra: Partial<ChatAgentOptions> = {}, writes: unknown[] = []) => {
     const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
-    return createChatAgent({ model, tools: tools(writes), tickets, maxRetries: 0 });
+    return createChatAgent({ model, tools: tools(writes), tickets, maxRetries: 0, ...extra });
   };
 
   it('internal mode: streams a tool call, runs it through the chain, sends the result back, answers', async () => {
@@ -117,7 +117,7 @@ describe.each([
 
   it('approval round trip: pauses, then executes once with the ticket and continues on the wire', async () => {
     const writes: unknown[] = [];
-    const agent = agentFor(writes);
+    const agent = agentFor({}, writes);
     fake.enqueue({ toolCalls: [{ id: 'call_w', name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] }, { text: 'Moved.' });
     const run = () => createRunContext({ conversationId: 'c3' });
     const first = await agent.generate({ messages: 'move A-1001 to 2026-12-24', run: run() });
@@ -155,12 +155,22 @@ describe.each([
     expect(types).not.toContain('finish');
   });
 
-  it('a provider error becomes an error chunk with a readable message, not a crash', async () => {
+  it('a provider error becomes an error chunk, not a crash: the client reads its name, onError gets its message', async () => {
     fake.enqueue({ error: { status: 400, message: 'This model does not support tools.' } });
-    const turn = await agentFor().stream({ messages: 'hi', run: createRunContext({ conversationId: 'c6' }) });
+    const errors: unknown[] = [];
+    const turn = await agentFor({ onError: ({ error }) => errors.push(error) }).stream({ messages: 'hi', run: createRunContext({ conversationId: 'c6' }) });
     const body = await turn.toResponse().text();
     expect(body).toContain('"type":"error"');
-    expect(body).toContain('This model does not support tools.');
+    expect(body).toContain('The model call failed (AI_APICallError).');
+    expect(body).not.toContain('does not support tools');
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toContain('This model does not support tools.');
+  });
+
+  it('errorMessage decides what the client reads', async () => {
+    fake.enqueue({ error: { status: 400, message: 'This model does not support tools.' } });
+    const turn = await agentFor({ errorMessage: (error) => String(error), onError: () => {} }).stream({ messages: 'hi', run: createRunContext({ conversationId: 'c7' }) });
+    expect(await turn.toResponse().text()).toContain('This model does not support tools.');
   });
 });
 

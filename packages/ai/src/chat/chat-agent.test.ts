@@ -1,5 +1,7 @@
 import { contextKey, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -206,7 +208,38 @@ describe('chat loop: internal mode', () => {
     for (const line of text.split('\n\n')) if (line.startsWith('data: {')) chunks.push(JSON.parse(line.slice(6)));
     const types = chunks.map((c) => c.type);
     expect(types).not.toContain('tool-output-available');
-    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'the key store is down' });
+    // The client reads that the turn failed, not the internals; onError (here: the default log) gets the details.
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model call failed (Error).' });
+  });
+
+  it('a model that stops answering ends the turn with an error chunk after modelTimeout, and the log gets why', async () => {
+    const hanging = new MockLanguageModelV4({
+      doStream: async () => ({ stream: new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => c.enqueue({ type: 'stream-start', warnings: [] }) }) }),
+    });
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model: hanging, tools: fixture().tools, tickets: fixture().tickets, modelTimeout: { firstChunkMs: 50 }, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+    const body = await (await agent.stream(ask('hello?'))).toResponse().text();
+    const chunks = body
+      .split('\n\n')
+      .filter((l) => l.startsWith('data: {'))
+      .map((l) => JSON.parse(l.slice(6)) as { type: string; errorText?: string });
+    // A time limit is not the user's stop: an error the UI shows as one, not an abort.
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model did not answer in time (First chunk timeout of 50ms exceeded).' });
+    expect(errors).toEqual([expect.objectContaining({ code: 'timeout' })]);
+  });
+
+  it('invalid messages are a typed invalid-input whose message stays short, even for a huge conversation', async () => {
+    const agent = agentFor(scriptedModel(textStep('never'))).agent;
+    const huge = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(100_000) }], extra: 'x'.repeat(100_000) }, { role: 'nobody' }];
+    const error = await agent.stream({ messages: huge, run: createRunContext() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'invalid-input' });
+    expect((error as Error).message.length).toBeLessThan(700);
+    // A part the validator lets through but the conversion refuses is invalid input too, never a TypeError.
+    const file = [{ id: 'u2', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: 'not a url' }] }];
+    await expect(agent.stream({ messages: file, run: createRunContext() })).rejects.toMatchObject({ code: 'invalid-input' });
   });
 
   it('aborts mid-stream: the stream ends with an abort chunk and the tool sees the abort', async () => {

@@ -64,9 +64,39 @@ export interface ChatAgentOptions {
   readonly sealTtlMs?: number;
   /** Model call retries (the AI SDK's `maxRetries`, default 2). */
   readonly maxRetries?: number;
-  /** Observes model/stream errors (they also reach the client as an `error` chunk). */
+  /**
+   * Receives every model or stream error of a turn, with its details (default: `console.error`). The client reads
+   * only {@link ChatAgentOptions.errorMessage}'s text for it.
+   */
   readonly onError?: (event: { error: unknown }) => void;
+  /**
+   * The text the client's `error` chunk carries for a model or stream error. Default: edgetool's own errors
+   * (`ToolError`) as they are, any other as `The model call failed (<error name>).`, so a provider's message (which
+   * may carry internal details) never reaches the browser. `(error) => String(error)` shows everything.
+   */
+  readonly errorMessage?: (error: unknown) => string;
+  /**
+   * Time limits for the model's answer, the AI SDK's `timeout` (default `{ firstChunkMs: 60_000, chunkMs: 60_000 }`:
+   * a model that hangs ends the turn with an error within a minute). `false` sets none. Tools have their own
+   * `policy.timeoutMs`.
+   */
+  readonly modelTimeout?: ModelTimeout | false;
 }
+
+/** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
+export interface ModelTimeout {
+  /** Until the first chunk of each step (streaming). */
+  readonly firstChunkMs?: number;
+  /** Between two chunks of the model's answer (streaming). */
+  readonly chunkMs?: number;
+  /** Each whole step, tools included. */
+  readonly stepMs?: number;
+  /** The whole turn. */
+  readonly totalMs?: number;
+}
+
+/** The default {@link ChatAgentOptions.modelTimeout}. */
+export const DEFAULT_MODEL_TIMEOUT: ModelTimeout = { firstChunkMs: 60_000, chunkMs: 60_000 };
 
 /** One turn's input. */
 export interface ChatRequest<TDeps = unknown> {
@@ -163,10 +193,21 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
   return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
 }
 
-function errorText(error: unknown): string {
+/** A write to a stream its reader has already closed (a client that left): nobody is there to tell, nothing to log. */
+function isTeardown(error: unknown): boolean {
+  return error instanceof TypeError && /already closed|is closed/i.test(error.message);
+}
+
+/** The default {@link ChatAgentOptions.onError}: the server's log gets what the client is not shown. */
+function logError({ error }: { error: unknown }): void {
+  console.error('edgetool: a chat turn failed:', error);
+}
+
+/** The default {@link ChatAgentOptions.errorMessage}: our own messages, and only the name of anything else. */
+export function defaultErrorMessage(error: unknown): string {
   if (ToolError.isInstance(error)) return error.message;
-  if (error instanceof Error) return error.message || error.name;
-  return 'The model call failed.';
+  const name = error instanceof Error && error.name !== '' ? ` (${error.name})` : '';
+  return `The model call failed${name}.`;
 }
 
 /** Reads a stream to its end. */
@@ -217,6 +258,7 @@ function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
 function foldTurn(
   full: ReadableStream<UIMessageChunk>,
   originalMessages: EdgetoolUIMessage[],
+  errorText: (error: unknown) => string,
   toResult: (message: EdgetoolUIMessage, all: EdgetoolUIMessage[], isCancelled: boolean) => ChatTurnResult,
 ): { stream: ReadableStream<UIMessageChunk>; result: Promise<ChatTurnResult> } {
   let settle: (outcome: { result: ChatTurnResult } | { error: unknown }) => void = () => {};
@@ -251,19 +293,50 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
+  const modelTimeout = options.modelTimeout === false ? undefined : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  // Each error reaches onError once, with its details (the stream and the model both pass model errors on).
+  const reported = new WeakSet<object>();
+  const report = (error: unknown): void => {
+    if (typeof error === 'object' && error !== null) {
+      if (reported.has(error)) return;
+      reported.add(error);
+    }
+    options.onError?.({ error });
+  };
+  const clientText = options.errorMessage ?? defaultErrorMessage;
+  /**
+   * The client's text for a turn's error, reported on the way. Without an onError the log gets the turn's first
+   * error only: what follows it is the stream being torn down (a write to a closed stream), not news.
+   */
+  const turnErrors = () => {
+    let logged = false;
+    return (error: unknown): string => {
+      if (options.onError !== undefined) report(error);
+      else if (!logged && !isTeardown(error)) {
+        logged = true;
+        logError({ error });
+      }
+      return clientText(error);
+    };
+  };
 
   async function stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn> {
     const mode = request.mode ?? 'internal';
     if (mode !== 'internal' && mode !== 'manual') throw new ToolError('invalid-input', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
     const run = request.run as RunContext;
     const validation = await safeValidateUIMessages<EdgetoolUIMessage>({ messages: toUIMessages(request.messages) });
-    if (!validation.success) throw new ToolError('invalid-input', `Invalid messages: ${validation.error.message}`, { cause: validation.error });
+    if (!validation.success) {
+      // The validator quotes the offending value, which can be the whole conversation: keep the start of it.
+      const why = validation.error.message;
+      throw new ToolError('invalid-input', `Invalid messages: ${why.length > 500 ? `${why.slice(0, 500)}… (${why.length} characters)` : why}`, { cause: validation.error });
+    }
     const messages = validation.data;
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
+    const errorText = turnErrors();
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
@@ -277,7 +350,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
     });
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
-    const modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
+    let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
+    try {
+      modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
+    } catch (error) {
+      // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
+      throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
 
     const direct = returnDirectStop(results);
 
@@ -291,7 +370,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
-      onError: options.onError ?? (() => {}),
+      // Errors the client is told about reach onError through errorText. The AI SDK's own (also those after a turn
+      // was cut short) go to a caller's onError only (report() calls nothing without one), not to the default log.
+      onError: ({ error }) => report(error),
+      ...(modelTimeout === undefined ? {} : { timeout: modelTimeout }),
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
     let finishReason = 'unknown';
@@ -337,7 +419,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
     // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
     const fold = () =>
-      foldTurn(full, messages, (message, all, isCancelled) => ({
+      foldTurn(full, messages, errorText, (message, all, isCancelled) => ({
         text: answerText(message),
         finishReason: isCancelled && finishReason === 'unknown' ? 'aborted' : finishReason,
         message,

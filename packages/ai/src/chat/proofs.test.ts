@@ -33,7 +33,8 @@ describe('jsonForm: the JSON form of a seal subject without a round trip for JSO
       }),
       { numRuns: 2000 },
     );
-  });
+    // 2,000 random values take 2–4 s on this machine; a busy one needs more than the default 5 s.
+  }, 30_000);
 
   it('returns JSON data itself (no copy) and takes the round trip for anything else', () => {
     const data = { a: [1, 'x', null, true, { b: -0 }], c: undefined };

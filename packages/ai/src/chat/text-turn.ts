@@ -1,7 +1,7 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import type { ChatAgent, PendingToolCall, TurnOutcome } from './chat-agent.ts';
+import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
@@ -171,6 +171,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTur
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    // The agent's model time limits (the chunk limits apply to streams only; step and total limits here too).
+    ...(options.modelTimeout === false ? {} : { timeout: options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT }),
   });
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();

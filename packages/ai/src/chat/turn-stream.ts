@@ -1,3 +1,4 @@
+import { ToolError } from '@edgetool/core';
 import { generateId, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ProgressRelay } from './progress-relay.ts';
 import type { TurnProofs } from './turn-proofs.ts';
@@ -62,6 +63,10 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
 
   /** Converts one part; `undefined` for parts without a UI chunk. */
   const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+    if (part.type === 'abort' && part.reason?.startsWith('TimeoutError: ') === true) {
+      // The AI SDK ends a turn that hit its model time limit as an abort; nobody stopped it, so it is an error.
+      return { type: 'error', errorText: onError(new ToolError('timeout', `The model did not answer in time (${part.reason.slice('TimeoutError: '.length)}).`)) };
+    }
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
     if (part.type === 'finish') finishReason = part.finishReason;
