@@ -1,6 +1,7 @@
 import { type ChatAgent, createChatAgent, createModelFromEnv, type ModelChoice, agentTool } from '@edgetool/ai';
 import { type AnyTool, createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
 import type { Env } from './env.ts';
+import { createD1CallResultStore } from './call-result-store.ts';
 import { createD1NonceStore } from './nonce-store.ts';
 import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
 import { demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
@@ -84,6 +85,14 @@ export async function createDemoAgent(env: Env): Promise<{ agent: ChatAgent; mod
   const model = chooseModel(env);
   const tickets = createTickets(env);
   const tools = await createDemoTools(model, tickets);
-  const agent = createChatAgent({ model: model.model, tools: createRegistry({ tools }), instructions: INSTRUCTIONS, tickets, maxSteps: 8 });
+  const agent = createChatAgent({
+    model: model.model,
+    tools: createRegistry({ tools }),
+    instructions: INSTRUCTIONS,
+    tickets,
+    maxSteps: 8,
+    // Results of approved calls in D1, like the nonces: an answer lost on the way can be asked for again from any isolate.
+    callResults: createD1CallResultStore(env.DB),
+  });
   return { agent, model };
 }

@@ -47,7 +47,7 @@ describe('POST /api/chat', () => {
     });
   }
 
-  it('an approved change writes D1 once; a replay is refused with 403 and changes nothing', async () => {
+  it('an approved change writes D1 once; the same continuation again gets the recorded result and changes nothing', async () => {
     const before = await eventCount();
     const { history, toolCallId } = await askToMove('chat-approve');
     expect(await deliveryDate('A-1003')).toBe('2026-12-10');
@@ -57,10 +57,24 @@ describe('POST /api/chat', () => {
     expect(await deliveryDate('A-1003')).toBe('2026-12-24');
     expect(await eventCount()).toBe(before + 1);
 
-    const replay = await post({ id: 'chat-approve', messages: approved });
-    expect(replay.status).toBe(403);
-    expect(await replay.json()).toEqual({ error: { code: 'ticket-invalid', message: expect.stringMatching(/already been used/) } });
+    // The answer was lost on the way, so the client sends the same continuation again: it gets the same result
+    // (recorded in D1, so any isolate answers it), sealed, and nothing is written twice.
+    const replay = await readTurn(await post({ id: 'chat-approve', messages: approved }), approved.at(-1));
+    expect(toolPart(replay.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: toolPart(second.message, 'update_delivery_date')?.output });
+    expect(replay.message.parts.some((p) => p.type === 'data-edgetool-seal')).toBe(true);
     expect(await eventCount()).toBe(before + 1);
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM call_results').first('n')).toBe(1);
+    // The conversation goes on from the replayed answer.
+    const next = await readTurn(await post({ id: 'chat-approve', messages: [...approved.slice(0, -1), replay.message, user('thanks')] }));
+    expect(next.chunks.at(-1)?.type).toBe('finish');
+  });
+
+  it('an approved continuation that never arrived does not block the conversation: the user just goes on', async () => {
+    const { history, toolCallId } = await askToMove('chat-moved-on');
+    const approved = respond(history, toolCallId, true);
+    const next = await readTurn(await post({ id: 'chat-moved-on', messages: [...approved, user('Where is order A-1002?')] }));
+    expect(toolPart(next.message, 'query_order')?.state).toBe('output-available');
+    expect(await deliveryDate('A-1003')).toBe('2026-12-10');
   });
 
   it('a denial changes nothing and the chat continues', async () => {

@@ -7,7 +7,7 @@
 // builds (createChatAgent over demoTools, tickets in D1 via createTickets, the offline model) plus the
 // faulty tools, behind a handler that mirrors src/api/chat.ts. Disconnects are also driven through
 // `exports.default.fetch`, the Worker's real entry point.
-import { ContinuationError, createChatAgent, createOfflineModel, type EdgetoolUIMessage, type OfflineRule } from '@edgetool/ai';
+import { ContinuationError, createChatAgent, createOfflineModel, type EdgetoolUIMessage, type OfflineRule, UNKNOWN_OUTCOME_TEXT } from '@edgetool/ai';
 import { type AnyTool, createRegistry, createRunContext, defineTool, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { env } from 'cloudflare:workers';
@@ -260,10 +260,11 @@ describe('worker faults: D1 writes', () => {
     await within(STREAM_BOUND_MS, landed, 'the in-flight batch');
     expect(await deliveryDate('A-1004')).toBe('2026-12-27');
     expect(await rows('SELECT order_id, kind FROM order_events')).toEqual([{ order_id: 'A-1004', kind: 'delivery_date_changed' }]);
-    // The ticket is spent either way: replaying the continuation is refused and changes nothing.
+    // The ticket is spent either way: sending the continuation again runs nothing. The call was given up on, so its
+    // outcome was not recorded, and the model reads that it is unknown (it did run: the model must re-read the order).
     const snapshot = await snapshotDb();
-    const replay = await h.chat({ id: 'fault-leave', messages: approved });
-    expect(replay.status).toBe(403);
+    const replay = await readTurn(await h.chat({ id: 'fault-leave', messages: approved }), approved.at(-1));
+    expect(toolPart(replay.message, 'update_delivery_date')).toMatchObject({ state: 'output-error', errorText: UNKNOWN_OUTCOME_TEXT });
     expect(await snapshotDb()).toEqual(snapshot);
     await nextRequestWorks();
   });
@@ -315,7 +316,7 @@ describe('worker faults: clients that disconnect (exports.default.fetch)', () =>
     await nextRequestWorks();
   });
 
-  it('a client that leaves right after an approved write, before the answer: the change is there once, the replay is refused', async () => {
+  it('a client that leaves right after an approved write, before the answer: the change is there once, the replay gets it', async () => {
     const question = user('/update_delivery_date {"order_id":"A-1010","new_date":"2026-12-30"}');
     const first = await readTurn(await post({ id: 'leave-approved', messages: [question] }));
     const part = toolPart(first.message, 'update_delivery_date');
@@ -334,8 +335,9 @@ describe('worker faults: clients that disconnect (exports.default.fetch)', () =>
       expect(await rows('SELECT order_id FROM order_events')).toEqual([{ order_id: 'A-1010' }]);
     };
     await written();
-    const replay = await post({ id: 'leave-approved', messages: approved });
-    expect(replay.status).toBe(403);
+    // Sent again, the continuation gets the recorded result of the write (from D1) and writes nothing more.
+    const replay = await readTurn(await post({ id: 'leave-approved', messages: approved }), approved.at(-1));
+    expect(toolPart(replay.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: { order_id: 'A-1010', delivery_date: '2026-12-30' } });
     // What the client got before leaving still folds into a valid message with the tool's output.
     expect(toolPart(await fold(read.chunks, approved.at(-1)), 'update_delivery_date')?.state).toBe('output-available');
     await nextRequestWorks();

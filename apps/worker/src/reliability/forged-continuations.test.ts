@@ -383,8 +383,13 @@ describe('forged continuations at volume', () => {
     ]);
     expect(await rows('SELECT delivery_date FROM orders WHERE id = ?1', 'A-1003')).toEqual([{ delivery_date: '2026-12-24' }]);
     expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: 3 });
-    const replay = await post({ id: genuine.id, messages: genuine.messages });
-    expect(replay.status).toBe(403);
+    // Sent again (its answer lost): the recorded results come back, the client's result is taken again, nothing runs.
+    const replay = await readTurn(await post({ id: genuine.id, messages: genuine.messages }), genuine.messages.at(-1));
+    expect(toolParts(replay.message).map((p) => [p.type, p.state])).toEqual([
+      ['tool-update_delivery_date', 'output-available'],
+      ['tool-send_email', 'output-available'],
+      ['tool-pick_date', 'output-available'],
+    ]);
     expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: 3 });
 
     // No forged continuation may change D1, not even by spending a ticket.

@@ -15,6 +15,7 @@ import {
   validateWithSchema,
 } from '@edgetool/core';
 import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
+import type { RecordedCallResult } from './call-results.ts';
 import type { ExecutionMode } from './protocol.ts';
 
 /** Options for {@link toAISDKTools}. */
@@ -31,7 +32,26 @@ export interface AISDKToolsOptions {
   readonly grantApprovals?: boolean;
   /** Receives the `ctx.progress()` reports of running calls. */
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
+  /**
+   * For a call that must not run again (its approved continuation was sent a second time), the result it had:
+   * return `undefined` for a call that runs as usual, or a promise of its recorded result (`undefined` when none was
+   * recorded: the model then reads that the outcome is unknown).
+   */
+  readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
+  /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
+  readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
 }
+
+/** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
+class RecalledFailure extends Error {
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/** What the model reads for a call whose continuation came again but whose result was not recorded. */
+export const UNKNOWN_OUTCOME_TEXT =
+  'Error (execution-failed): This call was approved in an earlier request whose answer was lost, so it was not run again. Its outcome is unknown (it may have run): check the current state before calling it again.';
 
 /** The error a failed call throws into the AI SDK: its message is exactly the text the model reads. */
 export class ToolCallFailed extends Error {
@@ -110,7 +130,7 @@ async function failsItsCheck(tool: AnyTool, id: string, input: unknown, run: Run
  */
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
-  const { run, decisions, onResult, grantApprovals, onProgress } = options;
+  const { run, decisions, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
   const texts = new Map<string, string>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
@@ -132,6 +152,12 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
     set[tool.name] = {
       ...base,
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
+        const recalling = recall?.(execution.toolCallId);
+        if (recalling !== undefined) {
+          const recorded = await recalling;
+          if (recorded !== undefined && 'output' in recorded) return recorded.output;
+          throw new RecalledFailure(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
+        }
         const result = await serial(tool.policy.concurrency, () =>
           executor.execute(
             { id: execution.toolCallId, name: tool.name, arguments: input },
@@ -144,6 +170,11 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           ),
         );
         onResult?.(result);
+        // An aborted or timed-out call may still finish after it was given up on (a write that commits): its outcome
+        // is not known, so nothing is recorded and a replay says so.
+        const { outcome } = result;
+        const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
+        if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) await remember(result);
         if (result.outcome.type === 'success') {
           texts.set(execution.toolCallId, result.content);
           return result.outcome.output;

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { createModelFromEnv } from '../provider.ts';
-import { addToolOutput, respondToApproval } from '../testing/client.ts';
+import { addToolOutput, mapToolPart, respondToApproval } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { ContinuationError } from './verify-continuation.ts';
 
@@ -128,9 +128,17 @@ describe.each([
     expect(writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
     expect(second.text).toBe('Moved.');
     expect(fake.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_w', content: '{"order_id":"A-1001","new_date":"2026-12-24","updated":true}' });
-    await expect(agent.generate({ messages: approved, run: run() })).rejects.toBeInstanceOf(ContinuationError);
+    // The same continuation again (its answer was lost): the recorded result goes to the model; nothing runs twice.
+    fake.enqueue({ text: 'Moved, as I said.' });
+    const again = await agent.generate({ messages: approved, run: run() });
+    expect(again.text).toBe('Moved, as I said.');
     expect(writes).toHaveLength(1);
-    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests[2]?.messages.at(-1)).toEqual(fake.requests[1]?.messages.at(-1));
+    // A tampered one is still refused before anything runs.
+    const tampered = mapToolPart(approved, 'call_w', (p) => ({ ...p, input: { order_id: 'A-1001', new_date: '2027-01-01' } }));
+    await expect(agent.generate({ messages: tampered, run: run() })).rejects.toBeInstanceOf(ContinuationError);
+    expect(fake.requests).toHaveLength(3);
   });
 
   it('client tool: handed back with a ticket, resumed with the browser’s answer', async () => {

@@ -5,6 +5,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 import { refused } from '../test-support/chat-streams.ts';
@@ -295,13 +296,54 @@ describe('chat loop: approvals and tickets', () => {
     expect(second.text).toBe('Moved to Dec 24.');
     expect(second.message.id).toBe(first.message.id);
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: '{"order_id":"A-1001","delivery_date":"2026-12-24"}' } }]);
-    // Replaying the same approved history is refused and runs nothing.
-    const replay = await refused(agent.generate({ messages: approved, run: run() }));
-    expect(replay.message).toMatch(/already been used/);
-    expect(writes).toHaveLength(1);
     // The finished history (sealed result) is accepted for the next question.
     const third = await agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() });
     expect(third.text).toBe('extra');
+  });
+
+  it('the same approved continuation sent again (its answer was lost) gets the recorded result; nothing runs twice', async () => {
+    const fx = agentFor(
+      scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Moved, as I said.'), textStep('ok')),
+    );
+    const first = await fx.agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    const lost = await fx.agent.generate({ messages: approved, run: run() });
+    const again = await fx.agent.generate({ messages: approved, run: run() });
+    expect(fx.writes).toHaveLength(1);
+    const resultOf = (r: typeof lost) => r.message.parts.find((p) => 'toolCallId' in p && p.toolCallId === 'c1') as { state: string; output: unknown };
+    expect(resultOf(again)).toMatchObject({ state: 'output-available', output: resultOf(lost).output });
+    expect(lastToolResults(fx.model.doStreamCalls[2])).toEqual(lastToolResults(fx.model.doStreamCalls[1]));
+    expect(again.text).toBe('Moved, as I said.');
+    // Sealed like the first answer: the conversation goes on from the second copy.
+    expect((await fx.agent.generate({ messages: userSays(again.messages, 'thanks'), run: run() })).text).toBe('ok');
+  });
+
+  it('a replayed continuation whose result was not recorded (another store, a crash) tells the model the outcome is unknown', async () => {
+    const fx = agentFor(scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.')));
+    const first = await fx.agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    await fx.agent.generate({ messages: approved, run: run() });
+    // A second agent (another isolate) with the same keys and nonces, but its own empty result store.
+    const other = createChatAgent({ model: fx.model, tools: fx.tools, tickets: fx.tickets });
+    const again = await other.generate({ messages: approved, run: run() });
+    expect(fx.writes).toHaveLength(1);
+    expect(lastToolResults(fx.model.doStreamCalls[2])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT } }]);
+    expect(again.text).toBe('Let me check.');
+  });
+
+  it('an approval answered in an earlier turn whose result never came (the user went on) no longer blocks the conversation', async () => {
+    const fx = agentFor(scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Sure.')));
+    const first = await fx.agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    // The approved request never arrived; the user asks something else.
+    const next = await fx.agent.generate({ messages: userSays(approved, 'never mind, how are you?'), run: run() });
+    expect(next.text).toBe('Sure.');
+    expect(fx.writes).toEqual([]);
+    // The model reads that the call's outcome is unknown (nothing was recorded for it), rather than nothing at all.
+    expect(JSON.stringify(fx.model.doStreamCalls[1]?.prompt)).toContain('its result never arrived');
+    // A made-up approval in an earlier turn is still refused: its ticket is not this server's.
+    const forged = mapToolPart(approved, 'c1', (p) => ({ ...p, input: { order_id: 'A-1002', new_date: '2026-12-24' } }));
+    expect((await refused(fx.agent.generate({ messages: userSays(forged, 'hi'), run: run() }))).problem).toBe('forged-approval');
   });
 
   it('a denial reaches the model as denied and runs nothing', async () => {
@@ -373,7 +415,7 @@ describe('chat loop: approvals and tickets', () => {
 
 describe('chat loop: client tools and manual mode', () => {
   it('hands a client tool back with a ticket; its result is accepted once and sealed', async () => {
-    const { agent, model } = agentFor(scriptedModel(callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked for the 24th.'), textStep('more')));
+    const { agent, model } = agentFor(scriptedModel(callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked for the 24th.'), textStep('Booked, as I said.'), textStep('more')));
     const first = await agent.generate(ask('book it'));
     expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'client', runsOn: 'client' })]);
     const answered = addToolOutput(first.messages, 'c1', '2026-12-24');
@@ -382,8 +424,11 @@ describe('chat loop: client tools and manual mode', () => {
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: '2026-12-24' } }]);
     const seal = second.message.parts.find((p) => p.type === SEAL_PART && (p as { id?: string }).id === 'c1');
     expect(seal).toBeDefined();
-    // Replaying the client result is refused; the sealed history works.
-    expect((await refused(agent.generate({ messages: answered, run: run() }))).message).toMatch(/already been used/);
+    // The same continuation again (its answer was lost): the client's result is taken again and sealed; the sealed
+    // history works, an edited one does not.
+    const again = await agent.generate({ messages: answered, run: run() });
+    expect(again.text).toBe('Booked, as I said.');
+    expect(lastToolResults(model.doStreamCalls[2])).toEqual(lastToolResults(model.doStreamCalls[1]));
     const changed = mapToolPart(second.messages, 'c1', (p) => ({ ...p, output: '2030-01-01' }));
     await refused(agent.generate({ messages: userSays(changed, 'ok?'), run: run() }));
     expect((await agent.generate({ messages: userSays(second.messages, 'ok?'), run: run() })).text).toBe('more');

@@ -25,6 +25,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
@@ -81,6 +82,12 @@ export interface ChatAgentOptions {
    * `policy.timeoutMs`.
    */
   readonly modelTimeout?: ModelTimeout | false;
+  /**
+   * Keeps the result of every call that ran with an approval, so that the same continuation sent again (its answer
+   * was lost on the way) gets that result back instead of a refused ticket, and the call does not run twice. Default:
+   * in memory (one process or isolate); across Worker isolates, use a shared store (the demo keeps them in D1).
+   */
+  readonly callResults?: CallResultStore;
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -193,6 +200,34 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
   return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
 }
 
+/** What the model reads for a call answered in an earlier turn whose result never reached the client, and none was recorded. */
+export const UNFINISHED_CALL_TEXT =
+  'Error (execution-failed): The user approved this call in an earlier request, but its result never arrived, so its outcome is unknown (it may have run). Check the current state before calling it again.';
+
+/**
+ * The history as the model reads it: each unfinished call (see `VerifiedContinuation.unfinished`) gets its recorded
+ * result, or {@link UNFINISHED_CALL_TEXT}. The AI SDK refuses an approved call without a result in the history.
+ */
+async function withUnfinishedResults(
+  messages: EdgetoolUIMessage[],
+  unfinished: ReadonlySet<string>,
+  recorded: (toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined,
+): Promise<EdgetoolUIMessage[]> {
+  const results = new Map(await Promise.all([...unfinished].map(async (id) => [id, await recorded(id)] as const)));
+  return messages.map((message) => {
+    if (message.role !== 'assistant') return message;
+    const parts = message.parts.map((part) => {
+      const id = (part as { toolCallId?: unknown }).toolCallId;
+      if (typeof id !== 'string' || !unfinished.has(id)) return part;
+      const result = results.get(id);
+      return (result !== undefined && 'output' in result
+        ? { ...part, state: 'output-available', output: result.output }
+        : { ...part, state: 'output-error', errorText: result?.errorText ?? UNFINISHED_CALL_TEXT }) as typeof part;
+    });
+    return { ...message, parts };
+  });
+}
+
 /** A write to a stream its reader has already closed (a client that left): nobody is there to tell, nothing to log. */
 function isTeardown(error: unknown): boolean {
   return error instanceof TypeError && /already closed|is closed/i.test(error.message);
@@ -294,6 +329,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
   const modelTimeout = options.modelTimeout === false ? undefined : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const callResults = options.callResults ?? createMemoryCallResultStore();
   // Each error reaches onError once, with its details (the stream and the model both pass model errors on).
   const reported = new WeakSet<object>();
   const report = (error: unknown): void => {
@@ -343,6 +379,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onProgress: progress.report,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,
+      recall: (id) => (verified.replayed.has(id) ? Promise.resolve(callResults.get(callResultKey(run.conversationId, id))) : undefined),
+      remember: (r) =>
+        callResults.put(
+          callResultKey(run.conversationId, r.call.id),
+          r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content },
+          Date.now() + sealTtlMs,
+        ),
       onResult: (r) => {
         results.set(r.call.id, r);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
@@ -352,7 +395,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
     try {
-      modelMessages = await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true });
+      const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, (id) => callResults.get(callResultKey(run.conversationId, id)));
+      modelMessages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
     } catch (error) {
       // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
       throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -1,4 +1,5 @@
 export * from './ai-tools.ts';
+export * from './call-results.ts';
 export * from './chat-agent.ts';
 export * from './proofs.ts';
 export { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';

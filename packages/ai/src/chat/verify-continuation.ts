@@ -35,6 +35,16 @@ export interface VerifiedContinuation {
   readonly accepted: readonly AcceptedResult[];
   /** Inputs of the calls in the message being continued, by tool call id. */
   readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
+  /**
+   * Approved calls whose ticket an earlier request already used: the same continuation sent again (its answer was
+   * lost). They must not run again; the loop answers them with the recorded result. Also in `decisions`.
+   */
+  readonly replayed: ReadonlySet<string>;
+  /**
+   * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
+   * server's, though it may have expired or been used). Not run; the model does not see them.
+   */
+  readonly unfinished: ReadonlySet<string>;
 }
 
 interface Check {
@@ -45,6 +55,10 @@ interface Check {
   readonly problem: ContinuationProblem;
   readonly part: AnyToolPart;
   readonly consume: boolean;
+  /** Only prove the ticket is this server's (see `TicketVerifyOptions.origin`). */
+  readonly originOnly?: boolean;
+  /** What to do instead of refusing when the ticket was already used (a continuation sent again). */
+  readonly onReplayed?: () => void;
 }
 
 /**
@@ -67,6 +81,8 @@ export async function verifyContinuation(
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   const checks: Check[] = [];
   const seenCalls = new Set<string>();
+  const replayed = new Set<string>();
+  const unfinished = new Set<string>();
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
@@ -96,10 +112,14 @@ export async function verifyContinuation(
         if (tool?.policy.runsOn === 'server') {
           throw new ContinuationError('wrong-placement', `"${toolName}" runs on the server only; a client result for it is refused.`, meta);
         }
+        const accept = () => accepted.push({ toolCallId: callId, toolName, input: part.input, result });
         checks.push({
           ticket: ticket.ticket,
           subject: { purpose: 'client-result', toolName, callId, args: part.input, conversationId },
-          onValid: () => accepted.push({ toolCallId: callId, toolName, input: part.input, result }),
+          onValid: accept,
+          // The same continuation again (its answer was lost): the client's result for its own call, accepted again.
+          // Nothing runs on the server for it, so taking it twice changes nothing.
+          onReplayed: accept,
           problem: 'ticket',
           part,
           consume: true,
@@ -111,15 +131,26 @@ export async function verifyContinuation(
         const result = { deniedReason: part.approval?.reason ?? null };
         checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: part.input, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
       } else if (part.state === 'approval-responded') {
-        if (!isLast) throw new ContinuationError('stale-approval', `The approval of "${toolName}" (${callId}) belongs to an earlier turn.`, meta);
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
+        const subject: TicketSubject = { purpose: 'approval', toolName, callId, args: part.input, conversationId };
+        if (!isLast) {
+          // Answered, but its result never came back (the response was lost, or the approval came too late) and the
+          // user went on. It must be a call this server asked about; it does not run, and the conversation goes on.
+          checks.push({ ticket: ticket.ticket, subject, onValid: () => unfinished.add(callId), problem: 'forged-approval', part, consume: false, originOnly: true });
+          continue;
+        }
         const approved = part.approval?.approved === true;
         const reason = part.approval?.reason;
         checks.push({
           ticket: ticket.ticket,
-          subject: { purpose: 'approval', toolName, callId, args: part.input, conversationId },
+          subject,
           onValid: () => decisions.set(callId, { approved, reason }),
+          // The same continuation again: its call already ran (or was denied) in the request that used the ticket.
+          onReplayed: () => {
+            decisions.set(callId, { approved, reason });
+            if (approved) replayed.add(callId);
+          },
           problem: 'forged-approval',
           part,
           consume: true,
@@ -130,16 +161,26 @@ export async function verifyContinuation(
 
   // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
   const refused = await Promise.all(checks.map((check) => problemWith(tickets, check, false)));
-  const first = refused.findIndex((error) => error !== undefined);
+  const isReplay = (check: Check, error: TicketError | undefined) => error?.reason === 'replayed' && check.onReplayed !== undefined;
+  const first = refused.findIndex((error, index) => error !== undefined && !isReplay(checks[index]!, error));
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
-  for (const check of checks) {
+  for (const [index, check] of checks.entries()) {
+    if (isReplay(check, refused[index])) {
+      check.onReplayed?.();
+      continue;
+    }
     if (check.consume) {
       const error = await problemWith(tickets, check, true);
+      // Used between the two passes (the same continuation twice at once): the other request runs it.
+      if (isReplay(check, error)) {
+        check.onReplayed?.();
+        continue;
+      }
       if (error) throw refusal(check, error);
     }
     check.onValid();
   }
-  return { decisions, accepted, inputs };
+  return { decisions, accepted, inputs, replayed, unfinished };
 }
 
 /** The reason a check fails (`undefined`: it passes). Anything but a refused ticket or seal rejects. */
@@ -153,7 +194,7 @@ async function problemWith(tickets: TicketSigner, check: Check, consume: boolean
       throw error;
     }
   }
-  const verdict = await tickets.safeVerify(check.ticket, check.subject, { consume });
+  const verdict = await tickets.safeVerify(check.ticket, check.subject, check.originOnly === true ? { origin: true } : { consume });
   return verdict.ok ? undefined : verdict.error;
 }
 

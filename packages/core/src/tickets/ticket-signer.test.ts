@@ -115,6 +115,26 @@ describe('createTicketSigner: round trip', () => {
   });
 });
 
+describe('createTicketSigner: origin only', () => {
+  it('proves a ticket is this signer’s for exactly that call, even expired or used, and claims nothing', async () => {
+    const time = clock();
+    const store = countingStore();
+    const s = signer([KEY_A], { now: time.now, nonceStore: store });
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT);
+    expect(store.claims).toBe(1);
+    time.advance(DEFAULT_TICKET_TTL_MS + 1);
+    await refused(s.verify(ticket, SUBJECT), 'expired');
+    expect((await s.verify(ticket, SUBJECT, { origin: true })).callId).toBe('call_1');
+    expect(store.claims).toBe(1);
+    // Still bound to exactly its call and to this signer's keys.
+    await refused(s.verify(ticket, { ...SUBJECT, args: { orderId: 'o-43' } }, { origin: true }), 'mismatch', 'args');
+    await refused(signer([KEY_B]).verify(ticket, SUBJECT, { origin: true }), 'unknown-key');
+    const [head, kid, payload, mac] = segments(ticket);
+    await refused(s.verify(`${head}.${kid}.${payload}.${mac.slice(0, -2)}AA`, SUBJECT, { origin: true }), 'bad-signature');
+  });
+});
+
 describe('createTicketSigner: subject mismatch', () => {
   const cases: [string, Partial<TicketSubject>][] = [
     ['args', { args: { ...(SUBJECT.args as object), options: { notify: true, channels: ['email', { kind: 'sms', to: '+2' }] } } }],

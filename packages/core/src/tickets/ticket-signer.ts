@@ -67,6 +67,12 @@ export interface TicketVerifyOptions {
    * reports a used ticket when the nonce store implements `has`.
    */
   readonly consume?: boolean;
+  /**
+   * Only check that this server issued the ticket for exactly `expected` (its signature and subject), not whether it
+   * is still valid: an expired or used ticket passes, and nothing is claimed. For history that must be authentic but
+   * will not be acted on (an approval a client answered in an earlier turn).
+   */
+  readonly origin?: boolean;
 }
 
 /** Result of {@link TicketSigner.safeVerify}. */
@@ -172,8 +178,9 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     if (problem !== undefined) throw fail(problem);
     const claims = decodeClaims(parts.middle);
     if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+    const originOnly = verifyOptions.origin === true;
     // 4. expiry
-    if (now() >= claims.exp) throw fail('expired');
+    if (!originOnly && now() >= claims.exp) throw fail('expired');
     // 5. subject
     if (claims.purpose !== expected.purpose) throw fail('mismatch', 'purpose');
     if (claims.tool !== expected.toolName) throw fail('mismatch', 'toolName');
@@ -187,6 +194,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     }
     if (claims.argsHash !== argsHash) throw fail('mismatch', 'args');
     // 6. nonce, last: a refused attempt never burns a good ticket
+    if (originOnly) return claims;
     const used =
       (verifyOptions.consume ?? true)
         ? !(await nonceStore.claim(claims.nonce, claims.exp))

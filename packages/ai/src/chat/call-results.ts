@@ -1,0 +1,53 @@
+/** What an approved call produced, as the model reads it: its output, or its error text. */
+export type RecordedCallResult = { readonly output: unknown } | { readonly errorText: string };
+
+/**
+ * Where the chat loop keeps the results of approved calls, so that a client that lost the answer and sends the same
+ * continuation again gets the same result instead of a refused ticket, and the call does not run twice.
+ * Keys name one call of one conversation. Values are JSON data.
+ */
+export interface CallResultStore {
+  get(key: string): Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined;
+  /** Keeps `result` until `expiresAt` (epoch ms) at least. */
+  put(key: string, result: RecordedCallResult, expiresAt: number): Promise<void> | void;
+}
+
+/** Options for {@link createMemoryCallResultStore}. */
+export interface MemoryCallResultStoreOptions {
+  /** The most results kept (default 1,000): the oldest go first. */
+  readonly maxEntries?: number | undefined;
+  /** Milliseconds now (default `Date.now`). */
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * A {@link CallResultStore} in memory: one process or one Worker isolate. Across isolates, keep results where your
+ * nonces are (the demo Worker uses D1).
+ */
+export function createMemoryCallResultStore(options: MemoryCallResultStoreOptions = {}): CallResultStore {
+  const { maxEntries = 1_000, now = Date.now } = options;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('createMemoryCallResultStore: maxEntries must be a positive integer.');
+  const entries = new Map<string, { result: RecordedCallResult; expiresAt: number }>();
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      if (now() < entry.expiresAt) return entry.result;
+      entries.delete(key);
+      return undefined;
+    },
+    put(key, result, expiresAt) {
+      entries.delete(key);
+      entries.set(key, { result, expiresAt });
+      for (const oldest of entries.keys()) {
+        if (entries.size <= maxEntries) break;
+        entries.delete(oldest);
+      }
+    },
+  };
+}
+
+/** The store key of one call of one conversation. */
+export function callResultKey(conversationId: string, toolCallId: string): string {
+  return JSON.stringify([conversationId, toolCallId]);
+}
