@@ -290,17 +290,25 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.busy).toBe(false);
   });
 
-  it('a replayed continuation is refused with a 403 the UI can show', async () => {
+  it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
+    writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });
     const hook = mount({ id: 'conv-8', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
     hook.current.approve('c1');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
-    // Replay the approved request as a client could: the single-use ticket is refused.
+    // The approved request again, as a client whose answer was lost sends it: the recorded result, no second write.
     const replay = await server.fetch('/api/chat', { method: 'POST', body: JSON.stringify(server.requests[1]) });
-    expect(replay.status).toBe(403);
-    expect(await replay.json()).toMatchObject({ error: { code: 'ticket-invalid' } });
+    expect(replay.status).toBe(200);
+    expect(await replay.text()).toContain('"type":"tool-output-available"');
+    expect(writes).toHaveLength(1);
+    // The same request with another date: its ticket does not cover it.
+    const tampered = JSON.stringify(server.requests[1]).replace('2026-12-26', '2027-01-01');
+    const refused = await server.fetch('/api/chat', { method: 'POST', body: tampered });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'ticket-invalid' } });
+    expect(writes).toHaveLength(1);
   });
 
   it('after a failed continuation, the next message takes back the unsent approval and the server accepts it', async () => {

@@ -41,6 +41,7 @@ describe('query_order', () => {
   it('fails clearly when the run has no database', async () => {
     const result = await createExecutor({ registry: [queryOrder] }).execute(
       { id: 'c', name: 'query_order', arguments: { order_id: 'A-1001' } },
+      // @ts-expect-error the executor's type asks for the deps; this checks the run-time error for untyped callers
       { run: createRunContext() },
     );
     expect(result.content).toMatch(/needs run deps with a D1 database/);

@@ -9,6 +9,7 @@ import {
   type ToolCallResult,
   ToolError,
   type ToolExecutor,
+  type ToolsDeps,
   type ToolRegistry,
   type TraceRecord,
 } from '@edgetool/core';
@@ -173,7 +174,7 @@ export interface ChatTurn {
 }
 
 /** The chat loop over an edgetool registry. */
-export interface ChatAgent {
+export interface ChatAgent<TDeps = unknown> {
   readonly registry: ToolRegistry;
   /** The server-side executor (policy and chain; tickets are checked by the loop before it runs). */
   readonly executor: ToolExecutor;
@@ -184,9 +185,9 @@ export interface ChatAgent {
    * Verifies the continuation (throws a `ContinuationError` before anything runs when it is forged),
    * then streams the turn.
    */
-  stream<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurn>;
+  stream(request: ChatRequest<TDeps>): Promise<ChatTurn>;
   /** Runs a turn to the end and returns its result (for servers, scripts and tests). */
-  generate<TDeps>(request: ChatRequest<TDeps>): Promise<ChatTurnResult>;
+  generate(request: ChatRequest<TDeps>): Promise<ChatTurnResult>;
 }
 
 /** How a model is named in message metadata and health checks. */
@@ -318,7 +319,10 @@ function foldTurn(
  * Creates the chat loop: `internal` mode runs server tools through the edgetool chain until the model
  * answers; `manual` mode hands every call back to the caller with a ticket. Approvals and client
  * results are accepted only with tickets; every result in the history must carry this server's seal.
+ * Given a list of tools, the agent is typed by the deps they need (`withDeps`): every turn's `run` must carry them.
  */
+export function createChatAgent<const TTools extends readonly AnyTool[]>(options: ChatAgentOptions & { readonly tools: TTools }): ChatAgent<ToolsDeps<TTools>>;
+export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const { model, tickets, instructions } = options;
   const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });

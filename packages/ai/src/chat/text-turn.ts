@@ -139,7 +139,7 @@ function textExecutor(agent: ChatAgent): ToolExecutor {
  * on the next turn. A function rather than an agent method so that a Worker that never calls it does not bundle
  * `generateText`.
  */
-export async function generateTextTurn<TDeps>(agent: ChatAgent, request: TextTurnRequest<TDeps>): Promise<TextTurnResult> {
+export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: TextTurnRequest<NoInfer<TDeps>>): Promise<TextTurnResult> {
   const { registry, model, options } = agent;
   const run = request.run as RunContext;
   const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];

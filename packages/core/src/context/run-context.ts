@@ -65,7 +65,10 @@ export function forkRunContext<TDeps>(run: RunContext<TDeps>, options: { convers
   return new RunContextImpl({ conversationId: options.conversationId, userId: run.userId, deps: run.deps, signal: options.signal ?? run.signal, parent: run as RunContext<unknown> });
 }
 
-/** Creates the context shared by all tool calls of one request. */
-export function createRunContext<TDeps = undefined>(options: RunContextOptions<TDeps> = {}): RunContext<TDeps> {
+/**
+ * Creates the context shared by all tool calls of one request. Its deps type comes from `deps` (or a type argument),
+ * never from where the run is passed, so a run without deps cannot pass for one that has them.
+ */
+export function createRunContext<TDeps = undefined>(options: RunContextOptions<TDeps> = {}): RunContext<NoInfer<TDeps>> {
   return new RunContextImpl(options);
 }

@@ -13,7 +13,7 @@ import { createRegistry, isRegistry, type ToolRegistry } from '../registry/regis
 import { coerceToSchema } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
-import type { AnyTool } from '../tool/types.ts';
+import type { AnyTool, Tool } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
 
@@ -80,23 +80,44 @@ export interface ClientResult<TDeps = unknown> {
   readonly run?: RunContext<TDeps>;
 }
 
-/** Runs tool calls: parse, resolve, validate, interceptors, execute, convert. */
-export interface ToolExecutor {
+/** The options of a batch of calls (`executeAll`): those of one call, with the decisions by call id. */
+export type ExecuteAllOptions<TDeps = unknown> = Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> };
+
+/**
+ * The options argument of a call on an executor whose tools need `TDeps`: optional when they need nothing, and then
+ * with a required `run` carrying those deps (a call without them would fail at run time).
+ */
+export type ExecuteArgs<TDeps, TOptions> = unknown extends TDeps ? [options?: TOptions] : [options: TOptions & { readonly run: RunContext<TDeps> }];
+
+/** The deps a tool needs (`withDeps<Deps>()`): `unknown` for one that needs none. */
+export type ToolDeps<TTool> = TTool extends Tool<infer _I, infer _O, infer TDeps> ? TDeps : never;
+
+/** The deps a list of tools needs: every tool's, together (`unknown` when none needs any). */
+export type ToolsDeps<TTools extends readonly AnyTool[]> =
+  (TTools[number] extends infer T ? (T extends AnyTool ? (deps: ToolDeps<T>) => void : never) : never) extends (deps: infer D) => void ? D : never;
+
+/**
+ * Runs tool calls: parse, resolve, validate, interceptors, execute, convert. `TDeps` is what the tools need in
+ * `ctx.run.deps` (from a list of tools made with `withDeps`); calls must then bring a run with them.
+ */
+export interface ToolExecutor<TDeps = unknown> {
   readonly registry: ToolRegistry;
   readonly side: ExecutionSide;
   readonly tickets: TicketSigner | undefined;
   /** Runs one call. Resolves with a typed outcome; rejects only when the registry's `onError` says `throw`. */
-  execute<TDeps>(call: ToolCall, options?: ExecuteOptions<TDeps>): Promise<ToolCallResult>;
+  execute(call: ToolCall, ...options: ExecuteArgs<TDeps, ExecuteOptions<TDeps>>): Promise<ToolCallResult>;
   /** Runs calls in parallel (calls sharing a `policy.concurrency` group one at a time), results in call order. */
-  executeAll<TDeps>(
-    calls: readonly ToolCall[],
-    options?: Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> },
-  ): Promise<ToolCallResult[]>;
+  executeAll(calls: readonly ToolCall[], ...options: ExecuteArgs<TDeps, ExecuteAllOptions<TDeps>>): Promise<ToolCallResult[]>;
   /** Accepts a client's result only with a valid, unused ticket for exactly that call of a client tool. */
-  acceptClientResult<TDeps>(result: ClientResult<TDeps>): Promise<ToolCallResult>;
+  acceptClientResult(result: ClientResult<TDeps>): Promise<ToolCallResult>;
 }
 
-/** Creates an executor over a registry. */
+/**
+ * Creates an executor over a registry. Given a list of tools, it is typed by the deps they need (`withDeps`), so a
+ * call without a run that carries them does not compile.
+ */
+export function createExecutor<const TTools extends readonly AnyTool[]>(options: ExecutorOptions & { readonly registry: TTools }): ToolExecutor<ToolsDeps<TTools>>;
+export function createExecutor(options: ExecutorOptions): ToolExecutor;
 export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const registry = isRegistry(options.registry) ? options.registry : createRegistry({ tools: options.registry as readonly AnyTool[] });
   const side = options.side ?? 'server';
@@ -257,10 +278,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
   }
 
-  async function executeAll<TDeps>(
-    calls: readonly ToolCall[],
-    opts: Omit<ExecuteOptions<TDeps>, 'approval'> & { readonly approvals?: ReadonlyMap<string, ApprovalDecision> } = {},
-  ): Promise<ToolCallResult[]> {
+  async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
     const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
     // Groups come from the tools, so lazy tools are resolved first (a failed or unknown one has no group: its call
     // reports the failure itself).
