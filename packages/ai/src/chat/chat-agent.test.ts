@@ -2,7 +2,7 @@ import { contextKey, createRunContext, createTicketSigner, defineTool } from '@e
 import * as v from 'valibot';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
@@ -202,6 +202,7 @@ describe('chat loop: internal mode', () => {
     const f = fixture();
     const broken = { ...f.tickets, seal: () => Promise.reject(new Error('the key store is down')) } as typeof f.tickets;
     const agent = createChatAgent({ model: scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok')), tools: f.tools, tickets: broken });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const chunks: { type: string; errorText?: string }[] = [];
     const reader = (await agent.stream(ask('go'))).toResponse().body?.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
@@ -211,6 +212,9 @@ describe('chat loop: internal mode', () => {
     expect(types).not.toContain('tool-output-available');
     // The client reads that the turn failed, not the internals; onError (here: the default log) gets the details.
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model call failed (Error).' });
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(String(log.mock.calls[0]?.[1])).toContain('the key store is down');
+    log.mockRestore();
   });
 
   it('a model that stops answering ends the turn with an error chunk after modelTimeout, and the log gets why', async () => {
