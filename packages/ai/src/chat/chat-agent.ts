@@ -371,6 +371,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', `Invalid messages: ${why.length > 500 ? `${why.slice(0, 500)}… (${why.length} characters)` : why}`, { cause: validation.error });
     }
     const messages = validation.data;
+    // The instructions are the server's: a client's system message would be a prompt the server never wrote.
+    if (messages.some((message) => message.role === 'system')) {
+      throw new ToolError('invalid-input', 'Invalid messages: a client may send user and assistant messages only, not system messages.');
+    }
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
