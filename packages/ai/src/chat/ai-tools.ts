@@ -91,31 +91,29 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   if (runsOnCaller(tool, mode)) return 'not-applicable';
   const reason = typeof tool.metadata.approvalReason === 'string' ? tool.metadata.approvalReason : undefined;
   const ask: ToolApprovalStatus = reason ? { type: 'user-approval', reason } : 'user-approval';
-  if (mode === 'manual') return (await failsItsCheck(tool, id, input, run)) ? 'not-applicable' : ask;
-  const rule = tool.policy.needsApproval;
-  if (rule === false) return 'not-applicable';
-  // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
-  const max = tool.policy.maxCallsPerRun;
-  if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
+  const { needsApproval: rule, maxCallsPerRun: max, check } = tool.policy;
+  if (mode === 'manual' && check === undefined) return ask;
+  if (mode === 'internal') {
+    if (rule === false) return 'not-applicable';
+    // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
+    if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
+  }
   // The executor coerces before it validates (`policy.coerce`): decide on the same input, or a quoted number skips the human.
   const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
   if (!checked.ok) return 'not-applicable';
-  const required = typeof rule === 'function' ? await rule(checked.value, lightContext(tool, id, checked.value, run)) : rule;
-  if (!required || (await failsItsCheck(tool, id, checked.value, run))) return 'not-applicable';
-  return ask;
+  const ctx = lightContext(tool, id, checked.value, run);
+  if (mode === 'internal' && !(typeof rule === 'function' ? await rule(checked.value, ctx) : rule)) return 'not-applicable';
+  return (await refusedByCheck(check, checked.value, ctx)) ? 'not-applicable' : ask;
 }
 
 /**
- * Whether the tool's `policy.check` refuses the call. Such a call never asks a human: it runs into the executor, whose
- * check layer refuses it again, before the approval, and reports why to the model. Input that does not validate fails.
+ * Whether the tool's `policy.check` refuses the (validated) call. Such a call never asks a human: it runs into the
+ * executor, whose check layer refuses it again, before the approval, and reports why to the model.
  */
-async function failsItsCheck(tool: AnyTool, id: string, input: unknown, run: RunContext): Promise<boolean> {
-  const { check } = tool.policy;
+async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown, ctx: CallContext): Promise<boolean> {
   if (check === undefined) return false;
-  const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
-  if (!checked.ok) return true;
   try {
-    await check(checked.value, lightContext(tool, id, checked.value, run));
+    await check(input, ctx);
     return false;
   } catch {
     return true;

@@ -381,13 +381,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
+    const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
       onProgress: progress.report,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,
-      recall: (id) => (verified.replayed.has(id) ? Promise.resolve(callResults.get(callResultKey(run.conversationId, id))) : undefined),
+      recall: (id) => (verified.replayed.has(id) ? Promise.resolve(recorded(id)) : undefined),
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
@@ -401,9 +402,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
     });
     const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
+    // Outside the try below: a result store that fails is the server's problem, not the client's invalid input.
+    const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
     try {
-      const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, (id) => callResults.get(callResultKey(run.conversationId, id)));
       modelMessages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
     } catch (error) {
       // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).

@@ -141,14 +141,14 @@ export async function verifyContinuation(
           continue;
         }
         const approved = part.approval?.approved === true;
-        const reason = part.approval?.reason;
+        const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason });
         checks.push({
           ticket: ticket.ticket,
           subject,
-          onValid: () => decisions.set(callId, { approved, reason }),
+          onValid: decide,
           // The same continuation again: its call already ran (or was denied) in the request that used the ticket.
           onReplayed: () => {
-            decisions.set(callId, { approved, reason });
+            decide();
             if (approved) replayed.add(callId);
           },
           problem: 'forged-approval',
@@ -165,20 +165,13 @@ export async function verifyContinuation(
   const first = refused.findIndex((error, index) => error !== undefined && !isReplay(checks[index]!, error));
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
   for (const [index, check] of checks.entries()) {
-    if (isReplay(check, refused[index])) {
-      check.onReplayed?.();
-      continue;
-    }
-    if (check.consume) {
-      const error = await problemWith(tickets, check, true);
-      // Used between the two passes (the same continuation twice at once): the other request runs it.
-      if (isReplay(check, error)) {
-        check.onReplayed?.();
-        continue;
-      }
-      if (error) throw refusal(check, error);
-    }
-    check.onValid();
+    // A ticket used before this request (pass 1 saw it), or between the two passes (the same continuation twice at
+    // once: the other request runs it).
+    const seen = refused[index];
+    const error = isReplay(check, seen) ? seen : check.consume ? await problemWith(tickets, check, true) : undefined;
+    if (isReplay(check, error)) check.onReplayed?.();
+    else if (error) throw refusal(check, error);
+    else check.onValid();
   }
   return { decisions, accepted, inputs, replayed, unfinished };
 }

@@ -126,7 +126,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const onTrace = options.onTrace;
   const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
-  const gates = { placement: placement({ tickets }), approval: approval({ tickets }), check: precheck };
+  const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
 
   /**
@@ -138,15 +138,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (chain === undefined) {
       const head = [...outer, ...tool.interceptors];
       const policy: ToolInterceptor[] = [];
-      const { runsOn, needsApproval, maxCallsPerRun, retries, timeoutMs } = tool.policy;
+      const { runsOn, needsApproval, maxCallsPerRun, check, rateLimit: limit, retries, timeoutMs } = tool.policy;
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
       // Before the approval, so a call over the limit never asks a human (a waiting call gives its unit back).
       if (maxCallsPerRun !== undefined) policy.push(callLimit(maxCallsPerRun));
       // The tool's own check: a call that cannot succeed is refused before a human is asked.
-      if (tool.policy.check !== undefined) policy.push(gates.check);
+      if (check !== undefined) policy.push(precheck);
       if (needsApproval !== false) policy.push(gates.approval);
       // After the approval (a limiter cannot give a unit back), outside the retries (one call, one unit).
-      if (tool.policy.rateLimit !== undefined) policy.push(rateLimit(tool.policy.rateLimit));
+      if (limit !== undefined) policy.push(rateLimit(limit));
       if (retries > 0) policy.push(retry({ retries }));
       if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
       chain = { head, policy, all: [...head, ...policy], spans: spansOn || head.some(traces) };

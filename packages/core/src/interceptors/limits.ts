@@ -29,6 +29,21 @@ export interface RateLimitPolicy<TDeps = unknown> {
   readonly key?: ((ctx: ToolContext<unknown, TDeps>) => string) | undefined;
 }
 
+/**
+ * Throws a `TypeError` unless `limiter` is a {@link RateLimiter} or a function (that finds one per call). `where`
+ * names the option in the message. Shared by {@link rateLimit} and `policy.rateLimit`, which checks it at definition.
+ */
+export function checkLimiter(limiter: unknown, where: string): void {
+  if (typeof limiter !== 'function' && typeof (limiter as { limit?: unknown } | null | undefined)?.limit !== 'function') {
+    throw new TypeError(`${where} must have a limit({ key }) method (a Workers rate limit binding, memoryRateLimiter()), or be a function returning one.`);
+  }
+}
+
+/** Throws a `TypeError` unless `max` is a positive integer (`where` names it). Shared by {@link callLimit} and `policy.maxCallsPerRun`. */
+export function checkMaxCalls(max: unknown, where: string): void {
+  if (!Number.isInteger(max) || (max as number) < 1) throw new TypeError(`${where} must be a positive integer.`);
+}
+
 /** The budget key of a call by default: the tool and the user. */
 function defaultKey(ctx: ToolContext): string {
   return `${ctx.tool.name}:${ctx.run.userId ?? '(anonymous)'}`;
@@ -47,9 +62,7 @@ function refused(ctx: ToolContext, message: string, cause?: unknown) {
 /* @__NO_SIDE_EFFECTS__ */
 export function rateLimit<TDeps = unknown>(options: RateLimitPolicy<TDeps>): ToolInterceptor<unknown, unknown, TDeps> {
   const { limiter, key = defaultKey } = options;
-  if (typeof limiter !== 'function' && typeof limiter?.limit !== 'function') {
-    throw new TypeError('rateLimit: `limiter` must have a limit({ key }) method (a Workers rate limit binding, memoryRateLimiter()), or be a function returning one.');
-  }
+  checkLimiter(limiter, 'rateLimit: `limiter`');
   return defineInterceptor<unknown, unknown, TDeps>('rate-limit', async (ctx, next) => {
     const found = typeof limiter === 'function' ? limiter(ctx) : limiter;
     if (typeof found?.limit !== 'function') {
@@ -84,7 +97,7 @@ export function runCallCount(run: RunContext<unknown>, tool: AnyTool): number {
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function callLimit(max: number): ToolInterceptor {
-  if (!Number.isInteger(max) || max < 1) throw new TypeError('callLimit(max): max must be a positive integer.');
+  checkMaxCalls(max, 'callLimit(max): max');
   return defineInterceptor('call-limit', (ctx, next) => {
     let perTool = counts.get(ctx.run);
     if (perTool === undefined) {

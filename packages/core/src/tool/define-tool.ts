@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { toInterceptor } from '../chain/interceptor.ts';
 import type { ToolInterceptor } from '../chain/types.ts';
+import { checkLimiter, checkMaxCalls } from '../interceptors/limits.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { isJsonSchemaValidator } from '../schema/json-schema.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
@@ -18,13 +19,8 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
   const { maxCallsPerRun, rateLimit, check } = input;
   if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
-  if (maxCallsPerRun !== undefined && !(Number.isInteger(maxCallsPerRun) && maxCallsPerRun > 0)) {
-    throw new TypeError(`Tool "${name}": maxCallsPerRun must be a positive integer.`);
-  }
-  const limiter = rateLimit?.limiter;
-  if (rateLimit !== undefined && typeof limiter !== 'function' && typeof limiter?.limit !== 'function') {
-    throw new TypeError(`Tool "${name}": rateLimit.limiter must have a limit({ key }) method, or be a function returning one.`);
-  }
+  if (maxCallsPerRun !== undefined) checkMaxCalls(maxCallsPerRun, `Tool "${name}": maxCallsPerRun`);
+  if (rateLimit !== undefined) checkLimiter(rateLimit.limiter, `Tool "${name}": rateLimit.limiter`);
   return {
     effects,
     runsOn: input.runsOn ?? 'server',
