@@ -1,5 +1,5 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
-import { humanize } from './words.ts';
+import { humanize, splitIdentifier } from './words.ts';
 
 const MAX_FIELDS = 6;
 const MAX_ITEMS = 5;
@@ -137,11 +137,7 @@ function delayKeyOf(record: Record<string, unknown>): string | undefined {
 function nounOf(name: string, record: Record<string, unknown>): string | undefined {
   const idKey = [labelKeyOf(record), ...Object.keys(record)].find((key) => key !== undefined && NOUN_ID.test(key));
   if (idKey !== undefined) return humanize(idKey.replace(/_?[Ii]d$/, ''));
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0 && !VERBS.has(word));
+  const words = splitIdentifier(name).filter((word) => !VERBS.has(word));
   return words.length === 1 ? words[0] : undefined;
 }
 
