@@ -1,5 +1,6 @@
 import type { ToolContext, ToolOutcome } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
+import { checkModelContent, type ModelContent } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 
 /** What the model reads when a tool returns `undefined` or `null`. */
@@ -27,15 +28,11 @@ export function errorModelText(error: ToolError): string {
   return lines.join('\n');
 }
 
-/** The text the model reads for an outcome. */
-export function outcomeModelText(tool: AnyTool | undefined, outcome: ToolOutcome, ctx: ToolContext | undefined): string {
+/** What the model reads for an outcome: text, or checked parts when the tool's `toModelOutput` returned parts. */
+export function outcomeModelText(tool: AnyTool | undefined, outcome: ToolOutcome, ctx: ToolContext | undefined): ModelContent {
   switch (outcome.type) {
-    case 'success': {
-      if (!tool?.toModelOutput || !ctx) return defaultModelText(outcome.output);
-      const text: unknown = tool.toModelOutput(outcome.output, ctx);
-      if (typeof text !== 'string') throw new TypeError(`toModelOutput returned ${text === null ? 'null' : typeof text}, not a string`);
-      return text;
-    }
+    case 'success':
+      return !tool?.toModelOutput || !ctx ? defaultModelText(outcome.output) : checkModelContent(tool.toModelOutput(outcome.output, ctx));
     case 'error':
       return errorModelText(outcome.error);
     case 'approval-required':

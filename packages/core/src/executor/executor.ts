@@ -13,6 +13,7 @@ import { createRegistry, isRegistry, type ToolRegistry } from '../registry/regis
 import { coerceToSchema } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
+import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import type { AnyTool, Tool } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -60,8 +61,10 @@ export interface ToolCallResult<TOutput = unknown> {
   /** The validated input, or the parsed arguments when validation was not reached. */
   readonly input: unknown;
   readonly outcome: ToolOutcome<TOutput>;
-  /** The text the model reads for this call. */
+  /** The text the model reads for this call (for parts: their text, with a line naming each image). */
   readonly content: string;
+  /** What the model reads, part by part, when the tool's `toModelOutput` returned parts (images); else `undefined`. */
+  readonly parts: readonly ModelContentPart[] | undefined;
   readonly isError: boolean;
   /** The tool's policy says its output is the answer. */
   readonly returnDirect: boolean;
@@ -155,7 +158,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return chain;
   }
 
-  function finish(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, spans: readonly ToolSpan[], outcome: ToolOutcome, content: string): ToolCallResult {
+  function finish(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, spans: readonly ToolSpan[], outcome: ToolOutcome, content: ModelContent): ToolCallResult {
     if (outcome.type === 'error') {
       const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
       if (policy === 'throw') throw outcome.error;
@@ -165,7 +168,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       tool,
       input,
       outcome,
-      content,
+      content: typeof content === 'string' ? content : partsText(content),
+      parts: typeof content === 'string' ? undefined : content,
       isError: outcome.type === 'error',
       returnDirect: outcome.type === 'success' && tool?.policy.returnDirect === true,
       spans,
@@ -260,7 +264,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     progress?.end();
     if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
 
-    let content: string;
+    let content: ModelContent;
     try {
       content = outcomeModelText(tool, outcome, ctx);
     } catch (error) {
@@ -322,7 +326,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const outcome: ToolOutcome = result.isError
       ? failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta))
       : { type: 'success', output: result.output };
-    let content: string;
+    let content: ModelContent;
     try {
       content = outcomeModelText(tool, outcome, ctx);
     } catch (error) {

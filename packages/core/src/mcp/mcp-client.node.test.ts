@@ -125,7 +125,7 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
     await client.close();
   });
 
-  it('runs the tools through the executor: structured output, progress, errors, images named in text', async () => {
+  it('runs the tools through the executor: structured output, progress, errors, images as image parts', async () => {
     const client = await connectMcp({ url });
     const executor = createExecutor({ registry: await client.tools() });
     const search = await executor.execute({ id: 'c1', name: 'orders_search', arguments: '{"customer":"ada"}' });
@@ -138,7 +138,12 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
     expect(report.content).toBe('report of 3 pages');
     expect(events.map((e) => e.progress)).toEqual([1, 2, 3].map((page) => ({ message: `page ${page}`, completed: page, total: 3 })));
 
-    expect((await executor.execute({ id: 'c4', name: 'chart', arguments: '{}' })).content).toBe('Sales by month:\n[image: image/png, not shown]');
+    const chart = await executor.execute({ id: 'c4', name: 'chart', arguments: '{}' });
+    expect(chart.parts).toEqual([
+      { type: 'text', text: 'Sales by month:' },
+      { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+    ]);
+    expect(chart.content).toBe('Sales by month:\n[image: image/png, 8 B]');
     expect((await executor.execute({ id: 'c5', name: 'wipe', arguments: '{}' })).outcome.type).toBe('approval-required');
     expect(await client.callTool('nope', {})).toMatchObject({ isError: true, content: [{ text: 'No tool named nope' }] });
     await client.close();

@@ -7,7 +7,8 @@ import { createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
-import { connectMcp, contentText, McpError } from './mcp-client.ts';
+import { imagePart } from '../tool/model-content.ts';
+import { connectMcp, contentParts, contentText, McpError } from './mcp-client.ts';
 import { createMcpHandler } from './mcp-handler.ts';
 
 const URL_ = 'https://orders.example/mcp';
@@ -413,6 +414,67 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     const result = await executor.execute({ id: 'c1', name: 'echo', arguments: '{"text":"x"}' });
     expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', message: 'The MCP server answered HTTP 503: overloaded' } });
     expect(result.outcome.type === 'error' && result.outcome.error.cause).toBeInstanceOf(McpError);
+  });
+});
+
+/** A real 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+describe('MCP: images in tool results', () => {
+  const chart = defineTool({
+    name: 'chart',
+    description: 'Draws a chart',
+    input: v.object({ title: v.string() }),
+    execute: ({ title }) => ({ title }),
+    toModelOutput: ({ title }) => [{ type: 'text', text: `Chart "${title}":` }, imagePart(PNG, 'image/png')],
+  });
+  const handle = createMcpHandler({ tools: [chart], name: 'charts', version: '1.0.0' });
+  const fetch = (request: Request) => handle(request);
+
+  it('the handler sends parts as MCP text and image pieces', async () => {
+    const client = await connectMcp({ url: URL_, fetch });
+    const result = await client.callTool('chart', { title: 'Sales' });
+    expect(result).toEqual({
+      content: [
+        { type: 'text', text: 'Chart "Sales":' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+      ],
+      structuredContent: undefined,
+      isError: false,
+    });
+  });
+
+  it('the client hands a remote image to the model as an image part; the output is the content', async () => {
+    const client = await connectMcp({ url: URL_, fetch });
+    const result = await createExecutor({ registry: await client.tools() }).execute({ id: 'c1', name: 'chart', arguments: '{"title":"Sales"}' });
+    expect(result.isError).toBe(false);
+    expect(result.parts).toEqual([
+      { type: 'text', text: 'Chart "Sales":' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+    ]);
+    expect(result.outcome.type === 'success' && result.outcome.output).toEqual([
+      { type: 'text', text: 'Chart "Sales":' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+    ]);
+    expect(result.content).toBe('Chart "Sales":\n[image: image/png, 68 B]');
+  });
+
+  it('contentParts: images a model takes as images, the rest as the text that names it', () => {
+    expect(
+      contentParts([
+        { type: 'text', text: 'first' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'image', data: PNG, mimeType: 'image/svg+xml' },
+        { type: 'image', data: 'not base64!', mimeType: 'image/png' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+      ]),
+    ).toEqual([
+      { type: 'text', text: 'first' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+      { type: 'text', text: '[image: image/svg+xml, not shown]' },
+      { type: 'text', text: '[image: image/png, not shown]' },
+      { type: 'text', text: '[audio: audio/wav, not shown]' },
+    ]);
   });
 });
 

@@ -3,7 +3,9 @@ import { ToolError } from '../errors/tool-error.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
 import type { JsonSchema } from '../schema/input-schema.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
+import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import { IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
@@ -394,8 +396,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
             throw new ToolError('execution-failed', text || `The MCP tool "${remote.name}" failed without saying why.`, { toolName: name, callId: ctx.call.id });
           }
           if (remote.outputSchema !== undefined || result.structuredContent !== undefined) return result.structuredContent;
-          return contentText(result.content);
+          // With images, the output is the content itself, and the model sees the images (`toModelOutput`).
+          return result.content.some(isImage) ? result.content : contentText(result.content);
         },
+        toModelOutput: (output) => (Array.isArray(output) ? contentParts(output as McpContent[]) : defaultModelText(output)),
       });
     });
   }
@@ -527,6 +531,25 @@ export function contentText(content: readonly McpContent[]): string {
     })
     .filter((line) => line !== '')
     .join('\n');
+}
+
+const isImage = (piece: McpContent): boolean => piece.type === 'image' && IMAGE_MEDIA_TYPES.includes(piece.mimeType);
+
+/**
+ * A result's content as parts the model reads: text and images as they are, everything else (audio, resources, an
+ * image type models do not take or data that is not base64) as its line of {@link contentText}.
+ */
+export function contentParts(content: readonly McpContent[]): ModelContentPart[] {
+  return content.map((piece): ModelContentPart => {
+    if (piece.type === 'image') {
+      try {
+        return imagePart(piece.data, piece.mimeType);
+      } catch {
+        // Not an image a model takes: named in text instead.
+      }
+    }
+    return { type: 'text', text: contentText([piece]) };
+  });
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it aborts (a `fetch` of your own may not listen). */

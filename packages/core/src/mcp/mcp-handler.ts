@@ -234,8 +234,9 @@ function outputSchemaOf(tool: AnyTool): JsonSchema | undefined {
 }
 
 /**
- * The `tools/call` result: the text the model reads, the output as `structuredContent` when the tool declares an
- * object output schema, and `isError` for every failure or a call that cannot run here.
+ * The `tools/call` result: what the model reads (text, or text and image pieces when the tool's `toModelOutput`
+ * returned parts), the output as `structuredContent` when the tool declares an object output schema, and `isError`
+ * for every failure or a call that cannot run here.
  */
 function toCallResult(result: ToolCallResult) {
   const { outcome } = result;
@@ -246,8 +247,10 @@ function toCallResult(result: ToolCallResult) {
         ? `Tool "${result.call.name}" runs in the user's browser, not on this server. Nothing ran.`
         : result.content;
   const structured = outcome.type === 'success' && result.tool !== undefined && outputSchemaOf(result.tool) !== undefined;
+  // Parts (images) go as MCP content pieces; everything else as one text piece.
+  const parts = outcome.type === 'success' ? result.parts : undefined;
   return {
-    content: [{ type: 'text', text }],
+    content: parts ? parts.map((part) => (part.type === 'text' ? part : { type: 'image', data: part.data, mimeType: part.mediaType })) : [{ type: 'text', text }],
     ...(structured ? { structuredContent: parseJson(JSON.stringify(outcome.output)) } : {}),
     isError: outcome.type !== 'success',
   };

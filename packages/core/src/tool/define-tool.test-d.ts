@@ -6,9 +6,30 @@ import type { RateLimiter } from '../interceptors/limits.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import type { listDelayedOrders, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool, withDeps } from './define-tool.ts';
+import { imagePart, type ModelContent, type ModelContentPart } from './model-content.ts';
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from './types.ts';
+import type { ToolCallResult } from '../executor/executor.ts';
 
 describe('defineTool types', () => {
+  it('toModelOutput gets the typed output and returns text or parts', () => {
+    defineTool({
+      name: 'chart',
+      description: '',
+      input: v.object({}),
+      execute: () => ({ caption: 'c', png: new Uint8Array(0) }),
+      toModelOutput: (output) => {
+        expectTypeOf(output).toEqualTypeOf<{ caption: string; png: Uint8Array<ArrayBuffer> }>();
+        return [{ type: 'text', text: output.caption }, imagePart(output.png, 'image/png')];
+      },
+    });
+    // @ts-expect-error: a part needs its fields
+    defineTool({ name: 't', description: '', input: v.object({}), execute: () => 1, toModelOutput: () => [{ type: 'image', data: 'x' }] });
+    // @ts-expect-error: not text, not parts
+    defineTool({ name: 't', description: '', input: v.object({}), execute: () => 1, toModelOutput: () => 1 });
+    expectTypeOf<ReturnType<NonNullable<AnyTool['toModelOutput']>>>().toEqualTypeOf<ModelContent>();
+    expectTypeOf<ToolCallResult['parts']>().toEqualTypeOf<readonly ModelContentPart[] | undefined>();
+  });
+
   it('infers execute input from the valibot schema (defaults applied)', () => {
     defineTool({
       name: 't',

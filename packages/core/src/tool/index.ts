@@ -1,2 +1,3 @@
 export * from './define-tool.ts';
 export * from './types.ts';
+export * from './model-content.ts';

@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { InterceptorLike, ToolContext, ToolInterceptor } from '../chain/types.ts';
 import type { RateLimitPolicy } from '../interceptors/limits.ts';
 import type { JsonSchema, ToolSchema } from '../schema/input-schema.ts';
+import type { ModelContent } from './model-content.ts';
 
 /** What a tool does to the world. `write` and `destructive` need approval unless the policy says otherwise. */
 export type ToolEffects = 'read' | 'write' | 'destructive';
@@ -79,8 +80,8 @@ export interface Tool<TInput = unknown, TOutput = unknown, TDeps = unknown> {
   readonly jsonSchema: JsonSchema;
   /** Absent on a side that only describes the tool (for example a client tool on the server). */
   execute?(input: TInput, ctx: ToolContext<TInput, TDeps>): TOutput | Promise<TOutput>;
-  /** Turns the output into the text the model reads (default: strings as is, objects as JSON). */
-  toModelOutput?(output: TOutput, ctx: ToolContext<TInput, TDeps>): string;
+  /** Turns the output into what the model reads (default: strings as is, objects as JSON): text, or parts with images. */
+  toModelOutput?(output: TOutput, ctx: ToolContext<TInput, TDeps>): ModelContent;
 }
 
 /** Any tool, whatever its input, output and dependencies (every `Tool` is assignable to it). */
@@ -106,7 +107,8 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> | ToolInterceptor)[] | undefined;
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
   readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput | Promise<TOutput>;
-  readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => string;
+  /** What the model reads for a result (default: strings as is, objects as JSON): text, or parts with images (`imagePart`). */
+  readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => ModelContent;
 }
 
 /** The input type of a tool. */

@@ -1,0 +1,126 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { createRunContext } from '../context/run-context.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { createTicketSigner } from '../tickets/ticket-signer.ts';
+import { defineTool } from './define-tool.ts';
+import { checkModelContent, type ImagePart, imagePart, partsText } from './model-content.ts';
+
+/** A real 1×1 PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const pngBytes = () => Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
+
+describe('imagePart', () => {
+  it('encodes bytes as standard padded base64, from a Uint8Array or an ArrayBuffer', () => {
+    expect(imagePart(pngBytes(), 'image/png')).toEqual({ type: 'image', data: PNG_BASE64, mediaType: 'image/png' });
+    expect(imagePart(pngBytes().buffer, 'image/png').data).toBe(PNG_BASE64);
+    // Every remainder of 3, and bytes that base64url would write differently (+ and /).
+    for (const bytes of [[0xfb], [0xfb, 0xff], [0xfb, 0xff, 0xbf], [0, 1, 2, 3]]) {
+      const data = imagePart(Uint8Array.from(bytes), 'image/gif').data;
+      expect(Array.from(atob(data), (c) => c.charCodeAt(0))).toEqual(bytes);
+    }
+  });
+
+  it('encodes an image larger than one chunk of the encoder', () => {
+    const bytes = Uint8Array.from({ length: 100_003 }, (_, i) => (i * 7) & 255);
+    const decoded = atob(imagePart(bytes, 'image/webp').data);
+    expect(decoded.length).toBe(bytes.length);
+    expect(decoded.charCodeAt(99_999)).toBe(bytes[99_999]);
+  });
+
+  it('takes base64 text as it is, and refuses what models cannot take', () => {
+    expect(imagePart(PNG_BASE64, 'image/png').data).toBe(PNG_BASE64);
+    expect(() => imagePart(PNG_BASE64, 'image/svg+xml')).toThrow(/media type "image\/svg\+xml"; models take image\/png/);
+    expect(() => imagePart(`data:image/png;base64,${PNG_BASE64}`, 'image/png')).toThrow(/not base64 text/);
+    expect(() => imagePart('abc', 'image/png')).toThrow(/not base64 text/);
+    expect(() => imagePart('', 'image/png')).toThrow(/not base64 text/);
+  });
+});
+
+describe('checkModelContent', () => {
+  it('takes a string, or text and image parts, copied', () => {
+    expect(checkModelContent('hi')).toBe('hi');
+    const image = { type: 'image', data: PNG_BASE64, mediaType: 'image/png', extra: 1 };
+    const checked = checkModelContent([{ type: 'text', text: 'A chart' }, image]);
+    expect(checked).toEqual([
+      { type: 'text', text: 'A chart' },
+      { type: 'image', data: PNG_BASE64, mediaType: 'image/png' },
+    ]);
+    image.data = 'changed';
+    expect((checked[1] as ImagePart).data).toBe(PNG_BASE64);
+  });
+
+  it('names what is wrong', () => {
+    expect(() => checkModelContent(42)).toThrow('toModelOutput returned number, not a string or a list of parts');
+    expect(() => checkModelContent(null)).toThrow('toModelOutput returned null');
+    expect(() => checkModelContent([])).toThrow('no parts');
+    expect(() => checkModelContent([{ type: 'text' }])).toThrow('part 0 of toModelOutput is a text part without a string `text`');
+    expect(() => checkModelContent(['text'])).toThrow(/part 0 .* not \{ type: 'text', text \}/);
+    expect(() => checkModelContent([{ type: 'text', text: '' }, { type: 'image', data: PNG_BASE64 }])).toThrow(/part 1 .* media type undefined/);
+  });
+
+  it('partsText names each image with its type and size', () => {
+    expect(partsText([{ type: 'text', text: 'A chart:' }, imagePart(pngBytes(), 'image/png')])).toBe(`A chart:\n[image: image/png, ${pngBytes().length} B]`);
+    expect(partsText([imagePart(new Uint8Array(2048), 'image/jpeg')])).toBe('[image: image/jpeg, 2.0 KB]');
+  });
+});
+
+describe('the executor with parts', () => {
+  const chart = defineTool({
+    name: 'chart',
+    description: 'Draws a chart.',
+    input: v.object({ title: v.string() }),
+    execute: ({ title }) => ({ title, png: pngBytes() }),
+    toModelOutput: (output) => [{ type: 'text', text: `Chart "${output.title}":` }, imagePart(output.png, 'image/png')],
+  });
+
+  it('keeps the parts, and their text in content', async () => {
+    const result = await createExecutor({ registry: [chart] }).execute({ id: 'c1', name: 'chart', arguments: '{"title":"Sales"}' });
+    expect(result.isError).toBe(false);
+    expect(result.parts).toEqual([
+      { type: 'text', text: 'Chart "Sales":' },
+      { type: 'image', data: PNG_BASE64, mediaType: 'image/png' },
+    ]);
+    expect(result.content).toBe(`Chart "Sales":\n[image: image/png, ${pngBytes().length} B]`);
+  });
+
+  it('text results have no parts', async () => {
+    const plain = defineTool({ name: 'plain', description: '', input: v.object({}), execute: () => ({ a: 1 }) });
+    const result = await createExecutor({ registry: [plain] }).execute({ id: 'c1', name: 'plain', arguments: '{}' });
+    expect(result.parts).toBeUndefined();
+    expect(result.content).toBe('{"a":1}');
+  });
+
+  it('bad parts are an invalid-output error the model can read, with no parts', async () => {
+    const bad = defineTool({
+      name: 'bad',
+      description: '',
+      input: v.object({}),
+      execute: () => 'x',
+      toModelOutput: () => [{ type: 'image', data: PNG_BASE64, mediaType: 'application/pdf' }],
+    });
+    const result = await createExecutor({ registry: [bad] }).execute({ id: 'c1', name: 'bad', arguments: '{}' });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('invalid-output');
+    expect(result.parts).toBeUndefined();
+    expect(result.content).toMatch(/^Error \(invalid-output\): .*part 0 of toModelOutput has media type "application\/pdf"/);
+  });
+
+  it('a client tool result becomes parts too', async () => {
+    const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }] });
+    const camera = defineTool({
+      name: 'camera',
+      description: 'Takes a photo in the browser.',
+      input: v.object({}),
+      policy: { runsOn: 'client' },
+      toModelOutput: (output: { jpeg: string }) => [imagePart(output.jpeg, 'image/jpeg')],
+    });
+    const executor = createExecutor({ registry: [camera], tickets });
+    const run = createRunContext({ conversationId: 'conv-1' });
+    const call = { id: 'c1', name: 'camera', arguments: '{}' };
+    const pending = await executor.execute(call, { run });
+    expect(pending.outcome.type).toBe('client-pending');
+    const ticket = pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    const result = await executor.acceptClientResult({ call, output: { jpeg: PNG_BASE64 }, ticket, run });
+    expect(result.parts).toEqual([{ type: 'image', data: PNG_BASE64, mediaType: 'image/jpeg' }]);
+  });
+});
