@@ -1,5 +1,6 @@
 import type { ApprovalDecision, RunContext, ToolCallResult, ToolExecutor } from '@edgetool/core';
 import type { ToolModelMessage } from 'ai';
+import { toToolOutput } from './chat/tool-output.ts';
 
 /** A tool call as the AI SDK reports it (`result.toolCalls`). */
 export interface ModelToolCall {
@@ -29,6 +30,8 @@ export async function executeToolCalls(options: {
   readonly run?: RunContext;
   readonly signal?: AbortSignal;
   readonly approvals?: ReadonlyMap<string, ApprovalDecision>;
+  /** Images in tool results reach the model as images (default `true`; `false` for a model that cannot take them: their text). */
+  readonly images?: boolean;
 }): Promise<ExecutedToolCalls> {
   const calls = options.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
   const results = await options.executor.executeAll(calls, {
@@ -45,7 +48,7 @@ export async function executeToolCalls(options: {
             type: 'tool-result' as const,
             toolCallId: r.call.id,
             toolName: r.call.name,
-            output: r.isError ? { type: 'error-text' as const, value: r.content } : { type: 'text' as const, value: r.content },
+            output: r.isError ? { type: 'error-text' as const, value: r.content } : toToolOutput(r.parts ?? r.content, options.images ?? true),
           })),
         },
       ]

@@ -2,10 +2,12 @@ import {
   type AnyTool,
   type ApprovalDecision,
   CallContext,
+  checkModelContent,
   coerceToSchema,
   createExecutor,
   createSerializer,
   defaultModelText,
+  type ModelContent,
   type RunContext,
   runCallCount,
   type ToolCallResult,
@@ -17,6 +19,7 @@ import {
 import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
 import type { RecordedCallResult } from './call-results.ts';
 import type { ExecutionMode } from './protocol.ts';
+import { toToolOutput } from './tool-output.ts';
 
 /** Options for {@link toAISDKTools}. */
 export interface AISDKToolsOptions {
@@ -40,6 +43,11 @@ export interface AISDKToolsOptions {
   readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
   readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
+  /**
+   * Images in tool results (`toModelOutput` parts) reach the model as images (default `true`). `false` sends their
+   * text, with a line naming each image, for a provider that cannot take images in tool results (`takesToolImages`).
+   */
+  readonly images?: boolean | undefined;
 }
 
 /** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
@@ -79,8 +87,8 @@ function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext
 }
 
 /** How the model reads a tool's output, for calls of this request and for history alike. */
-function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext): string {
-  return tool.toModelOutput ? tool.toModelOutput(output, lightContext(tool, id, input, run)) : defaultModelText(output);
+function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext): ModelContent {
+  return tool.toModelOutput ? checkModelContent(tool.toModelOutput(output, lightContext(tool, id, input, run))) : defaultModelText(output);
 }
 
 /**
@@ -130,7 +138,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
   const { run, decisions, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
-  const texts = new Map<string, string>();
+  const images = options.images ?? true;
+  const texts = new Map<string, ModelContent>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
@@ -138,10 +147,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
     const base = {
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
-      toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) => ({
-        type: 'text' as const,
-        value: texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run),
-      }),
+      toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
+        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), images),
     };
     if (runsOnCaller(tool, mode)) {
       set[tool.name] = base as unknown as Tool;
@@ -174,7 +181,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
         if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) await remember(result);
         if (result.outcome.type === 'success') {
-          texts.set(execution.toolCallId, result.content);
+          texts.set(execution.toolCallId, result.parts ?? result.content);
           return result.outcome.output;
         }
         throw new ToolCallFailed(result);

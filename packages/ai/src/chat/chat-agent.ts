@@ -26,6 +26,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
@@ -89,6 +90,12 @@ export interface ChatAgentOptions {
    * in memory (one process or isolate); across Worker isolates, use a shared store (the demo keeps them in D1).
    */
   readonly callResults?: CallResultStore;
+  /**
+   * Images in tool results (a tool's `toModelOutput` parts) reach the model as images. Default: when the model takes
+   * them ({@link takesToolImages}: OpenAI's and Azure's Responses API, Anthropic, the offline model); other models
+   * read the parts' text, with a line naming each image. `true` forces images, `false` text.
+   */
+  readonly toolImages?: boolean;
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -385,6 +392,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
+      images: options.toolImages ?? takesToolImages(model),
       onProgress: progress.report,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,

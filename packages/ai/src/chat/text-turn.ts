@@ -1,6 +1,7 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
@@ -149,6 +150,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const { onProgress, onToolResult } = request;
   const tools = await toAISDKTools(textExecutor(agent), {
     run,
+    images: options.toolImages ?? takesToolImages(model),
     decisions,
     grantApprovals: grant,
     onProgress,

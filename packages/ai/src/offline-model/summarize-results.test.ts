@@ -43,6 +43,17 @@ describe('summarizeToolResults', () => {
     );
   });
 
+  it('names the images of a result with parts', () => {
+    const output = {
+      type: 'content' as const,
+      value: [
+        { type: 'text' as const, text: 'Sales in May:' },
+        { type: 'file' as const, mediaType: 'image/png', data: { type: 'data' as const, data: 'AAAA' } },
+      ],
+    };
+    expect(summarizeToolResults([result('sales_chart', output)])).toBe('sales_chart: Sales in May: [image]');
+  });
+
   it('acknowledges failures honestly', () => {
     expect(summarizeToolResults([result('getOrder', { type: 'error-text', value: 'Error: Order B-1 not found' })])).toBe(
       'The tool failed: getOrder reported "Order B-1 not found".',

@@ -31,7 +31,7 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
     }
     case 'content': {
       const text = output.value
-        .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+        .map((part) => (part.type === 'text' ? part.text : part.type === 'file' && part.mediaType.startsWith('image') ? '[image]' : `[${part.type}]`))
         .join(' ')
         .trim();
       return text.length === 0 ? `${name} returned non-text content.` : `${name}: ${clip(text)}`;
