@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'images.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -299,6 +299,10 @@ describe('a project that installs them', () => {
     expect(lines[3]).toBe('Sent https://example.com');
     expect(lines[4]).toMatch(/^Error \(rate-limited\): Tool "send_sms" is rate limited/);
     expect(lines).toHaveLength(5);
+  });
+
+  it('runs the images example: imagePart and the parts come from the tarball', () => {
+    expect(runExample('images.ts')).toEqual(['text, image', 'Sales in May: 1234 EUR', '[image: image/png, 68 B]']);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {
