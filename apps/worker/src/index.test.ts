@@ -22,6 +22,7 @@ describe('HTTP routes', () => {
       'query_order',
       'list_delayed_orders',
       'audit_orders',
+      'orders_chart',
       'update_delivery_date',
       'send_email',
       'world_clock',

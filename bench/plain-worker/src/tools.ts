@@ -5,6 +5,7 @@
 import { generateText, isStepCount, type LanguageModel, type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
+import { CHART_BARS, chartCaption, countOrdersByStatus, renderOrdersChart, toBase64 } from '../../../apps/worker/src/tools/chart.ts';
 import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
 import {
   auditOpenOrders,
@@ -215,6 +216,26 @@ function serverTools(db: D1Database) {
     },
   });
 
+  const ordersChart = tool({
+    description:
+      'Draw a bar chart (PNG image) of all orders by status: pending, shipped, delayed, delivered. ' +
+      'Use it when the user wants a chart, graph or picture of the orders; it also returns the counts.',
+    inputSchema: zodSchema(z.object({})),
+    execute: async () => {
+      const counts = await countOrdersByStatus(db);
+      const image = { type: 'image' as const, data: toBase64(await renderOrdersChart(counts)), mediaType: 'image/png' as const };
+      return { counts, total: CHART_BARS.reduce((sum, bar) => sum + counts[bar.status], 0), image };
+    },
+    // The model reads the counts and sees the chart (the AI SDK's content output with an image file).
+    toModelOutput: ({ output }) => ({
+      type: 'content',
+      value: [
+        { type: 'text', text: chartCaption(output.counts) },
+        { type: 'file', mediaType: 'image/png', data: { type: 'data', data: output.image.data } },
+      ],
+    }),
+  });
+
   const worldClock = tool({
     description:
       'Get the current local date, time, weekday and UTC offset in a time zone. Use IANA names such as ' +
@@ -237,6 +258,7 @@ function serverTools(db: D1Database) {
     query_order: queryOrder,
     list_delayed_orders: listDelayedOrders,
     audit_orders: auditOrders,
+    orders_chart: ordersChart,
     update_delivery_date: updateDeliveryDate,
     send_email: sendEmail,
     world_clock: worldClock,

@@ -3,13 +3,14 @@ import { auditOrders } from './audit-orders.ts';
 import { calculate } from './calculate.ts';
 import type { DemoDeps } from './deps.ts';
 import { listDelayedOrders } from './list-delayed-orders.ts';
+import { ordersChart } from './orders-chart.ts';
 import { queryOrder } from './query-order.ts';
 import { sendEmail } from './send-email.ts';
 import { updateDeliveryDate } from './update-delivery-date.ts';
 import { worldClock } from './world-clock.ts';
 
 /** The demo's server tools, in the order the model sees them. Their `ctx.run.deps` must be {@link DemoDeps}. */
-export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, auditOrders, updateDeliveryDate, sendEmail, worldClock, calculate];
+export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, auditOrders, ordersChart, updateDeliveryDate, sendEmail, worldClock, calculate];
 
 /**
  * A registry of {@link demoTools}; pass interceptors, `onError` or extra resolvers as for `createRegistry`.
