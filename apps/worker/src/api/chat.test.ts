@@ -194,3 +194,21 @@ describe('POST /api/chat: agent as tool', () => {
     expect(chunks.some((c) => c.type === 'data-edgetool-seal' && (c as { id?: string }).id === part?.toolCallId)).toBe(true);
   });
 });
+
+describe('POST /api/chat: images in tool results', () => {
+  it('"show me a chart of the orders" draws the chart; the model reads the counts; the next turn carries the image back', async () => {
+    const question = user('Show me a chart of the orders by status');
+    const first = await readTurn(await post({ id: 'chat-chart', messages: [question] }));
+    const part = toolPart(first.message, 'orders_chart');
+    expect(part?.state).toBe('output-available');
+    const output = part?.output as { counts: Record<string, number>; image: { type: string; mediaType: string; data: string } };
+    expect(output.image).toMatchObject({ type: 'image', mediaType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
+    const answer = first.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+    expect(answer).toContain(`delayed ${output.counts.delayed}`);
+    expect(answer).toContain('[image]');
+    // The sealed result (image and all) goes back with the next question and is accepted.
+    const next = await post({ id: 'chat-chart', messages: [question, first.message, user('Where is order A-1002?')] });
+    expect(next.status).toBe(200);
+    expect(toolPart((await readTurn(next)).message, 'query_order')?.state).toBe('output-available');
+  });
+});
