@@ -135,6 +135,15 @@ describe('POST /api/chat', () => {
     expect(json.error.message).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it('a valid body nested 10,000 deep, with keys ending in a backslash, is read, not refused as invalid JSON', async () => {
+    // Such keys send the body through parseJsonSlowly (see parse-arguments.ts), which once recursed and overflowed here.
+    const depth = 10_000;
+    const metadata = `${'{"a\\\\":['.repeat(depth / 2)}1${']}'.repeat(depth / 2)}`;
+    const message = JSON.stringify({ ...user('Where is order A-1002?'), metadata: null }).replace('"metadata":null', `"metadata":${metadata}`);
+    const { message: answer } = await readTurn(await post(`{"id":"chat-deep","messages":[${message}]}`));
+    expect(toolPart(answer, 'query_order')?.state).toBe('output-available');
+  });
+
   it('a page on another site, or a body that is not JSON, cannot drive a turn (403, 415); this origin can', async () => {
     const body = { id: 'chat-origin-check', messages: [user('Where is order A-1002?')] };
     const foreign = await post(body, { headers: { 'content-type': 'application/json', origin: 'https://evil.example' } });

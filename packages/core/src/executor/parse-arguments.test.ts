@@ -108,6 +108,74 @@ describe('parseJsonSlowly: the careful parser behind parseJson', () => {
     );
   });
 
+  describe.each([10_000, 100_000])('nesting %i deep, with keys ending in a backslash (what sends text here)', (depth) => {
+    /** Walks down `depth` levels, each an array or an object with only the key `key(level)`, and returns what is at the bottom. */
+    const bottom = (value: unknown, key: (level: number) => string | undefined): unknown => {
+      let at = value;
+      for (let level = 0; level < depth; level++) {
+        const name = key(level);
+        const keys = typeof at === 'object' && at !== null && !Array.isArray(at) ? Object.keys(at) : undefined;
+        if (name === undefined ? !Array.isArray(at) || at.length !== 1 : keys?.length !== 1 || keys[0] !== name) {
+          throw new Error(`level ${level} is ${JSON.stringify(at)?.slice(0, 40)}`);
+        }
+        at = name === undefined ? (at as unknown[])[0] : (at as Record<string, unknown>)[name];
+      }
+      return at;
+    };
+
+    it('reads nested arrays', () => {
+      const text = `${'['.repeat(depth)}{"k\\\\":"\\n"}${']'.repeat(depth)}`;
+      expect(bottom(parseJsonSlowly(text), () => undefined)).toEqual({ 'k\\': '\n' });
+    });
+
+    it('reads nested objects', () => {
+      const text = `${'{"a\\\\":'.repeat(depth)}[1,"x"]${'}'.repeat(depth)}`;
+      expect(bottom(parseJsonSlowly(text), () => 'a\\')).toEqual([1, 'x']);
+    });
+
+    it('reads arrays and objects in turn, with white space, through parseJson and parseArguments', () => {
+      const key = (level: number) => (level % 2 === 0 ? undefined : `${level % 3}\\`);
+      const open: string[] = [];
+      const close: string[] = [];
+      for (let level = 0; level < depth; level++) {
+        const name = key(level);
+        open.push(name === undefined ? '[ ' : `{ ${JSON.stringify(name)} : `);
+        close.push(name === undefined ? ' ]' : '\n}');
+      }
+      const text = `${open.join('')}null${close.reverse().join('')}`;
+      expect(bottom(parseJsonSlowly(text), key)).toBe(null);
+      expect(bottom(parseJson(text), key)).toBe(null);
+      const parsed = parseArguments(text, { toolName: 'bag', callId: 'c1' });
+      expect(parsed.ok).toBe(true);
+      if (parsed.ok) expect(bottom(parsed.value, key)).toBe(null);
+    });
+
+    it('through the executor: the tool gets the value', async () => {
+      let seen: unknown;
+      const deep = defineTool({
+        name: 'deep',
+        description: 'Takes anything under `tree`.',
+        input: v.object({ tree: v.unknown() }),
+        execute: (input) => {
+          seen = input.tree;
+          return 'ok';
+        },
+      });
+      const tree = `${'{"a\\\\":['.repeat(depth / 2)}"\\\\"${']}'.repeat(depth / 2)}`;
+      const result = await createExecutor({ registry: [deep] }).execute({ id: 'c1', name: 'deep', arguments: `{"tree":${tree}}` });
+      expect(result.outcome.type).toBe('success');
+      expect(bottom(seen, (level) => (level % 2 === 0 ? 'a\\' : undefined))).toBe('\\');
+    });
+
+    it('refuses unclosed nesting with a SyntaxError, as JSON.parse does', () => {
+      const unclosed = ['['.repeat(depth), `${'{"a\\\\":'.repeat(depth)}1${'}'.repeat(depth - 1)}`, `${'['.repeat(depth)}1${']'.repeat(depth)}]`];
+      for (const text of unclosed) {
+        expect(() => JSON.parse(text)).toThrow(SyntaxError);
+        expect(() => parseJsonSlowly(text)).toThrow(SyntaxError);
+      }
+    });
+  });
+
   it('accepts and refuses exactly what parseJson does, on JSON-like junk', () => {
     const junk = fc.array(fc.constantFrom('{', '}', '[', ']', ',', ':', '"a"', '"\\\\"', '"\\n"', '1', '-2.5e3', 'true', 'null', ' ', '\n', 'x', '"'), { maxLength: 14 }).map((parts) => parts.join(''));
     fc.assert(

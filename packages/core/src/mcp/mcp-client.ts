@@ -23,7 +23,7 @@ export interface McpClientOptions {
   readonly fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** `clientInfo` of the `initialize` request (default `edgetool`). */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
-  /** Time limit of the requests that are not tool calls (`initialize`, `tools/list`); default 30 s. */
+  /** Time limit of the requests that are not tool calls (`initialize`, `tools/list`, notifications, `close`); default 30 s. */
   readonly timeoutMs?: number | undefined;
   /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
   readonly maxResponseBytes?: number | undefined;
@@ -167,7 +167,16 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
     if (closed) throw new McpError('The MCP connection is closed.');
     const sent = session;
-    const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers);
+    const name = String((message as { method?: unknown }).method);
+    let given: HeadersInit | undefined;
+    try {
+      // A header function that never settles (a token that never comes) must not outlast the time limit either.
+      given = typeof options.headers === 'function' ? await untilAborted(Promise.resolve(options.headers()), signal) : options.headers;
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal, name);
+      throw error;
+    }
+    const headers = new Headers(given);
     headers.set('accept', 'application/json, text/event-stream');
     if (method === 'POST') headers.set('content-type', 'application/json');
     if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion);
@@ -179,7 +188,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     try {
       response = await untilAborted(send(new Request(url, init)), signal);
     } catch (error) {
-      if (signal?.aborted) throw abortReason(signal, String((message as { method?: unknown }).method));
+      if (signal?.aborted) throw abortReason(signal, name);
       throw new McpError(`Could not reach the MCP server at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     return Object.assign(response, { sent });
@@ -209,7 +218,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
       if (session === stale || session === undefined) {
-        restarting ??= initialize(withTimeout(undefined, timeoutMs)).finally(() => {
+        restarting ??= withTimeLimit(undefined, timeoutMs, initialize).finally(() => {
           restarting = undefined;
         });
         await restarting;
@@ -299,11 +308,15 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return answer;
   }
 
-  /** Posts a notification (or a response to the server), without waiting for anything but its acceptance. */
+  /**
+   * Posts a notification (or a response to the server), without waiting for anything but its acceptance; within the time
+   * limit, so a server that never accepts it does not keep the connection (and a script's process) open.
+   */
   function notify(message: object): void {
-    post(message, undefined)
-      .then((response) => response.body?.cancel())
-      .catch(() => {});
+    withTimeLimit(undefined, timeoutMs, async (signal) => {
+      const response = await post(message, signal);
+      await response.body?.cancel();
+    }).catch(() => {});
   }
 
   let serverInfo = { name: '', version: '' };
@@ -332,7 +345,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     const tools: McpRemoteTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await request('tools/list', cursor === undefined ? {} : { cursor }, { signal: withTimeout(opts.signal, timeoutMs) });
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal }));
       const { tools: listed, nextCursor } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
       if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
       for (const entry of listed) tools.push(toRemoteTool(entry));
@@ -407,13 +421,15 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function close(): Promise<void> {
     if (closed) return;
     if (session !== undefined) {
-      const response = await post({}, withTimeout(undefined, timeoutMs), 'DELETE').catch(() => undefined);
-      await response?.body?.cancel();
+      await withTimeLimit(undefined, timeoutMs, async (signal) => {
+        const response = await post({}, signal, 'DELETE');
+        await response.body?.cancel();
+      }).catch(() => {});
     }
     closed = true;
   }
 
-  await initialize(withTimeout(options.signal, timeoutMs));
+  await withTimeLimit(options.signal, timeoutMs, initialize);
   return {
     get server() {
       return serverInfo;
@@ -460,10 +476,19 @@ function abortReason(signal: AbortSignal, method: string): unknown {
   return reason;
 }
 
-/** `signal`, also aborted after `ms` (with a `TimeoutError`). */
-function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
-  const timer = AbortSignal.timeout(ms);
-  return signal === undefined ? timer : AbortSignal.any([signal, timer]);
+/**
+ * Runs `task` with `signal`, also aborted after `ms` (with a `TimeoutError`). A plain timer, not `AbortSignal.timeout`,
+ * whose timer Node does not let keep a process alive: a script awaiting a server that never answers would exit (code 13,
+ * unsettled top-level await) instead of getting the error. Cleared when `task` settles, so it keeps nothing alive after.
+ */
+async function withTimeLimit<T>(signal: AbortSignal | undefined, ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(new DOMException(`No answer within ${ms} ms.`, 'TimeoutError')), ms);
+  try {
+    return await task(signal === undefined ? limit.signal : AbortSignal.any([signal, limit.signal]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A `tools/list` entry, checked and copied (only the fields edgetool reads). */
