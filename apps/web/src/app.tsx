@@ -1,7 +1,7 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import { type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Composer } from './components/composer.tsx';
+import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner, isTooLarge } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
@@ -96,6 +96,21 @@ export function App(): ReactElement {
     clearError();
   };
 
+  // A new message while a call waits for approval would leave that call unanswered for good (the server only takes
+  // answers in the last assistant message): the composer holds the message until the user approves or denies.
+  const firstPending = chat.pendingApprovals[0];
+  const hold: ComposerHold | undefined =
+    firstPending === undefined
+      ? undefined
+      : {
+          text: `${chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.`,
+          onShow: () => {
+            const card = list.current?.querySelector(`[data-testid="tool-card"][data-tool-call-id="${CSS.escape(firstPending.toolCallId)}"]`);
+            card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+            card?.querySelector<HTMLButtonElement>('[data-testid="approve"]')?.focus({ preventScroll: true });
+          },
+        };
+
   const actions = {
     onApprove: chat.approve,
     onDeny: chat.deny,
@@ -187,12 +202,7 @@ export function App(): ReactElement {
             {announcement}
           </p>
           <footer className="composer-area">
-            {chat.pendingApprovals.length > 0 ? (
-              <p className="pending-note" data-testid="pending-approvals">
-                {chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.
-              </p>
-            ) : null}
-            <Composer busy={chat.busy} onSend={send} onStop={stop} inputRef={input} />
+            <Composer busy={chat.busy} hold={hold} onSend={send} onStop={stop} inputRef={input} />
             <p className="composer-hint">
               Mode <strong data-testid="mode-label">{mode}</strong> applies from the next request. Enter sends · Shift+Enter adds a line.
             </p>
