@@ -1,11 +1,12 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import { type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Composer } from './components/composer.tsx';
+import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner, isTooLarge } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
+import { browserStorage, clearChat, loadChat, type SaveResult, saveChat } from './lib/chat-storage.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
@@ -32,10 +33,19 @@ const UNREACHABLE: ChatErrorInfo = {
 /** The demo chat. */
 export function App(): ReactElement {
   const server = useServerInfo();
-  const [mode, setMode] = useState<ExecutionMode>('internal');
-  const [chatId, setChatId] = useState(() => crypto.randomUUID());
+  // The conversation of the last visit (id, mode, messages), if this browser kept one; see lib/chat-storage.ts.
+  const [storage] = useState(browserStorage);
+  const [restored] = useState(() => loadChat(storage));
+  const [mode, setMode] = useState<ExecutionMode>(restored?.mode ?? 'internal');
+  const [chatId, setChatId] = useState(() => restored?.id ?? crypto.randomUUID());
   const serverTools = useMemo(() => server.tools.filter((tool) => tool.policy.runsOn !== 'client'), [server.tools]);
-  const chat = useEdgeChat({ id: chatId, mode, tools: browserTools, serverTools });
+  const chat = useEdgeChat({
+    id: chatId,
+    mode,
+    tools: browserTools,
+    serverTools,
+    ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages } : {}),
+  });
   const questions = useUserQuestions(dateInput);
   const { recheck } = server;
 
@@ -47,6 +57,21 @@ export function App(): ReactElement {
   useEffect(() => {
     if (chat.chatError?.kind === 'unreachable') recheck();
   }, [chat.chatError, recheck]);
+
+  // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
+  // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
+  const settled = !streaming;
+  const latestChat = useRef({ id: chatId, mode, messages: chat.messages });
+  latestChat.current = { id: chatId, mode, messages: chat.messages };
+  const [saveResult, setSaveResult] = useState<SaveResult>('saved');
+  useEffect(() => {
+    if (settled) setSaveResult(saveChat(storage, { id: chatId, mode, messages: chat.messages }));
+  }, [storage, settled, chatId, mode, chat.messages]);
+  useEffect(() => {
+    const onPageHide = () => saveChat(storage, latestChat.current);
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [storage]);
 
   const input = useRef<HTMLTextAreaElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -86,15 +111,31 @@ export function App(): ReactElement {
   };
   const newChat = useCallback(() => {
     void chat.stop();
+    clearChat(storage);
     setChatId(crypto.randomUUID());
     setStopped(new Set());
     pin();
-  }, [chat.stop, pin]);
+  }, [chat.stop, pin, storage]);
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
   const removeLast = () => {
     chat.setMessages((messages) => withoutLastTurn(messages));
     clearError();
   };
+
+  // A new message while a call waits for approval would leave that call unanswered for good (the server only takes
+  // answers in the last assistant message): the composer holds the message until the user approves or denies.
+  const firstPending = chat.pendingApprovals[0];
+  const hold: ComposerHold | undefined =
+    firstPending === undefined
+      ? undefined
+      : {
+          text: `${chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.`,
+          onShow: () => {
+            const card = list.current?.querySelector(`[data-testid="tool-card"][data-tool-call-id="${CSS.escape(firstPending.toolCallId)}"]`);
+            card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+            card?.querySelector<HTMLButtonElement>('[data-testid="approve"]')?.focus({ preventScroll: true });
+          },
+        };
 
   const actions = {
     onApprove: chat.approve,
@@ -187,14 +228,16 @@ export function App(): ReactElement {
             {announcement}
           </p>
           <footer className="composer-area">
-            {chat.pendingApprovals.length > 0 ? (
-              <p className="pending-note" data-testid="pending-approvals">
-                {chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.
-              </p>
-            ) : null}
-            <Composer busy={chat.busy} onSend={send} onStop={stop} inputRef={input} />
+            <Composer busy={chat.busy} hold={hold} onSend={send} onStop={stop} inputRef={input} />
             <p className="composer-hint">
               Mode <strong data-testid="mode-label">{mode}</strong> applies from the next request. Enter sends · Shift+Enter adds a line.
+              {chat.messages.length > 0 && (saveResult === 'too-large' || saveResult === 'failed') ? (
+                <span className="composer-unsaved" data-testid="chat-unsaved" data-reason={saveResult}>
+                  {' '}
+                  {saveResult === 'too-large' ? 'This conversation is too long to keep:' : 'This browser does not let the page keep it:'} a reload
+                  starts a new chat.
+                </span>
+              ) : null}
             </p>
           </footer>
         </main>

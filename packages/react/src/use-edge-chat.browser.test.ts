@@ -311,6 +311,58 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toHaveLength(1);
   });
 
+  it('approve() and deny() of one call in the same tick: the first decision wins, one request goes out', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-5', new_date: '2026-12-28' }]]), textStep('Moved.'), textStep('x')] });
+    const hook = mount({ id: 'conv-10', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    const { approve, deny } = hook.current;
+    approve('c1');
+    approve('c1');
+    deny('c1', 'changed my mind');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(2);
+    expect(writes).toEqual([{ order_id: 'A-5', new_date: '2026-12-28' }]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('done');
+  });
+
+  it('a browser-side approval decided twice in the same tick runs the tool once and answers once', async () => {
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.'), textStep('x')] });
+    const hook = mount({ id: 'conv-11', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'browser' }]));
+    const { approve, deny } = hook.current;
+    approve('c1');
+    deny('c1');
+    approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cartCleared).toBe(before + 1);
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('done');
+    expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
+  it('manual mode: an authorisation decided twice in the same tick passes the browser chain once', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-6', new_date: '2026-12-29' }]]), textStep('Moved.'), textStep('x')] });
+    const hook = mount({ id: 'conv-12', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'server', mode: 'manual' }]));
+    const { approve, deny } = hook.current;
+    deny('c1', 'no');
+    approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(2);
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+    expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'error']);
+  });
+
   it('after a failed continuation, the next message takes back the unsent approval and the server accepts it', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Sure, what else?')] });

@@ -61,9 +61,9 @@ export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage
   readonly toolCalls: ReadonlyMap<string, ToolCallView>;
   /** Calls waiting for a human decision (from the server, or from the browser chain). */
   readonly pendingApprovals: readonly PendingApproval[];
-  /** Approves a pending call. */
+  /** Approves a pending call. The first decision of a call wins: a later `approve` or `deny` of it is ignored. */
   approve(toolCallId: string): void;
-  /** Denies a pending call; the model reads the reason. */
+  /** Denies a pending call; the model reads the reason. The first decision of a call wins. */
   deny(toolCallId: string, reason?: string): void;
   /** The model of the latest answer (from message metadata). */
   readonly model: ActiveModel | undefined;
@@ -292,11 +292,20 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     }
   }, [chat.messages, browserTools, perform]);
 
+  // Calls already decided in this chat: the first decision wins. Two clicks in one tick (a double click, Approve and
+  // Deny together) both see the call still waiting, so the state alone cannot tell; a second decision would run a
+  // browser tool twice or pass the browser chain twice.
+  const decided = useRef({ chatId, ids: new Set<string>() });
+  if (decided.current.chatId !== chatId) decided.current = { chatId, ids: new Set() };
+
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string): void => {
+      const ids = decided.current.ids;
+      if (ids.has(toolCallId)) return;
       const call = calls.get(toolCallId);
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
+        ids.add(toolCallId);
         void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision));
         return;
       }
@@ -304,6 +313,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         for (const part of message.parts) {
           const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
           if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
+            ids.add(toolCallId);
             void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
             return;
           }

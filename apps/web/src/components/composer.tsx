@@ -6,40 +6,75 @@ const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 const count = new Intl.NumberFormat('en');
 
+/** Why the composer holds the next message, and the way to what it waits for. */
+export interface ComposerHold {
+  /** What waits, for the notice ("1 call waits for your approval above."). */
+  readonly text: string;
+  /** Takes the user to what waits (scrolls to it and focuses it). */
+  readonly onShow: () => void;
+}
+
 /**
  * The message box: Enter sends, Shift+Enter adds a line; Stop aborts while a turn runs. Focus stays in the box
  * after sending, and a message over {@link MAX_MESSAGE_CHARS} is refused here, before the server would refuse it.
+ * While `hold` is set (a call waits for approval) the box stays editable but nothing is sent: a new message would
+ * leave the waiting call unanswered, so the notice asks for a decision first and Send and Enter wait for it.
  */
 export function Composer(props: {
   readonly busy: boolean;
+  readonly hold?: ComposerHold | undefined;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
   readonly inputRef: RefObject<HTMLTextAreaElement | null>;
 }): ReactElement {
-  const { busy, onSend, onStop, inputRef } = props;
+  const { busy, hold, onSend, onStop, inputRef } = props;
   const [text, setText] = useState('');
+  // Set when the user tries to send while held: the notice is stressed (and read out again) until the hold ends.
+  const [nudged, setNudged] = useState(false);
   const limitId = useId();
+  const holdId = useId();
   const limit = messageLimitState(text.length);
+  if (hold === undefined && nudged) setNudged(false);
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     inputRef.current?.focus();
     const trimmed = text.trim();
     if (trimmed === '' || busy || limit === 'over') return;
+    if (hold !== undefined) {
+      setNudged(true);
+      return;
+    }
     onSend(trimmed);
     setText('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
   };
+  const describedBy = [hold === undefined ? '' : holdId, limit === 'ok' ? '' : limitId].filter((id) => id !== '').join(' ');
   return (
     <>
+      {hold === undefined ? null : (
+        <div className={`composer-hold${nudged ? ' composer-hold-nudged' : ''}`} data-testid="composer-hold">
+          <p id={holdId} data-testid="composer-blocked" data-nudged={nudged ? 'true' : 'false'} role="status">
+            {hold.text} Approve or deny the pending action first.
+          </p>
+          {nudged ? (
+            <span className="visually-hidden" role="alert">
+              Not sent: approve or deny the pending action first.
+            </span>
+          ) : null}
+          <button type="button" className="button ghost small" data-testid="show-pending" onClick={hold.onShow}>
+            Show it
+          </button>
+        </div>
+      )}
       <form className={`composer${limit === 'over' ? ' composer-over' : ''}`} onSubmit={send}>
         <textarea
           ref={inputRef}
           data-testid="chat-input"
           aria-label="Message"
           aria-invalid={limit === 'over' ? true : undefined}
-          aria-describedby={limit === 'ok' ? undefined : limitId}
+          aria-describedby={describedBy === '' ? undefined : describedBy}
           placeholder="Ask about an order, your time zone, or say “add 2 coffee beans to my cart”…"
           rows={1}
           value={text}
@@ -52,7 +87,7 @@ export function Composer(props: {
             Stop
           </button>
         ) : (
-          <button type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over'}>
+          <button type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over' || hold !== undefined}>
             Send
           </button>
         )}

@@ -1,6 +1,7 @@
 import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type ReactElement, useId, useState } from 'react';
+import { type ReactElement, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { formatDuration, formatValue, progressDisplay, STATUS_LABELS, statusTone } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
@@ -50,6 +51,17 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
   const tone = waitingForUser ? 'attention' : statusTone(view.status);
   const effects = view.policy?.effects;
   const awaitingApproval = view.status === 'awaiting-approval';
+  // The user's answer to this approval, from the first click on: a double click, or Approve and Deny hit together,
+  // must not answer twice. The ref decides within one tick; flushSync disables both buttons before the next click.
+  const [answer, setAnswer] = useState<'approve' | 'deny' | undefined>(undefined);
+  const answered = useRef(false);
+  const decide = (choice: 'approve' | 'deny') => {
+    if (answered.current) return;
+    answered.current = true;
+    flushSync(() => setAnswer(choice));
+    if (choice === 'approve') props.onApprove(view.toolCallId);
+    else props.onDeny(view.toolCallId, reason.trim() || undefined);
+  };
   return (
     <article
       className={`tool-card tone-${tone}`}
@@ -109,14 +121,15 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
             data-testid="deny-reason"
             placeholder="Reason if you deny (optional)"
             value={reason}
+            disabled={answer !== undefined}
             onChange={(event) => setReason(event.target.value)}
           />
           <div className="button-row">
-            <button type="button" className="button primary" data-testid="approve" onClick={() => props.onApprove(view.toolCallId)}>
-              Approve
+            <button type="button" className="button primary" data-testid="approve" disabled={answer !== undefined} onClick={() => decide('approve')}>
+              {answer === 'approve' ? 'Approving…' : 'Approve'}
             </button>
-            <button type="button" className="button danger" data-testid="deny" onClick={() => props.onDeny(view.toolCallId, reason.trim() || undefined)}>
-              Deny
+            <button type="button" className="button danger" data-testid="deny" disabled={answer !== undefined} onClick={() => decide('deny')}>
+              {answer === 'deny' ? 'Denying…' : 'Deny'}
             </button>
           </div>
         </div>

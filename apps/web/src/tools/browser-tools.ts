@@ -2,6 +2,7 @@
 // (`useEdgeChat`) when the server hands a call over; their contract lives in `declarations.ts`.
 import { type AnyTool, defineTool } from '@edgetool/core';
 import { createUserInput } from '@edgetool/react';
+import { browserStorage } from '../lib/chat-storage.ts';
 import { formatOffset } from '../lib/format.ts';
 import { type CartStore, createCartStore } from './cart-store.ts';
 import { browserTimeZoneSpec, cartAddSpec, cartClearSpec, cartListSpec, pickDateSpec } from './declarations.ts';
@@ -16,16 +17,8 @@ export interface DateQuestion {
 /** Where `pick_date` waits for the user; the date picker in the tool card answers it. */
 export const dateInput = createUserInput<DateQuestion, string>();
 
-function storage(): Storage | undefined {
-  try {
-    return typeof localStorage === 'undefined' ? undefined : localStorage;
-  } catch {
-    return undefined; // Storage access can throw (blocked cookies, sandboxed frames).
-  }
-}
-
 /** The cart kept in this browser's localStorage. */
-export const cart: CartStore = createCartStore(storage());
+export const cart: CartStore = createCartStore(browserStorage());
 
 const browserTimeZone = defineTool({
   ...browserTimeZoneSpec,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_TOOL_SCORE, pickTool, scoreTools } from './match-tool.ts';
-import { contentWords, splitIdentifier, stem } from './words.ts';
+import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
   { name: 'get_order', description: 'Look up one order by id.' },
@@ -43,6 +43,36 @@ describe('pickTool', () => {
     expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
   });
 
+  it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {
+    // The worker lists cart_add first (apps/web/src/tools/declarations.ts): every cart tool scores the same here.
+    const cart = [
+      { name: 'cart_add', description: "Add an item to the user's shopping cart (kept in their browser)." },
+      { name: 'cart_clear', description: "Remove every item from the user's shopping cart." },
+      { name: 'cart_list', description: "List the items in the user's shopping cart." },
+    ];
+    for (const text of ['show my cart', "what's in my cart", 'What is in my cart?', 'my basket', 'how many items are in my cart?']) {
+      expect(pickTool(text, cart)?.name, text).toBe('cart_list');
+    }
+    expect(pickTool('add 2 coffee beans to my cart', cart)?.name).toBe('cart_add');
+    expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
+  });
+
+  it('on a tie, a tool that only reads wins over one that changes something; otherwise the first listed', () => {
+    const tools = [
+      { name: 'delete_note', description: 'Delete a note.' },
+      { name: 'get_note', description: 'Read a note.' },
+      { name: 'note_export', description: '' },
+    ];
+    expect(scoreTools('note', tools).map((s) => s.score)).toEqual([4, 4, 3]);
+    expect(pickTool('note', tools)?.name).toBe('get_note');
+    const changers = [
+      { name: 'delete_note', description: 'Delete a note.' },
+      { name: 'archive_note', description: 'Archive a note.' },
+    ];
+    expect(pickTool('note', changers)?.name).toBe('delete_note');
+    expect(pickTool('note', [...changers].reverse())?.name).toBe('archive_note');
+  });
+
   it('breaks ties by tool order', () => {
     const twins = [
       { name: 'order_lookup_a', description: '' },
@@ -73,6 +103,13 @@ describe('words', () => {
     expect(stem('shipping')).toBe(stem('ship'));
     expect(stem('deliveries')).toBe(stem('delivery'));
     expect(stem('status')).toBe('status');
+  });
+
+  it('tells tool names that only read from names that change something', () => {
+    for (const name of ['cart_list', 'query_order', 'getWeather', 'list_delayed_orders', 'findUser']) expect(isReadName(name), name).toBe(true);
+    for (const name of ['cart_add', 'cart_clear', 'update_delivery_date', 'send_email', 'calculate', 'get_or_create_user', 'listAndDelete']) {
+      expect(isReadName(name), name).toBe(false);
+    }
   });
 
   it('drops stopwords and numbers', () => {

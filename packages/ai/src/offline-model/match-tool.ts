@@ -1,4 +1,4 @@
-import { contentWords, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
+import { contentWords, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {
@@ -77,13 +77,22 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
   });
 }
 
-/** The best-scoring tool above {@link MIN_TOOL_SCORE}; ties go to the tool listed first. */
+/**
+ * The best-scoring tool above {@link MIN_TOOL_SCORE}. A tie means the text named what it is about (`cart`) but no
+ * action that sets one tool apart, as in "show my cart" or "what's in my cart": a tool that only reads
+ * (`cart_list`) wins over one that changes something (`cart_add`, `cart_clear`), since guessing wrong must not
+ * change anything. Remaining ties go to the tool listed first.
+ */
 export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
-  let best: ToolScore | undefined;
+  let best: { readonly candidate: ToolScore; readonly reads: boolean } | undefined;
   for (const candidate of scoreTools(text, tools)) {
-    if (candidate.score >= MIN_TOOL_SCORE && (best === undefined || candidate.score > best.score)) best = candidate;
+    if (candidate.score < MIN_TOOL_SCORE) continue;
+    const reads = isReadName(candidate.tool.name);
+    if (best === undefined || candidate.score > best.candidate.score || (candidate.score === best.candidate.score && reads && !best.reads)) {
+      best = { candidate, reads };
+    }
   }
-  return best?.tool;
+  return best?.candidate.tool;
 }
 
 function expand(words: readonly string[]): string[] {

@@ -19,6 +19,24 @@ const ORDERS: Record<string, Order> = {
   'A-1001': { id: 'A-1001', status: 'shipped', deliveryDate: '2025-03-04', total: 42.5 },
 };
 
+/** The demo's cart tools (apps/web/src/tools/declarations.ts) in the worker's order; no execute: the browser runs them. */
+function cartTools() {
+  const cartOutput = z.object({ count: z.number() });
+  return {
+    cart_add: tool({
+      description: "Add an item to the user's shopping cart (kept in their browser).",
+      inputSchema: z.object({
+        name: z.string().min(1).describe('Item name, e.g. "coffee beans"'),
+        quantity: z.number().int().min(1).max(99).optional().describe('How many (default 1)'),
+        price: z.number().min(0).optional().describe('Unit price in EUR'),
+      }),
+      outputSchema: cartOutput,
+    }),
+    cart_list: tool({ description: "List the items in the user's shopping cart.", inputSchema: z.object({}), outputSchema: cartOutput }),
+    cart_clear: tool({ description: "Remove every item from the user's shopping cart.", inputSchema: z.object({}), outputSchema: z.object({ removed: z.number() }) }),
+  };
+}
+
 function orderTools() {
   const getOrder = vi.fn(async ({ orderId }: { orderId: string }) => {
     const order = ORDERS[orderId];
@@ -362,23 +380,8 @@ describe('createOfflineModel', () => {
   });
 
   it('adds the item the placeholder suggests to the cart, and reads the item from a reply', async () => {
-    // Like the demo's browser tools: no execute here, the browser runs them.
-    const cartOutput = z.object({ count: z.number() });
-    const cartAdd = tool({
-      description: "Add an item to the user's shopping cart (kept in their browser).",
-      inputSchema: z.object({
-        name: z.string().min(1).describe('Item name, e.g. "coffee beans"'),
-        quantity: z.number().int().min(1).max(99).optional().describe('How many (default 1)'),
-        price: z.number().min(0).optional().describe('Unit price in EUR'),
-      }),
-      outputSchema: cartOutput,
-    });
-    const cartList = tool({
-      description: "List the items in the user's shopping cart.",
-      inputSchema: z.object({}),
-      outputSchema: cartOutput,
-    });
-    const tools = { cart_list: cartList, cart_add: cartAdd };
+    const { cart_add, cart_list } = cartTools();
+    const tools = { cart_list, cart_add };
     const model = createOfflineModel();
     const calls = async (prompt: string) =>
       (await generateText({ model, tools, prompt })).toolCalls.map((call) => [call.toolName, call.input]);
@@ -394,6 +397,22 @@ describe('createOfflineModel', () => {
       messages: [{ role: 'user', content: 'add something to my cart' }, ...ask.responseMessages, { role: 'user', content: 'coffee beans' }],
     });
     expect(reply.toolCalls.map((call) => call.input)).toEqual([{ name: 'coffee beans' }]);
+  });
+
+  it('shows the cart when asked what is in it, and still adds or empties when asked to', async () => {
+    // In the order the demo's worker lists them: a tie between the cart tools must not fall to cart_add.
+    const tools = cartTools();
+    expect(Object.keys(tools)).toEqual(['cart_add', 'cart_list', 'cart_clear']);
+    const model = createOfflineModel();
+    const calls = async (prompt: string) =>
+      (await generateText({ model, tools, prompt })).toolCalls.map((call) => [call.toolName, call.input]);
+    for (const prompt of ['show my cart', "what's in my cart", 'What is in my cart?', 'Show me my cart, please', 'view my basket', 'how many items are in my cart?']) {
+      expect(await calls(prompt), prompt).toEqual([['cart_list', {}]]);
+    }
+    expect(await calls('add 2 coffee beans to my cart')).toEqual([['cart_add', { quantity: 2, name: 'coffee beans' }]]);
+    expect(await calls('put 3 mugs in my basket')).toEqual([['cart_add', { quantity: 3, name: 'mugs' }]]);
+    expect(await calls('empty my cart')).toEqual([['cart_clear', {}]]);
+    expect(await calls('remove everything from my cart')).toEqual([['cart_clear', {}]]);
   });
 
   it('answers a status question with the status and the delivery date, and an unknown id in plain words', async () => {

@@ -16,6 +16,18 @@ const WEAK_VERBS: ReadonlySet<string> = new Set(
     .map((word) => stem(word)),
 );
 
+/** Verbs of tool names that only read: on a tie, such a tool is the safe guess (see `pickTool`). */
+const READ_VERBS: ReadonlySet<string> = new Set(
+  'get list show find fetch query search look lookup check read view display count'.split(' ').map((word) => stem(word)),
+);
+
+/** Verbs of tool names that change something; a name with one of them is not a read, whatever else it says. */
+const CHANGE_VERBS: ReadonlySet<string> = new Set(
+  'add set put create update change make run do write delete remove clear empty send cancel move insert save reset'
+    .split(' ')
+    .map((word) => stem(word)),
+);
+
 /** Splits `snake_case`, `kebab-case` and `camelCase` identifiers into lower-case words. */
 export function splitIdentifier(name: string): string[] {
   return name
@@ -67,4 +79,10 @@ export function sameWord(a: string, b: string): boolean {
 /** Whether a stem is a generic verb such as `get` or `list`. */
 export function isWeakVerb(word: string): boolean {
   return WEAK_VERBS.has(word);
+}
+
+/** Whether a tool name only reads: it has a reading verb (`list`, `get`, `query`, ...) and no changing one (`add`, `clear`, ...). */
+export function isReadName(name: string): boolean {
+  const words = splitIdentifier(name).map((word) => stem(word));
+  return words.some((word) => READ_VERBS.has(word)) && !words.some((word) => CHANGE_VERBS.has(word));
 }

@@ -1,0 +1,149 @@
+import { expect, type Page, test } from '@playwright/test';
+import { deliveryDate, idle, openChat, send, shot, toolCard } from './support.ts';
+
+/** The bodies of the chat requests the page posts from now on. */
+function recordPosts(page: Page): { readonly bodies: string[] } {
+  const bodies: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/chat')) bodies.push(request.postData() ?? '');
+  });
+  return { bodies };
+}
+
+/**
+ * Clicks the card's buttons in one task, as a double click or two buttons hit at once do: React cannot render in
+ * between. Returns whether both buttons were disabled right after the first click.
+ */
+async function clickTogether(page: Page, toolName: string, buttons: readonly ('approve' | 'deny')[]): Promise<boolean> {
+  return page.evaluate(
+    ({ toolName, buttons }) => {
+      const card = [...document.querySelectorAll(`[data-testid="tool-card"][data-tool-name="${toolName}"]`)].at(-1);
+      const button = (name: string) => card?.querySelector<HTMLButtonElement>(`[data-testid="${name}"]`);
+      let disabledAtOnce = false;
+      buttons.forEach((name, index) => {
+        button(name)?.click();
+        if (index === 0) disabledAtOnce = button('approve')?.disabled === true && button('deny')?.disabled === true;
+      });
+      return disabledAtOnce;
+    },
+    { toolName, buttons },
+  );
+}
+
+test.describe('approvals', () => {
+  test('while an approval waits, the composer holds the next message (Send and Enter) and says why', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1011 to 2027-01-12');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    const posts = recordPosts(page);
+
+    const input = page.getByTestId('chat-input');
+    await input.fill('Where is order A-1001?');
+    const hint = page.getByTestId('composer-blocked');
+    await expect(hint).toBeVisible();
+    await expect(hint).toContainText('Approve or deny the pending action first');
+    await expect(input).toHaveAttribute('aria-describedby', (await hint.getAttribute('id')) ?? 'missing id');
+    await expect(page.getByTestId('send')).toBeDisabled();
+    await input.press('Enter');
+    await expect(hint).toHaveAttribute('data-nudged', 'true');
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    await expect(input).toHaveValue('Where is order A-1001?');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await shot(page, 'composer-held-by-approval');
+
+    // "Show" takes the user (and the focus) to the waiting call.
+    await page.getByTestId('show-pending').click();
+    await expect(card.getByTestId('approve')).toBeFocused();
+    expect(posts.bodies).toEqual([]);
+
+    await card.getByTestId('deny').click();
+    await expect(card).toHaveAttribute('data-state', 'denied');
+    await idle(page);
+    await expect(hint).toHaveCount(0);
+    await expect(input).not.toHaveAttribute('aria-describedby');
+    await input.press('Enter');
+    await expect(page.getByTestId('message-user')).toHaveCount(2);
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    expect(deliveryDate('A-1011')).toBe('2026-11-30');
+  });
+
+  test('Approve and Deny hit together: the first decision wins, both buttons go at once, one request runs the call once', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1007 to 2027-01-15');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    const posts = recordPosts(page);
+
+    expect(await clickTogether(page, 'update_delivery_date', ['approve', 'deny', 'approve'])).toBe(true);
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    expect(deliveryDate('A-1007')).toBe('2027-01-15');
+    expect(posts.bodies).toHaveLength(1);
+    expect(posts.bodies[0]).toContain('"approved":true');
+    expect(posts.bodies[0]).not.toContain('"approved":false');
+  });
+
+  test('a double click on Deny sends one denial', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1011 to 2027-01-16');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    const posts = recordPosts(page);
+
+    await card.getByTestId('deny-reason').fill('not now');
+    await card.getByTestId('deny').dblclick();
+    await expect(card).toHaveAttribute('data-state', 'denied');
+    await idle(page);
+    expect(posts.bodies).toHaveLength(1);
+    expect(posts.bodies[0]).toContain('"reason":"not now"');
+    expect(deliveryDate('A-1011')).toBe('2026-11-30');
+  });
+
+  test('a browser tool that asks first runs once when Approve and Deny are hit together', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/cart_add {"name":"tea","quantity":3}');
+    await expect(toolCard(page, 'cart_add')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await send(page, '/cart_clear {}');
+    const card = toolCard(page, 'cart_clear');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await expect(card.getByTestId('approval')).toHaveAttribute('data-source', 'browser');
+    const posts = recordPosts(page);
+
+    expect(await clickTogether(page, 'cart_clear', ['approve', 'deny'])).toBe(true);
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(card.getByTestId('tool-output')).toContainText('"removed": 3');
+    expect(posts.bodies).toHaveLength(1);
+    await expect(page.getByTestId('cart-item')).toHaveCount(0);
+  });
+});
+
+test.describe('approvals on a phone (390 × 844)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the held composer fits the screen, and "Show it" brings the waiting call into view', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1011 to 2027-01-13');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    await page.getByTestId('messages').evaluate((list) => {
+      list.scrollTop = 0;
+    });
+    await expect(page.getByTestId('composer-blocked')).toBeVisible();
+    await expect(page.getByTestId('send')).toBeDisabled();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByTestId('show-pending').tap();
+    await expect(card.getByTestId('approve')).toBeFocused();
+    await expect(card.getByTestId('approve')).toBeInViewport();
+    await shot(page, 'phone-composer-held');
+    await card.getByTestId('deny').tap();
+    await expect(card).toHaveAttribute('data-state', 'denied');
+    await expect(page.getByTestId('composer-blocked')).toHaveCount(0);
+  });
+});
