@@ -112,6 +112,21 @@ test.describe('the demo chat on the offline model', () => {
     await shot(page, 'tool-progress');
   });
 
+  test('a chart: the Worker draws a PNG, the card shows it, the model reads its counts', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Show me a chart of the orders by status');
+    const card = toolCard(page, 'orders_chart');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const image = card.getByTestId('tool-image');
+    await expect(image).toBeVisible();
+    // Decoded by the browser: a real 320 × 180 PNG, not a broken image.
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 320, 180]);
+    await expect(card.getByTestId('tool-output')).toContainText('KB of base64');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last()).toContainText(/delayed \d+ \(red\)/);
+    await shot(page, 'orders-chart');
+  });
+
   test('the stop button aborts a streaming answer', async ({ page }) => {
     await openChat(page);
     await send(page, 'Hello! What can you do for me?');

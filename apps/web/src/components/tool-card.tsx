@@ -2,7 +2,7 @@ import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
 import { type ReactElement, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { formatDuration, formatValue, progressDisplay, STATUS_LABELS, statusTone } from '../lib/format.ts';
+import { formatDuration, formatValue, outputImages, progressDisplay, STATUS_LABELS, statusTone, withoutImageData } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -20,6 +20,19 @@ function JsonBlock({ label, value, testId, tone }: { label: string; value: unkno
     <div className={`tool-block${tone === 'error' ? ' tool-block-error' : ''}`}>
       <div className="tool-block-label">{label}</div>
       <pre data-testid={testId}>{formatValue(value)}</pre>
+    </div>
+  );
+}
+
+/** The images a tool returned (a chart, a screenshot), shown above its JSON. */
+function OutputImages({ output, toolName }: { output: unknown; toolName: string }): ReactElement | null {
+  const images = outputImages(output);
+  if (images.length === 0) return null;
+  return (
+    <div className="tool-images">
+      {images.map((image) => (
+        <img key={image.at} className="tool-image" data-testid="tool-image" src={image.src} alt={image.at === 'output' ? `What ${toolName} returned` : `${image.at} from ${toolName}`} />
+      ))}
     </div>
   );
 }
@@ -97,7 +110,8 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
 
       <div className="tool-body">
         <JsonBlock label="input" value={view.input ?? {}} testId="tool-input" />
-        {view.status === 'done' ? <JsonBlock label="output" value={view.output} testId="tool-output" /> : null}
+        {view.status === 'done' ? <OutputImages output={view.output} toolName={view.toolName} /> : null}
+        {view.status === 'done' ? <JsonBlock label="output" value={withoutImageData(view.output)} testId="tool-output" /> : null}
         {view.errorText ? <JsonBlock label="error" value={view.errorText} testId="tool-error" tone="error" /> : null}
       </div>
       {view.status === 'denied' && view.approval?.reason ? <p className="tool-note">Denied: {view.approval.reason}</p> : null}

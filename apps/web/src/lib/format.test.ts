@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatOffset, formatValue, progressDisplay, STATUS_LABELS, statusTone } from './format.ts';
+import { formatDuration, formatOffset, formatValue, outputImages, progressDisplay, STATUS_LABELS, statusTone, withoutImageData } from './format.ts';
 import { parseHealth } from './server-info.ts';
 
 describe('formatting', () => {
@@ -52,5 +52,29 @@ describe('parseHealth', () => {
     expect(parseHealth({ ok: true, model: 'edgetool-offline' }).model).toMatchObject({ offline: true });
     expect(parseHealth({ ok: true, model: { provider: 'openai.responses', modelId: 'gpt-4.1-mini', offline: false } }).model?.label).toBe('openai.responses · gpt-4.1-mini');
     expect(parseHealth('nope')).toEqual({ ok: false, model: undefined });
+  });
+});
+
+describe('images in tool outputs', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+  it('finds image parts in the output, its fields and its list items, and only raster images with base64 data', () => {
+    const image = { type: 'image', data: PNG, mediaType: 'image/png' };
+    expect(outputImages(image)).toEqual([{ at: 'output', src: `data:image/png;base64,${PNG}`, mediaType: 'image/png' }]);
+    expect(outputImages({ counts: { a: 1 }, image }).map((i) => [i.at, i.mediaType])).toEqual([['image', 'image/png']]);
+    expect(outputImages([{ type: 'text', text: 'x' }, { type: 'image', data: PNG, mimeType: 'image/webp' }]).map((i) => i.mediaType)).toEqual(['image/webp']);
+    expect(outputImages({ image: { ...image, mediaType: 'image/svg+xml' } })).toEqual([]);
+    expect(outputImages({ image: { ...image, data: '"><script>' } })).toEqual([]);
+    expect(outputImages({ nested: { deeper: image } })).toEqual([]);
+    expect(outputImages('text')).toEqual([]);
+    expect(outputImages(null)).toEqual([]);
+  });
+
+  it('shows the JSON without the base64', () => {
+    const output = { total: 3, image: { type: 'image', data: PNG, mediaType: 'image/png' } };
+    expect(withoutImageData(output)).toEqual({ total: 3, image: { type: 'image', data: '<image/png, 0.1 KB of base64>', mediaType: 'image/png' } });
+    expect(output.image.data).toBe(PNG);
+    expect(withoutImageData({ a: 1 })).toEqual({ a: 1 });
+    expect(withoutImageData('text')).toBe('text');
   });
 });

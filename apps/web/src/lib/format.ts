@@ -20,6 +20,53 @@ export function formatValue(value: unknown): string {
   }
 }
 
+/** An image a tool returned, ready for an `<img>`. */
+export interface OutputImage {
+  /** Where it is in the output: `output`, or the field or list index that holds it. */
+  readonly at: string;
+  readonly src: string;
+  readonly mediaType: string;
+}
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An image part (`imagePart()`: `{ type: 'image', data, mediaType }`, or MCP's `{ type: 'image', data, mimeType }`)
+ * with a raster type and base64 data; `undefined` for anything else (an SVG, which could carry script, included).
+ */
+function asImage(value: unknown, at = 'output'): OutputImage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, data, mediaType, mimeType } = value as Record<string, unknown>;
+  const kind = mediaType ?? mimeType;
+  if (type !== 'image' || typeof data !== 'string' || typeof kind !== 'string' || !IMAGE_TYPES.has(kind) || !BASE64.test(data)) return undefined;
+  return { at, src: `data:${kind};base64,${data}`, mediaType: kind };
+}
+
+/** The images in a tool's output: the output itself, or its fields and list items one level down. */
+export function outputImages(output: unknown): OutputImage[] {
+  const own = asImage(output);
+  if (own !== undefined) return [own];
+  if (typeof output !== 'object' || output === null) return [];
+  return Object.entries(output).flatMap(([key, value]) => {
+    const image = asImage(value, key);
+    return image === undefined ? [] : [image];
+  });
+}
+
+/** The output for its JSON view, each image's base64 replaced by a short note (the card shows the image itself). */
+export function withoutImageData(output: unknown): unknown {
+  const short = (value: unknown): unknown => {
+    const image = asImage(value);
+    if (image === undefined) return value;
+    const { data } = value as { data: string };
+    return { ...(value as object), data: `<${image.mediaType}, ${Math.round((data.length * 3) / 4 / 102.4) / 10} KB of base64>` };
+  };
+  if (asImage(output) !== undefined) return short(output);
+  if (typeof output !== 'object' || output === null) return output;
+  return Array.isArray(output) ? output.map(short) : Object.fromEntries(Object.entries(output).map(([key, value]) => [key, short(value)]));
+}
+
 /** The words a tool card shows for a status. */
 export const STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   'input-streaming': 'preparing',
