@@ -8,6 +8,7 @@ import {
   createUIMessageStreamResponse,
   generateText,
   InvalidToolApprovalSignatureError,
+  InvalidToolInputError,
   isStepCount,
   jsonSchema,
   lastAssistantMessageIsCompleteWithToolCalls,
@@ -24,7 +25,7 @@ import {
   validateUIMessages,
 } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import { callsStep, textStep } from './testing/index.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from './testing/index.ts';
 import { describe, expect, it, vi } from 'vitest';
 
 const pathSchema = jsonSchema<{ path: string }>(
@@ -160,6 +161,48 @@ describe('ai@7 contract: tools and execution', () => {
     const arg = (repair.mock.calls[0] as unknown as [{ error: unknown }] | undefined)?.[0];
     expect(NoSuchToolError.isInstance(arg?.error)).toBe(true);
     expect((await result.content).some((part) => part.type === 'tool-error')).toBe(true);
+  });
+
+  it('a call repairToolCall gives up on (null) keeps the error it was handed: its String() is what the model, the UI and the messages read', async () => {
+    const { tools, deleteFile } = fileTools();
+    const handed = new Map<string, unknown>();
+    const repair = async ({ toolCall, error }: { toolCall: { toolCallId: string }; error: Error }) => {
+      handed.set(toolCall.toolCallId, error);
+      Object.defineProperty(error, 'toString', { value: () => `edgetool text for ${toolCall.toolCallId}` });
+      return null;
+    };
+    const approval = vi.fn(async () => 'user-approval' as const);
+    const script = () => [
+      callsStep([
+        ['c1', 'deleteFile', '{"path": '],
+        ['c2', 'nope', {}],
+        ['c3', 'deleteFile', '{"path":"x","__proto__":{"admin":true}}'],
+      ]),
+      textStep('sorry'),
+    ];
+    const ours = (id: string) => ({ type: 'error-text', value: `edgetool text for ${id}` });
+    const model = new MockLanguageModelV4({ doStream: script() });
+    const result = streamText({ model, tools, prompt: 'x', stopWhen: isStepCount(3), repairToolCall: repair, toolApproval: approval });
+    const chunks = await collect(toUIMessageStream({ stream: result.stream, redactToolErrors: false }));
+    // Not JSON and keys secure-json-parse refuses are InvalidToolInputError; an unknown name NoSuchToolError.
+    const kinds = [...handed].map(([id, error]) => [id, InvalidToolInputError.isInstance(error), NoSuchToolError.isInstance(error)]);
+    expect(kinds).toEqual([
+      ['c1', true, false],
+      ['c2', false, true],
+      ['c3', true, false],
+    ]);
+    const ids = ['c1', 'c2', 'c3'];
+    expect(chunks.filter((c) => c.type === 'tool-input-error').map((c) => [c.toolCallId, c.errorText])).toEqual(ids.map((id) => [id, `edgetool text for ${id}`]));
+    expect(chunks.some((c) => c.type === 'tool-output-error' || c.type === 'tool-input-available' || c.type === 'tool-approval-request')).toBe(false);
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual(ids.map((id) => ({ toolCallId: id, output: ours(id) })));
+    // Such a call is never put to toolApproval and never executed; the loop goes on.
+    expect(approval).not.toHaveBeenCalled();
+    expect(deleteFile).not.toHaveBeenCalled();
+    expect(await result.text).toBe('sorry');
+    // generateText: the same text in the messages that continue the conversation.
+    const once = scriptedModel(callsStep([['c4', 'nope', {}]]));
+    const generated = await generateText({ model: once, tools, prompt: 'x', repairToolCall: repair });
+    expect(generated.responseMessages.at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c4', output: ours('c4') }] });
   });
 });
 

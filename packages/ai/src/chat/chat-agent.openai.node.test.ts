@@ -1,5 +1,5 @@
 // Node-only: the real @ai-sdk/openai provider against the local fake OpenAI server (127.0.0.1).
-import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { createExecutor, createRunContext, createTicketSigner, defineTool, type TraceRecord } from '@edgetool/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createOfflineModel } from '../offline-model/index.ts';
 import { createModelFromEnv } from '../provider.ts';
 import { addToolOutput, mapToolPart, respondToApproval } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
+import { generateTextTurn } from './text-turn.ts';
 import { ContinuationError } from './verify-continuation.ts';
 
 let fake: FakeOpenAI;
@@ -78,7 +79,98 @@ describe.each([
     const toolMessages = fake.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(toolMessages).toHaveLength(2);
     expect(toolMessages[0]).toMatchObject({ toolCallId: 'call_1', content: '{"order_id":"A-1","status":"shipped"}' });
-    expect(JSON.stringify(toolMessages[1])).toMatch(/call_2/);
+    const executor = createExecutor({ registry: tools([]) });
+    // The provider sends every failure's text as {"error": text}.
+    const text = (await executor.execute({ id: 'call_2', name: 'query_order', arguments: '{"order_id": ' })).content;
+    expect(toolMessages[1]).toEqual({ role: 'tool', toolCallId: 'call_2', content: JSON.stringify({ error: text }) });
+    expect(result.toolResults.map((r) => [r.call.id, r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type])).toEqual([
+      ['call_2', 'invalid-json'],
+      ['call_1', 'success'],
+    ]);
+  });
+
+  describe('calls the AI SDK refuses (not JSON, no such tool, a __proto__ key) get edgetool’s typed errors on the wire', () => {
+    const bad = [
+      { id: 'call_json', name: 'query_order', args: '{"order_id": ' },
+      { id: 'call_unknown', name: 'cancel_order', args: { order_id: 'A-1' } },
+      { id: 'call_protoname', name: '__proto__', args: {} },
+      { id: 'call_protokey', name: 'update_delivery_date', args: '{"order_id":"A-1","new_date":"2026-12-24","__proto__":{"isAdmin":true}}' },
+    ] as const;
+    const codes = [
+      ['call_json', 'invalid-json'],
+      ['call_unknown', 'unknown-tool'],
+      ['call_protoname', 'unknown-tool'],
+      ['call_protokey', 'invalid-input'],
+    ];
+    /** The executor's text for each call (it takes a __proto__ key as data: that one is the loop's invalid-input). */
+    async function expected(): Promise<Map<string, string>> {
+      const executor = createExecutor({ registry: tools([]) });
+      const texts = new Map<string, string>();
+      for (const call of bad.slice(0, 3)) {
+        const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+        texts.set(call.id, (await executor.execute({ id: call.id, name: call.name, arguments: args })).content);
+      }
+      texts.set(
+        'call_protokey',
+        [
+          'Error (invalid-input): Invalid arguments for "update_delivery_date".',
+          '- __proto__: A key that could change an object’s prototype is not accepted: leave it out.',
+          'Fix these arguments and call the tool again.',
+        ].join('\n'),
+      );
+      return texts;
+    }
+    const enqueue = () => fake.enqueue({ toolCalls: bad.map((c) => ({ ...c })) }, { text: 'Sorry, let me try again.' });
+    /** What the model read for each call: the provider sends a failure's text as {"error": text}. */
+    const modelRead = (index: number) =>
+      new Map(
+        (fake.requests[index]?.messages ?? []).flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, (JSON.parse(m.content) as { error: unknown }).error] as const] : [])),
+      );
+    const codesOf = (results: readonly { call: { id: string }; outcome: { type: string; error?: { code: string } } }[]) =>
+      results.map((r) => [r.call.id, r.outcome.error?.code]);
+
+    it.each(['internal', 'manual'] as const)('generate() in %s mode: the model reads them, results and traces have them, the turn goes on', async (mode) => {
+      const writes: unknown[] = [];
+      const traces: TraceRecord[] = [];
+      enqueue();
+      const agent = agentFor({ onTrace: (t) => traces.push(t) }, writes);
+      const result = await agent.generate({ messages: 'move A-1', mode, run: createRunContext({ conversationId: `bad-${mode}` }) });
+      expect(result).toMatchObject({ text: 'Sorry, let me try again.', finishReason: 'stop', pending: [] });
+      expect(fake.requests).toHaveLength(2);
+      expect(modelRead(1)).toEqual(await expected());
+      expect(codesOf(result.toolResults)).toEqual(codes);
+      expect(traces.map((t) => [t.callId, t.errorCode])).toEqual(codes);
+      const texts = await expected();
+      for (const call of bad) {
+        const part = result.message.parts.find((p) => (p as { toolCallId?: string }).toolCallId === call.id && p.type.startsWith('tool-'));
+        expect(part).toMatchObject({ state: 'output-error', errorText: texts.get(call.id) });
+      }
+      expect(writes).toEqual([]);
+    });
+
+    it('stream(): the SSE response carries each as a tool-input-error with edgetool’s text, then the answer', async () => {
+      enqueue();
+      const turn = await agentFor().stream({ messages: 'move A-1', run: createRunContext({ conversationId: 'bad-sse' }) });
+      const chunks = (await turn.toResponse().text())
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: {'))
+        .map((event) => JSON.parse(event.slice('data: '.length)) as { type: string; toolCallId?: string; errorText?: string; delta?: string });
+      const texts = await expected();
+      expect(new Map(chunks.filter((c) => c.type === 'tool-input-error').map((c) => [c.toolCallId, c.errorText]))).toEqual(texts);
+      expect(chunks.some((c) => c.type === 'tool-input-available' || c.type === 'tool-output-error' || c.type === 'data-edgetool-ticket')).toBe(false);
+      expect(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta).join('')).toBe('Sorry, let me try again.');
+      expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+      expect(modelRead(1)).toEqual(texts);
+    });
+
+    it('generateTextTurn: the model reads them (not streamed), and the turn’s results and messages have them', async () => {
+      enqueue();
+      const result = await generateTextTurn(agentFor(), { messages: 'move A-1', run: createRunContext({ conversationId: 'bad-text' }) });
+      expect(result).toMatchObject({ text: 'Sorry, let me try again.', steps: 2 });
+      expect(fake.requests.map((r) => r.stream)).toEqual([false, false]);
+      expect(modelRead(1)).toEqual(await expected());
+      expect(codesOf(result.toolResults)).toEqual(codes);
+    });
   });
 
   it('progress: a running call’s reports reach the SSE response as transient parts, never the model', async () => {

@@ -28,6 +28,7 @@ import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
+import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
@@ -427,6 +428,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
+      // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
+      repairToolCall: repairToolCallFor(executor, {
+        run,
+        interceptors: options.interceptors,
+        onTrace: options.onTrace,
+        onResult: (r) => results.set(r.call.id, r),
+      }),
       ...(request.grantApprovals !== true && mayAsk(toolsByName.values(), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),

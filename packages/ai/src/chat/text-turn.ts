@@ -1,6 +1,7 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { repairToolCallFor } from './invalid-calls.ts';
 import { takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
@@ -148,27 +149,24 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const results = new Map<string, ToolCallResult>();
   const grant = request.grantApprovals === true;
   const { onProgress, onToolResult } = request;
-  const tools = await toAISDKTools(textExecutor(agent), {
-    run,
-    images: options.toolImages ?? takesToolImages(model),
-    decisions,
-    grantApprovals: grant,
-    onProgress,
-    onResult: (r) => {
-      results.set(r.call.id, r);
-      try {
-        onToolResult?.(r);
-      } catch {
-        // A broken listener must not fail the call.
-      }
-    },
-  });
+  const onResult = (r: ToolCallResult) => {
+    results.set(r.call.id, r);
+    try {
+      onToolResult?.(r);
+    } catch {
+      // A broken listener must not fail the call.
+    }
+  };
+  const executor = textExecutor(agent);
+  const images = options.toolImages ?? takesToolImages(model);
+  const tools = await toAISDKTools(executor, { run, images, decisions, grantApprovals: grant, onProgress, onResult });
   const direct = returnDirectStop(results);
   const result = await generateText({
     model,
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     messages,
     tools,
+    repairToolCall: repairToolCallFor(executor, { run, interceptors: options.interceptors, onTrace: options.onTrace, onResult }),
     ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),

@@ -155,10 +155,13 @@ export function createProofs(options: ProofOptions): TurnProofs {
         return call ? seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: reason }).then((s) => [s]) : undefined;
       }
       case 'tool-input-error':
-        // The AI SDK rejected the call before execution (unparsable input, unknown tool): the part
-        // becomes `output-error` in history, so it needs a seal like any result.
+        // A call the AI SDK could not parse (not JSON, no such tool), answered with the executor's error (see
+        // invalid-calls.ts): the part becomes `output-error` in history, so it needs a seal and a trace like any result.
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => [s]);
+        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => {
+          const t = trace(chunk.toolCallId);
+          return t ? [s, t] : [s];
+        });
       default:
         return undefined;
     }

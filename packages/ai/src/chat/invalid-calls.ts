@@ -1,0 +1,151 @@
+import {
+  type AnyTool,
+  errorModelText,
+  failure,
+  formatIssuePath,
+  type InterceptorLike,
+  parseArguments,
+  type RunContext,
+  type ToolCall,
+  type ToolCallResult,
+  ToolError,
+  toToolError,
+  type ToolExecutor,
+  type ToolIssue,
+  type TraceRecord,
+} from '@edgetool/core';
+import type { ToolCallRepairFunction, ToolSet } from 'ai';
+
+/** Options for {@link repairToolCallFor}. */
+export interface InvalidCallOptions {
+  /** The request-level context of the turn. */
+  readonly run: RunContext;
+  /** The executor's global interceptors: their `redactInput` masks what `onTrace` records of a refused call. */
+  readonly interceptors?: readonly InterceptorLike[] | undefined;
+  /** The executor's trace sink (the executor calls it itself for the calls it refuses). */
+  readonly onTrace?: ((record: TraceRecord) => void) | undefined;
+  /** Receives each refused call's result, as the tools' `onResult` receives a finished call's. */
+  readonly onResult?: ((result: ToolCallResult) => void) | undefined;
+}
+
+/** What the model reads about a key the loop refuses (see {@link prototypeKeyIssues}). */
+export const PROTOTYPE_KEY_TEXT = 'A key that could change an object’s prototype is not accepted: leave it out.';
+
+/**
+ * The AI SDK's `repairToolCall` for edgetool's loops. The AI SDK hands it every call it cannot parse (arguments that
+ * are not JSON, a tool that does not exist, keys it refuses) before it gives up on the call. It repairs nothing: it
+ * answers the call the way edgetool does, with the executor's typed error (`invalid-json`, `unknown-tool`; nothing
+ * runs), gives the result to `onResult` and `onTrace` like any failed call's, and makes the AI SDK's error read as
+ * edgetool's text. The AI SDK then reports that text wherever it reports the call: to the model in the next step, in
+ * the UI stream (`tool-input-error`, an `output-error` part) and in the text turn's messages.
+ */
+export function repairToolCallFor(executor: ToolExecutor, options: InvalidCallOptions): ToolCallRepairFunction<ToolSet> {
+  return async ({ toolCall, error, abortSignal }) => {
+    const call: ToolCall = { id: toolCall.toolCallId, name: toolCall.toolName, arguments: toolCall.input };
+    const result = await refuse(executor, call, options, { signal: abortSignal, reason: error.message });
+    options.onResult?.(result);
+    readsAs(error, result.content);
+    return null;
+  };
+}
+
+/** The result of a call the AI SDK refused: the executor's own, where edgetool refuses it too before anything runs. */
+async function refuse(
+  executor: ToolExecutor,
+  call: ToolCall,
+  options: InvalidCallOptions,
+  { signal, reason }: { signal: AbortSignal | undefined; reason: string },
+): Promise<ToolCallResult> {
+  const meta = { toolName: call.name, callId: call.id };
+  const parsed = parseArguments(call.arguments, meta);
+  // Not JSON: the executor stops at its parse (invalid-json), before it resolves or runs anything.
+  if (!parsed.ok) return executor.execute(call, { run: options.run, signal });
+  let tool: AnyTool | undefined;
+  try {
+    tool = await executor.registry.resolve(call.name);
+  } catch (thrown) {
+    return refusal(executor, call, undefined, parsed.value, toToolError(thrown, meta), options);
+  }
+  // No such tool: the executor stops at its lookup (unknown-tool, naming the tools there are).
+  if (tool === undefined) return executor.execute(call, { run: options.run, signal });
+  // JSON the executor would read but the AI SDK refuses (prototype keys). It must not run: the AI SDK has given up on
+  // the call, and no UI stream reader would take such an input.
+  const keys = prototypeKeyIssues(parsed.value);
+  const issues = keys.length > 0 ? keys : [{ path: '(root)', message: reason }];
+  const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues });
+  return refusal(executor, call, tool, parsed.value, error, options);
+}
+
+/** A call refused before its chain, recorded as the executor records one (its error policy, a masked trace). */
+function refusal(
+  executor: ToolExecutor,
+  call: ToolCall,
+  tool: AnyTool | undefined,
+  input: unknown,
+  error: ToolError,
+  options: InvalidCallOptions,
+): ToolCallResult {
+  const { registry } = executor;
+  if ((typeof registry.onError === 'function' ? registry.onError(error, call) : registry.onError) === 'throw') throw error;
+  try {
+    options.onTrace?.({
+      traceId: call.id,
+      callId: call.id,
+      toolName: call.name,
+      conversationId: options.run.conversationId,
+      // The chain did not run, so the interceptors that would have run mask the input, as the executor does.
+      input: masked([...(options.interceptors ?? []), ...registry.interceptors, ...(tool?.interceptors ?? [])], input),
+      outcome: 'error',
+      errorCode: error.code,
+      attempts: 0,
+      spans: [],
+    });
+  } catch {
+    // A broken exporter must not fail the call.
+  }
+  return { call, tool, input, outcome: failure(error), content: errorModelText(error), parts: undefined, isError: true, returnDirect: false, spans: [], durationMs: 0 };
+}
+
+/** The input as the `redactInput` of these interceptors masks it. */
+function masked(interceptors: readonly InterceptorLike[], input: unknown): unknown {
+  let value = input;
+  for (const interceptor of interceptors) {
+    if (typeof interceptor === 'object' && typeof interceptor.redactInput === 'function') value = interceptor.redactInput(value);
+  }
+  return value;
+}
+
+/**
+ * The keys the AI SDK's JSON parser refuses (an own `__proto__`, a `constructor` object with an own `prototype`), as
+ * issues with their paths (`items[1].__proto__`).
+ */
+export function prototypeKeyIssues(value: unknown): ToolIssue[] {
+  const issues: ToolIssue[] = [];
+  const pending: [unknown, (string | number)[]][] = [[value, []]];
+  for (let i = 0; i < pending.length; i++) {
+    const [node, path] = pending[i]!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) pending.push([item, [...path, index]]);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      const item: unknown = (node as Record<string, unknown>)[key];
+      if (key === '__proto__') issues.push({ path: formatIssuePath([...path, key]), message: PROTOTYPE_KEY_TEXT });
+      else if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype')) {
+        issues.push({ path: formatIssuePath([...path, key, 'prototype']), message: PROTOTYPE_KEY_TEXT });
+      } else pending.push([item, [...path, key]]);
+    }
+  }
+  return issues;
+}
+
+/**
+ * The AI SDK reports a call it could not parse with `String(error)` of its own error (the model's tool result, the UI
+ * stream's `tool-input-error`, the text turn's messages), and keeps that error object for it: it now reads as edgetool's
+ * text. The error is made for this one call, so nothing else sees the change.
+ */
+function readsAs(error: object, text: string): void {
+  Object.defineProperty(error, 'message', { value: text, configurable: true, writable: true });
+  Object.defineProperty(error, 'toString', { value: () => text, configurable: true, writable: true });
+}
