@@ -1,10 +1,11 @@
 import { type AnyTool, createExecutor, createRunContext, createTicketSigner, defineTool, redact, type ToolError, type TraceRecord } from '@edgetool/core';
-import { type ModelMessage, parseJsonEventStream, readUIMessageStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
+import { generateText, isStepCount, type ModelMessage, parseJsonEventStream, readUIMessageStream, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { refused } from '../test-support/chat-streams.ts';
 import { mapToolPart, respondToApproval, type ToolPartLike } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { toAISDKTools } from './ai-tools.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { prototypeKeyIssues, repairToolCallFor } from './invalid-calls.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, TRACE_PART } from './protocol.ts';
@@ -367,6 +368,22 @@ describe('repairToolCallFor', () => {
     const throwing = createExecutor({ registry: { ...createExecutor({ registry: tools }).registry, onError: 'throw' } });
     await expect(repair(throwing)(args('query_order', '{"__proto__":{}}'))).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(repair(throwing)(args('nope', '{}'))).rejects.toMatchObject({ code: 'unknown-tool' });
+  });
+
+  it('in your own loop: generateText with toAISDKTools and repairToolCallFor reads edgetool’s text for a malformed call', async () => {
+    const executor = createExecutor({ registry: tools });
+    const turnRun = run();
+    const model = scriptedModel(callsStep([['c1', 'query_order', '{"order_id": ']]), textStep('Sorry.'));
+    const result = await generateText({
+      model,
+      prompt: 'Where is A-1?',
+      tools: await toAISDKTools(executor, { run: turnRun }),
+      repairToolCall: repairToolCallFor(executor, { run: turnRun }),
+      stopWhen: isStepCount(3),
+    });
+    expect(result.text).toBe('Sorry.');
+    const [seen] = lastToolResults(model.doGenerateCalls[1]);
+    expect(seen?.output).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^Error \(invalid-json\): The arguments for "query_order" are not valid JSON/) });
   });
 
   it('prototypeKeyIssues names each key the AI SDK refuses, at any depth, and nothing else', () => {
