@@ -118,4 +118,41 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
     expect(failed.at(-1)).toEqual({ type: 'error', errorText: 'failed: no key' });
     expect(failed.some((c) => c.type === 'tool-output-available' || c.type === 'finish')).toBe(false);
   });
+
+  it('a reader that cancels while the trailer or a proof is pending (Stop) ends the stream quietly: no error, no failed turn', async () => {
+    for (const waitOn of ['trailer', 'proof'] as const) {
+      const errors: unknown[] = [];
+      let release: (chunks: UIMessageChunk[]) => void = () => {};
+      const pending = new Promise<UIMessageChunk[]>((resolve) => {
+        release = resolve;
+      });
+      let waiting: () => void = () => {};
+      const reached = new Promise<void>((resolve) => {
+        waiting = resolve;
+      });
+      const stream = createTurnStream({
+        source: run(scripts.text!).stream,
+        tools,
+        originalMessages: [],
+        metadata: undefined,
+        onError: (error) => {
+          errors.push(error);
+          return String(error);
+        },
+        proofs: { before: (chunk) => (waitOn === 'proof' && chunk.type === 'text-delta' ? (waiting(), pending) : undefined) },
+        trailer: () => (waitOn === 'trailer' ? (waiting(), pending) : []),
+      });
+      const reader = stream.getReader();
+      const reading = (async () => {
+        for (let read = await reader.read(); !read.done; read = await reader.read());
+      })().catch((error: unknown) => error);
+      await reached;
+      await reader.cancel('stop');
+      release([{ type: 'finish' } as UIMessageChunk]);
+      expect(await reading, waitOn).toBeUndefined();
+      // Let the pull that was waiting run on: it must neither enqueue (which throws) nor report an error.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(errors, waitOn).toEqual([]);
+    }
+  });
 });

@@ -73,6 +73,12 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
     return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
 
+  /**
+   * The reader cancelled (the user pressed Stop, the client went away): a pull that was awaiting something stops there,
+   * since enqueueing on a cancelled stream throws (and its error would read as a failed turn).
+   */
+  let cancelled = false;
+
   /** Stops the turn with an `error` chunk: a result must not go out without its proof. */
   const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
@@ -89,13 +95,17 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
           return;
         }
         const read = await next();
+        if (cancelled) return;
         if (read === undefined) continue;
         if (read.done) {
+          let trailer: UIMessageChunk[];
           try {
-            for (const chunk of await options.trailer(last, finishReason)) controller.enqueue(chunk);
+            trailer = await options.trailer(last, finishReason);
           } catch (error) {
-            controller.enqueue({ type: 'error', errorText: onError(error) });
+            trailer = [{ type: 'error', errorText: onError(error) }];
           }
+          if (cancelled) return;
+          for (const chunk of trailer) controller.enqueue(chunk);
           controller.close();
           return;
         }
@@ -117,15 +127,17 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
         try {
           parts = await before;
         } catch (error) {
-          fail(controller, error);
+          if (!cancelled) fail(controller, error);
           return;
         }
+        if (cancelled) return;
         for (const part of parts) controller.enqueue(part);
         if (chunk.type !== 'start') controller.enqueue(chunk);
         return;
       }
     },
     cancel(reason) {
+      cancelled = true;
       return reader.cancel(reason);
     },
   });
