@@ -130,6 +130,10 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
       const reached = new Promise<void>((resolve) => {
         waiting = resolve;
       });
+      const wait = () => {
+        waiting();
+        return pending;
+      };
       const stream = createTurnStream({
         source: run(scripts.text!).stream,
         tools,
@@ -139,8 +143,8 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
           errors.push(error);
           return String(error);
         },
-        proofs: { before: (chunk) => (waitOn === 'proof' && chunk.type === 'text-delta' ? (waiting(), pending) : undefined) },
-        trailer: () => (waitOn === 'trailer' ? (waiting(), pending) : []),
+        proofs: { before: (chunk) => (waitOn === 'proof' && chunk.type === 'text-delta' ? wait() : undefined) },
+        trailer: () => (waitOn === 'trailer' ? wait() : []),
       });
       const reader = stream.getReader();
       const reading = (async () => {
