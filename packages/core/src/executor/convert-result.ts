@@ -13,7 +13,14 @@ export const NO_OUTPUT_TEXT = 'Done. The tool returned no output.';
 export function defaultModelText(output: unknown): string {
   if (output === undefined || output === null || output === '') return NO_OUTPUT_TEXT;
   if (typeof output === 'string') return output;
-  const json = JSON.stringify(output);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(output);
+  } catch (error) {
+    // V8, workerd and Chromium all stringify recursively: a value nested some thousands deep overflows the stack.
+    if (error instanceof RangeError) throw new TypeError('the output is nested too deeply to convert to JSON');
+    throw error;
+  }
   if (json === undefined) throw new TypeError(`a ${typeof output} cannot be converted to JSON`);
   return json;
 }
