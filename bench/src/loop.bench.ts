@@ -45,7 +45,7 @@ async function check(): Promise<void> {
 
 const OPTIONS: MeasureOptions = QUICK
   ? { warmupMs: 400, batchMs: 150, rounds: 4, batchesPerRound: 1, minCallsPerBatch: 1 }
-  : { warmupMs: 1500, batchMs: 300, rounds: 12, batchesPerRound: 1, minCallsPerBatch: 1 };
+  : { warmupMs: 1500, batchMs: 300, rounds: 24, batchesPerRound: 1, minCallsPerBatch: 1 };
 const PROFILE_SECONDS = QUICK ? 2 : 4;
 
 /** Where an edgetool turn spends its time, from a CPU profile of the same turn in a child process. */

@@ -1,4 +1,4 @@
-import { createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { scriptedModel } from '../testing/mock-model.ts';
@@ -25,6 +25,14 @@ describe('chat agent types: every turn brings what the tools need', () => {
     void agent.generate({ messages: 'hi', run: createRunContext() });
     // @ts-expect-error the text turn too
     void generateTextTurn(agent, { messages: 'hi', run: createRunContext() });
+  });
+
+  it('a registry made from those tools types the agent the same way', () => {
+    const agent = createChatAgent({ model: scriptedModel(), tools: createRegistry({ tools: [lookup, plain], onError: 'report' }), tickets });
+    expectTypeOf(agent).toEqualTypeOf<ChatAgent<{ db: Db }>>();
+    void agent.generate({ messages: 'hi', run: createRunContext({ deps: { db } }) });
+    // @ts-expect-error a run without the deps
+    void agent.generate({ messages: 'hi', run: createRunContext() });
   });
 
   it('tools that need nothing take any run', () => {

@@ -327,9 +327,11 @@ function foldTurn(
  * Creates the chat loop: `internal` mode runs server tools through the edgetool chain until the model
  * answers; `manual` mode hands every call back to the caller with a ticket. Approvals and client
  * results are accepted only with tickets; every result in the history must carry this server's seal.
- * Given a list of tools, the agent is typed by the deps they need (`withDeps`): every turn's `run` must carry them.
+ * Given a list of tools, or a registry made from one, the agent is typed by the deps they need (`withDeps`): every
+ * turn's `run` must carry them.
  */
 export function createChatAgent<const TTools extends readonly AnyTool[]>(options: ChatAgentOptions & { readonly tools: TTools }): ChatAgent<ToolsDeps<TTools>>;
+export function createChatAgent<TDeps>(options: ChatAgentOptions & { readonly tools: ToolRegistry<TDeps> }): ChatAgent<TDeps>;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const { model, tickets, instructions } = options;

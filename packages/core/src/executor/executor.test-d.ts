@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createRunContext } from '../context/run-context.ts';
-import { createRegistry } from '../registry/registry.ts';
+import { createRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { defineTool, withDeps } from '../tool/define-tool.ts';
-import { createExecutor, type ToolExecutor, type ToolsDeps } from './executor.ts';
+import { lazyResolver } from '../registry/resolvers.ts';
+import type { ToolsDeps } from '../tool/types.ts';
+import { createExecutor, type ToolExecutor } from './executor.ts';
 
 interface Db {
   query(sql: string): string;
@@ -42,9 +44,25 @@ describe('executor types: the run must carry what the tools need', () => {
     void both.execute(call, { run: createRunContext({ deps: { db } }) });
   });
 
-  it('tools that need nothing, and registries (names only known at run time), take any call as before', () => {
+  it('a registry made from a list of tools is typed by their deps, and so is its executor', () => {
+    const registry = createRegistry({ tools: [lookup, today], onError: 'report' });
+    expectTypeOf(registry).toEqualTypeOf<ToolRegistry<{ db: Db } & { now: () => Date }>>();
+    const executor = createExecutor({ registry });
+    expectTypeOf(executor).toEqualTypeOf<ToolExecutor<{ db: Db } & { now: () => Date }>>();
+    void executor.execute(call, { run: createRunContext({ deps: { db, now: () => new Date() } }) });
+    // @ts-expect-error the registry's tools need deps
+    void executor.execute(call);
+    // A typed registry goes wherever a registry goes.
+    const any: ToolRegistry = registry;
+    void any;
+  });
+
+  it('tools that need nothing, and tools from resolvers (only known at run time), take any call as before', () => {
     void createExecutor({ registry: [plain] }).execute(call);
-    void createExecutor({ registry: createRegistry({ tools: [lookup] }) }).execute(call);
-    expectTypeOf(createExecutor({ registry: createRegistry({ tools: [lookup] }) })).toEqualTypeOf<ToolExecutor>();
+    void createExecutor({ registry: createRegistry({ tools: [plain] }) }).execute(call);
+    const lazy = createRegistry({ resolvers: [lazyResolver({ lookup: async () => lookup })] });
+    expectTypeOf(lazy).toEqualTypeOf<ToolRegistry>();
+    expectTypeOf(createExecutor({ registry: lazy })).toEqualTypeOf<ToolExecutor>();
+    void createExecutor({ registry: lazy }).execute(call);
   });
 });

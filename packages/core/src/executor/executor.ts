@@ -14,7 +14,7 @@ import { coerceToSchema } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
-import type { AnyTool, Tool } from '../tool/types.ts';
+import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
 
@@ -92,13 +92,6 @@ export type ExecuteAllOptions<TDeps = unknown> = Omit<ExecuteOptions<TDeps>, 'ap
  */
 export type ExecuteArgs<TDeps, TOptions> = unknown extends TDeps ? [options?: TOptions] : [options: TOptions & { readonly run: RunContext<TDeps> }];
 
-/** The deps a tool needs (`withDeps<Deps>()`): `unknown` for one that needs none. */
-export type ToolDeps<TTool> = TTool extends Tool<infer _I, infer _O, infer TDeps> ? TDeps : never;
-
-/** The deps a list of tools needs: every tool's, together (`unknown` when none needs any). */
-export type ToolsDeps<TTools extends readonly AnyTool[]> =
-  (TTools[number] extends infer T ? (T extends AnyTool ? (deps: ToolDeps<T>) => void : never) : never) extends (deps: infer D) => void ? D : never;
-
 /**
  * Runs tool calls: parse, resolve, validate, interceptors, execute, convert. `TDeps` is what the tools need in
  * `ctx.run.deps` (from a list of tools made with `withDeps`); calls must then bring a run with them.
@@ -116,10 +109,11 @@ export interface ToolExecutor<TDeps = unknown> {
 }
 
 /**
- * Creates an executor over a registry. Given a list of tools, it is typed by the deps they need (`withDeps`), so a
- * call without a run that carries them does not compile.
+ * Creates an executor over a registry. Given a list of tools, or a registry made from one, it is typed by the deps
+ * they need (`withDeps`), so a call without a run that carries them does not compile.
  */
 export function createExecutor<const TTools extends readonly AnyTool[]>(options: ExecutorOptions & { readonly registry: TTools }): ToolExecutor<ToolsDeps<TTools>>;
+export function createExecutor<TDeps>(options: ExecutorOptions & { readonly registry: ToolRegistry<TDeps> }): ToolExecutor<TDeps>;
 export function createExecutor(options: ExecutorOptions): ToolExecutor;
 export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const registry = isRegistry(options.registry) ? options.registry : createRegistry({ tools: options.registry as readonly AnyTool[] });

@@ -1,7 +1,7 @@
 import { toInterceptor } from '../chain/interceptor.ts';
 import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
-import type { AnyTool } from '../tool/types.ts';
+import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -19,15 +19,26 @@ export interface RegistryOptions {
   readonly onError?: ErrorProcessor;
 }
 
-/** A set of tools with unique names, its interceptors and its error policy. */
-export interface ToolRegistry extends ToolResolver {
+/**
+ * A set of tools with unique names, its interceptors and its error policy. `TDeps` is what its tools need in
+ * `ctx.run.deps` (from `createRegistry({ tools })` with `withDeps` tools; `unknown` otherwise), so that an executor or
+ * chat agent made from it is typed by them.
+ */
+export interface ToolRegistry<TDeps = unknown> extends ToolResolver {
   readonly interceptors: readonly ToolInterceptor[];
   readonly onError: ErrorProcessor;
   /** Every tool, loading lazy ones (to describe them to the model). */
   tools(): Promise<readonly AnyTool[]>;
+  /** Types only: the deps its tools need. Never set at run time. */
+  readonly '~deps'?: TDeps;
 }
 
-/** Creates a registry from tools and resolvers. Duplicate names throw `duplicate-tool` here. */
+/**
+ * Creates a registry from tools and resolvers. Duplicate names throw `duplicate-tool` here. Made from a list of
+ * `withDeps` tools, it is typed by the deps they need (tools from resolvers are only known at run time).
+ */
+export function createRegistry<const TTools extends readonly AnyTool[]>(options: RegistryOptions & { readonly tools: TTools }): ToolRegistry<ToolsDeps<TTools>>;
+export function createRegistry(options?: RegistryOptions): ToolRegistry;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolvers = options.tools?.length ? [staticResolver(options.tools), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];

@@ -111,6 +111,13 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => ModelContent;
 }
 
+/** The deps a tool needs (`withDeps<Deps>()`): `unknown` for one that needs none. */
+export type ToolDeps<TTool> = TTool extends Tool<infer _I, infer _O, infer TDeps> ? TDeps : never;
+
+/** The deps a list of tools needs: every tool's, together (`unknown` when none needs any). */
+export type ToolsDeps<TTools extends readonly AnyTool[]> =
+  (TTools[number] extends infer T ? (T extends AnyTool ? (deps: ToolDeps<T>) => void : never) : never) extends (deps: infer D) => void ? D : never;
+
 /** The input type of a tool. */
 export type InferToolInput<T> = T extends Tool<infer I, infer _O, infer _D> ? I : never;
 /** The output type of a tool. */
