@@ -214,7 +214,7 @@ describe('POST /api/chat: images in tool results', () => {
     expect(output.image).toMatchObject({ type: 'image', mediaType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
     const answer = first.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
     expect(answer).toContain(`delayed ${output.counts.delayed}`);
-    expect(answer).toContain('[image]');
+    expect(answer).toContain('orders_chart (with an image): Bar chart');
     // The sealed result (image and all) goes back with the next question and is accepted.
     const next = await post({ id: 'chat-chart', messages: [question, first.message, user('Where is order A-1002?')] });
     expect(next.status).toBe(200);

@@ -51,7 +51,9 @@ describe('summarizeToolResults', () => {
         { type: 'file' as const, mediaType: 'image/png', data: { type: 'data' as const, data: 'AAAA' } },
       ],
     };
-    expect(summarizeToolResults([result('sales_chart', output)])).toBe('sales_chart: Sales in May: [image]');
+    expect(summarizeToolResults([result('sales_chart', output)])).toBe('sales_chart (with an image): Sales in May:');
+    const image = { type: 'file' as const, mediaType: 'image/jpeg', data: { type: 'data' as const, data: 'AAAA' } };
+    expect(summarizeToolResults([result('camera', { type: 'content', value: [image, image] })])).toBe('camera returned 2 images.');
   });
 
   it('acknowledges failures honestly', () => {

@@ -31,10 +31,13 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
     }
     case 'content': {
       const text = output.value
-        .map((part) => (part.type === 'text' ? part.text : part.type === 'file' && part.mediaType.startsWith('image') ? '[image]' : `[${part.type}]`))
+        .flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'file' && part.mediaType.startsWith('image') ? [] : [`[${part.type}]`]))
         .join(' ')
         .trim();
-      return text.length === 0 ? `${name} returned non-text content.` : `${name}: ${clip(text)}`;
+      const images = output.value.filter((part) => part.type === 'file' && part.mediaType.startsWith('image')).length;
+      const counted = images === 1 ? 'an image' : `${images} images`;
+      if (text.length === 0) return `${name} returned ${images === 0 ? 'non-text content' : counted}.`;
+      return images === 0 ? `${name}: ${clip(text)}` : `${name} (with ${counted}): ${clip(text)}`;
     }
     case 'json':
       return summarizeJson(name, output.value);
