@@ -431,12 +431,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       messages: modelMessages,
       tools,
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
-      repairToolCall: repairToolCallFor(executor, {
-        run,
-        interceptors: options.interceptors,
-        onTrace: options.onTrace,
-        onResult: (r) => results.set(r.call.id, r),
-      }),
+      repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
       ...(request.grantApprovals !== true && mayAsk(toolsByName.values(), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),

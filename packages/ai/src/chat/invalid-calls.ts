@@ -1,9 +1,6 @@
 import {
   type AnyTool,
-  errorModelText,
-  failure,
   formatIssuePath,
-  type InterceptorLike,
   parseArguments,
   type RunContext,
   type ToolCall,
@@ -12,7 +9,6 @@ import {
   toToolError,
   type ToolExecutor,
   type ToolIssue,
-  type TraceRecord,
 } from '@edgetool/core';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 
@@ -20,10 +16,6 @@ import type { ToolCallRepairFunction, ToolSet } from 'ai';
 export interface InvalidCallOptions {
   /** The request-level context of the turn. */
   readonly run: RunContext;
-  /** The executor's global interceptors: their `redactInput` masks what `onTrace` records of a refused call. */
-  readonly interceptors?: readonly InterceptorLike[] | undefined;
-  /** The executor's trace sink (the executor calls it itself for the calls it refuses). */
-  readonly onTrace?: ((record: TraceRecord) => void) | undefined;
   /** Receives each refused call's result, as the tools' `onResult` receives a finished call's. */
   readonly onResult?: ((result: ToolCallResult) => void) | undefined;
 }
@@ -64,7 +56,7 @@ async function refuse(
   try {
     tool = await executor.registry.resolve(call.name);
   } catch (thrown) {
-    return refusal(executor, call, undefined, parsed.value, toToolError(thrown, meta), options);
+    return executor.refuse(call, toToolError(thrown, meta), { run: options.run });
   }
   // No such tool: the executor stops at its lookup (unknown-tool, naming the tools there are).
   if (tool === undefined) return executor.execute(call, { run: options.run, signal });
@@ -72,47 +64,7 @@ async function refuse(
   // the call, and no UI stream reader would take such an input.
   const keys = prototypeKeyIssues(parsed.value);
   const issues = keys.length > 0 ? keys : [{ path: '(root)', message: reason }];
-  const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues });
-  return refusal(executor, call, tool, parsed.value, error, options);
-}
-
-/** A call refused before its chain, recorded as the executor records one (its error policy, a masked trace). */
-function refusal(
-  executor: ToolExecutor,
-  call: ToolCall,
-  tool: AnyTool | undefined,
-  input: unknown,
-  error: ToolError,
-  options: InvalidCallOptions,
-): ToolCallResult {
-  const { registry } = executor;
-  if ((typeof registry.onError === 'function' ? registry.onError(error, call) : registry.onError) === 'throw') throw error;
-  try {
-    options.onTrace?.({
-      traceId: call.id,
-      callId: call.id,
-      toolName: call.name,
-      conversationId: options.run.conversationId,
-      // The chain did not run, so the interceptors that would have run mask the input, as the executor does.
-      input: masked([...(options.interceptors ?? []), ...registry.interceptors, ...(tool?.interceptors ?? [])], input),
-      outcome: 'error',
-      errorCode: error.code,
-      attempts: 0,
-      spans: [],
-    });
-  } catch {
-    // A broken exporter must not fail the call.
-  }
-  return { call, tool, input, outcome: failure(error), content: errorModelText(error), parts: undefined, isError: true, returnDirect: false, spans: [], durationMs: 0 };
-}
-
-/** The input as the `redactInput` of these interceptors masks it. */
-function masked(interceptors: readonly InterceptorLike[], input: unknown): unknown {
-  let value = input;
-  for (const interceptor of interceptors) {
-    if (typeof interceptor === 'object' && typeof interceptor.redactInput === 'function') value = interceptor.redactInput(value);
-  }
-  return value;
+  return executor.refuse(call, new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues }), { run: options.run });
 }
 
 /**

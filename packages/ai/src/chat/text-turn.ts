@@ -166,7 +166,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     messages,
     tools,
-    repairToolCall: repairToolCallFor(executor, { run, interceptors: options.interceptors, onTrace: options.onTrace, onResult }),
+    repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),

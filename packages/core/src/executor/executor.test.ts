@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import type { InterceptorFn, ToolContext, ToolNext, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { trace } from '../interceptors/trace.ts';
+import { redact } from '../interceptors/redact.ts';
+import { type TraceRecord, trace } from '../interceptors/trace.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
@@ -11,6 +12,7 @@ import { jsonSchema } from '../schema/json-schema.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { NO_OUTPUT_TEXT } from './convert-result.ts';
 import { progressText } from '../context/tool-context.ts';
+import { createRunContext } from '../context/run-context.ts';
 import { createExecutor } from './executor.ts';
 
 const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
@@ -587,5 +589,34 @@ describe('executor: progress reports', () => {
     });
     await e.execute({ id: 'c1', name: 'scan_orders', arguments: { batches: 1 } }, { onProgress: ({ progress }) => events.push(progress.message ?? '') });
     expect(events).toEqual(['queued', 'Scanned batch 1']);
+  });
+});
+
+describe('executor.refuse: a call its caller refused before it could run', () => {
+  it('gets the result, masked trace record and error policy of the executor’s own refusals; nothing runs', async () => {
+    const ran: unknown[] = [];
+    const login = defineTool({
+      name: 'login',
+      description: '',
+      input: v.object({ user: v.string(), password: v.string() }),
+      interceptors: [redact({ fields: ['password'] })],
+      execute: (input) => ran.push(input),
+    });
+    const traces: TraceRecord[] = [];
+    const executor = createExecutor({ registry: [login], onTrace: (t) => traces.push(t) });
+    const call = { id: 'c1', name: 'login', arguments: '{"user":"ada","password":"hunter2"}' };
+    const error = new ToolError('invalid-input', 'Refused by the caller.', { toolName: 'login', callId: 'c1' });
+    const result = await executor.refuse(call, error, { run: createRunContext({ conversationId: 'conv-r' }) });
+    expect(ran).toEqual([]);
+    expect(result).toMatchObject({ call, isError: true, parts: undefined, returnDirect: false, spans: [], content: 'Error (invalid-input): Refused by the caller.' });
+    expect(result.tool).toBe(login);
+    expect(result.outcome).toEqual({ type: 'error', error });
+    expect(traces).toEqual([expect.objectContaining({ callId: 'c1', conversationId: 'conv-r', input: { user: 'ada', password: '[redacted]' }, errorCode: 'invalid-input', attempts: 0 })]);
+    // The same masking as a call the executor refuses itself (here: invalid input).
+    await executor.execute({ id: 'c2', name: 'login', arguments: '{"user":1,"password":"hunter2"}' });
+    expect(traces[1]?.input).toEqual({ user: 1, password: '[redacted]' });
+
+    const throwing = createExecutor({ registry: createRegistry({ tools: [login], onError: 'throw' }) });
+    await expect(throwing.refuse(call, error)).rejects.toBe(error);
   });
 });

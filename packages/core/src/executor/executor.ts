@@ -106,6 +106,12 @@ export interface ToolExecutor<TDeps = unknown> {
   executeAll(calls: readonly ToolCall[], ...options: ExecuteArgs<TDeps, ExecuteAllOptions<TDeps>>): Promise<ToolCallResult[]>;
   /** Accepts a client's result only with a valid, unused ticket for exactly that call of a client tool. */
   acceptClientResult(result: ClientResult<TDeps>): Promise<ToolCallResult>;
+  /**
+   * Reports a call that its caller refused before it could run, with `error` (the chat loop refuses arguments the AI
+   * SDK cannot read): the result, trace record (input masked by the interceptors that would have run) and error
+   * policy the executor gives the calls it refuses itself. Nothing runs.
+   */
+  refuse(call: ToolCall, error: ToolError, options?: { readonly run?: RunContext<TDeps> }): Promise<ToolCallResult>;
 }
 
 /**
@@ -329,7 +335,21 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
 
-  return { registry, side, tickets, execute, executeAll, acceptClientResult };
+  async function refuse<TDeps>(call: ToolCall, error: ToolError, opts?: { readonly run?: RunContext<TDeps> }): Promise<ToolCallResult> {
+    const started = clock();
+    const meta = { toolName: call.name, callId: call.id };
+    let tool: AnyTool | undefined;
+    try {
+      const found = registry.resolve(call.name);
+      tool = found instanceof Promise ? await found : found;
+    } catch {
+      // A tool that cannot be loaded has no interceptors to mask the input with: the caller's error stands.
+    }
+    const parsed = parseArguments(call.arguments, meta);
+    return early(call, tool, parsed.ok ? parsed.value : call.arguments, started, error, opts?.run as RunContext | undefined);
+  }
+
+  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse };
 }
 
 /**
