@@ -1,4 +1,4 @@
-import { progressText, type ToolProgress } from '@edgetool/core';
+import { imagePart, progressText, type ToolProgress } from '@edgetool/core';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -28,18 +28,21 @@ export interface OutputImage {
   readonly mediaType: string;
 }
 
-const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
 /**
  * An image part (`imagePart()`: `{ type: 'image', data, mediaType }`, or MCP's `{ type: 'image', data, mimeType }`)
- * with a raster type and base64 data; `undefined` for anything else (an SVG, which could carry script, included).
+ * that passes the core's own check of image parts (a raster type models take, base64 data); `undefined` for anything
+ * else (an SVG, which could carry script, included).
  */
 function asImage(value: unknown, at = 'output'): OutputImage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { type, data, mediaType, mimeType } = value as Record<string, unknown>;
   const kind = mediaType ?? mimeType;
-  if (type !== 'image' || typeof data !== 'string' || typeof kind !== 'string' || !IMAGE_TYPES.has(kind) || !BASE64.test(data)) return undefined;
+  if (type !== 'image' || typeof data !== 'string' || typeof kind !== 'string') return undefined;
+  try {
+    imagePart(data, kind);
+  } catch {
+    return undefined;
+  }
   return { at, src: `data:${kind};base64,${data}`, mediaType: kind };
 }
 
