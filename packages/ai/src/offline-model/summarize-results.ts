@@ -30,11 +30,13 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
       return json === undefined ? `${name}: ${clip(text)}` : summarizeJson(name, json);
     }
     case 'content': {
+      const isImage = (part: (typeof output.value)[number]) => part.type === 'file' && part.mediaType.startsWith('image');
       const text = output.value
-        .flatMap((part) => (part.type === 'text' ? [part.text] : part.type === 'file' && part.mediaType.startsWith('image') ? [] : [`[${part.type}]`]))
+        .filter((part) => !isImage(part))
+        .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
         .join(' ')
         .trim();
-      const images = output.value.filter((part) => part.type === 'file' && part.mediaType.startsWith('image')).length;
+      const images = output.value.filter(isImage).length;
       const counted = images === 1 ? 'an image' : `${images} images`;
       if (text.length === 0) return `${name} returned ${images === 0 ? 'non-text content' : counted}.`;
       return images === 0 ? `${name}: ${clip(text)}` : `${name} (with ${counted}): ${clip(text)}`;
