@@ -2,12 +2,11 @@ import {
   type AnyTool,
   type ApprovalDecision,
   CallContext,
-  checkModelContent,
   coerceToSchema,
   createExecutor,
   createSerializer,
-  defaultModelText,
   type ModelContent,
+  outcomeModelText,
   type RunContext,
   runCallCount,
   type ToolCallResult,
@@ -88,7 +87,8 @@ function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext
 
 /** How the model reads a tool's output, for calls of this request and for history alike. */
 function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext): ModelContent {
-  return tool.toModelOutput ? checkModelContent(tool.toModelOutput(output, lightContext(tool, id, input, run))) : defaultModelText(output);
+  // The executor's own conversion; a context is made only for a tool that reads one.
+  return outcomeModelText(tool, { type: 'success', output }, tool.toModelOutput ? lightContext(tool, id, input, run) : undefined);
 }
 
 /**
