@@ -83,13 +83,19 @@ describe('README examples', () => {
     ]);
   });
 
+  it('the available example: staff may refund; for a customer the tool does not exist', async () => {
+    capture();
+    await import('./available.ts');
+    expect(lines).toEqual(['Refunded A-1001', 'Error (unknown-tool): Unknown tool "refund_order". Available tools: lookup_order.']);
+  });
+
   it('the images example: the model gets text and an image, or the text that names it', async () => {
     capture();
     await import('./images.ts');
     expect(lines).toEqual(['text, image', 'Sales in May: 1234 EUR\n[image: image/png, 68 B]']);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'images.ts'])('the README shows %s verbatim', (file) => {
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

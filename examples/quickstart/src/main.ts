@@ -5,6 +5,8 @@ console.log('\n— approvals with signed, single-use tickets —');
 await import('./approvals.ts');
 console.log('\n— call limits and rate limits —');
 await import('./limits.ts');
+console.log('\n— tools per user —');
+await import('./available.ts');
 console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
 console.log('\n— the same tool served to MCP clients —');

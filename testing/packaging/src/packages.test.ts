@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'images.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -299,6 +299,10 @@ describe('a project that installs them', () => {
     expect(lines[3]).toBe('Sent https://example.com');
     expect(lines[4]).toMatch(/^Error \(rate-limited\): Tool "send_sms" is rate limited/);
     expect(lines).toHaveLength(5);
+  });
+
+  it('runs the available example: a tool only staff may see', () => {
+    expect(runExample('available.ts')).toEqual(['Refunded A-1001', 'Error (unknown-tool): Unknown tool "refund_order". Available tools: lookup_order.']);
   });
 
   it('runs the images example: imagePart and the parts come from the tarball', () => {

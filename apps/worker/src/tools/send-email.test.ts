@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers';
+import { isToolAvailable } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
 import { call, callApproved, describeOutcome, outputOf, rows, testRun } from '../../test/support.ts';
 import { demoDeps } from './registry.ts';
-import type { SendEmailResult } from './send-email.ts';
+import { type SendEmailResult, sendEmail } from './send-email.ts';
 
 interface OutboxRow {
   id: string;
@@ -95,10 +96,13 @@ describe('send_email', () => {
     expect(describeOutcome((await callApproved('send_email', args, { id: 'mail-other', run: run() })).outcome)).toBe('success');
   });
 
-  it('refuses to run without its rate limiter instead of running unlimited', async () => {
-    const result = await callApproved('send_email', args, { run: testRun({ deps: { emailLimiter: undefined } }) });
-    expect(describeOutcome(result.outcome)).toBe('rate-limited');
-    expect(result.content).toMatch(/no rate limiter is configured/);
+  it('is not available without its rate limiter: never offered, and a call of it is an unknown tool that queues nothing', async () => {
+    // Not even an approval is asked for: a call of it ends at the lookup.
+    const result = await call('send_email', args, { run: testRun({ deps: { emailLimiter: undefined } }) });
+    expect(describeOutcome(result.outcome)).toBe('unknown-tool');
+    expect(result.content).toMatch(/^Error \(unknown-tool\): Unknown tool "send_email"\. Available tools: (?!.*send_email)/);
     expect(await outbox()).toEqual([]);
+    expect(await isToolAvailable(sendEmail, testRun({ deps: { emailLimiter: undefined } }))).toBe(false);
+    expect(await isToolAvailable(sendEmail, testRun())).toBe(true);
   });
 });

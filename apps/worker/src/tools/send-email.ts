@@ -48,6 +48,8 @@ export const sendEmail = defineDemoTool({
     check: async ({ order_id }, ctx) => {
       await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
     },
+    // A deployment without the EMAIL_LIMITER binding never offers the tool: it would refuse every call (no limit, no mail).
+    available: (run) => run.deps?.emailLimiter !== undefined,
     // Checked after the approval (a request waiting for the user spends nothing), per conversation in this demo.
     rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.conversationId}` },
   },

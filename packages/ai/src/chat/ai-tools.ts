@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   type ApprovalDecision,
+  availableTools,
   CallContext,
   coerceToSchema,
   createExecutor,
@@ -143,7 +144,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
-  for (const tool of await executor.registry.tools()) {
+  // Only the tools this run may see (`policy.available`): the executor refuses the others as unknown.
+  for (const tool of await availableTools(await executor.registry.tools(), run)) {
     const base = {
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),

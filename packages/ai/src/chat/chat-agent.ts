@@ -412,7 +412,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
-    const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
+    // The tools the model was given: those this run may see.
+    const toolsByName = new Map((await registry.tools()).filter((t) => Object.hasOwn(tools, t.name)).map((t) => [t.name, t] as const));
     // Outside the try below: a result store that fails is the server's problem, not the client's invalid input.
     const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;

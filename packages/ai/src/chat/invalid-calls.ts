@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   formatIssuePath,
+  isToolAvailable,
   parseArguments,
   type RunContext,
   type ToolCall,
@@ -58,8 +59,9 @@ async function refuse(
   } catch (thrown) {
     return executor.refuse(call, toToolError(thrown, meta), { run: options.run });
   }
-  // No such tool: the executor stops at its lookup (unknown-tool, naming the tools there are).
-  if (tool === undefined) return executor.execute(call, { run: options.run, signal });
+  // No such tool, or one this run may not see: the executor stops at its lookup (unknown-tool, naming the tools the run
+  // may call).
+  if (tool === undefined || !(await isToolAvailable(tool, options.run))) return executor.execute(call, { run: options.run, signal });
   // JSON the executor would read but the AI SDK refuses (prototype keys). It must not run: the AI SDK has given up on
   // the call, and no UI stream reader would take such an input.
   const keys = prototypeKeyIssues(parsed.value);

@@ -167,7 +167,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     messages,
     tools,
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
-    ...(!grant && mayAsk(await registry.tools(), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
+    ...(!grant && mayAsk((await registry.tools()).filter((t) => Object.hasOwn(tools, t.name)), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),

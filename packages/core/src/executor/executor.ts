@@ -14,6 +14,7 @@ import { coerceToSchema } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
+import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -225,8 +226,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
-    if (tool === undefined) {
-      const available = registry.names();
+    // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
+    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
+      const available = await namesFor(run);
       const list = available.length ? available.join(', ') : '(none)';
       return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
     }
@@ -282,6 +284,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
   }
 
+  /** The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left out). */
+  async function namesFor(run: RunContext): Promise<string[]> {
+    const found = await Promise.all(registry.names().map((name) => Promise.resolve().then(() => registry.resolve(name)).catch(() => undefined)));
+    return (await availableTools(found.filter((tool) => tool !== undefined), run)).map((tool) => tool.name);
+  }
+
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
     const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
     // Groups come from the tools, so lazy tools are resolved first (a failed or unknown one has no group: its call
@@ -312,7 +320,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const run = (result.run ?? createRunContext()) as RunContext;
     const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
     const tool = found instanceof Promise ? await found : found;
-    if (tool === undefined) return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}".`, meta), run);
+    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
+      return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}".`, meta), run);
+    }
     if (tool.policy.runsOn === side) {
       return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);
     }

@@ -4,6 +4,7 @@ import { createExecutor, type ToolCallResult, type ToolExecutor } from '../execu
 import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
+import { availableTools } from '../tool/available.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody } from './read-body.ts';
@@ -70,18 +71,25 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const allowed = new Set(options.allowedOrigins ?? []);
 
-  /** Tools an MCP client may call here: server-run, with an implementation, and not always waiting for a human. */
-  const listed = async (): Promise<AnyTool[]> =>
-    (await executor.registry.tools()).filter(
+  const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
+
+  /**
+   * Tools an MCP client may call here: server-run, with an implementation, not always waiting for a human, and
+   * available to the request's run (`policy.available`).
+   */
+  const listed = async (run: RunContext<TDeps>): Promise<AnyTool[]> => {
+    const tools = (await executor.registry.tools()).filter(
       (tool) => tool.policy.runsOn !== 'client' && typeof tool.execute === 'function' && !(approvals === 'refuse' && tool.policy.needsApproval === true),
     );
+    return availableTools(tools, run as RunContext);
+  };
 
   async function call(rpc: RpcRequest, request: Request): Promise<Response> {
     const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
     if (typeof name !== 'string') return rpcError(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
-    const tool = (await listed()).find((t) => t.name === name);
+    const run = await runFor(request);
+    const tool = (await listed(run)).find((t) => t.name === name);
     if (tool === undefined) return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
-    const run = options.run ? await options.run(request) : createRunContext();
     const token = meta?.progressToken;
     const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
@@ -130,7 +138,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
       case 'tools/list': {
         const tools: ReturnType<typeof describeTool>[] = [];
-        for (const tool of await listed()) {
+        for (const tool of await listed(await runFor(request))) {
           try {
             tools.push(describeTool(tool));
           } catch (error) {

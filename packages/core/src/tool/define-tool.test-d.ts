@@ -101,6 +101,25 @@ describe('defineTool types', () => {
     });
   });
 
+  it('types policy.available by the run deps bound with withDeps', () => {
+    const { defineTool: defineForRoles } = withDeps<{ role: 'staff' | 'guest' }>();
+    defineForRoles({
+      name: 'refund',
+      description: '',
+      input: v.object({}),
+      policy: {
+        available: (run) => {
+          expectTypeOf(run.deps.role).toEqualTypeOf<'staff' | 'guest'>();
+          return run.deps.role === 'staff';
+        },
+      },
+      execute: () => null,
+    });
+    // @ts-expect-error: an answer, not a role
+    defineForRoles({ name: 'r', description: '', input: v.object({}), policy: { available: (run) => run.deps.role }, execute: () => null });
+    defineTool({ name: 'r', description: '', input: v.object({}), policy: { available: async () => true }, execute: () => null });
+  });
+
   it('types the rate limit policy by the run deps bound with withDeps', () => {
     const { defineTool: defineWithLimiter } = withDeps<{ limiter: RateLimiter; tenant: string }>();
     defineWithLimiter({

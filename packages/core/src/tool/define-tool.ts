@@ -17,8 +17,9 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
   }
   if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
-  const { maxCallsPerRun, rateLimit, check } = input;
+  const { maxCallsPerRun, rateLimit, check, available } = input;
   if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
+  if (available !== undefined && typeof available !== 'function') throw new TypeError(`Tool "${name}": available must be a function (run) => boolean.`);
   if (maxCallsPerRun !== undefined) checkMaxCalls(maxCallsPerRun, `Tool "${name}": maxCallsPerRun`);
   if (rateLimit !== undefined) checkLimiter(rateLimit.limiter, `Tool "${name}": rateLimit.limiter`);
   return {
@@ -33,6 +34,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     check: check as ToolPolicy['check'],
     maxCallsPerRun,
     rateLimit: rateLimit as ToolPolicy['rateLimit'],
+    available: available as ToolPolicy['available'],
   };
 }
 

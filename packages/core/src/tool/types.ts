@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { InterceptorLike, ToolContext, ToolInterceptor } from '../chain/types.ts';
 import type { RateLimitPolicy } from '../interceptors/limits.ts';
 import type { JsonSchema, ToolSchema } from '../schema/input-schema.ts';
+import type { RunContext } from '../context/run-context.ts';
 import type { ModelContent } from './model-content.ts';
 
 /** What a tool does to the world. `write` and `destructive` need approval unless the policy says otherwise. */
@@ -49,6 +50,13 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
    * after the approval: a call waiting for a human spends nothing.
    */
   readonly rateLimit?: RateLimitPolicy<TDeps> | undefined;
+  /**
+   * Whether this run may see and call the tool at all: a user's role or plan, a feature flag, a binding the deployment
+   * may lack. A tool that is not available is left out of the tools the model is given (the chat loop, MCP `tools/list`),
+   * and a call of it fails as `unknown-tool`, exactly like a tool that does not exist, so its name is never revealed.
+   * Asked once per call and once per turn for the list; a throw or a rejection counts as `false` (fail closed).
+   */
+  readonly available?: ((run: RunContext<TDeps>) => boolean | Promise<boolean>) | undefined;
 }
 
 /** The per-tool policy with defaults applied. Both execution modes and both tiers honour it. */
@@ -64,6 +72,7 @@ export interface ToolPolicy {
   readonly check: ((input: unknown, ctx: ToolContext) => void | Promise<void>) | undefined;
   readonly maxCallsPerRun: number | undefined;
   readonly rateLimit: RateLimitPolicy | undefined;
+  readonly available: ((run: RunContext) => boolean | Promise<boolean>) | undefined;
 }
 
 /** A tool: a plain tagged object made by `defineTool`. */

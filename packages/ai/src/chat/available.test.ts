@@ -1,0 +1,71 @@
+import { createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+interface Deps {
+  readonly role: 'staff' | 'guest';
+}
+const { defineTool: defineRoleTool } = withDeps<Deps>();
+const keys = [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }];
+
+function fixture() {
+  const refunds: unknown[] = [];
+  const tools = [
+    defineRoleTool({ name: 'query_order', description: 'Look up an order', input: v.object({ order_id: v.string() }), execute: ({ order_id }) => ({ order_id, status: 'shipped' }) }),
+    defineRoleTool({
+      name: 'refund',
+      description: 'Refund an order (staff only)',
+      input: v.object({ order_id: v.string() }),
+      policy: { available: (run) => run.deps.role === 'staff' },
+      execute: ({ order_id }) => {
+        refunds.push(order_id);
+        return `refunded ${order_id}`;
+      },
+    }),
+    defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({}), policy: { runsOn: 'client', available: () => false } }),
+  ];
+  return { tools, refunds, tickets: createTicketSigner({ keys }) };
+}
+
+const runAs = (role: Deps['role']) => createRunContext({ conversationId: 'conv-1', deps: { role } satisfies Deps });
+const offered = (call: LanguageModelV4CallOptions | undefined) => (call?.tools ?? []).map((tool) => tool.name);
+
+describe('chat loop: tools a run may not see (policy.available)', () => {
+  it('the model is given only the tools the run may see, in both modes', async () => {
+    const f = fixture();
+    for (const mode of ['internal', 'manual'] as const) {
+      for (const [role, expected] of [['staff', ['query_order', 'refund']], ['guest', ['query_order']]] as const) {
+        const model = scriptedModel(textStep('Hello.'));
+        await createChatAgent({ model, tools: f.tools, tickets: f.tickets }).generate({ messages: 'Hi', run: runAs(role), mode });
+        expect(offered(model.doStreamCalls[0]), `${mode} ${role}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('a hidden tool the model calls anyway is an unknown tool: nothing runs, and the model reads only the tools it may use', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'refund', { order_id: 'A-1001' }]]), textStep('I cannot do that.'));
+    const result = await createChatAgent({ model, tools: f.tools, tickets: f.tickets }).generate({ messages: 'Refund A-1001', run: runAs('guest') });
+    expect(f.refunds).toEqual([]);
+    expect(result.toolResults.map((r) => (r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type))).toEqual(['unknown-tool']);
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([
+      { toolCallId: 'c1', output: { type: 'error-text', value: 'Error (unknown-tool): Unknown tool "refund". Available tools: query_order.' } },
+    ]);
+    expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).not.toContain('pick_date');
+  });
+
+  it('the text turn gives the model the same tools, and runs a hidden one for a run that may see it', async () => {
+    const f = fixture();
+    const guestModel = scriptedModel(textStep('Hello.'));
+    await generateTextTurn(createChatAgent({ model: guestModel, tools: f.tools, tickets: f.tickets }), { messages: 'Hi', run: runAs('guest') });
+    expect(offered(guestModel.doStreamCalls[0] ?? guestModel.doGenerateCalls[0])).toEqual(['query_order']);
+    const staffModel = scriptedModel(callsStep([['c1', 'refund', { order_id: 'A-1001' }]]), textStep('Refunded.'));
+    const turn = await generateTextTurn(createChatAgent({ model: staffModel, tools: f.tools, tickets: f.tickets }), { messages: 'Refund A-1001', run: runAs('staff') });
+    expect(turn.text).toBe('Refunded.');
+    expect(f.refunds).toEqual(['A-1001']);
+  });
+});
