@@ -48,6 +48,13 @@ export interface AISDKToolsOptions {
    * text, with a line naming each image, for a provider that cannot take images in tool results (`takesToolImages`).
    */
   readonly images?: boolean | undefined;
+  /**
+   * Tools this run may not see (`policy.available`) are left out (`'omit'`, the default). `'keep'` keeps them for the
+   * AI SDK to run (the executor answers every call of them with `unknown-tool`): pass the names of the others as
+   * `activeTools`, so the model is never given them, and a call approved while the run could still see the tool gets
+   * that answer instead of no result at all. The chat loop does this.
+   */
+  readonly hidden?: 'omit' | 'keep' | undefined;
 }
 
 /** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
@@ -144,8 +151,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
-  // Only the tools this run may see (`policy.available`): the executor refuses the others as unknown.
-  for (const tool of await availableTools(await executor.registry.tools(), run)) {
+  // Only the tools this run may see (`policy.available`), unless told to keep the others: the executor refuses them.
+  const all = await executor.registry.tools();
+  for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run)) {
     const base = {
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),

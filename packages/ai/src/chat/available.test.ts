@@ -2,7 +2,9 @@ import { createRunContext, createTicketSigner, defineTool, withDeps } from '@edg
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { respondToApproval } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { toAISDKTools } from './ai-tools.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 
@@ -26,6 +28,16 @@ function fixture() {
         return `refunded ${order_id}`;
       },
     }),
+    defineRoleTool({
+      name: 'close_account',
+      description: 'Close an account (staff only, approved)',
+      input: v.object({ account: v.string() }),
+      policy: { effects: 'destructive', available: (run) => run.deps.role === 'staff' },
+      execute: ({ account }) => {
+        refunds.push(`closed ${account}`);
+        return `closed ${account}`;
+      },
+    }),
     defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({}), policy: { runsOn: 'client', available: () => false } }),
   ];
   return { tools, refunds, tickets: createTicketSigner({ keys }) };
@@ -38,7 +50,7 @@ describe('chat loop: tools a run may not see (policy.available)', () => {
   it('the model is given only the tools the run may see, in both modes', async () => {
     const f = fixture();
     for (const mode of ['internal', 'manual'] as const) {
-      for (const [role, expected] of [['staff', ['query_order', 'refund']], ['guest', ['query_order']]] as const) {
+      for (const [role, expected] of [['staff', ['query_order', 'refund', 'close_account']], ['guest', ['query_order']]] as const) {
         const model = scriptedModel(textStep('Hello.'));
         await createChatAgent({ model, tools: f.tools, tickets: f.tickets }).generate({ messages: 'Hi', run: runAs(role), mode });
         expect(offered(model.doStreamCalls[0]), `${mode} ${role}`).toEqual(expected);
@@ -67,5 +79,27 @@ describe('chat loop: tools a run may not see (policy.available)', () => {
     const turn = await generateTextTurn(createChatAgent({ model: staffModel, tools: f.tools, tickets: f.tickets }), { messages: 'Refund A-1001', run: runAs('staff') });
     expect(turn.text).toBe('Refunded.');
     expect(f.refunds).toEqual(['A-1001']);
+  });
+
+  it('an approval that arrives after the run lost the tool (a role revoked meanwhile) runs nothing', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'close_account', { account: 'acme' }]]), textStep('It is no longer possible.'));
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets });
+    const first = await agent.generate({ messages: 'Close acme', run: runAs('staff') });
+    expect(first.pending.map((p) => p.toolName)).toEqual(['close_account']);
+    const second = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), run: runAs('guest') });
+    expect(f.refunds).toEqual([]);
+    expect(second.toolResults.map((r) => (r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type))).toEqual(['unknown-tool']);
+    expect(second.text).toBe('It is no longer possible.');
+  });
+
+  it('toAISDKTools leaves hidden tools out for your own loop, or keeps them with hidden: keep (their calls are unknown tools)', async () => {
+    const f = fixture();
+    expect(Object.keys(await toAISDKTools(f.tools, { run: runAs('guest') }))).toEqual(['query_order']);
+    const kept = await toAISDKTools(f.tools, { run: runAs('guest'), hidden: 'keep' });
+    expect(Object.keys(kept)).toEqual(['query_order', 'refund', 'close_account', 'pick_date']);
+    const execute = kept.refund?.execute as unknown as (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<unknown>;
+    await expect(execute({ order_id: 'A-1' }, { toolCallId: 'c1', messages: [] })).rejects.toThrow('Error (unknown-tool): Unknown tool "refund". Available tools: query_order.');
+    expect(f.refunds).toEqual([]);
   });
 });

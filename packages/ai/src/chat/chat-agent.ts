@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  availableTools,
   createExecutor,
   createRegistry,
   type InterceptorLike,
@@ -392,9 +393,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
+    // Every tool, for the AI SDK to run (a call of a tool this run may not see is answered with unknown-tool); the model
+    // is given only the tools the run may see (`activeTools`).
+    const active = (await availableTools(await registry.tools(), run)).map((t) => t.name);
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
+      hidden: 'keep',
       images: options.toolImages ?? takesToolImages(model),
       onProgress: progress.report,
       decisions: verified.decisions,
@@ -412,8 +417,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
-    // The tools the model was given: those this run may see.
-    const toolsByName = new Map((await registry.tools()).filter((t) => Object.hasOwn(tools, t.name)).map((t) => [t.name, t] as const));
+    const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
     // Outside the try below: a result store that fails is the server's problem, not the client's invalid input.
     const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
@@ -431,9 +435,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
+      activeTools: active,
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
-      ...(request.grantApprovals !== true && mayAsk(toolsByName.values(), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(active.map((name) => toolsByName.get(name) as AnyTool), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),

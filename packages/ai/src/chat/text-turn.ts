@@ -1,4 +1,4 @@
-import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
+import { type ApprovalDecision, availableTools, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
@@ -159,15 +159,18 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   };
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
-  const tools = await toAISDKTools(executor, { run, images, decisions, grantApprovals: grant, onProgress, onResult });
+  // As in the UI loop: every tool for the AI SDK to run, only those the run may see for the model (see chat-agent.ts).
+  const visible = await availableTools(await registry.tools(), run);
+  const tools = await toAISDKTools(executor, { run, images, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
   const result = await generateText({
     model,
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     messages,
     tools,
+    activeTools: visible.map((t) => t.name),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
-    ...(!grant && mayAsk((await registry.tools()).filter((t) => Object.hasOwn(tools, t.name)), 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
+    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
