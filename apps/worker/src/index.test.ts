@@ -1,6 +1,8 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
+import { createRunContext, memoryRateLimiter } from '@edgetool/core';
 import { describe, expect, it, vi } from 'vitest';
-import type { ToolDescription } from './api/index.ts';
+import { listTools, type ToolDescription } from './api/index.ts';
+import { createDemoRegistry, type DemoDeps } from './tools/index.ts';
 import { createApiRouter } from './http/index.ts';
 
 const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`http://localhost${path}`, init));
@@ -51,6 +53,14 @@ describe('HTTP routes', () => {
       maxCallsPerRun: 10,
       rateLimited: false,
     });
+  });
+
+  it('lists only the tools the run may see: without the EMAIL_LIMITER binding, no send_email', async () => {
+    const names = async (deps: Parameters<typeof createRunContext<DemoDeps>>[0]) =>
+      ((await (await listTools(createDemoRegistry(), createRunContext(deps))).json()) as { tools: ToolDescription[] }).tools.map((t) => t.name);
+    expect(await names({ deps: { db: env.DB, emailLimiter: memoryRateLimiter({ limit: 1, periodMs: 1000 }) } })).toContain('send_email');
+    expect(await names({ deps: { db: env.DB } })).not.toContain('send_email');
+    expect(await names({ deps: { db: env.DB } })).toContain('update_delivery_date');
   });
 
   it.each([['/api/nope'], ['/api'], ['/api/health/extra']])('GET %s → JSON 404', async (path) => {

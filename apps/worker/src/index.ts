@@ -1,7 +1,8 @@
 import { chat, health, listTools, mcp } from './api/index.ts';
-import { createRegistry, createTicketSigner } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner } from '@edgetool/core';
 import { chooseModel, createDemoTools } from './agent.ts';
 import type { Env } from './env.ts';
+import { demoDeps } from './tools/index.ts';
 import { createApiRouter } from './http/index.ts';
 
 export type { Env } from './env.ts';
@@ -17,7 +18,11 @@ const api = createApiRouter<Env>([
   { method: 'POST', path: '/api/chat', handler: chat },
   { method: 'GET', path: '/api/health', handler: health },
   { method: 'POST', path: '/api/mcp', handler: mcp },
-  { method: 'GET', path: '/api/tools', handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), listingOnly()) })) },
+  {
+    method: 'GET',
+    path: '/api/tools',
+    handler: async (_request, env) => listTools(createRegistry({ tools: await createDemoTools(chooseModel(env), listingOnly()) }), createRunContext({ deps: demoDeps(env) })),
+  },
 ]);
 
 /** The Worker: `/api/*` from the router, everything else from the web app's static assets. */

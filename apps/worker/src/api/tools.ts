@@ -1,4 +1,4 @@
-import type { AnyTool, JsonSchema, ToolEffects, ToolPlacement, ToolRegistry } from '@edgetool/core';
+import { type AnyTool, availableTools, createRunContext, type JsonSchema, type RunContext, type ToolEffects, type ToolPlacement, type ToolRegistry } from '@edgetool/core';
 import { json } from '../http/index.ts';
 import { createDemoRegistry } from '../tools/index.ts';
 
@@ -44,8 +44,11 @@ export function describeTool(tool: AnyTool): ToolDescription {
   };
 }
 
-/** `GET /api/tools`: the server tools with their schemas and policies (the UI and docs read it). */
-export async function listTools(registry: ToolRegistry = createDemoRegistry()): Promise<Response> {
-  const tools = await registry.tools();
+/**
+ * `GET /api/tools`: the server tools with their schemas and policies (the UI and docs read it): those `run` may see
+ * (`policy.available`), as the chat loop gives them to the model.
+ */
+export async function listTools(registry: ToolRegistry = createDemoRegistry(), run: RunContext = createRunContext()): Promise<Response> {
+  const tools = await availableTools(await registry.tools(), run);
   return json({ tools: tools.map(describeTool) });
 }
