@@ -28,11 +28,19 @@ describe('imagePart', () => {
     expect(decoded.charCodeAt(99_999)).toBe(bytes[99_999]);
   });
 
+  it('checks an image of some megabytes (providers take up to 20 MB)', () => {
+    const data = 'A'.repeat(8 * 1024 * 1024); // 6 MB
+    expect(imagePart(data, 'image/png').data).toBe(data);
+    expect(checkModelContent([{ type: 'image', data, mediaType: 'image/png' }])).toHaveLength(1);
+  });
+
   it('takes base64 text as it is, and refuses what models cannot take', () => {
     expect(imagePart(PNG_BASE64, 'image/png').data).toBe(PNG_BASE64);
     expect(() => imagePart(PNG_BASE64, 'image/svg+xml')).toThrow(/media type "image\/svg\+xml"; models take image\/png/);
     expect(() => imagePart(`data:image/png;base64,${PNG_BASE64}`, 'image/png')).toThrow(/not base64 text/);
     expect(() => imagePart('abc', 'image/png')).toThrow(/not base64 text/);
+    for (const bad of ['AAAAA', 'AAA==', 'A===', '====', 'AA=A', 'AAAA=AAA', 'AA-_', 'AA A']) expect(() => imagePart(bad, 'image/png')).toThrow(/not base64 text/);
+    for (const good of ['AAAA', 'AAA=', 'AA==', 'AAAAAA==', '+/+/']) expect(imagePart(good, 'image/png').data).toBe(good);
     expect(() => imagePart('', 'image/png')).toThrow(/not base64 text/);
   });
 });
