@@ -487,7 +487,11 @@ describe('MCP: documents in tool results', () => {
     description: 'Fetches an invoice as a PDF',
     input: v.object({ id: v.string() }),
     execute: ({ id }) => ({ id }),
-    toModelOutput: ({ id }) => [{ type: 'text', text: `Invoice ${id}:` }, documentPart(PDF, 'application/pdf', `invoice ${id}.pdf`), documentPart(PDF, 'application/pdf')],
+    toModelOutput: ({ id }) => [
+      { type: 'text', text: `Invoice ${id}:` },
+      documentPart(PDF, 'application/pdf', `invoice ${id}.pdf`),
+      documentPart(PDF, 'application/pdf'),
+    ],
   });
   const handle = createMcpHandler({ tools: [invoice], name: 'invoices', version: '1.0.0' });
   const fetch = (request: Request) => handle(request);

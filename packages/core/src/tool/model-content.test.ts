@@ -140,7 +140,8 @@ describe('checkModelContent', () => {
   it('partsText names each image and document with its type and size, and a document by its file name', () => {
     expect(partsText([{ type: 'text', text: 'A chart:' }, imagePart(pngBytes(), 'image/png')])).toBe(`A chart:\n[image: image/png, ${pngBytes().length} B]`);
     expect(partsText([imagePart(new Uint8Array(2048), 'image/jpeg')])).toBe('[image: image/jpeg, 2.0 KB]');
-    expect(partsText([{ type: 'text', text: 'The invoice:' }, documentPart(pdfBytes(), 'application/pdf', 'invoice.pdf'), documentPart(pdfBytes(), 'application/pdf')])).toBe(
+    const invoice = [{ type: 'text', text: 'The invoice:' }, documentPart(pdfBytes(), 'application/pdf', 'invoice.pdf'), documentPart(pdfBytes(), 'application/pdf')] as const;
+    expect(partsText(invoice)).toBe(
       `The invoice:\n[document: invoice.pdf, application/pdf, ${PDF_TEXT.length} B]\n[document: application/pdf, ${PDF_TEXT.length} B]`,
     );
     // 189 + 3 × 1,223,338 bytes: 3.5 MB.

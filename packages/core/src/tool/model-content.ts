@@ -100,13 +100,16 @@ function checkPart(part: unknown, index: number): void {
   }
   const image = p.type === 'image';
   if (!image && p.type !== 'document') {
-    throw new TypeError(`part ${index} of toModelOutput is not { type: 'text', text }, { type: 'image', data, mediaType } or { type: 'document', data, mediaType, filename? }`);
+    throw new TypeError(
+      `part ${index} of toModelOutput is not { type: 'text', text }, { type: 'image', data, mediaType } or { type: 'document', data, mediaType, filename? }`,
+    );
   }
   const types = image ? IMAGE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES;
   if (typeof p.mediaType !== 'string' || !types.includes(p.mediaType)) {
     // An image type in a document part, or a PDF in an image part: say which helper makes the right part.
-    const other = (image ? DOCUMENT_MEDIA_TYPES : IMAGE_MEDIA_TYPES).includes(p.mediaType as string) ? ` (${image ? 'documentPart' : 'imagePart'} makes a part for it)` : '';
-    throw new TypeError(`part ${index} of toModelOutput has media type ${JSON.stringify(p.mediaType)}; models take ${types.join(', ')}${image ? '' : ' documents'}${other}`);
+    const other = (image ? DOCUMENT_MEDIA_TYPES : IMAGE_MEDIA_TYPES).includes(p.mediaType as string);
+    const hint = other ? ` (${image ? 'documentPart' : 'imagePart'} makes a part for it)` : '';
+    throw new TypeError(`part ${index} of toModelOutput has media type ${JSON.stringify(p.mediaType)}; models take ${types.join(', ')}${image ? '' : ' documents'}${hint}`);
   }
   // One character class, no groups: a regex that repeats a group backtracks once per group and overflows the stack
   // on an image of some megabytes.
@@ -119,7 +122,9 @@ function checkPart(part: unknown, index: number): void {
     throw new TypeError(`part ${index} of toModelOutput has \`data\` that is not a PDF (no "%PDF-" header in its first 1,024 bytes)`);
   }
   if (p.filename !== undefined && (typeof p.filename !== 'string' || !PLAIN_FILE_NAME.test(p.filename))) {
-    throw new TypeError(`part ${index} of toModelOutput has filename ${JSON.stringify(p.filename)}, not a plain file name (1-255 characters, no "/", "\\" or control characters, not "." or "..")`);
+    throw new TypeError(
+      `part ${index} of toModelOutput has filename ${JSON.stringify(p.filename)}, not a plain file name (1-255 characters, no "/", "\\" or control characters, not "." or "..")`,
+    );
   }
 }
 
@@ -130,7 +135,11 @@ function checkPart(part: unknown, index: number): void {
  */
 export function partsText(parts: readonly ModelContentPart[]): string {
   return parts
-    .map((part) => (part.type === 'text' ? part.text : `[${part.type}: ${part.type === 'document' && part.filename !== undefined ? `${part.filename}, ` : ''}${part.mediaType}, ${approximateSize(part.data)}]`))
+    .map((part) => {
+      if (part.type === 'text') return part.text;
+      const name = part.type === 'document' && part.filename !== undefined ? `${part.filename}, ` : '';
+      return `[${part.type}: ${name}${part.mediaType}, ${approximateSize(part.data)}]`;
+    })
     .join('\n');
 }
 
