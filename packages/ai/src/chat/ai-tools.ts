@@ -48,6 +48,11 @@ export interface AISDKToolsOptions {
    * text, with a line naming each image, for a provider that cannot take images in tool results (`takesToolImages`).
    */
   readonly images?: boolean | undefined;
+  /**
+   * PDF documents in tool results reach the model as documents (default `true`). `false` sends a line naming each
+   * document instead, for a provider that cannot take documents in tool results (`takesToolDocuments`).
+   */
+  readonly documents?: boolean | undefined;
 }
 
 /** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
@@ -139,7 +144,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
   const { run, decisions, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
-  const images = options.images ?? true;
+  const files = { images: options.images ?? true, documents: options.documents ?? true };
   const texts = new Map<string, ModelContent>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
@@ -150,7 +155,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), images),
+        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), files),
     };
     if (runsOnCaller(tool, mode)) {
       set[tool.name] = base as unknown as Tool;

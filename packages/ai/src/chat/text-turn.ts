@@ -2,7 +2,7 @@ import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallRe
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
-import { takesToolImages } from './tool-output.ts';
+import { takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
@@ -159,7 +159,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   };
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
-  const tools = await toAISDKTools(executor, { run, images, decisions, grantApprovals: grant, onProgress, onResult });
+  const documents = options.toolDocuments ?? takesToolDocuments(model);
+  const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult });
   const direct = returnDirectStop(results);
   const result = await generateText({
     model,
