@@ -95,7 +95,13 @@ describe('README examples', () => {
     expect(lines).toEqual(['text, image', 'Sales in May: 1234 EUR\n[image: image/png, 68 B]']);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts'])('the README shows %s verbatim', (file) => {
+  it('the documents example: the model gets text and a PDF, or the text that names it', async () => {
+    capture();
+    await import('./documents.ts');
+    expect(lines).toEqual(['text, document', 'Invoice INV-7, attached:\n[document: INV-7.pdf, application/pdf, 125 B]']);
+  });
+
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -32,7 +32,10 @@ export async function executeToolCalls(options: {
   readonly approvals?: ReadonlyMap<string, ApprovalDecision>;
   /** Images in tool results reach the model as images (default `true`; `false` for a model that cannot take them: their text). */
   readonly images?: boolean;
+  /** PDF documents in tool results reach the model as documents (default `true`; `false` for a model that cannot take them: their text). */
+  readonly documents?: boolean;
 }): Promise<ExecutedToolCalls> {
+  const files = { images: options.images ?? true, documents: options.documents ?? true };
   const calls = options.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
   const results = await options.executor.executeAll(calls, {
     ...(options.run ? { run: options.run } : {}),
@@ -48,7 +51,7 @@ export async function executeToolCalls(options: {
             type: 'tool-result' as const,
             toolCallId: r.call.id,
             toolName: r.call.name,
-            output: r.isError ? { type: 'error-text' as const, value: r.content } : toToolOutput(r.parts ?? r.content, options.images ?? true),
+            output: r.isError ? { type: 'error-text' as const, value: r.content } : toToolOutput(r.parts ?? r.content, files),
           })),
         },
       ]

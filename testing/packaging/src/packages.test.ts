@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -307,6 +307,10 @@ describe('a project that installs them', () => {
 
   it('runs the images example: imagePart and the parts come from the tarball', () => {
     expect(runExample('images.ts')).toEqual(['text, image', 'Sales in May: 1234 EUR', '[image: image/png, 68 B]']);
+  });
+
+  it('runs the documents example: documentPart and the parts come from the tarball', () => {
+    expect(runExample('documents.ts')).toEqual(['text, document', 'Invoice INV-7, attached:', '[document: INV-7.pdf, application/pdf, 125 B]']);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {

@@ -49,6 +49,11 @@ export interface AISDKToolsOptions {
    */
   readonly images?: boolean | undefined;
   /**
+   * PDF documents in tool results reach the model as documents (default `true`). `false` sends a line naming each
+   * document instead, for a provider that cannot take documents in tool results (`takesToolDocuments`).
+   */
+  readonly documents?: boolean | undefined;
+  /**
    * Tools this run may not see (`policy.available`) are left out (`'omit'`, the default). `'keep'` keeps them for the
    * AI SDK to run (the executor answers every call of them with `unknown-tool`): pass the names of the others as
    * `activeTools`, so the model is never given them, and a call approved while the run could still see the tool gets
@@ -146,7 +151,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
   const { run, decisions, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
-  const images = options.images ?? true;
+  const files = { images: options.images ?? true, documents: options.documents ?? true };
   const texts = new Map<string, ModelContent>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
@@ -158,7 +163,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), images),
+        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), files),
     };
     if (runsOnCaller(tool, mode)) {
       set[tool.name] = base as unknown as Tool;

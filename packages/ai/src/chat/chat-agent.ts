@@ -27,7 +27,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import { takesToolImages } from './tool-output.ts';
+import { takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
@@ -98,6 +98,13 @@ export interface ChatAgentOptions {
    * read the parts' text, with a line naming each image. `true` forces images, `false` text.
    */
   readonly toolImages?: boolean;
+  /**
+   * PDF documents in tool results (`documentPart`) reach the model as documents. Default: when the model takes them
+   * ({@link takesToolDocuments}: OpenAI's and Azure's Responses API, the offline model); other models read a line
+   * naming each document (its file name, type and size), while images still follow `toolImages`. `true` forces
+   * documents, `false` text.
+   */
+  readonly toolDocuments?: boolean;
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -401,6 +408,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       mode,
       hidden: 'keep',
       images: options.toolImages ?? takesToolImages(model),
+      documents: options.toolDocuments ?? takesToolDocuments(model),
       onProgress: progress.report,
       decisions: verified.decisions,
       grantApprovals: request.grantApprovals === true,

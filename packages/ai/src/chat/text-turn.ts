@@ -2,7 +2,7 @@ import { type ApprovalDecision, availableTools, createExecutor, type RunContext,
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
-import { takesToolImages } from './tool-output.ts';
+import { takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
 
@@ -159,9 +159,10 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   };
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
+  const documents = options.toolDocuments ?? takesToolDocuments(model);
   // As in the UI loop: every tool for the AI SDK to run, only those the run may see for the model (see chat-agent.ts).
   const visible = await availableTools(await registry.tools(), run);
-  const tools = await toAISDKTools(executor, { run, images, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
+  const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
   const result = await generateText({
     model,

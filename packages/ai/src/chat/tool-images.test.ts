@@ -31,10 +31,10 @@ const asText = { type: 'text', value: 'Sales in May:\n[image: image/png, 68 B]' 
 
 describe('images in tool results reach the model', () => {
   it('toToolOutput: text as text, parts as content with image files, or as their text', () => {
-    expect(toToolOutput('plain', true)).toEqual({ type: 'text', value: 'plain' });
+    expect(toToolOutput('plain', { images: true, documents: true })).toEqual({ type: 'text', value: 'plain' });
     const parts = [{ type: 'text', text: 'Sales in May:' }, imagePart(PNG, 'image/png')] as const;
-    expect(toToolOutput(parts, true)).toEqual(asImages);
-    expect(toToolOutput(parts, false)).toEqual(asText);
+    expect(toToolOutput(parts, { images: true, documents: false })).toEqual(asImages);
+    expect(toToolOutput(parts, { images: false, documents: true })).toEqual(asText);
   });
 
   it('takesToolImages: the Responses API, Anthropic and the offline model; not Chat Completions, mocks or model ids', () => {

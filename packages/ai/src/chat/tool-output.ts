@@ -1,4 +1,4 @@
-import { type ModelContent, partsText } from '@edgetool/core';
+import { type ModelContent, type ModelContentPart, partsText } from '@edgetool/core';
 import type { LanguageModel, Tool } from 'ai';
 import { OFFLINE_PROVIDER } from '../offline-model/offline-model.ts';
 
@@ -12,22 +12,45 @@ export type AISDKToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput
  */
 const TAKES_TOOL_IMAGES = /^(?:openai\.responses|azure\.responses|anthropic\.|edgetool\.offline$)/;
 
+/**
+ * Providers whose tool results can carry PDF documents, as checked in the installed `@ai-sdk/openai`: its Responses
+ * model sends a tool result's PDF as `input_file` (`file_data` and `filename`), and `@ai-sdk/azure` builds its
+ * `azure.responses` models from that same class. Anthropic's provider is not installed here, so it is not claimed.
+ */
+const TAKES_TOOL_DOCUMENTS = /^(?:openai\.responses|azure\.responses)/;
+
 /** Whether `model` sees images in tool results as images (see {@link TAKES_TOOL_IMAGES}); a model given by id: no. */
 export function takesToolImages(model: LanguageModel): boolean {
   return typeof model !== 'string' && (TAKES_TOOL_IMAGES.test(model.provider) || model.provider === OFFLINE_PROVIDER);
 }
 
+/** Whether `model` reads PDF documents in tool results as documents (see {@link TAKES_TOOL_DOCUMENTS}); a model given by id: no. */
+export function takesToolDocuments(model: LanguageModel): boolean {
+  return typeof model !== 'string' && (TAKES_TOOL_DOCUMENTS.test(model.provider) || model.provider === OFFLINE_PROVIDER);
+}
+
+/** Which parts of a tool result reach the model as files; the others become their line of text (`partsText`). */
+export interface ToolFiles {
+  /** Image parts as image files. */
+  readonly images: boolean;
+  /** Document parts as PDF files, with their file names. */
+  readonly documents: boolean;
+}
+
 /**
- * What the model reads for a result, as the AI SDK's tool output: text, or text and image files when `images` is on
- * (else the parts' text, with a line naming each image).
+ * What the model reads for a result, as the AI SDK's tool output: text, or content with text and the image and
+ * document files `files` allows, the other parts as the line that names them. Parts that end up all text are one text.
  */
-export function toToolOutput(content: ModelContent, images: boolean): AISDKToolOutput {
+export function toToolOutput(content: ModelContent, files: ToolFiles): AISDKToolOutput {
   if (typeof content === 'string') return { type: 'text', value: content };
-  if (!images) return { type: 'text', value: partsText(content) };
+  const asFile = (part: ModelContentPart) => (part.type === 'image' ? files.images : part.type === 'document' && files.documents);
+  if (!content.some(asFile)) return { type: 'text', value: partsText(content) };
   return {
     type: 'content',
-    value: content.map((part) =>
-      part.type === 'text' ? { type: 'text', text: part.text } : { type: 'file', mediaType: part.mediaType, data: { type: 'data', data: part.data } },
-    ),
+    value: content.map((part) => {
+      if (part.type === 'text' || !asFile(part)) return { type: 'text', text: part.type === 'text' ? part.text : partsText([part]) };
+      const named = part.type === 'document' && part.filename !== undefined ? { filename: part.filename } : {};
+      return { type: 'file', mediaType: part.mediaType, data: { type: 'data', data: part.data }, ...named };
+    }),
   };
 }

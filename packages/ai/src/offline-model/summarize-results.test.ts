@@ -56,6 +56,23 @@ describe('summarizeToolResults', () => {
     expect(summarizeToolResults([result('camera', { type: 'content', value: [image, image] })])).toBe('camera returned 2 images.');
   });
 
+  it('names the documents of a result with parts, by their file names when they have them', () => {
+    const pdf = (filename?: string) => ({
+      type: 'file' as const,
+      mediaType: 'application/pdf',
+      data: { type: 'data' as const, data: 'JVBERi0x' },
+      ...(filename === undefined ? {} : { filename }),
+    });
+    const image = { type: 'file' as const, mediaType: 'image/png', data: { type: 'data' as const, data: 'AAAA' } };
+    const text = { type: 'text' as const, text: 'Invoice INV-7:' };
+    const summary = (...value: (typeof text | typeof image | ReturnType<typeof pdf>)[]) => summarizeToolResults([result('invoice', { type: 'content', value })]);
+    expect(summary(text, pdf('INV-7.pdf'))).toBe('invoice (with the document INV-7.pdf): Invoice INV-7:');
+    expect(summary(text, pdf('INV-7.pdf'), image)).toBe('invoice (with the document INV-7.pdf and an image): Invoice INV-7:');
+    expect(summary(pdf())).toBe('invoice returned a document.');
+    expect(summary(pdf('a.pdf'), pdf('b.pdf'), image, image)).toBe('invoice returned 2 documents (a.pdf, b.pdf) and 2 images.');
+    expect(summary(pdf('a.pdf'), pdf())).toBe('invoice returned 2 documents.');
+  });
+
   it('acknowledges failures honestly', () => {
     expect(summarizeToolResults([result('getOrder', { type: 'error-text', value: 'Error: Order B-1 not found' })])).toBe(
       'The tool failed: getOrder reported "Order B-1 not found".',

@@ -30,22 +30,37 @@ function summarizeOne(result: LanguageModelV4ToolResultPart): string {
       return json === undefined ? `${name}: ${clip(text)}` : summarizeJson(name, json);
     }
     case 'content': {
-      const isImage = (part: (typeof output.value)[number]) => part.type === 'file' && part.mediaType.startsWith('image');
       const text = output.value
-        .filter((part) => !isImage(part))
+        .filter((part) => part.type !== 'file')
         .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
         .join(' ')
         .trim();
-      const images = output.value.filter(isImage).length;
-      const counted = images === 1 ? 'an image' : `${images} images`;
-      if (text.length === 0) return `${name} returned ${images === 0 ? 'non-text content' : counted}.`;
-      return images === 0 ? `${name}: ${clip(text)}` : `${name} (with ${counted}): ${clip(text)}`;
+      const files = describeFiles(output.value.flatMap((part) => (part.type === 'file' ? [part] : [])));
+      if (text.length === 0) return `${name} returned ${files ?? 'non-text content'}.`;
+      return files === undefined ? `${name}: ${clip(text)}` : `${name} (with ${files}): ${clip(text)}`;
     }
     case 'json':
       return summarizeJson(name, output.value);
     default:
       return `${name} finished.`;
   }
+}
+
+/**
+ * The files of a result, for a sentence: `an image`, `3 images`, `the document invoice.pdf`, `2 documents (a.pdf,
+ * b.pdf)`, `a document and an image`; `undefined` for none.
+ */
+function describeFiles(files: readonly { readonly mediaType: string; readonly filename?: string | undefined }[]): string | undefined {
+  const images = files.filter((file) => file.mediaType.startsWith('image')).length;
+  const documents = files.filter((file) => !file.mediaType.startsWith('image'));
+  const names = documents.map((file) => file.filename).filter((filename) => filename !== undefined);
+  const named = names.length === documents.length ? names.map((filename) => clip(filename)) : [];
+  const several = `${documents.length} documents${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
+  const described = [
+    documents.length === 0 ? '' : documents.length > 1 ? several : named[0] === undefined ? 'a document' : `the document ${named[0]}`,
+    images === 0 ? '' : images === 1 ? 'an image' : `${images} images`,
+  ].filter((words) => words !== '');
+  return described.length === 0 ? undefined : described.join(' and ');
 }
 
 function summarizeJson(name: string, value: unknown, noun?: string): string {

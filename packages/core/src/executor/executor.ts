@@ -62,9 +62,9 @@ export interface ToolCallResult<TOutput = unknown> {
   /** The validated input, or the parsed arguments when validation was not reached. */
   readonly input: unknown;
   readonly outcome: ToolOutcome<TOutput>;
-  /** The text the model reads for this call (for parts: their text, with a line naming each image). */
+  /** The text the model reads for this call (for parts: their text, with a line naming each image or document). */
   readonly content: string;
-  /** What the model reads, part by part, when the tool's `toModelOutput` returned parts (images); else `undefined`. */
+  /** What the model reads, part by part, when the tool's `toModelOutput` returned parts (images, documents); else `undefined`. */
   readonly parts: readonly ModelContentPart[] | undefined;
   readonly isError: boolean;
   /** The tool's policy says its output is the answer. */

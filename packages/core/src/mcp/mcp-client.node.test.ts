@@ -25,7 +25,11 @@ const TOOLS = [
   { name: 'wipe', description: 'Deletes everything', inputSchema: { type: 'object' } },
   { name: 'chart', description: 'Draws a chart', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
   { name: 'wait', description: 'Waits until cancelled', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  { name: 'statement', description: 'The month’s statement as a PDF', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
 ];
+
+/** A one-page PDF, as small as it gets. */
+const PDF = btoa('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 const cancelled: string[] = [];
 
@@ -50,6 +54,14 @@ function sdkServer(): Server {
       }
       case 'chart':
         return { content: [{ type: 'text', text: 'Sales by month:' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] };
+      case 'statement':
+        return {
+          content: [
+            { type: 'text', text: 'Your statement:' },
+            { type: 'resource', resource: { uri: 'file:///statements/2026-05%20statement.pdf', mimeType: 'application/pdf', blob: PDF } },
+            { type: 'resource', resource: { uri: 'file:///statements/README.txt', mimeType: 'text/plain', text: 'Statements are monthly.' } },
+          ],
+        };
       case 'wait':
         return new Promise((resolve) => {
           extra.signal.addEventListener('abort', () => {
@@ -121,11 +133,12 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
       ['wipe', 'destructive', true],
       ['chart', 'read', false],
       ['wait', 'read', false],
+      ['statement', 'read', false],
     ]);
     await client.close();
   });
 
-  it('runs the tools through the executor: structured output, progress, errors, images as image parts', async () => {
+  it('runs the tools through the executor: structured output, progress, errors, images as image parts, PDFs as document parts', async () => {
     const client = await connectMcp({ url });
     const executor = createExecutor({ registry: await client.tools() });
     const search = await executor.execute({ id: 'c1', name: 'orders_search', arguments: '{"customer":"ada"}' });
@@ -144,6 +157,12 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
       { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
     ]);
     expect(chart.content).toBe('Sales by month:\n[image: image/png, 8 B]');
+    const statement = await executor.execute({ id: 'c6', name: 'statement', arguments: '{}' });
+    expect(statement.parts).toEqual([
+      { type: 'text', text: 'Your statement:' },
+      { type: 'document', data: PDF, mediaType: 'application/pdf', filename: '2026-05 statement.pdf' },
+      { type: 'text', text: 'Statements are monthly.' },
+    ]);
     expect((await executor.execute({ id: 'c5', name: 'wipe', arguments: '{}' })).outcome.type).toBe('approval-required');
     expect(await client.callTool('nope', {})).toMatchObject({ isError: true, content: [{ text: 'No tool named nope' }] });
     await client.close();

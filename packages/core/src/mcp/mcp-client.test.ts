@@ -7,7 +7,7 @@ import { createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
-import { imagePart } from '../tool/model-content.ts';
+import { documentPart, imagePart } from '../tool/model-content.ts';
 import { connectMcp, contentParts, contentText, McpError } from './mcp-client.ts';
 import { createMcpHandler } from './mcp-handler.ts';
 
@@ -474,6 +474,78 @@ describe('MCP: images in tool results', () => {
       { type: 'text', text: '[image: image/svg+xml, not shown]' },
       { type: 'text', text: '[image: image/png, not shown]' },
       { type: 'text', text: '[audio: audio/wav, not shown]' },
+    ]);
+  });
+});
+
+/** A one-page PDF, as small as it gets. */
+const PDF = btoa('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+describe('MCP: documents in tool results', () => {
+  const invoice = defineTool({
+    name: 'invoice',
+    description: 'Fetches an invoice as a PDF',
+    input: v.object({ id: v.string() }),
+    execute: ({ id }) => ({ id }),
+    toModelOutput: ({ id }) => [
+      { type: 'text', text: `Invoice ${id}:` },
+      documentPart(PDF, 'application/pdf', `invoice ${id}.pdf`),
+      documentPart(PDF, 'application/pdf'),
+    ],
+  });
+  const handle = createMcpHandler({ tools: [invoice], name: 'invoices', version: '1.0.0' });
+  const fetch = (request: Request) => handle(request);
+
+  it('the handler sends a document as an embedded resource: the PDF as its blob, its file name at the end of its URI', async () => {
+    const client = await connectMcp({ url: URL_, fetch });
+    const result = await client.callTool('invoice', { id: 'INV-7' });
+    expect(result.content).toEqual([
+      { type: 'text', text: 'Invoice INV-7:' },
+      { type: 'resource', resource: { uri: 'edgetool://document/1/invoice%20INV-7.pdf', mimeType: 'application/pdf', blob: PDF } },
+      { type: 'resource', resource: { uri: 'edgetool://document/2/document.pdf', mimeType: 'application/pdf', blob: PDF } },
+    ]);
+  });
+
+  it('the client hands a remote PDF to the model as a document part with its file name; the output is the content', async () => {
+    const client = await connectMcp({ url: URL_, fetch });
+    const result = await createExecutor({ registry: await client.tools() }).execute({ id: 'c1', name: 'invoice', arguments: '{"id":"INV-7"}' });
+    expect(result.isError).toBe(false);
+    expect(result.parts).toEqual([
+      { type: 'text', text: 'Invoice INV-7:' },
+      { type: 'document', data: PDF, mediaType: 'application/pdf', filename: 'invoice INV-7.pdf' },
+      { type: 'document', data: PDF, mediaType: 'application/pdf', filename: 'document.pdf' },
+    ]);
+    expect(result.outcome.type === 'success' && result.outcome.output).toMatchObject([{ type: 'text' }, { type: 'resource' }, { type: 'resource' }]);
+    expect(result.content).toMatch(/^Invoice INV-7:\n\[document: invoice INV-7\.pdf, application\/pdf, \d+ B\]\n\[document: document\.pdf, /);
+  });
+
+  it('contentParts: a PDF blob is a document named by its URI when it can be; text resources, other blobs and bad PDFs are text', () => {
+    const pdf = (uri: string) => ({ type: 'resource' as const, resource: { uri, mimeType: 'application/pdf', blob: PDF } });
+    const document = (filename?: string) => ({ type: 'document', data: PDF, mediaType: 'application/pdf', ...(filename === undefined ? {} : { filename }) });
+    expect(
+      contentParts([
+        pdf('file:///home/ada/q3%20report.pdf'),
+        pdf('https://files.example/r/7.pdf?download=1#page=2'),
+        pdf('https://files.example/'),
+        pdf('s3://bucket/a%2Fb.pdf'),
+        pdf('file:///bad%E0%A4%A.pdf'),
+        { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'inline notes' } },
+        { type: 'resource', resource: { uri: 'file:///text.pdf', mimeType: 'application/pdf', text: 'not a blob' } },
+        { type: 'resource', resource: { uri: 'file:///a.zip', mimeType: 'application/zip', blob: PDF } },
+        { type: 'resource', resource: { uri: 'file:///png.pdf', mimeType: 'application/pdf', blob: PNG } },
+        { type: 'resource', resource: { uri: 'file:///nothing.pdf', blob: PDF } },
+      ]),
+    ).toEqual([
+      document('q3 report.pdf'),
+      document('7.pdf'),
+      document(),
+      document(),
+      document(),
+      { type: 'text', text: 'inline notes' },
+      { type: 'text', text: 'not a blob' },
+      { type: 'text', text: '[resource: file:///a.zip]' },
+      { type: 'text', text: '[resource: file:///png.pdf]' },
+      { type: 'text', text: '[resource: file:///nothing.pdf]' },
     ]);
   });
 });

@@ -5,7 +5,8 @@ import type { JsonSchema } from '../schema/input-schema.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
-import { IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
+import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
+import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
@@ -57,7 +58,7 @@ export type McpContent =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string }
   | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string }
-  | { readonly type: 'resource'; readonly resource: { readonly uri: string; readonly text?: string; readonly blob?: string } };
+  | { readonly type: 'resource'; readonly resource: { readonly uri: string; readonly mimeType?: string; readonly text?: string; readonly blob?: string } };
 
 /** A `tools/call` result. */
 export interface McpCallResult {
@@ -410,8 +411,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
             throw new ToolError('execution-failed', text || `The MCP tool "${remote.name}" failed without saying why.`, { toolName: name, callId: ctx.call.id });
           }
           if (remote.outputSchema !== undefined || result.structuredContent !== undefined) return result.structuredContent;
-          // With images, the output is the content itself, and the model sees the images (`toModelOutput`).
-          return result.content.some(isImage) ? result.content : contentText(result.content);
+          // With images or documents, the output is the content itself, and the model gets them (`toModelOutput`).
+          return result.content.some(isFile) ? result.content : contentText(result.content);
         },
         toModelOutput: (output) => (Array.isArray(output) ? contentParts(output as McpContent[]) : defaultModelText(output)),
       });
@@ -558,23 +559,41 @@ export function contentText(content: readonly McpContent[]): string {
     .join('\n');
 }
 
-const isImage = (piece: McpContent): boolean => piece.type === 'image' && IMAGE_MEDIA_TYPES.includes(piece.mimeType);
+/** An image a model takes, or an embedded resource that is a PDF document. */
+const isFile = (piece: McpContent): boolean =>
+  piece.type === 'image' ? IMAGE_MEDIA_TYPES.includes(piece.mimeType) : piece.type === 'resource' && isDocument(piece.resource);
+
+const isDocument = (resource: { readonly mimeType?: string; readonly blob?: string }): resource is { mimeType: string; blob: string } =>
+  typeof resource?.blob === 'string' && DOCUMENT_MEDIA_TYPES.includes(resource.mimeType as string);
 
 /**
- * A result's content as parts the model reads: text and images as they are, everything else (audio, resources, an
- * image type models do not take or data that is not base64) as its line of {@link contentText}.
+ * A result's content as parts the model reads: text and images as they are, an embedded PDF resource as a document
+ * part (named by the last segment of its URI when that is a plain file name), everything else (audio, links, text
+ * resources, an image type models do not take, data that is not base64 or not a PDF) as its line of
+ * {@link contentText}.
  */
 export function contentParts(content: readonly McpContent[]): ModelContentPart[] {
   return content.map((piece): ModelContentPart => {
-    if (piece.type === 'image') {
-      try {
-        return imagePart(piece.data, piece.mimeType);
-      } catch {
-        // Not an image a model takes: named in text instead.
-      }
+    try {
+      if (piece.type === 'image') return imagePart(piece.data, piece.mimeType);
+      if (piece.type === 'resource' && isDocument(piece.resource)) return documentPart(piece.resource.blob, piece.resource.mimeType, fileNameOf(piece.resource.uri));
+    } catch {
+      // Not an image or a document a model takes: named in text instead.
     }
     return { type: 'text', text: contentText([piece]) };
   });
+}
+
+/** The last path segment of a URI (`file:///tmp/q3.pdf` → `q3.pdf`), decoded, when it is a plain file name. */
+function fileNameOf(uri: unknown): string | undefined {
+  const segment = /([^/?#]*)(?:[?#].*)?$/.exec(String(uri))?.[1] ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return undefined; // a malformed escape: no name rather than a wrong one
+  }
+  return PLAIN_FILE_NAME.test(name) ? name : undefined;
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it aborts (a `fetch` of your own may not listen). */

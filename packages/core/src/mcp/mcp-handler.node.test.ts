@@ -9,7 +9,12 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunContext } from '../context/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import { documentPart, imagePart } from '../tool/model-content.ts';
 import { createMcpHandler } from './mcp-handler.ts';
+
+/** A real 1×1 PNG, and a one-page PDF as small as it gets. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const PDF = btoa('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 const orders = new Map([['A-1001', { status: 'shipped' }]]);
 const tools = [
@@ -44,6 +49,13 @@ const tools = [
       }
       return `audited ${pages} pages`;
     },
+  }),
+  defineTool({
+    name: 'statement',
+    description: 'The month’s statement as a PDF, with its chart',
+    input: v.object({}),
+    execute: () => 'statement',
+    toModelOutput: () => [{ type: 'text', text: 'Your statement:' }, imagePart(PNG, 'image/png'), documentPart(PDF, 'application/pdf', 'May 2026.pdf')],
   }),
 ];
 
@@ -90,7 +102,7 @@ describe('MCP handler with the official MCP SDK client', () => {
     expect(client.getServerVersion()).toEqual({ name: 'edgetool-test', version: '0.0.1' });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     const { tools: listed } = await client.listTools();
-    expect(listed.map((t) => t.name)).toEqual(['query_order', 'quote', 'audit']);
+    expect(listed.map((t) => t.name)).toEqual(['query_order', 'quote', 'audit', 'statement']);
     expect(listed[0]).toMatchObject({ inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }, annotations: { readOnlyHint: true } });
     await client.close();
   });
@@ -115,6 +127,19 @@ describe('MCP handler with the official MCP SDK client', () => {
     expect(await client.callTool({ name: 'quote', arguments: { qty: 2 } })).toEqual({
       content: [{ type: 'text', text: '{"total":6,"currency":"EUR"}' }],
       structuredContent: { total: 6, currency: 'EUR' },
+      isError: false,
+    });
+    await client.close();
+  });
+
+  it('images and documents arrive as image and embedded resource pieces, which the SDK client checks against its schema', async () => {
+    const client = await connect();
+    expect(await client.callTool({ name: 'statement', arguments: {} })).toEqual({
+      content: [
+        { type: 'text', text: 'Your statement:' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'edgetool://document/2/May%202026.pdf', mimeType: 'application/pdf', blob: PDF } },
+      ],
       isError: false,
     });
     await client.close();

@@ -5,6 +5,7 @@ import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { availableTools } from '../tool/available.ts';
+import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody } from './read-body.ts';
@@ -242,9 +243,9 @@ function outputSchemaOf(tool: AnyTool): JsonSchema | undefined {
 }
 
 /**
- * The `tools/call` result: what the model reads (text, or text and image pieces when the tool's `toModelOutput`
- * returned parts), the output as `structuredContent` when the tool declares an object output schema, and `isError`
- * for every failure or a call that cannot run here.
+ * The `tools/call` result: what the model reads (text, or text, image and resource pieces when the tool's
+ * `toModelOutput` returned parts), the output as `structuredContent` when the tool declares an object output schema,
+ * and `isError` for every failure or a call that cannot run here.
  */
 function toCallResult(result: ToolCallResult) {
   const { outcome } = result;
@@ -255,13 +256,24 @@ function toCallResult(result: ToolCallResult) {
         ? `Tool "${result.call.name}" runs in the user's browser, not on this server. Nothing ran.`
         : result.content;
   const structured = outcome.type === 'success' && result.tool !== undefined && outputSchemaOf(result.tool) !== undefined;
-  // Parts (images) go as MCP content pieces; everything else as one text piece.
+  // Parts (images, documents) go as MCP content pieces; everything else as one text piece.
   const parts = outcome.type === 'success' ? result.parts : undefined;
   return {
-    content: parts ? parts.map((part) => (part.type === 'text' ? part : { type: 'image', data: part.data, mimeType: part.mediaType })) : [{ type: 'text', text }],
+    content: parts ? parts.map(toMcpContent) : [{ type: 'text', text }],
     ...(structured ? { structuredContent: parseJson(JSON.stringify(outcome.output)) } : {}),
     isError: outcome.type !== 'success',
   };
+}
+
+/**
+ * One part as an MCP content piece: text and images as they are, a document as an embedded resource (MCP has no
+ * document piece) whose URI ends in its file name, which `connectMcp` gives back to the model.
+ */
+function toMcpContent(part: ModelContentPart, index: number) {
+  if (part.type === 'text') return part;
+  if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mediaType };
+  const uri = `edgetool://document/${index}/${encodeURIComponent(part.filename ?? 'document.pdf')}`;
+  return { type: 'resource', resource: { uri, mimeType: part.mediaType, blob: part.data } };
 }
 
 /**

@@ -89,7 +89,7 @@ export interface Tool<TInput = unknown, TOutput = unknown, TDeps = unknown> {
   readonly jsonSchema: JsonSchema;
   /** Absent on a side that only describes the tool (for example a client tool on the server). */
   execute?(input: TInput, ctx: ToolContext<TInput, TDeps>): TOutput | Promise<TOutput>;
-  /** Turns the output into what the model reads (default: strings as is, objects as JSON): text, or parts with images. */
+  /** Turns the output into what the model reads (default: strings as is, objects as JSON): text, or parts with images or documents. */
   toModelOutput?(output: TOutput, ctx: ToolContext<TInput, TDeps>): ModelContent;
 }
 
@@ -116,7 +116,7 @@ export interface ToolDefinition<TSchema extends StandardSchemaV1, TOutput, TDeps
   readonly interceptors?: readonly (InterceptorLike<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> | ToolInterceptor)[] | undefined;
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
   readonly execute?: (input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => TOutput | Promise<TOutput>;
-  /** What the model reads for a result (default: strings as is, objects as JSON): text, or parts with images (`imagePart`). */
+  /** What the model reads for a result (default: strings as is, objects as JSON): text, or parts with images (`imagePart`) or documents (`documentPart`). */
   readonly toModelOutput?: (output: Awaited<TOutput>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>, TDeps>) => ModelContent;
 }
 
