@@ -38,7 +38,7 @@ export default defineConfig({
       stdout: 'ignore',
     },
     {
-      command: 'node scripts/start-worker.mjs --port 8790 --state offline --var OFFLINE_DELAY_MS=30',
+      command: 'node scripts/start-worker.mjs --port 8790 --state offline --var OFFLINE_DELAY_MS=30 --var TEST_CLOCK=1',
       url: `${OFFLINE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
