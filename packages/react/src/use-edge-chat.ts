@@ -98,8 +98,6 @@ interface Marks {
 
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
-
-
 /** The outcome of one pass through a browser chain, decided by the caller. */
 type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean };
 
@@ -355,8 +353,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // A call whose ticket expires while it waits is marked when it does (a timer for the next one), so its card stops
   // asking and the composer is free. Not while a response streams: the server took that answer when it arrived.
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick runs this again when the timer for the next expiry fires.
   useEffect(() => {
-    if (streaming || tick < 0) return;
+    if (streaming) return;
     const now = Date.now();
     const { expired: due, next } = expiredCalls(chat.messages, now);
     if (due.length > 0) markExpired(due);
