@@ -1,6 +1,7 @@
 // Browser tests in Debian's Chromium (Playwright cannot download browsers here) against `wrangler dev`
 // serving the built web app. Two Workers: the offline model (port 8790), and the real @ai-sdk/openai
-// provider pointed at the local fake OpenAI server (port 8791 → 8788). Loopback only.
+// provider pointed at the local fake OpenAI server (port 8791 → 8788). Loopback only. The offline Worker runs with
+// TEST_CLOCK=1: the X-Test-Clock-Offset-Ms header moves its ticket clock forward (specs/expiry.spec.ts).
 import { defineConfig } from '@playwright/test';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,7 +39,7 @@ export default defineConfig({
       stdout: 'ignore',
     },
     {
-      command: 'node scripts/start-worker.mjs --port 8790 --state offline --var OFFLINE_DELAY_MS=30',
+      command: 'node scripts/start-worker.mjs --port 8790 --state offline --var OFFLINE_DELAY_MS=30 --var TEST_CLOCK=1',
       url: `${OFFLINE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -169,7 +169,9 @@ test.describe('the demo chat on the offline model', () => {
       },
     });
     expect(response.status()).toBe(403);
-    expect(await response.json()).toEqual({ error: { code: 'ticket-invalid', message: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      error: { code: 'ticket-invalid', message: expect.any(String), problem: 'forged-approval', reason: 'malformed', toolName: 'update_delivery_date', toolCallId: 'call_forged' },
+    });
     expect(deliveryDate('A-1006')).toBe(before);
   });
 });

@@ -6,7 +6,8 @@ import { ErrorBanner, isTooLarge } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
-import { browserStorage, clearChat, loadChat, type SaveResult, saveChat } from './lib/chat-storage.ts';
+import { askAgainText } from './lib/ask-again.ts';
+import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
@@ -33,9 +34,10 @@ const UNREACHABLE: ChatErrorInfo = {
 /** The demo chat. */
 export function App(): ReactElement {
   const server = useServerInfo();
-  // The conversation of the last visit (id, mode, messages), if this browser kept one; see lib/chat-storage.ts.
-  const [storage] = useState(browserStorage);
-  const [restored] = useState(() => loadChat(storage));
+  // This tab's conversation before a reload (id, mode, messages, what the browser knew beside them), if it kept one;
+  // each tab keeps its own, see lib/chat-storage.ts.
+  const [store] = useState(() => openChatStore({ local: browserStorage(), session: tabStorage() }));
+  const [restored, setRestored] = useState(() => store.load());
   const [mode, setMode] = useState<ExecutionMode>(restored?.mode ?? 'internal');
   const [chatId, setChatId] = useState(() => restored?.id ?? crypto.randomUUID());
   const serverTools = useMemo(() => server.tools.filter((tool) => tool.policy.runsOn !== 'client'), [server.tools]);
@@ -44,7 +46,7 @@ export function App(): ReactElement {
     mode,
     tools: browserTools,
     serverTools,
-    ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages } : {}),
+    ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages, browserState: restored.browser } : {}),
   });
   const questions = useUserQuestions(dateInput);
   const { recheck } = server;
@@ -61,17 +63,31 @@ export function App(): ReactElement {
   // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
   // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
   const settled = !streaming;
-  const latestChat = useRef({ id: chatId, mode, messages: chat.messages });
-  latestChat.current = { id: chatId, mode, messages: chat.messages };
+  const current = { id: chatId, mode, messages: chat.messages, browser: chat.browserState };
+  const latestChat = useRef(current);
+  latestChat.current = current;
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
-    if (settled) setSaveResult(saveChat(storage, { id: chatId, mode, messages: chat.messages }));
-  }, [storage, settled, chatId, mode, chat.messages]);
+    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser: chat.browserState }));
+  }, [store, settled, chatId, mode, chat.messages, chat.browserState]);
   useEffect(() => {
-    const onPageHide = () => saveChat(storage, latestChat.current);
+    const onPageHide = () => store.save(latestChat.current);
     window.addEventListener('pagehide', onPageHide);
     return () => window.removeEventListener('pagehide', onPageHide);
-  }, [storage]);
+  }, [store]);
+
+  // A new chat offers the conversation saved most recently in another tab (or a closed one); other tabs' saves update it.
+  const [savedElsewhere, setSavedElsewhere] = useState(0);
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key.startsWith(CHAT_KEY_PREFIX)) setSavedElsewhere((n) => n + 1);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+  const empty = chat.messages.length === 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: savedElsewhere counts other tabs' saves, which change what the store reads.
+  const offer = useMemo(() => (empty ? store.latestElsewhere() : undefined), [store, empty, savedElsewhere]);
 
   const input = useRef<HTMLTextAreaElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -80,8 +96,8 @@ export function App(): ReactElement {
   const { pin } = useStickToBottom(list, chat.messages.length > 0);
   useFocusReturn(input);
 
-  // Answers the user stopped, by message id: they get a visible marker.
-  const [stopped, setStopped] = useState<ReadonlySet<string>>(() => new Set());
+  // Answers the user stopped, by message id: they get a visible marker (the hook keeps them, a reload included).
+  const stopped = useMemo(() => new Set(chat.browserState.stopped), [chat.browserState.stopped]);
   // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>.
   const [panelOpen, setPanelOpen] = useState(false);
   const panelToggle = useRef<HTMLButtonElement>(null);
@@ -106,16 +122,23 @@ export function App(): ReactElement {
     [chat.sendMessage, pin],
   );
   const stop = () => {
-    if (lastMessage?.role === 'assistant') setStopped((ids) => new Set(ids).add(lastMessage.id));
     void chat.stop();
   };
   const newChat = useCallback(() => {
     void chat.stop();
-    clearChat(storage);
+    store.clear();
     setChatId(crypto.randomUUID());
-    setStopped(new Set());
     pin();
-  }, [chat.stop, pin, storage]);
+  }, [chat.stop, pin, store]);
+  // The offer taken: this tab continues that conversation (and saves it from now on).
+  const resume = (slot: string) => {
+    const chosen = store.adopt(slot);
+    if (chosen === undefined) return setSavedElsewhere((n) => n + 1);
+    setRestored(chosen);
+    setMode(chosen.mode);
+    setChatId(chosen.id);
+    pin();
+  };
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
   const removeLast = () => {
     chat.setMessages((messages) => withoutLastTurn(messages));
@@ -137,6 +160,12 @@ export function App(): ReactElement {
           },
         };
 
+  // A call whose ticket expired can only be asked for again: a message that names it, so the model requests it anew.
+  const canAskAgain = !chat.busy && chat.pendingApprovals.length === 0;
+  const askAgain = (toolCallId: string) => {
+    const view = chat.toolCalls.get(toolCallId);
+    if (view !== undefined) send(askAgainText(view));
+  };
   const actions = {
     onApprove: chat.approve,
     onDeny: chat.deny,
@@ -189,6 +218,17 @@ export function App(): ReactElement {
                   Every call runs through one typed edgetool chain, on the server or in this browser, and every continuation carries a signed,
                   single-use ticket. Switch to <strong>manual</strong> to route every call through your browser first.
                 </p>
+                {offer ? (
+                  <div className="resume-offer" data-testid="resume-offer">
+                    <p>
+                      Your last conversation, <q data-testid="resume-title">{offer.title || 'untitled'}</q> ({offer.messageCount} messages), was saved in another
+                      tab. Each tab keeps its own.
+                    </p>
+                    <button type="button" className="button small" data-testid="resume-chat" onClick={() => resume(offer.slot)}>
+                      Continue it here
+                    </button>
+                  </div>
+                ) : null}
                 <div className="suggestions">
                   {SUGGESTIONS.map((s) => (
                     <button key={s.label} type="button" className="suggestion" data-testid="suggestion" onClick={() => send(s.text)} disabled={chat.busy}>
@@ -207,6 +247,7 @@ export function App(): ReactElement {
                   questions={questions}
                   streaming={streaming && message === lastMessage}
                   stopped={stopped.has(message.id)}
+                  onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
                   {...actions}
                 />
               ))

@@ -37,9 +37,9 @@ export class MissingSecretError extends Error {
   }
 }
 
-/** Single-use tickets across isolates: nonces live in D1. */
-export function createTickets(env: Env): TicketSigner {
-  return createTicketSigner({ keys: ticketKeys(env), nonceStore: createD1NonceStore(env.DB) });
+/** Single-use tickets across isolates: nonces live in D1. `now` is the clock of both (default `Date.now`). */
+export function createTickets(env: Env, now: () => number = Date.now): TicketSigner {
+  return createTicketSigner({ keys: ticketKeys(env), nonceStore: createD1NonceStore(env.DB, { now }), now });
 }
 
 /**
@@ -80,10 +80,10 @@ export function demoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelCho
   return agent;
 }
 
-/** Builds the demo agent: plain objects, no I/O. */
-export async function createDemoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelChoice }> {
+/** Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). */
+export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent; model: ModelChoice }> {
   const model = chooseModel(env);
-  const tickets = createTickets(env);
+  const tickets = createTickets(env, options.now);
   const tools = await createDemoTools(model, tickets);
   const agent = createChatAgent({
     model: model.model,

@@ -23,4 +23,10 @@ export interface Env {
   readonly TICKET_SECRET_PREVIOUS?: string;
   /** Milliseconds between the offline model's stream chunks (demos of the stop button; e2e tests). */
   readonly OFFLINE_DELAY_MS?: string;
+  /**
+   * Test-only: `'1'` lets a request move this Worker's ticket clock forward by `X-Test-Clock-Offset-Ms` (the e2e tests
+   * make an approval expire without waiting 15 minutes). Forward only and at most a day, so it can only make tickets
+   * and seals expire sooner, never extend them; still, never set it in production.
+   */
+  readonly TEST_CLOCK?: string;
 }

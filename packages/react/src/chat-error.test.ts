@@ -17,6 +17,22 @@ describe('describeChatError', () => {
     });
   });
 
+  it('keeps the reason and the call of a refused continuation when the server names them (an expired approval)', () => {
+    const body = JSON.stringify({
+      error: { code: 'ticket-invalid', message: 'Refused the approval (c1): The ticket has expired.', problem: 'forged-approval', reason: 'expired', toolCallId: 'c1' },
+    });
+    expect(describeChatError(apiError(403, body))).toEqual({
+      kind: 'refused',
+      status: 403,
+      code: 'ticket-invalid',
+      message: 'Refused the approval (c1): The ticket has expired.',
+      reason: 'expired',
+      toolCallId: 'c1',
+    });
+    const odd = JSON.stringify({ error: { code: 'ticket-invalid', message: 'x', reason: 42, toolCallId: null } });
+    expect(describeChatError(apiError(403, odd))).toEqual({ kind: 'refused', status: 403, code: 'ticket-invalid', message: 'x' });
+  });
+
   it('a 5xx with an error body is a server error; without one (proxy, gateway) the server is unreachable', () => {
     expect(describeChatError(apiError(500, JSON.stringify({ error: { code: 'internal-error', message: 'boom' } })))).toMatchObject({ kind: 'server', code: 'internal-error' });
     expect(describeChatError(apiError(502, ''))).toMatchObject({ kind: 'unreachable', status: 502 });

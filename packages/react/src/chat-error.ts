@@ -10,14 +10,22 @@ export interface ChatErrorInfo {
   /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-error`). */
   readonly code: string;
   readonly message: string;
+  /** Why, when the server says (a refused ticket: `expired`, `replayed`, `bad-signature`, …). */
+  readonly reason?: string;
+  /** The tool call the error is about, when the server names it (a refused continuation). */
+  readonly toolCallId?: string;
 }
 
-function parseErrorBody(body: unknown): { code: string; message: string } | undefined {
+type ErrorBody = Pick<ChatErrorInfo, 'code' | 'message' | 'reason' | 'toolCallId'>;
+
+function parseErrorBody(body: unknown): ErrorBody | undefined {
   if (typeof body !== 'string' || body.trim() === '') return undefined;
   try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = parsed.error ?? {};
-    if (typeof code === 'string' && typeof message === 'string') return { code, message };
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown; reason?: unknown; toolCallId?: unknown } };
+    const { code, message, reason, toolCallId } = parsed.error ?? {};
+    if (typeof code === 'string' && typeof message === 'string') {
+      return { code, message, ...(typeof reason === 'string' ? { reason } : {}), ...(typeof toolCallId === 'string' ? { toolCallId } : {}) };
+    }
   } catch {
     // Not our JSON error body (a proxy's HTML page, plain text).
   }
@@ -26,7 +34,7 @@ function parseErrorBody(body: unknown): { code: string; message: string } | unde
 
 /**
  * Turns a `useChat` error into something to show: the HTTP status and the server's
- * `{ error: { code, message } }` when there is one, else a plain description.
+ * `{ error: { code, message, reason?, toolCallId? } }` when there is one, else a plain description.
  */
 export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   if (error === undefined || error === null) return undefined;
@@ -35,7 +43,7 @@ export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   if (typeof e.statusCode === 'number') {
     const status = e.statusCode;
     const body = parseErrorBody(e.responseBody ?? e.message);
-    if (body) return { kind: status >= 500 ? 'server' : 'refused', status, code: body.code, message: body.message };
+    if (body) return { kind: status >= 500 ? 'server' : 'refused', status, ...body };
     if (status >= 500) return { kind: 'unreachable', status, code: 'unreachable', message: `No answer from the server: a proxy or gateway replied HTTP ${status} instead.` };
     return { kind: 'refused', status, code: `http-${status}`, message: message || `The server refused the request (HTTP ${status}).` };
   }

@@ -64,6 +64,21 @@ describe('planBrowserWork', () => {
     const messages = [assistant([toolPart('pick_date', 'c1', 'output-available', { output: 'x' }), ticket('pick_date', 'c1', 'client-result')])];
     expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([]);
   });
+
+  it('starts nothing in an answer the user stopped, and nothing for a call whose ticket expired', () => {
+    const messages = [
+      user('hi'),
+      assistant([
+        toolPart('pick_date', 'c1', 'input-available'),
+        ticket('pick_date', 'c1', 'client-result'),
+        toolPart('query_order', 'c2', 'approval-requested', { approval: { id: 'ap2' } }),
+      ]),
+    ];
+    expect(planBrowserWork(messages, { browserTools, mode: 'manual' }).map((w) => w.toolCallId)).toEqual(['c1', 'c2']);
+    expect(planBrowserWork(messages, { browserTools, mode: 'manual', stopped: new Set(['a1']) })).toEqual([]);
+    expect(planBrowserWork(messages, { browserTools, mode: 'manual', stopped: new Set(['u1']) })).toHaveLength(2);
+    expect(planBrowserWork(messages, { browserTools, mode: 'manual', expired: new Set(['c1']) }).map((w) => w.toolCallId)).toEqual(['c2']);
+  });
 });
 
 describe('canRunInBrowser / messageMode', () => {

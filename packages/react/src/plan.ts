@@ -26,6 +26,10 @@ export interface PlanOptions {
   readonly browserTools: ReadonlyMap<string, AnyTool>;
   /** The mode to assume when a message carries none in its metadata. */
   readonly mode: ExecutionMode;
+  /** Assistant messages the user stopped: nothing more starts for their calls (a reload does not undo Stop). */
+  readonly stopped?: ReadonlySet<string> | undefined;
+  /** Calls whose ticket expired: the server would refuse their answer, so nothing runs or asks for them. */
+  readonly expired?: ReadonlySet<string> | undefined;
 }
 
 /** Whether a browser tool may run in the browser: it exists here and its policy is not server-only. */
@@ -53,13 +57,14 @@ export function lastAssistantMessage<T extends MessageLike>(messages: readonly T
  */
 export function planBrowserWork(messages: readonly MessageLike[], options: PlanOptions): BrowserWork[] {
   const message = lastAssistantMessage(messages);
-  if (message === undefined) return [];
+  if (message === undefined || options.stopped?.has(message.id) === true) return [];
   const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
   const mode = messageMode(message, options.mode);
   const work: BrowserWork[] = [];
   for (const part of toolParts(message)) {
     const toolName = toolNameOf(part);
     const { toolCallId, input } = part;
+    if (options.expired?.has(toolCallId) === true) continue;
     if (part.state === 'input-available') {
       if (tickets.get(toolCallId)?.purpose !== 'client-result') continue;
       const tool = options.browserTools.get(toolName);

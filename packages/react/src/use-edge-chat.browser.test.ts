@@ -1,6 +1,7 @@
 import { type AnyTool, defineInterceptor, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseBrowserState } from './browser-state.ts';
 import { parseServerTools } from './server-tools.ts';
 import { callsStep, createTestServer, sseResponse, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
@@ -41,8 +42,8 @@ afterEach(() => {
   current = undefined;
 });
 
-function mount(options: UseEdgeChatOptions) {
-  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options);
+function mount(options: UseEdgeChatOptions, render: { readonly strict?: boolean } = {}) {
+  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options, render);
   current = hook;
   return hook;
 }
@@ -379,5 +380,140 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
     expect(hook.current.pendingApprovals).toEqual([]);
+  });
+});
+
+describe('useEdgeChat: what a reload brings back, and tickets that expire', () => {
+  /** The messages and browser state as a page saves them (JSON) and the next one reads them back. */
+  const saved = (r: UseEdgeChatResult) => ({ messages: structuredClone(r.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(r.browserState))) });
+
+  it('stop() marks the answer; remounted with its browser state, the stopped browser call stays interrupted and does not ask again', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const first = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools });
+    await first.current.sendMessage({ text: 'pick' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await first.current.stop();
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    const answer = first.current.messages.at(-1)?.id;
+    expect(first.current.browserState.stopped).toEqual([answer]);
+    const page = saved(first.current);
+
+    first.unmount();
+
+    // The messages alone (as before there was a browser state) would ask again after the reload.
+    // A reload renders once (production: no StrictMode double effects, which would abort a call the mount starts).
+    const bare = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, messages: page.messages }, { strict: false });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    bare.unmount();
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+
+    const again = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, ...page }, { strict: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(dates.questions()).toEqual([]);
+    expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    expect(again.current.browserState.stopped).toEqual([answer]);
+    expect(again.current.busy).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {
+    const stampServer = defineTool({ name: 'stamp_page', description: 'Stamps the page', input: v.object({}), policy: { runsOn: 'client' } });
+    let stamps = 0;
+    const stamp = defineTool({
+      ...stampServer,
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Stamping', completed: 0, total: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        ctx.progress({ message: 'Stamped', completed: 1, total: 1 });
+        return ++stamps;
+      },
+    });
+    const server = createTestServer({ tools: [stampServer], steps: [callsStep([['c1', 'stamp_page', {}]]), textStep('Stamped.')] });
+    const tools = [stamp];
+    const first = mount({ id: 'conv-r2', fetch: server.fetch, tools });
+    await first.current.sendMessage({ text: 'stamp it' });
+    await vi.waitFor(() => expect(texts(first.current)).toBe('Stamped.'));
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Stamped', completed: 1, total: 1 }));
+    const before = first.current.toolCalls.get('c1');
+    expect(first.current.browserState.traces.c1?.map((t) => [t.side, t.outcome])).toEqual([['client', 'success']]);
+    const page = saved(first.current);
+    first.unmount();
+
+    const bare = mount({ id: 'conv-r2', fetch: server.fetch, tools, messages: page.messages });
+    expect(bare.current.toolCalls.get('c1')).toMatchObject({ status: 'done', traces: [], durationMs: undefined, progress: undefined });
+    bare.unmount();
+
+    const again = mount({ id: 'conv-r2', fetch: server.fetch, tools, ...page });
+    expect(again.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', durationMs: before?.durationMs, progress: { message: 'Stamped', completed: 1, total: 1 } });
+    expect(again.current.toolCalls.get('c1')?.traces).toEqual(before?.traces);
+    expect(again.current.browserState).toEqual(page.browserState);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stamps).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('an approval whose ticket expires while it waits stops waiting: no Approve goes out, the composer is free', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-7', new_date: '2026-12-30' }]]), textStep('x')] });
+    const hook = mount({ id: 'conv-x1', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), { timeout: 5_000 });
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.browserState.expired).toEqual(['c1']);
+    hook.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toEqual([]);
+  });
+
+  it('calls that arrive (or come back after a reload) with expired tickets never ask: a browser approval does not run, a server one sends nothing', async () => {
+    const before = cartCleared;
+    writes.length = 0;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [
+        callsStep([
+          ['c1', 'cart_clear', {}],
+          ['c2', 'update_delivery_date', { order_id: 'A-8', new_date: '2026-12-31' }],
+        ]),
+        textStep('x'),
+      ],
+    });
+    // Signed 16 minutes ago by this browser's clock: both tickets are past their 15 minutes.
+    server.clock.offsetMs = -16 * 60_000;
+    const hook = mount({ id: 'conv-x2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'empty my cart and move A-8' });
+    await vi.waitFor(() => expect([...hook.current.toolCalls.values()].map((view) => view.status)).toEqual(['expired', 'expired']));
+    expect(hook.current.pendingApprovals).toEqual([]);
+    hook.current.approve('c1');
+    hook.current.approve('c2');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cartCleared).toBe(before);
+    expect(writes).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.busy).toBe(false);
+  });
+
+  it('an approval the server refuses as expired (its clock is ahead) marks the call expired instead of an error, and the chat goes on', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-9', new_date: '2027-01-02' }]]), textStep('Sure, what else?')] });
+    const hook = mount({ id: 'conv-x3', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    server.clock.offsetMs = 16 * 60_000;
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'));
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.browserState.expired).toEqual(['c1']);
+    expect(writes).toEqual([]);
+    await hook.current.sendMessage({ text: 'never mind' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('expired');
+    expect(writes).toEqual([]);
   });
 });

@@ -15,8 +15,10 @@ import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { shouldContinue } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
+import type { BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
-import { type BrowserWork, planBrowserWork } from './plan.ts';
+import { expiredCalls, openCalls } from './expiry.ts';
+import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
@@ -46,6 +48,12 @@ export interface UseEdgeChatOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Messages to start with. */
   readonly messages?: EdgetoolUIMessage[];
+  /**
+   * What this browser knew about those messages (the `browserState` a previous page returned, saved with them): the
+   * answers the user stopped stay stopped, expired calls stay expired, traces and progress come back. Read when the
+   * hook first sees the chat `id`, like `messages`.
+   */
+  readonly browserState?: BrowserState;
   /** Called with every progress report of a call, the server's and this browser's (before it is rendered). */
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
   /** Called with every browser-side trace. */
@@ -71,12 +79,24 @@ export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage
   readonly chatError: ChatErrorInfo | undefined;
   /** A response is streaming, or a browser tool is running. */
   readonly busy: boolean;
-  /** Aborts the response and every browser call in flight (their results are dropped). */
+  /** Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. */
   stop(): Promise<void>;
+  /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
+  readonly browserState: BrowserState;
 }
 
 const NONE: readonly never[] = [];
 const NO_PROGRESS: ProgressByCall = new Map();
+const NO_TRACES: ReadonlyMap<string, readonly CallTrace[]> = new Map();
+
+/** The answers the user stopped and the calls that expired, of one chat. */
+interface Marks {
+  readonly chatId: string;
+  readonly stopped: ReadonlySet<string>;
+  readonly expired: ReadonlySet<string>;
+}
+
+const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
 /** The outcome of one pass through a browser chain, decided by the caller. */
 type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean };
@@ -100,7 +120,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
   // at most once per frame. Reset with the chat.
   const [progressState, setProgressState] = useState<{ chatId: string; reports: ProgressByCall }>({ chatId, reports: new Map() });
-  const progress = progressState.chatId === chatId ? progressState.reports : NO_PROGRESS;
+  const liveProgress = progressState.chatId === chatId ? progressState.reports : NO_PROGRESS;
+  // What a saved BrowserState brings back (the app passes it with the messages of the same chat id).
+  const restored = options.browserState;
+  const progress = useMemo(
+    () => (restored === undefined || Object.keys(restored.progress).length === 0 ? liveProgress : new Map([...Object.entries(restored.progress), ...liveProgress])),
+    [restored, liveProgress],
+  );
+  const earlierTraces = useMemo(() => (restored === undefined ? NO_TRACES : new Map(Object.entries(restored.traces))), [restored]);
+  // Stopped answers and expired calls, reset with the chat (to what the app restored for the new id, if anything).
+  const [marks, setMarks] = useState(() => marksFrom(chatId, restored));
+  if (marks.chatId !== chatId) setMarks(marksFrom(chatId, restored));
+  const markExpired = useCallback(
+    (ids: readonly string[]) =>
+      setMarks((m) => (m.chatId !== chatId || ids.every((id) => m.expired.has(id)) ? m : { ...m, expired: new Set([...m.expired, ...ids]) })),
+    [chatId],
+  );
+  const expiredRef = useRef(marks.expired);
+  expiredRef.current = marks.chatId === chatId ? marks.expired : new Set<string>();
   const progressChat = useRef(chatId);
   useEffect(() => {
     progressChat.current = chatId;
@@ -146,6 +183,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     ...(options.messages ? { messages: options.messages } : {}),
     ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
   });
+  const messagesRef = useRef(chat.messages);
+  messagesRef.current = chat.messages;
+  const streaming = chat.status === 'streaming' || chat.status === 'submitted';
+
+  /**
+   * Whether the server would refuse an answer to this call now, because its ticket expired (marked so if it did): a
+   * decision or a browser result that comes too late is not sent, it would only earn a 403.
+   */
+  const tooLate = useCallback(
+    (toolCallId: string): boolean => {
+      if (expiredRef.current.has(toolCallId)) return true;
+      const { expired } = expiredCalls(messagesRef.current, Date.now());
+      if (!expired.includes(toolCallId)) return false;
+      markExpired(expired);
+      return true;
+    },
+    [markExpired],
+  );
 
   const browserTools = useMemo(() => new Map(tools.map((tool) => [tool.name, tool] as const)), [tools]);
   const serverToolMap = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool] as const)), [serverTools]);
@@ -211,7 +266,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
       const { result, aborted } = await pass(executors.run, call, decision);
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted) return setCall({ ...traced, status: 'cancelled' });
+      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'browser'))) return runInBrowser(traced, { approved: true });
@@ -224,7 +279,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput],
+    [executors, pass, setCall, pendingOf, addToolOutput, tooLate],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
@@ -232,7 +287,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
       const { result, aborted } = await pass(executors.authorise, call, decision);
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted) return setCall({ ...traced, status: 'cancelled' });
+      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
@@ -249,7 +304,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate],
   );
 
   const perform = useCallback(
@@ -282,15 +337,42 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap],
   );
 
-  // Every time the messages change: start the work for calls not seen before (once per call).
+  // Every time the messages change: start the work for calls not seen before (once per call), except in an answer the
+  // user stopped and for calls whose ticket has expired (a reload brings both back).
+  const { stopped, expired } = marks.chatId === chatId ? marks : marksFrom(chatId, undefined);
   useEffect(() => {
     const ids = started.current.ids;
-    for (const work of planBrowserWork(chat.messages, { browserTools, mode: latest.current.mode })) {
+    const due = new Set([...expired, ...expiredCalls(chat.messages, Date.now()).expired]);
+    for (const work of planBrowserWork(chat.messages, { browserTools, mode: latest.current.mode, stopped, expired: due })) {
       if (ids.has(work.toolCallId)) continue;
       ids.add(work.toolCallId);
       perform(work);
     }
-  }, [chat.messages, browserTools, perform]);
+  }, [chat.messages, browserTools, perform, stopped, expired]);
+
+  // A call whose ticket expires while it waits is marked when it does (a timer for the next one), so its card stops
+  // asking and the composer is free. Not while a response streams: the server took that answer when it arrived.
+  const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick runs this again when the timer for the next expiry fires.
+  useEffect(() => {
+    if (streaming) return;
+    const now = Date.now();
+    const { expired: due, next } = expiredCalls(chat.messages, now);
+    if (due.length > 0) markExpired(due);
+    if (next === undefined) return;
+    const timer = setTimeout(() => setTick((t) => t + 1), Math.min(next - now + 1, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [chat.messages, streaming, tick, markExpired]);
+
+  // A continuation the server refused because a ticket expired (the clocks disagree, or the answer left just too
+  // late) is no error to show: the calls of that step can no longer be answered, so they are marked expired.
+  const { clearError } = chat;
+  const refusedCalls = useMemo(() => expiryRefusal(describeChatError(chat.error), chat.messages), [chat.error, chat.messages]);
+  useEffect(() => {
+    if (refusedCalls === undefined) return;
+    markExpired(refusedCalls);
+    clearError();
+  }, [refusedCalls, markExpired, clearError]);
 
   // Calls already decided in this chat: the first decision wins. Two clicks in one tick (a double click, Approve and
   // Deny together) both see the call still waiting, so the state alone cannot tell; a second decision would run a
@@ -301,7 +383,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string): void => {
       const ids = decided.current.ids;
-      if (ids.has(toolCallId)) return;
+      if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
+      const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
+      if (message !== undefined && stopped.has(message.id)) {
+        setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
+      }
       const call = calls.get(toolCallId);
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
@@ -320,7 +407,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse],
+    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId],
   );
   const approve = useCallback((toolCallId: string) => decide(toolCallId, true), [decide]);
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
@@ -338,22 +425,28 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
 
   const chatStop = chat.stop;
+  const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
+    // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
+    const last = lastAssistantMessage(messagesRef.current);
+    if (busyRef.current && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
     await chatStop();
   }, [chatId, chatStop]);
 
-  const streaming = chat.status === 'streaming' || chat.status === 'submitted';
   const views = useMemo(
-    () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress }),
-    [chat.messages, browserTools, serverToolMap, calls, streaming, mode, progress],
+    () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),
+    [chat.messages, browserTools, serverToolMap, calls, streaming, mode, progress, earlierTraces, stopped, expired],
   );
   const pending = useMemo(() => pendingApprovals(views), [views]);
   const model = useMemo(() => activeModel(chat.messages), [chat.messages]);
-  const chatError = useMemo(() => describeChatError(chat.error), [chat.error]);
-  const browserBusy = [...calls.values()].some((call) => call.status === 'running');
+  const chatError = useMemo(() => (refusedCalls === undefined ? describeChatError(chat.error) : undefined), [chat.error, refusedCalls]);
+  // A browser call whose ticket expired (a date picker left open too long) no longer keeps the chat busy.
+  const browserBusy = [...calls.values()].some((call) => call.status === 'running' && !expired.has(call.toolCallId));
+  busyRef.current = streaming || browserBusy;
+  const browserState = useMemo(() => browserStateOf(views, chat.messages, stopped), [views, chat.messages, stopped]);
 
   return {
     ...chat,
@@ -368,7 +461,34 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     chatError,
     busy: streaming || browserBusy,
     stop,
+    browserState,
   };
+}
+
+/**
+ * The calls of a continuation the server refused because a ticket expired (`{ error: { code: 'ticket-invalid', reason:
+ * 'expired' } }`): the open calls of the last step, since the server needs an answer to each of them and one can never
+ * be given now. `undefined` for any other error.
+ */
+function expiryRefusal(error: ChatErrorInfo | undefined, messages: readonly EdgetoolUIMessage[]): string[] | undefined {
+  if (error?.kind !== 'refused' || error.code !== 'ticket-invalid' || error.reason !== 'expired') return undefined;
+  const open = openCalls(messages).map((call) => call.toolCallId);
+  return open.length === 0 ? undefined : open;
+}
+
+/** What the views and marks hold beside the messages, as plain JSON (see {@link BrowserState}). */
+function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly EdgetoolUIMessage[], stopped: ReadonlySet<string>): BrowserState {
+  const traces: [string, CallTrace[]][] = [];
+  const progress: [string, ToolProgress][] = [];
+  const expired: string[] = [];
+  for (const view of views.values()) {
+    const own = view.traces.filter((trace) => trace.side === 'client');
+    if (own.length > 0) traces.push([view.toolCallId, own]);
+    if (view.progress !== undefined) progress.push([view.toolCallId, view.progress]);
+    if (view.status === 'expired') expired.push(view.toolCallId);
+  }
+  const ids = new Set(messages.map((message) => message.id));
+  return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
 }
 
 function policyOf(tool: AnyTool | undefined): PendingApproval['policy'] {

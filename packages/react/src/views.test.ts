@@ -117,6 +117,52 @@ describe('toolCallViews', () => {
     expect(pendingApprovals(toolCallViews(messages, options({ browserCalls: calls })))).toEqual([]);
   });
 
+  it('expired: a call whose ticket expired before the server took the answer, in any message, unless the server sealed it', () => {
+    const answer = assistant([
+      toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1' } }),
+      toolPart('cart_clear', 'c2', 'input-available'),
+      ticket('cart_clear', 'c2', 'client-result'),
+      toolPart('update_delivery_date', 'c3', 'approval-responded', { approval: { id: 'ap3', approved: true } }),
+      toolPart('pick_date', 'c4', 'output-available', { output: 'x' }),
+      seal('pick_date', 'c4'),
+    ]);
+    const expired = new Set(['c1', 'c2', 'c3', 'c4']);
+    const calls = new Map([['c2', browserCall({ toolCallId: 'c2', toolName: 'cart_clear', status: 'awaiting-approval' })]]);
+    const views = toolCallViews([answer], options({ browserCalls: calls, expired }));
+    expect([...views.values()].map((view) => view.status)).toEqual(['expired', 'expired', 'expired', 'done']);
+    expect(pendingApprovals(views)).toEqual([]);
+    // Once the user went on, the call is still expired (not merely interrupted).
+    expect(toolCallViews([answer, user('next', 'u2')], options({ expired })).get('c1')?.status).toBe('expired');
+    expect(toolCallViews([answer], options({ browserCalls: calls })).get('c1')?.status).toBe('awaiting-approval');
+  });
+
+  it('stopped: calls left to this browser are interrupted; a server approval in internal mode stays answerable', () => {
+    const internal = assistant([
+      toolPart('pick_date', 'c1', 'input-available'),
+      ticket('pick_date', 'c1', 'client-result'),
+      toolPart('update_delivery_date', 'c2', 'approval-requested', { approval: { id: 'ap2' } }),
+      toolPart('query_order', 'c3', 'output-available', { output: {} }),
+      seal('query_order', 'c3'),
+    ]);
+    const stopped = new Set(['a1']);
+    expect([...toolCallViews([internal], options({ stopped })).values()].map((view) => view.status)).toEqual(['interrupted', 'awaiting-approval', 'done']);
+    expect([...toolCallViews([internal], options()).values()].map((view) => view.status)).toEqual(['pending', 'awaiting-approval', 'done']);
+    const manual = assistant([toolPart('update_delivery_date', 'c2', 'approval-requested', { approval: { id: 'ap2' } })], { mode: 'manual' });
+    expect(toolCallViews([manual], options({ stopped })).get('c2')?.status).toBe('interrupted');
+    expect(toolCallViews([manual], options({ stopped: new Set(['other']) })).get('c2')?.status).toBe('awaiting-approval');
+  });
+
+  it('traces from before a reload come first, and give a browser call its duration', () => {
+    const parts = [toolPart('cart_clear', 'c1', 'output-available', { output: 2 }), ticket('cart_clear', 'c1', 'client-result'), seal('cart_clear', 'c1')];
+    const asked: CallTrace = { ...clientTrace, outcome: 'approval-required', durationMs: 1 };
+    const earlierTraces = new Map([['c1', [asked, clientTrace]]]);
+    expect(toolCallViews([assistant(parts)], options({ earlierTraces })).get('c1')).toMatchObject({ status: 'done', durationMs: 7, traces: [asked, clientTrace] });
+    const live = new Map([['c1', browserCall({ toolCallId: 'c1', toolName: 'cart_clear', status: 'done', traces: [{ ...clientTrace, durationMs: 9 }] })]]);
+    const view = toolCallViews([assistant(parts)], options({ earlierTraces, browserCalls: live })).get('c1');
+    expect(view?.traces.map((t) => t.durationMs)).toEqual([1, 7, 9]);
+    expect(view?.durationMs).toBe(9);
+  });
+
   it('maps the other part states', () => {
     const messages = [
       assistant([

@@ -23,7 +23,9 @@ import { type CallTrace, traceOfPart } from './trace.ts';
  * `input-streaming` (the model is still writing the arguments), `running` (executing on the server or
  * in this browser), `pending` (handed to this browser, not started yet), `awaiting-approval` (a human
  * must decide), `authorising` (the browser chain checks a server call), `approved` (sent back, the
- * server runs it next), `done`, `error`, `denied`, `interrupted` (stopped before it finished).
+ * server runs it next), `done`, `error`, `denied`, `interrupted` (stopped before it finished),
+ * `expired` (its ticket expired before the server took the answer: nothing ran on the server, and it
+ * can no longer be answered; ask the model again).
  */
 export type ToolCallStatus =
   | 'input-streaming'
@@ -35,7 +37,8 @@ export type ToolCallStatus =
   | 'done'
   | 'error'
   | 'denied'
-  | 'interrupted';
+  | 'interrupted'
+  | 'expired';
 
 /** Who asked for an approval: the server's loop, or the browser's own chain. */
 export type ApprovalSource = 'server' | 'browser';
@@ -66,7 +69,7 @@ export interface ToolCallView {
   readonly mode: ExecutionMode;
   /**
    * The call's latest progress report (`ctx.progress()` on the server or in this browser). Kept after the call ends;
-   * not part of the conversation, so a reloaded chat has none.
+   * not part of the conversation: a reloaded chat has it only from a saved `BrowserState`.
    */
   readonly progress: ToolProgress | undefined;
 }
@@ -100,6 +103,12 @@ export interface ViewOptions {
   readonly mode: ExecutionMode;
   /** The latest progress report of each call (see `ToolCallView.progress`). */
   readonly progress?: ReadonlyMap<string, ToolProgress> | undefined;
+  /** This browser's traces of calls from before a reload (see `BrowserState.traces`), shown before the live ones. */
+  readonly earlierTraces?: ReadonlyMap<string, readonly CallTrace[]> | undefined;
+  /** Assistant messages the user stopped: their calls that were left to this browser are interrupted, not pending. */
+  readonly stopped?: ReadonlySet<string> | undefined;
+  /** Calls whose ticket expired before the server took the answer (see `BrowserState.expired`). */
+  readonly expired?: ReadonlySet<string> | undefined;
 }
 
 /** Answered for good: only the last assistant message can still change. */
@@ -151,6 +160,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
     const traces = dataByCallId<TracePartData>(message, TRACE_PART);
     const mode = messageMode(message, options.mode);
     const isLast = message === last;
+    const stopped = options.stopped?.has(message.id) === true;
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const id = part.toolCallId;
@@ -166,19 +176,26 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
           : part.state === 'input-streaming' && serverTool === undefined && browserTool === undefined
             ? undefined
             : 'server';
-      const allTraces = [...(browser?.traces ?? []), ...(serverTrace ? [traceOfPart(serverTrace)] : [])];
-      const ranTrace = ranOn === 'browser' ? browser?.traces.filter((t) => t.outcome !== 'approval-required').at(-1) : serverTrace;
+      const browserTraces = [...(options.earlierTraces?.get(id) ?? []), ...(browser?.traces ?? [])];
+      const allTraces = [...browserTraces, ...(serverTrace ? [traceOfPart(serverTrace)] : [])];
+      const ranTrace = ranOn === 'browser' ? browserTraces.filter((t) => t.outcome !== 'approval-required').at(-1) : serverTrace;
       let approval: ToolCallView['approval'];
       if (part.approval !== undefined) {
         approval = { id: part.approval.id, source: 'server', approved: part.approval.approved, reason: part.approval.reason };
       } else if (browser?.status === 'awaiting-approval') {
         approval = { id, source: 'browser', approved: undefined, reason: undefined };
       }
+      let status: ToolCallStatus;
+      if (options.expired?.has(id) === true && !(isSettled(part.state) && seals.has(id))) status = 'expired';
+      else if (!isLast && !isSettled(part.state)) status = 'interrupted';
+      // Stopped: what was left to this browser (a handed-over call, a manual-mode authorisation) does not start again.
+      else if (stopped && (part.state === 'input-available' || (part.state === 'approval-requested' && mode === 'manual'))) status = 'interrupted';
+      else status = statusOf(part, browser, handedOver, isLast && options.streaming);
       views.set(id, {
         toolCallId: id,
         toolName,
         messageId: message.id,
-        status: isLast || isSettled(part.state) ? statusOf(part, browser, handedOver, isLast && options.streaming) : 'interrupted',
+        status,
         partState: part.state,
         input: part.input,
         output: part.output,

@@ -19,6 +19,8 @@ export function MessageView(
     readonly streaming: boolean;
     /** The user stopped this answer before it ended. */
     readonly stopped: boolean;
+    /** Asks for an expired call again; only for the last answer, while nothing else waits. */
+    readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
   } & ToolCardActions,
 ): ReactElement {
   const { message, toolCalls, questions, streaming, stopped } = props;

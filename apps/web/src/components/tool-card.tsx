@@ -53,9 +53,25 @@ function ProgressLine({ progress, toolName, running }: { progress: ToolProgress;
   );
 }
 
+/** Why an expired call can no longer be answered, in the words that fit what it was. */
+function expiredText(view: ToolCallView): string {
+  if (view.partState === 'output-available' || view.partState === 'output-error') {
+    return 'It ran in this browser, but its result came too late: the server no longer takes it.';
+  }
+  const what = view.approval !== undefined || view.policy?.needsApproval === true ? 'This approval' : 'This call';
+  return `${what} expired before it was answered, so nothing ran. An answer is only taken for a limited time.`;
+}
+
 /** One tool call: input, state, output or error, where it ran, timing, approval buttons, its trace. */
-export function ToolCard(props: { readonly view: ToolCallView; readonly dateQuestion: DateQuestion | undefined } & ToolCardActions): ReactElement {
-  const { view, dateQuestion } = props;
+export function ToolCard(
+  props: {
+    readonly view: ToolCallView;
+    readonly dateQuestion: DateQuestion | undefined;
+    /** Asks the model for this call again (it expired); absent where that makes no sense now. */
+    readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
+  } & ToolCardActions,
+): ReactElement {
+  const { view, dateQuestion, onAskAgain } = props;
   const [showTrace, setShowTrace] = useState(true);
   const [reason, setReason] = useState('');
   const reasonId = useId();
@@ -116,7 +132,18 @@ export function ToolCard(props: { readonly view: ToolCallView; readonly dateQues
       </div>
       {view.status === 'denied' && view.approval?.reason ? <p className="tool-note">Denied: {view.approval.reason}</p> : null}
 
-      {dateQuestion ? (
+      {view.status === 'expired' ? (
+        <div className="tool-expired" data-testid="tool-expired">
+          <p>{expiredText(view)}</p>
+          {onAskAgain ? (
+            <button type="button" className="button small" data-testid="ask-again" onClick={() => onAskAgain(view.toolCallId)}>
+              Ask again
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      {dateQuestion && view.status !== 'expired' ? (
         <DatePicker question={dateQuestion} onChoose={(date) => props.onChooseDate(view.toolCallId, date)} onCancel={() => props.onCancelDate(view.toolCallId)} />
       ) : null}
 

@@ -1,19 +1,37 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { type BrowserState, EMPTY_BROWSER_STATE } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { CHAT_STORAGE_KEY, type ChatStorage, clearChat, loadChat, MAX_STORED_CHARS, parseSavedChat, type SavedChat, saveChat } from './chat-storage.ts';
+import {
+  CHAT_KEY_PREFIX,
+  type ChatStorage,
+  LEGACY_CHAT_KEY,
+  MAX_SAVED_CHATS,
+  MAX_STORED_CHARS,
+  openChatStore,
+  parseLegacyChat,
+  parseSavedChat,
+  type SavedChat,
+  TAB_SLOT_KEY,
+  type TabStorage,
+} from './chat-storage.ts';
 
-/** A `Storage` over a Map; `quota` makes `setItem` throw past that many characters, as browsers do. */
-function memoryStorage(quota = Number.POSITIVE_INFINITY): ChatStorage & { readonly items: Map<string, string> } {
+/** A `Storage` over a Map; `quota` makes `setItem` throw once all values together pass that many characters, as browsers do. */
+function memoryStorage(quota = Number.POSITIVE_INFINITY): ChatStorage & TabStorage & { readonly items: Map<string, string> } {
   const items = new Map<string, string>();
   return {
     items,
     getItem: (key) => items.get(key) ?? null,
     setItem: (key, value) => {
-      if (value.length > quota) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      const used = [...items].reduce((n, [k, v]) => n + (k === key ? 0 : v.length), 0);
+      if (used + value.length > quota) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       items.set(key, value);
     },
     removeItem: (key) => {
       items.delete(key);
+    },
+    key: (index) => [...items.keys()][index] ?? null,
+    get length() {
+      return items.size;
     },
   };
 }
@@ -41,75 +59,199 @@ const messages: EdgetoolUIMessage[] = [
     ],
   } as EdgetoolUIMessage,
 ];
-const chat: SavedChat = { id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', mode: 'manual', messages };
+const browser: BrowserState = {
+  stopped: ['a1'],
+  expired: [],
+  traces: { call_1: [{ side: 'client', outcome: 'approval-required', errorCode: undefined, durationMs: 1, spans: [] }] },
+  progress: { call_1: { message: 'Checked 3 of 9', completed: 3, total: 9 } },
+};
+const chat: SavedChat = { id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', mode: 'manual', messages, browser };
+const more = (text: string): SavedChat => ({ ...chat, messages: [...messages, { id: `u-${text.length}`, role: 'user', parts: [{ type: 'text', text }] }] });
 
-const stored = (value: unknown) => JSON.stringify(value);
-const record = (overrides: Record<string, unknown> = {}) => stored({ v: 1, id: chat.id, mode: chat.mode, messages, ...overrides });
+/** A browser: one localStorage, and a sessionStorage per tab; slots are numbered so tests can name them. */
+function browserWithTabs(quota?: number) {
+  const local = memoryStorage(quota);
+  let slots = 0;
+  let clock = 1_000;
+  const tab = (session = memoryStorage()) => ({ session, store: openChatStore({ local, session, newSlot: () => `s${++slots}`, now: () => ++clock }) });
+  return { local, tab };
+}
 
-describe('saveChat and loadChat', () => {
-  it('round-trip the id, the mode and the messages with their tickets as they were', () => {
-    const storage = memoryStorage();
-    expect(saveChat(storage, chat)).toBe('saved');
-    expect(loadChat(storage)).toEqual(chat);
-    expect(JSON.parse(storage.items.get(CHAT_STORAGE_KEY) ?? '')).toMatchObject({ v: 1, id: chat.id, mode: 'manual' });
+describe('one tab: saving and loading', () => {
+  it('a reload (same sessionStorage) brings back the id, the mode, the messages with their tickets, and the browser state', () => {
+    const { local, tab } = browserWithTabs();
+    const first = tab();
+    expect(first.store.save(chat)).toBe('saved');
+    expect(first.session.getItem(TAB_SLOT_KEY)).toBe('s1');
+    const reloaded = tab(first.session);
+    expect(reloaded.store.slot()).toBe('s1');
+    expect(reloaded.store.load()).toEqual({ ...chat, slot: 's1', rev: 1, savedAt: expect.any(Number) });
+    expect(JSON.parse(local.items.get(`${CHAT_KEY_PREFIX}s1`) ?? '')).toMatchObject({ v: 2, id: chat.id, mode: 'manual', rev: 1 });
   });
 
-  it('a conversation without messages (a new chat) clears the saved one, and so does clearChat', () => {
-    const storage = memoryStorage();
-    saveChat(storage, chat);
-    expect(saveChat(storage, { ...chat, messages: [] })).toBe('cleared');
-    expect(storage.items.size).toBe(0);
-    saveChat(storage, chat);
-    expect(clearChat(storage)).toBe(true);
-    expect(loadChat(storage)).toBeUndefined();
+  it('a conversation without messages (a new chat) clears this tab’s copy, and so does clear()', () => {
+    const { local, tab } = browserWithTabs();
+    const { store } = tab();
+    store.save(chat);
+    expect(store.save({ ...chat, messages: [] })).toBe('cleared');
+    expect(local.items.size).toBe(0);
+    store.save(chat);
+    expect(store.clear()).toBe(true);
+    expect(store.load()).toBeUndefined();
   });
 
-  it('a conversation that cannot be saved whole leaves nothing saved, not an older copy', () => {
-    const storage = memoryStorage(5_000);
-    expect(saveChat(storage, chat)).toBe('saved');
-    const long: SavedChat = { ...chat, messages: [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(6_000) }] }] };
-    expect(saveChat(storage, long)).toBe('failed');
-    expect(loadChat(storage)).toBeUndefined();
+  it('saving what it already saved or loaded writes nothing; a change adds a revision', () => {
+    const { local, tab } = browserWithTabs();
+    const first = tab();
+    first.store.save(chat);
+    const before = local.items.get(`${CHAT_KEY_PREFIX}s1`);
+    first.store.save(chat);
+    expect(local.items.get(`${CHAT_KEY_PREFIX}s1`)).toBe(before);
+    const reloaded = tab(first.session).store;
+    reloaded.load();
+    reloaded.save(chat);
+    expect(local.items.get(`${CHAT_KEY_PREFIX}s1`)).toBe(before);
+    reloaded.save(more('and A-1002?'));
+    expect(reloaded.load()?.rev).toBe(2);
+  });
 
-    saveChat(storage, chat);
-    const huge: SavedChat = { ...chat, messages: [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(MAX_STORED_CHARS) }] }] };
-    expect(saveChat(memoryStorage(), huge)).toBe('too-large');
-    expect(saveChat(storage, huge)).toBe('too-large');
-    expect(loadChat(storage)).toBeUndefined();
+  it('a conversation too large with its traces and progress is saved without them, keeping the stopped and expired marks', () => {
+    const { tab } = browserWithTabs();
+    const { store } = tab();
+    const heavy: BrowserState = { ...browser, expired: ['call_1'], progress: { call_1: { message: 'x'.repeat(MAX_STORED_CHARS) } } };
+    expect(store.save({ ...chat, browser: heavy })).toBe('saved');
+    expect(store.load()?.browser).toEqual({ stopped: ['a1'], expired: ['call_1'], traces: {}, progress: {} });
+  });
+
+  it('a conversation that cannot be saved whole leaves nothing of it, not an older copy', () => {
+    const { tab } = browserWithTabs(6_000);
+    const { store } = tab();
+    expect(store.save(chat)).toBe('saved');
+    expect(store.save(more('x'.repeat(6_000)))).toBe('failed');
+    expect(store.load()).toBeUndefined();
+    store.save(chat);
+    expect(store.save(more('x'.repeat(MAX_STORED_CHARS)))).toBe('too-large');
+    expect(store.load()).toBeUndefined();
   });
 
   it('a storage that throws (blocked, sandboxed) or is missing reads as nothing saved and never throws', () => {
-    const throwing: ChatStorage = {
-      getItem: () => {
-        throw new DOMException('Access is denied', 'SecurityError');
-      },
-      setItem: () => {
-        throw new DOMException('Access is denied', 'SecurityError');
-      },
-      removeItem: () => {
-        throw new DOMException('Access is denied', 'SecurityError');
-      },
+    const fail = () => {
+      throw new DOMException('Access is denied', 'SecurityError');
     };
-    expect(loadChat(throwing)).toBeUndefined();
-    expect(saveChat(throwing, chat)).toBe('failed');
-    expect(clearChat(throwing)).toBe(false);
-    expect(loadChat(undefined)).toBeUndefined();
-    expect(saveChat(undefined, chat)).toBe('failed');
+    const throwing: ChatStorage & TabStorage = { getItem: fail, setItem: fail, removeItem: fail, key: fail, length: 0 };
+    const store = openChatStore({ local: throwing, session: throwing });
+    expect(store.load()).toBeUndefined();
+    expect(store.save(chat)).toBe('failed');
+    expect(store.clear()).toBe(false);
+    expect(store.latestElsewhere()).toBeUndefined();
+    const none = openChatStore({ local: undefined, session: undefined });
+    expect(none.load()).toBeUndefined();
+    expect(none.save(chat)).toBe('failed');
+  });
+
+  it('takes the conversation version 1 kept for all tabs into this tab’s slot, once', () => {
+    const { local, tab } = browserWithTabs();
+    local.setItem(LEGACY_CHAT_KEY, JSON.stringify({ v: 1, id: chat.id, mode: 'internal', messages }));
+    const first = tab();
+    expect(first.store.load()).toMatchObject({ id: chat.id, mode: 'internal', messages, browser: EMPTY_BROWSER_STATE, slot: 's1', rev: 1 });
+    expect(local.getItem(LEGACY_CHAT_KEY)).toBeNull();
+    expect(tab().store.load()).toBeUndefined();
+  });
+});
+
+describe('several tabs', () => {
+  it('each tab keeps its own conversation: saving in one never changes another’s', () => {
+    const { tab } = browserWithTabs();
+    const a = tab();
+    const b = tab();
+    a.store.save(chat);
+    b.store.save({ ...more('only in b'), id: 'chat-b' });
+    a.store.save(more('only in a'));
+    expect(tab(a.session).store.load()?.messages.at(-1)?.id).toBe(more('only in a').messages.at(-1)?.id);
+    expect(tab(b.session).store.load()).toMatchObject({ id: 'chat-b', slot: 's2' });
+  });
+
+  it('a new tab is offered the most recently saved conversation of another tab, and continuing it moves the tab there', () => {
+    const { tab } = browserWithTabs();
+    const a = tab();
+    a.store.save(chat);
+    const b = tab();
+    b.store.save({ ...more('newer'), id: 'chat-b' });
+    const fresh = tab();
+    expect(fresh.store.load()).toBeUndefined();
+    expect(fresh.store.latestElsewhere()).toEqual({ slot: 's2', id: 'chat-b', title: 'Change the delivery date of order A-1001 to 2027-01-20', messageCount: 3, savedAt: expect.any(Number) });
+    expect(fresh.store.adopt('s2')).toMatchObject({ id: 'chat-b', slot: 's2' });
+    expect(fresh.session.getItem(TAB_SLOT_KEY)).toBe('s2');
+    expect(fresh.store.latestElsewhere()?.slot).toBe('s1');
+    expect(fresh.store.adopt('../x')).toBeUndefined();
+  });
+
+  it('two tabs on one slot (a duplicated tab): the second to save moves to a new slot; neither loses what it showed', () => {
+    const { tab } = browserWithTabs();
+    const original = tab();
+    original.store.save(chat);
+    // A duplicated tab starts with a copy of the original's sessionStorage, so with its slot.
+    const duplicated = memoryStorage();
+    duplicated.setItem(TAB_SLOT_KEY, 's1');
+    const copy = tab(duplicated);
+    expect(copy.store.load()?.id).toBe(chat.id);
+
+    expect(copy.store.save(more('asked in the copy'))).toBe('saved');
+    expect(original.store.save(more('asked in the original, a longer question'))).toBe('saved');
+    expect(original.store.slot()).toBe('s2');
+    expect(original.session.getItem(TAB_SLOT_KEY)).toBe('s2');
+    // Both copies keep the chat id: the tickets in them stay bound to it.
+    expect(tab(copy.session).store.load()).toMatchObject({ id: chat.id, slot: 's1', messages: more('asked in the copy').messages });
+    expect(tab(original.session).store.load()).toMatchObject({ id: chat.id, slot: 's2', messages: more('asked in the original, a longer question').messages });
+  });
+
+  it(`keeps at most ${MAX_SAVED_CHATS} conversations, dropping the least recently saved of other tabs`, () => {
+    const { local, tab } = browserWithTabs();
+    const tabs = Array.from({ length: MAX_SAVED_CHATS + 2 }, () => tab());
+    for (const [index, t] of tabs.entries()) t.store.save({ ...chat, id: `chat-${index}` });
+    const kept = [...local.items.keys()].filter((key) => key.startsWith(CHAT_KEY_PREFIX)).sort();
+    expect(kept).toHaveLength(MAX_SAVED_CHATS);
+    expect(kept).not.toContain(`${CHAT_KEY_PREFIX}s1`);
+    expect(kept).not.toContain(`${CHAT_KEY_PREFIX}s2`);
+  });
+
+  it('on a full storage, a save drops the oldest conversations of other tabs before giving up', () => {
+    // Room for two records of this size (each is the conversation plus a few fields), not three.
+    const { local, tab } = browserWithTabs(JSON.stringify(chat).length * 2.5);
+    tab().store.save({ ...chat, id: 'old' });
+    tab().store.save({ ...chat, id: 'newer' });
+    const third = tab();
+    expect(third.store.save({ ...chat, id: 'now' })).toBe('saved');
+    expect([...local.items.values()].map((text) => JSON.parse(text).id).filter(Boolean)).toEqual(['newer', 'now']);
   });
 });
 
 describe('parseSavedChat ignores what it cannot trust', () => {
+  const stored = (value: unknown) => JSON.stringify(value);
+  const record = (overrides: Record<string, unknown> = {}) => stored({ v: 2, id: chat.id, mode: chat.mode, messages, browser, rev: 3, savedAt: 5, ...overrides });
+
   it('reads a well-formed record', () => {
-    expect(parseSavedChat(record())).toEqual(chat);
+    expect(parseSavedChat(record(), 's1')).toEqual({ ...chat, slot: 's1', rev: 3, savedAt: 5 });
+  });
+
+  it('a browser state of the wrong shape is dropped entry by entry, the conversation stays', () => {
+    const saved = parseSavedChat(record({ browser: { stopped: 'a1', expired: [7, 'call_1'], traces: { call_1: 'x' }, progress: { call_1: { completed: -2 } } } }), 's1');
+    expect(saved?.messages).toEqual(messages);
+    expect(saved?.browser).toEqual({ stopped: [], expired: ['call_1'], traces: {}, progress: {} });
+    expect(parseSavedChat(record({ browser: undefined }), 's1')?.browser).toEqual(EMPTY_BROWSER_STATE);
   });
 
   it.each([
     ['nothing stored', null],
-    ['text that is not JSON', '{"v":1,"id":'],
+    ['text that is not JSON', '{"v":2,"id":'],
     ['JSON that is not an object', '"hello"'],
-    ['an array (an older format: the messages alone)', stored(messages)],
-    ['no version', stored({ id: chat.id, mode: 'internal', messages })],
-    ['another version', record({ v: 2 })],
+    ['an array (the messages alone)', stored(messages)],
+    ['no version', stored({ id: chat.id, mode: 'internal', messages, rev: 1, savedAt: 1 })],
+    ['version 1 (read only as the legacy record)', record({ v: 1 })],
+    ['another version', record({ v: 3 })],
+    ['no revision', record({ rev: undefined })],
+    ['a revision that is not a count', record({ rev: 0.5 })],
+    ['no save time', record({ savedAt: 'yesterday' })],
     ['a missing id', record({ id: undefined })],
     ['an id that is not a chat id', record({ id: '../../etc' })],
     ['an unknown mode', record({ mode: 'auto' })],
@@ -126,10 +268,16 @@ describe('parseSavedChat ignores what it cannot trust', () => {
     ['metadata that is not an object', record({ messages: [{ id: 'u1', role: 'user', metadata: 'x', parts: [] }] })],
     ['more than the size limit', record({ padding: 'x'.repeat(MAX_STORED_CHARS) })],
   ])('%s', (_label, text) => {
-    expect(parseSavedChat(text)).toBeUndefined();
+    expect(parseSavedChat(text, 's1')).toBeUndefined();
   });
 
   it('one bad message drops the whole conversation, not just that message', () => {
-    expect(parseSavedChat(record({ messages: [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text' }] }] }))).toBeUndefined();
+    expect(parseSavedChat(record({ messages: [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text' }] }] }), 's1')).toBeUndefined();
+  });
+
+  it('parseLegacyChat reads only a version 1 record, checked the same way', () => {
+    expect(parseLegacyChat(stored({ v: 1, id: chat.id, mode: 'internal', messages }))).toEqual({ id: chat.id, mode: 'internal', messages, browser: EMPTY_BROWSER_STATE });
+    expect(parseLegacyChat(record())).toBeUndefined();
+    expect(parseLegacyChat(stored({ v: 1, id: chat.id, mode: 'internal', messages: [{ id: 'm', role: 'user', parts: 'x' }] }))).toBeUndefined();
   });
 });

@@ -1,31 +1,72 @@
 import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
+import { type BrowserState, EMPTY_BROWSER_STATE, parseBrowserState } from '@edgetool/react';
 
-/** The `localStorage` key of the saved conversation. */
-export const CHAT_STORAGE_KEY = 'edgetool.chat';
+/**
+ * How the demo keeps conversations (see "The demo" in the README): every tab has its own conversation, in a slot of
+ * `localStorage` (`edgetool.chat:<slot>`) whose name the tab keeps in `sessionStorage`, so a reload brings back that
+ * tab's conversation and two tabs never write over each other. A tab only writes its own slot, and only over the copy
+ * it last read or wrote: when another tab changed that slot meanwhile (a duplicated tab, or a conversation continued in
+ * two tabs), it moves to a new slot instead. A new tab starts a new chat and offers the most recent saved one.
+ */
+export const CHAT_KEY_PREFIX = 'edgetool.chat:';
+
+/** The `sessionStorage` key of this tab's slot. */
+export const TAB_SLOT_KEY = 'edgetool.chat.tab';
+
+/** Where version 1 kept the one conversation of all tabs; read once into the loading tab's slot, then removed. */
+export const LEGACY_CHAT_KEY = 'edgetool.chat';
 
 /** The format version; stored data of any other version (or none) is ignored. */
-export const CHAT_STORAGE_VERSION = 1;
+export const CHAT_STORAGE_VERSION = 2;
 
 /**
  * The longest saved conversation (characters of JSON). Above the server's 512 KB request limit, so a conversation the
- * server still takes always fits, and far below the browser's quota, so one tab cannot fill it.
+ * server still takes always fits, and far below the browser's quota.
  */
 export const MAX_STORED_CHARS = 1_000_000;
 
-/** What a reload brings back: the chat id (tickets are bound to it), the mode and the messages as `useChat` holds them. */
+/** The most conversations kept; saving one more drops the least recently saved of the other tabs. */
+export const MAX_SAVED_CHATS = 8;
+
+/**
+ * What a reload brings back: the chat id (tickets are bound to it), the mode, the messages as `useChat` holds them, and
+ * what the browser knew beside them (`useEdgeChat`'s `browserState`: stopped answers, expired calls, traces, progress).
+ */
 export interface SavedChat {
   readonly id: string;
   readonly mode: ExecutionMode;
   readonly messages: EdgetoolUIMessage[];
+  readonly browser: BrowserState;
 }
 
-/** The part of `Storage` the chat store uses. */
-export type ChatStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+/** A saved conversation as stored: its slot, its revision (each save adds one) and when it was saved. */
+export interface StoredChat extends SavedChat {
+  readonly slot: string;
+  readonly rev: number;
+  readonly savedAt: number;
+}
 
-/** What {@link saveChat} did: `too-large` and `failed` (quota, storage blocked) leave nothing saved, never an old copy. */
+/** A saved conversation as a new tab offers it. */
+export interface ChatSummary {
+  readonly slot: string;
+  readonly id: string;
+  /** The first user message, shortened. */
+  readonly title: string;
+  readonly messageCount: number;
+  readonly savedAt: number;
+}
+
+/** The part of `Storage` the chat store uses (`key` and `length` list the slots). */
+export type ChatStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
+
+/** The part of `sessionStorage` the chat store uses. */
+export type TabStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+/** What {@link ChatStore.save} did: `too-large` and `failed` (quota, storage blocked) leave nothing saved, never an old copy. */
 export type SaveResult = 'saved' | 'cleared' | 'too-large' | 'failed';
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const SLOT = /^[A-Za-z0-9_-]{1,100}$/;
 const TOOL_STATES: ReadonlySet<string> = new Set([
   'input-streaming',
   'input-available',
@@ -62,20 +103,8 @@ function isMessage(value: unknown): value is EdgetoolUIMessage {
   );
 }
 
-/**
- * Reads a saved conversation from its stored text. Anything else reads as `undefined`: nothing stored, text that is
- * not JSON, an older format, a wrong shape anywhere (one bad message drops the whole conversation: a partial history
- * would not be the one the server's tickets were signed for), or more than {@link MAX_STORED_CHARS}.
- */
-export function parseSavedChat(text: string | null): SavedChat | undefined {
-  if (text === null || text.length > MAX_STORED_CHARS) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(value) || value.v !== CHAT_STORAGE_VERSION) return undefined;
+/** The conversation fields both versions share, checked; `undefined` if any is wrong. */
+function readConversation(value: Record<string, unknown>): Omit<SavedChat, 'browser'> | undefined {
   const { id, mode, messages } = value;
   if (typeof id !== 'string' || !CHAT_ID.test(id)) return undefined;
   if (mode !== 'internal' && mode !== 'manual') return undefined;
@@ -83,52 +112,243 @@ export function parseSavedChat(text: string | null): SavedChat | undefined {
   return { id, mode, messages };
 }
 
-/** The saved conversation, or `undefined` (see {@link parseSavedChat}); a storage that throws reads as nothing saved. */
-export function loadChat(storage: ChatStorage | undefined): SavedChat | undefined {
-  if (storage === undefined) return undefined;
+function parseJson(text: string | null): Record<string, unknown> | undefined {
+  if (text === null || text.length > MAX_STORED_CHARS) return undefined;
   try {
-    return parseSavedChat(storage.getItem(CHAT_STORAGE_KEY));
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Saves the conversation, or clears the saved one when it has no messages (a new chat). One that cannot be saved
- * whole (too large, quota, blocked storage) clears the saved copy too: a reload then starts afresh rather than in
- * an older state of this conversation.
+ * Reads a saved conversation from its stored text. Anything else reads as `undefined`: nothing stored, text that is
+ * not JSON, another format version, a wrong shape anywhere in the conversation (one bad message drops the whole
+ * conversation: a partial history would not be the one the server's tickets were signed for), or more than
+ * {@link MAX_STORED_CHARS}. The browser state is read entry by entry (`parseBrowserState`): a bad trace or progress
+ * report is dropped, the conversation stays.
  */
-export function saveChat(storage: ChatStorage | undefined, chat: SavedChat): SaveResult {
-  if (storage === undefined) return 'failed';
-  if (chat.messages.length === 0) return clearChat(storage) ? 'cleared' : 'failed';
-  const text = JSON.stringify({ v: CHAT_STORAGE_VERSION, id: chat.id, mode: chat.mode, messages: chat.messages });
-  if (text.length > MAX_STORED_CHARS) {
-    clearChat(storage);
-    return 'too-large';
-  }
+export function parseSavedChat(text: string | null, slot: string): StoredChat | undefined {
+  const value = parseJson(text);
+  if (value === undefined || value.v !== CHAT_STORAGE_VERSION) return undefined;
+  const conversation = readConversation(value);
+  const { rev, savedAt } = value;
+  if (conversation === undefined || !Number.isSafeInteger(rev) || (rev as number) < 1 || typeof savedAt !== 'number' || !Number.isFinite(savedAt)) return undefined;
+  return { ...conversation, browser: parseBrowserState(value.browser), slot, rev: rev as number, savedAt };
+}
+
+/** Reads the one conversation version 1 kept for all tabs (`{ v: 1, id, mode, messages }`), checked the same way. */
+export function parseLegacyChat(text: string | null): SavedChat | undefined {
+  const value = parseJson(text);
+  const conversation = value?.v === 1 ? readConversation(value) : undefined;
+  return conversation === undefined ? undefined : { ...conversation, browser: EMPTY_BROWSER_STATE };
+}
+
+/** This tab's conversations in `localStorage`; see {@link CHAT_KEY_PREFIX} for how tabs share it. */
+export interface ChatStore {
+  /** This tab's slot. A save that finds its slot changed by another tab moves the tab to a new one. */
+  readonly slot: () => string;
+  /** This tab's saved conversation (what a reload brings back), or `undefined`. */
+  load(): StoredChat | undefined;
+  /**
+   * Saves this tab's conversation, or forgets it when it has no messages (a new chat). One that cannot be saved whole
+   * (too large even without its traces and progress, over the quota, blocked storage) removes this tab's copy too: a
+   * reload then starts afresh rather than in an older state of this conversation.
+   */
+  save(chat: SavedChat): SaveResult;
+  /** Forgets this tab's conversation; `false` when the storage refused. */
+  clear(): boolean;
+  /** The most recently saved conversation of another slot (a closed tab, or another tab), to offer in a new tab. */
+  latestElsewhere(): ChatSummary | undefined;
+  /** Moves this tab to another slot and reads its conversation (the offer taken): this tab writes there from now on. */
+  adopt(slot: string): StoredChat | undefined;
+}
+
+/** Options for {@link openChatStore}. */
+export interface ChatStoreOptions {
+  /** `localStorage`; `undefined` where there is none: nothing is kept. */
+  readonly local: ChatStorage | undefined;
+  /** `sessionStorage` (per tab, kept across reloads); without it each page load is a new tab. */
+  readonly session: TabStorage | undefined;
+  readonly newSlot?: () => string;
+  readonly now?: () => number;
+}
+
+/** A conversation's stored JSON without its revision and save time (which {@link ChatStore.save} appends). */
+function bodyOf(chat: Omit<SavedChat, 'browser'>, browser: BrowserState): string {
+  return JSON.stringify({ v: CHAT_STORAGE_VERSION, id: chat.id, mode: chat.mode, messages: chat.messages, browser });
+}
+
+/** Runs `read`, and reads a storage that throws as `fallback`. */
+function attempt<T>(read: () => T, fallback: T): T {
   try {
-    storage.setItem(CHAT_STORAGE_KEY, text);
-    return 'saved';
+    return read();
   } catch {
-    clearChat(storage);
-    return 'failed';
+    return fallback;
   }
 }
 
-/** Forgets the saved conversation; `false` when the storage refused. */
-export function clearChat(storage: ChatStorage | undefined): boolean {
-  try {
-    storage?.removeItem(CHAT_STORAGE_KEY);
-    return storage !== undefined;
-  } catch {
-    return false;
+/** The store of this tab: picks its slot (a reload keeps it), and moves a version 1 conversation into it. */
+export function openChatStore(options: ChatStoreOptions): ChatStore {
+  const { local, session } = options;
+  const newSlot = options.newSlot ?? (() => crypto.randomUUID());
+  const now = options.now ?? Date.now;
+  const remembered = attempt(() => session?.getItem(TAB_SLOT_KEY) ?? null, null);
+  let slot = remembered !== null && SLOT.test(remembered) ? remembered : newSlot();
+  // The revision of this slot this tab last read or wrote (0: none), and the conversation it holds, as written.
+  let rev = 0;
+  let written: string | undefined;
+
+  const keyOf = (name: string) => `${CHAT_KEY_PREFIX}${name}`;
+  const remember = (name: string) => {
+    slot = name;
+    attempt(() => session?.setItem(TAB_SLOT_KEY, name), undefined);
+  };
+  const read = (name: string) => (local === undefined ? undefined : parseSavedChat(attempt(() => local.getItem(keyOf(name)), null), name));
+  /** A slot's revision and save time without checking its conversation (cheap enough to do on every save). */
+  const stamp = (name: string): { rev: number; savedAt: number } | undefined => {
+    const value = local === undefined ? undefined : parseJson(attempt(() => local.getItem(keyOf(name)), null));
+    return value === undefined || typeof value.rev !== 'number' ? undefined : { rev: value.rev, savedAt: typeof value.savedAt === 'number' ? value.savedAt : 0 };
+  };
+  const slots = (): string[] => {
+    if (local === undefined) return [];
+    return attempt(() => {
+      const names: string[] = [];
+      for (let index = 0; index < local.length; index++) {
+        const key = local.key(index);
+        if (key?.startsWith(CHAT_KEY_PREFIX)) names.push(key.slice(CHAT_KEY_PREFIX.length));
+      }
+      return names;
+    }, []);
+  };
+  /** The other slots, least recently saved first (an unreadable one counts as oldest). */
+  const othersByAge = () =>
+    slots()
+      .filter((name) => name !== slot)
+      .map((name) => ({ name, savedAt: stamp(name)?.savedAt ?? Number.NEGATIVE_INFINITY }))
+      .sort((a, b) => a.savedAt - b.savedAt);
+  const remove = (name: string): boolean =>
+    attempt(() => {
+      local?.removeItem(keyOf(name));
+      return local !== undefined;
+    }, false);
+  const forget = (): void => {
+    rev = 0;
+    written = undefined;
+  };
+
+  remember(slot);
+  const legacy = local === undefined ? undefined : parseLegacyChat(attempt(() => local.getItem(LEGACY_CHAT_KEY), null));
+  if (legacy !== undefined && read(slot) === undefined) {
+    write(legacy);
+    attempt(() => local?.removeItem(LEGACY_CHAT_KEY), undefined);
   }
+
+  /** Writes `chat` over this tab's copy; on a full storage, drops the oldest conversations of other slots first. */
+  function write(chat: SavedChat): SaveResult {
+    if (local === undefined) return 'failed';
+    const body = (browser: BrowserState) => bodyOf(chat, browser);
+    // Traces and progress are the first to go when the whole does not fit; stopped answers and expired calls change
+    // what the page does, so they stay with the messages.
+    let text = body(chat.browser);
+    if (text.length > MAX_STORED_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
+    if (text.length > MAX_STORED_CHARS) {
+      remove(slot);
+      forget();
+      return 'too-large';
+    }
+    const stored = stamp(slot)?.rev ?? 0;
+    if (text === written && stored === rev) return 'saved';
+    // Another tab wrote this slot since this one last read or wrote it (a duplicated tab, the same conversation
+    // continued in two tabs): this tab goes on in a slot of its own, and the other tab's copy stays as it is.
+    if (stored !== rev) {
+      remember(newSlot());
+      rev = 0;
+    }
+    const record = `${text.slice(0, -1)},"rev":${rev + 1},"savedAt":${now()}}`;
+    let evictable: { name: string }[] | undefined;
+    for (;;) {
+      try {
+        local.setItem(keyOf(slot), record);
+        break;
+      } catch {
+        evictable ??= othersByAge();
+        const oldest = evictable.shift();
+        if (oldest === undefined) {
+          remove(slot);
+          forget();
+          return 'failed';
+        }
+        remove(oldest.name);
+      }
+    }
+    rev += 1;
+    written = text;
+    const extra = slots().length - MAX_SAVED_CHATS;
+    if (extra > 0) for (const old of othersByAge().slice(0, extra)) remove(old.name);
+    return 'saved';
+  }
+
+  return {
+    slot: () => slot,
+    load() {
+      const chat = read(slot);
+      // A slot this tab cannot read is overwritten, not forked from: nothing in it could be shown.
+      rev = chat?.rev ?? stamp(slot)?.rev ?? 0;
+      // What it read counts as written: saving it unchanged writes nothing.
+      written = chat === undefined ? undefined : bodyOf(chat, chat.browser);
+      return chat;
+    },
+    save(chat) {
+      if (local === undefined) return 'failed';
+      if (chat.messages.length === 0) return this.clear() ? 'cleared' : 'failed';
+      return write(chat);
+    },
+    clear() {
+      forget();
+      return remove(slot);
+    },
+    latestElsewhere() {
+      let latest: StoredChat | undefined;
+      for (const name of slots()) {
+        if (name === slot) continue;
+        const chat = read(name);
+        if (chat !== undefined && (latest === undefined || chat.savedAt > latest.savedAt)) latest = chat;
+      }
+      return latest === undefined ? undefined : summarize(latest);
+    },
+    adopt(name) {
+      const chat = SLOT.test(name) ? read(name) : undefined;
+      if (chat === undefined) return undefined;
+      remember(name);
+      rev = chat.rev;
+      written = bodyOf(chat, chat.browser);
+      return chat;
+    },
+  };
+}
+
+/** A conversation as an offer names it. */
+function summarize(chat: StoredChat): ChatSummary {
+  const first = chat.messages.find((message) => message.role === 'user');
+  const text = (first?.parts ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ').replace(/\s+/g, ' ').trim();
+  return { slot: chat.slot, id: chat.id, title: text.length > 80 ? `${text.slice(0, 79)}…` : text, messageCount: chat.messages.length, savedAt: chat.savedAt };
 }
 
 /** `localStorage`, or `undefined` where there is none or reading it throws (blocked cookies, sandboxed frames). */
 export function browserStorage(): Storage | undefined {
   try {
     return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `sessionStorage`, or `undefined` where there is none or reading it throws. */
+export function tabStorage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
   } catch {
     return undefined;
   }

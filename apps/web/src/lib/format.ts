@@ -82,6 +82,7 @@ export const STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   error: 'failed',
   denied: 'denied',
   interrupted: 'stopped',
+  expired: 'expired',
 };
 
 /** The tone of a status pill. */

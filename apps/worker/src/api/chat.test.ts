@@ -2,8 +2,8 @@
 import { type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
-import { MAX_CHAT_BODY_BYTES } from './chat.ts';
+import { chatRequest, post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
+import { chat, MAX_CHAT_BODY_BYTES, TEST_CLOCK_HEADER, testClockOffset } from './chat.ts';
 
 const deliveryDate = async (id: string) => (await env.DB.prepare('SELECT delivery_date FROM orders WHERE id = ?').bind(id).first<{ delivery_date: string }>())?.delivery_date;
 const eventCount = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM order_events').first<{ n: number }>())?.n ?? 0;
@@ -111,6 +111,42 @@ describe('POST /api/chat', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('ticket-invalid');
     expect(await deliveryDate('A-1003')).toBe('2026-12-10');
     expect(await eventCount()).toBe(before);
+  });
+
+  it('an approval answered after its ticket expired is refused with reason "expired" and the call it is about; nothing runs', async () => {
+    const before = await eventCount();
+    const { history, toolCallId } = await askToMove('chat-expired');
+    const approved = respond(history, toolCallId, true);
+    // 16 minutes later on the Worker's test clock: the 15-minute ticket has expired.
+    const late = chatRequest({ id: 'chat-expired', messages: approved }, { headers: { 'content-type': 'application/json', [TEST_CLOCK_HEADER]: String(16 * 60_000) } });
+    const response = await chat(late, { ...env, TEST_CLOCK: '1' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'ticket-invalid',
+        message: expect.stringContaining('The ticket has expired.'),
+        problem: 'forged-approval',
+        reason: 'expired',
+        toolName: 'update_delivery_date',
+        toolCallId,
+      },
+    });
+    expect(await deliveryDate('A-1003')).toBe('2026-12-10');
+    expect(await eventCount()).toBe(before);
+    // Nothing was burnt: answered in time, the same approval goes through.
+    const second = await readTurn(await post({ id: 'chat-expired', messages: approved }), approved.at(-1));
+    expect(toolPart(second.message, 'update_delivery_date')?.state).toBe('output-available');
+  });
+
+  it('the test clock moves only when TEST_CLOCK is "1", only forward, and at most a day', () => {
+    const request = (offset: string) => chatRequest({}, { headers: { [TEST_CLOCK_HEADER]: offset } });
+    expect(testClockOffset(request('960000'), env)).toBe(0);
+    expect(testClockOffset(request('960000'), { ...env, TEST_CLOCK: 'true' })).toBe(0);
+    const on = { ...env, TEST_CLOCK: '1' };
+    expect(testClockOffset(request('960000'), on)).toBe(960_000);
+    expect(testClockOffset(request(String(24 * 60 * 60 * 1000)), on)).toBe(86_400_000);
+    for (const bad of ['-960000', '1e6', '', 'soon', String(24 * 60 * 60 * 1000 + 1), '9'.repeat(12)]) expect(testClockOffset(request(bad), on), bad).toBe(0);
+    expect(testClockOffset(chatRequest({}), on)).toBe(0);
   });
 
   it('a genuine ticket from another conversation is refused', async () => {

@@ -1,6 +1,6 @@
 import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
-import { createRunContext, parseJson, ToolError } from '@edgetool/core';
-import { demoAgent, MissingSecretError } from '../agent.ts';
+import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/core';
+import { createDemoAgent, demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
 import { jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
@@ -32,6 +32,31 @@ function parseBody(text: string): ChatBody | Response {
   return { id, messages, mode };
 }
 
+/** The test clock's header (see `Env.TEST_CLOCK`). */
+export const TEST_CLOCK_HEADER = 'x-test-clock-offset-ms';
+const MAX_TEST_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
+
+/** How far this request moves the ticket clock forward: 0 unless `TEST_CLOCK` is on and the header is a sane offset. */
+export function testClockOffset(request: Request, env: Env): number {
+  if (env.TEST_CLOCK !== '1') return 0;
+  const header = request.headers.get(TEST_CLOCK_HEADER);
+  const offset = header !== null && /^[0-9]{1,9}$/.test(header) ? Number(header) : 0;
+  return offset <= MAX_TEST_CLOCK_OFFSET_MS ? offset : 0;
+}
+
+/**
+ * What a client needs to react to a refused continuation beside its message: the call it is about, what was wrong
+ * (`problem`) and, for a refused ticket, why (`reason`: `expired` means the user answered too late, not an attack).
+ */
+function refusalDetails(error: ContinuationError): Record<string, string | undefined> {
+  return {
+    problem: error.problem,
+    reason: TicketError.isInstance(error.cause) ? error.cause.reason : undefined,
+    toolName: error.toolName,
+    toolCallId: error.callId,
+  };
+}
+
 /**
  * `POST /api/chat`: one chat turn as an AI SDK UI message stream. Bad requests and refused continuations
  * (forged approvals or results) are JSON errors with stable codes; nothing runs for them.
@@ -49,13 +74,14 @@ export async function chat(request: Request, env: Env): Promise<Response> {
   const body = parseBody(text);
   if (body instanceof Response) return body;
   try {
-    const { agent } = await demoAgent(env);
+    const offset = testClockOffset(request, env);
+    const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
     const run = createRunContext({ conversationId: body.id, deps: demoDeps(env), signal: request.signal });
     const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });
     return turn.toResponse();
   } catch (error) {
     if (error instanceof MissingSecretError) return jsonError(500, 'not-configured', error.message);
-    if (error instanceof ContinuationError) return jsonError(403, error.code, error.message);
+    if (error instanceof ContinuationError) return jsonError(403, error.code, error.message, undefined, refusalDetails(error));
     if (ToolError.isInstance(error)) return jsonError(400, error.code, error.message);
     throw error;
   }

@@ -8,10 +8,13 @@ export interface Route<TEnv> {
   readonly handler: RouteHandler<TEnv>;
 }
 
-/** The error body every API failure uses. */
+/** The error body every API failure uses; some errors add details (a refused continuation: `reason`, `toolCallId`). */
 export interface ApiErrorBody {
-  readonly error: { readonly code: string; readonly message: string };
+  readonly error: { readonly code: string; readonly message: string } & ApiErrorDetails;
 }
+
+/** Machine-readable details of an error, beside its code and message. */
+export type ApiErrorDetails = Readonly<Record<string, string | undefined>>;
 
 /** A JSON response (UTF-8, not cached). */
 export function json(body: unknown, init: ResponseInit = {}): Response {
@@ -21,9 +24,9 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
-/** A JSON error `{ error: { code, message } }`. */
-export function jsonError(status: number, code: string, message: string, headers?: HeadersInit): Response {
-  const body: ApiErrorBody = { error: { code, message } };
+/** A JSON error `{ error: { code, message, ...details } }`. */
+export function jsonError(status: number, code: string, message: string, headers?: HeadersInit, details: ApiErrorDetails = {}): Response {
+  const body: ApiErrorBody = { error: { ...details, code, message } };
   return json(body, headers === undefined ? { status } : { status, headers });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolError } from '../errors/tool-error.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketErrorReason } from './ticket-error.ts';
-import { createTicketSigner, DEFAULT_TICKET_TTL_MS, type SealSubject, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
+import { createTicketSigner, DEFAULT_TICKET_TTL_MS, peekTicket, type SealSubject, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
 
 const SECRET_A = 'a-test-secret-that-is-32-bytes-!';
 const SECRET_B = crypto.getRandomValues(new Uint8Array(32));
@@ -407,6 +407,14 @@ describe('TicketSigner.peek', () => {
     expect(s.peek(ticket)).toMatchObject({ tool: 'changeDeliveryDate', callId: 'call_1', conv: 'conv_9', kid: 'k1' });
     expect(signer([KEY_B]).peek(ticket)?.callId).toBe('call_1'); // no key needed: never trust it
     for (const bad of ['garbage', '', undefined, null, `et1.k1.e30.${'A'.repeat(43)}`]) expect(s.peek(bad)).toBeUndefined();
+  });
+
+  it('peekTicket reads the same claims with no signer at all (a browser reading when an approval expires)', async () => {
+    const c = clock();
+    const ticket = await signer([KEY_A], { now: c.now }).sign(SUBJECT, { ttlMs: 60_000 });
+    expect(peekTicket(ticket)).toEqual(signer().peek(ticket));
+    expect(peekTicket(ticket)?.exp).toBe(c.now() + 60_000);
+    for (const bad of ['garbage', '', undefined, null, `et1.k1.e30.${'A'.repeat(43)}`, `es1.k1.${c.now()}.${'A'.repeat(43)}`]) expect(peekTicket(bad)).toBeUndefined();
   });
 });
 

@@ -253,14 +253,20 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
       if (problem !== undefined) throw fail(problem);
       if (now() >= Number(parts.middle)) throw fail('expired');
     },
-    peek(ticket) {
-      if (typeof ticket !== 'string') return undefined;
-      const parts = splitToken(ticket, PREFIX, SEGMENT);
-      if (parts === undefined) return undefined;
-      const claims = decodeClaims(parts.middle);
-      return claims?.kid === parts.kid ? claims : undefined;
-    },
+    peek: peekTicket,
   };
+}
+
+/**
+ * Decodes a ticket's claims WITHOUT checking its signature, for UIs (when does this approval expire?) and debugging:
+ * no key is needed, so never trust the result. `undefined` for anything that is not a ticket.
+ */
+export function peekTicket(ticket: string | undefined | null): TicketClaims | undefined {
+  if (typeof ticket !== 'string') return undefined;
+  const parts = splitToken(ticket, PREFIX, SEGMENT);
+  if (parts === undefined) return undefined;
+  const claims = decodeClaims(parts.middle);
+  return claims?.kid === parts.kid ? claims : undefined;
 }
 
 /** A ticket `et1.<kid>.<claims>.<mac>` or a seal `es1.<kid>.<expiry>.<mac>`, split. */

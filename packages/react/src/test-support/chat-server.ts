@@ -1,6 +1,6 @@
 import type { LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { ContinuationError, createChatAgent, type EdgetoolUIMessage, type ExecutionMode } from '@edgetool/ai';
-import { type AnyTool, createRunContext, createTicketSigner, ToolError } from '@edgetool/core';
+import { type AnyTool, createRunContext, createTicketSigner, TicketError, ToolError } from '@edgetool/core';
 import { MockLanguageModelV4 } from 'ai/test';
 
 export { callsStep, textStep } from '@edgetool/ai/testing';
@@ -16,9 +16,20 @@ export interface ReceivedRequest {
  * What the worker's `POST /api/chat` does, as a `fetch` function: the real chat loop with a scripted
  * model, tickets bound to the chat id, and refused continuations as JSON 403s.
  */
-export function createTestServer(options: { readonly tools: readonly AnyTool[]; readonly steps: LanguageModelV4StreamResult[] }) {
+export function createTestServer(options: {
+  readonly tools: readonly AnyTool[];
+  readonly steps: LanguageModelV4StreamResult[];
+  /** The server's ticket lifetime (default 15 minutes). */
+  readonly ttlMs?: number;
+}) {
   const model = new MockLanguageModelV4({ doStream: options.steps });
-  const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }] });
+  // The server's clock runs `clock.offsetMs` ahead of this browser's (a test moves it to make tickets expire).
+  const clock = { offsetMs: 0 };
+  const tickets = createTicketSigner({
+    keys: [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }],
+    now: () => Date.now() + clock.offsetMs,
+    ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
+  });
   const agent = createChatAgent({ model, tools: options.tools, tickets });
   const requests: ReceivedRequest[] = [];
   const fetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -30,10 +41,12 @@ export function createTestServer(options: { readonly tools: readonly AnyTool[]; 
     } catch (error) {
       const status = error instanceof ContinuationError ? 403 : ToolError.isInstance(error) ? 400 : 500;
       const code = ToolError.isInstance(error) ? error.code : 'internal-error';
-      return Response.json({ error: { code, message: (error as Error).message } }, { status });
+      // As the demo Worker does: a refused ticket says why, and which call.
+      const details = error instanceof ContinuationError ? { reason: TicketError.isInstance(error.cause) ? error.cause.reason : undefined, toolCallId: error.callId } : {};
+      return Response.json({ error: { code, message: (error as Error).message, ...details } }, { status });
     }
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests, model, agent };
+  return { fetch: fetch as typeof globalThis.fetch, requests, model, agent, clock };
 }
 
 /** A hand-written SSE response in the AI SDK UI message stream protocol. */

@@ -14,13 +14,21 @@ function Probe({ hook, value, box }: ProbeProps): null {
   return null;
 }
 
-/** Renders a hook in a real DOM (StrictMode, like apps do) and exposes its latest result. */
-export function renderHook<P, R>(hook: (props: P) => R, props: P): { readonly current: R; rerender(next: P): void; unmount(): void } {
+/**
+ * Renders a hook in a real DOM and exposes its latest result. In StrictMode by default, like apps in development;
+ * `strict: false` renders as a production build does (effects run once: a page load after a reload).
+ */
+export function renderHook<P, R>(hook: (props: P) => R, props: P, options: { readonly strict?: boolean } = {}): { readonly current: R; rerender(next: P): void; unmount(): void } {
+  const strict = options.strict ?? true;
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
   const box: { current: unknown } = { current: undefined };
-  const render = (value: P) => flushSync(() => root.render(createElement(StrictMode, null, createElement(Probe, { hook: hook as ProbeProps['hook'], value, box }))));
+  const render = (value: P) =>
+    flushSync(() => {
+      const probe = createElement(Probe, { hook: hook as ProbeProps['hook'], value, box });
+      root.render(strict ? createElement(StrictMode, null, probe) : probe);
+    });
   render(props);
   return {
     get current() {

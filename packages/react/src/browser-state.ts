@@ -1,0 +1,87 @@
+import { type ToolProgress, toToolProgress } from '@edgetool/core';
+import type { CallTrace, TraceSpan } from './trace.ts';
+
+/**
+ * What this browser knows about a conversation that its messages do not carry: the answers the user stopped, the
+ * calls whose ticket expired before the server took their answer, the browser chain's traces and the latest progress
+ * report of each call. `useEdgeChat` returns it as `browserState`; save it with the messages and pass it back as the
+ * `browserState` option after a reload, so the conversation looks as it did. Plain JSON.
+ */
+export interface BrowserState {
+  /** Ids of assistant messages the user stopped before they ended (`stop()`). */
+  readonly stopped: readonly string[];
+  /** Tool call ids whose ticket expired before the server took their answer: they can no longer be answered. */
+  readonly expired: readonly string[];
+  /** This browser's traces of each call (its runs and manual-mode authorisations); the server's are in the messages. */
+  readonly traces: Readonly<Record<string, readonly CallTrace[]>>;
+  /** The latest progress report of each call, the server's and this browser's (progress is never in the messages). */
+  readonly progress: Readonly<Record<string, ToolProgress>>;
+}
+
+/** A conversation this browser knows nothing more about. */
+export const EMPTY_BROWSER_STATE: BrowserState = Object.freeze({ stopped: [], expired: [], traces: {}, progress: {} });
+
+const OUTCOMES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending']);
+const SPAN_OUTCOMES: ReadonlySet<string> = new Set([...OUTCOMES, 'running']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+function readSpan(value: unknown): TraceSpan | undefined {
+  if (!isObject(value)) return undefined;
+  const { name, kind, depth, start, duration, outcome } = value;
+  if (typeof name !== 'string' || (kind !== 'interceptor' && kind !== 'execute') || !Number.isSafeInteger(depth) || (depth as number) < 0) return undefined;
+  if (typeof start !== 'number' || !Number.isFinite(start) || !isCount(duration) || typeof outcome !== 'string' || !SPAN_OUTCOMES.has(outcome)) return undefined;
+  return { name, kind, depth: depth as number, start, duration, outcome: outcome as TraceSpan['outcome'] };
+}
+
+/** A trace as the timeline draws it, or `undefined` when any field (or any span) is not what it should be. */
+export function readCallTrace(value: unknown): CallTrace | undefined {
+  if (!isObject(value)) return undefined;
+  const { side, outcome, errorCode, durationMs, spans } = value;
+  if ((side !== 'client' && side !== 'server') || typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return undefined;
+  if (!(errorCode === undefined || typeof errorCode === 'string') || !isCount(durationMs) || !Array.isArray(spans)) return undefined;
+  const read = spans.map(readSpan);
+  if (read.some((span) => span === undefined)) return undefined;
+  return { side, outcome: outcome as CallTrace['outcome'], errorCode, durationMs, spans: read as TraceSpan[] };
+}
+
+function readIds(value: unknown): string[] {
+  return Array.isArray(value) ? [...new Set(value.filter((id): id is string => typeof id === 'string' && id !== ''))] : [];
+}
+
+/** The entries of a JSON object whose values `read` accepts (own keys only; `__proto__` is just a key). */
+function readRecord<T>(value: unknown, read: (entry: unknown) => T | undefined): Record<string, T> {
+  if (!isObject(value)) return {};
+  const entries: [string, T][] = [];
+  for (const [key, entry] of Object.entries(value)) {
+    const checked = read(entry);
+    if (checked !== undefined) entries.push([key, checked]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Reads a saved {@link BrowserState} (from `JSON.parse`) and keeps what it can check, entry by entry: a trace or a
+ * progress report of the wrong shape is dropped, not the rest. Nothing here is a proof of anything: the server never
+ * sees it, and a UI only draws it.
+ */
+export function parseBrowserState(value: unknown): BrowserState {
+  if (!isObject(value)) return EMPTY_BROWSER_STATE;
+  return {
+    stopped: readIds(value.stopped),
+    expired: readIds(value.expired),
+    traces: readRecord(value.traces, (entry) => {
+      if (!Array.isArray(entry)) return undefined;
+      const traces = entry.map(readCallTrace);
+      return traces.some((trace) => trace === undefined) ? undefined : (traces as CallTrace[]);
+    }),
+    progress: readRecord(value.progress, (entry) => {
+      try {
+        return toToolProgress(entry);
+      } catch {
+        return undefined;
+      }
+    }),
+  };
+}
