@@ -25,8 +25,8 @@ export interface Env {
   readonly OFFLINE_DELAY_MS?: string;
   /**
    * Test-only: `'1'` lets a request move this Worker's ticket clock forward by `X-Test-Clock-Offset-Ms` (the e2e tests
-   * make an approval expire without waiting 15 minutes). Forward only and at most a day, so it can only make tickets
-   * and seals expire sooner, never extend them; still, never set it in production.
+   * make an approval expire without waiting 15 minutes). Forward only and at most a day. Never set it in production:
+   * tickets and seals issued by such a request carry the moved clock too, so they live up to a day longer.
    */
   readonly TEST_CLOCK?: string;
 }
