@@ -401,13 +401,16 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     first.unmount();
 
     // The messages alone (as before there was a browser state) would ask again after the reload.
-    // A reload renders once (production: no StrictMode double effects, which would abort a call the mount starts).
-    const bare = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, messages: page.messages }, { strict: false });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
-    bare.unmount();
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    // In StrictMode (development) too: its second mount starts again what the first one's unmount aborted.
+    for (const strict of [false, true]) {
+      const bare = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, messages: page.messages }, { strict });
+      await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+      await vi.waitFor(() => expect(bare.current.toolCalls.get('c1')?.status).toBe('running'));
+      bare.unmount();
+      await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    }
 
-    const again = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, ...page }, { strict: false });
+    const again = mount({ id: 'conv-r1', fetch: server.fetch, tools: browserTools, ...page });
     await new Promise((r) => setTimeout(r, 50));
     expect(dates.questions()).toEqual([]);
     expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');

@@ -99,7 +99,11 @@ interface Marks {
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
 /** The outcome of one pass through a browser chain, decided by the caller. */
-type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean };
+/** `unmounted`: the mount that started the pass is gone (a new mount, if any, has started the call again). */
+type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean; readonly unmounted: boolean };
+
+/** Controllers of mounts that unmounted: a pass they started reports nothing. */
+const UNMOUNTED = new WeakSet<AbortController>();
 
 /**
  * `useChat` for edgetool servers: sends `{ id, messages, mode }`, runs browser tools through an
@@ -219,11 +223,19 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
-  // Unmounting aborts browser calls in flight (a fresh controller per mount: StrictMode mounts twice).
+  /** Browser calls in flight, with the controller of the mount that started them. */
+  const inflight = useRef(new Map<string, AbortController>());
+  // Unmounting aborts browser calls in flight (a fresh controller per mount). The calls it aborts may start again:
+  // StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this one
+  // left unfinished (a date picker that was open), not leave it cancelled.
   useEffect(() => {
     const controller = new AbortController();
     abort.current = controller;
-    return () => controller.abort();
+    return () => {
+      UNMOUNTED.add(controller);
+      controller.abort();
+      for (const [id, owner] of inflight.current) if (owner === controller) started.current.ids.delete(id);
+    };
   }, []);
 
   const setCall = useCallback(
@@ -236,15 +248,22 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   /** One pass through a browser chain; records its trace. */
   const pass = useCallback(
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
-      const signal = abort.current.signal;
+      const controller = abort.current;
+      const { signal } = controller;
       setCall({ ...call, status: 'running' });
-      const result = await executor.execute(
-        { id: call.toolCallId, name: call.toolName, arguments: call.input },
-        { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
-      );
+      inflight.current.set(call.toolCallId, controller);
+      let result: ToolCallResult;
+      try {
+        result = await executor.execute(
+          { id: call.toolCallId, name: call.toolName, arguments: call.input },
+          { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
+        );
+      } finally {
+        if (inflight.current.get(call.toolCallId) === controller) inflight.current.delete(call.toolCallId);
+      }
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
-      return { result, aborted: signal.aborted };
+      return { result, aborted: signal.aborted, unmounted: UNMOUNTED.has(controller) };
     },
     [run, setCall, report],
   );
@@ -264,7 +283,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   /** Runs a client tool in the browser and reports its result (or leaves it waiting for a human). */
   const runInBrowser = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
-      const { result, aborted } = await pass(executors.run, call, decision);
+      const { result, aborted, unmounted } = await pass(executors.run, call, decision);
+      if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
@@ -285,7 +305,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   /** Manual mode: the browser chain decides whether the server may run a call. */
   const authorise = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
-      const { result, aborted } = await pass(executors.authorise, call, decision);
+      const { result, aborted, unmounted } = await pass(executors.authorise, call, decision);
+      if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
