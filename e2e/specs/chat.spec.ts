@@ -127,6 +127,41 @@ test.describe('the demo chat on the offline model', () => {
     await shot(page, 'orders-chart');
   });
 
+  test('an invoice: the Worker makes a PDF, the card opens it from a blob: URL, the model names the document', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Show me the invoice for A-1001');
+    const card = toolCard(page, 'order_invoice');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const link = card.getByTestId('tool-document');
+    await expect(link).toHaveAccessibleName(/^Open invoice-A-1001\.pdf \(\d\.\d KB\)$/);
+    await expect(link).toHaveAttribute('href', /^blob:http:\/\/127\.0\.0\.1:8790\//);
+    // Clicking opens the PDF in a new tab, from the blob: URL; the page reads the same URL's bytes.
+    const opened = page.waitForEvent('popup');
+    await link.click();
+    const popup = await opened;
+    await expect.poll(() => popup.url()).toBe(await link.getAttribute('href'));
+    const file = await page.evaluate(async (url) => {
+      const response = await fetch(url);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { type: response.headers.get('content-type'), head: String.fromCharCode(...bytes.subarray(0, 8)), tail: String.fromCharCode(...bytes.subarray(-6)) };
+    }, popup.url());
+    expect(file).toEqual({ type: 'application/pdf', head: '%PDF-1.4', tail: '%%EOF\n' });
+    await popup.close();
+    // The JSON view shows a note, not the base64; no link carries the file in a data: URL.
+    await expect(card.getByTestId('tool-output')).toContainText('<application/pdf, 1.');
+    await expect(card.getByTestId('tool-output')).not.toContainText('JVBERi0');
+    await expect(page.locator('a[href^="data:"]')).toHaveCount(0);
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('order_invoice (with the document invoice-A-1001.pdf): Invoice INV-A-1001');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('total 89.00 EUR.');
+    await shot(page, 'order-invoice');
+    // A new chat takes the card away, and its blob: URL with it.
+    const href = (await link.getAttribute('href')) as string;
+    await page.getByTestId('new-chat').click();
+    await expect(card).toHaveCount(0);
+    expect(await page.evaluate((url) => fetch(url).then(() => 'read', () => 'revoked'), href)).toBe('revoked');
+  });
+
   test('the stop button aborts a streaming answer', async ({ page }) => {
     await openChat(page);
     await send(page, 'Hello! What can you do for me?');

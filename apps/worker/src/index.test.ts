@@ -25,6 +25,7 @@ describe('HTTP routes', () => {
       'list_delayed_orders',
       'audit_orders',
       'orders_chart',
+      'order_invoice',
       'update_delivery_date',
       'send_email',
       'world_clock',

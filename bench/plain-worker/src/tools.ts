@@ -1,12 +1,14 @@
 // The demo Worker's tools (apps/worker/src/tools) written with the plain AI SDK: `tool()`, zod input
 // schemas, `execute` closures over D1. Same names, descriptions, SQL and results; no tickets, seals,
 // chain or policy. Approval goes through `streamText`'s `toolApproval`. The SQL, date rules and clock are the demo's
-// own schema-free modules (order-store.ts, clock.ts), as the calculator is.
+// own schema-free modules (order-store.ts, clock.ts), as the calculator is; the chart and the invoice PDF are drawn by the
+// demo's own chart.ts and invoice.ts.
 import { generateText, isStepCount, type LanguageModel, type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluate, MAX_EXPRESSION_LENGTH } from '../../../apps/worker/src/tools/calculator/index.ts';
 import { CHART_BARS, chartCaption, countOrdersByStatus, renderOrdersChart, toBase64 } from '../../../apps/worker/src/tools/chart.ts';
 import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
+import { invoiceFileName, invoiceOf, invoiceSummary, renderInvoicePdf } from '../../../apps/worker/src/tools/invoice.ts';
 import {
   auditOpenOrders,
   daysBetween,
@@ -38,6 +40,7 @@ const listDelayedInput = zodSchema(z.object({
   days_threshold: z.coerce.number().int('Use a whole number of days').min(1).max(365).default(1).describe('Minimum delay in days (default 1)'),
 }));
 const auditOrdersInput = zodSchema(z.object({}));
+const orderInvoiceInput = zodSchema(z.object({ order_id: orderId }));
 const updateDeliveryInput = zodSchema(z.object({
   order_id: orderId,
   new_date: z
@@ -236,6 +239,29 @@ function serverTools(db: D1Database) {
     }),
   });
 
+  const orderInvoice = tool({
+    description:
+      'Make the invoice of one order (format A-1001) as a PDF document: its items, quantities, prices and total in EUR, ' +
+      'billed to the customer. Use it when the user asks for an invoice or a bill; it also returns a short summary.',
+    inputSchema: orderInvoiceInput,
+    execute: async ({ order_id }) => {
+      const order = await requireOrder(db, order_id);
+      if (order.items.length === 0) throw new Error(`Order ${order.id} has no items, so it has no invoice.`);
+      const invoice = invoiceOf(order, isoDay(new Date()));
+      const { invoice_number, customer, issued, total, currency } = invoice;
+      const document = { type: 'document' as const, data: toBase64(renderInvoicePdf(invoice)), mediaType: 'application/pdf' as const, filename: invoiceFileName(order.id) };
+      return { invoice_number, order_id: order.id, customer, issued, total, currency, summary: invoiceSummary(invoice), document };
+    },
+    // The model reads the summary and the PDF (the AI SDK's content output with a file that has a file name).
+    toModelOutput: ({ output }) => ({
+      type: 'content',
+      value: [
+        { type: 'text', text: output.summary },
+        { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: output.document.data }, filename: output.document.filename },
+      ],
+    }),
+  });
+
   const worldClock = tool({
     description:
       'Get the current local date, time, weekday and UTC offset in a time zone. Use IANA names such as ' +
@@ -259,6 +285,7 @@ function serverTools(db: D1Database) {
     list_delayed_orders: listDelayedOrders,
     audit_orders: auditOrders,
     orders_chart: ordersChart,
+    order_invoice: orderInvoice,
     update_delivery_date: updateDeliveryDate,
     send_email: sendEmail,
     world_clock: worldClock,

@@ -1,8 +1,19 @@
 import type { ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type ReactElement, useId, useRef, useState } from 'react';
+import { type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { formatDuration, formatValue, outputImages, progressDisplay, STATUS_LABELS, statusTone, withoutImageData } from '../lib/format.ts';
+import {
+  base64Bytes,
+  formatDuration,
+  formatValue,
+  type OutputDocument,
+  outputDocuments,
+  outputImages,
+  progressDisplay,
+  STATUS_LABELS,
+  statusTone,
+  withoutFileData,
+} from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -32,6 +43,39 @@ function OutputImages({ output, toolName }: { output: unknown; toolName: string 
     <div className="tool-images">
       {images.map((image) => (
         <img key={image.at} className="tool-image" data-testid="tool-image" src={image.src} alt={image.at === 'output' ? `What ${toolName} returned` : `${image.at} from ${toolName}`} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * A link that opens a PDF the tool returned in a new tab, from a `blob:` URL made when it shows and revoked when it
+ * goes (a `data:` URL would put the whole file in the href, and browsers block top-level navigation to one).
+ */
+function DocumentLink({ pdf }: { pdf: OutputDocument }): ReactElement {
+  const [href, setHref] = useState<string | undefined>(undefined);
+  const { data, mediaType } = pdf;
+  useEffect(() => {
+    const url = URL.createObjectURL(new Blob([base64Bytes(data)], { type: mediaType }));
+    setHref(url);
+    return () => URL.revokeObjectURL(url);
+  }, [data, mediaType]);
+  return (
+    <a className="button small tool-document" data-testid="tool-document" href={href} target="_blank" rel="noopener" aria-disabled={href === undefined ? 'true' : undefined}>
+      <span aria-hidden="true">▤</span>
+      {pdf.label}
+    </a>
+  );
+}
+
+/** The PDFs a tool returned (an invoice), as links above its JSON. */
+function OutputDocuments({ output }: { output: unknown }): ReactElement | null {
+  const documents = outputDocuments(output);
+  if (documents.length === 0) return null;
+  return (
+    <div className="tool-documents">
+      {documents.map((pdf) => (
+        <DocumentLink key={pdf.at} pdf={pdf} />
       ))}
     </div>
   );
@@ -127,7 +171,8 @@ export function ToolCard(
       <div className="tool-body">
         <JsonBlock label="input" value={view.input ?? {}} testId="tool-input" />
         {view.status === 'done' ? <OutputImages output={view.output} toolName={view.toolName} /> : null}
-        {view.status === 'done' ? <JsonBlock label="output" value={withoutImageData(view.output)} testId="tool-output" /> : null}
+        {view.status === 'done' ? <OutputDocuments output={view.output} /> : null}
+        {view.status === 'done' ? <JsonBlock label="output" value={withoutFileData(view.output)} testId="tool-output" /> : null}
         {view.errorText ? <JsonBlock label="error" value={view.errorText} testId="tool-error" tone="error" /> : null}
       </div>
       {view.status === 'denied' && view.approval?.reason ? <p className="tool-note">Denied: {view.approval.reason}</p> : null}

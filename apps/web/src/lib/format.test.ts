@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatOffset, formatValue, outputImages, progressDisplay, STATUS_LABELS, statusTone, withoutImageData } from './format.ts';
+import {
+  base64Bytes,
+  formatBytes,
+  formatDuration,
+  formatOffset,
+  formatValue,
+  outputDocuments,
+  outputImages,
+  progressDisplay,
+  STATUS_LABELS,
+  statusTone,
+  withoutFileData,
+} from './format.ts';
 import { parseHealth } from './server-info.ts';
 
 describe('formatting', () => {
@@ -72,9 +84,62 @@ describe('images in tool outputs', () => {
 
   it('shows the JSON without the base64', () => {
     const output = { total: 3, image: { type: 'image', data: PNG, mediaType: 'image/png' } };
-    expect(withoutImageData(output)).toEqual({ total: 3, image: { type: 'image', data: '<image/png, 0.1 KB of base64>', mediaType: 'image/png' } });
+    expect(withoutFileData(output)).toEqual({ total: 3, image: { type: 'image', data: '<image/png, 0.1 KB of base64>', mediaType: 'image/png' } });
     expect(output.image.data).toBe(PNG);
-    expect(withoutImageData({ a: 1 })).toEqual({ a: 1 });
-    expect(withoutImageData('text')).toBe('text');
+    expect(withoutFileData({ a: 1 })).toEqual({ a: 1 });
+    expect(withoutFileData('text')).toBe('text');
+  });
+});
+
+describe('PDFs in tool outputs', () => {
+  // A PDF of 900 bytes: the header the core's check looks for, then filler.
+  const pdfBytes = new TextEncoder().encode(`%PDF-1.4\n${'%'.repeat(884)}\n%%EOF\n`);
+  const PDF = btoa(String.fromCharCode(...pdfBytes));
+  const BIG = btoa(`%PDF-1.4\n${' '.repeat(1250)}`);
+  const invoice = { type: 'document', data: BIG, mediaType: 'application/pdf', filename: 'invoice-A-1001.pdf' };
+
+  it('finds document parts in the output, its fields and its list items, with a label that names the file and its size', () => {
+    expect(pdfBytes.length).toBe(900);
+    expect(outputDocuments({ total: 89, document: invoice })).toEqual([
+      { at: 'document', data: BIG, mediaType: 'application/pdf', filename: 'invoice-A-1001.pdf', size: 1259, label: 'Open invoice-A-1001.pdf (1.2 KB)' },
+    ]);
+    expect(outputDocuments({ type: 'document', data: PDF, mediaType: 'application/pdf' })).toMatchObject([{ at: 'output', filename: undefined, size: 900, label: 'Open the PDF (900 B)' }]);
+    expect(outputDocuments([{ type: 'text', text: 'x' }, invoice]).map((d) => d.at)).toEqual(['1']);
+  });
+
+  it('only PDFs that pass the core check: application/pdf, base64 with a %PDF- header, a plain file name', () => {
+    expect(outputDocuments({ document: { ...invoice, mediaType: 'text/html' } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, mediaType: 'image/png' } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, data: btoa('<html><script>alert(1)</script>') } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, data: `data:application/pdf;base64,${BIG}` } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, data: '"><script>' } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, filename: '../../etc/passwd' } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, filename: 42 } })).toEqual([]);
+    expect(outputDocuments({ document: { ...invoice, type: 'image' } })).toEqual([]);
+    expect(outputDocuments({ nested: { deeper: invoice } })).toEqual([]);
+    expect(outputDocuments('text')).toEqual([]);
+    expect(outputDocuments(null)).toEqual([]);
+  });
+
+  it('decodes the base64 back to the bytes for a Blob', () => {
+    expect(base64Bytes(PDF)).toEqual(pdfBytes);
+    expect(new TextDecoder().decode(base64Bytes(BIG).subarray(0, 5))).toBe('%PDF-');
+  });
+
+  it('sizes for humans', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1024)).toBe('1.0 KB');
+    expect(formatBytes(1259)).toBe('1.2 KB');
+    expect(formatBytes(3.4 * 1024 * 1024)).toBe('3.4 MB');
+  });
+
+  it('shows the JSON without the base64 of a PDF, and leaves a part that fails the check as it is', () => {
+    const output = { total: 89, document: invoice };
+    expect(withoutFileData(output)).toEqual({ total: 89, document: { ...invoice, data: '<application/pdf, 1.2 KB of base64>' } });
+    expect(output.document.data).toBe(BIG);
+    expect(withoutFileData(invoice)).toEqual({ ...invoice, data: '<application/pdf, 1.2 KB of base64>' });
+    const notPdf = { type: 'document', data: btoa('hello'), mediaType: 'application/pdf' };
+    expect(withoutFileData({ document: notPdf })).toEqual({ document: notPdf });
   });
 });

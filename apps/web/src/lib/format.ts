@@ -1,4 +1,4 @@
-import { imagePart, progressText, type ToolProgress } from '@edgetool/core';
+import { documentPart, imagePart, progressText, type ToolProgress } from '@edgetool/core';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -57,15 +57,80 @@ export function outputImages(output: unknown): OutputImage[] {
   });
 }
 
-/** The output for its JSON view, each image's base64 replaced by a short note (the card shows the image itself). */
-export function withoutImageData(output: unknown): unknown {
+/** A PDF a tool returned, ready for a link that opens it (from a `blob:` URL the card makes, never a `data:` URL). */
+export interface OutputDocument {
+  /** Where it is in the output: `output`, or the field or list index that holds it. */
+  readonly at: string;
+  /** Base64, as the part holds it. */
+  readonly data: string;
+  readonly mediaType: string;
+  readonly filename: string | undefined;
+  /** Its size in bytes (decoded). */
+  readonly size: number;
+  /** What the link says: `Open invoice-A-1001.pdf (1.2 KB)`. */
+  readonly label: string;
+}
+
+/**
+ * A document part (`documentPart()`: `{ type: 'document', data, mediaType, filename? }`) that passes the core's own
+ * check of document parts (application/pdf, base64 data with a `%PDF-` header, a plain file name); `undefined` for
+ * anything else.
+ */
+function asDocument(value: unknown, at = 'output'): OutputDocument | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, data, mediaType, filename } = value as Record<string, unknown>;
+  if (type !== 'document' || typeof data !== 'string' || typeof mediaType !== 'string') return undefined;
+  try {
+    documentPart(data, mediaType, filename as string | undefined);
+  } catch {
+    return undefined;
+  }
+  const name = typeof filename === 'string' ? filename : undefined;
+  const size = base64Size(data);
+  return { at, data, mediaType, filename: name, size, label: `Open ${name ?? 'the PDF'} (${formatBytes(size)})` };
+}
+
+/** The PDFs in a tool's output: the output itself, or its fields and list items one level down. */
+export function outputDocuments(output: unknown): OutputDocument[] {
+  const own = asDocument(output);
+  if (own !== undefined) return [own];
+  if (typeof output !== 'object' || output === null) return [];
+  return Object.entries(output).flatMap(([key, value]) => {
+    const document = asDocument(value, key);
+    return document === undefined ? [] : [document];
+  });
+}
+
+/** The bytes of standard base64 (what a document part holds), for a `Blob`. */
+export function base64Bytes(data: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(data), (char) => char.charCodeAt(0));
+}
+
+/** How many bytes standard padded base64 holds. */
+function base64Size(data: string): number {
+  return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+}
+
+/** A size for humans: `850 B`, `1.2 KB`, `3.4 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * The output for its JSON view, the base64 of each image and PDF replaced by a short note (the card shows the image
+ * itself, and a link that opens the PDF).
+ */
+export function withoutFileData(output: unknown): unknown {
   const short = (value: unknown): unknown => {
-    const image = asImage(value);
-    if (image === undefined) return value;
+    const file = asImage(value) ?? asDocument(value);
+    if (file === undefined) return value;
     const { data } = value as { data: string };
-    return { ...(value as object), data: `<${image.mediaType}, ${Math.round((data.length * 3) / 4 / 102.4) / 10} KB of base64>` };
+    return { ...(value as object), data: `<${file.mediaType}, ${Math.round((data.length * 3) / 4 / 102.4) / 10} KB of base64>` };
   };
-  if (asImage(output) !== undefined) return short(output);
+  const own = short(output);
+  if (own !== output) return own;
   if (typeof output !== 'object' || output === null) return output;
   return Array.isArray(output) ? output.map(short) : Object.fromEntries(Object.entries(output).map(([key, value]) => [key, short(value)]));
 }

@@ -257,3 +257,23 @@ describe('POST /api/chat: images in tool results', () => {
     expect(toolPart((await readTurn(next)).message, 'query_order')?.state).toBe('output-available');
   });
 });
+
+describe('POST /api/chat: documents in tool results', () => {
+  it('"show me the invoice for A-1001" makes the PDF; the answer names the document; the next turn carries it back', async () => {
+    const question = user('Show me the invoice for A-1001');
+    const first = await readTurn(await post({ id: 'chat-invoice', messages: [question] }));
+    const part = toolPart(first.message, 'order_invoice');
+    expect(part?.state).toBe('output-available');
+    expect(part?.input).toEqual({ order_id: 'A-1001' });
+    const output = part?.output as { total: number; document: { type: string; mediaType: string; filename: string; data: string } };
+    expect(output.document).toMatchObject({ type: 'document', mediaType: 'application/pdf', filename: 'invoice-A-1001.pdf', data: expect.stringMatching(/^JVBERi0xLjQK/) });
+    const answer = first.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' ');
+    expect(answer).toMatch(
+      /order_invoice \(with the document invoice-A-1001\.pdf\): Invoice INV-A-1001 of order A-1001 for Ada Lovelace, dated \d{4}-\d\d-\d\d: 1 x Mechanical keyboard \(KB-87\); total 89\.00 EUR\./,
+    );
+    // The sealed result (the PDF and all) goes back with the next question and is accepted.
+    const next = await post({ id: 'chat-invoice', messages: [question, first.message, user('Where is order A-1002?')] });
+    expect(next.status).toBe(200);
+    expect(toolPart((await readTurn(next)).message, 'query_order')?.state).toBe('output-available');
+  });
+});

@@ -26,7 +26,7 @@ describe('POST /api/mcp', () => {
     const init = await resultOf<{ protocolVersion: string; serverInfo: object }>(await mcpPost('initialize', { protocolVersion: '2025-06-18', capabilities: {} }));
     expect(init).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'edgetool-demo', version: '0.1.0' } });
     const { tools } = await resultOf<{ tools: { name: string; inputSchema: { type: string }; annotations: { readOnlyHint: boolean } }[] }>(await mcpPost('tools/list'));
-    expect(tools.map((t) => t.name)).toEqual(['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'world_clock', 'calculate']);
+    expect(tools.map((t) => t.name)).toEqual(['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'order_invoice', 'world_clock', 'calculate']);
     expect(tools.every((t) => t.inputSchema.type === 'object' && t.annotations.readOnlyHint)).toBe(true);
   });
 
@@ -74,7 +74,7 @@ describe('edgetool’s MCP client against the demo’s endpoint', () => {
     expect(client.server).toEqual({ name: 'edgetool-demo', version: '0.1.0' });
     const tools = await client.tools({ prefix: 'demo_' });
     expect(tools.map((t) => [t.name, t.policy.effects])).toEqual(
-      ['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'world_clock', 'calculate'].map((name) => [`demo_${name}`, 'read']),
+      ['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'order_invoice', 'world_clock', 'calculate'].map((name) => [`demo_${name}`, 'read']),
     );
     const executor = createExecutor({ registry: tools });
     const found = await executor.execute({ id: 'c1', name: 'demo_query_order', arguments: '{"order_id":"A-1002"}' });
@@ -91,6 +91,10 @@ describe('edgetool’s MCP client against the demo’s endpoint', () => {
     const chart = await executor.execute({ id: 'c4', name: 'demo_orders_chart', arguments: '{}' });
     expect(chart.parts?.map((part) => part.type)).toEqual(['text', 'image']);
     expect(chart.parts?.[1]).toMatchObject({ type: 'image', mediaType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
+    // The invoice comes as an embedded PDF resource, and reaches the model as a document part under its file name.
+    const invoice = await executor.execute({ id: 'c5', name: 'demo_order_invoice', arguments: '{"order_id":"A-1001"}' });
+    expect(invoice.parts?.map((part) => part.type)).toEqual(['text', 'document']);
+    expect(invoice.parts?.[1]).toMatchObject({ type: 'document', mediaType: 'application/pdf', filename: 'invoice-A-1001.pdf', data: expect.stringMatching(/^JVBERi0xLjQK/) });
     await client.close();
   });
 });

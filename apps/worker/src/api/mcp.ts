@@ -17,7 +17,7 @@ export function mcp(request: Request, env: Env): Promise<Response> {
       tools: demoTools,
       name: 'edgetool-demo',
       version: '0.1.0',
-      instructions: 'Tools of a demo shop: look up orders, list or audit the late ones, a world clock, arithmetic.',
+      instructions: "Tools of a demo shop: look up orders, list or audit the late ones, chart them, make an order's invoice as a PDF, a world clock, arithmetic.",
       run: (incoming) => createRunContext({ conversationId: `mcp-${crypto.randomUUID()}`, deps: demoDeps(env), signal: incoming.signal }),
     });
     handlers.set(env, handle);

@@ -19,7 +19,7 @@ const SEED = 20261122;
 
 /** The error codes POST /api/chat may answer a bad continuation with. */
 const STABLE_CODES = new Set(['ticket-invalid', 'wrong-placement', 'invalid-input', 'invalid-request', 'invalid-json', 'unknown-mode', 'payload-too-large']);
-const TOOL_NAMES = ['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'update_delivery_date', 'send_email', 'world_clock', 'calculate', 'delay_analyst', 'browser_time_zone', 'pick_date', 'cart_add', 'cart_list', 'cart_clear', 'no_such_tool', '__proto__', 'constructor'];
+const TOOL_NAMES = ['query_order', 'list_delayed_orders', 'audit_orders', 'orders_chart', 'order_invoice', 'update_delivery_date', 'send_email', 'world_clock', 'calculate', 'delay_analyst', 'browser_time_zone', 'pick_date', 'cart_add', 'cart_list', 'cart_clear', 'no_such_tool', '__proto__', 'constructor'];
 /** States a duplicated part may take (a second part with the same toolCallId is refused in any state). */
 const DUPLICATE_STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'] as const;
 

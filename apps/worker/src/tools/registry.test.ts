@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createDemoRegistry, demoDeps, demoTools } from './index.ts';
 
 describe('demo registry', () => {
-  it('holds the eight tools with the intended policies', () => {
+  it('holds the nine tools with the intended policies', () => {
     expect(demoTools.map((t) => [t.name, t.policy.effects, t.policy.needsApproval, t.policy.runsOn])).toEqual([
       ['query_order', 'read', false, 'server'],
       ['list_delayed_orders', 'read', false, 'server'],
       ['audit_orders', 'read', false, 'server'],
       ['orders_chart', 'read', false, 'server'],
+      ['order_invoice', 'read', false, 'server'],
       ['update_delivery_date', 'write', true, 'server'],
       ['send_email', 'destructive', true, 'server'],
       ['world_clock', 'read', false, 'server'],
@@ -33,10 +34,10 @@ describe('demo registry', () => {
   it('resolves by name, lists the tools and passes registry options through', async () => {
     const registry = createDemoRegistry({ onError: 'throw' });
     expect(registry.names()).toEqual(demoTools.map((t) => t.name));
-    expect(registry.resolve('calculate')).toBe(demoTools[7]);
+    expect(registry.resolve('calculate')).toBe(demoTools[8]);
     expect(registry.resolve('constructor')).toBeUndefined();
     expect(registry.onError).toBe('throw');
-    expect(await registry.tools()).toHaveLength(8);
+    expect(await registry.tools()).toHaveLength(9);
   });
 
   it('builds the deps from the bindings', () => {

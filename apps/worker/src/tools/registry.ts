@@ -3,6 +3,7 @@ import { auditOrders } from './audit-orders.ts';
 import { calculate } from './calculate.ts';
 import type { DemoDeps } from './deps.ts';
 import { listDelayedOrders } from './list-delayed-orders.ts';
+import { orderInvoice } from './order-invoice.ts';
 import { ordersChart } from './orders-chart.ts';
 import { queryOrder } from './query-order.ts';
 import { sendEmail } from './send-email.ts';
@@ -10,7 +11,7 @@ import { updateDeliveryDate } from './update-delivery-date.ts';
 import { worldClock } from './world-clock.ts';
 
 /** The demo's server tools, in the order the model sees them. Their `ctx.run.deps` must be {@link DemoDeps}. */
-export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, auditOrders, ordersChart, updateDeliveryDate, sendEmail, worldClock, calculate];
+export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, auditOrders, ordersChart, orderInvoice, updateDeliveryDate, sendEmail, worldClock, calculate];
 
 /**
  * A registry of {@link demoTools}; pass interceptors, `onError` or extra resolvers as for `createRegistry`.
