@@ -46,15 +46,20 @@ function asImage(value: unknown, at = 'output'): OutputImage | undefined {
   return { at, src: `data:${kind};base64,${data}`, mediaType: kind };
 }
 
-/** The images in a tool's output: the output itself, or its fields and list items one level down. */
-export function outputImages(output: unknown): OutputImage[] {
-  const own = asImage(output);
+/** What `read` finds in a tool's output: the output itself, or its fields and list items one level down. */
+function findInOutput<T>(output: unknown, read: (value: unknown, at?: string) => T | undefined): T[] {
+  const own = read(output);
   if (own !== undefined) return [own];
   if (typeof output !== 'object' || output === null) return [];
   return Object.entries(output).flatMap(([key, value]) => {
-    const image = asImage(value, key);
-    return image === undefined ? [] : [image];
+    const found = read(value, key);
+    return found === undefined ? [] : [found];
   });
+}
+
+/** The images in a tool's output: the output itself, or its fields and list items one level down. */
+export function outputImages(output: unknown): OutputImage[] {
+  return findInOutput(output, asImage);
 }
 
 /** A PDF a tool returned, ready for a link that opens it (from a `blob:` URL the card makes, never a `data:` URL). */
@@ -92,13 +97,7 @@ function asDocument(value: unknown, at = 'output'): OutputDocument | undefined {
 
 /** The PDFs in a tool's output: the output itself, or its fields and list items one level down. */
 export function outputDocuments(output: unknown): OutputDocument[] {
-  const own = asDocument(output);
-  if (own !== undefined) return [own];
-  if (typeof output !== 'object' || output === null) return [];
-  return Object.entries(output).flatMap(([key, value]) => {
-    const document = asDocument(value, key);
-    return document === undefined ? [] : [document];
-  });
+  return findInOutput(output, asDocument);
 }
 
 /** The bytes of standard base64 (what a document part holds), for a `Blob`. */
