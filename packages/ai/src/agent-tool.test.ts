@@ -74,4 +74,43 @@ describe('agent as tool', () => {
     expect(writes).toEqual(['A-7']);
     expect(second.text).toBe('Done, the customer was emailed.');
   });
+
+  it('an inner tool only some runs may see asks for approval only in those runs, and is never named', async () => {
+    const closed: string[] = [];
+    const closeAccount = defineTool({
+      name: 'close_account',
+      description: 'Close an account (staff only)',
+      input: v.object({ account: v.string() }),
+      policy: { effects: 'destructive', available: (run) => run.userId === 'staff' },
+      execute: ({ account }) => {
+        closed.push(account);
+        return 'closed';
+      },
+    });
+    const agentOver = async (tools: Parameters<typeof createChatAgent>[0]['tools'], ...steps: Parameters<typeof scriptedModel>) =>
+      agentTool({ name: 'ops_agent', description: 'Operations', agent: createChatAgent({ model: scriptedModel(...steps), tools, tickets }) });
+    const outerFor = (tool: Awaited<ReturnType<typeof agentTool>>) =>
+      createChatAgent({ model: scriptedModel(callsStep([['o1', 'ops_agent', { task: 'Tidy up' }]]), textStep('Done.')), tools: [tool], tickets });
+    const as = (userId: string) => ({ messages: 'tidy', run: createRunContext({ conversationId: `c-${userId}`, userId }) });
+
+    // A guest's agent cannot use the tool: no approval is asked, and the inner model is never given it.
+    const forGuest = await agentOver([innerTools([])[0]!, closeAccount], textStep('Nothing to close.'));
+    expect(forGuest.metadata).toMatchObject({ innerTools: ['query_order'], approvalReason: 'This agent may use tools that need your approval.' });
+    const guest = await outerFor(forGuest).generate(as('guest'));
+    expect(guest.pending).toEqual([]);
+    expect(guest.text).toBe('Done.');
+
+    // Staff may: the approval is asked, and its reason does not name the tool.
+    const forStaff = await agentOver([innerTools([])[0]!, closeAccount], textStep('Nothing to close.'));
+    const staff = await outerFor(forStaff).generate(as('staff'));
+    expect(staff.pending).toEqual([expect.objectContaining({ toolName: 'ops_agent', kind: 'approval' })]);
+    const request = staff.message.parts.find((p) => p.type === 'tool-ops_agent') as { approval?: { requestReason?: string } };
+    expect(request.approval?.requestReason).toBe('This agent may use tools that need your approval.');
+
+    // Beside a tool every run may see, that one is named and the other is not.
+    const mixed = await agentOver([...innerTools([]), closeAccount], textStep('ok'));
+    expect(mixed.metadata.approvalReason).toBe('This agent may use send_email and other tools that need your approval.');
+    expect(mixed.policy.needsApproval).toBe(true);
+    expect(closed).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool, forkRunContext, progressText, type ToolEffects } from '@edgetool/core';
+import { type AnyTool, availableTools, defineTool, forkRunContext, progressText, type ToolContext, type ToolEffects } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
@@ -18,22 +18,31 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * context and a fresh conversation with only the task), so the caller sees only the call and its
  * answer. It runs as a text turn (`generateTextTurn`): no client reads the inner conversation, so it pays for
  * no UI stream and no seals. If any of the agent's tools may need an approval, the tool itself needs one: the approval
- * surfaces to the outer run (naming the inner tools) and, once given, covers the agent's run. While it works, the
+ * surfaces to the outer run (naming the inner tools every run may see) and, once given, covers the agent's run. Inner
+ * tools only some runs may see (`policy.available`) count only for those runs, and their names are never given. While it works, the
  * call reports progress: its inner tools' own reports, and each inner call as it finishes.
  */
 export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
   const inner = await options.agent.registry.tools();
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
+  // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never
+  // named in the reason the user reads: a user who may not see a tool must not learn its name from here either.
+  const forEveryone = gated.filter((t) => t.policy.available === undefined);
+  const perRun = gated.length > forEveryone.length;
+  const named = forEveryone.map((t) => t.name).join(', ');
+  const reason = named === '' ? 'This agent may use tools that need your approval.' : `This agent may use ${named}${perRun ? ' and other tools that need your approval' : ''}.`;
+  const needsApproval =
+    forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run)).length > 0;
   return defineTool({
     name: options.name,
     description: options.description,
     input: v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) }),
-    policy: { effects, needsApproval: gated.length > 0 },
+    policy: { effects, needsApproval },
     metadata: {
       kind: 'agent',
-      innerTools: inner.map((t) => t.name),
-      ...(gated.length ? { approvalReason: `This agent may use ${gated.map((t) => t.name).join(', ')}.` } : {}),
+      innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name),
+      ...(gated.length ? { approvalReason: reason } : {}),
     },
     execute: async ({ task }, ctx) => {
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
