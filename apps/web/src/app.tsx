@@ -18,6 +18,8 @@ import { browserTools, cart, dateInput } from './tools/browser-tools.ts';
 const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] = [
   { label: 'Look up an order', text: 'What is the status of order A-1001?' },
   { label: 'Move a delivery (approval)', text: 'Change the delivery date of order A-1001 to 2026-12-24' },
+  { label: 'Chart the orders (image)', text: 'Show me a chart of the orders' },
+  { label: 'An invoice (PDF)', text: 'Show me the invoice for A-1001' },
   { label: 'My time zone (browser)', text: 'What is my browser time zone?' },
   { label: 'Pick a date (browser)', text: '/pick_date {"question":"Which delivery date suits you?"}' },
   { label: 'Add to cart (browser)', text: '/cart_add {"name":"coffee beans","quantity":2,"price":12.5}' },
