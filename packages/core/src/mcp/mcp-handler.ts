@@ -4,7 +4,7 @@ import { createExecutor, type ToolCallResult, type ToolExecutor } from '../execu
 import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
-import { availableTools } from '../tool/available.ts';
+import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
@@ -74,23 +74,17 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
 
   const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
 
-  /**
-   * Tools an MCP client may call here: server-run, with an implementation, not always waiting for a human, and
-   * available to the request's run (`policy.available`).
-   */
-  const listed = async (run: RunContext<TDeps>): Promise<AnyTool[]> => {
-    const tools = (await executor.registry.tools()).filter(
-      (tool) => tool.policy.runsOn !== 'client' && typeof tool.execute === 'function' && !(approvals === 'refuse' && tool.policy.needsApproval === true),
-    );
-    return availableTools(tools, run as RunContext);
-  };
+  /** Tools an MCP client may call here: server-run, with an implementation, and not always waiting for a human. */
+  const servable = (tool: AnyTool): boolean =>
+    tool.policy.runsOn !== 'client' && typeof tool.execute === 'function' && !(approvals === 'refuse' && tool.policy.needsApproval === true);
 
   async function call(rpc: RpcRequest, request: Request): Promise<Response> {
     const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
     if (typeof name !== 'string') return rpcError(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
     const run = await runFor(request);
-    const tool = (await listed(run)).find((t) => t.name === name);
-    if (tool === undefined) return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+    // One the request's run may not see (`policy.available`) is as unknown as one that does not exist.
+    const tool = (await executor.registry.tools()).find((t) => t.name === name && servable(t));
+    if (tool === undefined || !(await isToolAvailable(tool, run as RunContext))) return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
     const token = meta?.progressToken;
     const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
@@ -139,7 +133,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
       case 'tools/list': {
         const tools: ReturnType<typeof describeTool>[] = [];
-        for (const tool of await listed(await runFor(request))) {
+        // Those the request's run may see (`policy.available`).
+        for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
           try {
             tools.push(describeTool(tool));
           } catch (error) {
