@@ -402,7 +402,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
     // Every tool, for the AI SDK to run (a call of a tool this run may not see is answered with unknown-tool); the model
     // is given only the tools the run may see (`activeTools`).
-    const active = (await availableTools(await registry.tools(), run)).map((t) => t.name);
+    const all = await registry.tools();
+    const visible = await availableTools(all, run);
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
@@ -425,7 +426,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
-    const toolsByName = new Map((await registry.tools()).map((t) => [t.name, t] as const));
+    const toolsByName = new Map(all.map((t) => [t.name, t] as const));
     // Outside the try below: a result store that fails is the server's problem, not the client's invalid input.
     const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
@@ -443,10 +444,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
-      activeTools: active,
+      activeTools: visible.map((t) => t.name),
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
-      ...(request.grantApprovals !== true && mayAsk(active.map((name) => toolsByName.get(name) as AnyTool), mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: [isStepCount(maxSteps), direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
