@@ -98,8 +98,10 @@ interface Marks {
 
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
-/** The outcome of one pass through a browser chain, decided by the caller. */
-/** `unmounted`: the mount that started the pass is gone (a new mount, if any, has started the call again). */
+/**
+ * The outcome of one pass through a browser chain, decided by the caller. `unmounted`: the mount that started the pass
+ * is gone (a new mount, if any, has started the call again).
+ */
 type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean; readonly unmounted: boolean };
 
 /** Controllers of mounts that unmounted: a pass they started reports nothing. */
