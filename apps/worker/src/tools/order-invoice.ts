@@ -19,7 +19,8 @@ export const orderInvoice = defineDemoTool({
     if (order.items.length === 0) throw argumentError('order_id', `Order ${order.id} has no items, so it has no invoice.`, meta);
     const invoice = invoiceOf(order, isoDay(nowFrom(deps)));
     const { invoice_number, customer, issued, total, currency } = invoice;
-    const document = documentPart(renderInvoicePdf(invoice), 'application/pdf', invoiceFileName(order.id));
+    const filename = invoiceFileName(order.id);
+    const document = documentPart(renderInvoicePdf(invoice), 'application/pdf', filename);
     return {
       invoice_number,
       order_id: order.id,
@@ -28,7 +29,7 @@ export const orderInvoice = defineDemoTool({
       total,
       currency,
       summary: invoiceSummary(invoice),
-      document: { ...document, mediaType: 'application/pdf', filename: invoiceFileName(order.id) },
+      document: { ...document, mediaType: 'application/pdf', filename },
     };
   },
   // The model reads the summary and the PDF itself, under its file name.
