@@ -2,20 +2,14 @@
 // (127.0.0.1). Azure's provider is not installed: its Responses models are this package's OpenAIResponsesLanguageModel
 // (from `@ai-sdk/openai/internal`) named `azure.responses`, so that class under that name stands in for it.
 import { OpenAIResponsesLanguageModel } from '@ai-sdk/openai/internal';
-import { createRunContext, createTicketSigner, defineTool, documentPart, imagePart } from '@edgetool/core';
+import { createRunContext, createTicketSigner, } from '@edgetool/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
 import type { LanguageModel } from 'ai';
-import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelFromEnv } from '../provider.ts';
 import { createChatAgent } from './chat-agent.ts';
+import { invoiceTool as invoice, PDF, PNG } from '../test-support/files.ts';
 
-/** A real 1×1 PNG, and a one-page PDF as small as it gets (189 bytes). */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-const PDF = btoa(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
-    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 3 3]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-);
 
 let fake: FakeOpenAI;
 beforeAll(async () => {
@@ -25,13 +19,6 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'openai-documents-test-secret-32-bytes' }] });
-const invoice = defineTool({
-  name: 'invoice',
-  description: 'Fetches an invoice as a PDF, with a chart of its lines.',
-  input: v.object({ id: v.string() }),
-  execute: ({ id }) => ({ id }),
-  toModelOutput: ({ id }) => [{ type: 'text', text: `Invoice ${id}:` }, documentPart(PDF, 'application/pdf', `${id}.pdf`), imagePart(PNG, 'image/png')],
-});
 
 async function invoiceTurn(model: LanguageModel) {
   fake.enqueue({ toolCalls: [{ id: 'call_i', name: 'invoice', args: { id: 'INV-7' } }] }, { text: 'It is due in May.' });

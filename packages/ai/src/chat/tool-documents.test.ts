@@ -1,5 +1,4 @@
-import { createExecutor, createRunContext, createTicketSigner, defineTool, documentPart, imagePart } from '@edgetool/core';
-import * as v from 'valibot';
+import { createExecutor, createRunContext, createTicketSigner, documentPart, imagePart } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
 import { executeToolCalls } from '../execute-tool-calls.ts';
 import { createOfflineModel } from '../offline-model/index.ts';
@@ -7,22 +6,10 @@ import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { takesToolDocuments, takesToolImages, toToolOutput } from './tool-output.ts';
+import { invoiceTool as invoice, PDF, PNG } from '../test-support/files.ts';
 
-/** A real 1×1 PNG, and a one-page PDF as small as it gets (189 bytes). */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-const PDF = btoa(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
-    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 3 3]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-);
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'tool-documents-test-secret-32-bytes!!' }] });
 
-const invoice = defineTool({
-  name: 'invoice',
-  description: 'Fetches an invoice as a PDF, with a chart of its lines.',
-  input: v.object({ id: v.string() }),
-  execute: ({ id }) => ({ id }),
-  toModelOutput: ({ id }) => [{ type: 'text', text: `Invoice ${id}:` }, documentPart(PDF, 'application/pdf', `${id}.pdf`), imagePart(PNG, 'image/png')],
-});
 
 const text = { type: 'text', text: 'Invoice INV-7:' };
 const pdfFile = { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: PDF }, filename: 'INV-7.pdf' };

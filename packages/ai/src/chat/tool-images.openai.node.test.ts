@@ -5,9 +5,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelFromEnv } from '../provider.ts';
 import { createChatAgent } from './chat-agent.ts';
+import { PNG } from '../test-support/files.ts';
 
-/** A real 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 let fake: FakeOpenAI;
 beforeAll(async () => {

@@ -7,9 +7,8 @@ import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { takesToolImages, toToolOutput } from './tool-output.ts';
+import { PNG } from '../test-support/files.ts';
 
-/** A real 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'tool-images-test-secret-32-bytes-min!' }] });
 
 const chart = defineTool({
