@@ -45,8 +45,13 @@ describe('agent as tool', () => {
     const run = createRunContext({ conversationId: 'outer' });
     const result = await outer.generate({ messages: 'Is A-7 late?', run });
     expect(result.text).toBe('Your order is 3 days late.');
-    expect(result.toolResults.map((r) => [r.call.name, r.outcome])).toEqual([['support_agent', { type: 'success', output: 'A-7 is delayed by 3 days.' }]]);
+    // The output carries the inner turn's tokens (two mock steps of 10 in, 5 out); the model reads the answer only.
+    const innerUsage = { inputTokens: 20, outputTokens: 10, totalTokens: 30 };
+    expect(result.toolResults.map((r) => [r.call.name, r.outcome])).toEqual([['support_agent', { type: 'success', output: { answer: 'A-7 is delayed by 3 days.', usage: innerUsage } }]]);
     expect(lastToolResults(outerModel.doStreamCalls[1])).toEqual([{ toolCallId: 'o1', output: { type: 'text', value: 'A-7 is delayed by 3 days.' } }]);
+    // The outer turn's usage is its own two steps plus the agent's.
+    expect(result.usage).toMatchObject({ inputTokens: 40, outputTokens: 20, totalTokens: 60 });
+    expect(result.message.metadata?.usage).toEqual({ inputTokens: 40, outputTokens: 20, totalTokens: 60 });
     // The inner conversation held only the task; its state did not leak into the outer run.
     expect(innerModel.doGenerateCalls[0]?.prompt).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Check A-7' }] }]);
     expect(run.get(note)).toBeUndefined();

@@ -2,6 +2,7 @@ import { type AnyTool, availableTools, defineTool, forkRunContext, progressText,
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
+import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
 /** Options for {@link agentTool}. */
 export interface AgentToolOptions {
@@ -20,7 +21,9 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * no UI stream and no seals. If any of the agent's tools may need an approval, the tool itself needs one: the approval
  * surfaces to the outer run (naming the inner tools every run may see) and, once given, covers the agent's run. Inner
  * tools only some runs may see (`policy.available`) count only for those runs, and their names are never given. While it works, the
- * call reports progress: its inner tools' own reports, and each inner call as it finishes.
+ * call reports progress: its inner tools' own reports, and each inner call as it finishes. Its output is the agent's
+ * answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}), which the outer turn
+ * adds to its own `usage`.
  */
 export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
   const inner = await options.agent.registry.tools();
@@ -64,7 +67,8 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
       if (result.pending.length) {
         throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
-      return result.text;
+      return { answer: result.text, usage: messageUsage(result.usage) } satisfies AgentToolOutput;
     },
+    toModelOutput: (output: AgentToolOutput) => output.answer,
   }) as AnyTool;
 }

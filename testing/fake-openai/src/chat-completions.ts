@@ -6,8 +6,8 @@ function usageOf(plan: ReplyPlan): Record<string, unknown> {
     prompt_tokens: plan.inputTokens,
     completion_tokens: plan.outputTokens,
     total_tokens: plan.inputTokens + plan.outputTokens,
-    prompt_tokens_details: { cached_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: plan.cachedInputTokens },
+    completion_tokens_details: { reasoning_tokens: plan.reasoningTokens },
   };
 }
 

@@ -23,6 +23,8 @@ export interface ReplyPlan {
   readonly finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
   readonly inputTokens: number;
   readonly outputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly reasoningTokens: number;
   readonly streamError: { readonly message: string; readonly code?: string } | undefined;
 }
 
@@ -75,6 +77,8 @@ export function planReply(turn: FakeReplyTurn, request: RecordedRequest, ids: Id
     finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     inputTokens: turn.usage?.inputTokens ?? estimateTokens(JSON.stringify(request.messages)),
     outputTokens: turn.usage?.outputTokens ?? estimateTokens(outputText),
+    cachedInputTokens: turn.usage?.cachedInputTokens ?? 0,
+    reasoningTokens: turn.usage?.reasoningTokens ?? 0,
     streamError: turn.streamError,
   };
 }

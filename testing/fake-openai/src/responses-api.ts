@@ -6,9 +6,9 @@ type Item = Record<string, unknown>;
 function usageOf(plan: ReplyPlan): Record<string, unknown> {
   return {
     input_tokens: plan.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: plan.cachedInputTokens },
     output_tokens: plan.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: plan.reasoningTokens },
     total_tokens: plan.inputTokens + plan.outputTokens,
   };
 }

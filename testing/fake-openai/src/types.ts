@@ -13,6 +13,10 @@ export interface FakeToolCall {
 export interface FakeUsage {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  /** Of `inputTokens`, read from the prompt cache (`cached_tokens`; default 0). */
+  readonly cachedInputTokens?: number;
+  /** Of `outputTokens`, spent on reasoning (`reasoning_tokens`; default 0). */
+  readonly reasoningTokens?: number;
 }
 
 /** A scripted model reply: text, tool calls (parallel when several), or both. */

@@ -1,6 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import type { ReactElement } from 'react';
+import { formatUsage } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { ToolCard, type ToolCardActions } from './tool-card.tsx';
 
@@ -25,6 +26,7 @@ export function MessageView(
 ): ReactElement {
   const { message, toolCalls, questions, streaming, stopped } = props;
   const isUser = message.role === 'user';
+  const usage = formatUsage(message.metadata?.usage);
   return (
     <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
       {!isUser && (
@@ -51,6 +53,11 @@ export function MessageView(
           }
           return null;
         })}
+        {!isUser && !streaming && usage !== undefined ? (
+          <p className="usage-note" data-testid="message-usage" title={usage.title}>
+            {usage.label}
+          </p>
+        ) : null}
         {stopped ? (
           <p className="stopped-note" data-testid="message-stopped">
             Stopped: this answer was cut short.

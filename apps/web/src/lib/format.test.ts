@@ -4,6 +4,7 @@ import {
   formatBytes,
   formatDuration,
   formatOffset,
+  formatUsage,
   formatValue,
   outputDocuments,
   outputImages,
@@ -20,6 +21,22 @@ describe('formatting', () => {
     expect(formatDuration(12.4)).toBe('12 ms');
     expect(formatDuration(1834)).toBe('1.8 s');
     expect(formatDuration(undefined)).toBe('–');
+  });
+
+  it("an answer's tokens: a label, and a title with what is known", () => {
+    expect(formatUsage({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 })).toEqual({
+      label: '1,234 tokens',
+      title: "Tokens of this answer's latest request: 1,200 in, 34 out",
+    });
+    expect(formatUsage({ inputTokens: 900, outputTokens: 100, totalTokens: 1000, cachedInputTokens: 512, reasoningTokens: 40 })?.title).toBe(
+      "Tokens of this answer's latest request: 900 in, 512 of them cached, 100 out, 40 of them reasoning",
+    );
+    expect(formatUsage({ totalTokens: 7 })).toEqual({ label: '7 tokens', title: 'Tokens of this answer' });
+    // Saved messages are untrusted: anything but a finite total shows nothing.
+    expect(formatUsage(undefined)).toBeUndefined();
+    expect(formatUsage({ inputTokens: 5 })).toBeUndefined();
+    expect(formatUsage({ totalTokens: Number.NaN })).toBeUndefined();
+    expect(formatUsage({ totalTokens: '12' as unknown as number })).toBeUndefined();
   });
 
   it('values', () => {

@@ -1,4 +1,5 @@
 import { documentPart, imagePart, progressText, type ToolProgress } from '@edgetool/core';
+import type { MessageUsage } from '@edgetool/ai';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -7,6 +8,23 @@ export function formatDuration(ms: number | undefined): string {
   if (ms < 1) return `${ms.toFixed(2)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The tokens an answer used, from its metadata (`metadata.usage`, which the server sends with `finish`): a short label
+ * and a longer title; `undefined` when the total is unknown.
+ */
+export function formatUsage(usage: MessageUsage | undefined): { readonly label: string; readonly title: string } | undefined {
+  const total = usage?.totalTokens;
+  if (usage === undefined || typeof total !== 'number' || !Number.isFinite(total)) return undefined;
+  const n = (count: number) => count.toLocaleString('en-US');
+  const details = [
+    usage.inputTokens === undefined ? undefined : `${n(usage.inputTokens)} in`,
+    usage.cachedInputTokens ? `${n(usage.cachedInputTokens)} of them cached` : undefined,
+    usage.outputTokens === undefined ? undefined : `${n(usage.outputTokens)} out`,
+    usage.reasoningTokens ? `${n(usage.reasoningTokens)} of them reasoning` : undefined,
+  ].filter((text) => text !== undefined);
+  return { label: `${n(total)} tokens`, title: details.length ? `Tokens of this answer's latest request: ${details.join(', ')}` : 'Tokens of this answer' };
 }
 
 /** A value as readable JSON (strings as they are). */

@@ -64,6 +64,32 @@ describe.each([
     expect(lastMessage).toEqual({ role: 'tool', toolCallId: 'call_a', content: '{"order_id":"A-1001","status":"shipped"}' });
   });
 
+  it("model settings go on the wire; the turn reports the provider's token counts, summed over its steps", async () => {
+    fake.enqueue(
+      { toolCalls: [{ id: 'call_u', name: 'query_order', args: { order_id: 'A-1001' } }], usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 100, reasoningTokens: 8 } },
+      { text: 'Shipped.', usage: { inputTokens: 200, outputTokens: 20, cachedInputTokens: 150 } },
+    );
+    const agent = agentFor({ settings: { temperature: 0.25, maxOutputTokens: 400, providerOptions: { openai: { safetyIdentifier: 'agent' } } } });
+    const result = await agent.generate({
+      messages: 'Where is A-1001?',
+      run: createRunContext({ conversationId: 'c-usage' }),
+      settings: { providerOptions: { openai: { safetyIdentifier: 'user-42' } } },
+    });
+    expect(result.text).toBe('Shipped.');
+    const maxTokens = api === 'responses' ? 'max_output_tokens' : 'max_tokens';
+    for (const request of fake.requests) {
+      expect(request.body).toMatchObject({ temperature: 0.25, [maxTokens]: 400, safety_identifier: 'user-42' });
+    }
+    expect(result.usage).toMatchObject({
+      inputTokens: 320,
+      outputTokens: 50,
+      totalTokens: 370,
+      inputTokenDetails: { cacheReadTokens: 250 },
+      outputTokenDetails: { reasoningTokens: 8 },
+    });
+    expect(result.message.metadata?.usage).toEqual({ inputTokens: 320, outputTokens: 50, totalTokens: 370, reasoningTokens: 8, cachedInputTokens: 250 });
+  });
+
   it('parallel calls and malformed arguments: every call gets a typed result the model reads', async () => {
     fake.enqueue(
       {
@@ -159,7 +185,8 @@ describe.each([
       expect(new Map(chunks.filter((c) => c.type === 'tool-input-error').map((c) => [c.toolCallId, c.errorText]))).toEqual(texts);
       expect(chunks.some((c) => c.type === 'tool-input-available' || c.type === 'tool-output-error' || c.type === 'data-edgetool-ticket')).toBe(false);
       expect(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta).join('')).toBe('Sorry, let me try again.');
-      expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+      // The turn's tokens (the fake server's counts, summed over both steps) ride on `finish`.
+      expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: { usage: expect.objectContaining({ totalTokens: expect.any(Number) }) } });
       expect(modelRead(1)).toEqual(texts);
     });
 

@@ -27,6 +27,31 @@ describe('chat agent types: every turn brings what the tools need', () => {
     void generateTextTurn(agent, { messages: 'hi', run: createRunContext() });
   });
 
+  it('instructions made per run get the run typed by those deps; the agent still fits where any agent goes', async () => {
+    const agent = createChatAgent({
+      model: scriptedModel(),
+      tools: [lookup, plain],
+      tickets,
+      instructions: (run) => {
+        expectTypeOf(run.deps).toEqualTypeOf<{ db: Db }>();
+        return run.deps.db.query('instructions');
+      },
+      settings: { temperature: 0.3, providerOptions: { openai: { store: false } }, toolChoice: { type: 'tool', toolName: 'lookup' } },
+    });
+    expectTypeOf(agent).toEqualTypeOf<ChatAgent<{ db: Db }>>();
+    const any: ChatAgent = agent;
+    void any;
+    // @ts-expect-error instructions are text
+    createChatAgent({ model: scriptedModel(), tools: [plain], tickets, instructions: () => 42 });
+    // @ts-expect-error settings are the AI SDK's call options
+    createChatAgent({ model: scriptedModel(), tools: [plain], tickets, settings: { temperature: 'hot' } });
+    const result = await agent.generate({ messages: 'hi', run: createRunContext({ deps: { db } }), settings: { maxOutputTokens: 100 } });
+    expectTypeOf(result.usage.totalTokens).toEqualTypeOf<number | undefined>();
+    expectTypeOf(result.message.metadata?.usage?.totalTokens).toEqualTypeOf<number | undefined>();
+    const turn = await agent.stream({ messages: 'hi', run: createRunContext({ deps: { db } }) });
+    expectTypeOf(turn.usage).resolves.toHaveProperty('inputTokens');
+  });
+
   it('a registry made from those tools types the agent the same way', () => {
     const agent = createChatAgent({ model: scriptedModel(), tools: createRegistry({ tools: [lookup, plain], onError: 'report' }), tickets });
     expectTypeOf(agent).toEqualTypeOf<ChatAgent<{ db: Db }>>();

@@ -80,7 +80,13 @@ describe('chat loop: internal mode', () => {
     const types = result.message.parts.map((p) => p.type);
     expect(types).toContain(SEAL_PART);
     expect(types).toContain('data-edgetool-trace');
-    expect(result.message.metadata).toEqual({ model: { provider: 'mock-provider', modelId: 'mock-model-id', offline: false }, mode: 'internal' });
+    // Model and mode from `start`; the turn's tokens (two mock steps of 10 in, 5 out) from `finish`.
+    expect(result.message.metadata).toEqual({
+      model: { provider: 'mock-provider', modelId: 'mock-model-id', offline: false },
+      mode: 'internal',
+      usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 },
+    });
+    expect(result.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
   });
 
   it('sends a timed trace per server call by default, and none with `trace: false`', async () => {

@@ -33,6 +33,8 @@ import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
+import type { AgentInstructions, ModelSettings } from './model-settings.ts';
+import { addUsage, agentUsageOf, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
   dataByCallId,
@@ -44,15 +46,21 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, checkToolChoice, DEFAULT_MAX_STEPS, instructionsFor, mayAsk, mergeSettings, returnDirectStop } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
-/** Options for {@link createChatAgent}. */
-export interface ChatAgentOptions {
+/** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
+export interface ChatAgentOptions<TDeps = unknown> {
   /** Any AI SDK language model: `openai('gpt-4o')`, `createOfflineModel()`, a mock. */
   readonly model: LanguageModel;
   readonly tools: ToolRegistry | readonly AnyTool[];
-  readonly instructions?: string;
+  /** What the model is told before the conversation: text, or a function of the turn's run (made once per turn). */
+  readonly instructions?: AgentInstructions<TDeps>;
+  /**
+   * The model's settings for every step (`temperature`, `maxOutputTokens`, `reasoning`, `providerOptions`, `headers`,
+   * `toolChoice`, …). A turn's `settings` override them.
+   */
+  readonly settings?: ModelSettings;
   /** Signs and verifies tickets and seals. Required: continuations cross a trust boundary. */
   readonly tickets: TicketSigner;
   /** Upper bound on model steps per turn (default 8). */
@@ -136,6 +144,11 @@ export interface ChatRequest<TDeps = unknown> {
    * would need approval run without asking again. Never set this from client input.
    */
   readonly grantApprovals?: boolean;
+  /**
+   * This turn's model settings, over the agent's (field by field; provider options per provider). From server code:
+   * a value a client chose (a temperature slider) must be checked before it goes here.
+   */
+  readonly settings?: ModelSettings;
 }
 
 /** A call the turn ended on: waiting for a human approval, or for the caller to run it. */
@@ -159,6 +172,11 @@ export interface TurnOutcome {
   readonly pending: readonly PendingToolCall[];
   /** The loop ended on return-direct tools; the model was not called again. */
   readonly returnDirect: boolean;
+  /**
+   * The tokens the turn used: its model steps, plus the turns of agents it ran as tools. A turn cut short counts the
+   * steps that finished.
+   */
+  readonly usage: TurnUsage;
   readonly run: RunContext;
 }
 
@@ -187,6 +205,11 @@ export interface ChatTurn {
    * early settles it with what arrived (`finishReason: 'aborted'`).
    */
   readonly result: Promise<ChatTurnResult>;
+  /**
+   * The tokens the turn used (see {@link TurnOutcome.usage}), once its stream has ended, been cancelled or failed. It
+   * needs no fold: a Worker that only sends `toResponse()` meters with `ctx.waitUntil(turn.usage.then(record))`.
+   */
+  readonly usage: Promise<TurnUsage>;
 }
 
 /** The chat loop over an edgetool registry. */
@@ -196,7 +219,7 @@ export interface ChatAgent<TDeps = unknown> {
   readonly executor: ToolExecutor;
   readonly model: LanguageModel;
   /** The options the agent was created with (`generateTextTurn` runs the same loop from them). */
-  readonly options: ChatAgentOptions;
+  readonly options: ChatAgentOptions<TDeps>;
   /**
    * Verifies the continuation (throws a `ContinuationError` before anything runs when it is forged),
    * then streams the turn.
@@ -338,8 +361,10 @@ function foldTurn(
  * Given a list of tools, or a registry made from one, the agent is typed by the deps they need (`withDeps`): every
  * turn's `run` must carry them.
  */
-export function createChatAgent<const TTools extends readonly AnyTool[]>(options: ChatAgentOptions & { readonly tools: TTools }): ChatAgent<ToolsDeps<TTools>>;
-export function createChatAgent<TDeps>(options: ChatAgentOptions & { readonly tools: ToolRegistry<TDeps> }): ChatAgent<TDeps>;
+export function createChatAgent<const TTools extends readonly AnyTool[]>(
+  options: ChatAgentOptions<ToolsDeps<TTools>> & { readonly tools: TTools },
+): ChatAgent<ToolsDeps<TTools>>;
+export function createChatAgent<TDeps>(options: ChatAgentOptions<TDeps> & { readonly tools: ToolRegistry<TDeps> }): ChatAgent<TDeps>;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const { model, tickets, instructions } = options;
@@ -404,6 +429,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // is given only the tools the run may see (`activeTools`).
     const all = await registry.tools();
     const visible = await availableTools(all, run);
+    const settings = mergeSettings(options.settings, request.settings);
+    checkToolChoice(settings, visible);
+    const system = await instructionsFor(instructions, run);
+    let usage = emptyUsage();
+    let ended: () => void = () => {};
+    const usageAtEnd = new Promise<TurnUsage>((resolve) => {
+      ended = () => resolve(usage);
+    });
     const tools: ToolSet = await toAISDKTools(executor, {
       run,
       mode,
@@ -422,6 +455,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         ),
       onResult: (r) => {
         results.set(r.call.id, r);
+        usage = addUsage(usage, agentUsageOf(r));
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
@@ -440,8 +474,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const direct = returnDirectStop(results);
 
     const result = streamText({
+      ...settings,
       model,
-      ...(instructions === undefined ? {} : { instructions }),
+      ...(system === undefined ? {} : { instructions: system }),
       messages: modelMessages,
       tools,
       activeTools: visible.map((t) => t.name),
@@ -468,6 +503,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       metadata,
       onError: errorText,
       progress,
+      onStepUsage: (step) => {
+        usage = addUsage(usage, step);
+      },
+      onClose: () => ended(),
       proofs: createProofs({
         tickets,
         conversationId: run.conversationId,
@@ -494,7 +533,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         } else {
           finishReason = reason ?? 'error';
         }
-        trailer.push({ type: 'finish', finishReason: finishReason as never });
+        // Merged into the message's metadata by the client: the tokens of this request's turn.
+        trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: { usage: messageUsage(usage) } satisfies EdgetoolMessageMetadata });
         return trailer;
       },
     });
@@ -509,6 +549,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         toolResults: [...results.values()],
         pending: pendingCalls(message),
         returnDirect: direct.text() !== undefined,
+        usage,
         run,
       }));
     let folded: ReturnType<typeof fold> | undefined;
@@ -534,6 +575,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           ...(init?.headers ? { headers: init.headers } : {}),
         });
       },
+      usage: usageAtEnd,
     };
   }
 

@@ -7,3 +7,5 @@ export { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './t
 export * from './protocol.ts';
 export * from './tool-output.ts';
 export * from './verify-continuation.ts';
+export * from './model-settings.ts';
+export * from './usage.ts';

@@ -155,7 +155,8 @@ describe.each(['internal', 'manual'] as const)('calls the AI SDK cannot parse ge
     const { chunks, message } = await asClient(turn.toResponse());
     const about = (id: string) => chunks.filter((c) => (c as { toolCallId?: string }).toolCallId === id).map((c) => c.type);
     for (const id of BAD_IDS) expect(about(id), id).toEqual(['tool-input-start', 'tool-input-delta', 'tool-input-error']);
-    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+    // Two steps of the mock model (10 in, 5 out each).
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: { usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 } } });
     expect((await result).text).toBe('Sorry.');
     await checkTurn({ tools, prompt: model.doStreamCalls[1], message, toolResults: (await result).toolResults, traces });
   });

@@ -1,6 +1,8 @@
-import type { AnyTool, ToolCallResult } from '@edgetool/core';
+import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { type AnyTool, type RunContext, type ToolCallResult, ToolError } from '@edgetool/core';
 import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
+import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode } from './protocol.ts';
 
 /** The signals that are set, as one (`undefined` when none is). */
@@ -44,4 +46,34 @@ export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>): 
     },
     text: () => ids?.map((id) => results.get(id)?.content ?? '').join('\n\n'),
   };
+}
+
+/** The agent's settings with a turn's on top: fields replaced one by one, provider options merged per provider. */
+export function mergeSettings(agent: ModelSettings | undefined, turn: ModelSettings | undefined): ModelSettings {
+  if (turn === undefined) return agent ?? {};
+  if (agent === undefined) return turn;
+  const merged: ModelSettings = { ...agent, ...turn };
+  if (agent.providerOptions === undefined || turn.providerOptions === undefined) return merged;
+  const providerOptions: SharedV4ProviderOptions = { ...agent.providerOptions };
+  for (const [provider, options] of Object.entries(turn.providerOptions)) providerOptions[provider] = { ...agent.providerOptions[provider], ...options };
+  return { ...merged, providerOptions };
+}
+
+/**
+ * Refuses settings whose `toolChoice` names a tool the run may not see (the AI SDK would send the provider a choice of a
+ * tool it was not given). The message does not name the tool.
+ */
+export function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
+  const choice = settings.toolChoice;
+  if (typeof choice === 'object' && choice !== null && !visible.some((tool) => tool.name === choice.toolName)) {
+    throw new ToolError('invalid-input', 'The model settings name a tool in `toolChoice` that this run may not use.');
+  }
+}
+
+/** The instructions for this run (`undefined`: none). */
+export async function instructionsFor<TDeps>(instructions: AgentInstructions<TDeps> | undefined, run: RunContext<TDeps>): Promise<string | undefined> {
+  if (typeof instructions !== 'function') return instructions;
+  const text = await instructions(run);
+  if (typeof text !== 'string') throw new TypeError(`The agent's instructions function returned ${typeof text} instead of a string.`);
+  return text;
 }

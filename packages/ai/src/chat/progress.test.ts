@@ -181,7 +181,8 @@ describe('text turns and agents as tools: progress', () => {
       { id: 'o1', name: 'auditor', arguments: { task: 'Audit' } },
       { approval: { approved: true }, onProgress: ({ progress }) => events.push(progress) },
     );
-    expect(result.outcome).toEqual({ type: 'success', output: 'All scanned.' });
+    expect(result.outcome).toEqual({ type: 'success', output: { answer: 'All scanned.', usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 } } });
+    expect(result.content).toBe('All scanned.');
     expect(events).toEqual([
       { message: 'scan_orders: Scanned batch 1 of 2', completed: 0 },
       { message: 'scan_orders: Scanned batch 2 of 2', completed: 0 },

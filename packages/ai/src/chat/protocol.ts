@@ -1,5 +1,6 @@
 import type { ToolCallResult, ToolProgress, ToolSpan } from '@edgetool/core';
 import type { UIMessage } from 'ai';
+import type { MessageUsage } from './usage.ts';
 
 /** How a turn runs tools: the loop runs server tools itself, or hands every call back to the caller. */
 export type ExecutionMode = 'internal' | 'manual';
@@ -57,6 +58,11 @@ export function traceOf(result: ToolCallResult, side: TracePartData['side']): Om
 export interface EdgetoolMessageMetadata {
   readonly model?: { readonly provider: string; readonly modelId: string; readonly offline: boolean };
   readonly mode?: ExecutionMode;
+  /**
+   * The tokens used by the latest request that wrote this message (sent with its `finish`; a continued message gets
+   * the continuing request's). Display only: the server's own count is the turn's `usage`.
+   */
+  readonly usage?: MessageUsage;
 }
 
 /** The data parts edgetool adds to assistant messages (typed for `useChat`). */

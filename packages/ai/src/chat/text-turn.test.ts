@@ -2,6 +2,7 @@ import { type ApprovalDecision, contextKey, createRunContext, createTicketSigner
 import type { ModelMessage } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { MockLanguageModelV4 } from 'ai/test';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent, type PendingToolCall } from './chat-agent.ts';
 import { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
@@ -186,5 +187,28 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     controller.abort();
     await expect(generateTextTurn(agent, { messages: 'go', run: run(), signal: controller.signal, grantApprovals: true })).rejects.toThrow();
     expect(writes).toEqual([]);
+  });
+
+  it('passes only the model time limits generateText applies: the default chunk limits make the AI SDK warn on nothing', async () => {
+    const warned: unknown[] = [];
+    const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    const before = global.AI_SDK_LOG_WARNINGS;
+    global.AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => warned.push(...options.warnings);
+    try {
+      const { agent } = fixture(callsStep([['c1', 'query_order', { order_id: 'A-1' }]]), textStep('Shipped.'));
+      expect((await generateTextTurn(agent, { messages: 'go', run: run() })).text).toBe('Shipped.');
+    } finally {
+      global.AI_SDK_LOG_WARNINGS = before;
+    }
+    expect(warned).toEqual([]);
+  });
+
+  it('a step limit stops a model that never answers', async () => {
+    const hung = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
+    });
+    const agent = createChatAgent({ model: hung, tools: [], tickets, maxRetries: 0, modelTimeout: { stepMs: 20 } });
+    await expect(generateTextTurn(agent, { messages: 'go', run: run() })).rejects.toThrow(/timed out|timeout/i);
   });
 });

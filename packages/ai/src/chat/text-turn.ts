@@ -3,8 +3,10 @@ import { type AssistantModelMessage, generateText, isStepCount, type ModelMessag
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { takesToolDocuments, takesToolImages } from './tool-output.ts';
-import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, returnDirectStop } from './loop-parts.ts';
+import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
+import { abortOption, anySignal, checkToolChoice, DEFAULT_MAX_STEPS, instructionsFor, mayAsk, mergeSettings, returnDirectStop } from './loop-parts.ts';
+import type { ModelSettings } from './model-settings.ts';
+import { addUsage, agentUsageOf, emptyUsage } from './usage.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
 export interface TextTurnRequest<TDeps = unknown> {
@@ -27,6 +29,8 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
   /** Called with every call as it finishes (before the turn does); a listener that throws does not fail the call. */
   readonly onToolResult?: ((result: ToolCallResult) => void) | undefined;
+  /** This turn's model settings, over the agent's (see `ChatRequest.settings`). */
+  readonly settings?: ModelSettings;
 }
 
 /** The outcome of {@link TextTurnRequest}: approvals in `pending` are answered with `approvals` on the next turn. */
@@ -162,11 +166,15 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   // As in the UI loop: every tool for the AI SDK to run, only those the run may see for the model (see chat-agent.ts).
   const visible = await availableTools(await registry.tools(), run);
+  const settings = mergeSettings(options.settings, request.settings);
+  checkToolChoice(settings, visible);
+  const instructions = await instructionsFor(options.instructions, request.run);
   const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
   const result = await generateText({
+    ...settings,
     model,
-    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(instructions === undefined ? {} : { instructions }),
     messages,
     tools,
     activeTools: visible.map((t) => t.name),
@@ -175,24 +183,37 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    // The agent's model time limits (the chunk limits apply to streams only; step and total limits here too).
-    ...(options.modelTimeout === false ? {} : { timeout: options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT }),
+    ...textTurnTimeout(options.modelTimeout),
   });
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();
   const last = result.steps.at(-1);
   const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(result.responseMessages) : [];
+  const toolResults = inCallOrder(result.steps, results);
   const pending = await Promise.all(waiting.map(async (call): Promise<PendingToolCall> => ({ ...call, runsOn: (await registry.resolve(call.toolName))?.policy.runsOn })));
   return {
     text: text ?? result.text,
     finishReason: text === undefined ? result.finishReason : 'stop',
     messages: all,
-    toolResults: inCallOrder(result.steps, results),
+    toolResults,
     pending,
     returnDirect: text !== undefined,
     steps: result.steps.length,
+    // The model's steps, plus the turns of agents run as tools (their output carries their usage).
+    usage: toolResults.reduce((sum, r) => addUsage(sum, agentUsageOf(r)), addUsage(emptyUsage(), result.totalUsage)),
     run,
   };
+}
+
+/**
+ * The agent's model time limits that a text turn can apply: `generateText` takes the answer in one piece, so only the
+ * step and total limits (which include the tools' time) apply; the chunk limits are for streams, and passing them only
+ * made the AI SDK warn on every turn.
+ */
+export function textTurnTimeout(modelTimeout: ModelTimeout | false | undefined): { timeout?: { stepMs?: number; totalMs?: number } } {
+  const { stepMs, totalMs } = modelTimeout === false ? {} : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  if (stepMs === undefined && totalMs === undefined) return {};
+  return { timeout: { ...(stepMs === undefined ? {} : { stepMs }), ...(totalMs === undefined ? {} : { totalMs }) } };
 }
 
 /** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */

@@ -1,5 +1,5 @@
 import { ToolError } from '@edgetool/core';
-import { generateId, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
+import { generateId, type LanguageModelUsage, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ProgressRelay } from './progress-relay.ts';
 import type { TurnProofs } from './turn-proofs.ts';
 
@@ -22,6 +22,10 @@ export interface TurnStreamOptions {
    * finish reason of the source's `finish` part): the loop's `finish` and return-direct text.
    */
   readonly trailer: (last: UIMessageChunk | undefined, finishReason: string | undefined) => Promise<UIMessageChunk[]> | UIMessageChunk[];
+  /** The tokens of each model step, as it finishes. */
+  readonly onStepUsage?: ((usage: LanguageModelUsage) => void) | undefined;
+  /** Called once when the stream is over: ended (after the trailer), failed, or cancelled by its reader. */
+  readonly onClose?: (() => void) | undefined;
 }
 
 /**
@@ -34,7 +38,13 @@ export interface TurnStreamOptions {
  * Pull-driven: a part is read only when the reader wants a chunk, so backpressure reaches `streamText`.
  */
 export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIMessageChunk> {
-  const { tools, proofs, onError, metadata, progress } = options;
+  const { tools, proofs, onError, metadata, progress, onStepUsage } = options;
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    options.onClose?.();
+  };
   const reader = options.source.getReader();
   /** A read of the source still under way (a progress report came first): the next pull awaits it, never a second read. */
   let reading: Promise<ReadableStreamReadResult<TextStreamPart<ToolSet>>> | undefined;
@@ -70,6 +80,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
     if (part.type === 'finish') finishReason = part.finishReason;
+    else if (part.type === 'finish-step') onStepUsage?.(part.usage);
     return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
 
@@ -83,61 +94,70 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
   const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
     controller.close();
+    close();
     reader.cancel(error).catch(() => {});
   };
 
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
-      for (;;) {
-        const reports = progress?.take();
-        if (reports !== undefined && reports.length > 0) {
-          for (const report of reports) controller.enqueue(report);
-          return;
-        }
-        const read = await next();
-        if (cancelled) return;
-        if (read === undefined) continue;
-        if (read.done) {
-          let trailer: UIMessageChunk[];
+      try {
+        for (;;) {
+          const reports = progress?.take();
+          if (reports !== undefined && reports.length > 0) {
+            for (const report of reports) controller.enqueue(report);
+            return;
+          }
+          const read = await next();
+          if (cancelled) return;
+          if (read === undefined) continue;
+          if (read.done) {
+            let trailer: UIMessageChunk[];
+            try {
+              trailer = await options.trailer(last, finishReason);
+            } catch (error) {
+              trailer = [{ type: 'error', errorText: onError(error) }];
+            }
+            close();
+            if (cancelled) return;
+            for (const chunk of trailer) controller.enqueue(chunk);
+            controller.close();
+            return;
+          }
+          const chunk = convert(read.value);
+          if (chunk === undefined) continue;
+          last = chunk;
+          // A call's last report goes out before its result (and the result's seal).
+          const report = progress?.saw(chunk);
+          if (report !== undefined) controller.enqueue(report);
+          const before = proofs.before(chunk);
+          if (before === undefined) {
+            controller.enqueue(chunk);
+            return;
+          }
+          // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a call
+          // without its ticket, even if it stops reading in between. `start` opens the message first.
+          if (chunk.type === 'start') controller.enqueue(chunk);
+          let parts: UIMessageChunk[];
           try {
-            trailer = await options.trailer(last, finishReason);
+            parts = await before;
           } catch (error) {
-            trailer = [{ type: 'error', errorText: onError(error) }];
+            if (!cancelled) fail(controller, error);
+            return;
           }
           if (cancelled) return;
-          for (const chunk of trailer) controller.enqueue(chunk);
-          controller.close();
+          for (const part of parts) controller.enqueue(part);
+          if (chunk.type !== 'start') controller.enqueue(chunk);
           return;
         }
-        const chunk = convert(read.value);
-        if (chunk === undefined) continue;
-        last = chunk;
-        // A call's last report goes out before its result (and the result's seal).
-        const report = progress?.saw(chunk);
-        if (report !== undefined) controller.enqueue(report);
-        const before = proofs.before(chunk);
-        if (before === undefined) {
-          controller.enqueue(chunk);
-          return;
-        }
-        // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a call
-        // without its ticket, even if it stops reading in between. `start` opens the message first.
-        if (chunk.type === 'start') controller.enqueue(chunk);
-        let parts: UIMessageChunk[];
-        try {
-          parts = await before;
-        } catch (error) {
-          if (!cancelled) fail(controller, error);
-          return;
-        }
-        if (cancelled) return;
-        for (const part of parts) controller.enqueue(part);
-        if (chunk.type !== 'start') controller.enqueue(chunk);
-        return;
+      } catch (error) {
+        // The source failed (not as a part): the stream errors, and the turn is over all the same.
+        close();
+        throw error;
       }
     },
     cancel(reason) {
       cancelled = true;
+      close();
       return reader.cancel(reason);
     },
   });
