@@ -1,6 +1,6 @@
 // `vitest run` = every `src/**/*.test.ts` on Node and inside workerd (the chat loop must run in a Worker
-// without nodejs_compat). `*.node.test.ts` (the real OpenAI provider against the local fake server,
-// which is a Node HTTP server) run on Node only. See docs/testing.md.
+// without nodejs_compat). `*.node.test.ts` (the real OpenAI and Anthropic providers against the local
+// fake servers, which are Node HTTP servers) run on Node only. See docs/testing.md.
 import { basename } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';

@@ -5,7 +5,7 @@ import { createOfflineModel } from '../offline-model/index.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
-import { takesToolDocuments, takesToolImages, toToolOutput } from './tool-output.ts';
+import { takesToolDocuments, toToolOutput } from './tool-output.ts';
 import { invoiceTool as invoice, PDF, PNG } from '../test-support/files.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'tool-documents-test-secret-32-bytes!!' }] });
@@ -39,13 +39,12 @@ describe('documents in tool results reach the model', () => {
     expect(unnamed.type === 'content' && Object.keys(unnamed.value[0] ?? {})).toEqual(['type', 'mediaType', 'data']);
   });
 
-  it('takesToolDocuments: OpenAI’s and Azure’s Responses API and the offline model; not Anthropic (unverified here), Chat Completions, mocks or ids', () => {
+  it('takesToolDocuments: OpenAI’s and Azure’s Responses API, Anthropic’s Messages API and the offline model; not Chat Completions, mocks or ids', () => {
     const model = (provider: string) => ({ ...scriptedModel(), provider }) as unknown as Parameters<typeof takesToolDocuments>[0];
     expect(takesToolDocuments(model('openai.responses'))).toBe(true);
     expect(takesToolDocuments(model('azure.responses'))).toBe(true);
+    expect(takesToolDocuments(model('anthropic.messages'))).toBe(true);
     expect(takesToolDocuments(createOfflineModel())).toBe(true);
-    expect(takesToolDocuments(model('anthropic.messages'))).toBe(false);
-    expect(takesToolImages(model('anthropic.messages'))).toBe(true);
     expect(takesToolDocuments(model('openai.chat'))).toBe(false);
     expect(takesToolDocuments(model('azure.chat'))).toBe(false);
     expect(takesToolDocuments(scriptedModel())).toBe(false);
@@ -67,9 +66,9 @@ describe('documents in tool results reach the model', () => {
     expect(history?.content).toEqual([expect.objectContaining({ toolCallId: 'c1', output: asFiles })]);
   });
 
-  it('a provider that takes images but not documents gets the image as an image and the document as its line', async () => {
-    const model = scriptedAs('anthropic.messages', callsStep([['c1', 'invoice', { id: 'INV-7' }]]), textStep('It is due in May.'));
-    await createChatAgent({ model, tools: [invoice], tickets }).generate({ messages: 'Show INV-7', run: createRunContext() });
+  it('a model that takes images but not documents gets the image as an image and the document as its line', async () => {
+    const model = scriptedModel(callsStep([['c1', 'invoice', { id: 'INV-7' }]]), textStep('It is due in May.'));
+    await createChatAgent({ model, tools: [invoice], tickets, toolImages: true }).generate({ messages: 'Show INV-7', run: createRunContext() });
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: imagesOnly }]);
   });
 

@@ -36,10 +36,12 @@ describe('images in tool results reach the model', () => {
     expect(toToolOutput(parts, { images: false, documents: true })).toEqual(asText);
   });
 
-  it('takesToolImages: the Responses API, Anthropic and the offline model; not Chat Completions, mocks or model ids', () => {
+  it('takesToolImages: the Responses API, Anthropic’s Messages API and the offline model; not Chat Completions, mocks or model ids', () => {
     const model = (provider: string) => ({ ...scriptedModel(), provider }) as unknown as Parameters<typeof takesToolImages>[0];
     expect(takesToolImages(model('openai.responses'))).toBe(true);
     expect(takesToolImages(model('anthropic.messages'))).toBe(true);
+    // Only the provider name checked against @ai-sdk/anthropic, not anything else under `anthropic.`.
+    expect(takesToolImages(model('anthropic.other'))).toBe(false);
     expect(takesToolImages(createOfflineModel())).toBe(true);
     expect(takesToolImages(model('openai.chat'))).toBe(false);
     expect(takesToolImages(scriptedModel())).toBe(false);

@@ -8,16 +8,19 @@ export type AISDKToolOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput
 /**
  * Providers whose tool results can carry images (OpenAI's and Azure's Responses API, Anthropic's Messages API), and
  * edgetool's offline model. Others (Chat Completions among them) would write the image's base64 into the prompt as
- * text, so they get the parts' text instead.
+ * text, so they get the parts' text instead. Checked against fake servers with the installed providers: the Responses
+ * model sends `input_image` with a data URL, `@ai-sdk/anthropic`'s `anthropic.messages` an `image` block (base64 and
+ * media type) in the `tool_result`.
  */
-const TAKES_TOOL_IMAGES = /^(?:openai\.responses|azure\.responses|anthropic\.|edgetool\.offline$)/;
+const TAKES_TOOL_IMAGES = /^(?:openai\.responses|azure\.responses|anthropic\.messages|edgetool\.offline$)/;
 
 /**
- * Providers whose tool results can carry PDF documents, as checked in the installed `@ai-sdk/openai`: its Responses
+ * Providers whose tool results can carry PDF documents, as checked in the installed providers: the OpenAI Responses
  * model sends a tool result's PDF as `input_file` (`file_data` and `filename`), and `@ai-sdk/azure` builds its
- * `azure.responses` models from that same class. Anthropic's provider is not installed here, so it is not claimed.
+ * `azure.responses` models from that same class; `@ai-sdk/anthropic`'s `anthropic.messages` sends a `document` block
+ * (base64, `application/pdf`, with the `pdfs-2024-09-25` beta header) in the `tool_result`, but without the file name.
  */
-const TAKES_TOOL_DOCUMENTS = /^(?:openai\.responses|azure\.responses)/;
+const TAKES_TOOL_DOCUMENTS = /^(?:openai\.responses|azure\.responses|anthropic\.messages)/;
 
 /** Whether `model` sees images in tool results as images (see {@link TAKES_TOOL_IMAGES}); a model given by id: no. */
 export function takesToolImages(model: LanguageModel): boolean {

@@ -1,0 +1,3 @@
+export * from './message-events.ts';
+export * from './server.ts';
+export * from './types.ts';

@@ -1,0 +1,168 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '@edgetool/fake-openai';
+import { formatEvent, messageEvents } from './message-events.ts';
+import type { AnthropicRecordedRequest, FakeAnthropic, FakeAnthropicError, FakeAnthropicOptions, FakeAnthropicTurn } from './types.ts';
+
+type Json = Record<string, unknown>;
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Starts a fake Anthropic Messages API on loopback; resolves once it listens. */
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) throw new Error(`fake-anthropic only binds loopback hosts, not ${host}`);
+  const fake = new FakeAnthropicServer(options.apiKey);
+  await fake.listen(host, options.port ?? 0);
+  return fake;
+}
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isError = (turn: FakeAnthropicTurn): turn is FakeAnthropicError => 'error' in turn && turn.error !== undefined;
+
+/** The `error.type` the Messages API uses for a status. */
+function errorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 413) return 'request_too_large';
+  if (status === 429) return 'rate_limit_error';
+  if (status === 529) return 'overloaded_error';
+  return status >= 500 ? 'api_error' : 'invalid_request_error';
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type = errorType(status)): void {
+  const text = JSON.stringify({ type: 'error', error: { type, message } });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** What is wrong with a Messages request body, in the API's words, or undefined when nothing is. */
+function bodyProblem(body: Json): string | undefined {
+  if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
+  if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
+  if (!Array.isArray(body.messages)) return 'messages: Field required';
+  // The fake streams only: everything the AI SDK's chat loop sends is streamed.
+  if (body.stream !== true) return 'fake-anthropic answers streamed requests only (stream: true)';
+  return undefined;
+}
+
+class FakeAnthropicServer implements FakeAnthropic {
+  readonly #server: Server;
+  readonly #apiKey: string | undefined;
+  #queue: FakeAnthropicTurn[] = [];
+  #requests: AnthropicRecordedRequest[] = [];
+  #count = 0;
+  #messages = 0;
+  #tools = 0;
+  #baseURL = '';
+  #port = 0;
+  #closed: Promise<void> | undefined;
+
+  constructor(apiKey: string | undefined) {
+    this.#apiKey = apiKey;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) sendError(res, 500, `fake-anthropic internal error: ${String(error)}`);
+        else res.destroy();
+      });
+    });
+  }
+
+  get baseURL(): string {
+    return this.#baseURL;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get requests(): readonly AnthropicRecordedRequest[] {
+    return this.#requests;
+  }
+
+  async listen(host: string, port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.#server.address() as AddressInfo;
+    this.#port = address.port;
+    this.#baseURL = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/v1`;
+  }
+
+  enqueue(...turns: readonly FakeAnthropicTurn[]): void {
+    this.#queue.push(...turns);
+  }
+
+  reset(): void {
+    this.#queue = [];
+    this.#requests = [];
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= new Promise<void>((resolve) => {
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+    return this.#closed;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (path !== '/v1/messages') return sendError(res, 404, `Not found: ${req.method} ${path}`);
+    if (req.method !== 'POST') return sendError(res, 405, `Method ${req.method} not allowed on ${path}; use POST.`);
+    if (this.#apiKey !== undefined && req.headers['x-api-key'] !== this.#apiKey) return sendError(res, 401, 'invalid x-api-key');
+    if (req.headers['anthropic-version'] === undefined) return sendError(res, 400, 'anthropic-version: header is required');
+    const text = await readBody(req);
+    if (text === undefined) return sendError(res, 413, 'Request exceeds the maximum allowed number of bytes.');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return sendError(res, 400, 'There was an issue with your request body: it is not valid JSON.');
+    }
+    if (!isRecord(body)) return sendError(res, 400, 'The request body must be a JSON object.');
+    const problem = bodyProblem(body);
+    if (problem !== undefined) return sendError(res, 400, problem);
+
+    const model = body.model as string;
+    const index = this.#count++;
+    this.#requests.push({ index, model, body, headers: headerRecord(req) });
+    const turn = this.#queue.shift();
+    // 400, not 5xx: the AI SDK retries 5xx, which would hide this mistake behind backoff delays.
+    if (turn === undefined) return sendError(res, 400, `fake-anthropic: no turn queued (request #${index}).`);
+    if (isError(turn)) return sendError(res, turn.error.status, turn.error.message, turn.error.type);
+
+    const events = messageEvents({
+      turn,
+      model,
+      messageId: `msg_${++this.#messages}`,
+      toolId: () => `toolu_${++this.#tools}`,
+      requestChars: text.length,
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': `req_${index + 1}` });
+    for (const event of events) res.write(formatEvent(event));
+    res.end();
+  }
+}
