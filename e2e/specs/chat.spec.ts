@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { deliveryDate, idle, openChat, openOrderCount, send, shot, toolCard } from './support.ts';
+import { deliveryDate, expectUsage, idle, openChat, openOrderCount, send, shot, toolCard } from './support.ts';
 
 test.describe('the demo chat on the offline model', () => {
   test('internal mode: an order lookup runs on the server and the answer streams', async ({ page }) => {
@@ -15,6 +15,8 @@ test.describe('the demo chat on the offline model', () => {
     await expect(page.getByTestId('message-assistant').last()).toContainText('A-1002');
     await expect(card.getByTestId('trace-timeline')).toBeVisible();
     await expect(card.getByTestId('trace-span').first()).toBeVisible();
+    // The offline model reports estimated tokens; the answer shows their sum.
+    await expectUsage(page);
     await shot(page, 'internal-order-lookup');
   });
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { OPENAI_URL } from '../playwright.config.ts';
-import { idle, openChat, send, shot, toolCard } from './support.ts';
+import { expectUsage, idle, openChat, send, shot, toolCard } from './support.ts';
 
 test.describe('the demo chat on the real @ai-sdk/openai provider (local fake OpenAI server)', () => {
   test('the model calls a server tool over the real wire format and answers from its result', async ({ page }) => {
@@ -13,6 +13,10 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
     await expect(card.getByTestId('tool-output')).toContainText('Radia Perlman');
     await idle(page);
     await expect(page.getByTestId('message-assistant').last()).toContainText('query_order returned');
+    // The fake server's usage, read by the real provider, summed over both steps, survives a reload.
+    const total = await expectUsage(page);
+    await page.reload();
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-usage')).toHaveText(`${total.toLocaleString('en-US')} tokens`);
     await shot(page, 'openai-provider');
   });
 

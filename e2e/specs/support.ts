@@ -49,3 +49,17 @@ export async function openChat(page: Page, url = '/'): Promise<void> {
   await page.goto(url);
   await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', /ok|online|up|ready/, { timeout: 15_000 });
 }
+
+/**
+ * The last answer shows the tokens its request used (from the `finish` chunk's metadata): a total that is the sum of
+ * the input and output counts its title names. Returns the total.
+ */
+export async function expectUsage(page: Page): Promise<number> {
+  const usage = page.getByTestId('message-assistant').last().getByTestId('message-usage');
+  await expect(usage).toHaveText(/^[1-9][\d,]* tokens$/);
+  const count = (text: string | undefined) => Number((text ?? '').replaceAll(',', ''));
+  const total = count((await usage.textContent())?.replace(' tokens', ''));
+  const [, input, output] = (await usage.getAttribute('title'))?.match(/([\d,]+) in, .*?([\d,]+) out/) ?? [];
+  expect(count(input) + count(output)).toBe(total);
+  return total;
+}

@@ -46,6 +46,17 @@ describe('README examples', () => {
     expect(lines).toEqual(['update_delivery_date waits for approval 2026-12-01', expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/)]);
   });
 
+  it('the settings example: instructions per run, settings per turn, and the tokens the turn used', async () => {
+    capture();
+    await import('./settings.ts');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/A-1001.*shipped/);
+    const [input, output, total] = (lines[1]?.match(/^(\d+) in, (\d+) out, (\d+) in all$/) ?? []).slice(1).map(Number);
+    expect(input).toBeGreaterThan(0);
+    expect(output).toBeGreaterThan(0);
+    expect(total).toBe((input ?? 0) + (output ?? 0));
+  });
+
   it('the progress example prints each report, then the result', async () => {
     capture();
     await import('./progress.ts');
@@ -101,7 +112,7 @@ describe('README examples', () => {
     expect(lines).toEqual(['text, document', 'Invoice INV-7, attached:\n[document: INV-7.pdf, application/pdf, 125 B]']);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts'])('the README shows %s verbatim', (file) => {
+  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts', 'settings.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -18,3 +18,5 @@ console.log('\n— tools of an MCP server, used as edgetool tools —');
 await import('./mcp-client.ts');
 console.log('\n— the chat loop on the offline model: a lookup, an approval —');
 await import('./chat.ts');
+console.log('\n— instructions per user, model settings, token usage —');
+await import('./settings.ts');

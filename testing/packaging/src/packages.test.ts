@@ -15,7 +15,7 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts'] as const;
+const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts', 'settings.ts'] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -311,6 +311,13 @@ describe('a project that installs them', () => {
 
   it('runs the documents example: documentPart and the parts come from the tarball', () => {
     expect(runExample('documents.ts')).toEqual(['text, document', 'Invoice INV-7, attached:', '[document: INV-7.pdf, application/pdf, 125 B]']);
+  });
+
+  it('runs the settings example: instructions per run, settings per turn, the turn\'s tokens', () => {
+    const lines = runExample('settings.ts');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/A-1001.*shipped/);
+    expect(lines[1]).toMatch(/^[1-9]\d* in, [1-9]\d* out, [1-9]\d* in all$/);
   });
 
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {

@@ -1,0 +1,36 @@
+import { createChatAgent, createModelFromEnv } from '@edgetool/ai';
+import { createRunContext, createTicketSigner, withDeps } from '@edgetool/core';
+import * as v from 'valibot';
+
+interface Deps {
+  readonly user: { readonly name: string; readonly plan: 'free' | 'pro' };
+}
+const { defineTool } = withDeps<Deps>();
+
+const queryOrder = defineTool({
+  name: 'query_order',
+  description: 'Look up an order by its id',
+  input: v.object({ order_id: v.string() }),
+  execute: ({ order_id }) => ({ order_id, status: 'shipped' }),
+});
+
+const { model } = createModelFromEnv({ OPENAI_API_KEY: process.env.OPENAI_API_KEY });
+const agent = createChatAgent({
+  model,
+  tools: [queryOrder],
+  tickets: createTicketSigner({ keys: [{ id: 'k1', secret: 'replace-me-with-32+-random-bytes-from-a-secret' }] }),
+  // Made per turn from the run, typed by the tools' deps.
+  instructions: (run) => `You help ${run.deps.user.name}. Be brief.`,
+  // Every model step gets these; a turn's own settings override them field by field.
+  settings: { temperature: 0.2, maxOutputTokens: 500 },
+});
+
+const run = createRunContext({ conversationId: 'conv-7', deps: { user: { name: 'Ada', plan: 'pro' } } satisfies Deps });
+const result = await agent.generate({
+  messages: 'Where is order A-1001?',
+  run,
+  settings: run.deps.user.plan === 'pro' ? { maxOutputTokens: 2000 } : {},
+});
+console.log(result.text);
+// The turn's tokens: every model step, plus the turns of agents it ran as tools.
+console.log(`${result.usage.inputTokens} in, ${result.usage.outputTokens} out, ${result.usage.totalTokens} in all`);
