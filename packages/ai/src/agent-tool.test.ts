@@ -1,4 +1,5 @@
-import { contextKey, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.ts';
@@ -57,6 +58,25 @@ describe('agent as tool', () => {
     expect(run.get(note)).toBeUndefined();
     const parts = result.message.parts.map((p) => p.type);
     expect(parts.filter((t) => t.startsWith('tool-'))).toEqual(['tool-support_agent']);
+  });
+
+  it('timeoutMs bounds the whole call: a sub-agent whose model never answers fails with timeout and is aborted', async () => {
+    let aborted = false;
+    const hung = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) =>
+          abortSignal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(abortSignal.reason);
+          }),
+        ),
+    });
+    const inner = createChatAgent({ model: hung, tools: innerTools([]).slice(0, 1), tickets, maxRetries: 0 });
+    const slow = await agentTool({ name: 'slow_agent', description: 'Never answers', agent: inner, timeoutMs: 30 });
+    expect(slow.policy.timeoutMs).toBe(30);
+    const result = await createExecutor({ registry: [slow] }).execute({ id: 's1', name: 'slow_agent', arguments: { task: 'Think' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('timeout');
+    expect(aborted).toBe(true);
   });
 
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {

@@ -10,6 +10,12 @@ export interface AgentToolOptions {
   readonly description: string;
   /** The agent that does the work (its own model, instructions and tools). */
   readonly agent: ChatAgent;
+  /**
+   * How long one call may take, the agent's whole turn included (`policy.timeoutMs`): at the limit the call fails with
+   * `timeout` and the inner turn is aborted. Default: none (the inner agent's own `modelTimeout` step and total limits
+   * still apply).
+   */
+  readonly timeoutMs?: number;
 }
 
 const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
@@ -41,7 +47,7 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
     name: options.name,
     description: options.description,
     input: v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) }),
-    policy: { effects, needsApproval },
+    policy: { effects, needsApproval, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
     metadata: {
       kind: 'agent',
       innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name),
