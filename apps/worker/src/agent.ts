@@ -58,6 +58,8 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner)
     name: 'delay_analyst',
     description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
     agent: analyst,
+    // Its whole turn, the model's answers included: a hung model fails the call instead of the chat turn.
+    timeoutMs: 120_000,
   });
   return [...demoTools, delayAnalyst, ...browserToolDeclarations];
 }
