@@ -32,6 +32,9 @@ export function takesToolDocuments(model: LanguageModel): boolean {
   return typeof model !== 'string' && (TAKES_TOOL_DOCUMENTS.test(model.provider) || model.provider === OFFLINE_PROVIDER);
 }
 
+type ContentOutput = Extract<AISDKToolOutput, { type: 'content' }>;
+type ContentEntry = ContentOutput['value'][number];
+
 /** Which parts of a tool result reach the model as files; the others become their line of text (`partsText`). */
 export interface ToolFiles {
   /** Image parts as image files. */
@@ -50,16 +53,16 @@ export function toToolOutput(content: ModelContent, files: ToolFiles): AISDKTool
   if (!content.some(asFile)) return { type: 'text', value: partsText(content) };
   return {
     type: 'content',
-    value: content.map((part) => {
-      if (part.type === 'text' || !asFile(part)) return { type: 'text', text: part.type === 'text' ? part.text : partsText([part]) };
-      const named = part.type === 'document' && part.filename !== undefined ? { filename: part.filename } : {};
-      return { type: 'file', mediaType: part.mediaType, data: { type: 'data', data: part.data }, ...named };
+    value: content.flatMap((part): ContentEntry[] => {
+      if (part.type === 'text' || !asFile(part)) return [{ type: 'text', text: part.type === 'text' ? part.text : partsText([part]) }];
+      const file: ContentEntry = { type: 'file', mediaType: part.mediaType, data: { type: 'data', data: part.data } };
+      if (part.type !== 'document' || part.filename === undefined) return [file];
+      // The document's line goes before it: not every provider sends a tool result's file name (Anthropic's does not),
+      // and the model should know which file it reads whichever provider carries it.
+      return [{ type: 'text', text: partsText([part]) }, { ...file, filename: part.filename }];
     }),
   };
 }
-
-type ContentOutput = Extract<AISDKToolOutput, { type: 'content' }>;
-type ContentEntry = ContentOutput['value'][number];
 
 /** The line that stands for a file entry of a tool result, as `partsText` writes it for a part (`[image: image/png, 68 B]`). */
 function fileLine(entry: ContentEntry): string {
@@ -75,7 +78,12 @@ function fileLine(entry: ContentEntry): string {
 
 /** A tool result's output with its files as their lines: one text when nothing but text is left. */
 function withoutFiles(output: ContentOutput): AISDKToolOutput {
-  const lines = output.value.map((entry) => (entry.type === 'text' ? entry.text : fileLine(entry)));
+  const lines: string[] = [];
+  for (const entry of output.value) {
+    const line = entry.type === 'text' ? entry.text : fileLine(entry);
+    // A document's file follows its own line (see toToolOutput): the line stands for both.
+    if (entry.type === 'text' || lines.at(-1) !== line) lines.push(line);
+  }
   return { type: 'text', value: lines.join('\n') };
 }
 
