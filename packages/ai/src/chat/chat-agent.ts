@@ -108,9 +108,9 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly toolImages?: boolean;
   /**
    * PDF documents in tool results (`documentPart`) reach the model as documents. Default: when the model takes them
-   * ({@link takesToolDocuments}: OpenAI's and Azure's Responses API, Anthropic, the offline model; Anthropic's is not
-   * shown the file name); other models read a line naming each document (its file name, type and size), while images
-   * still follow `toolImages`. `true` forces documents, `false` text.
+   * ({@link takesToolDocuments}: OpenAI's and Azure's Responses API, Anthropic, the offline model), each after the line
+   * that names it; other models read only that line (its file name, type and size), while images still follow
+   * `toolImages`. `true` forces documents, `false` text.
    */
   readonly toolDocuments?: boolean;
   /**
