@@ -220,6 +220,38 @@ describe('MCP handler: tools', () => {
     expect(refunds).toEqual([{ order_id: 'A-1' }]);
   });
 
+  it('the tools of a registry the request’s run may not see (createRegistry({ available })) are neither listed nor callable', async () => {
+    const refunds: unknown[] = [];
+    const staffRefund = defineTool({
+      name: 'staff_refund',
+      description: 'Refund an order (staff only)',
+      input: v.object({ order_id: v.string() }),
+      execute: (input) => {
+        refunds.push(input);
+        return 'refunded';
+      },
+    });
+    const staffTools = createRegistry({ tools: [staffRefund], available: (run) => run.userId === 'staff' });
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [staffTools] });
+    const h = handler({ tools: registry, run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }) });
+    const names = async (user: string) => ((await result(await h(rpc('tools/list', undefined, { headers: { 'x-user': user } })))).tools as { name: string }[]).map((t) => t.name);
+    expect(await names('staff')).toEqual(['query_order', 'staff_refund']);
+    expect(await names('guest')).toEqual(['query_order']);
+    const asGuest = (await (await h(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }, { headers: { 'x-user': 'guest' } }))).json()) as {
+      error: { code: number; message: string };
+    };
+    expect(asGuest.error).toEqual({ code: -32602, message: 'Unknown tool: staff_refund' });
+    // Served by an executor (its chain applies), the executor refuses it too.
+    const viaExecutor = handler({ tools: createExecutor({ registry }), run: () => createRunContext({ userId: 'guest' }) });
+    expect((await (await viaExecutor(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }))).json()) as object).toMatchObject({
+      error: { code: -32602, message: 'Unknown tool: staff_refund' },
+    });
+    expect(refunds).toEqual([]);
+    const asStaff = await h(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }, { headers: { accept: 'application/json', 'x-user': 'staff' } }));
+    expect(await result(asStaff)).toEqual({ content: [{ type: 'text', text: 'refunded' }], isError: false });
+    expect(refunds).toEqual([{ order_id: 'A-1' }]);
+  });
+
   it('a call runs through the executor and answers with the text the model reads', async () => {
     const h = handler({ run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }) });
     const answer = await h(rpc('tools/call', { name: 'query_order', arguments: { order_id: 'A-1001' } }, { headers: { accept: 'application/json', 'x-user': 'ada' } }));
