@@ -1,30 +1,72 @@
-import { ToolError } from '../errors/tool-error.ts';
+import { ToolError, type ToolIssue } from '../errors/tool-error.ts';
+import { formatIssuePath } from '../schema/input-schema.ts';
 import { parseJsonSlowly } from './parse-json-slowly.ts';
 
 const SNIPPET = 120;
 
+/** What the model reads about a key the executor refuses (see {@link prototypeKeyIssues}). */
+export const PROTOTYPE_KEY_TEXT = 'A key that could change an object’s prototype is not accepted: leave it out.';
+
 /**
  * Parses a model's raw arguments. Text is JSON-parsed (empty text means `{}`, which models send
  * for tools without parameters); anything else is taken as already parsed. Malformed JSON is a
- * typed `invalid-json` error, never an exception.
+ * typed `invalid-json` error, never an exception. So are arguments, text or parsed, with a key that could change an
+ * object's prototype (an own `__proto__`, a `constructor` object with an own `prototype`), which the AI SDK's parser
+ * and `useChat` refuse too; that error comes with the parsed `value`, for masking.
  */
-export function parseArguments(raw: unknown, meta: { toolName: string; callId: string }): { ok: true; value: unknown } | { ok: false; error: ToolError } {
-  if (typeof raw !== 'string') return { ok: true, value: raw === undefined ? {} : raw };
-  if (raw.trim() === '') return { ok: true, value: {} };
+export function parseArguments(
+  raw: unknown,
+  meta: { toolName: string; callId: string },
+): { ok: true; value: unknown } | { ok: false; error: ToolError; value?: unknown } {
+  if (raw === undefined) return { ok: true, value: {} };
+  let value: unknown = raw;
+  let issues: ToolIssue[];
   try {
-    return { ok: true, value: parseJson(raw) };
+    if (typeof raw === 'string') {
+      if (raw.trim() === '') return { ok: true, value: {} };
+      value = parseJson(raw);
+      // The fast path: text that cannot spell either key (a `\u` escape could) is not walked.
+      if (!raw.includes('__proto__') && !raw.includes('constructor') && !raw.includes('\\u')) return { ok: true, value };
+    }
+    issues = prototypeKeyIssues(value);
   } catch (error) {
-    const snippet = raw.length > SNIPPET ? `${raw.slice(0, SNIPPET)}… (${raw.length} chars)` : raw;
     const detail = error instanceof Error ? error.message : String(error);
+    const snippet = typeof raw !== 'string' ? '' : raw.length > SNIPPET ? ` Received: ${raw.slice(0, SNIPPET)}… (${raw.length} chars)` : ` Received: ${raw}`;
     return {
       ok: false,
-      error: new ToolError('invalid-json', `The arguments for "${meta.toolName}" are not valid JSON (${detail}). Received: ${snippet}`, {
-        toolName: meta.toolName,
-        callId: meta.callId,
-        cause: error,
-      }),
+      error: new ToolError('invalid-json', `The arguments for "${meta.toolName}" are not valid JSON (${detail}).${snippet}`, { ...meta, cause: error }),
     };
   }
+  if (issues.length === 0) return { ok: true, value };
+  const paths = issues.map((issue) => issue.path).join(', ');
+  return { ok: false, value, error: new ToolError('invalid-json', `The arguments for "${meta.toolName}" have a key that could change an object’s prototype: ${paths}.`, { ...meta, issues }) };
+}
+
+/**
+ * The keys the AI SDK's JSON parser refuses (an own `__proto__`, a `constructor` object with an own `prototype`), as
+ * issues with their paths (`items[1].__proto__`), outermost first. Walks arrays and plain objects (what JSON makes),
+ * each once.
+ */
+export function prototypeKeyIssues(value: unknown): ToolIssue[] {
+  const issues: ToolIssue[] = [];
+  const seen = new Set<object>();
+  const pending: [unknown, PropertyKey[]][] = [[value, []]];
+  for (let i = 0; i < pending.length; i++) {
+    const [node, path] = pending[i] as [unknown, PropertyKey[]];
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    const proto: unknown = Object.getPrototypeOf(node);
+    // Not JSON data (a Date, a Map, a class instance): left to the schema.
+    if (!Array.isArray(node) && proto !== null && Object.getPrototypeOf(proto) !== null) continue;
+    seen.add(node);
+    for (const key of Object.keys(node)) {
+      const item: unknown = (node as Record<string, unknown>)[key];
+      if (key === '__proto__') issues.push({ path: formatIssuePath([...path, key]), message: PROTOTYPE_KEY_TEXT });
+      else if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype')) {
+        issues.push({ path: formatIssuePath([...path, key, 'prototype']), message: PROTOTYPE_KEY_TEXT });
+      } else if (typeof item === 'object' && item !== null) pending.push([item, [...path, Array.isArray(node) ? Number(key) : key]]);
+    }
+  }
+  return issues;
 }
 
 /**

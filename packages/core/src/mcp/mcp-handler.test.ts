@@ -267,6 +267,20 @@ describe('MCP handler: tools', () => {
     expect((await callTool(h, 'query_order', '{"order_id":')).content[0]?.text).toMatch(/^Error \(invalid-json\)/);
   });
 
+  it('arguments with a key that could change an object’s prototype are refused as invalid-json, as the chat loop refuses them', async () => {
+    const h = handler();
+    const before = writes.length;
+    // JSON.stringify keeps an own __proto__ key, so the request body carries it as a client would send it.
+    const args = JSON.parse('{"order_id":"A-1001","__proto__":{"isAdmin":true}}') as unknown;
+    const refused = await callTool(h, 'query_order', args);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toMatch(/^Error \(invalid-json\): The arguments for "query_order" have a key that could change an object’s prototype: __proto__\./);
+    const nested = await callTool(h, 'maybe_refund', JSON.parse('{"amount":1,"meta":{"constructor":{"prototype":{"isAdmin":true}}}}'));
+    expect(nested.content[0]?.text).toMatch(/prototype: meta\.constructor\.prototype\./);
+    expect(writes).toHaveLength(before);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
   it('an unknown tool, a client tool or a hidden one is a protocol error, and nothing runs', async () => {
     const h = handler();
     for (const name of ['drop_tables', 'pick_date', 'refund', '__proto__']) {
