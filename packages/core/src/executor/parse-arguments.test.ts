@@ -284,6 +284,9 @@ describe('parseArguments: keys that could change an object’s prototype are ref
     expect(parseArguments(cyclic, meta).ok).toBe(true);
     cyclic.bad = JSON.parse('{"__proto__":1}');
     expect(refusal(cyclic)?.paths).toEqual(['bad.__proto__']);
+    const root = JSON.parse('{"__proto__":1}') as Record<string, unknown>;
+    root.self = root;
+    expect(refusal(root)?.paths, 'a cycle back to the root names its key once').toEqual(['__proto__']);
     const getter = Object.defineProperty({}, 'x', {
       enumerable: true,
       get() {

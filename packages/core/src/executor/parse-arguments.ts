@@ -3,6 +3,11 @@ import { formatIssuePath } from '../schema/input-schema.ts';
 import { parseJsonSlowly } from './parse-json-slowly.ts';
 
 const SNIPPET = 120;
+/**
+ * What text needs to spell a key {@link prototypeKeyIssues} looks for: either key, or a `\u` escape (`"\u005f_proto__"`).
+ * One regular expression: a little faster here than three `includes`.
+ */
+const SUSPECT = /__proto__|constructor|\\u/;
 
 /** What the model reads about a key the executor refuses (see {@link prototypeKeyIssues}). */
 export const PROTOTYPE_KEY_TEXT = 'A key that could change an object’s prototype is not accepted: leave it out.';
@@ -25,8 +30,8 @@ export function parseArguments(
     if (typeof raw === 'string') {
       if (raw.trim() === '') return { ok: true, value: {} };
       value = parseJson(raw);
-      // The fast path: text that cannot spell either key (a `\u` escape could) is not walked.
-      if (!raw.includes('__proto__') && !raw.includes('constructor') && !raw.includes('\\u')) return { ok: true, value };
+      // The fast path: text that cannot spell either key is not walked.
+      if (!SUSPECT.test(raw)) return { ok: true, value };
     }
     issues = prototypeKeyIssues(value);
   } catch (error) {
@@ -49,21 +54,39 @@ export function parseArguments(
  */
 export function prototypeKeyIssues(value: unknown): ToolIssue[] {
   const issues: ToolIssue[] = [];
-  const seen = new Set<object>();
-  const pending: [unknown, PropertyKey[]][] = [[value, []]];
-  for (let i = 0; i < pending.length; i++) {
-    const [node, path] = pending[i] as [unknown, PropertyKey[]];
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+  if (typeof value !== 'object' || value === null) return issues;
+  // The objects to walk, and for each the index of the one it is in and its key there (its path, built only to report).
+  const nodes: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: PropertyKey[] = [''];
+  const report = (at: number, ...tail: string[]) => {
+    const path: PropertyKey[] = tail;
+    for (let i = at; i > 0; i = parents[i] as number) path.unshift(keys[i] as PropertyKey);
+    issues.push({ path: formatIssuePath(path), message: PROTOTYPE_KEY_TEXT });
+  };
+  // Each object is walked once (a cycle ends); made only for nested arguments.
+  let seen: Set<unknown> | undefined;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as object;
+    const array = Array.isArray(node);
     const proto: unknown = Object.getPrototypeOf(node);
     // Not JSON data (a Date, a Map, a class instance): left to the schema.
-    if (!Array.isArray(node) && proto !== null && Object.getPrototypeOf(proto) !== null) continue;
-    seen.add(node);
+    if (!array && proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) continue;
     for (const key of Object.keys(node)) {
       const item: unknown = (node as Record<string, unknown>)[key];
-      if (key === '__proto__') issues.push({ path: formatIssuePath([...path, key]), message: PROTOTYPE_KEY_TEXT });
-      else if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype')) {
-        issues.push({ path: formatIssuePath([...path, key, 'prototype']), message: PROTOTYPE_KEY_TEXT });
-      } else if (typeof item === 'object' && item !== null) pending.push([item, [...path, Array.isArray(node) ? Number(key) : key]]);
+      if (key === '__proto__') report(i, key);
+      else if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype')) report(i, key, 'prototype');
+      else if (typeof item === 'object' && item !== null) {
+        if (seen === undefined) {
+          seen = new Set();
+          seen.add(value);
+        }
+        if (seen.has(item)) continue;
+        seen.add(item);
+        nodes.push(item);
+        parents.push(i);
+        keys.push(array ? Number(key) : key);
+      }
     }
   }
   return issues;
