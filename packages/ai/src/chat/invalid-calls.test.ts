@@ -63,7 +63,9 @@ async function expectedTexts(tools: readonly AnyTool[]): Promise<Map<string, str
     expect(result.outcome.type === 'error' && result.outcome.error.code).toBe(code);
     texts.set(id, result.content);
   }
-  expect(texts.get('c5')).toMatch(/^Error \(invalid-json\): The arguments for "update_delivery_date" have a key that could change an object’s prototype: meta\[0\]\.constructor\.prototype\./);
+  expect(texts.get('c5')).toMatch(
+    /^Error \(invalid-json\): The arguments for "update_delivery_date" have a key that could change an object’s prototype: meta\[0\]\.constructor\.prototype\./,
+  );
   return texts;
 }
 

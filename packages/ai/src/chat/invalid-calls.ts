@@ -1,4 +1,14 @@
-import { type AnyTool, isToolAvailable, parseArguments, type RunContext, type ToolCall, type ToolCallResult, ToolError, toToolError, type ToolExecutor } from '@edgetool/core';
+import {
+  type AnyTool,
+  isToolAvailable,
+  parseArguments,
+  type RunContext,
+  type ToolCall,
+  type ToolCallResult,
+  ToolError,
+  toToolError,
+  type ToolExecutor,
+} from '@edgetool/core';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 
 /** Options for {@link repairToolCallFor}. */
@@ -13,8 +23,8 @@ export interface InvalidCallOptions {
  * The AI SDK's `repairToolCall` for edgetool's loops. The AI SDK hands it every call it cannot parse (arguments that
  * are not JSON, a tool that does not exist, keys it refuses) before it gives up on the call. It repairs nothing: it
  * answers the call the way edgetool does, with the executor's typed error (`invalid-json`, also for the keys, which the
- * executor refuses too; `unknown-tool`; nothing runs), gives the result to `onResult` and `onTrace` like any failed call's, and makes the AI SDK's error read as
- * edgetool's text. The AI SDK then reports that text wherever it reports the call: to the model in the next step, in
+ * executor refuses too; `unknown-tool`; nothing runs), gives the result to `onResult` and `onTrace` like any failed
+ * call's, and makes the AI SDK's error read as edgetool's text. The AI SDK then reports that text wherever it reports the call: to the model in the next step, in
  * the UI stream (`tool-input-error`, an `output-error` part) and in the text turn's messages.
  */
 export function repairToolCallFor(executor: ToolExecutor, options: InvalidCallOptions): ToolCallRepairFunction<ToolSet> {

@@ -430,18 +430,21 @@ describe('executor properties: valid calls', () => {
     );
   });
 
-  it('a prototype key put anywhere in valid arguments (text, escaped text or parsed) is refused as invalid-json naming its path; nothing runs or is polluted', async () => {
+  it('a prototype key anywhere in valid arguments (text, escaped text, parsed) is invalid-json naming its path; nothing runs or is polluted', async () => {
     const executor = createExecutor({ registry: tools });
+    const forms = fc.constantFrom('text', 'escaped', 'parsed');
+    /** The key in JSON text with its first character as a `\u` escape (`"\u005f_proto__":`). */
+    const escaped = (text: string, key: string) => text.replaceAll(`"${key}":`, `"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":`);
     const hostile = fc.oneof(
       fc.record({ key: fc.constant('__proto__'), inner: jsonValue }),
       fc.record({ key: fc.constant('constructor'), inner: fc.record({ prototype: jsonValue }) }),
     );
     await fc.assert(
-      fc.asyncProperty(validCall, hostile, fc.array(fc.nat(), { maxLength: 4 }), fc.constantFrom('text', 'escaped', 'parsed'), async ({ name, input }, { key, inner }, turns, form) => {
+      fc.asyncProperty(validCall, hostile, fc.array(fc.nat(), { maxLength: 4 }), forms, async ({ name, input }, { key, inner }, turns, form) => {
         seen.length = 0;
         const injected = injectKey(input, key, inner, turns);
         const text = JSON.stringify(injected.value);
-        const args = form === 'parsed' ? jsonClone(JSON.parse(text)) : form === 'escaped' ? text.replaceAll(`"${key}":`, `"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":`) : text;
+        const args = form === 'parsed' ? jsonClone(JSON.parse(text)) : form === 'escaped' ? escaped(text, key) : text;
         const result = await executor.execute({ id: 'c', name, arguments: args });
         const { outcome } = result;
         expect(outcome.type === 'error' && outcome.error.code, result.content).toBe('invalid-json');
@@ -454,7 +457,10 @@ describe('executor properties: valid calls', () => {
         checkResult(result, { name });
         checkNoPollution();
       }),
-      { numRuns: 300, examples: [[{ name: 'echo_text', input: { text: 'x' }, expected: { text: 'x' } }, { key: '__proto__', inner: { polluted: true } }, [], 'escaped']] },
+      {
+        numRuns: 300,
+        examples: [[{ name: 'echo_text', input: { text: 'x' }, expected: { text: 'x' } }, { key: '__proto__', inner: { polluted: true } }, [], 'escaped']],
+      },
     );
   });
 

@@ -258,7 +258,13 @@ describe('executor: policy', () => {
 
   it('a key that could change an object’s prototype → invalid-json naming it, as text or parsed, before the lookup; nothing runs or is polluted', async () => {
     const ran: unknown[] = [];
-    const bag = defineTool({ name: 'bag', description: '', input: v.record(v.string(), v.unknown()), policy: { coerce: true }, execute: (input) => ran.push(input) });
+    const bag = defineTool({
+      name: 'bag',
+      description: '',
+      input: v.record(v.string(), v.unknown()),
+      policy: { coerce: true },
+      execute: (input) => ran.push(input),
+    });
     const ex = createExecutor({ registry: [bag] });
     const text = '{"a":"1","items":[{"__proto__":{"polluted":true}}]}';
     for (const args of [text, JSON.parse(text) as unknown, '{"\\u005f_proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {

@@ -182,7 +182,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
    * A failure before any context exists (bad JSON, unknown tool, invalid input). The input is masked by the interceptors
    * that would have run for `masking` (default: `tool`).
    */
-  function early(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, error: ToolError, run: RunContext | undefined, masking = tool): ToolCallResult {
+  function early(
+    call: ToolCall,
+    tool: AnyTool | undefined,
+    input: unknown,
+    started: number,
+    error: ToolError,
+    run: RunContext | undefined,
+    masking = tool,
+  ): ToolCallResult {
     const outcome = failure(error);
     try {
       onTrace?.({

@@ -229,7 +229,8 @@ describe('parseArguments: keys that could change an object’s prototype are ref
     ['a key spelled with escapes', '{"\\u005f_proto__":{},"\\u0063onstructor":{"prototyp\\u0065":1}}', ['__proto__', 'constructor.prototype']],
     ['a root array', '[{"__proto__":1}]', ['[0].__proto__']],
   ])('refuses text with %s as invalid-json naming each key', (_what, text, paths) => {
-    expect(refusal(text)).toEqual({ code: 'invalid-json', message: `The arguments for "bag" have a key that could change an object’s prototype: ${paths.join(', ')}.`, paths });
+    const message = `The arguments for "bag" have a key that could change an object’s prototype: ${paths.join(', ')}.`;
+    expect(refusal(text)).toEqual({ code: 'invalid-json', message, paths });
   });
 
   it('gives the refused arguments back as read, for masking', () => {
@@ -297,7 +298,9 @@ describe('parseArguments: keys that could change an object’s prototype are ref
   });
 
   it('prototypeKeyIssues names each key, outermost first, with the text the model reads', () => {
-    const value = JSON.parse('{"a":{"__proto__":{"x":1}},"constructor":{"prototype":{}},"b":[{"c":{"constructor":{"prototype":1}}}],"d":{"constructor":{"name":"x"}}}');
+    const value = JSON.parse(
+      '{"a":{"__proto__":{"x":1}},"constructor":{"prototype":{}},"b":[{"c":{"constructor":{"prototype":1}}}],"d":{"constructor":{"name":"x"}}}',
+    );
     expect(prototypeKeyIssues(value)).toEqual(
       ['constructor.prototype', 'a.__proto__', 'b[0].c.constructor.prototype'].map((path) => ({ path, message: PROTOTYPE_KEY_TEXT })),
     );

@@ -44,7 +44,8 @@ export function parseArguments(
   }
   if (issues.length === 0) return { ok: true, value };
   const paths = issues.map((issue) => issue.path).join(', ');
-  return { ok: false, value, error: new ToolError('invalid-json', `The arguments for "${meta.toolName}" have a key that could change an object’s prototype: ${paths}.`, { ...meta, issues }) };
+  const message = `The arguments for "${meta.toolName}" have a key that could change an object’s prototype: ${paths}.`;
+  return { ok: false, value, error: new ToolError('invalid-json', message, { ...meta, issues }) };
 }
 
 /**
