@@ -100,6 +100,12 @@ describe('README examples', () => {
     expect(lines).toEqual(['Refunded A-1001', 'Error (unknown-tool): Unknown tool "refund_order". Available tools: lookup_order.']);
   });
 
+  it('the registry example: a paid module’s tools are there on the pro plan; on the free plan they do not exist', async () => {
+    capture();
+    await import('./available-registry.ts');
+    expect(lines).toEqual(['orders-late.csv', 'Error (unknown-tool): Unknown tool "export_csv". Available tools: search.']);
+  });
+
   it('the images example: the model gets text and an image, or the text that names it', async () => {
     capture();
     await import('./images.ts');
@@ -112,7 +118,8 @@ describe('README examples', () => {
     expect(lines).toEqual(['text, document', 'Invoice INV-7, attached:\n[document: INV-7.pdf, application/pdf, 125 B]']);
   });
 
-  it.each(['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts', 'settings.ts'])('the README shows %s verbatim', (file) => {
+  const shown = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -7,6 +7,7 @@ console.log('\n— call limits and rate limits —');
 await import('./limits.ts');
 console.log('\n— tools per user —');
 await import('./available.ts');
+await import('./available-registry.ts');
 console.log('\n— images and documents in tool results —');
 await import('./images.ts');
 await import('./documents.ts');

@@ -15,7 +15,21 @@ import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
-const EXAMPLES = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts', 'images.ts', 'documents.ts', 'settings.ts'] as const;
+const EXAMPLES = [
+  'quickstart.ts',
+  'approvals.ts',
+  'chat.ts',
+  'job.ts',
+  'progress.ts',
+  'mcp.ts',
+  'mcp-client.ts',
+  'limits.ts',
+  'available.ts',
+  'available-registry.ts',
+  'images.ts',
+  'documents.ts',
+  'settings.ts',
+] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
@@ -303,6 +317,10 @@ describe('a project that installs them', () => {
 
   it('runs the available example: a tool only staff may see', () => {
     expect(runExample('available.ts')).toEqual(['Refunded A-1001', 'Error (unknown-tool): Unknown tool "refund_order". Available tools: lookup_order.']);
+  });
+
+  it('runs the registry example: a registry’s available hides its tools, nested in another registry', () => {
+    expect(runExample('available-registry.ts')).toEqual(['orders-late.csv', 'Error (unknown-tool): Unknown tool "export_csv". Available tools: search.']);
   });
 
   it('runs the images example: imagePart and the parts come from the tarball', () => {

@@ -1,4 +1,4 @@
-import { createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -101,5 +101,35 @@ describe('chat loop: tools a run may not see (policy.available)', () => {
     const execute = kept.refund?.execute as unknown as (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<unknown>;
     await expect(execute({ order_id: 'A-1' }, { toolCallId: 'c1', messages: [] })).rejects.toThrow('Error (unknown-tool): Unknown tool "refund". Available tools: query_order.');
     expect(f.refunds).toEqual([]);
+  });
+
+  it('a registry’s available (createRegistry({ available })) hides all its tools the same way, also nested in another registry', async () => {
+    const f = fixture();
+    const purged: string[] = [];
+    const purge = defineRoleTool({
+      name: 'purge_cache',
+      description: 'Purge the cache (admin tools)',
+      input: v.object({ region: v.string() }),
+      execute: ({ region }) => {
+        purged.push(region);
+        return `purged ${region}`;
+      },
+    });
+    const admin = createRegistry({ tools: [purge], available: (run) => run.deps.role === 'staff' });
+    const registry = createRegistry({ tools: [f.tools[0] as (typeof f.tools)[0]], resolvers: [admin] });
+    const guessed = scriptedModel(callsStep([['c1', 'purge_cache', { region: 'eu' }]]), textStep('I cannot do that.'));
+    const result = await createChatAgent({ model: guessed, tools: registry, tickets: f.tickets }).generate({ messages: 'Purge eu', run: runAs('guest') });
+    expect(offered(guessed.doStreamCalls[0])).toEqual(['query_order']);
+    expect(result.toolResults.map((r) => (r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type))).toEqual(['unknown-tool']);
+    expect(lastToolResults(guessed.doStreamCalls[1])).toEqual([
+      { toolCallId: 'c1', output: { type: 'error-text', value: 'Error (unknown-tool): Unknown tool "purge_cache". Available tools: query_order.' } },
+    ]);
+    expect(purged).toEqual([]);
+    expect(Object.keys(await toAISDKTools(registry, { run: runAs('guest') }))).toEqual(['query_order']);
+    // For a run it says yes to, the tool is offered and runs.
+    const staffModel = scriptedModel(callsStep([['c2', 'purge_cache', { region: 'eu' }]]), textStep('Purged.'));
+    await createChatAgent({ model: staffModel, tools: registry, tickets: f.tickets }).generate({ messages: 'Purge eu', run: runAs('staff') });
+    expect(offered(staffModel.doStreamCalls[0])).toEqual(['query_order', 'purge_cache']);
+    expect(purged).toEqual(['eu']);
   });
 });

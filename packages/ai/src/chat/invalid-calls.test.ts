@@ -7,7 +7,7 @@ import { mapToolPart, respondToApproval, type ToolPartLike } from '../testing/cl
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { toAISDKTools } from './ai-tools.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
-import { prototypeKeyIssues, repairToolCallFor } from './invalid-calls.ts';
+import { repairToolCallFor } from './invalid-calls.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, TRACE_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
 
@@ -40,41 +40,32 @@ function fixture() {
 
 const run = (conversationId = 'conv-invalid') => createRunContext({ conversationId, userId: 'ada' });
 
-/** What the model reads for a call its arguments' prototype keys made invalid. */
-const prototypeText = (tool: string, paths: readonly string[]) =>
-  [
-    `Error (invalid-input): Invalid arguments for "${tool}".`,
-    ...paths.map((p) => `- ${p}: A key that could change an object’s prototype is not accepted: leave it out.`),
-    'Fix these arguments and call the tool again.',
-  ].join('\n');
-
 /** Calls the AI SDK refuses before any tool runs, with the error code edgetool gives each. */
 const BAD_CALLS = [
   ['c1', 'query_order', '{"order_id": ', 'invalid-json'],
   ['c2', 'cancel_order', '{"order_id":"A-1"}', 'unknown-tool'],
   ['c3', '__proto__', '{}', 'unknown-tool'],
-  ['c4', 'query_order', '{"order_id":"A-1","__proto__":{"isAdmin":true}}', 'invalid-input'],
-  ['c5', 'update_delivery_date', '{"order_id":"A-1","new_date":"2026-12-24","meta":[{"constructor":{"prototype":{"isAdmin":true}}}]}', 'invalid-input'],
+  ['c4', 'query_order', '{"order_id":"A-1","__proto__":{"isAdmin":true}}', 'invalid-json'],
+  ['c5', 'update_delivery_date', '{"order_id":"A-1","new_date":"2026-12-24","meta":[{"constructor":{"prototype":{"isAdmin":true}}}]}', 'invalid-json'],
   ['c6', 'pick_date', '{"question": "which day', 'invalid-json'],
 ] as const;
 const BAD_IDS = BAD_CALLS.map(([id]) => id);
 
 /**
  * The text the model must read for each bad call: the executor's own for `executor.execute()` with the same call (it
- * takes prototype keys as data, so for those it is the loop's `invalid-input`, in the executor's words).
+ * refuses prototype keys too, as the AI SDK does).
  */
 async function expectedTexts(tools: readonly AnyTool[]): Promise<Map<string, string>> {
   const executor = createExecutor({ registry: tools });
   const texts = new Map<string, string>();
   for (const [id, name, args, code] of BAD_CALLS) {
-    if (code !== 'invalid-input') {
-      const result = await executor.execute({ id, name, arguments: args });
-      expect(result.outcome.type === 'error' && result.outcome.error.code).toBe(code);
-      texts.set(id, result.content);
-    }
+    const result = await executor.execute({ id, name, arguments: args });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe(code);
+    texts.set(id, result.content);
   }
-  texts.set('c4', prototypeText('query_order', ['__proto__']));
-  texts.set('c5', prototypeText('update_delivery_date', ['meta[0].constructor.prototype']));
+  expect(texts.get('c5')).toMatch(
+    /^Error \(invalid-json\): The arguments for "update_delivery_date" have a key that could change an object’s prototype: meta\[0\]\.constructor\.prototype\./,
+  );
   return texts;
 }
 
@@ -204,7 +195,7 @@ describe('calls the AI SDK cannot parse: the rest of the loop', () => {
     // The executor's own traces of the calls it refuses.
     const theirs: TraceRecord[] = [];
     const executor = createExecutor({ registry: f.tools, interceptors, onTrace: (t) => theirs.push(t) });
-    for (const [id, name, args] of BAD_CALLS.filter(([, , , code]) => code !== 'invalid-input')) await executor.execute({ id, name, arguments: args }, { run: run() });
+    for (const [id, name, args] of BAD_CALLS) await executor.execute({ id, name, arguments: args }, { run: run() });
     for (const record of theirs) expect(ours.find((t) => t.callId === record.callId)).toEqual(record);
     // A tool's own redact() masks a call refused for its keys, as it would a call refused for its arguments.
     const secret = defineTool({
@@ -217,7 +208,7 @@ describe('calls the AI SDK cannot parse: the rest of the loop', () => {
     const traced: TraceRecord[] = [];
     const login = scriptedModel(callsStep([['s1', 'login', '{"password":"hunter2","__proto__":{}}']]), textStep('Sorry.'));
     await createChatAgent({ model: login, tools: [secret], tickets: f.tickets, onTrace: (t) => traced.push(t) }).generate({ messages: 'go', run: run() });
-    expect(traced).toEqual([expect.objectContaining({ callId: 's1', errorCode: 'invalid-input', input: JSON.parse('{"password":"[redacted]","__proto__":{}}') })]);
+    expect(traced).toEqual([expect.objectContaining({ callId: 's1', errorCode: 'invalid-json', input: JSON.parse('{"password":"[redacted]","__proto__":{}}') })]);
     expect(JSON.stringify(traced)).not.toContain('hunter2');
   });
 });
@@ -364,10 +355,11 @@ describe('repairToolCallFor', () => {
   it('a tool that cannot be loaded is the executor’s execution-failed; a registry that throws errors makes the repair throw', async () => {
     const broken = { ...createExecutor({ registry: tools }).registry, resolve: () => Promise.reject(new Error('chunk lost')) };
     const error = new Error('AI SDK text');
-    await repair({ ...createExecutor({ registry: tools }), registry: broken })(args('query_order', '{"__proto__":{}}', error));
+    await repair({ ...createExecutor({ registry: tools }), registry: broken })(args('query_order', '{"order_id":"A"}', error));
     expect(String(error)).toBe('Error (execution-failed): chunk lost');
     const throwing = createExecutor({ registry: { ...createExecutor({ registry: tools }).registry, onError: 'throw' } });
-    await expect(repair(throwing)(args('query_order', '{"__proto__":{}}'))).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(repair(throwing)(args('query_order', '{"order_id":"A"}'))).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(repair(throwing)(args('query_order', '{"__proto__":{}}'))).rejects.toMatchObject({ code: 'invalid-json' });
     await expect(repair(throwing)(args('nope', '{}'))).rejects.toMatchObject({ code: 'unknown-tool' });
   });
 
@@ -385,11 +377,5 @@ describe('repairToolCallFor', () => {
     expect(result.text).toBe('Sorry.');
     const [seen] = lastToolResults(model.doGenerateCalls[1]);
     expect(seen?.output).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^Error \(invalid-json\): The arguments for "query_order" are not valid JSON/) });
-  });
-
-  it('prototypeKeyIssues names each key the AI SDK refuses, at any depth, and nothing else', () => {
-    const value = JSON.parse('{"a":{"__proto__":{"x":1}},"constructor":{"prototype":{}},"b":[{"c":{"constructor":{"prototype":1}}}],"d":{"constructor":{"name":"x"}}}');
-    expect(prototypeKeyIssues(value).map((i) => i.path)).toEqual(['constructor.prototype', 'a.__proto__', 'b[0].c.constructor.prototype']);
-    expect(prototypeKeyIssues({ prototype: {}, proto: 1, constructor: 'x' })).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import {
   type AnyTool,
-  formatIssuePath,
   isToolAvailable,
   parseArguments,
   type RunContext,
@@ -9,7 +8,6 @@ import {
   ToolError,
   toToolError,
   type ToolExecutor,
-  type ToolIssue,
 } from '@edgetool/core';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 
@@ -21,15 +19,12 @@ export interface InvalidCallOptions {
   readonly onResult?: ((result: ToolCallResult) => void) | undefined;
 }
 
-/** What the model reads about a key the loop refuses (see {@link prototypeKeyIssues}). */
-export const PROTOTYPE_KEY_TEXT = 'A key that could change an object’s prototype is not accepted: leave it out.';
-
 /**
  * The AI SDK's `repairToolCall` for edgetool's loops. The AI SDK hands it every call it cannot parse (arguments that
  * are not JSON, a tool that does not exist, keys it refuses) before it gives up on the call. It repairs nothing: it
- * answers the call the way edgetool does, with the executor's typed error (`invalid-json`, `unknown-tool`; nothing
- * runs), gives the result to `onResult` and `onTrace` like any failed call's, and makes the AI SDK's error read as
- * edgetool's text. The AI SDK then reports that text wherever it reports the call: to the model in the next step, in
+ * answers the call the way edgetool does, with the executor's typed error (`invalid-json`, also for the keys, which the
+ * executor refuses too; `unknown-tool`; nothing runs), gives the result to `onResult` and `onTrace` like any failed
+ * call's, and makes the AI SDK's error read as edgetool's text. The AI SDK then reports that text wherever it reports the call: to the model in the next step, in
  * the UI stream (`tool-input-error`, an `output-error` part) and in the text turn's messages.
  */
 export function repairToolCallFor(executor: ToolExecutor, options: InvalidCallOptions): ToolCallRepairFunction<ToolSet> {
@@ -51,7 +46,8 @@ async function refuse(
 ): Promise<ToolCallResult> {
   const meta = { toolName: call.name, callId: call.id };
   const parsed = parseArguments(call.arguments, meta);
-  // Not JSON: the executor stops at its parse (invalid-json), before it resolves or runs anything.
+  // Not JSON, or a key that could change an object's prototype: the executor stops at its parse (invalid-json), before
+  // it resolves or runs anything.
   if (!parsed.ok) return executor.execute(call, { run: options.run, signal });
   let tool: AnyTool | undefined;
   try {
@@ -62,36 +58,10 @@ async function refuse(
   // No such tool, or one this run may not see: the executor stops at its lookup (unknown-tool, naming the tools the run
   // may call).
   if (tool === undefined || !(await isToolAvailable(tool, options.run))) return executor.execute(call, { run: options.run, signal });
-  // JSON the executor would read but the AI SDK refuses (prototype keys). It must not run: the AI SDK has given up on
-  // the call, and no UI stream reader would take such an input.
-  const keys = prototypeKeyIssues(parsed.value);
-  const issues = keys.length > 0 ? keys : [{ path: '(root)', message: reason }];
+  // JSON the executor reads but the AI SDK refused for a reason of its own. It must not run: the AI SDK has given up
+  // on the call.
+  const issues = [{ path: '(root)', message: reason }];
   return executor.refuse(call, new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues }), { run: options.run });
-}
-
-/**
- * The keys the AI SDK's JSON parser refuses (an own `__proto__`, a `constructor` object with an own `prototype`), as
- * issues with their paths (`items[1].__proto__`).
- */
-export function prototypeKeyIssues(value: unknown): ToolIssue[] {
-  const issues: ToolIssue[] = [];
-  const pending: [unknown, (string | number)[]][] = [[value, []]];
-  for (let i = 0; i < pending.length; i++) {
-    const [node, path] = pending[i]!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) pending.push([item, [...path, index]]);
-      continue;
-    }
-    for (const key of Object.keys(node)) {
-      const item: unknown = (node as Record<string, unknown>)[key];
-      if (key === '__proto__') issues.push({ path: formatIssuePath([...path, key]), message: PROTOTYPE_KEY_TEXT });
-      else if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype')) {
-        issues.push({ path: formatIssuePath([...path, key, 'prototype']), message: PROTOTYPE_KEY_TEXT });
-      } else pending.push([item, [...path, key]]);
-    }
-  }
-  return issues;
 }
 
 /**

@@ -1,13 +1,15 @@
 // Property-based tests of the executor against random model output (issue "Reliability").
 // Runs per runtime: 1,000 random calls + 400 random calls with a throwing trace exporter + 200 random
-// executeAll batches (~900 calls) + 500 valid calls + 400 quoted-primitive calls with `coerce` +
-// 300 unknown names + 20 empty outputs = 2,820 properties, ~3,700 executor calls.
+// executeAll batches (~900 calls) + 500 valid calls (those with a prototype key refused) + 300 calls with a
+// prototype key put anywhere + 400 quoted-primitive calls with `coerce` + 300 unknown names + 20 empty outputs =
+// 3,120 properties, ~4,000 executor calls.
 // Failures print fast-check's seed and path.
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { formatIssuePath } from '../schema/input-schema.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import {
   CODES,
@@ -18,6 +20,7 @@ import {
   jsonObject,
   jsonString,
   jsonValue,
+  objectFrom,
   PROTOTYPE_KEYS,
   settle,
   watchUnhandledRejections,
@@ -367,14 +370,53 @@ const validCall = fc.oneof(
     .map((c) => ({ ...c, expected: c.input })),
 );
 
+/**
+ * Whether the AI SDK's JSON parser (secure-json-parse) refuses this JSON value: an own `__proto__` key, or a
+ * `constructor` object with an own `prototype`, at any depth. Written apart from `prototypeKeyIssues`, as the oracle.
+ */
+function refusedByAISDK(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const ctor = Object.hasOwn(value, 'constructor') ? (value as { constructor: unknown }).constructor : undefined;
+  if (typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype')) return true;
+  return Object.values(value).some(refusedByAISDK);
+}
+
+/** Puts `key: inner` into a copy of `value` at a random depth (in an object, or a new object in an array), and says where. */
+function injectKey(value: Record<string, unknown>, key: string, inner: unknown, turns: readonly number[]): { value: Record<string, unknown>; path: string } {
+  const root = jsonClone(value);
+  let node: object = root;
+  const at: (string | number)[] = [];
+  for (const turn of turns) {
+    const children = Object.entries(node).filter(([, child]) => typeof child === 'object' && child !== null);
+    if (children.length === 0) break;
+    const [name, child] = children[turn % children.length] as [string, object];
+    at.push(Array.isArray(node) ? Number(name) : name);
+    node = child;
+  }
+  if (Array.isArray(node)) {
+    at.push(node.length);
+    node.push(objectFrom([[key, inner]]));
+  } else Object.defineProperty(node, key, { value: inner, enumerable: true, writable: true, configurable: true });
+  return { value: root, path: formatIssuePath(key === '__proto__' ? [...at, key] : [...at, key, 'prototype']) };
+}
+
 describe('executor properties: valid calls', () => {
-  it('a valid call of a known tool succeeds, and the tool saw exactly the validated input', async () => {
+  it('a valid call of a known tool succeeds, and the tool saw exactly the validated input (one with a prototype key is refused)', async () => {
     const executor = createExecutor({ registry: tools });
     await fc.assert(
       fc.asyncProperty(validCall, fc.boolean(), fc.string({ maxLength: 20 }), async ({ name, input, expected }, asText, id) => {
         seen.length = 0;
         const args = asText ? JSON.stringify(input) : jsonClone(input);
         const result = await executor.execute({ id, name, arguments: args });
+        if (refusedByAISDK(input)) {
+          // What the AI SDK and useChat refuse, the executor refuses too, text or parsed: typed, and nothing ran.
+          expect(result.outcome.type === 'error' && result.outcome.error.code, result.content).toBe('invalid-json');
+          expect(seen).toEqual([]);
+          checkResult(result, { name });
+          checkNoPollution();
+          return;
+        }
         expect(result.outcome.type, result.content).toBe('success');
         expect(seen).toHaveLength(1);
         expect(seen[0]?.tool).toBe(name);
@@ -385,6 +427,40 @@ describe('executor properties: valid calls', () => {
         checkNoPollution();
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('a prototype key anywhere in valid arguments (text, escaped text, parsed) is invalid-json naming its path; nothing runs or is polluted', async () => {
+    const executor = createExecutor({ registry: tools });
+    const forms = fc.constantFrom('text', 'escaped', 'parsed');
+    /** The key in JSON text with its first character as a `\u` escape (`"\u005f_proto__":`). */
+    const escaped = (text: string, key: string) => text.replaceAll(`"${key}":`, `"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":`);
+    const hostile = fc.oneof(
+      fc.record({ key: fc.constant('__proto__'), inner: jsonValue }),
+      fc.record({ key: fc.constant('constructor'), inner: fc.record({ prototype: jsonValue }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(validCall, hostile, fc.array(fc.nat(), { maxLength: 4 }), forms, async ({ name, input }, { key, inner }, turns, form) => {
+        seen.length = 0;
+        const injected = injectKey(input, key, inner, turns);
+        const text = JSON.stringify(injected.value);
+        const args = form === 'parsed' ? jsonClone(JSON.parse(text)) : form === 'escaped' ? escaped(text, key) : text;
+        const result = await executor.execute({ id: 'c', name, arguments: args });
+        const { outcome } = result;
+        expect(outcome.type === 'error' && outcome.error.code, result.content).toBe('invalid-json');
+        const paths = outcome.type === 'error' ? (outcome.error.issues ?? []).map((issue) => issue.path) : [];
+        // Every key is named, the injected one included (unless it sits inside a refused key's value, which is not walked).
+        if (!refusedByAISDK(input)) expect(paths).toContain(injected.path);
+        expect(paths.length).toBeGreaterThan(0);
+        expect(result.content).toContain(`prototype: ${paths.join(', ')}.`);
+        expect(seen).toEqual([]);
+        checkResult(result, { name });
+        checkNoPollution();
+      }),
+      {
+        numRuns: 300,
+        examples: [[{ name: 'echo_text', input: { text: 'x' }, expected: { text: 'x' } }, { key: '__proto__', inner: { polluted: true } }, [], 'escaped']],
+      },
     );
   });
 

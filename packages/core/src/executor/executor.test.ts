@@ -256,9 +256,33 @@ describe('executor: policy', () => {
     expect((await ex.execute({ id: '2', name: 'nullable', arguments: '{"n":"null"}' })).outcome).toEqual({ type: 'success', output: { n: null } });
   });
 
-  it('coercion never writes __proto__ (no prototype pollution)', async () => {
-    const t = defineTool({ name: 'p', description: '', input: v.record(v.string(), v.unknown()), policy: { coerce: true }, execute: (input) => Object.keys(input) });
-    await createExecutor({ registry: [t] }).execute({ id: '1', name: 'p', arguments: '{"__proto__":{"polluted":true},"a":"1"}' });
+  it('a key that could change an object’s prototype → invalid-json naming it, as text or parsed, before the lookup; nothing runs or is polluted', async () => {
+    const ran: unknown[] = [];
+    const bag = defineTool({
+      name: 'bag',
+      description: '',
+      input: v.record(v.string(), v.unknown()),
+      policy: { coerce: true },
+      execute: (input) => ran.push(input),
+    });
+    const ex = createExecutor({ registry: [bag] });
+    const text = '{"a":"1","items":[{"__proto__":{"polluted":true}}]}';
+    for (const args of [text, JSON.parse(text) as unknown, '{"\\u005f_proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
+      const result = await ex.execute({ id: 'c1', name: 'bag', arguments: args });
+      expect(code(result.outcome)).toBe('invalid-json');
+      expect(result.content).toMatch(/^Error \(invalid-json\): The arguments for "bag" have a key that could change an object’s prototype: [\w.[\]]+\.\n- /);
+      expect(result.tool).toBeUndefined();
+    }
+    expect((await ex.execute({ id: 'c2', name: 'bag', arguments: text })).content).toBe(
+      [
+        'Error (invalid-json): The arguments for "bag" have a key that could change an object’s prototype: items[0].__proto__.',
+        '- items[0].__proto__: A key that could change an object’s prototype is not accepted: leave it out.',
+        'Fix these arguments and call the tool again.',
+      ].join('\n'),
+    );
+    // Refused at the parse, like JSON that is not JSON: a hidden or unknown name gets the same answer, revealing nothing.
+    expect(code((await ex.execute({ id: 'c3', name: 'nope', arguments: text })).outcome)).toBe('invalid-json');
+    expect(ran).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -612,9 +636,15 @@ describe('executor.refuse: a call its caller refused before it could run', () =>
     expect(result.tool).toBe(login);
     expect(result.outcome).toEqual({ type: 'error', error });
     expect(traces).toEqual([expect.objectContaining({ callId: 'c1', conversationId: 'conv-r', input: { user: 'ada', password: '[redacted]' }, errorCode: 'invalid-input', attempts: 0 })]);
-    // The same masking as a call the executor refuses itself (here: invalid input).
+    // The same masking as a call the executor refuses itself (here: invalid input, then a prototype key).
     await executor.execute({ id: 'c2', name: 'login', arguments: '{"user":1,"password":"hunter2"}' });
     expect(traces[1]?.input).toEqual({ user: 1, password: '[redacted]' });
+    const keyed = await executor.execute({ id: 'c3', name: 'login', arguments: '{"user":"ada","password":"hunter2","__proto__":{}}' });
+    expect(keyed.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-json' } });
+    expect(traces[2]).toMatchObject({ callId: 'c3', errorCode: 'invalid-json', input: JSON.parse('{"user":"ada","password":"[redacted]","__proto__":{}}') });
+    await executor.refuse({ id: 'c4', name: 'login', arguments: '{"password":"hunter2","__proto__":{}}' }, error);
+    expect(traces[3]?.input).toEqual(JSON.parse('{"password":"[redacted]","__proto__":{}}'));
+    expect(JSON.stringify(traces)).not.toContain('hunter2');
 
     const throwing = createExecutor({ registry: createRegistry({ tools: [login], onError: 'throw' }) });
     await expect(throwing.refuse(call, error)).rejects.toBe(error);

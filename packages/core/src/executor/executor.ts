@@ -178,8 +178,19 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     };
   }
 
-  /** A failure before any context exists (bad JSON, unknown tool, invalid input). */
-  function early(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, error: ToolError, run: RunContext | undefined): ToolCallResult {
+  /**
+   * A failure before any context exists (bad JSON, unknown tool, invalid input). The input is masked by the interceptors
+   * that would have run for `masking` (default: `tool`).
+   */
+  function early(
+    call: ToolCall,
+    tool: AnyTool | undefined,
+    input: unknown,
+    started: number,
+    error: ToolError,
+    run: RunContext | undefined,
+    masking = tool,
+  ): ToolCallResult {
     const outcome = failure(error);
     try {
       onTrace?.({
@@ -188,7 +199,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         toolName: call.name,
         conversationId: run?.conversationId ?? '',
         // The chain did not run, so its redact() did not mask the input: the interceptors that would have run do it here.
-        input: maskInput(tool === undefined ? outer : chainFor(tool).head, input),
+        input: maskInput(masking === undefined ? outer : chainFor(masking).head, input),
         outcome: 'error',
         errorCode: error.code,
         attempts: 0,
@@ -216,7 +227,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
 
     const parsed = parseArguments(call.arguments, meta);
-    if (!parsed.ok) return early(call, undefined, call.arguments, started, parsed.error, run);
+    if (!parsed.ok) {
+      // Arguments refused for a prototype key were read: the tool's interceptors mask them field by field in the trace.
+      if (!('value' in parsed)) return early(call, undefined, call.arguments, started, parsed.error, run);
+      return early(call, undefined, parsed.value, started, parsed.error, run, await lookUp(call.name));
+    }
     const args = parsed.value;
 
     let tool: AnyTool | undefined;
@@ -284,6 +299,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
   }
 
+  /** The tool of that name, or `undefined` when there is none or it cannot be loaded (for masking a refused call). */
+  async function lookUp(name: string): Promise<AnyTool | undefined> {
+    try {
+      return await registry.resolve(name);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left out). */
   async function namesFor(run: RunContext): Promise<string[]> {
     const found = await Promise.all(registry.names().map((name) => Promise.resolve().then(() => registry.resolve(name)).catch(() => undefined)));
@@ -327,7 +351,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);
     }
     const parsed = parseArguments(call.arguments, meta);
-    if (!parsed.ok) return early(call, tool, call.arguments, started, parsed.error, run);
+    if (!parsed.ok) return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, parsed.error, run);
     const ctx = new CallContext({ tool, call, args: parsed.value, input: parsed.value, run, side });
     if (tickets) {
       const verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
@@ -348,15 +372,10 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   async function refuse<TDeps>(call: ToolCall, error: ToolError, opts?: { readonly run?: RunContext<TDeps> }): Promise<ToolCallResult> {
     const started = clock();
     const meta = { toolName: call.name, callId: call.id };
-    let tool: AnyTool | undefined;
-    try {
-      const found = registry.resolve(call.name);
-      tool = found instanceof Promise ? await found : found;
-    } catch {
-      // A tool that cannot be loaded has no interceptors to mask the input with: the caller's error stands.
-    }
+    // A tool that cannot be loaded has no interceptors to mask the input with: the caller's error stands.
+    const tool = await lookUp(call.name);
     const parsed = parseArguments(call.arguments, meta);
-    return early(call, tool, parsed.ok ? parsed.value : call.arguments, started, error, opts?.run as RunContext | undefined);
+    return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, opts?.run as RunContext | undefined);
   }
 
   return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse };

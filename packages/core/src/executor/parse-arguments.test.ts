@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonEqual, jsonValue } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createExecutor } from './executor.ts';
-import { parseArguments, parseJson } from './parse-arguments.ts';
+import { PROTOTYPE_KEY_TEXT, parseArguments, parseJson, prototypeKeyIssues } from './parse-arguments.ts';
 import { parseJsonSlowly } from './parse-json-slowly.ts';
 
 /** The keys of an object as UTF-16 code units, so a lone surrogate or a backslash shows plainly. */
@@ -212,5 +212,98 @@ describe('parseArguments', () => {
       expect(bad.error.code).toBe('invalid-json');
       expect(bad.error.message).toContain('Received: {"a":');
     }
+  });
+});
+
+describe('parseArguments: keys that could change an object’s prototype are refused, as the AI SDK refuses them', () => {
+  const meta = { toolName: 'bag', callId: 'c1' };
+  const refusal = (raw: unknown) => {
+    const parsed = parseArguments(raw, meta);
+    return parsed.ok ? undefined : { code: parsed.error.code, message: parsed.error.message, paths: parsed.error.issues?.map((i) => i.path) };
+  };
+
+  it.each([
+    ['an own __proto__', '{"a":1,"__proto__":{"isAdmin":true}}', ['__proto__']],
+    ['a nested one and one in an array', '{"a":{"__proto__":{}},"b":[1,{"__proto__":null}]}', ['a.__proto__', 'b[1].__proto__']],
+    ['a constructor object with an own prototype', '{"meta":[{"constructor":{"prototype":{"isAdmin":true}}}]}', ['meta[0].constructor.prototype']],
+    ['a key spelled with escapes', '{"\\u005f_proto__":{},"\\u0063onstructor":{"prototyp\\u0065":1}}', ['__proto__', 'constructor.prototype']],
+    ['a root array', '[{"__proto__":1}]', ['[0].__proto__']],
+  ])('refuses text with %s as invalid-json naming each key', (_what, text, paths) => {
+    const message = `The arguments for "bag" have a key that could change an object’s prototype: ${paths.join(', ')}.`;
+    expect(refusal(text)).toEqual({ code: 'invalid-json', message, paths });
+  });
+
+  it('gives the refused arguments back as read, for masking', () => {
+    const parsed = parseArguments('{"password":"x","__proto__":{}}', meta);
+    expect(parsed.ok).toBe(false);
+    expect('value' in parsed && Object.hasOwn(parsed.value as object, '__proto__')).toBe(true);
+    expect(parseArguments('{"a":', meta)).not.toHaveProperty('value');
+  });
+
+  it.each([
+    '{"prototype":{"a":1},"proto":1,"__proto":2,"_proto_":3}',
+    '{"constructor":"x","b":{"constructor":{"name":"Object"}},"c":{"constructor":[1]},"d":{"constructor":null}}',
+    '{"text":"__proto__ and constructor.prototype are only words here","q":"\\u005f_proto__"}',
+    '{"a":{"b":{"prototype":{"constructor":1}}}}',
+  ])('accepts keys and strings that only look alike: %s', (text) => {
+    const parsed = parseArguments(text, meta);
+    expect(parsed.ok).toBe(true);
+    expect(jsonEqual(parsed.ok && parsed.value, JSON.parse(text))).toBe(true);
+  });
+
+  it('walks no text that cannot spell either key', () => {
+    const walks = vi.spyOn(Object, 'getPrototypeOf');
+    try {
+      expect(parseArguments('{"a":{"b":[1,{"c":"x\\n"}]},"d":"é"}', meta).ok).toBe(true);
+      expect(walks).not.toHaveBeenCalled();
+      expect(parseArguments('{"a":{"constructor":1}}', meta).ok).toBe(true);
+      expect(walks).toHaveBeenCalled();
+    } finally {
+      walks.mockRestore();
+    }
+  });
+
+  it('refuses already-parsed arguments with such a key too: JSON.parse made elsewhere, or a null-prototype object', () => {
+    expect(refusal(JSON.parse('{"a":[{"__proto__":{"isAdmin":true}}]}'))?.paths).toEqual(['a[0].__proto__']);
+    const bare: unknown = Object.defineProperty(Object.create(null), '__proto__', { value: { isAdmin: true }, enumerable: true });
+    expect(refusal({ nested: bare })?.paths).toEqual(['nested.__proto__']);
+    expect(refusal({ constructor: { prototype: {} } })?.paths).toEqual(['constructor.prototype']);
+  });
+
+  it('accepts an object literal’s __proto__ (a prototype, not a key), and leaves objects JSON never makes to the schema', () => {
+    expect(parseArguments({ __proto__: { inherited: true }, a: 1 }, meta).ok).toBe(true);
+    const withKey = <T extends object>(target: T): T => Object.defineProperty(target, '__proto__', { value: { isAdmin: true }, enumerable: true });
+    class Query {}
+    expect(parseArguments({ q: withKey(new Query()), at: withKey(new Date(0)), m: new Map([['__proto__', 1]]) }, meta).ok).toBe(true);
+    expect(parseArguments({ q: withKey({}) }, meta).ok).toBe(false);
+  });
+
+  it('walks a cyclic or shared value once, and refuses what throws as it is read, without throwing', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    cyclic.again = [cyclic, cyclic];
+    expect(parseArguments(cyclic, meta).ok).toBe(true);
+    cyclic.bad = JSON.parse('{"__proto__":1}');
+    expect(refusal(cyclic)?.paths).toEqual(['bad.__proto__']);
+    const root = JSON.parse('{"__proto__":1}') as Record<string, unknown>;
+    root.self = root;
+    expect(refusal(root)?.paths, 'a cycle back to the root names its key once').toEqual(['__proto__']);
+    const getter = Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(refusal({ getter })).toEqual({ code: 'invalid-json', message: 'The arguments for "bag" are not valid JSON (boom).', paths: undefined });
+  });
+
+  it('prototypeKeyIssues names each key, outermost first, with the text the model reads', () => {
+    const value = JSON.parse(
+      '{"a":{"__proto__":{"x":1}},"constructor":{"prototype":{}},"b":[{"c":{"constructor":{"prototype":1}}}],"d":{"constructor":{"name":"x"}}}',
+    );
+    expect(prototypeKeyIssues(value)).toEqual(
+      ['constructor.prototype', 'a.__proto__', 'b[0].c.constructor.prototype'].map((path) => ({ path, message: PROTOTYPE_KEY_TEXT })),
+    );
+    expect(prototypeKeyIssues({ prototype: {}, proto: 1, constructor: 'x' })).toEqual([]);
   });
 });

@@ -220,6 +220,38 @@ describe('MCP handler: tools', () => {
     expect(refunds).toEqual([{ order_id: 'A-1' }]);
   });
 
+  it('the tools of a registry the request’s run may not see (createRegistry({ available })) are neither listed nor callable', async () => {
+    const refunds: unknown[] = [];
+    const staffRefund = defineTool({
+      name: 'staff_refund',
+      description: 'Refund an order (staff only)',
+      input: v.object({ order_id: v.string() }),
+      execute: (input) => {
+        refunds.push(input);
+        return 'refunded';
+      },
+    });
+    const staffTools = createRegistry({ tools: [staffRefund], available: (run) => run.userId === 'staff' });
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [staffTools] });
+    const h = handler({ tools: registry, run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }) });
+    const names = async (user: string) => ((await result(await h(rpc('tools/list', undefined, { headers: { 'x-user': user } })))).tools as { name: string }[]).map((t) => t.name);
+    expect(await names('staff')).toEqual(['query_order', 'staff_refund']);
+    expect(await names('guest')).toEqual(['query_order']);
+    const asGuest = (await (await h(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }, { headers: { 'x-user': 'guest' } }))).json()) as {
+      error: { code: number; message: string };
+    };
+    expect(asGuest.error).toEqual({ code: -32602, message: 'Unknown tool: staff_refund' });
+    // Served by an executor (its chain applies), the executor refuses it too.
+    const viaExecutor = handler({ tools: createExecutor({ registry }), run: () => createRunContext({ userId: 'guest' }) });
+    expect((await (await viaExecutor(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }))).json()) as object).toMatchObject({
+      error: { code: -32602, message: 'Unknown tool: staff_refund' },
+    });
+    expect(refunds).toEqual([]);
+    const asStaff = await h(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }, { headers: { accept: 'application/json', 'x-user': 'staff' } }));
+    expect(await result(asStaff)).toEqual({ content: [{ type: 'text', text: 'refunded' }], isError: false });
+    expect(refunds).toEqual([{ order_id: 'A-1' }]);
+  });
+
   it('a call runs through the executor and answers with the text the model reads', async () => {
     const h = handler({ run: (request) => createRunContext({ userId: request.headers.get('x-user') ?? undefined }) });
     const answer = await h(rpc('tools/call', { name: 'query_order', arguments: { order_id: 'A-1001' } }, { headers: { accept: 'application/json', 'x-user': 'ada' } }));
@@ -233,6 +265,20 @@ describe('MCP handler: tools', () => {
     expect(invalid.content[0]?.text).toMatch(/^Error \(invalid-input\): Invalid arguments for "query_order"\.\n- order_id: Order ids look like A-1001/);
     expect(await callTool(h, 'boom', {})).toEqual({ content: [{ type: 'text', text: 'Error (execution-failed): database unavailable' }], isError: true });
     expect((await callTool(h, 'query_order', '{"order_id":')).content[0]?.text).toMatch(/^Error \(invalid-json\)/);
+  });
+
+  it('arguments with a key that could change an object’s prototype are refused as invalid-json, as the chat loop refuses them', async () => {
+    const h = handler();
+    const before = writes.length;
+    // JSON.stringify keeps an own __proto__ key, so the request body carries it as a client would send it.
+    const args = JSON.parse('{"order_id":"A-1001","__proto__":{"isAdmin":true}}') as unknown;
+    const refused = await callTool(h, 'query_order', args);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toMatch(/^Error \(invalid-json\): The arguments for "query_order" have a key that could change an object’s prototype: __proto__\./);
+    const nested = await callTool(h, 'maybe_refund', JSON.parse('{"amount":1,"meta":{"constructor":{"prototype":{"isAdmin":true}}}}'));
+    expect(nested.content[0]?.text).toMatch(/prototype: meta\.constructor\.prototype\./);
+    expect(writes).toHaveLength(before);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
   it('an unknown tool, a client tool or a hidden one is a protocol error, and nothing runs', async () => {

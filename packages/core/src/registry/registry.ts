@@ -1,7 +1,8 @@
 import { toInterceptor } from '../chain/interceptor.ts';
 import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
-import type { AnyTool, ToolsDeps } from '../tool/types.ts';
+import { withAvailable } from '../tool/available.ts';
+import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -10,13 +11,19 @@ export type ErrorPolicy = 'report' | 'throw';
 /** Decides per failure whether it goes to the model or is thrown to the caller. */
 export type ErrorProcessor = ErrorPolicy | ((error: ToolError, call: ToolCall) => ErrorPolicy);
 
-/** Options for {@link createRegistry}. */
-export interface RegistryOptions {
+/** Options for {@link createRegistry}. `TDeps` types the run that `available` is asked with. */
+export interface RegistryOptions<TDeps = unknown> {
   readonly tools?: readonly AnyTool[];
   readonly resolvers?: readonly ToolResolver[];
   /** Interceptors for every tool of this registry (after the global ones, before the tool's own). */
   readonly interceptors?: readonly InterceptorLike[];
   readonly onError?: ErrorProcessor;
+  /**
+   * Whether a run may see and call this registry's tools at all (an admin module, a paid plan): every tool it resolves,
+   * from its list or its resolvers (other registries included), is available only when this says `true` AND the
+   * tool's own `policy.available` does. Asked first, fail closed; hidden tools are unknown tools, as with the tool's own.
+   */
+  readonly available?: AvailabilityCheck<TDeps> | undefined;
 }
 
 /**
@@ -35,22 +42,44 @@ export interface ToolRegistry<TDeps = unknown> extends ToolResolver {
 
 /**
  * Creates a registry from tools and resolvers. Duplicate names throw `duplicate-tool` here. Made from a list of
- * `withDeps` tools, it is typed by the deps they need (tools from resolvers are only known at run time).
+ * `withDeps` tools, it is typed by the deps they need (tools from resolvers are only known at run time), and so is the
+ * run its `available` is asked with; without such tools, by the run `available` is written for.
  */
-export function createRegistry<const TTools extends readonly AnyTool[]>(options: RegistryOptions & { readonly tools: TTools }): ToolRegistry<ToolsDeps<TTools>>;
-export function createRegistry(options?: RegistryOptions): ToolRegistry;
+export function createRegistry<const TTools extends readonly AnyTool[]>(
+  options: RegistryOptions<ToolsDeps<TTools>> & { readonly tools: TTools },
+): ToolRegistry<ToolsDeps<TTools>>;
+export function createRegistry<TDeps = unknown>(options?: RegistryOptions<TDeps>): ToolRegistry<TDeps>;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
+  const { available } = options;
+  if (available !== undefined && typeof available !== 'function') throw new TypeError('createRegistry: available must be a function (run) => boolean.');
   const resolvers = options.tools?.length ? [staticResolver(options.tools), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
+  // With `available`, each tool is handed out as a copy that asks it too, made once per tool: the same object on every
+  // lookup (the executor builds a tool's chain once per tool object), and a nested registry's own check stays inside.
+  const gated = new WeakMap<AnyTool, AnyTool>();
+  const gate = (tool: AnyTool | undefined): AnyTool | undefined => {
+    if (tool === undefined || available === undefined) return tool;
+    let out = gated.get(tool);
+    if (out === undefined) {
+      out = withAvailable(tool, available);
+      gated.set(tool, out);
+    }
+    return out;
+  };
+  const resolve = (name: string) => {
+    if (typeof name !== 'string') return undefined;
+    const found = resolver.resolve(name);
+    return available === undefined ? found : found instanceof Promise ? found.then(gate) : gate(found);
+  };
   return {
     kind: 'edgetool.resolver',
     names: () => resolver.names(),
-    resolve: (name) => (typeof name === 'string' ? resolver.resolve(name) : undefined),
+    resolve,
     interceptors: (options.interceptors ?? []).map(toInterceptor),
     onError: options.onError ?? 'report',
     async tools() {
-      const all = await Promise.all(resolver.names().map((name) => resolver.resolve(name)));
+      const all = await Promise.all(resolver.names().map(resolve));
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };

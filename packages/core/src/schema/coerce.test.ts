@@ -40,3 +40,13 @@ describe('coerceToSchema: nullable fields', () => {
     expect(coerce({ a: '1' }, { type: 'object', properties: { a: true } })).toEqual({ a: '1' });
   });
 });
+
+describe('coerceToSchema: prototype keys', () => {
+  it('never writes __proto__ (no prototype pollution), even for arguments that reach it with one', () => {
+    const schema = deriveJsonSchema(v.record(v.string(), v.number()));
+    const coerced = coerce(JSON.parse('{"__proto__":{"polluted":true},"a":"1"}'), schema) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(coerced)).toBe(Object.prototype);
+    expect(coerced.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

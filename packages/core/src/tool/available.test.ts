@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { createRunContext } from '../context/run-context.ts';
+import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
@@ -136,5 +136,161 @@ describe('policy.available: a tool only some runs may see', () => {
     expect(() => defineTool({ name: 'x', description: 'x', input: v.object({}), policy: { available: true as never } })).toThrow(
       'Tool "x": available must be a function (run) => boolean.',
     );
+  });
+});
+
+describe('createRegistry({ available }): one check for every tool of a registry', () => {
+  const calls: string[] = [];
+  const adminTool = (name: string, available?: (run: RunContext<Deps>) => boolean | Promise<boolean>) =>
+    defineStaffTool({
+      name,
+      description: `${name} (admin)`,
+      input: v.object({}),
+      ...(available ? { policy: { available } } : {}),
+      execute: () => {
+        calls.push(name);
+        return `${name} done`;
+      },
+    });
+  const staffOnly = (run: RunContext<Deps>) => run.deps.role === 'staff';
+
+  it('hides every tool it resolves from a run it says no to: the list, the executor’s calls, the error’s list of names', async () => {
+    calls.length = 0;
+    const purge = adminTool('purge');
+    const registry = createRegistry({ tools: [purge, adminTool('audit')], available: staffOnly });
+    expect((await availableTools(await registry.tools(), staff())).map((t) => t.name)).toEqual(['purge', 'audit']);
+    expect(await availableTools(await registry.tools(), guest())).toEqual([]);
+    const executor = createExecutor({ registry });
+    const call = { id: 'c1', name: 'purge', arguments: '{}' };
+    expect((await executor.execute(call, { run: staff() })).content).toBe('purge done');
+    const refused = await executor.execute(call, { run: guest() });
+    expect(refused.content).toBe('Error (unknown-tool): Unknown tool "purge". Available tools: (none).');
+    expect(refused.tool).toBeUndefined();
+    expect(calls).toEqual(['purge']);
+    // The same object on every lookup (the executor's per-tool chain is built once), and the tool itself is untouched.
+    expect(await registry.resolve('purge')).toBe((await registry.tools())[0]);
+    expect(await registry.resolve('purge')).not.toBe(purge);
+    expect(purge.policy.available).toBeUndefined();
+    expect(isToolAvailable(purge, guest())).toBe(true);
+  });
+
+  it('is AND-ed with each tool’s own policy.available: both must say true, the registry’s is asked first', async () => {
+    const asked: string[] = [];
+    let registrySays: unknown = true;
+    let toolSays: unknown = true;
+    const gated = adminTool('gated', () => {
+      asked.push('tool');
+      return toolSays as boolean;
+    });
+    const registry = createRegistry({
+      tools: [gated, adminTool('open')],
+      available: () => {
+        asked.push('registry');
+        return registrySays as boolean;
+      },
+    });
+    const names = async () => (await availableTools(await registry.tools(), staff())).map((t) => t.name);
+    expect(await names()).toEqual(['gated', 'open']);
+    toolSays = false;
+    expect(await names()).toEqual(['open']);
+    registrySays = false;
+    toolSays = true;
+    asked.length = 0;
+    expect(await names()).toEqual([]);
+    expect(asked, 'the tool’s own check is not asked once the registry said no').toEqual(['registry', 'registry']);
+  });
+
+  it('fails closed: a throw, a rejection or a non-true answer of the registry’s check hides its tools; an async yes is awaited', async () => {
+    let answer: () => unknown = () => Promise.resolve(true);
+    const registry = createRegistry({ tools: [adminTool('purge'), adminTool('own', () => Promise.resolve(true))], available: () => answer() as boolean });
+    const executor = createExecutor({ registry });
+    const call = { id: 'c1', name: 'purge', arguments: '{}' };
+    expect((await executor.execute(call, { run: staff() })).content).toBe('purge done');
+    expect((await availableTools(await registry.tools(), staff())).map((t) => t.name)).toEqual(['purge', 'own']);
+    const hidden: [string, () => unknown][] = [
+      ['false', () => false],
+      ['async false', () => Promise.resolve(false)],
+      ['a throw', () => { throw new Error('plans service down'); }],
+      ['a rejection', () => Promise.reject(new Error('plans service down'))],
+      ['a truthy non-boolean', () => 1],
+    ];
+    for (const [what, next] of hidden) {
+      answer = next;
+      expect(await availableTools(await registry.tools(), staff()), what).toEqual([]);
+      expect((await executor.execute(call, { run: staff() })).content, what).toBe('Error (unknown-tool): Unknown tool "purge". Available tools: (none).');
+    }
+  });
+
+  it('composes when a registry is a resolver of another: the inner registry’s check, the outer one’s and the tool’s all hold', async () => {
+    const asked: string[] = [];
+    const check = (name: string, yes: (run: RunContext<Deps>) => boolean) => (run: RunContext<Deps>) => {
+      asked.push(name);
+      return yes(run);
+    };
+    let outerSays = true;
+    const admin = createRegistry({ tools: [adminTool('purge'), adminTool('audit', check('tool', () => true))], available: check('inner', staffOnly) });
+    const lazyAdmin = createRegistry({ resolvers: [lazyResolver({ rotate_keys: async () => adminTool('rotate_keys') })], available: check('lazy', staffOnly) });
+    const app = createRegistry({ tools: [lookup], resolvers: [admin, lazyAdmin], available: check('outer', () => outerSays) });
+    const executor = createExecutor({ registry: app });
+    const visible = async (run: RunContext) => (await availableTools(await app.tools(), run)).map((t) => t.name);
+    expect(await visible(staff())).toEqual(['lookup', 'purge', 'audit', 'rotate_keys']);
+    expect(await visible(guest())).toEqual(['lookup']);
+    asked.length = 0;
+    const guessed = await executor.execute({ id: 'c1', name: 'rotate_keys', arguments: '{}' }, { run: guest() });
+    expect(guessed.content).toBe('Error (unknown-tool): Unknown tool "rotate_keys". Available tools: lookup.');
+    expect(asked.slice(0, 2), 'outer first, then the inner registry').toEqual(['outer', 'lazy']);
+    asked.length = 0;
+    expect((await executor.execute({ id: 'c2', name: 'audit', arguments: '{}' }, { run: staff() })).content).toBe('audit done');
+    expect(asked).toEqual(['outer', 'inner', 'tool']);
+    outerSays = false;
+    expect(await visible(staff())).toEqual([]);
+    // The inner registry used on its own keeps its own check only.
+    expect((await availableTools(await admin.tools(), staff())).map((t) => t.name)).toEqual(['purge', 'audit']);
+  });
+
+  it('acceptClientResult refuses a result for a client tool its registry hides, even with a valid ticket', async () => {
+    const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }] });
+    let open = true;
+    const pick = defineTool({ name: 'pick', description: 'The user picks.', input: v.object({}), policy: { runsOn: 'client' } });
+    const executor = createExecutor({ registry: createRegistry({ tools: [pick], available: () => open }), tickets });
+    const run = createRunContext({ conversationId: 'conv-1' });
+    const call = { id: 'c1', name: 'pick', arguments: '{}' };
+    const pending = await executor.execute(call, { run });
+    const ticket = pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    expect(ticket).toBeTypeOf('string');
+    open = false;
+    expect(code(await executor.acceptClientResult({ call, output: 'blue', ticket, run }))).toBe('unknown-tool');
+    open = true;
+    expect((await executor.acceptClientResult({ call, output: 'blue', ticket, run })).content).toBe('blue');
+  });
+
+  it('a gated copy keeps the tool’s lazy JSON Schema lazy, and the tool’s own execute, interceptors and policy', async () => {
+    let derived = 0;
+    const search = defineTool({
+      name: 'search',
+      description: 'Search.',
+      input: v.object({ q: v.string() }),
+      policy: { effects: 'write', timeoutMs: 500 },
+      interceptors: [(_ctx, next) => next()],
+      execute: () => 'hits',
+    });
+    // Counts the derivations (defineTool's own getter derives on first read, once).
+    Object.defineProperty(search, 'jsonSchema', {
+      get: () => {
+        derived++;
+        return { type: 'object' };
+      },
+    });
+    const [copy] = await createRegistry({ tools: [search], available: () => true }).tools();
+    expect(derived).toBe(0);
+    expect(copy?.jsonSchema).toEqual({ type: 'object' });
+    expect(derived).toBe(1);
+    expect(copy?.interceptors).toBe(search.interceptors);
+    expect(copy?.execute).toBe(search.execute);
+    expect({ ...copy?.policy, available: undefined }).toEqual(search.policy);
+  });
+
+  it('createRegistry refuses an `available` that is not a function', () => {
+    expect(() => createRegistry({ tools: [lookup], available: true as never })).toThrow('createRegistry: available must be a function (run) => boolean.');
   });
 });

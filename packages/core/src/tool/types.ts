@@ -14,6 +14,9 @@ export type ToolPlacement = 'server' | 'client' | 'anywhere';
 /** Decides per call whether a human must approve it. */
 export type ApprovalRule<TInput = unknown> = boolean | ((input: TInput, ctx: ToolContext<TInput>) => boolean | Promise<boolean>);
 
+/** Whether a run may see and call a tool (`policy.available`, a registry's `available`): `true`, or a promise of it. */
+export type AvailabilityCheck<TDeps = unknown> = (run: RunContext<TDeps>) => boolean | Promise<boolean>;
+
 /** The per-tool policy, as written in `defineTool` (every field optional). */
 export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   /** Default `'read'`. */
@@ -56,7 +59,7 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
    * and a call of it fails as `unknown-tool`, exactly like a tool that does not exist, so its name is never revealed.
    * Asked once per call and once per turn for the list; a throw or a rejection counts as `false` (fail closed).
    */
-  readonly available?: ((run: RunContext<TDeps>) => boolean | Promise<boolean>) | undefined;
+  readonly available?: AvailabilityCheck<TDeps> | undefined;
 }
 
 /** The per-tool policy with defaults applied. Both execution modes and both tiers honour it. */
@@ -72,7 +75,7 @@ export interface ToolPolicy {
   readonly check: ((input: unknown, ctx: ToolContext) => void | Promise<void>) | undefined;
   readonly maxCallsPerRun: number | undefined;
   readonly rateLimit: RateLimitPolicy | undefined;
-  readonly available: ((run: RunContext) => boolean | Promise<boolean>) | undefined;
+  readonly available: AvailabilityCheck | undefined;
 }
 
 /** A tool: a plain tagged object made by `defineTool`. */
