@@ -1,0 +1,2 @@
+export * from './otlp-json.ts';
+export * from './trace-context.ts';
