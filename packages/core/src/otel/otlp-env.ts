@@ -33,11 +33,12 @@ function parseHeaders(value: string | undefined): Record<string, string> {
 }
 
 /**
- * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env`, or
- * `process.env` in Node. `undefined` when no endpoint is set (export is off). Throws a `TypeError` for an endpoint that
- * is not an http(s) URL.
+ * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env` (its
+ * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set (export is off). Throws a
+ * `TypeError` for an endpoint that is not an http(s) URL.
  */
-export function readOtlpEnv(env: Readonly<Record<string, unknown>>): OtlpEnvConfig | undefined {
+export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
+  const env = variables as Readonly<Record<string, unknown>>;
   const traces = text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const base = text(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   const url = traces ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);

@@ -160,7 +160,7 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
     } catch (error) {
       return fail('network', `${url} could not be reached: ${error instanceof Error ? error.message : String(error)}`, undefined, error);
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
     }
   }
 
