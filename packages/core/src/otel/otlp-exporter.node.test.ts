@@ -86,7 +86,7 @@ const callIds = (post: Post | undefined) =>
 
 describe('createOtlpExporter against a local collector', () => {
   it('POSTs the queued calls as OTLP JSON with its headers, under the request’s traceparent', async () => {
-    const { exporter, errors, call } = setup({ headers: { 'x-honeycomb-team': 'key-1', 'content-type': 'text/plain' } });
+    const { exporter, errors, call } = setup({ headers: { 'x-honeycomb-team': 'key-1', 'Content-Type': 'text/plain' } });
     const run = createRunContext({ conversationId: 'conv-1' });
     setTraceparent(run, '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
     await call('c1', run);

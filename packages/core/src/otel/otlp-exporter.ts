@@ -112,7 +112,9 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
   const send = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
-  const headers = { ...options.headers, 'content-type': 'application/json' };
+  // A Headers object: a caller's `Content-Type` must be replaced, not joined to ours.
+  const headers = new Headers(options.headers);
+  headers.set('content-type', 'application/json');
   const queue: Entry[] = [];
   let dropped = 0;
 

@@ -120,6 +120,10 @@ describe('toOtlpTraces', () => {
     for (const span of spans) expect(span.startTimeUnixNano).toMatch(/^[1-9]\d{18}$/);
   });
 
+  it('makes no empty envelope: no records, no resource spans', () => {
+    expect(toOtlpTraces([], { serviceName: 's', takenAt: { unixMs: ORIGIN_MS, clock: 0 } })).toEqual({ resourceSpans: [] });
+  });
+
   it('is a pure function: the same records and time give the same JSON, ids included', async () => {
     const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'x' } }]);
     const once = JSON.stringify(toOtlpTraces(taken, { serviceName: 's', takenAt }));

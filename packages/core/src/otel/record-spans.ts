@@ -161,8 +161,9 @@ export function recordSpans(record: TraceRecord, at: RecordTime, options: OtlpSp
   return spans;
 }
 
-/** The export request for `spans`: one resource (this service), one scope (this package). */
+/** The export request for `spans`: one resource (this service), one scope (this package); none without spans (OTLP asks for no empty envelopes). */
 export function traceRequest(spans: readonly OtlpSpan[], options: OtlpSpanOptions): OtlpTraceRequest {
+  if (spans.length === 0) return { resourceSpans: [] };
   const attributes: OtlpKeyValue[] = [str('service.name', options.serviceName)];
   for (const [key, value] of Object.entries(options.resource ?? {})) if (key !== 'service.name') attributes.push({ key, value: anyValue(value) });
   return { resourceSpans: [{ resource: { attributes }, scopeSpans: [{ scope: SCOPE, spans }] }] };
