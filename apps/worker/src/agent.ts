@@ -101,6 +101,9 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     maxSteps: 8,
     // Results of approved calls in D1, like the nonces: an answer lost on the way can be asked for again from any isolate.
     callResults: createD1CallResultStore(env.DB),
+    // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send
+    // its line of text instead of the bytes again.
+    toolFileTurns: 2,
     ...(tracing === undefined ? {} : { interceptors: tracing.interceptors, onTrace: tracing.onTrace }),
   });
   return { agent, model };

@@ -27,7 +27,15 @@ describe('POST /api/chat', () => {
     expect(part?.state).toBe('output-available');
     expect(JSON.stringify(part?.output)).toContain('Grace Hopper');
     expect(message.parts.some((p) => p.type === 'text')).toBe(true);
-    expect(message.metadata).toEqual({ model: { provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true }, mode: 'internal' });
+    // Model and mode from `start`, the turn's tokens (the offline model's estimates) from `finish`.
+    expect(message.metadata).toEqual({
+      model: { provider: 'edgetool.offline', modelId: 'edgetool-offline', offline: true },
+      mode: 'internal',
+      // The offline model reports no cached or reasoning tokens as 0.
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number), cachedInputTokens: 0, reasoningTokens: 0 },
+    });
+    const { inputTokens = 0, outputTokens = 0, totalTokens } = message.metadata?.usage ?? {};
+    expect(inputTokens > 0 && outputTokens > 0 && totalTokens === inputTokens + outputTokens).toBe(true);
   });
 
   for (const mode of ['internal', 'manual'] as const) {
@@ -232,8 +240,12 @@ describe('POST /api/chat: agent as tool', () => {
     const { chunks, message } = await readTurn(await post({ id: 'chat-analyst', messages: [user('Ask the delay analyst: "review what is late"')] }));
     const part = toolPart(message, 'delay_analyst');
     expect(part?.state).toBe('output-available');
-    // The report names delayed orders it read from D1 through its own tools (list_delayed_orders).
-    expect(String(part?.output)).toContain('A-1012');
+    // The report names delayed orders it read from D1 through its own tools (list_delayed_orders), and carries the
+    // tokens of the analyst's turn, which the chat turn's own count includes.
+    const output = part?.output as { answer: string; usage: { totalTokens: number } };
+    expect(output.answer).toContain('A-1012');
+    expect(output.usage.totalTokens).toBeGreaterThan(0);
+    expect(message.metadata?.usage?.totalTokens).toBeGreaterThan(output.usage.totalTokens);
     // The inner calls stay inside the sub-agent: the client sees one call, with its seal.
     expect(message.parts.filter((p) => p.type.startsWith('tool-')).map((p) => p.type)).toEqual(['tool-delay_analyst']);
     expect(chunks.some((c) => c.type === 'data-edgetool-seal' && (c as { id?: string }).id === part?.toolCallId)).toBe(true);

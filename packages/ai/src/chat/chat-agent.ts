@@ -27,7 +27,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
-import { takesToolDocuments, takesToolImages } from './tool-output.ts';
+import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
@@ -108,11 +108,18 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly toolImages?: boolean;
   /**
    * PDF documents in tool results (`documentPart`) reach the model as documents. Default: when the model takes them
-   * ({@link takesToolDocuments}: OpenAI's and Azure's Responses API, Anthropic, the offline model; Anthropic's is not
-   * shown the file name); other models read a line naming each document (its file name, type and size), while images
-   * still follow `toolImages`. `true` forces documents, `false` text.
+   * ({@link takesToolDocuments}: OpenAI's and Azure's Responses API, Anthropic, the offline model), each after the line
+   * that names it; other models read only that line (its file name, type and size), while images still follow
+   * `toolImages`. `true` forces documents, `false` text.
    */
   readonly toolDocuments?: boolean;
+  /**
+   * For how many turns the images and documents of a tool result reach the model as files (a turn ends with the next
+   * user message; `1`: only in the turn that made them). Older results reach it as their text with a line naming each
+   * file, so a PDF or chart is not sent again with every later request. Default: `Infinity` (always as files). The
+   * messages and their seals do not change, only what the model is sent.
+   */
+  readonly toolFileTurns?: number;
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -377,6 +384,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const label = describeModel(model);
   const modelTimeout = options.modelTimeout === false ? undefined : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
   const callResults = options.callResults ?? createMemoryCallResultStore();
+  const fileTurns = options.toolFileTurns ?? Number.POSITIVE_INFINITY;
+  ageToolFiles([], fileTurns); // A bad value fails here, not on the first turn.
   // Each error reaches onError once, with its details (the stream and the model both pass model errors on).
   const reported = new WeakSet<object>();
   const report = (error: unknown): void => {
@@ -465,7 +474,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
     try {
-      modelMessages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+      modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
     } catch (error) {
       // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
       throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -2,7 +2,7 @@ import { type ApprovalDecision, availableTools, createExecutor, type RunContext,
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
-import { takesToolDocuments, takesToolImages } from './tool-output.ts';
+import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, checkToolChoice, DEFAULT_MAX_STEPS, instructionsFor, mayAsk, mergeSettings, returnDirectStop } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
@@ -175,7 +175,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     ...settings,
     model,
     ...(instructions === undefined ? {} : { instructions }),
-    messages,
+    messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
     tools,
     activeTools: visible.map((t) => t.name),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),

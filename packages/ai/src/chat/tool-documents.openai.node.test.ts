@@ -41,6 +41,7 @@ describe('documents in tool results on the real OpenAI provider', () => {
       call_id: 'call_i',
       output: [
         { type: 'input_text', text: 'Invoice INV-7:' },
+        { type: 'input_text', text: '[document: INV-7.pdf, application/pdf, 189 B]' },
         { type: 'input_file', filename: 'INV-7.pdf', file_data: `data:application/pdf;base64,${PDF}` },
         { type: 'input_image', image_url: `data:image/png;base64,${PNG}` },
       ],
@@ -57,7 +58,7 @@ describe('documents in tool results on the real OpenAI provider', () => {
     const body = await invoiceTurn(model);
     expect(functionCallOutput(body)).toMatchObject({
       call_id: 'call_i',
-      output: [{ type: 'input_text' }, { type: 'input_file', filename: 'INV-7.pdf', file_data: `data:application/pdf;base64,${PDF}` }, { type: 'input_image' }],
+      output: [{ type: 'input_text' }, { type: 'input_text' }, { type: 'input_file', filename: 'INV-7.pdf', file_data: `data:application/pdf;base64,${PDF}` }, { type: 'input_image' }],
     });
   });
 

@@ -15,16 +15,17 @@ const text = { type: 'text', text: 'Invoice INV-7:' };
 const pdfFile = { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: PDF }, filename: 'INV-7.pdf' };
 const pdfLine = { type: 'text', text: '[document: INV-7.pdf, application/pdf, 189 B]' };
 const pngFile = { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } };
-const asFiles = { type: 'content', value: [text, pdfFile, pngFile] };
+// A document file follows its line, so the model knows its name whether or not the provider sends it.
+const asFiles = { type: 'content', value: [text, pdfLine, pdfFile, pngFile] };
 const imagesOnly = { type: 'content', value: [text, pdfLine, pngFile] };
-const documentsOnly = { type: 'content', value: [text, pdfFile, { type: 'text', text: '[image: image/png, 68 B]' }] };
+const documentsOnly = { type: 'content', value: [text, pdfLine, pdfFile, { type: 'text', text: '[image: image/png, 68 B]' }] };
 const asText = { type: 'text', value: 'Invoice INV-7:\n[document: INV-7.pdf, application/pdf, 189 B]\n[image: image/png, 68 B]' };
 
 /** A scripted model that says it is `provider`'s, so the loop's defaults follow that provider. */
 const scriptedAs = (provider: string, ...steps: Parameters<typeof scriptedModel>) => Object.assign(scriptedModel(...steps), { provider });
 
 describe('documents in tool results reach the model', () => {
-  it('toToolOutput: a document as a PDF file with its file name, or as its line while images stay images', () => {
+  it('toToolOutput: a document as its line and a PDF file with its file name, or as its line while images stay images', () => {
     const parts = [{ type: 'text', text: 'Invoice INV-7:' }, documentPart(PDF, 'application/pdf', 'INV-7.pdf'), imagePart(PNG, 'image/png')] as const;
     expect(toToolOutput(parts, { images: true, documents: true })).toEqual(asFiles);
     expect(toToolOutput(parts, { images: true, documents: false })).toEqual(imagesOnly);
@@ -33,7 +34,7 @@ describe('documents in tool results reach the model', () => {
     // Nothing left as a file: one text, not content made of text pieces.
     const onlyText = { type: 'text', value: 'Invoice INV-7:\n[document: INV-7.pdf, application/pdf, 189 B]' };
     expect(toToolOutput([parts[0], parts[1]], { images: true, documents: false })).toEqual(onlyText);
-    // A document without a file name has no `filename` (the provider picks one).
+    // A document without a file name has no `filename` (the provider picks one), and no line: there is no name to tell.
     const unnamed = toToolOutput([documentPart(PDF, 'application/pdf')], { images: false, documents: true });
     expect(unnamed).toEqual({ type: 'content', value: [{ type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: PDF } }] });
     expect(unnamed.type === 'content' && Object.keys(unnamed.value[0] ?? {})).toEqual(['type', 'mediaType', 'data']);

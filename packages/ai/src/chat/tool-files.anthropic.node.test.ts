@@ -60,14 +60,16 @@ describe('images and documents in tool results on the real Anthropic provider', 
     expect(toolResults(1)).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_c', content: [{ type: 'text', text: 'Sales in May:' }, pngBlock] }]);
   });
 
-  it('the tool_result carries the PDF as a document block (base64, application/pdf, no title: the file name is not sent) and the PDF beta, in this turn and from the history of the next', async () => {
+  it('the tool_result carries the PDF as a document block (base64, application/pdf; the provider sends no title, so its line names it) and the PDF beta, in this turn and from the history of the next', async () => {
     fake.enqueue({ toolCalls: [{ id: 'toolu_i', name: 'invoice', args: { id: 'INV-7' } }] }, { text: 'It is due in May.' }, { text: 'Yes.' });
     const agent = createChatAgent({ model: claude(), tools: [invoice], tickets, maxRetries: 0 });
     const run = createRunContext({ conversationId: 'conv-anthropic-documents' });
     const first = await agent.generate({ messages: 'Show INV-7', run });
 
     expect(first.text).toBe('It is due in May.');
-    const sent = [{ type: 'tool_result', tool_use_id: 'toolu_i', content: [{ type: 'text', text: 'Invoice INV-7:' }, pdfBlock, pngBlock] }];
+    // The provider sends no title for a tool result's document: the line before it is how the model learns its name.
+    const pdfLine = { type: 'text', text: '[document: INV-7.pdf, application/pdf, 189 B]' };
+    const sent = [{ type: 'tool_result', tool_use_id: 'toolu_i', content: [{ type: 'text', text: 'Invoice INV-7:' }, pdfLine, pdfBlock, pngBlock] }];
     expect(toolResults(1)).toEqual(sent);
     expect(betas(1)).toContain('pdfs-2024-09-25');
     expect(betas(0)).not.toContain('pdfs-2024-09-25');
