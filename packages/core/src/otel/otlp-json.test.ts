@@ -272,6 +272,15 @@ describe('toOtlpTraces', () => {
     expect(nanos(call?.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(before - 1) * 1_000_000n);
     expect(nanos(call?.endTimeUnixNano)).toBeLessThanOrEqual(BigInt(after + 1) * 1_000_000n);
     expect(nanos(call?.endTimeUnixNano)).toBeGreaterThanOrEqual(nanos(call?.startTimeUnixNano));
+    // What docs/architecture.md says of the clocks: workerd's time origin is 0 and its performance.now() is Unix
+    // milliseconds; elsewhere the origin is when the page or process started.
+    if (navigator.userAgent === 'Cloudflare-Workers') {
+      expect(performance.timeOrigin).toBe(0);
+      expect(performance.now()).toBeGreaterThanOrEqual(before);
+    } else {
+      expect(performance.timeOrigin).toBeGreaterThan(0);
+      expect(performance.timeOrigin).toBeLessThanOrEqual(before);
+    }
   });
 });
 
