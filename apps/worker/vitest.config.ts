@@ -24,6 +24,8 @@ export default defineConfig({
     name: 'workerd',
     include: ['src/**/*.test.ts'],
     setupFiles: ['./test/apply-migrations.ts'],
+    // A local OTLP collector on 127.0.0.1 for the tracing tests (workerd reaches it over real fetch).
+    globalSetup: ['./test/collector.global-setup.ts'],
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
     // The sandbox has 2 cores. Each of the two workers has its own storage, tests reset it before each
     // test and no module keeps mutable state, so files can share a worker: ~10 s instead of ~26 s.

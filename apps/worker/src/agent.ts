@@ -3,6 +3,7 @@ import { type AnyTool, createRegistry, createTicketSigner, type TicketKey, type 
 import type { Env } from './env.ts';
 import { createD1CallResultStore } from './call-result-store.ts';
 import { createD1NonceStore } from './nonce-store.ts';
+import { type DemoTracing, demoTracing } from './tracing.ts';
 import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
 import { demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
 
@@ -44,15 +45,16 @@ export function createTickets(env: Env, now: () => number = Date.now): TicketSig
 
 /**
  * Every tool the model sees: the D1 tools, one agent-as-tool (a delay analyst that reads orders on a
- * forked run and reports back) and the browser tools.
+ * forked run and reports back) and the browser tools. With `tracing`, the analyst's calls are exported too.
  */
-export async function createDemoTools(model: ModelChoice, tickets: TicketSigner): Promise<AnyTool[]> {
+export async function createDemoTools(model: ModelChoice, tickets: TicketSigner, tracing?: DemoTracing): Promise<AnyTool[]> {
   const analyst = createChatAgent({
     model: model.model,
     tools: [listDelayedOrders, queryOrder],
     instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
     tickets,
     maxSteps: 4,
+    ...(tracing === undefined ? {} : { interceptors: tracing.interceptors, onTrace: tracing.onTrace }),
   });
   const delayAnalyst = await agentTool({
     name: 'delay_analyst',
@@ -82,11 +84,15 @@ export function demoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelCho
   return agent;
 }
 
-/** Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). */
+/**
+ * Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). With
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the analyst's too) are traced and exported (`demoTracing`).
+ */
 export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent; model: ModelChoice }> {
   const model = chooseModel(env);
   const tickets = createTickets(env, options.now);
-  const tools = await createDemoTools(model, tickets);
+  const tracing = demoTracing(env);
+  const tools = await createDemoTools(model, tickets, tracing);
   const agent = createChatAgent({
     model: model.model,
     tools: createRegistry({ tools }),
@@ -98,6 +104,7 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send
     // its line of text instead of the bytes again.
     toolFileTurns: 2,
+    ...(tracing === undefined ? {} : { interceptors: tracing.interceptors, onTrace: tracing.onTrace }),
   });
   return { agent, model };
 }

@@ -29,4 +29,15 @@ export interface Env {
    * tickets and seals issued by such a request carry the moved clock too, so they live up to a day longer.
    */
   readonly TEST_CLOCK?: string;
+  /**
+   * An OTLP/HTTP collector (Grafana, Honeycomb, Jaeger, an OTel Collector): when set, each chat turn's tool calls are
+   * exported to `<endpoint>/v1/traces` as OpenTelemetry spans, under the request's `traceparent`. Off when unset.
+   */
+  readonly OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  /** The full traces URL instead (used as is). */
+  readonly OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  /** Secret: headers for the collector, `key=value` pairs separated by commas (an API key). */
+  readonly OTEL_EXPORTER_OTLP_HEADERS?: string;
+  /** The `service.name` of the exported spans (default `edgetool-demo`). */
+  readonly OTEL_SERVICE_NAME?: string;
 }

@@ -15,3 +15,10 @@ declare global {
 }
 
 type WorkerEnv = Env;
+
+declare module 'vitest' {
+  /** What test/collector.global-setup.ts provides: the local OTLP collector's base URL. */
+  export interface ProvidedContext {
+    otlpCollector: string;
+  }
+}

@@ -118,8 +118,19 @@ describe('README examples', () => {
     expect(lines).toEqual(['text, document', 'Invoice INV-7, attached:\n[document: INV-7.pdf, application/pdf, 125 B]']);
   });
 
+  it('the OpenTelemetry example: the call’s span under the caller’s, each layer inside it, then what the flush did', async () => {
+    capture();
+    await import('./otel.ts');
+    expect(lines).toEqual([
+      'execute_tool get_weather ← 00f067aa0ba902b7',
+      'trace-context ← execute_tool get_weather',
+      'get_weather ← trace-context',
+      '{"exported":1,"failed":0,"retrying":0,"dropped":0}',
+    ]);
+  });
+
   const shown = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
-  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts'])('the README shows %s verbatim', (file) => {
+  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -13,6 +13,8 @@ await import('./images.ts');
 await import('./documents.ts');
 console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
+console.log('\n— traces exported to OpenTelemetry, under the caller’s span —');
+await import('./otel.ts');
 console.log('\n— the same tool served to MCP clients —');
 await import('./mcp.ts');
 console.log('\n— tools of an MCP server, used as edgetool tools —');

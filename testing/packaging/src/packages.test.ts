@@ -29,6 +29,7 @@ const EXAMPLES = [
   'images.ts',
   'documents.ts',
   'settings.ts',
+  'otel.ts',
 ] as const;
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
@@ -306,6 +307,15 @@ describe('a project that installs them', () => {
     expect(lines.slice(3).join('\n')).toMatch(/^Error \(invalid-input\): Invalid arguments for "orders_get_order"\.\n- id: /);
   });
 
+  it('runs the OpenTelemetry example through the published subpath export @edgetool/core/otel', () => {
+    expect(runExample('otel.ts')).toEqual([
+      'execute_tool get_weather ← 00f067aa0ba902b7',
+      'trace-context ← execute_tool get_weather',
+      'get_weather ← trace-context',
+      '{"exported":1,"failed":0,"retrying":0,"dropped":0}',
+    ]);
+  });
+
   it('runs the limits example: the third search and the second SMS are refused with rate-limited', () => {
     const lines = runExample('limits.ts');
     expect(lines.slice(0, 2)).toEqual(['3 pages about tickets', '3 pages about seals']);
@@ -388,7 +398,7 @@ describe('a project that installs them', () => {
     expect(code).not.toMatch(/["']node:/);
   });
 
-  it('tree-shakes the published core: a tool alone brings neither the executor nor the tickets', async () => {
+  it('tree-shakes the published core: a tool alone brings neither the executor nor the tickets, nor OTLP export', async () => {
     const bundle = (contents: string) =>
       bundleApp({
         stdin: { contents, resolveDir: app, loader: 'ts' },
@@ -404,6 +414,13 @@ describe('a project that installs them', () => {
     expect(toolOnly).not.toContain('Available tools');
     expect(toolOnly).not.toContain('The ticket has already been used.');
     expect(toolOnly.length).toBeLessThan(withExecutor.length / 3);
+    // OTLP export is a subpath: the main entry has none of it, and the exporter brings neither the executor nor tickets.
+    const whole = await bundle("export * from '@edgetool/core';");
+    const otel = await bundle("export { createOtlpExporter, traceContext, setTraceparent } from '@edgetool/core/otel';");
+    expect(whole).not.toContain('execute_tool');
+    expect(otel).toContain('execute_tool');
+    expect(otel).not.toContain('Available tools');
+    expect(otel).not.toContain('The ticket has already been used.');
   });
 
   it('bundles a decorated toolbox the way wrangler bundles a Worker, and the bundle runs', async () => {

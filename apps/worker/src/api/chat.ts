@@ -1,9 +1,11 @@
 import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
 import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/core';
+import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
 import { jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
+import { demoTracing } from '../tracing.ts';
 
 /** Largest accepted request body: a long conversation, not a denial of service. */
 export const MAX_CHAT_BODY_BYTES = 512 * 1024;
@@ -59,9 +61,10 @@ function refusalDetails(error: ContinuationError): Record<string, string | undef
 
 /**
  * `POST /api/chat`: one chat turn as an AI SDK UI message stream. Bad requests and refused continuations
- * (forged approvals or results) are JSON errors with stable codes; nothing runs for them.
+ * (forged approvals or results) are JSON errors with stable codes; nothing runs for them. With OTLP export on, the
+ * turn's tool calls are spans under the request's `traceparent`, sent once the turn is over (`ctx.waitUntil`).
  */
-export async function chat(request: Request, env: Env): Promise<Response> {
+export async function chat(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
   // A page on another site may not drive a turn (useChat on this origin sends no or the same Origin), and only JSON
   // is read: a cross-site form or text/plain POST would skip the browser's CORS preflight.
   const origin = request.headers.get('origin');
@@ -77,7 +80,11 @@ export async function chat(request: Request, env: Env): Promise<Response> {
     const offset = testClockOffset(request, env);
     const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
     const run = createRunContext({ conversationId: body.id, deps: demoDeps(env), signal: request.signal });
+    const tracing = demoTracing(env);
+    if (tracing !== undefined) setTraceparent(run, request.headers.get('traceparent'));
     const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });
+    // The turn's calls run while the client reads the stream; its usage settles when the stream ends, however it ends.
+    if (tracing !== undefined) ctx?.waitUntil(turn.usage.then(() => tracing.exporter.flush()));
     return turn.toResponse();
   } catch (error) {
     if (error instanceof MissingSecretError) return jsonError(500, 'not-configured', error.message);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readOtlpEnv } from './otlp-env.ts';
+
+describe('readOtlpEnv', () => {
+  it('is off without an endpoint', () => {
+    expect(readOtlpEnv({})).toBeUndefined();
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' })).toBeUndefined();
+  });
+
+  it('appends /v1/traces to the base endpoint, and takes the traces endpoint as is', () => {
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })?.url).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com/otlp/' })?.url).toBe('https://otlp.example.com/otlp/v1/traces');
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://a.example', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b.example/custom' })?.url).toBe('https://b.example/custom');
+  });
+
+  it('reads headers as key=value pairs, percent-decoded, the traces ones over the others', () => {
+    const config = readOtlpEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Basic%20dXNlcjpwYXNz, x-team = one ,broken,bad name=x,x-keep=a=b',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-team=two',
+      OTEL_SERVICE_NAME: 'orders',
+    });
+    expect(config).toEqual({
+      url: 'http://127.0.0.1:4318/v1/traces',
+      headers: { authorization: 'Basic dXNlcjpwYXNz', 'x-team': 'two', 'x-keep': 'a=b' },
+      serviceName: 'orders',
+    });
+  });
+
+  it('keeps a value that is not percent-encoded as written, and ignores what is not a string', () => {
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_EXPORTER_OTLP_HEADERS: 'k=100%' })?.headers).toEqual({ k: '100%' });
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_SERVICE_NAME: 42 })?.serviceName).toBeUndefined();
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: { binding: true } })).toBeUndefined();
+  });
+
+  it('throws a TypeError naming the variable for an endpoint that is not an http(s) URL', () => {
+    expect(() => readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' })).toThrow(/^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => readOtlpEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' })).toThrow(TypeError);
+  });
+});

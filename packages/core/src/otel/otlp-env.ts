@@ -1,0 +1,58 @@
+/** The exporter settings the standard OpenTelemetry environment variables give. */
+export interface OtlpEnvConfig {
+  /** The traces URL: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  readonly url: string;
+  /** `OTEL_EXPORTER_OTLP_HEADERS`, then `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over it (`key=value` pairs, comma-separated, values percent-decoded). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `OTEL_SERVICE_NAME`, when set. */
+  readonly serviceName: string | undefined;
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** `k1=v1,k2=v2` as headers; a pair without `=` or with a name that is not a header name is skipped. */
+function parseHeaders(value: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    if (at < 0 || !TOKEN.test(key)) continue;
+    const raw = pair.slice(at + 1).trim();
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      // Not percent-encoded after all: keep it as written.
+    }
+    headers[key.toLowerCase()] = decoded;
+  }
+  return headers;
+}
+
+/**
+ * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env` (its
+ * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set (export is off). Throws a
+ * `TypeError` for an endpoint that is not an http(s) URL.
+ */
+export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
+  const env = variables as Readonly<Record<string, unknown>>;
+  const traces = text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const base = text(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const url = traces ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);
+  if (url === undefined) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    const name = traces === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT';
+    throw new TypeError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(traces ?? base)}.`);
+  }
+  const headers = { ...parseHeaders(text(env.OTEL_EXPORTER_OTLP_HEADERS)), ...parseHeaders(text(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS)) };
+  return { url, headers, serviceName: text(env.OTEL_SERVICE_NAME) };
+}

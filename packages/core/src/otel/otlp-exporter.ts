@@ -1,0 +1,242 @@
+import type { TraceRecord } from '../interceptors/trace.ts';
+import type { OtlpSpan, OtlpSpanOptions, RecordTime } from './otlp-json.ts';
+import { recordSpans, recordTimeNow, traceRequest } from './record-spans.ts';
+import { parseTraceparent } from './trace-context.ts';
+
+/** Options for {@link createOtlpExporter}. */
+export interface OtlpExporterOptions extends OtlpSpanOptions {
+  /** The collector's traces URL, used as is (`https://otlp.example.com/v1/traces`; see `readOtlpEnv`). */
+  readonly url: string;
+  /** Sent with every export (an API key, `authorization`). `content-type` is always `application/json`. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Sends the requests (default: the global `fetch`); a service binding's `fetch` in a Worker, a stub in tests. */
+  readonly fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** The most calls waiting to be sent (default 2,048); a full queue drops its oldest, counted in the next flush. */
+  readonly maxQueue?: number | undefined;
+  /** The most spans in one request (default 512); a flush sends as many requests as it needs, one after another. */
+  readonly maxBatchSpans?: number | undefined;
+  /** How long one request may take, its answer included (default 10,000 ms); then it counts as a failure worth retrying. */
+  readonly timeoutMs?: number | undefined;
+  /** Receives every failure to export (default: `console.warn`). Exporting never throws and `flush()` never rejects. */
+  readonly onError?: ((error: OtlpExportError) => void) | undefined;
+  /** The clock the spans were timed with (default `performance.now()`, the executor's); pass the executor's `clock` if you gave it one. */
+  readonly clock?: (() => number) | undefined;
+  /** The wall clock in Unix milliseconds (default `Date.now`). */
+  readonly now?: (() => number) | undefined;
+}
+
+/** What one {@link OtlpExporter.flush} did, counted in calls (trace records). */
+export interface OtlpFlushResult {
+  /** Calls the collector accepted. */
+  readonly exported: number;
+  /** Calls given up on: the collector refused them with a status that must not be retried, or they could not be converted. */
+  readonly failed: number;
+  /** Calls kept for the next flush after a failure worth retrying: 429, 502, 503, 504, no answer, a time-out. */
+  readonly retrying: number;
+  /** Calls the full queue dropped (its oldest) since the previous flush. */
+  readonly dropped: number;
+}
+
+/** Sends trace records to an OpenTelemetry collector over OTLP/HTTP with the JSON encoding. */
+export interface OtlpExporter {
+  /**
+   * Queues a finished call's record: `onTrace: exporter.export`. Synchronous and cheap (the spans are made when they
+   * are sent), never throws. A call whose `traceparent` says its trace is not sampled is left out, as the caller decided.
+   */
+  export(record: TraceRecord): void;
+  /**
+   * Sends what is queued, in requests of at most `maxBatchSpans` spans. Resolves when they are answered (or time out),
+   * never rejects: failures go to `onError`. In a Worker: `ctx.waitUntil(exporter.flush())` once the turn is over.
+   */
+  flush(): Promise<OtlpFlushResult>;
+  /** Calls queued and not yet sent. */
+  readonly pending: number;
+}
+
+/** Why an export failed. */
+export type OtlpExportFailure =
+  /** The collector answered an error status (`status`); 429, 502, 503 and 504 are retried at the next flush. */
+  | 'status'
+  /** The collector could not be reached, or the connection broke before an answer: retried at the next flush. */
+  | 'network'
+  /** No answer within `timeoutMs`: retried at the next flush. */
+  | 'timeout'
+  /** The collector accepted the request but rejected some spans (OTLP partial success); never retried. */
+  | 'partial-success'
+  /** The queue was full and dropped its oldest calls. */
+  | 'queue-full'
+  /** A record could not be made into spans (not a trace record); dropped. */
+  | 'invalid-record';
+
+/** A failure to export, as `onError` receives it. */
+export class OtlpExportError extends Error {
+  readonly reason: OtlpExportFailure;
+  /** The HTTP status, when the collector answered. */
+  readonly status: number | undefined;
+  /** How many calls (trace records) it concerns. */
+  readonly records: number;
+  /** The calls stay queued for the next flush. */
+  readonly retrying: boolean;
+
+  constructor(reason: OtlpExportFailure, message: string, options: { status?: number | undefined; records: number; retrying: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'OtlpExportError';
+    this.reason = reason;
+    this.status = options.status;
+    this.records = options.records;
+    this.retrying = options.retrying;
+  }
+}
+
+/** The OTLP/HTTP statuses a client should retry; every other error status must not be (OTLP specification). */
+const RETRYABLE = new Set([429, 502, 503, 504]);
+const MAX_MESSAGE = 300;
+
+interface Entry {
+  readonly record: TraceRecord;
+  readonly at: RecordTime;
+}
+
+type Sent = { readonly ok: true } | { readonly ok: false; readonly error: OtlpExportError };
+
+const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/**
+ * Exports edgetool's traces to any OpenTelemetry collector or backend that takes OTLP/HTTP JSON (an OTel Collector,
+ * Grafana, Honeycomb, Jaeger), with `fetch` only: no OTel SDK, no `AsyncLocalStorage`, no timer left running, so it
+ * works the same in a Worker, a browser and Node. Records wait in a bounded queue until `flush()`.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
+  const { url, timeoutMs = 10_000, maxQueue = 2048, maxBatchSpans = 512 } = options;
+  const send = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+  const clock = options.clock ?? (() => performance.now());
+  const now = options.now ?? Date.now;
+  // A Headers object: a caller's `Content-Type` must be replaced, not joined to ours.
+  const headers = new Headers(options.headers);
+  headers.set('content-type', 'application/json');
+  const queue: Entry[] = [];
+  let dropped = 0;
+
+  function report(error: OtlpExportError): void {
+    try {
+      if (options.onError !== undefined) options.onError(error);
+      else console.warn(`edgetool OTLP export: ${error.message}`);
+    } catch {
+      // A broken listener must not fail the flush.
+    }
+  }
+
+  /** Puts entries back in front (they are the oldest), dropping the oldest beyond `maxQueue`. */
+  function requeue(entries: readonly Entry[]): void {
+    queue.unshift(...entries);
+    if (queue.length > maxQueue) dropped += queue.splice(0, queue.length - maxQueue).length;
+  }
+
+  /** One POST, bounded by `timeoutMs` whatever `fetch` does with its signal; resolves, never rejects. */
+  async function post(body: string, records: number): Promise<Sent> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve(TIMED_OUT);
+      }, timeoutMs);
+    });
+    const fail = (reason: OtlpExportFailure, message: string, status?: number, cause?: unknown): Sent => {
+      const retrying = reason !== 'status' || RETRYABLE.has(status as number);
+      return { ok: false, error: new OtlpExportError(reason, `${message} (${records} call${records === 1 ? '' : 's'}${retrying ? ', kept for the next flush' : ', dropped'})`, { status, records, retrying, cause }) };
+    };
+    try {
+      const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
+      if (response === TIMED_OUT) return fail('timeout', `${url} did not answer within ${timeoutMs} ms`);
+      const text = await Promise.race([response.text(), expired]);
+      if (text === TIMED_OUT) return fail('timeout', `${url} did not finish its answer within ${timeoutMs} ms`);
+      if (!response.ok) return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status);
+      const partial = partialSuccess(text);
+      if (partial !== undefined) {
+        const message = `${url} rejected ${partial.rejected} span${partial.rejected === 1 ? '' : 's'}${partial.message === '' ? '' : `: ${partial.message.slice(0, MAX_MESSAGE)}`}`;
+        report(new OtlpExportError('partial-success', message, { status: response.status, records, retrying: false }));
+      }
+      return { ok: true };
+    } catch (error) {
+      return fail('network', `${url} could not be reached: ${error instanceof Error ? error.message : String(error)}`, undefined, error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
+  async function flush(): Promise<OtlpFlushResult> {
+    const lost = dropped;
+    dropped = 0;
+    if (lost > 0) report(new OtlpExportError('queue-full', `the queue was full: ${lost} call${lost === 1 ? '' : 's'} dropped (maxQueue ${maxQueue})`, { records: lost, retrying: false }));
+    // Everything queued now; calls exported while this flush runs wait for the next one.
+    const ready: { entry: Entry; spans: OtlpSpan[] }[] = [];
+    let failed = 0;
+    for (const entry of queue.splice(0)) {
+      try {
+        ready.push({ entry, spans: recordSpans(entry.record, entry.at, options) });
+      } catch (error) {
+        failed++;
+        report(new OtlpExportError('invalid-record', `a record could not be made into spans: ${error instanceof Error ? error.message : String(error)}`, { records: 1, retrying: false, cause: error }));
+      }
+    }
+    let exported = 0;
+    let i = 0;
+    while (i < ready.length) {
+      const first = i;
+      const spans: OtlpSpan[] = [];
+      // At least one call per request, however many layers it has.
+      do spans.push(...(ready[i++] as { spans: OtlpSpan[] }).spans);
+      while (i < ready.length && spans.length + (ready[i] as { spans: OtlpSpan[] }).spans.length <= maxBatchSpans);
+      const sent = await post(JSON.stringify(traceRequest(spans, options)), i - first);
+      if (sent.ok) {
+        exported += i - first;
+        continue;
+      }
+      report(sent.error);
+      if (sent.error.retrying) {
+        // This batch and the rest wait for the next flush: a collector that is down would fail them too.
+        requeue(ready.slice(first).map((item) => item.entry));
+        return { exported, failed, retrying: ready.length - first, dropped: lost };
+      }
+      failed += i - first;
+    }
+    return { exported, failed, retrying: 0, dropped: lost };
+  }
+
+  return {
+    export(record: TraceRecord): void {
+      try {
+        const parent = parseTraceparent(record.traceId);
+        if (parent !== undefined && (parent.flags & 0x01) === 0) return;
+        queue.push({ record, at: recordTimeNow(clock, now) });
+        if (queue.length > maxQueue) {
+          queue.shift();
+          dropped++;
+        }
+      } catch {
+        // Exporting must never fail a call.
+      }
+    },
+    flush,
+    get pending(): number {
+      return queue.length;
+    },
+  };
+}
+
+/** The `partialSuccess` of an OTLP JSON answer, when it reports rejected spans or a message. */
+function partialSuccess(text: string): { rejected: number; message: string } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const partial = (body as { partialSuccess?: { rejectedSpans?: unknown; errorMessage?: unknown } } | null)?.partialSuccess;
+  if (typeof partial !== 'object' || partial === null) return undefined;
+  const rejected = Number(partial.rejectedSpans ?? 0);
+  const message = typeof partial.errorMessage === 'string' ? partial.errorMessage : '';
+  return (Number.isFinite(rejected) && rejected > 0) || message !== '' ? { rejected: Number.isFinite(rejected) ? rejected : 0, message } : undefined;
+}

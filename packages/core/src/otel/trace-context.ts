@@ -1,0 +1,67 @@
+import { defineInterceptor } from '../chain/interceptor.ts';
+import type { ToolInterceptor } from '../chain/types.ts';
+import { contextKey, type ContextKey } from '../context/context-key.ts';
+import type { RunContext } from '../context/run-context.ts';
+import { traceIdKey } from '../interceptors/trace.ts';
+
+/** A W3C `traceparent`, parsed: the caller's trace, and the span that what runs here becomes a child of. */
+export interface TraceParent {
+  /** The trace: 32 lowercase hex digits, never all zeros. */
+  readonly traceId: string;
+  /** The caller's span (the parent of ours): 16 lowercase hex digits, never all zeros. */
+  readonly parentId: string;
+  /** The trace flags byte; bit 0 is "sampled" (the caller records this trace). */
+  readonly flags: number;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZEROS = /^0+$/;
+
+/**
+ * Parses a W3C Trace Context `traceparent` (`00-<trace id>-<parent id>-<flags>`), or returns `undefined` for anything
+ * that is not a valid one: a malformed value, version `ff`, an all-zero id, two headers joined by a comma. A later
+ * version is read for its first four fields, as the specification asks.
+ */
+export function parseTraceparent(value: string | null | undefined): TraceParent | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = TRACEPARENT.exec(value.trim());
+  if (match === null) return undefined;
+  const [, version, traceId, parentId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
+  if (version === 'ff' || (version === '00' && rest !== undefined) || ZEROS.test(traceId) || ZEROS.test(parentId)) return undefined;
+  return { traceId, parentId, flags: Number.parseInt(flags, 16) };
+}
+
+/** Writes a {@link TraceParent} as a version 00 `traceparent` header value. */
+export function formatTraceparent(parent: TraceParent): string {
+  return `00-${parent.traceId}-${parent.parentId}-${(parent.flags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/** The request's trace context on its run: set it with {@link setTraceparent}, read by {@link traceContext}. */
+export const traceparentKey: ContextKey<TraceParent> = contextKey<TraceParent>('edgetool.traceparent');
+
+/**
+ * Puts the `traceparent` of the request a run serves (`request.headers.get('traceparent')`) on the run, when it is a
+ * valid one. Returns whether it was. With {@link traceContext} in the chain, the run's calls become children of that
+ * span in the exported trace.
+ */
+export function setTraceparent(run: RunContext<unknown>, traceparent: string | null | undefined): boolean {
+  const parent = parseTraceparent(traceparent);
+  if (parent !== undefined) run.set(traceparentKey, parent);
+  return parent !== undefined;
+}
+
+/**
+ * Gives each call of a run that carries a `traceparent` ({@link setTraceparent}) that trace context as its trace id
+ * (`traceIdKey`, as a `traceparent` string), so its trace record, and the spans made of it, belong to the request's
+ * trace. One agent can serve many requests: the context travels with each request's run, not with the agent. Calls
+ * refused before the chain runs (arguments that are not JSON, an unknown tool, invalid input) pass no interceptor and
+ * keep a trace of their own.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function traceContext(): ToolInterceptor {
+  return defineInterceptor('trace-context', (ctx, next) => {
+    const parent = ctx.run.get(traceparentKey);
+    if (parent !== undefined) ctx.set(traceIdKey, formatTraceparent(parent));
+    return next();
+  });
+}
