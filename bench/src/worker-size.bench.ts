@@ -31,6 +31,7 @@ const GROUPS = {
   coreTickets: '@edgetool/core: tickets, seals, HMAC, canonical JSON, nonce store',
   core: '@edgetool/core: tools, chain, executor, registry, schemas, approvals',
   mcp: 'the MCP endpoint: @edgetool/core/mcp and the /api/mcp route',
+  otel: 'OTLP export of traces: @edgetool/core/otel and the demo\'s tracing.ts (off unless configured)',
   aiProofs: '@edgetool/ai: proofs and continuation checks (seals, tickets, verify)',
   aiChat: '@edgetool/ai: chat loop, text turn, agent-as-tool',
   model: '@edgetool/ai: model module (offline model, createModelFromEnv), shared',
@@ -69,6 +70,7 @@ function groupOf(path: string): string {
   }
   if (p.includes('/packages/core/src/tickets/')) return GROUPS.coreTickets;
   if (p.includes('/packages/core/src/mcp/') || p.endsWith('/apps/worker/src/api/mcp.ts')) return GROUPS.mcp;
+  if (p.includes('/packages/core/src/otel/') || p.endsWith('/apps/worker/src/tracing.ts')) return GROUPS.otel;
   if (p.includes('/packages/core/')) return GROUPS.core;
   if (p.includes('/packages/ai/src/offline-model/') || p.endsWith('/packages/ai/src/provider.ts')) return GROUPS.model;
   if (/\/packages\/ai\/src\/chat\/(proofs|turn-proofs|verify-continuation)\.ts$/.test(p)) return GROUPS.aiProofs;
@@ -134,7 +136,8 @@ function proofShare(edgetool: WorkerBundle, plain: WorkerBundle, diffGzip: numbe
     `Of the ${signed(diffRaw)} B (minified) edgetool adds, ${bytes(proofs)} B (${Math.round(share * 100)} %) are its proofs: tickets for approvals and client calls, ` +
     `seals on results, the continuation checks and the D1 nonce store. The plain Worker has no equivalent (it trusts the history a client sends back). ` +
     `At the same share of the gzip difference, that is about ${bytes(Math.round((share * diffGzip) / 100) * 100)} B gzip. ` +
-    `A further ${bytes(edgetool.groups.get(GROUPS.mcp) ?? 0)} B are the MCP endpoint (\`POST /api/mcp\`), which the plain Worker does not have.`
+    `A further ${bytes(edgetool.groups.get(GROUPS.mcp) ?? 0)} B are the MCP endpoint (\`POST /api/mcp\`) and ${bytes(edgetool.groups.get(GROUPS.otel) ?? 0)} B ` +
+    'the OTLP export of traces (bundled, on only with `OTEL_EXPORTER_OTLP_ENDPOINT`), which the plain Worker does not have.'
   );
 }
 
@@ -183,7 +186,7 @@ export async function run(): Promise<BenchReport> {
     method:
       '`wrangler deploy --dry-run --minify --outdir <tmp> --metafile` (offline, nothing is uploaded) on a copy of each Worker\'s wrangler config (paths made absolute). ' +
       '**edgetool** is apps/worker (`src/index.ts`: the demo routes, D1 tools, agent-as-tool, browser-tool declarations, D1 nonce store on @edgetool/core + @edgetool/ai, ' +
-      'and an MCP endpoint). **plain** is bench/plain-worker: the same routes but the MCP endpoint, the same body limits and router, the same tools (same names, descriptions, SQL) as AI SDK `tool()` with zod input schemas, ' +
+      'an MCP endpoint and OTLP export of traces, off unless configured). **plain** is bench/plain-worker: the same routes but the MCP endpoint, no tracing, the same body limits and router, the same tools (same names, descriptions, SQL) as AI SDK `tool()` with zod input schemas, ' +
       '`streamText` + `toUIMessageStream`, `toolApproval` for the two write tools, a `generateText` sub-agent as edgetool\'s `agentTool` runs, no tickets or seals. ' +
       'Both import the same model module (`createModelFromEnv` from @edgetool/ai) and the app\'s calculator; gzip is zlib level 9 of the emitted JavaScript. ' +
       'The core rows are the core-size bench\'s esbuild bundles, for reference.',
