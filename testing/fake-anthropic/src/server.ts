@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '@edgetool/fake-openai';
+import { isLoopbackHost, listenForV1 } from '@edgetool/fake-openai';
 import { formatEvent, messageEvents } from './message-events.ts';
 import type { AnthropicRecordedRequest, FakeAnthropic, FakeAnthropicError, FakeAnthropicOptions, FakeAnthropicTurn } from './types.ts';
 
@@ -99,16 +98,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   }
 
   async listen(host: string, port: number): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(port, host, () => {
-        this.#server.off('error', reject);
-        resolve();
-      });
-    });
-    const address = this.#server.address() as AddressInfo;
-    this.#port = address.port;
-    this.#baseURL = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/v1`;
+    ({ port: this.#port, baseURL: this.#baseURL } = await listenForV1(this.#server, host, port));
   }
 
   enqueue(...turns: readonly FakeAnthropicTurn[]): void {

@@ -39,6 +39,20 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Starts a fake OpenAI server on loopback; resolves once it listens. */
+/** Starts `server` listening on `host:port` (0: a free port) and returns the port and the `/v1` base URL clients use. */
+export async function listenForV1(server: Server, host: string, port: number): Promise<{ port: number; baseURL: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { port: address.port, baseURL: `http://${shownHost}:${address.port}/v1` };
+}
+
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) throw new Error(`fake-openai only binds loopback hosts, not ${host}`);
@@ -174,17 +188,7 @@ class FakeOpenAIServer implements FakeOpenAI {
   }
 
   async listen(host: string, port: number): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(port, host, () => {
-        this.#server.off('error', reject);
-        resolve();
-      });
-    });
-    const address = this.#server.address() as AddressInfo;
-    this.#port = address.port;
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    this.#baseURL = `http://${shownHost}:${address.port}/v1`;
+    ({ port: this.#port, baseURL: this.#baseURL } = await listenForV1(this.#server, host, port));
   }
 
   enqueue(...turns: readonly FakeTurn[]): void {
