@@ -1,23 +1,15 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { createRunContext, createTicketSigner, defineTool, imagePart } from '@edgetool/core';
+import { createRunContext, createTicketSigner } from '@edgetool/core';
 import type { ModelMessage } from 'ai';
-import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { invoiceTool, PDF, PNG } from '../test-support/files.ts';
+import { chartTool as chart, invoiceTool, PDF, PNG } from '../test-support/files.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { ageToolFiles } from './tool-output.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'tool-file-turns-secret-32-bytes-min!!' }] });
 
-const chart = defineTool({
-  name: 'sales_chart',
-  description: 'Draws the sales of a month as a chart.',
-  input: v.object({ month: v.string() }),
-  execute: ({ month }) => ({ month, png: PNG }),
-  toModelOutput: ({ month, png }) => [{ type: 'text', text: `Sales in ${month}:` }, imagePart(png, 'image/png')],
-});
 
 const asImage = {
   type: 'content',

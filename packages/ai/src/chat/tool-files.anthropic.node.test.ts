@@ -1,11 +1,10 @@
 // Node-only: images and PDF documents in tool results on the real @ai-sdk/anthropic provider (a devDependency of this
 // package only), against the local fake Messages API (testing/fake-anthropic, 127.0.0.1).
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { createRunContext, createTicketSigner, defineTool, imagePart } from '@edgetool/core';
+import { createRunContext, createTicketSigner } from '@edgetool/core';
 import { type FakeAnthropic, startFakeAnthropic } from '@edgetool/fake-anthropic';
-import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { invoiceTool as invoice, PDF, PNG } from '../test-support/files.ts';
+import { chartTool as chart, invoiceTool as invoice, PDF, PNG } from '../test-support/files.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { takesToolDocuments, takesToolImages } from './tool-output.ts';
 
@@ -19,13 +18,6 @@ beforeEach(() => fake.reset());
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'anthropic-files-test-secret-32-bytes!' }] });
 const claude = () => createAnthropic({ baseURL: fake.baseURL, apiKey: 'test' })('claude-sonnet-4-5');
 
-const chart = defineTool({
-  name: 'sales_chart',
-  description: 'Draws the sales of a month as a chart.',
-  input: v.object({ month: v.string() }),
-  execute: ({ month }) => ({ month }),
-  toModelOutput: ({ month }) => [{ type: 'text', text: `Sales in ${month}:` }, imagePart(PNG, 'image/png')],
-});
 
 type Block = Record<string, unknown>;
 

@@ -1,11 +1,10 @@
 // Node-only: images in tool results on the real @ai-sdk/openai provider, against the local fake OpenAI server (127.0.0.1).
-import { createRunContext, createTicketSigner, defineTool, imagePart } from '@edgetool/core';
+import { createRunContext, createTicketSigner } from '@edgetool/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
-import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelFromEnv } from '../provider.ts';
 import { createChatAgent } from './chat-agent.ts';
-import { PNG } from '../test-support/files.ts';
+import { chartTool as chart, PNG } from '../test-support/files.ts';
 
 
 let fake: FakeOpenAI;
@@ -16,13 +15,6 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'openai-images-test-secret-32-bytes!!' }] });
-const chart = defineTool({
-  name: 'sales_chart',
-  description: 'Draws the sales of a month as a chart.',
-  input: v.object({ month: v.string() }),
-  execute: ({ month }) => ({ month }),
-  toModelOutput: ({ month }) => [{ type: 'text', text: `Sales in ${month}:` }, imagePart(PNG, 'image/png')],
-});
 
 async function chartTurn(api: 'responses' | 'chat') {
   const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });

@@ -7,17 +7,10 @@ import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { takesToolImages, toToolOutput } from './tool-output.ts';
-import { PNG } from '../test-support/files.ts';
+import { chartTool as chart, PNG } from '../test-support/files.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'tool-images-test-secret-32-bytes-min!' }] });
 
-const chart = defineTool({
-  name: 'sales_chart',
-  description: 'Draws the sales of a month as a chart.',
-  input: v.object({ month: v.string() }),
-  execute: ({ month }) => ({ month, png: PNG }),
-  toModelOutput: ({ month, png }) => [{ type: 'text', text: `Sales in ${month}:` }, imagePart(png, 'image/png')],
-});
 
 const asImages = {
   type: 'content',

@@ -19,3 +19,12 @@ export const invoiceTool = defineTool({
   execute: ({ id }) => ({ id }),
   toModelOutput: ({ id }) => [{ type: 'text', text: `Invoice ${id}:` }, documentPart(PDF, 'application/pdf', `${id}.pdf`), imagePart(PNG, 'image/png')],
 });
+
+/** A tool whose result is a line of text and a PNG chart of the month's sales. */
+export const chartTool = defineTool({
+  name: 'sales_chart',
+  description: 'Draws the sales of a month as a chart.',
+  input: v.object({ month: v.string() }),
+  execute: ({ month }) => ({ month, png: PNG }),
+  toModelOutput: ({ month, png }) => [{ type: 'text', text: `Sales in ${month}:` }, imagePart(png, 'image/png')],
+});
