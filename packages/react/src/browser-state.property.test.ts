@@ -43,9 +43,12 @@ const tampered = fc.tuple(state, fc.array(fc.tuple(fc.constantFrom('stopped', 'e
   const value = JSON.parse(JSON.stringify(saved)) as Record<string, Record<string, unknown>>;
   for (const [field, key, replacement] of edits) {
     if (key === '' || (typeof value[field] === 'object' && value[field] !== null && !Array.isArray(value[field]) && key in value[field])) value[field] = replacement as never;
-    else if (typeof value[field] === 'object' && value[field] !== null) Object.defineProperty(value[field], key, { value: replacement, enumerable: true, writable: true, configurable: true });
+    // A named key on an array would not survive JSON (and `length` with a value that is no length throws): objects only.
+    else if (typeof value[field] === 'object' && value[field] !== null && !Array.isArray(value[field])) {
+      Object.defineProperty(value[field], key, { value: replacement, enumerable: true, writable: true, configurable: true });
+    }
   }
-  // Through JSON, as it comes out of localStorage (named keys on an array do not survive it).
+  // Through JSON, as it comes out of localStorage.
   return JSON.parse(JSON.stringify(value)) as unknown;
 });
 
