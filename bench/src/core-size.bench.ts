@@ -39,7 +39,7 @@ export const IMPORTS: readonly { readonly label: string; readonly names: string;
   { label: 'an MCP endpoint: `createMcpHandler` from `@edgetool/core/mcp` (the executor included)', names: 'createMcpHandler', from: '@edgetool/core/mcp' },
   { label: 'an MCP client: `connectMcp` from `@edgetool/core/mcp` (remote tools: `defineTool`, `jsonSchema`)', names: 'connectMcp', from: '@edgetool/core/mcp' },
   { label: 'OTLP JSON of trace records: `toOtlpTraces` from `@edgetool/core/otel`', names: 'toOtlpTraces', from: '@edgetool/core/otel' },
-  { label: 'an OTLP exporter: `createOtlpExporter`, `traceContext`, `setTraceparent`, `readOtlpEnv` from `@edgetool/core/otel`', names: 'createOtlpExporter, traceContext, setTraceparent, readOtlpEnv', from: '@edgetool/core/otel' },
+  { label: 'an OTLP exporter: `createOtlpExporter`, `setTraceparent`, `readOtlpEnv` from `@edgetool/core/otel`', names: 'createOtlpExporter, setTraceparent, readOtlpEnv', from: '@edgetool/core/otel' },
 ];
 
 export interface Size {

@@ -54,7 +54,7 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
     tickets,
     maxSteps: 4,
-    ...(tracing === undefined ? {} : { interceptors: tracing.interceptors, onTrace: tracing.onTrace }),
+    ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   const delayAnalyst = await agentTool({
     name: 'delay_analyst',
@@ -104,7 +104,7 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send
     // its line of text instead of the bytes again.
     toolFileTurns: 2,
-    ...(tracing === undefined ? {} : { interceptors: tracing.interceptors, onTrace: tracing.onTrace }),
+    ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   return { agent, model };
 }

@@ -1,11 +1,10 @@
-import type { InterceptorLike, TraceRecord } from '@edgetool/core';
-import { createOtlpExporter, type OtlpExporter, readOtlpEnv, traceContext } from '@edgetool/core/otel';
+import type { TraceRecord } from '@edgetool/core';
+import { createOtlpExporter, type OtlpExporter, readOtlpEnv } from '@edgetool/core/otel';
 import type { Env } from './env.ts';
 
-/** What the demo's agents get when OTLP export is on: the run's trace context on every call, and the exporter. */
+/** What the demo's agents get when OTLP export is on: the exporter, and its `onTrace`. */
 export interface DemoTracing {
   readonly exporter: OtlpExporter;
-  readonly interceptors: readonly InterceptorLike[];
   readonly onTrace: (record: TraceRecord) => void;
 }
 
@@ -25,7 +24,7 @@ export function demoTracing(env: Env): DemoTracing | undefined {
       const config = readOtlpEnv(env);
       if (config !== undefined) {
         const exporter = createOtlpExporter({ url: config.url, headers: config.headers, serviceName: config.serviceName ?? 'edgetool-demo' });
-        tracing = { exporter, interceptors: [traceContext()], onTrace: exporter.export };
+        tracing = { exporter, onTrace: exporter.export };
       }
     } catch (error) {
       console.error(`OTLP export is off: ${error instanceof Error ? error.message : String(error)}`);

@@ -123,8 +123,7 @@ describe('README examples', () => {
     await import('./otel.ts');
     expect(lines).toEqual([
       'execute_tool get_weather ← 00f067aa0ba902b7',
-      'trace-context ← execute_tool get_weather',
-      'get_weather ← trace-context',
+      'get_weather ← execute_tool get_weather',
       '{"exported":1,"failed":0,"retrying":0,"dropped":0}',
     ]);
   });

@@ -1,5 +1,5 @@
 import { createExecutor, createRunContext, defineTool } from '@edgetool/core';
-import { createOtlpExporter, type OtlpTraceRequest, setTraceparent, traceContext } from '@edgetool/core/otel';
+import { createOtlpExporter, type OtlpTraceRequest, setTraceparent } from '@edgetool/core/otel';
 import * as v from 'valibot';
 
 const getWeather = defineTool({
@@ -17,7 +17,7 @@ const collector = async (_url: string, init: RequestInit) => {
   return new Response('{}');
 };
 const exporter = createOtlpExporter({ url: 'https://otlp.example.com/v1/traces', serviceName: 'weather', fetch: collector });
-const executor = createExecutor({ registry: [getWeather], interceptors: [traceContext()], onTrace: exporter.export });
+const executor = createExecutor({ registry: [getWeather], onTrace: exporter.export });
 
 // One request's run: its calls join the caller's trace. In a Worker: setTraceparent(run, request.headers.get('traceparent')).
 const run = createRunContext({ conversationId: 'conv-1' });

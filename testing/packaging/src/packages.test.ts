@@ -310,8 +310,7 @@ describe('a project that installs them', () => {
   it('runs the OpenTelemetry example through the published subpath export @edgetool/core/otel', () => {
     expect(runExample('otel.ts')).toEqual([
       'execute_tool get_weather ← 00f067aa0ba902b7',
-      'trace-context ← execute_tool get_weather',
-      'get_weather ← trace-context',
+      'get_weather ← execute_tool get_weather',
       '{"exported":1,"failed":0,"retrying":0,"dropped":0}',
     ]);
   });
@@ -416,7 +415,7 @@ describe('a project that installs them', () => {
     expect(toolOnly.length).toBeLessThan(withExecutor.length / 3);
     // OTLP export is a subpath: the main entry has none of it, and the exporter brings neither the executor nor tickets.
     const whole = await bundle("export * from '@edgetool/core';");
-    const otel = await bundle("export { createOtlpExporter, traceContext, setTraceparent } from '@edgetool/core/otel';");
+    const otel = await bundle("export { createOtlpExporter, setTraceparent } from '@edgetool/core/otel';");
     expect(whole).not.toContain('execute_tool');
     expect(otel).toContain('execute_tool');
     expect(otel).not.toContain('Available tools');

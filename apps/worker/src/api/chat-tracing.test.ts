@@ -50,10 +50,10 @@ describe('POST /api/chat with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(attribute(call, 'gen_ai.tool.call.id')).toEqual({ stringValue: part?.toolCallId });
     expect(attribute(call, 'gen_ai.conversation.id')).toEqual({ stringValue: 'trace-lookup' });
     // The demo does not export inputs. Inside the call's span, each layer of its chain is the child of the one outside
-    // it: the trace context, the tool's policy layers (its call limit and time limit), then the tool itself.
+    // it: the tool's policy layers (its call limit and time limit), then the tool itself.
     expect(attribute(call, 'gen_ai.tool.call.arguments')).toBeUndefined();
     const layers = spans.filter((s) => s.traceId === TRACE_ID && s !== call);
-    expect(layers.map((s) => s.name)).toEqual(['trace-context', 'call-limit', 'timeout', 'query_order']);
+    expect(layers.map((s) => s.name)).toEqual(['call-limit', 'timeout', 'query_order']);
     expect(layers.map((s) => s.parentSpanId)).toEqual([call?.spanId, ...layers.slice(0, -1).map((s) => s.spanId)]);
   });
 

@@ -8,7 +8,7 @@ import { type ApprovalDecision, approval, approvalDecisionKey, placement, ticket
 import { callLimit, rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout } from '../interceptors/timeout.ts';
-import { type TraceRecord, toTraceRecord } from '../interceptors/trace.ts';
+import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { coerceToSchema } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
@@ -194,7 +194,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const outcome = failure(error);
     try {
       onTrace?.({
-        traceId: call.id,
+        traceId: run?.get(traceIdKey) ?? call.id,
         callId: call.id,
         toolName: call.name,
         conversationId: run?.conversationId ?? '',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { InterceptorFn } from '../chain/types.ts';
+import { createRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { redact, redactValue } from './redact.ts';
@@ -59,6 +60,31 @@ describe('trace and redaction', () => {
     const result = await executor.execute({ id: 'c1', name: 'login', arguments: { user: 'ada', password: 'x' } });
     expect(result.outcome.type).toBe('success');
     expect(ids).toEqual(['from-gateway']);
+  });
+
+  it('a trace id on the run is the trace id of every call of it without its own: chained, refused, and under trace()', async () => {
+    const records: TraceRecord[] = [];
+    const run = createRunContext({ conversationId: 'conv-1' });
+    run.set(traceIdKey, 'request-trace');
+    const plain = createExecutor({ registry: [login], onTrace: (r) => records.push(r) });
+    await plain.execute({ id: 'c1', name: 'login', arguments: { user: 'ada', password: 'x' } }, { run });
+    await plain.execute({ id: 'c2', name: 'nope', arguments: {} }, { run });
+    await plain.execute({ id: 'c3', name: 'login', arguments: '{not json' }, { run });
+    // trace() gives a call a trace id only when neither the call nor its run has one.
+    const traced = createExecutor({ registry: [login], interceptors: [trace({ export: (r) => records.push(r), traceId: () => 'own-trace' })] });
+    await traced.execute({ id: 'c4', name: 'login', arguments: { user: 'ada', password: 'x' } }, { run });
+    await traced.execute({ id: 'c5', name: 'login', arguments: { user: 'ada', password: 'x' } });
+    expect(records.map((r) => [r.callId, r.traceId])).toEqual([
+      ['c1', 'request-trace'],
+      ['c2', 'request-trace'],
+      ['c3', 'request-trace'],
+      ['c4', 'request-trace'],
+      ['c5', 'own-trace'],
+    ]);
+    // Without one, a call's trace id is its call id, as before.
+    const alone: TraceRecord[] = [];
+    await createExecutor({ registry: [login], onTrace: (r) => alone.push(r) }).execute({ id: 'c6', name: 'nope', arguments: {} });
+    expect(alone[0]?.traceId).toBe('c6');
   });
 
   it('redact(): the tool gets the real input; traces and the model get masked fields', async () => {

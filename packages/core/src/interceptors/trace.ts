@@ -4,7 +4,11 @@ import type { ToolInterceptor } from '../chain/types.ts';
 import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { redactedInputKey } from './redact.ts';
 
-/** The trace id of a call, shared along its chain (set by {@link trace} when missing). */
+/**
+ * The trace id of a call, shared along its chain (set by {@link trace} when missing). Set on a run, it is the trace id of
+ * every call of the run that has none of its own, refused calls included (`setTraceparent` from `@edgetool/core/otel`
+ * puts a request's `traceparent` there).
+ */
 export const traceIdKey: ContextKey<string> = contextKey<string>('edgetool.trace-id');
 
 /** One finished call, as exported to a trace sink. */
@@ -24,7 +28,7 @@ export interface TraceRecord {
 /** Builds the exportable record of a call from its context. */
 export function toTraceRecord(ctx: ToolContext, outcome: ToolOutcome): TraceRecord {
   return {
-    traceId: ctx.get(traceIdKey) ?? ctx.call.id,
+    traceId: ctx.get(traceIdKey) ?? ctx.run.get(traceIdKey) ?? ctx.call.id,
     callId: ctx.call.id,
     toolName: ctx.tool.name,
     conversationId: ctx.run.conversationId,
@@ -37,13 +41,13 @@ export function toTraceRecord(ctx: ToolContext, outcome: ToolOutcome): TraceReco
 }
 
 /**
- * Gives the call a trace id (kept if an outer layer set one) and exports its spans when the
+ * Gives the call a trace id (kept if an outer layer or its run set one) and exports its spans when the
  * layers inside finish. Place it outermost (global) to see every interceptor.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function trace(options: { readonly export: (record: TraceRecord) => void; readonly traceId?: () => string }): ToolInterceptor {
   return defineInterceptor('trace', async (ctx, next) => {
-    if (!ctx.has(traceIdKey)) ctx.set(traceIdKey, options.traceId?.() ?? crypto.randomUUID());
+    if (!ctx.has(traceIdKey) && !ctx.run.has(traceIdKey)) ctx.set(traceIdKey, options.traceId?.() ?? crypto.randomUUID());
     const outcome = await next();
     try {
       options.export(toTraceRecord(ctx, outcome));

@@ -14,7 +14,7 @@ import type { TraceRecord } from '../interceptors/trace.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createOtlpExporter, type OtlpExporterOptions, type OtlpExportError } from './otlp-exporter.ts';
 import type { OtlpTraceRequest } from './otlp-json.ts';
-import { setTraceparent, traceContext } from './trace-context.ts';
+import { setTraceparent } from './trace-context.ts';
 
 /** How the collector answers the next requests (then `ok`). */
 type Answer = 'ok' | 'fail-500' | 'fail-503' | 'partial' | 'slow' | 'never';
@@ -72,7 +72,8 @@ const lookup = defineTool({ name: 'lookup', description: 'Looks an order up.', i
 function setup(options: Partial<OtlpExporterOptions> = {}) {
   const errors: OtlpExportError[] = [];
   const exporter = createOtlpExporter({ url: collector, serviceName: 'orders', onError: (e) => errors.push(e), ...options });
-  const executor = createExecutor({ registry: [lookup], interceptors: [traceContext()], onTrace: exporter.export });
+  // One pass-through layer, so each call is three spans: the call, the layer, the tool.
+  const executor = createExecutor({ registry: [lookup], interceptors: [function audit(_ctx, next) { return next(); }], onTrace: exporter.export });
   const call = (id: string, run = createRunContext({ conversationId: 'conv-1' })) => executor.execute({ id, name: 'lookup', arguments: { id: 'A-1001' } }, { run });
   return { exporter, errors, call };
 }
@@ -101,7 +102,7 @@ describe('createOtlpExporter against a local collector', () => {
     expect(post?.headers['content-type']).toBe('application/json');
     expect(post?.headers['x-honeycomb-team']).toBe('key-1');
     expect(post?.body.resourceSpans[0]?.resource.attributes[0]).toEqual({ key: 'service.name', value: { stringValue: 'orders' } });
-    expect(spansOf(post).map((s) => s.name)).toEqual(['execute_tool lookup', 'trace-context', 'lookup', 'execute_tool lookup', 'trace-context', 'lookup']);
+    expect(spansOf(post).map((s) => s.name)).toEqual(['execute_tool lookup', 'audit', 'lookup', 'execute_tool lookup', 'audit', 'lookup']);
     expect(new Set(spansOf(post).map((s) => s.traceId))).toEqual(new Set(['4bf92f3577b34da6a3ce929d0e0e4736']));
     expect(errors).toEqual([]);
     // Nothing queued, nothing sent: OTLP asks senders not to send empty requests.

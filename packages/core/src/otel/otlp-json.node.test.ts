@@ -20,7 +20,7 @@ import type { TraceRecord } from '../interceptors/trace.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { type RecordTime, toOtlpTraces } from './otlp-json.ts';
 import { SCOPE } from './record-spans.ts';
-import { parseTraceparent, setTraceparent, traceContext } from './trace-context.ts';
+import { parseTraceparent, setTraceparent } from './trace-context.ts';
 
 const ORIGIN_MS = 1_795_000_000_000;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -53,7 +53,8 @@ async function takeRecords(): Promise<{ records: TraceRecord[]; takenAt: RecordT
   const clock = () => ++t;
   const records: TraceRecord[] = [];
   const auth: InterceptorFn = (_ctx, next) => next();
-  const executor = createExecutor({ registry: tools, interceptors: [traceContext(), redact({ fields: ['card'] }), auth], onTrace: (r) => records.push(r), clock });
+  const audit: InterceptorFn = (_ctx, next) => next();
+  const executor = createExecutor({ registry: tools, interceptors: [audit, redact({ fields: ['card'] }), auth], onTrace: (r) => records.push(r), clock });
   const parented = createRunContext({ conversationId: 'conv-1' });
   setTraceparent(parented, TRACEPARENT);
   const plain = createRunContext({ conversationId: 'conv-2' });

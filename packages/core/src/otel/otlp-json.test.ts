@@ -6,11 +6,11 @@ import type { InterceptorFn } from '../chain/types.ts';
 import { createRunContext, forkRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { redact } from '../interceptors/redact.ts';
-import { type TraceRecord, trace } from '../interceptors/trace.ts';
+import { type TraceRecord, trace, traceIdKey } from '../interceptors/trace.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { type OtlpKeyValue, type OtlpSpan, toOtlpTraces } from './otlp-json.ts';
 import { SCOPE, unixNanos } from './record-spans.ts';
-import { formatTraceparent, parseTraceparent, setTraceparent, traceContext, traceparentKey } from './trace-context.ts';
+import { formatTraceparent, parseTraceparent, setTraceparent } from './trace-context.ts';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 /** Unix time of the stepping clock's 0. */
@@ -29,11 +29,14 @@ const login = defineTool({
   execute: ({ user }) => ({ user, ok: true }),
 });
 
+/** A pass-through interceptor: one layer around the tool, so the spans have an interceptor layer to nest. */
+const audit: InterceptorFn = (_ctx, next) => next();
+
 /** Runs calls through an executor with a stepping clock; returns the records and the clock (to take them "now"). */
 async function records(calls: { id: string; args: unknown; tool?: string }[], options: { interceptors?: InterceptorFn[] | Parameters<typeof createExecutor>[0]['interceptors']; traceparent?: string; conversationId?: string } = {}) {
   const clock = steppingClock();
   const taken: TraceRecord[] = [];
-  const executor = createExecutor({ registry: [login, flaky, hangs], interceptors: options.interceptors ?? [traceContext()], onTrace: (r) => taken.push(r), clock });
+  const executor = createExecutor({ registry: [login, flaky, hangs], interceptors: options.interceptors ?? [audit], onTrace: (r) => taken.push(r), clock });
   const run = createRunContext({ conversationId: options.conversationId ?? 'conv-1' });
   if (options.traceparent !== undefined) setTraceparent(run, options.traceparent);
   for (const call of calls) await executor.execute({ id: call.id, name: call.tool ?? 'login', arguments: call.args }, { run });
@@ -72,7 +75,7 @@ const hangs = defineTool({
 describe('toOtlpTraces', () => {
   it('makes an execute_tool span per call and a span per layer, nested by depth, under the request’s traceparent', async () => {
     const auth: InterceptorFn = (_ctx, next) => next();
-    const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'hunter2' } }], { interceptors: [traceContext(), auth], traceparent: TRACEPARENT });
+    const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'hunter2' } }], { interceptors: [audit, auth], traceparent: TRACEPARENT });
     const request = toOtlpTraces(taken, { serviceName: 'orders', resource: { 'deployment.environment.name': 'test', 'service.version': 3 }, takenAt });
     expect(request.resourceSpans).toHaveLength(1);
     const [resource] = request.resourceSpans;
@@ -83,7 +86,7 @@ describe('toOtlpTraces', () => {
     ]);
     expect(resource?.scopeSpans[0]?.scope).toEqual({ name: '@edgetool/core', version: SCOPE.version });
     const spans = resource?.scopeSpans[0]?.spans ?? [];
-    expect(spans.map((s) => s.name)).toEqual(['execute_tool login', 'trace-context', 'auth', 'login']);
+    expect(spans.map((s) => s.name)).toEqual(['execute_tool login', 'audit', 'auth', 'login']);
     const [call, context, inner, execute] = spans as [OtlpSpan, OtlpSpan, OtlpSpan, OtlpSpan];
 
     // One trace, the request's; the call's span is the child of the request's span, each layer of the one outside it.
@@ -159,35 +162,38 @@ describe('toOtlpTraces', () => {
   });
 
   it('the run’s traceparent wins over a trace id set by an outer trace(), and reaches a sub-agent’s forked run', async () => {
-    const { records: taken } = await records([{ id: 'c1', args: { user: 'a', password: 'b' } }], { interceptors: [trace({ export: () => {} }), traceContext()], traceparent: TRACEPARENT });
+    const { records: taken } = await records([{ id: 'c1', args: { user: 'a', password: 'b' } }], { interceptors: [trace({ export: () => {} })], traceparent: TRACEPARENT });
     expect(taken[0]?.traceId).toBe(TRACEPARENT);
     const run = createRunContext({ conversationId: 'outer' });
     setTraceparent(run, TRACEPARENT);
-    expect(forkRunContext(run, { conversationId: 'inner' }).get(traceparentKey)).toEqual(parseTraceparent(TRACEPARENT));
+    expect(forkRunContext(run, { conversationId: 'inner' }).get(traceIdKey)).toBe(TRACEPARENT);
   });
 
   it('a failed call: error status with the code, error.type, and the layers that failed', async () => {
     const failing = defineTool({ name: 'broken', description: '', input: v.object({}), execute: () => Promise.reject(new Error('db down')) });
     const clock = steppingClock();
     const taken: TraceRecord[] = [];
-    await createExecutor({ registry: [failing], interceptors: [traceContext()], onTrace: (r) => taken.push(r), clock }).execute({ id: 'c1', name: 'broken', arguments: {} });
+    await createExecutor({ registry: [failing], interceptors: [audit], onTrace: (r) => taken.push(r), clock }).execute({ id: 'c1', name: 'broken', arguments: {} });
     const spans = toOtlpTraces(taken, { serviceName: 's', takenAt: { unixMs: ORIGIN_MS + 200, clock: 200 } }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
     expect(spans.map((s) => [s.name, s.status])).toEqual([
       ['execute_tool broken', { code: 2, message: 'execution-failed' }],
-      ['trace-context', { code: 2, message: 'execution-failed' }],
+      ['audit', { code: 2, message: 'execution-failed' }],
       ['broken', { code: 2, message: 'execution-failed' }],
     ]);
     expect(attrs(spans[0])).toMatchObject({ 'edgetool.outcome': 'error', 'error.type': 'execution-failed', 'edgetool.error.code': 'execution-failed' });
     expect(attrs(spans[2])).toMatchObject({ 'error.type': 'execution-failed', 'edgetool.error.code': 'execution-failed' });
   });
 
-  it('a call refused before its chain (invalid input) is one span at the moment it was taken, in a trace of its own', async () => {
+  it('a call refused before its chain (invalid input, an unknown tool) is one span at the moment it was taken, in the request’s trace', async () => {
     const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 42 } }], { traceparent: TRACEPARENT });
     expect(taken[0]?.spans).toEqual([]);
     const spans = toOtlpTraces(taken, { serviceName: 's', takenAt }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
     expect(spans).toHaveLength(1);
-    expect(spans[0]?.traceId).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
-    expect(spans[0]?.parentSpanId).toBeUndefined();
+    // The executor reads the run's trace id for the calls it refuses itself: no interceptor ran for them.
+    expect(spans[0]?.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(spans[0]?.parentSpanId).toBe('00f067aa0ba902b7');
+    const unknown = await records([{ id: 'c2', args: {}, tool: 'nope' }], { traceparent: TRACEPARENT });
+    expect(unknown.records[0]?.traceId).toBe(TRACEPARENT);
     expect(spans[0]?.status).toEqual({ code: 2, message: 'invalid-input' });
     expect(spans[0]?.startTimeUnixNano).toBe(spans[0]?.endTimeUnixNano);
     expect(nanos(spans[0]?.startTimeUnixNano)).toBe(BigInt(takenAt.unixMs) * 1_000_000n);
@@ -198,7 +204,7 @@ describe('toOtlpTraces', () => {
     nextCall = 0;
     const { records: taken, takenAt } = await records([{ id: 'c1', args: {}, tool: 'flaky' }]);
     const spans = toOtlpTraces(taken, { serviceName: 's', takenAt }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
-    expect(spans.map((s) => s.name)).toEqual(['execute_tool flaky', 'trace-context', 'retry', 'flaky', 'flaky']);
+    expect(spans.map((s) => s.name)).toEqual(['execute_tool flaky', 'audit', 'retry', 'flaky', 'flaky']);
     const [, , retryLayer, first, second] = spans as OtlpSpan[];
     expect([first?.parentSpanId, second?.parentSpanId]).toEqual([retryLayer?.spanId, retryLayer?.spanId]);
     expect([first?.status.code, second?.status.code]).toEqual([2, 0]);
@@ -221,7 +227,7 @@ describe('toOtlpTraces', () => {
   });
 
   it('exports the input only when asked, masked by redact(), structured, and cut when long', async () => {
-    const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'hunter2' } }], { interceptors: [traceContext(), redact({ fields: ['password'] })] });
+    const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'hunter2' } }], { interceptors: [redact({ fields: ['password'] })] });
     const request = toOtlpTraces(taken, { serviceName: 's', takenAt, exportInput: true });
     const call = request.resourceSpans[0]?.scopeSpans[0]?.spans[0];
     expect(call?.attributes.at(-1)).toEqual({
@@ -323,8 +329,8 @@ describe('traceparent', () => {
     expect(formatTraceparent({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', flags: 3 })).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03');
     const run = createRunContext();
     expect(setTraceparent(run, 'not one')).toBe(false);
-    expect(run.has(traceparentKey)).toBe(false);
+    expect(run.has(traceIdKey)).toBe(false);
     expect(setTraceparent(run, TRACEPARENT)).toBe(true);
-    expect(run.get(traceparentKey)?.parentId).toBe('00f067aa0ba902b7');
+    expect(parseTraceparent(run.get(traceIdKey))?.parentId).toBe('00f067aa0ba902b7');
   });
 });

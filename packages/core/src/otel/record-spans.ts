@@ -36,7 +36,7 @@ function derivedId(text: string, bytes: number): string {
 }
 
 /**
- * The OTel trace of a record: a `traceparent` (`traceContext()`) gives its trace id and the remote parent span; a
+ * The OTel trace of a record: a `traceparent` (`setTraceparent`) gives its trace id and the remote parent span; a
  * UUID (the `trace()` interceptor's default) or 32 hex digits are the trace id; anything else (a call id, which is the
  * default) is hashed with the conversation id, so equal call ids of two conversations do not share a trace.
  */

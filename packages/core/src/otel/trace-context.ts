@@ -1,6 +1,3 @@
-import { defineInterceptor } from '../chain/interceptor.ts';
-import type { ToolInterceptor } from '../chain/types.ts';
-import { contextKey, type ContextKey } from '../context/context-key.ts';
 import type { RunContext } from '../context/run-context.ts';
 import { traceIdKey } from '../interceptors/trace.ts';
 
@@ -36,32 +33,15 @@ export function formatTraceparent(parent: TraceParent): string {
   return `00-${parent.traceId}-${parent.parentId}-${(parent.flags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
-/** The request's trace context on its run: set it with {@link setTraceparent}, read by {@link traceContext}. */
-export const traceparentKey: ContextKey<TraceParent> = contextKey<TraceParent>('edgetool.traceparent');
-
 /**
- * Puts the `traceparent` of the request a run serves (`request.headers.get('traceparent')`) on the run, when it is a
- * valid one. Returns whether it was. With {@link traceContext} in the chain, the run's calls become children of that
- * span in the exported trace.
+ * Puts the `traceparent` of the request a run serves (`request.headers.get('traceparent')`) on the run as its trace id
+ * (`traceIdKey`), when it is a valid one; returns whether it was. Every call of the run, the calls refused before their
+ * chain and those of sub-agents on forked runs included, then has that trace id in its record, so its exported spans
+ * are children of that span in the request's trace. One agent can serve many requests: the context travels with each
+ * request's run, not with the agent.
  */
 export function setTraceparent(run: RunContext<unknown>, traceparent: string | null | undefined): boolean {
   const parent = parseTraceparent(traceparent);
-  if (parent !== undefined) run.set(traceparentKey, parent);
+  if (parent !== undefined) run.set(traceIdKey, formatTraceparent(parent));
   return parent !== undefined;
-}
-
-/**
- * Gives each call of a run that carries a `traceparent` ({@link setTraceparent}) that trace context as its trace id
- * (`traceIdKey`, as a `traceparent` string), so its trace record, and the spans made of it, belong to the request's
- * trace. One agent can serve many requests: the context travels with each request's run, not with the agent. Calls
- * refused before the chain runs (arguments that are not JSON, an unknown tool, invalid input) pass no interceptor and
- * keep a trace of their own.
- */
-/* @__NO_SIDE_EFFECTS__ */
-export function traceContext(): ToolInterceptor {
-  return defineInterceptor('trace-context', (ctx, next) => {
-    const parent = ctx.run.get(traceparentKey);
-    if (parent !== undefined) ctx.set(traceIdKey, formatTraceparent(parent));
-    return next();
-  });
 }
