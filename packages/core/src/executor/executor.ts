@@ -299,7 +299,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
   }
 
-  /** The tool of that name, or `undefined` when there is none or it cannot be loaded (for masking a refused call). */
+  /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
   async function lookUp(name: string): Promise<AnyTool | undefined> {
     try {
       return await registry.resolve(name);
@@ -310,7 +310,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
 
   /** The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left out). */
   async function namesFor(run: RunContext): Promise<string[]> {
-    const found = await Promise.all(registry.names().map((name) => Promise.resolve().then(() => registry.resolve(name)).catch(() => undefined)));
+    const found = await Promise.all(registry.names().map(lookUp));
     return (await availableTools(found.filter((tool) => tool !== undefined), run)).map((tool) => tool.name);
   }
 
