@@ -1,6 +1,5 @@
 import {
   type AnyTool,
-  availableTools,
   createExecutor,
   createRegistry,
   type InterceptorLike,
@@ -46,7 +45,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, checkToolChoice, DEFAULT_MAX_STEPS, instructionsFor, mayAsk, mergeSettings, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -374,7 +373,7 @@ export function createChatAgent<const TTools extends readonly AnyTool[]>(
 export function createChatAgent<TDeps>(options: ChatAgentOptions<TDeps> & { readonly tools: ToolRegistry<TDeps> }): ChatAgent<TDeps>;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
-  const { model, tickets, instructions } = options;
+  const { model, tickets } = options;
   const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });
   // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
   const traces = options.trace !== false;
@@ -434,13 +433,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
-    // Every tool, for the AI SDK to run (a call of a tool this run may not see is answered with unknown-tool); the model
-    // is given only the tools the run may see (`activeTools`).
-    const all = await registry.tools();
-    const visible = await availableTools(all, run);
-    const settings = mergeSettings(options.settings, request.settings);
-    checkToolChoice(settings, visible);
-    const system = await instructionsFor(instructions, run);
+    const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     let usage = emptyUsage();
     let ended: () => void = () => {};
     const usageAtEnd = new Promise<TurnUsage>((resolve) => {
@@ -485,7 +478,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const result = streamText({
       ...settings,
       model,
-      ...(system === undefined ? {} : { instructions: system }),
+      ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
       activeTools: visible.map((t) => t.name),

@@ -1,5 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import { type AnyTool, type RunContext, type ToolCallResult, ToolError } from '@edgetool/core';
+import { type AnyTool, availableTools, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
 import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
@@ -60,10 +60,28 @@ export function mergeSettings(agent: ModelSettings | undefined, turn: ModelSetti
 }
 
 /**
+ * What both loops (the UI turn and the text turn) work out before the model is called: every tool (for the AI SDK to
+ * run: a call of a tool this run may not see is answered with unknown-tool), those the run may see (for the model,
+ * `activeTools`), the turn's settings over the agent's (checked), and the instructions made for this run.
+ */
+export async function prepareTurn<TDeps>(
+  registry: ToolRegistry,
+  agent: { readonly settings?: ModelSettings | undefined; readonly instructions?: AgentInstructions<TDeps> | undefined },
+  turnSettings: ModelSettings | undefined,
+  run: RunContext<TDeps>,
+): Promise<{ all: readonly AnyTool[]; visible: AnyTool[]; settings: ModelSettings; instructions: string | undefined }> {
+  const all = await registry.tools();
+  const visible = await availableTools(all, run);
+  const settings = mergeSettings(agent.settings, turnSettings);
+  checkToolChoice(settings, visible);
+  return { all, visible, settings, instructions: await instructionsFor(agent.instructions, run) };
+}
+
+/**
  * Refuses settings whose `toolChoice` names a tool the run may not see (the AI SDK would send the provider a choice of a
  * tool it was not given). The message does not name the tool.
  */
-export function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
+function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
   const choice = settings.toolChoice;
   if (typeof choice === 'object' && choice !== null && !visible.some((tool) => tool.name === choice.toolName)) {
     throw new ToolError('invalid-input', 'The model settings name a tool in `toolChoice` that this run may not use.');
@@ -71,7 +89,7 @@ export function checkToolChoice(settings: ModelSettings, visible: readonly AnyTo
 }
 
 /** The instructions for this run (`undefined`: none). */
-export async function instructionsFor<TDeps>(instructions: AgentInstructions<TDeps> | undefined, run: RunContext<TDeps>): Promise<string | undefined> {
+async function instructionsFor<TDeps>(instructions: AgentInstructions<TDeps> | undefined, run: RunContext<TDeps>): Promise<string | undefined> {
   if (typeof instructions !== 'function') return instructions;
   const text = await instructions(run);
   if (typeof text !== 'string') throw new TypeError(`The agent's instructions function returned ${typeof text} instead of a string.`);

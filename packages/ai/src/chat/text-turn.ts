@@ -1,10 +1,10 @@
-import { type ApprovalDecision, availableTools, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
+import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, checkToolChoice, DEFAULT_MAX_STEPS, instructionsFor, mayAsk, mergeSettings, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, agentUsageOf, emptyUsage } from './usage.ts';
 
@@ -164,11 +164,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
-  // As in the UI loop: every tool for the AI SDK to run, only those the run may see for the model (see chat-agent.ts).
-  const visible = await availableTools(await registry.tools(), run);
-  const settings = mergeSettings(options.settings, request.settings);
-  checkToolChoice(settings, visible);
-  const instructions = await instructionsFor(options.instructions, request.run);
+  const { visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
   const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
   const result = await generateText({
