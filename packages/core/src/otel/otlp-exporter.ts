@@ -103,7 +103,7 @@ const TIMED_OUT: unique symbol = Symbol('timed out');
 
 /**
  * Exports edgetool's traces to any OpenTelemetry collector or backend that takes OTLP/HTTP JSON (an OTel Collector,
- * Grafana, Honeycomb, Jaeger), with `fetch` only: no OTel SDK, no `AsyncLocalStorage`, no timer left running, so it
+ * Grafana, Honeycomb, Jaeger), with `fetch` only: no OTel SDK, no async context store, no timer left running, so it
  * works the same in a Worker, a browser and Node. Records wait in a bounded queue until `flush()`.
  */
 /* @__NO_SIDE_EFFECTS__ */
