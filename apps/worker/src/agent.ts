@@ -38,6 +38,18 @@ export class MissingSecretError extends Error {
   }
 }
 
+/** The demo's token budget per chat turn when `TURN_TOKEN_BUDGET` is unset. */
+export const DEFAULT_TURN_TOKEN_BUDGET = 50_000;
+
+/** The most tokens one chat turn may use: `TURN_TOKEN_BUDGET`, or {@link DEFAULT_TURN_TOKEN_BUDGET}. */
+export function turnTokenBudget(env: Env): number {
+  const text = env.TURN_TOKEN_BUDGET?.trim();
+  if (text === undefined || text === '') return DEFAULT_TURN_TOKEN_BUDGET;
+  const budget = Number(text);
+  if (!Number.isSafeInteger(budget) || budget <= 0) throw new Error(`TURN_TOKEN_BUDGET must be a positive whole number of tokens, not "${text}".`);
+  return budget;
+}
+
 /** Single-use tickets across isolates: nonces live in D1. `now` is the clock of both (default `Date.now`). */
 export function createTickets(env: Env, now: () => number = Date.now): TicketSigner {
   return createTicketSigner({ keys: ticketKeys(env), nonceStore: createD1NonceStore(env.DB, { now }), now });
@@ -99,6 +111,8 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     instructions: INSTRUCTIONS,
     tickets,
     maxSteps: 8,
+    // A turn that reaches it (the analyst's tokens included) starts no other model step and says so.
+    tokenBudget: turnTokenBudget(env),
     // Results of approved calls in D1, like the nonces: an answer lost on the way can be asked for again from any isolate.
     callResults: createD1CallResultStore(env.DB),
     // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send

@@ -21,6 +21,11 @@ export interface Env {
   readonly TICKET_SECRET?: string;
   /** The previous TICKET_SECRET during a rotation: still verifies, never signs. */
   readonly TICKET_SECRET_PREVIOUS?: string;
+  /**
+   * The most tokens one chat turn may use, the delay analyst's included (default 50,000): a turn that reaches it starts
+   * no other model step, and the chat UI says why the answer stopped.
+   */
+  readonly TURN_TOKEN_BUDGET?: string;
   /** Milliseconds between the offline model's stream chunks (demos of the stop button; e2e tests). */
   readonly OFFLINE_DELAY_MS?: string;
   /**

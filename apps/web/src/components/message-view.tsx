@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import type { ReactElement } from 'react';
-import { formatUsage } from '../lib/format.ts';
+import { formatUsage, limitNote } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { ToolCard, type ToolCardActions } from './tool-card.tsx';
 
@@ -27,6 +27,7 @@ export function MessageView(
   const { message, toolCalls, questions, streaming, stopped } = props;
   const isUser = message.role === 'user';
   const usage = formatUsage(message.metadata?.usage);
+  const limit = limitNote(message.metadata?.limit);
   return (
     <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
       {!isUser && (
@@ -56,6 +57,11 @@ export function MessageView(
         {!isUser && !streaming && usage !== undefined ? (
           <p className="usage-note" data-testid="message-usage" title={usage.title}>
             {usage.label}
+          </p>
+        ) : null}
+        {!isUser && !streaming && limit !== undefined ? (
+          <p className="stopped-note" data-testid="message-limit">
+            {limit}
           </p>
         ) : null}
         {stopped ? (

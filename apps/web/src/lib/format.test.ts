@@ -6,6 +6,7 @@ import {
   formatOffset,
   formatUsage,
   formatValue,
+  limitNote,
   outputDocuments,
   outputImages,
   progressDisplay,
@@ -36,6 +37,13 @@ describe('formatting', () => {
     expect(formatUsage(undefined)).toBeUndefined();
     expect(formatUsage({ inputTokens: 5 })).toBeUndefined();
     expect(formatUsage({ totalTokens: Number.NaN })).toBeUndefined();
+  });
+
+  it('the limit a turn stopped at, as a note (nothing for an answer that did not stop at one)', () => {
+    expect(limitNote('steps')).toMatch(/^Stopped: .*model steps/);
+    expect(limitNote('tokens')).toMatch(/^Stopped: .*tokens/);
+    expect(limitNote(undefined)).toBeUndefined();
+    expect(limitNote('other' as never)).toBeUndefined();
     expect(formatUsage({ totalTokens: '12' as unknown as number })).toBeUndefined();
   });
 

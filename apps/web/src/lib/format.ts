@@ -1,5 +1,5 @@
 import { documentPart, imagePart, progressText, type ToolProgress } from '@edgetool/core';
-import type { MessageUsage } from '@edgetool/ai';
+import type { MessageUsage, TurnLimit } from '@edgetool/ai';
 import type { ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
@@ -25,6 +25,16 @@ export function formatUsage(usage: MessageUsage | undefined): { readonly label: 
     usage.reasoningTokens ? `${n(usage.reasoningTokens)} of them reasoning` : undefined,
   ].filter((text) => text !== undefined);
   return { label: `${n(total)} tokens`, title: details.length ? `Tokens of this answer's latest request: ${details.join(', ')}` : 'Tokens of this answer' };
+}
+
+/**
+ * Why an answer ended before the model wrote it, from its metadata (`metadata.limit`): the server stopped the turn at
+ * its step limit or its token budget. `undefined` when it did not (or the value is not one the server sends).
+ */
+export function limitNote(limit: TurnLimit | undefined): string | undefined {
+  if (limit === 'steps') return 'Stopped: this answer reached the most model steps one turn may take. Ask again to go on.';
+  if (limit === 'tokens') return 'Stopped: this answer used the most tokens one turn may use. Ask again to go on.';
+  return undefined;
 }
 
 /** A value as readable JSON (strings as they are). */

@@ -90,6 +90,17 @@ describe.each([
     expect(result.message.metadata?.usage).toEqual({ inputTokens: 320, outputTokens: 50, totalTokens: 370, reasoningTokens: 8, cachedInputTokens: 250 });
   });
 
+  it("a token budget stops the loop on the provider's counts: no request after the step that reached it", async () => {
+    const step = (id: string) => ({ toolCalls: [{ id, name: 'query_order', args: { order_id: id } }], usage: { inputTokens: 300, outputTokens: 20 } });
+    fake.enqueue(step('call_1'), step('call_2'), { text: 'Both shipped.', usage: { inputTokens: 400, outputTokens: 10 } });
+    const result = await agentFor({ tokenBudget: 600 }).generate({ messages: 'Where are call_1 and call_2?', run: createRunContext({ conversationId: 'c-budget' }) });
+    // 320 after the first request, 640 after the second: no third.
+    expect(fake.requests).toHaveLength(2);
+    expect(result.limit).toBe('tokens');
+    expect(result.toolResults.map((r) => r.call.id)).toEqual(['call_1', 'call_2']);
+    expect(result.message.metadata).toMatchObject({ limit: 'tokens', usage: { totalTokens: 640 } });
+  });
+
   it('parallel calls and malformed arguments: every call gets a typed result the model reads', async () => {
     fake.enqueue(
       {

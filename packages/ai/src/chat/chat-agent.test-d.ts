@@ -52,6 +52,16 @@ describe('chat agent types: every turn brings what the tools need', () => {
     expectTypeOf(turn.usage).resolves.toHaveProperty('inputTokens');
   });
 
+  it('a token budget is a number, and the limit a turn stopped at is one of two words', async () => {
+    const agent = createChatAgent({ model: scriptedModel(), tools: [plain], tickets, tokenBudget: 50_000 });
+    const result = await agent.generate({ messages: 'hi', run: createRunContext(), tokenBudget: 2_000 });
+    expectTypeOf(result.limit).toEqualTypeOf<'steps' | 'tokens' | undefined>();
+    expectTypeOf(result.message.metadata?.limit).toEqualTypeOf<'steps' | 'tokens' | undefined>();
+    expectTypeOf((await generateTextTurn(agent, { messages: 'hi', run: createRunContext(), tokenBudget: 10 })).limit).toEqualTypeOf<'steps' | 'tokens' | undefined>();
+    // @ts-expect-error a budget is a number of tokens
+    createChatAgent({ model: scriptedModel(), tools: [plain], tickets, tokenBudget: '50k' });
+  });
+
   it('a registry made from those tools types the agent the same way', () => {
     const agent = createChatAgent({ model: scriptedModel(), tools: createRegistry({ tools: [lookup, plain], onError: 'report' }), tickets });
     expectTypeOf(agent).toEqualTypeOf<ChatAgent<{ db: Db }>>();

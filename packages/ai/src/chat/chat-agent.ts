@@ -16,7 +16,6 @@ import {
 import {
   convertToModelMessages,
   createUIMessageStreamResponse,
-  isStepCount,
   type LanguageModel,
   createUIMessageStream,
   safeValidateUIMessages,
@@ -42,10 +41,11 @@ import {
   type ExecutionMode,
   TICKET_PART,
   type TicketPartData,
+  type TurnLimit,
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -64,6 +64,13 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly tickets: TicketSigner;
   /** Upper bound on model steps per turn (default 8). */
   readonly maxSteps?: number;
+  /**
+   * The most tokens a turn may use, counted as its `usage` is: every model step, plus the turns of agents it runs as
+   * tools. Checked between steps: once a step has reached it, the turn starts no other and ends with
+   * `limit: 'tokens'` (the step that crosses it finishes; `settings.maxOutputTokens` bounds one step). Default: none.
+   * A turn's own `tokenBudget` can only lower it.
+   */
+  readonly tokenBudget?: number;
   /** Global interceptors around every server tool call. */
   readonly interceptors?: readonly InterceptorLike[];
   readonly onTrace?: (record: TraceRecord) => void;
@@ -155,6 +162,10 @@ export interface ChatRequest<TDeps = unknown> {
    * a value a client chose (a temperature slider) must be checked before it goes here.
    */
   readonly settings?: ModelSettings;
+  /**
+   * This turn's token budget (the user's remaining quota, say): the lower of it and the agent's `tokenBudget` applies.
+   */
+  readonly tokenBudget?: number;
 }
 
 /** A call the turn ended on: waiting for a human approval, or for the caller to run it. */
@@ -178,6 +189,11 @@ export interface TurnOutcome {
   readonly pending: readonly PendingToolCall[];
   /** The loop ended on return-direct tools; the model was not called again. */
   readonly returnDirect: boolean;
+  /**
+   * The limit the loop stopped at, its last calls' results not yet read by the model: `'steps'` (`maxSteps`) or
+   * `'tokens'` (`tokenBudget`). `undefined` when the model answered, or the turn ended on pending calls or an error.
+   */
+  readonly limit: TurnLimit | undefined;
   /**
    * The tokens the turn used: its model steps, plus the turns of agents it ran as tools. A turn cut short counts the
    * steps that finished.
@@ -379,6 +395,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const traces = options.trace !== false;
   const executor = createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace, spans: traces });
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
   const modelTimeout = options.modelTimeout === false ? undefined : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
@@ -474,6 +491,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     }
 
     const direct = returnDirectStop(results);
+    const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results);
+    const limit = () => (direct.text() === undefined ? limits.hit() : undefined);
 
     const result = streamText({
       ...settings,
@@ -485,7 +504,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
-      stopWhen: [isStepCount(maxSteps), direct.stop],
+      stopWhen: [...limits.stop, direct.stop],
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
@@ -535,8 +554,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         } else {
           finishReason = reason ?? 'error';
         }
-        // Merged into the message's metadata by the client: the tokens of this request's turn.
-        trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: { usage: messageUsage(usage) } satisfies EdgetoolMessageMetadata });
+        // Merged into the message's metadata by the client: the tokens of this request's turn, and the limit it hit.
+        const stoppedAt = limit();
+        const metadata: EdgetoolMessageMetadata = { usage: messageUsage(usage), ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
+        trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
         return trailer;
       },
     });
@@ -551,6 +572,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         toolResults: [...results.values()],
         pending: pendingCalls(message),
         returnDirect: direct.text() !== undefined,
+        limit: limit(),
         usage,
         run,
       }));

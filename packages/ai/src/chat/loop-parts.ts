@@ -3,7 +3,8 @@ import { type AnyTool, availableTools, type RunContext, type ToolCallResult, Too
 import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
-import type { ExecutionMode } from './protocol.ts';
+import type { ExecutionMode, TurnLimit } from './protocol.ts';
+import { agentUsageOf } from './usage.ts';
 
 /** The signals that are set, as one (`undefined` when none is). */
 export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
@@ -18,6 +19,56 @@ export function abortOption(signal: AbortSignal | undefined): { abortSignal?: Ab
 
 /** Model steps per turn when `maxSteps` is not set. */
 export const DEFAULT_MAX_STEPS = 8;
+
+/** The tokens a step or an agent's turn counts against a budget: its total, else its input and output (0 when unknown). */
+function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
+  if (usage === undefined) return 0;
+  const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  return usage.totalTokens !== undefined && Number.isFinite(usage.totalTokens) ? usage.totalTokens : count(usage.inputTokens) + count(usage.outputTokens);
+}
+
+/** Checks a token budget: `undefined` (none) or a positive number of tokens. */
+export function checkTokenBudget(budget: unknown, where: string): number | undefined {
+  if (budget === undefined) return undefined;
+  if (typeof budget !== 'number' || !(budget > 0)) {
+    throw new ToolError('invalid-input', `${where} must be a positive number of tokens (or left out for none), not ${typeof budget === 'number' ? budget : typeof budget}.`);
+  }
+  return budget;
+}
+
+/** A turn's budget: the lower of the agent's (checked already) and the turn's own (checked here). */
+export function turnBudget(agent: number | undefined, turn: unknown): number | undefined {
+  const own = checkTokenBudget(turn, "The turn's `tokenBudget`");
+  return agent === undefined ? own : own === undefined ? agent : Math.min(agent, own);
+}
+
+/**
+ * The loop's limits as stop conditions: `maxSteps` model steps, and a token budget counted as the turn's `usage` is
+ * (every model step's tokens, plus the turns of agents run as tools). They are checked between steps, so the step
+ * that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any.
+ */
+export function turnLimits(
+  maxSteps: number,
+  tokenBudget: number | undefined,
+  results: ReadonlyMap<string, ToolCallResult>,
+): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined } {
+  let hit: TurnLimit | undefined;
+  const steps: StopCondition<ToolSet> = ({ steps }) => {
+    if (steps.length < maxSteps) return false;
+    hit ??= 'steps';
+    return true;
+  };
+  if (tokenBudget === undefined) return { stop: [steps], hit: () => hit };
+  const tokens: StopCondition<ToolSet> = ({ steps }) => {
+    let used = 0;
+    for (const step of steps) used += tokensOf(step.usage);
+    for (const result of results.values()) used += tokensOf(agentUsageOf(result));
+    if (used < tokenBudget) return false;
+    hit ??= 'tokens';
+    return true;
+  };
+  return { stop: [steps, tokens], hit: () => hit };
+}
 
 /**
  * Whether any of the turn's tools can need an approval in this mode. When none can, the loop passes no

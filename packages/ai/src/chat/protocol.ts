@@ -54,6 +54,12 @@ export function traceOf(result: ToolCallResult, side: TracePartData['side']): Om
   };
 }
 
+/**
+ * The limit a turn stopped at with the results of its last calls unread by the model: `'steps'` (`maxSteps` model steps
+ * ran) or `'tokens'` (the turn used its `tokenBudget`).
+ */
+export type TurnLimit = 'steps' | 'tokens';
+
 /** Metadata on each assistant message the loop produces. */
 export interface EdgetoolMessageMetadata {
   readonly model?: { readonly provider: string; readonly modelId: string; readonly offline: boolean };
@@ -63,6 +69,11 @@ export interface EdgetoolMessageMetadata {
    * the continuing request's). Display only: the server's own count is the turn's `usage`.
    */
   readonly usage?: MessageUsage;
+  /**
+   * The limit the turn stopped at before the model answered (`'steps'`: `maxSteps`, `'tokens'`: `tokenBudget`), so a UI
+   * can say why there is no answer. Absent when it did not stop at one.
+   */
+  readonly limit?: TurnLimit;
 }
 
 /** The data parts edgetool adds to assistant messages (typed for `useChat`). */

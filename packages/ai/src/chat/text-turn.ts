@@ -1,10 +1,10 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
-import { type AssistantModelMessage, generateText, isStepCount, type ModelMessage, type ToolModelMessage } from 'ai';
+import { type AssistantModelMessage, generateText, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop } from './loop-parts.ts';
+import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, agentUsageOf, emptyUsage } from './usage.ts';
 
@@ -31,6 +31,8 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly onToolResult?: ((result: ToolCallResult) => void) | undefined;
   /** This turn's model settings, over the agent's (see `ChatRequest.settings`). */
   readonly settings?: ModelSettings;
+  /** This turn's token budget: the lower of it and the agent's `tokenBudget` applies (see `ChatRequest.tokenBudget`). */
+  readonly tokenBudget?: number;
 }
 
 /** The outcome of {@link TextTurnRequest}: approvals in `pending` are answered with `approvals` on the next turn. */
@@ -167,6 +169,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const { visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
   const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
+  const budget = turnBudget(checkTokenBudget(options.tokenBudget, '`tokenBudget`'), request.tokenBudget);
+  const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, budget, results);
   const result = await generateText({
     ...settings,
     model,
@@ -176,7 +180,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     activeTools: visible.map((t) => t.name),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
-    stopWhen: [isStepCount(options.maxSteps ?? DEFAULT_MAX_STEPS), direct.stop],
+    stopWhen: [...limits.stop, direct.stop],
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(options.modelTimeout),
@@ -194,6 +198,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     toolResults,
     pending,
     returnDirect: text !== undefined,
+    limit: text === undefined ? limits.hit() : undefined,
     steps: result.steps.length,
     // The model's steps, plus the turns of agents run as tools (their output carries their usage).
     usage: toolResults.reduce((sum, r) => addUsage(sum, agentUsageOf(r)), addUsage(emptyUsage(), result.totalUsage)),
