@@ -20,6 +20,21 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
     await shot(page, 'openai-provider');
   });
 
+  test('a turn that reaches its token budget stops after that step, and the answer says why', async ({ page }) => {
+    await openChat(page, `${OPENAI_URL}/`);
+    // The fake server reports 60,000 input tokens for the reply with the call: over the demo's budget of 50,000.
+    await send(page, '/call query_order {"order_id":"A-1010"}\n/tokens 60000');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    const answer = page.getByTestId('message-assistant').last();
+    await expect(answer.getByTestId('message-limit')).toHaveText(/^Stopped: .*most tokens/);
+    // The model was not asked again: no summary of the result.
+    await expect(answer).not.toContainText('query_order returned');
+    await expect(answer.getByTestId('message-usage')).toHaveText(/^6\d,\d{3} tokens$/);
+    await page.reload();
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-limit')).toHaveText(/most tokens/);
+  });
+
   test('an approval round trip through the real provider', async ({ page }) => {
     await openChat(page, `${OPENAI_URL}/`);
     await send(page, '/call send_email {"order_id":"A-1002","subject":"Your order","body":"It is on its way."}');

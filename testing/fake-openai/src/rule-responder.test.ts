@@ -46,6 +46,16 @@ describe('ruleResponder', () => {
     expect(parseCallLines('not a /call line')).toEqual([]);
   });
 
+  it('a /tokens line sets the input tokens the reply to its calls reports', () => {
+    expect(ruleResponder(request([{ role: 'user', content: '/call ping\n/tokens 60000' }]))).toEqual({
+      toolCalls: [{ name: 'ping', args: '{}' }],
+      usage: { inputTokens: 60000 },
+    });
+    // Only as a line of its own, and only with calls.
+    expect(ruleResponder(request([{ role: 'user', content: '/call ping /tokens 5' }]))).not.toHaveProperty('usage');
+    expect(ruleResponder(request([{ role: 'user', content: 'hello\n/tokens 5' }]))).toEqual({ text: 'You said: hello\n/tokens 5' });
+  });
+
   it('summarises the trailing tool results with their tool names', () => {
     const turn = ruleResponder(
       request([

@@ -10,6 +10,14 @@ export function parseCallLines(text: string): FakeToolCall[] {
   });
 }
 
+const TOKENS_LINE = /^\s*\/tokens\s+(\d+)\s*$/m;
+
+/** The input tokens a `/tokens N` line asks the reply to its calls to report (`undefined` without one). */
+function reportedTokens(text: string): number | undefined {
+  const match = TOKENS_LINE.exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
+
 function toolNameFor(messages: readonly NormalisedMessage[], callId: string): string {
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
@@ -21,7 +29,8 @@ function toolNameFor(messages: readonly NormalisedMessage[], callId: string): st
 
 /**
  * A deterministic stand-in for a model: `/call name {json}` lines in the last user message call
- * tools; after tool results it summarises them; otherwise it echoes `You said: …`.
+ * tools (a `/tokens N` line makes that reply report N input tokens, for tests of token budgets); after tool results
+ * it summarises them; otherwise it echoes `You said: …`.
  */
 export function ruleResponder(request: RecordedRequest): FakeTurn {
   const { messages } = request;
@@ -35,6 +44,7 @@ export function ruleResponder(request: RecordedRequest): FakeTurn {
 
   const said = [...messages].reverse().find((message) => message.role === 'user')?.content ?? '';
   const calls = parseCallLines(said);
-  if (calls.length > 0) return { toolCalls: calls };
+  const tokens = reportedTokens(said);
+  if (calls.length > 0) return tokens === undefined ? { toolCalls: calls } : { toolCalls: calls, usage: { inputTokens: tokens } };
   return { text: `You said: ${said}` };
 }
