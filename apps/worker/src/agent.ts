@@ -66,6 +66,8 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
     tickets,
     maxSteps: 4,
+    // Its own turn's bound; what it uses counts against the chat turn's budget too.
+    tokenBudget: 20_000,
     ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   const delayAnalyst = await agentTool({

@@ -79,6 +79,26 @@ describe('agent as tool', () => {
     expect(aborted).toBe(true);
   });
 
+  it('a sub-agent stopped at its limit before answering says so: the calling model never takes its silence for an answer', async () => {
+    const ask = async (options: { maxSteps?: number; tokenBudget?: number }) => {
+      const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), callsStep([['i2', 'query_order', { order_id: 'A-8' }]]), textStep('Both delayed.'));
+      const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets, ...options });
+      const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: inner });
+      const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'Check A-7 and A-8' } });
+      return { result, calls: innerModel.doGenerateCalls.length };
+    };
+    const steps = await ask({ maxSteps: 1 });
+    expect(steps.calls).toBe(1);
+    expect(steps.result.content).toBe('(The agent stopped at its step limit before it finished its answer.)');
+    // 15 tokens a step: the second step reaches 30, so there is no third.
+    const tokens = await ask({ tokenBudget: 30 });
+    expect(tokens.calls).toBe(2);
+    expect(tokens.result.content).toBe('(The agent stopped at its token budget before it finished its answer.)');
+    expect(tokens.result.outcome.type === 'success' && tokens.result.outcome.output).toMatchObject({ usage: { totalTokens: 30 } });
+    const answered = await ask({});
+    expect(answered.result.content).toBe('Both delayed.');
+  });
+
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {
     const writes: string[] = [];
     const innerModel = scriptedModel(callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Email queued.'));

@@ -1,6 +1,7 @@
 import { type AnyTool, availableTools, defineTool, forkRunContext, progressText, type ToolContext, type ToolEffects } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
+import type { TurnLimit } from './chat/protocol.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
@@ -73,8 +74,19 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
       if (result.pending.length) {
         throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
-      return { answer: result.text, usage: messageUsage(result.usage) } satisfies AgentToolOutput;
+      return { answer: answerOf(result.text, result.limit), usage: messageUsage(result.usage) } satisfies AgentToolOutput;
     },
     toModelOutput: (output: AgentToolOutput) => output.answer,
   }) as AnyTool;
+}
+
+/**
+ * What the calling model reads as the agent's answer: its text, and when its turn stopped at a limit (`maxSteps`, its
+ * `tokenBudget`) before it answered, a line that says so, so the model does not take a partial or empty text for the
+ * answer.
+ */
+function answerOf(text: string, limit: TurnLimit | undefined): string {
+  if (limit === undefined) return text;
+  const note = `(The agent stopped at its ${limit === 'tokens' ? 'token budget' : 'step limit'} before it finished its answer.)`;
+  return text.trim() === '' ? note : `${text}\n\n${note}`;
 }
