@@ -51,9 +51,10 @@ class Layer {
   forward: ((outcome: ToolOutcome) => void) | undefined = undefined;
   savedInput: unknown = undefined;
   savedSignal: AbortSignal | undefined = undefined;
-  readonly run: ChainRun;
-  readonly depth: number;
-  readonly interceptor: ToolInterceptor;
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per layer).
+  declare readonly run: ChainRun;
+  declare readonly depth: number;
+  declare readonly interceptor: ToolInterceptor;
 
   constructor(run: ChainRun, depth: number, interceptor: ToolInterceptor) {
     this.run = run;

@@ -22,16 +22,17 @@ export interface ToolContextInit<TInput, TDeps> {
  * `input`, `signal` and `attempt` are written only by the chain runner (via `next()` overrides).
  */
 export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes implements ToolContext<TInput, TDeps> {
-  readonly tool: AnyTool;
-  readonly call: ToolCall;
-  readonly args: unknown;
-  readonly run: RunContext<TDeps>;
-  readonly side: ExecutionSide;
-  readonly spans: ToolSpan[];
-  input: TInput;
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per call).
+  declare readonly tool: AnyTool;
+  declare readonly call: ToolCall;
+  declare readonly args: unknown;
+  declare readonly run: RunContext<TDeps>;
+  declare readonly side: ExecutionSide;
+  declare readonly spans: ToolSpan[];
+  declare input: TInput;
   attempt = 1;
-  private ownSignal: AbortSignal | undefined;
-  private readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  private declare ownSignal: AbortSignal | undefined;
+  private declare readonly onProgress: ((progress: ToolProgress) => void) | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
