@@ -51,9 +51,10 @@ class Layer {
   forward: ((outcome: ToolOutcome) => void) | undefined = undefined;
   savedInput: unknown = undefined;
   savedSignal: AbortSignal | undefined = undefined;
-  readonly run: ChainRun;
-  readonly depth: number;
-  readonly interceptor: ToolInterceptor;
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per layer).
+  declare readonly run: ChainRun;
+  declare readonly depth: number;
+  declare readonly interceptor: ToolInterceptor;
 
   constructor(run: ChainRun, depth: number, interceptor: ToolInterceptor) {
     this.run = run;
@@ -146,12 +147,7 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
     } catch (error) {
       return settle(run, span, parent, fail(ctx, error));
     }
-    return result instanceof Promise
-      ? result.then(
-          (outcome) => settle(run, span, parent, outcome),
-          (error: unknown) => settle(run, span, parent, fail(ctx, error)),
-        )
-      : settle(run, span, parent, result);
+    return result instanceof Promise ? later(run, span, parent, result) : settle(run, span, parent, result);
   }
 
   const layer = new Layer(run, depth, interceptor);
@@ -159,7 +155,7 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   try {
     pending = interceptor.intercept(ctx, layer.next);
   } catch (error) {
-    return Promise.resolve(finishLayer(layer, span, parent, fail(ctx, error)));
+    return Promise.resolve(finishLayer(run, layer, span, parent, fail(ctx, error)));
   }
   // A pass-through (`(ctx, next) => next()`) returned the inner layers' own promise: its outcome is
   // theirs, already checked. End this layer with them instead of one more promise hop.
@@ -171,22 +167,29 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
       const outcome = settle(run, span, parent, layer.lastOutcome as ToolOutcome);
       return parent === undefined ? outcome : pending;
     }
-    layer.forward = (outcome) => settle(run, span, parent, outcome);
+    layer.forward = settle.bind(undefined, run, span, parent);
     return pending;
   }
-  return Promise.resolve(pending).then(
-    (result) => finishLayer(layer, span, parent, isOutcome(result) ? result : notAnOutcome(ctx, interceptor, result)),
-    (error: unknown) => finishLayer(layer, span, parent, fail(ctx, error)),
+  return later(run, span, parent, Promise.resolve(pending), layer);
+}
+
+/**
+ * Ends a layer (the terminal's without `layer`) when `pending` settles. Its closures are made here: in `dispatch`,
+ * they would make every layer allocate a context for the variables they capture, whichever path it takes.
+ */
+function later(run: ChainRun, span: ToolSpan | undefined, parent: Layer | undefined, pending: Promise<unknown>, layer?: Layer): Promise<ToolOutcome> {
+  return pending.then(
+    (result) => finishLayer(run, layer, span, parent, layer === undefined || isOutcome(result) ? (result as ToolOutcome) : notAnOutcome(run.ctx, layer.interceptor, result)),
+    (error: unknown) => finishLayer(run, layer, span, parent, fail(run.ctx, error)),
   );
 }
 
 /**
- * Ends a layer with `outcome`. An interceptor that started next() without awaiting it must not end
- * its layer (and so the call) while the layers inside still run, unless it abandons them (timeout).
+ * Ends a layer with `outcome` (the terminal's has no `layer`). An interceptor that started next() without awaiting it
+ * must not end its layer (and so the call) while the layers inside still run, unless it abandons them (timeout).
  */
-function finishLayer(layer: Layer, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
-  const { run } = layer;
-  if (layer.state !== RUNNING) return settle(run, span, parent, outcome);
+function finishLayer(run: ChainRun, layer: Layer | undefined, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
+  if (layer?.state !== RUNNING) return settle(run, span, parent, outcome);
   if (!layer.interceptor.abandons) return (layer.last as Promise<ToolOutcome>).then(() => settle(run, span, parent, outcome));
   layer.detach();
   return settle(run, span, parent, outcome);

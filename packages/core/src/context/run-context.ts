@@ -27,11 +27,12 @@ export interface RunContextOptions<TDeps> {
 }
 
 class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
-  private id: string | undefined;
-  readonly userId: string | undefined;
-  readonly deps: TDeps;
-  readonly signal: AbortSignal | undefined;
-  private readonly parent: RunContext<unknown> | undefined;
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per run).
+  private declare id: string | undefined;
+  declare readonly userId: string | undefined;
+  declare readonly deps: TDeps;
+  declare readonly signal: AbortSignal | undefined;
+  private declare readonly parent: RunContext<unknown> | undefined;
 
   constructor(options: RunContextOptions<TDeps>) {
     super();

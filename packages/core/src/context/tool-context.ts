@@ -1,7 +1,7 @@
 import type { ExecutionSide, ToolCall, ToolContext, ToolProgress, ToolSpan } from '../chain/types.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { Attributes } from './context-key.ts';
-import type { RunContext } from './run-context.ts';
+import { createRunContext, type RunContext } from './run-context.ts';
 
 /** Everything a per-call context is made of. */
 export interface ToolContextInit<TInput, TDeps> {
@@ -9,7 +9,8 @@ export interface ToolContextInit<TInput, TDeps> {
   readonly call: ToolCall;
   readonly args: unknown;
   readonly input: TInput;
-  readonly run: RunContext<TDeps>;
+  /** The run the call belongs to (absent: a fresh one, made on first read). */
+  readonly run?: RunContext<TDeps> | undefined;
   readonly side: ExecutionSide;
   readonly signal?: AbortSignal | undefined;
   readonly spans?: ToolSpan[];
@@ -22,16 +23,17 @@ export interface ToolContextInit<TInput, TDeps> {
  * `input`, `signal` and `attempt` are written only by the chain runner (via `next()` overrides).
  */
 export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes implements ToolContext<TInput, TDeps> {
-  readonly tool: AnyTool;
-  readonly call: ToolCall;
-  readonly args: unknown;
-  readonly run: RunContext<TDeps>;
-  readonly side: ExecutionSide;
-  readonly spans: ToolSpan[];
-  input: TInput;
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per call).
+  declare readonly tool: AnyTool;
+  declare readonly call: ToolCall;
+  declare readonly args: unknown;
+  declare readonly side: ExecutionSide;
+  declare readonly spans: ToolSpan[];
+  declare input: TInput;
   attempt = 1;
-  private ownSignal: AbortSignal | undefined;
-  private readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  private declare ownRun: RunContext<TDeps> | undefined;
+  private declare ownSignal: AbortSignal | undefined;
+  private declare readonly onProgress: ((progress: ToolProgress) => void) | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
@@ -39,7 +41,7 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
     this.call = init.call;
     this.args = init.args;
     this.input = init.input;
-    this.run = init.run;
+    this.ownRun = init.run;
     this.side = init.side;
     this.spans = init.spans ?? [];
     this.ownSignal = init.signal;
@@ -49,6 +51,12 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   progress(update: ToolProgress): void {
     const checked = toToolProgress(update);
     this.onProgress?.(checked);
+  }
+
+  /** Created on first read when the caller gave none (most calls without a run never read it). */
+  get run(): RunContext<TDeps> {
+    this.ownRun ??= createRunContext() as RunContext<TDeps>;
+    return this.ownRun;
   }
 
   /** Created on first read when the caller gave none, so listeners never pile up on a shared signal. */

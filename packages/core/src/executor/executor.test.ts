@@ -224,6 +224,59 @@ describe('executor: result conversion', () => {
   });
 });
 
+describe('executor: a call without a run', () => {
+  it('has one fresh run, the same for the interceptors, the tool, its trace record and policy.available', async () => {
+    const seen: unknown[] = [];
+    const records: TraceRecord[] = [];
+    const execute = (_input: unknown, ctx: ToolContext) => {
+      seen.push(ctx.run, ctx.run);
+      return ctx.run.conversationId;
+    };
+    const who = defineTool({ name: 'who', description: '', input: v.object({}), execute });
+    const gated = defineTool({
+      name: 'gated',
+      description: '',
+      input: v.object({}),
+      policy: {
+        available: (run) => {
+          seen.push(run);
+          return true;
+        },
+      },
+      execute,
+    });
+    const spy = defineInterceptor('spy', (ctx, next) => {
+      seen.push(ctx.run);
+      return next();
+    });
+    const runner = createExecutor({ registry: [who, gated], interceptors: [spy], onTrace: (record) => records.push(record) });
+    const first = await runner.execute({ id: 'c1', name: 'who', arguments: '{}' });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(1);
+    expect(first.content).toMatch(/^[0-9a-f-]{36}$/);
+    seen.length = 0;
+    const second = await runner.execute({ id: 'c2', name: 'gated', arguments: '{}' });
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen).size).toBe(1);
+    expect(second.content).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.content).not.toBe(first.content);
+    expect(records.map((record) => record.conversationId)).toEqual([first.content, second.content]);
+  });
+
+  it('reports an early failure under a fresh conversation id too; a call too broken to name has none', async () => {
+    const records: TraceRecord[] = [];
+    const runner = createExecutor({ registry: [queryOrder], onTrace: (record) => records.push(record) });
+    await runner.execute({ id: 'c1', name: 'query_order', arguments: '{' });
+    await runner.execute({ id: 'c2', name: 'nope', arguments: '{}' });
+    await runner.execute({ id: 3, name: 'query_order' } as never);
+    expect(records.map((record) => record.errorCode)).toEqual(['invalid-json', 'unknown-tool', 'invalid-input']);
+    expect(records[0]?.conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(records[1]?.conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(records[1]?.conversationId).not.toBe(records[0]?.conversationId);
+    expect(records[2]?.conversationId).toBe('');
+  });
+});
+
 describe('executor: policy', () => {
   it('coerces quoted primitives only when the policy opts in', async () => {
     const counter = (coerce: boolean) =>

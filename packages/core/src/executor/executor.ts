@@ -188,10 +188,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     input: unknown,
     started: number,
     error: ToolError,
-    run: RunContext | undefined,
+    run: RunContext | null | undefined,
     masking = tool,
   ): ToolCallResult {
     const outcome = failure(error);
+    // A call without a run (`undefined`) has a fresh one, made when first needed; `null`: the call had none.
+    if (run === undefined) run = createRunContext();
     try {
       onTrace?.({
         traceId: run?.get(traceIdKey) ?? call.id,
@@ -216,14 +218,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || typeof call.id !== 'string') {
       const meta = describeCall(call);
       const safeCall = { id: meta.callId, name: meta.toolName, arguments: undefined };
-      return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), undefined);
+      return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), null);
     }
     const meta = { toolName: call.name, callId: call.id };
     if (tickets !== undefined && opts?.approval !== undefined && opts.run === undefined) {
-      return early(call, undefined, call.arguments, started, withoutRun('An approval decision', meta), undefined);
+      return early(call, undefined, call.arguments, started, withoutRun('An approval decision', meta), null);
     }
-    const run = (opts?.run ?? createRunContext()) as RunContext;
-    const signal = mergeSignals(opts?.signal, run.signal);
+    // Made when first needed: most calls without a run never read it.
+    let run = opts?.run as RunContext | undefined;
+    const signal = mergeSignals(opts?.signal, run?.signal);
     if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
 
     const parsed = parseArguments(call.arguments, meta);
@@ -241,9 +244,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
+    // The checks of `policy.available` read the run: the call keeps the one they read.
+    if (tool === undefined || tool.policy.available !== undefined) run ??= createRunContext();
     // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
-    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
-      const available = await namesFor(run);
+    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run as RunContext)))) {
+      const available = await namesFor(run as RunContext);
       const list = available.length ? available.join(', ') : '(none)';
       return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
     }
@@ -340,7 +345,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const started = clock();
     const { call } = result;
     const meta = describeCall(call);
-    if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), undefined);
+    if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), null);
     const run = (result.run ?? createRunContext()) as RunContext;
     const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
     const tool = found instanceof Promise ? await found : found;
@@ -375,7 +380,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     // A tool that cannot be loaded has no interceptors to mask the input with: the caller's error stands.
     const tool = await lookUp(call.name);
     const parsed = parseArguments(call.arguments, meta);
-    return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, opts?.run as RunContext | undefined);
+    return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, (opts?.run as RunContext | undefined) ?? null);
   }
 
   return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse };
