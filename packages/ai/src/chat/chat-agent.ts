@@ -491,8 +491,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     }
 
     const direct = returnDirectStop(results);
-    const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results);
-    const limit = () => (direct.text() === undefined ? limits.hit() : undefined);
+    const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
     const result = streamText({
       ...settings,
@@ -504,7 +503,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
-      stopWhen: [...limits.stop, direct.stop],
+      stopWhen: limits.stop,
       ...abortOption(anySignal(request.signal, run.signal)),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
@@ -555,7 +554,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           finishReason = reason ?? 'error';
         }
         // Merged into the message's metadata by the client: the tokens of this request's turn, and the limit it hit.
-        const stoppedAt = limit();
+        const stoppedAt = limits.hit();
         const metadata: EdgetoolMessageMetadata = { usage: messageUsage(usage), ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
         trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
         return trailer;
@@ -572,7 +571,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         toolResults: [...results.values()],
         pending: pendingCalls(message),
         returnDirect: direct.text() !== undefined,
-        limit: limit(),
+        limit: limits.hit(),
         usage,
         run,
       }));

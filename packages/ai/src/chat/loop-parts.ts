@@ -43,14 +43,16 @@ export function turnBudget(agent: number | undefined, turn: unknown): number | u
 }
 
 /**
- * The loop's limits as stop conditions: `maxSteps` model steps, and a token budget counted as the turn's `usage` is
- * (every model step's tokens, plus the turns of agents run as tools). They are checked between steps, so the step
- * that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any.
+ * The loop's stop conditions: `maxSteps` model steps, a token budget counted as the turn's `usage` is (every model
+ * step's tokens, plus the turns of agents run as tools), and the return-direct stop. The limits are checked between
+ * steps, so the step that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any: none when it
+ * ended on return-direct tools, whose output is the answer.
  */
 export function turnLimits(
   maxSteps: number,
   tokenBudget: number | undefined,
   results: ReadonlyMap<string, ToolCallResult>,
+  direct: ReturnType<typeof returnDirectStop>,
 ): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined } {
   let hit: TurnLimit | undefined;
   const steps: StopCondition<ToolSet> = ({ steps }) => {
@@ -58,7 +60,8 @@ export function turnLimits(
     hit ??= 'steps';
     return true;
   };
-  if (tokenBudget === undefined) return { stop: [steps], hit: () => hit };
+  const stopped = () => (direct.text() === undefined ? hit : undefined);
+  if (tokenBudget === undefined) return { stop: [steps, direct.stop], hit: stopped };
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
@@ -67,7 +70,7 @@ export function turnLimits(
     hit ??= 'tokens';
     return true;
   };
-  return { stop: [steps, tokens], hit: () => hit };
+  return { stop: [steps, tokens, direct.stop], hit: stopped };
 }
 
 /**

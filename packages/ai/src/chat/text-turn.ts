@@ -4,7 +4,7 @@ import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, agentUsageOf, emptyUsage } from './usage.ts';
 
@@ -169,8 +169,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const { visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
   const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
-  const budget = turnBudget(checkTokenBudget(options.tokenBudget, '`tokenBudget`'), request.tokenBudget);
-  const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, budget, results);
+  // The agent's budget was checked when it was made (createChatAgent).
+  const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
   const result = await generateText({
     ...settings,
     model,
@@ -180,7 +180,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     activeTools: visible.map((t) => t.name),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
-    stopWhen: [...limits.stop, direct.stop],
+    stopWhen: limits.stop,
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(options.modelTimeout),
@@ -198,7 +198,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     toolResults,
     pending,
     returnDirect: text !== undefined,
-    limit: text === undefined ? limits.hit() : undefined,
+    limit: limits.hit(),
     steps: result.steps.length,
     // The model's steps, plus the turns of agents run as tools (their output carries their usage).
     usage: toolResults.reduce((sum, r) => addUsage(sum, agentUsageOf(r)), addUsage(emptyUsage(), result.totalUsage)),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { agentTool } from '../agent-tool.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
-import { turnLimits } from './loop-parts.ts';
+import { returnDirectStop, turnLimits } from './loop-parts.ts';
 import { generateTextTurn } from './text-turn.ts';
 
 // Every scripted step uses 10 input and 5 output tokens: 15 a step.
@@ -128,7 +128,7 @@ describe('token budget: the text turn', () => {
 
 describe('turnLimits', () => {
   const steps = (...usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number }[]) => ({ steps: usage.map((u) => ({ usage: u })) }) as never;
-  const tokens = (budget: number) => turnLimits(99, budget, new Map()).stop[1] as unknown as (options: unknown) => boolean;
+  const tokens = (budget: number) => turnLimits(99, budget, new Map(), returnDirectStop(new Map())).stop[1] as unknown as (options: unknown) => boolean;
 
   it('counts a step by its total, else by its input and output; a step with no counts costs nothing', () => {
     expect(tokens(20)(steps({ totalTokens: 19 }))).toBe(false);
