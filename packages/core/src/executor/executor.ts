@@ -244,13 +244,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
-    // The checks of `policy.available` read the run: the call keeps the one they read.
-    if (tool === undefined || tool.policy.available !== undefined) run ??= createRunContext();
-    // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
-    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run as RunContext)))) {
-      const available = await namesFor(run as RunContext);
-      const list = available.length ? available.join(', ') : '(none)';
-      return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), run);
+    if (tool === undefined || tool.policy.available !== undefined) {
+      // The checks of `policy.available` read the run: the call keeps the one they read.
+      const checked = (run ??= createRunContext());
+      // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
+      if (tool === undefined || !(await isToolAvailable(tool, checked))) {
+        const available = await namesFor(checked);
+        const list = available.length ? available.join(', ') : '(none)';
+        return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), checked);
+      }
     }
 
     let validation: ValidationResult<unknown>;
