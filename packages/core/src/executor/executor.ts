@@ -246,7 +246,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     }
     if (tool === undefined || tool.policy.available !== undefined) {
       // The checks of `policy.available` read the run: the call keeps the one they read.
-      const checked = (run ??= createRunContext());
+      run ??= createRunContext();
+      const checked = run;
       // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
       if (tool === undefined || !(await isToolAvailable(tool, checked))) {
         const available = await namesFor(checked);
