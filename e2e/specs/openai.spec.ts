@@ -37,12 +37,18 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
 
   test('an approval round trip through the real provider', async ({ page }) => {
     await openChat(page, `${OPENAI_URL}/`);
-    await send(page, '/call send_email {"order_id":"A-1002","subject":"Your order","body":"It is on its way."}');
+    // The first request reports 60,000 input tokens; the one that continues the message after the approval, a few.
+    await send(page, '/call send_email {"order_id":"A-1002","subject":"Your order","body":"It is on its way."}\n/tokens 60000');
     const card = toolCard(page, 'send_email');
     await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
     await card.getByTestId('approve').click();
     await expect(card).toHaveAttribute('data-state', 'done');
     await idle(page);
-    await expect(page.getByTestId('message-assistant').last()).toContainText('send_email returned');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect(answer).toContainText('send_email returned');
+    // The answer shows what the whole message cost: both requests, not only the last one.
+    await expect(answer.getByTestId('message-usage')).toHaveText(/^6\d,\d{3} tokens$/);
+    const total = await expectUsage(page);
+    expect(total).toBeGreaterThan(60_000);
   });
 });

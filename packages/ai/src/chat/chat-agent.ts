@@ -39,6 +39,7 @@ import {
   type EdgetoolMessageMetadata,
   type EdgetoolUIMessage,
   type ExecutionMode,
+  shownUsage,
   TICKET_PART,
   type TicketPartData,
   type TurnLimit,
@@ -553,9 +554,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         } else {
           finishReason = reason ?? 'error';
         }
-        // Merged into the message's metadata by the client: the tokens of this request's turn, and the limit it hit.
+        // Merged into the message's metadata by the client: the tokens the message cost (a continued message's earlier
+        // requests included), and the limit this request hit.
         const stoppedAt = limits.hit();
-        const metadata: EdgetoolMessageMetadata = { usage: messageUsage(usage), ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
+        const shown = messageUsage(addUsage(usage, shownUsage(messages.at(-1))));
+        const metadata: EdgetoolMessageMetadata = { usage: shown, ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
         trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
         return trailer;
       },

@@ -3,9 +3,11 @@ import { createRunContext, createTicketSigner, defineTool, ToolError, withDeps }
 import { convertArrayToReadableStream } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { respondToApproval } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { mergeSettings } from './loop-parts.ts';
+import { type EdgetoolUIMessage, shownUsage } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { addUsage, emptyUsage, messageUsage } from './usage.ts';
 
@@ -187,6 +189,42 @@ describe('usage', () => {
     await reader.cancel('user stopped');
     expect(await turn.usage).toMatchObject({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
     expect((await turn.result).usage).toMatchObject({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+  });
+
+  it('a continued message shows the tokens of all its requests; each request reports its own', async () => {
+    const refund = defineTool({
+      name: 'refund_order',
+      description: 'Refund an order',
+      input: v.object({ order_id: v.string() }),
+      policy: { effects: 'write' },
+      execute: ({ order_id }) => `refunded ${order_id}`,
+    });
+    const model = scriptedModel(callsStep([['c1', 'refund_order', { order_id: 'A-1' }]]), usageStep('Refunded.', { input: 100, output: 40, reasoning: 3 }));
+    const agent = createChatAgent({ model, tools: [refund], tickets });
+    const first = await agent.generate({ messages: 'Refund A-1', run: runAs('staff') });
+    expect(first.message.metadata?.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+
+    const second = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), run: runAs('staff') });
+    expect(second.message.id).toBe(first.message.id);
+    expect(second.usage).toMatchObject({ inputTokens: 100, outputTokens: 40, totalTokens: 140 });
+    expect(second.message.metadata?.usage).toEqual({ inputTokens: 110, outputTokens: 45, totalTokens: 155, reasoningTokens: 3 });
+  });
+
+  it('what a continued message says it cost is read as counts only: anything else is dropped', async () => {
+    const model = scriptedModel(textStep('Hi.'));
+    const agent = createChatAgent({ model, tools, tickets });
+    const earlier: EdgetoolUIMessage = {
+      id: 'a1',
+      role: 'assistant',
+      metadata: { usage: { inputTokens: -5, outputTokens: '9', totalTokens: 7, reasoningTokens: Number.NaN, __proto__: { x: 1 } } as never },
+      parts: [{ type: 'text', text: 'Earlier.' }],
+    };
+    const turn = await agent.stream({ messages: [earlier], run: runAs('guest') });
+    const body = await turn.toResponse().text();
+    // The finish chunk sends the sum of the counts; the client's other values stay its own (the AI SDK merges metadata).
+    expect(body).toContain('"messageMetadata":{"usage":{"inputTokens":10,"outputTokens":5,"totalTokens":22}}');
+    expect(shownUsage({ id: 'u', role: 'user', metadata: { usage: { totalTokens: 3 } }, parts: [] })).toBeUndefined();
+    expect(shownUsage(undefined)).toBeUndefined();
   });
 
   it('the text turn reports the same sum', async () => {

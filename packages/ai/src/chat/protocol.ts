@@ -65,8 +65,9 @@ export interface EdgetoolMessageMetadata {
   readonly model?: { readonly provider: string; readonly modelId: string; readonly offline: boolean };
   readonly mode?: ExecutionMode;
   /**
-   * The tokens used by the latest request that wrote this message (sent with its `finish`; a continued message gets
-   * the continuing request's). Display only: the server's own count is the turn's `usage`.
+   * The tokens this message cost, sent with its `finish`. A message continued over several requests (an approval, a
+   * browser tool's result) shows all of them: each request adds its own tokens to what the message it continues says.
+   * Display only, since a client can change it: the server's own count is each request's `usage`.
    */
   readonly usage?: MessageUsage;
   /**
@@ -129,4 +130,22 @@ export function dataByCallId<T extends { toolCallId: string }>(message: { readon
     if (typeof data.toolCallId === 'string') found.set(data.toolCallId, data);
   }
   return found;
+}
+
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'] as const;
+
+/**
+ * The tokens a message says it cost so far (`metadata.usage`), when the request continues it: the counts that are
+ * finite and not negative, nothing else. `undefined` for any other message. Client data, for display only.
+ */
+export function shownUsage(message: UIMessage | undefined): MessageUsage | undefined {
+  if (message?.role !== 'assistant') return undefined;
+  const usage = (message.metadata as { usage?: unknown } | undefined)?.usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const counts: Record<string, number> = {};
+  for (const key of USAGE_KEYS) {
+    const n = (usage as Record<string, unknown>)[key];
+    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) counts[key] = n;
+  }
+  return counts;
 }
