@@ -10,7 +10,8 @@ import { type BenchReport, ns, ratio } from './report.ts';
 
 const TARGET_OVERHEAD_NS = 1000;
 
-const OrderInput = v.object({
+/** The tool's input: a 3-field valibot object. */
+export const OrderInput = v.object({
   order_id: v.pipe(v.string(), v.minLength(1)),
   quantity: v.pipe(v.number(), v.integer()),
   express: v.optional(v.boolean(), false),
@@ -18,12 +19,12 @@ const OrderInput = v.object({
 type OrderInput = v.InferOutput<typeof OrderInput>;
 
 /** The tool's own work: deliberately tiny, so what is measured is the machinery around it. */
-const quoteOrder = (input: OrderInput) => ({ order_id: input.order_id, total: input.quantity * 3, express: input.express });
+export const quoteOrder = (input: OrderInput) => ({ order_id: input.order_id, total: input.quantity * 3, express: input.express });
 
 const tool = defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, execute: quoteOrder });
 
 /** 16 distinct calls (cycled) so no result can be cached by accident. */
-const CALLS: readonly ToolCall[] = Array.from({ length: 16 }, (_, i) => ({
+export const CALLS: readonly ToolCall[] = Array.from({ length: 16 }, (_, i) => ({
   id: `call_${i}`,
   name: 'quote_order',
   arguments: JSON.stringify({ order_id: `A-${1000 + i}`, quantity: i + 1, express: i % 2 === 0 }),
@@ -37,19 +38,21 @@ const awaiting = (i: number) =>
     return outcome;
   });
 
-function cycle<T>(fn: (call: ToolCall) => T): () => T {
+/** A case that calls `fn` with each of {@link CALLS} in turn. */
+export function cycle<T>(fn: (call: ToolCall) => T): () => T {
   let i = 0;
   return () => fn(CALLS[i++ & 15] as ToolCall);
 }
 
 /** The baseline: parse, validate, call. Exactly what the executor does at its core, with nothing around it. */
-function direct(call: ToolCall) {
+export function direct(call: ToolCall) {
   const result = v.safeParse(OrderInput, JSON.parse(call.arguments as string));
   if (!result.success) throw new Error(result.issues[0].message);
   return quoteOrder(result.output);
 }
 
-async function directAsync(call: ToolCall) {
+/** {@link direct}, awaited as `execute` is: the baseline row. */
+export async function directAsync(call: ToolCall) {
   return direct(call);
 }
 
