@@ -165,7 +165,7 @@ export async function run(): Promise<BenchReport> {
           ['the output as text for the model (reference − baseline)', ns(minus(CASES.baselineText, CASES.baseline))],
           ['the result itself: model text, `durationMs`, result object (floor − baseline)', ns(minus(CASES.floor, CASES.baseline))],
           ['the machinery above that floor: chain, context, checks (3 interceptors − floor)', ns(minus(CASES.exec3, CASES.floor))],
-          ['fresh run context per call: `createRunContext()`', ns(minus(CASES.exec3, CASES.exec3Run))],
+          ['a call without a run against one with a shared run (the run is made only if read: about 0)', ns(minus(CASES.exec3, CASES.exec3Run))],
           ['the rest (3 interceptors, shared run − reference)', ns(minus(CASES.exec3Run, CASES.baselineText))],
           ['spans on: a timed span per layer (spans on − 3 interceptors)', ns(minus(CASES.exec3Spans, CASES.exec3))],
           ['of which clock: 8 × `performance.now()` (spans on − constant clock)', ns(minus(CASES.exec3Spans, CASES.exec3SpansNoClock))],
