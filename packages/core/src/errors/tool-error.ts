@@ -2,13 +2,13 @@ const MARKER: unique symbol = Symbol.for('edgetool.error') as never;
 
 /** Stable machine-readable codes. Clients and models may switch on these; never rename one. */
 export type ToolErrorCode =
-  /** The model's arguments were not valid JSON. */
+  /** The model's arguments were not valid JSON, or had a key that could change an object's prototype (see `issues`). */
   | 'invalid-json'
   /** No tool of that name is registered (the message lists the available ones). */
   | 'unknown-tool'
   /** The arguments did not match the tool's input schema (see `issues`). */
   | 'invalid-input'
-  /** The tool's result did not match its declared output schema. */
+  /** The tool's result did not match its declared output schema, or could not be converted for the model. */
   | 'invalid-output'
   /** The tool threw. */
   | 'execution-failed'
@@ -16,7 +16,7 @@ export type ToolErrorCode =
   | 'timeout'
   /** The caller aborted the call. */
   | 'aborted'
-  /** The call needs a human approval before it runs. */
+  /** The call needs a human approval before it runs. Reserved: the executor reports this as an `approval-required` outcome, never as an error. */
   | 'approval-required'
   /** A human denied the call. */
   | 'approval-denied'
@@ -28,7 +28,7 @@ export type ToolErrorCode =
   | 'chain-misuse'
   /** Two tools share a name in one registry. */
   | 'duplicate-tool'
-  /** A rate limit refused the call. */
+  /** A rate limit (`policy.rateLimit`) or a call limit (`policy.maxCallsPerRun`) refused the call. */
   | 'rate-limited';
 
 /** One validation problem, with the path into the input so a model can fix its arguments. */
