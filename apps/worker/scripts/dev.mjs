@@ -2,7 +2,7 @@
 // `pnpm dev` / `npm start`: a TICKET_SECRET in .dev.vars, the local D1 migrated and seeded, then
 // `wrangler dev` on 127.0.0.1:$PORT (default 8787). Model settings in the environment (OPENAI_API_KEY,
 // OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API, OFFLINE_DELAY_MS, TURN_TOKEN_BUDGET) and OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT,
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME) are passed on as Worker vars, so
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS, OTEL_SERVICE_NAME) are passed on as Worker vars, so
 // `OPENAI_API_KEY=sk-... npm start` works as well as .dev.vars.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +17,7 @@ const FORWARDED = [
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
   'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
   'OTEL_SERVICE_NAME',
 ];
 const cwd = new URL('..', import.meta.url);

@@ -43,6 +43,8 @@ export interface Env {
   readonly OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
   /** Secret: headers for the collector, `key=value` pairs separated by commas (an API key). */
   readonly OTEL_EXPORTER_OTLP_HEADERS?: string;
+  /** Secret: headers for the traces URL only, over those of `OTEL_EXPORTER_OTLP_HEADERS`. */
+  readonly OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
   /** The `service.name` of the exported spans (default `edgetool-demo`). */
   readonly OTEL_SERVICE_NAME?: string;
 }

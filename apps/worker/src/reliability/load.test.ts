@@ -2,7 +2,8 @@
 // parallel through the Worker's own fetch handler (`exports.default.fetch`). Each chat asks to move its
 // order's delivery date, approves it, then asks to e-mail the customer and approves that: 4 requests per
 // chat. Afterwards D1 must hold exactly the N changes, 2N audit events, N outbox entries and 2N spent
-// ticket nonces, and every approved continuation replayed once more must be refused without a write.
+// ticket nonces. Every approved continuation sent once more gets the call's recorded result back (200) and writes
+// nothing: the tables stay as they were.
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import { counts, post, readTurn, respond, rows, snapshotDb, toolPart, user } from '../../test/chat-client.ts';

@@ -36,6 +36,7 @@ export interface ExecutorOptions {
    * with a tracing interceptor such as `trace()`). Off, a call reads the clock twice (for `durationMs`).
    */
   readonly spans?: boolean | undefined;
+  /** Milliseconds for `durationMs` and spans (default `performance.now()`; tests pass a fake clock). */
   readonly clock?: Clock | undefined;
 }
 
