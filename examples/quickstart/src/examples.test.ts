@@ -57,6 +57,15 @@ describe('README examples', () => {
     expect(total).toBe((input ?? 0) + (output ?? 0));
   });
 
+  it('the usage example: each call’s tokens, a failed call’s too', async () => {
+    capture();
+    await import('./usage.ts');
+    expect(lines).toEqual([
+      '["Call the supplier on Monday"] {"inputTokens":6,"totalTokens":6}',
+      'Error (execution-failed): No note is close to a vector of 3 numbers. {"inputTokens":2,"totalTokens":2}',
+    ]);
+  });
+
   it('the progress example prints each report, then the result', async () => {
     capture();
     await import('./progress.ts');
@@ -128,7 +137,7 @@ describe('README examples', () => {
     ]);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  const shown = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

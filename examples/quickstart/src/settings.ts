@@ -36,7 +36,7 @@ const result = await agent.generate({
   tokenBudget: 5_000,
 });
 console.log(result.text);
-// The turn's tokens: every model step, plus the turns of agents it ran as tools.
+// The turn's tokens: every model step, plus what its tools reported (agents run as tools included).
 console.log(`${result.usage.inputTokens} in, ${result.usage.outputTokens} out, ${result.usage.totalTokens} in all`);
 // Set when the turn stopped at `maxSteps` ('steps') or at its budget ('tokens') before the model answered.
 if (result.limit !== undefined) console.log(`Stopped at the ${result.limit} limit.`);

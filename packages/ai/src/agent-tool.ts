@@ -28,9 +28,10 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * no UI stream and no seals. If any of the agent's tools may need an approval, the tool itself needs one: the approval
  * surfaces to the outer run (naming the inner tools every run may see) and, once given, covers the agent's run. Inner
  * tools only some runs may see (`policy.available`) count only for those runs, and their names are never given. While it works, the
- * call reports progress: its inner tools' own reports, and each inner call as it finishes. Its output is the agent's
- * answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}), which the outer turn
- * adds to its own `usage`.
+ * call reports progress: its inner tools' own reports, and each inner call as it finishes. It reports the inner turn's
+ * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
+ * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
+ * Its output is the agent's answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}).
  */
 export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
   const inner = await options.agent.registry.tools();
@@ -70,6 +71,9 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
           finished += 1;
           ctx.progress({ message: `${inner.call.name} ${inner.isError ? 'failed' : 'done'}`, completed: finished });
         },
+        // The inner turn's tokens as they are spent (each model step, each inner call's own), so a turn that later
+        // fails, times out or is aborted still counts what it spent: the outer loop reads this call's `result.usage`.
+        onUsage: (usage) => ctx.reportUsage(usage),
       });
       if (result.pending.length) {
         throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);

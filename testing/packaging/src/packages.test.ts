@@ -21,6 +21,7 @@ const EXAMPLES = [
   'chat.ts',
   'job.ts',
   'progress.ts',
+  'usage.ts',
   'mcp.ts',
   'mcp-client.ts',
   'limits.ts',
@@ -295,6 +296,13 @@ describe('a project that installs them', () => {
 
   it('runs the progress example: each report, then the result', () => {
     expect(runExample('progress.ts')).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
+  });
+
+  it('runs the usage example: each call’s reported tokens, a failed call’s too', () => {
+    expect(runExample('usage.ts')).toEqual([
+      '["Call the supplier on Monday"] {"inputTokens":6,"totalTokens":6}',
+      'Error (execution-failed): No note is close to a vector of 3 numbers. {"inputTokens":2,"totalTokens":2}',
+    ]);
   });
 
   it('runs the MCP example through the published subpath export @edgetool/core/mcp', () => {

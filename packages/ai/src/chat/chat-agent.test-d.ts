@@ -1,9 +1,11 @@
-import { createRegistry, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, type ToolUsage, withDeps } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { scriptedModel } from '../testing/mock-model.ts';
 import { type ChatAgent, createChatAgent } from './chat-agent.ts';
-import { generateTextTurn } from './text-turn.ts';
+import type { EdgetoolMessageMetadata } from './protocol.ts';
+import { generateTextTurn, type TextTurnRequest } from './text-turn.ts';
+import type { MessageUsage } from './usage.ts';
 
 interface Db {
   query(sql: string): string;
@@ -60,6 +62,17 @@ describe('chat agent types: every turn brings what the tools need', () => {
     expectTypeOf((await generateTextTurn(agent, { messages: 'hi', run: createRunContext(), tokenBudget: 10 })).limit).toEqualTypeOf<'steps' | 'tokens' | undefined>();
     // @ts-expect-error a budget is a number of tokens
     createChatAgent({ model: scriptedModel(), tools: [plain], tickets, tokenBudget: '50k' });
+  });
+
+  it('a message’s usage is the core’s ToolUsage: what tools report, what each call’s result and the text turn’s onUsage carry', async () => {
+    expectTypeOf<MessageUsage>().toEqualTypeOf<ToolUsage>();
+    expectTypeOf<EdgetoolMessageMetadata['usage']>().toEqualTypeOf<ToolUsage | undefined>();
+    expectTypeOf<NonNullable<TextTurnRequest['onUsage']>>().parameter(0).toEqualTypeOf<ToolUsage>();
+    const agent = createChatAgent({ model: scriptedModel(), tools: [plain], tickets });
+    const result = await generateTextTurn(agent, { messages: 'hi', run: createRunContext(), onUsage: (usage) => void usage.totalTokens });
+    expectTypeOf(result.toolResults[0]?.usage).toEqualTypeOf<ToolUsage | undefined>();
+    // @ts-expect-error onUsage gets flat counts, not the AI SDK's usage
+    void generateTextTurn(agent, { messages: 'hi', run: createRunContext(), onUsage: (usage: { inputTokenDetails: unknown }) => usage });
   });
 
   it('a registry made from those tools types the agent the same way', () => {

@@ -32,7 +32,7 @@ import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
-import { addUsage, agentUsageOf, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
+import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
 import {
   dataByCallId,
@@ -66,8 +66,8 @@ export interface ChatAgentOptions<TDeps = unknown> {
   /** Upper bound on model steps per turn (default 8). */
   readonly maxSteps?: number;
   /**
-   * The most tokens a turn may use, counted as its `usage` is: every model step, plus the turns of agents it runs as
-   * tools. Checked between steps: once a step has reached it, the turn starts no other and ends with
+   * The most tokens a turn may use, counted as its `usage` is: every model step, plus what its tool calls report (agents
+   * run as tools, any tool that calls a model; failed calls too). Checked between steps: once a step has reached it, the turn starts no other and ends with
    * `limit: 'tokens'` (the step that crosses it finishes; `settings.maxOutputTokens` bounds one step). Default: none.
    * A turn's own `tokenBudget` can only lower it.
    */
@@ -196,8 +196,8 @@ export interface TurnOutcome {
    */
   readonly limit: TurnLimit | undefined;
   /**
-   * The tokens the turn used: its model steps, plus the turns of agents it ran as tools. A turn cut short counts the
-   * steps that finished.
+   * The tokens the turn used: its model steps, plus what the calls this server ran reported (`result.usage`: agents run
+   * as tools, any tool that calls a model), whatever their outcome. A turn cut short counts the steps that finished.
    */
   readonly usage: TurnUsage;
   readonly run: RunContext;
@@ -475,7 +475,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         ),
       onResult: (r) => {
         results.set(r.call.id, r);
-        usage = addUsage(usage, agentUsageOf(r));
+        // What the call reported spending, whatever its outcome (a sub-agent that timed out after two steps). Only calls
+        // this server ran get here: a client's result carries no usage.
+        usage = addUsage(usage, r.usage);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },

@@ -4,7 +4,6 @@ import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode, TurnLimit } from './protocol.ts';
-import { agentUsageOf } from './usage.ts';
 
 /** The signals that are set, as one (`undefined` when none is). */
 export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
@@ -20,7 +19,7 @@ export function abortOption(signal: AbortSignal | undefined): { abortSignal?: Ab
 /** Model steps per turn when `maxSteps` is not set. */
 export const DEFAULT_MAX_STEPS = 8;
 
-/** The tokens a step or an agent's turn counts against a budget: its total, else its input and output (0 when unknown). */
+/** The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). */
 function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
   if (usage === undefined) return 0;
   const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
@@ -44,7 +43,8 @@ export function turnBudget(agent: number | undefined, turn: unknown): number | u
 
 /**
  * The loop's stop conditions: `maxSteps` model steps, a token budget counted as the turn's `usage` is (every model
- * step's tokens, plus the turns of agents run as tools), and the return-direct stop. The limits are checked between
+ * step's tokens, plus the tokens every call this server ran reported, `result.usage`, whatever its outcome), and the
+ * return-direct stop. The limits are checked between
  * steps, so the step that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any: none when it
  * ended on return-direct tools, whose output is the answer.
  */
@@ -65,7 +65,7 @@ export function turnLimits(
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
-    for (const result of results.values()) used += tokensOf(agentUsageOf(result));
+    for (const result of results.values()) used += tokensOf(result.usage);
     if (used < tokenBudget) return false;
     hit ??= 'tokens';
     return true;

@@ -1,12 +1,12 @@
-import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent } from '@edgetool/core';
-import { type AssistantModelMessage, generateText, type ModelMessage, type ToolModelMessage } from 'ai';
+import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent, type ToolUsage } from '@edgetool/core';
+import { type AssistantModelMessage, generateText, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
-import { addUsage, agentUsageOf, emptyUsage } from './usage.ts';
+import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
 export interface TextTurnRequest<TDeps = unknown> {
@@ -29,6 +29,13 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
   /** Called with every call as it finishes (before the turn does); a listener that throws does not fail the call. */
   readonly onToolResult?: ((result: ToolCallResult) => void) | undefined;
+  /**
+   * Receives the turn's tokens as they are spent: each model step's as soon as its model call ends (before its tools
+   * run), and each call's own `result.usage` as the call finishes. Together they are the turn's `usage`, and a turn that
+   * fails, times out or is aborted has reported the steps and calls that finished (`agentTool` passes them on with
+   * `ctx.reportUsage()`). A listener that throws does not fail the turn.
+   */
+  readonly onUsage?: ((usage: ToolUsage) => void) | undefined;
   /** This turn's model settings, over the agent's (see `ChatRequest.settings`). */
   readonly settings?: ModelSettings;
   /** This turn's token budget: the lower of it and the agent's `tokenBudget` applies (see `ChatRequest.tokenBudget`). */
@@ -154,9 +161,19 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const { messages, decisions } = answerApprovals(history, request.approvals);
   const results = new Map<string, ToolCallResult>();
   const grant = request.grantApprovals === true;
-  const { onProgress, onToolResult } = request;
+  const { onProgress, onToolResult, onUsage } = request;
+  const spent = {
+    reportUsage: (usage: ToolUsage) => {
+      try {
+        onUsage?.(usage);
+      } catch {
+        // A broken listener must not fail the turn.
+      }
+    },
+  };
   const onResult = (r: ToolCallResult) => {
     results.set(r.call.id, r);
+    if (r.usage !== undefined) spent.reportUsage(r.usage);
     try {
       onToolResult?.(r);
     } catch {
@@ -184,6 +201,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     ...abortOption(anySignal(request.signal, run.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(options.modelTimeout),
+    // A step's usage as soon as its model call ends: its tools may still fail or hang, and its tokens are spent.
+    ...(onUsage === undefined ? {} : { onLanguageModelCallEnd: ({ usage }: { usage: LanguageModelUsage }) => reportModelUsage(spent, usage) }),
   });
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();
@@ -200,8 +219,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     returnDirect: text !== undefined,
     limit: limits.hit(),
     steps: result.steps.length,
-    // The model's steps, plus the turns of agents run as tools (their output carries their usage).
-    usage: toolResults.reduce((sum, r) => addUsage(sum, agentUsageOf(r)), addUsage(emptyUsage(), result.totalUsage)),
+    // The model's steps, plus what the turn's calls reported spending (sub-agents, tools that call a model).
+    usage: toolResults.reduce((sum, r) => addUsage(sum, r.usage), addUsage(emptyUsage(), result.totalUsage)),
     run,
   };
 }

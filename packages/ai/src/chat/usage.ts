@@ -1,23 +1,19 @@
-import type { ToolCallResult } from '@edgetool/core';
+import type { ToolCallResult, ToolContext, ToolUsage } from '@edgetool/core';
 import type { LanguageModelUsage } from 'ai';
 
 /**
- * The tokens a turn used: the AI SDK's `LanguageModelUsage`, summed over the turn's model steps and over the turns of the
- * agents it ran as tools (`agentTool`). A count the provider did not report stays `undefined` (no provider reported it
- * for any step), so `0` always means zero. The provider's raw usage is left out: per-step raw shapes do not add up.
+ * The tokens a turn used: the AI SDK's `LanguageModelUsage`, summed over the turn's model steps and over the tokens its
+ * tool calls reported (`result.usage`: the turns of agents run as tools, any tool that calls a model), failed calls
+ * included. A count nobody reported stays `undefined`, so `0` always means zero. The provider's raw usage is left out:
+ * per-step raw shapes do not add up.
  */
 export type TurnUsage = Omit<LanguageModelUsage, 'raw'>;
 
-/** Token counts as the client reads them in a message's metadata (`metadata.usage`): the turn's {@link TurnUsage}, flat. */
-export interface MessageUsage {
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
-  readonly totalTokens?: number;
-  /** Output tokens spent on reasoning (part of `outputTokens`). */
-  readonly reasoningTokens?: number;
-  /** Input tokens read from the provider's prompt cache (part of `inputTokens`). */
-  readonly cachedInputTokens?: number;
-}
+/**
+ * Token counts as the client reads them in a message's metadata (`metadata.usage`): the turn's {@link TurnUsage}, flat.
+ * The core's `ToolUsage`, the shape a tool reports with `ctx.reportUsage()`.
+ */
+export type MessageUsage = ToolUsage;
 
 /** No tokens yet: every count unknown. */
 export function emptyUsage(): TurnUsage {
@@ -69,6 +65,16 @@ export function messageUsage(usage: TurnUsage): MessageUsage {
   return Object.fromEntries(counts.filter(([, n]) => n !== undefined));
 }
 
+/**
+ * Reports a model call's tokens (the AI SDK's `LanguageModelUsage`, from `generateText` or `embed` in a tool) on the
+ * tool call's context, so the chat loop counts them (`ctx.reportUsage()` with the flat counts). Counts the provider did
+ * not report, or reported as something other than a number ≥ 0, are left out; a usage without any reports nothing.
+ */
+export function reportModelUsage(ctx: Pick<ToolContext, 'reportUsage'>, usage: Partial<LanguageModelUsage> | MessageUsage | undefined): void {
+  const counts = Object.entries(messageUsage(addUsage(emptyUsage(), usage))).filter(([, n]) => n >= 0);
+  if (counts.length > 0) ctx.reportUsage(Object.fromEntries(counts));
+}
+
 /** What an agent run as a tool (`agentTool`) returns: its answer, and the tokens its turn used. */
 export interface AgentToolOutput {
   readonly answer: string;
@@ -76,8 +82,10 @@ export interface AgentToolOutput {
 }
 
 /**
- * The tokens an agent run as a tool used, from its call's result (`undefined` for any other tool, or a call that
- * failed: a failed inner turn's tokens are not known here).
+ * The tokens an agent run as a tool used, from its call's output (`undefined` for any other tool, or a call that
+ * failed).
+ * @deprecated Read `result.usage`: every call's reported tokens, a failed, timed-out or aborted agent's included (the
+ * chat loops count that).
  */
 export function agentUsageOf(result: ToolCallResult): MessageUsage | undefined {
   if (result.tool?.metadata.kind !== 'agent' || result.outcome.type !== 'success') return undefined;

@@ -48,6 +48,21 @@ export interface ToolProgress {
   readonly total?: number | undefined;
 }
 
+/**
+ * Tokens a call spent (a tool that calls a model, an embedding API, a sub-agent), as `ctx.reportUsage()` takes them and
+ * `ToolCallResult.usage` sums them. Flat counts, the shape of a chat message's `metadata.usage`; a count nobody
+ * reported is absent, so `0` is a real zero.
+ */
+export interface ToolUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
+  readonly reasoningTokens?: number;
+  /** Input tokens read from the provider's prompt cache (part of `inputTokens`). */
+  readonly cachedInputTokens?: number;
+}
+
 /** A progress report of one call, as a listener receives it. */
 export interface ToolProgressEvent {
   readonly callId: string;
@@ -77,6 +92,15 @@ export interface ToolContext<TInput = unknown, TDeps = unknown> {
    * Throws a `TypeError` for a report that is not a {@link ToolProgress}.
    */
   progress(update: ToolProgress): void;
+  /**
+   * Reports tokens the call spent, as soon as it spent them: reports add up (over every attempt of a retried call) into
+   * `ToolCallResult.usage`, whatever the call's outcome, so a call that later fails, times out or is aborted still
+   * counts them (the chat loop adds them to the turn's `usage` and `tokenBudget`). Costs nothing when never called;
+   * reports after the call ended are not counted. Throws a `TypeError` for a report that is not a {@link ToolUsage}.
+   */
+  reportUsage(usage: ToolUsage): void;
+  /** The tokens reported so far (summed), `undefined` before the first report. */
+  readonly usage: ToolUsage | undefined;
   get<T>(key: ContextKey<T>): T | undefined;
   set<T>(key: ContextKey<T>, value: T): void;
   has(key: ContextKey<unknown>): boolean;

@@ -1,4 +1,4 @@
-import type { ExecutionSide, ToolCall, ToolContext, ToolProgress, ToolSpan } from '../chain/types.ts';
+import type { ExecutionSide, ToolCall, ToolContext, ToolProgress, ToolSpan, ToolUsage } from '../chain/types.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { Attributes } from './context-key.ts';
 import { createRunContext, type RunContext } from './run-context.ts';
@@ -30,6 +30,8 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   declare readonly side: ExecutionSide;
   declare readonly spans: ToolSpan[];
   declare input: TInput;
+  /** Set by the first `reportUsage()` (a call that reports nothing never has it). */
+  declare readonly usage: ToolUsage | undefined;
   attempt = 1;
   private declare ownRun: RunContext<TDeps> | undefined;
   private declare ownSignal: AbortSignal | undefined;
@@ -51,6 +53,11 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   progress(update: ToolProgress): void {
     const checked = toToolProgress(update);
     this.onProgress?.(checked);
+  }
+
+  reportUsage(usage: ToolUsage): void {
+    // A new object each time: a finished call's result keeps the sum it was given, whatever is reported later.
+    (this as { usage: ToolUsage | undefined }).usage = toToolUsage(usage, this.usage);
   }
 
   /** Created on first read when the caller gave none (most calls without a run never read it). */
@@ -89,6 +96,34 @@ export function toToolProgress(update: unknown): ToolProgress {
   if (completed !== undefined) progress.completed = completed as number;
   if (total !== undefined) progress.total = total as number;
   return progress;
+}
+
+/** The counts of a usage report, in the order they are copied. */
+const USAGE_COUNTS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'] as const;
+
+const NOT_USAGE = 'Not a usage report: report token counts ≥ 0 as { inputTokens?, outputTokens?, totalTokens?, reasoningTokens?, cachedInputTokens? }, one at least.';
+
+/**
+ * Checks a usage report and copies its counts (nothing else), added to `sum` when given (a running sum; it is not
+ * changed). Throws a `TypeError` for anything else: no count at all, or a count that is not a finite number ≥ 0.
+ */
+export function toToolUsage(usage: unknown, sum?: ToolUsage): ToolUsage {
+  // Any value as an object: null and primitives have no counts.
+  const report = Object(usage) as Record<string, unknown>;
+  const copy: Record<string, number> = {};
+  let counted = false;
+  for (const key of USAGE_COUNTS) {
+    const n = report[key];
+    const before = sum?.[key];
+    if (n !== undefined) {
+      // Number.isFinite is false for anything but a number.
+      if (!(Number.isFinite(n) && (n as number) >= 0)) throw new TypeError(NOT_USAGE);
+      counted = true;
+    }
+    if (n !== undefined || before !== undefined) copy[key] = ((n as number | undefined) ?? 0) + (before ?? 0);
+  }
+  if (!counted) throw new TypeError(NOT_USAGE);
+  return copy;
 }
 
 /** A report as one line for people: its message, else its counts ("3 of 10", or "3 done" with no positive total). */

@@ -1,6 +1,6 @@
 import { defineInterceptor, failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
-import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan } from '../chain/types.ts';
+import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan, ToolUsage } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
@@ -73,6 +73,11 @@ export interface ToolCallResult<TOutput = unknown> {
   /** One timed span per layer, outermost first (empty unless spans are on: see `ExecutorOptions.spans`). */
   readonly spans: readonly ToolSpan[];
   readonly durationMs: number;
+  /**
+   * The tokens the call reported spending (`ctx.reportUsage()`, summed over its attempts) until it ended, whatever its
+   * outcome; `undefined` when it reported none, and for calls that never ran (refused, a client's result).
+   */
+  readonly usage: ToolUsage | undefined;
 }
 
 /** A client's result for a `client-pending` call, with the ticket issued for it. */
@@ -160,7 +165,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return chain;
   }
 
-  function finish(call: ToolCall, tool: AnyTool | undefined, input: unknown, started: number, spans: readonly ToolSpan[], outcome: ToolOutcome, content: ModelContent): ToolCallResult {
+  function finish(
+    call: ToolCall,
+    tool: AnyTool | undefined,
+    input: unknown,
+    started: number,
+    spans: readonly ToolSpan[],
+    outcome: ToolOutcome,
+    content: ModelContent,
+    usage?: ToolUsage,
+  ): ToolCallResult {
     if (outcome.type === 'error') {
       const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
       if (policy === 'throw') throw outcome.error;
@@ -176,6 +190,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       returnDirect: outcome.type === 'success' && tool?.policy.returnDirect === true,
       spans,
       durationMs: clock() - started,
+      usage,
     };
   }
 
@@ -305,7 +320,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         // A broken exporter must not fail the call.
       }
     }
-    return finish(call, tool, ctx.input, started, ctx.spans, outcome, content);
+    // What the call reported until now: a timed-out or aborted tool that goes on reports to nobody.
+    return finish(call, tool, ctx.input, started, ctx.spans, outcome, content, ctx.usage);
   }
 
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */

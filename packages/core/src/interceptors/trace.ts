@@ -1,5 +1,5 @@
 import { defineInterceptor } from '../chain/interceptor.ts';
-import type { ToolContext, ToolOutcome, ToolSpan } from '../chain/types.ts';
+import type { ToolContext, ToolOutcome, ToolSpan, ToolUsage } from '../chain/types.ts';
 import type { ToolInterceptor } from '../chain/types.ts';
 import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { redactedInputKey } from './redact.ts';
@@ -23,6 +23,8 @@ export interface TraceRecord {
   readonly errorCode: string | undefined;
   readonly attempts: number;
   readonly spans: readonly ToolSpan[];
+  /** The tokens the call reported spending until the record was taken (`ctx.reportUsage()`), if any. */
+  readonly usage?: ToolUsage | undefined;
 }
 
 /** Builds the exportable record of a call from its context. */
@@ -37,6 +39,7 @@ export function toTraceRecord(ctx: ToolContext, outcome: ToolOutcome): TraceReco
     errorCode: outcome.type === 'error' ? outcome.error.code : undefined,
     attempts: ctx.attempt,
     spans: ctx.spans.map((span) => ({ ...span })),
+    usage: ctx.usage,
   };
 }
 

@@ -325,6 +325,25 @@ describe('MCP handler: tools', () => {
   });
 });
 
+describe('MCP handler: tokens a tool reports', () => {
+  it('stay on the server: MCP has no field for them, so the result carries none; the executor’s onTrace sees them', async () => {
+    const summarise = defineTool({
+      name: 'summarise',
+      description: 'Summarises with a model',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        ctx.reportUsage({ inputTokens: 400, outputTokens: 60 });
+        return 'short';
+      },
+    });
+    const traced: unknown[] = [];
+    const h = handler({ tools: createExecutor({ registry: [summarise], onTrace: (record) => traced.push(record.usage) }) });
+    const response = await h(rpc('tools/call', { name: 'summarise', arguments: {} }, { headers: { accept: 'application/json' } }));
+    expect(await result(response)).toEqual({ content: [{ type: 'text', text: 'short' }], isError: false });
+    expect(traced).toEqual([{ inputTokens: 400, outputTokens: 60 }]);
+  });
+});
+
 describe('MCP handler: progress', () => {
   /** Reads an SSE body into its JSON-RPC messages. */
   async function events(response: Response): Promise<Record<string, unknown>[]> {

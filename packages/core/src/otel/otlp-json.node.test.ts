@@ -32,9 +32,20 @@ const tools = [
     name: 'refund',
     description: 'Refunds an order.',
     input: v.object({ order_id: v.string(), amount: v.number(), card: v.string(), tags: v.array(v.string()), note: v.nullable(v.string()) }),
-    execute: ({ order_id }) => `Refunded ${order_id}`,
+    execute: ({ order_id }, ctx) => {
+      ctx.reportUsage({ inputTokens: 310, outputTokens: 12, totalTokens: 322, cachedInputTokens: 256, reasoningTokens: 4 });
+      return `Refunded ${order_id}`;
+    },
   }),
-  defineTool({ name: 'broken', description: '', input: v.object({}), execute: () => Promise.reject(new Error('db down')) }),
+  defineTool({
+    name: 'broken',
+    description: '',
+    input: v.object({}),
+    execute: (_input, ctx) => {
+      ctx.reportUsage({ inputTokens: 90 });
+      return Promise.reject(new Error('db down'));
+    },
+  }),
   defineTool({
     name: 'flaky',
     description: '',
@@ -101,6 +112,15 @@ async function replay(records: readonly TraceRecord[], takenAt: RecordTime, ids:
       'gen_ai.tool.call.arguments': JSON.parse(JSON.stringify(record.input)) as AnyValue,
     };
     if (record.outcome === 'error') Object.assign(attributes, { 'error.type': record.errorCode, 'edgetool.error.code': record.errorCode });
+    const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, totalTokens } = record.usage ?? {};
+    const usage = {
+      'gen_ai.usage.input_tokens': inputTokens,
+      'gen_ai.usage.output_tokens': outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': cachedInputTokens,
+      'gen_ai.usage.reasoning.output_tokens': reasoningTokens,
+      'edgetool.usage.total_tokens': totalTokens,
+    };
+    for (const [key, count] of Object.entries(usage)) if (count !== undefined) attributes[key] = count;
     const call = tracer.startSpan(`execute_tool ${record.toolName}`, { kind: SpanKind.INTERNAL, attributes, startTime: unix(start) }, context);
     if (record.outcome === 'error') call.setStatus(error(record.errorCode));
     call.end(unix(end));
@@ -145,7 +165,7 @@ describe('toOtlpTraces against the OpenTelemetry JS SDK and its OTLP JSON serial
     expect(normalize(ours)).toEqual(normalize(theirs));
     // The comparison saw something: the request's trace, a remote parent, an error, a structured value.
     const text = JSON.stringify(theirs);
-    for (const part of ['4bf92f3577b34da6a3ce929d0e0e4736', '"parentSpanId":"00f067aa0ba902b7"', '"flags":769', '"code":2', 'kvlistValue', '"stringValue":"[redacted]"', '"doubleValue":25.5']) {
+    for (const part of ['4bf92f3577b34da6a3ce929d0e0e4736', '"parentSpanId":"00f067aa0ba902b7"', '"flags":769', '"code":2', 'kvlistValue', '"stringValue":"[redacted]"', '"doubleValue":25.5', 'gen_ai.usage.cache_read.input_tokens']) {
       expect(text).toContain(part);
     }
   });

@@ -226,6 +226,36 @@ describe('toOtlpTraces', () => {
     expect(spans[2]?.status.code).toBe(0);
   });
 
+  it('a call’s reported tokens go on its span as the GenAI usage attributes (a timed-out call’s too); none, none', async () => {
+    const summarise = defineTool({
+      name: 'summarise',
+      description: 'Calls a model, then hangs.',
+      input: v.object({}),
+      policy: { timeoutMs: 5 },
+      execute: (_input, ctx) => {
+        ctx.reportUsage({ inputTokens: 1200, outputTokens: 80, totalTokens: 1280, cachedInputTokens: 1024, reasoningTokens: 32 });
+        ctx.reportUsage({ outputTokens: 0.5 });
+        return new Promise(() => {});
+      },
+    });
+    const taken: TraceRecord[] = [];
+    const executor = createExecutor({ registry: [summarise, login], onTrace: (r) => taken.push(r), clock: steppingClock() });
+    await executor.execute({ id: 'c1', name: 'summarise', arguments: {} });
+    await executor.execute({ id: 'c2', name: 'login', arguments: { user: 'ada', password: 'x' } });
+    const [call, quiet] = toOtlpTraces(taken, { serviceName: 's', takenAt: { unixMs: ORIGIN_MS + 500, clock: 500 } }).resourceSpans[0]?.scopeSpans[0]?.spans.filter((s) => s.name.startsWith('execute_tool')) ?? [];
+    expect(attrs(call)).toMatchObject({
+      'edgetool.outcome': 'error',
+      'error.type': 'timeout',
+      'gen_ai.usage.input_tokens': '1200',
+      'gen_ai.usage.output_tokens': 80.5,
+      'gen_ai.usage.cache_read.input_tokens': '1024',
+      'gen_ai.usage.reasoning.output_tokens': '32',
+      'edgetool.usage.total_tokens': '1280',
+    });
+    expect(call?.attributes.find((a) => a.key === 'gen_ai.usage.input_tokens')?.value).toEqual({ intValue: '1200' });
+    expect(Object.keys(attrs(quiet)).filter((key) => key.includes('usage'))).toEqual([]);
+  });
+
   it('exports the input only when asked, masked by redact(), structured, and cut when long', async () => {
     const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'hunter2' } }], { interceptors: [redact({ fields: ['password'] })] });
     const request = toOtlpTraces(taken, { serviceName: 's', takenAt, exportInput: true });

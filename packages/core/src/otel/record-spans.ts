@@ -16,6 +16,14 @@ const FLAG_SAMPLED = 0x01;
 const FLAG_HAS_IS_REMOTE = 0x100;
 const FLAG_IS_REMOTE = 0x200;
 const DEFAULT_MAX_INPUT_LENGTH = 4096;
+/** A call's reported tokens (`TraceRecord.usage`) and the attributes they go in: GenAI's, and ours for the total (GenAI has none). */
+const USAGE_ATTRIBUTES = [
+  ['inputTokens', 'gen_ai.usage.input_tokens'],
+  ['outputTokens', 'gen_ai.usage.output_tokens'],
+  ['cachedInputTokens', 'gen_ai.usage.cache_read.input_tokens'],
+  ['reasoningTokens', 'gen_ai.usage.reasoning.output_tokens'],
+  ['totalTokens', 'edgetool.usage.total_tokens'],
+] as const;
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const HEX32 = /^[0-9a-fA-F]{32}$/;
@@ -116,6 +124,10 @@ export function recordSpans(record: TraceRecord, at: RecordTime, options: OtlpSp
   const attributes: OtlpKeyValue[] = [str('gen_ai.operation.name', 'execute_tool'), str('gen_ai.tool.name', record.toolName), str('gen_ai.tool.call.id', record.callId)];
   if (record.conversationId !== '') attributes.push(str('gen_ai.conversation.id', record.conversationId));
   attributes.push(str('edgetool.outcome', record.outcome), { key: 'edgetool.attempts', value: { intValue: String(record.attempts) } });
+  for (const [field, key] of USAGE_ATTRIBUTES) {
+    const count = record.usage?.[field];
+    if (count !== undefined) attributes.push({ key, value: anyValue(count) });
+  }
   if (error !== undefined) attributes.push(str('error.type', error), str('edgetool.error.code', error));
   if (options.exportInput === true) {
     const input = inputValue(record.input, options.maxInputLength ?? DEFAULT_MAX_INPUT_LENGTH);
