@@ -35,6 +35,20 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-limit')).toHaveText(/most tokens/);
   });
 
+  test('a sub-agent reports the tokens it spent: its tool card shows them, and the answer counts them', async ({ page }) => {
+    await openChat(page, `${OPENAI_URL}/`);
+    await send(page, '/call delay_analyst {"task":"Review the delayed orders"}');
+    const card = toolCard(page, 'delay_analyst');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const spent = card.getByTestId('tool-usage');
+    await expect(spent).toHaveText(/^[1-9][\d,]* tokens$/);
+    await expect(spent).toHaveAttribute('title', /^Tokens of this call: [\d,]+ in, [\d,]+ out$/);
+    await idle(page);
+    const inner = Number((await spent.textContent())?.replace(/[^\d]/g, ''));
+    // The answer's tokens are the outer turn's steps plus the sub-agent's.
+    expect(await expectUsage(page)).toBeGreaterThan(inner);
+  });
+
   test('an approval round trip through the real provider', async ({ page }) => {
     await openChat(page, `${OPENAI_URL}/`);
     // The first request reports 60,000 input tokens; the one that continues the message after the approval, a few.

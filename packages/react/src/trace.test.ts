@@ -1,7 +1,8 @@
 import { createExecutor, defineInterceptor, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { timelineBars, traceOfResult } from './trace.ts';
+import { traceOf } from '@edgetool/ai';
+import { timelineBars, traceOfPart, traceOfResult } from './trace.ts';
 
 describe('traces', () => {
   it('records the browser chain of a call: one span per interceptor and the execute span', async () => {
@@ -14,6 +15,27 @@ describe('traces', () => {
       ['audit', 'interceptor', 0],
       ['browser_time_zone', 'execute', 1],
     ]);
+  });
+
+  it("carries the tokens a call reported, on the browser's trace and on a server's trace part", async () => {
+    const tool = defineTool({
+      name: 'summarise',
+      description: 'Summarises with a small model',
+      input: v.object({}),
+      policy: { runsOn: 'client' },
+      execute: (_input, ctx) => {
+        ctx.reportUsage({ inputTokens: 800, outputTokens: 145, totalTokens: 945 });
+        return 'short';
+      },
+    });
+    const executor = createExecutor({ side: 'client', registry: [tool] });
+    const browser = traceOfResult(await executor.execute({ id: 'c1', name: 'summarise', arguments: {} }));
+    expect(browser.usage).toEqual({ inputTokens: 800, outputTokens: 145, totalTokens: 945 });
+    const part = traceOfPart({ toolCallId: 'c2', toolName: 'delay_analyst', ...traceOf(await executor.execute({ id: 'c2', name: 'summarise', arguments: {} }), 'server') });
+    expect(part).toMatchObject({ side: 'server', usage: { totalTokens: 945 } });
+    const quiet = defineTool({ name: 'quiet', description: 'q', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'ok' });
+    const none = traceOfResult(await createExecutor({ side: 'client', registry: [quiet] }).execute({ id: 'c3', name: 'quiet', arguments: {} }));
+    expect(none).not.toHaveProperty('usage');
   });
 
   it('lays spans out as bars relative to the trace', () => {

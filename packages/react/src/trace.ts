@@ -11,6 +11,8 @@ export interface CallTrace {
   readonly errorCode: string | undefined;
   readonly durationMs: number;
   readonly spans: readonly TraceSpan[];
+  /** The tokens the call reported spending (a sub-agent, a tool that calls a model); absent when none. */
+  readonly usage?: TracePartData['usage'];
 }
 
 /** The trace of a finished browser-side call. */
@@ -20,7 +22,8 @@ export function traceOfResult(result: ToolCallResult): CallTrace {
 
 /** The trace a server sent in a `data-edgetool-trace` part. */
 export function traceOfPart(data: TracePartData): CallTrace {
-  return { side: data.side, outcome: data.outcome, errorCode: data.errorCode, durationMs: data.durationMs, spans: data.spans };
+  const trace: CallTrace = { side: data.side, outcome: data.outcome, errorCode: data.errorCode, durationMs: data.durationMs, spans: data.spans };
+  return data.usage === undefined ? trace : { ...trace, usage: data.usage };
 }
 
 /** A bar of a timeline: offset and width in percent of the trace's total span. */

@@ -112,9 +112,16 @@ describe('toolCallViews', () => {
     ];
     const calls = new Map([['c1', browserCall({ toolName: 'query_order', kind: 'authorise', approvalId: 'ap1', status: 'done', traces: [clientTrace] })]]);
     const view = toolCallViews(messages, options({ browserCalls: calls })).get('c1');
-    expect(view).toMatchObject({ status: 'done', ranOn: 'server', durationMs: 9, mode: 'manual' });
+    expect(view).toMatchObject({ status: 'done', ranOn: 'server', durationMs: 9, mode: 'manual', usage: undefined });
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
     expect(pendingApprovals(toolCallViews(messages, options({ browserCalls: calls })))).toEqual([]);
+  });
+
+  it("a call's tokens come from the trace of where it ran", () => {
+    const spent = trace('delay_analyst', 'c1', 9);
+    const withUsage = { ...spent, data: { ...(spent as { data: object }).data, usage: { inputTokens: 800, outputTokens: 145, totalTokens: 945 } } };
+    const view = toolCallViews([assistant([toolPart('delay_analyst', 'c1', 'output-available', { output: {} }), withUsage])], options()).get('c1');
+    expect(view?.usage).toEqual({ inputTokens: 800, outputTokens: 145, totalTokens: 945 });
   });
 
   it('expired: a call whose ticket expired before the server took the answer, in any message, unless the server sealed it', () => {

@@ -58,6 +58,8 @@ export interface ToolCallView {
   readonly ranOn: 'server' | 'browser' | undefined;
   /** Execution time where it ran, from its trace. */
   readonly durationMs: number | undefined;
+  /** The tokens the call reported spending where it ran (a sub-agent, a tool that calls a model), from its trace. */
+  readonly usage: CallTrace['usage'] | undefined;
   /** Every pass through an edgetool chain: the browser's (authorisation or run), then the server's. */
   readonly traces: readonly CallTrace[];
   readonly policy: PolicySummary | undefined;
@@ -202,6 +204,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         errorText: part.errorText,
         ranOn,
         durationMs: ranTrace?.durationMs,
+        usage: ranTrace?.usage,
         traces: allTraces,
         policy: policyFor(ranOn, browserTool, serverTool),
         approval,

@@ -5,6 +5,7 @@ import { flushSync } from 'react-dom';
 import {
   base64Bytes,
   formatDuration,
+  formatUsage,
   formatValue,
   type OutputDocument,
   outputDocuments,
@@ -123,6 +124,8 @@ export function ToolCard(
   const waitingForUser = dateQuestion !== undefined && view.status === 'running';
   const tone = waitingForUser ? 'attention' : statusTone(view.status);
   const effects = view.policy?.effects;
+  // The tokens a sub-agent (or a tool that calls a model) spent, reported by the call itself.
+  const usage = formatUsage(view.usage, 'this call');
   const awaitingApproval = view.status === 'awaiting-approval';
   // The user's answer to this approval, from the first click on: a double click, or Approve and Deny hit together,
   // must not answer twice. The ref decides within one tick; flushSync disables both buttons before the next click.
@@ -157,6 +160,11 @@ export function ToolCard(
             {view.ranOn}
           </span>
         ) : null}
+        {usage === undefined ? null : (
+          <span className="tool-usage" data-testid="tool-usage" title={usage.title}>
+            {usage.label}
+          </span>
+        )}
         <span className="tool-duration" data-testid="tool-duration">
           {formatDuration(view.durationMs)}
         </span>

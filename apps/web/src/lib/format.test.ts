@@ -27,12 +27,16 @@ describe('formatting', () => {
   it("an answer's tokens: a label, and a title with what is known", () => {
     expect(formatUsage({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 })).toEqual({
       label: '1,234 tokens',
-      title: "Tokens of this answer's latest request: 1,200 in, 34 out",
+      title: "Tokens of this answer: 1,200 in, 34 out",
     });
     expect(formatUsage({ inputTokens: 900, outputTokens: 100, totalTokens: 1000, cachedInputTokens: 512, reasoningTokens: 40 })?.title).toBe(
-      "Tokens of this answer's latest request: 900 in, 512 of them cached, 100 out, 40 of them reasoning",
+      "Tokens of this answer: 900 in, 512 of them cached, 100 out, 40 of them reasoning",
     );
     expect(formatUsage({ totalTokens: 7 })).toEqual({ label: '7 tokens', title: 'Tokens of this answer' });
+    expect(formatUsage({ inputTokens: 800, outputTokens: 145, totalTokens: 945 }, 'this call')).toEqual({
+      label: '945 tokens',
+      title: 'Tokens of this call: 800 in, 145 out',
+    });
     // Saved messages are untrusted: anything but a finite total shows nothing.
     expect(formatUsage(undefined)).toBeUndefined();
     expect(formatUsage({ inputTokens: 5 })).toBeUndefined();

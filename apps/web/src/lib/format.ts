@@ -11,10 +11,11 @@ export function formatDuration(ms: number | undefined): string {
 }
 
 /**
- * The tokens an answer used, from its metadata (`metadata.usage`, which the server sends with `finish`): a short label
- * and a longer title; `undefined` when the total is unknown.
+ * The tokens an answer used, from its metadata (`metadata.usage`, which the server sends with `finish`: every request
+ * of the answer), or a call, from its trace (what the tool reported spending): a short label and a longer title;
+ * `undefined` when the total is unknown.
  */
-export function formatUsage(usage: MessageUsage | undefined): { readonly label: string; readonly title: string } | undefined {
+export function formatUsage(usage: MessageUsage | undefined, of = 'this answer'): { readonly label: string; readonly title: string } | undefined {
   const total = usage?.totalTokens;
   if (usage === undefined || typeof total !== 'number' || !Number.isFinite(total)) return undefined;
   const n = (count: number) => count.toLocaleString('en-US');
@@ -24,7 +25,7 @@ export function formatUsage(usage: MessageUsage | undefined): { readonly label: 
     usage.outputTokens === undefined ? undefined : `${n(usage.outputTokens)} out`,
     usage.reasoningTokens ? `${n(usage.reasoningTokens)} of them reasoning` : undefined,
   ].filter((text) => text !== undefined);
-  return { label: `${n(total)} tokens`, title: details.length ? `Tokens of this answer's latest request: ${details.join(', ')}` : 'Tokens of this answer' };
+  return { label: `${n(total)} tokens`, title: details.length ? `Tokens of ${of}: ${details.join(', ')}` : `Tokens of ${of}` };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface TracePartData {
   readonly errorCode: string | undefined;
   readonly durationMs: number;
   readonly spans: readonly Pick<ToolSpan, 'name' | 'kind' | 'depth' | 'start' | 'duration' | 'outcome'>[];
+  /** The tokens the call reported spending (`ctx.reportUsage()`: a sub-agent, a tool that calls a model); absent when none. */
+  readonly usage?: MessageUsage;
 }
 
 /**
@@ -51,6 +53,7 @@ export function traceOf(result: ToolCallResult, side: TracePartData['side']): Om
     errorCode: result.outcome.type === 'error' ? result.outcome.error.code : undefined,
     durationMs: result.durationMs,
     spans: result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome })),
+    ...(result.usage === undefined ? {} : { usage: result.usage }),
   };
 }
 
