@@ -404,6 +404,37 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(list.listTools()).rejects.toThrow('listed a tool without a `name` and an `inputSchema` object');
   });
 
+  it('an error status whose body never ends: its start is read until the time limit or the abort, not forever', async () => {
+    // A `fetch` of your own (a service binding, a handler in the same process) need not end a body when it is aborted.
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('busy'));
+          },
+        }),
+        { status: 503 },
+      );
+    const refused = { name: 'McpError', status: 503, message: 'The MCP server answered HTTP 503: busy' };
+    // At connect: the answer to `initialize`, and to the notification after it.
+    await expect(connect(() => endless(), { timeoutMs: 300 })).rejects.toMatchObject(refused);
+    await expect(connect((m) => (m.method === 'initialize' ? initialized(m.id) : endless()), { timeoutMs: 300 })).rejects.toMatchObject(refused);
+    let connected = false;
+    const client = await connect((m) => {
+      if (m.method === 'initialize') return initialized(m.id);
+      if (connected) return endless();
+      connected = true;
+      return new Response(null, { status: 202 });
+    });
+    // Later requests, ended by the caller's abort.
+    const stop = new AbortController();
+    const listing = client.listTools({ signal: stop.signal });
+    const call = client.callTool('echo', {}, { signal: stop.signal });
+    setTimeout(() => stop.abort(new Error('stopped')), 20);
+    await expect(listing).rejects.toMatchObject(refused);
+    await expect(call).rejects.toMatchObject(refused);
+  });
+
   it('a tool whose server fails reads as a typed error in the executor, never a rejection', async () => {
     let fail = false;
     const client = await connect(

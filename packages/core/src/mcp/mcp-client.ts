@@ -195,12 +195,20 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return Object.assign(response, { sent });
   }
 
-  /** An error status as an error, with the start of its body (servers explain themselves there). */
-  async function statusError(response: Response): Promise<McpError> {
+  /**
+   * An error status as an error, with the start of its body (servers explain themselves there), read while `signal`
+   * lets the request go on: a body that never ends (through a `fetch` of your own) does not outlast the time limit.
+   */
+  async function statusError(response: Response, signal: AbortSignal | undefined): Promise<McpError> {
     let text = '';
-    await readBody(response.body, 4096, (piece) => {
-      text += piece;
-    }).catch(() => {});
+    await readBody(
+      response.body,
+      4096,
+      (piece) => {
+        text += piece;
+      },
+      signal,
+    ).catch(() => {});
     const detail = text.trim().slice(0, 300);
     const redirect = response.status >= 300 && response.status < 400 ? ' (a redirect, which this client does not follow)' : '';
     return new McpError(`The MCP server answered HTTP ${response.status}${redirect}${detail ? `: ${detail}` : ''}`, { status: response.status });
@@ -226,7 +234,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
       response = await post(message, exchange.signal);
     }
-    if (!response.ok) throw await statusError(response);
+    if (!response.ok) throw await statusError(response, exchange.signal);
     if (methodName === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     let answer: RpcResponse | undefined;
@@ -338,7 +346,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
     instructions = typeof told === 'string' ? told : undefined;
     const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
-    if (!accepted.ok) throw await statusError(accepted);
+    if (!accepted.ok) throw await statusError(accepted, signal);
     await accepted.body?.cancel();
   }
 
