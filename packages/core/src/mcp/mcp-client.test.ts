@@ -289,6 +289,35 @@ describe('MCP client: sessions and streams', () => {
     await expect(client.callTool('echo', {})).rejects.toThrow('The MCP connection is closed.');
   });
 
+  it('a new session that fails to start (the server is still coming back) is started again by the next request', async () => {
+    let session = 's-1';
+    let down = false;
+    const server = scripted((message, request) => {
+      if (message.method === 'initialize') {
+        if (down) return new Response('warming up', { status: 503 });
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }), {
+          headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+        });
+      }
+      const sent = request.headers.get('mcp-session-id');
+      if (sent === null) return new Response('Bad Request: no session id', { status: 400 });
+      if (sent !== session) return new Response('no such session', { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    // The server restarts (it forgets s-1) and refuses new sessions for a while.
+    session = 's-2';
+    down = true;
+    await expect(client.callTool('echo', {})).rejects.toMatchObject({ status: 503, message: 'The MCP server answered HTTP 503: warming up' });
+    await expect(client.listTools()).rejects.toMatchObject({ status: 503 });
+    down = false;
+    expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi from s-2' }] });
+    expect(server.requests.filter((r) => r.message.method === 'initialize')).toHaveLength(4);
+    // Nothing was sent without a session.
+    expect(server.requests.filter((r) => r.method === 'POST' && r.message.method !== 'initialize').every((r) => r.headers.get('mcp-session-id') !== null)).toBe(true);
+  });
+
   it('reads an SSE answer however it is cut: comments, CRLF, multi-line data, other events; answers a ping; reports only its own progress', async () => {
     const events = (id: unknown, token: unknown) =>
       [

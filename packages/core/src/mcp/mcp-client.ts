@@ -163,6 +163,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   let protocolVersion: string | undefined;
   let closed = false;
   let restarting: Promise<unknown> | undefined;
+  /** A new session could not be started: the next request starts one before it is sent. */
+  let lost = false;
 
   /** Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). */
   async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
@@ -195,6 +197,24 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return Object.assign(response, { sent });
   }
 
+  /** Starts a new session; the requests that need one meanwhile share it. */
+  function restart(): Promise<unknown> {
+    restarting ??= withTimeLimit(undefined, timeoutMs, initialize)
+      .then(
+        () => {
+          lost = false;
+        },
+        (error: unknown) => {
+          lost = true;
+          throw error;
+        },
+      )
+      .finally(() => {
+        restarting = undefined;
+      });
+    return restarting;
+  }
+
   /**
    * An error status as an error, with the start of its body (servers explain themselves there), read while `signal`
    * lets the request go on: a body that never ends (through a `fetch` of your own) does not outlast the time limit.
@@ -217,8 +237,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   /** Posts a request and waits for its answer: a JSON body, or the matching message of an SSE stream. */
   async function request(methodName: string, params: Record<string, unknown>, exchange: Exchange, id = ++nextId): Promise<unknown> {
     const message = { jsonrpc: '2.0', id, method: methodName, params };
-    // A request made while a new session is being started waits for it (sent without one, it would be refused).
-    if (restarting !== undefined && methodName !== 'initialize') await restarting.catch(() => {});
+    // A request made while a new session is being started waits for it (sent without one, it would be refused); after
+    // one that failed, it starts one again (the server may be back). It fails as the new session does.
+    if (methodName !== 'initialize' && (restarting !== undefined || lost)) await restart();
     let response = await post(message, exchange.signal);
     const stale = response.sent;
     if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
@@ -226,12 +247,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Nothing ran: a server answers 404 before it reads the message.
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
-      if (session === stale || session === undefined) {
-        restarting ??= withTimeLimit(undefined, timeoutMs, initialize).finally(() => {
-          restarting = undefined;
-        });
-        await restarting;
-      }
+      if (session === stale || session === undefined) await restart();
       response = await post(message, exchange.signal);
     }
     if (!response.ok) throw await statusError(response, exchange.signal);
