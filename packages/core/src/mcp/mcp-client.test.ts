@@ -464,6 +464,18 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(call).rejects.toMatchObject(refused);
   });
 
+  it('"error": null in an answer (JSON-RPC 1.0 style) is no error: its result is read, and an answer with neither is an McpError', async () => {
+    const client = await connect((m) => {
+      if (m.method === 'initialize') return json({ jsonrpc: '2.0', id: m.id, error: null, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } });
+      if (m.id === undefined) return new Response(null, { status: 202 });
+      if ((m.params as { name?: unknown }).name === 'empty') return sse(`data: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: null })}\n\n`);
+      return json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] }, error: null });
+    });
+    expect(client.server).toEqual({ name: 'x', version: '1' });
+    expect(await client.callTool('echo', {})).toEqual({ content: [{ type: 'text', text: 'ok' }], structuredContent: undefined, isError: false });
+    await expect(client.callTool('empty', {})).rejects.toThrow('answered the call of "empty" without `content`');
+  });
+
   it('a tool whose server fails reads as a typed error in the executor, never a rejection', async () => {
     let fail = false;
     const client = await connect(

@@ -280,7 +280,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
       throw error;
     }
-    if (answer.error !== undefined) {
+    // `"error": null` beside a result (as JSON-RPC 1.0 servers write it) is no error.
+    if (answer.error !== undefined && answer.error !== null) {
       const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
       const text = typeof answer.error.message === 'string' ? answer.error.message : 'no message';
       throw new McpError(`The MCP server refused ${methodName}: ${text}`, { code });
