@@ -423,6 +423,10 @@ describe('MCP client: servers that misbehave get a typed error', () => {
   it('at a call: a JSON-RPC error, a stream that ends without the answer, an answer over the size limit, a result without content', async () => {
     const refused = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: 'db down' } })));
     await expect(refused.callTool('echo', {})).rejects.toMatchObject({ code: -32603, message: 'The MCP server refused tools/call: db down' });
+    // JSON that is no message (`null`, a number) is passed over, as text that is not JSON is.
+    const odd = await connect(afterInit((m) => sse(`data: null\n\ndata: 7\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [] } })}\n\n`)));
+    expect(await odd.callTool('echo', {})).toEqual({ content: [], structuredContent: undefined, isError: false });
+    await expect((await connect(afterInit(() => sse('data: null\n\n')))).callTool('echo', {})).rejects.toThrow('ended its stream without answering tools/call');
     const cut = await connect(afterInit(() => sse('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n')));
     await expect(cut.callTool('echo', {})).rejects.toThrow('The MCP server ended its stream without answering tools/call.');
     const huge = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x'.repeat(5000) }] } })), { maxResponseBytes: 4096 });

@@ -301,8 +301,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         return; // not JSON-RPC: nothing to act on
       }
       answer = asResponse(message, id);
-      if (answer !== undefined) return;
-      const { method, params, id: theirs } = message as { method?: unknown; params?: unknown; id?: unknown };
+      if (answer !== undefined || !isObject(message)) return; // `null`, a number: not a message
+      const { method, params, id: theirs } = message;
       if (typeof method !== 'string') return;
       if (theirs !== undefined) {
         // We declare no client capabilities, so a server asks at most for a ping.
