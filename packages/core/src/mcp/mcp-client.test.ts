@@ -355,6 +355,21 @@ describe('MCP client: sessions and streams', () => {
     }
   });
 
+  it('answers at most 16 requests of the server per response: a stream of pings does not make one call send thousands', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === undefined || message.id === undefined) return new Response(null, { status: 202 });
+      const pings = Array.from({ length: 100 }, (_, i) => `data: {"jsonrpc":"2.0","id":"p${i}","method":"ping"}\n\n`).join('');
+      return sse(`${pings}data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`);
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect((await client.callTool('echo', {})).content).toEqual([{ type: 'text', text: 'done' }]);
+    const replies = () => server.requests.filter((r) => r.message.method === undefined).map((r) => r.message.id);
+    await expect.poll(replies).toHaveLength(16);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(replies().sort()).toEqual(Array.from({ length: 16 }, (_, i) => `p${i}`).sort());
+  });
+
   it('follows tools/list cursors, and leaves out tools that must run as MCP tasks', async () => {
     const pages: Record<string, { tools: unknown[]; nextCursor?: string }> = {
       '': { tools: [TOOL], nextCursor: 'p2' },

@@ -131,6 +131,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_PAGES = 100;
+/**
+ * The most requests of the server answered per response stream: each answer is a request of ours, so a server that
+ * streams requests (a ping every 50 bytes) would otherwise have one call send thousands (a Worker's subrequest limit).
+ */
+const MAX_REPLIES = 16;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
 const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
@@ -292,6 +297,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   /** Reads an SSE answer: progress for this request goes to the listener, requests from the server are answered. */
   async function readStream(response: Response, id: number, exchange: Exchange): Promise<RpcResponse | undefined> {
     let answer: RpcResponse | undefined;
+    let replies = 0;
     const parse = sseParser((data, type) => {
       if (answer !== undefined || type !== 'message' || data === '') return;
       let message: unknown;
@@ -305,6 +311,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const { method, params, id: theirs } = message;
       if (typeof method !== 'string') return;
       if (theirs !== undefined) {
+        if (++replies > MAX_REPLIES) return;
         // We declare no client capabilities, so a server asks at most for a ping.
         const reply = method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: ${method}` } };
         notify({ jsonrpc: '2.0', id: theirs, ...reply });
