@@ -221,6 +221,12 @@ describe('MCP client against edgetool’s handler', () => {
       ['shop_refund', 'write'],
     ]);
     await expect(client.tools({ only: ['query_order', 'nope'] })).rejects.toThrow(/does not offer "nope"; it offers: query_order, refund/);
+    // A policy that only sets a timeout keeps the hints: the destructive tool still waits for a human.
+    const timed = await client.tools({ only: ['query_order', 'refund'], policy: { timeoutMs: 5_000 } });
+    expect(timed.map((t) => [t.name, t.policy.effects, t.policy.needsApproval, t.policy.timeoutMs])).toEqual([
+      ['query_order', 'read', false, 5_000],
+      ['refund', 'destructive', true, 5_000],
+    ]);
     const result = await createExecutor({ registry: tools }).execute({ id: 'c1', name: 'shop_query_order', arguments: '{"order_id":"A-1002"}' });
     expect(result.content).toContain('A-1002');
   });

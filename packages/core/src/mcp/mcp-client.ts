@@ -76,7 +76,8 @@ export interface McpToolsOptions {
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
    * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
-   * Decide yourself for a server whose hints you do not trust.
+   * What yours sets wins, and what it leaves out comes from these defaults (set `effects` to decide yourself for a
+   * server whose hints you do not trust).
    */
   readonly policy?: ToolPolicyInput | ((tool: McpRemoteTool) => ToolPolicyInput) | undefined;
   /** Interceptors for every tool of this server (after the registry's, before the call's). */
@@ -426,7 +427,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
       names.set(name, remote.name);
-      const policy = typeof opts.policy === 'function' ? opts.policy(remote) : (opts.policy ?? hintedPolicy(remote));
+      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout must not make a
+      // destructive tool a read (the default of a policy without `effects`), which runs without an approval.
+      const policy = { ...hintedPolicy(remote), ...(typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy) };
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,
