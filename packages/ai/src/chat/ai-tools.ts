@@ -120,7 +120,13 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
     if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
   }
   // The executor coerces before it validates (`policy.coerce`): decide on the same input, or a quoted number skips the human.
-  const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+  let checked: Awaited<ReturnType<typeof validateWithSchema>>;
+  try {
+    checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+  } catch {
+    // A schema that throws (a remote tool's `$ref` to nowhere): the executor refuses the call as invalid-input.
+    return 'not-applicable';
+  }
   if (!checked.ok) return 'not-applicable';
   const ctx = lightContext(tool, id, checked.value, run);
   if (mode === 'internal' && !(typeof rule === 'function' ? await rule(checked.value, ctx) : rule)) return 'not-applicable';
