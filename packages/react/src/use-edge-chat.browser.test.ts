@@ -278,6 +278,31 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a browser call of a chat the hook has left ends without wiping the calls of the chat it shows now', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['a1', 'pick_date', { question: 'A?' }]]), callsStep([['b1', 'pick_date', { question: 'B?' }]]), textStep('A done'), textStep('B done')],
+    });
+    const options = { fetch: server.fetch, tools: browserTools, serverTools: serverInfo };
+    const hook = mount({ ...options, id: 'chat-a' });
+    await hook.current.sendMessage({ text: 'a' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']));
+    hook.rerender({ ...options, id: 'chat-b' });
+    await hook.current.sendMessage({ text: 'b' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1', 'b1']));
+    expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
+    // Chat A's call ends (and chat A goes on): chat B's call still runs, and keeps the chat busy.
+    dates.answer('a1', '2026-12-24');
+    await vi.waitFor(() => expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-a']));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
+    expect(hook.current.busy).toBe(true);
+    expect(hook.current.toolCalls.has('a1')).toBe(false);
+    dates.answer('b1', '2026-12-25');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('B done'));
+    expect(hook.current.toolCalls.get('b1')).toMatchObject({ status: 'done', output: '2026-12-25' });
+  });
+
   it('stop() aborts a browser tool waiting for the user and drops its result', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
     const hook = mount({ id: 'conv-7', fetch: server.fetch, tools: browserTools });

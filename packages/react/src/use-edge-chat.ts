@@ -240,8 +240,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     };
   }, []);
 
+  // The chat shown now: a call of a chat the hook has left (its tool ended after a switch) must not replace its calls.
+  const shownChat = useRef(chatId);
+  shownChat.current = chatId;
   const setCall = useCallback(
-    (call: BrowserCall) => setState((s) => ({ chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), call) })),
+    (call: BrowserCall) =>
+      setState((s) => (s.chatId !== chatId && shownChat.current !== chatId ? s : { chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), call) })),
     [chatId],
   );
 

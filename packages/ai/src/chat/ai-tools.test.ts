@@ -46,4 +46,17 @@ describe('escape hatch: edgetool tools in your own streamText', () => {
     expect(model.doStreamCalls).toHaveLength(1); // the approval ends the step: the model waits for the human
     expect(lastToolResults(model.doStreamCalls[0])).toEqual([]);
   });
+
+  it('a tool named __proto__ (a name tools may have, and an MCP server may list) is in the set and runs', async () => {
+    const proto = defineTool({ name: '__proto__', description: 'Odd but valid', input: v.object({}), execute: () => 'ran' });
+    const other = defineTool({ name: 'other', description: 'Other', input: v.object({}), execute: () => 'other' });
+    const tools = await toAISDKTools([proto, other], { run: createRunContext() });
+    expect(Object.keys(tools)).toEqual(['__proto__', 'other']);
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    const model = scriptedModel(callsStep([['c1', '__proto__', {}]]), textStep('done'));
+    const result = streamText({ model, tools, stopWhen: isStepCount(2), prompt: 'go' });
+    await result.consumeStream();
+    expect(model.doStreamCalls[0]?.tools?.map((t) => t.name)).toEqual(['__proto__', 'other']);
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: 'ran' } }]);
+  });
 });

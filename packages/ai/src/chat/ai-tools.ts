@@ -120,7 +120,13 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
     if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
   }
   // The executor coerces before it validates (`policy.coerce`): decide on the same input, or a quoted number skips the human.
-  const checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+  let checked: Awaited<ReturnType<typeof validateWithSchema>>;
+  try {
+    checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+  } catch {
+    // A schema that throws (a remote tool's `$ref` to nowhere): the executor refuses the call as invalid-input.
+    return 'not-applicable';
+  }
   if (!checked.ok) return 'not-applicable';
   const ctx = lightContext(tool, id, checked.value, run);
   if (mode === 'internal' && !(typeof rule === 'function' ? await rule(checked.value, ctx) : rule)) return 'not-applicable';
@@ -156,6 +162,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
+  // Defined, not assigned: a tool named `__proto__` (a valid name, which an MCP server can list) set the object's
+  // prototype instead, and was silently left out.
+  const put = (name: string, value: Tool) => Object.defineProperty(set, name, { value, enumerable: true, writable: true, configurable: true });
   // Only the tools this run may see (`policy.available`), unless told to keep the others: the executor refuses them.
   const all = await executor.registry.tools();
   for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run)) {
@@ -166,10 +175,10 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), files),
     };
     if (runsOnCaller(tool, mode)) {
-      set[tool.name] = base as unknown as Tool;
+      put(tool.name, base as unknown as Tool);
       continue;
     }
-    set[tool.name] = {
+    put(tool.name, {
       ...base,
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
         const recalling = recall?.(execution.toolCallId);
@@ -201,7 +210,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         }
         throw new ToolCallFailed(result);
       },
-    } as unknown as Tool;
+    } as unknown as Tool);
   }
   return set;
 }

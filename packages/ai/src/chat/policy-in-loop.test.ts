@@ -1,6 +1,6 @@
 // Tool policies the AI SDK does not know about, held in the chat loop as the executor holds them: calls of one
 // `concurrency` group one at a time within a step, and `coerce` applied before the approval decision.
-import { createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
+import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -124,3 +124,27 @@ describe('policy.check in the chat loop', () => {
   }
 });
 
+describe('an input schema that throws while validating', () => {
+  it('never asks a human and does not fail the turn: the model reads the executor’s invalid-input', async () => {
+    // A remote (MCP) tool's raw JSON Schema is checked by nothing before its first call; remote tools are destructive by default.
+    const ran: unknown[] = [];
+    const remote = defineTool({
+      name: 'remote_write',
+      description: 'A remote write',
+      input: jsonSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }),
+      policy: { effects: 'destructive' },
+      execute: (input) => {
+        ran.push(input);
+        return 'ran';
+      },
+    });
+    const model = scriptedModel(callsStep([['w1', 'remote_write', { a: 1 }]]), textStep('That tool is broken.'));
+    const agent = createChatAgent({ model, tools: [remote], tickets: tickets() });
+    const result = await agent.generate({ messages: 'write', run: createRunContext({ conversationId: 'conv-1' }) });
+    expect(result.pending).toEqual([]);
+    expect(result.text).toBe('That tool is broken.');
+    expect(ran).toEqual([]);
+    const [seen] = lastToolResults(model.doStreamCalls[1]);
+    expect((seen?.output as { value: string } | undefined)?.value).toMatch(/^Error \(invalid-input\): The arguments for "remote_write" could not be validated: Unresolved \$ref/);
+  });
+});

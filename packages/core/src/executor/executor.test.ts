@@ -216,6 +216,20 @@ describe('executor: result conversion', () => {
     expect(bad.content).toContain('- n:');
   });
 
+  it('an output schema that throws while validating (a raw JSON Schema with a $ref to nowhere) → invalid-output, never a rejection', async () => {
+    // An MCP server lists its tools' output schemas: nothing checks them before the first result is validated.
+    const t = defineTool({
+      name: 'remote',
+      description: '',
+      input: v.object({}),
+      output: jsonSchema({ type: 'object', properties: { n: { $ref: '#/$defs/missing' } } }),
+      execute: () => ({ n: 1 }),
+    });
+    const result = await createExecutor({ registry: [t] }).execute({ id: '1', name: 'remote', arguments: {} });
+    expect(code(result.outcome)).toBe('invalid-output');
+    expect(result.content).toMatch(/^Error \(invalid-output\): The result of "remote" could not be validated: .*#\/\$defs\/missing/);
+  });
+
   it('marks return-direct results', async () => {
     const direct = defineTool({ name: 'answer', description: '', input: v.object({}), policy: { returnDirect: true }, execute: () => 'final' });
     const result = await createExecutor({ registry: [direct] }).execute({ id: '1', name: 'answer', arguments: {} });

@@ -485,8 +485,16 @@ function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
 }
 
 async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
-  const checked = validateWithSchema(tool.output as NonNullable<AnyTool['output']>, output);
-  const result = checked instanceof Promise ? await checked : checked;
+  let result: ValidationResult<unknown>;
+  try {
+    const checked = validateWithSchema(tool.output as NonNullable<AnyTool['output']>, output);
+    result = checked instanceof Promise ? await checked : checked;
+  } catch (cause) {
+    // A schema that throws (a raw JSON Schema whose `$ref` resolves nowhere, as an MCP server may list one) fails the
+    // call as the input's does: execute() must not reject.
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return failure(new ToolError('invalid-output', `The result of "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }));
+  }
   if (result.ok) return { type: 'success', output: result.value };
   return failure(new ToolError('invalid-output', `The result of "${tool.name}" does not match its output schema.`, { ...meta, issues: result.issues }));
 }

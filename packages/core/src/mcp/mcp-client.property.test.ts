@@ -25,6 +25,7 @@ const sseEvent = fc.constantFrom(
   'data: {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}\n\n',
   'data: {"jsonrpc":"2.0","id":"s2","method":"ping"}\n\n',
   'data: not json\n\n',
+  'data: null\n\n',
   'event: other\ndata: {}\n\n',
   'data: {"jsonrpc":"2.0","id":2,"result":',
   'data\n\n',

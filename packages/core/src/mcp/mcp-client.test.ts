@@ -221,6 +221,12 @@ describe('MCP client against edgetool’s handler', () => {
       ['shop_refund', 'write'],
     ]);
     await expect(client.tools({ only: ['query_order', 'nope'] })).rejects.toThrow(/does not offer "nope"; it offers: query_order, refund/);
+    // A policy that only sets a timeout keeps the hints: the destructive tool still waits for a human.
+    const timed = await client.tools({ only: ['query_order', 'refund'], policy: { timeoutMs: 5_000 } });
+    expect(timed.map((t) => [t.name, t.policy.effects, t.policy.needsApproval, t.policy.timeoutMs])).toEqual([
+      ['query_order', 'read', false, 5_000],
+      ['refund', 'destructive', true, 5_000],
+    ]);
     const result = await createExecutor({ registry: tools }).execute({ id: 'c1', name: 'shop_query_order', arguments: '{"order_id":"A-1002"}' });
     expect(result.content).toContain('A-1002');
   });
@@ -289,6 +295,35 @@ describe('MCP client: sessions and streams', () => {
     await expect(client.callTool('echo', {})).rejects.toThrow('The MCP connection is closed.');
   });
 
+  it('a new session that fails to start (the server is still coming back) is started again by the next request', async () => {
+    let session = 's-1';
+    let down = false;
+    const server = scripted((message, request) => {
+      if (message.method === 'initialize') {
+        if (down) return new Response('warming up', { status: 503 });
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }), {
+          headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+        });
+      }
+      const sent = request.headers.get('mcp-session-id');
+      if (sent === null) return new Response('Bad Request: no session id', { status: 400 });
+      if (sent !== session) return new Response('no such session', { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    // The server restarts (it forgets s-1) and refuses new sessions for a while.
+    session = 's-2';
+    down = true;
+    await expect(client.callTool('echo', {})).rejects.toMatchObject({ status: 503, message: 'The MCP server answered HTTP 503: warming up' });
+    await expect(client.listTools()).rejects.toMatchObject({ status: 503 });
+    down = false;
+    expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi from s-2' }] });
+    expect(server.requests.filter((r) => r.message.method === 'initialize')).toHaveLength(4);
+    // Nothing was sent without a session.
+    expect(server.requests.filter((r) => r.method === 'POST' && r.message.method !== 'initialize').every((r) => r.headers.get('mcp-session-id') !== null)).toBe(true);
+  });
+
   it('reads an SSE answer however it is cut: comments, CRLF, multi-line data, other events; answers a ping; reports only its own progress', async () => {
     const events = (id: unknown, token: unknown) =>
       [
@@ -324,6 +359,21 @@ describe('MCP client: sessions and streams', () => {
       // The stream ended our interest at the answer: the request that came after it is not answered.
       expect(server.requests.some((r) => r.message.id === 'late')).toBe(false);
     }
+  });
+
+  it('answers at most 16 requests of the server per response: a stream of pings does not make one call send thousands', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === undefined || message.id === undefined) return new Response(null, { status: 202 });
+      const pings = Array.from({ length: 100 }, (_, i) => `data: {"jsonrpc":"2.0","id":"p${i}","method":"ping"}\n\n`).join('');
+      return sse(`${pings}data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`);
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect((await client.callTool('echo', {})).content).toEqual([{ type: 'text', text: 'done' }]);
+    const replies = () => server.requests.filter((r) => r.message.method === undefined).map((r) => r.message.id);
+    await expect.poll(replies).toHaveLength(16);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(replies().sort()).toEqual(Array.from({ length: 16 }, (_, i) => `p${i}`).sort());
   });
 
   it('follows tools/list cursors, and leaves out tools that must run as MCP tasks', async () => {
@@ -394,6 +444,10 @@ describe('MCP client: servers that misbehave get a typed error', () => {
   it('at a call: a JSON-RPC error, a stream that ends without the answer, an answer over the size limit, a result without content', async () => {
     const refused = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: 'db down' } })));
     await expect(refused.callTool('echo', {})).rejects.toMatchObject({ code: -32603, message: 'The MCP server refused tools/call: db down' });
+    // JSON that is no message (`null`, a number) is passed over, as text that is not JSON is.
+    const odd = await connect(afterInit((m) => sse(`data: null\n\ndata: 7\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [] } })}\n\n`)));
+    expect(await odd.callTool('echo', {})).toEqual({ content: [], structuredContent: undefined, isError: false });
+    await expect((await connect(afterInit(() => sse('data: null\n\n')))).callTool('echo', {})).rejects.toThrow('ended its stream without answering tools/call');
     const cut = await connect(afterInit(() => sse('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n')));
     await expect(cut.callTool('echo', {})).rejects.toThrow('The MCP server ended its stream without answering tools/call.');
     const huge = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x'.repeat(5000) }] } })), { maxResponseBytes: 4096 });
@@ -402,6 +456,49 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(empty.callTool('echo', {})).rejects.toThrow('answered the call of "echo" without `content`');
     const list = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'x' }] } })));
     await expect(list.listTools()).rejects.toThrow('listed a tool without a `name` and an `inputSchema` object');
+  });
+
+  it('an error status whose body never ends: its start is read until the time limit or the abort, not forever', async () => {
+    // A `fetch` of your own (a service binding, a handler in the same process) need not end a body when it is aborted.
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('busy'));
+          },
+        }),
+        { status: 503 },
+      );
+    const refused = { name: 'McpError', status: 503, message: 'The MCP server answered HTTP 503: busy' };
+    // At connect: the answer to `initialize`, and to the notification after it.
+    await expect(connect(() => endless(), { timeoutMs: 300 })).rejects.toMatchObject(refused);
+    await expect(connect((m) => (m.method === 'initialize' ? initialized(m.id) : endless()), { timeoutMs: 300 })).rejects.toMatchObject(refused);
+    let connected = false;
+    const client = await connect((m) => {
+      if (m.method === 'initialize') return initialized(m.id);
+      if (connected) return endless();
+      connected = true;
+      return new Response(null, { status: 202 });
+    });
+    // Later requests, ended by the caller's abort.
+    const stop = new AbortController();
+    const listing = client.listTools({ signal: stop.signal });
+    const call = client.callTool('echo', {}, { signal: stop.signal });
+    setTimeout(() => stop.abort(new Error('stopped')), 20);
+    await expect(listing).rejects.toMatchObject(refused);
+    await expect(call).rejects.toMatchObject(refused);
+  });
+
+  it('"error": null in an answer (JSON-RPC 1.0 style) is no error: its result is read, and an answer with neither is an McpError', async () => {
+    const client = await connect((m) => {
+      if (m.method === 'initialize') return json({ jsonrpc: '2.0', id: m.id, error: null, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } });
+      if (m.id === undefined) return new Response(null, { status: 202 });
+      if ((m.params as { name?: unknown }).name === 'empty') return sse(`data: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: null })}\n\n`);
+      return json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] }, error: null });
+    });
+    expect(client.server).toEqual({ name: 'x', version: '1' });
+    expect(await client.callTool('echo', {})).toEqual({ content: [{ type: 'text', text: 'ok' }], structuredContent: undefined, isError: false });
+    await expect(client.callTool('empty', {})).rejects.toThrow('answered the call of "empty" without `content`');
   });
 
   it('a tool whose server fails reads as a typed error in the executor, never a rejection', async () => {

@@ -76,7 +76,8 @@ export interface McpToolsOptions {
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
    * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
-   * Decide yourself for a server whose hints you do not trust.
+   * What yours sets wins, and what it leaves out comes from these defaults (set `effects` to decide yourself for a
+   * server whose hints you do not trust).
    */
   readonly policy?: ToolPolicyInput | ((tool: McpRemoteTool) => ToolPolicyInput) | undefined;
   /** Interceptors for every tool of this server (after the registry's, before the call's). */
@@ -131,6 +132,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_PAGES = 100;
+/**
+ * The most requests of the server answered per response stream: each answer is a request of ours, so a server that
+ * streams requests (a ping every 50 bytes) would otherwise have one call send thousands (a Worker's subrequest limit).
+ */
+const MAX_REPLIES = 16;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
 const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
@@ -163,6 +169,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   let protocolVersion: string | undefined;
   let closed = false;
   let restarting: Promise<unknown> | undefined;
+  /** A new session could not be started: the next request starts one before it is sent. */
+  let lost = false;
 
   /** Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). */
   async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
@@ -195,12 +203,38 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return Object.assign(response, { sent });
   }
 
-  /** An error status as an error, with the start of its body (servers explain themselves there). */
-  async function statusError(response: Response): Promise<McpError> {
+  /** Starts a new session; the requests that need one meanwhile share it. */
+  function restart(): Promise<unknown> {
+    restarting ??= withTimeLimit(undefined, timeoutMs, initialize)
+      .then(
+        () => {
+          lost = false;
+        },
+        (error: unknown) => {
+          lost = true;
+          throw error;
+        },
+      )
+      .finally(() => {
+        restarting = undefined;
+      });
+    return restarting;
+  }
+
+  /**
+   * An error status as an error, with the start of its body (servers explain themselves there), read while `signal`
+   * lets the request go on: a body that never ends (through a `fetch` of your own) does not outlast the time limit.
+   */
+  async function statusError(response: Response, signal: AbortSignal | undefined): Promise<McpError> {
     let text = '';
-    await readBody(response.body, 4096, (piece) => {
-      text += piece;
-    }).catch(() => {});
+    await readBody(
+      response.body,
+      4096,
+      (piece) => {
+        text += piece;
+      },
+      signal,
+    ).catch(() => {});
     const detail = text.trim().slice(0, 300);
     const redirect = response.status >= 300 && response.status < 400 ? ' (a redirect, which this client does not follow)' : '';
     return new McpError(`The MCP server answered HTTP ${response.status}${redirect}${detail ? `: ${detail}` : ''}`, { status: response.status });
@@ -209,8 +243,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   /** Posts a request and waits for its answer: a JSON body, or the matching message of an SSE stream. */
   async function request(methodName: string, params: Record<string, unknown>, exchange: Exchange, id = ++nextId): Promise<unknown> {
     const message = { jsonrpc: '2.0', id, method: methodName, params };
-    // A request made while a new session is being started waits for it (sent without one, it would be refused).
-    if (restarting !== undefined && methodName !== 'initialize') await restarting.catch(() => {});
+    // A request made while a new session is being started waits for it (sent without one, it would be refused); after
+    // one that failed, it starts one again (the server may be back). It fails as the new session does.
+    if (methodName !== 'initialize' && (restarting !== undefined || lost)) await restart();
     let response = await post(message, exchange.signal);
     const stale = response.sent;
     if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
@@ -218,15 +253,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Nothing ran: a server answers 404 before it reads the message.
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
-      if (session === stale || session === undefined) {
-        restarting ??= withTimeLimit(undefined, timeoutMs, initialize).finally(() => {
-          restarting = undefined;
-        });
-        await restarting;
-      }
+      if (session === stale || session === undefined) await restart();
       response = await post(message, exchange.signal);
     }
-    if (!response.ok) throw await statusError(response);
+    if (!response.ok) throw await statusError(response, exchange.signal);
     if (methodName === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     let answer: RpcResponse | undefined;
@@ -256,7 +286,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
       throw error;
     }
-    if (answer.error !== undefined) {
+    // `"error": null` beside a result (as JSON-RPC 1.0 servers write it) is no error.
+    if (answer.error !== undefined && answer.error !== null) {
       const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
       const text = typeof answer.error.message === 'string' ? answer.error.message : 'no message';
       throw new McpError(`The MCP server refused ${methodName}: ${text}`, { code });
@@ -267,6 +298,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   /** Reads an SSE answer: progress for this request goes to the listener, requests from the server are answered. */
   async function readStream(response: Response, id: number, exchange: Exchange): Promise<RpcResponse | undefined> {
     let answer: RpcResponse | undefined;
+    let replies = 0;
     const parse = sseParser((data, type) => {
       if (answer !== undefined || type !== 'message' || data === '') return;
       let message: unknown;
@@ -276,10 +308,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         return; // not JSON-RPC: nothing to act on
       }
       answer = asResponse(message, id);
-      if (answer !== undefined) return;
-      const { method, params, id: theirs } = message as { method?: unknown; params?: unknown; id?: unknown };
+      if (answer !== undefined || !isObject(message)) return; // `null`, a number: not a message
+      const { method, params, id: theirs } = message;
       if (typeof method !== 'string') return;
       if (theirs !== undefined) {
+        if (++replies > MAX_REPLIES) return;
         // We declare no client capabilities, so a server asks at most for a ping.
         const reply = method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: ${method}` } };
         notify({ jsonrpc: '2.0', id: theirs, ...reply });
@@ -338,7 +371,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
     instructions = typeof told === 'string' ? told : undefined;
     const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
-    if (!accepted.ok) throw await statusError(accepted);
+    if (!accepted.ok) throw await statusError(accepted, signal);
     await accepted.body?.cancel();
   }
 
@@ -394,7 +427,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
       names.set(name, remote.name);
-      const policy = typeof opts.policy === 'function' ? opts.policy(remote) : (opts.policy ?? hintedPolicy(remote));
+      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout must not make a
+      // destructive tool a read (the default of a policy without `effects`), which runs without an approval.
+      const policy = { ...hintedPolicy(remote), ...(typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy) };
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,

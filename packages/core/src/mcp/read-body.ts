@@ -54,7 +54,6 @@ export async function readBody(
  * of the stream is dropped, as browsers drop it.
  */
 export function sseParser(onEvent: (data: string, type: string) => void): (text: string) => void {
-  let buffer = '';
   let data: string | undefined;
   let type = '';
   const line = (text: string) => {
@@ -72,21 +71,29 @@ export function sseParser(onEvent: (data: string, type: string) => void): (text:
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'event') type = value;
   };
+  // The start of a line whose end has not come yet: each piece is searched for line ends once, so a line that comes
+  // in many pieces costs no more than one that comes whole (searching the whole line again for each piece made a long
+  // line quadratic: a server could keep the isolate's CPU busy for minutes with one line under the byte limit).
+  let partial = '';
+  // The last piece ended in a CR: an LF first in the next one is the rest of a CRLF, not another line end.
+  let afterCr = false;
   return (text) => {
-    buffer += text;
-    let start = 0;
+    if (text === '') return;
+    let start = afterCr && text[0] === '\n' ? 1 : 0;
+    afterCr = false;
     // Each search runs again only once the line it found is consumed, so a piece of many lines stays linear.
-    let lf = buffer.indexOf('\n');
-    let cr = buffer.indexOf('\r');
+    let lf = text.indexOf('\n', start);
+    let cr = text.indexOf('\r', start);
     for (;;) {
-      if (lf >= 0 && lf < start) lf = buffer.indexOf('\n', start);
-      if (cr >= 0 && cr < start) cr = buffer.indexOf('\r', start);
+      if (lf >= 0 && lf < start) lf = text.indexOf('\n', start);
+      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
       const end = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
-      // A CR last in the buffer may be the first half of a CRLF: wait for the next piece.
-      if (end < 0 || (end === cr && end === buffer.length - 1)) break;
-      line(buffer.slice(start, end));
-      start = end + (end === cr && buffer[end + 1] === '\n' ? 2 : 1);
+      if (end < 0) break;
+      line(partial + text.slice(start, end));
+      partial = '';
+      if (end === cr && end === text.length - 1) afterCr = true;
+      start = end + (end === cr && text[end + 1] === '\n' ? 2 : 1);
     }
-    buffer = buffer.slice(start);
+    if (start < text.length) partial += text.slice(start);
   };
 }
