@@ -1,6 +1,6 @@
 import type { ToolCallResult, ToolProgress, ToolSpan } from '@edgetool/core';
 import type { UIMessage } from 'ai';
-import type { MessageUsage } from './usage.ts';
+import { knownCounts, type MessageUsage } from './usage.ts';
 
 /** How a turn runs tools: the loop runs server tools itself, or hands every call back to the caller. */
 export type ExecutionMode = 'internal' | 'manual';
@@ -135,8 +135,6 @@ export function dataByCallId<T extends { toolCallId: string }>(message: { readon
   return found;
 }
 
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'] as const;
-
 /**
  * The tokens a message says it cost so far (`metadata.usage`), when the request continues it: the counts that are
  * finite and not negative, nothing else. `undefined` for any other message. Client data, for display only.
@@ -144,11 +142,5 @@ const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningToke
 export function shownUsage(message: UIMessage | undefined): MessageUsage | undefined {
   if (message?.role !== 'assistant') return undefined;
   const usage = (message.metadata as { usage?: unknown } | undefined)?.usage;
-  if (typeof usage !== 'object' || usage === null) return undefined;
-  const counts: Record<string, number> = {};
-  for (const key of USAGE_KEYS) {
-    const n = (usage as Record<string, unknown>)[key];
-    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) counts[key] = n;
-  }
-  return counts;
+  return typeof usage === 'object' && usage !== null ? knownCounts(usage) : undefined;
 }

@@ -71,8 +71,16 @@ export function messageUsage(usage: TurnUsage): MessageUsage {
  * not report, or reported as something other than a number ≥ 0, are left out; a usage without any reports nothing.
  */
 export function reportModelUsage(ctx: Pick<ToolContext, 'reportUsage'>, usage: Partial<LanguageModelUsage> | MessageUsage | undefined): void {
-  const counts = Object.entries(messageUsage(addUsage(emptyUsage(), usage))).filter(([, n]) => n >= 0);
-  if (counts.length > 0) ctx.reportUsage(Object.fromEntries(counts));
+  const counts = knownCounts(usage);
+  if (Object.keys(counts).length > 0) ctx.reportUsage(counts);
+}
+
+/**
+ * The flat counts of a usage (the AI SDK's, or flat as in message metadata) that are finite numbers ≥ 0, nothing else:
+ * for usage that comes from outside (a provider, a client's message), where a bad count is left out, not an error.
+ */
+export function knownCounts(usage: Partial<LanguageModelUsage> | MessageUsage | undefined): MessageUsage {
+  return Object.fromEntries(Object.entries(messageUsage(addUsage(emptyUsage(), usage))).filter(([, n]) => n >= 0));
 }
 
 /** What an agent run as a tool (`agentTool`) returns: its answer, and the tokens its turn used. */
