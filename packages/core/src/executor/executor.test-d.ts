@@ -4,7 +4,9 @@ import { createRunContext } from '../context/run-context.ts';
 import { createRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { defineTool, withDeps } from '../tool/define-tool.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
-import type { ToolsDeps } from '../tool/types.ts';
+import type { ApprovalDecision } from '../interceptors/approval.ts';
+import type { ToolPolicy, ToolPolicyInput, ToolsDeps } from '../tool/types.ts';
+import type { ArgumentEdit } from './edits.ts';
 import { createExecutor, type ToolExecutor } from './executor.ts';
 
 interface Db {
@@ -64,5 +66,25 @@ describe('executor types: the run must carry what the tools need', () => {
     expectTypeOf(lazy).toEqualTypeOf<ToolRegistry>();
     expectTypeOf(createExecutor({ registry: lazy })).toEqualTypeOf<ToolExecutor>();
     void createExecutor({ registry: lazy }).execute(call);
+  });
+});
+
+describe('approving with edits', () => {
+  it('types the edits of a result and the edited arguments of a decision', () => {
+    const executor = createExecutor({ registry: [plain] });
+    void executor.execute({ id: 'c1', name: 'plain', arguments: {} }, { approval: { approved: true, input: { anything: 1 } } }).then((result) => {
+      expectTypeOf(result.edits).toEqualTypeOf<readonly ArgumentEdit[] | undefined>();
+    });
+    expectTypeOf<ApprovalDecision['input']>().toEqualTypeOf<unknown>();
+  });
+
+  it('suggests the input keys in policy.editable, and takes a plain list copied from another policy', () => {
+    const input = v.object({ order_id: v.string(), new_date: v.string() });
+    type Keys = NonNullable<ToolPolicyInput<v.InferOutput<typeof input>>['editable']>;
+    expectTypeOf<readonly ['new_date']>().toExtend<Keys>();
+    expectTypeOf<readonly string[]>().toExtend<Keys>();
+    expectTypeOf<ToolPolicy['editable']>().toEqualTypeOf<boolean | readonly string[]>();
+    const tool = defineTool({ name: 'move', description: '', input, policy: { effects: 'write', editable: ['new_date'] }, execute: () => 1 });
+    void defineTool({ ...tool, policy: tool.policy, execute: () => 2 });
   });
 });

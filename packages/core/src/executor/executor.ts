@@ -18,6 +18,7 @@ import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
+import { type ArgumentEdit, argumentEdits, withEditNote } from './edits.ts';
 
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
@@ -78,6 +79,11 @@ export interface ToolCallResult<TOutput = unknown> {
    * outcome; `undefined` when it reported none, and for calls that never ran (refused, a client's result).
    */
   readonly usage: ToolUsage | undefined;
+  /**
+   * The arguments a human changed when approving the call (`ApprovalDecision.input`), when they changed any: `input`
+   * is then the edited input, and the model's text starts with what changed. `undefined` for every other call.
+   */
+  readonly edits?: readonly ArgumentEdit[] | undefined;
 }
 
 /** A client's result for a `client-pending` call, with the ticket issued for it. */
@@ -174,6 +180,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     outcome: ToolOutcome,
     content: ModelContent,
     usage?: ToolUsage,
+    edits?: readonly ArgumentEdit[],
   ): ToolCallResult {
     if (outcome.type === 'error') {
       const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
@@ -191,6 +198,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       spans,
       durationMs: clock() - started,
       usage,
+      edits,
     };
   }
 
@@ -272,19 +280,31 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       }
     }
 
+    // Arguments a human edited when approving replace the model's (which the ticket still binds, as `ctx.args`).
+    let proposed = args;
+    let edits: ArgumentEdit[] | undefined;
+    const decision = opts?.approval;
+    if (decision?.approved === true && decision.input !== undefined) {
+      const edited = editedArguments(tool, args, decision.input, meta);
+      if (!edited.ok) return early(call, tool, args, started, edited.error, run);
+      proposed = edited.value;
+      if (edited.edits.length > 0) edits = edited.edits;
+    }
+
     let validation: ValidationResult<unknown>;
     try {
-      const candidate = tool.policy.coerce ? coerceToSchema(args, tool.jsonSchema) : args;
+      const candidate = tool.policy.coerce ? coerceToSchema(proposed, tool.jsonSchema) : proposed;
       const checked = validateWithSchema(tool.input, candidate);
       validation = checked instanceof Promise ? await checked : checked;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
       const reason = cause instanceof Error ? cause.message : String(cause);
-      return early(call, tool, args, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
+      return early(call, tool, proposed, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
     }
     if (!validation.ok) {
-      const error = new ToolError('invalid-input', `Invalid arguments for "${tool.name}".`, { ...meta, issues: validation.issues });
-      return early(call, tool, args, started, error, run);
+      const whose = decision?.input === undefined ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
+      const error = new ToolError('invalid-input', `${whose} for "${tool.name}".`, { ...meta, issues: validation.issues });
+      return early(call, tool, proposed, started, error, run);
     }
 
     const chain = chainFor(tool);
@@ -321,7 +341,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       }
     }
     // What the call reported until now: a timed-out or aborted tool that goes on reports to nobody.
-    return finish(call, tool, ctx.input, started, ctx.spans, outcome, content, ctx.usage);
+    return finish(call, tool, ctx.input, started, ctx.spans, outcome, edits === undefined ? content : withEditNote(content, edits), ctx.usage, edits);
   }
 
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
@@ -424,6 +444,37 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+
+/**
+ * The arguments a human edited when approving (`ApprovalDecision.input`), read like a model's (no prototype keys) and
+ * refused when they change an argument the tool's `policy.editable` does not allow.
+ */
+function editedArguments(
+  tool: AnyTool,
+  args: unknown,
+  input: unknown,
+  meta: { readonly toolName: string; readonly callId: string },
+): { readonly ok: true; readonly value: unknown; readonly edits: ArgumentEdit[] } | { readonly ok: false; readonly error: ToolError } {
+  const parsed = parseArguments(input, meta);
+  if (!parsed.ok) {
+    const error = new ToolError(parsed.error.code, `The user approved the call with edited arguments that were refused; it was not performed. ${parsed.error.message}`, {
+      ...meta,
+      issues: parsed.error.issues,
+    });
+    return { ok: false, error };
+  }
+  const edits = argumentEdits(args, parsed.value);
+  const { editable } = tool.policy;
+  const allows = (key: string) => editable === true || (editable !== false && editable.includes(key));
+  const refused = edits.filter((edit) => !allows(edit.key));
+  if (refused.length > 0 && editable !== true) {
+    const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
+    const allowed = editable === false ? 'lets a human edit none of its arguments' : `lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')}`;
+    const message = `The user approved this call of "${tool.name}" with edited arguments, but the tool ${allowed} (changed: ${names}); it was not performed.`;
+    return { ok: false, error: new ToolError('invalid-input', message, meta) };
+  }
+  return { ok: true, value: parsed.value, edits };
+}
 
 /** Runs `policy.check`: a throw ends the call at this layer, before the approval (the chain turns it into an outcome). */
 const precheck: ToolInterceptor = defineInterceptor('check', async (ctx, next) => {

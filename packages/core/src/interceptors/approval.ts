@@ -11,6 +11,12 @@ export interface ApprovalDecision {
   /** The ticket issued with the approval request. Required whenever the executor has a signer. */
   readonly ticket?: string | undefined;
   readonly reason?: string | undefined;
+  /**
+   * The arguments as the human edited them before approving: the whole arguments, not only the changes. Taken only
+   * with `approved: true`, and only for changes the tool's `policy.editable` allows; the ticket stays the one issued
+   * for the model's arguments. The call is validated and checked again with them, and the model reads what changed.
+   */
+  readonly input?: unknown;
 }
 
 /** Where the executor puts the caller's approval decision for this call. */
@@ -38,10 +44,13 @@ export interface ApprovalOptions {
 export function approval(options: ApprovalOptions = {}): ToolInterceptor {
   const { tickets, when } = options;
   return defineInterceptor('approval', async (ctx, next) => {
-    const rule = when ?? ctx.tool.policy.needsApproval;
-    const required = typeof rule === 'function' ? await rule(ctx.input, ctx) : rule;
-    if (!required) return next();
     const decision = ctx.get(approvalDecisionKey);
+    // Edited arguments are the human's approval: its ticket is checked even when the rule would not ask for them.
+    if (decision?.approved !== true || decision.input === undefined) {
+      const rule = when ?? ctx.tool.policy.needsApproval;
+      const required = typeof rule === 'function' ? await rule(ctx.input, ctx) : rule;
+      if (!required) return next();
+    }
     const subject = ticketSubject(ctx, 'approval');
     if (decision === undefined) {
       return { type: 'approval-required', ticket: tickets ? await tickets.sign(subject) : undefined, reason: undefined };

@@ -12,6 +12,7 @@ describe('defineTool', () => {
       effects: 'read',
       runsOn: 'server',
       needsApproval: false,
+      editable: false,
       returnDirect: false,
       timeoutMs: undefined,
       retries: 0,

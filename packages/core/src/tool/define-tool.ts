@@ -20,12 +20,19 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   const { maxCallsPerRun, rateLimit, check, available } = input;
   if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
   if (available !== undefined && typeof available !== 'function') throw new TypeError(`Tool "${name}": available must be a function (run) => boolean.`);
+  const editable = input.editable ?? false;
+  const needsApproval = (input.needsApproval as ApprovalRule | undefined) ?? effects !== 'read';
+  if (typeof editable !== 'boolean' && !(Array.isArray(editable) && editable.length > 0 && editable.every((key) => typeof key === 'string'))) {
+    throw new TypeError(`Tool "${name}": editable must be true, false or a non-empty list of argument names.`);
+  }
+  if (editable !== false && needsApproval === false) throw new TypeError(`Tool "${name}": editable arguments are edited when a human approves, so it needs approvals (needsApproval is false).`);
   if (maxCallsPerRun !== undefined) checkMaxCalls(maxCallsPerRun, `Tool "${name}": maxCallsPerRun`);
   if (rateLimit !== undefined) checkLimiter(rateLimit.limiter, `Tool "${name}": rateLimit.limiter`);
   return {
     effects,
     runsOn: input.runsOn ?? 'server',
-    needsApproval: (input.needsApproval as ApprovalRule | undefined) ?? effects !== 'read',
+    needsApproval,
+    editable: Array.isArray(editable) ? Object.freeze([...editable]) : editable,
     returnDirect: input.returnDirect ?? false,
     timeoutMs: input.timeoutMs,
     retries,
@@ -70,7 +77,19 @@ export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDep
     ...(definition.execute ? { execute: definition.execute } : {}),
     ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput } : {}),
   };
+  if (Array.isArray(tool.policy.editable)) checkEditableNames(name, tool.policy.editable, tool.jsonSchema);
   return tool as unknown as Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps>;
+}
+
+/** A typo in `policy.editable` fails here, at start-up, rather than as a refused edit on a user's first approval. */
+function checkEditableNames(name: string, editable: readonly string[], schema: JsonSchema): void {
+  const properties = schema.properties;
+  // An input that is not a plain object schema (a union, `$ref`s): its names cannot be checked here.
+  if (typeof properties !== 'object' || properties === null) return;
+  const unknown = editable.filter((key) => !Object.hasOwn(properties, key));
+  if (unknown.length > 0) {
+    throw new TypeError(`Tool "${name}": editable names arguments its input does not have (${unknown.join(', ')}); it has ${Object.keys(properties).join(', ') || 'none'}.`);
+  }
 }
 
 /** True for tools made by `defineTool` (or `scanTools`). */

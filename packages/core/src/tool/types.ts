@@ -14,6 +14,13 @@ export type ToolPlacement = 'server' | 'client' | 'anywhere';
 /** Decides per call whether a human must approve it. */
 export type ApprovalRule<TInput = unknown> = boolean | ((input: TInput, ctx: ToolContext<TInput>) => boolean | Promise<boolean>);
 
+/**
+ * A top-level argument name of a tool's input, as `policy.editable` lists it: the input's keys are suggested, and any
+ * string is taken (a policy copied from another tool is a plain list), since `defineTool` checks each name against the
+ * input's JSON Schema.
+ */
+export type EditableKey<TInput> = ([TInput] extends [object] ? Extract<keyof TInput, string> : never) | (string & {});
+
 /** Whether a run may see and call a tool (`policy.available`, a registry's `available`): `true`, or a promise of it. */
 export type AvailabilityCheck<TDeps = unknown> = (run: RunContext<TDeps>) => boolean | Promise<boolean>;
 
@@ -25,6 +32,13 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   readonly runsOn?: ToolPlacement | undefined;
   /** Default: `true` for `write` and `destructive`, `false` for `read`. */
   readonly needsApproval?: ApprovalRule<TInput> | undefined;
+  /**
+   * Which arguments a human may change when approving a call (`ApprovalDecision.input`): `true` for any, a list of
+   * top-level argument names, or `false` (the default) for none. The edited arguments are validated again and checked
+   * by `check` before the call runs, and the model reads what the human changed before the result. Needs approvals:
+   * not with `needsApproval: false`.
+   */
+  readonly editable?: boolean | readonly EditableKey<TInput>[] | undefined;
   /** The tool's output is the answer: the loop ends without another model call. */
   readonly returnDirect?: boolean | undefined;
   /** Abort and fail with `timeout` after this many milliseconds. */
@@ -67,6 +81,8 @@ export interface ToolPolicy {
   readonly effects: ToolEffects;
   readonly runsOn: ToolPlacement;
   readonly needsApproval: ApprovalRule;
+  /** Which arguments a human may edit when approving: all (`true`), these top-level names, or none (`false`). */
+  readonly editable: boolean | readonly string[];
   readonly returnDirect: boolean;
   readonly timeoutMs: number | undefined;
   readonly retries: number;

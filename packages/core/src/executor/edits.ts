@@ -1,0 +1,63 @@
+import type { ModelContent } from '../tool/model-content.ts';
+
+/** One argument a human changed when approving a call (`ApprovalDecision.input`). */
+export interface ArgumentEdit {
+  /** The top-level argument, or `''` when the arguments are not an object and changed as a whole. */
+  readonly key: string;
+  /** What the model proposed (`undefined`: the human added the argument). */
+  readonly from: unknown;
+  /** What the call ran with (`undefined`: the human removed the argument). */
+  readonly to: unknown;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether two JSON values are the same (key order aside). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/**
+ * The top-level arguments that differ between what the model proposed and what a human edited, in the order of the
+ * proposal (then added ones). Empty when nothing changed. Arguments that are not objects compare as a whole (key `''`).
+ */
+export function argumentEdits(proposed: unknown, edited: unknown): ArgumentEdit[] {
+  if (!isRecord(proposed) || !isRecord(edited)) return same(proposed, edited) ? [] : [{ key: '', from: proposed, to: edited }];
+  const edits: ArgumentEdit[] = [];
+  for (const key of new Set([...Object.keys(proposed), ...Object.keys(edited)])) {
+    if (!same(proposed[key], edited[key])) edits.push({ key, from: proposed[key], to: edited[key] });
+  }
+  return edits;
+}
+
+/** A value for the note, cut to a readable length. */
+function shown(value: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? String(value);
+  } catch {
+    json = String(value); // a value JSON cannot hold (a BigInt, a cycle) from a caller that passed objects
+  }
+  return json.length > 200 ? `${json.slice(0, 200)}…` : json;
+}
+
+/** What the model reads before a result whose arguments a human edited: each change, then that the outcome is theirs. */
+export function editNote(edits: readonly ArgumentEdit[]): string {
+  const changes = edits.map(({ key, from, to }) => {
+    const name = key === '' ? 'the arguments' : key;
+    if (to === undefined) return `${name} removed (you proposed ${shown(from)})`;
+    return from === undefined ? `${name} set to ${shown(to)}` : `${name} changed from ${shown(from)} to ${shown(to)}`;
+  });
+  return `The user edited your arguments before approving this call: ${changes.join('; ')}. The outcome below is for the edited arguments.`;
+}
+
+/** The model's content for a call with edited arguments: the note first (a text part before parts). */
+export function withEditNote(content: ModelContent, edits: readonly ArgumentEdit[] | undefined): ModelContent {
+  if (edits === undefined || edits.length === 0) return content;
+  const note = editNote(edits);
+  return typeof content === 'string' ? `${note}\n${content}` : [{ type: 'text', text: note }, ...content];
+}
