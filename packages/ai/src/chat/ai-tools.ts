@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   type ApprovalDecision,
+  argumentEdits,
   availableTools,
   CallContext,
   coerceToSchema,
@@ -15,6 +16,7 @@ import {
   type ToolProgressEvent,
   type ToolRegistry,
   validateWithSchema,
+  withEditNote,
 } from '@edgetool/core';
 import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
 import type { RecordedCallResult } from './call-results.ts';
@@ -29,6 +31,11 @@ export interface AISDKToolsOptions {
   readonly mode?: ExecutionMode;
   /** Verified approval decisions for this request, by tool call id. */
   readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
+  /**
+   * The arguments calls of earlier requests ran with, by tool call id, where a human edited them before approving
+   * (the chat loop reads them from the results' seals): the model reads what changed beside those results.
+   */
+  readonly edited?: ReadonlyMap<string, unknown> | undefined;
   /** Called with every finished call (for traces and return-direct). */
   readonly onResult?: (result: ToolCallResult) => void;
   /** Every call that needs approval counts as approved (an outer approval covers the whole run). */
@@ -104,6 +111,13 @@ function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, r
   return outcomeModelText(tool, { type: 'success', output }, tool.toModelOutput ? lightContext(tool, id, input, run) : undefined);
 }
 
+/** What the model reads for a result in the history: with what a human changed first, when they edited its arguments. */
+function historyText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext, edited: ReadonlyMap<string, unknown> | undefined): ModelContent {
+  if (edited === undefined || !edited.has(id)) return modelText(tool, id, input, output, run);
+  const ran = edited.get(id);
+  return withEditNote(modelText(tool, id, ran, output, run), argumentEdits(input, ran));
+}
+
 /**
  * Decides the AI SDK approval status of a call from the tool's policy. Invalid input never asks a
  * human: it runs into the executor, which reports the issues to the model.
@@ -155,7 +169,7 @@ async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown,
  */
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
-  const { run, decisions, onResult, grantApprovals, onProgress, recall, remember } = options;
+  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
   const texts = new Map<string, ModelContent>();
@@ -172,7 +186,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       description: tool.description,
       inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(texts.get(toolCallId) ?? modelText(tool, toolCallId, input, output, run), files),
+        toToolOutput(texts.get(toolCallId) ?? historyText(tool, toolCallId, input, output, run, edited), files),
     };
     if (runsOnCaller(tool, mode)) {
       put(tool.name, base as unknown as Tool);

@@ -465,6 +465,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       documents: options.toolDocuments ?? takesToolDocuments(model),
       onProgress: progress.report,
       decisions: verified.decisions,
+      edited: verified.edited,
       grantApprovals: request.grantApprovals === true,
       recall: (id) => (verified.replayed.has(id) ? Promise.resolve(recorded(id)) : undefined),
       remember: (r) =>
@@ -479,7 +480,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         // this server ran get here: a client's result carries no usage.
         usage = addUsage(usage, r.usage);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
-        early.start(r.call.id, r.call.name, r.call.arguments, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        // A call a human edited ran with the edited arguments: its seal covers those (see createProofs).
+        const decision = verified.decisions.get(r.call.id);
+        const ran = decision !== undefined && 'input' in decision ? decision.input : r.call.arguments;
+        early.start(r.call.id, r.call.name, ran, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));

@@ -14,6 +14,21 @@ export interface TicketPartData {
   readonly ticket: string;
   /** Where the tool runs, so a client knows whether to run it or only to authorise it. */
   readonly runsOn: 'server' | 'client' | 'anywhere';
+  /**
+   * For an approval: the arguments the human may edit before approving (`true`: any; the tool's `policy.editable`).
+   * Absent when none may be edited. A UI offers editors for these; the server refuses any other change.
+   */
+  readonly editable?: true | readonly string[];
+}
+
+/**
+ * The arguments a human edited before approving a call (`data-edgetool-edit`), added by the client to the message it
+ * continues, beside the approval: the whole arguments, not only the changes. The server runs the call with them when
+ * the tool's `policy.editable` allows every change, and records them in the result's seal.
+ */
+export interface EditPartData {
+  readonly toolCallId: string;
+  readonly input: unknown;
 }
 
 /** A server's attestation of a tool result in the history (`data-edgetool-seal`). */
@@ -21,6 +36,11 @@ export interface SealPartData {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly seal: string;
+  /**
+   * The arguments the call ran with, when a human edited them before approving (the tool part's `input` stays the
+   * model's). Covered by the seal.
+   */
+  readonly input?: unknown;
 }
 
 /** One call's trace, for UIs (`data-edgetool-trace`). */
@@ -86,6 +106,7 @@ export interface EdgetoolDataParts {
   'edgetool-seal': SealPartData;
   'edgetool-trace': TracePartData;
   'edgetool-progress': ProgressPartData;
+  'edgetool-edit': EditPartData;
   [key: string]: unknown;
 }
 
@@ -97,6 +118,7 @@ export const TICKET_PART = 'data-edgetool-ticket';
 export const SEAL_PART = 'data-edgetool-seal';
 export const TRACE_PART = 'data-edgetool-trace';
 export const PROGRESS_PART = 'data-edgetool-progress';
+export const EDIT_PART = 'data-edgetool-edit';
 
 /** A tool part of a UI message, whatever its tool (static `tool-<name>` or `dynamic-tool`). */
 export interface AnyToolPart {

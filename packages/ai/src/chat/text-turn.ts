@@ -22,9 +22,10 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly grantApprovals?: boolean;
   /**
    * Answers to the approval requests the previous turn ended on (its `pending` calls of kind `approval`), by tool
-   * call id: `true`, `false`, or `{ approved, reason }` (a denial's reason is what the model reads).
+   * call id: `true`, `false`, or `{ approved, reason, input }` (a denial's reason is what the model reads; `input`: the
+   * arguments as the human edited them, for a tool whose `policy.editable` allows the changes).
    */
-  readonly approvals?: Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason'>>>;
+  readonly approvals?: Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason' | 'input'>>>;
   /** Receives the `ctx.progress()` reports of the turn's running calls. */
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
   /** Called with every call as it finishes (before the turn does); a listener that throws does not fail the call. */
@@ -100,7 +101,10 @@ export function answerApprovals(
   for (const [toolCallId, answer] of entries) {
     const request = open.get(toolCallId);
     if (request === undefined) throw new TypeError(`No approval request is open for tool call "${toolCallId}".`);
-    const decision: ApprovalDecision = typeof answer === 'boolean' ? { approved: answer } : { approved: answer.approved === true, reason: answer.reason };
+    const decision: ApprovalDecision =
+      typeof answer === 'boolean'
+        ? { approved: answer }
+        : { approved: answer.approved === true, reason: answer.reason, ...(answer.input === undefined ? {} : { input: answer.input }) };
     decisions.set(toolCallId, decision);
     content.push({
       type: 'tool-approval-response',

@@ -21,7 +21,7 @@ export interface ProofOptions {
   /** Send a trace part after each server result's seal (default true). */
   readonly traces?: boolean;
   /** Verified approval decisions of this request (denials are sealed with their reason). */
-  readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined }>;
+  readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined; readonly input?: unknown }>;
   /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
   readonly early?: EarlySeals;
 }
@@ -94,22 +94,30 @@ export function createProofs(options: ProofOptions): TurnProofs {
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
   ): Promise<DataChunk> => {
-    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, input, result);
+    // A call a human edited before approving ran with the edited arguments: the seal covers and records them.
+    const decision = 'deniedReason' in result ? undefined : options.decisions.get(toolCallId);
+    const edited = decision !== undefined && 'input' in decision;
+    const ran = edited ? decision.input : input;
+    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result);
     const data: SealPartData = {
       toolCallId,
       toolName,
-      seal: await (ready ?? sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs)),
+      seal: await (ready ?? sealResult(tickets, { toolName, toolCallId, input: ran, result, conversationId }, sealTtlMs)),
+      ...(edited ? { input: ran } : {}),
     };
     return { type: SEAL_PART, id: toolCallId, data };
   };
 
   const ticket = async (toolCallId: string, toolName: string, input: unknown, purpose: TicketPartData['purpose']): Promise<DataChunk> => {
+    const policy = tools.get(toolName)?.policy;
+    const editable = purpose === 'approval' && policy !== undefined && policy.editable !== false ? policy.editable : undefined;
     const data: TicketPartData = {
       toolCallId,
       toolName,
       purpose,
-      runsOn: tools.get(toolName)?.policy.runsOn ?? 'server',
+      runsOn: policy?.runsOn ?? 'server',
       ticket: await tickets.sign({ purpose, toolName, callId: toolCallId, args: input, conversationId }),
+      ...(editable === undefined ? {} : { editable }),
     };
     return { type: TICKET_PART, id: toolCallId, data };
   };

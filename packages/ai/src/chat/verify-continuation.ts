@@ -1,5 +1,5 @@
 import { type ApprovalDecision, type SealSubject, TicketError, type TicketSigner, type TicketSubject, type ToolRegistry, ToolError } from '@edgetool/core';
-import { type AnyToolPart, dataByCallId, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
+import { type AnyToolPart, dataByCallId, EDIT_PART, type EditPartData, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
 import { sealSubject } from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
@@ -45,6 +45,11 @@ export interface VerifiedContinuation {
    * server's, though it may have expired or been used). Not run; the model does not see them.
    */
   readonly unfinished: ReadonlySet<string>;
+  /**
+   * The arguments earlier results ran with, by tool call id, where a human edited them before approving (from the
+   * results' seals, so verified): the model reads what changed beside each such result.
+   */
+  readonly edited: ReadonlyMap<string, unknown>;
 }
 
 interface Check {
@@ -83,12 +88,14 @@ export async function verifyContinuation(
   const seenCalls = new Set<string>();
   const replayed = new Set<string>();
   const unfinished = new Set<string>();
+  const edited = new Map<string, unknown>();
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
     const isLast = continuing && index === last;
     const ticketParts = dataByCallId<TicketPartData>(message, TICKET_PART);
     const seals = dataByCallId<SealPartData>(message, SEAL_PART);
+    const edits = isLast ? dataByCallId<EditPartData>(message, EDIT_PART) : undefined;
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const callId = part.toolCallId;
@@ -101,7 +108,10 @@ export async function verifyContinuation(
         const result = part.state === 'output-available' ? { output: part.output } : { errorText: String(part.errorText ?? '') };
         const seal = seals.get(callId);
         if (seal) {
-          checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: part.input, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          // A call a human edited ran with the arguments its seal records: the seal covers those.
+          const ran = ranWith(seal, part);
+          if (ran !== part.input) edited.set(callId, ran);
+          checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
           continue;
         }
         const ticket = ticketParts.get(callId);
@@ -129,7 +139,7 @@ export async function verifyContinuation(
         const seal = seals.get(callId);
         if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
         const result = { deniedReason: part.approval?.reason ?? null };
-        checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: part.input, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+        checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
       } else if (part.state === 'approval-responded') {
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
@@ -141,7 +151,10 @@ export async function verifyContinuation(
           continue;
         }
         const approved = part.approval?.approved === true;
-        const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason });
+        // The human's edits of the arguments, from the client's edit part: the executor decides whether the tool takes them.
+        const edit = approved ? edits?.get(callId) : undefined;
+        const input = edit !== undefined && 'input' in edit ? { input: edit.input } : {};
+        const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
         checks.push({
           ticket: ticket.ticket,
           subject,
@@ -173,7 +186,12 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, accepted, inputs, replayed, unfinished };
+  return { decisions, accepted, inputs, replayed, unfinished, edited };
+}
+
+/** The arguments a sealed call ran with: those its seal records (a human edited them), or the part's. */
+function ranWith(seal: SealPartData, part: AnyToolPart): unknown {
+  return 'input' in seal ? seal.input : part.input;
 }
 
 /** The reason a check fails (`undefined`: it passes). Anything but a refused ticket or seal rejects. */

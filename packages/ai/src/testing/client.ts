@@ -1,4 +1,4 @@
-import type { EdgetoolUIMessage } from '../chat/protocol.ts';
+import { EDIT_PART, type EdgetoolUIMessage, type EditPartData } from '../chat/protocol.ts';
 
 /** A tool part of a UI message, loosely typed (any tool). */
 export type ToolPartLike = { type: string; toolCallId?: string; state?: string; approval?: Record<string, unknown>; output?: unknown; errorText?: string; input?: unknown };
@@ -28,6 +28,19 @@ export function respondToApproval(messages: EdgetoolUIMessage[], toolCallId: str
     state: 'approval-responded',
     approval: { ...(p.approval ?? {}), approved, ...(reason ? { reason } : {}) },
   }));
+}
+
+/**
+ * Approves a call with the arguments as the human edited them (the whole arguments): the edit part beside the call,
+ * then the approval, as `useEdgeChat`'s `approve(id, { input })` does.
+ */
+export function approveWithEdits(messages: EdgetoolUIMessage[], toolCallId: string, input: unknown): EdgetoolUIMessage[] {
+  const approved = respondToApproval(messages, toolCallId, true);
+  const message = approved.find((m) => m.parts.some((p) => (p as ToolPartLike).toolCallId === toolCallId));
+  if (!message) throw new Error(`no tool part ${toolCallId}`);
+  const data: EditPartData = { toolCallId, input };
+  message.parts = [...message.parts, { type: EDIT_PART, id: toolCallId, data }];
+  return approved;
 }
 
 /** `addToolOutput({ toolCallId, output })`. */

@@ -1,0 +1,132 @@
+// Approving a call with edited arguments: the client adds an edit part beside its approval; the loop runs the call with
+// the edited arguments (when the tool's `policy.editable` allows them), tells the model what changed, and seals them.
+import { createRunContext, createTicketSigner, defineTool, editNote } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
+import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { EDIT_PART, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData } from './protocol.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+const keys = [{ id: 'k1', secret: 'edits-secret-edits-secret-edits-secret' }];
+const proposed = { order_id: 'A-1001', new_date: '2026-12-24' };
+const edited = { order_id: 'A-1001', new_date: '2026-12-27' };
+const run = () => createRunContext({ conversationId: 'conv-1' });
+
+function fixture(...steps: Parameters<typeof scriptedModel>) {
+  const writes: unknown[] = [];
+  const move = defineTool({
+    name: 'update_delivery_date',
+    description: 'Change a delivery date',
+    input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
+    policy: { effects: 'write', editable: ['new_date'] },
+    execute: (input) => {
+      writes.push(input);
+      return { ...input, updated: true };
+    },
+  });
+  const send = defineTool({ name: 'send_email', description: 'Send', input: v.object({ to: v.string() }), policy: { effects: 'destructive' }, execute: () => 'sent' });
+  const model = scriptedModel(...steps);
+  const agent = createChatAgent({ model, tools: [move, send], tickets: createTicketSigner({ keys }) });
+  return { agent, model, writes };
+}
+
+const dataOf = <T>(message: { parts: readonly unknown[] }, type: string) => message.parts.filter((p) => (p as { type: string }).type === type).map((p) => (p as { data: T }).data);
+
+async function pending(...more: Parameters<typeof scriptedModel>) {
+  const fx = fixture(callsStep([['c1', 'update_delivery_date', proposed]]), ...more);
+  const first = await fx.agent.generate({ messages: 'Move A-1001 to Dec 24', run: run() });
+  return { ...fx, first };
+}
+
+describe('approving with edited arguments in the chat loop', () => {
+  it('tells the client which arguments it may edit, in the approval ticket', async () => {
+    const { first } = await pending(textStep('never'));
+    expect(dataOf<TicketPartData>(first.message, TICKET_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', purpose: 'approval', editable: ['new_date'] })]);
+    const other = fixture(callsStep([['e1', 'send_email', { to: 'a@b.c' }]]), textStep('never'));
+    const asked = await other.agent.generate({ messages: 'mail', run: run() });
+    expect(dataOf<TicketPartData>(asked.message, TICKET_PART)[0]).not.toHaveProperty('editable');
+  });
+
+  it('runs the call once with the edited arguments; the model reads what changed; the seal records them and the history goes on', async () => {
+    const { agent, model, first, writes } = await pending(textStep('Moved to Dec 27.'), textStep('You are welcome.'));
+    const second = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    expect(writes).toEqual([edited]);
+    expect(second.text).toBe('Moved to Dec 27.');
+    const note = editNote([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
+    const output = '{"order_id":"A-1001","new_date":"2026-12-27","updated":true}';
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: `${note}\n${output}` } }]);
+    // The tool part keeps the model's arguments; the seal records what ran.
+    const part = second.message.parts.find((p) => 'toolCallId' in p && p.toolCallId === 'c1') as { state: string; input: unknown; output: unknown };
+    expect(part).toMatchObject({ state: 'output-available', input: proposed, output: { ...edited, updated: true } });
+    expect(dataOf<SealPartData>(second.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    expect(second.toolResults[0]?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
+
+    // Later requests: the sealed history is accepted, and the model still reads the note beside the result.
+    const third = await agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() });
+    expect(third.text).toBe('You are welcome.');
+    const history = model.doStreamCalls[2]?.prompt.find((m) => m.role === 'tool');
+    expect(JSON.stringify(history?.content)).toContain(JSON.stringify(`${note}\n${output}`).slice(1, -1));
+    expect(writes).toHaveLength(1);
+  });
+
+  it('refuses history whose recorded edit was changed or removed: the seal covers it', async () => {
+    const { agent, first } = await pending(textStep('Moved.'), textStep('never'));
+    const second = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    const changeSeal = (change: (data: SealPartData) => SealPartData) =>
+      second.messages.map((m) => ({ ...m, parts: m.parts.map((p) => (p.type === SEAL_PART ? { ...p, data: change(p.data as SealPartData) } : p)) }));
+    const altered = changeSeal((data) => ({ ...data, input: { ...edited, new_date: '2026-12-31' } }));
+    const removed = changeSeal(({ input: _input, ...data }) => data);
+    for (const messages of [altered, removed]) {
+      await expect(agent.generate({ messages: userSays(messages, 'thanks'), run: run() })).rejects.toMatchObject({ code: 'ticket-invalid', problem: 'forged-result' });
+    }
+  });
+
+  it('refuses an edit of an argument the tool does not allow: nothing runs, the model reads why', async () => {
+    const { agent, model, first, writes } = await pending(textStep('I could not move it.'));
+    const second = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', { ...edited, order_id: 'A-2002' }), run: run() });
+    expect(writes).toEqual([]);
+    const [result] = lastToolResults(model.doStreamCalls[1]) as unknown as [{ output: { type: string; value: string } }];
+    expect(result.output.value).toContain('lets a human edit only "new_date" (changed: "order_id"); it was not performed');
+    expect(second.text).toBe('I could not move it.');
+  });
+
+  it('ignores an edit beside a denial, and an edit part for a call nobody approved now', async () => {
+    const denied = await pending(textStep('Not moved.'));
+    const messages = approveWithEdits(denied.first.messages, 'c1', edited);
+    const deny = mapToolPart(messages, 'c1', (p) => ({ ...p, approval: { ...(p.approval ?? {}), approved: false } }));
+    const result = await denied.agent.generate({ messages: deny, run: run() });
+    expect(denied.writes).toEqual([]);
+    expect(result.message.parts.some((p) => 'toolCallId' in p && p.toolCallId === 'c1' && p.state === 'output-denied')).toBe(true);
+
+    // An edit part that stays in the history after its call ran changes nothing later on.
+    const fx = await pending(textStep('Moved.'), textStep('ok'));
+    const plain = await fx.agent.generate({ messages: respondToApproval(fx.first.messages, 'c1', true), run: run() });
+    expect(fx.writes).toEqual([proposed]);
+    const stale = plain.messages.map((m) => (m.id === plain.message.id ? { ...m, parts: [...m.parts, { type: EDIT_PART, id: 'c1', data: { toolCallId: 'c1', input: edited } }] } : m));
+    expect((await fx.agent.generate({ messages: userSays(stale as typeof plain.messages, 'thanks'), run: run() })).text).toBe('ok');
+    expect(fx.writes).toEqual([proposed]);
+  });
+
+  it('answers the same edited continuation sent again with the recorded result, sealed with the edit', async () => {
+    const { agent, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'));
+    const approved = approveWithEdits(first.messages, 'c1', edited);
+    await agent.generate({ messages: approved, run: run() });
+    const again = await agent.generate({ messages: approved, run: run() });
+    expect(writes).toEqual([edited]);
+    expect(dataOf<SealPartData>(again.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    expect(again.text).toBe('Moved, as I said.');
+  });
+
+  it('takes edited arguments in a text turn too', async () => {
+    const { agent, model, writes } = fixture(callsStep([['c1', 'update_delivery_date', proposed]]), textStep('Moved to Dec 27.'));
+    const first = await generateTextTurn(agent, { messages: 'Move A-1001', run: run() });
+    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'approval' })]);
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: { approved: true, input: edited } }, run: run() });
+    expect(writes).toEqual([edited]);
+    expect(second.text).toBe('Moved to Dec 27.');
+    const [result] = lastToolResults(model.doGenerateCalls[1]) as unknown as [{ output: { value: string } }];
+    expect(result.output.value).toMatch(/^The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27"/);
+  });
+});
