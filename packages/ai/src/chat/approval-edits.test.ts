@@ -44,9 +44,11 @@ describe('approving with edited arguments in the chat loop', () => {
   it('tells the client which arguments it may edit, in the approval ticket', async () => {
     const { first } = await pending(textStep('never'));
     expect(dataOf<TicketPartData>(first.message, TICKET_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', purpose: 'approval', editable: ['new_date'] })]);
+    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'approval', editable: ['new_date'] })]);
     const other = fixture(callsStep([['e1', 'send_email', { to: 'a@b.c' }]]), textStep('never'));
     const asked = await other.agent.generate({ messages: 'mail', run: run() });
     expect(dataOf<TicketPartData>(asked.message, TICKET_PART)[0]).not.toHaveProperty('editable');
+    expect(asked.pending[0]).not.toHaveProperty('editable');
   });
 
   it('runs the call once with the edited arguments; the model reads what changed; the seal records them and the history goes on', async () => {
@@ -122,7 +124,7 @@ describe('approving with edited arguments in the chat loop', () => {
   it('takes edited arguments in a text turn too', async () => {
     const { agent, model, writes } = fixture(callsStep([['c1', 'update_delivery_date', proposed]]), textStep('Moved to Dec 27.'));
     const first = await generateTextTurn(agent, { messages: 'Move A-1001', run: run() });
-    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'approval' })]);
+    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'approval', editable: ['new_date'] })]);
     const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: { approved: true, input: edited } }, run: run() });
     expect(writes).toEqual([edited]);
     expect(second.text).toBe('Moved to Dec 27.');

@@ -177,6 +177,8 @@ export interface PendingToolCall {
   readonly kind: 'approval' | 'client';
   readonly ticket: string | undefined;
   readonly runsOn: TicketPartData['runsOn'] | undefined;
+  /** For an approval: the arguments a human may edit before approving (`true`: any; see `policy.editable`). Absent: none. */
+  readonly editable?: true | readonly string[];
 }
 
 /** What every finished turn reports, a UI turn ({@link ChatTurnResult}) or a text turn (`TextTurnResult`). */
@@ -343,6 +345,7 @@ function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
       kind: part.state === 'approval-requested' ? 'approval' : 'client',
       ticket: ticket?.ticket,
       runsOn: ticket?.runsOn,
+      ...(part.state === 'approval-requested' && ticket?.editable !== undefined ? { editable: ticket.editable } : {}),
     });
   }
   return pending;

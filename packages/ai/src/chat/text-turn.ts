@@ -213,7 +213,13 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const last = result.steps.at(-1);
   const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(result.responseMessages) : [];
   const toolResults = inCallOrder(result.steps, results);
-  const pending = await Promise.all(waiting.map(async (call): Promise<PendingToolCall> => ({ ...call, runsOn: (await registry.resolve(call.toolName))?.policy.runsOn })));
+  const pending = await Promise.all(
+    waiting.map(async (call): Promise<PendingToolCall> => {
+      const policy = (await registry.resolve(call.toolName))?.policy;
+      const editable = call.kind === 'approval' && policy !== undefined && policy.editable !== false ? { editable: policy.editable } : {};
+      return { ...call, runsOn: policy?.runsOn, ...editable };
+    }),
+  );
   return {
     text: text ?? result.text,
     finishReason: text === undefined ? result.finishReason : 'stop',
