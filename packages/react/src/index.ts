@@ -2,6 +2,7 @@ export * from './auto-continue.ts';
 export * from './browser-calls.ts';
 export * from './browser-state.ts';
 export * from './chat-error.ts';
+export * from './edits.ts';
 export * from './expiry.ts';
 export * from './plan.ts';
 export * from './progress.ts';

@@ -21,6 +21,16 @@ const updateDate = defineTool({
     return { ...input, ok: true };
   },
 });
+const moveDelivery = defineTool({
+  name: 'move_delivery',
+  description: 'Move a delivery; the user may pick another date when approving',
+  input: v.object({ order_id: v.string(), new_date: v.string() }),
+  policy: { effects: 'write', editable: ['new_date'] },
+  execute: (input) => {
+    writes.push(input);
+    return { ...input, moved: true };
+  },
+});
 const answer = defineTool({ name: 'answer', description: 'Final answer', input: v.object({ text: v.string() }), policy: { returnDirect: true }, execute: ({ text }) => text });
 const dates = createUserInput<{ question: string }, string>();
 const pickDateServer = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } });
@@ -32,7 +42,7 @@ const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart'
 let browserQueryRuns = 0;
 const queryOrderInBrowser = defineTool({ name: 'query_order', description: 'x', input: v.object({ order_id: v.string() }), policy: { runsOn: 'anywhere' }, execute: () => ++browserQueryRuns });
 
-const serverTools: readonly AnyTool[] = [queryOrder, updateDate, answer, pickDateServer, cartServer];
+const serverTools: readonly AnyTool[] = [queryOrder, updateDate, answer, pickDateServer, cartServer, moveDelivery];
 const serverInfo = parseServerTools(serverTools.map((t) => ({ name: t.name, description: t.description, jsonSchema: t.jsonSchema, policy: { ...t.policy, needsApproval: t.policy.needsApproval } })));
 const browserTools: readonly AnyTool[] = [pickDate, cartClear];
 
@@ -208,6 +218,44 @@ describe('useEdgeChat against the real chat loop', () => {
     const prompt = server.model.doStreamCalls[1]?.prompt.at(-1);
     expect(JSON.stringify(prompt)).toContain('wrong order');
     expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+  });
+
+  it('approve(id, { input }): the server runs the call with the edited arguments; the view shows what changed', async () => {
+    writes.length = 0;
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed]]), textStep('Moved to Dec 27.')] });
+    const hook = mount({ id: 'conv-edit', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', editable: ['new_date'] }]));
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ editable: ['new_date'], edits: undefined });
+    hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'));
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
+    const sent = server.requests[1]?.messages.at(-1)?.parts.filter((p) => p.type === 'data-edgetool-edit');
+    expect(sent).toEqual([{ type: 'data-edgetool-edit', id: 'c1', data: { toolCallId: 'c1', input: { order_id: 'A-1', new_date: '2026-12-27' } } }]);
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('new_date changed from \\"2026-12-24\\" to \\"2026-12-27\\"');
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', input: proposed, edits: [{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }] });
+  });
+
+  it('manual mode: approve(id, { input }) passes the browser chain with the model\'s call and sends the edits to the server', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    const hook = mount({ id: 'conv-edit-manual', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    hook.current.approve('c1', { input: { order_id: 'A-1', new_date: '2027-01-04' } });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2027-01-04' }]);
+    expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2027-01-04' }]);
+  });
+
+  it('approve(id, { input }) of a browser tool throws: edits apply to calls the server runs', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
+    const hook = mount({ id: 'conv-edit-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'clear my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    expect(() => hook.current.approve('c1', { input: { all: true } })).toThrow('"cart_clear" runs in this browser; edited arguments apply to calls the server runs');
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('awaiting-approval');
   });
 
   it('manual mode: read server tools are authorised by the browser chain; writes wait for approve()', async () => {

@@ -22,6 +22,7 @@ import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
+import { withEditPart } from './edits.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
 import { withdrawUnsentAnswers } from './withdraw.ts';
 
@@ -62,6 +63,12 @@ export interface UseEdgeChatOptions {
   readonly throttle?: number;
 }
 
+/** Options of `approve`. */
+export interface ApproveOptions {
+  /** The arguments as the human edited them (the whole arguments); see `ToolCallView.editable`. */
+  readonly input?: unknown;
+}
+
 /** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
 export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
   readonly mode: ExecutionMode;
@@ -69,8 +76,13 @@ export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage
   readonly toolCalls: ReadonlyMap<string, ToolCallView>;
   /** Calls waiting for a human decision (from the server, or from the browser chain). */
   readonly pendingApprovals: readonly PendingApproval[];
-  /** Approves a pending call. The first decision of a call wins: a later `approve` or `deny` of it is ignored. */
-  approve(toolCallId: string): void;
+  /**
+   * Approves a pending call. The first decision of a call wins: a later `approve` or `deny` of it is ignored. With
+   * `input`, the call runs with those arguments instead of the model's (the whole arguments, not only the changes): the
+   * server takes only changes its tool allows (`ToolCallView.editable`), validates them again, and the model reads what
+   * changed. Edits apply to calls the server runs; a browser tool's call throws a `TypeError`.
+   */
+  approve(toolCallId: string, options?: ApproveOptions): void;
   /** Denies a pending call; the model reads the reason. The first decision of a call wins. */
   deny(toolCallId: string, reason?: string): void;
   /** The model of the latest answer (from message metadata). */
@@ -249,7 +261,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [chatId],
   );
 
-  const { addToolOutput, addToolApprovalResponse } = chat;
+  const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
 
   /** One pass through a browser chain; records its trace. */
   const pass = useCallback(
@@ -310,7 +322,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
   const authorise = useCallback(
-    async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
+    async (call: BrowserCall, decision?: ApprovalDecision, edit?: { readonly input: unknown }): Promise<void> => {
       const { result, aborted, unmounted } = await pass(executors.authorise, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
@@ -322,7 +334,11 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       setCall({ ...traced, status: 'done' });
       const id = call.approvalId ?? '';
-      if (outcome.type === 'success') return addToolApprovalResponse({ id, approved: true });
+      if (outcome.type === 'success') {
+        // The server checks and applies the human's edits (the browser chain authorised the call as the model made it).
+        if (edit !== undefined) setMessages((messages) => withEditPart(messages, call.toolCallId, edit.input));
+        return addToolApprovalResponse({ id, approved: true });
+      }
       // Arguments the model got wrong are not the user's denial. The server validates again before anything runs, so
       // letting the call through makes it report the error itself, with the issues the model needs to fix it.
       if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
@@ -331,7 +347,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate, setMessages],
   );
 
   const perform = useCallback(
@@ -408,19 +424,22 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   if (decided.current.chatId !== chatId) decided.current = { chatId, ids: new Set() };
 
   const decide = useCallback(
-    (toolCallId: string, approved: boolean, reason?: string): void => {
+    (toolCallId: string, approved: boolean, reason?: string, edit?: { readonly input: unknown }): void => {
       const ids = decided.current.ids;
       if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      const call = calls.get(toolCallId);
+      if (edit !== undefined && call?.kind === 'run') {
+        throw new TypeError(`approve("${toolCallId}", { input }): "${call.toolName}" runs in this browser; edited arguments apply to calls the server runs.`);
+      }
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
       if (message !== undefined && stopped.has(message.id)) {
         setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
       }
-      const call = calls.get(toolCallId);
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
         ids.add(toolCallId);
-        void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision));
+        void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision, edit));
         return;
       }
       for (const message of chat.messages) {
@@ -428,19 +447,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
           const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
           if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
             ids.add(toolCallId);
+            // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
+            if (edit !== undefined) setMessages((messages) => withEditPart(messages, toolCallId, edit.input));
             void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
             return;
           }
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId],
+    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId, setMessages],
   );
-  const approve = useCallback((toolCallId: string) => decide(toolCallId, true), [decide]);
+  const approve = useCallback(
+    (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
+    [decide],
+  );
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
 
   // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers).
-  const { sendMessage: chatSend, setMessages } = chat;
+  const { sendMessage: chatSend } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {

@@ -1,7 +1,9 @@
-import type { AnyTool, ToolProgress } from '@edgetool/core';
+import { type AnyTool, type ArgumentEdit, argumentEdits, type ToolProgress } from '@edgetool/core';
 import {
   type AnyToolPart,
   dataByCallId,
+  EDIT_PART,
+  type EditPartData,
   type EdgetoolMessageMetadata,
   type ExecutionMode,
   SEAL_PART,
@@ -66,6 +68,17 @@ export interface ToolCallView {
   readonly approval:
     | { readonly id: string; readonly source: ApprovalSource; readonly approved: boolean | undefined; readonly reason: string | undefined }
     | undefined;
+  /**
+   * The arguments a human may edit before approving this call (`true`: any), as the server's approval ticket says
+   * (`policy.editable`); `undefined` when none may be, and for calls the server does not ask about. Pass the edited
+   * arguments to `approve(id, { input })`.
+   */
+  readonly editable: true | readonly string[] | undefined;
+  /**
+   * What a human changed in the model's arguments before approving (`input` stays the model's): from the result's seal
+   * once it ran, from the approval sent until then. `undefined` when nothing was edited.
+   */
+  readonly edits: readonly ArgumentEdit[] | undefined;
   /** The server sealed this call's result (it produced or accepted it). */
   readonly sealed: boolean;
   readonly mode: ExecutionMode;
@@ -84,6 +97,8 @@ export interface PendingApproval {
   readonly policy: PolicySummary | undefined;
   readonly source: ApprovalSource;
   readonly mode: ExecutionMode;
+  /** The arguments a human may edit before approving (see `ToolCallView.editable`); absent when none may be. */
+  readonly editable?: true | readonly string[] | undefined;
 }
 
 /** The model that produced the conversation's latest answer. */
@@ -160,6 +175,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
     const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
     const seals = dataByCallId<SealPartData>(message, SEAL_PART);
     const traces = dataByCallId<TracePartData>(message, TRACE_PART);
+    const edited = dataByCallId<EditPartData>(message, EDIT_PART);
     const mode = messageMode(message, options.mode);
     const isLast = message === last;
     const stopped = options.stopped?.has(message.id) === true;
@@ -208,6 +224,8 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         traces: allTraces,
         policy: policyFor(ranOn, browserTool, serverTool),
         approval,
+        editable: ticket?.purpose === 'approval' ? ticket.editable : undefined,
+        edits: editsOf(part, seals.get(id), edited.get(id)),
         sealed: seals.has(id),
         mode,
         progress: options.progress?.get(id),
@@ -215,6 +233,15 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
     }
   }
   return views;
+}
+
+/** What a human changed before approving: as the seal records it once the call ran, as the approval sent says until then. */
+function editsOf(part: AnyToolPart, seal: SealPartData | undefined, edit: EditPartData | undefined): readonly ArgumentEdit[] | undefined {
+  const sent = part.state === 'approval-responded' && part.approval?.approved === true && edit !== undefined && 'input' in edit;
+  const recorded = seal !== undefined && 'input' in seal ? { input: seal.input } : sent ? { input: edit.input } : undefined;
+  if (recorded === undefined) return undefined;
+  const edits = argumentEdits(part.input, recorded.input);
+  return edits.length > 0 ? edits : undefined;
 }
 
 /** The browser tool's policy for calls that run here; the server's description otherwise. */
@@ -228,7 +255,8 @@ export function pendingApprovals(views: ReadonlyMap<string, ToolCallView>): Pend
   const pending: PendingApproval[] = [];
   for (const view of views.values()) {
     if (view.status !== 'awaiting-approval' || view.approval === undefined) continue;
-    pending.push({ toolCallId: view.toolCallId, toolName: view.toolName, input: view.input, policy: view.policy, source: view.approval.source, mode: view.mode });
+    const { toolCallId, toolName, input, policy, mode, editable } = view;
+    pending.push({ toolCallId, toolName, input, policy, source: view.approval.source, mode, ...(editable === undefined ? {} : { editable }) });
   }
   return pending;
 }

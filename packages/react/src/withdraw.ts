@@ -1,11 +1,12 @@
-import { dataByCallId, SEAL_PART, type SealPartData, toolParts } from '@edgetool/ai';
+import { dataByCallId, EDIT_PART, SEAL_PART, type SealPartData, toolParts } from '@edgetool/ai';
 import { lastAssistantMessage, type MessageLike } from './plan.ts';
 
 /**
  * Before a new user message: takes back answers in the last assistant message that the server never
  * accepted (an approval decision or a browser result whose continuation failed or was stopped).
  * The server refuses such answers once they are no longer in the last assistant message, so they
- * become pending calls again, which it ignores. Returns `undefined` when there is nothing to take back.
+ * become pending calls again, which it ignores. The edits sent with a withdrawn approval go with it. Returns
+ * `undefined` when there is nothing to take back.
  */
 export function withdrawUnsentAnswers<T extends MessageLike>(messages: readonly T[]): T[] | undefined {
   const message = lastAssistantMessage(messages);
@@ -17,7 +18,11 @@ export function withdrawUnsentAnswers<T extends MessageLike>(messages: readonly 
       .map((part) => part.toolCallId),
   );
   if (unsent.size === 0) return undefined;
-  const parts = message.parts.map((part) => {
+  const kept = message.parts.filter((part) => {
+    const p = part as { type?: unknown; data?: { toolCallId?: unknown } };
+    return p.type !== EDIT_PART || typeof p.data?.toolCallId !== 'string' || !unsent.has(p.data.toolCallId);
+  });
+  const parts = kept.map((part) => {
     const p = part as { toolCallId?: unknown; state?: unknown; approval?: { id: string; approved?: boolean; reason?: string } };
     if (typeof p.toolCallId !== 'string' || !unsent.has(p.toolCallId)) return part;
     if (p.state === 'approval-responded') {

@@ -1,0 +1,74 @@
+import { EDIT_PART } from '@edgetool/ai';
+import { describe, expect, it } from 'vitest';
+import { withEditPart } from './edits.ts';
+import { parseServerTools } from './server-tools.ts';
+import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
+import { pendingApprovals, toolCallViews, type ViewOptions } from './views.ts';
+import { withdrawUnsentAnswers } from './withdraw.ts';
+
+const serverTools = parseServerTools({
+  tools: [{ name: 'move', description: 'Move', inputSchema: { type: 'object' }, policy: { effects: 'write', runsOn: 'server', needsApproval: true } }],
+});
+const options: ViewOptions = {
+  browserTools: new Map(),
+  serverTools: new Map(serverTools.map((t) => [t.name, t] as const)),
+  browserCalls: new Map(),
+  streaming: false,
+  mode: 'internal',
+};
+const edit = (toolCallId: string, input: unknown) => ({ type: EDIT_PART, id: toolCallId, data: { toolCallId, input } });
+const approvalTicket = (editable?: true | string[]) => {
+  const part = ticket('move', 'c1', 'approval', 'server');
+  return { ...part, data: { ...(part.data as object), ...(editable === undefined ? {} : { editable }) } };
+};
+
+describe('withEditPart', () => {
+  it('adds the edit beside the call, in the message that holds it, replacing an earlier edit of the same call', () => {
+    const messages = [user('hi'), assistant([toolPart('move', 'c1', 'approval-requested', { approval: { id: 'a' } }), toolPart('move', 'c2', 'approval-requested')])];
+    const once = withEditPart(messages, 'c1', { q: 'edited' });
+    expect(once[0]).toBe(messages[0]);
+    expect(once[1]?.parts.at(-1)).toEqual(edit('c1', { q: 'edited' }));
+    const twice = withEditPart(withEditPart(once, 'c2', { q: 'other' }), 'c1', { q: 'again' });
+    expect(twice[1]?.parts.filter((p) => p.type === EDIT_PART)).toEqual([edit('c2', { q: 'other' }), edit('c1', { q: 'again' })]);
+    expect(messages[1]?.parts).toHaveLength(2);
+    expect(withEditPart(messages, 'nope', {})).toEqual(messages);
+  });
+});
+
+describe('views of editable approvals', () => {
+  it('an approval says what may be edited (from its ticket); pending approvals too', () => {
+    const views = toolCallViews([user('hi'), assistant([toolPart('move', 'c1', 'approval-requested', { approval: { id: 'a' } }), approvalTicket(['new_date'])])], options);
+    expect(views.get('c1')).toMatchObject({ status: 'awaiting-approval', editable: ['new_date'], edits: undefined });
+    expect(pendingApprovals(views)).toEqual([expect.objectContaining({ toolCallId: 'c1', editable: ['new_date'] })]);
+    const closed = toolCallViews([user('hi'), assistant([toolPart('move', 'c1', 'approval-requested', { approval: { id: 'a' } }), approvalTicket()])], options);
+    expect(closed.get('c1')?.editable).toBeUndefined();
+    expect(pendingApprovals(closed)[0]).not.toHaveProperty('editable');
+  });
+
+  it('the edits: from the approval sent until the result comes, then from the seal; none for a denial or an unchanged edit', () => {
+    const approved = toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: true } });
+    const sent = toolCallViews([user('hi'), assistant([approved, edit('c1', { q: 'c1', extra: 1 })])], options).get('c1');
+    expect(sent).toMatchObject({ status: 'approved', input: { q: 'c1' }, edits: [{ key: 'extra', from: undefined, to: 1 }] });
+
+    const done = toolPart('move', 'c1', 'output-available', { output: 'ok' });
+    const sealed = { ...seal('move', 'c1'), data: { ...(seal('move', 'c1').data as object), input: { q: 'changed' } } };
+    // The seal is what the server ran: a stale edit part beside it does not count.
+    expect(toolCallViews([user('hi'), assistant([done, sealed, edit('c1', { q: 'other' })])], options).get('c1')?.edits).toEqual([{ key: 'q', from: 'c1', to: 'changed' }]);
+
+    const denied = toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: false } });
+    expect(toolCallViews([user('hi'), assistant([denied, edit('c1', { q: 'x' })])], options).get('c1')?.edits).toBeUndefined();
+    expect(toolCallViews([user('hi'), assistant([approved, edit('c1', { q: 'c1' })])], options).get('c1')?.edits).toBeUndefined();
+  });
+});
+
+describe('withdrawing an approval sent with edits', () => {
+  it('takes the edit back with the approval', () => {
+    const messages = [
+      user('hi'),
+      assistant([toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: true } }), edit('c1', { q: 'x' }), toolPart('q', 'c2', 'output-available', { output: 1 }), seal('q', 'c2'), edit('c2', {})]),
+    ];
+    const parts = withdrawUnsentAnswers(messages)?.at(-1)?.parts ?? [];
+    expect(parts.map((p) => p.type)).toEqual(['tool-move', 'tool-q', 'data-edgetool-seal', EDIT_PART]);
+    expect(parts[0]).toMatchObject({ state: 'approval-requested' });
+  });
+});

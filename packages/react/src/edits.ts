@@ -1,0 +1,20 @@
+import { EDIT_PART, type EditPartData } from '@edgetool/ai';
+import type { MessageLike } from './plan.ts';
+
+/**
+ * The messages with a human's edited arguments for a call beside it (an edit part in the message that holds the call,
+ * replacing an earlier one for the same call), as `approve(id, { input })` sends them. Unchanged when no message holds
+ * the call.
+ */
+export function withEditPart<T extends MessageLike>(messages: readonly T[], toolCallId: string, input: unknown): T[] {
+  const holds = (message: T) => message.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId);
+  const index = messages.findIndex(holds);
+  if (index < 0) return [...messages];
+  const message = messages[index] as T;
+  const data: EditPartData = { toolCallId, input };
+  const others = message.parts.filter((part) => {
+    const p = part as { type?: unknown; data?: { toolCallId?: unknown } };
+    return p.type !== EDIT_PART || p.data?.toolCallId !== toolCallId;
+  });
+  return messages.map((m, i) => (i === index ? { ...m, parts: [...others, { type: EDIT_PART, id: toolCallId, data }] } : m));
+}
