@@ -44,6 +44,8 @@ export const sendEmail = defineDemoTool({
   input,
   policy: {
     effects: 'destructive',
+    // The user may reword the mail when approving; the order (and so the recipient) stays the model's.
+    editable: ['subject', 'body'],
     // Before the approval, in the executor and in the chat loop alike: no approval for mail to an order that does not exist.
     check: async ({ order_id }, ctx) => {
       await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));

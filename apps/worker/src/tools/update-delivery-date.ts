@@ -58,6 +58,8 @@ export const updateDeliveryDate = defineDemoTool({
   input,
   policy: {
     effects: 'write',
+    // The user may pick another date (or give the reason) when approving; the order stays the model's.
+    editable: ['new_date', 'reason'],
     // Before the approval, in the executor and in the chat loop alike: a call that would fail never asks the user.
     check: async (args, ctx) => {
       await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));

@@ -1,5 +1,6 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { editNote } from '@edgetool/core';
 import { summarizeToolResults } from './summarize-results.ts';
 
 const result = (toolName: string, output: LanguageModelV4ToolResultPart['output']): LanguageModelV4ToolResultPart => ({
@@ -190,5 +191,20 @@ describe('summarizeToolResults: what the user reads', () => {
     expect(summarizeToolResults([result('note', { type: 'json', value: { message: 'All set.' } })])).toBe(
       'note returned message All set.',
     );
+  });
+});
+
+describe('summarizeToolResults of calls the user edited before approving', () => {
+  const note = editNote([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
+
+  it('says what the user changed, then reads the result after the note as usual', () => {
+    const text = summarizeToolResults([result('update_delivery_date', { type: 'text', value: `${note}\n{"order_id":"A-1001","new_date":"2026-12-27"}` })]);
+    expect(text).toBe('With your edit (new_date changed from "2026-12-24" to "2026-12-27"): update_delivery_date returned order_id A-1001, new_date 2026-12-27.');
+    const failedText = summarizeToolResults([result('update_delivery_date', { type: 'error-text', value: `${note}\nError (execution-failed): the order was delivered` })]);
+    expect(failedText).toMatch(/^With your edit \(new_date changed from "2026-12-24" to "2026-12-27"\): The tool failed: update_delivery_date reported/);
+  });
+
+  it('reads text that only looks like a note as text', () => {
+    expect(summarizeToolResults([result('t', { type: 'text', value: `${note}` })])).toMatch(/^t: The user edited/);
   });
 });

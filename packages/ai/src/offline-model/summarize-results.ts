@@ -1,4 +1,5 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
+import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { humanize, splitIdentifier } from './words.ts';
 
 const MAX_FIELDS = 6;
@@ -12,9 +13,26 @@ export function summarizeToolResults(results: readonly LanguageModelV4ToolResult
   return `Here is what happened:\n${sentences.map((sentence) => `- ${sentence}`).join('\n')}`;
 }
 
+/**
+ * A result whose arguments the user edited before approving starts with edgetool's note (`editNote`): the changes, and
+ * the result after it. `undefined` for any other text.
+ */
+function splitEditNote(text: string): { readonly changes: string; readonly rest: string } | undefined {
+  if (!text.startsWith(EDIT_NOTE_START)) return undefined;
+  const end = text.indexOf(`${EDIT_NOTE_END}\n`);
+  if (end < 0) return undefined;
+  return { changes: text.slice(EDIT_NOTE_START.length, end), rest: text.slice(end + EDIT_NOTE_END.length + 1) };
+}
+
 function summarizeOne(result: LanguageModelV4ToolResultPart): string {
-  const name = result.toolName;
   const output = result.output;
+  const note = output.type === 'text' || output.type === 'error-text' ? splitEditNote(output.value) : undefined;
+  if (note === undefined) return summarizeOutput(result.toolName, output);
+  // The user's edits first, so the answer says what ran.
+  return `With your edit (${clip(note.changes)}): ${summarizeOutput(result.toolName, { ...output, value: note.rest } as typeof output)}`;
+}
+
+function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['output']): string {
   switch (output.type) {
     case 'execution-denied':
       return denied(name, output.reason);

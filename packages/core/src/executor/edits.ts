@@ -45,6 +45,11 @@ function shown(value: unknown): string {
   return json.length > 200 ? `${json.slice(0, 200)}…` : json;
 }
 
+/** How the note of {@link editNote} starts (the changes follow, then {@link EDIT_NOTE_END}). */
+export const EDIT_NOTE_START = 'The user edited your arguments before approving this call: ';
+/** How the note of {@link editNote} ends. */
+export const EDIT_NOTE_END = '. The outcome below is for the edited arguments.';
+
 /** What the model reads before a result whose arguments a human edited: each change, then that the outcome is theirs. */
 export function editNote(edits: readonly ArgumentEdit[]): string {
   const changes = edits.map(({ key, from, to }) => {
@@ -52,7 +57,7 @@ export function editNote(edits: readonly ArgumentEdit[]): string {
     if (to === undefined) return `${name} removed (you proposed ${shown(from)})`;
     return from === undefined ? `${name} set to ${shown(to)}` : `${name} changed from ${shown(from)} to ${shown(to)}`;
   });
-  return `The user edited your arguments before approving this call: ${changes.join('; ')}. The outcome below is for the edited arguments.`;
+  return `${EDIT_NOTE_START}${changes.join('; ')}${EDIT_NOTE_END}`;
 }
 
 /** The model's content for a call with edited arguments: the note first (a text part before parts). */
