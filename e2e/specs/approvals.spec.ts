@@ -31,6 +31,44 @@ async function clickTogether(page: Page, toolName: string, buttons: readonly ('a
 }
 
 test.describe('approvals', () => {
+  test('the user changes the date and gives a reason before approving: D1 gets the edited date, the card and the answer say so', async ({ page }) => {
+    const posts = recordPosts(page);
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1006 to 2027-01-05');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    // The server's ticket says which arguments may change: the date and the reason, not the order.
+    const editor = card.getByTestId('approval-edits');
+    await expect(editor).toBeVisible();
+    await expect(card.getByTestId('edit-order_id')).toHaveCount(0);
+    await expect(card.getByTestId('edit-new_date')).toHaveAttribute('type', 'date');
+    await expect(card.getByTestId('edit-new_date')).toHaveValue('2027-01-05');
+    await card.getByTestId('edit-new_date').fill('2027-01-09');
+    await card.getByTestId('edit-reason').fill('the customer is away that week');
+    await shot(page, 'approval-with-edits');
+    await card.getByTestId('approve').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    expect(deliveryDate('A-1006')).toBe('2027-01-09');
+    // The card keeps the model's arguments and shows what the user changed; the output is what ran.
+    await expect(card.getByTestId('tool-input')).toContainText('2027-01-05');
+    await expect(card.getByTestId('tool-edits')).toHaveText(
+      'Edited by you before approving: new_date "2027-01-05" → "2027-01-09"; reason set to "the customer is away that week"',
+    );
+    await expect(card.getByTestId('tool-output')).toContainText('2027-01-09');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('With your edit (new_date changed from "2027-01-05" to "2027-01-09"');
+    // The edit went with the approval, beside the call.
+    const continued = JSON.parse(posts.bodies.at(-1) ?? '{}') as { messages: { parts: { type: string; data?: unknown }[] }[] };
+    const edits = continued.messages.at(-1)?.parts.filter((part) => part.type === 'data-edgetool-edit');
+    expect(edits?.map((part) => part.data)).toEqual([expect.objectContaining({ input: expect.objectContaining({ order_id: 'A-1006', new_date: '2027-01-09' }) })]);
+    await shot(page, 'approval-with-edits-done');
+
+    // The sealed history, edit included, is accepted for the next question.
+    await send(page, 'Where is order A-1006?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  });
+
   test('while an approval waits, the composer holds the next message (Send and Enter) and says why', async ({ page }) => {
     await openChat(page);
     await send(page, 'Change the delivery date of order A-1011 to 2027-01-12');

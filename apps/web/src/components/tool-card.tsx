@@ -15,13 +15,15 @@ import {
   statusTone,
   withoutFileData,
 } from '../lib/format.ts';
+import { describeEdits, type EditField, editedInput, editFields } from '../lib/edits.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
 
 /** What a card can do besides showing the call. */
 export interface ToolCardActions {
-  readonly onApprove: (toolCallId: string) => void;
+  /** With `input`: the user edited the arguments before approving (the whole arguments). */
+  readonly onApprove: (toolCallId: string, options?: { readonly input?: unknown }) => void;
   readonly onDeny: (toolCallId: string, reason?: string) => void;
   readonly onChooseDate: (toolCallId: string, date: string) => void;
   readonly onCancelDate: (toolCallId: string) => void;
@@ -107,6 +109,42 @@ function expiredText(view: ToolCallView): string {
   return `${what} expired before it was answered, so nothing ran. An answer is only taken for a limited time.`;
 }
 
+/** The arguments the user may change before approving, each with a control that suits its value. */
+function ArgumentEditor(props: {
+  readonly fields: readonly EditField[];
+  readonly values: Readonly<Record<string, string>>;
+  readonly error: string | undefined;
+  readonly disabled: boolean;
+  readonly onChange: (key: string, value: string) => void;
+}): ReactElement {
+  const { fields, values, error, disabled, onChange } = props;
+  const id = useId();
+  return (
+    <fieldset className="approval-edits" data-testid="approval-edits" disabled={disabled}>
+      <legend>You can change before approving</legend>
+      {fields.map((field) => {
+        const value = values[field.key] ?? field.initial;
+        const common = { id: `${id}-${field.key}`, 'data-testid': `edit-${field.key}`, value, onChange: (event: { target: { value: string } }) => onChange(field.key, event.target.value) };
+        return (
+          <label key={field.key} className="approval-edit" htmlFor={common.id}>
+            <span>{field.key}</span>
+            {field.kind === 'long-text' || field.kind === 'json' ? (
+              <textarea {...common} rows={field.kind === 'json' ? 3 : 4} spellCheck={field.kind === 'long-text'} />
+            ) : (
+              <input {...common} type={field.kind === 'date' ? 'date' : field.kind === 'number' ? 'number' : 'text'} />
+            )}
+          </label>
+        );
+      })}
+      {error === undefined ? null : (
+        <p className="tool-note" role="alert" data-testid="edit-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
 /** One tool call: input, state, output or error, where it ran, timing, approval buttons, its trace. */
 export function ToolCard(
   props: {
@@ -131,12 +169,19 @@ export function ToolCard(
   // must not answer twice. The ref decides within one tick; flushSync disables both buttons before the next click.
   const [answer, setAnswer] = useState<'approve' | 'deny' | undefined>(undefined);
   const answered = useRef(false);
+  // The arguments the server lets the user change (its approval ticket says which), and what the user typed.
+  const fields = awaitingApproval && view.approval?.source === 'server' ? editFields(view.input, view.editable) : [];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [editError, setEditError] = useState<string | undefined>(undefined);
   const decide = (choice: 'approve' | 'deny') => {
     if (answered.current) return;
+    const edited = choice === 'approve' ? editedInput(view.input, fields, values) : undefined;
+    if (edited?.ok === false) return setEditError(edited.message);
     answered.current = true;
     flushSync(() => setAnswer(choice));
-    if (choice === 'approve') props.onApprove(view.toolCallId);
-    else props.onDeny(view.toolCallId, reason.trim() || undefined);
+    if (choice === 'deny') props.onDeny(view.toolCallId, reason.trim() || undefined);
+    else if (edited?.ok === true && edited.input !== undefined) props.onApprove(view.toolCallId, { input: edited.input });
+    else props.onApprove(view.toolCallId);
   };
   return (
     <article
@@ -184,6 +229,11 @@ export function ToolCard(
         {view.errorText ? <JsonBlock label="error" value={view.errorText} testId="tool-error" tone="error" /> : null}
       </div>
       {view.status === 'denied' && view.approval?.reason ? <p className="tool-note">Denied: {view.approval.reason}</p> : null}
+      {view.edits === undefined ? null : (
+        <p className="tool-edited" data-testid="tool-edits">
+          Edited by you before approving: {describeEdits(view.edits)}
+        </p>
+      )}
 
       {view.status === 'expired' ? (
         <div className="tool-expired" data-testid="tool-expired">
@@ -206,6 +256,18 @@ export function ToolCard(
             {view.approval?.source === 'browser' ? 'This browser tool' : view.mode === 'manual' ? 'The server wants to run this call, and your browser asks you first' : 'The server needs your approval to run this call'}
             {effects ? ` (${effects})` : ''}.
           </p>
+          {fields.length > 0 ? (
+            <ArgumentEditor
+              fields={fields}
+              values={values}
+              error={editError}
+              disabled={answer !== undefined}
+              onChange={(key, value) => {
+                setEditError(undefined);
+                setValues((current) => ({ ...current, [key]: value }));
+              }}
+            />
+          ) : null}
           <label className="visually-hidden" htmlFor={reasonId}>
             Reason if you deny (optional)
           </label>
