@@ -30,6 +30,16 @@ describe('README examples', () => {
     ]);
   });
 
+  it('the edits example: a change the tool does not allow is refused, then the edited date runs once with a note for the model', async () => {
+    capture();
+    await import('./edits.ts');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Error \(invalid-input\): .*lets a human edit only "new_date" \(changed: "order_id"\); it was not performed\.$/);
+    expect(lines[1]).toBe(
+      'The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27". The outcome below is for the edited arguments.\n{"order_id":"A-1001","delivery_date":"2026-12-27"}',
+    );
+  });
+
   it('the chat example: the offline model looks an order up, then a write runs once after its approval', async () => {
     capture();
     await import('./chat.ts');
@@ -137,7 +147,7 @@ describe('README examples', () => {
     ]);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

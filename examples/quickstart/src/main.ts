@@ -3,6 +3,8 @@ console.log('— edgetool quickstart: a tool, an interceptor, two calls —');
 await import('./quickstart.ts');
 console.log('\n— approvals with signed, single-use tickets —');
 await import('./approvals.ts');
+console.log('\n— approving with edited arguments —');
+await import('./edits.ts');
 console.log('\n— call limits and rate limits —');
 await import('./limits.ts');
 console.log('\n— tools per user —');
