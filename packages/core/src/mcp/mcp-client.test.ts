@@ -324,6 +324,103 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.method === 'POST' && r.message.method !== 'initialize').every((r) => r.headers.get('mcp-session-id') !== null)).toBe(true);
   });
 
+  describe('close()', () => {
+    /**
+     * A server that keeps sessions and forgets them on `forget()` (as a restarted one does); `hold(what)` holds its next
+     * answer to `what` (`initialize`, `notifications/initialized`, `DELETE`, `tools/call`) until released. A held request
+     * whose client hung up (its signal aborted) gets no session.
+     */
+    function sessions() {
+      const open = new Set<string>();
+      let count = 0;
+      const gates = new Map<string, Promise<void>>();
+      const heldRequests: Request[] = [];
+      const hold = (what: string) => {
+        let release = () => {};
+        gates.set(what, new Promise<void>((resolve) => (release = resolve)));
+        return () => release();
+      };
+      const server = scripted(async (message, request) => {
+        const what = request.method === 'DELETE' ? 'DELETE' : String(message.method);
+        const gate = gates.get(what);
+        if (gate !== undefined) {
+          gates.delete(what);
+          heldRequests.push(request);
+          await gate;
+        }
+        const sent = request.headers.get('mcp-session-id') ?? '';
+        if (request.method === 'DELETE') {
+          open.delete(sent);
+          return new Response(null, { status: 200 });
+        }
+        if (message.method === 'initialize') {
+          if (request.signal.aborted) return Response.error();
+          const id = `s-${++count}`;
+          open.add(id);
+          return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }), {
+            headers: { 'content-type': 'application/json', 'mcp-session-id': id },
+          });
+        }
+        if (!open.has(sent)) return new Response('no such session', { status: 404 });
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+      });
+      const forget = () => open.clear();
+      return { server, open, hold, heldRequests, forget };
+    }
+    const closedError = { name: 'McpError', message: 'The MCP connection is closed.' };
+
+    for (const held of ['initialize', 'notifications/initialized'] as const) {
+      it(`while a new session is being started (${held} unanswered): the start is abandoned, no session is left open, the call fails`, async () => {
+        const { server, open, hold, heldRequests, forget } = sessions();
+        const client = await connectMcp({ url: URL_, fetch: server.fetch });
+        expect([...open]).toEqual(['s-1']);
+        forget();
+        const release = hold(held);
+        const call = client.callTool('echo', {});
+        call.catch(() => {});
+        await expect.poll(() => heldRequests.length).toBe(1);
+        const sentBefore = server.requests.length;
+        await client.close();
+        // The request of the start it abandoned is aborted, not left to run.
+        expect(heldRequests[0]?.signal.aborted).toBe(true);
+        release();
+        await expect(call).rejects.toMatchObject(closedError);
+        await expect(client.listTools()).rejects.toMatchObject(closedError);
+        await expect(client.callTool('echo', {})).rejects.toBeInstanceOf(McpError);
+        // Nothing was sent after close() but the DELETE of a session the start got, and no session is left open.
+        expect(server.requests.slice(sentBefore).map((r) => r.method)).toEqual(held === 'initialize' ? [] : ['DELETE']);
+        expect([...open]).toEqual([]);
+      });
+    }
+
+    it('a call still running is aborted, and a request made while the DELETE is under way is refused, not sent', async () => {
+      const { server, open, hold, heldRequests } = sessions();
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const releaseCall = hold('tools/call');
+      const running = client.callTool('echo', {});
+      running.catch(() => {});
+      await expect.poll(() => heldRequests.length).toBe(1);
+      const releaseDelete = hold('DELETE');
+      const closing = client.close();
+      await expect(running).rejects.toMatchObject(closedError);
+      expect(heldRequests[0]?.signal.aborted).toBe(true);
+      await expect.poll(() => heldRequests.length).toBe(2);
+      const sentBefore = server.requests.length;
+      await expect(client.callTool('echo', {})).rejects.toMatchObject(closedError);
+      // A second close() waits for the first one's DELETE.
+      let again = false;
+      const second = client.close().then(() => (again = true));
+      await Promise.resolve();
+      expect(again).toBe(false);
+      releaseDelete();
+      releaseCall();
+      await Promise.all([closing, second]);
+      expect(server.requests.length).toBe(sentBefore);
+      expect([...open]).toEqual([]);
+    });
+  });
+
   it('reads an SSE answer however it is cut: comments, CRLF, multi-line data, other events; answers a ping; reports only its own progress', async () => {
     const events = (id: unknown, token: unknown) =>
       [

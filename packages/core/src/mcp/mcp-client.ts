@@ -123,7 +123,10 @@ export interface McpClient {
    * {@link McpError} when the server does not answer it, {@link McpTimeoutError} when not in time.
    */
   callTool(name: string, args: Readonly<Record<string, unknown>>, options?: McpCallOptions): Promise<McpCallResult>;
-  /** Ends the session (when the server keeps one). Later requests fail. */
+  /**
+   * Ends the session (when the server keeps one). Requests still running (a new session being started too) and later
+   * ones fail with {@link McpError} "The MCP connection is closed."; a session a restart got is ended as well.
+   */
   close(): Promise<void>;
 }
 
@@ -201,13 +204,33 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   let session: string | undefined;
   let protocolVersion: string | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
+  /**
+   * One per request still running (and per new session being started): `close()` aborts them. Short-lived, not one
+   * signal of the client's whole life that every request's signal would depend on.
+   */
+  const running = new Set<AbortController>();
   let restarting: Promise<unknown> | undefined;
   /** A new session could not be started: the next request starts one before it is sent. */
   let lost = false;
 
-  /** Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). */
+  /** Runs `task` with `signal`, also aborted when the client closes. */
+  async function untilClosed<T>(signal: AbortSignal | undefined, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const own = new AbortController();
+    running.add(own);
+    try {
+      return await task(signal === undefined ? own.signal : AbortSignal.any([signal, own.signal]));
+    } finally {
+      running.delete(own);
+    }
+  }
+
+  /**
+   * Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). Once
+   * closed, only close() itself sends (its DELETE); a notification already under way goes on within its time limit.
+   */
   async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
-    if (closed) throw new McpError('The MCP connection is closed.');
+    if (closed && method === 'POST') throw closedError();
     const sent = session;
     let given: HeadersInit | undefined;
     try {
@@ -237,7 +260,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
 
   /** Starts a new session; the requests that need one meanwhile share it. */
   function restart(): Promise<unknown> {
-    restarting ??= withTimeLimit(undefined, timeoutMs, initialize)
+    // Ended by close(), notification and all: a new session it got is then ended by close().
+    restarting ??= withTimeLimit(undefined, timeoutMs, (signal) => untilClosed(signal, initialize))
       .then(
         () => {
           lost = false;
@@ -273,7 +297,14 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   }
 
   /** Posts a request and waits for its answer: a JSON body, or the matching message of an SSE stream. */
-  async function request(methodName: string, params: Record<string, unknown>, exchange: Exchange, id = ++nextId): Promise<unknown> {
+  async function request(methodName: string, params: Record<string, unknown>, caller: Exchange, id = ++nextId): Promise<unknown> {
+    if (closed) throw closedError();
+    // Its reads end too when the client closes (a `fetch` of your own may not end a body when its request is aborted).
+    return untilClosed(caller.signal, (signal) => requestNow(methodName, params, { ...caller, signal }, id));
+  }
+
+  /** {@link request} within the client's life. */
+  async function requestNow(methodName: string, params: Record<string, unknown>, exchange: Exchange, id: number): Promise<unknown> {
     const message = { jsonrpc: '2.0', id, method: methodName, params };
     // A request made while a new session is being started waits for it (sent without one, it would be refused); after
     // one that failed, it starts one again (the server may be back). It fails as the new session does.
@@ -495,15 +526,22 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     });
   }
 
-  async function close(): Promise<void> {
-    if (closed) return;
-    if (session !== undefined) {
+  /**
+   * Refuses new requests at once, aborts those still running (a new session being started among them: one it got is
+   * ended too, so none is left open on the server), then ends the session. Calling it again waits for the same end.
+   */
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      closed = true;
+      for (const request of running) request.abort(closedError());
+      await restarting?.catch(() => {});
+      if (session === undefined) return;
       await withTimeLimit(undefined, timeoutMs, async (signal) => {
         const response = await post({}, signal, 'DELETE');
         await response.body?.cancel();
       }).catch(() => {});
-    }
-    closed = true;
+    })();
+    return closing;
   }
 
   await withTimeLimit(options.signal, timeoutMs, initialize);
@@ -525,6 +563,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a request of a closed client fails with (a request still running when it closed too). */
+const closedError = (): McpError => new McpError('The MCP connection is closed.');
 
 /** Thrown inside the SSE reader once the answer is in, to stop reading. */
 const ANSWERED = Symbol('answered');
