@@ -326,29 +326,79 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a browser call of a chat the hook has left ends without wiping the calls of the chat it shows now', async () => {
+  it('switching chats aborts the browser calls of the chat it leaves: their question goes, nothing is sent for that chat', async () => {
     const server = createTestServer({
       tools: serverTools,
-      steps: [callsStep([['a1', 'pick_date', { question: 'A?' }]]), callsStep([['b1', 'pick_date', { question: 'B?' }]]), textStep('A done'), textStep('B done')],
+      steps: [callsStep([['a1', 'pick_date', { question: 'A?' }]]), callsStep([['b1', 'pick_date', { question: 'B?' }]]), textStep('B done'), textStep('A done')],
     });
-    const options = { fetch: server.fetch, tools: browserTools, serverTools: serverInfo };
+    const signals = new Map<string, AbortSignal>();
+    const watch = defineInterceptor('watch', (ctx, next) => {
+      signals.set(ctx.call.id, ctx.signal);
+      return next();
+    });
+    const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
     const hook = mount({ ...options, id: 'chat-a' });
     await hook.current.sendMessage({ text: 'a' });
     await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']));
+    expect(signals.get('a1')?.aborted).toBe(false);
+    const chatA = hook.current.messages;
     hook.rerender({ ...options, id: 'chat-b' });
+    // Chat A's call is aborted (its tool's ctx.signal), and its question is gone.
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('a1')?.aborted).toBe(true);
+    expect(hook.current.toolCalls.has('a1')).toBe(false);
+    expect(hook.current.busy).toBe(false);
     await hook.current.sendMessage({ text: 'b' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1', 'b1']));
-    expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
-    // Chat A's call ends (and chat A goes on): chat B's call still runs, and keeps the chat busy.
-    dates.answer('a1', '2026-12-24');
-    await vi.waitFor(() => expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-a']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['b1']));
+    // Chat A's aborted call ended without a word to the server, and without touching chat B's call, which still runs.
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b']);
     expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
     expect(hook.current.busy).toBe(true);
-    expect(hook.current.toolCalls.has('a1')).toBe(false);
     dates.answer('b1', '2026-12-25');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('B done'));
     expect(hook.current.toolCalls.get('b1')).toMatchObject({ status: 'done', output: '2026-12-25' });
+    expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b']);
+    // Back in chat A with its messages: the call it left unanswered starts again, and its answer goes on with chat A.
+    hook.rerender({ ...options, id: 'chat-a', messages: chatA });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']));
+    expect(signals.get('a1')?.aborted).toBe(false);
+    dates.answer('a1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('A done'));
+    expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b', 'chat-a']);
+  });
+
+  it('a browser call started after stop() is aborted too when the hook switches chats or unmounts', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['s1', 'pick_date', { question: 'First?' }]]), callsStep([['s2', 'pick_date', { question: 'Again?' }]]), callsStep([['s3', 'pick_date', { question: 'Once more?' }]])],
+    });
+    const signals = new Map<string, AbortSignal>();
+    const watch = defineInterceptor('watch', (ctx, next) => {
+      signals.set(ctx.call.id, ctx.signal);
+      return next();
+    });
+    const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
+    const hook = mount({ ...options, id: 'chat-s' });
+    await hook.current.sendMessage({ text: 'one' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'));
+    // stop() gave the hook a fresh controller: the next call runs under it.
+    await hook.current.sendMessage({ text: 'two' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s2']));
+    hook.rerender({ ...options, id: 'chat-t' });
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('s2')?.aborted).toBe(true);
+    // The same after a stop() in the chat it shows now, then unmounting.
+    await hook.current.stop();
+    await hook.current.sendMessage({ text: 'three' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s3']));
+    hook.unmount();
+    current = undefined;
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('s3')?.aborted).toBe(true);
+    expect(server.requests.map((r) => r.id)).toEqual(['chat-s', 'chat-s', 'chat-t']);
   });
 
   it('stop() aborts a browser tool waiting for the user and drops its result', async () => {

@@ -30,7 +30,10 @@ import { withdrawUnsentAnswers } from './withdraw.ts';
 export interface UseEdgeChatOptions {
   /** The chat endpoint (default `/api/chat`). */
   readonly api?: string;
-  /** The chat id, sent as `id` and used as the conversation id tickets are bound to (default: a random UUID). */
+  /**
+   * The chat id, sent as `id` and used as the conversation id tickets are bound to (default: a random UUID). A new id
+   * aborts the browser calls of the chat left: their questions go, and nothing is sent for that chat.
+   */
   readonly id?: string;
   /** `internal`: the server runs its tools; `manual`: every call comes to this browser (default `internal`). */
   readonly mode?: ExecutionMode;
@@ -111,12 +114,12 @@ interface Marks {
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
 /**
- * The outcome of one pass through a browser chain, decided by the caller. `unmounted`: the mount that started the pass
- * is gone (a new mount, if any, has started the call again).
+ * The outcome of one pass through a browser chain, decided by the caller. `unmounted`: the mount or the chat that started
+ * the pass is gone (a new mount, if any, has started the call again; a chat left is not answered from here).
  */
 type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean; readonly unmounted: boolean };
 
-/** Controllers of mounts that unmounted: a pass they started reports nothing. */
+/** Controllers of mounts that unmounted, or of chats the hook left: a pass they started reports nothing. */
 const UNMOUNTED = new WeakSet<AbortController>();
 
 /**
@@ -239,18 +242,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const abort = useRef(new AbortController());
   /** Browser calls in flight, with the controller of the mount that started them. */
   const inflight = useRef(new Map<string, AbortController>());
-  // Unmounting aborts browser calls in flight (a fresh controller per mount). The calls it aborts may start again:
-  // StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this one
-  // left unfinished (a date picker that was open), not leave it cancelled.
+  // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
+  // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
+  // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
+  // one left unfinished (a date picker that was open), not leave it cancelled; so does a return to the chat.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new chat id ends the calls of the chat left.
   useEffect(() => {
     const controller = new AbortController();
     abort.current = controller;
     return () => {
-      UNMOUNTED.add(controller);
-      controller.abort();
-      for (const [id, owner] of inflight.current) if (owner === controller) started.current.ids.delete(id);
+      // stop() may have replaced the controller made here: the calls started since run under the current one.
+      const owners = new Set([controller, abort.current]);
+      for (const owner of owners) {
+        UNMOUNTED.add(owner);
+        owner.abort();
+      }
+      for (const [id, owner] of inflight.current) if (owners.has(owner)) started.current.ids.delete(id);
     };
-  }, []);
+  }, [chatId]);
 
   // The chat shown now: a call of a chat the hook has left (its tool ended after a switch) must not replace its calls.
   const shownChat = useRef(chatId);

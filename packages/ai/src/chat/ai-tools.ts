@@ -143,7 +143,7 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
   }
   if (!checked.ok) return 'not-applicable';
   const ctx = lightContext(tool, id, checked.value, run);
-  if (mode === 'internal' && !(typeof rule === 'function' ? await rule(checked.value, ctx) : rule)) return 'not-applicable';
+  if (mode === 'internal' && !(await ruleAsks(rule, checked.value, ctx))) return 'not-applicable';
   return (await refusedByCheck(check, checked.value, ctx)) ? 'not-applicable' : ask;
 }
 
@@ -158,6 +158,19 @@ async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown,
     return false;
   } catch {
     return true;
+  }
+}
+
+/**
+ * Whether the tool's `policy.needsApproval` asks for a human. A rule that throws fails closed without asking: the call
+ * runs into the executor, whose approval layer throws again before anything runs, and the model reads execution-failed.
+ */
+async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown, ctx: CallContext): Promise<boolean> {
+  if (typeof rule !== 'function') return rule;
+  try {
+    return await rule(input, ctx);
+  } catch {
+    return false;
   }
 }
 

@@ -148,3 +148,35 @@ describe('an input schema that throws while validating', () => {
     expect((seen?.output as { value: string } | undefined)?.value).toMatch(/^Error \(invalid-input\): The arguments for "remote_write" could not be validated: Unresolved \$ref/);
   });
 });
+
+describe('an approval rule (needsApproval) that throws', () => {
+  for (const stream of [true, false]) {
+    it(`never asks a human and does not fail the turn: the tool does not run and the model reads the error (${stream ? 'stream' : 'text turn'})`, async () => {
+      const ran: number[] = [];
+      const transfer = defineTool({
+        name: 'transfer',
+        description: 'Transfer an amount',
+        input: v.object({ amount: v.number() }),
+        policy: {
+          effects: 'write',
+          needsApproval: () => {
+            throw new Error('limits service unavailable');
+          },
+        },
+        execute: ({ amount }) => {
+          ran.push(amount);
+          return `sent ${amount}`;
+        },
+      });
+      const model = scriptedModel(callsStep([['t1', 'transfer', { amount: 5 }]]), textStep('The transfer could not be checked.'));
+      const agent = createChatAgent({ model, tools: [transfer], tickets: tickets() });
+      const input = { messages: 'send 5', run: createRunContext({ conversationId: 'conv-1' }) };
+      const result = stream ? await agent.generate(input) : await generateTextTurn(agent, input);
+      expect(result.pending).toEqual([]);
+      expect(result.text).toBe('The transfer could not be checked.');
+      expect(ran).toEqual([]);
+      const [seen] = lastToolResults(model.doStreamCalls[1] ?? model.doGenerateCalls[1]);
+      expect((seen?.output as { value: string } | undefined)?.value).toBe('Error (execution-failed): limits service unavailable');
+    });
+  }
+});

@@ -387,10 +387,18 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const meta = describeCall(call);
     if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), null);
     const run = (result.run ?? createRunContext()) as RunContext;
-    const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
-    const tool = found instanceof Promise ? await found : found;
+    let tool: AnyTool | undefined;
+    try {
+      const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
+      tool = found instanceof Promise ? await found : found;
+    } catch (error) {
+      // A lazy tool that fails to load: a typed failure, as in execute, not a rejection.
+      return early(call, undefined, undefined, started, toToolError(error, meta), run);
+    }
     if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
-      return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}".`, meta), run);
+      const available = await namesFor(run);
+      const list = available.length ? available.join(', ') : '(none)';
+      return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${list}.`, meta), run);
     }
     if (tool.policy.runsOn === side) {
       return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);

@@ -114,6 +114,34 @@ describe('approval and tickets', () => {
   });
 });
 
+describe('an approval rule that throws', () => {
+  it('fails closed: the call ends as execution-failed before anything runs, even with an approved decision', async () => {
+    const ran: number[] = [];
+    const transfer = defineTool({
+      name: 'transfer',
+      description: '',
+      input: v.object({ amount: v.number() }),
+      policy: {
+        effects: 'write',
+        needsApproval: () => {
+          throw new Error('limits service unavailable');
+        },
+      },
+      execute: ({ amount }) => {
+        ran.push(amount);
+        return amount;
+      },
+    });
+    const ex = createExecutor({ registry: [transfer] });
+    const asked = await ex.execute({ id: '1', name: 'transfer', arguments: { amount: 5 } });
+    expect(code(asked.outcome)).toBe('execution-failed');
+    expect(asked.content).toMatch(/limits service unavailable/);
+    const approved = await ex.execute({ id: '2', name: 'transfer', arguments: { amount: 5 } }, { approval: { approved: true } });
+    expect(code(approved.outcome)).toBe('execution-failed');
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('placement', () => {
   const pickDate = defineTool({
     name: 'pick_date',

@@ -54,6 +54,12 @@ try {
     await client.close();
     console.log(echo.content + '; ' + (outcome.type === 'error' ? outcome.error.name + ' ' + outcome.error.code + ': ' + outcome.error.message : outcome.type));
   }
+  if (mode === 'call') {
+    // A direct call has the client's call time limit; the other requests one no child reaches.
+    const client = await connectMcp({ url, timeoutMs: NEVER_MS, callTimeoutMs: 200 });
+    console.log((await client.callTool('echo', {})).content[0].text);
+    await client.callTool('wait', {}).finally(() => client.close());
+  }
   if (mode === 'cancel') {
     // Long enough to connect on a busy machine; the unaccepted cancellation then holds the script this long at most.
     const client = await connectMcp({ url, timeoutMs: 3_000 });
@@ -96,6 +102,8 @@ function child(mode: string, path: string): Promise<{ code: number | null; stdou
 const held: ServerResponse[] = [];
 /** How many sessions each child of the forgetful server has started. */
 const sessionsOf = new Map<string, number>();
+/** The cancellations (`notifications/cancelled` params) each child has sent. */
+const cancelledBy = new Map<string, unknown[]>();
 
 /**
  * `/hung`: never answers. `/mcp`: a small MCP server (JSON answers) whose tool `echo` answers and `wait` never does; with `?cancel=hang`
@@ -140,6 +148,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
       else held.push(res);
       return;
     case 'notifications/cancelled':
+      cancelledBy.set(child, [...(cancelledBy.get(child) ?? []), message.params]);
       if (url.searchParams.get('cancel') === 'hang') {
         held.push(res);
         return;
@@ -165,9 +174,9 @@ afterAll(async () => {
 });
 
 describe('connectMcp in a plain Node script', () => {
-  const noAnswer = 'McpError: The MCP server did not answer initialize in time.';
+  const noAnswer = 'McpTimeoutError: The MCP server did not answer initialize within 200 ms.';
 
-  it('a server that never answers: the script gets the McpError and exits as it decides (1), not 13', async () => {
+  it('a server that never answers: the script gets the McpTimeoutError and exits as it decides (1), not 13', async () => {
     const result = await child('hung', '/hung');
     expect(result.stdout).toBe(noAnswer);
     expect(result.code).toBe(1);
@@ -198,6 +207,14 @@ describe('connectMcp in a plain Node script', () => {
     const result = await child('executor', '/mcp?child=executor');
     expect(result.stdout).toBe('echoed; ToolError timeout: Tool "wait" did not finish within 200 ms.');
     expect(result.code).toBe(0);
+  });
+
+  it('a direct callTool against a tool that never answers: the script gets the McpTimeoutError, the server is told, no timer is left', async () => {
+    const result = await child('call', '/mcp?child=call');
+    expect(result.stderr).not.toContain('unsettled top-level await');
+    expect(result.stdout).toBe('echoed\nMcpTimeoutError: The MCP server did not answer tools/call of "wait" within 200 ms.');
+    expect(result.code).toBe(1);
+    expect(cancelledBy.get('call')).toEqual([{ requestId: 3, reason: 'No answer within 200 ms.' }]);
   });
 
   it('a cancellation the server never accepts does not keep the script alive past the time limit', async () => {

@@ -1,14 +1,14 @@
 // The MCP client on Node, workerd and Chromium: against edgetool's own handler in the same process (its `fetch`
 // option), and against scripted servers for what the handler never does (sessions, server requests, broken answers).
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ToolProgressEvent } from '../chain/types.ts';
 import { createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { documentPart, imagePart } from '../tool/model-content.ts';
-import { connectMcp, contentParts, contentText, McpError } from './mcp-client.ts';
+import { connectMcp, contentParts, contentText, McpError, McpTimeoutError } from './mcp-client.ts';
 import { createMcpHandler } from './mcp-handler.ts';
 
 const URL_ = 'https://orders.example/mcp';
@@ -324,6 +324,103 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.method === 'POST' && r.message.method !== 'initialize').every((r) => r.headers.get('mcp-session-id') !== null)).toBe(true);
   });
 
+  describe('close()', () => {
+    /**
+     * A server that keeps sessions and forgets them on `forget()` (as a restarted one does); `hold(what)` holds its next
+     * answer to `what` (`initialize`, `notifications/initialized`, `DELETE`, `tools/call`) until released. A held request
+     * whose client hung up (its signal aborted) gets no session.
+     */
+    function sessions() {
+      const open = new Set<string>();
+      let count = 0;
+      const gates = new Map<string, Promise<void>>();
+      const heldRequests: Request[] = [];
+      const hold = (what: string) => {
+        let release = () => {};
+        gates.set(what, new Promise<void>((resolve) => (release = resolve)));
+        return () => release();
+      };
+      const server = scripted(async (message, request) => {
+        const what = request.method === 'DELETE' ? 'DELETE' : String(message.method);
+        const gate = gates.get(what);
+        if (gate !== undefined) {
+          gates.delete(what);
+          heldRequests.push(request);
+          await gate;
+        }
+        const sent = request.headers.get('mcp-session-id') ?? '';
+        if (request.method === 'DELETE') {
+          open.delete(sent);
+          return new Response(null, { status: 200 });
+        }
+        if (message.method === 'initialize') {
+          if (request.signal.aborted) return Response.error();
+          const id = `s-${++count}`;
+          open.add(id);
+          return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }), {
+            headers: { 'content-type': 'application/json', 'mcp-session-id': id },
+          });
+        }
+        if (!open.has(sent)) return new Response('no such session', { status: 404 });
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+      });
+      const forget = () => open.clear();
+      return { server, open, hold, heldRequests, forget };
+    }
+    const closedError = { name: 'McpError', message: 'The MCP connection is closed.' };
+
+    for (const held of ['initialize', 'notifications/initialized'] as const) {
+      it(`while a new session is being started (${held} unanswered): the start is abandoned, no session is left open, the call fails`, async () => {
+        const { server, open, hold, heldRequests, forget } = sessions();
+        const client = await connectMcp({ url: URL_, fetch: server.fetch });
+        expect([...open]).toEqual(['s-1']);
+        forget();
+        const release = hold(held);
+        const call = client.callTool('echo', {});
+        call.catch(() => {});
+        await expect.poll(() => heldRequests.length).toBe(1);
+        const sentBefore = server.requests.length;
+        await client.close();
+        // The request of the start it abandoned is aborted, not left to run.
+        expect(heldRequests[0]?.signal.aborted).toBe(true);
+        release();
+        await expect(call).rejects.toMatchObject(closedError);
+        await expect(client.listTools()).rejects.toMatchObject(closedError);
+        await expect(client.callTool('echo', {})).rejects.toBeInstanceOf(McpError);
+        // Nothing was sent after close() but the DELETE of a session the start got, and no session is left open.
+        expect(server.requests.slice(sentBefore).map((r) => r.method)).toEqual(held === 'initialize' ? [] : ['DELETE']);
+        expect([...open]).toEqual([]);
+      });
+    }
+
+    it('a call still running is aborted, and a request made while the DELETE is under way is refused, not sent', async () => {
+      const { server, open, hold, heldRequests } = sessions();
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const releaseCall = hold('tools/call');
+      const running = client.callTool('echo', {});
+      running.catch(() => {});
+      await expect.poll(() => heldRequests.length).toBe(1);
+      const releaseDelete = hold('DELETE');
+      const closing = client.close();
+      await expect(running).rejects.toMatchObject(closedError);
+      expect(heldRequests[0]?.signal.aborted).toBe(true);
+      await expect.poll(() => heldRequests.length).toBe(2);
+      const sentBefore = server.requests.length;
+      await expect(client.callTool('echo', {})).rejects.toMatchObject(closedError);
+      // A second close() waits for the first one's DELETE.
+      let again = false;
+      const second = client.close().then(() => (again = true));
+      await Promise.resolve();
+      expect(again).toBe(false);
+      releaseDelete();
+      releaseCall();
+      await Promise.all([closing, second]);
+      expect(server.requests.length).toBe(sentBefore);
+      expect([...open]).toEqual([]);
+    });
+  });
+
   it('reads an SSE answer however it is cut: comments, CRLF, multi-line data, other events; answers a ping; reports only its own progress', async () => {
     const events = (id: unknown, token: unknown) =>
       [
@@ -435,7 +532,12 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(connect(() => new Response('{"jsonrpc":', { headers: { 'content-type': 'application/json' } }))).rejects.toThrow("The MCP server's answer to initialize is not JSON.");
     await expect(connect((m) => json({ jsonrpc: '2.0', id: Number(m.id) + 1, result: {} }))).rejects.toThrow('is not its JSON-RPC response');
     await expect(connect(() => new Response('<html>', { headers: { 'content-type': 'text/html' } }))).rejects.toThrow('with content type "text/html"');
-    await expect(connect(() => new Promise<Response>(() => {}), { timeoutMs: 30 })).rejects.toThrow('The MCP server did not answer initialize in time.');
+    await expect(connect(() => new Promise<Response>(() => {}), { timeoutMs: 30 })).rejects.toMatchObject({
+      name: 'McpTimeoutError',
+      method: 'initialize',
+      timeoutMs: 30,
+      message: 'The MCP server did not answer initialize within 30 ms.',
+    });
     await expect(connectMcp({ url: URL_, fetch: () => Promise.reject(new TypeError('connection refused')) })).rejects.toThrow(
       'Could not reach the MCP server at https://orders.example: connection refused',
     );
@@ -511,6 +613,94 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     const result = await executor.execute({ id: 'c1', name: 'echo', arguments: '{"text":"x"}' });
     expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', message: 'The MCP server answered HTTP 503: overloaded' } });
     expect(result.outcome.type === 'error' && result.outcome.error.cause).toBeInstanceOf(McpError);
+  });
+});
+
+describe('MCP client: time limits', () => {
+  /** A server whose `tools/call` answers only when released (`hold`), or never; it accepts every notification. */
+  function holding() {
+    const held: { name: unknown; release: () => void }[] = [];
+    const server = scripted((m) => {
+      if (m.method === 'initialize') return initialized(m.id);
+      if (m.id === undefined) return new Response(null, { status: 202 });
+      if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [TOOL] } });
+      const answer = json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'late' }] } });
+      return new Promise<Response>((resolve) => held.push({ name: (m.params as { name?: unknown }).name, release: () => resolve(answer) }));
+    });
+    const cancelled = () => server.requests.filter((r) => r.message.method === 'notifications/cancelled').map((r) => r.message.params);
+    return { server, held, cancelled };
+  }
+  const settled = <T>(promise: Promise<T>) => {
+    const state: { value?: T; error?: unknown; done: boolean } = { done: false };
+    promise.then(
+      (value) => Object.assign(state, { value, done: true }),
+      (error: unknown) => Object.assign(state, { error, done: true }),
+    );
+    return state;
+  };
+
+  it('a direct callTool has a time limit of its own, 60 s by default: a server that never answers fails with McpTimeoutError and is told', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { server, held, cancelled } = holding();
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const call = settled(client.callTool('wait', {}));
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(held.map((h) => h.name)).toEqual(['wait']);
+      expect(call.done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(call.error).toBeInstanceOf(McpTimeoutError);
+      expect(call.error).toBeInstanceOf(McpError);
+      expect(call.error).toMatchObject({ name: 'McpTimeoutError', method: 'tools/call', timeoutMs: 60_000, message: 'The MCP server did not answer tools/call of "wait" within 60000 ms.' });
+      const id = server.requests.find((r) => r.message.method === 'tools/call')?.message.id;
+      expect(cancelled()).toEqual([{ requestId: id, reason: 'No answer within 60000 ms.' }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('callTimeoutMs and a call’s own timeoutMs set it; 0 or Infinity for none; anything else is refused', async () => {
+    const { server, held } = holding();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 40 });
+    await expect(client.callTool('wait', {})).rejects.toMatchObject({ name: 'McpTimeoutError', timeoutMs: 40, message: 'The MCP server did not answer tools/call of "wait" within 40 ms.' });
+    await expect(client.callTool('wait', {}, { timeoutMs: 20 })).rejects.toMatchObject({ name: 'McpTimeoutError', timeoutMs: 20 });
+    // A caller's own abort stays the caller's reason.
+    await expect(client.callTool('wait', {}, { signal: AbortSignal.abort(new Error('stopped')) })).rejects.toThrow('stopped');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const unbounded = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 0 });
+      const calls = [settled(unbounded.callTool('slow', {})), settled(client.callTool('slow', {}, { timeoutMs: Infinity })), settled(client.callTool('slow', {}, { timeoutMs: 0 }))];
+      await vi.advanceTimersByTimeAsync(30 * 24 * 3_600_000);
+      expect(calls.map((c) => c.done)).toEqual([false, false, false]);
+      for (const h of held.filter((h) => h.name === 'slow')) h.release();
+      await vi.waitFor(() => expect(calls.map((c) => (c.value?.content[0] as { text?: string } | undefined)?.text)).toEqual(['late', 'late', 'late']));
+    } finally {
+      vi.useRealTimers();
+    }
+    for (const bad of [-1, Number.NaN, 2 ** 31, '5', null]) {
+      await expect(connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: bad as number })).rejects.toThrow(/^connectMcp: `callTimeoutMs` must be a number of milliseconds/);
+      await expect(connectMcp({ url: URL_, fetch: server.fetch, timeoutMs: bad as number })).rejects.toThrow(/^connectMcp: `timeoutMs` must be a number of milliseconds/);
+      await expect(client.callTool('echo', {}, { timeoutMs: bad as number })).rejects.toThrow(/^callTool: `timeoutMs` must be a number of milliseconds/);
+    }
+  });
+
+  it('a remote tool run by the executor has its policy’s time limit, not the client’s; without one in its policy, the client’s', async () => {
+    let answerAfterMs = 100;
+    const server = scripted((m) => {
+      if (m.method === 'initialize') return initialized(m.id);
+      if (m.id === undefined) return new Response(null, { status: 202 });
+      if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ ...TOOL, annotations: { readOnlyHint: true } }] } });
+      const answer = json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'answered' }] } });
+      return new Promise<Response>((resolve) => setTimeout(() => resolve(answer), answerAfterMs));
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 30 });
+    const call = { id: 'c1', name: 'echo', arguments: '{}' };
+    // The answer comes after the client's 30 ms but within the policy's limit.
+    expect((await createExecutor({ registry: await client.tools({ policy: { timeoutMs: 5_000 } }) }).execute(call)).content).toBe('answered');
+    expect((await createExecutor({ registry: await client.tools() }).execute(call)).content).toBe('answered');
+    const unbounded = createExecutor({ registry: await client.tools({ policy: { timeoutMs: undefined } }) });
+    answerAfterMs = 5_000;
+    expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });
   });
 });
 

@@ -24,8 +24,17 @@ export interface McpClientOptions {
   readonly fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** `clientInfo` of the `initialize` request (default `edgetool`). */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
-  /** Time limit of the requests that are not tool calls (`initialize`, `tools/list`, notifications, `close`); default 30 s. */
+  /**
+   * Time limit in ms of the requests that are not tool calls (`initialize`, `tools/list`, notifications, `close`);
+   * default 30 s, `0` or `Infinity` for none. A request that reaches it fails with {@link McpTimeoutError}.
+   */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Time limit in ms of a direct {@link McpClient.callTool} (a call's own `timeoutMs` overrides it); default 60 s, `0`
+   * or `Infinity` for none. A call that reaches it fails with {@link McpTimeoutError} and the server is told
+   * (`notifications/cancelled`). The tools of {@link McpClient.tools} have their policy's `timeoutMs` instead.
+   */
+  readonly callTimeoutMs?: number | undefined;
   /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
   readonly maxResponseBytes?: number | undefined;
   /** Aborts connecting. */
@@ -87,6 +96,8 @@ export interface McpToolsOptions {
 /** Options of one call made with {@link McpClient.callTool}. */
 export interface McpCallOptions {
   readonly signal?: AbortSignal | undefined;
+  /** This call's time limit in ms, instead of the client's `callTimeoutMs`; `0` or `Infinity` for none. */
+  readonly timeoutMs?: number | undefined;
   /** The server's `notifications/progress` for this call. */
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
 }
@@ -107,9 +118,15 @@ export interface McpClient {
    * the request. Listed once per call of `tools()`.
    */
   tools(options?: McpToolsOptions): Promise<AnyTool[]>;
-  /** Calls a tool as is (no validation, no chain). Rejects with {@link McpError} when the server does not answer it. */
+  /**
+   * Calls a tool as is (no validation, no chain), within the client's `callTimeoutMs` (60 s by default). Rejects with
+   * {@link McpError} when the server does not answer it, {@link McpTimeoutError} when not in time.
+   */
   callTool(name: string, args: Readonly<Record<string, unknown>>, options?: McpCallOptions): Promise<McpCallResult>;
-  /** Ends the session (when the server keeps one). Later requests fail. */
+  /**
+   * Ends the session (when the server keeps one). Requests still running (a new session being started too) and later
+   * ones fail with {@link McpError} "The MCP connection is closed."; a session a restart got is ended as well.
+   */
   close(): Promise<void>;
 }
 
@@ -128,10 +145,28 @@ export class McpError extends Error {
   }
 }
 
+/** A request the MCP server did not answer within its time limit (`timeoutMs`, `callTimeoutMs`, a call's `timeoutMs`). */
+export class McpTimeoutError extends McpError {
+  /** The request that got no answer in time: `initialize`, `tools/list`, `tools/call`, ... */
+  readonly method: string;
+  /** Its time limit in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(method: string, timeoutMs: number, options: { tool?: string | undefined; cause?: unknown } = {}) {
+    const what = options.tool === undefined ? method : `${method} of "${options.tool}"`;
+    super(`The MCP server did not answer ${what} within ${timeoutMs} ms.`, { cause: options.cause });
+    this.name = 'McpTimeoutError';
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_PAGES = 100;
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 /**
  * The most requests of the server answered per response stream: each answer is a request of ours, so a server that
  * streams requests (a ping every 50 bytes) would otherwise have one call send thousands (a Worker's subrequest limit).
@@ -161,28 +196,48 @@ interface Exchange {
 export async function connectMcp(options: McpClientOptions): Promise<McpClient> {
   const url = new URL(options.url);
   const send = options.fetch ?? ((request: Request) => fetch(request));
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = timeLimit(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'connectMcp: `timeoutMs`');
+  const callTimeoutMs = timeLimit(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'connectMcp: `callTimeoutMs`');
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const clientInfo = options.clientInfo ?? { name: 'edgetool', version: '0.1.0' };
   let nextId = 0;
   let session: string | undefined;
   let protocolVersion: string | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
+  /**
+   * One per request still running (and per new session being started): `close()` aborts them. Short-lived, not one
+   * signal of the client's whole life that every request's signal would depend on.
+   */
+  const running = new Set<AbortController>();
   let restarting: Promise<unknown> | undefined;
   /** A new session could not be started: the next request starts one before it is sent. */
   let lost = false;
 
-  /** Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). */
+  /** Runs `task` with `signal`, also aborted when the client closes. */
+  async function untilClosed<T>(signal: AbortSignal | undefined, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const own = new AbortController();
+    running.add(own);
+    try {
+      return await task(signal === undefined ? own.signal : AbortSignal.any([signal, own.signal]));
+    } finally {
+      running.delete(own);
+    }
+  }
+
+  /**
+   * Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). Once
+   * closed, only close() itself sends (its DELETE); a notification already under way goes on within its time limit.
+   */
   async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
-    if (closed) throw new McpError('The MCP connection is closed.');
+    if (closed && method === 'POST') throw closedError();
     const sent = session;
-    const name = String((message as { method?: unknown }).method);
     let given: HeadersInit | undefined;
     try {
       // A header function that never settles (a token that never comes) must not outlast the time limit either.
       given = typeof options.headers === 'function' ? await untilAborted(Promise.resolve(options.headers()), signal) : options.headers;
     } catch (error) {
-      if (signal?.aborted) throw abortReason(signal, name);
+      if (signal?.aborted) throw abortReason(signal, message);
       throw error;
     }
     const headers = new Headers(given);
@@ -197,7 +252,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     try {
       response = await untilAborted(send(new Request(url, init)), signal);
     } catch (error) {
-      if (signal?.aborted) throw abortReason(signal, name);
+      if (signal?.aborted) throw abortReason(signal, message);
       throw new McpError(`Could not reach the MCP server at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     return Object.assign(response, { sent });
@@ -205,7 +260,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
 
   /** Starts a new session; the requests that need one meanwhile share it. */
   function restart(): Promise<unknown> {
-    restarting ??= withTimeLimit(undefined, timeoutMs, initialize)
+    // Ended by close(), notification and all: a new session it got is then ended by close().
+    restarting ??= withTimeLimit(undefined, timeoutMs, (signal) => untilClosed(signal, initialize))
       .then(
         () => {
           lost = false;
@@ -241,7 +297,14 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   }
 
   /** Posts a request and waits for its answer: a JSON body, or the matching message of an SSE stream. */
-  async function request(methodName: string, params: Record<string, unknown>, exchange: Exchange, id = ++nextId): Promise<unknown> {
+  async function request(methodName: string, params: Record<string, unknown>, caller: Exchange, id = ++nextId): Promise<unknown> {
+    if (closed) throw closedError();
+    // Its reads end too when the client closes (a `fetch` of your own may not end a body when its request is aborted).
+    return untilClosed(caller.signal, (signal) => requestNow(methodName, params, { ...caller, signal }, id));
+  }
+
+  /** {@link request} within the client's life. */
+  async function requestNow(methodName: string, params: Record<string, unknown>, exchange: Exchange, id: number): Promise<unknown> {
     const message = { jsonrpc: '2.0', id, method: methodName, params };
     // A request made while a new session is being started waits for it (sent without one, it would be refused); after
     // one that failed, it starts one again (the server may be back). It fails as the new session does.
@@ -281,7 +344,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         throw new McpError(`The MCP server answered ${methodName} with content type "${type}".`);
       }
     } catch (error) {
-      if (exchange.signal?.aborted) throw abortReason(exchange.signal, methodName);
+      if (exchange.signal?.aborted) throw abortReason(exchange.signal, message);
       if (error instanceof BodyTooLargeError) throw new McpError(`The MCP server's answer to ${methodName} is larger than ${maxBytes} bytes.`, { cause: error });
       if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
       throw error;
@@ -391,18 +454,24 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   }
 
   async function callTool(name: string, args: Readonly<Record<string, unknown>>, opts: McpCallOptions = {}): Promise<McpCallResult> {
-    const { signal, onProgress } = opts;
+    const { onProgress } = opts;
+    const limit = timeLimit(opts.timeoutMs, callTimeoutMs, 'callTool: `timeoutMs`');
     const requestId = ++nextId;
     const progressToken = onProgress === undefined ? undefined : `edgetool-${requestId}`;
     const params = { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
-    // An abort cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
-    const cancel = () => notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'The caller aborted the tool call.' } });
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress }, requestId), name);
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-    }
+    return withTimeLimit(opts.signal, limit, async (signal) => {
+      // An abort or the time limit cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
+      const cancel = () => {
+        const reason = signal?.reason instanceof TimeLimitReached ? `No answer within ${limit} ms.` : 'The caller aborted the tool call.';
+        notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress }, requestId), name);
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    });
   }
 
   async function tools(opts: McpToolsOptions = {}): Promise<AnyTool[]> {
@@ -439,7 +508,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         interceptors: opts.interceptors ?? [],
         metadata: { mcp: { server: serverInfo.name, tool: remote.name, annotations: remote.annotations } },
         async execute(input, ctx) {
-          const result = await callTool(remote.name, input as Record<string, unknown>, { signal: ctx.signal, onProgress: (report) => ctx.progress(report) });
+          // The policy's `timeoutMs` bounds the call (the executor aborts `ctx.signal`); without one, the client's does.
+          const timeoutMs = ctx.tool.policy.timeoutMs === undefined ? undefined : Infinity;
+          const options = { signal: ctx.signal, timeoutMs, onProgress: (report: ToolProgress) => ctx.progress(report) };
+          const result = await callTool(remote.name, input as Record<string, unknown>, options);
           if (result.isError) {
             // An edgetool server already wrote `Error (<code>): ` before its text; the local error adds its own.
             const text = contentText(result.content).replace(TOOL_ERROR_PREFIX, '');
@@ -454,15 +526,22 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     });
   }
 
-  async function close(): Promise<void> {
-    if (closed) return;
-    if (session !== undefined) {
+  /**
+   * Refuses new requests at once, aborts those still running (a new session being started among them: one it got is
+   * ended too, so none is left open on the server), then ends the session. Calling it again waits for the same end.
+   */
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      closed = true;
+      for (const request of running) request.abort(closedError());
+      await restarting?.catch(() => {});
+      if (session === undefined) return;
       await withTimeLimit(undefined, timeoutMs, async (signal) => {
         const response = await post({}, signal, 'DELETE');
         await response.body?.cancel();
       }).catch(() => {});
-    }
-    closed = true;
+    })();
+    return closing;
   }
 
   await withTimeLimit(options.signal, timeoutMs, initialize);
@@ -485,6 +564,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What a request of a closed client fails with (a request still running when it closed too). */
+const closedError = (): McpError => new McpError('The MCP connection is closed.');
+
 /** Thrown inside the SSE reader once the answer is in, to stop reading. */
 const ANSWERED = Symbol('answered');
 
@@ -505,21 +587,53 @@ function toProgress(params: unknown, token: string | undefined): ToolProgress | 
   return Object.keys(report).length > 0 ? report : undefined;
 }
 
-/** Why a request stopped: the caller's own reason, or an {@link McpError} when it was our time limit. */
-function abortReason(signal: AbortSignal, method: string): unknown {
+/**
+ * Why a request (`message`) stopped: the caller's own reason, an {@link McpTimeoutError} when it was our time limit, or
+ * an {@link McpError} when it was another time limit (the caller's `AbortSignal.timeout`).
+ */
+function abortReason(signal: AbortSignal, message: object): unknown {
   const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'TimeoutError') return new McpError(`The MCP server did not answer ${method} in time.`, { cause: reason });
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  if (reason instanceof TimeLimitReached) {
+    const tool = method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+    return new McpTimeoutError(String(method), reason.ms, { tool, cause: reason });
+  }
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new McpError(`The MCP server did not answer ${String(method)} in time.`, { cause: reason });
   return reason;
 }
 
+/** The reason our own time limit aborts a request with: a `TimeoutError` that knows the limit. */
+class TimeLimitReached extends Error {
+  readonly ms: number;
+
+  constructor(ms: number) {
+    super(`No answer within ${ms} ms.`);
+    this.name = 'TimeoutError';
+    this.ms = ms;
+  }
+}
+
+/** A time limit option: `fallback` when not given, `Infinity` for none (`0` or `Infinity`); anything else is refused. */
+function timeLimit(ms: unknown, fallback: number, option: string): number {
+  if (ms === undefined) return fallback;
+  if (ms === 0 || ms === Infinity) return Infinity;
+  // setTimeout takes at most 2^31 - 1 ms; a longer delay fires at once.
+  if (typeof ms !== 'number' || !(ms > 0 && ms <= MAX_TIMER_MS)) {
+    throw new TypeError(`${option} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or 0 or Infinity for none; got ${String(ms)}.`);
+  }
+  return ms;
+}
+
 /**
- * Runs `task` with `signal`, also aborted after `ms` (with a `TimeoutError`). A plain timer, not `AbortSignal.timeout`,
- * whose timer Node does not let keep a process alive: a script awaiting a server that never answers would exit (code 13,
- * unsettled top-level await) instead of getting the error. Cleared when `task` settles, so it keeps nothing alive after.
+ * Runs `task` with `signal`, also aborted after `ms` (with a `TimeoutError`; `Infinity`: never). A plain timer, not
+ * `AbortSignal.timeout`, whose timer Node does not let keep a process alive: a script awaiting a server that never
+ * answers would exit (code 13, unsettled top-level await) instead of getting the error. Cleared when `task` settles, so
+ * it keeps nothing alive after.
  */
-async function withTimeLimit<T>(signal: AbortSignal | undefined, ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeLimit<T>(signal: AbortSignal | undefined, ms: number, task: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (ms === Infinity) return task(signal);
   const limit = new AbortController();
-  const timer = setTimeout(() => limit.abort(new DOMException(`No answer within ${ms} ms.`, 'TimeoutError')), ms);
+  const timer = setTimeout(() => limit.abort(new TimeLimitReached(ms)), ms);
   try {
     return await task(signal === undefined ? limit.signal : AbortSignal.any([signal, limit.signal]));
   } finally {

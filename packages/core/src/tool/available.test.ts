@@ -101,6 +101,27 @@ describe('policy.available: a tool only some runs may see', () => {
     expect((await executor.acceptClientResult({ call, output: 'blue', ticket, run })).content).toBe('blue');
   });
 
+  it('acceptClientResult names the tools the run may call for an unknown or hidden tool, as execute does', async () => {
+    const pick = defineStaffTool({ name: 'pick', description: 'Staff pick.', input: v.object({}), policy: { runsOn: 'client', available: (run) => run.deps.role === 'staff' } });
+    const executor = createExecutor({ registry: [lookup, pick] });
+    const call = { id: 'c1', name: 'pick', arguments: '{}' };
+    const hidden = await executor.acceptClientResult({ call, output: 'blue', ticket: undefined, run: guest() });
+    expect(hidden.content).toBe((await executor.execute(call, { run: guest() })).content);
+    expect(hidden.content).toBe('Error (unknown-tool): Unknown tool "pick". Available tools: lookup.');
+    const missing = await executor.acceptClientResult({ call: { id: 'c2', name: 'nope', arguments: '{}' }, output: 'blue', ticket: undefined, run: staff() });
+    expect(missing.content).toBe('Error (unknown-tool): Unknown tool "nope". Available tools: lookup, pick.');
+    // Without a run, a fresh one: the tools every run may call.
+    const none = await executor.acceptClientResult({ call: { id: 'c3', name: 'nope', arguments: '{}' }, output: 'blue', ticket: undefined });
+    expect(none.content).toBe('Error (unknown-tool): Unknown tool "nope". Available tools: lookup.');
+    // A lazy tool that fails to load is a typed failure, as in execute, not a rejection.
+    const registry = createRegistry({ tools: [lookup], resolvers: [lazyResolver({ broken: () => Promise.reject(new Error('chunk failed to load')) })] });
+    const lazy = createExecutor({ registry });
+    const broken = { id: 'c4', name: 'broken', arguments: '{}' };
+    const failed = await lazy.acceptClientResult({ call: broken, output: 'blue', ticket: undefined, run: staff() });
+    expect(failed.content).toBe((await lazy.execute(broken, { run: staff() })).content);
+    expect(failed.content).toBe('Error (execution-failed): chunk failed to load');
+  });
+
   it('the list of an unknown tool leaves out hidden lazy tools, and a lazy tool that fails to load', async () => {
     const loads = vi.fn();
     const registry = createRegistry({
