@@ -100,6 +100,12 @@ export function runsOnCaller(tool: AnyTool, mode: ExecutionMode): boolean {
   return tool.policy.runsOn === 'client' || (mode === 'manual' && tool.policy.runsOn === 'anywhere');
 }
 
+/** The arguments a human may edit when approving a call of `tool` (`policy.editable`), `undefined` when none. */
+export function editableArguments(tool: AnyTool | undefined): true | readonly string[] | undefined {
+  const editable = tool?.policy.editable;
+  return editable === undefined || editable === false ? undefined : editable;
+}
+
 /** A light context for decisions made outside a call's chain (approval rules, history conversion). */
 function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext): CallContext {
   return new CallContext({ tool, call: { id, name: tool.name, arguments: input }, args: input, input, run, side: 'server' });

@@ -29,7 +29,7 @@ import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
-import { createEarlySeals, createProofs } from './turn-proofs.ts';
+import { createEarlySeals, createProofs, sealedInput } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
@@ -483,10 +483,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         // this server ran get here: a client's result carries no usage.
         usage = addUsage(usage, r.usage);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
-        // A call a human edited ran with the edited arguments: its seal covers those (see createProofs).
-        const decision = verified.decisions.get(r.call.id);
-        const ran = decision !== undefined && 'input' in decision ? decision.input : r.call.arguments;
-        early.start(r.call.id, r.call.name, ran, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        // A call a human edited ran with the edited arguments: its seal covers those.
+        early.start(r.call.id, r.call.name, sealedInput(verified.decisions, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));

@@ -1,6 +1,6 @@
 import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent, type ToolUsage } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
-import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
@@ -215,9 +215,9 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const toolResults = inCallOrder(result.steps, results);
   const pending = await Promise.all(
     waiting.map(async (call): Promise<PendingToolCall> => {
-      const policy = (await registry.resolve(call.toolName))?.policy;
-      const editable = call.kind === 'approval' && policy !== undefined && policy.editable !== false ? { editable: policy.editable } : {};
-      return { ...call, runsOn: policy?.runsOn, ...editable };
+      const tool = await registry.resolve(call.toolName);
+      const editable = call.kind === 'approval' ? editableArguments(tool) : undefined;
+      return { ...call, runsOn: tool?.policy.runsOn, ...(editable === undefined ? {} : { editable }) };
     }),
   );
   return {

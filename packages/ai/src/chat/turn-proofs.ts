@@ -1,6 +1,6 @@
 import type { AnyTool, TicketSigner, ToolCallResult } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
-import { runsOnCaller } from './ai-tools.ts';
+import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
 import { sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
@@ -24,6 +24,15 @@ export interface ProofOptions {
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined; readonly input?: unknown }>;
   /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
   readonly early?: EarlySeals;
+}
+
+/**
+ * The arguments a finished call ran with, which its seal covers: those a human edited before approving (the decision's
+ * `input`), else the model's. The early seal and the stream's seal must get the very same object.
+ */
+export function sealedInput(decisions: ProofOptions['decisions'], toolCallId: string, input: unknown): unknown {
+  const decision = decisions.get(toolCallId);
+  return decision !== undefined && 'input' in decision ? decision.input : input;
 }
 
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
@@ -95,9 +104,8 @@ export function createProofs(options: ProofOptions): TurnProofs {
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
   ): Promise<DataChunk> => {
     // A call a human edited before approving ran with the edited arguments: the seal covers and records them.
-    const decision = 'deniedReason' in result ? undefined : options.decisions.get(toolCallId);
-    const edited = decision !== undefined && 'input' in decision;
-    const ran = edited ? decision.input : input;
+    const ran = 'deniedReason' in result ? input : sealedInput(options.decisions, toolCallId, input);
+    const edited = ran !== input;
     const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result);
     const data: SealPartData = {
       toolCallId,
@@ -109,13 +117,13 @@ export function createProofs(options: ProofOptions): TurnProofs {
   };
 
   const ticket = async (toolCallId: string, toolName: string, input: unknown, purpose: TicketPartData['purpose']): Promise<DataChunk> => {
-    const policy = tools.get(toolName)?.policy;
-    const editable = purpose === 'approval' && policy !== undefined && policy.editable !== false ? policy.editable : undefined;
+    const tool = tools.get(toolName);
+    const editable = purpose === 'approval' ? editableArguments(tool) : undefined;
     const data: TicketPartData = {
       toolCallId,
       toolName,
       purpose,
-      runsOn: policy?.runsOn ?? 'server',
+      runsOn: tool?.policy.runsOn ?? 'server',
       ticket: await tickets.sign({ purpose, toolName, callId: toolCallId, args: input, conversationId }),
       ...(editable === undefined ? {} : { editable }),
     };

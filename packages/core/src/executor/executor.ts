@@ -4,7 +4,7 @@ import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOut
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
-import { type ApprovalDecision, approval, approvalDecisionKey, placement, ticketSubject } from '../interceptors/approval.ts';
+import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
 import { callLimit, rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout } from '../interceptors/timeout.ts';
@@ -284,7 +284,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let proposed = args;
     let edits: ArgumentEdit[] | undefined;
     const decision = opts?.approval;
-    if (decision?.approved === true && decision.input !== undefined) {
+    if (approvesWithEdits(decision)) {
       const edited = editedArguments(tool, args, decision.input, meta);
       if (!edited.ok) return early(call, tool, args, started, edited.error, run);
       proposed = edited.value;

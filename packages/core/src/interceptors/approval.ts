@@ -19,6 +19,14 @@ export interface ApprovalDecision {
   readonly input?: unknown;
 }
 
+/**
+ * Whether a decision approves the call with edited arguments: the executor then runs it with them, and the approval
+ * layer checks the decision's ticket whatever the tool's rule says of the edited input.
+ */
+export function approvesWithEdits(decision: ApprovalDecision | undefined): decision is ApprovalDecision & { readonly approved: true } {
+  return decision?.approved === true && decision.input !== undefined;
+}
+
 /** Where the executor puts the caller's approval decision for this call. */
 export const approvalDecisionKey: ContextKey<ApprovalDecision> = contextKey<ApprovalDecision>('edgetool.approval-decision');
 
@@ -46,7 +54,7 @@ export function approval(options: ApprovalOptions = {}): ToolInterceptor {
   return defineInterceptor('approval', async (ctx, next) => {
     const decision = ctx.get(approvalDecisionKey);
     // Edited arguments are the human's approval: its ticket is checked even when the rule would not ask for them.
-    if (decision?.approved !== true || decision.input === undefined) {
+    if (!approvesWithEdits(decision)) {
       const rule = when ?? ctx.tool.policy.needsApproval;
       const required = typeof rule === 'function' ? await rule(ctx.input, ctx) : rule;
       if (!required) return next();
