@@ -160,6 +160,10 @@ describe('approving with edited arguments', () => {
     const denied = await s.executor.execute(call, { run: s.run, approval: { approved: false, ticket: await s.ticket(), input: { order_id: 'A-2002' } } });
     expect(errorOf(denied.outcome)?.code).toBe('approval-denied');
     expect(denied.edits).toBeUndefined();
+    // The model's own invalid arguments are the model's, whatever the denial carried.
+    const invalid = { ...call, arguments: { order_id: 'A-1001', new_date: 'soon' } };
+    const refused = await s.executor.execute(invalid, { run: s.run, approval: { approved: false, input: { order_id: 'A-1001', new_date: '2026-12-27' } } });
+    expect(refused.content).toMatch(/^Error \(invalid-input\): Invalid arguments for "update_delivery_date"\.\n/);
   });
 
   it('checks the ticket of an edit even when the rule would not ask for the edited arguments', async () => {

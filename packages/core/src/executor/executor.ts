@@ -302,7 +302,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, tool, proposed, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
     }
     if (!validation.ok) {
-      const whose = decision?.input === undefined ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
+      const whose = proposed === args ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
       const error = new ToolError('invalid-input', `${whose} for "${tool.name}".`, { ...meta, issues: validation.issues });
       return early(call, tool, proposed, started, error, run);
     }
