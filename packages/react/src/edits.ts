@@ -1,6 +1,12 @@
 import { EDIT_PART, type EditPartData } from '@edgetool/ai';
 import type { MessageLike } from './plan.ts';
 
+/** The call an edit part is for (`data-edgetool-edit`), or `undefined` for any other part. */
+export function editPartCall(part: unknown): string | undefined {
+  const p = part as { type?: unknown; data?: { toolCallId?: unknown } };
+  return p.type === EDIT_PART && typeof p.data?.toolCallId === 'string' ? p.data.toolCallId : undefined;
+}
+
 /**
  * The messages with a human's edited arguments for a call beside it (an edit part in the message that holds the call,
  * replacing an earlier one for the same call), as `approve(id, { input })` sends them. Unchanged when no message holds
@@ -12,9 +18,6 @@ export function withEditPart<T extends MessageLike>(messages: readonly T[], tool
   if (index < 0) return [...messages];
   const message = messages[index] as T;
   const data: EditPartData = { toolCallId, input };
-  const others = message.parts.filter((part) => {
-    const p = part as { type?: unknown; data?: { toolCallId?: unknown } };
-    return p.type !== EDIT_PART || p.data?.toolCallId !== toolCallId;
-  });
+  const others = message.parts.filter((part) => editPartCall(part) !== toolCallId);
   return messages.map((m, i) => (i === index ? { ...m, parts: [...others, { type: EDIT_PART, id: toolCallId, data }] } : m));
 }

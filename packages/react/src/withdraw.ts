@@ -1,4 +1,5 @@
-import { dataByCallId, EDIT_PART, SEAL_PART, type SealPartData, toolParts } from '@edgetool/ai';
+import { dataByCallId, SEAL_PART, type SealPartData, toolParts } from '@edgetool/ai';
+import { editPartCall } from './edits.ts';
 import { lastAssistantMessage, type MessageLike } from './plan.ts';
 
 /**
@@ -19,8 +20,8 @@ export function withdrawUnsentAnswers<T extends MessageLike>(messages: readonly 
   );
   if (unsent.size === 0) return undefined;
   const kept = message.parts.filter((part) => {
-    const p = part as { type?: unknown; data?: { toolCallId?: unknown } };
-    return p.type !== EDIT_PART || typeof p.data?.toolCallId !== 'string' || !unsent.has(p.data.toolCallId);
+    const edited = editPartCall(part);
+    return edited === undefined || !unsent.has(edited);
   });
   const parts = kept.map((part) => {
     const p = part as { toolCallId?: unknown; state?: unknown; approval?: { id: string; approved?: boolean; reason?: string } };
