@@ -58,6 +58,16 @@ function mount(options: UseEdgeChatOptions, render: { readonly strict?: boolean 
   return hook;
 }
 
+/** An interceptor that keeps each browser call's signal, to see which calls were aborted. */
+function watchSignals() {
+  const signals = new Map<string, AbortSignal>();
+  const watch = defineInterceptor('watch', (ctx, next) => {
+    signals.set(ctx.call.id, ctx.signal);
+    return next();
+  });
+  return { signals, watch };
+}
+
 const texts = (r: UseEdgeChatResult) =>
   r.messages
     .filter((m) => m.role === 'assistant')
@@ -331,11 +341,7 @@ describe('useEdgeChat against the real chat loop', () => {
       tools: serverTools,
       steps: [callsStep([['a1', 'pick_date', { question: 'A?' }]]), callsStep([['b1', 'pick_date', { question: 'B?' }]]), textStep('B done'), textStep('A done')],
     });
-    const signals = new Map<string, AbortSignal>();
-    const watch = defineInterceptor('watch', (ctx, next) => {
-      signals.set(ctx.call.id, ctx.signal);
-      return next();
-    });
+    const { signals, watch } = watchSignals();
     const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
     const hook = mount({ ...options, id: 'chat-a' });
     await hook.current.sendMessage({ text: 'a' });
@@ -373,11 +379,7 @@ describe('useEdgeChat against the real chat loop', () => {
       tools: serverTools,
       steps: [callsStep([['s1', 'pick_date', { question: 'First?' }]]), callsStep([['s2', 'pick_date', { question: 'Again?' }]]), callsStep([['s3', 'pick_date', { question: 'Once more?' }]])],
     });
-    const signals = new Map<string, AbortSignal>();
-    const watch = defineInterceptor('watch', (ctx, next) => {
-      signals.set(ctx.call.id, ctx.signal);
-      return next();
-    });
+    const { signals, watch } = watchSignals();
     const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
     const hook = mount({ ...options, id: 'chat-s' });
     await hook.current.sendMessage({ text: 'one' });
