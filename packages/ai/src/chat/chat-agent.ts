@@ -96,9 +96,9 @@ export interface ChatAgentOptions<TDeps = unknown> {
    */
   readonly errorMessage?: (error: unknown) => string;
   /**
-   * Time limits for the model's answer, the AI SDK's `timeout` (default `{ firstChunkMs: 60_000, chunkMs: 60_000 }`:
-   * a model that hangs ends the turn with an error within a minute). `false` sets none. Tools have their own
-   * `policy.timeoutMs`.
+   * Time limits for the model's answer, the AI SDK's `timeout` and our `responseMs` (default `{ firstChunkMs: 60_000,
+   * chunkMs: 60_000, responseMs: 120_000 }`: a model that hangs ends a UI turn with an error within a minute, a text
+   * turn within two). An object replaces the default whole. `false` sets none. Tools have their own `policy.timeoutMs`.
    */
   readonly modelTimeout?: ModelTimeout | false;
   /**
@@ -137,12 +137,17 @@ export interface ModelTimeout {
   readonly chunkMs?: number;
   /** Each whole step, tools included. */
   readonly stepMs?: number;
+  /**
+   * Until each model call's whole answer when it is not streamed: text turns (`generateTextTurn`, `agentTool`), which
+   * get no chunks to time. Tools are not counted. A UI turn streams, and `firstChunkMs` and `chunkMs` time it.
+   */
+  readonly responseMs?: number;
   /** The whole turn. */
   readonly totalMs?: number;
 }
 
 /** The default {@link ChatAgentOptions.modelTimeout}. */
-export const DEFAULT_MODEL_TIMEOUT: ModelTimeout = { firstChunkMs: 60_000, chunkMs: 60_000 };
+export const DEFAULT_MODEL_TIMEOUT: ModelTimeout = { firstChunkMs: 60_000, chunkMs: 60_000, responseMs: 120_000 };
 
 /** One turn's input. */
 export interface ChatRequest<TDeps = unknown> {
@@ -258,6 +263,20 @@ export interface ChatAgent<TDeps = unknown> {
 export function describeModel(model: LanguageModel): { provider: string; modelId: string; offline: boolean } {
   if (typeof model === 'string') return { provider: 'gateway', modelId: model, offline: false };
   return { provider: model.provider, modelId: model.modelId, offline: isOfflineModel(model) };
+}
+
+/**
+ * The AI SDK `timeout` of a UI turn's stream: the agent's `modelTimeout` without `responseMs` (text turns apply it
+ * themselves; a stream is timed by its chunks). A `responseMs` that is not a positive number fails here, when the
+ * agent is made.
+ */
+function streamTimeout(modelTimeout: ModelTimeout | false | undefined): Omit<ModelTimeout, 'responseMs'> | undefined {
+  if (modelTimeout === false) return undefined;
+  const { responseMs, ...stream } = modelTimeout ?? DEFAULT_MODEL_TIMEOUT;
+  if (responseMs !== undefined && responseMs !== Number.POSITIVE_INFINITY && !(typeof responseMs === 'number' && responseMs > 0 && responseMs <= 2_147_483_647)) {
+    throw new RangeError(`\`modelTimeout.responseMs\` must be a number of milliseconds from 1 to 2147483647, or Infinity for none; got ${String(responseMs)}.`);
+  }
+  return Object.keys(stream).length === 0 ? undefined : stream;
 }
 
 function toUIMessages(messages: readonly unknown[] | string): unknown[] {
@@ -402,7 +421,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
-  const modelTimeout = options.modelTimeout === false ? undefined : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const modelTimeout = streamTimeout(options.modelTimeout);
   const callResults = options.callResults ?? createMemoryCallResultStore();
   const fileTurns = options.toolFileTurns ?? Number.POSITIVE_INFINITY;
   ageToolFiles([], fileTurns); // A bad value fails here, not on the first turn.

@@ -1,10 +1,10 @@
-import { type ApprovalDecision, contextKey, createRunContext, createTicketSigner, defineInterceptor, defineTool, type TraceRecord } from '@edgetool/core';
+import { type ApprovalDecision, contextKey, createRunContext, createTicketSigner, defineInterceptor, defineTool, ToolError, type TraceRecord } from '@edgetool/core';
 import type { ModelMessage } from 'ai';
 import * as v from 'valibot';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { MockLanguageModelV4 } from 'ai/test';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { createChatAgent, type PendingToolCall } from './chat-agent.ts';
+import { createChatAgent, DEFAULT_MODEL_TIMEOUT, type PendingToolCall } from './chat-agent.ts';
 import { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
 
 const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'text-turn-secret-text-turn-secret-!!' }] });
@@ -201,6 +201,50 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
       global.AI_SDK_LOG_WARNINGS = before;
     }
     expect(warned).toEqual([]);
+  });
+
+  it('by default a model call that never answers ends the text turn with a timeout ToolError (responseMs), and tools are not counted', async () => {
+    const hung = () =>
+      new MockLanguageModelV4({
+        doGenerate: ({ abortSignal }) =>
+          new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
+      });
+    expect(DEFAULT_MODEL_TIMEOUT.responseMs).toBe(120_000);
+    vi.useFakeTimers();
+    try {
+      const agent = createChatAgent({ model: hung(), tools: [], tickets, maxRetries: 0 });
+      const turn = generateTextTurn(agent, { messages: 'go', run: run() });
+      const settled = turn.then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      await vi.advanceTimersByTimeAsync(119_000);
+      expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1_000);
+      const error = await settled;
+      expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 120000 ms).']);
+    } finally {
+      vi.useRealTimers();
+    }
+    // A slow tool between two quick model calls does not count against the model's clock.
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Slow',
+      input: v.object({}),
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 80)),
+    });
+    const quick = createChatAgent({ model: scriptedModel(callsStep([['c1', 'slow', {}]]), textStep('Done.')), tools: [slow], tickets, modelTimeout: { responseMs: 40 } });
+    expect((await generateTextTurn(quick, { messages: 'go', run: run() })).text).toBe('Done.');
+    // Turned off: false, or an object without it.
+    const none = createChatAgent({ model: hung(), tools: [], tickets, maxRetries: 0, modelTimeout: { stepMs: 20 } });
+    await expect(generateTextTurn(none, { messages: 'go', run: run() })).rejects.not.toBeInstanceOf(ToolError);
+  });
+
+  it('a responseMs that is not a number of milliseconds fails when the agent is made', () => {
+    for (const responseMs of [0, -1, Number.NaN, 2 ** 31, '5' as unknown as number]) {
+      expect(() => createChatAgent({ model: scriptedModel(textStep('x')), tools: [], tickets, modelTimeout: { responseMs } })).toThrow(RangeError);
+    }
+    expect(() => createChatAgent({ model: scriptedModel(textStep('x')), tools: [], tickets, modelTimeout: { responseMs: Number.POSITIVE_INFINITY } })).not.toThrow();
   });
 
   it('a step limit stops a model that never answers', async () => {

@@ -1,4 +1,13 @@
-import { type ApprovalDecision, createExecutor, type RunContext, type ToolCallResult, type ToolExecutor, type ToolProgressEvent, type ToolUsage } from '@edgetool/core';
+import {
+  type ApprovalDecision,
+  createExecutor,
+  type RunContext,
+  type ToolCallResult,
+  ToolError,
+  type ToolExecutor,
+  type ToolProgressEvent,
+  type ToolUsage,
+} from '@edgetool/core';
 import { type AssistantModelMessage, generateText, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
 import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
@@ -192,7 +201,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const direct = returnDirectStop(results);
   // The agent's budget was checked when it was made (createChatAgent).
   const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
-  const result = await generateText({
+  const clock = responseClock(options.modelTimeout);
+  const generating = generateText({
     ...settings,
     model,
     ...(instructions === undefined ? {} : { instructions }),
@@ -202,12 +212,21 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
     stopWhen: limits.stop,
-    ...abortOption(anySignal(request.signal, run.signal)),
+    ...abortOption(anySignal(request.signal, run.signal, clock?.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(options.modelTimeout),
-    // A step's usage as soon as its model call ends: its tools may still fail or hang, and its tokens are spent.
-    ...(onUsage === undefined ? {} : { onLanguageModelCallEnd: ({ usage }: { usage: LanguageModelUsage }) => reportModelUsage(spent, usage) }),
+    ...(clock === undefined ? {} : { onLanguageModelCallStart: clock.start }),
+    ...(onUsage === undefined && clock === undefined
+      ? {}
+      : {
+          onLanguageModelCallEnd: ({ usage }: { usage: LanguageModelUsage }) => {
+            clock?.stop();
+            // A step's usage as soon as its model call ends: its tools may still fail or hang, and its tokens are spent.
+            if (onUsage !== undefined) reportModelUsage(spent, usage);
+          },
+        }),
   });
+  const result = await generating.finally(() => clock?.stop());
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();
   const last = result.steps.at(-1);
@@ -244,6 +263,32 @@ export function textTurnTimeout(modelTimeout: ModelTimeout | false | undefined):
   const { stepMs, totalMs } = modelTimeout === false ? {} : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
   if (stepMs === undefined && totalMs === undefined) return {};
   return { timeout: { ...(stepMs === undefined ? {} : { stepMs }), ...(totalMs === undefined ? {} : { totalMs }) } };
+}
+
+/**
+ * The clock of `modelTimeout.responseMs`: it runs while a model call is out (from `onLanguageModelCallStart` to
+ * `onLanguageModelCallEnd`, so tools are not counted) and aborts the turn with a `timeout` {@link ToolError} when one
+ * takes longer; `generateText` rejects with that reason.
+ */
+function responseClock(modelTimeout: ModelTimeout | false | undefined): { signal: AbortSignal; start: () => void; stop: () => void } | undefined {
+  const ms = modelTimeout === false ? undefined : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT).responseMs;
+  // createChatAgent has checked it.
+  if (ms === undefined || ms === Number.POSITIVE_INFINITY) return undefined;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  const expire = (): void => controller.abort(new ToolError('timeout', `The model did not answer in time (no answer within ${ms} ms).`));
+  return {
+    signal: controller.signal,
+    start: () => {
+      stop();
+      timer = setTimeout(expire, ms);
+    },
+    stop,
+  };
 }
 
 /** The turn's results in the order the model made the calls (an approved call of an earlier turn comes first). */
