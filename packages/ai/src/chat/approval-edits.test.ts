@@ -94,6 +94,25 @@ describe('approving with edited arguments in the chat loop', () => {
     expect(second.text).toBe('I could not move it.');
   });
 
+  it('seals the arguments the call ran with: not an edit it refused, and edited arguments sent as JSON text as the object they are', async () => {
+    // A refused edit: nothing ran with it, so the seal records none and later requests show no change.
+    const refused = await pending(textStep('I could not move it.'), textStep('ok'));
+    const second = await refused.agent.generate({ messages: approveWithEdits(refused.first.messages, 'c1', { ...edited, order_id: 'A-2002' }), run: run() });
+    expect(refused.writes).toEqual([]);
+    expect(dataOf<SealPartData>(second.message, SEAL_PART)).toEqual([expect.not.objectContaining({ input: expect.anything() })]);
+    expect((await refused.agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() })).text).toBe('ok');
+
+    // Edited arguments as JSON text run as the object they spell (as a model's would): the seal records that object, and
+    // the model reads the change of the date later too, not a change of the arguments into a string.
+    const text = await pending(textStep('Moved.'), textStep('ok'));
+    const moved = await text.agent.generate({ messages: approveWithEdits(text.first.messages, 'c1', JSON.stringify(edited)), run: run() });
+    expect(text.writes).toEqual([edited]);
+    expect(dataOf<SealPartData>(moved.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    await text.agent.generate({ messages: userSays(moved.messages, 'thanks'), run: run() });
+    const history = JSON.stringify(text.model.doStreamCalls[2]?.prompt.find((m) => m.role === 'tool')?.content);
+    expect(history).toContain(JSON.stringify(editNote([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }])).slice(1, -1));
+  });
+
   it('ignores an edit beside a denial, and an edit part for a call nobody approved now', async () => {
     const denied = await pending(textStep('Not moved.'));
     const messages = approveWithEdits(denied.first.messages, 'c1', edited);

@@ -29,7 +29,7 @@ import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
-import { createEarlySeals, createProofs, sealedInput } from './turn-proofs.ts';
+import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
@@ -450,6 +450,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
+    // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
+    // seals cover and record (not the client's edit part, which the executor may have refused).
+    const ranWith = new Map<string, unknown>();
+    // A continuation sent again: its call does not run again, it gets its recorded result.
+    for (const id of verified.replayed) {
+      const decision = verified.decisions.get(id);
+      if (decision !== undefined && 'input' in decision) ranWith.set(id, decision.input);
+    }
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
@@ -484,7 +492,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         usage = addUsage(usage, r.usage);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         // A call a human edited ran with the edited arguments: its seal covers those.
-        early.start(r.call.id, r.call.name, sealedInput(verified.decisions, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        if (r.edits !== undefined) ranWith.set(r.call.id, editedInput(r.call.arguments, r.edits));
+        early.start(r.call.id, r.call.name, sealedInput(ranWith, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
@@ -546,6 +555,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         results,
         traces,
         decisions: verified.decisions,
+        ranWith,
         early,
       }),
       trailer: (last, reason) => {
