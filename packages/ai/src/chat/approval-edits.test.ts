@@ -140,6 +140,18 @@ describe('approving with edited arguments in the chat loop', () => {
     expect(again.text).toBe('Moved, as I said.');
   });
 
+  it('answers the same continuation sent again with another edit as the first one ran: its seal records the first edit', async () => {
+    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'), textStep('ok'));
+    await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    const again = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', { ...edited, new_date: '2027-05-05' }), run: run() });
+    expect(writes).toEqual([edited]);
+    expect(dataOf<SealPartData>(again.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    await agent.generate({ messages: userSays(again.messages, 'thanks'), run: run() });
+    const history = JSON.stringify(model.doStreamCalls[3]?.prompt.find((m) => m.role === 'tool')?.content);
+    expect(history).toContain('to \\"2026-12-27\\"');
+    expect(history).not.toContain('2027-05-05');
+  });
+
   it('takes edited arguments in a text turn too', async () => {
     const { agent, model, writes } = fixture(callsStep([['c1', 'update_delivery_date', proposed]]), textStep('Moved to Dec 27.'));
     const first = await generateTextTurn(agent, { messages: 'Move A-1001', run: run() });

@@ -453,11 +453,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
     const ranWith = new Map<string, unknown>();
-    // A continuation sent again: its call does not run again, it gets its recorded result.
-    for (const id of verified.replayed) {
-      const decision = verified.decisions.get(id);
-      if (decision !== undefined && 'input' in decision) ranWith.set(id, decision.input);
-    }
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
@@ -478,11 +473,21 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       decisions: verified.decisions,
       edited: verified.edited,
       grantApprovals: request.grantApprovals === true,
-      recall: (id) => (verified.replayed.has(id) ? Promise.resolve(recorded(id)) : undefined),
+      // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
+      recall: (id) =>
+        verified.replayed.has(id)
+          ? Promise.resolve(recorded(id)).then((record) => {
+              if (record !== undefined && 'input' in record) ranWith.set(id, record.input);
+              return record;
+            })
+          : undefined,
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
-          r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content },
+          {
+            ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
+            ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
+          },
           Date.now() + sealTtlMs,
         ),
       onResult: (r) => {
