@@ -131,13 +131,16 @@ describe('approving with edited arguments in the chat loop', () => {
   });
 
   it('answers the same edited continuation sent again with the recorded result, sealed with the edit', async () => {
-    const { agent, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'));
+    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'));
     const approved = approveWithEdits(first.messages, 'c1', edited);
     await agent.generate({ messages: approved, run: run() });
     const again = await agent.generate({ messages: approved, run: run() });
     expect(writes).toEqual([edited]);
     expect(dataOf<SealPartData>(again.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
     expect(again.text).toBe('Moved, as I said.');
+    // The model reads the recorded result as it did the first time: with what the user changed first.
+    const [result] = lastToolResults(model.doStreamCalls[2]) as unknown as [{ output: { value: string } }];
+    expect(result.output.value).toMatch(/^The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27"/);
   });
 
   it('answers the same continuation sent again with another edit as the first one ran: its seal records the first edit', async () => {

@@ -453,6 +453,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
     const ranWith = new Map<string, unknown>();
+    // The arguments earlier results ran with where a human edited them (the history's seals), and those of calls this
+    // request answers from their record: the model reads what changed beside each.
+    const edited = new Map(verified.edited);
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
@@ -471,13 +474,16 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       documents: options.toolDocuments ?? takesToolDocuments(model),
       onProgress: progress.report,
       decisions: verified.decisions,
-      edited: verified.edited,
+      edited,
       grantApprovals: request.grantApprovals === true,
       // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
       recall: (id) =>
         verified.replayed.has(id)
           ? Promise.resolve(recorded(id)).then((record) => {
-              if (record !== undefined && 'input' in record) ranWith.set(id, record.input);
+              if (record !== undefined && 'input' in record) {
+                ranWith.set(id, record.input);
+                edited.set(id, record.input);
+              }
               return record;
             })
           : undefined,
