@@ -29,8 +29,10 @@ export function createD1CallResultStore(db: D1Database, options: D1CallResultSto
       }
     },
     async put(key, result, expiresAt) {
-      // Outputs are JSON data (they go to the model and the client as JSON); undefined becomes null.
-      const text = JSON.stringify('output' in result ? { output: result.output ?? null } : { errorText: result.errorText });
+      // Outputs are JSON data (they go to the model and the client as JSON); undefined becomes null. The arguments a human
+      // edited are kept: a replay is sealed with them.
+      const edited = 'input' in result ? { input: result.input } : {};
+      const text = JSON.stringify('output' in result ? { output: result.output ?? null, ...edited } : { errorText: result.errorText, ...edited });
       await db.batch([db.prepare(PRUNE).bind(now(), pruneBatch), db.prepare(PUT).bind(key, text, Math.floor(expiresAt))]);
     },
   };

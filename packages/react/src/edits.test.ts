@@ -1,6 +1,6 @@
 import { EDIT_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { withEditPart } from './edits.ts';
+import { withEditPart, withSentEdits } from './edits.ts';
 import { parseServerTools } from './server-tools.ts';
 import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
 import { pendingApprovals, toolCallViews, type ViewOptions } from './views.ts';
@@ -32,6 +32,21 @@ describe('withEditPart', () => {
     expect(twice[1]?.parts.filter((p) => p.type === EDIT_PART)).toEqual([edit('c2', { q: 'other' }), edit('c1', { q: 'again' })]);
     expect(messages[1]?.parts).toHaveLength(2);
     expect(withEditPart(messages, 'nope', {})).toEqual(messages);
+  });
+});
+
+describe('withSentEdits', () => {
+  it('puts back the edit of an approved call that lost it; leaves calls that have one, wait, were denied or ran', () => {
+    const approved = toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: true } });
+    const denied = toolPart('move', 'c2', 'approval-responded', { approval: { id: 'b', approved: false } });
+    const waiting = toolPart('move', 'c3', 'approval-requested', { approval: { id: 'c' } });
+    const messages = [user('hi'), assistant([approved, denied, waiting])];
+    const edits = new Map<string, unknown>([['c1', { q: 'one' }], ['c2', { q: 'two' }], ['c3', { q: 'three' }], ['gone', {}]]);
+    const restored = withSentEdits(messages, edits);
+    expect(restored[1]?.parts.filter((p) => p.type === EDIT_PART)).toEqual([edit('c1', { q: 'one' })]);
+    expect(withSentEdits(restored, edits)).toBe(restored);
+    const ran = [user('hi'), assistant([toolPart('move', 'c1', 'output-available', { output: 'ok' })])];
+    expect(withSentEdits(ran, edits)).toBe(ran);
   });
 });
 

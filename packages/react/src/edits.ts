@@ -21,3 +21,19 @@ export function withEditPart<T extends MessageLike>(messages: readonly T[], tool
   const others = message.parts.filter((part) => editPartCall(part) !== toolCallId);
   return messages.map((m, i) => (i === index ? { ...m, parts: [...others, { type: EDIT_PART, id: toolCallId, data }] } : m));
 }
+
+/**
+ * The messages with the edit parts of `edits` (call id → edited arguments) put back beside approved calls that lost
+ * theirs: a response that was still streaming when the human approved writes its message from its own copy, which keeps
+ * the approval but not a part added beside it. The same array when nothing was missing.
+ */
+export function withSentEdits<T extends MessageLike>(messages: T[], edits: ReadonlyMap<string, unknown>): T[] {
+  let restored = messages;
+  for (const [toolCallId, input] of edits) {
+    const message = restored.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
+    if (message === undefined || message.parts.some((part) => editPartCall(part) === toolCallId)) continue;
+    const call = message.parts.find((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) as { state?: unknown; approval?: { approved?: unknown } };
+    if (call.state === 'approval-responded' && call.approval?.approved === true) restored = withEditPart(restored, toolCallId, input);
+  }
+  return restored;
+}

@@ -247,6 +247,29 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', input: proposed, edits: [{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }] });
   });
 
+  it('approve(id, { input }) while the answer still streams: the edit goes out with the approval', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({ name: 'slow_lookup', description: 'Looks something up slowly', input: v.object({}), execute: () => gate.then(() => 'found') });
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    const steps = [callsStep([['c1', 'move_delivery', proposed], ['c2', 'slow_lookup', {}]]), textStep('Moved to Dec 27.')];
+    const server = createTestServer({ tools: [...serverTools, slow], steps });
+    const hook = mount({ id: 'conv-edit-streaming', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    // Not awaited: it ends with the answer, which waits for the slow call.
+    void hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    // The step's other call still runs: the answer streams on after the approval request.
+    expect(hook.current.status).toBe('streaming');
+    hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
+    release();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'));
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
+    expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
+  });
+
   it('manual mode: approve(id, { input }) passes the browser chain with the model\'s call and sends the edits to the server', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });

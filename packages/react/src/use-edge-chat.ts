@@ -22,7 +22,7 @@ import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
-import { withEditPart } from './edits.ts';
+import { withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
 import { withdrawUnsentAnswers } from './withdraw.ts';
 
@@ -193,10 +193,18 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [api, customFetch, headersKey],
   );
 
+  // The edits sent with approvals of this chat, by call. A response still streaming when the human approved writes its
+  // message from its own copy at every chunk: the approval stays (the AI SDK updates that copy too), the edit part
+  // beside it goes. They are put back when the response ends, before the continuation goes out.
+  const sentEdits = useRef({ chatId, edits: new Map<string, unknown>() });
+  if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
+  const restoreEdits = useRef<() => void>(() => {});
+
   const chat = useChat<EdgetoolUIMessage>({
     id: chatId,
     transport,
     sendAutomaticallyWhen: shouldContinue,
+    onFinish: () => restoreEdits.current(),
     onData: (part) => {
       const read = readProgressPart(part);
       if (read !== undefined) report(read.toolCallId, read.progress);
@@ -271,6 +279,18 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
 
   const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
+  restoreEdits.current = () => {
+    const { edits } = sentEdits.current;
+    if (edits.size > 0) setMessages((messages) => withSentEdits(messages, edits));
+  };
+  /** Adds the human's edited arguments beside the call (and keeps them, see `sentEdits`), before its approval goes out. */
+  const sendEdit = useCallback(
+    (toolCallId: string, input: unknown) => {
+      sentEdits.current.edits.set(toolCallId, input);
+      setMessages((messages) => withEditPart(messages, toolCallId, input));
+    },
+    [setMessages],
+  );
 
   /** One pass through a browser chain; records its trace. */
   const pass = useCallback(
@@ -345,7 +365,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const id = call.approvalId ?? '';
       if (outcome.type === 'success') {
         // The server checks and applies the human's edits (the browser chain authorised the call as the model made it).
-        if (edit !== undefined) setMessages((messages) => withEditPart(messages, call.toolCallId, edit.input));
+        if (edit !== undefined) sendEdit(call.toolCallId, edit.input);
         return addToolApprovalResponse({ id, approved: true });
       }
       // Arguments the model got wrong are not the user's denial. The server validates again before anything runs, so
@@ -356,7 +376,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate, setMessages],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate, sendEdit],
   );
 
   const perform = useCallback(
@@ -457,14 +477,14 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
           if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
             ids.add(toolCallId);
             // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
-            if (edit !== undefined) setMessages((messages) => withEditPart(messages, toolCallId, edit.input));
+            if (edit !== undefined) sendEdit(toolCallId, edit.input);
             void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
             return;
           }
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId, setMessages],
+    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId, sendEdit],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),

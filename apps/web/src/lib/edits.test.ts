@@ -43,6 +43,8 @@ describe('editedInput', () => {
   it('names the field whose value cannot be read', () => {
     expect(editedInput(input, fields, { count: 'three' })).toEqual({ ok: false, key: 'count', message: 'count: enter a number.' });
     expect(editedInput(input, fields, { tags: '[b' })).toEqual({ ok: false, key: 'tags', message: 'tags: enter valid JSON.' });
+    // A date control gives '' when it is emptied or holds a date it cannot read (a day left out): no date to send.
+    expect(editedInput(input, fields, { new_date: '' })).toEqual({ ok: false, key: 'new_date', message: 'new_date: enter a date.' });
   });
 });
 

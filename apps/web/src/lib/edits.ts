@@ -46,7 +46,11 @@ export function editedInput(input: unknown, fields: readonly EditField[], values
       delete edited[field.key];
       continue;
     }
-    if (field.kind === 'number') {
+    if (field.kind === 'date') {
+      // The date control gives '' when it is emptied or holds a date it cannot read: there is no date to send.
+      if (!DATE.test(text)) return { ok: false, key: field.key, message: `${field.key}: enter a date.` };
+      edited[field.key] = text;
+    } else if (field.kind === 'number') {
       const number = Number(text);
       if (text.trim() === '' || !Number.isFinite(number)) return { ok: false, key: field.key, message: `${field.key}: enter a number.` };
       edited[field.key] = number;

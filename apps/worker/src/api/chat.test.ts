@@ -1,5 +1,5 @@
 // POST /api/chat end to end inside workerd: the offline model, the real D1, tickets in D1.
-import { type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData } from '@edgetool/ai';
+import { EDIT_PART, type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData, SEAL_PART, type SealPartData } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { chatRequest, post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
@@ -75,6 +75,27 @@ describe('POST /api/chat', () => {
     // The conversation goes on from the replayed answer.
     const next = await readTurn(await post({ id: 'chat-approve', messages: [...approved.slice(0, -1), replay.message, user('thanks')] }));
     expect(next.chunks.at(-1)?.type).toBe('finish');
+  });
+
+  it('an approval with an edited date writes it once; the same continuation again with another date is sealed with the first', async () => {
+    const { history, toolCallId } = await askToMove('chat-approve-edit');
+    const input = toolPart(history.at(-1) as EdgetoolUIMessage, 'update_delivery_date')?.input as Record<string, unknown>;
+    const withEdit = (date: string) => {
+      const approved = respond(history, toolCallId, true);
+      (approved.at(-1) as EdgetoolUIMessage).parts.push({ type: EDIT_PART, id: toolCallId, data: { toolCallId, input: { ...input, new_date: date } } });
+      return approved;
+    };
+    const first = withEdit('2026-12-27');
+    const second = await readTurn(await post({ id: 'chat-approve-edit', messages: first }), first.at(-1));
+    expect(await deliveryDate('A-1003')).toBe('2026-12-27');
+    const sealed = (message: EdgetoolUIMessage) => message.parts.flatMap((p) => (p.type === SEAL_PART ? [(p.data as SealPartData).input] : []));
+    expect(sealed(second.message)).toEqual([{ ...input, new_date: '2026-12-27' }]);
+    // The answer was lost and the continuation comes again, with another date this time: nothing runs, and the seal
+    // names the date that was written (D1 keeps it with the recorded result), not the one this request asks for.
+    const again = withEdit('2026-12-30');
+    const replay = await readTurn(await post({ id: 'chat-approve-edit', messages: again }), again.at(-1));
+    expect(await deliveryDate('A-1003')).toBe('2026-12-27');
+    expect(sealed(replay.message)).toEqual([{ ...input, new_date: '2026-12-27' }]);
   });
 
   it('an approved continuation that never arrived does not block the conversation: the user just goes on', async () => {

@@ -94,6 +94,25 @@ describe('approving with edited arguments in the chat loop', () => {
     expect(second.text).toBe('I could not move it.');
   });
 
+  it('seals the arguments the call ran with: not an edit it refused, and edited arguments sent as JSON text as the object they are', async () => {
+    // A refused edit: nothing ran with it, so the seal records none and later requests show no change.
+    const refused = await pending(textStep('I could not move it.'), textStep('ok'));
+    const second = await refused.agent.generate({ messages: approveWithEdits(refused.first.messages, 'c1', { ...edited, order_id: 'A-2002' }), run: run() });
+    expect(refused.writes).toEqual([]);
+    expect(dataOf<SealPartData>(second.message, SEAL_PART)).toEqual([expect.not.objectContaining({ input: expect.anything() })]);
+    expect((await refused.agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() })).text).toBe('ok');
+
+    // Edited arguments as JSON text run as the object they spell (as a model's would): the seal records that object, and
+    // the model reads the change of the date later too, not a change of the arguments into a string.
+    const text = await pending(textStep('Moved.'), textStep('ok'));
+    const moved = await text.agent.generate({ messages: approveWithEdits(text.first.messages, 'c1', JSON.stringify(edited)), run: run() });
+    expect(text.writes).toEqual([edited]);
+    expect(dataOf<SealPartData>(moved.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    await text.agent.generate({ messages: userSays(moved.messages, 'thanks'), run: run() });
+    const history = JSON.stringify(text.model.doStreamCalls[2]?.prompt.find((m) => m.role === 'tool')?.content);
+    expect(history).toContain(JSON.stringify(editNote([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }])).slice(1, -1));
+  });
+
   it('ignores an edit beside a denial, and an edit part for a call nobody approved now', async () => {
     const denied = await pending(textStep('Not moved.'));
     const messages = approveWithEdits(denied.first.messages, 'c1', edited);
@@ -112,13 +131,28 @@ describe('approving with edited arguments in the chat loop', () => {
   });
 
   it('answers the same edited continuation sent again with the recorded result, sealed with the edit', async () => {
-    const { agent, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'));
+    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'));
     const approved = approveWithEdits(first.messages, 'c1', edited);
     await agent.generate({ messages: approved, run: run() });
     const again = await agent.generate({ messages: approved, run: run() });
     expect(writes).toEqual([edited]);
     expect(dataOf<SealPartData>(again.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
     expect(again.text).toBe('Moved, as I said.');
+    // The model reads the recorded result as it did the first time: with what the user changed first.
+    const [result] = lastToolResults(model.doStreamCalls[2]) as unknown as [{ output: { value: string } }];
+    expect(result.output.value).toMatch(/^The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27"/);
+  });
+
+  it('answers the same continuation sent again with another edit as the first one ran: its seal records the first edit', async () => {
+    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'), textStep('ok'));
+    await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    const again = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', { ...edited, new_date: '2027-05-05' }), run: run() });
+    expect(writes).toEqual([edited]);
+    expect(dataOf<SealPartData>(again.message, SEAL_PART)).toEqual([expect.objectContaining({ toolCallId: 'c1', input: edited })]);
+    await agent.generate({ messages: userSays(again.messages, 'thanks'), run: run() });
+    const history = JSON.stringify(model.doStreamCalls[3]?.prompt.find((m) => m.role === 'tool')?.content);
+    expect(history).toContain('to \\"2026-12-27\\"');
+    expect(history).not.toContain('2027-05-05');
   });
 
   it('takes edited arguments in a text turn too', async () => {

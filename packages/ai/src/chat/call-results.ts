@@ -1,5 +1,9 @@
-/** What an approved call produced, as the model reads it: its output, or its error text. */
-export type RecordedCallResult = { readonly output: unknown } | { readonly errorText: string };
+/**
+ * What an approved call produced, as the model reads it: its output, or its error text. `input`: the arguments it ran
+ * with, when a human edited them before approving (the same continuation sent again is sealed with those, whatever
+ * edit it carries this time).
+ */
+export type RecordedCallResult = ({ readonly output: unknown } | { readonly errorText: string }) & { readonly input?: unknown };
 
 /**
  * Where the chat loop keeps the results of approved calls, so that a client that lost the answer and sends the same

@@ -29,7 +29,7 @@ import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output
 import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
-import { createEarlySeals, createProofs, sealedInput } from './turn-proofs.ts';
+import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
@@ -469,6 +469,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
 
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
     const results = new Map<string, ToolCallResult>();
+    // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
+    // seals cover and record (not the client's edit part, which the executor may have refused).
+    const ranWith = new Map<string, unknown>();
+    // The arguments earlier results ran with where a human edited them (the history's seals), and those of calls this
+    // request answers from their record: the model reads what changed beside each.
+    const edited = new Map(verified.edited);
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
@@ -487,13 +493,26 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       documents: options.toolDocuments ?? takesToolDocuments(model),
       onProgress: progress.report,
       decisions: verified.decisions,
-      edited: verified.edited,
+      edited,
       grantApprovals: request.grantApprovals === true,
-      recall: (id) => (verified.replayed.has(id) ? Promise.resolve(recorded(id)) : undefined),
+      // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
+      recall: (id) =>
+        verified.replayed.has(id)
+          ? Promise.resolve(recorded(id)).then((record) => {
+              if (record !== undefined && 'input' in record) {
+                ranWith.set(id, record.input);
+                edited.set(id, record.input);
+              }
+              return record;
+            })
+          : undefined,
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
-          r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content },
+          {
+            ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
+            ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
+          },
           Date.now() + sealTtlMs,
         ),
       onResult: (r) => {
@@ -503,7 +522,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         usage = addUsage(usage, r.usage);
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         // A call a human edited ran with the edited arguments: its seal covers those.
-        early.start(r.call.id, r.call.name, sealedInput(verified.decisions, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        if (r.edits !== undefined) ranWith.set(r.call.id, editedInput(r.call.arguments, r.edits));
+        early.start(r.call.id, r.call.name, sealedInput(ranWith, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
@@ -565,6 +585,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         results,
         traces,
         decisions: verified.decisions,
+        ranWith,
         early,
       }),
       trailer: (last, reason) => {

@@ -1,4 +1,4 @@
-import type { AnyTool, TicketSigner, ToolCallResult } from '@edgetool/core';
+import type { AnyTool, ArgumentEdit, TicketSigner, ToolCallResult } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
@@ -22,17 +22,33 @@ export interface ProofOptions {
   readonly traces?: boolean;
   /** Verified approval decisions of this request (denials are sealed with their reason). */
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined; readonly input?: unknown }>;
+  /** The arguments calls of this request ran with where a human's edit was applied, by tool call id (see {@link editedInput}). */
+  readonly ranWith: ReadonlyMap<string, unknown>;
   /** Seals started when a call finished (see {@link createEarlySeals}); used when they cover exactly the chunk. */
   readonly early?: EarlySeals;
 }
 
 /**
- * The arguments a finished call ran with, which its seal covers: those a human edited before approving (the decision's
- * `input`), else the model's. The early seal and the stream's seal must get the very same object.
+ * The arguments a finished call ran with, which its seal covers: those a human edited before approving (`ranWith`, what
+ * the executor applied), else the model's. The early seal and the stream's seal must get the very same object.
  */
-export function sealedInput(decisions: ProofOptions['decisions'], toolCallId: string, input: unknown): unknown {
-  const decision = decisions.get(toolCallId);
-  return decision !== undefined && 'input' in decision ? decision.input : input;
+export function sealedInput(ranWith: ProofOptions['ranWith'], toolCallId: string, input: unknown): unknown {
+  return ranWith.has(toolCallId) ? ranWith.get(toolCallId) : input;
+}
+
+/**
+ * The arguments a call ran with: the model's with the edits the executor applied (`ToolCallResult.edits`). Not the
+ * client's request: the executor refuses edits the tool does not allow, and reads JSON text as the object it spells.
+ */
+export function editedInput(input: unknown, edits: readonly ArgumentEdit[]): unknown {
+  const whole = edits.find((edit) => edit.key === '');
+  if (whole !== undefined || typeof input !== 'object' || input === null) return whole?.to;
+  const ran: Record<string, unknown> = { ...input };
+  for (const { key, to } of edits) {
+    if (to === undefined) delete ran[key];
+    else Object.defineProperty(ran, key, { value: to, enumerable: true, writable: true, configurable: true });
+  }
+  return ran;
 }
 
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
@@ -104,7 +120,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
   ): Promise<DataChunk> => {
     // A call a human edited before approving ran with the edited arguments: the seal covers and records them.
-    const ran = 'deniedReason' in result ? input : sealedInput(options.decisions, toolCallId, input);
+    const ran = 'deniedReason' in result ? input : sealedInput(options.ranWith, toolCallId, input);
     const edited = ran !== input;
     const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result);
     const data: SealPartData = {
