@@ -1,5 +1,23 @@
 import { EDIT_PART, type EditPartData } from '@edgetool/ai';
+import { argumentEdits } from '@edgetool/core';
 import type { MessageLike } from './plan.ts';
+import type { ToolCallView } from './views.ts';
+
+/**
+ * Why `approve(id, { input })` cannot send `input` for the call `view` shows, or `undefined` when it can. The server
+ * would refuse such an edit, and in the chat loop a refused edit ends the call (its ticket is spent), so the mistake is
+ * the developer's to see at once: a tool that lets nothing be edited, or a change of an argument its `policy.editable`
+ * does not list.
+ */
+export function refusedEdit(view: Pick<ToolCallView, 'toolName' | 'input' | 'editable'>, input: unknown): string | undefined {
+  const { toolName, editable } = view;
+  if (editable === undefined) return `"${toolName}" lets no argument be edited (its policy.editable); approve without input.`;
+  if (editable === true) return undefined;
+  const refused = argumentEdits(view.input, input).filter((edit) => !editable.includes(edit.key));
+  if (refused.length === 0) return undefined;
+  const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
+  return `"${toolName}" lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')} (changed: ${names}).`;
+}
 
 /** The call an edit part is for (`data-edgetool-edit`), or `undefined` for any other part. */
 export function editPartCall(part: unknown): string | undefined {

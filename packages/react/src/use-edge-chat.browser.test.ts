@@ -276,10 +276,43 @@ describe('useEdgeChat against the real chat loop', () => {
     const hook = mount({ id: 'conv-edit-manual', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    expect(hook.current.pendingApprovals[0]?.editable).toEqual(['new_date']);
     hook.current.approve('c1', { input: { order_id: 'A-1', new_date: '2027-01-04' } });
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2027-01-04' }]);
     expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2027-01-04' }]);
+  });
+
+  it('approve(id, { input }) throws, and sends nothing, for a change the tool does not allow; then approves as asked', async () => {
+    writes.length = 0;
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed]]), textStep('Moved.')] });
+    const hook = mount({ id: 'conv-edit-refused', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    expect(() => hook.current.approve('c1', { input: { order_id: 'A-2', new_date: '2026-12-27' } })).toThrow(
+      'approve("c1", { input }): "move_delivery" lets a human edit only "new_date" (changed: "order_id").',
+    );
+    expect(() => hook.current.approve('c1', { input: 'A-2' })).toThrow('(changed: the arguments as a whole)');
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('awaiting-approval');
+    // The refused edit did not decide the call: the same call can still be approved.
+    hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
+  });
+
+  it('approve(id, { input }) of a call whose tool lets nothing be edited throws, and the call still waits', async () => {
+    const fixed = defineTool({ name: 'cancel_order', description: 'Cancels an order', input: v.object({ order_id: v.string() }), policy: { effects: 'destructive' }, execute: () => 'cancelled' });
+    const server = createTestServer({ tools: [...serverTools, fixed], steps: [callsStep([['c1', 'cancel_order', { order_id: 'A-1' }]]), textStep('Cancelled.')] });
+    const hook = mount({ id: 'conv-edit-none', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'cancel it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    expect(hook.current.pendingApprovals[0]).not.toHaveProperty('editable');
+    expect(() => hook.current.approve('c1', { input: { order_id: 'A-2' } })).toThrow('"cancel_order" lets no argument be edited (its policy.editable); approve without input.');
+    expect(server.requests).toHaveLength(1);
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cancelled.'));
   });
 
   it('approve(id, { input }) of a browser tool throws: edits apply to calls the server runs', async () => {

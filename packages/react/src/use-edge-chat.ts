@@ -22,7 +22,7 @@ import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
-import { withEditPart, withSentEdits } from './edits.ts';
+import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
 import { withdrawUnsentAnswers } from './withdraw.ts';
 
@@ -83,7 +83,8 @@ export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage
    * Approves a pending call. The first decision of a call wins: a later `approve` or `deny` of it is ignored. With
    * `input`, the call runs with those arguments instead of the model's (the whole arguments, not only the changes): the
    * server takes only changes its tool allows (`ToolCallView.editable`), validates them again, and the model reads what
-   * changed. Edits apply to calls the server runs; a browser tool's call throws a `TypeError`.
+   * changed. Edits apply to calls the server runs. A `TypeError` is thrown, and nothing is sent, for a browser tool's
+   * call, a call whose tool lets nothing be edited, and a change of an argument `editable` does not list.
    */
   approve(toolCallId: string, options?: ApproveOptions): void;
   /** Denies a pending call; the model reads the reason. The first decision of a call wins. */
@@ -214,6 +215,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   });
   const messagesRef = useRef(chat.messages);
   messagesRef.current = chat.messages;
+  // The views of the latest render, for decide() (made further down, from state decide() changes).
+  const viewsRef = useRef<ReadonlyMap<string, ToolCallView>>(new Map());
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
 
   /**
@@ -455,11 +458,15 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string, edit?: { readonly input: unknown }): void => {
       const ids = decided.current.ids;
-      if (ids.has(toolCallId) || tooLate(toolCallId)) return;
       const call = calls.get(toolCallId);
+      // A mistaken edit throws whether or not the call is still open: the developer sees it on the first try.
       if (edit !== undefined && call?.kind === 'run') {
         throw new TypeError(`approve("${toolCallId}", { input }): "${call.toolName}" runs in this browser; edited arguments apply to calls the server runs.`);
       }
+      const view = edit === undefined ? undefined : viewsRef.current.get(toolCallId);
+      const refused = view === undefined || edit === undefined ? undefined : refusedEdit(view, edit.input);
+      if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
+      if (ids.has(toolCallId) || tooLate(toolCallId)) return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
       if (message !== undefined && stopped.has(message.id)) {
@@ -520,6 +527,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),
     [chat.messages, browserTools, serverToolMap, calls, streaming, mode, progress, earlierTraces, stopped, expired],
   );
+  viewsRef.current = views;
   const pending = useMemo(() => pendingApprovals(views), [views]);
   const model = useMemo(() => activeModel(chat.messages), [chat.messages]);
   const chatError = useMemo(() => (refusedCalls === undefined ? describeChatError(chat.error) : undefined), [chat.error, refusedCalls]);
