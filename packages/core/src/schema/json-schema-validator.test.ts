@@ -57,6 +57,10 @@ describe('jsonSchema: patterns run on the linear matcher', () => {
     expect(await messages(schema, 'a@b.c')).toEqual(['String is too short (5 < 6).']);
     expect(await messages(schema, 'ab.cde')).toEqual(['String does not match format "email".']);
     expect(await validate(schema, 'ab@c.de')).toEqual({ value: 'ab@c.de' });
+    // The allOf it appends to is the guarded one: a pattern inside it runs on the matcher too.
+    const inner = { format: 'email', pattern: '@', allOf: [{ pattern: EVIL }] };
+    expect(guardPatterns(inner, cfworker).schema).toEqual({ format: 'email', allOf: [{ format: PATTERN_FORMAT + EVIL }, { format: `${PATTERN_FORMAT}@` }] });
+    expect(await messages(inner, ATTACK)).toEqual(expect.arrayContaining([mismatch(EVIL), mismatch('@')]));
   });
 
   it('selects anyOf and oneOf branches as the engine would', async () => {

@@ -1,6 +1,6 @@
 // The half of `jsonSchema()` that loads on first use, beside `@cfworker/json-schema` (which it is handed): the
 // validation function, and the guard that keeps a schema's `pattern`s off the engine's backtracking matcher (see
-// "Patterns from remote schemas" in docs/architecture.md).
+// "Patterns in raw JSON Schemas" in docs/architecture.md).
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from './input-schema.ts';
 import { compileLinearPattern, patternRisk } from './linear-pattern.ts';
@@ -99,7 +99,7 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonl
       try {
         pattern = String(source.pattern); // what `new RegExp(pattern)` reads; one that cannot be read throws there, as before
       } catch {}
-      const allOf = source.allOf;
+      const allOf = (copy ?? source).allOf; // guarded already, if it held patterns
       if (pattern !== undefined && linear(pattern) !== null && (source.format === undefined || allOf === undefined || Array.isArray(allOf))) {
         const name = PATTERN_FORMAT + pattern;
         const known = pattern;
