@@ -53,6 +53,8 @@ const named = pattern.map((p) => {
 const character = fc.constantFrom('a', 'a', 'b', 'c', 'A', '1', '_', '-', ' ', '\n', '\r', '\u2028', '😀', '😁', '\uD83D', 'é', 'Ω', '.', '\t');
 const text = fc.array(character, { maxLength: 8 }).map((chars) => chars.join(''));
 
+const QUIRK = /\B/u.test('a😁a');
+
 describe('compileLinearPattern = new RegExp(p, "u").test (property)', () => {
   it('gives the engine’s answer on random patterns and texts', () => {
     fc.assert(
@@ -67,7 +69,11 @@ describe('compileLinearPattern = new RegExp(p, "u").test (property)', () => {
           return;
         }
         expect(test).toBeTypeOf('function');
-        for (const s of texts) expect([p, s, test?.(s)]).toEqual([p, s, native.test(s)]);
+        for (const s of texts) {
+          // Node 24's V8 also looks for \B inside a surrogate pair (against the spec; workerd's and Chromium's do not).
+          if (QUIRK && p.includes('\\B') && /[\ud800-\udbff][\udc00-\udfff]/.test(s)) continue;
+          expect([p, s, test?.(s)]).toEqual([p, s, native.test(s)]);
+        }
       }),
       { numRuns: 1000 },
     );

@@ -42,10 +42,8 @@ const CASES: readonly (readonly [string, readonly string[]])[] = [
   ['^\\b$', ['', 'a']],
   ['^\\B$', ['', 'a']],
   ['a\\b', ['a', 'ab', 'a!']],
-  // V8 also tries the positions inside a surrogate pair for a match that reads nothing
-  ['\\B', ['a😁a', 'a\uD83Da', '😁', 'ab']],
+  ['\\B', ['a\uD83Da', '😁', 'ab', 'a']],
   ['\\B[^]$', ['a😁', '😁']],
-  ['x|\\B\\B$', ['a😁', 'a😁a']],
   // classes: ranges, negation, escapes inside, astral ranges, the empty and the full class
   ['^[abc]$', ['a', 'c', 'd', '']],
   ['^[^abc]$', ['a', 'd', '\n', '😀', '']],
@@ -83,6 +81,13 @@ describe('compileLinearPattern: the engine’s answers, construct by construct',
       for (const text of texts) expect([text, test?.(text)]).toEqual([text, new RegExp(pattern, 'u').test(text)]);
     });
   }
+
+  it('does not search inside a surrogate pair, as the spec says (Node 24’s V8 does, for a match that reads nothing)', () => {
+    // workerd's and Chromium's V8 answer false; Node 24's (13.6) finds \B between the two halves of 😁, at index 2.
+    expect(compileLinearPattern('\\B')?.('a😁a')).toBe(false);
+    expect(compileLinearPattern('x|\\B\\B$')?.('a😁a')).toBe(false);
+    expect(compileLinearPattern('\\B')?.('😁')).toBe(true); // at 0 and at the end, where neither side is a word character
+  });
 
   it('answers in time linear in the text where the engine backtracks exponentially', () => {
     // The engine takes hours on these; a broken matcher hangs here until the test times out.

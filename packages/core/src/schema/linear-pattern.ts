@@ -265,14 +265,6 @@ function run(text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: 
     }
     return false;
   };
-  if (/[\ud800-\udbff][\udc00-\udfff]/.test(text)) {
-    // V8 also tries the positions inside a surrogate pair, where nothing can be read and only \B holds:
-    // `/\B/u.test('a😁a')` is true (at index 2). Every such position is alike, so one look answers for all.
-    [i, prev, next] = [1, 0xd800, 0xdc00];
-    if (add(0)) return true;
-    [i, prev, next, built] = [0, -1, text.codePointAt(0) as number, 0];
-    step++;
-  }
   if (add(0)) return true;
   [list, following, count, built] = [following, list, built, 0];
   while (next >= 0) {
