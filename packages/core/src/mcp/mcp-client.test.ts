@@ -616,6 +616,47 @@ describe('MCP client: servers that misbehave get a typed error', () => {
   });
 });
 
+describe('MCP client: patterns in a server’s schemas cannot hang the isolate', () => {
+  // A remote schema's pattern meets arguments the model wrote: without the guard, the first call blocks the thread
+  // for hours (the engine backtracks on `^(a+)+$`), and this test never ends.
+  const tools = [
+    { name: 'find', description: 'Finds', inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } }, required: ['q'] } },
+    { name: 'tag', description: 'Tags', inputSchema: { type: 'object', patternProperties: { '^(x+x+)+$': { type: 'string' } } } },
+    { name: 'pick', description: 'Picks', inputSchema: { type: 'object', properties: { v: { anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'string', pattern: '^[a-z]+$' }] } } } },
+  ];
+  const server = () =>
+    scripted((m) => {
+      if (m.method === 'initialize') return initialized(m.id);
+      if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools } });
+      if (m.method === 'tools/call') return json({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: `ran ${JSON.stringify((m.params as { arguments: unknown }).arguments)}` }] } });
+      return new Response(null, { status: 202 });
+    });
+
+  it('an argument made to backtrack gets an issue naming the pattern; a refused patternProperties key fails only its tool; anyOf branches still choose', async () => {
+    const remote = server();
+    const client = await connectMcp({ url: URL_, fetch: remote.fetch });
+    const listed = await client.tools({ policy: { effects: 'read' } }); // runs without an approval
+    expect(listed.find((t) => t.name === 'find')?.jsonSchema).toEqual(tools[0]?.inputSchema);
+    const executor = createExecutor({ registry: listed });
+    const [find, tag, pick, wrong, ok] = await executor.executeAll([
+      { id: 'a', name: 'find', arguments: JSON.stringify({ q: `${'a'.repeat(5000)}!` }) },
+      { id: 'b', name: 'tag', arguments: JSON.stringify({ [`${'x'.repeat(5000)}!`]: 'v' }) },
+      { id: 'c', name: 'pick', arguments: '{"v":"123"}' },
+      { id: 'd', name: 'pick', arguments: '{"v":"12a"}' },
+      { id: 'e', name: 'find', arguments: '{"q":"aaa"}' },
+    ]);
+    expect(find?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: 'q', message: 'String does not match pattern "^(a+)+$".' }] } });
+    expect(tag?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
+    expect(tag?.content).toContain('its schema\'s patternProperties key "^(x+x+)+$" is not run, because a quantifier applies to a group that holds a quantifier');
+    expect(pick?.content).toBe('ran {"v":"123"}');
+    expect(wrong?.content).toContain('String does not match pattern "^\\d+$".');
+    expect(wrong?.content).toContain('String does not match pattern "^[a-z]+$".');
+    expect(ok?.content).toBe('ran {"q":"aaa"}');
+    // Only the two valid calls reached the server.
+    expect(remote.requests.filter((r) => r.message.method === 'tools/call')).toHaveLength(2);
+  });
+});
+
 describe('MCP client: time limits', () => {
   /** A server whose `tools/call` answers only when released (`hold`), or never; it accepts every notification. */
   function holding() {

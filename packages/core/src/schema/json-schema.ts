@@ -1,4 +1,3 @@
-import type { Validator } from '@cfworker/json-schema';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from './input-schema.ts';
 
@@ -7,33 +6,21 @@ export interface JsonSchemaValidator<T = unknown> extends StandardSchemaV1<unkno
   readonly jsonSchema: JsonSchema;
 }
 
-// Parent keywords repeat what their children already say; keep the precise leaf errors.
-const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'allOf', '$ref', 'additionalProperties', 'prefixItems', 'contains']);
-
-function pointerToPath(pointer: string): readonly PropertyKey[] {
-  const body = pointer.replace(/^#\/?/, '');
-  if (body === '') return [];
-  return body.split('/').map((raw) => {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(key) ? Number(key) : key;
-  });
-}
-
-type ValidatorModule = typeof import('@cfworker/json-schema');
+type ValidatorModule = typeof import('./json-schema-validator.ts') & { readonly cfworker: typeof import('@cfworker/json-schema') };
 
 let validatorModule: ValidatorModule | undefined;
 let loadingValidator: Promise<ValidatorModule> | undefined;
 
 /**
- * Loads `@cfworker/json-schema` once, when a raw JSON Schema is first made. A bundler that splits code (Vite,
- * for a browser) keeps the validator (about 23 KB minified) out of the page's first load; one that does not
- * (wrangler) bundles it inline and it loads at once. A failed load is retried on the next use.
+ * Loads `@cfworker/json-schema` and the pattern guard once, when a raw JSON Schema is first made. A bundler that
+ * splits code (Vite, for a browser) keeps them (about 27 KB minified) out of the page's first load; one that does not
+ * (wrangler) bundles them inline and they load at once. A failed load is retried on the next use.
  */
 function loadValidator(): Promise<ValidatorModule> {
-  loadingValidator ??= import('@cfworker/json-schema').then(
-    (module) => {
-      validatorModule = module;
-      return module;
+  loadingValidator ??= Promise.all([import('@cfworker/json-schema'), import('./json-schema-validator.ts')]).then(
+    ([cfworker, module]) => {
+      validatorModule = { ...module, cfworker };
+      return validatorModule;
     },
     (error: unknown) => {
       loadingValidator = undefined;
@@ -43,23 +30,32 @@ function loadValidator(): Promise<ValidatorModule> {
   return loadingValidator;
 }
 
+/** Options of {@link jsonSchema}. */
+export interface JsonSchemaOptions {
+  /** The JSON Schema draft to validate by (default `'7'`). */
+  readonly draft?: '4' | '7' | '2019-09' | '2020-12';
+  /**
+   * Run `pattern`s and `patternProperties` on the engine's own (backtracking) matcher, as written, with nothing refused.
+   * Only for schemas you wrote: a pattern such as `^(a+)+$` lets one argument block the isolate for hours.
+   */
+  readonly trustPatterns?: boolean;
+}
+
 /**
  * Wraps a raw JSON Schema (for dynamic tools: MCP, user-defined, loaded at run time) so the
  * executor can validate it with `@cfworker/json-schema`, which never uses `eval`. Validation is synchronous once
  * the validator has loaded (it starts loading here); a call that comes first waits for it (the Standard Schema
- * `validate` may return a promise, and the executor awaits one).
+ * `validate` may return a promise, and the executor awaits one). Its `pattern`s run on a linear-time matcher with the
+ * engine's exact answers, and a pattern that matcher cannot run and the engine could backtrack on for long is refused
+ * (each validation fails with an issue that names it), unless `trustPatterns`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function jsonSchema<T = unknown>(schema: JsonSchema, options: { draft?: '4' | '7' | '2019-09' | '2020-12' } = {}): JsonSchemaValidator<T> {
-  let validator: Validator | undefined;
+export function jsonSchema<T = unknown>(schema: JsonSchema, options: JsonSchemaOptions = {}): JsonSchemaValidator<T> {
+  let validate: ((value: unknown) => StandardSchemaV1.Result<T>) | undefined;
   const { $schema: _drop, ...forModel } = schema;
   const check = (module: ValidatorModule, value: unknown): StandardSchemaV1.Result<T> => {
-    validator ??= new module.Validator(schema as never, options.draft ?? '7', false);
-    const result = validator.validate(value);
-    if (result.valid) return { value: value as T };
-    const leaves = result.errors.filter((e) => !WRAPPER_KEYWORDS.has(e.keyword));
-    const errors = leaves.length > 0 ? leaves : result.errors;
-    return { issues: errors.map((e) => ({ message: e.error, path: pointerToPath(e.instanceLocation) })) };
+    validate ??= module.createValidator<T>({ cfworker: module.cfworker, schema, draft: options.draft ?? '7', trustPatterns: options.trustPatterns === true });
+    return validate(value);
   };
   if (validatorModule === undefined) loadValidator().catch(() => {}); // a failure surfaces on the first validation
   return {

@@ -1,0 +1,186 @@
+// jsonSchema()'s pattern guard: a schema's patterns run on the linear matcher wherever the validator can reach them,
+// with the engine's answers; what the matcher cannot run and the engine could backtrack on for long is refused.
+// The ReDoS inputs below block the engine for hours: without the guard, these tests hang until the run is stopped.
+import * as cfworker from '@cfworker/json-schema';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { describe, expect, it } from 'vitest';
+import { createExecutor } from '../executor/executor.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import type { JsonSchema } from './input-schema.ts';
+import { jsonSchema } from './json-schema.ts';
+import { guardPatterns, PATTERN_FORMAT } from './json-schema-validator.ts';
+
+const EVIL = '^(a+)+$';
+const ATTACK = `${'a'.repeat(5000)}!`;
+const mismatch = (pattern: string) => `String does not match pattern "${pattern}".`;
+
+async function validate(schema: JsonSchema, value: unknown, options: Parameters<typeof jsonSchema>[1] = {}): Promise<StandardSchemaV1.Result<unknown>> {
+  return jsonSchema(schema, options)['~standard'].validate(value);
+}
+
+async function messages(schema: JsonSchema, value: unknown): Promise<string[]> {
+  const result = await validate(schema, value);
+  return (result.issues ?? []).map((issue) => issue.message);
+}
+
+describe('jsonSchema: patterns run on the linear matcher', () => {
+  it('answers a ReDoS input at once, with an issue that names the pattern and the instance path', async () => {
+    expect(await validate({ type: 'string', pattern: EVIL }, ATTACK)).toEqual({ issues: [{ message: mismatch(EVIL), path: [] }] });
+    expect(await validate({ type: 'string', pattern: EVIL }, 'aaaa')).toEqual({ value: 'aaaa' });
+    const nested = { type: 'object', properties: { list: { type: 'array', items: { type: 'string', pattern: EVIL } } } };
+    expect(await validate(nested, { list: ['aa', ATTACK] })).toEqual({ issues: [{ message: mismatch(EVIL), path: ['list', 1] }] });
+  });
+
+  it('through the executor: the model reads which pattern its argument missed', async () => {
+    const input = jsonSchema<{ name: string }>({ type: 'object', properties: { name: { type: 'string', pattern: EVIL } }, required: ['name'] });
+    const tool = defineTool({ name: 'greet', description: 'Greets', input, execute: ({ name }) => `hi ${name}` });
+    const executor = createExecutor({ registry: [tool] });
+    const [bad, good] = await executor.executeAll([
+      { id: 'a', name: 'greet', arguments: JSON.stringify({ name: ATTACK }) },
+      { id: 'b', name: 'greet', arguments: '{"name":"aaa"}' },
+    ]);
+    expect(bad?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: 'name', message: mismatch(EVIL) }] } });
+    expect(good?.content).toBe('hi aaa');
+  });
+
+  it('leaves the schema the model sees as it was', () => {
+    const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}$', format: 'email' } } };
+    expect(jsonSchema(schema).jsonSchema).toEqual(schema);
+    expect(schema.properties.code).toEqual({ type: 'string', pattern: '^[A-Z]{2}$', format: 'email' });
+  });
+
+  it('keeps a node’s own format and the JSON pointers into its allOf: the pattern is an allOf entry appended', async () => {
+    const schema = { type: 'string', format: 'email', allOf: [{ minLength: 6 }], pattern: '^[a-z@.]+$' };
+    const guarded = guardPatterns(schema, cfworker).schema;
+    expect(guarded).toEqual({ type: 'string', format: 'email', allOf: [{ minLength: 6 }, { format: `${PATTERN_FORMAT}^[a-z@.]+$` }] });
+    expect(await messages(schema, 'AB@c.de')).toEqual([mismatch('^[a-z@.]+$')]);
+    expect(await messages(schema, 'a@b.c')).toEqual(['String is too short (5 < 6).']);
+    expect(await messages(schema, 'ab.cde')).toEqual(['String does not match format "email".']);
+    expect(await validate(schema, 'ab@c.de')).toEqual({ value: 'ab@c.de' });
+    // The allOf it appends to is the guarded one: a pattern inside it runs on the matcher too.
+    const inner = { format: 'email', pattern: '@', allOf: [{ pattern: EVIL }] };
+    expect(guardPatterns(inner, cfworker).schema).toEqual({ format: 'email', allOf: [{ format: PATTERN_FORMAT + EVIL }, { format: `${PATTERN_FORMAT}@` }] });
+    expect(await messages(inner, ATTACK)).toEqual(expect.arrayContaining([mismatch(EVIL), mismatch('@')]));
+  });
+
+  it('selects anyOf and oneOf branches as the engine would', async () => {
+    const anyOf = { anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'string', pattern: '^[a-z]+$' }, { type: 'number' }] };
+    expect(await validate(anyOf, '123')).toEqual({ value: '123' });
+    expect(await validate(anyOf, 'abc')).toEqual({ value: 'abc' });
+    expect(await validate(anyOf, 7)).toEqual({ value: 7 });
+    expect(await messages(anyOf, '12a')).toEqual(expect.arrayContaining([mismatch('^\\d+$'), mismatch('^[a-z]+$')]));
+    const oneOf = { oneOf: [{ pattern: '^a' }, { pattern: 'b$' }] };
+    expect(await validate(oneOf, 'ax')).toEqual({ value: 'ax' });
+    expect(await validate(oneOf, 'xb')).toEqual({ value: 'xb' });
+    expect(await messages(oneOf, 'ab')).toEqual(['Instance does not match exactly one subschema (2 matches).']);
+    const not = { type: 'string', not: { pattern: EVIL } };
+    expect(await validate(not, ATTACK)).toEqual({ value: ATTACK });
+    expect(await messages(not, 'aaa')).toEqual(['Instance matched "not" schema.']);
+  });
+
+  // Each schema reaches the pattern through one keyword; the value puts the attack right there.
+  const POSITIONS: readonly (readonly [string, JsonSchema, unknown, string?])[] = [
+    ['properties', { properties: { p: { pattern: EVIL } } }, { p: ATTACK }],
+    ['patternProperties values', { patternProperties: { '^p$': { pattern: EVIL } } }, { p: ATTACK }],
+    ['additionalProperties', { additionalProperties: { pattern: EVIL } }, { p: ATTACK }],
+    ['unevaluatedProperties', { unevaluatedProperties: { pattern: EVIL } }, { p: ATTACK }],
+    ['propertyNames', { propertyNames: { pattern: EVIL } }, { [ATTACK]: 1 }],
+    ['items', { items: { pattern: EVIL } }, [ATTACK]],
+    ['items (array form)', { items: [{ pattern: EVIL }] }, [ATTACK]],
+    ['prefixItems', { prefixItems: [{ pattern: EVIL }] }, [ATTACK]],
+    ['additionalItems', { items: [{}], additionalItems: { pattern: EVIL } }, [1, ATTACK]],
+    ['unevaluatedItems', { unevaluatedItems: { pattern: EVIL } }, [ATTACK]],
+    ['contains', { contains: { pattern: EVIL } }, [ATTACK], 'Array does not contain item matching schema.'],
+    ['allOf', { allOf: [{ pattern: EVIL }] }, ATTACK],
+    ['anyOf', { anyOf: [{ pattern: EVIL }] }, ATTACK],
+    ['oneOf', { oneOf: [{ pattern: EVIL }] }, ATTACK],
+    ['if', { if: { pattern: EVIL }, else: false }, ATTACK, 'False boolean schema.'],
+    ['then', JSON.parse(`{"if":true,"then":{"pattern":${JSON.stringify(EVIL)}}}`), ATTACK], // a `then` key in a literal would read as a promise
+    ['else', { if: false, else: { pattern: EVIL } }, ATTACK],
+    ['dependentSchemas', { dependentSchemas: { p: { properties: { p: { pattern: EVIL } } } } }, { p: ATTACK }],
+    ['dependencies (schema form)', { dependencies: { p: { properties: { p: { pattern: EVIL } } } } }, { p: ATTACK }],
+    ['$defs through $ref', { $defs: { s: { pattern: EVIL } }, properties: { p: { $ref: '#/$defs/s' } } }, { p: ATTACK }],
+    ['definitions through $ref', { definitions: { s: { pattern: EVIL } }, properties: { p: { $ref: '#/definitions/s' } } }, { p: ATTACK }],
+    ['an unknown keyword through $ref', { 'x-shared': { pattern: EVIL }, properties: { p: { $ref: '#/x-shared' } } }, { p: ATTACK }],
+    ['a map given as an array', { properties: [{ pattern: EVIL }] }, { 0: ATTACK }],
+  ];
+
+  for (const [where, schema, value, message = mismatch(EVIL)] of POSITIONS) {
+    it(`guards a pattern in ${where}`, async () => {
+      const result = await validate(schema, value, { draft: '2020-12' });
+      expect(result.issues?.map((issue) => issue.message)).toContain(message);
+      expect(JSON.stringify(guardPatterns(schema, cfworker).schema)).not.toContain('"pattern"');
+    });
+  }
+
+  it('does not touch data: const, enum, default and examples keep their `pattern` keys, and unchanged parts are shared', () => {
+    const data = { pattern: EVIL };
+    const schema = { const: data, enum: [data], default: data, examples: [data], properties: { const: { pattern: 'x' }, kept: { type: 'string' } } };
+    const guarded = guardPatterns(schema, cfworker).schema as typeof schema;
+    expect(guarded.const).toBe(data);
+    expect(guarded.enum).toBe(schema.enum);
+    expect(guarded.default).toBe(data);
+    expect(guarded.examples).toBe(schema.examples);
+    expect(guarded.properties.const).toEqual({ format: `${PATTERN_FORMAT}x` });
+    expect(guarded.properties.kept).toBe(schema.properties.kept);
+    expect(guardPatterns({ type: 'string' }, cfworker).schema).toEqual({ type: 'string' });
+  });
+
+  it('reads a pattern as the engine does: a property named __proto__ and a pattern that is not a string', async () => {
+    const schema = JSON.parse(`{"properties":{"__proto__":{"type":"string","pattern":${JSON.stringify(EVIL)}}}}`) as JsonSchema;
+    expect(await validate(schema, JSON.parse(`{"__proto__":"${ATTACK}"}`))).toMatchObject({ issues: [{ message: mismatch(EVIL), path: ['__proto__'] }] });
+    expect(await messages({ pattern: [EVIL] }, ATTACK)).toEqual([mismatch(EVIL)]);
+    expect(await validate({ pattern: 12 }, 'x12')).toEqual({ value: 'x12' });
+  });
+
+  it('a pattern the engine rejects fails as it did before the guard', async () => {
+    const before = await validate({ pattern: '(' }, 'x', { trustPatterns: true }).catch((error: unknown) => error);
+    const now = await validate({ pattern: '(' }, 'x').catch((error: unknown) => error);
+    expect(now).toBeInstanceOf(SyntaxError);
+    expect(String(now)).toBe(String(before));
+  });
+});
+
+describe('jsonSchema: patterns the matcher cannot run', () => {
+  const refused = (keyword: string, pattern: string, reason: string) =>
+    `This tool cannot be used: its schema's ${keyword} "${pattern}" is not run, because ${reason} (matching it could take exponential time); calling again will not help.`;
+  const NESTED = 'a quantifier applies to a group that holds a quantifier or an alternation';
+
+  it('refuses a patternProperties key with a nested quantifier: every validation fails and names it; making the schema does not throw', async () => {
+    const schema = jsonSchema({ type: 'object', patternProperties: { '^(x+)+$': { type: 'string' } } });
+    const issue = { message: refused('patternProperties key', '^(x+)+$', NESTED), path: [] };
+    expect(await schema['~standard'].validate({ [`${'x'.repeat(5000)}!`]: 'v' })).toEqual({ issues: [issue] });
+    expect(await schema['~standard'].validate({})).toEqual({ issues: [issue] });
+    // A key without such a group runs on the engine, as before.
+    const safe = await validate({ patternProperties: { '^x-[a-z]+$': { type: 'string' } } }, { 'x-ab': 1, y: 2 });
+    expect(safe.issues?.map((issue) => issue.path)).toEqual([[], ['x-ab']]);
+  });
+
+  it('refuses lookaround over nested quantifiers and backreferences; runs safe ones on the engine', async () => {
+    expect(await messages({ pattern: '^(?=(a+)+$)' }, 'aaa')).toEqual([refused('pattern', '^(?=(a+)+$)', NESTED)]);
+    expect(await messages({ pattern: '^(a)\\1$' }, 'aa')).toEqual([refused('pattern', '^(a)\\1$', 'it has a backreference')]);
+    expect(await validate({ pattern: '(?<=x)y' }, 'xy')).toEqual({ value: 'xy' });
+    expect(await messages({ pattern: '(?<=x)y' }, 'zy')).toEqual(['String does not match pattern.']);
+    expect(await validate({ pattern: '^a{1,20000}$' }, 'aaa')).toEqual({ value: 'aaa' });
+    expect(await messages({ pattern: '^(?:a{1,200}){1,200}$' }, 'aaa')).toEqual([refused('pattern', '^(?:a{1,200}){1,200}$', NESTED)]);
+  });
+
+  it('other tools are unaffected by one tool’s refused schema', async () => {
+    const refusedTool = defineTool({ name: 'bad', description: 'x', input: jsonSchema({ patternProperties: { '(a|a)*': {} } }), execute: () => 'ran' });
+    const fine = defineTool({ name: 'fine', description: 'x', input: jsonSchema({ properties: { q: { pattern: '^q' } } }), execute: () => 'ran' });
+    const executor = createExecutor({ registry: [refusedTool, fine] });
+    const [bad, good] = await executor.executeAll([
+      { id: 'a', name: 'bad', arguments: '{}' },
+      { id: 'b', name: 'fine', arguments: '{"q":"qq"}' },
+    ]);
+    expect(bad?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: '(root)', message: refused('patternProperties key', '(a|a)*', NESTED) }] } });
+    expect(good?.content).toBe('ran');
+  });
+
+  it('trustPatterns: true runs every pattern on the engine as written, and refuses nothing', async () => {
+    expect(await validate({ patternProperties: { '^(x+)+$': { type: 'string' } } }, { xx: 'v' }, { trustPatterns: true })).toEqual({ value: { xx: 'v' } });
+    expect(await validate({ pattern: '^(a)\\1$' }, 'aa', { trustPatterns: true })).toEqual({ value: 'aa' });
+    const trusted = await validate({ pattern: '^[a-z]+$' }, 'A', { trustPatterns: true });
+    expect(trusted.issues?.map((issue) => issue.message)).toEqual(['String does not match pattern.']);
+  });
+});
