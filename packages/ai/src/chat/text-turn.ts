@@ -277,7 +277,7 @@ function responseClock(modelTimeout: ModelTimeout | false | undefined): { signal
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stop = (): void => {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   };
   const expire = (): void => controller.abort(new ToolError('timeout', `The model did not answer in time (no answer within ${ms} ms).`));
