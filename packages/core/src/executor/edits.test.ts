@@ -74,6 +74,20 @@ describe('argumentEdits', () => {
     expect(editNote([{ key: '', from: 1n, to: 2 }])).toContain('the arguments changed from 1 to 2');
   });
 
+  it('values nested deeper than the stack or cyclic: compared as changed, named as values JSON cannot show, never a throw', () => {
+    const deep = (depth: number): unknown[] => {
+      let value: unknown[] = [];
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    expect(argumentEdits({ a: deep(1_000_000), b: 1 }, { a: deep(1_000_000), b: 1 })).toEqual([expect.objectContaining({ key: 'a' })]);
+    // Whether the engine's JSON.stringify reaches that deep differs (Node's stack does not; workerd's and Chromium's do).
+    expect(editNote([{ key: 'a', from: 1, to: deep(1_000_000) }])).toMatch(/^The user edited your arguments before approving this call: a changed from 1 to (\(a value JSON cannot show\)|\[\[\[)/);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(editNote([{ key: 'a', from: 1, to: cycle }])).toContain('a changed from 1 to (a value JSON cannot show)');
+  });
+
   it('puts the note before text, or as a text part before parts; no edits, no note', () => {
     const edits = [{ key: 'a', from: 1, to: 2 }];
     expect(withEditNote('result', edits)).toMatch(/^The user edited your arguments .*\nresult$/);

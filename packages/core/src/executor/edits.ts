@@ -21,15 +21,24 @@ function same(a: unknown, b: unknown): boolean {
   return keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
+/** {@link same}, where values too deep to compare (the stack runs out) count as changed: the edit is then judged. */
+function sameOrTooDeep(a: unknown, b: unknown): boolean {
+  try {
+    return same(a, b);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The top-level arguments that differ between what the model proposed and what a human edited, in the order of the
  * proposal (then added ones). Empty when nothing changed. Arguments that are not objects compare as a whole (key `''`).
  */
 export function argumentEdits(proposed: unknown, edited: unknown): ArgumentEdit[] {
-  if (!isRecord(proposed) || !isRecord(edited)) return same(proposed, edited) ? [] : [{ key: '', from: proposed, to: edited }];
+  if (!isRecord(proposed) || !isRecord(edited)) return sameOrTooDeep(proposed, edited) ? [] : [{ key: '', from: proposed, to: edited }];
   const edits: ArgumentEdit[] = [];
   for (const key of new Set([...Object.keys(proposed), ...Object.keys(edited)])) {
-    if (!same(proposed[key], edited[key])) edits.push({ key, from: proposed[key], to: edited[key] });
+    if (!sameOrTooDeep(proposed[key], edited[key])) edits.push({ key, from: proposed[key], to: edited[key] });
   }
   return edits;
 }
@@ -40,7 +49,9 @@ function shown(value: unknown): string {
   try {
     json = JSON.stringify(value) ?? String(value);
   } catch {
-    json = String(value); // a value JSON cannot hold (a BigInt, a cycle) from a caller that passed objects
+    // A value JSON cannot hold, from a caller that passed objects: a BigInt reads well as a string; an object (a
+    // cycle, or nested deeper than the stack, where String() of an array would recurse too) does not.
+    json = typeof value === 'object' && value !== null ? '(a value JSON cannot show)' : String(value);
   }
   return json.length > 200 ? `${json.slice(0, 200)}…` : json;
 }
