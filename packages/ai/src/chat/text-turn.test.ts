@@ -235,9 +235,37 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     });
     const quick = createChatAgent({ model: scriptedModel(callsStep([['c1', 'slow', {}]]), textStep('Done.')), tools: [slow], tickets, modelTimeout: { responseMs: 40 } });
     expect((await generateTextTurn(quick, { messages: 'go', run: run() })).text).toBe('Done.');
+    // The caller's abort still reaches the model call.
+    const stopping = new AbortController();
+    const waiting = hung();
+    const aborted = generateTextTurn(createChatAgent({ model: waiting, tools: [], tickets, maxRetries: 0 }), { messages: 'go', run: run(), signal: stopping.signal });
+    await vi.waitFor(() => expect(waiting.doGenerateCalls).toHaveLength(1));
+    stopping.abort(new Error('user left'));
+    await expect(aborted).rejects.toThrow('user left');
     // Turned off: false, or an object without it.
     const none = createChatAgent({ model: hung(), tools: [], tickets, maxRetries: 0, modelTimeout: { stepMs: 20 } });
     await expect(generateTextTurn(none, { messages: 'go', run: run() })).rejects.not.toBeInstanceOf(ToolError);
+  });
+
+  it('a gateway model id (a string) is timed too, by a clock beside the turn', async () => {
+    const hung = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
+    });
+    const scripted = scriptedModel(textStep('Done.'));
+    const provider = { languageModel: (id: string) => (id === 'test/hung' ? hung : scripted) };
+    const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+    const before = global.AI_SDK_DEFAULT_PROVIDER;
+    global.AI_SDK_DEFAULT_PROVIDER = provider;
+    try {
+      const quick = createChatAgent({ model: 'test/scripted', tools: [], tickets, modelTimeout: { responseMs: 40 } });
+      expect((await generateTextTurn(quick, { messages: 'go', run: run() })).text).toBe('Done.');
+      const stuck = createChatAgent({ model: 'test/hung', tools: [], tickets, maxRetries: 0, modelTimeout: { responseMs: 30 } });
+      const error = await generateTextTurn(stuck, { messages: 'go', run: run() }).catch((e: unknown) => e);
+      expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
+    } finally {
+      global.AI_SDK_DEFAULT_PROVIDER = before;
+    }
   });
 
   it('a responseMs that is not a number of milliseconds fails when the agent is made', () => {
