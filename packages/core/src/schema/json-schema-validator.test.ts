@@ -18,6 +18,16 @@ async function validate(schema: JsonSchema, value: unknown, options: Parameters<
   return jsonSchema(schema, options)['~standard'].validate(value);
 }
 
+/** Whether the engine compiles `pattern` with the `u` flag (one it rejects throws at validation, as before the guard). */
+function accepts(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function messages(schema: JsonSchema, value: unknown): Promise<string[]> {
   const result = await validate(schema, value);
   return (result.issues ?? []).map((issue) => issue.message);
@@ -163,6 +173,24 @@ describe('jsonSchema: patterns the matcher cannot run', () => {
     expect(await messages({ pattern: '(?<=x)y' }, 'zy')).toEqual(['String does not match pattern.']);
     expect(await validate({ pattern: '^a{1,20000}$' }, 'aaa')).toEqual({ value: 'aaa' });
     expect(await messages({ pattern: '^(?:a{1,200}){1,200}$' }, 'aaa')).toEqual([refused('pattern', '^(?:a{1,200}){1,200}$', NESTED)]);
+  });
+
+  it('refuses a pattern nested deeper than the stack allows with an issue, instead of throwing at every validation', async () => {
+    // Between the depth the parser manages and the depth the engine still accepts, building the program or looking for
+    // nested quantifiers ran out of stack: each validation threw a RangeError. Where that band lies depends on the runtime.
+    const cannot = /^This tool cannot be used: its schema's (pattern|patternProperties key) "/;
+    for (let depth = 250; depth <= 12_000; depth += 250) {
+      const group = `${'('.repeat(depth)}a${')'.repeat(depth)}`;
+      const starred = `${'(?:'.repeat(depth)}a${')*'.repeat(depth)}`;
+      if (accepts(group)) {
+        const result = await validate({ pattern: group }, 'a');
+        if (result.issues !== undefined) expect([depth, result.issues[0]?.message]).toEqual([depth, expect.stringMatching(cannot)]);
+      }
+      if (accepts(starred)) {
+        const result = await validate({ patternProperties: { [starred]: {} } }, { a: 1 });
+        expect([depth, result.issues?.[0]?.message]).toEqual([depth, expect.stringMatching(cannot)]);
+      }
+    }
   });
 
   it('other tools are unaffected by one tool’s refused schema', async () => {

@@ -133,8 +133,8 @@ class TooLarge extends Error {}
 /**
  * Compiles an ECMAScript pattern (the `u` flag's syntax, as JSON Schema uses it) into a function that answers exactly
  * what `new RegExp(source, 'u').test(text)` answers, in time linear in the text. Undefined when the engine rejects the
- * pattern, when it has a backreference, lookaround or modifiers, or when its program would pass
- * {@link MAX_PATTERN_STATES} states.
+ * pattern, when it has a backreference, lookaround or modifiers, when its program would pass
+ * {@link MAX_PATTERN_STATES} states, or when its groups are nested deeper than the stack allows.
  */
 export function compileLinearPattern(source: string): ((text: string) => boolean) | undefined {
   let tree: Node;
@@ -218,9 +218,9 @@ export function compileLinearPattern(source: string): ((text: string) => boolean
   try {
     emit(tree);
     push(OP_MATCH);
-  } catch (error) {
-    if (error instanceof TooLarge) return undefined;
-    throw error;
+  } catch {
+    // TooLarge, or groups nested deeper than the stack lets `emit` recurse (a RangeError in V8, InternalError in Firefox)
+    return undefined;
   }
   const [ops, xs, ys] = [Int32Array.from(op), Int32Array.from(x), Int32Array.from(y)];
   return (text) => run(text, ops, xs, ys, atoms);
@@ -335,6 +335,10 @@ export function patternRisk(source: string): string | undefined {
         return false;
     }
   };
-  visit(tree);
+  try {
+    visit(tree);
+  } catch {
+    return 'it could not be analysed'; // nested deeper than the stack lets `visit` recurse
+  }
   return reason;
 }
