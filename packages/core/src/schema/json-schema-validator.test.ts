@@ -9,6 +9,7 @@ import { defineTool } from '../tool/define-tool.ts';
 import type { JsonSchema } from './input-schema.ts';
 import { jsonSchema } from './json-schema.ts';
 import { guardPatterns, PATTERN_FORMAT } from './json-schema-validator.ts';
+import { MAX_PATTERN_WORK } from './linear-pattern.ts';
 
 const EVIL = '^(a+)+$';
 const ATTACK = `${'a'.repeat(5000)}!`;
@@ -51,6 +52,19 @@ describe('jsonSchema: patterns run on the linear matcher', () => {
     ]);
     expect(bad?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: 'name', message: mismatch(EVIL) }] } });
     expect(good?.content).toBe('hi aaa');
+  });
+
+  it('bounds the work of one match: a text that would take too long fails the whole value, naming the pattern and the length', async () => {
+    // 14 bytes of schema that keep 5,000 states alive per character: linear, and still seconds for 10,000 characters.
+    const wide = '[a-z]{0,4998}!';
+    const long = 'a'.repeat(10_000);
+    const issue = `Checking 10000 characters against pattern "${wide}" would take more than ${MAX_PATTERN_WORK} steps. Send a shorter value.`;
+    expect(await validate({ type: 'string', pattern: wide }, long)).toEqual({ issues: [{ message: issue, path: [] }] });
+    // Fails closed: a `not` around the pattern does not read "no match" as an answer.
+    expect(await validate({ not: { type: 'string', pattern: wide } }, long)).toEqual({ issues: [{ message: issue, path: [] }] });
+    expect(await validate({ type: 'string', pattern: wide }, `${'a'.repeat(300)}!`)).toEqual({ value: `${'a'.repeat(300)}!` });
+    // Realistic patterns on long arguments stay far below the bound.
+    expect(await validate({ type: 'string', pattern: '^[A-Za-z0-9+/]*={0,2}$' }, 'QUJD'.repeat(25_000))).toEqual({ value: 'QUJD'.repeat(25_000) });
   });
 
   it('leaves the schema the model sees as it was', () => {

@@ -3,7 +3,7 @@
 // "Patterns in raw JSON Schemas" in docs/architecture.md).
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from './input-schema.ts';
-import { compileLinearPattern, patternRisk } from './linear-pattern.ts';
+import { compileLinearPattern, PatternWorkError, patternRisk } from './linear-pattern.ts';
 
 /** The `format` a guarded `pattern` becomes: this prefix, then the pattern. */
 export const PATTERN_FORMAT = 'edgetool:pattern:';
@@ -143,7 +143,15 @@ export function createValidator<T>(options: {
   }
   const validator = new cfworker.Validator(guarded.schema as never, draft, false);
   return (value) => {
-    const result = validator.validate(value);
+    let result: ReturnType<typeof validator.validate>;
+    try {
+      result = validator.validate(value);
+    } catch (error) {
+      // A text too long for the work a pattern may take: the whole value fails (a `not` or `anyOf` around the
+      // pattern must not read "no match" as an answer), and the model reads which pattern and how long.
+      if (!(error instanceof PatternWorkError)) throw error;
+      return { issues: [{ message: `${error.message} Send a shorter value.`, path: [] }] };
+    }
     if (result.valid) return { value: value as T };
     const leaves = result.errors.filter((e) => !WRAPPER_KEYWORDS.has(e.keyword));
     const errors = leaves.length > 0 ? leaves : result.errors;

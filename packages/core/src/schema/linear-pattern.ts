@@ -8,6 +8,28 @@
 /** The largest program the compiler builds, after counted quantifiers are expanded (`a{1,100}` is 200 states). */
 export const MAX_PATTERN_STATES = 10_000;
 
+/**
+ * The most states one match may visit (each costs tens of ns): about a tenth of a second here. Linear time is still
+ * time: a 14-byte `[a-z]{0,4998}!` keeps 5,000 states alive per character, and 10,000 characters took 6.7 s. A text
+ * that needs more throws {@link PatternWorkError}; realistic patterns on realistic arguments stay far below.
+ */
+export const MAX_PATTERN_WORK = 4_000_000;
+
+/** Thrown by a compiled pattern whose match would visit more than {@link MAX_PATTERN_WORK} states. */
+export class PatternWorkError extends Error {
+  /** The pattern. */
+  readonly pattern: string;
+  /** The length of the text (UTF-16 code units). */
+  readonly textLength: number;
+
+  constructor(pattern: string, textLength: number) {
+    super(`Checking ${textLength} characters against pattern "${pattern}" would take more than ${MAX_PATTERN_WORK} steps.`);
+    this.name = 'PatternWorkError';
+    this.pattern = pattern;
+    this.textLength = textLength;
+  }
+}
+
 /** A parsed pattern: enough to compile it, or to tell whether the engine could backtrack on it for long. */
 type Node =
   | { readonly t: 'char'; readonly p: number | string } // a code point, or the source of a one-character atom
@@ -223,13 +245,13 @@ export function compileLinearPattern(source: string): ((text: string) => boolean
     return undefined;
   }
   const [ops, xs, ys] = [Int32Array.from(op), Int32Array.from(x), Int32Array.from(y)];
-  return (text) => run(text, ops, xs, ys, atoms);
+  return (text) => run(source, text, ops, xs, ys, atoms);
 }
 
 /** [A-Za-z0-9_]: the word characters of `\b` and `\B` with the `u` flag and without `i`. */
 const isWord = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 
-function run(text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: readonly (number | RegExp)[]): boolean {
+function run(source: string, text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: readonly (number | RegExp)[]): boolean {
   const size = op.length;
   const mark = new Uint32Array(size); // the step in which a state last joined the list being built
   const seen = new Uint32Array(atoms.length); // the step in which an atom was last tested, and its answer
@@ -241,6 +263,7 @@ function run(text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: 
   let built = 0;
   let step = 1;
   let i = 0;
+  let work = MAX_PATTERN_WORK; // states left to visit
   let prev = -1; // the code point before the current position (-1 at the start)
   let next = text.length > 0 ? (text.codePointAt(0) as number) : -1; // the one at it (-1 at the end)
   /** Adds a state and every state it reaches without reading, at the current position; true when one is MATCH. */
@@ -249,6 +272,7 @@ function run(text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: 
     stack[top++] = pc;
     while (top > 0) {
       const s = stack[--top] as number;
+      if (--work < 0) throw new PatternWorkError(source, text.length);
       if (mark[s] === step) continue;
       mark[s] = step;
       const code = op[s];
