@@ -1,5 +1,5 @@
 import { type ApprovalDecision, contextKey, createRunContext, createTicketSigner, defineInterceptor, defineTool, ToolError, type TraceRecord } from '@edgetool/core';
-import type { ModelMessage } from 'ai';
+import { APICallError, type ModelMessage } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -245,6 +245,24 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     // Turned off: false, or an object without it.
     const none = createChatAgent({ model: hung(), tools: [], tickets, maxRetries: 0, modelTimeout: { stepMs: 20 } });
     await expect(generateTextTurn(none, { messages: 'go', run: run() })).rejects.not.toBeInstanceOf(ToolError);
+  });
+
+  it('a model call that times out after a retried error still ends the turn with the timeout ToolError, not the AI SDK RetryError', async () => {
+    let calls = 0;
+    const flaky = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) => {
+        calls++;
+        if (calls === 1) {
+          const headers = { 'retry-after-ms': '1' };
+          return Promise.reject(new APICallError({ message: 'busy', url: 'http://127.0.0.1/', requestBodyValues: {}, statusCode: 503, responseHeaders: headers, isRetryable: true }));
+        }
+        return new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason), { once: true }));
+      },
+    });
+    const agent = createChatAgent({ model: flaky, tools: [], tickets, maxRetries: 1, modelTimeout: { responseMs: 30 } });
+    const error = await generateTextTurn(agent, { messages: 'go', run: run() }).catch((e: unknown) => e);
+    expect(calls).toBe(2);
+    expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
   });
 
   it('a gateway model id (a string) is timed too, by a clock beside the turn', async () => {

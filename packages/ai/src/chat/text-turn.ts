@@ -8,7 +8,7 @@ import {
   type ToolProgressEvent,
   type ToolUsage,
 } from '@edgetool/core';
-import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
+import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, RetryError, type ToolModelMessage } from 'ai';
 import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
@@ -231,10 +231,15 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
           },
         }),
   });
-  const result = await generating.finally(() => {
-    clock?.stop();
-    limited.stop();
-  });
+  const result = await generating
+    // After a retried error, the AI SDK wraps the timeout of a later attempt in its RetryError: the caller gets ours.
+    .catch((error: unknown) => {
+      throw RetryError.isInstance(error) && ToolError.isInstance(error.lastError) ? error.lastError : error;
+    })
+    .finally(() => {
+      clock?.stop();
+      limited.stop();
+    });
   const all = [...messages, ...result.responseMessages];
   const text = direct.text();
   const last = result.steps.at(-1);
