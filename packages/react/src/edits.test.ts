@@ -1,6 +1,6 @@
 import { EDIT_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { withEditPart, withSentEdits } from './edits.ts';
+import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { parseServerTools } from './server-tools.ts';
 import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
 import { pendingApprovals, toolCallViews, type ViewOptions } from './views.ts';
@@ -32,6 +32,20 @@ describe('withEditPart', () => {
     expect(twice[1]?.parts.filter((p) => p.type === EDIT_PART)).toEqual([edit('c2', { q: 'other' }), edit('c1', { q: 'again' })]);
     expect(messages[1]?.parts).toHaveLength(2);
     expect(withEditPart(messages, 'nope', {})).toEqual(messages);
+  });
+});
+
+describe('refusedEdit', () => {
+  const view = { toolName: 'move', input: { order_id: 'A-1', new_date: '2026-12-24' }, editable: ['new_date'] as readonly string[] | true | undefined };
+  it('allows a change of an editable argument, as an object or as JSON text (the server reads both), and any change when editable is true', () => {
+    expect(refusedEdit(view, { order_id: 'A-1', new_date: '2026-12-27' })).toBeUndefined();
+    expect(refusedEdit(view, '{"order_id":"A-1","new_date":"2026-12-27"}')).toBeUndefined();
+    expect(refusedEdit({ ...view, editable: true }, { order_id: 'A-2' })).toBeUndefined();
+  });
+  it('names what the ticket does not allow: a tool that lets nothing be edited, another argument, text that is not JSON', () => {
+    expect(refusedEdit({ ...view, editable: undefined }, view.input)).toBe('"move" lets no argument be edited (its policy.editable); approve without input.');
+    expect(refusedEdit(view, '{"order_id":"A-2","new_date":"2026-12-24"}')).toBe('"move" lets a human edit only "new_date" (changed: "order_id").');
+    expect(refusedEdit(view, 'A-2')).toBe('"move" lets a human edit only "new_date" (changed: the arguments as a whole).');
   });
 });
 

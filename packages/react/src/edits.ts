@@ -13,7 +13,14 @@ export function refusedEdit(view: Pick<ToolCallView, 'toolName' | 'input' | 'edi
   const { toolName, editable } = view;
   if (editable === undefined) return `"${toolName}" lets no argument be edited (its policy.editable); approve without input.`;
   if (editable === true) return undefined;
-  const refused = argumentEdits(view.input, input).filter((edit) => !editable.includes(edit.key));
+  // Arguments sent as JSON text are read as the server reads them (text that is not JSON changes them as a whole).
+  let edited = input;
+  if (typeof input === 'string') {
+    try {
+      edited = JSON.parse(input);
+    } catch {}
+  }
+  const refused = argumentEdits(view.input, edited).filter((edit) => !editable.includes(edit.key));
   if (refused.length === 0) return undefined;
   const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
   return `"${toolName}" lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')} (changed: ${names}).`;
