@@ -36,7 +36,7 @@ describe('withEditPart', () => {
 });
 
 describe('refusedEdit', () => {
-  const view = { toolName: 'move', input: { order_id: 'A-1', new_date: '2026-12-24' }, editable: ['new_date'] as readonly string[] | true | undefined };
+  const view = { toolCallId: 'c1', toolName: 'move', input: { order_id: 'A-1', new_date: '2026-12-24' }, editable: ['new_date'] as readonly string[] | true | undefined };
   it('allows a change of an editable argument, as an object or as JSON text (the server reads both), and any change when editable is true', () => {
     expect(refusedEdit(view, { order_id: 'A-1', new_date: '2026-12-27' })).toBeUndefined();
     expect(refusedEdit(view, '{"order_id":"A-1","new_date":"2026-12-27"}')).toBeUndefined();

@@ -1,5 +1,5 @@
 import { EDIT_PART, type EditPartData } from '@edgetool/ai';
-import { argumentEdits } from '@edgetool/core';
+import { argumentEdits, parseArguments, refusedEdits } from '@edgetool/core';
 import type { MessageLike } from './plan.ts';
 import type { ToolCallView } from './views.ts';
 
@@ -9,21 +9,13 @@ import type { ToolCallView } from './views.ts';
  * the developer's to see at once: a tool that lets nothing be edited, or a change of an argument its `policy.editable`
  * does not list.
  */
-export function refusedEdit(view: Pick<ToolCallView, 'toolName' | 'input' | 'editable'>, input: unknown): string | undefined {
+export function refusedEdit(view: Pick<ToolCallView, 'toolCallId' | 'toolName' | 'input' | 'editable'>, input: unknown): string | undefined {
   const { toolName, editable } = view;
   if (editable === undefined) return `"${toolName}" lets no argument be edited (its policy.editable); approve without input.`;
-  if (editable === true) return undefined;
-  // Arguments sent as JSON text are read as the server reads them (text that is not JSON changes them as a whole).
-  let edited = input;
-  if (typeof input === 'string') {
-    try {
-      edited = JSON.parse(input);
-    } catch {}
-  }
-  const refused = argumentEdits(view.input, edited).filter((edit) => !editable.includes(edit.key));
-  if (refused.length === 0) return undefined;
-  const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
-  return `"${toolName}" lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')} (changed: ${names}).`;
+  // The edited arguments as the server reads them (JSON text too); ones it cannot read change them as a whole.
+  const parsed = parseArguments(input, { toolName, callId: view.toolCallId });
+  const refused = refusedEdits(editable, argumentEdits(view.input, parsed.ok ? parsed.value : input));
+  return refused === undefined ? undefined : `"${toolName}" ${refused}.`;
 }
 
 /** The call an edit part is for (`data-edgetool-edit`), or `undefined` for any other part. */

@@ -463,8 +463,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       if (edit !== undefined && call?.kind === 'run') {
         throw new TypeError(`approve("${toolCallId}", { input }): "${call.toolName}" runs in this browser; edited arguments apply to calls the server runs.`);
       }
-      const view = edit === undefined ? undefined : viewsRef.current.get(toolCallId);
-      const refused = view === undefined || edit === undefined ? undefined : refusedEdit(view, edit.input);
+      const view = viewsRef.current.get(toolCallId);
+      const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
       if (ids.has(toolCallId) || tooLate(toolCallId)) return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.

@@ -43,6 +43,20 @@ export function argumentEdits(proposed: unknown, edited: unknown): ArgumentEdit[
   return edits;
 }
 
+/**
+ * What a tool's `policy.editable` says of a human's `edits`: `undefined` when it allows them all, else the refusal in
+ * the tool's words, e.g. `lets a human edit only "new_date" (changed: "order_id")`. The executor's refusal and
+ * `useEdgeChat`'s `approve(id, { input })` read the rule from this one place.
+ */
+export function refusedEdits(editable: boolean | readonly string[], edits: readonly ArgumentEdit[]): string | undefined {
+  if (editable === true) return undefined;
+  const refused = edits.filter((edit) => editable === false || !editable.includes(edit.key));
+  if (refused.length === 0) return undefined;
+  const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
+  const allowed = editable === false ? 'lets a human edit none of its arguments' : `lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')}`;
+  return `${allowed} (changed: ${names})`;
+}
+
 /** A value for the note, cut to a readable length. */
 function shown(value: unknown): string {
   let json: string;

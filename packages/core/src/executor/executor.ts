@@ -18,7 +18,7 @@ import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
-import { type ArgumentEdit, argumentEdits, withEditNote } from './edits.ts';
+import { type ArgumentEdit, argumentEdits, refusedEdits, withEditNote } from './edits.ts';
 
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
@@ -472,13 +472,9 @@ function editedArguments(
     return { ok: false, error };
   }
   const edits = argumentEdits(args, parsed.value);
-  const { editable } = tool.policy;
-  const allows = (key: string) => editable === true || (editable !== false && editable.includes(key));
-  const refused = edits.filter((edit) => !allows(edit.key));
-  if (refused.length > 0 && editable !== true) {
-    const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
-    const allowed = editable === false ? 'lets a human edit none of its arguments' : `lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')}`;
-    const message = `The user approved this call of "${tool.name}" with edited arguments, but the tool ${allowed} (changed: ${names}); it was not performed.`;
+  const refused = refusedEdits(tool.policy.editable, edits);
+  if (refused !== undefined) {
+    const message = `The user approved this call of "${tool.name}" with edited arguments, but the tool ${refused}; it was not performed.`;
     return { ok: false, error: new ToolError('invalid-input', message, meta) };
   }
   return { ok: true, value: parsed.value, edits };
