@@ -169,7 +169,8 @@ function textExecutor(agent: ChatAgent): ToolExecutor {
  */
 export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: TextTurnRequest<NoInfer<TDeps>>): Promise<TextTurnResult> {
   const { registry, model, options } = agent;
-  const { modelTimeout } = options;
+  // The agent's model time limits in effect (`false`: none).
+  const timeLimits = options.modelTimeout === false ? {} : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
   const run = request.run as RunContext;
   const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];
   const { messages, decisions } = answerApprovals(history, request.approvals);
@@ -202,7 +203,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const direct = returnDirectStop(results);
   // The agent's budget was checked when it was made (createChatAgent).
   const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
-  const responseMs = modelTimeout === false ? undefined : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT).responseMs;
+  const { responseMs } = timeLimits;
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
@@ -219,7 +220,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     stopWhen: limits.stop,
     ...abortOption(anySignal(request.signal, run.signal, clock?.signal)),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...textTurnTimeout(modelTimeout),
+    ...textTurnTimeout(timeLimits),
     ...(clock === undefined ? {} : { onLanguageModelCallStart: clock.start }),
     ...(onUsage === undefined && clock === undefined
       ? {}
@@ -268,12 +269,11 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
 }
 
 /**
- * The agent's model time limits that a text turn can apply: `generateText` takes the answer in one piece, so only the
+ * The AI SDK `timeout` of a text turn, from the model time limits in effect: `generateText` takes the answer in one piece, so only the
  * step and total limits (which include the tools' time) apply; the chunk limits are for streams, and passing them only
  * made the AI SDK warn on every turn.
  */
-export function textTurnTimeout(modelTimeout: ModelTimeout | false | undefined): { timeout?: { stepMs?: number; totalMs?: number } } {
-  const { stepMs, totalMs } = modelTimeout === false ? {} : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+export function textTurnTimeout({ stepMs, totalMs }: ModelTimeout): { timeout?: { stepMs?: number; totalMs?: number } } {
   if (stepMs === undefined && totalMs === undefined) return {};
   return { timeout: { ...(stepMs === undefined ? {} : { stepMs }), ...(totalMs === undefined ? {} : { totalMs }) } };
 }
