@@ -622,6 +622,7 @@ describe('MCP client: patterns in a server’s schemas cannot hang the isolate',
   const tools = [
     { name: 'find', description: 'Finds', inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } }, required: ['q'] } },
     { name: 'tag', description: 'Tags', inputSchema: { type: 'object', patternProperties: { '^(x+x+)+$': { type: 'string' } } } },
+    { name: 'twin', description: 'Twins', inputSchema: { type: 'object', patternProperties: { '^(x+)\\1$': { type: 'string' } } } },
     { name: 'pick', description: 'Picks', inputSchema: { type: 'object', properties: { v: { anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'string', pattern: '^[a-z]+$' }] } } } },
   ];
   const server = () =>
@@ -632,28 +633,35 @@ describe('MCP client: patterns in a server’s schemas cannot hang the isolate',
       return new Response(null, { status: 202 });
     });
 
-  it('an argument made to backtrack gets an issue naming the pattern; a refused patternProperties key fails only its tool; anyOf branches still choose', async () => {
+  it('an argument or a property name made to backtrack gets its answer at once; a refused patternProperties key fails only its tool; anyOf branches still choose', async () => {
     const remote = server();
     const client = await connectMcp({ url: URL_, fetch: remote.fetch });
     const listed = await client.tools({ policy: { effects: 'read' } }); // runs without an approval
     expect(listed.find((t) => t.name === 'find')?.jsonSchema).toEqual(tools[0]?.inputSchema);
     const executor = createExecutor({ registry: listed });
-    const [find, tag, pick, wrong, ok] = await executor.executeAll([
+    const longName = { [`${'x'.repeat(5000)}!`]: 'v' };
+    const [find, tag, tagged, twin, pick, wrong, ok] = await executor.executeAll([
       { id: 'a', name: 'find', arguments: JSON.stringify({ q: `${'a'.repeat(5000)}!` }) },
-      { id: 'b', name: 'tag', arguments: JSON.stringify({ [`${'x'.repeat(5000)}!`]: 'v' }) },
+      { id: 'b', name: 'tag', arguments: JSON.stringify(longName) },
+      { id: 'b2', name: 'tag', arguments: '{"xx":1}' },
+      { id: 'b3', name: 'twin', arguments: '{}' },
       { id: 'c', name: 'pick', arguments: '{"v":"123"}' },
       { id: 'd', name: 'pick', arguments: '{"v":"12a"}' },
       { id: 'e', name: 'find', arguments: '{"q":"aaa"}' },
     ]);
     expect(find?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: 'q', message: 'String does not match pattern "^(a+)+$".' }] } });
-    expect(tag?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
-    expect(tag?.content).toContain('its schema\'s patternProperties key "^(x+x+)+$" is not run, because a quantifier applies to a group that holds a quantifier');
+    // The key runs on the linear matcher: a name it does not match is free, one it matches gets the key's subschema.
+    expect(tag?.content).toBe(`ran ${JSON.stringify(longName)}`);
+    expect(tagged?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
+    expect(tagged?.content).toContain('Property "xx" matches pattern "^(x+x+)+$" but does not match associated schema.');
+    expect(twin?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
+    expect(twin?.content).toContain('its schema\'s patternProperties key "^(x+)\\1$" is not run, because it has a backreference');
     expect(pick?.content).toBe('ran {"v":"123"}');
     expect(wrong?.content).toContain('String does not match pattern "^\\d+$".');
     expect(wrong?.content).toContain('String does not match pattern "^[a-z]+$".');
     expect(ok?.content).toBe('ran {"q":"aaa"}');
-    // Only the two valid calls reached the server.
-    expect(remote.requests.filter((r) => r.message.method === 'tools/call')).toHaveLength(2);
+    // Only the three valid calls reached the server.
+    expect(remote.requests.filter((r) => r.message.method === 'tools/call')).toHaveLength(3);
   });
 });
 

@@ -14,6 +14,9 @@ import { MAX_PATTERN_WORK } from './linear-pattern.ts';
 const EVIL = '^(a+)+$';
 const ATTACK = `${'a'.repeat(5000)}!`;
 const mismatch = (pattern: string) => `String does not match pattern "${pattern}".`;
+const budgetIssue = (pattern: string, length: number, subject = 'a text') =>
+  `Matching this value against the schema's patterns would take more than ${MAX_PATTERN_WORK} steps; it stopped at pattern ` +
+  `"${pattern}", on ${subject} of ${length} characters. Send a shorter value.`;
 
 async function validate(schema: JsonSchema, value: unknown, options: Parameters<typeof jsonSchema>[1] = {}): Promise<StandardSchemaV1.Result<unknown>> {
   return jsonSchema(schema, options)['~standard'].validate(value);
@@ -54,17 +57,28 @@ describe('jsonSchema: patterns run on the linear matcher', () => {
     expect(good?.content).toBe('hi aaa');
   });
 
-  it('bounds the work of one match: a text that would take too long fails the whole value, naming the pattern and the length', async () => {
+  it('bounds the work of one validation: a text that would take too long fails the whole value, naming the pattern and the length', async () => {
     // 14 bytes of schema that keep 5,000 states alive per character: linear, and still seconds for 10,000 characters.
     const wide = '[a-z]{0,4998}!';
     const long = 'a'.repeat(10_000);
-    const issue = `Checking 10000 characters against pattern "${wide}" would take more than ${MAX_PATTERN_WORK} steps. Send a shorter value.`;
+    const issue = budgetIssue(wide, 10_000);
     expect(await validate({ type: 'string', pattern: wide }, long)).toEqual({ issues: [{ message: issue, path: [] }] });
     // Fails closed: a `not` around the pattern does not read "no match" as an answer.
     expect(await validate({ not: { type: 'string', pattern: wide } }, long)).toEqual({ issues: [{ message: issue, path: [] }] });
     expect(await validate({ type: 'string', pattern: wide }, `${'a'.repeat(300)}!`)).toEqual({ value: `${'a'.repeat(300)}!` });
     // Realistic patterns on long arguments stay far below the bound.
     expect(await validate({ type: 'string', pattern: '^[A-Za-z0-9+/]*={0,2}$' }, 'QUJD'.repeat(25_000))).toEqual({ value: 'QUJD'.repeat(25_000) });
+  });
+
+  it('the budget is the whole value’s: many texts that each fit it fail together, where each used to take it all again', async () => {
+    // Each text of 790 characters takes about 4,000,000 state visits less a little: forty took 1.6 s with a budget each.
+    const wide = '[a-z]{0,4998}!';
+    const schema = { type: 'array', items: { type: 'string', pattern: wide } };
+    const texts = Array.from({ length: 40 }, () => 'a'.repeat(790));
+    expect(await validate(schema, texts)).toEqual({ issues: [{ message: budgetIssue(wide, 790), path: [] }] });
+    expect(await messages(schema, texts.slice(0, 1))).toEqual([mismatch(wide)]);
+    // The next validation has a budget of its own.
+    expect(await validate(schema, ['ab!', 'c!'])).toEqual({ value: ['ab!', 'c!'] });
   });
 
   it('leaves the schema the model sees as it was', () => {
@@ -165,18 +179,98 @@ describe('jsonSchema: patterns run on the linear matcher', () => {
   });
 });
 
+describe('jsonSchema: patternProperties keys run on the linear matcher, not on property names the engine backtracks on', () => {
+  const hit = (pattern: string): JsonSchema => ({ type: 'object', patternProperties: { [pattern]: { const: 'hit' } }, additionalProperties: { const: 'miss' } });
+
+  it('a key the engine would backtrack on for hours answers at once, exponential or polynomial', async () => {
+    // Without the guard each of these blocks the thread: `^(x+)+$` exponentially, `a*a*a*a*a*a*b` as n⁶.
+    const nested = { type: 'object', patternProperties: { '^(x+)+$': { type: 'string' } } };
+    const longX = { [`${'x'.repeat(5000)}!`]: 1 };
+    expect(await validate(nested, longX)).toEqual({ value: longX });
+    expect(await validate(nested, { xx: 1 })).toEqual({
+      issues: [
+        { message: 'Property "xx" matches pattern "^(x+)+$" but does not match associated schema.', path: [] },
+        { message: 'Instance type "number" is invalid. Expected "string".', path: ['xx'] },
+      ],
+    });
+    const longA = { [`${'a'.repeat(3000)}c`]: 'miss' };
+    expect(await validate(hit('a*a*a*a*a*a*b'), longA)).toEqual({ value: longA });
+    expect(await messages(hit('a*a*a*a*a*a*b'), { [`${'a'.repeat(3000)}b`]: 'miss' })).toContain(
+      `Property "${'a'.repeat(3000)}b" matches pattern "a*a*a*a*a*a*b" but does not match associated schema.`,
+    );
+  });
+
+  // Names whose letters need escaping, astral and lone surrogates, names that are pattern syntax, prototype names.
+  const NAMES = ['', 'a', 'A', 'ab', 'a.b', 'x-1', 'y-2', '😀', 'a\nb', ' ', 'é', '__proto__', 'constructor', '^$', '(?:', '\\', '|', 'b'];
+  const PATTERNS = ['', '^a', 'a$', '^.$', '^[^a]', '\\.', '^\\p{L}+$', '^(?:x-|y-)\\d$', '[\\uD800-\\uDFFF]', '^$', 'b|^$', '^__', '\\|', '\\\\'];
+
+  it('answers as the engine does, for each name and key', async () => {
+    for (const pattern of PATTERNS) {
+      const engine = new RegExp(pattern, 'u');
+      for (const name of NAMES) {
+        const value = JSON.parse(`{${JSON.stringify(name)}:"hit"}`) as Record<string, string>; // a __proto__ name stays a name
+        const expected = engine.test(name);
+        const result = await validate(hit(pattern), value);
+        expect([pattern, name, result.issues === undefined]).toEqual([pattern, name, expected]);
+      }
+      // All names in one value, nested in an array of objects, each with the engine's answer.
+      const all = JSON.parse(`{${NAMES.map((name) => `${JSON.stringify(name)}:${JSON.stringify(engine.test(name) ? 'hit' : 'miss')}`).join(',')}}`) as object;
+      const schema = { type: 'array', items: hit(pattern) };
+      expect([pattern, await validate(schema, [all, {}])]).toEqual([pattern, { value: [all, {}] }]);
+    }
+  });
+
+  it('a property name with half of a surrogate pair gets an issue that says so, with or without the guard', async () => {
+    // The validator writes property names into JSON pointers with encodeURIComponent, which throws on one: the model
+    // read "URI malformed".
+    const message = expect.stringMatching(/^A property name holds half of a UTF-16 surrogate pair .* Send property names made of whole characters\.$/);
+    for (const trustPatterns of [false, true]) {
+      for (const schema of [hit('^a'), { additionalProperties: { type: 'string' } }]) {
+        expect(await validate(schema, JSON.parse('{"\\ud800":"hit"}'), { trustPatterns })).toEqual({ issues: [{ message, path: [] }] });
+      }
+    }
+    expect(await validate(hit('^a'), { '\uD83D\uDE00': 'miss' })).toEqual({ value: { '😀': 'miss' } });
+  });
+
+  it('keeps two keys that match the same names apart, and reaches maps through $ref and nested objects', async () => {
+    const twins = { patternProperties: { '^a': { type: 'string' }, 'a$': { type: 'number' } } };
+    expect(await messages(twins, { a: 1 })).toContain('Property "a" matches pattern "^a" but does not match associated schema.');
+    expect(await messages(twins, { a: 's' })).toContain('Property "a" matches pattern "a$" but does not match associated schema.');
+    expect(await validate(twins, { ab: 's', ba: 2, c: null })).toEqual({ value: { ab: 's', ba: 2, c: null } });
+    const referred = { $defs: { tags: hit('^t-') }, properties: { outer: { properties: { inner: { $ref: '#/$defs/tags' } } } } };
+    expect(await validate(referred, { outer: { inner: { 't-1': 'hit', u: 'miss' } } })).toMatchObject({ value: {} });
+    expect(await messages(referred, { outer: { inner: { 't-1': 'miss' } } })).toContain(
+      'Property "t-1" matches pattern "^t-" but does not match associated schema.',
+    );
+    // additionalProperties and unevaluatedProperties see the same names as evaluated.
+    const closed = { patternProperties: { '^x-': {} }, unevaluatedProperties: false };
+    expect(await validate(closed, { 'x-a': 1 }, { draft: '2020-12' })).toEqual({ value: { 'x-a': 1 } });
+    expect(await messages(closed, { 'x-a': 1, y: 2 })).not.toEqual([]);
+  });
+
+  it('a map of many names is cheap when a key matches (nearly) all of them; matching lists too long to write fail the value', async () => {
+    const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(39, '0')}`);
+    const map = Object.fromEntries(names('a', 4000).map((name) => [name, 1]));
+    expect(await validate({ patternProperties: { '^[a-z0-9]+$': { type: 'number' } } }, map)).toEqual({ value: map });
+    const half = Object.fromEntries([...names('a', 2000), ...names('b', 2000)].map((name) => [name, 1]));
+    expect(await validate({ patternProperties: { '^a': { type: 'number' } } }, half)).toEqual({
+      issues: [{ message: budgetIssue('^a', 2000 * 41, 'property names'), path: [] }],
+    });
+  });
+});
+
 describe('jsonSchema: patterns the matcher cannot run', () => {
   const refused = (keyword: string, pattern: string, reason: string) =>
     `This tool cannot be used: its schema's ${keyword} "${pattern}" is not run, because ${reason} (matching it could take exponential time); calling again will not help.`;
   const NESTED = 'a quantifier applies to a group that holds a quantifier or an alternation';
 
-  it('refuses a patternProperties key with a nested quantifier: every validation fails and names it; making the schema does not throw', async () => {
-    const schema = jsonSchema({ type: 'object', patternProperties: { '^(x+)+$': { type: 'string' } } });
-    const issue = { message: refused('patternProperties key', '^(x+)+$', NESTED), path: [] };
+  it('refuses a patternProperties key the matcher cannot run and the engine could backtrack on: every validation fails and names it', async () => {
+    const schema = jsonSchema({ type: 'object', patternProperties: { '^(x+)\\1$': { type: 'string' } } });
+    const issue = { message: refused('patternProperties key', '^(x+)\\1$', 'it has a backreference'), path: [] };
     expect(await schema['~standard'].validate({ [`${'x'.repeat(5000)}!`]: 'v' })).toEqual({ issues: [issue] });
     expect(await schema['~standard'].validate({})).toEqual({ issues: [issue] });
-    // A key without such a group runs on the engine, as before.
-    const safe = await validate({ patternProperties: { '^x-[a-z]+$': { type: 'string' } } }, { 'x-ab': 1, y: 2 });
+    // A key with lookaround but no such risk runs on the engine, as before.
+    const safe = await validate({ patternProperties: { '^x-(?=[a-z])': { type: 'string' } } }, { 'x-ab': 1, y: 2 });
     expect(safe.issues?.map((issue) => issue.path)).toEqual([[], ['x-ab']]);
   });
 
@@ -201,21 +295,25 @@ describe('jsonSchema: patterns the matcher cannot run', () => {
         if (result.issues !== undefined) expect([depth, result.issues[0]?.message]).toEqual([depth, expect.stringMatching(cannot)]);
       }
       if (accepts(starred)) {
+        // Refused, or run on the matcher (which compiles it up to the depth the stack allows).
         const result = await validate({ patternProperties: { [starred]: {} } }, { a: 1 });
-        expect([depth, result.issues?.[0]?.message]).toEqual([depth, expect.stringMatching(cannot)]);
+        if (result.issues !== undefined) expect([depth, result.issues[0]?.message]).toEqual([depth, expect.stringMatching(cannot)]);
       }
     }
   });
 
   it('other tools are unaffected by one tool’s refused schema', async () => {
-    const refusedTool = defineTool({ name: 'bad', description: 'x', input: jsonSchema({ patternProperties: { '(a|a)*': {} } }), execute: () => 'ran' });
+    const refusedTool = defineTool({ name: 'bad', description: 'x', input: jsonSchema({ patternProperties: { '(a)\\1*': {} } }), execute: () => 'ran' });
     const fine = defineTool({ name: 'fine', description: 'x', input: jsonSchema({ properties: { q: { pattern: '^q' } } }), execute: () => 'ran' });
     const executor = createExecutor({ registry: [refusedTool, fine] });
     const [bad, good] = await executor.executeAll([
       { id: 'a', name: 'bad', arguments: '{}' },
       { id: 'b', name: 'fine', arguments: '{"q":"qq"}' },
     ]);
-    expect(bad?.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input', issues: [{ path: '(root)', message: refused('patternProperties key', '(a|a)*', NESTED) }] } });
+    expect(bad?.outcome).toMatchObject({
+      type: 'error',
+      error: { code: 'invalid-input', issues: [{ path: '(root)', message: refused('patternProperties key', '(a)\\1*', 'it has a backreference') }] },
+    });
     expect(good?.content).toBe('ran');
   });
 

@@ -1,9 +1,9 @@
 // The half of `jsonSchema()` that loads on first use, beside `@cfworker/json-schema` (which it is handed): the
-// validation function, and the guard that keeps a schema's `pattern`s off the engine's backtracking matcher (see
-// "Patterns in raw JSON Schemas" in docs/architecture.md).
+// validation function, and the guard that keeps a schema's `pattern`s and `patternProperties` keys off the engine's
+// backtracking matcher (see "Patterns in raw JSON Schemas" in docs/architecture.md).
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from './input-schema.ts';
-import { compileLinearPattern, PatternWorkError, patternRisk } from './linear-pattern.ts';
+import { compileLinearPattern, MAX_PATTERN_WORK, type PatternBudget, PatternWorkError, patternRisk } from './linear-pattern.ts';
 
 /** The `format` a guarded `pattern` becomes: this prefix, then the pattern. */
 export const PATTERN_FORMAT = 'edgetool:pattern:';
@@ -32,9 +32,9 @@ function pointerToPath(pointer: string): readonly PropertyKey[] {
 
 // Compiled patterns, the most recently used last: a schema of a few bytes (`a{9999}`) compiles to a large program,
 // so only a few are kept; a format whose program was dropped compiles it again.
-const compiled = new Map<string, ((text: string) => boolean) | null>();
+const compiled = new Map<string, ((text: string, budget?: PatternBudget) => boolean) | null>();
 
-function linear(source: string): ((text: string) => boolean) | null {
+function linear(source: string): ((text: string, budget?: PatternBudget) => boolean) | null {
   let test = compiled.get(source);
   if (test === undefined) test = compileLinearPattern(source) ?? null;
   compiled.delete(source);
@@ -42,6 +42,10 @@ function linear(source: string): ((text: string) => boolean) | null {
   if (compiled.size > 64) compiled.delete(compiled.keys().next().value as string);
   return test;
 }
+
+// The budget of the validation that is running (validation is synchronous): every pattern it matches, in a format or
+// against a property name, spends from it. A format called outside one of our validations gets a budget of its own.
+let running: PatternBudget | undefined;
 
 /** Defines a data property (a key such as `__proto__` stays a key). */
 function put(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -55,8 +59,9 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
  * `$ref` can point to), but not `const`, `enum`, `default` or `examples`, which are data. Parts without a pattern are
  * shared with `schema`, not copied.
  */
-export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonly schema: JsonSchema; readonly refused: readonly RefusedPattern[] } {
+export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): GuardedSchema {
   const refused: RefusedPattern[] = [];
+  const keyed: KeyedMap[] = [];
   const copies = new Map<object, unknown>();
   const refuse = (pattern: string, keyword: RefusedPattern['keyword']): void => {
     const reason = patternRisk(pattern);
@@ -74,6 +79,19 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonl
     }
     return out ?? value;
   };
+  /**
+   * A `patternProperties` map whose keys the matcher can run becomes a copy of our own, whose keys each validation
+   * renames (see `renameKeys`); a key it cannot run stays for the engine, and is refused if that could take long.
+   */
+  const keyedMap = (map: Record<string, unknown>): Record<string, unknown> => {
+    const entries = Object.keys(map).map((name) => [name, map[name]] as const);
+    for (const [name] of entries) if (linear(name) === null) refuse(name, 'patternProperties');
+    if (entries.every(([name]) => linear(name) === null)) return map;
+    const copy: Record<string, unknown> = {};
+    for (const [name, subschema] of entries) put(copy, name, subschema);
+    keyed.push({ map: copy, entries });
+    return copy;
+  };
   const visit = (node: unknown): unknown => {
     if (typeof node !== 'object' || node === null) return node;
     if (copies.has(node)) return copies.get(node);
@@ -90,9 +108,9 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonl
       const value = source[key];
       if (cfworker.ignoredKeyword[key] || (key === 'examples' && Array.isArray(value)) || typeof value !== 'object' || value === null) continue;
       // Maps (properties, $defs, ...) and arrays hold subschemas; any other object is a subschema itself.
-      const guarded = Object.hasOwn(MAPS, key) ? children(value) : visit(value);
+      let guarded = Object.hasOwn(MAPS, key) ? children(value) : visit(value);
+      if (key === 'patternProperties' && !Array.isArray(guarded)) guarded = keyedMap(guarded as Record<string, unknown>);
       if (guarded !== value) put(own(), key, guarded);
-      if (key === 'patternProperties' && !Array.isArray(value)) for (const name of Object.keys(value)) refuse(name, 'patternProperties');
     }
     if (source.pattern !== undefined) {
       let pattern: string | undefined;
@@ -103,7 +121,7 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonl
       if (pattern !== undefined && linear(pattern) !== null && (source.format === undefined || allOf === undefined || Array.isArray(allOf))) {
         const name = PATTERN_FORMAT + pattern;
         const known = pattern;
-        cfworker.format[name] ??= (text) => (linear(known) ?? (() => false))(text);
+        cfworker.format[name] ??= (text) => (linear(known) ?? (() => false))(text, running);
         const out = own();
         delete out.pattern;
         // A node's own format stays where it is, and so do the JSON pointers into its allOf.
@@ -115,8 +133,104 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): { readonl
     copies.set(node, result);
     return result;
   };
-  return { schema: visit(schema) as JsonSchema, refused };
+  return { schema: visit(schema) as JsonSchema, refused, keyed };
 }
+
+/** What {@link guardPatterns} makes of a schema. */
+export interface GuardedSchema {
+  /** The schema to validate by. */
+  readonly schema: JsonSchema;
+  /** The patterns left to the engine that could backtrack for long. */
+  readonly refused: readonly RefusedPattern[];
+  /** The `patternProperties` maps (in `schema`) whose keys each validation renames. */
+  readonly keyed: readonly KeyedMap[];
+}
+
+/** A `patternProperties` map of the guarded schema, and its keys and subschemas as the schema wrote them. */
+export interface KeyedMap {
+  readonly map: Record<string, unknown>;
+  readonly entries: readonly (readonly [pattern: string, subschema: unknown])[];
+}
+
+/** Writes a text as a pattern that matches exactly it: letters, digits and `_` as they are, the rest as `\u{…}`. */
+function literal(text: string): string {
+  let out = '';
+  for (const char of text) out += /^\w$/.test(char) ? char : `\\u{${(char.codePointAt(0) as number).toString(16)}}`;
+  return out;
+}
+
+/**
+ * Renames the keys of the `patternProperties` maps for one validation. `@cfworker/json-schema` matches each key with
+ * `new RegExp(key, 'u')`, on property names the model writes, and the engine may backtrack on those for long (`^(a+)+$`,
+ * or polynomially: `a*a*a*b`). The matcher finds which of the value's property names each key matches, and the key
+ * becomes a pattern that matches exactly those names among them (an alternation of literals), which the engine answers
+ * without backtracking. The value's names are the only ones the validator tests, so its answers are the key's. Returns
+ * each new key's original, for the messages.
+ */
+function renameKeys(keyed: readonly KeyedMap[], value: unknown, budget: PatternBudget): Map<string, string> {
+  const names = new Set<string>();
+  let tests = 0; // property names the validator may test against each key, at least once each
+  const stack = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else {
+      for (const name in node) {
+        names.add(name);
+        tests++;
+        stack.push((node as Record<string, unknown>)[name]);
+      }
+    }
+  }
+  const originals = new Map<string, string>();
+  let index = 0;
+  for (const { map, entries } of keyed) {
+    for (const name of Object.keys(map)) delete map[name];
+    for (const [pattern, subschema] of entries) {
+      const test = linear(pattern);
+      if (test === null) {
+        put(map, pattern, subschema);
+        continue;
+      }
+      const matched: string[] = [];
+      const unmatched: string[] = [];
+      let [matchedLength, unmatchedLength] = [0, 0];
+      for (const name of names) {
+        if (test(name, budget)) {
+          matched.push(name);
+          matchedLength += name.length + 1;
+        } else {
+          unmatched.push(name);
+          unmatchedLength += name.length + 1;
+        }
+      }
+      // The shorter list is written out: the names it matches, or (in a negative lookahead) those it does not. A key
+      // that matches every name, as `^[a-z_]+$` on a map usually does, becomes one that matches anything.
+      const negate = unmatchedLength < matchedLength;
+      const listed = negate ? unmatched : matched;
+      const length = negate ? unmatchedLength : matchedLength;
+      // The engine compares each tested name with each listed one, a character at a time: that is charged, at the
+      // exchange rate of a character compare (about 1 ns) to a state visit (about 25 ns).
+      budget.left -= Math.ceil((tests * length) / 25);
+      if (budget.left < 0) throw new PatternWorkError(pattern, length, 'property names');
+      const alternation = listed.length === 0 ? '' : `(?:${listed.map(literal).join('|')})$`;
+      const rest = negate ? (listed.length === 0 ? '' : `(?!${alternation})`) : listed.length === 0 ? '[^\\s\\S]' : alternation;
+      // A named group of its own keeps apart two keys that match the same names.
+      const renamed = `^(?<edgetool${index++}>)${rest}`;
+      originals.set(renamed, pattern);
+      put(map, renamed, subschema);
+    }
+  }
+  return originals;
+}
+
+const LONE_SURROGATE =
+  'A property name holds half of a UTF-16 surrogate pair (a \\uD800-\\uDFFF escape without its other half), which cannot be ' +
+  'validated. Send property names made of whole characters.';
 
 const MAPS: Record<string, true> = { $defs: true, definitions: true, properties: true, patternProperties: true, dependentSchemas: true, dependencies: true };
 
@@ -131,7 +245,7 @@ export function createValidator<T>(options: {
   readonly trustPatterns: boolean;
 }): (value: unknown) => StandardSchemaV1.Result<T> {
   const { cfworker, schema, draft } = options;
-  const guarded = options.trustPatterns ? { schema, refused: [] } : guardPatterns(schema, cfworker);
+  const guarded: GuardedSchema = options.trustPatterns ? { schema, refused: [], keyed: [] } : guardPatterns(schema, cfworker);
   if (guarded.refused.length > 0) {
     const issues = guarded.refused.map(({ pattern, keyword, reason }) => ({
       message:
@@ -141,16 +255,31 @@ export function createValidator<T>(options: {
     }));
     return () => ({ issues });
   }
-  const validator = new cfworker.Validator(guarded.schema as never, draft, false);
+  const { keyed } = guarded;
+  const validator = new cfworker.Validator(guarded.schema as never, draft, false); // reads the keys as the schema wrote them
   return (value) => {
     let result: ReturnType<typeof validator.validate>;
+    let originals: Map<string, string> | undefined;
+    const outer = running;
+    running = { left: MAX_PATTERN_WORK };
     try {
+      if (keyed.length > 0) originals = renameKeys(keyed, value, running);
       result = validator.validate(value);
     } catch (error) {
-      // A text too long for the work a pattern may take: the whole value fails (a `not` or `anyOf` around the
-      // pattern must not read "no match" as an answer), and the model reads which pattern and how long.
-      if (!(error instanceof PatternWorkError)) throw error;
-      return { issues: [{ message: `${error.message} Send a shorter value.`, path: [] }] };
+      // Work past the budget: the whole value fails (a `not` or `anyOf` around a pattern must not read "no match" as an
+      // answer), and the model reads which pattern and how long.
+      if (error instanceof PatternWorkError) return { issues: [{ message: `${error.message} Send a shorter value.`, path: [] }] };
+      // `@cfworker/json-schema` writes each property name into a JSON pointer with `encodeURIComponent`, which throws on
+      // half of a surrogate pair: no such name can be validated.
+      if (error instanceof URIError) return { issues: [{ message: LONE_SURROGATE, path: [] }] };
+      throw error;
+    } finally {
+      running = outer;
+      // The keys as written again: the renamed ones hold the value's property names.
+      for (const { map, entries } of keyed) {
+        for (const name of Object.keys(map)) delete map[name];
+        for (const [pattern, subschema] of entries) put(map, pattern, subschema);
+      }
     }
     if (result.valid) return { value: value as T };
     const leaves = result.errors.filter((e) => !WRAPPER_KEYWORDS.has(e.keyword));
@@ -158,7 +287,10 @@ export function createValidator<T>(options: {
     return {
       issues: errors.map((e) => {
         const at = e.keyword === 'format' ? e.error.indexOf(`"${PATTERN_FORMAT}`) : -1;
-        const message = at < 0 ? e.error : `String does not match pattern "${e.error.slice(at + 1 + PATTERN_FORMAT.length, -2)}".`;
+        let message = at < 0 ? e.error : `String does not match pattern "${e.error.slice(at + 1 + PATTERN_FORMAT.length, -2)}".`;
+        if (e.keyword === 'patternProperties' && originals !== undefined) {
+          for (const [renamed, pattern] of originals) message = message.replace(`matches pattern "${renamed}"`, () => `matches pattern "${pattern}"`);
+        }
         return { message, path: pointerToPath(e.instanceLocation) };
       }),
     };

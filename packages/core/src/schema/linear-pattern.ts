@@ -9,21 +9,32 @@
 export const MAX_PATTERN_STATES = 10_000;
 
 /**
- * The most states one match may visit (each costs tens of ns): about a tenth of a second here. Linear time is still
- * time: a 14-byte `[a-z]{0,4998}!` keeps 5,000 states alive per character, and 10,000 characters took 6.7 s. A text
- * that needs more throws {@link PatternWorkError}; realistic patterns on realistic arguments stay far below.
+ * The most states one validation may visit, over all its patterns and texts (each visit costs tens of ns): about a
+ * tenth of a second here. Linear time is still time: a 14-byte `[a-z]{0,4998}!` keeps 5,000 states alive per
+ * character, and 10,000 characters took 6.7 s; forty texts of 790 characters in one array took as long when each had
+ * a budget of its own. Work past it throws {@link PatternWorkError}; realistic patterns on realistic arguments stay
+ * far below.
  */
 export const MAX_PATTERN_WORK = 4_000_000;
 
-/** Thrown by a compiled pattern whose match would visit more than {@link MAX_PATTERN_WORK} states. */
+/** What a validation may still spend on its patterns, in state visits; the compiled patterns of one validation share it. */
+export interface PatternBudget {
+  left: number;
+}
+
+/** Thrown when a validation's patterns would visit more than {@link MAX_PATTERN_WORK} states. */
 export class PatternWorkError extends Error {
-  /** The pattern. */
+  /** The pattern that was being matched when the budget ran out. */
   readonly pattern: string;
-  /** The length of the text (UTF-16 code units). */
+  /** The length of what it was matching (UTF-16 code units). */
   readonly textLength: number;
 
-  constructor(pattern: string, textLength: number) {
-    super(`Checking ${textLength} characters against pattern "${pattern}" would take more than ${MAX_PATTERN_WORK} steps.`);
+  /** `subject` names what was matched: `a text` (a string value) or `property names` (their characters in all). */
+  constructor(pattern: string, textLength: number, subject = 'a text') {
+    super(
+      `Matching this value against the schema's patterns would take more than ${MAX_PATTERN_WORK} steps; it stopped at pattern ` +
+        `"${pattern}", on ${subject} of ${textLength} characters.`,
+    );
     this.name = 'PatternWorkError';
     this.pattern = pattern;
     this.textLength = textLength;
@@ -158,7 +169,7 @@ class TooLarge extends Error {}
  * pattern, when it has a backreference, lookaround or modifiers, when its program would pass
  * {@link MAX_PATTERN_STATES} states, or when its groups are nested deeper than the stack allows.
  */
-export function compileLinearPattern(source: string): ((text: string) => boolean) | undefined {
+export function compileLinearPattern(source: string): ((text: string, budget?: PatternBudget) => boolean) | undefined {
   let tree: Node;
   try {
     new RegExp(source, 'u');
@@ -245,78 +256,93 @@ export function compileLinearPattern(source: string): ((text: string) => boolean
     return undefined;
   }
   const [ops, xs, ys] = [Int32Array.from(op), Int32Array.from(x), Int32Array.from(y)];
-  return (text) => run(source, text, ops, xs, ys, atoms);
+  return (text, budget = { left: MAX_PATTERN_WORK }) => run(source, text, ops, xs, ys, atoms, budget);
 }
 
 /** [A-Za-z0-9_]: the word characters of `\b` and `\B` with the `u` flag and without `i`. */
 const isWord = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 
-function run(source: string, text: string, op: Int32Array, x: Int32Array, y: Int32Array, atoms: readonly (number | RegExp)[]): boolean {
-  const size = op.length;
-  const mark = new Uint32Array(size); // the step in which a state last joined the list being built
-  const seen = new Uint32Array(atoms.length); // the step in which an atom was last tested, and its answer
-  const answer = new Uint8Array(atoms.length);
-  const stack = new Int32Array(2 * size + 2);
-  let list = new Int32Array(size); // the CHAR states alive at the current position
-  let following = new Int32Array(size);
-  let count = 0;
-  let built = 0;
-  let step = 1;
-  let i = 0;
-  let work = MAX_PATTERN_WORK; // states left to visit
-  let prev = -1; // the code point before the current position (-1 at the start)
-  let next = text.length > 0 ? (text.codePointAt(0) as number) : -1; // the one at it (-1 at the end)
-  /** Adds a state and every state it reaches without reading, at the current position; true when one is MATCH. */
-  const add = (pc: number): boolean => {
-    let top = 0;
-    stack[top++] = pc;
-    while (top > 0) {
-      const s = stack[--top] as number;
-      if (--work < 0) throw new PatternWorkError(source, text.length);
-      if (mark[s] === step) continue;
-      mark[s] = step;
-      const code = op[s];
-      if (code === OP_CHAR) following[built++] = s;
-      else if (code === OP_SPLIT) {
-        stack[top++] = y[s] as number;
-        stack[top++] = x[s] as number;
-      } else if (code === OP_JUMP) stack[top++] = x[s] as number;
-      else if (code === OP_MATCH) return true;
-      else {
-        const k = x[s];
-        if (k === 0 ? i === 0 : k === 1 ? next < 0 : (isWord(prev) !== isWord(next)) === (k === 2)) stack[top++] = s + 1;
+function run(
+  source: string,
+  text: string,
+  op: Int32Array,
+  x: Int32Array,
+  y: Int32Array,
+  atoms: readonly (number | RegExp)[],
+  budget: PatternBudget,
+): boolean {
+  let work = budget.left; // states left to visit
+  try {
+    return simulate();
+  } finally {
+    budget.left = Math.max(work, 0);
+  }
+  function simulate(): boolean {
+    const size = op.length;
+    const mark = new Uint32Array(size); // the step in which a state last joined the list being built
+    const seen = new Uint32Array(atoms.length); // the step in which an atom was last tested, and its answer
+    const answer = new Uint8Array(atoms.length);
+    const stack = new Int32Array(2 * size + 2);
+    let list = new Int32Array(size); // the CHAR states alive at the current position
+    let following = new Int32Array(size);
+    let count = 0;
+    let built = 0;
+    let step = 1;
+    let i = 0;
+    let prev = -1; // the code point before the current position (-1 at the start)
+    let next = text.length > 0 ? (text.codePointAt(0) as number) : -1; // the one at it (-1 at the end)
+    /** Adds a state and every state it reaches without reading, at the current position; true when one is MATCH. */
+    const add = (pc: number): boolean => {
+      let top = 0;
+      stack[top++] = pc;
+      while (top > 0) {
+        const s = stack[--top] as number;
+        if (--work < 0) throw new PatternWorkError(source, text.length);
+        if (mark[s] === step) continue;
+        mark[s] = step;
+        const code = op[s];
+        if (code === OP_CHAR) following[built++] = s;
+        else if (code === OP_SPLIT) {
+          stack[top++] = y[s] as number;
+          stack[top++] = x[s] as number;
+        } else if (code === OP_JUMP) stack[top++] = x[s] as number;
+        else if (code === OP_MATCH) return true;
+        else {
+          const k = x[s];
+          if (k === 0 ? i === 0 : k === 1 ? next < 0 : (isWord(prev) !== isWord(next)) === (k === 2)) stack[top++] = s + 1;
+        }
       }
+      return false;
+    };
+    if (add(0)) return true;
+    [list, following, count, built] = [following, list, built, 0];
+    while (next >= 0) {
+      const c = next;
+      const width = c > 0xffff ? 2 : 1;
+      const char = text.slice(i, i + width);
+      i += width;
+      prev = c;
+      next = i < text.length ? (text.codePointAt(i) as number) : -1;
+      step++;
+      for (let j = 0; j < count; j++) {
+        const s = list[j] as number;
+        const a = x[s] as number;
+        const atom = atoms[a] as number | RegExp;
+        let ok: boolean;
+        if (typeof atom === 'number') ok = atom === c;
+        else if (seen[a] === step) ok = answer[a] === 1;
+        else {
+          ok = atom.test(char);
+          seen[a] = step;
+          answer[a] = ok ? 1 : 0;
+        }
+        if (ok && add(s + 1)) return true;
+      }
+      if (add(0)) return true; // `.test` searches: a match may also start here
+      [list, following, count, built] = [following, list, built, 0];
     }
     return false;
-  };
-  if (add(0)) return true;
-  [list, following, count, built] = [following, list, built, 0];
-  while (next >= 0) {
-    const c = next;
-    const width = c > 0xffff ? 2 : 1;
-    const char = text.slice(i, i + width);
-    i += width;
-    prev = c;
-    next = i < text.length ? (text.codePointAt(i) as number) : -1;
-    step++;
-    for (let j = 0; j < count; j++) {
-      const s = list[j] as number;
-      const a = x[s] as number;
-      const atom = atoms[a] as number | RegExp;
-      let ok: boolean;
-      if (typeof atom === 'number') ok = atom === c;
-      else if (seen[a] === step) ok = answer[a] === 1;
-      else {
-        ok = atom.test(char);
-        seen[a] = step;
-        answer[a] = ok ? 1 : 0;
-      }
-      if (ok && add(s + 1)) return true;
-    }
-    if (add(0)) return true; // `.test` searches: a match may also start here
-    [list, following, count, built] = [following, list, built, 0];
   }
-  return false;
 }
 
 /**
