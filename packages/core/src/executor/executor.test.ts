@@ -182,6 +182,19 @@ describe('executor: result conversion', () => {
     expect((await make(42)).content).toBe('42');
   });
 
+  it('awaits a thenable that is no Promise (a Prisma or Drizzle query runs only when awaited): its value is the output', async () => {
+    let queries = 0;
+    const rows = [{ id: 'A-1001', status: 'shipped' }];
+    const query = { then: (resolve: (value: unknown) => void) => resolve((queries++, rows)) };
+    const result = await make(query);
+    expect(result.outcome).toEqual({ type: 'success', output: rows });
+    expect(result.content).toBe('[{"id":"A-1001","status":"shipped"}]');
+    expect(queries).toBe(1);
+    const failing = await make({ then: (_: unknown, reject: (reason: unknown) => void) => reject(new Error('D1_ERROR: no such table')) });
+    expect(code(failing.outcome)).toBe('execution-failed');
+    expect(failing.content).toBe('Error (execution-failed): D1_ERROR: no such table');
+  });
+
   it('uses the per-tool converter', async () => {
     const result = await make({ celsius: 21 }, (o) => `It is ${(o as { celsius: number }).celsius}°C.`);
     expect(result.content).toBe('It is 21°C.');

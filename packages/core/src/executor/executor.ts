@@ -536,7 +536,14 @@ function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
     return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
   }
   const output = tool.execute(ctx.input, ctx);
-  return output instanceof Promise ? output.then((value) => ({ type: 'success', output: value })) : { type: 'success', output };
+  if (output instanceof Promise) return output.then((value) => ({ type: 'success', output: value }));
+  // A thenable that is no Promise (a Prisma or Drizzle query, a Knex builder) is awaited as `await` would: its value is the output.
+  if (isThenable(output)) return Promise.resolve(output).then((value) => ({ type: 'success', output: value }));
+  return { type: 'success', output };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return ((typeof value === 'object' && value !== null) || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
 async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
