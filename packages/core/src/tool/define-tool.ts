@@ -7,6 +7,8 @@ import { isJsonSchemaValidator } from '../schema/json-schema.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The longest delay `setTimeout` keeps (a signed 32-bit count of milliseconds): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Applies the defaults to a policy and rejects combinations that are unsafe. */
 export function resolvePolicy(name: string, input: ToolPolicyInput<never, never> = {}): ToolPolicy {
@@ -16,7 +18,11 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   if (retries > 0 && effects !== 'read') {
     throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
   }
-  if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
+  // Infinity is none, as for the other time limits; a finite delay past a timer's 32 bits would fire at once.
+  const timeoutMs = input.timeoutMs === Number.POSITIVE_INFINITY ? undefined : input.timeoutMs;
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))) {
+    throw new TypeError(`Tool "${name}": timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or Infinity for none; got ${String(timeoutMs)}.`);
+  }
   const { maxCallsPerRun, rateLimit, check, available } = input;
   if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
   if (available !== undefined && typeof available !== 'function') throw new TypeError(`Tool "${name}": available must be a function (run) => boolean.`);
@@ -34,7 +40,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     needsApproval,
     editable: Array.isArray(editable) ? Object.freeze([...editable]) : editable,
     returnDirect: input.returnDirect ?? false,
-    timeoutMs: input.timeoutMs,
+    timeoutMs,
     retries,
     concurrency: input.concurrency,
     coerce: input.coerce ?? false,
