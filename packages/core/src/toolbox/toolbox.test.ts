@@ -88,6 +88,22 @@ describe('toolbox classes', () => {
     expect(() => decorate(Legacy.prototype, 'ping')).toThrow(/experimentalDecorators/); // a legacy property decorator
   });
 
+  it('scans a method named by a symbol; one without a name is refused where it is decorated', async () => {
+    const ping = Symbol('ping');
+    class Symbolic {
+      @tool({ name: 'ping', description: 'Ping', input: v.object({}) })
+      [ping]() {
+        return 'pong';
+      }
+    }
+    const tools = scanTools(new Symbolic());
+    expect(tools.map((t) => t.name)).toEqual(['ping']);
+    expect((await createExecutor({ registry: tools }).execute({ id: '1', name: 'ping', arguments: {} })).content).toBe('pong');
+    const decorate = tool({ description: 'Nameless', input: v.object({}) });
+    const context = { kind: 'method', name: Symbol('nameless'), static: false, private: false } as unknown as ClassMethodDecoratorContext;
+    expect(() => decorate(() => 1, context)).toThrow(new TypeError('@tool() on the method Symbol(nameless) needs a `name`: a symbol is no tool name.'));
+  });
+
   it('a subclass override without the decorator hides the tool', () => {
     class Hidden extends OrderTools {
       override query_order() {
