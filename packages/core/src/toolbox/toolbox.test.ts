@@ -104,6 +104,19 @@ describe('toolbox classes', () => {
     expect(() => decorate(() => 1, context)).toThrow(new TypeError('@tool() on the method Symbol(nameless) needs a `name`: a symbol is no tool name.'));
   });
 
+  it('two @tool decorators on one method are refused: one of the two tools was silently lost', () => {
+    expect(() => {
+      class Twice {
+        @tool({ name: 'one', description: 'One', input: v.object({}) })
+        @tool({ name: 'two', description: 'Two', input: v.object({}) })
+        both() {
+          return 'x';
+        }
+      }
+      return Twice;
+    }).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
+  });
+
   it('a subclass override without the decorator hides the tool', () => {
     class Hidden extends OrderTools {
       override query_order() {

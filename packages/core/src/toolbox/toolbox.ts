@@ -40,6 +40,7 @@ export function tool<const TSchema extends StandardSchemaV1>(
     if (typeof context.name === 'symbol' && options.name === undefined) {
       throw new TypeError(`@tool() on the method ${String(context.name)} needs a \`name\`: a symbol is no tool name.`);
     }
+    if (marked.has(method)) throw new TypeError(`@tool() twice on the method ${String(context.name)}: give each tool a method of its own.`);
     marked.set(method, { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(context.name) });
   };
 }
