@@ -117,6 +117,23 @@ describe('toolbox classes', () => {
     }).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
   });
 
+  it('finds static tools named like a function\'s own properties (name, length)', async () => {
+    class Named {
+      @tool({ description: 'The name', input: v.object({}) })
+      static name() {
+        return 'Ada';
+      }
+
+      @tool({ description: 'The length', input: v.object({}) })
+      static length() {
+        return 3;
+      }
+    }
+    const tools = scanTools(Named);
+    expect(tools.map((t) => t.name).sort()).toEqual(['length', 'name']);
+    expect((await createExecutor({ registry: tools }).execute({ id: '1', name: 'name', arguments: {} })).content).toBe('Ada');
+  });
+
   it('a subclass override without the decorator hides the tool', () => {
     class Hidden extends OrderTools {
       override query_order() {

@@ -84,7 +84,8 @@ export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] 
   }
   if (typeof ctor === 'function' && ctor !== Object) {
     // Static tools, inherited ones included, bound to the class they were called on.
-    const seen = new Set<PropertyKey>(['length', 'name', 'prototype']);
+    // Nothing seen yet: a class's own `name`, `length` and `prototype` are no functions, unless a static method is named so.
+    const seen = new Set<PropertyKey>();
     for (let cls: object | null = ctor; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) collect(cls, ctor, seen, out, only);
   }
   const names = new Set<string>();
