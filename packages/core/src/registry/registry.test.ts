@@ -91,4 +91,13 @@ describe('registry and resolvers', () => {
     const wrong = await executor.execute({ id: '3', name: 'list_delayed_orders', arguments: {} });
     expect(wrong.content).toMatch(/exported a tool named "query_order"/);
   });
+
+  it('lazy: a loader that resolves with null or a primitive did not export a tool (the model read the engine\'s TypeError)', async () => {
+    const lazy = lazyResolver({ nothing: async () => null as never, text: async () => 'orders' as never });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    for (const name of ['nothing', 'text']) {
+      const result = await executor.execute({ id: '1', name, arguments: {} });
+      expect(result.content).toBe(`Error (execution-failed): lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
+    }
+  });
 });
