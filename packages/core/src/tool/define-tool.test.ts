@@ -103,6 +103,23 @@ describe('defineTool', () => {
     expect((await createExecutor({ registry: [slow] }).execute({ id: '1', name: 'slow', arguments: {} })).content).toBe('done');
   });
 
+  it('refuses policy values outside their types (untyped code, a policy read from config), naming the field', () => {
+    const input = v.object({});
+    const refused: [Record<string, unknown>, string][] = [
+      [{ effects: 'Write' }, `effects must be 'read', 'write' or 'destructive'; got "Write".`],
+      [{ runsOn: 'browser' }, `runsOn must be 'server', 'client' or 'anywhere'; got "browser".`],
+      [{ needsApproval: 'no' }, 'needsApproval must be a boolean or a function (input, ctx) => boolean.'],
+      [{ returnDirect: 'yes' }, 'returnDirect must be true or false.'],
+      [{ coerce: 1 }, 'coerce must be true or false.'],
+      [{ concurrency: 7 }, 'concurrency must be the name of a group (a string).'],
+    ];
+    for (const [policy, message] of refused) {
+      expect(() => defineTool({ name: 't', description: '', input, policy: policy as never })).toThrow(new TypeError(`Tool "t": ${message}`));
+    }
+    const fine = defineTool({ name: 't', description: '', input, policy: { effects: 'destructive', runsOn: 'anywhere', needsApproval: () => true, returnDirect: true, coerce: true, concurrency: 'db' } });
+    expect(fine.policy).toMatchObject({ effects: 'destructive', runsOn: 'anywhere', returnDirect: true, coerce: true, concurrency: 'db' });
+  });
+
   it('lets a policy waive approval for a write, or require it for a read', () => {
     const input = v.object({});
     expect(defineTool({ name: 'a', description: '', input, policy: { effects: 'destructive', needsApproval: false } }).policy.needsApproval).toBe(false);
