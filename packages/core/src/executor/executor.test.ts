@@ -148,6 +148,31 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(code(already.outcome)).toBe('aborted');
   });
 
+  it('a caller abort ends a call still loading its lazy tool, asking a slow policy.available or a slow schema (it waited forever)', async () => {
+    const never = new Promise<never>(() => {});
+    const gated = defineTool({ name: 'gated', description: '', input: v.object({}), policy: { available: () => never }, execute: () => 'ran' });
+    const remote = defineTool({
+      name: 'remote',
+      description: '',
+      input: { '~standard': { version: 1, vendor: 'slow', validate: () => never } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'ran',
+    });
+    const registry = createRegistry({ tools: [gated, remote], resolvers: [lazyResolver({ hung: () => never })] });
+    const ex = createExecutor({ registry });
+    for (const name of ['hung', 'gated', 'remote', 'nope']) {
+      const controller = new AbortController();
+      const pending = ex.execute({ id: name, name, arguments: {} }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 5);
+      const result = await pending;
+      expect(result.content).toBe(`Error (aborted): The call of "${name}" was aborted by the caller.`);
+    }
+    const controller = new AbortController();
+    const batch = ex.executeAll([{ id: '1', name: 'hung', arguments: {} }, { id: '2', name: 'remote', arguments: {} }], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    expect((await batch).map((r) => code(r.outcome))).toEqual(['aborted', 'aborted']);
+  });
+
   it('never rejects: all of the above at once leave no unhandled rejection', async () => {
     const onUnhandled = vi.fn();
     globalThis.addEventListener?.('unhandledrejection', onUnhandled);
