@@ -128,6 +128,11 @@ describe('toolbox classes', () => {
       static length() {
         return 3;
       }
+
+      /** Not a tool: no decorator. */
+      greeting() {
+        return 'hello';
+      }
     }
     const tools = scanTools(Named);
     expect(tools.map((t) => t.name).sort()).toEqual(['length', 'name']);
