@@ -73,6 +73,38 @@ describe('ToolChain', () => {
     expect(log).toEqual(['execute']);
   });
 
+  it('a next() called after its interceptor returned runs nothing: the call has ended (it ran the tool then)', async () => {
+    const log: string[] = [];
+    const late: (() => Promise<unknown>)[] = [];
+    // A careless stale-while-revalidate cache: answers at once, refreshes "later".
+    const stale = defineInterceptor('stale', async (_ctx, next) => {
+      late.push(next);
+      return success({ text: 'stale' });
+    });
+    // A reentrant interceptor may call next() again, but not once it has returned.
+    const again = defineInterceptor('again', async (_ctx, next) => {
+      late.push(next);
+      return next();
+    }, { reentrant: true });
+    // A pass-through that hands back next()'s own promise ends with the layers inside.
+    const through = defineInterceptor('through', (_ctx, next) => {
+      late.push(next);
+      return next();
+    }, { reentrant: true });
+    const executor = createExecutor({ registry: [echo(log)] });
+    for (const interceptor of [stale, again, through]) {
+      const result = await executor.execute({ id: 'c1', name: 'echo', arguments: { text: 'x' } }, { interceptors: [interceptor] });
+      expect(result.isError).toBe(false);
+    }
+    expect(log).toEqual(['execute', 'execute']);
+    for (const [i, next] of late.entries()) {
+      const name = ['stale', 'again', 'through'][i];
+      const outcome = await next();
+      expect(outcome).toMatchObject({ type: 'error', error: { code: 'chain-misuse', message: `Interceptor "${name}" called next() after it had returned; nothing ran.` } });
+    }
+    expect(log).toEqual(['execute', 'execute']);
+  });
+
   it('refuses an interceptor that returns something other than an outcome', async () => {
     const forgetful: InterceptorFn = async (_ctx, next) => {
       await next();

@@ -40,6 +40,8 @@ const RUNNING = 1;
 const DONE = 2;
 /** Ended by its interceptor while the layers inside still run (`abandons`, e.g. a timeout). */
 const DETACHED = 3;
+/** Its interceptor has returned and the layer has ended: a `next()` now would run the tool after the call ended. */
+const ENDED = 4;
 
 /** One interceptor's layer: its `next()` and the state that keeps it honest. */
 class Layer {
@@ -64,6 +66,8 @@ class Layer {
 
   readonly next = (overrides?: NextOverrides): Promise<ToolOutcome> => {
     const { interceptor, run } = this;
+    // An outcome, not a rejection: nobody awaits a next() called from a timer or a stray promise, and nothing runs.
+    if (this.state === ENDED) return Promise.resolve(failure(misuseError(run.ctx, `Interceptor "${interceptor.name}" called next() after it had returned; nothing ran.`)));
     if (this.state === RUNNING) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
     if ((this.state === DONE || this.state === DETACHED) && !interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
     this.state = RUNNING;
@@ -87,7 +91,8 @@ class Layer {
   /** The layers inside have settled with `outcome`. */
   innerSettled(outcome: ToolOutcome): void {
     const detached = this.state === DETACHED;
-    this.state = DONE;
+    // A layer that gave up on its inner layers, or that returned their promise, has ended with them.
+    this.state = detached || this.forward !== undefined ? ENDED : DONE;
     this.lastOutcome = outcome;
     // A layer that gave up on its inner layers (timeout) restored the overrides then; the call has moved on since.
     if (!detached) this.restore();
@@ -164,6 +169,7 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   // the one promise, so an outer next() need not wrap the outcome again.
   if (pending === layer.last) {
     if (layer.state === DONE) {
+      layer.state = ENDED;
       const outcome = settle(run, span, parent, layer.lastOutcome as ToolOutcome);
       return parent === undefined ? outcome : pending;
     }
@@ -189,8 +195,16 @@ function later(run: ChainRun, span: ToolSpan | undefined, parent: Layer | undefi
  * must not end its layer (and so the call) while the layers inside still run, unless it abandons them (timeout).
  */
 function finishLayer(run: ChainRun, layer: Layer | undefined, span: ToolSpan | undefined, parent: Layer | undefined, outcome: ToolOutcome): ToolOutcome | Promise<ToolOutcome> {
-  if (layer?.state !== RUNNING) return settle(run, span, parent, outcome);
-  if (!layer.interceptor.abandons) return (layer.last as Promise<ToolOutcome>).then(() => settle(run, span, parent, outcome));
+  if (layer?.state !== RUNNING) {
+    if (layer !== undefined) layer.state = ENDED;
+    return settle(run, span, parent, outcome);
+  }
+  if (!layer.interceptor.abandons) {
+    return (layer.last as Promise<ToolOutcome>).then(() => {
+      layer.state = ENDED;
+      return settle(run, span, parent, outcome);
+    });
+  }
   layer.detach();
   return settle(run, span, parent, outcome);
 }
@@ -202,7 +216,11 @@ function notAnOutcome(ctx: CallContext, interceptor: ToolInterceptor, result: un
 }
 
 function misuse(ctx: CallContext, message: string): Promise<never> {
-  return Promise.reject(new ToolError('chain-misuse', message, { toolName: ctx.tool.name, callId: ctx.call.id }));
+  return Promise.reject(misuseError(ctx, message));
+}
+
+function misuseError(ctx: CallContext, message: string): ToolError {
+  return new ToolError('chain-misuse', message, { toolName: ctx.tool.name, callId: ctx.call.id });
 }
 
 function describe(value: unknown): string {

@@ -148,6 +148,31 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(code(already.outcome)).toBe('aborted');
   });
 
+  it('a caller abort ends a call still loading its lazy tool, asking a slow policy.available or a slow schema (it waited forever)', async () => {
+    const never = new Promise<never>(() => {});
+    const gated = defineTool({ name: 'gated', description: '', input: v.object({}), policy: { available: () => never }, execute: () => 'ran' });
+    const remote = defineTool({
+      name: 'remote',
+      description: '',
+      input: { '~standard': { version: 1, vendor: 'slow', validate: () => never } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'ran',
+    });
+    const registry = createRegistry({ tools: [gated, remote], resolvers: [lazyResolver({ hung: () => never })] });
+    const ex = createExecutor({ registry });
+    for (const name of ['hung', 'gated', 'remote', 'nope']) {
+      const controller = new AbortController();
+      const pending = ex.execute({ id: name, name, arguments: {} }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 5);
+      const result = await pending;
+      expect(result.content).toBe(`Error (aborted): The call of "${name}" was aborted by the caller.`);
+    }
+    const controller = new AbortController();
+    const batch = ex.executeAll([{ id: '1', name: 'hung', arguments: {} }, { id: '2', name: 'remote', arguments: {} }], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    expect((await batch).map((r) => code(r.outcome))).toEqual(['aborted', 'aborted']);
+  });
+
   it('never rejects: all of the above at once leave no unhandled rejection', async () => {
     const onUnhandled = vi.fn();
     globalThis.addEventListener?.('unhandledrejection', onUnhandled);
@@ -180,6 +205,24 @@ describe('executor: result conversion', () => {
     expect((await make(undefined)).content).toBe(NO_OUTPUT_TEXT);
     expect((await make(null)).content).toBe(NO_OUTPUT_TEXT);
     expect((await make(42)).content).toBe('42');
+  });
+
+  it('awaits a thenable that is no Promise (a Prisma or Drizzle query runs only when awaited): its value is the output', async () => {
+    let queries = 0;
+    const rows = [{ id: 'A-1001', status: 'shipped' }];
+    // Defined, not written as a `then` property: the lint rule against thenables guards the code, not this test.
+    const thenable = (then: (resolve: (value: unknown) => void, reject: (reason: unknown) => void) => void) => Object.defineProperty({}, 'then', { value: then });
+    const query = thenable((resolve) => {
+      queries++;
+      resolve(rows);
+    });
+    const result = await make(query);
+    expect(result.outcome).toEqual({ type: 'success', output: rows });
+    expect(result.content).toBe('[{"id":"A-1001","status":"shipped"}]');
+    expect(queries).toBe(1);
+    const failing = await make(thenable((_, reject) => reject(new Error('D1_ERROR: no such table'))));
+    expect(code(failing.outcome)).toBe('execution-failed');
+    expect(failing.content).toBe('Error (execution-failed): D1_ERROR: no such table');
   });
 
   it('uses the per-tool converter', async () => {

@@ -257,14 +257,18 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (!parsed.ok) {
       // Arguments refused for a prototype key were read: the tool's interceptors mask them field by field in the trace.
       if (!('value' in parsed)) return early(call, undefined, call.arguments, started, parsed.error, run);
-      return early(call, undefined, parsed.value, started, parsed.error, run, await lookUp(call.name));
+      const masking = await orAbort(lookUp(call.name), signal);
+      return early(call, undefined, parsed.value, started, parsed.error, run, masking === ABORTED ? undefined : masking);
     }
     const args = parsed.value;
 
+    // A lazy tool that loads slowly, or a slow check, does not hold the call once the caller aborts.
     let tool: AnyTool | undefined;
     try {
       const found = registry.resolve(call.name);
-      tool = found instanceof Promise ? await found : found;
+      const loaded = found instanceof Promise ? await orAbort(found, signal) : found;
+      if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), run);
+      tool = loaded;
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
@@ -273,8 +277,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       run ??= createRunContext();
       const checked = run;
       // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
-      if (tool === undefined || !(await isToolAvailable(tool, checked))) {
-        const available = await namesFor(checked);
+      const answer = tool === undefined ? false : isToolAvailable(tool, checked);
+      const visible = answer instanceof Promise ? await orAbort(answer, signal) : answer;
+      if (visible === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
+      if (tool === undefined || !visible) {
+        const available = await orAbort(namesFor(checked), signal);
+        if (available === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
         const list = available.length ? available.join(', ') : '(none)';
         return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), checked);
       }
@@ -295,7 +303,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     try {
       const candidate = tool.policy.coerce ? coerceToSchema(proposed, tool.jsonSchema) : proposed;
       const checked = validateWithSchema(tool.input, candidate);
-      validation = checked instanceof Promise ? await checked : checked;
+      const validated = checked instanceof Promise ? await orAbort(checked, signal) : checked;
+      if (validated === ABORTED) return early(call, tool, proposed, started, abortError(signal as AbortSignal, meta), run);
+      validation = validated;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
       const reason = cause instanceof Error ? cause.message : String(cause);
@@ -370,7 +380,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         return undefined;
       }
     });
-    const tools = resolving.some((tool) => tool instanceof Promise) ? await Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))) : resolving;
+    // A lazy tool that loads slowly does not hold the batch once the caller aborts: each call then reports the abort.
+    const loaded = resolving.some((tool) => tool instanceof Promise)
+      ? await orAbort(Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))), mergeSignals(opts.signal, run.signal))
+      : resolving;
+    const tools = loaded === ABORTED ? [] : loaded;
     const serial = createSerializer();
     return Promise.all(
       calls.map((call, index) => {
@@ -536,7 +550,14 @@ function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
     return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
   }
   const output = tool.execute(ctx.input, ctx);
-  return output instanceof Promise ? output.then((value) => ({ type: 'success', output: value })) : { type: 'success', output };
+  if (output instanceof Promise) return output.then((value) => ({ type: 'success', output: value }));
+  // A thenable that is no Promise (a Prisma or Drizzle query, a Knex builder) is awaited as `await` would: its value is the output.
+  if (isThenable(output)) return Promise.resolve(output).then((value) => ({ type: 'success', output: value }));
+  return { type: 'success', output };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return ((typeof value === 'object' && value !== null) || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
 async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
@@ -562,6 +583,29 @@ function mergeSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): A
 function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
   if (ToolError.isInstance(signal.reason)) return signal.reason;
   return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
+}
+
+/** What {@link orAbort} resolves with when the caller aborts first. */
+const ABORTED: unique symbol = Symbol('aborted');
+
+/** Resolves with `promise`'s value, or with `ABORTED` as soon as `signal` aborts (no signal: `promise` itself). */
+function orAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Resolves with the chain's outcome, or with `aborted` as soon as the caller aborts. */

@@ -8,7 +8,8 @@ import { ToolError } from '../errors/tool-error.ts';
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function timeout(ms: number): ToolInterceptor {
-  if (!(ms > 0)) throw new TypeError('timeout(ms): ms must be a positive number.');
+  // A delay past a timer's 32 bits fires after 1 ms: the call would time out at once.
+  if (typeof ms !== 'number' || !(ms > 0 && ms <= 2_147_483_647)) throw new TypeError(`timeout(ms): ms must be a number of milliseconds from 1 to 2147483647; got ${String(ms)}.`);
   return defineInterceptor('timeout', async (ctx, next) => {
     const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, {
       toolName: ctx.tool.name,

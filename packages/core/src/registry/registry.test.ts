@@ -5,7 +5,7 @@ import { createExecutor } from '../executor/executor.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { createRegistry } from './registry.ts';
-import { delegatingResolver, lazyResolver, staticResolver } from './resolvers.ts';
+import { delegatingResolver, lazyResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 const clone = defineTool({ name: 'query_order', description: 'another one', input: v.object({}), execute: () => 'x' });
 
@@ -30,6 +30,22 @@ describe('registry and resolvers', () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) expect(await registry.resolve(name)).toBeUndefined();
     const lazy = lazyResolver({ query_order: async () => queryOrder });
     for (const name of ['__proto__', 'constructor', 'toString']) expect(lazy.resolve(name)).toBeUndefined();
+  });
+
+  it('a resolver that hands out null, a non-tool or a tool of another name: each call fails alone, execute never rejects', async () => {
+    const handOut: Record<string, unknown> = { none: null, fake: { name: 'fake' }, later: Promise.resolve('a module'), other: queryOrder };
+    const custom: ToolResolver = { kind: 'edgetool.resolver', names: () => Object.keys(handOut), resolve: (name) => handOut[name] as never };
+    const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [custom] });
+    const executor = createExecutor({ registry });
+    const none = await executor.execute({ id: '1', name: 'none', arguments: {} });
+    expect(none.content).toBe('Error (unknown-tool): Unknown tool "none". Available tools: list_delayed_orders.');
+    for (const name of ['fake', 'later']) {
+      const result = await executor.execute({ id: '2', name, arguments: {} });
+      expect(result.content).toBe(`Error (execution-failed): The resolver of "${name}" returned something that is not a tool made by defineTool().`);
+    }
+    const other = await executor.execute({ id: '3', name: 'other', arguments: { order_id: 'A' } });
+    expect(other.content).toBe('Error (execution-failed): The resolver of "other" returned the tool "query_order".');
+    expect(createRegistry({ resolvers: [custom] }).resolve('none')).toBeUndefined();
   });
 
   it('delegates in order and lists every name', async () => {
@@ -74,5 +90,14 @@ describe('registry and resolvers', () => {
     expect((await executor.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A' } })).outcome.type).toBe('success');
     const wrong = await executor.execute({ id: '3', name: 'list_delayed_orders', arguments: {} });
     expect(wrong.content).toMatch(/exported a tool named "query_order"/);
+  });
+
+  it('lazy: a loader that resolves with null or a primitive did not export a tool (the model read the engine\'s TypeError)', async () => {
+    const lazy = lazyResolver({ nothing: async () => null as never, text: async () => 'orders' as never });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    for (const name of ['nothing', 'text']) {
+      const result = await executor.execute({ id: '1', name, arguments: {} });
+      expect(result.content).toBe(`Error (execution-failed): lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { toInterceptor } from '../chain/interceptor.ts';
 import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
 import { withAvailable } from '../tool/available.ts';
+import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
@@ -70,7 +71,7 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolve = (name: string) => {
     if (typeof name !== 'string') return undefined;
     const found = resolver.resolve(name);
-    return available === undefined ? found : found instanceof Promise ? found.then(gate) : gate(found);
+    return found instanceof Promise ? found.then((tool) => gate(checked(name, tool))) : gate(checked(name, found));
   };
   return {
     kind: 'edgetool.resolver',
@@ -83,6 +84,17 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };
+}
+
+/**
+ * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
+ * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
+ */
+function checked(name: string, found: unknown): AnyTool | undefined {
+  if (found === undefined || found === null) return undefined;
+  if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
+  if (found.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${found.name}".`);
+  return found;
 }
 
 /** True for registries made by {@link createRegistry}. */

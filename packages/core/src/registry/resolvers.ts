@@ -62,7 +62,8 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
       if (promise === undefined) {
         const load = loaders[name] as () => Promise<LazyToolModule>;
         promise = load().then((mod) => {
-          const tool = isTool(mod) ? mod : (mod as { default?: unknown }).default;
+          // A module that is not an object (null from a loader with a bug) has no default: it did not export a tool.
+          const tool = isTool(mod) ? mod : typeof mod === 'object' && mod !== null ? (mod as { default?: unknown }).default : undefined;
           if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
           if (tool.name !== name) throw new TypeError(`lazyResolver: the module for "${name}" exported a tool named "${tool.name}".`);
           return tool;

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { createExecutor } from '../executor/executor.ts';
+import { timeout } from '../interceptors/timeout.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool, isTool } from './define-tool.ts';
@@ -79,6 +81,43 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'w', description: '', input, policy: { effects: 'write', retries: 2 } })).toThrow(/only allowed for read/);
     expect(() => defineTool({ name: 'r', description: '', input, policy: { timeoutMs: 0 } })).toThrow(/timeoutMs/);
     expect(defineTool({ name: 'r', description: '', input, policy: { retries: 2 } }).policy.retries).toBe(2);
+  });
+
+  it('timeoutMs: a delay a timer cannot hold is refused (it fired after 1 ms), Infinity is none', async () => {
+    const input = v.object({});
+    for (const timeoutMs of [2 ** 31, 1e12, '5000']) {
+      expect(() => defineTool({ name: 'r', description: '', input, policy: { timeoutMs: timeoutMs as number } })).toThrow(
+        new TypeError(`Tool "r": timeoutMs must be a number of milliseconds from 1 to 2147483647, or Infinity for none; got ${timeoutMs}.`),
+      );
+    }
+    expect(() => timeout(2 ** 31)).toThrow(/from 1 to 2147483647; got 2147483648/);
+    expect(defineTool({ name: 'r', description: '', input, policy: { timeoutMs: 2 ** 31 - 1 } }).policy.timeoutMs).toBe(2 ** 31 - 1);
+    const slow = defineTool({
+      name: 'slow',
+      description: '',
+      input,
+      policy: { timeoutMs: Number.POSITIVE_INFINITY },
+      execute: () => new Promise((resolve) => setTimeout(resolve, 5, 'done')),
+    });
+    expect(slow.policy.timeoutMs).toBeUndefined();
+    expect((await createExecutor({ registry: [slow] }).execute({ id: '1', name: 'slow', arguments: {} })).content).toBe('done');
+  });
+
+  it('refuses policy values outside their types (untyped code, a policy read from config), naming the field', () => {
+    const input = v.object({});
+    const refused: [Record<string, unknown>, string][] = [
+      [{ effects: 'Write' }, `effects must be 'read', 'write' or 'destructive'; got "Write".`],
+      [{ runsOn: 'browser' }, `runsOn must be 'server', 'client' or 'anywhere'; got "browser".`],
+      [{ needsApproval: 'no' }, 'needsApproval must be a boolean or a function (input, ctx) => boolean.'],
+      [{ returnDirect: 'yes' }, 'returnDirect must be true or false.'],
+      [{ coerce: 1 }, 'coerce must be true or false.'],
+      [{ concurrency: 7 }, 'concurrency must be the name of a group (a string).'],
+    ];
+    for (const [policy, message] of refused) {
+      expect(() => defineTool({ name: 't', description: '', input, policy: policy as never })).toThrow(new TypeError(`Tool "t": ${message}`));
+    }
+    const fine = defineTool({ name: 't', description: '', input, policy: { effects: 'destructive', runsOn: 'anywhere', needsApproval: () => true, returnDirect: true, coerce: true, concurrency: 'db' } });
+    expect(fine.policy).toMatchObject({ effects: 'destructive', runsOn: 'anywhere', returnDirect: true, coerce: true, concurrency: 'db' });
   });
 
   it('lets a policy waive approval for a write, or require it for a read', () => {

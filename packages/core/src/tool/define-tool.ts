@@ -7,16 +7,35 @@ import { isJsonSchemaValidator } from '../schema/json-schema.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const EFFECTS: readonly unknown[] = ['read', 'write', 'destructive'];
+const PLACEMENTS: readonly unknown[] = ['server', 'client', 'anywhere'];
+/** The longest delay `setTimeout` keeps (a signed 32-bit count of milliseconds): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Applies the defaults to a policy and rejects combinations that are unsafe. */
 export function resolvePolicy(name: string, input: ToolPolicyInput<never, never> = {}): ToolPolicy {
   const effects = input.effects ?? 'read';
+  // Untyped code and policies read from config: a typo ('Write', 'browser') must not pass for another value.
+  if (!EFFECTS.includes(effects)) throw new TypeError(`Tool "${name}": effects must be 'read', 'write' or 'destructive'; got ${JSON.stringify(effects)}.`);
+  if (input.runsOn !== undefined && !PLACEMENTS.includes(input.runsOn)) {
+    throw new TypeError(`Tool "${name}": runsOn must be 'server', 'client' or 'anywhere'; got ${JSON.stringify(input.runsOn)}.`);
+  }
+  const rule: unknown = input.needsApproval;
+  if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function') throw new TypeError(`Tool "${name}": needsApproval must be a boolean or a function (input, ctx) => boolean.`);
+  for (const key of ['returnDirect', 'coerce'] as const) {
+    if (input[key] !== undefined && typeof input[key] !== 'boolean') throw new TypeError(`Tool "${name}": ${key} must be true or false.`);
+  }
+  if (input.concurrency !== undefined && typeof input.concurrency !== 'string') throw new TypeError(`Tool "${name}": concurrency must be the name of a group (a string).`);
   const retries = input.retries ?? 0;
   if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`Tool "${name}": retries must be a non-negative integer.`);
   if (retries > 0 && effects !== 'read') {
     throw new TypeError(`Tool "${name}": retries are only allowed for read tools (a retried ${effects} could apply twice).`);
   }
-  if (input.timeoutMs !== undefined && !(input.timeoutMs > 0)) throw new TypeError(`Tool "${name}": timeoutMs must be a positive number.`);
+  // Infinity is none, as for the other time limits; a finite delay past a timer's 32 bits would fire at once.
+  const timeoutMs = input.timeoutMs === Number.POSITIVE_INFINITY ? undefined : input.timeoutMs;
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))) {
+    throw new TypeError(`Tool "${name}": timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or Infinity for none; got ${String(timeoutMs)}.`);
+  }
   const { maxCallsPerRun, rateLimit, check, available } = input;
   if (check !== undefined && typeof check !== 'function') throw new TypeError(`Tool "${name}": check must be a function (input, ctx) => void.`);
   if (available !== undefined && typeof available !== 'function') throw new TypeError(`Tool "${name}": available must be a function (run) => boolean.`);
@@ -34,7 +53,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     needsApproval,
     editable: Array.isArray(editable) ? Object.freeze([...editable]) : editable,
     returnDirect: input.returnDirect ?? false,
-    timeoutMs: input.timeoutMs,
+    timeoutMs,
     retries,
     concurrency: input.concurrency,
     coerce: input.coerce ?? false,

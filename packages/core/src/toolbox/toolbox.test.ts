@@ -88,6 +88,57 @@ describe('toolbox classes', () => {
     expect(() => decorate(Legacy.prototype, 'ping')).toThrow(/experimentalDecorators/); // a legacy property decorator
   });
 
+  it('scans a method named by a symbol; one without a name is refused where it is decorated', async () => {
+    const ping = Symbol('ping');
+    class Symbolic {
+      @tool({ name: 'ping', description: 'Ping', input: v.object({}) })
+      [ping]() {
+        return 'pong';
+      }
+    }
+    const tools = scanTools(new Symbolic());
+    expect(tools.map((t) => t.name)).toEqual(['ping']);
+    expect((await createExecutor({ registry: tools }).execute({ id: '1', name: 'ping', arguments: {} })).content).toBe('pong');
+    const decorate = tool({ description: 'Nameless', input: v.object({}) });
+    const context = { kind: 'method', name: Symbol('nameless'), static: false, private: false } as unknown as ClassMethodDecoratorContext;
+    expect(() => decorate(() => 1, context)).toThrow(new TypeError('@tool() on the method Symbol(nameless) needs a `name`: a symbol is no tool name.'));
+  });
+
+  it('two @tool decorators on one method are refused: one of the two tools was silently lost', () => {
+    expect(() => {
+      class Twice {
+        @tool({ name: 'one', description: 'One', input: v.object({}) })
+        @tool({ name: 'two', description: 'Two', input: v.object({}) })
+        both() {
+          return 'x';
+        }
+      }
+      return Twice;
+    }).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
+  });
+
+  it('finds static tools named like a function\'s own properties (name, length)', async () => {
+    class Named {
+      @tool({ description: 'The name', input: v.object({}) })
+      static name() {
+        return 'Ada';
+      }
+
+      @tool({ description: 'The length', input: v.object({}) })
+      static length() {
+        return 3;
+      }
+
+      /** Not a tool: no decorator. */
+      greeting() {
+        return 'hello';
+      }
+    }
+    const tools = scanTools(Named);
+    expect(tools.map((t) => t.name).sort()).toEqual(['length', 'name']);
+    expect((await createExecutor({ registry: tools }).execute({ id: '1', name: 'name', arguments: {} })).content).toBe('Ada');
+  });
+
   it('a subclass override without the decorator hides the tool', () => {
     class Hidden extends OrderTools {
       override query_order() {

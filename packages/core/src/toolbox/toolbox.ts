@@ -37,6 +37,10 @@ export function tool<const TSchema extends StandardSchemaV1>(
     }
     if (context.kind !== 'method') throw new TypeError('@tool() can only decorate methods.');
     if (context.private) throw new TypeError(`@tool() cannot decorate the private method ${String(context.name)}.`);
+    if (typeof context.name === 'symbol' && options.name === undefined) {
+      throw new TypeError(`@tool() on the method ${String(context.name)} needs a \`name\`: a symbol is no tool name.`);
+    }
+    if (marked.has(method)) throw new TypeError(`@tool() twice on the method ${String(context.name)}: give each tool a method of its own.`);
     marked.set(method, { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(context.name) });
   };
 }
@@ -47,8 +51,9 @@ export interface ScanOptions {
   readonly only?: readonly string[];
 }
 
-function collect(holder: object, bindTo: object, seen: Set<string>, out: AnyTool[], only: ReadonlySet<string> | undefined): void {
-  for (const key of Object.getOwnPropertyNames(holder)) {
+function collect(holder: object, bindTo: object, seen: Set<PropertyKey>, out: AnyTool[], only: ReadonlySet<string> | undefined): void {
+  // Symbol keys too: a method named by a symbol is a tool under the name its decorator gives it.
+  for (const key of Reflect.ownKeys(holder)) {
     if (key === 'constructor' || seen.has(key)) continue;
     const descriptor = Object.getOwnPropertyDescriptor(holder, key);
     const value: unknown = descriptor?.value;
@@ -72,14 +77,15 @@ export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] 
   const out: AnyTool[] = [];
   const ctor = typeof target === 'function' ? target : (target as { constructor?: unknown }).constructor;
   if (typeof target !== 'function') {
-    const seen = new Set<string>();
+    const seen = new Set<PropertyKey>();
     for (let proto = Object.getPrototypeOf(target); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
       collect(proto, target, seen, out, only);
     }
   }
   if (typeof ctor === 'function' && ctor !== Object) {
     // Static tools, inherited ones included, bound to the class they were called on.
-    const seen = new Set(['length', 'name', 'prototype']);
+    // Nothing seen yet: a class's own `name`, `length` and `prototype` are no functions, unless a static method is named so.
+    const seen = new Set<PropertyKey>();
     for (let cls: object | null = ctor; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) collect(cls, ctor, seen, out, only);
   }
   const names = new Set<string>();
