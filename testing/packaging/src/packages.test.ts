@@ -294,6 +294,15 @@ describe('a project that installs them', () => {
     expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
   });
 
+  it("type-checks the example in @edgetool/react's own README, as shipped in its tarball", () => {
+    const readme = readFileSync(join((packed.get('react') as Packed).installed, 'README.md'), 'utf8');
+    const example = /```tsx\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("from '@edgetool/react'");
+    writeFileSync(join(app, 'src', 'react-readme.tsx'), example ?? '');
+    writeFileSync(join(app, 'tsconfig.react-readme.json'), JSON.stringify({ extends: './tsconfig.bundler.json', include: ['src/react-readme.tsx'] }));
+    expect(tsc('tsconfig.react-readme.json')).toEqual({ status: 0, output: '' });
+  });
+
   it('runs the progress example: each report, then the result', () => {
     expect(runExample('progress.ts')).toEqual(['Imported 2 of 3 rows', 'Imported 3 of 3 rows', '{"imported":3}']);
   });

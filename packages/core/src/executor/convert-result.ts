@@ -30,7 +30,9 @@ export function errorModelText(error: ToolError): string {
   const lines = [`Error (${error.code}): ${error.message}`];
   if (error.issues?.length) {
     for (const issue of error.issues) lines.push(`- ${issue.path}: ${issue.message}`);
-    lines.push('Fix these arguments and call the tool again.');
+    // An output schema's issues are the tool's fault: new arguments would not fix them.
+    const fault = error.code === 'invalid-output' ? "These issues are in the tool's result, not in your arguments." : 'Fix these arguments and call the tool again.';
+    lines.push(fault);
   }
   return lines.join('\n');
 }

@@ -257,6 +257,9 @@ describe('executor: result conversion', () => {
     const bad = await ex.execute({ id: '2', name: 'typed', arguments: { ok: false } });
     expect(code(bad.outcome)).toBe('invalid-output');
     expect(bad.content).toContain('- n:');
+    // The issues are in the tool's result, not the model's arguments: the model is not told to fix its arguments.
+    expect(bad.content).not.toContain('Fix these arguments');
+    expect(bad.content).toMatch(/\nThese issues are in the tool's result, not in your arguments\.$/);
   });
 
   it('an output schema that throws while validating (a raw JSON Schema with a $ref to nowhere) → invalid-output, never a rejection', async () => {
