@@ -19,6 +19,7 @@ import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
 import { type ArgumentEdit, argumentEdits, refusedEdits, withEditNote } from './edits.ts';
+import { raceSignal } from './race-signal.ts';
 
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
@@ -590,22 +591,7 @@ const ABORTED: unique symbol = Symbol('aborted');
 
 /** Resolves with `promise`'s value, or with `ABORTED` as soon as `signal` aborts (no signal: `promise` itself). */
 function orAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(promise, signal, () => ABORTED);
 }
 
 /** Resolves with the chain's outcome, or with `aborted` as soon as the caller aborts. */

@@ -1,6 +1,7 @@
 import { defineInterceptor, failure } from '../chain/interceptor.ts';
 import type { ToolInterceptor, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /**
  * Fails the call with a `timeout` error after `ms` and aborts the signal the tool sees.
@@ -9,7 +10,7 @@ import { ToolError } from '../errors/tool-error.ts';
 /* @__NO_SIDE_EFFECTS__ */
 export function timeout(ms: number): ToolInterceptor {
   // A delay past a timer's 32 bits fires after 1 ms: the call would time out at once.
-  if (typeof ms !== 'number' || !(ms > 0 && ms <= 2_147_483_647)) throw new TypeError(`timeout(ms): ms must be a number of milliseconds from 1 to 2147483647; got ${String(ms)}.`);
+  if (!isTimerDelay(ms)) throw new TypeError(`timeout(ms): ms must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(ms)}.`);
   return defineInterceptor('timeout', async (ctx, next) => {
     const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, {
       toolName: ctx.tool.name,

@@ -1,6 +1,8 @@
 import type { InterceptorLike, ToolProgress } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
+import { raceSignal } from '../executor/race-signal.ts';
+import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import type { JsonSchema } from '../schema/input-schema.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import { defaultModelText } from '../executor/convert-result.ts';
@@ -165,8 +167,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_PAGES = 100;
-/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 /**
  * The most requests of the server answered per response stream: each answer is a request of ours, so a server that
  * streams requests (a ping every 50 bytes) would otherwise have one call send thousands (a Worker's subrequest limit).
@@ -618,7 +618,7 @@ function timeLimit(ms: unknown, fallback: number, option: string): number {
   if (ms === undefined) return fallback;
   if (ms === 0 || ms === Infinity) return Infinity;
   // setTimeout takes at most 2^31 - 1 ms; a longer delay fires at once.
-  if (typeof ms !== 'number' || !(ms > 0 && ms <= MAX_TIMER_MS)) {
+  if (!isTimerDelay(ms)) {
     throw new TypeError(`${option} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or 0 or Infinity for none; got ${String(ms)}.`);
   }
   return ms;
@@ -747,20 +747,5 @@ function fileNameOf(uri: unknown): string | undefined {
 
 /** `promise`, or a rejection with the signal's reason as soon as it aborts (a `fetch` of your own may not listen). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(promise, signal, (aborted) => Promise.reject<T>(aborted.reason));
 }

@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { toInterceptor } from '../chain/interceptor.ts';
 import type { ToolInterceptor } from '../chain/types.ts';
 import { checkLimiter, checkMaxCalls } from '../interceptors/limits.ts';
+import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { isJsonSchemaValidator } from '../schema/json-schema.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
@@ -9,8 +10,6 @@ import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolic
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const EFFECTS: readonly unknown[] = ['read', 'write', 'destructive'];
 const PLACEMENTS: readonly unknown[] = ['server', 'client', 'anywhere'];
-/** The longest delay `setTimeout` keeps (a signed 32-bit count of milliseconds): a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Applies the defaults to a policy and rejects combinations that are unsafe. */
 export function resolvePolicy(name: string, input: ToolPolicyInput<never, never> = {}): ToolPolicy {
@@ -33,7 +32,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   }
   // Infinity is none, as for the other time limits; a finite delay past a timer's 32 bits would fire at once.
   const timeoutMs = input.timeoutMs === Number.POSITIVE_INFINITY ? undefined : input.timeoutMs;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))) {
+  if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
     throw new TypeError(`Tool "${name}": timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or Infinity for none; got ${String(timeoutMs)}.`);
   }
   const { maxCallsPerRun, rateLimit, check, available } = input;

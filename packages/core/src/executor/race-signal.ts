@@ -1,0 +1,24 @@
+// Not in the barrel: how the executor and the MCP client stop waiting for a promise when the caller aborts.
+
+/**
+ * Settles as `promise` does, or with what `onAbort` returns (a value, or a rejected promise) as soon as `signal`
+ * aborts, whichever comes first; without a signal, `promise` itself. The abort listener goes when `promise` settles.
+ */
+export function raceSignal<T, A>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: (signal: AbortSignal) => A | Promise<A>): Promise<T | A> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve(onAbort(signal));
+  return new Promise<T | A>((resolve, reject) => {
+    const abort = () => resolve(onAbort(signal));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
