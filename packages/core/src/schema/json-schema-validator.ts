@@ -85,8 +85,12 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): GuardedSc
    */
   const keyedMap = (map: Record<string, unknown>): Record<string, unknown> => {
     const entries = Object.keys(map).map((name) => [name, map[name]] as const);
-    for (const [name] of entries) if (linear(name) === null) refuse(name, 'patternProperties');
-    if (entries.every(([name]) => linear(name) === null)) return map;
+    let runs = false; // whether the matcher runs any of the keys
+    for (const [name] of entries) {
+      if (linear(name) === null) refuse(name, 'patternProperties');
+      else runs = true;
+    }
+    if (!runs) return map;
     const copy: Record<string, unknown> = {};
     for (const [name, subschema] of entries) put(copy, name, subschema);
     keyed.push({ map: copy, entries });
