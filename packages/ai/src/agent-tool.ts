@@ -34,7 +34,10 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * Its output is the agent's answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}).
  */
 export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
-  const inner = await options.agent.registry.tools();
+  // Every inner tool must load: one left out (as `tools()` leaves out a tool that fails to load) would not count towards
+  // the approval this tool needs, and could load later and run inside the agent, whose approvals are granted.
+  const { registry } = options.agent;
+  const inner = (await Promise.all(registry.names().map((name) => registry.resolve(name)))).filter((t) => t !== undefined);
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never

@@ -67,6 +67,12 @@ export interface AISDKToolsOptions {
    * that answer instead of no result at all. The chat loop does this.
    */
   readonly hidden?: 'omit' | 'keep' | undefined;
+  /**
+   * The tools to offer, from the executor's registry: a part of them, or the list a caller already has from
+   * `registry.tools()` (so a lazy tool is not loaded twice per turn, as the chat loop does). Default: every tool of the
+   * registry, loaded now (one that fails to load is left out: `createRegistry({ onLoadError })`).
+   */
+  readonly tools?: readonly AnyTool[] | undefined;
 }
 
 /** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
@@ -199,7 +205,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   // prototype instead, and was silently left out.
   const put = (name: string, value: Tool) => Object.defineProperty(set, name, { value, enumerable: true, writable: true, configurable: true });
   // Only the tools this run may see (`policy.available`), unless told to keep the others: the executor refuses them.
-  const all = await executor.registry.tools();
+  const all = options.tools ?? (await executor.registry.tools());
   for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run)) {
     const base = {
       description: tool.description,

@@ -486,6 +486,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ended = () => resolve(usage);
     });
     const tools: ToolSet = await toAISDKTools(executor, {
+      tools: all,
       run,
       mode,
       hidden: 'keep',

@@ -198,8 +198,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
-  const { visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
-  const tools = await toAISDKTools(executor, { run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
+  const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
+  const tools = await toAISDKTools(executor, { tools: every, run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results);
   // The agent's budget was checked when it was made (createChatAgent).
   const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);

@@ -438,7 +438,7 @@ describe('MCP handler: slow clients and throwing registries', () => {
     expect(messages.map((m) => m.params?.progress ?? 'result')).toEqual([1, 1000, 'result']);
   });
 
-  it('a run() that throws, or a lazy tool that fails to load: an internal error without details, not a rejection', async () => {
+  it('a run() that throws: an internal error without details, not a rejection', async () => {
     const failingRun = handler({
       run: () => {
         throw new Error('secret database password in this message');
@@ -446,8 +446,23 @@ describe('MCP handler: slow clients and throwing registries', () => {
     });
     const body = await (await failingRun(rpc('tools/call', { name: 'query_order', arguments: { order_id: 'A-1001' } }))).json();
     expect(body).toMatchObject({ error: { code: -32603, message: 'Internal error: the server could not answer this request.' } });
-    const lazy = handler({ tools: createRegistry({ resolvers: [lazyResolver({ broken: () => Promise.reject(new Error('chunk load failed')) })] }) });
-    expect(await (await lazy(rpc('tools/list'))).json()).toMatchObject({ error: { code: -32603 } });
+  });
+
+  it('a lazy tool that fails to load is left out of tools/list, and its call fails alone with the load error (the list failed)', async () => {
+    let fail = true;
+    const failures: string[] = [];
+    const broken = defineTool({ name: 'broken', description: 'Loads on first use', input: v.object({}), execute: () => 'loaded at last' });
+    const loader = () => (fail ? Promise.reject(new Error('chunk load failed')) : Promise.resolve(broken));
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [lazyResolver({ broken: loader })], onLoadError: (_error, name) => failures.push(name) });
+    const h = handler({ tools: registry });
+    const listed = (await result(await h(rpc('tools/list')))) as { tools: { name: string }[] };
+    expect(listed.tools.map((t) => t.name)).toEqual(['query_order']);
+    expect(failures).toEqual(['broken']);
+    expect(await callTool(h, 'broken', {})).toEqual({ content: [{ type: 'text', text: 'Error (execution-failed): chunk load failed' }], isError: true });
+    expect((await callTool(h, 'query_order', { order_id: 'A-1001' })).isError).toBe(false);
+    fail = false;
+    expect(((await result(await h(rpc('tools/list')))) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['query_order', 'broken']);
+    expect((await callTool(h, 'broken', {})).content).toEqual([{ type: 'text', text: 'loaded at last' }]);
   });
 
   it('a registry whose onError throws: the call answers with a JSON-RPC internal error, streamed or not', async () => {

@@ -82,9 +82,12 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
     if (typeof name !== 'string') return rpcError(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
     const run = await runFor(request);
-    // One the request's run may not see (`policy.available`) is as unknown as one that does not exist.
-    const tool = (await executor.registry.tools()).find((t) => t.name === name && servable(t));
-    if (tool === undefined || !(await isToolAvailable(tool, run as RunContext))) return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+    // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
+    // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
+    const tool = await loadTool(executor.registry, name);
+    if (tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)))) {
+      return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+    }
     const token = meta?.progressToken;
     const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
@@ -340,4 +343,13 @@ function sseResponse(write: (send: (message: object, replaceable: boolean) => vo
     },
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+}
+
+/** The tool of that name: `undefined` when there is none, `null` when it fails to load (a lazy module that failed). */
+async function loadTool(registry: ToolRegistry, name: string): Promise<AnyTool | undefined | null> {
+  try {
+    return await registry.resolve(name);
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
@@ -99,5 +99,64 @@ describe('registry and resolvers', () => {
       const result = await executor.execute({ id: '1', name, arguments: {} });
       expect(result.content).toBe(`Error (execution-failed): lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
     }
+  });
+
+  it('tools(): a tool that fails to load is left out and reported, not the end of every turn (tools() rejected)', async () => {
+    let fail = true;
+    const lazy = lazyResolver({
+      query_order: async () => {
+        if (fail) throw new Error('chunk failed to load');
+        return queryOrder;
+      },
+    });
+    const thrower: ToolResolver = {
+      kind: 'edgetool.resolver',
+      names: () => ['thrower'],
+      resolve: () => {
+        throw new Error('resolver bug');
+      },
+    };
+    const failed: [unknown, string][] = [];
+    const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [lazy, thrower], onLoadError: (error, name) => failed.push([error, name]) });
+    expect((await registry.tools()).map((t) => t.name)).toEqual(['list_delayed_orders']);
+    expect(failed.map(([error, name]) => [(error as Error).message, name]).sort()).toEqual([
+      ['chunk failed to load', 'query_order'],
+      ['resolver bug', 'thrower'],
+    ]);
+    // A call of it still fails alone, with the load error; once the module loads, the tool is listed again.
+    const call = await createExecutor({ registry }).execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } });
+    expect(call.content).toBe('Error (execution-failed): chunk failed to load');
+    fail = false;
+    expect((await registry.tools()).map((t) => t.name)).toEqual(['list_delayed_orders', 'query_order']);
+    expect(failed).toHaveLength(3); // the thrower again, nothing more
+  });
+
+  it('tools(): by default a load failure goes to console.error; a throwing onLoadError makes tools() reject (a startup check)', async () => {
+    const broken = lazyResolver({ broken: () => Promise.reject(new Error('chunk failed to load')) });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await createRegistry({ tools: [queryOrder], resolvers: [broken] }).tools()).toEqual([queryOrder]);
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(log.mock.calls[0]).toEqual([
+        'edgetool: the tool "broken" could not be loaded and is left out of the tools the model is shown:',
+        new Error('chunk failed to load'),
+      ]);
+    } finally {
+      log.mockRestore();
+    }
+    const strict = createRegistry({
+      tools: [queryOrder],
+      resolvers: [broken],
+      onLoadError: (error) => {
+        throw error;
+      },
+    });
+    await expect(strict.tools()).rejects.toThrow('chunk failed to load');
+    // A registry inside another: the outer one loads the tools of both, so its own onLoadError hears of them.
+    const heard: string[] = [];
+    const outer = createRegistry({ resolvers: [createRegistry({ resolvers: [broken] })], onLoadError: (_error, name) => heard.push(name) });
+    expect(await outer.tools()).toEqual([]);
+    expect(heard).toEqual(['broken']);
+    expect(() => createRegistry({ onLoadError: 'log' as never })).toThrow('createRegistry: onLoadError must be a function (error, name) => void.');
   });
 });

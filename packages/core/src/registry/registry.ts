@@ -25,6 +25,13 @@ export interface RegistryOptions<TDeps = unknown> {
    * tool's own `policy.available` does. Asked first, fail closed; hidden tools are unknown tools, as with the tool's own.
    */
   readonly available?: AvailabilityCheck<TDeps> | undefined;
+  /**
+   * Receives each tool that {@link ToolRegistry.tools} could not load (a lazy module that failed, a resolver that threw),
+   * which is then left out of the list, so that one broken tool does not take every turn down with it. A call of it still
+   * fails alone, with the load error. Default: `console.error`. A handler that throws makes `tools()` reject with that
+   * error: `(error) => { throw error; }` checks at startup that every tool loads.
+   */
+  readonly onLoadError?: ((error: unknown, name: string) => void) | undefined;
 }
 
 /**
@@ -35,7 +42,10 @@ export interface RegistryOptions<TDeps = unknown> {
 export interface ToolRegistry<TDeps = unknown> extends ToolResolver {
   readonly interceptors: readonly ToolInterceptor[];
   readonly onError: ErrorProcessor;
-  /** Every tool, loading lazy ones (to describe them to the model). */
+  /**
+   * Every tool, loading lazy ones (to describe them to the model). A tool that cannot be loaded is left out and given
+   * to {@link RegistryOptions.onLoadError}.
+   */
   tools(): Promise<readonly AnyTool[]>;
   /** Types only: the deps its tools need. Never set at run time. */
   readonly '~deps'?: TDeps;
@@ -52,8 +62,9 @@ export function createRegistry<const TTools extends readonly AnyTool[]>(
 export function createRegistry<TDeps = unknown>(options?: RegistryOptions<TDeps>): ToolRegistry<TDeps>;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
-  const { available } = options;
+  const { available, onLoadError = logLoadError } = options;
   if (available !== undefined && typeof available !== 'function') throw new TypeError('createRegistry: available must be a function (run) => boolean.');
+  if (typeof onLoadError !== 'function') throw new TypeError('createRegistry: onLoadError must be a function (error, name) => void.');
   const resolvers = options.tools?.length ? [staticResolver(options.tools), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
   // With `available`, each tool is handed out as a copy that asks it too, made once per tool: the same object on every
@@ -80,10 +91,23 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
     interceptors: (options.interceptors ?? []).map(toInterceptor),
     onError: options.onError ?? 'report',
     async tools() {
-      const all = await Promise.all(resolver.names().map(resolve));
+      const load = async (name: string) => {
+        try {
+          return await resolve(name);
+        } catch (error) {
+          onLoadError(error, name);
+          return undefined;
+        }
+      };
+      const all = await Promise.all(resolver.names().map(load));
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };
+}
+
+/** The default {@link RegistryOptions.onLoadError}: the server's log, since the model is not told. */
+function logLoadError(error: unknown, name: string): void {
+  console.error(`edgetool: the tool "${name}" could not be loaded and is left out of the tools the model is shown:`, error);
 }
 
 /**
