@@ -1,4 +1,4 @@
-import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,17 @@ describe('agent as tool', () => {
     expect(run.get(note)).toBeUndefined();
     const parts = result.message.parts.map((p) => p.type);
     expect(parts.filter((t) => t.startsWith('tool-'))).toEqual(['tool-support_agent']);
+  });
+
+  it('the sub-agent’s tools get the outer run’s deps, which its type makes the outer run bring', async () => {
+    const { defineTool: defineWithDb } = withDeps<{ db: { status(id: string): string } }>();
+    const status = defineWithDb({ name: 'status', description: 'Order status', input: v.object({ id: v.string() }), execute: ({ id }, ctx) => ctx.run.deps.db.status(id) });
+    const innerModel = scriptedModel(callsStep([['i1', 'status', { id: 'A-7' }]]), textStep('A-7 is late.'));
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model: innerModel, tools: [status], tickets }) });
+    const run = createRunContext({ conversationId: 'outer', deps: { db: { status: (id: string) => `${id}: delayed` } } });
+    const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'Check A-7' } }, { run });
+    expect(result.content).toBe('A-7 is late.');
+    expect(lastToolResults(innerModel.doGenerateCalls[1])).toEqual([{ toolCallId: 'i1', output: { type: 'text', value: 'A-7: delayed' } }]);
   });
 
   it('timeoutMs bounds the whole call: a sub-agent whose model never answers fails with timeout and is aborted', async () => {

@@ -1,22 +1,27 @@
-import { type AnyTool, availableTools, defineTool, forkRunContext, progressText, type ToolContext, type ToolEffects } from '@edgetool/core';
+import { availableTools, defineTool, forkRunContext, progressText, type Tool, type ToolContext, type ToolEffects } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
 import type { TurnLimit } from './chat/protocol.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
-/** Options for {@link agentTool}. */
-export interface AgentToolOptions {
+/** Options for {@link agentTool}; `TDeps` is what its agent's tools need in `run.deps` (see `withDeps`). */
+export interface AgentToolOptions<TDeps = unknown> {
   readonly name: string;
   readonly description: string;
-  /** The agent that does the work (its own model, instructions and tools). */
-  readonly agent: ChatAgent;
+  /** The agent that does the work (its own model, instructions and tools). Its inner turn runs with the outer run's deps. */
+  readonly agent: ChatAgent<TDeps>;
   /**
    * How long one call may take, the agent's whole turn included (`policy.timeoutMs`): at the limit the call fails with
    * `timeout` and the inner turn is aborted. Default: none (the inner agent's own `modelTimeout` step and total limits
    * still apply).
    */
   readonly timeoutMs?: number;
+}
+
+/** What the model calls an agent tool with (`agentTool`): the task, in plain words, which is the inner turn's only message. */
+export interface AgentToolInput {
+  task: string;
 }
 
 const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
@@ -32,8 +37,10 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
  * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
  * Its output is the agent's answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}).
+ * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
+ * executor or chat agent made with the tool needs them in its runs.
  */
-export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
+export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps>): Promise<Tool<AgentToolInput, AgentToolOutput, TDeps>> {
   // Every inner tool must load: one left out (as `tools()` leaves out a tool that fails to load) would not count towards
   // the approval this tool needs, and could load later and run inside the agent, whose approvals are granted.
   const { registry } = options.agent;
@@ -48,10 +55,12 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
   const reason = named === '' ? 'This agent may use tools that need your approval.' : `This agent may use ${named}${perRun ? ' and other tools that need your approval' : ''}.`;
   const needsApproval =
     forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run)).length > 0;
-  return defineTool({
+  const input = v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) });
+  // The deps are the agent's: nothing in the definition names them, so they are given here.
+  return defineTool<typeof input, AgentToolOutput, TDeps>({
     name: options.name,
     description: options.description,
-    input: v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) }),
+    input,
     policy: { effects, needsApproval, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
     metadata: {
       kind: 'agent',
@@ -83,8 +92,8 @@ export async function agentTool(options: AgentToolOptions): Promise<AnyTool> {
       }
       return { answer: answerOf(result.text, result.limit), usage: messageUsage(result.usage) } satisfies AgentToolOutput;
     },
-    toModelOutput: (output: AgentToolOutput) => output.answer,
-  }) as AnyTool;
+    toModelOutput: (output) => output.answer,
+  });
 }
 
 /**
