@@ -231,8 +231,9 @@ export interface ChatTurn {
   toResponse(init?: ResponseInit): Response;
   /**
    * The turn's outcome, built from the stream as it is read. Read it before `toResponse()` (for example
-   * `ctx.waitUntil(turn.result.then(save))`); afterwards it rejects with an `Error` saying so. A stream cancelled
-   * early settles it with what arrived (`finishReason: 'aborted'`).
+   * `ctx.waitUntil(turn.result.then(save))`); afterwards it rejects with an `Error` saying so. Read before anything
+   * has the stream, it runs the turn to its end by itself (so `await turn.result` alone settles), and the chunks wait
+   * for `stream` or `toResponse()`. A stream cancelled early settles it with what arrived (`finishReason: 'aborted'`).
    */
   readonly result: Promise<ChatTurnResult>;
   /**
@@ -335,6 +336,36 @@ async function drain(stream: ReadableStream<unknown>): Promise<void> {
   while (!(await reader.read()).done) {
     // Nothing to do with the chunks.
   }
+}
+
+/**
+ * The same stream, read to its end now: its chunks queue up for whoever reads it later. Cancelling it cancels the
+ * source, wherever the reading has got to.
+ */
+function readAhead<T>(source: ReadableStream<T>): ReadableStream<T> {
+  const reader = source.getReader();
+  let cancelled = false;
+  return new ReadableStream<T>({
+    start(controller) {
+      const pump = async () => {
+        try {
+          while (true) {
+            const next = await reader.read();
+            if (cancelled) return;
+            if (next.done) return controller.close();
+            controller.enqueue(next.value);
+          }
+        } catch (error) {
+          if (!cancelled) controller.error(error);
+        }
+      };
+      void pump();
+    },
+    cancel(reason) {
+      cancelled = true;
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** The text of the answer: text parts after the message's last tool part. */
@@ -628,20 +659,32 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       }));
     let folded: ReturnType<typeof fold> | undefined;
     let sentAsIs = false;
+    let handedOut = false;
     const folding = () => {
       folded ??= fold();
       return folded;
     };
     return {
       get stream() {
-        return sentAsIs ? full : folding().stream;
+        if (sentAsIs) return full;
+        handedOut = true;
+        return folding().stream;
       },
       get result() {
         if (sentAsIs) return Promise.reject(new Error('turn.result was read after toResponse(): read it before, so the stream is folded as it is sent.'));
-        return folding().result;
+        const turn = folding();
+        // Read before anyone has the stream: the turn reads itself to the end (as the AI SDK's `streamText` promises
+        // do), so `await turn.result` alone does not wait forever; its chunks wait for a later `stream` or
+        // `toResponse()`, whose reader can still cancel the turn.
+        if (!handedOut) {
+          handedOut = true;
+          turn.stream = readAhead(turn.stream);
+        }
+        return turn.result;
       },
       toResponse: (init) => {
         sentAsIs = folded === undefined;
+        handedOut = true;
         return createUIMessageStreamResponse({
           stream: folded?.stream ?? full,
           ...(init?.status ? { status: init.status } : {}),
