@@ -1,11 +1,11 @@
 import { type ChatAgent, createChatAgent, createModelFromEnv, type ModelChoice, agentTool } from '@edgetool/ai';
-import { type AnyTool, createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
+import { createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
 import type { Env } from './env.ts';
 import { createD1CallResultStore } from './call-result-store.ts';
 import { createD1NonceStore } from './nonce-store.ts';
 import { type DemoTracing, demoTracing } from './tracing.ts';
 import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
-import { demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
+import { type DemoDeps, demoTools, listDelayedOrders, queryOrder } from './tools/index.ts';
 
 const INSTRUCTIONS = `You are the order desk of a small shop. Use the tools to look up orders, find delayed ones,
 change delivery dates and email customers (changes and emails need the user's approval), tell the time in a time zone,
@@ -59,7 +59,7 @@ export function createTickets(env: Env, now: () => number = Date.now): TicketSig
  * Every tool the model sees: the D1 tools, one agent-as-tool (a delay analyst that reads orders on a
  * forked run and reports back) and the browser tools. With `tracing`, the analyst's calls are exported too.
  */
-export async function createDemoTools(model: ModelChoice, tickets: TicketSigner, tracing?: DemoTracing): Promise<AnyTool[]> {
+export async function createDemoTools(model: ModelChoice, tickets: TicketSigner, tracing?: DemoTracing) {
   const analyst = createChatAgent({
     model: model.model,
     tools: [listDelayedOrders, queryOrder],
@@ -77,18 +77,18 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     // Its whole turn, the model's answers included: a hung model fails the call instead of the chat turn.
     timeoutMs: 120_000,
   });
-  return [...demoTools, delayAnalyst, ...browserToolDeclarations];
+  return [...demoTools, delayAnalyst, ...browserToolDeclarations] as const;
 }
 
 /** Agents built for an `env` (one per isolate in practice): the signer keeps its imported keys, tools their schemas. */
-const agents = new WeakMap<Env, Promise<{ agent: ChatAgent; model: ModelChoice }>>();
+const agents = new WeakMap<Env, Promise<{ agent: ChatAgent<DemoDeps>; model: ModelChoice }>>();
 
 /**
  * The demo agent for this Worker's bindings, built on first use and shared by the requests of the
  * isolate: an agent holds no per-request state (that lives in the run context), and building it
  * imports the ticket keys and wraps every tool. A failed build (a missing secret) is not cached.
  */
-export function demoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelChoice }> {
+export function demoAgent(env: Env): Promise<{ agent: ChatAgent<DemoDeps>; model: ModelChoice }> {
   let agent = agents.get(env);
   if (agent === undefined) {
     agent = createDemoAgent(env);
@@ -102,7 +102,7 @@ export function demoAgent(env: Env): Promise<{ agent: ChatAgent; model: ModelCho
  * Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). With
  * `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the analyst's too) are traced and exported (`demoTracing`).
  */
-export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent; model: ModelChoice }> {
+export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent<DemoDeps>; model: ModelChoice }> {
   const model = chooseModel(env);
   const tickets = createTickets(env, options.now);
   const tracing = demoTracing(env);

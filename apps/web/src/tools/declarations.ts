@@ -56,10 +56,10 @@ export const cartClearSpec = {
 } as const;
 
 /** The browser tools as declarations (no `execute`): what the server registers for the model. */
-export const browserToolDeclarations: readonly AnyTool[] = [
+export const browserToolDeclarations = [
   defineTool(browserTimeZoneSpec),
   defineTool(pickDateSpec),
   defineTool(cartAddSpec),
   defineTool(cartListSpec),
   defineTool(cartClearSpec),
-] as readonly AnyTool[];
+] as const satisfies readonly AnyTool[];

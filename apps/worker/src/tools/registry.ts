@@ -11,13 +11,23 @@ import { updateDeliveryDate } from './update-delivery-date.ts';
 import { worldClock } from './world-clock.ts';
 
 /** The demo's server tools, in the order the model sees them. Their `ctx.run.deps` must be {@link DemoDeps}. */
-export const demoTools: readonly AnyTool[] = [queryOrder, listDelayedOrders, auditOrders, ordersChart, orderInvoice, updateDeliveryDate, sendEmail, worldClock, calculate];
+export const demoTools = [
+  queryOrder,
+  listDelayedOrders,
+  auditOrders,
+  ordersChart,
+  orderInvoice,
+  updateDeliveryDate,
+  sendEmail,
+  worldClock,
+  calculate,
+] as const satisfies readonly AnyTool[];
 
 /**
  * A registry of {@link demoTools}; pass interceptors, `onError` or extra resolvers as for `createRegistry`.
  * Dependencies are per request, not per registry: `createRunContext({ deps: demoDeps(env) })`.
  */
-export function createDemoRegistry(options: Omit<RegistryOptions, 'tools'> = {}): ToolRegistry {
+export function createDemoRegistry(options: Omit<RegistryOptions<DemoDeps>, 'tools'> = {}): ToolRegistry<DemoDeps> {
   return createRegistry({ ...options, tools: demoTools });
 }
 
