@@ -1,5 +1,6 @@
-// Node-only: drives esbuild and the Vite plugin, which are build tools.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Node-only: drives esbuild, TypeScript and the Vite plugin, which are build tools.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +8,8 @@ import { build, transform } from 'esbuild';
 import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decorators } from '../../tooling/vite-decorators.ts';
-import { tool } from './toolbox.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { scanTools, tool } from './toolbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgetool-decorators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -80,6 +82,67 @@ describe('decorated toolboxes in real bundlers', () => {
     expect(out.code).toContain('__decorateClass');
     const run = new Function('tool', 'input', out.code) as (decorator: typeof tool, input: v.ObjectSchema<{}, undefined>) => void;
     expect(() => run(tool, v.object({}))).toThrow(/@tool\(\) is a standard \(TC39\) decorator.*experimentalDecorators/);
+  });
+
+  it('compiled with experimentalDecorators, @tool throws the same TypeError with another decorator above or below it', async () => {
+    const logged = (_target: object, _key: string, descriptor: PropertyDescriptor) => descriptor;
+    for (const source of [
+      `class Above { @logged @tool({ description: 'Ping', input }) ping() { return 'pong'; } }`,
+      `class Below { @tool({ description: 'Ping', input }) @logged ping() { return 'pong'; } }`,
+    ]) {
+      const out = await transform(source, { loader: 'ts', target: 'es2022', tsconfigRaw: { compilerOptions: { experimentalDecorators: true } } });
+      const run = new Function('tool', 'logged', 'input', out.code) as (decorator: typeof tool, other: typeof logged, input: v.ObjectSchema<{}, undefined>) => void;
+      expect(() => run(tool, logged, v.object({}))).toThrow(/@tool\(\) is a standard \(TC39\) decorator.*experimentalDecorators/);
+    }
+  });
+
+  it('compiled by TypeScript 7 (no decorator metadata without Symbol.metadata), a decorator above @tool keeps the tool', async () => {
+    // TypeScript passes `context.metadata` only when `Symbol.metadata` exists at run time; Node 24 has none.
+    const source = `
+      declare const tool: (options: object) => (method: Function, context: object) => void;
+      declare const input: object;
+      const calls: string[] = [];
+      const metadata: unknown[] = [];
+      function logged(method: Function, context: { name: string | symbol; metadata: unknown }) {
+        metadata.push(context.metadata);
+        return function (this: unknown, ...args: unknown[]) {
+          calls.push(String(context.name));
+          return method.apply(this, args);
+        };
+      }
+      class Clock {
+        zone = 'Europe/Paris';
+        @logged @tool({ description: 'Current zone', input }) current_zone() { return this.zone; }
+        @logged @tool({ description: 'Kind', input }) static kind(this: { name: string }) { return this.name; }
+      }
+      class Berlin extends Clock {
+        override zone = 'Europe/Berlin';
+      }
+      function twice() {
+        class Twice { @tool({ name: 'one', description: 'One', input }) @tool({ name: 'two', description: 'Two', input }) both() {} }
+        return Twice;
+      }
+    `;
+    writeFileSync(join(dir, 'ts7.ts'), source);
+    const tsc = new URL('../../../../node_modules/typescript/bin/tsc', import.meta.url).pathname;
+    // Run where no tsconfig.json is: TypeScript 7 refuses files on the command line next to one.
+    execFileSync(process.execPath, [tsc, '--target', 'es2022', '--strict', '--noImplicitOverride', '--outDir', 'ts7', 'ts7.ts'], { cwd: dir });
+    const code = readFileSync(join(dir, 'ts7', 'ts7.js'), 'utf8');
+    expect(code).toContain('__esDecorate');
+    expect(code).toContain('Symbol.metadata ?');
+    const run = new Function('tool', 'input', `${code}\nreturn { Berlin, calls, metadata, twice };`) as (
+      decorator: typeof tool,
+      input: v.ObjectSchema<{}, undefined>,
+    ) => { Berlin: new () => object; calls: string[]; metadata: unknown[]; twice: () => unknown };
+    const { Berlin, calls, metadata, twice } = run(tool, v.object({}));
+    expect(metadata).toEqual(typeof (Symbol as { metadata?: symbol }).metadata === 'symbol' ? [{}, {}] : [undefined, undefined]);
+    const tools = scanTools(new Berlin());
+    expect(tools.map((t) => t.name).sort()).toEqual(['current_zone', 'kind']);
+    const executor = createExecutor({ registry: tools });
+    expect((await executor.execute({ id: '1', name: 'current_zone', arguments: {} })).content).toBe('Europe/Berlin');
+    expect((await executor.execute({ id: '2', name: 'kind', arguments: {} })).content).toBe('Berlin');
+    expect(calls).toEqual(['current_zone', 'kind']);
+    expect(twice).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
   });
 
   it('the Vite plugin leaves files without decorators and node_modules alone', async () => {

@@ -139,12 +139,231 @@ describe('toolbox classes', () => {
     expect((await createExecutor({ registry: tools }).execute({ id: '1', name: 'name', arguments: {} })).content).toBe('Ada');
   });
 
-  it('a subclass override without the decorator hides the tool', () => {
-    class Hidden extends OrderTools {
-      override query_order() {
-        return 'overridden';
+  it('a subclass override without @tool keeps the tool and runs the override (as a decorator above @tool would)', async () => {
+    class Overridden extends OrderTools {
+      override query_order({ order_id }: { order_id: string }) {
+        return `overridden: ${JSON.stringify(super.query_order({ order_id }))}`;
       }
     }
-    expect(scanTools(new Hidden()).map((t) => t.name)).not.toContain('query_order');
+    const tools = scanTools(new Overridden());
+    expect(tools.map((t) => t.name).sort()).toEqual(['query_order', 'server_zone', 'update_delivery_date']);
+    const result = await createExecutor({ registry: tools }).execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } });
+    expect(result.content).toBe('overridden: {"status":"shipped","delivery_date":"2026-12-01"}');
+    expect(scanTools(new Overridden(), { only: ['update_delivery_date'] }).map((t) => t.name)).toEqual(['update_delivery_date']); // drop one with only
+  });
+});
+
+/** A decorator that wraps a method, as logging, caching or auth decorators do; each call through the wrapper is recorded. */
+function logged<This, A extends unknown[], R>(calls: string[]) {
+  return (method: (this: This, ...args: A) => R, context: ClassMethodDecoratorContext<This>) =>
+    function (this: This, ...args: A): R {
+      calls.push(`${String(context.name)} ${JSON.stringify(args[0])}`);
+      return method.apply(this, args);
+    };
+}
+
+const run = async (tools: ReturnType<typeof scanTools>, name: string, args: object = {}) =>
+  (await createExecutor({ registry: tools }).execute({ id: '1', name, arguments: args })).content;
+
+describe('toolbox classes with other decorators', () => {
+  it('a decorator above @tool keeps the tool, and the tool runs through its wrapper with this bound', async () => {
+    const calls: string[] = [];
+    class Greeter {
+      #greeting = 'hello';
+
+      @logged(calls)
+      @tool({ description: 'Greets', input: v.object({ who: v.string() }) })
+      greet({ who }: { who: string }) {
+        return `${this.#greeting} ${who}`;
+      }
+
+      @tool({ description: 'Says bye', input: v.object({ who: v.string() }) })
+      @logged(calls)
+      bye({ who }: { who: string }) {
+        return `bye ${who} from ${this.#greeting}`;
+      }
+
+      @logged(calls)
+      @tool({ description: 'The zone', input: v.object({}) })
+      @logged(calls)
+      static zone(this: typeof Greeter) {
+        // biome-ignore lint/complexity/noThisInStatic: the test checks what a static tool's `this` is bound to.
+        return `UTC (${this.name})`;
+      }
+    }
+    const tools = scanTools(new Greeter());
+    expect(tools.map((t) => t.name).sort()).toEqual(['bye', 'greet', 'zone']);
+    expect(await run(tools, 'greet', { who: 'Ada' })).toBe('hello Ada');
+    expect(await run(tools, 'bye', { who: 'Ada' })).toBe('bye Ada from hello');
+    expect(await run(tools, 'zone')).toBe('UTC (Greeter)');
+    expect(calls).toEqual(['greet {"who":"Ada"}', 'bye {"who":"Ada"}', 'zone {}', 'zone {}']);
+    expect(scanTools(Greeter).map((t) => t.name)).toEqual(['zone']);
+  });
+
+  it('runs the method the object has when it is scanned, and throws if that is no function', async () => {
+    class Bound {
+      @tool({ description: 'Counts', input: v.object({}) })
+      count() {
+        return 'prototype';
+      }
+    }
+    const instance = new Bound();
+    instance.count = () => 'own';
+    expect(await run(scanTools(instance), 'count')).toBe('own');
+    Object.defineProperty(instance, 'count', { value: 42 });
+    expect(() => scanTools(instance)).toThrow(new TypeError('scanTools: the @tool method count is not a function on this object.'));
+  });
+
+  it('a symbol-named method with a decorator above @tool', async () => {
+    const ping = Symbol('ping');
+    const calls: string[] = [];
+    class Symbolic {
+      @logged(calls)
+      @tool({ name: 'ping', description: 'Ping', input: v.object({}) })
+      [ping]() {
+        return 'pong';
+      }
+    }
+    const tools = scanTools(new Symbolic());
+    expect(tools.map((t) => t.name)).toEqual(['ping']);
+    expect(await run(tools, 'ping')).toBe('pong');
+    expect(calls).toEqual(['Symbol(ping) {}']);
+  });
+
+  it('subclasses inherit wrapped @tool methods, and an override with @tool replaces the base tool', async () => {
+    const calls: string[] = [];
+    class Base {
+      prefix = 'base';
+
+      @logged(calls)
+      @tool({ description: 'Base lookup', input: v.object({ id: v.string() }) })
+      lookup({ id }: { id: string }) {
+        return `${this.prefix}:${id}`;
+      }
+
+      @logged(calls)
+      @tool({ description: 'Base static', input: v.object({}) })
+      static kind(this: { name: string }) {
+        // biome-ignore lint/complexity/noThisInStatic: the test checks what a static tool's `this` is bound to.
+        return this.name;
+      }
+    }
+    class Inherits extends Base {
+      override prefix = 'inherits';
+    }
+    class Replaces extends Base {
+      @logged(calls)
+      @tool({ name: 'find', description: 'Sub lookup', input: v.object({ id: v.string(), exact: v.optional(v.boolean()) }) })
+      override lookup({ id }: { id: string }) {
+        return `replaced ${super.lookup({ id })}`;
+      }
+
+      @tool({ description: 'Sub static', input: v.object({}) })
+      static override kind() {
+        return 'sub kind';
+      }
+    }
+    const inherited = scanTools(new Inherits());
+    expect(inherited.map((t) => t.name).sort()).toEqual(['kind', 'lookup']);
+    expect(await run(inherited, 'lookup', { id: '7' })).toBe('inherits:7');
+    expect(await run(inherited, 'kind')).toBe('Inherits'); // a static tool is bound to the class it was scanned on
+    const replaced = scanTools(new Replaces());
+    expect(replaced.map((t) => [t.name, t.description]).sort()).toEqual([['find', 'Sub lookup'], ['kind', 'Sub static']]);
+    expect(await run(replaced, 'find', { id: '7' })).toBe('replaced base:7');
+    expect(await run(replaced, 'kind')).toBe('sub kind');
+    expect(calls).toEqual(['lookup {"id":"7"}', 'kind {}', 'lookup {"id":"7"}', 'lookup {"id":"7"}']);
+  });
+
+  it('several instances of one class: each tool is bound to its own instance', async () => {
+    class Counter {
+      #count = 0;
+
+      @logged([])
+      @tool({ description: 'Counts up', input: v.object({}) })
+      up() {
+        this.#count += 1;
+        return this.#count;
+      }
+    }
+    const a = new Counter();
+    const b = new Counter();
+    const toolsA = scanTools(a);
+    const toolsB = scanTools(b);
+    expect(await run(toolsA, 'up')).toBe('1');
+    expect(await run(toolsA, 'up')).toBe('2');
+    expect(await run(toolsB, 'up')).toBe('1');
+    expect(await run(scanTools(a), 'up')).toBe('3');
+  });
+
+  it('a class can scan itself while it is built, in a field or its constructor', () => {
+    class SelfScanning {
+      readonly fieldTools = scanTools(this);
+      readonly ctorTools: string[];
+
+      constructor() {
+        this.ctorTools = scanTools(this).map((t) => t.name);
+      }
+
+      @logged([])
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    const instance = new SelfScanning();
+    expect(instance.fieldTools.map((t) => t.name)).toEqual(['ping']);
+    expect(instance.ctorTools).toEqual(['ping']);
+  });
+
+  it('two @tool on one method are refused with another decorator between them', () => {
+    expect(() => {
+      class Twice {
+        @tool({ name: 'one', description: 'One', input: v.object({}) })
+        @logged([])
+        @tool({ name: 'two', description: 'Two', input: v.object({}) })
+        both() {
+          return 'x';
+        }
+      }
+      return Twice;
+    }).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
+    // A static and an instance method may share a name: two methods, two tools.
+    class Both {
+      @tool({ name: 'instance_ping', description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'instance';
+      }
+
+      @tool({ name: 'static_ping', description: 'Ping', input: v.object({}) })
+      static ping() {
+        return 'static';
+      }
+    }
+    expect(scanTools(new Both()).map((t) => t.name).sort()).toEqual(['instance_ping', 'static_ping']);
+  });
+
+  it('a private method is refused where it is decorated: scanTools finds methods by name', () => {
+    expect(() => {
+      class Private {
+        @logged([])
+        @tool({ description: 'Secret', input: v.object({}) })
+        #secret() {
+          return 's';
+        }
+
+        /** Uses the private method, for the linter. */
+        reveal() {
+          return this.#secret();
+        }
+      }
+      return Private;
+    }).toThrow(new TypeError('@tool() cannot decorate the private method #secret.'));
+  });
+
+  it('a plain object has no tools: @tool marks methods of classes', () => {
+    const instance = new OrderTools();
+    expect(scanTools({ query_order: instance.query_order })).toEqual([]);
+    expect(scanTools(Object.create(null) as object)).toEqual([]);
+    expect(() => scanTools({ query_order() {} }, { only: ['query_order'] })).toThrow(/no @tool method named "query_order"/);
   });
 });

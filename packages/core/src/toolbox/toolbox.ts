@@ -13,9 +13,17 @@ interface Marked {
   readonly methodName: string;
 }
 
-// Keyed by the method function itself: no `Symbol.metadata` needed, so it works with every
-// decorator implementation (native, TypeScript, esbuild) and leaves no global state behind.
-const marked = new WeakMap<object, Marked>();
+// The @tool method names of each object, recorded by the decorator's initializer: an instance's as it is built (its
+// classes' @tool methods, base class first, so a subclass's @tool on the same name replaces the base's), a class's static
+// ones when it is defined. Keyed by name, not by function: a decorator written above @tool replaces the function, and
+// scanTools runs whatever the object has under the name. No `Symbol.metadata` needed (TypeScript passes no metadata when
+// it is undefined at run time).
+const recorded = new WeakMap<object, Map<PropertyKey, Marked>>();
+// The method names @tool was applied to, instance and static apart, per class where the compiler passes decorator
+// metadata (esbuild, native decorators) and per function where it does not (TypeScript without `Symbol.metadata`): a
+// second @tool on one method throws, with other decorators between the two or, per function, right above the first.
+const applied = new WeakMap<object, Set<PropertyKey>>();
+const appliedStatic = new WeakMap<object, Set<PropertyKey>>();
 
 /**
  * Standard (TC39) method decorator that marks a method as a tool; `scanTools` collects them.
@@ -40,8 +48,17 @@ export function tool<const TSchema extends StandardSchemaV1>(
     if (typeof context.name === 'symbol' && options.name === undefined) {
       throw new TypeError(`@tool() on the method ${String(context.name)} needs a \`name\`: a symbol is no tool name.`);
     }
-    if (marked.has(method)) throw new TypeError(`@tool() twice on the method ${String(context.name)}: give each tool a method of its own.`);
-    marked.set(method, { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(context.name) });
+    const key = context.name;
+    const owner: object = (context.metadata as object | undefined) ?? method;
+    const taken = context.static ? appliedStatic : applied;
+    const keys = taken.get(owner) ?? new Set();
+    if (keys.has(key)) throw new TypeError(`@tool() twice on the method ${String(key)}: give each tool a method of its own.`);
+    taken.set(owner, keys.add(key));
+    const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(key) };
+    // `this` is the instance being built (an instance method) or the class (a static one).
+    context.addInitializer(function () {
+      recorded.set(this as object, (recorded.get(this as object) ?? new Map()).set(key, mark));
+    });
   };
 }
 
@@ -52,18 +69,14 @@ export interface ScanOptions {
 }
 
 function collect(holder: object, bindTo: object, seen: Set<PropertyKey>, out: AnyTool[], only: ReadonlySet<string> | undefined): void {
-  // Symbol keys too: a method named by a symbol is a tool under the name its decorator gives it.
-  for (const key of Reflect.ownKeys(holder)) {
-    if (key === 'constructor' || seen.has(key)) continue;
-    const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-    const value: unknown = descriptor?.value;
-    if (typeof value !== 'function') continue;
-    seen.add(key); // The most derived definition of a name wins, decorated or not.
-    const mark = marked.get(value);
-    if (mark === undefined) continue;
+  for (const [key, mark] of recorded.get(holder) ?? []) {
+    if (seen.has(key)) continue;
+    seen.add(key); // A subclass's static @tool method of the same name wins over its base class's.
     const name = mark.options.name ?? mark.methodName;
     if (only && !only.has(name)) continue;
-    const method = value as (input: unknown, ctx: ToolContext) => unknown;
+    // The method the object has now: wrapped by the decorators above @tool, or a subclass's override.
+    const method: unknown = (bindTo as Record<PropertyKey, unknown>)[key];
+    if (typeof method !== 'function') throw new TypeError(`scanTools: the @tool method ${String(key)} is not a function on this object.`);
     out.push(defineTool({ ...mark.options, name, execute: (input, ctx) => method.call(bindTo, input, ctx) }) as AnyTool);
   }
 }
@@ -76,17 +89,11 @@ export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] 
   const only = options.only ? new Set(options.only) : undefined;
   const out: AnyTool[] = [];
   const ctor = typeof target === 'function' ? target : (target as { constructor?: unknown }).constructor;
-  if (typeof target !== 'function') {
-    const seen = new Set<PropertyKey>();
-    for (let proto = Object.getPrototypeOf(target); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      collect(proto, target, seen, out, only);
-    }
-  }
-  if (typeof ctor === 'function' && ctor !== Object) {
+  if (typeof target !== 'function') collect(target, target, new Set(), out, only);
+  if (typeof ctor === 'function') {
     // Static tools, inherited ones included, bound to the class they were called on.
-    // Nothing seen yet: a class's own `name`, `length` and `prototype` are no functions, unless a static method is named so.
     const seen = new Set<PropertyKey>();
-    for (let cls: object | null = ctor; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) collect(cls, ctor, seen, out, only);
+    for (let cls: object | null = ctor; cls; cls = Object.getPrototypeOf(cls)) collect(cls, ctor, seen, out, only);
   }
   const names = new Set<string>();
   for (const t of out) {
