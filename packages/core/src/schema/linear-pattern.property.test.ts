@@ -54,6 +54,12 @@ const character = fc.constantFrom('a', 'a', 'b', 'c', 'A', '1', '_', '-', ' ', '
 const text = fc.array(character, { maxLength: 8 }).map((chars) => chars.join(''));
 
 const QUIRK = /\B/u.test('a😁a');
+// Chromium 156's V8 answers false for `([^]*?[^])^|^` on '' (and `([^😀]+?[^a]^|)*a` on 'a'), where the spec, Node 24
+// and workerd answer true: an alternative that cannot match (a `^` after a lazy quantifier over a class) sinks the
+// whole pattern. Where the engine has that bug, patterns with both a lazy quantifier and a `^` after an atom have no
+// oracle here (linear-pattern.test.ts pins both answers); the 1-in-10,000 pattern it hits failed this test at random.
+const LAZY_ANCHOR_BUG = !/([^]*?[^])^|^/u.test('');
+const lazyThenAnchor = (p: string) => /[*+?}]\?/.test(p) && /[^|([]\^/.test(p);
 
 describe('compileLinearPattern = new RegExp(p, "u").test (property)', () => {
   it('gives the engine’s answer on random patterns and texts', () => {
@@ -69,6 +75,7 @@ describe('compileLinearPattern = new RegExp(p, "u").test (property)', () => {
           return;
         }
         expect(test).toBeTypeOf('function');
+        if (LAZY_ANCHOR_BUG && lazyThenAnchor(p)) return;
         for (const s of texts) {
           // Node 24's V8 also looks for \B inside a surrogate pair (against the spec; workerd's and Chromium's do not).
           if (QUIRK && p.includes('\\B') && /[\ud800-\udbff][\udc00-\udfff]/.test(s)) continue;
