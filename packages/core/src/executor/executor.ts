@@ -26,8 +26,9 @@ import { raceSignal } from './race-signal.ts';
  * too). `'verbatim'` (default): every message as it is. `'hide-unexpected'`: the message of an unexpected failure
  * (`error.unexpected`: a plain `Error`, a `TypeError`, a rejected `fetch`, a lazy tool that failed to load) becomes
  * `The tool failed unexpectedly (reference <call id>).`; edgetool's own errors and the `ToolError`s a tool throws stay.
- * A function decides for every failure: a string replaces the message (the code and issues stay), `undefined` keeps it;
- * one that throws or returns no string gets the hidden text. `result.outcome.error` is always the original.
+ * A function decides for every failure: a string replaces the message (the code and issues stay), `undefined` (or
+ * `null`) keeps it; one that throws or returns anything else gets the hidden text. `result.outcome.error` is always the
+ * original.
  */
 export type ToolErrorMessage = 'verbatim' | 'hide-unexpected' | ((error: ToolError, call: ToolCall) => string | undefined);
 

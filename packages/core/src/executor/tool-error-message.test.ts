@@ -276,6 +276,9 @@ describe('toolErrorMessage: what the model reads of a failure', () => {
     expect((await throwing.execute({ id: 'c2', name: 'fails', arguments: { how: 'ok' } })).content).toBe('ok');
     const untyped = createExecutor({ registry: registry(), toolErrorMessage: (() => 42) as unknown as ToolErrorMessage });
     expect((await untyped.execute({ id: 'c3', name: 'nope', arguments: {} })).content).toBe('Error (unknown-tool): The tool failed unexpectedly (reference c3).');
+    // null keeps the message, as undefined does (untyped code returns either for "nothing to say").
+    const keeps = createExecutor({ registry: registry(), toolErrorMessage: (() => null) as unknown as ToolErrorMessage });
+    expect((await keeps.execute({ id: 'c4', name: 'fails', arguments: { how: 'error' } })).content).toBe('Error (execution-failed): connect ECONNREFUSED 10.0.3.7:5432 user=billing');
   });
 
   it("not called for an error the registry's onError throws (the caller reports it), nor for a pending call", async () => {
