@@ -76,6 +76,16 @@ describe('README examples', () => {
     ]);
   });
 
+  it('the errors example: a ToolError reads as written; a driver’s error is hidden from the model, not from the server', async () => {
+    capture();
+    await import('./errors.ts');
+    expect(lines).toEqual([
+      'Error (invalid-input): Invoice numbers look like INV-7.',
+      'Error (execution-failed): The tool failed unexpectedly (reference call_2).',
+      'connect ECONNREFUSED 10.0.3.7:5432 (user billing)',
+    ]);
+  });
+
   it('the progress example prints each report, then the result', async () => {
     capture();
     await import('./progress.ts');
@@ -147,7 +157,7 @@ describe('README examples', () => {
     ]);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

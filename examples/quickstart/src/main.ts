@@ -17,6 +17,8 @@ console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
 console.log('\n— the tokens a tool spends —');
 await import('./usage.ts');
+console.log('\n— what the model reads of a failure —');
+await import('./errors.ts');
 console.log('\n— traces exported to OpenTelemetry, under the caller’s span —');
 await import('./otel.ts');
 console.log('\n— the same tool served to MCP clients —');

@@ -1,4 +1,4 @@
-import { availableTools, defineTool, forkRunContext, progressText, type Tool, type ToolContext, type ToolEffects } from '@edgetool/core';
+import { availableTools, defineTool, forkRunContext, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import type { ChatAgent } from './chat/chat-agent.ts';
 import type { TurnLimit } from './chat/protocol.ts';
@@ -88,7 +88,8 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
         onUsage: (usage) => ctx.reportUsage(usage),
       });
       if (result.pending.length) {
-        throw new Error(`The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
+        // Words for the calling model (a ToolError): `toolErrorMessage: 'hide-unexpected'` keeps them.
+        throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
       return { answer: answerOf(result.text, result.limit), usage: messageUsage(result.usage) } satisfies AgentToolOutput;
     },

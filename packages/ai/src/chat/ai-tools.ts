@@ -11,10 +11,12 @@ import {
   outcomeModelText,
   type RunContext,
   runCallCount,
+  type ToolCall,
   type ToolCallResult,
   type ToolExecutor,
   type ToolProgressEvent,
   type ToolRegistry,
+  toToolError,
   validateWithSchema,
   withEditNote,
 } from '@edgetool/core';
@@ -75,8 +77,11 @@ export interface AISDKToolsOptions {
   readonly tools?: readonly AnyTool[] | undefined;
 }
 
-/** A recalled failure: the AI SDK reports `String(error)`, which is exactly the recorded text. */
-class RecalledFailure extends Error {
+/**
+ * A failure the AI SDK reports as exactly its message (it reports `String(error)`): a recalled failure's recorded text,
+ * or the message `toolErrorMessage` gives a failure the registry made throw.
+ */
+class FailureText extends Error {
   override toString(): string {
     return this.message;
   }
@@ -99,6 +104,16 @@ export class ToolCallFailed extends Error {
   override toString(): string {
     return this.message;
   }
+}
+
+/**
+ * An error the registry's `onError` made the executor throw, as the AI SDK will report it to the model and the UI (its
+ * message): with the message the executor's `toolErrorMessage` lets them read, the error itself as its `cause`.
+ */
+function asReported(executor: ToolExecutor, error: unknown, call: ToolCall): unknown {
+  const failure = toToolError(error);
+  const message = executor.errorMessage(failure, call);
+  return message === failure.message ? error : new FailureText(message, { cause: error });
 }
 
 /** Whether the caller (not this server) runs the tool in this mode. */
@@ -224,19 +239,19 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         if (recalling !== undefined) {
           const recorded = await recalling;
           if (recorded !== undefined && 'output' in recorded) return recorded.output;
-          throw new RecalledFailure(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
+          throw new FailureText(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
         }
+        const call = { id: execution.toolCallId, name: tool.name, arguments: input };
         const result = await serial(tool.policy.concurrency, () =>
-          executor.execute(
-            { id: execution.toolCallId, name: tool.name, arguments: input },
-            {
-              run,
-              signal: execution.abortSignal,
-              approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
-              onProgress,
-            },
-          ),
-        );
+          executor.execute(call, {
+            run,
+            signal: execution.abortSignal,
+            approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
+            onProgress,
+          }),
+        ).catch((error: unknown) => {
+          throw asReported(executor, error, call);
+        });
         onResult?.(result);
         // An aborted or timed-out call may still finish after it was given up on (a write that commits): its outcome
         // is not known, so nothing is recorded and a replay says so.

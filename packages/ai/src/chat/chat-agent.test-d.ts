@@ -1,8 +1,8 @@
-import { createRegistry, createRunContext, createTicketSigner, defineTool, type ToolUsage, withDeps } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, type ToolErrorMessage, type ToolUsage, withDeps } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { scriptedModel } from '../testing/mock-model.ts';
-import { type ChatAgent, createChatAgent } from './chat-agent.ts';
+import { type ChatAgent, type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import type { EdgetoolMessageMetadata } from './protocol.ts';
 import { generateTextTurn, type TextTurnRequest } from './text-turn.ts';
 import type { MessageUsage } from './usage.ts';
@@ -87,5 +87,15 @@ describe('chat agent types: every turn brings what the tools need', () => {
     const agent = createChatAgent({ model: scriptedModel(), tools: [plain], tickets });
     void agent.generate({ messages: 'hi', run: createRunContext() });
     void generateTextTurn(agent, { messages: 'hi', run: createRunContext({ deps: { anything: 1 } }) });
+  });
+});
+
+describe('chat agent types: toolErrorMessage', () => {
+  it("takes the executor's presets and functions, for UI and text turns alike", () => {
+    expectTypeOf<ChatAgentOptions['toolErrorMessage']>().toEqualTypeOf<ToolErrorMessage | undefined>();
+    void createChatAgent({ model: scriptedModel(), tools: [plain], tickets, toolErrorMessage: 'hide-unexpected' });
+    void createChatAgent({ model: scriptedModel(), tools: [plain], tickets, toolErrorMessage: (error, call) => (error.unexpected ? `Failed (${call.id}).` : undefined) });
+    // @ts-expect-error not a preset
+    void createChatAgent({ model: scriptedModel(), tools: [plain], tickets, toolErrorMessage: 'hide-all' });
   });
 });

@@ -8,6 +8,7 @@ import {
   type TicketSigner,
   type ToolCallResult,
   ToolError,
+  type ToolErrorMessage,
   type ToolExecutor,
   type ToolsDeps,
   type ToolRegistry,
@@ -46,7 +47,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import { verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -86,7 +87,8 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly maxRetries?: number;
   /**
    * Receives every model or stream error of a turn, with its details (default: `console.error`). The client reads
-   * only {@link ChatAgentOptions.errorMessage}'s text for it.
+   * only {@link ChatAgentOptions.errorMessage}'s text for it. Also every tool failure whose message the model and client
+   * did not read ({@link ChatAgentOptions.toolErrorMessage}): the `ToolError`, whose `callId` is the reference they read.
    */
   readonly onError?: (event: { error: unknown }) => void;
   /**
@@ -95,6 +97,13 @@ export interface ChatAgentOptions<TDeps = unknown> {
    * may carry internal details) never reaches the browser. `(error) => String(error)` shows everything.
    */
   readonly errorMessage?: (error: unknown) => string;
+  /**
+   * What the model, and so the client's UI stream and the history, read of a failed tool call: every message as it is
+   * (`'verbatim'`, default), `'hide-unexpected'` to hide those edgetool did not write for the model (a plain `Error`, a
+   * `TypeError`, a failed lazy import: `The tool failed unexpectedly (reference <call id>).`), or a function. UI and
+   * text turns alike; see `ToolErrorMessage` in `@edgetool/core`. What they did not read goes to `onError`.
+   */
+  readonly toolErrorMessage?: ToolErrorMessage;
   /**
    * Time limits for the model's answer, the AI SDK's `timeout` and our `responseMs` (default `{ firstChunkMs: 60_000,
    * chunkMs: 60_000, responseMs: 120_000 }`: a model that hangs ends a UI turn with an error within a minute, a text
@@ -447,7 +456,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });
   // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
   const traces = options.trace !== false;
-  const executor = createExecutor({ registry, interceptors: options.interceptors ?? [], onTrace: options.onTrace, spans: traces });
+  const executor = createExecutor({
+    registry,
+    interceptors: options.interceptors ?? [],
+    onTrace: options.onTrace,
+    spans: traces,
+    toolErrorMessage: options.toolErrorMessage,
+  });
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
@@ -466,6 +481,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     options.onError?.({ error });
   };
   const clientText = options.errorMessage ?? defaultErrorMessage;
+  const logHidden = hiddenFailureLog(options.onError);
   /**
    * The client's text for a turn's error, reported on the way. Without an onError the log gets the turn's first
    * error only: what follows it is the stream being torn down (a write to a closed stream), not news.
@@ -549,6 +565,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         ),
       onResult: (r) => {
         results.set(r.call.id, r);
+        logHidden(r);
         // What the call reported spending, whatever its outcome (a sub-agent that timed out after two steps). Only calls
         // this server ran get here: a client's result carries no usage.
         usage = addUsage(usage, r.usage);
@@ -580,7 +597,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       tools,
       activeTools: visible.map((t) => t.name),
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
-      repairToolCall: repairToolCallFor(executor, { run, onResult: (r) => results.set(r.call.id, r) }),
+      repairToolCall: repairToolCallFor(executor, {
+        run,
+        onResult: (r) => {
+          results.set(r.call.id, r);
+          logHidden(r);
+        },
+      }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
       stopWhen: limits.stop,
       ...abortOption(anySignal(request.signal, run.signal)),

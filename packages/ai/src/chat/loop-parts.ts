@@ -1,5 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import { type AnyTool, availableTools, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
+import { type AnyTool, availableTools, errorModelText, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
 import type { StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
@@ -14,6 +14,27 @@ export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal 
 /** The AI SDK's `abortSignal` option, left out when there is no signal. */
 export function abortOption(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
   return signal ? { abortSignal: signal } : {};
+}
+
+/**
+ * Hands a failed call whose message the model and client did not read (the agent's `toolErrorMessage` replaced it) to
+ * `onError` (default: the server's log), so that its details are where the reference they read (its call id) leads.
+ * A call whose text ends with its error's own text was read as it is.
+ */
+export function hiddenFailureLog(onError: ((event: { error: unknown }) => void) | undefined): (result: ToolCallResult) => void {
+  return ({ outcome, content }) => {
+    if (outcome.type !== 'error' || content.endsWith(errorModelText(outcome.error))) return;
+    try {
+      (onError ?? logHiddenFailure)({ error: outcome.error });
+    } catch {
+      // A broken listener must not fail the call.
+    }
+  };
+}
+
+function logHiddenFailure({ error }: { error: unknown }): void {
+  const { callId, toolName } = error as ToolError;
+  console.error(`edgetool: the call ${callId} of "${toolName}" failed; the model and client read only the text toolErrorMessage gave it:`, error);
 }
 
 /** Model steps per turn when `maxSteps` is not set. */

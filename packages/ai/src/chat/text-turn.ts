@@ -13,7 +13,7 @@ import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts'
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
@@ -154,7 +154,8 @@ const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
 function textExecutor(agent: ChatAgent): ToolExecutor {
   let executor = textExecutors.get(agent);
   if (executor === undefined) {
-    executor = createExecutor({ registry: agent.registry, interceptors: agent.options.interceptors ?? [], onTrace: agent.options.onTrace });
+    const { interceptors, onTrace, toolErrorMessage } = agent.options;
+    executor = createExecutor({ registry: agent.registry, interceptors: interceptors ?? [], onTrace, toolErrorMessage });
     textExecutors.set(agent, executor);
   }
   return executor;
@@ -186,8 +187,10 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
       }
     },
   };
+  const logHidden = hiddenFailureLog(options.onError);
   const onResult = (r: ToolCallResult) => {
     results.set(r.call.id, r);
+    logHidden(r);
     if (r.usage !== undefined) spent.reportUsage(r.usage);
     try {
       onToolResult?.(r);

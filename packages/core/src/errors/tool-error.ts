@@ -45,6 +45,8 @@ export interface ToolErrorOptions {
   readonly cause?: unknown;
   /** Whether trying the same call again may succeed (timeouts, transient failures). */
   readonly retryable?: boolean | undefined;
+  /** The message was not written for the model (see {@link ToolError.unexpected}). */
+  readonly unexpected?: boolean | undefined;
 }
 
 /**
@@ -57,6 +59,12 @@ export class ToolError extends Error {
   readonly callId: string | undefined;
   readonly issues: readonly ToolIssue[] | undefined;
   readonly retryable: boolean;
+  /**
+   * The message was not written for the model: edgetool wrapped something thrown that was no `ToolError` (a plain
+   * `Error`, a `TypeError`, a rejected `fetch`, a lazy tool that failed to load), or quoted one in its own message. What
+   * the executor's `toolErrorMessage: 'hide-unexpected'` keeps from the model. Throw a `ToolError` for words meant for it.
+   */
+  readonly unexpected: boolean;
 
   constructor(code: ToolErrorCode, message: string, options: ToolErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -67,6 +75,7 @@ export class ToolError extends Error {
     this.callId = options.callId;
     this.issues = options.issues;
     this.retryable = options.retryable ?? false;
+    this.unexpected = options.unexpected ?? false;
   }
 
   /** True for any edgetool `ToolError`, even one from another copy of the package. */
@@ -99,7 +108,7 @@ export interface ToolErrorJSON {
   readonly retryable: boolean;
 }
 
-/** Wraps anything thrown into a `ToolError`, keeping an existing one as is. */
+/** Wraps anything thrown into a `ToolError` marked `unexpected` (its message was not written for the model), keeping an existing one as is. */
 export function toToolError(
   error: unknown,
   fallback: { code?: ToolErrorCode; toolName?: string | undefined; callId?: string | undefined } = {},
@@ -110,5 +119,6 @@ export function toToolError(
     toolName: fallback.toolName,
     callId: fallback.callId,
     cause: error,
+    unexpected: true,
   });
 }

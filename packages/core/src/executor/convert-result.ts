@@ -25,9 +25,12 @@ export function defaultModelText(output: unknown): string {
   return json;
 }
 
-/** A failure as text the model can act on: code, message, and the issues with their paths. */
-export function errorModelText(error: ToolError): string {
-  const lines = [`Error (${error.code}): ${error.message}`];
+/**
+ * A failure as text the model can act on: code, message, and the issues with their paths. `message` replaces the
+ * error's own (the executor's `toolErrorMessage`).
+ */
+export function errorModelText(error: ToolError, message: string = error.message): string {
+  const lines = [`Error (${error.code}): ${message}`];
   if (error.issues?.length) {
     for (const issue of error.issues) lines.push(`- ${issue.path}: ${issue.message}`);
     // An output schema's issues are the tool's fault: new arguments would not fix them.

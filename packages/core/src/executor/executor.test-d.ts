@@ -7,7 +7,9 @@ import { lazyResolver } from '../registry/resolvers.ts';
 import type { ApprovalDecision } from '../interceptors/approval.ts';
 import type { ToolPolicy, ToolPolicyInput, ToolsDeps } from '../tool/types.ts';
 import type { ArgumentEdit } from './edits.ts';
-import { createExecutor, type ToolExecutor } from './executor.ts';
+import type { ToolCall } from '../chain/types.ts';
+import type { ToolError, ToolErrorOptions } from '../errors/tool-error.ts';
+import { createExecutor, type ExecutorOptions, type ToolErrorMessage, type ToolExecutor } from './executor.ts';
 
 interface Db {
   query(sql: string): string;
@@ -86,5 +88,25 @@ describe('approving with edits', () => {
     expectTypeOf<ToolPolicy['editable']>().toEqualTypeOf<boolean | readonly string[]>();
     const tool = defineTool({ name: 'move', description: '', input, policy: { effects: 'write', editable: ['new_date'] }, execute: () => 1 });
     void defineTool({ ...tool, policy: tool.policy, execute: () => 2 });
+  });
+});
+
+describe('toolErrorMessage', () => {
+  it('takes a preset or a function of the error and the call that returns the message, or undefined to keep it', () => {
+    expectTypeOf<ToolErrorMessage>().toEqualTypeOf<'verbatim' | 'hide-unexpected' | ((error: ToolError, call: ToolCall) => string | undefined)>();
+    expectTypeOf<ExecutorOptions['toolErrorMessage']>().toEqualTypeOf<ToolErrorMessage | undefined>();
+    void createExecutor({ registry: [plain], toolErrorMessage: 'hide-unexpected' });
+    void createExecutor({ registry: [plain], toolErrorMessage: 'verbatim' });
+    void createExecutor({ registry: [plain], toolErrorMessage: (error, call) => (error.unexpected ? `Failed (${call.id}).` : undefined) });
+    // @ts-expect-error not a preset
+    void createExecutor({ registry: [plain], toolErrorMessage: 'hide' });
+    // @ts-expect-error the function returns the message, not the error
+    void createExecutor({ registry: [plain], toolErrorMessage: (error: ToolError) => error });
+  });
+
+  it('errorMessage on an executor, and unexpected on every ToolError', () => {
+    expectTypeOf<ToolExecutor['errorMessage']>().toEqualTypeOf<(error: ToolError, call: ToolCall) => string>();
+    expectTypeOf<ToolError['unexpected']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ToolErrorOptions['unexpected']>().toEqualTypeOf<boolean | undefined>();
   });
 });

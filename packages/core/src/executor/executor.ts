@@ -21,6 +21,17 @@ import { errorModelText, outcomeModelText } from './convert-result.ts';
 import { type ArgumentEdit, argumentEdits, refusedEdits, withEditNote } from './edits.ts';
 import { raceSignal } from './race-signal.ts';
 
+/**
+ * What the model reads in place of a failed call's message (`result.content`; in the chat loop the client's UI stream
+ * too). `'verbatim'` (default): every message as it is. `'hide-unexpected'`: the message of an unexpected failure
+ * (`error.unexpected`: a plain `Error`, a `TypeError`, a rejected `fetch`, a lazy tool that failed to load) becomes
+ * `The tool failed unexpectedly (reference <call id>).`; edgetool's own errors and the `ToolError`s a tool throws stay.
+ * A function decides for every failure: a string replaces the message (the code and issues stay), `undefined` (or
+ * `null`) keeps it; one that throws or returns anything else gets the hidden text. `result.outcome.error` is always the
+ * original.
+ */
+export type ToolErrorMessage = 'verbatim' | 'hide-unexpected' | ((error: ToolError, call: ToolCall) => string | undefined);
+
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
   /** The tools: a registry, or a plain list (which becomes one). */
@@ -40,6 +51,8 @@ export interface ExecutorOptions {
   readonly spans?: boolean | undefined;
   /** Milliseconds for `durationMs` and spans (default `performance.now()`; tests pass a fake clock). */
   readonly clock?: Clock | undefined;
+  /** What the model reads of a failure: every message (`'verbatim'`, default), or not those of unexpected ones (see {@link ToolErrorMessage}). */
+  readonly toolErrorMessage?: ToolErrorMessage | undefined;
 }
 
 /** Options for one call. */
@@ -126,6 +139,11 @@ export interface ToolExecutor<TDeps = unknown> {
    * policy the executor gives the calls it refuses itself. Nothing runs.
    */
   refuse(call: ToolCall, error: ToolError, options?: { readonly run?: RunContext<TDeps> }): Promise<ToolCallResult>;
+  /**
+   * The message the model reads for `error` (its own, or what `toolErrorMessage` puts in its place), for a caller that
+   * reports a failure itself: the chat loop and the MCP handler, for an error the registry's `onError` made throw.
+   */
+  errorMessage(error: ToolError, call: ToolCall): string;
 }
 
 /**
@@ -141,6 +159,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const tickets = options.tickets;
   const clock = options.clock ?? defaultClock;
   const onTrace = options.onTrace;
+  const hide = options.toolErrorMessage ?? 'verbatim';
   const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
@@ -172,6 +191,25 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return chain;
   }
 
+  /** The message the model reads for `error`: its own, or what `toolErrorMessage` puts in its place. */
+  function errorMessage(error: ToolError, call: ToolCall): string {
+    let text: unknown = error.message;
+    if (typeof hide === 'function') {
+      try {
+        text = hide(error, call) ?? text;
+      } catch {
+        // Fails closed: the call keeps its result, and the model reads none of what the function was to decide on.
+        text = undefined;
+      }
+    } else if (hide !== 'verbatim' && error.unexpected) {
+      // 'hide-unexpected', and any value outside the type: a typo fails closed.
+      text = undefined;
+    }
+    // The call id finds the failure in the trace record, `result.call` and the chat agent's log.
+    return typeof text === 'string' ? text : `The tool failed unexpectedly (reference ${call.id}).`;
+  }
+
+  /** The result of a finished call; a failure's text is made here, once the registry's `onError` has said to report it. */
   function finish(
     call: ToolCall,
     tool: AnyTool | undefined,
@@ -179,21 +217,25 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     started: number,
     spans: readonly ToolSpan[],
     outcome: ToolOutcome,
-    content: ModelContent,
+    /** What the model reads of a success; a failure's is made here. */
+    content?: ModelContent,
     usage?: ToolUsage,
     edits?: readonly ArgumentEdit[],
   ): ToolCallResult {
+    let text = content as ModelContent;
     if (outcome.type === 'error') {
       const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
       if (policy === 'throw') throw outcome.error;
+      text = errorModelText(outcome.error, errorMessage(outcome.error, call));
     }
+    if (edits !== undefined) text = withEditNote(text, edits);
     return {
       call,
       tool,
       input,
       outcome,
-      content: typeof content === 'string' ? content : partsText(content),
-      parts: typeof content === 'string' ? undefined : content,
+      content: typeof text === 'string' ? text : partsText(text),
+      parts: typeof text === 'string' ? undefined : text,
       isError: outcome.type === 'error',
       returnDirect: outcome.type === 'success' && tool?.policy.returnDirect === true,
       spans,
@@ -235,7 +277,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch {
       // A broken exporter must not fail the call.
     }
-    return finish(call, tool, input, started, NO_SPANS, outcome, errorModelText(error));
+    return finish(call, tool, input, started, NO_SPANS, outcome);
   }
 
   async function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
@@ -310,7 +352,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
       const reason = cause instanceof Error ? cause.message : String(cause);
-      return early(call, tool, proposed, started, new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }), run);
+      const error = new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
+      return early(call, tool, proposed, started, error, run);
     }
     if (!validation.ok) {
       const whose = proposed === args ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
@@ -336,13 +379,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     progress?.end();
     if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
 
-    let content: ModelContent;
-    try {
-      content = outcomeModelText(tool, outcome, ctx);
-    } catch (error) {
-      const invalid = new ToolError('invalid-output', `The result of "${tool.name}" could not be converted for the model: ${toToolError(error).message}`, { ...meta, cause: error });
-      outcome = failure(invalid);
-      content = errorModelText(invalid);
+    let content: ModelContent | undefined;
+    if (outcome.type !== 'error') {
+      try {
+        content = outcomeModelText(tool, outcome, ctx);
+      } catch (error) {
+        const message = `The result of "${tool.name}" could not be converted for the model: ${toToolError(error).message}`;
+        outcome = failure(new ToolError('invalid-output', message, { ...meta, cause: error, unexpected: true }));
+      }
     }
     if (onTrace) {
       try {
@@ -352,7 +396,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       }
     }
     // What the call reported until now: a timed-out or aborted tool that goes on reports to nobody.
-    return finish(call, tool, ctx.input, started, ctx.spans, outcome, edits === undefined ? content : withEditNote(content, edits), ctx.usage, edits);
+    return finish(call, tool, ctx.input, started, ctx.spans, outcome, content, ctx.usage, edits);
   }
 
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
@@ -428,11 +472,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const outcome: ToolOutcome = result.isError
       ? failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta))
       : { type: 'success', output: result.output };
-    let content: ModelContent;
+    let content: ModelContent | undefined;
     try {
-      content = outcomeModelText(tool, outcome, ctx);
+      content = outcome.type === 'error' ? undefined : outcomeModelText(tool, outcome, ctx);
     } catch (error) {
-      return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, meta), run);
+      return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
     }
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
@@ -446,7 +490,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, (opts?.run as RunContext | undefined) ?? null);
   }
 
-  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse };
+  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse, errorMessage };
 }
 
 /**
@@ -570,7 +614,7 @@ async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: str
     // A schema that throws (a raw JSON Schema whose `$ref` resolves nowhere, as an MCP server may list one) fails the
     // call as the input's does: execute() must not reject.
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return failure(new ToolError('invalid-output', `The result of "${tool.name}" could not be validated: ${reason}`, { ...meta, cause }));
+    return failure(new ToolError('invalid-output', `The result of "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true }));
   }
   if (result.ok) return { type: 'success', output: result.value };
   return failure(new ToolError('invalid-output', `The result of "${tool.name}" does not match its output schema.`, { ...meta, issues: result.issues }));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { contextKey, createRunContext } from '../context/index.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
@@ -267,6 +268,24 @@ describe('MCP handler: tools', () => {
     expect((await callTool(h, 'query_order', '{"order_id":')).content[0]?.text).toMatch(/^Error \(invalid-json\)/);
   });
 
+  it("an executor with toolErrorMessage: 'hide-unexpected' answers a throw with the hidden text; a ToolError and invalid arguments as they are", async () => {
+    const down = defineTool({
+      name: 'down',
+      description: 'Fails on purpose',
+      input: v.object({}),
+      execute: (): string => {
+        throw new ToolError('execution-failed', 'The order service is down; try again in a minute.');
+      },
+    });
+    const h = handler({ tools: createExecutor({ registry: [...tools, down], toolErrorMessage: 'hide-unexpected' }) });
+    const hidden = await callTool(h, 'boom', {});
+    expect(hidden.isError).toBe(true);
+    expect(hidden.content[0]?.text).toMatch(/^Error \(execution-failed\): The tool failed unexpectedly \(reference mcp-[0-9a-f-]{36}\)\.$/);
+    expect(JSON.stringify(hidden)).not.toContain('database unavailable');
+    expect(await callTool(h, 'down', {})).toEqual({ content: [{ type: 'text', text: 'Error (execution-failed): The order service is down; try again in a minute.' }], isError: true });
+    expect((await callTool(h, 'query_order', { order_id: 'nope' })).content[0]?.text).toMatch(/^Error \(invalid-input\): Invalid arguments for "query_order"\.\n- order_id: /);
+  });
+
   it('arguments with a key that could change an object’s prototype are refused as invalid-json, as the chat loop refuses them', async () => {
     const h = handler();
     const before = writes.length;
@@ -472,5 +491,14 @@ describe('MCP handler: slow clients and throwing registries', () => {
     expect(plain.error).toEqual({ code: -32603, message: 'Tool "boom" failed: database unavailable' });
     const streamed = await (await h(rpc('tools/call', { name: 'boom', arguments: {}, _meta: { progressToken: 1 } }))).text();
     expect(streamed).toContain('"error":{"code":-32603,"message":"Tool \\"boom\\" failed: database unavailable"}');
+  });
+
+  it("a registry whose onError throws, with toolErrorMessage: 'hide-unexpected': the internal error says only what the model would read", async () => {
+    const h = handler({ tools: createExecutor({ registry: createRegistry({ tools: [boom], onError: 'throw' }), toolErrorMessage: 'hide-unexpected' }) });
+    const plain = (await (await h(rpc('tools/call', { name: 'boom', arguments: {} }, { headers: { accept: 'application/json' } }))).json()) as { error: { message: string } };
+    expect(plain.error.message).toMatch(/^Tool "boom" failed: The tool failed unexpectedly \(reference mcp-[0-9a-f-]{36}\)\.$/);
+    const streamed = await (await h(rpc('tools/call', { name: 'boom', arguments: {}, _meta: { progressToken: 1 } }))).text();
+    expect(streamed).toContain('The tool failed unexpectedly');
+    expect(streamed).not.toContain('database unavailable');
   });
 });

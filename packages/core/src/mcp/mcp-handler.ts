@@ -1,5 +1,6 @@
 import type { ToolProgress } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
+import { toToolError } from '../errors/tool-error.ts';
 import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
@@ -90,21 +91,25 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     }
     const token = meta?.progressToken;
     const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+    const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
-      executor.execute(
-        { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} },
-        {
-          run,
-          signal: request.signal,
-          ...(approvals === 'client' ? { approval: { approved: true } } : {}),
-          ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
-        },
-      );
-    /** The final answer: the call's result, or an internal error when the registry's `onError` made it throw. */
+      executor.execute(toolCall, {
+        run,
+        signal: request.signal,
+        ...(approvals === 'client' ? { approval: { approved: true } } : {}),
+        ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
+      });
+    /**
+     * The final answer: the call's result, or an internal error when the registry's `onError` made it throw (with the
+     * message the model would have read: the executor's `toolErrorMessage` applies).
+     */
     const settle = (result: Promise<ToolCallResult>) =>
       result.then(
         (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-        (error: unknown) => ({ jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${messageOf(error)}` } }),
+        (error: unknown) => {
+          const message = executor.errorMessage(toToolError(error), toolCall);
+          return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
+        },
       );
     if (!streams) return Response.json(await settle(execute()), { headers: JSON_HEADERS });
     return sseResponse(async (send) => {
