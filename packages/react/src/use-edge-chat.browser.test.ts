@@ -638,6 +638,28 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(server.requests).toHaveLength(2);
   });
 
+  it('in StrictMode, a browser call left unanswered by the last page runs once when the page loads again', async () => {
+    const addServer = defineTool({ name: 'cart_add', description: 'Adds to the cart', input: v.object({ name: v.string() }), policy: { runsOn: 'client' } });
+    // The last page's tool never finished (the tab closed while it ran).
+    const hanging = defineTool({ ...addServer, execute: (_input, ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) });
+    const added: string[] = [];
+    const add = defineTool({ ...addServer, execute: ({ name }) => added.push(name) });
+    const server = createTestServer({ tools: [addServer], steps: [callsStep([['c1', 'cart_add', { name: 'beans' }]]), textStep('Added.')] });
+    const first = mount({ id: 'conv-r3', fetch: server.fetch, tools: [hanging] }, { strict: false });
+    await first.current.sendMessage({ text: 'add beans' });
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('running'));
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+
+    // StrictMode mounts, unmounts and mounts again at once: the tool runs for the second mount only.
+    const again = mount({ id: 'conv-r3', fetch: server.fetch, tools: [add], messages }, { strict: true });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Added.'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(added).toEqual(['beans']);
+    expect(server.requests).toHaveLength(2);
+    expect(again.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 1 });
+  });
+
   it('an approval whose ticket expires while it waits stops waiting: no Approve goes out, the composer is free', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-7', new_date: '2026-12-30' }]]), textStep('x')] });

@@ -304,6 +304,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       inflight.current.set(call.toolCallId, controller);
       let result: ToolCallResult;
       try {
+        // Not in the effect that planned the call: StrictMode unmounts a fresh mount in the same task, and a tool the
+        // executor reached synchronously would have run once for that mount and once more for the next. A microtask
+        // later the first mount's signal is aborted, so its executor returns before the tool runs.
+        await Promise.resolve();
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
