@@ -472,6 +472,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.busy).toBe(false);
   });
 
+  it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Sure, what else?'), textStep('Here you go.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-moved-on', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await hook.current.sendMessage({ text: 'never mind' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    // The date picker's question is gone (its ctx.signal aborted), the cart's approval too, and nothing keeps the chat busy.
+    expect(dates.questions()).toEqual([]);
+    expect(signals.get('c1')?.aborted).toBe(true);
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.busy).toBe(false);
+    expect([hook.current.toolCalls.get('c1')?.status, hook.current.toolCalls.get('c2')?.status]).toEqual(['interrupted', 'interrupted']);
+    // A late decision of the cart's approval runs nothing: its answer could only land in the earlier message.
+    hook.current.approve('c2');
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });

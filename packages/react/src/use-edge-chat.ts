@@ -503,16 +503,21 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
 
-  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers).
+  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
+  // calls of the answer it leaves: the server takes answers only in the last assistant message, so a result that came
+  // later would land in an earlier one, and the server would refuse every request after it.
   const { sendMessage: chatSend } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {
+        abort.current.abort();
+        abort.current = new AbortController();
+        setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
         setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
       }
       return chatSend(message, requestOptions);
     },
-    [chatSend, setMessages],
+    [chatSend, setMessages, chatId],
   );
 
   const chatStop = chat.stop;
