@@ -374,6 +374,32 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(prompt).not.toContain('denied');
   });
 
+  it('manual mode: approve() while the browser chain still authorises a call does not go around it', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A check that takes a while and then refuses (a policy asked over the network, say).
+    const guard = defineInterceptor('guard', async () => {
+      await gate;
+      throw new Error('Blocked by the store policy.');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const hook = mount({ id: 'conv-authorising', mode: 'manual', fetch: server.fetch, tools: browserTools, interceptors: [guard], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    expect(hook.current.pendingApprovals).toEqual([]);
+    hook.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    release();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
+  });
+
   it('autoApprove decides without a human', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });

@@ -471,6 +471,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
       if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
+      // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
+      // it ended or was stopped.
+      if (call !== undefined && call.status !== 'awaiting-approval') return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
       if (message !== undefined && stopped.has(message.id)) {
