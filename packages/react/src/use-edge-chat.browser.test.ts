@@ -204,6 +204,24 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.messages.flatMap((m) => m.parts).some((p) => p.type === 'data-edgetool-progress')).toBe(false);
   });
 
+  it('a browser tool that returns nothing answers null, and the server takes it', async () => {
+    const focusServer = defineTool({ name: 'focus_composer', description: 'Moves focus to the message box', input: v.object({}), policy: { runsOn: 'client' } });
+    let focused = 0;
+    const focus = defineTool({
+      ...focusServer,
+      execute: () => {
+        focused++;
+      },
+    });
+    const server = createTestServer({ tools: [focusServer], steps: [callsStep([['c1', 'focus_composer', {}]]), textStep('Focused.')] });
+    const hook = mount({ id: 'conv-void', fetch: server.fetch, tools: [focus] });
+    await hook.current.sendMessage({ text: 'focus the box' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Focused.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(focused).toBe(1);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
+  });
+
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });

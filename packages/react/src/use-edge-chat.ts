@@ -348,7 +348,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       setCall({ ...traced, status: 'done' });
       if (outcome.type === 'success') {
-        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: outcome.output as never });
+        // A tool that returns nothing answers `null`, as the server does for its own tools: JSON drops an `undefined`
+        // output, and the server refuses a result part without one.
+        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
       } else {
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
