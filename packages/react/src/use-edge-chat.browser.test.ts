@@ -748,6 +748,22 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(writes).toEqual([]);
   });
 
+  it('a browser tool still asking when its ticket expires is aborted: its question goes, and a late answer sends nothing', async () => {
+    const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-x4', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), { timeout: 5_000 });
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    dates.answer('c1', '2026-12-24');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.busy).toBe(false);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('expired');
+  });
+
   it('calls that arrive (or come back after a reload) with expired tickets never ask: a browser approval does not run, a server one sends nothing', async () => {
     const before = cartCleared;
     writes.length = 0;

@@ -251,8 +251,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
-  /** Browser calls in flight, with the controller of the mount that started them. */
-  const inflight = useRef(new Map<string, AbortController>());
+  /** Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired). */
+  const inflight = useRef(new Map<string, { readonly owner: AbortController; readonly own: AbortController }>());
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
   // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
   // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
@@ -268,7 +268,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         UNMOUNTED.add(owner);
         owner.abort();
       }
-      for (const [id, owner] of inflight.current) if (owners.has(owner)) started.current.ids.delete(id);
+      for (const [id, { owner }] of inflight.current) if (owners.has(owner)) started.current.ids.delete(id);
     };
   }, [chatId]);
 
@@ -299,9 +299,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const pass = useCallback(
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
       const controller = abort.current;
-      const { signal } = controller;
+      const entry = { owner: controller, own: new AbortController() };
+      const signal = AbortSignal.any([controller.signal, entry.own.signal]);
       setCall({ ...call, status: 'running' });
-      inflight.current.set(call.toolCallId, controller);
+      inflight.current.set(call.toolCallId, entry);
       let result: ToolCallResult;
       try {
         // Not in the effect that planned the call: StrictMode unmounts a fresh mount in the same task, and a tool the
@@ -313,7 +314,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
         );
       } finally {
-        if (inflight.current.get(call.toolCallId) === controller) inflight.current.delete(call.toolCallId);
+        if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
@@ -430,6 +431,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       perform(work);
     }
   }, [chat.messages, browserTools, perform, stopped, expired]);
+
+  // A browser call whose ticket expires while it runs (a date picker left open) is aborted: its question goes, and the
+  // tool's `ctx.signal` tells it to stop. Its answer could only be refused.
+  useEffect(() => {
+    for (const id of expired) inflight.current.get(id)?.own.abort();
+  }, [expired]);
 
   // A call whose ticket expires while it waits is marked when it does (a timer for the next one), so its card stops
   // asking and the composer is free. Not while a response streams: the server took that answer when it arrived.
