@@ -204,6 +204,24 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.messages.flatMap((m) => m.parts).some((p) => p.type === 'data-edgetool-progress')).toBe(false);
   });
 
+  it('a browser tool that returns nothing answers null, and the server takes it', async () => {
+    const focusServer = defineTool({ name: 'focus_composer', description: 'Moves focus to the message box', input: v.object({}), policy: { runsOn: 'client' } });
+    let focused = 0;
+    const focus = defineTool({
+      ...focusServer,
+      execute: () => {
+        focused++;
+      },
+    });
+    const server = createTestServer({ tools: [focusServer], steps: [callsStep([['c1', 'focus_composer', {}]]), textStep('Focused.')] });
+    const hook = mount({ id: 'conv-void', fetch: server.fetch, tools: [focus] });
+    await hook.current.sendMessage({ text: 'focus the box' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Focused.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(focused).toBe(1);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
+  });
+
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
@@ -374,6 +392,32 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(prompt).not.toContain('denied');
   });
 
+  it('manual mode: approve() while the browser chain still authorises a call does not go around it', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A check that takes a while and then refuses (a policy asked over the network, say).
+    const guard = defineInterceptor('guard', async () => {
+      await gate;
+      throw new Error('Blocked by the store policy.');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const hook = mount({ id: 'conv-authorising', mode: 'manual', fetch: server.fetch, tools: browserTools, interceptors: [guard], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    expect(hook.current.pendingApprovals).toEqual([]);
+    hook.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    release();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
+  });
+
   it('autoApprove decides without a human', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });
@@ -470,6 +514,34 @@ describe('useEdgeChat against the real chat loop', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
     expect(hook.current.busy).toBe(false);
+  });
+
+  it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Sure, what else?'), textStep('Here you go.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-moved-on', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await hook.current.sendMessage({ text: 'never mind' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    // The date picker's question is gone (its ctx.signal aborted), the cart's approval too, and nothing keeps the chat busy.
+    expect(dates.questions()).toEqual([]);
+    expect(signals.get('c1')?.aborted).toBe(true);
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.busy).toBe(false);
+    expect([hook.current.toolCalls.get('c1')?.status, hook.current.toolCalls.get('c2')?.status]).toEqual(['interrupted', 'interrupted']);
+    // A late decision of the cart's approval runs nothing: its answer could only land in the earlier message.
+    hook.current.approve('c2');
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
@@ -638,6 +710,28 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(server.requests).toHaveLength(2);
   });
 
+  it('in StrictMode, a browser call left unanswered by the last page runs once when the page loads again', async () => {
+    const addServer = defineTool({ name: 'cart_add', description: 'Adds to the cart', input: v.object({ name: v.string() }), policy: { runsOn: 'client' } });
+    // The last page's tool never finished (the tab closed while it ran).
+    const hanging = defineTool({ ...addServer, execute: (_input, ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) });
+    const added: string[] = [];
+    const add = defineTool({ ...addServer, execute: ({ name }) => added.push(name) });
+    const server = createTestServer({ tools: [addServer], steps: [callsStep([['c1', 'cart_add', { name: 'beans' }]]), textStep('Added.')] });
+    const first = mount({ id: 'conv-r3', fetch: server.fetch, tools: [hanging] }, { strict: false });
+    await first.current.sendMessage({ text: 'add beans' });
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('running'));
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+
+    // StrictMode mounts, unmounts and mounts again at once: the tool runs for the second mount only.
+    const again = mount({ id: 'conv-r3', fetch: server.fetch, tools: [add], messages }, { strict: true });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Added.'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(added).toEqual(['beans']);
+    expect(server.requests).toHaveLength(2);
+    expect(again.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 1 });
+  });
+
   it('an approval whose ticket expires while it waits stops waiting: no Approve goes out, the composer is free', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-7', new_date: '2026-12-30' }]]), textStep('x')] });
@@ -652,6 +746,22 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(server.requests).toHaveLength(1);
     expect(hook.current.chatError).toBeUndefined();
     expect(writes).toEqual([]);
+  });
+
+  it('a browser tool still asking when its ticket expires is aborted: its question goes, and a late answer sends nothing', async () => {
+    const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-x4', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), { timeout: 5_000 });
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    dates.answer('c1', '2026-12-24');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(hook.current.busy).toBe(false);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('expired');
   });
 
   it('calls that arrive (or come back after a reload) with expired tickets never ask: a browser approval does not run, a server one sends nothing', async () => {

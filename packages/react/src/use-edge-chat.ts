@@ -251,8 +251,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
-  /** Browser calls in flight, with the controller of the mount that started them. */
-  const inflight = useRef(new Map<string, AbortController>());
+  /** Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired). */
+  const inflight = useRef(new Map<string, { readonly owner: AbortController; readonly own: AbortController }>());
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
   // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
   // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
@@ -268,7 +268,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         UNMOUNTED.add(owner);
         owner.abort();
       }
-      for (const [id, owner] of inflight.current) if (owners.has(owner)) started.current.ids.delete(id);
+      for (const [id, { owner }] of inflight.current) if (owners.has(owner)) started.current.ids.delete(id);
     };
   }, [chatId]);
 
@@ -299,17 +299,22 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const pass = useCallback(
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
       const controller = abort.current;
-      const { signal } = controller;
+      const entry = { owner: controller, own: new AbortController() };
+      const signal = AbortSignal.any([controller.signal, entry.own.signal]);
       setCall({ ...call, status: 'running' });
-      inflight.current.set(call.toolCallId, controller);
+      inflight.current.set(call.toolCallId, entry);
       let result: ToolCallResult;
       try {
+        // Not in the effect that planned the call: StrictMode unmounts a fresh mount in the same task, and a tool the
+        // executor reached synchronously would have run once for that mount and once more for the next. A microtask
+        // later the first mount's signal is aborted, so its executor returns before the tool runs.
+        await Promise.resolve();
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
         );
       } finally {
-        if (inflight.current.get(call.toolCallId) === controller) inflight.current.delete(call.toolCallId);
+        if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
@@ -344,7 +349,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       setCall({ ...traced, status: 'done' });
       if (outcome.type === 'success') {
-        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: outcome.output as never });
+        // A tool that returns nothing answers `null`, as the server does for its own tools: JSON drops an `undefined`
+        // output, and the server refuses a result part without one.
+        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
       } else {
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
@@ -425,6 +432,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     }
   }, [chat.messages, browserTools, perform, stopped, expired]);
 
+  // A browser call whose ticket expires while it runs (a date picker left open) is aborted: its question goes, and the
+  // tool's `ctx.signal` tells it to stop. Its answer could only be refused.
+  useEffect(() => {
+    for (const id of expired) inflight.current.get(id)?.own.abort();
+  }, [expired]);
+
   // A call whose ticket expires while it waits is marked when it does (a timer for the next one), so its card stops
   // asking and the composer is free. Not while a response streams: the server took that answer when it arrived.
   const [tick, setTick] = useState(0);
@@ -467,6 +480,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
       if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
+      // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
+      // it ended or was stopped.
+      if (call !== undefined && call.status !== 'awaiting-approval') return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
       if (message !== undefined && stopped.has(message.id)) {
@@ -499,16 +516,21 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
 
-  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers).
+  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
+  // calls of the answer it leaves: the server takes answers only in the last assistant message, so a result that came
+  // later would land in an earlier one, and the server would refuse every request after it.
   const { sendMessage: chatSend } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {
+        abort.current.abort();
+        abort.current = new AbortController();
+        setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
         setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
       }
       return chatSend(message, requestOptions);
     },
-    [chatSend, setMessages],
+    [chatSend, setMessages, chatId],
   );
 
   const chatStop = chat.stop;
