@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testRun } from '../test/support.ts';
 import { createDemoAgent, DEFAULT_TURN_TOKEN_BUDGET, demoAgent, MissingSecretError, turnTokenBudget } from './agent.ts';
 import type { Env } from './env.ts';
@@ -20,6 +20,26 @@ describe('demoAgent', () => {
     await expect(demoAgent(broken)).rejects.toBeInstanceOf(MissingSecretError);
     (broken as { TICKET_SECRET: string }).TICKET_SECRET = 'a-secret-added-later-that-is-32-bytes-long';
     await expect(demoAgent(broken)).resolves.toHaveProperty('agent');
+  });
+});
+
+describe('what the model and the browser read of a failure', () => {
+  it('a D1 error is hidden from both (hide-unexpected); edgetool’s own message still reaches the model as written', async () => {
+    const failing = { prepare: () => { throw new Error('D1_ERROR: no such table: orders (internal host 10.0.3.7)'); } } as unknown as D1Database;
+    const { agent } = await createDemoAgent(env as Env);
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const hidden = await agent.generate({ messages: 'Where is order A-1002?', run: testRun({ conversationId: 'hidden-error', deps: { db: failing } }) });
+      const [call] = hidden.toolResults;
+      expect(call?.content).toBe(`Error (execution-failed): The tool failed unexpectedly (reference ${call?.call.id}).`);
+      expect(JSON.stringify(hidden.messages)).not.toContain('10.0.3.7');
+      expect(JSON.stringify(log.mock.calls)).toContain('10.0.3.7'); // the Worker's log keeps it
+    } finally {
+      log.mockRestore();
+    }
+    const shown = await agent.generate({ messages: '/query_order {"order_id":"order nine"}', run: testRun({ conversationId: 'shown-error' }) });
+    expect(shown.toolResults[0]?.content).toMatch(/^Error \(invalid-input\): /);
+    expect(shown.toolResults[0]?.content).toContain('Order ids look like A-1001');
   });
 });
 

@@ -68,6 +68,7 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     maxSteps: 4,
     // Its own turn's bound; what it uses counts against the chat turn's budget too.
     tokenBudget: 20_000,
+    toolErrorMessage: 'hide-unexpected',
     ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   const delayAnalyst = await agentTool({
@@ -120,6 +121,10 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send
     // its line of text instead of the bytes again.
     toolFileTurns: 2,
+    // What a tool throws by mistake (a D1 error naming a table) reaches neither the model nor the browser: they read
+    // "The tool failed unexpectedly (reference <call id>)", and the Worker's log has the error. The tools' own
+    // ToolErrors (no such order, a date in the past) still reach the model as written, so it can correct itself.
+    toolErrorMessage: 'hide-unexpected',
     ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   return { agent, model };

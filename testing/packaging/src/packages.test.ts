@@ -18,6 +18,8 @@ const PACKAGES = ['core', 'ai', 'react'] as const;
 const EXAMPLES = [
   'quickstart.ts',
   'approvals.ts',
+  'edits.ts',
+  'errors.ts',
   'chat.ts',
   'job.ts',
   'progress.ts',
