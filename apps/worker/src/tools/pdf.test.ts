@@ -25,6 +25,16 @@ describe('the PDF writer', () => {
     expect(cut).toMatch(/^Desk mat with .*\.\.\.$/);
     expect(textWidth(cut, 10)).toBeLessThanOrEqual(100);
     expect(textWidth(`${cut.slice(0, -3)}x...`, 10)).toBeGreaterThan(100);
+    expect(fitText('ab', 10, 1)).toBe('...');
+  });
+
+  it('cuts a very long text in linear time (a 30,000-character name from D1 does not stall the invoice)', () => {
+    const started = performance.now();
+    const cut = fitText('W'.repeat(30_000), 10, 100);
+    // Measured again each character shorter, this took over 2 s of CPU; one pass takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // W 944, three dots 3 × 278: 10 W (9.44 pt each) and the dots make 102.74 pt, 9 W 93.3 pt.
+    expect(cut).toBe(`${'W'.repeat(9)}...`);
   });
 
   it('writes right-aligned text so that it ends at x, and rules as grey lines', () => {

@@ -63,10 +63,13 @@ export function pdfString(text: string): string {
   return `(${toPdfAscii(text).replace(/[\\()]/g, (c) => `\\${c}`)})`;
 }
 
+/** Helvetica's width of one printable ASCII character, in thousandths of the font size. */
+const unitsOf = (char: string): number => HELVETICA_WIDTHS[(char.codePointAt(0) as number) - 32] as number;
+
 /** How wide `text` is in Helvetica at `size` points, in points. */
 export function textWidth(text: string, size: number): number {
   let units = 0;
-  for (const char of toPdfAscii(text)) units += HELVETICA_WIDTHS[(char.codePointAt(0) as number) - 32] as number;
+  for (const char of toPdfAscii(text)) units += unitsOf(char);
   return (units * size) / 1000;
 }
 
@@ -74,9 +77,16 @@ export function textWidth(text: string, size: number): number {
 export function fitText(text: string, size: number, width: number): string {
   const ascii = toPdfAscii(text);
   if (textWidth(ascii, size) <= width) return ascii;
-  let cut = ascii;
-  while (cut.length > 0 && textWidth(`${cut}...`, size) > width) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}...`;
+  // The longest start that fits with the dots, found in one pass (measuring every shorter cut again was quadratic: a
+  // 20,000-character name took a second of CPU).
+  let units = 3 * unitsOf('.');
+  let end = 0;
+  for (const char of ascii) {
+    units += unitsOf(char);
+    if ((units * size) / 1000 > width) break;
+    end += 1;
+  }
+  return `${ascii.slice(0, end).trimEnd()}...`;
 }
 
 /** A number as PDF writes it: at most two decimals, never an exponent. */
