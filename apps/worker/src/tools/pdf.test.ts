@@ -8,11 +8,19 @@ describe('the PDF writer', () => {
     expect(pdfString('')).toBe('()');
   });
 
-  it('keeps text to printable ASCII: accents dropped, white space as spaces, one ? per other character', () => {
+  it('keeps text to printable ASCII: accents dropped, white space as spaces, ASCII spellings, one ? per other character', () => {
     expect(toPdfAscii('Kurt Gödel, Émilie du Châtelet')).toBe('Kurt Godel, Emilie du Chatelet');
     expect(toPdfAscii('a\tb\nc\u00a0d')).toBe('a b c d');
-    expect(toPdfAscii('€ 5 – “ok” 😀 日本')).toBe('? 5 ? ?ok? ? ??');
-    expect(pdfString('Gödel (€)')).toBe('(Godel \\(?\\))');
+    expect(toPdfAscii('€ 5 – “ok” 😀 日本')).toBe('EUR 5 - "ok" ? ??');
+    expect(pdfString('Gödel (€)')).toBe('(Godel \\(EUR\\))');
+  });
+
+  it('spells names and signs that have no accent to drop in ASCII, instead of a ? (an invoice to O’Brien)', () => {
+    expect(toPdfAscii('Seán O’Brien, Søren Kierkegaard, Łukasz Żółć, Straße 5, Æsir & Œuvre, Þór Guðmundsson')).toBe(
+      "Sean O'Brien, Soren Kierkegaard, Lukasz Zolc, Strasse 5, AEsir & OEuvre, Thor Gudmundsson",
+    );
+    expect(toPdfAscii('„Zitat“ «guillemets» ‘single’ 2−1 — 3×4 • …')).toBe('"Zitat" "guillemets" \'single\' 2-1 - 3x4 * ...');
+    expect(textWidth('O’Brien', 10)).toBe(textWidth("O'Brien", 10));
   });
 
   it("measures text with Helvetica's widths and cuts it short to fit", () => {

@@ -49,13 +49,28 @@ const HELVETICA_WIDTHS: readonly number[] = [
   556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // p-z { | } ~
 ];
 
-/** Text kept to printable ASCII: accents dropped (ö → o), white space as spaces, anything else as `?`. */
+/**
+ * Letters and signs that have no decomposition to ASCII but an obvious ASCII spelling: typographic quotes and dashes
+ * (O’Brien, “new”), ß, ø, æ, œ, ł and their kin, the euro sign.
+ */
+const ASCII_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ...[...'‘’‚‛′'].map((c): [string, string] => [c, "'"]),
+  ...[...'“”„‟″«»'].map((c): [string, string] => [c, '"']),
+  ...[...'‐‑‒–—―−'].map((c): [string, string] => [c, '-']),
+  ...Object.entries({ ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D' }),
+  ...Object.entries({ þ: 'th', Þ: 'Th', ı: 'i', ħ: 'h', Ħ: 'H', '×': 'x', '•': '*', '€': 'EUR' }),
+]);
+
+/**
+ * Text kept to printable ASCII: accents dropped (ö → o), white space as spaces, letters and signs with an ASCII
+ * spelling spelled so (’ → ', ß → ss, € → EUR), anything else as `?`.
+ */
 export function toPdfAscii(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/\s/g, ' ')
-    .replace(/[^\x20-\x7e]/gu, '?');
+    .replace(/[^\x20-\x7e]/gu, (char) => ASCII_SPELLINGS.get(char) ?? '?');
 }
 
 /** A PDF literal string: `(text)` with `\`, `(` and `)` escaped, after {@link toPdfAscii}. */
