@@ -83,6 +83,8 @@ describe('evaluate: clear errors', () => {
     ['1,5', /Unexpected ","/],
     ['max()', /max\(\) takes at least 1 argument, got 0/],
     ['sqrt(1, 2)', /sqrt\(\) takes 1 argument, got 2/],
+    ['round()', /round\(\) takes 1 to 2 arguments, got 0/],
+    [`min(${Array.from({ length: 21 }, (_, i) => i).join(', ')})`, /min\(\) takes 1 to 20 arguments, got 21/],
     ['round(1.5, 0.5)', /digits must be a whole number/],
     ['pi(2)', /constant, not a function/],
     ['sqrt 4', /expected "\(" after the function sqrt/],

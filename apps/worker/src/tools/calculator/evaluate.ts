@@ -278,8 +278,10 @@ class Parser {
     if (!this.#isOp(')')) throw this.#unexpected('"," or ")"');
     this.#advance();
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
-      const wanted = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === MANY ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
-      const noun = fn.maxArgs === 1 || (fn.minArgs === 1 && fn.maxArgs === MANY) ? 'argument' : 'arguments';
+      // min and max take "at least 1" while too few are given; past MANY the bound that was broken is the upper one.
+      const wanted =
+        fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === MANY && args.length < fn.minArgs ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+      const noun = / 1$|^1$/.test(wanted) ? 'argument' : 'arguments';
       throw new CalculatorError(`${name}() takes ${wanted} ${noun}, got ${args.length}`, pos);
     }
     return finite(fn.apply(args, pos), pos, `${name}(${args.join(', ')})`);
