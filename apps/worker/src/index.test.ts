@@ -74,8 +74,23 @@ describe('HTTP routes', () => {
   it('a known path with the wrong method → JSON 405 with Allow', async () => {
     const response = await fetchWorker('/api/health', { method: 'POST', body: '{}' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
-    expect(await response.json()).toEqual({ error: { code: 'method-not-allowed', message: '/api/health accepts GET, not POST.' } });
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(await response.json()).toEqual({ error: { code: 'method-not-allowed', message: '/api/health accepts GET, HEAD, not POST.' } });
+  });
+
+  it('HEAD on a GET route answers like GET without the body (uptime checks send HEAD); a POST-only route still refuses it', async () => {
+    const get = await fetchWorker('/api/health');
+    const head = await fetchWorker('/api/health', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('cache-control')).toBe('no-store');
+    expect(await head.text()).toBe('');
+    await get.body?.cancel();
+    expect((await fetchWorker('/api/tools', { method: 'HEAD' })).status).toBe(200);
+    const chat = await fetchWorker('/api/chat', { method: 'HEAD' });
+    expect(chat.status).toBe(405);
+    expect(chat.headers.get('allow')).toBe('POST');
+    await chat.body?.cancel();
   });
 
   it('anything outside /api/ comes from the static assets (the placeholder in tests)', async () => {

@@ -11,7 +11,7 @@ import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
 import { invoiceFileName, invoiceOf, invoiceSummary, renderInvoicePdf } from '../../../apps/worker/src/tools/invoice.ts';
 import {
   auditOpenOrders,
-  daysBetween,
+  delayDaysAfterMove,
   findDelayedOrders,
   findOrder,
   type FlaggedOrder,
@@ -159,7 +159,7 @@ function serverTools(db: D1Database) {
       const now = new Date();
       if (new_date < isoDay(now)) throw new Error(`${new_date} is in the past (today is ${isoDay(now)} UTC). Choose today or a later day.`);
       if (new_date === order.delivery_date) throw new Error(`Order ${order.id} is already scheduled for ${new_date}; nothing to change.`);
-      const delayDays = Math.max(0, order.delay_days + daysBetween(order.delivery_date, new_date));
+      const delayDays = await delayDaysAfterMove(db, order, new_date);
       const updatedAt = now.toISOString();
       const details = JSON.stringify({
         from: order.delivery_date,

@@ -190,14 +190,17 @@ describe('POST /api/chat', () => {
     ['an array', '[]', 400, 'invalid-request'],
     ['no id', JSON.stringify({ messages: [user('hi')] }), 400, 'invalid-request'],
     ['no messages', JSON.stringify({ id: 'x', messages: [] }), 400, 'invalid-request'],
+    ['an id over 200 characters', JSON.stringify({ id: 'x'.repeat(201), messages: [user('hi')] }), 400, 'invalid-request'],
     ['an unknown mode', JSON.stringify({ id: 'x', messages: [user('hi')], mode: 'turbo' }), 400, 'unknown-mode'],
     ['malformed messages', JSON.stringify({ id: 'x', messages: [{ role: 'user' }] }), 400, 'invalid-input'],
-  ])('%s → %i %s', async (_name, body, status, code) => {
+  ])('%s → %i %s', async (name, body, status, code) => {
     const response = await post(body);
     expect(response.status).toBe(status);
     const json = (await response.json()) as { error: { code: string; message: string } };
     expect(json.error.code).toBe(code);
     expect(json.error.message).not.toMatch(/at .*\.ts:\d+/);
+    // A refused id says what an id must be, its length included (it used to say "non-empty" of a long one).
+    if (name.includes(' id')) expect(json.error.message).toBe('`id` (the conversation id) must be a string of 1 to 200 characters.');
   });
 
   it('a valid body nested 10,000 deep, with keys ending in a backslash, is read, not refused as invalid JSON', async () => {

@@ -10,6 +10,9 @@ import { demoTracing } from '../tracing.ts';
 /** Largest accepted request body: a long conversation, not a denial of service. */
 export const MAX_CHAT_BODY_BYTES = 512 * 1024;
 
+/** Longest conversation id accepted (it goes into idempotency and rate-limit keys). */
+const MAX_CONVERSATION_ID_LENGTH = 200;
+
 /** What `useChat` posts (plus `mode`). */
 interface ChatBody {
   readonly id: string;
@@ -28,7 +31,9 @@ function parseBody(text: string): ChatBody | Response {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return jsonError(400, 'invalid-request', 'The body must be an object { id, messages, mode }.');
   const { id, messages, mode = 'internal' } = body as { id?: unknown; messages?: unknown; mode?: unknown };
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) return jsonError(400, 'invalid-request', '`id` (the conversation id) must be a non-empty string.');
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_CONVERSATION_ID_LENGTH) {
+    return jsonError(400, 'invalid-request', `\`id\` (the conversation id) must be a string of 1 to ${MAX_CONVERSATION_ID_LENGTH} characters.`);
+  }
   if (!Array.isArray(messages) || messages.length === 0) return jsonError(400, 'invalid-request', '`messages` must be a non-empty array of UI messages.');
   if (mode !== 'internal' && mode !== 'manual') return jsonError(400, 'unknown-mode', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
   return { id, messages, mode };

@@ -32,7 +32,8 @@ export function jsonError(status: number, code: string, message: string, headers
 
 /**
  * A tiny router for everything under `prefix`: exact paths, 404 and 405 as JSON, a thrown error as a
- * JSON 500. Resolves `undefined` for paths outside the prefix, so the caller can serve assets.
+ * JSON 500. A GET route answers HEAD too (its status and headers, no body), as HTTP asks of every server.
+ * Resolves `undefined` for paths outside the prefix, so the caller can serve assets.
  */
 export function createApiRouter<TEnv>(
   routes: readonly Route<TEnv>[],
@@ -52,13 +53,18 @@ export function createApiRouter<TEnv>(
     if (pathname !== root && !pathname.startsWith(prefix)) return undefined;
     const candidates = byPath.get(pathname);
     if (candidates === undefined) return jsonError(404, 'not-found', `No API route ${request.method} ${pathname}.`);
-    const route = candidates.find((r) => r.method === request.method);
+    // HEAD is GET without the body (uptime checks send it): the GET route's answer, its body dropped.
+    const head = request.method === 'HEAD';
+    const route = candidates.find((r) => r.method === (head ? 'GET' : request.method));
     if (route === undefined) {
-      const allow = candidates.map((r) => r.method).join(', ');
+      const allow = candidates.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).join(', ');
       return jsonError(405, 'method-not-allowed', `${pathname} accepts ${allow}, not ${request.method}.`, { allow });
     }
     try {
-      return await route.handler(request, env, ctx);
+      const response = await route.handler(request, env, ctx);
+      if (!head) return response;
+      await response.body?.cancel();
+      return new Response(null, response);
     } catch (error) {
       console.error(`${request.method} ${pathname} failed:`, error);
       return jsonError(500, 'internal-error', 'The server failed to handle this request.');

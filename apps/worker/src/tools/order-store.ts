@@ -47,6 +47,28 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/** The day `days` after `day` (both YYYY-MM-DD; negative `days` go back). */
+export function addDays(day: string, days: number): string {
+  return isoDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
+}
+
+/**
+ * How many days late `order` runs once moved to `newDate` (YYYY-MM-DD), against the date first promised: the date it
+ * had before the first change (its `delivery_date_changed` event keeps that date and delay), less its delay then. Not
+ * the current date less the current delay: a delay is never below 0, so an order moved ahead of its promise no longer
+ * says by how much, and moving it back used to count those days as late.
+ */
+export async function delayDaysAfterMove(db: D1Database, order: Order, newDate: string): Promise<number> {
+  const first = await db
+    .prepare("SELECT details FROM order_events WHERE order_id = ?1 AND kind = 'delivery_date_changed' ORDER BY id LIMIT 1")
+    .bind(order.id)
+    .first<{ details: string }>();
+  const before = first === null ? {} : (JSON.parse(first.details) as { from?: unknown; delay_days_before?: unknown });
+  const known = typeof before.from === 'string' && typeof before.delay_days_before === 'number';
+  const promised = known ? addDays(before.from as string, -(before.delay_days_before as number)) : addDays(order.delivery_date, -order.delay_days);
+  return Math.max(0, daysBetween(promised, newDate));
+}
+
 /** Parses a row's items JSON. */
 export function toOrder(row: OrderRow): Order {
   return { ...row, items: JSON.parse(row.items) as OrderItem[] };

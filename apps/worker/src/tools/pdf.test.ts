@@ -8,11 +8,19 @@ describe('the PDF writer', () => {
     expect(pdfString('')).toBe('()');
   });
 
-  it('keeps text to printable ASCII: accents dropped, white space as spaces, one ? per other character', () => {
+  it('keeps text to printable ASCII: accents dropped, white space as spaces, ASCII spellings, one ? per other character', () => {
     expect(toPdfAscii('Kurt Gödel, Émilie du Châtelet')).toBe('Kurt Godel, Emilie du Chatelet');
     expect(toPdfAscii('a\tb\nc\u00a0d')).toBe('a b c d');
-    expect(toPdfAscii('€ 5 – “ok” 😀 日本')).toBe('? 5 ? ?ok? ? ??');
-    expect(pdfString('Gödel (€)')).toBe('(Godel \\(?\\))');
+    expect(toPdfAscii('€ 5 – “ok” 😀 日本')).toBe('EUR 5 - "ok" ? ??');
+    expect(pdfString('Gödel (€)')).toBe('(Godel \\(EUR\\))');
+  });
+
+  it('spells names and signs that have no accent to drop in ASCII, instead of a ? (an invoice to O’Brien)', () => {
+    expect(toPdfAscii('Seán O’Brien, Søren Kierkegaard, Łukasz Żółć, Straße 5, Æsir & Œuvre, Þór Guðmundsson')).toBe(
+      "Sean O'Brien, Soren Kierkegaard, Lukasz Zolc, Strasse 5, AEsir & OEuvre, Thor Gudmundsson",
+    );
+    expect(toPdfAscii('„Zitat“ «guillemets» ‘single’ 2−1 — 3×4 • …')).toBe('"Zitat" "guillemets" \'single\' 2-1 - 3x4 * ...');
+    expect(textWidth('O’Brien', 10)).toBe(textWidth("O'Brien", 10));
   });
 
   it("measures text with Helvetica's widths and cuts it short to fit", () => {
@@ -25,6 +33,16 @@ describe('the PDF writer', () => {
     expect(cut).toMatch(/^Desk mat with .*\.\.\.$/);
     expect(textWidth(cut, 10)).toBeLessThanOrEqual(100);
     expect(textWidth(`${cut.slice(0, -3)}x...`, 10)).toBeGreaterThan(100);
+    expect(fitText('ab', 10, 1)).toBe('...');
+  });
+
+  it('cuts a very long text in linear time (a 30,000-character name from D1 does not stall the invoice)', () => {
+    const started = performance.now();
+    const cut = fitText('W'.repeat(30_000), 10, 100);
+    // Measured again each character shorter, this took over 2 s of CPU; one pass takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // W 944, three dots 3 × 278: 10 W (9.44 pt each) and the dots make 102.74 pt, 9 W 93.3 pt.
+    expect(cut).toBe(`${'W'.repeat(9)}...`);
   });
 
   it('writes right-aligned text so that it ends at x, and rules as grey lines', () => {

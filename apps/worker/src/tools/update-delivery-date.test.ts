@@ -45,6 +45,20 @@ describe('update_delivery_date', () => {
     expect(outputOf<UpdateDeliveryDateResult>(earlier).delay_days).toBe(0);
   });
 
+  it('measures the delay against the date first promised, also after a move ahead of it (a delay of 0 does not say by how much)', async () => {
+    // A-1004: 2026-12-01, 2 days late, so promised for 2026-11-29. Moved 4 days ahead of that, then back to it.
+    const ahead = await callApproved('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-25' });
+    expect(outputOf<UpdateDeliveryDateResult>(ahead).delay_days).toBe(0);
+    const back = await callApproved('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-29' });
+    expect(outputOf<UpdateDeliveryDateResult>(back).delay_days).toBe(0);
+    const late = await callApproved('update_delivery_date', { order_id: 'A-1004', new_date: '2026-12-02' });
+    expect(outputOf<UpdateDeliveryDateResult>(late).delay_days).toBe(3);
+    expect(await order('A-1004')).toMatchObject({ delivery_date: '2026-12-02', delay_days: 3 });
+    // An order never moved: promised on its date less its delay.
+    const first = await callApproved('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-12' });
+    expect(outputOf<UpdateDeliveryDateResult>(first).delay_days).toBe(2);
+  });
+
   it('writes the order and the event in ONE batch (no separate statements)', async () => {
     const batch = vi.fn((statements: D1PreparedStatement[]) => env.DB.batch(statements));
     const exec = vi.fn();

@@ -1,7 +1,7 @@
 import { ToolError, type ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
 import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
-import { argumentError, daysBetween, isoDay, isoDaySchema, type Order, type OrderStatus, orderIdSchema, requireOrder } from './orders.ts';
+import { argumentError, delayDaysAfterMove, isoDay, isoDaySchema, type Order, type OrderStatus, orderIdSchema, requireOrder } from './orders.ts';
 
 const input = v.object({
   order_id: orderIdSchema,
@@ -42,7 +42,7 @@ async function checkUpdate(deps: DemoDeps, args: UpdateInput, meta: { toolName: 
     throw argumentError('new_date', `Order ${order.id} is already scheduled for ${args.new_date}; nothing to change.`, meta);
   }
   // The delay is measured against the date first promised, so moving the date moves the delay with it.
-  const delayDays = Math.max(0, order.delay_days + daysBetween(order.delivery_date, args.new_date));
+  const delayDays = await delayDaysAfterMove(deps.db, order, args.new_date);
   return { order, delayDays, now };
 }
 

@@ -324,6 +324,35 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.method === 'POST' && r.message.method !== 'initialize').every((r) => r.headers.get('mcp-session-id') !== null)).toBe(true);
   });
 
+  it('a request that waits for a new session still ends at its own abort or time limit, not the new session’s', async () => {
+    let session = 's-1';
+    let slow = false;
+    const server = scripted((message, request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (message.method === 'initialize') {
+        // The restarted server takes its time to start a session (here: never, within the client's 5 s).
+        if (slow) return new Promise<Response>(() => {});
+        return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }, { headers: { 'mcp-session-id': session } });
+      }
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      if (request.headers.get('mcp-session-id') !== session) return new Response('no such session', { status: 404 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'hi' }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, timeoutMs: 5_000 });
+    session = 's-2';
+    slow = true;
+    const started = Date.now();
+    // The call meets the 404 and waits for the new session: its 50 ms still end it.
+    await expect(client.callTool('echo', {}, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'McpTimeoutError', method: 'tools/call', timeoutMs: 50 });
+    // The next one waits for the same new session before it is sent: the caller's abort ends it.
+    const controller = new AbortController();
+    const listing = client.listTools({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('the user stopped')), 20);
+    await expect(listing).rejects.toThrow('the user stopped');
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await client.close();
+  });
+
   describe('close()', () => {
     /**
      * A server that keeps sessions and forgets them on `forget()` (as a restarted one does); `hold(what)` holds its next

@@ -278,6 +278,20 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   }
 
   /**
+   * Waits for the new session (shared with the other requests that need it) while `signal` lets this request go on: a
+   * caller's abort or time limit ends the wait, not the new session's own time limit (`timeoutMs`).
+   */
+  async function newSession(message: object, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      signal?.throwIfAborted(); // not a new session for a request already given up on
+      await untilAborted(restart(), signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal, message);
+      throw error;
+    }
+  }
+
+  /**
    * An error status as an error, with the start of its body (servers explain themselves there), read while `signal`
    * lets the request go on: a body that never ends (through a `fetch` of your own) does not outlast the time limit.
    */
@@ -308,7 +322,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     const message = { jsonrpc: '2.0', id, method: methodName, params };
     // A request made while a new session is being started waits for it (sent without one, it would be refused); after
     // one that failed, it starts one again (the server may be back). It fails as the new session does.
-    if (methodName !== 'initialize' && (restarting !== undefined || lost)) await restart();
+    if (methodName !== 'initialize' && (restarting !== undefined || lost)) await newSession(message, exchange.signal);
     let response = await post(message, exchange.signal);
     const stale = response.sent;
     if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
@@ -316,7 +330,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Nothing ran: a server answers 404 before it reads the message.
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
-      if (session === stale || session === undefined) await restart();
+      if (session === stale || session === undefined) await newSession(message, exchange.signal);
       response = await post(message, exchange.signal);
     }
     if (!response.ok) throw await statusError(response, exchange.signal);

@@ -48,7 +48,10 @@ function round(args: readonly number[], pos: number): number {
   const [x = 0, digits = 0] = args;
   if (!Number.isInteger(digits) || digits < 0 || digits > 12) throw new CalculatorError('round(x, digits): digits must be a whole number from 0 to 12', pos);
   const factor = 10 ** digits;
-  return Math.round(x * factor) / factor;
+  // Halves away from zero (round(-2.5) = -3, as on paper; Math.round gives -2), on the decimal that was written:
+  // 1.005 × 100 is 100.49999999999999 in binary, so without the 15 digits round(1.005, 2) came out as 1.
+  const scaled = Number((Math.abs(x) * factor).toPrecision(15));
+  return (Math.sign(x) * Math.round(scaled)) / factor;
 }
 
 function unary(name: string, fn: (x: number) => number, domain?: (x: number) => string | undefined): FunctionSpec {
@@ -275,8 +278,10 @@ class Parser {
     if (!this.#isOp(')')) throw this.#unexpected('"," or ")"');
     this.#advance();
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
-      const wanted = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === MANY ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
-      const noun = fn.maxArgs === 1 || (fn.minArgs === 1 && fn.maxArgs === MANY) ? 'argument' : 'arguments';
+      // min and max take "at least 1" while too few are given; past MANY the bound that was broken is the upper one.
+      const wanted =
+        fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === MANY && args.length < fn.minArgs ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+      const noun = / 1$|^1$/.test(wanted) ? 'argument' : 'arguments';
       throw new CalculatorError(`${name}() takes ${wanted} ${noun}, got ${args.length}`, pos);
     }
     return finite(fn.apply(args, pos), pos, `${name}(${args.join(', ')})`);
