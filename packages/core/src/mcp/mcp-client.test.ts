@@ -824,6 +824,40 @@ describe('MCP: images in tool results', () => {
     expect(result.content).toBe('Chart "Sales":\n[image: image/png, 68 B]');
   });
 
+  it('a structured value beside an image keeps the image for the model; a declared output sent only as text is read from it', async () => {
+    const tools = [
+      { name: 'pic', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      { name: 'sum', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
+    ];
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools } });
+      const { name, arguments: args } = message.params as { name: string; arguments: { text?: string } };
+      const result =
+        name === 'pic'
+          ? { content: [{ type: 'text', text: 'A chart' }, { type: 'image', data: PNG, mimeType: 'image/png' }], structuredContent: { bars: 3 } }
+          : { content: args.text === undefined ? [] : [{ type: 'text', text: args.text }] };
+      return json({ jsonrpc: '2.0', id: message.id, result });
+    });
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: server.fetch })).tools() });
+    // The image was dropped for the structured value, which only repeats the text.
+    const pic = await executor.execute({ id: 'c1', name: 'pic', arguments: {} });
+    expect(pic.parts).toEqual([
+      { type: 'text', text: 'A chart' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+    ]);
+    // An old server: the JSON as text only. The output schema refused `undefined` ("Instances of "undefined" type…").
+    const fromText = await executor.execute({ id: 'c2', name: 'sum', arguments: { text: '{"n":6}' } });
+    expect(fromText.outcome).toEqual({ type: 'success', output: { n: 6 } });
+    const wrong = await executor.execute({ id: 'c3', name: 'sum', arguments: { text: '{"n":"six"}' } });
+    expect(wrong.outcome.type === 'error' && wrong.outcome.error.code).toBe('invalid-output');
+    const prose = await executor.execute({ id: 'c4', name: 'sum', arguments: { text: 'Six.' } });
+    expect(prose.content).toBe('Error (invalid-output): The MCP tool "sum" declares an output schema, but its server sent no structured result (only text: Six.).');
+    const nothing = await executor.execute({ id: 'c5', name: 'sum', arguments: {} });
+    expect(nothing.content).toBe('Error (invalid-output): The MCP tool "sum" declares an output schema, but its server sent no structured result (nothing).');
+  });
+
   it('contentParts: images a model takes as images, the rest as the text that names it', () => {
     expect(
       contentParts([

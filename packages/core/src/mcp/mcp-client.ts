@@ -531,9 +531,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
             const text = contentText(result.content).replace(TOOL_ERROR_PREFIX, '');
             throw new ToolError('execution-failed', text || `The MCP tool "${remote.name}" failed without saying why.`, { toolName: name, callId: ctx.call.id });
           }
-          if (remote.outputSchema !== undefined || result.structuredContent !== undefined) return result.structuredContent;
-          // With images or documents, the output is the content itself, and the model gets them (`toModelOutput`).
-          return result.content.some(isFile) ? result.content : contentText(result.content);
+          if (remote.outputSchema !== undefined) return structuredOutput(remote.name, result);
+          // With images or documents, the output is the content itself, and the model gets them (`toModelOutput`), also
+          // when a structured value comes with them (without an output schema it only repeats the text).
+          if (result.content.some(isFile)) return result.content;
+          return result.structuredContent ?? contentText(result.content);
         },
         toModelOutput: (output) => (Array.isArray(output) ? contentParts(output as McpContent[]) : defaultModelText(output)),
       });
@@ -762,4 +764,20 @@ function fileNameOf(uri: unknown): string | undefined {
 /** `promise`, or a rejection with the signal's reason as soon as it aborts (a `fetch` of your own may not listen). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   return raceSignal(promise, signal, (aborted) => Promise.reject<T>(aborted.reason));
+}
+
+/**
+ * The structured value of a tool that declares an output schema. A server that leaves out `structuredContent` but sends
+ * its JSON as text (which the spec asks for beside it, for older clients) is read from the text; otherwise the call
+ * fails saying what the server sent, instead of the output schema refusing `undefined`.
+ */
+function structuredOutput(tool: string, result: McpCallResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = contentText(result.content);
+  try {
+    const value: unknown = parseJson(text);
+    if (isObject(value)) return value;
+  } catch {}
+  const sent = text === '' ? 'nothing' : `only text: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+  throw new ToolError('invalid-output', `The MCP tool "${tool}" declares an output schema, but its server sent no structured result (${sent}).`);
 }
