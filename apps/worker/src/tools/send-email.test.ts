@@ -20,6 +20,15 @@ const emailEvents = () => rows<{ order_id: string; details: string; call_id: str
 const args = { order_id: 'A-1006', subject: 'Your standing desk is delayed', body: 'Sorry, it now arrives on 12 December.' };
 
 describe('send_email', () => {
+  it('refuses a subject with a line break (a header a real mailer would send): the model reads why, nothing is queued', async () => {
+    for (const subject of ['Delayed\r\nBcc: everyone@example.com', 'Delayed\nagain', 'Delayed\u2028again']) {
+      const refused = await call('send_email', { ...args, subject }, { run: testRun({ conversationId: 'conv-inject' }), approval: { approved: true } });
+      expect(refused.outcome.type === 'error' && refused.outcome.error.code).toBe('invalid-input');
+      expect(refused.content).toContain('The subject is one line: no line breaks');
+    }
+    expect(await outbox()).toEqual([]);
+  });
+
   it('is destructive: pauses for approval and queues nothing before it', async () => {
     const pending = await call('send_email', args);
     expect(pending.outcome.type).toBe('approval-required');

@@ -5,7 +5,15 @@ import { orderIdSchema, requireOrder } from './orders.ts';
 
 const input = v.object({
   order_id: orderIdSchema,
-  subject: v.pipe(v.string(), v.trim(), v.minLength(1, 'The subject is empty'), v.maxLength(200), v.description('Subject line')),
+  subject: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'The subject is empty'),
+    v.maxLength(200),
+    // A line break in a subject would start a new mail header once a real mailer sends the outbox (header injection).
+    v.regex(/^[^\r\n\u2028\u2029]*$/, 'The subject is one line: no line breaks'),
+    v.description('Subject line'),
+  ),
   body: v.pipe(v.string(), v.trim(), v.minLength(1, 'The body is empty'), v.maxLength(5_000), v.description('Plain-text message body')),
 });
 
