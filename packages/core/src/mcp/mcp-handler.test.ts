@@ -79,6 +79,17 @@ function rpc(method: string, params?: object, init: { headers?: Record<string, s
   });
 }
 
+/**
+ * The request as a page of `origin` sends it, with the browser's own headers (a browser's scripts cannot set `Origin`
+ * or `Access-Control-Request-*` on a Request: they are put back).
+ */
+function fromOrigin(request: Request, origin: string, browserHeaders: Record<string, string> = {}): Request {
+  const headers = new Headers(request.headers);
+  headers.set('origin', origin);
+  for (const [name, value] of Object.entries(browserHeaders)) headers.set(name, value);
+  return Object.defineProperty(request, 'headers', { value: headers });
+}
+
 async function result(response: Response): Promise<Record<string, unknown>> {
   expect(response.headers.get('content-type')).toContain('application/json');
   const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
@@ -455,6 +466,36 @@ describe('MCP handler: slow clients and throwing registries', () => {
       .filter(Boolean)
       .map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { params?: { progress: number }; result?: unknown });
     expect(messages.map((m) => m.params?.progress ?? 'result')).toEqual([1, 1000, 'result']);
+  });
+
+  it('an allowed browser origin gets its preflight answered and can read every answer (a browser could not call at all)', async () => {
+    const h = handler({ allowedOrigins: ['https://app.example'] });
+    const preflight = await h(
+      fromOrigin(new Request(URL_, { method: 'OPTIONS' }), 'https://app.example', {
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,mcp-protocol-version',
+      }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(Object.fromEntries(preflight.headers)).toMatchObject({
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'content-type,mcp-protocol-version',
+      vary: 'Origin',
+    });
+    const listed = await h(fromOrigin(rpc('tools/list'), 'https://app.example'));
+    expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    const streamed = await h(fromOrigin(rpc('tools/call', { name: 'scan', arguments: { steps: 1 }, _meta: { progressToken: 1 } }), 'https://app.example'));
+    expect(streamed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    await streamed.text();
+    // Another origin: no preflight answer, a 403, and nothing that lets its page read; the same origin needs no CORS.
+    const other = await h(fromOrigin(new Request(URL_, { method: 'OPTIONS' }), 'https://evil.example', { 'access-control-request-method': 'POST' }));
+    expect([other.status, other.headers.get('access-control-allow-origin')]).toEqual([405, null]);
+    const refused = await h(fromOrigin(rpc('tools/list'), 'https://evil.example'));
+    expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+    const same = await h(fromOrigin(rpc('tools/list'), 'https://tools.example'));
+    expect([same.status, same.headers.get('access-control-allow-origin')]).toEqual([200, null]);
   });
 
   it('a run() that throws: an internal error without details, not a rejection', async () => {

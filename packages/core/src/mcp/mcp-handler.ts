@@ -29,7 +29,11 @@ export interface McpHandlerOptions<TDeps = unknown> {
    * that decision (and refuses the call with `ticket-invalid`): pass one without, as the chat loop's executor is.
    */
   readonly approvals?: 'refuse' | 'client' | undefined;
-  /** Browser origins allowed to call (a request with another `Origin` gets 403). Same-origin and no-Origin requests pass. */
+  /**
+   * Browser origins allowed to call (a request with another `Origin` gets 403). Same-origin and no-Origin requests pass.
+   * An allowed origin gets the CORS answers a browser needs: its preflight (`OPTIONS`) is answered, and every answer
+   * carries `Access-Control-Allow-Origin`.
+   */
   readonly allowedOrigins?: readonly string[] | undefined;
   /** Largest request body in bytes (default 1 MiB; larger gets 413). */
   readonly maxBodyBytes?: number | undefined;
@@ -160,8 +164,19 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   }
 
   return async (request) => {
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
     const origin = request.headers.get('origin');
+    // A browser on another origin asks first (a preflight), and reads an answer only if it names that origin.
+    const cors = origin !== null && allowed.has(origin);
+    if (cors && request.method === 'OPTIONS') {
+      const headers = { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? '', 'access-control-max-age': '86400' };
+      return withOrigin(new Response(null, { status: 204, headers }), origin);
+    }
+    const response = await handle(request, origin);
+    return cors ? withOrigin(response, origin) : response;
+  };
+
+  async function handle(request: Request, origin: string | null): Promise<Response> {
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
     if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) return new Response(null, { status: 403 });
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return rpcError(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${version}`, 400);
@@ -189,10 +204,17 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     try {
       return await answer(rpc, request);
     } catch {
-      // Your `run()` threw, or a lazy tool failed to load: no details leave the server.
+      // Your `run()` threw, or a registry's `onLoadError` did: no details leave the server.
       return rpcError(rpc.id, INTERNAL_ERROR, 'Internal error: the server could not answer this request.');
     }
-  };
+  }
+}
+
+/** The answer, readable by a browser page of `origin`. */
+function withOrigin(response: Response, origin: string): Response {
+  response.headers.set('access-control-allow-origin', origin);
+  response.headers.append('vary', 'Origin');
+  return response;
 }
 
 /** A JSON-RPC request, `'notification'` for a notification or a client's response (answered 202), else `undefined`. */
