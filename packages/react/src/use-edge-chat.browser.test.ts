@@ -544,6 +544,126 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('regenerate() ends the browser calls of the answer it replaces: their question goes, a late approve runs nothing', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Which order do you mean?'), textStep('Here you go.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-regenerate', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?'));
+    // The answer it replaced is gone, and so are its date picker (its ctx.signal aborted) and its cart approval.
+    expect(dates.questions()).toEqual([]);
+    expect(signals.get('c1')?.aborted).toBe(true);
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.busy).toBe(false);
+    hook.current.approve('c2');
+    await hook.current.sendMessage({ text: 'A-1' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before);
+    expect(server.requests).toHaveLength(3);
+    // Not a stop: nothing is marked stopped.
+    expect(hook.current.browserState.stopped).toEqual([]);
+  });
+
+  it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?')] });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-set-messages', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    // A change that keeps the answer last (here a copy) leaves its date picker asking.
+    hook.current.setMessages((messages) => [...messages]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(dates.questions().map((q) => q.id)).toEqual(['c1']);
+    expect(signals.get('c1')?.aborted).toBe(false);
+    expect(hook.current.busy).toBe(true);
+    // A message after it (an app that adds the user's message itself): the call can no longer be answered.
+    hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    expect(hook.current.busy).toBe(false);
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?'), textStep('Here you go.')] });
+    const traced: string[] = [];
+    // The app sends its message from a microtask queued as the tool returns: before the hook hands the result back.
+    const hook = mount({
+      id: 'conv-late-result',
+      fetch: server.fetch,
+      tools: browserTools,
+      serverTools: serverInfo,
+      onTrace: (trace) => {
+        traced.push(`${trace.toolCallId}:${trace.outcome}`);
+        queueMicrotask(() => void hook.current.sendMessage({ text: 'never mind' }));
+      },
+    });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(traced).toEqual(['c1:success']);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'interrupted', partState: 'input-available' });
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a server approval the conversation left behind is not answered: approve() sends nothing, in the same tick or later', async () => {
+    writes.length = 0;
+    const steps = [
+      callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]),
+      textStep('Sure, what else?'),
+      textStep('Here you go.'),
+      textStep('Welcome back.'),
+    ];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-left-approval', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    // A click handler that sends and approves at once: the approval would land in the answer the message leaves.
+    const { approve } = hook.current;
+    const sent = hook.current.sendMessage({ text: 'never mind' });
+    approve('c1');
+    await sent;
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    // Later, from the rendered hook: the call is in an earlier message now.
+    hook.current.approve('c1');
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+    // After a reload, where the hook never saw the call leave: the approval request is in an earlier message still.
+    const messages = structuredClone(hook.current.messages);
+    hook.unmount();
+    const again = mount({ id: 'conv-left-approval', fetch: server.fetch, serverTools: serverInfo, messages });
+    expect(again.current.toolCalls.get('c1')).toMatchObject({ status: 'interrupted', partState: 'approval-requested' });
+    again.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    // The earlier message is left as it is: an approval written there would only be ignored by the server.
+    expect(again.current.toolCalls.get('c1')?.partState).toBe('approval-requested');
+    await again.current.sendMessage({ text: 'hello again' });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Sure, what else?Here you go.Welcome back.'));
+    expect(again.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(4);
+    expect(writes).toEqual([]);
+  });
+
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });

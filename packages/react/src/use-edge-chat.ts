@@ -1,5 +1,5 @@
 import { type UseChatHelpers, useChat } from '@ai-sdk/react';
-import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
+import { type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -74,6 +74,19 @@ export interface ApproveOptions {
 
 /** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
 export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
+  /**
+   * `useChat`'s `sendMessage`. A new message first takes back answers the server never accepted
+   * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
+   * stopped mark: the server takes answers only in the last assistant message.
+   */
+  readonly sendMessage: UseChatHelpers<EdgetoolUIMessage>['sendMessage'];
+  /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
+  readonly regenerate: UseChatHelpers<EdgetoolUIMessage>['regenerate'];
+  /**
+   * `useChat`'s `setMessages`: ends the browser calls that are no longer in the last assistant message, or that have a
+   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running.
+   */
+  readonly setMessages: UseChatHelpers<EdgetoolUIMessage>['setMessages'];
   readonly mode: ExecutionMode;
   /** A view of every tool call of the conversation, by tool call id. */
   readonly toolCalls: ReadonlyMap<string, ToolCallView>;
@@ -115,10 +128,11 @@ interface Marks {
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
 /**
- * The outcome of one pass through a browser chain, decided by the caller. `unmounted`: the mount or the chat that started
- * the pass is gone (a new mount, if any, has started the call again; a chat left is not answered from here).
+ * The outcome of one pass through a browser chain, decided by the caller. `signal`: the call's, read when the result is
+ * handed back (an abort may come after the chain returned). `unmounted`: the mount or the chat that started the pass is
+ * gone (a new mount, if any, has started the call again; a chat left is not answered from here).
  */
-type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean; readonly unmounted: boolean };
+type PassResult = { readonly result: ToolCallResult; readonly signal: AbortSignal; readonly unmounted: boolean };
 
 /** Controllers of mounts that unmounted, or of chats the hook left: a pass they started reports nothing. */
 const UNMOUNTED = new WeakSet<AbortController>();
@@ -251,8 +265,16 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
-  /** Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired). */
+  /**
+   * Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired, or
+   * the conversation left its answer).
+   */
   const inflight = useRef(new Map<string, { readonly owner: AbortController; readonly own: AbortController }>());
+  // Calls of answers the conversation left (a new message, `regenerate`, `setMessages`): the server takes answers only in
+  // the last assistant message, so nothing more is sent for them. Kept as they are left, not read from the rendered
+  // messages, which are a render (or `throttle` ms) behind.
+  const left = useRef({ chatId, ids: new Set<string>() });
+  if (left.current.chatId !== chatId) left.current = { chatId, ids: new Set() };
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
   // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
   // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
@@ -318,7 +340,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
-      return { result, aborted: signal.aborted, unmounted: UNMOUNTED.has(controller) };
+      return { result, signal, unmounted: UNMOUNTED.has(controller) };
     },
     [run, setCall, report],
   );
@@ -335,13 +357,22 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [browserTools, serverToolMap],
   );
 
+  /**
+   * Whether a result or decision the browser chain reached for this call is dropped: the call was aborted (read now: a
+   * new message may have left its answer since the chain returned), its answer was left, or its ticket expired.
+   */
+  const dropped = useCallback(
+    (toolCallId: string, signal: AbortSignal): boolean => signal.aborted || left.current.ids.has(toolCallId) || tooLate(toolCallId),
+    [tooLate],
+  );
+
   /** Runs a client tool in the browser and reports its result (or leaves it waiting for a human). */
   const runInBrowser = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
-      const { result, aborted, unmounted } = await pass(executors.run, call, decision);
+      const { result, signal, unmounted } = await pass(executors.run, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'browser'))) return runInBrowser(traced, { approved: true });
@@ -356,16 +387,16 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, tooLate],
+    [executors, pass, setCall, pendingOf, addToolOutput, dropped],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
   const authorise = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision, edit?: { readonly input: unknown }): Promise<void> => {
-      const { result, aborted, unmounted } = await pass(executors.authorise, call, decision);
+      const { result, signal, unmounted } = await pass(executors.authorise, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
@@ -386,7 +417,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate, sendEdit],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit],
   );
 
   const perform = useCallback(
@@ -479,13 +510,14 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const view = viewsRef.current.get(toolCallId);
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
-      if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      if (ids.has(toolCallId) || left.current.ids.has(toolCallId) || tooLate(toolCallId)) return;
       // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
       // it ended or was stopped.
       if (call !== undefined && call.status !== 'awaiting-approval') return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
-      const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
+      const last = lastAssistantMessage(chat.messages);
+      const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
       if (message !== undefined && stopped.has(message.id)) {
         setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
       }
@@ -495,16 +527,15 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision, edit));
         return;
       }
-      for (const message of chat.messages) {
-        for (const part of message.parts) {
-          const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
-          if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
-            ids.add(toolCallId);
-            // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
-            if (edit !== undefined) sendEdit(toolCallId, edit.input);
-            void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
-            return;
-          }
+      // Only in the last assistant message: the server takes answers nowhere else.
+      for (const part of message?.parts ?? []) {
+        const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
+        if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
+          ids.add(toolCallId);
+          // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
+          if (edit !== undefined) sendEdit(toolCallId, edit.input);
+          void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+          return;
         }
       }
     },
@@ -516,21 +547,66 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
 
+  /**
+   * Ends the browser calls of an answer the conversation leaves, as `stop()` does but without the stopped mark: their
+   * `ctx.signal` aborts, their questions and browser approvals go, and nothing more is sent for them. The server takes
+   * answers only in the last assistant message, so a result that came later would land in an earlier one
+   * (`addToolOutput` writes wherever the call is), and the server would refuse every request after it. `after`: the
+   * messages from now on; without them (a new message, a regenerated answer), no call of the last answer stays.
+   */
+  const leave = useCallback(
+    (after?: readonly EdgetoolUIMessage[]): void => {
+      const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
+      const { ids } = left.current;
+      for (const part of toolParts(lastAssistantMessage(messagesRef.current) ?? { parts: [] })) ids.add(part.toolCallId);
+      for (const [id, { own }] of inflight.current) {
+        if (kept.has(id)) continue;
+        ids.add(id);
+        own.abort();
+      }
+      // A call the messages bring back (an undo) can be answered again.
+      for (const id of kept) ids.delete(id);
+      setState((s) => {
+        const calls = s.chatId === chatId ? cancelBrowserCalls(s.calls, kept) : s.calls;
+        return calls === s.calls ? s : { chatId, calls };
+      });
+    },
+    [chatId],
+  );
+
   // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
-  // calls of the answer it leaves: the server takes answers only in the last assistant message, so a result that came
-  // later would land in an earlier one, and the server would refuse every request after it.
-  const { sendMessage: chatSend } = chat;
+  // calls of the answer it leaves.
+  const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {
-        abort.current.abort();
-        abort.current = new AbortController();
-        setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
+        leave();
         setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
       }
       return chatSend(message, requestOptions);
     },
-    [chatSend, setMessages, chatId],
+    [chatSend, setMessages, leave],
+  );
+  // The answer regenerated goes (with what follows it), and its browser calls with it.
+  const regenerate = useCallback<UseChatHelpers<EdgetoolUIMessage>['regenerate']>(
+    (regenerateOptions) => {
+      leave();
+      return chatRegenerate(regenerateOptions);
+    },
+    [chatRegenerate, leave],
+  );
+  // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
+  // function at once, with the messages as they are now).
+  const replaceMessages = useCallback<UseChatHelpers<EdgetoolUIMessage>['setMessages']>(
+    (update) => {
+      let after: EdgetoolUIMessage[] = typeof update === 'function' ? [] : update;
+      setMessages((messages) => {
+        if (typeof update === 'function') after = update(messages);
+        return after;
+      });
+      leave(after);
+    },
+    [setMessages, leave],
   );
 
   const chatStop = chat.stop;
@@ -562,6 +638,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     ...chat,
     id: chat.id,
     sendMessage,
+    regenerate,
+    setMessages: replaceMessages,
     mode,
     toolCalls: views,
     pendingApprovals: pending,
@@ -599,6 +677,12 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+}
+
+/** The calls of a message that have no result yet (their arguments may still stream in). */
+function unansweredCallIds(message: EdgetoolUIMessage | undefined): Set<string> {
+  const unanswered = toolParts(message ?? { parts: [] }).filter((part) => !part.state.startsWith('output-'));
+  return new Set(unanswered.map((part) => part.toolCallId));
 }
 
 function policyOf(tool: AnyTool | undefined): PendingApproval['policy'] {
