@@ -1,4 +1,4 @@
-import { type AnyTool, defineInterceptor, defineTool } from '@edgetool/core';
+import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
@@ -220,6 +220,62 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
     expect(focused).toBe(1);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
+  });
+
+  it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {
+    const saveServer = defineTool({ name: 'save_draft', description: 'Saves the draft in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+    const checkServer = defineTool({ name: 'check_date', description: 'Checks a date in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+    const save = defineTool({
+      ...saveServer,
+      execute: () => {
+        throw new Error('QuotaExceededError: idb://drafts/user-42 is full');
+      },
+    });
+    const check = defineTool({
+      ...checkServer,
+      execute: () => {
+        throw new ToolError('invalid-input', 'Pick a date in the future.');
+      },
+    });
+    const server = createTestServer({ tools: [saveServer, checkServer], steps: [callsStep([['c1', 'save_draft', {}], ['c2', 'check_date', {}]]), textStep('Sorry.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const hook = mount({ id: 'conv-hide', fetch: server.fetch, tools: [save, check], toolErrorMessage: 'hide-unexpected' });
+    await hook.current.sendMessage({ text: 'save it and check the date' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sorry.'));
+    const sent = server.requests[1]?.messages.at(-1)?.parts.flatMap((p) => ('errorText' in p && typeof p.errorText === 'string' ? [[p.toolCallId, p.errorText]] : []));
+    expect(sent).toEqual([
+      ['c1', 'Error (execution-failed): The tool failed unexpectedly (reference c1).'],
+      ['c2', 'Error (invalid-input): Pick a date in the future.'],
+    ]);
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt)).not.toContain('idb://');
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true });
+    // The original stays in this browser: in its console, under the reference the model read.
+    expect(logged.mock.calls.map(([text, error]) => [text, (error as Error).message])).toEqual([
+      [
+        'edgetool: the browser call c1 of "save_draft" failed; the model reads only the text toolErrorMessage gave it:',
+        'QuotaExceededError: idb://drafts/user-42 is full',
+      ],
+    ]);
+    logged.mockRestore();
+  });
+
+  it('toolErrorMessage as a function: manual mode words the browser chain\'s failure with it too', async () => {
+    writes.length = 0;
+    const guard = defineInterceptor('guard', () => {
+      throw new Error('policy service at 10.0.3.7 refused: token expired');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const options = { id: 'conv-hide-manual', mode: 'manual', fetch: server.fetch, interceptors: [guard], serverTools: serverInfo } as const;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const hook = mount({ ...options, toolErrorMessage: (error, call) => (error.unexpected ? `Blocked by the store policy (ref ${call.id}).` : undefined) });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
+    expect(prompt).toContain('Blocked by the store policy (ref c1).');
+    expect(prompt).not.toContain('10.0.3.7');
+    expect(writes).toEqual([]);
+    expect(logged.mock.calls.map(([, error]) => (error as Error).message)).toEqual(['policy service at 10.0.3.7 refused: token expired']);
+    logged.mockRestore();
   });
 
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {

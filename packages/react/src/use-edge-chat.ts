@@ -6,8 +6,11 @@ import {
   createExecutor,
   createRegistry,
   createRunContext,
+  errorModelText,
   type InterceptorLike,
   type ToolCallResult,
+  type ToolError,
+  type ToolErrorMessage,
   type ToolExecutor,
   type ToolProgress,
 } from '@edgetool/core';
@@ -62,6 +65,13 @@ export interface UseEdgeChatOptions {
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
   /** Called with every browser-side trace. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
+  /**
+   * What the model reads of a browser call's failure, as `createExecutor`'s option (see `ToolErrorMessage` in
+   * `@edgetool/core`): every message as it is (`'verbatim'`, default), `'hide-unexpected'` (a plain `Error` a browser tool
+   * or interceptor throws becomes `The tool failed unexpectedly (reference <call id>).`; a `ToolError` stays), or a
+   * function. The server takes a browser's failure as the browser words it, so its own option does not apply to them.
+   */
+  readonly toolErrorMessage?: ToolErrorMessage;
   /** Throttles message updates (ms). */
   readonly throttle?: number;
 }
@@ -148,9 +158,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const [fallbackId] = useState(() => crypto.randomUUID());
   const chatId = options.id ?? fallbackId;
 
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress });
+  const { toolErrorMessage } = options;
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -250,13 +261,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
 
   const browserTools = useMemo(() => new Map(tools.map((tool) => [tool.name, tool] as const)), [tools]);
   const serverToolMap = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool] as const)), [serverTools]);
-  const executors = useMemo(
-    () => ({
-      run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true }),
+  // A function is read from `latest` when a call fails, so one written inline does not build the executors again at
+  // every render; a change between the words (`'verbatim'`, `'hide-unexpected'`, a function) does.
+  const errorWords = typeof toolErrorMessage === 'function' ? 'function' : toolErrorMessage;
+  const executors = useMemo(() => {
+    const hide: ToolErrorMessage | undefined =
+      errorWords === 'function'
+        ? (error, call) => {
+            const words = latest.current.toolErrorMessage;
+            return typeof words === 'function' ? words(error, call) : undefined;
+          }
+        : errorWords;
+    return {
+      run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true, toolErrorMessage: hide }),
+      // Left verbatim: the model reads an authorisation's failure as the denial's reason, worded by `run.errorMessage`
+      // (a function is called once per failure, as in the executor).
       authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
-    }),
-    [tools, interceptors, serverTools],
-  );
+    };
+  }, [tools, interceptors, serverTools, errorWords]);
   const run = useMemo(() => createRunContext({ conversationId: chatId, userId }), [chatId, userId]);
 
   // Browser-side state of calls, reset with the chat.
@@ -384,6 +406,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         // output, and the server refuses a result part without one.
         await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
       } else {
+        if (outcome.type === 'error' && result.content !== errorModelText(outcome.error)) logHiddenFailure(outcome.error);
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
@@ -414,7 +437,13 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
         return addToolApprovalResponse({ id, approved: true });
       }
-      const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
+      // A denial carries the human's reason; a failure of the chain, its message as the model reads it (`toolErrorMessage`).
+      let reason: string | undefined;
+      if (outcome.type === 'error' && outcome.error.code === 'approval-denied') reason = decision?.reason;
+      else if (outcome.type === 'error') {
+        reason = executors.run.errorMessage(outcome.error, result.call);
+        if (reason !== outcome.error.message) logHiddenFailure(outcome.error);
+      }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
     [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit],
@@ -677,6 +706,14 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+}
+
+/**
+ * A browser failure whose message the model does not read (`toolErrorMessage` replaced it) goes to the console, as the
+ * chat agent logs the server's: the call id is the reference the model and the UI read.
+ */
+function logHiddenFailure(error: ToolError): void {
+  console.error(`edgetool: the browser call ${error.callId} of "${error.toolName}" failed; the model reads only the text toolErrorMessage gave it:`, error);
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
