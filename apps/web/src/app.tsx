@@ -48,6 +48,8 @@ export function App(): ReactElement {
     mode,
     tools: browserTools,
     serverTools,
+    // As the Worker's agent: what a browser tool throws by mistake stays in this console; a ToolError reaches the model.
+    toolErrorMessage: 'hide-unexpected',
     ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages, browserState: restored.browser } : {}),
   });
   const questions = useUserQuestions(dateInput);

@@ -24,12 +24,15 @@ export function updateBrowserCall(calls: BrowserCalls, call: BrowserCall): Brows
   return next;
 }
 
-/** Returns a copy where every running or waiting call is cancelled (the user pressed stop). */
-export function cancelBrowserCalls(calls: BrowserCalls): BrowserCalls {
+/**
+ * Returns a copy where every running or waiting call is cancelled (the user pressed stop, or the conversation left the
+ * answer), except those in `keep`; the same map when none is.
+ */
+export function cancelBrowserCalls(calls: BrowserCalls, keep?: ReadonlySet<string>): BrowserCalls {
   let changed = false;
   const next = new Map(calls);
   for (const [id, call] of calls) {
-    if (call.status === 'running' || call.status === 'awaiting-approval') {
+    if ((call.status === 'running' || call.status === 'awaiting-approval') && keep?.has(id) !== true) {
       next.set(id, { ...call, status: 'cancelled' });
       changed = true;
     }

@@ -1,4 +1,4 @@
-import { type AnyTool, defineInterceptor, defineTool } from '@edgetool/core';
+import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
@@ -220,6 +220,62 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
     expect(focused).toBe(1);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
+  });
+
+  it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {
+    const saveServer = defineTool({ name: 'save_draft', description: 'Saves the draft in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+    const checkServer = defineTool({ name: 'check_date', description: 'Checks a date in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+    const save = defineTool({
+      ...saveServer,
+      execute: () => {
+        throw new Error('QuotaExceededError: idb://drafts/user-42 is full');
+      },
+    });
+    const check = defineTool({
+      ...checkServer,
+      execute: () => {
+        throw new ToolError('invalid-input', 'Pick a date in the future.');
+      },
+    });
+    const server = createTestServer({ tools: [saveServer, checkServer], steps: [callsStep([['c1', 'save_draft', {}], ['c2', 'check_date', {}]]), textStep('Sorry.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const hook = mount({ id: 'conv-hide', fetch: server.fetch, tools: [save, check], toolErrorMessage: 'hide-unexpected' });
+    await hook.current.sendMessage({ text: 'save it and check the date' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sorry.'));
+    const sent = server.requests[1]?.messages.at(-1)?.parts.flatMap((p) => ('errorText' in p && typeof p.errorText === 'string' ? [[p.toolCallId, p.errorText]] : []));
+    expect(sent).toEqual([
+      ['c1', 'Error (execution-failed): The tool failed unexpectedly (reference c1).'],
+      ['c2', 'Error (invalid-input): Pick a date in the future.'],
+    ]);
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt)).not.toContain('idb://');
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true });
+    // The original stays in this browser: in its console, under the reference the model read.
+    expect(logged.mock.calls.map(([text, error]) => [text, (error as Error).message])).toEqual([
+      [
+        'edgetool: the browser call c1 of "save_draft" failed; the model reads only the text toolErrorMessage gave it:',
+        'QuotaExceededError: idb://drafts/user-42 is full',
+      ],
+    ]);
+    logged.mockRestore();
+  });
+
+  it('toolErrorMessage as a function: manual mode words the browser chain\'s failure with it too', async () => {
+    writes.length = 0;
+    const guard = defineInterceptor('guard', () => {
+      throw new Error('policy service at 10.0.3.7 refused: token expired');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const options = { id: 'conv-hide-manual', mode: 'manual', fetch: server.fetch, interceptors: [guard], serverTools: serverInfo } as const;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const hook = mount({ ...options, toolErrorMessage: (error, call) => (error.unexpected ? `Blocked by the store policy (ref ${call.id}).` : undefined) });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
+    expect(prompt).toContain('Blocked by the store policy (ref c1).');
+    expect(prompt).not.toContain('10.0.3.7');
+    expect(writes).toEqual([]);
+    expect(logged.mock.calls.map(([, error]) => (error as Error).message)).toEqual(['policy service at 10.0.3.7 refused: token expired']);
+    logged.mockRestore();
   });
 
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
@@ -542,6 +598,126 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('regenerate() ends the browser calls of the answer it replaces: their question goes, a late approve runs nothing', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Which order do you mean?'), textStep('Here you go.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-regenerate', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?'));
+    // The answer it replaced is gone, and so are its date picker (its ctx.signal aborted) and its cart approval.
+    expect(dates.questions()).toEqual([]);
+    expect(signals.get('c1')?.aborted).toBe(true);
+    expect(hook.current.pendingApprovals).toEqual([]);
+    expect(hook.current.busy).toBe(false);
+    hook.current.approve('c2');
+    await hook.current.sendMessage({ text: 'A-1' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before);
+    expect(server.requests).toHaveLength(3);
+    // Not a stop: nothing is marked stopped.
+    expect(hook.current.browserState.stopped).toEqual([]);
+  });
+
+  it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?')] });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-set-messages', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    // A change that keeps the answer last (here a copy) leaves its date picker asking.
+    hook.current.setMessages((messages) => [...messages]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(dates.questions().map((q) => q.id)).toEqual(['c1']);
+    expect(signals.get('c1')?.aborted).toBe(false);
+    expect(hook.current.busy).toBe(true);
+    // A message after it (an app that adds the user's message itself): the call can no longer be answered.
+    hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    expect(hook.current.busy).toBe(false);
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?'), textStep('Here you go.')] });
+    const traced: string[] = [];
+    // The app sends its message from a microtask queued as the tool returns: before the hook hands the result back.
+    const hook = mount({
+      id: 'conv-late-result',
+      fetch: server.fetch,
+      tools: browserTools,
+      serverTools: serverInfo,
+      onTrace: (trace) => {
+        traced.push(`${trace.toolCallId}:${trace.outcome}`);
+        queueMicrotask(() => void hook.current.sendMessage({ text: 'never mind' }));
+      },
+    });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(traced).toEqual(['c1:success']);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'interrupted', partState: 'input-available' });
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a server approval the conversation left behind is not answered: approve() sends nothing, in the same tick or later', async () => {
+    writes.length = 0;
+    const steps = [
+      callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]),
+      textStep('Sure, what else?'),
+      textStep('Here you go.'),
+      textStep('Welcome back.'),
+    ];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-left-approval', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    // A click handler that sends and approves at once: the approval would land in the answer the message leaves.
+    const { approve } = hook.current;
+    const sent = hook.current.sendMessage({ text: 'never mind' });
+    approve('c1');
+    await sent;
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    // Later, from the rendered hook: the call is in an earlier message now.
+    hook.current.approve('c1');
+    await hook.current.sendMessage({ text: 'what now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+    // After a reload, where the hook never saw the call leave: the approval request is in an earlier message still.
+    const messages = structuredClone(hook.current.messages);
+    hook.unmount();
+    const again = mount({ id: 'conv-left-approval', fetch: server.fetch, serverTools: serverInfo, messages });
+    expect(again.current.toolCalls.get('c1')).toMatchObject({ status: 'interrupted', partState: 'approval-requested' });
+    again.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    // The earlier message is left as it is: an approval written there would only be ignored by the server.
+    expect(again.current.toolCalls.get('c1')?.partState).toBe('approval-requested');
+    await again.current.sendMessage({ text: 'hello again' });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Sure, what else?Here you go.Welcome back.'));
+    expect(again.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(4);
+    expect(writes).toEqual([]);
   });
 
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {

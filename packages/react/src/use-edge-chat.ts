@@ -1,13 +1,16 @@
 import { type UseChatHelpers, useChat } from '@ai-sdk/react';
-import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
+import { type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
   type ApprovalDecision,
   createExecutor,
   createRegistry,
   createRunContext,
+  errorModelText,
   type InterceptorLike,
   type ToolCallResult,
+  type ToolError,
+  type ToolErrorMessage,
   type ToolExecutor,
   type ToolProgress,
 } from '@edgetool/core';
@@ -62,6 +65,13 @@ export interface UseEdgeChatOptions {
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
   /** Called with every browser-side trace. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
+  /**
+   * What the model reads of a browser call's failure, as `createExecutor`'s option (see `ToolErrorMessage` in
+   * `@edgetool/core`): every message as it is (`'verbatim'`, default), `'hide-unexpected'` (a plain `Error` a browser tool
+   * or interceptor throws becomes `The tool failed unexpectedly (reference <call id>).`; a `ToolError` stays), or a
+   * function. The server takes a browser's failure as the browser words it, so its own option does not apply to them.
+   */
+  readonly toolErrorMessage?: ToolErrorMessage;
   /** Throttles message updates (ms). */
   readonly throttle?: number;
 }
@@ -74,6 +84,19 @@ export interface ApproveOptions {
 
 /** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
 export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
+  /**
+   * `useChat`'s `sendMessage`. A new message first takes back answers the server never accepted
+   * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
+   * stopped mark: the server takes answers only in the last assistant message.
+   */
+  readonly sendMessage: UseChatHelpers<EdgetoolUIMessage>['sendMessage'];
+  /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
+  readonly regenerate: UseChatHelpers<EdgetoolUIMessage>['regenerate'];
+  /**
+   * `useChat`'s `setMessages`: ends the browser calls that are no longer in the last assistant message, or that have a
+   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running.
+   */
+  readonly setMessages: UseChatHelpers<EdgetoolUIMessage>['setMessages'];
   readonly mode: ExecutionMode;
   /** A view of every tool call of the conversation, by tool call id. */
   readonly toolCalls: ReadonlyMap<string, ToolCallView>;
@@ -115,10 +138,11 @@ interface Marks {
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
 /**
- * The outcome of one pass through a browser chain, decided by the caller. `unmounted`: the mount or the chat that started
- * the pass is gone (a new mount, if any, has started the call again; a chat left is not answered from here).
+ * The outcome of one pass through a browser chain, decided by the caller. `signal`: the call's, read when the result is
+ * handed back (an abort may come after the chain returned). `unmounted`: the mount or the chat that started the pass is
+ * gone (a new mount, if any, has started the call again; a chat left is not answered from here).
  */
-type PassResult = { readonly result: ToolCallResult; readonly aborted: boolean; readonly unmounted: boolean };
+type PassResult = { readonly result: ToolCallResult; readonly signal: AbortSignal; readonly unmounted: boolean };
 
 /** Controllers of mounts that unmounted, or of chats the hook left: a pass they started reports nothing. */
 const UNMOUNTED = new WeakSet<AbortController>();
@@ -134,9 +158,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const [fallbackId] = useState(() => crypto.randomUUID());
   const chatId = options.id ?? fallbackId;
 
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress });
+  const { toolErrorMessage } = options;
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -236,13 +261,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
 
   const browserTools = useMemo(() => new Map(tools.map((tool) => [tool.name, tool] as const)), [tools]);
   const serverToolMap = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool] as const)), [serverTools]);
-  const executors = useMemo(
-    () => ({
-      run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true }),
+  // A function is read from `latest` when a call fails, so one written inline does not build the executors again at
+  // every render; a change between the words (`'verbatim'`, `'hide-unexpected'`, a function) does.
+  const errorWords = typeof toolErrorMessage === 'function' ? 'function' : toolErrorMessage;
+  const executors = useMemo(() => {
+    const hide: ToolErrorMessage | undefined =
+      errorWords === 'function'
+        ? (error, call) => {
+            const words = latest.current.toolErrorMessage;
+            return typeof words === 'function' ? words(error, call) : undefined;
+          }
+        : errorWords;
+    return {
+      run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true, toolErrorMessage: hide }),
+      // Left verbatim: the model reads an authorisation's failure as the denial's reason, worded by `run.errorMessage`
+      // (a function is called once per failure, as in the executor).
       authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
-    }),
-    [tools, interceptors, serverTools],
-  );
+    };
+  }, [tools, interceptors, serverTools, errorWords]);
   const run = useMemo(() => createRunContext({ conversationId: chatId, userId }), [chatId, userId]);
 
   // Browser-side state of calls, reset with the chat.
@@ -251,8 +287,16 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
-  /** Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired). */
+  /**
+   * Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired, or
+   * the conversation left its answer).
+   */
   const inflight = useRef(new Map<string, { readonly owner: AbortController; readonly own: AbortController }>());
+  // Calls of answers the conversation left (a new message, `regenerate`, `setMessages`): the server takes answers only in
+  // the last assistant message, so nothing more is sent for them. Kept as they are left, not read from the rendered
+  // messages, which are a render (or `throttle` ms) behind.
+  const left = useRef({ chatId, ids: new Set<string>() });
+  if (left.current.chatId !== chatId) left.current = { chatId, ids: new Set() };
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
   // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
   // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
@@ -318,7 +362,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       const trace = traceOfResult(result);
       latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
-      return { result, aborted: signal.aborted, unmounted: UNMOUNTED.has(controller) };
+      return { result, signal, unmounted: UNMOUNTED.has(controller) };
     },
     [run, setCall, report],
   );
@@ -335,13 +379,22 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [browserTools, serverToolMap],
   );
 
+  /**
+   * Whether a result or decision the browser chain reached for this call is dropped: the call was aborted (read now: a
+   * new message may have left its answer since the chain returned), its answer was left, or its ticket expired.
+   */
+  const dropped = useCallback(
+    (toolCallId: string, signal: AbortSignal): boolean => signal.aborted || left.current.ids.has(toolCallId) || tooLate(toolCallId),
+    [tooLate],
+  );
+
   /** Runs a client tool in the browser and reports its result (or leaves it waiting for a human). */
   const runInBrowser = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
-      const { result, aborted, unmounted } = await pass(executors.run, call, decision);
+      const { result, signal, unmounted } = await pass(executors.run, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'browser'))) return runInBrowser(traced, { approved: true });
@@ -353,19 +406,20 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         // output, and the server refuses a result part without one.
         await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
       } else {
+        if (outcome.type === 'error' && result.content !== errorModelText(outcome.error)) logHiddenFailure(outcome.error);
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, tooLate],
+    [executors, pass, setCall, pendingOf, addToolOutput, dropped],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
   const authorise = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision, edit?: { readonly input: unknown }): Promise<void> => {
-      const { result, aborted, unmounted } = await pass(executors.authorise, call, decision);
+      const { result, signal, unmounted } = await pass(executors.authorise, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (aborted || tooLate(call.toolCallId)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
@@ -383,10 +437,16 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
         return addToolApprovalResponse({ id, approved: true });
       }
-      const reason = outcome.type === 'error' && outcome.error.code === 'approval-denied' ? decision?.reason : outcome.type === 'error' ? outcome.error.message : undefined;
+      // A denial carries the human's reason; a failure of the chain, its message as the model reads it (`toolErrorMessage`).
+      let reason: string | undefined;
+      if (outcome.type === 'error' && outcome.error.code === 'approval-denied') reason = decision?.reason;
+      else if (outcome.type === 'error') {
+        reason = executors.run.errorMessage(outcome.error, result.call);
+        if (reason !== outcome.error.message) logHiddenFailure(outcome.error);
+      }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, tooLate, sendEdit],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit],
   );
 
   const perform = useCallback(
@@ -479,13 +539,14 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const view = viewsRef.current.get(toolCallId);
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
-      if (ids.has(toolCallId) || tooLate(toolCallId)) return;
+      if (ids.has(toolCallId) || left.current.ids.has(toolCallId) || tooLate(toolCallId)) return;
       // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
       // it ended or was stopped.
       if (call !== undefined && call.status !== 'awaiting-approval') return;
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
-      const message = chat.messages.find((m) => m.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
+      const last = lastAssistantMessage(chat.messages);
+      const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
       if (message !== undefined && stopped.has(message.id)) {
         setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
       }
@@ -495,16 +556,15 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision, edit));
         return;
       }
-      for (const message of chat.messages) {
-        for (const part of message.parts) {
-          const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
-          if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
-            ids.add(toolCallId);
-            // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
-            if (edit !== undefined) sendEdit(toolCallId, edit.input);
-            void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
-            return;
-          }
+      // Only in the last assistant message: the server takes answers nowhere else.
+      for (const part of message?.parts ?? []) {
+        const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
+        if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
+          ids.add(toolCallId);
+          // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
+          if (edit !== undefined) sendEdit(toolCallId, edit.input);
+          void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+          return;
         }
       }
     },
@@ -516,21 +576,66 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
   const deny = useCallback((toolCallId: string, reason?: string) => decide(toolCallId, false, reason), [decide]);
 
+  /**
+   * Ends the browser calls of an answer the conversation leaves, as `stop()` does but without the stopped mark: their
+   * `ctx.signal` aborts, their questions and browser approvals go, and nothing more is sent for them. The server takes
+   * answers only in the last assistant message, so a result that came later would land in an earlier one
+   * (`addToolOutput` writes wherever the call is), and the server would refuse every request after it. `after`: the
+   * messages from now on; without them (a new message, a regenerated answer), no call of the last answer stays.
+   */
+  const leave = useCallback(
+    (after?: readonly EdgetoolUIMessage[]): void => {
+      const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
+      const { ids } = left.current;
+      for (const part of toolParts(lastAssistantMessage(messagesRef.current) ?? { parts: [] })) ids.add(part.toolCallId);
+      for (const [id, { own }] of inflight.current) {
+        if (kept.has(id)) continue;
+        ids.add(id);
+        own.abort();
+      }
+      // A call the messages bring back (an undo) can be answered again.
+      for (const id of kept) ids.delete(id);
+      setState((s) => {
+        const calls = s.chatId === chatId ? cancelBrowserCalls(s.calls, kept) : s.calls;
+        return calls === s.calls ? s : { chatId, calls };
+      });
+    },
+    [chatId],
+  );
+
   // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
-  // calls of the answer it leaves: the server takes answers only in the last assistant message, so a result that came
-  // later would land in an earlier one, and the server would refuse every request after it.
-  const { sendMessage: chatSend } = chat;
+  // calls of the answer it leaves.
+  const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {
-        abort.current.abort();
-        abort.current = new AbortController();
-        setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
+        leave();
         setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
       }
       return chatSend(message, requestOptions);
     },
-    [chatSend, setMessages, chatId],
+    [chatSend, setMessages, leave],
+  );
+  // The answer regenerated goes (with what follows it), and its browser calls with it.
+  const regenerate = useCallback<UseChatHelpers<EdgetoolUIMessage>['regenerate']>(
+    (regenerateOptions) => {
+      leave();
+      return chatRegenerate(regenerateOptions);
+    },
+    [chatRegenerate, leave],
+  );
+  // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
+  // function at once, with the messages as they are now).
+  const replaceMessages = useCallback<UseChatHelpers<EdgetoolUIMessage>['setMessages']>(
+    (update) => {
+      let after: EdgetoolUIMessage[] = typeof update === 'function' ? [] : update;
+      setMessages((messages) => {
+        if (typeof update === 'function') after = update(messages);
+        return after;
+      });
+      leave(after);
+    },
+    [setMessages, leave],
   );
 
   const chatStop = chat.stop;
@@ -562,6 +667,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     ...chat,
     id: chat.id,
     sendMessage,
+    regenerate,
+    setMessages: replaceMessages,
     mode,
     toolCalls: views,
     pendingApprovals: pending,
@@ -599,6 +706,20 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+}
+
+/**
+ * A browser failure whose message the model does not read (`toolErrorMessage` replaced it) goes to the console, as the
+ * chat agent logs the server's: the call id is the reference the model and the UI read.
+ */
+function logHiddenFailure(error: ToolError): void {
+  console.error(`edgetool: the browser call ${error.callId} of "${error.toolName}" failed; the model reads only the text toolErrorMessage gave it:`, error);
+}
+
+/** The calls of a message that have no result yet (their arguments may still stream in). */
+function unansweredCallIds(message: EdgetoolUIMessage | undefined): Set<string> {
+  const unanswered = toolParts(message ?? { parts: [] }).filter((part) => !part.state.startsWith('output-'));
+  return new Set(unanswered.map((part) => part.toolCallId));
 }
 
 function policyOf(tool: AnyTool | undefined): PendingApproval['policy'] {
