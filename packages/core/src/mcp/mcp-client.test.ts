@@ -780,6 +780,22 @@ describe('MCP client: time limits', () => {
     answerAfterMs = 5_000;
     expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });
   });
+
+  it('the server hears why a call ended: the policy’s time limit, not "the caller aborted"', async () => {
+    const { server, held, cancelled } = holding();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const timed = createExecutor({ registry: await client.tools({ policy: { effects: 'read', timeoutMs: 20 } }) });
+    expect((await timed.execute({ id: 'c1', name: 'echo', arguments: '{}' })).outcome).toMatchObject({ error: { code: 'timeout' } });
+    const stop = new AbortController();
+    const patient = createExecutor({ registry: await client.tools({ policy: { effects: 'read', timeoutMs: 5_000 } }) });
+    const stopped = patient.execute({ id: 'c2', name: 'echo', arguments: '{}' }, { signal: stop.signal });
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    stop.abort();
+    expect((await stopped).outcome).toMatchObject({ error: { code: 'aborted' } });
+    await vi.waitFor(() => expect(cancelled()).toHaveLength(2));
+    expect(cancelled().map((params) => (params as { reason: string }).reason)).toEqual(['Tool "echo" did not finish within 20 ms.', 'The caller aborted the tool call.']);
+    for (const { release } of held) release();
+  });
 });
 
 /** A real 1×1 PNG. */

@@ -476,7 +476,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return withTimeLimit(opts.signal, limit, async (signal) => {
       // An abort or the time limit cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
       const cancel = () => {
-        const reason = signal?.reason instanceof TimeLimitReached ? `No answer within ${limit} ms.` : 'The caller aborted the tool call.';
+        // The executor's own time limit (the policy's `timeoutMs`) aborts with its `timeout` error, which says so.
+        const why: unknown = signal?.reason;
+        const reason =
+          why instanceof TimeLimitReached ? `No answer within ${limit} ms.` : ToolError.isInstance(why) && why.code === 'timeout' ? why.message : 'The caller aborted the tool call.';
         notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
       };
       signal?.addEventListener('abort', cancel, { once: true });
