@@ -554,6 +554,11 @@ describe('MCP client: servers that misbehave get a typed error', () => {
       status: 401,
       message: 'The MCP server answered HTTP 401: invalid token',
     });
+    // A gateway's page larger than the 4 KB read, in one chunk: its start still explains the status (it said only "HTTP 502").
+    const page = `<html><title>502 Bad Gateway</title>${'<p>upstream unavailable</p>'.repeat(500)}</html>`;
+    await expect(connect(() => new Response(new TextEncoder().encode(page), { status: 502 }))).rejects.toThrow(
+      'The MCP server answered HTTP 502: <html><title>502 Bad Gateway</title><p>upstream unavailable</p>',
+    );
     await expect(connect(() => new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/' } }))).rejects.toThrow(/307 \(a redirect/);
     await expect(connect((m) => json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2024-11-05' } }))).rejects.toThrow(
       'The MCP server speaks revision 2024-11-05; this client speaks 2025-11-25, 2025-06-18, 2025-03-26.',

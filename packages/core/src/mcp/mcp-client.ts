@@ -297,11 +297,13 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
    */
   async function statusError(response: Response, signal: AbortSignal | undefined): Promise<McpError> {
     let text = '';
+    // Its start only, however large its first chunk (a gateway's HTML page): the reading stops once there is enough.
     await readBody(
       response.body,
-      4096,
+      Number.POSITIVE_INFINITY,
       (piece) => {
-        text += piece;
+        text += piece.slice(0, 4096);
+        if (text.length >= 4096) throw new RangeError('enough');
       },
       signal,
     ).catch(() => {});
