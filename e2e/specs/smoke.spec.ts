@@ -12,3 +12,11 @@ test('the second Worker uses the real OpenAI provider against the fake server', 
   const health = await request.get(`${OPENAI_URL}/api/health`);
   expect(await health.json()).toEqual({ ok: true, model: { provider: 'openai.chat', modelId: 'gpt-4o', offline: false } });
 });
+
+test('/api itself reaches the Worker (a JSON 404), not the app page the assets fall back to', async ({ request }) => {
+  const api = await request.get('/api');
+  expect(api.status()).toBe(404);
+  expect(await api.json()).toEqual({ error: { code: 'not-found', message: 'No API route GET /api.' } });
+  // Any other unknown path is the app's, for client-side routing.
+  expect((await request.get('/orders/A-1001')).headers()['content-type']).toContain('text/html');
+});
