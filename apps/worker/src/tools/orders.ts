@@ -18,7 +18,8 @@ export const isoDaySchema = v.pipe(
   v.string(),
   v.trim(),
   v.isoDate('Expected a date as YYYY-MM-DD'),
-  v.check(isCalendarDay, 'That day does not exist in the calendar'),
+  // Only a YYYY-MM-DD text can name a day that does not exist: any other has the format's issue alone.
+  v.check((day) => !/^\d{4}-\d{2}-\d{2}$/.test(day) || isCalendarDay(day), 'That day does not exist in the calendar'),
 );
 
 /** An `invalid-input` error pointing at one argument, so the model can correct it. */

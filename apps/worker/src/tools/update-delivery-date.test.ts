@@ -135,6 +135,15 @@ describe('update_delivery_date', () => {
     });
   });
 
+  it('a date with a time or a zone gets the format issue alone (it also read "that day does not exist"); 30 February the calendar one', async () => {
+    for (const new_date of ['2027-01-05T00:00:00Z', '2027-01-05 10:00', '5 Jan 2027']) {
+      const result = await call('update_delivery_date', { order_id: 'A-1006', new_date, reason: 'test' });
+      expect(result.outcome.type === 'error' && result.outcome.error.issues?.map((issue) => issue.message)).toEqual(['Expected a date as YYYY-MM-DD']);
+    }
+    const impossible = await call('update_delivery_date', { order_id: 'A-1006', new_date: '2027-02-30', reason: 'test' });
+    expect(impossible.outcome.type === 'error' && impossible.outcome.error.issues?.map((issue) => issue.message)).toEqual(['That day does not exist in the calendar']);
+  });
+
   it('a denial writes nothing and tells the model', async () => {
     const run = testRun();
     await call('update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-08' }, { id: 'c-deny', run });
