@@ -280,6 +280,18 @@ describe('createOfflineModel', () => {
     expect(forced.toolCalls.map((call) => call.toolName)).toEqual(['listDelayedOrders']);
   });
 
+  it('keeps a slash command within toolChoice: a forced tool is not replaced by another one the text names', async () => {
+    const { tools, getOrder } = orderTools();
+    const forced = await generateText({
+      model: createOfflineModel(),
+      tools,
+      toolChoice: { type: 'tool', toolName: 'listDelayedOrders' },
+      prompt: '/getOrder {"orderId": "A-1001"}',
+    });
+    expect(forced.toolCalls.map((call) => call.toolName)).toEqual(['listDelayedOrders']);
+    expect(getOrder).not.toHaveBeenCalled();
+  });
+
   it('evaluates custom rules first', async () => {
     const { tools, getOrder } = orderTools();
     const model = createOfflineModel({

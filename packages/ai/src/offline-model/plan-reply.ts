@@ -28,7 +28,8 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
   if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, []) };
 
-  const slashCalls = parseSlashCommands(ruleInput.userText);
+  // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
+  const slashCalls = parseSlashCommands(ruleInput.userText).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
   const text = withPendingQuestion(options.prompt, ruleInput.userText);

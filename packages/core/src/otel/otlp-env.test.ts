@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createOtlpExporter } from './otlp-exporter.ts';
 import { readOtlpEnv } from './otlp-env.ts';
 
 describe('readOtlpEnv', () => {
@@ -31,6 +32,12 @@ describe('readOtlpEnv', () => {
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_EXPORTER_OTLP_HEADERS: 'k=100%' })?.headers).toEqual({ k: '100%' });
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_SERVICE_NAME: 42 })?.serviceName).toBeUndefined();
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: { binding: true } })).toBeUndefined();
+  });
+
+  it('skips a header whose value fetch refuses, so createOtlpExporter takes what it read', () => {
+    const config = readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_EXPORTER_OTLP_HEADERS: 'x-euro=%E2%82%AC,x-line=a%0Ab,x-raw=€,x-nul=a%00b,x-ok=Bearer%20t' });
+    expect(config?.headers).toEqual({ 'x-ok': 'Bearer t' });
+    expect(() => createOtlpExporter({ url: 'http://h/v1/traces', headers: config?.headers, serviceName: 's' })).not.toThrow();
   });
 
   it('throws a TypeError naming the variable for an endpoint that is not an http(s) URL', () => {

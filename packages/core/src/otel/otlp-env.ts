@@ -10,10 +10,15 @@ export interface OtlpEnvConfig {
 
 /** An HTTP header name (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value `fetch` takes: bytes (no character above U+00FF), no NUL, CR or LF. */
+const VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** `k1=v1,k2=v2` as headers; a pair without `=` or with a name that is not a header name is skipped. */
+/**
+ * `k1=v1,k2=v2` as headers; a pair without `=`, with a name that is not a header name, or with a value `fetch` would
+ * refuse (`Headers` throws on it, and with it `createOtlpExporter`) is skipped.
+ */
 function parseHeaders(value: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const pair of (value ?? '').split(',')) {
@@ -27,7 +32,7 @@ function parseHeaders(value: string | undefined): Record<string, string> {
     } catch {
       // Not percent-encoded after all: keep it as written.
     }
-    headers[key.toLowerCase()] = decoded;
+    if (VALUE.test(decoded)) headers[key.toLowerCase()] = decoded;
   }
   return headers;
 }
