@@ -11,6 +11,9 @@ describe('readOtlpEnv', () => {
   it('appends /v1/traces to the base endpoint, and takes the traces endpoint as is', () => {
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })?.url).toBe('http://127.0.0.1:4318/v1/traces');
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com/otlp/' })?.url).toBe('https://otlp.example.com/otlp/v1/traces');
+    // A query on the base stays at the end (it read `…/?tenant=a/v1/traces`).
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h:4318/?tenant=a' })?.url).toBe('http://h:4318/v1/traces?tenant=a');
+    expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h:4318/otlp?tenant=a#x' })?.url).toBe('http://h:4318/otlp/v1/traces?tenant=a#x');
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://a.example', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b.example/custom' })?.url).toBe('https://b.example/custom');
   });
 

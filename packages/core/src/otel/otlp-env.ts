@@ -1,6 +1,9 @@
 /** The exporter settings the standard OpenTelemetry environment variables give. */
 export interface OtlpEnvConfig {
-  /** The traces URL: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  /**
+   * The traces URL: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, else `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces`
+   * after its path (a query it carries stays at the end).
+   */
   readonly url: string;
   /** `OTEL_EXPORTER_OTLP_HEADERS`, then `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over it (`key=value` pairs, comma-separated, values percent-decoded). */
   readonly headers: Readonly<Record<string, string>>;
@@ -46,7 +49,9 @@ export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
   const env = variables as Readonly<Record<string, unknown>>;
   const traces = text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const base = text(env.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const url = traces ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);
+  // The signal's path goes after the base's path, before a query or fragment it may carry (`?tenant=a`).
+  const [, path = '', rest = ''] = /^([^?#]*)(.*)$/s.exec(base ?? '') ?? [];
+  const url = traces ?? (base === undefined ? undefined : `${path.replace(/\/+$/, '')}/v1/traces${rest}`);
   if (url === undefined) return undefined;
   let protocol = '';
   try {
