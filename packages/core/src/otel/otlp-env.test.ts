@@ -8,6 +8,19 @@ describe('readOtlpEnv', () => {
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' })).toBeUndefined();
   });
 
+  it('is off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, and refuses grpc (JSON went to a gRPC port and failed every export)', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    expect(readOtlpEnv({ ...endpoint, OTEL_SDK_DISABLED: 'TRUE' })).toBeUndefined();
+    expect(readOtlpEnv({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' })).toBeUndefined();
+    expect(readOtlpEnv({ ...endpoint, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' })?.url).toBe('http://127.0.0.1:4318/v1/traces');
+    for (const protocol of ['http/json', 'http/protobuf']) expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol })).toBeDefined();
+    expect(() => readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL is grpc, but this exporter posts OTLP as JSON over HTTP',
+    );
+    // The traces variable wins over the general one, as for the endpoint.
+    expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' })).toBeDefined();
+  });
+
   it('appends /v1/traces to the base endpoint, and takes the traces endpoint as is', () => {
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })?.url).toBe('http://127.0.0.1:4318/v1/traces');
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com/otlp/' })?.url).toBe('https://otlp.example.com/otlp/v1/traces');

@@ -42,11 +42,18 @@ function parseHeaders(value: string | undefined): Record<string, string> {
 
 /**
  * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env` (its
- * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set (export is off). Throws a
- * `TypeError` for an endpoint that is not an http(s) URL.
+ * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set, or when `OTEL_SDK_DISABLED`
+ * is `true` or `OTEL_TRACES_EXPORTER` is `none` (export is off). Throws a `TypeError` for an endpoint that is not an
+ * http(s) URL, and for `grpc` in `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (the exporter posts JSON over HTTP, which a
+ * collector takes on its HTTP port beside protobuf, but a gRPC port does not).
  */
 export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
   const env = variables as Readonly<Record<string, unknown>>;
+  if (text(env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true' || text(env.OTEL_TRACES_EXPORTER)?.toLowerCase() === 'none') return undefined;
+  const wire = text(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? text(env.OTEL_EXPORTER_OTLP_PROTOCOL);
+  if (wire?.toLowerCase() === 'grpc') {
+    throw new TypeError('OTEL_EXPORTER_OTLP_PROTOCOL is grpc, but this exporter posts OTLP as JSON over HTTP: use http/json or http/protobuf, and the HTTP port (4318).');
+  }
   const traces = text(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const base = text(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   // The signal's path goes after the base's path, before a query or fragment it may carry (`?tenant=a`).
