@@ -37,13 +37,18 @@ test.describe('approvals', () => {
     await send(page, 'Change the delivery date of order A-1006 to 2027-01-05');
     const card = toolCard(page, 'update_delivery_date');
     await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    // The tool's own words (policy.approvalReason), worked out from the order in D1: the customer and the delay.
+    await expect(card.getByTestId('approval-request-reason')).toHaveText(/^Order A-1006 of Margaret Hamilton moves from \d{4}-\d{2}-\d{2} to 2027-01-05: \d+ days late\.$/);
     // The server's ticket says which arguments may change: the date and the reason, not the order.
     const editor = card.getByTestId('approval-edits');
     await expect(editor).toBeVisible();
     await expect(card.getByTestId('edit-order_id')).toHaveCount(0);
     await expect(card.getByTestId('edit-new_date')).toHaveAttribute('type', 'date');
     await expect(card.getByTestId('edit-new_date')).toHaveValue('2027-01-05');
+    await expect(card.getByTestId('approval-request-note')).toHaveCount(0);
     await card.getByTestId('edit-new_date').fill('2027-01-09');
+    // The tool's words were said of the model's date: once the user changes it, the card says so.
+    await expect(card.getByTestId('approval-request-note')).toHaveText('(said of the arguments as proposed, before your changes)');
     await card.getByTestId('edit-reason').fill('the customer is away that week');
     await shot(page, 'approval-with-edits');
     await card.getByTestId('approve').click();
@@ -105,6 +110,54 @@ test.describe('approvals', () => {
     await expect(page.getByTestId('message-user')).toHaveCount(2);
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
     expect(deliveryDate('A-1011')).toBe('2026-11-30');
+  });
+
+  test('a waiting approval is announced once: by the chat, not again by the composer\'s notice', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1003 to 2027-01-20');
+    await expect(toolCard(page, 'update_delivery_date')).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    await expect(page.getByTestId('chat-announcer')).toContainText('1 tool call waits for your approval.');
+    await expect(page.getByRole('status').filter({ hasText: /waits? for your approval/ })).toHaveCount(1);
+    // The notice still shows, and describes the message box.
+    const hint = page.getByTestId('composer-blocked');
+    await expect(hint).toBeVisible();
+    await expect(page.getByTestId('chat-input')).toHaveAttribute('aria-describedby', (await hint.getAttribute('id')) ?? 'missing id');
+  });
+
+  test('Enter in an approval field goes to its button and decides nothing; an unreadable value is named at once', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1003 to 2027-01-21');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    const posts = recordPosts(page);
+    // Enter in an edit field takes the user to Approve: a stray Enter does not run a write.
+    await card.getByTestId('edit-reason').fill('the customer asked');
+    await card.getByTestId('edit-reason').press('Enter');
+    await expect(card.getByTestId('approve')).toBeFocused();
+    // A value that cannot be sent is named at once, and the focus stays on it.
+    await card.getByTestId('edit-new_date').fill('');
+    await card.getByTestId('edit-new_date').press('Enter');
+    await expect(card.getByTestId('edit-error')).toHaveText('new_date: enter a date.');
+    await expect(card.getByTestId('edit-new_date')).toBeFocused();
+    // Enter in the deny reason takes the user to Deny; Enter there decides.
+    await card.getByTestId('deny-reason').fill('not this week');
+    await card.getByTestId('deny-reason').press('Enter');
+    await expect(card.getByTestId('deny')).toBeFocused();
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    expect(posts.bodies).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(card).toHaveAttribute('data-state', 'denied');
+    await idle(page);
+    await expect(card).toContainText('Denied: not this week');
+    expect(deliveryDate('A-1003')).not.toBe('2027-01-21');
+  });
+
+  test('a tool card is an article named by its tool and state', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Where is order A-1002?');
+    await expect(page.getByRole('article', { name: 'query_order done' })).toHaveAttribute('data-tool-name', 'query_order');
   });
 
   test('Approve and Deny hit together: the first decision wins, both buttons go at once, one request runs the call once', async ({ page }) => {

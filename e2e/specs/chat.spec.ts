@@ -79,6 +79,16 @@ test.describe('the demo chat on the offline model', () => {
     await expect(page.getByTestId('message-assistant').last()).toContainText('2026-12-24');
   });
 
+  test('a date picker whose range ended before today opens on its last day, which Choose date takes as it is', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/pick_date {"question":"When were you born?","max":"2000-01-01"}');
+    const card = toolCard(page, 'pick_date');
+    await expect(page.getByTestId('date-input')).toHaveValue('2000-01-01');
+    await page.getByTestId('date-submit').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('tool-output')).toContainText('2000-01-01');
+  });
+
   test('a failing tool is shown as an error and the chat continues', async ({ page }) => {
     await openChat(page);
     await send(page, '/calculate {"expression":"2 * (3 +"}');

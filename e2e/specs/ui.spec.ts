@@ -34,6 +34,64 @@ test.describe('the chat on a phone (390 × 844)', () => {
   });
 });
 
+test.describe('a small phone (320 × 640)', () => {
+  test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+
+  test('a server message with a long URL wraps inside the banner: the page does not scroll sideways', async ({ page }) => {
+    await openChat(page);
+    const message = 'The model provider failed: see https://platform.openai.com/docs/guides/error-codes/api-errors#rate-limits';
+    await page.route('**/api/chat', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ error: { code: 'provider-error', message } }) }));
+    await send(page, 'Where is order A-1002?');
+    await expect(page.getByTestId('error-banner')).toContainText('error-codes/api-errors');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const banner = await page.getByTestId('error-banner').boundingBox();
+    expect(banner && banner.x + banner.width).toBeLessThanOrEqual(320);
+    await shot(page, 'error-banner-phone');
+  });
+
+  test('a long deny reason wraps inside the card: nothing of it is cut off', async ({ page }) => {
+    const url = `https://example.com/${'averylongpath/'.repeat(3)}${'averylongpath'.repeat(4)}`;
+    await openChat(page);
+    await send(page, 'Change the delivery date of order A-1003 to 2027-01-05');
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await card.getByTestId('deny-reason').fill(url);
+    await card.getByTestId('deny').click();
+    const note = card.getByText(`Denied: ${url}`);
+    await expect(note).toBeVisible();
+    expect(await note.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  });
+
+  test('a cart item with a long name wraps in the side panel, and its price stays in view', async ({ page }) => {
+    await openChat(page);
+    await send(page, `/cart_add {"name":"${'beans'.repeat(20)}","quantity":2,"price":3}`);
+    await expect(toolCard(page, 'cart_add')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await page.getByTestId('panel-toggle').click();
+    const item = page.getByTestId('cart-item');
+    await expect(item).toContainText('€6.00');
+    expect(await item.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const [price, cart] = [await item.getByText('€6.00').boundingBox(), await page.getByTestId('cart').boundingBox()];
+    expect(price && cart && price.x + price.width <= cart.x + cart.width).toBe(true);
+  });
+
+  test('a trace timeline keeps room for its bars and its durations', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Where is order A-1002?');
+    const card = toolCard(page, 'query_order');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const rows = card.getByTestId('trace-span');
+    await expect(rows.first()).toBeVisible();
+    const sizes = await rows.evaluateAll((elements) =>
+      elements.map((row) => ({ fits: row.scrollWidth <= row.clientWidth, track: row.querySelector('.timeline-track')?.getBoundingClientRect().width ?? 0 })),
+    );
+    for (const { fits, track } of sizes) {
+      expect(fits).toBe(true);
+      expect(track).toBeGreaterThanOrEqual(32);
+    }
+  });
+});
+
 test.describe('the composer', () => {
   test('focus stays in the message box after Send, so typing on does not hit Stop; it comes back after a keyboard Deny', async ({ page }) => {
     await openChat(page);
@@ -106,5 +164,48 @@ test.describe('the composer', () => {
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
     await idle(page);
     await expect(banner).toHaveCount(0);
+  });
+
+  test('a request that got no answer (network down, a gateway error): Retry sends it again, and the chat goes on', async ({ page }) => {
+    await openChat(page);
+    await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
+    await send(page, 'Where is order A-1002?');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', 'online');
+    // The server answers its health check: the banner says so, not how to start it.
+    await expect(banner).toContainText('The request got no answer');
+    await expect(banner).toContainText('The server answers again: Retry sends the request again.');
+    await expect(banner).not.toContainText('Start the worker');
+    await page.getByTestId('error-retry').click();
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    // The same request, not a second copy of the message.
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+  });
+
+  test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    for (const [status, code] of [
+      [429, 'rate-limited'],
+      [503, 'unavailable'],
+    ] as const) {
+      await page.route(
+        '**/api/chat',
+        (route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code, message: 'Try again in a moment.' } }) }),
+        { times: 1 },
+      );
+      await send(page, `Where is order A-100${status === 429 ? 2 : 4}?`);
+      await expect(banner).toHaveAttribute('data-status', String(status));
+      await page.getByTestId('error-retry').click();
+      await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+      await idle(page);
+      await expect(banner).toHaveCount(0);
+    }
+    // The same requests, not second copies of the messages.
+    await expect(page.getByTestId('message-user')).toHaveCount(2);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
   });
 });

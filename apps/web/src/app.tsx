@@ -2,12 +2,13 @@ import type { ExecutionMode } from '@edgetool/ai';
 import { type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Composer, type ComposerHold } from './components/composer.tsx';
-import { ErrorBanner, isTooLarge } from './components/error-banner.tsx';
+import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
+import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
@@ -43,6 +44,8 @@ export function App(): ReactElement {
   const [mode, setMode] = useState<ExecutionMode>(restored?.mode ?? 'internal');
   const [chatId, setChatId] = useState(() => restored?.id ?? crypto.randomUUID());
   const serverTools = useMemo(() => server.tools.filter((tool) => tool.policy.runsOn !== 'client'), [server.tools]);
+  // What the approval editor reads for an argument the model left out (an optional number stays a number).
+  const inputSchemas = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool.jsonSchema])), [serverTools]);
   const chat = useEdgeChat({
     id: chatId,
     mode,
@@ -143,6 +146,16 @@ export function App(): ReactElement {
     setChatId(chosen.id);
     pin();
   };
+  // What Retry does (lib/error-hint.ts): send the request that got no answer again, as it was, or check the server.
+  const resend = () => {
+    clearError();
+    recheck();
+    pin();
+    void chat.sendMessage();
+  };
+  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' };
+  const retryWith = retryAction(chat.chatError, bannerContext);
+  const retry = retryWith === 'resend' ? resend : retryWith === 'recheck' ? recheck : undefined;
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
   const removeLast = () => {
     chat.setMessages((messages) => withoutLastTurn(messages));
@@ -208,8 +221,9 @@ export function App(): ReactElement {
           {error ? (
             <ErrorBanner
               error={error}
+              context={bannerContext}
               onDismiss={chat.chatError ? clearError : undefined}
-              onRetry={chat.chatError ? (chat.chatError.kind === 'unreachable' ? recheck : undefined) : recheck}
+              onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
               onNewChat={chat.chatError && isTooLarge(chat.chatError) ? newChat : undefined}
             />
@@ -251,6 +265,7 @@ export function App(): ReactElement {
                   questions={questions}
                   streaming={streaming && message === lastMessage}
                   stopped={stopped.has(message.id)}
+                  inputSchemas={inputSchemas}
                   onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
                   {...actions}
                 />

@@ -81,6 +81,53 @@ describe('createD1NonceStore', () => {
     expect(await stored()).toEqual([]);
   });
 
+  it('keeps the decision a claim makes with the nonce, in the same row, and gives it to every later claim', async () => {
+    const c = clock();
+    const store = createD1NonceStore(env.DB, { now: c.now });
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'approved')).toBe(true);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'denied')).toBe('approved');
+    expect(await store.claim('n', c.now() + 1000)).toBe(false);
+    // A plain claim keeps none; so does a row written before the column existed (NULL).
+    expect(await store.claim('plain', c.now() + 1000)).toBe(true);
+    expect(await store.claimDecision?.('plain', c.now() + 1000, 'denied')).toBe(null);
+    await env.DB.prepare('INSERT INTO ticket_nonces (nonce, expires_at) VALUES (?1, ?2)').bind('old', c.now() + 1000).run();
+    expect(await store.claimDecision?.('old', c.now() + 1000, 'denied')).toBe(null);
+    expect(await rows('SELECT nonce, decision FROM ticket_nonces ORDER BY nonce')).toEqual([
+      { nonce: 'n', decision: 'approved' },
+      { nonce: 'old', decision: null },
+      { nonce: 'plain', decision: null },
+    ]);
+    // A row whose ticket expired is taken over with the new decision, or with none.
+    c.advance(1000);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'denied')).toBe(true);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'approved')).toBe('denied');
+    expect(await store.claim('plain', c.now() + 1000)).toBe(true);
+    expect(await store.claimDecision?.('old', c.now() + 1000, 'approved')).toBe(true);
+    expect(await store.claimDecision?.('old', c.now() + 1000, 'denied')).toBe('approved');
+  });
+
+  it('lets exactly one of many concurrent decisions win across store instances (isolates); the others read its decision', async () => {
+    const stores = [createD1NonceStore(env.DB), createD1NonceStore(env.DB, { pruneBatch: 0 }), createD1NonceStore(env.DB)];
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]?.claimDecision?.('same', Date.now() + 60_000, `d${i}`)));
+    const winner = results.indexOf(true);
+    expect(results.filter((r) => r === true)).toHaveLength(1);
+    expect(results.filter((r) => r !== true)).toEqual(Array.from({ length: 11 }, () => `d${winner}`));
+  });
+
+  it('refuses a ticket sent again with another decision, across isolates: the signer reads the first decision from D1', async () => {
+    const subject = { purpose: 'approval', toolName: 'send_email', callId: 'c1', args: { order_id: 'A-1002' }, conversationId: 'conv' } as const;
+    const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
+    const here = createTicketSigner({ keys, nonceStore: createD1NonceStore(env.DB) });
+    const there = createTicketSigner({ keys, nonceStore: createD1NonceStore(env.DB) });
+    const ticket = await here.sign(subject);
+    expect((await here.safeVerify(ticket, subject, { decision: 'approved' })).ok).toBe(true);
+    const reason = async (decision: string) => {
+      const result = await there.safeVerify(ticket, subject, { decision });
+      return result.ok ? 'ok' : result.error.reason;
+    };
+    expect([await reason('approved'), await reason('denied')]).toEqual(['replayed', 'conflict']);
+  });
+
   it('rejects nonsense arguments', async () => {
     const store = createD1NonceStore(env.DB);
     await expect(store.claim('', Date.now() + 1000)).rejects.toThrow(TypeError);

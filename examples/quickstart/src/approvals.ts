@@ -6,7 +6,8 @@ const refund = defineTool({
   name: 'refund_order',
   description: 'Refund an order',
   input: v.object({ order_id: v.string(), amount: v.number() }),
-  policy: { effects: 'write' },
+  // What the human reads beside the arguments: words from the tool, never from the model.
+  policy: { effects: 'write', approvalReason: ({ order_id, amount }) => `Refunds ${amount.toFixed(2)} EUR on order ${order_id}.` },
   execute: ({ order_id, amount }) => `Refunded ${amount} on ${order_id}`,
 });
 
@@ -16,8 +17,9 @@ const run = createRunContext({ conversationId: 'conv-1' });
 const call = { id: 'call_9', name: 'refund_order', arguments: { order_id: 'A-1001', amount: 25 } };
 
 const pending = await executor.execute(call, { run });
-console.log(pending.outcome.type); // approval-required (nothing ran)
-const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+if (pending.outcome.type !== 'approval-required') throw new Error('expected an approval request');
+console.log(pending.outcome.reason); // Refunds 25.00 EUR on order A-1001. (nothing ran)
+const { ticket } = pending.outcome;
 
 // A forged approval (another amount, same ticket) is refused; the genuine one runs once.
 const forged = await executor.execute({ ...call, arguments: { order_id: 'A-1001', amount: 9999 } }, { run, approval: { approved: true, ticket } });

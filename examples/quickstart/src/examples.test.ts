@@ -23,7 +23,7 @@ describe('README examples', () => {
     capture();
     await import('./approvals.ts');
     expect(lines).toEqual([
-      'approval-required',
+      'Refunds 25.00 EUR on order A-1001.',
       expect.stringMatching(/^Error \(ticket-invalid\): .*args/),
       'Refunded 25 on A-1001',
       expect.stringMatching(/^Error \(ticket-invalid\): .*already been used/),
@@ -157,8 +157,17 @@ describe('README examples', () => {
     ]);
   });
 
+  it('the strict example: optional arguments go out required and nullable, and their nulls reach the tool as absent', async () => {
+    capture();
+    await import('./strict.ts');
+    expect(lines).toEqual([
+      '{"from":{"type":"string"},"to":{"type":"string"},"date":{"type":["string","null"],"format":"date"},"maxStops":{"type":["number","null"]}}',
+      '{"from":"CDG","to":"JFK"}',
+    ]);
+  });
+
   const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
-  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts'])('the README shows %s verbatim', (file) => {
+  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

@@ -31,3 +31,5 @@ console.log('\n— a job on the server: a text turn, an approval —');
 await import('./job.ts');
 console.log('\n— instructions per user, model settings, token usage —');
 await import('./settings.ts');
+console.log('\n— strict tool schemas for OpenAI: what goes out, what the tool gets —');
+await import('./strict.ts');

@@ -151,7 +151,8 @@ describe('agent as tool', () => {
 
     // A guest's agent cannot use the tool: no approval is asked, and the inner model is never given it.
     const forGuest = await agentOver([innerTools([])[0]!, closeAccount], textStep('Nothing to close.'));
-    expect(forGuest.metadata).toMatchObject({ innerTools: ['query_order'], approvalReason: 'This agent may use tools that need your approval.' });
+    expect(forGuest.metadata).toMatchObject({ innerTools: ['query_order'] });
+    expect(forGuest.policy.approvalReason).toBe('This agent may use tools that need your approval.');
     const guest = await outerFor(forGuest).generate(as('guest'));
     expect(guest.pending).toEqual([]);
     expect(guest.text).toBe('Done.');
@@ -165,7 +166,7 @@ describe('agent as tool', () => {
 
     // Beside a tool every run may see, that one is named and the other is not.
     const mixed = await agentOver([...innerTools([]), closeAccount], textStep('ok'));
-    expect(mixed.metadata.approvalReason).toBe('This agent may use send_email and other tools that need your approval.');
+    expect(mixed.policy.approvalReason).toBe('This agent may use send_email and other tools that need your approval.');
     expect(mixed.policy.needsApproval).toBe(true);
     expect(closed).toEqual([]);
   });

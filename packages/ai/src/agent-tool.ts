@@ -61,12 +61,13 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
     name: options.name,
     description: options.description,
     input,
-    policy: { effects, needsApproval, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
-    metadata: {
-      kind: 'agent',
-      innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name),
+    policy: {
+      effects,
+      needsApproval,
       ...(gated.length ? { approvalReason: reason } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     },
+    metadata: { kind: 'agent', innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name) },
     execute: async ({ task }, ctx) => {
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
       // No client reads the inner conversation: the text loop, without a UI stream or seals. What the agent does shows

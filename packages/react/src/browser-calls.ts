@@ -12,6 +12,8 @@ export interface BrowserCall {
   readonly status: 'running' | 'awaiting-approval' | 'done' | 'cancelled';
   /** One trace per pass through the browser chain (a paused approval, then the approved run). */
   readonly traces: readonly CallTrace[];
+  /** What the human who approves reads beside the arguments: the server's words, or the browser tool's (`policy.approvalReason`). */
+  readonly requestReason?: string | undefined;
 }
 
 /** Browser calls by tool call id. */

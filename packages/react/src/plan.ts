@@ -16,9 +16,9 @@ export type BrowserWork =
   /** The server handed over a call the browser cannot run (unknown here, or server-only): report an error. */
   | { readonly kind: 'reject'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly errorText: string }
   /** Manual mode: a server tool waits for the browser chain to authorise its run on the server. */
-  | { readonly kind: 'authorise'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string }
-  /** Internal mode: the server asks a human to approve a call. */
-  | { readonly kind: 'ask'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string };
+  | { readonly kind: 'authorise'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string; readonly requestReason?: string }
+  /** Internal mode: the server asks a human to approve a call (`requestReason`: the tool's words, `policy.approvalReason`). */
+  | { readonly kind: 'ask'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly approvalId: string; readonly requestReason?: string };
 
 /** Options for {@link planBrowserWork}. */
 export interface PlanOptions {
@@ -79,7 +79,8 @@ export function planBrowserWork(messages: readonly MessageLike[], options: PlanO
       }
     } else if (part.state === 'approval-requested' && part.approval?.id !== undefined) {
       const approvalId = part.approval.id;
-      work.push({ kind: mode === 'manual' ? 'authorise' : 'ask', toolCallId, toolName, input, approvalId });
+      const reason = part.approval.requestReason;
+      work.push({ kind: mode === 'manual' ? 'authorise' : 'ask', toolCallId, toolName, input, approvalId, ...(typeof reason === 'string' ? { requestReason: reason } : {}) });
     }
   }
   return work;

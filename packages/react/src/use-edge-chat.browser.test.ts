@@ -483,6 +483,50 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
   });
 
+  it("the tool's words (policy.approvalReason) reach pendingApprovals and autoApprove, from the server and from the browser chain", async () => {
+    const refund = defineTool({
+      name: 'refund',
+      description: 'Refunds an order',
+      input: v.object({ order_id: v.string(), amount: v.number() }),
+      policy: { effects: 'write', approvalReason: ({ order_id, amount }) => `Refunds ${amount} EUR on ${order_id}.` },
+      execute: () => 'refunded',
+    });
+    const emptyCart = defineTool({
+      name: 'cart_clear',
+      description: 'Empty the cart',
+      input: v.object({}),
+      policy: { runsOn: 'client', effects: 'destructive', approvalReason: () => 'Empties your cart.' },
+      execute: () => 0,
+    });
+    const server = createTestServer({
+      tools: [...serverTools, refund],
+      steps: [
+        callsStep([
+          ['r1', 'refund', { order_id: 'A-1', amount: 30 }],
+          ['c1', 'cart_clear', {}],
+        ]),
+        textStep('never'),
+      ],
+    });
+    const asked: (string | undefined)[] = [];
+    const hook = mount({
+      id: 'conv-reasons',
+      fetch: server.fetch,
+      tools: [pickDate, emptyCart],
+      serverTools: serverInfo,
+      autoApprove: (call) => {
+        asked.push(call.requestReason);
+        return false;
+      },
+    });
+    await hook.current.sendMessage({ text: 'refund A-1 and clear my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'r1']));
+    const reasons = Object.fromEntries(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.requestReason]));
+    expect(reasons).toEqual({ r1: 'Refunds 30 EUR on A-1.', c1: 'Empties your cart.' });
+    expect(hook.current.toolCalls.get('r1')?.approval?.requestReason).toBe('Refunds 30 EUR on A-1.');
+    expect(asked.sort()).toEqual(['Empties your cart.', 'Refunds 30 EUR on A-1.']);
+  });
+
   it('a return-direct answer ends the turn: no automatic resend', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never')] });
     const hook = mount({ id: 'conv-6', fetch: server.fetch, serverTools: serverInfo });

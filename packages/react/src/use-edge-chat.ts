@@ -375,6 +375,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       policy: policyOf(call.kind === 'run' ? browserTools.get(call.toolName) : undefined) ?? serverToolMap.get(call.toolName)?.policy,
       source,
       mode: latest.current.mode,
+      ...(call.requestReason === undefined ? {} : { requestReason: call.requestReason }),
     }),
     [browserTools, serverToolMap],
   );
@@ -397,8 +398,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
-        if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'browser'))) return runInBrowser(traced, { approved: true });
-        return setCall({ ...traced, status: 'awaiting-approval' });
+        const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
+        if (decision === undefined && latest.current.autoApprove?.(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
+        return setCall({ ...asking, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
       if (outcome.type === 'success') {
@@ -460,7 +462,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
           void addToolOutput({ state: 'output-error', tool: work.toolName, toolCallId: work.toolCallId, errorText: work.errorText });
           return;
         case 'authorise':
-          void authorise({ ...base, kind: 'authorise', approvalId: work.approvalId });
+          void authorise({ ...base, kind: 'authorise', approvalId: work.approvalId, requestReason: work.requestReason });
           return;
         case 'ask': {
           const pending: PendingApproval = {
@@ -470,6 +472,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
             policy: serverToolMap.get(work.toolName)?.policy,
             source: 'server',
             mode: 'internal',
+            ...(work.requestReason === undefined ? {} : { requestReason: work.requestReason }),
           };
           if (latest.current.autoApprove?.(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
           return;

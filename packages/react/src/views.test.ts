@@ -98,6 +98,24 @@ describe('toolCallViews', () => {
     ]);
   });
 
+  it("approvals carry the tool's words (policy.approvalReason): the server's from the part, the browser chain's from its call", () => {
+    const messages = [
+      assistant([
+        toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1', requestReason: 'A-1006 moves to 2027-01-05: 33 days late.' } }),
+        toolPart('cart_clear', 'c2', 'input-available'),
+        ticket('cart_clear', 'c2', 'client-result'),
+      ]),
+    ];
+    const calls = new Map([['c2', browserCall({ toolCallId: 'c2', toolName: 'cart_clear', status: 'awaiting-approval', requestReason: 'Empties a cart of 3 items.' })]]);
+    const views = toolCallViews(messages, options({ browserCalls: calls }));
+    expect(views.get('c1')?.approval).toEqual({ id: 'ap1', source: 'server', approved: undefined, reason: undefined, requestReason: 'A-1006 moves to 2027-01-05: 33 days late.' });
+    expect(views.get('c2')?.approval?.requestReason).toBe('Empties a cart of 3 items.');
+    expect(pendingApprovals(views).map((p) => p.requestReason)).toEqual(['A-1006 moves to 2027-01-05: 33 days late.', 'Empties a cart of 3 items.']);
+    // A reason that is not text (a hand-made part) is not shown.
+    const odd = [assistant([toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1', requestReason: 42 } })])];
+    expect(toolCallViews(odd, options()).get('c1')?.approval?.requestReason).toBeUndefined();
+  });
+
   it('manual mode: the browser authorises a server call, then the server runs it (both traces, server duration)', () => {
     const messages = [
       assistant(

@@ -65,8 +65,18 @@ export interface ToolCallView {
   /** Every pass through an edgetool chain: the browser's (authorisation or run), then the server's. */
   readonly traces: readonly CallTrace[];
   readonly policy: PolicySummary | undefined;
+  /**
+   * The approval asked for this call. `requestReason`: what the tool says the call will do (`policy.approvalReason`),
+   * to show beside the arguments; `reason`: the human's, with a decision.
+   */
   readonly approval:
-    | { readonly id: string; readonly source: ApprovalSource; readonly approved: boolean | undefined; readonly reason: string | undefined }
+    | {
+        readonly id: string;
+        readonly source: ApprovalSource;
+        readonly approved: boolean | undefined;
+        readonly reason: string | undefined;
+        readonly requestReason: string | undefined;
+      }
     | undefined;
   /**
    * The arguments a human may edit before approving this call (`true`: any), as the server's approval ticket says
@@ -99,6 +109,8 @@ export interface PendingApproval {
   readonly mode: ExecutionMode;
   /** The arguments a human may edit before approving (see `ToolCallView.editable`); absent when none may be. */
   readonly editable?: true | readonly string[] | undefined;
+  /** What the tool says the call will do (`policy.approvalReason`); absent when it says nothing. */
+  readonly requestReason?: string | undefined;
 }
 
 /** The model that produced the conversation's latest answer. */
@@ -199,9 +211,11 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
       const ranTrace = ranOn === 'browser' ? browserTraces.filter((t) => t.outcome !== 'approval-required').at(-1) : serverTrace;
       let approval: ToolCallView['approval'];
       if (part.approval !== undefined) {
-        approval = { id: part.approval.id, source: 'server', approved: part.approval.approved, reason: part.approval.reason };
+        const asked = part.approval.requestReason;
+        const requestReason = typeof asked === 'string' ? asked : browser?.requestReason;
+        approval = { id: part.approval.id, source: 'server', approved: part.approval.approved, reason: part.approval.reason, requestReason };
       } else if (browser?.status === 'awaiting-approval') {
-        approval = { id, source: 'browser', approved: undefined, reason: undefined };
+        approval = { id, source: 'browser', approved: undefined, reason: undefined, requestReason: browser.requestReason };
       }
       let status: ToolCallStatus;
       if (options.expired?.has(id) === true && !(isSettled(part.state) && seals.has(id))) status = 'expired';
@@ -256,7 +270,17 @@ export function pendingApprovals(views: ReadonlyMap<string, ToolCallView>): Pend
   for (const view of views.values()) {
     if (view.status !== 'awaiting-approval' || view.approval === undefined) continue;
     const { toolCallId, toolName, input, policy, mode, editable } = view;
-    pending.push({ toolCallId, toolName, input, policy, source: view.approval.source, mode, ...(editable === undefined ? {} : { editable }) });
+    const { source, requestReason } = view.approval;
+    pending.push({
+      toolCallId,
+      toolName,
+      input,
+      policy,
+      source,
+      mode,
+      ...(editable === undefined ? {} : { editable }),
+      ...(requestReason === undefined ? {} : { requestReason }),
+    });
   }
   return pending;
 }

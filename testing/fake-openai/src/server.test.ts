@@ -352,3 +352,38 @@ describe('recording and scripting', () => {
     await closed;
   });
 });
+
+describe('strict function tools', () => {
+  const good = { type: 'object', properties: { city: { type: 'string' }, days: { type: ['integer', 'null'] } }, required: ['city', 'days'], additionalProperties: false };
+  const chatTool = (name: string, parameters: unknown, strict: boolean) => ({ type: 'function', function: { name, description: '', parameters, strict } });
+  const responsesTool = (name: string, parameters: unknown, strict: boolean) => ({ type: 'function', name, description: '', parameters, strict });
+
+  it('refuses the whole request with OpenAI’s 400 when one strict tool breaks the rules, naming the function, the place and the tool', async () => {
+    const cases: [unknown, string][] = [
+      [{ ...good, additionalProperties: undefined }, "In context=(), 'additionalProperties' is required to be supplied and to be false."],
+      [{ ...good, required: ['city'] }, "In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'days'."],
+      [{ ...good, properties: { ...good.properties, city: { type: 'string', minLength: 1 } } }, "In context=('properties', 'city'), 'minLength' is not permitted."],
+      [{ ...good, properties: { ...good.properties, city: {} } }, "In context=('properties', 'city'), schema must have a 'type' key."],
+      [{ type: 'string' }, `schema must be a JSON Schema of 'type: "object"', got 'type: "string"'.`],
+    ];
+    fake.enqueue({ text: 'never sent' });
+    for (const [parameters, problem] of cases) {
+      const chat = await post('/chat/completions', { ...chatBody, tools: [chatTool('ok', good, true), chatTool('bad', parameters, true)] });
+      expect(chat.status).toBe(400);
+      expect(await chat.json()).toEqual({
+        error: { message: `Invalid schema for function 'bad': ${problem}`, type: 'invalid_request_error', param: 'tools[1].function.parameters', code: 'invalid_function_parameters' },
+      });
+      const responses = await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('bad', parameters, true)] });
+      expect(responses.status).toBe(400);
+      expect(await responses.json()).toMatchObject({ error: { message: `Invalid schema for function 'bad': ${problem}`, param: 'tools[0].parameters' } });
+    }
+    expect(fake.pendingTurns()).toBe(1); // refused before the model: no turn used
+  });
+
+  it('accepts a strict tool that keeps the rules, and any schema on a tool that is not strict', async () => {
+    fake.enqueue({ text: 'a' }, { text: 'b' });
+    const loose = { type: 'object', properties: { city: { type: 'string', minLength: 1 } } };
+    expect((await post('/chat/completions', { ...chatBody, tools: [chatTool('ok', good, true), chatTool('loose', loose, false)] })).status).toBe(200);
+    expect((await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('ok', good, true), responsesTool('loose', loose, false)] })).status).toBe(200);
+  });
+});

@@ -6,6 +6,7 @@ import { normaliseChatMessages, normaliseResponsesInput } from './normalise-mess
 import { openAIErrorBody } from './openai-error';
 import { createIdSource, planReply, type ReplyPlan, type StreamPlan } from './plan';
 import { responseOutputItems, responsesEvents, responsesJson } from './responses-api';
+import { strictToolError } from './strict-schema';
 import type {
   FakeEndpoint,
   FakeErrorTurn,
@@ -281,6 +282,13 @@ class FakeOpenAIServer implements FakeOpenAI {
       toolNames: toolNames(body),
     };
     this.#requests.push(record);
+
+    // OpenAI refuses the whole request when one strict tool's schema breaks strict mode's rules (no turn is used).
+    const refused = strictToolError(body, endpoint);
+    if (refused !== undefined) {
+      sendError(res, 400, refused.message, { param: refused.param, code: 'invalid_function_parameters' });
+      return;
+    }
 
     let turn: FakeTurn;
     try {

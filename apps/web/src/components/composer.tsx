@@ -18,7 +18,8 @@ export interface ComposerHold {
  * The message box: Enter sends, Shift+Enter adds a line; Stop aborts while a turn runs. Focus stays in the box
  * after sending, and a message over {@link MAX_MESSAGE_CHARS} is refused here, before the server would refuse it.
  * While `hold` is set (a call waits for approval) the box stays editable but nothing is sent: a new message would
- * leave the waiting call unanswered, so the notice asks for a decision first and Send and Enter wait for it.
+ * leave the waiting call unanswered, so the notice asks for a decision first and Send and Enter wait for it. The
+ * notice describes the box rather than being announced itself: the chat's announcer tells that a call waits.
  */
 export function Composer(props: {
   readonly busy: boolean;
@@ -55,7 +56,8 @@ export function Composer(props: {
     <>
       {hold === undefined ? null : (
         <div className={`composer-hold${nudged ? ' composer-hold-nudged' : ''}`} data-testid="composer-hold">
-          <p id={holdId} data-testid="composer-blocked" data-nudged={nudged ? 'true' : 'false'} role="status">
+          {/* Not a live region: the chat's announcer already says that a call waits, and the box this describes reads it. */}
+          <p id={holdId} data-testid="composer-blocked" data-nudged={nudged ? 'true' : 'false'}>
             {hold.text} Approve or deny the pending action first.
           </p>
           {nudged ? (

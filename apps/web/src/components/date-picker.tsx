@@ -1,10 +1,6 @@
 import { type FormEvent, type ReactElement, useState } from 'react';
+import { initialDate, localToday } from '../lib/dates.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
-
-function today(): string {
-  const now = new Date();
-  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-}
 
 /** The answer UI of `pick_date`: the tool call waits until the user chooses or cancels. */
 export function DatePicker(props: {
@@ -13,7 +9,7 @@ export function DatePicker(props: {
   readonly onCancel: () => void;
 }): ReactElement {
   const { question, onChoose, onCancel } = props;
-  const [value, setValue] = useState(() => (question.min && question.min > today() ? question.min : today()));
+  const [value, setValue] = useState(() => initialDate(question, localToday()));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (value) onChoose(value);

@@ -1,36 +1,36 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
+import { type BannerContext, errorHint, errorTitle } from '../lib/error-hint.ts';
 
-const TITLES: Readonly<Record<ChatErrorInfo['kind'], string>> = {
-  unreachable: 'Server unreachable',
-  refused: 'The server refused the request',
-  server: 'The server failed',
-  stream: 'The answer stopped with an error',
-};
-
-/** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
-export function isTooLarge(error: ChatErrorInfo): boolean {
-  return error.status === 413 || error.code === 'payload-too-large';
-}
-
-/** A clear, dismissible error: what happened, the server's code and message, and what to do. */
+/** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
 export function ErrorBanner(props: {
   readonly error: ChatErrorInfo;
+  /** The server's state now and whether part of an answer came: the title and advice follow them. */
+  readonly context: BannerContext;
   readonly onDismiss?: (() => void) | undefined;
   readonly onRetry?: (() => void) | undefined;
   /** For a refused oversized request: drop the last message (and what followed it) from the conversation. */
   readonly onRemoveLast?: (() => void) | undefined;
   readonly onNewChat?: (() => void) | undefined;
 }): ReactElement {
-  const { error, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
+  const { error, context, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
+  const kind = errorHint(error, context);
   const hint =
-    error.kind === 'unreachable' ? (
+    kind === 'unreachable' ? (
       <>
         Start the worker with <code>pnpm --filter @edgetool/worker dev</code> (it listens on 127.0.0.1:8787). This page checks again every few seconds.
       </>
-    ) : error.code === 'ticket-invalid' || error.status === 403 ? (
+    ) : kind === 'back' ? (
+      'The server answers again: Retry sends the request again.'
+    ) : kind === 'cut' ? (
+      'The server answers again. The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.'
+    ) : kind === 'later' ? (
+      'The server takes only so many requests at a time: wait a moment, then Retry sends the same request again.'
+    ) : kind === 'ticket' ? (
       'Tickets are single-use and bound to one call: a replayed, changed or expired continuation is refused. Send a new message to go on.'
-    ) : isTooLarge(error) ? (
+    ) : kind === 'origin' ? (
+      'The server only takes requests from pages it serves itself: open the chat at the server’s own address.'
+    ) : kind === 'too-large' ? (
       'The conversation is too large to send: every request carries the whole history, so each new message would be refused too. ' +
       'Remove the last message, or start a new chat.'
     ) : undefined;
@@ -41,7 +41,7 @@ export function ErrorBanner(props: {
       </div>
       <div className="error-text">
         <strong>
-          {TITLES[error.kind]}
+          {errorTitle(error, context)}
           {error.status ? ` (HTTP ${error.status})` : ''}
         </strong>
         <span className="error-message">

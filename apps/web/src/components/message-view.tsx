@@ -1,4 +1,5 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
+import type { JsonSchema } from '@edgetool/core';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import type { ReactElement } from 'react';
 import { formatUsage, limitNote } from '../lib/format.ts';
@@ -20,6 +21,8 @@ export function MessageView(
     readonly streaming: boolean;
     /** The user stopped this answer before it ended. */
     readonly stopped: boolean;
+    /** The server tools' input schemas by name (`GET /api/tools`), for the approval editor. */
+    readonly inputSchemas: ReadonlyMap<string, JsonSchema>;
     /** Asks for an expired call again; only for the last answer, while nothing else waits. */
     readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
   } & ToolCardActions,
@@ -50,7 +53,7 @@ export function MessageView(
             const view = toolCalls.get(part.toolCallId);
             if (!view) return null;
             const question = questions.find((q) => q.id === part.toolCallId)?.question;
-            return <ToolCard key={part.toolCallId} view={view} dateQuestion={question} {...props} />;
+            return <ToolCard key={part.toolCallId} {...props} view={view} dateQuestion={question} inputSchema={props.inputSchemas.get(view.toolName)} />;
           }
           return null;
         })}

@@ -51,10 +51,10 @@ export function SidePanel(props: {
           <ul className="cart-items">
             {summary.items.map((item) => (
               <li key={item.name} data-testid="cart-item">
-                <span>
+                <span className="cart-item-name">
                   {item.quantity} × {item.name}
                 </span>
-                <span className="muted">{item.price === undefined ? '' : `€${(item.price * item.quantity).toFixed(2)}`}</span>
+                <span className="muted cart-item-price">{item.price === undefined ? '' : `€${(item.price * item.quantity).toFixed(2)}`}</span>
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
-import type { ToolProgress } from '@edgetool/core';
+import type { JsonSchema, ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type ReactElement, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import {
   base64Bytes,
@@ -15,7 +15,7 @@ import {
   statusTone,
   withoutFileData,
 } from '../lib/format.ts';
-import { describeEdits, type EditField, editedInput, editFields } from '../lib/edits.ts';
+import { changedFields, describeEdits, type EditField, editedInput, editFields } from '../lib/edits.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -109,13 +109,24 @@ function expiredText(view: ToolCallView): string {
   return `${what} expired before it was answered, so nothing ran. An answer is only taken for a limited time.`;
 }
 
-/** The arguments the user may change before approving, each with a control that suits its value. */
+/** Calls `then` for Enter in a one-line field (not while an input method composes a character). */
+const enterKey = (then: () => void) => (event: KeyboardEvent<HTMLInputElement>) => {
+  if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+  event.preventDefault();
+  then();
+};
+
+/**
+ * The arguments the user may change before approving, each with a control that suits its value. Enter in a one-line
+ * field calls `onEnter` (a text area keeps Enter for its lines).
+ */
 function ArgumentEditor(props: {
   readonly fields: readonly EditField[];
   readonly values: Readonly<Record<string, string>>;
   readonly error: string | undefined;
   readonly disabled: boolean;
   readonly onChange: (key: string, value: string) => void;
+  readonly onEnter: () => void;
 }): ReactElement {
   const { fields, values, error, disabled, onChange } = props;
   const id = useId();
@@ -131,7 +142,7 @@ function ArgumentEditor(props: {
             {field.kind === 'long-text' || field.kind === 'json' ? (
               <textarea {...common} rows={field.kind === 'json' ? 3 : 4} spellCheck={field.kind === 'long-text'} />
             ) : (
-              <input {...common} type={field.kind === 'date' ? 'date' : field.kind === 'number' ? 'number' : 'text'} />
+              <input {...common} type={field.kind === 'date' ? 'date' : field.kind === 'number' ? 'number' : 'text'} onKeyDown={enterKey(props.onEnter)} />
             )}
           </label>
         );
@@ -150,14 +161,19 @@ export function ToolCard(
   props: {
     readonly view: ToolCallView;
     readonly dateQuestion: DateQuestion | undefined;
+    /** The tool's input schema, when the server described the tool: the controls of arguments the model left out follow it. */
+    readonly inputSchema?: JsonSchema | undefined;
     /** Asks the model for this call again (it expired); absent where that makes no sense now. */
     readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
   } & ToolCardActions,
 ): ReactElement {
-  const { view, dateQuestion, onAskAgain } = props;
+  const { view, dateQuestion, inputSchema, onAskAgain } = props;
   const [showTrace, setShowTrace] = useState(true);
   const [reason, setReason] = useState('');
   const reasonId = useId();
+  // The card's name for assistive technology: the tool and its state ("update_delivery_date needs approval").
+  const nameId = useId();
+  const stateId = useId();
   // A browser tool waiting for the user's answer (pick_date) is the user's turn, not just "running".
   const waitingForUser = dateQuestion !== undefined && view.status === 'running';
   const tone = waitingForUser ? 'attention' : statusTone(view.status);
@@ -170,7 +186,7 @@ export function ToolCard(
   const [answer, setAnswer] = useState<'approve' | 'deny' | undefined>(undefined);
   const answered = useRef(false);
   // The arguments the server lets the user change (its approval ticket says which), and what the user typed.
-  const fields = awaitingApproval && view.approval?.source === 'server' ? editFields(view.input, view.editable) : [];
+  const fields = awaitingApproval && view.approval?.source === 'server' ? editFields(view.input, view.editable, inputSchema) : [];
   const [values, setValues] = useState<Record<string, string>>({});
   const [editError, setEditError] = useState<string | undefined>(undefined);
   const decide = (choice: 'approve' | 'deny') => {
@@ -183,6 +199,15 @@ export function ToolCard(
     else if (edited?.ok === true && edited.input !== undefined) props.onApprove(view.toolCallId, { input: edited.input });
     else props.onApprove(view.toolCallId);
   };
+  // Enter in a field goes to the button the field is for, and the user decides there (Enter again, or a click): a
+  // stray Enter must not run a write. In an edit field it first checks the values, naming one that cannot be sent.
+  const approveButton = useRef<HTMLButtonElement>(null);
+  const denyButton = useRef<HTMLButtonElement>(null);
+  const toApprove = () => {
+    const edited = editedInput(view.input, fields, values);
+    if (!edited.ok) return setEditError(edited.message);
+    approveButton.current?.focus();
+  };
   return (
     <article
       className={`tool-card tone-${tone}`}
@@ -192,12 +217,15 @@ export function ToolCard(
       data-state={view.status}
       data-waiting-for-user={waitingForUser ? 'true' : undefined}
       data-ran-on={view.ranOn ?? 'unknown'}
+      aria-labelledby={`${nameId} ${stateId}`}
     >
       <header className="tool-head">
         <span className="tool-icon" aria-hidden="true">
           {view.ranOn === 'browser' ? '◧' : '◨'}
         </span>
-        <code className="tool-name">{view.toolName}</code>
+        <code className="tool-name" id={nameId}>
+          {view.toolName}
+        </code>
         {effects && effects !== 'read' ? <span className={`effect-tag effect-${effects}`}>{effects}</span> : null}
         <span className="spacer" />
         {view.ranOn ? (
@@ -213,7 +241,7 @@ export function ToolCard(
         <span className="tool-duration" data-testid="tool-duration">
           {formatDuration(view.durationMs)}
         </span>
-        <span className={`status-pill status-${tone}`} data-testid="tool-state">
+        <span className={`status-pill status-${tone}`} data-testid="tool-state" id={stateId}>
           {(tone === 'busy' || tone === 'attention') && <span className="pulse" aria-hidden="true" />}
           {waitingForUser ? 'your input' : STATUS_LABELS[view.status]}
         </span>
@@ -256,12 +284,26 @@ export function ToolCard(
             {view.approval?.source === 'browser' ? 'This browser tool' : view.mode === 'manual' ? 'The server wants to run this call, and your browser asks you first' : 'The server needs your approval to run this call'}
             {effects ? ` (${effects})` : ''}.
           </p>
+          {view.approval?.requestReason ? (
+            // The tool's own words for this call (policy.approvalReason), worked out by the server: not the model's.
+            <p className="approval-request-reason" data-testid="approval-request-reason">
+              {view.approval.requestReason}
+              {changedFields(fields, values).length > 0 ? (
+                // The server worked these words out for the model's arguments; the user's changes are not in them.
+                <span className="approval-request-note" data-testid="approval-request-note">
+                  {' '}
+                  (said of the arguments as proposed, before your changes)
+                </span>
+              ) : null}
+            </p>
+          ) : null}
           {fields.length > 0 ? (
             <ArgumentEditor
               fields={fields}
               values={values}
               error={editError}
               disabled={answer !== undefined}
+              onEnter={toApprove}
               onChange={(key, value) => {
                 setEditError(undefined);
                 setValues((current) => ({ ...current, [key]: value }));
@@ -279,12 +321,13 @@ export function ToolCard(
             value={reason}
             disabled={answer !== undefined}
             onChange={(event) => setReason(event.target.value)}
+            onKeyDown={enterKey(() => denyButton.current?.focus())}
           />
           <div className="button-row">
-            <button type="button" className="button primary" data-testid="approve" disabled={answer !== undefined} onClick={() => decide('approve')}>
+            <button type="button" className="button primary" data-testid="approve" ref={approveButton} disabled={answer !== undefined} onClick={() => decide('approve')}>
               {answer === 'approve' ? 'Approving…' : 'Approve'}
             </button>
-            <button type="button" className="button danger" data-testid="deny" disabled={answer !== undefined} onClick={() => decide('deny')}>
+            <button type="button" className="button danger" data-testid="deny" ref={denyButton} disabled={answer !== undefined} onClick={() => decide('deny')}>
               {answer === 'deny' ? 'Denying…' : 'Deny'}
             </button>
           </div>

@@ -123,6 +123,23 @@ describe('one tab: saving and loading', () => {
     expect(store.load()?.browser).toEqual({ stopped: ['a1'], expired: ['call_1'], traces: {}, progress: {} });
   });
 
+  it('a conversation saved at the size limit is one a reload reads back (its revision and save time count too)', () => {
+    const { tab } = browserWithTabs();
+    const first = tab();
+    const size = (saved: SavedChat) => JSON.stringify({ v: 2, id: saved.id, mode: saved.mode, messages: saved.messages, browser: saved.browser }).length;
+    // A conversation whose JSON (without revision and save time) has `total` characters.
+    const ofSize = (total: number) => {
+      const guess = more('x'.repeat(total - size(more(''))));
+      return more('x'.repeat(total - size(more('')) + total - size(guess)));
+    };
+    for (const total of [MAX_STORED_CHARS, MAX_STORED_CHARS - 20, MAX_STORED_CHARS - 40]) {
+      const large = ofSize(total);
+      expect(size(large)).toBe(total);
+      if (first.store.save(large) === 'saved') expect(tab(first.session).store.load()?.messages).toEqual(large.messages);
+    }
+    expect(first.store.save(ofSize(MAX_STORED_CHARS - 100))).toBe('saved');
+  });
+
   it('a conversation that cannot be saved whole leaves nothing of it, not an older copy', () => {
     const { tab } = browserWithTabs(6_000);
     const { store } = tab();

@@ -175,6 +175,12 @@ export interface ChatStoreOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The longest conversation JSON a save writes: the stored record appends `,"rev":…,"savedAt":…` (two integers of at
+ * most 16 digits), and the whole must stay within {@link MAX_STORED_CHARS}, or a reload would not read it back.
+ */
+const MAX_BODY_CHARS = MAX_STORED_CHARS - ',"rev":,"savedAt":'.length - 2 * String(Number.MAX_SAFE_INTEGER).length;
+
 /** A conversation's stored JSON without its revision and save time (which {@link ChatStore.save} appends). */
 function bodyOf(chat: Omit<SavedChat, 'browser'>, browser: BrowserState): string {
   return JSON.stringify({ v: CHAT_STORAGE_VERSION, id: chat.id, mode: chat.mode, messages: chat.messages, browser });
@@ -252,8 +258,8 @@ export function openChatStore(options: ChatStoreOptions): ChatStore {
     // Traces and progress are the first to go when the whole does not fit; stopped answers and expired calls change
     // what the page does, so they stay with the messages.
     let text = body(chat.browser);
-    if (text.length > MAX_STORED_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
-    if (text.length > MAX_STORED_CHARS) {
+    if (text.length > MAX_BODY_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
+    if (text.length > MAX_BODY_CHARS) {
       remove(slot);
       forget();
       return 'too-large';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEdits, editedInput, editFields } from './edits.ts';
+import { changedFields, describeEdits, editedInput, editFields } from './edits.ts';
 
 const input = { order_id: 'A-1001', new_date: '2026-12-24', count: 2, tags: ['a'], body: 'line one\nline two' };
 
@@ -15,6 +15,58 @@ describe('editFields', () => {
     expect(editFields({ a: 'x' }, true)).toEqual([{ key: 'a', kind: 'text', initial: 'x' }]);
     expect(editFields(input, undefined)).toEqual([]);
     expect(editFields('not an object', true)).toEqual([]);
+  });
+
+  it('a date that does not exist stays text: a date control would show it empty', () => {
+    const asked = { a: '2027-02-29', b: '2026-13-01', c: '2026-04-31', d: '0000-01-01', e: '2028-02-29', f: '2026-12-31' };
+    expect(editFields(asked, true).map((field) => field.kind)).toEqual(['text', 'text', 'text', 'text', 'date', 'date']);
+    // Corrected in the text field to a day that exists, or left as the model asked.
+    const fields = editFields(asked, ['a']);
+    expect(editedInput(asked, fields, { a: '2027-02-28' })).toMatchObject({ ok: true, input: { ...asked, a: '2027-02-28' } });
+    expect(editedInput(asked, fields, {})).toMatchObject({ ok: true, input: undefined });
+  });
+});
+
+describe('editFields with the tool\'s JSON Schema', () => {
+  // update_delivery_date with optional arguments of each kind, as GET /api/tools gives it (a strict schema's nullable forms too).
+  const schema = {
+    type: 'object',
+    properties: {
+      order_id: { type: 'string' },
+      new_date: { type: 'string', format: 'date' },
+      reason: { type: 'string' },
+      days: { type: 'integer', minimum: 0 },
+      weight: { type: ['number', 'null'] },
+      urgent: { type: 'boolean' },
+      tags: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      mystery: {},
+    },
+  };
+  const asked = { order_id: 'A-1001', new_date: '2026-12-24' };
+  const keys = ['reason', 'days', 'weight', 'urgent', 'tags', 'note', 'mystery', 'unknown'];
+
+  it('an argument the model left out gets the control its schema asks for', () => {
+    expect(editFields(asked, keys, schema)).toEqual([
+      { key: 'reason', kind: 'text', initial: '' },
+      { key: 'days', kind: 'number', initial: '' },
+      { key: 'weight', kind: 'number', initial: '' },
+      { key: 'urgent', kind: 'json', initial: '' },
+      { key: 'tags', kind: 'json', initial: '' },
+      { key: 'note', kind: 'text', initial: '' },
+      { key: 'mystery', kind: 'text', initial: '' },
+      { key: 'unknown', kind: 'text', initial: '' },
+    ]);
+    expect(editFields({ order_id: 'A-1001' }, ['new_date'], schema)).toEqual([{ key: 'new_date', kind: 'date', initial: '' }]);
+    // The model's value decides when there is one.
+    expect(editFields({ ...asked, days: 'three' }, ['days'], schema)).toEqual([{ key: 'days', kind: 'text', initial: 'three' }]);
+  });
+
+  it('so a number typed there is sent as a number, JSON as its value, and a field left empty stays out', () => {
+    const fields = editFields(asked, keys, schema);
+    expect(editedInput(asked, fields, { days: '3', urgent: 'true', tags: '["gift"]' })).toMatchObject({ ok: true, input: { ...asked, days: 3, urgent: true, tags: ['gift'] } });
+    expect(editedInput(asked, fields, { days: 'three' })).toEqual({ ok: false, key: 'days', message: 'days: enter a number.' });
+    expect(editedInput(asked, fields, { days: ' ' })).toEqual({ ok: true, input: undefined, edits: [] });
   });
 });
 
@@ -45,6 +97,7 @@ describe('editedInput', () => {
     expect(editedInput(input, fields, { tags: '[b' })).toEqual({ ok: false, key: 'tags', message: 'tags: enter valid JSON.' });
     // A date control gives '' when it is emptied or holds a date it cannot read (a day left out): no date to send.
     expect(editedInput(input, fields, { new_date: '' })).toEqual({ ok: false, key: 'new_date', message: 'new_date: enter a date.' });
+    expect(editedInput(input, fields, { new_date: '2027-02-29' })).toEqual({ ok: false, key: 'new_date', message: 'new_date: enter a date.' });
   });
 });
 
@@ -58,5 +111,14 @@ describe('describeEdits', () => {
         { key: 'count', from: 2, to: 3 },
       ]),
     ).toBe('new_date "2026-12-24" → "2026-12-27"; reason set to "holiday"; note removed; count 2 → 3');
+  });
+});
+
+describe('changedFields', () => {
+  it('names the fields the user changed from the model\'s value, not those typed back to it', () => {
+    const fields = editFields({ new_date: '2027-01-05', reason: 'late' }, ['new_date', 'reason']);
+    expect(changedFields(fields, {})).toEqual([]);
+    expect(changedFields(fields, { new_date: '2027-01-05' })).toEqual([]);
+    expect(changedFields(fields, { new_date: '2027-01-09', reason: 'late' })).toEqual(['new_date']);
   });
 });

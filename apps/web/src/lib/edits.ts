@@ -1,4 +1,4 @@
-import { type ArgumentEdit, argumentEdits } from '@edgetool/core';
+import { type ArgumentEdit, argumentEdits, type JsonSchema } from '@edgetool/core';
 
 /** One argument the user may change on an approval card, with the control that suits its value. */
 export interface EditField {
@@ -12,19 +12,53 @@ export interface EditField {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The fields of an approval card for the arguments the server lets the user edit (`ToolCallView.editable`). */
-export function editFields(input: unknown, editable: true | readonly string[] | undefined): EditField[] {
+/**
+ * Whether `text` is a YYYY-MM-DD day that exists (not 2027-02-29 or 2026-13-01): the only values a date control shows;
+ * it shows any other one as empty.
+ */
+function isCalendarDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  return year > 0 && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * The control a JSON Schema asks for (`type`, or its one non-null form: `['number', 'null']`, `anyOf [..., null]`, as
+ * strict mode writes an optional argument); `undefined` when it says no one type.
+ */
+function schemaKind(schema: unknown): EditField['kind'] | undefined {
+  if (!isRecord(schema)) return undefined;
+  if (Array.isArray(schema.anyOf)) {
+    const forms = schema.anyOf.filter((form) => !(isRecord(form) && form.type === 'null'));
+    return forms.length === 1 ? schemaKind(forms[0]) : undefined;
+  }
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null');
+  if (types.length !== 1) return undefined;
+  const [type] = types;
+  if (type === 'number' || type === 'integer') return 'number';
+  if (type === 'string') return schema.format === 'date' ? 'date' : 'text';
+  return type === 'boolean' || type === 'object' || type === 'array' ? 'json' : undefined;
+}
+
+/**
+ * The fields of an approval card for the arguments the server lets the user edit (`ToolCallView.editable`). The
+ * model's value decides each control; for an argument the model left out, the tool's input `schema` does (from
+ * `GET /api/tools`), so an optional number is sent back as a number.
+ */
+export function editFields(input: unknown, editable: true | readonly string[] | undefined, schema?: JsonSchema): EditField[] {
   if (editable === undefined || !isRecord(input)) return [];
   const keys = editable === true ? Object.keys(input) : editable;
+  const properties = isRecord(schema?.properties) ? schema.properties : {};
   return keys.map((key) => {
     const value = input[key];
     if (typeof value === 'string') {
-      const kind = DATE.test(value) ? 'date' : value.includes('\n') || value.length > 80 ? 'long-text' : 'text';
+      // A date that does not exist stays text, so the user sees what the model asked and can correct it.
+      const kind = isCalendarDate(value) ? 'date' : value.includes('\n') || value.length > 80 ? 'long-text' : 'text';
       return { key, kind, initial: value };
     }
     if (typeof value === 'number') return { key, kind: 'number', initial: String(value) };
-    // An argument the model left out: text, the common case for an optional field (a reason, a note).
-    if (value === undefined) return { key, kind: 'text', initial: '' };
+    // An argument the model left out: what its schema asks for, else text (the common case: a reason, a note).
+    if (value === undefined) return { key, kind: (Object.hasOwn(properties, key) ? schemaKind(properties[key]) : undefined) ?? 'text', initial: '' };
     return { key, kind: 'json', initial: JSON.stringify(value, null, 2) };
   });
 }
@@ -48,7 +82,7 @@ export function editedInput(input: unknown, fields: readonly EditField[], values
     }
     if (field.kind === 'date') {
       // The date control gives '' when it is emptied or holds a date it cannot read: there is no date to send.
-      if (!DATE.test(text)) return { ok: false, key: field.key, message: `${field.key}: enter a date.` };
+      if (!isCalendarDate(text)) return { ok: false, key: field.key, message: `${field.key}: enter a date.` };
       edited[field.key] = text;
     } else if (field.kind === 'number') {
       const number = Number(text);
@@ -66,6 +100,14 @@ export function editedInput(input: unknown, fields: readonly EditField[], values
   }
   const edits = argumentEdits(input, edited);
   return { ok: true, input: edits.length > 0 ? edited : undefined, edits };
+}
+
+/**
+ * The fields whose value the user changed from the model's: while any is, the tool's words on the card
+ * (`requestReason`) describe the arguments as proposed, not as they would be approved.
+ */
+export function changedFields(fields: readonly EditField[], values: Readonly<Record<string, string>>): string[] {
+  return fields.filter((field) => values[field.key] !== undefined && values[field.key] !== field.initial).map((field) => field.key);
 }
 
 /** The user's edits, for a line on the card: `new_date 2026-12-24 → 2026-12-27; reason set to "holiday"`. */

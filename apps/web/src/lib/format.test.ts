@@ -22,6 +22,10 @@ describe('formatting', () => {
     expect(formatDuration(12.4)).toBe('12 ms');
     expect(formatDuration(1834)).toBe('1.8 s');
     expect(formatDuration(undefined)).toBe('–');
+    // At a unit's edge, the next unit: not "1.00 ms" or "1000 ms".
+    expect(formatDuration(0.998)).toBe('1 ms');
+    expect(formatDuration(999.6)).toBe('1.0 s');
+    expect(formatDuration(999.4)).toBe('999 ms');
   });
 
   it("an answer's tokens: a label, and a title with what is known", () => {
@@ -113,7 +117,7 @@ describe('images in tool outputs', () => {
 
   it('shows the JSON without the base64', () => {
     const output = { total: 3, image: { type: 'image', data: PNG, mediaType: 'image/png' } };
-    expect(withoutFileData(output)).toEqual({ total: 3, image: { type: 'image', data: '<image/png, 0.1 KB of base64>', mediaType: 'image/png' } });
+    expect(withoutFileData(output)).toEqual({ total: 3, image: { type: 'image', data: '<image/png, 68 B of base64>', mediaType: 'image/png' } });
     expect(output.image.data).toBe(PNG);
     expect(withoutFileData({ a: 1 })).toEqual({ a: 1 });
     expect(withoutFileData('text')).toBe('text');
@@ -161,6 +165,8 @@ describe('PDFs in tool outputs', () => {
     expect(formatBytes(1024)).toBe('1.0 KB');
     expect(formatBytes(1259)).toBe('1.2 KB');
     expect(formatBytes(3.4 * 1024 * 1024)).toBe('3.4 MB');
+    expect(formatBytes(1024 * 1024 - 1)).toBe('1.0 MB');
+    expect(formatBytes(1023.9 * 1024)).toBe('1023.9 KB');
   });
 
   it('shows the JSON without the base64 of a PDF, and leaves a part that fails the check as it is', () => {
@@ -170,5 +176,11 @@ describe('PDFs in tool outputs', () => {
     expect(withoutFileData(invoice)).toEqual({ ...invoice, data: '<application/pdf, 1.2 KB of base64>' });
     const notPdf = { type: 'document', data: btoa('hello'), mediaType: 'application/pdf' };
     expect(withoutFileData({ document: notPdf })).toEqual({ document: notPdf });
+  });
+
+  it('gives the size in the unit that fits, as the link does: a PDF of several MB is not thousands of KB', () => {
+    const scan = { ...invoice, data: btoa(`%PDF-1.4\n${' '.repeat(3.4 * 1024 * 1024 - 9)}`) };
+    expect(outputDocuments(scan)[0]?.label).toBe('Open invoice-A-1001.pdf (3.4 MB)');
+    expect(withoutFileData(scan)).toEqual({ ...invoice, data: '<application/pdf, 3.4 MB of base64>' });
   });
 });

@@ -5,8 +5,9 @@ import type { ToolCallStatus } from '@edgetool/react';
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '–';
-  if (ms < 1) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  // Each unit up to the value that would round to the next one: 999.6 ms is "1.0 s", not "1000 ms".
+  if (ms < 0.995) return `${ms.toFixed(2)} ms`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
@@ -142,20 +143,20 @@ function base64Size(data: string): number {
 /** A size for humans: `850 B`, `1.2 KB`, `3.4 MB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1023.95 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**
- * The output for its JSON view, the base64 of each image and PDF replaced by a short note (the card shows the image
- * itself, and a link that opens the PDF).
+ * The output for its JSON view, the base64 of each image and PDF replaced by a short note with the file's size (the
+ * card shows the image itself, and a link that opens the PDF).
  */
 export function withoutFileData(output: unknown): unknown {
   const short = (value: unknown): unknown => {
     const file = asImage(value) ?? asDocument(value);
     if (file === undefined) return value;
     const { data } = value as { data: string };
-    return { ...(value as object), data: `<${file.mediaType}, ${Math.round((data.length * 3) / 4 / 102.4) / 10} KB of base64>` };
+    return { ...(value as object), data: `<${file.mediaType}, ${formatBytes(base64Size(data))} of base64>` };
   };
   const own = short(output);
   if (own !== output) return own;

@@ -1,3 +1,5 @@
+import { ToolError } from '@edgetool/core';
+
 /** One line of the cart. */
 export interface CartItem {
   readonly name: string;
@@ -21,9 +23,15 @@ export interface CartStore {
   subscribe(listener: () => void): () => void;
 }
 
+/**
+ * Whether a stored entry is one `cart_add` could have written: a whole quantity of at least 1, no price or a finite one
+ * of at least 0. Anything else (a negative or fractional quantity, a price of 1e999) would falsify the count and total.
+ */
 function isItem(value: unknown): value is CartItem {
   const v = value as Partial<CartItem> | null;
-  return typeof v === 'object' && v !== null && typeof v.name === 'string' && typeof v.quantity === 'number' && (v.price === undefined || typeof v.price === 'number');
+  if (typeof v !== 'object' || v === null || typeof v.name !== 'string') return false;
+  const { quantity, price } = v;
+  return Number.isSafeInteger(quantity) && (quantity as number) >= 1 && (price === undefined || (Number.isFinite(price) && (price as number) >= 0));
 }
 
 function summarize(items: readonly CartItem[]): CartSummary {
@@ -33,12 +41,14 @@ function summarize(items: readonly CartItem[]): CartSummary {
 }
 
 /**
- * Creates the cart store. Same-name items merge (quantities add up, the latest price wins); corrupt
- * storage reads as an empty cart; without storage (private mode, tests) the cart lives in memory.
+ * Creates the cart store. Same-name items merge (quantities add up, the latest price wins); corrupt storage reads as
+ * an empty cart, and a corrupt entry is left out; without storage (private mode, tests) the cart lives in memory. What
+ * another tab writes to the same storage shows at once: in `summary()`, and to subscribers (`storage` events).
  */
 export function createCartStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined, key = 'edgetool.cart'): CartStore {
   let memory: readonly CartItem[] = [];
-  let snapshot: CartSummary | undefined;
+  // The summary last read, with the stored text it was read from: another tab may change that text at any time.
+  let snapshot: { readonly raw: string | null; readonly summary: CartSummary } | undefined;
   const listeners = new Set<() => void>();
 
   const read = (): readonly CartItem[] => {
@@ -53,8 +63,13 @@ export function createCartStore(storage: Pick<Storage, 'getItem' | 'setItem' | '
   const write = (items: readonly CartItem[]) => {
     memory = items;
     if (storage) {
-      if (items.length === 0) storage.removeItem(key);
-      else storage.setItem(key, JSON.stringify(items));
+      try {
+        if (items.length === 0) storage.removeItem(key);
+        else storage.setItem(key, JSON.stringify(items));
+      } catch (error) {
+        // Words for the model and the user (a ToolError stays visible under 'hide-unexpected'): the cart did not change.
+        throw new ToolError('execution-failed', "This browser's storage is full, so the cart was not changed. Deleting old chats frees room.", { cause: error });
+      }
     }
     snapshot = undefined;
     for (const listener of listeners) listener();
@@ -62,8 +77,12 @@ export function createCartStore(storage: Pick<Storage, 'getItem' | 'setItem' | '
 
   return {
     summary() {
-      snapshot ??= summarize(read());
-      return snapshot;
+      let raw: string | null = null;
+      try {
+        raw = storage?.getItem(key) ?? null;
+      } catch {}
+      if (snapshot === undefined || snapshot.raw !== raw) snapshot = { raw, summary: summarize(read()) };
+      return snapshot.summary;
     },
     add({ name, quantity = 1, price }) {
       const items = [...read()];
@@ -81,7 +100,16 @@ export function createCartStore(storage: Pick<Storage, 'getItem' | 'setItem' | '
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      // Another tab's change to the cart (the same localStorage): the listener reads it anew.
+      const onStorage = (event: StorageEvent) => {
+        if (event.key === key || event.key === null) listener();
+      };
+      const target = storage !== undefined && typeof window !== 'undefined' ? window : undefined;
+      target?.addEventListener('storage', onStorage);
+      return () => {
+        listeners.delete(listener);
+        target?.removeEventListener('storage', onStorage);
+      };
     },
   };
 }

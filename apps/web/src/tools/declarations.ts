@@ -4,7 +4,10 @@
 import { type AnyTool, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 
-const isoDate = v.pipe(v.string(), v.isoDate(), v.description('A date as YYYY-MM-DD'));
+/** Whether a YYYY-MM-DD text names a day of the calendar (valibot's `isoDate` takes 2027-02-30). */
+const isRealDay = (text: string): boolean => new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+const isoDate = v.pipe(v.string(), v.isoDate(), v.check(isRealDay, 'That day does not exist'), v.description('A date as YYYY-MM-DD'));
 
 /** `browser_time_zone`: the browser's time zone, locale and local time. */
 export const browserTimeZoneSpec = {
@@ -18,11 +21,18 @@ export const browserTimeZoneSpec = {
 export const pickDateSpec = {
   name: 'pick_date',
   description: 'Ask the user to pick a date in a date picker (for example a delivery date). Returns the chosen date.',
-  input: v.object({
-    question: v.pipe(v.string(), v.minLength(1), v.description('What the user is asked, e.g. "Which delivery date suits you?"')),
-    min: v.optional(isoDate),
-    max: v.optional(isoDate),
-  }),
+  // A range with no day in it leaves the user nothing to choose: refused, so the model reads why.
+  input: v.pipe(
+    v.object({
+      question: v.pipe(v.string(), v.minLength(1), v.description('What the user is asked, e.g. "Which delivery date suits you?"')),
+      min: v.optional(isoDate),
+      max: v.optional(isoDate),
+    }),
+    v.forward(
+      v.check(({ min, max }) => min === undefined || max === undefined || min <= max, 'max is before min: no day can be chosen'),
+      ['max'],
+    ),
+  ),
   policy: { runsOn: 'client', effects: 'read' },
 } as const;
 

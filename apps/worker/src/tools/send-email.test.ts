@@ -29,9 +29,12 @@ describe('send_email', () => {
     expect(await outbox()).toEqual([]);
   });
 
-  it('is destructive: pauses for approval and queues nothing before it', async () => {
+  it('is destructive: pauses for approval and queues nothing before it; the card names the recipient the order gives', async () => {
     const pending = await call('send_email', args);
-    expect(pending.outcome.type).toBe('approval-required');
+    expect(pending.outcome).toMatchObject({
+      type: 'approval-required',
+      reason: 'Sends this e-mail to Margaret Hamilton <margaret.hamilton@example.com> about order A-1006.',
+    });
     expect(await outbox()).toEqual([]);
   });
 

@@ -58,6 +58,11 @@ export const sendEmail = defineDemoTool({
     check: async ({ order_id }, ctx) => {
       await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
     },
+    // The recipient is not in the arguments: the card names who the mail goes to, as the order says.
+    approvalReason: async ({ order_id }, ctx) => {
+      const order = await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
+      return `Sends this e-mail to ${order.customer} <${order.email}> about order ${order.id}.`;
+    },
     // A deployment without the EMAIL_LIMITER binding never offers the tool: it would refuse every call (no limit, no mail).
     available: (run) => run.deps?.emailLimiter !== undefined,
     // Checked after the approval (a request waiting for the user spends nothing), per conversation in this demo.

@@ -17,7 +17,7 @@ const events = () => rows<EventRow>('SELECT order_id, kind, details, call_id, cr
 describe('update_delivery_date', () => {
   it('pauses for approval through the executor and writes nothing until approved', async () => {
     const pending = await call('update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-08' }, { id: 'c-pause' });
-    expect(pending.outcome).toEqual({ type: 'approval-required', ticket: undefined, reason: undefined });
+    expect(pending.outcome).toEqual({ type: 'approval-required', ticket: undefined, reason: 'Order A-1002 of Grace Hopper moves from 2026-12-03 to 2026-12-08: 9 days late.' });
     expect(pending.content).toMatch(/Waiting for the user to approve/);
     expect(await order('A-1002')).toMatchObject({ delivery_date: '2026-12-03', delay_days: 4 });
     expect(await events()).toEqual([]);

@@ -64,6 +64,12 @@ export const updateDeliveryDate = defineDemoTool({
     check: async (args, ctx) => {
       await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
     },
+    // What the move does, worked out from the order, not taken from the model's words.
+    approvalReason: async (args, ctx) => {
+      const { order, delayDays } = await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
+      const late = delayDays === 0 ? 'on time' : `${delayDays} ${delayDays === 1 ? 'day' : 'days'} late`;
+      return `Order ${order.id} of ${order.customer} moves from ${order.delivery_date} to ${args.new_date}: ${late}.`;
+    },
   },
   async execute(args, ctx): Promise<UpdateDeliveryDateResult> {
     const deps = requireDeps(ctx.run.deps, ctx.tool.name);

@@ -1,21 +1,25 @@
 import {
   type AnyTool,
   type ApprovalDecision,
+  approvalReasonOf,
   argumentEdits,
   availableTools,
   CallContext,
   coerceToSchema,
   createExecutor,
   createSerializer,
+  dropOptionalNulls,
   type ModelContent,
   outcomeModelText,
   type RunContext,
+  type StrictJsonSchema,
   runCallCount,
   type ToolCall,
   type ToolCallResult,
   type ToolExecutor,
   type ToolProgressEvent,
   type ToolRegistry,
+  toStrictJsonSchema,
   toToolError,
   validateWithSchema,
   withEditNote,
@@ -151,27 +155,39 @@ function historyText(tool: AnyTool, id: string, input: unknown, output: unknown,
  */
 export async function approvalStatus(tool: AnyTool, id: string, input: unknown, run: RunContext, mode: ExecutionMode): Promise<ToolApprovalStatus> {
   if (runsOnCaller(tool, mode)) return 'not-applicable';
-  const reason = typeof tool.metadata.approvalReason === 'string' ? tool.metadata.approvalReason : undefined;
-  const ask: ToolApprovalStatus = reason ? { type: 'user-approval', reason } : 'user-approval';
-  const { needsApproval: rule, maxCallsPerRun: max, check } = tool.policy;
-  if (mode === 'manual' && check === undefined) return ask;
+  const { needsApproval: rule, maxCallsPerRun: max, check, approvalReason } = tool.policy;
+  const fixed: ToolApprovalStatus = typeof approvalReason === 'string' ? { type: 'user-approval', reason: approvalReason } : 'user-approval';
+  if (mode === 'manual' && check === undefined && typeof approvalReason !== 'function') return fixed;
   if (mode === 'internal') {
     if (rule === false) return 'not-applicable';
     // A call its per-run limit will refuse never asks a human: it runs into the executor, which reports the limit.
     if (max !== undefined && runCallCount(run, tool) >= max) return 'not-applicable';
   }
-  // The executor coerces before it validates (`policy.coerce`): decide on the same input, or a quoted number skips the human.
+  // The executor reads a strict model's nulls as absent (`policy.strict`) and coerces (`policy.coerce`) before it
+  // validates: decide on the same input, or a quoted number or a left-out optional argument skips the human.
+  const sent = tool.policy.strict ? dropOptionalNulls(input, tool.jsonSchema) : input;
   let checked: Awaited<ReturnType<typeof validateWithSchema>>;
   try {
-    checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(input, tool.jsonSchema) : input);
+    checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(sent, tool.jsonSchema) : sent);
   } catch {
     // A schema that throws (a remote tool's `$ref` to nowhere): the executor refuses the call as invalid-input.
     return 'not-applicable';
   }
   if (!checked.ok) return 'not-applicable';
   const ctx = lightContext(tool, id, checked.value, run);
-  if (mode === 'internal' && !(await ruleAsks(rule, checked.value, ctx))) return 'not-applicable';
-  return (await refusedByCheck(check, checked.value, ctx)) ? 'not-applicable' : ask;
+  const asks = await ruleAsks(rule, checked.value, ctx);
+  if (mode === 'internal' && !asks) return 'not-applicable';
+  if (await refusedByCheck(check, checked.value, ctx)) return 'not-applicable';
+  // The tool's words only for a call its rule asks a human about, as the executor makes them: in manual mode a call the
+  // rule lets through still goes to the browser chain, and a reason that threw must not let it skip that chain.
+  if (typeof approvalReason !== 'function' || !asks) return fixed;
+  try {
+    const reason = await approvalReasonOf(ctx);
+    return reason === undefined ? 'user-approval' : { type: 'user-approval', reason };
+  } catch {
+    // A reason that throws refuses the call, as a check does: the executor's approval layer throws again and reports it.
+    return 'not-applicable';
+  }
 }
 
 /**
@@ -201,6 +217,25 @@ async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown
   }
 }
 
+/** Each strict tool's rewritten schema, made once per tool. */
+const strictSchemas = new WeakMap<AnyTool, StrictJsonSchema>();
+
+/**
+ * The input schema a tool goes out with, and whether it goes out strict (`policy.strict`): the strict rewrite, or the
+ * schema as it is when it has none, with a warning the first time (a schema OpenAI refuses in strict mode would fail
+ * every request, not just this tool's calls). `toStrictJsonSchema(tool.jsonSchema)` says why.
+ */
+function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?: true } {
+  if (!tool.policy.strict) return { schema: tool.jsonSchema };
+  let made = strictSchemas.get(tool);
+  if (made === undefined) {
+    made = toStrictJsonSchema(tool.jsonSchema);
+    strictSchemas.set(tool, made);
+    if (!made.strict) console.warn(`edgetool: tool "${tool.name}" asks for strict mode, but its input schema has no strict form (${made.reason}): it goes out non-strict.`);
+  }
+  return made.strict ? { schema: made.schema, strict: true } : { schema: tool.jsonSchema };
+}
+
 /**
  * Turns edgetool tools into an AI SDK `ToolSet` whose `execute` runs the edgetool executor and chain,
  * for users who call `generateText`/`streamText` themselves. Failures throw {@link ToolCallFailed}
@@ -222,9 +257,11 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   // Only the tools this run may see (`policy.available`), unless told to keep the others: the executor refuses them.
   const all = options.tools ?? (await executor.registry.tools());
   for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run)) {
+    const wire = wireSchema(tool);
     const base = {
       description: tool.description,
-      inputSchema: jsonSchema(tool.jsonSchema as JSONSchema7),
+      inputSchema: jsonSchema(wire.schema as JSONSchema7),
+      ...(wire.strict ? { strict: true } : {}),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
         toToolOutput(texts.get(toolCallId) ?? historyText(tool, toolCallId, input, output, run, edited), files),
     };

@@ -1,6 +1,6 @@
 // Approving a call with edited arguments: the client adds an edit part beside its approval; the loop runs the call with
 // the edited arguments (when the tool's `policy.editable` allows them), tells the model what changed, and seals them.
-import { createRunContext, createTicketSigner, defineTool, editNote } from '@edgetool/core';
+import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, editNote, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
@@ -8,6 +8,7 @@ import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/
 import { createChatAgent } from './chat-agent.ts';
 import { EDIT_PART, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
+import { refused } from '../test-support/chat-streams.ts';
 
 const keys = [{ id: 'k1', secret: 'edits-secret-edits-secret-edits-secret' }];
 const proposed = { order_id: 'A-1001', new_date: '2026-12-24' };
@@ -15,6 +16,10 @@ const edited = { order_id: 'A-1001', new_date: '2026-12-27' };
 const run = () => createRunContext({ conversationId: 'conv-1' });
 
 function fixture(...steps: Parameters<typeof scriptedModel>) {
+  return fixtureWith(createTicketSigner({ keys }), ...steps);
+}
+
+function fixtureWith(tickets: ReturnType<typeof createTicketSigner>, ...steps: Parameters<typeof scriptedModel>) {
   const writes: unknown[] = [];
   const move = defineTool({
     name: 'update_delivery_date',
@@ -28,7 +33,7 @@ function fixture(...steps: Parameters<typeof scriptedModel>) {
   });
   const send = defineTool({ name: 'send_email', description: 'Send', input: v.object({ to: v.string() }), policy: { effects: 'destructive' }, execute: () => 'sent' });
   const model = scriptedModel(...steps);
-  const agent = createChatAgent({ model, tools: [move, send], tickets: createTicketSigner({ keys }) });
+  const agent = createChatAgent({ model, tools: [move, send], tickets });
   return { agent, model, writes };
 }
 
@@ -143,8 +148,34 @@ describe('approving with edited arguments in the chat loop', () => {
     expect(result.output.value).toMatch(/^The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27"/);
   });
 
-  it('answers the same continuation sent again with another edit as the first one ran: its seal records the first edit', async () => {
-    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('Moved, as I said.'), textStep('ok'));
+  it('refuses the same continuation sent again with another edit, or none: it would run other arguments than the first', async () => {
+    const { agent, model, first, writes } = await pending(textStep('Moved.'), textStep('never'));
+    await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    for (const messages of [approveWithEdits(first.messages, 'c1', { ...edited, new_date: '2027-05-05' }), respondToApproval(first.messages, 'c1', true)]) {
+      const error = await refused(agent.generate({ messages, run: run() }));
+      expect(error.problem).toBe('forged-approval');
+      expect(error.message).toMatch(/answered before with another decision/);
+    }
+    expect(writes).toEqual([edited]);
+    expect(model.doStreamCalls).toHaveLength(2);
+    // And the other way round: approved as proposed, sent again with an edit.
+    const plain = await pending(textStep('Moved.'), textStep('never'));
+    await plain.agent.generate({ messages: respondToApproval(plain.first.messages, 'c1', true), run: run() });
+    expect((await refused(plain.agent.generate({ messages: approveWithEdits(plain.first.messages, 'c1', edited), run: run() }))).problem).toBe('forged-approval');
+    expect(plain.writes).toEqual([proposed]);
+  });
+
+  it('with a nonce store that keeps no decisions, answers a copy with another edit as the first one ran: its seal records the first edit', async () => {
+    const memory = createMemoryNonceStore();
+    const nonceStore: NonceStore = { claim: (nonce, expiresAt) => memory.claim(nonce, expiresAt) };
+    const { agent, model, writes } = fixtureWith(
+      createTicketSigner({ keys, nonceStore }),
+      callsStep([['c1', 'update_delivery_date', proposed]]),
+      textStep('Moved.'),
+      textStep('Moved, as I said.'),
+      textStep('ok'),
+    );
+    const first = await agent.generate({ messages: 'Move A-1001 to Dec 24', run: run() });
     await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
     const again = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', { ...edited, new_date: '2027-05-05' }), run: run() });
     expect(writes).toEqual([edited]);

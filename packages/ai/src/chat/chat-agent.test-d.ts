@@ -6,6 +6,8 @@ import { type ChatAgent, type ChatAgentOptions, createChatAgent } from './chat-a
 import type { EdgetoolMessageMetadata } from './protocol.ts';
 import { generateTextTurn, type TextTurnRequest } from './text-turn.ts';
 import type { MessageUsage } from './usage.ts';
+import type { RecordedCallResult } from './call-results.ts';
+import type { VerifyContinuationOptions } from './verify-continuation.ts';
 
 interface Db {
   query(sql: string): string;
@@ -97,5 +99,13 @@ describe('chat agent types: toolErrorMessage', () => {
     void createChatAgent({ model: scriptedModel(), tools: [plain], tickets, toolErrorMessage: (error, call) => (error.unexpected ? `Failed (${call.id}).` : undefined) });
     // @ts-expect-error not a preset
     void createChatAgent({ model: scriptedModel(), tools: [plain], tickets, toolErrorMessage: 'hide-all' });
+  });
+});
+
+describe('verifyContinuation types', () => {
+  it('takes the result store lookup the chat loop passes (optional)', () => {
+    expectTypeOf<VerifyContinuationOptions['recorded']>().toEqualTypeOf<
+      ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined
+    >();
   });
 });

@@ -193,6 +193,8 @@ export interface PendingToolCall {
   readonly runsOn: TicketPartData['runsOn'] | undefined;
   /** For an approval: the arguments a human may edit before approving (`true`: any; see `policy.editable`). Absent: none. */
   readonly editable?: true | readonly string[];
+  /** For an approval: what the human reads besides the arguments (the tool's `policy.approvalReason`). Absent: none. */
+  readonly reason?: string;
 }
 
 /** What every finished turn reports, a UI turn ({@link ChatTurnResult}) or a text turn (`TextTurnResult`). */
@@ -300,7 +302,8 @@ export const UNFINISHED_CALL_TEXT =
 
 /**
  * The history as the model reads it: each unfinished call (see `VerifiedContinuation.unfinished`) gets its recorded
- * result, or {@link UNFINISHED_CALL_TEXT}. The AI SDK refuses an approved call without a result in the history.
+ * result, or {@link UNFINISHED_CALL_TEXT}; a denial reads as denied. The AI SDK refuses an approved call without a
+ * result in the history.
  */
 async function withUnfinishedResults(
   messages: EdgetoolUIMessage[],
@@ -313,6 +316,8 @@ async function withUnfinishedResults(
     const parts = message.parts.map((part) => {
       const id = (part as { toolCallId?: unknown }).toolCallId;
       if (typeof id !== 'string' || !unfinished.has(id)) return part;
+      // A denial stays one: the model must not read that the user approved a call they refused.
+      if ((part as { approval?: { approved?: unknown } }).approval?.approved === false) return { ...part, state: 'output-denied' } as typeof part;
       const result = results.get(id);
       return (result !== undefined && 'output' in result
         ? { ...part, state: 'output-available', output: result.output }
@@ -405,6 +410,7 @@ function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
       ticket: ticket?.ticket,
       runsOn: ticket?.runsOn,
       ...(part.state === 'approval-requested' && ticket?.editable !== undefined ? { editable: ticket.editable } : {}),
+      ...(part.state === 'approval-requested' && typeof part.approval?.requestReason === 'string' ? { reason: part.approval.requestReason } : {}),
     });
   }
   return pending;
@@ -514,7 +520,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', 'Invalid messages: a client may send user and assistant messages only, not system messages.');
     }
 
-    const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId });
+    const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
+    const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId, recorded });
     const results = new Map<string, ToolCallResult>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
@@ -525,7 +532,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
-    const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
     const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     let usage = emptyUsage();
     let ended: () => void = () => {};

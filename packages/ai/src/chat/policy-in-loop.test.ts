@@ -180,3 +180,89 @@ describe('an approval rule (needsApproval) that throws', () => {
     });
   }
 });
+
+describe('policy.approvalReason in the chat loop', () => {
+  function pay(reason: (input: { amount: number; to: string }) => string) {
+    const paid: number[] = [];
+    const tool = defineTool({
+      name: 'pay',
+      description: 'Pay someone',
+      input: v.object({ amount: v.number(), to: v.string() }),
+      policy: { effects: 'write', coerce: true, approvalReason: (input, ctx) => `${reason(input)} (${ctx.run.userId})` },
+      execute: ({ amount }) => {
+        paid.push(amount);
+        return 'paid';
+      },
+    });
+    return { tool, paid };
+  }
+  const payStep = () => callsStep([['p1', 'pay', { amount: '40', to: 'Bob' }]]);
+
+  for (const mode of ['internal', 'manual'] as const) {
+    it(`${mode} mode: the approval request carries the tool's words, made from the coerced input, in the stream, the message and pending`, async () => {
+      const { tool, paid } = pay(({ amount, to }) => `Sends ${amount.toFixed(2)} EUR to ${to}.`);
+      const agent = createChatAgent({ model: scriptedModel(payStep(), textStep('never')), tools: [tool], tickets: tickets() });
+      const turn = await agent.stream({ messages: 'pay Bob 40', mode, run: createRunContext({ conversationId: 'conv-1', userId: 'ada' }) });
+      const chunks: { type: string; reason?: string }[] = [];
+      for await (const chunk of turn.stream as unknown as AsyncIterable<{ type: string; reason?: string }>) chunks.push(chunk);
+      const result = await turn.result;
+      const words = 'Sends 40.00 EUR to Bob. (ada)';
+      expect(chunks.find((c) => c.type === 'tool-approval-request')?.reason).toBe(words);
+      expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'p1', kind: 'approval', reason: words })]);
+      const part = result.message.parts.find((p) => p.type === 'tool-pay') as { approval?: { requestReason?: string } } | undefined;
+      expect(part?.approval?.requestReason).toBe(words);
+      expect(paid).toEqual([]);
+    });
+  }
+
+  it('the text turn reports the words with its pending call', async () => {
+    const { tool } = pay(({ to }) => `Pays ${to}.`);
+    const agent = createChatAgent({ model: scriptedModel(payStep(), textStep('never')), tools: [tool], tickets: tickets() });
+    const result = await generateTextTurn(agent, { messages: 'pay', run: createRunContext({ userId: 'ada' }) });
+    expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'p1', kind: 'approval', reason: 'Pays Bob. (ada)' })]);
+  });
+
+  it('a reason that throws asks no human and does not fail the turn: nothing runs and the model reads the error', async () => {
+    const { tool, paid } = pay(() => {
+      throw new ToolError('invalid-input', 'Bob has no account here.');
+    });
+    const model = scriptedModel(payStep(), textStep('I cannot pay Bob.'));
+    const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+    const result = await agent.generate({ messages: 'pay', run: createRunContext({ conversationId: 'conv-1' }) });
+    expect(result.pending).toEqual([]);
+    expect(result.text).toBe('I cannot pay Bob.');
+    expect(paid).toEqual([]);
+    const [seen] = lastToolResults(model.doStreamCalls[1]);
+    expect((seen?.output as { value: string } | undefined)?.value).toBe('Error (invalid-input): Bob has no account here.');
+  });
+});
+
+describe('policy.approvalReason in manual mode', () => {
+  it('a call its rule lets through still goes to the browser chain, and its reason is not asked for (a throwing one could skip that chain)', async () => {
+    const ran: string[] = [];
+    let reasons = 0;
+    const note = defineTool({
+      name: 'note',
+      description: 'Write a note',
+      input: v.object({ text: v.string() }),
+      policy: {
+        effects: 'write',
+        needsApproval: ({ text }) => text.length > 100,
+        approvalReason: () => {
+          reasons++;
+          throw new Error('reason service down');
+        },
+      },
+      execute: ({ text }) => {
+        ran.push(text);
+        return 'noted';
+      },
+    });
+    const agent = createChatAgent({ model: scriptedModel(callsStep([['n1', 'note', { text: 'short' }]]), textStep('never')), tools: [note], tickets: tickets() });
+    const result = await agent.generate({ messages: 'note it', mode: 'manual', run: createRunContext({ conversationId: 'conv-1' }) });
+    expect(result.pending).toEqual([expect.objectContaining({ toolCallId: 'n1', kind: 'approval' })]);
+    expect(result.pending[0]).not.toHaveProperty('reason');
+    expect(ran).toEqual([]);
+    expect(reasons).toBe(0);
+  });
+});

@@ -129,7 +129,8 @@ export interface AnyToolPart {
   readonly input?: unknown;
   readonly output?: unknown;
   readonly errorText?: string;
-  readonly approval?: { readonly id: string; readonly approved?: boolean; readonly reason?: string };
+  /** `requestReason`: why the server asks (the tool's `policy.approvalReason`); `reason`: the human's, with the answer. */
+  readonly approval?: { readonly id: string; readonly approved?: boolean; readonly reason?: string; readonly requestReason?: string };
 }
 
 /** The tool parts of a message. */

@@ -130,7 +130,7 @@ export function answerApprovals(
  * last step can leave calls waiting (either stops the loop), so a turn's response messages are enough.
  */
 export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<PendingToolCall, 'runsOn'>[] {
-  const calls = new Map<string, { toolName: string; input: unknown; approval: boolean }>();
+  const calls = new Map<string, { toolName: string; input: unknown; approval: boolean; reason?: string | undefined }>();
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
     if (message.role === 'assistant') {
@@ -138,14 +138,24 @@ export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<Pendi
         if (part.type === 'tool-call' && part.providerExecuted !== true) calls.set(part.toolCallId, { toolName: part.toolName, input: part.input, approval: false });
         else if (part.type === 'tool-approval-request') {
           const call = calls.get(part.toolCallId);
-          if (call) call.approval = true;
+          if (call) {
+            call.approval = true;
+            call.reason = part.reason;
+          }
         }
       }
     } else if (message.role === 'tool') {
       for (const part of message.content as ToolPart[]) if (part.type === 'tool-result') calls.delete(part.toolCallId);
     }
   }
-  return [...calls].map(([toolCallId, call]) => ({ toolCallId, toolName: call.toolName, input: call.input, kind: call.approval ? 'approval' : 'client', ticket: undefined }));
+  return [...calls].map(([toolCallId, call]) => ({
+    toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    kind: call.approval ? 'approval' : 'client',
+    ticket: undefined,
+    ...(call.reason === undefined ? {} : { reason: call.reason }),
+  }));
 }
 
 /** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */

@@ -1,6 +1,16 @@
-import { type ApprovalDecision, type SealSubject, TicketError, type TicketSigner, type TicketSubject, type ToolRegistry, ToolError } from '@edgetool/core';
+import {
+  type ApprovalDecision,
+  hashArguments,
+  type SealSubject,
+  TicketError,
+  type TicketSigner,
+  type TicketSubject,
+  type ToolRegistry,
+  ToolError,
+} from '@edgetool/core';
 import { type AnyToolPart, dataByCallId, EDIT_PART, type EditPartData, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
-import { sealSubject } from './proofs.ts';
+import type { RecordedCallResult } from './call-results.ts';
+import { type SealedCall, sealSubject } from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
 export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'duplicate-call' | 'ticket';
@@ -42,7 +52,8 @@ export interface VerifiedContinuation {
   readonly replayed: ReadonlySet<string>;
   /**
    * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
-   * server's, though it may have expired or been used). Not run; the model does not see them.
+   * server's, though it may have expired or been used). Not run; the model reads a denial as denied, and anything else
+   * as the recorded result or an unknown outcome.
    */
   readonly unfinished: ReadonlySet<string>;
   /**
@@ -64,6 +75,28 @@ interface Check {
   readonly originOnly?: boolean;
   /** What to do instead of refusing when the ticket was already used (a continuation sent again). */
   readonly onReplayed?: () => void;
+  /** A denial of an approval request in the message being continued. */
+  readonly denial?: boolean;
+  /**
+   * What this request decides with its ticket, kept with the nonce (see `TicketVerifyOptions.decision`): an approval's
+   * decision, or a client result's answer.
+   */
+  readonly decision?: string;
+}
+
+/** Options for {@link verifyContinuation}. */
+export interface VerifyContinuationOptions {
+  readonly tickets: TicketSigner;
+  readonly registry: ToolRegistry;
+  readonly conversationId: string;
+  /**
+   * The recorded result of an approved call of this conversation (the chat loop's `callResults`), `undefined` when none.
+   * A continuation sent again that denies a call whose ticket was used, and which has a record (it was approved and
+   * ran), is refused: it is not the same continuation, and its denial would be sealed for a call that ran. Only needed
+   * with a nonce store that keeps no decisions (no `claimDecision`): one that does refuses every copy that decides
+   * otherwise than the first, whether its call ran, still runs, or was given up on.
+   */
+  readonly recorded?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
 }
 
 /**
@@ -76,9 +109,9 @@ interface Check {
  */
 export async function verifyContinuation(
   messages: readonly { readonly role: string; readonly parts: readonly unknown[] }[],
-  options: { readonly tickets: TicketSigner; readonly registry: ToolRegistry; readonly conversationId: string },
+  options: VerifyContinuationOptions,
 ): Promise<VerifiedContinuation> {
-  const { tickets, registry, conversationId } = options;
+  const { tickets, registry, conversationId, recorded } = options;
   const last = messages.length - 1;
   const continuing = messages[last]?.role === 'assistant';
   const decisions = new Map<string, ApprovalDecision>();
@@ -111,7 +144,7 @@ export async function verifyContinuation(
           // A call a human edited ran with the arguments its seal records: the seal covers those.
           const ran = ranWith(seal, part);
           if (ran !== part.input) edited.set(callId, ran);
-          checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
           continue;
         }
         const ticket = ticketParts.get(callId);
@@ -124,11 +157,14 @@ export async function verifyContinuation(
         }
         const accept = () => accepted.push({ toolCallId: callId, toolName, input: part.input, result });
         checks.push({
+          // Kept with the ticket's nonce: a copy sent again with another answer is refused (`conflict`).
+          decision: await answerOf(result, meta),
           ticket: ticket.ticket,
           subject: { purpose: 'client-result', toolName, callId, args: part.input, conversationId },
           onValid: accept,
-          // The same continuation again (its answer was lost): the client's result for its own call, accepted again.
-          // Nothing runs on the server for it, so taking it twice changes nothing.
+          // The same continuation again (its answer was lost): the client's result for its own call, the same answer as
+          // the first copy's (or any, with a nonce store that keeps no decisions), accepted again. Nothing runs on the
+          // server for it, so taking it twice changes nothing.
           onReplayed: accept,
           problem: 'ticket',
           part,
@@ -139,7 +175,7 @@ export async function verifyContinuation(
         const seal = seals.get(callId);
         if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
         const result = { deniedReason: part.approval?.reason ?? null };
-        checks.push({ ticket: seal.seal, subject: sealSubject({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+        checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
       } else if (part.state === 'approval-responded') {
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
@@ -156,6 +192,7 @@ export async function verifyContinuation(
         const input = edit !== undefined && 'input' in edit ? { input: edit.input } : {};
         const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
         checks.push({
+          decision: await decisionOf(approved, input, meta),
           ticket: ticket.ticket,
           subject,
           onValid: decide,
@@ -167,6 +204,7 @@ export async function verifyContinuation(
           problem: 'forged-approval',
           part,
           consume: true,
+          denial: !approved,
         });
       }
     }
@@ -177,6 +215,25 @@ export async function verifyContinuation(
   const isReplay = (check: Check, error: TicketError | undefined) => error?.reason === 'replayed' && check.onReplayed !== undefined;
   const first = refused.findIndex((error, index) => error !== undefined && !isReplay(checks[index]!, error));
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
+  // A used ticket whose first use kept its decision: a copy that decides otherwise is not the same continuation (an
+  // approval denied while its call runs, a denial approved, a browser tool's result with another answer). Asked before
+  // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing.
+  for (const [index, check] of checks.entries()) {
+    if (check.decision === undefined || !isReplay(check, refused[index])) continue;
+    const error = await problemWith(tickets, check, true);
+    if (error?.reason === 'conflict') throw refusal(check, error);
+  }
+  for (const [index, check] of checks.entries()) {
+    // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
+    // a refusal the server never made into the history (and tell the model a write that happened did not).
+    if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined) continue;
+    if ((await recorded(check.part.toolCallId)) === undefined) continue;
+    const name = toolNameOf(check.part);
+    throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it.`, {
+      toolName: name,
+      callId: check.part.toolCallId,
+    });
+  }
   for (const [index, check] of checks.entries()) {
     // A ticket used before this request (pass 1 saw it), or between the two passes (the same continuation twice at
     // once: the other request runs it).
@@ -189,9 +246,53 @@ export async function verifyContinuation(
   return { decisions, accepted, inputs, replayed, unfinished, edited };
 }
 
+/**
+ * What the seal of a result in the history must cover. Content with no JSON form (nested deeper than the stack, where
+ * `JSON.stringify` throws a RangeError) was never sealed by this server: refused as forged, not a crash.
+ */
+function historySeal(call: SealedCall): SealSubject {
+  try {
+    return sealSubject(call);
+  } catch (error) {
+    throw new ContinuationError('forged-result', `The result of "${call.toolName}" (${call.toolCallId}) has no JSON form this server could have sealed.`, {
+      toolName: call.toolName,
+      callId: call.toolCallId,
+      cause: error,
+    });
+  }
+}
+
 /** The arguments a sealed call ran with: those its seal records (a human edited them), or the part's. */
 function ranWith(seal: SealPartData, part: AnyToolPart): unknown {
   return 'input' in seal ? seal.input : part.input;
+}
+
+/**
+ * What an answer to an approval decides, as kept with its ticket's nonce: approved (with a hash of the arguments a human
+ * edited) or denied. A denial's reason and an approval's note are not part of it: they change what the model reads, not
+ * what runs. Edited arguments with no JSON form (nested deeper than the stack) cannot be approved.
+ */
+async function decisionOf(approved: boolean, edit: { readonly input?: unknown }, meta: { toolName: string; callId: string }): Promise<string> {
+  if (!approved) return 'denied';
+  if (!('input' in edit)) return 'approved';
+  try {
+    return `approved ${await hashArguments(edit.input)}`;
+  } catch (error) {
+    throw new ContinuationError('forged-approval', `The edited arguments of "${meta.toolName}" (${meta.callId}) have no JSON form.`, { ...meta, cause: error });
+  }
+}
+
+/**
+ * What a client answered for a call it ran, as kept with its `client-result` ticket's nonce: the state (`output` or
+ * `error`) and a hash of the canonical JSON of the result (`hashArguments`, as tickets bind arguments), so key order
+ * and the JSON's spacing do not make another answer. A result with no JSON form (nested deeper than the stack) is refused.
+ */
+async function answerOf(result: AcceptedResult['result'], meta: { toolName: string; callId: string }): Promise<string> {
+  try {
+    return `${'output' in result ? 'output' : 'error'} ${await hashArguments(result)}`;
+  } catch (error) {
+    throw new ContinuationError('forged-result', `The result of "${meta.toolName}" (${meta.callId}) has no JSON form.`, { ...meta, cause: error });
+  }
 }
 
 /** The reason a check fails (`undefined`: it passes). Anything but a refused ticket or seal rejects. */
@@ -205,14 +306,25 @@ async function problemWith(tickets: TicketSigner, check: Check, consume: boolean
       throw error;
     }
   }
-  const verdict = await tickets.safeVerify(check.ticket, check.subject, check.originOnly === true ? { origin: true } : { consume });
+  const { decision } = check;
+  const verdict = await tickets.safeVerify(check.ticket, check.subject, check.originOnly === true ? { origin: true } : decision === undefined ? { consume } : { consume, decision });
   return verdict.ok ? undefined : verdict.error;
 }
 
 function refusal(check: Check, cause: ToolError): ContinuationError {
   const name = toolNameOf(check.part);
   const what = check.problem === 'forged-result' ? 'result' : check.problem === 'forged-approval' ? 'approval' : 'client result';
-  return new ContinuationError(check.problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${cause.message}`, {
+  const conflict = (cause as TicketError).reason === 'conflict';
+  // A client result whose ticket was used with another answer is not the result this server took: forged, as an
+  // approval that decides otherwise is (`forged-approval`), not merely a bad ticket.
+  const problem = conflict && check.problem === 'ticket' ? 'forged-result' : check.problem;
+  // A ticket used with another decision: say what that means for a chat (the same request sent again would match).
+  const why = !conflict
+    ? cause.message
+    : check.problem === 'ticket'
+      ? 'it was answered before with another result (another output, or an error instead of an output): this is not the same request sent again.'
+      : 'it was answered before with another decision (approved or denied, or with other edits): this is not the same request sent again.';
+  return new ContinuationError(problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${why}`, {
     toolName: name,
     callId: check.part.toolCallId,
     cause,

@@ -165,6 +165,27 @@ describe('extractArguments', () => {
     expect(extractArguments('change the address', schema)).toEqual({ input: {}, missing: ['orderId', 'address'] });
   });
 
+  it('sends null for a required argument it did not find that accepts null, as a model in strict mode does', () => {
+    // policy.strict's rewrite: the optional `note` and `tags` are required and nullable; `order_id` is required.
+    const schema = object(
+      {
+        order_id: { type: 'string' },
+        new_date: { type: 'string', format: 'date' },
+        note: { type: ['string', 'null'] },
+        tags: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+      },
+      ['order_id', 'new_date', 'note', 'tags'],
+    );
+    expect(extractArguments('Change the delivery date of order A-1001 to 2026-12-24', schema)).toEqual({
+      input: { order_id: 'A-1001', new_date: '2026-12-24', note: null, tags: null },
+      missing: [],
+    });
+    expect(extractArguments('Change the delivery date to 2026-12-24', schema)).toEqual({
+      input: { new_date: '2026-12-24', note: null, tags: null },
+      missing: ['order_id'],
+    });
+  });
+
   it('tolerates schemas that are not objects', () => {
     expect(extractArguments('anything', undefined)).toEqual({ input: {}, missing: [] });
     expect(extractArguments('anything', { type: 'string' })).toEqual({ input: {}, missing: [] });

@@ -108,6 +108,11 @@ export function extractArguments(text: string, schema: unknown): ExtractedArgume
     }
   }
   fillRequiredNumbers(text, properties, input, used);
+  // A required argument that accepts null (strict mode's rewrite of an optional one) is sent as null, as a model in
+  // strict mode does when it leaves it out, instead of being asked for.
+  for (const property of properties) {
+    if (property.required && !Object.hasOwn(input, property.name) && acceptsNull(root.properties?.[property.name])) input[property.name] = null;
+  }
 
   const missing = properties
     .filter((p) => p.required && !Object.hasOwn(input, p.name) && p.node.default === undefined)
@@ -254,6 +259,14 @@ function normalize(raw: unknown): SchemaNode {
   }
   const first = nonNull[0] ?? {};
   return { ...first, ...withoutBranches(node) };
+}
+
+/** Whether a property's schema takes `null`: `type` lists it, or a branch of `anyOf`/`oneOf` is null. */
+function acceptsNull(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const node = raw as SchemaNode;
+  if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
+  return (node.anyOf ?? node.oneOf ?? []).some((branch) => acceptsNull(branch));
 }
 
 function withoutBranches(node: SchemaNode): SchemaNode {

@@ -197,6 +197,32 @@ describe('createOfflineModel', () => {
     expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
   });
 
+  it('reads JSON arguments that go on over several lines, up to the next command', async () => {
+    const { tools } = orderTools();
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools,
+      prompt: 'Run these:\n/getOrder {\n  "orderId": "A-1001"\n}\n/listDelayedOrders {"limit":\n1}',
+    });
+    expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
+      ['getOrder', { orderId: 'A-1001' }],
+      ['listDelayedOrders', { limit: 1 }],
+    ]);
+    // A brace left open does not swallow the command after it: the first passes through as invalid input.
+    const open = await generateText({ model: createOfflineModel(), tools, prompt: '/getOrder {"orderId":\n/listDelayedOrders {"limit":1}' });
+    expect(open.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder', 'listDelayedOrders']);
+    expect(open.steps[0]?.content.some((part) => part.type === 'tool-error' && part.toolName === 'getOrder')).toBe(true);
+  });
+
+  it('reads a slash line as text unless it names a tool or gives JSON arguments', async () => {
+    const { tools } = orderTools();
+    const text = await generateText({ model: createOfflineModel(), tools, prompt: '/tmp is full, where is order A-1001?' });
+    expect(text.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['getOrder', { orderId: 'A-1001' }]]);
+    // An unknown tool with JSON arguments is still a call, so the unknown-tool path can be tried.
+    const unknown = await generateText({ model: createOfflineModel(), tools, prompt: '/nope {"a":1}' });
+    expect(unknown.steps[0]?.content.some((part) => part.type === 'tool-error' && part.toolName === 'nope')).toBe(true);
+  });
+
   it('asks for a missing required argument instead of calling, and uses the answer next turn', async () => {
     const { tools, getOrder } = orderTools();
     const model = createOfflineModel();

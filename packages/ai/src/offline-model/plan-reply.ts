@@ -29,7 +29,8 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
   if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, []) };
 
   // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
-  const slashCalls = parseSlashCommands(ruleInput.userText).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
+  const known = ruleInput.tools.map((t) => t.name);
+  const slashCalls = parseSlashCommands(ruleInput.userText, known).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
   const text = withPendingQuestion(options.prompt, ruleInput.userText);
@@ -48,27 +49,57 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
   return { type: 'tool-calls', calls: [{ toolName: tool.name, input }] };
 }
 
-/** Lines of the form `/tool_name {json}`; each becomes one call, so several lines make parallel calls. */
-export function parseSlashCommands(text: string): OfflineToolCall[] {
+/**
+ * Lines of the form `/tool_name {json}`; each becomes one call, so several lines make parallel calls.
+ *
+ * A line is a command when it names one of `toolNames`, or when its arguments start with `{` (so `/nope {}` still
+ * tests an unknown tool): `/tmp is full` is text. JSON may go on over the next lines (`/tool {` … `}`); arguments that
+ * never parse pass through as text, so the SDK reports invalid input.
+ */
+export function parseSlashCommands(text: string, toolNames?: readonly string[]): OfflineToolCall[] {
   const calls: OfflineToolCall[] = [];
-  for (const line of text.split('\n')) {
-    const match = SLASH_LINE.exec(line);
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = SLASH_LINE.exec(lines[i] ?? '');
     if (match === null) continue;
     const toolName = match[1] ?? '';
     const raw = (match[2] ?? '').trim();
+    if (toolNames !== undefined && !toolNames.includes(toolName) && !raw.startsWith('{')) continue;
     if (raw.length === 0) {
       calls.push({ toolName, input: {} });
       continue;
     }
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-      calls.push({ toolName, input: isObject ? (parsed as Record<string, unknown>) : raw });
-    } catch {
+    const json = raw.startsWith('{') ? readJsonObject(raw, lines, i + 1) : undefined;
+    if (json === undefined) {
       calls.push({ toolName, input: raw });
+      continue;
     }
+    calls.push({ toolName, input: json.value });
+    i = json.lastLine;
   }
   return calls;
+}
+
+/** The JSON object that starts `raw` and may go on over the lines from `next`; `undefined` if it never parses. */
+function readJsonObject(raw: string, lines: readonly string[], next: number): { value: Record<string, unknown>; lastLine: number } | undefined {
+  let text = raw;
+  for (let line = next - 1; ; line++) {
+    const value = parseObject(text);
+    if (value !== undefined) return { value, lastLine: line };
+    // Stop at the next command, or after 200 lines: a brace left open must not swallow the rest of the message.
+    const following = lines[line + 1];
+    if (following === undefined || line + 1 - next >= 200 || SLASH_LINE.test(following)) return undefined;
+    text += `\n${following}`;
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function readPrompt(options: LanguageModelV4CallOptions): OfflineRuleInput {

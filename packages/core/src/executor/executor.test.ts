@@ -356,6 +356,43 @@ describe('executor: policy', () => {
     expect(code(notNumeric.outcome)).toBe('invalid-input');
   });
 
+  it('strict mode: a null for an optional argument reaches the tool as absent, nested too; only when the policy asks for it', async () => {
+    const seen: unknown[] = [];
+    const plan = (strict: boolean) =>
+      defineTool({
+        name: 'plan',
+        description: '',
+        input: v.object({ city: v.string(), days: v.optional(v.number()), note: v.nullish(v.string()), stops: v.optional(v.array(v.object({ at: v.optional(v.string()) }))) }),
+        policy: { strict },
+        execute: (input) => {
+          seen.push(input);
+          return 'ok';
+        },
+      });
+    const args = '{"city":"Paris","days":null,"note":null,"stops":[{"at":null}]}';
+    const strict = await createExecutor({ registry: [plan(true)] }).execute({ id: '1', name: 'plan', arguments: args });
+    expect(strict.outcome).toEqual({ type: 'success', output: 'ok' });
+    expect(seen).toEqual([{ city: 'Paris', note: null, stops: [{}] }]);
+    expect(Object.hasOwn(seen[0] as object, 'days')).toBe(false);
+    const plain = await createExecutor({ registry: [plan(false)] }).execute({ id: '2', name: 'plan', arguments: args });
+    expect(code(plain.outcome)).toBe('invalid-input');
+    // A required argument's null is still refused.
+    const missing = await createExecutor({ registry: [plan(true)] }).execute({ id: '3', name: 'plan', arguments: '{"city":null}' });
+    expect(code(missing.outcome)).toBe('invalid-input');
+  });
+
+  it('strict mode on a raw JSON Schema tool (an MCP tool, say): the null of an optional argument is absent before the schema validates', async () => {
+    const remote = defineTool({
+      name: 'remote',
+      description: '',
+      input: jsonSchema<{ q: string; limit?: number }>({ type: 'object', properties: { q: { type: 'string' }, limit: { type: 'integer' } }, required: ['q'] }),
+      policy: { strict: true },
+      execute: (input) => input,
+    });
+    const result = await createExecutor({ registry: [remote] }).execute({ id: '1', name: 'remote', arguments: '{"q":"x","limit":null}' });
+    expect(result.outcome).toEqual({ type: 'success', output: { q: 'x' } });
+  });
+
   it('coerces quoted primitives in nullable fields', async () => {
     const t = defineTool({
       name: 'nullable',

@@ -142,6 +142,79 @@ describe('an approval rule that throws', () => {
   });
 });
 
+describe('policy.approvalReason', () => {
+  const transfer = (approvalReason: unknown, ran: number[] = []) =>
+    defineTool({
+      name: 'transfer',
+      description: '',
+      input: v.object({ amount: v.number(), to: v.string() }),
+      policy: { effects: 'write', approvalReason: approvalReason as never },
+      execute: ({ amount }) => {
+        ran.push(amount);
+        return amount;
+      },
+    });
+
+  it('gives the approval request its words: a fixed text, or one made from the validated input and the context', async () => {
+    const fixed = createExecutor({ registry: [transfer('Money leaves the account.')] });
+    const asked = await fixed.execute({ id: '1', name: 'transfer', arguments: { amount: 5, to: 'bob' } });
+    expect(asked.outcome).toMatchObject({ type: 'approval-required', reason: 'Money leaves the account.' });
+
+    const seen: unknown[] = [];
+    const made = defineTool({
+      name: 'transfer',
+      description: '',
+      input: v.object({ amount: v.number(), to: v.string() }),
+      policy: {
+        effects: 'write',
+        coerce: true,
+        approvalReason: async ({ amount, to }, ctx) => {
+          seen.push(ctx.run.userId, ctx.call.id);
+          return `Sends ${amount.toFixed(2)} EUR to ${to}.`;
+        },
+      },
+      execute: ({ amount }) => amount,
+    });
+    const ex = createExecutor({ registry: [made], tickets: createTicketSigner({ keys }) });
+    const run = createRunContext({ conversationId: 'c', userId: 'ada' });
+    // The input is the validated one (coerced "5" → 5), as `check` reads it.
+    const result = await ex.execute({ id: 'call-7', name: 'transfer', arguments: { amount: '5', to: 'bob' } }, { run });
+    expect(result.outcome).toMatchObject({ type: 'approval-required', reason: 'Sends 5.00 EUR to bob.' });
+    expect(result.outcome.type === 'approval-required' && typeof result.outcome.ticket).toBe('string');
+    expect(seen).toEqual(['ada', 'call-7']);
+    // Asked only when a human is asked: an approved call does not make it again.
+    if (result.outcome.type !== 'approval-required') return;
+    const approved = await ex.execute({ id: 'call-7', name: 'transfer', arguments: { amount: '5', to: 'bob' } }, { run, approval: { approved: true, ticket: result.outcome.ticket } });
+    expect(approved.outcome.type).toBe('success');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('an empty text is no reason, and a reason that throws refuses the call before a human is asked', async () => {
+    const empty = createExecutor({ registry: [transfer(() => '  ')] });
+    expect((await empty.execute({ id: '1', name: 'transfer', arguments: { amount: 1, to: 'x' } })).outcome).toMatchObject({ type: 'approval-required', reason: undefined });
+
+    const ran: number[] = [];
+    const throwing = createExecutor({
+      registry: [
+        transfer(() => {
+          throw new Error('ledger unavailable');
+        }, ran),
+      ],
+    });
+    const asked = await throwing.execute({ id: '2', name: 'transfer', arguments: { amount: 1, to: 'x' } });
+    expect(code(asked.outcome)).toBe('execution-failed');
+    expect(asked.content).toMatch(/ledger unavailable/);
+    expect(ran).toEqual([]);
+  });
+
+  it('defineTool refuses a reason of another type, and one on a tool that never asks', () => {
+    expect(() => transfer(42)).toThrow('Tool "transfer": approvalReason must be a string or a function (input, ctx) => string.');
+    expect(() =>
+      defineTool({ name: 'note', description: '', input: v.object({}), policy: { effects: 'write', needsApproval: false, approvalReason: 'x' }, execute: () => 1 }),
+    ).toThrow('Tool "note": approvalReason is read when a human approves, so it needs approvals (needsApproval is false).');
+  });
+});
+
 describe('placement', () => {
   const pickDate = defineTool({
     name: 'pick_date',

@@ -27,6 +27,13 @@ export function approvesWithEdits(decision: ApprovalDecision | undefined): decis
   return decision?.approved === true && decision.input !== undefined;
 }
 
+/** The words `policy.approvalReason` gives for this call; `undefined` for none or an empty text. */
+export async function approvalReasonOf(ctx: ToolContext): Promise<string | undefined> {
+  const given = ctx.tool.policy.approvalReason;
+  const reason = typeof given === 'function' ? await given(ctx.input, ctx) : given;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
+}
+
 /** Where the executor puts the caller's approval decision for this call. */
 export const approvalDecisionKey: ContextKey<ApprovalDecision> = contextKey<ApprovalDecision>('edgetool.approval-decision');
 
@@ -61,7 +68,9 @@ export function approval(options: ApprovalOptions = {}): ToolInterceptor {
     }
     const subject = ticketSubject(ctx, 'approval');
     if (decision === undefined) {
-      return { type: 'approval-required', ticket: tickets ? await tickets.sign(subject) : undefined, reason: undefined };
+      // Before the ticket: a reason that throws refuses the call, as `check` does, and no human is asked.
+      const reason = await approvalReasonOf(ctx);
+      return { type: 'approval-required', ticket: tickets ? await tickets.sign(subject) : undefined, reason };
     }
     if (tickets) await tickets.verify(decision.ticket, subject);
     if (!decision.approved) {

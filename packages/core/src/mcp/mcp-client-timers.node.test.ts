@@ -60,6 +60,17 @@ try {
     console.log((await client.callTool('echo', {})).content[0].text);
     await client.callTool('wait', {}).finally(() => client.close());
   }
+  if (mode === 'resume') {
+    // The call's stream breaks off and is resumed after the server's retry: no timer of the wait is left.
+    const client = await connectMcp({ url, timeoutMs: NEVER_MS, callTimeoutMs: NEVER_MS });
+    console.log((await client.callTool('echo', {})).content[0].text);
+    await client.close();
+  }
+  if (mode === 'resume-wait') {
+    // The time limit ends the wait for the server's retry (a minute): the wait's timer goes with the call.
+    const client = await connectMcp({ url, timeoutMs: NEVER_MS, callTimeoutMs: 200 });
+    await client.callTool('wait', {}).finally(() => client.close());
+  }
   if (mode === 'cancel') {
     // Long enough to connect on a busy machine; the unaccepted cancellation then holds the script this long at most.
     const client = await connectMcp({ url, timeoutMs: 3_000 });
@@ -108,7 +119,8 @@ const cancelledBy = new Map<string, unknown[]>();
 /**
  * `/hung`: never answers. `/mcp`: a small MCP server (JSON answers) whose tool `echo` answers and `wait` never does; with `?cancel=hang`
  * it never answers the cancellation either. `/forgetful?child=X`: forgets X's first session (404), as a restarted
- * server does, so the client starts another one.
+ * server does, so the client starts another one. `/resume`: a tool call's SSE stream ends after a priming event (an id
+ * and a `retry`); a GET with that id as `Last-Event-ID` gets the answer of `echo`, and `wait`'s is never asked for.
  */
 async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let text = '';
@@ -120,6 +132,12 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
   if (req.method === 'DELETE') {
     res.writeHead(200).end();
+    return;
+  }
+  if (req.method === 'GET') {
+    const id = Number(/^echo-(\d+)$/.exec(String(req.headers['last-event-id']))?.[1]);
+    if (Number.isNaN(id)) res.writeHead(405).end();
+    else res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: echo-end\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'resumed' }] } })}\n\n`);
     return;
   }
   const message = JSON.parse(text) as { id?: number; method: string; params?: { protocolVersion?: string; name?: string } };
@@ -144,7 +162,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
       answer({ tools: ['echo', 'wait'].map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } })) });
       return;
     case 'tools/call':
-      if (message.params?.name === 'echo') answer({ content: [{ type: 'text', text: 'echoed' }] });
+      if (url.pathname === '/resume') {
+        const primed = message.params?.name === 'echo' ? `id: echo-${message.id}\nretry: 10` : 'id: wait-1\nretry: 600000';
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${primed}\ndata: \n\n`);
+      } else if (message.params?.name === 'echo') answer({ content: [{ type: 'text', text: 'echoed' }] });
       else held.push(res);
       return;
     case 'notifications/cancelled':
@@ -215,6 +236,19 @@ describe('connectMcp in a plain Node script', () => {
     expect(result.stdout).toBe('echoed\nMcpTimeoutError: The MCP server did not answer tools/call of "wait" within 200 ms.');
     expect(result.code).toBe(1);
     expect(cancelledBy.get('call')).toEqual([{ requestId: 3, reason: 'No answer within 200 ms.' }]);
+  });
+
+  it('a call whose stream is resumed after the server’s retry gets its answer, and the script ends by itself', async () => {
+    const result = await child('resume', '/resume?child=resume');
+    expect(result.stdout).toBe('resumed');
+    expect(result.code).toBe(0);
+  });
+
+  it('the time limit during the wait for a resumption: the script gets the McpTimeoutError at once, not after the server’s retry', async () => {
+    const result = await child('resume-wait', '/resume?child=resume-wait');
+    expect(result.stderr).not.toContain('unsettled top-level await');
+    expect(result.stdout).toBe('McpTimeoutError: The MCP server did not answer tools/call of "wait" within 200 ms.');
+    expect(result.code).toBe(1);
   });
 
   it('a cancellation the server never accepts does not keep the script alive past the time limit', async () => {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -62,6 +63,19 @@ function sdkServer(): Server {
             { type: 'resource', resource: { uri: 'file:///statements/README.txt', mimeType: 'text/plain', text: 'Statements are monthly.' } },
           ],
         };
+      case 'poll': {
+        // Not listed: the SDK's polling. It closes the call's stream (the client resumes with Last-Event-ID after the
+        // retry), goes on working, and answers on the resumed stream.
+        const token = request.params._meta?.progressToken;
+        const report = (progress: number) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token ?? '', progress, total: 3 } });
+        await report(1);
+        extra.closeSSEStream?.();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await report(2);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await report(3);
+        return { content: [{ type: 'text', text: `polled; stream closed: ${extra.closeSSEStream !== undefined}` }] };
+      }
       case 'wait':
         return new Promise((resolve) => {
           extra.signal.addEventListener('abort', () => {
@@ -79,6 +93,8 @@ function sdkServer(): Server {
 /** The SDK's session pattern: one transport per session, created by `initialize`, looked up by `Mcp-Session-Id`. */
 const sessions = new Map<string, StreamableHTTPServerTransport>();
 let jsonMode = false;
+/** Sessions with an event store: their streams carry event ids and a `retry`, and can be resumed. */
+let resumable = false;
 
 async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const id = req.headers['mcp-session-id'];
@@ -94,6 +110,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // No session: a new one (stateful) or, in JSON mode, a stateless transport per request.
   const transport = new StreamableHTTPServerTransport({
     ...(jsonMode ? {} : { sessionIdGenerator: () => randomUUID() }),
+    ...(resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 10 } : {}),
     enableJsonResponse: jsonMode,
     onsessioninitialized: (sessionId) => {
       sessions.set(sessionId, transport);
@@ -116,6 +133,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
 beforeEach(() => {
   jsonMode = false;
+  resumable = false;
 });
 
 describe('MCP client against the official SDK’s server (sessions, SSE answers)', () => {
@@ -190,6 +208,27 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
     controller.abort();
     expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
     await expect.poll(() => cancelled.length).toBe(before + 1);
+    await client.close();
+  });
+});
+
+describe('MCP client against the official SDK’s server (resumable streams)', () => {
+  it('a call whose stream the server closes (its polling) is resumed with Last-Event-ID: progress from both streams, the answer', async () => {
+    resumable = true;
+    const seen: (string | null)[] = [];
+    const client = await connectMcp({
+      url,
+      fetch: (request) => {
+        if (request.method === 'GET') seen.push(request.headers.get('last-event-id'));
+        return fetch(request);
+      },
+    });
+    const reports: unknown[] = [];
+    const result = await client.callTool('poll', {}, { onProgress: (p) => reports.push(p) });
+    expect(result.content).toEqual([{ type: 'text', text: 'polled; stream closed: true' }]);
+    expect(reports).toEqual([1, 2, 3].map((completed) => ({ completed, total: 3 })));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/./);
     await client.close();
   });
 });

@@ -487,6 +487,22 @@ describe('MCP client: sessions and streams', () => {
     }
   });
 
+  it('reports progress only as it goes up: a report sent again (a resumed stream that replays) is dropped', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+      const token = (message.params as { _meta: { progressToken: unknown } })._meta.progressToken;
+      const progress = (n: number) => `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n, total: 3 } })}\n\n`;
+      const answer = `data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
+      const text = [progress(1), progress(2), progress(1), progress(2), progress(3), answer].join('');
+      return new Response(text, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const reports: { completed?: number | undefined }[] = [];
+    await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+    expect(reports.map((r) => r.completed)).toEqual([1, 2, 3]);
+  });
+
   it('answers at most 16 requests of the server per response: a stream of pings does not make one call send thousands', async () => {
     const server = scripted((message) => {
       if (message.method === 'initialize') return initialized(message.id);
@@ -536,6 +552,271 @@ describe('MCP client: sessions and streams', () => {
     const clash = await connectMcp({ url: URL_, fetch: listing([TOOL, { ...TOOL, name: 'a.b' }, { ...TOOL, name: 'a_b' }]).fetch });
     await expect(clash.tools()).rejects.toThrow('The MCP tools "a.b" and "a_b" would both be named "a_b"');
     expect((await clash.tools({ only: ['a.b'] })).map((t) => t.name)).toEqual(['a_b']);
+  });
+});
+
+describe('MCP client: a stream that breaks off is resumed (Last-Event-ID)', () => {
+  interface Call {
+    readonly id: unknown;
+    readonly token: unknown;
+  }
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const answer = (call: Call, text = 'done') => `data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text }] } })}\n\n`;
+  const progress = (call: Call, n: number) =>
+    `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: call.token, progress: n } })}\n\n`;
+  /** A stream that sends `events`, then fails as a dropped connection does (not a clean end). */
+  const dropped = (events: string) => {
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) controller.error(new TypeError('network error'));
+        sent = true;
+        controller.enqueue(encode(events));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+  /**
+   * A server in session `s-1` whose `tools/call` stream carries `post(call)` and ends (or, with `drop`, breaks); its
+   * n-th GET answers `get(lastEventId, n, call)`.
+   */
+  function breaking(
+    post: (call: Call) => string | Response,
+    get: (lastEventId: string | null, n: number, call: Call) => string | Response | Promise<Response> = () => new Response(null, { status: 405 }),
+  ) {
+    let call: Call = { id: undefined, token: undefined };
+    let gets = 0;
+    const server = scripted((message, request) => {
+      if (request.method === 'GET') {
+        const reply = get(request.headers.get('last-event-id'), ++gets, call);
+        return typeof reply === 'string' ? sse(reply) : reply;
+      }
+      if (message.method === 'initialize') {
+        const result = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'resumable', version: '1' } };
+        return json({ jsonrpc: '2.0', id: message.id, result }, { headers: { 'mcp-session-id': 's-1' } });
+      }
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      call = { id: message.id, token: (message.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken };
+      const reply = post(call);
+      return typeof reply === 'string' ? sse(reply) : reply;
+    });
+    const getRequests = () => server.requests.filter((r) => r.method === 'GET');
+    const calls = () => server.requests.filter((r) => r.message.method === 'tools/call');
+    return { server, getRequests, calls };
+  }
+
+  it('a stream that ends or breaks before the answer is resumed: a GET with Last-Event-ID in the session; progress and the answer come from it', async () => {
+    for (const end of ['ends', 'breaks'] as const) {
+      const { server, getRequests, calls } = breaking(
+        (call) => {
+          // A priming event (an id, empty data), progress, then an event cut off by the end: its id does not count.
+          const events = `id: e1\nretry: 0\ndata: \n\nid: e2\n${progress(call, 1)}id: e3\ndata: {"jsonrpc":`;
+          return end === 'ends' ? events : dropped(events);
+        },
+        (lastEventId, _n, call) => (lastEventId === 'e2' ? `id: e4\n${progress(call, 2)}id: e5\n${answer(call, 'resumed')}` : new Response(null, { status: 400 })),
+      );
+      const client = await connectMcp({ url: URL_, fetch: server.fetch, headers: () => ({ authorization: 'Bearer t' }) });
+      const reports: unknown[] = [];
+      const result = await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+      expect(result.content, end).toEqual([{ type: 'text', text: 'resumed' }]);
+      expect(reports).toEqual([{ completed: 1 }, { completed: 2 }]);
+      expect(getRequests()).toHaveLength(1);
+      const headers = getRequests()[0]?.headers;
+      expect(Object.fromEntries(['last-event-id', 'mcp-session-id', 'mcp-protocol-version', 'accept', 'authorization'].map((h) => [h, headers?.get(h)]))).toEqual({
+        'last-event-id': 'e2',
+        'mcp-session-id': 's-1',
+        'mcp-protocol-version': '2025-06-18',
+        accept: 'text/event-stream',
+        authorization: 'Bearer t',
+      });
+      // Resumed, never sent again: a tool call is not idempotent.
+      expect(calls()).toHaveLength(1);
+    }
+  });
+
+  it('an initialize answered on a stream that breaks off is resumed in the session it starts', async () => {
+    const server = scripted((message, request) => {
+      if (request.method === 'GET') {
+        const result = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'late', version: '1' } };
+        return sse(`id: i2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}\n\n`);
+      }
+      if (message.method === 'initialize') return new Response('id: i1\nretry: 0\ndata: \n\n', { headers: { 'content-type': 'text/event-stream', 'mcp-session-id': 's-9' } });
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(client.server).toEqual({ name: 'late', version: '1' });
+    const get = server.requests.find((r) => r.method === 'GET');
+    expect([get?.headers.get('mcp-session-id'), get?.headers.get('last-event-id')]).toEqual(['s-9', 'i1']);
+  });
+
+  it('a polling server closes each stream after an event: it is resumed as often as it brings a new id, from the newest', async () => {
+    const { server, getRequests } = breaking(
+      () => 'id: p0\nretry: 0\ndata: \n\n',
+      (_lastEventId, n, call) => `id: p${n}\n${n < 6 ? progress(call, n) : answer(call, 'polled')}`,
+    );
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const reports: unknown[] = [];
+    expect((await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) })).content).toEqual([{ type: 'text', text: 'polled' }]);
+    expect(getRequests().map((r) => r.headers.get('last-event-id'))).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5']);
+    expect(reports).toEqual([1, 2, 3, 4, 5].map((completed) => ({ completed })));
+    // One that never answers is resumed 100 times at most: with `retry: 0`, it would have a call send GETs until its time limit.
+    const endless = breaking(
+      () => 'id: p0\nretry: 0\ndata: \n\n',
+      (_lastEventId, n) => `id: p${n}\ndata: \n\n`,
+    );
+    await expect((await connectMcp({ url: URL_, fetch: endless.server.fetch })).callTool('echo', {})).rejects.toThrow(
+      "The MCP server's stream broke off before it answered tools/call, and broke off again each of the 100 times it was resumed.",
+    );
+    expect(endless.getRequests()).toHaveLength(100);
+  });
+
+  it('without event ids (or with resumeAttempts: 0) a stream that ends early fails as before, and nothing is asked again', async () => {
+    const noIds = breaking((call) => progress(call, 1));
+    await expect((await connectMcp({ url: URL_, fetch: noIds.server.fetch })).callTool('echo', {})).rejects.toThrow(
+      'The MCP server ended its stream without answering tools/call.',
+    );
+    // A dropped connection is an McpError too (it was the runtime's own TypeError).
+    const cut = breaking((call) => dropped(progress(call, 1)));
+    const error = await (await connectMcp({ url: URL_, fetch: cut.server.fetch })).callTool('echo', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ message: "The MCP server's stream broke off before it answered tools/call: network error", cause: new TypeError('network error') });
+    // An empty id clears the last one: nothing to resume from.
+    const cleared = breaking(() => 'id: e1\ndata: \n\nid:\ndata: \n\n');
+    await expect((await connectMcp({ url: URL_, fetch: cleared.server.fetch })).callTool('echo', {})).rejects.toThrow('ended its stream without answering');
+    const off = breaking(() => 'id: e1\nretry: 0\ndata: \n\n');
+    await expect((await connectMcp({ url: URL_, fetch: off.server.fetch, resumeAttempts: 0 })).callTool('echo', {})).rejects.toThrow('ended its stream without answering');
+    expect([noIds, cut, cleared, off].map((s) => s.getRequests().length)).toEqual([0, 0, 0, 0]);
+    for (const bad of [-1, 1.5, Number.NaN, Infinity, '3']) {
+      await expect(connectMcp({ url: URL_, fetch: off.server.fetch, resumeAttempts: bad as number })).rejects.toThrow(/^connectMcp: `resumeAttempts` must be a whole number from 0/);
+    }
+  });
+
+  it('a GET answered 405 or 404 ends the call with an McpError of that status; 500, a network error or a stream of nothing else is tried resumeAttempts times', async () => {
+    const once = (status: number) => breaking(() => 'id: e1\nretry: 0\ndata: \n\n', () => new Response('no', { status }));
+    const noStream = once(405);
+    await expect((await connectMcp({ url: URL_, fetch: noStream.server.fetch })).callTool('echo', {})).rejects.toMatchObject({
+      name: 'McpError',
+      status: 405,
+      message: "The MCP server's stream broke off before it answered tools/call, and the server cannot resume it (HTTP 405: it offers no stream to resume).",
+    });
+    const gone = once(404);
+    await expect((await connectMcp({ url: URL_, fetch: gone.server.fetch })).callTool('echo', {})).rejects.toMatchObject({
+      status: 404,
+      message: "The MCP server's stream broke off before it answered tools/call, and the server cannot resume it (HTTP 404: its session or the stream is gone).",
+    });
+    expect([noStream, gone].map((s) => s.getRequests().length)).toEqual([1, 1]);
+    const failing = once(500);
+    await expect((await connectMcp({ url: URL_, fetch: failing.server.fetch, resumeAttempts: 2 })).callTool('echo', {})).rejects.toMatchObject({
+      status: 500,
+      message: "The MCP server's stream broke off before it answered tools/call, and resuming it failed 2 times in a row: The MCP server answered HTTP 500: no",
+    });
+    expect(failing.getRequests()).toHaveLength(2);
+    // Failures that pass: a 503 and an unreachable server, then the stream.
+    const flaky = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      (_id, n, call) => (n === 1 ? new Response('busy', { status: 503 }) : n === 2 ? Promise.reject(new TypeError('connection reset')) : answer(call, 'third time')),
+    );
+    expect((await (await connectMcp({ url: URL_, fetch: flaky.server.fetch })).callTool('echo', {})).content).toEqual([{ type: 'text', text: 'third time' }]);
+    // A server that ignores Last-Event-ID: its streams carry nothing of ours, and each counts as a failed attempt.
+    const ignoring = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      () => `: hello\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: {} })}\n\n`,
+    );
+    await expect((await connectMcp({ url: URL_, fetch: ignoring.server.fetch })).callTool('echo', {})).rejects.toThrow(
+      "The MCP server's stream broke off before it answered tools/call, and resuming it failed 3 times in a row: The stream it got ended with nothing new.",
+    );
+    expect(ignoring.getRequests()).toHaveLength(3);
+    // An answer that is not a stream (which a GET may not be) brings no event either.
+    const notStream = breaking(() => 'id: e1\nretry: 0\ndata: \n\n', (_id, _n, call) => json({ jsonrpc: '2.0', id: call.id, result: { content: [] } }));
+    await expect((await connectMcp({ url: URL_, fetch: notStream.server.fetch, resumeAttempts: 1 })).callTool('echo', {})).rejects.toThrow(
+      'and resuming it failed 1 time in a row: The stream it got ended with nothing new.',
+    );
+  });
+
+  it('a stream of a session the server has since forgotten is not asked for: the call fails as a 404 would', async () => {
+    let session = 's-1';
+    const server = scripted((message, request) => {
+      if (request.method === 'GET') return new Response(null, { status: 500 });
+      if (message.method === 'initialize') {
+        const result = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } };
+        return json({ jsonrpc: '2.0', id: message.id, result }, { headers: { 'mcp-session-id': session } });
+      }
+      if (request.headers.get('mcp-session-id') !== session) return new Response(null, { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      if ((message.params as { name: string }).name === 'first') {
+        session = 's-2'; // the server forgets s-1 once this stream breaks off
+        return sse('id: e1\nretry: 50\ndata: \n\n');
+      }
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const first = client.callTool('first', {}).catch((e: unknown) => e);
+    // Another call meets the 404 and starts session s-2 while the first one waits to resume.
+    await client.callTool('second', {});
+    expect(await first).toMatchObject({ status: 404, message: expect.stringContaining('cannot resume it (HTTP 404') });
+    expect(server.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
+  });
+
+  it('waits the server’s retry (at most 60 s), 1 s without one, doubled after each attempt that brings nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (const [retry, first] of [
+        ['retry: 250\n', 250],
+        ['retry: 999999999999\n', 60_000],
+        ['', 1_000],
+      ] as const) {
+        const { server, getRequests } = breaking(
+          () => `id: e1\n${retry}data: \n\n`,
+          (_id, n, call) => (n < 3 ? new Response(null, { status: 503 }) : answer(call)),
+        );
+        const client = await connectMcp({ url: URL_, fetch: server.fetch });
+        let done = false;
+        const call = client.callTool('echo', {}, { timeoutMs: 0 }).finally(() => {
+          done = true;
+        });
+        // The waits: `first`, then twice and four times as long (capped at 60 s).
+        for (const wait of [first, Math.min(first * 2, 60_000), Math.min(first * 4, 60_000)]) {
+          const before = getRequests().length;
+          await vi.advanceTimersByTimeAsync(wait - 1);
+          expect(getRequests().length, `${retry || 'no retry'}: not before ${wait} ms`).toBe(before);
+          await vi.advanceTimersByTimeAsync(1);
+          expect(getRequests().length, `${retry || 'no retry'}: at ${wait} ms`).toBe(before + 1);
+        }
+        expect((await call).content).toEqual([{ type: 'text', text: 'done' }]);
+        expect(done).toBe(true);
+        expect(vi.getTimerCount()).toBe(0);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an abort or the time limit during the wait ends the call at once, with its own reason; no GET is sent and no timer is left', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { server, getRequests } = breaking(() => 'id: e1\nretry: 30000\ndata: \n\n');
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const timed = client.callTool('echo', {}, { timeoutMs: 50 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(await timed).toMatchObject({ name: 'McpTimeoutError', message: 'The MCP server did not answer tools/call of "echo" within 50 ms.' });
+      const stop = new AbortController();
+      const stopped = client.callTool('echo', {}, { signal: stop.signal, timeoutMs: 0 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(100);
+      stop.abort(new Error('the user left'));
+      expect(await stopped).toEqual(new Error('the user left'));
+      const closing = client.callTool('echo', {}, { timeoutMs: 0 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(100);
+      await client.close();
+      expect(await closing).toMatchObject({ message: 'The MCP connection is closed.' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(getRequests()).toHaveLength(0);
+      expect(vi.getTimerCount()).toBe(0);
+      // The server heard why each call ended.
+      const reasons = server.requests.filter((r) => r.message.method === 'notifications/cancelled').map((r) => (r.message.params as { reason: string }).reason);
+      expect(reasons).toEqual(['No answer within 50 ms.', 'The caller aborted the tool call.']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

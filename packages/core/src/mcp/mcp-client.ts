@@ -39,6 +39,13 @@ export interface McpClientOptions {
   readonly callTimeoutMs?: number | undefined;
   /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
   readonly maxResponseBytes?: number | undefined;
+  /**
+   * How many attempts in a row to resume a response stream that broke off before its answer (a `GET` with
+   * `Last-Event-ID`, when the server gave its events ids) may bring nothing new before the call fails; default 3, `0`
+   * never resumes. An attempt that brings an event with a new id starts the count again, so a polling server can close
+   * its streams as often as it likes.
+   */
+  readonly resumeAttempts?: number | undefined;
   /** Aborts connecting. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -172,6 +179,16 @@ const MAX_PAGES = 100;
  * streams requests (a ping every 50 bytes) would otherwise have one call send thousands (a Worker's subrequest limit).
  */
 const MAX_REPLIES = 16;
+const DEFAULT_RESUME_ATTEMPTS = 3;
+/** The wait before resuming a stream when the server sent no `retry` (doubled after each failed attempt). */
+const DEFAULT_RETRY_MS = 1_000;
+/** The longest wait before resuming a stream, whatever the server's `retry` says (a call must not sit out an hour). */
+const MAX_RETRY_MS = 60_000;
+/**
+ * The most times one request's stream is resumed: a server that closes every stream at once with `retry: 0` would
+ * otherwise have one call send a request after another until its time limit (a Worker's subrequest limit).
+ */
+const MAX_RESUMES = 100;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
 const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
@@ -199,6 +216,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   const timeoutMs = timeLimit(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'connectMcp: `timeoutMs`');
   const callTimeoutMs = timeLimit(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'connectMcp: `callTimeoutMs`');
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const resumeAttempts = options.resumeAttempts ?? DEFAULT_RESUME_ATTEMPTS;
+  if (!Number.isInteger(resumeAttempts) || resumeAttempts < 0) {
+    throw new TypeError(`connectMcp: \`resumeAttempts\` must be a whole number from 0; got ${String(resumeAttempts)}.`);
+  }
   const clientInfo = options.clientInfo ?? { name: 'edgetool', version: '0.1.0' };
   let nextId = 0;
   let session: string | undefined;
@@ -228,9 +249,15 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   /**
    * Posts `message` in the current session; `sent` on the response is that session (which may change meanwhile). Once
    * closed, only close() itself sends (its DELETE); a notification already under way goes on within its time limit.
+   * With `lastEventId`, it asks for the rest of a broken stream instead (a GET; `message` only names the request).
    */
-  async function post(message: object, signal: AbortSignal | undefined, method: 'POST' | 'DELETE' = 'POST'): Promise<Response & { sent: string | undefined }> {
-    if (closed && method === 'POST') throw closedError();
+  async function post(
+    message: object,
+    signal: AbortSignal | undefined,
+    how: { readonly method?: 'DELETE'; readonly lastEventId?: string } = {},
+  ): Promise<Response & { sent: string | undefined }> {
+    const method = how.method ?? (how.lastEventId === undefined ? 'POST' : 'GET');
+    if (closed && method !== 'DELETE') throw closedError();
     const sent = session;
     let given: HeadersInit | undefined;
     try {
@@ -241,10 +268,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       throw error;
     }
     const headers = new Headers(given);
-    headers.set('accept', 'application/json, text/event-stream');
+    headers.set('accept', method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream');
     if (method === 'POST') headers.set('content-type', 'application/json');
     if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion);
     if (sent !== undefined) headers.set('mcp-session-id', sent);
+    if (how.lastEventId !== undefined) headers.set('last-event-id', how.lastEventId);
     const init: RequestInit = { method, headers, redirect: 'manual' };
     if (method === 'POST') init.body = JSON.stringify(message);
     if (signal !== undefined) init.signal = signal;
@@ -336,7 +364,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       response = await post(message, exchange.signal);
     }
     if (!response.ok) throw await statusError(response, exchange.signal);
-    if (methodName === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
+    if (methodName === 'initialize') {
+      session = response.headers.get('mcp-session-id') ?? undefined;
+      response.sent = session; // its stream, if it breaks off, is resumed in the session it starts
+    }
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     let answer: RpcResponse | undefined;
     try {
@@ -353,8 +384,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         answer = asResponse(parseJson(text), id);
         if (answer === undefined) throw new McpError(`The MCP server's answer to ${methodName} is not its JSON-RPC response.`);
       } else if (type === 'text/event-stream') {
-        answer = await readStream(response, id, exchange);
-        if (answer === undefined) throw new McpError(`The MCP server ended its stream without answering ${methodName}.`);
+        answer = await readStream(response, message, exchange);
       } else {
         await response.body?.cancel();
         throw new McpError(`The MCP server answered ${methodName} with content type "${type}".`);
@@ -374,11 +404,30 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return answer.result;
   }
 
-  /** Reads an SSE answer: progress for this request goes to the listener, requests from the server are answered. */
-  async function readStream(response: Response, id: number, exchange: Exchange): Promise<RpcResponse | undefined> {
+  /**
+   * Reads an SSE answer: progress for this request goes to the listener, requests from the server are answered. A
+   * stream that breaks off before the answer is resumed when the server gave its events ids (MCP's resumability): a
+   * GET with `Last-Event-ID` after the server's `retry` delay, all within the request's abort and time limit.
+   */
+  async function readStream(first: Response & { sent: string | undefined }, message: { id: number; method: string }, exchange: Exchange): Promise<RpcResponse> {
+    const { signal } = exchange;
+    const { id, method } = message;
     let answer: RpcResponse | undefined;
     let replies = 0;
-    const parse = sseParser((data, type) => {
+    /** The highest progress reported so far, across the request's resumed streams. */
+    let progressed = -1;
+    /** Where a resumed stream starts: the id of the last event that ended (`''`: none, nothing to resume). */
+    let lastEventId = '';
+    let retryMs = DEFAULT_RETRY_MS;
+    const fields = {
+      id: (value: string) => {
+        lastEventId = value;
+      },
+      retry: (ms: number) => {
+        retryMs = Math.min(ms, MAX_RETRY_MS);
+      },
+    };
+    const onEvent = (data: string, type: string) => {
       if (answer !== undefined || type !== 'message' || data === '') return;
       let message: unknown;
       try {
@@ -399,26 +448,97 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
       if (method === 'notifications/progress' && exchange.onProgress !== undefined) {
         const report = toProgress(params, exchange.progressToken);
+        // Progress only goes up (MCP says so): a report that does not is one sent again (a resumed stream replayed).
+        const completed = report?.completed;
+        if (completed !== undefined) {
+          if (completed <= progressed) return;
+          progressed = completed;
+        }
         try {
           if (report !== undefined) exchange.onProgress(report);
         } catch {
           // A broken listener must not fail the call.
         }
       }
-    });
-    // The answer ends our interest in the stream; a server may keep it open a little longer.
-    await readBody(
-      response.body,
-      maxBytes,
-      (text) => {
-        if (answer === undefined) parse(text);
-        if (answer !== undefined) throw ANSWERED;
-      },
-      exchange.signal,
-    ).catch((error: unknown) => {
-      if (error !== ANSWERED) throw error;
-    });
-    return answer;
+    };
+    let stream: Response | undefined = first;
+    /**
+     * Attempts in a row that brought no new event (no stream, or one that ended with nothing new: a server that ignores
+     * `Last-Event-ID` and opens a stream without ours), and why the last one failed.
+     */
+    let failed = 0;
+    let failure: McpError | undefined;
+    for (let resumed = 0; ; resumed++) {
+      let cut: unknown;
+      if (stream !== undefined) {
+        const before = lastEventId;
+        // Each stream is parsed afresh (an event cut off by a break is dropped), the request's id and delay carry over.
+        const parse = sseParser(onEvent, fields);
+        // The answer ends our interest in the stream; a server may keep it open a little longer.
+        await readBody(
+          stream.body,
+          maxBytes,
+          (text) => {
+            if (answer === undefined) parse(text);
+            if (answer !== undefined) throw ANSWERED;
+          },
+          signal,
+        ).catch((error: unknown) => {
+          if (error !== ANSWERED && (signal?.aborted || error instanceof BodyTooLargeError)) throw error;
+          cut = error; // the connection broke: resumed like a stream that ended
+        });
+        if (answer !== undefined) return answer;
+        if (lastEventId !== before) failed = 0;
+        else if (resumed > 0) {
+          failed++;
+          failure = new McpError('The stream it got ended with nothing new.');
+        }
+      }
+      const broke = brokeOff(method);
+      if (lastEventId === '' || resumeAttempts === 0) {
+        if (cut === undefined) throw new McpError(`The MCP server ended its stream without answering ${method}.`);
+        throw new McpError(`${broke}: ${cut instanceof Error ? cut.message : String(cut)}`, { cause: cut });
+      }
+      if (failed >= resumeAttempts) {
+        throw new McpError(`${broke}, and resuming it failed ${failed} time${failed === 1 ? '' : 's'} in a row: ${failure?.message}`, { status: failure?.status, cause: failure });
+      }
+      if (resumed >= MAX_RESUMES) throw new McpError(`${broke}, and broke off again each of the ${MAX_RESUMES} times it was resumed.`);
+      await wait(Math.min(retryMs * 2 ** failed, MAX_RETRY_MS), signal);
+      const reopened = await reopen(first.sent, lastEventId, message, signal);
+      stream = reopened instanceof McpError ? undefined : reopened;
+      if (reopened instanceof McpError) {
+        failed++;
+        failure = reopened;
+      }
+    }
+  }
+
+  /**
+   * Asks the server for the rest of a broken stream: a GET with `Last-Event-ID` in the session the stream belongs to.
+   * Resolves with the stream, or with the error of a failure that may pass (the server unreachable, an error status);
+   * rejects when the stream cannot be resumed at all (404: its session or the stream is gone; 405: the server offers no
+   * stream). A body that is no stream brings no event, so it counts as an attempt that brought nothing.
+   */
+  async function reopen(sent: string | undefined, lastEventId: string, message: { method: string }, signal: AbortSignal | undefined): Promise<Response | McpError> {
+    const gone = (status: number) =>
+      new McpError(
+        `${brokeOff(message.method)}, and the server cannot resume it (HTTP ${status}: ${status === 405 ? 'it offers no stream to resume' : 'its session or the stream is gone'}).`,
+        { status },
+      );
+    // A new session replaced ours (the server forgot it): the stream went with it.
+    if (session !== sent) throw gone(404);
+    let response: Response;
+    try {
+      response = await post(message, signal, { lastEventId });
+    } catch (error) {
+      if (signal?.aborted || !(error instanceof McpError)) throw error;
+      return error;
+    }
+    if (response.status === 404 || response.status === 405) {
+      await response.body?.cancel();
+      throw gone(response.status);
+    }
+    return response.ok ? response : statusError(response, signal);
   }
 
   /**
@@ -558,7 +678,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       await restarting?.catch(() => {});
       if (session === undefined) return;
       await withTimeLimit(undefined, timeoutMs, async (signal) => {
-        const response = await post({}, signal, 'DELETE');
+        const response = await post({}, signal, { method: 'DELETE' });
         await response.body?.cancel();
       }).catch(() => {});
     })();
@@ -587,6 +707,24 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** What a request of a closed client fails with (a request still running when it closed too). */
 const closedError = (): McpError => new McpError('The MCP connection is closed.');
+
+/** The start of the errors of a stream that ended before the answer to `method`. */
+const brokeOff = (method: string): string => `The MCP server's stream broke off before it answered ${method}`;
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts; the timer is cleared either way. */
+async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await untilAborted(
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+      signal,
+    );
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
 
 /** Thrown inside the SSE reader once the answer is in, to stop reading. */
 const ANSWERED = Symbol('answered');

@@ -32,4 +32,19 @@ describe('sseParser', () => {
       ['3', 'message'],
     ]);
   });
+
+  it('tells the last event id as each event ends (with data or not), never a cut-off event’s, and each retry made of digits', () => {
+    const seen: string[] = [];
+    const parse = sseParser((data) => seen.push(`data ${data}`), { id: (id) => seen.push(`id ${id}`), retry: (ms) => seen.push(`retry ${ms}`) });
+    const stream = [
+      'id: 1\nretry: 3000\ndata: \n\n', // a priming event: its id, its delay, empty data
+      'id: 2\n\n', // an id without data still counts
+      'data: a\n\n', // the id stays: not told again
+      'id: 3\u0000\nretry: 2s\nretry: -1\nretry: 10\ndata: b\n\n', // an id with NUL and a retry that is not digits are ignored
+      'id\ndata: c\n\n', // an empty id clears it
+      'id: 9\ndata: cut off',
+    ];
+    for (const piece of stream) parse(piece);
+    expect(seen).toEqual(['retry 3000', 'id 1', 'data ', 'id 2', 'data a', 'retry 10', 'data b', 'id ', 'data c']);
+  });
 });

@@ -48,16 +48,31 @@ export async function readBody(
   }
 }
 
+/** What a stream says about resuming it: its last event id as each event ends, and its `retry` delays. */
+export interface SseFields {
+  /** The last event id (WHATWG's "last event ID string") when an event ends with a new one. */
+  readonly id?: ((id: string) => void) | undefined;
+  /** A `retry` field's reconnection delay in ms (digits only, as browsers take it). */
+  readonly retry?: ((ms: number) => void) | undefined;
+}
+
 /**
  * A server-sent events parser (the WHATWG rules): lines end in LF, CR or CRLF, `data:` lines join with LF, a blank
  * line dispatches, `:` starts a comment. Calls `onEvent(data, type)` per event with data; an event cut off by the end
- * of the stream is dropped, as browsers drop it.
+ * of the stream is dropped, as browsers drop it (its `id` too). `fields` hears the `id` and `retry` fields.
  */
-export function sseParser(onEvent: (data: string, type: string) => void): (text: string) => void {
+export function sseParser(onEvent: (data: string, type: string) => void, fields: SseFields = {}): (text: string) => void {
   let data: string | undefined;
   let type = '';
+  // The last event ID buffer, and what `fields.id` was last told: an id counts once its event ends, with or without data.
+  let id: string | undefined;
+  let told: string | undefined;
   const line = (text: string) => {
     if (text === '') {
+      if (id !== undefined && id !== told) {
+        told = id;
+        fields.id?.(id);
+      }
       if (data !== undefined) onEvent(data, type || 'message');
       data = undefined;
       type = '';
@@ -70,6 +85,8 @@ export function sseParser(onEvent: (data: string, type: string) => void): (text:
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'event') type = value;
+    else if (field === 'id' && !value.includes('\0')) id = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) fields.retry?.(Number(value));
   };
   // The start of a line whose end has not come yet: each piece is searched for line ends once, so a line that comes
   // in many pieces costs no more than one that comes whole (searching the whole line again for each piece made a long

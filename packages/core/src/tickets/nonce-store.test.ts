@@ -80,6 +80,28 @@ describe('createMemoryNonceStore', () => {
     expect(await store.claim('fresh', c.now() + 1)).toBe(true);
   });
 
+  it('keeps a decision with the nonce it claims and gives it to every later claim, until the nonce expires', async () => {
+    const c = clock();
+    const store = createMemoryNonceStore({ now: c.now });
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'approved')).toBe(true);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'denied')).toBe('approved');
+    expect(await store.claim('n', c.now() + 1000)).toBe(false);
+    expect(await store.has?.('n')).toBe(true);
+    // A nonce claimed without one keeps none.
+    expect(await store.claim('plain', c.now() + 1000)).toBe(true);
+    expect(await store.claimDecision?.('plain', c.now() + 1000, 'denied')).toBe(null);
+    // Once expired, the nonce and its decision are forgotten.
+    c.advance(1000);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'denied')).toBe(true);
+    expect(await store.claimDecision?.('n', c.now() + 1000, 'approved')).toBe('denied');
+  });
+
+  it('lets exactly one of many concurrent decisions win, and tells the others what it decided', async () => {
+    const store = createMemoryNonceStore();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.claimDecision?.('same', Date.now() + 60_000, `d${i}`)));
+    expect(results).toEqual([true, ...Array.from({ length: 9 }, () => 'd0')]);
+  });
+
   it('rejects a bad maxEntries', () => {
     expect(() => createMemoryNonceStore({ maxEntries: 0 })).toThrow(RangeError);
     expect(() => createMemoryNonceStore({ maxEntries: 1.5 })).toThrow(RangeError);

@@ -10,6 +10,12 @@ export interface NonceStore {
   claim(nonce: string, expiresAt: number): Promise<boolean>;
   /** Optional: whether the nonce is claimed and not yet forgotten. Lets `verify(..., { consume: false })` report a used ticket. */
   has?(nonce: string): Promise<boolean>;
+  /**
+   * Optional: `claim` that keeps `decision` (a short string: what was decided with the ticket) with the nonce, in the same
+   * atomic write. Resolves `true` when this call claimed it, else the decision kept by the claim that did (`null`: none).
+   * Lets `verify(..., { decision })` tell a request sent again from one that decides otherwise; without it, it cannot.
+   */
+  claimDecision?(nonce: string, expiresAt: number, decision: string): Promise<true | string | null>;
 }
 
 /** Options for {@link createMemoryNonceStore}. */
@@ -35,37 +41,38 @@ export function createMemoryNonceStore(options: MemoryNonceStoreOptions = {}): N
     throw new RangeError('createMemoryNonceStore: maxEntries must be a positive integer');
   }
   const now = options.now ?? Date.now;
-  /** nonce → expiresAt, in insertion order. */
-  const used = new Map<string, number>();
+  /** nonce → [expiresAt, decision], in insertion order. */
+  const used = new Map<string, readonly [number, string | null]>();
 
   function prune(time: number, all: boolean): void {
-    for (const [nonce, expiresAt] of used) {
+    for (const [nonce, [expiresAt]] of used) {
       if (expiresAt <= time) used.delete(nonce);
       else if (!all) return; // cheap path: stop at the first live entry (expiries mostly arrive in order)
     }
   }
 
+  function claimDecision(nonce: string, expiresAt: number, decision: string | null): Promise<true | string | null> {
+    // Synchronous up to the returned promise, so concurrent claims of one nonce cannot both win.
+    const time = now();
+    prune(time, false);
+    const previous = used.get(nonce);
+    if (previous !== undefined && previous[0] > time) return Promise.resolve(previous[1]);
+    used.delete(nonce);
+    if (expiresAt <= time) return Promise.resolve(true); // already expired: nothing to remember
+    if (used.size >= maxEntries) prune(time, true);
+    if (used.size >= maxEntries) {
+      return Promise.reject(new RangeError(`Memory nonce store is full (${maxEntries} unexpired tickets); raise maxEntries or use a shared store`));
+    }
+    used.set(nonce, [expiresAt, decision]);
+    return Promise.resolve(true);
+  }
+
   return {
-    claim(nonce, expiresAt) {
-      // Synchronous up to the returned promise, so concurrent claims of one nonce cannot both win.
-      const time = now();
-      prune(time, false);
-      const previous = used.get(nonce);
-      if (previous !== undefined && previous > time) return Promise.resolve(false);
-      used.delete(nonce);
-      if (expiresAt <= time) return Promise.resolve(true); // already expired: nothing to remember
-      if (used.size >= maxEntries) prune(time, true);
-      if (used.size >= maxEntries) {
-        return Promise.reject(
-          new RangeError(`Memory nonce store is full (${maxEntries} unexpired tickets); raise maxEntries or use a shared store`),
-        );
-      }
-      used.set(nonce, expiresAt);
-      return Promise.resolve(true);
-    },
+    claim: (nonce, expiresAt) => claimDecision(nonce, expiresAt, null).then((claimed) => claimed === true),
+    claimDecision,
     has(nonce) {
-      const expiresAt = used.get(nonce);
-      return Promise.resolve(expiresAt !== undefined && expiresAt > now());
+      const entry = used.get(nonce);
+      return Promise.resolve(entry !== undefined && entry[0] > now());
     },
   };
 }

@@ -17,7 +17,9 @@ export type TicketErrorReason =
   /** A valid ticket, but for another call (see `field`). */
   | 'mismatch'
   /** The ticket was already used. */
-  | 'replayed';
+  | 'replayed'
+  /** The ticket was already used, with another decision than this request's (see `TicketVerifyOptions.decision`). */
+  | 'conflict';
 
 /** The part of a {@link TicketSubject} that differed from what the ticket was issued for. */
 export type TicketMismatchField = 'purpose' | 'toolName' | 'callId' | 'conversationId' | 'args';
@@ -43,6 +45,7 @@ const MESSAGES: Record<TicketErrorReason, string> = {
   expired: 'The ticket has expired.',
   mismatch: 'The ticket was issued for a different tool call.',
   replayed: 'The ticket has already been used.',
+  conflict: 'The ticket has already been used, with another decision.',
 };
 
 /**

@@ -312,6 +312,43 @@ describe('createTicketSigner: single use', () => {
   });
 });
 
+describe('createTicketSigner: decisions', () => {
+  it('keeps the decision with the nonce: a used ticket is replayed with the same one, a conflict with another', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT, { decision: 'approved' });
+    await refused(s.verify(ticket, SUBJECT, { decision: 'approved' }), 'replayed');
+    const conflict = await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'conflict');
+    expect(conflict.message).toBe('The ticket has already been used, with another decision.');
+    // Without a decision this request cannot be told apart: used is used.
+    await refused(s.verify(ticket, SUBJECT), 'replayed');
+    await refused(s.verify(ticket, SUBJECT, { consume: false, decision: 'denied' }), 'replayed');
+  });
+
+  it('a ticket used without a decision is replayed whatever this one decides', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT);
+    await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'replayed');
+  });
+
+  it('a nonce store without claimDecision (written before it) keeps working: used is replayed, never a conflict', async () => {
+    const memory = createMemoryNonceStore();
+    const old: NonceStore = { claim: (nonce, expiresAt) => memory.claim(nonce, expiresAt) };
+    const s = signer([KEY_A], { nonceStore: old });
+    const ticket = await s.sign(SUBJECT);
+    await s.verify(ticket, SUBJECT, { decision: 'approved' });
+    await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'replayed');
+  });
+
+  it('lets exactly one of two concurrent decisions through; the other is a conflict', async () => {
+    const s = signer();
+    const ticket = await s.sign(SUBJECT);
+    const results = await Promise.all([s.safeVerify(ticket, SUBJECT, { decision: 'approved' }), s.safeVerify(ticket, SUBJECT, { decision: 'denied' })]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.reason))).toEqual(['ok', 'conflict']);
+  });
+});
+
 describe('createTicketSigner: forged and broken tickets', () => {
   it('reports a missing ticket', async () => {
     const s = signer();

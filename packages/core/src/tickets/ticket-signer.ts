@@ -73,6 +73,12 @@ export interface TicketVerifyOptions {
    * will not be acted on (an approval a client answered in an earlier turn).
    */
   readonly origin?: boolean;
+  /**
+   * What this request decides with the ticket (approved, denied, with which edits), kept with the nonce when it is
+   * claimed. A used ticket is then refused as `conflict` when its first use kept another decision, and as `replayed`
+   * when the same or none (a nonce store without `claimDecision` keeps none).
+   */
+  readonly decision?: string;
 }
 
 /** Result of {@link TicketSigner.safeVerify}. */
@@ -195,11 +201,14 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     if (claims.argsHash !== argsHash) throw fail('mismatch', 'args');
     // 6. nonce, last: a refused attempt never burns a good ticket
     if (originOnly) return claims;
-    const used =
-      (verifyOptions.consume ?? true)
-        ? !(await nonceStore.claim(claims.nonce, claims.exp))
-        : ((await nonceStore.has?.(claims.nonce)) ?? false);
-    if (used) throw fail('replayed');
+    const { decision } = verifyOptions;
+    // true: claimed now (or unused, when only checking); otherwise false, or the decision the first use kept (null: none).
+    const claimed: boolean | string | null = !(verifyOptions.consume ?? true)
+      ? !((await nonceStore.has?.(claims.nonce)) ?? false)
+      : decision !== undefined && nonceStore.claimDecision !== undefined
+        ? await nonceStore.claimDecision(claims.nonce, claims.exp, decision)
+        : await nonceStore.claim(claims.nonce, claims.exp);
+    if (claimed !== true) throw fail(typeof claimed === 'string' && claimed !== decision ? 'conflict' : 'replayed');
     return claims;
   }
 

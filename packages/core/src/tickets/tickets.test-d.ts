@@ -14,6 +14,7 @@ import {
   type TicketPurpose,
   type TicketSigner,
   type TicketSubject,
+  type TicketVerifyOptions,
   type TicketVerifyResult,
 } from './index.ts';
 
@@ -25,6 +26,10 @@ describe('tickets types', () => {
     expectTypeOf(createMemoryNonceStore).toBeCallableWith();
     expectTypeOf(createMemoryNonceStore).toBeCallableWith({ maxEntries: 10, now: () => 0 });
     expectTypeOf<NonceStore['claim']>().toEqualTypeOf<(nonce: string, expiresAt: number) => Promise<boolean>>();
+    // Optional and additive: a store written before it (claim alone) is still a NonceStore.
+    expectTypeOf<NonceStore['claimDecision']>().toEqualTypeOf<((nonce: string, expiresAt: number, decision: string) => Promise<true | string | null>) | undefined>();
+    expectTypeOf<{ claim(nonce: string, expiresAt: number): Promise<boolean> }>().toExtend<NonceStore>();
+    expectTypeOf<TicketVerifyOptions['decision']>().toEqualTypeOf<string | undefined>();
   });
 
   it('types the signer', () => {
@@ -80,7 +85,7 @@ describe('tickets types', () => {
     expectTypeOf<TicketError>().toExtend<ToolError>();
     expectTypeOf<TicketError['code']>().toEqualTypeOf<ToolError['code']>();
     expectTypeOf<TicketErrorReason>().toEqualTypeOf<
-      'missing' | 'malformed' | 'unknown-key' | 'bad-signature' | 'expired' | 'mismatch' | 'replayed'
+      'missing' | 'malformed' | 'unknown-key' | 'bad-signature' | 'expired' | 'mismatch' | 'replayed' | 'conflict'
     >();
     expectTypeOf<TicketMismatchField>().toEqualTypeOf<'purpose' | 'toolName' | 'callId' | 'conversationId' | 'args'>();
     const value: unknown = null;

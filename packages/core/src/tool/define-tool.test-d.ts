@@ -148,6 +148,27 @@ describe('defineTool types', () => {
     defineTool({ name: 'y', description: '', input: v.object({}), policy: { rateLimit: { limiter: { limit: () => ({ success: true }) }, key: () => 1 } }, execute: () => null });
   });
 
+  it('types approvalReason by the input and the run deps', () => {
+    const { defineTool: defineForTenant } = withDeps<{ tenant: string }>();
+    defineForTenant({
+      name: 'pay',
+      description: '',
+      input: v.object({ amount: v.number() }),
+      policy: {
+        effects: 'write',
+        approvalReason: async (input, ctx) => {
+          expectTypeOf(input).toEqualTypeOf<{ amount: number }>();
+          expectTypeOf(ctx.run.deps.tenant).toEqualTypeOf<string>();
+          return input.amount > 100 ? `Pays ${input.amount} for ${ctx.run.deps.tenant}.` : undefined;
+        },
+      },
+      execute: () => null,
+    });
+    defineTool({ name: 'p', description: '', input: v.object({}), policy: { effects: 'write', approvalReason: 'Always asks.' }, execute: () => null });
+    // @ts-expect-error words, not a number
+    defineTool({ name: 'q', description: '', input: v.object({}), policy: { effects: 'write', approvalReason: () => 1 }, execute: () => null });
+  });
+
   it('rejects an execute whose input does not match the schema', () => {
     defineTool({
       name: 'bad',

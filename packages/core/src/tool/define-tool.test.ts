@@ -20,6 +20,7 @@ describe('defineTool', () => {
       retries: 0,
       concurrency: undefined,
       coerce: false,
+      strict: false,
     });
     expect(updateDeliveryDate.policy.needsApproval).toBe(true);
   });
@@ -111,6 +112,7 @@ describe('defineTool', () => {
       [{ needsApproval: 'no' }, 'needsApproval must be a boolean or a function (input, ctx) => boolean.'],
       [{ returnDirect: 'yes' }, 'returnDirect must be true or false.'],
       [{ coerce: 1 }, 'coerce must be true or false.'],
+      [{ strict: 'yes' }, 'strict must be true or false.'],
       [{ concurrency: 7 }, 'concurrency must be the name of a group (a string).'],
     ];
     for (const [policy, message] of refused) {

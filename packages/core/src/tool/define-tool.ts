@@ -21,7 +21,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   }
   const rule: unknown = input.needsApproval;
   if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function') throw new TypeError(`Tool "${name}": needsApproval must be a boolean or a function (input, ctx) => boolean.`);
-  for (const key of ['returnDirect', 'coerce'] as const) {
+  for (const key of ['returnDirect', 'coerce', 'strict'] as const) {
     if (input[key] !== undefined && typeof input[key] !== 'boolean') throw new TypeError(`Tool "${name}": ${key} must be true or false.`);
   }
   if (input.concurrency !== undefined && typeof input.concurrency !== 'string') throw new TypeError(`Tool "${name}": concurrency must be the name of a group (a string).`);
@@ -44,6 +44,11 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     throw new TypeError(`Tool "${name}": editable must be true, false or a non-empty list of argument names.`);
   }
   if (editable !== false && needsApproval === false) throw new TypeError(`Tool "${name}": editable arguments are edited when a human approves, so it needs approvals (needsApproval is false).`);
+  const { approvalReason } = input;
+  if (approvalReason !== undefined && typeof approvalReason !== 'string' && typeof approvalReason !== 'function') {
+    throw new TypeError(`Tool "${name}": approvalReason must be a string or a function (input, ctx) => string.`);
+  }
+  if (approvalReason !== undefined && needsApproval === false) throw new TypeError(`Tool "${name}": approvalReason is read when a human approves, so it needs approvals (needsApproval is false).`);
   if (maxCallsPerRun !== undefined) checkMaxCalls(maxCallsPerRun, `Tool "${name}": maxCallsPerRun`);
   if (rateLimit !== undefined) checkLimiter(rateLimit.limiter, `Tool "${name}": rateLimit.limiter`);
   return {
@@ -51,11 +56,13 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     runsOn: input.runsOn ?? 'server',
     needsApproval,
     editable: Array.isArray(editable) ? Object.freeze([...editable]) : editable,
+    approvalReason: approvalReason as ToolPolicy['approvalReason'],
     returnDirect: input.returnDirect ?? false,
     timeoutMs,
     retries,
     concurrency: input.concurrency,
     coerce: input.coerce ?? false,
+    strict: input.strict ?? false,
     check: check as ToolPolicy['check'],
     maxCallsPerRun,
     rateLimit: rateLimit as ToolPolicy['rateLimit'],

@@ -15,6 +15,14 @@ export type ToolPlacement = 'server' | 'client' | 'anywhere';
 export type ApprovalRule<TInput = unknown> = boolean | ((input: TInput, ctx: ToolContext<TInput>) => boolean | Promise<boolean>);
 
 /**
+ * Words for the human asked to approve a call (`policy.approvalReason`): a fixed text, or one made per call from the
+ * validated input and the call's context (it may read state: the order's customer, how late it would be).
+ */
+export type ApprovalReason<TInput = unknown, TDeps = unknown> =
+  | string
+  | ((input: TInput, ctx: ToolContext<TInput, TDeps>) => string | undefined | Promise<string | undefined>);
+
+/**
  * A top-level argument name of a tool's input, as `policy.editable` lists it: the input's keys are suggested, and any
  * string is taken (a policy copied from another tool is a plain list), since `defineTool` checks each name against the
  * input's JSON Schema.
@@ -39,6 +47,15 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
    * not with `needsApproval: false`.
    */
   readonly editable?: boolean | readonly EditableKey<TInput>[] | undefined;
+  /**
+   * What the human who approves a call reads besides its arguments: what the call will do, worked out by the server
+   * (`Order A-1006 of Margaret Hamilton moves from 2026-12-12 to 2027-01-05: 33 days late`), so the words on the
+   * approval card come from the tool and not from the model. A function runs after `check`, only when a human is
+   * asked; it reads and must not write, and a throw refuses the call as `check` does. The executor returns it as the
+   * `approval-required` outcome's `reason`, and the chat loop as the AI SDK's approval `reason` (`useChat`'s
+   * `part.approval.requestReason`). Needs approvals: not with `needsApproval: false`.
+   */
+  readonly approvalReason?: ApprovalReason<TInput, TDeps> | undefined;
   /** The tool's output is the answer: the loop ends without another model call. */
   readonly returnDirect?: boolean | undefined;
   /** Abort and fail with `timeout` after this many milliseconds. */
@@ -49,6 +66,14 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   readonly concurrency?: string | undefined;
   /** Lenient coercion of quoted primitives (`"3"` to 3, `"true"` to true) before validation. */
   readonly coerce?: boolean | undefined;
+  /**
+   * Offer the tool in OpenAI's strict mode (structured outputs for function calling), so the model's arguments always
+   * match its schema: the chat loop and `toAISDKTools` send a strict rewrite of the schema (`toStrictJsonSchema`), or
+   * the schema as it is, non-strict, when it has no strict form (with a one-time warning). A `null` the model sends for
+   * an optional argument that does not accept `null` reads as absent (`dropOptionalNulls`), wherever arguments are
+   * validated. Default `false`.
+   */
+  readonly strict?: boolean | undefined;
   /**
    * Checks that the call can succeed before anyone is asked to approve it (the order exists, the date is not in the
    * past). It reads and must not write. A throw refuses the call with that error (a `ToolError` keeps its code and
@@ -83,11 +108,15 @@ export interface ToolPolicy {
   readonly needsApproval: ApprovalRule;
   /** Which arguments a human may edit when approving: all (`true`), these top-level names, or none (`false`). */
   readonly editable: boolean | readonly string[];
+  /** What the human who approves a call reads besides its arguments (see `ToolPolicyInput.approvalReason`). */
+  readonly approvalReason: ApprovalReason | undefined;
   readonly returnDirect: boolean;
   readonly timeoutMs: number | undefined;
   readonly retries: number;
   readonly concurrency: string | undefined;
   readonly coerce: boolean;
+  /** Offered in OpenAI's strict mode; a `null` for an optional argument reads as absent (see `ToolPolicyInput.strict`). */
+  readonly strict: boolean;
   readonly check: ((input: unknown, ctx: ToolContext) => void | Promise<void>) | undefined;
   readonly maxCallsPerRun: number | undefined;
   readonly rateLimit: RateLimitPolicy | undefined;

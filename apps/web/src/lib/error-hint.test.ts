@@ -1,0 +1,68 @@
+import type { ChatErrorInfo } from '@edgetool/react';
+import { describe, expect, it } from 'vitest';
+import { errorHint, errorTitle, isTooLarge, retryAction } from './error-hint.ts';
+
+const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
+const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
+const gateway: ChatErrorInfo = { kind: 'unreachable', status: 502, code: 'unreachable', message: 'm' };
+
+describe('errorHint', () => {
+  it('advice that fits the error', () => {
+    expect(errorHint(unreachable)).toBe('unreachable');
+    expect(errorHint(refused(403, 'ticket-invalid'))).toBe('ticket');
+    expect(errorHint(refused(403, 'wrong-placement'))).toBe('ticket');
+    expect(errorHint(refused(413, 'payload-too-large'))).toBe('too-large');
+    expect(errorHint(refused(400, 'bad-request'))).toBeUndefined();
+    expect(isTooLarge(refused(413, 'x'))).toBe(true);
+  });
+
+  it('a page of another origin (403 forbidden-origin) is not told about tickets and to send a new message', () => {
+    expect(errorHint(refused(403, 'forbidden-origin'))).toBe('origin');
+  });
+
+  it('a request that got no answer while the server answers its health check again: no advice to start the worker', () => {
+    for (const error of [unreachable, gateway]) {
+      expect(errorHint(error, { server: 'unreachable', answered: false })).toBe('unreachable');
+      expect(errorHint(error, { server: 'checking', answered: false })).toBe('unreachable');
+      expect(errorHint(error, { server: 'online', answered: false })).toBe('back');
+      expect(errorHint(error, { server: 'online', answered: true })).toBe('cut');
+    }
+    expect(errorTitle(unreachable, { server: 'unreachable', answered: false })).toBe('Server unreachable');
+    expect(errorTitle(unreachable, { server: 'online', answered: true })).toBe('The request got no answer');
+    expect(errorTitle(refused(403, 'ticket-invalid'), { server: 'online', answered: true })).toBe('The server refused the request');
+  });
+});
+
+describe('retryAction', () => {
+  it('the server banner (no request failed): check the server again', () => {
+    expect(retryAction(undefined, { server: 'unreachable', answered: false })).toBe('recheck');
+  });
+
+  it('a request that got no answer at all is sent again, as it was', () => {
+    expect(retryAction(unreachable, { server: 'online', answered: false })).toBe('resend');
+    expect(retryAction(gateway, { server: 'unreachable', answered: false })).toBe('resend');
+  });
+
+  it('once part of an answer came, Retry checks the server while it is down, and is not offered once it answers', () => {
+    expect(retryAction(unreachable, { server: 'unreachable', answered: true })).toBe('recheck');
+    expect(retryAction(unreachable, { server: 'checking', answered: true })).toBe('recheck');
+    expect(retryAction(unreachable, { server: 'online', answered: true })).toBeUndefined();
+  });
+
+  it('a rate limit (429, 408) or a server failure (5xx with its JSON error) is sent again: nothing of an answer came', () => {
+    const failed: ChatErrorInfo = { kind: 'server', status: 500, code: 'internal-error', message: 'm' };
+    for (const error of [refused(429, 'rate-limited'), refused(408, 'http-408'), failed, { ...failed, status: 503 }]) {
+      // The HTTP error came in place of the stream, so the messages are the request that failed, a continuation too.
+      expect(retryAction(error, { server: 'online', answered: false })).toBe('resend');
+      expect(retryAction(error, { server: 'online', answered: true })).toBe('resend');
+    }
+    expect(errorHint(refused(429, 'rate-limited'))).toBe('later');
+  });
+
+  it('a refusal that comes again the same way has no Retry', () => {
+    for (const error of [refused(400, 'bad-request'), refused(403, 'ticket-invalid'), refused(413, 'payload-too-large'), refused(415, 'unsupported')]) {
+      expect(retryAction(error, { server: 'online', answered: false })).toBeUndefined();
+    }
+    expect(retryAction({ kind: 'stream', status: undefined, code: 'stream-error', message: 'm' }, { server: 'online', answered: true })).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+import type { ChatErrorInfo } from '@edgetool/react';
+import type { ServerInfo } from './server-info.ts';
+
+/** What the error banner knows beside the error: the server's state now, and whether any of the answer had come. */
+export interface BannerContext {
+  /** What the last health check found (the header shows the same). */
+  readonly server: ServerInfo['status'];
+  /** The last message is not the user's: part of an answer came (or the request was a continuation of one). */
+  readonly answered: boolean;
+}
+
+/** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
+export function isTooLarge(error: ChatErrorInfo): boolean {
+  return error.status === 413 || error.code === 'payload-too-large';
+}
+
+const TITLES: Readonly<Record<ChatErrorInfo['kind'], string>> = {
+  unreachable: 'Server unreachable',
+  refused: 'The server refused the request',
+  server: 'The server failed',
+  stream: 'The answer stopped with an error',
+};
+
+/** The banner's title; a request that got no answer while the server answers its health check is not "unreachable". */
+export function errorTitle(error: ChatErrorInfo, context?: BannerContext): string {
+  return error.kind === 'unreachable' && context?.server === 'online' ? 'The request got no answer' : TITLES[error.kind];
+}
+
+/** Refusals that a later try may not meet: a rate limit's window, a request that took too long. */
+const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
+
+/**
+ * Which advice the error banner gives: how to start the server, that it answers again and Retry sends the request
+ * (`back`) or that the answer so far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate
+ * limit), why a continuation was refused (a ticket), that the page must be opened from the server's own origin, or that
+ * the conversation is too large to send; `undefined`: none.
+ */
+export function errorHint(
+  error: ChatErrorInfo,
+  context?: BannerContext,
+): 'unreachable' | 'back' | 'cut' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+  if (error.kind === 'unreachable') return context?.server !== 'online' ? 'unreachable' : context.answered ? 'cut' : 'back';
+  if (error.status === 429) return 'later';
+  // The server's own 403 for a page of another origin: a new message is refused the same way, tickets have no part in it.
+  if (error.code === 'forbidden-origin') return 'origin';
+  if (error.code === 'ticket-invalid' || error.status === 403) return 'ticket';
+  return isTooLarge(error) ? 'too-large' : undefined;
+}
+
+/**
+ * What the banner's Retry does: `resend` the request that failed, as it was; `recheck` the server; `undefined`: no
+ * Retry. A request that got no answer at all is sent again. Once part of an answer came, sending the conversation
+ * again would not be the request that failed: Retry only checks the server while it is down, and once it answers
+ * there is nothing to retry (a new message goes on). Without a failed request (the server banner): a check.
+ *
+ * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
+ * place of the stream, so nothing of the answer came and the messages are the request that failed (a continuation
+ * resent whose call already ran is refused by its single-use ticket, not run twice). Other refusals would come again.
+ */
+export function retryAction(error: ChatErrorInfo | undefined, context: BannerContext): 'resend' | 'recheck' | undefined {
+  if (error === undefined) return 'recheck';
+  if (error.kind === 'server' || (error.kind === 'refused' && PASSING_REFUSALS.has(error.status))) return 'resend';
+  if (error.kind !== 'unreachable') return undefined;
+  if (!context.answered) return 'resend';
+  return context.server === 'online' ? undefined : 'recheck';
+}

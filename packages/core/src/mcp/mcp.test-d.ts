@@ -1,0 +1,13 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { connectMcp, type McpClient, type McpClientOptions } from './index.ts';
+
+describe('mcp client types', () => {
+  it('connectMcp takes its options and resolves with a client; resumeAttempts is a number', () => {
+    expectTypeOf(connectMcp).parameter(0).toEqualTypeOf<McpClientOptions>();
+    expectTypeOf(connectMcp).returns.toEqualTypeOf<Promise<McpClient>>();
+    expectTypeOf<McpClientOptions['resumeAttempts']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf(connectMcp).toBeCallableWith({ url: 'https://mcp.example.com/mcp', resumeAttempts: 0 });
+    // @ts-expect-error a number of attempts, not a flag
+    connectMcp({ url: 'https://mcp.example.com/mcp', resumeAttempts: true });
+  });
+});
