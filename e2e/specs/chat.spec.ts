@@ -133,7 +133,7 @@ test.describe('the demo chat on the offline model', () => {
     await expect(image).toBeVisible();
     // Decoded by the browser: a real 320 × 180 PNG, not a broken image.
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 320, 180]);
-    await expect(card.getByTestId('tool-output')).toContainText('KB of base64');
+    await expect(card.getByTestId('tool-output')).toContainText(/<image\/png, \d+(\.\d)? K?B of base64>/);
     await idle(page);
     await expect(page.getByTestId('message-assistant').last()).toContainText(/delayed \d+ \(red\)/);
     await shot(page, 'orders-chart');

@@ -281,7 +281,7 @@ describe('a project that installs them', () => {
     const approvals = run('approvals.mjs');
     expect(approvals.status).toBe(0);
     expect(approvals.stdout.split('\n').slice(0, 4)).toEqual([
-      'approval-required',
+      'Refunds 25.00 EUR on order A-1001.',
       expect.stringMatching(/^Error \(ticket-invalid\): .*args/),
       'Refunded 25 on A-1001',
       expect.stringMatching(/^Error \(ticket-invalid\): .*already been used/),
@@ -369,7 +369,7 @@ describe('a project that installs them', () => {
   it('runs the approvals example: the forged approval and the replay are refused, the genuine one runs once', () => {
     const lines = runExample('approvals.ts');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe('approval-required');
+    expect(lines[0]).toBe('Refunds 25.00 EUR on order A-1001.');
     expect(lines[1]).toMatch(/^Error \(ticket-invalid\): .*args/);
     expect(lines[2]).toBe('Refunded 25 on A-1001');
     expect(lines[3]).toMatch(/^Error \(ticket-invalid\): .*already been used/);
