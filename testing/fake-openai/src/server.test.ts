@@ -380,6 +380,49 @@ describe('strict function tools', () => {
     expect(fake.pendingTurns()).toBe(1); // refused before the model: no turn used
   });
 
+  it('takes $defs and $ref as OpenAI documents them (recursion through # and a definition), a $ref only alone and landing somewhere', async () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name', 'children'], additionalProperties: false };
+    const tree = { ...good, properties: { ...good.properties, root: { $ref: '#/$defs/node' }, parent: { anyOf: [{ $ref: '#' }, { type: 'null' }] } }, required: [...good.required, 'root', 'parent'], $defs: { node } };
+    fake.enqueue({ text: 'a' });
+    expect((await post('/chat/completions', { ...chatBody, tools: [chatTool('tree', tree, true)] })).status).toBe(200);
+    const cases: [unknown, string][] = [
+      [{ ...tree, properties: { ...tree.properties, root: { $ref: '#/$defs/node', description: 'The root' } } }, "In context=('properties', 'root'), $ref cannot have keywords {'description'}."],
+      [{ ...tree, properties: { ...tree.properties, root: { $ref: '#/$defs/gone' } } }, "In context=('properties', 'root'), reference to component '#/$defs/gone' which was not found in the schema."],
+      [{ ...tree, $defs: { node: { ...node, additionalProperties: undefined } } }, "In context=('$defs', 'node'), 'additionalProperties' is required to be supplied and to be false."],
+    ];
+    for (const [parameters, problem] of cases) {
+      const chat = await post('/chat/completions', { ...chatBody, tools: [chatTool('bad', parameters, true)] });
+      expect(chat.status).toBe(400);
+      expect(await chat.json()).toMatchObject({ error: { message: `Invalid schema for function 'bad': ${problem}`, code: 'invalid_function_parameters' } });
+    }
+  });
+
+  it("refuses a strict schema over OpenAI's size limits, with OpenAI's words", async () => {
+    const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+    const strings = (n: number, size = 1) => Array.from({ length: n }, (_, i) => String(i).padStart(size, '0'));
+    let deep: Record<string, unknown> = object({});
+    for (let i = 0; i < 10; i++) deep = object({ next: deep });
+    const props = (n: number) => object(Object.fromEntries(strings(n).map((key) => [`p${key}`, { type: 'string' }])));
+    const optOut = "Consider reducing the number of enums, or opt out of structured outputs by setting 'strict: false'.";
+    const cases: [unknown, string][] = [
+      [deep, '11 levels of nesting exceeds limit of 10.'],
+      [props(5001), '5001 parameters exceeds limit of 5000.'],
+      [object({ a: { enum: strings(600) }, b: { type: 'array', items: { enum: strings(401) } } }), `Expected at most 1000 enum values in total within a single schema when using structured outputs, but received 1001. ${optOut}`],
+      [object({ a: { enum: strings(251, 60) } }), `Expected at most 15000 total characters across enum values when there are more than 250 enum values, but received 15060. ${optOut}`],
+      [object({ [strings(1, 60_000)[0] as string]: { const: 'x'.repeat(60_001) } }), 'Expected at most 120000 total characters across property names, definition names, enum values and const values'],
+    ];
+    for (const [parameters, problem] of cases) {
+      const responses = await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('big', parameters, true)] });
+      expect(responses.status).toBe(400);
+      expect(((await responses.json()) as { error: { message: string } }).error.message).toContain(`Invalid schema for function 'big': ${problem}`);
+    }
+    // At the limits, and over them without strict: accepted.
+    fake.enqueue({ text: 'a' }, { text: 'b' });
+    const ten = (deep.properties as { next: unknown }).next;
+    expect((await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('ten', ten, true), responsesTool('five', props(5000), true)] })).status).toBe(200);
+    expect((await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('deep', deep, false)] })).status).toBe(200);
+  });
+
   it('accepts a strict tool that keeps the rules, and any schema on a tool that is not strict', async () => {
     fake.enqueue({ text: 'a' }, { text: 'b' });
     const loose = { type: 'object', properties: { city: { type: 'string', minLength: 1 } } };

@@ -222,8 +222,9 @@ const strictSchemas = new WeakMap<AnyTool, StrictJsonSchema>();
 
 /**
  * The input schema a tool goes out with, and whether it goes out strict (`policy.strict`): the strict rewrite, or the
- * schema as it is when it has none, with a warning the first time (a schema OpenAI refuses in strict mode would fail
- * every request, not just this tool's calls). `toStrictJsonSchema(tool.jsonSchema)` says why.
+ * schema as it is when it has none or is over OpenAI's size limits, with a warning the first time (a schema OpenAI
+ * refuses in strict mode would fail every request, not just this tool's calls). `toStrictJsonSchema(tool.jsonSchema)`
+ * says why.
  */
 function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?: true } {
   if (!tool.policy.strict) return { schema: tool.jsonSchema };

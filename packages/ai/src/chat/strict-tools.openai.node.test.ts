@@ -4,6 +4,7 @@ import { createRunContext, createTicketSigner, defineTool, toStrictJsonSchema } 
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
 import { generateText, jsonSchema, type JSONSchema7, tool } from 'ai';
 import * as v from 'valibot';
+import * as z from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelFromEnv } from '../provider.ts';
 import { createChatAgent } from './chat-agent.ts';
@@ -76,4 +77,70 @@ describe.each([
     expect(sent[2]).toEqual({ name: 'look', parameters: tools[2]?.jsonSchema, strict: notStrict });
     expect(warn.mock.calls).toEqual([[expect.stringMatching(/^edgetool: tool "tag" asks for strict mode, but its input schema has no strict form \(tags: /)]]);
   });
+
+  it('recursive and shared schemas (valibot v.lazy, zod definitions) go out strict with their $defs, and nulls deep in them reach execute as absent', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    type Step = { title: string; note?: string | undefined; substeps?: Step[] | undefined };
+    const step: v.GenericSchema<Step> = v.object({ title: v.string(), note: v.optional(v.string()), substeps: v.optional(v.array(v.lazy(() => step))) });
+    const address = z.object({ city: z.string(), zip: z.string().optional() }).meta({ id: 'Address' });
+    const seen: unknown[] = [];
+    const tools = [
+      defineTool({ name: 'plan', description: 'Plan steps', input: v.object({ steps: v.array(step) }), policy: { strict: true }, execute: (args) => seen.push(args) }),
+      defineTool({
+        name: 'ship',
+        description: 'Ship a parcel',
+        input: z.object({ to: address, from: address.optional().describe('Where it leaves from') }),
+        policy: { strict: true },
+        execute: (args) => seen.push(args),
+      }),
+    ];
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'call_p', name: 'plan', args: { steps: [{ title: 'a', note: null, substeps: [{ title: 'b', note: 'x', substeps: [{ title: 'c', note: null, substeps: null }] }] }] } },
+          { id: 'call_s', name: 'ship', args: { to: { city: 'Lyon', zip: null }, from: null } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const agent = createChatAgent({ model: modelFor(), tools, tickets, maxRetries: 0 });
+    const result = await agent.generate({ messages: 'Plan and ship', run: createRunContext({ conversationId: `strict-refs-${api}` }) });
+    expect(result.text).toBe('Done.');
+    expect(seen).toEqual([{ steps: [{ title: 'a', substeps: [{ title: 'b', note: 'x', substeps: [{ title: 'c' }] }] }] }, { to: { city: 'Lyon' } }]);
+    const sent = wireTools(0);
+    for (const [i, t] of tools.entries()) {
+      const strict = toStrictJsonSchema(t.jsonSchema);
+      if (!strict.strict) throw new Error(strict.reason);
+      expect(sent[i]).toEqual({ name: t.name, parameters: strict.schema, strict: true });
+    }
+    expect(sent[0]?.parameters).toMatchObject({ $defs: { 0: { additionalProperties: false, required: ['title', 'note', 'substeps'] } } });
+    expect(sent[1]?.parameters).toMatchObject({
+      properties: { to: { $ref: '#/$defs/Address' }, from: { anyOf: [{ description: 'Where it leaves from', required: ['city', 'zip'] }, { type: 'null' }] } },
+      $defs: { Address: { required: ['city', 'zip'], additionalProperties: false } },
+    });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("a schema over OpenAI's size limits: the plain AI SDK's strict tool gets the 400, edgetool's goes out non-strict with a warning naming the limit", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const airports = Array.from({ length: 1200 }, (_, i) => `A${String(i).padStart(3, '0')}`);
+    const fly = defineTool({ name: 'fly', description: 'Book a flight', input: v.object({ to: v.picklist(airports) }), policy: { strict: true }, execute: () => 'booked' });
+    const plain = { fly: tool({ description: 'Book a flight', inputSchema: jsonSchema(toStrictShape(fly.jsonSchema)), strict: true, execute: async () => 'booked' }) };
+    await expect(generateText({ model: modelFor(), tools: plain, prompt: 'Fly', maxRetries: 0 })).rejects.toThrow(
+      /Invalid schema for function 'fly': Expected at most 1000 enum values in total within a single schema when using structured outputs, but received 1200/,
+    );
+    fake.enqueue({ toolCalls: [{ id: 'call_f', name: 'fly', args: { to: 'A007' } }] }, { text: 'Booked.' });
+    const agent = createChatAgent({ model: modelFor(), tools: [fly], tickets, maxRetries: 0 });
+    const result = await agent.generate({ messages: 'Fly to A007', run: createRunContext({ conversationId: `strict-limit-${api}` }) });
+    expect(result.text).toBe('Booked.');
+    expect(wireTools(1)[0]).toEqual({ name: 'fly', parameters: fly.jsonSchema, strict: api === 'responses' ? false : undefined });
+    expect(warn.mock.calls).toEqual([
+      ['edgetool: tool "fly" asks for strict mode, but its input schema has no strict form ((root): 1200 enum values in all, over OpenAI\'s limit of 1000): it goes out non-strict.'],
+    ]);
+  });
 });
+
+/** The tool's schema closed and every property required, as a developer would write it for the plain AI SDK's strict tool. */
+function toStrictShape(schema: Record<string, unknown>): JSONSchema7 {
+  return { ...schema, additionalProperties: false, required: Object.keys(schema.properties as object) } as JSONSchema7;
+}

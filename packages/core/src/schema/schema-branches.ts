@@ -11,15 +11,40 @@ export function types(schema: JsonSchema): readonly unknown[] {
 export const isSchema = (x: unknown): x is JsonSchema => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
- * The schemas a value may match: the `anyOf` or `oneOf` branches, flattened (`v.nullable(v.number())` is
- * `anyOf: [{ type: 'number' }, { type: 'null' }]`), or the schema itself when it has a `type` or no branches.
- * A `true` or malformed branch becomes `{}` (anything goes), a `false` one is dropped.
+ * The schema a local `$ref` points to in the root schema it belongs to (`#`, `#/$defs/name`, any JSON pointer), or
+ * undefined when it points nowhere or elsewhere (another document, an anchor).
  */
-export function alternatives(schema: JsonSchema): readonly JsonSchema[] {
-  const { anyOf, oneOf } = schema;
+export function resolveRef(root: JsonSchema, ref: unknown): unknown {
+  if (typeof ref !== 'string' || (ref !== '#' && !ref.startsWith('#/'))) return undefined;
+  let node: unknown = root;
+  for (const token of ref.split('/').slice(1)) {
+    let key = token;
+    try {
+      key = decodeURIComponent(token);
+    } catch {}
+    key = key.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * The schemas a value may match: the `anyOf` or `oneOf` branches, flattened (`v.nullable(v.number())` is
+ * `anyOf: [{ type: 'number' }, { type: 'null' }]`), or the schema itself when it has a `type` or no branches; a `$ref`
+ * is what it points to in `root`, an `allOf` of one schema that schema. A `true` or malformed branch becomes `{}`
+ * (anything goes), a `false` one is dropped, and a schema met again (a cycle of references) adds nothing.
+ */
+export function alternatives(schema: JsonSchema, root: JsonSchema | undefined, seen: Set<JsonSchema> = new Set()): readonly JsonSchema[] {
+  if (seen.has(schema)) return [];
+  seen.add(schema);
+  const { anyOf, oneOf, allOf } = schema;
+  // zod writes a reference with keywords beside it as `allOf: [{ $ref }]`: one schema in `allOf` is that schema.
+  const target = Array.isArray(allOf) && allOf.length === 1 ? allOf[0] : root === undefined ? undefined : resolveRef(root, schema.$ref);
+  if (isSchema(target)) return alternatives(target, root, seen);
   if (schema.type !== undefined || Array.isArray(anyOf) === Array.isArray(oneOf)) return [schema];
   const branches: readonly unknown[] = Array.isArray(anyOf) ? anyOf : (oneOf as readonly unknown[]);
-  return branches.flatMap((branch) => (branch === false ? [] : isSchema(branch) ? alternatives(branch) : [{}]));
+  return branches.flatMap((branch) => (branch === false ? [] : isSchema(branch) ? alternatives(branch, root, seen) : [{}]));
 }
 
 /**
@@ -64,11 +89,12 @@ const NUMERIC = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 /**
  * One walk of a value along its JSON Schema: `coerce` turns quoted primitives into what the schema expects
  * (`coerceToSchema`), `nulls` leaves out a `null` given for an optional property that does not accept it
- * (`dropOptionalNulls`). The executor does both in one pass when a tool asks for both.
+ * (`dropOptionalNulls`). The executor does both in one pass when a tool asks for both. `$ref`s are followed in `root`
+ * (the tool's schema); each step goes one level into the value, so a recursive schema ends with the value.
  */
-export function fitToSchema(value: unknown, schema: JsonSchema | undefined, coerce: boolean, nulls: boolean): unknown {
+export function fitToSchema(value: unknown, schema: JsonSchema | undefined, coerce: boolean, nulls: boolean, root: JsonSchema | undefined = schema): unknown {
   if (!isSchema(schema)) return value; // also `true`/`false` schemas
-  const options = alternatives(schema);
+  const options = alternatives(schema, root);
   if (typeof value === 'string' && coerce) {
     if (options.some((option) => takes(option, value, 'string'))) return value;
     const kinds = options.flatMap(types);
@@ -87,7 +113,7 @@ export function fitToSchema(value: unknown, schema: JsonSchema | undefined, coer
   if (Array.isArray(value)) {
     const items = holder(options, 'array')?.items;
     if (!isSchema(items)) return value;
-    return value.map((item) => fitToSchema(item, items, coerce, nulls));
+    return value.map((item) => fitToSchema(item, items, coerce, nulls, root));
   }
   if (typeof value === 'object' && value !== null) {
     const shape = holder(options, 'object', value as Record<string, unknown>);
@@ -99,8 +125,8 @@ export function fitToSchema(value: unknown, schema: JsonSchema | undefined, coer
       const item = (value as Record<string, unknown>)[key];
       const sub = Object.hasOwn(props, key) ? (props[key] as JsonSchema) : undefined;
       // Strict mode's way of leaving out an optional argument that does not itself accept null.
-      if (nulls && item === null && isSchema(sub) && !required.includes(key) && !alternatives(sub).some((option) => takes(option, null, 'null'))) continue;
-      Object.defineProperty(out, key, { value: fitToSchema(item, sub, coerce, nulls), enumerable: true, writable: true, configurable: true });
+      if (nulls && item === null && isSchema(sub) && !required.includes(key) && !alternatives(sub, root).some((option) => takes(option, null, 'null'))) continue;
+      Object.defineProperty(out, key, { value: fitToSchema(item, sub, coerce, nulls, root), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

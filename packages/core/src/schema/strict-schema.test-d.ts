@@ -4,7 +4,7 @@ import { defineTool } from '../tool/define-tool.ts';
 import type { ToolPolicy, ToolPolicyInput } from '../tool/types.ts';
 import type { JsonSchema } from './input-schema.ts';
 import { dropOptionalNulls } from './strict-nulls.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from './strict-schema.ts';
+import { type StrictJsonSchema, type StrictSchemaLimit, toStrictJsonSchema } from './strict-schema.ts';
 
 describe('strict mode types', () => {
   it('policy.strict is a boolean, optional where written and always there once resolved', () => {
@@ -20,7 +20,13 @@ describe('strict mode types', () => {
     const result = toStrictJsonSchema({ type: 'object' });
     expectTypeOf(result).toEqualTypeOf<StrictJsonSchema>();
     if (result.strict) expectTypeOf(result.schema).toEqualTypeOf<JsonSchema>();
-    else expectTypeOf(result.reason).toEqualTypeOf<string>();
+    else {
+      expectTypeOf(result.reason).toEqualTypeOf<string>();
+      // Set only when the schema is over one of OpenAI's size limits.
+      expectTypeOf(result.limit).toEqualTypeOf<StrictSchemaLimit | undefined>();
+    }
+    expectTypeOf<StrictSchemaLimit['name']>().toEqualTypeOf<'properties' | 'nesting' | 'enum-values' | 'characters' | 'enum-characters'>();
+    expectTypeOf<StrictSchemaLimit['found']>().toEqualTypeOf<number>();
     expectTypeOf(dropOptionalNulls).parameters.toEqualTypeOf<[unknown, JsonSchema | undefined]>();
     expectTypeOf(dropOptionalNulls).returns.toEqualTypeOf<unknown>();
   });

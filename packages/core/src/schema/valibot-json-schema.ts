@@ -6,7 +6,8 @@
 //   TypeError instead, so a tool never advertises "anything" for input it will reject. The exception is
 //   a schema that only describes a pipe's output (after its first item, e.g. `pipe(string(), transform(…),
 //   date())`): the library skips it, and so does this.
-// - `lazy` throws: the library emits `$ref`/`$defs` for it, which is not worth carrying here.
+// - `lazy` becomes a `$ref` to a definition in `$defs` named by a number, as the library writes it (a recursive schema
+//   must not recurse here), and so does a schema met again that a lazy one returned.
 // - The `values`, `not_value` and `not_values` actions are skipped (rare in tool input; the schema the
 //   model sees is looser, validation still applies them). The library maps them to `enum`/`not`.
 // - A custom action with a RegExp `requirement` becomes `pattern`; the library skips unknown actions.
@@ -35,6 +36,14 @@ interface Node {
   readonly title: unknown;
   readonly examples: unknown;
   readonly metadata: Json;
+  readonly getter: (input: unknown) => Node;
+}
+
+/** One conversion's definitions: what each lazy getter returned, the definition each such schema became. */
+interface Defs {
+  readonly getters: Map<unknown, Node>;
+  readonly ids: Map<Node, string>;
+  readonly defs: Json;
 }
 
 const FORMATS: Readonly<Record<string, string>> = {
@@ -130,9 +139,14 @@ function convertAction(j: Json, a: Node): void {
   }
 }
 
-function convertSchema(j: Json, s: Node, late = false): Json {
+function convertSchema(j: Json, s: Node, late: boolean, defs: Defs, skipRef = false): Json {
   const t = s.type;
-  const sub = (x: Node): Json => convertSchema({}, x, late);
+  const sub = (x: Node): Json => convertSchema({}, x, late, defs);
+  const id = skipRef ? undefined : defs.ids.get(s);
+  if (id !== undefined) {
+    j.$ref = `#/$defs/${id}`;
+    return j;
+  }
   const rest = (key: string): void => {
     if (s.rest) j[key] = sub(s.rest);
     else if (t.startsWith('strict')) j[key] = false;
@@ -140,7 +154,7 @@ function convertSchema(j: Json, s: Node, late = false): Json {
   if (s.pipe) {
     // A nested pipe is walked in place, as the library flattens it; schemas after the first one are `late`.
     s.pipe.forEach((x, i) => {
-      if (x.kind === 'schema') convertSchema(j, x, late || i > 0);
+      if (x.kind === 'schema') convertSchema(j, x, late || i > 0, defs, true);
       else convertAction(j, x);
     });
     return j;
@@ -199,7 +213,7 @@ function convertSchema(j: Json, s: Node, late = false): Json {
     case 'optional':
     case 'exact_optional':
     case 'undefinedable':
-      convertSchema(j, s.wrapped, late);
+      convertSchema(j, s.wrapped, late, defs);
       break;
     case 'literal':
       if (isConst(s.literal)) j.const = s.literal;
@@ -215,8 +229,24 @@ function convertSchema(j: Json, s: Node, late = false): Json {
       } else fail(t, late);
       break;
     }
+    case 'lazy': {
+      const { getters, ids } = defs;
+      let wrapped = getters.get(s.getter);
+      if (wrapped === undefined) {
+        wrapped = s.getter(undefined);
+        getters.set(s.getter, wrapped);
+      }
+      let ref = ids.get(wrapped);
+      if (ref === undefined) {
+        ref = `${ids.size}`;
+        ids.set(wrapped, ref);
+        defs.defs[ref] = convertSchema({}, wrapped, late, defs, true);
+      }
+      j.$ref = `#/$defs/${ref}`;
+      break;
+    }
     default:
-      fail(t, late && t !== 'lazy');
+      fail(t, late);
   }
   // Only the optional and nullable families have a `default`.
   const d = s.default;
@@ -233,7 +263,9 @@ function fail(type: string, late: boolean): void {
  * from `@valibot/to-json-schema` but a fraction of its size. Throws a TypeError where it cannot.
  */
 export function valibotToJsonSchema(schema: unknown): Record<string, unknown> {
-  const j = convertSchema({}, schema as Node);
+  const defs: Defs = { getters: new Map(), ids: new Map(), defs: {} };
+  const j = convertSchema({}, schema as Node, false, defs);
   j.$schema = 'http://json-schema.org/draft-07/schema#';
+  if (defs.ids.size > 0) j.$defs = defs.defs;
   return j;
 }

@@ -69,9 +69,9 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
   /**
    * Offer the tool in OpenAI's strict mode (structured outputs for function calling), so the model's arguments always
    * match its schema: the chat loop and `toAISDKTools` send a strict rewrite of the schema (`toStrictJsonSchema`), or
-   * the schema as it is, non-strict, when it has no strict form (with a one-time warning). A `null` the model sends for
-   * an optional argument that does not accept `null` reads as absent (`dropOptionalNulls`), wherever arguments are
-   * validated. Default `false`.
+   * the schema as it is, non-strict, when it has no strict form or is over OpenAI's size limits (with a one-time
+   * warning). A `null` the model sends for an optional argument that does not accept `null` reads as absent
+   * (`dropOptionalNulls`), wherever arguments are validated. Default `false`.
    */
   readonly strict?: boolean | undefined;
   /**
