@@ -1,4 +1,5 @@
 import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
+import { useEffect } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
@@ -474,6 +475,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
   });
 
+  it('manual mode: an approve() before the browser chain has taken the call does not go around it', async () => {
+    writes.length = 0;
+    const guard = defineInterceptor('guard', () => {
+      throw new Error('Blocked by the store policy.');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    // An app that approves what its list shows, from an effect: it runs in the commit of the render that first shows the
+    // call, before the hook's own effect has handed the call to the browser chain.
+    const hook = renderHook(
+      (o: UseEdgeChatOptions) => {
+        const chat = useEdgeChat(o);
+        const { pendingApprovals, approve } = chat;
+        useEffect(() => {
+          for (const pending of pendingApprovals) approve(pending.toolCallId);
+        }, [pendingApprovals, approve]);
+        return chat;
+      },
+      { id: 'conv-effect-approve', mode: 'manual', fetch: server.fetch, interceptors: [guard], serverTools: serverInfo },
+    );
+    current = hook;
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    // The chain refused the call: nothing ran, and the model read why.
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
+  });
+
   it('autoApprove decides without a human', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });
@@ -892,6 +921,37 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(again.current.browserState.stopped).toEqual([answer]);
     expect(again.current.busy).toBe(false);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('manual mode: a call the user stopped while the browser chain authorised it is not approved around that chain after a reload', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A check that takes a while (a policy asked over the network) and then asks the human as usual.
+    const slow = defineInterceptor('slow', async (_ctx, next) => {
+      await gate;
+      return next();
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    const options = { id: 'conv-r-manual', mode: 'manual', fetch: server.fetch, interceptors: [slow], serverTools: serverInfo } as const;
+    const first = mount(options);
+    await first.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    await first.current.stop();
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    const page = saved(first.current);
+    first.unmount();
+    release();
+
+    const again = mount({ ...options, ...page });
+    expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    again.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(writes).toEqual([]);
+    expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
   });
 
   it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {

@@ -21,7 +21,7 @@ import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserC
 import type { BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
-import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.ts';
+import { type BrowserWork, lastAssistantMessage, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
@@ -550,6 +550,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const last = lastAssistantMessage(chat.messages);
       const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
+      // Manual mode: every approval request goes through the browser chain first. One it has not taken (the render before
+      // the hook hands it over, or a stopped answer after a reload) is not answered around it.
+      if (call === undefined && message !== undefined && messageMode(message, latest.current.mode) === 'manual') return;
       if (message !== undefined && stopped.has(message.id)) {
         setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
       }
