@@ -431,22 +431,73 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
   });
 
-  it('manual mode: invalid arguments are not a denial; the server reports them with their issues, nothing runs', async () => {
+  it('manual mode: invalid arguments are not a denial; a read goes on to the server, a write waits for a human; the server reports them, nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({
       tools: serverTools,
-      steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: 42 }]]), textStep('Let me fix the date.')],
+      steps: [
+        callsStep([
+          ['c1', 'query_order', { order_id: 7 }],
+          ['c2', 'update_delivery_date', { order_id: 'A-1', new_date: 42 }],
+        ]),
+        textStep('Let me fix the arguments.'),
+      ],
     });
     const hook = mount({ id: 'conv-4b', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
-    await hook.current.sendMessage({ text: 'move A-1' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the date.'));
-    // Nobody was asked, nothing ran, and the model read the server's invalid-input with the path, not a denial.
-    expect(hook.current.pendingApprovals).toEqual([]);
+    await hook.current.sendMessage({ text: 'where is A-1, and move it' });
+    // The write's arguments may be valid as the server reads them (see the next test): a human decides.
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('approved');
+    hook.current.approve('c2');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the arguments.'));
+    // Nothing ran, and the model read the server's invalid-input with the paths, not a denial.
     expect(writes).toEqual([]);
     const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
     expect(prompt).toContain('invalid-input');
+    expect(prompt).toContain('order_id');
     expect(prompt).toContain('new_date');
     expect(prompt).not.toContain('denied');
+  });
+
+  it("manual mode: a write whose arguments only the server's reading makes valid (a strict model's null, a quoted number) waits for a human", async () => {
+    const ran: unknown[] = [];
+    const moveOrder = defineTool({
+      name: 'move_order',
+      description: 'Moves an order',
+      input: v.object({ order_id: v.string(), note: v.optional(v.string()) }),
+      policy: { effects: 'write', strict: true },
+      execute: (input) => {
+        ran.push(input);
+        return 'moved';
+      },
+    });
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Orders more stock',
+      input: v.object({ qty: v.number() }),
+      policy: { effects: 'write', coerce: true },
+      execute: (input) => {
+        ran.push(input);
+        return 'ordered';
+      },
+    });
+    const tools = [moveOrder, restock];
+    const info = parseServerTools(tools.map((t) => ({ name: t.name, description: t.description, jsonSchema: t.jsonSchema, policy: t.policy })));
+    const steps = [callsStep([['c1', 'move_order', { order_id: 'A-1', note: null }], ['c2', 'restock', { qty: '5' }]]), textStep('Moved; no restock.')];
+    const server = createTestServer({ tools, steps });
+    const hook = mount({ id: 'conv-manual-lenient', mode: 'manual', fetch: server.fetch, serverTools: info });
+    await hook.current.sendMessage({ text: 'move A-1 and order 5 more' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(ran).toEqual([]);
+    hook.current.approve('c1');
+    hook.current.deny('c2', 'We have enough.');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; no restock.'));
+    // The server read the null as left out and ran the approved call; the denied one did not run.
+    expect(ran).toEqual([{ order_id: 'A-1' }]);
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('We have enough.');
+    expect(hook.current.toolCalls.get('c2')?.status).toBe('denied');
   });
 
   it('manual mode: approve() while the browser chain still authorises a call does not go around it', async () => {

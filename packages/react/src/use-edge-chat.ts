@@ -23,7 +23,7 @@ import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
-import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
+import { authorisationAsks, authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
@@ -423,20 +423,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
-      if (outcome.type === 'approval-required') {
-        if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+      // Arguments the browser's copy of the schema refuses. They are not the user's denial: the server validates again
+      // before anything runs, and reports the issues the model needs to fix them. But the server may read them as valid
+      // (a strict model's `null` for a left-out argument, a quoted number it coerces, a schema newer than the browser's
+      // copy), and then runs the call: one the stand-in would ask about still waits for a human.
+      const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
+      const asks = outcome.type === 'approval-required' || (invalid && authorisationAsks(serverToolMap.get(call.toolName)?.policy));
+      if (asks && decision === undefined) {
+        if (latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
       const id = call.approvalId ?? '';
-      if (outcome.type === 'success') {
+      if (invalid && decision?.approved === false) {
+        return addToolApprovalResponse({ id, approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
+      }
+      if (outcome.type === 'success' || invalid) {
         // The server checks and applies the human's edits (the browser chain authorised the call as the model made it).
         if (edit !== undefined) sendEdit(call.toolCallId, edit.input);
-        return addToolApprovalResponse({ id, approved: true });
-      }
-      // Arguments the model got wrong are not the user's denial. The server validates again before anything runs, so
-      // letting the call through makes it report the error itself, with the issues the model needs to fix it.
-      if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
         return addToolApprovalResponse({ id, approved: true });
       }
       // A denial carries the human's reason; a failure of the chain, its message as the model reads it (`toolErrorMessage`).
@@ -448,7 +452,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap],
   );
 
   const perform = useCallback(
