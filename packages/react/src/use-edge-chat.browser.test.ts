@@ -919,7 +919,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'error']));
   });
 
-  it('after a failed continuation, the next message takes back the unsent approval and the server accepts it', async () => {
+  it('after a failed continuation, the next message keeps the approval: the server runs nothing and the model reads that the outcome is unknown', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Sure, what else?')] });
     let calls = 0;
@@ -935,6 +935,36 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
     expect(hook.current.pendingApprovals).toEqual([]);
+    // This browser cannot tell whether the approval reached the server: the model reads that it may have run.
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt)).toContain('its result never arrived');
+  });
+
+  it('an approved call whose answer was lost after it ran: when the user goes on, the model reads its result', async () => {
+    writes.length = 0;
+    const steps = [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Moved.'), textStep('Yes, it is moved.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    let calls = 0;
+    // The continuation reaches the server, which runs the call; its answer never reaches this browser.
+    const lossy: typeof globalThis.fetch = async (url, init) => {
+      const response = await server.fetch(url, init);
+      if (++calls !== 2) return response;
+      await response.text();
+      throw new TypeError('Failed to fetch');
+    };
+    const hook = mount({ id: 'conv-lost-answer', fetch: lossy, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    expect(writes).toHaveLength(1);
+    await hook.current.sendMessage({ text: 'did it work?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, it is moved.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toHaveLength(1);
+    // The model read the call and the result it recorded, not a conversation in which nothing was ever asked.
+    const results = server.model.doStreamCalls[2]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    const recorded = JSON.stringify({ order_id: 'A-4', new_date: '2026-12-27', ok: true });
+    expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'text', value: recorded } })]);
   });
 });
 

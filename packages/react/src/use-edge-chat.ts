@@ -85,7 +85,7 @@ export interface ApproveOptions {
 /** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
 export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
   /**
-   * `useChat`'s `sendMessage`. A new message first takes back answers the server never accepted
+   * `useChat`'s `sendMessage`. A new message first takes back browser results the server never sealed
    * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
    * stopped mark: the server takes answers only in the last assistant message.
    */
@@ -613,8 +613,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [chatId],
   );
 
-  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
-  // calls of the answer it leaves.
+  // A new message first takes back browser results the server never sealed (see withdrawUnsentAnswers), and ends the
+  // browser calls of the answer it leaves.
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
