@@ -279,6 +279,23 @@ describe('useEdgeChat against the real chat loop', () => {
     logged.mockRestore();
   });
 
+  it('an onTrace that throws does not hold up the browser call: its result goes to the server, and the error to the console', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onTrace = () => {
+      throw new Error('trace exporter is down');
+    };
+    const hook = mount({ id: 'conv-trace-throws', fetch: server.fetch, tools: browserTools, onTrace });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'));
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: '2026-12-24', sealed: true });
+    expect(hook.current.busy).toBe(false);
+    expect(logged.mock.calls.map(([text, error]) => [text, (error as Error).message])).toEqual([['edgetool: useEdgeChat\'s onTrace threw; the hook went on without it:', 'trace exporter is down']]);
+    logged.mockRestore();
+  });
+
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });

@@ -63,7 +63,7 @@ export interface UseEdgeChatOptions {
   readonly browserState?: BrowserState;
   /** Called with every progress report of a call, the server's and this browser's (before it is rendered). */
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
-  /** Called with every browser-side trace. */
+  /** Called with every browser-side trace. One that throws is logged to the console; the call goes on. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
   /**
    * What the model reads of a browser call's failure, as `createExecutor`'s option (see `ToolErrorMessage` in
@@ -360,8 +360,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
-      const trace = traceOfResult(result);
-      latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
+      const { onTrace } = latest.current;
+      if (onTrace !== undefined) {
+        const trace = { ...traceOfResult(result), toolCallId: call.toolCallId, toolName: call.toolName };
+        // A listener that throws must not hold up the call (its result would never be sent): as the executor does.
+        listen('onTrace', () => onTrace(trace), undefined);
+      }
       return { result, signal, unmounted: UNMOUNTED.has(controller) };
     },
     [run, setCall, report],
@@ -716,6 +720,19 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+}
+
+/**
+ * Calls one of the app's callbacks (`onTrace`, `onProgress`, `autoApprove`); one that throws is logged and read as
+ * `fallback`, so the hook goes on as if it had not been given.
+ */
+function listen<T>(name: string, callback: () => T, fallback: T): T {
+  try {
+    return callback();
+  } catch (error) {
+    console.error(`edgetool: useEdgeChat's ${name} threw; the hook went on without it:`, error);
+    return fallback;
+  }
 }
 
 /**
