@@ -205,6 +205,42 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.messages.flatMap((m) => m.parts).some((p) => p.type === 'data-edgetool-progress')).toBe(false);
   });
 
+  it('an onProgress that throws does not end the response: the answer arrives, and the reports still render', async () => {
+    const scanServer = defineTool({
+      name: 'scan_orders',
+      description: 'Scans orders',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Scanned', completed: 1, total: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return 1;
+      },
+    });
+    const measureServer = defineTool({ name: 'measure_page', description: 'Measures the page', input: v.object({}), policy: { runsOn: 'client' } });
+    const measure = defineTool({
+      ...measureServer,
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Measured', completed: 1, total: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return 42;
+      },
+    });
+    const steps = [callsStep([['c1', 'scan_orders', {}]]), callsStep([['c2', 'measure_page', {}]]), textStep('Scanned and measured.')];
+    const server = createTestServer({ tools: [scanServer, measureServer], steps });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onProgress = () => {
+      throw new Error('the progress bar is gone');
+    };
+    const hook = mount({ id: 'conv-progress-throws', fetch: server.fetch, tools: [measure], onProgress });
+    await hook.current.sendMessage({ text: 'Scan and measure' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'));
+    expect(hook.current.chatError).toBeUndefined();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }));
+    expect(hook.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Scanned', completed: 1, total: 1 });
+    expect(new Set(logged.mock.calls.map(([, error]) => (error as Error).message))).toEqual(new Set(['the progress bar is gone']));
+    logged.mockRestore();
+  });
+
   it('a browser tool that returns nothing answers null, and the server takes it', async () => {
     const focusServer = defineTool({ name: 'focus_composer', description: 'Moves focus to the message box', input: v.object({}), policy: { runsOn: 'client' } });
     let focused = 0;

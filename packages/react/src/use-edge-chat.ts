@@ -61,7 +61,10 @@ export interface UseEdgeChatOptions {
    * hook first sees the chat `id`, like `messages`.
    */
   readonly browserState?: BrowserState;
-  /** Called with every progress report of a call, the server's and this browser's (before it is rendered). */
+  /**
+   * Called with every progress report of a call, the server's and this browser's (before it is rendered). One that
+   * throws is logged to the console; the response and the report go on.
+   */
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
   /** Called with every browser-side trace. One that throws is logged to the console; the call goes on. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
@@ -198,7 +201,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   useEffect(() => () => progressBuffer.dispose(), [progressBuffer]);
   const report = useCallback(
     (toolCallId: string, update: ToolProgress) => {
-      latest.current.onProgress?.({ toolCallId, progress: update });
+      const { onProgress } = latest.current;
+      // A listener that throws must not end the response (`useChat` fails the stream whose `onData` threw) or drop the report.
+      if (onProgress !== undefined) listen('onProgress', () => onProgress({ toolCallId, progress: update }), undefined);
       progressBuffer.add(toolCallId, update);
     },
     [progressBuffer],
