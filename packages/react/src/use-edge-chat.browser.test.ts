@@ -616,6 +616,40 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
   });
 
+  it('an autoApprove that throws approves nothing: the calls wait for a human, in both modes, and the page goes on', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const autoApprove = () => {
+      throw new Error('the rules service is down');
+    };
+    const steps = [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }], ['c2', 'cart_clear', {}]]), textStep('Moved; the cart stays.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-auto-throws', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
+    await hook.current.sendMessage({ text: 'move it and empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.source])).toEqual([['c1', 'server'], ['c2', 'browser']]));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(writes).toEqual([]);
+    expect(cartCleared).toBe(before);
+    hook.current.approve('c1');
+    hook.current.deny('c2', 'Keep my cart.');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; the cart stays.'));
+    expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
+    expect(cartCleared).toBe(before);
+    hook.unmount();
+
+    // Manual mode: the browser chain's approval waits for a human too.
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.')] });
+    const again = mount({ id: 'conv-auto-throws-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo, autoApprove });
+    await again.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => [p.toolCallId, p.mode])).toEqual([['m1', 'manual']]));
+    again.current.approve('m1');
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Moved.'));
+    expect(writes).toHaveLength(2);
+    expect(new Set(logged.mock.calls.map(([text]) => text))).toEqual(new Set(["edgetool: useEdgeChat's autoApprove threw; the hook went on without it:"]));
+    logged.mockRestore();
+  });
+
   it("the tool's words (policy.approvalReason) reach pendingApprovals and autoApprove, from the server and from the browser chain", async () => {
     const refund = defineTool({
       name: 'refund',

@@ -46,7 +46,10 @@ export interface UseEdgeChatOptions {
   readonly interceptors?: readonly InterceptorLike[];
   /** Server tools as `GET /api/tools` lists them (see `parseServerTools`): policies for manual mode and the UI. */
   readonly serverTools?: readonly ServerToolInfo[];
-  /** Approves a pending call without asking (both modes; browser-side approvals too). */
+  /**
+   * Approves a pending call without asking (both modes; browser-side approvals too). One that throws approves nothing:
+   * the call waits for a human, and the error goes to the console.
+   */
   readonly autoApprove?: (call: PendingApproval) => boolean;
   /** The browser user, on `ctx.run.userId` of browser tools. */
   readonly userId?: string;
@@ -344,6 +347,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [setMessages],
   );
 
+  /** Whether `autoApprove` approves a call; one that throws approves nothing (a human decides), and is logged. */
+  const autoApproves = useCallback((call: PendingApproval): boolean => {
+    const { autoApprove } = latest.current;
+    return autoApprove !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
+  }, []);
+
   /** One pass through a browser chain; records its trace. */
   const pass = useCallback(
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
@@ -408,7 +417,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
-        if (decision === undefined && latest.current.autoApprove?.(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
+        if (decision === undefined && autoApproves(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
         return setCall({ ...asking, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -421,7 +430,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, dropped],
+    [executors, pass, setCall, pendingOf, addToolOutput, dropped, autoApproves],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
@@ -439,7 +448,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
       const asks = outcome.type === 'approval-required' || (invalid && authorisationAsks(serverToolMap.get(call.toolName)?.policy));
       if (asks && decision === undefined) {
-        if (latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+        if (autoApproves(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -461,7 +470,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
   );
 
   const perform = useCallback(
@@ -487,12 +496,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
             mode: 'internal',
             ...(work.requestReason === undefined ? {} : { requestReason: work.requestReason }),
           };
-          if (latest.current.autoApprove?.(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
+          if (autoApproves(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
           return;
         }
       }
     },
-    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap],
+    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap, autoApproves],
   );
 
   // Every time the messages change: start the work for calls not seen before (once per call), except in an answer the
