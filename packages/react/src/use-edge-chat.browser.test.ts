@@ -1122,6 +1122,34 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
   });
 
+  it('stop() while the answer only waits for a browser-side approval marks it too: after a reload nothing asks again', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('never')] });
+    // A browser tool's approval (internal mode), and the browser chain's approval of a server call (manual mode).
+    for (const [options, id] of [
+      [{ id: 'conv-r-stop-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo }, 'c1'],
+      [{ id: 'conv-r-stop-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1'],
+    ] as const) {
+      const first = mount(options);
+      await first.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(first.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]));
+      expect(first.current.busy).toBe(false);
+      await first.current.stop();
+      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      expect(first.current.browserState.stopped).toEqual([first.current.messages.at(-1)?.id]);
+      const page = saved(first.current);
+      first.unmount();
+
+      const again = mount({ ...options, ...page });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(again.current.toolCalls.get(id)?.status).toBe('interrupted');
+      expect(again.current.pendingApprovals).toEqual([]);
+      again.unmount();
+    }
+    expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
+    current = undefined;
+  });
+
   it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {
     const stampServer = defineTool({ name: 'stamp_page', description: 'Stamps the page', input: v.object({}), policy: { runsOn: 'client' } });
     let stamps = 0;

@@ -292,6 +292,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // Browser-side state of calls, reset with the chat.
   const [state, setState] = useState<{ chatId: string; calls: BrowserCalls }>({ chatId, calls: new Map() });
   const calls = state.chatId === chatId ? state.calls : new Map<string, BrowserCall>();
+  const callsRef = useRef(calls);
+  callsRef.current = calls;
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
@@ -670,8 +672,11 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
+    // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
+    // stop() ends too: unmarked, it would ask again after a reload.
     const last = lastAssistantMessage(messagesRef.current);
-    if (busyRef.current && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
+    if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
