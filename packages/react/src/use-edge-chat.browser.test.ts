@@ -863,6 +863,37 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('setMessages() that brings a left answer back (an undo) starts its browser calls again, and their answers go out', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Booked, and the cart is empty.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-undo', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    const answer = hook.current.messages;
+    hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toEqual([]));
+    // The app undoes it: the answer is last again, its calls unanswered.
+    hook.current.setMessages(answer);
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    expect(signals.get('c1')?.aborted).toBe(false);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('running');
+    expect(hook.current.busy).toBe(true);
+    hook.current.approve('c2');
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked, and the cart is empty.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before + 1);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?'), textStep('Here you go.')] });
     const traced: string[] = [];

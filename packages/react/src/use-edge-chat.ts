@@ -617,16 +617,28 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     (after?: readonly EdgetoolUIMessage[]): void => {
       const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
       const { ids } = left.current;
+      // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
+      // ask again (what ran before was aborted, and nothing of it was sent).
+      const back = [...kept].filter((id) => ids.has(id));
       for (const part of toolParts(lastAssistantMessage(messagesRef.current) ?? { parts: [] })) ids.add(part.toolCallId);
       for (const [id, { own }] of inflight.current) {
         if (kept.has(id)) continue;
         ids.add(id);
         own.abort();
       }
-      // A call the messages bring back (an undo) can be answered again.
       for (const id of kept) ids.delete(id);
+      for (const id of back) {
+        started.current.ids.delete(id);
+        decided.current.ids.delete(id);
+      }
       setState((s) => {
-        const calls = s.chatId === chatId ? cancelBrowserCalls(s.calls, kept) : s.calls;
+        if (s.chatId !== chatId) return s;
+        let calls = cancelBrowserCalls(s.calls, kept);
+        if (back.some((id) => calls.has(id))) {
+          const fresh = new Map(calls);
+          for (const id of back) fresh.delete(id);
+          calls = fresh;
+        }
         return calls === s.calls ? s : { chatId, calls };
       });
     },
