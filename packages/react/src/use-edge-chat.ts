@@ -448,9 +448,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       // (a strict model's `null` for a left-out argument, a quoted number it coerces, a schema newer than the browser's
       // copy), and then runs the call: one the stand-in would ask about still waits for a human.
       const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
-      const asks = outcome.type === 'approval-required' || (invalid && authorisationAsks(serverToolMap.get(call.toolName)?.policy));
-      if (asks && decision === undefined) {
-        if (autoApproves(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+      const ask = invalid && decision === undefined && authorisationAsks(serverToolMap.get(call.toolName)?.policy);
+      if (outcome.type === 'approval-required' || ask) {
+        if (decision === undefined && autoApproves(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
