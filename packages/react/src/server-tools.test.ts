@@ -1,6 +1,6 @@
 import { createExecutor, createRegistry } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
-import { AUTHORISED, authorisationResolver, authorisationTool, parseServerTools } from './server-tools.ts';
+import { AUTHORISED, authorisationAsks, authorisationResolver, authorisationTool, parseServerTools } from './server-tools.ts';
 
 describe('parseServerTools', () => {
   it('reads a list or { tools }, with jsonSchema or inputSchema', () => {
@@ -33,6 +33,11 @@ describe('authorisation stand-ins', () => {
     expect((await executor.execute({ id: 'c2', name: 'update', arguments: {} })).outcome.type).toBe('approval-required');
     expect((await executor.execute({ id: 'c3', name: 'maybe', arguments: {} })).outcome.type).toBe('approval-required');
     expect((await executor.execute({ id: 'c2', name: 'update', arguments: {} }, { approval: { approved: true } })).outcome.type).toBe('success');
+  });
+
+  it('authorisationAsks: every stand-in but that of a tool the server says never needs an approval asks a human', () => {
+    expect([read, write, conditional].map((t) => authorisationAsks(t?.policy))).toEqual([false, true, true]);
+    expect(authorisationAsks(undefined)).toBe(true);
   });
 
   it('validates the input against the server schema in the browser', async () => {

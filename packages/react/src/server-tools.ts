@@ -58,6 +58,15 @@ export function parseServerTools(body: unknown): ServerToolInfo[] {
   return tools;
 }
 
+/**
+ * Whether the browser-side stand-in of a server tool asks a human before it authorises a call (manual mode): unless the
+ * server says the tool never needs an approval. `conditional` asks (the rule only exists on the server), and so does a
+ * tool the browser was not told about.
+ */
+export function authorisationAsks(policy: PolicySummary | undefined): boolean {
+  return policy === undefined || policy.needsApproval !== false;
+}
+
 /** What the browser-side stand-in of a server tool returns: the call may run on the server. */
 export const AUTHORISED: { readonly authorised: true } = Object.freeze({ authorised: true });
 
@@ -75,7 +84,7 @@ export function authorisationTool(info: Pick<ServerToolInfo, 'name' | 'descripti
     policy: {
       effects: policy?.effects ?? 'write',
       runsOn: 'anywhere',
-      needsApproval: policy === undefined ? true : policy.needsApproval !== false,
+      needsApproval: authorisationAsks(policy),
     },
     metadata: { edgetoolAuthorises: 'server' },
     execute: () => AUTHORISED,

@@ -1,4 +1,5 @@
 import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
+import { useEffect } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
@@ -204,6 +205,42 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.messages.flatMap((m) => m.parts).some((p) => p.type === 'data-edgetool-progress')).toBe(false);
   });
 
+  it('an onProgress that throws does not end the response: the answer arrives, and the reports still render', async () => {
+    const scanServer = defineTool({
+      name: 'scan_orders',
+      description: 'Scans orders',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Scanned', completed: 1, total: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return 1;
+      },
+    });
+    const measureServer = defineTool({ name: 'measure_page', description: 'Measures the page', input: v.object({}), policy: { runsOn: 'client' } });
+    const measure = defineTool({
+      ...measureServer,
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'Measured', completed: 1, total: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return 42;
+      },
+    });
+    const steps = [callsStep([['c1', 'scan_orders', {}]]), callsStep([['c2', 'measure_page', {}]]), textStep('Scanned and measured.')];
+    const server = createTestServer({ tools: [scanServer, measureServer], steps });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onProgress = () => {
+      throw new Error('the progress bar is gone');
+    };
+    const hook = mount({ id: 'conv-progress-throws', fetch: server.fetch, tools: [measure], onProgress });
+    await hook.current.sendMessage({ text: 'Scan and measure' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'));
+    expect(hook.current.chatError).toBeUndefined();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }));
+    expect(hook.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Scanned', completed: 1, total: 1 });
+    expect(new Set(logged.mock.calls.map(([, error]) => (error as Error).message))).toEqual(new Set(['the progress bar is gone']));
+    logged.mockRestore();
+  });
+
   it('a browser tool that returns nothing answers null, and the server takes it', async () => {
     const focusServer = defineTool({ name: 'focus_composer', description: 'Moves focus to the message box', input: v.object({}), policy: { runsOn: 'client' } });
     let focused = 0;
@@ -275,6 +312,23 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(prompt).not.toContain('10.0.3.7');
     expect(writes).toEqual([]);
     expect(logged.mock.calls.map(([, error]) => (error as Error).message)).toEqual(['policy service at 10.0.3.7 refused: token expired']);
+    logged.mockRestore();
+  });
+
+  it('an onTrace that throws does not hold up the browser call: its result goes to the server, and the error to the console', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onTrace = () => {
+      throw new Error('trace exporter is down');
+    };
+    const hook = mount({ id: 'conv-trace-throws', fetch: server.fetch, tools: browserTools, onTrace });
+    await hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'));
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: '2026-12-24', sealed: true });
+    expect(hook.current.busy).toBe(false);
+    expect(logged.mock.calls.map(([text, error]) => [text, (error as Error).message])).toEqual([['edgetool: useEdgeChat\'s onTrace threw; the hook went on without it:', 'trace exporter is down']]);
     logged.mockRestore();
   });
 
@@ -430,22 +484,73 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
   });
 
-  it('manual mode: invalid arguments are not a denial; the server reports them with their issues, nothing runs', async () => {
+  it('manual mode: invalid arguments are not a denial; a read goes on to the server, a write waits for a human; the server reports them, nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({
       tools: serverTools,
-      steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: 42 }]]), textStep('Let me fix the date.')],
+      steps: [
+        callsStep([
+          ['c1', 'query_order', { order_id: 7 }],
+          ['c2', 'update_delivery_date', { order_id: 'A-1', new_date: 42 }],
+        ]),
+        textStep('Let me fix the arguments.'),
+      ],
     });
     const hook = mount({ id: 'conv-4b', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
-    await hook.current.sendMessage({ text: 'move A-1' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the date.'));
-    // Nobody was asked, nothing ran, and the model read the server's invalid-input with the path, not a denial.
-    expect(hook.current.pendingApprovals).toEqual([]);
+    await hook.current.sendMessage({ text: 'where is A-1, and move it' });
+    // The write's arguments may be valid as the server reads them (see the next test): a human decides.
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('approved');
+    hook.current.approve('c2');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the arguments.'));
+    // Nothing ran, and the model read the server's invalid-input with the paths, not a denial.
     expect(writes).toEqual([]);
     const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
     expect(prompt).toContain('invalid-input');
+    expect(prompt).toContain('order_id');
     expect(prompt).toContain('new_date');
     expect(prompt).not.toContain('denied');
+  });
+
+  it("manual mode: a write whose arguments only the server's reading makes valid (a strict model's null, a quoted number) waits for a human", async () => {
+    const ran: unknown[] = [];
+    const moveOrder = defineTool({
+      name: 'move_order',
+      description: 'Moves an order',
+      input: v.object({ order_id: v.string(), note: v.optional(v.string()) }),
+      policy: { effects: 'write', strict: true },
+      execute: (input) => {
+        ran.push(input);
+        return 'moved';
+      },
+    });
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Orders more stock',
+      input: v.object({ qty: v.number() }),
+      policy: { effects: 'write', coerce: true },
+      execute: (input) => {
+        ran.push(input);
+        return 'ordered';
+      },
+    });
+    const tools = [moveOrder, restock];
+    const info = parseServerTools(tools.map((t) => ({ name: t.name, description: t.description, jsonSchema: t.jsonSchema, policy: t.policy })));
+    const steps = [callsStep([['c1', 'move_order', { order_id: 'A-1', note: null }], ['c2', 'restock', { qty: '5' }]]), textStep('Moved; no restock.')];
+    const server = createTestServer({ tools, steps });
+    const hook = mount({ id: 'conv-manual-lenient', mode: 'manual', fetch: server.fetch, serverTools: info });
+    await hook.current.sendMessage({ text: 'move A-1 and order 5 more' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(ran).toEqual([]);
+    hook.current.approve('c1');
+    hook.current.deny('c2', 'We have enough.');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; no restock.'));
+    // The server read the null as left out and ran the approved call; the denied one did not run.
+    expect(ran).toEqual([{ order_id: 'A-1' }]);
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('We have enough.');
+    expect(hook.current.toolCalls.get('c2')?.status).toBe('denied');
   });
 
   it('manual mode: approve() while the browser chain still authorises a call does not go around it', async () => {
@@ -474,6 +579,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
   });
 
+  it('manual mode: an approve() before the browser chain has taken the call does not go around it', async () => {
+    writes.length = 0;
+    const guard = defineInterceptor('guard', () => {
+      throw new Error('Blocked by the store policy.');
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    // An app that approves what its list shows, from an effect: it runs in the commit of the render that first shows the
+    // call, before the hook's own effect has handed the call to the browser chain.
+    const hook = renderHook(
+      (o: UseEdgeChatOptions) => {
+        const chat = useEdgeChat(o);
+        const { pendingApprovals, approve } = chat;
+        useEffect(() => {
+          for (const pending of pendingApprovals) approve(pending.toolCallId);
+        }, [pendingApprovals, approve]);
+        return chat;
+      },
+      { id: 'conv-effect-approve', mode: 'manual', fetch: server.fetch, interceptors: [guard], serverTools: serverInfo },
+    );
+    current = hook;
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    // The chain refused the call: nothing ran, and the model read why.
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
+  });
+
   it('autoApprove decides without a human', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });
@@ -481,6 +614,40 @@ describe('useEdgeChat against the real chat loop', () => {
     await hook.current.sendMessage({ text: 'move it' });
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
     expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
+  });
+
+  it('an autoApprove that throws approves nothing: the calls wait for a human, in both modes, and the page goes on', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const autoApprove = () => {
+      throw new Error('the rules service is down');
+    };
+    const steps = [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }], ['c2', 'cart_clear', {}]]), textStep('Moved; the cart stays.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-auto-throws', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
+    await hook.current.sendMessage({ text: 'move it and empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.source])).toEqual([['c1', 'server'], ['c2', 'browser']]));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(writes).toEqual([]);
+    expect(cartCleared).toBe(before);
+    hook.current.approve('c1');
+    hook.current.deny('c2', 'Keep my cart.');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; the cart stays.'));
+    expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
+    expect(cartCleared).toBe(before);
+    hook.unmount();
+
+    // Manual mode: the browser chain's approval waits for a human too.
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.')] });
+    const again = mount({ id: 'conv-auto-throws-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo, autoApprove });
+    await again.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => [p.toolCallId, p.mode])).toEqual([['m1', 'manual']]));
+    again.current.approve('m1');
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Moved.'));
+    expect(writes).toHaveLength(2);
+    expect(new Set(logged.mock.calls.map(([text]) => text))).toEqual(new Set(["edgetool: useEdgeChat's autoApprove threw; the hook went on without it:"]));
+    logged.mockRestore();
   });
 
   it("the tool's words (policy.approvalReason) reach pendingApprovals and autoApprove, from the server and from the browser chain", async () => {
@@ -696,6 +863,37 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('setMessages() that brings a left answer back (an undo) starts its browser calls again, and their answers go out', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'cart_clear', {}]]), textStep('Booked, and the cart is empty.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-undo', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    const answer = hook.current.messages;
+    hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    expect(signals.get('c1')?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toEqual([]));
+    // The app undoes it: the answer is last again, its calls unanswered.
+    hook.current.setMessages(answer);
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    expect(signals.get('c1')?.aborted).toBe(false);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    expect(hook.current.toolCalls.get('c1')?.status).toBe('running');
+    expect(hook.current.busy).toBe(true);
+    hook.current.approve('c2');
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked, and the cart is empty.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(cartCleared).toBe(before + 1);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?'), textStep('Here you go.')] });
     const traced: string[] = [];
@@ -839,7 +1037,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'error']));
   });
 
-  it('after a failed continuation, the next message takes back the unsent approval and the server accepts it', async () => {
+  it('after a failed continuation, the next message keeps the approval: the server runs nothing and the model reads that the outcome is unknown', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Sure, what else?')] });
     let calls = 0;
@@ -855,6 +1053,36 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
     expect(hook.current.pendingApprovals).toEqual([]);
+    // This browser cannot tell whether the approval reached the server: the model reads that it may have run.
+    expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt)).toContain('its result never arrived');
+  });
+
+  it('an approved call whose answer was lost after it ran: when the user goes on, the model reads its result', async () => {
+    writes.length = 0;
+    const steps = [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Moved.'), textStep('Yes, it is moved.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    let calls = 0;
+    // The continuation reaches the server, which runs the call; its answer never reaches this browser.
+    const lossy: typeof globalThis.fetch = async (url, init) => {
+      const response = await server.fetch(url, init);
+      if (++calls !== 2) return response;
+      await response.text();
+      throw new TypeError('Failed to fetch');
+    };
+    const hook = mount({ id: 'conv-lost-answer', fetch: lossy, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    expect(writes).toHaveLength(1);
+    await hook.current.sendMessage({ text: 'did it work?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, it is moved.'));
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toHaveLength(1);
+    // The model read the call and the result it recorded, not a conversation in which nothing was ever asked.
+    const results = server.model.doStreamCalls[2]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    const recorded = JSON.stringify({ order_id: 'A-4', new_date: '2026-12-27', ok: true });
+    expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'text', value: recorded } })]);
   });
 });
 
@@ -892,6 +1120,65 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(again.current.browserState.stopped).toEqual([answer]);
     expect(again.current.busy).toBe(false);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('manual mode: a call the user stopped while the browser chain authorised it is not approved around that chain after a reload', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A check that takes a while (a policy asked over the network) and then asks the human as usual.
+    const slow = defineInterceptor('slow', async (_ctx, next) => {
+      await gate;
+      return next();
+    });
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    const options = { id: 'conv-r-manual', mode: 'manual', fetch: server.fetch, interceptors: [slow], serverTools: serverInfo } as const;
+    const first = mount(options);
+    await first.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    await first.current.stop();
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    const page = saved(first.current);
+    first.unmount();
+    release();
+
+    const again = mount({ ...options, ...page });
+    expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
+    again.current.approve('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(writes).toEqual([]);
+    expect(again.current.toolCalls.get('c1')?.status).toBe('interrupted');
+  });
+
+  it('stop() while the answer only waits for a browser-side approval marks it too: after a reload nothing asks again', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('never')] });
+    // A browser tool's approval (internal mode), and the browser chain's approval of a server call (manual mode).
+    for (const [options, id] of [
+      [{ id: 'conv-r-stop-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo }, 'c1'],
+      [{ id: 'conv-r-stop-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1'],
+    ] as const) {
+      const first = mount(options);
+      await first.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(first.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]));
+      expect(first.current.busy).toBe(false);
+      await first.current.stop();
+      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      expect(first.current.browserState.stopped).toEqual([first.current.messages.at(-1)?.id]);
+      const page = saved(first.current);
+      first.unmount();
+
+      const again = mount({ ...options, ...page });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(again.current.toolCalls.get(id)?.status).toBe('interrupted');
+      expect(again.current.pendingApprovals).toEqual([]);
+      again.unmount();
+    }
+    expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
+    current = undefined;
   });
 
   it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {

@@ -21,9 +21,9 @@ import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserC
 import type { BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
-import { type BrowserWork, lastAssistantMessage, planBrowserWork } from './plan.ts';
+import { type BrowserWork, lastAssistantMessage, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
-import { authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
+import { authorisationAsks, authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
@@ -46,7 +46,10 @@ export interface UseEdgeChatOptions {
   readonly interceptors?: readonly InterceptorLike[];
   /** Server tools as `GET /api/tools` lists them (see `parseServerTools`): policies for manual mode and the UI. */
   readonly serverTools?: readonly ServerToolInfo[];
-  /** Approves a pending call without asking (both modes; browser-side approvals too). */
+  /**
+   * Approves a pending call without asking (both modes; browser-side approvals too). One that throws approves nothing:
+   * the call waits for a human, and the error goes to the console.
+   */
   readonly autoApprove?: (call: PendingApproval) => boolean;
   /** The browser user, on `ctx.run.userId` of browser tools. */
   readonly userId?: string;
@@ -61,9 +64,12 @@ export interface UseEdgeChatOptions {
    * hook first sees the chat `id`, like `messages`.
    */
   readonly browserState?: BrowserState;
-  /** Called with every progress report of a call, the server's and this browser's (before it is rendered). */
+  /**
+   * Called with every progress report of a call, the server's and this browser's (before it is rendered). One that
+   * throws is logged to the console; the response and the report go on.
+   */
   readonly onProgress?: (event: { readonly toolCallId: string; readonly progress: ToolProgress }) => void;
-  /** Called with every browser-side trace. */
+  /** Called with every browser-side trace. One that throws is logged to the console; the call goes on. */
   readonly onTrace?: (trace: CallTrace & { readonly toolCallId: string; readonly toolName: string }) => void;
   /**
    * What the model reads of a browser call's failure, as `createExecutor`'s option (see `ToolErrorMessage` in
@@ -85,7 +91,7 @@ export interface ApproveOptions {
 /** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
 export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
   /**
-   * `useChat`'s `sendMessage`. A new message first takes back answers the server never accepted
+   * `useChat`'s `sendMessage`. A new message first takes back browser results the server never sealed
    * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
    * stopped mark: the server takes answers only in the last assistant message.
    */
@@ -198,7 +204,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   useEffect(() => () => progressBuffer.dispose(), [progressBuffer]);
   const report = useCallback(
     (toolCallId: string, update: ToolProgress) => {
-      latest.current.onProgress?.({ toolCallId, progress: update });
+      const { onProgress } = latest.current;
+      // A listener that throws must not end the response (`useChat` fails the stream whose `onData` threw) or drop the report.
+      if (onProgress !== undefined) listen('onProgress', () => onProgress({ toolCallId, progress: update }), undefined);
       progressBuffer.add(toolCallId, update);
     },
     [progressBuffer],
@@ -284,6 +292,8 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // Browser-side state of calls, reset with the chat.
   const [state, setState] = useState<{ chatId: string; calls: BrowserCalls }>({ chatId, calls: new Map() });
   const calls = state.chatId === chatId ? state.calls : new Map<string, BrowserCall>();
+  const callsRef = useRef(calls);
+  callsRef.current = calls;
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
@@ -339,6 +349,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [setMessages],
   );
 
+  /** Whether `autoApprove` approves a call; one that throws approves nothing (a human decides), and is logged. */
+  const autoApproves = useCallback((call: PendingApproval): boolean => {
+    const { autoApprove } = latest.current;
+    return autoApprove !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
+  }, []);
+
   /** One pass through a browser chain; records its trace. */
   const pass = useCallback(
     async (executor: ToolExecutor, call: BrowserCall, decision: ApprovalDecision | undefined): Promise<PassResult> => {
@@ -360,8 +376,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
-      const trace = traceOfResult(result);
-      latest.current.onTrace?.({ ...trace, toolCallId: call.toolCallId, toolName: call.toolName });
+      const { onTrace } = latest.current;
+      if (onTrace !== undefined) {
+        const trace = { ...traceOfResult(result), toolCallId: call.toolCallId, toolName: call.toolName };
+        // A listener that throws must not hold up the call (its result would never be sent): as the executor does.
+        listen('onTrace', () => onTrace(trace), undefined);
+      }
       return { result, signal, unmounted: UNMOUNTED.has(controller) };
     },
     [run, setCall, report],
@@ -399,7 +419,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
-        if (decision === undefined && latest.current.autoApprove?.(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
+        if (decision === undefined && autoApproves(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
         return setCall({ ...asking, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -412,7 +432,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, dropped],
+    [executors, pass, setCall, pendingOf, addToolOutput, dropped, autoApproves],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
@@ -423,20 +443,24 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
-      if (outcome.type === 'approval-required') {
-        if (decision === undefined && latest.current.autoApprove?.(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+      // Arguments the browser's copy of the schema refuses. They are not the user's denial: the server validates again
+      // before anything runs, and reports the issues the model needs to fix them. But the server may read them as valid
+      // (a strict model's `null` for a left-out argument, a quoted number it coerces, a schema newer than the browser's
+      // copy), and then runs the call: one the stand-in would ask about still waits for a human.
+      const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
+      const ask = invalid && decision === undefined && authorisationAsks(serverToolMap.get(call.toolName)?.policy);
+      if (outcome.type === 'approval-required' || ask) {
+        if (decision === undefined && autoApproves(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
       const id = call.approvalId ?? '';
-      if (outcome.type === 'success') {
+      if (invalid && decision?.approved === false) {
+        return addToolApprovalResponse({ id, approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
+      }
+      if (outcome.type === 'success' || invalid) {
         // The server checks and applies the human's edits (the browser chain authorised the call as the model made it).
         if (edit !== undefined) sendEdit(call.toolCallId, edit.input);
-        return addToolApprovalResponse({ id, approved: true });
-      }
-      // Arguments the model got wrong are not the user's denial. The server validates again before anything runs, so
-      // letting the call through makes it report the error itself, with the issues the model needs to fix it.
-      if (outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json')) {
         return addToolApprovalResponse({ id, approved: true });
       }
       // A denial carries the human's reason; a failure of the chain, its message as the model reads it (`toolErrorMessage`).
@@ -448,7 +472,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit],
+    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
   );
 
   const perform = useCallback(
@@ -474,12 +498,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
             mode: 'internal',
             ...(work.requestReason === undefined ? {} : { requestReason: work.requestReason }),
           };
-          if (latest.current.autoApprove?.(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
+          if (autoApproves(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
           return;
         }
       }
     },
-    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap],
+    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap, autoApproves],
   );
 
   // Every time the messages change: start the work for calls not seen before (once per call), except in an answer the
@@ -550,6 +574,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const last = lastAssistantMessage(chat.messages);
       const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
+      // Manual mode: every approval request goes through the browser chain first. One it has not taken (the render before
+      // the hook hands it over, or a stopped answer after a reload) is not answered around it.
+      if (call === undefined && message !== undefined && messageMode(message, latest.current.mode) === 'manual') return;
       if (message !== undefined && stopped.has(message.id)) {
         setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
       }
@@ -590,24 +617,36 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     (after?: readonly EdgetoolUIMessage[]): void => {
       const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
       const { ids } = left.current;
+      // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
+      // ask again (what ran before was aborted, and nothing of it was sent).
+      const back = [...kept].filter((id) => ids.has(id));
       for (const part of toolParts(lastAssistantMessage(messagesRef.current) ?? { parts: [] })) ids.add(part.toolCallId);
       for (const [id, { own }] of inflight.current) {
         if (kept.has(id)) continue;
         ids.add(id);
         own.abort();
       }
-      // A call the messages bring back (an undo) can be answered again.
       for (const id of kept) ids.delete(id);
+      for (const id of back) {
+        started.current.ids.delete(id);
+        decided.current.ids.delete(id);
+      }
       setState((s) => {
-        const calls = s.chatId === chatId ? cancelBrowserCalls(s.calls, kept) : s.calls;
+        if (s.chatId !== chatId) return s;
+        let calls = cancelBrowserCalls(s.calls, kept);
+        if (back.some((id) => calls.has(id))) {
+          const fresh = new Map(calls);
+          for (const id of back) fresh.delete(id);
+          calls = fresh;
+        }
         return calls === s.calls ? s : { chatId, calls };
       });
     },
     [chatId],
   );
 
-  // A new message first takes back answers the server never accepted (see withdrawUnsentAnswers), and ends the browser
-  // calls of the answer it leaves.
+  // A new message first takes back browser results the server never sealed (see withdrawUnsentAnswers), and ends the
+  // browser calls of the answer it leaves.
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
     (message, requestOptions) => {
@@ -645,8 +684,11 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
+    // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
+    // stop() ends too: unmarked, it would ask again after a reload.
     const last = lastAssistantMessage(messagesRef.current);
-    if (busyRef.current && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
+    if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
@@ -709,6 +751,19 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+}
+
+/**
+ * Calls one of the app's callbacks (`onTrace`, `onProgress`, `autoApprove`); one that throws is logged and read as
+ * `fallback`, so the hook goes on as if it had not been given.
+ */
+function listen<T>(name: string, callback: () => T, fallback: T): T {
+  try {
+    return callback();
+  } catch (error) {
+    console.error(`edgetool: useEdgeChat's ${name} threw; the hook went on without it:`, error);
+    return fallback;
+  }
 }
 
 /**

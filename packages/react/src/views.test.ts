@@ -174,7 +174,20 @@ describe('toolCallViews', () => {
     expect([...toolCallViews([internal], options()).values()].map((view) => view.status)).toEqual(['pending', 'awaiting-approval', 'done']);
     const manual = assistant([toolPart('update_delivery_date', 'c2', 'approval-requested', { approval: { id: 'ap2' } })], { mode: 'manual' });
     expect(toolCallViews([manual], options({ stopped })).get('c2')?.status).toBe('interrupted');
-    expect(toolCallViews([manual], options({ stopped: new Set(['other']) })).get('c2')?.status).toBe('awaiting-approval');
+    // Not stopped: the browser chain authorises it first (see the next test).
+    expect(toolCallViews([manual], options({ stopped: new Set(['other']) })).get('c2')?.status).toBe('authorising');
+  });
+
+  it('manual mode: an approval request waits for a human only once the browser chain asks; before it has the call, it is authorising', () => {
+    const manual = assistant([toolPart('update_delivery_date', 'c2', 'approval-requested', { approval: { id: 'ap2' } })], { mode: 'manual' });
+    const asking = new Map([['c2', browserCall({ toolCallId: 'c2', toolName: 'update_delivery_date', kind: 'authorise', approvalId: 'ap2', status: 'awaiting-approval' })]]);
+    expect(toolCallViews([manual], options()).get('c2')?.status).toBe('authorising');
+    expect(pendingApprovals(toolCallViews([manual], options()))).toEqual([]);
+    expect(toolCallViews([manual], options({ browserCalls: asking })).get('c2')?.status).toBe('awaiting-approval');
+    expect(pendingApprovals(toolCallViews([manual], options({ browserCalls: asking }))).map((p) => p.toolCallId)).toEqual(['c2']);
+    // Internal mode: the server asks a human directly.
+    const internal = assistant([toolPart('update_delivery_date', 'c2', 'approval-requested', { approval: { id: 'ap2' } })], { mode: 'internal' });
+    expect(toolCallViews([internal], options({ mode: 'manual' })).get('c2')?.status).toBe('awaiting-approval');
   });
 
   it('traces from before a reload come first, and give a browser call its duration', () => {

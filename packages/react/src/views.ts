@@ -24,7 +24,7 @@ import { type CallTrace, traceOfPart } from './trace.ts';
  * Where a call stands, for a UI:
  * `input-streaming` (the model is still writing the arguments), `running` (executing on the server or
  * in this browser), `pending` (handed to this browser, not started yet), `awaiting-approval` (a human
- * must decide), `authorising` (the browser chain checks a server call), `approved` (sent back, the
+ * must decide), `authorising` (the browser chain checks a server call, or is about to), `approved` (sent back, the
  * server runs it next), `done`, `error`, `denied`, `interrupted` (stopped before it finished),
  * `expired` (its ticket expired before the server took the answer: nothing ran on the server, and it
  * can no longer be answered; ask the model again).
@@ -145,7 +145,7 @@ function isSettled(state: string): boolean {
   return state === 'output-available' || state === 'output-error' || state === 'output-denied';
 }
 
-function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOver: boolean, isLive: boolean): ToolCallStatus {
+function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOver: boolean, isLive: boolean, mode: ExecutionMode): ToolCallStatus {
   switch (part.state) {
     case 'input-streaming':
       return isLive ? 'input-streaming' : 'interrupted';
@@ -158,6 +158,9 @@ function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOve
     case 'approval-requested':
       if (browser?.status === 'running') return 'authorising';
       if (browser?.status === 'cancelled') return 'interrupted';
+      // Manual mode: the browser chain decides first, and a human only when it asks; until the chain has the call (the
+      // render before the hook hands it over), nobody may answer it.
+      if (browser === undefined && mode === 'manual') return 'authorising';
       return 'awaiting-approval';
     case 'approval-responded':
       return part.approval?.approved === true ? 'approved' : 'denied';
@@ -222,7 +225,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
       else if (!isLast && !isSettled(part.state)) status = 'interrupted';
       // Stopped: what was left to this browser (a handed-over call, a manual-mode authorisation) does not start again.
       else if (stopped && (part.state === 'input-available' || (part.state === 'approval-requested' && mode === 'manual'))) status = 'interrupted';
-      else status = statusOf(part, browser, handedOver, isLast && options.streaming);
+      else status = statusOf(part, browser, handedOver, isLast && options.streaming, mode);
       views.set(id, {
         toolCallId: id,
         toolName,
