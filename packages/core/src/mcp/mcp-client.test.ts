@@ -6,6 +6,7 @@ import type { ToolProgressEvent } from '../chain/types.ts';
 import { createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { settle, watchUnhandledRejections } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { documentPart, imagePart } from '../tool/model-content.ts';
 import { connectMcp, contentParts, contentText, McpError, McpTimeoutError } from './mcp-client.ts';
@@ -1065,6 +1066,28 @@ describe('MCP client: time limits', () => {
     const unbounded = createExecutor({ registry: await client.tools({ policy: { timeoutMs: undefined } }) });
     answerAfterMs = 5_000;
     expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });
+  });
+
+  it('a call whose signal is already aborted fails with its reason and leaves no rejection unhandled (fetch rejects too)', async () => {
+    // As the platform's fetch does: a request whose signal is aborted rejects with it (a moment later).
+    const server = scripted((m) => (m.method === 'initialize' ? initialized(m.id) : new Response(null, { status: 202 })));
+    const fetch = async (request: Request) => {
+      const aborted = request.signal.aborted;
+      await Promise.resolve();
+      if (aborted) throw request.signal.reason;
+      return server.fetch(request);
+    };
+    const client = await connectMcp({ url: URL_, fetch, headers: { authorization: 'Bearer t' } });
+    const watcher = watchUnhandledRejections();
+    try {
+      await expect(client.callTool('echo', {}, { signal: AbortSignal.abort(new Error('stopped')) })).rejects.toThrow('stopped');
+      await expect(client.listTools({ signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow('gone');
+      await settle();
+      expect(watcher.reasons).toEqual([]);
+    } finally {
+      watcher.stop();
+    }
+    expect(server.requests.filter((r) => r.message.method === 'tools/call' || r.message.method === 'tools/list')).toEqual([]);
   });
 
   it('the server hears why a call ended: the policy’s time limit, not "the caller aborted"', async () => {
