@@ -232,6 +232,24 @@ describe('MCP client against edgetool’s handler', () => {
     expect(result.content).toContain('A-1002');
   });
 
+  it('a policy whose effects come out undefined (a lookup that missed) keeps the hints: the destructive tool still waits', async () => {
+    writes.length = 0;
+    const server = remote();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    // Effects decided for some tools only; `undefined` for the others, which the type allows.
+    const decided: Readonly<Record<string, 'read' | 'write' | undefined>> = { tag_order: 'write' };
+    const tools = await client.tools({ only: ['query_order', 'refund', 'tag_order'], policy: (tool) => ({ effects: decided[tool.name], timeoutMs: 5_000 }) });
+    expect(tools.map((t) => [t.name, t.policy.effects, t.policy.needsApproval])).toEqual([
+      ['query_order', 'read', false],
+      ['refund', 'destructive', true],
+      ['tag_order', 'write', true],
+    ]);
+    const refund = await createExecutor({ registry: tools }).execute({ id: 'c1', name: 'refund', arguments: '{"order_id":"A-1001"}' });
+    expect(refund.outcome.type).toBe('approval-required');
+    expect(server.calls()).toHaveLength(0);
+    expect(writes).toEqual([]);
+  });
+
   it('a handler that refuses approvals does not list the tools that need one, so neither does the client', async () => {
     const tools = await (await connectMcp({ url: URL_, fetch: remote({ approvals: 'refuse' }).fetch })).tools();
     expect(tools.map((t) => t.name)).not.toContain('refund');

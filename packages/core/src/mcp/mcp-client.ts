@@ -9,7 +9,7 @@ import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
-import type { AnyTool, ToolPolicyInput } from '../tool/types.ts';
+import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
 
@@ -94,8 +94,8 @@ export interface McpToolsOptions {
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
    * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
-   * What yours sets wins, and what it leaves out comes from these defaults (set `effects` to decide yourself for a
-   * server whose hints you do not trust).
+   * What yours sets wins, and what it leaves out comes from these defaults, an `effects` of `undefined` too (set
+   * `effects` to decide yourself for a server whose hints you do not trust).
    */
   readonly policy?: ToolPolicyInput | ((tool: McpRemoteTool) => ToolPolicyInput) | undefined;
   /** Interceptors for every tool of this server (after the registry's, before the call's). */
@@ -635,9 +635,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
       names.set(name, remote.name);
-      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout must not make a
-      // destructive tool a read (the default of a policy without `effects`), which runs without an approval.
-      const policy = { ...hintedPolicy(remote), ...(typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy) };
+      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout, or whose `effects` is
+      // `undefined` (a lookup that missed), must not make a destructive tool a read (the default of a policy without
+      // `effects`), which runs without an approval.
+      const own = typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy;
+      const policy = { ...own, effects: own?.effects ?? hintedEffects(remote) };
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,
@@ -818,11 +820,11 @@ function toRemoteTool(entry: unknown): McpRemoteTool {
   };
 }
 
-/** The policy MCP's hints ask for (its defaults: not read-only, destructive). */
-function hintedPolicy(tool: McpRemoteTool): ToolPolicyInput {
+/** The effects MCP's hints ask for (its defaults: not read-only, destructive). */
+function hintedEffects(tool: McpRemoteTool): ToolEffects {
   const hints = tool.annotations ?? {};
-  if (hints.readOnlyHint === true) return { effects: 'read' };
-  return { effects: hints.destructiveHint === false ? 'write' : 'destructive' };
+  if (hints.readOnlyHint === true) return 'read';
+  return hints.destructiveHint === false ? 'write' : 'destructive';
 }
 
 /** The draft a schema names in `$schema` (MCP's default is 2020-12). */
