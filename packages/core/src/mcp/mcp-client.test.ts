@@ -442,6 +442,42 @@ describe('MCP client: sessions and streams', () => {
       });
     }
 
+    it('a start that fails after the server gave a session (a revision it does not speak, a refused notification) ends that session', async () => {
+      for (const failure of ['revision', 'initialized'] as const) {
+        const open = new Set<string>();
+        let count = 0;
+        let refuse = true;
+        const server = scripted((message, request) => {
+          const sent = request.headers.get('mcp-session-id') ?? '';
+          if (request.method === 'DELETE') return new Response(null, { status: open.delete(sent) ? 200 : 404 });
+          if (message.method === 'initialize') {
+            const id = `s-${++count}`;
+            open.add(id);
+            const protocolVersion = failure === 'revision' && refuse ? '2024-11-05' : '2025-06-18';
+            return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion, capabilities: {}, serverInfo: { name: 'x', version: '1' } } }, { headers: { 'mcp-session-id': id } });
+          }
+          if (!open.has(sent)) return new Response('no such session', { status: 404 });
+          if (message.method === 'notifications/initialized' && failure === 'initialized' && refuse) return new Response('not now', { status: 500 });
+          if (message.id === undefined) return new Response(null, { status: 202 });
+          return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+        });
+        await expect(connectMcp({ url: URL_, fetch: server.fetch })).rejects.toBeInstanceOf(McpError);
+        expect([...open], failure).toEqual([]);
+        expect(server.requests.filter((r) => r.method === 'DELETE').map((r) => r.headers.get('mcp-session-id'))).toEqual(['s-1']);
+        // The same when a new session (the server forgot ours) fails to start: the next request starts one that works.
+        refuse = false;
+        const client = await connectMcp({ url: URL_, fetch: server.fetch });
+        open.clear();
+        refuse = true;
+        await expect(client.callTool('echo', {})).rejects.toBeInstanceOf(McpError);
+        expect([...open], failure).toEqual([]);
+        refuse = false;
+        expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi from s-4' }] });
+        await client.close();
+        expect([...open], failure).toEqual([]);
+      }
+    });
+
     it('a call still running is aborted, and a request made while the DELETE is under way is refused, not sent', async () => {
       const { server, open, hold, heldRequests } = sessions();
       const client = await connectMcp({ url: URL_, fetch: server.fetch });

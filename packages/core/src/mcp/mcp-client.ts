@@ -254,11 +254,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function post(
     message: object,
     signal: AbortSignal | undefined,
-    how: { readonly method?: 'DELETE'; readonly lastEventId?: string } = {},
+    how: { readonly method?: 'DELETE'; readonly lastEventId?: string; readonly session?: string } = {},
   ): Promise<Response & { sent: string | undefined }> {
     const method = how.method ?? (how.lastEventId === undefined ? 'POST' : 'GET');
     if (closed && method !== 'DELETE') throw closedError();
-    const sent = session;
+    const sent = how.session ?? session;
     let given: HeadersInit | undefined;
     try {
       // A header function that never settles (a token that never comes) must not outlast the time limit either.
@@ -541,6 +541,14 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return response.ok ? response : statusError(response, signal);
   }
 
+  /** Ends a session on the server (a `DELETE`), within the time limit; a server that cannot (405) or does not answer is left. */
+  async function endSession(id: string): Promise<void> {
+    await withTimeLimit(undefined, timeoutMs, async (signal) => {
+      const response = await post({}, signal, { method: 'DELETE', session: id });
+      await response.body?.cancel();
+    }).catch(() => {});
+  }
+
   /**
    * Posts a notification (or a response to the server), without waiting for anything but its acceptance; within the time
    * limit, so a server that never accepts it does not keep the connection (and a script's process) open.
@@ -555,23 +563,34 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   let serverInfo = { name: '', version: '' };
   let instructions: string | undefined;
 
-  /** `initialize` (which starts a session when the server keeps them), then `notifications/initialized`. */
+  /**
+   * `initialize` (which starts a session when the server keeps them), then `notifications/initialized`. A start that
+   * fails after the server gave a session (a revision we do not speak, a refused notification, the time limit, `close()`)
+   * ends that session: nobody would use it, and a server may keep it open until it expires.
+   */
   async function initialize(signal: AbortSignal | undefined): Promise<void> {
     session = undefined;
     protocolVersion = undefined;
-    const params = { protocolVersion: MCP_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo };
-    const result = await request('initialize', params, { signal });
-    const { protocolVersion: version, serverInfo: info, instructions: told } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-    if (typeof version !== 'string' || !MCP_PROTOCOL_VERSIONS.includes(version)) {
-      throw new McpError(`The MCP server speaks revision ${String(version)}; this client speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+    try {
+      const params = { protocolVersion: MCP_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo };
+      const result = await request('initialize', params, { signal });
+      const { protocolVersion: version, serverInfo: info, instructions: told } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+      if (typeof version !== 'string' || !MCP_PROTOCOL_VERSIONS.includes(version)) {
+        throw new McpError(`The MCP server speaks revision ${String(version)}; this client speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+      }
+      protocolVersion = version;
+      const { name, version: serverVersion } = (typeof info === 'object' && info !== null ? info : {}) as Record<string, unknown>;
+      serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
+      instructions = typeof told === 'string' ? told : undefined;
+      const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
+      if (!accepted.ok) throw await statusError(accepted, signal);
+      await accepted.body?.cancel();
+    } catch (error) {
+      const started = session;
+      session = undefined;
+      if (started !== undefined) await endSession(started);
+      throw error;
     }
-    protocolVersion = version;
-    const { name, version: serverVersion } = (typeof info === 'object' && info !== null ? info : {}) as Record<string, unknown>;
-    serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
-    instructions = typeof told === 'string' ? told : undefined;
-    const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
-    if (!accepted.ok) throw await statusError(accepted, signal);
-    await accepted.body?.cancel();
   }
 
   async function listTools(opts: { readonly signal?: AbortSignal | undefined } = {}): Promise<McpRemoteTool[]> {
@@ -678,11 +697,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       closed = true;
       for (const request of running) request.abort(closedError());
       await restarting?.catch(() => {});
-      if (session === undefined) return;
-      await withTimeLimit(undefined, timeoutMs, async (signal) => {
-        const response = await post({}, signal, { method: 'DELETE' });
-        await response.body?.cancel();
-      }).catch(() => {});
+      if (session !== undefined) await endSession(session);
     })();
     return closing;
   }
