@@ -150,8 +150,10 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
     try {
       const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
       if (response === TIMED_OUT) return fail('timeout', `${url} did not answer within ${timeoutMs} ms`);
-      const text = await Promise.race([response.text(), expired]);
-      if (text === TIMED_OUT) return fail('timeout', `${url} did not finish its answer within ${timeoutMs} ms`);
+      // The status decides: the body only explains it (an error's message, a partial success). One that breaks off or
+      // never ends must not make an accepted export one to send again (twice in the backend), or a refused one retried.
+      const read = await Promise.race([response.text().catch(() => ''), expired]);
+      const text = read === TIMED_OUT ? '' : read;
       if (!response.ok) return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status);
       const partial = partialSuccess(text);
       if (partial !== undefined) {
