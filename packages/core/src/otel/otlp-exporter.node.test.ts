@@ -212,6 +212,17 @@ describe('createOtlpExporter against a local collector', () => {
     expect(posts.map(callIds)).toEqual([['c1', 'c2'], ['c3'], ['c4'], ['c5'], ['c5']]);
   });
 
+  it('refuses limits it cannot keep: a timeoutMs past a timer’s range fired at once, and a NaN maxQueue held every call', () => {
+    for (const timeoutMs of [Infinity, 2 ** 31, 0, -5, Number.NaN]) {
+      expect(() => setup({ timeoutMs }), String(timeoutMs)).toThrow(/^createOtlpExporter: `timeoutMs` must be a number of milliseconds from 1 to 2147483647/);
+    }
+    for (const maxQueue of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => setup({ maxQueue }), String(maxQueue)).toThrow(/^createOtlpExporter: `maxQueue` must be a whole number from 1/);
+      expect(() => setup({ maxBatchSpans: maxQueue }), String(maxQueue)).toThrow(/^createOtlpExporter: `maxBatchSpans` must be a whole number from 1/);
+    }
+    expect(() => setup({ timeoutMs: 2 ** 31 - 1, maxQueue: Infinity, maxBatchSpans: 1 })).not.toThrow();
+  });
+
   it('a partial success is reported and not retried', async () => {
     const { exporter, errors, call } = setup();
     await call('c1');
