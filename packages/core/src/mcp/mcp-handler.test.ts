@@ -401,6 +401,28 @@ describe('MCP handler: progress', () => {
     expect(messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 42, result: { content: [{ type: 'text', text: '{"steps":3}' }], isError: false } });
   });
 
+  it('a counting tool’s first report at 0 (“queued, 0 of 2”) is sent: MCP asks only that each one grows', async () => {
+    const count = defineTool({
+      name: 'count',
+      description: 'Counts from 0',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (let i = 0; i <= 2; i++) {
+          ctx.progress({ message: i === 0 ? 'queued' : `item ${i}`, completed: i, total: 2 });
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return 'counted';
+      },
+    });
+    const h = createMcpHandler({ tools: [count], name: 'c', version: '1' });
+    const messages = await events(await h(rpc('tools/call', { name: 'count', arguments: {}, _meta: { progressToken: 't' } })));
+    expect(messages.slice(0, -1).map((m) => m.params)).toEqual([
+      { progressToken: 't', progress: 0, total: 2, message: 'queued' },
+      { progressToken: 't', progress: 1, total: 2, message: 'item 1' },
+      { progressToken: 't', progress: 2, total: 2, message: 'item 2' },
+    ]);
+  });
+
   it('without a token, or when the client does not accept SSE, the answer is plain JSON', async () => {
     const h = handler();
     expect(await result(await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 } })))).toMatchObject({ isError: false });

@@ -303,16 +303,17 @@ function toMcpContent(part: ModelContentPart, index: number) {
 
 /**
  * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification: a tool
- * that counts (`completed`) is sent when its count grows; one that only talks is numbered 1, 2, 3… Reports that would
- * not grow are skipped (the next one carries the news).
+ * that counts (`completed`) is sent when its count grows, from 0; one that only talks is numbered 1, 2, 3… Reports that
+ * would not grow are skipped (the next one carries the news).
  */
 function progressNotifier(progressToken: RpcId): (report: ToolProgress) => object | undefined {
-  let last = 0;
+  // None sent yet: a count of 0 ("queued, 0 of 2") may go first.
+  let last: number | undefined;
   let counts = false;
   return ({ message, completed, total }) => {
     if (completed !== undefined) counts = true;
-    const progress = completed ?? (counts ? last : last + 1);
-    if (progress <= last) return undefined;
+    const progress = completed ?? (counts ? (last ?? 0) : (last ?? 0) + 1);
+    if (last !== undefined && progress <= last) return undefined;
     last = progress;
     const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
     return { jsonrpc: '2.0', method: 'notifications/progress', params };
