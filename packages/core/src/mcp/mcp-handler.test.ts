@@ -183,6 +183,20 @@ describe('MCP handler: request bodies', () => {
     expect(pulls).toBeLessThanOrEqual(8);
     await expect.poll(() => cancelled).toBe(true);
   });
+
+  it('a body that breaks off (a client gone mid-upload) gets a 400 parse error, not a rejected handler (a Worker’s uncaught 500)', async () => {
+    const start = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"to');
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(start);
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' };
+    const response = await handler()(new Request(URL_, init as RequestInit));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body could not be read.' } });
+  });
 });
 
 describe('MCP handler: tools', () => {

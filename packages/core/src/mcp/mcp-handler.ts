@@ -190,7 +190,9 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       }, request.signal);
     } catch (error) {
       if (error instanceof BodyTooLargeError) return new Response(null, { status: 413 });
-      throw error;
+      // A body that broke off (the client went away, a cut upload) is an answer too, as the SDK's server gives it:
+      // a rejected handler is an uncaught exception and a 500 in a Worker.
+      return rpcError(null, PARSE_ERROR, 'Parse error: the body could not be read.', 400);
     }
     let message: unknown;
     try {
