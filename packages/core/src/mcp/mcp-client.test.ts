@@ -372,6 +372,37 @@ describe('MCP client: sessions and streams', () => {
     await client.close();
   });
 
+  it('a call that ends before it was sent (waiting for a new session) sends no notifications/cancelled for it', async () => {
+    let session = 's-1';
+    let slow = false;
+    const server = scripted((message, request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (message.method === 'initialize') {
+        if (slow) return new Promise<Response>(() => {});
+        return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }, { headers: { 'mcp-session-id': session } });
+      }
+      if (request.headers.get('mcp-session-id') !== session) return new Response('no such session', { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'hi' }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, timeoutMs: 5_000 });
+    session = 's-2';
+    slow = true;
+    // The first call meets the 404 and starts a new session; the second waits for it before it is sent.
+    const first = client.callTool('echo', {}, { timeoutMs: 100 });
+    first.catch(() => {});
+    await expect.poll(() => server.requests.filter((r) => r.message.method === 'initialize')).toHaveLength(2);
+    await expect(client.callTool('echo', {}, { timeoutMs: 30 })).rejects.toMatchObject({ name: 'McpTimeoutError' });
+    await expect(first).rejects.toMatchObject({ name: 'McpTimeoutError' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // MCP: a cancellation only names a request that was issued. The first was (the server refused it), the second never.
+    const issued = server.requests.filter((r) => r.message.method === 'tools/call').map((r) => r.message.id);
+    const cancelled = server.requests.filter((r) => r.message.method === 'notifications/cancelled').map((r) => (r.message.params as { requestId: unknown }).requestId);
+    expect(issued).toHaveLength(1);
+    expect(cancelled).toEqual(issued);
+    await client.close();
+  });
+
   describe('close()', () => {
     /**
      * A server that keeps sessions and forgets them on `forget()` (as a restarted one does); `hold(what)` holds its next

@@ -203,6 +203,8 @@ interface Exchange {
   readonly signal?: AbortSignal | undefined;
   readonly progressToken?: string | undefined;
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+  /** Told as the request goes to the server (not while it waits for headers or a new session). */
+  readonly onSend?: (() => void) | undefined;
 }
 
 /**
@@ -254,7 +256,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function post(
     message: object,
     signal: AbortSignal | undefined,
-    how: { readonly method?: 'DELETE'; readonly lastEventId?: string; readonly session?: string } = {},
+    how: { readonly method?: 'DELETE'; readonly lastEventId?: string; readonly session?: string; readonly onSend?: (() => void) | undefined } = {},
   ): Promise<Response & { sent: string | undefined }> {
     const method = how.method ?? (how.lastEventId === undefined ? 'POST' : 'GET');
     if (closed && method !== 'DELETE') throw closedError();
@@ -278,6 +280,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     if (signal !== undefined) init.signal = signal;
     let response: Response;
     try {
+      how.onSend?.();
       response = await untilAborted(send(new Request(url, init)), signal);
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal, message);
@@ -353,7 +356,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     // A request made while a new session is being started waits for it (sent without one, it would be refused); after
     // one that failed, it starts one again (the server may be back). It fails as the new session does.
     if (methodName !== 'initialize' && (restarting !== undefined || lost)) await newSession(message, exchange.signal);
-    let response = await post(message, exchange.signal);
+    const how = { onSend: exchange.onSend };
+    let response = await post(message, exchange.signal, how);
     const stale = response.sent;
     if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
       // The server forgot our session (it restarted, or it expired): start a new one, once, and ask again.
@@ -361,7 +365,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
       if (session === stale || session === undefined) await newSession(message, exchange.signal);
-      response = await post(message, exchange.signal);
+      response = await post(message, exchange.signal, how);
     }
     if (!response.ok) throw await statusError(response, exchange.signal);
     if (methodName === 'initialize') {
@@ -614,9 +618,12 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     const requestId = ++nextId;
     const progressToken = onProgress === undefined ? undefined : `edgetool-${requestId}`;
     const params = { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
+    // MCP: a cancellation names only a request that was issued (not one still waiting for a new session or headers).
+    let issued = false;
     return withTimeLimit(opts.signal, limit, async (signal) => {
       // An abort or the time limit cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
       const cancel = () => {
+        if (!issued) return;
         // The executor's own time limit (the policy's `timeoutMs`) aborts with its `timeout` error, which says so.
         const why: unknown = signal?.reason;
         const reason =
@@ -625,7 +632,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       };
       signal?.addEventListener('abort', cancel, { once: true });
       try {
-        return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress }, requestId), name);
+        const onSend = () => {
+          issued = true;
+        };
+        return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress, onSend }, requestId), name);
       } finally {
         signal?.removeEventListener('abort', cancel);
       }
