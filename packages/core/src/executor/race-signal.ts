@@ -2,11 +2,16 @@
 
 /**
  * Settles as `promise` does, or with what `onAbort` returns (a value, or a rejected promise) as soon as `signal`
- * aborts, whichever comes first; without a signal, `promise` itself. The abort listener goes when `promise` settles.
+ * aborts, whichever comes first; without a signal, `promise` itself. The abort listener goes when `promise` settles,
+ * and a rejection of `promise` after the abort is handled here (Node ends a process on an unhandled one).
  */
 export function raceSignal<T, A>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: (signal: AbortSignal) => A | Promise<A>): Promise<T | A> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.resolve(onAbort(signal));
+  if (signal.aborted) {
+    // Nobody waits for `promise` now: its rejection (a fetch given the aborted signal rejects) must not go unhandled.
+    promise.catch(() => {});
+    return Promise.resolve(onAbort(signal));
+  }
   return new Promise<T | A>((resolve, reject) => {
     const abort = () => resolve(onAbort(signal));
     signal.addEventListener('abort', abort, { once: true });

@@ -6,6 +6,7 @@ import type { ToolProgressEvent } from '../chain/types.ts';
 import { createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { settle, watchUnhandledRejections } from '../test-support/arbitraries.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { documentPart, imagePart } from '../tool/model-content.ts';
 import { connectMcp, contentParts, contentText, McpError, McpTimeoutError } from './mcp-client.ts';
@@ -231,6 +232,24 @@ describe('MCP client against edgetool’s handler', () => {
     expect(result.content).toContain('A-1002');
   });
 
+  it('a policy whose effects come out undefined (a lookup that missed) keeps the hints: the destructive tool still waits', async () => {
+    writes.length = 0;
+    const server = remote();
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    // Effects decided for some tools only; `undefined` for the others, which the type allows.
+    const decided: Readonly<Record<string, 'read' | 'write' | undefined>> = { tag_order: 'write' };
+    const tools = await client.tools({ only: ['query_order', 'refund', 'tag_order'], policy: (tool) => ({ effects: decided[tool.name], timeoutMs: 5_000 }) });
+    expect(tools.map((t) => [t.name, t.policy.effects, t.policy.needsApproval])).toEqual([
+      ['query_order', 'read', false],
+      ['refund', 'destructive', true],
+      ['tag_order', 'write', true],
+    ]);
+    const refund = await createExecutor({ registry: tools }).execute({ id: 'c1', name: 'refund', arguments: '{"order_id":"A-1001"}' });
+    expect(refund.outcome.type).toBe('approval-required');
+    expect(server.calls()).toHaveLength(0);
+    expect(writes).toEqual([]);
+  });
+
   it('a handler that refuses approvals does not list the tools that need one, so neither does the client', async () => {
     const tools = await (await connectMcp({ url: URL_, fetch: remote({ approvals: 'refuse' }).fetch })).tools();
     expect(tools.map((t) => t.name)).not.toContain('refund');
@@ -353,6 +372,37 @@ describe('MCP client: sessions and streams', () => {
     await client.close();
   });
 
+  it('a call that ends before it was sent (waiting for a new session) sends no notifications/cancelled for it', async () => {
+    let session = 's-1';
+    let slow = false;
+    const server = scripted((message, request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (message.method === 'initialize') {
+        if (slow) return new Promise<Response>(() => {});
+        return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } } }, { headers: { 'mcp-session-id': session } });
+      }
+      if (request.headers.get('mcp-session-id') !== session) return new Response('no such session', { status: 404 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'hi' }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, timeoutMs: 5_000 });
+    session = 's-2';
+    slow = true;
+    // The first call meets the 404 and starts a new session; the second waits for it before it is sent.
+    const first = client.callTool('echo', {}, { timeoutMs: 100 });
+    first.catch(() => {});
+    await expect.poll(() => server.requests.filter((r) => r.message.method === 'initialize')).toHaveLength(2);
+    await expect(client.callTool('echo', {}, { timeoutMs: 30 })).rejects.toMatchObject({ name: 'McpTimeoutError' });
+    await expect(first).rejects.toMatchObject({ name: 'McpTimeoutError' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // MCP: a cancellation only names a request that was issued. The first was (the server refused it), the second never.
+    const issued = server.requests.filter((r) => r.message.method === 'tools/call').map((r) => r.message.id);
+    const cancelled = server.requests.filter((r) => r.message.method === 'notifications/cancelled').map((r) => (r.message.params as { requestId: unknown }).requestId);
+    expect(issued).toHaveLength(1);
+    expect(cancelled).toEqual(issued);
+    await client.close();
+  });
+
   describe('close()', () => {
     /**
      * A server that keeps sessions and forgets them on `forget()` (as a restarted one does); `hold(what)` holds its next
@@ -422,6 +472,42 @@ describe('MCP client: sessions and streams', () => {
         expect([...open]).toEqual([]);
       });
     }
+
+    it('a start that fails after the server gave a session (a revision it does not speak, a refused notification) ends that session', async () => {
+      for (const failure of ['revision', 'initialized'] as const) {
+        const open = new Set<string>();
+        let count = 0;
+        let refuse = true;
+        const server = scripted((message, request) => {
+          const sent = request.headers.get('mcp-session-id') ?? '';
+          if (request.method === 'DELETE') return new Response(null, { status: open.delete(sent) ? 200 : 404 });
+          if (message.method === 'initialize') {
+            const id = `s-${++count}`;
+            open.add(id);
+            const protocolVersion = failure === 'revision' && refuse ? '2024-11-05' : '2025-06-18';
+            return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion, capabilities: {}, serverInfo: { name: 'x', version: '1' } } }, { headers: { 'mcp-session-id': id } });
+          }
+          if (!open.has(sent)) return new Response('no such session', { status: 404 });
+          if (message.method === 'notifications/initialized' && failure === 'initialized' && refuse) return new Response('not now', { status: 500 });
+          if (message.id === undefined) return new Response(null, { status: 202 });
+          return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `hi from ${sent}` }] } });
+        });
+        await expect(connectMcp({ url: URL_, fetch: server.fetch })).rejects.toBeInstanceOf(McpError);
+        expect([...open], failure).toEqual([]);
+        expect(server.requests.filter((r) => r.method === 'DELETE').map((r) => r.headers.get('mcp-session-id'))).toEqual(['s-1']);
+        // The same when a new session (the server forgot ours) fails to start: the next request starts one that works.
+        refuse = false;
+        const client = await connectMcp({ url: URL_, fetch: server.fetch });
+        open.clear();
+        refuse = true;
+        await expect(client.callTool('echo', {})).rejects.toBeInstanceOf(McpError);
+        expect([...open], failure).toEqual([]);
+        refuse = false;
+        expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi from s-4' }] });
+        await client.close();
+        expect([...open], failure).toEqual([]);
+      }
+    });
 
     it('a call still running is aborted, and a request made while the DELETE is under way is refused, not sent', async () => {
       const { server, open, hold, heldRequests } = sessions();
@@ -1065,6 +1151,28 @@ describe('MCP client: time limits', () => {
     const unbounded = createExecutor({ registry: await client.tools({ policy: { timeoutMs: undefined } }) });
     answerAfterMs = 5_000;
     expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });
+  });
+
+  it('a call whose signal is already aborted fails with its reason and leaves no rejection unhandled (fetch rejects too)', async () => {
+    // As the platform's fetch does: a request whose signal is aborted rejects with it (a moment later).
+    const server = scripted((m) => (m.method === 'initialize' ? initialized(m.id) : new Response(null, { status: 202 })));
+    const fetch = async (request: Request) => {
+      const aborted = request.signal.aborted;
+      await Promise.resolve();
+      if (aborted) throw request.signal.reason;
+      return server.fetch(request);
+    };
+    const client = await connectMcp({ url: URL_, fetch, headers: { authorization: 'Bearer t' } });
+    const watcher = watchUnhandledRejections();
+    try {
+      await expect(client.callTool('echo', {}, { signal: AbortSignal.abort(new Error('stopped')) })).rejects.toThrow('stopped');
+      await expect(client.listTools({ signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow('gone');
+      await settle();
+      expect(watcher.reasons).toEqual([]);
+    } finally {
+      watcher.stop();
+    }
+    expect(server.requests.filter((r) => r.message.method === 'tools/call' || r.message.method === 'tools/list')).toEqual([]);
   });
 
   it('the server hears why a call ended: the policy’s time limit, not "the caller aborted"', async () => {

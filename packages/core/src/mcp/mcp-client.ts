@@ -9,7 +9,7 @@ import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
-import type { AnyTool, ToolPolicyInput } from '../tool/types.ts';
+import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
 
@@ -94,8 +94,8 @@ export interface McpToolsOptions {
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
    * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
-   * What yours sets wins, and what it leaves out comes from these defaults (set `effects` to decide yourself for a
-   * server whose hints you do not trust).
+   * What yours sets wins, and what it leaves out comes from these defaults, an `effects` of `undefined` too (set
+   * `effects` to decide yourself for a server whose hints you do not trust).
    */
   readonly policy?: ToolPolicyInput | ((tool: McpRemoteTool) => ToolPolicyInput) | undefined;
   /** Interceptors for every tool of this server (after the registry's, before the call's). */
@@ -203,6 +203,8 @@ interface Exchange {
   readonly signal?: AbortSignal | undefined;
   readonly progressToken?: string | undefined;
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+  /** Told as the request goes to the server (not while it waits for headers or a new session). */
+  readonly onSend?: (() => void) | undefined;
 }
 
 /**
@@ -254,11 +256,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function post(
     message: object,
     signal: AbortSignal | undefined,
-    how: { readonly method?: 'DELETE'; readonly lastEventId?: string } = {},
+    how: { readonly method?: 'DELETE'; readonly lastEventId?: string; readonly session?: string; readonly onSend?: (() => void) | undefined } = {},
   ): Promise<Response & { sent: string | undefined }> {
     const method = how.method ?? (how.lastEventId === undefined ? 'POST' : 'GET');
     if (closed && method !== 'DELETE') throw closedError();
-    const sent = session;
+    const sent = how.session ?? session;
     let given: HeadersInit | undefined;
     try {
       // A header function that never settles (a token that never comes) must not outlast the time limit either.
@@ -278,6 +280,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     if (signal !== undefined) init.signal = signal;
     let response: Response;
     try {
+      how.onSend?.();
       response = await untilAborted(send(new Request(url, init)), signal);
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal, message);
@@ -353,7 +356,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     // A request made while a new session is being started waits for it (sent without one, it would be refused); after
     // one that failed, it starts one again (the server may be back). It fails as the new session does.
     if (methodName !== 'initialize' && (restarting !== undefined || lost)) await newSession(message, exchange.signal);
-    let response = await post(message, exchange.signal);
+    const how = { onSend: exchange.onSend };
+    let response = await post(message, exchange.signal, how);
     const stale = response.sent;
     if (response.status === 404 && stale !== undefined && methodName !== 'initialize') {
       // The server forgot our session (it restarted, or it expired): start a new one, once, and ask again.
@@ -361,7 +365,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       // Calls that hit the same 404 share one restart; one that comes after it uses the new session.
       await response.body?.cancel();
       if (session === stale || session === undefined) await newSession(message, exchange.signal);
-      response = await post(message, exchange.signal);
+      response = await post(message, exchange.signal, how);
     }
     if (!response.ok) throw await statusError(response, exchange.signal);
     if (methodName === 'initialize') {
@@ -541,6 +545,14 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return response.ok ? response : statusError(response, signal);
   }
 
+  /** Ends a session on the server (a `DELETE`), within the time limit; a server that cannot (405) or does not answer is left. */
+  async function endSession(id: string): Promise<void> {
+    await withTimeLimit(undefined, timeoutMs, async (signal) => {
+      const response = await post({}, signal, { method: 'DELETE', session: id });
+      await response.body?.cancel();
+    }).catch(() => {});
+  }
+
   /**
    * Posts a notification (or a response to the server), without waiting for anything but its acceptance; within the time
    * limit, so a server that never accepts it does not keep the connection (and a script's process) open.
@@ -555,23 +567,34 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   let serverInfo = { name: '', version: '' };
   let instructions: string | undefined;
 
-  /** `initialize` (which starts a session when the server keeps them), then `notifications/initialized`. */
+  /**
+   * `initialize` (which starts a session when the server keeps them), then `notifications/initialized`. A start that
+   * fails after the server gave a session (a revision we do not speak, a refused notification, the time limit, `close()`)
+   * ends that session: nobody would use it, and a server may keep it open until it expires.
+   */
   async function initialize(signal: AbortSignal | undefined): Promise<void> {
     session = undefined;
     protocolVersion = undefined;
-    const params = { protocolVersion: MCP_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo };
-    const result = await request('initialize', params, { signal });
-    const { protocolVersion: version, serverInfo: info, instructions: told } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-    if (typeof version !== 'string' || !MCP_PROTOCOL_VERSIONS.includes(version)) {
-      throw new McpError(`The MCP server speaks revision ${String(version)}; this client speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+    try {
+      const params = { protocolVersion: MCP_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo };
+      const result = await request('initialize', params, { signal });
+      const { protocolVersion: version, serverInfo: info, instructions: told } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+      if (typeof version !== 'string' || !MCP_PROTOCOL_VERSIONS.includes(version)) {
+        throw new McpError(`The MCP server speaks revision ${String(version)}; this client speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+      }
+      protocolVersion = version;
+      const { name, version: serverVersion } = (typeof info === 'object' && info !== null ? info : {}) as Record<string, unknown>;
+      serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
+      instructions = typeof told === 'string' ? told : undefined;
+      const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
+      if (!accepted.ok) throw await statusError(accepted, signal);
+      await accepted.body?.cancel();
+    } catch (error) {
+      const started = session;
+      session = undefined;
+      if (started !== undefined) await endSession(started);
+      throw error;
     }
-    protocolVersion = version;
-    const { name, version: serverVersion } = (typeof info === 'object' && info !== null ? info : {}) as Record<string, unknown>;
-    serverInfo = { name: typeof name === 'string' ? name : '', version: typeof serverVersion === 'string' ? serverVersion : '' };
-    instructions = typeof told === 'string' ? told : undefined;
-    const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
-    if (!accepted.ok) throw await statusError(accepted, signal);
-    await accepted.body?.cancel();
   }
 
   async function listTools(opts: { readonly signal?: AbortSignal | undefined } = {}): Promise<McpRemoteTool[]> {
@@ -595,9 +618,12 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     const requestId = ++nextId;
     const progressToken = onProgress === undefined ? undefined : `edgetool-${requestId}`;
     const params = { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) };
+    // MCP: a cancellation names only a request that was issued (not one still waiting for a new session or headers).
+    let issued = false;
     return withTimeLimit(opts.signal, limit, async (signal) => {
       // An abort or the time limit cancels the HTTP request; a server that keeps sessions also hears why (MCP's cancellation).
       const cancel = () => {
+        if (!issued) return;
         // The executor's own time limit (the policy's `timeoutMs`) aborts with its `timeout` error, which says so.
         const why: unknown = signal?.reason;
         const reason =
@@ -606,7 +632,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       };
       signal?.addEventListener('abort', cancel, { once: true });
       try {
-        return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress }, requestId), name);
+        const onSend = () => {
+          issued = true;
+        };
+        return toCallResult(await request('tools/call', params, { signal, progressToken, onProgress, onSend }, requestId), name);
       } finally {
         signal?.removeEventListener('abort', cancel);
       }
@@ -635,9 +664,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
       names.set(name, remote.name);
-      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout must not make a
-      // destructive tool a read (the default of a policy without `effects`), which runs without an approval.
-      const policy = { ...hintedPolicy(remote), ...(typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy) };
+      // The hints decide what the caller's policy leaves out: a policy that only sets a timeout, or whose `effects` is
+      // `undefined` (a lookup that missed), must not make a destructive tool a read (the default of a policy without
+      // `effects`), which runs without an approval.
+      const own = typeof opts.policy === 'function' ? opts.policy(remote) : opts.policy;
+      const policy = { ...own, effects: own?.effects ?? hintedEffects(remote) };
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,
@@ -676,11 +707,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       closed = true;
       for (const request of running) request.abort(closedError());
       await restarting?.catch(() => {});
-      if (session === undefined) return;
-      await withTimeLimit(undefined, timeoutMs, async (signal) => {
-        const response = await post({}, signal, { method: 'DELETE' });
-        await response.body?.cancel();
-      }).catch(() => {});
+      if (session !== undefined) await endSession(session);
     })();
     return closing;
   }
@@ -818,11 +845,11 @@ function toRemoteTool(entry: unknown): McpRemoteTool {
   };
 }
 
-/** The policy MCP's hints ask for (its defaults: not read-only, destructive). */
-function hintedPolicy(tool: McpRemoteTool): ToolPolicyInput {
+/** The effects MCP's hints ask for (its defaults: not read-only, destructive). */
+function hintedEffects(tool: McpRemoteTool): ToolEffects {
   const hints = tool.annotations ?? {};
-  if (hints.readOnlyHint === true) return { effects: 'read' };
-  return { effects: hints.destructiveHint === false ? 'write' : 'destructive' };
+  if (hints.readOnlyHint === true) return 'read';
+  return hints.destructiveHint === false ? 'write' : 'destructive';
 }
 
 /** The draft a schema names in `$schema` (MCP's default is 2020-12). */

@@ -183,6 +183,20 @@ describe('MCP handler: request bodies', () => {
     expect(pulls).toBeLessThanOrEqual(8);
     await expect.poll(() => cancelled).toBe(true);
   });
+
+  it('a body that breaks off (a client gone mid-upload) gets a 400 parse error, not a rejected handler (a Worker’s uncaught 500)', async () => {
+    const start = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"to');
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(start);
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' };
+    const response = await handler()(new Request(URL_, init as RequestInit));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body could not be read.' } });
+  });
 });
 
 describe('MCP handler: tools', () => {
@@ -399,6 +413,28 @@ describe('MCP handler: progress', () => {
     ]);
     expect(notes.every((m) => m.method === 'notifications/progress' && m.jsonrpc === '2.0' && !('id' in m))).toBe(true);
     expect(messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 42, result: { content: [{ type: 'text', text: '{"steps":3}' }], isError: false } });
+  });
+
+  it('a counting tool’s first report at 0 (“queued, 0 of 2”) is sent: MCP asks only that each one grows', async () => {
+    const count = defineTool({
+      name: 'count',
+      description: 'Counts from 0',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (let i = 0; i <= 2; i++) {
+          ctx.progress({ message: i === 0 ? 'queued' : `item ${i}`, completed: i, total: 2 });
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return 'counted';
+      },
+    });
+    const h = createMcpHandler({ tools: [count], name: 'c', version: '1' });
+    const messages = await events(await h(rpc('tools/call', { name: 'count', arguments: {}, _meta: { progressToken: 't' } })));
+    expect(messages.slice(0, -1).map((m) => m.params)).toEqual([
+      { progressToken: 't', progress: 0, total: 2, message: 'queued' },
+      { progressToken: 't', progress: 1, total: 2, message: 'item 1' },
+      { progressToken: 't', progress: 2, total: 2, message: 'item 2' },
+    ]);
   });
 
   it('without a token, or when the client does not accept SSE, the answer is plain JSON', async () => {

@@ -190,7 +190,9 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       }, request.signal);
     } catch (error) {
       if (error instanceof BodyTooLargeError) return new Response(null, { status: 413 });
-      throw error;
+      // A body that broke off (the client went away, a cut upload) is an answer too, as the SDK's server gives it:
+      // a rejected handler is an uncaught exception and a 500 in a Worker.
+      return rpcError(null, PARSE_ERROR, 'Parse error: the body could not be read.', 400);
     }
     let message: unknown;
     try {
@@ -303,16 +305,17 @@ function toMcpContent(part: ModelContentPart, index: number) {
 
 /**
  * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification: a tool
- * that counts (`completed`) is sent when its count grows; one that only talks is numbered 1, 2, 3… Reports that would
- * not grow are skipped (the next one carries the news).
+ * that counts (`completed`) is sent when its count grows, from 0; one that only talks is numbered 1, 2, 3… Reports that
+ * would not grow are skipped (the next one carries the news).
  */
 function progressNotifier(progressToken: RpcId): (report: ToolProgress) => object | undefined {
-  let last = 0;
+  // None sent yet: a count of 0 ("queued, 0 of 2") may go first.
+  let last: number | undefined;
   let counts = false;
   return ({ message, completed, total }) => {
     if (completed !== undefined) counts = true;
-    const progress = completed ?? (counts ? last : last + 1);
-    if (progress <= last) return undefined;
+    const progress = completed ?? (counts ? (last ?? 0) : (last ?? 0) + 1);
+    if (last !== undefined && progress <= last) return undefined;
     last = progress;
     const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
     return { jsonrpc: '2.0', method: 'notifications/progress', params };

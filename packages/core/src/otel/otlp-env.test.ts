@@ -21,6 +21,16 @@ describe('readOtlpEnv', () => {
     expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' })).toBeDefined();
   });
 
+  it('exports only when OTEL_TRACES_EXPORTER (a comma-separated list) names otlp: console or zipkin alone is not a yes', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    for (const exporters of ['console', 'zipkin', 'console, zipkin', 'none,otlp', ' NONE ']) {
+      expect(readOtlpEnv({ ...endpoint, OTEL_TRACES_EXPORTER: exporters }), exporters).toBeUndefined();
+    }
+    for (const exporters of ['otlp', 'console,otlp', ' OTLP , console', '']) {
+      expect(readOtlpEnv({ ...endpoint, OTEL_TRACES_EXPORTER: exporters })?.url, exporters).toBe('http://127.0.0.1:4318/v1/traces');
+    }
+  });
+
   it('appends /v1/traces to the base endpoint, and takes the traces endpoint as is', () => {
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })?.url).toBe('http://127.0.0.1:4318/v1/traces');
     expect(readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com/otlp/' })?.url).toBe('https://otlp.example.com/otlp/v1/traces');

@@ -43,13 +43,20 @@ function parseHeaders(value: string | undefined): Record<string, string> {
 /**
  * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env` (its
  * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set, or when `OTEL_SDK_DISABLED`
- * is `true` or `OTEL_TRACES_EXPORTER` is `none` (export is off). Throws a `TypeError` for an endpoint that is not an
- * http(s) URL, and for `grpc` in `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (the exporter posts JSON over HTTP, which a
- * collector takes on its HTTP port beside protobuf, but a gRPC port does not).
+ * is `true` or `OTEL_TRACES_EXPORTER` does not name `otlp` (`none`, `console`: export is off). Throws a `TypeError`
+ * for an endpoint that is not an http(s) URL, and for `grpc` in `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (the exporter
+ * posts JSON over HTTP, which a collector takes on its HTTP port beside protobuf, but a gRPC port does not).
  */
 export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
   const env = variables as Readonly<Record<string, unknown>>;
-  if (text(env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true' || text(env.OTEL_TRACES_EXPORTER)?.toLowerCase() === 'none') return undefined;
+  if (text(env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true') return undefined;
+  // The trace exporters to use, comma-separated (default `otlp`): `console` or `zipkin` alone sends nothing over OTLP,
+  // and `none` turns them all off.
+  const exporters = text(env.OTEL_TRACES_EXPORTER)
+    ?.toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
+  if (exporters !== undefined && (exporters.includes('none') || !exporters.includes('otlp'))) return undefined;
   const wire = text(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? text(env.OTEL_EXPORTER_OTLP_PROTOCOL);
   if (wire?.toLowerCase() === 'grpc') {
     throw new TypeError('OTEL_EXPORTER_OTLP_PROTOCOL is grpc, but this exporter posts OTLP as JSON over HTTP: use http/json or http/protobuf, and the HTTP port (4318).');

@@ -17,7 +17,7 @@ import type { OtlpTraceRequest } from './otlp-json.ts';
 import { setTraceparent } from './trace-context.ts';
 
 /** How the collector answers the next requests (then `ok`). */
-type Answer = 'ok' | 'fail-500' | 'fail-503' | 'partial' | 'slow' | 'never';
+type Answer = 'ok' | 'fail-500' | 'fail-503' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200';
 
 interface Post {
   readonly path: string;
@@ -40,6 +40,16 @@ async function collect(req: IncomingMessage, res: ServerResponse): Promise<void>
   else if (answer === 'fail-503') res.writeHead(503, { ...json, 'retry-after': '1' }).end('{"message":"busy"}');
   else if (answer === 'partial') res.writeHead(200, json).end('{"partialSuccess":{"rejectedSpans":"2","errorMessage":"spans too old"}}');
   else if (answer === 'slow') setTimeout(() => res.writeHead(200, json).end('{}'), 100);
+  else if (answer.startsWith('cut-')) {
+    // The status and the start of the body arrive, then the connection drops before the body ends.
+    res.writeHead(Number(answer.slice(4)), { ...json, 'content-length': '100' });
+    res.write('{"partialSuc', () => res.destroy());
+  } else if (answer === 'stall-200') {
+    // The status arrives, and the body never ends.
+    res.writeHead(200, { ...json, 'content-length': '100' });
+    res.write('{');
+    held.push(res);
+  }
   else res.writeHead(200, json).end('{}');
 }
 
@@ -174,6 +184,43 @@ describe('createOtlpExporter against a local collector', () => {
     answers = ['slow'];
     expect(await exporter.flush()).toMatchObject({ exported: 1, retrying: 0 });
     expect(errors).toEqual([]);
+  });
+
+  it('the status decides, not the body after it: a 200 whose body breaks off or never ends is exported once, a 400 dropped', async () => {
+    const { exporter, errors, call } = setup({ timeoutMs: 300 });
+    await call('c1');
+    await call('c2');
+    answers = ['cut-200'];
+    expect(await exporter.flush()).toEqual({ exported: 2, failed: 0, retrying: 0, dropped: 0 });
+    await call('c3');
+    answers = ['stall-200'];
+    expect(await exporter.flush()).toEqual({ exported: 1, failed: 0, retrying: 0, dropped: 0 });
+    expect(errors).toEqual([]);
+    // Nothing is sent twice: the collector had accepted each request.
+    expect(await exporter.flush()).toMatchObject({ exported: 0 });
+    expect(posts.map(callIds)).toEqual([['c1', 'c2'], ['c3']]);
+    // A 400 must not be retried (OTLP), however its body ends; a 503 is, as without a body.
+    await call('c4');
+    answers = ['cut-400'];
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 1, retrying: 0, dropped: 0 });
+    expect(errors[0]).toMatchObject({ reason: 'status', status: 400, retrying: false });
+    await call('c5');
+    answers = ['cut-503'];
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 1, dropped: 0 });
+    expect(errors[1]).toMatchObject({ reason: 'status', status: 503, retrying: true });
+    expect(await exporter.flush()).toMatchObject({ exported: 1 });
+    expect(posts.map(callIds)).toEqual([['c1', 'c2'], ['c3'], ['c4'], ['c5'], ['c5']]);
+  });
+
+  it('refuses limits it cannot keep: a timeoutMs past a timer’s range fired at once, and a NaN maxQueue held every call', () => {
+    for (const timeoutMs of [Infinity, 2 ** 31, 0, -5, Number.NaN]) {
+      expect(() => setup({ timeoutMs }), String(timeoutMs)).toThrow(/^createOtlpExporter: `timeoutMs` must be a number of milliseconds from 1 to 2147483647/);
+    }
+    for (const maxQueue of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => setup({ maxQueue }), String(maxQueue)).toThrow(/^createOtlpExporter: `maxQueue` must be a whole number from 1/);
+      expect(() => setup({ maxBatchSpans: maxQueue }), String(maxQueue)).toThrow(/^createOtlpExporter: `maxBatchSpans` must be a whole number from 1/);
+    }
+    expect(() => setup({ timeoutMs: 2 ** 31 - 1, maxQueue: Infinity, maxBatchSpans: 1 })).not.toThrow();
   });
 
   it('a partial success is reported and not retried', async () => {

@@ -1,3 +1,4 @@
+import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import type { TraceRecord } from '../interceptors/trace.ts';
 import type { OtlpSpan, OtlpSpanOptions, RecordTime } from './otlp-json.ts';
 import { recordSpans, recordTimeNow, traceRequest } from './record-spans.ts';
@@ -15,7 +16,10 @@ export interface OtlpExporterOptions extends OtlpSpanOptions {
   readonly maxQueue?: number | undefined;
   /** The most spans in one request (default 512); a flush sends as many requests as it needs, one after another. */
   readonly maxBatchSpans?: number | undefined;
-  /** How long one request may take, its answer included (default 10,000 ms); then it counts as a failure worth retrying. */
+  /**
+   * How long one request may take, its answer included (default 10,000 ms, at most 2^31 − 1); then it counts as a
+   * failure worth retrying.
+   */
   readonly timeoutMs?: number | undefined;
   /** Receives every failure to export (default: `console.warn`). Exporting never throws and `flush()` never rejects. */
   readonly onError?: ((error: OtlpExportError) => void) | undefined;
@@ -109,6 +113,16 @@ const TIMED_OUT: unique symbol = Symbol('timed out');
 /* @__NO_SIDE_EFFECTS__ */
 export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
   const { url, timeoutMs = 10_000, maxQueue = 2048, maxBatchSpans = 512 } = options;
+  // A delay `setTimeout` cannot keep fires after 1 ms: every request would time out, and nothing would be exported.
+  if (!isTimerDelay(timeoutMs)) {
+    throw new TypeError(`createOtlpExporter: \`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(timeoutMs)}.`);
+  }
+  for (const [name, value] of [['maxQueue', maxQueue], ['maxBatchSpans', maxBatchSpans]] as const) {
+    // NaN compares false with everything: a NaN `maxQueue` would never drop, a queue without a bound.
+    if (!(value >= 1) || (value !== Infinity && !Number.isInteger(value))) {
+      throw new TypeError(`createOtlpExporter: \`${name}\` must be a whole number from 1; got ${String(value)}.`);
+    }
+  }
   const send = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
@@ -150,8 +164,10 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
     try {
       const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
       if (response === TIMED_OUT) return fail('timeout', `${url} did not answer within ${timeoutMs} ms`);
-      const text = await Promise.race([response.text(), expired]);
-      if (text === TIMED_OUT) return fail('timeout', `${url} did not finish its answer within ${timeoutMs} ms`);
+      // The status decides: the body only explains it (an error's message, a partial success). One that breaks off or
+      // never ends must not make an accepted export one to send again (twice in the backend), or a refused one retried.
+      const read = await Promise.race([response.text().catch(() => ''), expired]);
+      const text = read === TIMED_OUT ? '' : read;
       if (!response.ok) return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status);
       const partial = partialSuccess(text);
       if (partial !== undefined) {
