@@ -595,6 +595,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const direct = returnDirectStop(results);
     const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
+    const turnSignal = anySignal(request.signal, run.signal);
     const result = streamText({
       ...settings,
       model,
@@ -610,9 +611,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           logHidden(r);
         },
       }),
-      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
       stopWhen: limits.stop,
-      ...abortOption(anySignal(request.signal, run.signal)),
+      ...abortOption(turnSignal),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
       // Errors the client is told about reach onError through errorText. The AI SDK's own (also those after a turn
