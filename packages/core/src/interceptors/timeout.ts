@@ -53,6 +53,6 @@ export async function withinToolTime<T>(ctx: ToolContext, what: string, run: () 
   try {
     return await raceSignal(timed, ctx.signal, (signal) => Promise.reject(abortError(signal, meta)));
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
