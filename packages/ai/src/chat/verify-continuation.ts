@@ -79,9 +79,11 @@ interface Check {
   readonly denial?: boolean;
   /**
    * What this request decides with its ticket, kept with the nonce (see `TicketVerifyOptions.decision`): an approval's
-   * decision, or a client result's answer.
+   * decision, or a client result's answer. The leader's also names every decision of its copy (see {@link leadCopy}).
    */
-  readonly decision?: string;
+  decision?: string;
+  /** The ticket a copy claims first: whoever claims it claims the copy's other tickets (see {@link leadCopy}). */
+  leader?: boolean;
 }
 
 /** Options for {@link verifyContinuation}. */
@@ -210,6 +212,7 @@ export async function verifyContinuation(
     }
   }
 
+  const leader = await leadCopy(checks);
   // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
   const refused = await Promise.all(checks.map((check) => problemWith(tickets, check, false)));
   const isReplay = (check: Check, error: TicketError | undefined) => error?.reason === 'replayed' && check.onReplayed !== undefined;
@@ -217,12 +220,16 @@ export async function verifyContinuation(
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
   // A used ticket whose first use kept its decision: a copy that decides otherwise is not the same continuation (an
   // approval denied while its call runs, a denial approved, a browser tool's result with another answer). Asked before
-  // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing.
-  for (const [index, check] of checks.entries()) {
-    if (check.decision === undefined || !isReplay(check, refused[index])) continue;
+  // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing. The leader last:
+  // its decision names the whole copy, so a call decided otherwise is named by its own ticket first.
+  const used = checks.filter((check, index) => check.decision !== undefined && isReplay(check, refused[index]));
+  for (const check of [...used.filter((check) => check !== leader), ...used.filter((check) => check === leader)]) {
     const error = await problemWith(tickets, check, true);
     if (error?.reason === 'conflict') throw refusal(check, error);
   }
+  // A copy whose leader another request claimed (before this one, or since pass 1) claims nothing: that request claims
+  // every ticket of the copy and runs its calls.
+  let replaying = leader !== undefined && used.includes(leader);
   for (const [index, check] of checks.entries()) {
     // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
     // a refusal the server never made into the history (and tell the model a write that happened did not).
@@ -234,16 +241,49 @@ export async function verifyContinuation(
       callId: check.part.toolCallId,
     });
   }
+  // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
+  // ticket is claimed.
+  if (leader !== undefined && !replaying) {
+    const error = await problemWith(tickets, leader, true);
+    if (error !== undefined && !isReplay(leader, error)) throw refusal(leader, error);
+    replaying = error !== undefined;
+  }
   for (const [index, check] of checks.entries()) {
-    // A ticket used before this request (pass 1 saw it), or between the two passes (the same continuation twice at
-    // once: the other request runs it).
+    if (check === leader) {
+      if (replaying) check.onReplayed?.();
+      else check.onValid();
+      continue;
+    }
+    // A ticket used before this request (pass 1 saw it), or whose copy's leader another request claimed (it claims this
+    // one too, and runs the call), or used between the two passes.
     const seen = refused[index];
-    const error = isReplay(check, seen) ? seen : check.consume ? await problemWith(tickets, check, true) : undefined;
+    if (isReplay(check, seen) || (replaying && check.consume)) {
+      check.onReplayed?.();
+      continue;
+    }
+    const error = check.consume ? await problemWith(tickets, check, true) : undefined;
     if (isReplay(check, error)) check.onReplayed?.();
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
   return { decisions, accepted, inputs, replayed, unfinished, edited };
+}
+
+/**
+ * Picks the ticket a copy of a continuation claims first, its leader: the one of the lowest call id among the tickets it
+ * claims (the same in every copy of the message, whatever the order of its parts). Two copies at once each claiming
+ * some tickets could each be refused on one the other took, every ticket spent and nothing run; a copy that loses the
+ * leader claims none of the others, and the copy that won it claims them all. With more than one ticket, the leader's
+ * decision also names every decision of the copy (a hash), so a copy that decides otherwise on any call is refused at
+ * the leader, before it has claimed anything, even when the winner has not claimed that call's ticket yet.
+ */
+async function leadCopy(checks: Check[]): Promise<Check | undefined> {
+  const claimed = checks.filter((check) => check.consume).sort((a, b) => (a.part.toolCallId < b.part.toolCallId ? -1 : 1));
+  const leader = claimed[0];
+  if (leader === undefined) return undefined;
+  leader.leader = true;
+  if (claimed.length > 1) leader.decision = `${leader.decision} copy ${await hashArguments(claimed.map((check) => [check.part.toolCallId, check.decision ?? null]))}`;
+  return leader;
 }
 
 /**
