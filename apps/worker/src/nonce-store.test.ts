@@ -136,6 +136,13 @@ describe('createD1NonceStore', () => {
       return result.ok ? 'ok' : result.error.reason;
     };
     expect([await reason('approved'), await reason('denied')]).toEqual(['replayed', 'conflict']);
+    // The same decision is confirmed (an earlier turn's answer is read this way); a row that kept none is not.
+    const again = await there.safeVerify(ticket, subject, { decision: 'approved' });
+    expect(again.ok ? undefined : again.error.sameDecision).toBe(true);
+    const plain = await here.sign(subject);
+    expect((await here.safeVerify(plain, subject)).ok).toBe(true);
+    const unknown = await there.safeVerify(plain, subject, { decision: 'approved' });
+    expect(unknown.ok ? 'ok' : [unknown.error.reason, unknown.error.sameDecision]).toEqual(['replayed', undefined]);
   });
 
   it('rejects nonsense arguments', async () => {
