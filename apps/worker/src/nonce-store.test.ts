@@ -1,9 +1,19 @@
+import { ContinuationError, verifyContinuation } from '@edgetool/ai';
 import { createExecutor, createRunContext, createTicketSigner } from '@edgetool/core';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { NOW, rows } from '../test/support.ts';
 import { createD1NonceStore } from './nonce-store.ts';
 import { createDemoRegistry, type DemoDeps, demoDeps } from './tools/index.ts';
+
+/** A gate a test opens when it has seen what it waits for. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let time = start;
@@ -126,6 +136,13 @@ describe('createD1NonceStore', () => {
       return result.ok ? 'ok' : result.error.reason;
     };
     expect([await reason('approved'), await reason('denied')]).toEqual(['replayed', 'conflict']);
+    // The same decision is confirmed (an earlier turn's answer is read this way); a row that kept none is not.
+    const again = await there.safeVerify(ticket, subject, { decision: 'approved' });
+    expect(again.ok ? undefined : again.error.sameDecision).toBe(true);
+    const plain = await here.sign(subject);
+    expect((await here.safeVerify(plain, subject)).ok).toBe(true);
+    const unknown = await there.safeVerify(plain, subject, { decision: 'approved' });
+    expect(unknown.ok ? 'ok' : [unknown.error.reason, unknown.error.sameDecision]).toEqual(['replayed', undefined]);
   });
 
   it('rejects nonsense arguments', async () => {
@@ -153,5 +170,101 @@ describe('createD1NonceStore', () => {
     expect(replay.outcome.type === 'error' && replay.outcome.error.code).toBe('ticket-invalid');
     expect(await rows('SELECT id FROM outbox')).toHaveLength(1);
     expect(await rows('SELECT nonce FROM ticket_nonces')).toHaveLength(1);
+  });
+});
+
+describe('two copies of one continuation at once, over D1 (two isolates)', () => {
+  const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
+  const conversationId = 'conv-copies';
+  const calls = [
+    { id: 'c1', input: { order_id: 'A-1002', new_date: '2026-12-24' } },
+    { id: 'c2', input: { order_id: 'A-1003', new_date: '2026-12-27' } },
+  ];
+
+  /** The message the browser continues: both approvals answered (`approved` per call id), each with its ticket. */
+  async function continuation(signer: ReturnType<typeof createTicketSigner>, approved: Record<string, boolean>) {
+    const parts: unknown[] = [];
+    for (const { id, input } of calls) {
+      const ticket = await signer.sign({ purpose: 'approval', toolName: 'update_delivery_date', callId: id, args: input, conversationId });
+      parts.push(
+        { type: 'tool-update_delivery_date', toolCallId: id, state: 'approval-responded', input, approval: { id: `a-${id}`, approved: approved[id] } },
+        { type: 'data-edgetool-ticket', data: { toolCallId: id, toolName: 'update_delivery_date', purpose: 'approval', ticket, runsOn: 'server' } },
+      );
+    }
+    return (decisions: Record<string, boolean>) => [
+      { role: 'user', parts: [{ type: 'text', text: 'move both' }] },
+      {
+        role: 'assistant',
+        parts: parts.map((p) => {
+          const part = p as { toolCallId?: string; approval?: object };
+          return part.toolCallId === undefined ? p : { ...part, approval: { ...part.approval, approved: decisions[part.toolCallId] } };
+        }),
+      },
+    ];
+  }
+
+  /** Isolate A's claim of c2's ticket waits until isolate B's copy is answered. */
+  function isolates() {
+    const reached = gate();
+    const bDone = gate();
+    const d1 = createD1NonceStore(env.DB);
+    let paused = '';
+    const a = createTicketSigner({
+      keys,
+      nonceStore: {
+        claim: (n, e) => d1.claim(n, e),
+        has: (n) => d1.has?.(n) ?? Promise.resolve(false),
+        claimDecision: async (n, e, d) => {
+          if (n === paused) {
+            reached.open();
+            await bDone.opened;
+          }
+          return (d1.claimDecision as NonNullable<typeof d1.claimDecision>)(n, e, d);
+        },
+      },
+    });
+    const b = createTicketSigner({ keys, nonceStore: createD1NonceStore(env.DB) });
+    return { a, b, reached, bDone, pause: (ticket: string) => (paused = a.peek(ticket)?.nonce ?? '') };
+  }
+
+  const options = (tickets: ReturnType<typeof createTicketSigner>) => ({ tickets, registry: createDemoRegistry(), conversationId });
+  const ticketOf = (messages: { parts: unknown[] }[], id: string) => {
+    const part = messages[1]?.parts.find((p) => (p as { data?: { toolCallId?: string } }).data?.toolCallId === id) as { data: { ticket: string } } | undefined;
+    return part?.data.ticket ?? '';
+  };
+
+  it('the same copy twice: one claims every ticket, the other replays them all and claims none', async () => {
+    const s = isolates();
+    const messages = (await continuation(s.a, {}))({ c1: true, c2: true });
+    s.pause(ticketOf(messages, 'c2'));
+    const copyA = verifyContinuation(messages, options(s.a));
+    await s.reached.opened;
+    // Before: B found c2's ticket unused and claimed it, so each copy ran one of the two calls.
+    const copyB = await verifyContinuation(messages, options(s.b));
+    s.bDone.open();
+    const a = await copyA;
+    expect([...a.decisions.keys()]).toEqual(['c1', 'c2']);
+    expect([...a.replayed]).toEqual([]);
+    expect([...copyB.replayed]).toEqual(['c1', 'c2']);
+    // One row per ticket, each kept with A's decision (the leader's names the whole copy).
+    const kept = await rows<{ decision: string }>('SELECT decision FROM ticket_nonces ORDER BY decision');
+    expect(kept.map((r) => r.decision.replace(/[A-Za-z0-9_-]{43}/g, '<hash>'))).toEqual(['approved', 'approved copy <hash>']);
+  });
+
+  it('copies that decide otherwise: the one that loses the leader is refused and claims nothing', async () => {
+    const s = isolates();
+    const make = await continuation(s.a, {});
+    const messages = make({ c1: true, c2: true });
+    s.pause(ticketOf(messages, 'c2'));
+    const copyA = verifyContinuation(messages, options(s.a));
+    await s.reached.opened;
+    // Before: B claimed c2 with its denial and A was refused on it: both tickets spent, and c1 never ran.
+    const error = await verifyContinuation(make({ c1: true, c2: false }), options(s.b)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContinuationError);
+    expect((error as ContinuationError).problem).toBe('forged-approval');
+    s.bDone.open();
+    const a = await copyA;
+    expect([...a.decisions.values()].map((d) => d.approved)).toEqual([true, true]);
+    expect([...a.replayed]).toEqual([]);
   });
 });

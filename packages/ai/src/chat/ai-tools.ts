@@ -23,6 +23,7 @@ import {
   toToolError,
   validateWithSchema,
   withEditNote,
+  withinToolTime,
 } from '@edgetool/core';
 import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
 import type { RecordedCallResult } from './call-results.ts';
@@ -132,8 +133,8 @@ export function editableArguments(tool: AnyTool | undefined): true | readonly st
 }
 
 /** A light context for decisions made outside a call's chain (approval rules, history conversion). */
-function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext): CallContext {
-  return new CallContext({ tool, call: { id, name: tool.name, arguments: input }, args: input, input, run, side: 'server' });
+function lightContext(tool: AnyTool, id: string, input: unknown, run: RunContext, signal?: AbortSignal): CallContext {
+  return new CallContext({ tool, call: { id, name: tool.name, arguments: input }, args: input, input, run, side: 'server', signal });
 }
 
 /** How the model reads a tool's output, for calls of this request and for history alike. */
@@ -151,9 +152,17 @@ function historyText(tool: AnyTool, id: string, input: unknown, output: unknown,
 
 /**
  * Decides the AI SDK approval status of a call from the tool's policy. Invalid input never asks a
- * human: it runs into the executor, which reports the issues to the model.
+ * human: it runs into the executor, which reports the issues to the model. The tool's functions it runs (`check`,
+ * `needsApproval`, `approvalReason`) are bounded by its `timeoutMs` and `signal` (the turn's abort), as in the executor.
  */
-export async function approvalStatus(tool: AnyTool, id: string, input: unknown, run: RunContext, mode: ExecutionMode): Promise<ToolApprovalStatus> {
+export async function approvalStatus(
+  tool: AnyTool,
+  id: string,
+  input: unknown,
+  run: RunContext,
+  mode: ExecutionMode,
+  signal?: AbortSignal | undefined,
+): Promise<ToolApprovalStatus> {
   if (runsOnCaller(tool, mode)) return 'not-applicable';
   const { needsApproval: rule, maxCallsPerRun: max, check, approvalReason } = tool.policy;
   const fixed: ToolApprovalStatus = typeof approvalReason === 'string' ? { type: 'user-approval', reason: approvalReason } : 'user-approval';
@@ -174,7 +183,7 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
     return 'not-applicable';
   }
   if (!checked.ok) return 'not-applicable';
-  const ctx = lightContext(tool, id, checked.value, run);
+  const ctx = lightContext(tool, id, checked.value, run, signal);
   const asks = await ruleAsks(rule, checked.value, ctx);
   if (mode === 'internal' && !asks) return 'not-applicable';
   if (await refusedByCheck(check, checked.value, ctx)) return 'not-applicable';
@@ -192,12 +201,13 @@ export async function approvalStatus(tool: AnyTool, id: string, input: unknown, 
 
 /**
  * Whether the tool's `policy.check` refuses the (validated) call. Such a call never asks a human: it runs into the
- * executor, whose check layer refuses it again, before the approval, and reports why to the model.
+ * executor, whose check layer refuses it again, before the approval, and reports why to the model. A check that outlives
+ * the tool's `timeoutMs` refuses it too (the executor's check then times out again, and the model reads that).
  */
 async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown, ctx: CallContext): Promise<boolean> {
   if (check === undefined) return false;
   try {
-    await check(input, ctx);
+    await withinToolTime(ctx, 'check', () => check(input, ctx));
     return false;
   } catch {
     return true;
@@ -211,7 +221,7 @@ async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown,
 async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown, ctx: CallContext): Promise<boolean> {
   if (typeof rule !== 'function') return rule;
   try {
-    return await rule(input, ctx);
+    return await withinToolTime(ctx, 'approval rule', () => rule(input, ctx));
   } catch {
     return false;
   }
@@ -307,14 +317,17 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   return set;
 }
 
-/** The AI SDK `toolApproval` function that applies edgetool policies (use with {@link toAISDKTools}). */
+/**
+ * The AI SDK `toolApproval` function that applies edgetool policies (use with {@link toAISDKTools}). `signal`: the turn's
+ * abort (the AI SDK gives the function none), which ends a tool's `check` or `approvalReason` still running.
+ */
 export function toolApprovalFor(
   registry: ToolRegistry,
-  options: { readonly run: RunContext; readonly mode?: ExecutionMode },
+  options: { readonly run: RunContext; readonly mode?: ExecutionMode; readonly signal?: AbortSignal | undefined },
 ): (o: { toolCall: { toolCallId: string; toolName: string; input: unknown } }) => Promise<ToolApprovalStatus> {
   return async ({ toolCall }) => {
     const tool = await registry.resolve(toolCall.toolName);
     if (!tool) return 'not-applicable';
-    return approvalStatus(tool, toolCall.toolCallId, toolCall.input, options.run, options.mode ?? 'internal');
+    return approvalStatus(tool, toolCall.toolCallId, toolCall.input, options.run, options.mode ?? 'internal', options.signal ?? options.run.signal);
   };
 }

@@ -470,8 +470,9 @@ describe('chat loop: approvals and tickets', () => {
     expect(writes).toEqual([]);
     // It read "The user approved this call in an earlier request, but its result never arrived … (it may have run)".
     const results = model.doStreamCalls[1]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content.filter((p) => p.type === 'tool-result') : []));
-    // As a sealed denial in the history reads (the AI SDK's text for an `output-denied` part: the reason).
-    expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'error-text', value: 'wrong order' } })]);
+    // As a sealed denial in the history reads (the AI SDK's text for an `output-denied` part), without the reason: the
+    // client's unsealed words (session 20).
+    expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'error-text', value: 'Tool call execution denied.' } })]);
     // Followed by an empty assistant message (a reply that failed before its first part), it is not denied again now.
     const after = await agent.generate({ messages: [...denied, { id: 'empty', role: 'assistant', parts: [] }], run: run() });
     expect(after.finishReason).toBe('stop');

@@ -27,7 +27,7 @@ import {
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
-import { type CallResultStore, callResultKey, createMemoryCallResultStore, type RecordedCallResult } from './call-results.ts';
+import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
@@ -48,7 +48,7 @@ import {
   toolParts,
 } from './protocol.ts';
 import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
-import { verifyContinuation } from './verify-continuation.ts';
+import { type UnfinishedCall, verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
 export interface ChatAgentOptions<TDeps = unknown> {
@@ -296,32 +296,39 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
   return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
 }
 
-/** What the model reads for a call answered in an earlier turn whose result never reached the client, and none was recorded. */
+/**
+ * What the model reads for a call answered in an earlier turn whose result never reached the client, when the server
+ * cannot confirm what happened (no result was recorded; for a denial, the decision kept with its ticket is gone). It
+ * does not say what the user answered: the client could have rewritten that.
+ */
 export const UNFINISHED_CALL_TEXT =
-  'Error (execution-failed): The user approved this call in an earlier request, but its result never arrived, so its outcome is unknown (it may have run). Check the current state before calling it again.';
+  'Error (execution-failed): This call was answered in an earlier request, but its result never arrived, so its outcome is unknown (it may have run). Check the current state before calling it again.';
 
 /**
  * The history as the model reads it: each unfinished call (see `VerifiedContinuation.unfinished`) gets its recorded
- * result, or {@link UNFINISHED_CALL_TEXT}; a denial reads as denied. The AI SDK refuses an approved call without a
- * result in the history.
+ * result, its confirmed denial, or {@link UNFINISHED_CALL_TEXT}. The AI SDK refuses an approved call without a result in
+ * the history.
  */
-async function withUnfinishedResults(
-  messages: EdgetoolUIMessage[],
-  unfinished: ReadonlySet<string>,
-  recorded: (toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined,
-): Promise<EdgetoolUIMessage[]> {
-  const results = new Map(await Promise.all([...unfinished].map(async (id) => [id, await recorded(id)] as const)));
+function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: ReadonlyMap<string, UnfinishedCall>): EdgetoolUIMessage[] {
   return messages.map((message) => {
     if (message.role !== 'assistant') return message;
     const parts = message.parts.map((part) => {
       const id = (part as { toolCallId?: unknown }).toolCallId;
-      if (typeof id !== 'string' || !unfinished.has(id)) return part;
-      // A denial stays one: the model must not read that the user approved a call they refused.
-      if ((part as { approval?: { approved?: unknown } }).approval?.approved === false) return { ...part, state: 'output-denied' } as typeof part;
-      const result = results.get(id);
-      return (result !== undefined && 'output' in result
-        ? { ...part, state: 'output-available', output: result.output }
-        : { ...part, state: 'output-error', errorText: result?.errorText ?? UNFINISHED_CALL_TEXT }) as typeof part;
+      const known = typeof id === 'string' ? unfinished.get(id) : undefined;
+      if (known === undefined) return part;
+      // A denial stays one: the model must not read that the user approved a call they refused. Its reason is the
+      // client's unsealed text (only the decision is kept with the ticket), so the model reads none, as for a denial
+      // without one.
+      if (known.read === 'denied') {
+        const { reason: _unsealed, ...approval } = (part as { approval?: { reason?: string } }).approval ?? {};
+        return { ...part, state: 'output-denied', approval } as typeof part;
+      }
+      if (known.read === 'result' && 'output' in known.result) return { ...part, state: 'output-available', output: known.result.output } as typeof part;
+      const errorText = known.read === 'result' && 'errorText' in known.result ? known.result.errorText : UNFINISHED_CALL_TEXT;
+      // An unknown outcome keeps no approval: the client's answer is not known to be true, and an answer the AI SDK
+      // sees in the history it may act on.
+      const { approval, ...rest } = part as typeof part & { approval?: unknown };
+      return { ...rest, ...(known.read === 'result' ? { approval } : {}), state: 'output-error', errorText } as typeof part;
     });
     return { ...message, parts };
   });
@@ -582,8 +589,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
     });
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
-    // Outside the try below: a result store that fails is the server's problem, not the client's invalid input.
-    const forModel = verified.unfinished.size === 0 ? messages : await withUnfinishedResults(messages, verified.unfinished, recorded);
+    const forModel = verified.unfinished.size === 0 ? messages : withUnfinishedResults(messages, verified.unfinished);
     let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
     try {
       modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
@@ -595,6 +601,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const direct = returnDirectStop(results);
     const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
+    const turnSignal = anySignal(request.signal, run.signal);
     const result = streamText({
       ...settings,
       model,
@@ -610,9 +617,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           logHidden(r);
         },
       }),
-      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
       stopWhen: limits.stop,
-      ...abortOption(anySignal(request.signal, run.signal)),
+      ...abortOption(turnSignal),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
       // Errors the client is told about reach onError through errorText. The AI SDK's own (also those after a turn

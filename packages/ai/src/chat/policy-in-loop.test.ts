@@ -266,3 +266,46 @@ describe('policy.approvalReason in manual mode', () => {
     expect(reasons).toBe(0);
   });
 });
+
+describe('a hung check or approvalReason in the chat loop', () => {
+  const send = (policy: { timeoutMs?: number; check?: () => Promise<void>; approvalReason?: () => Promise<string> }, ran: string[]) =>
+    defineTool({
+      name: 'send_note',
+      description: 'Sends a note',
+      input: v.object({ to: v.string() }),
+      policy: { effects: 'write', ...policy },
+      execute: ({ to }) => {
+        ran.push(to);
+        return 'sent';
+      },
+    });
+  const never = () => new Promise<never>(() => {});
+
+  it('ends within the tool’s timeoutMs: the loop asks no one, and the model reads the timeout (UI and text turns)', async () => {
+    for (const policy of [{ check: never }, { approvalReason: never }]) {
+      const ran: string[] = [];
+      const model = scriptedModel(callsStep([['c1', 'send_note', { to: 'bob' }]]), textStep('It timed out.'), callsStep([['c2', 'send_note', { to: 'eve' }]]), textStep('Again.'));
+      const agent = createChatAgent({ model, tools: [send({ timeoutMs: 20, ...policy }, ran)], tickets: tickets() });
+      const turn = await agent.generate({ messages: 'send it', run: createRunContext({ conversationId: 'c' }) });
+      expect(turn.text).toBe('It timed out.');
+      expect(turn.pending).toEqual([]);
+      expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: expect.stringMatching(/^Error \(timeout\): Tool "send_note" was not run: its (check|approval reason) did not finish within 20 ms\.$/) } }]);
+      const text = await generateTextTurn(agent, { messages: 'send it', run: createRunContext({ conversationId: 'c' }) });
+      expect(text.text).toBe('Again.');
+      expect(ran).toEqual([]);
+    }
+  });
+
+  it('ends when the turn is aborted, with no timeoutMs: the turn does not wait for the check forever', async () => {
+    for (const policy of [{ check: never }, { approvalReason: never }]) {
+      const ran: string[] = [];
+      const agent = createChatAgent({ model: scriptedModel(callsStep([['c1', 'send_note', { to: 'bob' }]]), textStep('unreachable')), tools: [send(policy, ran)], tickets: tickets() });
+      const controller = new AbortController();
+      const turn = agent.generate({ messages: 'send it', run: createRunContext({ conversationId: 'c' }), signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort();
+      expect((await turn).finishReason).toBe('aborted');
+      expect(ran).toEqual([]);
+    }
+  });
+});

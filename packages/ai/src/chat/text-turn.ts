@@ -221,6 +221,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
   const limited = limitResponses(model, responseMs);
+  const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
   const generating = generateText({
     ...settings,
     model: limited.model,
@@ -229,9 +230,9 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     tools,
     activeTools: visible.map((t) => t.name),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
-    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run }) } : {}),
+    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
     stopWhen: limits.stop,
-    ...abortOption(anySignal(request.signal, run.signal, clock?.signal)),
+    ...abortOption(turnSignal),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(timeLimits),
     ...(clock === undefined ? {} : { onLanguageModelCallStart: clock.start }),

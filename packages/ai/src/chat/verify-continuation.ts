@@ -52,16 +52,27 @@ export interface VerifiedContinuation {
   readonly replayed: ReadonlySet<string>;
   /**
    * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
-   * server's, though it may have expired or been used). Not run; the model reads a denial as denied, and anything else
-   * as the recorded result or an unknown outcome.
+   * server's, though it may have expired or been used), and what the model reads for each. Never run.
    */
-  readonly unfinished: ReadonlySet<string>;
+  readonly unfinished: ReadonlyMap<string, UnfinishedCall>;
   /**
    * The arguments earlier results ran with, by tool call id, where a human edited them before approving (from the
    * results' seals, so verified): the model reads what changed beside each such result.
    */
   readonly edited: ReadonlyMap<string, unknown>;
 }
+
+/**
+ * What the model reads for an approval answered in an earlier turn whose result never came back: only what the server
+ * can confirm, since the client could have rewritten the answer.
+ */
+export type UnfinishedCall =
+  /** Approved, and it ran: its recorded result. */
+  | { readonly read: 'result'; readonly result: RecordedCallResult }
+  /** Denied, as the decision kept with its ticket says (or as claimed now, so it can never run): the denial. */
+  | { readonly read: 'denied' }
+  /** Nothing confirms what happened (no record; an approval, or a denial whose decision is gone): an unknown outcome. */
+  | { readonly read: 'unknown' };
 
 interface Check {
   readonly ticket: string | undefined;
@@ -73,15 +84,19 @@ interface Check {
   readonly consume: boolean;
   /** Only prove the ticket is this server's (see `TicketVerifyOptions.origin`). */
   readonly originOnly?: boolean;
+  /** An approval answered in an earlier turn (`approved`: what the client says it answered). */
+  readonly earlier?: { readonly approved: boolean };
   /** What to do instead of refusing when the ticket was already used (a continuation sent again). */
   readonly onReplayed?: () => void;
   /** A denial of an approval request in the message being continued. */
   readonly denial?: boolean;
   /**
    * What this request decides with its ticket, kept with the nonce (see `TicketVerifyOptions.decision`): an approval's
-   * decision, or a client result's answer.
+   * decision, or a client result's answer. The leader's also names every decision of its copy (see {@link leadCopy}).
    */
-  readonly decision?: string;
+  decision?: string;
+  /** The ticket a copy claims first: whoever claims it claims the copy's other tickets (see {@link leadCopy}). */
+  leader?: boolean;
 }
 
 /** Options for {@link verifyContinuation}. */
@@ -120,7 +135,7 @@ export async function verifyContinuation(
   const checks: Check[] = [];
   const seenCalls = new Set<string>();
   const replayed = new Set<string>();
-  const unfinished = new Set<string>();
+  const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
 
   for (const [index, message] of messages.entries()) {
@@ -128,7 +143,9 @@ export async function verifyContinuation(
     const isLast = continuing && index === last;
     const ticketParts = dataByCallId<TicketPartData>(message, TICKET_PART);
     const seals = dataByCallId<SealPartData>(message, SEAL_PART);
-    const edits = isLast ? dataByCallId<EditPartData>(message, EDIT_PART) : undefined;
+    const edits = dataByCallId<EditPartData>(message, EDIT_PART);
+    // The answers of an earlier turn this message holds: they were one copy of a continuation, decided together.
+    const answered: Check[] = [];
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const callId = part.toolCallId;
@@ -180,16 +197,29 @@ export async function verifyContinuation(
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
         const subject: TicketSubject = { purpose: 'approval', toolName, callId, args: part.input, conversationId };
-        if (!isLast) {
-          // Answered, but its result never came back (the response was lost, or the approval came too late) and the
-          // user went on. It must be a call this server asked about; it does not run, and the conversation goes on.
-          checks.push({ ticket: ticket.ticket, subject, onValid: () => unfinished.add(callId), problem: 'forged-approval', part, consume: false, originOnly: true });
-          continue;
-        }
         const approved = part.approval?.approved === true;
         // The human's edits of the arguments, from the client's edit part: the executor decides whether the tool takes them.
-        const edit = approved ? edits?.get(callId) : undefined;
+        const edit = approved ? edits.get(callId) : undefined;
         const input = edit !== undefined && 'input' in edit ? { input: edit.input } : {};
+        if (!isLast) {
+          // Answered, but its result never came back (the response was lost, or the approval came too late) and the
+          // user went on. It must be a call this server asked about; it does not run, and the model reads only what
+          // the server can confirm of it (see `unfinishedCall`).
+          const check: Check = {
+            decision: await decisionOf(approved, input, meta),
+            ticket: ticket.ticket,
+            subject,
+            onValid: () => {},
+            problem: 'forged-approval',
+            part,
+            consume: false,
+            originOnly: true,
+            earlier: { approved },
+          };
+          answered.push(check);
+          checks.push(check);
+          continue;
+        }
         const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
         checks.push({
           decision: await decisionOf(approved, input, meta),
@@ -208,8 +238,12 @@ export async function verifyContinuation(
         });
       }
     }
+    // Kept with the first of them as their copy's leader kept it, when that copy claimed several tickets (see leadCopy).
+    await leadCopy(answered);
   }
 
+  const leader = await leadCopy(checks.filter((check) => check.consume));
+  if (leader !== undefined) leader.leader = true;
   // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
   const refused = await Promise.all(checks.map((check) => problemWith(tickets, check, false)));
   const isReplay = (check: Check, error: TicketError | undefined) => error?.reason === 'replayed' && check.onReplayed !== undefined;
@@ -217,12 +251,16 @@ export async function verifyContinuation(
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
   // A used ticket whose first use kept its decision: a copy that decides otherwise is not the same continuation (an
   // approval denied while its call runs, a denial approved, a browser tool's result with another answer). Asked before
-  // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing.
-  for (const [index, check] of checks.entries()) {
-    if (check.decision === undefined || !isReplay(check, refused[index])) continue;
+  // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing. The leader last:
+  // its decision names the whole copy, so a call decided otherwise is named by its own ticket first.
+  const used = checks.filter((check, index) => check.decision !== undefined && isReplay(check, refused[index]));
+  for (const check of [...used.filter((check) => check !== leader), ...used.filter((check) => check === leader)]) {
     const error = await problemWith(tickets, check, true);
     if (error?.reason === 'conflict') throw refusal(check, error);
   }
+  // A copy whose leader another request claimed (before this one, or since pass 1) claims nothing: that request claims
+  // every ticket of the copy and runs its calls.
+  let replaying = leader !== undefined && used.includes(leader);
   for (const [index, check] of checks.entries()) {
     // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
     // a refusal the server never made into the history (and tell the model a write that happened did not).
@@ -234,16 +272,89 @@ export async function verifyContinuation(
       callId: check.part.toolCallId,
     });
   }
+  // Earlier answers, before any fresh ticket is claimed: an answer the server knows otherwise refuses the history. All
+  // settle before a refusal is thrown, so no claim is still on its way when the request has been answered.
+  const earlier = await Promise.allSettled(
+    checks.map(async (check) => {
+      if (check.earlier === undefined) return;
+      const read = await unfinishedCall(tickets, check, check.earlier.approved, recorded);
+      unfinished.set(check.part.toolCallId, read);
+      if (read.read === 'result' && 'input' in read.result) edited.set(check.part.toolCallId, read.result.input);
+    }),
+  );
+  for (const outcome of earlier) if (outcome.status === 'rejected') throw outcome.reason;
+  // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
+  // ticket is claimed.
+  if (leader !== undefined && !replaying) {
+    const error = await problemWith(tickets, leader, true);
+    if (error !== undefined && !isReplay(leader, error)) throw refusal(leader, error);
+    replaying = error !== undefined;
+  }
   for (const [index, check] of checks.entries()) {
-    // A ticket used before this request (pass 1 saw it), or between the two passes (the same continuation twice at
-    // once: the other request runs it).
+    if (check === leader) {
+      if (replaying) check.onReplayed?.();
+      else check.onValid();
+      continue;
+    }
+    // A ticket used before this request (pass 1 saw it), or whose copy's leader another request claimed (it claims this
+    // one too, and runs the call), or used between the two passes.
     const seen = refused[index];
-    const error = isReplay(check, seen) ? seen : check.consume ? await problemWith(tickets, check, true) : undefined;
+    if (isReplay(check, seen) || (replaying && check.consume)) {
+      check.onReplayed?.();
+      continue;
+    }
+    const error = check.consume ? await problemWith(tickets, check, true) : undefined;
     if (isReplay(check, error)) check.onReplayed?.();
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
   return { decisions, accepted, inputs, replayed, unfinished, edited };
+}
+
+/**
+ * What the model may read of an approval answered in an earlier turn whose result never came back, from what the server
+ * knows of it: a recorded result (it was approved and ran: a denial is refused), else the decision kept with its
+ * ticket's nonce, read by claiming it with the answer the client shows (a used ticket keeps its first decision, so this
+ * writes nothing; an unused one is claimed now, so that approval can never run later). A decision kept otherwise is
+ * refused. A confirmed denial reads as denied; anything else as an unknown outcome (an approval whose result was not
+ * recorded, or a denial whose ticket has expired, and with it the decision, or whose store keeps none).
+ */
+async function unfinishedCall(
+  tickets: TicketSigner,
+  check: Check,
+  approved: boolean,
+  recorded: VerifyContinuationOptions['recorded'],
+): Promise<UnfinishedCall> {
+  const { part } = check;
+  const result = recorded === undefined ? undefined : await recorded(part.toolCallId);
+  if (result !== undefined) {
+    if (approved) return { read: 'result', result };
+    const name = toolNameOf(part);
+    throw new ContinuationError('forged-approval', `The approval of "${name}" (${part.toolCallId}) was answered before and the call ran; this history denies it.`, {
+      toolName: name,
+      callId: part.toolCallId,
+    });
+  }
+  const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
+  if (!verdict.ok && verdict.error.reason === 'conflict') throw refusal(check, verdict.error);
+  const confirmed = verdict.ok || verdict.error.sameDecision === true;
+  return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
+}
+
+/**
+ * Picks the ticket a copy of a continuation claims first, its leader: the one of the lowest call id among the tickets it
+ * claims (the same in every copy of the message, whatever the order of its parts). Two copies at once each claiming
+ * some tickets could each be refused on one the other took, every ticket spent and nothing run; a copy that loses the
+ * leader claims none of the others, and the copy that won it claims them all. With more than one ticket, the leader's
+ * decision also names every decision of the copy (a hash), so a copy that decides otherwise on any call is refused at
+ * the leader, before it has claimed anything, even when the winner has not claimed that call's ticket yet.
+ */
+async function leadCopy(copy: readonly Check[]): Promise<Check | undefined> {
+  const claimed = [...copy].sort((a, b) => (a.part.toolCallId < b.part.toolCallId ? -1 : 1));
+  const leader = claimed[0];
+  if (leader === undefined) return undefined;
+  if (claimed.length > 1) leader.decision = `${leader.decision} copy ${await hashArguments(claimed.map((check) => [check.part.toolCallId, check.decision ?? null]))}`;
+  return leader;
 }
 
 /**

@@ -7,7 +7,7 @@ import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
 import { callLimit, rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
-import { timeout } from '../interceptors/timeout.ts';
+import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitToSchema } from '../schema/schema-branches.ts';
@@ -19,7 +19,7 @@ import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
 import { type ArgumentEdit, argumentEdits, refusedEdits, withEditNote } from './edits.ts';
-import { raceSignal } from './race-signal.ts';
+import { abortError, raceSignal } from './race-signal.ts';
 
 /**
  * What the model reads in place of a failed call's message (`result.content`; in the chat loop the client's UI stream
@@ -541,9 +541,12 @@ function editedArguments(
   return { ok: true, value: parsed.value, edits };
 }
 
-/** Runs `policy.check`: a throw ends the call at this layer, before the approval (the chain turns it into an outcome). */
+/**
+ * Runs `policy.check`: a throw ends the call at this layer, before the approval (the chain turns it into an outcome); so
+ * does a check that outlives the tool's `timeoutMs` or the caller's abort.
+ */
 const precheck: ToolInterceptor = defineInterceptor('check', async (ctx, next) => {
-  await ctx.tool.policy.check?.(ctx.input, ctx);
+  await withinToolTime(ctx, 'check', () => ctx.tool.policy.check?.(ctx.input, ctx));
   return next();
 });
 
@@ -625,11 +628,6 @@ async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: str
 function mergeSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (a && b) return AbortSignal.any([a, b]);
   return a ?? b;
-}
-
-function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
-  if (ToolError.isInstance(signal.reason)) return signal.reason;
-  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
 }
 
 /** What {@link orAbort} resolves with when the caller aborts first. */

@@ -1,4 +1,11 @@
 // Not in the barrel: how the executor and the MCP client stop waiting for a promise when the caller aborts.
+import { ToolError } from '../errors/tool-error.ts';
+
+/** The error of a call its caller aborted: the abort's own reason when it is a `ToolError` (a timeout), else `aborted`. */
+export function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
+  if (ToolError.isInstance(signal.reason)) return signal.reason;
+  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
+}
 
 /**
  * Settles as `promise` does, or with what `onAbort` returns (a value, or a rejected promise) as soon as `signal`

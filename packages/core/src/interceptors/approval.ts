@@ -4,6 +4,7 @@ import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { TicketSigner, TicketSubject } from '../tickets/index.ts';
 import type { ApprovalRule } from '../tool/types.ts';
+import { withinToolTime } from './timeout.ts';
 
 /** A human's answer to an approval request, as it comes back with the next request. */
 export interface ApprovalDecision {
@@ -27,10 +28,13 @@ export function approvesWithEdits(decision: ApprovalDecision | undefined): decis
   return decision?.approved === true && decision.input !== undefined;
 }
 
-/** The words `policy.approvalReason` gives for this call; `undefined` for none or an empty text. */
+/**
+ * The words `policy.approvalReason` gives for this call; `undefined` for none or an empty text. A function that outlives
+ * the tool's `timeoutMs`, or the abort of `ctx.signal`, rejects (`timeout`, `aborted`), as one that throws does.
+ */
 export async function approvalReasonOf(ctx: ToolContext): Promise<string | undefined> {
   const given = ctx.tool.policy.approvalReason;
-  const reason = typeof given === 'function' ? await given(ctx.input, ctx) : given;
+  const reason = typeof given === 'function' ? await withinToolTime(ctx, 'approval reason', () => given(ctx.input, ctx)) : given;
   return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
 }
 
@@ -63,7 +67,7 @@ export function approval(options: ApprovalOptions = {}): ToolInterceptor {
     // Edited arguments are the human's approval: its ticket is checked even when the rule would not ask for them.
     if (!approvesWithEdits(decision)) {
       const rule = when ?? ctx.tool.policy.needsApproval;
-      const required = typeof rule === 'function' ? await rule(ctx.input, ctx) : rule;
+      const required = typeof rule === 'function' ? await withinToolTime(ctx, 'approval rule', () => rule(ctx.input, ctx)) : rule;
       if (!required) return next();
     }
     const subject = ticketSubject(ctx, 'approval');

@@ -1,6 +1,7 @@
 import { defineInterceptor, failure } from '../chain/interceptor.ts';
-import type { ToolInterceptor, ToolOutcome } from '../chain/types.ts';
+import type { ToolContext, ToolInterceptor, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { abortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /**
@@ -31,4 +32,27 @@ export function timeout(ms: number): ToolInterceptor {
       if (timer !== undefined) clearTimeout(timer);
     }
   }, { abandons: true });
+}
+
+/**
+ * Runs one of the tool's own functions that come before it (`check`, a `needsApproval` function, `approvalReason`) within
+ * the tool's `timeoutMs`, and stops waiting when `ctx.signal` aborts: a hung one ends as a `timeout` (or `aborted`)
+ * `ToolError` the model reads, and a late rejection is handled here.
+ */
+export async function withinToolTime<T>(ctx: ToolContext, what: string, run: () => T | PromiseLike<T>): Promise<T> {
+  const value = run();
+  if (typeof (value as { then?: unknown } | null)?.then !== 'function') return value as T;
+  const { tool, call } = ctx;
+  const meta = { toolName: tool.name, callId: call.id };
+  const ms = tool.policy.timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timed = new Promise<T>((resolve, reject) => {
+    if (ms !== undefined) timer = setTimeout(reject, ms, new ToolError('timeout', `Tool "${tool.name}" was not run: its ${what} did not finish within ${ms} ms.`, meta));
+    Promise.resolve(value).then(resolve, reject);
+  });
+  try {
+    return await raceSignal(timed, ctx.signal, (signal) => Promise.reject(abortError(signal, meta)));
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
 }

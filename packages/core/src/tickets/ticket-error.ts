@@ -27,6 +27,8 @@ export type TicketMismatchField = 'purpose' | 'toolName' | 'callId' | 'conversat
 /** Options for {@link TicketError}. */
 export interface TicketErrorOptions {
   readonly field?: TicketMismatchField | undefined;
+  /** With `replayed`: the first use kept this request's very decision (see {@link TicketError.sameDecision}). */
+  readonly sameDecision?: boolean | undefined;
   readonly toolName?: string | undefined;
   readonly callId?: string | undefined;
 }
@@ -56,6 +58,11 @@ export class TicketError extends ToolError {
   readonly reason: TicketErrorReason;
   /** Set when `reason` is `'mismatch'`. */
   readonly field?: TicketMismatchField;
+  /**
+   * `true` with `replayed` when the ticket's first use kept the very decision of this request (`verify(…, { decision
+   * })`), so that decision is confirmed; absent when it kept none (a nonce store without `claimDecision`).
+   */
+  readonly sameDecision?: true;
 
   constructor(reason: TicketErrorReason, options: TicketErrorOptions = {}) {
     const message =
@@ -68,6 +75,7 @@ export class TicketError extends ToolError {
     Object.defineProperty(this, TICKET_MARKER, { value: true });
     this.reason = reason;
     if (options.field !== undefined) this.field = options.field;
+    if (options.sameDecision === true) this.sameDecision = true;
   }
 
   /** True for any edgetool `TicketError`, even one from another copy of the package. */

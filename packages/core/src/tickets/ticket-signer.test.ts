@@ -329,7 +329,12 @@ describe('createTicketSigner: decisions', () => {
     const s = signer();
     const ticket = await s.sign(SUBJECT);
     await s.verify(ticket, SUBJECT);
-    await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'replayed');
+    const replayed = await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'replayed');
+    // Nothing was kept, so nothing is confirmed: only a use that kept this very decision says so.
+    expect(replayed.sameDecision).toBeUndefined();
+    const other = await s.sign(SUBJECT);
+    await s.verify(other, SUBJECT, { decision: 'denied' });
+    expect((await refused(s.verify(other, SUBJECT, { decision: 'denied' }), 'replayed')).sameDecision).toBe(true);
   });
 
   it('a nonce store without claimDecision (written before it) keeps working: used is replayed, never a conflict', async () => {
@@ -339,6 +344,7 @@ describe('createTicketSigner: decisions', () => {
     const ticket = await s.sign(SUBJECT);
     await s.verify(ticket, SUBJECT, { decision: 'approved' });
     await refused(s.verify(ticket, SUBJECT, { decision: 'denied' }), 'replayed');
+    expect((await refused(s.verify(ticket, SUBJECT, { decision: 'approved' }), 'replayed')).sameDecision).toBeUndefined();
   });
 
   it('lets exactly one of two concurrent decisions through; the other is a conflict', async () => {

@@ -172,8 +172,8 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     expected: TicketSubject,
     verifyOptions: TicketVerifyOptions = {},
   ): Promise<TicketClaims> {
-    const fail = (reason: TicketError['reason'], field?: TicketMismatchField): TicketError =>
-      new TicketError(reason, { field, toolName: expected.toolName, callId: expected.callId });
+    const fail = (reason: TicketError['reason'], field?: TicketMismatchField, sameDecision?: boolean): TicketError =>
+      new TicketError(reason, { field, toolName: expected.toolName, callId: expected.callId, sameDecision });
 
     // 1. shape
     if (ticket === undefined || ticket === null || ticket === '') throw fail('missing');
@@ -208,7 +208,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
       : decision !== undefined && nonceStore.claimDecision !== undefined
         ? await nonceStore.claimDecision(claims.nonce, claims.exp, decision)
         : await nonceStore.claim(claims.nonce, claims.exp);
-    if (claimed !== true) throw fail(typeof claimed === 'string' && claimed !== decision ? 'conflict' : 'replayed');
+    if (claimed !== true) throw fail(typeof claimed === 'string' && claimed !== decision ? 'conflict' : 'replayed', undefined, claimed === decision);
     return claims;
   }
 

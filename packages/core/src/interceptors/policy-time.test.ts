@@ -1,0 +1,110 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { ToolOutcome } from '../chain/types.ts';
+import { createRunContext } from '../context/run-context.ts';
+import { createExecutor } from '../executor/executor.ts';
+import { createTicketSigner } from '../tickets/index.ts';
+import { defineTool } from '../tool/define-tool.ts';
+import type { ToolPolicyInput } from '../tool/types.ts';
+
+const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
+const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
+const never = () => new Promise<never>(() => {});
+
+/** A write whose policy functions are the test's; `ran` counts the calls that reached `execute`. */
+function writeTool(policy: ToolPolicyInput<{ to: string }>) {
+  const ran: string[] = [];
+  const tool = defineTool({
+    name: 'send',
+    description: 'Sends a note',
+    input: v.object({ to: v.string() }),
+    policy: { effects: 'write', ...policy },
+    execute: ({ to }) => {
+      ran.push(to);
+      return 'sent';
+    },
+  });
+  return { tool, ran };
+}
+
+const call = { id: 'c1', name: 'send', arguments: { to: 'bob' } };
+
+describe('the tool functions that run before it are bounded by timeoutMs', () => {
+  it('a check that never settles ends the call as a timeout the model reads; nothing runs and no human is asked', async () => {
+    const { tool, ran } = writeTool({ timeoutMs: 20, check: never });
+    const result = await createExecutor({ registry: [tool] }).execute(call);
+    expect(code(result.outcome)).toBe('timeout');
+    expect(result.content).toBe('Error (timeout): Tool "send" was not run: its check did not finish within 20 ms.');
+    expect(ran).toEqual([]);
+  });
+
+  it('so do a needsApproval function and an approvalReason that never settle', async () => {
+    const rule = writeTool({ timeoutMs: 20, needsApproval: never });
+    const ruled = await createExecutor({ registry: [rule.tool] }).execute(call);
+    expect(ruled.content).toBe('Error (timeout): Tool "send" was not run: its approval rule did not finish within 20 ms.');
+    const reason = writeTool({ timeoutMs: 20, approvalReason: never });
+    const reasoned = await createExecutor({ registry: [reason.tool], tickets: createTicketSigner({ keys }) }).execute(call, { run: createRunContext({ conversationId: 'c' }) });
+    expect(code(reasoned.outcome)).toBe('timeout');
+    expect(reasoned.content).toBe('Error (timeout): Tool "send" was not run: its approval reason did not finish within 20 ms.');
+    expect([...rule.ran, ...reason.ran]).toEqual([]);
+  });
+
+  it('an approved call runs its check again, bounded the same way', async () => {
+    let checks = 0;
+    let release: () => void = () => {};
+    const { tool, ran } = writeTool({
+      timeoutMs: 50,
+      // Settles at once when asked, hangs when approved.
+      check: () => {
+        checks += 1;
+        return checks === 1 ? undefined : new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const tickets = createTicketSigner({ keys });
+    const executor = createExecutor({ registry: [tool], tickets });
+    const run = createRunContext({ conversationId: 'c' });
+    const asked = await executor.execute(call, { run });
+    const ticket = asked.outcome.type === 'approval-required' ? asked.outcome.ticket : undefined;
+    const approved = await executor.execute(call, { run, approval: { approved: true, ticket } });
+    expect(code(approved.outcome)).toBe('timeout');
+    expect(approved.content).toMatch(/its check did not finish/);
+    release();
+    expect(ran).toEqual([]);
+  });
+
+  it('without timeoutMs the caller’s abort ends a hung check, and a hung approvalReason, as aborted', async () => {
+    for (const policy of [{ check: never }, { approvalReason: never }] as const) {
+      const { tool, ran } = writeTool(policy);
+      const controller = new AbortController();
+      const running = createExecutor({ registry: [tool] }).execute(call, { signal: controller.signal });
+      controller.abort();
+      const result = await running;
+      expect(code(result.outcome)).toBe('aborted');
+      expect(ran).toEqual([]);
+    }
+  });
+
+  it('a check that rejects after its call timed out is handled (no unhandled rejection), and reaches nobody', async () => {
+    let fail: (error: Error) => void = () => {};
+    const { tool } = writeTool({ timeoutMs: 20, check: () => new Promise<void>((_, reject) => (fail = reject)) });
+    const result = await createExecutor({ registry: [tool] }).execute(call);
+    expect(code(result.outcome)).toBe('timeout');
+    // The test runner fails the run on an unhandled rejection: give it the turn of the event loop it needs to see one.
+    fail(new Error('late'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(result.content).not.toMatch(/late/);
+  });
+
+  it('a check that settles in time is not touched: its own error, or the call goes on', async () => {
+    const failing = writeTool({
+      timeoutMs: 1_000,
+      check: async () => {
+        throw new Error('no such recipient');
+      },
+    });
+    const refused = await createExecutor({ registry: [failing.tool] }).execute(call);
+    expect(refused.content).toMatch(/no such recipient/);
+    const passing = writeTool({ timeoutMs: 1_000, needsApproval: false, check: async () => {} });
+    expect((await createExecutor({ registry: [passing.tool] }).execute(call)).content).toBe('sent');
+  });
+});
