@@ -213,6 +213,23 @@ describe('MCP handler: tools', () => {
     expect(trusting.tools.find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
 
+  it('with approvals: client, a read that needs an approval is not listed as read-only (hosts run those unasked)', async () => {
+    const read = { input: v.object({ id: v.string() }), execute: () => 'secret' };
+    const listed = [
+      queryOrder,
+      defineTool({ name: 'read_salaries', description: 'Always asks', policy: { needsApproval: true }, ...read }),
+      defineTool({ name: 'read_file', description: 'Asks outside /tmp', policy: { needsApproval: ({ id }) => !id.startsWith('/tmp') }, ...read }),
+    ];
+    const hints = async (approvals: 'client' | 'refuse') => {
+      const { tools: listing } = (await result(await handler({ tools: listed, approvals })(rpc('tools/list')))) as { tools: { name: string; annotations: object }[] };
+      return Object.fromEntries(listing.map((t) => [t.name, t.annotations]));
+    };
+    const asks = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+    expect(await hints('client')).toEqual({ query_order: { readOnlyHint: true, destructiveHint: false }, read_salaries: asks, read_file: asks });
+    // Refused here, the server itself answers a call that needs a human with an error: the read stays read-only.
+    expect(await hints('refuse')).toEqual({ query_order: { readOnlyHint: true, destructiveHint: false }, read_file: { readOnlyHint: true, destructiveHint: false } });
+  });
+
   it('a tool whose input schema has no JSON Schema form: tools/list names it and why, as an internal error', async () => {
     const when = defineTool({ name: 'book_slot', description: 'Books a slot', input: v.object({ at: v.date() }), execute: () => 'booked' });
     const body = (await (await handler({ tools: [queryOrder, when] })(rpc('tools/list'))).json()) as { error: { code: number; message: string } };

@@ -25,8 +25,9 @@ export interface McpHandlerOptions<TDeps = unknown> {
   /**
    * Calls that need a human approval: `'refuse'` (default) answers them with a tool error, and tools that always need
    * one are not listed; `'client'` trusts the MCP client's own confirmation (hosts such as desktop assistants ask the
-   * user before every call) and runs them as approved. An executor with a ticket signer still wants a ticket for
-   * that decision (and refuses the call with `ticket-invalid`): pass one without, as the chat loop's executor is.
+   * user before every call) and runs them as approved; a read among them is listed as not read-only, so the host asks.
+   * An executor with a ticket signer still wants a ticket for that decision (and refuses the call with
+   * `ticket-invalid`): pass one without, as the chat loop's executor is.
    */
   readonly approvals?: 'refuse' | 'client' | undefined;
   /**
@@ -148,7 +149,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         // Those the request's run may see (`policy.available`).
         for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
           try {
-            tools.push(describeTool(tool));
+            tools.push(describeTool(tool, approvals));
           } catch (error) {
             // An input schema with no JSON Schema form (a valibot `date()`): say which tool, so the operator can fix it.
             return rpcError(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
@@ -236,16 +237,22 @@ function accepts(request: Request, type: string): boolean {
   return (request.headers.get('accept') ?? '').toLowerCase().includes(type);
 }
 
-/** A tool as `tools/list` describes it; the policy becomes MCP's hints. */
-function describeTool(tool: AnyTool) {
-  const { effects } = tool.policy;
+/**
+ * A tool as `tools/list` describes it; the policy becomes MCP's hints. Hosts (and `connectMcp`) run a read-only tool
+ * unasked, so a read that may need an approval, which `'client'` leaves to the host, is listed as not read-only.
+ */
+function describeTool(tool: AnyTool, approvals: 'refuse' | 'client') {
+  const { effects, needsApproval } = tool.policy;
+  const readOnly = effects === 'read' && !(approvals === 'client' && needsApproval !== false);
+  // A read that waits for the host's confirmation changes nothing: not destructive, and safe to repeat.
+  const hints = readOnly || effects !== 'read' ? {} : { idempotentHint: true };
   const outputSchema = outputSchemaOf(tool);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: { type: 'object', ...tool.jsonSchema },
     ...(outputSchema === undefined ? {} : { outputSchema }),
-    annotations: { readOnlyHint: effects === 'read', destructiveHint: effects === 'destructive' },
+    annotations: { readOnlyHint: readOnly, destructiveHint: effects === 'destructive', ...hints },
   };
 }
 
