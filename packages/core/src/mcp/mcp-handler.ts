@@ -311,19 +311,26 @@ function toMcpContent(part: ModelContentPart, index: number) {
 }
 
 /**
- * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification: a tool
- * that counts (`completed`) is sent when its count grows, from 0; one that only talks is numbered 1, 2, 3… Reports that
- * would not grow are skipped (the next one carries the news).
+ * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification. A count
+ * (`completed`) is sent as it is, from 0, when it grows; a report with only a message takes a number between the last
+ * count and the next whole one (1 ½, 1 ⅔, 1 ¾…; 0, ½, ⅔… before any count), so "starting" does not take the 1 that
+ * "step 1 of 3" needs. Reports that would not grow are skipped (the next one carries the news).
  */
 function progressNotifier(progressToken: RpcId): (report: ToolProgress) => object | undefined {
-  // None sent yet: a count of 0 ("queued, 0 of 2") may go first.
+  // The last number sent (none yet: a count of 0, "queued, 0 of 2", may go first), the last count sent, and how many
+  // message-only reports have been numbered since.
   let last: number | undefined;
-  let counts = false;
+  let count: number | undefined;
+  let talk = 0;
   return ({ message, completed, total }) => {
-    if (completed !== undefined) counts = true;
-    const progress = completed ?? (counts ? (last ?? 0) : (last ?? 0) + 1);
+    if (completed === undefined) talk++;
+    const progress = completed ?? (count === undefined ? (talk - 1) / talk : count + talk / (talk + 1));
     if (last !== undefined && progress <= last) return undefined;
     last = progress;
+    if (completed !== undefined) {
+      count = completed;
+      talk = 0;
+    }
     const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
     return { jsonrpc: '2.0', method: 'notifications/progress', params };
   };
