@@ -256,6 +256,26 @@ describe('MCP client against edgetool’s handler', () => {
     expect(tools.map((t) => t.name)).toContain('tag_order');
   });
 
+  it('a read the server serves with approvals: client but that needs a human becomes a tool that waits for one here', async () => {
+    const ran: unknown[] = [];
+    const salaries = defineTool({
+      name: 'read_salaries',
+      description: 'Salaries of a team',
+      input: v.object({ team: v.string() }),
+      policy: { effects: 'read', needsApproval: true },
+      execute: (input) => {
+        ran.push(input);
+        return 'the salaries';
+      },
+    });
+    const handle = createMcpHandler({ tools: [salaries], name: 'hr', version: '1.0.0', approvals: 'client' });
+    const [tool] = await (await connectMcp({ url: URL_, fetch: handle })).tools();
+    expect(tool?.policy).toMatchObject({ effects: 'write', needsApproval: true });
+    const result = await createExecutor({ registry: tool ? [tool] : [] }).execute({ id: 'c1', name: 'read_salaries', arguments: { team: 'core' } });
+    expect(result.outcome.type).toBe('approval-required');
+    expect(ran).toEqual([]);
+  });
+
   it('callTool and listTools speak MCP as is', async () => {
     const client = await connectMcp({ url: URL_, fetch: remote().fetch });
     expect((await client.listTools()).find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });

@@ -139,7 +139,13 @@ export interface McpClient {
   close(): Promise<void>;
 }
 
-/** A request the server did not answer: an HTTP status, a JSON-RPC error, or an answer that breaks the protocol. */
+const MCP_MARKER: unique symbol = Symbol.for('edgetool.mcp-error') as never;
+const MCP_TIMEOUT_MARKER: unique symbol = Symbol.for('edgetool.mcp-timeout-error') as never;
+
+/**
+ * A request the server did not answer: an HTTP status, a JSON-RPC error, or an answer that breaks the protocol. Detect
+ * it with `McpError.isInstance` (safe when the package is bundled twice), not `instanceof`.
+ */
 export class McpError extends Error {
   /** The HTTP status, when the server answered with an error status. */
   readonly status: number | undefined;
@@ -149,8 +155,14 @@ export class McpError extends Error {
   constructor(message: string, options: { status?: number | undefined; code?: number | undefined; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'McpError';
+    Object.defineProperty(this, MCP_MARKER, { value: true });
     this.status = options.status;
     this.code = options.code;
+  }
+
+  /** True for any edgetool `McpError` (an `McpTimeoutError` too), even one from another copy of the package. */
+  static isInstance(value: unknown): value is McpError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MCP_MARKER] === true;
   }
 }
 
@@ -165,8 +177,15 @@ export class McpTimeoutError extends McpError {
     const what = options.tool === undefined ? method : `${method} of "${options.tool}"`;
     super(`The MCP server did not answer ${what} within ${timeoutMs} ms.`, { cause: options.cause });
     this.name = 'McpTimeoutError';
+    // Defined, not declared: isolatedDeclarations rejects computed class members, even for unique symbols.
+    Object.defineProperty(this, MCP_TIMEOUT_MARKER, { value: true });
     this.method = method;
     this.timeoutMs = timeoutMs;
+  }
+
+  /** True for any edgetool `McpTimeoutError`, even one from another copy of the package. */
+  static override isInstance(value: unknown): value is McpTimeoutError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MCP_TIMEOUT_MARKER] === true;
   }
 }
 
@@ -509,8 +528,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       if (resumed >= MAX_RESUMES) throw new McpError(`${broke}, and broke off again each of the ${MAX_RESUMES} times it was resumed.`);
       await wait(Math.min(retryMs * 2 ** failed, MAX_RETRY_MS), signal);
       const reopened = await reopen(first.sent, lastEventId, message, signal);
-      stream = reopened instanceof McpError ? undefined : reopened;
-      if (reopened instanceof McpError) {
+      stream = McpError.isInstance(reopened) ? undefined : reopened;
+      if (McpError.isInstance(reopened)) {
         failed++;
         failure = reopened;
       }
@@ -535,7 +554,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     try {
       response = await post(message, signal, { lastEventId });
     } catch (error) {
-      if (signal?.aborted || !(error instanceof McpError)) throw error;
+      if (signal?.aborted || !McpError.isInstance(error)) throw error;
       return error;
     }
     if (response.status === 404 || response.status === 405) {

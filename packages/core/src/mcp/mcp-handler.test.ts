@@ -213,6 +213,25 @@ describe('MCP handler: tools', () => {
     expect(trusting.tools.find((t) => t.name === 'refund')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
 
+  it('with approvals: client, a read that needs an approval is not listed as read-only (hosts run those unasked)', async () => {
+    const read = { input: v.object({ id: v.string() }), execute: () => 'secret' };
+    const listed = [
+      queryOrder,
+      defineTool({ name: 'read_salaries', description: 'Always asks', policy: { needsApproval: true }, ...read }),
+      defineTool({ name: 'read_file', description: 'Asks outside /tmp', policy: { needsApproval: ({ id }) => !id.startsWith('/tmp') }, ...read }),
+    ];
+    const hints = async (approvals: 'client' | 'refuse') => {
+      const answer = await handler({ tools: listed, approvals })(rpc('tools/list'));
+      const { tools: listing } = (await result(answer)) as { tools: { name: string; annotations: object }[] };
+      return Object.fromEntries(listing.map((t) => [t.name, t.annotations]));
+    };
+    const asks = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+    const readOnly = { readOnlyHint: true, destructiveHint: false };
+    expect(await hints('client')).toEqual({ query_order: readOnly, read_salaries: asks, read_file: asks });
+    // Refused here, the server itself answers a call that needs a human with an error: the read stays read-only.
+    expect(await hints('refuse')).toEqual({ query_order: readOnly, read_file: readOnly });
+  });
+
   it('a tool whose input schema has no JSON Schema form: tools/list names it and why, as an internal error', async () => {
     const when = defineTool({ name: 'book_slot', description: 'Books a slot', input: v.object({ at: v.date() }), execute: () => 'booked' });
     const body = (await (await handler({ tools: [queryOrder, when] })(rpc('tools/list'))).json()) as { error: { code: number; message: string } };
@@ -403,11 +422,13 @@ describe('MCP handler: progress', () => {
       });
   }
 
-  it('a call with a progressToken streams notifications/progress (always growing), then its result', async () => {
+  it('streams notifications/progress (always growing), then the result; a message-only “starting” is 0, so “step 1 of 3” keeps 1', async () => {
     const messages = await events(await handler()(rpc('tools/call', { name: 'scan', arguments: { steps: 3 }, _meta: { progressToken: 'tok-1' } }, { id: 42 })));
     const notes = messages.slice(0, -1);
+    // “same count again” (a count that does not grow) is still skipped.
     expect(notes.map((m) => m.params)).toEqual([
-      { progressToken: 'tok-1', progress: 1, message: 'starting' },
+      { progressToken: 'tok-1', progress: 0, message: 'starting' },
+      { progressToken: 'tok-1', progress: 1, total: 3, message: 'step 1' },
       { progressToken: 'tok-1', progress: 2, total: 3, message: 'step 2' },
       { progressToken: 'tok-1', progress: 3, total: 3, message: 'step 3' },
     ]);
@@ -435,6 +456,35 @@ describe('MCP handler: progress', () => {
       { progressToken: 't', progress: 1, total: 2, message: 'item 1' },
       { progressToken: 't', progress: 2, total: 2, message: 'item 2' },
     ]);
+  });
+
+  it('message-only reports take numbers between the last count and the next whole one, so every count that grows still goes', async () => {
+    const reports = [
+      { message: 'connecting' },
+      { message: 'connected' },
+      { message: 'page 1 of 2', completed: 1, total: 2 },
+      { message: 'parsing' },
+      { message: 'checking' },
+      { message: 'page 2 of 2', completed: 2, total: 2 },
+      { message: 'done' },
+    ];
+    const talk = defineTool({
+      name: 'talk',
+      description: 'Talks between counts',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (const report of reports) {
+          ctx.progress(report);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return 'done';
+      },
+    });
+    const h = createMcpHandler({ tools: [talk], name: 't', version: '1' });
+    const notes = (await events(await h(rpc('tools/call', { name: 'talk', arguments: {}, _meta: { progressToken: 't' } })))).slice(0, -1);
+    const sent = notes.map((m) => m.params as { progress: number; message: string });
+    expect(sent.map((p) => p.message)).toEqual(reports.map((r) => r.message));
+    expect(sent.map((p) => p.progress)).toEqual([0, 1 / 2, 1, 1 + 1 / 2, 1 + 2 / 3, 2, 2 + 1 / 2]);
   });
 
   it('without a token, or when the client does not accept SSE, the answer is plain JSON', async () => {

@@ -25,8 +25,9 @@ export interface McpHandlerOptions<TDeps = unknown> {
   /**
    * Calls that need a human approval: `'refuse'` (default) answers them with a tool error, and tools that always need
    * one are not listed; `'client'` trusts the MCP client's own confirmation (hosts such as desktop assistants ask the
-   * user before every call) and runs them as approved. An executor with a ticket signer still wants a ticket for
-   * that decision (and refuses the call with `ticket-invalid`): pass one without, as the chat loop's executor is.
+   * user before every call) and runs them as approved; a read among them is listed as not read-only, so the host asks.
+   * An executor with a ticket signer still wants a ticket for that decision (and refuses the call with
+   * `ticket-invalid`): pass one without, as the chat loop's executor is.
    */
   readonly approvals?: 'refuse' | 'client' | undefined;
   /**
@@ -148,7 +149,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         // Those the request's run may see (`policy.available`).
         for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
           try {
-            tools.push(describeTool(tool));
+            tools.push(describeTool(tool, approvals));
           } catch (error) {
             // An input schema with no JSON Schema form (a valibot `date()`): say which tool, so the operator can fix it.
             return rpcError(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
@@ -236,16 +237,22 @@ function accepts(request: Request, type: string): boolean {
   return (request.headers.get('accept') ?? '').toLowerCase().includes(type);
 }
 
-/** A tool as `tools/list` describes it; the policy becomes MCP's hints. */
-function describeTool(tool: AnyTool) {
-  const { effects } = tool.policy;
+/**
+ * A tool as `tools/list` describes it; the policy becomes MCP's hints. Hosts (and `connectMcp`) run a read-only tool
+ * unasked, so a read that may need an approval, which `'client'` leaves to the host, is listed as not read-only.
+ */
+function describeTool(tool: AnyTool, approvals: 'refuse' | 'client') {
+  const { effects, needsApproval } = tool.policy;
+  const readOnly = effects === 'read' && !(approvals === 'client' && needsApproval !== false);
+  // A read that waits for the host's confirmation changes nothing: not destructive, and safe to repeat.
+  const hints = readOnly || effects !== 'read' ? {} : { idempotentHint: true };
   const outputSchema = outputSchemaOf(tool);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: { type: 'object', ...tool.jsonSchema },
     ...(outputSchema === undefined ? {} : { outputSchema }),
-    annotations: { readOnlyHint: effects === 'read', destructiveHint: effects === 'destructive' },
+    annotations: { readOnlyHint: readOnly, destructiveHint: effects === 'destructive', ...hints },
   };
 }
 
@@ -304,19 +311,26 @@ function toMcpContent(part: ModelContentPart, index: number) {
 }
 
 /**
- * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification: a tool
- * that counts (`completed`) is sent when its count grows, from 0; one that only talks is numbered 1, 2, 3… Reports that
- * would not grow are skipped (the next one carries the news).
+ * Turns a call's reports into `notifications/progress`. MCP wants `progress` to grow with every notification. A count
+ * (`completed`) is sent as it is, from 0, when it grows; a report with only a message takes a number between the last
+ * count and the next whole one (1 ½, 1 ⅔, 1 ¾…; 0, ½, ⅔… before any count), so "starting" does not take the 1 that
+ * "step 1 of 3" needs. Reports that would not grow are skipped (the next one carries the news).
  */
 function progressNotifier(progressToken: RpcId): (report: ToolProgress) => object | undefined {
-  // None sent yet: a count of 0 ("queued, 0 of 2") may go first.
+  // The last number sent (none yet: a count of 0, "queued, 0 of 2", may go first), the last count sent, and how many
+  // message-only reports have been numbered since.
   let last: number | undefined;
-  let counts = false;
+  let count: number | undefined;
+  let talk = 0;
   return ({ message, completed, total }) => {
-    if (completed !== undefined) counts = true;
-    const progress = completed ?? (counts ? (last ?? 0) : (last ?? 0) + 1);
+    if (completed === undefined) talk++;
+    const progress = completed ?? (count === undefined ? (talk - 1) / talk : count + talk / (talk + 1));
     if (last !== undefined && progress <= last) return undefined;
     last = progress;
+    if (completed !== undefined) {
+      count = completed;
+      talk = 0;
+    }
     const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
     return { jsonrpc: '2.0', method: 'notifications/progress', params };
   };

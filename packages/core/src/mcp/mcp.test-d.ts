@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { connectMcp, type McpClient, type McpClientOptions } from './index.ts';
+import { connectMcp, type McpClient, type McpClientOptions, McpError, McpTimeoutError } from './index.ts';
 
 describe('mcp client types', () => {
   it('connectMcp takes its options and resolves with a client; resumeAttempts is a number', () => {
@@ -9,5 +9,11 @@ describe('mcp client types', () => {
     expectTypeOf(connectMcp).toBeCallableWith({ url: 'https://mcp.example.com/mcp', resumeAttempts: 0 });
     // @ts-expect-error a number of attempts, not a flag
     connectMcp({ url: 'https://mcp.example.com/mcp', resumeAttempts: true });
+  });
+
+  it('McpError.isInstance narrows to McpError, McpTimeoutError.isInstance to McpTimeoutError', () => {
+    const value: unknown = null;
+    if (McpError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<McpError>();
+    if (McpTimeoutError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<McpTimeoutError>();
   });
 });
