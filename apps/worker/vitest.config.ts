@@ -28,7 +28,8 @@ export default defineConfig({
     globalSetup: ['./test/collector.global-setup.ts'],
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
     // The sandbox has 2 cores. Each of the two workers has its own storage, tests reset it before each
-    // test and no module keeps mutable state, so files can share a worker: ~10 s instead of ~26 s.
+    // test, no module keeps mutable state (test/chat-client.ts's list of answered streams is emptied after each test)
+    // and no test ends with a turn still writing (test/apply-migrations.ts), so files can share a worker: ~10 s instead of ~26 s.
     maxWorkers: 2,
     isolate: false,
   },

@@ -1,10 +1,17 @@
 // Before every test: wipe every binding's storage, then apply migrations/ (schema + seed) to D1,
-// so each test starts from the same twelve seeded orders.
+// so each test starts from the same twelve seeded orders. After every test: no chat turn may still be
+// running, since its writes would land in a later test's D1 (test files share a workerd, `isolate: false`).
 import { applyD1Migrations, reset } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { drainUnreadStreams } from './chat-client.ts';
 
 beforeEach(async () => {
   await reset();
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+});
+
+afterEach(async () => {
+  const unread = await drainUnreadStreams();
+  if (unread.length > 0) throw new Error(`The test never read ${unread.join(', ')}: read every stream to its end (readTurn, readBody).`);
 });

@@ -30,9 +30,31 @@ export function chatRequest(body: unknown, init: RequestInit = {}): Request {
   });
 }
 
+/**
+ * The UI message streams {@link post} has answered since the last {@link drainUnreadStreams}. A turn runs its tool calls
+ * while its body is read, so a stream nobody reads can write to D1 after its test has ended, into the next test's rows.
+ */
+const answered: { readonly response: Response; readonly what: string }[] = [];
+
 /** Posts through the Worker's own fetch handler (`exports.default.fetch`), as the runtime routes a request. */
-export function post(body: unknown, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(chatRequest(body, init));
+export async function post(body: unknown, init: RequestInit = {}): Promise<Response> {
+  const response = await exports.default.fetch(chatRequest(body, init));
+  if (response.headers.get('x-vercel-ai-ui-message-stream') === 'v1') {
+    const id = typeof body === 'object' && body !== null && 'id' in body ? String(body.id) : 'a raw body';
+    answered.push({ response, what: `the turn of conversation ${JSON.stringify(id)}` });
+  }
+  return response;
+}
+
+/**
+ * Reads to its end every stream {@link post} answered that its test never started to read, so that turn's writes land
+ * now, in the test that made it, and names them (the setup file fails that test). Streams read in part (a client that
+ * left) count as read.
+ */
+export async function drainUnreadStreams(): Promise<string[]> {
+  const unread = answered.splice(0).filter(({ response }) => !response.bodyUsed);
+  await Promise.all(unread.map(({ response, what }) => within(STREAM_BOUND_MS, response.text(), `draining ${what}`)));
+  return unread.map(({ what }) => what);
 }
 
 /** A user message. */

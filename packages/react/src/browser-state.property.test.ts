@@ -25,6 +25,13 @@ const trace: fc.Arbitrary<CallTrace> = fc.record({
 const progress = fc
   .record({ message: fc.string({ maxLength: 30 }), completed: count, total: count }, { requiredKeys: [] })
   .filter((p) => Object.keys(p).length > 0);
+/**
+ * Per-test timeout of these property tests. Their runs are kept (500 and 1000 hostile inputs); the timeout is raised
+ * instead: the 1000 runs take ~2.5 s on Node on an idle 2-core sandbox and passed 5 s under load, so 30 s leaves room
+ * for a loaded machine and still fails a parser that becomes an order of magnitude slower.
+ */
+const PROPERTY_TIMEOUT_MS = 30_000;
+
 const ids = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 4 });
 
 /** A state `useEdgeChat` could have saved. */
@@ -61,7 +68,7 @@ describe('parseBrowserState: what localStorage holds is untrusted (property)', (
       }),
       { numRuns: 500 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('never throws on any JSON, keeps only well-formed entries, and pollutes no prototype', () => {
     fc.assert(
@@ -87,5 +94,5 @@ describe('parseBrowserState: what localStorage holds is untrusted (property)', (
       }),
       { numRuns: 1000 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

@@ -108,7 +108,8 @@ describe('load with correctness', () => {
     }
     expect(await snapshotDb()).toEqual(snapshot);
     expect((await counts()).nonces).toBe(2 * N);
-  }, 20_000);
+    // ~10 s on an idle 2-core sandbox, 31 s once seen on a loaded one: the bound is for a hang, not a speed check.
+  }, 60_000);
 
   it('the same approved continuation posted 8 times at once runs exactly once', async () => {
     const ask = user('/update_delivery_date {"order_id":"A-1012","new_date":"2027-01-15"}');
