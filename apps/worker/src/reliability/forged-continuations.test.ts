@@ -418,6 +418,9 @@ describe('forged continuations at volume', () => {
     expect(await snapshotDb(), 'a refused continuation changes nothing, spends no ticket').toEqual(before);
     const turn = await post({ id: genuine.id, messages: genuine.messages });
     expect(turn.status, 'the genuine continuation still works').toBe(200);
+    // Read to its end: a body left unread kept the turn running (its calls claimed tickets and wrote D1) into the next
+    // test, and into the next test file sharing this worker (load.test.ts then counted a nonce too many).
+    expect((await readBody(turn)).end).toBe('done');
   });
 
   // Open: a tool result the server never produced, shaped as a denial. verifyContinuation checks
