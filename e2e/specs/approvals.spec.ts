@@ -15,7 +15,8 @@ function movesTo(order: string, date: string): { readonly date: string | undefin
   const [id, day] = [order.replace(/'/g, ''), date.replace(/'/g, '')];
   const [row] = queryD1<{ delivery_date: string; moves: number }>(
     'offline',
-    `SELECT delivery_date, (SELECT COUNT(*) FROM order_events WHERE order_id = '${id}' AND kind = 'delivery_date_changed' AND json_extract(details, '$.to') = '${day}') AS moves FROM orders WHERE id = '${id}'`,
+    `SELECT delivery_date, (SELECT COUNT(*) FROM order_events WHERE order_id = '${id}' AND kind = 'delivery_date_changed' ` +
+      `AND json_extract(details, '$.to') = '${day}') AS moves FROM orders WHERE id = '${id}'`,
   );
   return { date: row?.delivery_date, moves: row?.moves ?? Number.NaN };
 }
@@ -252,7 +253,8 @@ test.describe('a decision that got no answer', () => {
     await expect(banner).toContainText('your answer to the call is kept: Retry sends it again');
     await expect(banner).not.toContainText('Send a new message');
     await expect(card).toHaveAttribute('data-state', 'approved');
-    await expect(card.getByTestId('tool-unsent')).toHaveText(/^Your approval got no answer from the server\. Retry sends it again; the call does not run twice\.\s*Retry$/);
+    const unsent = /^Your approval got no answer from the server\. Retry sends it again; the call does not run twice\.\s*Retry$/;
+    await expect(card.getByTestId('tool-unsent')).toHaveText(unsent);
     await shot(page, 'approval-unsent');
     expect(movesTo('A-1010', '2027-02-03').moves).toBe(0);
 
@@ -298,9 +300,8 @@ test.describe('a decision that got no answer', () => {
     { status: 504, ran: true, order: 'A-1002', date: '2027-02-05' },
     { status: 502, ran: false, order: 'A-1012', date: '2027-02-06' },
   ]) {
-    test(`a gateway's ${status} to the approval${ran ? ' after the call ran' : ' before the call ran'}: Retry sends it again, and the user sees one outcome of one write`, async ({
-      page,
-    }) => {
+    const when = ran ? 'after the call ran' : 'before the call ran';
+    test(`a gateway's ${status} to the approval ${when}: Retry sends it again, and the user sees one outcome of one write`, async ({ page }) => {
       const card = await askToMove(page, order, date);
       await page.route(
         '**/api/chat',

@@ -99,7 +99,11 @@ export function describeMove(order: Pick<Order, 'id' | 'customer' | 'delivery_da
   const { delayDays, status } = move;
   const late = delayDays === 0 ? 'on time' : `${delayDays} ${delayDays === 1 ? 'day' : 'days'} late`;
   const change =
-    status === order.status ? '' : status === 'delayed' ? `, so its status changes from ${order.status} to delayed` : `, so its status goes back from ${order.status} to ${status}`;
+    status === order.status
+      ? ''
+      : status === 'delayed'
+        ? `, so its status changes from ${order.status} to delayed`
+        : `, so its status goes back from ${order.status} to ${status}`;
   return `Order ${order.id} of ${order.customer} moves from ${order.delivery_date} to ${move.newDate}: ${late}${change}.`;
 }
 

@@ -63,16 +63,22 @@ describe('update_delivery_date', () => {
   it('a later date than promised makes an open order delayed; moving it back to the promise restores the status it had', async () => {
     // A-1001: shipped, on time, promised for 2026-11-28.
     const late = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' });
-    expect(late.outcome).toMatchObject({ reason: 'Order A-1001 of Ada Lovelace moves from 2026-11-28 to 2026-12-24: 26 days late, so its status changes from shipped to delayed.' });
+    expect(late.outcome).toMatchObject({
+      reason: 'Order A-1001 of Ada Lovelace moves from 2026-11-28 to 2026-12-24: 26 days late, so its status changes from shipped to delayed.',
+    });
     const moved = outputOf<UpdateDeliveryDateResult>(await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }));
     expect(moved).toMatchObject({ delay_days: 26, status: 'delayed', previous_status: 'shipped' });
     expect(await order('A-1001')).toMatchObject({ status: 'delayed', delay_days: 26 });
     // Later still: it stays delayed, and still knows it was shipped.
-    expect(outputOf<UpdateDeliveryDateResult>(await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-30' }))).toMatchObject({ status: 'delayed', previous_status: 'delayed' });
+    const later = await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-30' });
+    expect(outputOf<UpdateDeliveryDateResult>(later)).toMatchObject({ status: 'delayed', previous_status: 'delayed' });
     // Back to the promised day: on time, and shipped again (not left delayed).
     const back = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-28' });
-    expect(back.outcome).toMatchObject({ reason: 'Order A-1001 of Ada Lovelace moves from 2026-12-30 to 2026-11-28: on time, so its status goes back from delayed to shipped.' });
-    expect(outputOf<UpdateDeliveryDateResult>(await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-28' }))).toMatchObject({ delay_days: 0, status: 'shipped', previous_status: 'delayed' });
+    expect(back.outcome).toMatchObject({
+      reason: 'Order A-1001 of Ada Lovelace moves from 2026-12-30 to 2026-11-28: on time, so its status goes back from delayed to shipped.',
+    });
+    const restored = await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-28' });
+    expect(outputOf<UpdateDeliveryDateResult>(restored)).toMatchObject({ delay_days: 0, status: 'shipped', previous_status: 'delayed' });
     expect(await order('A-1001')).toMatchObject({ status: 'shipped', delay_days: 0 });
     // Ahead of the promise: still on time, the status stays, and nothing is said of it.
     const ahead = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-25' });
@@ -94,7 +100,9 @@ describe('update_delivery_date', () => {
     expect(await order('A-1003')).toMatchObject({ status: 'pending', delay_days: 0 });
     // A-1004: seeded delayed, 2 days late, promised for 2026-11-29; no earlier status on record.
     const back = await call('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-29' });
-    expect(back.outcome).toMatchObject({ reason: 'Order A-1004 of Katherine Johnson moves from 2026-12-01 to 2026-11-29: on time, so its status goes back from delayed to pending.' });
+    expect(back.outcome).toMatchObject({
+      reason: 'Order A-1004 of Katherine Johnson moves from 2026-12-01 to 2026-11-29: on time, so its status goes back from delayed to pending.',
+    });
     await callApproved('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-29' });
     expect(await order('A-1004')).toMatchObject({ status: 'pending', delay_days: 0 });
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE status <> 'delayed' AND status_before_delay IS NOT NULL").first('n')).toBe(0);
