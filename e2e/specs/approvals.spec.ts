@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { deliveryDate, idle, openChat, send, shot, toolCard } from './support.ts';
+import { deliveryDate, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
 
 /** The bodies of the chat requests the page posts from now on. */
 function recordPosts(page: Page): { readonly bodies: string[] } {
@@ -9,6 +9,20 @@ function recordPosts(page: Page): { readonly bodies: string[] } {
   });
   return { bodies };
 }
+
+/** The order's delivery date in D1, and how many times it was moved to `date` (a call that ran twice would show 2). */
+function movesTo(order: string, date: string): { readonly date: string | undefined; readonly moves: number } {
+  const [id, day] = [order.replace(/'/g, ''), date.replace(/'/g, '')];
+  const [row] = queryD1<{ delivery_date: string; moves: number }>(
+    'offline',
+    `SELECT delivery_date, (SELECT COUNT(*) FROM order_events WHERE order_id = '${id}' AND kind = 'delivery_date_changed' ` +
+      `AND json_extract(details, '$.to') = '${day}') AS moves FROM orders WHERE id = '${id}'`,
+  );
+  return { date: row?.delivery_date, moves: row?.moves ?? Number.NaN };
+}
+
+/** The messages a chat request posted (its conversation, which carries the decisions). */
+const postedMessages = (body: string | undefined): unknown => (JSON.parse(body ?? '{}') as { messages?: unknown }).messages;
 
 /**
  * Clicks the card's buttons in one task, as a double click or two buttons hit at once do: React cannot render in
@@ -212,6 +226,109 @@ test.describe('approvals', () => {
     expect(posts.bodies).toHaveLength(1);
     await expect(page.getByTestId('cart-item')).toHaveCount(0);
   });
+});
+
+test.describe('a decision that got no answer', () => {
+  /** Asks to move `order` to `date` and waits for the approval card; returns it. */
+  async function askToMove(page: Page, order: string, date: string) {
+    await openChat(page);
+    await send(page, `Change the delivery date of order ${order} to ${date}`);
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await idle(page);
+    return card;
+  }
+
+  test('an approval whose request never reached the server: the banner and the card offer Retry, which sends the same decision once', async ({ page }) => {
+    const card = await askToMove(page, 'A-1010', '2027-02-03');
+    const posts = recordPosts(page);
+    await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
+    await card.getByTestId('approve').click();
+
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', 'online');
+    await expect(banner).toContainText('The request got no answer');
+    // Not "send a new message": that would take the approval back.
+    await expect(banner).toContainText('your answer to the call is kept: Retry sends it again');
+    await expect(banner).not.toContainText('Send a new message');
+    await expect(card).toHaveAttribute('data-state', 'approved');
+    const unsent = /^Your approval got no answer from the server\. Retry sends it again; the call does not run twice\.\s*Retry$/;
+    await expect(card.getByTestId('tool-unsent')).toHaveText(unsent);
+    await shot(page, 'approval-unsent');
+    expect(movesTo('A-1010', '2027-02-03').moves).toBe(0);
+
+    await banner.getByTestId('error-retry').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(card.getByTestId('tool-unsent')).toHaveCount(0);
+    expect(movesTo('A-1010', '2027-02-03')).toEqual({ date: '2027-02-03', moves: 1 });
+    // The same decision went again, not a new question.
+    expect(posts.bodies).toHaveLength(2);
+    expect(postedMessages(posts.bodies[1])).toEqual(postedMessages(posts.bodies[0]));
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+  });
+
+  test('a reload after the approval failed to go keeps the decision: the card still offers Retry, and the call runs once', async ({ page }) => {
+    const card = await askToMove(page, 'A-1007', '2027-02-04');
+    await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
+    await card.getByTestId('approve').click();
+    await expect(page.getByTestId('error-banner')).toHaveAttribute('data-kind', 'unreachable');
+    // Dismissing the banner leaves the decision to send.
+    await page.getByTestId('error-dismiss').click();
+    await expect(card.getByTestId('send-again')).toBeVisible();
+
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'approved');
+    await expect(card.getByTestId('tool-unsent')).toContainText('Your approval got no answer from the server.');
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    expect(movesTo('A-1007', '2027-02-04').moves).toBe(0);
+    await card.getByTestId('send-again').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(card.getByTestId('tool-unsent')).toHaveCount(0);
+    expect(movesTo('A-1007', '2027-02-04')).toEqual({ date: '2027-02-04', moves: 1 });
+
+    // Answered now: another reload offers nothing to send.
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('send-again')).toHaveCount(0);
+  });
+
+  for (const { status, ran, order, date } of [
+    { status: 504, ran: true, order: 'A-1002', date: '2027-02-05' },
+    { status: 502, ran: false, order: 'A-1012', date: '2027-02-06' },
+  ]) {
+    const when = ran ? 'after the call ran' : 'before the call ran';
+    test(`a gateway's ${status} to the approval ${when}: Retry sends it again, and the user sees one outcome of one write`, async ({ page }) => {
+      const card = await askToMove(page, order, date);
+      await page.route(
+        '**/api/chat',
+        async (route) => {
+          // A proxy in front of the Worker gives up: after the Worker ran the call (its answer never comes back), or before.
+          if (ran) await (await route.fetch()).body();
+          await route.fulfill({ status, contentType: 'text/html', body: `<html><body><h1>${status} Gateway error</h1></body></html>` });
+        },
+        { times: 1 },
+      );
+      await card.getByTestId('approve').click();
+      const banner = page.getByTestId('error-banner');
+      await expect(banner).toHaveAttribute('data-status', String(status));
+      await expect(banner).toContainText('your answer to the call is kept: Retry sends it again');
+      await expect(card.getByTestId('send-again')).toBeVisible();
+      expect(movesTo(order, date).moves).toBe(ran ? 1 : 0);
+
+      await banner.getByTestId('error-retry').click();
+      await expect(card).toHaveAttribute('data-state', 'done');
+      await idle(page);
+      await expect(banner).toHaveCount(0);
+      // One outcome: the result of the one write (recorded by the Worker when it ran before the gateway's error).
+      await expect(card.getByTestId('tool-output')).toContainText(`"delivery_date": "${date}"`);
+      await expect(page.getByTestId('tool-card')).toHaveCount(1);
+      expect(movesTo(order, date)).toEqual({ date, moves: 1 });
+    });
+  }
 });
 
 test.describe('approvals on a phone (390 × 844)', () => {

@@ -10,6 +10,7 @@ import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
+import { continuationUnsent } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
@@ -153,9 +154,22 @@ export function App(): ReactElement {
     pin();
     void chat.sendMessage();
   };
-  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' };
+  // The user's answers to the last answer's calls (an approval, a denial, a browser result) that the server has not
+  // taken, with nothing on its way: the continuation failed, or the page was reloaded first. Retry (the banner's and the
+  // card's) sends it again, as it was: a call the server never saw runs now, one that ran is answered from its record.
+  // How this page's last request of this chat ended is kept past a dismissed banner: the decision stays unsent.
+  const lastRequest = useRef<{ readonly chatId: string; readonly failed: boolean; readonly error?: ChatErrorInfo } | undefined>(undefined);
+  if (streaming) lastRequest.current = { chatId, failed: false };
+  else if (chat.status === 'error' && !(lastRequest.current?.chatId === chatId && lastRequest.current.failed)) {
+    lastRequest.current = { chatId, failed: true, ...(chat.chatError === undefined ? {} : { error: chat.chatError }) };
+  }
+  const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
+  const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
+  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user', unsent };
   const retryWith = retryAction(chat.chatError, bannerContext);
   const retry = retryWith === 'resend' ? resend : retryWith === 'recheck' ? recheck : undefined;
+  // Not after a refusal that would come again (a 403): the banner said what to do then.
+  const sendAgain = unsent && (sent?.error === undefined || retryAction(sent.error, bannerContext) === 'resend') ? resend : undefined;
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
   const removeLast = () => {
     chat.setMessages((messages) => withoutLastTurn(messages));
@@ -267,6 +281,7 @@ export function App(): ReactElement {
                   stopped={stopped.has(message.id)}
                   inputSchemas={inputSchemas}
                   onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
+                  onSendAgain={message === lastMessage ? sendAgain : undefined}
                   {...actions}
                 />
               ))

@@ -5,7 +5,7 @@
 export interface Env {
   /** D1: orders, order_events, outbox, ticket_nonces (migrations/). */
   readonly DB: D1Database;
-  /** Workers Rate Limiting: e-mails per conversation per minute (wrangler.jsonc `ratelimits`). */
+  /** Workers Rate Limiting: e-mails per client address per minute (wrangler.jsonc `ratelimits`). */
   readonly EMAIL_LIMITER?: RateLimit;
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;

@@ -20,13 +20,15 @@ export type Part = {
 /** Longest time any response body may take to finish or fail in these tests (a bound, not a measurement). */
 export const STREAM_BOUND_MS = 5_000;
 
-/** A POST /api/chat request. */
+/** A POST /api/chat request; `init.headers` go beside the JSON content type (and may replace it). */
 export function chatRequest(body: unknown, init: RequestInit = {}): Request {
+  const headers = new Headers({ 'content-type': 'application/json' });
+  for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
   return new Request('http://localhost/api/chat', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ...init,
+    headers,
   });
 }
 

@@ -11,13 +11,14 @@ import { clockIn, isTimeZone } from '../../../apps/worker/src/tools/clock.ts';
 import { invoiceFileName, invoiceOf, invoiceSummary, renderInvoicePdf } from '../../../apps/worker/src/tools/invoice.ts';
 import {
   auditOpenOrders,
-  delayDaysAfterMove,
   findDelayedOrders,
   findOrder,
   type FlaggedOrder,
   isCalendarDay,
   isoDay,
+  moveStatements,
   type Order,
+  planMove,
 } from '../../../apps/worker/src/tools/order-store.ts';
 
 async function requireOrder(db: D1Database, id: string): Promise<Order> {
@@ -150,7 +151,8 @@ function serverTools(db: D1Database) {
   const updateDeliveryDate = tool({
     description:
       'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD, today or later), ' +
-      'optionally with a reason for the audit trail. Recomputes how many days the order is delayed. ' +
+      'optionally with a reason for the audit trail. Recomputes how many days the order is delayed: a late order becomes ' +
+      'delayed, and one back on time gets the status it had before. ' +
       'Requires the user to approve before anything is written; delivered orders cannot be changed.',
     inputSchema: updateDeliveryInput,
     execute: async ({ order_id, new_date, reason }, { toolCallId }) => {
@@ -159,33 +161,16 @@ function serverTools(db: D1Database) {
       const now = new Date();
       if (new_date < isoDay(now)) throw new Error(`${new_date} is in the past (today is ${isoDay(now)} UTC). Choose today or a later day.`);
       if (new_date === order.delivery_date) throw new Error(`Order ${order.id} is already scheduled for ${new_date}; nothing to change.`);
-      const delayDays = await delayDaysAfterMove(db, order, new_date);
-      const updatedAt = now.toISOString();
-      const details = JSON.stringify({
-        from: order.delivery_date,
-        to: new_date,
-        delay_days_before: order.delay_days,
-        delay_days_after: delayDays,
-        ...(reason ? { reason } : {}),
-      });
-      const [event, update] = await db.batch([
-        db
-          .prepare(
-            `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
-             SELECT id, 'delivery_date_changed', ?2, ?3, ?4 FROM orders WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6`,
-          )
-          .bind(order.id, details, toolCallId, updatedAt, order.delivery_date, order.updated_at),
-        db
-          .prepare('UPDATE orders SET delivery_date = ?2, delay_days = ?3, updated_at = ?4 WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6')
-          .bind(order.id, new_date, delayDays, updatedAt, order.delivery_date, order.updated_at),
-      ]);
+      const move = await planMove(db, order, new_date);
+      const [event, update] = await db.batch(moveStatements(db, { order, move, reason, callId: toolCallId, updatedAt: now.toISOString() }));
       if (update?.meta.changes !== 1 || event?.meta.changes !== 1) throw new Error(`Order ${order.id} changed while this call ran; nothing was written. Query it again.`);
       return {
         order_id: order.id,
         previous_date: order.delivery_date,
         delivery_date: new_date,
-        delay_days: delayDays,
-        status: order.status,
+        delay_days: move.delayDays,
+        status: move.status,
+        previous_status: order.status,
         event_id: event.meta.last_row_id,
       };
     },

@@ -22,6 +22,9 @@ export function ErrorBanner(props: {
       </>
     ) : kind === 'back' ? (
       'The server answers again: Retry sends the request again.'
+    ) : kind === 'unsent' ? (
+      'The server answers again, and your answer to the call is kept: Retry sends it again. ' +
+      'A call that already ran does not run twice; the server answers with its recorded result.'
     ) : kind === 'cut' ? (
       'The server answers again. The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.'
     ) : kind === 'later' ? (

@@ -25,6 +25,8 @@ export function MessageView(
     readonly inputSchemas: ReadonlyMap<string, JsonSchema>;
     /** Asks for an expired call again; only for the last answer, while nothing else waits. */
     readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
+    /** Sends the last answer's decisions again (they got no answer); only for the last answer, while nothing is on its way. */
+    readonly onSendAgain?: (() => void) | undefined;
   } & ToolCardActions,
 ): ReactElement {
   const { message, toolCalls, questions, streaming, stopped } = props;

@@ -16,6 +16,7 @@ import {
   withoutFileData,
 } from '../lib/format.ts';
 import { changedFields, describeEdits, type EditField, editedInput, editFields } from '../lib/edits.ts';
+import { unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -165,9 +166,16 @@ export function ToolCard(
     readonly inputSchema?: JsonSchema | undefined;
     /** Asks the model for this call again (it expired); absent where that makes no sense now. */
     readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
+    /**
+     * Sends the last answer's continuation again: the user's decision on this call got no answer from the server (its
+     * request failed, or a reload came first). Absent while there is nothing to send again.
+     */
+    readonly onSendAgain?: (() => void) | undefined;
   } & ToolCardActions,
 ): ReactElement {
-  const { view, dateQuestion, inputSchema, onAskAgain } = props;
+  const { view, dateQuestion, inputSchema, onAskAgain, onSendAgain } = props;
+  const unsent = onSendAgain === undefined ? undefined : unsentDecision(view);
+  const unsentId = useId();
   const [showTrace, setShowTrace] = useState(true);
   const [reason, setReason] = useState('');
   const reasonId = useId();
@@ -261,6 +269,19 @@ export function ToolCard(
         <p className="tool-edited" data-testid="tool-edits">
           Edited by you before approving: {describeEdits(view.edits)}
         </p>
+      )}
+
+      {unsent === undefined ? null : (
+        <div className="tool-unsent" data-testid="tool-unsent" data-decision={unsent}>
+          <p id={unsentId}>
+            {unsent === 'approval'
+              ? 'Your approval got no answer from the server. Retry sends it again; the call does not run twice.'
+              : 'Your denial got no answer from the server. Retry sends it again; nothing runs.'}
+          </p>
+          <button type="button" className="button small" data-testid="send-again" aria-describedby={unsentId} onClick={onSendAgain}>
+            Retry
+          </button>
+        </div>
       )}
 
       {view.status === 'expired' ? (

@@ -49,6 +49,20 @@ describe('retryAction', () => {
     expect(retryAction(unreachable, { server: 'online', answered: true })).toBeUndefined();
   });
 
+  it('a continuation that got no answer (a network error, a gateway 502 or 504) is sent again: the decisions it carried stay', () => {
+    const timeout: ChatErrorInfo = { ...gateway, status: 504 };
+    for (const error of [unreachable, gateway, timeout]) {
+      for (const server of ['online', 'checking', 'unreachable'] as const) {
+        expect(retryAction(error, { server, answered: true, unsent: true })).toBe('resend');
+      }
+      // Not "the answer so far stays, send a new message": nothing came, and a new message would withdraw the decision.
+      expect(errorHint(error, { server: 'online', answered: true, unsent: true })).toBe('unsent');
+      expect(errorHint(error, { server: 'unreachable', answered: true, unsent: true })).toBe('unreachable');
+    }
+    // A refusal that would come again stays without Retry, answers unsent or not.
+    expect(retryAction(refused(403, 'ticket-invalid'), { server: 'online', answered: true, unsent: true })).toBeUndefined();
+  });
+
   it('a rate limit (429, 408) or a server failure (5xx with its JSON error) is sent again: nothing of an answer came', () => {
     const failed: ChatErrorInfo = { kind: 'server', status: 500, code: 'internal-error', message: 'm' };
     for (const error of [refused(429, 'rate-limited'), refused(408, 'http-408'), failed, { ...failed, status: 503 }]) {

@@ -7,6 +7,12 @@ export interface BannerContext {
   readonly server: ServerInfo['status'];
   /** The last message is not the user's: part of an answer came (or the request was a continuation of one). */
   readonly answered: boolean;
+  /**
+   * The last answer holds answers the server has not taken (an approval, a denial, a browser result) and nothing is on
+   * its way (`continuationUnsent`, lib/unsent.ts): the request that failed was the continuation carrying them, and
+   * nothing of its answer came. Default `false`.
+   */
+  readonly unsent?: boolean | undefined;
 }
 
 /** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
@@ -31,15 +37,19 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 
 /**
  * Which advice the error banner gives: how to start the server, that it answers again and Retry sends the request
- * (`back`) or that the answer so far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate
- * limit), why a continuation was refused (a ticket), that the page must be opened from the server's own origin, or that
- * the conversation is too large to send; `undefined`: none.
+ * (`back`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
+ * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
+ * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
+ * to send; `undefined`: none.
  */
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'cut' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
-  if (error.kind === 'unreachable') return context?.server !== 'online' ? 'unreachable' : context.answered ? 'cut' : 'back';
+): 'unreachable' | 'back' | 'unsent' | 'cut' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+  if (error.kind === 'unreachable') {
+    if (context?.server !== 'online') return 'unreachable';
+    return context.unsent === true ? 'unsent' : context.answered ? 'cut' : 'back';
+  }
   if (error.status === 429) return 'later';
   // The server's own 403 for a page of another origin: a new message is refused the same way, tickets have no part in it.
   if (error.code === 'forbidden-origin') return 'origin';
@@ -49,18 +59,22 @@ export function errorHint(
 
 /**
  * What the banner's Retry does: `resend` the request that failed, as it was; `recheck` the server; `undefined`: no
- * Retry. A request that got no answer at all is sent again. Once part of an answer came, sending the conversation
- * again would not be the request that failed: Retry only checks the server while it is down, and once it answers
- * there is nothing to retry (a new message goes on). Without a failed request (the server banner): a check.
+ * Retry. A request that got no answer at all is sent again: a question of the user, or a continuation with the user's
+ * answers to the calls (`context.unsent`: a network error, or a gateway's 502 or 504 with no body of ours). Once part
+ * of an answer came, sending the conversation again would not be the request that failed: Retry only checks the server
+ * while it is down, and once it answers there is nothing to retry (a new message goes on). Without a failed request
+ * (the server banner): a check.
  *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
- * place of the stream, so nothing of the answer came and the messages are the request that failed (a continuation
- * resent whose call already ran is refused by its single-use ticket, not run twice). Other refusals would come again.
+ * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation
+ * sent again never runs a call twice: a call the server never saw runs now (its ticket is unused), and one that ran
+ * before the answer was lost (a gateway timed out while the call went on) is answered with the result the server
+ * recorded. Other refusals would come again.
  */
 export function retryAction(error: ChatErrorInfo | undefined, context: BannerContext): 'resend' | 'recheck' | undefined {
   if (error === undefined) return 'recheck';
   if (error.kind === 'server' || (error.kind === 'refused' && PASSING_REFUSALS.has(error.status))) return 'resend';
   if (error.kind !== 'unreachable') return undefined;
-  if (!context.answered) return 'resend';
+  if (!context.answered || context.unsent === true) return 'resend';
   return context.server === 'online' ? undefined : 'recheck';
 }

@@ -281,6 +281,41 @@ describe('POST /api/chat', () => {
   });
 });
 
+describe('POST /api/chat: the e-mail rate limit', () => {
+  const mail = '/send_email {"order_id":"A-1006","subject":"Your desk","body":"It is on its way."}';
+  /** One e-mail asked for in a new conversation and approved, from `address`: what became of the call. */
+  async function mailFrom(address: string): Promise<string> {
+    const headers = { 'cf-connecting-ip': address };
+    const id = `chat-mail-${crypto.randomUUID()}`;
+    const question = user(mail);
+    const first = await readTurn(await post({ id, messages: [question] }, { headers }));
+    const part = toolPart(first.message, 'send_email');
+    expect(part?.state).toBe('approval-requested');
+    const approved = respond([question, first.message], part?.toolCallId as string, true);
+    const second = await readTurn(await post({ id, messages: approved }, { headers }), approved.at(-1));
+    const done = toolPart(second.message, 'send_email');
+    return done?.state === 'output-available' ? 'queued' : (/^Error \(([a-z-]+)\)/.exec(done?.errorText ?? '')?.[1] ?? `${done?.state}`);
+  }
+  // A /64 of the documentation prefix no other test uses: the binding keeps counting across tests.
+  const network = () => `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+
+  it('counts per client address, not per conversation: a new conversation id per request is still limited', async () => {
+    // The binding allows 10 per minute. Its window may turn over once during the test (a few seconds span at most two
+    // windows), so 21 e-mails queue between 10 and 20, never all 21. Every request has a conversation id of its own, and
+    // the addresses differ only inside one /64 (an IPv6 client has a whole /64 to pick from for free).
+    const prefix = network();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 21; i++) outcomes.push(await mailFrom(`${prefix}::${(i + 1).toString(16)}`));
+    const queued = outcomes.filter((o) => o === 'queued').length;
+    expect(queued + outcomes.filter((o) => o === 'rate-limited').length).toBe(21);
+    expect(queued).toBeGreaterThanOrEqual(10);
+    expect(queued).toBeLessThan(21);
+    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM outbox').first('n')).toBe(queued);
+    // Another client has a budget of its own.
+    expect(await mailFrom(`${network()}::1`)).toBe('queued');
+  }, 30_000);
+});
+
 describe('POST /api/chat: progress of a running tool', () => {
   it('audit_orders streams its progress as transient parts, the last one (all open orders) right before its result', async () => {
     const { chunks, message } = await readTurn(await post({ id: 'chat-audit', messages: [user('/audit_orders {}')] }));

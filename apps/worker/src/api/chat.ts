@@ -3,7 +3,7 @@ import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/c
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent, MissingSecretError } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { jsonError, readLimited } from '../http/index.ts';
+import { clientAddress, jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
 
@@ -84,7 +84,8 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   try {
     const offset = testClockOffset(request, env);
     const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
-    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env), signal: request.signal });
+    // Rate limits count per client address (CF-Connecting-IP), not per conversation id, which the client picks freely.
+    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request)), signal: request.signal });
     const tracing = demoTracing(env);
     if (tracing !== undefined) setTraceparent(run, request.headers.get('traceparent'));
     const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });

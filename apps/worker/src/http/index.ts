@@ -1,2 +1,3 @@
 export * from './body.ts';
+export * from './client-address.ts';
 export * from './router.ts';

@@ -34,25 +34,27 @@ function daysFromToday(days: number): string {
 async function runChat(order: OpenOrder, index: number): Promise<ChatRun> {
   const conversation = `load-${index}-${order.id}`;
   const newDate = daysFromToday(60 + index);
+  // Each chat is a client of its own (send_email's rate limit counts per client address).
+  const send = (body: unknown) => post(body, { headers: { 'cf-connecting-ip': `192.0.2.${index + 1}` } });
 
   const askDate = user(`/update_delivery_date {"order_id":"${order.id}","new_date":"${newDate}","reason":"load test chat ${index}"}`);
-  const t1 = await readTurn(await post({ id: conversation, messages: [askDate] }));
+  const t1 = await readTurn(await send({ id: conversation, messages: [askDate] }));
   const datePart = toolPart(t1.message, 'update_delivery_date');
   expect(datePart?.state).toBe('approval-requested');
   const dateCallId = datePart?.toolCallId as string;
   const approvedDate = respond([askDate, t1.message], dateCallId, true);
-  const t2 = await readTurn(await post({ id: conversation, messages: approvedDate }), approvedDate.at(-1));
+  const t2 = await readTurn(await send({ id: conversation, messages: approvedDate }), approvedDate.at(-1));
   expect(toolPart(t2.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: { order_id: order.id, delivery_date: newDate } });
   expect(t2.chunks.at(-1)?.type).toBe('finish');
 
   const history = [...approvedDate.slice(0, -1), t2.message];
   const askMail = user(`/send_email {"order_id":"${order.id}","subject":"New delivery date for ${order.id}","body":"Your order now arrives on ${newDate}."}`);
-  const t3 = await readTurn(await post({ id: conversation, messages: [...history, askMail] }));
+  const t3 = await readTurn(await send({ id: conversation, messages: [...history, askMail] }));
   const mailPart = toolPart(t3.message, 'send_email');
   expect(mailPart?.state).toBe('approval-requested');
   const emailCallId = mailPart?.toolCallId as string;
   const approvedMail = respond([...history, askMail, t3.message], emailCallId, true);
-  const t4 = await readTurn(await post({ id: conversation, messages: approvedMail }), approvedMail.at(-1));
+  const t4 = await readTurn(await send({ id: conversation, messages: approvedMail }), approvedMail.at(-1));
   expect(toolPart(t4.message, 'send_email')).toMatchObject({ state: 'output-available', output: { queued: true, duplicate: false, to: order.email } });
 
   return { conversation, order, newDate, dateCallId, emailCallId, continuations: [approvedDate, approvedMail] };

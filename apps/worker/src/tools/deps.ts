@@ -5,6 +5,11 @@ export interface DemoDeps {
   readonly db: D1Database;
   /** Spends send_email's rate limit (the EMAIL_LIMITER binding); without it send_email refuses to run. */
   readonly emailLimiter?: RateLimiter | undefined;
+  /**
+   * Whose budget send_email's rate limit spends: the client's address as the Worker sees it (`clientAddress`, from
+   * `CF-Connecting-IP`), which a client cannot change for free as it can its conversation id. Default `LOCAL_CLIENT` (`'local'`).
+   */
+  readonly client?: string | undefined;
   /** Clock for "today" and timestamps (default `new Date()`); tests pin it. */
   readonly now?: () => Date;
 }

@@ -52,21 +52,93 @@ export function addDays(day: string, days: number): string {
   return isoDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000));
 }
 
+/** The statuses a delay sets aside: `delayed` stands in for them while an open order runs late. */
+export type StatusBeforeDelay = 'pending' | 'shipped';
+
+/** Where an open order stands once its delivery date moves (see {@link planMove}). */
+export interface OrderMove {
+  readonly newDate: string;
+  /** Days behind the date first promised, never below 0. */
+  readonly delayDays: number;
+  readonly status: OrderStatus;
+  /** What the delay set aside, kept while `status` is `delayed` (what moving back restores); `null` otherwise. */
+  readonly statusBeforeDelay: StatusBeforeDelay | null;
+}
+
 /**
- * How many days late `order` runs once moved to `newDate` (YYYY-MM-DD), against the date first promised: the date it
- * had before the first change (its `delivery_date_changed` event keeps that date and delay), less its delay then. Not
- * the current date less the current delay: a delay is never below 0, so an order moved ahead of its promise no longer
- * says by how much, and moving it back used to count those days as late.
+ * Where `order` stands once moved to `newDate` (YYYY-MM-DD). The delay counts against the date first promised: the
+ * date it had before the first change (its `delivery_date_changed` event keeps that date and delay), less its delay
+ * then; not the current date less the current delay, since a delay is never below 0, so an order moved ahead of its
+ * promise no longer says by how much. The status follows the delay: late, a pending or shipped order becomes `delayed`
+ * (the status it had is kept in `status_before_delay`); back on time, a delayed order gets that status again
+ * (`pending` when none is on record). One query.
  */
-export async function delayDaysAfterMove(db: D1Database, order: Order, newDate: string): Promise<number> {
-  const first = await db
-    .prepare("SELECT details FROM order_events WHERE order_id = ?1 AND kind = 'delivery_date_changed' ORDER BY id LIMIT 1")
+export async function planMove(db: D1Database, order: Order, newDate: string): Promise<OrderMove> {
+  const row = await db
+    .prepare(
+      `SELECT status_before_delay AS before_delay,
+              (SELECT details FROM order_events WHERE order_id = orders.id AND kind = 'delivery_date_changed' ORDER BY id LIMIT 1) AS first_move
+       FROM orders WHERE id = ?1`,
+    )
     .bind(order.id)
-    .first<{ details: string }>();
-  const before = first === null ? {} : (JSON.parse(first.details) as { from?: unknown; delay_days_before?: unknown });
+    .first<{ before_delay: string | null; first_move: string | null }>();
+  const before = row?.first_move == null ? {} : (JSON.parse(row.first_move) as { from?: unknown; delay_days_before?: unknown });
   const known = typeof before.from === 'string' && typeof before.delay_days_before === 'number';
   const promised = known ? addDays(before.from as string, -(before.delay_days_before as number)) : addDays(order.delivery_date, -order.delay_days);
-  return Math.max(0, daysBetween(promised, newDate));
+  const delayDays = Math.max(0, daysBetween(promised, newDate));
+  const kept: StatusBeforeDelay = row?.before_delay === 'shipped' ? 'shipped' : 'pending';
+  if (delayDays > 0) {
+    if (order.status === 'pending' || order.status === 'shipped') return { newDate, delayDays, status: 'delayed', statusBeforeDelay: order.status };
+    return { newDate, delayDays, status: order.status, statusBeforeDelay: order.status === 'delayed' ? kept : null };
+  }
+  return { newDate, delayDays, status: order.status === 'delayed' ? kept : order.status, statusBeforeDelay: null };
+}
+
+/** How a move reads on an approval card: the dates, the delay and, when the move changes it, the status. */
+export function describeMove(order: Pick<Order, 'id' | 'customer' | 'delivery_date' | 'status'>, move: OrderMove): string {
+  const { delayDays, status } = move;
+  const late = delayDays === 0 ? 'on time' : `${delayDays} ${delayDays === 1 ? 'day' : 'days'} late`;
+  const change =
+    status === order.status
+      ? ''
+      : status === 'delayed'
+        ? `, so its status changes from ${order.status} to delayed`
+        : `, so its status goes back from ${order.status} to ${status}`;
+  return `Order ${order.id} of ${order.customer} moves from ${order.delivery_date} to ${move.newDate}: ${late}${change}.`;
+}
+
+/**
+ * The two statements of a move, to run in one `db.batch` (one transaction): its `delivery_date_changed` event (the
+ * dates, the delays, a change of status, the reason) and the order's update. Both are guarded by the state read
+ * (`delivery_date` and `updated_at` act as a version), so after a concurrent change both change nothing.
+ */
+export function moveStatements(
+  db: D1Database,
+  options: { readonly order: Order; readonly move: OrderMove; readonly reason?: string | undefined; readonly callId: string; readonly updatedAt: string },
+): [D1PreparedStatement, D1PreparedStatement] {
+  const { order, move, reason, callId, updatedAt } = options;
+  const details = JSON.stringify({
+    from: order.delivery_date,
+    to: move.newDate,
+    delay_days_before: order.delay_days,
+    delay_days_after: move.delayDays,
+    ...(move.status === order.status ? {} : { status_before: order.status, status_after: move.status }),
+    ...(reason ? { reason } : {}),
+  });
+  return [
+    db
+      .prepare(
+        `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
+         SELECT id, 'delivery_date_changed', ?2, ?3, ?4 FROM orders WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6`,
+      )
+      .bind(order.id, details, callId, updatedAt, order.delivery_date, order.updated_at),
+    db
+      .prepare(
+        `UPDATE orders SET delivery_date = ?2, delay_days = ?3, status = ?4, status_before_delay = ?5, updated_at = ?6
+         WHERE id = ?1 AND delivery_date = ?7 AND updated_at = ?8`,
+      )
+      .bind(order.id, move.newDate, move.delayDays, move.status, move.statusBeforeDelay, updatedAt, order.delivery_date, order.updated_at),
+  ];
 }
 
 /** Parses a row's items JSON. */

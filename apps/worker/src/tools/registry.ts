@@ -31,7 +31,11 @@ export function createDemoRegistry(options: Omit<RegistryOptions<DemoDeps>, 'too
   return createRegistry({ ...options, tools: demoTools });
 }
 
-/** The deps the demo tools read, from the Worker's bindings. */
-export function demoDeps(env: { readonly DB: D1Database; readonly EMAIL_LIMITER?: RateLimit | undefined }): DemoDeps {
-  return env.EMAIL_LIMITER === undefined ? { db: env.DB } : { db: env.DB, emailLimiter: env.EMAIL_LIMITER };
+/** The deps the demo tools read, from the Worker's bindings and, with `client`, whose rate limits a request spends. */
+export function demoDeps(env: { readonly DB: D1Database; readonly EMAIL_LIMITER?: RateLimit | undefined }, client?: string): DemoDeps {
+  return {
+    db: env.DB,
+    ...(env.EMAIL_LIMITER === undefined ? {} : { emailLimiter: env.EMAIL_LIMITER }),
+    ...(client === undefined ? {} : { client }),
+  };
 }

@@ -91,21 +91,22 @@ describe('send_email', () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE to_address LIKE '%attacker%'").first('n')).toBe(0);
   });
 
-  it('spends the EMAIL_LIMITER binding per conversation: over its budget the call is refused and queues nothing', async () => {
-    // The binding allows 10 per conversation per minute. Its window may turn over once during the test (a test of a
-    // few seconds spans at most two windows), so 21 approved calls queue between 10 and 20 messages, never all 21.
-    const run = () => testRun({ conversationId: `conv-limit-${crypto.randomUUID()}`, deps: demoDeps(env) });
-    const first = run();
+  it('spends the EMAIL_LIMITER binding per client: over its budget the call is refused and queues nothing, whatever the conversation', async () => {
+    // The binding allows 10 per client per minute. Its window may turn over once during the test (a test of a few
+    // seconds spans at most two windows), so 21 approved calls queue between 10 and 20 messages, never all 21.
+    const client = `198.51.100.${Math.floor(Math.random() * 256)}-${crypto.randomUUID()}`;
+    const run = (from: string) => testRun({ conversationId: `conv-limit-${crypto.randomUUID()}`, deps: demoDeps(env, from) });
     const outcomes: string[] = [];
-    for (let i = 0; i < 21; i++) outcomes.push(describeOutcome((await callApproved('send_email', args, { id: `mail-${i}`, run: first })).outcome));
+    // A conversation of its own for every call: it does not reset the budget.
+    for (let i = 0; i < 21; i++) outcomes.push(describeOutcome((await callApproved('send_email', args, { id: `mail-${i}`, run: run(client) })).outcome));
     const queued = outcomes.filter((o) => o === 'success').length;
     const refused = outcomes.filter((o) => o === 'rate-limited').length;
     expect(queued + refused).toBe(21);
     expect(queued).toBeGreaterThanOrEqual(10);
     expect(refused).toBeGreaterThanOrEqual(1);
     expect(await outbox()).toHaveLength(queued);
-    // Another conversation has its own budget.
-    expect(describeOutcome((await callApproved('send_email', args, { id: 'mail-other', run: run() })).outcome)).toBe('success');
+    // Another client has its own budget.
+    expect(describeOutcome((await callApproved('send_email', args, { id: 'mail-other', run: run(`${client}-other`) })).outcome)).toBe('success');
   });
 
   it('is not available without its rate limiter: never offered, and a call of it is an unknown tool that queues nothing', async () => {

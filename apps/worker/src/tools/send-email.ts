@@ -1,5 +1,6 @@
 import type { ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
+import { LOCAL_CLIENT } from '../http/client-address.ts';
 import { defineDemoTool, nowFrom, requireDeps } from './deps.ts';
 import { orderIdSchema, requireOrder } from './orders.ts';
 
@@ -41,7 +42,7 @@ const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ tool
 
 /**
  * Queues an e-mail to an order's customer in the outbox (nothing leaves the Worker). Needs approval, and spends the
- * EMAIL_LIMITER rate limit (10 per conversation per minute).
+ * EMAIL_LIMITER rate limit (10 per client address per minute).
  */
 export const sendEmail = defineDemoTool({
   name: 'send_email',
@@ -65,8 +66,9 @@ export const sendEmail = defineDemoTool({
     },
     // A deployment without the EMAIL_LIMITER binding never offers the tool: it would refuse every call (no limit, no mail).
     available: (run) => run.deps?.emailLimiter !== undefined,
-    // Checked after the approval (a request waiting for the user spends nothing), per conversation in this demo.
-    rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.conversationId}` },
+    // Checked after the approval (a request waiting for the user spends nothing), per client address: the conversation
+    // id is the client's to choose, and a new one per request would have a fresh budget every time (see README).
+    rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.deps.client ?? LOCAL_CLIENT}` },
   },
   async execute({ order_id, subject, body }, ctx): Promise<SendEmailResult> {
     const deps = requireDeps(ctx.run.deps, ctx.tool.name);

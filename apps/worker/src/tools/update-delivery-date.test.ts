@@ -31,6 +31,7 @@ describe('update_delivery_date', () => {
       delivery_date: '2026-12-08',
       delay_days: 9,
       status: 'delayed',
+      previous_status: 'delayed',
       event_id: 1,
     });
     expect(await order('A-1002')).toEqual({ delivery_date: '2026-12-08', delay_days: 9, status: 'delayed', updated_at: '2026-11-20T12:00:00.000Z' });
@@ -57,6 +58,54 @@ describe('update_delivery_date', () => {
     // An order never moved: promised on its date less its delay.
     const first = await callApproved('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-12' });
     expect(outputOf<UpdateDeliveryDateResult>(first).delay_days).toBe(2);
+  });
+
+  it('a later date than promised makes an open order delayed; moving it back to the promise restores the status it had', async () => {
+    // A-1001: shipped, on time, promised for 2026-11-28.
+    const late = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' });
+    expect(late.outcome).toMatchObject({
+      reason: 'Order A-1001 of Ada Lovelace moves from 2026-11-28 to 2026-12-24: 26 days late, so its status changes from shipped to delayed.',
+    });
+    const moved = outputOf<UpdateDeliveryDateResult>(await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }));
+    expect(moved).toMatchObject({ delay_days: 26, status: 'delayed', previous_status: 'shipped' });
+    expect(await order('A-1001')).toMatchObject({ status: 'delayed', delay_days: 26 });
+    // Later still: it stays delayed, and still knows it was shipped.
+    const later = await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-30' });
+    expect(outputOf<UpdateDeliveryDateResult>(later)).toMatchObject({ status: 'delayed', previous_status: 'delayed' });
+    // Back to the promised day: on time, and shipped again (not left delayed).
+    const back = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-28' });
+    expect(back.outcome).toMatchObject({
+      reason: 'Order A-1001 of Ada Lovelace moves from 2026-12-30 to 2026-11-28: on time, so its status goes back from delayed to shipped.',
+    });
+    const restored = await callApproved('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-28' });
+    expect(outputOf<UpdateDeliveryDateResult>(restored)).toMatchObject({ delay_days: 0, status: 'shipped', previous_status: 'delayed' });
+    expect(await order('A-1001')).toMatchObject({ status: 'shipped', delay_days: 0 });
+    // Ahead of the promise: still on time, the status stays, and nothing is said of it.
+    const ahead = await call('update_delivery_date', { order_id: 'A-1001', new_date: '2026-11-25' });
+    expect(ahead.outcome).toMatchObject({ reason: 'Order A-1001 of Ada Lovelace moves from 2026-11-28 to 2026-11-25: on time.' });
+    // The audit trail records each change of status with the move that made it.
+    const details = (await events()).map((event) => JSON.parse(event.details) as Record<string, unknown>);
+    expect(details.map((d) => [d.status_before, d.status_after])).toEqual([
+      ['shipped', 'delayed'],
+      [undefined, undefined],
+      ['delayed', 'shipped'],
+    ]);
+  });
+
+  it('a pending order made late is pending again once back on time; a delayed order of the seed counts as pending', async () => {
+    // A-1003: pending, promised for 2026-12-10.
+    await callApproved('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-12' });
+    expect(await order('A-1003')).toMatchObject({ status: 'delayed', delay_days: 2 });
+    await callApproved('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-09' });
+    expect(await order('A-1003')).toMatchObject({ status: 'pending', delay_days: 0 });
+    // A-1004: seeded delayed, 2 days late, promised for 2026-11-29; no earlier status on record.
+    const back = await call('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-29' });
+    expect(back.outcome).toMatchObject({
+      reason: 'Order A-1004 of Katherine Johnson moves from 2026-12-01 to 2026-11-29: on time, so its status goes back from delayed to pending.',
+    });
+    await callApproved('update_delivery_date', { order_id: 'A-1004', new_date: '2026-11-29' });
+    expect(await order('A-1004')).toMatchObject({ status: 'pending', delay_days: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE status <> 'delayed' AND status_before_delay IS NOT NULL").first('n')).toBe(0);
   });
 
   it('writes the order and the event in ONE batch (no separate statements)', async () => {

@@ -1,7 +1,19 @@
 import { ToolError, type ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
 import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
-import { argumentError, delayDaysAfterMove, isoDay, isoDaySchema, type Order, type OrderStatus, orderIdSchema, requireOrder } from './orders.ts';
+import {
+  argumentError,
+  describeMove,
+  isoDay,
+  isoDaySchema,
+  moveStatements,
+  type Order,
+  type OrderMove,
+  type OrderStatus,
+  orderIdSchema,
+  planMove,
+  requireOrder,
+} from './orders.ts';
 
 const input = v.object({
   order_id: orderIdSchema,
@@ -17,13 +29,15 @@ export interface UpdateDeliveryDateResult {
   readonly previous_date: string;
   readonly delivery_date: string;
   readonly delay_days: number;
+  /** After the move: `delayed` once late, the status the delay set aside once on time again. */
   readonly status: OrderStatus;
+  readonly previous_status: OrderStatus;
   readonly event_id: number;
 }
 
 interface CheckedUpdate {
   readonly order: Order;
-  readonly delayDays: number;
+  readonly move: OrderMove;
   readonly now: Date;
 }
 
@@ -41,9 +55,9 @@ async function checkUpdate(deps: DemoDeps, args: UpdateInput, meta: { toolName: 
   if (args.new_date === order.delivery_date) {
     throw argumentError('new_date', `Order ${order.id} is already scheduled for ${args.new_date}; nothing to change.`, meta);
   }
-  // The delay is measured against the date first promised, so moving the date moves the delay with it.
-  const delayDays = await delayDaysAfterMove(deps.db, order, args.new_date);
-  return { order, delayDays, now };
+  // The delay is measured against the date first promised, so moving the date moves the delay (and the status) with it.
+  const move = await planMove(deps.db, order, args.new_date);
+  return { order, move, now };
 }
 
 const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });
@@ -53,7 +67,8 @@ export const updateDeliveryDate = defineDemoTool({
   name: 'update_delivery_date',
   description:
     'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD, today or later), ' +
-    'optionally with a reason for the audit trail. Recomputes how many days the order is delayed. ' +
+    'optionally with a reason for the audit trail. Recomputes how many days the order is delayed: a late order becomes ' +
+    'delayed, and one back on time gets the status it had before. ' +
     'Requires the user to approve before anything is written; delivered orders cannot be changed.',
   input,
   policy: {
@@ -64,38 +79,19 @@ export const updateDeliveryDate = defineDemoTool({
     check: async (args, ctx) => {
       await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
     },
-    // What the move does, worked out from the order, not taken from the model's words.
+    // What the move does (the delay, a change of status), worked out from the order, not taken from the model's words.
     approvalReason: async (args, ctx) => {
-      const { order, delayDays } = await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
-      const late = delayDays === 0 ? 'on time' : `${delayDays} ${delayDays === 1 ? 'day' : 'days'} late`;
-      return `Order ${order.id} of ${order.customer} moves from ${order.delivery_date} to ${args.new_date}: ${late}.`;
+      const { order, move } = await checkUpdate(requireDeps(ctx.run.deps, ctx.tool.name), args, meta(ctx));
+      return describeMove(order, move);
     },
   },
   async execute(args, ctx): Promise<UpdateDeliveryDateResult> {
     const deps = requireDeps(ctx.run.deps, ctx.tool.name);
     const { db } = deps;
-    const { order, delayDays, now } = await checkUpdate(deps, args, meta(ctx));
-    const updatedAt = now.toISOString();
-    const details = JSON.stringify({
-      from: order.delivery_date,
-      to: args.new_date,
-      delay_days_before: order.delay_days,
-      delay_days_after: delayDays,
-      ...(args.reason ? { reason: args.reason } : {}),
-    });
-    // One batch = one transaction. Both statements are guarded by the state read above (delivery_date and
-    // updated_at act as a version), so a concurrent change makes both no-ops instead of a lost update.
-    const [event, update] = await db.batch([
-      db
-        .prepare(
-          `INSERT INTO order_events (order_id, kind, details, call_id, created_at)
-           SELECT id, 'delivery_date_changed', ?2, ?3, ?4 FROM orders WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6`,
-        )
-        .bind(order.id, details, ctx.call.id, updatedAt, order.delivery_date, order.updated_at),
-      db
-        .prepare('UPDATE orders SET delivery_date = ?2, delay_days = ?3, updated_at = ?4 WHERE id = ?1 AND delivery_date = ?5 AND updated_at = ?6')
-        .bind(order.id, args.new_date, delayDays, updatedAt, order.delivery_date, order.updated_at),
-    ]);
+    const { order, move, now } = await checkUpdate(deps, args, meta(ctx));
+    // One batch = one transaction, guarded by the state read above: a concurrent change makes both statements no-ops
+    // instead of a lost update.
+    const [event, update] = await db.batch(moveStatements(db, { order, move, reason: args.reason, callId: ctx.call.id, updatedAt: now.toISOString() }));
     if (update?.meta.changes !== 1 || event?.meta.changes !== 1) {
       throw new ToolError('execution-failed', `Order ${order.id} changed while this call ran; nothing was written. Query it again.`, {
         ...meta(ctx),
@@ -106,8 +102,9 @@ export const updateDeliveryDate = defineDemoTool({
       order_id: order.id,
       previous_date: order.delivery_date,
       delivery_date: args.new_date,
-      delay_days: delayDays,
-      status: order.status,
+      delay_days: move.delayDays,
+      status: move.status,
+      previous_status: order.status,
       event_id: event.meta.last_row_id,
     };
   },

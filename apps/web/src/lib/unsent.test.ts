@@ -1,0 +1,52 @@
+import { type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
+import { describe, expect, it } from 'vitest';
+import { continuationUnsent, unsentDecision } from './unsent.ts';
+
+const question: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1003 to 2027-02-01' }] };
+const answer = (state: string, extra: Record<string, unknown> = {}): EdgetoolUIMessage =>
+  ({
+    id: 'a1',
+    role: 'assistant',
+    parts: [{ type: 'step-start' }, { type: 'tool-update_delivery_date', toolCallId: 'c1', state, input: { order_id: 'A-1003' }, ...extra }],
+  }) as EdgetoolUIMessage;
+const approved = [question, answer('approval-responded', { approval: { id: 'ap1', approved: true } })];
+const denied = [question, answer('approval-responded', { approval: { id: 'ap1', approved: false, reason: 'no' } })];
+
+describe('continuationUnsent', () => {
+  it('a decision whose continuation failed, or that a reload brought back before it went: send it again', () => {
+    for (const messages of [approved, denied]) {
+      expect(continuationUnsent(messages, { busy: false, failed: true, sentHere: true })).toBe(true);
+      expect(continuationUnsent(messages, { busy: false, failed: false, sentHere: false })).toBe(true);
+    }
+  });
+
+  it('not while its continuation is on its way, nor after a request of this page ended without an error (a stop)', () => {
+    expect(continuationUnsent(approved, { busy: true, failed: false, sentHere: true })).toBe(false);
+    expect(continuationUnsent(approved, { busy: true, failed: false, sentHere: false })).toBe(false);
+    expect(continuationUnsent(approved, { busy: false, failed: false, sentHere: true })).toBe(false);
+  });
+
+  it('a browser result the server has not sealed is an answer to send too', () => {
+    expect(continuationUnsent([question, answer('output-available', { output: {} })], { busy: false, failed: true, sentHere: true })).toBe(true);
+  });
+
+  it('nothing to send: a call still waiting for the user, an outcome the server sent (sealed), a question of the user', () => {
+    const state = { busy: false, failed: true, sentHere: false };
+    expect(continuationUnsent([question, answer('approval-requested', { approval: { id: 'ap1' } })], state)).toBe(false);
+    const sealed = answer('output-available', { output: {} });
+    sealed.parts.push({ type: SEAL_PART, id: 'c1', data: { toolCallId: 'c1', toolName: 'update_delivery_date', seal: 'et1.k1.seal' } } as never);
+    expect(continuationUnsent([question, sealed], state)).toBe(false);
+    expect(continuationUnsent([question], state)).toBe(false);
+  });
+});
+
+describe('unsentDecision', () => {
+  it('names the decision of a call approved or denied whose outcome has not come', () => {
+    expect(unsentDecision({ status: 'approved', partState: 'approval-responded' })).toBe('approval');
+    expect(unsentDecision({ status: 'denied', partState: 'approval-responded' })).toBe('denial');
+    expect(unsentDecision({ status: 'denied', partState: 'output-denied' })).toBeUndefined();
+    expect(unsentDecision({ status: 'done', partState: 'output-available' })).toBeUndefined();
+    expect(unsentDecision({ status: 'interrupted', partState: 'approval-responded' })).toBeUndefined();
+    expect(unsentDecision({ status: 'expired', partState: 'approval-responded' })).toBeUndefined();
+  });
+});

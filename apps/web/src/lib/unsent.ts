@@ -1,0 +1,33 @@
+import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { shouldContinue, type ToolCallView } from '@edgetool/react';
+
+/** What {@link continuationUnsent} reads beside the messages. */
+export interface UnsentState {
+  /** A response streams or a browser tool runs (`useEdgeChat`'s `busy`): a continuation is on its way, or not due yet. */
+  readonly busy: boolean;
+  /** The last request of this chat failed (`useChat`'s status `error`). */
+  readonly failed: boolean;
+  /** This page sent a request of this chat since it loaded. */
+  readonly sentHere: boolean;
+}
+
+/**
+ * Whether the last answer holds answers the server has not taken (an approval, a denial, a browser result), due to
+ * go as a continuation, with nothing on its way: the continuation that carried them failed (no answer, a gateway's
+ * 502 or 504), or the page was reloaded before it went or came back. Sending it again is safe: the ticket of a call
+ * the server never saw is still unused, and one whose call ran is answered from the result the server recorded. Not
+ * while it is on its way, and not after a request of this page that ended without an error (stopped on purpose).
+ */
+export function continuationUnsent(messages: readonly EdgetoolUIMessage[], state: UnsentState): boolean {
+  if (state.busy || !shouldContinue({ messages })) return false;
+  return state.failed || !state.sentHere;
+}
+
+/**
+ * The decision a card shows as not taken by the server yet (`approval` or `denial`): a call of the last answer that
+ * the user approved or denied, whose continuation has not brought its outcome. `undefined` for any other call.
+ */
+export function unsentDecision(view: Pick<ToolCallView, 'status' | 'partState'>): 'approval' | 'denial' | undefined {
+  if (view.partState !== 'approval-responded') return undefined;
+  return view.status === 'approved' ? 'approval' : view.status === 'denied' ? 'denial' : undefined;
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress, LOCAL_CLIENT } from './client-address.ts';
+
+const from = (value?: string) => clientAddress(new Request('http://localhost/', value === undefined ? {} : { headers: { 'CF-Connecting-IP': value } }));
+
+describe('clientAddress', () => {
+  it('an IPv4 address is the client as it is', () => {
+    expect(from('203.0.113.7')).toBe('203.0.113.7');
+    expect(from(' 198.51.100.255 ')).toBe('198.51.100.255');
+  });
+
+  it('an IPv6 address is its /64, however it is written: the rest of the address is the client’s to pick', () => {
+    const key = '2001:db8:85a3:8d3::/64';
+    for (const address of ['2001:db8:85a3:8d3:1319:8a2e:370:7348', '2001:0DB8:85A3:08D3::1', '2001:db8:85a3:8d3::', '2001:db8:85a3:8d3:0:0:0:ffff']) {
+      expect(from(address)).toBe(key);
+    }
+    expect(from('2001:db8:85a3:8d4::1')).not.toBe(key);
+    expect(from('::1')).toBe('0:0:0:0::/64');
+    expect(from('2001:db8::')).toBe('2001:db8:0:0::/64');
+  });
+
+  it('an IPv4-mapped IPv6 address is its IPv4 address', () => {
+    expect(from('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(from('::ffff:cb00:7107')).toBe('203.0.113.7');
+  });
+
+  it('no header, or a value that is no address, is the one local client', () => {
+    for (const value of [undefined, '', 'localhost', '256.1.1.1', '1.2.3', '2001:db8::1::2', '2001:db8:1:2:3:4:5:6:7', '12345::', 'g::1', '1:2:3:4:5:6:7']) {
+      expect(from(value)).toBe(LOCAL_CLIENT);
+    }
+  });
+});

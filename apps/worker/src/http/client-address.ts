@@ -1,0 +1,51 @@
+/** The client of a request as the demo's rate limits know it when the header is missing (local dev, tests). */
+export const LOCAL_CLIENT = 'local';
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const HEXTET = /^[0-9a-f]{1,4}$/;
+
+/** The eight 16-bit groups of an IPv6 address (`::` and a trailing dotted IPv4 allowed), or `undefined`. */
+function ipv6Groups(text: string): number[] | undefined {
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (half: string | undefined): number[] | undefined => {
+    if (half === undefined || half === '') return [];
+    const groups: number[] = [];
+    const parts = half.split(':');
+    for (const [index, part] of parts.entries()) {
+      if (index === parts.length - 1 && IPV4.test(part)) {
+        const [a = 0, b = 0, c = 0, d = 0] = part.split('.').map(Number);
+        groups.push(a * 256 + b, c * 256 + d);
+      } else if (HEXTET.test(part)) groups.push(Number.parseInt(part, 16));
+      else return undefined;
+    }
+    return groups;
+  };
+  const head = parse(halves[0]);
+  const tail = parse(halves[1]);
+  if (head === undefined || tail === undefined) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  return [...head, ...new Array<number>(missing).fill(0), ...tail];
+}
+
+/**
+ * Whose budget a request spends, from `CF-Connecting-IP` (which Cloudflare's edge sets, so a client cannot pick it):
+ * an IPv4 address as it is, an IPv6 address as its /64 (one subscriber's network: a client there picks any address of
+ * it for free; an IPv4-mapped one as the IPv4 address), and {@link LOCAL_CLIENT} without the header or with a value
+ * that is no address (`wrangler dev` and the tests may send none).
+ */
+export function clientAddress(request: Pick<Request, 'headers'>): string {
+  const value = request.headers.get('cf-connecting-ip')?.trim().toLowerCase() ?? '';
+  if (IPV4.test(value)) return value;
+  const groups = value.includes(':') ? ipv6Groups(value) : undefined;
+  if (groups === undefined) return LOCAL_CLIENT;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
