@@ -177,6 +177,9 @@ test.describe('the composer', () => {
     await expect(banner).toContainText('The request got no answer');
     await expect(banner).toContainText('The server answers again: Retry sends the request again.');
     await expect(banner).not.toContainText('Start the worker');
+    // Nor that it is down, beside the hint that it answers again.
+    await expect(banner).toContainText('The request failed before the server answered it');
+    await expect(banner).not.toContainText('unreachable');
     await page.getByTestId('error-retry').click();
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
     await idle(page);

@@ -15,6 +15,12 @@ export function ErrorBanner(props: {
 }): ReactElement {
   const { error, context, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
   const kind = errorHint(error, context);
+  // The hook's words for a request that got no answer say the server is down; once its health check answers, they
+  // would contradict the hint beside them ("The server answers again").
+  const message =
+    error.kind === 'unreachable' && error.status === undefined && context.server === 'online'
+      ? 'The request failed before the server answered it (the connection was refused or dropped).'
+      : error.message;
   const hint =
     kind === 'unreachable' ? (
       <>
@@ -48,7 +54,7 @@ export function ErrorBanner(props: {
           {error.status ? ` (HTTP ${error.status})` : ''}
         </strong>
         <span className="error-message">
-          {error.code !== 'unreachable' && error.code !== 'stream-error' ? <code>{error.code}</code> : null} {error.message}
+          {error.code !== 'unreachable' && error.code !== 'stream-error' ? <code>{error.code}</code> : null} {message}
         </span>
         {hint ? <span className="error-hint">{hint}</span> : null}
       </div>
