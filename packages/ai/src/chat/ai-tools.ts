@@ -5,10 +5,9 @@ import {
   argumentEdits,
   availableTools,
   CallContext,
-  coerceToSchema,
   createExecutor,
   createSerializer,
-  dropOptionalNulls,
+  fitArguments,
   type ModelContent,
   outcomeModelText,
   type RunContext,
@@ -174,10 +173,9 @@ export async function approvalStatus(
   }
   // The executor reads a strict model's nulls as absent (`policy.strict`) and coerces (`policy.coerce`) before it
   // validates: decide on the same input, or a quoted number or a left-out optional argument skips the human.
-  const sent = tool.policy.strict ? dropOptionalNulls(input, tool.jsonSchema) : input;
   let checked: Awaited<ReturnType<typeof validateWithSchema>>;
   try {
-    checked = await validateWithSchema(tool.input, tool.policy.coerce ? coerceToSchema(sent, tool.jsonSchema) : sent);
+    checked = await validateWithSchema(tool.input, fitArguments(input, tool.jsonSchema, tool.policy));
   } catch {
     // A schema that throws (a remote tool's `$ref` to nowhere): the executor refuses the call as invalid-input.
     return 'not-applicable';

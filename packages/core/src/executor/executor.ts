@@ -10,7 +10,7 @@ import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
-import { fitToSchema } from '../schema/schema-branches.ts';
+import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
@@ -345,8 +345,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let validation: ValidationResult<unknown>;
     try {
       // Quoted primitives coerced (`policy.coerce`); a strict model's `null` for an optional argument read as absent (`policy.strict`).
-      const { coerce, strict } = tool.policy;
-      const candidate = coerce || strict ? fitToSchema(proposed, tool.jsonSchema, coerce, strict) : proposed;
+      const candidate = fitArguments(proposed, tool.jsonSchema, tool.policy);
       const checked = validateWithSchema(tool.input, candidate);
       const validated = checked instanceof Promise ? await orAbort(checked, signal) : checked;
       if (validated === ABORTED) return early(call, tool, proposed, started, abortError(signal as AbortSignal, meta), run);

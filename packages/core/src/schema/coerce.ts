@@ -11,3 +11,14 @@ import { fitToSchema } from './schema-branches.ts';
 export function coerceToSchema(value: unknown, schema: JsonSchema | undefined): unknown {
   return fitToSchema(value, schema, true, false);
 }
+
+/**
+ * The arguments a tool's policy validates: quoted primitives coerced (`coerce`) and a strict model's `null`s for
+ * optional arguments left out (`strict`), in one walk. The executor and the chat loop's approval decision both read
+ * arguments through it, so a human is asked about exactly the input the tool will run with.
+ */
+export function fitArguments(value: unknown, schema: JsonSchema | undefined, policy: { readonly coerce?: boolean | undefined; readonly strict?: boolean | undefined }): unknown {
+  const coerce = policy.coerce === true;
+  const strict = policy.strict === true;
+  return coerce || strict ? fitToSchema(value, schema, coerce, strict) : value;
+}
