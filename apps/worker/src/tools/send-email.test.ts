@@ -76,6 +76,25 @@ describe('send_email', () => {
     expect((await outbox()).map((r) => r.idempotency_key).sort()).toEqual(['send_email:conv-1:call-a', 'send_email:conv-1:call-b', 'send_email:conv-2:call-a']);
   });
 
+  it('reads its order once per call for the check and the approval card (the executor runs both on one context)', async () => {
+    let reads = 0;
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key !== 'prepare') return Reflect.get(target, key, target);
+        return (sql: string) => {
+          if (/FROM orders/i.test(sql)) reads++;
+          return target.prepare(sql);
+        };
+      },
+    });
+    const pending = await call('send_email', args, { run: testRun({ deps: { db } }) });
+    expect(pending.outcome.type).toBe('approval-required');
+    expect(reads).toBe(1);
+    // A new call reads again: nothing is kept across calls.
+    await call('send_email', args, { run: testRun({ deps: { db } }) });
+    expect(reads).toBe(2);
+  });
+
   it('refuses an unknown order before asking for approval', async () => {
     const result = await call('send_email', { ...args, order_id: 'A-0000' });
     expect(describeOutcome(result.outcome)).toBe('invalid-input');

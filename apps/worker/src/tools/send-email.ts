@@ -1,8 +1,8 @@
 import type { ToolContext } from '@edgetool/core';
 import * as v from 'valibot';
 import { LOCAL_CLIENT } from '../http/client-address.ts';
-import { defineDemoTool, nowFrom, requireDeps } from './deps.ts';
-import { orderIdSchema, requireOrder } from './orders.ts';
+import { type DemoDeps, defineDemoTool, nowFrom, requireDeps } from './deps.ts';
+import { type Order, orderIdSchema, requireOrder } from './orders.ts';
 
 const input = v.object({
   order_id: orderIdSchema,
@@ -40,6 +40,19 @@ export function emailIdempotencyKey(ctx: Pick<ToolContext, 'call' | 'run'>): str
 
 const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });
 
+/** The order each call's context read, so its `check` and its approval card share one D1 read (one per call, never across calls). */
+const ordersRead = new WeakMap<object, Promise<Order>>();
+
+/** The order of this call, read once per context (a missing one throws the same model-readable error each time). */
+function orderOf(ctx: ToolContext<unknown, DemoDeps>, orderId: string): Promise<Order> {
+  let read = ordersRead.get(ctx);
+  if (read === undefined) {
+    read = requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, orderId, meta(ctx));
+    ordersRead.set(ctx, read);
+  }
+  return read;
+}
+
 /**
  * Queues an e-mail to an order's customer in the outbox (nothing leaves the Worker). Needs approval, and spends the
  * EMAIL_LIMITER rate limit (10 per client address per minute).
@@ -57,11 +70,11 @@ export const sendEmail = defineDemoTool({
     editable: ['subject', 'body'],
     // Before the approval, in the executor and in the chat loop alike: no approval for mail to an order that does not exist.
     check: async ({ order_id }, ctx) => {
-      await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
+      await orderOf(ctx, order_id);
     },
     // The recipient is not in the arguments: the card names who the mail goes to, as the order says.
     approvalReason: async ({ order_id }, ctx) => {
-      const order = await requireOrder(requireDeps(ctx.run.deps, ctx.tool.name).db, order_id, meta(ctx));
+      const order = await orderOf(ctx, order_id);
       return `Sends this e-mail to ${order.customer} <${order.email}> about order ${order.id}.`;
     },
     // A deployment without the EMAIL_LIMITER binding never offers the tool: it would refuse every call (no limit, no mail).
