@@ -1,10 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startFakeOpenAI } from '@edgetool/fake-openai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const lines: string[] = [];
+// The examples talk to 127.0.0.1 at most: a model (or anything) they would reach elsewhere fails the test, offline.
+const realFetch = globalThis.fetch;
+beforeEach(() => {
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== '127.0.0.1') return Promise.reject(new Error(`The examples fetch only 127.0.0.1 in tests, not ${url.origin}.`));
+    return realFetch(input, init);
+  });
+});
 afterEach(() => {
   lines.length = 0;
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   vi.resetModules();
 });
 const capture = () => vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
@@ -48,6 +59,48 @@ describe('README examples', () => {
       'update_delivery_date waits for approval',
       expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/),
     ]);
+  });
+
+  it('the chat example takes its model from the environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API', async () => {
+    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+      vi.stubEnv('OPENAI_API', 'chat');
+      fake.enqueue(
+        { text: 'Order A-1001 has shipped.' },
+        { toolCalls: [{ name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] },
+        { text: 'It now arrives on 2026-12-24.' },
+      );
+      capture();
+      await import('./chat.ts');
+      expect(lines).toEqual(['Order A-1001 has shipped.', 'update_delivery_date waits for approval', 'It now arrives on 2026-12-24. 2026-12-24']);
+      expect(fake.requests.map(({ endpoint, model }) => `${endpoint} ${model}`)).toEqual(['chat gpt-test', 'chat gpt-test', 'chat gpt-test']);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the job and settings examples take their model from the environment too', async () => {
+    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+      fake.enqueue(
+        { toolCalls: [{ name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] },
+        { text: 'Moved.' },
+        { text: 'A-1001 has shipped.', usage: { inputTokens: 12, outputTokens: 5 } },
+      );
+      capture();
+      await import('./job.ts');
+      await import('./settings.ts');
+      expect(lines).toEqual(['update_delivery_date waits for approval 2026-12-01', 'Moved. 2026-12-24', 'A-1001 has shipped.', '12 in, 5 out, 17 in all']);
+      expect(fake.requests.map(({ endpoint, model }) => `${endpoint} ${model}`)).toEqual(['responses gpt-test', 'responses gpt-test', 'responses gpt-test']);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('the job example: a text turn waits for the approval, then runs the write once', async () => {
