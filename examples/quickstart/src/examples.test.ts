@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { respondToApproval } from '@edgetool/ai/testing';
 import { startFakeOpenAI } from '@edgetool/fake-openai';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const lines: string[] = [];
@@ -19,6 +22,26 @@ afterEach(() => {
   vi.resetModules();
 });
 const capture = () => vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+
+/** The UI message chunks of an SSE response of the AI SDK's UI message protocol. */
+async function chunksOf(response: Response): Promise<UIMessageChunk[]> {
+  const lines = (await response.text()).split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]');
+  return lines.map((line) => JSON.parse(line.slice('data: '.length)) as UIMessageChunk);
+}
+
+/** The assistant message `useChat` folds from those chunks. */
+async function assistantMessage(chunks: readonly UIMessageChunk[]): Promise<EdgetoolUIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let message: EdgetoolUIMessage | undefined;
+  for await (const folded of readUIMessageStream<EdgetoolUIMessage>({ stream })) message = folded;
+  if (message === undefined) throw new Error('the stream carried no message');
+  return message;
+}
 
 describe('README examples', () => {
   it('the 30-second example prints a result, a timing line and a readable validation error', async () => {
@@ -219,7 +242,36 @@ describe('README examples', () => {
     ]);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  it('the Worker example: a destructive call waits for its approval, a forged approval is a 403 that names the call, the genuine one runs', async () => {
+    const { default: worker } = await import('./worker.ts');
+    const env = { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' };
+    const post = (body: unknown) => worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(body) }), env);
+    const user: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: '/cancel_order {"order_id":"A-1001"}' }] };
+
+    const asked = await post({ id: 'conv-1', messages: [user], mode: 'internal' });
+    expect(asked.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const chunks = await chunksOf(asked);
+    expect(chunks.map((chunk) => chunk.type)).toContain('tool-approval-request');
+    expect(chunks.map((chunk) => chunk.type)).not.toContain('tool-output-available');
+    const assistant = await assistantMessage(chunks);
+    const part = assistant.parts.find((p) => p.type === 'tool-cancel_order') as { toolCallId: string; input: unknown } | undefined;
+    expect(part?.input).toEqual({ order_id: 'A-1001' });
+    const toolCallId = part?.toolCallId ?? '';
+    const approved = respondToApproval([user, assistant], toolCallId, true);
+
+    // Another order under the same ticket: refused before anything runs, with the body useEdgeChat reads.
+    const forged = structuredClone(approved);
+    const forgedPart = forged[1]?.parts.find((p) => p.type === 'tool-cancel_order') as { input: unknown };
+    forgedPart.input = { order_id: 'A-2002' };
+    const refused = await post({ id: 'conv-1', messages: forged, mode: 'internal' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { code: 'ticket-invalid', message: expect.any(String), reason: 'mismatch', toolCallId } });
+
+    const done = await chunksOf(await post({ id: 'conv-1', messages: approved, mode: 'internal' }));
+    expect(done).toContainEqual(expect.objectContaining({ type: 'tool-output-available', toolCallId, output: 'Cancelled A-1001' }));
+  });
+
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
