@@ -24,8 +24,8 @@ const updateDeliveryDate = defineTool({
   },
 });
 
-// No OPENAI_API_KEY here: the offline model answers. Set it (and OPENAI_BASE_URL, OPENAI_MODEL) for a real one.
-const { model } = createModelFromEnv({ OPENAI_API_KEY: process.env.OPENAI_API_KEY });
+// Without OPENAI_API_KEY the offline model answers; set it (and OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API) for a real one.
+const { model } = createModelFromEnv(process.env);
 const agent = createChatAgent({
   model,
   tools: [queryOrder, updateDeliveryDate],

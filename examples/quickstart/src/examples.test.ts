@@ -1,13 +1,47 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { respondToApproval } from '@edgetool/ai/testing';
+import { startFakeOpenAI } from '@edgetool/fake-openai';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const lines: string[] = [];
+// The examples talk to 127.0.0.1 at most: a model (or anything) they would reach elsewhere fails the test, offline.
+const realFetch = globalThis.fetch;
+beforeEach(() => {
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== '127.0.0.1') return Promise.reject(new Error(`The examples fetch only 127.0.0.1 in tests, not ${url.origin}.`));
+    return realFetch(input, init);
+  });
+});
 afterEach(() => {
   lines.length = 0;
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   vi.resetModules();
 });
 const capture = () => vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+
+/** The UI message chunks of an SSE response of the AI SDK's UI message protocol. */
+async function chunksOf(response: Response): Promise<UIMessageChunk[]> {
+  const lines = (await response.text()).split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]');
+  return lines.map((line) => JSON.parse(line.slice('data: '.length)) as UIMessageChunk);
+}
+
+/** The assistant message `useChat` folds from those chunks. */
+async function assistantMessage(chunks: readonly UIMessageChunk[]): Promise<EdgetoolUIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let message: EdgetoolUIMessage | undefined;
+  for await (const folded of readUIMessageStream<EdgetoolUIMessage>({ stream })) message = folded;
+  if (message === undefined) throw new Error('the stream carried no message');
+  return message;
+}
 
 describe('README examples', () => {
   it('the 30-second example prints a result, a timing line and a readable validation error', async () => {
@@ -48,6 +82,48 @@ describe('README examples', () => {
       'update_delivery_date waits for approval',
       expect.stringMatching(/delivery_date 2026-12-24\. 2026-12-24$/),
     ]);
+  });
+
+  it('the chat example takes its model from the environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API', async () => {
+    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+      vi.stubEnv('OPENAI_API', 'chat');
+      fake.enqueue(
+        { text: 'Order A-1001 has shipped.' },
+        { toolCalls: [{ name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] },
+        { text: 'It now arrives on 2026-12-24.' },
+      );
+      capture();
+      await import('./chat.ts');
+      expect(lines).toEqual(['Order A-1001 has shipped.', 'update_delivery_date waits for approval', 'It now arrives on 2026-12-24. 2026-12-24']);
+      expect(fake.requests.map(({ endpoint, model }) => `${endpoint} ${model}`)).toEqual(['chat gpt-test', 'chat gpt-test', 'chat gpt-test']);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the job and settings examples take their model from the environment too', async () => {
+    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+      fake.enqueue(
+        { toolCalls: [{ name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] },
+        { text: 'Moved.' },
+        { text: 'A-1001 has shipped.', usage: { inputTokens: 12, outputTokens: 5 } },
+      );
+      capture();
+      await import('./job.ts');
+      await import('./settings.ts');
+      expect(lines).toEqual(['update_delivery_date waits for approval 2026-12-01', 'Moved. 2026-12-24', 'A-1001 has shipped.', '12 in, 5 out, 17 in all']);
+      expect(fake.requests.map(({ endpoint, model }) => `${endpoint} ${model}`)).toEqual(['responses gpt-test', 'responses gpt-test', 'responses gpt-test']);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('the job example: a text turn waits for the approval, then runs the write once', async () => {
@@ -166,7 +242,36 @@ describe('README examples', () => {
     ]);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  it('the Worker example: a destructive call waits for its approval, a forged approval is a 403 that names the call, the genuine one runs', async () => {
+    const { default: worker } = await import('./worker.ts');
+    const env = { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' };
+    const post = (body: unknown) => worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(body) }), env);
+    const user: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: '/cancel_order {"order_id":"A-1001"}' }] };
+
+    const asked = await post({ id: 'conv-1', messages: [user], mode: 'internal' });
+    expect(asked.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const chunks = await chunksOf(asked);
+    expect(chunks.map((chunk) => chunk.type)).toContain('tool-approval-request');
+    expect(chunks.map((chunk) => chunk.type)).not.toContain('tool-output-available');
+    const assistant = await assistantMessage(chunks);
+    const part = assistant.parts.find((p) => p.type === 'tool-cancel_order') as { toolCallId: string; input: unknown } | undefined;
+    expect(part?.input).toEqual({ order_id: 'A-1001' });
+    const toolCallId = part?.toolCallId ?? '';
+    const approved = respondToApproval([user, assistant], toolCallId, true);
+
+    // Another order under the same ticket: refused before anything runs, with the body useEdgeChat reads.
+    const forged = structuredClone(approved);
+    const forgedPart = forged[1]?.parts.find((p) => p.type === 'tool-cancel_order') as { input: unknown };
+    forgedPart.input = { order_id: 'A-2002' };
+    const refused = await post({ id: 'conv-1', messages: forged, mode: 'internal' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { code: 'ticket-invalid', message: expect.any(String), reason: 'mismatch', toolCallId } });
+
+    const done = await chunksOf(await post({ id: 'conv-1', messages: approved, mode: 'internal' }));
+    expect(done).toContainEqual(expect.objectContaining({ type: 'tool-output-available', toolCallId, output: 'Cancelled A-1001' }));
+  });
+
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

@@ -16,7 +16,7 @@ const updateDeliveryDate = defineTool({
   },
 });
 
-const { model } = createModelFromEnv({ OPENAI_API_KEY: process.env.OPENAI_API_KEY });
+const { model } = createModelFromEnv(process.env);
 const agent = createChatAgent({
   model,
   tools: [updateDeliveryDate],

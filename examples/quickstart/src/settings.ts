@@ -14,7 +14,7 @@ const queryOrder = defineTool({
   execute: ({ order_id }) => ({ order_id, status: 'shipped' }),
 });
 
-const { model } = createModelFromEnv({ OPENAI_API_KEY: process.env.OPENAI_API_KEY });
+const { model } = createModelFromEnv(process.env);
 const agent = createChatAgent({
   model,
   tools: [queryOrder],

@@ -21,6 +21,7 @@ const EXAMPLES = [
   'edits.ts',
   'errors.ts',
   'chat.ts',
+  'worker.ts',
   'job.ts',
   'progress.ts',
   'usage.ts',

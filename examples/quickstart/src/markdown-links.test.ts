@@ -1,0 +1,111 @@
+// The repository's Markdown links resolve: every relative link (README.md, packages/*/README.md, docs/*.md, …) names
+// a file or folder that exists, and every `#anchor` one of the target's headings as GitHub slugs them.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+/** Folders that hold no documentation of ours: installs, builds, test output. */
+const SKIPPED = new Set(['node_modules', '.git', '.tools', '.turbo', '.wrangler', 'dist', 'output', 'test-results', 'playwright-report', 'packed', 'coverage']);
+
+/** Every Markdown file under `dir`, as paths relative to the repository. */
+function markdownFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return SKIPPED.has(entry.name) ? [] : markdownFiles(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** The text outside fenced code blocks; a line inside one becomes empty, so line numbers stay. */
+function withoutCodeBlocks(text: string): string {
+  let fence: string | undefined;
+  return text
+    .split('\n')
+    .map((line) => {
+      const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence === undefined && marker !== undefined) fence = marker;
+      else if (fence !== undefined && marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      else if (fence === undefined) return line;
+      return '';
+    })
+    .join('\n');
+}
+
+/** A heading's anchor as GitHub makes it: its text, lower case, without punctuation, spaces as hyphens. */
+function slug(heading: string): string {
+  const text = heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .trim()
+    .toLowerCase();
+  return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+}
+
+/** The anchors a Markdown file has: its headings' slugs (the second of a name gets `-1`), and `<a id>`/`<a name>`. */
+function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const body = withoutCodeBlocks(text);
+  for (const [, heading = ''] of body.matchAll(/^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm)) {
+    const base = slug(heading);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  for (const [, id = ''] of body.matchAll(/<a\s[^>]*\b(?:id|name)="([^"]+)"/g)) anchors.add(id);
+  return anchors;
+}
+
+/** The link targets of a Markdown file, outside code: inline links and images, and reference definitions. */
+function linksOf(text: string): { readonly target: string; readonly line: number }[] {
+  const links: { target: string; line: number }[] = [];
+  withoutCodeBlocks(text)
+    .split('\n')
+    .forEach((raw, index) => {
+      const line = raw.replace(/(`+)[^`]*?\1/g, '');
+      for (const [, target = ''] of line.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ target, line: index + 1 });
+      const definition = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/.exec(line)?.[1];
+      if (definition !== undefined) links.push({ target: definition, line: index + 1 });
+    });
+  return links;
+}
+
+/** What is wrong with one relative link of `file`, or `undefined` when it resolves. */
+function brokenLink(file: string, target: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return undefined;
+  const hash = target.indexOf('#');
+  const path = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
+  const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
+  const resolved = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), path));
+  if (resolved.startsWith('..') || !existsSync(join(ROOT, resolved))) return `no file ${resolved}`;
+  if (anchor === undefined) return undefined;
+  if (!resolved.endsWith('.md')) return /^L\d+(-L\d+)?$/.test(anchor) ? undefined : `#${anchor} in a file that is not Markdown`;
+  return anchorsOf(readFileSync(join(ROOT, resolved), 'utf8')).has(anchor) ? undefined : `no heading #${anchor} in ${resolved}`;
+}
+
+describe('Markdown links', () => {
+  const files = markdownFiles('');
+
+  it('finds the documentation: the READMEs and docs/', () => {
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/react/README.md', 'docs/architecture.md', 'docs/testing.md']));
+  });
+
+  it('slugs headings as GitHub does', () => {
+    expect(slug('The same tools over MCP (`@edgetool/core/mcp`)')).toBe('the-same-tools-over-mcp-edgetoolcoremcp');
+    expect(slug('Tokens a tool spends (`ctx.reportUsage`)')).toBe('tokens-a-tool-spends-ctxreportusage');
+    expect(slug('30-second example')).toBe('30-second-example');
+    expect(slug('Size and speed: the targets we hold, and the three we miss')).toBe('size-and-speed-the-targets-we-hold-and-the-three-we-miss');
+    expect(slug('Decisions (chat loop)')).toBe('decisions-chat-loop');
+    expect(slug('Runtimes (vitest `projects`)')).toBe('runtimes-vitest-projects');
+  });
+
+  it.each(files)('every relative link and anchor in %s resolves', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const broken = linksOf(text).flatMap(({ target, line }) => {
+      const problem = brokenLink(file, target);
+      return problem === undefined ? [] : [`${file}:${line} (${target}): ${problem}`];
+    });
+    expect(broken).toEqual([]);
+  });
+});
