@@ -208,6 +208,24 @@ describe('MCP client against edgetool’s handler', () => {
     await expect.poll(() => seen.signal?.aborted).toBe(true);
   });
 
+  it('an abort stops the remote tool through the session’s notifications/cancelled, when nothing passes the disconnect on', async () => {
+    const server = remote();
+    // A proxy that keeps the upstream request open whatever its client does: only the cancellation can reach the tool.
+    const detached = async (request: Request) => {
+      const body = request.method === 'POST' ? await request.text() : null;
+      return server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+    };
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: detached })).tools() });
+    const controller = new AbortController();
+    Reflect.deleteProperty(seen, 'signal');
+    const running = executor.execute({ id: 'c1', name: 'slow', arguments: '{}' }, { signal: controller.signal });
+    await expect.poll(() => seen.signal).toBeDefined();
+    controller.abort();
+    expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+    expect(seen.signal?.reason).toMatchObject({ message: 'The caller aborted the tool call.' });
+  });
+
   it('a local timeout ends a remote call that hangs', async () => {
     const client = await connectMcp({ url: URL_, fetch: remote().fetch });
     const executor = createExecutor({ registry: await client.tools({ only: ['slow'], policy: { timeoutMs: 30 } }) });

@@ -629,3 +629,113 @@ describe('MCP handler: slow clients and throwing registries', () => {
     expect(streamed).not.toContain('database unavailable');
   });
 });
+
+describe('MCP handler: cancellation', () => {
+  /** A tool that runs until its signal aborts (it then returns), or until `finish()`; `started` settles when it runs. */
+  function waiting() {
+    const reasons: unknown[] = [];
+    let finish: (value: string) => void = () => {};
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tool = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'waiting' });
+        started();
+        return new Promise<string>((resolve) => {
+          finish = resolve;
+          ctx.signal.addEventListener('abort', () => {
+            reasons.push(ctx.signal.reason);
+            resolve('stopped');
+          });
+        });
+      },
+    });
+    return { tool, reasons, running, finish: (value: string) => finish(value) };
+  }
+
+  const cancel = (session: string | undefined, requestId: unknown) =>
+    rpc('notifications/cancelled', { requestId, reason: 'The user pressed stop.' }, { id: null, headers: session === undefined ? {} : { 'mcp-session-id': session } });
+
+  async function sessionOf(h: ReturnType<typeof handler>): Promise<string> {
+    const answer = await h(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const session = answer.headers.get('mcp-session-id');
+    expect(session).toMatch(/^[\x21-\x7e]{32,}$/);
+    return session as string;
+  }
+
+  it('initialize gives each client its own session id (no state is kept: any request may carry it or none)', async () => {
+    const h = handler();
+    const [a, b] = [await sessionOf(h), await sessionOf(h)];
+    expect(a).not.toBe(b);
+    expect((await h(rpc('ping', undefined, { headers: { 'mcp-session-id': 'never-given' } }))).status).toBe(200);
+    expect((await h(rpc('ping'))).status).toBe(200);
+  });
+
+  it('the same session’s notifications/cancelled aborts the call’s signal, and the POST ends with no response (an empty event stream)', async () => {
+    const { tool, reasons, running } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 7, headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': session } }));
+    await running;
+    const accepted = await h(cancel(session, 7));
+    expect([accepted.status, await accepted.text()]).toEqual([202, '']);
+    const answer = await call;
+    expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([200, 'text/event-stream', '']);
+    expect(reasons).toHaveLength(1);
+    expect(String((reasons[0] as Error).message)).toBe('The user pressed stop.');
+  });
+
+  it('a streamed call (progressToken) that is cancelled keeps the progress it sent and ends its stream without the answer', async () => {
+    const { tool, running } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const headers = { 'mcp-session-id': session };
+    const answer = await h(rpc('tools/call', { name: 'wait', arguments: {}, _meta: { progressToken: 'p' } }, { id: 'call-1' as unknown as number, headers }));
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    await running;
+    expect((await h(cancel(session, 'call-1'))).status).toBe(202);
+    const text = await answer.text();
+    expect(text).toContain('"method":"notifications/progress"');
+    expect(text).not.toContain('"result"');
+  });
+
+  it('a cancel from another session, from no session, or naming another id cancels nothing; finished and unknown ids are ignored', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const [mine, theirs] = [await sessionOf(h), await sessionOf(h)];
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 9, headers: { accept: 'application/json', 'mcp-session-id': mine } }));
+    await running;
+    for (const request of [cancel(theirs, 9), cancel(undefined, 9), cancel(mine, '9'), cancel(mine, 10), cancel(mine, undefined)]) {
+      expect((await h(request)).status).toBe(202);
+    }
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect(await result(await call)).toEqual({ content: [{ type: 'text', text: 'done' }], isError: false });
+    // Finished: a late cancel changes nothing, and the same id can be used again.
+    expect((await h(cancel(mine, 9))).status).toBe(202);
+    expect(reasons).toEqual([]);
+  });
+
+  it('a page of an allowed origin can read its session id (CORS exposes the header), so its cancellations work too', async () => {
+    const h = handler({ allowedOrigins: ['https://app.example'] });
+    const answer = await h(fromOrigin(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {} }), 'https://app.example'));
+    expect(answer.headers.get('mcp-session-id')).not.toBeNull();
+    expect(answer.headers.get('access-control-expose-headers')).toBe('mcp-session-id');
+  });
+
+  it('a call made without a session cannot be cancelled by a notification (nobody can tell whose it is)', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 11, headers: { accept: 'application/json' } }));
+    await running;
+    expect((await h(cancel(undefined, 11))).status).toBe(202);
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect((await result(await call)).isError).toBe(false);
+  });
+});

@@ -65,8 +65,9 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * Serves edgetool tools to MCP clients over Streamable HTTP, as a `fetch` handler (`(request) => Response`) for a
- * Worker route, a Node server or any runtime with web `Request`s. Stateless: no session, no GET stream, so any isolate
- * answers any request. Calls run through the executor: validation, the chain, policies and typed errors, whose text
+ * Worker route, a Node server or any runtime with web `Request`s. Stateless: no GET stream and nothing kept per client
+ * (its session id only names its requests, so its `notifications/cancelled` stops its own call), so any isolate
+ * answers any request. Create it once per isolate. Calls run through the executor: validation, the chain, policies and typed errors, whose text
  * the client's model reads (`isError: true`, so it can correct itself). A call whose request carries a
  * `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's `ctx.progress()`.
  * Authentication is yours: check the request before you hand it over.
@@ -79,6 +80,15 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const allowed = new Set(options.allowedOrigins ?? []);
 
   const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
+  /**
+   * Calls still running, by session and request id: the same session's `notifications/cancelled` aborts one. Only this
+   * handler's (a Worker isolate's) calls; a call made without a session cannot be told from another client's.
+   */
+  const running = new Map<string, AbortController>();
+  const callKey = (request: Request, id: unknown): string | undefined => {
+    const session = request.headers.get('mcp-session-id');
+    return session === null ? undefined : `${session} ${JSON.stringify(id)}`;
+  };
 
   /** Tools an MCP client may call here: server-run, with an implementation, and not always waiting for a human. */
   const servable = (tool: AnyTool): boolean =>
@@ -97,10 +107,13 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     const token = meta?.progressToken;
     const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
     const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+    const key = callKey(request, rpc.id);
+    const cancelled = new AbortController();
+    if (key !== undefined) running.set(key, cancelled);
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
       executor.execute(toolCall, {
         run,
-        signal: request.signal,
+        signal: AbortSignal.any([request.signal, cancelled.signal]),
         ...(approvals === 'client' ? { approval: { approved: true } } : {}),
         ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
       });
@@ -109,24 +122,39 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
      * message the model would have read: the executor's `toolErrorMessage` applies).
      */
     const settle = (result: Promise<ToolCallResult>) =>
-      result.then(
-        (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-        (error: unknown) => {
-          const message = executor.errorMessage(toToolError(error), toolCall);
-          return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
-        },
-      );
-    if (!streams) return Response.json(await settle(execute()), { headers: JSON_HEADERS });
+      result
+        .then(
+          (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+          (error: unknown) => {
+            const message = executor.errorMessage(toToolError(error), toolCall);
+            return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
+          },
+        )
+        .finally(() => {
+          if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+        });
+    if (!streams) {
+      const answer = await settle(execute());
+      // MCP: no response for a cancelled request; the POST still needs an answer, a stream that ends with no message.
+      return cancelled.signal.aborted ? sseResponse(async () => {}) : Response.json(answer, { headers: JSON_HEADERS });
+    }
     return sseResponse(async (send) => {
       const progress = progressNotifier(token as RpcId);
       const answer = await settle(
         execute((report) => {
           const notification = progress(report);
-          if (notification !== undefined) send(notification, true);
+          if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
         }),
       );
-      send(answer, false);
+      if (!cancelled.signal.aborted) send(answer, false);
     });
+  }
+
+  /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
+  function cancel(params: Record<string, unknown>, request: Request): void {
+    const key = callKey(request, params.requestId);
+    const reason = typeof params.reason === 'string' ? params.reason : 'The MCP client cancelled the request.';
+    if (key !== undefined) running.get(key)?.abort(new DOMException(reason, 'AbortError'));
   }
 
   async function answer(rpc: RpcRequest, request: Request): Promise<Response> {
@@ -140,7 +168,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
           serverInfo: { name: options.name, version: options.version },
           ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         };
-        return Response.json({ jsonrpc: '2.0', id: rpc.id, result }, { headers: JSON_HEADERS });
+        // A session id names this client's requests (its cancellations reach only its own calls); nothing is kept for it.
+        return Response.json({ jsonrpc: '2.0', id: rpc.id, result }, { headers: { ...JSON_HEADERS, 'mcp-session-id': crypto.randomUUID() } });
       }
       case 'ping':
         return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
@@ -202,7 +231,11 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       return rpcError(null, PARSE_ERROR, 'Parse error: the body is not JSON.', 400);
     }
     const rpc = readRequest(message);
-    if (rpc === 'notification') return new Response(null, { status: 202 });
+    if (rpc === 'notification') {
+      const { method, params } = message as Record<string, unknown>;
+      if (method === 'notifications/cancelled' && typeof params === 'object' && params !== null) cancel(params as Record<string, unknown>, request);
+      return new Response(null, { status: 202 });
+    }
     if (rpc === undefined) return rpcError(null, INVALID_REQUEST, 'Invalid request: one JSON-RPC 2.0 message with a `method` (batches are not supported).', 400);
     try {
       return await answer(rpc, request);
@@ -213,9 +246,10 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   }
 }
 
-/** The answer, readable by a browser page of `origin`. */
+/** The answer, readable by a browser page of `origin` (its session id too). */
 function withOrigin(response: Response, origin: string): Response {
   response.headers.set('access-control-allow-origin', origin);
+  response.headers.set('access-control-expose-headers', 'mcp-session-id');
   response.headers.append('vary', 'Origin');
   return response;
 }
