@@ -134,7 +134,7 @@ describe('MCP handler: the protocol', () => {
     const parse = await post('{"jsonrpc":"2.0",');
     expect(parse.status).toBe(400);
     expect(await parse.json()).toMatchObject({ id: null, error: { code: -32700 } });
-    for (const body of ['[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}', '"ping"', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}']) {
+    for (const body of ['[]', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}', '"ping"', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}']) {
       const answer = await post(body);
       expect(answer.status, body).toBe(400);
       expect(await answer.json()).toMatchObject({ error: { code: -32600 } });
@@ -737,5 +737,91 @@ describe('MCP handler: cancellation', () => {
     expect(reasons).toEqual([]);
     finish('done');
     expect((await result(await call)).isError).toBe(false);
+  });
+});
+
+describe('MCP handler: JSON-RPC batches (MCP 2025-03-26 only)', () => {
+  const post = (h: ReturnType<typeof handler>, messages: unknown, headers: Record<string, string> = {}) =>
+    h(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(messages) }));
+
+  it('a 2025-03-26 client (or one that sends no MCP-Protocol-Version) gets one answer per request, in one JSON array', async () => {
+    const h = handler();
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'two', method: 'tools/call', params: { name: 'query_order', arguments: { order_id: 'A-1001' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'scan', arguments: { steps: 1 }, _meta: { progressToken: 'p' } } },
+      { jsonrpc: '2.0', id: 4, method: 'resources/list' },
+    ];
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }]) {
+      const answer = await post(h, batch, headers);
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'application/json']);
+      // The notification is not answered; a call's progress is not sent in a batch, only its result.
+      expect(await answer.json()).toEqual([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 'two', result: { content: [{ type: 'text', text: '{"order_id":"A-1001","status":"shipped","askedBy":"nobody"}' }], isError: false } },
+        { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: '{"steps":1}' }], isError: false } },
+        { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found: resources/list' } },
+      ]);
+    }
+  });
+
+  it('an invalid member gets its own error; initialize may not be batched; notifications (and client responses) alone get 202', async () => {
+    const h = handler();
+    const mixed = await post(h, [1, { jsonrpc: '2.0', id: 5, method: 'initialize', params: { protocolVersion: '2025-03-26' } }, { jsonrpc: '2.0', id: 6, method: 'ping' }]);
+    expect(await mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 request.' } },
+      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid request: initialize must not be part of a JSON-RPC batch.' } },
+      { jsonrpc: '2.0', id: 6, result: {} },
+    ]);
+    const quiet = await post(h, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 9, result: {} }]);
+    expect([quiet.status, await quiet.text()]).toEqual([202, '']);
+  });
+
+  it('an empty batch, one of more than 32 messages, or a batch at 2025-06-18 or later is refused with a 400 that says why', async () => {
+    const h = handler();
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    for (const [messages, headers, message] of [
+      [[], {}, 'Invalid request: a batch holds 1 to 32 messages.'],
+      [Array.from({ length: 33 }, (_, i) => ({ ...ping, id: i })), {}, 'Invalid request: a batch holds 1 to 32 messages.'],
+      [[ping], { 'mcp-protocol-version': '2025-06-18' }, 'Invalid request: JSON-RPC batches are not supported in MCP 2025-06-18 (only in 2025-03-26).'],
+      [[ping], { 'mcp-protocol-version': '2025-11-25' }, 'Invalid request: JSON-RPC batches are not supported in MCP 2025-11-25 (only in 2025-03-26).'],
+    ] as const) {
+      const answer = await post(h, messages, headers);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+    }
+    expect((await post(h, Array.from({ length: 32 }, (_, i) => ({ ...ping, id: i })))).status).toBe(200);
+  });
+
+  it('a cancellation in a batch reaches its session’s running call', async () => {
+    const reasons: unknown[] = [];
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({}),
+      execute: (_input, ctx) =>
+        new Promise<string>((resolve) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            reasons.push(ctx.signal.reason);
+            resolve('stopped');
+          });
+        }),
+    });
+    const h = handler({ tools: [wait] });
+    const headers = { 'mcp-session-id': 's-1', 'mcp-protocol-version': '2025-03-26' };
+    const call = post(h, [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {} } }], headers);
+    await running;
+    const cancel = await post(h, [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], headers);
+    expect(cancel.status).toBe(202);
+    // No response for the cancelled call: nothing is left to answer, so the POST ends as an empty event stream.
+    const answer = await call;
+    expect([answer.headers.get('content-type'), await answer.text()]).toEqual(['text/event-stream', '']);
+    expect(reasons).toHaveLength(1);
   });
 });
