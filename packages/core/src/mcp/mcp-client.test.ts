@@ -198,6 +198,32 @@ describe('MCP client against edgetool’s handler', () => {
     expect(events.every((e) => e.callId === 'c1' && e.toolName === 'scan')).toBe(true);
   });
 
+  it('a remote tool’s reports with only a message arrive as messages, not as the fractions the server numbered them with', async () => {
+    const talk = defineTool({
+      name: 'talk',
+      description: 'Talks between counts',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (const report of [{ message: 'connecting' }, { message: 'connected' }, { message: 'page 1 of 2', completed: 1, total: 2 }, { message: 'parsing' }]) {
+          ctx.progress(report);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return 'done';
+      },
+    });
+    const handle = createMcpHandler({ tools: [talk], name: 't', version: '1' });
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: handle })).tools() });
+    const events: ToolProgressEvent[] = [];
+    await executor.execute({ id: 'c1', name: 'talk', arguments: '{}' }, { onProgress: (e) => events.push(e) });
+    // "connecting" went as 0 (nothing done yet, which a count of 0 also says), "connected" as ½, "parsing" as 1½.
+    expect(events.map((e) => e.progress)).toEqual([
+      { message: 'connecting', completed: 0 },
+      { message: 'connected' },
+      { message: 'page 1 of 2', completed: 1, total: 2 },
+      { message: 'parsing' },
+    ]);
+  });
+
   it('an abort reaches the remote tool (its request is cancelled), and the local call is aborted', async () => {
     const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
     const controller = new AbortController();
@@ -625,6 +651,41 @@ describe('MCP client: sessions and streams', () => {
     const reports: { completed?: number | undefined }[] = [];
     await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
     expect(reports.map((r) => r.completed)).toEqual([1, 2, 3]);
+  });
+
+  it('a progress without a total that is not a whole number is no count: only its message is reported (and a replay of it is still dropped)', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+      const token = (message.params as { _meta: { progressToken: unknown } })._meta.progressToken;
+      const note = (params: object) => `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...params } })}\n\n`;
+      const answer = `data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
+      const text = [
+        note({ progress: 0, message: 'starting' }),
+        note({ progress: 0.5, message: 'connected' }),
+        note({ progress: 1, total: 2, message: 'page 1 of 2' }),
+        note({ progress: 1.5, message: 'parsing' }),
+        note({ progress: 1.5, message: 'parsing' }), // sent again: not reported twice
+        note({ progress: 1.75, total: 2 }), // with a total, a fraction is a share of it
+        note({ progress: 1.8 }), // nothing but a number that only orders the reports: nothing to report
+        note({ progress: 2, total: 2, message: 'page 2 of 2' }),
+        note({ progress: 3 }), // a whole number without a total: a count
+        answer,
+      ].join('');
+      return new Response(text, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const reports: unknown[] = [];
+    await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+    expect(reports).toEqual([
+      { message: 'starting', completed: 0 },
+      { message: 'connected' },
+      { message: 'page 1 of 2', completed: 1, total: 2 },
+      { message: 'parsing' },
+      { completed: 1.75, total: 2 },
+      { message: 'page 2 of 2', completed: 2, total: 2 },
+      { completed: 3 },
+    ]);
   });
 
   it('answers at most 16 requests of the server per response: a stream of pings does not make one call send thousands', async () => {

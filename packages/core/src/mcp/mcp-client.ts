@@ -471,14 +471,15 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
       if (method === 'notifications/progress' && exchange.onProgress !== undefined) {
         const report = toProgress(params, exchange.progressToken);
+        if (report === undefined) return;
         // Progress only goes up (MCP says so): a report that does not is one sent again (a resumed stream replayed).
-        const completed = report?.completed;
-        if (completed !== undefined) {
-          if (completed <= progressed) return;
-          progressed = completed;
+        const { progress } = params as { progress?: unknown };
+        if (isCount(progress)) {
+          if (progress <= progressed) return;
+          progressed = progress;
         }
         try {
-          if (report !== undefined) exchange.onProgress(report);
+          exchange.onProgress(report);
         } catch {
           // A broken listener must not fail the call.
         }
@@ -780,14 +781,19 @@ function asResponse(message: unknown, id: number): RpcResponse | undefined {
   return message as unknown as RpcResponse;
 }
 
-/** A server's progress notification for `token` as a report, or `undefined` when it is not one. */
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/**
+ * A server's progress notification for `token` as a report, or `undefined` when it is not one (or says nothing). A
+ * `progress` without a `total` that is not a whole number is no count: MCP only asks that progress grows, and
+ * edgetool's server numbers a report with only a message so (1½ after "1 of 2"); its message alone is reported.
+ */
 function toProgress(params: unknown, token: string | undefined): ToolProgress | undefined {
   if (token === undefined || !isObject(params) || params.progressToken !== token) return undefined;
   const { progress, total, message } = params;
-  const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   const report: { message?: string; completed?: number; total?: number } = {};
   if (typeof message === 'string') report.message = message;
-  if (isCount(progress)) report.completed = progress;
+  if (isCount(progress) && (isCount(total) || Number.isInteger(progress))) report.completed = progress;
   if (isCount(total)) report.total = total;
   return Object.keys(report).length > 0 ? report : undefined;
 }
