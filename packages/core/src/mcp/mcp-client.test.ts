@@ -1233,6 +1233,39 @@ describe('MCP client: time limits', () => {
     }
   });
 
+  it('the tools of tools() take the client’s callTimeoutMs as their time limit (60 s by default, none for 0), not a 60 s of their own', async () => {
+    const { server, cancelled } = holding();
+    const limitOf = async (options: { callTimeoutMs?: number }) => (await (await connectMcp({ url: URL_, fetch: server.fetch, ...options })).tools())[0]?.policy.timeoutMs;
+    expect(await limitOf({})).toBe(60_000);
+    expect(await limitOf({ callTimeoutMs: 5_000 })).toBe(5_000);
+    expect(await limitOf({ callTimeoutMs: 0 })).toBeUndefined();
+    expect(await limitOf({ callTimeoutMs: Infinity })).toBeUndefined();
+    // A remote tool that never answers ends at the client's 40 ms through the executor: it waited 60 s.
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 40 });
+    const result = await createExecutor({ registry: await client.tools({ policy: { effects: 'read' } }) }).execute({ id: 'c1', name: 'echo', arguments: '{}' });
+    expect(result.outcome).toMatchObject({ error: { code: 'timeout', message: 'Tool "echo" did not finish within 40 ms.' } });
+    await vi.waitFor(() => expect(cancelled()).toHaveLength(1));
+  });
+
+  it('tools/list has the client’s timeoutMs (30 s by default), whatever callTimeoutMs says: a hung listing does not wait 60 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const server = scripted((m) => {
+        if (m.method === 'initialize') return initialized(m.id);
+        if (m.id === undefined) return new Response(null, { status: 202 });
+        return new Promise<Response>(() => {});
+      });
+      const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 5_000 });
+      const listing = settled(client.tools());
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(listing.done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(listing.error).toMatchObject({ name: 'McpTimeoutError', method: 'tools/list', timeoutMs: 30_000 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a remote tool run by the executor has its policy’s time limit, not the client’s; without one in its policy, the client’s', async () => {
     let answerAfterMs = 100;
     const server = scripted((m) => {
@@ -1246,7 +1279,6 @@ describe('MCP client: time limits', () => {
     const call = { id: 'c1', name: 'echo', arguments: '{}' };
     // The answer comes after the client's 30 ms but within the policy's limit.
     expect((await createExecutor({ registry: await client.tools({ policy: { timeoutMs: 5_000 } }) }).execute(call)).content).toBe('answered');
-    expect((await createExecutor({ registry: await client.tools() }).execute(call)).content).toBe('answered');
     const unbounded = createExecutor({ registry: await client.tools({ policy: { timeoutMs: undefined } }) });
     answerAfterMs = 5_000;
     expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });

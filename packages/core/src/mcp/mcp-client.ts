@@ -32,9 +32,9 @@ export interface McpClientOptions {
    */
   readonly timeoutMs?: number | undefined;
   /**
-   * Time limit in ms of a direct {@link McpClient.callTool} (a call's own `timeoutMs` overrides it); default 60 s, `0`
-   * or `Infinity` for none. A call that reaches it fails with {@link McpTimeoutError} and the server is told
-   * (`notifications/cancelled`). The tools of {@link McpClient.tools} have their policy's `timeoutMs` instead.
+   * Time limit in ms of a tool call (a direct {@link McpClient.callTool}'s own `timeoutMs` overrides it); default 60 s,
+   * `0` or `Infinity` for none. A call that reaches it fails with {@link McpTimeoutError} and the server is told
+   * (`notifications/cancelled`). The tools of {@link McpClient.tools} get it as their policy's `timeoutMs`.
    */
   readonly callTimeoutMs?: number | undefined;
   /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
@@ -93,7 +93,8 @@ export interface McpToolsOptions {
   readonly prefix?: string | undefined;
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
-   * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
+   * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and the client's
+   * `callTimeoutMs` (60 s by default) as `timeoutMs`.
    * What yours sets wins, and what it leaves out comes from these defaults, an `effects` of `undefined` too (set
    * `effects` to decide yourself for a server whose hints you do not trust).
    */
@@ -694,7 +695,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         description: remote.description ?? remote.title ?? remote.name,
         input: jsonSchema(remote.inputSchema, { draft: draftOf(remote.inputSchema) }),
         output: remote.outputSchema === undefined ? undefined : jsonSchema(remote.outputSchema, { draft: draftOf(remote.outputSchema) }),
-        policy: { timeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...policy },
+        // The client's call time limit, unless the policy sets one (none when it is `Infinity`: `0` or `Infinity` given).
+        policy: { ...(callTimeoutMs === Infinity ? {} : { timeoutMs: callTimeoutMs }), ...policy },
         interceptors: opts.interceptors ?? [],
         metadata: { mcp: { server: serverInfo.name, tool: remote.name, annotations: remote.annotations } },
         async execute(input, ctx) {
