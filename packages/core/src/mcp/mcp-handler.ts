@@ -62,7 +62,8 @@ const NOT_A_REQUEST = 'Invalid request: not a JSON-RPC 2.0 request.';
 /** A JSON-RPC error response. */
 const failure = (id: RpcId | null, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
 
-const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response => Response.json(failure(id, code, message), { status, headers: JSON_HEADERS });
+const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response =>
+  Response.json(failure(id, code, message), { status, headers: JSON_HEADERS });
 
 /** The most messages in a batch: one POST must not run an unbounded number of calls (or listings) at once. */
 const MAX_BATCH = 32;
@@ -76,9 +77,10 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * Serves edgetool tools to MCP clients over Streamable HTTP, as a `fetch` handler (`(request) => Response`) for a
  * Worker route, a Node server or any runtime with web `Request`s. Stateless: no GET stream and nothing kept per client
  * (its session id only names its requests, so its `notifications/cancelled` stops its own call), so any isolate
- * answers any request. Create it once per isolate. Calls run through the executor: validation, the chain, policies and typed errors, whose text
- * the client's model reads (`isError: true`, so it can correct itself). A call whose request carries a
- * `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's `ctx.progress()`.
+ * answers any request; create it once per isolate. Calls run through the executor: validation, the chain, policies
+ * and typed errors, whose text the client's model reads (`isError: true`, so it can correct itself). A call whose
+ * request carries a `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's
+ * `ctx.progress()`.
  * Authentication is yours: check the request before you hand it over.
  */
 export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (request: Request) => Promise<Response> {
@@ -282,7 +284,9 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     if (version !== null && version !== '2025-03-26') {
       return rpcError(null, INVALID_REQUEST, `Invalid request: JSON-RPC batches are not supported in MCP ${version} (only in 2025-03-26).`, 400);
     }
-    if (messages.length === 0 || messages.length > MAX_BATCH) return rpcError(null, INVALID_REQUEST, `Invalid request: a batch holds 1 to ${MAX_BATCH} messages.`, 400);
+    if (messages.length === 0 || messages.length > MAX_BATCH) {
+      return rpcError(null, INVALID_REQUEST, `Invalid request: a batch holds 1 to ${MAX_BATCH} messages.`, 400);
+    }
     let requests = 0;
     const answers = await Promise.all(
       messages.map((message) => {

@@ -164,7 +164,11 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
     const fail = (reason: OtlpExportFailure, message: string, status?: number, cause?: unknown, wait?: number): Sent => {
       const retrying = reason !== 'status' || RETRYABLE.has(status as number);
       const kept = wait ? `, kept for the next flush after ${Math.ceil(wait / 1000)} s (Retry-After)` : ', kept for the next flush';
-      return { ok: false, wait, error: new OtlpExportError(reason, `${message} (${records} call${records === 1 ? '' : 's'}${retrying ? kept : ', dropped'})`, { status, records, retrying, cause }) };
+      return {
+        ok: false,
+        wait,
+        error: new OtlpExportError(reason, `${message} (${records} call${records === 1 ? '' : 's'}${retrying ? kept : ', dropped'})`, { status, records, retrying, cause }),
+      };
     };
     try {
       const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
