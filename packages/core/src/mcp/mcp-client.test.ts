@@ -198,6 +198,32 @@ describe('MCP client against edgetool’s handler', () => {
     expect(events.every((e) => e.callId === 'c1' && e.toolName === 'scan')).toBe(true);
   });
 
+  it('a remote tool’s reports with only a message arrive as messages, not as the fractions the server numbered them with', async () => {
+    const talk = defineTool({
+      name: 'talk',
+      description: 'Talks between counts',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        for (const report of [{ message: 'connecting' }, { message: 'connected' }, { message: 'page 1 of 2', completed: 1, total: 2 }, { message: 'parsing' }]) {
+          ctx.progress(report);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        return 'done';
+      },
+    });
+    const handle = createMcpHandler({ tools: [talk], name: 't', version: '1' });
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: handle })).tools() });
+    const events: ToolProgressEvent[] = [];
+    await executor.execute({ id: 'c1', name: 'talk', arguments: '{}' }, { onProgress: (e) => events.push(e) });
+    // "connecting" went as 0 (nothing done yet, which a count of 0 also says), "connected" as ½, "parsing" as 1½.
+    expect(events.map((e) => e.progress)).toEqual([
+      { message: 'connecting', completed: 0 },
+      { message: 'connected' },
+      { message: 'page 1 of 2', completed: 1, total: 2 },
+      { message: 'parsing' },
+    ]);
+  });
+
   it('an abort reaches the remote tool (its request is cancelled), and the local call is aborted', async () => {
     const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: remote().fetch })).tools() });
     const controller = new AbortController();
@@ -206,6 +232,24 @@ describe('MCP client against edgetool’s handler', () => {
     controller.abort();
     expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
     await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it('an abort stops the remote tool through the session’s notifications/cancelled, when nothing passes the disconnect on', async () => {
+    const server = remote();
+    // A proxy that keeps the upstream request open whatever its client does: only the cancellation can reach the tool.
+    const detached = async (request: Request) => {
+      const body = request.method === 'POST' ? await request.text() : null;
+      return server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+    };
+    const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: detached })).tools() });
+    const controller = new AbortController();
+    Reflect.deleteProperty(seen, 'signal');
+    const running = executor.execute({ id: 'c1', name: 'slow', arguments: '{}' }, { signal: controller.signal });
+    await expect.poll(() => seen.signal).toBeDefined();
+    controller.abort();
+    expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+    expect(seen.signal?.reason).toMatchObject({ message: 'The caller aborted the tool call.' });
   });
 
   it('a local timeout ends a remote call that hangs', async () => {
@@ -607,6 +651,41 @@ describe('MCP client: sessions and streams', () => {
     const reports: { completed?: number | undefined }[] = [];
     await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
     expect(reports.map((r) => r.completed)).toEqual([1, 2, 3]);
+  });
+
+  it('a progress without a total that is not a whole number is no count: only its message is reported (and a replay of it is still dropped)', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+      const token = (message.params as { _meta: { progressToken: unknown } })._meta.progressToken;
+      const note = (params: object) => `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...params } })}\n\n`;
+      const answer = `data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`;
+      const text = [
+        note({ progress: 0, message: 'starting' }),
+        note({ progress: 0.5, message: 'connected' }),
+        note({ progress: 1, total: 2, message: 'page 1 of 2' }),
+        note({ progress: 1.5, message: 'parsing' }),
+        note({ progress: 1.5, message: 'parsing' }), // sent again: not reported twice
+        note({ progress: 1.75, total: 2 }), // with a total, a fraction is a share of it
+        note({ progress: 1.8 }), // nothing but a number that only orders the reports: nothing to report
+        note({ progress: 2, total: 2, message: 'page 2 of 2' }),
+        note({ progress: 3 }), // a whole number without a total: a count
+        answer,
+      ].join('');
+      return new Response(text, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const reports: unknown[] = [];
+    await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+    expect(reports).toEqual([
+      { message: 'starting', completed: 0 },
+      { message: 'connected' },
+      { message: 'page 1 of 2', completed: 1, total: 2 },
+      { message: 'parsing' },
+      { completed: 1.75, total: 2 },
+      { message: 'page 2 of 2', completed: 2, total: 2 },
+      { completed: 3 },
+    ]);
   });
 
   it('answers at most 16 requests of the server per response: a stream of pings does not make one call send thousands', async () => {
@@ -1154,6 +1233,39 @@ describe('MCP client: time limits', () => {
     }
   });
 
+  it('the tools of tools() take the client’s callTimeoutMs as their time limit (60 s by default, none for 0), not a 60 s of their own', async () => {
+    const { server, cancelled } = holding();
+    const limitOf = async (options: { callTimeoutMs?: number }) => (await (await connectMcp({ url: URL_, fetch: server.fetch, ...options })).tools())[0]?.policy.timeoutMs;
+    expect(await limitOf({})).toBe(60_000);
+    expect(await limitOf({ callTimeoutMs: 5_000 })).toBe(5_000);
+    expect(await limitOf({ callTimeoutMs: 0 })).toBeUndefined();
+    expect(await limitOf({ callTimeoutMs: Infinity })).toBeUndefined();
+    // A remote tool that never answers ends at the client's 40 ms through the executor: it waited 60 s.
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 40 });
+    const result = await createExecutor({ registry: await client.tools({ policy: { effects: 'read' } }) }).execute({ id: 'c1', name: 'echo', arguments: '{}' });
+    expect(result.outcome).toMatchObject({ error: { code: 'timeout', message: 'Tool "echo" did not finish within 40 ms.' } });
+    await vi.waitFor(() => expect(cancelled()).toHaveLength(1));
+  });
+
+  it('tools/list has the client’s timeoutMs (30 s by default), whatever callTimeoutMs says: a hung listing does not wait 60 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const server = scripted((m) => {
+        if (m.method === 'initialize') return initialized(m.id);
+        if (m.id === undefined) return new Response(null, { status: 202 });
+        return new Promise<Response>(() => {});
+      });
+      const client = await connectMcp({ url: URL_, fetch: server.fetch, callTimeoutMs: 5_000 });
+      const listing = settled(client.tools());
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(listing.done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(listing.error).toMatchObject({ name: 'McpTimeoutError', method: 'tools/list', timeoutMs: 30_000 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a remote tool run by the executor has its policy’s time limit, not the client’s; without one in its policy, the client’s', async () => {
     let answerAfterMs = 100;
     const server = scripted((m) => {
@@ -1167,7 +1279,6 @@ describe('MCP client: time limits', () => {
     const call = { id: 'c1', name: 'echo', arguments: '{}' };
     // The answer comes after the client's 30 ms but within the policy's limit.
     expect((await createExecutor({ registry: await client.tools({ policy: { timeoutMs: 5_000 } }) }).execute(call)).content).toBe('answered');
-    expect((await createExecutor({ registry: await client.tools() }).execute(call)).content).toBe('answered');
     const unbounded = createExecutor({ registry: await client.tools({ policy: { timeoutMs: undefined } }) });
     answerAfterMs = 5_000;
     expect((await unbounded.execute(call)).outcome).toMatchObject({ error: { code: 'execution-failed', message: 'The MCP server did not answer tools/call of "echo" within 30 ms.' } });

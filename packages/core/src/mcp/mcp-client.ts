@@ -32,9 +32,9 @@ export interface McpClientOptions {
    */
   readonly timeoutMs?: number | undefined;
   /**
-   * Time limit in ms of a direct {@link McpClient.callTool} (a call's own `timeoutMs` overrides it); default 60 s, `0`
-   * or `Infinity` for none. A call that reaches it fails with {@link McpTimeoutError} and the server is told
-   * (`notifications/cancelled`). The tools of {@link McpClient.tools} have their policy's `timeoutMs` instead.
+   * Time limit in ms of a tool call (a direct {@link McpClient.callTool}'s own `timeoutMs` overrides it); default 60 s,
+   * `0` or `Infinity` for none. A call that reaches it fails with {@link McpTimeoutError} and the server is told
+   * (`notifications/cancelled`). The tools of {@link McpClient.tools} get it as their policy's `timeoutMs`.
    */
   readonly callTimeoutMs?: number | undefined;
   /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
@@ -93,7 +93,8 @@ export interface McpToolsOptions {
   readonly prefix?: string | undefined;
   /**
    * Each tool's policy. Default: from the server's hints, `readOnlyHint` → `read`, `destructiveHint: false` →
-   * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and `timeoutMs` 60 s.
+   * `write`, otherwise `destructive` (MCP's own defaults), so writes wait for an approval; and the client's
+   * `callTimeoutMs` (60 s by default) as `timeoutMs`.
    * What yours sets wins, and what it leaves out comes from these defaults, an `effects` of `undefined` too (set
    * `effects` to decide yourself for a server whose hints you do not trust).
    */
@@ -471,14 +472,15 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
       if (method === 'notifications/progress' && exchange.onProgress !== undefined) {
         const report = toProgress(params, exchange.progressToken);
+        if (report === undefined) return;
         // Progress only goes up (MCP says so): a report that does not is one sent again (a resumed stream replayed).
-        const completed = report?.completed;
-        if (completed !== undefined) {
-          if (completed <= progressed) return;
-          progressed = completed;
+        const { progress } = params as { progress?: unknown };
+        if (isCount(progress)) {
+          if (progress <= progressed) return;
+          progressed = progress;
         }
         try {
-          if (report !== undefined) exchange.onProgress(report);
+          exchange.onProgress(report);
         } catch {
           // A broken listener must not fail the call.
         }
@@ -693,7 +695,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         description: remote.description ?? remote.title ?? remote.name,
         input: jsonSchema(remote.inputSchema, { draft: draftOf(remote.inputSchema) }),
         output: remote.outputSchema === undefined ? undefined : jsonSchema(remote.outputSchema, { draft: draftOf(remote.outputSchema) }),
-        policy: { timeoutMs: DEFAULT_CALL_TIMEOUT_MS, ...policy },
+        // The client's call time limit, unless the policy sets one (none when it is `Infinity`: `0` or `Infinity` given).
+        policy: { ...(callTimeoutMs === Infinity ? {} : { timeoutMs: callTimeoutMs }), ...policy },
         interceptors: opts.interceptors ?? [],
         metadata: { mcp: { server: serverInfo.name, tool: remote.name, annotations: remote.annotations } },
         async execute(input, ctx) {
@@ -780,14 +783,19 @@ function asResponse(message: unknown, id: number): RpcResponse | undefined {
   return message as unknown as RpcResponse;
 }
 
-/** A server's progress notification for `token` as a report, or `undefined` when it is not one. */
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/**
+ * A server's progress notification for `token` as a report, or `undefined` when it is not one (or says nothing). A
+ * `progress` without a `total` that is not a whole number is no count: MCP only asks that progress grows, and
+ * edgetool's server numbers a report with only a message so (1½ after "1 of 2"); its message alone is reported.
+ */
 function toProgress(params: unknown, token: string | undefined): ToolProgress | undefined {
   if (token === undefined || !isObject(params) || params.progressToken !== token) return undefined;
   const { progress, total, message } = params;
-  const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   const report: { message?: string; completed?: number; total?: number } = {};
   if (typeof message === 'string') report.message = message;
-  if (isCount(progress)) report.completed = progress;
+  if (isCount(progress) && (isCount(total) || Number.isInteger(progress))) report.completed = progress;
   if (isCount(total)) report.total = total;
   return Object.keys(report).length > 0 ? report : undefined;
 }

@@ -17,6 +17,9 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAY
 const PDF = btoa('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 const orders = new Map([['A-1001', { status: 'shipped' }]]);
+/** What the `slow` tool's signal said when it aborted, and a hook told when it starts. */
+const stopped: unknown[] = [];
+let slowStarted: () => void = () => {};
 const tools = [
   defineTool({
     name: 'query_order',
@@ -49,6 +52,19 @@ const tools = [
       }
       return `audited ${pages} pages`;
     },
+  }),
+  defineTool({
+    name: 'slow',
+    description: 'Runs until it is stopped',
+    input: v.object({}),
+    execute: (_input, ctx) =>
+      new Promise<string>((resolve) => {
+        slowStarted();
+        ctx.signal.addEventListener('abort', () => {
+          stopped.push(ctx.signal.reason);
+          resolve('stopped');
+        });
+      }),
   }),
   defineTool({
     name: 'statement',
@@ -102,7 +118,7 @@ describe('MCP handler with the official MCP SDK client', () => {
     expect(client.getServerVersion()).toEqual({ name: 'edgetool-test', version: '0.0.1' });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     const { tools: listed } = await client.listTools();
-    expect(listed.map((t) => t.name)).toEqual(['query_order', 'quote', 'audit', 'statement']);
+    expect(listed.map((t) => t.name)).toEqual(['query_order', 'quote', 'audit', 'slow', 'statement']);
     expect(listed[0]).toMatchObject({ inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }, annotations: { readOnlyHint: true } });
     await client.close();
   });
@@ -151,6 +167,22 @@ describe('MCP handler with the official MCP SDK client', () => {
     const answer = await client.callTool({ name: 'audit', arguments: { pages: 3 } }, undefined, { onprogress: (p) => void seen.push(p) });
     expect(answer).toEqual({ content: [{ type: 'text', text: 'audited 3 pages' }], isError: false });
     expect(seen).toEqual([1, 2, 3].map((n) => ({ progress: n, total: 3, message: `page ${n} of 3` })));
+    await client.close();
+  });
+
+  it('a call the client aborts is cancelled on the server: its session’s notifications/cancelled stops the tool', async () => {
+    const client = await connect();
+    const started = new Promise<void>((resolve) => {
+      slowStarted = resolve;
+    });
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
+    await started;
+    controller.abort('The user pressed stop.');
+    await expect(call).rejects.toThrow();
+    // The SDK keeps its POST open (a disconnect is no cancellation in MCP): only the notification can stop the tool.
+    await expect.poll(() => stopped.length).toBe(1);
+    expect((stopped[0] as Error).message).toBe('The user pressed stop.');
     await client.close();
   });
 });

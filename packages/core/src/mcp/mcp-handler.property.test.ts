@@ -97,12 +97,20 @@ const body = fc.oneof(
 const headers = fc.record({
   'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', undefined),
   accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', undefined),
-  'mcp-protocol-version': fc.constantFrom('2025-06-18', '2025-11-25', 'nope', undefined),
+  'mcp-protocol-version': fc.constantFrom('2025-03-26', '2025-06-18', '2025-11-25', 'nope', undefined),
 });
 
 type Event = { jsonrpc?: unknown; id?: unknown; method?: unknown; result?: unknown; error?: { code?: unknown } };
 
-/** Checks one answer: a status the handler documents, and a well-formed JSON-RPC body for each. */
+/** A JSON-RPC response: a result or an error, with an id, and a code the handler documents. */
+function checkResponse(message: Event): void {
+  expect(message.jsonrpc).toBe('2.0');
+  expect('id' in message).toBe(true);
+  expect(('result' in message ? 1 : 0) + ('error' in message ? 1 : 0)).toBe(1);
+  if (message.error) expect([-32700, -32600, -32601, -32602, -32603]).toContain(message.error.code);
+}
+
+/** Checks one answer: a status the handler documents, and a well-formed JSON-RPC body for each (a batch's, each). */
 async function checkAnswer(response: Response): Promise<void> {
   expect([200, 202, 400, 413, 415]).toContain(response.status);
   const type = response.headers.get('content-type') ?? '';
@@ -111,18 +119,23 @@ async function checkAnswer(response: Response): Promise<void> {
     expect(text).toBe('');
     return;
   }
+  const body: unknown = type.startsWith('text/event-stream') ? undefined : JSON.parse(text);
+  if (Array.isArray(body)) {
+    // A batch (MCP 2025-03-26): one response per request, never empty.
+    expect(response.status).toBe(200);
+    expect(body.length).toBeGreaterThan(0);
+    for (const message of body as Event[]) checkResponse(message);
+    return;
+  }
   const messages: Event[] = type.startsWith('text/event-stream')
     ? text
         .split('\n\n')
         .filter(Boolean)
         .map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 6)) as Event)
-    : [JSON.parse(text) as Event];
+    : [body as Event];
   const last = messages.at(-1) as Event;
   for (const note of messages.slice(0, -1)) expect(note).toMatchObject({ jsonrpc: '2.0', method: 'notifications/progress' });
-  expect(last.jsonrpc).toBe('2.0');
-  expect('id' in last).toBe(true);
-  expect(('result' in last ? 1 : 0) + ('error' in last ? 1 : 0)).toBe(1);
-  if (last.error) expect([-32700, -32600, -32601, -32602, -32603]).toContain(last.error.code);
+  checkResponse(last);
   if (response.status === 400) expect(last.error).toBeDefined();
 }
 

@@ -134,7 +134,7 @@ describe('MCP handler: the protocol', () => {
     const parse = await post('{"jsonrpc":"2.0",');
     expect(parse.status).toBe(400);
     expect(await parse.json()).toMatchObject({ id: null, error: { code: -32700 } });
-    for (const body of ['[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}', '"ping"', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}']) {
+    for (const body of ['[]', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}', '"ping"', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}']) {
       const answer = await post(body);
       expect(answer.status, body).toBe(400);
       expect(await answer.json()).toMatchObject({ error: { code: -32600 } });
@@ -627,5 +627,201 @@ describe('MCP handler: slow clients and throwing registries', () => {
     const streamed = await (await h(rpc('tools/call', { name: 'boom', arguments: {}, _meta: { progressToken: 1 } }))).text();
     expect(streamed).toContain('The tool failed unexpectedly');
     expect(streamed).not.toContain('database unavailable');
+  });
+});
+
+describe('MCP handler: cancellation', () => {
+  /** A tool that runs until its signal aborts (it then returns), or until `finish()`; `started` settles when it runs. */
+  function waiting() {
+    const reasons: unknown[] = [];
+    let finish: (value: string) => void = () => {};
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tool = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        ctx.progress({ message: 'waiting' });
+        started();
+        return new Promise<string>((resolve) => {
+          finish = resolve;
+          ctx.signal.addEventListener('abort', () => {
+            reasons.push(ctx.signal.reason);
+            resolve('stopped');
+          });
+        });
+      },
+    });
+    return { tool, reasons, running, finish: (value: string) => finish(value) };
+  }
+
+  const cancel = (session: string | undefined, requestId: unknown) =>
+    rpc('notifications/cancelled', { requestId, reason: 'The user pressed stop.' }, { id: null, headers: session === undefined ? {} : { 'mcp-session-id': session } });
+
+  async function sessionOf(h: ReturnType<typeof handler>): Promise<string> {
+    const answer = await h(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const session = answer.headers.get('mcp-session-id');
+    expect(session).toMatch(/^[\x21-\x7e]{32,}$/);
+    return session as string;
+  }
+
+  it('initialize gives each client its own session id (no state is kept: any request may carry it or none)', async () => {
+    const h = handler();
+    const [a, b] = [await sessionOf(h), await sessionOf(h)];
+    expect(a).not.toBe(b);
+    expect((await h(rpc('ping', undefined, { headers: { 'mcp-session-id': 'never-given' } }))).status).toBe(200);
+    expect((await h(rpc('ping'))).status).toBe(200);
+  });
+
+  it('the same session’s notifications/cancelled aborts the call’s signal, and the POST ends with no response (an empty event stream)', async () => {
+    const { tool, reasons, running } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 7, headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': session } }));
+    await running;
+    const accepted = await h(cancel(session, 7));
+    expect([accepted.status, await accepted.text()]).toEqual([202, '']);
+    const answer = await call;
+    expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([200, 'text/event-stream', '']);
+    expect(reasons).toHaveLength(1);
+    expect(String((reasons[0] as Error).message)).toBe('The user pressed stop.');
+  });
+
+  it('a streamed call (progressToken) that is cancelled keeps the progress it sent and ends its stream without the answer', async () => {
+    const { tool, running } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const headers = { 'mcp-session-id': session };
+    const answer = await h(rpc('tools/call', { name: 'wait', arguments: {}, _meta: { progressToken: 'p' } }, { id: 'call-1' as unknown as number, headers }));
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    await running;
+    expect((await h(cancel(session, 'call-1'))).status).toBe(202);
+    const text = await answer.text();
+    expect(text).toContain('"method":"notifications/progress"');
+    expect(text).not.toContain('"result"');
+  });
+
+  it('a cancel from another session, from no session, or naming another id cancels nothing; finished and unknown ids are ignored', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const [mine, theirs] = [await sessionOf(h), await sessionOf(h)];
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 9, headers: { accept: 'application/json', 'mcp-session-id': mine } }));
+    await running;
+    for (const request of [cancel(theirs, 9), cancel(undefined, 9), cancel(mine, '9'), cancel(mine, 10), cancel(mine, undefined)]) {
+      expect((await h(request)).status).toBe(202);
+    }
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect(await result(await call)).toEqual({ content: [{ type: 'text', text: 'done' }], isError: false });
+    // Finished: a late cancel changes nothing, and the same id can be used again.
+    expect((await h(cancel(mine, 9))).status).toBe(202);
+    expect(reasons).toEqual([]);
+  });
+
+  it('a page of an allowed origin can read its session id (CORS exposes the header), so its cancellations work too', async () => {
+    const h = handler({ allowedOrigins: ['https://app.example'] });
+    const answer = await h(fromOrigin(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {} }), 'https://app.example'));
+    expect(answer.headers.get('mcp-session-id')).not.toBeNull();
+    expect(answer.headers.get('access-control-expose-headers')).toBe('mcp-session-id');
+  });
+
+  it('a call made without a session cannot be cancelled by a notification (nobody can tell whose it is)', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 11, headers: { accept: 'application/json' } }));
+    await running;
+    expect((await h(cancel(undefined, 11))).status).toBe(202);
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect((await result(await call)).isError).toBe(false);
+  });
+});
+
+describe('MCP handler: JSON-RPC batches (MCP 2025-03-26 only)', () => {
+  const post = (h: ReturnType<typeof handler>, messages: unknown, headers: Record<string, string> = {}) =>
+    h(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(messages) }));
+
+  it('a 2025-03-26 client (or one that sends no MCP-Protocol-Version) gets one answer per request, in one JSON array', async () => {
+    const h = handler();
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'two', method: 'tools/call', params: { name: 'query_order', arguments: { order_id: 'A-1001' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'scan', arguments: { steps: 1 }, _meta: { progressToken: 'p' } } },
+      { jsonrpc: '2.0', id: 4, method: 'resources/list' },
+    ];
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }]) {
+      const answer = await post(h, batch, headers);
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'application/json']);
+      // The notification is not answered; a call's progress is not sent in a batch, only its result.
+      expect(await answer.json()).toEqual([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 'two', result: { content: [{ type: 'text', text: '{"order_id":"A-1001","status":"shipped","askedBy":"nobody"}' }], isError: false } },
+        { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: '{"steps":1}' }], isError: false } },
+        { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found: resources/list' } },
+      ]);
+    }
+  });
+
+  it('an invalid member gets its own error; initialize may not be batched; notifications (and client responses) alone get 202', async () => {
+    const h = handler();
+    const mixed = await post(h, [1, { jsonrpc: '2.0', id: 5, method: 'initialize', params: { protocolVersion: '2025-03-26' } }, { jsonrpc: '2.0', id: 6, method: 'ping' }]);
+    expect(await mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 request.' } },
+      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid request: initialize must not be part of a JSON-RPC batch.' } },
+      { jsonrpc: '2.0', id: 6, result: {} },
+    ]);
+    const quiet = await post(h, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 9, result: {} }]);
+    expect([quiet.status, await quiet.text()]).toEqual([202, '']);
+  });
+
+  it('an empty batch, one of more than 32 messages, or a batch at 2025-06-18 or later is refused with a 400 that says why', async () => {
+    const h = handler();
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    for (const [messages, headers, message] of [
+      [[], {}, 'Invalid request: a batch holds 1 to 32 messages.'],
+      [Array.from({ length: 33 }, (_, i) => ({ ...ping, id: i })), {}, 'Invalid request: a batch holds 1 to 32 messages.'],
+      [[ping], { 'mcp-protocol-version': '2025-06-18' }, 'Invalid request: JSON-RPC batches are not supported in MCP 2025-06-18 (only in 2025-03-26).'],
+      [[ping], { 'mcp-protocol-version': '2025-11-25' }, 'Invalid request: JSON-RPC batches are not supported in MCP 2025-11-25 (only in 2025-03-26).'],
+    ] as const) {
+      const answer = await post(h, messages, headers);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+    }
+    expect((await post(h, Array.from({ length: 32 }, (_, i) => ({ ...ping, id: i })))).status).toBe(200);
+  });
+
+  it('a cancellation in a batch reaches its session’s running call', async () => {
+    const reasons: unknown[] = [];
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({}),
+      execute: (_input, ctx) =>
+        new Promise<string>((resolve) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            reasons.push(ctx.signal.reason);
+            resolve('stopped');
+          });
+        }),
+    });
+    const h = handler({ tools: [wait] });
+    const headers = { 'mcp-session-id': 's-1', 'mcp-protocol-version': '2025-03-26' };
+    const call = post(h, [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {} } }], headers);
+    await running;
+    const cancel = await post(h, [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], headers);
+    expect(cancel.status).toBe(202);
+    // No response for the cancelled call: nothing is left to answer, so the POST ends as an empty event stream.
+    const answer = await call;
+    expect([answer.headers.get('content-type'), await answer.text()]).toEqual(['text/event-stream', '']);
+    expect(reasons).toHaveLength(1);
   });
 });

@@ -57,18 +57,30 @@ const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const NOT_A_REQUEST = 'Invalid request: not a JSON-RPC 2.0 request.';
+
+/** A JSON-RPC error response. */
+const failure = (id: RpcId | null, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
 
 const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response =>
-  Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status, headers: JSON_HEADERS });
+  Response.json(failure(id, code, message), { status, headers: JSON_HEADERS });
+
+/** The most messages in a batch: one POST must not run an unbounded number of calls (or listings) at once. */
+const MAX_BATCH = 32;
+
+/** The answer to a POST whose requests all went unanswered (cancelled): an event stream that ends with no message. */
+const noResponse = (): Response => new Response('', { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Serves edgetool tools to MCP clients over Streamable HTTP, as a `fetch` handler (`(request) => Response`) for a
- * Worker route, a Node server or any runtime with web `Request`s. Stateless: no session, no GET stream, so any isolate
- * answers any request. Calls run through the executor: validation, the chain, policies and typed errors, whose text
- * the client's model reads (`isError: true`, so it can correct itself). A call whose request carries a
- * `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's `ctx.progress()`.
+ * Worker route, a Node server or any runtime with web `Request`s. Stateless: no GET stream and nothing kept per client
+ * (its session id only names its requests, so its `notifications/cancelled` stops its own call), so any isolate
+ * answers any request; create it once per isolate. Calls run through the executor: validation, the chain, policies
+ * and typed errors, whose text the client's model reads (`isError: true`, so it can correct itself). A call whose
+ * request carries a `progressToken` is answered as an SSE stream with `notifications/progress` from the tool's
+ * `ctx.progress()`.
  * Authentication is yours: check the request before you hand it over.
  */
 export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (request: Request) => Promise<Response> {
@@ -79,28 +91,44 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const allowed = new Set(options.allowedOrigins ?? []);
 
   const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
+  /**
+   * Calls still running, by session and request id: the same session's `notifications/cancelled` aborts one. Only this
+   * handler's (a Worker isolate's) calls; a call made without a session cannot be told from another client's.
+   */
+  const running = new Map<string, AbortController>();
+  const callKey = (request: Request, id: unknown): string | undefined => {
+    const session = request.headers.get('mcp-session-id');
+    return session === null ? undefined : `${session} ${JSON.stringify(id)}`;
+  };
 
   /** Tools an MCP client may call here: server-run, with an implementation, and not always waiting for a human. */
   const servable = (tool: AnyTool): boolean =>
     tool.policy.runsOn !== 'client' && typeof tool.execute === 'function' && !(approvals === 'refuse' && tool.policy.needsApproval === true);
 
-  async function call(rpc: RpcRequest, request: Request): Promise<Response> {
+  /**
+   * A `tools/call`: its JSON-RPC response, `undefined` when the client cancelled it (MCP: no response), or an SSE stream
+   * of its progress and then its response when `streamable` (not in a batch) and the call asks for progress.
+   */
+  async function call(rpc: RpcRequest, request: Request, streamable: boolean): Promise<object | Response | undefined> {
     const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
-    if (typeof name !== 'string') return rpcError(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
+    if (typeof name !== 'string') return failure(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
     const run = await runFor(request);
     // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
     // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
     const tool = await loadTool(executor.registry, name);
     if (tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)))) {
-      return rpcError(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+      return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
     }
     const token = meta?.progressToken;
-    const streams = (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+    const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
     const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+    const key = callKey(request, rpc.id);
+    const cancelled = new AbortController();
+    if (key !== undefined) running.set(key, cancelled);
     const execute = (onProgress?: (progress: ToolProgress) => void) =>
       executor.execute(toolCall, {
         run,
-        signal: request.signal,
+        signal: AbortSignal.any([request.signal, cancelled.signal]),
         ...(approvals === 'client' ? { approval: { approved: true } } : {}),
         ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
       });
@@ -109,27 +137,60 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
      * message the model would have read: the executor's `toolErrorMessage` applies).
      */
     const settle = (result: Promise<ToolCallResult>) =>
-      result.then(
-        (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-        (error: unknown) => {
-          const message = executor.errorMessage(toToolError(error), toolCall);
-          return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
-        },
-      );
-    if (!streams) return Response.json(await settle(execute()), { headers: JSON_HEADERS });
+      result
+        .then(
+          (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+          (error: unknown) => {
+            const message = executor.errorMessage(toToolError(error), toolCall);
+            return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
+          },
+        )
+        .finally(() => {
+          if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+        });
+    if (!streams) {
+      const answer = await settle(execute());
+      return cancelled.signal.aborted ? undefined : answer;
+    }
     return sseResponse(async (send) => {
       const progress = progressNotifier(token as RpcId);
       const answer = await settle(
         execute((report) => {
           const notification = progress(report);
-          if (notification !== undefined) send(notification, true);
+          if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
         }),
       );
-      send(answer, false);
+      if (!cancelled.signal.aborted) send(answer, false);
     });
   }
 
-  async function answer(rpc: RpcRequest, request: Request): Promise<Response> {
+  /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
+  function cancel(params: Record<string, unknown>, request: Request): void {
+    const key = callKey(request, params.requestId);
+    const reason = typeof params.reason === 'string' ? params.reason : 'The MCP client cancelled the request.';
+    if (key !== undefined) running.get(key)?.abort(new DOMException(reason, 'AbortError'));
+  }
+
+  /** `notifications/cancelled` is acted on; other notifications, and the client's responses, need nothing. */
+  function notified(message: unknown, request: Request): void {
+    const { method, params } = message as Record<string, unknown>;
+    if (method === 'notifications/cancelled' && typeof params === 'object' && params !== null) cancel(params as Record<string, unknown>, request);
+  }
+
+  /**
+   * One request's answer: a JSON-RPC response (an error for what throws: no details leave the server), `undefined`
+   * for a cancelled call, or a `Response` of its own (a streamed call; `initialize`, with its session id).
+   */
+  async function reply(rpc: RpcRequest, request: Request, streamable: boolean): Promise<object | Response | undefined> {
+    try {
+      return await answer(rpc, request, streamable);
+    } catch {
+      // Your `run()` threw, or a registry's `onLoadError` did.
+      return failure(rpc.id, INTERNAL_ERROR, 'Internal error: the server could not answer this request.');
+    }
+  }
+
+  async function answer(rpc: RpcRequest, request: Request, streamable: boolean): Promise<object | Response | undefined> {
     switch (rpc.method) {
       case 'initialize': {
         const asked = rpc.params.protocolVersion;
@@ -140,10 +201,11 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
           serverInfo: { name: options.name, version: options.version },
           ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         };
-        return Response.json({ jsonrpc: '2.0', id: rpc.id, result }, { headers: JSON_HEADERS });
+        // A session id names this client's requests (its cancellations reach only its own calls); nothing is kept for it.
+        return Response.json({ jsonrpc: '2.0', id: rpc.id, result }, { headers: { ...JSON_HEADERS, 'mcp-session-id': crypto.randomUUID() } });
       }
       case 'ping':
-        return Response.json({ jsonrpc: '2.0', id: rpc.id, result: {} }, { headers: JSON_HEADERS });
+        return { jsonrpc: '2.0', id: rpc.id, result: {} };
       case 'tools/list': {
         const tools: ReturnType<typeof describeTool>[] = [];
         // Those the request's run may see (`policy.available`).
@@ -152,15 +214,15 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
             tools.push(describeTool(tool, approvals));
           } catch (error) {
             // An input schema with no JSON Schema form (a valibot `date()`): say which tool, so the operator can fix it.
-            return rpcError(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
+            return failure(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
           }
         }
-        return Response.json({ jsonrpc: '2.0', id: rpc.id, result: { tools } }, { headers: JSON_HEADERS });
+        return { jsonrpc: '2.0', id: rpc.id, result: { tools } };
       }
       case 'tools/call':
-        return call(rpc, request);
+        return call(rpc, request, streamable);
       default:
-        return rpcError(rpc.id, METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+        return failure(rpc.id, METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
     }
   }
 
@@ -201,21 +263,51 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     } catch {
       return rpcError(null, PARSE_ERROR, 'Parse error: the body is not JSON.', 400);
     }
+    if (Array.isArray(message)) return batch(message, request, version);
     const rpc = readRequest(message);
-    if (rpc === 'notification') return new Response(null, { status: 202 });
-    if (rpc === undefined) return rpcError(null, INVALID_REQUEST, 'Invalid request: one JSON-RPC 2.0 message with a `method` (batches are not supported).', 400);
-    try {
-      return await answer(rpc, request);
-    } catch {
-      // Your `run()` threw, or a registry's `onLoadError` did: no details leave the server.
-      return rpcError(rpc.id, INTERNAL_ERROR, 'Internal error: the server could not answer this request.');
+    if (rpc === 'notification') {
+      notified(message, request);
+      return new Response(null, { status: 202 });
     }
+    if (rpc === undefined) return rpcError(null, INVALID_REQUEST, NOT_A_REQUEST, 400);
+    const answered = await reply(rpc, request, true);
+    if (answered instanceof Response) return answered;
+    // MCP: no response for a cancelled request; the POST still needs an answer.
+    return answered === undefined ? noResponse() : Response.json(answered, { headers: JSON_HEADERS });
+  }
+
+  /**
+   * A JSON-RPC batch, which MCP 2025-03-26 allows and 2025-06-18 removed: a client that sends no MCP-Protocol-Version
+   * is taken as 2025-03-26, as MCP asks. Every request is answered, in one JSON array (no progress), notifications not.
+   */
+  async function batch(messages: unknown[], request: Request, version: string | null): Promise<Response> {
+    if (version !== null && version !== '2025-03-26') {
+      return rpcError(null, INVALID_REQUEST, `Invalid request: JSON-RPC batches are not supported in MCP ${version} (only in 2025-03-26).`, 400);
+    }
+    if (messages.length === 0 || messages.length > MAX_BATCH) {
+      return rpcError(null, INVALID_REQUEST, `Invalid request: a batch holds 1 to ${MAX_BATCH} messages.`, 400);
+    }
+    let requests = 0;
+    const answers = await Promise.all(
+      messages.map((message) => {
+        const rpc = readRequest(message);
+        if (rpc === 'notification') return notified(message, request);
+        requests++;
+        if (rpc === undefined) return failure(null, INVALID_REQUEST, NOT_A_REQUEST);
+        if (rpc.method === 'initialize') return failure(rpc.id, INVALID_REQUEST, 'Invalid request: initialize must not be part of a JSON-RPC batch.');
+        return reply(rpc, request, false);
+      }),
+    );
+    const sent = answers.filter((answer) => answer !== undefined);
+    if (sent.length > 0) return Response.json(sent, { headers: JSON_HEADERS });
+    return requests > 0 ? noResponse() : new Response(null, { status: 202 });
   }
 }
 
-/** The answer, readable by a browser page of `origin`. */
+/** The answer, readable by a browser page of `origin` (its session id too). */
 function withOrigin(response: Response, origin: string): Response {
   response.headers.set('access-control-allow-origin', origin);
+  response.headers.set('access-control-expose-headers', 'mcp-session-id');
   response.headers.append('vary', 'Origin');
   return response;
 }

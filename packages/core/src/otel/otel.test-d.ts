@@ -2,7 +2,18 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { RunContext } from '../context/run-context.ts';
 import type { ExecutorOptions } from '../executor/executor.ts';
 import type { TraceRecord } from '../interceptors/trace.ts';
-import { createOtlpExporter, type OtlpExporter, type OtlpFlushResult, type OtlpTraceRequest, readOtlpEnv, setTraceparent, type TraceParent, toOtlpTraces } from './index.ts';
+import {
+  createOtlpExporter,
+  type OtlpEnvConfig,
+  type OtlpExporter,
+  type OtlpExporterOptions,
+  type OtlpFlushResult,
+  type OtlpTraceRequest,
+  readOtlpEnv,
+  setTraceparent,
+  type TraceParent,
+  toOtlpTraces,
+} from './index.ts';
 
 describe('otel types', () => {
   it('the exporter plugs into onTrace, and a flush resolves with counts', () => {
@@ -26,5 +37,12 @@ describe('otel types', () => {
     expectTypeOf(readOtlpEnv).toBeCallableWith({} as Record<string, string | undefined>);
     expectTypeOf(setTraceparent).toBeCallableWith({} as RunContext<{ db: string }>, null);
     expectTypeOf<TraceParent['flags']>().toEqualTypeOf<number>();
+  });
+
+  it('what readOtlpEnv reads spreads into the exporter’s options, given a service name of your own', () => {
+    expectTypeOf(readOtlpEnv).toBeCallableWith({}, { onWarning: (message: string) => void message });
+    expectTypeOf<OtlpEnvConfig['timeoutMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<OtlpEnvConfig['resource']>().toEqualTypeOf<Readonly<Record<string, string>> | undefined>();
+    expectTypeOf<OtlpEnvConfig & { serviceName: string }>().toExtend<OtlpExporterOptions>();
   });
 });

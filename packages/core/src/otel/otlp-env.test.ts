@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createOtlpExporter } from './otlp-exporter.ts';
 import { readOtlpEnv } from './otlp-env.ts';
 
@@ -69,5 +69,83 @@ describe('readOtlpEnv', () => {
   it('throws a TypeError naming the variable for an endpoint that is not an http(s) URL', () => {
     expect(() => readOtlpEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' })).toThrow(/^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL/);
     expect(() => readOtlpEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' })).toThrow(TypeError);
+  });
+
+  it('reads OTEL_EXPORTER_OTLP_TIMEOUT in ms, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT over it; 0 is no limit (the longest a timer keeps)', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h' };
+    expect(readOtlpEnv(endpoint)?.timeoutMs).toBeUndefined();
+    expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '5000' })?.timeoutMs).toBe(5000);
+    expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '5000', OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: ' 2000 ' })?.timeoutMs).toBe(2000);
+    expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '0' })?.timeoutMs).toBe(2 ** 31 - 1);
+    // An empty value is unset (OTel's rule), without a warning.
+    const warnings: string[] = [];
+    expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '', OTEL_EXPORTER_OTLP_TIMEOUT: '700' }, { onWarning: (m) => warnings.push(m) })?.timeoutMs).toBe(700);
+    expect(warnings).toEqual([]);
+  });
+
+  it('skips a timeout that is not a whole number of ms up to 2^31 − 1 with a warning, and falls back to the general one', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h' };
+    for (const bad of ['10s', '-1', '1.5', '2147483648', 'abc']) {
+      const warnings: string[] = [];
+      const config = readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '3000', OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: bad }, { onWarning: (m) => warnings.push(m) });
+      expect(config?.timeoutMs, bad).toBe(3000);
+      expect(warnings, bad).toEqual([
+        `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT must be a whole number of milliseconds from 0 to 2147483647; "${bad}" is ignored.`,
+      ]);
+    }
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(readOtlpEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: 'soon' })?.timeoutMs).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith('edgetool OTLP settings: OTEL_EXPORTER_OTLP_TIMEOUT must be a whole number of milliseconds from 0 to 2147483647; "soon" is ignored.');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('reads OTEL_RESOURCE_ATTRIBUTES as key=value pairs, percent-decoded; OTEL_SERVICE_NAME wins over its service.name', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h' };
+    const attributes = 'service.name=from-attributes, service.version=1.2.3,deployment.environment.name=prod%20eu ,team=a%2Cb%3Dc,';
+    expect(readOtlpEnv({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: attributes })).toMatchObject({
+      serviceName: 'from-attributes',
+      resource: { 'service.version': '1.2.3', 'deployment.environment.name': 'prod eu', team: 'a,b=c' },
+    });
+    const named = readOtlpEnv({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: attributes, OTEL_SERVICE_NAME: 'orders' });
+    expect(named?.serviceName).toBe('orders');
+    expect(named?.resource).not.toHaveProperty('service.name');
+    expect(readOtlpEnv({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: ' ' })?.resource).toBeUndefined();
+  });
+
+  it('skips all of OTEL_RESOURCE_ATTRIBUTES with a warning when it cannot be decoded (OTel: discard the whole value), never throws', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h', OTEL_SERVICE_NAME: 'orders' };
+    for (const bad of ['a=1,broken,b=2', 'a=%E2%82', '=x', 'a=1,%ZZ=2']) {
+      const warnings: string[] = [];
+      const config = readOtlpEnv({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: bad }, { onWarning: (m) => warnings.push(m) });
+      expect(config, bad).toMatchObject({ url: 'http://h/v1/traces', serviceName: 'orders' });
+      expect(config?.resource, bad).toBeUndefined();
+      expect(warnings, bad).toEqual([
+        'OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, percent-encoded; all of it is ignored.',
+      ]);
+    }
+  });
+
+  it('what it reads is what createOtlpExporter takes: the resource attributes and the time limit reach the export', async () => {
+    const config = readOtlpEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://h',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '1500',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=orders,service.version=2',
+    });
+    if (config === undefined) throw new Error('no config');
+    const bodies: string[] = [];
+    const fetch = async (_url: string, init: RequestInit) => {
+      bodies.push(String(init.body));
+      return new Response('{}');
+    };
+    const exporter = createOtlpExporter({ ...config, serviceName: config.serviceName ?? 'fallback', fetch });
+    exporter.export({ traceId: 'c1', callId: 'c1', toolName: 't', conversationId: '', input: {}, outcome: 'success', errorCode: undefined, attempts: 1, spans: [] });
+    expect(await exporter.flush()).toMatchObject({ exported: 1 });
+    expect(JSON.parse(bodies[0] ?? '{}').resourceSpans[0].resource.attributes).toEqual([
+      { key: 'service.name', value: { stringValue: 'orders' } },
+      { key: 'service.version', value: { stringValue: '2' } },
+    ]);
   });
 });

@@ -1,3 +1,5 @@
+import { MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
+
 /** The exporter settings the standard OpenTelemetry environment variables give. */
 export interface OtlpEnvConfig {
   /**
@@ -7,8 +9,18 @@ export interface OtlpEnvConfig {
   readonly url: string;
   /** `OTEL_EXPORTER_OTLP_HEADERS`, then `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over it (`key=value` pairs, comma-separated, values percent-decoded). */
   readonly headers: Readonly<Record<string, string>>;
-  /** `OTEL_SERVICE_NAME`, when set. */
+  /** `OTEL_SERVICE_NAME`, else the `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, when set. */
   readonly serviceName: string | undefined;
+  /** `OTEL_RESOURCE_ATTRIBUTES` (`key=value` pairs, percent-decoded) but `service.name`: the exporter's `resource`. */
+  readonly resource: Readonly<Record<string, string>> | undefined;
+  /** `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`, in ms (`0`, no limit, is 2^31 − 1). */
+  readonly timeoutMs: number | undefined;
+}
+
+/** Options for {@link readOtlpEnv}. */
+export interface OtlpEnvOptions {
+  /** Told of each variable skipped for a value it cannot read (default: `console.warn`); nothing is thrown for those. */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 /** An HTTP header name (RFC 9110 token). */
@@ -41,14 +53,38 @@ function parseHeaders(value: string | undefined): Record<string, string> {
 }
 
 /**
+ * `OTEL_RESOURCE_ATTRIBUTES` as attributes: `key=value` pairs separated by commas, keys and values percent-decoded
+ * (`,` and `=` in them must be encoded), blanks around them dropped. `null` when any pair is not one or does not decode:
+ * OTel's resource SDK discards the whole value then.
+ */
+function parseAttributes(value: string | undefined): Record<string, string> | null {
+  const pairs: [string, string][] = [];
+  for (const member of (value ?? '').split(',')) {
+    if (member.trim() === '') continue;
+    const at = member.indexOf('=');
+    try {
+      const key = decodeURIComponent(member.slice(0, at).trim());
+      if (at < 1 || key === '') return null;
+      pairs.push([key, decodeURIComponent(member.slice(at + 1).trim())]);
+    } catch {
+      return null;
+    }
+  }
+  return Object.fromEntries(pairs);
+}
+
+/**
  * Reads the OTLP exporter's settings from environment variables, as OpenTelemetry SDKs do: a Worker's `env` (its
  * variables and secrets), or `process.env` in Node. `undefined` when no endpoint is set, or when `OTEL_SDK_DISABLED`
  * is `true` or `OTEL_TRACES_EXPORTER` does not name `otlp` (`none`, `console`: export is off). Throws a `TypeError`
  * for an endpoint that is not an http(s) URL, and for `grpc` in `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (the exporter
- * posts JSON over HTTP, which a collector takes on its HTTP port beside protobuf, but a gRPC port does not).
+ * posts JSON over HTTP, which a collector takes on its HTTP port beside protobuf, but a gRPC port does not). A timeout
+ * or `OTEL_RESOURCE_ATTRIBUTES` it cannot read is skipped with a warning (`onWarning`). Spread the result into
+ * `createOtlpExporter` with a `serviceName` of your own for when none is set.
  */
-export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
+export function readOtlpEnv(variables: object, options: OtlpEnvOptions = {}): OtlpEnvConfig | undefined {
   const env = variables as Readonly<Record<string, unknown>>;
+  const warn = options.onWarning ?? ((message: string) => console.warn(`edgetool OTLP settings: ${message}`));
   if (text(env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true') return undefined;
   // The trace exporters to use, comma-separated (default `otlp`): `console` or `zipkin` alone sends nothing over OTLP,
   // and `none` turns them all off.
@@ -78,5 +114,23 @@ export function readOtlpEnv(variables: object): OtlpEnvConfig | undefined {
     throw new TypeError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(traces ?? base)}.`);
   }
   const headers = { ...parseHeaders(text(env.OTEL_EXPORTER_OTLP_HEADERS)), ...parseHeaders(text(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS)) };
-  return { url, headers, serviceName: text(env.OTEL_SERVICE_NAME) };
+  // OTel's Timeout type: whole milliseconds, 0 for none; any other value is skipped with a warning, as if unset.
+  const timeout = (name: string): number | undefined => {
+    const value = text(env[name]);
+    if (value === undefined) return undefined;
+    const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (ms <= MAX_TIMER_MS) return ms || MAX_TIMER_MS;
+    warn(`${name} must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}; "${value}" is ignored.`);
+    return undefined;
+  };
+  const attributes = parseAttributes(text(env.OTEL_RESOURCE_ATTRIBUTES));
+  if (attributes === null) warn('OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, percent-encoded; all of it is ignored.');
+  const { 'service.name': named, ...resource } = attributes ?? {};
+  return {
+    url,
+    headers,
+    serviceName: text(env.OTEL_SERVICE_NAME) ?? text(named),
+    resource: Object.keys(resource).length > 0 ? resource : undefined,
+    timeoutMs: timeout('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') ?? timeout('OTEL_EXPORTER_OTLP_TIMEOUT'),
+  };
 }

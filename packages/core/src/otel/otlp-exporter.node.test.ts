@@ -17,7 +17,7 @@ import type { OtlpTraceRequest } from './otlp-json.ts';
 import { setTraceparent } from './trace-context.ts';
 
 /** How the collector answers the next requests (then `ok`). */
-type Answer = 'ok' | 'fail-500' | 'fail-503' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200';
+type Answer = 'ok' | 'fail-500' | 'fail-503' | 'busy-429' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200';
 
 interface Post {
   readonly path: string;
@@ -37,7 +37,8 @@ async function collect(req: IncomingMessage, res: ServerResponse): Promise<void>
   const json = { 'content-type': 'application/json' };
   if (answer === 'never') held.push(res);
   else if (answer === 'fail-500') res.writeHead(500, json).end('{"code":13,"message":"the collector broke"}');
-  else if (answer === 'fail-503') res.writeHead(503, { ...json, 'retry-after': '1' }).end('{"message":"busy"}');
+  else if (answer === 'fail-503') res.writeHead(503, json).end('{"message":"busy"}');
+  else if (answer === 'busy-429') res.writeHead(429, { ...json, 'retry-after': '2' }).end('{"message":"slow down"}');
   else if (answer === 'partial') res.writeHead(200, json).end('{"partialSuccess":{"rejectedSpans":"2","errorMessage":"spans too old"}}');
   else if (answer === 'slow') setTimeout(() => res.writeHead(200, json).end('{}'), 100);
   else if (answer.startsWith('cut-')) {
@@ -157,6 +158,21 @@ describe('createOtlpExporter against a local collector', () => {
     expect(await exporter.flush()).toEqual({ exported: 3, failed: 0, retrying: 0, dropped: 0 });
     expect(posts.map(callIds)).toEqual([['c1'], ['c1'], ['c2'], ['c3']]);
     expect(spansOf(posts[1])).toEqual(spansOf(posts[0]));
+  });
+
+  it('a 429 with Retry-After: no request until then (on the exporter’s clock), then the calls go', async () => {
+    let t = 1_000;
+    const { exporter, errors, call } = setup({ clock: () => t });
+    await call('c1');
+    answers = ['busy-429'];
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 1, dropped: 0 });
+    expect(errors[0]?.message).toContain('answered 429: {"message":"slow down"} (1 call, kept for the next flush after 2 s (Retry-After))');
+    t += 1_999;
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 1, dropped: 0 });
+    expect(posts).toHaveLength(1);
+    t += 1;
+    expect(await exporter.flush()).toEqual({ exported: 1, failed: 0, retrying: 0, dropped: 0 });
+    expect(posts.map(callIds)).toEqual([['c1'], ['c1']]);
   });
 
   it('a collector that refuses the connection: the calls wait for the next flush, and the flush resolves', async () => {

@@ -94,6 +94,8 @@ export class OtlpExportError extends Error {
 
 /** The OTLP/HTTP statuses a client should retry; every other error status must not be (OTLP specification). */
 const RETRYABLE = new Set([429, 502, 503, 504]);
+/** The longest `Retry-After` (of a 429 or 503) honoured: a collector must not silence the exporter for a day. */
+const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_MESSAGE = 300;
 
 interface Entry {
@@ -101,7 +103,7 @@ interface Entry {
   readonly at: RecordTime;
 }
 
-type Sent = { readonly ok: true } | { readonly ok: false; readonly error: OtlpExportError };
+type Sent = { readonly ok: true } | { readonly ok: false; readonly error: OtlpExportError; readonly wait?: number | undefined };
 
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
@@ -131,6 +133,8 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
   headers.set('content-type', 'application/json');
   const queue: Entry[] = [];
   let dropped = 0;
+  /** The collector's `Retry-After`: no request before this moment on `clock` (a flush before it sends nothing). */
+  let resumeAt = Number.NEGATIVE_INFINITY;
 
   function report(error: OtlpExportError): void {
     try {
@@ -157,9 +161,14 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
         resolve(TIMED_OUT);
       }, timeoutMs);
     });
-    const fail = (reason: OtlpExportFailure, message: string, status?: number, cause?: unknown): Sent => {
+    const fail = (reason: OtlpExportFailure, message: string, status?: number, cause?: unknown, wait?: number): Sent => {
       const retrying = reason !== 'status' || RETRYABLE.has(status as number);
-      return { ok: false, error: new OtlpExportError(reason, `${message} (${records} call${records === 1 ? '' : 's'}${retrying ? ', kept for the next flush' : ', dropped'})`, { status, records, retrying, cause }) };
+      const kept = wait ? `, kept for the next flush after ${Math.ceil(wait / 1000)} s (Retry-After)` : ', kept for the next flush';
+      return {
+        ok: false,
+        wait,
+        error: new OtlpExportError(reason, `${message} (${records} call${records === 1 ? '' : 's'}${retrying ? kept : ', dropped'})`, { status, records, retrying, cause }),
+      };
     };
     try {
       const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
@@ -168,7 +177,11 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
       // never ends must not make an accepted export one to send again (twice in the backend), or a refused one retried.
       const read = await Promise.race([response.text().catch(() => ''), expired]);
       const text = read === TIMED_OUT ? '' : read;
-      if (!response.ok) return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status);
+      if (!response.ok) {
+        // OTLP: a 429 or 503 may say how long to wait (seconds, or an HTTP date); honoured up to a minute.
+        const wait = response.status === 429 || response.status === 503 ? retryAfter(response.headers.get('retry-after'), now()) : undefined;
+        return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status, undefined, wait);
+      }
       const partial = partialSuccess(text);
       if (partial !== undefined) {
         const message = `${url} rejected ${partial.rejected} span${partial.rejected === 1 ? '' : 's'}${partial.message === '' ? '' : `: ${partial.message.slice(0, MAX_MESSAGE)}`}`;
@@ -186,6 +199,8 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
     const lost = dropped;
     dropped = 0;
     if (lost > 0) report(new OtlpExportError('queue-full', `the queue was full: ${lost} call${lost === 1 ? '' : 's'} dropped (maxQueue ${maxQueue})`, { records: lost, retrying: false }));
+    // The collector asked for a wait: everything stays queued, and nothing (no timer) waits for it.
+    if (clock() < resumeAt) return { exported: 0, failed: 0, retrying: queue.length, dropped: lost };
     // Everything queued now; calls exported while this flush runs wait for the next one.
     const ready: { entry: Entry; spans: OtlpSpan[] }[] = [];
     let failed = 0;
@@ -211,6 +226,7 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
         continue;
       }
       report(sent.error);
+      if (sent.wait !== undefined) resumeAt = clock() + sent.wait;
       if (sent.error.retrying) {
         // This batch and the rest wait for the next flush: a collector that is down would fail them too.
         requeue(ready.slice(first).map((item) => item.entry));
@@ -240,6 +256,13 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
       return queue.length;
     },
   };
+}
+
+/** A `Retry-After` (delay-seconds, or an HTTP date after `nowMs`) in ms, from 0 to a minute; `undefined` when unreadable. */
+function retryAfter(value: string | null, nowMs: number): number | undefined {
+  const text = value?.trim() ?? '';
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - nowMs;
+  return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
 /** The `partialSuccess` of an OTLP JSON answer, when it reports rejected spans or a message. */

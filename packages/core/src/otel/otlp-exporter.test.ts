@@ -1,0 +1,113 @@
+// The exporter's answer to Retry-After, on every runtime: a collector that asks for a wait (429 or 503, in seconds or as
+// an HTTP date) gets no request before it, up to a minute, and nothing waits for it: no timer, no sleeping flush.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TraceRecord } from '../interceptors/trace.ts';
+import { createOtlpExporter, type OtlpExportError } from './otlp-exporter.ts';
+
+const record = (callId: string): TraceRecord => ({ traceId: callId, callId, toolName: 't', conversationId: '', input: {}, outcome: 'success', errorCode: undefined, attempts: 1, spans: [] });
+
+/** Wall clock of the fake collector's dates: 2026-05-01T12:00:00Z plus the test's clock. */
+const EPOCH = Date.UTC(2026, 4, 1, 12);
+
+function setup(answers: { status: number; retryAfter?: string }[]) {
+  let t = 0;
+  const errors: OtlpExportError[] = [];
+  const sent: number[] = [];
+  const exporter = createOtlpExporter({
+    url: 'https://collector.invalid/v1/traces',
+    serviceName: 's',
+    clock: () => t,
+    now: () => EPOCH + t,
+    onError: (error) => errors.push(error),
+    fetch: async () => {
+      sent.push(t);
+      const answer = answers.shift() ?? { status: 200 };
+      return new Response(answer.status === 200 ? '{}' : '{"message":"slow down"}', {
+        status: answer.status,
+        headers: answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter },
+      });
+    },
+  });
+  return {
+    exporter,
+    errors,
+    sent,
+    at: (ms: number) => {
+      t = ms;
+    },
+  };
+}
+
+describe('createOtlpExporter and Retry-After', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a 429 with Retry-After in seconds: flushes before it send nothing and keep the calls; no timer is left behind', async () => {
+    const { exporter, errors, sent, at } = setup([{ status: 429, retryAfter: '30' }]);
+    exporter.export(record('c1'));
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 1, dropped: 0 });
+    expect(errors[0]).toMatchObject({ reason: 'status', status: 429, retrying: true });
+    expect(errors[0]?.message).toContain('kept for the next flush after 30 s (Retry-After)');
+    expect(vi.getTimerCount()).toBe(0);
+    exporter.export(record('c2'));
+    at(29_999);
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 2, dropped: 0 });
+    expect(sent).toEqual([0]);
+    expect(errors).toHaveLength(1); // a flush that waits reports nothing: the 429 said it once
+    expect(vi.getTimerCount()).toBe(0);
+    at(30_000);
+    expect(await exporter.flush()).toEqual({ exported: 2, failed: 0, retrying: 0, dropped: 0 });
+    expect(sent).toEqual([0, 30_000]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a 503 with an HTTP date waits until then; one in the past waits for nothing', async () => {
+    const { exporter, sent, at } = setup([
+      { status: 503, retryAfter: new Date(EPOCH + 20_000).toUTCString() },
+      { status: 503, retryAfter: new Date(EPOCH - 5_000).toUTCString() },
+    ]);
+    exporter.export(record('c1'));
+    await exporter.flush();
+    at(19_000);
+    await exporter.flush();
+    expect(sent).toEqual([0]);
+    at(20_000);
+    expect(await exporter.flush()).toMatchObject({ retrying: 1 });
+    at(20_001);
+    expect(await exporter.flush()).toMatchObject({ exported: 1 });
+    expect(sent).toEqual([0, 20_000, 20_001]);
+  });
+
+  it('a wait longer than a minute is cut to a minute: a collector cannot silence the exporter for a day', async () => {
+    const { exporter, sent, at } = setup([{ status: 429, retryAfter: '86400' }]);
+    exporter.export(record('c1'));
+    await exporter.flush();
+    at(59_999);
+    await exporter.flush();
+    at(60_000);
+    expect(await exporter.flush()).toMatchObject({ exported: 1 });
+    expect(sent).toEqual([0, 60_000]);
+  });
+
+  it('only 429 and 503 are waited for: a 502 with Retry-After is retried at the next flush, a 500 dropped, a bad value ignored', async () => {
+    const { exporter, sent, at } = setup([
+      { status: 502, retryAfter: '30' },
+      { status: 429, retryAfter: 'soon' },
+      { status: 500, retryAfter: '30' },
+    ]);
+    exporter.export(record('c1'));
+    expect(await exporter.flush()).toMatchObject({ retrying: 1 });
+    at(1);
+    expect(await exporter.flush()).toMatchObject({ retrying: 1 });
+    at(2);
+    expect(await exporter.flush()).toMatchObject({ failed: 1 });
+    exporter.export(record('c2'));
+    at(3);
+    expect(await exporter.flush()).toMatchObject({ exported: 1 });
+    expect(sent).toEqual([0, 1, 2, 3]);
+  });
+});
