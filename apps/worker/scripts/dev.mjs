@@ -2,7 +2,8 @@
 // `pnpm dev` / `npm start`: a TICKET_SECRET in .dev.vars, the local D1 migrated and seeded, then
 // `wrangler dev` on 127.0.0.1:$PORT (default 8787). Model settings in the environment (OPENAI_API_KEY,
 // OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API, OFFLINE_DELAY_MS, TURN_TOKEN_BUDGET) and OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT,
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS, OTEL_SERVICE_NAME) are passed on as Worker vars, so
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT,
+// OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER) are passed on as Worker vars, so
 // `OPENAI_API_KEY=sk-... npm start` works as well as .dev.vars.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,6 +20,11 @@ const FORWARDED = [
   'OTEL_EXPORTER_OTLP_HEADERS',
   'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
   'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_EXPORTER_OTLP_TIMEOUT',
+  'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT',
+  'OTEL_SDK_DISABLED',
+  'OTEL_TRACES_EXPORTER',
 ];
 const cwd = new URL('..', import.meta.url);
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };

@@ -47,4 +47,12 @@ export interface Env {
   readonly OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
   /** The `service.name` of the exported spans (default `edgetool-demo`). */
   readonly OTEL_SERVICE_NAME?: string;
+  /** More resource attributes of the exported spans, `key=value` pairs separated by commas (`deployment.environment=prod`). */
+  readonly OTEL_RESOURCE_ATTRIBUTES?: string;
+  /** How long one export may take, in ms (default 10,000); `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT` for traces only. */
+  readonly OTEL_EXPORTER_OTLP_TIMEOUT?: string;
+  readonly OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?: string;
+  /** `true` turns OTLP export off; so does `OTEL_TRACES_EXPORTER=none` (or a list without `otlp`). */
+  readonly OTEL_SDK_DISABLED?: string;
+  readonly OTEL_TRACES_EXPORTER?: string;
 }

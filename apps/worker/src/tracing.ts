@@ -13,7 +13,8 @@ const tracings = new WeakMap<Env, DemoTracing | null>();
 
 /**
  * OTLP export from the standard variables (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_HEADERS`,
- * `OTEL_SERVICE_NAME`), or `undefined` when no endpoint is set. An endpoint that is not a URL turns it off with one
+ * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_EXPORTER_OTLP_TIMEOUT`: see `readOtlpEnv`), or `undefined` when no
+ * endpoint is set or `OTEL_SDK_DISABLED`/`OTEL_TRACES_EXPORTER` turn it off. An endpoint that is not a URL turns it off with one
  * log line: tracing must not take the chat down.
  */
 export function demoTracing(env: Env): DemoTracing | undefined {
@@ -23,7 +24,7 @@ export function demoTracing(env: Env): DemoTracing | undefined {
     try {
       const config = readOtlpEnv(env);
       if (config !== undefined) {
-        const exporter = createOtlpExporter({ url: config.url, headers: config.headers, serviceName: config.serviceName ?? 'edgetool-demo' });
+        const exporter = createOtlpExporter({ ...config, serviceName: config.serviceName ?? 'edgetool-demo' });
         tracing = { exporter, onTrace: exporter.export };
       }
     } catch (error) {

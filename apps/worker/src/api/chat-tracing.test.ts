@@ -57,6 +57,20 @@ describe('POST /api/chat with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(layers.map((s) => s.parentSpanId)).toEqual([call?.spanId, ...layers.slice(0, -1).map((s) => s.spanId)]);
   });
 
+  it('takes the resource attributes of OTEL_RESOURCE_ATTRIBUTES (OTEL_SERVICE_NAME over its service.name)', async () => {
+    const vars = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/resource`,
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=staging,service.name=ignored,team=orders%20desk',
+      OTEL_SERVICE_NAME: 'orders-desk',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '5000',
+    };
+    await turn(vars, { id: 'trace-resource', text: 'Where is order A-1002?' });
+    const attributes = (await received('resource'))[0]?.body.resourceSpans[0]?.resource.attributes;
+    expect(attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'orders-desk' } });
+    expect(attributes).toContainEqual({ key: 'deployment.environment', value: { stringValue: 'staging' } });
+    expect(attributes).toContainEqual({ key: 'team', value: { stringValue: 'orders desk' } });
+  });
+
   it('the delay analyst’s own calls join the request’s trace; without a traceparent the calls have traces of their own', async () => {
     const vars = { OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/analyst` };
     await turn(vars, { id: 'trace-analyst', text: 'Ask the delay analyst: "review what is late"' }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
