@@ -488,6 +488,38 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
   });
 
+  it("manual mode: the browser chain reads a server tool's arguments as the server will (its coerce and strict from serverTools)", async () => {
+    const counted: unknown[] = [];
+    const countLate = defineTool({
+      name: 'count_late',
+      description: 'Counts late orders',
+      input: v.object({ days: v.number(), customer: v.optional(v.string()) }),
+      policy: { coerce: true, strict: true },
+      execute: (input) => {
+        counted.push(input);
+        return 2;
+      },
+    });
+    const server = createTestServer({ tools: [countLate], steps: [callsStep([['c1', 'count_late', { days: '3', customer: null }]]), textStep('Two orders.')] });
+    const info = parseServerTools([{ name: countLate.name, description: countLate.description, jsonSchema: countLate.jsonSchema, policy: countLate.policy }]);
+    expect(info[0]?.policy).toMatchObject({ coerce: true, strict: true });
+    const inputs: unknown[] = [];
+    const audit = defineInterceptor('audit', (ctx, next) => {
+      inputs.push(ctx.input);
+      return next();
+    });
+    const hook = mount({ id: 'conv-fit-manual', mode: 'manual', fetch: server.fetch, interceptors: [audit], serverTools: info });
+    await hook.current.sendMessage({ text: 'how many are 3 days late?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Two orders.'));
+    // The browser chain passed the call with the input the server's tool ran with, not as arguments it refused.
+    expect(inputs).toEqual([{ days: 3 }]);
+    expect(counted).toEqual([{ days: 3 }]);
+    expect(hook.current.toolCalls.get('c1')?.traces.map((t) => [t.side, t.outcome])).toEqual([
+      ['client', 'success'],
+      ['server', 'success'],
+    ]);
+  });
+
   it('manual mode: invalid arguments are not a denial; a read goes on to the server, a write waits for a human; the server reports them, nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({

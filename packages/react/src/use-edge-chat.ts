@@ -460,10 +460,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
-      // Arguments the browser's copy of the schema refuses. They are not the user's denial: the server validates again
-      // before anything runs, and reports the issues the model needs to fix them. But the server may read them as valid
-      // (a strict model's `null` for a left-out argument, a quoted number it coerces, a schema newer than the browser's
-      // copy), and then runs the call: one the stand-in would ask about still waits for a human.
+      // Arguments the browser's copy of the schema refuses (read with the tool's `coerce` and `strict`, as the server
+      // reads them). They are not the user's denial: the server validates again before anything runs, and reports the
+      // issues the model needs to fix them. But the server may read them as valid (a schema newer than the browser's
+      // copy, a listing that does not say `coerce`/`strict`), and then runs the call: one the stand-in would ask about
+      // still waits for a human.
       const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
       const ask = invalid && decision === undefined && authorisationAsks(serverToolMap.get(call.toolName)?.policy);
       if (outcome.type === 'approval-required' || ask) {
