@@ -315,6 +315,9 @@ test.describe('a decision that got no answer', () => {
       await card.getByTestId('approve').click();
       const banner = page.getByTestId('error-banner');
       await expect(banner).toHaveAttribute('data-status', String(status));
+      // The gateway's page is named, not shown.
+      await expect(banner).toContainText(`HTTP ${status} (${status === 502 ? 'Bad Gateway' : 'Gateway Timeout'}): the server or a proxy in front of it answered with an HTML page`);
+      await expect(banner).not.toContainText('Gateway error');
       await expect(banner).toContainText('your answer to the call is kept: Retry sends it again');
       await expect(card.getByTestId('send-again')).toBeVisible();
       expect(movesTo(order, date).moves).toBe(ran ? 1 : 0);

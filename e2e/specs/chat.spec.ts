@@ -34,6 +34,20 @@ test.describe('the demo chat on the offline model', () => {
     await shot(page, 'manual-order-lookup');
   });
 
+  test("manual mode: the browser chain reads a server tool's arguments as the server will (a coerce tool's quoted number)", async ({ page }) => {
+    await openChat(page);
+    await page.getByTestId('mode-manual').click();
+    await expect(page.getByTestId('mode-switch')).toHaveAttribute('data-mode', 'manual');
+    await send(page, '/list_delayed_orders {"days_threshold":"3"}');
+    const card = toolCard(page, 'list_delayed_orders');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    // The browser chain passed the call (it refused "3" as invalid-input before `GET /api/tools` carried `coerce`).
+    const browserChain = card.locator('[data-testid="trace-timeline"] [data-side="client"]');
+    await expect(browserChain).toHaveAttribute('data-outcome', 'success');
+    await expect(card.getByTestId('tool-output')).toContainText('"days_threshold": 3');
+    await idle(page);
+  });
+
   test('an approval accepted changes the D1 row exactly as asked', async ({ page }) => {
     expect(deliveryDate('A-1003')).toBe('2026-12-10');
     await openChat(page);

@@ -49,6 +49,19 @@ test.describe('a small phone (320 × 640)', () => {
     await shot(page, 'error-banner-phone');
   });
 
+  test("a proxy's HTML page is named in the banner in words, never shown as markup", async ({ page }) => {
+    await openChat(page);
+    const body = `<!DOCTYPE html><html><head><title>Attention Required!</title></head><body>${'<div class="cf-error">Sorry, you have been blocked</div>'.repeat(200)}</body></html>`;
+    await page.route('**/api/chat', (route) => route.fulfill({ status: 403, contentType: 'text/html', body }));
+    await send(page, 'Where is order A-1002?');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-status', '403');
+    await expect(banner).toContainText("HTTP 403 (Forbidden): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.");
+    await expect(banner).not.toContainText('<');
+    await expect(banner).not.toContainText('Sorry, you have been blocked');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  });
+
   test('a long deny reason wraps inside the card: nothing of it is cut off', async ({ page }) => {
     const url = `https://example.com/${'averylongpath/'.repeat(3)}${'averylongpath'.repeat(4)}`;
     await openChat(page);

@@ -1,7 +1,8 @@
 import { env, exports } from 'cloudflare:workers';
-import { createRunContext, memoryRateLimiter } from '@edgetool/core';
+import { createRunContext, defineTool, memoryRateLimiter } from '@edgetool/core';
+import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { listTools, type ToolDescription } from './api/index.ts';
+import { describeTool, listTools, type ToolDescription } from './api/index.ts';
 import { createDemoRegistry, type DemoDeps } from './tools/index.ts';
 import { createApiRouter } from './http/index.ts';
 
@@ -42,7 +43,7 @@ describe('HTTP routes', () => {
       name: 'send_email',
       description: expect.stringContaining('outbox'),
       inputSchema: expect.objectContaining({ type: 'object', required: ['order_id', 'subject', 'body'] }),
-      policy: { effects: 'destructive', runsOn: 'server', needsApproval: true, returnDirect: false, retries: 0, rateLimited: true },
+      policy: { effects: 'destructive', runsOn: 'server', needsApproval: true, returnDirect: false, retries: 0, rateLimited: true, coerce: false, strict: false },
     });
     expect(tools.find((t) => t.name === 'query_order')?.policy).toEqual({
       effects: 'read',
@@ -53,7 +54,20 @@ describe('HTTP routes', () => {
       retries: 0,
       maxCallsPerRun: 10,
       rateLimited: false,
+      coerce: false,
+      strict: false,
     });
+    // How the server reads a tool's arguments, for a client that checks them first (the browser chain in manual mode).
+    expect(tools.find((t) => t.name === 'list_delayed_orders')?.policy).toMatchObject({ coerce: true, strict: false });
+  });
+
+  it("describeTool carries a tool's coerce and strict policy, so a client reads its arguments as the server will", () => {
+    const strict = defineTool({ name: 'strict_one', description: 'x', input: v.object({ note: v.optional(v.string()) }), policy: { strict: true }, execute: () => 'ok' });
+    const both = defineTool({ name: 'both', description: 'x', input: v.object({ days: v.number() }), policy: { strict: true, coerce: true }, execute: () => 'ok' });
+    expect([strict, both].map((tool) => describeTool(tool).policy)).toMatchObject([
+      { coerce: false, strict: true },
+      { coerce: true, strict: true },
+    ]);
   });
 
   it('lists only the tools the run may see: without the EMAIL_LIMITER binding, no send_email', async () => {

@@ -1,6 +1,6 @@
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { describeChatError } from './chat-error.ts';
+import { describeChatError, QUOTED_BODY_CHARS } from './chat-error.ts';
 
 function apiError(status: number, body: string): APICallError {
   return new APICallError({ message: body || 'Failed', url: '/api/chat', requestBodyValues: undefined, statusCode: status, responseBody: body });
@@ -41,6 +41,67 @@ describe('describeChatError', () => {
 
   it('a 4xx without our body keeps its text', () => {
     expect(describeChatError(apiError(404, 'Not Found'))).toEqual({ kind: 'refused', status: 404, code: 'http-404', message: 'Not Found' });
+  });
+
+  it("a proxy's HTML page is described in words, never shown: the status, and who answered with what", () => {
+    const page = (status: number, title: string) =>
+      `<!DOCTYPE html>\n<html><head><title>${status} ${title}</title><style>body{font:14px sans-serif}</style></head>` +
+      `<body><center><h1>${status} ${title}</h1></center><hr><center>nginx</center><script>track()</script></body></html>`;
+    expect(describeChatError(apiError(502, page(502, 'Bad Gateway')))).toEqual({
+      kind: 'unreachable',
+      status: 502,
+      code: 'unreachable',
+      message: "HTTP 502 (Bad Gateway): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.",
+    });
+    expect(describeChatError(apiError(504, page(504, 'Gateway Time-out')))).toMatchObject({
+      kind: 'unreachable',
+      status: 504,
+      message: "HTTP 504 (Gateway Timeout): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.",
+    });
+    // A 4xx page (a firewall's, a CDN's) stays a refusal with its status code; its markup goes too.
+    expect(describeChatError(apiError(403, page(403, 'Forbidden')))).toEqual({
+      kind: 'refused',
+      status: 403,
+      code: 'http-403',
+      message: "HTTP 403 (Forbidden): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.",
+    });
+    expect(describeChatError(apiError(418, '<p>short and stout</p>'))?.message).toBe(
+      "HTTP 418: the server or a proxy in front of it answered with an HTML page instead of the chat's answer.",
+    );
+    // A fragment without a doctype or <html>, in capitals, and a stream that failed on a page.
+    expect(describeChatError(apiError(500, '<H1>Proxy Error</H1>'))?.message).not.toMatch(/[<>]/);
+    expect(describeChatError(new Error('Unexpected token: <html lang="en"><body>…'))).toEqual({
+      kind: 'stream',
+      status: undefined,
+      code: 'stream-error',
+      message: "The server or a proxy in front of it answered with an HTML page instead of the chat's answer.",
+    });
+  });
+
+  it('a long body is described the same way: an HTML page by its status, plain text quoted on one line and cut', () => {
+    const long = `<html><body>${'<div>Cloudflare Ray ID: 8c1f2e</div>\n'.repeat(2000)}</body></html>`;
+    const html = describeChatError(apiError(504, long));
+    expect(html?.message).toBe("HTTP 504 (Gateway Timeout): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.");
+    const text = `upstream connect error or disconnect/reset before headers.\n${'reset reason: overflow; '.repeat(100)}`;
+    const quoted = describeChatError(apiError(429, text))?.message ?? '';
+    expect(quoted).toHaveLength(QUOTED_BODY_CHARS);
+    expect(quoted.startsWith('upstream connect error or disconnect/reset before headers. reset reason: overflow;')).toBe(true);
+    expect(quoted.endsWith('…')).toBe(true);
+    expect(quoted).not.toContain('\n');
+  });
+
+  it('a JSON body of ours keeps its code and message, whatever its length; an empty body says the status', () => {
+    const message = `Refused: ${'x'.repeat(500)}`;
+    expect(describeChatError(apiError(413, JSON.stringify({ error: { code: 'payload-too-large', message } })))).toEqual({
+      kind: 'refused',
+      status: 413,
+      code: 'payload-too-large',
+      message,
+    });
+    // A message that quotes markup is the server's own words, kept as they are (React renders them as text).
+    const quoting = JSON.stringify({ error: { code: 'invalid-request', message: 'The body was <html>, not JSON.' } });
+    expect(describeChatError(apiError(400, quoting))).toMatchObject({ code: 'invalid-request', message: 'The body was <html>, not JSON.' });
+    expect(describeChatError(apiError(404, ''))).toEqual({ kind: 'refused', status: 404, code: 'http-404', message: 'The server refused the request: HTTP 404 (Not Found), with no message.' });
   });
 
   it('network failures are unreachable; other errors come from the stream', () => {

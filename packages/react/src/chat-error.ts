@@ -32,9 +32,56 @@ function parseErrorBody(body: unknown): ErrorBody | undefined {
   return undefined;
 }
 
+/** The longest text of a body that is not ours (a proxy's plain-text error) a description quotes; the rest is cut. */
+export const QUOTED_BODY_CHARS = 200;
+
+/** Names of the statuses a proxy or gateway answers with, for a description that has no body of ours to quote. */
+const STATUS_NAMES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** `HTTP 502 (Bad Gateway)`, or `HTTP 599` for a status without a name here. */
+function httpStatus(status: number): string {
+  const name = Object.hasOwn(STATUS_NAMES, status) ? STATUS_NAMES[status] : undefined;
+  return name === undefined ? `HTTP ${status}` : `HTTP ${status} (${name})`;
+}
+
+/**
+ * Whether a text is (or holds) an HTML page: a doctype, or a tag (`<html>`, `<h1>`, `</body>`). A proxy's or a gateway's
+ * error page, or the app's own `index.html` served for a route the server does not have.
+ */
+function isHtml(text: string): boolean {
+  return /<!doctype\s+html|<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/i.test(text);
+}
+
+/** What the server or a proxy answered with an HTML page says in words: never the page itself. */
+function htmlPage(status: number | undefined): string {
+  const what = "the server or a proxy in front of it answered with an HTML page instead of the chat's answer.";
+  return status === undefined ? `T${what.slice(1)}` : `${httpStatus(status)}: ${what}`;
+}
+
+/** A plain-text body on one line, at most {@link QUOTED_BODY_CHARS} characters (cut with `…`). */
+function quoted(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= QUOTED_BODY_CHARS ? line : `${line.slice(0, QUOTED_BODY_CHARS - 1).trimEnd()}…`;
+}
+
 /**
  * Turns a `useChat` error into something to show: the HTTP status and the server's
- * `{ error: { code, message, reason?, toolCallId? } }` when there is one, else a plain description.
+ * `{ error: { code, message, reason?, toolCallId? } }` when there is one, else a plain description in words. A body
+ * that is not ours is never shown as it is: an HTML page (a proxy's 502 or 504, a gateway's error page) is described by
+ * its status; plain text is quoted on one line, cut at {@link QUOTED_BODY_CHARS} characters.
  */
 export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   if (error === undefined || error === null) return undefined;
@@ -42,13 +89,22 @@ export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (typeof e.statusCode === 'number') {
     const status = e.statusCode;
-    const body = parseErrorBody(e.responseBody ?? e.message);
+    // The AI SDK's message for a failed response is its body (or its own fallback when the body is empty).
+    const text = typeof e.responseBody === 'string' ? e.responseBody : message;
+    const body = parseErrorBody(text);
     if (body) return { kind: status >= 500 ? 'server' : 'refused', status, ...body };
-    if (status >= 500) return { kind: 'unreachable', status, code: 'unreachable', message: `No answer from the server: a proxy or gateway replied HTTP ${status} instead.` };
-    return { kind: 'refused', status, code: `http-${status}`, message: message || `The server refused the request (HTTP ${status}).` };
+    const html = isHtml(text);
+    if (status >= 500) {
+      const words = html ? htmlPage(status) : `No answer from the server: a proxy or gateway replied HTTP ${status} instead.`;
+      return { kind: 'unreachable', status, code: 'unreachable', message: words };
+    }
+    const words = html ? htmlPage(status) : text.trim() === '' ? `The server refused the request: ${httpStatus(status)}, with no message.` : quoted(text);
+    return { kind: 'refused', status, code: `http-${status}`, message: words };
   }
   if (e.name === 'TypeError' && /fetch|network|load failed/i.test(message)) {
     return { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'The server is unreachable. Check that it is running.' };
   }
+  // A stream that failed on an HTML page (a route answered with the app's index.html, a proxy's page mid-response).
+  if (isHtml(message)) return { kind: 'stream', status: undefined, code: 'stream-error', message: htmlPage(undefined) };
   return { kind: 'stream', status: undefined, code: 'stream-error', message: message || 'The response failed.' };
 }

@@ -7,6 +7,10 @@ export interface PolicySummary {
   /** `'conditional'` when a server-side function decides per call. */
   readonly needsApproval: boolean | 'conditional';
   readonly returnDirect: boolean;
+  /** Quoted primitives (`"3"`) are coerced before validation (`policy.coerce`). */
+  readonly coerce: boolean;
+  /** A `null` for an optional argument that does not take `null` reads as absent (`policy.strict`). */
+  readonly strict: boolean;
 }
 
 /** A server tool as `GET /api/tools` describes it. */
@@ -31,13 +35,14 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback
 
 /** The policy summary of a tool defined in this browser. */
 export function summarizePolicy(tool: AnyTool): PolicySummary {
-  const { effects, runsOn, needsApproval, returnDirect } = tool.policy;
-  return { effects, runsOn, needsApproval: typeof needsApproval === 'function' ? 'conditional' : needsApproval, returnDirect };
+  const { effects, runsOn, needsApproval, returnDirect, coerce, strict } = tool.policy;
+  return { effects, runsOn, needsApproval: typeof needsApproval === 'function' ? 'conditional' : needsApproval, returnDirect, coerce, strict };
 }
 
 /**
  * Reads a `GET /api/tools` body: a list, or `{ tools: [...] }`; the schema as `jsonSchema` or `inputSchema`.
- * A missing policy is read as a write that needs approval (the safe default: a human decides).
+ * A missing policy is read as a write that needs approval (the safe default: a human decides); a missing `coerce` or
+ * `strict` as `false` (the arguments are validated as they are).
  */
 export function parseServerTools(body: unknown): ServerToolInfo[] {
   const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.tools) ? body.tools : [];
@@ -52,7 +57,14 @@ export function parseServerTools(body: unknown): ServerToolInfo[] {
       name: item.name,
       description: typeof item.description === 'string' ? item.description : '',
       jsonSchema: schema,
-      policy: { effects, runsOn: oneOf(policy.runsOn, PLACEMENTS, 'server'), needsApproval, returnDirect: policy.returnDirect === true },
+      policy: {
+        effects,
+        runsOn: oneOf(policy.runsOn, PLACEMENTS, 'server'),
+        needsApproval,
+        returnDirect: policy.returnDirect === true,
+        coerce: policy.coerce === true,
+        strict: policy.strict === true,
+      },
     });
   }
   return tools;
@@ -73,7 +85,8 @@ export const AUTHORISED: { readonly authorised: true } = Object.freeze({ authori
 /**
  * The browser-side stand-in of a server tool (manual mode): the call passes through the browser's
  * chain like any tool, and its terminal only authorises the server to run it. Approval follows the
- * server's policy (`conditional` asks a human: the rule only exists on the server).
+ * server's policy (`conditional` asks a human: the rule only exists on the server), and so do `coerce` and `strict`:
+ * the stand-in reads the arguments as the server will (a quoted number coerced, a strict model's `null` left out).
  */
 export function authorisationTool(info: Pick<ServerToolInfo, 'name' | 'description' | 'jsonSchema'> & { readonly policy?: PolicySummary | undefined }): AnyTool {
   const policy = info.policy;
@@ -85,6 +98,8 @@ export function authorisationTool(info: Pick<ServerToolInfo, 'name' | 'descripti
       effects: policy?.effects ?? 'write',
       runsOn: 'anywhere',
       needsApproval: authorisationAsks(policy),
+      coerce: policy?.coerce === true,
+      strict: policy?.strict === true,
     },
     metadata: { edgetoolAuthorises: 'server' },
     execute: () => AUTHORISED,

@@ -7,6 +7,7 @@ import { parseServerTools } from './server-tools.ts';
 import { callsStep, createTestServer, sseResponse, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
 import { type UseEdgeChatOptions, type UseEdgeChatResult, useEdgeChat } from './use-edge-chat.ts';
+import type { PendingApproval } from './views.ts';
 import { createUserInput } from './user-input.ts';
 
 // Server tools (the server's registry) and browser tools (this browser's), as the demo splits them.
@@ -339,7 +340,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', source: 'browser', policy: { effects: 'destructive' } }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', approval: { source: 'browser' }, policy: { effects: 'destructive' } }]));
     expect(cartCleared).toBe(0);
     hook.current.approve('c1');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
@@ -352,7 +353,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('OK, not moved.')] });
     const hook = mount({ id: 'conv-3', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'server', mode: 'internal', policy: { effects: 'write' } }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'internal', policy: { effects: 'write' } }]));
     hook.current.deny('c1', 'wrong order');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('OK, not moved.'));
     expect(writes).toEqual([]);
@@ -439,7 +440,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const hook = mount({ id: 'conv-edit-none', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'cancel it' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
-    expect(hook.current.pendingApprovals[0]).not.toHaveProperty('editable');
+    expect(hook.current.pendingApprovals[0]?.editable).toBeUndefined();
     expect(() => hook.current.approve('c1', { input: { order_id: 'A-2' } })).toThrow('"cancel_order" lets no argument be edited (its policy.editable); approve without input.');
     expect(server.requests).toHaveLength(1);
     hook.current.approve('c1');
@@ -485,6 +486,38 @@ describe('useEdgeChat against the real chat loop', () => {
     const view = hook.current.toolCalls.get('c1');
     expect(view).toMatchObject({ status: 'done', ranOn: 'server', mode: 'manual' });
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
+  });
+
+  it("manual mode: the browser chain reads a server tool's arguments as the server will (its coerce and strict from serverTools)", async () => {
+    const counted: unknown[] = [];
+    const countLate = defineTool({
+      name: 'count_late',
+      description: 'Counts late orders',
+      input: v.object({ days: v.number(), customer: v.optional(v.string()) }),
+      policy: { coerce: true, strict: true },
+      execute: (input) => {
+        counted.push(input);
+        return 2;
+      },
+    });
+    const server = createTestServer({ tools: [countLate], steps: [callsStep([['c1', 'count_late', { days: '3', customer: null }]]), textStep('Two orders.')] });
+    const info = parseServerTools([{ name: countLate.name, description: countLate.description, jsonSchema: countLate.jsonSchema, policy: countLate.policy }]);
+    expect(info[0]?.policy).toMatchObject({ coerce: true, strict: true });
+    const inputs: unknown[] = [];
+    const audit = defineInterceptor('audit', (ctx, next) => {
+      inputs.push(ctx.input);
+      return next();
+    });
+    const hook = mount({ id: 'conv-fit-manual', mode: 'manual', fetch: server.fetch, interceptors: [audit], serverTools: info });
+    await hook.current.sendMessage({ text: 'how many are 3 days late?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Two orders.'));
+    // The browser chain passed the call with the input the server's tool ran with, not as arguments it refused.
+    expect(inputs).toEqual([{ days: 3 }]);
+    expect(counted).toEqual([{ days: 3 }]);
+    expect(hook.current.toolCalls.get('c1')?.traces.map((t) => [t.side, t.outcome])).toEqual([
+      ['client', 'success'],
+      ['server', 'success'],
+    ]);
   });
 
   it('manual mode: invalid arguments are not a denial; a read goes on to the server, a write waits for a human; the server reports them, nothing runs', async () => {
@@ -630,7 +663,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps });
     const hook = mount({ id: 'conv-auto-throws', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
     await hook.current.sendMessage({ text: 'move it and empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.source])).toEqual([['c1', 'server'], ['c2', 'browser']]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.approval.source])).toEqual([['c1', 'server'], ['c2', 'browser']]));
     await new Promise((r) => setTimeout(r, 50));
     expect(writes).toEqual([]);
     expect(cartCleared).toBe(before);
@@ -685,16 +718,71 @@ describe('useEdgeChat against the real chat loop', () => {
       tools: [pickDate, emptyCart],
       serverTools: serverInfo,
       autoApprove: (call) => {
-        asked.push(call.requestReason);
+        asked.push(call.approval.requestReason);
         return false;
       },
     });
     await hook.current.sendMessage({ text: 'refund A-1 and clear my cart' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'r1']));
-    const reasons = Object.fromEntries(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.requestReason]));
+    const reasons = Object.fromEntries(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.approval.requestReason]));
     expect(reasons).toEqual({ r1: 'Refunds 30 EUR on A-1.', c1: 'Empties your cart.' });
     expect(hook.current.toolCalls.get('r1')?.approval?.requestReason).toBe('Refunds 30 EUR on A-1.');
     expect(asked.sort()).toEqual(['Empties your cart.', 'Refunds 30 EUR on A-1.']);
+  });
+
+  it('autoApprove gets each call as pendingApprovals lists it: one shape, from the server, the browser chain and manual mode', async () => {
+    const seen = new Map<string, PendingApproval>();
+    const autoApprove = (call: PendingApproval) => {
+      seen.set(call.toolCallId, call);
+      return false;
+    };
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed], ['c2', 'cart_clear', {}]]), textStep('never')] });
+    const hook = mount({ id: 'conv-auto-shape', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
+    await hook.current.sendMessage({ text: 'move it and empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']));
+    expect([...seen.keys()].sort()).toEqual(['c1', 'c2']);
+    for (const pending of hook.current.pendingApprovals) {
+      expect(seen.get(pending.toolCallId)).toEqual(pending);
+      expect(hook.current.toolCalls.get(pending.toolCallId)).toBe(pending);
+    }
+    // What a human may edit reaches autoApprove too (it used to get a shape without it).
+    expect(seen.get('c1')).toMatchObject({ status: 'awaiting-approval', editable: ['new_date'], approval: { source: 'server' }, policy: { effects: 'write' } });
+    expect(seen.get('c2')).toMatchObject({ status: 'awaiting-approval', ranOn: 'browser', approval: { source: 'browser' }, policy: { effects: 'destructive' } });
+    hook.unmount();
+
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', proposed]]), textStep('never')] });
+    const again = mount({ id: 'conv-auto-shape-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo, autoApprove });
+    await again.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']));
+    expect(seen.get('m1')).toEqual(again.current.pendingApprovals[0]);
+    expect(seen.get('m1')).toMatchObject({ mode: 'manual', approval: { source: 'server' }, traces: [{ side: 'client', outcome: 'approval-required' }] });
+  });
+
+  it("the hook's result answers a call only through approve and deny, which go through the browser chain: useChat's addToolOutput and addToolApprovalResponse are not in it", async () => {
+    const passes: string[] = [];
+    const watch = defineInterceptor('watch', (ctx, next) => {
+      passes.push(ctx.call.id);
+      return next();
+    });
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
+    const hook = mount({ id: 'conv-no-raw', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
+    for (const name of ['addToolOutput', 'addToolResult', 'addToolApprovalResponse']) expect(name in hook.current).toBe(false);
+    const callable = Object.entries(hook.current)
+      .filter(([, value]) => typeof value === 'function')
+      .map(([name]) => name)
+      .sort();
+    expect(callable).toEqual(
+      ['approve', 'clearError', 'deny', 'experimental_removeQueuedMessage', 'experimental_sendQueuedMessageNow', 'regenerate', 'resumeStream', 'sendMessage', 'setMessages', 'stop'].sort(),
+    );
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    // The approval ran the tool through the chain (the pass that asked, then the approved run), once.
+    expect(passes).toEqual(['c1', 'c1']);
+    expect(cartCleared).toBe(before + 1);
   });
 
   it('a return-direct answer ends the turn: no automatic resend', async () => {
@@ -1008,7 +1096,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.'), textStep('x')] });
     const hook = mount({ id: 'conv-11', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'browser' }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'browser' } }]));
     const { approve, deny } = hook.current;
     approve('c1');
     deny('c1');
@@ -1026,7 +1114,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-6', new_date: '2026-12-29' }]]), textStep('Moved.'), textStep('x')] });
     const hook = mount({ id: 'conv-12', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', source: 'server', mode: 'manual' }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'manual' }]));
     const { approve, deny } = hook.current;
     deny('c1', 'no');
     approve('c1');

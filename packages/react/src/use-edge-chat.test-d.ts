@@ -1,8 +1,8 @@
 import type { UseChatHelpers } from '@ai-sdk/react';
-import type { EdgetoolUIMessage } from '@edgetool/ai';
+import type { EdgetoolUIMessage, SealPartData } from '@edgetool/ai';
 import type { ToolErrorMessage } from '@edgetool/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { UseEdgeChatOptions, UseEdgeChatResult } from './use-edge-chat.ts';
+import { type ApproveOptions, type ChatAnswerFunctions, type UseEdgeChatOptions, type UseEdgeChatResult, useEdgeChat } from './use-edge-chat.ts';
 
 describe('useEdgeChat types: toolErrorMessage', () => {
   it("takes the executor's presets and functions", () => {
@@ -20,5 +20,36 @@ describe('useEdgeChat types: the helpers that leave an answer', () => {
     expectTypeOf<UseEdgeChatResult['sendMessage']>().toEqualTypeOf<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>();
     expectTypeOf<UseEdgeChatResult['regenerate']>().toEqualTypeOf<UseChatHelpers<EdgetoolUIMessage>['regenerate']>();
     expectTypeOf<UseEdgeChatResult['setMessages']>().toEqualTypeOf<UseChatHelpers<EdgetoolUIMessage>['setMessages']>();
+  });
+});
+
+describe('useEdgeChat types: answers go through approve and deny', () => {
+  it("has no useChat function that answers a call around the browser chain", () => {
+    expectTypeOf<UseEdgeChatResult>().not.toHaveProperty('addToolOutput');
+    expectTypeOf<UseEdgeChatResult>().not.toHaveProperty('addToolResult');
+    expectTypeOf<UseEdgeChatResult>().not.toHaveProperty('addToolApprovalResponse');
+    expectTypeOf<ChatAnswerFunctions>().toEqualTypeOf<'addToolOutput' | 'addToolResult' | 'addToolApprovalResponse'>();
+    expectTypeOf<UseEdgeChatResult['approve']>().toEqualTypeOf<(toolCallId: string, options?: ApproveOptions) => void>();
+  });
+});
+
+describe('useEdgeChat types: data parts', () => {
+  interface Weather {
+    readonly city: string;
+    readonly celsius: number;
+  }
+  type DataOf<M extends { parts: readonly unknown[] }, T extends string> = Extract<M['parts'][number], { type: T }> extends { data: infer D } ? D : never;
+
+  it("edgetool's parts keep their data; an app's own come in through the hook's type parameter", () => {
+    type Plain = UseEdgeChatResult['messages'][number];
+    expectTypeOf<Plain>().toEqualTypeOf<EdgetoolUIMessage>();
+    expectTypeOf<DataOf<Plain, 'data-edgetool-seal'>>().toEqualTypeOf<SealPartData>();
+    expectTypeOf<Extract<Plain['parts'][number], { type: 'data-weather' }>>().toBeNever();
+    type WithWeather = UseEdgeChatResult<{ weather: Weather }>['messages'][number];
+    expectTypeOf<WithWeather>().toEqualTypeOf<EdgetoolUIMessage<{ weather: Weather }>>();
+    expectTypeOf<DataOf<WithWeather, 'data-weather'>>().toEqualTypeOf<Weather>();
+    expectTypeOf<DataOf<WithWeather, 'data-edgetool-seal'>>().toEqualTypeOf<SealPartData>();
+    expectTypeOf(useEdgeChat<{ weather: Weather }>).returns.toEqualTypeOf<UseEdgeChatResult<{ weather: Weather }>>();
+    expectTypeOf<NonNullable<UseEdgeChatOptions<{ weather: Weather }>['messages']>>().toEqualTypeOf<EdgetoolUIMessage<{ weather: Weather }>[]>();
   });
 });

@@ -1,5 +1,5 @@
 import { type UseChatHelpers, useChat } from '@ai-sdk/react';
-import { type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
+import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -21,16 +21,16 @@ import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserC
 import type { BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
-import { type BrowserWork, lastAssistantMessage, messageMode, planBrowserWork } from './plan.ts';
+import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
-import { authorisationAsks, authorisationResolver, type ServerToolInfo, summarizePolicy } from './server-tools.ts';
+import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
-import { type ActiveModel, activeModel, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews } from './views.ts';
+import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';
 import { withdrawUnsentAnswers } from './withdraw.ts';
 
-/** Options for {@link useEdgeChat}. */
-export interface UseEdgeChatOptions {
+/** Options for {@link useEdgeChat}; `TData`: the app's own data parts (see `EdgetoolUIMessage`). */
+export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
   /** The chat endpoint (default `/api/chat`). */
   readonly api?: string;
   /**
@@ -47,8 +47,9 @@ export interface UseEdgeChatOptions {
   /** Server tools as `GET /api/tools` lists them (see `parseServerTools`): policies for manual mode and the UI. */
   readonly serverTools?: readonly ServerToolInfo[];
   /**
-   * Approves a pending call without asking (both modes; browser-side approvals too). One that throws approves nothing:
-   * the call waits for a human, and the error goes to the console.
+   * Approves a pending call without asking (both modes; browser-side approvals too). It gets the call as
+   * `pendingApprovals` would list it (`callOf(call, tool)` types its arguments). One that throws approves nothing: the
+   * call waits for a human, and the error goes to the console.
    */
   readonly autoApprove?: (call: PendingApproval) => boolean;
   /** The browser user, on `ctx.run.userId` of browser tools. */
@@ -57,7 +58,7 @@ export interface UseEdgeChatOptions {
   /** A `fetch` to use instead of the global one (tests, auth wrappers). */
   readonly fetch?: typeof globalThis.fetch;
   /** Messages to start with. */
-  readonly messages?: EdgetoolUIMessage[];
+  readonly messages?: EdgetoolUIMessage<TData>[];
   /**
    * What this browser knew about those messages (the `browserState` a previous page returned, saved with them): the
    * answers the user stopped stay stopped, expired calls stay expired, traces and progress come back. Read when the
@@ -88,25 +89,35 @@ export interface ApproveOptions {
   readonly input?: unknown;
 }
 
-/** What {@link useEdgeChat} returns: `useChat`'s helpers, plus tool calls, approvals, the model and errors. */
-export interface UseEdgeChatResult extends Omit<UseChatHelpers<EdgetoolUIMessage>, 'stop'> {
+/**
+ * `useChat`'s functions that answer a call (`addToolOutput`, its old name `addToolResult`, `addToolApprovalResponse`):
+ * the hook keeps them. An answer given through them would skip the browser chain, and the checks the hook makes before
+ * it answers (a call the conversation left, an expired ticket, one decision per call); `approve` and `deny` answer.
+ */
+export type ChatAnswerFunctions = 'addToolOutput' | 'addToolResult' | 'addToolApprovalResponse';
+
+/**
+ * What {@link useEdgeChat} returns: `useChat`'s helpers (except those that answer a call, see {@link ChatAnswerFunctions}),
+ * plus tool calls, approvals, the model and errors.
+ */
+export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit<UseChatHelpers<EdgetoolUIMessage<TData>>, 'stop' | ChatAnswerFunctions> {
   /**
    * `useChat`'s `sendMessage`. A new message first takes back browser results the server never sealed
    * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
    * stopped mark: the server takes answers only in the last assistant message.
    */
-  readonly sendMessage: UseChatHelpers<EdgetoolUIMessage>['sendMessage'];
+  readonly sendMessage: UseChatHelpers<EdgetoolUIMessage<TData>>['sendMessage'];
   /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
-  readonly regenerate: UseChatHelpers<EdgetoolUIMessage>['regenerate'];
+  readonly regenerate: UseChatHelpers<EdgetoolUIMessage<TData>>['regenerate'];
   /**
    * `useChat`'s `setMessages`: ends the browser calls that are no longer in the last assistant message, or that have a
    * result there now; a change that keeps that message and its calls (a note added to it) leaves them running.
    */
-  readonly setMessages: UseChatHelpers<EdgetoolUIMessage>['setMessages'];
+  readonly setMessages: UseChatHelpers<EdgetoolUIMessage<TData>>['setMessages'];
   readonly mode: ExecutionMode;
   /** A view of every tool call of the conversation, by tool call id. */
   readonly toolCalls: ReadonlyMap<string, ToolCallView>;
-  /** Calls waiting for a human decision (from the server, or from the browser chain). */
+  /** Calls waiting for a human decision (from the server, or from the browser chain): their views from `toolCalls`. */
   readonly pendingApprovals: readonly PendingApproval[];
   /**
    * Approves a pending call. The first decision of a call wins: a later `approve` or `deny` of it is ignored. With
@@ -159,7 +170,8 @@ const UNMOUNTED = new WeakSet<AbortController>();
  * calls through the same chain in manual mode, surfaces approvals, and continues the turn once every
  * pending call is answered. Tickets and seals stay in the messages untouched.
  */
-export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult {
+export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeChatOptions<TData> = {}): UseEdgeChatResult<TData> {
+  type Message = EdgetoolUIMessage<TData>;
   const { api = '/api/chat', mode = 'internal', tools = NONE, interceptors = NONE, serverTools = NONE, userId, headers } = options;
   const [fallbackId] = useState(() => crypto.randomUUID());
   const chatId = options.id ?? fallbackId;
@@ -217,7 +229,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
   const transport = useMemo(
     () =>
-      new DefaultChatTransport<EdgetoolUIMessage>({
+      new DefaultChatTransport<Message>({
         api,
         ...(headers ? { headers: { ...headers } } : {}),
         ...(customFetch ? { fetch: customFetch } : {}),
@@ -234,7 +246,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
   const restoreEdits = useRef<() => void>(() => {});
 
-  const chat = useChat<EdgetoolUIMessage>({
+  const chat = useChat<Message>({
     id: chatId,
     transport,
     sendAutomaticallyWhen: shouldContinue,
@@ -248,8 +260,10 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   });
   const messagesRef = useRef(chat.messages);
   messagesRef.current = chat.messages;
-  // The views of the latest render, for decide() (made further down, from state decide() changes).
+  // The views of the latest render, for decide(), and what they were made from, for pendingOf() (made further down, from
+  // state those change).
   const viewsRef = useRef<ReadonlyMap<string, ToolCallView>>(new Map());
+  const viewOptions = useRef<ViewOptions>({ browserTools: new Map(), serverTools: new Map(), browserCalls: new Map(), streaming: false, mode });
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
 
   /**
@@ -349,10 +363,13 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [setMessages],
   );
 
-  /** Whether `autoApprove` approves a call; one that throws approves nothing (a human decides), and is logged. */
-  const autoApproves = useCallback((call: PendingApproval): boolean => {
+  /**
+   * Whether `autoApprove` approves a call; one that throws approves nothing (a human decides), and is logged. A call
+   * that would not wait for a human (`undefined`) is not asked about.
+   */
+  const autoApproves = useCallback((call: PendingApproval | undefined): boolean => {
     const { autoApprove } = latest.current;
-    return autoApprove !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
+    return call !== undefined && autoApprove !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
   }, []);
 
   /** One pass through a browser chain; records its trace. */
@@ -387,18 +404,18 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [run, setCall, report],
   );
 
-  const pendingOf = useCallback(
-    (call: BrowserCall, source: PendingApproval['source']): PendingApproval => ({
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      input: call.input,
-      policy: policyOf(call.kind === 'run' ? browserTools.get(call.toolName) : undefined) ?? serverToolMap.get(call.toolName)?.policy,
-      source,
-      mode: latest.current.mode,
-      ...(call.requestReason === undefined ? {} : { requestReason: call.requestReason }),
-    }),
-    [browserTools, serverToolMap],
-  );
+  /**
+   * The pending approval a call of the last assistant message makes once it waits for a human (`asking`: the browser
+   * chain's call that is about to; none for the server's own request), exactly as `pendingApprovals` will list it, for
+   * `autoApprove`. `undefined` when it would not wait (the conversation left it, its ticket expired, it was stopped).
+   */
+  const pendingOf = useCallback((toolCallId: string, asking?: BrowserCall): PendingApproval | undefined => {
+    const message = lastAssistantMessage(messagesRef.current);
+    if (message === undefined) return undefined;
+    const calls = asking === undefined ? callsRef.current : updateBrowserCall(callsRef.current, { ...asking, status: 'awaiting-approval' });
+    const view = toolCallViews([message], { ...viewOptions.current, browserCalls: calls }).get(toolCallId);
+    return view !== undefined && isPendingApproval(view) ? view : undefined;
+  }, []);
 
   /**
    * Whether a result or decision the browser chain reached for this call is dropped: the call was aborted (read now: a
@@ -419,7 +436,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
-        if (decision === undefined && autoApproves(pendingOf(asking, 'browser'))) return runInBrowser(traced, { approved: true });
+        if (decision === undefined && autoApproves(pendingOf(call.toolCallId, asking))) return runInBrowser(traced, { approved: true });
         return setCall({ ...asking, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -443,14 +460,15 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
       if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
       const { outcome } = result;
-      // Arguments the browser's copy of the schema refuses. They are not the user's denial: the server validates again
-      // before anything runs, and reports the issues the model needs to fix them. But the server may read them as valid
-      // (a strict model's `null` for a left-out argument, a quoted number it coerces, a schema newer than the browser's
-      // copy), and then runs the call: one the stand-in would ask about still waits for a human.
+      // Arguments the browser's copy of the schema refuses (read with the tool's `coerce` and `strict`, as the server
+      // reads them). They are not the user's denial: the server validates again before anything runs, and reports the
+      // issues the model needs to fix them. But the server may read them as valid (a schema newer than the browser's
+      // copy, a listing that does not say `coerce`/`strict`), and then runs the call: one the stand-in would ask about
+      // still waits for a human.
       const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
       const ask = invalid && decision === undefined && authorisationAsks(serverToolMap.get(call.toolName)?.policy);
       if (outcome.type === 'approval-required' || ask) {
-        if (decision === undefined && autoApproves(pendingOf(call, 'server'))) return authorise(traced, { approved: true });
+        if (decision === undefined && autoApproves(pendingOf(call.toolCallId, traced))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -488,22 +506,12 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
         case 'authorise':
           void authorise({ ...base, kind: 'authorise', approvalId: work.approvalId, requestReason: work.requestReason });
           return;
-        case 'ask': {
-          const pending: PendingApproval = {
-            toolCallId: work.toolCallId,
-            toolName: work.toolName,
-            input: work.input,
-            policy: serverToolMap.get(work.toolName)?.policy,
-            source: 'server',
-            mode: 'internal',
-            ...(work.requestReason === undefined ? {} : { requestReason: work.requestReason }),
-          };
-          if (autoApproves(pending)) void addToolApprovalResponse({ id: work.approvalId, approved: true });
+        case 'ask':
+          if (autoApproves(pendingOf(work.toolCallId))) void addToolApprovalResponse({ id: work.approvalId, approved: true });
           return;
-        }
       }
     },
-    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, serverToolMap, autoApproves],
+    [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, pendingOf, autoApproves],
   );
 
   // Every time the messages change: start the work for calls not seen before (once per call), except in an answer the
@@ -614,7 +622,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
    * messages from now on; without them (a new message, a regenerated answer), no call of the last answer stays.
    */
   const leave = useCallback(
-    (after?: readonly EdgetoolUIMessage[]): void => {
+    (after?: readonly Message[]): void => {
       const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
       const { ids } = left.current;
       // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
@@ -648,7 +656,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   // A new message first takes back browser results the server never sealed (see withdrawUnsentAnswers), and ends the
   // browser calls of the answer it leaves.
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
-  const sendMessage = useCallback<UseChatHelpers<EdgetoolUIMessage>['sendMessage']>(
+  const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) {
         leave();
@@ -659,7 +667,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [chatSend, setMessages, leave],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
-  const regenerate = useCallback<UseChatHelpers<EdgetoolUIMessage>['regenerate']>(
+  const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(
     (regenerateOptions) => {
       leave();
       return chatRegenerate(regenerateOptions);
@@ -668,9 +676,9 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   );
   // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
   // function at once, with the messages as they are now).
-  const replaceMessages = useCallback<UseChatHelpers<EdgetoolUIMessage>['setMessages']>(
+  const replaceMessages = useCallback<UseChatHelpers<Message>['setMessages']>(
     (update) => {
-      let after: EdgetoolUIMessage[] = typeof update === 'function' ? [] : update;
+      let after: Message[] = typeof update === 'function' ? [] : update;
       setMessages((messages) => {
         if (typeof update === 'function') after = update(messages);
         return after;
@@ -700,6 +708,7 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
     [chat.messages, browserTools, serverToolMap, calls, streaming, mode, progress, earlierTraces, stopped, expired],
   );
   viewsRef.current = views;
+  viewOptions.current = { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired };
   const pending = useMemo(() => pendingApprovals(views), [views]);
   const model = useMemo(() => activeModel(chat.messages), [chat.messages]);
   const chatError = useMemo(() => (refusedCalls === undefined ? describeChatError(chat.error) : undefined), [chat.error, refusedCalls]);
@@ -708,8 +717,11 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
   busyRef.current = streaming || browserBusy;
   const browserState = useMemo(() => browserStateOf(views, chat.messages, stopped), [views, chat.messages, stopped]);
 
+  // Not `useChat`'s functions that answer a call: an answer given through them would skip the browser chain and the checks
+  // above (see ChatAnswerFunctions).
+  const { addToolOutput: _output, addToolResult: _result, addToolApprovalResponse: _approval, ...helpers } = chat;
   return {
-    ...chat,
+    ...helpers,
     id: chat.id,
     sendMessage,
     regenerate,
@@ -732,14 +744,14 @@ export function useEdgeChat(options: UseEdgeChatOptions = {}): UseEdgeChatResult
  * 'expired' } }`): the open calls of the last step, since the server needs an answer to each of them and one can never
  * be given now. `undefined` for any other error.
  */
-function expiryRefusal(error: ChatErrorInfo | undefined, messages: readonly EdgetoolUIMessage[]): string[] | undefined {
+function expiryRefusal(error: ChatErrorInfo | undefined, messages: readonly MessageLike[]): string[] | undefined {
   if (error?.kind !== 'refused' || error.code !== 'ticket-invalid' || error.reason !== 'expired') return undefined;
   const open = openCalls(messages).map((call) => call.toolCallId);
   return open.length === 0 ? undefined : open;
 }
 
 /** What the views and marks hold beside the messages, as plain JSON (see {@link BrowserState}). */
-function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly EdgetoolUIMessage[], stopped: ReadonlySet<string>): BrowserState {
+function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly MessageLike[], stopped: ReadonlySet<string>): BrowserState {
   const traces: [string, CallTrace[]][] = [];
   const progress: [string, ToolProgress][] = [];
   const expired: string[] = [];
@@ -775,11 +787,7 @@ function logHiddenFailure(error: ToolError): void {
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
-function unansweredCallIds(message: EdgetoolUIMessage | undefined): Set<string> {
+function unansweredCallIds(message: MessageLike | undefined): Set<string> {
   const unanswered = toolParts(message ?? { parts: [] }).filter((part) => !part.state.startsWith('output-'));
   return new Set(unanswered.map((part) => part.toolCallId));
-}
-
-function policyOf(tool: AnyTool | undefined): PendingApproval['policy'] {
-  return tool === undefined ? undefined : summarizePolicy(tool);
 }

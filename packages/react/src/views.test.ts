@@ -1,11 +1,11 @@
-import { defineTool } from '@edgetool/core';
+import { defineTool, jsonSchema } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { BrowserCall } from './browser-calls.ts';
 import { parseServerTools } from './server-tools.ts';
 import { assistant, seal, ticket, toolPart, trace, user } from './test-support/messages.ts';
 import type { CallTrace } from './trace.ts';
-import { activeModel, describeModelLabel, pendingApprovals, type ViewOptions, toolCallViews } from './views.ts';
+import { activeModel, callOf, describeModelLabel, pendingApprovals, type ViewOptions, toolCallViews } from './views.ts';
 
 const pickDate = defineTool({ name: 'pick_date', description: 'Pick', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'x' });
 const cartClear = defineTool({ name: 'cart_clear', description: 'Clear', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' }, execute: () => 'x' });
@@ -92,9 +92,12 @@ describe('toolCallViews', () => {
     const views = toolCallViews(messages, options({ browserCalls: calls }));
     expect(views.get('c1')).toMatchObject({ status: 'awaiting-approval', ranOn: 'server', approval: { id: 'ap1', source: 'server' } });
     expect(views.get('c2')).toMatchObject({ status: 'awaiting-approval', ranOn: 'browser', approval: { source: 'browser' } });
-    expect(pendingApprovals(views)).toEqual([
-      { toolCallId: 'c1', toolName: 'update_delivery_date', input: { q: 'c1' }, policy: expect.objectContaining({ effects: 'write' }), source: 'server', mode: 'internal' },
-      { toolCallId: 'c2', toolName: 'cart_clear', input: { q: 'c2' }, policy: expect.objectContaining({ effects: 'destructive' }), source: 'browser', mode: 'internal' },
+    // A pending approval is the call's view, the same object: one shape for the list, the cards and autoApprove.
+    expect(pendingApprovals(views)).toEqual([views.get('c1'), views.get('c2')]);
+    expect(pendingApprovals(views)[0]).toBe(views.get('c1'));
+    expect(pendingApprovals(views).map(({ toolName, input, policy, approval, mode }) => ({ toolName, input, effects: policy?.effects, source: approval.source, mode }))).toEqual([
+      { toolName: 'update_delivery_date', input: { q: 'c1' }, effects: 'write', source: 'server', mode: 'internal' },
+      { toolName: 'cart_clear', input: { q: 'c2' }, effects: 'destructive', source: 'browser', mode: 'internal' },
     ]);
   });
 
@@ -110,7 +113,7 @@ describe('toolCallViews', () => {
     const views = toolCallViews(messages, options({ browserCalls: calls }));
     expect(views.get('c1')?.approval).toEqual({ id: 'ap1', source: 'server', approved: undefined, reason: undefined, requestReason: 'A-1006 moves to 2027-01-05: 33 days late.' });
     expect(views.get('c2')?.approval?.requestReason).toBe('Empties a cart of 3 items.');
-    expect(pendingApprovals(views).map((p) => p.requestReason)).toEqual(['A-1006 moves to 2027-01-05: 33 days late.', 'Empties a cart of 3 items.']);
+    expect(pendingApprovals(views).map((p) => p.approval.requestReason)).toEqual(['A-1006 moves to 2027-01-05: 33 days late.', 'Empties a cart of 3 items.']);
     // A reason that is not text (a hand-made part) is not shown.
     const odd = [assistant([toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1', requestReason: 42 } })])];
     expect(toolCallViews(odd, options()).get('c1')?.approval?.requestReason).toBeUndefined();
@@ -229,5 +232,46 @@ describe('activeModel', () => {
     expect(activeModel([online, offline])).toMatchObject({ label: 'offline model (edgetool-offline)', offline: true });
     expect(activeModel([user('a')])).toBeUndefined();
     expect(describeModelLabel({ provider: 'p', modelId: 'm', offline: false }).label).toBe('p · m');
+  });
+});
+
+describe('callOf: a call typed by its tool', () => {
+  const listDelayed = defineTool({
+    name: 'list_delayed_orders',
+    description: 'List',
+    input: v.object({ days: v.optional(v.number(), 1), customer: v.optional(v.string()) }),
+    policy: { coerce: true, strict: true },
+    execute: () => [],
+  });
+  const move = defineTool({ name: 'update_delivery_date', description: 'Move', input: v.object({ order_id: v.string(), new_date: v.string() }), policy: { effects: 'write' }, execute: () => 'ok' });
+  const viewOf = (name: string, input: unknown) => toolCallViews([assistant([toolPart(name, 'c1', 'approval-requested', { input, approval: { id: 'ap1' } })])], options()).get('c1')!;
+
+  it("gives a pending approval of that tool with its arguments as the tool's schema reads them", () => {
+    const pending = pendingApprovals(new Map([['c1', viewOf('update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' })]]))[0]!;
+    const typed = callOf(pending, move);
+    expect(typed).toEqual({ ...pending, input: { order_id: 'A-1', new_date: '2026-12-24' } });
+    expect(typed).not.toBe(pending);
+  });
+
+  it("applies the tool's coerce and strict policy and fills defaults, as the tool would run; the view keeps the model's arguments", () => {
+    const view = viewOf('list_delayed_orders', { days: '3', customer: null });
+    expect(callOf(view, listDelayed)?.input).toEqual({ days: 3 });
+    expect(view.input).toEqual({ days: '3', customer: null });
+    expect(callOf(viewOf('list_delayed_orders', {}), listDelayed)?.input).toEqual({ days: 1 });
+  });
+
+  it("is undefined for another tool's call, for arguments the schema refuses, and for a schema that validates only asynchronously", () => {
+    expect(callOf(viewOf('update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }), listDelayed)).toBeUndefined();
+    expect(callOf(viewOf('update_delivery_date', { order_id: 42 }), move)).toBeUndefined();
+    const later = defineTool({
+      name: 'later',
+      description: 'x',
+      input: { '~standard': { version: 1, vendor: 'test', validate: async (value: unknown) => ({ value }) } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'x',
+    });
+    expect(callOf(viewOf('later', {}), later)).toBeUndefined();
+    const broken = defineTool({ name: 'broken', description: 'x', input: jsonSchema({ $ref: '#/nowhere' }), execute: () => 'x' });
+    expect(callOf(viewOf('broken', {}), broken)).toBeUndefined();
   });
 });

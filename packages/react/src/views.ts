@@ -1,4 +1,4 @@
-import { type AnyTool, type ArgumentEdit, argumentEdits, type ToolProgress } from '@edgetool/core';
+import { type AnyTool, type ArgumentEdit, argumentEdits, fitArguments, type InferToolInput, type ToolProgress } from '@edgetool/core';
 import {
   type AnyToolPart,
   dataByCallId,
@@ -45,15 +45,31 @@ export type ToolCallStatus =
 /** Who asked for an approval: the server's loop, or the browser's own chain. */
 export type ApprovalSource = 'server' | 'browser';
 
-/** One tool call, ready to render. */
-export interface ToolCallView {
+/**
+ * The approval asked for a call. `requestReason`: what the tool says the call will do (`policy.approvalReason`), to show
+ * beside the arguments; `approved` and `reason`: the human's decision, once there is one (`undefined` while it waits).
+ */
+export interface ToolCallApproval {
+  /** The approval request's id (the AI SDK's for the server's; the call id for the browser chain's). */
+  readonly id: string;
+  readonly source: ApprovalSource;
+  readonly approved: boolean | undefined;
+  readonly reason: string | undefined;
+  readonly requestReason: string | undefined;
+}
+
+/**
+ * One tool call, ready to render. `TInput`: the type of `input`, `unknown` until {@link callOf} knows the call's tool.
+ */
+export interface ToolCallView<TInput = unknown> {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly messageId: string;
   readonly status: ToolCallStatus;
   /** The AI SDK part state, as is. */
   readonly partState: string;
-  readonly input: unknown;
+  /** The model's arguments, as the message has them (a human's edits are in `edits`). */
+  readonly input: TInput;
   readonly output: unknown;
   readonly errorText: string | undefined;
   /** Where the tool runs or ran; `undefined` while that is not known yet. */
@@ -65,19 +81,8 @@ export interface ToolCallView {
   /** Every pass through an edgetool chain: the browser's (authorisation or run), then the server's. */
   readonly traces: readonly CallTrace[];
   readonly policy: PolicySummary | undefined;
-  /**
-   * The approval asked for this call. `requestReason`: what the tool says the call will do (`policy.approvalReason`),
-   * to show beside the arguments; `reason`: the human's, with a decision.
-   */
-  readonly approval:
-    | {
-        readonly id: string;
-        readonly source: ApprovalSource;
-        readonly approved: boolean | undefined;
-        readonly reason: string | undefined;
-        readonly requestReason: string | undefined;
-      }
-    | undefined;
+  /** The approval asked for this call, by the server or by the browser chain; `undefined` when none was. */
+  readonly approval: ToolCallApproval | undefined;
   /**
    * The arguments a human may edit before approving this call (`true`: any), as the server's approval ticket says
    * (`policy.editable`); `undefined` when none may be, and for calls the server does not ask about. Pass the edited
@@ -99,18 +104,14 @@ export interface ToolCallView {
   readonly progress: ToolProgress | undefined;
 }
 
-/** A call that waits for a human decision. */
-export interface PendingApproval {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-  readonly policy: PolicySummary | undefined;
-  readonly source: ApprovalSource;
-  readonly mode: ExecutionMode;
-  /** The arguments a human may edit before approving (see `ToolCallView.editable`); absent when none may be. */
-  readonly editable?: true | readonly string[] | undefined;
-  /** What the tool says the call will do (`policy.approvalReason`); absent when it says nothing. */
-  readonly requestReason?: string | undefined;
+/**
+ * A call that waits for a human decision: its view, the same object `toolCalls` has, with `status: 'awaiting-approval'`
+ * and the approval asked (who asks: `approval.source`; the tool's words: `approval.requestReason`). One shape wherever
+ * a pending approval shows: `pendingApprovals`, `autoApprove`, `toolCalls`.
+ */
+export interface PendingApproval<TInput = unknown> extends ToolCallView<TInput> {
+  readonly status: 'awaiting-approval';
+  readonly approval: ToolCallApproval;
 }
 
 /** The model that produced the conversation's latest answer. */
@@ -267,25 +268,43 @@ function policyFor(ranOn: ToolCallView['ranOn'], browserTool: AnyTool | undefine
   return serverTool?.policy;
 }
 
-/** The calls waiting for a human decision, in conversation order. */
+/** Whether a call waits for a human decision (its status says so, and an approval was asked). */
+export function isPendingApproval<TInput>(view: ToolCallView<TInput>): view is PendingApproval<TInput> {
+  return view.status === 'awaiting-approval' && view.approval !== undefined;
+}
+
+/** The calls waiting for a human decision, in conversation order: their views, as they are. */
 export function pendingApprovals(views: ReadonlyMap<string, ToolCallView>): PendingApproval[] {
-  const pending: PendingApproval[] = [];
-  for (const view of views.values()) {
-    if (view.status !== 'awaiting-approval' || view.approval === undefined) continue;
-    const { toolCallId, toolName, input, policy, mode, editable } = view;
-    const { source, requestReason } = view.approval;
-    pending.push({
-      toolCallId,
-      toolName,
-      input,
-      policy,
-      source,
-      mode,
-      ...(editable === undefined ? {} : { editable }),
-      ...(requestReason === undefined ? {} : { requestReason }),
-    });
+  return [...views.values()].filter(isPendingApproval);
+}
+
+/** A view or a pending approval whose `input` is typed by `TTool`'s schema (see {@link callOf}). */
+export type CallOf<TView extends ToolCallView, TTool extends AnyTool> = TView extends PendingApproval
+  ? PendingApproval<InferToolInput<TTool>>
+  : ToolCallView<InferToolInput<TTool>>;
+
+/**
+ * A call of `tool` with its arguments typed by that tool's schema: a copy whose `input` is what the schema makes of the
+ * model's arguments (the tool's `coerce` and `strict` applied, defaults filled in), the input the tool runs with.
+ * `undefined` for another tool's call, and for arguments the schema refuses or validates only asynchronously. Edit a
+ * call's arguments (`approve(id, { input })`) from the view's own `input`: these may differ where a default was filled.
+ */
+export function callOf<TView extends ToolCallView, TTool extends AnyTool>(view: TView, tool: TTool): CallOf<TView, TTool> | undefined {
+  if (view.toolName !== tool.name) return undefined;
+  let result: ReturnType<AnyTool['input']['~standard']['validate']>;
+  try {
+    result = tool.input['~standard'].validate(fitArguments(view.input, tool.jsonSchema, tool.policy));
+  } catch {
+    // A schema that throws (a raw JSON Schema with a `$ref` to nowhere): the arguments cannot be typed.
+    return undefined;
   }
-  return pending;
+  if (result instanceof Promise) {
+    // Not awaited here (a render cannot wait): its outcome is dropped, a rejection included.
+    result.catch(() => undefined);
+    return undefined;
+  }
+  if (result.issues !== undefined) return undefined;
+  return { ...view, input: result.value } as CallOf<TView, TTool>;
 }
 
 /** The model named in the latest assistant message's metadata. */

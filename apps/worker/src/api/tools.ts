@@ -20,12 +20,19 @@ export interface ToolDescription {
     readonly maxCallsPerRun?: number;
     /** The tool spends a rate limit (its limiter and key are server-side). */
     readonly rateLimited: boolean;
+    /**
+     * Quoted primitives are coerced before validation (`policy.coerce`): a client that checks the arguments first (the
+     * browser's stand-in in manual mode) reads them the same way.
+     */
+    readonly coerce: boolean;
+    /** A `null` for an optional argument reads as absent (`policy.strict`), for such a client too. */
+    readonly strict: boolean;
   };
 }
 
 /** A serialisable description of a tool (name, description, JSON Schema, policy). */
 export function describeTool(tool: AnyTool): ToolDescription {
-  const { effects, runsOn, needsApproval, returnDirect, timeoutMs, retries, concurrency, maxCallsPerRun, rateLimit } = tool.policy;
+  const { effects, runsOn, needsApproval, returnDirect, timeoutMs, retries, concurrency, maxCallsPerRun, rateLimit, coerce, strict } = tool.policy;
   return {
     name: tool.name,
     description: tool.description,
@@ -40,6 +47,8 @@ export function describeTool(tool: AnyTool): ToolDescription {
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(maxCallsPerRun === undefined ? {} : { maxCallsPerRun }),
       rateLimited: rateLimit !== undefined,
+      coerce,
+      strict,
     },
   };
 }

@@ -284,8 +284,9 @@ function withoutError({ errorText: _, ...part }: ToolPartLike): ToolPartLike {
 function addTicketFor(messages: EdgetoolUIMessage[], from: string, to: string): EdgetoolUIMessage[] {
   const copy = structuredClone(messages);
   const last = copy.at(-1)!;
-  const ticket = last.parts.find((p) => p.type === TICKET_PART && (p as { data: { toolCallId: string } }).data.toolCallId === from) as { data: Record<string, unknown> };
-  last.parts.push({ type: TICKET_PART, id: to, data: { ...ticket.data, toolCallId: to, toolName: 'pick_date', purpose: 'client-result', runsOn: 'client' } } as never);
+  type TicketPart = Extract<(typeof last.parts)[number], { type: typeof TICKET_PART }>;
+  const ticket = last.parts.find((p): p is TicketPart => p.type === TICKET_PART && p.data.toolCallId === from)!;
+  last.parts.push({ type: TICKET_PART, id: to, data: { ...ticket.data, toolCallId: to, toolName: 'pick_date', purpose: 'client-result', runsOn: 'client' } });
   return copy;
 }
 

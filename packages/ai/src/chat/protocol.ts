@@ -1,5 +1,5 @@
 import type { ToolCallResult, ToolProgress, ToolSpan } from '@edgetool/core';
-import type { UIMessage } from 'ai';
+import type { UIDataTypes, UIMessage } from 'ai';
 import { knownCounts, type MessageUsage } from './usage.ts';
 
 /** How a turn runs tools: the loop runs server tools itself, or hands every call back to the caller. */
@@ -100,18 +100,26 @@ export interface EdgetoolMessageMetadata {
   readonly limit?: TurnLimit;
 }
 
-/** The data parts edgetool adds to assistant messages (typed for `useChat`). */
-export interface EdgetoolDataParts {
-  'edgetool-ticket': TicketPartData;
-  'edgetool-seal': SealPartData;
-  'edgetool-trace': TracePartData;
-  'edgetool-progress': ProgressPartData;
-  'edgetool-edit': EditPartData;
-  [key: string]: unknown;
-}
+/**
+ * The data parts edgetool puts in messages, by name (`data-<name>` parts), and nothing else: a part narrowed by its
+ * `type` has its own data. A type, not an interface, so it fits the AI SDK's `UIDataTypes` without an index signature.
+ */
+export type EdgetoolDataParts = {
+  readonly 'edgetool-ticket': TicketPartData;
+  readonly 'edgetool-seal': SealPartData;
+  readonly 'edgetool-trace': TracePartData;
+  readonly 'edgetool-progress': ProgressPartData;
+  readonly 'edgetool-edit': EditPartData;
+};
 
-/** The UI message type of an edgetool chat. */
-export type EdgetoolUIMessage = UIMessage<EdgetoolMessageMetadata, EdgetoolDataParts>;
+/** An app's own data parts by name (`{ weather: Weather }` types `data-weather`); edgetool's names are taken. */
+export type AppDataParts = UIDataTypes & { readonly [K in keyof EdgetoolDataParts]?: never };
+
+/**
+ * The UI message type of an edgetool chat: edgetool's data parts, and the app's own (`TData`, none by default) for
+ * parts its server writes beside the agent's stream.
+ */
+export type EdgetoolUIMessage<TData extends AppDataParts = {}> = UIMessage<EdgetoolMessageMetadata, EdgetoolDataParts & TData>;
 
 /** Data part type names. */
 export const TICKET_PART = 'data-edgetool-ticket';

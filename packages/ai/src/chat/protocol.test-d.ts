@@ -1,0 +1,55 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  EdgetoolDataParts,
+  EdgetoolUIMessage,
+  EditPartData,
+  ProgressPartData,
+  SealPartData,
+  TicketPartData,
+  TracePartData,
+} from './protocol.ts';
+
+type Part<M extends { parts: readonly unknown[] }> = M['parts'][number];
+type DataOf<M extends { parts: readonly unknown[] }, T extends string> = Extract<Part<M>, { type: T }> extends { data: infer D } ? D : never;
+
+describe('EdgetoolUIMessage: the data parts are exactly edgetool’s', () => {
+  it('each edgetool part narrowed by its type has its own data, not unknown', () => {
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-ticket'>>().toEqualTypeOf<TicketPartData>();
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-seal'>>().toEqualTypeOf<SealPartData>();
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-trace'>>().toEqualTypeOf<TracePartData>();
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-progress'>>().toEqualTypeOf<ProgressPartData>();
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-edit'>>().toEqualTypeOf<EditPartData>();
+    const read = (part: Part<EdgetoolUIMessage>) => {
+      if (part.type === 'data-edgetool-seal') expectTypeOf(part.data).toEqualTypeOf<SealPartData>();
+      if (part.type === 'data-edgetool-ticket') expectTypeOf(part.data.purpose).toEqualTypeOf<'approval' | 'client-result'>();
+    };
+    void read;
+  });
+
+  it('names no other data part (an index signature widened every one to unknown)', () => {
+    expectTypeOf<keyof EdgetoolDataParts>().toEqualTypeOf<'edgetool-ticket' | 'edgetool-seal' | 'edgetool-trace' | 'edgetool-progress' | 'edgetool-edit'>();
+    expectTypeOf<Extract<Part<EdgetoolUIMessage>, { type: 'data-weather' }>>().toBeNever();
+    // @ts-expect-error not a data part of an edgetool chat
+    const stray: Part<EdgetoolUIMessage> = { type: 'data-weather', data: { city: 'Oslo' } };
+    void stray;
+  });
+
+  it("takes an app's own data parts through its type parameter, beside edgetool's", () => {
+    interface Weather {
+      readonly city: string;
+      readonly celsius: number;
+    }
+    type AppMessage = EdgetoolUIMessage<{ weather: Weather }>;
+    expectTypeOf<DataOf<AppMessage, 'data-weather'>>().toEqualTypeOf<Weather>();
+    expectTypeOf<DataOf<AppMessage, 'data-edgetool-seal'>>().toEqualTypeOf<SealPartData>();
+    expectTypeOf<Extract<Part<AppMessage>, { type: 'data-other' }>>().toBeNever();
+    const part: Part<AppMessage> = { type: 'data-weather', data: { city: 'Oslo', celsius: 3 } };
+    // @ts-expect-error the app's part has the app's data
+    const wrong: Part<AppMessage> = { type: 'data-weather', data: { city: 'Oslo' } };
+    void [part, wrong];
+    // @ts-expect-error edgetool's names are taken: an app cannot retype a seal
+    const retyped: EdgetoolUIMessage<{ 'edgetool-seal': string }> | undefined = undefined;
+    void retyped;
+    expectTypeOf<EdgetoolUIMessage<{}>>().toEqualTypeOf<EdgetoolUIMessage>();
+  });
+});
