@@ -33,7 +33,8 @@ function recording(store: NonceStore = createMemoryNonceStore()) {
 
 function fixture(options: { now?: () => number; nonceStore?: NonceStore; calls?: ReadonlyArray<readonly [string, string, unknown]> } = {}) {
   // The browser's tools, as the server declares them (no execute: the server hands their calls to the client).
-  const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
+  const policy = { runsOn: 'client', effects: 'destructive' } as const;
+  const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy });
   const question = v.object({ question: v.string() });
   const pickDate = defineTool({ name: 'pick_date', description: 'The user picks a date', input: question, policy: { runsOn: 'client' } });
   const now = options.now ?? Date.now;

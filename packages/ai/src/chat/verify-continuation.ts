@@ -183,7 +183,8 @@ export async function verifyContinuation(
           // Sealed after its turn, in a later response: it still was one of the answers its message's continuation carried.
           if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') {
             const subject = clientSubject(toolName, callId, part.input, conversationId);
-            answered.push({ ticket: ticket.ticket, subject, decision: await answerOf(result, meta), onValid: () => {}, problem: 'forged-result', part, consume: false });
+            const decision = await answerOf(result, meta);
+            answered.push({ ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false });
           }
           continue;
         }
