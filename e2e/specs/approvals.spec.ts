@@ -296,6 +296,38 @@ test.describe('a decision that got no answer', () => {
     await expect(card.getByTestId('send-again')).toHaveCount(0);
   });
 
+  test('a browser tool that ran, its continuation refused on the way: a new message keeps its result, and the server takes it', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/cart_add {"name":"tea","quantity":3}');
+    await expect(toolCard(page, 'cart_add')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await send(page, '/cart_clear {}');
+    const card = toolCard(page, 'cart_clear');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    const posts = recordPosts(page);
+    await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
+    await card.getByTestId('approve').click();
+    await expect(page.getByTestId('error-banner')).toHaveAttribute('data-kind', 'unreachable');
+    await expect(page.getByTestId('cart-item')).toHaveCount(0);
+
+    // The user goes on instead of Retry. The cart was cleared: the card keeps its result, and the request carries it.
+    await send(page, 'Where is order A-1002?');
+    await idle(page);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('tool-output')).toContainText('"removed": 3');
+    expect(posts.bodies).toHaveLength(2);
+    const parts = (postedMessages(posts.bodies[1]) as { parts: { type: string; state?: string; output?: unknown }[] }[]).flatMap((m) => m.parts);
+    expect(parts.find((p) => p.type === 'tool-cart_clear')).toMatchObject({ state: 'output-available', output: { removed: 3 } });
+    // A reload brings it back as it was, and the conversation goes on (the server sealed it in its answer).
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await send(page, 'Where is order A-1003?');
+    await idle(page);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  });
+
   for (const { status, ran, order, date } of [
     { status: 504, ran: true, order: 'A-1002', date: '2027-02-05' },
     { status: 502, ran: false, order: 'A-1012', date: '2027-02-06' },

@@ -4,7 +4,6 @@ import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { parseServerTools } from './server-tools.ts';
 import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
 import { pendingApprovals, toolCallViews, type ViewOptions } from './views.ts';
-import { withdrawUnsentAnswers } from './withdraw.ts';
 
 const serverTools = parseServerTools({
   tools: [{ name: 'move', description: 'Move', inputSchema: { type: 'object' }, policy: { effects: 'write', runsOn: 'server', needsApproval: true } }],
@@ -87,15 +86,5 @@ describe('views of editable approvals', () => {
     const denied = toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: false } });
     expect(toolCallViews([user('hi'), assistant([denied, edit('c1', { q: 'x' })])], options).get('c1')?.edits).toBeUndefined();
     expect(toolCallViews([user('hi'), assistant([approved, edit('c1', { q: 'c1' })])], options).get('c1')?.edits).toBeUndefined();
-  });
-});
-
-describe('going on after an approval sent with edits', () => {
-  it('keeps the edit with the approval (the server records what the call ran with)', () => {
-    const messages = [
-      user('hi'),
-      assistant([toolPart('move', 'c1', 'approval-responded', { approval: { id: 'a', approved: true } }), edit('c1', { q: 'x' }), toolPart('q', 'c2', 'output-available', { output: 1 }), seal('q', 'c2')]),
-    ];
-    expect(withdrawUnsentAnswers(messages)).toBeUndefined();
   });
 });

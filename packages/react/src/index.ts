@@ -11,4 +11,3 @@ export * from './trace.ts';
 export * from './use-edge-chat.ts';
 export * from './user-input.ts';
 export * from './views.ts';
-export * from './withdraw.ts';

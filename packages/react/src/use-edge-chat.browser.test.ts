@@ -1148,6 +1148,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt)).toContain('its result never arrived');
   });
 
+  it('a browser tool that ran, its continuation failed: the next message keeps its result, the server takes it, the model reads it', async () => {
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Yes, your cart is empty.')] });
+    let calls = 0;
+    const flaky: typeof globalThis.fetch = (url, init) => (++calls === 2 ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(url, init));
+    const hook = mount({ id: 'conv-cart-lost', fetch: flaky, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    expect(cartCleared).toBe(before + 1);
+    await hook.current.sendMessage({ text: 'did the cart get cleared?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, your cart is empty.'));
+    // It used to be taken back before the message went (the server refused it in an earlier message): the model then
+    // knew of no cart_clear at all.
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
+    const sent = server.requests[1]?.messages.flatMap((m) => m.parts).find((p) => (p as { toolCallId?: string }).toolCallId === 'c1');
+    expect(sent).toMatchObject({ state: 'output-available', output: before + 1 });
+    const results = server.model.doStreamCalls[1]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'text', value: String(before + 1) } })]);
+    // The response sealed it, and nothing ran or was sent twice.
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: before + 1, sealed: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cartCleared).toBe(before + 1);
+    expect(calls).toBe(3);
+  });
+
   it('an approved call whose answer was lost after it ran: when the user goes on, the model reads its result', async () => {
     writes.length = 0;
     const steps = [callsStep([['c1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }]]), textStep('Moved.'), textStep('Yes, it is moved.')];

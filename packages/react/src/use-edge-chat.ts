@@ -27,7 +27,6 @@ import { authorisationAsks, authorisationResolver, type ServerToolInfo } from '.
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';
-import { withdrawUnsentAnswers } from './withdraw.ts';
 
 /** Options for {@link useEdgeChat}; `TData`: the app's own data parts (see `EdgetoolUIMessage`). */
 export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
@@ -102,9 +101,9 @@ export type ChatAnswerFunctions = 'addToolOutput' | 'addToolResult' | 'addToolAp
  */
 export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit<UseChatHelpers<EdgetoolUIMessage<TData>>, 'stop' | ChatAnswerFunctions> {
   /**
-   * `useChat`'s `sendMessage`. A new message first takes back browser results the server never sealed
-   * (`withdrawUnsentAnswers`), and ends the browser calls of the answer it leaves, as `stop()` does but without the
-   * stopped mark: the server takes answers only in the last assistant message.
+   * `useChat`'s `sendMessage`. A new message ends the browser calls of the answer it leaves, as `stop()` does but
+   * without the stopped mark. Answers already in the messages go with them, browser results the server never sealed
+   * included: the server takes those once (with the answer kept with their ticket) and the model reads them.
    */
   readonly sendMessage: UseChatHelpers<EdgetoolUIMessage<TData>>['sendMessage'];
   /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
@@ -316,9 +315,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
    * the conversation left its answer).
    */
   const inflight = useRef(new Map<string, { readonly owner: AbortController; readonly own: AbortController }>());
-  // Calls of answers the conversation left (a new message, `regenerate`, `setMessages`): the server takes answers only in
-  // the last assistant message, so nothing more is sent for them. Kept as they are left, not read from the rendered
-  // messages, which are a render (or `throttle` ms) behind.
+  // Calls of answers the conversation left (a new message, `regenerate`, `setMessages`): the user went on from them, so
+  // nothing more is written or sent for them. Kept as they are left, not read from the rendered messages, which are a
+  // render (or `throttle` ms) behind.
   const left = useRef({ chatId, ids: new Set<string>() });
   if (left.current.chatId !== chatId) left.current = { chatId, ids: new Set() };
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
@@ -653,18 +652,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [chatId],
   );
 
-  // A new message first takes back browser results the server never sealed (see withdrawUnsentAnswers), and ends the
-  // browser calls of the answer it leaves.
+  // A new message ends the browser calls of the answer it leaves. Their answers already written stay: the server takes
+  // a browser result of an earlier turn once, and the model reads it (a cart cleared before the continuation failed).
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
-      if (message !== undefined) {
-        leave();
-        setMessages((messages) => withdrawUnsentAnswers(messages) ?? messages);
-      }
+      if (message !== undefined) leave();
       return chatSend(message, requestOptions);
     },
-    [chatSend, setMessages, leave],
+    [chatSend, leave],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
   const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(

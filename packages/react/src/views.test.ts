@@ -164,6 +164,15 @@ describe('toolCallViews', () => {
     expect(toolCallViews([answer], options({ browserCalls: calls })).get('c1')?.status).toBe('awaiting-approval');
   });
 
+  it('a browser result of an earlier turn is sealed by a later response, in that response’s message: the view says sealed', () => {
+    const earlier = assistant([toolPart('cart_clear', 'c1', 'output-available', { output: { cleared: 3 } }), ticket('cart_clear', 'c1', 'client-result')]);
+    const later: typeof earlier = { ...assistant([seal('cart_clear', 'c1'), { type: 'text', text: 'It is empty.' }]), id: 'a2' };
+    expect(toolCallViews([user('clear it'), earlier, user('did it work?', 'u2')], options()).get('c1')).toMatchObject({ status: 'done', sealed: false });
+    const expired = new Set(['c1']);
+    const views = toolCallViews([user('clear it'), earlier, user('did it work?', 'u2'), later], options({ expired }));
+    expect(views.get('c1')).toMatchObject({ status: 'done', sealed: true, output: { cleared: 3 }, messageId: 'a1' });
+  });
+
   it('stopped: calls left to this browser are interrupted; a server approval in internal mode stays answerable', () => {
     const internal = assistant([
       toolPart('pick_date', 'c1', 'input-available'),

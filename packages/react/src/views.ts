@@ -94,7 +94,7 @@ export interface ToolCallView<TInput = unknown> {
    * once it ran, from the approval sent until then. `undefined` when nothing was edited.
    */
   readonly edits: readonly ArgumentEdit[] | undefined;
-  /** The server sealed this call's result (it produced or accepted it). */
+  /** The server sealed this call's result (it produced or accepted it), in its message or in a later response's. */
   readonly sealed: boolean;
   readonly mode: ExecutionMode;
   /**
@@ -186,6 +186,11 @@ function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOve
 export function toolCallViews(messages: readonly MessageLike[], options: ViewOptions): Map<string, ToolCallView> {
   const views = new Map<string, ToolCallView>();
   const last = lastAssistantMessage(messages);
+  // Every seal of the conversation: a browser result of an earlier turn is sealed by a later response, in its message.
+  const allSeals = new Map<string, SealPartData>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const [id, seal] of dataByCallId<SealPartData>(message, SEAL_PART)) allSeals.set(id, seal);
+  }
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
@@ -204,6 +209,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
       const browserTool = options.browserTools.get(toolName);
       const serverTool = options.serverTools.get(toolName);
       const serverTrace = traces.get(id);
+      const seal = seals.get(id) ?? allSeals.get(id);
       const ranOn =
         handedOver || browser?.kind === 'run' || browserTool?.policy.runsOn === 'client'
           ? 'browser'
@@ -222,7 +228,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         approval = { id, source: 'browser', approved: undefined, reason: undefined, requestReason: browser.requestReason };
       }
       let status: ToolCallStatus;
-      if (options.expired?.has(id) === true && !(isSettled(part.state) && seals.has(id))) status = 'expired';
+      if (options.expired?.has(id) === true && !(isSettled(part.state) && seal !== undefined)) status = 'expired';
       else if (!isLast && !isSettled(part.state)) status = 'interrupted';
       // Stopped: what was left to this browser (a handed-over call, a manual-mode authorisation) does not start again.
       else if (stopped && (part.state === 'input-available' || (part.state === 'approval-requested' && mode === 'manual'))) status = 'interrupted';
@@ -243,8 +249,8 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         policy: policyFor(ranOn, browserTool, serverTool),
         approval,
         editable: ticket?.purpose === 'approval' ? ticket.editable : undefined,
-        edits: editsOf(part, seals.get(id), edited.get(id)),
-        sealed: seals.has(id),
+        edits: editsOf(part, seal, edited.get(id)),
+        sealed: seal !== undefined,
         mode,
         progress: options.progress?.get(id),
       });

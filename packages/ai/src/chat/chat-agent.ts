@@ -305,9 +305,17 @@ export const UNFINISHED_CALL_TEXT =
   'Error (execution-failed): This call was answered in an earlier request, but its result never arrived, so its outcome is unknown (it may have run). Check the current state before calling it again.';
 
 /**
+ * What the model reads for a client's result of an earlier turn that the server can no longer confirm (its ticket
+ * expired, and the answer kept with its nonce with it, before any request sealed the result). It does not say what the
+ * client answered: the client could have rewritten that.
+ */
+export const UNCONFIRMED_RESULT_TEXT =
+  'Error (execution-failed): This call was run by the client in an earlier request, but the server can no longer confirm the result it reported, so its outcome is unknown (it may have run). Check the current state before calling it again.';
+
+/**
  * The history as the model reads it: each unfinished call (see `VerifiedContinuation.unfinished`) gets its recorded
- * result, its confirmed denial, or {@link UNFINISHED_CALL_TEXT}. The AI SDK refuses an approved call without a result in
- * the history.
+ * result, its confirmed denial, {@link UNFINISHED_CALL_TEXT}, or for a client result it cannot confirm
+ * {@link UNCONFIRMED_RESULT_TEXT}. The AI SDK refuses an approved call without a result in the history.
  */
 function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: ReadonlyMap<string, UnfinishedCall>): EdgetoolUIMessage[] {
   return messages.map((message) => {
@@ -324,10 +332,15 @@ function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: Readon
         return { ...part, state: 'output-denied', approval } as typeof part;
       }
       if (known.read === 'result' && 'output' in known.result) return { ...part, state: 'output-available', output: known.result.output } as typeof part;
-      const errorText = known.read === 'result' && 'errorText' in known.result ? known.result.errorText : UNFINISHED_CALL_TEXT;
+      const errorText =
+        known.read === 'result' && 'errorText' in known.result
+          ? known.result.errorText
+          : known.read === 'unconfirmed'
+            ? UNCONFIRMED_RESULT_TEXT
+            : UNFINISHED_CALL_TEXT;
       // An unknown outcome keeps no approval: the client's answer is not known to be true, and an answer the AI SDK
-      // sees in the history it may act on.
-      const { approval, ...rest } = part as typeof part & { approval?: unknown };
+      // sees in the history it may act on. Nor the output a client shows that the server cannot confirm.
+      const { approval, output: _unconfirmed, ...rest } = part as typeof part & { approval?: unknown; output?: unknown };
       return { ...rest, ...(known.read === 'result' ? { approval } : {}), state: 'output-error', errorText } as typeof part;
     });
     return { ...message, parts };

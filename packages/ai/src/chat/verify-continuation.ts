@@ -41,7 +41,10 @@ export interface AcceptedResult {
 export interface VerifiedContinuation {
   /** Human decisions on approval requests, by tool call id (tickets already verified and consumed). */
   readonly decisions: ReadonlyMap<string, ApprovalDecision>;
-  /** Client results accepted in this request. */
+  /**
+   * Client results accepted in this request: those of the message being continued, and those of an earlier message
+   * whose ticket this request claimed with them, or whose first claim kept the same answer. All are sealed in the response.
+   */
   readonly accepted: readonly AcceptedResult[];
   /** Inputs of the calls in the message being continued, by tool call id. */
   readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
@@ -52,7 +55,8 @@ export interface VerifiedContinuation {
   readonly replayed: ReadonlySet<string>;
   /**
    * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
-   * server's, though it may have expired or been used), and what the model reads for each. Never run.
+   * server's, though it may have expired or been used), and what the model reads for each. Never run. Also the browser
+   * results of an earlier turn that the server can no longer confirm (`unconfirmed`).
    */
   readonly unfinished: ReadonlyMap<string, UnfinishedCall>;
   /**
@@ -72,7 +76,12 @@ export type UnfinishedCall =
   /** Denied, as the decision kept with its ticket says (or as claimed now, so it can never run): the denial. */
   | { readonly read: 'denied' }
   /** Nothing confirms what happened (no record; an approval, or a denial whose decision is gone): an unknown outcome. */
-  | { readonly read: 'unknown' };
+  | { readonly read: 'unknown' }
+  /**
+   * A client's result of an earlier turn, unsealed, whose ticket has expired (and with it the answer kept with its nonce)
+   * or whose nonce store kept no answer: the model reads that its outcome is unknown, not the result the client shows.
+   */
+  | { readonly read: 'unconfirmed' };
 
 interface Check {
   readonly ticket: string | undefined;
@@ -86,6 +95,8 @@ interface Check {
   readonly originOnly?: boolean;
   /** An approval answered in an earlier turn (`approved`: what the client says it answered). */
   readonly earlier?: { readonly approved: boolean };
+  /** A client's result in an earlier message with no seal: taken when its ticket's nonce keeps (or now takes) this answer. */
+  readonly earlierResult?: AcceptedResult;
   /** What to do instead of refusing when the ticket was already used (a continuation sent again). */
   readonly onReplayed?: () => void;
   /** A denial of an approval request in the message being continued. */
@@ -116,8 +127,9 @@ export interface VerifyContinuationOptions {
 
 /**
  * Verifies the history a client sent back before the loop trusts any of it:
- * - every tool result must carry the server's seal, except fresh client results in the message
- *   being continued, which need their `client-result` ticket (single use);
+ * - every tool result must carry the server's seal (in its message, or in a later one for a client result accepted
+ *   after its turn), except client results not sealed yet, which need their `client-result` ticket: single use in the
+ *   message being continued; in an earlier message, claimed with its answer or matching the answer its first claim kept;
  * - every approval decision needs its `approval` ticket for exactly that call (single use).
  * Everything is checked first and tickets are consumed only when all checks pass, so a forged
  * request burns nothing and runs nothing.
@@ -137,6 +149,11 @@ export async function verifyContinuation(
   const replayed = new Set<string>();
   const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
+  // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
+  const allSeals = new Map<string, SealPartData>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const [id, seal] of dataByCallId<SealPartData>(message, SEAL_PART)) allSeals.set(id, seal);
+  }
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
@@ -156,28 +173,54 @@ export async function verifyContinuation(
       const meta = { toolName, callId };
       if (part.state === 'output-available' || part.state === 'output-error') {
         const result = part.state === 'output-available' ? { output: part.output } : { errorText: String(part.errorText ?? '') };
-        const seal = seals.get(callId);
+        const ticket = ticketParts.get(callId);
+        const seal = seals.get(callId) ?? allSeals.get(callId);
         if (seal) {
           // A call a human edited ran with the arguments its seal records: the seal covers those.
           const ran = ranWith(seal, part);
           if (ran !== part.input) edited.set(callId, ran);
           checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          // Sealed after its turn, in a later response: it still was one of the answers its message's continuation carried.
+          if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') {
+            const subject = clientSubject(toolName, callId, part.input, conversationId);
+            const decision = await answerOf(result, meta);
+            answered.push({ ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false });
+          }
           continue;
         }
-        const ticket = ticketParts.get(callId);
-        if (!isLast || ticket?.purpose !== 'client-result') {
+        if (ticket?.purpose !== 'client-result') {
           throw new ContinuationError('forged-result', `The result of "${toolName}" (${callId}) has no valid server seal or client ticket: this server did not produce or request it.`, meta);
         }
         const tool = await registry.resolve(toolName);
         if (tool?.policy.runsOn === 'server') {
           throw new ContinuationError('wrong-placement', `"${toolName}" runs on the server only; a client result for it is refused.`, meta);
         }
-        const accept = () => accepted.push({ toolCallId: callId, toolName, input: part.input, result });
+        const answer: AcceptedResult = { toolCallId: callId, toolName, input: part.input, result };
+        if (!isLast) {
+          // A browser's result whose continuation never got its answer (a network error, a 502, Stop), and the user went
+          // on. It must be this server's call; it is taken once its ticket's nonce keeps this very answer (see
+          // `earlierClientResult`), and sealed in the response.
+          const check: Check = {
+            decision: await answerOf(result, meta),
+            ticket: ticket.ticket,
+            subject: clientSubject(toolName, callId, part.input, conversationId),
+            onValid: () => {},
+            problem: 'forged-result',
+            part,
+            consume: false,
+            originOnly: true,
+            earlierResult: answer,
+          };
+          answered.push(check);
+          checks.push(check);
+          continue;
+        }
+        const accept = () => accepted.push(answer);
         checks.push({
           // Kept with the ticket's nonce: a copy sent again with another answer is refused (`conflict`).
           decision: await answerOf(result, meta),
           ticket: ticket.ticket,
-          subject: { purpose: 'client-result', toolName, callId, args: part.input, conversationId },
+          subject: clientSubject(toolName, callId, part.input, conversationId),
           onValid: accept,
           // The same continuation again (its answer was lost): the client's result for its own call, the same answer as
           // the first copy's (or any, with a nonce store that keeps no decisions), accepted again. Nothing runs on the
@@ -274,8 +317,15 @@ export async function verifyContinuation(
   }
   // Earlier answers, before any fresh ticket is claimed: an answer the server knows otherwise refuses the history. All
   // settle before a refusal is thrown, so no claim is still on its way when the request has been answered.
+  const taken = new Set<Check>();
   const earlier = await Promise.allSettled(
     checks.map(async (check) => {
+      if (check.earlierResult !== undefined) {
+        const read = await earlierClientResult(tickets, check);
+        if (read === undefined) taken.add(check);
+        else unfinished.set(check.part.toolCallId, read);
+        return;
+      }
       if (check.earlier === undefined) return;
       const read = await unfinishedCall(tickets, check, check.earlier.approved, recorded);
       unfinished.set(check.part.toolCallId, read);
@@ -283,6 +333,8 @@ export async function verifyContinuation(
     }),
   );
   for (const outcome of earlier) if (outcome.status === 'rejected') throw outcome.reason;
+  // Taken in the order of the history, whichever claim came back first: the response seals them in that order.
+  for (const check of checks) if (check.earlierResult !== undefined && taken.has(check)) accepted.push(check.earlierResult);
   // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
   // ticket is claimed.
   if (leader !== undefined && !replaying) {
@@ -339,6 +391,26 @@ async function unfinishedCall(
   if (!verdict.ok && verdict.error.reason === 'conflict') throw refusal(check, verdict.error);
   const confirmed = verdict.ok || verdict.error.sameDecision === true;
   return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
+}
+
+/**
+ * Whether a client's result of an earlier turn (no seal) is taken: its ticket is claimed with the answer it shows (an
+ * unused one, whose continuation never reached the server, now keeps that answer, so no other can be taken later), or
+ * its first claim kept the very same answer (the continuation reached the server, its response was lost): `undefined`,
+ * taken. A claim that kept another answer is refused (`forged-result`). An expired ticket (the nonce store forgets it,
+ * and the answer with it) or a used one that kept no answer (a store without `claimDecision`, a row from before)
+ * confirms nothing: the model reads that the outcome is unknown, never the client's unconfirmed result.
+ */
+async function earlierClientResult(tickets: TicketSigner, check: Check): Promise<UnfinishedCall | undefined> {
+  const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
+  if (verdict.ok || verdict.error.sameDecision === true) return undefined;
+  if (verdict.error.reason === 'expired' || verdict.error.reason === 'replayed') return { read: 'unconfirmed' };
+  throw refusal(check, verdict.error);
+}
+
+/** What a `client-result` ticket binds: the call the server handed to the client, with the model's arguments. */
+function clientSubject(toolName: string, callId: string, args: unknown, conversationId: string): TicketSubject {
+  return { purpose: 'client-result', toolName, callId, args, conversationId };
 }
 
 /**
@@ -432,7 +504,7 @@ function refusal(check: Check, cause: ToolError): ContinuationError {
   // A ticket used with another decision: say what that means for a chat (the same request sent again would match).
   const why = !conflict
     ? cause.message
-    : check.problem === 'ticket'
+    : check.problem === 'ticket' || check.earlierResult !== undefined
       ? 'it was answered before with another result (another output, or an error instead of an output): this is not the same request sent again.'
       : 'it was answered before with another decision (approved or denied, or with other edits): this is not the same request sent again.';
   return new ContinuationError(problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${why}`, {

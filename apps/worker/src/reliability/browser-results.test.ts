@@ -1,0 +1,125 @@
+// Reliability, browser results whose continuation got no answer: the browser ran cart_clear (the cart is empty), and
+// the request that carried its result died on the way (a gateway's 502, a dropped connection, Stop), or reached the
+// Worker and its answer was lost. The user then asks whether it worked. The Worker must take that result once, from
+// the earlier message (the model reads it), keep its hash with the ticket's nonce in D1, and refuse a rewritten copy.
+//
+// The conversation is driven through the Worker's own fetch handler. To read what the model was given, the "did it
+// work?" request also goes through an agent built as the Worker builds it (the demo's tools and browser declarations,
+// tickets and call results in D1, the offline model), with the model's prompts recorded.
+import { ContinuationError, createChatAgent, createOfflineModel, type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
+import { createRegistry, createRunContext } from '@edgetool/core';
+import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { type Part, post, readTurn, rows, toolPart, user } from '../../test/chat-client.ts';
+import { createTickets } from '../agent.ts';
+import { createD1CallResultStore } from '../call-result-store.ts';
+import { demoDeps, demoTools } from '../tools/index.ts';
+
+type Model = ReturnType<typeof createOfflineModel>;
+/** What a model call is given: the prompt the Worker built from the history. */
+type Prompt = Parameters<Model['doStream']>[0]['prompt'];
+
+/** What the browser's cart_clear returned (the demo's cart store answers `{ removed }`). */
+const CLEARED = { removed: 3 };
+
+/** The Worker's agent over its D1, with the offline model's prompts recorded. */
+function recordingAgent() {
+  const offline = createOfflineModel();
+  const prompts: Prompt[] = [];
+  const model: Model = {
+    ...offline,
+    doStream: (call) => {
+      prompts.push(call.prompt);
+      return offline.doStream(call);
+    },
+  };
+  const agent = createChatAgent({
+    model,
+    tools: createRegistry({ tools: [...demoTools, ...browserToolDeclarations] }),
+    tickets: createTickets(env),
+    callResults: createD1CallResultStore(env.DB),
+  });
+  return {
+    prompts,
+    /** POST /api/chat as src/api/chat.ts answers it (a refused history: 403 with its problem). */
+    async chat(id: string, messages: EdgetoolUIMessage[]): Promise<Response> {
+      try {
+        const turn = await agent.stream({ messages, run: createRunContext({ conversationId: id, deps: demoDeps(env) }) });
+        return turn.toResponse();
+      } catch (error) {
+        if (error instanceof ContinuationError) return Response.json({ error: { code: error.code, problem: error.problem } }, { status: 403 });
+        throw error;
+      }
+    },
+  };
+}
+
+/** The tool results a prompt gives the model for `toolCallId`. */
+function resultsFor(prompt: Prompt | undefined, toolCallId: string): unknown[] {
+  const tools = (prompt ?? []).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  return tools.filter((part) => part.type === 'tool-result' && part.toolCallId === toolCallId);
+}
+
+/** The user asks to empty the cart; the Worker hands cart_clear to the browser, which runs it and writes `result`. */
+async function cartCleared(id: string, result: Partial<Part> = { state: 'output-available', output: CLEARED }) {
+  const ask = user('/cart_clear {}');
+  const first = await readTurn(await post({ id, messages: [ask] }));
+  const part = toolPart(first.message, 'cart_clear');
+  expect(part?.state).toBe('input-available');
+  const callId = part?.toolCallId as string;
+  const answer = (change: Partial<Part>) => {
+    const message = structuredClone(first.message);
+    message.parts = message.parts.map((p) => ((p as Part).toolCallId === callId ? ({ ...p, ...change } as never) : p));
+    return [ask, message];
+  };
+  return { callId, answered: answer(result), answer };
+}
+
+const decisions = () => rows<{ decision: string | null }>('SELECT decision FROM ticket_nonces');
+
+describe('a browser tool whose continuation got no answer, then a new message', () => {
+  it('the continuation died on the way: the next message takes cart_clear’s result, the model reads it, a rewritten copy gets 403', async () => {
+    const id = 'cart-continuation-lost';
+    const { callId, answered, answer } = await cartCleared(id);
+    // The continuation never reached the Worker (a gateway's 502): nothing is claimed yet.
+    expect(await decisions()).toEqual([]);
+    const agent = recordingAgent();
+    const asked = [...answered, user('did the cart get cleared?')];
+    const next = await readTurn(await agent.chat(id, asked));
+    // The model read the cart_clear that ran; it used to read no such call (the browser took the result back first).
+    expect(resultsFor(agent.prompts[0], callId)).toEqual([expect.objectContaining({ output: { type: 'text', value: JSON.stringify(CLEARED) } })]);
+    // D1 keeps the answer's hash with the ticket's nonce, and the response seals the result in its own message.
+    const kept = await decisions();
+    expect(kept).toEqual([{ decision: expect.stringMatching(/^output [A-Za-z0-9_-]{43}$/) }]);
+    expect(next.message.parts.filter((p) => p.type === SEAL_PART).map((p) => (p as { id?: string }).id)).toEqual([callId]);
+
+    // A copy that says the cart was not cleared, or that clearing it failed: refused by the Worker itself (403).
+    for (const change of [{ state: 'output-available', output: { removed: 0 } }, { state: 'output-error', errorText: 'The user cancelled.' }]) {
+      const response = await post({ id, messages: [...answer(change), user('did the cart get cleared?')] });
+      expect(response.status).toBe(403);
+      const refusal = { code: 'ticket-invalid', problem: 'forged-result', reason: 'conflict', toolCallId: callId };
+      expect(await response.json()).toEqual({ error: expect.objectContaining(refusal) });
+    }
+    // The late continuation with another answer too; the history with its seal goes on, through the Worker.
+    expect((await post({ id, messages: answer({ state: 'output-available', output: { removed: 0 } }) })).status).toBe(403);
+    const onward = await post({ id, messages: [...asked, next.message, user('/query_order {"order_id":"A-1002"}')] });
+    expect(onward.status).toBe(200);
+    expect(toolPart((await readTurn(onward)).message, 'query_order')?.state).toBe('output-available');
+    expect(await decisions()).toEqual(kept);
+  });
+
+  it('the continuation reached the Worker and its answer was lost: the same result is taken again, nothing claimed twice', async () => {
+    const id = 'cart-answer-lost';
+    const { callId, answered } = await cartCleared(id);
+    const lost = await post({ id, messages: answered });
+    expect(lost.status).toBe(200);
+    await lost.text(); // read by nobody: the answer is lost on the way back
+    const kept = await decisions();
+    expect(kept).toEqual([{ decision: expect.stringMatching(/^output /) }]);
+    const agent = recordingAgent();
+    await readTurn(await agent.chat(id, [...answered, user('did the cart get cleared?')]));
+    expect(resultsFor(agent.prompts[0], callId)).toHaveLength(1);
+    expect(await decisions()).toEqual(kept);
+  });
+});
