@@ -292,6 +292,30 @@ describe.each([
     expect(types).not.toContain('finish');
   });
 
+  it('a connection the provider drops mid-answer ends the SSE response with an error chunk; onError gets why', async () => {
+    const dropping = await startFakeOpenAI({ apiKey: 'sk-fake' });
+    try {
+      dropping.enqueue({ text: 'Order A-1001 has', hang: true });
+      const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: dropping.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
+      const errors: unknown[] = [];
+      const agent = createChatAgent({ model, tools: tools([]), tickets, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+      const turn = await agent.stream({ messages: 'Where is A-1001?', run: createRunContext({ conversationId: 'c-drop' }) });
+      const body = turn.toResponse().text();
+      // The answer has started; then the server goes away (close() drops the open connection).
+      while (dropping.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await dropping.close();
+      const chunks = (await body)
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: {'))
+        .map((event) => JSON.parse(event.slice('data: '.length)) as { type: string; errorText?: string });
+      expect(chunks.at(-1)).toEqual({ type: 'error', errorText: expect.stringMatching(/^The model call failed \(/) });
+      expect(errors).toHaveLength(1);
+    } finally {
+      await dropping.close();
+    }
+  });
+
   it('a provider error becomes an error chunk, not a crash: the client reads its name, onError gets its message', async () => {
     fake.enqueue({ error: { status: 400, message: 'This model does not support tools.' } });
     const errors: unknown[] = [];

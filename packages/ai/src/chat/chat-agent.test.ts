@@ -223,6 +223,39 @@ describe('chat loop: internal mode', () => {
     log.mockRestore();
   });
 
+  it('a model stream that fails mid-answer (a cut connection) ends the response with an error chunk, and onError gets why', async () => {
+    const cut = () =>
+      new MockLanguageModelV4({
+        doStream: async () => ({
+          stream: new ReadableStream<LanguageModelV4StreamPart>({
+            start(controller) {
+              controller.enqueue({ type: 'stream-start', warnings: [] });
+              controller.enqueue({ type: 'text-start', id: 't' });
+              controller.enqueue({ type: 'text-delta', id: 't', delta: 'Order A-1001 ' });
+              controller.error(new TypeError('terminated: other side closed'));
+            },
+          }),
+        }),
+      });
+    const f = fixture();
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model: cut(), tools: f.tools, tickets: f.tickets, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+    const turn = await agent.stream(ask('Where is A-1001?'));
+    const usage = turn.usage;
+    // The body ends as the protocol says (it used to error, which a client reads as a network failure).
+    const body = await turn.toResponse().text();
+    const chunks = body
+      .split('\n\n')
+      .filter((l) => l.startsWith('data: {'))
+      .map((l) => JSON.parse(l.slice(6)) as { type: string; errorText?: string });
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model call failed (TypeError).' });
+    expect(errors.map(String)).toEqual(['TypeError: terminated: other side closed']);
+    await expect(usage).resolves.toBeDefined();
+    // The folded result says the turn failed.
+    const folded = await createChatAgent({ model: cut(), tools: f.tools, tickets: f.tickets, maxRetries: 0, onError: () => {} }).generate(ask('Where is A-1001?'));
+    expect(folded.finishReason).toBe('error');
+  });
+
   it('a model that stops answering ends the turn with an error chunk after modelTimeout, and the log gets why', async () => {
     const hanging = new MockLanguageModelV4({
       doStream: async () => ({ stream: new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => c.enqueue({ type: 'stream-start', warnings: [] }) }) }),

@@ -683,7 +683,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const fold = () =>
       foldTurn(full, messages, errorText, (message, all, isCancelled) => ({
         text: answerText(message),
-        finishReason: isCancelled && finishReason === 'unknown' ? 'aborted' : finishReason,
+        // No trailer ran: the reader cancelled, or the turn failed (a proof, or the model's stream, ended it with an error).
+        finishReason: finishReason !== 'unknown' ? finishReason : isCancelled ? 'aborted' : 'error',
         message,
         messages: all,
         toolResults: [...results.values()],

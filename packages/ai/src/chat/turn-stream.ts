@@ -90,7 +90,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
    */
   let cancelled = false;
 
-  /** Stops the turn with an `error` chunk: a result must not go out without its proof. */
+  /** Stops the turn with an `error` chunk: a result must not go out without its proof, nor a failed source as a cut body. */
   const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
     controller.close();
@@ -150,9 +150,10 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
           return;
         }
       } catch (error) {
-        // The source failed (not as a part): the stream errors, and the turn is over all the same.
-        close();
-        throw error;
+        // The source failed, not as a part (a provider's connection cut mid-answer): the client reads an `error` chunk,
+        // as for a failed proof. A body that errors instead reads as a network failure, and `onError` never heard of it.
+        if (cancelled) return;
+        fail(controller, error);
       }
     },
     cancel(reason) {
