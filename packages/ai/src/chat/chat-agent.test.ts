@@ -315,6 +315,49 @@ describe('chat loop: internal mode', () => {
   });
 });
 
+describe('chat loop: a client that stops reading', () => {
+  /** A tool that runs until its signal aborts; `aborted` opens when it does. */
+  function waiting() {
+    const started = gate();
+    const aborted = gate();
+    const tool = defineTool({
+      name: 'export_orders',
+      description: 'Exports every order (slow)',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        started.open();
+        return new Promise<string>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted.open();
+            resolve('stopped');
+          }),
+        );
+      },
+    });
+    return { tool, started: started.opened, aborted: aborted.opened };
+  }
+
+  for (const how of ['turn.stream', 'toResponse()'] as const) {
+    it(`cancelling ${how} (Stop, a closed tab) aborts the tool that runs, and no model step follows`, async () => {
+      const { tool, started, aborted } = waiting();
+      const model = scriptedModel(callsStep([['c1', 'export_orders', {}]]), textStep('never'));
+      const agent = createChatAgent({ model, tools: [tool], tickets: fixture().tickets });
+      const turn = await agent.stream(ask('Export my orders'));
+      const reader = how === 'turn.stream' ? turn.stream.getReader() : (turn.toResponse().body as ReadableStream<Uint8Array>).getReader();
+      const reading = (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
+      await started;
+      await reader.cancel('tab closed');
+      await reading;
+      // The tool's signal aborts (it used to run on with nobody to read its result: a sub-agent kept spending tokens).
+      await aborted;
+      await turn.usage;
+      expect(model.doStreamCalls).toHaveLength(1);
+    });
+  }
+});
+
 describe('chat loop: approvals and tickets', () => {
   async function pendingApproval() {
     const fx = agentFor(scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved to Dec 24.'), textStep('extra')));

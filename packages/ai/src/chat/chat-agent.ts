@@ -601,7 +601,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const direct = returnDirectStop(results);
     const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
-    const turnSignal = anySignal(request.signal, run.signal);
+    // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
+    // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.
+    const stopped = new AbortController();
+    const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
     const result = streamText({
       ...settings,
       model,
@@ -642,6 +645,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         usage = addUsage(usage, step);
       },
       onClose: () => ended(),
+      onStop: (reason) => stopped.abort(reason),
       proofs: createProofs({
         tickets,
         conversationId: run.conversationId,

@@ -26,6 +26,11 @@ export interface TurnStreamOptions {
   readonly onStepUsage?: ((usage: LanguageModelUsage) => void) | undefined;
   /** Called once when the stream is over: ended (after the trailer), failed, or cancelled by its reader. */
   readonly onClose?: (() => void) | undefined;
+  /**
+   * Called when the stream stops before its source ended (its reader cancelled it, or a proof failed), with why: the
+   * turn must stop too. Cancelling the source stops no tool that runs, nor the model's request.
+   */
+  readonly onStop?: ((reason: unknown) => void) | undefined;
 }
 
 /**
@@ -95,6 +100,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
     controller.enqueue({ type: 'error', errorText: onError(error) });
     controller.close();
     close();
+    options.onStop?.(error);
     reader.cancel(error).catch(() => {});
   };
 
@@ -159,6 +165,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
     cancel(reason) {
       cancelled = true;
       close();
+      options.onStop?.(reason);
       return reader.cancel(reason);
     },
   });
