@@ -313,6 +313,30 @@ describe('chat loop: internal mode', () => {
     expect(toolSignal?.aborted).toBe(true);
     expect(model.doStreamCalls).toHaveLength(1);
   });
+
+  it('a server call the turn was aborted in is not pending: nothing waits for the caller to run it', async () => {
+    const f = fixture();
+    const started = gate();
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Slow',
+      input: v.object({}),
+      execute: (_i, ctx) => {
+        started.open();
+        return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('late')));
+      },
+    });
+    const controller = new AbortController();
+    const agent = createChatAgent({ model: scriptedModel(callsStep([['c1', 'slow', {}]]), textStep('never')), tools: [...f.tools, slow], tickets: f.tickets });
+    const turn = await agent.stream({ messages: 'go', run: run(), signal: controller.signal });
+    const result = turn.result;
+    void started.opened.then(() => controller.abort());
+    const aborted = await result;
+    expect(aborted.finishReason).toBe('aborted');
+    // The call's part stays as it was when the turn stopped (input-available), but it was the server's to run: it used to
+    // be listed as a call of kind 'client' with no ticket, which a caller could neither run nor answer.
+    expect(aborted.pending).toEqual([]);
+  });
 });
 
 describe('chat loop: a client that stops reading', () => {

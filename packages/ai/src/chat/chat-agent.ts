@@ -403,12 +403,18 @@ function answerText(message: EdgetoolUIMessage): string {
     .join('');
 }
 
+/**
+ * The calls a turn's message ends on: approval requests, and calls handed to the caller (those with a client-result
+ * ticket). A server call the turn stopped in (an abort, a failed model stream) also stays `input-available`, but
+ * nothing waits for anyone to run it.
+ */
 function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
   const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
   const pending: PendingToolCall[] = [];
   for (const part of toolParts(message)) {
     if (part.state !== 'approval-requested' && part.state !== 'input-available') continue;
     const ticket = tickets.get(part.toolCallId);
+    if (part.state === 'input-available' && ticket?.purpose !== 'client-result') continue;
     pending.push({
       toolCallId: part.toolCallId,
       toolName: toolNameOf(part),
