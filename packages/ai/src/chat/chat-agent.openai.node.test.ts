@@ -1,5 +1,5 @@
 // Node-only: the real @ai-sdk/openai provider against the local fake OpenAI server (127.0.0.1).
-import { createExecutor, createRunContext, createTicketSigner, defineTool, type TraceRecord } from '@edgetool/core';
+import { createExecutor, createRunContext, createTicketSigner, defineTool, ToolError, type TraceRecord } from '@edgetool/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -313,6 +313,18 @@ describe.each([
       expect(errors).toHaveLength(1);
     } finally {
       await dropping.close();
+    }
+  });
+
+  it('a text turn whose model call outlives responseMs ends with the timeout ToolError, also when the headers had come', async () => {
+    // `hang` sends the response headers and then nothing: the provider's read of the body is what the limit aborts.
+    for (const turn of [{ text: 'never sent', hang: true }, { text: 'too late', chunkDelayMs: 5_000 }]) {
+      fake.reset();
+      fake.enqueue(turn);
+      const error = await generateTextTurn(agentFor({ modelTimeout: { responseMs: 100 } }), { messages: 'hi', run: createRunContext({ conversationId: 'c-slow' }) }).catch(
+        (e: unknown) => e,
+      );
+      expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 100 ms).']);
     }
   });
 

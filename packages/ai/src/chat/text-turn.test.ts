@@ -265,6 +265,30 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
   });
 
+  it('a model call past responseMs that the provider reports as an error of its own still ends the turn with the timeout ToolError', async () => {
+    // What @ai-sdk/openai does when the limit aborts a call whose response headers had come: the body's read fails, and
+    // it throws an APICallError ("Failed to process successful response") that carries the abort only as its cause.
+    const wrapping = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) =>
+          abortSignal?.addEventListener(
+            'abort',
+            () => reject(new APICallError({ message: 'Failed to process successful response', url: 'http://127.0.0.1/', requestBodyValues: {}, statusCode: 200, cause: abortSignal.reason, isRetryable: false })),
+            { once: true },
+          ),
+        ),
+    });
+    const agent = createChatAgent({ model: wrapping, tools: [], tickets, maxRetries: 2, modelTimeout: { responseMs: 30 } });
+    const error = await generateTextTurn(agent, { messages: 'go', run: run() }).catch((e: unknown) => e);
+    expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
+    // The caller's own abort is still the caller's.
+    const stopping = new AbortController();
+    const aborted = generateTextTurn(createChatAgent({ model: wrapping, tools: [], tickets, maxRetries: 0, modelTimeout: { responseMs: 60_000 } }), { messages: 'go', run: run(), signal: stopping.signal });
+    await vi.waitFor(() => expect(wrapping.doGenerateCalls).toHaveLength(2));
+    stopping.abort(new Error('user left'));
+    await expect(aborted).rejects.toBeInstanceOf(APICallError);
+  });
+
   it('a gateway model id (a string) is timed too, by a clock beside the turn', async () => {
     const hung = new MockLanguageModelV4({
       doGenerate: ({ abortSignal }) =>

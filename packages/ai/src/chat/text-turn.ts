@@ -8,7 +8,7 @@ import {
   type ToolProgressEvent,
   type ToolUsage,
 } from '@edgetool/core';
-import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, RetryError, type ToolModelMessage } from 'ai';
+import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
 import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
@@ -247,9 +247,12 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
         }),
   });
   const result = await generating
-    // After a retried error, the AI SDK wraps the timeout of a later attempt in its RetryError: the caller gets ours.
+    // A model call our limit aborted fails the turn with our timeout, however it got here: the AI SDK wraps the timeout of
+    // a retried call in its RetryError, and a provider may report the abort as an error of its own (@ai-sdk/openai's
+    // "Failed to process successful response" once the response headers had come). The caller's own abort stays theirs.
     .catch((error: unknown) => {
-      throw RetryError.isInstance(error) && ToolError.isInstance(error.lastError) ? error.lastError : error;
+      const timeout = limited.timedOut() ?? clock?.timedOut();
+      throw timeout !== undefined && request.signal?.aborted !== true && run.signal?.aborted !== true ? timeout : error;
     })
     .finally(() => {
       clock?.stop();
@@ -303,8 +306,8 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  * one turn: at the limit the call's signal aborts with a `timeout` {@link ToolError}, which `generateText` rejects with.
  * Only model calls carry the limit, so tools are not counted and get no extra signal. `stop()` ends the turn's timer.
  */
-function limitResponses(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void } {
-  if (typeof model === 'string' || ms === undefined || ms === Number.POSITIVE_INFINITY) return { model, stop: () => {} };
+function limitResponses(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
+  if (typeof model === 'string' || ms === undefined || ms === Number.POSITIVE_INFINITY) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
   // A timer and a controller per call cost the text turn about 3 % in the loop bench.
@@ -351,6 +354,7 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
     },
+    timedOut: () => (expired.signal.aborted ? (expired.signal.reason as ToolError) : undefined),
   };
 }
 
@@ -359,7 +363,7 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
  * `onLanguageModelCallStart` to `onLanguageModelCallEnd`, so tools are not counted) and aborts the turn with a `timeout`
  * {@link ToolError} when one takes longer; `generateText` rejects with that reason.
  */
-function responseClock(ms: number | undefined): { signal: AbortSignal; start: () => void; stop: () => void } | undefined {
+function responseClock(ms: number | undefined): { signal: AbortSignal; start: () => void; stop: () => void; timedOut: () => ToolError | undefined } | undefined {
   if (ms === undefined || ms === Number.POSITIVE_INFINITY) return undefined;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -374,6 +378,7 @@ function responseClock(ms: number | undefined): { signal: AbortSignal; start: ()
       timer = setTimeout(() => controller.abort(responseTimeout(ms)), ms);
     },
     stop,
+    timedOut: () => (controller.signal.aborted ? (controller.signal.reason as ToolError) : undefined),
   };
 }
 
