@@ -414,6 +414,32 @@ describe('chat loop: approvals and tickets', () => {
     expect(third.text).toBe('extra');
   });
 
+  it('a continuation the turn fails to start (its instructions or settings throw) spends no ticket: sent again, its call runs', async () => {
+    const f = fixture();
+    let usersTable: 'down' | 'up' = 'up';
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved to Dec 24.'));
+    const instructions = () => {
+      if (usersTable === 'down') throw new Error('users table unavailable');
+      return 'You help Ada.';
+    };
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, instructions });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    usersTable = 'down';
+    await expect(agent.generate({ messages: approved, run: run() })).rejects.toThrow('users table unavailable');
+    // A turn setting that cannot go out is refused before any ticket is claimed too.
+    const hidden = { toolChoice: { type: 'tool', toolName: 'no_such_tool' } } as const;
+    usersTable = 'up';
+    await expect(agent.generate({ messages: approved, run: run(), settings: hidden })).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(f.writes).toEqual([]);
+    // The same continuation again: the approval was never used, so the call runs now, once (it used to read "outcome
+    // unknown (it may have run)" for a call that never ran, which then never could).
+    const retried = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    expect(retried.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    expect(retried.text).toBe('Moved to Dec 24.');
+  });
+
   it('the same approved continuation sent again (its answer was lost) gets the recorded result; nothing runs twice', async () => {
     const fx = agentFor(
       scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Moved, as I said.'), textStep('ok')),

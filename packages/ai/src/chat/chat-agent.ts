@@ -533,6 +533,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', 'Invalid messages: a client may send user and assistant messages only, not system messages.');
     }
 
+    // What the turn needs from the server (its tools, settings and instructions) before any ticket is claimed: a failure
+    // here (instructions that read a database that is down, a refused toolChoice) must not spend the continuation's
+    // approvals, or the same continuation sent again would read "outcome unknown" for calls that never ran.
+    const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId, recorded });
     const results = new Map<string, ToolCallResult>();
@@ -545,7 +549,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
-    const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     let usage = emptyUsage();
     let ended: () => void = () => {};
     const usageAtEnd = new Promise<TurnUsage>((resolve) => {
