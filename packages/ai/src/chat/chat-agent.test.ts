@@ -156,6 +156,38 @@ describe('chat loop: internal mode', () => {
     expect(result.finishReason).toBe('stop');
   });
 
+  it('ends on return-direct tools that needed an approval: once approved, their output is the answer (both modes)', async () => {
+    const book = defineTool({
+      name: 'book_slot',
+      description: 'Books a delivery slot; its confirmation is the answer',
+      input: v.object({ slot: v.string() }),
+      policy: { effects: 'write', returnDirect: true },
+      execute: ({ slot }) => `Booked ${slot}.`,
+    });
+    const f = fixture();
+    for (const [mode, tool, args] of [
+      ['internal', 'book_slot', { slot: 'Friday 9-12' }],
+      // In manual mode every server call is an approval, so a return-direct tool never ended a turn there.
+      ['manual', 'answer', { text: 'Final: 42' }],
+    ] as const) {
+      const model = scriptedModel(callsStep([['c1', tool, args]]), textStep('the model spoke again'));
+      const agent = createChatAgent({ model, tools: [...f.tools, book], tickets: f.tickets });
+      const first = await agent.generate({ messages: 'go', mode, run: run(`direct-${mode}`) });
+      expect(first.pending.map((p) => p.kind), mode).toEqual(['approval']);
+      const done = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), mode, run: run(`direct-${mode}`) });
+      expect(model.doStreamCalls, mode).toHaveLength(1);
+      expect(done, mode).toMatchObject({ text: tool === 'answer' ? 'Final: 42' : 'Booked Friday 9-12.', returnDirect: true, finishReason: 'stop', limit: undefined });
+      expect(done.message.metadata?.usage, mode).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+      // The answer is history the next turn builds on.
+      const next = await createChatAgent({ model: scriptedModel(textStep('ok')), tools: [...f.tools, book], tickets: f.tickets }).generate({
+        messages: userSays(done.messages, 'thanks'),
+        mode,
+        run: run(`direct-${mode}`),
+      });
+      expect(next.text, mode).toBe('ok');
+    }
+  });
+
   it('streams the AI SDK UI message protocol as an SSE response', async () => {
     const { agent } = agentFor(scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('ok')));
     const turn = await agent.stream(ask('go'));

@@ -334,6 +334,24 @@ function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: Readon
   });
 }
 
+/**
+ * The calls of the step the request continues (the tool parts after the last step start of the assistant message it
+ * goes on with), when one it decides now is a return-direct tool's: once they have run, the loop may end on their
+ * outputs without calling the model (see `returnDirectStop`). None otherwise.
+ */
+function continuedDirect(
+  messages: readonly EdgetoolUIMessage[],
+  verified: { readonly decisions: ReadonlyMap<string, unknown>; readonly inputs: ReadonlyMap<string, { readonly toolName: string }> },
+  tools: ReadonlyMap<string, AnyTool>,
+): string[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return [];
+  if (![...verified.decisions.keys()].some((id) => tools.get(verified.inputs.get(id)?.toolName ?? '')?.policy.returnDirect === true)) return [];
+  let step = last.parts.length - 1;
+  while (step >= 0 && last.parts[step]?.type !== 'step-start') step--;
+  return toolParts({ parts: last.parts.slice(step + 1) }).map((part) => part.toolCallId);
+}
+
 /** A write to a stream its reader has already closed (a client that left): nobody is there to tell, nothing to log. */
 function isTeardown(error: unknown): boolean {
   return error instanceof TypeError && /already closed|is closed/i.test(error.message);
@@ -607,7 +625,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
 
-    const direct = returnDirectStop(results);
+    const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
     const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
     // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
@@ -631,6 +649,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
       stopWhen: limits.stop,
+      ...direct.resumed,
       ...abortOption(turnSignal),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.

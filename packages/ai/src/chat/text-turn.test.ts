@@ -144,6 +144,26 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 
+  it('stops on a return-direct tool that needed an approval: once approved, its output is the answer', async () => {
+    const book = defineTool({
+      name: 'book_slot',
+      description: 'Books a delivery slot; its confirmation is the answer',
+      input: v.object({ slot: v.string() }),
+      policy: { effects: 'write', returnDirect: true },
+      execute: ({ slot }) => `Booked ${slot}.`,
+    });
+    const model = scriptedModel(callsStep([['c1', 'book_slot', { slot: 'Friday 9-12' }]]), textStep('the model spoke again'));
+    const agent = createChatAgent({ model, tools: [book], tickets });
+    const first = await generateTextTurn(agent, { messages: 'book Friday morning', run: run() });
+    expect(first.pending.map((p) => p.kind)).toEqual(['approval']);
+    const done = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run() });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(done).toMatchObject({ text: 'Booked Friday 9-12.', returnDirect: true, finishReason: 'stop', steps: 0, limit: undefined });
+    // Its messages go on as any turn's: the next turn's model reads the call and its result.
+    const next = await generateTextTurn(createChatAgent({ model: scriptedModel(textStep('ok')), tools: [book], tickets }), { messages: [...done.messages, { role: 'user', content: 'thanks' }], run: run() });
+    expect(next.text).toBe('ok');
+  });
+
   it('failures reach the model as typed text: a throwing tool, invalid arguments, an unknown tool', async () => {
     const { agent, model } = fixture(
       callsStep([

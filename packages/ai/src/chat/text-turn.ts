@@ -1,4 +1,5 @@
 import {
+  type AnyTool,
   type ApprovalDecision,
   createExecutor,
   type RunContext,
@@ -158,6 +159,22 @@ export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<Pendi
   }));
 }
 
+/**
+ * The tool calls of the conversation's last assistant message (the step its approval answers continue), when one
+ * answered now is a return-direct tool's: once they have run, the loop may end on their outputs without calling the
+ * model (see `returnDirectStop`). None otherwise.
+ */
+function continuedDirect(history: readonly ModelMessage[], decisions: ReadonlyMap<string, ApprovalDecision>, tools: readonly AnyTool[]): string[] {
+  if (decisions.size === 0) return [];
+  let at = history.length - 1;
+  while (at >= 0 && history[at]?.role !== 'assistant') at--;
+  const last = history[at];
+  if (last === undefined || typeof last.content === 'string') return [];
+  const calls = (last.content as AssistantPart[]).filter((part) => part.type === 'tool-call' && part.providerExecuted !== true) as { toolCallId: string; toolName: string }[];
+  const direct = (name: string) => tools.some((tool) => tool.name === name && tool.policy.returnDirect);
+  return calls.some((call) => decisions.has(call.toolCallId) && direct(call.toolName)) ? calls.map((call) => call.toolCallId) : [];
+}
+
 /** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */
 const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
 
@@ -213,7 +230,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
   const tools = await toAISDKTools(executor, { tools: every, run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
-  const direct = returnDirectStop(results);
+  const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).
   const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
   const { responseMs } = timeLimits;
@@ -232,6 +249,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
     stopWhen: limits.stop,
+    ...direct.resumed,
     ...abortOption(turnSignal),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(timeLimits),
@@ -278,7 +296,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     pending,
     returnDirect: text !== undefined,
     limit: limits.hit(),
-    steps: result.steps.length,
+    steps: result.steps.length - (direct.beforeModel() ? 1 : 0),
     // The model's steps, plus what the turn's calls reported spending (sub-agents, tools that call a model).
     usage: toolResults.reduce((sum, r) => addUsage(sum, r.usage), addUsage(emptyUsage(), result.totalUsage)),
     run,
