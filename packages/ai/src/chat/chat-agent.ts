@@ -47,7 +47,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, checkMaxSteps, checkTokenBudget, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import { type UnfinishedCall, verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -64,7 +64,7 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly settings?: ModelSettings;
   /** Signs and verifies tickets and seals. Required: continuations cross a trust boundary. */
   readonly tickets: TicketSigner;
-  /** Upper bound on model steps per turn (default 8). */
+  /** Upper bound on model steps per turn: a whole number from 1, or `Infinity` for none (default 8). */
   readonly maxSteps?: number;
   /**
    * The most tokens a turn may use, counted as its `usage` is: every model step, plus what its tool calls report (agents
@@ -500,7 +500,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     spans: traces,
     toolErrorMessage: options.toolErrorMessage,
   });
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxSteps = checkMaxSteps(options.maxSteps);
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);

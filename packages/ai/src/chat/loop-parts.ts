@@ -40,6 +40,16 @@ function logHiddenFailure({ error }: { error: unknown }): void {
 /** Model steps per turn when `maxSteps` is not set. */
 export const DEFAULT_MAX_STEPS = 8;
 
+/**
+ * Checks an agent's `maxSteps` (`undefined`: the default): a whole number of steps from 1, or `Infinity`. Anything else
+ * used to run a number of steps nobody asked for (0, a negative number or NaN one, 2.5 three).
+ */
+export function checkMaxSteps(maxSteps: unknown): number {
+  if (maxSteps === undefined) return DEFAULT_MAX_STEPS;
+  if (maxSteps === Number.POSITIVE_INFINITY || (Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) return maxSteps as number;
+  throw new RangeError(`\`maxSteps\` must be a whole number of steps from 1, or Infinity for none; got ${String(maxSteps)}.`);
+}
+
 /** The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). */
 function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
   if (usage === undefined) return 0;

@@ -14,7 +14,7 @@ import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts'
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
@@ -232,7 +232,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const tools = await toAISDKTools(executor, { tools: every, run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
   const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).
-  const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
+  const limits = turnLimits(checkMaxSteps(options.maxSteps), turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
   const { responseMs } = timeLimits;
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
