@@ -120,6 +120,11 @@ function asReported(executor: ToolExecutor, error: unknown, call: ToolCall): unk
   return message === failure.message ? error : new FailureText(message, { cause: error });
 }
 
+/** The text kept for a call when it was made from this very output (another call with the same id made its own). */
+function ownText(kept: { readonly output: unknown; readonly content: ModelContent } | undefined, output: unknown): ModelContent | undefined {
+  return kept !== undefined && kept.output === output ? kept.content : undefined;
+}
+
 /** Whether the caller (not this server) runs the tool in this mode. */
 export function runsOnCaller(tool: AnyTool, mode: ExecutionMode): boolean {
   return tool.policy.runsOn === 'client' || (mode === 'manual' && tool.policy.runsOn === 'anywhere');
@@ -256,7 +261,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
-  const texts = new Map<string, ModelContent>();
+  // What the model reads for each call of this request, with the output it was made from: a model can give two calls
+  // one id (some OpenAI-compatible servers do), and each must read its own result.
+  const texts = new Map<string, { readonly output: unknown; readonly content: ModelContent }>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
@@ -272,7 +279,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       inputSchema: jsonSchema(wire.schema as JSONSchema7),
       ...(wire.strict ? { strict: true } : {}),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(texts.get(toolCallId) ?? historyText(tool, toolCallId, input, output, run, edited), files),
+        toToolOutput(ownText(texts.get(toolCallId), output) ?? historyText(tool, toolCallId, input, output, run, edited), files),
     };
     if (runsOnCaller(tool, mode)) {
       put(tool.name, base as unknown as Tool);
@@ -305,7 +312,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
         if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) await remember(result);
         if (result.outcome.type === 'success') {
-          texts.set(execution.toolCallId, result.parts ?? result.content);
+          texts.set(execution.toolCallId, { output: result.outcome.output, content: result.parts ?? result.content });
           return result.outcome.output;
         }
         throw new ToolCallFailed(result);

@@ -147,6 +147,24 @@ describe('chat loop: internal mode', () => {
     expect(lastToolResults(model.doStreamCalls[1]).map((r) => r.toolCallId)).toEqual(['c1', 'c2', 'c3']);
   });
 
+  it('two parallel calls the model gave one id (some OpenAI-compatible servers do) each reach the model with their own result', async () => {
+    const { agent, model } = agentFor(
+      scriptedModel(
+        callsStep([
+          ['dup', 'query_order', { order_id: 'A-1001' }],
+          ['dup', 'query_order', { order_id: 'B-2' }],
+        ]),
+        textStep('One shipped, one unknown.'),
+      ),
+    );
+    await agent.generate(ask('Where are A-1001 and B-2?'));
+    // Both results used to read as the last call's (no order B-2): the text kept for a call id was the last one written.
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([
+      { toolCallId: 'dup', output: { type: 'text', value: '{"status":"shipped","delivery_date":"2026-12-01"}' } },
+      { toolCallId: 'dup', output: { type: 'text', value: 'Done. The tool returned no output.' } },
+    ]);
+  });
+
   it('ends on return-direct tools: the output is the answer and the model is called once', async () => {
     const { agent, model } = agentFor(scriptedModel(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never')));
     const result = await agent.generate(ask('what is it?'));
