@@ -611,6 +611,26 @@ describe('chat loop: approvals and tickets', () => {
     expect(f.writes).toHaveLength(1);
   });
 
+  it('an approved call whose result the store fails to record still succeeds: the model and the browser read its output', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'));
+    const errors: unknown[] = [];
+    const down = new Error('D1_ERROR: database is locked (10.0.3.4)');
+    const callResults = { get: () => undefined, put: () => Promise.reject(down) };
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, callResults, onError: ({ error }) => errors.push(error) });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const done = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), run: run() });
+    // The write ran once. It used to be reported failed with the store's message, sealed, so the model (and the user,
+    // who might approve it again) read that a write that happened did not.
+    expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    const output = { order_id: 'A-1001', delivery_date: '2026-12-24' };
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: JSON.stringify(output) } }]);
+    expect(done.message.parts.find((p) => p.type === 'tool-update_delivery_date')).toMatchObject({ state: 'output-available', output });
+    expect(done.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    // The failure goes where the server's other failures go.
+    expect(errors).toEqual([down]);
+  });
+
   it('a replayed continuation whose result was not recorded (another store, a crash) tells the model the outcome is unknown', async () => {
     const fx = agentFor(scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.')));
     const first = await fx.agent.generate(ask('Move A-1001 to Dec 24'));

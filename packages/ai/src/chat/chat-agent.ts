@@ -594,6 +594,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
               return record;
             })
           : undefined,
+      // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
+      ...(options.onError === undefined ? {} : { onRememberError: (error: unknown) => report(error) }),
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
