@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
+import type { RecordedCallResult } from './call-results.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 import { gate, refused } from '../test-support/chat-streams.ts';
@@ -629,6 +630,29 @@ describe('chat loop: approvals and tickets', () => {
     expect(done.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
     // The failure goes where the server's other failures go.
     expect(errors).toEqual([down]);
+  });
+
+  it('a replayed continuation whose record cannot be read (the store is down) reads an unknown outcome, not the store error', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.'));
+    const kept = new Map<string, RecordedCallResult>();
+    let down = false;
+    const failure = new Error('D1_ERROR: network connection lost (10.0.3.4)');
+    const callResults = {
+      get: (key: string) => (down ? Promise.reject(failure) : kept.get(key)),
+      put: (key: string, result: RecordedCallResult) => void kept.set(key, result),
+    };
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, callResults, onError: ({ error }) => errors.push(error) });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    await agent.generate({ messages: approved, run: run() });
+    down = true;
+    const again = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toHaveLength(1);
+    expect(lastToolResults(model.doStreamCalls[2])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT } }]);
+    expect(JSON.stringify(again.messages)).not.toContain('10.0.3.4');
+    expect(errors).toEqual([failure]);
   });
 
   it('a replayed continuation whose result was not recorded (another store, a crash) tells the model the outcome is unknown', async () => {

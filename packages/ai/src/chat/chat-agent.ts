@@ -518,6 +518,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     options.onError?.({ error });
   };
   const clientText = options.errorMessage ?? defaultErrorMessage;
+  /** A `callResults` store that failed to record or to read a result: to `onError`, or the log. */
+  const recordFailed = (error: unknown): void => {
+    if (options.onError !== undefined) report(error);
+    else console.error('edgetool: the callResults store failed:', error);
+  };
   const logHidden = hiddenFailureLog(options.onError);
   /**
    * The client's text for a turn's error, reported on the way. Without an onError the log gets the turn's first
@@ -586,16 +591,26 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
       recall: (id) =>
         verified.replayed.has(id)
-          ? Promise.resolve(recorded(id)).then((record) => {
-              if (record !== undefined && 'input' in record) {
-                ranWith.set(id, record.input);
-                edited.set(id, record.input);
-              }
-              return record;
-            })
+          ? Promise.resolve()
+              .then(() => recorded(id))
+              .then(
+                (record) => {
+                  if (record !== undefined && 'input' in record) {
+                    ranWith.set(id, record.input);
+                    edited.set(id, record.input);
+                  }
+                  return record;
+                },
+                // A store that cannot be read (it is down): the model reads that the outcome is unknown, which is true,
+                // and never the store's error (its host, its words).
+                (error: unknown) => {
+                  recordFailed(error);
+                  return undefined;
+                },
+              )
           : undefined,
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
-      ...(options.onError === undefined ? {} : { onRememberError: (error: unknown) => report(error) }),
+      onRememberError: recordFailed,
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
