@@ -1,4 +1,5 @@
 import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { APICallError } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +89,27 @@ describe('agent as tool', () => {
     const result = await createExecutor({ registry: [slow] }).execute({ id: 's1', name: 'slow_agent', arguments: { task: 'Think' } });
     expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('timeout');
     expect(aborted).toBe(true);
+  });
+
+  it("a sub-agent whose model fails: the calling model and the browser read its errorMessage text, never the provider's message", async () => {
+    const leaky = new APICallError({ message: 'Incorrect API key provided: sk-proj-abc***xyz (org org-internal-42)', url: 'https://api.openai.com/v1/responses', requestBodyValues: {}, statusCode: 401 });
+    const failing = new MockLanguageModelV4({ doGenerate: () => Promise.reject(leaky) });
+    const errors: unknown[] = [];
+    const inner = createChatAgent({ model: failing, tools: innerTools([]).slice(0, 1), tickets, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+    const researcher = await agentTool({ name: 'researcher', description: 'Looks things up', agent: inner });
+    const outerModel = scriptedModel(callsStep([['c1', 'researcher', { task: 'Find A-7' }]]), textStep('The researcher is unavailable.'));
+    const result = await createChatAgent({ model: outerModel, tools: [researcher], tickets }).generate({ messages: 'Find A-7', run: createRunContext({ conversationId: 'c-fail' }) });
+    const text = 'Error (execution-failed): The model call failed (AI_APICallError).';
+    expect(lastToolResults(outerModel.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: text } }]);
+    expect(result.message.parts.find((p) => p.type === 'tool-researcher')).toMatchObject({ state: 'output-error', errorText: text });
+    expect(JSON.stringify(result.messages)).not.toContain('sk-proj');
+    // The details go where the agent's own model errors go.
+    expect(errors).toEqual([leaky]);
+    // Its own words still reach the calling model: a ToolError (here the agent's responseMs) is written for it.
+    const hung = new MockLanguageModelV4({ doGenerate: ({ abortSignal }) => new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason))) });
+    const slow = await agentTool({ name: 'slow', description: 'Slow', agent: createChatAgent({ model: hung, tools: [], tickets, maxRetries: 0, modelTimeout: { responseMs: 20 } }) });
+    const timedOut = await createExecutor({ registry: [slow] }).execute({ id: 's1', name: 'slow', arguments: { task: 'Think' } });
+    expect(timedOut.content).toBe('Error (timeout): The model did not answer in time (no answer within 20 ms).');
   });
 
   it('a sub-agent stopped at its limit before answering says so: the calling model never takes its silence for an answer', async () => {

@@ -1,6 +1,6 @@
 import { availableTools, defineTool, forkRunContext, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
-import type { ChatAgent } from './chat/chat-agent.ts';
+import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit } from './chat/protocol.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
@@ -73,7 +73,7 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
       // No client reads the inner conversation: the text loop, without a UI stream or seals. What the agent does shows
       // as this call's progress: each inner report under its tool's name, and each inner call as it finishes.
       let finished = 0;
-      const result = await generateTextTurn(options.agent, {
+      const turn = generateTextTurn(options.agent, {
         messages: task,
         run,
         signal: ctx.signal,
@@ -88,6 +88,9 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
         // fails, times out or is aborted still counts what it spent: the outer loop reads this call's `result.usage`.
         onUsage: (usage) => ctx.reportUsage(usage),
       });
+      const result = await turn.catch((error: unknown) => {
+        throw innerFailure(options, error, ctx.signal);
+      });
       if (result.pending.length) {
         // Words for the calling model (a ToolError): `toolErrorMessage: 'hide-unexpected'` keeps them.
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
@@ -96,6 +99,23 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
     },
     toModelOutput: (output) => output.answer,
   });
+}
+
+/**
+ * What a failed inner turn throws to the calling model (and so to the browser, which reads the same text): a `ToolError`
+ * as it is (its words are written for a model: a timeout, a refused setting), an abort as it is (the executor reports
+ * it), and anything else (a provider's error, whose message can carry internal details) as the agent's `errorMessage`
+ * text, as a UI turn's client reads a model error, with the error itself to the agent's `onError`.
+ */
+function innerFailure<TDeps>(options: AgentToolOptions<TDeps>, error: unknown, signal: AbortSignal): unknown {
+  if (ToolError.isInstance(error) || signal.aborted) return error;
+  const { onError, errorMessage = defaultErrorMessage } = options.agent.options;
+  try {
+    (onError ?? (({ error: failure }) => console.error(`edgetool: the agent of the tool "${options.name}" failed:`, failure)))({ error });
+  } catch {
+    // A broken listener must not change what the calling model reads.
+  }
+  return new ToolError('execution-failed', errorMessage(error), { cause: error });
 }
 
 /**

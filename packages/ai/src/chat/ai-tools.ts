@@ -57,6 +57,11 @@ export interface AISDKToolsOptions {
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
   readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
   /**
+   * Receives a `remember` that threw or rejected (default: `console.error`). The call's result still goes to the model
+   * as it is: the call ran, and only the same continuation sent again would read that its outcome is unknown.
+   */
+  readonly onRememberError?: ((error: unknown, result: ToolCallResult) => void) | undefined;
+  /**
    * Images in tool results (`toModelOutput` parts) reach the model as images (default `true`). `false` sends their
    * text, with a line naming each image, for a provider that cannot take images in tool results (`takesToolImages`).
    */
@@ -118,6 +123,16 @@ function asReported(executor: ToolExecutor, error: unknown, call: ToolCall): unk
   const failure = toToolError(error);
   const message = executor.errorMessage(failure, call);
   return message === failure.message ? error : new FailureText(message, { cause: error });
+}
+
+/** The text kept for a call when it was made from this very output (another call with the same id made its own). */
+function ownText(kept: { readonly output: unknown; readonly content: ModelContent } | undefined, output: unknown): ModelContent | undefined {
+  return kept !== undefined && kept.output === output ? kept.content : undefined;
+}
+
+/** The default {@link AISDKToolsOptions.onRememberError}. */
+function logRememberError(error: unknown, result: ToolCallResult): void {
+  console.error(`edgetool: the result of the call ${result.call.id} of "${result.call.name}" was not recorded; sent again, its continuation will read that the outcome is unknown:`, error);
 }
 
 /** Whether the caller (not this server) runs the tool in this mode. */
@@ -256,7 +271,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
-  const texts = new Map<string, ModelContent>();
+  // What the model reads for each call of this request, with the output it was made from: a model can give two calls
+  // one id (some OpenAI-compatible servers do), and each must read its own result.
+  const texts = new Map<string, { readonly output: unknown; readonly content: ModelContent }>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
@@ -272,7 +289,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       inputSchema: jsonSchema(wire.schema as JSONSchema7),
       ...(wire.strict ? { strict: true } : {}),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(texts.get(toolCallId) ?? historyText(tool, toolCallId, input, output, run, edited), files),
+        toToolOutput(ownText(texts.get(toolCallId), output) ?? historyText(tool, toolCallId, input, output, run, edited), files),
     };
     if (runsOnCaller(tool, mode)) {
       put(tool.name, base as unknown as Tool);
@@ -303,9 +320,16 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // is not known, so nothing is recorded and a replay says so.
         const { outcome } = result;
         const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
-        if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) await remember(result);
+        if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) {
+          try {
+            await remember(result);
+          } catch (error) {
+            // A store that is down must not turn a call that ran into a failure the model reads (it might run it again).
+            (options.onRememberError ?? logRememberError)(error, result);
+          }
+        }
         if (result.outcome.type === 'success') {
-          texts.set(execution.toolCallId, result.parts ?? result.content);
+          texts.set(execution.toolCallId, { output: result.outcome.output, content: result.parts ?? result.content });
           return result.outcome.output;
         }
         throw new ToolCallFailed(result);

@@ -1,5 +1,5 @@
 // Node-only: the real @ai-sdk/openai provider against the local fake OpenAI server (127.0.0.1).
-import { createExecutor, createRunContext, createTicketSigner, defineTool, type TraceRecord } from '@edgetool/core';
+import { createExecutor, createRunContext, createTicketSigner, defineTool, ToolError, type TraceRecord } from '@edgetool/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@edgetool/fake-openai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -290,6 +290,42 @@ describe.each([
     for (let next = await reader.read(); !next.done; next = await reader.read()) types.push(next.value.type);
     expect(types.at(-1)).toBe('abort');
     expect(types).not.toContain('finish');
+  });
+
+  it('a connection the provider drops mid-answer ends the SSE response with an error chunk; onError gets why', async () => {
+    const dropping = await startFakeOpenAI({ apiKey: 'sk-fake' });
+    try {
+      dropping.enqueue({ text: 'Order A-1001 has', hang: true });
+      const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: dropping.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
+      const errors: unknown[] = [];
+      const agent = createChatAgent({ model, tools: tools([]), tickets, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+      const turn = await agent.stream({ messages: 'Where is A-1001?', run: createRunContext({ conversationId: 'c-drop' }) });
+      const body = turn.toResponse().text();
+      // The answer has started; then the server goes away (close() drops the open connection).
+      while (dropping.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await dropping.close();
+      const chunks = (await body)
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: {'))
+        .map((event) => JSON.parse(event.slice('data: '.length)) as { type: string; errorText?: string });
+      expect(chunks.at(-1)).toEqual({ type: 'error', errorText: expect.stringMatching(/^The model call failed \(/) });
+      expect(errors).toHaveLength(1);
+    } finally {
+      await dropping.close();
+    }
+  });
+
+  it('a text turn whose model call outlives responseMs ends with the timeout ToolError, also when the headers had come', async () => {
+    // `hang` sends the response headers and then nothing: the provider's read of the body is what the limit aborts.
+    for (const turn of [{ text: 'never sent', hang: true }, { text: 'too late', chunkDelayMs: 5_000 }]) {
+      fake.reset();
+      fake.enqueue(turn);
+      const error = await generateTextTurn(agentFor({ modelTimeout: { responseMs: 100 } }), { messages: 'hi', run: createRunContext({ conversationId: 'c-slow' }) }).catch(
+        (e: unknown) => e,
+      );
+      expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 100 ms).']);
+    }
   });
 
   it('a provider error becomes an error chunk, not a crash: the client reads its name, onError gets its message', async () => {

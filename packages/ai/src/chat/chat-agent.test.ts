@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
+import type { RecordedCallResult } from './call-results.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 import { gate, refused } from '../test-support/chat-streams.ts';
@@ -147,6 +148,24 @@ describe('chat loop: internal mode', () => {
     expect(lastToolResults(model.doStreamCalls[1]).map((r) => r.toolCallId)).toEqual(['c1', 'c2', 'c3']);
   });
 
+  it('two parallel calls the model gave one id (some OpenAI-compatible servers do) each reach the model with their own result', async () => {
+    const { agent, model } = agentFor(
+      scriptedModel(
+        callsStep([
+          ['dup', 'query_order', { order_id: 'A-1001' }],
+          ['dup', 'query_order', { order_id: 'B-2' }],
+        ]),
+        textStep('One shipped, one unknown.'),
+      ),
+    );
+    await agent.generate(ask('Where are A-1001 and B-2?'));
+    // Both results used to read as the last call's (no order B-2): the text kept for a call id was the last one written.
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([
+      { toolCallId: 'dup', output: { type: 'text', value: '{"status":"shipped","delivery_date":"2026-12-01"}' } },
+      { toolCallId: 'dup', output: { type: 'text', value: 'Done. The tool returned no output.' } },
+    ]);
+  });
+
   it('ends on return-direct tools: the output is the answer and the model is called once', async () => {
     const { agent, model } = agentFor(scriptedModel(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never')));
     const result = await agent.generate(ask('what is it?'));
@@ -154,6 +173,38 @@ describe('chat loop: internal mode', () => {
     expect(result.returnDirect).toBe(true);
     expect(result.text).toBe('Final: 42');
     expect(result.finishReason).toBe('stop');
+  });
+
+  it('ends on return-direct tools that needed an approval: once approved, their output is the answer (both modes)', async () => {
+    const book = defineTool({
+      name: 'book_slot',
+      description: 'Books a delivery slot; its confirmation is the answer',
+      input: v.object({ slot: v.string() }),
+      policy: { effects: 'write', returnDirect: true },
+      execute: ({ slot }) => `Booked ${slot}.`,
+    });
+    const f = fixture();
+    for (const [mode, tool, args] of [
+      ['internal', 'book_slot', { slot: 'Friday 9-12' }],
+      // In manual mode every server call is an approval, so a return-direct tool never ended a turn there.
+      ['manual', 'answer', { text: 'Final: 42' }],
+    ] as const) {
+      const model = scriptedModel(callsStep([['c1', tool, args]]), textStep('the model spoke again'));
+      const agent = createChatAgent({ model, tools: [...f.tools, book], tickets: f.tickets });
+      const first = await agent.generate({ messages: 'go', mode, run: run(`direct-${mode}`) });
+      expect(first.pending.map((p) => p.kind), mode).toEqual(['approval']);
+      const done = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), mode, run: run(`direct-${mode}`) });
+      expect(model.doStreamCalls, mode).toHaveLength(1);
+      expect(done, mode).toMatchObject({ text: tool === 'answer' ? 'Final: 42' : 'Booked Friday 9-12.', returnDirect: true, finishReason: 'stop', limit: undefined });
+      expect(done.message.metadata?.usage, mode).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+      // The answer is history the next turn builds on.
+      const next = await createChatAgent({ model: scriptedModel(textStep('ok')), tools: [...f.tools, book], tickets: f.tickets }).generate({
+        messages: userSays(done.messages, 'thanks'),
+        mode,
+        run: run(`direct-${mode}`),
+      });
+      expect(next.text, mode).toBe('ok');
+    }
   });
 
   it('streams the AI SDK UI message protocol as an SSE response', async () => {
@@ -223,6 +274,39 @@ describe('chat loop: internal mode', () => {
     log.mockRestore();
   });
 
+  it('a model stream that fails mid-answer (a cut connection) ends the response with an error chunk, and onError gets why', async () => {
+    const cut = () =>
+      new MockLanguageModelV4({
+        doStream: async () => ({
+          stream: new ReadableStream<LanguageModelV4StreamPart>({
+            start(controller) {
+              controller.enqueue({ type: 'stream-start', warnings: [] });
+              controller.enqueue({ type: 'text-start', id: 't' });
+              controller.enqueue({ type: 'text-delta', id: 't', delta: 'Order A-1001 ' });
+              controller.error(new TypeError('terminated: other side closed'));
+            },
+          }),
+        }),
+      });
+    const f = fixture();
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model: cut(), tools: f.tools, tickets: f.tickets, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+    const turn = await agent.stream(ask('Where is A-1001?'));
+    const usage = turn.usage;
+    // The body ends as the protocol says (it used to error, which a client reads as a network failure).
+    const body = await turn.toResponse().text();
+    const chunks = body
+      .split('\n\n')
+      .filter((l) => l.startsWith('data: {'))
+      .map((l) => JSON.parse(l.slice(6)) as { type: string; errorText?: string });
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model call failed (TypeError).' });
+    expect(errors.map(String)).toEqual(['TypeError: terminated: other side closed']);
+    await expect(usage).resolves.toBeDefined();
+    // The folded result says the turn failed.
+    const folded = await createChatAgent({ model: cut(), tools: f.tools, tickets: f.tickets, maxRetries: 0, onError: () => {} }).generate(ask('Where is A-1001?'));
+    expect(folded.finishReason).toBe('error');
+  });
+
   it('a model that stops answering ends the turn with an error chunk after modelTimeout, and the log gets why', async () => {
     const hanging = new MockLanguageModelV4({
       doStream: async () => ({ stream: new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => c.enqueue({ type: 'stream-start', warnings: [] }) }) }),
@@ -280,6 +364,73 @@ describe('chat loop: internal mode', () => {
     expect(toolSignal?.aborted).toBe(true);
     expect(model.doStreamCalls).toHaveLength(1);
   });
+
+  it('a server call the turn was aborted in is not pending: nothing waits for the caller to run it', async () => {
+    const f = fixture();
+    const started = gate();
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Slow',
+      input: v.object({}),
+      execute: (_i, ctx) => {
+        started.open();
+        return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('late')));
+      },
+    });
+    const controller = new AbortController();
+    const agent = createChatAgent({ model: scriptedModel(callsStep([['c1', 'slow', {}]]), textStep('never')), tools: [...f.tools, slow], tickets: f.tickets });
+    const turn = await agent.stream({ messages: 'go', run: run(), signal: controller.signal });
+    const result = turn.result;
+    void started.opened.then(() => controller.abort());
+    const aborted = await result;
+    expect(aborted.finishReason).toBe('aborted');
+    // The call's part stays as it was when the turn stopped (input-available), but it was the server's to run: it used to
+    // be listed as a call of kind 'client' with no ticket, which a caller could neither run nor answer.
+    expect(aborted.pending).toEqual([]);
+  });
+});
+
+describe('chat loop: a client that stops reading', () => {
+  /** A tool that runs until its signal aborts; `aborted` opens when it does. */
+  function waiting() {
+    const started = gate();
+    const aborted = gate();
+    const tool = defineTool({
+      name: 'export_orders',
+      description: 'Exports every order (slow)',
+      input: v.object({}),
+      execute: (_input, ctx) => {
+        started.open();
+        return new Promise<string>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted.open();
+            resolve('stopped');
+          }),
+        );
+      },
+    });
+    return { tool, started: started.opened, aborted: aborted.opened };
+  }
+
+  for (const how of ['turn.stream', 'toResponse()'] as const) {
+    it(`cancelling ${how} (Stop, a closed tab) aborts the tool that runs, and no model step follows`, async () => {
+      const { tool, started, aborted } = waiting();
+      const model = scriptedModel(callsStep([['c1', 'export_orders', {}]]), textStep('never'));
+      const agent = createChatAgent({ model, tools: [tool], tickets: fixture().tickets });
+      const turn = await agent.stream(ask('Export my orders'));
+      const reader = how === 'turn.stream' ? turn.stream.getReader() : (turn.toResponse().body as ReadableStream<Uint8Array>).getReader();
+      const reading = (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
+      await started;
+      await reader.cancel('tab closed');
+      await reading;
+      // The tool's signal aborts (it used to run on with nobody to read its result: a sub-agent kept spending tokens).
+      await aborted;
+      await turn.usage;
+      expect(model.doStreamCalls).toHaveLength(1);
+    });
+  }
 });
 
 describe('chat loop: approvals and tickets', () => {
@@ -312,6 +463,32 @@ describe('chat loop: approvals and tickets', () => {
     // The finished history (sealed result) is accepted for the next question.
     const third = await agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() });
     expect(third.text).toBe('extra');
+  });
+
+  it('a continuation the turn fails to start (its instructions or settings throw) spends no ticket: sent again, its call runs', async () => {
+    const f = fixture();
+    let usersTable: 'down' | 'up' = 'up';
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved to Dec 24.'));
+    const instructions = () => {
+      if (usersTable === 'down') throw new Error('users table unavailable');
+      return 'You help Ada.';
+    };
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, instructions });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    usersTable = 'down';
+    await expect(agent.generate({ messages: approved, run: run() })).rejects.toThrow('users table unavailable');
+    // A turn setting that cannot go out is refused before any ticket is claimed too.
+    const hidden = { toolChoice: { type: 'tool', toolName: 'no_such_tool' } } as const;
+    usersTable = 'up';
+    await expect(agent.generate({ messages: approved, run: run(), settings: hidden })).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(f.writes).toEqual([]);
+    // The same continuation again: the approval was never used, so the call runs now, once (it used to read "outcome
+    // unknown (it may have run)" for a call that never ran, which then never could).
+    const retried = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    expect(retried.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    expect(retried.text).toBe('Moved to Dec 24.');
   });
 
   it('the same approved continuation sent again (its answer was lost) gets the recorded result; nothing runs twice', async () => {
@@ -433,6 +610,49 @@ describe('chat loop: approvals and tickets', () => {
     await denied.agent.generate({ messages: respondToApproval(asked.messages, 'c1', true), run: run() });
     expect(lastToolResults(denied.model.doStreamCalls[2])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT } }]);
     expect(f.writes).toHaveLength(1);
+  });
+
+  it('an approved call whose result the store fails to record still succeeds: the model and the browser read its output', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'));
+    const errors: unknown[] = [];
+    const down = new Error('D1_ERROR: database is locked (10.0.3.4)');
+    const callResults = { get: () => undefined, put: () => Promise.reject(down) };
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, callResults, onError: ({ error }) => errors.push(error) });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const done = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), run: run() });
+    // The write ran once. It used to be reported failed with the store's message, sealed, so the model (and the user,
+    // who might approve it again) read that a write that happened did not.
+    expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    const output = { order_id: 'A-1001', delivery_date: '2026-12-24' };
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: JSON.stringify(output) } }]);
+    expect(done.message.parts.find((p) => p.type === 'tool-update_delivery_date')).toMatchObject({ state: 'output-available', output });
+    expect(done.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    // The failure goes where the server's other failures go.
+    expect(errors).toEqual([down]);
+  });
+
+  it('a replayed continuation whose record cannot be read (the store is down) reads an unknown outcome, not the store error', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.'));
+    const kept = new Map<string, RecordedCallResult>();
+    let down = false;
+    const failure = new Error('D1_ERROR: network connection lost (10.0.3.4)');
+    const callResults = {
+      get: (key: string) => (down ? Promise.reject(failure) : kept.get(key)),
+      put: (key: string, result: RecordedCallResult) => void kept.set(key, result),
+    };
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, callResults, onError: ({ error }) => errors.push(error) });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    await agent.generate({ messages: approved, run: run() });
+    down = true;
+    const again = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toHaveLength(1);
+    expect(lastToolResults(model.doStreamCalls[2])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT } }]);
+    expect(JSON.stringify(again.messages)).not.toContain('10.0.3.4');
+    expect(errors).toEqual([failure]);
   });
 
   it('a replayed continuation whose result was not recorded (another store, a crash) tells the model the outcome is unknown', async () => {

@@ -47,7 +47,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, checkTokenBudget, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, checkMaxSteps, checkTokenBudget, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import { type UnfinishedCall, verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -64,7 +64,7 @@ export interface ChatAgentOptions<TDeps = unknown> {
   readonly settings?: ModelSettings;
   /** Signs and verifies tickets and seals. Required: continuations cross a trust boundary. */
   readonly tickets: TicketSigner;
-  /** Upper bound on model steps per turn (default 8). */
+  /** Upper bound on model steps per turn: a whole number from 1, or `Infinity` for none (default 8). */
   readonly maxSteps?: number;
   /**
    * The most tokens a turn may use, counted as its `usage` is: every model step, plus what its tool calls report (agents
@@ -347,6 +347,24 @@ function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: Readon
   });
 }
 
+/**
+ * The calls of the step the request continues (the tool parts after the last step start of the assistant message it
+ * goes on with), when one it decides now is a return-direct tool's: once they have run, the loop may end on their
+ * outputs without calling the model (see `returnDirectStop`). None otherwise.
+ */
+function continuedDirect(
+  messages: readonly EdgetoolUIMessage[],
+  verified: { readonly decisions: ReadonlyMap<string, unknown>; readonly inputs: ReadonlyMap<string, { readonly toolName: string }> },
+  tools: ReadonlyMap<string, AnyTool>,
+): string[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return [];
+  if (![...verified.decisions.keys()].some((id) => tools.get(verified.inputs.get(id)?.toolName ?? '')?.policy.returnDirect === true)) return [];
+  let step = last.parts.length - 1;
+  while (step >= 0 && last.parts[step]?.type !== 'step-start') step--;
+  return toolParts({ parts: last.parts.slice(step + 1) }).map((part) => part.toolCallId);
+}
+
 /** A write to a stream its reader has already closed (a client that left): nobody is there to tell, nothing to log. */
 function isTeardown(error: unknown): boolean {
   return error instanceof TypeError && /already closed|is closed/i.test(error.message);
@@ -416,12 +434,18 @@ function answerText(message: EdgetoolUIMessage): string {
     .join('');
 }
 
+/**
+ * The calls a turn's message ends on: approval requests, and calls handed to the caller (those with a client-result
+ * ticket). A server call the turn stopped in (an abort, a failed model stream) also stays `input-available`, but
+ * nothing waits for anyone to run it.
+ */
 function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
   const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
   const pending: PendingToolCall[] = [];
   for (const part of toolParts(message)) {
     if (part.state !== 'approval-requested' && part.state !== 'input-available') continue;
     const ticket = tickets.get(part.toolCallId);
+    if (part.state === 'input-available' && ticket?.purpose !== 'client-result') continue;
     pending.push({
       toolCallId: part.toolCallId,
       toolName: toolNameOf(part),
@@ -489,7 +513,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     spans: traces,
     toolErrorMessage: options.toolErrorMessage,
   });
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxSteps = checkMaxSteps(options.maxSteps);
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
   const label = describeModel(model);
@@ -507,6 +531,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     options.onError?.({ error });
   };
   const clientText = options.errorMessage ?? defaultErrorMessage;
+  /** A `callResults` store that failed to record or to read a result: to `onError`, or the log. */
+  const recordFailed = (error: unknown): void => {
+    if (options.onError !== undefined) report(error);
+    else console.error('edgetool: the callResults store failed:', error);
+  };
   const logHidden = hiddenFailureLog(options.onError);
   /**
    * The client's text for a turn's error, reported on the way. Without an onError the log gets the turn's first
@@ -540,6 +569,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', 'Invalid messages: a client may send user and assistant messages only, not system messages.');
     }
 
+    // What the turn needs from the server (its tools, settings and instructions) before any ticket is claimed: a failure
+    // here (instructions that read a database that is down, a refused toolChoice) must not spend the continuation's
+    // approvals, or the same continuation sent again would read "outcome unknown" for calls that never ran.
+    const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId, recorded });
     const results = new Map<string, ToolCallResult>();
@@ -552,7 +585,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
-    const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     let usage = emptyUsage();
     let ended: () => void = () => {};
     const usageAtEnd = new Promise<TurnUsage>((resolve) => {
@@ -572,14 +604,26 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
       recall: (id) =>
         verified.replayed.has(id)
-          ? Promise.resolve(recorded(id)).then((record) => {
-              if (record !== undefined && 'input' in record) {
-                ranWith.set(id, record.input);
-                edited.set(id, record.input);
-              }
-              return record;
-            })
+          ? Promise.resolve()
+              .then(() => recorded(id))
+              .then(
+                (record) => {
+                  if (record !== undefined && 'input' in record) {
+                    ranWith.set(id, record.input);
+                    edited.set(id, record.input);
+                  }
+                  return record;
+                },
+                // A store that cannot be read (it is down): the model reads that the outcome is unknown, which is true,
+                // and never the store's error (its host, its words).
+                (error: unknown) => {
+                  recordFailed(error);
+                  return undefined;
+                },
+              )
           : undefined,
+      // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
+      onRememberError: recordFailed,
       remember: (r) =>
         callResults.put(
           callResultKey(run.conversationId, r.call.id),
@@ -611,10 +655,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
 
-    const direct = returnDirectStop(results);
+    const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
     const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
 
-    const turnSignal = anySignal(request.signal, run.signal);
+    // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
+    // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.
+    const stopped = new AbortController();
+    const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
     const result = streamText({
       ...settings,
       model,
@@ -632,6 +679,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
       stopWhen: limits.stop,
+      ...direct.resumed,
       ...abortOption(turnSignal),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.
@@ -655,6 +703,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         usage = addUsage(usage, step);
       },
       onClose: () => ended(),
+      onStop: (reason) => stopped.abort(reason),
       proofs: createProofs({
         tickets,
         conversationId: run.conversationId,
@@ -696,7 +745,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const fold = () =>
       foldTurn(full, messages, errorText, (message, all, isCancelled) => ({
         text: answerText(message),
-        finishReason: isCancelled && finishReason === 'unknown' ? 'aborted' : finishReason,
+        // No trailer ran: the reader cancelled, or the turn failed (a proof, or the model's stream, ended it with an error).
+        finishReason: finishReason !== 'unknown' ? finishReason : isCancelled ? 'aborted' : 'error',
         message,
         messages: all,
         toolResults: [...results.values()],

@@ -1,6 +1,6 @@
-import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { type AnyTool, availableTools, errorModelText, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
-import type { StopCondition, ToolSet } from 'ai';
+import type { LanguageModelV4, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode, TurnLimit } from './protocol.ts';
@@ -39,6 +39,16 @@ function logHiddenFailure({ error }: { error: unknown }): void {
 
 /** Model steps per turn when `maxSteps` is not set. */
 export const DEFAULT_MAX_STEPS = 8;
+
+/**
+ * Checks an agent's `maxSteps` (`undefined`: the default): a whole number of steps from 1, or `Infinity`. Anything else
+ * used to run a number of steps nobody asked for (0, a negative number or NaN one, 2.5 three).
+ */
+export function checkMaxSteps(maxSteps: unknown): number {
+  if (maxSteps === undefined) return DEFAULT_MAX_STEPS;
+  if (maxSteps === Number.POSITIVE_INFINITY || (Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) return maxSteps as number;
+  throw new RangeError(`\`maxSteps\` must be a whole number of steps from 1, or Infinity for none; got ${String(maxSteps)}.`);
+}
 
 /** The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). */
 function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
@@ -106,19 +116,80 @@ export function mayAsk(tools: Iterable<AnyTool>, mode: ExecutionMode): boolean {
   return false;
 }
 
+/** No tokens: the usage of a step no model answered. */
+const NO_USAGE: LanguageModelV4Usage = {
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
+const STOP: LanguageModelV4FinishReason = { unified: 'stop', raw: undefined };
+
+/**
+ * The model of a step the loop does not need (see {@link returnDirectStop}): it answers nothing, at once, and costs no
+ * tokens.
+ */
+const NO_ANSWER: LanguageModelV4 = {
+  specificationVersion: 'v4',
+  provider: 'edgetool',
+  modelId: 'return-direct',
+  supportedUrls: {},
+  doGenerate: async () => ({ content: [], finishReason: STOP, usage: NO_USAGE, warnings: [] }),
+  doStream: async () => ({
+    stream: new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'finish', finishReason: STOP, usage: NO_USAGE });
+        controller.close();
+      },
+    }),
+  }),
+};
+
+/** What {@link returnDirectStop} returns. */
+export interface ReturnDirectStop {
+  /** The stop condition: every call of the last step is a return-direct tool that succeeded. */
+  readonly stop: StopCondition<ToolSet>;
+  /**
+   * The AI SDK's `prepareStep` when the turn continues a step with return-direct calls that run now (approved in the
+   * previous request): `streamText` and `generateText` run them and then call the model before any stop condition is
+   * asked, so when every call of that step ran now and succeeded, the first step goes to a model that answers nothing
+   * and the loop ends on their outputs. `{}` otherwise.
+   */
+  readonly resumed: { readonly prepareStep?: PrepareStepFunction<ToolSet> };
+  /** The loop ended that way before the model's first step: that step was not the model's. */
+  readonly beforeModel: () => boolean;
+  /** The outputs, as the model would have read them, once the loop has stopped that way (`undefined` until then). */
+  readonly text: () => string | undefined;
+}
+
 /**
  * Stops the loop when every call of the last step is a return-direct tool that succeeded; `text()` is then their
- * outputs as the model would have read them (`undefined` while the loop has not stopped that way).
+ * outputs as the model would have read them. `continued`: the calls of the step a continuation goes on from, when it
+ * has return-direct calls that run now (see {@link ReturnDirectStop.resumed}); none otherwise.
  */
-export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>): { stop: StopCondition<ToolSet>; text: () => string | undefined } {
-  let ids: string[] | undefined;
+export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>, continued: readonly string[] = []): ReturnDirectStop {
+  let ids: readonly string[] | undefined;
+  let before = false;
+  const allDirect = (calls: readonly string[]) => calls.length > 0 && calls.every((id) => results.get(id)?.returnDirect);
   return {
     stop: ({ steps }) => {
-      const calls = steps.at(-1)?.toolCalls ?? [];
-      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
-      ids = calls.map((c) => c.toolCallId);
+      const calls = (steps.at(-1)?.toolCalls ?? []).map((c) => c.toolCallId);
+      if (!allDirect(calls)) return false;
+      ids = calls;
       return true;
     },
+    resumed:
+      continued.length === 0
+        ? {}
+        : {
+            prepareStep: ({ stepNumber }) => {
+              if (stepNumber !== 0 || !allDirect(continued)) return undefined;
+              ids = continued;
+              before = true;
+              // No tools and none required: a `toolChoice` of the settings must not make this step fail for calling none.
+              return { model: NO_ANSWER, activeTools: [], toolChoice: 'none' };
+            },
+          },
+    beforeModel: () => before,
     text: () => ids?.map((id) => results.get(id)?.content ?? '').join('\n\n'),
   };
 }

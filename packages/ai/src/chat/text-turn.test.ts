@@ -144,6 +144,26 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 
+  it('stops on a return-direct tool that needed an approval: once approved, its output is the answer', async () => {
+    const book = defineTool({
+      name: 'book_slot',
+      description: 'Books a delivery slot; its confirmation is the answer',
+      input: v.object({ slot: v.string() }),
+      policy: { effects: 'write', returnDirect: true },
+      execute: ({ slot }) => `Booked ${slot}.`,
+    });
+    const model = scriptedModel(callsStep([['c1', 'book_slot', { slot: 'Friday 9-12' }]]), textStep('the model spoke again'));
+    const agent = createChatAgent({ model, tools: [book], tickets });
+    const first = await generateTextTurn(agent, { messages: 'book Friday morning', run: run() });
+    expect(first.pending.map((p) => p.kind)).toEqual(['approval']);
+    const done = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run() });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(done).toMatchObject({ text: 'Booked Friday 9-12.', returnDirect: true, finishReason: 'stop', steps: 0, limit: undefined });
+    // Its messages go on as any turn's: the next turn's model reads the call and its result.
+    const next = await generateTextTurn(createChatAgent({ model: scriptedModel(textStep('ok')), tools: [book], tickets }), { messages: [...done.messages, { role: 'user', content: 'thanks' }], run: run() });
+    expect(next.text).toBe('ok');
+  });
+
   it('failures reach the model as typed text: a throwing tool, invalid arguments, an unknown tool', async () => {
     const { agent, model } = fixture(
       callsStep([
@@ -263,6 +283,30 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     const error = await generateTextTurn(agent, { messages: 'go', run: run() }).catch((e: unknown) => e);
     expect(calls).toBe(2);
     expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
+  });
+
+  it('a model call past responseMs that the provider reports as an error of its own still ends the turn with the timeout ToolError', async () => {
+    // What @ai-sdk/openai does when the limit aborts a call whose response headers had come: the body's read fails, and
+    // it throws an APICallError ("Failed to process successful response") that carries the abort only as its cause.
+    const wrapping = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) =>
+          abortSignal?.addEventListener(
+            'abort',
+            () => reject(new APICallError({ message: 'Failed to process successful response', url: 'http://127.0.0.1/', requestBodyValues: {}, statusCode: 200, cause: abortSignal.reason, isRetryable: false })),
+            { once: true },
+          ),
+        ),
+    });
+    const agent = createChatAgent({ model: wrapping, tools: [], tickets, maxRetries: 2, modelTimeout: { responseMs: 30 } });
+    const error = await generateTextTurn(agent, { messages: 'go', run: run() }).catch((e: unknown) => e);
+    expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 30 ms).']);
+    // The caller's own abort is still the caller's.
+    const stopping = new AbortController();
+    const aborted = generateTextTurn(createChatAgent({ model: wrapping, tools: [], tickets, maxRetries: 0, modelTimeout: { responseMs: 60_000 } }), { messages: 'go', run: run(), signal: stopping.signal });
+    await vi.waitFor(() => expect(wrapping.doGenerateCalls).toHaveLength(2));
+    stopping.abort(new Error('user left'));
+    await expect(aborted).rejects.toBeInstanceOf(APICallError);
   });
 
   it('a gateway model id (a string) is timed too, by a clock beside the turn', async () => {

@@ -1,4 +1,5 @@
 import {
+  type AnyTool,
   type ApprovalDecision,
   createExecutor,
   type RunContext,
@@ -8,12 +9,12 @@ import {
   type ToolProgressEvent,
   type ToolUsage,
 } from '@edgetool/core';
-import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, RetryError, type ToolModelMessage } from 'ai';
+import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
 import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, DEFAULT_MAX_STEPS, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
@@ -158,6 +159,22 @@ export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<Pendi
   }));
 }
 
+/**
+ * The tool calls of the conversation's last assistant message (the step its approval answers continue), when one
+ * answered now is a return-direct tool's: once they have run, the loop may end on their outputs without calling the
+ * model (see `returnDirectStop`). None otherwise.
+ */
+function continuedDirect(history: readonly ModelMessage[], decisions: ReadonlyMap<string, ApprovalDecision>, tools: readonly AnyTool[]): string[] {
+  if (decisions.size === 0) return [];
+  let at = history.length - 1;
+  while (at >= 0 && history[at]?.role !== 'assistant') at--;
+  const last = history[at];
+  if (last === undefined || typeof last.content === 'string') return [];
+  const calls = (last.content as AssistantPart[]).filter((part) => part.type === 'tool-call' && part.providerExecuted !== true) as { toolCallId: string; toolName: string }[];
+  const direct = (name: string) => tools.some((tool) => tool.name === name && tool.policy.returnDirect);
+  return calls.some((call) => decisions.has(call.toolCallId) && direct(call.toolName)) ? calls.map((call) => call.toolCallId) : [];
+}
+
 /** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */
 const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
 
@@ -213,9 +230,9 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
   const tools = await toAISDKTools(executor, { tools: every, run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
-  const direct = returnDirectStop(results);
+  const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).
-  const limits = turnLimits(options.maxSteps ?? DEFAULT_MAX_STEPS, turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
+  const limits = turnLimits(checkMaxSteps(options.maxSteps), turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
   const { responseMs } = timeLimits;
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
@@ -232,6 +249,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
     stopWhen: limits.stop,
+    ...direct.resumed,
     ...abortOption(turnSignal),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(timeLimits),
@@ -247,9 +265,12 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
         }),
   });
   const result = await generating
-    // After a retried error, the AI SDK wraps the timeout of a later attempt in its RetryError: the caller gets ours.
+    // A model call our limit aborted fails the turn with our timeout, however it got here: the AI SDK wraps the timeout of
+    // a retried call in its RetryError, and a provider may report the abort as an error of its own (@ai-sdk/openai's
+    // "Failed to process successful response" once the response headers had come). The caller's own abort stays theirs.
     .catch((error: unknown) => {
-      throw RetryError.isInstance(error) && ToolError.isInstance(error.lastError) ? error.lastError : error;
+      const timeout = limited.timedOut() ?? clock?.timedOut();
+      throw timeout !== undefined && request.signal?.aborted !== true && run.signal?.aborted !== true ? timeout : error;
     })
     .finally(() => {
       clock?.stop();
@@ -275,7 +296,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     pending,
     returnDirect: text !== undefined,
     limit: limits.hit(),
-    steps: result.steps.length,
+    steps: result.steps.length - (direct.beforeModel() ? 1 : 0),
     // The model's steps, plus what the turn's calls reported spending (sub-agents, tools that call a model).
     usage: toolResults.reduce((sum, r) => addUsage(sum, r.usage), addUsage(emptyUsage(), result.totalUsage)),
     run,
@@ -303,8 +324,8 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  * one turn: at the limit the call's signal aborts with a `timeout` {@link ToolError}, which `generateText` rejects with.
  * Only model calls carry the limit, so tools are not counted and get no extra signal. `stop()` ends the turn's timer.
  */
-function limitResponses(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void } {
-  if (typeof model === 'string' || ms === undefined || ms === Number.POSITIVE_INFINITY) return { model, stop: () => {} };
+function limitResponses(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
+  if (typeof model === 'string' || ms === undefined || ms === Number.POSITIVE_INFINITY) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
   // A timer and a controller per call cost the text turn about 3 % in the loop bench.
@@ -351,6 +372,7 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
     },
+    timedOut: () => (expired.signal.aborted ? (expired.signal.reason as ToolError) : undefined),
   };
 }
 
@@ -359,7 +381,7 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
  * `onLanguageModelCallStart` to `onLanguageModelCallEnd`, so tools are not counted) and aborts the turn with a `timeout`
  * {@link ToolError} when one takes longer; `generateText` rejects with that reason.
  */
-function responseClock(ms: number | undefined): { signal: AbortSignal; start: () => void; stop: () => void } | undefined {
+function responseClock(ms: number | undefined): { signal: AbortSignal; start: () => void; stop: () => void; timedOut: () => ToolError | undefined } | undefined {
   if (ms === undefined || ms === Number.POSITIVE_INFINITY) return undefined;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -374,6 +396,7 @@ function responseClock(ms: number | undefined): { signal: AbortSignal; start: ()
       timer = setTimeout(() => controller.abort(responseTimeout(ms)), ms);
     },
     stop,
+    timedOut: () => (controller.signal.aborted ? (controller.signal.reason as ToolError) : undefined),
   };
 }
 

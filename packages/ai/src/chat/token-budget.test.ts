@@ -71,6 +71,14 @@ describe('token budget: the UI turn', () => {
     expect(result.message.metadata).toMatchObject({ limit: 'steps' });
   });
 
+  it('refuses a maxSteps that is not a whole number of steps, at creation (0, -1 and NaN ran one step, 2.5 ran three)', () => {
+    for (const maxSteps of [0, -1, Number.NaN, 2.5, '3' as unknown as number]) {
+      expect(() => agentWith(script(), { maxSteps }), String(maxSteps)).toThrow(RangeError);
+    }
+    expect(() => agentWith(script(), { maxSteps: 1 })).not.toThrow();
+    expect(() => agentWith(script(), { maxSteps: Number.POSITIVE_INFINITY, tokenBudget: 1_000 })).not.toThrow();
+  });
+
   it('a turn that ends on return-direct tools has no limit, even when the budget is used up', async () => {
     const model = scriptedModel(callsStep([['c1', 'answer', { text: 'Shipped.' }]]));
     const result = await agentWith(model, { tokenBudget: 10 }).generate({ messages: 'Check', run: run() });

@@ -26,6 +26,11 @@ export interface TurnStreamOptions {
   readonly onStepUsage?: ((usage: LanguageModelUsage) => void) | undefined;
   /** Called once when the stream is over: ended (after the trailer), failed, or cancelled by its reader. */
   readonly onClose?: (() => void) | undefined;
+  /**
+   * Called when the stream stops before its source ended (its reader cancelled it, or a proof failed), with why: the
+   * turn must stop too. Cancelling the source stops no tool that runs, nor the model's request.
+   */
+  readonly onStop?: ((reason: unknown) => void) | undefined;
 }
 
 /**
@@ -90,11 +95,12 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
    */
   let cancelled = false;
 
-  /** Stops the turn with an `error` chunk: a result must not go out without its proof. */
+  /** Stops the turn with an `error` chunk: a result must not go out without its proof, nor a failed source as a cut body. */
   const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
     controller.close();
     close();
+    options.onStop?.(error);
     reader.cancel(error).catch(() => {});
   };
 
@@ -150,14 +156,16 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
           return;
         }
       } catch (error) {
-        // The source failed (not as a part): the stream errors, and the turn is over all the same.
-        close();
-        throw error;
+        // The source failed, not as a part (a provider's connection cut mid-answer): the client reads an `error` chunk,
+        // as for a failed proof. A body that errors instead reads as a network failure, and `onError` never heard of it.
+        if (cancelled) return;
+        fail(controller, error);
       }
     },
     cancel(reason) {
       cancelled = true;
       close();
+      options.onStop?.(reason);
       return reader.cancel(reason);
     },
   });
