@@ -32,6 +32,7 @@ import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnStream } from './turn-stream.ts';
+import { withUniqueToolCallIds } from './unique-call-ids.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -289,6 +290,13 @@ function streamTimeout(modelTimeout: ModelTimeout | false | undefined): Omit<Mod
     throw new RangeError(`\`modelTimeout.responseMs\` must be a number of milliseconds from 1 to 2147483647, or Infinity for none; got ${String(responseMs)}.`);
   }
   return Object.keys(stream).length === 0 ? undefined : stream;
+}
+
+/** Every tool call id of a UI history (the model's prompt leaves incomplete calls out; the history keeps them). */
+function* historyCallIds(messages: readonly EdgetoolUIMessage[]): Iterable<string> {
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const part of toolParts(message)) yield part.toolCallId;
+  }
 }
 
 function toUIMessages(messages: readonly unknown[] | string): unknown[] {
@@ -664,7 +672,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
     const result = streamText({
       ...settings,
-      model,
+      // A model that repeats a call id of the history or of this turn (some OpenAI-compatible servers send `call_0` in
+      // every response) has the repeat renamed before anything sees it: tickets, seals, callResults keys, the UI stream.
+      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages) }),
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,

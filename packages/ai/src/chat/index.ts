@@ -9,3 +9,4 @@ export * from './tool-output.ts';
 export * from './verify-continuation.ts';
 export * from './model-settings.ts';
 export * from './usage.ts';
+export * from './unique-call-ids.ts';

@@ -16,6 +16,7 @@ import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import { abortOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
+import { withUniqueToolCallIds } from './unique-call-ids.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
@@ -237,7 +238,8 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
-  const limited = limitResponses(model, responseMs);
+  // A call id the model repeats (of the history or of this turn) is renamed before the loop sees it, as in UI turns.
+  const limited = limitResponses(withUniqueToolCallIds(model), responseMs);
   const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
   const generating = generateText({
     ...settings,

@@ -334,14 +334,25 @@ describe('createOfflineModel', () => {
     expect(getOrder).toHaveBeenCalledWith({ orderId: 'A-1001' }, expect.anything());
   });
 
-  it('is deterministic and gives each step its own tool call id', async () => {
+  it('is deterministic (with deterministicIds, its call ids too) and gives each step its own tool call id', async () => {
     const { tools } = orderTools();
-    const run = () =>
-      generateText({ model: createOfflineModel(), tools, prompt: '/getOrder {"orderId":"A-1001"}', stopWhen: isStepCount(2) });
-    const [a, b] = await Promise.all([run(), run()]);
+    const run = (deterministicIds?: boolean) =>
+      generateText({
+        model: createOfflineModel(deterministicIds === undefined ? {} : { deterministicIds }),
+        tools,
+        prompt: '/getOrder {"orderId":"A-1001"}',
+        stopWhen: isStepCount(2),
+      });
+    const [a, b] = await Promise.all([run(true), run(true)]);
     expect(a.text).toBe(b.text);
     expect(a.toolCalls[0]?.toolCallId).toBe(b.toolCalls[0]?.toolCallId);
     expect(a.steps[1]?.response.id).not.toBe(a.steps[0]?.response.id);
+    // By default the same prompt (a regenerated answer) gets other call ids: the answer it replaces may have recorded
+    // results under its ids, which the history no longer shows.
+    const [c, d] = await Promise.all([run(), run()]);
+    expect(c.text).toBe(a.text);
+    expect(c.toolCalls[0]?.toolCallId).toMatch(/^call_\w+_0_[0-9a-f]{8}$/);
+    expect(c.toolCalls[0]?.toolCallId).not.toBe(d.toolCalls[0]?.toolCallId);
   });
 
   it('stops streaming when aborted mid-answer', async () => {

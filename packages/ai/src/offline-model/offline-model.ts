@@ -26,6 +26,12 @@ export interface OfflineModelOptions {
   readonly rules?: readonly OfflineRule[];
   /** Words per streamed text delta. Default 3. */
   readonly wordsPerChunk?: number;
+  /**
+   * Tool call ids made from the prompt alone (the same prompt, the same ids), for tests that compare them. Default
+   * `false`: each id also gets a random part, so a regenerated answer never reuses the id (and with it the recorded
+   * result, the `callResults` key) of the answer it replaces, which the history no longer holds.
+   */
+  readonly deterministicIds?: boolean;
 }
 
 /** A planned reply turned into model output: content for `doGenerate`, parts for `doStream`. */
@@ -39,14 +45,16 @@ interface Rendered {
 }
 
 /**
- * A deterministic, rule-based `LanguageModelV4` that calls tools and summarises their results, so demos
- * and tests run without an API key. Works with `generateText`, `streamText` and every AI SDK helper.
+ * A rule-based `LanguageModelV4` that calls tools and summarises their results, so demos and tests run without an API
+ * key; deterministic but for its tool call ids (see `deterministicIds`). Works with `generateText`, `streamText` and
+ * every AI SDK helper.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV4 {
   const delayMs = Math.max(0, options.delayMs ?? 0);
   const rules = options.rules ?? [];
   const wordsPerChunk = Math.max(1, Math.floor(options.wordsPerChunk ?? 3));
+  const randomIds = options.deterministicIds !== true;
   return {
     specificationVersion: 'v4',
     provider: OFFLINE_PROVIDER,
@@ -54,7 +62,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     supportedUrls: {},
     async doGenerate(call: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
       throwIfAborted(call.abortSignal);
-      const rendered = render(call, planReply(call, rules), wordsPerChunk);
+      const rendered = render(call, planReply(call, rules), wordsPerChunk, randomIds);
       if (delayMs > 0) await sleep(delayMs, call.abortSignal);
       return {
         content: rendered.content,
@@ -66,7 +74,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     },
     async doStream(call: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
       throwIfAborted(call.abortSignal);
-      const rendered = render(call, planReply(call, rules), wordsPerChunk);
+      const rendered = render(call, planReply(call, rules), wordsPerChunk, randomIds);
       return { stream: toStream(rendered.parts, delayMs, call.abortSignal) };
     },
   };
@@ -77,7 +85,7 @@ export function isOfflineModel(model: unknown): boolean {
   return typeof model === 'object' && model !== null && (model as { provider?: unknown }).provider === OFFLINE_PROVIDER;
 }
 
-function render(call: LanguageModelV4CallOptions, reply: OfflineReply, wordsPerChunk: number): Rendered {
+function render(call: LanguageModelV4CallOptions, reply: OfflineReply, wordsPerChunk: number, randomIds: boolean): Rendered {
   const seed = `${hash(JSON.stringify(call.prompt.at(-1) ?? null))}_${call.prompt.length}`;
   const responseId = `offline_${seed}`;
   const content: LanguageModelV4Content[] = [];
@@ -100,7 +108,7 @@ function render(call: LanguageModelV4CallOptions, reply: OfflineReply, wordsPerC
   }
   const calls = reply.type === 'tool-calls' ? reply.calls : [];
   calls.forEach((toolCall, index) => {
-    const toolCallId = `call_${seed}_${index}`;
+    const toolCallId = randomIds ? `call_${seed}_${index}_${crypto.randomUUID().slice(0, 8)}` : `call_${seed}_${index}`;
     const input = typeof toolCall.input === 'string' ? toolCall.input : JSON.stringify(toolCall.input);
     content.push({ type: 'tool-call', toolCallId, toolName: toolCall.toolName, input });
     parts.push({ type: 'tool-input-start', id: toolCallId, toolName: toolCall.toolName });

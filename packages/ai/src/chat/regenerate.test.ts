@@ -1,0 +1,84 @@
+// A regenerated answer (the client removes the last assistant message and sends the rest again) on the offline model,
+// whose replies depend on the prompt alone: the new answer's calls must not reuse the ids (and with them the recorded
+// results, the callResults keys) of the answer it replaced, which the history no longer shows.
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { wrapLanguageModel } from 'ai';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../offline-model/index.ts';
+import { respondToApproval, userSays } from '../testing/client.ts';
+import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
+import type { EdgetoolUIMessage } from './protocol.ts';
+
+const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'regenerate-test-secret-regenerate-test' }] });
+const run = () => createRunContext({ conversationId: 'conv-regenerate' });
+const moved = { order_id: 'A-1001', new_date: '2026-12-24', updated: true };
+const ask = '/update_delivery_date {"order_id":"A-1001","new_date":"2026-12-24"}';
+
+function fixture() {
+  const writes: unknown[] = [];
+  const prompts: LanguageModelV4CallOptions['prompt'][] = [];
+  const move = defineTool({
+    name: 'update_delivery_date',
+    description: 'Change a delivery date',
+    input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
+    policy: { effects: 'write' },
+    execute: (input) => {
+      writes.push(input);
+      return { ...input, updated: true, write: writes.length };
+    },
+  });
+  const model = wrapLanguageModel({
+    model: createOfflineModel(),
+    middleware: {
+      transformParams: async ({ params }) => {
+        prompts.push(params.prompt);
+        return params;
+      },
+    },
+  });
+  return { agent: createChatAgent({ model, tools: [move], tickets }), writes, prompts };
+}
+
+/** The id of the call a turn waits on for its approval. */
+const pendingId = (result: { pending: readonly { toolCallId: string }[] }): string => result.pending[0]?.toolCallId as string;
+
+/** What the model read as the result of call `id` in a prompt. */
+function readFor(prompt: LanguageModelV4CallOptions['prompt'] | undefined, id: string): unknown {
+  for (const message of prompt ?? []) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return part.output;
+  }
+  return undefined;
+}
+
+describe('a regenerated answer on the offline model', () => {
+  it('gets new call ids, and its approved call runs again (the recorded result of the answer it replaced is not read)', async () => {
+    const { agent, writes } = fixture();
+    const first = await agent.generate({ messages: ask, run: run() });
+    const ran = await agent.generate({ messages: respondToApproval(first.messages, pendingId(first), true), run: run() });
+    expect(ran.toolResults.map((r) => r.outcome)).toEqual([{ type: 'success', output: { ...moved, write: 1 } }]);
+
+    // Regenerate: the user's message alone, as before the answer.
+    const again = await agent.generate({ messages: [first.messages[0] as EdgetoolUIMessage], run: run() });
+    expect(pendingId(again)).not.toBe(pendingId(first));
+    const rerun = await agent.generate({ messages: respondToApproval(again.messages, pendingId(again), true), run: run() });
+    expect(writes).toHaveLength(2);
+    expect(rerun.toolResults.map((r) => r.outcome)).toEqual([{ type: 'success', output: { ...moved, write: 2 } }]);
+  });
+
+  it('an approval of the regenerated answer whose continuation never arrived reads as unknown, not as the replaced call’s result', async () => {
+    const { agent, writes, prompts } = fixture();
+    const first = await agent.generate({ messages: ask, run: run() });
+    await agent.generate({ messages: respondToApproval(first.messages, pendingId(first), true), run: run() });
+    const again = await agent.generate({ messages: [first.messages[0] as EdgetoolUIMessage], run: run() });
+    const id = pendingId(again);
+    // Approved, but the continuation never reached the server (the network dropped it), and the user goes on.
+    const approved = respondToApproval(again.messages, id, true);
+    await agent.generate({ messages: userSays(approved, 'Did it work?'), run: run() });
+    expect(writes).toHaveLength(1);
+    // With the replaced answer's id, the model read that this call ran, with the earlier write's result.
+    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
+  });
+});

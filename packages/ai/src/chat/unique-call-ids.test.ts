@@ -1,0 +1,90 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { convertArrayToReadableStream, convertReadableStreamToArray } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { withUniqueToolCallIds } from './unique-call-ids.ts';
+
+const RENAMED = /^call_0_[0-9a-f]{12}$/;
+
+/** A prompt whose history already holds a call `call_0` and its result. */
+const prompt = (ids: readonly string[] = ['call_0']): LanguageModelV4CallOptions['prompt'] => [
+  { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+  { role: 'assistant', content: ids.map((id) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 't', input: {} })) },
+  { role: 'tool', content: ids.map((id) => ({ type: 'tool-result' as const, toolCallId: id, toolName: 't', output: { type: 'text' as const, value: 'ok' } })) },
+];
+
+const wrap = (model: ReturnType<typeof scriptedModel>, taken?: () => Iterable<string>) =>
+  withUniqueToolCallIds(model, taken === undefined ? {} : { taken }) as LanguageModelV4;
+
+async function streamed(model: LanguageModelV4, history: LanguageModelV4CallOptions['prompt']): Promise<LanguageModelV4StreamPart[]> {
+  const { stream } = await model.doStream({ prompt: history });
+  return convertReadableStreamToArray(stream);
+}
+
+/** Each stream part's call id, in order (`-` for parts that have none). */
+const ids = (parts: readonly LanguageModelV4StreamPart[]) =>
+  parts.map((p) => ('toolCallId' in p ? p.toolCallId : p.type.startsWith('tool-input') && 'id' in p ? p.id : '-'));
+
+describe('uniqueToolCallIds', () => {
+  it('passes a call whose id is new on as it is (the very same parts)', async () => {
+    const inner = await convertReadableStreamToArray(callsStep([['call_9', 't', {}]]).stream);
+    const parts = await streamed(wrap(scriptedModel({ stream: convertArrayToReadableStream(inner) })), prompt());
+    expect(parts).toHaveLength(inner.length);
+    for (const [i, part] of parts.entries()) expect(part).toBe(inner[i]);
+  });
+
+  it('renames a call id the history holds, the same way in its start, deltas, end and call', async () => {
+    const parts = await streamed(wrap(scriptedModel(callsStep([['call_0', 't', { a: 1 }]]))), prompt());
+    const seen = ids(parts).filter((id) => id !== '-');
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen).size).toBe(1);
+    expect(seen[0]).toMatch(RENAMED);
+  });
+
+  it('renames the second of two parallel calls with one id, and each later step’s repeat (the turn’s own ids)', async () => {
+    const model = wrap(scriptedModel(callsStep([['call_0', 't', {}], ['call_0', 't', {}]]), callsStep([['call_0', 't', {}]]), textStep('done')));
+    const first = ids(await streamed(model, prompt([]))).filter((id) => id !== '-');
+    expect(first.slice(0, 4)).toEqual(['call_0', 'call_0', 'call_0', 'call_0']);
+    expect(new Set(first.slice(4)).size).toBe(1);
+    expect(first[4]).toMatch(RENAMED);
+    // The next step's prompt is the AI SDK's (it would hold the first step's calls); the turn remembers them anyway.
+    const second = ids(await streamed(model, prompt([]))).filter((id) => id !== '-');
+    expect(second[0]).toMatch(RENAMED);
+    expect([first[0], first[4]]).not.toContain(second[0]);
+  });
+
+  it('takes the ids the caller names as taken (calls the model prompt leaves out)', async () => {
+    const parts = await streamed(wrap(scriptedModel(callsStep([['call_0', 't', {}]])), () => ['call_0']), prompt([]));
+    expect(ids(parts).filter((id) => id !== '-')[0]).toMatch(RENAMED);
+  });
+
+  it('renames a provider-executed call’s result with its call; a tool-call without a start gets a fresh id too', async () => {
+    const stream = convertArrayToReadableStream<LanguageModelV4StreamPart>([
+      { type: 'tool-call', toolCallId: 'call_0', toolName: 'web_search', input: '{}', providerExecuted: true },
+      { type: 'tool-result', toolCallId: 'call_0', toolName: 'web_search', result: { hits: 1 } },
+      {
+        type: 'finish',
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+      },
+    ]);
+    const parts = await streamed(wrap(scriptedModel({ stream })), prompt());
+    const [callId, resultId] = ids(parts);
+    expect(callId).toMatch(RENAMED);
+    expect(resultId).toBe(callId);
+  });
+
+  it('renames the calls of a generated (not streamed) answer', async () => {
+    const model = wrap(scriptedModel(callsStep([['call_0', 't', {}], ['call_0', 't', {}]])));
+    const { content } = await model.doGenerate({ prompt: prompt() });
+    const called = content.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
+    expect(called).toHaveLength(2);
+    expect(called[0]).toMatch(RENAMED);
+    expect(called[1]).toMatch(RENAMED);
+    expect(called[0]).not.toBe(called[1]);
+  });
+
+  it('leaves a gateway model id (a string) as it is', () => {
+    expect(withUniqueToolCallIds('openai/gpt-4o')).toBe('openai/gpt-4o');
+  });
+});
