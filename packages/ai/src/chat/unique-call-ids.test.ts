@@ -2,7 +2,8 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Stream
 import { convertArrayToReadableStream, convertReadableStreamToArray } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { withUniqueToolCallIds } from './unique-call-ids.ts';
+import { createOfflineModel } from '../offline-model/offline-model.ts';
+import { UNIQUE_TOOL_CALL_IDS, withUniqueToolCallIds } from './unique-call-ids.ts';
 
 const RENAMED = /^call_0_[0-9a-f]{12}$/;
 
@@ -86,5 +87,15 @@ describe('uniqueToolCallIds', () => {
 
   it('leaves a gateway model id (a string) as it is', () => {
     expect(withUniqueToolCallIds('openai/gpt-4o')).toBe('openai/gpt-4o');
+  });
+
+  it('leaves a model that says its ids are unique unwrapped: the offline model with random ids, not with deterministic ones', () => {
+    const random = createOfflineModel();
+    expect((random as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS]).toBe(true);
+    expect(withUniqueToolCallIds(random)).toBe(random);
+    const deterministic = createOfflineModel({ deterministicIds: true });
+    expect(withUniqueToolCallIds(deterministic)).not.toBe(deterministic);
+    const said = Object.assign(createOfflineModel({ deterministicIds: true }), { [UNIQUE_TOOL_CALL_IDS]: true });
+    expect(withUniqueToolCallIds(said)).toBe(said);
   });
 });

@@ -120,10 +120,16 @@ export function uniqueToolCallIds(options: UniqueToolCallIdsOptions = {}): Langu
 }
 
 /**
+ * Set to `true` on a model object whose every tool call id is new in any conversation (random): {@link withUniqueToolCallIds}
+ * leaves such a model unwrapped, which saves a stream hop per part (the offline model sets it, unless `deterministicIds`).
+ */
+export const UNIQUE_TOOL_CALL_IDS: unique symbol = Symbol.for('edgetool.unique-tool-call-ids');
+
+/**
  * `model` with {@link uniqueToolCallIds} for one turn. A gateway id (a string) has no object to wrap and is returned as
- * it is: the gateway's providers give unique ids.
+ * it is: the gateway's providers give unique ids. So is a model that says its ids are unique ({@link UNIQUE_TOOL_CALL_IDS}).
  */
 export function withUniqueToolCallIds(model: LanguageModel, options?: UniqueToolCallIdsOptions): LanguageModel {
-  if (typeof model === 'string') return model;
+  if (typeof model === 'string' || (model as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS] === true) return model;
   return wrapLanguageModel({ model, middleware: uniqueToolCallIds(options) });
 }

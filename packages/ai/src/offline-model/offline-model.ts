@@ -9,6 +9,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4Warning,
 } from '@ai-sdk/provider';
+import { UNIQUE_TOOL_CALL_IDS } from '../chat/unique-call-ids.ts';
 import { planReply } from './plan-reply.ts';
 import type { OfflineReply, OfflineRule } from './types.ts';
 
@@ -56,6 +57,8 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
   const wordsPerChunk = Math.max(1, Math.floor(options.wordsPerChunk ?? 3));
   const randomIds = options.deterministicIds !== true;
   return {
+    // Random ids are new in any conversation: the chat loop need not rename them (withUniqueToolCallIds).
+    ...(randomIds ? { [UNIQUE_TOOL_CALL_IDS]: true } : {}),
     specificationVersion: 'v4',
     provider: OFFLINE_PROVIDER,
     modelId: OFFLINE_MODEL_ID,
