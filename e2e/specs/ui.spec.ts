@@ -59,6 +59,8 @@ test.describe('a small phone (320 × 640)', () => {
     await expect(banner).toContainText("HTTP 403 (Forbidden): the server or a proxy in front of it answered with an HTML page instead of the chat's answer.");
     await expect(banner).not.toContainText('<');
     await expect(banner).not.toContainText('Sorry, you have been blocked');
+    // A firewall's page is not the server refusing an answer: no advice about tickets.
+    await expect(banner).not.toContainText('Tickets are single-use');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   });
 

@@ -20,6 +20,11 @@ describe('errorHint', () => {
     expect(errorHint(refused(403, 'forbidden-origin'))).toBe('origin');
   });
 
+  it('a 403 that is not the server\'s own (a firewall\'s or a proxy\'s page, read as http-403) gets no ticket advice', () => {
+    expect(errorHint(refused(403, 'http-403'))).toBeUndefined();
+    expect(errorHint(refused(403, 'forged-result'))).toBe('ticket');
+  });
+
   it('a request that got no answer while the server answers its health check again: no advice to start the worker', () => {
     for (const error of [unreachable, gateway]) {
       expect(errorHint(error, { server: 'unreachable', answered: false })).toBe('unreachable');

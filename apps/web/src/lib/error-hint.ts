@@ -53,7 +53,9 @@ export function errorHint(
   if (error.status === 429) return 'later';
   // The server's own 403 for a page of another origin: a new message is refused the same way, tickets have no part in it.
   if (error.code === 'forbidden-origin') return 'origin';
-  if (error.code === 'ticket-invalid' || error.status === 403) return 'ticket';
+  // Any other 403 of the server's own (a JSON body with its code) is about the answers it was sent; a 403 page of a
+  // firewall or a proxy in front of it (read as `http-403`) is not, and gets no advice about tickets.
+  if (error.code === 'ticket-invalid' || (error.status === 403 && error.code !== 'http-403')) return 'ticket';
   return isTooLarge(error) ? 'too-large' : undefined;
 }
 
