@@ -6,6 +6,7 @@ import {
   type EditPartData,
   type EdgetoolMessageMetadata,
   type ExecutionMode,
+  historyDataByCallId,
   SEAL_PART,
   type SealPartData,
   TICKET_PART,
@@ -187,10 +188,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
   const views = new Map<string, ToolCallView>();
   const last = lastAssistantMessage(messages);
   // Every seal of the conversation: a browser result of an earlier turn is sealed by a later response, in its message.
-  const allSeals = new Map<string, SealPartData>();
-  for (const message of messages) {
-    if (message.role === 'assistant') for (const [id, seal] of dataByCallId<SealPartData>(message, SEAL_PART)) allSeals.set(id, seal);
-  }
+  const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);

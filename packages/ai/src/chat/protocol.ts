@@ -156,7 +156,23 @@ export function toolNameOf(part: AnyToolPart): string {
 
 /** The data parts of one kind in a message, by tool call id (the last one wins). */
 export function dataByCallId<T extends { toolCallId: string }>(message: { readonly parts: readonly unknown[] }, type: string): Map<string, T> {
+  return collectData(message, type, new Map<string, T>());
+}
+
+/**
+ * The data parts of one kind in every assistant message of a conversation, by tool call id (the last one wins): a part
+ * a later response wrote about an earlier message's call (the seal of a browser result taken after its turn).
+ */
+export function historyDataByCallId<T extends { toolCallId: string }>(
+  messages: readonly { readonly role: string; readonly parts: readonly unknown[] }[],
+  type: string,
+): Map<string, T> {
   const found = new Map<string, T>();
+  for (const message of messages) if (message.role === 'assistant') collectData(message, type, found);
+  return found;
+}
+
+function collectData<T extends { toolCallId: string }>(message: { readonly parts: readonly unknown[] }, type: string, found: Map<string, T>): Map<string, T> {
   for (const part of message.parts) {
     const p = part as { type?: unknown; data?: unknown };
     if (p.type !== type || typeof p.data !== 'object' || p.data === null) continue;

@@ -8,7 +8,7 @@ import {
   type ToolRegistry,
   ToolError,
 } from '@edgetool/core';
-import { type AnyToolPart, dataByCallId, EDIT_PART, type EditPartData, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
+import { type AnyToolPart, dataByCallId, EDIT_PART, type EditPartData, historyDataByCallId, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
 import type { RecordedCallResult } from './call-results.ts';
 import { type SealedCall, sealSubject } from './proofs.ts';
 
@@ -150,10 +150,7 @@ export async function verifyContinuation(
   const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
   // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
-  const allSeals = new Map<string, SealPartData>();
-  for (const message of messages) {
-    if (message.role === 'assistant') for (const [id, seal] of dataByCallId<SealPartData>(message, SEAL_PART)) allSeals.set(id, seal);
-  }
+  const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
