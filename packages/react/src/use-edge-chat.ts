@@ -364,11 +364,14 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   /**
    * Whether `autoApprove` approves a call; one that throws approves nothing (a human decides), and is logged. A call
-   * that would not wait for a human (`undefined`) is not asked about.
+   * that would not wait for a human (`undefined`) is not asked about. `pending` makes the call's view only when there
+   * is an `autoApprove` to ask.
    */
-  const autoApproves = useCallback((call: PendingApproval | undefined): boolean => {
+  const autoApproves = useCallback((pending: () => PendingApproval | undefined): boolean => {
     const { autoApprove } = latest.current;
-    return call !== undefined && autoApprove !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
+    if (autoApprove === undefined) return false;
+    const call = pending();
+    return call !== undefined && listen('autoApprove', () => autoApprove(call) === true, false);
   }, []);
 
   /** One pass through a browser chain; records its trace. */
@@ -435,7 +438,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
-        if (decision === undefined && autoApproves(pendingOf(call.toolCallId, asking))) return runInBrowser(traced, { approved: true });
+        if (decision === undefined && autoApproves(() => pendingOf(call.toolCallId, asking))) return runInBrowser(traced, { approved: true });
         return setCall({ ...asking, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -467,7 +470,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const invalid = outcome.type === 'error' && (outcome.error.code === 'invalid-input' || outcome.error.code === 'invalid-json');
       const ask = invalid && decision === undefined && authorisationAsks(serverToolMap.get(call.toolName)?.policy);
       if (outcome.type === 'approval-required' || ask) {
-        if (decision === undefined && autoApproves(pendingOf(call.toolCallId, traced))) return authorise(traced, { approved: true });
+        if (decision === undefined && autoApproves(() => pendingOf(call.toolCallId, traced))) return authorise(traced, { approved: true });
         return setCall({ ...traced, status: 'awaiting-approval' });
       }
       setCall({ ...traced, status: 'done' });
@@ -506,7 +509,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           void authorise({ ...base, kind: 'authorise', approvalId: work.approvalId, requestReason: work.requestReason });
           return;
         case 'ask':
-          if (autoApproves(pendingOf(work.toolCallId))) void addToolApprovalResponse({ id: work.approvalId, approved: true });
+          if (autoApproves(() => pendingOf(work.toolCallId))) void addToolApprovalResponse({ id: work.approvalId, approved: true });
           return;
       }
     },
