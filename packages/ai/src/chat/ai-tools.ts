@@ -324,8 +324,13 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           try {
             await remember(result);
           } catch (error) {
-            // A store that is down must not turn a call that ran into a failure the model reads (it might run it again).
-            (options.onRememberError ?? logRememberError)(error, result);
+            // A store that is down must not turn a call that ran into a failure the model reads (it might run it again),
+            // nor must a listener that throws on it.
+            try {
+              (options.onRememberError ?? logRememberError)(error, result);
+            } catch {
+              // A broken listener must not fail the call.
+            }
           }
         }
         if (result.outcome.type === 'success') {

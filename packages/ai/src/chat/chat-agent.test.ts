@@ -633,6 +633,34 @@ describe('chat loop: approvals and tickets', () => {
     expect(errors).toEqual([down]);
   });
 
+  it('an onError that throws on a store failure changes nothing: the recorded-or-not call still succeeds, the replay still reads unknown', async () => {
+    const f = fixture();
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.'));
+    const down = new Error('D1_ERROR: database is locked (10.0.3.4)');
+    const callResults = { get: () => Promise.reject(down), put: () => Promise.reject(down) };
+    const agent = createChatAgent({
+      model,
+      tools: f.tools,
+      tickets: f.tickets,
+      callResults,
+      onError: () => {
+        throw new Error('the listener broke');
+      },
+    });
+    const first = await agent.generate(ask('Move A-1001 to Dec 24'));
+    const approved = respondToApproval(first.messages, 'c1', true);
+    const done = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toHaveLength(1);
+    expect(done.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    const output = { order_id: 'A-1001', delivery_date: '2026-12-24' };
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: JSON.stringify(output) } }]);
+    expect(done.message.parts.find((p) => p.type === 'tool-update_delivery_date')).toMatchObject({ state: 'output-available', output });
+    const again = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toHaveLength(1);
+    expect(lastToolResults(model.doStreamCalls[2])).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT } }]);
+    expect(JSON.stringify(again.messages)).not.toContain('the listener broke');
+  });
+
   it('a replayed continuation whose record cannot be read (the store is down) reads an unknown outcome, not the store error', async () => {
     const f = fixture();
     const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('Let me check.'));

@@ -539,10 +539,17 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     options.onError?.({ error });
   };
   const clientText = options.errorMessage ?? defaultErrorMessage;
-  /** A `callResults` store that failed to record or to read a result: to `onError`, or the log. */
+  /**
+   * A `callResults` store that failed to record or to read a result: to `onError`, or the log. An `onError` that throws
+   * changes nothing: the call's result (or its unknown outcome) goes on as it is.
+   */
   const recordFailed = (error: unknown): void => {
-    if (options.onError !== undefined) report(error);
-    else console.error('edgetool: the callResults store failed:', error);
+    try {
+      if (options.onError !== undefined) report(error);
+      else console.error('edgetool: the callResults store failed:', error);
+    } catch {
+      // A broken listener must not fail the call.
+    }
   };
   const logHidden = hiddenFailureLog(options.onError);
   /**
