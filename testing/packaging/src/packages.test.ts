@@ -107,6 +107,22 @@ function importsOf(code: string): string[] {
   return [...found].sort();
 }
 
+/** The fenced code blocks of a Markdown file, with their language. */
+function codeBlocks(markdown: string): { readonly lang: string; readonly code: string }[] {
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] ?? '', code: m[2] ?? '' }));
+}
+
+/** The link targets of a Markdown file outside its code: inline links and images, and reference definitions. */
+function markdownLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/(`+)[^`]*?\1/g, '');
+  const inline = [...prose.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? '');
+  const definitions = [...prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1] ?? '');
+  return [...inline, ...definitions];
+}
+
+/** A package's README as its tarball ships it. */
+const shippedReadme = (name: (typeof PACKAGES)[number]) => readFileSync(join((packed.get(name) as Packed).installed, 'README.md'), 'utf8');
+
 function nodeEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
@@ -166,6 +182,7 @@ beforeAll(() => {
   }
   link('@types/node', join(ROOT, 'testing', 'packaging'));
   link('@types/react', join(ROOT, 'packages', 'react'));
+  link('react-dom', join(ROOT, 'packages', 'react'));
 
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'edgetool-user', private: true, type: 'module' }, null, 2));
   for (const file of EXAMPLES) copyFileSync(join(ROOT, 'examples', 'quickstart', 'src', file), join(app, 'src', file));
@@ -202,6 +219,19 @@ describe('the tarballs', () => {
     const targets = Object.values(manifest.exports ?? {}).flatMap((target) => [target.types, target.default]);
     expect(targets.length).toBeGreaterThanOrEqual(2);
     for (const target of targets) expect(files).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)("@edgetool/%s's README stands on its own on npm: an install line, links only to what the tarball ships", (name) => {
+    const { files } = packed.get(name) as Packed;
+    const readme = shippedReadme(name);
+    expect(readme).toMatch(new RegExp(`^# @edgetool/${name}\n`));
+    expect(readme).toMatch(new RegExp(`^\`\`\`sh\nnpm install @edgetool/${name}\\b`, 'm'));
+    const outside = markdownLinks(readme).filter((target) => {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) return false;
+      const path = decodeURIComponent(target.split('#')[0] ?? '').replace(/^\.\//, '');
+      return !files.includes(path);
+    });
+    expect(outside).toEqual([]);
   });
 
   it.each(PACKAGES)('@edgetool/%s depends on published versions, not on the workspace', (name) => {
@@ -290,20 +320,45 @@ describe('a project that installs them', () => {
   });
 
   it("runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
-    const readme = readFileSync(join((packed.get('core') as Packed).installed, 'README.md'), 'utf8');
-    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toContain("from '@edgetool/core'");
-    writeFileSync(join(app, 'src', 'core-readme.ts'), example ?? '');
+    const blocks = codeBlocks(shippedReadme('core'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/core'");
+    writeFileSync(join(app, 'src', 'core-readme.ts'), blocks[1]?.code ?? '');
     expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
   });
 
-  it("type-checks the example in @edgetool/react's own README, as shipped in its tarball", () => {
-    const readme = readFileSync(join((packed.get('react') as Packed).installed, 'README.md'), 'utf8');
-    const example = /```tsx\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toContain("from '@edgetool/react'");
-    writeFileSync(join(app, 'src', 'react-readme.tsx'), example ?? '');
-    writeFileSync(join(app, 'tsconfig.react-readme.json'), JSON.stringify({ extends: './tsconfig.bundler.json', include: ['src/react-readme.tsx'] }));
+  it("runs the example in @edgetool/ai's own README, as shipped in its tarball: a lookup, then a write once after its approval", () => {
+    const blocks = codeBlocks(shippedReadme('ai'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/ai'");
+    writeFileSync(join(app, 'src', 'ai-readme.ts'), blocks[1]?.code ?? '');
+    const lines = runExample('ai-readme.ts');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/A-1001.*shipped/);
+    expect(lines[1]).toBe("[ 'update_delivery_date waits for approval' ]");
+    expect(lines[2]).toMatch(/delivery_date 2026-12-24\. 2026-12-24$/);
+  });
+
+  it("type-checks, bundles and renders the component in @edgetool/react's own README, as shipped in its tarball", async () => {
+    const blocks = codeBlocks(shippedReadme('react'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'tsx']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/react'");
+    writeFileSync(join(app, 'src', 'react-readme.tsx'), blocks[1]?.code ?? '');
+    writeFileSync(
+      join(app, 'tsconfig.react-readme.json'),
+      JSON.stringify({ extends: './tsconfig.bundler.json', compilerOptions: { jsx: 'react-jsx' }, include: ['src/react-readme.tsx'] }),
+    );
     expect(tsc('tsconfig.react-readme.json')).toEqual({ status: 0, output: '' });
+    // The browser bundle a user ships, and the first render of the component, on the server's React.
+    const browser = await bundleApp({ entryPoints: ['src/react-readme.tsx'], platform: 'browser', jsx: 'automatic' });
+    expect(browser).toMatch(/function useEdgeChat\b/);
+    expect(browser).not.toMatch(/["']node:/);
+    writeFileSync(join(app, 'src', 'react-render.tsx'), "import { renderToString } from 'react-dom/server';\nimport { Chat } from './react-readme.tsx';\nconsole.log(renderToString(<Chat />));\n");
+    const file = join(app, 'react-render.bundle.mjs');
+    writeFileSync(file, await bundleApp({ entryPoints: ['src/react-render.tsx'], platform: 'node', jsx: 'automatic', packages: 'external' }));
+    const res = sh(process.execPath, [file], app, nodeEnv());
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim()).toBe('<main><form><input value=""/></form></main>');
   });
 
   it('runs the progress example: each report, then the result', () => {
