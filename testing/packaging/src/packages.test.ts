@@ -35,12 +35,23 @@ const EXAMPLES = [
   'settings.ts',
   'otel.ts',
 ] as const;
+/** The subpaths each package publishes: a new one must be added here, and so gets the checks below. */
+const SUBPATHS: Record<(typeof PACKAGES)[number], readonly string[]> = { core: ['.', './mcp', './otel', './vite'], ai: ['.', './testing'], react: ['.'] };
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
 interface Manifest {
   readonly name: string;
   readonly version: string;
+  readonly description?: string;
+  readonly keywords?: readonly string[];
+  readonly license?: string;
+  readonly type?: string;
+  readonly sideEffects?: boolean | readonly string[];
+  readonly engines?: Record<string, string>;
+  readonly main?: string;
+  readonly module?: string;
+  readonly types?: string;
   readonly exports?: Record<string, { readonly types: string; readonly default: string }>;
   readonly publishConfig?: unknown;
   readonly dependencies?: Record<string, string>;
@@ -105,6 +116,20 @@ function importsOf(code: string): string[] {
     if (specifier !== undefined && !specifier.startsWith('.')) found.add(specifier);
   }
   return [...found].sort();
+}
+
+/** The relative specifiers a shipped file imports or re-exports (declarations included), outside its comments. */
+function relativeImportsOf(code: string): string[] {
+  const found = new Set<string>();
+  const statements = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'`\\])\/\/.*$/gm, '$1');
+  for (const m of statements.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)) if (m[1] !== undefined) found.add(m[1]);
+  return [...found].sort();
+}
+
+/** The smallest Node major a range such as `>=22` or `>=20.19.0` allows, or `undefined` for another form. */
+function minNode(range: string | undefined): number | undefined {
+  const major = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(range?.trim() ?? '')?.[1];
+  return major === undefined ? undefined : Number(major);
 }
 
 /** The fenced code blocks of a Markdown file, with their language. */
@@ -190,6 +215,10 @@ beforeAll(() => {
   writeFileSync(join(app, 'src', 'browser.ts'), BROWSER_ENTRY);
   writeFileSync(join(app, 'src', 'toolbox.ts'), TOOLBOX_ENTRY);
   writeFileSync(join(app, 'src', 'vite-plugin.mjs'), VITE_PLUGIN_CHECK);
+  const specifiers = PACKAGES.flatMap((name) => SUBPATHS[name].map((subpath) => `@edgetool/${name}${subpath.slice(1)}`));
+  const imports = specifiers.map((specifier, i) => `import * as m${i} from '${specifier}';\n`).join('');
+  writeFileSync(join(app, 'src', 'subpaths.ts'), `${imports}export const modules: object[] = [${specifiers.map((_, i) => `m${i}`).join(', ')}];\n`);
+  writeFileSync(join(app, 'src', 'subpaths.mjs'), `for (const specifier of ${JSON.stringify(specifiers)}) console.log(specifier, Object.keys(await import(specifier)).length);\n`);
   const compilerOptions = {
     target: 'ES2022',
     lib: ['ES2022', 'DOM'],
@@ -200,7 +229,7 @@ beforeAll(() => {
     noEmit: true,
     skipLibCheck: true,
   };
-  const include = [...EXAMPLES.map((f) => `src/${f}`), 'src/types-check.ts', 'src/browser.ts'];
+  const include = [...EXAMPLES.map((f) => `src/${f}`), 'src/types-check.ts', 'src/browser.ts', 'src/subpaths.ts'];
   writeFileSync(join(app, 'tsconfig.node.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', allowImportingTsExtensions: true }, include }));
   writeFileSync(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler' }, include }));
   for (const mode of ['node', 'bundler']) {
@@ -219,6 +248,59 @@ describe('the tarballs', () => {
     const targets = Object.values(manifest.exports ?? {}).flatMap((target) => [target.types, target.default]);
     expect(targets.length).toBeGreaterThanOrEqual(2);
     for (const target of targets) expect(files).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)('@edgetool/%s has a manifest fit for npm: ESM, side-effect free, MIT, a description, keywords, engines', (name) => {
+    const { manifest, files, installed } = packed.get(name) as Packed;
+    expect(manifest.name).toBe(`@edgetool/${name}`);
+    expect(manifest.type).toBe('module');
+    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    expect(manifest.description).toMatch(/^.{40,200}$/);
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['edgetool', 'llm', 'tool-calling']));
+    expect(new Set(manifest.keywords).size).toBe(manifest.keywords?.length);
+    expect(Object.keys(manifest.exports ?? {})).toEqual(SUBPATHS[name]);
+    // Fields older tools read instead of `exports`: none, or a shipped file.
+    for (const field of [manifest.main, manifest.module, manifest.types]) if (field !== undefined) expect(files).toContain(field.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)("@edgetool/%s asks for a Node at least as new as its dependencies' own", (name) => {
+    const { manifest, source } = packed.get(name) as Packed;
+    const own = minNode(manifest.engines?.node);
+    expect(own).toBeGreaterThanOrEqual(20);
+    const needs: Record<string, number> = {};
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+      const depManifest = dep.startsWith('@edgetool/')
+        ? (packed.get(dep.slice('@edgetool/'.length) as (typeof PACKAGES)[number]) as Packed).manifest
+        : (JSON.parse(readFileSync(join(realpathSync(join(source, 'node_modules', dep)), 'package.json'), 'utf8')) as Manifest);
+      const min = minNode(depManifest.engines?.node);
+      if (min !== undefined && min > (own ?? 0)) needs[dep] = min;
+    }
+    expect(needs).toEqual({});
+  });
+
+  it.each(PACKAGES)('@edgetool/%s ships no source maps and no test code, and every relative import names a shipped file', (name) => {
+    const pkg = packed.get(name) as Packed;
+    expect(pkg.files.filter((file) => /\.map$|(^|[/.-])tests?([/.-]|$)|test-support|__tests__|fixtures?\b/.test(file))).toEqual([]);
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of [...shipped(pkg, '.js'), ...shipped(pkg, '.d.ts')]) {
+      const code = readFileSync(file, 'utf8');
+      expect({ file: relative(pkg.installed, file), sourceMap: /sourceMappingURL/.test(code), testSupport: /test-support/.test(code) }).toEqual({
+        file: relative(pkg.installed, file),
+        sourceMap: false,
+        testSupport: false,
+      });
+      for (const specifier of relativeImportsOf(code)) {
+        const target = relative(pkg.installed, join(dirname(file), specifier));
+        const wanted = file.endsWith('.d.ts') ? target.replace(/\.js$/, '.d.ts') : target;
+        if (!pkg.files.includes(wanted)) missing.push(`${relative(pkg.installed, file)} → ${specifier}`);
+        checked++;
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
   });
 
   it.each(PACKAGES)("@edgetool/%s's README stands on its own on npm: an install line, links only to what the tarball ships", (name) => {
@@ -359,6 +441,16 @@ describe('a project that installs them', () => {
     const res = sh(process.execPath, [file], app, nodeEnv());
     expect(res.stderr).toBe('');
     expect(res.stdout.trim()).toBe('<main><form><input value=""/></form></main>');
+  });
+
+  it('loads every published subpath in Node, and TypeScript resolves each of them (moduleResolution node and bundler)', () => {
+    const res = sh(process.execPath, [join('src', 'subpaths.mjs')], app, nodeEnv());
+    expect(res.stderr).toBe('');
+    const loaded = res.stdout.trim().split('\n').map((line) => line.split(' '));
+    expect(loaded.map(([specifier]) => specifier)).toEqual(PACKAGES.flatMap((name) => SUBPATHS[name].map((subpath) => `@edgetool/${name}${subpath.slice(1)}`)));
+    for (const [specifier, count] of loaded) expect({ specifier, exports: Number(count) > 0 }).toEqual({ specifier, exports: true });
+    // src/subpaths.ts imports each of them: the type-check tests below fail on a subpath whose types do not resolve.
+    expect(readFileSync(join(app, 'src', 'subpaths.ts'), 'utf8')).toContain("from '@edgetool/core/vite'");
   });
 
   it('runs the progress example: each report, then the result', () => {
