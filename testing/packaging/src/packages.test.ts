@@ -11,7 +11,7 @@ import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './fixtures.ts';
+import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK, WORKER_RUN } from './fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
@@ -34,6 +34,7 @@ const EXAMPLES = [
   'documents.ts',
   'settings.ts',
   'otel.ts',
+  'strict.ts',
 ] as const;
 /** The subpaths each package publishes: a new one must be added here, and so gets the checks below. */
 const SUBPATHS: Record<(typeof PACKAGES)[number], readonly string[]> = { core: ['.', './mcp', './otel', './vite'], ai: ['.', './testing'], react: ['.'] };
@@ -451,6 +452,30 @@ describe('a project that installs them', () => {
     for (const [specifier, count] of loaded) expect({ specifier, exports: Number(count) > 0 }).toEqual({ specifier, exports: true });
     // src/subpaths.ts imports each of them: the type-check tests below fail on a subpath whose types do not resolve.
     expect(readFileSync(join(app, 'src', 'subpaths.ts'), 'utf8')).toContain("from '@edgetool/core/vite'");
+  });
+
+  it('runs the edits, errors and strict examples: what the model reads of an edit, of a failure, and of a strict tool', () => {
+    const edits = runExample('edits.ts');
+    expect(edits).toHaveLength(3);
+    expect(edits[0]).toMatch(/^Error \(invalid-input\): .*lets a human edit only "new_date" \(changed: "order_id"\); it was not performed\.$/);
+    expect(edits.slice(1)).toEqual([
+      'The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27". The outcome below is for the edited arguments.',
+      '{"order_id":"A-1001","delivery_date":"2026-12-27"}',
+    ]);
+    expect(runExample('errors.ts')).toEqual([
+      'Error (invalid-input): Invoice numbers look like INV-7.',
+      'Error (execution-failed): The tool failed unexpectedly (reference call_2).',
+      'connect ECONNREFUSED 10.0.3.7:5432 (user billing)',
+    ]);
+    expect(runExample('strict.ts')).toEqual([
+      '{"from":{"type":"string"},"to":{"type":"string"},"date":{"type":["string","null"],"format":"date"},"maxStops":{"type":["number","null"]}}',
+      '{"from":"CDG","to":"JFK"}',
+    ]);
+  });
+
+  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs', () => {
+    writeFileSync(join(app, 'src', 'worker-run.ts'), WORKER_RUN);
+    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output']);
   });
 
   it('runs the progress example: each report, then the result', () => {
