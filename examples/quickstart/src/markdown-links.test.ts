@@ -1,5 +1,6 @@
 // The repository's Markdown links resolve: every relative link (README.md, packages/*/README.md, docs/*.md, …) names
-// a file or folder that exists, and every `#anchor` one of the target's headings as GitHub slugs them.
+// a file or folder that exists, and every `#anchor` one of the target's headings as GitHub slugs them. A published
+// package's README is read on npm, where the repository is not: its relative links stay inside what the package ships.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +72,19 @@ function linksOf(text: string): { readonly target: string; readonly line: number
   return links;
 }
 
+/** The published package a file belongs to: its folder and what `npm pack` ships of it, or `undefined`. */
+function publishedPackageOf(file: string): { readonly dir: string; readonly ships: (path: string) => boolean } | undefined {
+  const dir = /^packages\/[^/]+(?=\/)/.exec(file)?.[0];
+  if (dir === undefined || !existsSync(join(ROOT, dir, 'package.json'))) return undefined;
+  const manifest = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as { readonly private?: boolean; readonly files?: readonly string[] };
+  if (manifest.private === true) return undefined;
+  // npm always ships these; the rest only under `files` (a folder there ships all it holds).
+  const always = ['package.json', 'README.md', 'LICENSE'];
+  const files = (manifest.files ?? []).map((entry) => entry.replace(/^\.\//, '').replace(/\/$/, ''));
+  const ships = (path: string) => always.includes(path) || files.some((entry) => path === entry || path.startsWith(`${entry}/`));
+  return { dir, ships };
+}
+
 /** What is wrong with one relative link of `file`, or `undefined` when it resolves. */
 function brokenLink(file: string, target: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return undefined;
@@ -78,6 +92,11 @@ function brokenLink(file: string, target: string): string | undefined {
   const path = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
   const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
   const resolved = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), path));
+  const published = publishedPackageOf(file);
+  if (published !== undefined) {
+    const inside = relative(published.dir, resolved);
+    if (inside.startsWith('..') || !published.ships(inside)) return `${resolved} is not in the published ${published.dir} (npm shows this README without the repository)`;
+  }
   if (resolved.startsWith('..') || !existsSync(join(ROOT, resolved))) return `no file ${resolved}`;
   if (anchor === undefined) return undefined;
   if (!resolved.endsWith('.md')) return /^L\d+(-L\d+)?$/.test(anchor) ? undefined : `#${anchor} in a file that is not Markdown`;
@@ -88,7 +107,7 @@ describe('Markdown links', () => {
   const files = markdownFiles('');
 
   it('finds the documentation: the READMEs and docs/', () => {
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/react/README.md', 'docs/architecture.md', 'docs/testing.md']));
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/ai/README.md', 'packages/react/README.md', 'docs/architecture.md', 'docs/testing.md']));
   });
 
   it('slugs headings as GitHub does', () => {
@@ -98,6 +117,17 @@ describe('Markdown links', () => {
     expect(slug('Size and speed: the targets we hold, and the three we miss')).toBe('size-and-speed-the-targets-we-hold-and-the-three-we-miss');
     expect(slug('Decisions (chat loop)')).toBe('decisions-chat-loop');
     expect(slug('Runtimes (vitest `projects`)')).toBe('runtimes-vitest-projects');
+  });
+
+  it("keeps a published package's README inside what the package ships", () => {
+    expect(brokenLink('packages/core/README.md', '../../README.md')).toMatch(/^README\.md is not in the published packages\/core/);
+    expect(brokenLink('packages/react/README.md', '../ai/README.md')).toMatch(/is not in the published packages\/react/);
+    expect(brokenLink('packages/core/README.md', 'src/index.ts')).toMatch(/^packages\/core\/src\/index\.ts is not in the published/);
+    expect(brokenLink('packages/core/README.md', 'LICENSE')).toBeUndefined();
+    expect(brokenLink('packages/core/README.md', '#install')).toBeUndefined();
+    expect(brokenLink('packages/core/README.md', 'https://standardschema.dev')).toBeUndefined();
+    // The rest of the repository may link anywhere in it.
+    expect(brokenLink('docs/architecture.md', '../packages/core/src/index.ts')).toBeUndefined();
   });
 
   it.each(files)('every relative link and anchor in %s resolves', (file) => {

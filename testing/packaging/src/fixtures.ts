@@ -101,3 +101,17 @@ export const VITE_PLUGIN_CHECK = `import { decorators } from '@edgetool/core/vit
 const out = await decorators().transform('function mark() {}\\nexport class Box { @mark hello() { return 1; } }', '/app/src/box.ts');
 console.log(JSON.stringify({ name: decorators().name, lowered: out !== null && !/^\\s*@mark/m.test(out.code) }));
 `;
+
+/** Drives the README's Worker example (\`worker.ts\`) as wrangler would: one \`useEdgeChat\` request to its \`fetch\`. */
+export const WORKER_RUN = `import worker from './worker.ts';
+
+const body = { id: 'conv-1', mode: 'internal', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/cancel_order {"order_id":"A-1001"}' }] }] };
+const response = await worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(body) }), { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' });
+console.log(response.status, response.headers.get('content-type')?.split(';')[0]);
+const chunks = (await response.text()).split('\\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice(6)));
+for (const chunk of chunks) if (chunk.type === 'tool-approval-request') {
+  const call = chunks.find((c) => c.type === 'tool-input-available' && c.toolCallId === chunk.toolCallId);
+  console.log(chunk.type, call?.toolName, JSON.stringify(call?.input));
+}
+console.log(chunks.some((chunk) => chunk.type === 'tool-output-available') ? 'ran' : 'no output');
+`;

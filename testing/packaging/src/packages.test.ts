@@ -11,7 +11,7 @@ import { delimiter, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK } from './fixtures.ts';
+import { BROWSER_ENTRY, TOOLBOX_ENTRY, TYPES_CHECK, VITE_PLUGIN_CHECK, WORKER_RUN } from './fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PACKAGES = ['core', 'ai', 'react'] as const;
@@ -34,13 +34,25 @@ const EXAMPLES = [
   'documents.ts',
   'settings.ts',
   'otel.ts',
+  'strict.ts',
 ] as const;
+/** The subpaths each package publishes: a new one must be added here, and so gets the checks below. */
+const SUBPATHS: Record<(typeof PACKAGES)[number], readonly string[]> = { core: ['.', './mcp', './otel', './vite'], ai: ['.', './testing'], react: ['.'] };
 /** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
 const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
 
 interface Manifest {
   readonly name: string;
   readonly version: string;
+  readonly description?: string;
+  readonly keywords?: readonly string[];
+  readonly license?: string;
+  readonly type?: string;
+  readonly sideEffects?: boolean | readonly string[];
+  readonly engines?: Record<string, string>;
+  readonly main?: string;
+  readonly module?: string;
+  readonly types?: string;
   readonly exports?: Record<string, { readonly types: string; readonly default: string }>;
   readonly publishConfig?: unknown;
   readonly dependencies?: Record<string, string>;
@@ -107,6 +119,36 @@ function importsOf(code: string): string[] {
   return [...found].sort();
 }
 
+/** The relative specifiers a shipped file imports or re-exports (declarations included), outside its comments. */
+function relativeImportsOf(code: string): string[] {
+  const found = new Set<string>();
+  const statements = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'`\\])\/\/.*$/gm, '$1');
+  for (const m of statements.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)) if (m[1] !== undefined) found.add(m[1]);
+  return [...found].sort();
+}
+
+/** The smallest Node major a range such as `>=22` or `>=20.19.0` allows, or `undefined` for another form. */
+function minNode(range: string | undefined): number | undefined {
+  const major = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(range?.trim() ?? '')?.[1];
+  return major === undefined ? undefined : Number(major);
+}
+
+/** The fenced code blocks of a Markdown file, with their language. */
+function codeBlocks(markdown: string): { readonly lang: string; readonly code: string }[] {
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] ?? '', code: m[2] ?? '' }));
+}
+
+/** The link targets of a Markdown file outside its code: inline links and images, and reference definitions. */
+function markdownLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/(`+)[^`]*?\1/g, '');
+  const inline = [...prose.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? '');
+  const definitions = [...prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1] ?? '');
+  return [...inline, ...definitions];
+}
+
+/** A package's README as its tarball ships it. */
+const shippedReadme = (name: (typeof PACKAGES)[number]) => readFileSync(join((packed.get(name) as Packed).installed, 'README.md'), 'utf8');
+
 function nodeEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
@@ -166,6 +208,7 @@ beforeAll(() => {
   }
   link('@types/node', join(ROOT, 'testing', 'packaging'));
   link('@types/react', join(ROOT, 'packages', 'react'));
+  link('react-dom', join(ROOT, 'packages', 'react'));
 
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'edgetool-user', private: true, type: 'module' }, null, 2));
   for (const file of EXAMPLES) copyFileSync(join(ROOT, 'examples', 'quickstart', 'src', file), join(app, 'src', file));
@@ -173,6 +216,10 @@ beforeAll(() => {
   writeFileSync(join(app, 'src', 'browser.ts'), BROWSER_ENTRY);
   writeFileSync(join(app, 'src', 'toolbox.ts'), TOOLBOX_ENTRY);
   writeFileSync(join(app, 'src', 'vite-plugin.mjs'), VITE_PLUGIN_CHECK);
+  const specifiers = PACKAGES.flatMap((name) => SUBPATHS[name].map((subpath) => `@edgetool/${name}${subpath.slice(1)}`));
+  const imports = specifiers.map((specifier, i) => `import * as m${i} from '${specifier}';\n`).join('');
+  writeFileSync(join(app, 'src', 'subpaths.ts'), `${imports}export const modules: object[] = [${specifiers.map((_, i) => `m${i}`).join(', ')}];\n`);
+  writeFileSync(join(app, 'src', 'subpaths.mjs'), `for (const specifier of ${JSON.stringify(specifiers)}) console.log(specifier, Object.keys(await import(specifier)).length);\n`);
   const compilerOptions = {
     target: 'ES2022',
     lib: ['ES2022', 'DOM'],
@@ -183,7 +230,7 @@ beforeAll(() => {
     noEmit: true,
     skipLibCheck: true,
   };
-  const include = [...EXAMPLES.map((f) => `src/${f}`), 'src/types-check.ts', 'src/browser.ts'];
+  const include = [...EXAMPLES.map((f) => `src/${f}`), 'src/types-check.ts', 'src/browser.ts', 'src/subpaths.ts'];
   writeFileSync(join(app, 'tsconfig.node.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', allowImportingTsExtensions: true }, include }));
   writeFileSync(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler' }, include }));
   for (const mode of ['node', 'bundler']) {
@@ -202,6 +249,72 @@ describe('the tarballs', () => {
     const targets = Object.values(manifest.exports ?? {}).flatMap((target) => [target.types, target.default]);
     expect(targets.length).toBeGreaterThanOrEqual(2);
     for (const target of targets) expect(files).toContain(target.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)('@edgetool/%s has a manifest fit for npm: ESM, side-effect free, MIT, a description, keywords, engines', (name) => {
+    const { manifest, files, installed } = packed.get(name) as Packed;
+    expect(manifest.name).toBe(`@edgetool/${name}`);
+    expect(manifest.type).toBe('module');
+    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    expect(manifest.description).toMatch(/^.{40,200}$/);
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['edgetool', 'llm', 'tool-calling']));
+    expect(new Set(manifest.keywords).size).toBe(manifest.keywords?.length);
+    expect(Object.keys(manifest.exports ?? {})).toEqual(SUBPATHS[name]);
+    // Fields older tools read instead of `exports`: none, or a shipped file.
+    for (const field of [manifest.main, manifest.module, manifest.types]) if (field !== undefined) expect(files).toContain(field.replace(/^\.\//, ''));
+  });
+
+  it.each(PACKAGES)("@edgetool/%s asks for a Node at least as new as its dependencies' own", (name) => {
+    const { manifest, source } = packed.get(name) as Packed;
+    const own = minNode(manifest.engines?.node);
+    expect(own).toBeGreaterThanOrEqual(20);
+    const needs: Record<string, number> = {};
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+      const depManifest = dep.startsWith('@edgetool/')
+        ? (packed.get(dep.slice('@edgetool/'.length) as (typeof PACKAGES)[number]) as Packed).manifest
+        : (JSON.parse(readFileSync(join(realpathSync(join(source, 'node_modules', dep)), 'package.json'), 'utf8')) as Manifest);
+      const min = minNode(depManifest.engines?.node);
+      if (min !== undefined && min > (own ?? 0)) needs[dep] = min;
+    }
+    expect(needs).toEqual({});
+  });
+
+  it.each(PACKAGES)('@edgetool/%s ships no source maps and no test code, and every relative import names a shipped file', (name) => {
+    const pkg = packed.get(name) as Packed;
+    expect(pkg.files.filter((file) => /\.map$|(^|[/.-])tests?([/.-]|$)|test-support|__tests__|fixtures?\b/.test(file))).toEqual([]);
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of [...shipped(pkg, '.js'), ...shipped(pkg, '.d.ts')]) {
+      const code = readFileSync(file, 'utf8');
+      expect({ file: relative(pkg.installed, file), sourceMap: /sourceMappingURL/.test(code), testSupport: /test-support/.test(code) }).toEqual({
+        file: relative(pkg.installed, file),
+        sourceMap: false,
+        testSupport: false,
+      });
+      for (const specifier of relativeImportsOf(code)) {
+        const target = relative(pkg.installed, join(dirname(file), specifier));
+        const wanted = file.endsWith('.d.ts') ? target.replace(/\.js$/, '.d.ts') : target;
+        if (!pkg.files.includes(wanted)) missing.push(`${relative(pkg.installed, file)} → ${specifier}`);
+        checked++;
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it.each(PACKAGES)("@edgetool/%s's README stands on its own on npm: an install line, links only to what the tarball ships", (name) => {
+    const { files } = packed.get(name) as Packed;
+    const readme = shippedReadme(name);
+    expect(readme).toMatch(new RegExp(`^# @edgetool/${name}\n`));
+    expect(readme).toMatch(new RegExp(`^\`\`\`sh\nnpm install @edgetool/${name}\\b`, 'm'));
+    const outside = markdownLinks(readme).filter((target) => {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) return false;
+      const path = decodeURIComponent(target.split('#')[0] ?? '').replace(/^\.\//, '');
+      return !files.includes(path);
+    });
+    expect(outside).toEqual([]);
   });
 
   it.each(PACKAGES)('@edgetool/%s depends on published versions, not on the workspace', (name) => {
@@ -290,20 +403,79 @@ describe('a project that installs them', () => {
   });
 
   it("runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
-    const readme = readFileSync(join((packed.get('core') as Packed).installed, 'README.md'), 'utf8');
-    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toContain("from '@edgetool/core'");
-    writeFileSync(join(app, 'src', 'core-readme.ts'), example ?? '');
+    const blocks = codeBlocks(shippedReadme('core'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/core'");
+    writeFileSync(join(app, 'src', 'core-readme.ts'), blocks[1]?.code ?? '');
     expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
   });
 
-  it("type-checks the example in @edgetool/react's own README, as shipped in its tarball", () => {
-    const readme = readFileSync(join((packed.get('react') as Packed).installed, 'README.md'), 'utf8');
-    const example = /```tsx\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toContain("from '@edgetool/react'");
-    writeFileSync(join(app, 'src', 'react-readme.tsx'), example ?? '');
-    writeFileSync(join(app, 'tsconfig.react-readme.json'), JSON.stringify({ extends: './tsconfig.bundler.json', include: ['src/react-readme.tsx'] }));
+  it("runs the example in @edgetool/ai's own README, as shipped in its tarball: a lookup, then a write once after its approval", () => {
+    const blocks = codeBlocks(shippedReadme('ai'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/ai'");
+    writeFileSync(join(app, 'src', 'ai-readme.ts'), blocks[1]?.code ?? '');
+    const lines = runExample('ai-readme.ts');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/A-1001.*shipped/);
+    expect(lines[1]).toBe("[ 'update_delivery_date waits for approval' ]");
+    expect(lines[2]).toMatch(/delivery_date 2026-12-24\. 2026-12-24$/);
+  });
+
+  it("type-checks, bundles and renders the component in @edgetool/react's own README, as shipped in its tarball", async () => {
+    const blocks = codeBlocks(shippedReadme('react'));
+    expect(blocks.map((block) => block.lang)).toEqual(['sh', 'tsx']);
+    expect(blocks[1]?.code).toContain("from '@edgetool/react'");
+    writeFileSync(join(app, 'src', 'react-readme.tsx'), blocks[1]?.code ?? '');
+    writeFileSync(
+      join(app, 'tsconfig.react-readme.json'),
+      JSON.stringify({ extends: './tsconfig.bundler.json', compilerOptions: { jsx: 'react-jsx' }, include: ['src/react-readme.tsx'] }),
+    );
     expect(tsc('tsconfig.react-readme.json')).toEqual({ status: 0, output: '' });
+    // The browser bundle a user ships, and the first render of the component, on the server's React.
+    const browser = await bundleApp({ entryPoints: ['src/react-readme.tsx'], platform: 'browser', jsx: 'automatic' });
+    expect(browser).toMatch(/function useEdgeChat\b/);
+    expect(browser).not.toMatch(/["']node:/);
+    writeFileSync(join(app, 'src', 'react-render.tsx'), "import { renderToString } from 'react-dom/server';\nimport { Chat } from './react-readme.tsx';\nconsole.log(renderToString(<Chat />));\n");
+    const file = join(app, 'react-render.bundle.mjs');
+    writeFileSync(file, await bundleApp({ entryPoints: ['src/react-render.tsx'], platform: 'node', jsx: 'automatic', packages: 'external' }));
+    const res = sh(process.execPath, [file], app, nodeEnv());
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim()).toBe('<main><form><input value=""/></form></main>');
+  });
+
+  it('loads every published subpath in Node, and TypeScript resolves each of them (moduleResolution node and bundler)', () => {
+    const res = sh(process.execPath, [join('src', 'subpaths.mjs')], app, nodeEnv());
+    expect(res.stderr).toBe('');
+    const loaded = res.stdout.trim().split('\n').map((line) => line.split(' '));
+    expect(loaded.map(([specifier]) => specifier)).toEqual(PACKAGES.flatMap((name) => SUBPATHS[name].map((subpath) => `@edgetool/${name}${subpath.slice(1)}`)));
+    for (const [specifier, count] of loaded) expect({ specifier, exports: Number(count) > 0 }).toEqual({ specifier, exports: true });
+    // src/subpaths.ts imports each of them: the type-check tests below fail on a subpath whose types do not resolve.
+    expect(readFileSync(join(app, 'src', 'subpaths.ts'), 'utf8')).toContain("from '@edgetool/core/vite'");
+  });
+
+  it('runs the edits, errors and strict examples: what the model reads of an edit, of a failure, and of a strict tool', () => {
+    const edits = runExample('edits.ts');
+    expect(edits).toHaveLength(3);
+    expect(edits[0]).toMatch(/^Error \(invalid-input\): .*lets a human edit only "new_date" \(changed: "order_id"\); it was not performed\.$/);
+    expect(edits.slice(1)).toEqual([
+      'The user edited your arguments before approving this call: new_date changed from "2026-12-24" to "2026-12-27". The outcome below is for the edited arguments.',
+      '{"order_id":"A-1001","delivery_date":"2026-12-27"}',
+    ]);
+    expect(runExample('errors.ts')).toEqual([
+      'Error (invalid-input): Invoice numbers look like INV-7.',
+      'Error (execution-failed): The tool failed unexpectedly (reference call_2).',
+      'connect ECONNREFUSED 10.0.3.7:5432 (user billing)',
+    ]);
+    expect(runExample('strict.ts')).toEqual([
+      '{"from":{"type":"string"},"to":{"type":"string"},"date":{"type":["string","null"],"format":"date"},"maxStops":{"type":["number","null"]}}',
+      '{"from":"CDG","to":"JFK"}',
+    ]);
+  });
+
+  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs', () => {
+    writeFileSync(join(app, 'src', 'worker-run.ts'), WORKER_RUN);
+    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output']);
   });
 
   it('runs the progress example: each report, then the result', () => {
