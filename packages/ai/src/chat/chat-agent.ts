@@ -690,7 +690,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
     for (const [id, decision] of verified.decisions) decisions.set(id, decision);
     replayed = verified.replayed;
-    const progress = createProgressRelay(verified.decisions.keys());
+    const progress = createProgressRelay(verified);
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
 
     const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
