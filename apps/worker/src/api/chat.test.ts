@@ -102,6 +102,23 @@ describe('POST /api/chat', () => {
     expect(await deliveryDate('A-1003')).toBe('2026-12-27');
   });
 
+  it('an approval whose history the model cannot be given is refused (400) without spending its ticket: sent again fixed, it writes once', async () => {
+    const before = await eventCount();
+    const { history, toolCallId } = await askToMove('chat-bad-file');
+    const approved = respond(history, toolCallId, true);
+    // A file part whose url is no URL, in the user's message: the conversion for the model refuses it.
+    const broken = structuredClone(approved);
+    broken[0]?.parts.push({ type: 'file', mediaType: 'image/png', url: 'not a url' });
+    const response = await post({ id: 'chat-bad-file', messages: broken });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.objectContaining({ code: 'invalid-input', message: expect.stringMatching(/^Invalid messages: /) }) });
+    expect(await deliveryDate('A-1003')).toBe('2026-12-10');
+    const fixed = await readTurn(await post({ id: 'chat-bad-file', messages: approved }), approved.at(-1));
+    expect(toolPart(fixed.message, 'update_delivery_date')?.state).toBe('output-available');
+    expect(await deliveryDate('A-1003')).toBe('2026-12-24');
+    expect(await eventCount()).toBe(before + 1);
+  });
+
   it('a denial sent again as an approval is refused (D1 kept the denial with the ticket); nothing runs', async () => {
     const { history, toolCallId } = await askToMove('chat-deny-then-approve');
     const denied = respond(history, toolCallId, false);

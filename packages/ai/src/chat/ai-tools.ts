@@ -2,6 +2,7 @@ import {
   type AnyTool,
   type ApprovalDecision,
   approvalReasonOf,
+  approvesWithEdits,
   argumentEdits,
   availableTools,
   CallContext,
@@ -19,6 +20,7 @@ import {
   type ToolProgressEvent,
   type ToolRegistry,
   toStrictJsonSchema,
+  ToolError,
   toToolError,
   validateWithSchema,
   withEditNote,
@@ -165,9 +167,42 @@ function historyText(tool: AnyTool, id: string, input: unknown, output: unknown,
 }
 
 /**
+ * The calls whose `check`, `needsApproval` function or `approvalReason` ran out of time in {@link approvalStatus}, by run
+ * (so forked runs keep their own) and call id: the call's `execute` ends with that timeout (`ExecuteOptions.failedCheck`)
+ * instead of the executor running the function again and waiting a second `timeoutMs`.
+ */
+const timedOut = new WeakMap<RunContext, Map<string, { readonly tool: AnyTool; readonly error: ToolError }>>();
+
+/**
+ * The status of a call whose `check`, rule or reason failed in the approval step: no one is asked, and the executor
+ * reports the failure. A timeout is kept for the call's `execute` (see `timedOut`); anything else the executor meets again.
+ */
+function failedStatus(run: RunContext, tool: AnyTool, id: string, error: unknown): ToolApprovalStatus {
+  if (ToolError.isInstance(error) && error.code === 'timeout') {
+    let calls = timedOut.get(run);
+    if (calls === undefined) {
+      calls = new Map();
+      timedOut.set(run, calls);
+    }
+    calls.set(id, { tool, error });
+  }
+  return 'not-applicable';
+}
+
+/** The timeout {@link approvalStatus} kept for this call of `tool`, taken (once), or `undefined`. */
+function takeTimedOut(run: RunContext, tool: AnyTool, id: string): ToolError | undefined {
+  const calls = timedOut.get(run);
+  const kept = calls?.get(id);
+  if (kept === undefined) return undefined;
+  calls?.delete(id);
+  return kept.tool === tool ? kept.error : undefined;
+}
+
+/**
  * Decides the AI SDK approval status of a call from the tool's policy. Invalid input never asks a
  * human: it runs into the executor, which reports the issues to the model. The tool's functions it runs (`check`,
- * `needsApproval`, `approvalReason`) are bounded by its `timeoutMs` and `signal` (the turn's abort), as in the executor.
+ * `needsApproval`, `approvalReason`) are bounded by its `timeoutMs` and `signal` (the turn's abort), as in the executor;
+ * one that times out is not run again by the call's `execute` from {@link toAISDKTools} with the same run.
  */
 export async function approvalStatus(
   tool: AnyTool,
@@ -198,45 +233,53 @@ export async function approvalStatus(
   if (!checked.ok) return 'not-applicable';
   const ctx = lightContext(tool, id, checked.value, run, signal);
   const asks = await ruleAsks(rule, checked.value, ctx);
-  if (mode === 'internal' && !asks) return 'not-applicable';
-  if (await refusedByCheck(check, checked.value, ctx)) return 'not-applicable';
+  if (mode === 'internal' && asks !== true) return asks === false ? 'not-applicable' : failedStatus(run, tool, id, asks.failed);
+  const refused = await refusedByCheck(check, checked.value, ctx);
+  if (refused !== undefined) return failedStatus(run, tool, id, refused.failed);
   // The tool's words only for a call its rule asks a human about, as the executor makes them: in manual mode a call the
   // rule lets through still goes to the browser chain, and a reason that threw must not let it skip that chain.
-  if (typeof approvalReason !== 'function' || !asks) return fixed;
+  if (typeof approvalReason !== 'function' || asks !== true) return fixed;
   try {
     const reason = await approvalReasonOf(ctx);
     return reason === undefined ? 'user-approval' : { type: 'user-approval', reason };
-  } catch {
+  } catch (error) {
     // A reason that throws refuses the call, as a check does: the executor's approval layer throws again and reports it.
-    return 'not-applicable';
+    return failedStatus(run, tool, id, error);
   }
 }
 
+/** One of the tool's functions that threw, or outlived the tool's `timeoutMs` or the turn's abort, in the approval step. */
+interface Failed {
+  readonly failed: unknown;
+}
+
 /**
- * Whether the tool's `policy.check` refuses the (validated) call. Such a call never asks a human: it runs into the
- * executor, whose check layer refuses it again, before the approval, and reports why to the model. A check that outlives
- * the tool's `timeoutMs` refuses it too (the executor's check then times out again, and the model reads that).
+ * Whether the tool's `policy.check` refuses the (validated) call: `undefined` when it passes. Such a call never asks a
+ * human: it runs into the executor, whose check layer refuses it again, before the approval, and reports why to the
+ * model. A check that outlives the tool's `timeoutMs` refuses it too, and the executor reports that timeout.
  */
-async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown, ctx: CallContext): Promise<boolean> {
-  if (check === undefined) return false;
+async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown, ctx: CallContext): Promise<Failed | undefined> {
+  if (check === undefined) return undefined;
   try {
     await withinToolTime(ctx, 'check', () => check(input, ctx));
-    return false;
-  } catch {
-    return true;
+    return undefined;
+  } catch (failed) {
+    return { failed };
   }
 }
 
 /**
- * Whether the tool's `policy.needsApproval` asks for a human. A rule that throws fails closed without asking: the call
- * runs into the executor, whose approval layer throws again before anything runs, and the model reads execution-failed.
+ * Whether the tool's `policy.needsApproval` asks for a human. A rule that fails asks no one: the call runs into the
+ * executor, whose approval layer throws again before anything runs (the model reads execution-failed), or, for a rule
+ * that timed out, reports that timeout.
  */
-async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown, ctx: CallContext): Promise<boolean> {
+async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown, ctx: CallContext): Promise<boolean | Failed> {
   if (typeof rule !== 'function') return rule;
   try {
-    return await withinToolTime(ctx, 'approval rule', () => rule(input, ctx));
-  } catch {
-    return false;
+    // Read as the executor's approval layer reads it.
+    return Boolean(await withinToolTime(ctx, 'approval rule', () => rule(input, ctx)));
+  } catch (failed) {
+    return { failed };
   }
 }
 
@@ -305,13 +348,13 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           throw new FailureText(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
         }
         const call = { id: execution.toolCallId, name: tool.name, arguments: input };
+        const approval = grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId);
+        // A check that timed out in the approval step ends the call with that timeout, not a second wait. Not for
+        // arguments a human edited: the executor checks those, which the approval step never saw.
+        const timeout = takeTimedOut(run, tool, execution.toolCallId);
+        const failedCheck = approvesWithEdits(approval) ? undefined : timeout;
         const result = await serial(tool.policy.concurrency, () =>
-          executor.execute(call, {
-            run,
-            signal: execution.abortSignal,
-            approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
-            onProgress,
-          }),
+          executor.execute(call, { run, signal: execution.abortSignal, approval, onProgress, ...(failedCheck === undefined ? {} : { failedCheck }) }),
         ).catch((error: unknown) => {
           throw asReported(executor, error, call);
         });

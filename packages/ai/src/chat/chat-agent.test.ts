@@ -466,7 +466,7 @@ describe('chat loop: approvals and tickets', () => {
     expect(third.text).toBe('extra');
   });
 
-  it('a continuation the turn fails to start (its instructions or settings throw) spends no ticket: sent again, its call runs', async () => {
+  it('a continuation the turn fails to start (its instructions, settings or token budget throw) spends no ticket: sent again, its call runs', async () => {
     const f = fixture();
     let usersTable: 'down' | 'up' = 'up';
     const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved to Dec 24.'));
@@ -483,9 +483,51 @@ describe('chat loop: approvals and tickets', () => {
     const hidden = { toolChoice: { type: 'tool', toolName: 'no_such_tool' } } as const;
     usersTable = 'up';
     await expect(agent.generate({ messages: approved, run: run(), settings: hidden })).rejects.toMatchObject({ code: 'invalid-input' });
+    // And a turn's token budget that is no budget.
+    await expect(agent.generate({ messages: approved, run: run(), tokenBudget: -1 })).rejects.toMatchObject({ code: 'invalid-input' });
     expect(f.writes).toEqual([]);
     // The same continuation again: the approval was never used, so the call runs now, once (it used to read "outcome
     // unknown (it may have run)" for a call that never ran, which then never could).
+    const retried = await agent.generate({ messages: approved, run: run() });
+    expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
+    expect(retried.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    expect(retried.text).toBe('Moved to Dec 24.');
+  });
+
+  it('a continuation whose history cannot be converted for the model spends no ticket: sent again fixed, its call runs once', async () => {
+    const f = fixture();
+    let broken = false;
+    // A tool whose toModelOutput fails on an earlier result (a change deployed since it was made).
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks an order up',
+      input: v.object({ order_id: v.string() }),
+      execute: ({ order_id }) => ({ order_id }),
+      toModelOutput: (output) => {
+        if (broken) throw new Error('old output shape');
+        return JSON.stringify(output);
+      },
+    });
+    const model = scriptedModel(
+      callsStep([['c0', 'lookup', { order_id: 'A-1001' }]]),
+      textStep('Found it.'),
+      callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]),
+      textStep('Moved to Dec 24.'),
+    );
+    const agent = createChatAgent({ model, tools: [...f.tools, lookup], tickets: f.tickets });
+    const found = await agent.generate(ask('Find A-1001'));
+    const first = await agent.generate({ messages: userSays(found.messages, 'Move it to Dec 24'), run: run() });
+    const approved = respondToApproval(first.messages, 'c1', true);
+    // A file part the validator lets through and the conversion refuses (its url is no URL), in the user's message.
+    const badFile = { type: 'file', mediaType: 'image/png', url: 'not a url' } as const;
+    const withBadFile = approved.map((m, i) => (i === 0 ? { ...m, parts: [...m.parts, badFile] } : m)) as EdgetoolUIMessage[];
+    await expect(agent.generate({ messages: withBadFile, run: run() })).rejects.toMatchObject({ name: 'ToolError', code: 'invalid-input' });
+    broken = true;
+    await expect(agent.generate({ messages: approved, run: run() })).rejects.toMatchObject({ name: 'ToolError', code: 'invalid-input' });
+    expect(f.writes).toEqual([]);
+    expect(model.doStreamCalls).toHaveLength(3);
+    // The same approval again, the history fixed (and the tool): the ticket was never claimed, so the call runs, once.
+    broken = false;
     const retried = await agent.generate({ messages: approved, run: run() });
     expect(f.writes).toEqual([{ order_id: 'A-1001', new_date: '2026-12-24' }]);
     expect(retried.toolResults.map((r) => r.outcome.type)).toEqual(['success']);

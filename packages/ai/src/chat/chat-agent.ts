@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  type ApprovalDecision,
   createExecutor,
   createRegistry,
   type InterceptorLike,
@@ -18,6 +19,7 @@ import {
   convertToModelMessages,
   createUIMessageStreamResponse,
   type LanguageModel,
+  type ModelMessage,
   createUIMessageStream,
   safeValidateUIMessages,
   streamText,
@@ -588,17 +590,21 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // here (instructions that read a database that is down, a refused toolChoice) must not spend the continuation's
     // approvals, or the same continuation sent again would read "outcome unknown" for calls that never ran.
     const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
+    // The request's own budget is checked before any ticket is claimed, as its settings are.
+    const budget = turnBudget(tokenBudget, request.tokenBudget);
     const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
-    const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId, recorded });
     const results = new Map<string, ToolCallResult>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
     const ranWith = new Map<string, unknown>();
     // The arguments earlier results ran with where a human edited them (the history's seals), and those of calls this
     // request answers from their record: the model reads what changed beside each.
-    const edited = new Map(verified.edited);
+    const edited = new Map<string, unknown>();
+    // The continuation's decisions and the calls it answers from their record, once its tickets are claimed: the tools
+    // are made before (the history's conversion needs them), and read these only when a call runs.
+    const decisions = new Map<string, ApprovalDecision>();
+    let replayed: ReadonlySet<string> = new Set();
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
-    const progress = createProgressRelay(verified.decisions.keys());
     const errorText = turnErrors();
     let usage = emptyUsage();
     let ended: () => void = () => {};
@@ -612,13 +618,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       hidden: 'keep',
       images: options.toolImages ?? takesToolImages(model),
       documents: options.toolDocuments ?? takesToolDocuments(model),
-      onProgress: progress.report,
-      decisions: verified.decisions,
+      // The relay is made once the tickets are claimed (it opens the calls they approve), before any call runs.
+      onProgress: (event) => progress.report(event),
+      decisions,
       edited,
       grantApprovals: request.grantApprovals === true,
       // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
       recall: (id) =>
-        verified.replayed.has(id)
+        replayed.has(id)
           ? Promise.resolve()
               .then(() => recorded(id))
               .then(
@@ -660,18 +667,34 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         early.start(r.call.id, r.call.name, sealedInput(ranWith, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
       },
     });
+    // Set by `beforeClaims`, which verifyContinuation calls on every path that returns.
+    let modelMessages: ModelMessage[] = [];
+    const verified = await verifyContinuation(messages, {
+      tickets,
+      registry,
+      conversationId: run.conversationId,
+      recorded,
+      // The history is converted for the model before any ticket of the continuation is claimed: a part the conversion
+      // refuses (a file part whose url is not a URL), or a tool's toModelOutput that throws on an old output, ends the
+      // request without spending its approvals, so the same approvals sent again (the history fixed) still run.
+      beforeClaims: async (known) => {
+        for (const [id, input] of known.edited) edited.set(id, input);
+        const forModel = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
+        try {
+          modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
+        } catch (error) {
+          // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
+          throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+      },
+    });
+    for (const [id, decision] of verified.decisions) decisions.set(id, decision);
+    replayed = verified.replayed;
+    const progress = createProgressRelay(verified);
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
-    const forModel = verified.unfinished.size === 0 ? messages : withUnfinishedResults(messages, verified.unfinished);
-    let modelMessages: Awaited<ReturnType<typeof convertToModelMessages>>;
-    try {
-      modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
-    } catch (error) {
-      // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
-      throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
 
     const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
-    const limits = turnLimits(maxSteps, turnBudget(tokenBudget, request.tokenBudget), results, direct);
+    const limits = turnLimits(maxSteps, budget, results, direct);
 
     // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
     // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.

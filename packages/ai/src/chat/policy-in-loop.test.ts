@@ -2,7 +2,8 @@
 // `concurrency` group one at a time within a step, and `coerce` applied before the approval decision.
 import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { approveWithEdits, respondToApproval } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
@@ -294,6 +295,86 @@ describe('a hung check or approvalReason in the chat loop', () => {
       expect(text.text).toBe('Again.');
       expect(ran).toEqual([]);
     }
+  });
+
+  it('a check, rule or reason that timed out is not run again: the call is answered after one limit, not two (UI and text turns)', async () => {
+    for (const [key, what] of [
+      ['check', 'check'],
+      ['needsApproval', 'approval rule'],
+      ['approvalReason', 'approval reason'],
+    ] as const) {
+      for (const turn of ['ui', 'text'] as const) {
+        let runs = 0;
+        const hung = () => {
+          runs++;
+          return never();
+        };
+        const ran: string[] = [];
+        const tool = defineTool({
+          name: 'send_note',
+          description: 'Sends a note',
+          input: v.object({ to: v.string() }),
+          policy: { effects: 'write', timeoutMs: 1_000, [key]: hung },
+          execute: ({ to }) => {
+            ran.push(to);
+            return 'sent';
+          },
+        });
+        const model = scriptedModel(callsStep([['c1', 'send_note', { to: 'bob' }]]), textStep('It timed out.'));
+        const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+        vi.useFakeTimers();
+        try {
+          const request = { messages: 'send it', run: createRunContext({ conversationId: 'c' }) };
+          let answered = false;
+          const text = (turn === 'ui' ? agent.generate(request) : generateTextTurn(agent, request)).then((result) => {
+            answered = true;
+            return result.text;
+          });
+          await vi.advanceTimersByTimeAsync(1_000);
+          expect([runs, answered]).toEqual([1, true]);
+          expect(await text).toBe('It timed out.');
+        } finally {
+          vi.useRealTimers();
+        }
+        // The same typed timeout the model read before, from the approval step's run of the function.
+        const read = turn === 'ui' ? lastToolResults(model.doStreamCalls[1]) : lastToolResults(model.doGenerateCalls[1]);
+        expect(read).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: `Error (timeout): Tool "send_note" was not run: its ${what} did not finish within 1000 ms.` } }]);
+        expect(ran).toEqual([]);
+      }
+    }
+  });
+
+  it('in a continuation: an approved call whose check times out on the way in is not checked again; one a human edited is checked on the edit', async () => {
+    const approvedWith = async (answer: 'as-is' | 'edited') => {
+      let runs = 0;
+      const ran: string[] = [];
+      const tool = defineTool({
+        name: 'send_note',
+        description: 'Sends a note',
+        input: v.object({ to: v.string() }),
+        // Passes when the human is asked; then hangs for the model's arguments (the AI SDK checks an approval again).
+        policy: { effects: 'write', editable: ['to'], timeoutMs: 20, check: ({ to }) => (++runs === 1 || to !== 'bob' ? undefined : never()) },
+        execute: ({ to }) => {
+          ran.push(to);
+          return 'sent';
+        },
+      });
+      const model = scriptedModel(callsStep([['c1', 'send_note', { to: 'bob' }]]), textStep('Done.'));
+      const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+      const run = () => createRunContext({ conversationId: 'c' });
+      const asked = await agent.generate({ messages: 'send it', run: run() });
+      const messages = answer === 'as-is' ? respondToApproval(asked.messages, 'c1', true) : approveWithEdits(asked.messages, 'c1', { to: 'eve' });
+      const done = await agent.generate({ messages, run: run() });
+      return { runs, ran, read: lastToolResults(model.doStreamCalls[1]), done };
+    };
+    const asIs = await approvedWith('as-is');
+    expect(asIs.runs).toBe(2);
+    expect(asIs.ran).toEqual([]);
+    expect(asIs.read).toEqual([{ toolCallId: 'c1', output: { type: 'error-text', value: 'Error (timeout): Tool "send_note" was not run: its check did not finish within 20 ms.' } }]);
+    // The edited arguments are the executor's to check: the approval step only saw the model's.
+    const edited = await approvedWith('edited');
+    expect(edited.ran).toEqual(['eve']);
+    expect(edited.done.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
   });
 
   it('ends when the turn is aborted, with no timeoutMs: the turn does not wait for the check forever', async () => {

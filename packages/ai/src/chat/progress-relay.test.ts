@@ -63,6 +63,36 @@ describe('progress relay', () => {
     expect(relay.saw({ type: 'tool-output-denied', toolCallId: 'c3' })).toBeUndefined();
   });
 
+  it('a continued turn opens only the calls that run now: a denied call, or one answered from its record, is never waited for', async () => {
+    const denied = createProgressRelay({ decisions: new Map([['c1', { approved: false }], ['c2', { approved: false }]]) });
+    expect(denied.active()).toBe(false);
+    const decisions = new Map([['c1', { approved: true }], ['c2', { approved: false }], ['c3', { approved: true }]]);
+    const relay = createProgressRelay({ decisions, replayed: new Set(['c3']) });
+    expect(relay.active()).toBe(true);
+    relay.report(report('c1', 'running'));
+    expect(messages(relay.take())).toEqual(['c1:running']);
+    relay.saw({ type: 'tool-output-denied', toolCallId: 'c2' });
+    expect(relay.active()).toBe(true);
+    relay.saw(output('c1'));
+    expect(relay.active()).toBe(false);
+  });
+
+  it('a wait for a report ends when the last open call closes, or the stream ends: nothing is left pending', async () => {
+    const relay = createProgressRelay({ decisions: new Map([['c1', { approved: true }]]) });
+    relay.saw(input('c2'));
+    const waiting = relay.arrived();
+    relay.saw(output('c2'));
+    expect(await settled(waiting)).toBe(false);
+    // The approved call the AI SDK refused after all (its input no longer valid): its error closes it, the last one.
+    relay.saw({ type: 'tool-output-error', toolCallId: 'c1', errorText: 'invalid' });
+    expect(await settled(waiting)).toBe(true);
+    const ending = createProgressRelay();
+    ending.saw(input('c1'));
+    const cut = ending.arrived();
+    ending.saw({ type: 'abort' });
+    expect(await settled(cut)).toBe(true);
+  });
+
   it('the end of the stream drops everything', () => {
     const relay = createProgressRelay();
     relay.saw(input('c1'));

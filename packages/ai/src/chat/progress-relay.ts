@@ -21,16 +21,28 @@ export interface ProgressRelay {
   active(): boolean;
   /** The chunks to send now, one per open call with a waiting report; empties the queue. */
   take(): UIMessageChunk[];
-  /** Resolves when a report for an open call is waiting (at once if one is). */
+  /**
+   * Resolves when a report for an open call is waiting (at once if one is), or when the last open call closes: with no
+   * call open, no report can come that the stream should wait for, so nothing is left waiting.
+   */
   arrived(): Promise<void>;
 }
 
+/** The calls a turn continues: the decisions on them, and those an earlier copy of the continuation already ran. */
+export interface ResumedCalls {
+  readonly decisions: ReadonlyMap<string, { readonly approved: boolean }>;
+  /** Approved calls answered from their record, not run again (`VerifiedContinuation.replayed`). */
+  readonly replayed?: ReadonlySet<string> | undefined;
+}
+
 /**
- * Creates the relay of one turn. `resumed` are the calls this turn continues (approved in the previous one): the AI
- * SDK runs them before the model's first step and sends no input chunk for them, so they are open from the start.
+ * Creates the relay of one turn. Of the calls it continues (`resumed`), those that run now (approved, and not answered
+ * from their record) are open from the start: the AI SDK runs them before the model's first step and sends no input
+ * chunk for them. A denied call runs nothing and reports nothing, so the stream never waits for it.
  */
-export function createProgressRelay(resumed: Iterable<string> = []): ProgressRelay {
-  const open = new Set<string>(resumed);
+export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map() }): ProgressRelay {
+  const open = new Set<string>();
+  for (const [id, decision] of resumed.decisions) if (decision.approved && resumed.replayed?.has(id) !== true) open.add(id);
   /** Calls whose result went out: a late report of theirs is dropped. */
   const closed = new Set<string>();
   const waiting = new Map<string, ProgressPartData>();
@@ -43,6 +55,7 @@ export function createProgressRelay(resumed: Iterable<string> = []): ProgressRel
     const data = open.delete(id) ? waiting.get(id) : undefined;
     waiting.delete(id);
     closed.add(id);
+    if (open.size === 0) wake?.();
     return data === undefined ? undefined : toChunk(id, data);
   };
 
@@ -73,6 +86,7 @@ export function createProgressRelay(resumed: Iterable<string> = []): ProgressRel
         case 'error':
           open.clear();
           waiting.clear();
+          wake?.();
           return undefined;
         default:
           return undefined;

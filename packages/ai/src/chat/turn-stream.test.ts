@@ -1,6 +1,7 @@
-import { isStepCount, jsonSchema, streamText, type ToolSet, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { isStepCount, jsonSchema, streamText, type TextStreamPart, type ToolSet, toUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createProgressRelay } from './progress-relay.ts';
 import { createTurnStream, type TurnStreamOptions } from './turn-stream.ts';
 
 const tools: ToolSet = {
@@ -158,5 +159,38 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(errors, waitOn).toEqual([]);
     }
+  });
+});
+
+describe('createTurnStream: progress of a continued turn', () => {
+  it('a continuation whose calls were all denied never waits for a progress report: its stream just runs to the end', async () => {
+    const relay = createProgressRelay({ decisions: new Map([['c1', { approved: false }], ['c2', { approved: false }]]) });
+    let waits = 0;
+    const progress = {
+      ...relay,
+      arrived: () => {
+        waits++;
+        return relay.arrived();
+      },
+    };
+    // What streamText sends for such a continuation: the denials, then the model's answer.
+    const parts = [
+      { type: 'start' },
+      { type: 'tool-output-denied', toolCallId: 'c1', toolName: 'lookup' },
+      { type: 'tool-output-denied', toolCallId: 'c2', toolName: 'lookup' },
+      { type: 'text-start', id: 't1' },
+      { type: 'text-delta', id: 't1', text: 'Not done.' },
+      { type: 'text-end', id: 't1' },
+    ] as TextStreamPart<ToolSet>[];
+    const source = new ReadableStream<TextStreamPart<ToolSet>>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+    const options = { tools, originalMessages: [], metadata: undefined, onError: String, proofs: { before: () => undefined }, trailer: () => [] };
+    const chunks = await read(createTurnStream({ ...options, source, progress }));
+    expect(chunks.map((c) => c.type)).toEqual(['start', 'tool-output-denied', 'tool-output-denied', 'text-start', 'text-delta', 'text-end']);
+    expect(waits).toBe(0);
   });
 });

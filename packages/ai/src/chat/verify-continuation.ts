@@ -123,6 +123,12 @@ export interface VerifyContinuationOptions {
    * otherwise than the first, whether its call ran, still runs, or was given up on.
    */
   readonly recorded?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
+  /**
+   * Called once every check has passed and the answers of earlier turns are read, before any ticket of the message being
+   * continued is claimed: what can still fail on the request's own content (the chat loop converts the history for the
+   * model here) throws without spending its approvals, so the same continuation can be sent again.
+   */
+  readonly beforeClaims?: ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited'>) => Promise<void> | void) | undefined;
 }
 
 /**
@@ -332,6 +338,8 @@ export async function verifyContinuation(
   for (const outcome of earlier) if (outcome.status === 'rejected') throw outcome.reason;
   // Taken in the order of the history, whichever claim came back first: the response seals them in that order.
   for (const check of checks) if (check.earlierResult !== undefined && taken.has(check)) accepted.push(check.earlierResult);
+  // Claiming an earlier answer again with the same decision reads the same, so a request that fails here can come again.
+  await options.beforeClaims?.({ unfinished, edited });
   // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
   // ticket is claimed.
   if (leader !== undefined && !replaying) {

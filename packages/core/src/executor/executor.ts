@@ -69,6 +69,12 @@ export interface ExecuteOptions<TDeps = unknown> {
    * does not fail the call.
    */
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
+  /**
+   * A failure the caller already met running this call's `check`, `needsApproval` function or `approvalReason` (the chat
+   * loop's approval step, whose check ran out of time): the call ends with it where the chain would run them again (the
+   * layers before, such as the call limit, run as usual), so a hung check costs one `timeoutMs`, not two.
+   */
+  readonly failedCheck?: ToolError | undefined;
 }
 
 /** Everything about one finished call. */
@@ -370,6 +376,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       interceptors = [...chain.head, ...own, ...chain.policy];
       spans ||= own.some(traces);
     }
+    if (opts?.failedCheck !== undefined) interceptors = endingAtCheck(interceptors, gates.approval, opts.failedCheck);
     const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
     const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress: progress?.report });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
@@ -548,6 +555,18 @@ const precheck: ToolInterceptor = defineInterceptor('check', async (ctx, next) =
   await withinToolTime(ctx, 'check', () => ctx.tool.policy.check?.(ctx.input, ctx));
   return next();
 });
+
+/**
+ * The chain with its first layer that runs the tool's own functions before it (`check`, else `approval`) replaced by
+ * one of the same name that fails with `error` (`ExecuteOptions.failedCheck`): what comes before it runs, nothing after.
+ */
+function endingAtCheck(interceptors: ToolInterceptor[], approvalGate: ToolInterceptor, error: ToolError): ToolInterceptor[] {
+  const at = interceptors.findIndex((layer) => layer === precheck || layer === approvalGate);
+  const ending = interceptors[at];
+  if (ending === undefined) return interceptors;
+  const failed = defineInterceptor(ending.name, () => Promise.resolve(failure(error)));
+  return [...interceptors.slice(0, at), failed, ...interceptors.slice(at + 1)];
+}
 
 /** The input as the `redactInput` of these interceptors masks it (unchanged when none has one). */
 function maskInput(interceptors: readonly ToolInterceptor[], input: unknown): unknown {

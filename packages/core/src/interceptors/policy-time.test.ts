@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -106,5 +107,40 @@ describe('the tool functions that run before it are bounded by timeoutMs', () =>
     expect(refused.content).toMatch(/no such recipient/);
     const passing = writeTool({ timeoutMs: 1_000, needsApproval: false, check: async () => {} });
     expect((await createExecutor({ registry: [passing.tool] }).execute(call)).content).toBe('sent');
+  });
+});
+
+describe('ExecuteOptions.failedCheck: a failure the caller already met running the tool’s functions', () => {
+  const timedOut = (what: string) => new ToolError('timeout', `Tool "send" was not run: its ${what} did not finish within 20 ms.`, { toolName: 'send', callId: 'c1' });
+
+  it('ends the call with it where they would run, without running them again', async () => {
+    let runs = 0;
+    const hung = () => {
+      runs += 1;
+      return never();
+    };
+    for (const [policy, what] of [
+      [{ check: hung }, 'check'],
+      [{ needsApproval: hung }, 'approval rule'],
+      [{ approvalReason: hung }, 'approval reason'],
+    ] as const) {
+      const { tool, ran } = writeTool({ timeoutMs: 20, ...policy });
+      const error = timedOut(what);
+      const result = await createExecutor({ registry: [tool], spans: true }).execute(call, { failedCheck: error });
+      expect(result.outcome).toEqual({ type: 'error', error });
+      expect(result.content).toBe(`Error (timeout): Tool "send" was not run: its ${what} did not finish within 20 ms.`);
+      // The layer that ends it keeps its name in the trace: the check's, or the approval's.
+      expect(result.spans.find((span) => span.outcome === 'error')).toMatchObject({ name: what === 'check' ? 'check' : 'approval', errorCode: 'timeout' });
+      expect(ran).toEqual([]);
+    }
+    expect(runs).toBe(0);
+  });
+
+  it('the layers before it run as usual: the call limit counts the call', async () => {
+    const { tool } = writeTool({ timeoutMs: 20, maxCallsPerRun: 1, check: never });
+    const executor = createExecutor({ registry: [tool] });
+    const run = createRunContext();
+    expect(code((await executor.execute(call, { run, failedCheck: timedOut('check') })).outcome)).toBe('timeout');
+    expect(code((await executor.execute({ ...call, id: 'c2' }, { run })).outcome)).toBe('rate-limited');
   });
 });
