@@ -5,7 +5,8 @@ import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
-import { callLimit, rateLimit } from '../interceptors/limits.ts';
+import { countCalls, policyCallCounts } from '../interceptors/call-count.ts';
+import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
@@ -177,7 +178,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const { runsOn, needsApproval, maxCallsPerRun, check, rateLimit: limit, retries, timeoutMs } = tool.policy;
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
       // Before the approval, so a call over the limit never asks a human (a waiting call gives its unit back).
-      if (maxCallsPerRun !== undefined) policy.push(callLimit(maxCallsPerRun));
+      if (maxCallsPerRun !== undefined) policy.push(countCalls(maxCallsPerRun, policyCallCounts));
       // The tool's own check: a call that cannot succeed is refused before a human is asked.
       if (check !== undefined) policy.push(precheck);
       if (needsApproval !== false) policy.push(gates.approval);

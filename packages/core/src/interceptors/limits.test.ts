@@ -143,6 +143,25 @@ describe('policy.maxCallsPerRun', () => {
     expect(code((await executor.execute({ id: '2', name: 'flaky', arguments: {} }, { run })).outcome)).toBe('rate-limited');
   });
 
+  it('a callLimit() of your own counts apart from maxCallsPerRun and from other callLimit()s (each call was counted by all of them)', async () => {
+    const { tool, runs } = searchTool({ maxCallsPerRun: 2 });
+    const executor = createExecutor({ registry: [tool], interceptors: [callLimit(5), callLimit(4)] });
+    const run = createRunContext();
+    const outcomes = [];
+    for (let i = 1; i <= 3; i++) outcomes.push(code((await executor.execute({ id: `c${i}`, name: 'search', arguments: { q: 'x' } }, { run })).outcome));
+    expect(outcomes).toEqual(['success', 'success', 'rate-limited']);
+    expect(runs()).toBe(2);
+    // What the chat loop reads before it asks a human: the policy's count alone.
+    expect(runCallCount(run, tool)).toBe(2);
+    // The global limit counts on its own: with maxCallsPerRun out of the way, it lets exactly its 4 calls through.
+    const { tool: open, runs: openRuns } = searchTool({});
+    const limited = createExecutor({ registry: [open], interceptors: [callLimit(4)] });
+    const run2 = createRunContext();
+    for (let i = 1; i <= 5; i++) await limited.execute({ id: `d${i}`, name: 'search', arguments: { q: 'x' } }, { run: run2 });
+    expect(openRuns()).toBe(4);
+    expect(runCallCount(run2, open)).toBe(0);
+  });
+
   it('rejects a limit that is not a positive integer when the tool is defined', () => {
     for (const maxCallsPerRun of [0, -1, 1.5, Number.NaN]) {
       expect(() => searchTool({ maxCallsPerRun })).toThrow(/maxCallsPerRun must be a positive integer/);
