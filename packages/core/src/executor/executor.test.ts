@@ -173,6 +173,49 @@ describe('executor: bad model output becomes a typed error', () => {
     expect((await batch).map((r) => code(r.outcome))).toEqual(['aborted', 'aborted']);
   });
 
+  it('an abort that lands between an async check (schema, policy.available) and the chain ends the call: the tool never starts aborted', async () => {
+    // The abort comes after n microtasks, for every n from "before the check settles" to "while the tool runs": some n
+    // landed after the check had settled and before the chain started, and the tool ran and the call was a success.
+    const ticks = async (n: number) => {
+      for (let i = 0; i < n; i++) await undefined;
+    };
+    const asyncSchema = { '~standard': { version: 1 as const, vendor: 'async', validate: (value: unknown) => Promise.resolve({ value }) } };
+    for (const policy of [{}, { available: async () => true }]) {
+      for (let n = 0; n < 24; n++) {
+        const controller = new AbortController();
+        const started: boolean[] = [];
+        const tool = defineTool({
+          name: 'write',
+          description: '',
+          input: 'available' in policy ? v.object({}) : asyncSchema,
+          jsonSchema: { type: 'object' },
+          policy,
+          execute: async (_input, ctx) => {
+            started.push(ctx.signal.aborted);
+            await ticks(60);
+            return 'written';
+          },
+        });
+        const pending = createExecutor({ registry: [tool] }).execute({ id: 'w', name: 'write', arguments: {} }, { signal: controller.signal });
+        void ticks(n).then(() => controller.abort());
+        const result = await pending;
+        expect(code(result.outcome), `abort after ${n} microtasks`).toBe('aborted');
+        expect(started, `abort after ${n} microtasks`).not.toContain(true);
+      }
+    }
+  });
+
+  it('a call whose signal aborts inside the chain (an interceptor or the tool stops the run) is aborted, not a success', async () => {
+    const controller = new AbortController();
+    const stop = defineInterceptor('stop', (_ctx, next) => {
+      controller.abort();
+      return next();
+    });
+    const tool = defineTool({ name: 'slow', description: '', input: v.object({}), execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 5)) });
+    const result = await createExecutor({ registry: [tool], interceptors: [stop] }).execute({ id: 's', name: 'slow', arguments: {} }, { signal: controller.signal });
+    expect(code(result.outcome)).toBe('aborted');
+  });
+
   it('never rejects: all of the above at once leave no unhandled rejection', async () => {
     const onUnhandled = vi.fn();
     globalThis.addEventListener?.('unhandledrejection', onUnhandled);

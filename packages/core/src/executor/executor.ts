@@ -363,6 +363,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, tool, proposed, started, error, run);
     }
 
+    // An abort that came while the tool loaded, its availability or its input was checked: nothing starts.
+    if (signal?.aborted) return early(call, tool, validation.value, started, abortError(signal, meta), run);
+
     const chain = chainFor(tool);
     let interceptors = chain.all;
     let spans = chain.spans;
@@ -640,6 +643,8 @@ function orAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
 
 /** Resolves with the chain's outcome, or with `aborted` as soon as the caller aborts. */
 function raceAbort(running: Promise<ToolOutcome>, signal: AbortSignal, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
+  // Aborted inside the chain's synchronous start (an interceptor that stops the run): no abort event is left to come.
+  if (signal.aborted) return Promise.resolve(failure(abortError(signal, meta)));
   return new Promise((resolve) => {
     const onAbort = () => resolve(failure(abortError(signal, meta)));
     signal.addEventListener('abort', onAbort, { once: true });
