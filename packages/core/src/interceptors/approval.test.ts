@@ -92,6 +92,31 @@ describe('approval and tickets', () => {
     expect(s.writes()).toBe(0);
   });
 
+  it('a denial stands when the rule would no longer ask (it reads state that changed since): nothing runs', async () => {
+    let asks = true;
+    let sent = 0;
+    const send = defineTool({
+      name: 'send',
+      description: '',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: () => asks },
+      execute: () => ++sent,
+    });
+    const tickets = createTicketSigner({ keys });
+    const run = createRunContext({ conversationId: 'conv-1' });
+    for (const ex of [createExecutor({ registry: [send], tickets }), createExecutor({ registry: [send] })]) {
+      asks = true;
+      const pending = await ex.execute({ id: 's1', name: 'send', arguments: {} }, { run });
+      const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+      // The human said no; by the time the answer comes back, the rule says a call needs no one (a setting, the time).
+      asks = false;
+      const denied = await ex.execute({ id: 's1', name: 'send', arguments: {} }, { run, approval: { approved: false, ticket, reason: 'not now' } });
+      expect(code(denied.outcome)).toBe('approval-denied');
+      expect(denied.content).toMatch(/Reason: not now/);
+      expect(sent).toBe(0);
+    }
+  });
+
   it('read tools need no approval; an approval rule can depend on the input', async () => {
     const s = setup();
     expect((await s.executor.execute({ id: 'r', name: 'query_order', arguments: { order_id: 'A' } }, { run: s.run })).outcome.type).toBe('success');
