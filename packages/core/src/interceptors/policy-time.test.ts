@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
@@ -106,5 +106,35 @@ describe('the tool functions that run before it are bounded by timeoutMs', () =>
     expect(refused.content).toMatch(/no such recipient/);
     const passing = writeTool({ timeoutMs: 1_000, needsApproval: false, check: async () => {} });
     expect((await createExecutor({ registry: [passing.tool] }).execute(call)).content).toBe('sent');
+  });
+});
+
+describe('timeoutMs after the caller aborts', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('leaves no timer behind: a tool that ignores its signal no longer holds the time limit’s timer (and a Node process) alive', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let seen: AbortSignal | undefined;
+    const hang = defineTool({
+      name: 'hang',
+      description: '',
+      input: v.object({}),
+      policy: { timeoutMs: 600_000 },
+      execute: (_input, ctx) => {
+        seen = ctx.signal;
+        return never();
+      },
+    });
+    const controller = new AbortController();
+    const running = createExecutor({ registry: [hang] }).execute({ id: 'h', name: 'hang', arguments: {} }, { signal: controller.signal });
+    await vi.advanceTimersByTimeAsync(5);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    expect(code((await running).outcome)).toBe('aborted');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(seen?.aborted).toBe(true);
   });
 });
