@@ -130,6 +130,50 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(ToolError.isInstance(toolSignal?.reason)).toBe(true);
   });
 
+  it('a timed-out tool that reads ctx.signal after an await sees it aborted (it saw a live one, and went on to write)', async () => {
+    let wake: () => void = () => {};
+    const later: { aborted: boolean; attempt: number }[] = [];
+    const write = defineTool({
+      name: 'write',
+      description: '',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+      execute: async (_input, ctx) => {
+        await new Promise<void>((resolve) => (wake = resolve));
+        later.push({ aborted: ctx.signal.aborted, attempt: ctx.attempt });
+        return 'written';
+      },
+    });
+    const result = await createExecutor({ registry: [write] }).execute({ id: 'w', name: 'write', arguments: {} });
+    expect(code(result.outcome)).toBe('timeout');
+    wake();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(later).toEqual([{ aborted: true, attempt: 1 }]);
+
+    // With retries, the abandoned first attempt keeps its own signal and attempt number while the second one runs.
+    const wakes: (() => void)[] = [];
+    const seen: { aborted: boolean; attempt: number }[] = [];
+    const read = defineTool({
+      name: 'read',
+      description: '',
+      input: v.object({}),
+      policy: { retries: 1, timeoutMs: 20 },
+      execute: async (_input, ctx) => {
+        if (ctx.attempt === 2) {
+          wakes[0]?.();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          return 'second';
+        }
+        await new Promise<void>((resolve) => wakes.push(resolve));
+        seen.push({ aborted: ctx.signal.aborted, attempt: ctx.attempt });
+        return 'first';
+      },
+    });
+    const retried = await createExecutor({ registry: [read] }).execute({ id: 'r', name: 'read', arguments: {} });
+    expect(retried.content).toBe('second');
+    expect(seen).toEqual([{ aborted: true, attempt: 1 }]);
+  });
+
   it('a caller abort → aborted, mid-call and before the call', async () => {
     const slow = defineTool({
       name: 'slow',

@@ -1,7 +1,8 @@
 import { defineInterceptor, failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
-import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan, ToolUsage } from '../chain/types.ts';
+import type { ExecutionSide, InterceptorLike, ToolCall, ToolContext, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan, ToolUsage } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
+import { AttemptContext } from '../context/attempt-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
@@ -164,7 +165,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
-  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
+  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
 
   /**
    * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, check,
@@ -186,7 +187,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       if (limit !== undefined) policy.push(rateLimit(limit));
       if (retries > 0) policy.push(retry({ retries }));
       if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
-      chain = { head, policy, all: [...head, ...policy], spans: spansOn || head.some(traces) };
+      const all = [...head, ...policy];
+      chain = { head, policy, all, spans: spansOn || head.some(traces), apart: all.some(abandons) };
       chains.set(tool, chain);
     }
     return chain;
@@ -369,16 +371,18 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const chain = chainFor(tool);
     let interceptors = chain.all;
     let spans = chain.spans;
+    let apart = chain.apart;
     if (opts?.interceptors?.length) {
       const own = opts.interceptors.map(toInterceptor);
       interceptors = [...chain.head, ...own, ...chain.policy];
       spans ||= own.some(traces);
+      apart ||= own.some(abandons);
     }
     const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
     const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress: progress?.report });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
-    const running = runLayers(ctx, interceptors, runTool, spans ? clock : null);
+    const running = runLayers(ctx, interceptors, apart ? runToolApart : runTool, spans ? clock : null);
     let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
     // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
     progress?.end();
@@ -516,6 +520,7 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+const abandons = (interceptor: ToolInterceptor): boolean => interceptor.abandons;
 
 /**
  * The arguments a human edited when approving (`ApprovalDecision.input`), read like a model's (no prototype keys) and
@@ -597,7 +602,15 @@ function describeCall(call: unknown): { toolName: string; callId: string } {
   return { toolName: text(c.name), callId: text(c.id) };
 }
 
-function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
+/**
+ * The tool of a chain with a layer that may give up on it (a time limit): run with the signal, input and attempt it
+ * starts with, which stay its own when that layer ends the call and the layers outside get theirs back.
+ */
+function runToolApart(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
+  return runTool(new AttemptContext(ctx));
+}
+
+function runTool(ctx: ToolContext): Promise<ToolOutcome> | ToolOutcome {
   const { tool } = ctx;
   if (typeof tool.execute !== 'function') {
     return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
