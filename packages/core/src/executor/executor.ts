@@ -14,7 +14,7 @@ import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/tra
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
-import type { TicketSigner } from '../tickets/index.ts';
+import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
@@ -475,7 +475,13 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (!parsed.ok) return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, parsed.error, run);
     const ctx = new CallContext({ tool, call, args: parsed.value, input: parsed.value, run, side });
     if (tickets) {
-      const verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
+      let verdict: TicketVerifyResult;
+      try {
+        verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
+      } catch (error) {
+        // A nonce store that fails: a typed failure, as in an approval's verification, not a rejection.
+        return early(call, tool, parsed.value, started, toToolError(error, meta), run);
+      }
       if (!verdict.ok) return early(call, tool, parsed.value, started, verdict.error, run);
     }
     const outcome: ToolOutcome = result.isError

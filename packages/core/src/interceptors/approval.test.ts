@@ -270,6 +270,24 @@ describe('placement', () => {
     expect(code(serverOnly.outcome)).toBe('wrong-placement');
   });
 
+  it('a nonce store that fails makes a client result a typed failure, as it does an approval (acceptClientResult rejected)', async () => {
+    const down = { claim: () => Promise.reject(new Error('D1 is unavailable')) };
+    const tickets = createTicketSigner({ keys, nonceStore: down });
+    const server = createExecutor({ registry: [pickDate, updateDeliveryDate], tickets });
+    const run = createRunContext({ conversationId: 'conv-9' });
+    const c = { id: 'c-1', name: 'pick_date', arguments: { question: 'When?' } };
+    const pending = await server.execute(c, { run });
+    const ticket = pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    const result = await server.acceptClientResult({ call: c, output: '2026-12-24', ticket, run });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', unexpected: true } });
+    expect(result.content).toBe('Error (execution-failed): D1 is unavailable');
+    // The same failure of an approval's ticket, for comparison.
+    const asked = await server.execute(call, { run });
+    const approvalTicket = asked.outcome.type === 'approval-required' ? asked.outcome.ticket : undefined;
+    const approved = await server.execute(call, { run, approval: { approved: true, ticket: approvalTicket } });
+    expect(approved.content).toBe(result.content);
+  });
+
   it('on the client the same tool runs, and a server-only tool is refused', async () => {
     const client = createExecutor({ registry: [pickDate, queryOrder], side: 'client' });
     expect((await client.execute({ id: '1', name: 'pick_date', arguments: { question: 'When?' } })).content).toBe('2026-12-24');
