@@ -4,10 +4,12 @@ import { defineInterceptor, failure } from '../chain/interceptor.ts';
 import type { ToolInterceptor } from '../chain/types.ts';
 import type { RunContext } from '../context/run-context.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { AnyTool } from '../tool/types.ts';
 
-/** Calls per tool in each run, kept off the run itself so that forked runs (sub-agents) count on their own. */
-export type CallCounts = WeakMap<RunContext<unknown>, Map<AnyTool, number>>;
+/**
+ * Calls per tool name in each run, kept off the run itself so that forked runs (sub-agents) count on their own. By name,
+ * not by tool object: a resolver may build a tool anew for every lookup (tools kept in a database).
+ */
+export type CallCounts = WeakMap<RunContext<unknown>, Map<string, number>>;
 
 /** The counts of `policy.maxCallsPerRun`, one for every executor (the chat loop reads them: `runCallCount`). */
 export const policyCallCounts: CallCounts = new WeakMap();
@@ -24,7 +26,7 @@ export function countCalls(max: number, counts: CallCounts): ToolInterceptor {
       counts.set(ctx.run, perTool);
     }
     const { tool } = ctx;
-    const used = perTool.get(tool) ?? 0;
+    const used = perTool.get(tool.name) ?? 0;
     if (used >= max) {
       const times = max === 1 ? 'once' : `${max} times`;
       const message = `Tool "${tool.name}" may run at most ${times} per request, and it already has; this call was not run. Do not call it again now: answer with what you have.`;
@@ -32,9 +34,9 @@ export function countCalls(max: number, counts: CallCounts): ToolInterceptor {
     }
     // Taken before the call goes on, so parallel calls of one step cannot all pass.
     const counted = perTool;
-    counted.set(tool, used + 1);
+    counted.set(tool.name, used + 1);
     return next().then((outcome) => {
-      if (outcome.type === 'approval-required' || outcome.type === 'client-pending') counted.set(tool, (counted.get(tool) ?? 1) - 1);
+      if (outcome.type === 'approval-required' || outcome.type === 'client-pending') counted.set(tool.name, (counted.get(tool.name) ?? 1) - 1);
       return outcome;
     });
   });

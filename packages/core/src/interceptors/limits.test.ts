@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext, forkRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { createRegistry } from '../registry/registry.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -160,6 +161,20 @@ describe('policy.maxCallsPerRun', () => {
     for (let i = 1; i <= 5; i++) await limited.execute({ id: `d${i}`, name: 'search', arguments: { q: 'x' } }, { run: run2 });
     expect(openRuns()).toBe(4);
     expect(runCallCount(run2, open)).toBe(0);
+  });
+
+  it('counts a tool its resolver builds anew for each lookup (tools from a database): by name, not by object', async () => {
+    let runs = 0;
+    const build = () =>
+      defineTool({ name: 'lookup', description: 'x', input: v.object({}), policy: { maxCallsPerRun: 1 }, execute: () => ++runs });
+    const fresh = { kind: 'edgetool.resolver' as const, names: () => ['lookup'], resolve: async (name: string) => (name === 'lookup' ? build() : undefined) };
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [fresh] }) });
+    const run = createRunContext();
+    const outcomes = [];
+    for (const id of ['1', '2', '3']) outcomes.push(code((await executor.execute({ id, name: 'lookup', arguments: {} }, { run })).outcome));
+    expect(outcomes).toEqual(['success', 'rate-limited', 'rate-limited']);
+    expect(runs).toBe(1);
+    expect(runCallCount(run, build())).toBe(1);
   });
 
   it('rejects a limit that is not a positive integer when the tool is defined', () => {

@@ -84,7 +84,7 @@ export function rateLimit<TDeps = unknown>(options: RateLimitPolicy<TDeps>): Too
 
 /** How many calls of `tool` have passed its `maxCallsPerRun` limit in `run` so far (a `callLimit()` of your own counts apart). */
 export function runCallCount(run: RunContext<unknown>, tool: AnyTool): number {
-  return policyCallCounts.get(run)?.get(tool) ?? 0;
+  return policyCallCounts.get(run)?.get(tool.name) ?? 0;
 }
 
 /**
