@@ -73,6 +73,26 @@ describe('ToolChain', () => {
     expect(log).toEqual(['execute']);
   });
 
+  it('a second next() nobody awaits runs nothing and is no unhandled rejection (it ended a Node process)', async () => {
+    const log: string[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (event: { reason?: unknown }) => unhandled.push(event.reason);
+    globalThis.addEventListener?.('unhandledrejection', onUnhandled);
+    // A careless refresh: answers with the first outcome and fires the chain once more, without awaiting it.
+    const refresh: InterceptorFn = async (_ctx, next) => {
+      const outcome = await next();
+      void next();
+      return outcome;
+    };
+    const executor = createExecutor({ registry: [echo(log)], interceptors: [refresh] });
+    const result = await executor.execute({ id: 'c1', name: 'echo', arguments: { text: 'x' } });
+    expect(result.content).toBe('{"text":"x"}');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    globalThis.removeEventListener?.('unhandledrejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    expect(log).toEqual(['execute']);
+  });
+
   it('a next() called after its interceptor returned runs nothing: the call has ended (it ran the tool then)', async () => {
     const log: string[] = [];
     const late: (() => Promise<unknown>)[] = [];

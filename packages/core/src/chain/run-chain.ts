@@ -216,7 +216,10 @@ function notAnOutcome(ctx: CallContext, interceptor: ToolInterceptor, result: un
 }
 
 function misuse(ctx: CallContext, message: string): Promise<never> {
-  return Promise.reject(misuseError(ctx, message));
+  const refused = Promise.reject(misuseError(ctx, message));
+  // Rejected for whoever awaits it, but a stray next() nobody awaits (`void next()`) must not end a Node process.
+  refused.catch(() => {});
+  return refused;
 }
 
 function misuseError(ctx: CallContext, message: string): ToolError {

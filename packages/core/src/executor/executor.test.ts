@@ -130,6 +130,50 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(ToolError.isInstance(toolSignal?.reason)).toBe(true);
   });
 
+  it('a timed-out tool that reads ctx.signal after an await sees it aborted (it saw a live one, and went on to write)', async () => {
+    let wake: () => void = () => {};
+    const later: { aborted: boolean; attempt: number }[] = [];
+    const write = defineTool({
+      name: 'write',
+      description: '',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+      execute: async (_input, ctx) => {
+        await new Promise<void>((resolve) => (wake = resolve));
+        later.push({ aborted: ctx.signal.aborted, attempt: ctx.attempt });
+        return 'written';
+      },
+    });
+    const result = await createExecutor({ registry: [write] }).execute({ id: 'w', name: 'write', arguments: {} });
+    expect(code(result.outcome)).toBe('timeout');
+    wake();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(later).toEqual([{ aborted: true, attempt: 1 }]);
+
+    // With retries, the abandoned first attempt keeps its own signal and attempt number while the second one runs.
+    const wakes: (() => void)[] = [];
+    const seen: { aborted: boolean; attempt: number }[] = [];
+    const read = defineTool({
+      name: 'read',
+      description: '',
+      input: v.object({}),
+      policy: { retries: 1, timeoutMs: 20 },
+      execute: async (_input, ctx) => {
+        if (ctx.attempt === 2) {
+          wakes[0]?.();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          return 'second';
+        }
+        await new Promise<void>((resolve) => wakes.push(resolve));
+        seen.push({ aborted: ctx.signal.aborted, attempt: ctx.attempt });
+        return 'first';
+      },
+    });
+    const retried = await createExecutor({ registry: [read] }).execute({ id: 'r', name: 'read', arguments: {} });
+    expect(retried.content).toBe('second');
+    expect(seen).toEqual([{ aborted: true, attempt: 1 }]);
+  });
+
   it('a caller abort → aborted, mid-call and before the call', async () => {
     const slow = defineTool({
       name: 'slow',
@@ -171,6 +215,49 @@ describe('executor: bad model output becomes a typed error', () => {
     const batch = ex.executeAll([{ id: '1', name: 'hung', arguments: {} }, { id: '2', name: 'remote', arguments: {} }], { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
     expect((await batch).map((r) => code(r.outcome))).toEqual(['aborted', 'aborted']);
+  });
+
+  it('an abort that lands between an async check (schema, policy.available) and the chain ends the call: the tool never starts aborted', async () => {
+    // The abort comes after n microtasks, for every n from "before the check settles" to "while the tool runs": some n
+    // landed after the check had settled and before the chain started, and the tool ran and the call was a success.
+    const ticks = async (n: number) => {
+      for (let i = 0; i < n; i++) await undefined;
+    };
+    const asyncSchema = { '~standard': { version: 1 as const, vendor: 'async', validate: (value: unknown) => Promise.resolve({ value }) } };
+    for (const policy of [{}, { available: async () => true }]) {
+      for (let n = 0; n < 24; n++) {
+        const controller = new AbortController();
+        const started: boolean[] = [];
+        const tool = defineTool({
+          name: 'write',
+          description: '',
+          input: 'available' in policy ? v.object({}) : asyncSchema,
+          jsonSchema: { type: 'object' },
+          policy,
+          execute: async (_input, ctx) => {
+            started.push(ctx.signal.aborted);
+            await ticks(60);
+            return 'written';
+          },
+        });
+        const pending = createExecutor({ registry: [tool] }).execute({ id: 'w', name: 'write', arguments: {} }, { signal: controller.signal });
+        void ticks(n).then(() => controller.abort());
+        const result = await pending;
+        expect(code(result.outcome), `abort after ${n} microtasks`).toBe('aborted');
+        expect(started, `abort after ${n} microtasks`).not.toContain(true);
+      }
+    }
+  });
+
+  it('a call whose signal aborts inside the chain (an interceptor or the tool stops the run) is aborted, not a success', async () => {
+    const controller = new AbortController();
+    const stop = defineInterceptor('stop', (_ctx, next) => {
+      controller.abort();
+      return next();
+    });
+    const tool = defineTool({ name: 'slow', description: '', input: v.object({}), execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 5)) });
+    const result = await createExecutor({ registry: [tool], interceptors: [stop] }).execute({ id: 's', name: 'slow', arguments: {} }, { signal: controller.signal });
+    expect(code(result.outcome)).toBe('aborted');
   });
 
   it('never rejects: all of the above at once leave no unhandled rejection', async () => {

@@ -1,18 +1,20 @@
 import { defineInterceptor, failure, toInterceptor } from '../chain/interceptor.ts';
 import { type Clock, defaultClock, runLayers } from '../chain/run-chain.ts';
-import type { ExecutionSide, InterceptorLike, ToolCall, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan, ToolUsage } from '../chain/types.ts';
+import type { ExecutionSide, InterceptorLike, ToolCall, ToolContext, ToolInterceptor, ToolOutcome, ToolProgress, ToolProgressEvent, ToolSpan, ToolUsage } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
+import { AttemptContext } from '../context/attempt-context.ts';
 import { CallContext } from '../context/tool-context.ts';
 import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
-import { callLimit, rateLimit } from '../interceptors/limits.ts';
+import { countCalls, policyCallCounts } from '../interceptors/call-count.ts';
+import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
-import type { TicketSigner } from '../tickets/index.ts';
+import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
@@ -169,7 +171,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const spansOn = options.spans ?? onTrace !== undefined;
   const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
-  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean }>();
+  const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
 
   /**
    * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, check,
@@ -183,7 +185,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const { runsOn, needsApproval, maxCallsPerRun, check, rateLimit: limit, retries, timeoutMs } = tool.policy;
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
       // Before the approval, so a call over the limit never asks a human (a waiting call gives its unit back).
-      if (maxCallsPerRun !== undefined) policy.push(callLimit(maxCallsPerRun));
+      if (maxCallsPerRun !== undefined) policy.push(countCalls(maxCallsPerRun, policyCallCounts));
       // The tool's own check: a call that cannot succeed is refused before a human is asked.
       if (check !== undefined) policy.push(precheck);
       if (needsApproval !== false) policy.push(gates.approval);
@@ -191,7 +193,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       if (limit !== undefined) policy.push(rateLimit(limit));
       if (retries > 0) policy.push(retry({ retries }));
       if (timeoutMs !== undefined) policy.push(timeout(timeoutMs));
-      chain = { head, policy, all: [...head, ...policy], spans: spansOn || head.some(traces) };
+      const all = [...head, ...policy];
+      chain = { head, policy, all, spans: spansOn || head.some(traces), apart: all.some(abandons) };
       chains.set(tool, chain);
     }
     return chain;
@@ -368,20 +371,25 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, tool, proposed, started, error, run);
     }
 
+    // An abort that came while the tool loaded, its availability or its input was checked: nothing starts.
+    if (signal?.aborted) return early(call, tool, validation.value, started, abortError(signal, meta), run);
+
     const chain = chainFor(tool);
     let interceptors = chain.all;
     let spans = chain.spans;
+    let apart = chain.apart;
     if (opts?.interceptors?.length) {
       const own = opts.interceptors.map(toInterceptor);
       interceptors = [...chain.head, ...own, ...chain.policy];
       spans ||= own.some(traces);
+      apart ||= own.some(abandons);
     }
     if (opts?.failedCheck !== undefined) interceptors = endingAtCheck(interceptors, gates.approval, opts.failedCheck);
     const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
     const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress: progress?.report });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
-    const running = runLayers(ctx, interceptors, runTool, spans ? clock : null);
+    const running = runLayers(ctx, interceptors, apart ? runToolApart : runTool, spans ? clock : null);
     let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
     // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
     progress?.end();
@@ -474,7 +482,13 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (!parsed.ok) return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, parsed.error, run);
     const ctx = new CallContext({ tool, call, args: parsed.value, input: parsed.value, run, side });
     if (tickets) {
-      const verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
+      let verdict: TicketVerifyResult;
+      try {
+        verdict = await tickets.safeVerify(result.ticket, ticketSubject(ctx, 'client-result'));
+      } catch (error) {
+        // A nonce store that fails: a typed failure, as in an approval's verification, not a rejection.
+        return early(call, tool, parsed.value, started, toToolError(error, meta), run);
+      }
       if (!verdict.ok) return early(call, tool, parsed.value, started, verdict.error, run);
     }
     const outcome: ToolOutcome = result.isError
@@ -519,6 +533,7 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
 const NO_SPANS: ToolSpan[] = Object.freeze([]) as unknown as ToolSpan[];
 
 const traces = (interceptor: ToolInterceptor): boolean => interceptor.traces === true;
+const abandons = (interceptor: ToolInterceptor): boolean => interceptor.abandons;
 
 /**
  * The arguments a human edited when approving (`ApprovalDecision.input`), read like a model's (no prototype keys) and
@@ -612,7 +627,15 @@ function describeCall(call: unknown): { toolName: string; callId: string } {
   return { toolName: text(c.name), callId: text(c.id) };
 }
 
-function runTool(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
+/**
+ * The tool of a chain with a layer that may give up on it (a time limit): run with the signal, input and attempt it
+ * starts with, which stay its own when that layer ends the call and the layers outside get theirs back.
+ */
+function runToolApart(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
+  return runTool(new AttemptContext(ctx));
+}
+
+function runTool(ctx: ToolContext): Promise<ToolOutcome> | ToolOutcome {
   const { tool } = ctx;
   if (typeof tool.execute !== 'function') {
     return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
@@ -658,6 +681,8 @@ function orAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
 
 /** Resolves with the chain's outcome, or with `aborted` as soon as the caller aborts. */
 function raceAbort(running: Promise<ToolOutcome>, signal: AbortSignal, meta: { toolName: string; callId: string }): Promise<ToolOutcome> {
+  // Aborted inside the chain's synchronous start (an interceptor that stops the run): no abort event is left to come.
+  if (signal.aborted) return Promise.resolve(failure(abortError(signal, meta)));
   return new Promise((resolve) => {
     const onAbort = () => resolve(failure(abortError(signal, meta)));
     signal.addEventListener('abort', onAbort, { once: true });

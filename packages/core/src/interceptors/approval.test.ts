@@ -92,6 +92,31 @@ describe('approval and tickets', () => {
     expect(s.writes()).toBe(0);
   });
 
+  it('a denial stands when the rule would no longer ask (it reads state that changed since): nothing runs', async () => {
+    let asks = true;
+    let sent = 0;
+    const send = defineTool({
+      name: 'send',
+      description: '',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: () => asks },
+      execute: () => ++sent,
+    });
+    const tickets = createTicketSigner({ keys });
+    const run = createRunContext({ conversationId: 'conv-1' });
+    for (const ex of [createExecutor({ registry: [send], tickets }), createExecutor({ registry: [send] })]) {
+      asks = true;
+      const pending = await ex.execute({ id: 's1', name: 'send', arguments: {} }, { run });
+      const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+      // The human said no; by the time the answer comes back, the rule says a call needs no one (a setting, the time).
+      asks = false;
+      const denied = await ex.execute({ id: 's1', name: 'send', arguments: {} }, { run, approval: { approved: false, ticket, reason: 'not now' } });
+      expect(code(denied.outcome)).toBe('approval-denied');
+      expect(denied.content).toMatch(/Reason: not now/);
+      expect(sent).toBe(0);
+    }
+  });
+
   it('read tools need no approval; an approval rule can depend on the input', async () => {
     const s = setup();
     expect((await s.executor.execute({ id: 'r', name: 'query_order', arguments: { order_id: 'A' } }, { run: s.run })).outcome.type).toBe('success');
@@ -243,6 +268,24 @@ describe('placement', () => {
     expect(code((await server.acceptClientResult({ call: c, output: 'again', ticket, run })).outcome)).toBe('ticket-invalid');
     const serverOnly = await server.acceptClientResult({ call: { id: 'x', name: 'query_order', arguments: { order_id: 'A' } }, output: { forged: true }, ticket, run });
     expect(code(serverOnly.outcome)).toBe('wrong-placement');
+  });
+
+  it('a nonce store that fails makes a client result a typed failure, as it does an approval (acceptClientResult rejected)', async () => {
+    const down = { claim: () => Promise.reject(new Error('D1 is unavailable')) };
+    const tickets = createTicketSigner({ keys, nonceStore: down });
+    const server = createExecutor({ registry: [pickDate, updateDeliveryDate], tickets });
+    const run = createRunContext({ conversationId: 'conv-9' });
+    const c = { id: 'c-1', name: 'pick_date', arguments: { question: 'When?' } };
+    const pending = await server.execute(c, { run });
+    const ticket = pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    const result = await server.acceptClientResult({ call: c, output: '2026-12-24', ticket, run });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'execution-failed', unexpected: true } });
+    expect(result.content).toBe('Error (execution-failed): D1 is unavailable');
+    // The same failure of an approval's ticket, for comparison.
+    const asked = await server.execute(call, { run });
+    const approvalTicket = asked.outcome.type === 'approval-required' ? asked.outcome.ticket : undefined;
+    const approved = await server.execute(call, { run, approval: { approved: true, ticket: approvalTicket } });
+    expect(approved.content).toBe(result.content);
   });
 
   it('on the client the same tool runs, and a server-only tool is refused', async () => {

@@ -64,8 +64,9 @@ export function approval(options: ApprovalOptions = {}): ToolInterceptor {
   const { tickets, when } = options;
   return defineInterceptor('approval', async (ctx, next) => {
     const decision = ctx.get(approvalDecisionKey);
-    // Edited arguments are the human's approval: its ticket is checked even when the rule would not ask for them.
-    if (!approvesWithEdits(decision)) {
+    // Edited arguments are the human's approval: its ticket is checked even when the rule would not ask for them. A
+    // denial stands too: the rule may read state that changed since the human was asked, and must not overrule them.
+    if (!approvesWithEdits(decision) && (decision === undefined || decision.approved)) {
       const rule = when ?? ctx.tool.policy.needsApproval;
       const required = typeof rule === 'function' ? await withinToolTime(ctx, 'approval rule', () => rule(ctx.input, ctx)) : rule;
       if (!required) return next();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext, forkRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { createRegistry } from '../registry/registry.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -141,6 +142,39 @@ describe('policy.maxCallsPerRun', () => {
     expect(code((await executor.execute({ id: '1', name: 'flaky', arguments: {} }, { run })).outcome)).toBe('success');
     expect(attempts).toBe(3);
     expect(code((await executor.execute({ id: '2', name: 'flaky', arguments: {} }, { run })).outcome)).toBe('rate-limited');
+  });
+
+  it('a callLimit() of your own counts apart from maxCallsPerRun and from other callLimit()s (each call was counted by all of them)', async () => {
+    const { tool, runs } = searchTool({ maxCallsPerRun: 2 });
+    const executor = createExecutor({ registry: [tool], interceptors: [callLimit(5), callLimit(4)] });
+    const run = createRunContext();
+    const outcomes = [];
+    for (let i = 1; i <= 3; i++) outcomes.push(code((await executor.execute({ id: `c${i}`, name: 'search', arguments: { q: 'x' } }, { run })).outcome));
+    expect(outcomes).toEqual(['success', 'success', 'rate-limited']);
+    expect(runs()).toBe(2);
+    // What the chat loop reads before it asks a human: the policy's count alone.
+    expect(runCallCount(run, tool)).toBe(2);
+    // The global limit counts on its own: with maxCallsPerRun out of the way, it lets exactly its 4 calls through.
+    const { tool: open, runs: openRuns } = searchTool({});
+    const limited = createExecutor({ registry: [open], interceptors: [callLimit(4)] });
+    const run2 = createRunContext();
+    for (let i = 1; i <= 5; i++) await limited.execute({ id: `d${i}`, name: 'search', arguments: { q: 'x' } }, { run: run2 });
+    expect(openRuns()).toBe(4);
+    expect(runCallCount(run2, open)).toBe(0);
+  });
+
+  it('counts a tool its resolver builds anew for each lookup (tools from a database): by name, not by object', async () => {
+    let runs = 0;
+    const build = () =>
+      defineTool({ name: 'lookup', description: 'x', input: v.object({}), policy: { maxCallsPerRun: 1 }, execute: () => ++runs });
+    const fresh = { kind: 'edgetool.resolver' as const, names: () => ['lookup'], resolve: async (name: string) => (name === 'lookup' ? build() : undefined) };
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [fresh] }) });
+    const run = createRunContext();
+    const outcomes = [];
+    for (const id of ['1', '2', '3']) outcomes.push(code((await executor.execute({ id, name: 'lookup', arguments: {} }, { run })).outcome));
+    expect(outcomes).toEqual(['success', 'rate-limited', 'rate-limited']);
+    expect(runs).toBe(1);
+    expect(runCallCount(run, build())).toBe(1);
   });
 
   it('rejects a limit that is not a positive integer when the tool is defined', () => {

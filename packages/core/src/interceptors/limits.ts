@@ -3,6 +3,7 @@ import type { ToolContext, ToolInterceptor } from '../chain/types.ts';
 import type { RunContext } from '../context/run-context.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { AnyTool } from '../tool/types.ts';
+import { countCalls, policyCallCounts } from './call-count.ts';
 
 /**
  * Decides whether one more call may run now. The Cloudflare Workers Rate Limiting binding
@@ -81,45 +82,22 @@ export function rateLimit<TDeps = unknown>(options: RateLimitPolicy<TDeps>): Too
   });
 }
 
-/** Calls per tool in each run, kept off the run itself so that forked runs (sub-agents) count on their own. */
-const counts = new WeakMap<RunContext<unknown>, Map<AnyTool, number>>();
-
-/** How many calls of `tool` have passed a `maxCallsPerRun` limit in `run` so far. */
+/** How many calls of `tool` have passed its `maxCallsPerRun` limit in `run` so far (a `callLimit()` of your own counts apart). */
 export function runCallCount(run: RunContext<unknown>, tool: AnyTool): number {
-  return counts.get(run)?.get(tool) ?? 0;
+  return policyCallCounts.get(run)?.get(tool.name) ?? 0;
 }
 
 /**
  * Lets at most `max` calls of a tool run in one run (one request, one chat turn) and refuses the rest with
  * `rate-limited`, telling the model to answer with what it has. It stops a model that loops on one tool. The
- * executor adds it for `policy.maxCallsPerRun`, before the approval, so a call the limit refuses never asks a
- * human. A call that ends waiting (for an approval, or for the client to run it) gives its unit back.
+ * executor adds one for `policy.maxCallsPerRun`, before the approval, so a call the limit refuses never asks a
+ * human. A call that ends waiting (for an approval, or for the client to run it) gives its unit back. Each limit counts
+ * on its own: as a global interceptor it limits every tool to `max` calls, apart from the tool's own `maxCallsPerRun`.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function callLimit(max: number): ToolInterceptor {
   checkMaxCalls(max, 'callLimit(max): max');
-  return defineInterceptor('call-limit', (ctx, next) => {
-    let perTool = counts.get(ctx.run);
-    if (perTool === undefined) {
-      perTool = new Map();
-      counts.set(ctx.run, perTool);
-    }
-    const { tool } = ctx;
-    const used = perTool.get(tool) ?? 0;
-    if (used >= max) {
-      const times = max === 1 ? 'once' : `${max} times`;
-      return Promise.resolve(
-        refused(ctx, `Tool "${tool.name}" may run at most ${times} per request, and it already has; this call was not run. Do not call it again now: answer with what you have.`),
-      );
-    }
-    // Taken before the call goes on, so parallel calls of one step cannot all pass.
-    const counted = perTool;
-    counted.set(tool, used + 1);
-    return next().then((outcome) => {
-      if (outcome.type === 'approval-required' || outcome.type === 'client-pending') counted.set(tool, (counted.get(tool) ?? 1) - 1);
-      return outcome;
-    });
-  });
+  return countCalls(max, new WeakMap());
 }
 
 /** Options for {@link memoryRateLimiter}. */

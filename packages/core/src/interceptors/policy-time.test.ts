@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -142,5 +142,35 @@ describe('ExecuteOptions.failedCheck: a failure the caller already met running t
     const run = createRunContext();
     expect(code((await executor.execute(call, { run, failedCheck: timedOut('check') })).outcome)).toBe('timeout');
     expect(code((await executor.execute({ ...call, id: 'c2' }, { run })).outcome)).toBe('rate-limited');
+  });
+});
+
+describe('timeoutMs after the caller aborts', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('leaves no timer behind: a tool that ignores its signal no longer holds the time limit’s timer (and a Node process) alive', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let seen: AbortSignal | undefined;
+    const hang = defineTool({
+      name: 'hang',
+      description: '',
+      input: v.object({}),
+      policy: { timeoutMs: 600_000 },
+      execute: (_input, ctx) => {
+        seen = ctx.signal;
+        return never();
+      },
+    });
+    const controller = new AbortController();
+    const running = createExecutor({ registry: [hang] }).execute({ id: 'h', name: 'hang', arguments: {} }, { signal: controller.signal });
+    await vi.advanceTimersByTimeAsync(5);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    expect(code((await running).outcome)).toBe('aborted');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(seen?.aborted).toBe(true);
   });
 });

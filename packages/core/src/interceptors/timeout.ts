@@ -6,7 +6,7 @@ import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /**
  * Fails the call with a `timeout` error after `ms` and aborts the signal the tool sees.
- * The call returns on time even if the tool ignores its signal and hangs.
+ * The call returns on time even if the tool ignores its signal and hangs, and at once when the caller aborts.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function timeout(ms: number): ToolInterceptor {
@@ -26,8 +26,11 @@ export function timeout(ms: number): ToolInterceptor {
         resolve(failure(error));
       }, ms);
     });
+    const outer = ctx.signal;
     try {
-      return await Promise.race([next({ signal: AbortSignal.any([ctx.signal, controller.signal]) }), expired]);
+      // The caller's abort ends the wait too, so the timer does not outlive the call (a tool that ignores its signal).
+      const running = Promise.race([next({ signal: AbortSignal.any([outer, controller.signal]) }), expired]);
+      return await raceSignal(running, outer, (signal) => failure(abortError(signal, { toolName: ctx.tool.name, callId: ctx.call.id })));
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }

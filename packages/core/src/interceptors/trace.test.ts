@@ -129,6 +129,22 @@ describe('trace and redaction', () => {
     expect(result.content).toBe('{"token":"[redacted]","expires":"2026-11-22T10:00:00.000Z","nested":{"at":{"token":"[redacted]","day":"Sunday"}}}');
   });
 
+  it('redact() on a result JSON cannot hold (a cycle): invalid-output, as without it, not a failed run', async () => {
+    const cyclic: Record<string, unknown> = { token: 'secret' };
+    cyclic.self = cyclic;
+    const list: unknown[] = [{ token: 'secret' }];
+    list.push({ back: list });
+    for (const output of [cyclic, list]) {
+      const tool = defineTool({ name: 'dump', description: '', input: v.object({}), policy: { effects: 'write', needsApproval: false }, execute: () => output });
+      const plain = await createExecutor({ registry: [tool] }).execute({ id: 'p', name: 'dump', arguments: {} });
+      const masked = await createExecutor({ registry: [tool], interceptors: [redact({ fields: ['token'] })] }).execute({ id: 'm', name: 'dump', arguments: {} });
+      expect(plain.outcome.type === 'error' && plain.outcome.error.code).toBe('invalid-output');
+      // It said execution-failed ("Maximum call stack size exceeded"): a model reads that the write did not happen.
+      expect(masked.outcome.type === 'error' && masked.outcome.error.code).toBe('invalid-output');
+      expect(masked.content).toMatch(/^Error \(invalid-output\): The result of "dump" could not be converted for the model: /);
+    }
+  });
+
   it('redactValue copies deeply, through arrays, without touching the original', () => {
     const original = { list: [{ password: 'a' }, { ok: 1 }], password: 'b' };
     expect(redactValue(original, new Set(['password']))).toEqual({ list: [{ password: '[redacted]' }, { ok: 1 }], password: '[redacted]' });
