@@ -588,7 +588,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // here (instructions that read a database that is down, a refused toolChoice) must not spend the continuation's
     // approvals, or the same continuation sent again would read "outcome unknown" for calls that never ran.
     const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
-    const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
+    // Kept under the call's approval ticket too: a regenerated call with the id of the call it replaced reads no record.
+    const recordKey = (toolCallId: string, ticket: string) => callResultKey({ tickets, conversationId: run.conversationId, toolCallId, ticket });
+    const recorded = (toolCallId: string, ticket: string) => callResults.get(recordKey(toolCallId, ticket));
     const verified = await verifyContinuation(messages, { tickets, registry, conversationId: run.conversationId, recorded });
     const results = new Map<string, ToolCallResult>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
@@ -620,7 +622,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       recall: (id) =>
         verified.replayed.has(id)
           ? Promise.resolve()
-              .then(() => recorded(id))
+              .then(() => recorded(id, verified.approvalTickets.get(id) ?? ''))
               .then(
                 (record) => {
                   if (record !== undefined && 'input' in record) {
@@ -641,7 +643,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onRememberError: recordFailed,
       remember: (r) =>
         callResults.put(
-          callResultKey(run.conversationId, r.call.id),
+          recordKey(r.call.id, verified.approvalTickets.get(r.call.id) ?? ''),
           {
             ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
             ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),

@@ -42,6 +42,11 @@ export interface VerifiedContinuation {
   /** Human decisions on approval requests, by tool call id (tickets already verified and consumed). */
   readonly decisions: ReadonlyMap<string, ApprovalDecision>;
   /**
+   * The approval ticket of each decision, by tool call id: an approved call's result is recorded under it (see
+   * `callResultKey`), and read back only with it.
+   */
+  readonly approvalTickets: ReadonlyMap<string, string>;
+  /**
    * Client results accepted in this request: those of the message being continued, and those of an earlier message
    * whose ticket this request claimed with them, or whose first claim kept the same answer. All are sealed in the response.
    */
@@ -117,12 +122,14 @@ export interface VerifyContinuationOptions {
   readonly conversationId: string;
   /**
    * The recorded result of an approved call of this conversation (the chat loop's `callResults`), `undefined` when none.
+   * `ticket`: the approval ticket the history shows for the call, which the record is kept under: a regenerated
+   * answer's call with the id of the call it replaced (a model that repeats ids) has another ticket, and no record.
    * A continuation sent again that denies a call whose ticket was used, and which has a record (it was approved and
    * ran), is refused: it is not the same continuation, and its denial would be sealed for a call that ran. Only needed
    * with a nonce store that keeps no decisions (no `claimDecision`): one that does refuses every copy that decides
    * otherwise than the first, whether its call ran, still runs, or was given up on.
    */
-  readonly recorded?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
+  readonly recorded?: ((toolCallId: string, ticket: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
 }
 
 /**
@@ -142,6 +149,7 @@ export async function verifyContinuation(
   const last = messages.length - 1;
   const continuing = messages[last]?.role === 'assistant';
   const decisions = new Map<string, ApprovalDecision>();
+  const approvalTickets = new Map<string, string>();
   const accepted: AcceptedResult[] = [];
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   const checks: Check[] = [];
@@ -260,7 +268,10 @@ export async function verifyContinuation(
           checks.push(check);
           continue;
         }
-        const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
+        const decide = () => {
+          decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
+          approvalTickets.set(callId, ticket.ticket);
+        };
         checks.push({
           decision: await decisionOf(approved, input, meta),
           ticket: ticket.ticket,
@@ -304,8 +315,8 @@ export async function verifyContinuation(
   for (const [index, check] of checks.entries()) {
     // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
     // a refusal the server never made into the history (and tell the model a write that happened did not).
-    if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined) continue;
-    if ((await recorded(check.part.toolCallId)) === undefined) continue;
+    if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined || check.ticket === undefined) continue;
+    if ((await recorded(check.part.toolCallId, check.ticket)) === undefined) continue;
     const name = toolNameOf(check.part);
     throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it.`, {
       toolName: name,
@@ -357,7 +368,7 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, accepted, inputs, replayed, unfinished, edited };
+  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited };
 }
 
 /**
@@ -375,7 +386,7 @@ async function unfinishedCall(
   recorded: VerifyContinuationOptions['recorded'],
 ): Promise<UnfinishedCall> {
   const { part } = check;
-  const result = recorded === undefined ? undefined : await recorded(part.toolCallId);
+  const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
   if (result !== undefined) {
     if (approved) return { read: 'result', result };
     const name = toolNameOf(part);
