@@ -82,8 +82,16 @@ async function answered(fx: ReturnType<typeof fixture>) {
   return respondToApproval(addToolOutput(first.messages, 'b2', cleared), 'a1', true);
 }
 
-/** The chunks of `messages`' response up to its first seal (or `last`), when the connection breaks (the turn is over then). */
-async function untilSeal(fx: ReturnType<typeof fixture>, messages: EdgetoolUIMessage[], last = (chunk: UIMessageChunk) => chunk.type === SEAL_PART): Promise<UIMessageChunk[]> {
+/**
+ * The chunks of `messages`' response that reach the browser: up to its first seal (or `last`). The server sends on,
+ * unseen, until `lost` (when given) has gone by; then the connection breaks and the turn ends.
+ */
+async function untilSeal(
+  fx: ReturnType<typeof fixture>,
+  messages: EdgetoolUIMessage[],
+  last = (chunk: UIMessageChunk) => chunk.type === SEAL_PART,
+  lost?: (chunk: UIMessageChunk) => boolean,
+): Promise<UIMessageChunk[]> {
   const turn = await fx.agent.stream({ messages, run: run() });
   const reader = turn.stream.getReader();
   const arrived: UIMessageChunk[] = [];
@@ -92,6 +100,11 @@ async function untilSeal(fx: ReturnType<typeof fixture>, messages: EdgetoolUIMes
     if (done) throw new Error('the response ended before the seal');
     arrived.push(value);
     if (last(value)) break;
+  }
+  if (lost !== undefined) {
+    for (let next = await reader.read(); !next.done && !lost(next.value); next = await reader.read()) {
+      // Sent, never received.
+    }
   }
   await reader.cancel('the connection broke');
   await turn.usage; // the turn is over on the server (an approved call stopped with it, or finished)
@@ -102,7 +115,8 @@ async function untilSeal(fx: ReturnType<typeof fixture>, messages: EdgetoolUIMes
 async function cutAfterSeal(slow: boolean) {
   const fx = fixture(slow);
   const continued = await answered(fx);
-  const arrived = await untilSeal(fx, continued);
+  // A fast write has recorded its result once its output goes out; a slow one waits until the turn stops it.
+  const arrived = await untilSeal(fx, continued, undefined, slow ? undefined : (chunk) => chunk.type === 'tool-output-available');
   expect(sealIds(arrived)).toEqual(['b2']);
   const kept = [...continued.slice(0, -1), await foldInto(continued.at(-1) as EdgetoolUIMessage, arrived)];
   expect(fx.writes).toHaveLength(slow ? 0 : 1);
