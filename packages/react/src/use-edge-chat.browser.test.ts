@@ -80,6 +80,31 @@ const texts = (r: UseEdgeChatResult) =>
     .flatMap((p) => (p.type === 'text' ? [p.text] : []))
     .join('');
 
+/** `response` as a dropped connection leaves it: its body breaks off (a network error) right after its first seal. */
+function cutAfterFirstSeal(response: Response): Response {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let text = '';
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) return controller.close();
+      text += decoder.decode(next.value, { stream: true });
+      const seal = text.indexOf('"data-edgetool-seal"');
+      const end = seal < 0 ? -1 : text.indexOf('\n\n', seal);
+      controller.enqueue(encoder.encode(text.slice(sent, end < 0 ? text.length : end + 2)));
+      sent = text.length;
+      if (end < 0) return;
+      await reader.cancel('the connection broke');
+      controller.error(new TypeError('network error'));
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
 describe('useEdgeChat against a hand-written SSE stream', () => {
   it('streams text, names the model, shows the server call with its trace, and sends { id, messages, mode }', async () => {
     const bodies: Record<string, unknown>[] = [];
@@ -1202,6 +1227,40 @@ describe('useEdgeChat against the real chat loop', () => {
     const results = server.model.doStreamCalls[2]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
     const recorded = JSON.stringify({ order_id: 'A-4', new_date: '2026-12-27', ok: true });
     expect(results).toEqual([expect.objectContaining({ toolCallId: 'c1', output: { type: 'text', value: recorded } })]);
+  });
+
+  it('a continuation whose answer broke off after its browser result’s seal: the hook keeps both, and Retry is taken (no 403), nothing runs twice', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const steps = [callsStep([['a1', 'update_delivery_date', { order_id: 'A-4', new_date: '2026-12-27' }], ['b2', 'cart_clear', {}]]), textStep('Done.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    let calls = 0;
+    // The continuation reaches the server; its answer breaks off (a dropped connection) right after the first seal.
+    const cut: typeof globalThis.fetch = async (url, init) => {
+      const response = await server.fetch(url, init);
+      return ++calls === 2 ? cutAfterFirstSeal(response) : response;
+    };
+    const hook = mount({ id: 'conv-cut-after-seal', fetch: cut, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'empty my cart and move A-4' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['a1', 'b2']), LOADED);
+    hook.current.approve('b2');
+    hook.current.approve('a1');
+    await vi.waitFor(() => expect(hook.current.chatError).toBeDefined(), LOADED);
+    expect(cartCleared).toBe(before + 1);
+    // What the hook keeps: the browser result with its seal, the approval still open (so the page offers Retry).
+    expect(hook.current.toolCalls.get('b2')).toMatchObject({ status: 'done', sealed: true });
+    expect(hook.current.toolCalls.get('a1')?.partState).toBe('approval-responded');
+    // Retry sends that history again: it used to be refused (403, the copy's leader a1 kept a decision naming b2).
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Done.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(server.requests).toHaveLength(3);
+    expect(hook.current.toolCalls.get('a1')?.partState).toMatch(/^output-/);
+    expect(writes.length).toBeLessThanOrEqual(1);
+    expect(cartCleared).toBe(before + 1);
+    // The model read the browser result once.
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results?.filter((r) => r.type === 'tool-result' && r.toolCallId === 'b2')).toHaveLength(1);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { TicketSigner } from '@edgetool/core';
+
 /**
  * What an approved call produced, as the model reads it: its output, or its error text. `input`: the arguments it ran
  * with, when a human edited them before approving (the same continuation sent again is sealed with those, whatever
@@ -51,7 +53,22 @@ export function createMemoryCallResultStore(options: MemoryCallResultStoreOption
   };
 }
 
-/** The store key of one call of one conversation. */
-export function callResultKey(conversationId: string, toolCallId: string): string {
-  return JSON.stringify([conversationId, toolCallId]);
+/** Options for {@link callResultKey}: one approved call of one conversation, and the ticket its approval came with. */
+export interface CallResultKeyOptions {
+  /** The signer that issued the ticket (its `peek` reads the nonce). */
+  readonly tickets: Pick<TicketSigner, 'peek'>;
+  readonly conversationId: string;
+  readonly toolCallId: string;
+  /** The call's approval ticket. */
+  readonly ticket: string;
+}
+
+/**
+ * The store key of one approved call: its conversation, its id and its approval ticket's nonce (the ticket itself when
+ * `peek` reads none). The ticket keeps a regenerated answer's call that got the id of the call it replaced (a model
+ * that sends `call_0` every time) from reading that call's result: only a request with the very same ticket does.
+ */
+export function callResultKey(options: CallResultKeyOptions): string {
+  const { tickets, conversationId, toolCallId, ticket } = options;
+  return JSON.stringify([conversationId, toolCallId, tickets.peek(ticket)?.nonce ?? ticket]);
 }

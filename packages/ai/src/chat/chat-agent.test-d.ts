@@ -105,7 +105,7 @@ describe('chat agent types: toolErrorMessage', () => {
 describe('verifyContinuation types', () => {
   it('takes the result store lookup the chat loop passes (optional)', () => {
     expectTypeOf<VerifyContinuationOptions['recorded']>().toEqualTypeOf<
-      ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined
+      ((toolCallId: string, ticket: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined
     >();
   });
 });

@@ -592,7 +592,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const { all, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, run);
     // The request's own budget is checked before any ticket is claimed, as its settings are.
     const budget = turnBudget(tokenBudget, request.tokenBudget);
-    const recorded = (toolCallId: string) => callResults.get(callResultKey(run.conversationId, toolCallId));
+    // Kept under the call's approval ticket too: a regenerated call with the id of the call it replaced reads no record.
+    const recordKey = (toolCallId: string, ticket: string) => callResultKey({ tickets, conversationId: run.conversationId, toolCallId, ticket });
+    const recorded = (toolCallId: string, ticket: string) => callResults.get(recordKey(toolCallId, ticket));
     const results = new Map<string, ToolCallResult>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
@@ -604,6 +606,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // are made before (the history's conversion needs them), and read these only when a call runs.
     const decisions = new Map<string, ApprovalDecision>();
     let replayed: ReadonlySet<string> = new Set();
+    // The approval ticket of each continued call (its recorded result is kept under it), once verified.
+    let approvalTickets: ReadonlyMap<string, string> = new Map();
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const errorText = turnErrors();
     let usage = emptyUsage();
@@ -627,7 +631,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       recall: (id) =>
         replayed.has(id)
           ? Promise.resolve()
-              .then(() => recorded(id))
+              .then(() => recorded(id, approvalTickets.get(id) ?? ''))
               .then(
                 (record) => {
                   if (record !== undefined && 'input' in record) {
@@ -648,7 +652,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onRememberError: recordFailed,
       remember: (r) =>
         callResults.put(
-          callResultKey(run.conversationId, r.call.id),
+          recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''),
           {
             ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
             ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
@@ -690,6 +694,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
     for (const [id, decision] of verified.decisions) decisions.set(id, decision);
     replayed = verified.replayed;
+    approvalTickets = verified.approvalTickets;
     const progress = createProgressRelay(verified);
     const toolsByName = new Map(all.map((t) => [t.name, t] as const));
 

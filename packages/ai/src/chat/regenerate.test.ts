@@ -1,6 +1,8 @@
 // A regenerated answer (the client removes the last assistant message and sends the rest again) on the offline model,
 // whose replies depend on the prompt alone: the new answer's calls must not reuse the ids (and with them the recorded
-// results, the callResults keys) of the answer it replaced, which the history no longer shows.
+// results, the callResults keys) of the answer it replaced, which the history no longer shows. With `deterministicIds`
+// it does reuse them, as a model that sends `call_0` every time does: the replaced call's record, kept under its
+// approval ticket, must still never be read for the new call.
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
@@ -16,7 +18,7 @@ const run = () => createRunContext({ conversationId: 'conv-regenerate' });
 const moved = { order_id: 'A-1001', new_date: '2026-12-24', updated: true };
 const ask = '/update_delivery_date {"order_id":"A-1001","new_date":"2026-12-24"}';
 
-function fixture() {
+function fixture(options: { deterministicIds?: boolean } = {}) {
   const writes: unknown[] = [];
   const prompts: LanguageModelV4CallOptions['prompt'][] = [];
   const move = defineTool({
@@ -30,7 +32,7 @@ function fixture() {
     },
   });
   const model = wrapLanguageModel({
-    model: createOfflineModel(),
+    model: createOfflineModel(options),
     middleware: {
       transformParams: async ({ params }) => {
         prompts.push(params.prompt);
@@ -80,5 +82,52 @@ describe('a regenerated answer on the offline model', () => {
     expect(writes).toHaveLength(1);
     // With the replaced answer's id, the model read that this call ran, with the earlier write's result.
     expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
+  });
+});
+
+describe('a regenerated answer whose call gets the id of the call it replaced (a model that repeats ids)', () => {
+  /** An approved write that ran, then the answer regenerated: the new answer's call has the replaced call's id. */
+  async function regenerated() {
+    const f = fixture({ deterministicIds: true });
+    const first = await f.agent.generate({ messages: ask, run: run() });
+    await f.agent.generate({ messages: respondToApproval(first.messages, pendingId(first), true), run: run() });
+    expect(f.writes).toHaveLength(1);
+    const again = await f.agent.generate({ messages: [first.messages[0] as EdgetoolUIMessage], run: run() });
+    expect(pendingId(again)).toBe(pendingId(first));
+    return { ...f, again, id: pendingId(again) };
+  }
+
+  it('its approval whose continuation never arrived reads as unknown, not as the replaced call’s result', async () => {
+    const { agent, writes, prompts, again, id } = await regenerated();
+    await agent.generate({ messages: userSays(respondToApproval(again.messages, id, true), 'Did it work?'), run: run() });
+    expect(writes).toHaveLength(1);
+    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
+  });
+
+  it('its denial whose continuation never arrived is taken as a denial (the replaced call’s run refused it with a 403)', async () => {
+    const { agent, writes, prompts, again, id } = await regenerated();
+    const next = await agent.generate({ messages: userSays(respondToApproval(again.messages, id, false), 'Fine, leave it.'), run: run() });
+    expect(next.finishReason).toBe('stop');
+    expect(writes).toHaveLength(1);
+    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: 'Tool call execution denied.' });
+  });
+
+  it('its denial sent again (the answer was lost) is the same continuation, not one that denies a call that ran', async () => {
+    const { agent, writes, again, id } = await regenerated();
+    const denied = respondToApproval(again.messages, id, false);
+    const sent = await agent.generate({ messages: denied, run: run() });
+    const resent = await agent.generate({ messages: denied, run: run() });
+    expect(resent.message.parts).toEqual(sent.message.parts.map((part) => expect.objectContaining({ type: part.type })));
+    expect(writes).toHaveLength(1);
+  });
+
+  it('its approval runs the write again, and the same continuation sent again reads that run’s result', async () => {
+    const { agent, writes, prompts, again, id } = await regenerated();
+    const approved = respondToApproval(again.messages, id, true);
+    const ran = await agent.generate({ messages: approved, run: run() });
+    expect(ran.toolResults.map((r) => r.outcome)).toEqual([{ type: 'success', output: { ...moved, write: 2 } }]);
+    await agent.generate({ messages: approved, run: run() });
+    expect(writes).toHaveLength(2);
+    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'text', value: JSON.stringify({ ...moved, write: 2 }) });
   });
 });

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelFromEnv } from '../provider.ts';
 import { mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
-import { createChatAgent } from './chat-agent.ts';
+import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, toolParts } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { ContinuationError } from './verify-continuation.ts';
@@ -121,6 +121,39 @@ describe.each([
     const duplicated = [...third.messages.slice(0, -1), { ...last, parts: [...last.parts, ...copied] } as EdgetoolUIMessage];
     await expect(agent.generate({ messages: userSays(duplicated, 'Sure?'), run: run() })).rejects.toMatchObject({ problem: 'duplicate-call' });
     expect(fake.requests).toHaveLength(requests);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('a regenerated answer’s call_0, the id of the call it replaced, reads neither that call’s result nor its approval', async () => {
+    const { agent, writes, run } = setup();
+    // The write is approved and runs as call_0; then the user regenerates the answer (the history is the question alone).
+    fake.enqueue(call('update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }));
+    const first = await agent.generate({ messages: 'Move A-1 to 2026-12-24.', run: run() });
+    expect(first.pending[0]?.toolCallId).toBe('call_0');
+    fake.enqueue({ text: 'Moved.' });
+    await agent.generate({ messages: respondToApproval(first.messages, 'call_0', true), run: run() });
+    expect(writes).toHaveLength(1);
+    const regenerate = async () => {
+      fake.enqueue(call('update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }));
+      const again = await agent.generate({ messages: first.messages.slice(0, 1), run: run() });
+      // Nothing in the history holds call_0 any more, so the new call keeps it.
+      expect(again.pending[0]?.toolCallId).toBe('call_0');
+      return again.messages;
+    };
+    const toolMessage = () => fake.requests.at(-1)?.messages.find((m) => m.role === 'tool' && m.toolCallId === 'call_0');
+
+    // Approved, its continuation lost, and the user goes on: the model reads an unknown outcome, not the earlier write.
+    const approvedLost = respondToApproval(await regenerate(), 'call_0', true);
+    fake.enqueue({ text: 'I cannot tell.' });
+    await agent.generate({ messages: userSays(approvedLost, 'Did it work?'), run: run() });
+    expect(toolMessage()?.content).toContain(UNFINISHED_CALL_TEXT);
+    // Regenerated once more, denied, its continuation lost, and the user goes on: a denial, not a 403 for denying "a call
+    // that ran" (the earlier write's record).
+    const deniedLost = respondToApproval(await regenerate(), 'call_0', false);
+    fake.enqueue({ text: 'Left as it was.' });
+    const denied = await agent.generate({ messages: userSays(deniedLost, 'Leave it.'), run: run() });
+    expect(denied.text).toBe('Left as it was.');
+    expect(toolMessage()?.content).toContain('denied');
     expect(writes).toHaveLength(1);
   });
 

@@ -42,6 +42,11 @@ export interface VerifiedContinuation {
   /** Human decisions on approval requests, by tool call id (tickets already verified and consumed). */
   readonly decisions: ReadonlyMap<string, ApprovalDecision>;
   /**
+   * The approval ticket of each decision, by tool call id: an approved call's result is recorded under it (see
+   * `callResultKey`), and read back only with it.
+   */
+  readonly approvalTickets: ReadonlyMap<string, string>;
+  /**
    * Client results accepted in this request: those of the message being continued, and those of an earlier message
    * whose ticket this request claimed with them, or whose first claim kept the same answer. All are sealed in the response.
    */
@@ -117,12 +122,14 @@ export interface VerifyContinuationOptions {
   readonly conversationId: string;
   /**
    * The recorded result of an approved call of this conversation (the chat loop's `callResults`), `undefined` when none.
+   * `ticket`: the approval ticket the history shows for the call, which the record is kept under: a regenerated
+   * answer's call with the id of the call it replaced (a model that repeats ids) has another ticket, and no record.
    * A continuation sent again that denies a call whose ticket was used, and which has a record (it was approved and
    * ran), is refused: it is not the same continuation, and its denial would be sealed for a call that ran. Only needed
    * with a nonce store that keeps no decisions (no `claimDecision`): one that does refuses every copy that decides
    * otherwise than the first, whether its call ran, still runs, or was given up on.
    */
-  readonly recorded?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
+  readonly recorded?: ((toolCallId: string, ticket: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined;
   /**
    * Called once every check has passed and the answers of earlier turns are read, before any ticket of the message being
    * continued is claimed: what can still fail on the request's own content (the chat loop converts the history for the
@@ -148,6 +155,7 @@ export async function verifyContinuation(
   const last = messages.length - 1;
   const continuing = messages[last]?.role === 'assistant';
   const decisions = new Map<string, ApprovalDecision>();
+  const approvalTickets = new Map<string, string>();
   const accepted: AcceptedResult[] = [];
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   const checks: Check[] = [];
@@ -157,6 +165,8 @@ export async function verifyContinuation(
   const edited = new Map<string, unknown>();
   // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
   const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
+  // The sealed answers of the message being continued that belong to the copy it carries (see `sealedAnswers`).
+  let sealedInCopy: Check[] = [];
 
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
@@ -166,6 +176,9 @@ export async function verifyContinuation(
     const edits = dataByCallId<EditPartData>(message, EDIT_PART);
     // The answers of an earlier turn this message holds: they were one copy of a continuation, decided together.
     const answered: Check[] = [];
+    // Answers this message holds with their seal, by the step they are in: their copy's response sealed them.
+    const sealedHere: { readonly step: number | undefined; readonly check: Check }[] = [];
+    const steps = stepsOf(message);
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const callId = part.toolCallId;
@@ -189,6 +202,7 @@ export async function verifyContinuation(
             const decision = await answerOf(result, meta);
             answered.push({ ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false });
           }
+          if (seals.has(callId) && ticket !== undefined) sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
           continue;
         }
         if (ticket?.purpose !== 'client-result') {
@@ -239,6 +253,8 @@ export async function verifyContinuation(
         if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
         const result = { deniedReason: part.approval?.reason ?? null };
         checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+        const ticket = ticketParts.get(callId);
+        if (ticket?.purpose === 'approval') sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
       } else if (part.state === 'approval-responded') {
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
@@ -266,7 +282,10 @@ export async function verifyContinuation(
           checks.push(check);
           continue;
         }
-        const decide = () => decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
+        const decide = () => {
+          decisions.set(callId, { approved, reason: part.approval?.reason, ...input });
+          approvalTickets.set(callId, ticket.ticket);
+        };
         checks.push({
           decision: await decisionOf(approved, input, meta),
           ticket: ticket.ticket,
@@ -284,11 +303,22 @@ export async function verifyContinuation(
         });
       }
     }
+    // The answers still open (claimed by this request, or read from what their claim kept) lead with those of their step
+    // that their copy's response sealed before it broke off: the copy was claimed with all of them.
+    const open = isLast ? checks.filter((check) => check.consume) : answered.filter((check) => checks.includes(check));
+    const copySteps = new Set(open.map((check) => steps.get(check.part)));
+    const sealedAnswers = sealedHere.filter((answer) => copySteps.has(answer.step)).map((answer) => answer.check);
+    if (isLast) sealedInCopy = sealedAnswers;
+    else answered.push(...sealedAnswers);
     // Kept with the first of them as their copy's leader kept it, when that copy claimed several tickets (see leadCopy).
     await leadCopy(answered);
   }
 
-  const leader = await leadCopy(checks.filter((check) => check.consume));
+  const copy = checks.filter((check) => check.consume);
+  const lead = await leadCopy([...copy, ...sealedInCopy]);
+  // A leader sealed in the message was claimed, with the rest of its copy, by the request whose response sealed it:
+  // nothing to claim there. The others were claimed with their own decisions, and are compared on those.
+  const leader = lead !== undefined && copy.includes(lead) ? lead : undefined;
   if (leader !== undefined) leader.leader = true;
   // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
   const refused = await Promise.all(checks.map((check) => problemWith(tickets, check, false)));
@@ -310,8 +340,8 @@ export async function verifyContinuation(
   for (const [index, check] of checks.entries()) {
     // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
     // a refusal the server never made into the history (and tell the model a write that happened did not).
-    if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined) continue;
-    if ((await recorded(check.part.toolCallId)) === undefined) continue;
+    if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined || check.ticket === undefined) continue;
+    if ((await recorded(check.part.toolCallId, check.ticket)) === undefined) continue;
     const name = toolNameOf(check.part);
     throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it.`, {
       toolName: name,
@@ -365,7 +395,7 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, accepted, inputs, replayed, unfinished, edited };
+  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited };
 }
 
 /**
@@ -383,7 +413,7 @@ async function unfinishedCall(
   recorded: VerifyContinuationOptions['recorded'],
 ): Promise<UnfinishedCall> {
   const { part } = check;
-  const result = recorded === undefined ? undefined : await recorded(part.toolCallId);
+  const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
   if (result !== undefined) {
     if (approved) return { read: 'result', result };
     const name = toolNameOf(part);
@@ -416,6 +446,36 @@ async function earlierClientResult(tickets: TicketSigner, check: Check): Promise
 /** What a `client-result` ticket binds: the call the server handed to the client, with the model's arguments. */
 function clientSubject(toolName: string, callId: string, args: unknown, conversationId: string): TicketSubject {
   return { purpose: 'client-result', toolName, callId, args, conversationId };
+}
+
+/** The step of each part of a message: how many `step-start` parts come before it. */
+function stepsOf(message: { readonly parts: readonly unknown[] }): Map<unknown, number> {
+  const steps = new Map<unknown, number>();
+  let step = 0;
+  for (const part of message.parts) {
+    if ((part as { type?: unknown }).type === 'step-start') step++;
+    else steps.set(part, step);
+  }
+  return steps;
+}
+
+/**
+ * A ticketed call of a message that holds its seal, as its copy claimed it: a browser result's answer, or an approval's
+ * decision (its edit part stays in the message). A response seals a copy's browser results first, then its calls'
+ * results as they finish: one cut on the way leaves some of the copy sealed and the rest open, and the copy's leader
+ * kept a decision that names them all. Never claimed again: only counted with the open ones (see `leadCopy`).
+ */
+async function sealedAnswer(part: AnyToolPart, ticket: TicketPartData, edits: ReadonlyMap<string, EditPartData>, conversationId: string): Promise<Check> {
+  const toolName = toolNameOf(part);
+  const meta = { toolName, callId: part.toolCallId };
+  const approved = part.approval?.approved === true;
+  const edit = approved ? edits.get(part.toolCallId) : undefined;
+  const decision =
+    ticket.purpose === 'approval'
+      ? await decisionOf(approved, edit !== undefined && 'input' in edit ? { input: edit.input } : {}, meta)
+      : await answerOf(part.state === 'output-error' ? { errorText: String(part.errorText ?? '') } : { output: part.output }, meta);
+  const subject: TicketSubject = { purpose: ticket.purpose, toolName, callId: part.toolCallId, args: part.input, conversationId };
+  return { ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false };
 }
 
 /**
