@@ -22,14 +22,15 @@ export default defineConfig({
   ],
   test: {
     name: 'workerd',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['./test/apply-migrations.ts'],
     // A local OTLP collector on 127.0.0.1 for the tracing tests (workerd reaches it over real fetch).
     globalSetup: ['./test/collector.global-setup.ts'],
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
     // The sandbox has 2 cores. Each of the two workers has its own storage, tests reset it before each
-    // test, no module keeps mutable state (test/chat-client.ts's list of answered streams is emptied after each test)
-    // and no test ends with a turn still writing (test/apply-migrations.ts), so files can share a worker: ~10 s instead of ~26 s.
+    // test (test/reset-storage.ts: D1 too, also when its object had stopped between two files, and checked), no module
+    // keeps mutable state (test/chat-client.ts's list of answered streams is emptied after each test) and no test ends
+    // with a turn still writing (test/apply-migrations.ts), so files can share a worker: ~10 s instead of ~26 s.
     maxWorkers: 2,
     isolate: false,
   },
