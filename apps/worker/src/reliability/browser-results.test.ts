@@ -6,54 +6,13 @@
 // The conversation is driven through the Worker's own fetch handler. To read what the model was given, the "did it
 // work?" request also goes through an agent built as the Worker builds it (the demo's tools and browser declarations,
 // tickets and call results in D1, the offline model), with the model's prompts recorded.
-import { ContinuationError, createChatAgent, createOfflineModel, type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
-import { createRegistry, createRunContext } from '@edgetool/core';
-import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
-import { env } from 'cloudflare:workers';
+import { SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import { type Part, post, readTurn, rows, toolPart, user } from '../../test/chat-client.ts';
-import { createTickets } from '../agent.ts';
-import { createD1CallResultStore } from '../call-result-store.ts';
-import { demoDeps, demoTools } from '../tools/index.ts';
-
-type Model = ReturnType<typeof createOfflineModel>;
-/** What a model call is given: the prompt the Worker built from the history. */
-type Prompt = Parameters<Model['doStream']>[0]['prompt'];
+import { type Prompt, recordingAgent } from '../../test/recording-agent.ts';
 
 /** What the browser's cart_clear returned (the demo's cart store answers `{ removed }`). */
 const CLEARED = { removed: 3 };
-
-/** The Worker's agent over its D1, with the offline model's prompts recorded. */
-function recordingAgent() {
-  const offline = createOfflineModel();
-  const prompts: Prompt[] = [];
-  const model: Model = {
-    ...offline,
-    doStream: (call) => {
-      prompts.push(call.prompt);
-      return offline.doStream(call);
-    },
-  };
-  const agent = createChatAgent({
-    model,
-    tools: createRegistry({ tools: [...demoTools, ...browserToolDeclarations] }),
-    tickets: createTickets(env),
-    callResults: createD1CallResultStore(env.DB),
-  });
-  return {
-    prompts,
-    /** POST /api/chat as src/api/chat.ts answers it (a refused history: 403 with its problem). */
-    async chat(id: string, messages: EdgetoolUIMessage[]): Promise<Response> {
-      try {
-        const turn = await agent.stream({ messages, run: createRunContext({ conversationId: id, deps: demoDeps(env) }) });
-        return turn.toResponse();
-      } catch (error) {
-        if (error instanceof ContinuationError) return Response.json({ error: { code: error.code, problem: error.problem } }, { status: 403 });
-        throw error;
-      }
-    },
-  };
-}
 
 /** The tool results a prompt gives the model for `toolCallId`. */
 function resultsFor(prompt: Prompt | undefined, toolCallId: string): unknown[] {

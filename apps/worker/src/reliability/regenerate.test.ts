@@ -7,15 +7,12 @@
 // - On a model that repeats its call ids (the offline model with `deterministicIds`, as llama.cpp's `call_0`), the
 //   regenerated call has the deleted call's id: it must not read that call's recorded result (D1's call_results), and
 //   its denial must not be refused as one of a call that ran.
-import { ContinuationError, createChatAgent, createOfflineModel, dataByCallId, type EdgetoolUIMessage, TICKET_PART, type TicketPartData, UNFINISHED_CALL_TEXT } from '@edgetool/ai';
-import { createRegistry, createRunContext, memoryRateLimiter, peekTicket } from '@edgetool/core';
-import { browserToolDeclarations } from '@edgetool/web/tool-declarations';
+import { dataByCallId, type EdgetoolUIMessage, TICKET_PART, type TicketPartData, UNFINISHED_CALL_TEXT } from '@edgetool/ai';
+import { memoryRateLimiter, peekTicket } from '@edgetool/core';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { type Part, post, readTurn, respond, rows, toolPart, toolParts, user } from '../../test/chat-client.ts';
-import { createTickets } from '../agent.ts';
-import { createD1CallResultStore } from '../call-result-store.ts';
-import { demoTools } from '../tools/index.ts';
+import { type Prompt, recordingAgent } from '../../test/recording-agent.ts';
 
 const MOVE = '/update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}';
 const MAIL = '/send_email {"order_id":"A-1003","subject":"New date","body":"Your chair arrives on 24 December."}';
@@ -168,40 +165,10 @@ describe('a regenerated answer, through the Worker', () => {
   });
 });
 
-type Model = ReturnType<typeof createOfflineModel>;
-type Prompt = Parameters<Model['doStream']>[0]['prompt'];
-
-/** The Worker's agent over its D1 (tickets, nonces, call results) on a model that repeats its call ids, prompts recorded. */
+/** The Worker's agent over its D1 on a model that repeats its call ids, prompts recorded, with a rate limiter of its own. */
 function repeatingAgent() {
-  const offline = createOfflineModel({ deterministicIds: true });
-  const prompts: Prompt[] = [];
-  const model: Model = {
-    ...offline,
-    doStream: (call) => {
-      prompts.push(call.prompt);
-      return offline.doStream(call);
-    },
-  };
-  const agent = createChatAgent({
-    model,
-    tools: createRegistry({ tools: [...demoTools, ...browserToolDeclarations] }),
-    tickets: createTickets(env),
-    callResults: createD1CallResultStore(env.DB),
-  });
   const emailLimiter = memoryRateLimiter({ limit: 10, periodMs: 60_000 });
-  return {
-    prompts,
-    /** POST /api/chat as src/api/chat.ts answers it (a refused history: 403 with its problem). */
-    async chat(id: string, messages: EdgetoolUIMessage[]): Promise<Response> {
-      try {
-        const turn = await agent.stream({ messages, run: createRunContext({ conversationId: id, deps: { db: env.DB, emailLimiter } }) });
-        return turn.toResponse();
-      } catch (error) {
-        if (error instanceof ContinuationError) return Response.json({ error: { code: error.code, problem: error.problem } }, { status: 403 });
-        throw error;
-      }
-    },
-  };
+  return recordingAgent({ deterministicIds: true, deps: () => ({ db: env.DB, emailLimiter }) });
 }
 
 /** What a prompt gives the model as the result of `toolCallId`. */
