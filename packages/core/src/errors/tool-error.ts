@@ -12,9 +12,9 @@ export type ToolErrorCode =
   | 'invalid-output'
   /** The tool threw. */
   | 'execution-failed'
-  /** The tool did not finish within its `timeoutMs`. */
+  /** The tool did not finish within its `timeoutMs`, or the caller's signal timed out (`AbortSignal.timeout()`). */
   | 'timeout'
-  /** The caller aborted the call. */
+  /** The caller aborted the call (for another reason than a timeout). */
   | 'aborted'
   /** The call needs a human approval before it runs. Reserved: the executor reports this as an `approval-required` outcome, never as an error. */
   | 'approval-required'

@@ -224,6 +224,22 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(code(already.outcome)).toBe('aborted');
   });
 
+  it("a caller's AbortSignal.timeout() ends the call as a timeout (the caller's limit), not as aborted; a plain abort stays aborted", async () => {
+    const hung = defineTool({ name: 'hung', description: '', input: v.object({}), policy: { timeoutMs: 60_000 }, execute: () => new Promise<never>(() => {}) });
+    const ex = createExecutor({ registry: [hung] });
+    const running = await ex.execute({ id: 'r', name: 'hung', arguments: {} }, { signal: AbortSignal.timeout(5) });
+    const expired = await ex.execute({ id: 'e', name: 'hung', arguments: {} }, { signal: AbortSignal.abort(new DOMException('late', 'TimeoutError')) });
+    const run = createRunContext({ signal: AbortSignal.timeout(5) });
+    const viaRun = await ex.execute({ id: 'v', name: 'hung', arguments: {} }, { run });
+    for (const result of [running, expired, viaRun]) {
+      expect(code(result.outcome)).toBe('timeout');
+      expect(result.content).toBe(`Error (timeout): The call of "hung" did not finish within the caller's time limit.`);
+      expect(result.outcome.type === 'error' && result.outcome.error.retryable).toBe(true);
+    }
+    const plain = await ex.execute({ id: 'p', name: 'hung', arguments: {} }, { signal: AbortSignal.abort(new DOMException('stop', 'AbortError')) });
+    expect(code(plain.outcome)).toBe('aborted');
+  });
+
   it('a caller abort ends a call still loading its lazy tool, asking a slow policy.available or a slow schema (it waited forever)', async () => {
     const never = new Promise<never>(() => {});
     const gated = defineTool({ name: 'gated', description: '', input: v.object({}), policy: { available: () => never }, execute: () => 'ran' });

@@ -1,10 +1,18 @@
 // Not in the barrel: how the executor and the MCP client stop waiting for a promise when the caller aborts.
 import { ToolError } from '../errors/tool-error.ts';
 
-/** The error of a call its caller aborted: the abort's own reason when it is a `ToolError` (a timeout), else `aborted`. */
+/**
+ * The error of a call its caller aborted: the abort's own reason when it is a `ToolError` (a timeout), `timeout` when it
+ * is a `TimeoutError` (the caller's `AbortSignal.timeout()`, so retry rules and the model read a time limit), else `aborted`.
+ */
 export function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
-  if (ToolError.isInstance(signal.reason)) return signal.reason;
-  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
+  const { reason } = signal;
+  if (ToolError.isInstance(reason)) return reason;
+  if (typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError') {
+    const message = `The call of "${meta.toolName}" did not finish within the caller's time limit.`;
+    return new ToolError('timeout', message, { ...meta, cause: reason, retryable: true });
+  }
+  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: reason });
 }
 
 /**
