@@ -361,7 +361,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       validation = validated;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
-      const reason = cause instanceof Error ? cause.message : String(cause);
+      const reason = toToolError(cause).message;
       const error = new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
       return early(call, tool, proposed, started, error, run);
     }
@@ -659,7 +659,7 @@ async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: str
   } catch (cause) {
     // A schema that throws (a raw JSON Schema whose `$ref` resolves nowhere, as an MCP server may list one) fails the
     // call as the input's does: execute() must not reject.
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = toToolError(cause).message;
     return failure(new ToolError('invalid-output', `The result of "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true }));
   }
   if (result.ok) return { type: 'success', output: result.value };
