@@ -269,7 +269,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   ): ToolCallResult {
     const outcome = failure(error);
     // A call without a run (`undefined`) has a fresh one, made when first needed; `null`: the call had none.
-    if (run === undefined) run = createRunContext();
+    if (onTrace !== undefined) traceUnrun(call, input, outcome, run === undefined ? createRunContext() : run, masking);
+    return finish(call, tool, input, started, NO_SPANS, outcome);
+  }
+
+  /** The trace record of a call whose chain did not run here (refused before it, or a client's result): no spans, 0 attempts. */
+  function traceUnrun(call: ToolCall, input: unknown, outcome: ToolOutcome, run: RunContext | null, masking: AnyTool | undefined): void {
     try {
       onTrace?.({
         traceId: run?.get(traceIdKey) ?? call.id,
@@ -278,15 +283,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         conversationId: run?.conversationId ?? '',
         // The chain did not run, so its redact() did not mask the input: the interceptors that would have run do it here.
         input: maskInput(masking === undefined ? outer : chainFor(masking).head, input),
-        outcome: 'error',
-        errorCode: error.code,
+        outcome: outcome.type,
+        errorCode: outcome.type === 'error' ? outcome.error.code : undefined,
         attempts: 0,
         spans: [],
       });
     } catch {
       // A broken exporter must not fail the call.
     }
-    return finish(call, tool, input, started, NO_SPANS, outcome);
   }
 
   async function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
@@ -500,6 +504,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
     }
+    // Traced as a refused result is: the client ran the call, so there are no spans or attempts here.
+    if (onTrace !== undefined) traceUnrun(call, parsed.value, outcome, run, tool);
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
 
