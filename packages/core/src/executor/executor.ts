@@ -321,12 +321,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     // A lazy tool that loads slowly, or a slow check, does not hold the call once the caller aborts.
     let tool: AnyTool | undefined;
     try {
-      const found = registry.resolve(call.name);
+      // With the call's signal: a lazy load given up on is not kept for the next call.
+      const found = registry.resolve(call.name, signal);
       const loaded = found instanceof Promise ? await orAbort(found, signal) : found;
       if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), run);
       tool = loaded;
     } catch (error) {
-      return early(call, undefined, args, started, toToolError(error, meta), run);
+      // A resolver that stopped waiting at the call's abort: the call's own abort error, whichever listener ran first.
+      return early(call, undefined, args, started, signal?.aborted ? abortError(signal, meta) : toToolError(error, meta), run);
     }
     if (tool === undefined || tool.policy.available !== undefined) {
       // The checks of `policy.available` read the run: the call keeps the one they read.
@@ -438,16 +440,17 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
     // Groups come from the tools, so lazy tools are resolved first (a failed or unknown one has no group: its call
     // reports the failure itself).
+    const signal = mergeSignals(opts.signal, run.signal);
     const resolving = calls.map((call) => {
       try {
-        return typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
+        return typeof call?.name === 'string' ? registry.resolve(call.name, signal) : undefined;
       } catch {
         return undefined;
       }
     });
     // A lazy tool that loads slowly does not hold the batch once the caller aborts: each call then reports the abort.
     const loaded = resolving.some((tool) => tool instanceof Promise)
-      ? await orAbort(Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))), mergeSignals(opts.signal, run.signal))
+      ? await orAbort(Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))), signal)
       : resolving;
     const tools = loaded === ABORTED ? [] : loaded;
     const serial = createSerializer();

@@ -8,11 +8,29 @@ import { ToolError } from '../errors/tool-error.ts';
 export function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
   const { reason } = signal;
   if (ToolError.isInstance(reason)) return reason;
-  if (typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError') {
+  if (isTimeoutReason(reason)) {
     const message = `The call of "${meta.toolName}" did not finish within the caller's time limit.`;
     return new ToolError('timeout', message, { ...meta, cause: reason, retryable: true });
   }
   return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: reason });
+}
+
+/** True for the reason of a signal that timed out (`AbortSignal.timeout()`'s `TimeoutError`, from any realm). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+}
+
+/**
+ * The error of a tool load its caller stopped waiting for (`registry.tools({ signal })`, `resolve(name, signal)`): the
+ * abort's own `ToolError`, `timeout` for a `TimeoutError`, else `aborted`.
+ */
+export function loadAbortError(signal: AbortSignal, name: string): ToolError {
+  const { reason } = signal;
+  if (ToolError.isInstance(reason)) return reason;
+  if (isTimeoutReason(reason)) {
+    return new ToolError('timeout', `The tool "${name}" did not load within the caller's time limit.`, { toolName: name, cause: reason, retryable: true });
+  }
+  return new ToolError('aborted', `Loading the tool "${name}" was aborted by the caller.`, { toolName: name, cause: reason });
 }
 
 /**
