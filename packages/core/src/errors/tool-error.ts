@@ -12,9 +12,9 @@ export type ToolErrorCode =
   | 'invalid-output'
   /** The tool threw. */
   | 'execution-failed'
-  /** The tool did not finish within its `timeoutMs`. */
+  /** The tool did not finish within its `timeoutMs`, or the caller's signal timed out (`AbortSignal.timeout()`). */
   | 'timeout'
-  /** The caller aborted the call. */
+  /** The caller aborted the call (for another reason than a timeout). */
   | 'aborted'
   /** The call needs a human approval before it runs. Reserved: the executor reports this as an `approval-required` outcome, never as an error. */
   | 'approval-required'
@@ -108,17 +108,41 @@ export interface ToolErrorJSON {
   readonly retryable: boolean;
 }
 
-/** Wraps anything thrown into a `ToolError` marked `unexpected` (its message was not written for the model), keeping an existing one as is. */
+/**
+ * Wraps anything thrown into a `ToolError` marked `unexpected` (its message was not written for the model), keeping an
+ * existing one as is. The message is an `Error`'s, a string, or a thrown object's string `message` (cut at 1,000 characters).
+ */
 export function toToolError(
   error: unknown,
   fallback: { code?: ToolErrorCode; toolName?: string | undefined; callId?: string | undefined } = {},
 ): ToolError {
   if (ToolError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : objectMessage(error);
   return new ToolError(fallback.code ?? 'execution-failed', message, {
     toolName: fallback.toolName,
     callId: fallback.callId,
     cause: error,
     unexpected: true,
   });
+}
+
+/** The longest `message` of a thrown non-`Error` object that a `ToolError` quotes (a wrapper may put a whole response body there). */
+const MAX_OBJECT_MESSAGE = 1000;
+
+/**
+ * The string `message` of a thrown object that is no `Error` (`throw { message: 'card declined', code: 402 }`, as fetch
+ * wrappers and SDKs do, or an `Error` of another realm), cut to {@link MAX_OBJECT_MESSAGE}; else `Unknown error`.
+ */
+function objectMessage(error: unknown): string {
+  let message: unknown;
+  try {
+    message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  } catch {
+    // A getter or proxy that throws: the wrapping must not.
+  }
+  if (typeof message !== 'string' || message === '') return 'Unknown error';
+  if (message.length <= MAX_OBJECT_MESSAGE) return message;
+  // Never half of a surrogate pair at the cut.
+  const end = /[\uD800-\uDBFF]/.test(message.charAt(MAX_OBJECT_MESSAGE - 1)) ? MAX_OBJECT_MESSAGE - 1 : MAX_OBJECT_MESSAGE;
+  return `${message.slice(0, end)}…`;
 }

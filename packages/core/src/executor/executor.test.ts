@@ -51,6 +51,38 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(results[1]?.content).toContain('schema bug');
   });
 
+  it('a schema whose validate returns a thenable that is no Promise (a polyfill, another realm) is awaited, never a pass with no input', async () => {
+    const thenable = (result: unknown) => Object.defineProperty({}, 'then', { value: (resolve: (value: unknown) => void) => resolve(result) });
+    const schema = (validate: (value: unknown) => unknown) => ({ '~standard': { version: 1 as const, vendor: 'foreign', validate } }) as never;
+    const seen: unknown[] = [];
+    const tool = (name: string, validate: (value: unknown) => unknown, output?: (value: unknown) => unknown) =>
+      defineTool({
+        name,
+        description: '',
+        input: schema(validate),
+        ...(output === undefined ? {} : { output: schema(output) }),
+        jsonSchema: { type: 'object' },
+        execute: (input: unknown) => {
+          seen.push(input);
+          return { ok: true };
+        },
+      });
+    const e = createExecutor({
+      registry: [
+        tool('refuses', () => thenable({ issues: [{ message: 'not allowed', path: ['amount'] }] })),
+        tool('passes', (value) => thenable({ value })),
+        tool('neither', () => thenable({ nothing: true })),
+        tool('bare', () => ({})),
+        tool('bad_output', (value) => ({ value }), () => thenable({ issues: [{ message: 'bad' }] })),
+      ],
+    });
+    const results = await e.executeAll(['refuses', 'passes', 'neither', 'bare', 'bad_output'].map((name) => ({ id: name, name, arguments: { amount: 5 } })));
+    expect(results.map((r) => code(r.outcome))).toEqual(['invalid-input', 'success', 'invalid-input', 'invalid-input', 'invalid-output']);
+    expect(results[0]?.content).toContain('- amount: not allowed');
+    expect(results[2]?.content).toMatch(/^Error \(invalid-input\): The arguments for "neither" could not be validated: /);
+    expect(seen).toEqual([{ amount: 5 }, { amount: 5 }]);
+  });
+
   it('empty argument text means no arguments', async () => {
     const result = await executor.execute({ id: 'c1', name: 'list_delayed_orders', arguments: '' });
     expect(result.outcome).toEqual({ type: 'success', output: { days_threshold: 1, status: 'any', orders: [] } });
@@ -190,6 +222,22 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(result.content).toMatch(/aborted by the caller/);
     const already = await ex.execute({ id: 'b', name: 'slow', arguments: {} }, { signal: AbortSignal.abort() });
     expect(code(already.outcome)).toBe('aborted');
+  });
+
+  it("a caller's AbortSignal.timeout() ends the call as a timeout (the caller's limit), not as aborted; a plain abort stays aborted", async () => {
+    const hung = defineTool({ name: 'hung', description: '', input: v.object({}), policy: { timeoutMs: 60_000 }, execute: () => new Promise<never>(() => {}) });
+    const ex = createExecutor({ registry: [hung] });
+    const running = await ex.execute({ id: 'r', name: 'hung', arguments: {} }, { signal: AbortSignal.timeout(5) });
+    const expired = await ex.execute({ id: 'e', name: 'hung', arguments: {} }, { signal: AbortSignal.abort(new DOMException('late', 'TimeoutError')) });
+    const run = createRunContext({ signal: AbortSignal.timeout(5) });
+    const viaRun = await ex.execute({ id: 'v', name: 'hung', arguments: {} }, { run });
+    for (const result of [running, expired, viaRun]) {
+      expect(code(result.outcome)).toBe('timeout');
+      expect(result.content).toBe(`Error (timeout): The call of "hung" did not finish within the caller's time limit.`);
+      expect(result.outcome.type === 'error' && result.outcome.error.retryable).toBe(true);
+    }
+    const plain = await ex.execute({ id: 'p', name: 'hung', arguments: {} }, { signal: AbortSignal.abort(new DOMException('stop', 'AbortError')) });
+    expect(code(plain.outcome)).toBe('aborted');
   });
 
   it('a caller abort ends a call still loading its lazy tool, asking a slow policy.available or a slow schema (it waited forever)', async () => {

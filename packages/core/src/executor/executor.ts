@@ -269,7 +269,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   ): ToolCallResult {
     const outcome = failure(error);
     // A call without a run (`undefined`) has a fresh one, made when first needed; `null`: the call had none.
-    if (run === undefined) run = createRunContext();
+    if (onTrace !== undefined) traceUnrun(call, input, outcome, run === undefined ? createRunContext() : run, masking);
+    return finish(call, tool, input, started, NO_SPANS, outcome);
+  }
+
+  /** The trace record of a call whose chain did not run here (refused before it, or a client's result): no spans, 0 attempts. */
+  function traceUnrun(call: ToolCall, input: unknown, outcome: ToolOutcome, run: RunContext | null, masking: AnyTool | undefined): void {
     try {
       onTrace?.({
         traceId: run?.get(traceIdKey) ?? call.id,
@@ -278,15 +283,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         conversationId: run?.conversationId ?? '',
         // The chain did not run, so its redact() did not mask the input: the interceptors that would have run do it here.
         input: maskInput(masking === undefined ? outer : chainFor(masking).head, input),
-        outcome: 'error',
-        errorCode: error.code,
+        outcome: outcome.type,
+        errorCode: outcome.type === 'error' ? outcome.error.code : undefined,
         attempts: 0,
         spans: [],
       });
     } catch {
       // A broken exporter must not fail the call.
     }
-    return finish(call, tool, input, started, NO_SPANS, outcome);
   }
 
   async function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
@@ -317,12 +321,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     // A lazy tool that loads slowly, or a slow check, does not hold the call once the caller aborts.
     let tool: AnyTool | undefined;
     try {
-      const found = registry.resolve(call.name);
+      // With the call's signal: a lazy load given up on is not kept for the next call.
+      const found = registry.resolve(call.name, signal);
       const loaded = found instanceof Promise ? await orAbort(found, signal) : found;
       if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), run);
       tool = loaded;
     } catch (error) {
-      return early(call, undefined, args, started, toToolError(error, meta), run);
+      // A resolver that stopped waiting at the call's abort: the call's own abort error, whichever listener ran first.
+      return early(call, undefined, args, started, signal?.aborted ? abortError(signal, meta) : toToolError(error, meta), run);
     }
     if (tool === undefined || tool.policy.available !== undefined) {
       // The checks of `policy.available` read the run: the call keeps the one they read.
@@ -361,7 +367,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       validation = validated;
     } catch (cause) {
       // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
-      const reason = cause instanceof Error ? cause.message : String(cause);
+      const reason = toToolError(cause).message;
       const error = new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
       return early(call, tool, proposed, started, error, run);
     }
@@ -434,16 +440,17 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const run = (opts.run ?? createRunContext()) as RunContext<TDeps>;
     // Groups come from the tools, so lazy tools are resolved first (a failed or unknown one has no group: its call
     // reports the failure itself).
+    const signal = mergeSignals(opts.signal, run.signal);
     const resolving = calls.map((call) => {
       try {
-        return typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
+        return typeof call?.name === 'string' ? registry.resolve(call.name, signal) : undefined;
       } catch {
         return undefined;
       }
     });
     // A lazy tool that loads slowly does not hold the batch once the caller aborts: each call then reports the abort.
     const loaded = resolving.some((tool) => tool instanceof Promise)
-      ? await orAbort(Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))), mergeSignals(opts.signal, run.signal))
+      ? await orAbort(Promise.all(resolving.map((tool) => Promise.resolve(tool).catch(() => undefined))), signal)
       : resolving;
     const tools = loaded === ABORTED ? [] : loaded;
     const serial = createSerializer();
@@ -500,6 +507,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     } catch (error) {
       return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
     }
+    // Traced as a refused result is: the client ran the call, so there are no spans or attempts here.
+    if (onTrace !== undefined) traceUnrun(call, parsed.value, outcome, run, tool);
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
 
@@ -659,7 +668,7 @@ async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: str
   } catch (cause) {
     // A schema that throws (a raw JSON Schema whose `$ref` resolves nowhere, as an MCP server may list one) fails the
     // call as the input's does: execute() must not reject.
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = toToolError(cause).message;
     return failure(new ToolError('invalid-output', `The result of "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true }));
   }
   if (result.ok) return { type: 'success', output: result.value };

@@ -1,10 +1,36 @@
 // Not in the barrel: how the executor and the MCP client stop waiting for a promise when the caller aborts.
 import { ToolError } from '../errors/tool-error.ts';
 
-/** The error of a call its caller aborted: the abort's own reason when it is a `ToolError` (a timeout), else `aborted`. */
+/**
+ * The error of a call its caller aborted: the abort's own reason when it is a `ToolError` (a timeout), `timeout` when it
+ * is a `TimeoutError` (the caller's `AbortSignal.timeout()`, so retry rules and the model read a time limit), else `aborted`.
+ */
 export function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
-  if (ToolError.isInstance(signal.reason)) return signal.reason;
-  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: signal.reason });
+  const { reason } = signal;
+  if (ToolError.isInstance(reason)) return reason;
+  if (isTimeoutReason(reason)) {
+    const message = `The call of "${meta.toolName}" did not finish within the caller's time limit.`;
+    return new ToolError('timeout', message, { ...meta, cause: reason, retryable: true });
+  }
+  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: reason });
+}
+
+/** True for the reason of a signal that timed out (`AbortSignal.timeout()`'s `TimeoutError`, from any realm). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+}
+
+/**
+ * The error of a tool load its caller stopped waiting for (`registry.tools({ signal })`, `resolve(name, signal)`): the
+ * abort's own `ToolError`, `timeout` for a `TimeoutError`, else `aborted`.
+ */
+export function loadAbortError(signal: AbortSignal, name: string): ToolError {
+  const { reason } = signal;
+  if (ToolError.isInstance(reason)) return reason;
+  if (isTimeoutReason(reason)) {
+    return new ToolError('timeout', `The tool "${name}" did not load within the caller's time limit.`, { toolName: name, cause: reason, retryable: true });
+  }
+  return new ToolError('aborted', `Loading the tool "${name}" was aborted by the caller.`, { toolName: name, cause: reason });
 }
 
 /**

@@ -27,6 +27,7 @@ const fails = defineTool({
     if (how === 'type-error') return (undefined as unknown as { x: string }).x;
     if (how === 'fetch') return Promise.reject(new TypeError('fetch failed: getaddrinfo ENOTFOUND billing.internal'));
     if (how === 'string') throw 'secret-token-123 rejected';
+    if (how === 'object') throw { message: 'card declined', code: 402 };
     if (how === 'tool-error') throw new ToolError('execution-failed', 'The order service is down; try again in a minute.', { cause: new Error('pg: too many clients') });
     if (how === 'tool-error-code') throw new ToolError('rate-limited', 'Only 3 lookups a minute.');
     return 'ok';
@@ -84,9 +85,9 @@ describe('toolErrorMessage: what the model reads of a failure', () => {
     }
   });
 
-  it("'hide-unexpected' hides what a tool throws that is no ToolError: an Error, a TypeError, a rejected fetch, a string", async () => {
+  it("'hide-unexpected' hides what a tool throws that is no ToolError: an Error, a TypeError, a rejected fetch, a string, an object with a message", async () => {
     const executor = createExecutor({ registry: registry(), toolErrorMessage: 'hide-unexpected' });
-    for (const how of ['error', 'type-error', 'fetch', 'string']) {
+    for (const how of ['error', 'type-error', 'fetch', 'string', 'object']) {
       const result = await executor.execute({ id: `call-${how}`, name: 'fails', arguments: { how } });
       expect(result.isError).toBe(true);
       expect(result.content, how).toBe(HIDDEN(`call-${how}`));
@@ -99,6 +100,22 @@ describe('toolErrorMessage: what the model reads of a failure', () => {
     const plain = errorOf((await executor.execute({ id: 'c1', name: 'fails', arguments: { how: 'error' } })).outcome);
     expect(plain.message).toBe('connect ECONNREFUSED 10.0.3.7:5432 user=billing');
     expect((plain.cause as Error).message).toBe('connect ECONNREFUSED 10.0.3.7:5432 user=billing');
+  });
+
+  it('a thrown object with a string message (a fetch wrapper, an SDK) reads that message, bounded, instead of "Unknown error"', async () => {
+    const executor = createExecutor({ registry: registry() });
+    const declined = await executor.execute({ id: 'c1', name: 'fails', arguments: { how: 'object' } });
+    expect(declined.content).toBe('Error (execution-failed): card declined');
+    expect(errorOf(declined.outcome).cause).toEqual({ message: 'card declined', code: 402 });
+    const long = toToolError({ message: 'x'.repeat(5000) }).message;
+    expect(long).toBe(`${'x'.repeat(1000)}…`);
+    expect(toToolError({ message: `${'x'.repeat(999)}😀y` }).message).toBe(`${'x'.repeat(999)}…`);
+    const getter = Object.defineProperty({}, 'message', {
+      get() {
+        throw new Error('getter');
+      },
+    });
+    for (const thrown of [{ message: 42 }, { code: 402 }, getter, null, undefined, 7]) expect(toToolError(thrown).message).toBe('Unknown error');
   });
 
   it("'hide-unexpected' keeps a ToolError the tool threw on purpose: its message was written for the model", async () => {

@@ -7,6 +7,8 @@ import { queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { approval } from './approval.ts';
+import { redact } from './redact.ts';
+import type { TraceRecord } from './trace.ts';
 
 const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
 const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
@@ -268,6 +270,30 @@ describe('placement', () => {
     expect(code((await server.acceptClientResult({ call: c, output: 'again', ticket, run })).outcome)).toBe('ticket-invalid');
     const serverOnly = await server.acceptClientResult({ call: { id: 'x', name: 'query_order', arguments: { order_id: 'A' } }, output: { forged: true }, ticket, run });
     expect(code(serverOnly.outcome)).toBe('wrong-placement');
+  });
+
+  it('onTrace records an accepted client result (and a failure the client reports) as it does a refused one', async () => {
+    const records: TraceRecord[] = [];
+    const secretDate = defineTool({ ...pickDate, name: 'secret_date', interceptors: [redact({ fields: ['question'] })] });
+    const tickets = createTicketSigner({ keys });
+    const server = createExecutor({ registry: [secretDate], tickets, onTrace: (record) => records.push(record) });
+    const run = createRunContext({ conversationId: 'conv-7' });
+    const ticketOf = async (id: string) => {
+      const pending = await server.execute({ id, name: 'secret_date', arguments: { question: 'When?' } }, { run });
+      return pending.outcome.type === 'client-pending' ? pending.outcome.ticket : undefined;
+    };
+    const c = (id: string) => ({ id, name: 'secret_date', arguments: { question: 'When?' } });
+    const [okTicket, failTicket] = [await ticketOf('ok'), await ticketOf('fail')];
+    records.length = 0;
+    await server.acceptClientResult({ call: c('ok'), output: 'x', ticket: undefined, run });
+    await server.acceptClientResult({ call: c('ok'), output: '2026-12-24', ticket: okTicket, run });
+    await server.acceptClientResult({ call: c('fail'), output: 'The user closed the dialog.', isError: true, ticket: failTicket, run });
+    const shape = { traceId: expect.any(String), toolName: 'secret_date', conversationId: 'conv-7', input: { question: '[redacted]' }, attempts: 0, spans: [] };
+    expect(records).toEqual([
+      { ...shape, callId: 'ok', outcome: 'error', errorCode: 'ticket-invalid' },
+      { ...shape, callId: 'ok', outcome: 'success', errorCode: undefined },
+      { ...shape, callId: 'fail', outcome: 'error', errorCode: 'execution-failed' },
+    ]);
   });
 
   it('a nonce store that fails makes a client result a typed failure, as it does an approval (acceptClientResult rejected)', async () => {

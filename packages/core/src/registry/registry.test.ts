@@ -101,6 +101,62 @@ describe('registry and resolvers', () => {
     }
   });
 
+  it('lazy: a load that never settles holds no call past its signal, and is not kept: the next call loads again (it hung forever)', async () => {
+    let loads = 0;
+    const lazy = lazyResolver({ query_order: () => (++loads === 1 ? new Promise<never>(() => {}) : Promise.resolve(queryOrder)) });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    const call = { id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } };
+    const first = await executor.execute(call, { signal: AbortSignal.timeout(5) });
+    expect(first.content).toBe(`Error (timeout): The call of "query_order" did not finish within the caller's time limit.`);
+    const second = await executor.execute(call);
+    expect(second.outcome.type).toBe('success');
+    expect(loads).toBe(2);
+  });
+
+  it('lazy: resolve(name, signal) rejects with a typed error when the signal aborts first; a late failure of that load drops no newer one', async () => {
+    let rejectFirst: (error: Error) => void = () => {};
+    let loads = 0;
+    const first = new Promise<never>((_resolve, reject) => {
+      rejectFirst = reject;
+    });
+    const lazy = lazyResolver({ query_order: () => (++loads === 1 ? first : Promise.resolve(queryOrder)) });
+    await expect(lazy.resolve('query_order', AbortSignal.timeout(5))).rejects.toMatchObject({ code: 'timeout', toolName: 'query_order' });
+    expect(await lazy.resolve('query_order')).toBe(queryOrder);
+    rejectFirst(new Error('late'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Loaded: kept, even for a signal that has aborted.
+    expect(await lazy.resolve('query_order', AbortSignal.abort())).toBe(queryOrder);
+    expect(loads).toBe(2);
+  });
+
+  it('tools({ signal }): a load still pending when the signal aborts is left out and reported as a typed error (tools() hung forever)', async () => {
+    let loads = 0;
+    const lazy = lazyResolver({ query_order: () => (++loads === 1 ? new Promise<never>(() => {}) : Promise.resolve(queryOrder)) });
+    const ignoring: ToolResolver = { kind: 'edgetool.resolver', names: () => ['ignores_signals'], resolve: () => new Promise<never>(() => {}) };
+    const failed: [unknown, string][] = [];
+    const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [lazy, ignoring], onLoadError: (error, name) => failed.push([error, name]) });
+    const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
+    expect(names(await registry.tools({ signal: AbortSignal.timeout(5) }))).toEqual(['list_delayed_orders']);
+    expect(failed.map(([error, name]) => [name, ToolError.isInstance(error) && error.code, (error as Error).message])).toEqual([
+      ['query_order', 'timeout', `The tool "query_order" did not load within the caller's time limit.`],
+      ['ignores_signals', 'timeout', `The tool "ignores_signals" did not load within the caller's time limit.`],
+    ]);
+    // The load given up on is not kept: the next listing loads it again.
+    failed.length = 0;
+    expect(names(await registry.tools({ signal: AbortSignal.timeout(5) }))).toEqual(['list_delayed_orders', 'query_order']);
+    expect(loads).toBe(2);
+    const strict = createRegistry({
+      resolvers: [lazyResolver({ hung: () => new Promise<never>(() => {}) })],
+      onLoadError: (error) => {
+        throw error;
+      },
+    });
+    const controller = new AbortController();
+    const listing = strict.tools({ signal: controller.signal });
+    controller.abort();
+    await expect(listing).rejects.toMatchObject({ code: 'aborted', message: 'Loading the tool "hung" was aborted by the caller.' });
+  });
+
   it('tools(): a tool that fails to load is left out and reported, not the end of every turn (tools() rejected)', async () => {
     let fail = true;
     const lazy = lazyResolver({

@@ -4,6 +4,7 @@ import type { ToolError } from '../errors/tool-error.ts';
 import { withAvailable } from '../tool/available.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
+import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -44,9 +45,9 @@ export interface ToolRegistry<TDeps = unknown> extends ToolResolver {
   readonly onError: ErrorProcessor;
   /**
    * Every tool, loading lazy ones (to describe them to the model). A tool that cannot be loaded is left out and given
-   * to {@link RegistryOptions.onLoadError}.
+   * to {@link RegistryOptions.onLoadError}; so is one still loading when `signal` aborts (a `timeout` or `aborted` `ToolError`).
    */
-  tools(): Promise<readonly AnyTool[]>;
+  tools(options?: { readonly signal?: AbortSignal | undefined }): Promise<readonly AnyTool[]>;
   /** Types only: the deps its tools need. Never set at run time. */
   readonly '~deps'?: TDeps;
 }
@@ -79,9 +80,9 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
     }
     return out;
   };
-  const resolve = (name: string) => {
+  const resolve = (name: string, signal?: AbortSignal) => {
     if (typeof name !== 'string') return undefined;
-    const found = resolver.resolve(name);
+    const found = resolver.resolve(name, signal);
     return found instanceof Promise ? found.then((tool) => gate(checked(name, tool))) : gate(checked(name, found));
   };
   return {
@@ -90,10 +91,13 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
     resolve,
     interceptors: (options.interceptors ?? []).map(toInterceptor),
     onError: options.onError ?? 'report',
-    async tools() {
+    async tools(options) {
+      const signal = options?.signal;
       const load = async (name: string) => {
         try {
-          return await resolve(name);
+          const found = resolve(name, signal);
+          // A resolver that ignores the signal is not waited for past it either.
+          return found instanceof Promise ? await raceSignal(found, signal, (aborted) => Promise.reject(loadAbortError(aborted, name))) : found;
         } catch (error) {
           onLoadError(error, name);
           return undefined;

@@ -1,4 +1,5 @@
 import { ToolError } from '../errors/tool-error.ts';
+import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
 
@@ -7,8 +8,11 @@ export interface ToolResolver {
   readonly kind: 'edgetool.resolver';
   /** Every name this resolver can resolve. */
   names(): readonly string[];
-  /** The tool, or `undefined` for an unknown name. Names come from the model: never use them as raw keys. */
-  resolve(name: string): AnyTool | undefined | Promise<AnyTool | undefined>;
+  /**
+   * The tool, or `undefined` for an unknown name. Names come from the model: never use them as raw keys. `signal` is the
+   * caller's (a call's, or `tools({ signal })`): a lazy load may stop waiting when it aborts; resolvers may ignore it.
+   */
+  resolve(name: string, signal?: AbortSignal): AnyTool | undefined | Promise<AnyTool | undefined>;
 }
 
 function duplicate(name: string): ToolError {
@@ -39,7 +43,7 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
     }
   }
   const names = [...owner.keys()];
-  return { kind: 'edgetool.resolver', names: () => names, resolve: (name) => owner.get(name)?.resolve(name) };
+  return { kind: 'edgetool.resolver', names: () => names, resolve: (name, signal) => owner.get(name)?.resolve(name, signal) };
 }
 
 /** A module exporting a tool as default, or the tool itself. */
@@ -48,31 +52,48 @@ export type LazyToolModule = AnyTool | { readonly default: AnyTool };
 /**
  * Loads each tool's module on first use, once, even when several calls ask at the same time.
  * Keeps a Worker's cold start small: `lazyResolver({ query_order: () => import('./orders.ts') })`.
+ * A load that fails, or that a caller stops waiting for (its signal aborts first), is not kept: the next use loads again.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function lazyResolver(loaders: Readonly<Record<string, () => Promise<LazyToolModule>>>): ToolResolver {
   const names = Object.keys(loaders);
   const loading = new Map<string, Promise<AnyTool>>();
+  // Loaded tools are handed out as they are: no signal can take them back.
+  const loaded = new Map<string, AnyTool>();
   return {
     kind: 'edgetool.resolver',
     names: () => names,
-    resolve(name) {
+    resolve(name, signal) {
       if (!Object.hasOwn(loaders, name)) return undefined;
+      const done = loaded.get(name);
+      if (done !== undefined) return done;
       let promise = loading.get(name);
       if (promise === undefined) {
         const load = loaders[name] as () => Promise<LazyToolModule>;
-        promise = load().then((mod) => {
+        const started = load().then((mod) => {
           // A module that is not an object (null from a loader with a bug) has no default: it did not export a tool.
           const tool = isTool(mod) ? mod : typeof mod === 'object' && mod !== null ? (mod as { default?: unknown }).default : undefined;
           if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
           if (tool.name !== name) throw new TypeError(`lazyResolver: the module for "${name}" exported a tool named "${tool.name}".`);
+          loaded.set(name, tool);
           return tool;
         });
-        // A failed load may be retried by a later call.
-        promise.catch(() => loading.delete(name));
-        loading.set(name, promise);
+        // A failed load may be retried by a later call (a load given up on may already have made way for a newer one).
+        started.catch(() => forget(name, started));
+        loading.set(name, started);
+        promise = started;
       }
-      return promise;
+      if (signal === undefined) return promise;
+      const waited = promise;
+      return raceSignal(waited, signal, (aborted) => {
+        // A load nobody waits for any longer is not kept: one that never settles would hold every later call.
+        forget(name, waited);
+        return Promise.reject(loadAbortError(aborted, name));
+      });
     },
   };
+
+  function forget(name: string, promise: Promise<AnyTool>): void {
+    if (loading.get(name) === promise) loading.delete(name);
+  }
 }

@@ -26,15 +26,29 @@ export function formatIssuePath(path: StandardSchemaV1.Issue['path']): string {
   return out || '(root)';
 }
 
-/** Validates with any Standard Schema, synchronously when the schema is synchronous. */
+/**
+ * Validates with any Standard Schema, synchronously when the schema is synchronous. A result that is a thenable (a
+ * polyfill's or another realm's promise) is awaited; one that is neither `{ value }` nor `{ issues }` throws a `TypeError`.
+ */
 export function validateWithSchema<T>(schema: StandardSchemaV1<unknown, T>, value: unknown): ValidationResult<T> | Promise<ValidationResult<T>> {
-  const result = schema['~standard'].validate(value);
-  return result instanceof Promise ? result.then(toValidationResult) : toValidationResult(result);
+  const result: unknown = schema['~standard'].validate(value);
+  const then = typeof result === 'object' && result !== null ? (result as { then?: unknown }).then : undefined;
+  return typeof then === 'function' ? Promise.resolve(result).then(toValidationResult<T>) : toValidationResult<T>(result);
 }
 
-function toValidationResult<T>(result: StandardSchemaV1.Result<T>): ValidationResult<T> {
-  if (result.issues === undefined) return { ok: true, value: result.value };
-  return { ok: false, issues: result.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })) };
+/** A schema's result, checked: a schema that answers anything else must not read as a pass (its input would be `undefined`). */
+function toValidationResult<T>(result: unknown): ValidationResult<T> {
+  if (typeof result !== 'object' || result === null) throw new TypeError(`the schema returned ${result === null ? 'null' : typeof result}, not a result`);
+  const { issues } = result as { issues?: unknown };
+  if (issues === undefined) {
+    if (!('value' in result)) throw new TypeError('the schema returned neither a value nor issues');
+    return { ok: true, value: (result as { value: T }).value };
+  }
+  if (!Array.isArray(issues)) throw new TypeError('the schema returned issues that are not a list');
+  return {
+    ok: false,
+    issues: issues.map((issue: StandardSchemaV1.Issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+  };
 }
 
 interface StandardJsonSchemaProps {
