@@ -1,4 +1,4 @@
-import { createRegistry, createRunContext, createTicketSigner, defineTool, lazyResolver } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, lazyResolver, ToolError } from '@edgetool/core';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,23 @@ function fixture() {
 }
 
 describe('chat loop: a lazy tool that fails to load', () => {
+  it('a load that never settles holds the turn only until the run is aborted (a closed tab no longer leaves it hanging)', async () => {
+    const failures: string[] = [];
+    const lazy = lazyResolver({ refund: () => new Promise<never>(() => {}) });
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [lazy], onLoadError: (error, name) => failures.push(`${name}: ${ToolError.isInstance(error) ? error.code : 'untyped'}`) });
+    const controller = new AbortController();
+    const model = scriptedModel(textStep('Hello.'));
+    const turn = createChatAgent({ model, tools: registry, tickets }).generate({ messages: 'Hi', run: createRunContext({ signal: controller.signal }) });
+    const settled = turn.then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(['resolved', 'rejected']).toContain(await settled);
+    expect(failures).toEqual(['refund: aborted']);
+  });
+
   it('leaves the turn standing, in both loops: the model is given the tools that loaded (the turn failed before it began)', async () => {
     const f = fixture();
     const model = scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-1001' }]]), textStep('It has shipped.'));

@@ -216,7 +216,8 @@ export async function prepareTurn<TDeps>(
   turnSettings: ModelSettings | undefined,
   run: RunContext<TDeps>,
 ): Promise<{ all: readonly AnyTool[]; visible: AnyTool[]; settings: ModelSettings; instructions: string | undefined }> {
-  const all = await registry.tools();
+  // Bounded by the turn's signal: a lazy tool whose load hangs is left out (and reported) when the client goes away.
+  const all = await registry.tools({ signal: run.signal });
   const visible = await availableTools(all, run);
   const settings = mergeSettings(agent.settings, turnSettings);
   checkToolChoice(settings, visible);
