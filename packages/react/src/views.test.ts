@@ -280,6 +280,16 @@ describe('callOf: a call typed by its tool', () => {
       execute: () => 'x',
     });
     expect(callOf(viewOf('later', {}), later)).toBeUndefined();
+    // A promise of another realm or a polyfill's: no `instanceof Promise`, and no input of undefined for it.
+    const thenable = { then: (resolve: (result: { value: unknown }) => void) => resolve({ value: {} }) };
+    const foreign = defineTool({
+      name: 'foreign',
+      description: 'x',
+      input: { '~standard': { version: 1, vendor: 'test', validate: () => thenable as unknown as { value: unknown } } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'x',
+    });
+    expect(callOf(viewOf('foreign', {}), foreign)).toBeUndefined();
     const broken = defineTool({ name: 'broken', description: 'x', input: jsonSchema({ $ref: '#/nowhere' }), execute: () => 'x' });
     expect(callOf(viewOf('broken', {}), broken)).toBeUndefined();
   });

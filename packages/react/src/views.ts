@@ -302,13 +302,15 @@ export function callOf<TView extends ToolCallView, TTool extends AnyTool>(view: 
     // A schema that throws (a raw JSON Schema with a `$ref` to nowhere): the arguments cannot be typed.
     return undefined;
   }
-  if (result instanceof Promise) {
-    // Not awaited here (a render cannot wait): its outcome is dropped, a rejection included.
-    result.catch(() => undefined);
+  if (typeof (result as { then?: unknown }).then === 'function') {
+    // Not awaited here (a render cannot wait): its outcome is dropped, a rejection included. Any thenable, not only a
+    // native Promise (a polyfill's, another realm's), or its missing `value` would read as arguments of `undefined`.
+    Promise.resolve(result).catch(() => undefined);
     return undefined;
   }
-  if (result.issues !== undefined) return undefined;
-  return { ...view, input: result.value } as CallOf<TView, TTool>;
+  const settled = result as Exclude<typeof result, PromiseLike<unknown>>;
+  if (settled.issues !== undefined || !('value' in settled)) return undefined;
+  return { ...view, input: settled.value } as CallOf<TView, TTool>;
 }
 
 /** The model named in the latest assistant message's metadata. */
