@@ -281,7 +281,7 @@ describe('callOf: a call typed by its tool', () => {
     });
     expect(callOf(viewOf('later', {}), later)).toBeUndefined();
     // A promise of another realm or a polyfill's: no `instanceof Promise`, and no input of undefined for it.
-    const thenable = { then: (resolve: (result: { value: unknown }) => void) => resolve({ value: {} }) };
+    const thenable = Object.defineProperty({}, 'then', { value: (resolve: (result: { value: unknown }) => void) => resolve({ value: {} }) });
     const foreign = defineTool({
       name: 'foreign',
       description: 'x',
