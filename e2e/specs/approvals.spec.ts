@@ -296,6 +296,39 @@ test.describe('a decision that got no answer', () => {
     await expect(card.getByTestId('send-again')).toHaveCount(0);
   });
 
+  test('an approval that got no answer holds the next message once: the approved call is not dropped unwarned, Retry sends it', async ({ page }) => {
+    const card = await askToMove(page, 'A-1006', '2027-03-09');
+    await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
+    await card.getByTestId('approve').click();
+    await expect(page.getByTestId('error-banner')).toHaveAttribute('data-kind', 'unreachable');
+    await page.getByTestId('error-dismiss').click();
+    const posts = recordPosts(page);
+
+    // A new message withdraws the approval (the server reads answers only in the last answer): the write the user
+    // approved never runs, and its card says "stopped". The first try is held and says so; Retry is one step away.
+    const input = page.getByTestId('chat-input');
+    await input.fill('Where is order A-1001?');
+    const hint = page.getByTestId('composer-blocked');
+    await expect(hint).toContainText('Your approval has not reached the server yet, and a new message withdraws it.');
+    await input.press('Enter');
+    await expect(hint).toHaveAttribute('data-nudged', 'true');
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    await expect(card).toHaveAttribute('data-state', 'approved');
+    await page.getByTestId('show-pending').click();
+    await expect(card.getByTestId('send-again')).toBeFocused();
+    expect(posts.bodies).toEqual([]);
+
+    await page.keyboard.press('Enter');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(hint).toHaveCount(0);
+    expect(movesTo('A-1006', '2027-03-09')).toEqual({ date: '2027-03-09', moves: 1 });
+    await input.press('Enter');
+    await expect(page.getByTestId('message-user')).toHaveCount(2);
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await expect(card).toHaveAttribute('data-state', 'done');
+  });
+
   test('a browser tool that ran, its continuation refused on the way: a new message keeps its result, and the server takes it', async ({ page }) => {
     await openChat(page);
     await send(page, '/cart_add {"name":"tea","quantity":3}');

@@ -10,7 +10,7 @@ import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
-import { continuationUnsent } from './lib/unsent.ts';
+import { continuationUnsent, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
@@ -177,19 +177,34 @@ export function App(): ReactElement {
   };
 
   // A new message while a call waits for approval would leave that call unanswered for good (the server only takes
-  // answers in the last assistant message): the composer holds the message until the user approves or denies.
+  // answers in the last assistant message): the composer holds the message until the user approves or denies. The
+  // same, softly, for a decision that got no answer while Retry can still send it: a new message withdraws it (the call
+  // the user approved never runs, its card says "stopped"), so the first try says so and only a second one sends.
   const firstPending = chat.pendingApprovals[0];
-  const hold: ComposerHold | undefined =
-    firstPending === undefined
+  const firstUnsent =
+    sendAgain === undefined || lastMessage === undefined
       ? undefined
-      : {
+      : [...chat.toolCalls.values()].find((view) => view.messageId === lastMessage.id && unsentDecision(view) !== undefined);
+  const showCard = (toolCallId: string, button: string) => () => {
+    const card = list.current?.querySelector(`[data-testid="tool-card"][data-tool-call-id="${CSS.escape(toolCallId)}"]`);
+    card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    card?.querySelector<HTMLButtonElement>(`[data-testid="${button}"]`)?.focus({ preventScroll: true });
+  };
+  const hold: ComposerHold | undefined =
+    firstPending !== undefined
+      ? {
           text: `${chat.pendingApprovals.length === 1 ? '1 call waits' : `${chat.pendingApprovals.length} calls wait`} for your approval above.`,
-          onShow: () => {
-            const card = list.current?.querySelector(`[data-testid="tool-card"][data-tool-call-id="${CSS.escape(firstPending.toolCallId)}"]`);
-            card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-            card?.querySelector<HTMLButtonElement>('[data-testid="approve"]')?.focus({ preventScroll: true });
-          },
-        };
+          todo: 'Approve or deny the pending action first.',
+          onShow: showCard(firstPending.toolCallId, 'approve'),
+        }
+      : firstUnsent !== undefined
+        ? {
+            text: `Your ${unsentDecision(firstUnsent)} has not reached the server yet, and a new message withdraws it.`,
+            todo: 'Retry on its card sends it; send again to go on without it.',
+            soft: true,
+            onShow: showCard(firstUnsent.toolCallId, 'send-again'),
+          }
+        : undefined;
 
   // A call whose ticket expired can only be asked for again: a message that names it, so the model requests it anew.
   const canAskAgain = !chat.busy && chat.pendingApprovals.length === 0;

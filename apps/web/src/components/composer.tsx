@@ -10,6 +10,10 @@ const count = new Intl.NumberFormat('en');
 export interface ComposerHold {
   /** What waits, for the notice ("1 call waits for your approval above."). */
   readonly text: string;
+  /** What the user does first, a sentence ("Approve or deny the pending action first."): said again when a send is held. */
+  readonly todo: string;
+  /** A second try sends anyway (the user was told what the message gives up); otherwise nothing goes until the hold ends. */
+  readonly soft?: boolean | undefined;
   /** Takes the user to what waits (scrolls to it and focuses it). */
   readonly onShow: () => void;
 }
@@ -17,8 +21,9 @@ export interface ComposerHold {
 /**
  * The message box: Enter sends, Shift+Enter adds a line; Stop aborts while a turn runs. Focus stays in the box
  * after sending, and a message over {@link MAX_MESSAGE_CHARS} is refused here, before the server would refuse it.
- * While `hold` is set (a call waits for approval) the box stays editable but nothing is sent: a new message would
- * leave the waiting call unanswered, so the notice asks for a decision first and Send and Enter wait for it. The
+ * While `hold` is set (a call waits for approval, or a decision waits to be sent again) the box stays editable but
+ * nothing is sent: a new message would leave that call unanswered, so the notice says what to do first and Send and
+ * Enter wait for it. The
  * notice describes the box rather than being announced itself: the chat's announcer tells that a call waits.
  */
 export function Composer(props: {
@@ -41,7 +46,7 @@ export function Composer(props: {
     inputRef.current?.focus();
     const trimmed = text.trim();
     if (trimmed === '' || busy || limit === 'over') return;
-    if (hold !== undefined) {
+    if (hold !== undefined && !(hold.soft === true && nudged)) {
       setNudged(true);
       return;
     }
@@ -58,11 +63,11 @@ export function Composer(props: {
         <div className={`composer-hold${nudged ? ' composer-hold-nudged' : ''}`} data-testid="composer-hold">
           {/* Not a live region: the chat's announcer already says that a call waits, and the box this describes reads it. */}
           <p id={holdId} data-testid="composer-blocked" data-nudged={nudged ? 'true' : 'false'}>
-            {hold.text} Approve or deny the pending action first.
+            {hold.text} {hold.todo}
           </p>
           {nudged ? (
             <span className="visually-hidden" role="alert">
-              Not sent: approve or deny the pending action first.
+              Not sent. {hold.todo}
             </span>
           ) : null}
           <button type="button" className="button ghost small" data-testid="show-pending" onClick={hold.onShow}>
@@ -89,7 +94,7 @@ export function Composer(props: {
             Stop
           </button>
         ) : (
-          <button type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over' || hold !== undefined}>
+          <button type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over' || (hold !== undefined && hold.soft !== true)}>
             Send
           </button>
         )}
