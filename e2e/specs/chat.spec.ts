@@ -83,6 +83,8 @@ test.describe('the demo chat on the offline model', () => {
     await send(page, '/pick_date {"question":"Which delivery day suits you?"}');
     const card = toolCard(page, 'pick_date');
     await expect(page.getByTestId('date-picker')).toBeVisible();
+    // A screen reader is told the chat waits on a question (the announcer stayed empty while the turn ran).
+    await expect(page.getByTestId('chat-announcer')).toContainText('A question waits for you: Which delivery day suits you?');
     await expect(card).toHaveAttribute('data-ran-on', 'browser');
     await shot(page, 'date-picker');
     await page.getByTestId('date-input').fill('2026-12-24');

@@ -22,8 +22,15 @@ test.describe('the chat on a phone (390 × 844)', () => {
     await page.getByTestId('panel-toggle').click();
     await expect(page.getByTestId('panel-toggle')).toHaveAttribute('aria-expanded', 'true');
     await expect(page.getByTestId('cart')).toBeVisible();
+    // The drawer takes the focus, and Tab never reaches the chat behind its backdrop (it went on into the chat).
+    await expect(page.getByTestId('panel-close')).toBeFocused();
+    for (let i = 0; i < 8; i += 1) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.closest('main') === null)).toBe(true);
+    }
     await page.getByTestId('panel-close').click();
     await expect(page.getByTestId('side-panel')).toBeHidden();
+    await expect(page.getByTestId('panel-toggle')).toBeFocused();
 
     await send(page, 'Where is order A-1002?');
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
@@ -31,6 +38,21 @@ test.describe('the chat on a phone (390 × 844)', () => {
     await expect.poll(() => lastTextVisible(page)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(page, 'phone-layout');
+  });
+
+  test('a window widened past the drawer closes it: the chat is usable beside the panel, and narrowed again the drawer stays shut', async ({ page }) => {
+    await openChat(page);
+    await page.getByTestId('panel-toggle').click();
+    await expect(page.getByTestId('panel-close')).toBeFocused();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByTestId('panel-toggle')).toBeHidden();
+    await expect(page.getByTestId('cart')).toBeVisible();
+    await send(page, 'Where is order A-1002?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('side-panel')).toBeHidden();
+    await expect(page.getByTestId('panel-toggle')).toHaveAttribute('aria-expanded', 'false');
   });
 });
 

@@ -13,10 +13,14 @@ import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { continuationUnsent, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
+import { useMediaQuery } from './lib/use-media-query.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
 import { browserTools, cart, dateInput } from './tools/browser-tools.ts';
 
 /** Prompts that show each part of the demo (the offline model also understands `/tool_name {json}`). */
+/** Where the side panel is a drawer over the chat rather than a column (styles.css has the same width). */
+const DRAWER_QUERY = '(max-width: 960px)';
+
 const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] = [
   { label: 'Look up an order', text: 'What is the status of order A-1001?' },
   { label: 'Move a delivery (approval)', text: 'Change the delivery date of order A-1001 to 2026-12-24' },
@@ -106,9 +110,15 @@ export function App(): ReactElement {
 
   // Answers the user stopped, by message id: they get a visible marker (the hook keeps them, a reload included).
   const stopped = useMemo(() => new Set(chat.browserState.stopped), [chat.browserState.stopped]);
-  // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>.
-  const [panelOpen, setPanelOpen] = useState(false);
+  // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>. While it is open
+  // the chat behind its backdrop is inert (Tab stays in the drawer); a window widened past the drawer's width closes it.
+  const narrow = useMediaQuery(DRAWER_QUERY);
+  const [panelState, setPanelOpen] = useState(false);
+  const panelOpen = panelState && narrow;
   const panelToggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!narrow) setPanelOpen(false);
+  }, [narrow]);
   const closePanel = useCallback(() => {
     setPanelOpen(false);
     panelToggle.current?.focus();
@@ -219,9 +229,13 @@ export function App(): ReactElement {
     onCancelDate: (id: string) => dateInput.decline(id, 'The user closed the date picker without choosing a date.'),
   };
   const thinking = chat.status === 'submitted' && lastMessage?.role === 'user';
-  // Screen readers hear each answer once it is complete, not every streamed token.
+  // Screen readers hear each answer once it is complete, not every streamed token; a browser tool's question while the
+  // turn waits on it (the box's Enter does nothing then: Stop shows), or the user would not know the chat waits on them.
+  const asked = questions.at(-1);
   const announcement =
-    streaming || lastMessage?.role !== 'assistant'
+    asked !== undefined
+      ? `A question waits for you: ${asked.question.question.trim().replace(/[^.?!]$/, '$&.')} Pick a date in the tool call's card.`
+      : streaming || lastMessage?.role !== 'assistant'
       ? ''
       : [
           messageText(lastMessage),
@@ -246,7 +260,7 @@ export function App(): ReactElement {
         onTogglePanel={() => setPanelOpen((open) => !open)}
       />
       <div className="layout">
-        <main className="chat">
+        <main className="chat" inert={panelOpen}>
           {error ? (
             <ErrorBanner
               error={error}

@@ -1,6 +1,6 @@
 import type { AnyTool } from '@edgetool/core';
 import { type PolicySummary, type ServerToolInfo, summarizePolicy } from '@edgetool/react';
-import { type ReactElement, useSyncExternalStore } from 'react';
+import { type ReactElement, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { CartStore } from '../tools/cart-store.ts';
 
 function ToolRow({ name, description, policy, side }: { name: string; description: string; policy: PolicySummary; side: 'server' | 'browser' }): ReactElement {
@@ -34,10 +34,15 @@ export function SidePanel(props: {
 }): ReactElement {
   const { serverTools, browserTools, cart, open, onClose } = props;
   const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
+  // An opened drawer takes the focus (its Close first): left on the toggle, Tab went on into the chat behind it.
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) close.current?.focus();
+  }, [open]);
   return (
     <aside className={`side-panel${open ? ' side-panel-open' : ''}`} id="side-panel" data-testid="side-panel" aria-label="Cart and tools">
       <div className="side-panel-close">
-        <button type="button" className="button ghost small" data-testid="panel-close" onClick={onClose}>
+        <button ref={close} type="button" className="button ghost small" data-testid="panel-close" onClick={onClose}>
           Close
         </button>
       </div>
