@@ -337,6 +337,33 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(() => createChatAgent({ model: scriptedModel(textStep('x')), tools: [], tickets, modelTimeout: { responseMs: Number.POSITIVE_INFINITY } })).not.toThrow();
   });
 
+  it.each([
+    ['with the model time limit (default)', undefined],
+    ['without one (modelTimeout: false)', false],
+    ['with responseMs: Infinity', { responseMs: Number.POSITIVE_INFINITY }],
+  ] as const)('renames a call id the model repeats, %s: each call runs once under its own id', async (_label, modelTimeout) => {
+    const model = scriptedModel(
+      callsStep([['call_0', 'query_order', { order_id: 'A-1' }]]),
+      callsStep([['call_0', 'query_order', { order_id: 'A-2' }], ['call_0', 'query_order', { order_id: 'A-3' }]]),
+      textStep('Done.'),
+    );
+    const { agent: base } = fixture();
+    const agent = createChatAgent({ model, tools: await base.registry.tools(), tickets, ...(modelTimeout === undefined ? {} : { modelTimeout }) });
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_0', toolName: 'query_order', input: { order_id: 'A-0' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_0', toolName: 'query_order', output: { type: 'text', value: 'shipped' } }] },
+      { role: 'user', content: 'and these?' },
+    ];
+    const result = await generateTextTurn(agent, { messages: history, run: run() });
+    const ids = result.toolResults.map((r) => r.call.id);
+    expect(result.toolResults.map((r) => r.input)).toEqual([{ order_id: 'A-1' }, { order_id: 'A-2' }, { order_id: 'A-3' }]);
+    for (const id of ids) expect(id).toMatch(/^call_0_[0-9a-f]{12}$/);
+    expect(new Set(['call_0', ...ids]).size).toBe(4);
+    // The model read each result under the id its call got.
+    expect(lastToolResults(model.doGenerateCalls[2]).map((r) => r.toolCallId)).toEqual(ids.slice(1));
+  });
+
   it('a step limit stops a model that never answers', async () => {
     const hung = new MockLanguageModelV4({
       doGenerate: ({ abortSignal }) =>
