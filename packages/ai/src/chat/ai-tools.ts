@@ -305,16 +305,15 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           throw new FailureText(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
         }
         const call = { id: execution.toolCallId, name: tool.name, arguments: input };
-        const result = await serial(tool.policy.concurrency, () =>
-          executor.execute(call, {
-            run,
-            signal: execution.abortSignal,
-            approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId),
-            onProgress,
-          }),
-        ).catch((error: unknown) => {
+        const opts = { run, signal: execution.abortSignal, approval: grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId), onProgress };
+        const group = tool.policy.concurrency;
+        let result: ToolCallResult;
+        try {
+          // A tool without a concurrency group waits for nothing: no task closure, and no `.catch` hop on its promise.
+          result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
+        } catch (error) {
           throw asReported(executor, error, call);
-        });
+        }
         onResult?.(result);
         // An aborted or timed-out call may still finish after it was given up on (a write that commits): its outcome
         // is not known, so nothing is recorded and a replay says so.
