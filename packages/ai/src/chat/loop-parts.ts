@@ -224,6 +224,14 @@ export async function prepareTurn<TDeps>(
 }
 
 /**
+ * The AI SDK's `activeTools` for a turn whose `tools` are `all`: the names of those the run may see, or none when it may see
+ * every one (the AI SDK then copies no filtered tool set at every step).
+ */
+export function activeToolsOption(all: readonly AnyTool[], visible: readonly AnyTool[]): { readonly activeTools?: string[] } {
+  return visible.length === all.length ? {} : { activeTools: visible.map((tool) => tool.name) };
+}
+
+/**
  * Refuses settings whose `toolChoice` names a tool the run may not see (the AI SDK would send the provider a choice of a
  * tool it was not given). The message does not name the tool.
  */

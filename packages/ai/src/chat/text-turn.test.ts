@@ -78,8 +78,9 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(layers).toEqual(['outer:query_order']);
     expect(traces.map((t) => [t.toolName, t.outcome])).toEqual([['query_order', 'success']]);
     expect(r.get(visits)).toEqual(['A-1001']);
-    // The model read edgetool's text for the result; nothing was streamed.
+    // The model read edgetool's text for the result; nothing was streamed. It was offered every tool (the run may see all).
     expect(model.doStreamCalls).toHaveLength(0);
+    expect(model.doGenerateCalls[0]?.tools?.map((t) => t.name)).toEqual(['query_order', 'update_delivery_date', 'pick_date', 'answer', 'boom']);
     expect(lastToolResults(model.doGenerateCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: '{"order_id":"A-1001","status":"shipped"}' } }]);
     // The conversation: the prompt, the assistant's call, the tool result, the answer. No seal or ticket in it.
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);

@@ -15,7 +15,7 @@ import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts'
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, activeToolsOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
 import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
@@ -249,7 +249,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     ...(instructions === undefined ? {} : { instructions }),
     messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
     tools,
-    activeTools: visible.map((t) => t.name),
+    ...activeToolsOption(every, visible),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
     stopWhen: limits.stop,
@@ -419,5 +419,7 @@ function responseClock(ms: number | undefined): { signal: AbortSignal; start: ()
 function inCallOrder(steps: readonly { readonly toolCalls: readonly { readonly toolCallId: string }[] }[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
   const order = new Map<string, number>();
   for (const step of steps) for (const call of step.toolCalls) order.set(call.toolCallId, order.size);
-  return [...results.values()].sort((a, b) => (order.get(a.call.id) ?? -1) - (order.get(b.call.id) ?? -1));
+  // Each result's place looked up once (not twice per comparison), then a stable sort on the numbers.
+  const placed = [...results.values()].map((result) => ({ result, at: order.get(result.call.id) ?? -1 }));
+  return placed.sort((a, b) => a.at - b.at).map((entry) => entry.result);
 }
