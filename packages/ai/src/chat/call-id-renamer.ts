@@ -40,21 +40,27 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
   return {
     /** `result` with its calls renamed where taken; the very same object (and parts) when none was. */
     generated<T extends { readonly content: LanguageModelV4Content[] }>(prompt: Prompt, result: T): T {
-      const names = new Map<string, string>();
+      // The new name of each renamed call id (a provider-executed call's result or approval request follows its call and
+      // takes its new id); made only once a call is renamed, as is the copy of the content.
+      let names: Map<string, string> | undefined;
       let content: LanguageModelV4Content[] | undefined;
-      result.content.forEach((part, i) => {
+      const parts = result.content;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i] as LanguageModelV4Content;
         let id: string | undefined;
         if (part.type === 'tool-call') {
           id = idFor(prompt, part.toolCallId);
-          names.set(part.toolCallId, id);
-        } else if (part.type === 'tool-result' || part.type === 'tool-approval-request') {
-          // A provider-executed call's result or approval request follows its call: it takes the call's new id.
+          if (id !== part.toolCallId) {
+            names ??= new Map();
+            names.set(part.toolCallId, id);
+          }
+        } else if (names !== undefined && (part.type === 'tool-result' || part.type === 'tool-approval-request')) {
           id = names.get(part.toolCallId);
         }
-        if (id === undefined || id === (part as { toolCallId: string }).toolCallId) return;
-        content ??= [...result.content];
+        if (id === undefined || id === (part as { toolCallId: string }).toolCallId) continue;
+        content ??= [...parts];
         content[i] = { ...part, toolCallId: id } as LanguageModelV4Content;
-      });
+      }
       return content === undefined ? result : { ...result, content };
     },
     /** `stream` with its calls renamed where taken, part by part (parts that need no change go on as they are). */
