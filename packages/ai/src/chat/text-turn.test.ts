@@ -365,6 +365,27 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(lastToolResults(model.doGenerateCalls[2]).map((r) => r.toolCallId)).toEqual(ids.slice(1));
   });
 
+  it('lists the results in the order the model made the calls, over steps, whatever order they finished in; an approved call of the previous turn first', async () => {
+    const delays: Record<string, number> = { slow: 30, mid: 10, fast: 0 };
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({ name: v.string() }),
+      execute: ({ name }) => new Promise<string>((resolve) => setTimeout(() => resolve(name), delays[name] ?? 0)),
+    });
+    const { agent: base } = fixture();
+    const model = scriptedModel(
+      callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]),
+      callsStep([['s1', 'wait', { name: 'slow' }], ['s2', 'wait', { name: 'fast' }], ['s3', 'wait', { name: 'mid' }]]),
+      callsStep([['t1', 'wait', { name: 'mid' }], ['t2', 'wait', { name: 'fast' }]]),
+      textStep('Done.'),
+    );
+    const agent = createChatAgent({ model, tools: [...(await base.registry.tools()), wait], tickets });
+    const first = await generateTextTurn(agent, { messages: 'Move A-1, then wait', run: run() });
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run() });
+    expect(second.toolResults.map((r) => r.call.id)).toEqual(['c1', 's1', 's2', 's3', 't1', 't2']);
+  });
+
   it('a step limit stops a model that never answers', async () => {
     const hung = new MockLanguageModelV4({
       doGenerate: ({ abortSignal }) =>

@@ -419,7 +419,14 @@ function responseClock(ms: number | undefined): { signal: AbortSignal; start: ()
 function inCallOrder(steps: readonly { readonly toolCalls: readonly { readonly toolCallId: string }[] }[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
   const order = new Map<string, number>();
   for (const step of steps) for (const call of step.toolCalls) order.set(call.toolCallId, order.size);
-  // Each result's place looked up once (not twice per comparison), then a stable sort on the numbers.
-  const placed = [...results.values()].map((result) => ({ result, at: order.get(result.call.id) ?? -1 }));
-  return placed.sort((a, b) => a.at - b.at).map((entry) => entry.result);
+  // Placed by position, without a sort: the results of calls in no step first, then by place, each in the order it came.
+  const first: ToolCallResult[] = [];
+  const placed: ToolCallResult[][] = [];
+  for (const result of results.values()) {
+    const at = order.get(result.call.id);
+    if (at === undefined) first.push(result);
+    else if (placed[at] === undefined) placed[at] = [result];
+    else placed[at].push(result);
+  }
+  return first.concat(...placed.filter((entry) => entry !== undefined));
 }
