@@ -92,8 +92,8 @@ export function turnLimits(
     return true;
   };
   const stopped = () => (direct.text() === undefined ? hit : undefined);
-  if (tokenBudget === undefined) return { stop: [steps, direct.stop], hit: stopped };
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
+    if (tokenBudget === undefined) return false;
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
     for (const result of results.values()) used += tokensOf(result.usage);
@@ -101,7 +101,14 @@ export function turnLimits(
     hit ??= 'tokens';
     return true;
   };
-  return { stop: [steps, tokens, direct.stop], hit: stopped };
+  // One condition for the AI SDK, which awaits each of a list in its own promise after every step. Each is asked, as
+  // in a list: the return-direct stop must see the step a limit also ends on.
+  const stop: StopCondition<ToolSet> = (options) => {
+    const overSteps = steps(options) as boolean;
+    const overTokens = tokens(options) as boolean;
+    return (direct.stop(options) as boolean) || overSteps || overTokens;
+  };
+  return { stop: [stop], hit: stopped };
 }
 
 /**

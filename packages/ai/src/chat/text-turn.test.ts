@@ -143,6 +143,16 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     const result = await generateTextTurn(agent, { messages: 'answer', run: run() });
     expect(result).toMatchObject({ text: 'Final: 42', returnDirect: true, finishReason: 'stop', steps: 1 });
     expect(model.doGenerateCalls).toHaveLength(1);
+    // On the step that also reaches maxSteps (or the token budget), the return-direct tool's output is still the answer.
+    for (const limits of [{ maxSteps: 1 }, { tokenBudget: 1 }]) {
+      const again = fixture(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never'));
+      const limited = createChatAgent({ model: again.model, tools: await again.agent.registry.tools(), tickets, ...limits });
+      expect(await generateTextTurn(limited, { messages: 'answer', run: run() }), JSON.stringify(limits)).toMatchObject({
+        text: 'Final: 42',
+        returnDirect: true,
+        limit: undefined,
+      });
+    }
   });
 
   it('stops on a return-direct tool that needed an approval: once approved, its output is the answer', async () => {
