@@ -353,11 +353,15 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // arguments a human edited: the executor checks those, which the approval step never saw.
         const timeout = takeTimedOut(run, tool, execution.toolCallId);
         const failedCheck = approvesWithEdits(approval) ? undefined : timeout;
-        const result = await serial(tool.policy.concurrency, () =>
-          executor.execute(call, { run, signal: execution.abortSignal, approval, onProgress, ...(failedCheck === undefined ? {} : { failedCheck }) }),
-        ).catch((error: unknown) => {
+        const opts = { run, signal: execution.abortSignal, approval, onProgress, ...(failedCheck === undefined ? {} : { failedCheck }) };
+        const group = tool.policy.concurrency;
+        let result: ToolCallResult;
+        try {
+          // A tool without a concurrency group waits for nothing: no task closure, and no `.catch` hop on its promise.
+          result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
+        } catch (error) {
           throw asReported(executor, error, call);
-        });
+        }
         onResult?.(result);
         // An aborted or timed-out call may still finish after it was given up on (a write that commits): its outcome
         // is not known, so nothing is recorded and a replay says so.

@@ -50,7 +50,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, anySignal, checkMaxSteps, checkTokenBudget, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, activeToolsOption, anySignal, checkMaxSteps, checkTokenBudget, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import { type UnfinishedCall, verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -713,7 +713,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
-      activeTools: visible.map((t) => t.name),
+      ...activeToolsOption(all, visible),
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, {
         run,

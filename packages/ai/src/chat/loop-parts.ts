@@ -92,8 +92,8 @@ export function turnLimits(
     return true;
   };
   const stopped = () => (direct.text() === undefined ? hit : undefined);
-  if (tokenBudget === undefined) return { stop: [steps, direct.stop], hit: stopped };
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
+    if (tokenBudget === undefined) return false;
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
     for (const result of results.values()) used += tokensOf(result.usage);
@@ -101,7 +101,14 @@ export function turnLimits(
     hit ??= 'tokens';
     return true;
   };
-  return { stop: [steps, tokens, direct.stop], hit: stopped };
+  // One condition for the AI SDK, which awaits each of a list in its own promise after every step. Each is asked, as
+  // in a list: the return-direct stop must see the step a limit also ends on.
+  const stop: StopCondition<ToolSet> = (options) => {
+    const overSteps = steps(options) as boolean;
+    const overTokens = tokens(options) as boolean;
+    return (direct.stop(options) as boolean) || overSteps || overTokens;
+  };
+  return { stop: [stop], hit: stopped };
 }
 
 /**
@@ -172,9 +179,10 @@ export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>, c
   const allDirect = (calls: readonly string[]) => calls.length > 0 && calls.every((id) => results.get(id)?.returnDirect);
   return {
     stop: ({ steps }) => {
-      const calls = (steps.at(-1)?.toolCalls ?? []).map((c) => c.toolCallId);
-      if (!allDirect(calls)) return false;
-      ids = calls;
+      // Asked after every step: the first call that is not a return-direct tool's answers it, with nothing copied.
+      const calls = steps.at(-1)?.toolCalls ?? [];
+      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
+      ids = calls.map((c) => c.toolCallId);
       return true;
     },
     resumed:
@@ -222,6 +230,14 @@ export async function prepareTurn<TDeps>(
   const settings = mergeSettings(agent.settings, turnSettings);
   checkToolChoice(settings, visible);
   return { all, visible, settings, instructions: await instructionsFor(agent.instructions, run) };
+}
+
+/**
+ * The AI SDK's `activeTools` for a turn whose `tools` are `all`: the names of those the run may see, or none when it may see
+ * every one (the AI SDK then copies no filtered tool set at every step).
+ */
+export function activeToolsOption(all: readonly AnyTool[], visible: readonly AnyTool[]): { readonly activeTools?: string[] } {
+  return visible.length === all.length ? {} : { activeTools: visible.map((tool) => tool.name) };
 }
 
 /**

@@ -78,8 +78,9 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(layers).toEqual(['outer:query_order']);
     expect(traces.map((t) => [t.toolName, t.outcome])).toEqual([['query_order', 'success']]);
     expect(r.get(visits)).toEqual(['A-1001']);
-    // The model read edgetool's text for the result; nothing was streamed.
+    // The model read edgetool's text for the result; nothing was streamed. It was offered every tool (the run may see all).
     expect(model.doStreamCalls).toHaveLength(0);
+    expect(model.doGenerateCalls[0]?.tools?.map((t) => t.name)).toEqual(['query_order', 'update_delivery_date', 'pick_date', 'answer', 'boom']);
     expect(lastToolResults(model.doGenerateCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: '{"order_id":"A-1001","status":"shipped"}' } }]);
     // The conversation: the prompt, the assistant's call, the tool result, the answer. No seal or ticket in it.
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -142,6 +143,16 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     const result = await generateTextTurn(agent, { messages: 'answer', run: run() });
     expect(result).toMatchObject({ text: 'Final: 42', returnDirect: true, finishReason: 'stop', steps: 1 });
     expect(model.doGenerateCalls).toHaveLength(1);
+    // On the step that also reaches maxSteps (or the token budget), the return-direct tool's output is still the answer.
+    for (const limits of [{ maxSteps: 1 }, { tokenBudget: 1 }]) {
+      const again = fixture(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never'));
+      const limited = createChatAgent({ model: again.model, tools: await again.agent.registry.tools(), tickets, ...limits });
+      expect(await generateTextTurn(limited, { messages: 'answer', run: run() }), JSON.stringify(limits)).toMatchObject({
+        text: 'Final: 42',
+        returnDirect: true,
+        limit: undefined,
+      });
+    }
   });
 
   it('stops on a return-direct tool that needed an approval: once approved, its output is the answer', async () => {
@@ -335,6 +346,54 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
       expect(() => createChatAgent({ model: scriptedModel(textStep('x')), tools: [], tickets, modelTimeout: { responseMs } })).toThrow(RangeError);
     }
     expect(() => createChatAgent({ model: scriptedModel(textStep('x')), tools: [], tickets, modelTimeout: { responseMs: Number.POSITIVE_INFINITY } })).not.toThrow();
+  });
+
+  it.each([
+    ['with the model time limit (default)', undefined],
+    ['without one (modelTimeout: false)', false],
+    ['with responseMs: Infinity', { responseMs: Number.POSITIVE_INFINITY }],
+  ] as const)('renames a call id the model repeats, %s: each call runs once under its own id', async (_label, modelTimeout) => {
+    const model = scriptedModel(
+      callsStep([['call_0', 'query_order', { order_id: 'A-1' }]]),
+      callsStep([['call_0', 'query_order', { order_id: 'A-2' }], ['call_0', 'query_order', { order_id: 'A-3' }]]),
+      textStep('Done.'),
+    );
+    const { agent: base } = fixture();
+    const agent = createChatAgent({ model, tools: await base.registry.tools(), tickets, ...(modelTimeout === undefined ? {} : { modelTimeout }) });
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_0', toolName: 'query_order', input: { order_id: 'A-0' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_0', toolName: 'query_order', output: { type: 'text', value: 'shipped' } }] },
+      { role: 'user', content: 'and these?' },
+    ];
+    const result = await generateTextTurn(agent, { messages: history, run: run() });
+    const ids = result.toolResults.map((r) => r.call.id);
+    expect(result.toolResults.map((r) => r.input)).toEqual([{ order_id: 'A-1' }, { order_id: 'A-2' }, { order_id: 'A-3' }]);
+    for (const id of ids) expect(id).toMatch(/^call_0_[0-9a-f]{12}$/);
+    expect(new Set(['call_0', ...ids]).size).toBe(4);
+    // The model read each result under the id its call got.
+    expect(lastToolResults(model.doGenerateCalls[2]).map((r) => r.toolCallId)).toEqual(ids.slice(1));
+  });
+
+  it('lists the results in the order the model made the calls, over steps, whatever order they finished in; an approved call of the previous turn first', async () => {
+    const delays: Record<string, number> = { slow: 30, mid: 10, fast: 0 };
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits',
+      input: v.object({ name: v.string() }),
+      execute: ({ name }) => new Promise<string>((resolve) => setTimeout(() => resolve(name), delays[name] ?? 0)),
+    });
+    const { agent: base } = fixture();
+    const model = scriptedModel(
+      callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]),
+      callsStep([['s1', 'wait', { name: 'slow' }], ['s2', 'wait', { name: 'fast' }], ['s3', 'wait', { name: 'mid' }]]),
+      callsStep([['t1', 'wait', { name: 'mid' }], ['t2', 'wait', { name: 'fast' }]]),
+      textStep('Done.'),
+    );
+    const agent = createChatAgent({ model, tools: [...(await base.registry.tools()), wait], tickets });
+    const first = await generateTextTurn(agent, { messages: 'Move A-1, then wait', run: run() });
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run() });
+    expect(second.toolResults.map((r) => r.call.id)).toEqual(['c1', 's1', 's2', 's3', 't1', 't2']);
   });
 
   it('a step limit stops a model that never answers', async () => {

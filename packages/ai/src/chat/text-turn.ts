@@ -1,3 +1,4 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4Content } from '@ai-sdk/provider';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -14,9 +15,10 @@ import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts'
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import { abortOption, activeToolsOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
-import { withUniqueToolCallIds } from './unique-call-ids.ts';
+import { callIdRenamer } from './call-id-renamer.ts';
+import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
@@ -239,7 +241,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
   // A call id the model repeats (of the history or of this turn) is renamed before the loop sees it, as in UI turns.
-  const limited = limitResponses(withUniqueToolCallIds(model), responseMs);
+  const limited = turnModel(model, responseMs);
   const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
   const generating = generateText({
     ...settings,
@@ -247,7 +249,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     ...(instructions === undefined ? {} : { instructions }),
     messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
     tools,
-    activeTools: visible.map((t) => t.name),
+    ...activeToolsOption(every, visible),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
     stopWhen: limits.stop,
@@ -315,19 +317,25 @@ export function textTurnTimeout({ stepMs, totalMs }: ModelTimeout): { timeout?: 
   return { timeout: { ...(stepMs === undefined ? {} : { stepMs }), ...(totalMs === undefined ? {} : { totalMs }) } };
 }
 
-/** What `limitResponses` reads of a model call's options. */
-type CallOptions = { readonly abortSignal?: AbortSignal | undefined };
+/** What `turnModel` reads of a model call's options. */
+type CallOptions = { readonly abortSignal?: AbortSignal | undefined; readonly prompt: LanguageModelV4CallOptions['prompt'] };
+/** What `turnModel` reads of a model call's result. */
+type GenerateResult = { readonly content: LanguageModelV4Content[] };
 
 /** The error of a model call that outlived `modelTimeout.responseMs`. */
 const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The model did not answer in time (no answer within ${ms} ms).`);
 
 /**
- * `model` with each `doGenerate` call limited to `ms` (`modelTimeout.responseMs`; createChatAgent has checked it), for
- * one turn: at the limit the call's signal aborts with a `timeout` {@link ToolError}, which `generateText` rejects with.
- * Only model calls carry the limit, so tools are not counted and get no extra signal. `stop()` ends the turn's timer.
+ * `model` for one turn: each `doGenerate` call limited to `ms` (`modelTimeout.responseMs`; createChatAgent has checked it),
+ * and the tool call ids it repeats (of the history or of this turn) renamed as `uniqueToolCallIds` does, unless the model
+ * says its ids are unique. At the limit the call's signal aborts with a `timeout` {@link ToolError}, which
+ * `generateText` rejects with. Only model calls carry the limit, so tools are not counted and get no extra signal.
+ * `stop()` ends the turn's timer. One wrapper for both: a middleware layer of its own cost a few async hops per step.
  */
-function limitResponses(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
-  if (typeof model === 'string' || ms === undefined || ms === Number.POSITIVE_INFINITY) return { model, stop: () => {}, timedOut: () => undefined };
+function turnModel(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
+  const limit = ms !== undefined && ms !== Number.POSITIVE_INFINITY;
+  const ids = typeof model === 'string' || (model as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS] === true ? undefined : callIdRenamer();
+  if (typeof model === 'string' || (!limit && ids === undefined)) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
   // A timer and a controller per call cost the text turn about 3 % in the loop bench.
@@ -338,26 +346,30 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
     timer = undefined;
     if (deadline === undefined) return;
     const left = deadline - Date.now();
-    if (left <= 0) expired.abort(responseTimeout(ms));
+    if (left <= 0) expired.abort(responseTimeout(ms as number));
     else timer = setTimeout(check, left);
   };
-  // Whichever specification version the model has, only the call's signal changes.
-  const generating = model as unknown as { doGenerate(options: CallOptions): PromiseLike<unknown> };
+  // Whichever specification version the model has, only the call's signal changes (and the ids of its calls).
+  const generating = model as unknown as { doGenerate(options: CallOptions): PromiseLike<GenerateResult> };
   const doGenerate = async (options: CallOptions) => {
-    const caller = options.abortSignal;
-    deadline = Date.now() + ms;
-    timer ??= setTimeout(check, ms);
-    try {
-      return await generating.doGenerate({ ...options, abortSignal: caller === undefined ? expired.signal : AbortSignal.any([caller, expired.signal]) });
-    } finally {
-      deadline = undefined;
-    }
+    let result: GenerateResult;
+    if (limit) {
+      const caller = options.abortSignal;
+      deadline = Date.now() + (ms as number);
+      timer ??= setTimeout(check, ms);
+      try {
+        result = await generating.doGenerate({ ...options, abortSignal: caller === undefined ? expired.signal : AbortSignal.any([caller, expired.signal]) });
+      } finally {
+        deadline = undefined;
+      }
+    } else result = await generating.doGenerate(options);
+    return ids === undefined ? result : ids.generated(options.prompt, result);
   };
   // A model of the specification's fields, the original's methods called on it (a provider's model is a class
   // instance whose methods may read private fields). Not a Proxy: the AI SDK reads a model's fields often, and through
   // a Proxy's trap the text turn measured 3–6 % slower.
   const { specificationVersion, provider, modelId } = model;
-  const limited = {
+  const wrapped = {
     specificationVersion,
     provider,
     modelId,
@@ -365,10 +377,11 @@ function limitResponses(model: LanguageModel, ms: number | undefined): { model: 
       return model.supportedUrls;
     },
     doGenerate,
+    // A text turn only generates (`generateText`); a stream would be the model's own.
     doStream: (options: never) => model.doStream(options),
   } as unknown as LanguageModel;
   return {
-    model: limited,
+    model: wrapped,
     stop: () => {
       deadline = undefined;
       if (timer !== undefined) clearTimeout(timer);
@@ -406,5 +419,14 @@ function responseClock(ms: number | undefined): { signal: AbortSignal; start: ()
 function inCallOrder(steps: readonly { readonly toolCalls: readonly { readonly toolCallId: string }[] }[], results: ReadonlyMap<string, ToolCallResult>): ToolCallResult[] {
   const order = new Map<string, number>();
   for (const step of steps) for (const call of step.toolCalls) order.set(call.toolCallId, order.size);
-  return [...results.values()].sort((a, b) => (order.get(a.call.id) ?? -1) - (order.get(b.call.id) ?? -1));
+  // Placed by position, without a sort: the results of calls in no step first, then by place, each in the order it came.
+  const first: ToolCallResult[] = [];
+  const placed: ToolCallResult[][] = [];
+  for (const result of results.values()) {
+    const at = order.get(result.call.id);
+    if (at === undefined) first.push(result);
+    else if (placed[at] === undefined) placed[at] = [result];
+    else placed[at].push(result);
+  }
+  return first.concat(...placed.filter((entry) => entry !== undefined));
 }

@@ -136,7 +136,8 @@ describe('token budget: the text turn', () => {
 
 describe('turnLimits', () => {
   const steps = (...usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number }[]) => ({ steps: usage.map((u) => ({ usage: u })) }) as never;
-  const tokens = (budget: number) => turnLimits(99, budget, new Map(), returnDirectStop(new Map())).stop[1] as unknown as (options: unknown) => boolean;
+  // The one stop condition: 99 steps and no return-direct call stay below their limits, so it answers as the budget does.
+  const tokens = (budget: number) => turnLimits(99, budget, new Map(), returnDirectStop(new Map())).stop[0] as unknown as (options: unknown) => boolean;
 
   it('counts a step by its total, else by its input and output; a step with no counts costs nothing', () => {
     expect(tokens(20)(steps({ totalTokens: 19 }))).toBe(false);

@@ -1,11 +1,12 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { convertArrayToReadableStream, convertReadableStreamToArray } from 'ai/test';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import { convertArrayToReadableStream, convertReadableStreamToArray, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createOfflineModel } from '../offline-model/offline-model.ts';
 import { UNIQUE_TOOL_CALL_IDS, withUniqueToolCallIds } from './unique-call-ids.ts';
 
 const RENAMED = /^call_0_[0-9a-f]{12}$/;
+const USAGE: LanguageModelV4Usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
 /** A prompt whose history already holds a call `call_0` and its result. */
 const prompt = (ids: readonly string[] = ['call_0']): LanguageModelV4CallOptions['prompt'] => [
@@ -83,6 +84,28 @@ describe('uniqueToolCallIds', () => {
     expect(called[0]).toMatch(RENAMED);
     expect(called[1]).toMatch(RENAMED);
     expect(called[0]).not.toBe(called[1]);
+  });
+
+  it('passes a generated answer whose ids are all new on as it is (the very same object and parts)', async () => {
+    const inner = { content: [{ type: 'tool-call' as const, toolCallId: 'call_9', toolName: 't', input: '{}' }], finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage: USAGE, warnings: [] };
+    const model = wrap(new MockLanguageModelV4({ doGenerate: async () => inner }) as ReturnType<typeof scriptedModel>);
+    expect(await model.doGenerate({ prompt: prompt() })).toBe(inner);
+  });
+
+  it('renames only the repeat of two generated calls with one id, and a provider-executed result with its call', async () => {
+    const content: LanguageModelV4Content[] = [
+      { type: 'tool-call', toolCallId: 'call_7', toolName: 't', input: '{}' },
+      { type: 'tool-call', toolCallId: 'call_7', toolName: 'web_search', input: '{}', providerExecuted: true },
+      { type: 'tool-result', toolCallId: 'call_7', toolName: 'web_search', result: { hits: 1 } },
+    ];
+    const model = wrap(new MockLanguageModelV4({ doGenerate: async () => ({ content, finishReason: { unified: 'tool-calls', raw: undefined }, usage: USAGE, warnings: [] }) }) as ReturnType<typeof scriptedModel>);
+    const result = await model.doGenerate({ prompt: prompt() });
+    const [first, second, third] = result.content as { toolCallId: string }[];
+    expect(first).toBe(content[0]);
+    expect(second?.toolCallId).toMatch(/^call_7_[0-9a-f]{12}$/);
+    expect(third?.toolCallId).toBe(second?.toolCallId);
+    // The model's own parts are not changed.
+    expect(content.map((part) => (part as { toolCallId: string }).toolCallId)).toEqual(['call_7', 'call_7', 'call_7']);
   });
 
   it('leaves a gateway model id (a string) as it is', () => {

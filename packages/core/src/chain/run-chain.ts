@@ -66,10 +66,12 @@ class Layer {
 
   readonly next = (overrides?: NextOverrides): Promise<ToolOutcome> => {
     const { interceptor, run } = this;
-    // An outcome, not a rejection: nobody awaits a next() called from a timer or a stray promise, and nothing runs.
-    if (this.state === ENDED) return Promise.resolve(failure(misuseError(run.ctx, `Interceptor "${interceptor.name}" called next() after it had returned; nothing ran.`)));
-    if (this.state === RUNNING) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
-    if ((this.state === DONE || this.state === DETACHED) && !interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
+    if (this.state !== IDLE) {
+      // An outcome, not a rejection: nobody awaits a next() called from a timer or a stray promise, and nothing runs.
+      if (this.state === ENDED) return Promise.resolve(failure(misuseError(run.ctx, `Interceptor "${interceptor.name}" called next() after it had returned; nothing ran.`)));
+      if (this.state === RUNNING) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() while its previous next() was still running.`);
+      if (!interceptor.reentrant) return misuse(run.ctx, `Interceptor "${interceptor.name}" called next() twice.`);
+    }
     this.state = RUNNING;
     // Overrides apply to the layers inside this one only; `innerSettled` restores them.
     const { ctx } = run;

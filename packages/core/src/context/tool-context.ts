@@ -23,7 +23,8 @@ export interface ToolContextInit<TInput, TDeps> {
  * `input`, `signal` and `attempt` are written only by the chain runner (via `next()` overrides).
  */
 export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes implements ToolContext<TInput, TDeps> {
-  // Declared, not defined: the constructor sets them (a defined field would be set twice per call).
+  // Declared, not defined: the constructor sets them (a defined field would be set twice per call, and an initialized one
+  // is defined on each new context, which V8 does more slowly than an assignment: see Attributes).
   declare readonly tool: AnyTool;
   declare readonly call: ToolCall;
   declare readonly args: unknown;
@@ -32,13 +33,14 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   declare input: TInput;
   /** Set by the first `reportUsage()` (a call that reports nothing never has it). */
   declare readonly usage: ToolUsage | undefined;
-  attempt = 1;
+  declare attempt: number;
   private declare ownRun: RunContext<TDeps> | undefined;
   private declare ownSignal: AbortSignal | undefined;
   private declare readonly onProgress: ((progress: ToolProgress) => void) | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
+    this.attempt = 1;
     this.tool = init.tool;
     this.call = init.call;
     this.args = init.args;

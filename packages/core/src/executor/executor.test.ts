@@ -326,6 +326,92 @@ describe('executor: bad model output becomes a typed error', () => {
   });
 });
 
+describe('executor: the synchronous path and its asynchronous steps agree', () => {
+  const Input = v.object({ order_id: v.pipe(v.string(), v.minLength(2)) });
+  /** The same schema, validating in a promise (as a raw JSON Schema does while its validator loads). */
+  const asyncInput = {
+    '~standard': { version: 1, vendor: 'async-test', validate: (value: unknown) => Promise.resolve(Input['~standard'].validate(value)) },
+  } as unknown as typeof Input;
+  const run = ({ order_id }: { order_id: string }) => {
+    if (order_id === 'boom') throw new Error('database unavailable');
+    return { order_id, status: 'shipped' };
+  };
+  /** One tool, made synchronous or asynchronous in each step that may be either. */
+  const variant = (lazy: boolean, asyncSchema: boolean, asyncTool: boolean, interceptors: number) => {
+    const tool = defineTool({
+      name: 'query',
+      description: 'q',
+      input: asyncSchema ? asyncInput : Input,
+      jsonSchema: { type: 'object' },
+      execute: asyncTool ? async (input: { order_id: string }) => run(input) : run,
+    });
+    const registry = lazy ? createRegistry({ resolvers: [lazyResolver({ query: async () => tool })] }) : createRegistry({ tools: [tool] });
+    const list = Array.from({ length: interceptors }, (_, i) => defineInterceptor(`pass-${i}`, (_ctx, next) => next()));
+    return createExecutor({ registry, interceptors: list });
+  };
+  const calls = [
+    { id: 'ok', name: 'query', arguments: '{"order_id":"A-1"}' },
+    { id: 'invalid', name: 'query', arguments: '{"order_id":"A"}' },
+    { id: 'throws', name: 'query', arguments: { order_id: 'boom' } },
+    { id: 'json', name: 'query', arguments: '{"order_id":' },
+    { id: 'unknown', name: 'nope', arguments: '{}' },
+  ];
+  const seen = (r: Awaited<ReturnType<ReturnType<typeof variant>['execute']>>) => ({ content: r.content, isError: r.isError, outcome: r.outcome, input: r.input });
+
+  it('every mix of a lazy tool, an async schema, an async tool and interceptors gives the results of the all-synchronous call', async () => {
+    const expected = await Promise.all(calls.map(async (call) => seen(await variant(false, false, false, 0).execute(call))));
+    expect(expected.map((r) => r.isError)).toEqual([false, true, true, true, true]);
+    for (const lazy of [false, true]) {
+      for (const asyncSchema of [false, true]) {
+        for (const asyncTool of [false, true]) {
+          for (const interceptors of [0, 2]) {
+            const ex = variant(lazy, asyncSchema, asyncTool, interceptors);
+            const got = await Promise.all(calls.map(async (call) => seen(await ex.execute(call))));
+            expect(got, JSON.stringify({ lazy, asyncSchema, asyncTool, interceptors })).toEqual(expected);
+          }
+        }
+      }
+    }
+  });
+
+  it('an async validation that rejects is the caller\'s bad input, as one that throws', async () => {
+    const rejecting = defineTool({
+      name: 'rejecting',
+      description: '',
+      input: { '~standard': { version: 1, vendor: 'buggy', validate: () => Promise.reject(new Error('schema bug')) } },
+      jsonSchema: { type: 'object' },
+      execute: () => 'never',
+    });
+    const result = await createExecutor({ registry: [rejecting] }).execute({ id: 'r', name: 'rejecting', arguments: {} });
+    expect(result.content).toMatch(/^Error \(invalid-input\): The arguments for "rejecting" could not be validated: schema bug/);
+  });
+
+  it('never throws: with onError "throw", a failure at any step (or a resolver that throws) rejects the promise it returns', async () => {
+    const boom = defineTool({ name: 'boom', description: '', input: v.object({}), execute: (): string => { throw new Error('down'); } });
+    const unconvertible = defineTool({ name: 'big', description: '', input: v.object({}), execute: () => 10n });
+    const throwing = { kind: 'edgetool.resolver' as const, names: () => ['thrower'], resolve: (): never => { throw new Error('resolver bug'); } };
+    const ex = createExecutor({ registry: createRegistry({ tools: [queryOrder, boom, unconvertible], resolvers: [throwing], onError: 'throw' }) });
+    const failing = [
+      null as unknown as { id: string; name: string; arguments: unknown },
+      { id: '1', name: 'query_order', arguments: '{' },
+      { id: '2', name: 'query_order', arguments: {} },
+      { id: '3', name: 'boom', arguments: {} },
+      { id: '4', name: 'big', arguments: {} },
+      { id: '5', name: 'thrower', arguments: {} },
+    ];
+    for (const call of failing) {
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = ex.execute(call);
+      }).not.toThrow();
+      await expect(pending).rejects.toSatisfy(ToolError.isInstance);
+    }
+    // Reported instead, the resolver's throw is that call's typed failure.
+    const reporting = createExecutor({ registry: createRegistry({ resolvers: [throwing] }) });
+    expect((await reporting.execute({ id: '6', name: 'thrower', arguments: {} })).content).toMatch(/resolver bug/);
+  });
+});
+
 describe('executor: result conversion', () => {
   const make = (output: unknown, toModelOutput?: (o: unknown) => string) =>
     createExecutor({

@@ -293,7 +293,23 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     }
   }
 
-  async function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
+  /**
+   * Runs one call. Not an `async` function: V8 makes a promise and a frame object for every call of one, await or not
+   * (about 100 ns here). A call whose steps are all synchronous (a tool found at once, its validation, its chain) runs
+   * through `start`, `prepare`, `launch` and `complete` without either; a step that turns out asynchronous goes on in a
+   * small async function (`resolving`, `settling`) or a `.then` that hands back to the next step.
+   */
+  function execute<TDeps>(call: ToolCall, opts?: ExecuteOptions<TDeps>): Promise<ToolCallResult> {
+    try {
+      return Promise.resolve(start(call, opts as ExecuteOptions | undefined));
+    } catch (error) {
+      // As from an async function: a registry whose `onError` says `throw` rejects, it never throws.
+      return Promise.reject(error);
+    }
+  }
+
+  /** Checks the call, parses its arguments and finds its tool. */
+  function start(call: ToolCall, opts: ExecuteOptions | undefined): Result {
     const started = clock();
     if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || typeof call.id !== 'string') {
       const meta = describeCall(call);
@@ -305,7 +321,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, undefined, call.arguments, started, withoutRun('An approval decision', meta), null);
     }
     // Made when first needed: most calls without a run never read it.
-    let run = opts?.run as RunContext | undefined;
+    const run = opts?.run;
     const signal = mergeSignals(opts?.signal, run?.signal);
     if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
 
@@ -313,16 +329,34 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (!parsed.ok) {
       // Arguments refused for a prototype key were read: the tool's interceptors mask them field by field in the trace.
       if (!('value' in parsed)) return early(call, undefined, call.arguments, started, parsed.error, run);
-      const masking = await orAbort(lookUp(call.name), signal);
-      return early(call, undefined, parsed.value, started, parsed.error, run, masking === ABORTED ? undefined : masking);
+      return orAbort(lookUp(call.name), signal).then((masking) => early(call, undefined, parsed.value, started, parsed.error, run, masking === ABORTED ? undefined : masking));
     }
     const args = parsed.value;
+    let found: AnyTool | Promise<AnyTool | undefined> | undefined;
+    try {
+      // With the call's signal: a lazy load given up on is not kept for the next call.
+      found = registry.resolve(call.name, signal);
+    } catch (error) {
+      return early(call, undefined, args, started, toToolError(error, meta), run);
+    }
+    if (found instanceof Promise || found === undefined || found.policy.available !== undefined) return resolving(call, opts, started, meta, run, signal, args, found);
+    return prepare(call, opts, started, meta, run, signal, args, found);
+  }
 
+  /** A lazy tool, or one whose `policy.available` decides (or none): `start`, continued. */
+  async function resolving(
+    call: ToolCall,
+    opts: ExecuteOptions | undefined,
+    started: number,
+    meta: CallMeta,
+    run: RunContext | undefined,
+    signal: AbortSignal | undefined,
+    args: unknown,
+    found: AnyTool | Promise<AnyTool | undefined> | undefined,
+  ): Promise<ToolCallResult> {
     // A lazy tool that loads slowly, or a slow check, does not hold the call once the caller aborts.
     let tool: AnyTool | undefined;
     try {
-      // With the call's signal: a lazy load given up on is not kept for the next call.
-      const found = registry.resolve(call.name, signal);
       const loaded = found instanceof Promise ? await orAbort(found, signal) : found;
       if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), run);
       tool = loaded;
@@ -345,7 +379,20 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), checked);
       }
     }
+    return prepare(call, opts, started, meta, run, signal, args, tool);
+  }
 
+  /** Applies a human's edits and validates the input. */
+  function prepare(
+    call: ToolCall,
+    opts: ExecuteOptions | undefined,
+    started: number,
+    meta: CallMeta,
+    run: RunContext | undefined,
+    signal: AbortSignal | undefined,
+    args: unknown,
+    tool: AnyTool,
+  ): Result {
     // Arguments a human edited when approving replace the model's (which the ticket still binds, as `ctx.args`).
     let proposed = args;
     let edits: ArgumentEdit[] | undefined;
@@ -356,21 +403,40 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       proposed = edited.value;
       if (edited.edits.length > 0) edits = edited.edits;
     }
-
-    let validation: ValidationResult<unknown>;
+    let checked: ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
     try {
       // Quoted primitives coerced (`policy.coerce`); a strict model's `null` for an optional argument read as absent (`policy.strict`).
-      const candidate = fitArguments(proposed, tool.jsonSchema, tool.policy);
-      const checked = validateWithSchema(tool.input, candidate);
-      const validated = checked instanceof Promise ? await orAbort(checked, signal) : checked;
-      if (validated === ABORTED) return early(call, tool, proposed, started, abortError(signal as AbortSignal, meta), run);
-      validation = validated;
+      checked = validateWithSchema(tool.input, fitArguments(proposed, tool.jsonSchema, tool.policy));
     } catch (cause) {
-      // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
-      const reason = toToolError(cause).message;
-      const error = new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
-      return early(call, tool, proposed, started, error, run);
+      return early(call, tool, proposed, started, unvalidated(tool, cause, meta), run);
     }
+    if (checked instanceof Promise) {
+      // An asynchronous validation (a raw JSON Schema's validator still loading, an async refinement).
+      return orAbort(checked, signal).then(
+        (validated) =>
+          validated === ABORTED
+            ? early(call, tool, proposed, started, abortError(signal as AbortSignal, meta), run)
+            : launch(call, opts, started, meta, run, signal, args, tool, proposed, edits, validated),
+        (cause: unknown) => early(call, tool, proposed, started, unvalidated(tool, cause, meta), run),
+      );
+    }
+    return launch(call, opts, started, meta, run, signal, args, tool, proposed, edits, checked);
+  }
+
+  /** Runs the chain on valid input. */
+  function launch(
+    call: ToolCall,
+    opts: ExecuteOptions | undefined,
+    started: number,
+    meta: CallMeta,
+    run: RunContext | undefined,
+    signal: AbortSignal | undefined,
+    args: unknown,
+    tool: AnyTool,
+    proposed: unknown,
+    edits: ArgumentEdit[] | undefined,
+    validation: ValidationResult<unknown>,
+  ): Result {
     if (!validation.ok) {
       const whose = proposed === args ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
       const error = new ToolError('invalid-input', `${whose} for "${tool.name}".`, { ...meta, issues: validation.issues });
@@ -396,11 +462,31 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
     const running = runLayers(ctx, interceptors, apart ? runToolApart : runTool, spans ? clock : null);
-    let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
+    if (running instanceof Promise || tool.output) return settling(started, meta, signal, ctx, progress, edits, running);
     // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
     progress?.end();
-    if (outcome.type === 'success' && tool.output) outcome = await checkOutput(tool, outcome.output, meta);
+    return complete(started, meta, ctx, edits, running);
+  }
 
+  /** A chain that settles later (an async tool or interceptor), or an output schema to check: `launch`, continued. */
+  async function settling(
+    started: number,
+    meta: CallMeta,
+    signal: AbortSignal | undefined,
+    ctx: CallContext,
+    progress: ReturnType<typeof progressSink> | undefined,
+    edits: ArgumentEdit[] | undefined,
+    running: Promise<ToolOutcome> | ToolOutcome,
+  ): Promise<ToolCallResult> {
+    let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
+    progress?.end();
+    if (outcome.type === 'success' && ctx.tool.output) outcome = await checkOutput(ctx.tool, outcome.output, meta);
+    return complete(started, meta, ctx, edits, outcome);
+  }
+
+  /** The finished call's text for the model, its trace record and its result. */
+  function complete(started: number, meta: CallMeta, ctx: CallContext, edits: ArgumentEdit[] | undefined, outcome: ToolOutcome): ToolCallResult {
+    const { tool, call } = ctx;
     let content: ModelContent | undefined;
     if (outcome.type !== 'error') {
       try {
@@ -536,6 +622,19 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
     groups.set(group, current);
     return current;
   };
+}
+
+/** A call's names, for errors. */
+type CallMeta = { readonly toolName: string; readonly callId: string };
+
+/** A step of `execute`: the result, or a promise of it once a step was asynchronous. */
+type Result = ToolCallResult | Promise<ToolCallResult>;
+
+/** The failure of a schema library that throws (a BigInt in a raw JSON Schema check, a bug): still the caller's bad input. */
+function unvalidated(tool: AnyTool, cause: unknown, meta: CallMeta): ToolError {
+  // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
+  const reason = toToolError(cause).message;
+  return new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
 }
 
 /** The spans of a call that records none (frozen: nothing may push to it). */

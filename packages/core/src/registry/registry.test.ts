@@ -32,6 +32,19 @@ describe('registry and resolvers', () => {
     for (const name of ['__proto__', 'constructor', 'toString']) expect(lazy.resolve(name)).toBeUndefined();
   });
 
+  it('a registry of its own list alone (its fast lookup) finds what one with resolvers or `available` finds', async () => {
+    const names = ['query_order', 'list_delayed_orders', 'nope', '__proto__', 'constructor', '', 1, undefined, null, {}];
+    const plain = createRegistry({ tools: [queryOrder, listDelayedOrders] });
+    const withResolver = createRegistry({ tools: [queryOrder], resolvers: [staticResolver([listDelayedOrders])] });
+    const gated = createRegistry({ tools: [queryOrder, listDelayedOrders], available: () => true });
+    for (const name of names as string[]) {
+      const found = plain.resolve(name);
+      expect(found).toBe(withResolver.resolve(name));
+      expect((await gated.resolve(name))?.name).toBe((found as { name?: string } | undefined)?.name);
+    }
+    expect(plain.resolve('query_order')).toBe(queryOrder);
+  });
+
   it('a resolver that hands out null, a non-tool or a tool of another name: each call fails alone, execute never rejects', async () => {
     const handOut: Record<string, unknown> = { none: null, fake: { name: 'fake' }, later: Promise.resolve('a module'), other: queryOrder };
     const custom: ToolResolver = { kind: 'edgetool.resolver', names: () => Object.keys(handOut), resolve: (name) => handOut[name] as never };

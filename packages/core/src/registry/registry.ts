@@ -80,11 +80,16 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
     }
     return out;
   };
-  const resolve = (name: string, signal?: AbortSignal) => {
-    if (typeof name !== 'string') return undefined;
-    const found = resolver.resolve(name, signal);
-    return found instanceof Promise ? found.then((tool) => gate(checked(name, tool))) : gate(checked(name, found));
-  };
+  // A registry of its own list alone hands out its Map's tools as they are: they were checked when it was made, none is
+  // gated, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
+  const resolve =
+    options.resolvers?.length || available !== undefined
+      ? (name: string, signal?: AbortSignal) => {
+          if (typeof name !== 'string') return undefined;
+          const found = resolver.resolve(name, signal);
+          return found instanceof Promise ? found.then((tool) => gate(checked(name, tool))) : gate(checked(name, found));
+        }
+      : resolver.resolve;
   return {
     kind: 'edgetool.resolver',
     names: () => resolver.names(),
