@@ -192,8 +192,8 @@ describe('executor: bad model output becomes a typed error', () => {
       policy: { retries: 1, timeoutMs: 20 },
       execute: async (_input, ctx) => {
         if (ctx.attempt === 2) {
+          // Settles at once: under load a wait of its own here could outlive the attempt's 20 ms as well.
           wakes[0]?.();
-          await new Promise((resolve) => setTimeout(resolve, 0));
           return 'second';
         }
         await new Promise<void>((resolve) => wakes.push(resolve));
@@ -203,6 +203,7 @@ describe('executor: bad model output becomes a typed error', () => {
     });
     const retried = await createExecutor({ registry: [read] }).execute({ id: 'r', name: 'read', arguments: {} });
     expect(retried.content).toBe('second');
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toEqual([{ aborted: true, attempt: 1 }]);
   });
 
