@@ -632,7 +632,6 @@ type Result = ToolCallResult | Promise<ToolCallResult>;
 
 /** The failure of a schema library that throws (a BigInt in a raw JSON Schema check, a bug): still the caller's bad input. */
 function unvalidated(tool: AnyTool, cause: unknown, meta: CallMeta): ToolError {
-  // A schema library that throws (a BigInt in a raw JSON Schema check, a bug) is still the caller's bad input.
   const reason = toToolError(cause).message;
   return new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
 }

@@ -6,13 +6,7 @@ import { ToolError } from '../errors/tool-error.ts';
  * is a `TimeoutError` (the caller's `AbortSignal.timeout()`, so retry rules and the model read a time limit), else `aborted`.
  */
 export function abortError(signal: AbortSignal, meta: { toolName: string; callId: string }): ToolError {
-  const { reason } = signal;
-  if (ToolError.isInstance(reason)) return reason;
-  if (isTimeoutReason(reason)) {
-    const message = `The call of "${meta.toolName}" did not finish within the caller's time limit.`;
-    return new ToolError('timeout', message, { ...meta, cause: reason, retryable: true });
-  }
-  return new ToolError('aborted', `The call of "${meta.toolName}" was aborted by the caller.`, { ...meta, cause: reason });
+  return fromAbort(signal, meta, `The call of "${meta.toolName}" did not finish within the caller's time limit.`, `The call of "${meta.toolName}" was aborted by the caller.`);
 }
 
 /** True for the reason of a signal that timed out (`AbortSignal.timeout()`'s `TimeoutError`, from any realm). */
@@ -25,12 +19,15 @@ export function isTimeoutReason(reason: unknown): boolean {
  * abort's own `ToolError`, `timeout` for a `TimeoutError`, else `aborted`.
  */
 export function loadAbortError(signal: AbortSignal, name: string): ToolError {
+  return fromAbort(signal, { toolName: name }, `The tool "${name}" did not load within the caller's time limit.`, `Loading the tool "${name}" was aborted by the caller.`);
+}
+
+/** The abort's own `ToolError`; for a `TimeoutError`, a retryable `timeout` saying `timedOut`; else `aborted` saying `aborted`. */
+function fromAbort(signal: AbortSignal, meta: { toolName: string; callId?: string }, timedOut: string, aborted: string): ToolError {
   const { reason } = signal;
   if (ToolError.isInstance(reason)) return reason;
-  if (isTimeoutReason(reason)) {
-    return new ToolError('timeout', `The tool "${name}" did not load within the caller's time limit.`, { toolName: name, cause: reason, retryable: true });
-  }
-  return new ToolError('aborted', `Loading the tool "${name}" was aborted by the caller.`, { toolName: name, cause: reason });
+  if (isTimeoutReason(reason)) return new ToolError('timeout', timedOut, { ...meta, cause: reason, retryable: true });
+  return new ToolError('aborted', aborted, { ...meta, cause: reason });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Not in the barrel: the counting behind `callLimit()` and `policy.maxCallsPerRun`. Each limit counts on its own, so a
 // global `callLimit()` and a tool's `maxCallsPerRun` do not spend each other's units.
 import { defineInterceptor, failure } from '../chain/interceptor.ts';
-import type { ToolInterceptor } from '../chain/types.ts';
+import type { ToolContext, ToolInterceptor, ToolOutcome } from '../chain/types.ts';
 import type { RunContext } from '../context/run-context.ts';
 import { ToolError } from '../errors/tool-error.ts';
 
@@ -30,7 +30,7 @@ export function countCalls(max: number, counts: CallCounts): ToolInterceptor {
     if (used >= max) {
       const times = max === 1 ? 'once' : `${max} times`;
       const message = `Tool "${tool.name}" may run at most ${times} per request, and it already has; this call was not run. Do not call it again now: answer with what you have.`;
-      return Promise.resolve(failure(new ToolError('rate-limited', message, { toolName: tool.name, callId: ctx.call.id })));
+      return Promise.resolve(refused(ctx, message));
     }
     // Taken before the call goes on, so parallel calls of one step cannot all pass.
     const counted = perTool;
@@ -40,4 +40,9 @@ export function countCalls(max: number, counts: CallCounts): ToolInterceptor {
       return outcome;
     });
   });
+}
+
+/** A call a limit refused: `rate-limited`, with the words the model reads. */
+export function refused(ctx: ToolContext, message: string, cause?: unknown): ToolOutcome {
+  return failure(new ToolError('rate-limited', message, { toolName: ctx.tool.name, callId: ctx.call.id, cause }));
 }

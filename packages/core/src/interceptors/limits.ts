@@ -1,9 +1,8 @@
-import { defineInterceptor, failure } from '../chain/interceptor.ts';
+import { defineInterceptor } from '../chain/interceptor.ts';
 import type { ToolContext, ToolInterceptor } from '../chain/types.ts';
 import type { RunContext } from '../context/run-context.ts';
-import { ToolError } from '../errors/tool-error.ts';
 import type { AnyTool } from '../tool/types.ts';
-import { countCalls, policyCallCounts } from './call-count.ts';
+import { countCalls, policyCallCounts, refused } from './call-count.ts';
 
 /**
  * Decides whether one more call may run now. The Cloudflare Workers Rate Limiting binding
@@ -48,10 +47,6 @@ export function checkMaxCalls(max: unknown, where: string): void {
 /** The budget key of a call by default: the tool and the user. */
 function defaultKey(ctx: ToolContext): string {
   return `${ctx.tool.name}:${ctx.run.userId ?? '(anonymous)'}`;
-}
-
-function refused(ctx: ToolContext, message: string, cause?: unknown) {
-  return failure(new ToolError('rate-limited', message, { toolName: ctx.tool.name, callId: ctx.call.id, cause }));
 }
 
 /**
