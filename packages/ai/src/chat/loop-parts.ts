@@ -179,10 +179,9 @@ export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>, c
   const allDirect = (calls: readonly string[]) => calls.length > 0 && calls.every((id) => results.get(id)?.returnDirect);
   return {
     stop: ({ steps }) => {
-      // Asked after every step: the first call that is not a return-direct tool's answers it, with nothing copied.
-      const calls = steps.at(-1)?.toolCalls ?? [];
-      if (calls.length === 0 || !calls.every((c) => results.get(c.toolCallId)?.returnDirect)) return false;
-      ids = calls.map((c) => c.toolCallId);
+      const calls = (steps.at(-1)?.toolCalls ?? []).map((c) => c.toolCallId);
+      if (!allDirect(calls)) return false;
+      ids = calls;
       return true;
     },
     resumed:

@@ -18,7 +18,7 @@ import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingT
 import { abortOption, activeToolsOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
-import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
+import { saysIdsUnique } from './unique-call-ids.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
@@ -334,7 +334,7 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  */
 function turnModel(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
   const limit = ms !== undefined && ms !== Number.POSITIVE_INFINITY;
-  const ids = typeof model === 'string' || (model as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS] === true ? undefined : callIdRenamer();
+  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer();
   if (typeof model === 'string' || (!limit && ids === undefined)) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.

@@ -33,11 +33,16 @@ export function uniqueToolCallIds(options: UniqueToolCallIdsOptions = {}): Langu
  */
 export const UNIQUE_TOOL_CALL_IDS: unique symbol = Symbol.for('edgetool.unique-tool-call-ids');
 
+/** Whether a model object says its tool call ids are unique ({@link UNIQUE_TOOL_CALL_IDS}): the chat loop leaves them as they are. */
+export function saysIdsUnique(model: object): boolean {
+  return (model as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS] === true;
+}
+
 /**
  * `model` with {@link uniqueToolCallIds} for one turn. A gateway id (a string) has no object to wrap and is returned as
  * it is: the gateway's providers give unique ids. So is a model that says its ids are unique ({@link UNIQUE_TOOL_CALL_IDS}).
  */
 export function withUniqueToolCallIds(model: LanguageModel, options?: UniqueToolCallIdsOptions): LanguageModel {
-  if (typeof model === 'string' || (model as { [UNIQUE_TOOL_CALL_IDS]?: unknown })[UNIQUE_TOOL_CALL_IDS] === true) return model;
+  if (typeof model === 'string' || saysIdsUnique(model)) return model;
   return wrapLanguageModel({ model, middleware: uniqueToolCallIds(options) });
 }

@@ -188,7 +188,7 @@ export async function verifyContinuation(
       if (isLast) inputs.set(callId, { toolName, input: part.input });
       const meta = { toolName, callId };
       if (part.state === 'output-available' || part.state === 'output-error') {
-        const result = part.state === 'output-available' ? { output: part.output } : { errorText: String(part.errorText ?? '') };
+        const result = resultOf(part);
         const ticket = ticketParts.get(callId);
         const seal = seals.get(callId) ?? allSeals.get(callId);
         if (seal) {
@@ -197,11 +197,7 @@ export async function verifyContinuation(
           if (ran !== part.input) edited.set(callId, ran);
           checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
           // Sealed after its turn, in a later response: it still was one of the answers its message's continuation carried.
-          if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') {
-            const subject = clientSubject(toolName, callId, part.input, conversationId);
-            const decision = await answerOf(result, meta);
-            answered.push({ ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false });
-          }
+          if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') answered.push(await sealedAnswer(part, ticket, edits, conversationId));
           if (seals.has(callId) && ticket !== undefined) sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
           continue;
         }
@@ -261,8 +257,7 @@ export async function verifyContinuation(
         const subject: TicketSubject = { purpose: 'approval', toolName, callId, args: part.input, conversationId };
         const approved = part.approval?.approved === true;
         // The human's edits of the arguments, from the client's edit part: the executor decides whether the tool takes them.
-        const edit = approved ? edits.get(callId) : undefined;
-        const input = edit !== undefined && 'input' in edit ? { input: edit.input } : {};
+        const input = editedInputOf(edits, callId, approved);
         if (!isLast) {
           // Answered, but its result never came back (the response was lost, or the approval came too late) and the
           // user went on. It must be a call this server asked about; it does not run, and the model reads only what
@@ -448,6 +443,17 @@ function clientSubject(toolName: string, callId: string, args: unknown, conversa
   return { purpose: 'client-result', toolName, callId, args, conversationId };
 }
 
+/** A result part's result as its ticket and seal cover it: its output, or its error text. */
+function resultOf(part: AnyToolPart): { output: unknown } | { errorText: string } {
+  return part.state === 'output-available' ? { output: part.output } : { errorText: String(part.errorText ?? '') };
+}
+
+/** The human's edit of an approved call's arguments, from the client's edit part (none for a denial). */
+function editedInputOf(edits: ReadonlyMap<string, EditPartData>, callId: string, approved: boolean): { input?: unknown } {
+  const edit = approved ? edits.get(callId) : undefined;
+  return edit !== undefined && 'input' in edit ? { input: edit.input } : {};
+}
+
 /** The step of each part of a message: how many `step-start` parts come before it. */
 function stepsOf(message: { readonly parts: readonly unknown[] }): Map<unknown, number> {
   const steps = new Map<unknown, number>();
@@ -463,17 +469,15 @@ function stepsOf(message: { readonly parts: readonly unknown[] }): Map<unknown, 
  * A ticketed call of a message that holds its seal, as its copy claimed it: a browser result's answer, or an approval's
  * decision (its edit part stays in the message). A response seals a copy's browser results first, then its calls'
  * results as they finish: one cut on the way leaves some of the copy sealed and the rest open, and the copy's leader
- * kept a decision that names them all. Never claimed again: only counted with the open ones (see `leadCopy`).
+ * kept a decision that names them all; a browser result sealed in a later response was one of its message's copy too.
+ * Never claimed again: only counted with the open ones (see `leadCopy`).
  */
 async function sealedAnswer(part: AnyToolPart, ticket: TicketPartData, edits: ReadonlyMap<string, EditPartData>, conversationId: string): Promise<Check> {
   const toolName = toolNameOf(part);
   const meta = { toolName, callId: part.toolCallId };
   const approved = part.approval?.approved === true;
-  const edit = approved ? edits.get(part.toolCallId) : undefined;
   const decision =
-    ticket.purpose === 'approval'
-      ? await decisionOf(approved, edit !== undefined && 'input' in edit ? { input: edit.input } : {}, meta)
-      : await answerOf(part.state === 'output-error' ? { errorText: String(part.errorText ?? '') } : { output: part.output }, meta);
+    ticket.purpose === 'approval' ? await decisionOf(approved, editedInputOf(edits, part.toolCallId, approved), meta) : await answerOf(resultOf(part), meta);
   const subject: TicketSubject = { purpose: ticket.purpose, toolName, callId: part.toolCallId, args: part.input, conversationId };
   return { ticket: ticket.ticket, subject, decision, onValid: () => {}, problem: 'forged-result', part, consume: false };
 }
