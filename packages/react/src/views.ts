@@ -1,4 +1,4 @@
-import { type AnyTool, type ArgumentEdit, argumentEdits, fitArguments, type InferToolInput, type ToolProgress } from '@edgetool/core';
+import { type AnyTool, type ArgumentEdit, argumentEdits, fitArguments, type InferToolInput, type ToolProgress, validateWithSchema } from '@edgetool/core';
 import {
   type AnyToolPart,
   dataByCallId,
@@ -295,22 +295,20 @@ export type CallOf<TView extends ToolCallView, TTool extends AnyTool> = TView ex
  */
 export function callOf<TView extends ToolCallView, TTool extends AnyTool>(view: TView, tool: TTool): CallOf<TView, TTool> | undefined {
   if (view.toolName !== tool.name) return undefined;
-  let result: ReturnType<AnyTool['input']['~standard']['validate']>;
+  let result: ReturnType<typeof validateWithSchema<unknown>>;
   try {
-    result = tool.input['~standard'].validate(fitArguments(view.input, tool.jsonSchema, tool.policy));
+    // The executor's reading of a schema's answer: any thenable is a promise, and an answer of neither shape throws.
+    result = validateWithSchema(tool.input, fitArguments(view.input, tool.jsonSchema, tool.policy));
   } catch {
-    // A schema that throws (a raw JSON Schema with a `$ref` to nowhere): the arguments cannot be typed.
+    // A schema that throws (a raw JSON Schema with a `$ref` to nowhere), or answers nothing usable: no typed arguments.
     return undefined;
   }
-  if (typeof (result as { then?: unknown }).then === 'function') {
-    // Not awaited here (a render cannot wait): its outcome is dropped, a rejection included. Any thenable, not only a
-    // native Promise (a polyfill's, another realm's), or its missing `value` would read as arguments of `undefined`.
-    Promise.resolve(result).catch(() => undefined);
+  if (result instanceof Promise) {
+    // Not awaited here (a render cannot wait): its outcome is dropped, a rejection included.
+    result.catch(() => undefined);
     return undefined;
   }
-  const settled = result as Exclude<typeof result, PromiseLike<unknown>>;
-  if (settled.issues !== undefined || !('value' in settled)) return undefined;
-  return { ...view, input: settled.value } as CallOf<TView, TTool>;
+  return result.ok ? ({ ...view, input: result.value } as CallOf<TView, TTool>) : undefined;
 }
 
 /** The model named in the latest assistant message's metadata. */
