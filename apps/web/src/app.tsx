@@ -17,10 +17,10 @@ import { useMediaQuery } from './lib/use-media-query.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
 import { browserTools, cart, dateInput } from './tools/browser-tools.ts';
 
-/** Prompts that show each part of the demo (the offline model also understands `/tool_name {json}`). */
 /** Where the side panel is a drawer over the chat rather than a column (styles.css has the same width). */
 const DRAWER_QUERY = '(max-width: 960px)';
 
+/** Prompts that show each part of the demo (the offline model also understands `/tool_name {json}`). */
 const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] = [
   { label: 'Look up an order', text: 'What is the status of order A-1001?' },
   { label: 'Move a delivery (approval)', text: 'Change the delivery date of order A-1001 to 2026-12-24' },
