@@ -46,6 +46,7 @@ function parseBody(text: string): ChatBody | Response {
 /**
  * The first `file` part's URL that is not a `data:` URL. A model that takes no URLs of a kind (the offline model takes
  * none) has the AI SDK download them in the Worker: a host the client picks, up to 2 GiB a file. The web app sends none.
+ * A url that is no URL at all is left to the chat agent, which refuses it (400 `invalid-input`) before any ticket is used.
  */
 function fileUrlToFetch(messages: readonly unknown[]): string | undefined {
   for (const message of messages) {
@@ -53,7 +54,7 @@ function fileUrlToFetch(messages: readonly unknown[]): string | undefined {
     if (!Array.isArray(parts)) continue;
     for (const part of parts as unknown[]) {
       const { type, url } = typeof part === 'object' && part !== null ? (part as { type?: unknown; url?: unknown }) : {};
-      if (type === 'file' && typeof url === 'string' && !/^data:/i.test(url)) return url;
+      if (type === 'file' && typeof url === 'string' && URL.canParse(url) && new URL(url).protocol !== 'data:') return url;
     }
   }
   return undefined;
