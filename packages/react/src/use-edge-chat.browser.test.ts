@@ -175,7 +175,7 @@ describe('useEdgeChat against the real chat loop', () => {
     });
     const hook = mount({ id: 'conv-1', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', toolName: 'pick_date', question: { question: 'Which day?' } }]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', chatId: 'conv-1', toolName: 'pick_date', question: { question: 'Which day?' } }]));
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'running', ranOn: 'browser' });
     expect(hook.current.busy).toBe(true);
     dates.answer('c1', '2026-12-24');
@@ -855,6 +855,30 @@ describe('useEdgeChat against the real chat loop', () => {
     dates.answer('a1', '2026-12-24');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('A done'));
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b', 'chat-a']);
+  });
+
+  it('two hooks on one page whose models give their calls the same id: each chat keeps its question and gets its own answer', async () => {
+    // A model that sends call_0 in every response (some OpenAI-compatible servers do), in two chats at once.
+    const servers = ['a', 'b'].map((chat) => createTestServer({ tools: serverTools, steps: [callsStep([['call_0', 'pick_date', { question: `${chat}?` }]]), textStep(`${chat} booked`)] }));
+    const [a, b] = servers.map((server, i) => renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), { id: `chat-${i}`, fetch: server?.fetch, tools: browserTools, serverTools: serverInfo }));
+    try {
+      await a?.current.sendMessage({ text: 'a' });
+      await vi.waitFor(() => expect(dates.questions()).toHaveLength(1), LOADED);
+      await b?.current.sendMessage({ text: 'b' });
+      await vi.waitFor(() => expect(dates.questions().map((q) => [q.chatId, q.question])).toEqual([['chat-0', { question: 'a?' }], ['chat-1', { question: 'b?' }]]), LOADED);
+      // Chat b's question did not end chat a's: a's call still runs, and nothing went to a's server.
+      expect(a?.current.toolCalls.get('call_0')?.status).toBe('running');
+      const [first, second] = dates.questions();
+      dates.answer(second as NonNullable<typeof second>, '2026-12-25');
+      await vi.waitFor(() => expect(texts(b?.current as UseEdgeChatResult)).toBe('b booked'), LOADED);
+      dates.answer(first as NonNullable<typeof first>, '2026-12-24');
+      await vi.waitFor(() => expect(texts(a?.current as UseEdgeChatResult)).toBe('a booked'), LOADED);
+      expect(servers.map((server) => server.requests.length)).toEqual([2, 2]);
+      expect([a, b].map((hook) => hook?.current.toolCalls.get('call_0')?.output)).toEqual(['2026-12-24', '2026-12-25']);
+    } finally {
+      a?.unmount();
+      b?.unmount();
+    }
   });
 
   it('a browser call started after stop() is aborted too when the hook switches chats or unmounts', async () => {

@@ -1,4 +1,4 @@
-import { createExecutor, defineTool } from '@edgetool/core';
+import { createExecutor, createRunContext, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createUserInput } from './user-input.ts';
@@ -26,7 +26,8 @@ describe('createUserInput', () => {
     input.subscribe(() => changes++);
     const running = executor.execute({ id: 'c1', name: 'pick_date', arguments: { question: 'When?' } });
     await until(() => input.questions().length > 0);
-    expect(input.questions()).toEqual([{ id: 'c1', toolName: 'pick_date', question: { question: 'When?' } }]);
+    // A call without a run has a conversation id of its own: its question's chatId.
+    expect(input.questions()).toEqual([{ id: 'c1', chatId: expect.any(String), toolName: 'pick_date', question: { question: 'When?' } }]);
     expect(input.questions()).toBe(input.questions()); // stable snapshot for useSyncExternalStore
     input.answer('c1', '2026-12-24');
     expect((await running).outcome).toEqual({ type: 'success', output: '2026-12-24' });
@@ -47,6 +48,31 @@ describe('createUserInput', () => {
     await until(() => input.questions().length > 0);
     controller.abort();
     expect((await aborted).outcome).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    expect(input.questions()).toEqual([]);
+  });
+
+  it('two chats on one page whose calls share an id (a model that sends call_0 every time) each keep their question', async () => {
+    const { input, executor } = setup();
+    const ask = (chat: string, question: string) => executor.execute({ id: 'call_0', name: 'pick_date', arguments: { question } }, { run: createRunContext({ conversationId: chat }) });
+    const first = ask('chat-a', 'Delivery?');
+    await until(() => input.questions().length === 1);
+    const second = ask('chat-b', 'Pickup?');
+    await until(() => input.questions().length === 2);
+    // The second question did not end the first as "asked again": it belongs to another chat.
+    expect(input.questions()).toEqual([
+      { id: 'call_0', chatId: 'chat-a', toolName: 'pick_date', question: { question: 'Delivery?' } },
+      { id: 'call_0', chatId: 'chat-b', toolName: 'pick_date', question: { question: 'Pickup?' } },
+    ]);
+    // The call id alone cannot say which: nothing is answered, and the developer is told to pass the question.
+    expect(() => input.answer('call_0', 'x')).toThrow(TypeError);
+    expect(() => input.decline('call_0')).toThrow(TypeError);
+    const [a, b] = input.questions();
+    input.answer(b as NonNullable<typeof b>, '2026-12-25');
+    expect((await second).outcome).toEqual({ type: 'success', output: '2026-12-25' });
+    // One question of that call id left: its id alone names it.
+    input.answer('call_0', '2026-12-24');
+    expect((await first).outcome).toEqual({ type: 'success', output: '2026-12-24' });
+    expect(a?.chatId).toBe('chat-a');
     expect(input.questions()).toEqual([]);
   });
 });

@@ -6,18 +6,29 @@ import { useSyncExternalStore } from 'react';
 export interface UserQuestion<TQuestion> {
   /** The tool call id: render the question inside that call's card. */
   readonly id: string;
+  /**
+   * The chat that asked (the call's `ctx.run.conversationId`, the hook's chat id): two chats on one page may make calls
+   * with the same id (a model that sends `call_0` every time).
+   */
+  readonly chatId: string;
   readonly toolName: string;
   readonly question: TQuestion;
 }
+
+/** Which question an answer is for: its call id, or the question itself (its chat too, when two chats share a call id). */
+export type QuestionRef = string | Pick<UserQuestion<unknown>, 'id' | 'chatId'>;
 
 /** Lets a browser tool's `execute` wait for the user: the tool asks, a component answers. */
 export interface UserInput<TQuestion, TAnswer> {
   /** Asks on behalf of a call; resolves with the answer, rejects with `aborted` when the call is aborted. */
   ask(ctx: ToolContext, question: TQuestion): Promise<TAnswer>;
-  /** Answers the question of a call (no-op when it is no longer asked). */
-  answer(id: string, value: TAnswer): void;
-  /** Declines to answer: the call ends as `approval-denied` with this reason (nothing ran). */
-  decline(id: string, reason?: string): void;
+  /**
+   * Answers the question of a call (no-op when it is no longer asked). A call id that two chats' questions share names
+   * neither: a `TypeError` is thrown and nothing is answered; pass the question.
+   */
+  answer(question: QuestionRef, value: TAnswer): void;
+  /** Declines to answer: the call ends as `approval-denied` with this reason (nothing ran). Names a question as `answer` does. */
+  decline(question: QuestionRef, reason?: string): void;
   /** The questions waiting now (a stable array between changes). */
   questions(): readonly UserQuestion<TQuestion>[];
   subscribe(listener: () => void): () => void;
@@ -43,26 +54,43 @@ export function createUserInput<TQuestion, TAnswer>(): UserInput<TQuestion, TAns
     for (const listener of listeners) listener();
   };
 
-  const settle = (id: string): Waiting<TQuestion, TAnswer> | undefined => {
-    const found = waiting.get(id);
+  // By chat and call: a question of another chat with the same call id is another question.
+  const keyOf = (chatId: string, id: string) => JSON.stringify([chatId, id]);
+
+  const settle = (key: string): Waiting<TQuestion, TAnswer> | undefined => {
+    const found = waiting.get(key);
     if (found) {
-      waiting.delete(id);
+      waiting.delete(key);
       changed();
     }
     return found;
   };
 
+  /** The key of the question `ref` names, if it is asked; throws when a bare call id names several chats' questions. */
+  const find = (ref: QuestionRef): string | undefined => {
+    if (typeof ref !== 'string') return keyOf(ref.chatId, ref.id);
+    const keys = [...waiting].filter(([, w]) => w.entry.id === ref).map(([key]) => key);
+    if (keys.length > 1) throw new TypeError(`Questions of ${keys.length} chats have the call id "${ref}": pass the question (its chatId says which).`);
+    return keys[0];
+  };
+  const settleRef = (ref: QuestionRef) => {
+    const key = find(ref);
+    return key === undefined ? undefined : settle(key);
+  };
+
   return {
     ask(ctx, question) {
       const id = ctx.call.id;
+      const chatId = ctx.run.conversationId;
+      const key = keyOf(chatId, id);
       const meta = { toolName: ctx.tool.name, callId: id };
       if (ctx.signal.aborted) return Promise.reject(new ToolError('aborted', 'The call was aborted before the user answered.', meta));
       return new Promise<TAnswer>((resolve, reject) => {
-        settle(id)?.reject(new ToolError('aborted', 'The question was asked again.', meta));
-        const onAbort = () => settle(id)?.reject(new ToolError('aborted', 'The call was aborted before the user answered.', meta));
+        settle(key)?.reject(new ToolError('aborted', 'The question was asked again.', meta));
+        const onAbort = () => settle(key)?.reject(new ToolError('aborted', 'The call was aborted before the user answered.', meta));
         ctx.signal.addEventListener('abort', onAbort, { once: true });
-        waiting.set(id, {
-          entry: { id, toolName: ctx.tool.name, question },
+        waiting.set(key, {
+          entry: { id, chatId, toolName: ctx.tool.name, question },
           resolve: (value) => {
             ctx.signal.removeEventListener('abort', onAbort);
             resolve(value);
@@ -75,13 +103,13 @@ export function createUserInput<TQuestion, TAnswer>(): UserInput<TQuestion, TAns
         changed();
       });
     },
-    answer(id, value) {
-      settle(id)?.resolve(value);
+    answer(ref, value) {
+      settleRef(ref)?.resolve(value);
     },
-    decline(id, reason) {
-      const found = settle(id);
+    decline(ref, reason) {
+      const found = settleRef(ref);
       // The user said no: an `approval-denied` the UI and the model can tell from a tool that failed.
-      found?.reject(new ToolError('approval-denied', reason ?? 'The user declined to answer.', { toolName: found.entry.toolName, callId: id }));
+      found?.reject(new ToolError('approval-denied', reason ?? 'The user declined to answer.', { toolName: found.entry.toolName, callId: found.entry.id }));
     },
     questions: () => snapshot,
     subscribe(listener) {

@@ -1,7 +1,7 @@
 // POST /api/chat end to end inside workerd: the offline model, the real D1, tickets in D1.
 import { EDIT_PART, type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData, SEAL_PART, type SealPartData } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chatRequest, type Part, post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
 import { rows } from '../../test/support.ts';
 import { chat, MAX_CHAT_BODY_BYTES, TEST_CLOCK_HEADER, testClockOffset } from './chat.ts';
@@ -253,6 +253,23 @@ describe('POST /api/chat', () => {
     const same = await post(body, { headers: { 'content-type': 'application/json; charset=utf-8', origin: 'http://localhost' } });
     expect(same.status).toBe(200);
     await same.text();
+  });
+
+  it('a file part that is a URL to fetch is refused (400) and nothing is fetched; one that carries its bytes is read', async () => {
+    const fetches = vi.spyOn(globalThis, 'fetch');
+    try {
+      const withFile = (url: string): EdgetoolUIMessage => ({ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url }, { type: 'text', text: 'Where is order A-1002?' }] });
+      // The offline model takes no URLs, so the AI SDK would download each one here: a client's choice of host, up to 2 GiB.
+      for (const url of ['https://example.com/huge.png', 'HTTP://example.com/a.png', ' data-not:x', 'blob:http://localhost/1']) {
+        const response = await post({ id: 'chat-file-url', messages: [withFile(url)] });
+        expect([response.status, await response.json()], url).toEqual([400, { error: { code: 'file-url-refused', message: expect.stringContaining('data: URL') } }]);
+      }
+      const { message } = await readTurn(await post({ id: 'chat-file-data', messages: [withFile('DATA:image/png;base64,iVBORw0KGgo=')] }));
+      expect(toolPart(message, 'query_order')?.state).toBe('output-available');
+      expect(fetches).not.toHaveBeenCalled();
+    } finally {
+      fetches.mockRestore();
+    }
   });
 
   it('a body over the size limit → 413', async () => {
