@@ -73,8 +73,8 @@ export interface ExecuteOptions<TDeps = unknown> {
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
   /**
    * A failure the caller already met running this call's `check`, `needsApproval` function or `approvalReason` (the chat
-   * loop's approval step, whose check ran out of time): the call ends with it where the chain would run them again (the
-   * layers before, such as the call limit, run as usual), so a hung check costs one `timeoutMs`, not two.
+   * loop's approval step, where one threw or ran out of time): the call ends with it where the chain would run them again
+   * (the layers before, such as the call limit, run as usual), so each runs once and a hung check costs one `timeoutMs`.
    */
   readonly failedCheck?: ToolError | undefined;
 }
