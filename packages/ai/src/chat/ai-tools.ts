@@ -56,6 +56,11 @@ export interface AISDKToolsOptions {
    * recorded: the model then reads that the outcome is unknown).
    */
   readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
+  /**
+   * The `ctx.idempotencyKey` of a call whose approval was verified before it ran (the chat loop: `idempotencyKeyOf` with
+   * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own.
+   */
+  readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
   readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
   /**
@@ -351,7 +356,15 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // executor checks those, which the approval step never saw.
         const failed = takeFailedCheck(run, tool, execution.toolCallId);
         const failedCheck = approvesWithEdits(approval) ? undefined : failed;
-        const opts = { run, signal: execution.abortSignal, approval, onProgress, ...(failedCheck === undefined ? {} : { failedCheck }) };
+        const idempotencyKey = options.idempotencyKey?.(execution.toolCallId);
+        const opts = {
+          run,
+          signal: execution.abortSignal,
+          approval,
+          onProgress,
+          ...(failedCheck === undefined ? {} : { failedCheck }),
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        };
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         try {
