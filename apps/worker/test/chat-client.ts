@@ -1,7 +1,8 @@
 // A small client for POST /api/chat in the reliability tests: posts a turn, reads the SSE body into UI
 // chunks (incrementally, with a bound, so a stuck stream fails the test instead of hanging it), folds
 // them into the assistant message as useChat does, answers approvals, and snapshots D1.
-import type { EdgetoolUIMessage } from '@edgetool/ai';
+import { dataByCallId, type EdgetoolUIMessage, TICKET_PART, type TicketPartData } from '@edgetool/ai';
+import { idempotencyKeyOf, peekTicket } from '@edgetool/core';
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { env, exports } from 'cloudflare:workers';
 
@@ -19,6 +20,15 @@ export type Part = {
 
 /** Longest time any response body may take to finish or fail in these tests (a bound, not a measurement). */
 export const STREAM_BOUND_MS = 5_000;
+
+/**
+ * The outbox key `send_email` writes a call under once approved: its `ctx.idempotencyKey` (conversation, call id, the
+ * nonce of the approval ticket `message` carries for it).
+ */
+export function emailKey(conversationId: string, callId: string, message: EdgetoolUIMessage): string {
+  const ticket = dataByCallId<TicketPartData>(message, TICKET_PART).get(callId)?.ticket;
+  return `send_email:${idempotencyKeyOf({ conversationId, callId, nonce: peekTicket(ticket)?.nonce })}`;
+}
 
 /** A POST /api/chat request; `init.headers` go beside the JSON content type (and may replace it). */
 export function chatRequest(body: unknown, init: RequestInit = {}): Request {

@@ -6,7 +6,7 @@
 // nothing: the tables stay as they were.
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { counts, post, readTurn, respond, rows, snapshotDb, toolPart, user } from '../../test/chat-client.ts';
+import { counts, emailKey, post, readTurn, respond, rows, snapshotDb, toolPart, user } from '../../test/chat-client.ts';
 import { isoDay } from '../tools/index.ts';
 
 interface OpenOrder {
@@ -21,6 +21,8 @@ interface ChatRun {
   readonly newDate: string;
   readonly dateCallId: string;
   readonly emailCallId: string;
+  /** Its outbox key: the e-mail call's `ctx.idempotencyKey`, with its approval ticket's nonce. */
+  readonly emailKey: string;
   /** The two approved continuations this chat posted (date change, e-mail). */
   readonly continuations: readonly EdgetoolUIMessage[][];
 }
@@ -57,7 +59,8 @@ async function runChat(order: OpenOrder, index: number): Promise<ChatRun> {
   const t4 = await readTurn(await send({ id: conversation, messages: approvedMail }), approvedMail.at(-1));
   expect(toolPart(t4.message, 'send_email')).toMatchObject({ state: 'output-available', output: { queued: true, duplicate: false, to: order.email } });
 
-  return { conversation, order, newDate, dateCallId, emailCallId, continuations: [approvedDate, approvedMail] };
+  const key = emailKey(conversation, emailCallId, t3.message);
+  return { conversation, order, newDate, dateCallId, emailCallId, emailKey: key, continuations: [approvedDate, approvedMail] };
 }
 
 /**
@@ -101,7 +104,7 @@ describe('load with correctness', () => {
     const outbox = await rows<{ order_id: string; to_address: string; idempotency_key: string }>('SELECT order_id, to_address, idempotency_key FROM outbox');
     expect(outbox).toHaveLength(N);
     expect(new Set(outbox.map((m) => m.idempotency_key)).size).toBe(N);
-    expect(new Set(outbox.map((m) => m.idempotency_key))).toEqual(new Set(runs.map((r) => `send_email:${r.conversation}:${r.emailCallId}`)));
+    expect(new Set(outbox.map((m) => m.idempotency_key))).toEqual(new Set(runs.map((r) => r.emailKey)));
     for (const run of runs) expect(outbox.find((m) => m.order_id === run.order.id)?.to_address).toBe(run.order.email);
 
     // Tickets: exactly two spent nonces per chat.

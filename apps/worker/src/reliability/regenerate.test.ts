@@ -11,7 +11,7 @@ import { dataByCallId, type EdgetoolUIMessage, TICKET_PART, type TicketPartData,
 import { memoryRateLimiter, peekTicket } from '@edgetool/core';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { type Part, post, readTurn, respond, rows, toolPart, toolParts, user } from '../../test/chat-client.ts';
+import { emailKey, type Part, post, readTurn, respond, rows, toolPart, toolParts, user } from '../../test/chat-client.ts';
 import { type Prompt, recordingAgent } from '../../test/recording-agent.ts';
 
 const MOVE = '/update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}';
@@ -45,6 +45,8 @@ function withTicketsOf(history: EdgetoolUIMessage[], from: EdgetoolUIMessage): E
  * own rows: test files share a workerd, and a late write of an earlier file's test has been seen in these tables.
  */
 function ledger(conversationId: string) {
+  // Its outbox keys: `send_email:` and the call's idempotency key, a JSON array that starts with the conversation.
+  const outboxKeys = `send_email:[${JSON.stringify(conversationId)},%`;
   const nonces = new Set<string>();
   const calls = new Set<string>();
   const count = async (sql: string, value: string) => (await rows<{ n: number }>(sql, value))[0]?.n;
@@ -59,12 +61,12 @@ function ledger(conversationId: string) {
     async counts(): Promise<{ events: number | undefined; outbox: number | undefined; nonces: number | undefined }> {
       const [events, outbox, spent] = await Promise.all([
         count('SELECT COUNT(*) AS n FROM order_events WHERE call_id IN (SELECT value FROM json_each(?1))', JSON.stringify([...calls])),
-        count('SELECT COUNT(*) AS n FROM outbox WHERE idempotency_key LIKE ?1', `send_email:${conversationId}:%`),
+        count('SELECT COUNT(*) AS n FROM outbox WHERE idempotency_key LIKE ?1', outboxKeys),
         count('SELECT COUNT(*) AS n FROM ticket_nonces WHERE nonce IN (SELECT value FROM json_each(?1))', JSON.stringify([...nonces])),
       ]);
       return { events, outbox, nonces: spent };
     },
-    outbox: () => rows<{ idempotency_key: string; subject: string }>('SELECT idempotency_key, subject FROM outbox WHERE idempotency_key LIKE ?1', `send_email:${conversationId}:%`),
+    outbox: () => rows<{ idempotency_key: string; subject: string }>('SELECT idempotency_key, subject FROM outbox WHERE idempotency_key LIKE ?1 ORDER BY rowid', outboxKeys),
   };
 }
 
@@ -122,7 +124,7 @@ describe('a regenerated answer, through the Worker', () => {
     expect(again403.status).toBe(403);
     await again403.text();
     expect(await mine.counts()).toEqual({ events: 2, outbox: 1, nonces: 2 });
-    expect(await mine.outbox()).toEqual([{ idempotency_key: `send_email:${id}:${ids.mail}`, subject: 'New date' }]);
+    expect(await mine.outbox()).toEqual([{ idempotency_key: emailKey(id, ids.mail, again.message), subject: 'New date' }]);
     expect(await deliveryDate()).toBe('2026-12-24');
   });
 
@@ -218,6 +220,39 @@ describe('a regenerated answer on a model that repeats its call ids, over D1', (
     await readTurn(resent, denied.at(-1));
 
     // One e-mail in the outbox through all of it.
-    expect(await mine.outbox()).toEqual([{ idempotency_key: `send_email:${id}:${callId}`, subject: 'New date' }]);
+    expect(await mine.outbox()).toEqual([{ idempotency_key: emailKey(id, callId, first.message), subject: 'New date' }]);
+  });
+
+  it('the new call, approved, e-mails under a key of its own: its own row beside the replaced call’s, and nothing twice when sent again', async () => {
+    const id = 'regenerate-repeated-ids-mail';
+    const agent = repeatingAgent();
+    const ask = user(MAIL);
+    const first = await readTurn(await agent.chat(id, [ask]));
+    const callId = toolPart(first.message, 'send_email')?.toolCallId as string;
+    const approvedFirst = respond([ask, first.message], callId, true);
+    const ran = await readTurn(await agent.chat(id, approvedFirst), approvedFirst.at(-1));
+    const queued = toolPart(ran.message, 'send_email')?.output as { outbox_id: string; duplicate: boolean };
+    expect(queued.duplicate).toBe(false);
+
+    // Regenerated: the same call id and the same arguments, a new ticket. Approved, it is a new e-mail: the outbox
+    // key was the conversation and call id, so it came back as the replaced call's row (`duplicate: true`).
+    const again = await readTurn(await agent.chat(id, [ask]));
+    expect(toolPart(again.message, 'send_email')).toMatchObject({ state: 'approval-requested', toolCallId: callId, input: toolPart(first.message, 'send_email')?.input });
+    const approved = respond([ask, again.message], callId, true);
+    const sent = await readTurn(await agent.chat(id, approved), approved.at(-1));
+    const own = toolPart(sent.message, 'send_email')?.output as { outbox_id: string; duplicate: boolean };
+    expect(own).toMatchObject({ queued: true, duplicate: false });
+    expect(own.outbox_id).not.toBe(queued.outbox_id);
+
+    // The same continuation sent again (its answer lost): that call's result, and nothing written twice.
+    const resent = await readTurn(await agent.chat(id, approved), approved.at(-1));
+    expect(toolPart(resent.message, 'send_email')?.output).toEqual(own);
+    const mine = ledger(id);
+    mine.track(first.message, again.message);
+    expect(await mine.counts()).toEqual({ events: 2, outbox: 2, nonces: 2 });
+    expect(await mine.outbox()).toEqual([
+      { idempotency_key: emailKey(id, callId, first.message), subject: 'New date' },
+      { idempotency_key: emailKey(id, callId, again.message), subject: 'New date' },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
-import { isToolAvailable } from '@edgetool/core';
+import { createTicketSigner, idempotencyKeyOf, isToolAvailable, peekTicket } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
-import { call, callApproved, describeOutcome, outputOf, rows, testRun } from '../../test/support.ts';
+import { call, callApproved, describeOutcome, outputOf, rows, testExecutor, testRun } from '../../test/support.ts';
 import { demoDeps } from './registry.ts';
 import { type SendEmailResult, sendEmail } from './send-email.ts';
 
@@ -50,7 +50,7 @@ describe('send_email', () => {
       body: args.body,
       order_id: 'A-1006',
       created_at: '2026-11-20T12:00:00.000Z',
-      idempotency_key: 'send_email:conv-7:call-mail',
+      idempotency_key: 'send_email:["conv-7","call-mail"]',
     });
     const events = await emailEvents();
     expect(events).toHaveLength(1);
@@ -73,7 +73,50 @@ describe('send_email', () => {
     await callApproved('send_email', args, { id: 'call-a', run: testRun({ conversationId: 'conv-1' }) });
     await callApproved('send_email', args, { id: 'call-b', run: testRun({ conversationId: 'conv-1' }) });
     await callApproved('send_email', args, { id: 'call-a', run: testRun({ conversationId: 'conv-2' }) });
-    expect((await outbox()).map((r) => r.idempotency_key).sort()).toEqual(['send_email:conv-1:call-a', 'send_email:conv-1:call-b', 'send_email:conv-2:call-a']);
+    expect((await outbox()).map((r) => r.idempotency_key).sort()).toEqual([
+      'send_email:["conv-1","call-a"]',
+      'send_email:["conv-1","call-b"]',
+      'send_email:["conv-2","call-a"]',
+    ]);
+  });
+
+  it('keys its row on ctx.idempotencyKey: a call approved again with another ticket (same id, same arguments) is a new message', async () => {
+    const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'send-email-test-secret-send-email-test' }] });
+    const executor = testExecutor({ tickets });
+    const run = () => testRun({ conversationId: 'conv-again' });
+    const approved = async () => {
+      const pending = await call('send_email', args, { id: 'call_0', run: run(), executor });
+      const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+      const sent = outputOf<SendEmailResult>(await call('send_email', args, { id: 'call_0', run: run(), executor, approval: { approved: true, ticket } }));
+      return { sent, key: `send_email:${idempotencyKeyOf({ conversationId: 'conv-again', callId: 'call_0', nonce: peekTicket(ticket)?.nonce })}` };
+    };
+    const first = await approved();
+    const second = await approved();
+    expect([first.sent.duplicate, second.sent.duplicate]).toEqual([false, false]);
+    expect(second.sent.outbox_id).not.toBe(first.sent.outbox_id);
+    expect((await outbox()).map((r) => [r.id, r.idempotency_key])).toEqual(
+      expect.arrayContaining([
+        [first.sent.outbox_id, first.key],
+        [second.sent.outbox_id, second.key],
+      ]),
+    );
+    expect(await outbox()).toHaveLength(2);
+  });
+
+  it('the same key again (the same approved continuation, run once more) writes nothing: it reads the row that key wrote', async () => {
+    const run = testRun({ conversationId: 'conv-key' });
+    const send = (nonce: string) =>
+      testExecutor().execute(
+        { id: 'call_0', name: 'send_email', arguments: args },
+        { run, approval: { approved: true }, idempotencyKey: idempotencyKeyOf({ conversationId: 'conv-key', callId: 'call_0', nonce }) },
+      );
+    const first = outputOf<SendEmailResult>(await send('n-1'));
+    const again = outputOf<SendEmailResult>(await send('n-1'));
+    const other = outputOf<SendEmailResult>(await send('n-2'));
+    expect(again).toMatchObject({ duplicate: true, outbox_id: first.outbox_id });
+    expect(other).toMatchObject({ duplicate: false });
+    expect((await outbox()).map((r) => r.idempotency_key).sort()).toEqual(['send_email:["conv-key","call_0","n-1"]', 'send_email:["conv-key","call_0","n-2"]']);
+    expect(await emailEvents()).toHaveLength(2);
   });
 
   it('reads its order once per call for the check and the approval card (the executor runs both on one context)', async () => {

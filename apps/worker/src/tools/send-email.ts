@@ -31,11 +31,11 @@ export interface SendEmailResult {
 }
 
 /**
- * The idempotency key of one tool call: the same call (same conversation, same call id) maps to the
- * same outbox row however often its continuation is replayed.
+ * The outbox key of one approved call (`ctx.idempotencyKey`: conversation, call id, approval ticket's nonce): its
+ * continuation replayed maps to the same row, and a regenerated call given the id of the call it replaced to a new one.
  */
-export function emailIdempotencyKey(ctx: Pick<ToolContext, 'call' | 'run'>): string {
-  return `send_email:${ctx.run.conversationId}:${ctx.call.id}`;
+export function emailIdempotencyKey(ctx: Pick<ToolContext, 'idempotencyKey'>): string {
+  return `send_email:${ctx.idempotencyKey}`;
 }
 
 const meta = (ctx: ToolContext): { toolName: string; callId: string } => ({ toolName: ctx.tool.name, callId: ctx.call.id });

@@ -20,7 +20,7 @@ import {
   type ToolProgressEvent,
   type ToolRegistry,
   toStrictJsonSchema,
-  ToolError,
+  type ToolError,
   toToolError,
   validateWithSchema,
   withEditNote,
@@ -56,6 +56,11 @@ export interface AISDKToolsOptions {
    * recorded: the model then reads that the outcome is unknown).
    */
   readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
+  /**
+   * The `ctx.idempotencyKey` of a call whose approval was verified before it ran (the chat loop: `idempotencyKeyOf` with
+   * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own.
+   */
+  readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
   readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
   /**
@@ -167,31 +172,29 @@ function historyText(tool: AnyTool, id: string, input: unknown, output: unknown,
 }
 
 /**
- * The calls whose `check`, `needsApproval` function or `approvalReason` ran out of time in {@link approvalStatus}, by run
- * (so forked runs keep their own) and call id: the call's `execute` ends with that timeout (`ExecuteOptions.failedCheck`)
- * instead of the executor running the function again and waiting a second `timeoutMs`.
+ * The calls whose `check`, `needsApproval` function or `approvalReason` failed in {@link approvalStatus} (threw, rejected
+ * or ran out of time), by run (so forked runs keep their own) and call id: the call's `execute` ends with that failure
+ * (`ExecuteOptions.failedCheck`) instead of the executor running the function a second time.
  */
-const timedOut = new WeakMap<RunContext, Map<string, { readonly tool: AnyTool; readonly error: ToolError }>>();
+const failedChecks = new WeakMap<RunContext, Map<string, { readonly tool: AnyTool; readonly error: ToolError }>>();
 
 /**
- * The status of a call whose `check`, rule or reason failed in the approval step: no one is asked, and the executor
- * reports the failure. A timeout is kept for the call's `execute` (see `timedOut`); anything else the executor meets again.
+ * The status of a call whose `check`, rule or reason failed in the approval step: no one is asked, and the failure is
+ * kept, as the executor would report it, for the call's `execute` (see `failedChecks`).
  */
 function failedStatus(run: RunContext, tool: AnyTool, id: string, error: unknown): ToolApprovalStatus {
-  if (ToolError.isInstance(error) && error.code === 'timeout') {
-    let calls = timedOut.get(run);
-    if (calls === undefined) {
-      calls = new Map();
-      timedOut.set(run, calls);
-    }
-    calls.set(id, { tool, error });
+  let calls = failedChecks.get(run);
+  if (calls === undefined) {
+    calls = new Map();
+    failedChecks.set(run, calls);
   }
+  calls.set(id, { tool, error: toToolError(error, { toolName: tool.name, callId: id }) });
   return 'not-applicable';
 }
 
-/** The timeout {@link approvalStatus} kept for this call of `tool`, taken (once), or `undefined`. */
-function takeTimedOut(run: RunContext, tool: AnyTool, id: string): ToolError | undefined {
-  const calls = timedOut.get(run);
+/** The failure {@link approvalStatus} kept for this call of `tool`, taken (once), or `undefined`. */
+function takeFailedCheck(run: RunContext, tool: AnyTool, id: string): ToolError | undefined {
+  const calls = failedChecks.get(run);
   const kept = calls?.get(id);
   if (kept === undefined) return undefined;
   calls?.delete(id);
@@ -202,7 +205,7 @@ function takeTimedOut(run: RunContext, tool: AnyTool, id: string): ToolError | u
  * Decides the AI SDK approval status of a call from the tool's policy. Invalid input never asks a
  * human: it runs into the executor, which reports the issues to the model. The tool's functions it runs (`check`,
  * `needsApproval`, `approvalReason`) are bounded by its `timeoutMs` and `signal` (the turn's abort), as in the executor;
- * one that times out is not run again by the call's `execute` from {@link toAISDKTools} with the same run.
+ * one that throws or times out is not run again by the call's `execute` from {@link toAISDKTools} with the same run.
  */
 export async function approvalStatus(
   tool: AnyTool,
@@ -243,7 +246,7 @@ export async function approvalStatus(
     const reason = await approvalReasonOf(ctx);
     return reason === undefined ? 'user-approval' : { type: 'user-approval', reason };
   } catch (error) {
-    // A reason that throws refuses the call, as a check does: the executor's approval layer throws again and reports it.
+    // A reason that throws refuses the call, as a check does: the call's `execute` reports that failure.
     return failedStatus(run, tool, id, error);
   }
 }
@@ -255,8 +258,8 @@ interface Failed {
 
 /**
  * Whether the tool's `policy.check` refuses the (validated) call: `undefined` when it passes. Such a call never asks a
- * human: it runs into the executor, whose check layer refuses it again, before the approval, and reports why to the
- * model. A check that outlives the tool's `timeoutMs` refuses it too, and the executor reports that timeout.
+ * human: it runs into the executor, which ends it with that failure at its check layer, before the approval, and the
+ * model reads why. A check that outlives the tool's `timeoutMs` refuses it too, with that timeout.
  */
 async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown, ctx: CallContext): Promise<Failed | undefined> {
   if (check === undefined) return undefined;
@@ -269,9 +272,8 @@ async function refusedByCheck(check: AnyTool['policy']['check'], input: unknown,
 }
 
 /**
- * Whether the tool's `policy.needsApproval` asks for a human. A rule that fails asks no one: the call runs into the
- * executor, whose approval layer throws again before anything runs (the model reads execution-failed), or, for a rule
- * that timed out, reports that timeout.
+ * Whether the tool's `policy.needsApproval` asks for a human. A rule that fails (throws, rejects, times out) asks no
+ * one: the call runs into the executor, which ends it with that failure before anything runs, and the model reads it.
  */
 async function ruleAsks(rule: AnyTool['policy']['needsApproval'], input: unknown, ctx: CallContext): Promise<boolean | Failed> {
   if (typeof rule !== 'function') return rule;
@@ -349,11 +351,20 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         }
         const call = { id: execution.toolCallId, name: tool.name, arguments: input };
         const approval = grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId);
-        // A check that timed out in the approval step ends the call with that timeout, not a second wait. Not for
-        // arguments a human edited: the executor checks those, which the approval step never saw.
-        const timeout = takeTimedOut(run, tool, execution.toolCallId);
-        const failedCheck = approvesWithEdits(approval) ? undefined : timeout;
-        const opts = { run, signal: execution.abortSignal, approval, onProgress, ...(failedCheck === undefined ? {} : { failedCheck }) };
+        // A check that failed in the approval step ends the call with that failure, not a second run of it (a second
+        // wait, or a throw that might pass this time, when no human was asked). Not for arguments a human edited: the
+        // executor checks those, which the approval step never saw.
+        const failed = takeFailedCheck(run, tool, execution.toolCallId);
+        const failedCheck = approvesWithEdits(approval) ? undefined : failed;
+        const idempotencyKey = options.idempotencyKey?.(execution.toolCallId);
+        const opts = {
+          run,
+          signal: execution.abortSignal,
+          approval,
+          onProgress,
+          ...(failedCheck === undefined ? {} : { failedCheck }),
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        };
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         try {

@@ -1,4 +1,4 @@
-import type { TicketSigner } from '@edgetool/core';
+import { idempotencyKeyOf, type TicketSigner } from '@edgetool/core';
 
 /**
  * What an approved call produced, as the model reads it: its output, or its error text. `input`: the arguments it ran
@@ -67,8 +67,9 @@ export interface CallResultKeyOptions {
  * The store key of one approved call: its conversation, its id and its approval ticket's nonce (the ticket itself when
  * `peek` reads none). The ticket keeps a regenerated answer's call that got the id of the call it replaced (a model
  * that sends `call_0` every time) from reading that call's result: only a request with the very same ticket does.
+ * It is the call's `ctx.idempotencyKey` too (`idempotencyKeyOf`).
  */
 export function callResultKey(options: CallResultKeyOptions): string {
   const { tickets, conversationId, toolCallId, ticket } = options;
-  return JSON.stringify([conversationId, toolCallId, tickets.peek(ticket)?.nonce ?? ticket]);
+  return idempotencyKeyOf({ conversationId, callId: toolCallId, nonce: tickets.peek(ticket)?.nonce ?? ticket });
 }

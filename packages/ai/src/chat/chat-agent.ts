@@ -648,6 +648,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
                 },
               )
           : undefined,
+      // A call approved in this continuation writes under the key its result is recorded under: its ticket's, so a
+      // regenerated call given the id of the call it replaced writes its own row, and this continuation sent again the same.
+      idempotencyKey: (id) => {
+        const ticket = approvalTickets.get(id);
+        return ticket === undefined ? undefined : recordKey(id, ticket);
+      },
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
       onRememberError: recordFailed,
       remember: (r) =>

@@ -344,6 +344,48 @@ describe('a hung check or approvalReason in the chat loop', () => {
     }
   });
 
+  it('a check, rule or reason that throws or rejects is not run again: it runs once, and the model reads its failure (UI and text turns)', async () => {
+    for (const key of ['check', 'needsApproval', 'approvalReason'] as const) {
+      for (const how of ['throws', 'rejects'] as const) {
+        for (const turn of ['ui', 'text'] as const) {
+          let runs = 0;
+          const failing = () => {
+            runs++;
+            // A service that is down the first time and answers after: run again, it would let the call go on.
+            if (runs > 1) return key === 'needsApproval' ? false : undefined;
+            if (how === 'throws') throw new Error(`${key} service down`);
+            return Promise.reject(new Error(`${key} service down`));
+          };
+          const ran: string[] = [];
+          const tool = defineTool({
+            name: 'send_note',
+            description: 'Sends a note',
+            input: v.object({ to: v.string() }),
+            policy: { effects: 'write', [key]: failing },
+            execute: ({ to }) => {
+              ran.push(to);
+              return 'sent';
+            },
+          });
+          const model = scriptedModel(callsStep([['c1', 'send_note', { to: 'bob' }]]), textStep('It failed.'));
+          const agent = createChatAgent({ model, tools: [tool], tickets: tickets() });
+          const request = { messages: 'send it', run: createRunContext({ conversationId: 'c' }) };
+          const result = turn === 'ui' ? await agent.generate(request) : await generateTextTurn(agent, request);
+          expect(result.text).toBe('It failed.');
+          const read = turn === 'ui' ? lastToolResults(model.doStreamCalls[1]) : lastToolResults(model.doGenerateCalls[1]);
+          expect([key, how, turn, runs, read, ran]).toEqual([
+            key,
+            how,
+            turn,
+            1,
+            [{ toolCallId: 'c1', output: { type: 'error-text', value: `Error (execution-failed): ${key} service down` } }],
+            [],
+          ]);
+        }
+      }
+    }
+  });
+
   it('in a continuation: an approved call whose check times out on the way in is not checked again; one a human edited is checked on the edit', async () => {
     const approvedWith = async (answer: 'as-is' | 'edited') => {
       let runs = 0;

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
+import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
 import type { EdgetoolUIMessage } from './protocol.ts';
 
@@ -20,14 +21,19 @@ const ask = '/update_delivery_date {"order_id":"A-1001","new_date":"2026-12-24"}
 
 function fixture(options: { deterministicIds?: boolean } = {}) {
   const writes: unknown[] = [];
+  // The `ctx.idempotencyKey` of each write, and the keys the call results were kept under.
+  const keys: string[] = [];
+  const kept: string[] = [];
+  const store = createMemoryCallResultStore();
   const prompts: LanguageModelV4CallOptions['prompt'][] = [];
   const move = defineTool({
     name: 'update_delivery_date',
     description: 'Change a delivery date',
     input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
     policy: { effects: 'write' },
-    execute: (input) => {
+    execute: (input, ctx) => {
       writes.push(input);
+      keys.push(ctx.idempotencyKey);
       return { ...input, updated: true, write: writes.length };
     },
   });
@@ -40,7 +46,14 @@ function fixture(options: { deterministicIds?: boolean } = {}) {
       },
     },
   });
-  return { agent: createChatAgent({ model, tools: [move], tickets }), writes, prompts };
+  const callResults: CallResultStore = {
+    get: (key) => store.get(key),
+    put: (key, result, expiresAt) => {
+      kept.push(key);
+      return store.put(key, result, expiresAt);
+    },
+  };
+  return { agent: createChatAgent({ model, tools: [move], tickets, callResults }), writes, prompts, keys, kept };
 }
 
 /** The id of the call a turn waits on for its approval. */
@@ -119,6 +132,21 @@ describe('a regenerated answer whose call gets the id of the call it replaced (a
     const resent = await agent.generate({ messages: denied, run: run() });
     expect(resent.message.parts).toEqual(sent.message.parts.map((part) => expect.objectContaining({ type: part.type })));
     expect(writes).toHaveLength(1);
+  });
+
+  it('its approved write gets a key of its own (ctx.idempotencyKey: its ticket’s nonce), the key its result is kept under', async () => {
+    const { agent, keys, kept, again, id } = await regenerated();
+    const approved = respondToApproval(again.messages, id, true);
+    await agent.generate({ messages: approved, run: run() });
+    await agent.generate({ messages: approved, run: run() });
+    expect(keys).toHaveLength(2);
+    const [replaced, own] = keys;
+    // The same call id and arguments, two approvals: two keys, each that of its ticket.
+    expect(own).not.toBe(replaced);
+    const ticket = again.pending[0]?.ticket as string;
+    expect(own).toBe(callResultKey({ tickets, conversationId: 'conv-regenerate', toolCallId: id, ticket }));
+    expect(JSON.parse(own as string)).toEqual(['conv-regenerate', id, tickets.peek(ticket)?.nonce]);
+    expect(kept).toEqual(keys);
   });
 
   it('its approval runs the write again, and the same continuation sent again reads that run’s result', async () => {

@@ -101,6 +101,12 @@ export interface ToolContext<TInput = unknown, TDeps = unknown> {
   reportUsage(usage: ToolUsage): void;
   /** The tokens reported so far (summed), `undefined` before the first report. */
   readonly usage: ToolUsage | undefined;
+  /**
+   * A key for the call's writes (an outbox row, a payment request): the same for every attempt and for the same approved
+   * continuation sent again, new for each call a human approves, even one given the id of an earlier call. Its
+   * conversation, call id and approval ticket's nonce (`idempotencyKeyOf`); `ExecuteOptions.idempotencyKey` when given.
+   */
+  readonly idempotencyKey: string;
   get<T>(key: ContextKey<T>): T | undefined;
   set<T>(key: ContextKey<T>, value: T): void;
   has(key: ContextKey<unknown>): boolean;

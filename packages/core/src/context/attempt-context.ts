@@ -42,6 +42,9 @@ export class AttemptContext<TInput = unknown, TDeps = unknown> implements ToolCo
   get spans(): readonly ToolSpan[] {
     return this.base.spans;
   }
+  get idempotencyKey(): string {
+    return this.base.idempotencyKey;
+  }
   get usage(): ToolUsage | undefined {
     return this.base.usage;
   }

@@ -1,3 +1,4 @@
 export * from './context-key.ts';
+export * from './idempotency-key.ts';
 export * from './run-context.ts';
 export * from './tool-context.ts';

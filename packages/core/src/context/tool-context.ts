@@ -1,6 +1,7 @@
 import type { ExecutionSide, ToolCall, ToolContext, ToolProgress, ToolSpan, ToolUsage } from '../chain/types.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { Attributes } from './context-key.ts';
+import { approvedNonceKey, idempotencyKeyOf } from './idempotency-key.ts';
 import { createRunContext, type RunContext } from './run-context.ts';
 
 /** Everything a per-call context is made of. */
@@ -16,6 +17,8 @@ export interface ToolContextInit<TInput, TDeps> {
   readonly spans?: ToolSpan[];
   /** Receives the call's progress reports (already checked and copied). */
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+  /** The call's `idempotencyKey` as its caller knows it (absent: made from the run, the call and a verified ticket). */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /**
@@ -37,6 +40,7 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   private declare ownRun: RunContext<TDeps> | undefined;
   private declare ownSignal: AbortSignal | undefined;
   private declare readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  private declare readonly ownKey: string | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
@@ -50,6 +54,7 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
     this.spans = init.spans ?? [];
     this.ownSignal = init.signal;
     this.onProgress = init.onProgress;
+    this.ownKey = init.idempotencyKey;
   }
 
   progress(update: ToolProgress): void {
@@ -60,6 +65,12 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   reportUsage(usage: ToolUsage): void {
     // A new object each time: a finished call's result keeps the sum it was given, whatever is reported later.
     (this as { usage: ToolUsage | undefined }).usage = toToolUsage(usage, this.usage);
+  }
+
+  /** Made on read when the caller gave none: only a tool that writes reads it. */
+  get idempotencyKey(): string {
+    if (this.ownKey !== undefined) return this.ownKey;
+    return idempotencyKeyOf({ conversationId: this.run.conversationId, callId: this.call.id, nonce: this.get(approvedNonceKey) });
   }
 
   /** Created on first read when the caller gave none (most calls without a run never read it). */

@@ -7,9 +7,10 @@ import { lazyResolver } from '../registry/resolvers.ts';
 import type { ApprovalDecision } from '../interceptors/approval.ts';
 import type { ToolPolicy, ToolPolicyInput, ToolsDeps } from '../tool/types.ts';
 import type { ArgumentEdit } from './edits.ts';
-import type { ToolCall } from '../chain/types.ts';
+import type { ToolCall, ToolContext } from '../chain/types.ts';
 import type { ToolError, ToolErrorOptions } from '../errors/tool-error.ts';
-import { createExecutor, type ExecutorOptions, type ToolErrorMessage, type ToolExecutor } from './executor.ts';
+import { type IdempotencyKeyOptions, idempotencyKeyOf } from '../context/idempotency-key.ts';
+import { createExecutor, type ExecuteOptions, type ExecutorOptions, type ToolErrorMessage, type ToolExecutor } from './executor.ts';
 
 interface Db {
   query(sql: string): string;
@@ -108,5 +109,15 @@ describe('toolErrorMessage', () => {
     expectTypeOf<ToolExecutor['errorMessage']>().toEqualTypeOf<(error: ToolError, call: ToolCall) => string>();
     expectTypeOf<ToolError['unexpected']>().toEqualTypeOf<boolean>();
     expectTypeOf<ToolErrorOptions['unexpected']>().toEqualTypeOf<boolean | undefined>();
+  });
+});
+
+describe('the idempotency key', () => {
+  it('is a string on every call context, which a caller may give and idempotencyKeyOf makes', () => {
+    expectTypeOf<ToolContext['idempotencyKey']>().toEqualTypeOf<string>();
+    expectTypeOf<ExecuteOptions['idempotencyKey']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(idempotencyKeyOf).toEqualTypeOf<(options: IdempotencyKeyOptions) => string>();
+    // @ts-expect-error: the call id is required
+    idempotencyKeyOf({ conversationId: 'c' });
   });
 });

@@ -73,10 +73,15 @@ export interface ExecuteOptions<TDeps = unknown> {
   readonly onProgress?: ((event: ToolProgressEvent) => void) | undefined;
   /**
    * A failure the caller already met running this call's `check`, `needsApproval` function or `approvalReason` (the chat
-   * loop's approval step, whose check ran out of time): the call ends with it where the chain would run them again (the
-   * layers before, such as the call limit, run as usual), so a hung check costs one `timeoutMs`, not two.
+   * loop's approval step, where one threw or ran out of time): the call ends with it where the chain would run them again
+   * (the layers before, such as the call limit, run as usual), so each runs once and a hung check costs one `timeoutMs`.
    */
   readonly failedCheck?: ToolError | undefined;
+  /**
+   * The call's `ctx.idempotencyKey`, for a caller that verified its approval itself (the chat loop gives the key of its
+   * approval ticket, `idempotencyKeyOf`). Default: made from the run, the call and the ticket the approval layer verified.
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /** Everything about one finished call. */
@@ -458,7 +463,18 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     }
     if (opts?.failedCheck !== undefined) interceptors = endingAtCheck(interceptors, gates.approval, opts.failedCheck);
     const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
-    const ctx = new CallContext({ tool, call, args, input: validation.value, run, side, signal, spans: spans ? [] : NO_SPANS, onProgress: progress?.report });
+    const ctx = new CallContext({
+      tool,
+      call,
+      args,
+      input: validation.value,
+      run,
+      side,
+      signal,
+      spans: spans ? [] : NO_SPANS,
+      onProgress: progress?.report,
+      idempotencyKey: opts?.idempotencyKey,
+    });
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
     const running = runLayers(ctx, interceptors, apart ? runToolApart : runTool, spans ? clock : null);

@@ -1,6 +1,7 @@
 import { defineInterceptor, failure } from '../chain/interceptor.ts';
 import type { ToolContext, ToolInterceptor } from '../chain/types.ts';
 import { contextKey, type ContextKey } from '../context/context-key.ts';
+import { approvedNonceKey } from '../context/idempotency-key.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { TicketSigner, TicketSubject } from '../tickets/index.ts';
 import type { ApprovalRule } from '../tool/types.ts';
@@ -77,7 +78,8 @@ export function approval(options: ApprovalOptions = {}): ToolInterceptor {
       const reason = await approvalReasonOf(ctx);
       return { type: 'approval-required', ticket: tickets ? await tickets.sign(subject) : undefined, reason };
     }
-    if (tickets) await tickets.verify(decision.ticket, subject);
+    // The verified ticket's nonce makes the call's `idempotencyKey` its own: another call given this id has another ticket.
+    if (tickets) ctx.set(approvedNonceKey, (await tickets.verify(decision.ticket, subject)).nonce);
     if (!decision.approved) {
       const why = decision.reason ? ` Reason: ${decision.reason}` : '';
       return failure(
