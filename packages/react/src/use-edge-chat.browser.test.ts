@@ -511,6 +511,11 @@ describe('useEdgeChat against the real chat loop', () => {
     const view = hook.current.toolCalls.get('c1');
     expect(view).toMatchObject({ status: 'done', ranOn: 'server', mode: 'manual' });
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
+    // The browser chain's trace shows its spans, as a browser run's does (the authorising chain once recorded none).
+    expect(view?.traces[0]?.spans.map((s) => [s.name, s.kind])).toEqual([
+      ['audit', 'interceptor'],
+      ['query_order', 'execute'],
+    ]);
   });
 
   it("manual mode: the browser chain reads a server tool's arguments as the server will (its coerce and strict from serverTools)", async () => {

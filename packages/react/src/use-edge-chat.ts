@@ -296,8 +296,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     return {
       run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true, toolErrorMessage: hide }),
       // Left verbatim: the model reads an authorisation's failure as the denial's reason, worded by `run.errorMessage`
-      // (a function is called once per failure, as in the executor).
-      authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
+      // (a function is called once per failure, as in the executor). Spans on too: its trace shows the browser chain.
+      authorise: createExecutor({
+        side: 'client',
+        registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }),
+        interceptors,
+        spans: true,
+      }),
     };
   }, [tools, interceptors, serverTools, errorWords]);
   const run = useMemo(() => createRunContext({ conversationId: chatId, userId }), [chatId, userId]);
