@@ -163,6 +163,22 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     await down.current.sendMessage({ text: 'hi' });
     await vi.waitFor(() => expect(down.current.chatError).toMatchObject({ kind: 'unreachable' }));
   });
+
+  it('a response that ends without its finish is an error: the part that came stays, and an empty one leaves no answer', async () => {
+    const start = { type: 'start', messageId: 'm1' };
+    const cut = mount({
+      fetch: async () => sseResponse([start, { type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: 'It has ' }]),
+    });
+    await cut.current.sendMessage({ text: 'Where is A-1001?' });
+    await vi.waitFor(() => expect(cut.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    expect(cut.current.status).toBe('error');
+    expect(texts(cut.current)).toBe('It has ');
+    cut.unmount();
+    const empty = mount({ fetch: async () => new Response('', { headers: { 'content-type': 'text/event-stream' } }) });
+    await empty.current.sendMessage({ text: 'hi' });
+    await vi.waitFor(() => expect(empty.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    expect(empty.current.messages.map((m) => m.role)).toEqual(['user']);
+  });
 });
 
 describe('useEdgeChat against the real chat loop', () => {
