@@ -8,7 +8,7 @@ import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { askAgainText } from './lib/ask-again.ts';
-import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
+import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { continuationUnsent, unsentDecision } from './lib/unsent.ts';
@@ -79,7 +79,8 @@ export function App(): ReactElement {
   const settled = !streaming;
   const current = { id: chatId, mode, messages: chat.messages, browser: chat.browserState };
   const latestChat = useRef(current);
-  latestChat.current = current;
+  // Read when the page goes away: an answer still streaming then was cut short, and comes back marked so.
+  latestChat.current = cutShort(current, chat.status === 'streaming');
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
     if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser: chat.browserState }));
