@@ -20,6 +20,30 @@ test.describe('the demo chat on the offline model', () => {
     await shot(page, 'internal-order-lookup');
   });
 
+  test('two answers in the same words are each announced once: the second goes to the other live region', async ({ page }) => {
+    await openChat(page);
+    const announcer = page.getByTestId('chat-announcer');
+    const spoken = announcer.locator('[data-testid="chat-announcement"][data-active="true"]');
+    await send(page, 'Where is order A-1005?');
+    await idle(page);
+    await expect(spoken).toContainText('A-1005');
+    await expect(announcer).toHaveAttribute('data-count', '1');
+    const [first, text] = [await spoken.getAttribute('data-region'), await spoken.textContent()];
+    await send(page, 'Where is order A-1005?');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
+    // The same words, a new announcement: one region speaks, the other was emptied (a screen reader skips a region
+    // whose text comes back as it was).
+    await expect(announcer).toHaveAttribute('data-count', '2');
+    await expect(spoken).toHaveCount(1);
+    await expect(spoken).toHaveText(text ?? 'missing');
+    expect(await spoken.getAttribute('data-region')).not.toBe(first);
+    // Rendered again (the mode switch re-renders the page), the answer is not announced again.
+    await page.getByTestId('mode-manual').click();
+    await expect(page.getByTestId('mode-label')).toHaveText('manual');
+    await expect(announcer).toHaveAttribute('data-count', '2');
+  });
+
   test('manual mode: the call comes to the browser, passes its chain, and the loop resumes', async ({ page }) => {
     await openChat(page);
     await page.getByTestId('mode-manual').click();
@@ -28,7 +52,10 @@ test.describe('the demo chat on the offline model', () => {
     const card = toolCard(page, 'query_order');
     await expect(card).toHaveAttribute('data-state', 'done');
     await expect(card.getByTestId('tool-output')).toContainText('Katherine Johnson');
-    await expect(card.locator('[data-testid="trace-timeline"] [data-side="client"]').first()).toBeVisible();
+    const browserChain = card.locator('[data-testid="trace-timeline"] [data-side="client"]');
+    await expect(browserChain.first()).toBeVisible();
+    // The browser chain's spans show, as the server chain's do (its list was empty: no spans were recorded).
+    await expect(browserChain.first().locator('[data-testid="trace-span"][data-kind="execute"]')).toContainText('query_order');
     await idle(page);
     await expect(page.getByTestId('message-assistant').last()).toContainText('A-1004');
     await shot(page, 'manual-order-lookup');

@@ -162,6 +162,22 @@ test.describe('the conversation across a reload', () => {
     await idle(page);
   });
 
+  test('an answer still streaming when the page reloads comes back marked as cut short, and the chat goes on', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Hello! What can you do for me?');
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text').last()).not.toBeEmpty({ timeout: 30_000 });
+    await expect(page.getByTestId('stop')).toBeVisible();
+    await page.reload();
+    // The reload cut the answer: it came back looking finished, with nothing to say so.
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
+    await expect(page.getByTestId('stop')).toHaveCount(0);
+    await send(page, 'Where is order A-1002?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  });
+
   test('browser-side traces and progress come back after a reload', async ({ page }) => {
     await openChat(page);
     await send(page, '/cart_add {"name":"pens","quantity":3}');

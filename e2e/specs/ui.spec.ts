@@ -225,6 +225,40 @@ test.describe('the composer', () => {
     await expect(page.getByTestId('message-user')).toHaveCount(1);
   });
 
+  test('an answer cut off without an error (no finish came) says so; an empty one offers Retry, which sends it again', async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    // A proxy closes the response after its first few chunks: the call's card came, the answer did not.
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        const response = await route.fetch();
+        const chunks = (await response.text()).split('\n\n');
+        await route.fulfill({ response, body: `${chunks.slice(0, chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1).join('\n\n')}\n\n` });
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1002?');
+    // It looked like a finished answer: no banner, nothing to say it was cut.
+    await expect(banner).toHaveAttribute('data-code', 'stream-cut');
+    await expect(banner).toContainText('The connection closed before the answer ended.');
+    await expect(banner).toContainText('Send a new message to go on.');
+    await expect(page.getByTestId('error-retry')).toHaveCount(0);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await page.getByTestId('error-dismiss').click();
+    // An empty answer: the message stood there unanswered, with nothing to send it again.
+    await page.route('**/api/chat', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: '' }), { times: 1 });
+    await send(page, 'Where is order A-1004?');
+    await expect(banner).toHaveAttribute('data-code', 'stream-cut');
+    await expect(banner).toContainText('The connection closed before any of the answer came.');
+    await page.getByTestId('error-retry').click();
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('A-1004');
+    await expect(page.getByTestId('message-user')).toHaveCount(2);
+  });
+
   test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');

@@ -6,12 +6,14 @@ import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
+import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { askAgainText } from './lib/ask-again.ts';
-import { browserStorage, CHAT_KEY_PREFIX, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
+import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { continuationUnsent, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
+import { useAnnouncer } from './lib/use-announcer.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
 import { useMediaQuery } from './lib/use-media-query.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
@@ -77,7 +79,8 @@ export function App(): ReactElement {
   const settled = !streaming;
   const current = { id: chatId, mode, messages: chat.messages, browser: chat.browserState };
   const latestChat = useRef(current);
-  latestChat.current = current;
+  // Read when the page goes away: an answer still streaming then was cut short, and comes back marked so.
+  latestChat.current = cutShort(current, chat.status === 'streaming');
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
     if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser: chat.browserState }));
@@ -232,20 +235,29 @@ export function App(): ReactElement {
   // Screen readers hear each answer once it is complete, not every streamed token; a browser tool's question while the
   // turn waits on it (the box's Enter does nothing then: Stop shows), or the user would not know the chat waits on them.
   const asked = questions.at(-1);
-  const announcement =
+  const announcement: Announcement | undefined =
     asked !== undefined
-      ? `A question waits for you: ${asked.question.question.trim().replace(/[^.?!]$/, '$&.')} Pick a date in the tool call's card.`
+      ? {
+          key: `question:${asked.id}`,
+          text: `A question waits for you: ${asked.question.question.trim().replace(/[^.?!]$/, '$&.')} Pick a date in the tool call's card.`,
+        }
       : streaming || lastMessage?.role !== 'assistant'
-      ? ''
-      : [
-          messageText(lastMessage),
-          stopped.has(lastMessage.id) ? '(You stopped this answer.)' : '',
-          chat.pendingApprovals.length === 0
-            ? ''
-            : `${chat.pendingApprovals.length === 1 ? '1 tool call waits' : `${chat.pendingApprovals.length} tool calls wait`} for your approval.`,
-        ]
-          .filter((line) => line !== '')
-          .join(' ');
+        ? undefined
+        : {
+            // Each answer, and each step of one that waits on the user, is announced once, even in the same words as the
+            // last (see lib/announcer.ts).
+            key: `answer:${lastMessage.id}:${chat.pendingApprovals.map((call) => call.toolCallId).join(',')}`,
+            text: [
+              messageText(lastMessage),
+              stopped.has(lastMessage.id) ? '(You stopped this answer.)' : '',
+              chat.pendingApprovals.length === 0
+                ? ''
+                : `${chat.pendingApprovals.length === 1 ? '1 tool call waits' : `${chat.pendingApprovals.length} tool calls wait`} for your approval.`,
+            ]
+              .filter((line) => line !== '')
+              .join(' '),
+          };
+  const announcer = useAnnouncer(announcement);
 
   return (
     <div className="app">
@@ -328,9 +340,14 @@ export function App(): ReactElement {
               </div>
             ) : null}
           </div>
-          <p className="visually-hidden" role="status" data-testid="chat-announcer">
-            {announcement}
-          </p>
+          <div className="visually-hidden" data-testid="chat-announcer" data-count={announcer.count}>
+            {announcerRegions(announcer).map((text, region) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the two regions are fixed; which one speaks alternates.
+              <p key={region} role="status" data-testid="chat-announcement" data-region={region} data-active={text !== ''}>
+                {text}
+              </p>
+            ))}
+          </div>
           <footer className="composer-area">
             <Composer busy={chat.busy} hold={hold} onSend={send} onStop={stop} inputRef={input} />
             <p className="composer-hint">

@@ -1,13 +1,13 @@
 /** What went wrong with a chat request, for an error banner. */
 export interface ChatErrorInfo {
   /**
-   * `unreachable`: no answer from the server (network down, proxy error, gateway); `refused`: a 4xx,
-   * for example a continuation the server would not trust (403); `server`: a 5xx with an error body;
-   * `stream`: the response stream reported an error.
+   * `unreachable`: no answer from the server, or only part of it (network down, proxy error, gateway, a response cut
+   * off); `refused`: a 4xx, for example a continuation the server would not trust (403); `server`: a 5xx with an error
+   * body; `stream`: the response stream reported an error.
    */
   readonly kind: 'unreachable' | 'refused' | 'server' | 'stream';
   readonly status: number | undefined;
-  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-error`). */
+  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-cut`, `stream-error`). */
   readonly code: string;
   readonly message: string;
   /** Why, when the server says (a refused ticket: `expired`, `replayed`, `bad-signature`, …). */
@@ -15,6 +15,9 @@ export interface ChatErrorInfo {
   /** The tool call the error is about, when the server names it (a refused continuation). */
   readonly toolCallId?: string;
 }
+
+/** The `name` of the error a response that ended without its `finish` fails with (see `endsWithFinish`). */
+export const STREAM_CUT = 'EdgetoolStreamCut';
 
 type ErrorBody = Pick<ChatErrorInfo, 'code' | 'message' | 'reason' | 'toolCallId'>;
 
@@ -101,6 +104,8 @@ export function describeChatError(error: unknown): ChatErrorInfo | undefined {
     const words = html ? htmlPage(status) : text.trim() === '' ? `The server refused the request: ${httpStatus(status)}, with no message.` : quoted(text);
     return { kind: 'refused', status, code: `http-${status}`, message: words };
   }
+  // The connection closed before the answer's end (stream-end.ts): no more of it came, as when the network fails.
+  if (e.name === STREAM_CUT) return { kind: 'unreachable', status: undefined, code: 'stream-cut', message };
   if (e.name === 'TypeError' && /fetch|network|load failed/i.test(message)) {
     return { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'The server is unreachable. Check that it is running.' };
   }

@@ -163,6 +163,22 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     await down.current.sendMessage({ text: 'hi' });
     await vi.waitFor(() => expect(down.current.chatError).toMatchObject({ kind: 'unreachable' }));
   });
+
+  it('a response that ends without its finish is an error: the part that came stays, and an empty one leaves no answer', async () => {
+    const start = { type: 'start', messageId: 'm1' };
+    const cut = mount({
+      fetch: async () => sseResponse([start, { type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: 'It has ' }]),
+    });
+    await cut.current.sendMessage({ text: 'Where is A-1001?' });
+    await vi.waitFor(() => expect(cut.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    expect(cut.current.status).toBe('error');
+    expect(texts(cut.current)).toBe('It has ');
+    cut.unmount();
+    const empty = mount({ fetch: async () => new Response('', { headers: { 'content-type': 'text/event-stream' } }) });
+    await empty.current.sendMessage({ text: 'hi' });
+    await vi.waitFor(() => expect(empty.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    expect(empty.current.messages.map((m) => m.role)).toEqual(['user']);
+  });
 });
 
 describe('useEdgeChat against the real chat loop', () => {
@@ -511,6 +527,11 @@ describe('useEdgeChat against the real chat loop', () => {
     const view = hook.current.toolCalls.get('c1');
     expect(view).toMatchObject({ status: 'done', ranOn: 'server', mode: 'manual' });
     expect(view?.traces.map((t) => t.side)).toEqual(['client', 'server']);
+    // The browser chain's trace shows its spans, as a browser run's does (the authorising chain once recorded none).
+    expect(view?.traces[0]?.spans.map((s) => [s.name, s.kind])).toEqual([
+      ['audit', 'interceptor'],
+      ['query_order', 'execute'],
+    ]);
   });
 
   it("manual mode: the browser chain reads a server tool's arguments as the server will (its coerce and strict from serverTools)", async () => {

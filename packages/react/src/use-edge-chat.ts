@@ -14,7 +14,6 @@ import {
   type ToolExecutor,
   type ToolProgress,
 } from '@edgetool/core';
-import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { shouldContinue } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
@@ -24,6 +23,7 @@ import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
+import { FinishCheckingTransport } from './stream-end.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';
@@ -228,7 +228,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
   const transport = useMemo(
     () =>
-      new DefaultChatTransport<Message>({
+      // A response that ends without its `finish` (a dropped connection, an empty body) fails, as a network error does.
+      new FinishCheckingTransport<Message>({
         api,
         ...(headers ? { headers: { ...headers } } : {}),
         ...(customFetch ? { fetch: customFetch } : {}),
@@ -296,8 +297,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     return {
       run: createExecutor({ side: 'client', registry: tools, interceptors, spans: true, toolErrorMessage: hide }),
       // Left verbatim: the model reads an authorisation's failure as the denial's reason, worded by `run.errorMessage`
-      // (a function is called once per failure, as in the executor).
-      authorise: createExecutor({ side: 'client', registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }), interceptors }),
+      // (a function is called once per failure, as in the executor). Spans on too: its trace shows the browser chain.
+      authorise: createExecutor({
+        side: 'client',
+        registry: createRegistry({ resolvers: [authorisationResolver(serverTools)] }),
+        interceptors,
+        spans: true,
+      }),
     };
   }, [tools, interceptors, serverTools, errorWords]);
   const run = useMemo(() => createRunContext({ conversationId: chatId, userId }), [chatId, userId]);

@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
-import { type BannerContext, errorHint, errorTitle } from '../lib/error-hint.ts';
+import { type BannerContext, errorHint, errorMessage, errorTitle } from '../lib/error-hint.ts';
 
 /** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
 export function ErrorBanner(props: {
@@ -15,12 +15,7 @@ export function ErrorBanner(props: {
 }): ReactElement {
   const { error, context, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
   const kind = errorHint(error, context);
-  // The hook's words for a request that got no answer say the server is down; once its health check answers, they
-  // would contradict the hint beside them ("The server answers again").
-  const message =
-    error.kind === 'unreachable' && error.status === undefined && context.server === 'online'
-      ? 'The request failed before the server answered it (the connection was refused or dropped).'
-      : error.message;
+  const message = errorMessage(error, context);
   const hint =
     kind === 'unreachable' ? (
       <>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHAT_KEY_PREFIX,
   type ChatStorage,
+  cutShort,
   LEGACY_CHAT_KEY,
   MAX_SAVED_CHATS,
   MAX_STORED_CHARS,
@@ -296,5 +297,34 @@ describe('parseSavedChat ignores what it cannot trust', () => {
     expect(parseLegacyChat(stored({ v: 1, id: chat.id, mode: 'internal', messages }))).toEqual({ id: chat.id, mode: 'internal', messages, browser: EMPTY_BROWSER_STATE });
     expect(parseLegacyChat(record())).toBeUndefined();
     expect(parseLegacyChat(stored({ v: 1, id: chat.id, mode: 'internal', messages: [{ id: 'm', role: 'user', parts: 'x' }] }))).toBeUndefined();
+  });
+});
+
+describe('cutShort', () => {
+  const fresh: SavedChat = { ...chat, browser: EMPTY_BROWSER_STATE };
+  const approved = (state: 'approval-responded' | 'output-available'): SavedChat => {
+    const [user, answer] = messages as [EdgetoolUIMessage, EdgetoolUIMessage];
+    const parts = answer.parts.map((part) =>
+      part.type === 'tool-update_delivery_date'
+        ? ({ ...part, state, approval: { id: 'approval_1', approved: true }, ...(state === 'output-available' ? { output: { ok: true } } : {}) } as typeof part)
+        : part,
+    );
+    return { ...fresh, messages: [user, { ...answer, parts }] };
+  };
+
+  it('marks an answer that streamed when the page went away as stopped', () => {
+    expect(cutShort(fresh, true).browser.stopped).toEqual(['a1']);
+    const text: SavedChat = { ...fresh, messages: [...messages, { id: 'a2', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'It has' }] }] };
+    expect(cutShort(text, true).browser.stopped).toEqual(['a2']);
+  });
+
+  it('leaves a settled answer, one already stopped, a question not answered yet, and decisions still to be sent', () => {
+    expect(cutShort(fresh, false)).toBe(fresh);
+    expect(cutShort(chat, true)).toBe(chat);
+    const asked = more('hello');
+    expect(cutShort(asked, true)).toBe(asked);
+    // The approval's continuation had not brought its outcome: after the reload Retry sends it, which a stop would not.
+    const unsent = approved('approval-responded');
+    expect(cutShort(unsent, true)).toBe(unsent);
   });
 });

@@ -1,5 +1,5 @@
 import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
-import { type BrowserState, EMPTY_BROWSER_STATE, parseBrowserState } from '@edgetool/react';
+import { type BrowserState, EMPTY_BROWSER_STATE, parseBrowserState, shouldContinue } from '@edgetool/react';
 
 /**
  * How the demo keeps conversations (see "The demo" in the README): every tab has its own conversation, in a slot of
@@ -37,6 +37,17 @@ export interface SavedChat {
   readonly mode: ExecutionMode;
   readonly messages: EdgetoolUIMessage[];
   readonly browser: BrowserState;
+}
+
+/**
+ * What a page that goes away while an answer streams saves: that answer marked stopped, since the reload cut it short
+ * (its request ends with the page). Without the mark it came back looking finished. Not an answer whose continuation
+ * carries the user's decisions (`shouldContinue`): those are sent again after the reload, which a stop would prevent.
+ */
+export function cutShort(chat: SavedChat, streaming: boolean): SavedChat {
+  const last = chat.messages.at(-1);
+  if (!streaming || last?.role !== 'assistant' || chat.browser.stopped.includes(last.id) || shouldContinue({ messages: chat.messages })) return chat;
+  return { ...chat, browser: { ...chat.browser, stopped: [...chat.browser.stopped, last.id] } };
 }
 
 /** A saved conversation as stored: its slot, its revision (each save adds one) and when it was saved. */

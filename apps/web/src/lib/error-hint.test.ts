@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { errorHint, errorTitle, isTooLarge, retryAction } from './error-hint.ts';
+import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction } from './error-hint.ts';
 
 const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
 const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
@@ -35,6 +35,22 @@ describe('errorHint', () => {
     expect(errorTitle(unreachable, { server: 'unreachable', answered: false })).toBe('Server unreachable');
     expect(errorTitle(unreachable, { server: 'online', answered: true })).toBe('The request got no answer');
     expect(errorTitle(refused(403, 'ticket-invalid'), { server: 'online', answered: true })).toBe('The server refused the request');
+  });
+});
+
+describe('errorMessage', () => {
+  it("says what happened to a request once the server answers again: no answer, or an answer cut off midway", () => {
+    const cut: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'stream-cut', message: 'm' };
+    expect(errorMessage(unreachable, { server: 'unreachable', answered: false })).toBe('m');
+    expect(errorMessage(unreachable, { server: 'online', answered: false })).toMatch(/^The request failed before the server answered it/);
+    // Part of the answer came: not "before the server answered it", beside a hint that says the answer so far stays.
+    expect(errorMessage(unreachable, { server: 'online', answered: true })).toBe('The connection closed before the answer ended.');
+    expect(errorMessage(cut, { server: 'online', answered: true })).toBe('The connection closed before the answer ended.');
+    expect(errorMessage(cut, { server: 'online', answered: false })).toBe('The connection closed before any of the answer came.');
+    // A continuation whose answer never came (the user's decisions are kept, Retry sends them).
+    expect(errorMessage(cut, { server: 'online', answered: true, unsent: true })).toBe('The connection closed before any of the answer came.');
+    expect(errorMessage(gateway, { server: 'online', answered: true })).toBe('m');
+    expect(errorMessage(refused(403, 'ticket-invalid'), { server: 'online', answered: true })).toBe('m');
   });
 });
 

@@ -32,6 +32,19 @@ export function errorTitle(error: ChatErrorInfo, context?: BannerContext): strin
   return error.kind === 'unreachable' && context?.server === 'online' ? 'The request got no answer' : TITLES[error.kind];
 }
 
+/**
+ * The banner's words for the error. The hook's words for a request that got no answer say the server is down; once its
+ * health check answers, they would contradict the hint beside them ("The server answers again"), so they say what
+ * happened to the request: it got no answer, or its answer was cut off once part of it had come.
+ */
+export function errorMessage(error: ChatErrorInfo, context: BannerContext): string {
+  if (error.kind !== 'unreachable' || error.status !== undefined || context.server !== 'online') return error.message;
+  if (context.answered && context.unsent !== true) return 'The connection closed before the answer ended.';
+  return error.code === 'stream-cut'
+    ? 'The connection closed before any of the answer came.'
+    : 'The request failed before the server answered it (the connection was refused or dropped).';
+}
+
 /** Refusals that a later try may not meet: a rate limit's window, a request that took too long. */
 const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 
