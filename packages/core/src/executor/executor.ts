@@ -592,14 +592,19 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       }
       if (!verdict.ok) return early(call, tool, parsed.value, started, verdict.error, run);
     }
-    const outcome: ToolOutcome = result.isError
-      ? failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta))
-      : { type: 'success', output: result.output };
+    let outcome: ToolOutcome;
     let content: ModelContent | undefined;
-    try {
-      content = outcome.type === 'error' ? undefined : outcomeModelText(tool, outcome, ctx);
-    } catch (error) {
-      return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
+    if (result.isError) {
+      outcome = failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta));
+    } else {
+      try {
+        // Masked as the chain masks a result the server runs (`redact()`), innermost first: the model reads the same.
+        const output = chainFor(tool).head.reduceRight((masked, layer) => (layer.redactOutput ? layer.redactOutput(masked) : masked), result.output);
+        outcome = { type: 'success', output };
+        content = outcomeModelText(tool, outcome, ctx);
+      } catch (error) {
+        return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
+      }
     }
     // Traced as a refused result is: the client ran the call, so there are no spans or attempts here.
     if (onTrace !== undefined) traceUnrun(call, parsed.value, outcome, run, tool);
