@@ -34,7 +34,9 @@ describe('demo registry', () => {
   it('resolves by name, lists the tools and passes registry options through', async () => {
     const registry = createDemoRegistry({ onError: 'throw' });
     expect(registry.names()).toEqual(demoTools.map((t) => t.name));
-    expect(registry.resolve('calculate')).toBe(demoTools[8]);
+    // With its own onError the registry hands out a copy of each tool that carries it (it travels when nested).
+    expect(registry.resolve('calculate')).toMatchObject({ name: 'calculate', execute: demoTools[8].execute, policy: demoTools[8].policy });
+    expect(createDemoRegistry().resolve('calculate')).toBe(demoTools[8]);
     expect(registry.resolve('constructor')).toBeUndefined();
     expect(registry.onError).toBe('throw');
     expect(await registry.tools()).toHaveLength(9);

@@ -145,6 +145,11 @@ export interface ToolInterceptor<TInput = unknown, TOutput = unknown, TDeps = un
    * parse or validate). `redact()` sets it; raw argument text (not JSON) is passed as a string.
    */
   readonly redactInput?: ((input: unknown) => unknown) | undefined;
+  /**
+   * Masks a result that did not come back through the chain (a client's, `acceptClientResult`) as the interceptor masks
+   * one that does, so the model reads the same either way. `redact()` sets it.
+   */
+  readonly redactOutput?: ((output: unknown) => unknown) | undefined;
   intercept(ctx: ToolContext<TInput, TDeps>, next: ToolNext<TInput, TOutput>): Promise<ToolOutcome<TOutput>>;
 }
 

@@ -11,6 +11,7 @@ import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
+import type { Folded } from '../registry/folded.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
@@ -174,18 +175,23 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const onTrace = options.onTrace;
   const hide = options.toolErrorMessage ?? 'verbatim';
   const spansOn = options.spans ?? onTrace !== undefined;
-  const outer = [...(options.interceptors ?? []).map(toInterceptor), ...registry.interceptors];
+  const global = (options.interceptors ?? []).map(toInterceptor);
+  // Global, then the registry's: what masks the input of a call that has no tool.
+  const outer = [...global, ...registry.interceptors];
+  // A registry made by `createRegistry` hands out its tools with its interceptors in them (so that they go wherever its
+  // tools go: nested in another registry too); any other registry's are put around each tool's here.
+  const around = '~onError' in registry ? global : outer;
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
 
   /**
-   * global → registry → tool, then (call interceptors), then the policy layers: placement, call limit, check,
-   * approval, rate limit, retry, timeout. Built once per tool.
+   * global → registry → nested registries → tool, then (call interceptors), then the policy layers: placement, call
+   * limit, check, approval, rate limit, retry, timeout. Built once per tool.
    */
   function chainFor(tool: AnyTool) {
     let chain = chains.get(tool);
     if (chain === undefined) {
-      const head = [...outer, ...tool.interceptors];
+      const head = [...around, ...tool.interceptors];
       const policy: ToolInterceptor[] = [];
       const { runsOn, needsApproval, maxCallsPerRun, check, rateLimit: limit, retries, timeoutMs } = tool.policy;
       if (runsOn !== 'anywhere' && runsOn !== side) policy.push(gates.placement);
@@ -238,7 +244,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   ): ToolCallResult {
     let text = content as ModelContent;
     if (outcome.type === 'error') {
-      const policy = typeof registry.onError === 'function' ? registry.onError(outcome.error, call) : registry.onError;
+      // A tool of a registry nested in this one follows that registry's `onError`, when it set one.
+      const onError = (tool as Folded | undefined)?.['~onError'] ?? registry.onError;
+      const policy = typeof onError === 'function' ? onError(outcome.error, call) : onError;
       if (policy === 'throw') throw outcome.error;
       text = errorModelText(outcome.error, errorMessage(outcome.error, call));
     }
@@ -600,14 +608,19 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       }
       if (!verdict.ok) return early(call, tool, parsed.value, started, verdict.error, run);
     }
-    const outcome: ToolOutcome = result.isError
-      ? failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta))
-      : { type: 'success', output: result.output };
+    let outcome: ToolOutcome;
     let content: ModelContent | undefined;
-    try {
-      content = outcome.type === 'error' ? undefined : outcomeModelText(tool, outcome, ctx);
-    } catch (error) {
-      return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
+    if (result.isError) {
+      outcome = failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta));
+    } else {
+      try {
+        // Masked as the chain masks a result the server runs (`redact()`), innermost first: the model reads the same.
+        const output = chainFor(tool).head.reduceRight((masked, layer) => (layer.redactOutput ? layer.redactOutput(masked) : masked), result.output);
+        outcome = { type: 'success', output };
+        content = outcomeModelText(tool, outcome, ctx);
+      } catch (error) {
+        return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
+      }
     }
     // Traced as a refused result is: the client ran the call, so there are no spans or attempts here.
     if (onTrace !== undefined) traceUnrun(call, parsed.value, outcome, run, tool);

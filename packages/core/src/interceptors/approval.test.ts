@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
+import { createRegistry } from '../registry/registry.ts';
 import { queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -294,6 +295,39 @@ describe('placement', () => {
       { ...shape, callId: 'ok', outcome: 'success', errorCode: undefined },
       { ...shape, callId: 'fail', outcome: 'error', errorCode: 'execution-failed' },
     ]);
+  });
+
+  it("a client's result passes through the redact() of the global, registry and tool layers, as a server-run result does (it bypassed them)", async () => {
+    const profile = { name: 'Ada', card: '4111', account: { token: 't0p', iban: 'DE00' } };
+    const make = (runsOn: 'client' | 'anywhere') =>
+      defineTool({ name: 'read_profile', description: 'd', input: v.object({}), policy: { runsOn }, interceptors: [redact({ fields: ['card'] })], execute: () => profile });
+    const setup = (runsOn: 'client' | 'anywhere') => {
+      const records: TraceRecord[] = [];
+      const registry = createRegistry({ tools: [make(runsOn)], interceptors: [redact({ fields: ['token'] })] });
+      const executor = createExecutor({ registry, interceptors: [redact({ fields: ['iban'] })], onTrace: (record) => records.push(record) });
+      return { executor, records };
+    };
+    const c = { id: 'c-1', name: 'read_profile', arguments: {} };
+    const masked = { name: 'Ada', card: '[redacted]', account: { token: '[redacted]', iban: '[redacted]' } };
+
+    const server = setup('anywhere');
+    const ran = await server.executor.execute(c);
+    expect(ran.outcome).toEqual({ type: 'success', output: masked });
+    const client = setup('client');
+    expect((await client.executor.execute(c)).outcome.type).toBe('client-pending');
+    const accepted = await client.executor.acceptClientResult({ call: c, output: profile, ticket: undefined });
+    expect(accepted.content).toBe(ran.content);
+    expect(accepted.outcome).toEqual(ran.outcome);
+    expect(client.records.at(-1)).toMatchObject({ outcome: 'success', input: {} });
+    // A result that JSON cannot hold is the result's fault, as on the server.
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const refused = await client.executor.acceptClientResult({ call: c, output: cyclic, ticket: undefined });
+    expect(refused.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-output' } });
+    // The message of a failure the client reports is its own.
+    expect((await client.executor.acceptClientResult({ call: c, output: 'card 4111 declined', isError: true, ticket: undefined })).content).toBe(
+      'Error (execution-failed): card 4111 declined',
+    );
   });
 
   it('a nonce store that fails makes a client result a typed failure, as it does an approval (acceptClientResult rejected)', async () => {

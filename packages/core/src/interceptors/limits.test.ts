@@ -87,6 +87,39 @@ describe('policy.maxCallsPerRun', () => {
     expect(code((await executor.execute({ id: '4', name: 'other', arguments: {} }, { run })).outcome)).toBe('rate-limited');
   });
 
+  it('a call its check refuses spends a unit (a model looping on refusals is stopped); one refused before its chain spends none', async () => {
+    let runs = 0;
+    const tool = defineTool({
+      name: 'search',
+      description: 'Search the catalogue',
+      input: v.object({ q: v.string() }),
+      policy: {
+        maxCallsPerRun: 2,
+        check: ({ q }) => {
+          if (q === 'bad') throw new ToolError('invalid-input', 'No such catalogue.');
+        },
+      },
+      execute: () => ++runs,
+    });
+    const executor = createExecutor({ registry: [tool] });
+    const run = createRunContext();
+    const call = (id: string, args: unknown, signal?: AbortSignal) => executor.execute({ id, name: 'search', arguments: args }, { run, signal });
+    expect(code((await call('1', { q: 'bad' })).outcome)).toBe('invalid-input');
+    expect(runCallCount(run, tool)).toBe(1);
+    // Refused before the chain: arguments that are not JSON or not valid, an abort before it starts. Nothing is counted.
+    expect(code((await call('2', '{"q":')).outcome)).toBe('invalid-json');
+    expect(code((await call('3', { q: 1 })).outcome)).toBe('invalid-input');
+    expect(code((await call('4', { q: 'ok' }, AbortSignal.abort())).outcome)).toBe('aborted');
+    expect(runCallCount(run, tool)).toBe(1);
+    // A check failure the caller already met (the chat loop's timed-out check) counts as the check's own would.
+    const failedCheck = new ToolError('timeout', 'Its check did not finish in time.');
+    expect(code((await executor.execute({ id: '5', name: 'search', arguments: { q: 'ok' } }, { run, failedCheck })).outcome)).toBe('timeout');
+    expect(runCallCount(run, tool)).toBe(2);
+    // The limit comes before the check: over it, a call is refused as rate-limited, and the check is not asked again.
+    expect(code((await call('6', { q: 'ok' })).outcome)).toBe('rate-limited');
+    expect(runs).toBe(0);
+  });
+
   it('a call waiting for approval spends nothing; an approved call does, and a refused one is never run', async () => {
     let writes = 0;
     const tool = defineTool({

@@ -40,7 +40,7 @@ function redactWithin(value: unknown, fields: ReadonlySet<string>, replacement: 
 /**
  * Keeps named sensitive fields (passwords, tokens, card numbers) out of traces, logs and the model:
  * records a masked copy of the input under {@link redactedInputKey} and masks the same fields in
- * the output. The tool itself still receives the real input. A call that fails before the chain runs (bad JSON,
+ * the output, a client's result (`acceptClientResult`) included. The tool itself still receives the real input. A call that fails before the chain runs (bad JSON,
  * invalid arguments) reaches `onTrace` masked too: field by field, or wholly when its arguments are not JSON.
  */
 /* @__NO_SIDE_EFFECTS__ */
@@ -62,5 +62,9 @@ export function redact(options: { readonly fields: readonly string[]; readonly r
     }
   });
   // Arguments that are not JSON cannot be masked field by field: the whole text is masked.
-  return { ...interceptor, redactInput: (input: unknown) => (typeof input === 'string' ? replacement : redactValue(input, fields, replacement)) };
+  return {
+    ...interceptor,
+    redactInput: (input: unknown) => (typeof input === 'string' ? replacement : redactValue(input, fields, replacement)),
+    redactOutput: (output: unknown) => redactValue(output, fields, replacement),
+  };
 }

@@ -126,6 +126,37 @@ describe('registry and resolvers', () => {
     expect(loads).toBe(2);
   });
 
+  it('lazy: a load that never settles is given up after loadTimeoutMs without any signal, typed and not kept (tools() hung forever)', async () => {
+    let loads = 0;
+    const lazy = lazyResolver({ query_order: () => (++loads === 1 ? new Promise<never>(() => {}) : Promise.resolve(queryOrder)) }, { loadTimeoutMs: 5 });
+    const failed: unknown[] = [];
+    const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [lazy], onLoadError: (error) => failed.push(error) });
+    expect((await registry.tools()).map((tool) => tool.name)).toEqual(['list_delayed_orders']);
+    expect(failed).toHaveLength(1);
+    expect(ToolError.isInstance(failed[0]) && failed[0]).toMatchObject({ code: 'timeout', message: 'The tool "query_order" did not load within 5 ms.', retryable: true });
+    // The next lookup loads again, and a loaded tool is kept.
+    expect((await registry.tools()).map((tool) => tool.name)).toEqual(['list_delayed_orders', 'query_order']);
+    expect(loads).toBe(2);
+    // A call without a signal ends too.
+    const hung = createExecutor({ registry: createRegistry({ resolvers: [lazyResolver({ hung: () => new Promise<never>(() => {}) }, { loadTimeoutMs: 5 })] }) });
+    expect((await hung.execute({ id: '1', name: 'hung', arguments: {} })).content).toBe('Error (timeout): The tool "hung" did not load within 5 ms.');
+  });
+
+  it('lazy: loadTimeoutMs is 10 s unless set; Infinity sets no limit, and a limit a timer cannot keep is refused', async () => {
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      await lazyResolver({ query_order: async () => queryOrder }).resolve('query_order');
+      expect(timeout.mock.calls).toEqual([[10_000]]);
+      await lazyResolver({ query_order: async () => queryOrder }, { loadTimeoutMs: Infinity }).resolve('query_order');
+      expect(timeout).toHaveBeenCalledTimes(1);
+    } finally {
+      timeout.mockRestore();
+    }
+    for (const loadTimeoutMs of [0, -1, Number.NaN, 2 ** 31, '5']) {
+      expect(() => lazyResolver({}, { loadTimeoutMs: loadTimeoutMs as number })).toThrow('lazyResolver: loadTimeoutMs must be from 1 to 2147483647 ms, or Infinity.');
+    }
+  });
+
   it('lazy: resolve(name, signal) rejects with a typed error when the signal aborts first; a late failure of that load drops no newer one', async () => {
     let rejectFirst: (error: Error) => void = () => {};
     let loads = 0;

@@ -2,9 +2,11 @@ import { toInterceptor } from '../chain/interceptor.ts';
 import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
 import { withAvailable } from '../tool/available.ts';
+import { copyTool } from '../tool/copy-tool.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
+import type { Folded } from './folded.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -17,8 +19,12 @@ export type ErrorProcessor = ErrorPolicy | ((error: ToolError, call: ToolCall) =
 export interface RegistryOptions<TDeps = unknown> {
   readonly tools?: readonly AnyTool[];
   readonly resolvers?: readonly ToolResolver[];
-  /** Interceptors for every tool of this registry (after the global ones, before the tool's own). */
+  /**
+   * Interceptors for every tool of this registry (after the global ones, before the tool's own), wherever it is used:
+   * nested in another registry, inside that one's.
+   */
   readonly interceptors?: readonly InterceptorLike[];
+  /** What happens to a failed call of its tools (default `'report'`); nested in another registry, set here, it wins. */
   readonly onError?: ErrorProcessor;
   /**
    * Whether a run may see and call this registry's tools at all (an admin module, a paid plan): every tool it resolves,
@@ -63,39 +69,49 @@ export function createRegistry<const TTools extends readonly AnyTool[]>(
 export function createRegistry<TDeps = unknown>(options?: RegistryOptions<TDeps>): ToolRegistry<TDeps>;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
-  const { available, onLoadError = logLoadError } = options;
+  const { available, onError, onLoadError = logLoadError } = options;
   if (available !== undefined && typeof available !== 'function') throw new TypeError('createRegistry: available must be a function (run) => boolean.');
   if (typeof onLoadError !== 'function') throw new TypeError('createRegistry: onLoadError must be a function (error, name) => void.');
-  const resolvers = options.tools?.length ? [staticResolver(options.tools), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
-  const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
-  // With `available`, each tool is handed out as a copy that asks it too, made once per tool: the same object on every
-  // lookup (the executor builds a tool's chain once per tool object), and a nested registry's own check stays inside.
-  const gated = new WeakMap<AnyTool, AnyTool>();
-  const gate = (tool: AnyTool | undefined): AnyTool | undefined => {
-    if (tool === undefined || available === undefined) return tool;
-    let out = gated.get(tool);
+  const interceptors = (options.interceptors ?? []).map(toInterceptor);
+  // Each tool is handed out as a copy with this registry's interceptors before its own, `available` AND-ed into its
+  // `policy.available` and this registry's `onError` unless one nested deeper set one: so they go wherever the tool goes
+  // (a registry containing this one wraps the copy in turn). Made once per tool: the same object on every lookup (the
+  // executor builds a tool's chain once per tool object). A registry with none of the three hands out the tools themselves.
+  const copies = new WeakMap<AnyTool, AnyTool>();
+  const fold = (tool: AnyTool | undefined): AnyTool | undefined => {
+    if (tool === undefined || !(available || onError || interceptors.length)) return tool;
+    let out = copies.get(tool);
     if (out === undefined) {
-      out = withAvailable(tool, available);
-      gated.set(tool, out);
+      out = copyTool(available === undefined ? tool : withAvailable(tool, available), {
+        interceptors: { value: [...interceptors, ...tool.interceptors], enumerable: true },
+        '~onError': { value: (tool as Folded)['~onError'] ?? onError },
+      });
+      // A copy looked up again (its own list's, through a resolver of this registry) is not copied again.
+      copies.set(tool, out).set(out, out);
     }
     return out;
   };
-  // A registry of its own list alone hands out its Map's tools as they are: they were checked when it was made, none is
-  // gated, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
-  const resolve =
-    options.resolvers?.length || available !== undefined
-      ? (name: string, signal?: AbortSignal) => {
-          if (typeof name !== 'string') return undefined;
-          const found = resolver.resolve(name, signal);
-          return found instanceof Promise ? found.then((tool) => gate(checked(name, tool))) : gate(checked(name, found));
-        }
-      : resolver.resolve;
-  return {
+  // Its own list is folded now (a list that is not one of tools is refused by `staticResolver`).
+  const own = options.tools?.map((tool) => (isTool(tool) ? (fold(tool) as AnyTool) : tool));
+  const resolvers = own?.length ? [staticResolver(own), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
+  const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
+  // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
+  // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
+  const resolve = options.resolvers?.length
+    ? (name: string, signal?: AbortSignal) => {
+        if (typeof name !== 'string') return undefined;
+        const found = resolver.resolve(name, signal);
+        return found instanceof Promise ? found.then((tool) => fold(checked(name, tool))) : fold(checked(name, found));
+      }
+    : resolver.resolve;
+  const registry: ToolRegistry & Folded = {
     kind: 'edgetool.resolver',
     names: () => resolver.names(),
     resolve,
-    interceptors: (options.interceptors ?? []).map(toInterceptor),
-    onError: options.onError ?? 'report',
+    interceptors,
+    onError: onError ?? 'report',
+    // Tells the executor that this registry's tools carry its interceptors (and its `onError`, when set here).
+    '~onError': onError,
     async tools(options) {
       const signal = options?.signal;
       const load = async (name: string) => {
@@ -112,6 +128,7 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };
+  return registry;
 }
 
 /** The default {@link RegistryOptions.onLoadError}: the server's log, since the model is not told. */

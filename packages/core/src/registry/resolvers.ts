@@ -1,5 +1,6 @@
 import { ToolError } from '../errors/tool-error.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
+import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
 
@@ -49,13 +50,25 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
 /** A module exporting a tool as default, or the tool itself. */
 export type LazyToolModule = AnyTool | { readonly default: AnyTool };
 
+/** Options for {@link lazyResolver}. */
+export interface LazyResolverOptions {
+  /**
+   * Milliseconds a module may take to load (default 10 000): a load still pending then is given up, with a `timeout`
+   * `ToolError`, and not kept, whether or not its caller passed a signal. `Infinity` waits as long as the caller does.
+   */
+  readonly loadTimeoutMs?: number | undefined;
+}
+
 /**
  * Loads each tool's module on first use, once, even when several calls ask at the same time.
  * Keeps a Worker's cold start small: `lazyResolver({ query_order: () => import('./orders.ts') })`.
- * A load that fails, or that a caller stops waiting for (its signal aborts first), is not kept: the next use loads again.
+ * A load that fails, that outlives `loadTimeoutMs`, or that a caller stops waiting for (its signal aborts first), is
+ * not kept: the next use loads again.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function lazyResolver(loaders: Readonly<Record<string, () => Promise<LazyToolModule>>>): ToolResolver {
+export function lazyResolver(loaders: Readonly<Record<string, () => Promise<LazyToolModule>>>, options: LazyResolverOptions = {}): ToolResolver {
+  const { loadTimeoutMs = 10_000 } = options;
+  if (!isTimerDelay(loadTimeoutMs) && loadTimeoutMs !== Infinity) throw new TypeError('lazyResolver: loadTimeoutMs must be from 1 to 2147483647 ms, or Infinity.');
   const names = Object.keys(loaders);
   const loading = new Map<string, Promise<AnyTool>>();
   // Loaded tools are handed out as they are: no signal can take them back.
@@ -70,7 +83,10 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
       let promise = loading.get(name);
       if (promise === undefined) {
         const load = loaders[name] as () => Promise<LazyToolModule>;
-        const started = load().then((mod) => {
+        // A module that never loads (a chunk fetch that never answers) would hold every use of the tool, and `tools()`.
+        const limit = loadTimeoutMs === Infinity ? undefined : AbortSignal.timeout(loadTimeoutMs);
+        const timedOut = () => Promise.reject(new ToolError('timeout', `The tool "${name}" did not load within ${loadTimeoutMs} ms.`, { toolName: name, retryable: true }));
+        const started = raceSignal(load(), limit, timedOut).then((mod) => {
           // A module that is not an object (null from a loader with a bug) has no default: it did not export a tool.
           const tool = isTool(mod) ? mod : typeof mod === 'object' && mod !== null ? (mod as { default?: unknown }).default : undefined;
           if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);

@@ -306,7 +306,7 @@ describe('createRegistry({ available }): one check for every tool of a registry'
     expect(derived).toBe(0);
     expect(copy?.jsonSchema).toEqual({ type: 'object' });
     expect(derived).toBe(1);
-    expect(copy?.interceptors).toBe(search.interceptors);
+    expect(copy?.interceptors).toEqual(search.interceptors);
     expect(copy?.execute).toBe(search.execute);
     expect({ ...copy?.policy, available: undefined }).toEqual(search.policy);
   });

@@ -1,4 +1,5 @@
 import type { RunContext } from '../context/run-context.ts';
+import { copyTool } from './copy-tool.ts';
 import type { AnyTool, AvailabilityCheck } from './types.ts';
 
 /** Asks `check` (none: yes), fail closed: a throw, a rejection or an answer that is not `true` is `false`. */
@@ -39,6 +40,5 @@ export function withAvailable(tool: AnyTool, check: AvailabilityCheck): AnyTool 
     const first = ask(check, run);
     return first instanceof Promise ? first.then((yes) => yes && ask(own, run)) : first && ask(own, run);
   };
-  // Descriptors, not a spread: a spread would read the lazy `jsonSchema` getter now.
-  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(tool), policy: { value: { ...tool.policy, available }, enumerable: true } }) as AnyTool;
+  return copyTool(tool, { policy: { value: { ...tool.policy, available }, enumerable: true } });
 }
