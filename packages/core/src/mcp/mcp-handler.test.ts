@@ -704,6 +704,44 @@ describe('MCP handler: cancellation', () => {
     expect(text).not.toContain('"result"');
   });
 
+  it('a cancel that comes while the call’s run() is made (or its tool loads) stops it before the tool runs: no response', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'delete_draft',
+      description: 'Deletes a draft',
+      input: v.object({}),
+      policy: { effects: 'write' },
+      execute: () => {
+        ran = true;
+        return 'deleted';
+      },
+    });
+    let ready: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    let asked: () => void = () => {};
+    const runAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const h = handler({
+      tools: [tool],
+      run: async () => {
+        asked();
+        await gate; // a session lookup, a database
+        return createRunContext();
+      },
+    });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'delete_draft', arguments: {} }, { id: 12, headers: { accept: 'application/json', 'mcp-session-id': session } }));
+    await runAsked;
+    expect((await h(cancel(session, 12))).status).toBe(202);
+    ready();
+    const answer = await call;
+    expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([200, 'text/event-stream', '']);
+    expect(ran).toBe(false);
+  });
+
   it('a cancel from another session, from no session, or naming another id cancels nothing; finished and unknown ids are ignored', async () => {
     const { tool, reasons, running, finish } = waiting();
     const h = handler({ tools: [tool] });

@@ -110,58 +110,67 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
    * of its progress and then its response when `streamable` (not in a batch) and the call asks for progress.
    */
   async function call(rpc: RpcRequest, request: Request, streamable: boolean): Promise<object | Response | undefined> {
-    const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
-    if (typeof name !== 'string') return failure(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
-    const run = await runFor(request);
-    // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
-    // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
-    const tool = await loadTool(executor.registry, name);
-    if (tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)))) {
-      return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
-    }
-    const token = meta?.progressToken;
-    const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
-    const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+    // Known before anything is awaited: a cancellation that comes while the run or the tool loads stops the call too.
     const key = callKey(request, rpc.id);
     const cancelled = new AbortController();
     if (key !== undefined) running.set(key, cancelled);
-    const execute = (onProgress?: (progress: ToolProgress) => void) =>
-      executor.execute(toolCall, {
-        run,
-        signal: AbortSignal.any([request.signal, cancelled.signal]),
-        ...(approvals === 'client' ? { approval: { approved: true } } : {}),
-        ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
-      });
-    /**
-     * The final answer: the call's result, or an internal error when the registry's `onError` made it throw (with the
-     * message the model would have read: the executor's `toolErrorMessage` applies).
-     */
-    const settle = (result: Promise<ToolCallResult>) =>
-      result
-        .then(
-          (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-          (error: unknown) => {
-            const message = executor.errorMessage(toToolError(error), toolCall);
-            return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
-          },
-        )
-        .finally(() => {
-          if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+    const forget = () => {
+      if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+    };
+    // Until the tool runs, every way out forgets the call here; once it runs, `settle` does when it is over.
+    let runs = false;
+    try {
+      const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+      if (typeof name !== 'string') return failure(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
+      const run = await runFor(request);
+      // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
+      // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
+      const tool = await loadTool(executor.registry, name);
+      const unknown = tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)));
+      if (cancelled.signal.aborted) return undefined; // cancelled meanwhile: nothing runs, and MCP wants no response
+      if (unknown) return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+      const token = meta?.progressToken;
+      const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+      const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+      const execute = (onProgress?: (progress: ToolProgress) => void) =>
+        executor.execute(toolCall, {
+          run,
+          signal: AbortSignal.any([request.signal, cancelled.signal]),
+          ...(approvals === 'client' ? { approval: { approved: true } } : {}),
+          ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
         });
-    if (!streams) {
-      const answer = await settle(execute());
-      return cancelled.signal.aborted ? undefined : answer;
+      /**
+       * The final answer: the call's result, or an internal error when the registry's `onError` made it throw (with the
+       * message the model would have read: the executor's `toolErrorMessage` applies).
+       */
+      const settle = (result: Promise<ToolCallResult>) =>
+        result
+          .then(
+            (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+            (error: unknown) => {
+              const message = executor.errorMessage(toToolError(error), toolCall);
+              return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
+            },
+          )
+          .finally(forget);
+      runs = true;
+      if (!streams) {
+        const answer = await settle(execute());
+        return cancelled.signal.aborted ? undefined : answer;
+      }
+      return sseResponse(async (send) => {
+        const progress = progressNotifier(token as RpcId);
+        const answer = await settle(
+          execute((report) => {
+            const notification = progress(report);
+            if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
+          }),
+        );
+        if (!cancelled.signal.aborted) send(answer, false);
+      });
+    } finally {
+      if (!runs) forget();
     }
-    return sseResponse(async (send) => {
-      const progress = progressNotifier(token as RpcId);
-      const answer = await settle(
-        execute((report) => {
-          const notification = progress(report);
-          if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
-        }),
-      );
-      if (!cancelled.signal.aborted) send(answer, false);
-    });
   }
 
   /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
