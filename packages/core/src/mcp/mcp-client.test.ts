@@ -653,6 +653,25 @@ describe('MCP client: sessions and streams', () => {
     expect(reports.map((r) => r.completed)).toEqual([1, 2, 3]);
   });
 
+  it('a 2025-03-26 server that batches an event’s messages (a JSON array): its progress, its ping and the answer are read', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id, { protocolVersion: '2025-03-26' });
+      if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+      const token = (message.params as { _meta: { progressToken: unknown } })._meta.progressToken;
+      const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } };
+      const ping = { jsonrpc: '2.0', id: 'srv-1', method: 'ping' };
+      const answer = { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } };
+      return sse(`data: ${JSON.stringify([progress, ping])}\n\ndata: ${JSON.stringify([answer])}\n\n`);
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(client.protocolVersion).toBe('2025-03-26');
+    const reports: unknown[] = [];
+    const result = await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+    expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+    expect(reports).toEqual([{ completed: 1, total: 2 }]);
+    await expect.poll(() => server.requests.filter((r) => r.message.id === 'srv-1').map((r) => r.message)).toEqual([{ jsonrpc: '2.0', id: 'srv-1', result: {} }]);
+  });
+
   it('a progress without a total that is not a whole number is no count: only its message is reported (and a replay of it is still dropped)', async () => {
     const server = scripted((message) => {
       if (message.method === 'initialize') return initialized(message.id);

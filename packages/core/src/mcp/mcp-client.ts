@@ -459,6 +459,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       } catch {
         return; // not JSON-RPC: nothing to act on
       }
+      // MCP 2025-03-26 lets a server batch an event's messages (a JSON array); they are read in order, up to the answer.
+      for (const one of Array.isArray(message) ? message : [message]) if (answer === undefined) onMessage(one);
+    };
+    const onMessage = (message: unknown) => {
       answer = asResponse(message, id);
       if (answer !== undefined || !isObject(message)) return; // `null`, a number: not a message
       const { method, params, id: theirs } = message;
