@@ -36,6 +36,12 @@ export interface McpHandlerOptions<TDeps = unknown> {
    * carries `Access-Control-Allow-Origin`.
    */
   readonly allowedOrigins?: readonly string[] | undefined;
+  /**
+   * The hosts this endpoint answers as (`localhost:8787`, as `new URL(request.url).host` reads it); a request for another
+   * gets 403. Set it for a server on your machine: a page whose name points at 127.0.0.1 (DNS rebinding) is of the
+   * request's own origin, which `Origin` alone lets pass. Default: any host.
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
   /** Largest request body in bytes (default 1 MiB; larger gets 413). */
   readonly maxBodyBytes?: number | undefined;
 }
@@ -89,6 +95,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const approvals = options.approvals ?? 'refuse';
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const allowed = new Set(options.allowedOrigins ?? []);
+  const hosts = options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((host) => host.toLowerCase()));
 
   const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
   /**
@@ -236,6 +243,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   }
 
   return async (request) => {
+    // First, a preflight too: a name an attacker pointed at this machine is refused whatever its `Origin` says.
+    if (hosts !== undefined && !hosts.has(new URL(request.url).host)) return new Response(null, { status: 403 });
     const origin = request.headers.get('origin');
     // A browser on another origin asks first (a preflight), and reads an answer only if it names that origin.
     const cors = origin !== null && allowed.has(origin);
