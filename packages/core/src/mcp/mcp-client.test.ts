@@ -236,10 +236,15 @@ describe('MCP client against edgetool’s handler', () => {
 
   it('an abort stops the remote tool through the session’s notifications/cancelled, when nothing passes the disconnect on', async () => {
     const server = remote();
-    // A proxy that keeps the upstream request open whatever its client does: only the cancellation can reach the tool.
+    // A proxy that keeps the upstream request open whatever its client does (its stream too: a client that stops
+    // reading does not cancel the server's): only the cancellation can reach the tool.
     const detached = async (request: Request) => {
       const body = request.method === 'POST' ? await request.text() : null;
-      return server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+      const upstream = await server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+      if (upstream.body === null) return upstream;
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      upstream.body.pipeTo(writable, { preventCancel: true }).catch(() => {});
+      return new Response(readable, { status: upstream.status, headers: upstream.headers });
     };
     const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: detached })).tools() });
     const controller = new AbortController();

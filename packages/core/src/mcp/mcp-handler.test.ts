@@ -704,6 +704,18 @@ describe('MCP handler: cancellation', () => {
     expect(text).not.toContain('"result"');
   });
 
+  it('a client that leaves a streamed call (its stream cancelled) aborts the tool, even where request.signal never fires', async () => {
+    const { tool, reasons, running } = waiting();
+    const h = handler({ tools: [tool] });
+    // No session, and a request whose signal never aborts: a Worker's, without the enable_request_signal flag.
+    const answer = await h(rpc('tools/call', { name: 'wait', arguments: {}, _meta: { progressToken: 'p' } }));
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    await running;
+    await answer.body?.cancel();
+    await expect.poll(() => reasons.length).toBe(1);
+    expect(String((reasons[0] as Error).message)).toBe('The MCP client closed the stream of its call.');
+  });
+
   it('a cancel that comes while the call’s run() is made (or its tool loads) stops it before the tool runs: no response', async () => {
     let ran = false;
     const tool = defineTool({

@@ -174,7 +174,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
           }),
         );
         if (!cancelled.signal.aborted) send(answer, false);
-      });
+      }, () => cancelled.abort(new DOMException('The MCP client closed the stream of its call.', 'AbortError')));
     } finally {
       if (!runs) forget();
     }
@@ -450,9 +450,9 @@ function progressNotifier(progressToken: RpcId): (report: ToolProgress) => objec
  * An SSE response: `write` sends JSON-RPC messages as `message` events; the stream ends when it resolves. A message
  * sent as `replaceable` (a progress notification) waits while the client is not reading and is replaced by the next
  * one, so a tool that reports a million times costs a slow client a few events, not a million; what waits goes out
- * before the next message that is not replaceable.
+ * before the next message that is not replaceable. `left` is told when the client cancels the stream (it went away).
  */
-function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>): Response {
+function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>, left: () => void): Response {
   const encoder = new TextEncoder();
   const event = (message: object) => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   let open = true;
@@ -492,8 +492,10 @@ function sseResponse(write: (send: (message: object, replaceable: boolean) => vo
       held = undefined;
     },
     cancel() {
-      // The client left: the call sees the request's abort signal; what it still sends goes nowhere.
+      // The client left: what the call still sends goes nowhere, and the call is stopped here, since `request.signal`
+      // may never fire (a Worker's fires on a disconnect only with the enable_request_signal compatibility flag).
       open = false;
+      left();
     },
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
