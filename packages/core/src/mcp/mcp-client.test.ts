@@ -1084,6 +1084,18 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(list.listTools()).rejects.toThrow('listed a tool without a `name` and an `inputSchema` object');
   });
 
+  it('a maxResponseBytes that is not a whole number from 1 is refused: a NaN had no limit, so an answer of any size was read', async () => {
+    let fetched = 0;
+    const fetch = async () => {
+      fetched++;
+      return new Response(null, { status: 500 });
+    };
+    for (const bad of [Number.NaN, 0, -1, 1.5]) {
+      await expect(connectMcp({ url: URL_, fetch, maxResponseBytes: bad })).rejects.toThrow(/^connectMcp: `maxResponseBytes` must be a whole number from 1/);
+    }
+    expect(fetched).toBe(0);
+  });
+
   it('an error status whose body never ends: its start is read until the time limit or the abort, not forever', async () => {
     // A `fetch` of your own (a service binding, a handler in the same process) need not end a body when it is aborted.
     const endless = () =>

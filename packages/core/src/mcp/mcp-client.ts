@@ -11,7 +11,7 @@ import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
+import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
 
 /** Options for {@link connectMcp}. */
 export interface McpClientOptions {
@@ -37,7 +37,10 @@ export interface McpClientOptions {
    * (`notifications/cancelled`). The tools of {@link McpClient.tools} get it as their policy's `timeoutMs`.
    */
   readonly callTimeoutMs?: number | undefined;
-  /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
+  /**
+   * Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. A whole number from
+   * 1, or `Infinity`; anything else is a TypeError.
+   */
   readonly maxResponseBytes?: number | undefined;
   /**
    * How many attempts in a row to resume a response stream that broke off before its answer (a `GET` with
@@ -237,7 +240,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const timeoutMs = timeLimit(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'connectMcp: `timeoutMs`');
   const callTimeoutMs = timeLimit(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'connectMcp: `callTimeoutMs`');
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxBytes = byteLimit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'connectMcp: `maxResponseBytes`');
   const resumeAttempts = options.resumeAttempts ?? DEFAULT_RESUME_ATTEMPTS;
   if (!Number.isInteger(resumeAttempts) || resumeAttempts < 0) {
     throw new TypeError(`connectMcp: \`resumeAttempts\` must be a whole number from 0; got ${String(resumeAttempts)}.`);

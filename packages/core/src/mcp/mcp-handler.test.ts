@@ -160,6 +160,13 @@ describe('MCP handler: request bodies', () => {
     expect((await post(3000)).status).toBe(200);
   });
 
+  it('a maxBodyBytes that is not a whole number from 1 is refused: a NaN (an unset variable read with Number) had no limit', () => {
+    for (const bad of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => handler({ maxBodyBytes: bad })).toThrow(/^createMcpHandler: `maxBodyBytes` must be a whole number from 1/);
+    }
+    expect(() => handler({ maxBodyBytes: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+
   it('a streamed body with no content-length is refused once past the limit, without reading the rest', async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x20);
     let pulls = 0;

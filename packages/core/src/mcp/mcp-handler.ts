@@ -9,7 +9,7 @@ import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, readBody } from './read-body.ts';
+import { BodyTooLargeError, byteLimit, readBody } from './read-body.ts';
 
 /** Options for {@link createMcpHandler}. */
 export interface McpHandlerOptions<TDeps = unknown> {
@@ -42,7 +42,7 @@ export interface McpHandlerOptions<TDeps = unknown> {
    * request's own origin, which `Origin` alone lets pass. Default: any host.
    */
   readonly allowedHosts?: readonly string[] | undefined;
-  /** Largest request body in bytes (default 1 MiB; larger gets 413). */
+  /** Largest request body in bytes (default 1 MiB; larger gets 413): a whole number from 1, or `Infinity`; else a TypeError. */
   readonly maxBodyBytes?: number | undefined;
 }
 
@@ -93,7 +93,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const source = options.tools;
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: isRegistry(source) ? source : [...(source as readonly AnyTool[])] });
   const approvals = options.approvals ?? 'refuse';
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBodyBytes = byteLimit(options.maxBodyBytes, 1024 * 1024, 'createMcpHandler: `maxBodyBytes`');
   const allowed = new Set(options.allowedOrigins ?? []);
   const hosts = options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((host) => host.toLowerCase()));
 
