@@ -748,6 +748,22 @@ describe('MCP client: sessions and streams', () => {
     ]);
   });
 
+  it('a tools/list cursor the server gives again (a loop) fails saying so, instead of listing its tools a hundred times', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const cursor = (message.params as { cursor?: string }).cursor;
+        const nextCursor = cursor === 'p2' ? 'p1' : 'p2';
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `from_${cursor ?? 'start'}` }], nextCursor } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    await expect(client.listTools()).rejects.toThrow('The MCP server\'s tools/list gave the cursor "p2" again: its pages loop.');
+    // start → p2 → p1 → p2: the fourth page is not asked for.
+    expect(server.requests.filter((r) => r.message.method === 'tools/list')).toHaveLength(3);
+  });
+
   it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
     const listing = (tools: unknown[]) =>
       scripted((message) => {

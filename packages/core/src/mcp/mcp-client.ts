@@ -628,6 +628,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function listTools(opts: { readonly signal?: AbortSignal | undefined } = {}): Promise<McpRemoteTool[]> {
     const tools: McpRemoteTool[] = [];
     let cursor: string | undefined;
+    // The cursors given so far: one given again would list the same pages again, up to MAX_PAGES times.
+    const given = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
       const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal }));
@@ -635,6 +637,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
       for (const entry of listed) tools.push(toRemoteTool(entry));
       if (typeof nextCursor !== 'string' || nextCursor === '') return tools;
+      if (given.has(nextCursor)) throw new McpError(`The MCP server's tools/list gave the cursor ${JSON.stringify(nextCursor.slice(0, 100))} again: its pages loop.`);
+      given.add(nextCursor);
       cursor = nextCursor;
     }
     throw new McpError(`The MCP server's tool list goes on for more than ${MAX_PAGES} pages.`);
