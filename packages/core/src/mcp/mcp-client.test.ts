@@ -236,10 +236,15 @@ describe('MCP client against edgetool’s handler', () => {
 
   it('an abort stops the remote tool through the session’s notifications/cancelled, when nothing passes the disconnect on', async () => {
     const server = remote();
-    // A proxy that keeps the upstream request open whatever its client does: only the cancellation can reach the tool.
+    // A proxy that keeps the upstream request open whatever its client does (its stream too: a client that stops
+    // reading does not cancel the server's): only the cancellation can reach the tool.
     const detached = async (request: Request) => {
       const body = request.method === 'POST' ? await request.text() : null;
-      return server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+      const upstream = await server.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+      if (upstream.body === null) return upstream;
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      upstream.body.pipeTo(writable, { preventCancel: true }).catch(() => {});
+      return new Response(readable, { status: upstream.status, headers: upstream.headers });
     };
     const executor = createExecutor({ registry: await (await connectMcp({ url: URL_, fetch: detached })).tools() });
     const controller = new AbortController();
@@ -653,6 +658,25 @@ describe('MCP client: sessions and streams', () => {
     expect(reports.map((r) => r.completed)).toEqual([1, 2, 3]);
   });
 
+  it('a 2025-03-26 server that batches an event’s messages (a JSON array): its progress, its ping and the answer are read', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id, { protocolVersion: '2025-03-26' });
+      if (message.id === undefined || message.method === undefined) return new Response(null, { status: 202 });
+      const token = (message.params as { _meta: { progressToken: unknown } })._meta.progressToken;
+      const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } };
+      const ping = { jsonrpc: '2.0', id: 'srv-1', method: 'ping' };
+      const answer = { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } };
+      return sse(`data: ${JSON.stringify([progress, ping])}\n\ndata: ${JSON.stringify([answer])}\n\n`);
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(client.protocolVersion).toBe('2025-03-26');
+    const reports: unknown[] = [];
+    const result = await client.callTool('echo', {}, { onProgress: (p) => reports.push(p) });
+    expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+    expect(reports).toEqual([{ completed: 1, total: 2 }]);
+    await expect.poll(() => server.requests.filter((r) => r.message.id === 'srv-1').map((r) => r.message)).toEqual([{ jsonrpc: '2.0', id: 'srv-1', result: {} }]);
+  });
+
   it('a progress without a total that is not a whole number is no count: only its message is reported (and a replay of it is still dropped)', async () => {
     const server = scripted((message) => {
       if (message.method === 'initialize') return initialized(message.id);
@@ -722,6 +746,22 @@ describe('MCP client: sessions and streams', () => {
       ['echo', 'destructive'],
       ['read_me', 'read'],
     ]);
+  });
+
+  it('a tools/list cursor the server gives again (a loop) fails saying so, instead of listing its tools a hundred times', async () => {
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const cursor = (message.params as { cursor?: string }).cursor;
+        const nextCursor = cursor === 'p2' ? 'p1' : 'p2';
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `from_${cursor ?? 'start'}` }], nextCursor } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    await expect(client.listTools()).rejects.toThrow('The MCP server\'s tools/list gave the cursor "p2" again: its pages loop.');
+    // start → p2 → p1 → p2: the fourth page is not asked for.
+    expect(server.requests.filter((r) => r.message.method === 'tools/list')).toHaveLength(3);
   });
 
   it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
@@ -1058,6 +1098,18 @@ describe('MCP client: servers that misbehave get a typed error', () => {
     await expect(empty.callTool('echo', {})).rejects.toThrow('answered the call of "echo" without `content`');
     const list = await connect(afterInit((m) => json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'x' }] } })));
     await expect(list.listTools()).rejects.toThrow('listed a tool without a `name` and an `inputSchema` object');
+  });
+
+  it('a maxResponseBytes that is not a whole number from 1 is refused: a NaN had no limit, so an answer of any size was read', async () => {
+    let fetched = 0;
+    const fetch = async () => {
+      fetched++;
+      return new Response(null, { status: 500 });
+    };
+    for (const bad of [Number.NaN, 0, -1, 1.5]) {
+      await expect(connectMcp({ url: URL_, fetch, maxResponseBytes: bad })).rejects.toThrow(/^connectMcp: `maxResponseBytes` must be a whole number from 1/);
+    }
+    expect(fetched).toBe(0);
   });
 
   it('an error status whose body never ends: its start is read until the time limit or the abort, not forever', async () => {

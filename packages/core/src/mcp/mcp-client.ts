@@ -11,7 +11,7 @@ import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, readBody, sseParser } from './read-body.ts';
+import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
 
 /** Options for {@link connectMcp}. */
 export interface McpClientOptions {
@@ -37,7 +37,10 @@ export interface McpClientOptions {
    * (`notifications/cancelled`). The tools of {@link McpClient.tools} get it as their policy's `timeoutMs`.
    */
   readonly callTimeoutMs?: number | undefined;
-  /** Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. */
+  /**
+   * Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. A whole number from
+   * 1, or `Infinity`; anything else is a TypeError.
+   */
   readonly maxResponseBytes?: number | undefined;
   /**
    * How many attempts in a row to resume a response stream that broke off before its answer (a `GET` with
@@ -237,7 +240,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const timeoutMs = timeLimit(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'connectMcp: `timeoutMs`');
   const callTimeoutMs = timeLimit(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'connectMcp: `callTimeoutMs`');
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxBytes = byteLimit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'connectMcp: `maxResponseBytes`');
   const resumeAttempts = options.resumeAttempts ?? DEFAULT_RESUME_ATTEMPTS;
   if (!Number.isInteger(resumeAttempts) || resumeAttempts < 0) {
     throw new TypeError(`connectMcp: \`resumeAttempts\` must be a whole number from 0; got ${String(resumeAttempts)}.`);
@@ -459,6 +462,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       } catch {
         return; // not JSON-RPC: nothing to act on
       }
+      // MCP 2025-03-26 lets a server batch an event's messages (a JSON array); they are read in order, up to the answer.
+      for (const one of Array.isArray(message) ? message : [message]) if (answer === undefined) onMessage(one);
+    };
+    const onMessage = (message: unknown) => {
       answer = asResponse(message, id);
       if (answer !== undefined || !isObject(message)) return; // `null`, a number: not a message
       const { method, params, id: theirs } = message;
@@ -621,6 +628,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
   async function listTools(opts: { readonly signal?: AbortSignal | undefined } = {}): Promise<McpRemoteTool[]> {
     const tools: McpRemoteTool[] = [];
     let cursor: string | undefined;
+    // The cursors given so far: one given again would list the same pages again, up to MAX_PAGES times.
+    const given = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
       const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal }));
@@ -628,6 +637,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
       for (const entry of listed) tools.push(toRemoteTool(entry));
       if (typeof nextCursor !== 'string' || nextCursor === '') return tools;
+      if (given.has(nextCursor)) throw new McpError(`The MCP server's tools/list gave the cursor ${JSON.stringify(nextCursor.slice(0, 100))} again: its pages loop.`);
+      given.add(nextCursor);
       cursor = nextCursor;
     }
     throw new McpError(`The MCP server's tool list goes on for more than ${MAX_PAGES} pages.`);

@@ -204,4 +204,31 @@ describe('MCP handler: Origin', () => {
     expect((await ping('https://tools.example')).status).toBe(200);
     expect((await ping()).status).toBe(200);
   });
+
+  it('allowedHosts refuses a name pointed at this machine (DNS rebinding), whose page is of the request’s own origin', async () => {
+    const h = createMcpHandler({ tools, name: 't', version: '1', allowedHosts: ['localhost:8787', '127.0.0.1:8787'] });
+    const send = (url: string, init: { method?: string; origin?: string } = {}) =>
+      h(
+        new Request(url, {
+          method: init.method ?? 'POST',
+          headers: { 'content-type': 'application/json', ...(init.origin ? { origin: init.origin } : {}) },
+          ...(init.method === undefined ? { body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' } : {}),
+        }),
+      );
+    // The attacker's page, after its name resolved to 127.0.0.1: its Origin is the request's own.
+    expect((await send('http://rebind.evil.example:8787/mcp', { origin: 'http://rebind.evil.example:8787' })).status).toBe(403);
+    expect((await send('http://rebind.evil.example:8787/mcp', { method: 'OPTIONS', origin: 'http://rebind.evil.example:8787' })).status).toBe(403);
+    expect((await send('http://rebind.evil.example:8787/mcp')).status).toBe(403);
+    expect((await send('http://localhost:8787/mcp', { origin: 'http://localhost:8787' })).status).toBe(200);
+    expect((await send('http://LOCALHOST:8787/mcp')).status).toBe(200);
+    expect((await send('http://127.0.0.1:8787/mcp')).status).toBe(200);
+    // Without allowedHosts, the same-origin rebinding page passes: Origin cannot tell it from the server's own pages.
+    const open = createMcpHandler({ tools, name: 't', version: '1' });
+    const rebound = new Request('http://rebind.evil.example:8787/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://rebind.evil.example:8787' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
+    expect((await open(rebound)).status).toBe(200);
+  });
 });

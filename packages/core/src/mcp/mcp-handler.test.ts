@@ -160,6 +160,13 @@ describe('MCP handler: request bodies', () => {
     expect((await post(3000)).status).toBe(200);
   });
 
+  it('a maxBodyBytes that is not a whole number from 1 is refused: a NaN (an unset variable read with Number) had no limit', () => {
+    for (const bad of [Number.NaN, 0, -1, 1.5]) {
+      expect(() => handler({ maxBodyBytes: bad })).toThrow(/^createMcpHandler: `maxBodyBytes` must be a whole number from 1/);
+    }
+    expect(() => handler({ maxBodyBytes: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+
   it('a streamed body with no content-length is refused once past the limit, without reading the rest', async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x20);
     let pulls = 0;
@@ -702,6 +709,56 @@ describe('MCP handler: cancellation', () => {
     const text = await answer.text();
     expect(text).toContain('"method":"notifications/progress"');
     expect(text).not.toContain('"result"');
+  });
+
+  it('a client that leaves a streamed call (its stream cancelled) aborts the tool, even where request.signal never fires', async () => {
+    const { tool, reasons, running } = waiting();
+    const h = handler({ tools: [tool] });
+    // No session, and a request whose signal never aborts: a Worker's, without the enable_request_signal flag.
+    const answer = await h(rpc('tools/call', { name: 'wait', arguments: {}, _meta: { progressToken: 'p' } }));
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    await running;
+    await answer.body?.cancel();
+    await expect.poll(() => reasons.length).toBe(1);
+    expect(String((reasons[0] as Error).message)).toBe('The MCP client closed the stream of its call.');
+  });
+
+  it('a cancel that comes while the call’s run() is made (or its tool loads) stops it before the tool runs: no response', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'delete_draft',
+      description: 'Deletes a draft',
+      input: v.object({}),
+      policy: { effects: 'write' },
+      execute: () => {
+        ran = true;
+        return 'deleted';
+      },
+    });
+    let ready: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    let asked: () => void = () => {};
+    const runAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const h = handler({
+      tools: [tool],
+      run: async () => {
+        asked();
+        await gate; // a session lookup, a database
+        return createRunContext();
+      },
+    });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'delete_draft', arguments: {} }, { id: 12, headers: { accept: 'application/json', 'mcp-session-id': session } }));
+    await runAsked;
+    expect((await h(cancel(session, 12))).status).toBe(202);
+    ready();
+    const answer = await call;
+    expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([200, 'text/event-stream', '']);
+    expect(ran).toBe(false);
   });
 
   it('a cancel from another session, from no session, or naming another id cancels nothing; finished and unknown ids are ignored', async () => {

@@ -9,7 +9,7 @@ import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, readBody } from './read-body.ts';
+import { BodyTooLargeError, byteLimit, readBody } from './read-body.ts';
 
 /** Options for {@link createMcpHandler}. */
 export interface McpHandlerOptions<TDeps = unknown> {
@@ -36,7 +36,13 @@ export interface McpHandlerOptions<TDeps = unknown> {
    * carries `Access-Control-Allow-Origin`.
    */
   readonly allowedOrigins?: readonly string[] | undefined;
-  /** Largest request body in bytes (default 1 MiB; larger gets 413). */
+  /**
+   * The hosts this endpoint answers as (`localhost:8787`, as `new URL(request.url).host` reads it); a request for another
+   * gets 403. Set it for a server on your machine: a page whose name points at 127.0.0.1 (DNS rebinding) is of the
+   * request's own origin, which `Origin` alone lets pass. Default: any host.
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** Largest request body in bytes (default 1 MiB; larger gets 413): a whole number from 1, or `Infinity`; else a TypeError. */
   readonly maxBodyBytes?: number | undefined;
 }
 
@@ -87,8 +93,9 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   const source = options.tools;
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: isRegistry(source) ? source : [...(source as readonly AnyTool[])] });
   const approvals = options.approvals ?? 'refuse';
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBodyBytes = byteLimit(options.maxBodyBytes, 1024 * 1024, 'createMcpHandler: `maxBodyBytes`');
   const allowed = new Set(options.allowedOrigins ?? []);
+  const hosts = options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((host) => host.toLowerCase()));
 
   const runFor = (request: Request): RunContext<TDeps> | Promise<RunContext<TDeps>> => (options.run ? options.run(request) : (createRunContext() as RunContext<TDeps>));
   /**
@@ -110,58 +117,67 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
    * of its progress and then its response when `streamable` (not in a batch) and the call asks for progress.
    */
   async function call(rpc: RpcRequest, request: Request, streamable: boolean): Promise<object | Response | undefined> {
-    const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
-    if (typeof name !== 'string') return failure(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
-    const run = await runFor(request);
-    // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
-    // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
-    const tool = await loadTool(executor.registry, name);
-    if (tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)))) {
-      return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
-    }
-    const token = meta?.progressToken;
-    const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
-    const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+    // Known before anything is awaited: a cancellation that comes while the run or the tool loads stops the call too.
     const key = callKey(request, rpc.id);
     const cancelled = new AbortController();
     if (key !== undefined) running.set(key, cancelled);
-    const execute = (onProgress?: (progress: ToolProgress) => void) =>
-      executor.execute(toolCall, {
-        run,
-        signal: AbortSignal.any([request.signal, cancelled.signal]),
-        ...(approvals === 'client' ? { approval: { approved: true } } : {}),
-        ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
-      });
-    /**
-     * The final answer: the call's result, or an internal error when the registry's `onError` made it throw (with the
-     * message the model would have read: the executor's `toolErrorMessage` applies).
-     */
-    const settle = (result: Promise<ToolCallResult>) =>
-      result
-        .then(
-          (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
-          (error: unknown) => {
-            const message = executor.errorMessage(toToolError(error), toolCall);
-            return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
-          },
-        )
-        .finally(() => {
-          if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+    const forget = () => {
+      if (key !== undefined && running.get(key) === cancelled) running.delete(key);
+    };
+    // Until the tool runs, every way out forgets the call here; once it runs, `settle` does when it is over.
+    let runs = false;
+    try {
+      const { name, arguments: args, _meta: meta } = rpc.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+      if (typeof name !== 'string') return failure(rpc.id, INVALID_PARAMS, 'tools/call needs a string `name`.');
+      const run = await runFor(request);
+      // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
+      // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
+      const tool = await loadTool(executor.registry, name);
+      const unknown = tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)));
+      if (cancelled.signal.aborted) return undefined; // cancelled meanwhile: nothing runs, and MCP wants no response
+      if (unknown) return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
+      const token = meta?.progressToken;
+      const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+      const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
+      const execute = (onProgress?: (progress: ToolProgress) => void) =>
+        executor.execute(toolCall, {
+          run,
+          signal: AbortSignal.any([request.signal, cancelled.signal]),
+          ...(approvals === 'client' ? { approval: { approved: true } } : {}),
+          ...(onProgress ? { onProgress: ({ progress }) => onProgress(progress) } : {}),
         });
-    if (!streams) {
-      const answer = await settle(execute());
-      return cancelled.signal.aborted ? undefined : answer;
+      /**
+       * The final answer: the call's result, or an internal error when the registry's `onError` made it throw (with the
+       * message the model would have read: the executor's `toolErrorMessage` applies).
+       */
+      const settle = (result: Promise<ToolCallResult>) =>
+        result
+          .then(
+            (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+            (error: unknown) => {
+              const message = executor.errorMessage(toToolError(error), toolCall);
+              return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
+            },
+          )
+          .finally(forget);
+      runs = true;
+      if (!streams) {
+        const answer = await settle(execute());
+        return cancelled.signal.aborted ? undefined : answer;
+      }
+      return sseResponse(async (send) => {
+        const progress = progressNotifier(token as RpcId);
+        const answer = await settle(
+          execute((report) => {
+            const notification = progress(report);
+            if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
+          }),
+        );
+        if (!cancelled.signal.aborted) send(answer, false);
+      }, () => cancelled.abort(new DOMException('The MCP client closed the stream of its call.', 'AbortError')));
+    } finally {
+      if (!runs) forget();
     }
-    return sseResponse(async (send) => {
-      const progress = progressNotifier(token as RpcId);
-      const answer = await settle(
-        execute((report) => {
-          const notification = progress(report);
-          if (notification !== undefined && !cancelled.signal.aborted) send(notification, true);
-        }),
-      );
-      if (!cancelled.signal.aborted) send(answer, false);
-    });
   }
 
   /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
@@ -227,6 +243,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   }
 
   return async (request) => {
+    // First, a preflight too: a name an attacker pointed at this machine is refused whatever its `Origin` says.
+    if (hosts !== undefined && !hosts.has(new URL(request.url).host)) return new Response(null, { status: 403 });
     const origin = request.headers.get('origin');
     // A browser on another origin asks first (a preflight), and reads an answer only if it names that origin.
     const cors = origin !== null && allowed.has(origin);
@@ -432,9 +450,9 @@ function progressNotifier(progressToken: RpcId): (report: ToolProgress) => objec
  * An SSE response: `write` sends JSON-RPC messages as `message` events; the stream ends when it resolves. A message
  * sent as `replaceable` (a progress notification) waits while the client is not reading and is replaced by the next
  * one, so a tool that reports a million times costs a slow client a few events, not a million; what waits goes out
- * before the next message that is not replaceable.
+ * before the next message that is not replaceable. `left` is told when the client cancels the stream (it went away).
  */
-function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>): Response {
+function sseResponse(write: (send: (message: object, replaceable: boolean) => void) => Promise<void>, left: () => void): Response {
   const encoder = new TextEncoder();
   const event = (message: object) => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   let open = true;
@@ -474,8 +492,10 @@ function sseResponse(write: (send: (message: object, replaceable: boolean) => vo
       held = undefined;
     },
     cancel() {
-      // The client left: the call sees the request's abort signal; what it still sends goes nowhere.
+      // The client left: what the call still sends goes nowhere, and the call is stopped here, since `request.signal`
+      // may never fire (a Worker's fires on a disconnect only with the enable_request_signal compatibility flag).
       open = false;
+      left();
     },
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });

@@ -10,6 +10,18 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
+ * A byte limit option: `fallback` when not given; a whole number from 1 or `Infinity`, anything else refused (a NaN
+ * compares false with every count, so it would be no limit at all).
+ */
+export function byteLimit(bytes: number | undefined, fallback: number, option: string): number {
+  if (bytes === undefined) return fallback;
+  if (!(bytes >= 1) || (bytes !== Infinity && !Number.isInteger(bytes))) {
+    throw new TypeError(`${option} must be a whole number from 1 (or Infinity); got ${String(bytes)}.`);
+  }
+  return bytes;
+}
+
+/**
  * Reads a body to its end as UTF-8 text, handing each decoded piece to `onText`, and cancels it once more than
  * `maxBytes` arrived (so a server cannot fill the isolate's memory). Resolves when the body ends; rejects when it
  * fails, grows too large or `signal` aborts (with the signal's reason).

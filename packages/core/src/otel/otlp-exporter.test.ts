@@ -111,3 +111,40 @@ describe('createOtlpExporter and Retry-After', () => {
     expect(sent).toEqual([0, 1, 2, 3]);
   });
 });
+
+describe('createOtlpExporter while the collector is down', () => {
+  it('a flush makes spans of the batch it tries, not of the whole queue: a backlog costs each failing flush one batch', async () => {
+    let made = 0;
+    /** A record that counts how often it is made into spans (each time reads its layers once). */
+    const counted = (callId: string): TraceRecord => ({
+      ...record(callId),
+      get spans() {
+        made++;
+        return [];
+      },
+    });
+    const answers = [503, 503, 200, 200, 200, 200, 200];
+    const sent: string[][] = [];
+    const exporter = createOtlpExporter({
+      url: 'https://collector.invalid/v1/traces',
+      serviceName: 's',
+      maxBatchSpans: 2,
+      onError: () => {},
+      fetch: async (_url, init) => {
+        const body = JSON.parse(String(init.body)) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] };
+        sent.push(body.resourceSpans[0]?.scopeSpans[0]?.spans.map((s) => s.attributes.find((a) => a.key === 'gen_ai.tool.call.id')?.value.stringValue ?? '') ?? []);
+        return new Response('{}', { status: answers.shift() ?? 200 });
+      },
+    });
+    for (let i = 1; i <= 10; i++) exporter.export(counted(`c${i}`));
+    // The batch it sends, and the call after it (to know the batch is full): 3, not 10.
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 10, dropped: 0 });
+    expect(made).toBe(3);
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 0, retrying: 10, dropped: 0 });
+    expect(made).toBe(6);
+    // Back: everything goes, in order, each call once.
+    expect(await exporter.flush()).toEqual({ exported: 10, failed: 0, retrying: 0, dropped: 0 });
+    expect(sent.slice(2)).toEqual([['c1', 'c2'], ['c3', 'c4'], ['c5', 'c6'], ['c7', 'c8'], ['c9', 'c10']]);
+    expect(exporter.pending).toBe(0);
+  });
+});

@@ -269,6 +269,15 @@ describe('toOtlpTraces', () => {
     expect(long?.attributes.at(-1)).toEqual({ key: 'gen_ai.tool.call.arguments', value: { stringValue: '{"user":"a…' } });
   });
 
+  it('a long input is never cut in half of a surrogate pair (a lone surrogate is no UTF-8 string for the collector)', async () => {
+    const { records: taken, takenAt } = await records([{ id: 'c1', args: { note: '😀😀' } }]);
+    // `{"note":"` is 9 characters: a cut at 10 would keep the first half of the first emoji.
+    const cut = (maxInputLength: number) =>
+      toOtlpTraces(taken, { serviceName: 's', takenAt, exportInput: true, maxInputLength }).resourceSpans[0]?.scopeSpans[0]?.spans[0]?.attributes.at(-1)?.value;
+    expect(cut(10)).toEqual({ stringValue: '{"note":"…' });
+    expect(cut(11)).toEqual({ stringValue: '{"note":"😀…' });
+  });
+
   it('structured input keeps JSON’s view of values: integers, doubles, nulls, arrays, dates', () => {
     const record: TraceRecord = {
       traceId: 'c1',

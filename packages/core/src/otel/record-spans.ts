@@ -94,7 +94,10 @@ function inputValue(input: unknown, maxLength: number): OtlpAnyValue | undefined
     return undefined;
   }
   if (text === undefined) return undefined;
-  return text.length > maxLength ? { stringValue: `${text.slice(0, maxLength)}…` } : anyValue(input);
+  if (text.length <= maxLength) return anyValue(input);
+  // Never half of a surrogate pair at the cut: a lone surrogate is no UTF-8 text, which OTLP's strings must be.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxLength - 1)) ? maxLength - 1 : maxLength;
+  return { stringValue: `${text.slice(0, end)}…` };
 }
 
 const str = (key: string, value: string): OtlpKeyValue => ({ key, value: { stringValue: value } });
