@@ -145,7 +145,8 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
             for (const report of reports) controller.enqueue(report);
             return;
           }
-          const read = await next();
+          // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
+          const read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
           if (cancelled) return;
           if (read === undefined) continue;
           if (read.done) {
