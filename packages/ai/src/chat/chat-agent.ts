@@ -33,7 +33,7 @@ import { type CallResultStore, callResultKey, createMemoryCallResultStore } from
 import { repairToolCallFor } from './invalid-calls.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
-import { createTurnStream } from './turn-stream.ts';
+import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
@@ -474,9 +474,13 @@ function pendingCalls(message: EdgetoolUIMessage): PendingToolCall[] {
  * The stream a client reads, and the result it builds as it is read: the AI SDK folds each chunk into the
  * message in place and hands the conversation over once, at the end (no tee, no second pipeline, no
  * per-chunk snapshots). If the client stops reading, the turn is cancelled and the result holds what it got.
+ * The turn's chunks are written into the fold's stream as they are made, not merged from a stream of their own: one
+ * stream stage less per chunk (`writer.merge` reads a merged stream as fast as it can anyway, so no backpressure is
+ * lost). An empty stream is merged beside them only so that the reader's cancel, which the AI SDK passes to what it
+ * merged, reaches the turn.
  */
 function foldTurn(
-  full: ReadableStream<UIMessageChunk>,
+  source: TurnSource,
   originalMessages: EdgetoolUIMessage[],
   errorText: (error: unknown) => string,
   toResult: (message: EdgetoolUIMessage, all: EdgetoolUIMessage[], isCancelled: boolean) => ChatTurnResult,
@@ -488,7 +492,24 @@ function foldTurn(
   result.catch(() => {}); // Rejections surface when awaited, never as unhandled.
   const stream = createUIMessageStream<EdgetoolUIMessage>({
     originalMessages,
-    execute: ({ writer }) => writer.merge(full as ReadableStream<never>),
+    execute: ({ writer }) => {
+      let release = () => {};
+      writer.merge(
+        new ReadableStream<never>({
+          start: (controller) => {
+            release = () => controller.close();
+          },
+          cancel: (reason) => source.cancel(reason),
+        }),
+      );
+      return source.pump({ enqueue: (chunk) => writer.write(chunk as never), close: () => {} }).finally(() => {
+        try {
+          release();
+        } catch {
+          // Cancelled already: the AI SDK stopped reading it.
+        }
+      });
+    },
     onError: errorText,
     onEnd: ({ messages: all, isCancelled }) => {
       const message = all.at(-1);
@@ -743,7 +764,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     let finishReason = 'unknown';
     // The response message id goes into `start` (a continued message keeps its id), so the client gets it whether
     // or not the stream is folded into a result.
-    const full = createTurnStream({
+    const source = createTurnSource({
       source: result.stream,
       tools,
       originalMessages: messages,
@@ -792,9 +813,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
     });
 
-    // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends `full` as is.
+    // The fold is set up only when `stream` or `result` is read: `toResponse()` alone sends the turn's own stream.
+    let full: ReadableStream<UIMessageChunk> | undefined;
+    const asIs = () => {
+      full ??= turnStreamOf(source);
+      return full;
+    };
     const fold = () =>
-      foldTurn(full, messages, errorText, (message, all, isCancelled) => ({
+      foldTurn(source, messages, errorText, (message, all, isCancelled) => ({
         text: answerText(message),
         // No trailer ran: the reader cancelled, or the turn failed (a proof, or the model's stream, ended it with an error).
         finishReason: finishReason !== 'unknown' ? finishReason : isCancelled ? 'aborted' : 'error',
@@ -816,7 +842,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     };
     return {
       get stream() {
-        if (sentAsIs) return full;
+        if (sentAsIs) return asIs();
         handedOut = true;
         return folding().stream;
       },
@@ -836,7 +862,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         sentAsIs = folded === undefined;
         handedOut = true;
         return createUIMessageStreamResponse({
-          stream: folded?.stream ?? full,
+          stream: folded?.stream ?? asIs(),
           ...(init?.status ? { status: init.status } : {}),
           ...(init?.statusText ? { statusText: init.statusText } : {}),
           ...(init?.headers ? { headers: init.headers } : {}),

@@ -2,7 +2,7 @@ import { isStepCount, jsonSchema, streamText, type TextStreamPart, type ToolSet,
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createProgressRelay } from './progress-relay.ts';
-import { createTurnStream, type TurnStreamOptions } from './turn-stream.ts';
+import { createTurnSource, createTurnStream, type TurnStreamOptions } from './turn-stream.ts';
 
 const tools: ToolSet = {
   lookup: {
@@ -159,6 +159,71 @@ describe('createTurnStream: one stage with the same chunks as toUIMessageStream'
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(errors, waitOn).toEqual([]);
     }
+  });
+});
+
+/** The same turn pushed into a sink by `pump` (what the fold does) instead of pulled by a stream. */
+async function pumpedChunks(script: () => Parameters<typeof scriptedModel>, options: Partial<Omit<TurnStreamOptions, 'source' | 'tools'>> = {}) {
+  const chunks: UIMessageChunk[] = [];
+  let closes = 0;
+  const source = createTurnSource({
+    source: run(script).stream,
+    tools,
+    originalMessages: [],
+    metadata: undefined,
+    onError: String,
+    proofs: { before: () => undefined },
+    trailer: () => [],
+    ...options,
+  });
+  await source.pump({ enqueue: (chunk) => chunks.push(chunk), close: () => closes++ });
+  return { chunks, closes };
+}
+
+describe('createTurnSource: pump pushes exactly the chunks the stream gives', () => {
+  /** Proofs on start and results (awaited), a trailer: every path of a pull that enqueues. */
+  const withProofs = (fail: boolean): Partial<Omit<TurnStreamOptions, 'source' | 'tools'>> => ({
+    proofs: {
+      before: (chunk) => {
+        if (fail && chunk.type === 'tool-output-error') return Promise.reject(new Error('no key'));
+        if (chunk.type === 'start' || chunk.type.startsWith('tool-output')) return Promise.resolve([{ type: 'data-proof', id: chunk.type, data: 1 } as UIMessageChunk]);
+        return undefined;
+      },
+    },
+    trailer: async (last, reason) => [{ type: 'finish', finishReason: last?.type === 'finish-step' ? reason : 'other' } as UIMessageChunk],
+  });
+  for (const [name, script] of Object.entries(scripts)) {
+    for (const fail of [false, true]) {
+      it(`${name}${fail ? ', a failing proof' : ''}`, async () => {
+        const pulled = await turnChunks(script, withProofs(fail));
+        const pumped = await pumpedChunks(script, withProofs(fail));
+        expect(pulled.length).toBeGreaterThan(2);
+        expect(normalise(pumped.chunks)).toEqual(normalise(pulled));
+        expect(pumped.closes).toBe(1);
+      });
+    }
+  }
+
+  it('a cancel while it pumps stops it: the turn stops, nothing more is pushed, the sink is not closed', async () => {
+    const stops: unknown[] = [];
+    let cancel: () => Promise<void> = async () => {};
+    const chunks: UIMessageChunk[] = [];
+    let closes = 0;
+    const source = createTurnSource({
+      source: run(scripts['tool call and answer']!).stream,
+      tools,
+      originalMessages: [],
+      metadata: undefined,
+      onError: String,
+      onStop: (reason) => stops.push(reason),
+      proofs: { before: (chunk) => (chunk.type === 'tool-output-available' ? cancel().then(() => []) : undefined) },
+      trailer: () => [{ type: 'finish' } as UIMessageChunk],
+    });
+    cancel = () => source.cancel('stop');
+    await source.pump({ enqueue: (chunk) => chunks.push(chunk), close: () => closes++ });
+    expect(stops).toEqual(['stop']);
+    expect(closes).toBe(0);
+    expect(chunks.some((c) => c.type === 'tool-output-available' || c.type === 'finish')).toBe(false);
   });
 });
 

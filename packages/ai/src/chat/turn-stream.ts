@@ -33,6 +33,22 @@ export interface TurnStreamOptions {
   readonly onStop?: ((reason: unknown) => void) | undefined;
 }
 
+/** Where a {@link TurnSource} puts its chunks: a `ReadableStream`'s controller, or any sink with the same two methods. */
+export interface TurnSink {
+  enqueue(chunk: UIMessageChunk): void;
+  close(): void;
+}
+
+/** A turn's UI chunks without a stream of their own: {@link createTurnStream} wraps one, the fold writes its chunks on. */
+export interface TurnSource {
+  /** Puts the next chunk (or a few: proofs before their chunk) into `sink`, or ends it; as a stream's `pull`. */
+  pull(sink: TurnSink): Promise<void>;
+  /** Puts every chunk into `sink` as soon as it is ready, until the turn ends or is cancelled (no backpressure). */
+  pump(sink: TurnSink): Promise<void>;
+  /** The reader stopped: the turn stops (`onStop`) and the source is cancelled. */
+  cancel(reason: unknown): Promise<void>;
+}
+
 /**
  * The UI message stream of a turn in one stage: each `streamText` part becomes its UI chunk through the AI SDK's
  * own `toUIMessageChunk`, preceded by its proofs. It replaces `toUIMessageStream` (a pull stream, an async
@@ -43,6 +59,19 @@ export interface TurnStreamOptions {
  * Pull-driven: a part is read only when the reader wants a chunk, so backpressure reaches `streamText`.
  */
 export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIMessageChunk> {
+  return turnStreamOf(createTurnSource(options));
+}
+
+/** A {@link TurnSource} as the pull-driven stream {@link createTurnStream} returns. */
+export function turnStreamOf(source: TurnSource): ReadableStream<UIMessageChunk> {
+  return new ReadableStream<UIMessageChunk>({ pull: (controller) => source.pull(controller), cancel: (reason) => source.cancel(reason) });
+}
+
+/**
+ * The work of {@link createTurnStream} as a source of chunks: the same chunks whether a stream pulls them or
+ * {@link TurnSource.pump} pushes them into a sink (the fold's, which saves every chunk one stream stage).
+ */
+export function createTurnSource(options: TurnStreamOptions): TurnSource {
   const { tools, proofs, onError, metadata, progress, onStepUsage } = options;
   let open = true;
   const close = () => {
@@ -94,17 +123,20 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
    * since enqueueing on a cancelled stream throws (and its error would read as a failed turn).
    */
   let cancelled = false;
+  /** The sink was closed (the turn ended or failed): nothing more to pull. */
+  let ended = false;
 
   /** Stops the turn with an `error` chunk: a result must not go out without its proof, nor a failed source as a cut body. */
-  const fail = (controller: ReadableStreamDefaultController<UIMessageChunk>, error: unknown) => {
+  const fail = (controller: TurnSink, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
+    ended = true;
     controller.close();
     close();
     options.onStop?.(error);
     reader.cancel(error).catch(() => {});
   };
 
-  return new ReadableStream<UIMessageChunk>({
+  const source: TurnSource = {
     async pull(controller) {
       try {
         for (;;) {
@@ -113,7 +145,8 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
             for (const report of reports) controller.enqueue(report);
             return;
           }
-          const read = await next();
+          // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
+          const read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
           if (cancelled) return;
           if (read === undefined) continue;
           if (read.done) {
@@ -126,6 +159,7 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
             close();
             if (cancelled) return;
             for (const chunk of trailer) controller.enqueue(chunk);
+            ended = true;
             controller.close();
             return;
           }
@@ -162,11 +196,15 @@ export function createTurnStream(options: TurnStreamOptions): ReadableStream<UIM
         fail(controller, error);
       }
     },
+    async pump(sink) {
+      while (!ended && !cancelled) await source.pull(sink);
+    },
     cancel(reason) {
       cancelled = true;
       close();
       options.onStop?.(reason);
       return reader.cancel(reason);
     },
-  });
+  };
+  return source;
 }
