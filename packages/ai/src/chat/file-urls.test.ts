@@ -49,7 +49,14 @@ describe('fileUrls: a client file part that names a URL', () => {
     // Even a model that takes https URLs itself: by default no client URL goes anywhere.
     const { model, calls } = urlModel({ '*': [/^https?:\/\//] }, textStep('never'));
     const chat = agent(model);
-    const urls = ['https://example.com/huge.png', 'HTTP://169.254.169.254/latest/meta-data', 'blob:http://localhost/1', ' data-not:x', 'ftp://example.com/a.png', 'file:///etc/passwd'];
+    const urls = [
+      'https://example.com/huge.png',
+      'HTTP://169.254.169.254/latest/meta-data',
+      'blob:http://localhost/1',
+      ' data-not:x',
+      'ftp://example.com/a.png',
+      'file:///etc/passwd',
+    ];
     for (const url of urls) {
       const error = await chat.generate({ messages: [withFile('data:image/png;base64,iVBORw0KGgo='), withFile(url)], run: run() }).then(
         () => undefined,
@@ -57,7 +64,8 @@ describe('fileUrls: a client file part that names a URL', () => {
       );
       expect(FileUrlError.isInstance(error), url).toBe(true);
       expect(ToolError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ name: 'FileUrlError', code: 'invalid-input', path: 'messages[1].parts[0].url', message: expect.stringContaining('data: URL') });
+      const message = expect.stringContaining('data: URL');
+      expect(error).toMatchObject({ name: 'FileUrlError', code: 'invalid-input', path: 'messages[1].parts[0].url', message });
     }
     expect(calls()).toHaveLength(0);
     expect(fetches).not.toHaveBeenCalled();
@@ -80,7 +88,8 @@ describe('fileUrls: a client file part that names a URL', () => {
     const chat = createChatAgent({ model, tools: [write], tickets });
     const first = await chat.generate({ messages: 'Write it', run: run() });
     const approved = respondToApproval(first.messages, 'c1', true);
-    const withUrl = approved.map((m, i) => (i === 0 ? { ...m, parts: [...m.parts, withFile('https://example.com/a.png').parts[0]] } : m)) as EdgetoolUIMessage[];
+    const remote = withFile('https://example.com/a.png').parts[0];
+    const withUrl = approved.map((m, i) => (i === 0 ? { ...m, parts: [...m.parts, remote] } : m)) as EdgetoolUIMessage[];
     await expect(chat.generate({ messages: withUrl, run: run() })).rejects.toMatchObject({ name: 'FileUrlError', path: 'messages[0].parts[1].url' });
     expect(writes).toEqual([]);
     expect((await chat.generate({ messages: approved, run: run() })).text).toBe('Written.');
