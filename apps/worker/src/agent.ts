@@ -69,6 +69,9 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     // Its own turn's bound; what it uses counts against the chat turn's budget too.
     tokenBudget: 20_000,
     toolErrorMessage: 'hide-unexpected',
+    // The default, said out loud: a file part must carry its bytes (a data: URL). Any other URL the AI SDK would fetch
+    // here (the offline model takes none): a host the client names, up to 2 GiB. /api/chat answers 400 file-url-refused.
+    fileUrls: 'refuse',
     ...(tracing === undefined ? {} : { onTrace: tracing.onTrace }),
   });
   const delayAnalyst = await agentTool({

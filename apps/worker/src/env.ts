@@ -9,6 +9,11 @@ export interface Env {
   readonly EMAIL_LIMITER?: RateLimit;
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;
+  /**
+   * Host names the Worker serves besides `localhost` and IP addresses, separated by commas (`shop.example.com,
+   * *.shop.example.com`). Unset: any `*.workers.dev` name. Other hosts get a 403 `forbidden-host` (DNS rebinding).
+   */
+  readonly ALLOWED_HOSTS?: string;
   /** Model id for the real provider; the offline model is used while OPENAI_API_KEY is unset. */
   readonly OPENAI_MODEL?: string;
   /** Secret: enables the real provider. */

@@ -3,7 +3,7 @@ import { createRegistry, createRunContext, createTicketSigner } from '@edgetool/
 import { chooseModel, createDemoTools } from './agent.ts';
 import type { Env } from './env.ts';
 import { demoDeps } from './tools/index.ts';
-import { createApiRouter } from './http/index.ts';
+import { createApiRouter, refuseHost } from './http/index.ts';
 
 export type { Env } from './env.ts';
 
@@ -25,9 +25,12 @@ const api = createApiRouter<Env>([
   },
 ]);
 
-/** The Worker: `/api/*` from the router, everything else from the web app's static assets. */
+/**
+ * The Worker: a Host it does not serve is refused (DNS rebinding against `wrangler dev`), then `/api/*` from the router,
+ * everything else from the web app's static assets.
+ */
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    return (await api(request, env, ctx)) ?? env.ASSETS.fetch(request);
+    return refuseHost(request, env.ALLOWED_HOSTS) ?? (await api(request, env, ctx)) ?? env.ASSETS.fetch(request);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,4 +1,4 @@
-import { ContinuationError, type ExecutionMode } from '@edgetool/ai';
+import { ContinuationError, type ExecutionMode, FileUrlError } from '@edgetool/ai';
 import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/core';
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent, MissingSecretError } from '../agent.ts';
@@ -36,28 +36,7 @@ function parseBody(text: string): ChatBody | Response {
   }
   if (!Array.isArray(messages) || messages.length === 0) return jsonError(400, 'invalid-request', '`messages` must be a non-empty array of UI messages.');
   if (mode !== 'internal' && mode !== 'manual') return jsonError(400, 'unknown-mode', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
-  const url = fileUrlToFetch(messages);
-  if (url !== undefined) {
-    return jsonError(400, 'file-url-refused', `A file part must carry its bytes as a data: URL; this server fetches no URL a client names (${url.slice(0, 100)}).`);
-  }
   return { id, messages, mode };
-}
-
-/**
- * The first `file` part's URL that is not a `data:` URL. A model that takes no URLs of a kind (the offline model takes
- * none) has the AI SDK download them in the Worker: a host the client picks, up to 2 GiB a file. The web app sends none.
- * A url that is no URL at all is left to the chat agent, which refuses it (400 `invalid-input`) before any ticket is used.
- */
-function fileUrlToFetch(messages: readonly unknown[]): string | undefined {
-  for (const message of messages) {
-    const parts = typeof message === 'object' && message !== null ? (message as { parts?: unknown }).parts : undefined;
-    if (!Array.isArray(parts)) continue;
-    for (const part of parts as unknown[]) {
-      const { type, url } = typeof part === 'object' && part !== null ? (part as { type?: unknown; url?: unknown }) : {};
-      if (type === 'file' && typeof url === 'string' && URL.canParse(url) && new URL(url).protocol !== 'data:') return url;
-    }
-  }
-  return undefined;
 }
 
 /** The test clock's header (see `Env.TEST_CLOCK`). */
@@ -116,6 +95,8 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   } catch (error) {
     if (error instanceof MissingSecretError) return jsonError(500, 'not-configured', error.message);
     if (error instanceof ContinuationError) return jsonError(403, error.code, error.message, undefined, refusalDetails(error));
+    // The chat agent's `fileUrls` (default 'refuse'): the Worker fetches no URL a client names. Its own code on the wire.
+    if (FileUrlError.isInstance(error)) return jsonError(400, 'file-url-refused', error.message);
     if (ToolError.isInstance(error)) return jsonError(400, error.code, error.message);
     throw error;
   }

@@ -28,6 +28,7 @@ import {
 } from 'ai';
 import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { checkFileUrlPolicy, checkFileUrls, type FileUrlPolicy } from './file-urls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
@@ -139,6 +140,13 @@ export interface ChatAgentOptions<TDeps = unknown> {
    * messages and their seals do not change, only what the model is sent.
    */
   readonly toolFileTurns?: number;
+  /**
+   * Which `file` parts of a client's messages may name a URL rather than carry their bytes as a `data:` URL. Any other
+   * URL the AI SDK downloads here when the model does not take it (its `supportedUrls`): a host the client picks, up to
+   * 2 GiB. `'refuse'` (default): none, a `FileUrlError` (`invalid-input`) before anything runs; `'model'`: those the
+   * model fetches itself; `'allow'`: all (the AI SDK's default); a function: those it returns true for.
+   */
+  readonly fileUrls?: FileUrlPolicy;
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -552,6 +560,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const callResults = options.callResults ?? createMemoryCallResultStore();
   const fileTurns = options.toolFileTurns ?? Number.POSITIVE_INFINITY;
   ageToolFiles([], fileTurns); // A bad value fails here, not on the first turn.
+  const fileUrls = checkFileUrlPolicy(options.fileUrls);
   // Each error reaches onError once, with its details (the stream and the model both pass model errors on).
   const reported = new WeakSet<object>();
   const report = (error: unknown): void => {
@@ -606,6 +615,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     if (messages.some((message) => message.role === 'system')) {
       throw new ToolError('invalid-input', 'Invalid messages: a client may send user and assistant messages only, not system messages.');
     }
+    // A file part's URL the server would download (or hand on) is refused before the turn spends anything.
+    await checkFileUrls(messages, fileUrls, model);
 
     // What the turn needs from the server (its tools, settings and instructions) before any ticket is claimed: a failure
     // here (instructions that read a database that is down, a refused toolChoice) must not spend the continuation's
