@@ -10,7 +10,7 @@ import { type TraceRecord, trace, traceIdKey } from '../interceptors/trace.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { type OtlpKeyValue, type OtlpSpan, toOtlpTraces } from './otlp-json.ts';
 import { SCOPE, unixNanos } from './record-spans.ts';
-import { formatTraceparent, parseTraceparent, setTraceparent } from './trace-context.ts';
+import { formatTraceparent, parseTraceparent, setTraceparent, type TraceParent } from './trace-context.ts';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 /** Unix time of the stepping clock's 0. */
@@ -366,6 +366,11 @@ describe('traceparent', () => {
     expect(parseTraceparent(null)).toBeUndefined();
     expect(parseTraceparent(undefined)).toBeUndefined();
     expect(formatTraceparent({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', flags: 3 })).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03');
+    const later = parseTraceparent('cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-ff-what-comes-later');
+    expect(later?.flags).toBe(0xff);
+    // a later version's flags unknown to version 00 are written as zero: only sampled (01) and random (02) pass
+    expect(formatTraceparent(later as TraceParent)).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03');
+    expect(formatTraceparent({ ...(later as TraceParent), flags: 0x05 })).toMatch(/-01$/);
     const run = createRunContext();
     expect(setTraceparent(run, 'not one')).toBe(false);
     expect(run.has(traceIdKey)).toBe(false);

@@ -28,9 +28,13 @@ export function parseTraceparent(value: string | null | undefined): TraceParent 
   return { traceId, parentId, flags: Number.parseInt(flags, 16) };
 }
 
-/** Writes a {@link TraceParent} as a version 00 `traceparent` header value. */
+/**
+ * Writes a {@link TraceParent} as a version 00 `traceparent` header value. Only the flags version 00 defines pass
+ * (sampled, and Level 2's random): the specification has a writer set the others to zero, and a later version's
+ * parsed header may carry them.
+ */
 export function formatTraceparent(parent: TraceParent): string {
-  return `00-${parent.traceId}-${parent.parentId}-${(parent.flags & 0xff).toString(16).padStart(2, '0')}`;
+  return `00-${parent.traceId}-${parent.parentId}-0${(parent.flags & 0x03).toString(16)}`;
 }
 
 /**
