@@ -3,6 +3,7 @@ import {
   type ApprovalDecision,
   createExecutor,
   createRegistry,
+  idempotencyKeyOf,
   type InterceptorLike,
   isRegistry,
   type RunContext,
@@ -640,6 +641,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     let replayed: ReadonlySet<string> = new Set();
     // The approval ticket of each continued call (its recorded result is kept under it), once verified.
     let approvalTickets: ReadonlyMap<string, string> = new Map();
+    // Made at the first call without an approval ticket that runs (see idempotencyKey below).
+    let requestNonce: string | undefined;
     const early = createEarlySeals(tickets, run.conversationId, sealTtlMs);
     const errorText = turnErrors();
     let usage = emptyUsage();
@@ -682,9 +685,14 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           : undefined,
       // A call approved in this continuation writes under the key its result is recorded under: its ticket's, so a
       // regenerated call given the id of the call it replaced writes its own row, and this continuation sent again the same.
+      // A call without a ticket runs in the request whose model made it (a continuation runs only approved calls), so
+      // its key is this request's: a regenerated answer's write without approval that repeats the id of the call it
+      // replaced is not taken for that call (a key of the conversation and the call id alone would read it as written).
       idempotencyKey: (id) => {
         const ticket = approvalTickets.get(id);
-        return ticket === undefined ? undefined : recordKey(id, ticket);
+        if (ticket !== undefined) return recordKey(id, ticket);
+        requestNonce ??= crypto.randomUUID();
+        return idempotencyKeyOf({ conversationId: run.conversationId, callId: id, nonce: requestNonce });
       },
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
       onRememberError: recordFailed,

@@ -159,3 +159,29 @@ describe('a regenerated answer whose call gets the id of the call it replaced (a
     expect(readFor(prompts.at(-1), id)).toEqual({ type: 'text', value: JSON.stringify({ ...moved, write: 2 }) });
   });
 });
+
+describe('a write without approval, regenerated with the id of the call it replaced (a model that repeats ids)', () => {
+  it('gets a key of its own request: not the replaced call’s, whose row it would read as its own write', async () => {
+    const keys: string[] = [];
+    const queue = defineTool({
+      name: 'queue_note',
+      description: 'Queue a note',
+      input: v.object({ text: v.string() }),
+      policy: { effects: 'write', needsApproval: false },
+      execute: (input, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return { queued: input.text };
+      },
+    });
+    const agent = createChatAgent({ model: createOfflineModel({ deterministicIds: true }), tools: [queue], tickets });
+    const first = await agent.generate({ messages: '/queue_note {"text":"hi"}', run: run() });
+    const again = await agent.generate({ messages: [first.messages[0] as EdgetoolUIMessage], run: run() });
+    const ids = [first, again].map((turn) => turn.toolResults.map((r) => r.call.id));
+    expect(ids[1]).toEqual(ids[0]);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).not.toBe(keys[0]);
+    const [conversation, callId, nonce] = JSON.parse(keys[1] as string) as string[];
+    expect([conversation, callId]).toEqual(['conv-regenerate', ids[1]?.[0]]);
+    expect(nonce).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
