@@ -24,10 +24,13 @@ export function ErrorBanner(props: {
     ) : kind === 'back' ? (
       'The server answers again: Retry sends the request again.'
     ) : kind === 'unsent' ? (
-      'The server answers again, and your answer to the call is kept: Retry sends it again. ' +
+      `${error.kind === 'unreachable' ? 'The server answers again, and your' : 'Your'} answer to the call is kept: Retry sends it again. ` +
       'A call that already ran does not run twice; the server answers with its recorded result.'
     ) : kind === 'cut' ? (
-      'The server answers again. The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.'
+      `${error.kind === 'unreachable' ? 'The server answers again. ' : ''}The answer so far stays; it is not asked for again, since part of it had come. ` +
+      'Send a new message to go on.'
+    ) : kind === 'resend' ? (
+      'Nothing of the answer came: Retry sends the request again. If it fails the same way, something between this page and the server changes its answers.'
     ) : kind === 'later' ? (
       'The server takes only so many requests at a time: wait a moment, then Retry sends the same request again.'
     ) : kind === 'ticket' ? (
