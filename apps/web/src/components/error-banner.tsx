@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
-import { type BannerContext, errorHint, errorMessage, errorTitle } from '../lib/error-hint.ts';
+import { type BannerContext, errorHint, errorMessage, errorTitle, UNANSWERED } from '../lib/error-hint.ts';
 
 /** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
 export function ErrorBanner(props: {
@@ -31,6 +31,8 @@ export function ErrorBanner(props: {
       'Send a new message to go on.'
     ) : kind === 'resend' ? (
       'Nothing of the answer came: Retry sends the request again. If it fails the same way, something between this page and the server changes its answers.'
+    ) : kind === 'reloaded' ? (
+      'It is not sent again by itself, since the server may have acted on it before the reload: Retry sends it again.'
     ) : kind === 'later' ? (
       'The server takes only so many requests at a time: wait a moment, then Retry sends the same request again.'
     ) : kind === 'ticket' ? (
@@ -52,7 +54,7 @@ export function ErrorBanner(props: {
           {error.status ? ` (HTTP ${error.status})` : ''}
         </strong>
         <span className="error-message">
-          {error.code !== 'unreachable' && error.code !== 'stream-error' ? <code>{error.code}</code> : null} {message}
+          {error.code !== 'unreachable' && error.code !== 'stream-error' && error.code !== UNANSWERED.code ? <code>{error.code}</code> : null} {message}
         </span>
         {hint ? <span className="error-hint">{hint}</span> : null}
       </div>

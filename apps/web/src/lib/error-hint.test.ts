@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction } from './error-hint.ts';
+import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction, UNANSWERED } from './error-hint.ts';
 
 const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
 const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
@@ -123,5 +123,15 @@ describe('an unreadable answer (a stream line that is not a chat chunk)', () => 
       expect(errorHint(unreadable, { server, answered: true, unsent: true })).toBe('unsent');
       expect(errorHint(unreadable, { server, answered: true })).toBe('cut');
     }
+  });
+});
+
+describe('a message a reload left unanswered', () => {
+  it('says it got no answer and is not sent by itself; Retry sends it', () => {
+    const context = { server: 'online', answered: false } as const;
+    expect(errorTitle(UNANSWERED, context)).toBe('Your message got no answer');
+    expect(errorMessage(UNANSWERED, context)).toBe('The page was reloaded before any of the answer to your message came.');
+    expect(errorHint(UNANSWERED, context)).toBe('reloaded');
+    expect(retryAction(UNANSWERED, context)).toBe('resend');
   });
 });

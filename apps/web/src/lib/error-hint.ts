@@ -28,8 +28,21 @@ const TITLES: Readonly<Record<ChatErrorInfo['kind'], string>> = {
   unreadable: 'The answer could not be read',
 };
 
+/**
+ * What the banner shows for a restored conversation whose last message is the user's: the page was reloaded (or
+ * closed) before any of its answer came. It is not sent again by itself, since the server may have acted on it (run a
+ * call) before the reload; Retry sends it, once the user asks.
+ */
+export const UNANSWERED: ChatErrorInfo = {
+  kind: 'unreachable',
+  status: undefined,
+  code: 'unanswered',
+  message: 'The page was reloaded before any of the answer to your message came.',
+};
+
 /** The banner's title; a request that got no answer while the server answers its health check is not "unreachable". */
 export function errorTitle(error: ChatErrorInfo, context?: BannerContext): string {
+  if (error.code === UNANSWERED.code) return 'Your message got no answer';
   return error.kind === 'unreachable' && context?.server === 'online' ? 'The request got no answer' : TITLES[error.kind];
 }
 
@@ -45,7 +58,7 @@ export function errorMessage(error: ChatErrorInfo, context: BannerContext): stri
       ? 'Part of the answer came, then a line that is not part of a chat answer: the rest could not be read.'
       : 'None of the answer could be read: the server sent a line that is not part of a chat answer.';
   }
-  if (error.kind !== 'unreachable' || error.status !== undefined || context.server !== 'online') return error.message;
+  if (error.code === UNANSWERED.code || error.kind !== 'unreachable' || error.status !== undefined || context.server !== 'online') return error.message;
   if (context.answered && context.unsent !== true) return 'The connection closed before the answer ended.';
   return error.code === 'stream-cut'
     ? 'The connection closed before any of the answer came.'
@@ -60,16 +73,18 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
  * (`back`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
  * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
  * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
- * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); `undefined`: none.
+ * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
+ * reload left unanswered is not sent by itself (`reloaded`); `undefined`: none.
  */
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'unsent' | 'cut' | 'resend' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+): 'unreachable' | 'back' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
   // The server answered, with a line that is not a chat chunk: whether it is up has no part in the advice.
   if (error.kind === 'unreadable') return context?.unsent === true ? 'unsent' : context?.answered === true ? 'cut' : 'resend';
   if (error.kind === 'unreachable') {
     if (context?.server !== 'online') return 'unreachable';
+    if (error.code === UNANSWERED.code) return 'reloaded';
     return context.unsent === true ? 'unsent' : context.answered ? 'cut' : 'back';
   }
   if (error.status === 429) return 'later';
@@ -90,7 +105,7 @@ export function errorHint(
  * (the server banner): a check.
  *
  * An unreadable answer (a stream line that is not a chat chunk) follows the same rule as a cut one: sent again when
- * nothing of it came, not once part of it did.
+ * nothing of it came, not once part of it did. A message a reload left unanswered ({@link UNANSWERED}) is sent again.
  *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
  * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation
