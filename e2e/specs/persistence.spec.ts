@@ -178,6 +178,39 @@ test.describe('the conversation across a reload', () => {
     await expect(page.getByTestId('error-banner')).toHaveCount(0);
   });
 
+  test("a message a reload cut off before any of its answer came says so; it is not sent by itself, Retry sends it once", async ({ page }) => {
+    await openChat(page);
+    // The server has not answered yet when the page reloads: the request is held, and the reload ends it.
+    await page.route('**/api/chat', () => undefined, { times: 1 });
+    await send(page, 'Where is order A-1002?');
+    await expect(page.getByTestId('thinking')).toBeVisible();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/chat') sent.push(request.method());
+    });
+    await page.reload();
+    // It came back as the last message with nothing to say it got no answer, and nothing to send it again.
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-code', 'unanswered');
+    await expect(banner).toContainText('Your message got no answer');
+    await expect(banner).toContainText('The page was reloaded before any of the answer to your message came.');
+    await expect(banner).toContainText('It is not sent again by itself');
+    await expect(page.getByTestId('message-user')).toHaveText(['Where is order A-1002?']);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(0);
+    expect(sent).toEqual([]);
+    await page.getByTestId('error-retry').dblclick();
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('A-1002');
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    expect(sent).toEqual(['POST']);
+    // Answered now: the next reload brings no banner.
+    await page.reload();
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(banner).toHaveCount(0);
+  });
+
   test('browser-side traces and progress come back after a reload', async ({ page }) => {
     await openChat(page);
     await send(page, '/cart_add {"name":"pens","quantity":3}');

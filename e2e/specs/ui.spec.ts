@@ -259,6 +259,48 @@ test.describe('the composer', () => {
     await expect(page.getByTestId('message-user')).toHaveCount(2);
   });
 
+  test('an unreadable line in the answer (not JSON) is told in words; Retry sends it again when none of the answer came', async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    // A proxy mangles a line of the stream after the call's card came: what came stays, nothing to retry.
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        const response = await route.fetch();
+        const chunks = (await response.text()).split('\n\n');
+        const at = chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1;
+        await route.fulfill({ response, body: `${[...chunks.slice(0, at), 'data: {"type":"text-delta", garbled', ...chunks.slice(at)].join('\n\n')}` });
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1002?');
+    await expect(banner).toHaveAttribute('data-kind', 'unreadable');
+    await expect(banner).toHaveAttribute('data-code', 'stream-unreadable');
+    await expect(banner).toContainText('The answer could not be read');
+    await expect(banner).toContainText('Part of the answer came, then a line that is not part of a chat answer: the rest could not be read.');
+    await expect(banner).toContainText('Send a new message to go on.');
+    // It showed the AI SDK's raw words ("JSON parsing failed: Text: …") and the line itself.
+    await expect(banner).not.toContainText('JSON parsing failed');
+    await expect(banner).not.toContainText('garbled');
+    await expect(page.getByTestId('error-retry')).toHaveCount(0);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await page.getByTestId('error-dismiss').click();
+    // The first line unreadable: nothing of the answer came, and there was no Retry.
+    await page.route('**/api/chat', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'data: <html>Bad gateway</html>\n\n' }), {
+      times: 1,
+    });
+    await send(page, 'Where is order A-1004?');
+    await expect(banner).toHaveAttribute('data-code', 'stream-unreadable');
+    await expect(banner).toContainText('None of the answer could be read: the server sent a line that is not part of a chat answer.');
+    await expect(banner).not.toContainText('<html>');
+    await page.getByTestId('error-retry').click();
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('A-1004');
+    await expect(page.getByTestId('message-user')).toHaveCount(2);
+  });
+
   test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');

@@ -9,9 +9,9 @@ import { SidePanel } from './components/side-panel.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
-import { type BannerContext, isTooLarge, retryAction } from './lib/error-hint.ts';
+import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
-import { continuationUnsent, unsentDecision } from './lib/unsent.ts';
+import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
@@ -67,7 +67,6 @@ export function App(): ReactElement {
 
   const model = chat.model ?? server.model;
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
-  const error = chat.chatError ?? (server.status === 'unreachable' ? UNREACHABLE : undefined);
   const { clearError } = chat;
   // A request that could not reach the server: check the server again, the banner follows.
   useEffect(() => {
@@ -179,8 +178,28 @@ export function App(): ReactElement {
   const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
   const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
   const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user', unsent };
-  const retryWith = retryAction(chat.chatError, bannerContext);
-  const retry = retryWith === 'resend' ? resend : retryWith === 'recheck' ? recheck : undefined;
+  // A restored conversation whose last message is the user's: the page went away before any of its answer came. It is
+  // not sent again by itself (the server may have acted on it); the banner says so, and its Retry sends it, once.
+  const [dismissedUnanswered, setDismissedUnanswered] = useState<string | undefined>(undefined);
+  const unanswered =
+    server.status === 'online' &&
+    lastMessage !== undefined &&
+    lastMessage.id !== dismissedUnanswered &&
+    unansweredAfterReload(chat.messages, { busy: chat.busy, sentHere: sent !== undefined });
+  const failure = chat.chatError ?? (unanswered ? UNANSWERED : undefined);
+  const error = failure ?? (server.status === 'unreachable' ? UNREACHABLE : undefined);
+  const retryWith = retryAction(failure, bannerContext);
+  const dismissUnanswered = unanswered ? () => setDismissedUnanswered(lastMessage?.id) : undefined;
+  const retry =
+    retryWith === 'resend'
+      ? () => {
+          // The banner goes at once: a second click does not send the message twice.
+          dismissUnanswered?.();
+          resend();
+        }
+      : retryWith === 'recheck'
+        ? recheck
+        : undefined;
   // Not after a refusal that would come again (a 403): the banner said what to do then.
   const sendAgain = unsent && (sent?.error === undefined || retryAction(sent.error, bannerContext) === 'resend') ? resend : undefined;
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
@@ -277,7 +296,7 @@ export function App(): ReactElement {
             <ErrorBanner
               error={error}
               context={bannerContext}
-              onDismiss={chat.chatError ? clearError : undefined}
+              onDismiss={chat.chatError ? clearError : dismissUnanswered}
               onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
               onNewChat={chat.chatError && isTooLarge(chat.chatError) ? newChat : undefined}

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError, JSONParseError, TypeValidationError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { describeChatError, QUOTED_BODY_CHARS } from './chat-error.ts';
 
@@ -108,5 +108,16 @@ describe('describeChatError', () => {
     expect(describeChatError(new TypeError('Failed to fetch'))).toMatchObject({ kind: 'unreachable', code: 'unreachable' });
     expect(describeChatError(new Error('The model call failed.'))).toEqual({ kind: 'stream', status: undefined, code: 'stream-error', message: 'The model call failed.' });
     expect(describeChatError(undefined)).toBeUndefined();
+  });
+
+  it('a stream line that is not a chat chunk is unreadable, in words: never the raw "JSON parsing failed: …" text or the line', () => {
+    const unreadable = { kind: 'unreadable', status: undefined, code: 'stream-unreadable' };
+    const json = describeChatError(new JSONParseError({ text: '{"type":"text-delta", oops', cause: new SyntaxError('Unexpected token o') }));
+    expect(json).toMatchObject(unreadable);
+    expect(json?.message).toMatch(/^The server's answer could not be read: its stream held a line that is not part of a chat answer/);
+    expect(json?.message).not.toMatch(/JSON parsing failed|oops/);
+    // JSON, but no chunk the AI SDK knows; and a proxy's page in the stream.
+    expect(describeChatError(new TypeValidationError({ value: { type: 'bogus' }, cause: new Error('invalid union') }))).toMatchObject(unreadable);
+    expect(describeChatError(new JSONParseError({ text: '<html><body>502</body></html>', cause: new SyntaxError('x') }))).toEqual({ ...unreadable, message: json?.message });
   });
 });

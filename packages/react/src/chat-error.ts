@@ -1,13 +1,16 @@
+import { JSONParseError, TypeValidationError } from 'ai';
+
 /** What went wrong with a chat request, for an error banner. */
 export interface ChatErrorInfo {
   /**
    * `unreachable`: no answer from the server, or only part of it (network down, proxy error, gateway, a response cut
    * off); `refused`: a 4xx, for example a continuation the server would not trust (403); `server`: a 5xx with an error
-   * body; `stream`: the response stream reported an error.
+   * body; `stream`: the response stream reported an error; `unreadable`: the stream held a line that is not a chat
+   * chunk (not JSON, or not one the AI SDK knows), so nothing after it could be read.
    */
-  readonly kind: 'unreachable' | 'refused' | 'server' | 'stream';
+  readonly kind: 'unreachable' | 'refused' | 'server' | 'stream' | 'unreadable';
   readonly status: number | undefined;
-  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-cut`, `stream-error`). */
+  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-cut`, `stream-unreadable`, `stream-error`). */
   readonly code: string;
   readonly message: string;
   /** Why, when the server says (a refused ticket: `expired`, `replayed`, `bad-signature`, …). */
@@ -15,6 +18,11 @@ export interface ChatErrorInfo {
   /** The tool call the error is about, when the server names it (a refused continuation). */
   readonly toolCallId?: string;
 }
+
+/** What {@link describeChatError} says of a stream with a line that is not a chat chunk, in place of the line itself. */
+const UNREADABLE =
+  "The server's answer could not be read: its stream held a line that is not part of a chat answer (a proxy changed it, or the server " +
+  'speaks another version of the stream).';
 
 /** The `name` of the error a response that ended without its `finish` fails with (see `endsWithFinish`). */
 export const STREAM_CUT = 'EdgetoolStreamCut';
@@ -84,7 +92,8 @@ function quoted(text: string): string {
  * Turns a `useChat` error into something to show: the HTTP status and the server's
  * `{ error: { code, message, reason?, toolCallId? } }` when there is one, else a plain description in words. A body
  * that is not ours is never shown as it is: an HTML page (a proxy's 502 or 504, a gateway's error page) is described by
- * its status; plain text is quoted on one line, cut at {@link QUOTED_BODY_CHARS} characters.
+ * its status; plain text is quoted on one line, cut at {@link QUOTED_BODY_CHARS} characters. A stream line that is not a
+ * chat chunk is `unreadable`, described in words too.
  */
 export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   if (error === undefined || error === null) return undefined;
@@ -106,6 +115,8 @@ export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   }
   // The connection closed before the answer's end (stream-end.ts): no more of it came, as when the network fails.
   if (e.name === STREAM_CUT) return { kind: 'unreachable', status: undefined, code: 'stream-cut', message };
+  // A line of the stream that is not a chat chunk: the AI SDK's own words quote the line ("JSON parsing failed: Text: …").
+  if (JSONParseError.isInstance(error) || TypeValidationError.isInstance(error)) return { kind: 'unreadable', status: undefined, code: 'stream-unreadable', message: UNREADABLE };
   if (e.name === 'TypeError' && /fetch|network|load failed/i.test(message)) {
     return { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'The server is unreachable. Check that it is running.' };
   }

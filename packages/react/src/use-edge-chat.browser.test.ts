@@ -179,6 +179,26 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     await vi.waitFor(() => expect(empty.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
     expect(empty.current.messages.map((m) => m.role)).toEqual(['user']);
   });
+
+  it('a stream line that is not a chat chunk is an unreadable answer: what came before it stays, and nothing if it came first', async () => {
+    const sse = (lines: readonly string[]) => new Response(lines.map((line) => `data: ${line}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
+    const start = JSON.stringify({ type: 'start', messageId: 'm1' });
+    const text = [JSON.stringify({ type: 'text-start', id: 't1' }), JSON.stringify({ type: 'text-delta', id: 't1', delta: 'It has ' })];
+    const late = mount({ fetch: async () => sse([start, ...text, '{"type":"text-delta", garbled', JSON.stringify({ type: 'finish' })]) });
+    await late.current.sendMessage({ text: 'Where is A-1001?' });
+    await vi.waitFor(() => expect(late.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }));
+    expect(late.current.chatError?.message).not.toContain('garbled');
+    expect(texts(late.current)).toBe('It has ');
+    late.unmount();
+    // Not JSON at all, then JSON that is no chunk: nothing of the answer came.
+    for (const line of ['<html>Bad gateway</html>', JSON.stringify({ type: 'bogus' })]) {
+      const first = mount({ fetch: async () => sse([line, start, JSON.stringify({ type: 'finish' })]) });
+      await first.current.sendMessage({ text: 'hi' });
+      await vi.waitFor(() => expect(first.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }));
+      expect(first.current.messages.map((m) => m.role)).toEqual(['user']);
+      first.unmount();
+    }
+  });
 });
 
 describe('useEdgeChat against the real chat loop', () => {

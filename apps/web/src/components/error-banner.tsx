@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
-import { type BannerContext, errorHint, errorMessage, errorTitle } from '../lib/error-hint.ts';
+import { type BannerContext, errorHint, errorMessage, errorTitle, UNANSWERED } from '../lib/error-hint.ts';
 
 /** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
 export function ErrorBanner(props: {
@@ -24,10 +24,15 @@ export function ErrorBanner(props: {
     ) : kind === 'back' ? (
       'The server answers again: Retry sends the request again.'
     ) : kind === 'unsent' ? (
-      'The server answers again, and your answer to the call is kept: Retry sends it again. ' +
+      `${error.kind === 'unreachable' ? 'The server answers again, and your' : 'Your'} answer to the call is kept: Retry sends it again. ` +
       'A call that already ran does not run twice; the server answers with its recorded result.'
     ) : kind === 'cut' ? (
-      'The server answers again. The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.'
+      `${error.kind === 'unreachable' ? 'The server answers again. ' : ''}The answer so far stays; it is not asked for again, since part of it had come. ` +
+      'Send a new message to go on.'
+    ) : kind === 'resend' ? (
+      'Nothing of the answer came: Retry sends the request again. If it fails the same way, something between this page and the server changes its answers.'
+    ) : kind === 'reloaded' ? (
+      'It is not sent again by itself, since the server may have acted on it before the reload: Retry sends it again.'
     ) : kind === 'later' ? (
       'The server takes only so many requests at a time: wait a moment, then Retry sends the same request again.'
     ) : kind === 'ticket' ? (
@@ -49,7 +54,7 @@ export function ErrorBanner(props: {
           {error.status ? ` (HTTP ${error.status})` : ''}
         </strong>
         <span className="error-message">
-          {error.code !== 'unreachable' && error.code !== 'stream-error' ? <code>{error.code}</code> : null} {message}
+          {error.code !== 'unreachable' && error.code !== 'stream-error' && error.code !== UNANSWERED.code ? <code>{error.code}</code> : null} {message}
         </span>
         {hint ? <span className="error-hint">{hint}</span> : null}
       </div>

@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction } from './error-hint.ts';
+import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction, UNANSWERED } from './error-hint.ts';
 
 const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
 const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
@@ -99,5 +99,39 @@ describe('retryAction', () => {
       expect(retryAction(error, { server: 'online', answered: false })).toBeUndefined();
     }
     expect(retryAction({ kind: 'stream', status: undefined, code: 'stream-error', message: 'm' }, { server: 'online', answered: true })).toBeUndefined();
+  });
+});
+
+describe('an unreadable answer (a stream line that is not a chat chunk)', () => {
+  const unreadable: ChatErrorInfo = { kind: 'unreadable', status: undefined, code: 'stream-unreadable', message: 'm' };
+
+  it('is told in words, never the raw parse error, whether part of the answer came or none', () => {
+    expect(errorTitle(unreadable, { server: 'online', answered: false })).toBe('The answer could not be read');
+    expect(errorMessage(unreadable, { server: 'online', answered: false })).toBe('None of the answer could be read: the server sent a line that is not part of a chat answer.');
+    expect(errorMessage(unreadable, { server: 'online', answered: true, unsent: true })).toMatch(/^None of the answer could be read/);
+    expect(errorMessage(unreadable, { server: 'online', answered: true })).toBe(
+      'Part of the answer came, then a line that is not part of a chat answer: the rest could not be read.',
+    );
+  });
+
+  it('Retry sends it again when nothing of the answer came, as a cut one: not once part of it did', () => {
+    for (const server of ['online', 'checking', 'unreachable'] as const) {
+      expect(retryAction(unreadable, { server, answered: false })).toBe('resend');
+      expect(retryAction(unreadable, { server, answered: true, unsent: true })).toBe('resend');
+      expect(retryAction(unreadable, { server, answered: true })).toBeUndefined();
+      expect(errorHint(unreadable, { server, answered: false })).toBe('resend');
+      expect(errorHint(unreadable, { server, answered: true, unsent: true })).toBe('unsent');
+      expect(errorHint(unreadable, { server, answered: true })).toBe('cut');
+    }
+  });
+});
+
+describe('a message a reload left unanswered', () => {
+  it('says it got no answer and is not sent by itself; Retry sends it', () => {
+    const context = { server: 'online', answered: false } as const;
+    expect(errorTitle(UNANSWERED, context)).toBe('Your message got no answer');
+    expect(errorMessage(UNANSWERED, context)).toBe('The page was reloaded before any of the answer to your message came.');
+    expect(errorHint(UNANSWERED, context)).toBe('reloaded');
+    expect(retryAction(UNANSWERED, context)).toBe('resend');
   });
 });

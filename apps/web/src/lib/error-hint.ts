@@ -25,20 +25,40 @@ const TITLES: Readonly<Record<ChatErrorInfo['kind'], string>> = {
   refused: 'The server refused the request',
   server: 'The server failed',
   stream: 'The answer stopped with an error',
+  unreadable: 'The answer could not be read',
+};
+
+/**
+ * What the banner shows for a restored conversation whose last message is the user's: the page was reloaded (or
+ * closed) before any of its answer came. It is not sent again by itself, since the server may have acted on it (run a
+ * call) before the reload; Retry sends it, once the user asks.
+ */
+export const UNANSWERED: ChatErrorInfo = {
+  kind: 'unreachable',
+  status: undefined,
+  code: 'unanswered',
+  message: 'The page was reloaded before any of the answer to your message came.',
 };
 
 /** The banner's title; a request that got no answer while the server answers its health check is not "unreachable". */
 export function errorTitle(error: ChatErrorInfo, context?: BannerContext): string {
+  if (error.code === UNANSWERED.code) return 'Your message got no answer';
   return error.kind === 'unreachable' && context?.server === 'online' ? 'The request got no answer' : TITLES[error.kind];
 }
 
 /**
  * The banner's words for the error. The hook's words for a request that got no answer say the server is down; once its
  * health check answers, they would contradict the hint beside them ("The server answers again"), so they say what
- * happened to the request: it got no answer, or its answer was cut off once part of it had come.
+ * happened to the request: it got no answer, or its answer was cut off once part of it had come. An unreadable answer
+ * is told in words too (never the AI SDK's parse error), whether any of it had come.
  */
 export function errorMessage(error: ChatErrorInfo, context: BannerContext): string {
-  if (error.kind !== 'unreachable' || error.status !== undefined || context.server !== 'online') return error.message;
+  if (error.kind === 'unreadable') {
+    return context.answered && context.unsent !== true
+      ? 'Part of the answer came, then a line that is not part of a chat answer: the rest could not be read.'
+      : 'None of the answer could be read: the server sent a line that is not part of a chat answer.';
+  }
+  if (error.code === UNANSWERED.code || error.kind !== 'unreachable' || error.status !== undefined || context.server !== 'online') return error.message;
   if (context.answered && context.unsent !== true) return 'The connection closed before the answer ended.';
   return error.code === 'stream-cut'
     ? 'The connection closed before any of the answer came.'
@@ -53,14 +73,18 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
  * (`back`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
  * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
  * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
- * to send; `undefined`: none.
+ * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
+ * reload left unanswered is not sent by itself (`reloaded`); `undefined`: none.
  */
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'unsent' | 'cut' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+): 'unreachable' | 'back' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+  // The server answered, with a line that is not a chat chunk: whether it is up has no part in the advice.
+  if (error.kind === 'unreadable') return context?.unsent === true ? 'unsent' : context?.answered === true ? 'cut' : 'resend';
   if (error.kind === 'unreachable') {
     if (context?.server !== 'online') return 'unreachable';
+    if (error.code === UNANSWERED.code) return 'reloaded';
     return context.unsent === true ? 'unsent' : context.answered ? 'cut' : 'back';
   }
   if (error.status === 429) return 'later';
@@ -80,6 +104,9 @@ export function errorHint(
  * while it is down, and once it answers there is nothing to retry (a new message goes on). Without a failed request
  * (the server banner): a check.
  *
+ * An unreadable answer (a stream line that is not a chat chunk) follows the same rule as a cut one: sent again when
+ * nothing of it came, not once part of it did. A message a reload left unanswered ({@link UNANSWERED}) is sent again.
+ *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
  * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation
  * sent again never runs a call twice: a call the server never saw runs now (its ticket is unused), and one that ran
@@ -89,7 +116,7 @@ export function errorHint(
 export function retryAction(error: ChatErrorInfo | undefined, context: BannerContext): 'resend' | 'recheck' | undefined {
   if (error === undefined) return 'recheck';
   if (error.kind === 'server' || (error.kind === 'refused' && PASSING_REFUSALS.has(error.status))) return 'resend';
-  if (error.kind !== 'unreachable') return undefined;
+  if (error.kind !== 'unreachable' && error.kind !== 'unreadable') return undefined;
   if (!context.answered || context.unsent === true) return 'resend';
-  return context.server === 'online' ? undefined : 'recheck';
+  return context.server === 'online' || error.kind === 'unreadable' ? undefined : 'recheck';
 }

@@ -1,6 +1,6 @@
 import { type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { continuationUnsent, unsentDecision } from './unsent.ts';
+import { continuationUnsent, unansweredAfterReload, unsentDecision } from './unsent.ts';
 
 const question: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1003 to 2027-02-01' }] };
 const answer = (state: string, extra: Record<string, unknown> = {}): EdgetoolUIMessage =>
@@ -48,5 +48,19 @@ describe('unsentDecision', () => {
     expect(unsentDecision({ status: 'done', partState: 'output-available' })).toBeUndefined();
     expect(unsentDecision({ status: 'interrupted', partState: 'approval-responded' })).toBeUndefined();
     expect(unsentDecision({ status: 'expired', partState: 'approval-responded' })).toBeUndefined();
+  });
+});
+
+describe('unansweredAfterReload', () => {
+  it("a restored conversation whose last message is the user's got no answer: the page went away before any came", () => {
+    expect(unansweredAfterReload([question], { busy: false, sentHere: false })).toBe(true);
+    expect(unansweredAfterReload([question, answer('output-available', { output: {} }), { ...question, id: 'u2' }], { busy: false, sentHere: false })).toBe(true);
+  });
+
+  it('not while a request is on its way, once this page sent one (its own banner speaks then), nor after an answer', () => {
+    expect(unansweredAfterReload([question], { busy: true, sentHere: false })).toBe(false);
+    expect(unansweredAfterReload([question], { busy: false, sentHere: true })).toBe(false);
+    expect(unansweredAfterReload(approved, { busy: false, sentHere: false })).toBe(false);
+    expect(unansweredAfterReload([], { busy: false, sentHere: false })).toBe(false);
   });
 });

@@ -31,3 +31,12 @@ export function unsentDecision(view: Pick<ToolCallView, 'status' | 'partState'>)
   if (view.partState !== 'approval-responded') return undefined;
   return view.status === 'approved' ? 'approval' : view.status === 'denied' ? 'denial' : undefined;
 }
+
+/**
+ * Whether the last message is the user's and got no answer, with nothing on its way and no request of this chat sent
+ * by this page: the page was reloaded (or closed) before any of its answer came. It is not sent again by itself: the
+ * server may have acted on it (run a call) before the reload. The app says so and offers Retry instead (`UNANSWERED`, lib/error-hint.ts).
+ */
+export function unansweredAfterReload(messages: readonly EdgetoolUIMessage[], state: Pick<UnsentState, 'busy' | 'sentHere'>): boolean {
+  return !state.busy && !state.sentHere && messages.at(-1)?.role === 'user';
+}
