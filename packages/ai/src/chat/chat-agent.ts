@@ -33,6 +33,7 @@ import { checkFileUrlPolicy, checkFileUrls, type FileUrlPolicy } from './file-ur
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
+import { withMaskedClientResults } from './masked-results.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
@@ -719,6 +720,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
     // Set by `beforeClaims`, which verifyContinuation calls on every path that returns.
     let modelMessages: ModelMessage[] = [];
+    const toolsByName = new Map(all.map((t) => [t.name, t] as const));
     const verified = await verifyContinuation(messages, {
       tickets,
       registry,
@@ -729,7 +731,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // request without spending its approvals, so the same approvals sent again (the history fixed) still run.
       beforeClaims: async (known) => {
         for (const [id, input] of known.edited) edited.set(id, input);
-        const forModel = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
+        const answered = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
+        // A client's results never came through the chain: the model reads them masked as a server-run result is.
+        const forModel = withMaskedClientResults(answered, known.clientResults, executor, toolsByName);
         try {
           modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
         } catch (error) {
@@ -742,7 +746,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     replayed = verified.replayed;
     approvalTickets = verified.approvalTickets;
     const progress = createProgressRelay(verified);
-    const toolsByName = new Map(all.map((t) => [t.name, t] as const));
 
     const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
     const limits = turnLimits(maxSteps, budget, results, direct);

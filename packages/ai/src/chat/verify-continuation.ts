@@ -69,6 +69,12 @@ export interface VerifiedContinuation {
    * results' seals, so verified): the model reads what changed beside each such result.
    */
   readonly edited: ReadonlyMap<string, unknown>;
+  /**
+   * The results in the history a client ran (their call was handed to it with a `client-result` ticket), by tool call id:
+   * no chain masked them, so the model reads them as the `redactOutput` of the tool's layers masks them. The seal and
+   * ticket checks cover what the client sent.
+   */
+  readonly clientResults: ReadonlySet<string>;
 }
 
 /**
@@ -135,7 +141,7 @@ export interface VerifyContinuationOptions {
    * continued is claimed: what can still fail on the request's own content (the chat loop converts the history for the
    * model here) throws without spending its approvals, so the same continuation can be sent again.
    */
-  readonly beforeClaims?: ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited'>) => Promise<void> | void) | undefined;
+  readonly beforeClaims?: ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited' | 'clientResults'>) => Promise<void> | void) | undefined;
 }
 
 /**
@@ -163,6 +169,7 @@ export async function verifyContinuation(
   const replayed = new Set<string>();
   const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
+  const clientResults = new Set<string>();
   // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
   const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
   // The sealed answers of the message being continued that belong to the copy it carries (see `sealedAnswers`).
@@ -190,6 +197,7 @@ export async function verifyContinuation(
       if (part.state === 'output-available' || part.state === 'output-error') {
         const result = resultOf(part);
         const ticket = ticketParts.get(callId);
+        if (ticket?.purpose === 'client-result') clientResults.add(callId);
         const seal = seals.get(callId) ?? allSeals.get(callId);
         if (seal) {
           // A call a human edited ran with the arguments its seal records: the seal covers those.
@@ -364,7 +372,7 @@ export async function verifyContinuation(
   // Taken in the order of the history, whichever claim came back first: the response seals them in that order.
   for (const check of checks) if (check.earlierResult !== undefined && taken.has(check)) accepted.push(check.earlierResult);
   // Claiming an earlier answer again with the same decision reads the same, so a request that fails here can come again.
-  await options.beforeClaims?.({ unfinished, edited });
+  await options.beforeClaims?.({ unfinished, edited, clientResults });
   // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
   // ticket is claimed.
   if (leader !== undefined && !replaying) {
@@ -390,7 +398,7 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited };
+  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults };
 }
 
 /**

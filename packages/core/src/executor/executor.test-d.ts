@@ -5,7 +5,7 @@ import { createRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { defineTool, withDeps } from '../tool/define-tool.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
 import type { ApprovalDecision } from '../interceptors/approval.ts';
-import type { ToolPolicy, ToolPolicyInput, ToolsDeps } from '../tool/types.ts';
+import type { AnyTool, ToolPolicy, ToolPolicyInput, ToolsDeps } from '../tool/types.ts';
 import type { ArgumentEdit } from './edits.ts';
 import type { ToolCall, ToolContext } from '../chain/types.ts';
 import type { ToolError, ToolErrorOptions } from '../errors/tool-error.ts';
@@ -107,6 +107,7 @@ describe('toolErrorMessage', () => {
 
   it('errorMessage on an executor, and unexpected on every ToolError', () => {
     expectTypeOf<ToolExecutor['errorMessage']>().toEqualTypeOf<(error: ToolError, call: ToolCall) => string>();
+    expectTypeOf<ToolExecutor['redactOutput']>().toEqualTypeOf<(tool: AnyTool, output: unknown) => unknown>();
     expectTypeOf<ToolError['unexpected']>().toEqualTypeOf<boolean>();
     expectTypeOf<ToolErrorOptions['unexpected']>().toEqualTypeOf<boolean | undefined>();
   });

@@ -158,6 +158,11 @@ export interface ToolExecutor<TDeps = unknown> {
    * reports a failure itself: the chat loop and the MCP handler, for an error the registry's `onError` made throw.
    */
   errorMessage(error: ToolError, call: ToolCall): string;
+  /**
+   * A result that did not come back through the chain (a client's) as the `redactOutput` of its global, registry and
+   * tool layers masks it (`redact()`), for a caller that takes client results itself: the chat loop. Throws what they do.
+   */
+  redactOutput(tool: AnyTool, output: unknown): unknown;
 }
 
 /**
@@ -614,9 +619,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       outcome = failure(new ToolError('execution-failed', typeof result.output === 'string' ? result.output : 'The client reported a failure.', meta));
     } else {
       try {
-        // Masked as the chain masks a result the server runs (`redact()`), innermost first: the model reads the same.
-        const output = chainFor(tool).head.reduceRight((masked, layer) => (layer.redactOutput ? layer.redactOutput(masked) : masked), result.output);
-        outcome = { type: 'success', output };
+        outcome = { type: 'success', output: redactOutput(tool, result.output) };
         content = outcomeModelText(tool, outcome, ctx);
       } catch (error) {
         return early(call, tool, parsed.value, started, new ToolError('invalid-output', toToolError(error).message, { ...meta, cause: error, unexpected: true }), run);
@@ -625,6 +628,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     // Traced as a refused result is: the client ran the call, so there are no spans or attempts here.
     if (onTrace !== undefined) traceUnrun(call, parsed.value, outcome, run, tool);
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
+  }
+
+  /** Masked as the chain masks a result the server runs (`redact()`), innermost first: the model reads the same. */
+  function redactOutput(tool: AnyTool, output: unknown): unknown {
+    return chainFor(tool).head.reduceRight((masked, layer) => (layer.redactOutput ? layer.redactOutput(masked) : masked), output);
   }
 
   async function refuse<TDeps>(call: ToolCall, error: ToolError, opts?: { readonly run?: RunContext<TDeps> }): Promise<ToolCallResult> {
@@ -636,7 +644,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, (opts?.run as RunContext | undefined) ?? null);
   }
 
-  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse, errorMessage };
+  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse, errorMessage, redactOutput };
 }
 
 /**

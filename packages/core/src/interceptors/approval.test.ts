@@ -319,6 +319,10 @@ describe('placement', () => {
     expect(accepted.content).toBe(ran.content);
     expect(accepted.outcome).toEqual(ran.outcome);
     expect(client.records.at(-1)).toMatchObject({ outcome: 'success', input: {} });
+    // The same masking for a caller that takes client results itself (the chat loop), given the tool the registry hands out.
+    const handed = await client.executor.registry.resolve('read_profile');
+    expect(handed && client.executor.redactOutput(handed, profile)).toEqual(masked);
+    expect(profile.card).toBe('4111');
     // A result that JSON cannot hold is the result's fault, as on the server.
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
