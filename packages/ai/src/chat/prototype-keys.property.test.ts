@@ -58,5 +58,7 @@ describe('prototype keys: the executor refuses what the AI SDK refuses', () => {
         ],
       },
     );
-  });
+    // 1,000 runs, each awaiting the AI SDK's parser: well under a second alone, but it passed vitest's 5 s default
+    // under a busy machine's load (a helper's run at load 13). The bound is for a hang, not for speed.
+  }, 60_000);
 });
