@@ -174,6 +174,25 @@ describe('MCP handler: refusals by the transport carry a JSON-RPC error, as the 
   });
 });
 
+describe('MCP handler: tools/list cursors', () => {
+  it('a cursor the handler did not issue (it issues none: one page) gets -32602; none, or null, lists the tools', async () => {
+    const h = handler();
+    for (const cursor of ['abc', '', 2]) {
+      const answer = await h(rpc('tools/list', { cursor }));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32602, message: 'Invalid params: unknown cursor (this server lists every tool in one page).' },
+      });
+    }
+    for (const params of [undefined, {}, { cursor: null }]) {
+      const listed = (await (await h(rpc('tools/list', params))).json()) as { result: { tools: unknown[]; nextCursor?: string } };
+      expect(listed.result.tools.length).toBeGreaterThan(0);
+      expect(listed.result.nextCursor).toBeUndefined();
+    }
+  });
+});
+
 describe('MCP handler: request bodies', () => {
   it('maxBodyBytes counts bytes, not characters: a multi-byte body over the limit gets 413', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: '€'.repeat(900) } });

@@ -225,6 +225,10 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       case 'ping':
         return { jsonrpc: '2.0', id: rpc.id, result: {} };
       case 'tools/list': {
+        // Every tool comes in one page, so no cursor was issued: MCP answers an invalid one with -32602.
+        if (rpc.params.cursor !== undefined && rpc.params.cursor !== null) {
+          return failure(rpc.id, INVALID_PARAMS, 'Invalid params: unknown cursor (this server lists every tool in one page).');
+        }
         const tools: ReturnType<typeof describeTool>[] = [];
         // Those the request's run may see (`policy.available`).
         for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
