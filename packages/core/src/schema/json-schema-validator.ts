@@ -193,15 +193,8 @@ export function countSteps(schema: JsonSchema, cfworker: Cfworker): JsonSchema {
   };
   const visit = (node: unknown): unknown => {
     if (typeof node !== 'object' || node === null) return node;
+    if (Array.isArray(node)) return map(node); // a list of subschemas (allOf, items, ...)
     if (copies.has(node)) return copies.get(node);
-    if (Array.isArray(node)) {
-      const out = node.map(() => undefined) as unknown[];
-      copies.set(node, out);
-      node.forEach((item, i) => {
-        out[i] = visit(item);
-      });
-      return out;
-    }
     const source = node as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     copies.set(node, out);
@@ -225,11 +218,10 @@ export function countSteps(schema: JsonSchema, cfworker: Cfworker): JsonSchema {
 }
 
 const TOO_MUCH_WORK =
-  `Checking this value against the tool's schema would take more than ${MAX_VALIDATION_STEPS} steps (its subschemas ` +
-  'refer to each other so that each level of nesting costs more than the one below). Send a smaller, less nested value.';
+  `Checking this value against the tool's schema would take over ${MAX_VALIDATION_STEPS} steps (its subschemas refer to each ` +
+  'other). Send a smaller, less nested value.';
 
-const TOO_DEEP =
-  "This value is nested too deeply to be checked against the tool's schema (the check ran out of stack). Send a less nested value.";
+const TOO_DEEP = "This value is nested too deeply to check against the tool's schema. Send a less nested value.";
 
 /** Writes a text as a pattern that matches exactly it: letters, digits and `_` as they are, the rest as `\u{…}`. */
 function literal(text: string): string {
