@@ -351,6 +351,24 @@ const sse = (events: string) => new Response(events, { headers: { 'content-type'
 const TOOL = { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
 
 describe('MCP client: sessions and streams', () => {
+  it('an empty Mcp-Session-Id is no session: it is not sent back, and close() sends no DELETE', async () => {
+    const server = scripted((message, request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (message.method === 'initialize') {
+        const result = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'x', version: '1' } };
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), { headers: { 'content-type': 'application/json', 'mcp-session-id': '' } });
+      }
+      if (request.headers.has('mcp-session-id')) return new Response('an empty session id', { status: 400 });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'hi' }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(await client.callTool('echo', {})).toMatchObject({ content: [{ text: 'hi' }] });
+    expect(server.requests.map((r) => r.headers.has('mcp-session-id'))).toEqual([false, false, false]);
+    await client.close();
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+  });
+
   it('keeps the session id and revision on every request, starts a new session once when the server forgets it, and ends it with DELETE', async () => {
     let session = 's-1';
     let forget = false;

@@ -392,7 +392,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     }
     if (!response.ok) throw await statusError(response, exchange.signal);
     if (methodName === 'initialize') {
-      session = response.headers.get('mcp-session-id') ?? undefined;
+      // An empty id (a header the server set to nothing) is no session: sent back empty, a server may refuse it.
+      session = response.headers.get('mcp-session-id') || undefined;
       response.sent = session; // its stream, if it breaks off, is resumed in the session it starts
     }
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();

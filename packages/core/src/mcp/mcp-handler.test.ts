@@ -149,6 +149,50 @@ describe('MCP handler: the protocol', () => {
   });
 });
 
+describe('MCP handler: refusals by the transport carry a JSON-RPC error, as the official SDKs send them', () => {
+  const refusal = async (response: Response, status: number, message: string) => {
+    expect([response.status, response.headers.get('content-type')]).toEqual([status, 'application/json']);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+  };
+
+  it('403 for a host or an origin, 415 for another content type, 413 for a body too large (declared or counted)', async () => {
+    const h = handler({ allowedHosts: ['tools.example'], maxBodyBytes: 10 });
+    await refusal(await handler({ allowedHosts: ['localhost:8787'] })(rpc('ping')), 403, 'Forbidden: host tools.example is not allowed.');
+    await refusal(await h(fromOrigin(rpc('ping'), 'https://evil.example')), 403, 'Forbidden: origin https://evil.example is not allowed.');
+    const typed = new Request(URL_, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    await refusal(await h(typed), 415, 'Unsupported Media Type: Content-Type must be application/json.');
+    await refusal(await h(rpc('ping')), 413, 'Payload Too Large: the body is over 10 bytes.');
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+        controller.close();
+      },
+    });
+    const undeclared = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(undeclared.headers.get('content-length')).toBeNull();
+    await refusal(await h(undeclared), 413, 'Payload Too Large: the body is over 10 bytes.');
+  });
+});
+
+describe('MCP handler: tools/list cursors', () => {
+  it('a cursor the handler did not issue (it issues none: one page) gets -32602; none, or null, lists the tools', async () => {
+    const h = handler();
+    for (const cursor of ['abc', '', 2]) {
+      const answer = await h(rpc('tools/list', { cursor }));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32602, message: 'Invalid params: unknown cursor (this server lists every tool in one page).' },
+      });
+    }
+    for (const params of [undefined, {}, { cursor: null }]) {
+      const listed = (await (await h(rpc('tools/list', params))).json()) as { result: { tools: unknown[]; nextCursor?: string } };
+      expect(listed.result.tools.length).toBeGreaterThan(0);
+      expect(listed.result.nextCursor).toBeUndefined();
+    }
+  });
+});
+
 describe('MCP handler: request bodies', () => {
   it('maxBodyBytes counts bytes, not characters: a multi-byte body over the limit gets 413', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: '€'.repeat(900) } });

@@ -61,6 +61,8 @@ const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
+/** The official SDKs' code for a refusal by the transport (a host, an origin, a content type, a size). */
+const TRANSPORT_ERROR = -32000;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const NOT_A_REQUEST = 'Invalid request: not a JSON-RPC 2.0 request.';
@@ -223,6 +225,10 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       case 'ping':
         return { jsonrpc: '2.0', id: rpc.id, result: {} };
       case 'tools/list': {
+        // Every tool comes in one page, so no cursor was issued: MCP answers an invalid one with -32602.
+        if (rpc.params.cursor !== undefined && rpc.params.cursor !== null) {
+          return failure(rpc.id, INVALID_PARAMS, 'Invalid params: unknown cursor (this server lists every tool in one page).');
+        }
         const tools: ReturnType<typeof describeTool>[] = [];
         // Those the request's run may see (`policy.available`).
         for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
@@ -244,7 +250,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
 
   return async (request) => {
     // First, a preflight too: a name an attacker pointed at this machine is refused whatever its `Origin` says.
-    if (hosts !== undefined && !hosts.has(new URL(request.url).host)) return new Response(null, { status: 403 });
+    const host = new URL(request.url).host;
+    if (hosts !== undefined && !hosts.has(host)) return rpcError(null, TRANSPORT_ERROR, `Forbidden: host ${host} is not allowed.`, 403);
     const origin = request.headers.get('origin');
     // A browser on another origin asks first (a preflight), and reads an answer only if it names that origin.
     const cors = origin !== null && allowed.has(origin);
@@ -258,11 +265,16 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
 
   async function handle(request: Request, origin: string | null): Promise<Response> {
     if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) return new Response(null, { status: 403 });
+    if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) {
+      return rpcError(null, TRANSPORT_ERROR, `Forbidden: origin ${origin} is not allowed.`, 403);
+    }
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return rpcError(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${version}`, 400);
-    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return new Response(null, { status: 415 });
-    if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return new Response(null, { status: 413 });
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+      return rpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json.', 415);
+    }
+    const tooLarge = () => rpcError(null, TRANSPORT_ERROR, `Payload Too Large: the body is over ${maxBodyBytes} bytes.`, 413);
+    if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return tooLarge();
     // Counted in bytes as they arrive: a body without a content-length (or with a false one) stops at the limit.
     let text = '';
     try {
@@ -270,7 +282,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         text += piece;
       }, request.signal);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return new Response(null, { status: 413 });
+      if (error instanceof BodyTooLargeError) return tooLarge();
       // A body that broke off (the client went away, a cut upload) is an answer too, as the SDK's server gives it:
       // a rejected handler is an uncaught exception and a 500 in a Worker.
       return rpcError(null, PARSE_ERROR, 'Parse error: the body could not be read.', 400);

@@ -38,6 +38,25 @@ function setup(answers: { status: number; retryAfter?: string }[]) {
   };
 }
 
+describe('createOtlpExporter: its url', () => {
+  it('a url that is no http(s) URL is refused with a TypeError when the exporter is made (it failed every flush as network)', () => {
+    const make = (url: string) => () => createOtlpExporter({ url, serviceName: 's', fetch: async () => new Response('{}') });
+    for (const url of ['localhost:4318/v1/traces', 'ftp://collector.example/v1/traces', 'file:///tmp/traces']) {
+      expect(make(url), url).toThrow(TypeError);
+    }
+    expect(make('grpc://collector:4317')).toThrow('createOtlpExporter: `url` must be an http:// or https:// URL; got "grpc://collector:4317".');
+    for (const url of ['http://127.0.0.1:4318/v1/traces', 'https://otlp.example.com/v1/traces', 'HTTPS://OTLP.EXAMPLE.COM/v1/traces']) {
+      expect(make(url), url).not.toThrow();
+    }
+    // A relative URL (a scheme without its colon is one) is what fetch makes of it: against the page's address in a
+    // browser; with none (Node, a Worker), refused.
+    for (const url of ['/v1/traces', 'http//collector']) {
+      if (typeof location === 'undefined') expect(make(url), url).toThrow(TypeError);
+      else expect(make(url), url).not.toThrow();
+    }
+  });
+});
+
 describe('createOtlpExporter and Retry-After', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });

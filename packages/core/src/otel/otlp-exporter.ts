@@ -6,7 +6,7 @@ import { parseTraceparent } from './trace-context.ts';
 
 /** Options for {@link createOtlpExporter}. */
 export interface OtlpExporterOptions extends OtlpSpanOptions {
-  /** The collector's traces URL, used as is (`https://otlp.example.com/v1/traces`; see `readOtlpEnv`). */
+  /** The collector's traces URL, used as is (`https://otlp.example.com/v1/traces`; see `readOtlpEnv`); else a TypeError. */
   readonly url: string;
   /** Sent with every export (an API key, `authorization`). `content-type` is always `application/json`. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
@@ -115,6 +115,15 @@ const TIMED_OUT: unique symbol = Symbol('timed out');
 /* @__NO_SIDE_EFFECTS__ */
 export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
   const { url, timeoutMs = 10_000, maxQueue = 2048, maxBatchSpans = 512 } = options;
+  // A URL fetch cannot send (no http(s) scheme) failed every flush as `network` and was retried for ever. A relative one
+  // is read as fetch reads it: against the page's address in a browser; where there is none (a Worker), it is refused.
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url, (globalThis as { location?: { href: string } }).location?.href).protocol;
+  } catch {}
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new TypeError(`createOtlpExporter: \`url\` must be an http:// or https:// URL; got ${JSON.stringify(String(url))}.`);
+  }
   // A delay `setTimeout` cannot keep fires after 1 ms: every request would time out, and nothing would be exported.
   if (!isTimerDelay(timeoutMs)) {
     throw new TypeError(`createOtlpExporter: \`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(timeoutMs)}.`);

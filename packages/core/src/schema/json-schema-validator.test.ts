@@ -8,7 +8,7 @@ import { createExecutor } from '../executor/executor.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import type { JsonSchema } from './input-schema.ts';
 import { jsonSchema } from './json-schema.ts';
-import { guardPatterns, PATTERN_FORMAT } from './json-schema-validator.ts';
+import { guardPatterns, MAX_VALIDATION_STEPS, PATTERN_FORMAT } from './json-schema-validator.ts';
 import { MAX_PATTERN_WORK } from './linear-pattern.ts';
 
 const EVIL = '^(a+)+$';
@@ -279,6 +279,64 @@ describe('jsonSchema: uniqueItems on a long array', () => {
   it('the bound holds with trustPatterns too: it is about the value, not the patterns', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i }));
     expect((await validate({ uniqueItems: true }, rows, { trustPatterns: true })).issues).toHaveLength(1);
+  });
+});
+
+/** `{ a: { a: ... leaf } }`, `depth` levels deep. */
+function nested(depth: number, leaf: unknown = {}): unknown {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = { a: value, s: 'x' };
+  return value;
+}
+
+describe('jsonSchema: a bound on the validator\'s steps', () => {
+  // An MCP server's schema whose anyOf holds two $refs back to the root: cfworker checks both branches at every level
+  // (it evaluates all of anyOf's branches), so each level costs twice the one below. 20 levels took seconds.
+  const EXPONENTIAL = { properties: { a: { anyOf: [{ $ref: '#' }, { $ref: '#' }] } } };
+  const tooMuch = (await_: StandardSchemaV1.Result<unknown>) => await_.issues?.map((issue) => issue.message);
+
+  it('a value that would take 2^n steps fails at once with an issue, after at most MAX_VALIDATION_STEPS steps', async () => {
+    // Each step at a level of the value checks its `s` against a format that counts: the steps taken, seen from outside.
+    let checked = 0;
+    cfworker.format['edgetool-test:count'] = () => {
+      checked++;
+      return true;
+    };
+    const schema = { properties: { ...EXPONENTIAL.properties, s: { format: 'edgetool-test:count' } } };
+    const result = await validate(schema, nested(40));
+    expect(tooMuch(result)).toEqual([expect.stringContaining(`would take over ${MAX_VALIDATION_STEPS} steps`)]);
+    expect(result.issues?.[0]?.path).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(MAX_VALIDATION_STEPS);
+    // The same schema on a shallow value checks as before, valid or not; and with trustPatterns the bound holds too.
+    expect(await validate(EXPONENTIAL, nested(4))).toEqual({ value: nested(4) });
+    expect(tooMuch(await validate({ properties: { a: { anyOf: [{ $ref: '#' }, { $ref: '#' }] }, n: { type: 'number' } } }, { a: { n: 'x' } }))).toContain(
+      'Instance type "string" is invalid. Expected "number".',
+    );
+    expect(tooMuch(await validate(EXPONENTIAL, nested(40), { trustPatterns: true }))).toEqual([expect.stringContaining('steps')]);
+    // A chain of $defs that doubles at each link blows up on a plain string too, with no nesting in the value.
+    const $defs = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d${i}`, { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] }]));
+    expect(tooMuch(await validate({ $ref: '#/$defs/d0', $defs: { ...$defs, d40: { type: 'string' } } }, 'x'))).toEqual([expect.stringContaining('steps')]);
+  });
+
+  it('a value nested past what the validator\'s stack holds fails with an issue, not a thrown RangeError', async () => {
+    const result = await validate({ properties: { a: { $ref: '#' } } }, nested(20_000));
+    expect(tooMuch(result)).toEqual([expect.stringContaining('nested too deeply')]);
+  });
+
+  it('the bound leaves realistic values alone: 5,000 objects of eight properties', async () => {
+    const properties = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const schema = { type: 'object', properties: { rows: { type: 'array', items: { $ref: '#/$defs/row' } } }, $defs: { row: { type: 'object', properties } } };
+    const rows = Array.from({ length: 5000 }, (_, i) => Object.fromEntries(Object.keys(properties).map((name) => [name, `${name}${i}`])));
+    expect(await validate(schema, { rows })).toEqual({ value: { rows } });
+  });
+
+  it('an MCP-style tool with that schema answers invalid-input through the executor', async () => {
+    const tool = defineTool({ name: 'nest', description: 'nests', input: jsonSchema(EXPONENTIAL), execute: () => 'ran' });
+    const executor = createExecutor({ registry: [tool] });
+    const result = await executor.execute({ id: 'c1', name: 'nest', arguments: JSON.stringify(nested(30)) });
+    expect(result.outcome).toMatchObject({ type: 'error', error: { code: 'invalid-input' } });
+    expect(result.content).toContain('steps');
   });
 });
 

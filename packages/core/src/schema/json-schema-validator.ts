@@ -107,7 +107,7 @@ export function guardPatterns(schema: JsonSchema, cfworker: Cfworker): GuardedSc
     }
     const source = node as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
-    const own = (): Record<string, unknown> => (copy ??= { ...source });
+    const own = (): Record<string, unknown> => (copy ??= keepStepCounter(source, { ...source }));
     for (const key in source) {
       const value = source[key];
       if (cfworker.ignoredKeyword[key] || (key === 'examples' && Array.isArray(value)) || typeof value !== 'object' || value === null) continue;
@@ -155,6 +155,73 @@ export interface KeyedMap {
   readonly map: Record<string, unknown>;
   readonly entries: readonly (readonly [pattern: string, subschema: unknown])[];
 }
+
+/**
+ * The most steps (calls of cfworker's `validate` on an object subschema) one validation may take: about 0.1–0.3 s here
+ * (cfworker takes 1–3 µs a step; 5,000 objects of eight properties take some 50,000). A schema whose `anyOf` (or `allOf`, `oneOf`) holds two `$ref`s back to itself makes
+ * each level of the value cost twice the one below (2^n steps: 20 levels took seconds); a value past it fails with an issue.
+ */
+export const MAX_VALIDATION_STEPS = 100_000;
+
+// The steps the running validation may still take (validation is synchronous); none is counted outside one.
+let stepsLeft = Number.POSITIVE_INFINITY;
+
+/** Thrown by a subschema's step counter when a validation has taken {@link MAX_VALIDATION_STEPS} steps. */
+class StepBudgetError extends Error {}
+
+// cfworker's `validate` destructures this keyword from every object subschema it is called on, and nothing else reads
+// it (its `dereference` walks enumerable keys only): a getter there counts the steps.
+const STEP_KEY = 'maxContains';
+
+/** Gives the copy `copy` of a subschema the step counter of `source`, if it has one (a spread drops it). */
+function keepStepCounter(source: object, copy: Record<string, unknown>): Record<string, unknown> {
+  const counter = Object.getOwnPropertyDescriptor(source, STEP_KEY);
+  if (counter?.get !== undefined) Object.defineProperty(copy, STEP_KEY, counter);
+  return copy;
+}
+
+/**
+ * A copy of `schema` in which every object subschema counts the validator's steps (see {@link MAX_VALIDATION_STEPS}),
+ * so that the user's schema (which the model reads) is left as it was. Data (`const`, `enum`, ...) is shared, not copied.
+ */
+export function countSteps(schema: JsonSchema, cfworker: Cfworker): JsonSchema {
+  const copies = new Map<object, unknown>();
+  const map = (value: object): object => {
+    const out = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+    for (const key in value) put(out, key, visit((value as Record<string, unknown>)[key]));
+    return out;
+  };
+  const visit = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null) return node;
+    if (Array.isArray(node)) return map(node); // a list of subschemas (allOf, items, ...)
+    if (copies.has(node)) return copies.get(node);
+    const source = node as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    copies.set(node, out);
+    for (const key in source) {
+      const value = source[key];
+      const data = cfworker.ignoredKeyword[key] || key === 'examples' || typeof value !== 'object' || value === null;
+      put(out, key, data ? value : Object.hasOwn(MAPS, key) ? map(value) : visit(value));
+    }
+    const limit = out[STEP_KEY];
+    Object.defineProperty(out, STEP_KEY, {
+      get: () => {
+        if (--stepsLeft < 0) throw new StepBudgetError();
+        return limit;
+      },
+      enumerable: false,
+      configurable: true,
+    });
+    return out;
+  };
+  return visit(schema) as JsonSchema;
+}
+
+const TOO_MUCH_WORK =
+  `Checking this value against the tool's schema would take over ${MAX_VALIDATION_STEPS} steps (its subschemas refer to each ` +
+  'other). Send a smaller, less nested value.';
+
+const TOO_DEEP = "This value is nested too deeply to check against the tool's schema. Send a less nested value.";
 
 /** Writes a text as a pattern that matches exactly it: letters, digits and `_` as they are, the rest as `\u{…}`. */
 function literal(text: string): string {
@@ -311,7 +378,8 @@ export function createValidator<T>(options: {
 }): (value: unknown) => StandardSchemaV1.Result<T> {
   const { cfworker, schema, draft } = options;
   guardFormats(cfworker);
-  const guarded: GuardedSchema = options.trustPatterns ? { schema, refused: [], keyed: [] } : guardPatterns(schema, cfworker);
+  const counted = countSteps(schema, cfworker);
+  const guarded: GuardedSchema = options.trustPatterns ? { schema: counted, refused: [], keyed: [] } : guardPatterns(counted, cfworker);
   if (guarded.refused.length > 0) {
     const issues = guarded.refused.map(({ pattern, keyword, reason }) => ({
       message:
@@ -333,7 +401,9 @@ export function createValidator<T>(options: {
       return { issues: [{ message, path: [] }] };
     }
     const outer = running;
+    const outerSteps = stepsLeft;
     running = { left: MAX_PATTERN_WORK };
+    stepsLeft = MAX_VALIDATION_STEPS;
     try {
       if (shape !== undefined && keyed.length > 0) originals = renameKeys(keyed, shape, running);
       result = validator.validate(value);
@@ -344,9 +414,14 @@ export function createValidator<T>(options: {
       // `@cfworker/json-schema` writes each property name into a JSON pointer with `encodeURIComponent`, which throws on
       // half of a surrogate pair: no such name can be validated.
       if (error instanceof URIError) return { issues: [{ message: LONE_SURROGATE, path: [] }] };
+      if (error instanceof StepBudgetError) return { issues: [{ message: TOO_MUCH_WORK, path: [] }] };
+      // A value nested some hundreds of levels deep (or a long chain of `$ref`s) overflows the stack of cfworker's
+      // recursive validate: a RangeError in V8 and JavaScriptCore, an InternalError ("too much recursion") in Firefox.
+      if (error instanceof RangeError || (error instanceof Error && error.name === 'InternalError')) return { issues: [{ message: TOO_DEEP, path: [] }] };
       throw error;
     } finally {
       running = outer;
+      stepsLeft = outerSteps;
       // The keys as written again: the renamed ones hold the value's property names.
       for (const { map, entries } of keyed) {
         for (const name of Object.keys(map)) delete map[name];
