@@ -1020,6 +1020,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.browserState.stopped).toEqual([]);
   });
 
+  it('a regenerated answer whose calls repeat the ids of the answer it replaced (call_0 every time): they run, ask and answer anew', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const calls = () =>
+      callsStep([
+        ['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }],
+        ['c2', 'cart_clear', {}],
+      ]);
+    const server = createTestServer({ tools: serverTools, steps: [calls(), textStep('Moved, cart emptied.'), calls(), textStep('Moved again, emptied again.')] });
+    const hook = mount({ id: 'conv-repeated-ids', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    const approveBoth = async () => {
+      await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'c2']), LOADED);
+      hook.current.approve('c1');
+      hook.current.approve('c2');
+    };
+    await hook.current.sendMessage({ text: 'move it and empty my cart' });
+    await approveBoth();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved, cart emptied.'), LOADED);
+    await hook.current.regenerate();
+    // The new c1 and c2 are not the calls of the answer that went: they wait for a human, who is heard, and they run.
+    await approveBoth();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved again, emptied again.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toHaveLength(2);
+    expect(cartCleared).toBe(before + 2);
+    expect(hook.current.toolCalls.get('c2')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
   it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?')] });
     const { signals, watch } = watchSignals();
