@@ -1,4 +1,4 @@
-import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
+import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
 import { useEffect } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -1046,6 +1046,33 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toHaveLength(2);
     expect(cartCleared).toBe(before + 2);
     expect(hook.current.toolCalls.get('c2')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
+  it('ctx.idempotencyKey of a browser call is its client-result ticket\'s: a regenerated call with the same id writes its own row', async () => {
+    const noteServer = defineTool({ name: 'note_order', description: 'Notes an order in this browser', input: v.object({}), policy: { runsOn: 'client', effects: 'write', needsApproval: false } });
+    const keys: string[] = [];
+    const note = defineTool({
+      ...noteServer,
+      execute: (_input, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return 'noted';
+      },
+    });
+    // The model repeats `c1` in the regenerated answer, as models that number their calls do.
+    const steps = [callsStep([['c1', 'note_order', {}]]), textStep('Noted.'), callsStep([['c1', 'note_order', {}]]), textStep('Noted again.')];
+    const server = createTestServer({ tools: [noteServer], steps });
+    const hook = mount({ id: 'conv-browser-key', fetch: server.fetch, tools: [note] });
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Noted.'), LOADED);
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Noted again.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    // Each run keyed on the nonce of the ticket the server handed its call over with (as the server keys its result).
+    const ticketsOf = (request: number) =>
+      (server.requests[request]?.messages.at(-1)?.parts ?? []).flatMap((part) => (part.type === 'data-edgetool-ticket' ? [part.data.ticket] : []));
+    const nonces = [...ticketsOf(1), ...ticketsOf(3)].map((ticket) => peekTicket(ticket)?.nonce);
+    expect(keys).toEqual(nonces.map((nonce) => idempotencyKeyOf({ conversationId: 'conv-browser-key', callId: 'c1', nonce })));
+    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {

@@ -7,7 +7,9 @@ import {
   createRegistry,
   createRunContext,
   errorModelText,
+  idempotencyKeyOf,
   type InterceptorLike,
+  peekTicket,
   type ToolCallResult,
   type ToolError,
   type ToolErrorMessage,
@@ -396,9 +398,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         // executor reached synchronously would have run once for that mount and once more for the next. A microtask
         // later the first mount's signal is aborted, so its executor returns before the tool runs.
         await Promise.resolve();
+        // Keyed on the nonce of the ticket its call came with (no signer here to verify one): the key the server
+        // records its result under, the same after a reload, another for a regenerated call given the same id.
+        const nonce = call.ticket === undefined ? undefined : (peekTicket(call.ticket)?.nonce ?? call.ticket);
+        const idempotencyKey = nonce === undefined ? undefined : idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce });
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
-          { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
+          { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
@@ -508,7 +514,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const base: BrowserCall = { toolCallId: work.toolCallId, toolName: work.toolName, input: work.input, kind: 'run', approvalId: undefined, status: 'running', traces: [] };
       switch (work.kind) {
         case 'run':
-          void runInBrowser(base);
+          void runInBrowser({ ...base, ticket: work.ticket });
           return;
         case 'reject':
           void addToolOutput({ state: 'output-error', tool: work.toolName, toolCallId: work.toolCallId, errorText: work.errorText });
