@@ -61,6 +61,35 @@ describe('agent as tool', () => {
     expect(parts.filter((t) => t.startsWith('tool-'))).toEqual(['tool-support_agent']);
   });
 
+  it('an inner call\'s ctx.idempotencyKey is scoped by the outer call\'s: a regenerated agent call given the same id writes anew', async () => {
+    const keys: string[] = [];
+    const email = defineTool({
+      name: 'send_email',
+      description: 'Email the customer',
+      input: v.object({ order_id: v.string() }),
+      execute: (_input, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return 'queued';
+      },
+    });
+    // The inner model numbers its calls the same way in both runs, as the outer one does (`o1` both times).
+    const innerModel = scriptedModel(
+      ...[1, 2, 3].flatMap(() => [callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Sent.')]),
+    );
+    const support = await agentTool({ name: 'support_agent', description: 'Emails', agent: createChatAgent({ model: innerModel, tools: [email], tickets }) });
+    const executor = createExecutor({ registry: [support] });
+    const call = { id: 'o1', name: 'support_agent', arguments: { task: 'Email A-7' } };
+    // Two approvals of a call with one id (the chat loop passes each its ticket's key), then the first one again.
+    for (const idempotencyKey of ['["outer","o1","nonce-1"]', '["outer","o1","nonce-2"]', '["outer","o1","nonce-1"]']) {
+      const result = await executor.execute(call, { run: createRunContext({ conversationId: 'outer' }), idempotencyKey });
+      expect(result.outcome.type).toBe('success');
+    }
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).not.toBe(keys[1]);
+    // The same approval (a retry, the continuation sent again) keys its inner calls as before.
+    expect(keys[2]).toBe(keys[0]);
+  });
+
   it('the sub-agent’s tools get the outer run’s deps, which its type makes the outer run bring', async () => {
     const { defineTool: defineWithDb } = withDeps<{ db: { status(id: string): string } }>();
     const status = defineWithDb({ name: 'status', description: 'Order status', input: v.object({ id: v.string() }), execute: ({ id }, ctx) => ctx.run.deps.db.status(id) });

@@ -1,4 +1,4 @@
-import { availableTools, defineTool, forkRunContext, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
+import { availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit } from './chat/protocol.ts';
@@ -78,6 +78,9 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
         run,
         signal: ctx.signal,
         grantApprovals: true,
+        // Keyed under this call's key: a regenerated call given this one's id (approved anew) has inner calls with the
+        // ids of this one's (a model numbers them the same way), and they must not read this one's writes as theirs.
+        idempotencyKey: (id) => idempotencyKeyOf({ conversationId: run.conversationId, callId: id, nonce: ctx.idempotencyKey }),
         // The inner tool's own counts go into the text: this call counts finished inner calls, so its bar never jumps.
         onProgress: ({ toolName, progress }) => ctx.progress({ message: `${toolName}: ${progressText(progress)}`, completed: finished }),
         onToolResult: (inner) => {

@@ -6,6 +6,11 @@ export interface BrowserCall {
   readonly toolName: string;
   readonly input: unknown;
   readonly kind: 'run' | 'authorise';
+  /**
+   * The `client-result` ticket the server handed the call over with (`run` only): the nonce in it makes the call's
+   * `ctx.idempotencyKey`, as the server keys the result it takes.
+   */
+  readonly ticket?: string | undefined;
   /** The approval request the authorisation answers (`authorise` only). */
   readonly approvalId: string | undefined;
   /** `awaiting-approval`: the browser chain's approval layer waits for a human. */

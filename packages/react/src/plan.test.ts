@@ -12,7 +12,7 @@ const browserTools = new Map([pickDate, anywhere, serverOnly].map((t) => [t.name
 describe('planBrowserWork', () => {
   it('runs a call the server handed over with a client-result ticket', () => {
     const messages = [user('hi'), assistant([toolPart('pick_date', 'c1', 'input-available'), ticket('pick_date', 'c1', 'client-result')])];
-    expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([{ kind: 'run', toolCallId: 'c1', toolName: 'pick_date', input: { q: 'c1' } }]);
+    expect(planBrowserWork(messages, { browserTools, mode: 'internal' })).toEqual([{ kind: 'run', toolCallId: 'c1', toolName: 'pick_date', input: { q: 'c1' }, ticket: 'et1.k1.c1' }]);
   });
 
   it('never runs a server tool that is input-available while the server executes it (onToolCall pitfall)', () => {

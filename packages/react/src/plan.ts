@@ -12,7 +12,7 @@ export interface MessageLike {
 /** What the browser must do for one pending call of the last assistant message. */
 export type BrowserWork =
   /** The server handed the call to the browser (a `client-result` ticket): run it through the browser chain. */
-  | { readonly kind: 'run'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
+  | { readonly kind: 'run'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly ticket: string }
   /** The server handed over a call the browser cannot run (unknown here, or server-only): report an error. */
   | { readonly kind: 'reject'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly errorText: string }
   /** Manual mode: a server tool waits for the browser chain to authorise its run on the server. */
@@ -66,10 +66,11 @@ export function planBrowserWork(messages: readonly MessageLike[], options: PlanO
     const { toolCallId, input } = part;
     if (options.expired?.has(toolCallId) === true) continue;
     if (part.state === 'input-available') {
-      if (tickets.get(toolCallId)?.purpose !== 'client-result') continue;
+      const ticket = tickets.get(toolCallId);
+      if (ticket?.purpose !== 'client-result') continue;
       const tool = options.browserTools.get(toolName);
       if (canRunInBrowser(tool)) {
-        work.push({ kind: 'run', toolCallId, toolName, input });
+        work.push({ kind: 'run', toolCallId, toolName, input, ticket: ticket.ticket });
       } else {
         const errorText =
           tool === undefined

@@ -1,4 +1,4 @@
-import { type AnyTool, defineInterceptor, defineTool, ToolError } from '@edgetool/core';
+import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
 import { useEffect } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -1018,6 +1018,61 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(3);
     // Not a stop: nothing is marked stopped.
     expect(hook.current.browserState.stopped).toEqual([]);
+  });
+
+  it('a regenerated answer whose calls repeat the ids of the answer it replaced (call_0 every time): they run, ask and answer anew', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const calls = () =>
+      callsStep([
+        ['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }],
+        ['c2', 'cart_clear', {}],
+      ]);
+    const server = createTestServer({ tools: serverTools, steps: [calls(), textStep('Moved, cart emptied.'), calls(), textStep('Moved again, emptied again.')] });
+    const hook = mount({ id: 'conv-repeated-ids', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    const approveBoth = async () => {
+      await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'c2']), LOADED);
+      hook.current.approve('c1');
+      hook.current.approve('c2');
+    };
+    await hook.current.sendMessage({ text: 'move it and empty my cart' });
+    await approveBoth();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved, cart emptied.'), LOADED);
+    await hook.current.regenerate();
+    // The new c1 and c2 are not the calls of the answer that went: they wait for a human, who is heard, and they run.
+    await approveBoth();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved again, emptied again.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(writes).toHaveLength(2);
+    expect(cartCleared).toBe(before + 2);
+    expect(hook.current.toolCalls.get('c2')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
+  it('ctx.idempotencyKey of a browser call is its client-result ticket\'s: a regenerated call with the same id writes its own row', async () => {
+    const noteServer = defineTool({ name: 'note_order', description: 'Notes an order in this browser', input: v.object({}), policy: { runsOn: 'client', effects: 'write', needsApproval: false } });
+    const keys: string[] = [];
+    const note = defineTool({
+      ...noteServer,
+      execute: (_input, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return 'noted';
+      },
+    });
+    // The model repeats `c1` in the regenerated answer, as models that number their calls do.
+    const steps = [callsStep([['c1', 'note_order', {}]]), textStep('Noted.'), callsStep([['c1', 'note_order', {}]]), textStep('Noted again.')];
+    const server = createTestServer({ tools: [noteServer], steps });
+    const hook = mount({ id: 'conv-browser-key', fetch: server.fetch, tools: [note] });
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Noted.'), LOADED);
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Noted again.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    // Each run keyed on the nonce of the ticket the server handed its call over with (as the server keys its result).
+    const ticketsOf = (request: number) =>
+      (server.requests[request]?.messages.at(-1)?.parts ?? []).flatMap((part) => (part.type === 'data-edgetool-ticket' ? [part.data.ticket] : []));
+    const nonces = [...ticketsOf(1), ...ticketsOf(3)].map((ticket) => peekTicket(ticket)?.nonce);
+    expect(keys).toEqual(nonces.map((nonce) => idempotencyKeyOf({ conversationId: 'conv-browser-key', callId: 'c1', nonce })));
+    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {

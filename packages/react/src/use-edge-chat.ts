@@ -7,7 +7,9 @@ import {
   createRegistry,
   createRunContext,
   errorModelText,
+  idempotencyKeyOf,
   type InterceptorLike,
+  peekTicket,
   type ToolCallResult,
   type ToolError,
   type ToolErrorMessage,
@@ -324,8 +326,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // Calls of answers the conversation left (a new message, `regenerate`, `setMessages`): the user went on from them, so
   // nothing more is written or sent for them. Kept as they are left, not read from the rendered messages, which are a
   // render (or `throttle` ms) behind.
-  const left = useRef({ chatId, ids: new Set<string>() });
-  if (left.current.chatId !== chatId) left.current = { chatId, ids: new Set() };
+  // `from`: the assistant message each left call was in, so that a later answer's call given the same id (a model that
+  // numbers its calls `call_0` every time, regenerated) is known as a new call, not the one left (see `reused`).
+  const left = useRef({ chatId, ids: new Set<string>(), from: new Map<string, string>() });
+  if (left.current.chatId !== chatId) left.current = { chatId, ids: new Set(), from: new Map() };
   // Unmounting, or leaving the chat (a new `id`), aborts browser calls in flight (a fresh controller per mount and
   // chat): they stop asking the user, and nothing is sent for a chat the hook has left. The calls it aborts may start
   // again: StrictMode (React's development mode) unmounts and mounts again at once, and that mount must start what this
@@ -394,9 +398,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         // executor reached synchronously would have run once for that mount and once more for the next. A microtask
         // later the first mount's signal is aborted, so its executor returns before the tool runs.
         await Promise.resolve();
+        // Keyed on the nonce of the ticket its call came with (no signer here to verify one): the key the server
+        // records its result under, the same after a reload, another for a regenerated call given the same id.
+        const nonce = call.ticket === undefined ? undefined : (peekTicket(call.ticket)?.nonce ?? call.ticket);
+        const idempotencyKey = nonce === undefined ? undefined : idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce });
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
-          { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress) },
+          { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
@@ -506,7 +514,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const base: BrowserCall = { toolCallId: work.toolCallId, toolName: work.toolName, input: work.input, kind: 'run', approvalId: undefined, status: 'running', traces: [] };
       switch (work.kind) {
         case 'run':
-          void runInBrowser(base);
+          void runInBrowser({ ...base, ticket: work.ticket });
           return;
         case 'reject':
           void addToolOutput({ state: 'output-error', tool: work.toolName, toolCallId: work.toolCallId, errorText: work.errorText });
@@ -522,18 +530,48 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [runInBrowser, authorise, addToolOutput, addToolApprovalResponse, pendingOf, autoApproves],
   );
 
+  /**
+   * The calls of `message` whose ids are those of calls of an answer the conversation left (a model that numbers its
+   * calls `call_0` every time, in a regenerated answer): new calls, so what the hook kept for the left ones by id (left,
+   * started, decided, expired, their browser state) is forgotten, and they run, ask and answer as any new call.
+   */
+  const reused = useCallback(
+    (message: MessageLike | undefined): ReadonlySet<string> => {
+      const { ids, from } = left.current;
+      const fresh = new Set<string>();
+      if (message === undefined) return fresh;
+      for (const { toolCallId: id } of toolParts(message)) {
+        const was = from.get(id);
+        if (was === undefined || was === message.id) continue;
+        fresh.add(id);
+        ids.delete(id);
+        from.delete(id);
+        started.current.ids.delete(id);
+        decided.current.ids.delete(id);
+      }
+      if (fresh.size === 0) return fresh;
+      const forget = <T>(map: ReadonlyMap<string, T>): ReadonlyMap<string, T> => new Map([...map].filter(([id]) => !fresh.has(id)));
+      setState((s) => (s.chatId === chatId && [...fresh].some((id) => s.calls.has(id)) ? { chatId, calls: forget(s.calls) } : s));
+      setMarks((m) => (m.chatId === chatId && [...fresh].some((id) => m.expired.has(id)) ? { ...m, expired: new Set([...m.expired].filter((id) => !fresh.has(id))) } : m));
+      expiredRef.current = new Set([...expiredRef.current].filter((id) => !fresh.has(id)));
+      return fresh;
+    },
+    [chatId],
+  );
+
   // Every time the messages change: start the work for calls not seen before (once per call), except in an answer the
   // user stopped and for calls whose ticket has expired (a reload brings both back).
   const { stopped, expired } = marks.chatId === chatId ? marks : marksFrom(chatId, undefined);
   useEffect(() => {
     const ids = started.current.ids;
-    const due = new Set([...expired, ...expiredCalls(chat.messages, Date.now()).expired]);
+    const fresh = reused(lastAssistantMessage(chat.messages));
+    const due = new Set([...expired, ...expiredCalls(chat.messages, Date.now()).expired].filter((id) => !fresh.has(id)));
     for (const work of planBrowserWork(chat.messages, { browserTools, mode: latest.current.mode, stopped, expired: due })) {
       if (ids.has(work.toolCallId)) continue;
       ids.add(work.toolCallId);
       perform(work);
     }
-  }, [chat.messages, browserTools, perform, stopped, expired]);
+  }, [chat.messages, browserTools, perform, stopped, expired, reused]);
 
   // A browser call whose ticket expires while it runs (a date picker left open) is aborted: its question goes, and the
   // tool's `ctx.signal` tells it to stop. Its answer could only be refused.
@@ -632,17 +670,24 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const leave = useCallback(
     (after?: readonly Message[]): void => {
       const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
-      const { ids } = left.current;
+      const { ids, from } = left.current;
       // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
       // ask again (what ran before was aborted, and nothing of it was sent).
       const back = [...kept].filter((id) => ids.has(id));
-      for (const part of toolParts(lastAssistantMessage(messagesRef.current) ?? { parts: [] })) ids.add(part.toolCallId);
+      const leaving = lastAssistantMessage(messagesRef.current);
+      for (const part of toolParts(leaving ?? { parts: [] })) {
+        ids.add(part.toolCallId);
+        from.set(part.toolCallId, (leaving as Message).id);
+      }
       for (const [id, { own }] of inflight.current) {
         if (kept.has(id)) continue;
         ids.add(id);
         own.abort();
       }
-      for (const id of kept) ids.delete(id);
+      for (const id of kept) {
+        ids.delete(id);
+        from.delete(id);
+      }
       for (const id of back) {
         started.current.ids.delete(id);
         decided.current.ids.delete(id);

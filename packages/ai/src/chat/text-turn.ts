@@ -50,6 +50,11 @@ export interface TextTurnRequest<TDeps = unknown> {
    * `ctx.reportUsage()`). A listener that throws does not fail the turn.
    */
   readonly onUsage?: ((usage: ToolUsage) => void) | undefined;
+  /**
+   * The `ctx.idempotencyKey` of each of the turn's calls, by tool call id (`undefined`: the executor's own, conversation
+   * and call id). `agentTool` gives its inner calls keys under its own call's, so a new approval of it writes anew.
+   */
+  readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
   /** This turn's model settings, over the agent's (see `ChatRequest.settings`). */
   readonly settings?: ModelSettings;
   /** This turn's token budget: the lower of it and the agent's `tokenBudget` applies (see `ChatRequest.tokenBudget`). */
@@ -232,7 +237,19 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
-  const tools = await toAISDKTools(executor, { tools: every, run, images, documents, decisions, grantApprovals: grant, onProgress, onResult, hidden: 'keep' });
+  const keyOf = request.idempotencyKey;
+  const tools = await toAISDKTools(executor, {
+    tools: every,
+    run,
+    images,
+    documents,
+    decisions,
+    grantApprovals: grant,
+    onProgress,
+    onResult,
+    hidden: 'keep',
+    ...(keyOf === undefined ? {} : { idempotencyKey: keyOf }),
+  });
   const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).
   const limits = turnLimits(checkMaxSteps(options.maxSteps), turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
