@@ -140,7 +140,9 @@ describe('MCP handler: the protocol', () => {
       expect(await answer.json()).toMatchObject({ error: { code: -32600 } });
     }
     expect(await (await h(rpc('resources/list'))).json()).toMatchObject({ error: { code: -32601, message: 'Method not found: resources/list' } });
-    expect((await h(new Request(URL_, { method: 'GET' }))).status).toBe(405);
+    const get = await h(new Request(URL_, { method: 'GET' }));
+    expect([get.status, get.headers.get('content-type')]).toEqual([405, 'application/json']);
+    expect(await get.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method Not Allowed: GET; this endpoint takes POST.' } });
     expect((await h(new Request(URL_, { method: 'DELETE' }))).headers.get('allow')).toBe('POST');
     expect((await post('{}', { 'content-type': 'text/plain' })).status).toBe(415);
     expect((await handler({ maxBodyBytes: 10 })(rpc('ping'))).status).toBe(413);

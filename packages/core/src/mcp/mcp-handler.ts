@@ -264,7 +264,11 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   };
 
   async function handle(request: Request, origin: string | null): Promise<Response> {
-    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    if (request.method !== 'POST') {
+      // No stream to GET, no session to DELETE: a 405, as MCP asks, with a JSON-RPC body as the handler's other refusals.
+      const message = `Method Not Allowed: ${request.method}; this endpoint takes POST.`;
+      return Response.json(failure(null, TRANSPORT_ERROR, message), { status: 405, headers: { ...JSON_HEADERS, allow: 'POST' } });
+    }
     if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) {
       return rpcError(null, TRANSPORT_ERROR, `Forbidden: origin ${origin} is not allowed.`, 403);
     }
