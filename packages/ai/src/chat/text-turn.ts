@@ -237,7 +237,6 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
-  const keyOf = request.idempotencyKey;
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
@@ -248,7 +247,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     onProgress,
     onResult,
     hidden: 'keep',
-    ...(keyOf === undefined ? {} : { idempotencyKey: keyOf }),
+    idempotencyKey: request.idempotencyKey,
   });
   const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).

@@ -70,8 +70,8 @@ const NOT_A_REQUEST = 'Invalid request: not a JSON-RPC 2.0 request.';
 /** A JSON-RPC error response. */
 const failure = (id: RpcId | null, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
 
-const rpcError = (id: RpcId | null, code: number, message: string, status = 200): Response =>
-  Response.json(failure(id, code, message), { status, headers: JSON_HEADERS });
+const rpcError = (id: RpcId | null, code: number, message: string, status = 200, headers: Record<string, string> = JSON_HEADERS): Response =>
+  Response.json(failure(id, code, message), { status, headers });
 
 /** The most messages in a batch: one POST must not run an unbounded number of calls (or listings) at once. */
 const MAX_BATCH = 32;
@@ -266,8 +266,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
   async function handle(request: Request, origin: string | null): Promise<Response> {
     if (request.method !== 'POST') {
       // No stream to GET, no session to DELETE: a 405, as MCP asks, with a JSON-RPC body as the handler's other refusals.
-      const message = `Method Not Allowed: ${request.method}; this endpoint takes POST.`;
-      return Response.json(failure(null, TRANSPORT_ERROR, message), { status: 405, headers: { ...JSON_HEADERS, allow: 'POST' } });
+      return rpcError(null, TRANSPORT_ERROR, `Method Not Allowed: ${request.method}; this endpoint takes POST.`, 405, { ...JSON_HEADERS, allow: 'POST' });
     }
     if (origin !== null && origin !== new URL(request.url).origin && !allowed.has(origin)) {
       return rpcError(null, TRANSPORT_ERROR, `Forbidden: origin ${origin} is not allowed.`, 403);
