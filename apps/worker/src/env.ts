@@ -10,7 +10,7 @@ export interface Env {
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;
   /**
-   * Host names the Worker serves besides `localhost` and IP addresses, separated by commas (`shop.example.com,
+   * Host names the Worker serves besides `localhost`, `*.localhost` and IP addresses, separated by commas (`shop.example.com,
    * *.shop.example.com`). Unset: any `*.workers.dev` name. Other hosts get a 403 `forbidden-host` (DNS rebinding).
    */
   readonly ALLOWED_HOSTS?: string;

@@ -54,16 +54,13 @@ describe('the Host check', () => {
     }
   });
 
-  it('isAllowedHost reads URL host names: IPv4 and bracketed IPv6 literals, localhost, a list with wildcards', () => {
-    const served = ['localhost', '127.0.0.1', '[::1]', '10.0.0.7', 'x.workers.dev'];
-    expect(served.map((host) => isAllowedHost(host, undefined))).toEqual([true, true, true, true, true]);
-    expect(['sub.localhost', 'workers.dev', 'x.workers.dev.evil.example', '127.0.0.1.nip.io', ''].map((host) => isAllowedHost(host, undefined))).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+  it('isAllowedHost reads URL host names: IPv4 and bracketed IPv6 literals, localhost and *.localhost, a trailing dot, a list with wildcards', () => {
+    const served = ['localhost', '127.0.0.1', '[::1]', '10.0.0.7', 'x.workers.dev', 'localhost.', 'shop.localhost', 'x.workers.dev.'];
+    expect(served.map((host) => isAllowedHost(host, undefined))).toEqual([true, true, true, true, true, true, true, true]);
+    expect(isAllowedHost('shop.example.com.', 'shop.example.com')).toBe(true);
+    expect(isAllowedHost('shop.example.com', 'shop.example.com.')).toBe(true);
+    const refused = ['localhost.evil.example', 'evil-localhost', '.', 'workers.dev', 'x.workers.dev.evil.example', '127.0.0.1.nip.io', ''];
+    expect(refused.filter((host) => isAllowedHost(host, undefined))).toEqual([]);
     expect(isAllowedHost('a.example.com', ',, ')).toBe(false);
     expect(isAllowedHost('a.workers.dev', 'shop.example.com')).toBe(false);
   });

@@ -4,16 +4,17 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
  * Whether `hostname` (a URL's: lowercase, an IPv6 address in brackets) may be served. DNS rebinding needs a name the
- * attacker's DNS answers for, so an IP address (`127.0.0.1`, `[::1]`) and `localhost` are always taken, any port; with
- * `allowed` set (`ALLOWED_HOSTS`) only its names besides (`*.example.com`: any name under it), otherwise any
- * `*.workers.dev` name, whose DNS is Cloudflare's.
+ * attacker's DNS answers for, so an IP address (`127.0.0.1`, `[::1]`), `localhost` and any `*.localhost` name (which
+ * resolvers answer themselves, RFC 6761) are always taken, any port; with `allowed` set (`ALLOWED_HOSTS`) only its
+ * names besides (`*.example.com`: any name under it), otherwise any `*.workers.dev` name, whose DNS is Cloudflare's. A
+ * name written fully qualified (`localhost.`, `shop.example.com.`) is the same name.
  */
 export function isAllowedHost(hostname: string, allowed: string | undefined): boolean {
-  const name = hostname.toLowerCase();
-  if (name === 'localhost' || IPV4.test(name) || (name.startsWith('[') && name.endsWith(']'))) return true;
+  const name = hostname.toLowerCase().replace(/(?<=.)\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost') || IPV4.test(name) || (name.startsWith('[') && name.endsWith(']'))) return true;
   const list = (allowed ?? '')
     .split(',')
-    .map((entry) => entry.trim().toLowerCase())
+    .map((entry) => entry.trim().toLowerCase().replace(/(?<=.)\.$/, ''))
     .filter((entry) => entry !== '');
   if (list.length === 0) return name.endsWith('.workers.dev');
   return list.some((entry) => (entry.startsWith('*.') ? name.endsWith(entry.slice(1)) : name === entry));
