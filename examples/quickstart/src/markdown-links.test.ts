@@ -1,6 +1,7 @@
 // The repository's Markdown links resolve: every relative link (README.md, packages/*/README.md, docs/*.md, …) names
 // a file or folder that exists, and every `#anchor` one of the target's headings as GitHub slugs them. A published
 // package's README is read on npm, where the repository is not: its relative links stay inside what the package ships.
+// A path written in a code span from one of the repository's top folders (`apps/worker/src/index.ts`) exists too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +104,35 @@ function brokenLink(file: string, target: string): string | undefined {
   return anchorsOf(readFileSync(join(ROOT, resolved), 'utf8')).has(anchor) ? undefined : `no heading #${anchor} in ${resolved}`;
 }
 
+/** The repository's top folders: a code span that starts with one (`apps/worker/src/http/allowed-host.ts`) is a path. */
+const TOP_FOLDERS = ['packages', 'apps', 'docs', 'e2e', 'testing', 'bench', 'examples', 'scripts'];
+/** What `.gitignore` names without a pattern (`.dev.vars`, `e2e/output/`): made by a build or a run, never committed. */
+const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim().replace(/\/$/, ''))
+  .filter((line) => line !== '' && !line.startsWith('#') && !/[*?[]/.test(line));
+
+/** The repository paths `file` names in code spans outside code blocks (no globs, no commands), with their lines. */
+function codePathsOf(text: string): { readonly path: string; readonly line: number }[] {
+  const top = new RegExp(`^(?:\\.{1,2}/)*(?:${TOP_FOLDERS.join('|')})/`);
+  return withoutCodeBlocks(text)
+    .split('\n')
+    .flatMap((raw, index) =>
+      [...raw.matchAll(/`([^`\s]+)`/g)]
+        .map(([, span = '']) => span.replace(/:\d+(?:-\d+)?$/, '').replace(/[.,;:)]+$/, ''))
+        .filter((span) => top.test(span) && !/[*?{}<>$]/.test(span))
+        .map((path) => ({ path, line: index + 1 })),
+    );
+}
+
+/** What is wrong with a path `file` names in a code span (from the repository's root or from its own folder). */
+function brokenCodePath(file: string, path: string): string | undefined {
+  const segments = path.split('/');
+  if (GENERATED.some((entry) => (entry.includes('/') ? `${path}/`.startsWith(`${entry}/`) : segments.includes(entry)))) return undefined;
+  if (existsSync(join(ROOT, path)) || existsSync(join(ROOT, dirname(file), path))) return undefined;
+  return `no file ${path}`;
+}
+
 describe('Markdown links', () => {
   const files = markdownFiles('');
 
@@ -128,6 +158,28 @@ describe('Markdown links', () => {
     expect(brokenLink('packages/core/README.md', 'https://standardschema.dev')).toBeUndefined();
     // The rest of the repository may link anywhere in it.
     expect(brokenLink('docs/architecture.md', '../packages/core/src/index.ts')).toBeUndefined();
+  });
+
+  it('reads the paths of code spans, and skips what a build or a run makes', () => {
+    expect(codePathsOf('see `apps/worker/src/index.ts:12`, `packages/core/src/`, `npm test` and `examples/*.ts`')).toEqual([
+      { path: 'apps/worker/src/index.ts', line: 1 },
+      { path: 'packages/core/src/', line: 1 },
+    ]);
+    expect(codePathsOf('```\n`apps/none.ts`\n```\n`docs/none.md`.')).toEqual([{ path: 'docs/none.md', line: 4 }]);
+    expect(brokenCodePath('README.md', 'packages/core/src/tool/define-tool.ts')).toBeUndefined();
+    expect(brokenCodePath('README.md', 'packages/core/src/tool/defined-tool.ts')).toBe('no file packages/core/src/tool/defined-tool.ts');
+    expect(brokenCodePath('apps/worker/README.md', 'scripts/dev.mjs')).toBeUndefined();
+    expect(brokenCodePath('README.md', 'apps/worker/.dev.vars')).toBeUndefined();
+    expect(brokenCodePath('docs/testing.md', 'e2e/output/screenshots/')).toBeUndefined();
+    expect(brokenCodePath('apps/worker/README.md', 'apps/web/dist/index.html')).toBeUndefined();
+  });
+
+  it.each(files)('every file path named in a code span of %s exists', (file) => {
+    const broken = codePathsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap(({ path, line }) => {
+      const problem = brokenCodePath(file, path);
+      return problem === undefined ? [] : [`${file}:${line} (${path}): ${problem}`];
+    });
+    expect(broken).toEqual([]);
   });
 
   it.each(files)('every relative link and anchor in %s resolves', (file) => {
