@@ -145,6 +145,22 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(second.output).toEqual({ order_id: 'A-7', late: false, days: 0 });
   });
 
+  it('a return-direct tool’s output is the answer, checked as the model’s would be', async () => {
+    const answer = defineTool({
+      name: 'answer',
+      description: 'Final answer',
+      input: v.object({ order_id: v.string() }),
+      policy: { returnDirect: true },
+      execute: ({ order_id }) => ({ order_id, late: true, days: 3 }),
+    });
+    const model = scriptedModel(callsStep([['c1', 'answer', { order_id: 'A-7' }]]));
+    const agent = createChatAgent({ model, tools: [answer], tickets });
+    const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict });
+    expect(result.returnDirect).toBe(true);
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
   it('a schema with no strict form goes out as it is, with OpenAI told not to be strict (the settings’ own options win)', async () => {
     const open = jsonSchema<Record<string, number>>({ type: 'object', additionalProperties: { type: 'number' } });
     const { agent, model } = agentWith(textStep('{"a":1}'), textStep('{"b":2}'));
