@@ -126,6 +126,36 @@ describe('README examples', () => {
     }
   });
 
+  it('the structured output example: a typed value and the JSON the calling model reads, from a model that gives JSON', async () => {
+    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    try {
+      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+      fake.enqueue(
+        { toolCalls: [{ name: 'query_order', args: { order_id: 'A-1001' } }] },
+        { text: '{"order_id":"A-1001","late":true,"days_late":3}' },
+        { text: '{"order_id":"A-1001","late":true,"days_late":3}' },
+      );
+      capture();
+      await import('./structured.ts');
+      expect(lines).toEqual(['3', '{"order_id":"A-1001","late":true,"days_late":3}']);
+      const formats = fake.requests.map((request) => (request.body.text as { format?: { type: string; strict: boolean } } | undefined)?.format);
+      expect(formats).toEqual([0, 1, 2].map(() => expect.objectContaining({ type: 'json_schema', strict: true })));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the structured output example on the offline model: a clear invalid-output, for the job and for the calling model', async () => {
+    capture();
+    await import('./structured.ts');
+    const why = 'The answer was not valid JSON. This model cannot give structured output: The offline model answers in plain text.';
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(why);
+    expect(lines[1]?.startsWith(`Error (invalid-output): ${why}\n- (root): `)).toBe(true);
+  });
+
   it('the job example: a text turn waits for the approval, then runs the write once', async () => {
     capture();
     await import('./job.ts');
@@ -272,7 +302,7 @@ describe('README examples', () => {
   });
 
   const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
-  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts'])('the README shows %s verbatim', (file) => {
+  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
     expect(readme).toContain(source);

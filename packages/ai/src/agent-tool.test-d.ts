@@ -114,4 +114,16 @@ describe('agentTool types: the tool keeps its input, its output and its agent’
     void createChatAgent({ model: scriptedModel(), tools: [helper], tickets }).generate({ messages: 'hi', run: createRunContext() });
     void createExecutor({ registry: [helper, plain] }).execute(call);
   });
+
+  it('with output, the answer is the schema’s output type, beside the usage, and the deps stay the agent’s', async () => {
+    const Delay = v.object({ order_id: v.string(), days_late: v.pipe(v.string(), v.transform(Number)) });
+    const analyst = await agentTool({ name: 'analyst', description: '', agent: createChatAgent({ model: scriptedModel(), tools: [lookup], tickets }), output: Delay });
+    expectTypeOf(analyst).toEqualTypeOf<Tool<AgentToolInput, AgentToolOutput<{ order_id: string; days_late: number }>, { db: Db }>>();
+    expectTypeOf<InferToolOutput<typeof analyst>>().toEqualTypeOf<{ readonly answer: { order_id: string; days_late: number }; readonly usage: AgentToolOutput['usage'] }>();
+    expectTypeOf<NonNullable<typeof analyst.toModelOutput>>().returns.toEqualTypeOf<ModelContent>();
+    // The text answer is the default.
+    expectTypeOf<AgentToolOutput>().toEqualTypeOf<AgentToolOutput<string>>();
+    // @ts-expect-error: an output is a schema
+    void agentTool({ name: 'x', description: '', agent: createChatAgent({ model: scriptedModel(), tools: [plain], tickets }), output: { days_late: 'number' } });
+  });
 });

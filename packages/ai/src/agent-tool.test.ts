@@ -222,3 +222,42 @@ describe('agent as tool', () => {
     expect(closed).toEqual([]);
   });
 });
+
+describe('agent as tool with structured output (output)', () => {
+  const Delay = v.object({ order_id: v.string(), days_late: v.number() });
+
+  it('the call’s answer is the schema’s value with the inner turn’s usage, and the calling model reads it as JSON', async () => {
+    const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('{"order_id":"A-7","days_late":3}'));
+    const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets });
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: inner, output: Delay });
+    const outerModel = scriptedModel(callsStep([['o1', 'analyst', { task: 'How late is A-7?' }]]), textStep('Three days late.'));
+    const outer = createChatAgent({ model: outerModel, tools: [analyst], tickets });
+    const result = await outer.generate({ messages: 'Is A-7 late?', run: createRunContext({ conversationId: 'outer' }) });
+    expect(result.toolResults.map((r) => r.outcome)).toEqual([
+      { type: 'success', output: { answer: { order_id: 'A-7', days_late: 3 }, usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 } } },
+    ]);
+    expect(lastToolResults(outerModel.doStreamCalls[1])).toEqual([{ toolCallId: 'o1', output: { type: 'text', value: '{"order_id":"A-7","days_late":3}' } }]);
+    // The inner model was asked for the schema on each of its steps.
+    expect(innerModel.doGenerateCalls.map((call) => call.responseFormat?.type)).toEqual(['json', 'json']);
+  });
+
+  it('an inner answer that fails the schema after its repair round fails the call with invalid-output the calling model reads', async () => {
+    const innerModel = scriptedModel(textStep('About three days.'), textStep('{"order_id":"A-7","days_late":"three"}'));
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model: innerModel, tools: [], tickets }), output: Delay });
+    const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'How late is A-7?' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('invalid-output');
+    expect(result.content).toContain('Error (invalid-output): The answer does not match the output schema.');
+    expect(result.content).toContain('- days_late: ');
+    // Both rounds' tokens are the call's, though it failed.
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
+  });
+
+  it('an inner turn stopped at its limit fails the call: no partial value passes for the answer', async () => {
+    const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]));
+    const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets, maxSteps: 1 });
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: inner, output: Delay });
+    const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'How late is A-7?' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('execution-failed');
+    expect(result.content).toBe('Error (execution-failed): The agent stopped at its step limit before it gave its answer.');
+  });
+});

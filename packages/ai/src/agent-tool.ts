@@ -1,12 +1,15 @@
 import { availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
-import type { TurnLimit } from './chat/protocol.ts';
+import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
-/** Options for {@link agentTool}; `TDeps` is what its agent's tools need in `run.deps` (see `withDeps`). */
-export interface AgentToolOptions<TDeps = unknown> {
+/**
+ * Options for {@link agentTool}; `TDeps` is what its agent's tools need in `run.deps` (see `withDeps`), `TOutput` what
+ * its `output` schema gives (its answer's type).
+ */
+export interface AgentToolOptions<TDeps = unknown, TOutput = string> {
   readonly name: string;
   readonly description: string;
   /** The agent that does the work (its own model, instructions and tools). Its inner turn runs with the outer run's deps. */
@@ -17,6 +20,12 @@ export interface AgentToolOptions<TDeps = unknown> {
    * still apply).
    */
   readonly timeoutMs?: number;
+  /**
+   * Structured output: the agent answers with data of this schema (`generateTextTurn`'s `output`), which becomes the
+   * call's `answer`, typed, and the calling model reads it as JSON. An answer that still fails after the one repair
+   * round fails the call with `invalid-output` and the issues, for the calling model to read. Default: the agent's text.
+   */
+  readonly output?: TurnOutputSchema<TOutput>;
 }
 
 /** What the model calls an agent tool with (`agentTool`): the task, in plain words, which is the inner turn's only message. */
@@ -36,11 +45,14 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * call reports progress: its inner tools' own reports, and each inner call as it finishes. It reports the inner turn's
  * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
  * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
- * Its output is the agent's answer, which is all the model reads, and the tokens its turn used ({@link AgentToolOutput}).
+ * Its output is the agent's answer, which is all the model reads (its text, or with `output` its data, as JSON), and the
+ * tokens its turn used ({@link AgentToolOutput}).
  * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
  * executor or chat agent made with the tool needs them in its runs.
  */
-export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps>): Promise<Tool<AgentToolInput, AgentToolOutput, TDeps>> {
+export async function agentTool<TDeps = unknown, TOutput = string>(
+  options: AgentToolOptions<TDeps, TOutput>,
+): Promise<Tool<AgentToolInput, AgentToolOutput<TOutput>, TDeps>> {
   // Every inner tool must load: one left out (as `tools()` leaves out a tool that fails to load) would not count towards
   // the approval this tool needs, and could load later and run inside the agent, whose approvals are granted.
   const { registry } = options.agent;
@@ -57,7 +69,8 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
     forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run)).length > 0;
   const input = v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) });
   // The deps are the agent's: nothing in the definition names them, so they are given here.
-  return defineTool<typeof input, AgentToolOutput, TDeps>({
+  const structured = options.output;
+  return defineTool<typeof input, AgentToolOutput<TOutput>, TDeps>({
     name: options.name,
     description: options.description,
     input,
@@ -75,6 +88,7 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
       let finished = 0;
       const turn = generateTextTurn(options.agent, {
         messages: task,
+        output: structured,
         run,
         signal: ctx.signal,
         grantApprovals: true,
@@ -98,9 +112,15 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
         // Words for the calling model (a ToolError): `toolErrorMessage: 'hide-unexpected'` keeps them.
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
-      return { answer: answerOf(result.text, result.limit), usage: messageUsage(result.usage) } satisfies AgentToolOutput;
+      const usage = messageUsage(result.usage);
+      if (structured === undefined) return { answer: answerOf(result.text, result.limit) as TOutput, usage };
+      if (result.limit !== undefined) {
+        throw new ToolError('execution-failed', `The agent stopped at its ${limitName(result.limit)} before it gave its answer.`);
+      }
+      return { answer: result.output as TOutput, usage };
     },
-    toModelOutput: (output) => output.answer,
+    // Structured data goes to the calling model as JSON (a value JSON cannot hold fails the call with `invalid-output`).
+    toModelOutput: (output) => (structured === undefined ? (output.answer as string) : JSON.stringify(output.answer)),
   });
 }
 
@@ -110,7 +130,7 @@ export async function agentTool<TDeps = unknown>(options: AgentToolOptions<TDeps
  * it), and anything else (a provider's error, whose message can carry internal details) as the agent's `errorMessage`
  * text, as a UI turn's client reads a model error, with the error itself to the agent's `onError`.
  */
-function innerFailure<TDeps>(options: AgentToolOptions<TDeps>, error: unknown, signal: AbortSignal): unknown {
+function innerFailure<TDeps>(options: Pick<AgentToolOptions<TDeps>, 'name' | 'agent'>, error: unknown, signal: AbortSignal): unknown {
   if (ToolError.isInstance(error) || signal.aborted) return error;
   const { onError, errorMessage = defaultErrorMessage } = options.agent.options;
   try {
@@ -128,6 +148,9 @@ function innerFailure<TDeps>(options: AgentToolOptions<TDeps>, error: unknown, s
  */
 function answerOf(text: string, limit: TurnLimit | undefined): string {
   if (limit === undefined) return text;
-  const note = `(The agent stopped at its ${limit === 'tokens' ? 'token budget' : 'step limit'} before it finished its answer.)`;
+  const note = `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`;
   return text.trim() === '' ? note : `${text}\n\n${note}`;
 }
+
+/** A limit as the calling model reads it. */
+const limitName = (limit: TurnLimit): string => (limit === 'tokens' ? 'token budget' : 'step limit');

@@ -430,3 +430,35 @@ describe('strict function tools', () => {
     expect((await post('/responses', { model: 'gpt-4o', input: 'Hi', tools: [responsesTool('ok', good, true), responsesTool('loose', loose, false)] })).status).toBe(200);
   });
 });
+
+describe('strict response formats (structured outputs for answers)', () => {
+  const good = { type: 'object', properties: { city: { type: 'string' }, days: { type: ['integer', 'null'] } }, required: ['city', 'days'], additionalProperties: false };
+  const chatFormat = (schema: unknown, strict: boolean) => ({ type: 'json_schema', json_schema: { name: 'response', schema, strict } });
+  const responsesFormat = (schema: unknown, strict: boolean) => ({ format: { type: 'json_schema', name: 'response', schema, strict } });
+
+  it('refuses a strict format whose schema breaks the rules with OpenAI’s 400, before any turn is used', async () => {
+    fake.enqueue({ text: 'never sent' });
+    const bad = { ...good, required: ['city'] };
+    const problem = "In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'days'.";
+    const chat = await post('/chat/completions', { ...chatBody, response_format: chatFormat(bad, true) });
+    expect(chat.status).toBe(400);
+    expect(await chat.json()).toEqual({ error: { message: `Invalid schema for response_format 'response': ${problem}`, type: 'invalid_request_error', param: 'response_format', code: null } });
+    const responses = await post('/responses', { model: 'gpt-4o', input: 'Hi', text: responsesFormat({ type: 'array', items: { type: 'string' } }, true) });
+    expect(responses.status).toBe(400);
+    expect(await responses.json()).toMatchObject({
+      error: { message: `Invalid schema for response_format 'response': schema must be a JSON Schema of 'type: "object"', got 'type: "array"'.`, param: 'text.format.schema', code: 'invalid_json_schema' },
+    });
+    expect(fake.pendingTurns()).toBe(1);
+  });
+
+  it('accepts a strict format that keeps the rules, any schema that is not strict, and json_object', async () => {
+    fake.enqueue({ text: '{"city":"Paris","days":null}' }, { text: 'b' }, { text: 'c' }, { text: 'd' });
+    const loose = { type: 'object', properties: { city: { type: 'string', minLength: 1 } } };
+    const chat = await post('/chat/completions', { ...chatBody, response_format: chatFormat(good, true) });
+    expect(chat.status).toBe(200);
+    expect(((await chat.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('{"city":"Paris","days":null}');
+    expect((await post('/chat/completions', { ...chatBody, response_format: chatFormat(loose, false) })).status).toBe(200);
+    expect((await post('/chat/completions', { ...chatBody, response_format: { type: 'json_object' } })).status).toBe(200);
+    expect((await post('/responses', { model: 'gpt-4o', input: 'Hi', text: responsesFormat(loose, false) })).status).toBe(200);
+  });
+});

@@ -6,7 +6,7 @@ import { normaliseChatMessages, normaliseResponsesInput } from './normalise-mess
 import { openAIErrorBody } from './openai-error';
 import { createIdSource, planReply, type ReplyPlan, type StreamPlan } from './plan';
 import { responseOutputItems, responsesEvents, responsesJson } from './responses-api';
-import { strictToolError } from './strict-schema';
+import { strictFormatError, strictToolError } from './strict-schema';
 import type {
   FakeEndpoint,
   FakeErrorTurn,
@@ -287,6 +287,11 @@ class FakeOpenAIServer implements FakeOpenAI {
     const refused = strictToolError(body, endpoint);
     if (refused !== undefined) {
       sendError(res, 400, refused.message, { param: refused.param, code: 'invalid_function_parameters' });
+      return;
+    }
+    const format = strictFormatError(body, endpoint);
+    if (format !== undefined) {
+      sendError(res, 400, format.message, { param: format.param, ...(format.code === null ? {} : { code: format.code }) });
       return;
     }
 

@@ -1,5 +1,6 @@
-// OpenAI's checks of a strict function tool's `parameters` (structured outputs for function calling): the request is
-// refused as a whole, with a 400 naming the function, when one strict tool's schema breaks the rules or the size limits.
+// OpenAI's checks of a strict function tool's `parameters` (structured outputs for function calling) and of a strict
+// response format's schema (structured outputs for answers): the request is refused as a whole, with a 400 naming the
+// function or the format, when one strict schema breaks the rules or the size limits.
 
 type Json = Record<string, unknown>;
 
@@ -149,4 +150,20 @@ export function strictToolError(body: Json, endpoint: 'chat' | 'responses'): { m
     }
   }
   return undefined;
+}
+
+/**
+ * What OpenAI answers a request whose strict response format (`response_format: { type: 'json_schema', json_schema }`
+ * on Chat Completions, `text.format` on Responses) has a schema strict mode refuses, or `undefined` for none.
+ */
+export function strictFormatError(body: Json, endpoint: 'chat' | 'responses'): { message: string; param: string; code: string | null } | undefined {
+  const format = endpoint === 'chat' ? (isRecord(body.response_format) ? body.response_format.json_schema : undefined) : isRecord(body.text) ? body.text.format : undefined;
+  if (endpoint === 'chat' && (!isRecord(body.response_format) || body.response_format.type !== 'json_schema')) return undefined;
+  if (!isRecord(format) || (endpoint === 'responses' && format.type !== 'json_schema') || format.strict !== true) return undefined;
+  const tally: Tally = { properties: 0, enums: 0, characters: 0, nesting: 0 };
+  const schema = format.schema;
+  const problem = check(schema, [], isRecord(schema) ? schema : {}, 0, tally) ?? overLimit(tally);
+  if (problem === undefined) return undefined;
+  const message = `Invalid schema for response_format '${String(format.name)}': ${problem}`;
+  return endpoint === 'chat' ? { message, param: 'response_format', code: null } : { message, param: 'text.format.schema', code: 'invalid_json_schema' };
 }

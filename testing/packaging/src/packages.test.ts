@@ -35,6 +35,7 @@ const EXAMPLES = [
   'settings.ts',
   'otel.ts',
   'strict.ts',
+  'structured.ts',
 ] as const;
 /** The subpaths each package publishes: a new one must be added here, and so gets the checks below. */
 const SUBPATHS: Record<(typeof PACKAGES)[number], readonly string[]> = { core: ['.', './mcp', './otel', './vite'], ai: ['.', './testing'], react: ['.'] };
@@ -476,6 +477,13 @@ describe('a project that installs them', () => {
   it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs', () => {
     writeFileSync(join(app, 'src', 'worker-run.ts'), WORKER_RUN);
     expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output']);
+  });
+
+  it('runs the structured output example on the offline model: the clear invalid-output, for the job and for the calling model', () => {
+    const why = 'The answer was not valid JSON. This model cannot give structured output: The offline model answers in plain text.';
+    const lines = runExample('structured.ts');
+    expect(lines.slice(0, 2)).toEqual([why, `Error (invalid-output): ${why}`]);
+    expect(lines[2]).toMatch(/^- \(root\): /);
   });
 
   it('runs the progress example: each report, then the result', () => {

@@ -51,7 +51,7 @@ export function checkMaxSteps(maxSteps: unknown): number {
 }
 
 /** The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). */
-function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
+export function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
   if (usage === undefined) return 0;
   const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
   return usage.totalTokens !== undefined && Number.isFinite(usage.totalTokens) ? usage.totalTokens : count(usage.inputTokens) + count(usage.outputTokens);

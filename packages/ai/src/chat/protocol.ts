@@ -1,4 +1,4 @@
-import type { ToolCallResult, ToolProgress, ToolSpan } from '@edgetool/core';
+import type { ToolCallResult, ToolProgress, ToolSchema, ToolSpan } from '@edgetool/core';
 import type { UIDataTypes, UIMessage } from 'ai';
 import { knownCounts, type MessageUsage } from './usage.ts';
 
@@ -82,6 +82,12 @@ export function traceOf(result: ToolCallResult, side: TracePartData['side']): Om
  * ran) or `'tokens'` (the turn used its `tokenBudget`).
  */
 export type TurnLimit = 'steps' | 'tokens';
+
+/**
+ * The shape a turn's final answer must have (`generateTextTurn`'s and `agentTool`'s `output`): a valibot schema, any
+ * Standard Schema with a JSON Schema (zod 4, arktype, …), or `jsonSchema(...)`, the kinds `defineTool`'s input takes.
+ */
+export type TurnOutputSchema<T = unknown> = ToolSchema<T>;
 
 /** Metadata on each assistant message the loop produces. */
 export interface EdgetoolMessageMetadata {

@@ -204,7 +204,7 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
   it('types: approvals answer by call id with a boolean or a decision; the result is typed', () => {
     const { agent } = fixture(textStep('never'));
     expectTypeOf<TextTurnRequest['approvals']>().toEqualTypeOf<Readonly<Record<string, boolean | Pick<ApprovalDecision, 'approved' | 'reason' | 'input'>>> | undefined>();
-    expectTypeOf(generateTextTurn).returns.resolves.toEqualTypeOf<TextTurnResult>();
+    expectTypeOf(generateTextTurn<unknown>).returns.resolves.toEqualTypeOf<TextTurnResult>();
     expectTypeOf<TextTurnResult['messages']>().toEqualTypeOf<ModelMessage[]>();
     // @ts-expect-error an answer is a boolean or { approved, reason }, not a string
     const wrong: TextTurnRequest = { messages: 'x', run: run(), approvals: { c1: 'yes' } };

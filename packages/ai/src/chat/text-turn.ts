@@ -1,4 +1,4 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4Content } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4Content, SharedV4Warning } from '@ai-sdk/provider';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -15,14 +15,31 @@ import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts'
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
-import { abortOption, activeToolsOption, anySignal, checkMaxSteps, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import {
+  abortOption,
+  activeToolsOption,
+  anySignal,
+  checkMaxSteps,
+  hiddenFailureLog,
+  mayAsk,
+  prepareTurn,
+  returnDirectStop,
+  tokensOf,
+  turnBudget,
+  turnLimits,
+} from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
 import { saysIdsUnique } from './unique-call-ids.ts';
+import type { TurnOutputSchema } from './protocol.ts';
+import { type TurnOutput, turnOutput, withOutputOptions } from './structured-output.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
-/** A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. */
-export interface TextTurnRequest<TDeps = unknown> {
+/**
+ * A turn for server code (see {@link generateTextTurn}): model messages in and out, no UI stream, no proofs. `TOutput`:
+ * what its `output` schema gives.
+ */
+export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
   /**
    * The conversation as model messages (an earlier turn's `messages`), or one user prompt. Trusted input: it comes
    * from your server code, never from a client (a client's conversation goes through `stream()`, which checks
@@ -59,14 +76,28 @@ export interface TextTurnRequest<TDeps = unknown> {
   readonly settings?: ModelSettings;
   /** This turn's token budget: the lower of it and the agent's `tokenBudget` applies (see `ChatRequest.tokenBudget`). */
   readonly tokenBudget?: number;
+  /**
+   * Structured output: the shape the final answer must have (a valibot schema, any Standard Schema with a JSON Schema,
+   * or `jsonSchema(...)`). The model is asked for it (the AI SDK's `output`: OpenAI's `response_format`, strict when the
+   * schema has a strict form), and the answer is parsed and validated into the result's `output`. An answer that is not
+   * JSON or does not match gets one repair round (the issues go back to the model as a user message, and its new answer
+   * counts against the same token budget); if that answer fails too, or the model said it cannot answer in JSON (the
+   * offline model), the turn rejects with an `invalid-output` `ToolError` that lists the issues.
+   */
+  readonly output?: TurnOutputSchema<TOutput> | undefined;
 }
 
 /** The outcome of {@link TextTurnRequest}: approvals in `pending` are answered with `approvals` on the next turn. */
-export interface TextTurnResult extends TurnOutcome {
+export interface TextTurnResult<TOutput = undefined> extends TurnOutcome {
   /** The whole conversation after this turn: pass it to the next turn. */
   readonly messages: ModelMessage[];
   /** How many model steps ran. */
   readonly steps: number;
+  /**
+   * The answer as the request's `output` schema gives it, validated. `undefined` without an `output`, and when the turn
+   * ended without an answer: on `pending` calls, or at a `limit`.
+   */
+  readonly output: TOutput | undefined;
 }
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
@@ -200,10 +231,57 @@ function textExecutor(agent: ChatAgent): ToolExecutor {
  * Runs one of `agent`'s turns for server code that no client reads (jobs, evaluations, `agentTool`): the loop on
  * the AI SDK's `generateText` with the agent's model, instructions, tools, chain and policies, model messages in
  * and out, and no UI stream, seals or tickets. An approval ends the turn as `pending`; answer it with `approvals`
- * on the next turn. A function rather than an agent method so that a Worker that never calls it does not bundle
- * `generateText`.
+ * on the next turn. With `output`, the answer is also typed data (`result.output`). A function rather than an agent
+ * method so that a Worker that never calls it does not bundle `generateText`.
  */
-export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: TextTurnRequest<NoInfer<TDeps>>): Promise<TextTurnResult> {
+export async function generateTextTurn<TDeps, TOutput = undefined>(
+  agent: ChatAgent<TDeps>,
+  request: TextTurnRequest<NoInfer<TDeps>, TOutput>,
+): Promise<TextTurnResult<TOutput>> {
+  const schema = request.output;
+  if (schema === undefined) return (await textTurn(agent, request, undefined)).turn as TextTurnResult<TOutput>;
+  // A schema with no JSON Schema throws its TypeError here, before the model is called.
+  const output = turnOutput(schema);
+  const { turn, unsupported } = await textTurn(agent, request, output);
+  if (!answered(turn)) return turn as TextTurnResult<TOutput>;
+  const checked = await output.parse(output.text() ?? turn.text);
+  if (checked.ok) return { ...turn, output: checked.value as TOutput };
+  // One repair round, unless the model cannot answer in JSON (it said so: the offline model) or the budget is spent.
+  if (unsupported !== undefined) {
+    throw new ToolError('invalid-output', `${checked.error.message} This model cannot give structured output: ${unsupported}`, { issues: checked.error.issues });
+  }
+  const budget = turnBudget(agent.options.tokenBudget, request.tokenBudget);
+  const left = budget === undefined ? undefined : budget - tokensOf(turn.usage);
+  if (left !== undefined && left <= 0) throw checked.error;
+  const again = turnOutput(schema);
+  const repair: ModelMessage = { role: 'user', content: output.repairPrompt(checked.error) };
+  const { approvals: _answered, tokenBudget: _budget, ...rest } = request;
+  const next: TextTurnRequest<TDeps, unknown> = { ...rest, messages: [...turn.messages, repair], ...(left === undefined ? {} : { tokenBudget: left }) };
+  const { turn: second } = await textTurn(agent, next, again);
+  const both: TextTurnResult<unknown> = {
+    ...second,
+    toolResults: [...turn.toolResults, ...second.toolResults],
+    steps: turn.steps + second.steps,
+    usage: addUsage(turn.usage, second.usage),
+  };
+  if (!answered(second)) return both as TextTurnResult<TOutput>;
+  const repaired = await again.parse(again.text() ?? second.text);
+  if (!repaired.ok) throw repaired.error;
+  return { ...both, output: repaired.value as TOutput };
+}
+
+/** Whether a turn ended on an answer: not on calls that wait, nor at a limit before the model read its last results. */
+const answered = (turn: TurnOutcome): boolean => turn.pending.length === 0 && turn.limit === undefined;
+
+/**
+ * The text turn's loop. With `output`, the model is asked for its schema, and `unsupported` is what the model said when
+ * it cannot answer in that format (a `responseFormat` warning).
+ */
+async function textTurn<TDeps>(
+  agent: ChatAgent<TDeps>,
+  request: TextTurnRequest<TDeps, unknown>,
+  output: TurnOutput | undefined,
+): Promise<{ turn: TextTurnResult<unknown>; unsupported: string | undefined }> {
   const { registry, model, options } = agent;
   // The agent's model time limits in effect (`false`: none).
   const timeLimits = options.modelTimeout === false ? {} : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
@@ -259,8 +337,11 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
   // A call id the model repeats (of the history or of this turn) is renamed before the loop sees it, as in UI turns.
   const limited = turnModel(model, responseMs);
   const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
+  const providerOptions = withOutputOptions(settings.providerOptions, output?.providerOptions);
   const generating = generateText({
     ...settings,
+    ...(providerOptions === undefined ? {} : { providerOptions }),
+    ...(output === undefined ? {} : { output: output.output }),
     model: limited.model,
     ...(instructions === undefined ? {} : { instructions }),
     messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
@@ -308,7 +389,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
       return { ...call, runsOn: tool?.policy.runsOn, ...(editable === undefined ? {} : { editable }) };
     }),
   );
-  return {
+  const turn: TextTurnResult<unknown> = {
     text: text ?? result.text,
     finishReason: text === undefined ? result.finishReason : 'stop',
     messages: all,
@@ -320,7 +401,19 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     // The model's steps, plus what the turn's calls reported spending (sub-agents, tools that call a model).
     usage: toolResults.reduce((sum, r) => addUsage(sum, r.usage), addUsage(emptyUsage(), result.totalUsage)),
     run,
+    output: undefined,
   };
+  return { turn, unsupported: output === undefined ? undefined : unsupportedFormat(result.steps) };
+}
+
+/** What a turn's model said when it cannot answer in the asked format (its `responseFormat` warning), if it did. */
+function unsupportedFormat(steps: readonly { readonly warnings?: readonly SharedV4Warning[] | undefined }[]): string | undefined {
+  for (const step of steps) {
+    for (const warning of step.warnings ?? []) {
+      if (warning.type === 'unsupported' && warning.feature === 'responseFormat') return warning.details ?? 'it does not support a response format.';
+    }
+  }
+  return undefined;
 }
 
 /**

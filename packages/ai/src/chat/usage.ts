@@ -83,9 +83,12 @@ export function knownCounts(usage: Partial<LanguageModelUsage> | MessageUsage | 
   return Object.fromEntries(Object.entries(messageUsage(addUsage(emptyUsage(), usage))).filter(([, n]) => n >= 0));
 }
 
-/** What an agent run as a tool (`agentTool`) returns: its answer, and the tokens its turn used. */
-export interface AgentToolOutput {
-  readonly answer: string;
+/**
+ * What an agent run as a tool (`agentTool`) returns: its answer (its text, or with `output` the value its schema
+ * gives), and the tokens its turn used.
+ */
+export interface AgentToolOutput<TAnswer = string> {
+  readonly answer: TAnswer;
   readonly usage: MessageUsage;
 }
 

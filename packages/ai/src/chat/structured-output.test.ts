@@ -1,0 +1,204 @@
+import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createOfflineModel } from '../offline-model/index.ts';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'structured-output-secret-32-bytes!!' }] });
+const run = () => createRunContext({ conversationId: 'job-1' });
+
+const Verdict = v.object({
+  order_id: v.string(),
+  late: v.boolean(),
+  days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  note: v.optional(v.string()),
+});
+
+const queryOrder = defineTool({
+  name: 'query_order',
+  description: 'Look up an order',
+  input: v.object({ order_id: v.string() }),
+  execute: ({ order_id }) => ({ order_id, status: 'delayed', days: 3 }),
+});
+
+const approveRefund = defineTool({
+  name: 'refund',
+  description: 'Refund an order',
+  input: v.object({ order_id: v.string() }),
+  policy: { effects: 'write', needsApproval: true },
+  execute: () => 'refunded',
+});
+
+function agentWith(...steps: Parameters<typeof scriptedModel>) {
+  const model = scriptedModel(...steps);
+  return { model, agent: createChatAgent({ model, tools: [queryOrder, approveRefund], tickets }) };
+}
+
+/** The error a promise rejects with (the test fails if it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<ToolError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!ToolError.isInstance(error)) throw new Error(`expected a ToolError, got ${String(error)}`);
+  return error;
+}
+
+describe('structured output of a text turn (generateTextTurn output)', () => {
+  it('asks the model for the schema (strict: every property required, optional ones nullable) and types the answer', async () => {
+    const { agent, model } = agentWith(textStep('{"order_id":"A-7","late":true,"days":3,"note":null}'));
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    // The strict form's null for an optional property reads as absent, and the value is the schema's.
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(result.text).toBe('{"order_id":"A-7","late":true,"days":3,"note":null}');
+    expect(result.steps).toBe(1);
+    const format = model.doGenerateCalls[0]?.responseFormat;
+    expect(format).toMatchObject({ type: 'json', schema: { type: 'object', additionalProperties: false, required: ['order_id', 'late', 'days', 'note'] } });
+    expect(JSON.stringify(format)).toContain('"null"');
+    // Strict, so OpenAI's own default (strictJsonSchema: true) stays.
+    expect(model.doGenerateCalls[0]?.providerOptions?.openai).toBeUndefined();
+  });
+
+  it('runs tools first, with the format on every step, then reads the final answer', async () => {
+    const { agent, model } = agentWith(callsStep([['c1', 'query_order', { order_id: 'A-7' }]]), textStep('{"order_id":"A-7","late":true,"days":3}'));
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(result.toolResults.map((r) => r.outcome.type)).toEqual(['success']);
+    expect(result.steps).toBe(2);
+    expect(model.doGenerateCalls.map((call) => [call.responseFormat?.type, call.tools?.map((t) => t.name)])).toEqual([
+      ['json', ['query_order', 'refund']],
+      ['json', ['query_order', 'refund']],
+    ]);
+  });
+
+  it('an answer that is not JSON gets one repair round: the model reads why, and its new answer counts', async () => {
+    const { agent, model } = agentWith(textStep('A-7 is three days late.'), textStep('{"order_id":"A-7","late":true,"days":3}'));
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(result.steps).toBe(2);
+    // Both rounds' tokens (two mock steps of 10 in, 5 out).
+    expect(result.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
+    const repair = model.doGenerateCalls[1]?.prompt.at(-1);
+    expect(repair?.role).toBe('user');
+    const words = JSON.stringify(repair?.content);
+    expect(words).toContain('The answer was not valid JSON.');
+    expect(words).toContain('order_id');
+    // The conversation keeps the repair, so a next turn reads what the model read.
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('an answer that fails the schema twice rejects with invalid-output and the issues, never a wrong value', async () => {
+    const wrong = '{"order_id":"A-7","late":"yes","days":-1}';
+    const { agent, model } = agentWith(textStep(wrong), textStep(wrong));
+    const error = await rejection(generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict }));
+    expect(error.code).toBe('invalid-output');
+    expect(error.message).toBe('The answer does not match the output schema.');
+    expect(error.issues?.map((issue) => issue.path)).toEqual(['late', 'days']);
+    expect(model.doGenerateCalls).toHaveLength(2);
+    // The first round's issues went back to the model.
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt.at(-1))).toContain('- late:');
+  });
+
+  it('invalid JSON twice rejects with invalid-output that says so', async () => {
+    const { agent } = agentWith(textStep('{"order_id": "A-7",'), textStep(''));
+    const error = await rejection(generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict }));
+    expect(error.code).toBe('invalid-output');
+    expect(error.message).toBe('The answer was empty, not JSON.');
+    expect(error.issues?.[0]?.path).toBe('(root)');
+  });
+
+  it('a key that could change an object’s prototype is refused as in tool arguments', async () => {
+    const bad = '{"order_id":"A-7","late":true,"days":3,"__proto__":{"admin":true}}';
+    const { agent } = agentWith(textStep(bad), textStep(bad));
+    const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+    expect(error.issues?.map((issue) => issue.path)).toEqual(['__proto__']);
+  });
+
+  it('no repair round once the token budget is spent', async () => {
+    const model = scriptedModel(textStep('not json'), textStep('{"order_id":"A-7","late":true,"days":3}'));
+    const agent = createChatAgent({ model, tools: [queryOrder], tickets, tokenBudget: 15 });
+    const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+    expect(error.code).toBe('invalid-output');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('a turn that ends without an answer (an approval, a step limit) has no output and does not fail', async () => {
+    const { agent } = agentWith(callsStep([['c1', 'refund', { order_id: 'A-7' }]]));
+    const waiting = await generateTextTurn(agent, { messages: 'Refund A-7', run: run(), output: Verdict });
+    expect(waiting.pending.map((p) => [p.toolName, p.kind])).toEqual([['refund', 'approval']]);
+    expect(waiting.output).toBeUndefined();
+    const model = scriptedModel(callsStep([['c1', 'query_order', { order_id: 'A-7' }]]));
+    const limited = createChatAgent({ model, tools: [queryOrder], tickets, maxSteps: 1 });
+    const stopped = await generateTextTurn(limited, { messages: 'x', run: run(), output: Verdict });
+    expect(stopped.limit).toBe('steps');
+    expect(stopped.output).toBeUndefined();
+  });
+
+  it('the approved turn that follows gives the output', async () => {
+    const { agent } = agentWith(callsStep([['c1', 'refund', { order_id: 'A-7' }]]), textStep('{"order_id":"A-7","late":false,"days":0}'));
+    const first = await generateTextTurn(agent, { messages: 'Refund A-7', run: run(), output: Verdict });
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { c1: true }, run: run(), output: Verdict });
+    expect(second.toolResults.map((r) => r.outcome)).toEqual([{ type: 'success', output: 'refunded' }]);
+    expect(second.output).toEqual({ order_id: 'A-7', late: false, days: 0 });
+  });
+
+  it('a return-direct tool’s output is the answer, checked as the model’s would be', async () => {
+    const answer = defineTool({
+      name: 'answer',
+      description: 'Final answer',
+      input: v.object({ order_id: v.string() }),
+      policy: { returnDirect: true },
+      execute: ({ order_id }) => ({ order_id, late: true, days: 3 }),
+    });
+    const model = scriptedModel(callsStep([['c1', 'answer', { order_id: 'A-7' }]]));
+    const agent = createChatAgent({ model, tools: [answer], tickets });
+    const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict });
+    expect(result.returnDirect).toBe(true);
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('a schema with no strict form goes out as it is, with OpenAI told not to be strict (the settings’ own options win)', async () => {
+    const open = jsonSchema<Record<string, number>>({ type: 'object', additionalProperties: { type: 'number' } });
+    const { agent, model } = agentWith(textStep('{"a":1}'), textStep('{"b":2}'));
+    const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: open, settings: { providerOptions: { openai: { user: 'u1' } } } });
+    expect(result.output).toEqual({ a: 1 });
+    expect(model.doGenerateCalls[0]?.responseFormat).toEqual({ type: 'json', schema: { type: 'object', additionalProperties: { type: 'number' } } });
+    expect(model.doGenerateCalls[0]?.providerOptions).toEqual({ openai: { strictJsonSchema: false, user: 'u1' } });
+    const forced = await generateTextTurn(agent, { messages: 'x', run: run(), output: open, settings: { providerOptions: { openai: { strictJsonSchema: true } } } });
+    expect(forced.output).toEqual({ b: 2 });
+    expect(model.doGenerateCalls[1]?.providerOptions).toEqual({ openai: { strictJsonSchema: true } });
+  });
+
+  it('takes any Standard Schema with a JSON Schema (zod 4)', async () => {
+    const { agent, model } = agentWith(textStep('{"city":"Paris","temp":21}'));
+    const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: z.object({ city: z.string(), temp: z.number() }) });
+    expect(result.output).toEqual({ city: 'Paris', temp: 21 });
+    expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({ type: 'json', schema: { required: ['city', 'temp'] } });
+  });
+
+  it('a schema with no JSON Schema is refused before the model is called', async () => {
+    const { agent, model } = agentWith(textStep('{}'));
+    const opaque = { '~standard': { version: 1 as const, vendor: 'opaque', validate: (value: unknown) => ({ value }) } };
+    await expect(generateTextTurn(agent, { messages: 'x', run: run(), output: opaque })).rejects.toThrow(/Cannot derive a JSON Schema from a "opaque" schema/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('the offline model cannot answer in JSON: a clear invalid-output at once, with no repair round', async () => {
+    const model = createOfflineModel({ deterministicIds: true });
+    const agent = createChatAgent({ model, tools: [queryOrder], tickets });
+    const error = await rejection(generateTextTurn(agent, { messages: 'hello', run: run(), output: Verdict }));
+    expect(error.code).toBe('invalid-output');
+    expect(error.message).toBe('The answer was not valid JSON. This model cannot give structured output: The offline model answers in plain text.');
+  });
+
+  it('the offline model with a rule that answers in JSON gives structured output', async () => {
+    const model = createOfflineModel({ rules: [({ userText }) => (userText.includes('A-7') ? '{"order_id":"A-7","late":true,"days":3}' : undefined)] });
+    const agent = createChatAgent({ model, tools: [queryOrder], tickets });
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+  });
+});

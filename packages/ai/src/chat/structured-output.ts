@@ -1,0 +1,116 @@
+import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import {
+  deriveJsonSchema,
+  dropOptionalNulls,
+  isJsonSchemaValidator,
+  type JsonSchema,
+  prototypeKeyIssues,
+  type ToolIssue,
+  toStrictJsonSchema,
+  ToolError,
+  validateWithSchema,
+} from '@edgetool/core';
+import type { OutputInterface } from 'ai';
+import type { TurnOutputSchema } from './protocol.ts';
+
+/** A schema as a turn sends it: its JSON Schema, and the form that goes out (strict when it has a strict form). */
+interface OutputPlan {
+  readonly json: JsonSchema;
+  readonly wire: JsonSchema;
+  readonly strict: boolean;
+}
+
+const plans = new WeakMap<TurnOutputSchema, OutputPlan>();
+
+/** The JSON Schema of an output schema and its wire form, made once per schema (a bad schema throws a `TypeError`). */
+function planOf(schema: TurnOutputSchema): OutputPlan {
+  let plan = plans.get(schema);
+  if (plan === undefined) {
+    const json = isJsonSchemaValidator(schema) ? schema.jsonSchema : deriveJsonSchema(schema);
+    // OpenAI holds the answer to a strict schema (every property required, optional ones nullable), which
+    // `toStrictJsonSchema` writes as a strict tool's; a schema with no strict form goes out as it is, non-strict.
+    const made = toStrictJsonSchema(json);
+    plan = made.strict ? { json, wire: made.schema, strict: true } : { json, wire: json, strict: false };
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
+/** One turn's structured output: the AI SDK `output` for `generateText`, and the answer text it saw. */
+export interface TurnOutput {
+  /**
+   * The AI SDK's `output` option: it asks the model for the schema (`responseFormat`, which `@ai-sdk/openai` sends as
+   * `response_format`/`text.format`) and hands back the final answer's text as it is. The answer is checked by
+   * {@link TurnOutput.parse}, not here: the AI SDK's own `Output.object` throws an untyped error out of `generateText`,
+   * and the turn's messages and usage would go with it.
+   */
+  readonly output: OutputInterface<string, string, never>;
+  /** Provider options the schema needs: `strictJsonSchema: false` for OpenAI when it has no strict form. */
+  readonly providerOptions: SharedV4ProviderOptions | undefined;
+  /** The final answer's text as the AI SDK read it for the output (a provider may carry it apart from the text). */
+  readonly text: () => string | undefined;
+  /** The answer checked: the schema's value, or an `invalid-output` {@link ToolError} with the issues. */
+  parse(text: string): Promise<{ ok: true; value: unknown } | { ok: false; error: ToolError }>;
+  /** The words that ask the model, once, for an answer that fits (see `generateTextTurn`'s `output`). */
+  repairPrompt(error: ToolError): string;
+}
+
+/** The structured output of one turn for `schema` (each turn its own: it records the answer it saw). */
+export function turnOutput(schema: TurnOutputSchema): TurnOutput {
+  const plan = planOf(schema);
+  let seen: string | undefined;
+  return {
+    output: {
+      name: 'object',
+      responseFormat: Promise.resolve({ type: 'json', schema: plan.wire as never }),
+      parseCompleteOutput: async ({ text }) => {
+        seen = text;
+        return text;
+      },
+      parsePartialOutput: async () => undefined,
+      createElementStreamTransform: () => undefined,
+    },
+    providerOptions: plan.strict ? undefined : { openai: { strictJsonSchema: false } },
+    text: () => seen,
+    parse: async (text) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (cause) {
+        const issues: ToolIssue[] = [{ path: '(root)', message: cause instanceof Error ? cause.message : 'not valid JSON' }];
+        return { ok: false, error: invalidOutput(text.trim() === '' ? 'The answer was empty, not JSON.' : 'The answer was not valid JSON.', issues, cause) };
+      }
+      // Keys that could change an object's prototype are refused, as in a tool's arguments.
+      const keys = prototypeKeyIssues(value);
+      if (keys.length > 0) return { ok: false, error: invalidOutput('The answer has a key that is not accepted.', keys) };
+      // A strict schema's `null` for an optional property means absent, as a strict tool's arguments are read.
+      const fitted = plan.strict ? dropOptionalNulls(value, plan.json) : value;
+      try {
+        const checked = await validateWithSchema(schema, fitted);
+        return checked.ok ? { ok: true, value: checked.value } : { ok: false, error: invalidOutput('The answer does not match the output schema.', checked.issues) };
+      } catch (cause) {
+        // A schema that throws while it validates: no value, and no untyped error out of the turn.
+        return { ok: false, error: new ToolError('invalid-output', `The answer could not be validated: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, unexpected: true }) };
+      }
+    },
+    repairPrompt: (error) =>
+      [
+        `Your last answer cannot be used: ${error.message}`,
+        ...(error.issues ?? []).map((issue) => `- ${issue.path}: ${issue.message}`),
+        `Answer again with only a JSON value that matches this JSON Schema, and no other text: ${JSON.stringify(plan.json)}`,
+      ].join('\n'),
+  };
+}
+
+function invalidOutput(message: string, issues: readonly ToolIssue[], cause?: unknown): ToolError {
+  return new ToolError('invalid-output', message, { issues, ...(cause === undefined ? {} : { cause }) });
+}
+
+/** Provider options of a turn: the settings' own, and the output's under them (per provider, the settings win). */
+export function withOutputOptions(settings: SharedV4ProviderOptions | undefined, output: SharedV4ProviderOptions | undefined): SharedV4ProviderOptions | undefined {
+  if (output === undefined) return settings;
+  if (settings === undefined) return output;
+  const merged: Record<string, SharedV4ProviderOptions[string]> = { ...output };
+  for (const [provider, options] of Object.entries(settings)) merged[provider] = { ...output[provider], ...options };
+  return merged;
+}
