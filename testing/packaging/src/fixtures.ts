@@ -120,4 +120,7 @@ for (const chunk of chunks) if (chunk.type === 'tool-approval-request') {
   console.log(chunk.type, call?.toolName, JSON.stringify(call?.input));
 }
 console.log(chunks.some((chunk) => chunk.type === 'tool-output-available') ? 'ran' : 'no output');
+const malformed = { id: 'conv-1', mode: 'internal', messages: [{ role: 'user', content: 'hi' }] };
+const refused = await worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(malformed) }), { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' });
+console.log(refused.status, (await refused.json()).error.code);
 `;

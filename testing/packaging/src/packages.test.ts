@@ -510,9 +510,9 @@ describe('a project that installs them', () => {
     ]);
   });
 
-  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs', () => {
+  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs; a malformed one is a 400', () => {
     writeFileSync(join(app, 'src', 'worker-run.ts'), WORKER_RUN);
-    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output']);
+    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output', '400 invalid-input']);
   });
 
   it('runs the progress example: each report, then the result', () => {
