@@ -301,6 +301,26 @@ describe('README examples', () => {
     expect(done).toContainEqual(expect.objectContaining({ type: 'tool-output-available', toolCallId, output: 'Cancelled A-1001' }));
   });
 
+  it('the Worker example answers a request that is no conversation with a 400 that says why, not a thrown 500', async () => {
+    const { default: worker } = await import('./worker.ts');
+    const env = { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' };
+    const post = (body: unknown) => worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(body) }), env);
+    const user = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Cancel A-1001' }] };
+    const cases = [
+      { body: { id: 'c', messages: [{ role: 'user', content: 'hi' }], mode: 'internal' }, message: /^Invalid messages: / },
+      { body: { id: 'c', messages: [user], mode: 'Manual' }, message: /^Unknown mode "Manual": use "internal" or "manual"\.$/ },
+      {
+        body: { id: 'c', messages: [{ ...user, parts: [{ type: 'file', mediaType: 'image/png', url: 'http://169.254.169.254/latest' }] }], mode: 'internal' },
+        message: /url/,
+      },
+    ];
+    for (const { body, message } of cases) {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: { code: 'invalid-input', message: expect.stringMatching(message) } });
+    }
+  });
+
   const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');

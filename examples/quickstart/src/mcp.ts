@@ -9,7 +9,7 @@ const getWeather = defineTool({
   execute: ({ city }) => ({ city, celsius: 21 }),
 });
 
-// A fetch handler: in a Worker, `export default { fetch: mcp }` (or route /mcp to it); Node, Bun and Deno take it too.
+// A fetch handler: in a Worker, `export default { fetch: mcp }` (or route /mcp to it); Bun and Deno serve it as is, Node with an adapter.
 const mcp = createMcpHandler({ tools: [getWeather], name: 'weather', version: '1.0.0' });
 
 // What an MCP client (Claude, Cursor, the MCP SDK) posts to call the tool:

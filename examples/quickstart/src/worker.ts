@@ -1,5 +1,5 @@
 import { type ChatAgent, ContinuationError, createChatAgent, createModelFromEnv, type ExecutionMode } from '@edgetool/ai';
-import { createRunContext, createTicketSigner, defineTool, TicketError } from '@edgetool/core';
+import { createRunContext, createTicketSigner, defineTool, TicketError, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 
 // The Worker's bindings: TICKET_SECRET from `wrangler secret put`; OPENAI_API_KEY optional (else the offline model).
@@ -46,6 +46,10 @@ export default {
       if (error instanceof ContinuationError) {
         const reason = TicketError.isInstance(error.cause) ? error.cause.reason : undefined;
         return Response.json({ error: { code: error.code, message: error.message, reason, toolCallId: error.callId } }, { status: 403 });
+      }
+      // Not a conversation (malformed messages, an unknown mode, a file part naming a URL): invalid-input, nothing ran.
+      if (ToolError.isInstance(error) && error.code === 'invalid-input') {
+        return Response.json({ error: { code: error.code, message: error.message } }, { status: 400 });
       }
       throw error;
     }

@@ -19,4 +19,15 @@ describe('createModelFromEnv', () => {
     expect(chat).toMatchObject({ offline: false, modelId: 'gpt-4o', provider: 'openai.chat' });
     expect(() => createModelFromEnv({ OPENAI_API_KEY: 'k', OPENAI_API: 'completions' })).toThrow(/OPENAI_API must be/);
   });
+
+  it('refuses OPENAI_BASE_URL without OPENAI_API_KEY instead of answering offline, and says what to set', () => {
+    // A local server that takes no key (llama.cpp, Ollama) is named by its URL alone: the offline model would hide it.
+    for (const key of [undefined, '', '  ']) {
+      expect(() => createModelFromEnv({ OPENAI_API_KEY: key, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(
+        /^OPENAI_BASE_URL is set \(http:\/\/127\.0\.0\.1:11434\/v1\) but OPENAI_API_KEY is not: set OPENAI_API_KEY too \(any non-empty value/,
+      );
+    }
+    expect(createModelFromEnv({ OPENAI_BASE_URL: '  ' }).offline).toBe(true);
+    expect(createModelFromEnv({ OPENAI_API_KEY: 'none', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toMatchObject({ offline: false, provider: 'openai.responses' });
+  });
 });

@@ -6,7 +6,7 @@ import { createOfflineModel, type OfflineModelOptions } from './offline-model/in
 export interface ModelEnv {
   /** Set it to use OpenAI (or any OpenAI-compatible server); without it the offline model answers. */
   readonly OPENAI_API_KEY?: string | undefined;
-  /** Any OpenAI-compatible server, e.g. `http://127.0.0.1:8788/v1` (default: OpenAI). */
+  /** Any OpenAI-compatible server, e.g. `http://127.0.0.1:8788/v1` (default: OpenAI); needs `OPENAI_API_KEY` too. */
   readonly OPENAI_BASE_URL?: string | undefined;
   /** Default `gpt-4o-mini`. */
   readonly OPENAI_MODEL?: string | undefined;
@@ -28,9 +28,15 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 /**
  * Picks the model from configuration: OpenAI (Responses or Chat Completions, any base URL) when
  * `OPENAI_API_KEY` is set, else the offline rule-based model, so a demo runs with no key at all.
+ * `OPENAI_BASE_URL` without a key throws: a server was named, and silently answering offline would hide it.
  */
 export function createModelFromEnv(env: ModelEnv, options: { readonly offline?: OfflineModelOptions; readonly fetch?: typeof fetch } = {}): ModelChoice {
   const apiKey = env.OPENAI_API_KEY?.trim();
+  if (!apiKey && env.OPENAI_BASE_URL?.trim()) {
+    throw new TypeError(
+      `OPENAI_BASE_URL is set (${env.OPENAI_BASE_URL.trim()}) but OPENAI_API_KEY is not: set OPENAI_API_KEY too (any non-empty value for a server that checks no key), or unset OPENAI_BASE_URL for the offline model.`,
+    );
+  }
   if (!apiKey) {
     const model = createOfflineModel(options.offline ?? {});
     return { model, provider: model.provider, modelId: model.modelId, offline: true };

@@ -5,6 +5,7 @@ export const TYPES_CHECK = `import * as v from 'valibot';
 import { createExecutor, createRunContext, createTicketSigner, defineTool, jsonSchema, type ToolCallResult, ToolError, withDeps } from '@edgetool/core';
 import { createChatAgent, createOfflineModel } from '@edgetool/ai';
 import { respondToApproval } from '@edgetool/ai/testing';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 
 const quote = defineTool({
   name: 'quote',
@@ -58,6 +59,11 @@ export const agent = createChatAgent({
   tickets: createTicketSigner({ keys: [{ id: 'k1', secret: 'a-secret-of-at-least-32-characters-long' }] }),
 });
 export const respond: typeof respondToApproval = respondToApproval;
+
+// The AI SDK's declarations import JSONSchema7 from "json-schema", a package without types: without @types/json-schema
+// installed, skipLibCheck turns it into \`any\` everywhere the AI SDK uses it (tool schemas), and this line compiles.
+// @ts-expect-error a number is no JSON Schema
+export const notASchema: JSONSchema7 = 42;
 `;
 
 /** What a chat UI bundles: the React hooks and a browser tool, for the browser. */
@@ -114,4 +120,7 @@ for (const chunk of chunks) if (chunk.type === 'tool-approval-request') {
   console.log(chunk.type, call?.toolName, JSON.stringify(call?.input));
 }
 console.log(chunks.some((chunk) => chunk.type === 'tool-output-available') ? 'ran' : 'no output');
+const malformed = { id: 'conv-1', mode: 'internal', messages: [{ role: 'user', content: 'hi' }] };
+const refused = await worker.fetch(new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify(malformed) }), { TICKET_SECRET: 'a-test-secret-of-at-least-32-bytes-long' });
+console.log(refused.status, (await refused.json()).error.code);
 `;

@@ -39,8 +39,11 @@ const EXAMPLES = [
 ] as const;
 /** The subpaths each package publishes: a new one must be added here, and so gets the checks below. */
 const SUBPATHS: Record<(typeof PACKAGES)[number], readonly string[]> = { core: ['.', './mcp', './otel', './vite'], ai: ['.', './testing'], react: ['.'] };
-/** Dependencies a package declares for a dependency's required peer (`ai` needs `zod`), not to import them. */
-const PEERS_OF_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod'] };
+/**
+ * Dependencies a package declares for its dependencies, not to import them: a required peer (`ai` needs `zod`), and the
+ * types their declarations import (`@ai-sdk/provider`'s import `json-schema`, which ships none).
+ */
+const FOR_DEPENDENCIES: Partial<Record<(typeof PACKAGES)[number], readonly string[]>> = { ai: ['zod', '@types/json-schema'] };
 
 interface Manifest {
   readonly name: string;
@@ -349,8 +352,42 @@ describe('the tarballs', () => {
     const pkg = packed.get(name) as Packed;
     const files = [...shipped(pkg, '.js'), ...shipped(pkg, '.d.ts')];
     const used = new Set(files.flatMap((file) => importsOf(readFileSync(file, 'utf8')).map(packageName)));
-    const unused = Object.keys(pkg.manifest.dependencies ?? {}).filter((dep) => !used.has(dep) && !(PEERS_OF_DEPENDENCIES[name] ?? []).includes(dep));
+    const unused = Object.keys(pkg.manifest.dependencies ?? {}).filter((dep) => !used.has(dep) && !(FOR_DEPENDENCIES[name] ?? []).includes(dep));
     expect(unused).toEqual([]);
+  });
+
+  it.each(PACKAGES)("@edgetool/%s brings the types its dependencies' declarations import from packages that ship none", (name) => {
+    // npm installs a package's dependencies, never their devDependencies: a dependency whose declarations import an
+    // untyped package (`@ai-sdk/provider` imports `json-schema`) leaves a TypeScript user with `any` unless someone
+    // declares the `@types` package. Each declared dependency's own entry declarations, one level down; what another
+    // @edgetool package brings counts, and a peer's types (react's) are the app's, with the peer.
+    const { manifest, source } = packed.get(name) as Packed;
+    const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }));
+    const brought = new Set(declared);
+    for (const dep of declared) {
+      const other = dep.startsWith('@edgetool/') ? packed.get(dep.slice('@edgetool/'.length) as (typeof PACKAGES)[number]) : undefined;
+      for (const inner of Object.keys(other?.manifest.dependencies ?? {})) brought.add(inner);
+    }
+    const missing = new Set<string>();
+    for (const dep of declared) {
+      if (dep.startsWith('@edgetool/') || !existsSync(join(source, 'node_modules', dep))) continue;
+      const dir = realpathSync(join(source, 'node_modules', dep));
+      const depManifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest & { readonly typings?: string };
+      const entries = [depManifest.types, depManifest.typings, ...Object.values(depManifest.exports ?? {}).map((target) => target?.types)];
+      for (const entry of new Set(entries.filter((file): file is string => typeof file === 'string' && file.endsWith('.d.ts')))) {
+        if (!existsSync(join(dir, entry))) continue;
+        for (const imported of importsOf(readFileSync(join(dir, entry), 'utf8')).map(packageName)) {
+          const types = `@types/${imported.replace(/^@/, '').replace('/', '__')}`;
+          const at = join(dir, '..', ...(dep.startsWith('@') ? ['..'] : []), imported);
+          if (imported.startsWith('node:') || imported.startsWith('@types/') || !existsSync(join(at, 'package.json'))) continue;
+          const target = JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as Manifest & { readonly typings?: string };
+          const typed = target.types ?? target.typings ?? Object.values(target.exports ?? {}).some((t) => typeof t === 'object' && t !== null && 'types' in t);
+          if (typed || existsSync(join(at, 'index.d.ts')) || brought.has(types) || imported in (manifest.peerDependencies ?? {})) continue;
+          missing.add(`${dep} imports ${imported}: declare ${types}`);
+        }
+      }
+    }
+    expect([...missing]).toEqual([]);
   });
 
   it.each(PACKAGES)('@edgetool/%s declares no `any` in its shipped types', (name) => {
@@ -474,9 +511,9 @@ describe('a project that installs them', () => {
     ]);
   });
 
-  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs', () => {
+  it('answers a chat request with the Worker example: a destructive call streams its approval request, nothing runs; a malformed one is a 400', () => {
     writeFileSync(join(app, 'src', 'worker-run.ts'), WORKER_RUN);
-    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output']);
+    expect(runExample('worker-run.ts')).toEqual(['200 text/event-stream', 'tool-approval-request cancel_order {"order_id":"A-1001"}', 'no output', '400 invalid-input']);
   });
 
   it('runs the structured output example on the offline model: the clear invalid-output, for the job and for the calling model', () => {
@@ -579,6 +616,8 @@ describe('a project that installs them', () => {
     const { output } = tsc(`tsconfig.${mode}-libs.json`);
     const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
     expect(errors.filter((line) => !line.includes('/node_modules/.pnpm/'))).toEqual([]);
+    // A module without declarations (TS7016) or not found (TS2307), in anyone's declarations, is `any` under skipLibCheck.
+    expect(errors.filter((line) => /error TS(7016|2307)/.test(line))).toEqual([]);
     expect(errors.length === 0 || errors.every((line) => /node_modules\/\.pnpm\/(@ai-sdk\+|ai@)/.test(line))).toBe(true);
   });
 

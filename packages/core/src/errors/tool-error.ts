@@ -67,6 +67,11 @@ export class ToolError extends Error {
   readonly unexpected: boolean;
 
   constructor(code: ToolErrorCode, message: string, options: ToolErrorOptions = {}) {
+    // Node runs a user's .ts without checking it: `new ToolError({ code, message })` would read "Error ([object Object]): ".
+    if (typeof code !== 'string') {
+      const got = code === null ? 'null' : Array.isArray(code) ? 'an array' : typeof code === 'object' ? 'an object' : typeof code;
+      throw new TypeError(`ToolError takes (code, message, options?), as in new ToolError('execution-failed', 'No such order.'): its code was ${got}.`);
+    }
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolError';
     Object.defineProperty(this, MARKER, { value: true });
