@@ -1,6 +1,7 @@
 import { type ChatAgent, createChatAgent, createModelFromEnv, type ModelChoice, agentTool } from '@edgetool/ai';
 import { createRegistry, createTicketSigner, type TicketKey, type TicketSigner } from '@edgetool/core';
 import type { Env } from './env.ts';
+import { ConfigurationError } from './http/index.ts';
 import { createD1CallResultStore } from './call-result-store.ts';
 import { createD1NonceStore } from './nonce-store.ts';
 import { type DemoTracing, demoTracing } from './tracing.ts';
@@ -17,9 +18,17 @@ function offlineDelay(env: Env): number {
   return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2000) : 0;
 }
 
-/** The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. */
+/**
+ * The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. A configuration that names no
+ * model (`OPENAI_BASE_URL` without a key) is a {@link ConfigurationError}: `/api/*` answers 500 `not-configured`.
+ */
 export function chooseModel(env: Env): ModelChoice {
-  return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env) } });
+  try {
+    return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env) } });
+  } catch (error) {
+    if (error instanceof TypeError) throw new ConfigurationError(error.message, { cause: error });
+    throw error;
+  }
 }
 
 /** Ticket keys from secrets: TICKET_SECRET signs, TICKET_SECRET_PREVIOUS still verifies (rotation). */
@@ -30,8 +39,8 @@ export function ticketKeys(env: Env): TicketKey[] {
   return keys;
 }
 
-/** TICKET_SECRET is not configured: the chat cannot issue or check tickets. */
-export class MissingSecretError extends Error {
+/** TICKET_SECRET is not configured: the chat cannot issue or check tickets (500 `not-configured`). */
+export class MissingSecretError extends ConfigurationError {
   constructor() {
     super('TICKET_SECRET is not set: add it to apps/worker/.dev.vars (npm start does) or `wrangler secret put TICKET_SECRET`.');
     this.name = 'MissingSecretError';
@@ -46,7 +55,7 @@ export function turnTokenBudget(env: Env): number {
   const text = env.TURN_TOKEN_BUDGET?.trim();
   if (text === undefined || text === '') return DEFAULT_TURN_TOKEN_BUDGET;
   const budget = Number(text);
-  if (!Number.isSafeInteger(budget) || budget <= 0) throw new Error(`TURN_TOKEN_BUDGET must be a positive whole number of tokens, not "${text}".`);
+  if (!Number.isSafeInteger(budget) || budget <= 0) throw new ConfigurationError(`TURN_TOKEN_BUDGET must be a positive whole number of tokens, not "${text}".`);
   return budget;
 }
 

@@ -1,7 +1,7 @@
 import { ContinuationError, type ExecutionMode, FileUrlError } from '@edgetool/ai';
 import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/core';
 import { setTraceparent } from '@edgetool/core/otel';
-import { createDemoAgent, demoAgent, MissingSecretError } from '../agent.ts';
+import { createDemoAgent, demoAgent } from '../agent.ts';
 import type { Env } from '../env.ts';
 import { clientAddress, jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
@@ -93,7 +93,6 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
     if (tracing !== undefined) ctx?.waitUntil(turn.usage.then(() => tracing.exporter.flush()));
     return turn.toResponse();
   } catch (error) {
-    if (error instanceof MissingSecretError) return jsonError(500, 'not-configured', error.message);
     if (error instanceof ContinuationError) return jsonError(403, error.code, error.message, undefined, refusalDetails(error));
     // The chat agent's `fileUrls` (default 'refuse'): the Worker fetches no URL a client names. Its own code on the wire.
     if (FileUrlError.isInstance(error)) return jsonError(400, 'file-url-refused', error.message);

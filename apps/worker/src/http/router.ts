@@ -24,6 +24,14 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
+/**
+ * The Worker's configuration cannot serve a request (a secret missing, a variable that makes no sense): any `/api/*`
+ * route that throws it answers 500 `not-configured` with its message, which says what to set.
+ */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
 /** A JSON error `{ error: { code, message, ...details } }`. */
 export function jsonError(status: number, code: string, message: string, headers?: HeadersInit, details: ApiErrorDetails = {}): Response {
   const body: ApiErrorBody = { error: { ...details, code, message } };
@@ -66,6 +74,7 @@ export function createApiRouter<TEnv>(
       await response.body?.cancel();
       return new Response(null, response);
     } catch (error) {
+      if (error instanceof ConfigurationError) return jsonError(500, 'not-configured', error.message);
       console.error(`${request.method} ${pathname} failed:`, error);
       return jsonError(500, 'internal-error', 'The server failed to handle this request.');
     }
