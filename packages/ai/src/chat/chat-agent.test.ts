@@ -1028,6 +1028,18 @@ describe('chat loop: proofs before what they prove', () => {
   });
 });
 
+describe('chat loop: sealTtlMs', () => {
+  it('a lifetime that is not a positive whole number of milliseconds fails when the agent is made, not after a write ran', () => {
+    const f = fixture();
+    for (const sealTtlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'));
+      // It used to fail at the call's seal: after the call ran, so the turn ended in an error with the write done.
+      expect(() => createChatAgent({ model, tools: f.tools, tickets: f.tickets, sealTtlMs }), String(sealTtlMs)).toThrow(RangeError);
+    }
+    expect(() => createChatAgent({ model: scriptedModel(), tools: f.tools, tickets: f.tickets, sealTtlMs: 60_000 })).not.toThrow();
+  });
+});
+
 describe('chat loop: cost of proofs', () => {
   it('seals each result once, started when the call finished, and the seal verifies in the next turn', async () => {
     const f = fixture();
