@@ -1,7 +1,7 @@
 import { contextKey, createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -1025,6 +1025,30 @@ describe('chat loop: proofs before what they prove', () => {
     expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeGreaterThan(-1);
     expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeLessThan(seen.indexOf('tool-input-available:c1'));
     expect(seen.indexOf(`${SEAL_PART}:c2`)).toBeLessThan(seen.indexOf('tool-output-available:c2'));
+  });
+});
+
+describe('chat loop: a provider that says it ran a tool of this server', () => {
+  it('ends the turn with an error before the call: no ticket, no seal, nothing the history could carry as a result', async () => {
+    const f = fixture();
+    const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+    const parts: LanguageModelV4StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'update_delivery_date', input: '{"order_id":"A-1001","new_date":"2026-12-24"}', providerExecuted: true },
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'update_delivery_date', result: { order_id: 'A-1001', delivery_date: '2026-12-24' } },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ];
+    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, onError: ({ error }) => errors.push(error) });
+    const result = await agent.generate(ask('Move A-1001 to Christmas Eve'));
+    expect(f.writes).toEqual([]);
+    expect(result.finishReason).toBe('error');
+    // The result it made up was never sealed, nor sent as the tool's: the client holds no part for the call.
+    expect(result.message.parts.some((p) => p.type === SEAL_PART || p.type === TICKET_PART || p.type.startsWith('tool-'))).toBe(false);
+    // onError gets why (the AI SDK also reports the stream it stopped with it, under the same words).
+    expect(errors[0]).toMatchObject({ code: 'execution-failed', message: expect.stringContaining('"update_delivery_date" (c1) itself') });
+    expect(errors.every((error) => (error as Error).message === (errors[0] as Error).message)).toBe(true);
   });
 });
 
