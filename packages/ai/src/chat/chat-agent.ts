@@ -781,7 +781,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           logHidden(r);
         },
       }),
-      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
       stopWhen: limits.stop,
       ...direct.resumed,
       ...abortOption(turnSignal),

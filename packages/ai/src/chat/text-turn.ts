@@ -267,7 +267,7 @@ export async function generateTextTurn<TDeps>(agent: ChatAgent<TDeps>, request: 
     tools,
     ...activeToolsOption(every, visible),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
-    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
+    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
     stopWhen: limits.stop,
     ...direct.resumed,
     ...abortOption(turnSignal),
