@@ -8,7 +8,7 @@ import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/
 import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
 import type { RecordedCallResult } from './call-results.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
-import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
+import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData, toolParts } from './protocol.ts';
 import { gate, refused } from '../test-support/chat-streams.ts';
 
 const keys = [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }];
@@ -165,6 +165,28 @@ describe('chat loop: internal mode', () => {
     expect(first).toEqual({ toolCallId: 'dup', output: { type: 'text', value: '{"status":"shipped","delivery_date":"2026-12-01"}' } });
     expect(second).toEqual({ toolCallId: expect.stringMatching(/^dup_[0-9a-f]{12}$/), output: { type: 'text', value: 'Done. The tool returned no output.' } });
     expect(result.toolResults.map((r) => r.call.id)).toEqual(['dup', second?.toolCallId]);
+  });
+
+  it('a call with an empty id (a server that sends `id: ""`) gets one: it runs once and its result is sealed, not a failed seal', async () => {
+    const { agent } = agentFor(
+      scriptedModel(
+        callsStep([
+          ['', 'query_order', { order_id: 'A-1001' }],
+          ['', 'pick_date', { question: 'When?' }],
+        ]),
+      ),
+    );
+    const request = ask('Where is it, and when should it come?');
+    const result = await agent.generate(request);
+    // The seal (and the client call's ticket) refused the empty id after the call had run: the turn failed.
+    expect(result.finishReason).not.toBe('error');
+    expect(request.run.get(visits)).toEqual(['A-1001']);
+    const [query, pick] = toolParts(result.message);
+    expect(query).toMatchObject({ state: 'output-available', toolCallId: expect.stringMatching(/^_[0-9a-f]{12}$/) });
+    expect(result.message.parts).toContainEqual(expect.objectContaining({ type: SEAL_PART, id: query?.toolCallId }));
+    expect(pick?.toolCallId).toMatch(/^_[0-9a-f]{12}$/);
+    expect(pick?.toolCallId).not.toBe(query?.toolCallId);
+    expect(result.pending).toEqual([expect.objectContaining({ kind: 'client', toolCallId: pick?.toolCallId, ticket: expect.any(String) })]);
   });
 
   it('ends on return-direct tools: the output is the answer and the model is called once', async () => {
