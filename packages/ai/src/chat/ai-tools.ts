@@ -20,7 +20,7 @@ import {
   type ToolProgressEvent,
   type ToolRegistry,
   toStrictJsonSchema,
-  type ToolError,
+  ToolError,
   toToolError,
   validateWithSchema,
   withEditNote,
@@ -176,29 +176,70 @@ function historyText(tool: AnyTool, id: string, input: unknown, output: unknown,
  * or ran out of time), by run (so forked runs keep their own) and call id: the call's `execute` ends with that failure
  * (`ExecuteOptions.failedCheck`) instead of the executor running the function a second time.
  */
-const failedChecks = new WeakMap<RunContext, Map<string, { readonly tool: AnyTool; readonly error: ToolError }>>();
+const failedChecks = new WeakMap<RunContext, Map<string, FailedCheck>>();
+
+/** A failure kept for a call's `execute` (see `failedChecks`); `beforeChain`: the call is refused before any layer runs. */
+interface FailedCheck {
+  readonly tool: AnyTool;
+  readonly error: ToolError;
+  readonly beforeChain?: true;
+}
 
 /**
  * The status of a call whose `check`, rule or reason failed in the approval step: no one is asked, and the failure is
- * kept, as the executor would report it, for the call's `execute` (see `failedChecks`).
+ * kept, as the executor would report it, for the call's `execute` (see `failedChecks`). `beforeChain`: the call is
+ * refused with it before any layer runs (`executor.refuse`), so it spends no unit of a limit.
  */
-function failedStatus(run: RunContext, tool: AnyTool, id: string, error: unknown): ToolApprovalStatus {
+function failedStatus(run: RunContext, tool: AnyTool, id: string, error: unknown, beforeChain?: true): ToolApprovalStatus {
   let calls = failedChecks.get(run);
   if (calls === undefined) {
     calls = new Map();
     failedChecks.set(run, calls);
   }
-  calls.set(id, { tool, error: toToolError(error, { toolName: tool.name, callId: id }) });
+  calls.set(id, { tool, error: toToolError(error, { toolName: tool.name, callId: id }), ...(beforeChain ? { beforeChain } : {}) });
   return 'not-applicable';
 }
 
+/**
+ * The calls of each tool that {@link approvalStatus} sent to a human in a run, by run and tool name. None of them runs in
+ * that run (the request ends on them), so the executor's `maxCallsPerRun` count never sees them: this count keeps one
+ * step's calls from asking more humans than the limit lets run.
+ */
+const askedCalls = new WeakMap<RunContext, Map<string, number>>();
+
+/**
+ * Whether a call of `tool` that would ask a human is over its `maxCallsPerRun`, counting the calls that ran in `run` and
+ * those of it already waiting for a human; when it is not, it is counted as waiting (it asks).
+ */
+function overLimitAsking(run: RunContext, tool: AnyTool): boolean {
+  const max = tool.policy.maxCallsPerRun;
+  if (max === undefined) return false;
+  let asked = askedCalls.get(run);
+  if (asked === undefined) {
+    asked = new Map();
+    askedCalls.set(run, asked);
+  }
+  const waiting = asked.get(tool.name) ?? 0;
+  if (runCallCount(run, tool) + waiting >= max) return true;
+  asked.set(tool.name, waiting + 1);
+  return false;
+}
+
+/** The refusal of a call over `maxCallsPerRun` because others of the step already wait for a human (see {@link overLimitAsking}). */
+function askedTooOften(tool: AnyTool, id: string): ToolError {
+  const max = tool.policy.maxCallsPerRun ?? 0;
+  const times = max === 1 ? 'once' : `${max} times`;
+  const message = `Tool "${tool.name}" may run at most ${times} per request, and that many calls of it already wait for approval; this call was not run. Do not call it again now: answer with what you have.`;
+  return new ToolError('rate-limited', message, { toolName: tool.name, callId: id });
+}
+
 /** The failure {@link approvalStatus} kept for this call of `tool`, taken (once), or `undefined`. */
-function takeFailedCheck(run: RunContext, tool: AnyTool, id: string): ToolError | undefined {
+function takeFailedCheck(run: RunContext, tool: AnyTool, id: string): FailedCheck | undefined {
   const calls = failedChecks.get(run);
   const kept = calls?.get(id);
   if (kept === undefined) return undefined;
   calls?.delete(id);
-  return kept.tool === tool ? kept.error : undefined;
+  return kept.tool === tool ? kept : undefined;
 }
 
 /**
@@ -355,7 +396,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // wait, or a throw that might pass this time, when no human was asked). Not for arguments a human edited: the
         // executor checks those, which the approval step never saw.
         const failed = takeFailedCheck(run, tool, execution.toolCallId);
-        const failedCheck = approvesWithEdits(approval) ? undefined : failed;
+        const failedCheck = approvesWithEdits(approval) || failed?.beforeChain ? undefined : failed?.error;
         const idempotencyKey = options.idempotencyKey?.(execution.toolCallId);
         const opts = {
           run,
@@ -368,8 +409,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         try {
+          if (failed?.beforeChain) result = await executor.refuse(call, failed.error, { run });
           // A tool without a concurrency group waits for nothing: no task closure, and no `.catch` hop on its promise.
-          result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
+          else result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
         } catch (error) {
           throw asReported(executor, error, call);
         }
@@ -408,11 +450,25 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
  */
 export function toolApprovalFor(
   registry: ToolRegistry,
-  options: { readonly run: RunContext; readonly mode?: ExecutionMode; readonly signal?: AbortSignal | undefined },
+  options: {
+    readonly run: RunContext;
+    readonly mode?: ExecutionMode;
+    readonly signal?: AbortSignal | undefined;
+    /**
+     * Whether a call was already answered (the AI SDK asks again about the approved calls it resumes): such a call asks
+     * no one, so it is not counted against its tool's `maxCallsPerRun` as a call that asks is.
+     */
+    readonly decided?: ((toolCallId: string) => boolean) | undefined;
+  },
 ): (o: { toolCall: { toolCallId: string; toolName: string; input: unknown } }) => Promise<ToolApprovalStatus> {
+  const { run } = options;
   return async ({ toolCall }) => {
     const tool = await registry.resolve(toolCall.toolName);
     if (!tool) return 'not-applicable';
-    return approvalStatus(tool, toolCall.toolCallId, toolCall.input, options.run, options.mode ?? 'internal', options.signal ?? options.run.signal);
+    const status = await approvalStatus(tool, toolCall.toolCallId, toolCall.input, run, options.mode ?? 'internal', options.signal ?? run.signal);
+    const asks = status === 'user-approval' || (typeof status === 'object' && status.type === 'user-approval');
+    if (!asks || options.decided?.(toolCall.toolCallId) === true) return status;
+    // Calls of one step ask at once, before any runs: past the limit, a call is refused now, not approved in vain.
+    return overLimitAsking(run, tool) ? failedStatus(run, tool, toolCall.toolCallId, askedTooOften(tool, toolCall.toolCallId), true) : status;
   };
 }

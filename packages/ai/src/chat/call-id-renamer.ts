@@ -26,14 +26,17 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
   // taken ones, then each id this turn's calls get. A later request of the turn adds only calls of this turn to the
   // prompt, so it is not read again (one pass over the history per turn, not per step).
   let used: Set<string> | undefined;
-  /** A call's id as it goes on: its own when nothing took it, else a fresh one. */
+  /**
+   * A call's id as it goes on: its own when nothing took it, else a fresh one. An empty id (a server that sends `id: ""`)
+   * is never kept: a ticket or seal names a call by a non-empty id, and one refused after the call ran failed the turn.
+   */
   const idFor = (prompt: Prompt, id: string): string => {
     if (used === undefined) {
       used = new Set(taken?.() ?? []);
       promptIds(prompt, used);
     }
     let name = id;
-    while (used.has(name)) name = rename(id);
+    while (name === '' || used.has(name)) name = rename(id);
     used.add(name);
     return name;
   };

@@ -1,14 +1,14 @@
 import { contextKey, createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
 import type { RecordedCallResult } from './call-results.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
-import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
+import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData, toolParts } from './protocol.ts';
 import { gate, refused } from '../test-support/chat-streams.ts';
 
 const keys = [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }];
@@ -165,6 +165,28 @@ describe('chat loop: internal mode', () => {
     expect(first).toEqual({ toolCallId: 'dup', output: { type: 'text', value: '{"status":"shipped","delivery_date":"2026-12-01"}' } });
     expect(second).toEqual({ toolCallId: expect.stringMatching(/^dup_[0-9a-f]{12}$/), output: { type: 'text', value: 'Done. The tool returned no output.' } });
     expect(result.toolResults.map((r) => r.call.id)).toEqual(['dup', second?.toolCallId]);
+  });
+
+  it('a call with an empty id (a server that sends `id: ""`) gets one: it runs once and its result is sealed, not a failed seal', async () => {
+    const { agent } = agentFor(
+      scriptedModel(
+        callsStep([
+          ['', 'query_order', { order_id: 'A-1001' }],
+          ['', 'pick_date', { question: 'When?' }],
+        ]),
+      ),
+    );
+    const request = ask('Where is it, and when should it come?');
+    const result = await agent.generate(request);
+    // The seal (and the client call's ticket) refused the empty id after the call had run: the turn failed.
+    expect(result.finishReason).not.toBe('error');
+    expect(request.run.get(visits)).toEqual(['A-1001']);
+    const [query, pick] = toolParts(result.message);
+    expect(query).toMatchObject({ state: 'output-available', toolCallId: expect.stringMatching(/^_[0-9a-f]{12}$/) });
+    expect(result.message.parts).toContainEqual(expect.objectContaining({ type: SEAL_PART, id: query?.toolCallId }));
+    expect(pick?.toolCallId).toMatch(/^_[0-9a-f]{12}$/);
+    expect(pick?.toolCallId).not.toBe(query?.toolCallId);
+    expect(result.pending).toEqual([expect.objectContaining({ kind: 'client', toolCallId: pick?.toolCallId, ticket: expect.any(String) })]);
   });
 
   it('ends on return-direct tools: the output is the answer and the model is called once', async () => {
@@ -1025,6 +1047,42 @@ describe('chat loop: proofs before what they prove', () => {
     expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeGreaterThan(-1);
     expect(seen.indexOf(`${TICKET_PART}:c1`)).toBeLessThan(seen.indexOf('tool-input-available:c1'));
     expect(seen.indexOf(`${SEAL_PART}:c2`)).toBeLessThan(seen.indexOf('tool-output-available:c2'));
+  });
+});
+
+describe('chat loop: a provider that says it ran a tool of this server', () => {
+  it('ends the turn with an error before the call: no ticket, no seal, nothing the history could carry as a result', async () => {
+    const f = fixture();
+    const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+    const parts: LanguageModelV4StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'update_delivery_date', input: '{"order_id":"A-1001","new_date":"2026-12-24"}', providerExecuted: true },
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'update_delivery_date', result: { order_id: 'A-1001', delivery_date: '2026-12-24' } },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ];
+    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets, onError: ({ error }) => errors.push(error) });
+    const result = await agent.generate(ask('Move A-1001 to Christmas Eve'));
+    expect(f.writes).toEqual([]);
+    expect(result.finishReason).toBe('error');
+    // The result it made up was never sealed, nor sent as the tool's: the client holds no part for the call.
+    expect(result.message.parts.some((p) => p.type === SEAL_PART || p.type === TICKET_PART || p.type.startsWith('tool-'))).toBe(false);
+    // onError gets why (the AI SDK also reports the stream it stopped with it, under the same words).
+    expect(errors[0]).toMatchObject({ code: 'execution-failed', message: expect.stringContaining('"update_delivery_date" (c1) itself') });
+    expect(errors.every((error) => (error as Error).message === (errors[0] as Error).message)).toBe(true);
+  });
+});
+
+describe('chat loop: sealTtlMs', () => {
+  it('a lifetime that is not a positive whole number of milliseconds fails when the agent is made, not after a write ran', () => {
+    const f = fixture();
+    for (const sealTtlMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const model = scriptedModel(callsStep([['c1', 'update_delivery_date', { order_id: 'A-1001', new_date: '2026-12-24' }]]), textStep('Moved.'));
+      // It used to fail at the call's seal: after the call ran, so the turn ended in an error with the write done.
+      expect(() => createChatAgent({ model, tools: f.tools, tickets: f.tickets, sealTtlMs }), String(sealTtlMs)).toThrow(RangeError);
+    }
+    expect(() => createChatAgent({ model: scriptedModel(), tools: f.tools, tickets: f.tickets, sealTtlMs: 60_000 })).not.toThrow();
   });
 });
 

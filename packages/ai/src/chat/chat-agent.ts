@@ -87,7 +87,7 @@ export interface ChatAgentOptions<TDeps = unknown> {
    * seal (default true: UIs show a timeline). `false` saves the clock reads and the bytes.
    */
   readonly trace?: boolean;
-  /** Lifetime of result seals (default 30 days). */
+  /** Lifetime of result seals: a positive whole number of milliseconds (default 30 days). Checked when the agent is made. */
   readonly sealTtlMs?: number;
   /** Model call retries (the AI SDK's `maxRetries`, default 2). */
   readonly maxRetries?: number;
@@ -302,6 +302,16 @@ function streamTimeout(modelTimeout: ModelTimeout | false | undefined): Omit<Mod
     throw new RangeError(`\`modelTimeout.responseMs\` must be a number of milliseconds from 1 to 2147483647, or Infinity for none; got ${String(responseMs)}.`);
   }
   return Object.keys(stream).length === 0 ? undefined : stream;
+}
+
+/**
+ * The agent's `sealTtlMs` (`undefined`: the default), checked as the signer checks a seal's lifetime: a bad one failed at
+ * the first seal, after the call it covers had run (a write done, its result never sent).
+ */
+function checkSealTtl(sealTtlMs: unknown): number {
+  if (sealTtlMs === undefined) return DEFAULT_SEAL_TTL_MS;
+  if (Number.isSafeInteger(sealTtlMs) && (sealTtlMs as number) > 0) return sealTtlMs as number;
+  throw new RangeError(`\`sealTtlMs\` must be a positive whole number of milliseconds; got ${String(sealTtlMs)}.`);
 }
 
 /** Every tool call id of a UI history (the model's prompt leaves incomplete calls out; the history keeps them). */
@@ -556,7 +566,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   });
   const maxSteps = checkMaxSteps(options.maxSteps);
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
-  const sealTtlMs = options.sealTtlMs ?? DEFAULT_SEAL_TTL_MS;
+  const sealTtlMs = checkSealTtl(options.sealTtlMs);
   const label = describeModel(model);
   const modelTimeout = streamTimeout(options.modelTimeout);
   const callResults = options.callResults ?? createMemoryCallResultStore();
@@ -771,7 +781,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           logHidden(r);
         },
       }),
-      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal }) } : {}),
+      ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
       stopWhen: limits.stop,
       ...direct.resumed,
       ...abortOption(turnSignal),

@@ -145,6 +145,34 @@ describe('fileUrls: a client file part that names a URL', () => {
     expect(fetches).not.toHaveBeenCalled();
   });
 
+  it('is refused inside an assistant message\'s steering-message part too (the AI SDK makes it a user message it downloads)', async () => {
+    const fetches = stubFetch();
+    const { model, calls } = urlModel({}, textStep('never'));
+    const steered = (part: { type: string; mediaType: string; url: string }): EdgetoolUIMessage[] => [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Hello' }, { type: 'steering-message', id: 's1', parts: [{ type: 'text', text: 'Look' }, part] }] as never },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And?' }] },
+    ];
+    await expect(agent(model).generate({ messages: steered({ type: 'file', mediaType: 'image/png', url: 'https://example.com/a.png' }), run: run() })).rejects.toMatchObject({
+      name: 'FileUrlError',
+      path: 'messages[1].parts[1].parts[1].url',
+    });
+    // A reasoning file names a URL the provider is handed as well.
+    const reasoning: EdgetoolUIMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'reasoning-file', mediaType: 'image/png', url: 'https://example.com/r.png' }, { type: 'text', text: 'Hello' }] as never },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And?' }] },
+    ];
+    await expect(agent(model).generate({ messages: reasoning, run: run() })).rejects.toMatchObject({ name: 'FileUrlError', path: 'messages[1].parts[0].url' });
+    expect(calls()).toHaveLength(0);
+    expect(fetches).not.toHaveBeenCalled();
+    // Its bytes as a data: URL are read as before.
+    const ok = urlModel({}, textStep('Seen.'));
+    const result = await agent(ok.model).generate({ messages: steered({ type: 'file', mediaType: 'image/png', url: 'data:image/png;base64,iVBORw0KGgo=' }), run: run() });
+    expect(result.text).toBe('Seen.');
+    expect(fetches).not.toHaveBeenCalled();
+  });
+
   it('a value that is none of the four fails when the agent is made', () => {
     expect(() => agent(scriptedModel(), 'deny' as FileUrlPolicy)).toThrow(RangeError);
   });

@@ -49,9 +49,27 @@ async function modelUrls(model: LanguageModel): Promise<Record<string, RegExp[]>
 }
 
 /**
- * Refuses (throws {@link FileUrlError}) the first `file` part of validated UI messages whose `url` is a URL other than
- * `data:` that `policy` does not allow. A url that is no URL at all is left to the conversion, which refuses it too.
- * Left through, such a URL is the AI SDK's to handle: passed to a model that takes it, downloaded by this server otherwise.
+ * Every part of UI messages, with the path of its `url`: also those a `steering-message` part holds (the AI SDK makes it
+ * a user message in the prompt, whose file URLs it downloads).
+ */
+function* fileParts(messages: readonly { readonly parts: readonly unknown[] }[]): Iterable<readonly [unknown, string]> {
+  for (const [m, message] of messages.entries()) {
+    for (const [p, part] of message.parts.entries()) {
+      const { type, parts } = part as { type?: unknown; parts?: unknown };
+      if (type === 'steering-message' && Array.isArray(parts)) {
+        for (const [q, inner] of parts.entries()) yield [inner, `messages[${m}].parts[${p}].parts[${q}].url`];
+      } else {
+        yield [part, `messages[${m}].parts[${p}].url`];
+      }
+    }
+  }
+}
+
+/**
+ * Refuses (throws {@link FileUrlError}) the first file part of validated UI messages (see {@link fileParts}) whose `url`
+ * is a URL other than `data:` that `policy` does not allow. A url that is no URL at all is left to the conversion, which
+ * refuses it too. Left through, such a URL is the AI SDK's to handle: passed to a model that takes it, downloaded by
+ * this server otherwise.
  */
 export async function checkFileUrls(
   messages: readonly { readonly parts: readonly unknown[] }[],
@@ -60,21 +78,19 @@ export async function checkFileUrls(
 ): Promise<void> {
   if (policy === 'allow') return;
   let supported: Record<string, RegExp[]> | undefined;
-  for (const [m, message] of messages.entries()) {
-    for (const [p, part] of message.parts.entries()) {
-      const { type, url, mediaType } = part as { type?: unknown; url?: unknown; mediaType?: unknown };
-      if (type !== 'file' || typeof url !== 'string' || !URL.canParse(url)) continue;
-      const parsed = new URL(url);
-      if (parsed.protocol === 'data:') continue;
-      const media = typeof mediaType === 'string' ? mediaType : '';
-      if (policy === 'model') {
-        supported ??= await modelUrls(model);
-        // The AI SDK's own test (a part without a media type is never passed through): what it hands to the provider.
-        if (media !== '' && isUrlSupported({ mediaType: media, url: parsed.toString(), supportedUrls: supported })) continue;
-      } else if (typeof policy === 'function' && policy({ url: parsed, mediaType: media })) {
-        continue;
-      }
-      throw new FileUrlError(url, `messages[${m}].parts[${p}].url`);
+  for (const [part, path] of fileParts(messages)) {
+    const { type, url, mediaType } = part as { type?: unknown; url?: unknown; mediaType?: unknown };
+    if ((type !== 'file' && type !== 'reasoning-file') || typeof url !== 'string' || !URL.canParse(url)) continue;
+    const parsed = new URL(url);
+    if (parsed.protocol === 'data:') continue;
+    const media = typeof mediaType === 'string' ? mediaType : '';
+    if (policy === 'model') {
+      supported ??= await modelUrls(model);
+      // The AI SDK's own test (a part without a media type is never passed through): what it hands to the provider.
+      if (media !== '' && isUrlSupported({ mediaType: media, url: parsed.toString(), supportedUrls: supported })) continue;
+    } else if (typeof policy === 'function' && policy({ url: parsed, mediaType: media })) {
+      continue;
     }
+    throw new FileUrlError(url, path);
   }
 }

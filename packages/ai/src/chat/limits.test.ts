@@ -4,6 +4,7 @@
 import { createRunContext, createTicketSigner, defineTool, memoryRateLimiter, type RateLimiter } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { respondToApproval } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
@@ -76,6 +77,69 @@ describe('policy.maxCallsPerRun in the chat loop', () => {
     expect(result.pending).toEqual([]);
     expect(result.finishReason).toBe('stop');
     expect(result.toolResults.at(-1)?.outcome).toMatchObject({ type: 'error', error: { code: 'rate-limited' } });
+  });
+
+  it.each(['internal', 'manual'] as const)('asks a human for no more calls of one step than its limit lets run, the others refused at once (%s mode)', async (mode) => {
+    const sent: string[] = [];
+    const notify = defineTool({
+      name: 'notify',
+      description: 'Notify the team',
+      input: v.object({ text: v.string() }),
+      policy: { effects: 'write', maxCallsPerRun: 2 },
+      execute: ({ text }) => {
+        sent.push(text);
+        return 'sent';
+      },
+    });
+    const calls = ['a', 'b', 'c', 'd', 'e'].map((text) => [`n-${text}`, 'notify', { text }] as const);
+    const model = scriptedModel(callsStep(calls), textStep('Sent two; the others were over the limit.'));
+    const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
+    const run = () => createRunContext({ conversationId: `conv-step-${mode}` });
+    const first = await agent.generate({ messages: 'notify five times', run: run(), mode });
+    // All five used to ask, and once approved, three were refused by the limit all the same.
+    expect(first.pending.map((p) => p.toolCallId)).toEqual(['n-a', 'n-b']);
+    const refusedNow = first.toolResults.map((r) => [r.call.id, r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type]);
+    expect(refusedNow.sort()).toEqual([
+      ['n-c', 'rate-limited'],
+      ['n-d', 'rate-limited'],
+      ['n-e', 'rate-limited'],
+    ]);
+    expect(sent).toEqual([]);
+    let messages = first.messages;
+    for (const id of ['n-a', 'n-b']) messages = respondToApproval(messages, id, true);
+    const done = await agent.generate({ messages, run: run(), mode });
+    expect(sent).toEqual(['a', 'b']);
+    expect(done.text).toBe('Sent two; the others were over the limit.');
+    // The model reads every call's result: the refusals it was told at once, and the two that ran.
+    const read = model.doStreamCalls[1]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])) ?? [];
+    const results = read.flatMap((part) => (part.type === 'tool-result' ? [[part.toolCallId, errorText(part.output)]] : []));
+    expect(results.sort()).toEqual([
+      ['n-a', 'sent'],
+      ['n-b', 'sent'],
+      ...['n-c', 'n-d', 'n-e'].map((id) => [id, expect.stringContaining('at most 2 times per request, and that many calls of it already wait for approval')]),
+    ]);
+  });
+
+  it('a call approved in the previous request is not counted twice: a later call of its turn may still ask', async () => {
+    const sent: string[] = [];
+    const notify = defineTool({
+      name: 'notify',
+      description: 'Notify the team',
+      input: v.object({ text: v.string() }),
+      policy: { effects: 'write', maxCallsPerRun: 2 },
+      execute: ({ text }) => {
+        sent.push(text);
+        return 'sent';
+      },
+    });
+    const model = scriptedModel(callsStep([['n1', 'notify', { text: 'one' }]]), callsStep([['n2', 'notify', { text: 'two' }]]), textStep('never'));
+    const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
+    const run = () => createRunContext({ conversationId: 'conv-again' });
+    const first = await agent.generate({ messages: 'notify twice', run: run() });
+    const second = await agent.generate({ messages: respondToApproval(first.messages, 'n1', true), run: run() });
+    // One call ran in this request and none waits: the second may ask (the resumed approval used to count as one waiting).
+    expect(sent).toEqual(['one']);
+    expect(second.pending.map((p) => p.toolCallId)).toEqual(['n2']);
   });
 
   it('holds in the text turn too', async () => {

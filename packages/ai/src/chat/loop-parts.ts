@@ -50,11 +50,19 @@ export function checkMaxSteps(maxSteps: unknown): number {
   throw new RangeError(`\`maxSteps\` must be a whole number of steps from 1, or Infinity for none; got ${String(maxSteps)}.`);
 }
 
-/** The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). */
+/** Whether `n` is a token count: a finite number from 0 (a broken provider can report a negative one). As in usage.ts. */
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
+}
+
+/**
+ * The tokens a step or a call counts against a budget: its total, else its input and output (0 when unknown). A count
+ * that is not a finite number from 0 is unknown: it takes nothing off the others.
+ */
 export function tokensOf(usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined; readonly totalTokens?: number | undefined } | undefined): number {
   if (usage === undefined) return 0;
-  const count = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
-  return usage.totalTokens !== undefined && Number.isFinite(usage.totalTokens) ? usage.totalTokens : count(usage.inputTokens) + count(usage.outputTokens);
+  const count = (n: number | undefined) => (isCount(n) ? n : 0);
+  return isCount(usage.totalTokens) ? usage.totalTokens : count(usage.inputTokens) + count(usage.outputTokens);
 }
 
 /** Checks a token budget: `undefined` (none) or a positive number of tokens. */

@@ -348,7 +348,7 @@ async function textTurn<TDeps>(
     tools,
     ...activeToolsOption(every, visible),
     repairToolCall: repairToolCallFor(executor, { run, onResult }),
-    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal }) } : {}),
+    ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
     stopWhen: limits.stop,
     ...direct.resumed,
     ...abortOption(turnSignal),

@@ -1,5 +1,6 @@
 import { createRunContext, createTicketSigner, defineTool, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
+import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from '../agent-tool.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -99,6 +100,34 @@ describe('token budget: the UI turn', () => {
     expect(result.usage).toMatchObject({ totalTokens: 45 });
   });
 
+  it('a model that reports a negative count (a broken OpenAI-compatible server) neither lowers the count nor the meter', async () => {
+    // 20 input tokens a step, and an output count of -1000: the AI SDK's total for the step is -980.
+    const lying = (step: LanguageModelV4StreamResult): LanguageModelV4StreamResult => ({
+      stream: step.stream.pipeThrough(
+        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+          transform: (part, controller) =>
+            controller.enqueue(
+              part.type === 'finish'
+                ? { ...part, usage: { inputTokens: { total: 20, noCache: 20, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: -1000, text: undefined, reasoning: undefined } } }
+                : part,
+            ),
+        }),
+      ),
+    });
+    const model = scriptedModel(
+      lying(callsStep([['c1', 'query_order', { order_id: 'A-1' }]])),
+      lying(callsStep([['c2', 'query_order', { order_id: 'A-2' }]])),
+      lying(callsStep([['c3', 'query_order', { order_id: 'A-3' }]])),
+      lying(textStep('All three shipped.')),
+    );
+    const result = await agentWith(model, { tokenBudget: 40 }).generate({ messages: 'Check A-1, A-2, A-3', run: run() });
+    // 20 after the first step, 40 after the second: no third step.
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(result.limit).toBe('tokens');
+    expect(result.usage).toMatchObject({ inputTokens: 40, outputTokens: undefined, totalTokens: undefined });
+    expect(result.message.metadata?.usage).toEqual({ inputTokens: 40 });
+  });
+
   it('refuses a budget that is not a positive number, at creation and per turn', async () => {
     for (const tokenBudget of [0, -5, Number.NaN, '100' as unknown as number]) {
       expect(() => agentWith(script(), { tokenBudget })).toThrow(ToolError);
@@ -141,6 +170,9 @@ describe('turnLimits', () => {
 
   it('counts a step by its total, else by its input and output; a step with no counts costs nothing', () => {
     expect(tokens(20)(steps({ totalTokens: 19 }))).toBe(false);
+    // A negative count is no count: it takes nothing off the others.
+    expect(tokens(20)(steps({ totalTokens: 12 }, { inputTokens: 8, outputTokens: -100, totalTokens: -92 }))).toBe(true);
+    expect(tokens(20)(steps({ totalTokens: 20 }, { totalTokens: -5 }))).toBe(true);
     expect(tokens(20)(steps({ totalTokens: 12 }, { totalTokens: 8 }))).toBe(true);
     expect(tokens(20)(steps({ inputTokens: 12, outputTokens: 8 }))).toBe(true);
     expect(tokens(20)(steps({ inputTokens: 12 }))).toBe(false);

@@ -1,4 +1,4 @@
-import type { AnyTool, ArgumentEdit, TicketSigner, ToolCallResult } from '@edgetool/core';
+import { type AnyTool, type ArgumentEdit, type TicketSigner, type ToolCallResult, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
@@ -91,6 +91,17 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
   };
 }
 
+/**
+ * A call of a tool of this server that the model's provider says it ran itself (`providerExecuted`): only this server
+ * runs its tools, so the result is made up (a broken or hostile provider) and must not be sealed as the tool's.
+ */
+function ranByProvider(toolName: string, toolCallId: string): ToolError {
+  return new ToolError('execution-failed', `The model's provider reported running "${toolName}" (${toolCallId}) itself, but it is a tool of this server: its result was not taken.`, {
+    toolName,
+    callId: toolCallId,
+  });
+}
+
 /** A `data-*` chunk of the UI message protocol (the proofs are data parts). */
 type DataChunk = Extract<UIMessageChunk, { type: `data-${string}` }>;
 
@@ -162,6 +173,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
         started = true;
         return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
       case 'tool-input-available': {
+        if (chunk.providerExecuted === true && tools.has(chunk.toolName)) return Promise.reject(ranByProvider(chunk.toolName, chunk.toolCallId));
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
         const tool = tools.get(chunk.toolName);
         return tool && runsOnCaller(tool, mode) ? ticket(chunk.toolCallId, chunk.toolName, chunk.input, 'client-result').then((t) => [t]) : undefined;
@@ -175,6 +187,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (chunk.type === 'tool-output-available' && chunk.preliminary) return undefined;
         const call = inputs.get(chunk.toolCallId);
         if (!call) return undefined;
+        if (chunk.providerExecuted === true && tools.has(call.toolName)) return Promise.reject(ranByProvider(call.toolName, chunk.toolCallId));
         const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
         return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => {
           const t = trace(chunk.toolCallId);

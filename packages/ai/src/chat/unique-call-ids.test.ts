@@ -55,6 +55,16 @@ describe('uniqueToolCallIds', () => {
     expect([first[0], first[4]]).not.toContain(second[0]);
   });
 
+  it('gives a call with an empty id (an OpenAI-compatible server that sends `id: ""`) a fresh one, streamed and generated', async () => {
+    const parts = await streamed(wrap(scriptedModel(callsStep([['', 't', {}], ['', 't', {}]]))), prompt([]));
+    const seen = ids(parts).filter((id) => id !== '-');
+    expect(seen).toHaveLength(8);
+    for (const id of seen) expect(id).toMatch(/^_[0-9a-f]{12}$/);
+    expect(new Set(seen).size).toBe(2);
+    const generated = await wrap(scriptedModel(callsStep([['', 't', {}]]))).doGenerate({ prompt: prompt([]) });
+    expect(generated.content).toEqual([expect.objectContaining({ type: 'tool-call', toolCallId: expect.stringMatching(/^_[0-9a-f]{12}$/) })]);
+  });
+
   it('takes the ids the caller names as taken (calls the model prompt leaves out)', async () => {
     const parts = await streamed(wrap(scriptedModel(callsStep([['call_0', 't', {}]])), () => ['call_0']), prompt([]));
     expect(ids(parts).filter((id) => id !== '-')[0]).toMatch(RENAMED);

@@ -26,10 +26,18 @@ export function emptyUsage(): TurnUsage {
   };
 }
 
-/** `a + b` for counts that may be unknown: unknown only when both are. Counts that are not finite numbers are unknown. */
+/**
+ * `a + b` for counts that may be unknown: unknown only when both are. Counts that are not finite numbers from 0 are
+ * unknown: a broken provider's negative count would otherwise take tokens off the meter and the budget.
+ */
 function add(a: number | undefined, b: unknown): number | undefined {
-  const n = typeof b === 'number' && Number.isFinite(b) ? b : undefined;
+  const n = isCount(b) ? b : undefined;
   return a === undefined ? n : n === undefined ? a : a + n;
+}
+
+/** Whether `n` is a token count: a finite number from 0 (the budget's `tokensOf` reads counts the same way). */
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 /** The sum of two usages (`b` may come from a provider or a tool's output: anything that is not a count is unknown). */
