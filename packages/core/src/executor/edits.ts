@@ -57,6 +57,20 @@ export function refusedEdits(editable: boolean | readonly string[], edits: reado
   return `${allowed} (changed: ${names})`;
 }
 
+/**
+ * `edits` with each value as `mask` masks it inside the arguments (`executor.redactInput`: the fields `redact()` hides),
+ * for the note the model reads; an absent value stays absent (the note says added or removed).
+ */
+export function maskEdits(edits: readonly ArgumentEdit[], mask: (input: unknown) => unknown): ArgumentEdit[] {
+  const masked = (key: string, value: unknown): unknown => {
+    if (value === undefined) return value;
+    if (key === '') return mask(value);
+    // Defined, not assigned: an argument named `__proto__` would set the prototype instead.
+    return (mask(Object.defineProperty({}, key, { value, enumerable: true })) as Record<string, unknown> | null)?.[key];
+  };
+  return edits.map(({ key, from, to }) => ({ key, from: masked(key, from), to: masked(key, to) }));
+}
+
 /** A value for the note, cut to a readable length. */
 function shown(value: unknown): string {
   let json: string;
