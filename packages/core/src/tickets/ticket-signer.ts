@@ -154,9 +154,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
    */
   function expiry(ttl: number, what: string): number {
     const exp = Math.floor(now()) + ttl;
-    if (!(exp > 0 && Number.isSafeInteger(exp))) {
-      throw new RangeError(`${what}: now() + ttlMs must be a time in epoch milliseconds (a positive safe integer); check the clock and ttlMs`);
-    }
+    if (!(exp > 0 && Number.isSafeInteger(exp))) throw new RangeError(`${what}: now() + ttlMs is no time in epoch ms: ${exp}`);
     return exp;
   }
 
