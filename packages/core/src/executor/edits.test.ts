@@ -57,6 +57,16 @@ describe('argumentEdits', () => {
     expect(argumentEdits({ a: 1 }, { a: 1 })).toEqual([]);
   });
 
+  it('a nested key set to undefined is absent, as in JSON (it counted as a change the tool could refuse)', () => {
+    // An in-process caller's form object: `note: undefined` is no argument, at the top level and nested alike.
+    expect(argumentEdits({ opts: { notify: true } }, { opts: { notify: true, note: undefined }, extra: undefined })).toEqual([]);
+    expect(argumentEdits({ opts: { notify: true, note: undefined } }, { opts: { notify: false } })).toEqual([
+      { key: 'opts', from: { notify: true, note: undefined }, to: { notify: false } },
+    ]);
+    // In a list, an undefined item is one (JSON writes null): a list one item longer is changed.
+    expect(argumentEdits({ ids: [1] }, { ids: [1, undefined] })).toHaveLength(1);
+  });
+
   it('compares arguments that are not objects as a whole', () => {
     expect(argumentEdits('x', 'y')).toEqual([{ key: '', from: 'x', to: 'y' }]);
     expect(argumentEdits([1], [1])).toEqual([]);

@@ -12,13 +12,17 @@ export interface ArgumentEdit {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The keys of `value` that JSON keeps: an object's key set to `undefined` is no key (an in-process caller's form object). */
+const definedKeys = (value: object): string[] =>
+  Array.isArray(value) ? Object.keys(value) : Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+
 /** Whether two JSON values are the same (key order aside). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  const keys = definedKeys(a);
+  if (keys.length !== definedKeys(b).length) return false;
+  return keys.every((key) => same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /** {@link same}, where values too deep to compare (the stack runs out) count as changed: the edit is then judged. */
