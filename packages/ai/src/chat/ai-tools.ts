@@ -4,6 +4,7 @@ import {
   approvalReasonOf,
   approvesWithEdits,
   argumentEdits,
+  maskEdits,
   availableTools,
   CallContext,
   createExecutor,
@@ -164,11 +165,14 @@ function modelText(tool: AnyTool, id: string, input: unknown, output: unknown, r
   return outcomeModelText(tool, { type: 'success', output }, tool.toModelOutput ? lightContext(tool, id, input, run) : undefined);
 }
 
-/** What the model reads for a result in the history: with what a human changed first, when they edited its arguments. */
-function historyText(tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext, edited: ReadonlyMap<string, unknown> | undefined): ModelContent {
+/**
+ * What the model reads for a result in the history: with what a human changed first, when they edited its arguments
+ * (the fields `redact()` hides masked, as the executor masks them in the note of the turn the call ran in).
+ */
+function historyText(executor: ToolExecutor, tool: AnyTool, id: string, input: unknown, output: unknown, run: RunContext, edited: ReadonlyMap<string, unknown> | undefined): ModelContent {
   if (edited === undefined || !edited.has(id)) return modelText(tool, id, input, output, run);
   const ran = edited.get(id);
-  return withEditNote(modelText(tool, id, ran, output, run), argumentEdits(input, ran));
+  return withEditNote(modelText(tool, id, ran, output, run), maskEdits(argumentEdits(input, ran), (value) => executor.redactInput(tool, value)));
 }
 
 /**
@@ -375,7 +379,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       inputSchema: jsonSchema(wire.schema as JSONSchema7),
       ...(wire.strict ? { strict: true } : {}),
       toModelOutput: ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }) =>
-        toToolOutput(ownText(texts.get(toolCallId), output) ?? historyText(tool, toolCallId, input, output, run, edited), files),
+        toToolOutput(ownText(texts.get(toolCallId), output) ?? historyText(executor, tool, toolCallId, input, output, run, edited), files),
     };
     if (runsOnCaller(tool, mode)) {
       put(tool.name, base as unknown as Tool);

@@ -1,6 +1,6 @@
 // Approving a call with edited arguments: the client adds an edit part beside its approval; the loop runs the call with
 // the edited arguments (when the tool's `policy.editable` allows them), tells the model what changed, and seals them.
-import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, editNote, type NonceStore } from '@edgetool/core';
+import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, editNote, type NonceStore, redact } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
@@ -76,6 +76,28 @@ describe('approving with edited arguments in the chat loop', () => {
     const history = model.doStreamCalls[2]?.prompt.find((m) => m.role === 'tool');
     expect(JSON.stringify(history?.content)).toContain(JSON.stringify(`${note}\n${output}`).slice(1, -1));
     expect(writes).toHaveLength(1);
+  });
+
+  it("masks the fields redact() hides in the edit note, in this turn and in the history (the history's named the new value)", async () => {
+    const move = defineTool({
+      name: 'update_delivery_date',
+      description: 'Change a delivery date',
+      input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
+      policy: { effects: 'write', editable: ['new_date'] },
+      interceptors: [redact({ fields: ['new_date'] })],
+      execute: (input) => ({ order_id: input.order_id, updated: true }),
+    });
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', proposed]]), textStep('Moved.'), textStep('You are welcome.'));
+    const agent = createChatAgent({ model, tools: [move], tickets: createTicketSigner({ keys }) });
+    const first = await agent.generate({ messages: 'Move A-1001', run: run() });
+    const second = await agent.generate({ messages: approveWithEdits(first.messages, 'c1', edited), run: run() });
+    const note = editNote([{ key: 'new_date', from: '[redacted]', to: '[redacted]' }]);
+    const output = '{"order_id":"A-1001","updated":true}';
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: `${note}\n${output}` } }]);
+    await agent.generate({ messages: userSays(second.messages, 'thanks'), run: run() });
+    const history = JSON.stringify(model.doStreamCalls[2]?.prompt.find((m) => m.role === 'tool')?.content);
+    expect(history).toContain(JSON.stringify(`${note}\n${output}`).slice(1, -1));
+    expect(history).not.toContain('2026-12-27');
   });
 
   it('refuses history whose recorded edit was changed or removed: the seal covers it', async () => {

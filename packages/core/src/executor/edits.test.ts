@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createRunContext } from '../context/run-context.ts';
+import { redact } from '../interceptors/redact.ts';
+import { createRegistry } from '../registry/registry.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { imagePart } from '../tool/model-content.ts';
 import { defineTool } from '../tool/define-tool.ts';
@@ -53,6 +55,16 @@ describe('argumentEdits', () => {
     expect(argumentEdits({ a: [1, 2] }, { a: [2, 1] })).toEqual([{ key: 'a', from: [1, 2], to: [2, 1] }]);
     expect(argumentEdits({ a: { b: 1 } }, { a: [1] })).toHaveLength(1);
     expect(argumentEdits({ a: 1 }, { a: 1 })).toEqual([]);
+  });
+
+  it('a nested key set to undefined is absent, as in JSON (it counted as a change the tool could refuse)', () => {
+    // An in-process caller's form object: `note: undefined` is no argument, at the top level and nested alike.
+    expect(argumentEdits({ opts: { notify: true } }, { opts: { notify: true, note: undefined }, extra: undefined })).toEqual([]);
+    expect(argumentEdits({ opts: { notify: true, note: undefined } }, { opts: { notify: false } })).toEqual([
+      { key: 'opts', from: { notify: true, note: undefined }, to: { notify: false } },
+    ]);
+    // In a list, an undefined item is one (JSON writes null): a list one item longer is changed.
+    expect(argumentEdits({ ids: [1] }, { ids: [1, undefined] })).toHaveLength(1);
   });
 
   it('compares arguments that are not objects as a whole', () => {
@@ -194,6 +206,36 @@ describe('approving with edited arguments', () => {
     expect(s.ran).toEqual([input]);
   });
 });
+
+  it("masks the fields redact() hides in the note the model reads (it named the human's new secret in full)", async () => {
+    const ran: unknown[] = [];
+    const tool = defineTool({
+      name: 'connect',
+      description: 'Connects a mailbox.',
+      input: v.object({ host: v.string(), auth: v.object({ user: v.string(), password: v.string() }), api_key: v.optional(v.string()) }),
+      policy: { effects: 'write', editable: ['host', 'auth', 'api_key'] },
+      interceptors: [redact({ fields: ['password'] })],
+      execute: (input) => {
+        ran.push(input);
+        return 'connected';
+      },
+    });
+    const executor = createExecutor({ registry: createRegistry({ tools: [tool], interceptors: [redact({ fields: ['api_key'] })] }), tickets: createTicketSigner({ keys }) });
+    const run = createRunContext({ conversationId: 'conv-1' });
+    const proposal = { id: 'c-1', name: 'connect', arguments: { host: 'imap.a', auth: { user: 'ann', password: 'guess' } } };
+    const pending = await executor.execute(proposal, { run });
+    const ticket = pending.outcome.type === 'approval-required' ? pending.outcome.ticket : undefined;
+    const input = { host: 'imap.b', auth: { user: 'ann', password: 'hunter2-real' }, api_key: 'sk-live-123' };
+    const result = await executor.execute(proposal, { run, approval: { approved: true, ticket, input } });
+    expect(result.content).toBe(
+      'The user edited your arguments before approving this call: host changed from "imap.a" to "imap.b"; ' +
+        'auth changed from {"user":"ann","password":"[redacted]"} to {"user":"ann","password":"[redacted]"}; api_key set to "[redacted]". ' +
+        'The outcome below is for the edited arguments.\nconnected',
+    );
+    // The tool ran with the real values, and the caller's edits keep them (the chat loop rebuilds the input from them).
+    expect(ran).toEqual([input]);
+    expect(result.edits?.map((edit) => edit.to)).toEqual(['imap.b', input.auth, 'sk-live-123']);
+  });
 
 describe('policy.editable', () => {
   const base = { name: 't', description: 'd', input: v.object({ a: v.string(), b: v.number() }), execute: () => 1 } as const;

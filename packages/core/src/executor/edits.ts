@@ -12,13 +12,17 @@ export interface ArgumentEdit {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The keys of `value` that JSON keeps: an object's key set to `undefined` is no key (an in-process caller's form object). */
+const definedKeys = (value: object): string[] =>
+  Array.isArray(value) ? Object.keys(value) : Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+
 /** Whether two JSON values are the same (key order aside). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  const keys = definedKeys(a);
+  if (keys.length !== definedKeys(b).length) return false;
+  return keys.every((key) => same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /** {@link same}, where values too deep to compare (the stack runs out) count as changed: the edit is then judged. */
@@ -55,6 +59,20 @@ export function refusedEdits(editable: boolean | readonly string[], edits: reado
   const names = refused.map((edit) => (edit.key === '' ? 'the arguments as a whole' : `"${edit.key}"`)).join(', ');
   const allowed = editable === false ? 'lets a human edit none of its arguments' : `lets a human edit only ${editable.map((key) => `"${key}"`).join(', ')}`;
   return `${allowed} (changed: ${names})`;
+}
+
+/**
+ * `edits` with each value as `mask` masks it inside the arguments (`executor.redactInput`: the fields `redact()` hides),
+ * for the note the model reads; an absent value stays absent (the note says added or removed).
+ */
+export function maskEdits(edits: readonly ArgumentEdit[], mask: (input: unknown) => unknown): ArgumentEdit[] {
+  const masked = (key: string, value: unknown): unknown => {
+    if (value === undefined) return value;
+    if (key === '') return mask(value);
+    // Defined, not assigned: an argument named `__proto__` would set the prototype instead.
+    return (mask(Object.defineProperty({}, key, { value, enumerable: true })) as Record<string, unknown> | null)?.[key];
+  };
+  return edits.map(({ key, from, to }) => ({ key, from: masked(key, from), to: masked(key, to) }));
 }
 
 /** A value for the note, cut to a readable length. */

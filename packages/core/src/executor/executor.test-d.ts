@@ -108,6 +108,7 @@ describe('toolErrorMessage', () => {
   it('errorMessage on an executor, and unexpected on every ToolError', () => {
     expectTypeOf<ToolExecutor['errorMessage']>().toEqualTypeOf<(error: ToolError, call: ToolCall) => string>();
     expectTypeOf<ToolExecutor['redactOutput']>().toEqualTypeOf<(tool: AnyTool, output: unknown) => unknown>();
+    expectTypeOf<ToolExecutor['redactInput']>().toEqualTypeOf<(tool: AnyTool, input: unknown) => unknown>();
     expectTypeOf<ToolError['unexpected']>().toEqualTypeOf<boolean>();
     expectTypeOf<ToolErrorOptions['unexpected']>().toEqualTypeOf<boolean | undefined>();
   });

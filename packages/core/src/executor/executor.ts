@@ -21,7 +21,7 @@ import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
-import { type ArgumentEdit, argumentEdits, refusedEdits, withEditNote } from './edits.ts';
+import { type ArgumentEdit, argumentEdits, maskEdits, refusedEdits, withEditNote } from './edits.ts';
 import { abortError, raceSignal } from './race-signal.ts';
 
 /**
@@ -163,6 +163,11 @@ export interface ToolExecutor<TDeps = unknown> {
    * tool layers masks it (`redact()`), for a caller that takes client results itself: the chat loop. Throws what they do.
    */
   redactOutput(tool: AnyTool, output: unknown): unknown;
+  /**
+   * Arguments as the `redactInput` of the tool's global, registry and tool layers masks them (`redact()`), for what a
+   * caller shows the model of them itself: the chat loop's note of a human's edits in the history. Throws what they do.
+   */
+  redactInput(tool: AnyTool, input: unknown): unknown;
 }
 
 /**
@@ -255,7 +260,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       if (policy === 'throw') throw outcome.error;
       text = errorModelText(outcome.error, errorMessage(outcome.error, call));
     }
-    if (edits !== undefined) text = withEditNote(text, edits);
+    // The note is for the model: the fields redact() hides are masked in it, as in the input a trace records.
+    if (edits !== undefined) text = withEditNote(text, tool === undefined ? edits : maskEdits(edits, (value) => redactInput(tool, value)));
     return {
       call,
       tool,
@@ -630,6 +636,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return finish(call, tool, parsed.value, started, NO_SPANS, outcome, content);
   }
 
+  /** Masked as the `redact()` of the global, registry and tool layers masks a call's input in its trace. */
+  function redactInput(tool: AnyTool, input: unknown): unknown {
+    return maskInput(chainFor(tool).head, input);
+  }
+
   /** Masked as the chain masks a result the server runs (`redact()`), innermost first: the model reads the same. */
   function redactOutput(tool: AnyTool, output: unknown): unknown {
     return chainFor(tool).head.reduceRight((masked, layer) => (layer.redactOutput ? layer.redactOutput(masked) : masked), output);
@@ -644,7 +655,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return early(call, tool, 'value' in parsed ? parsed.value : call.arguments, started, error, (opts?.run as RunContext | undefined) ?? null);
   }
 
-  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse, errorMessage, redactOutput };
+  return { registry, side, tickets, execute, executeAll, acceptClientResult, refuse, errorMessage, redactInput, redactOutput };
 }
 
 /**

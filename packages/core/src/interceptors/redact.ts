@@ -8,7 +8,8 @@ export const redactedInputKey: ContextKey<unknown> = contextKey<unknown>('edgeto
 
 /**
  * Returns a deep copy of `value` with every property named in `fields` replaced (any depth). Objects with `toJSON`
- * (a `Date`) are copied as the JSON the model reads of them; a cycle, which JSON cannot hold, throws a `TypeError`.
+ * (a `Date`) are copied as the JSON the model reads of them; bytes (typed arrays, `ArrayBuffer`, `DataView`) are kept as
+ * they are, for a `toModelOutput` that makes an image of them; a cycle, which JSON cannot hold, throws a `TypeError`.
  */
 export function redactValue(value: unknown, fields: ReadonlySet<string>, replacement = '[redacted]'): unknown {
   return redactWithin(value, fields, replacement, new Set());
@@ -16,7 +17,8 @@ export function redactValue(value: unknown, fields: ReadonlySet<string>, replace
 
 /** {@link redactValue}, with the objects it is inside: one met again is a cycle, which JSON cannot hold (a `TypeError`). */
 function redactWithin(value: unknown, fields: ReadonlySet<string>, replacement: string, within: Set<object>): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+  // Bytes have no fields to mask: copied as plain objects, they were no bytes to `toModelOutput` (every image failed).
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
   if (within.has(value)) throw new TypeError('it has a cycle, which JSON cannot hold');
   if (!Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     const json: unknown = (value as { toJSON(): unknown }).toJSON();

@@ -129,6 +129,26 @@ describe('trace and redaction', () => {
     expect(result.content).toBe('{"token":"[redacted]","expires":"2026-11-22T10:00:00.000Z","nested":{"at":{"token":"[redacted]","day":"Sunday"}}}');
   });
 
+  it("redact() keeps bytes as they are: a screenshot tool's toModelOutput got a plain object and every image failed", async () => {
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='), (c) => c.charCodeAt(0));
+    const screenshot = defineTool({
+      name: 'screenshot',
+      description: '',
+      input: v.object({}),
+      execute: () => ({ token: 'secret', png, raw: png.buffer, view: new DataView(png.buffer) }),
+      toModelOutput: (out) => [
+        { type: 'text', text: `${out.token} ${out.raw.byteLength} ${out.view.getUint8(1)}` },
+        { type: 'image', data: btoa(String.fromCharCode(...out.png)), mediaType: 'image/png' },
+      ],
+    });
+    // A global redact() for passwords applies to every tool, the screenshot tool too.
+    const result = await createExecutor({ registry: [screenshot], interceptors: [redact({ fields: ['token'] })] }).execute({ id: 's', name: 'screenshot', arguments: {} });
+    expect(result.outcome.type).toBe('success');
+    expect(result.content).toBe('[redacted] 68 80\n[image: image/png, 68 B]');
+    const masked = redactValue({ list: [png] }, new Set(['token'])) as { list: unknown[] };
+    expect(masked.list[0]).toBe(png);
+  });
+
   it('redact() on a result JSON cannot hold (a cycle): invalid-output, as without it, not a failed run', async () => {
     const cyclic: Record<string, unknown> = { token: 'secret' };
     cyclic.self = cyclic;

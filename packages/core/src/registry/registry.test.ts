@@ -4,6 +4,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { listDelayedOrders, queryOrder, updateDeliveryDate } from '../test-support/order-tools.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import type { AnyTool } from '../tool/types.ts';
 import { createRegistry } from './registry.ts';
 import { delegatingResolver, lazyResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
@@ -66,6 +67,25 @@ describe('registry and resolvers', () => {
     expect(registry.names()).toEqual(['query_order', 'list_delayed_orders']);
     expect(await registry.resolve('list_delayed_orders')).toBe(listDelayedOrders);
     expect((await registry.tools()).map((t) => t.name)).toEqual(['query_order', 'list_delayed_orders']);
+  });
+
+  it('a tool a resolver gets later is found beside other resolvers or a list too (it was only found alone)', async () => {
+    // A resolver backed by a table a tool is added to while the server runs. delegatingResolver read every resolver's
+    // names once, when it was made: beside a list or another resolver, a tool added later stayed an unknown tool.
+    const late = new Map<string, AnyTool>();
+    const growing: ToolResolver = { kind: 'edgetool.resolver', names: () => [...late.keys()], resolve: (name) => late.get(name) };
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [growing] });
+    const executor = createExecutor({ registry });
+    late.set('list_delayed_orders', listDelayedOrders);
+    expect(registry.names()).toEqual(['query_order', 'list_delayed_orders']);
+    expect((await registry.tools()).map((t) => t.name)).toEqual(['query_order', 'list_delayed_orders']);
+    expect((await executor.execute({ id: '1', name: 'list_delayed_orders', arguments: {} })).outcome.type).toBe('success');
+    // Names that come to overlap later: the first resolver that knows the name wins (at registration they still throw).
+    const delegating = delegatingResolver([growing, staticResolver([updateDeliveryDate])]);
+    late.set('update_delivery_date', clone);
+    expect(delegating.names()).toEqual(['list_delayed_orders', 'update_delivery_date']);
+    expect(delegating.resolve('update_delivery_date')).toBe(clone);
+    expect(delegating.resolve('nothing')).toBeUndefined();
   });
 
   it('lazy: imports a module on first use, once, even under concurrent first calls', async () => {

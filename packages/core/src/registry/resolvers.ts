@@ -33,18 +33,37 @@ export function staticResolver(tools: readonly AnyTool[]): ToolResolver {
   return { kind: 'edgetool.resolver', names: () => names, resolve: (name) => byName.get(name) };
 }
 
-/** Asks each resolver in turn; the first that knows the name wins. Names must not overlap. */
+/**
+ * Asks each resolver in turn; the first that knows the name wins. Names must not overlap when it is made (a duplicate
+ * throws); a resolver may get tools later (names are read again on a miss and by `names()`).
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolResolver {
+  const list = [...resolvers];
+  let owner = owners(list, true);
+  return {
+    kind: 'edgetool.resolver',
+    names() {
+      owner = owners(list, false);
+      return [...owner.keys()];
+    },
+    resolve(name, signal) {
+      if (!owner.has(name)) owner = owners(list, false);
+      return owner.get(name)?.resolve(name, signal);
+    },
+  };
+}
+
+/** Which resolver answers each name: the first that lists it; with `strict`, a name listed twice throws `duplicate-tool`. */
+function owners(resolvers: readonly ToolResolver[], strict: boolean): Map<string, ToolResolver> {
   const owner = new Map<string, ToolResolver>();
   for (const resolver of resolvers) {
     for (const name of resolver.names()) {
-      if (owner.has(name)) throw duplicate(name);
-      owner.set(name, resolver);
+      if (!owner.has(name)) owner.set(name, resolver);
+      else if (strict) throw duplicate(name);
     }
   }
-  const names = [...owner.keys()];
-  return { kind: 'edgetool.resolver', names: () => names, resolve: (name, signal) => owner.get(name)?.resolve(name, signal) };
+  return owner;
 }
 
 /** A module exporting a tool as default, or the tool itself. */

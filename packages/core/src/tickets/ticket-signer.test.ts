@@ -199,6 +199,30 @@ describe('createTicketSigner: expiry', () => {
     expect(() => createTicketSigner({ keys: [KEY_A], ttlMs: 0 })).toThrow(RangeError);
     await expect(signer().sign(SUBJECT, { ttlMs: Number.NaN })).rejects.toThrow(RangeError);
   });
+
+  it('works with a clock that has fractions of a millisecond (performance.timeOrigin + performance.now())', async () => {
+    // Tickets and seals were malformed to the signer that issued them: a fractional expiry is no integer, and a seal's
+    // "1700000900000.25" added a fifth dot-separated part.
+    let time = 1_700_000_000_000.25;
+    const s = signer([KEY_A], { now: () => time });
+    const ticket = await s.sign(SUBJECT, { ttlMs: 1000 });
+    const seal = await s.seal({ toolName: 't', callId: 'c', conversationId: 'x', content: 1 }, { ttlMs: 1000 });
+    expect(s.peek(ticket)?.exp).toBe(1_700_000_001_000);
+    await s.verifySeal(seal, { toolName: 't', callId: 'c', conversationId: 'x', content: 1 });
+    time += 999.7; // 1 700 000 000 999.95: still before the expiry
+    await expect(s.verify(ticket, SUBJECT, { consume: false })).resolves.toBeDefined();
+    time += 0.05;
+    await refused(s.verify(ticket, SUBJECT), 'expired');
+    await refused(s.verifySeal(seal, { toolName: 't', callId: 'c', conversationId: 'x', content: 1 }), 'expired');
+  });
+
+  it('refuses to issue what it could not verify: an expiry that is no time in epoch ms (a broken clock, a huge ttlMs)', async () => {
+    for (const [now, ttlMs] of [[() => Number.NaN, 1000], [() => 1e18, 1000], [() => -5000, 1000], [Date.now, Number.MAX_SAFE_INTEGER]] as const) {
+      const s = signer([KEY_A], { now });
+      await expect(s.sign(SUBJECT, { ttlMs })).rejects.toThrow(new RangeError(`sign: now() + ttlMs is no time in epoch ms: ${Math.floor(now()) + ttlMs}`));
+      await expect(s.seal({ toolName: 't', callId: 'c', conversationId: 'x', content: 1 }, { ttlMs })).rejects.toThrow(RangeError);
+    }
+  });
 });
 
 describe('createTicketSigner: keys', () => {

@@ -112,7 +112,7 @@ export interface TicketSignerOptions {
   readonly ttlMs?: number;
   /** Where used nonces go (default: {@link createMemoryNonceStore} with the same `now`). */
   readonly nonceStore?: NonceStore;
-  /** Clock in epoch ms (default `Date.now`). */
+  /** Clock in epoch ms (default `Date.now`); fractions are fine: expiries are whole milliseconds. */
   readonly now?: () => number;
 }
 
@@ -147,6 +147,16 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
   const keys = new Map([...readKeys(options.keys)].map(([kid, secret]) => [kid, createHmacKey(secret)] as const));
   const signingKid = options.keys[0]!.id;
   const encoder = new TextEncoder();
+
+  /**
+   * The expiry `ttl` ms from now, in whole epoch ms: a clock with fractions (`performance.timeOrigin +
+   * performance.now()`) made tickets and seals that their own `verify` refused as malformed. Refuses one it could not verify.
+   */
+  function expiry(ttl: number, what: string): number {
+    const exp = Math.floor(now()) + ttl;
+    if (!(exp > 0 && Number.isSafeInteger(exp))) throw new RangeError(`${what}: now() + ttlMs is no time in epoch ms: ${exp}`);
+    return exp;
+  }
 
   /** The base64url HMAC of `text` under the signing key. */
   async function mac(text: string): Promise<string> {
@@ -224,7 +234,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
         callId: subject.callId,
         argsHash: await hashArguments(subject.args),
         conv: subject.conversationId,
-        exp: now() + ttl,
+        exp: expiry(ttl, 'sign'),
         nonce: encodeBase64Url(crypto.getRandomValues(new Uint8Array(16))),
         kid: signingKid,
       };
@@ -244,7 +254,7 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
       const ttl = signOptions.ttlMs ?? defaultTtl;
       checkTtl(ttl, 'seal: ttlMs');
       checkSubject(subject, 'seal');
-      const head = `${SEAL_PREFIX}.${signingKid}.${now() + ttl}`;
+      const head = `${SEAL_PREFIX}.${signingKid}.${expiry(ttl, 'seal')}`;
       return `${head}.${await mac(sealedText(head, subject))}`;
     },
     async verifySeal(seal, subject) {
