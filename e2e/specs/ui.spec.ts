@@ -56,6 +56,24 @@ test.describe('the chat on a phone (390 × 844)', () => {
   });
 });
 
+test.describe('a phone (375 × 812)', () => {
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+  test("a tool's progress line is read in full: the bar goes under the words when both do not fit", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/audit_orders {}');
+    const card = toolCard(page, 'audit_orders');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const text = card.getByTestId('tool-progress-text');
+    await expect(text).toHaveText(/^Checked \d+ of \d+ open orders$/);
+    // The bar took 180 px of the line and cut the words to "Checked …".
+    expect(await text.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const [words, bar] = [await text.boundingBox(), await card.getByTestId('tool-progress-bar').boundingBox()];
+    expect(bar && words && bar.y >= words.y + words.height).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
+
 test.describe('a small phone (320 × 640)', () => {
   test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
 
