@@ -130,7 +130,7 @@ test.describe('a small phone (320 × 640)', () => {
     expect(price && cart && price.x + price.width <= cart.x + cart.width).toBe(true);
   });
 
-  test('a trace timeline keeps room for its bars and its durations', async ({ page }) => {
+  test("a trace timeline keeps room for its bars and its durations, and each piece of its head on one line", async ({ page }) => {
     await openChat(page);
     await send(page, 'Where is order A-1002?');
     const card = toolCard(page, 'query_order');
@@ -144,6 +144,20 @@ test.describe('a small phone (320 × 640)', () => {
       expect(fits).toBe(true);
       expect(track).toBeGreaterThanOrEqual(32);
     }
+    // A head with longer words (a browser chain's "approval-required", "approval-denied"): each piece stays on one line.
+    await send(page, '/cart_clear {}');
+    const denied = toolCard(page, 'cart_clear');
+    await denied.getByTestId('deny').click();
+    await expect(denied).toHaveAttribute('data-state', 'denied');
+    await expect(denied.locator('.timeline-trace')).toHaveCount(2);
+    const pieces = await page.locator('.timeline-head > *').evaluateAll((elements) =>
+      elements.map((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return { text: element.textContent, lines: range.getClientRects().length };
+      }),
+    );
+    expect(pieces.filter(({ lines }) => lines !== 1)).toEqual([]);
   });
 });
 
