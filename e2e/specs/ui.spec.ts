@@ -130,7 +130,7 @@ test.describe('a small phone (320 × 640)', () => {
     expect(price && cart && price.x + price.width <= cart.x + cart.width).toBe(true);
   });
 
-  test("a trace timeline keeps room for its bars and its durations, and each piece of its head on one line", async ({ page }) => {
+  test('a trace timeline keeps room for its bars and its durations, and each piece of its head on one line', async ({ page }) => {
     await openChat(page);
     await send(page, 'Where is order A-1002?');
     const card = toolCard(page, 'query_order');
