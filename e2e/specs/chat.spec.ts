@@ -13,6 +13,10 @@ test.describe('the demo chat on the offline model', () => {
     await expect(card.getByTestId('tool-output')).toContainText('Grace Hopper');
     await idle(page);
     await expect(page.getByTestId('message-assistant').last()).toContainText('A-1002');
+    // Who said what, for a screen reader too: a heading (hidden to the eye) before each message.
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'You said:' })).toHaveCount(1);
+    await expect(main.getByRole('heading', { name: 'The assistant said:' })).toHaveCount(1);
     await expect(card.getByTestId('trace-timeline')).toBeVisible();
     await expect(card.getByTestId('trace-span').first()).toBeVisible();
     // The offline model reports estimated tokens; the answer shows their sum.
