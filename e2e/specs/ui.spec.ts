@@ -68,8 +68,12 @@ test.describe('a phone (375 × 812)', () => {
     await expect(text).toHaveText(/^Checked \d+ of \d+ open orders$/);
     // The bar took 180 px of the line and cut the words to "Checked …".
     expect(await text.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
-    const [words, bar] = [await text.boundingBox(), await card.getByTestId('tool-progress-bar').boundingBox()];
-    expect(bar && words && bar.y >= words.y + words.height).toBe(true);
+    // Both measured at once: the list scrolls while the answer streams in below.
+    const below = await card.getByTestId('tool-progress').evaluate((line) => {
+      const [words, bar] = ['tool-progress-text', 'tool-progress-bar'].map((id) => line.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect());
+      return words !== undefined && bar !== undefined && bar.top >= words.bottom;
+    });
+    expect(below).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 });
