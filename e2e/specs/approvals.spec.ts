@@ -139,7 +139,7 @@ test.describe('approvals', () => {
     await expect(page.getByTestId('chat-input')).toHaveAttribute('aria-describedby', (await hint.getAttribute('id')) ?? 'missing id');
   });
 
-  test('Enter in an approval field goes to its button and decides nothing; an unreadable value is named at once', async ({ page }) => {
+  test('Enter in an approval field goes to its button and decides nothing; a value that cannot be sent is named at once', async ({ page }) => {
     await openChat(page);
     await send(page, 'Change the delivery date of order A-1003 to 2027-01-21');
     const card = toolCard(page, 'update_delivery_date');
@@ -155,6 +155,17 @@ test.describe('approvals', () => {
     await card.getByTestId('edit-new_date').press('Enter');
     await expect(card.getByTestId('edit-error')).toHaveText('new_date: enter a date.');
     await expect(card.getByTestId('edit-new_date')).toBeFocused();
+    // So is one the tool's input schema refuses (the server would refuse the edit, and the call would end unperformed),
+    // by Enter and by Approve: the approval does not go.
+    await card.getByTestId('edit-new_date').fill('2027-01-21');
+    await card.getByTestId('edit-reason').fill('x'.repeat(501));
+    await card.getByTestId('edit-reason').press('Enter');
+    await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
+    await expect(card.getByTestId('edit-reason')).toBeFocused();
+    await card.getByTestId('approve').click();
+    await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
+    await expect(card.getByTestId('approve')).toBeEnabled();
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
     // Enter in the deny reason takes the user to Deny; Enter there decides.
     await card.getByTestId('deny-reason').fill('not this week');
     await card.getByTestId('deny-reason').press('Enter');

@@ -13,6 +13,10 @@ test.describe('the demo chat on the offline model', () => {
     await expect(card.getByTestId('tool-output')).toContainText('Grace Hopper');
     await idle(page);
     await expect(page.getByTestId('message-assistant').last()).toContainText('A-1002');
+    // Who said what, for a screen reader too: a heading (hidden to the eye) before each message.
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'You said:' })).toHaveCount(1);
+    await expect(main.getByRole('heading', { name: 'The assistant said:' })).toHaveCount(1);
     await expect(card.getByTestId('trace-timeline')).toBeVisible();
     await expect(card.getByTestId('trace-span').first()).toBeVisible();
     // The offline model reports estimated tokens; the answer shows their sum.
@@ -217,13 +221,22 @@ test.describe('the demo chat on the offline model', () => {
     expect(await page.evaluate((url) => fetch(url).then(() => 'read', () => 'revoked'), href)).toBe('revoked');
   });
 
-  test('the stop button aborts a streaming answer', async ({ page }) => {
+  test('the stop button aborts a streaming answer, and leaves what the user was typing in the box', async ({ page }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/chat')) posts.push(request.url());
+    });
     await openChat(page);
     await send(page, 'Hello! What can you do for me?');
     await expect(page.getByTestId('stop')).toBeVisible();
     await expect(page.getByTestId('message-text').last()).not.toBeEmpty({ timeout: 30_000 });
+    // The next question, half typed: a mouse click on Stop (the Send button takes its place) used to send it.
+    await page.getByTestId('chat-input').fill('and then');
     await page.getByTestId('stop').click();
     await idle(page);
+    await expect(page.getByTestId('chat-input')).toHaveValue('and then');
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    expect(posts).toHaveLength(1);
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
     const stopped = (await page.getByTestId('message-assistant').last().textContent())?.length ?? 0;
     await page.waitForTimeout(500);

@@ -11,7 +11,7 @@ const LEGACY_KEY = 'edgetool.chat';
 const savedKeys = (page: Page): Promise<string[]> => page.evaluate((prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)), SLOT_PREFIX);
 
 /** The texts of the user's messages on a page. */
-const userTexts = (page: Page) => page.getByTestId('message-user');
+const userTexts = (page: Page) => page.getByTestId('message-user').getByTestId('message-text');
 
 test.describe('the conversation across a reload', () => {
   test('a reload brings back the messages, the calls and the mode; New chat forgets them', async ({ page }) => {
@@ -25,7 +25,7 @@ test.describe('the conversation across a reload', () => {
 
     await page.reload();
     await expect(page.getByTestId('welcome')).toHaveCount(0);
-    await expect(page.getByTestId('message-user')).toHaveText(['Where is order A-1004?']);
+    await expect(userTexts(page)).toHaveText(['Where is order A-1004?']);
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).toHaveText(answer);
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
     await expect(toolCard(page, 'query_order').getByTestId('tool-output')).toContainText('Katherine Johnson');
@@ -195,7 +195,7 @@ test.describe('the conversation across a reload', () => {
     await expect(banner).toContainText('Your message got no answer');
     await expect(banner).toContainText('The page was reloaded before any of the answer to your message came.');
     await expect(banner).toContainText('It is not sent again by itself');
-    await expect(page.getByTestId('message-user')).toHaveText(['Where is order A-1002?']);
+    await expect(userTexts(page)).toHaveText(['Where is order A-1002?']);
     await expect(page.getByTestId('message-assistant')).toHaveCount(0);
     expect(sent).toEqual([]);
     await page.getByTestId('error-retry').dblclick();

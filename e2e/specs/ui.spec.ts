@@ -56,6 +56,28 @@ test.describe('the chat on a phone (390 × 844)', () => {
   });
 });
 
+test.describe('a phone (375 × 812)', () => {
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+  test("a tool's progress line is read in full: the bar goes under the words when both do not fit", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/audit_orders {}');
+    const card = toolCard(page, 'audit_orders');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const text = card.getByTestId('tool-progress-text');
+    await expect(text).toHaveText(/^Checked \d+ of \d+ open orders$/);
+    // The bar took 180 px of the line and cut the words to "Checked …".
+    expect(await text.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    // Both measured at once: the list scrolls while the answer streams in below.
+    const below = await card.getByTestId('tool-progress').evaluate((line) => {
+      const [words, bar] = ['tool-progress-text', 'tool-progress-bar'].map((id) => line.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect());
+      return words !== undefined && bar !== undefined && bar.top >= words.bottom;
+    });
+    expect(below).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
+
 test.describe('a small phone (320 × 640)', () => {
   test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
 
@@ -112,7 +134,7 @@ test.describe('a small phone (320 × 640)', () => {
     expect(price && cart && price.x + price.width <= cart.x + cart.width).toBe(true);
   });
 
-  test('a trace timeline keeps room for its bars and its durations', async ({ page }) => {
+  test('a trace timeline keeps room for its bars and its durations, and each piece of its head on one line', async ({ page }) => {
     await openChat(page);
     await send(page, 'Where is order A-1002?');
     const card = toolCard(page, 'query_order');
@@ -126,6 +148,20 @@ test.describe('a small phone (320 × 640)', () => {
       expect(fits).toBe(true);
       expect(track).toBeGreaterThanOrEqual(32);
     }
+    // A head with longer words (a browser chain's "approval-required", "approval-denied"): each piece stays on one line.
+    await send(page, '/cart_clear {}');
+    const denied = toolCard(page, 'cart_clear');
+    await denied.getByTestId('deny').click();
+    await expect(denied).toHaveAttribute('data-state', 'denied');
+    await expect(denied.locator('.timeline-trace')).toHaveCount(2);
+    const pieces = await page.locator('.timeline-head > *').evaluateAll((elements) =>
+      elements.map((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return { text: element.textContent, lines: range.getClientRects().length };
+      }),
+    );
+    expect(pieces.filter(({ lines }) => lines !== 1)).toEqual([]);
   });
 });
 

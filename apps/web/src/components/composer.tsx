@@ -88,13 +88,15 @@ export function Composer(props: {
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
         />
+        {/* Keyed apart: React would otherwise turn the clicked Stop into the submit button in place, before the click's
+            default action, and the browser would then submit the form, sending what the user was typing. */}
         {busy ? (
-          <button type="button" className="button stop" data-testid="stop" onMouseDown={keepFocus} onClick={onStop}>
+          <button key="stop" type="button" className="button stop" data-testid="stop" onMouseDown={keepFocus} onClick={onStop}>
             <span className="stop-square" aria-hidden="true" />
             Stop
           </button>
         ) : (
-          <button type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over' || (hold !== undefined && hold.soft !== true)}>
+          <button key="send" type="submit" className="button primary send" data-testid="send" onMouseDown={keepFocus} disabled={text.trim() === '' || limit === 'over' || (hold !== undefined && hold.soft !== true)}>
             Send
           </button>
         )}

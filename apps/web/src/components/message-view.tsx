@@ -12,7 +12,10 @@ function isToolPart(part: Part): part is Part & { toolCallId: string } {
   return (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'toolCallId' in part;
 }
 
-/** One message: text in bubbles, tool calls as cards, in the order the model produced them; marked if the user stopped it. */
+/**
+ * One message under a hidden heading that says who speaks: text in bubbles, tool calls as cards, in the order the model
+ * produced them; marked if the user stopped it.
+ */
 export function MessageView(
   props: {
     readonly message: EdgetoolUIMessage;
@@ -35,6 +38,9 @@ export function MessageView(
   const limit = limitNote(message.metadata?.limit);
   return (
     <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
+      {/* Who speaks, for screen readers (the bubbles' side and colour say it to the eye), and a heading to go from one
+          message to the next by. */}
+      <h2 className="visually-hidden">{isUser ? 'You said:' : 'The assistant said:'}</h2>
       {!isUser && (
         <div className="avatar" aria-hidden="true">
           et

@@ -1,6 +1,6 @@
-import type { JsonSchema, ToolProgress } from '@edgetool/core';
+import { type JsonSchema, jsonSchema, type ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type KeyboardEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import {
   base64Bytes,
@@ -15,7 +15,7 @@ import {
   statusTone,
   withoutFileData,
 } from '../lib/format.ts';
-import { changedFields, describeEdits, type EditField, editedInput, editFields } from '../lib/edits.ts';
+import { changedFields, describeEdits, type EditField, editedInput, editFields, editIssue } from '../lib/edits.ts';
 import { unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
@@ -197,23 +197,45 @@ export function ToolCard(
   const fields = awaitingApproval && view.approval?.source === 'server' ? editFields(view.input, view.editable, inputSchema) : [];
   const [values, setValues] = useState<Record<string, string>>({});
   const [editError, setEditError] = useState<string | undefined>(undefined);
+  // The tool's input schema checks the user's values before the approval goes: the server refuses an edit it fails,
+  // and the call then ends unperformed, its approval spent. Made when the editor shows, so it has loaded by the click.
+  const editing = fields.length > 0;
+  const validator = useMemo(() => (editing && inputSchema !== undefined ? jsonSchema(inputSchema) : undefined), [editing, inputSchema]);
+  const approveButton = useRef<HTMLButtonElement>(null);
+  const denyButton = useRef<HTMLButtonElement>(null);
   const decide = (choice: 'approve' | 'deny') => {
     if (answered.current) return;
     const edited = choice === 'approve' ? editedInput(view.input, fields, values) : undefined;
     if (edited?.ok === false) return setEditError(edited.message);
+    const input = edited?.input;
+    const issue = input === undefined ? undefined : editIssue(validator, input, changedFields(fields, values));
+    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue.message);
     answered.current = true;
     flushSync(() => setAnswer(choice));
     if (choice === 'deny') props.onDeny(view.toolCallId, reason.trim() || undefined);
-    else if (edited?.ok === true && edited.input !== undefined) props.onApprove(view.toolCallId, { input: edited.input });
-    else props.onApprove(view.toolCallId);
+    else if (input === undefined) props.onApprove(view.toolCallId);
+    else if (!(issue instanceof Promise)) props.onApprove(view.toolCallId, { input });
+    else {
+      // The validator was still loading: the buttons wait for its answer (a failed load leaves the check to the server).
+      void issue.then(
+        (found) => {
+          if (found === undefined) return props.onApprove(view.toolCallId, { input });
+          answered.current = false;
+          flushSync(() => setAnswer(undefined));
+          setEditError(found.message);
+          approveButton.current?.focus();
+        },
+        () => props.onApprove(view.toolCallId, { input }),
+      );
+    }
   };
   // Enter in a field goes to the button the field is for, and the user decides there (Enter again, or a click): a
   // stray Enter must not run a write. In an edit field it first checks the values, naming one that cannot be sent.
-  const approveButton = useRef<HTMLButtonElement>(null);
-  const denyButton = useRef<HTMLButtonElement>(null);
   const toApprove = () => {
     const edited = editedInput(view.input, fields, values);
     if (!edited.ok) return setEditError(edited.message);
+    const issue = edited.input === undefined ? undefined : editIssue(validator, edited.input, changedFields(fields, values));
+    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue.message);
     approveButton.current?.focus();
   };
   return (

@@ -1,5 +1,6 @@
+import { jsonSchema } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
-import { changedFields, describeEdits, editedInput, editFields } from './edits.ts';
+import { changedFields, describeEdits, editedInput, editFields, editIssue } from './edits.ts';
 
 const input = { order_id: 'A-1001', new_date: '2026-12-24', count: 2, tags: ['a'], body: 'line one\nline two' };
 
@@ -120,5 +121,38 @@ describe('changedFields', () => {
     expect(changedFields(fields, {})).toEqual([]);
     expect(changedFields(fields, { new_date: '2027-01-05' })).toEqual([]);
     expect(changedFields(fields, { new_date: '2027-01-09', reason: 'late' })).toEqual(['new_date']);
+  });
+});
+
+describe('editIssue', () => {
+  // send_email's input schema as GET /api/tools gives it: the server refuses an edit it fails, and the call ends unperformed.
+  const schema = {
+    type: 'object',
+    properties: {
+      order_id: { type: 'string', pattern: '^A-\\d{4}$' },
+      subject: { type: 'string', minLength: 1, maxLength: 200 },
+      body: { type: 'string', minLength: 1, maxLength: 5000 },
+    },
+    required: ['order_id', 'subject', 'body'],
+  };
+  const asked = { order_id: 'A-1001', subject: 'Your order', body: 'It ships today.' };
+
+  it("names a changed field the tool's schema refuses, as the server would refuse it", async () => {
+    const validator = jsonSchema(schema);
+    const issue = await editIssue(validator, { ...asked, subject: '' }, ['subject']);
+    expect(issue?.key).toBe('subject');
+    expect(issue?.message).toMatch(/^subject: .*short/i);
+    expect(await editIssue(validator, { ...asked, body: 'x'.repeat(5001) }, ['body'])).toMatchObject({ key: 'body' });
+    // Once the validator has loaded, the answer comes at once (the click decides within its own tick).
+    expect(editIssue(validator, { ...asked, subject: '' }, ['subject'])).not.toBeInstanceOf(Promise);
+  });
+
+  it('lets valid edits go, looks only at what the user changed, and checks nothing without a schema', async () => {
+    const validator = jsonSchema(schema);
+    expect(await editIssue(validator, { ...asked, subject: 'Shipped' }, ['subject'])).toBeUndefined();
+    // The model's own arguments were checked before the approval was asked: not the user's to fix.
+    expect(await editIssue(validator, { ...asked, order_id: 'nope', subject: 'Shipped' }, ['subject'])).toBeUndefined();
+    expect(await editIssue(validator, { ...asked, subject: '' }, [])).toBeUndefined();
+    expect(editIssue(undefined, { ...asked, subject: '' }, ['subject'])).toBeUndefined();
   });
 });

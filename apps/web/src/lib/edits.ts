@@ -1,4 +1,4 @@
-import { type ArgumentEdit, argumentEdits, type JsonSchema } from '@edgetool/core';
+import { type ArgumentEdit, argumentEdits, type JsonSchema, type JsonSchemaValidator } from '@edgetool/core';
 
 /** One argument the user may change on an approval card, with the control that suits its value. */
 export interface EditField {
@@ -116,4 +116,37 @@ export function describeEdits(edits: readonly ArgumentEdit[]): string {
   return edits
     .map(({ key, from, to }) => (to === undefined ? `${key} removed` : from === undefined ? `${key} set to ${shown(to)}` : `${key} ${shown(from)} → ${shown(to)}`))
     .join('; ');
+}
+
+/** A value the user typed that the tool's input schema refuses, in the words the card shows. */
+export interface EditIssue {
+  readonly key: string;
+  readonly message: string;
+}
+
+type ValidationResult = ReturnType<JsonSchemaValidator['~standard']['validate']>;
+
+/** The first issue of `result` in one of the fields the user changed, as `key: message`. */
+function issueIn(result: Awaited<ValidationResult>, keys: readonly string[]): EditIssue | undefined {
+  for (const issue of result.issues ?? []) {
+    const [first] = issue.path ?? [];
+    const key = typeof first === 'object' && first !== null ? first.key : first;
+    if (typeof key === 'string' && keys.includes(key)) return { key, message: `${key}: ${issue.message}` };
+  }
+  return undefined;
+}
+
+/**
+ * What the tool's input schema (`jsonSchema(schema)` of `GET /api/tools`) finds wrong in the edited arguments, in the
+ * fields the user changed (`keys`): the server checks them the same way, and an edit it refuses ends the call
+ * unperformed, so the card names the field before the approval goes. Synchronous once core's validator has loaded.
+ */
+export function editIssue(
+  validator: JsonSchemaValidator | undefined,
+  input: unknown,
+  keys: readonly string[],
+): EditIssue | undefined | Promise<EditIssue | undefined> {
+  if (validator === undefined || keys.length === 0) return undefined;
+  const result = validator['~standard'].validate(input);
+  return result instanceof Promise ? result.then((settled) => issueIn(settled, keys)) : issueIn(result, keys);
 }
