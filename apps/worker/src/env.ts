@@ -57,6 +57,9 @@ export interface Env {
   /** How long one export may take, in ms (default 10,000); `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT` for traces only. */
   readonly OTEL_EXPORTER_OTLP_TIMEOUT?: string;
   readonly OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?: string;
+  /** `http/json` or `http/protobuf` (both post JSON here); `grpc` turns export off with one log line. `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` for traces only. */
+  readonly OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+  readonly OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
   /** `true` turns OTLP export off; so does `OTEL_TRACES_EXPORTER=none` (or a list without `otlp`). */
   readonly OTEL_SDK_DISABLED?: string;
   readonly OTEL_TRACES_EXPORTER?: string;
