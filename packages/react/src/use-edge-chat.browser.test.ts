@@ -222,7 +222,9 @@ describe('useEdgeChat against the real chat loop', () => {
     const view = hook.current.toolCalls.get('c1');
     expect(view).toMatchObject({ status: 'done', ranOn: 'browser', output: '2026-12-24', sealed: true });
     expect(view?.traces.map((t) => [t.side, t.outcome, t.spans.map((s) => s.name)])).toEqual([['client', 'success', ['audit', 'pick_date']]]);
-    expect(view?.durationMs).toBeGreaterThan(0);
+    // A number, not a speed: Chromium's performance.now() steps by 0.1 ms, and an answer given as soon as the question
+    // shows can end the call within one step (0 ms).
+    expect(view?.durationMs).toBeGreaterThanOrEqual(0);
     expect(hook.current.chatError).toBeUndefined();
   });
 

@@ -15,9 +15,19 @@ function setup() {
   return { input, executor: createExecutor({ side: 'client', registry: [pickDate] }) };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-};
+/**
+ * Resolves once `check` holds, looked at again on every change `input` announces: the questions' own event, not a poll
+ * of a hundred 1 ms sleeps (a bound that a busy machine can outlast). A change that never comes is the test's time limit.
+ */
+const until = (input: { subscribe(listener: () => void): () => void }, check: () => boolean) =>
+  new Promise<void>((resolve) => {
+    if (check()) return resolve();
+    const off = input.subscribe(() => {
+      if (!check()) return;
+      off();
+      resolve();
+    });
+  });
 
 describe('createUserInput', () => {
   it('a tool waits for the answer the UI gives', async () => {
@@ -25,7 +35,7 @@ describe('createUserInput', () => {
     let changes = 0;
     input.subscribe(() => changes++);
     const running = executor.execute({ id: 'c1', name: 'pick_date', arguments: { question: 'When?' } });
-    await until(() => input.questions().length > 0);
+    await until(input, () => input.questions().length > 0);
     // A call without a run has a conversation id of its own: its question's chatId.
     expect(input.questions()).toEqual([{ id: 'c1', chatId: expect.any(String), toolName: 'pick_date', question: { question: 'When?' } }]);
     expect(input.questions()).toBe(input.questions()); // stable snapshot for useSyncExternalStore
@@ -39,13 +49,13 @@ describe('createUserInput', () => {
   it('a decline fails the call; an abort removes the question', async () => {
     const { input, executor } = setup();
     const declined = executor.execute({ id: 'c1', name: 'pick_date', arguments: { question: 'When?' } });
-    await until(() => input.questions().length > 0);
+    await until(input, () => input.questions().length > 0);
     input.decline('c1', 'not now');
     expect((await declined).outcome).toMatchObject({ type: 'error', error: { code: 'approval-denied', message: 'not now', toolName: 'pick_date', callId: 'c1' } });
 
     const controller = new AbortController();
     const aborted = executor.execute({ id: 'c2', name: 'pick_date', arguments: { question: 'When?' } }, { signal: controller.signal });
-    await until(() => input.questions().length > 0);
+    await until(input, () => input.questions().length > 0);
     controller.abort();
     expect((await aborted).outcome).toMatchObject({ type: 'error', error: { code: 'aborted' } });
     expect(input.questions()).toEqual([]);
@@ -55,9 +65,9 @@ describe('createUserInput', () => {
     const { input, executor } = setup();
     const ask = (chat: string, question: string) => executor.execute({ id: 'call_0', name: 'pick_date', arguments: { question } }, { run: createRunContext({ conversationId: chat }) });
     const first = ask('chat-a', 'Delivery?');
-    await until(() => input.questions().length === 1);
+    await until(input, () => input.questions().length === 1);
     const second = ask('chat-b', 'Pickup?');
-    await until(() => input.questions().length === 2);
+    await until(input, () => input.questions().length === 2);
     // The second question did not end the first as "asked again": it belongs to another chat.
     expect(input.questions()).toEqual([
       { id: 'call_0', chatId: 'chat-a', toolName: 'pick_date', question: { question: 'Delivery?' } },

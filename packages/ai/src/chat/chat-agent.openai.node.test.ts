@@ -45,8 +45,8 @@ describe.each([
   ['Responses API', 'responses', 'responses'],
   ['Chat Completions', 'chat', 'chat'],
 ] as const)('the chat loop on the real OpenAI provider (%s)', (_label, api, endpoint) => {
-  const agentFor = (extra: Partial<ChatAgentOptions> = {}, writes: unknown[] = []) => {
-    const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
+  const agentFor = (extra: Partial<ChatAgentOptions> = {}, writes: unknown[] = [], server: FakeOpenAI = fake) => {
+    const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: server.baseURL, OPENAI_API: api, OPENAI_MODEL: 'gpt-4o' });
     return createChatAgent({ model, tools: tools(writes), tickets, maxRetries: 0, ...extra });
   };
 
@@ -281,15 +281,21 @@ describe.each([
   });
 
   it('a caller abort mid-stream stops the request', async () => {
-    fake.enqueue({ text: 'This answer streams very slowly word by word', chunkDelayMs: 50 });
-    const controller = new AbortController();
-    const turn = await agentFor().stream({ messages: 'talk', run: createRunContext({ conversationId: 'c5' }), signal: controller.signal });
-    setTimeout(() => controller.abort(), 80);
-    const types: string[] = [];
-    const reader = turn.stream.getReader();
-    for (let next = await reader.read(); !next.done; next = await reader.read()) types.push(next.value.type);
-    expect(types.at(-1)).toBe('abort');
-    expect(types).not.toContain('finish');
+    // A server of its own, closed after it: an aborted request may reach its server late (see the responseMs test).
+    const own = await startFakeOpenAI({ apiKey: 'sk-fake' });
+    try {
+      own.enqueue({ text: 'This answer streams very slowly word by word', chunkDelayMs: 50 });
+      const controller = new AbortController();
+      const turn = await agentFor({}, [], own).stream({ messages: 'talk', run: createRunContext({ conversationId: 'c5' }), signal: controller.signal });
+      setTimeout(() => controller.abort(), 80);
+      const types: string[] = [];
+      const reader = turn.stream.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) types.push(next.value.type);
+      expect(types.at(-1)).toBe('abort');
+      expect(types).not.toContain('finish');
+    } finally {
+      await own.close();
+    }
   });
 
   it('a connection the provider drops mid-answer ends the SSE response with an error chunk; onError gets why', async () => {
@@ -318,13 +324,19 @@ describe.each([
 
   it('a text turn whose model call outlives responseMs ends with the timeout ToolError, also when the headers had come', async () => {
     // `hang` sends the response headers and then nothing: the provider's read of the body is what the limit aborts.
+    // Each on a server of its own, closed after it: on a busy machine the limit can abort a request before its server
+    // has read it, which it then did after the next test had queued its turn, and took that turn (that test's own
+    // request found none: "no turn queued").
     for (const turn of [{ text: 'never sent', hang: true }, { text: 'too late', chunkDelayMs: 5_000 }]) {
-      fake.reset();
-      fake.enqueue(turn);
-      const error = await generateTextTurn(agentFor({ modelTimeout: { responseMs: 100 } }), { messages: 'hi', run: createRunContext({ conversationId: 'c-slow' }) }).catch(
-        (e: unknown) => e,
-      );
-      expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 100 ms).']);
+      const own = await startFakeOpenAI({ apiKey: 'sk-fake' });
+      try {
+        own.enqueue(turn);
+        const agent = agentFor({ modelTimeout: { responseMs: 100 } }, [], own);
+        const error = await generateTextTurn(agent, { messages: 'hi', run: createRunContext({ conversationId: 'c-slow' }) }).catch((e: unknown) => e);
+        expect(ToolError.isInstance(error) && [error.code, error.message]).toEqual(['timeout', 'The model did not answer in time (no answer within 100 ms).']);
+      } finally {
+        await own.close();
+      }
     }
   });
 

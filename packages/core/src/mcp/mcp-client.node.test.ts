@@ -33,6 +33,8 @@ const TOOLS = [
 const PDF = btoa('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 const cancelled: string[] = [];
+/** The `wait` calls the server has begun (their request ids): a test aborts one once it is there, not after a sleep. */
+const waiting: string[] = [];
 
 /** A server made with the SDK's low-level `Server`, so the schemas are raw JSON Schema (what any server sends). */
 function sdkServer(): Server {
@@ -77,6 +79,7 @@ function sdkServer(): Server {
         return { content: [{ type: 'text', text: `polled; stream closed: ${extra.closeSSEStream !== undefined}` }] };
       }
       case 'wait':
+        waiting.push(String(extra.requestId));
         return new Promise((resolve) => {
           extra.signal.addEventListener('abort', () => {
             cancelled.push(String(extra.requestId));
@@ -202,12 +205,16 @@ describe('MCP client against the official SDK’s server (sessions, SSE answers)
     const client = await connectMcp({ url });
     const executor = createExecutor({ registry: await client.tools({ only: ['wait'] }) });
     const controller = new AbortController();
+    const started = waiting.length;
     const running = executor.execute({ id: 'c1', name: 'wait', arguments: '{}' }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Aborted once the server runs it (a call aborted before it was sent is not cancelled: MCP names issued requests
+    // only); 50 ms of sleep was a race on a busy machine.
+    await expect.poll(() => waiting.length, { timeout: 10_000 }).toBe(started + 1);
     const before = cancelled.length;
     controller.abort();
     expect((await running).outcome).toMatchObject({ error: { code: 'aborted' } });
-    await expect.poll(() => cancelled.length).toBe(before + 1);
+    // Over real HTTP: the poll's bound guards a hang, 10 s rather than the default 1 s a busy machine can outlast.
+    await expect.poll(() => cancelled.length, { timeout: 10_000 }).toBe(before + 1);
     await client.close();
   });
 });

@@ -180,8 +180,9 @@ describe('MCP handler with the official MCP SDK client', () => {
     await started;
     controller.abort('The user pressed stop.');
     await expect(call).rejects.toThrow();
-    // The SDK keeps its POST open (a disconnect is no cancellation in MCP): only the notification can stop the tool.
-    await expect.poll(() => stopped.length).toBe(1);
+    // The SDK keeps its POST open (a disconnect is no cancellation in MCP): only the notification can stop the tool. It
+    // crosses real HTTP: the poll's bound (a hang guard) is 10 s, not the default 1 s a busy machine can outlast.
+    await expect.poll(() => stopped.length, { timeout: 10_000 }).toBe(1);
     expect((stopped[0] as Error).message).toBe('The user pressed stop.');
     await client.close();
   });
