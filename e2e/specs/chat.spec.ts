@@ -254,6 +254,15 @@ test.describe('the demo chat on the offline model', () => {
     await page.waitForTimeout(500);
     expect((await page.getByTestId('message-assistant').last().textContent())?.length ?? 0).toBe(stopped);
     await shot(page, 'stopped');
+    // Escape in the message box does what Stop does, and keeps the text there too.
+    await send(page, 'Hello! What can you do for me?');
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toBeEmpty({ timeout: 30_000 });
+    await page.getByTestId('chat-input').fill('and then');
+    await page.getByTestId('chat-input').press('Escape');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
+    await expect(page.getByTestId('chat-input')).toHaveValue('and then');
+    expect(posts).toHaveLength(2);
     await send(page, 'Where is order A-1001?');
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
   });
