@@ -155,13 +155,23 @@ test.describe('approvals', () => {
     await card.getByTestId('edit-new_date').press('Enter');
     await expect(card.getByTestId('edit-error')).toHaveText('new_date: enter a date.');
     await expect(card.getByTestId('edit-new_date')).toBeFocused();
+    // The field is marked invalid and described by the problem, read whenever it has focus (not only once, as the alert).
+    const errorId = (await card.getByTestId('edit-error').getAttribute('id')) ?? 'missing id';
+    await expect(card.getByTestId('edit-new_date')).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.getByTestId('edit-new_date')).toHaveAttribute('aria-describedby', errorId);
+    await expect(card.getByTestId('edit-reason')).not.toHaveAttribute('aria-invalid');
     // So is one the tool's input schema refuses (the server would refuse the edit, and the call would end unperformed),
     // by Enter and by Approve: the approval does not go.
     await card.getByTestId('edit-new_date').fill('2027-01-21');
+    // Fixed: the mark goes with the problem.
+    await expect(card.getByTestId('edit-error')).toHaveCount(0);
+    await expect(card.getByTestId('edit-new_date')).not.toHaveAttribute('aria-invalid');
+    await expect(card.getByTestId('edit-new_date')).not.toHaveAttribute('aria-describedby');
     await card.getByTestId('edit-reason').fill('x'.repeat(501));
     await card.getByTestId('edit-reason').press('Enter');
     await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
     await expect(card.getByTestId('edit-reason')).toBeFocused();
+    await expect(card.getByTestId('edit-reason')).toHaveAttribute('aria-invalid', 'true');
     await card.getByTestId('approve').click();
     await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
     await expect(card.getByTestId('approve')).toBeEnabled();

@@ -126,6 +126,18 @@ test.describe('the demo chat on the offline model', () => {
     await expect(page.getByTestId('message-assistant').last()).toContainText('2026-12-24');
   });
 
+  test('New chat while a question waits: the announcer forgets it, and the focus goes to the message box', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/pick_date {"question":"Which delivery day suits you?"}');
+    const announcer = page.getByTestId('chat-announcer');
+    await expect(announcer).toContainText('A question waits for you');
+    await page.getByTestId('new-chat').click();
+    await expect(page.getByTestId('welcome')).toBeVisible();
+    // It held the question until the next answer; and the focus stayed on New chat.
+    await expect(announcer).toHaveText('');
+    await expect(page.getByTestId('chat-input')).toBeFocused();
+  });
+
   test('a date picker whose range ended before today opens on its last day, which Choose date takes as it is', async ({ page }) => {
     await openChat(page);
     await send(page, '/pick_date {"question":"When were you born?","max":"2000-01-01"}');
@@ -242,6 +254,15 @@ test.describe('the demo chat on the offline model', () => {
     await page.waitForTimeout(500);
     expect((await page.getByTestId('message-assistant').last().textContent())?.length ?? 0).toBe(stopped);
     await shot(page, 'stopped');
+    // Escape in the message box does what Stop does, and keeps the text there too.
+    await send(page, 'Hello! What can you do for me?');
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toBeEmpty({ timeout: 30_000 });
+    await page.getByTestId('chat-input').fill('and then');
+    await page.getByTestId('chat-input').press('Escape');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
+    await expect(page.getByTestId('chat-input')).toHaveValue('and then');
+    expect(posts).toHaveLength(2);
     await send(page, 'Where is order A-1001?');
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
   });

@@ -76,6 +76,24 @@ test.describe('a phone (375 × 812)', () => {
     expect(below).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
+
+  test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\")", async ({ page }) => {
+    await openChat(page);
+    const label = page.getByTestId('model-label');
+    await expect(label).toContainText('edgetool-offline');
+    for (const width of [375, 320]) {
+      await page.setViewportSize({ width, height: 700 });
+      const { whole, right } = await label.evaluate((element) => {
+        const id = element.querySelector('.model-id');
+        const whole = id !== null && id.scrollWidth <= id.clientWidth && element.scrollWidth <= element.clientWidth;
+        return { whole, right: element.getBoundingClientRect().right };
+      });
+      expect(whole).toBe(true);
+      expect(right).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await shot(page, `header-${width}`);
+    }
+  });
 });
 
 test.describe('a small phone (320 × 640)', () => {

@@ -144,11 +144,14 @@ export function App(): ReactElement {
   const stop = () => {
     void chat.stop();
   };
+  // The next key goes to the new chat's message box, as after sending (focus stayed on New chat). Not on a touch
+  // screen, where focusing the box pops up the keyboard over the suggestions (as useFocusReturn does there).
   const newChat = useCallback(() => {
     void chat.stop();
     store.clear();
     setChatId(crypto.randomUUID());
     pin();
+    if (!window.matchMedia('(pointer: coarse)').matches) input.current?.focus({ preventScroll: true });
   }, [chat.stop, pin, store]);
   // The offer taken: this tab continues that conversation (and saves it from now on).
   const resume = (slot: string) => {
@@ -253,7 +256,8 @@ export function App(): ReactElement {
   const thinking = chat.status === 'submitted' && lastMessage?.role === 'user';
   // Screen readers hear each answer once it is complete, not every streamed token; a browser tool's question while the
   // turn waits on it (the box's Enter does nothing then: Stop shows), or the user would not know the chat waits on them.
-  const asked = questions.at(-1);
+  // Only this chat's: a question of the chat just left is not this one's to announce (its call ends a render later).
+  const asked = questions.filter((question) => question.chatId === chatId).at(-1);
   const announcement: Announcement | undefined =
     asked !== undefined
       ? {
@@ -276,7 +280,8 @@ export function App(): ReactElement {
               .filter((line) => line !== '')
               .join(' '),
           };
-  const announcer = useAnnouncer(announcement);
+  // A new chat (or one taken over from another tab) empties what was said of the conversation it replaced.
+  const announcer = useAnnouncer(announcement, chatId);
 
   return (
     <div className="app">

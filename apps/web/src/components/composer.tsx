@@ -19,8 +19,9 @@ export interface ComposerHold {
 }
 
 /**
- * The message box: Enter sends, Shift+Enter adds a line; Stop aborts while a turn runs. Focus stays in the box
- * after sending, and a message over {@link MAX_MESSAGE_CHARS} is refused here, before the server would refuse it.
+ * The message box: Enter sends, Shift+Enter adds a line; Stop (or Escape in the box) aborts while a turn runs. Focus
+ * stays in the box after sending, and a message over {@link MAX_MESSAGE_CHARS} is refused here, before the server would
+ * refuse it.
  * While `hold` is set (a call waits for approval, or a decision waits to be sent again) the box stays editable but
  * nothing is sent: a new message would leave that call unanswered, so the notice says what to do first and Send and
  * Enter wait for it. The
@@ -54,7 +55,14 @@ export function Composer(props: {
     setText('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Enter' && !event.shiftKey) send(event);
+    // Escape in the box does what Stop does, while Stop shows; the typed text stays. Only here, so it takes nothing from
+    // a control that closes on Escape (the drawer makes the chat inert; a date input keeps its own popup's Escape).
+    else if (event.key === 'Escape' && busy && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      onStop();
+    }
   };
   const describedBy = [hold === undefined ? '' : holdId, limit === 'ok' ? '' : limitId].filter((id) => id !== '').join(' ');
   return (
@@ -91,7 +99,16 @@ export function Composer(props: {
         {/* Keyed apart: React would otherwise turn the clicked Stop into the submit button in place, before the click's
             default action, and the browser would then submit the form, sending what the user was typing. */}
         {busy ? (
-          <button key="stop" type="button" className="button stop" data-testid="stop" onMouseDown={keepFocus} onClick={onStop}>
+          <button
+            key="stop"
+            type="button"
+            className="button stop"
+            data-testid="stop"
+            aria-keyshortcuts="Escape"
+            title="Stop (Escape in the message box)"
+            onMouseDown={keepFocus}
+            onClick={onStop}
+          >
             <span className="stop-square" aria-hidden="true" />
             Stop
           </button>

@@ -15,7 +15,7 @@ import {
   statusTone,
   withoutFileData,
 } from '../lib/format.ts';
-import { changedFields, describeEdits, type EditField, editedInput, editFields, editIssue } from '../lib/edits.ts';
+import { changedFields, describeEdits, type EditField, type EditIssue, editedInput, editFields, editIssue } from '../lib/edits.ts';
 import { unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
@@ -119,24 +119,34 @@ const enterKey = (then: () => void) => (event: KeyboardEvent<HTMLInputElement>) 
 
 /**
  * The arguments the user may change before approving, each with a control that suits its value. Enter in a one-line
- * field calls `onEnter` (a text area keeps Enter for its lines).
+ * field calls `onEnter` (a text area keeps Enter for its lines). The field `error` names is marked invalid and described
+ * by the problem's text, so a screen reader says it whenever that field has focus, not only once as the alert.
  */
 function ArgumentEditor(props: {
   readonly fields: readonly EditField[];
   readonly values: Readonly<Record<string, string>>;
-  readonly error: string | undefined;
+  readonly error: EditIssue | undefined;
   readonly disabled: boolean;
   readonly onChange: (key: string, value: string) => void;
   readonly onEnter: () => void;
 }): ReactElement {
   const { fields, values, error, disabled, onChange } = props;
   const id = useId();
+  const errorId = `${id}-error`;
   return (
     <fieldset className="approval-edits" data-testid="approval-edits" disabled={disabled}>
       <legend>You can change before approving</legend>
       {fields.map((field) => {
         const value = values[field.key] ?? field.initial;
-        const common = { id: `${id}-${field.key}`, 'data-testid': `edit-${field.key}`, value, onChange: (event: { target: { value: string } }) => onChange(field.key, event.target.value) };
+        const invalid = error?.key === field.key;
+        const common = {
+          id: `${id}-${field.key}`,
+          'data-testid': `edit-${field.key}`,
+          value,
+          'aria-invalid': invalid ? true : undefined,
+          'aria-describedby': invalid ? errorId : undefined,
+          onChange: (event: { target: { value: string } }) => onChange(field.key, event.target.value),
+        };
         return (
           <label key={field.key} className="approval-edit" htmlFor={common.id}>
             <span>{field.key}</span>
@@ -149,8 +159,8 @@ function ArgumentEditor(props: {
         );
       })}
       {error === undefined ? null : (
-        <p className="tool-note" role="alert" data-testid="edit-error">
-          {error}
+        <p className="tool-note" role="alert" data-testid="edit-error" id={errorId}>
+          {error.message}
         </p>
       )}
     </fieldset>
@@ -196,7 +206,7 @@ export function ToolCard(
   // The arguments the server lets the user change (its approval ticket says which), and what the user typed.
   const fields = awaitingApproval && view.approval?.source === 'server' ? editFields(view.input, view.editable, inputSchema) : [];
   const [values, setValues] = useState<Record<string, string>>({});
-  const [editError, setEditError] = useState<string | undefined>(undefined);
+  const [editError, setEditError] = useState<EditIssue | undefined>(undefined);
   // The tool's input schema checks the user's values before the approval goes: the server refuses an edit it fails,
   // and the call then ends unperformed, its approval spent. Made when the editor shows, so it has loaded by the click.
   const editing = fields.length > 0;
@@ -206,10 +216,10 @@ export function ToolCard(
   const decide = (choice: 'approve' | 'deny') => {
     if (answered.current) return;
     const edited = choice === 'approve' ? editedInput(view.input, fields, values) : undefined;
-    if (edited?.ok === false) return setEditError(edited.message);
+    if (edited?.ok === false) return setEditError(edited);
     const input = edited?.input;
     const issue = input === undefined ? undefined : editIssue(validator, input, changedFields(fields, values));
-    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue.message);
+    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue);
     answered.current = true;
     flushSync(() => setAnswer(choice));
     if (choice === 'deny') props.onDeny(view.toolCallId, reason.trim() || undefined);
@@ -222,7 +232,7 @@ export function ToolCard(
           if (found === undefined) return props.onApprove(view.toolCallId, { input });
           answered.current = false;
           flushSync(() => setAnswer(undefined));
-          setEditError(found.message);
+          setEditError(found);
           approveButton.current?.focus();
         },
         () => props.onApprove(view.toolCallId, { input }),
@@ -233,9 +243,9 @@ export function ToolCard(
   // stray Enter must not run a write. In an edit field it first checks the values, naming one that cannot be sent.
   const toApprove = () => {
     const edited = editedInput(view.input, fields, values);
-    if (!edited.ok) return setEditError(edited.message);
+    if (!edited.ok) return setEditError(edited);
     const issue = edited.input === undefined ? undefined : editIssue(validator, edited.input, changedFields(fields, values));
-    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue.message);
+    if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue);
     approveButton.current?.focus();
   };
   return (
@@ -348,7 +358,9 @@ export function ToolCard(
               disabled={answer !== undefined}
               onEnter={toApprove}
               onChange={(key, value) => {
-                setEditError(undefined);
+                // A change of the field with the problem clears it (Enter or Approve checks again); the problem of
+                // another field stays named while it is still there.
+                setEditError((current) => (current?.key === key ? undefined : current));
                 setValues((current) => ({ ...current, [key]: value }));
               }}
             />

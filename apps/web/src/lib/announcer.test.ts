@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AnnouncerState, announcerRegions, nextAnnouncer } from './announcer.ts';
+import { type AnnouncerState, announcerRegions, nextAnnouncer, quietAnnouncer } from './announcer.ts';
 
-const start: AnnouncerState = { last: undefined, count: 0 };
+const start: AnnouncerState = quietAnnouncer('chat-1', undefined);
 /** The regions after each render in turn, as a page shows them. */
 const regions = (renders: readonly ({ key: string; text: string } | undefined)[], from = start) => {
   let state = from;
@@ -48,10 +48,26 @@ describe('the chat announcer', () => {
   });
 
   it('counts what the page showed when it loaded as said', () => {
-    const restored: AnnouncerState = { last: { key: 'answer:a1:', text: 'Restored.' }, count: 0 };
+    const restored = quietAnnouncer('chat-1', { key: 'answer:a1:', text: 'Restored.' });
     expect(regions([{ key: 'answer:a1:', text: 'Restored.' }, { key: 'question:q1', text: 'A question waits for you.' }], restored)).toEqual([
       ['', ''],
       ['A question waits for you.', ''],
     ]);
+  });
+
+  it('empties both regions when the conversation is replaced, and the next one speaks in the other region', () => {
+    const question = { key: 'question:call_0', text: 'A question waits for you: Which day? Pick a date in the tool call\'s card.' };
+    const asked = nextAnnouncer(start, question);
+    expect(announcerRegions(asked)).toEqual([question.text, '']);
+    // "New chat": the question went with the conversation; nothing is said of the new one yet.
+    const replaced = nextAnnouncer(asked, undefined, 'chat-2');
+    expect(announcerRegions(replaced)).toEqual(['', '']);
+    expect(announcerRegions(nextAnnouncer(replaced, undefined, 'chat-2'))).toEqual(['', '']);
+    // The same question asked again in the new chat is said, in the other region.
+    expect(announcerRegions(nextAnnouncer(replaced, { ...question }, 'chat-2'))).toEqual(['', question.text]);
+    // A conversation taken over from another tab: its last answer, shown at once, counts as said, as on load.
+    const resumed = nextAnnouncer(asked, { key: 'answer:b1:', text: 'Restored.' }, 'chat-3');
+    expect(announcerRegions(resumed)).toEqual(['', '']);
+    expect(nextAnnouncer(resumed, { key: 'answer:b1:', text: 'Restored.' }, 'chat-3')).toBe(resumed);
   });
 });
