@@ -327,6 +327,12 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
 }
 
 /**
+ * The error a UI turn ends with when the model's answer stopped before the model finished it (its stream closed without
+ * a finish reason; `finishReason: 'interrupted'`). What came before stays in the message.
+ */
+export const MODEL_CUT_TEXT = "The model's answer was cut off: its stream ended before the model finished. What came is kept; send a message to go on.";
+
+/**
  * What the model reads for a call answered in an earlier turn whose result never reached the client, when the server
  * cannot confirm what happened (no result was recorded; for a denial, the decision kept with its ticket is gone). It
  * does not say what the user answered: the client could have rewritten that.
@@ -832,6 +838,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         if (text !== undefined) {
           trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
           finishReason = 'stop';
+        } else if (reason === 'interrupted') {
+          // The model's stream ended before it said it had finished: the answer may be cut anywhere. The client reads an
+          // error after what came (kept, as after any error), not a `finish` that makes a cut answer look whole.
+          finishReason = reason;
+          return [{ type: 'error', errorText: errorText(new ToolError('execution-failed', MODEL_CUT_TEXT)) }];
         } else {
           finishReason = reason ?? 'error';
         }

@@ -19,7 +19,8 @@ export interface TurnStreamOptions {
   readonly onError: (error: unknown) => string;
   /**
    * Chunks to append when the source ends (given the last chunk sent, to skip it after `abort` or `error`, and the
-   * finish reason of the source's `finish` part): the loop's `finish` and return-direct text.
+   * finish reason of the source's `finish` part, `interrupted` for a last step that had none): the loop's `finish` and
+   * return-direct text.
    */
   readonly trailer: (last: UIMessageChunk | undefined, finishReason: string | undefined) => Promise<UIMessageChunk[]> | UIMessageChunk[];
   /** The tokens of each model step, as it finishes. */
@@ -113,7 +114,10 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
     }
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
-    if (part.type === 'finish') finishReason = part.finishReason;
+    // A last step with no finish reason from the model (`other` and no raw reason: the AI SDK's value when the model's
+    // stream closed without its `finish` part, and Anthropic's for one cut before its stop reason) was cut off: the
+    // AI SDK's own word for it is `interrupted`, which OpenAI's provider already reports.
+    if (part.type === 'finish') finishReason = part.finishReason === 'other' && part.rawFinishReason === undefined ? 'interrupted' : part.finishReason;
     else if (part.type === 'finish-step') onStepUsage?.(part.usage);
     return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
