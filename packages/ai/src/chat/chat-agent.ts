@@ -327,6 +327,13 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
 }
 
 /**
+ * Why a request whose conversation ends with the assistant's answer is refused: a turn goes on from a user message, or
+ * from the answers to the calls of the message it continues (approvals, a client's results), never from the model's text.
+ */
+export const ENDS_WITH_ANSWER =
+  "Invalid messages: the conversation ends with the assistant's answer. A request ends with a user message, or with the answers to the tool calls of the assistant message it continues.";
+
+/**
  * The error a UI turn ends with when the model's answer stopped before the model finished it (its stream closed without
  * a finish reason; `finishReason: 'interrupted'`). What came before stays in the message.
  */
@@ -756,6 +763,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
           throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
+        // A prompt that ends with the assistant's own words (a client that dropped the user's last message) is one the
+        // model would continue as its own answer (Anthropic reads it as a prefill): no turn goes on from there.
+        if (modelMessages.at(-1)?.role === 'assistant') throw new ToolError('invalid-input', ENDS_WITH_ANSWER);
       },
     });
     for (const [id, decision] of verified.decisions) decisions.set(id, decision);
