@@ -738,7 +738,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         // A call a human edited ran with the edited arguments: its seal covers those.
         if (r.edits !== undefined) ranWith.set(r.call.id, editedInput(r.call.arguments, r.edits));
-        early.start(r.call.id, r.call.name, sealedInput(ranWith, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        const ran = sealedInput(ranWith, r.call.id, r.call.arguments);
+        const proposed = ran === r.call.arguments ? undefined : { value: verified.inputs.get(r.call.id)?.input };
+        early.start(r.call.id, r.call.name, ran, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }, proposed);
       },
     });
     // Set by `beforeClaims`, which verifyContinuation calls on every path that returns.

@@ -8,6 +8,11 @@ export interface SealedCall {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
+  /**
+   * The model's arguments, when a human edited them before approving (`input` is what ran): the seal covers both, so a
+   * client can change neither what ran nor what the model reads it proposed. Absent for a call that ran as proposed.
+   */
+  readonly proposed?: unknown;
   /** The output, the error text, or a denial with the reason the model reads (`null` when none). */
   readonly result: { readonly output: unknown } | { readonly errorText: string } | { readonly deniedReason: string | null };
   readonly conversationId: string;
@@ -19,7 +24,7 @@ export function sealSubject(options: SealedCall): SealSubject {
     toolName: options.toolName,
     callId: options.toolCallId,
     // The client holds JSON: seal the JSON form, so Dates, undefined fields etc. compare equal after the round trip.
-    content: jsonForm({ input: options.input, ...options.result }),
+    content: jsonForm({ input: options.input, ...('proposed' in options ? { proposed: options.proposed } : {}), ...options.result }),
     conversationId: options.conversationId,
   };
 }

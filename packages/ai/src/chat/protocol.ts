@@ -38,7 +38,7 @@ export interface SealPartData {
   readonly seal: string;
   /**
    * The arguments the call ran with, when a human edited them before approving (the tool part's `input` stays the
-   * model's). Covered by the seal.
+   * model's). Covered by the seal, and so is the part's `input` then: the model reads what it proposed and what ran.
    */
   readonly input?: unknown;
 }

@@ -54,16 +54,21 @@ export function editedInput(input: unknown, edits: readonly ArgumentEdit[]): unk
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
 interface EarlySeal {
   readonly input: unknown;
+  /** The model's arguments, for a call a human edited (see `SealedCall.proposed`). */
+  readonly proposed: { readonly value: unknown } | undefined;
   readonly result: { readonly output: unknown } | { readonly errorText: string };
   readonly seal: Promise<string>;
 }
 
 /** Seals started early, while the AI SDK is still carrying the result to the UI stream. */
 export interface EarlySeals {
-  /** Starts the seal of a finished call (the input object the tool received, and what it returned or the error text). */
-  start(toolCallId: string, toolName: string, input: unknown, result: EarlySeal['result']): void;
-  /** The early seal when it covers exactly this input and result (same objects, same error text), and forgets it. */
-  take(toolCallId: string, input: unknown, result: EarlySeal['result']): Promise<string> | undefined;
+  /**
+   * Starts the seal of a finished call (the input object the tool received, what it returned or the error text, and
+   * for a call a human edited the model's arguments).
+   */
+  start(toolCallId: string, toolName: string, input: unknown, result: EarlySeal['result'], proposed?: { readonly value: unknown }): void;
+  /** The early seal when it covers exactly this input, result and proposal (same objects, same error text), and forgets it. */
+  take(toolCallId: string, input: unknown, result: EarlySeal['result'], proposed?: { readonly value: unknown }): Promise<string> | undefined;
 }
 
 /**
@@ -75,15 +80,16 @@ export interface EarlySeals {
 export function createEarlySeals(tickets: TicketSigner, conversationId: string, sealTtlMs: number): EarlySeals {
   const started = new Map<string, EarlySeal>();
   return {
-    start(toolCallId, toolName, input, result) {
-      const seal = sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs);
+    start(toolCallId, toolName, input, result, proposed) {
+      const call = { toolName, toolCallId, input, result, conversationId, ...(proposed === undefined ? {} : { proposed: proposed.value }) };
+      const seal = sealResult(tickets, call, sealTtlMs);
       seal.catch(() => {}); // a failure surfaces when the turn stream awaits it, or is re-done there
-      started.set(toolCallId, { input, result, seal });
+      started.set(toolCallId, { input, proposed, result, seal });
     },
-    take(toolCallId, input, result) {
+    take(toolCallId, input, result, proposed) {
       const early = started.get(toolCallId);
       started.delete(toolCallId);
-      if (early === undefined || early.input !== input) return undefined;
+      if (early === undefined || early.input !== input || early.proposed?.value !== proposed?.value || (early.proposed === undefined) !== (proposed === undefined)) return undefined;
       const same =
         'output' in result ? 'output' in early.result && early.result.output === result.output : 'errorText' in early.result && early.result.errorText === result.errorText;
       return same ? early.seal : undefined;
@@ -130,14 +136,17 @@ export function createProofs(options: ProofOptions): TurnProofs {
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
   ): Promise<DataChunk> => {
-    // A call a human edited before approving ran with the edited arguments: the seal covers and records them.
+    // A call a human edited before approving ran with the edited arguments: the seal covers and records them, and the
+    // model's arguments the tool part keeps (what the model reads it proposed).
     const ran = 'deniedReason' in result ? input : sealedInput(options.ranWith, toolCallId, input);
     const edited = ran !== input;
-    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result);
+    const proposed = edited ? { value: input } : undefined;
+    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result, proposed);
+    const call = { toolName, toolCallId, input: ran, result, conversationId, ...(edited ? { proposed: input } : {}) };
     const data: SealPartData = {
       toolCallId,
       toolName,
-      seal: await (ready ?? sealResult(tickets, { toolName, toolCallId, input: ran, result, conversationId }, sealTtlMs)),
+      seal: await (ready ?? sealResult(tickets, call, sealTtlMs)),
       ...(edited ? { input: ran } : {}),
     };
     return { type: SEAL_PART, id: toolCallId, data };

@@ -200,10 +200,13 @@ export async function verifyContinuation(
         if (ticket?.purpose === 'client-result') clientResults.add(callId);
         const seal = seals.get(callId) ?? allSeals.get(callId);
         if (seal) {
-          // A call a human edited ran with the arguments its seal records: the seal covers those.
+          // A call a human edited ran with the arguments its seal records: the seal covers those, and the model's
+          // arguments the part shows (what the model reads it proposed).
           const ran = ranWith(seal, part);
+          const subject = historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId, ...('input' in seal ? { proposed: part.input } : {}) });
           if (ran !== part.input) edited.set(callId, ran);
-          checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          const earlierSeal = 'input' in seal ? await editedBefore(tickets, seal, part, ticket, { toolName, toolCallId: callId, input: ran, result, conversationId }) : false;
+          if (!earlierSeal) checks.push({ ticket: seal.seal, subject, onValid: () => {}, problem: 'forged-result', part, consume: false });
           // Sealed after its turn, in a later response: it still was one of the answers its message's continuation carried.
           if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') answered.push(await sealedAnswer(part, ticket, edits, conversationId));
           if (seals.has(callId) && ticket !== undefined) sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
@@ -520,6 +523,29 @@ function historySeal(call: SealedCall): SealSubject {
       cause: error,
     });
   }
+}
+
+/**
+ * Whether an edited call's seal is one made before seals covered the model's arguments too (they covered only what
+ * ran): it is, when it covers exactly what ran and its result, and the call's approval ticket, which names the model's
+ * arguments, is this server's for the part's `input`. Such a history (sealed in the last 30 days) goes on; a seal of
+ * either form whose part's `input` was changed is refused.
+ */
+async function editedBefore(tickets: TicketSigner, seal: SealPartData, part: AnyToolPart, ticket: TicketPartData | undefined, call: SealedCall): Promise<boolean> {
+  if (ticket?.purpose !== 'approval') return false;
+  let subject: SealSubject;
+  try {
+    subject = sealSubject(call);
+  } catch {
+    return false;
+  }
+  try {
+    await tickets.verifySeal(seal.seal, subject);
+  } catch {
+    return false;
+  }
+  const approval: TicketSubject = { purpose: 'approval', toolName: call.toolName, callId: call.toolCallId, args: part.input, conversationId: call.conversationId };
+  return (await tickets.safeVerify(ticket.ticket, approval, { origin: true })).ok;
 }
 
 /** The arguments a sealed call ran with: those its seal records (a human edited them), or the part's. */
