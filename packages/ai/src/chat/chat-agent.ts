@@ -35,6 +35,7 @@ import { type CallResultStore, callResultKey, createMemoryCallResultStore } from
 import { repairToolCallFor } from './invalid-calls.ts';
 import { withMaskedClientResults } from './masked-results.ts';
 import { createProgressRelay } from './progress-relay.ts';
+import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
@@ -758,7 +759,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         for (const [id, input] of known.edited) edited.set(id, input);
         const answered = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
         // A client's results never came through the chain: the model reads them masked as a server-run result is.
-        const forModel = withMaskedClientResults(answered, known.clientResults, executor, toolsByName);
+        // Provider metadata no proof of this server covers (a client's, a seal from before) never reaches the provider.
+        const forModel = withMaskedClientResults(withoutUnprovenMetadata(answered, known.unproven), known.clientResults, executor, toolsByName);
         try {
           modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
         } catch (error) {

@@ -2,7 +2,7 @@ import { type AnyTool, type ArgumentEdit, type TicketSigner, type ToolCallResult
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
-import { sealResult } from './proofs.ts';
+import { metadataSubject, sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */
@@ -12,8 +12,11 @@ export interface ProofOptions {
   readonly mode: ExecutionMode;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly sealTtlMs: number;
-  /** Inputs of calls from earlier responses (approved calls run now, before the first step). */
-  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
+  /**
+   * Inputs of calls from earlier responses (approved calls run now, before the first step), with the provider metadata
+   * of the call when it had some (verified against its ticket's `metadataSeal`).
+   */
+  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown; readonly callMeta?: unknown }>;
   /** Client results accepted in this request: sealed right after `start`. */
   readonly accepted: readonly AcceptedResult[];
   /** Finished calls of this request, by tool call id (for trace parts). */
@@ -128,6 +131,13 @@ export interface TurnProofs {
 export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
   const inputs = new Map(options.inputs);
+  // The provider metadata of each call, as the client's part holds it: the last a call's chunks carried (the AI SDK keeps
+  // the last that is not null). Seals and tickets cover it, so a client can send back only what the server issued.
+  const metas = new Map<string, unknown>();
+  for (const [id, call] of options.inputs) if (call.callMeta !== undefined) metas.set(id, call.callMeta);
+  const noteMeta = (toolCallId: string, meta: unknown) => {
+    if (meta != null) metas.set(toolCallId, meta);
+  };
   let started = false;
 
   const seal = async (
@@ -135,19 +145,25 @@ export function createProofs(options: ProofOptions): TurnProofs {
     toolName: string,
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
+    resultMeta?: unknown,
   ): Promise<DataChunk> => {
     // A call a human edited before approving ran with the edited arguments: the seal covers and records them, and the
     // model's arguments the tool part keeps (what the model reads it proposed).
     const ran = 'deniedReason' in result ? input : sealedInput(options.ranWith, toolCallId, input);
     const edited = ran !== input;
     const proposed = edited ? { value: input } : undefined;
-    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result, proposed);
-    const call = { toolName, toolCallId, input: ran, result, conversationId, ...(edited ? { proposed: input } : {}) };
+    const callMeta = metas.get(toolCallId);
+    const metadata = { ...(callMeta === undefined ? {} : { callMeta }), ...(resultMeta == null ? {} : { resultMeta }) };
+    // An early seal covers no provider metadata: a call that has some is sealed here.
+    const plain = callMeta === undefined && resultMeta == null;
+    const ready = 'deniedReason' in result || !plain ? undefined : early?.take(toolCallId, ran, result, proposed);
+    const call = { toolName, toolCallId, input: ran, result, conversationId, ...(edited ? { proposed: input } : {}), ...metadata };
     const data: SealPartData = {
       toolCallId,
       toolName,
       seal: await (ready ?? sealResult(tickets, call, sealTtlMs)),
       ...(edited ? { input: ran } : {}),
+      ...(plain ? {} : { metadata: true as const }),
     };
     return { type: SEAL_PART, id: toolCallId, data };
   };
@@ -155,6 +171,8 @@ export function createProofs(options: ProofOptions): TurnProofs {
   const ticket = async (toolCallId: string, toolName: string, input: unknown, purpose: TicketPartData['purpose']): Promise<DataChunk> => {
     const tool = tools.get(toolName);
     const editable = purpose === 'approval' ? editableArguments(tool) : undefined;
+    const meta = metas.get(toolCallId);
+    const metadataSeal = meta === undefined ? undefined : await tickets.seal(metadataSubject({ toolName, toolCallId, meta, conversationId }), { ttlMs: sealTtlMs });
     const data: TicketPartData = {
       toolCallId,
       toolName,
@@ -162,6 +180,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
       runsOn: tool?.policy.runsOn ?? 'server',
       ticket: await tickets.sign({ purpose, toolName, callId: toolCallId, args: input, conversationId }),
       ...(editable === undefined ? {} : { editable }),
+      ...(metadataSeal === undefined ? {} : { metadataSeal }),
     };
     return { type: TICKET_PART, id: toolCallId, data };
   };
@@ -181,7 +200,11 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (started) return undefined;
         started = true;
         return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
+      case 'tool-input-start':
+        noteMeta(chunk.toolCallId, chunk.providerMetadata);
+        return undefined;
       case 'tool-input-available': {
+        noteMeta(chunk.toolCallId, chunk.providerMetadata);
         if (chunk.providerExecuted === true && tools.has(chunk.toolName)) return Promise.reject(ranByProvider(chunk.toolName, chunk.toolCallId));
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
         const tool = tools.get(chunk.toolName);
@@ -198,7 +221,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (!call) return undefined;
         if (chunk.providerExecuted === true && tools.has(call.toolName)) return Promise.reject(ranByProvider(call.toolName, chunk.toolCallId));
         const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
-        return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => {
+        return seal(chunk.toolCallId, call.toolName, call.input, result, chunk.providerMetadata).then((s) => {
           const t = trace(chunk.toolCallId);
           return t ? [s, t] : [s];
         });
@@ -212,6 +235,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
         // A call the AI SDK could not parse (not JSON, no such tool), answered with the executor's error (see
         // invalid-calls.ts): the part becomes `output-error` in history, so it needs a seal and a trace like any result.
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
+        noteMeta(chunk.toolCallId, chunk.providerMetadata);
         return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => {
           const t = trace(chunk.toolCallId);
           return t ? [s, t] : [s];
