@@ -116,7 +116,8 @@ describe('provider metadata on tool parts a client sends back', () => {
       ],
     };
     await agent.generate({ messages: [message], run: run() });
-    const file = model.doStreamCalls[0]?.prompt.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).find((p) => p.type === 'file');
+    const parts = (model.doStreamCalls[0]?.prompt ?? []).flatMap((m): readonly { type: string }[] => (typeof m.content === 'string' ? [] : m.content));
+    const file = parts.find((p) => p.type === 'file');
     expect(JSON.stringify(file)).not.toContain('file-of-another-user');
     expect(file).toMatchObject({ type: 'file', mediaType: 'image/png' });
   });
