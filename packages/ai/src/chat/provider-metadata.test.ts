@@ -4,7 +4,7 @@ import { convertArrayToReadableStream } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { refused } from '../test-support/chat-streams.ts';
-import { mapToolPart, respondToApproval, type ToolPartLike, userSays } from '../testing/client.ts';
+import { addToolOutput, mapToolPart, respondToApproval, type ToolPartLike, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData } from './protocol.ts';
@@ -34,6 +34,7 @@ function fixture(...steps: LanguageModelV4StreamResult[]) {
   const refunds: unknown[] = [];
   const tools = [
     defineTool({ name: 'query_order', description: 'Look up', input: v.object({ order_id: v.string() }), execute: ({ order_id }) => ({ order_id, status: 'shipped' }) }),
+    defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } }),
     defineTool({ name: 'refund_order', description: 'Refund', input: v.object({ order_id: v.string() }), policy: { effects: 'write' }, execute: (i) => refunds.push(i) }),
   ];
   const model = scriptedModel(...steps);
@@ -93,6 +94,18 @@ describe('provider metadata on tool parts a client sends back', () => {
     expect(partOf(second.message, 'c1')).toMatchObject({ state: 'output-available', callProviderMetadata: signature });
     expect((await agent.generate({ messages: userSays(second.messages, 'ok'), run: run() })).text).toBe('Bye.');
     expect(promptMetadata(model.doStreamCalls[2])['tool-call c1']).toEqual(signature);
+  });
+
+  it('a call handed to the browser takes its result back with the metadata its ticket sealed, and no other', async () => {
+    const { agent, model } = fixture(callWithMetadata('c1', 'pick_date', { question: 'When?' }), textStep('Booked.'));
+    const first = await agent.generate({ messages: 'Book a day', run: run() });
+    expect(first.pending).toEqual([expect.objectContaining({ toolCallId: 'c1', kind: 'client' })]);
+    const answered = addToolOutput(first.messages, 'c1', '2026-12-24');
+    const changed = withPart(answered, 'c1', (p) => ({ ...p, callProviderMetadata: { openai: { itemId: 'fc_other' } } }));
+    expect(await refused(agent.generate({ messages: changed, run: run() }))).toMatchObject({ problem: 'forged-result', callId: 'c1' });
+    const second = await agent.generate({ messages: answered, run: run() });
+    expect(second.text).toBe('Booked.');
+    expect(promptMetadata(model.doStreamCalls[1])['tool-call c1']).toEqual(signature);
   });
 
   it('metadata on a part the server issued none for is dropped: the provider never reads a client’s item id', async () => {
