@@ -10,14 +10,19 @@ const LONGEST_TOOL_NAME = 64;
 /** The name a call gets when the model's names no tool at all (empty, blank, absurdly long): see {@link nameFor}. */
 export const INVALID_TOOL_NAME = 'invalid_tool_name';
 
+/** Whether a call's tool name can be no tool's: empty, only whitespace, or longer than any tool's name. */
+export function namesNoTool(name: string): boolean {
+  return name.trim() === '' || name.length > LONGEST_TOOL_NAME;
+}
+
 /**
  * The name a call goes on with: the model's, unless it is empty, only whitespace, or longer than any tool's name. Such
  * a name is no tool's: it would only break what carries it (a seal refuses an empty name; a provider the next prompt;
  * 5,000 characters in every part, trace and error text), so the call is named {@link INVALID_TOOL_NAME} (with a
  * number when a tool has that name) and answered, as any unknown tool's call is, with `unknown-tool`.
  */
-export function nameFor(name: string, tools: CallOptions['tools']): string {
-  if (name.trim() !== '' && name.length <= LONGEST_TOOL_NAME) return name;
+export function nameFor(name: string, tools: readonly { readonly name: string }[] | undefined): string {
+  if (!namesNoTool(name)) return name;
   const taken = new Set((tools ?? []).map((tool) => tool.name));
   let fresh = INVALID_TOOL_NAME;
   for (let n = 2; taken.has(fresh); n++) fresh = `${INVALID_TOOL_NAME}_${n}`;

@@ -10,6 +10,7 @@ import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, TRACE_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
+import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
 
 const keys = [{ id: 'k1', secret: 'invalid-calls-test-secret-32-bytes!!' }];
 
@@ -418,6 +419,21 @@ describe('a call whose name names no tool (empty, blank, absurdly long) is an un
     expect(result).toMatchObject({ text: 'Sorry.', finishReason: 'stop', steps: 2, pending: [] });
     expect(result.toolResults.map((r) => [r.call.id, codeOf(r)])).toEqual(NAMELESS.map(([id]) => [id, 'unknown-tool']));
     expect(lastToolResults(model.doGenerateCalls[1])).toEqual(NAMELESS.map(([id]) => ({ toolCallId: id, output: { type: 'error-text', value: expect.stringMatching(UNKNOWN) } })));
+    expect(f.writes).toEqual([]);
+  });
+
+  it('a model left unwrapped (it says its ids are unique, or a gateway id) still gets no turn ended by the name', async () => {
+    const f = fixture();
+    const model = Object.assign(scriptedModel(namelessStep(), textStep('Let me use a real tool.'), textStep('Next answer.')), { [UNIQUE_TOOL_CALL_IDS]: true });
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets });
+    const result = await agent.generate({ messages: 'go', run: run() });
+    expect(result).toMatchObject({ text: 'Let me use a real tool.', finishReason: 'stop' });
+    for (const [id] of NAMELESS) {
+      expect(toolPart(result.message, id)).toMatchObject({ type: 'tool-invalid_tool_name', state: 'output-error', errorText: expect.stringMatching(/^Error \(unknown-tool\)/) });
+      expect(dataIds(result.message, SEAL_PART).has(id), id).toBe(true);
+    }
+    const next = await agent.generate({ messages: [...result.messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'and?' }] }], run: run() });
+    expect(next.text).toBe('Next answer.');
     expect(f.writes).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { ToolError } from '@edgetool/core';
 import { generateId, type LanguageModelUsage, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ProgressRelay } from './progress-relay.ts';
 import type { TurnProofs } from './turn-proofs.ts';
+import { nameFor, namesNoTool } from './call-id-renamer.ts';
 
 /** Options for {@link createTurnStream}. */
 export interface TurnStreamOptions {
@@ -107,7 +108,8 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
   const startOptions = metadata === undefined ? chunkOptions : { ...chunkOptions, messageMetadata: metadata };
 
   /** Converts one part; `undefined` for parts without a UI chunk. */
-  const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+  const convert = (streamed: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+    const part = named(streamed, tools);
     if (part.type === 'abort' && part.reason?.startsWith('TimeoutError: ') === true) {
       // The AI SDK ends a turn that hit its model time limit as an abort; nobody stopped it, so it is an error.
       return { type: 'error', errorText: onError(new ToolError('timeout', `The model did not answer in time (${part.reason.slice('TimeoutError: '.length)}).`)) };
@@ -211,4 +213,15 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
     },
   };
   return source;
+}
+
+/**
+ * A part of a call whose tool name names no tool (empty, blank, longer than any tool's) with the name the model wrapper
+ * gives it (`nameFor`): a model left unwrapped (a gateway id, one that says its ids are unique) is not renamed before the
+ * AI SDK reads it, and its seal would refuse the name after the call was answered. Any other part as it is.
+ */
+function named(part: TextStreamPart<ToolSet>, tools: ToolSet): TextStreamPart<ToolSet> {
+  if (part.type !== 'tool-input-start' && part.type !== 'tool-call' && part.type !== 'tool-error' && part.type !== 'tool-result') return part;
+  if (part.providerExecuted === true || !namesNoTool(part.toolName)) return part;
+  return { ...part, toolName: nameFor(part.toolName, Object.keys(tools).map((name) => ({ name }))) } as TextStreamPart<ToolSet>;
 }
