@@ -55,7 +55,7 @@ function promptMetadata(call: LanguageModelV4CallOptions | undefined): Record<st
 
 const withPart = (messages: EdgetoolUIMessage[], id: string, change: (part: ToolPartLike & Record<string, unknown>) => ToolPartLike) =>
   mapToolPart(messages, id, (part) => change(part as ToolPartLike & Record<string, unknown>));
-const partOf = (message: EdgetoolUIMessage, id: string) => message.parts.find((p) => (p as { toolCallId?: string }).toolCallId === id && p.type.startsWith('tool-')) as Record<string, unknown>;
+const partOf = (message: EdgetoolUIMessage, id: string) => message.parts.find((p) => (p as { toolCallId?: string }).toolCallId === id && (p.type.startsWith('tool-') || p.type === 'dynamic-tool')) as Record<string, unknown>;
 
 describe('provider metadata on tool parts a client sends back', () => {
   it('a server call’s metadata is sealed with its result and goes back to the provider; changed or removed, the history is refused', async () => {
@@ -106,6 +106,14 @@ describe('provider metadata on tool parts a client sends back', () => {
     const second = await agent.generate({ messages: answered, run: run() });
     expect(second.text).toBe('Booked.');
     expect(promptMetadata(model.doStreamCalls[1])['tool-call c1']).toEqual(signature);
+  });
+
+  it('a call the AI SDK could not parse keeps its metadata sealed as the client holds it', async () => {
+    const { agent } = fixture(callWithMetadata('c1', 'no_such_tool', {}), textStep('Sorry.'), textStep('Bye.'));
+    const first = await agent.generate({ messages: 'go', run: run() });
+    expect(partOf(first.message, 'c1')).toMatchObject({ type: 'dynamic-tool', state: 'output-error' });
+    const next = await agent.generate({ messages: userSays(first.messages, 'Thanks'), run: run() });
+    expect(next.text).toBe('Bye.');
   });
 
   it('metadata on a part the server issued none for is dropped: the provider never reads a client’s item id', async () => {

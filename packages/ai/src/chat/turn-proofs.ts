@@ -234,9 +234,9 @@ export function createProofs(options: ProofOptions): TurnProofs {
       case 'tool-input-error':
         // A call the AI SDK could not parse (not JSON, no such tool), answered with the executor's error (see
         // invalid-calls.ts): the part becomes `output-error` in history, so it needs a seal and a trace like any result.
+        // The AI SDK keeps this chunk's metadata as the part's result metadata (its state is `output-error`).
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-        noteMeta(chunk.toolCallId, chunk.providerMetadata);
-        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => {
+        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }, chunk.providerMetadata).then((s) => {
           const t = trace(chunk.toolCallId);
           return t ? [s, t] : [s];
         });
