@@ -1,6 +1,33 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 type Prompt = LanguageModelV4CallOptions['prompt'];
+/** What the renamer reads of a model call's options: its prompt, and the tools it offers (for {@link nameFor}). */
+type CallOptions = Pick<LanguageModelV4CallOptions, 'prompt'> & { readonly tools?: LanguageModelV4CallOptions['tools'] | undefined };
+
+/** The longest name a tool can have (`defineTool`'s rule, and OpenAI's): a longer one names no tool. */
+const LONGEST_TOOL_NAME = 64;
+
+/** The name a call gets when the model's names no tool at all (empty, blank, absurdly long): see {@link nameFor}. */
+export const INVALID_TOOL_NAME = 'invalid_tool_name';
+
+/** Whether a call's tool name can be no tool's: empty, only whitespace, or longer than any tool's name. */
+export function namesNoTool(name: string): boolean {
+  return name.trim() === '' || name.length > LONGEST_TOOL_NAME;
+}
+
+/**
+ * The name a call goes on with: the model's, unless it is empty, only whitespace, or longer than any tool's name. Such
+ * a name is no tool's: it would only break what carries it (a seal refuses an empty name; a provider the next prompt;
+ * 5,000 characters in every part, trace and error text), so the call is named {@link INVALID_TOOL_NAME} (with a
+ * number when a tool has that name) and answered, as any unknown tool's call is, with `unknown-tool`.
+ */
+export function nameFor(name: string, tools: readonly { readonly name: string }[] | undefined): string {
+  if (!namesNoTool(name)) return name;
+  const taken = new Set((tools ?? []).map((tool) => tool.name));
+  let fresh = INVALID_TOOL_NAME;
+  for (let n = 2; taken.has(fresh); n++) fresh = `${INVALID_TOOL_NAME}_${n}`;
+  return fresh;
+}
 
 /** A new id for a taken one: the model's id, `_` and 12 random hex digits (what OpenAI, Anthropic and Gemini accept). */
 const rename = (id: string): string => `${id}_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
@@ -17,7 +44,8 @@ function promptIds(prompt: Prompt, into: Set<string>): void {
 }
 
 /**
- * One turn's renaming of repeated tool call ids (see `uniqueToolCallIds`): `generated` for a `doGenerate` result,
+ * One turn's renaming of repeated tool call ids (see `uniqueToolCallIds`), and of tool names no tool can have (see
+ * {@link nameFor}): `generated` for a `doGenerate` result,
  * `streamed` for a `doStream` one. Not in the package's barrel: the chat loop's own model wrappers use it (the text turn
  * folds it into the wrapper that times its model calls, so a step pays no extra model layer for it).
  */
@@ -42,7 +70,8 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
   };
   return {
     /** `result` with its calls renamed where taken; the very same object (and parts) when none was. */
-    generated<T extends { readonly content: LanguageModelV4Content[] }>(prompt: Prompt, result: T): T {
+    generated<T extends { readonly content: LanguageModelV4Content[] }>(call: CallOptions, result: T): T {
+      const { prompt, tools } = call;
       // The new name of each renamed call id (a provider-executed call's result or approval request follows its call and
       // takes its new id); made only once a call is renamed, as is the copy of the content.
       let names: Map<string, string> | undefined;
@@ -57,6 +86,12 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
             names ??= new Map();
             names.set(part.toolCallId, id);
           }
+          const toolName = nameFor(part.toolName, tools);
+          if (toolName !== part.toolName) {
+            content ??= [...parts];
+            content[i] = { ...part, toolCallId: id, toolName };
+            continue;
+          }
         } else if (names !== undefined && (part.type === 'tool-result' || part.type === 'tool-approval-request')) {
           id = names.get(part.toolCallId);
         }
@@ -67,7 +102,8 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
       return content === undefined ? result : { ...result, content };
     },
     /** `stream` with its calls renamed where taken, part by part (parts that need no change go on as they are). */
-    streamed(prompt: Prompt, stream: ReadableStream<LanguageModelV4StreamPart>): ReadableStream<LanguageModelV4StreamPart> {
+    streamed(call: CallOptions, stream: ReadableStream<LanguageModelV4StreamPart>): ReadableStream<LanguageModelV4StreamPart> {
+      const { prompt, tools } = call;
       // A call's id from its `tool-input-start` to its `tool-call` (its deltas and end between), and the last name each
       // id got (for a provider-executed call's result that follows its call).
       const open = new Map<string, string>();
@@ -82,7 +118,8 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
           case 'tool-input-start': {
             const id = name(part.id);
             open.set(part.id, id);
-            return id === part.id ? part : { ...part, id };
+            const toolName = nameFor(part.toolName, tools);
+            return id === part.id && toolName === part.toolName ? part : { ...part, id, toolName };
           }
           case 'tool-input-delta':
           case 'tool-input-end': {
@@ -93,7 +130,8 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
             const opened = open.get(part.toolCallId);
             if (opened !== undefined) open.delete(part.toolCallId);
             const id = opened ?? name(part.toolCallId);
-            return id === part.toolCallId ? part : { ...part, toolCallId: id };
+            const toolName = part.providerExecuted === true ? part.toolName : nameFor(part.toolName, tools);
+            return id === part.toolCallId && toolName === part.toolName ? part : { ...part, toolCallId: id, toolName };
           }
           case 'tool-result':
           case 'tool-approval-request': {

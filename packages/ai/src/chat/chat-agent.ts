@@ -35,6 +35,7 @@ import { type CallResultStore, callResultKey, createMemoryCallResultStore } from
 import { repairToolCallFor } from './invalid-calls.ts';
 import { withMaskedClientResults } from './masked-results.ts';
 import { createProgressRelay } from './progress-relay.ts';
+import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
@@ -325,6 +326,19 @@ function toUIMessages(messages: readonly unknown[] | string): unknown[] {
   if (typeof messages !== 'string') return [...messages];
   return [{ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: messages }] }];
 }
+
+/**
+ * Why a request whose conversation ends with the assistant's answer is refused: a turn goes on from a user message, or
+ * from the answers to the calls of the message it continues (approvals, a client's results), never from the model's text.
+ */
+export const ENDS_WITH_ANSWER =
+  "Invalid messages: the conversation ends with the assistant's answer. A request ends with a user message, or with the answers to the tool calls of the assistant message it continues.";
+
+/**
+ * The error a UI turn ends with when the model's answer stopped before the model finished it (its stream closed without
+ * a finish reason; `finishReason: 'interrupted'`). What came before stays in the message.
+ */
+export const MODEL_CUT_TEXT = "The model's answer was cut off: its stream ended before the model finished. What came is kept; send a message to go on.";
 
 /**
  * What the model reads for a call answered in an earlier turn whose result never reached the client, when the server
@@ -725,7 +739,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         // What the AI SDK will put in the chunk: the returned output, or ToolCallFailed's text.
         // A call a human edited ran with the edited arguments: its seal covers those.
         if (r.edits !== undefined) ranWith.set(r.call.id, editedInput(r.call.arguments, r.edits));
-        early.start(r.call.id, r.call.name, sealedInput(ranWith, r.call.id, r.call.arguments), r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content });
+        const ran = sealedInput(ranWith, r.call.id, r.call.arguments);
+        const proposed = ran === r.call.arguments ? undefined : { value: verified.inputs.get(r.call.id)?.input };
+        early.start(r.call.id, r.call.name, ran, r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }, proposed);
       },
     });
     // Set by `beforeClaims`, which verifyContinuation calls on every path that returns.
@@ -743,13 +759,17 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         for (const [id, input] of known.edited) edited.set(id, input);
         const answered = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
         // A client's results never came through the chain: the model reads them masked as a server-run result is.
-        const forModel = withMaskedClientResults(answered, known.clientResults, executor, toolsByName);
+        // Provider metadata no proof of this server covers (a client's, a seal from before) never reaches the provider.
+        const forModel = withMaskedClientResults(withoutUnprovenMetadata(answered, known.unproven), known.clientResults, executor, toolsByName);
         try {
           modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
         } catch (error) {
           // Parts the validator lets through but the conversion refuses (a file part whose url is not a URL).
           throw new ToolError('invalid-input', `Invalid messages: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
+        // A prompt that ends with the assistant's own words (a client that dropped the user's last message) is one the
+        // model would continue as its own answer (Anthropic reads it as a prefill): no turn goes on from there.
+        if (modelMessages.at(-1)?.role === 'assistant') throw new ToolError('invalid-input', ENDS_WITH_ANSWER);
       },
     });
     for (const [id, decision] of verified.decisions) decisions.set(id, decision);
@@ -832,6 +852,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         if (text !== undefined) {
           trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
           finishReason = 'stop';
+        } else if (reason === 'interrupted') {
+          // The model's stream ended before it said it had finished: the answer may be cut anywhere. The client reads an
+          // error after what came (kept, as after any error), not a `finish` that makes a cut answer look whole.
+          finishReason = reason;
+          return [{ type: 'error', errorText: errorText(new ToolError('execution-failed', MODEL_CUT_TEXT)) }];
         } else {
           finishReason = reason ?? 'error';
         }

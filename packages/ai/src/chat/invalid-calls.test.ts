@@ -10,6 +10,7 @@ import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, TRACE_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
+import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
 
 const keys = [{ id: 'k1', secret: 'invalid-calls-test-secret-32-bytes!!' }];
 
@@ -378,5 +379,74 @@ describe('repairToolCallFor', () => {
     expect(result.text).toBe('Sorry.');
     const [seen] = lastToolResults(model.doGenerateCalls[1]);
     expect(seen?.output).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^Error \(invalid-json\): The arguments for "query_order" are not valid JSON/) });
+  });
+});
+
+describe('a call whose name names no tool (empty, blank, absurdly long) is an unknown tool’s call', () => {
+  const NAMELESS = [
+    ['e1', ''],
+    ['e2', ' \t '],
+    ['e3', 'x'.repeat(5000)],
+  ] as const;
+  const namelessStep = () => callsStep(NAMELESS.map(([id, name]) => [id, name, '{"order_id":"A-1"}'] as const));
+  const UNKNOWN = /^Error \(unknown-tool\): Unknown tool "invalid_tool_name"\. Available tools: /;
+
+  it.each(['internal', 'manual'] as const)('UI turn (%s): the model reads unknown-tool, the turn goes on, each part is sealed and continues', async (mode) => {
+    const f = fixture();
+    const model = scriptedModel(namelessStep(), textStep('Let me use a real tool.'), textStep('Next answer.'));
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets });
+    const result = await agent.generate({ messages: 'go', mode, run: run() });
+    expect(result).toMatchObject({ text: 'Let me use a real tool.', finishReason: 'stop', pending: [] });
+    expect(result.toolResults.map((r) => [r.call.id, r.call.name, codeOf(r)])).toEqual(NAMELESS.map(([id]) => [id, 'invalid_tool_name', 'unknown-tool']));
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual(NAMELESS.map(([id]) => ({ toolCallId: id, output: { type: 'error-text', value: expect.stringMatching(UNKNOWN) } })));
+    for (const [id] of NAMELESS) {
+      expect(toolPart(result.message, id)).toMatchObject({ type: 'tool-invalid_tool_name', state: 'output-error', errorText: expect.stringMatching(UNKNOWN) });
+      expect(dataIds(result.message, SEAL_PART).has(id), id).toBe(true);
+      expect(dataIds(result.message, TICKET_PART).has(id), id).toBe(false);
+    }
+    expect(f.writes).toEqual([]);
+    // The sealed history is taken back: the next turn goes on, and the model's prompt names the call as the UI does.
+    const next = await agent.generate({ messages: [...result.messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'and?' }] }], mode, run: run() });
+    expect(next.text).toBe('Next answer.');
+    const names = model.doStreamCalls[2]?.prompt.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.map((p) => (p as { toolName?: string }).toolName))).filter(Boolean);
+    expect(new Set(names)).toEqual(new Set(['invalid_tool_name']));
+  });
+
+  it('text turn: the model reads unknown-tool for each and answers; nothing runs', async () => {
+    const f = fixture();
+    const model = scriptedModel(namelessStep(), textStep('Sorry.'));
+    const result = await generateTextTurn(createChatAgent({ model, tools: f.tools, tickets: f.tickets }), { messages: 'go', run: run() });
+    expect(result).toMatchObject({ text: 'Sorry.', finishReason: 'stop', steps: 2, pending: [] });
+    expect(result.toolResults.map((r) => [r.call.id, codeOf(r)])).toEqual(NAMELESS.map(([id]) => [id, 'unknown-tool']));
+    expect(lastToolResults(model.doGenerateCalls[1])).toEqual(NAMELESS.map(([id]) => ({ toolCallId: id, output: { type: 'error-text', value: expect.stringMatching(UNKNOWN) } })));
+    expect(f.writes).toEqual([]);
+  });
+
+  it('a model left unwrapped (it says its ids are unique, or a gateway id) still gets no turn ended by the name', async () => {
+    const f = fixture();
+    const model = Object.assign(scriptedModel(namelessStep(), textStep('Let me use a real tool.'), textStep('Next answer.')), { [UNIQUE_TOOL_CALL_IDS]: true });
+    const agent = createChatAgent({ model, tools: f.tools, tickets: f.tickets });
+    const result = await agent.generate({ messages: 'go', run: run() });
+    expect(result).toMatchObject({ text: 'Let me use a real tool.', finishReason: 'stop' });
+    for (const [id] of NAMELESS) {
+      expect(toolPart(result.message, id)).toMatchObject({ type: 'tool-invalid_tool_name', state: 'output-error', errorText: expect.stringMatching(/^Error \(unknown-tool\)/) });
+      expect(dataIds(result.message, SEAL_PART).has(id), id).toBe(true);
+    }
+    const next = await agent.generate({ messages: [...result.messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'and?' }] }], run: run() });
+    expect(next.text).toBe('Next answer.');
+    expect(f.writes).toEqual([]);
+  });
+
+  it('a tool named invalid_tool_name is not what a nameless call runs: the call gets a name no tool has', async () => {
+    const ran: unknown[] = [];
+    const f = fixture();
+    const tools = [
+      ...f.tools,
+      defineTool({ name: 'invalid_tool_name', description: 'A tool with that very name', input: v.object({}), execute: (input) => ran.push(input) }),
+    ];
+    const model = scriptedModel(callsStep([['e1', '', '{}']]), textStep('Sorry.'));
+    const result = await createChatAgent({ model, tools, tickets: f.tickets }).generate({ messages: 'go', run: run() });
+    expect(ran).toEqual([]);
+    expect(toolPart(result.message, 'e1')).toMatchObject({ type: 'tool-invalid_tool_name_2', state: 'output-error', errorText: expect.stringMatching(/unknown-tool/) });
   });
 });

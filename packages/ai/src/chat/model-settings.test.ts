@@ -211,15 +211,15 @@ describe('usage', () => {
   });
 
   it('what a continued message says it cost is read as counts only: anything else is dropped', async () => {
-    const model = scriptedModel(textStep('Hi.'));
-    const agent = createChatAgent({ model, tools, tickets });
-    const earlier: EdgetoolUIMessage = {
-      id: 'a1',
-      role: 'assistant',
-      metadata: { usage: { inputTokens: -5, outputTokens: '9', totalTokens: 7, reasoningTokens: Number.NaN, __proto__: { x: 1 } } as never },
-      parts: [{ type: 'text', text: 'Earlier.' }],
-    };
-    const turn = await agent.stream({ messages: [earlier], run: runAs('guest') });
+    const refund = defineTool({ name: 'refund_order', description: 'Refund', input: v.object({}), policy: { effects: 'write' }, execute: () => 'refunded' });
+    const model = scriptedModel(callsStep([['c1', 'refund_order', {}]]), textStep('Hi.'));
+    const agent = createChatAgent({ model, tools: [refund], tickets });
+    const first = await agent.generate({ messages: 'Refund', run: runAs('guest') });
+    // The message continued (an approval answered) says what it cost, with values no count has.
+    const answered = respondToApproval(first.messages, 'c1', true);
+    const earlier = answered.at(-1) as EdgetoolUIMessage;
+    const junk = { usage: { inputTokens: -5, outputTokens: '9', totalTokens: 7, reasoningTokens: Number.NaN, __proto__: { x: 1 } } as never };
+    const turn = await agent.stream({ messages: [...answered.slice(0, -1), { ...earlier, metadata: junk }], run: runAs('guest') });
     const body = await turn.toResponse().text();
     // The finish chunk sends the sum of the counts; the client's other values stay its own (the AI SDK merges metadata).
     expect(body).toContain('"messageMetadata":{"usage":{"inputTokens":10,"outputTokens":5,"totalTokens":22}}');

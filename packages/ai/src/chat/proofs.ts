@@ -8,6 +8,15 @@ export interface SealedCall {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
+  /**
+   * The model's arguments, when a human edited them before approving (`input` is what ran): the seal covers both, so a
+   * client can change neither what ran nor what the model reads it proposed. Absent for a call that ran as proposed.
+   */
+  readonly proposed?: unknown;
+  /** The provider's metadata of the model's call, when it had some (the part's `callProviderMetadata`). */
+  readonly callMeta?: unknown;
+  /** The provider's metadata of the result, when it had some (the part's `resultProviderMetadata`). */
+  readonly resultMeta?: unknown;
   /** The output, the error text, or a denial with the reason the model reads (`null` when none). */
   readonly result: { readonly output: unknown } | { readonly errorText: string } | { readonly deniedReason: string | null };
   readonly conversationId: string;
@@ -19,8 +28,38 @@ export function sealSubject(options: SealedCall): SealSubject {
     toolName: options.toolName,
     callId: options.toolCallId,
     // The client holds JSON: seal the JSON form, so Dates, undefined fields etc. compare equal after the round trip.
-    content: jsonForm({ input: options.input, ...options.result }),
+    content: jsonForm({
+      input: options.input,
+      ...('proposed' in options ? { proposed: options.proposed } : {}),
+      ...(options.callMeta === undefined ? {} : { callProviderMetadata: options.callMeta }),
+      ...(options.resultMeta === undefined ? {} : { resultProviderMetadata: options.resultMeta }),
+      ...options.result,
+    }),
     conversationId: options.conversationId,
+  };
+}
+
+/**
+ * What a ticket part's `metadataSeal` binds: the provider metadata of a call the server handed out for an answer (an
+ * approval, a client's result), which the part carries back with that answer. Its content has a key no result seal has.
+ */
+export function metadataSubject(options: { toolName: string; toolCallId: string; meta: unknown; conversationId: string }): SealSubject {
+  return {
+    toolName: options.toolName,
+    callId: options.toolCallId,
+    content: jsonForm({ metadataOfCall: options.meta }),
+    conversationId: options.conversationId,
+  };
+}
+
+/** The provider metadata of a tool part the AI SDK sends to the provider: `undefined` when none (or `null`). */
+export function providerMetadataOf(part: { readonly callProviderMetadata?: unknown; readonly resultProviderMetadata?: unknown }): {
+  callMeta?: unknown;
+  resultMeta?: unknown;
+} {
+  return {
+    ...(part.callProviderMetadata == null ? {} : { callMeta: part.callProviderMetadata }),
+    ...(part.resultProviderMetadata == null ? {} : { resultMeta: part.resultProviderMetadata }),
   };
 }
 

@@ -19,6 +19,11 @@ export interface TicketPartData {
    * Absent when none may be edited. A UI offers editors for these; the server refuses any other change.
    */
   readonly editable?: true | readonly string[];
+  /**
+   * A seal over the call's provider metadata (`callProviderMetadata`: a Gemini thought signature, an OpenAI item id),
+   * when the model's call had some: the part may carry it back with its answer only as the server issued it.
+   */
+  readonly metadataSeal?: string;
 }
 
 /**
@@ -38,9 +43,14 @@ export interface SealPartData {
   readonly seal: string;
   /**
    * The arguments the call ran with, when a human edited them before approving (the tool part's `input` stays the
-   * model's). Covered by the seal.
+   * model's). Covered by the seal, and so is the part's `input` then: the model reads what it proposed and what ran.
    */
   readonly input?: unknown;
+  /**
+   * The seal covers the tool part's provider metadata too (`callProviderMetadata`, `resultProviderMetadata`): set when
+   * the call had some. Without it, the part's metadata is not the server's, and is not sent to the provider.
+   */
+  readonly metadata?: true;
 }
 
 /** One call's trace, for UIs (`data-edgetool-trace`). */
@@ -145,6 +155,10 @@ export interface AnyToolPart {
   readonly errorText?: string;
   /** `requestReason`: why the server asks (the tool's `policy.approvalReason`); `reason`: the human's, with the answer. */
   readonly approval?: { readonly id: string; readonly approved?: boolean; readonly reason?: string; readonly requestReason?: string };
+  /** The provider's metadata of the model's call (the AI SDK sends it back to the provider with the call). */
+  readonly callProviderMetadata?: unknown;
+  /** The provider's metadata of the call's result (a provider-executed tool's). */
+  readonly resultProviderMetadata?: unknown;
 }
 
 /** The tool parts of a message. */

@@ -427,7 +427,7 @@ export function textTurnTimeout({ stepMs, totalMs }: ModelTimeout): { timeout?: 
 }
 
 /** What `turnModel` reads of a model call's options. */
-type CallOptions = { readonly abortSignal?: AbortSignal | undefined; readonly prompt: LanguageModelV4CallOptions['prompt'] };
+type CallOptions = { readonly abortSignal?: AbortSignal | undefined; readonly prompt: LanguageModelV4CallOptions['prompt']; readonly tools?: LanguageModelV4CallOptions['tools'] };
 /** What `turnModel` reads of a model call's result. */
 type GenerateResult = { readonly content: LanguageModelV4Content[] };
 
@@ -472,7 +472,7 @@ function turnModel(model: LanguageModel, ms: number | undefined): { model: Langu
         deadline = undefined;
       }
     } else result = await generating.doGenerate(options);
-    return ids === undefined ? result : ids.generated(options.prompt, result);
+    return ids === undefined ? result : ids.generated(options, result);
   };
   // A model of the specification's fields, the original's methods called on it (a provider's model is a class
   // instance whose methods may read private fields). Not a Proxy: the AI SDK reads a model's fields often, and through

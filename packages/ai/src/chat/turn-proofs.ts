@@ -2,7 +2,7 @@ import { type AnyTool, type ArgumentEdit, type TicketSigner, type ToolCallResult
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
-import { sealResult } from './proofs.ts';
+import { metadataSubject, sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */
@@ -12,8 +12,11 @@ export interface ProofOptions {
   readonly mode: ExecutionMode;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly sealTtlMs: number;
-  /** Inputs of calls from earlier responses (approved calls run now, before the first step). */
-  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
+  /**
+   * Inputs of calls from earlier responses (approved calls run now, before the first step), with the provider metadata
+   * of the call when it had some (verified against its ticket's `metadataSeal`).
+   */
+  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown; readonly callMeta?: unknown }>;
   /** Client results accepted in this request: sealed right after `start`. */
   readonly accepted: readonly AcceptedResult[];
   /** Finished calls of this request, by tool call id (for trace parts). */
@@ -54,16 +57,21 @@ export function editedInput(input: unknown, edits: readonly ArgumentEdit[]): unk
 /** A seal computed as soon as a server call finished, keyed by call id, with what it covers. */
 interface EarlySeal {
   readonly input: unknown;
+  /** The model's arguments, for a call a human edited (see `SealedCall.proposed`). */
+  readonly proposed: { readonly value: unknown } | undefined;
   readonly result: { readonly output: unknown } | { readonly errorText: string };
   readonly seal: Promise<string>;
 }
 
 /** Seals started early, while the AI SDK is still carrying the result to the UI stream. */
 export interface EarlySeals {
-  /** Starts the seal of a finished call (the input object the tool received, and what it returned or the error text). */
-  start(toolCallId: string, toolName: string, input: unknown, result: EarlySeal['result']): void;
-  /** The early seal when it covers exactly this input and result (same objects, same error text), and forgets it. */
-  take(toolCallId: string, input: unknown, result: EarlySeal['result']): Promise<string> | undefined;
+  /**
+   * Starts the seal of a finished call (the input object the tool received, what it returned or the error text, and
+   * for a call a human edited the model's arguments).
+   */
+  start(toolCallId: string, toolName: string, input: unknown, result: EarlySeal['result'], proposed?: { readonly value: unknown }): void;
+  /** The early seal when it covers exactly this input, result and proposal (same objects, same error text), and forgets it. */
+  take(toolCallId: string, input: unknown, result: EarlySeal['result'], proposed?: { readonly value: unknown }): Promise<string> | undefined;
 }
 
 /**
@@ -75,15 +83,16 @@ export interface EarlySeals {
 export function createEarlySeals(tickets: TicketSigner, conversationId: string, sealTtlMs: number): EarlySeals {
   const started = new Map<string, EarlySeal>();
   return {
-    start(toolCallId, toolName, input, result) {
-      const seal = sealResult(tickets, { toolName, toolCallId, input, result, conversationId }, sealTtlMs);
+    start(toolCallId, toolName, input, result, proposed) {
+      const call = { toolName, toolCallId, input, result, conversationId, ...(proposed === undefined ? {} : { proposed: proposed.value }) };
+      const seal = sealResult(tickets, call, sealTtlMs);
       seal.catch(() => {}); // a failure surfaces when the turn stream awaits it, or is re-done there
-      started.set(toolCallId, { input, result, seal });
+      started.set(toolCallId, { input, proposed, result, seal });
     },
-    take(toolCallId, input, result) {
+    take(toolCallId, input, result, proposed) {
       const early = started.get(toolCallId);
       started.delete(toolCallId);
-      if (early === undefined || early.input !== input) return undefined;
+      if (early === undefined || early.input !== input || early.proposed?.value !== proposed?.value || (early.proposed === undefined) !== (proposed === undefined)) return undefined;
       const same =
         'output' in result ? 'output' in early.result && early.result.output === result.output : 'errorText' in early.result && early.result.errorText === result.errorText;
       return same ? early.seal : undefined;
@@ -122,6 +131,13 @@ export interface TurnProofs {
 export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
   const inputs = new Map(options.inputs);
+  // The provider metadata of each call, as the client's part holds it: the last a call's chunks carried (the AI SDK keeps
+  // the last that is not null). Seals and tickets cover it, so a client can send back only what the server issued.
+  const metas = new Map<string, unknown>();
+  for (const [id, call] of options.inputs) if (call.callMeta !== undefined) metas.set(id, call.callMeta);
+  const noteMeta = (toolCallId: string, meta: unknown) => {
+    if (meta != null) metas.set(toolCallId, meta);
+  };
   let started = false;
 
   const seal = async (
@@ -129,16 +145,25 @@ export function createProofs(options: ProofOptions): TurnProofs {
     toolName: string,
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
+    resultMeta?: unknown,
   ): Promise<DataChunk> => {
-    // A call a human edited before approving ran with the edited arguments: the seal covers and records them.
+    // A call a human edited before approving ran with the edited arguments: the seal covers and records them, and the
+    // model's arguments the tool part keeps (what the model reads it proposed).
     const ran = 'deniedReason' in result ? input : sealedInput(options.ranWith, toolCallId, input);
     const edited = ran !== input;
-    const ready = 'deniedReason' in result ? undefined : early?.take(toolCallId, ran, result);
+    const proposed = edited ? { value: input } : undefined;
+    const callMeta = metas.get(toolCallId);
+    const metadata = { ...(callMeta === undefined ? {} : { callMeta }), ...(resultMeta == null ? {} : { resultMeta }) };
+    // An early seal covers no provider metadata: a call that has some is sealed here.
+    const plain = callMeta === undefined && resultMeta == null;
+    const ready = 'deniedReason' in result || !plain ? undefined : early?.take(toolCallId, ran, result, proposed);
+    const call = { toolName, toolCallId, input: ran, result, conversationId, ...(edited ? { proposed: input } : {}), ...metadata };
     const data: SealPartData = {
       toolCallId,
       toolName,
-      seal: await (ready ?? sealResult(tickets, { toolName, toolCallId, input: ran, result, conversationId }, sealTtlMs)),
+      seal: await (ready ?? sealResult(tickets, call, sealTtlMs)),
       ...(edited ? { input: ran } : {}),
+      ...(plain ? {} : { metadata: true as const }),
     };
     return { type: SEAL_PART, id: toolCallId, data };
   };
@@ -146,6 +171,8 @@ export function createProofs(options: ProofOptions): TurnProofs {
   const ticket = async (toolCallId: string, toolName: string, input: unknown, purpose: TicketPartData['purpose']): Promise<DataChunk> => {
     const tool = tools.get(toolName);
     const editable = purpose === 'approval' ? editableArguments(tool) : undefined;
+    const meta = metas.get(toolCallId);
+    const metadataSeal = meta === undefined ? undefined : await tickets.seal(metadataSubject({ toolName, toolCallId, meta, conversationId }), { ttlMs: sealTtlMs });
     const data: TicketPartData = {
       toolCallId,
       toolName,
@@ -153,6 +180,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
       runsOn: tool?.policy.runsOn ?? 'server',
       ticket: await tickets.sign({ purpose, toolName, callId: toolCallId, args: input, conversationId }),
       ...(editable === undefined ? {} : { editable }),
+      ...(metadataSeal === undefined ? {} : { metadataSeal }),
     };
     return { type: TICKET_PART, id: toolCallId, data };
   };
@@ -172,7 +200,11 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (started) return undefined;
         started = true;
         return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
+      case 'tool-input-start':
+        noteMeta(chunk.toolCallId, chunk.providerMetadata);
+        return undefined;
       case 'tool-input-available': {
+        noteMeta(chunk.toolCallId, chunk.providerMetadata);
         if (chunk.providerExecuted === true && tools.has(chunk.toolName)) return Promise.reject(ranByProvider(chunk.toolName, chunk.toolCallId));
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
         const tool = tools.get(chunk.toolName);
@@ -189,7 +221,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (!call) return undefined;
         if (chunk.providerExecuted === true && tools.has(call.toolName)) return Promise.reject(ranByProvider(call.toolName, chunk.toolCallId));
         const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
-        return seal(chunk.toolCallId, call.toolName, call.input, result).then((s) => {
+        return seal(chunk.toolCallId, call.toolName, call.input, result, chunk.providerMetadata).then((s) => {
           const t = trace(chunk.toolCallId);
           return t ? [s, t] : [s];
         });
@@ -202,8 +234,9 @@ export function createProofs(options: ProofOptions): TurnProofs {
       case 'tool-input-error':
         // A call the AI SDK could not parse (not JSON, no such tool), answered with the executor's error (see
         // invalid-calls.ts): the part becomes `output-error` in history, so it needs a seal and a trace like any result.
+        // The AI SDK keeps this chunk's metadata as the part's result metadata (its state is `output-error`).
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }).then((s) => {
+        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }, chunk.providerMetadata).then((s) => {
           const t = trace(chunk.toolCallId);
           return t ? [s, t] : [s];
         });

@@ -2,6 +2,7 @@ import { ToolError } from '@edgetool/core';
 import { generateId, type LanguageModelUsage, type TextStreamPart, type ToolSet, toUIMessageChunk, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ProgressRelay } from './progress-relay.ts';
 import type { TurnProofs } from './turn-proofs.ts';
+import { nameFor, namesNoTool } from './call-id-renamer.ts';
 
 /** Options for {@link createTurnStream}. */
 export interface TurnStreamOptions {
@@ -19,7 +20,8 @@ export interface TurnStreamOptions {
   readonly onError: (error: unknown) => string;
   /**
    * Chunks to append when the source ends (given the last chunk sent, to skip it after `abort` or `error`, and the
-   * finish reason of the source's `finish` part): the loop's `finish` and return-direct text.
+   * finish reason of the source's `finish` part, `interrupted` for a last step that had none): the loop's `finish` and
+   * return-direct text.
    */
   readonly trailer: (last: UIMessageChunk | undefined, finishReason: string | undefined) => Promise<UIMessageChunk[]> | UIMessageChunk[];
   /** The tokens of each model step, as it finishes. */
@@ -106,14 +108,18 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
   const startOptions = metadata === undefined ? chunkOptions : { ...chunkOptions, messageMetadata: metadata };
 
   /** Converts one part; `undefined` for parts without a UI chunk. */
-  const convert = (part: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+  const convert = (streamed: TextStreamPart<ToolSet>): UIMessageChunk | undefined => {
+    const part = named(streamed, tools);
     if (part.type === 'abort' && part.reason?.startsWith('TimeoutError: ') === true) {
       // The AI SDK ends a turn that hit its model time limit as an abort; nobody stopped it, so it is an error.
       return { type: 'error', errorText: onError(new ToolError('timeout', `The model did not answer in time (${part.reason.slice('TimeoutError: '.length)}).`)) };
     }
     if (part.type === 'tool-call' && part.invalid) invalidCalls.add(part.toolCallId);
     if (part.type === 'tool-error' && !part.providerExecuted && invalidCalls.delete(part.toolCallId)) return undefined;
-    if (part.type === 'finish') finishReason = part.finishReason;
+    // A last step with no finish reason from the model (`other` and no raw reason: the AI SDK's value when the model's
+    // stream closed without its `finish` part, and Anthropic's for one cut before its stop reason) was cut off: the
+    // AI SDK's own word for it is `interrupted`, which OpenAI's provider already reports.
+    if (part.type === 'finish') finishReason = part.finishReason === 'other' && part.rawFinishReason === undefined ? 'interrupted' : part.finishReason;
     else if (part.type === 'finish-step') onStepUsage?.(part.usage);
     return toUIMessageChunk(part, part.type === 'start' ? startOptions : chunkOptions) as UIMessageChunk | undefined;
   };
@@ -207,4 +213,15 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
     },
   };
   return source;
+}
+
+/**
+ * A part of a call whose tool name names no tool (empty, blank, longer than any tool's) with the name the model wrapper
+ * gives it (`nameFor`): a model left unwrapped (a gateway id, one that says its ids are unique) is not renamed before the
+ * AI SDK reads it, and its seal would refuse the name after the call was answered. Any other part as it is.
+ */
+function named(part: TextStreamPart<ToolSet>, tools: ToolSet): TextStreamPart<ToolSet> {
+  if (part.type !== 'tool-input-start' && part.type !== 'tool-call' && part.type !== 'tool-error' && part.type !== 'tool-result') return part;
+  if (part.providerExecuted === true || !namesNoTool(part.toolName)) return part;
+  return { ...part, toolName: nameFor(part.toolName, Object.keys(tools).map((name) => ({ name }))) } as TextStreamPart<ToolSet>;
 }

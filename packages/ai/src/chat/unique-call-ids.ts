@@ -13,16 +13,17 @@ export interface UniqueToolCallIdsOptions {
 /**
  * An AI SDK middleware that gives every tool call a model emits an id not used before in the conversation, for one
  * turn: some OpenAI-compatible servers (llama.cpp, some vLLM builds) send `call_0` in every response, and a history
- * with one id twice is refused (`duplicate-call`). A call whose id is new keeps it; nothing is copied then.
+ * with one id twice is refused (`duplicate-call`). A call whose id is new keeps it; nothing is copied then. A call
+ * whose tool name is empty, blank or longer than any tool's is named `invalid_tool_name` (an unknown tool's call).
  */
 export function uniqueToolCallIds(options: UniqueToolCallIdsOptions = {}): LanguageModelMiddleware {
   const ids = callIdRenamer(options.taken);
   return {
     specificationVersion: 'v4',
-    wrapGenerate: async ({ doGenerate, params }) => ids.generated(params.prompt, await doGenerate()),
+    wrapGenerate: async ({ doGenerate, params }) => ids.generated(params, await doGenerate()),
     async wrapStream({ doStream, params }) {
       const result = await doStream();
-      return { ...result, stream: ids.streamed(params.prompt, result.stream) };
+      return { ...result, stream: ids.streamed(params, result.stream) };
     },
   };
 }

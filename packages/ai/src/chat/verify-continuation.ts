@@ -10,7 +10,7 @@ import {
 } from '@edgetool/core';
 import { type AnyToolPart, dataByCallId, EDIT_PART, type EditPartData, historyDataByCallId, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, toolNameOf, toolParts } from './protocol.ts';
 import type { RecordedCallResult } from './call-results.ts';
-import { type SealedCall, sealSubject } from './proofs.ts';
+import { metadataSubject, providerMetadataOf, type SealedCall, sealSubject } from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
 export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'duplicate-call' | 'ticket';
@@ -51,8 +51,11 @@ export interface VerifiedContinuation {
    * whose ticket this request claimed with them, or whose first claim kept the same answer. All are sealed in the response.
    */
   readonly accepted: readonly AcceptedResult[];
-  /** Inputs of the calls in the message being continued, by tool call id. */
-  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown }>;
+  /**
+   * Inputs of the calls in the message being continued, by tool call id, with the provider metadata of the call when the
+   * part carries some (checked against the seal or ticket that covers it).
+   */
+  readonly inputs: ReadonlyMap<string, { readonly toolName: string; readonly input: unknown; readonly callMeta?: unknown }>;
   /**
    * Approved calls whose ticket an earlier request already used: the same continuation sent again (its answer was
    * lost). They must not run again; the loop answers them with the recorded result. Also in `decisions`.
@@ -75,6 +78,11 @@ export interface VerifiedContinuation {
    * ticket checks cover what the client sent.
    */
   readonly clientResults: ReadonlySet<string>;
+  /**
+   * The tool parts whose provider metadata (`callProviderMetadata`, `resultProviderMetadata`) no proof of this server
+   * covers, by tool call id: dropped before the history reaches the model (see `withoutUnprovenMetadata`).
+   */
+  readonly unproven: ReadonlySet<string>;
 }
 
 /**
@@ -141,7 +149,7 @@ export interface VerifyContinuationOptions {
    * continued is claimed: what can still fail on the request's own content (the chat loop converts the history for the
    * model here) throws without spending its approvals, so the same continuation can be sent again.
    */
-  readonly beforeClaims?: ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited' | 'clientResults'>) => Promise<void> | void) | undefined;
+  readonly beforeClaims?: ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited' | 'clientResults' | 'unproven'>) => Promise<void> | void) | undefined;
 }
 
 /**
@@ -163,13 +171,14 @@ export async function verifyContinuation(
   const decisions = new Map<string, ApprovalDecision>();
   const approvalTickets = new Map<string, string>();
   const accepted: AcceptedResult[] = [];
-  const inputs = new Map<string, { toolName: string; input: unknown }>();
+  const inputs = new Map<string, { toolName: string; input: unknown; callMeta?: unknown }>();
   const checks: Check[] = [];
   const seenCalls = new Set<string>();
   const replayed = new Set<string>();
   const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
   const clientResults = new Set<string>();
+  const unproven = new Set<string>();
   // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
   const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
   // The sealed answers of the message being continued that belong to the copy it carries (see `sealedAnswers`).
@@ -192,7 +201,12 @@ export async function verifyContinuation(
       // One part per call: a duplicate could pair one ticket with two decisions or results.
       if (seenCalls.has(callId)) throw new ContinuationError('duplicate-call', `The tool call ${callId} ("${toolName}") appears more than once in the history.`, { toolName, callId });
       seenCalls.add(callId);
-      if (isLast) inputs.set(callId, { toolName, input: part.input });
+      const metadata = providerMetadataOf(part);
+      // The part's provider metadata goes to the provider only when a proof of this server covers it (see `unproven`).
+      const proven = metadataProof(part, seals.get(callId) ?? allSeals.get(callId), ticketParts.get(callId), metadata);
+      if (!proven && ('callMeta' in metadata || 'resultMeta' in metadata)) unproven.add(callId);
+      const covered = proven ? metadata : {};
+      if (isLast) inputs.set(callId, { toolName, input: part.input, ...('callMeta' in covered ? { callMeta: covered.callMeta } : {}) });
       const meta = { toolName, callId };
       if (part.state === 'output-available' || part.state === 'output-error') {
         const result = resultOf(part);
@@ -200,10 +214,13 @@ export async function verifyContinuation(
         if (ticket?.purpose === 'client-result') clientResults.add(callId);
         const seal = seals.get(callId) ?? allSeals.get(callId);
         if (seal) {
-          // A call a human edited ran with the arguments its seal records: the seal covers those.
+          // A call a human edited ran with the arguments its seal records: the seal covers those, and the model's
+          // arguments the part shows (what the model reads it proposed).
           const ran = ranWith(seal, part);
+          const subject = historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId, ...('input' in seal ? { proposed: part.input } : {}), ...covered });
           if (ran !== part.input) edited.set(callId, ran);
-          checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ran, result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+          const earlierSeal = 'input' in seal && seal.metadata !== true ? await editedBefore(tickets, seal, part, ticket, { toolName, toolCallId: callId, input: ran, result, conversationId }) : false;
+          if (!earlierSeal) checks.push({ ticket: seal.seal, subject, onValid: () => {}, problem: 'forged-result', part, consume: false });
           // Sealed after its turn, in a later response: it still was one of the answers its message's continuation carried.
           if (!isLast && !seals.has(callId) && ticket?.purpose === 'client-result') answered.push(await sealedAnswer(part, ticket, edits, conversationId));
           if (seals.has(callId) && ticket !== undefined) sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
@@ -212,6 +229,8 @@ export async function verifyContinuation(
         if (ticket?.purpose !== 'client-result') {
           throw new ContinuationError('forged-result', `The result of "${toolName}" (${callId}) has no valid server seal or client ticket: this server did not produce or request it.`, meta);
         }
+        // The call's provider metadata, carried back with the client's result, as the ticket's metadata seal has it.
+        if (proven) checkMetadata(checks, { part, ticket, metadata, conversationId, problem: 'forged-result' });
         const tool = await registry.resolve(toolName);
         if (tool?.policy.runsOn === 'server') {
           throw new ContinuationError('wrong-placement', `"${toolName}" runs on the server only; a client result for it is refused.`, meta);
@@ -256,7 +275,8 @@ export async function verifyContinuation(
         const seal = seals.get(callId);
         if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
         const result = { deniedReason: part.approval?.reason ?? null };
-        checks.push({ ticket: seal.seal, subject: historySeal({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId }), onValid: () => {}, problem: 'forged-result', part, consume: false });
+        const subject = historySeal({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId, ...covered });
+        checks.push({ ticket: seal.seal, subject, onValid: () => {}, problem: 'forged-result', part, consume: false });
         const ticket = ticketParts.get(callId);
         if (ticket?.purpose === 'approval') sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
       } else if (part.state === 'approval-responded') {
@@ -264,6 +284,7 @@ export async function verifyContinuation(
         if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
         const subject: TicketSubject = { purpose: 'approval', toolName, callId, args: part.input, conversationId };
         const approved = part.approval?.approved === true;
+        if (proven) checkMetadata(checks, { part, ticket, metadata, conversationId, problem: 'forged-approval' });
         // The human's edits of the arguments, from the client's edit part: the executor decides whether the tool takes them.
         const input = editedInputOf(edits, callId, approved);
         if (!isLast) {
@@ -372,7 +393,7 @@ export async function verifyContinuation(
   // Taken in the order of the history, whichever claim came back first: the response seals them in that order.
   for (const check of checks) if (check.earlierResult !== undefined && taken.has(check)) accepted.push(check.earlierResult);
   // Claiming an earlier answer again with the same decision reads the same, so a request that fails here can come again.
-  await options.beforeClaims?.({ unfinished, edited, clientResults });
+  await options.beforeClaims?.({ unfinished, edited, clientResults, unproven });
   // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
   // ticket is claimed.
   if (leader !== undefined && !replaying) {
@@ -398,7 +419,7 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults };
+  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults, unproven };
 }
 
 /**
@@ -520,6 +541,56 @@ function historySeal(call: SealedCall): SealSubject {
       cause: error,
     });
   }
+}
+
+/**
+ * Whether a proof of this server says it covers the part's provider metadata: a result's seal made with it
+ * (`metadata: true`), or for an answer the client brings (an approval, its result) the ticket's `metadataSeal`. The
+ * proof is then checked with the metadata (a change is refused); without one, the metadata is not the server's (a seal
+ * or ticket from before, a part in no answered state, a client's own) and is dropped before the model's prompt.
+ */
+function metadataProof(part: AnyToolPart, seal: SealPartData | undefined, ticket: TicketPartData | undefined, metadata: { callMeta?: unknown; resultMeta?: unknown }): boolean {
+  if (part.state === 'output-available' || part.state === 'output-error' || part.state === 'output-denied') {
+    if (seal !== undefined) return seal.metadata === true;
+    return ticket?.metadataSeal !== undefined && !('resultMeta' in metadata);
+  }
+  return part.state === 'approval-responded' && ticket?.metadataSeal !== undefined && !('resultMeta' in metadata);
+}
+
+/**
+ * A call handed out for an answer (an approval, a client's result) whose ticket seals its provider metadata: the part
+ * must carry back exactly that (or none: a part that drops it sends the provider none), or the continuation is refused
+ * before anything runs.
+ */
+function checkMetadata(
+  checks: Check[],
+  o: { part: AnyToolPart; ticket: TicketPartData; metadata: { callMeta?: unknown }; conversationId: string; problem: ContinuationProblem },
+): void {
+  const subject = metadataSubject({ toolName: toolNameOf(o.part), toolCallId: o.part.toolCallId, meta: o.metadata.callMeta, conversationId: o.conversationId });
+  checks.push({ ticket: o.ticket.metadataSeal, subject, onValid: () => {}, problem: o.problem, part: o.part, consume: false });
+}
+
+/**
+ * Whether an edited call's seal is one made before seals covered the model's arguments too (they covered only what
+ * ran): it is, when it covers exactly what ran and its result, and the call's approval ticket, which names the model's
+ * arguments, is this server's for the part's `input`. Such a history (sealed in the last 30 days) goes on; a seal of
+ * either form whose part's `input` was changed is refused.
+ */
+async function editedBefore(tickets: TicketSigner, seal: SealPartData, part: AnyToolPart, ticket: TicketPartData | undefined, call: SealedCall): Promise<boolean> {
+  if (ticket?.purpose !== 'approval') return false;
+  let subject: SealSubject;
+  try {
+    subject = sealSubject(call);
+  } catch {
+    return false;
+  }
+  try {
+    await tickets.verifySeal(seal.seal, subject);
+  } catch {
+    return false;
+  }
+  const approval: TicketSubject = { purpose: 'approval', toolName: call.toolName, callId: call.toolCallId, args: part.input, conversationId: call.conversationId };
+  return (await tickets.safeVerify(ticket.ticket, approval, { origin: true })).ok;
 }
 
 /** The arguments a sealed call ran with: those its seal records (a human edited them), or the part's. */

@@ -1,0 +1,36 @@
+import type { EdgetoolUIMessage } from './protocol.ts';
+
+/**
+ * The history as the model's provider may read it: the provider metadata of each tool part no proof of this server
+ * covers (`unproven`, see `VerifiedContinuation.unproven`) is dropped, and so is every file part's `providerReference`
+ * (a file in the provider's storage: this server never hands one to a client, and a client's would name any file the
+ * provider keeps for the account). The same array when there is nothing to drop.
+ */
+export function withoutUnprovenMetadata(messages: EdgetoolUIMessage[], unproven: ReadonlySet<string>): EdgetoolUIMessage[] {
+  let changed = false;
+  const out = messages.map((message) => {
+    let parts: typeof message.parts | undefined;
+    for (const [index, part] of message.parts.entries()) {
+      const kept = keptOf(part, unproven);
+      if (kept === part) continue;
+      parts ??= [...message.parts];
+      parts[index] = kept;
+    }
+    if (parts === undefined) return message;
+    changed = true;
+    return { ...message, parts };
+  });
+  return changed ? out : messages;
+}
+
+/** A part without what the provider must not read of it; the very part when it has nothing to drop. */
+function keptOf<T>(part: T, unproven: ReadonlySet<string>): T {
+  const p = part as { type?: unknown; toolCallId?: unknown; providerReference?: unknown };
+  if (p.type === 'file' && p.providerReference !== undefined) {
+    const { providerReference: _dropped, ...rest } = p;
+    return rest as T;
+  }
+  if (typeof p.toolCallId !== 'string' || !unproven.has(p.toolCallId)) return part;
+  const { callProviderMetadata: _call, resultProviderMetadata: _result, ...rest } = p as { callProviderMetadata?: unknown; resultProviderMetadata?: unknown };
+  return rest as T;
+}
