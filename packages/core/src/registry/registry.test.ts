@@ -24,6 +24,7 @@ describe('registry and resolvers', () => {
 
   it('rejects entries that are not tools', () => {
     expect(() => createRegistry({ tools: [{ name: 'fake' } as never] })).toThrow(/defineTool/);
+    expect(() => createRegistry({ tools: [{ kind: 'edgetool.tool', name: 'tagged' } as never] })).toThrow(/defineTool/);
   });
 
   it('looks names up safely: prototype names are unknown', async () => {
@@ -47,13 +48,23 @@ describe('registry and resolvers', () => {
   });
 
   it('a resolver that hands out null, a non-tool or a tool of another name: each call fails alone, execute never rejects', async () => {
-    const handOut: Record<string, unknown> = { none: null, fake: { name: 'fake' }, later: Promise.resolve('a module'), other: queryOrder };
+    // A bare tag (`{ kind, name }`, no policy or interceptors) is no tool either: execute rejected with a TypeError.
+    const tagged = { kind: 'edgetool.tool', name: 'tagged' };
+    const handOut: Record<string, unknown> = {
+      none: null,
+      fake: { name: 'fake' },
+      later: Promise.resolve('a module'),
+      other: queryOrder,
+      tagged,
+      taggedLater: Promise.resolve({ ...tagged, name: 'taggedLater' }),
+      noInterceptors: { ...queryOrder, name: 'noInterceptors', interceptors: undefined },
+    };
     const custom: ToolResolver = { kind: 'edgetool.resolver', names: () => Object.keys(handOut), resolve: (name) => handOut[name] as never };
     const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [custom] });
     const executor = createExecutor({ registry });
     const none = await executor.execute({ id: '1', name: 'none', arguments: {} });
     expect(none.content).toBe('Error (unknown-tool): Unknown tool "none". Available tools: list_delayed_orders.');
-    for (const name of ['fake', 'later']) {
+    for (const name of ['fake', 'later', 'tagged', 'taggedLater', 'noInterceptors']) {
       const result = await executor.execute({ id: '2', name, arguments: {} });
       expect(result.content).toBe(`Error (execution-failed): The resolver of "${name}" returned something that is not a tool made by defineTool().`);
     }
