@@ -73,6 +73,33 @@ describe('registry and resolvers', () => {
     expect(createRegistry({ resolvers: [custom] }).resolve('none')).toBeUndefined();
   });
 
+  it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
+    const cycleOf = (name: string) =>
+      `Error (execution-failed): Resolving the tool "${name}" went round a cycle of resolvers: one delegates, directly or not, back to one that asked it.`;
+    // Two registries whose resolvers delegate to each other (one of them async): each is asked the name again.
+    const toB: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: (name, signal) => b.resolve(name, signal) };
+    const toA: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: async (name, signal) => a.resolve(name, signal) };
+    const a = createRegistry({ tools: [queryOrder], resolvers: [toB] });
+    const b = createRegistry({ resolvers: [toA] });
+    const failed: unknown[] = [];
+    const viaA = createRegistry({ resolvers: [a], onLoadError: (error) => failed.push(error) });
+    for (const registry of [a, b, viaA]) {
+      const result = await createExecutor({ registry }).execute({ id: '1', name: 'x', arguments: {} });
+      expect(result.content).toBe(cycleOf('x'));
+    }
+    // `tools()` leaves it out and reports it; the registry answers other names as before.
+    expect((await viaA.tools()).map((tool) => tool.name)).toEqual(['query_order']);
+    expect(failed.map((error) => (error as Error).message)).toEqual([cycleOf('x').slice('Error (execution-failed): '.length)]);
+    expect(a.resolve('query_order')).toBe(queryOrder);
+    // Resolvers of one's own that call each other, with no registry between them: the overflow is named a cycle.
+    const one: ToolResolver = { kind: 'edgetool.resolver', names: () => ['y'], resolve: (name, signal) => two.resolve(name, signal) };
+    const two: ToolResolver = { kind: 'edgetool.resolver', names: () => [], resolve: (name, signal) => one.resolve(name, signal) };
+    const result = await createExecutor({ registry: createRegistry({ resolvers: [one] }) }).execute({ id: '2', name: 'y', arguments: {} });
+    expect(result.content).toBe(cycleOf('y'));
+    expect((result.outcome as { error: ToolError }).error.cause).toBeInstanceOf(TypeError);
+    expect(((result.outcome as { error: ToolError }).error.cause as Error).cause).toBeInstanceOf(RangeError);
+  });
+
   it('delegates in order and lists every name', async () => {
     const registry = createRegistry({ resolvers: [staticResolver([queryOrder]), staticResolver([listDelayedOrders])] });
     expect(registry.names()).toEqual(['query_order', 'list_delayed_orders']);

@@ -97,10 +97,24 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
   // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
   // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
+  // The name its resolvers are looking up, while they run: asked for it again before they answer, this registry is in a
+  // cycle of resolvers built by hand (A delegates to B, B back to A), which would end in a stack overflow.
+  let asking: string | undefined;
   const resolve = options.resolvers?.length
     ? (name: string, signal?: AbortSignal) => {
         if (typeof name !== 'string') return undefined;
-        const found = resolver.resolve(name, signal);
+        if (asking === name) throw cycle(name);
+        const outer = asking;
+        asking = name;
+        let found: ReturnType<ToolResolver['resolve']>;
+        try {
+          found = resolver.resolve(name, signal);
+        } catch (error) {
+          // A cycle with no registry in it (resolvers of one's own that call each other) overflows the stack instead.
+          throw error instanceof RangeError ? cycle(name, error) : error;
+        } finally {
+          asking = outer;
+        }
         return found instanceof Promise ? found.then((tool) => fold(checked(name, tool))) : fold(checked(name, found));
       }
     : resolver.resolve;
@@ -145,6 +159,11 @@ function checked(name: string, found: unknown): AnyTool | undefined {
   if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
   if (found.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${found.name}".`);
   return found;
+}
+
+/** The failure of a lookup that went round a cycle of resolvers (or overflowed the stack: `cause`). */
+function cycle(name: string, cause?: unknown): TypeError {
+  return new TypeError(`Resolving the tool "${name}" went round a cycle of resolvers: one delegates, directly or not, back to one that asked it.`, { cause });
 }
 
 /** True for registries made by {@link createRegistry}. */
