@@ -3,6 +3,7 @@ import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.
 import type { ToolError } from '../errors/tool-error.ts';
 import { withAvailable } from '../tool/available.ts';
 import { copyTool } from '../tool/copy-tool.ts';
+import { logLeftOut } from '../tool/left-out.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
@@ -69,7 +70,7 @@ export function createRegistry<const TTools extends readonly AnyTool[]>(
 export function createRegistry<TDeps = unknown>(options?: RegistryOptions<TDeps>): ToolRegistry<TDeps>;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
-  const { available, onError, onLoadError = logLoadError } = options;
+  const { available, onError, onLoadError = logLeftOut } = options;
   if (available !== undefined && typeof available !== 'function') throw new TypeError('createRegistry: available must be a function (run) => boolean.');
   if (typeof onLoadError !== 'function') throw new TypeError('createRegistry: onLoadError must be a function (error, name) => void.');
   const interceptors = (options.interceptors ?? []).map(toInterceptor);
@@ -97,8 +98,8 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
   // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
   // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
-  // The name its resolvers are looking up, while they run: asked for it again before they answer, this registry is in a
-  // cycle of resolvers built by hand (A delegates to B, B back to A), which would end in a stack overflow.
+  // The name its resolvers are looking up while they run: asked for it again before they answer, the registry is in a
+  // cycle of resolvers built by hand (A's asks B, B's asks A back), which would end in a stack overflow.
   let asking: string | undefined;
   const resolve = options.resolvers?.length
     ? (name: string, signal?: AbortSignal) => {
@@ -110,7 +111,7 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
         try {
           found = resolver.resolve(name, signal);
         } catch (error) {
-          // A cycle with no registry in it (resolvers of one's own that call each other) overflows the stack instead.
+          // Resolvers of one's own that call each other, with no registry between them, overflow the stack instead.
           throw error instanceof RangeError ? cycle(name, error) : error;
         } finally {
           asking = outer;
@@ -145,11 +146,6 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   return registry;
 }
 
-/** The default {@link RegistryOptions.onLoadError}: the server's log, since the model is not told. */
-function logLoadError(error: unknown, name: string): void {
-  console.error(`edgetool: the tool "${name}" could not be loaded and is left out of the tools the model is shown:`, error);
-}
-
 /**
  * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
  * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
@@ -163,7 +159,7 @@ function checked(name: string, found: unknown): AnyTool | undefined {
 
 /** The failure of a lookup that went round a cycle of resolvers (or overflowed the stack: `cause`). */
 function cycle(name: string, cause?: unknown): TypeError {
-  return new TypeError(`Resolving the tool "${name}" went round a cycle of resolvers: one delegates, directly or not, back to one that asked it.`, { cause });
+  return new TypeError(`Resolving "${name}" went round a cycle of resolvers.`, { cause });
 }
 
 /** True for registries made by {@link createRegistry}. */
