@@ -373,6 +373,11 @@ describe('toolbox classes with other decorators', () => {
       static zone() {
         return 'UTC';
       }
+
+      /** Not a tool. */
+      label() {
+        return 'zones';
+      }
     }
     expect(scanTools(new Proxy(new Zones(), {})).map((t) => t.name)).toEqual(['zone']);
   });
