@@ -96,27 +96,26 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const own = options.tools?.map((tool) => (isTool(tool) ? (fold(tool) as AnyTool) : tool));
   const resolvers = own?.length ? [staticResolver(own), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
-  // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
-  // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
   // The name its resolvers are looking up while they run: asked for it again before they answer, the registry is in a
   // cycle of resolvers built by hand (A's asks B, B's asks A back), which would end in a stack overflow.
   let asking: string | undefined;
+  // The objects its resolvers handed out that were checked to be tools: once per tool, not per lookup.
+  const seen = new WeakSet<object>();
+  // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
+  // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
   const resolve = options.resolvers?.length
     ? (name: string, signal?: AbortSignal) => {
         if (typeof name !== 'string') return undefined;
-        if (asking === name) throw cycle(name);
+        if (asking === name) throw new TypeError(`Resolving "${name}" went round a cycle of resolvers.`);
         const outer = asking;
         asking = name;
         let found: ReturnType<ToolResolver['resolve']>;
         try {
           found = resolver.resolve(name, signal);
-        } catch (error) {
-          // Resolvers of one's own that call each other, with no registry between them, overflow the stack instead.
-          throw error instanceof RangeError ? cycle(name, error) : error;
         } finally {
           asking = outer;
         }
-        return found instanceof Promise ? found.then((tool) => fold(checked(name, tool))) : fold(checked(name, found));
+        return found instanceof Promise ? found.then((tool) => fold(checked(name, tool, seen))) : fold(checked(name, found, seen));
       }
     : resolver.resolve;
   const registry: ToolRegistry & Folded = {
@@ -149,17 +148,17 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
 /**
  * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
  * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
+ * `seen` holds the objects already found to be tools: their shape is checked once, their name on every lookup.
  */
-function checked(name: string, found: unknown): AnyTool | undefined {
+function checked(name: string, found: unknown, seen: WeakSet<object>): AnyTool | undefined {
   if (found === undefined || found === null) return undefined;
-  if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
-  if (found.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${found.name}".`);
-  return found;
-}
-
-/** The failure of a lookup that went round a cycle of resolvers (or overflowed the stack: `cause`). */
-function cycle(name: string, cause?: unknown): TypeError {
-  return new TypeError(`Resolving "${name}" went round a cycle of resolvers.`, { cause });
+  if (!seen.has(found as object)) {
+    if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
+    seen.add(found);
+  }
+  const tool = found as AnyTool;
+  if (tool.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${tool.name}".`);
+  return tool;
 }
 
 /** True for registries made by {@link createRegistry}. */
