@@ -1,7 +1,7 @@
 import { createRegistry, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { respondToApproval } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { toAISDKTools } from './ai-tools.ts';
@@ -101,6 +101,27 @@ describe('chat loop: tools a run may not see (policy.available)', () => {
     const execute = kept.refund?.execute as unknown as (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<unknown>;
     await expect(execute({ order_id: 'A-1' }, { toolCallId: 'c1', messages: [] })).rejects.toThrow('Error (unknown-tool): Unknown tool "refund". Available tools: query_order.');
     expect(f.refunds).toEqual([]);
+  });
+
+  it('a check that never answers leaves its tool out after 10 s (logged) instead of holding the turn forever', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const f = fixture();
+      const hung = defineTool({ name: 'hung', description: 'Its check never answers', input: v.object({}), policy: { available: () => new Promise<boolean>(() => {}) }, execute: () => 'ran' });
+      const tools = [...f.tools, hung];
+      const model = scriptedModel(textStep('Hello.'));
+      const turn = createChatAgent({ model, tools, tickets: f.tickets }).generate({ messages: 'Hi', run: runAs('guest') });
+      const listed = toAISDKTools(tools, { run: runAs('guest') });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await turn).text).toBe('Hello.');
+      expect(offered(model.doStreamCalls[0])).toEqual(['query_order']);
+      expect(Object.keys(await listed)).toEqual(['query_order']);
+      expect(log).toHaveBeenCalledWith('edgetool: the tool "hung" is left out of the tools the model is shown:', expect.objectContaining({ code: 'timeout' }));
+    } finally {
+      log.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('a registry’s available (createRegistry({ available })) hides all its tools the same way, also nested in another registry', async () => {

@@ -17,7 +17,7 @@ import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
-import { availableTools, isToolAvailable } from '../tool/available.ts';
+import { isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -551,10 +551,14 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     }
   }
 
-  /** The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left out). */
+  /**
+   * The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left
+   * out). Bounded by the call's signal, as its own check is, not by `availableTools`' limit for the model's list.
+   */
   async function namesFor(run: RunContext): Promise<string[]> {
-    const found = await Promise.all(registry.names().map(lookUp));
-    return (await availableTools(found.filter((tool) => tool !== undefined), run)).map((tool) => tool.name);
+    const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
+    const visible = await Promise.all(found.map((tool) => isToolAvailable(tool, run)));
+    return found.filter((_, i) => visible[i]).map((tool) => tool.name);
   }
 
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {

@@ -24,6 +24,7 @@ describe('registry and resolvers', () => {
 
   it('rejects entries that are not tools', () => {
     expect(() => createRegistry({ tools: [{ name: 'fake' } as never] })).toThrow(/defineTool/);
+    expect(() => createRegistry({ tools: [{ kind: 'edgetool.tool', name: 'tagged' } as never] })).toThrow(/defineTool/);
   });
 
   it('looks names up safely: prototype names are unknown', async () => {
@@ -47,19 +48,48 @@ describe('registry and resolvers', () => {
   });
 
   it('a resolver that hands out null, a non-tool or a tool of another name: each call fails alone, execute never rejects', async () => {
-    const handOut: Record<string, unknown> = { none: null, fake: { name: 'fake' }, later: Promise.resolve('a module'), other: queryOrder };
+    // A bare tag (`{ kind, name }`, no policy or interceptors) is no tool either: execute rejected with a TypeError.
+    const tagged = { kind: 'edgetool.tool', name: 'tagged' };
+    const handOut: Record<string, unknown> = {
+      none: null,
+      fake: { name: 'fake' },
+      later: Promise.resolve('a module'),
+      other: queryOrder,
+      tagged,
+      taggedLater: Promise.resolve({ ...tagged, name: 'taggedLater' }),
+      noInterceptors: { ...queryOrder, name: 'noInterceptors', interceptors: undefined },
+    };
     const custom: ToolResolver = { kind: 'edgetool.resolver', names: () => Object.keys(handOut), resolve: (name) => handOut[name] as never };
     const registry = createRegistry({ tools: [listDelayedOrders], resolvers: [custom] });
     const executor = createExecutor({ registry });
     const none = await executor.execute({ id: '1', name: 'none', arguments: {} });
     expect(none.content).toBe('Error (unknown-tool): Unknown tool "none". Available tools: list_delayed_orders.');
-    for (const name of ['fake', 'later']) {
+    for (const name of ['fake', 'later', 'tagged', 'taggedLater', 'noInterceptors']) {
       const result = await executor.execute({ id: '2', name, arguments: {} });
       expect(result.content).toBe(`Error (execution-failed): The resolver of "${name}" returned something that is not a tool made by defineTool().`);
     }
     const other = await executor.execute({ id: '3', name: 'other', arguments: { order_id: 'A' } });
     expect(other.content).toBe('Error (execution-failed): The resolver of "other" returned the tool "query_order".');
     expect(createRegistry({ resolvers: [custom] }).resolve('none')).toBeUndefined();
+  });
+
+  it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
+    const cycleOf = (name: string) => `Error (execution-failed): Resolving "${name}" went round a cycle of resolvers.`;
+    // Two registries whose resolvers delegate to each other (one of them async): each is asked the name again.
+    const toB: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: (name, signal) => b.resolve(name, signal) };
+    const toA: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: async (name, signal) => a.resolve(name, signal) };
+    const a = createRegistry({ tools: [queryOrder], resolvers: [toB] });
+    const b = createRegistry({ resolvers: [toA] });
+    const failed: unknown[] = [];
+    const viaA = createRegistry({ resolvers: [a], onLoadError: (error) => failed.push(error) });
+    for (const registry of [a, b, viaA]) {
+      const result = await createExecutor({ registry }).execute({ id: '1', name: 'x', arguments: {} });
+      expect(result.content).toBe(cycleOf('x'));
+    }
+    // `tools()` leaves it out and reports it; the registry answers other names as before.
+    expect((await viaA.tools()).map((tool) => tool.name)).toEqual(['query_order']);
+    expect(failed.map((error) => (error as Error).message)).toEqual([cycleOf('x').slice('Error (execution-failed): '.length)]);
+    expect(a.resolve('query_order')).toBe(queryOrder);
   });
 
   it('delegates in order and lists every name', async () => {
@@ -258,7 +288,7 @@ describe('registry and resolvers', () => {
       expect(await createRegistry({ tools: [queryOrder], resolvers: [broken] }).tools()).toEqual([queryOrder]);
       expect(log).toHaveBeenCalledTimes(1);
       expect(log.mock.calls[0]).toEqual([
-        'edgetool: the tool "broken" could not be loaded and is left out of the tools the model is shown:',
+        'edgetool: the tool "broken" is left out of the tools the model is shown:',
         new Error('chunk failed to load'),
       ]);
     } finally {

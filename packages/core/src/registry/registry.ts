@@ -3,6 +3,7 @@ import type { InterceptorLike, ToolCall, ToolInterceptor } from '../chain/types.
 import type { ToolError } from '../errors/tool-error.ts';
 import { withAvailable } from '../tool/available.ts';
 import { copyTool } from '../tool/copy-tool.ts';
+import { logLeftOut } from '../tool/left-out.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
@@ -69,7 +70,7 @@ export function createRegistry<const TTools extends readonly AnyTool[]>(
 export function createRegistry<TDeps = unknown>(options?: RegistryOptions<TDeps>): ToolRegistry<TDeps>;
 /* @__NO_SIDE_EFFECTS__ */
 export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
-  const { available, onError, onLoadError = logLoadError } = options;
+  const { available, onError, onLoadError = logLeftOut } = options;
   if (available !== undefined && typeof available !== 'function') throw new TypeError('createRegistry: available must be a function (run) => boolean.');
   if (typeof onLoadError !== 'function') throw new TypeError('createRegistry: onLoadError must be a function (error, name) => void.');
   const interceptors = (options.interceptors ?? []).map(toInterceptor);
@@ -95,13 +96,26 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const own = options.tools?.map((tool) => (isTool(tool) ? (fold(tool) as AnyTool) : tool));
   const resolvers = own?.length ? [staticResolver(own), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
+  // The name its resolvers are looking up while they run: asked for it again before they answer, the registry is in a
+  // cycle of resolvers built by hand (A's asks B, B's asks A back), which would end in a stack overflow.
+  let asking: string | undefined;
+  // The objects its resolvers handed out that were checked to be tools: once per tool, not per lookup.
+  const seen = new WeakSet<object>();
   // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
   // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
   const resolve = options.resolvers?.length
     ? (name: string, signal?: AbortSignal) => {
         if (typeof name !== 'string') return undefined;
-        const found = resolver.resolve(name, signal);
-        return found instanceof Promise ? found.then((tool) => fold(checked(name, tool))) : fold(checked(name, found));
+        if (asking === name) throw new TypeError(`Resolving "${name}" went round a cycle of resolvers.`);
+        const outer = asking;
+        asking = name;
+        let found: ReturnType<ToolResolver['resolve']>;
+        try {
+          found = resolver.resolve(name, signal);
+        } finally {
+          asking = outer;
+        }
+        return found instanceof Promise ? found.then((tool) => fold(checked(name, tool, seen))) : fold(checked(name, found, seen));
       }
     : resolver.resolve;
   const registry: ToolRegistry & Folded = {
@@ -131,20 +145,20 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   return registry;
 }
 
-/** The default {@link RegistryOptions.onLoadError}: the server's log, since the model is not told. */
-function logLoadError(error: unknown, name: string): void {
-  console.error(`edgetool: the tool "${name}" could not be loaded and is left out of the tools the model is shown:`, error);
-}
-
 /**
  * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
  * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
+ * `seen` holds the objects already found to be tools: their shape is checked once, their name on every lookup.
  */
-function checked(name: string, found: unknown): AnyTool | undefined {
+function checked(name: string, found: unknown, seen: WeakSet<object>): AnyTool | undefined {
   if (found === undefined || found === null) return undefined;
-  if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
-  if (found.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${found.name}".`);
-  return found;
+  if (!seen.has(found as object)) {
+    if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
+    seen.add(found);
+  }
+  const tool = found as AnyTool;
+  if (tool.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${tool.name}".`);
+  return tool;
 }
 
 /** True for registries made by {@link createRegistry}. */

@@ -5,8 +5,10 @@ import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { lazyResolver } from '../registry/resolvers.ts';
 import { createTicketSigner } from '../tickets/index.ts';
+import type { ToolError } from '../errors/tool-error.ts';
 import { availableTools, isToolAvailable } from './available.ts';
 import { defineTool, withDeps } from './define-tool.ts';
+import type { AnyTool } from './types.ts';
 
 interface Deps {
   readonly role: 'staff' | 'guest';
@@ -151,6 +153,53 @@ describe('policy.available: a tool only some runs may see', () => {
     expect(isToolAvailable(lookup, guest())).toBe(true);
     expect(isToolAvailable(refund, guest())).toBe(false);
     expect(isToolAvailable(late, guest())).toBeInstanceOf(Promise);
+  });
+
+  it('availableTools leaves out a tool whose check never answers, after 10 s or at the run’s abort, and reports it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const hung = defineTool({ name: 'hung', description: 'Never answers.', input: v.object({}), policy: { available: () => new Promise<boolean>(() => {}) }, execute: () => 1 });
+      const slow = defineTool({ name: 'slow', description: 'Answers.', input: v.object({}), policy: { available: async () => true }, execute: () => 1 });
+      // Gated by a registry whose own check never answers: hidden the same way.
+      const [gated] = await createRegistry({ tools: [lookup], available: () => new Promise<boolean>(() => {}) }).tools();
+      const late: [ToolError, string][] = [];
+      const onLateCheck = (error: ToolError, name: string) => late.push([error, name]);
+      const listed = availableTools([hung, lookup, slow, gated as AnyTool], guest(), { onLateCheck });
+      let names: string[] | undefined;
+      listed.then((tools) => {
+        names = tools.map((t) => t.name);
+      });
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(names).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(names).toEqual(['lookup', 'slow']);
+      expect(late.map(([error, name]) => [error.code, error.message, error.retryable, name])).toEqual([
+        ['timeout', 'The availability check of "hung" did not answer within 10 s.', true, 'hung'],
+        ['timeout', 'The availability check of "lookup" did not answer within 10 s.', true, 'lookup'],
+      ]);
+      expect(vi.getTimerCount()).toBe(0);
+      // The run's abort ends the wait sooner (and no timer is left behind).
+      late.length = 0;
+      const controller = new AbortController();
+      const run = createRunContext({ conversationId: 'c', signal: controller.signal });
+      const aborted = availableTools([hung, slow], run, { onLateCheck });
+      await vi.advanceTimersByTimeAsync(1); // `slow` answers first
+      controller.abort();
+      expect((await aborted).map((t) => t.name)).toEqual(['slow']);
+      expect(late.map(([error]) => [error.code, error.message, error.retryable])).toEqual([
+        ['aborted', `The availability check of "hung" did not answer before the run's signal aborted.`, false],
+      ]);
+      expect(vi.getTimerCount()).toBe(0);
+      // Default report: the server's log, as for a tool that did not load.
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const logged = availableTools([hung], guest());
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(await logged).toEqual([]);
+      expect(log).toHaveBeenCalledWith('edgetool: the tool "hung" is left out of the tools the model is shown:', expect.objectContaining({ code: 'timeout' }));
+      log.mockRestore();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('defineTool refuses an `available` that is not a function', () => {

@@ -9,6 +9,10 @@ import { defineTool, isTool } from './define-tool.ts';
 describe('defineTool', () => {
   it('returns a plain tagged object with policy defaults', () => {
     expect(isTool(queryOrder)).toBe(true);
+    // The tag alone is not a tool (a resolver's `{ kind, name }` crashed the executor), nor is a null policy.
+    for (const fake of [{ kind: 'edgetool.tool', name: 'x' }, { ...queryOrder, policy: null }, { ...queryOrder, interceptors: {} }, null, 'edgetool.tool']) {
+      expect(isTool(fake)).toBe(false);
+    }
     expect(queryOrder.kind).toBe('edgetool.tool');
     expect(queryOrder.policy).toEqual({
       effects: 'read',

@@ -117,9 +117,13 @@ function checkEditableNames(name: string, editable: readonly string[], schema: J
   }
 }
 
-/** True for tools made by `defineTool` (or `scanTools`). */
+/**
+ * True for tools made by `defineTool` (or `scanTools`): the tag, a policy and interceptors, so that a resolver's bare
+ * `{ kind, name }` is refused where it is handed out (as the call's failure) instead of crashing the executor.
+ */
 export function isTool(value: unknown): value is AnyTool {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'edgetool.tool';
+  const tool = value as AnyTool | null;
+  return typeof tool === 'object' && tool?.kind === 'edgetool.tool' && typeof tool.policy?.effects === 'string' && Array.isArray(tool.interceptors);
 }
 
 /**

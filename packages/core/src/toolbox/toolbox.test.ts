@@ -360,6 +360,28 @@ describe('toolbox classes with other decorators', () => {
     }).toThrow(new TypeError('@tool() cannot decorate the private method #secret.'));
   });
 
+  it('a Proxy of an instance (Vue reactive(), a MobX observable) or an Object.create() copy is refused, not []', () => {
+    const instance = new OrderTools();
+    const refused = 'scanTools: a Proxy of an instance (Vue reactive(), MobX observable) or an Object.create() copy has no tools: scan the instance.';
+    // It returned [] silently: the record is the instance's, and a Proxy cannot be unwrapped.
+    expect(() => scanTools(new Proxy(instance, {}))).toThrow(refused);
+    expect(() => scanTools(Object.create(OrderTools.prototype) as object)).toThrow(refused);
+    expect(scanTools(instance).map((t) => t.name)).toEqual(['query_order', 'update_delivery_date', 'server_zone']);
+    // A class with static tools only: its instances have no record, and a Proxy of one finds the static tools as before.
+    class Zones {
+      @tool({ description: 'Zone', input: v.object({}) })
+      static zone() {
+        return 'UTC';
+      }
+
+      /** Not a tool. */
+      label() {
+        return 'zones';
+      }
+    }
+    expect(scanTools(new Proxy(new Zones(), {})).map((t) => t.name)).toEqual(['zone']);
+  });
+
   it('a plain object has no tools: @tool marks methods of classes', () => {
     const instance = new OrderTools();
     expect(scanTools({ query_order: instance.query_order })).toEqual([]);

@@ -24,6 +24,9 @@ const recorded = new WeakMap<object, Map<PropertyKey, Marked>>();
 // second @tool on one method throws, with other decorators between the two or, per function, right above the first.
 const applied = new WeakMap<object, Set<PropertyKey>>();
 const appliedStatic = new WeakMap<object, Set<PropertyKey>>();
+// The prototypes of the instances @tool recorded methods for (the class they were built by). An object of one of them
+// with no record of its own was not built by `new` (a Proxy of an instance, `Object.create()`): scanTools refuses it.
+const built = new WeakSet<object>();
 
 /**
  * Standard (TC39) method decorator that marks a method as a tool; `scanTools` collects them.
@@ -56,8 +59,10 @@ export function tool<const TSchema extends StandardSchemaV1>(
     taken.set(owner, keys.add(key));
     const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(key) };
     // `this` is the instance being built (an instance method) or the class (a static one).
+    const isStatic = context.static;
     context.addInitializer(function () {
       recorded.set(this as object, (recorded.get(this as object) ?? new Map()).set(key, mark));
+      if (!isStatic) built.add(Object.getPrototypeOf(this));
     });
   };
 }
@@ -84,12 +89,19 @@ function collect(holder: object, bindTo: object, seen: Set<PropertyKey>, out: An
 /**
  * Turns the `@tool` methods of an object into tools bound to it: instance methods along the
  * prototype chain plus the static methods of its class. Pass a class to get its static tools only.
+ * Throws for a Proxy of an instance (Vue `reactive()`, a MobX observable): scan the instance itself.
  */
 export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] {
   const only = options.only ? new Set(options.only) : undefined;
   const out: AnyTool[] = [];
   const ctor = typeof target === 'function' ? target : (target as { constructor?: unknown }).constructor;
-  if (typeof target !== 'function') collect(target, target, new Set(), out, only);
+  if (typeof target !== 'function') {
+    // A Proxy cannot be unwrapped, and its tools bound to it would break on the class's #private fields: refused, not [].
+    if (!recorded.has(target) && built.has(Object.getPrototypeOf(target))) {
+      throw new TypeError('scanTools: a Proxy of an instance (Vue reactive(), MobX observable) or an Object.create() copy has no tools: scan the instance.');
+    }
+    collect(target, target, new Set(), out, only);
+  }
   if (typeof ctor === 'function') {
     // Static tools, inherited ones included, bound to the class they were called on.
     const seen = new Set<PropertyKey>();
