@@ -313,10 +313,14 @@ describe('toOtlpTraces', () => {
     await executor.execute({ id: 'c1', name: 'login', arguments: { user: 'a', password: 'b' } });
     const [call] = toOtlpTraces(taken, { serviceName: 's' }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
     const after = Date.now();
-    // Date.now() is whole milliseconds, so the mapping may put a span up to 1 ms before it.
-    expect(nanos(call?.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(before - 1) * 1_000_000n);
-    expect(nanos(call?.endTimeUnixNano)).toBeLessThanOrEqual(BigInt(after + 1) * 1_000_000n);
-    expect(nanos(call?.endTimeUnixNano)).toBeGreaterThanOrEqual(nanos(call?.startTimeUnixNano));
+    // Date.now() is the wall clock and a span's time the monotonic one mapped onto it (timeOrigin + now()): they drift
+    // apart by some milliseconds over a long browser session, so a second of slack; a mapping that is wrong is off by
+    // years (a missing time origin). Compared as numbers of ms: a failing BigInt comparison cannot be reported by
+    // vitest's browser runner (it cannot serialize a BigInt) and surfaced as an unhandled error instead.
+    const ms = (text: string | undefined) => Number(nanos(text) / 1_000_000n);
+    expect(ms(call?.startTimeUnixNano)).toBeGreaterThanOrEqual(before - 1_000);
+    expect(ms(call?.endTimeUnixNano)).toBeLessThanOrEqual(after + 1_000);
+    expect(nanos(call?.endTimeUnixNano) >= nanos(call?.startTimeUnixNano)).toBe(true);
     // What docs/architecture.md says of the clocks: workerd's time origin is 0 and its performance.now() is Unix
     // milliseconds; elsewhere the origin is when the page or process started.
     if (navigator.userAgent === 'Cloudflare-Workers') {
