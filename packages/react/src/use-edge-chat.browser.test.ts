@@ -326,6 +326,27 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
   });
 
+  it('a browser tool whose output JSON cannot carry (its toModelOutput words it) fails as invalid-output; the chat goes on', async () => {
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    for (const [id, output] of [['conv-bigint', { total: 10n }], ['conv-cycle', cyclic]] as const) {
+      const sumServer = defineTool({ name: 'sum_cart', description: 'Sums the cart in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+      const sum = defineTool({ ...sumServer, execute: () => output, toModelOutput: () => 'The cart is summed.' });
+      const server = createTestServer({ tools: [sumServer], steps: [callsStep([['c1', 'sum_cart', {}]]), textStep('It failed.'), textStep('Next.')] });
+      const hook = mount({ id, fetch: server.fetch, tools: [sum] });
+      await hook.current.sendMessage({ text: 'sum the cart' });
+      await vi.waitFor(() => expect(texts(hook.current)).toBe('It failed.'), LOADED);
+      expect(hook.current.chatError).toBeUndefined();
+      expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, traces: [{ side: 'client', outcome: 'error', errorCode: 'invalid-output' }] });
+      expect(hook.current.toolCalls.get('c1')?.errorText).toMatch(/^Error \(invalid-output\): The result of "sum_cart" could not be sent to the server as JSON: /);
+      // The message keeps nothing JSON cannot carry: the next request goes out.
+      await hook.current.sendMessage({ text: 'and now?' });
+      await vi.waitFor(() => expect(texts(hook.current)).toBe('It failed.Next.'), LOADED);
+      expect(server.requests).toHaveLength(3);
+      hook.unmount();
+    }
+  });
+
   it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {
     const saveServer = defineTool({ name: 'save_draft', description: 'Saves the draft in this browser', input: v.object({}), policy: { runsOn: 'client' } });
     const checkServer = defineTool({ name: 'check_date', description: 'Checks a date in this browser', input: v.object({}), policy: { runsOn: 'client' } });

@@ -11,7 +11,7 @@ import {
   type InterceptorLike,
   peekTicket,
   type ToolCallResult,
-  type ToolError,
+  ToolError,
   type ToolErrorMessage,
   type ToolExecutor,
   type ToolProgress,
@@ -406,6 +406,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
+        if (call.kind === 'run') result = sendableResult(result, executor);
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
@@ -834,6 +835,30 @@ function listen<T>(name: string, callback: () => T, fallback: T): T {
  */
 function logHiddenFailure(error: ToolError): void {
   console.error(`edgetool: the browser call ${error.callId} of "${error.toolName}" failed; the model reads only the text toolErrorMessage gave it:`, error);
+}
+
+/**
+ * A browser tool's result as it can be sent: an output JSON cannot carry (a BigInt, a cycle, a function; a tool whose
+ * `toModelOutput` words it passes the executor) fails as `invalid-output`, as the executor fails one it cannot convert.
+ * Sent as it was, it failed the continuation's request body in this browser, and every later request (the message
+ * kept it): the conversation was stuck.
+ */
+function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCallResult {
+  const { outcome, call } = result;
+  if (outcome.type !== 'success' || outcome.output === undefined) return result;
+  let reason: string | undefined;
+  try {
+    if (JSON.stringify(outcome.output) === undefined) reason = `a ${typeof outcome.output} cannot be converted to JSON`;
+  } catch (cause) {
+    reason = cause instanceof RangeError ? 'the output is nested too deeply to convert to JSON' : cause instanceof Error ? cause.message : 'converting it threw';
+  }
+  if (reason === undefined) return result;
+  const error = new ToolError('invalid-output', `The result of "${call.name}" could not be sent to the server as JSON: ${reason}`, {
+    callId: call.id,
+    toolName: call.name,
+    unexpected: true,
+  });
+  return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
