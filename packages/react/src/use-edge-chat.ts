@@ -289,7 +289,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { sent, untaken } = continuations.current;
       if (isAbort || isError || sent === undefined || continuationOf(messages) !== sent || untaken.has(sent)) return;
       untaken.add(sent);
-      console.error("edgetool: the server answered the chat's continuation without taking its answers (no seal, no new step); it is not sent again automatically.");
+      console.error(
+        "edgetool: the server answered the chat's continuation without taking its answers (no seal, no new step); it is not sent again automatically.",
+      );
     },
     onData: (part) => {
       const read = readProgressPart(part);
