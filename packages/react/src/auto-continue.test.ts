@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shouldContinue } from './auto-continue.ts';
+import { continuationOf, shouldContinue } from './auto-continue.ts';
 import { assistant, seal, stepStart, ticket, toolPart, user } from './test-support/messages.ts';
 
 const go = (...parts: Record<string, unknown>[]) => shouldContinue({ messages: [user('hi'), assistant(parts)] });
@@ -44,5 +44,15 @@ describe('shouldContinue', () => {
     expect(go(toolPart('pick_date', 'c1', 'output-available', { output: 'x' }), stepStart, { type: 'text', text: 'Booked.' })).toBe(false);
     expect(shouldContinue({ messages: [user('hi')] })).toBe(false);
     expect(shouldContinue({ messages: [] })).toBe(false);
+  });
+
+  it('continuationOf names the continuation by message and call states: the same until an answer or the server changes it', () => {
+    const answered = [stepStart, toolPart('pick_date', 'c1', 'output-available', { output: 'x' }), toolPart('update', 'c2', 'approval-responded', { approval: { id: 'a', approved: true } })];
+    const key = continuationOf([user('hi'), assistant(answered)]);
+    expect(key).toBeDefined();
+    expect(continuationOf([user('hi'), assistant([...answered, { type: 'data-app-note', data: {} }])])).toBe(key);
+    expect(continuationOf([user('hi'), assistant([stepStart, toolPart('pick_date', 'c1', 'output-error', { errorText: 'no' }), answered[2] as Record<string, unknown>])])).not.toBe(key);
+    expect(continuationOf([user('hi'), assistant([stepStart, toolPart('pick_date', 'c1', 'input-available')])])).toBeUndefined();
+    expect(continuationOf([user('hi')])).toBeUndefined();
   });
 });

@@ -326,6 +326,56 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
   });
 
+  it('a browser tool whose output JSON cannot carry (its toModelOutput words it) fails as invalid-output; the chat goes on', async () => {
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    for (const [id, output] of [['conv-bigint', { total: 10n }], ['conv-cycle', cyclic]] as const) {
+      const sumServer = defineTool({ name: 'sum_cart', description: 'Sums the cart in this browser', input: v.object({}), policy: { runsOn: 'client' } });
+      const sum = defineTool({ ...sumServer, execute: () => output, toModelOutput: () => 'The cart is summed.' });
+      const server = createTestServer({ tools: [sumServer], steps: [callsStep([['c1', 'sum_cart', {}]]), textStep('It failed.'), textStep('Next.')] });
+      const hook = mount({ id, fetch: server.fetch, tools: [sum] });
+      await hook.current.sendMessage({ text: 'sum the cart' });
+      await vi.waitFor(() => expect(texts(hook.current)).toBe('It failed.'), LOADED);
+      expect(hook.current.chatError).toBeUndefined();
+      expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, traces: [{ side: 'client', outcome: 'error', errorCode: 'invalid-output' }] });
+      expect(hook.current.toolCalls.get('c1')?.errorText).toMatch(/^Error \(invalid-output\): The result of "sum_cart" could not be sent to the server as JSON: /);
+      // The message keeps nothing JSON cannot carry: the next request goes out.
+      await hook.current.sendMessage({ text: 'and now?' });
+      await vi.waitFor(() => expect(texts(hook.current)).toBe('It failed.Next.'), LOADED);
+      expect(server.requests).toHaveLength(3);
+      hook.unmount();
+    }
+  });
+
+  it('a continuation the server answers without taking its answers (no seal, no new step) is not sent again by itself', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+    const note = defineTool({ ...noteServer, execute: ({ text }) => text.length });
+    const server = createTestServer({ tools: [noteServer], steps: [callsStep([['c1', 'note', { text: 'hi' }]])] });
+    // When each request came: before or after the app's own Retry.
+    const sent: string[] = [];
+    let retried = false;
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      sent.push(retried ? 'retry' : 'auto');
+      // A broken server: the first request goes to the real loop, every continuation gets an empty answer.
+      if (sent.length === 1) return server.fetch(url, init);
+      if (sent.length > 6) throw new TypeError('Failed to fetch');
+      return sseResponse([{ type: 'start' }, { type: 'finish', finishReason: 'stop' }]);
+    };
+    const hook = mount({ id: 'conv-untaken', fetch, tools: [note] });
+    await hook.current.sendMessage({ text: 'note hi' });
+    await vi.waitFor(() => expect(logged).toHaveBeenCalledWith(expect.stringContaining('without taking its answers')), LOADED);
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 2, sealed: false });
+    expect(hook.current.chatError).toBeUndefined();
+    // The app's Retry still sends it, once.
+    retried = true;
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(sent).toEqual(['auto', 'auto', 'retry']);
+    logged.mockRestore();
+  });
+
   it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {
     const saveServer = defineTool({ name: 'save_draft', description: 'Saves the draft in this browser', input: v.object({}), policy: { runsOn: 'client' } });
     const checkServer = defineTool({ name: 'check_date', description: 'Checks a date in this browser', input: v.object({}), policy: { runsOn: 'client' } });

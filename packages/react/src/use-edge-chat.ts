@@ -1,4 +1,5 @@
 import { type UseChatHelpers, useChat } from '@ai-sdk/react';
+import type { UIMessage } from 'ai';
 import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
@@ -11,13 +12,13 @@ import {
   type InterceptorLike,
   peekTicket,
   type ToolCallResult,
-  type ToolError,
+  ToolError,
   type ToolErrorMessage,
   type ToolExecutor,
   type ToolProgress,
 } from '@edgetool/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { shouldContinue } from './auto-continue.ts';
+import { continuationOf } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import type { BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
@@ -155,6 +156,21 @@ interface Marks {
 
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
+/** The hook's transport: `sent` hears of each request's chat id and messages as it goes out (see `continuationOf`). */
+class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTransport<TMessage> {
+  readonly #sent: (chatId: string, messages: readonly TMessage[]) => void;
+
+  constructor(options: ConstructorParameters<typeof FinishCheckingTransport<TMessage>>[0], sent: (chatId: string, messages: readonly TMessage[]) => void) {
+    super(options);
+    this.#sent = sent;
+  }
+
+  override sendMessages(options: Parameters<FinishCheckingTransport<TMessage>['sendMessages']>[0]): ReturnType<FinishCheckingTransport<TMessage>['sendMessages']> {
+    this.#sent(options.chatId, options.messages);
+    return super.sendMessages(options);
+  }
+}
+
 /**
  * The outcome of one pass through a browser chain, decided by the caller. `signal`: the call's, read when the result is
  * handed back (an abort may come after the chain returned). `unmounted`: the mount or the chat that started the pass is
@@ -225,19 +241,30 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [progressBuffer],
   );
 
+  // The continuation the last request of this chat carried, and those the server answered without taking their answers
+  // (no seal, no new step: a broken or hostile server, a proxy's cached answer). `useChat` sends a continuation again
+  // whenever a response ends and `shouldContinue` still holds, so such a server got a request per response, for good.
+  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>() });
+  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set() };
+
   const headersKey = JSON.stringify(headers ?? {});
   const customFetch = options.fetch;
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
   const transport = useMemo(
     () =>
       // A response that ends without its `finish` (a dropped connection, an empty body) fails, as a network error does.
-      new FinishCheckingTransport<Message>({
-        api,
-        ...(headers ? { headers: { ...headers } } : {}),
-        ...(customFetch ? { fetch: customFetch } : {}),
-        // Read at send time, so a mode switch applies to the next request, continuations included.
-        body: () => ({ mode: latest.current.mode }),
-      }),
+      new NotingTransport<Message>(
+        {
+          api,
+          ...(headers ? { headers: { ...headers } } : {}),
+          ...(customFetch ? { fetch: customFetch } : {}),
+          // Read at send time, so a mode switch applies to the next request, continuations included.
+          body: () => ({ mode: latest.current.mode }),
+        },
+        (id, messages) => {
+          if (continuations.current.chatId === id) continuations.current.sent = continuationOf(messages);
+        },
+      ),
     [api, customFetch, headersKey],
   );
 
@@ -251,8 +278,21 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chat = useChat<Message>({
     id: chatId,
     transport,
-    sendAutomaticallyWhen: shouldContinue,
-    onFinish: () => restoreEdits.current(),
+    sendAutomaticallyWhen: ({ messages }) => {
+      const continuation = continuationOf(messages);
+      return continuation !== undefined && !continuations.current.untaken.has(continuation);
+    },
+    onFinish: ({ messages, isAbort, isError }) => {
+      restoreEdits.current();
+      // The response to a continuation ended, and the same continuation is still due: the server did not take it. It is
+      // not sent again by itself (an app's Retry, `sendMessage()`, still sends it); the calls show their answers unsealed.
+      const { sent, untaken } = continuations.current;
+      if (isAbort || isError || sent === undefined || continuationOf(messages) !== sent || untaken.has(sent)) return;
+      untaken.add(sent);
+      console.error(
+        "edgetool: the server answered the chat's continuation without taking its answers (no seal, no new step); it is not sent again automatically.",
+      );
+    },
     onData: (part) => {
       const read = readProgressPart(part);
       if (read !== undefined) report(read.toolCallId, read.progress);
@@ -406,6 +446,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
+        if (call.kind === 'run') result = sendableResult(result, executor);
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
@@ -834,6 +875,30 @@ function listen<T>(name: string, callback: () => T, fallback: T): T {
  */
 function logHiddenFailure(error: ToolError): void {
   console.error(`edgetool: the browser call ${error.callId} of "${error.toolName}" failed; the model reads only the text toolErrorMessage gave it:`, error);
+}
+
+/**
+ * A browser tool's result as it can be sent: an output JSON cannot carry (a BigInt, a cycle, a function; a tool whose
+ * `toModelOutput` words it passes the executor) fails as `invalid-output`, as the executor fails one it cannot convert.
+ * Sent as it was, it failed the continuation's request body in this browser, and every later request (the message
+ * kept it): the conversation was stuck.
+ */
+function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCallResult {
+  const { outcome, call } = result;
+  if (outcome.type !== 'success' || outcome.output === undefined) return result;
+  let reason: string | undefined;
+  try {
+    if (JSON.stringify(outcome.output) === undefined) reason = `a ${typeof outcome.output} cannot be converted to JSON`;
+  } catch (cause) {
+    reason = cause instanceof RangeError ? 'the output is nested too deeply to convert to JSON' : cause instanceof Error ? cause.message : 'converting it threw';
+  }
+  if (reason === undefined) return result;
+  const error = new ToolError('invalid-output', `The result of "${call.name}" could not be sent to the server as JSON: ${reason}`, {
+    callId: call.id,
+    toolName: call.name,
+    unexpected: true,
+  });
+  return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
