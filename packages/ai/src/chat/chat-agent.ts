@@ -524,6 +524,9 @@ function foldTurn(
     settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
   });
   result.catch(() => {}); // Rejections surface when awaited, never as unhandled.
+  // The texts of the error chunks the turn wrote: each was reported (`onError`) when it was made, and the fold hands
+  // every error chunk it reads to its `onError` again as an `Error` of that text, which must not report it twice.
+  const written = new Set<string>();
   const stream = createUIMessageStream<EdgetoolUIMessage>({
     originalMessages,
     execute: ({ writer }) => {
@@ -536,7 +539,11 @@ function foldTurn(
           cancel: (reason) => source.cancel(reason),
         }),
       );
-      return source.pump({ enqueue: (chunk) => writer.write(chunk as never), close: () => {} }).finally(() => {
+      const enqueue = (chunk: UIMessageChunk) => {
+        if (chunk.type === 'error') written.add(chunk.errorText);
+        writer.write(chunk as never);
+      };
+      return source.pump({ enqueue, close: () => {} }).finally(() => {
         try {
           release();
         } catch {
@@ -544,7 +551,7 @@ function foldTurn(
         }
       });
     },
-    onError: errorText,
+    onError: (error) => (error instanceof Error && written.has(error.message) ? error.message : errorText(error)),
     onEnd: ({ messages: all, isCancelled }) => {
       const message = all.at(-1);
       if (message?.role !== 'assistant') return settle({ error: new ToolError('execution-failed', 'The model produced no message.') });

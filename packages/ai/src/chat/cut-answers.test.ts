@@ -47,7 +47,8 @@ describe('a model answer cut off before the model finished', () => {
     expect(chunks.some((c) => c.type === 'finish')).toBe(false);
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: MODEL_CUT_TEXT });
     expect(result).toMatchObject({ finishReason: 'interrupted', text: 'The refund for A-1 is' });
-    // onError hears of it first as the ToolError (the fold may pass on the error chunk's text after it).
+    // onError hears of it once, as the ToolError (not again as the fold's Error of the chunk's text).
+    expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'execution-failed', message: MODEL_CUT_TEXT });
     expect(ToolError.isInstance(errors[0])).toBe(true);
   });
