@@ -172,8 +172,11 @@ test.describe('approvals', () => {
     await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
     await expect(card.getByTestId('edit-reason')).toBeFocused();
     await expect(card.getByTestId('edit-reason')).toHaveAttribute('aria-invalid', 'true');
+    await card.getByTestId('edit-reason').fill('y'.repeat(501));
     await card.getByTestId('approve').click();
     await expect(card.getByTestId('edit-error')).toHaveText('reason: String is too long (501 > 500).');
+    // Approve with a problem takes the focus to the field that has it.
+    await expect(card.getByTestId('edit-reason')).toBeFocused();
     await expect(card.getByTestId('approve')).toBeEnabled();
     await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
     // Enter in the deny reason takes the user to Deny; Enter there decides.

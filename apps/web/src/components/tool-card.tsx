@@ -133,6 +133,10 @@ function ArgumentEditor(props: {
   const { fields, values, error, disabled, onChange } = props;
   const id = useId();
   const errorId = `${id}-error`;
+  // A problem found (by Enter, or by Approve) takes the focus to its field, where the user fixes it.
+  useEffect(() => {
+    if (error !== undefined) document.getElementById(`${id}-${error.key}`)?.focus();
+  }, [error, id]);
   return (
     <fieldset className="approval-edits" data-testid="approval-edits" disabled={disabled}>
       <legend>You can change before approving</legend>
@@ -233,7 +237,6 @@ export function ToolCard(
           answered.current = false;
           flushSync(() => setAnswer(undefined));
           setEditError(found);
-          approveButton.current?.focus();
         },
         () => props.onApprove(view.toolCallId, { input }),
       );
