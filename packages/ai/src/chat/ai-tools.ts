@@ -205,17 +205,18 @@ function failedStatus(run: RunContext, tool: AnyTool, id: string, error: unknown
 }
 
 /**
- * The calls of each tool that {@link approvalStatus} sent to a human in a run, by run and tool name. None of them runs in
- * that run (the request ends on them), so the executor's `maxCallsPerRun` count never sees them: this count keeps one
- * step's calls from asking more humans than the limit lets run.
+ * The calls of each tool that {@link approvalStatus} sent to a human in a run, by run and tool name (their call ids).
+ * None of them runs in that run's request (it ends on them), so the executor's `maxCallsPerRun` count never sees them:
+ * this count keeps one step's calls from asking more humans than the limit lets run. A call resumed with its decision
+ * leaves it (see {@link toolApprovalFor}'s `decided`): a run used again for the next turn then counts it as run only.
  */
-const askedCalls = new WeakMap<RunContext, Map<string, number>>();
+const askedCalls = new WeakMap<RunContext, Map<string, Set<string>>>();
 
 /**
  * Whether a call of `tool` that would ask a human is over its `maxCallsPerRun`, counting the calls that ran in `run` and
  * those of it already waiting for a human; when it is not, it is counted as waiting (it asks).
  */
-function overLimitAsking(run: RunContext, tool: AnyTool): boolean {
+function overLimitAsking(run: RunContext, tool: AnyTool, id: string): boolean {
   const max = tool.policy.maxCallsPerRun;
   if (max === undefined) return false;
   let asked = askedCalls.get(run);
@@ -223,9 +224,13 @@ function overLimitAsking(run: RunContext, tool: AnyTool): boolean {
     asked = new Map();
     askedCalls.set(run, asked);
   }
-  const waiting = asked.get(tool.name) ?? 0;
-  if (runCallCount(run, tool) + waiting >= max) return true;
-  asked.set(tool.name, waiting + 1);
+  let waiting = asked.get(tool.name);
+  if (waiting === undefined) {
+    waiting = new Set();
+    asked.set(tool.name, waiting);
+  }
+  if (runCallCount(run, tool) + waiting.size >= max) return true;
+  waiting.add(id);
   return false;
 }
 
@@ -471,8 +476,13 @@ export function toolApprovalFor(
     if (!tool) return 'not-applicable';
     const status = await approvalStatus(tool, toolCall.toolCallId, toolCall.input, run, options.mode ?? 'internal', options.signal ?? run.signal);
     const asks = status === 'user-approval' || (typeof status === 'object' && status.type === 'user-approval');
-    if (!asks || options.decided?.(toolCall.toolCallId) === true) return status;
+    if (!asks) return status;
+    if (options.decided?.(toolCall.toolCallId) === true) {
+      // Answered: it runs now, and the executor counts it; no longer one waiting (when this run saw it ask).
+      askedCalls.get(run)?.get(tool.name)?.delete(toolCall.toolCallId);
+      return status;
+    }
     // Calls of one step ask at once, before any runs: past the limit, a call is refused now, not approved in vain.
-    return overLimitAsking(run, tool) ? failedStatus(run, tool, toolCall.toolCallId, askedTooOften(tool, toolCall.toolCallId), true) : status;
+    return overLimitAsking(run, tool, toolCall.toolCallId) ? failedStatus(run, tool, toolCall.toolCallId, askedTooOften(tool, toolCall.toolCallId), true) : status;
   };
 }

@@ -142,6 +142,30 @@ describe('policy.maxCallsPerRun in the chat loop', () => {
     expect(second.pending.map((p) => p.toolCallId)).toEqual(['n2']);
   });
 
+  it('a text turn that reuses the run of the turn its approval came from counts the approved call once', async () => {
+    const sent: string[] = [];
+    const notify = defineTool({
+      name: 'notify',
+      description: 'Notify the team',
+      input: v.object({ text: v.string() }),
+      policy: { effects: 'write', maxCallsPerRun: 2 },
+      execute: ({ text }) => {
+        sent.push(text);
+        return 'sent';
+      },
+    });
+    const model = scriptedModel(callsStep([['n1', 'notify', { text: 'one' }]]), callsStep([['n2', 'notify', { text: 'two' }]]), textStep('never'));
+    const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
+    // One run for both turns (a job's): n1 waited in the first, and runs in the second, where it is counted as run.
+    const run = createRunContext();
+    const first = await generateTextTurn(agent, { messages: 'notify twice', run });
+    expect(first.pending.map((p) => p.toolCallId)).toEqual(['n1']);
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { n1: true }, run });
+    // It used to count as waiting too (1 run + 1 waiting): n2 was refused with rate-limited instead of asking.
+    expect(sent).toEqual(['one']);
+    expect(second.pending.map((p) => p.toolCallId)).toEqual(['n2']);
+  });
+
   it('holds in the text turn too', async () => {
     const { tool, queries } = search();
     const model = scriptedModel(

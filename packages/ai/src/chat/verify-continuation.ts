@@ -559,8 +559,8 @@ function metadataProof(part: AnyToolPart, seal: SealPartData | undefined, ticket
 
 /**
  * A call handed out for an answer (an approval, a client's result) whose ticket seals its provider metadata: the part
- * must carry back exactly that (or none: a part that drops it sends the provider none), or the continuation is refused
- * before anything runs.
+ * must carry back exactly that (a part that drops it is refused too, as a sealed result is: Gemini refuses a call
+ * without its signature), or the continuation is refused before anything runs.
  */
 function checkMetadata(
   checks: Check[],
