@@ -86,7 +86,8 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
             names ??= new Map();
             names.set(part.toolCallId, id);
           }
-          const toolName = nameFor(part.toolName, tools);
+          // A provider-executed call names the provider's own tool: it is the provider's to name, as in `streamed`.
+          const toolName = part.providerExecuted === true ? part.toolName : nameFor(part.toolName, tools);
           if (toolName !== part.toolName) {
             content ??= [...parts];
             content[i] = { ...part, toolCallId: id, toolName };
@@ -118,7 +119,7 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
           case 'tool-input-start': {
             const id = name(part.id);
             open.set(part.id, id);
-            const toolName = nameFor(part.toolName, tools);
+            const toolName = part.providerExecuted === true ? part.toolName : nameFor(part.toolName, tools);
             return id === part.id && toolName === part.toolName ? part : { ...part, id, toolName };
           }
           case 'tool-input-delta':
