@@ -7,6 +7,7 @@ import {
   createExecutor,
   createRegistry,
   createRunContext,
+  defaultModelText,
   errorModelText,
   idempotencyKeyOf,
   type InterceptorLike,
@@ -885,12 +886,13 @@ function logHiddenFailure(error: ToolError): void {
  */
 function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCallResult {
   const { outcome, call } = result;
-  if (outcome.type !== 'success' || outcome.output === undefined) return result;
+  if (outcome.type !== 'success') return result;
   let reason: string | undefined;
   try {
-    if (JSON.stringify(outcome.output) === undefined) reason = `a ${typeof outcome.output} cannot be converted to JSON`;
+    // The executor's own conversion of an output to JSON text, with its words for what JSON cannot hold.
+    defaultModelText(outcome.output);
   } catch (cause) {
-    reason = cause instanceof RangeError ? 'the output is nested too deeply to convert to JSON' : cause instanceof Error ? cause.message : 'converting it threw';
+    reason = cause instanceof Error ? cause.message : 'converting it threw';
   }
   if (reason === undefined) return result;
   const error = new ToolError('invalid-output', `The result of "${call.name}" could not be sent to the server as JSON: ${reason}`, {

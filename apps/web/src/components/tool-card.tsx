@@ -217,12 +217,15 @@ export function ToolCard(
   const validator = useMemo(() => (editing && inputSchema !== undefined ? jsonSchema(inputSchema) : undefined), [editing, inputSchema]);
   const approveButton = useRef<HTMLButtonElement>(null);
   const denyButton = useRef<HTMLButtonElement>(null);
+  // What the tool's input schema says of the edited arguments (`undefined`: none edited, or no problem; a promise while
+  // its validator loads).
+  const issueOf = (input: unknown) => (input === undefined ? undefined : editIssue(validator, input, changedFields(fields, values)));
   const decide = (choice: 'approve' | 'deny') => {
     if (answered.current) return;
     const edited = choice === 'approve' ? editedInput(view.input, fields, values) : undefined;
     if (edited?.ok === false) return setEditError(edited);
     const input = edited?.input;
-    const issue = input === undefined ? undefined : editIssue(validator, input, changedFields(fields, values));
+    const issue = issueOf(input);
     if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue);
     answered.current = true;
     flushSync(() => setAnswer(choice));
@@ -247,7 +250,7 @@ export function ToolCard(
   const toApprove = () => {
     const edited = editedInput(view.input, fields, values);
     if (!edited.ok) return setEditError(edited);
-    const issue = edited.input === undefined ? undefined : editIssue(validator, edited.input, changedFields(fields, values));
+    const issue = issueOf(edited.input);
     if (issue !== undefined && !(issue instanceof Promise)) return setEditError(issue);
     approveButton.current?.focus();
   };

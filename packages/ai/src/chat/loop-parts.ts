@@ -4,6 +4,7 @@ import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode, TurnLimit } from './protocol.ts';
+import { isCount } from './token-count.ts';
 
 /** The signals that are set, as one (`undefined` when none is). */
 export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
@@ -48,11 +49,6 @@ export function checkMaxSteps(maxSteps: unknown): number {
   if (maxSteps === undefined) return DEFAULT_MAX_STEPS;
   if (maxSteps === Number.POSITIVE_INFINITY || (Number.isInteger(maxSteps) && (maxSteps as number) >= 1)) return maxSteps as number;
   throw new RangeError(`\`maxSteps\` must be a whole number of steps from 1, or Infinity for none; got ${String(maxSteps)}.`);
-}
-
-/** Whether `n` is a token count: a finite number from 0 (a broken provider can report a negative one). As in usage.ts. */
-function isCount(n: unknown): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 /**

@@ -92,12 +92,17 @@ export function createEarlySeals(tickets: TicketSigner, conversationId: string, 
     take(toolCallId, input, result, proposed) {
       const early = started.get(toolCallId);
       started.delete(toolCallId);
-      if (early === undefined || early.input !== input || early.proposed?.value !== proposed?.value || (early.proposed === undefined) !== (proposed === undefined)) return undefined;
+      if (early === undefined || early.input !== input || !sameProposal(early.proposed, proposed)) return undefined;
       const same =
         'output' in result ? 'output' in early.result && early.result.output === result.output : 'errorText' in early.result && early.result.errorText === result.errorText;
       return same ? early.seal : undefined;
     },
   };
+}
+
+/** Whether two calls' proposals (the model's arguments of a call a human edited) are the same: both none, or one value. */
+function sameProposal(a: EarlySeal['proposed'], b: EarlySeal['proposed']): boolean {
+  return a === undefined || b === undefined ? a === b : a.value === b.value;
 }
 
 /**

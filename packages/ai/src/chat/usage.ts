@@ -1,5 +1,6 @@
 import type { ToolCallResult, ToolContext, ToolUsage } from '@edgetool/core';
 import type { LanguageModelUsage } from 'ai';
+import { isCount } from './token-count.ts';
 
 /**
  * The tokens a turn used: the AI SDK's `LanguageModelUsage`, summed over the turn's model steps and over the tokens its
@@ -33,11 +34,6 @@ export function emptyUsage(): TurnUsage {
 function add(a: number | undefined, b: unknown): number | undefined {
   const n = isCount(b) ? b : undefined;
   return a === undefined ? n : n === undefined ? a : a + n;
-}
-
-/** Whether `n` is a token count: a finite number from 0 (the budget's `tokensOf` reads counts the same way). */
-function isCount(n: unknown): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 /** The sum of two usages (`b` may come from a provider or a tool's output: anything that is not a count is unknown). */

@@ -578,14 +578,8 @@ function checkMetadata(
  */
 async function editedBefore(tickets: TicketSigner, seal: SealPartData, part: AnyToolPart, ticket: TicketPartData | undefined, call: SealedCall): Promise<boolean> {
   if (ticket?.purpose !== 'approval') return false;
-  let subject: SealSubject;
   try {
-    subject = sealSubject(call);
-  } catch {
-    return false;
-  }
-  try {
-    await tickets.verifySeal(seal.seal, subject);
+    await tickets.verifySeal(seal.seal, sealSubject(call));
   } catch {
     return false;
   }
