@@ -23,6 +23,15 @@ afterEach(() => {
 });
 const capture = () => vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
 
+/** A fake OpenAI server that the examples' `createModelFromEnv(process.env)` reaches: key, base URL and model set. */
+async function fakeFromEnv(): Promise<Awaited<ReturnType<typeof startFakeOpenAI>>> {
+  const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+  vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+  vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
+  vi.stubEnv('OPENAI_MODEL', 'gpt-test');
+  return fake;
+}
+
 /** The UI message chunks of an SSE response of the AI SDK's UI message protocol. */
 async function chunksOf(response: Response): Promise<UIMessageChunk[]> {
   const lines = (await response.text()).split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]');
@@ -85,11 +94,8 @@ describe('README examples', () => {
   });
 
   it('the chat example takes its model from the environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API', async () => {
-    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    const fake = await fakeFromEnv();
     try {
-      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
-      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
-      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
       vi.stubEnv('OPENAI_API', 'chat');
       fake.enqueue(
         { text: 'Order A-1001 has shipped.' },
@@ -106,11 +112,8 @@ describe('README examples', () => {
   });
 
   it('the job and settings examples take their model from the environment too', async () => {
-    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    const fake = await fakeFromEnv();
     try {
-      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
-      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
-      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
       fake.enqueue(
         { toolCalls: [{ name: 'update_delivery_date', args: { order_id: 'A-1001', new_date: '2026-12-24' } }] },
         { text: 'Moved.' },
@@ -127,11 +130,8 @@ describe('README examples', () => {
   });
 
   it('the structured output example: a typed value and the JSON the calling model reads, from a model that gives JSON', async () => {
-    const fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    const fake = await fakeFromEnv();
     try {
-      vi.stubEnv('OPENAI_API_KEY', 'sk-test');
-      vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
-      vi.stubEnv('OPENAI_MODEL', 'gpt-test');
       fake.enqueue(
         { toolCalls: [{ name: 'query_order', args: { order_id: 'A-1001' } }] },
         { text: '{"order_id":"A-1001","late":true,"days_late":3}' },

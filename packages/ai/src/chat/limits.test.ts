@@ -27,6 +27,22 @@ function search() {
   return { tool, queries };
 }
 
+/** A write tool that needs approval, may run twice per request, and notes each text it sent. */
+function notifyTool() {
+  const sent: string[] = [];
+  const notify = defineTool({
+    name: 'notify',
+    description: 'Notify the team',
+    input: v.object({ text: v.string() }),
+    policy: { effects: 'write', maxCallsPerRun: 2 },
+    execute: ({ text }) => {
+      sent.push(text);
+      return 'sent';
+    },
+  });
+  return { notify, sent };
+}
+
 const errorText = (output: unknown) => (output as { type: string; value: string }).value;
 
 describe('policy.maxCallsPerRun in the chat loop', () => {
@@ -80,17 +96,7 @@ describe('policy.maxCallsPerRun in the chat loop', () => {
   });
 
   it.each(['internal', 'manual'] as const)('asks a human for no more calls of one step than its limit lets run, the others refused at once (%s mode)', async (mode) => {
-    const sent: string[] = [];
-    const notify = defineTool({
-      name: 'notify',
-      description: 'Notify the team',
-      input: v.object({ text: v.string() }),
-      policy: { effects: 'write', maxCallsPerRun: 2 },
-      execute: ({ text }) => {
-        sent.push(text);
-        return 'sent';
-      },
-    });
+    const { notify, sent } = notifyTool();
     const calls = ['a', 'b', 'c', 'd', 'e'].map((text) => [`n-${text}`, 'notify', { text }] as const);
     const model = scriptedModel(callsStep(calls), textStep('Sent two; the others were over the limit.'));
     const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
@@ -121,17 +127,7 @@ describe('policy.maxCallsPerRun in the chat loop', () => {
   });
 
   it('a call approved in the previous request is not counted twice: a later call of its turn may still ask', async () => {
-    const sent: string[] = [];
-    const notify = defineTool({
-      name: 'notify',
-      description: 'Notify the team',
-      input: v.object({ text: v.string() }),
-      policy: { effects: 'write', maxCallsPerRun: 2 },
-      execute: ({ text }) => {
-        sent.push(text);
-        return 'sent';
-      },
-    });
+    const { notify, sent } = notifyTool();
     const model = scriptedModel(callsStep([['n1', 'notify', { text: 'one' }]]), callsStep([['n2', 'notify', { text: 'two' }]]), textStep('never'));
     const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
     const run = () => createRunContext({ conversationId: 'conv-again' });
@@ -143,17 +139,7 @@ describe('policy.maxCallsPerRun in the chat loop', () => {
   });
 
   it('a text turn that reuses the run of the turn its approval came from counts the approved call once', async () => {
-    const sent: string[] = [];
-    const notify = defineTool({
-      name: 'notify',
-      description: 'Notify the team',
-      input: v.object({ text: v.string() }),
-      policy: { effects: 'write', maxCallsPerRun: 2 },
-      execute: ({ text }) => {
-        sent.push(text);
-        return 'sent';
-      },
-    });
+    const { notify, sent } = notifyTool();
     const model = scriptedModel(callsStep([['n1', 'notify', { text: 'one' }]]), callsStep([['n2', 'notify', { text: 'two' }]]), textStep('never'));
     const agent = createChatAgent({ model, tools: [notify], tickets: tickets() });
     // One run for both turns (a job's): n1 waited in the first, and runs in the second, where it is counted as run.
