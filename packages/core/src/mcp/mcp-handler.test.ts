@@ -824,6 +824,25 @@ describe('MCP handler: cancellation', () => {
     expect(reasons).toEqual([]);
   });
 
+  it('a cancel whose requestId is no JSON-RPC id (a list nested 200,000 deep, an object) is ignored, alone or in a batch: it threw on Node', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 13, headers: { accept: 'application/json', 'mcp-session-id': session } }));
+    await running;
+    // Written by hand: Node's JSON.stringify cannot write a list this deep, and the handler wrote it out to find the call.
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const notification = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${deep}}}`;
+    const headers = { 'content-type': 'application/json', 'mcp-session-id': session };
+    for (const body of [notification, `[${notification}]`]) {
+      expect((await h(new Request(URL_, { method: 'POST', headers, body }))).status).toBe(202);
+    }
+    expect((await h(cancel(session, { id: 13 }))).status).toBe(202);
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect((await result(await call)).isError).toBe(false);
+  });
+
   it('a page of an allowed origin can read its session id (CORS exposes the header), so its cancellations work too', async () => {
     const h = handler({ allowedOrigins: ['https://app.example'] });
     const answer = await h(fromOrigin(rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {} }), 'https://app.example'));

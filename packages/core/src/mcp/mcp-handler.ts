@@ -105,7 +105,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
    * handler's (a Worker isolate's) calls; a call made without a session cannot be told from another client's.
    */
   const running = new Map<string, AbortController>();
-  const callKey = (request: Request, id: unknown): string | undefined => {
+  const callKey = (request: Request, id: RpcId): string | undefined => {
     const session = request.headers.get('mcp-session-id');
     return session === null ? undefined : `${session} ${JSON.stringify(id)}`;
   };
@@ -184,7 +184,10 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
 
   /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
   function cancel(params: Record<string, unknown>, request: Request): void {
-    const key = callKey(request, params.requestId);
+    // Only a JSON-RPC id can name a call: anything else (a list nested 400,000 deep) is not written out to look it up.
+    const id = params.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = callKey(request, id);
     const reason = typeof params.reason === 'string' ? params.reason : 'The MCP client cancelled the request.';
     if (key !== undefined) running.get(key)?.abort(new DOMException(reason, 'AbortError'));
   }
