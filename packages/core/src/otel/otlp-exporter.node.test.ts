@@ -17,7 +17,7 @@ import type { OtlpTraceRequest } from './otlp-json.ts';
 import { setTraceparent } from './trace-context.ts';
 
 /** How the collector answers the next requests (then `ok`). */
-type Answer = 'ok' | 'fail-500' | 'fail-503' | 'busy-429' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200' | 'moved-301' | 'moved-307';
+type Answer = 'ok' | 'fail-500' | 'fail-503' | 'busy-429' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200' | 'moved-301' | 'moved-307' | 'endless-200';
 
 interface Post {
   readonly path: string;
@@ -26,6 +26,8 @@ interface Post {
 }
 
 const posts: Post[] = [];
+/** What the collector's endless answer ('endless-200') wrote, and whether the exporter closed it. */
+const endless = { written: 0, closed: false };
 let answers: Answer[] = [];
 const held: ServerResponse[] = [];
 
@@ -39,7 +41,20 @@ async function collect(req: IncomingMessage, res: ServerResponse): Promise<void>
   else if (answer === 'fail-500') res.writeHead(500, json).end('{"code":13,"message":"the collector broke"}');
   else if (answer === 'fail-503') res.writeHead(503, json).end('{"message":"busy"}');
   else if (answer === 'busy-429') res.writeHead(429, { ...json, 'retry-after': '2' }).end('{"message":"slow down"}');
-  else if (answer.startsWith('moved-')) res.writeHead(Number(answer.slice(6)), { location: elsewhere }).end();
+  else if (answer === 'endless-200') {
+    // A body that never ends and flows as fast as it is read (a URL that serves a large file): written until closed.
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    held.push(res);
+    res.on('close', () => {
+      endless.closed = true;
+    });
+    const chunk = ' '.repeat(16 * 1024);
+    const more = () => {
+      while (!res.destroyed && res.write(chunk)) endless.written += chunk.length;
+      if (!res.destroyed) res.once('drain', more);
+    };
+    more();
+  } else if (answer.startsWith('moved-')) res.writeHead(Number(answer.slice(6)), { location: elsewhere }).end();
   else if (answer === 'partial') res.writeHead(200, json).end('{"partialSuccess":{"rejectedSpans":"2","errorMessage":"spans too old"}}');
   else if (answer === 'slow') setTimeout(() => res.writeHead(200, json).end('{}'), 100);
   else if (answer.startsWith('cut-')) {
@@ -272,6 +287,16 @@ describe('createOtlpExporter against a local collector', () => {
       ['status', 307, false],
     ]);
     expect(errors[0]?.message).toContain(`answered 301 (a redirect to ${elsewhere}, which the exporter does not follow)`);
+  });
+
+  it('reads at most the start of an answer: a 200 whose body flows without end is exported, and the rest is not read', async () => {
+    // No time limit to end the read: the exporter read the whole body, so this flush never ended (and filled memory).
+    const { exporter, errors, call } = setup({ timeoutMs: 2 ** 31 - 1 });
+    await call('c1');
+    answers = ['endless-200'];
+    expect(await exporter.flush()).toEqual({ exported: 1, failed: 0, retrying: 0, dropped: 0 });
+    await expect.poll(() => endless.closed).toBe(true);
+    expect(errors).toEqual([]);
   });
 
   it('a partial success is reported and not retried', async () => {
