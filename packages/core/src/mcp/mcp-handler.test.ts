@@ -576,6 +576,41 @@ describe('MCP handler: structured results', () => {
     const failed = await result(await h(rpc('tools/call', { name: 'quote', arguments: { qty: 'two' } })));
     expect(failed).not.toHaveProperty('structuredContent');
   });
+
+  it('an output that matches its schema but not in JSON (Infinity is null there) is an invalid-output error, not a structuredContent that breaks the schema', async () => {
+    // A division by zero: valibot's number() takes Infinity, and JSON writes it as null, which the listed schema refuses.
+    const ratio = defineTool({
+      name: 'ratio',
+      description: 'Divides',
+      input: v.object({ a: v.number(), b: v.number() }),
+      output: v.object({ ratio: v.number(), notes: v.array(v.optional(v.string())) }),
+      execute: ({ a, b }) => ({ ratio: a / b, notes: b === 0 ? ['by zero', undefined] : [] }),
+    });
+    const h = handler({ tools: [ratio] });
+    expect(await result(await h(rpc('tools/call', { name: 'ratio', arguments: { a: 1, b: 4 } })))).toEqual({
+      content: [{ type: 'text', text: '{"ratio":0.25,"notes":[]}' }],
+      structuredContent: { ratio: 0.25, notes: [] },
+      isError: false,
+    });
+    for (const streamed of [false, true]) {
+      const params = { name: 'ratio', arguments: { a: 1, b: 0 }, ...(streamed ? { _meta: { progressToken: 'p' } } : {}) };
+      const answer = await h(rpc('tools/call', params));
+      const body = streamed ? (JSON.parse((await answer.text()).split('data: ').at(-1) ?? '') as { result: unknown }).result : await result(answer);
+      expect(body).toEqual({
+        content: [
+          {
+            type: 'text',
+            text:
+              'Error (invalid-output): The result of "ratio" does not match its output schema once written as JSON (which writes Infinity as null).\n' +
+              '- ratio: Invalid type: Expected number but received null\n' +
+              '- notes[1]: Invalid type: Expected string but received null\n' +
+              "These issues are in the tool's result, not in your arguments.",
+          },
+        ],
+        isError: true,
+      });
+    }
+  });
 });
 
 describe('MCP handler: slow clients and throwing registries', () => {
