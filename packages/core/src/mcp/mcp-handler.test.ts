@@ -576,6 +576,41 @@ describe('MCP handler: structured results', () => {
     const failed = await result(await h(rpc('tools/call', { name: 'quote', arguments: { qty: 'two' } })));
     expect(failed).not.toHaveProperty('structuredContent');
   });
+
+  it('an output that matches its schema but not in JSON (Infinity is null there) is an invalid-output error, not a structuredContent that breaks the schema', async () => {
+    // A division by zero: valibot's number() takes Infinity, and JSON writes it as null, which the listed schema refuses.
+    const ratio = defineTool({
+      name: 'ratio',
+      description: 'Divides',
+      input: v.object({ a: v.number(), b: v.number() }),
+      output: v.object({ ratio: v.number(), notes: v.array(v.optional(v.string())) }),
+      execute: ({ a, b }) => ({ ratio: a / b, notes: b === 0 ? ['by zero', undefined] : [] }),
+    });
+    const h = handler({ tools: [ratio] });
+    expect(await result(await h(rpc('tools/call', { name: 'ratio', arguments: { a: 1, b: 4 } })))).toEqual({
+      content: [{ type: 'text', text: '{"ratio":0.25,"notes":[]}' }],
+      structuredContent: { ratio: 0.25, notes: [] },
+      isError: false,
+    });
+    for (const streamed of [false, true]) {
+      const params = { name: 'ratio', arguments: { a: 1, b: 0 }, ...(streamed ? { _meta: { progressToken: 'p' } } : {}) };
+      const answer = await h(rpc('tools/call', params));
+      const body = streamed ? (JSON.parse((await answer.text()).split('data: ').at(-1) ?? '') as { result: unknown }).result : await result(answer);
+      expect(body).toEqual({
+        content: [
+          {
+            type: 'text',
+            text:
+              'Error (invalid-output): The result of "ratio" does not match its output schema once written as JSON (which writes Infinity as null).\n' +
+              '- ratio: Invalid type: Expected number but received null\n' +
+              '- notes[1]: Invalid type: Expected string but received null\n' +
+              "These issues are in the tool's result, not in your arguments.",
+          },
+        ],
+        isError: true,
+      });
+    }
+  });
 });
 
 describe('MCP handler: slow clients and throwing registries', () => {
@@ -822,6 +857,25 @@ describe('MCP handler: cancellation', () => {
     // Finished: a late cancel changes nothing, and the same id can be used again.
     expect((await h(cancel(mine, 9))).status).toBe(202);
     expect(reasons).toEqual([]);
+  });
+
+  it('a cancel whose requestId is no JSON-RPC id (a list nested 200,000 deep, an object) is ignored, alone or in a batch: it threw on Node', async () => {
+    const { tool, reasons, running, finish } = waiting();
+    const h = handler({ tools: [tool] });
+    const session = await sessionOf(h);
+    const call = h(rpc('tools/call', { name: 'wait', arguments: {} }, { id: 13, headers: { accept: 'application/json', 'mcp-session-id': session } }));
+    await running;
+    // Written by hand: Node's JSON.stringify cannot write a list this deep, and the handler wrote it out to find the call.
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const notification = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${deep}}}`;
+    const headers = { 'content-type': 'application/json', 'mcp-session-id': session };
+    for (const body of [notification, `[${notification}]`]) {
+      expect((await h(new Request(URL_, { method: 'POST', headers, body }))).status).toBe(202);
+    }
+    expect((await h(cancel(session, { id: 13 }))).status).toBe(202);
+    expect(reasons).toEqual([]);
+    finish('done');
+    expect((await result(await call)).isError).toBe(false);
   });
 
   it('a page of an allowed origin can read its session id (CORS exposes the header), so its cancellations work too', async () => {

@@ -1,10 +1,11 @@
 import type { ToolProgress } from '../chain/types.ts';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
-import { toToolError } from '../errors/tool-error.ts';
+import { ToolError, toToolError } from '../errors/tool-error.ts';
+import { errorModelText } from '../executor/convert-result.ts';
 import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
 import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
-import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
+import { deriveJsonSchema, type JsonSchema, type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
@@ -105,7 +106,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
    * handler's (a Worker isolate's) calls; a call made without a session cannot be told from another client's.
    */
   const running = new Map<string, AbortController>();
-  const callKey = (request: Request, id: unknown): string | undefined => {
+  const callKey = (request: Request, id: RpcId): string | undefined => {
     const session = request.headers.get('mcp-session-id');
     return session === null ? undefined : `${session} ${JSON.stringify(id)}`;
   };
@@ -155,13 +156,23 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       const settle = (result: Promise<ToolCallResult>) =>
         result
           .then(
-            (done) => ({ jsonrpc: '2.0', id: rpc.id, result: toCallResult(done) }),
+            async (done) => ({ jsonrpc: '2.0', id: rpc.id, result: await callResult(done) }),
             (error: unknown) => {
               const message = executor.errorMessage(toToolError(error), toolCall);
               return { jsonrpc: '2.0', id: rpc.id, error: { code: INTERNAL_ERROR, message: `Tool "${name}" failed: ${message}` } };
             },
           )
           .finally(forget);
+      /** The call's result; one whose JSON form no longer matches its output schema is an `invalid-output` error. */
+      const callResult = async (done: ToolCallResult) => {
+        const { outcome, tool } = done;
+        if (outcome.type !== 'success' || tool === undefined || outputSchemaOf(tool) === undefined) return toCallResult(done);
+        const structured = await jsonOutput(tool, outcome.output);
+        if (structured.ok) return toCallResult(done, structured.value);
+        const message = `The result of "${name}" does not match its output schema once written as JSON (which writes Infinity as null).`;
+        const error = new ToolError('invalid-output', message, { toolName: name, callId: toolCall.id, issues: structured.issues });
+        return { content: [{ type: 'text', text: errorModelText(error, executor.errorMessage(error, toolCall)) }], isError: true };
+      };
       runs = true;
       if (!streams) {
         const answer = await settle(execute());
@@ -184,7 +195,10 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
 
   /** `notifications/cancelled`: aborts the named call of the same session, if it still runs (MCP's cancellation). */
   function cancel(params: Record<string, unknown>, request: Request): void {
-    const key = callKey(request, params.requestId);
+    // Only a JSON-RPC id can name a call: anything else (a list nested 400,000 deep) is not written out to look it up.
+    const id = params.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = callKey(request, id);
     const reason = typeof params.reason === 'string' ? params.reason : 'The MCP client cancelled the request.';
     if (key !== undefined) running.get(key)?.abort(new DOMException(reason, 'AbortError'));
   }
@@ -385,7 +399,7 @@ const outputSchemas = new WeakMap<AnyTool, JsonSchema | null>();
 
 /**
  * The JSON Schema of a tool's declared `output`, when it describes an object (MCP's `outputSchema` must): the
- * executor checks every result against that schema, so `structuredContent` always conforms. `undefined` otherwise.
+ * executor checks every result against that schema, and the handler its JSON form, so `structuredContent` conforms.
  */
 function outputSchemaOf(tool: AnyTool): JsonSchema | undefined {
   let schema = outputSchemas.get(tool);
@@ -402,11 +416,25 @@ function outputSchemaOf(tool: AnyTool): JsonSchema | undefined {
 }
 
 /**
- * The `tools/call` result: what the model reads (text, or text, image and resource pieces when the tool's
- * `toModelOutput` returned parts), the output as `structuredContent` when the tool declares an object output schema,
- * and `isError` for every failure or a call that cannot run here.
+ * A successful output as the client gets it, in JSON, checked again against the output schema: the executor checked the
+ * value, and JSON writes `Infinity`, or an `undefined` in a list, as `null`. MCP wants `structuredContent` to match.
  */
-function toCallResult(result: ToolCallResult) {
+async function jsonOutput(tool: AnyTool, output: unknown): Promise<ValidationResult<unknown>> {
+  try {
+    const value: unknown = parseJson(JSON.stringify(output));
+    const checked = await validateWithSchema(tool.output as NonNullable<AnyTool['output']>, value);
+    return checked.ok ? { ok: true, value } : checked;
+  } catch (error) {
+    return { ok: false, issues: [{ path: '(root)', message: messageOf(error) }] };
+  }
+}
+
+/**
+ * The `tools/call` result: what the model reads (text, or text, image and resource pieces when the tool's
+ * `toModelOutput` returned parts), `structured` (the output in JSON) as `structuredContent` when the tool declares an
+ * object output schema, and `isError` for every failure or a call that cannot run here.
+ */
+function toCallResult(result: ToolCallResult, structured?: unknown) {
   const { outcome } = result;
   const text =
     outcome.type === 'approval-required'
@@ -414,12 +442,11 @@ function toCallResult(result: ToolCallResult) {
       : outcome.type === 'client-pending'
         ? `Tool "${result.call.name}" runs in the user's browser, not on this server. Nothing ran.`
         : result.content;
-  const structured = outcome.type === 'success' && result.tool !== undefined && outputSchemaOf(result.tool) !== undefined;
   // Parts (images, documents) go as MCP content pieces; everything else as one text piece.
   const parts = outcome.type === 'success' ? result.parts : undefined;
   return {
     content: parts ? parts.map(toMcpContent) : [{ type: 'text', text }],
-    ...(structured ? { structuredContent: parseJson(JSON.stringify(outcome.output)) } : {}),
+    ...(structured === undefined ? {} : { structuredContent: structured }),
     isError: outcome.type !== 'success',
   };
 }

@@ -17,7 +17,7 @@ import type { OtlpTraceRequest } from './otlp-json.ts';
 import { setTraceparent } from './trace-context.ts';
 
 /** How the collector answers the next requests (then `ok`). */
-type Answer = 'ok' | 'fail-500' | 'fail-503' | 'busy-429' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200';
+type Answer = 'ok' | 'fail-500' | 'fail-503' | 'busy-429' | 'partial' | 'slow' | 'never' | 'cut-200' | 'cut-400' | 'cut-503' | 'stall-200' | 'moved-301' | 'moved-307' | 'endless-200';
 
 interface Post {
   readonly path: string;
@@ -26,6 +26,8 @@ interface Post {
 }
 
 const posts: Post[] = [];
+/** What the collector's endless answer ('endless-200') wrote, and whether the exporter closed it. */
+const endless = { written: 0, closed: false };
 let answers: Answer[] = [];
 const held: ServerResponse[] = [];
 
@@ -39,6 +41,20 @@ async function collect(req: IncomingMessage, res: ServerResponse): Promise<void>
   else if (answer === 'fail-500') res.writeHead(500, json).end('{"code":13,"message":"the collector broke"}');
   else if (answer === 'fail-503') res.writeHead(503, json).end('{"message":"busy"}');
   else if (answer === 'busy-429') res.writeHead(429, { ...json, 'retry-after': '2' }).end('{"message":"slow down"}');
+  else if (answer === 'endless-200') {
+    // A body that never ends and flows as fast as it is read (a URL that serves a large file): written until closed.
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    held.push(res);
+    res.on('close', () => {
+      endless.closed = true;
+    });
+    const chunk = ' '.repeat(16 * 1024);
+    const more = () => {
+      while (!res.destroyed && res.write(chunk)) endless.written += chunk.length;
+      if (!res.destroyed) res.once('drain', more);
+    };
+    more();
+  } else if (answer.startsWith('moved-')) res.writeHead(Number(answer.slice(6)), { location: elsewhere }).end();
   else if (answer === 'partial') res.writeHead(200, json).end('{"partialSuccess":{"rejectedSpans":"2","errorMessage":"spans too old"}}');
   else if (answer === 'slow') setTimeout(() => res.writeHead(200, json).end('{}'), 100);
   else if (answer.startsWith('cut-')) {
@@ -58,10 +74,21 @@ let server: Server;
 let collector: string;
 /** A port that refuses connections: a server was there and is gone. */
 let refused: string;
+/** Another origin, where the collector's redirects point: a web server that answers every request with a page. */
+let other: Server;
+let elsewhere: string;
+const reached: { method: string | undefined; headers: IncomingHttpHeaders }[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => void collect(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   collector = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+  other = createServer((req, res) => {
+    reached.push({ method: req.method, headers: req.headers });
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Welcome</p>');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/traces`;
   const gone = createServer();
   await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
   refused = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/v1/traces`;
@@ -75,6 +102,8 @@ afterAll(async () => {
   for (const res of held) res.destroy();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  other.closeAllConnections();
+  await new Promise<void>((resolve) => other.close(() => resolve()));
 });
 
 const lookup = defineTool({ name: 'lookup', description: 'Looks an order up.', input: v.object({ id: v.string() }), execute: ({ id }) => ({ id, status: 'shipped' }) });
@@ -239,6 +268,35 @@ describe('createOtlpExporter against a local collector', () => {
       expect(() => setup({ maxBatchSpans: maxQueue }), String(maxQueue)).toThrow(/^createOtlpExporter: `maxBatchSpans` must be a whole number from 1/);
     }
     expect(() => setup({ timeoutMs: 2 ** 31 - 1, maxQueue: Infinity, maxBatchSpans: 1 })).not.toThrow();
+  });
+
+  it('a redirect is not followed: the API key stays here, a 301 (POST turned GET, a page’s 200) is not counted as exported', async () => {
+    const { exporter, errors, call } = setup({ headers: { 'x-honeycomb-team': 'key-1' } });
+    await call('c1');
+    await call('c2', createRunContext({ conversationId: 'conv-2' }));
+    answers = ['moved-301', 'moved-307'];
+    const small = setup({ headers: { 'x-honeycomb-team': 'key-1' }, maxBatchSpans: 3 });
+    await small.call('c3');
+    await small.call('c4');
+    // One batch (two calls) against a 301; then two batches of one call, the first against a 307, the second sent.
+    expect(await exporter.flush()).toEqual({ exported: 0, failed: 2, retrying: 0, dropped: 0 });
+    expect(await small.exporter.flush()).toEqual({ exported: 1, failed: 1, retrying: 0, dropped: 0 });
+    expect(reached).toEqual([]);
+    expect([...errors, ...small.errors].map((e) => [e.reason, e.status, e.retrying])).toEqual([
+      ['status', 301, false],
+      ['status', 307, false],
+    ]);
+    expect(errors[0]?.message).toContain(`answered 301 (a redirect to ${elsewhere}, which the exporter does not follow)`);
+  });
+
+  it('reads at most the start of an answer: a 200 whose body flows without end is exported, and the rest is not read', async () => {
+    // No time limit to end the read: the exporter read the whole body, so this flush never ended (and filled memory).
+    const { exporter, errors, call } = setup({ timeoutMs: 2 ** 31 - 1 });
+    await call('c1');
+    answers = ['endless-200'];
+    expect(await exporter.flush()).toEqual({ exported: 1, failed: 0, retrying: 0, dropped: 0 });
+    await expect.poll(() => endless.closed).toBe(true);
+    expect(errors).toEqual([]);
   });
 
   it('a partial success is reported and not retried', async () => {

@@ -6,7 +6,10 @@ import { parseTraceparent } from './trace-context.ts';
 
 /** Options for {@link createOtlpExporter}. */
 export interface OtlpExporterOptions extends OtlpSpanOptions {
-  /** The collector's traces URL, used as is (`https://otlp.example.com/v1/traces`; see `readOtlpEnv`); else a TypeError. */
+  /**
+   * The collector's traces URL, used as is (`https://otlp.example.com/v1/traces`; see `readOtlpEnv`); else a TypeError.
+   * A redirect from it is an error, not followed: the headers (an API key) would go wherever it points.
+   */
   readonly url: string;
   /** Sent with every export (an API key, `authorization`). `content-type` is always `application/json`. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
@@ -97,6 +100,8 @@ const RETRYABLE = new Set([429, 502, 503, 504]);
 /** The longest `Retry-After` (of a 429 or 503) honoured: a collector must not silence the exporter for a day. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_MESSAGE = 300;
+/** The most of an answer read: enough for an error's message or a partial success, never a body that fills memory. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 interface Entry {
   readonly record: TraceRecord;
@@ -180,16 +185,21 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
       };
     };
     try {
-      const response = await Promise.race([send(url, { method: 'POST', headers, body, signal: controller.signal }), expired]);
+      // A redirect is not followed: fetch sent the headers (an API key) on to whatever origin it named, and turned a
+      // 301's POST into a GET whose 200 (a web page) read as exported. It is an error status that is not retried.
+      const response = await Promise.race([send(url, { method: 'POST', headers, body, redirect: 'manual', signal: controller.signal }), expired]);
       if (response === TIMED_OUT) return fail('timeout', `${url} did not answer within ${timeoutMs} ms`);
       // The status decides: the body only explains it (an error's message, a partial success). One that breaks off or
       // never ends must not make an accepted export one to send again (twice in the backend), or a refused one retried.
-      const read = await Promise.race([response.text().catch(() => ''), expired]);
+      const read = await Promise.race([startOf(response), expired]);
       const text = read === TIMED_OUT ? '' : read;
       if (!response.ok) {
         // OTLP: a 429 or 503 may say how long to wait (seconds, or an HTTP date); honoured up to a minute.
         const wait = response.status === 429 || response.status === 503 ? retryAfter(response.headers.get('retry-after'), now()) : undefined;
-        return fail('status', `${url} answered ${response.status}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status, undefined, wait);
+        // A browser shows a redirect as status 0 and hides where it points.
+        const to = response.headers.get('location');
+        const moved = response.status < 400 ? ` (a redirect${to === null ? '' : ` to ${to}`}, which the exporter does not follow)` : '';
+        return fail('status', `${url} answered ${response.status}${moved}${text === '' ? '' : `: ${text.slice(0, MAX_MESSAGE)}`}`, response.status, undefined, wait);
       }
       const partial = partialSuccess(text);
       if (partial !== undefined) {
@@ -277,6 +287,31 @@ export function createOtlpExporter(options: OtlpExporterOptions): OtlpExporter {
       return queue.length;
     },
   };
+}
+
+/**
+ * The start of an answer's body as text, at most {@link MAX_ANSWER_BYTES} (the rest is cancelled); `''` when it breaks
+ * off. It was read whole: a URL that answers 200 with a large file filled a Worker's memory until `timeoutMs`.
+ */
+async function startOf(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const chunk = await reader?.read();
+      if (chunk === undefined || chunk.done) return text + decoder.decode();
+      bytes += chunk.value.byteLength;
+      text += decoder.decode(chunk.value, { stream: true });
+      if (bytes >= MAX_ANSWER_BYTES) {
+        reader?.cancel().catch(() => {});
+        return text;
+      }
+    }
+  } catch {
+    return '';
+  }
 }
 
 /** A `Retry-After` (delay-seconds, or an HTTP date after `nowMs`) in ms, from 0 to a minute; `undefined` when unreadable. */
