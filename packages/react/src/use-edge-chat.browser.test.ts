@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
+import { CallsPendingError } from './pending-calls.ts';
 import { parseServerTools } from './server-tools.ts';
 import { callsStep, createTestServer, sseResponse, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
@@ -1014,6 +1015,51 @@ describe('useEdgeChat against the real chat loop', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
     expect(hook.current.busy).toBe(false);
+  });
+
+  it('a retry (sendMessage() without a message) while a browser tool asks the user is refused: nothing goes out, and the answer does later', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked for Dec 24.')] });
+    const hook = mount({ id: 'conv-retry-asking', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    const refused = await hook.current.sendMessage().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(CallsPendingError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ name: 'CallsPendingError', code: 'calls-pending', toolCallIds: ['c1'] });
+    // Nothing went out: the server never read the call unanswered, and the question still waits.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(dates.questions().map((q) => q.id)).toEqual(['c1']);
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'), LOADED);
+    expect(server.requests).toHaveLength(2);
+    // The model read the user's answer.
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results?.map((r) => r.type === 'tool-result' && r.toolCallId)).toEqual(['c1']);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
+  });
+
+  it('a retry while an approval waits (the server\'s, or a browser tool\'s) is refused too; once decided, the answer goes out', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['a1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }], ['b1', 'cart_clear', {}]]), textStep('Done.')],
+    });
+    const hook = mount({ id: 'conv-retry-approval', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move A-1 and empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['a1', 'b1']), LOADED);
+    await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['a1', 'b1'] });
+    hook.current.approve('a1');
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('a1')?.status).toBe('approved'));
+    await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['b1'] });
+    expect(server.requests).toHaveLength(1);
+    hook.current.approve('b1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Done.'), LOADED);
+    expect(server.requests).toHaveLength(2);
+    expect(cartCleared).toBe(before + 1);
+    expect(hook.current.chatError).toBeUndefined();
   });
 
   it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {

@@ -28,6 +28,7 @@ import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, 
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
+import { CallsPendingError, waitingCalls } from './pending-calls.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';
@@ -107,7 +108,9 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   /**
    * `useChat`'s `sendMessage`. A new message ends the browser calls of the answer it leaves, as `stop()` does but
    * without the stopped mark. Answers already in the messages go with them, browser results the server never sealed
-   * included: the server takes those once (with the answer kept with their ticket) and the model reads them.
+   * included: the server takes those once (with the answer kept with their ticket) and the model reads them. Without a
+   * message (a retry), it rejects with a {@link CallsPendingError}, and sends nothing, while a call of the last answer
+   * still waits here (a browser tool running or asking the user, an approval): the answer goes out once they are answered.
    */
   readonly sendMessage: UseChatHelpers<EdgetoolUIMessage<TData>>['sendMessage'];
   /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
@@ -754,6 +757,12 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) leave();
+      else {
+        // A retry sends the last answer as it is: with a call still waiting here (a browser tool asking the user, an
+        // approval), the server would read it unanswered, and the answer given later would never go out.
+        const waiting = waitingCalls(viewsRef.current, lastAssistantMessage(messagesRef.current));
+        if (waiting.length > 0) return Promise.reject(new CallsPendingError(waiting));
+      }
       return chatSend(message, requestOptions);
     },
     [chatSend, leave],
