@@ -1,5 +1,6 @@
 import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
 import { useEffect } from 'react';
+import { flushSync } from 'react-dom';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
@@ -1226,6 +1227,33 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before + 1);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('setMessages() that shows another version of the answer whose call has the same id (call_0): the running one ends, the shown one asks', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['call_0', 'pick_date', { question: 'First?' }]]), callsStep([['call_0', 'pick_date', { question: 'Second?' }]]), textStep('Booked.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-versions', fetch: server.fetch, tools: browserTools, interceptors: [watch] });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    const first = hook.current.messages;
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['Second?']), LOADED);
+    const second = signals.get('call_0');
+    // The app shows the first version again (an answer switcher), from a click: React renders it and runs its effects at once.
+    flushSync(() => hook.current.setMessages(first));
+    // The second version's date picker ends; the first one's call, which the shown answer holds, asks again.
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    expect(second?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'running', messageId: first.at(-1)?.id }));
+    expect(hook.current.busy).toBe(true);
+    dates.answer('call_0', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ type: 'tool-result', toolCallId: 'call_0', output: { value: '2026-12-24' } }]);
   });
 
   it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {

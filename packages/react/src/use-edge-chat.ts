@@ -402,6 +402,20 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [chatId],
   );
 
+  /**
+   * Marks a call whose result was dropped `cancelled`, unless the hook has since started another call with its id (a
+   * later answer's `call_0`, started as this one was left): that call's state is not this one's to end.
+   */
+  const dropCall = useCallback(
+    (call: BrowserCall) =>
+      setState((s) => {
+        const now = s.chatId === chatId ? s.calls.get(call.toolCallId) : undefined;
+        if (now !== undefined && (now.ticket !== call.ticket || now.approvalId !== call.approvalId)) return s;
+        return s.chatId !== chatId && shownChat.current !== chatId ? s : { chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), { ...call, status: 'cancelled' }) };
+      }),
+    [chatId],
+  );
+
   const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
   restoreEdits.current = () => {
     const { edits } = sentEdits.current;
@@ -493,7 +507,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { result, signal, unmounted } = await pass(executors.run, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return dropCall(traced);
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
@@ -510,7 +524,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, dropped, autoApproves],
+    [executors, pass, setCall, dropCall, pendingOf, addToolOutput, dropped, autoApproves],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
@@ -519,7 +533,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { result, signal, unmounted } = await pass(executors.authorise, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return dropCall(traced);
       const { outcome } = result;
       // Arguments the browser's copy of the schema refuses (read with the tool's `coerce` and `strict`, as the server
       // reads them). They are not the user's denial: the server validates again before anything runs, and reports the
@@ -551,7 +565,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
+    [executors, pass, setCall, dropCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
   );
 
   const perform = useCallback(
@@ -714,12 +728,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
    */
   const leave = useCallback(
     (after?: readonly Message[]): void => {
-      const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
+      const next = after === undefined ? undefined : lastAssistantMessage(after);
       const { ids, from } = left.current;
+      const leaving = lastAssistantMessage(messagesRef.current);
+      // A call stays only in its own message: another answer's call with the same id (a model that numbers its calls
+      // `call_0` every time) is another call, and the one running here would answer it (see `reused`).
+      const kept = new Set([...unansweredCallIds(next)].filter((id) => (ids.has(id) ? (from.get(id) ?? next?.id) : leaving?.id) === next?.id));
       // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
       // ask again (what ran before was aborted, and nothing of it was sent).
       const back = [...kept].filter((id) => ids.has(id));
-      const leaving = lastAssistantMessage(messagesRef.current);
       for (const part of toolParts(leaving ?? { parts: [] })) {
         ids.add(part.toolCallId);
         from.set(part.toolCallId, (leaving as Message).id);
