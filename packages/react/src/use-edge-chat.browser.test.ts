@@ -1063,6 +1063,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
   });
 
+  it('an approve() in the same tick as stop() runs nothing: a browser approval, and a manual-mode authorisation, stay stopped', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('never')] });
+    for (const [options, id] of [
+      [{ id: 'conv-stop-approve-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo }, 'c1'],
+      [{ id: 'conv-stop-approve-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1'],
+    ] as const) {
+      const hook = mount(options);
+      await hook.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]), LOADED);
+      // Escape stops the answer as the click on Approve lands: the render they both see still shows the approval.
+      const { stop, approve } = hook.current;
+      const stopped = stop();
+      approve(id);
+      await stopped;
+      await vi.waitFor(() => expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted');
+      hook.unmount();
+    }
+    current = undefined;
+    expect(cartCleared).toBe(before);
+    expect(writes).toEqual([]);
+    expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
+  });
+
   it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {
     const before = cartCleared;
     const server = createTestServer({

@@ -141,7 +141,10 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly chatError: ChatErrorInfo | undefined;
   /** A response is streaming, or a browser tool is running. */
   readonly busy: boolean;
-  /** Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. */
+  /**
+   * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored.
+   */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
   readonly browserState: BrowserState;
@@ -815,6 +818,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     const last = lastAssistantMessage(messagesRef.current);
     const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
     if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    // The browser calls it ends count as decided: an approve() in the same tick (the render both see still shows the
+    // approval) would run a browser tool the user stopped, or authorise a call around the chain it stopped.
+    for (const call of callsRef.current.values()) if (call.status === 'running' || call.status === 'awaiting-approval') decided.current.ids.add(call.toolCallId);
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
