@@ -1091,6 +1091,46 @@ describe('useEdgeChat against the real chat loop', () => {
     expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
   });
 
+  it('a retry of a stopped answer goes on: the stopped browser call is answered as stopped, and the calls of the next step ask', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), callsStep([['c2', 'pick_date', { question: 'Which day, then?' }]]), textStep('Booked.')],
+    });
+    const hook = mount({ id: 'conv-retry-stopped', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    // The model read that the user stopped the call (the server used to drop the turn it could not read), and asked again.
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ toolCallId: 'c1', output: { type: 'error-text', value: 'Error (aborted): The user stopped this call before it finished.' } }]);
+    // Its new call is in the same message, which is no longer stopped: it asks (it was interrupted at once).
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c2']), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    dates.answer('c2', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
+    expect(server.requests).toHaveLength(3);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true });
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
+  it('manual mode: a retry of an answer stopped while the browser chain waited denies that call as stopped; nothing runs', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const hook = mount({ id: 'conv-retry-stopped-manual', mode: 'manual', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']), LOADED);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('m1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('m1')).toMatchObject({ status: 'denied' });
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
   it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {
     const before = cartCleared;
     const server = createTestServer({

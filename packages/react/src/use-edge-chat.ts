@@ -111,6 +111,7 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
    * included: the server takes those once (with the answer kept with their ticket) and the model reads them. Without a
    * message (a retry), it rejects with a {@link CallsPendingError}, and sends nothing, while a call of the last answer
    * still waits here (a browser tool running or asking the user, an approval): the answer goes out once they are answered.
+   * A retry of an answer the user stopped takes it on: the calls the stop left to this browser are answered as stopped.
    */
   readonly sendMessage: UseChatHelpers<EdgetoolUIMessage<TData>>['sendMessage'];
   /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
@@ -151,6 +152,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
 }
 
 const NONE: readonly never[] = [];
+/** What the model reads of a call the user stopped, when a retry takes the answer on. */
+const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
 const NO_TRACES: ReadonlyMap<string, readonly CallTrace[]> = new Map();
 
@@ -282,10 +285,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
   const restoreEdits = useRef<() => void>(() => {});
 
+  // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
+  const holdContinuation = useRef(false);
   const chat = useChat<Message>({
     id: chatId,
     transport,
     sendAutomaticallyWhen: ({ messages }) => {
+      if (holdContinuation.current) return false;
       const continuation = continuationOf(messages);
       return continuation !== undefined && !continuations.current.untaken.has(continuation);
     },
@@ -774,18 +780,57 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // A new message ends the browser calls of the answer it leaves. Their answers already written stay: the server takes
   // a browser result of an earlier turn once, and the model reads it (a cart cleared before the continuation failed).
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
+  /**
+   * A retry of an answer the user stopped: it goes on, so the mark comes off (as an answer to its approval takes it off),
+   * and what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered
+   * as a turn that never happened. The calls a new step of the answer brings then run and ask as any other.
+   */
+  const resume = useCallback(
+    async (message: Message, requestOptions: Parameters<UseChatHelpers<Message>['sendMessage']>[1]): Promise<void> => {
+      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
+        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
+      );
+      for (const { toolCallId } of work) {
+        started.current.ids.add(toolCallId);
+        decided.current.ids.add(toolCallId);
+      }
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
+      holdContinuation.current = true;
+      try {
+        await Promise.all(
+          work.map((item) => {
+            const meta = { toolName: item.toolName, callId: item.toolCallId };
+            switch (item.kind) {
+              case 'run':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(new ToolError('aborted', STOPPED, meta)) });
+              case 'reject':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
+              default:
+                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
+            }
+          }),
+        );
+      } finally {
+        holdContinuation.current = false;
+      }
+      return chatSend(undefined, requestOptions);
+    },
+    [browserTools, tooLate, chatId, addToolOutput, addToolApprovalResponse, chatSend],
+  );
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) leave();
       else {
         // A retry sends the last answer as it is: with a call still waiting here (a browser tool asking the user, an
         // approval), the server would read it unanswered, and the answer given later would never go out.
-        const waiting = waitingCalls(viewsRef.current, lastAssistantMessage(messagesRef.current));
+        const last = lastAssistantMessage(messagesRef.current);
+        const waiting = waitingCalls(viewsRef.current, last);
         if (waiting.length > 0) return Promise.reject(new CallsPendingError(waiting));
+        if (last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
       }
       return chatSend(message, requestOptions);
     },
-    [chatSend, leave],
+    [chatSend, leave, stopped, resume],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
   const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(
