@@ -4,6 +4,7 @@ export * from './browser-state.ts';
 export * from './chat-error.ts';
 export * from './edits.ts';
 export * from './expiry.ts';
+export * from './pending-calls.ts';
 export * from './plan.ts';
 export * from './progress.ts';
 export * from './server-tools.ts';

@@ -1,8 +1,10 @@
 import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
 import { useEffect } from 'react';
+import { flushSync } from 'react-dom';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
+import { CallsPendingError } from './pending-calls.ts';
 import { parseServerTools } from './server-tools.ts';
 import { callsStep, createTestServer, sseResponse, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
@@ -1016,6 +1018,119 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.busy).toBe(false);
   });
 
+  it('a retry (sendMessage() without a message) while a browser tool asks the user is refused: nothing goes out, and the answer does later', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked for Dec 24.')] });
+    const hook = mount({ id: 'conv-retry-asking', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    const refused = await hook.current.sendMessage().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(CallsPendingError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ name: 'CallsPendingError', code: 'calls-pending', toolCallIds: ['c1'] });
+    // Nothing went out: the server never read the call unanswered, and the question still waits.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(1);
+    expect(dates.questions().map((q) => q.id)).toEqual(['c1']);
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'), LOADED);
+    expect(server.requests).toHaveLength(2);
+    // The model read the user's answer.
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results?.map((r) => r.type === 'tool-result' && r.toolCallId)).toEqual(['c1']);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
+  });
+
+  it('a retry while an approval waits (the server\'s, or a browser tool\'s) is refused too; once decided, the answer goes out', async () => {
+    const before = cartCleared;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['a1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }], ['b1', 'cart_clear', {}]]), textStep('Done.')],
+    });
+    const hook = mount({ id: 'conv-retry-approval', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move A-1 and empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['a1', 'b1']), LOADED);
+    await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['a1', 'b1'] });
+    hook.current.approve('a1');
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('a1')?.status).toBe('approved'));
+    await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['b1'] });
+    expect(server.requests).toHaveLength(1);
+    hook.current.approve('b1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Done.'), LOADED);
+    expect(server.requests).toHaveLength(2);
+    expect(cartCleared).toBe(before + 1);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
+  it('an approve() in the same tick as stop() runs nothing: a browser approval, and a manual-mode authorisation, stay stopped', async () => {
+    writes.length = 0;
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('never')] });
+    for (const [options, id] of [
+      [{ id: 'conv-stop-approve-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo }, 'c1'],
+      [{ id: 'conv-stop-approve-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1'],
+    ] as const) {
+      const hook = mount(options);
+      await hook.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]), LOADED);
+      // Escape stops the answer as the click on Approve lands: the render they both see still shows the approval.
+      const { stop, approve } = hook.current;
+      const stopped = stop();
+      approve(id);
+      await stopped;
+      await vi.waitFor(() => expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted');
+      hook.unmount();
+    }
+    current = undefined;
+    expect(cartCleared).toBe(before);
+    expect(writes).toEqual([]);
+    expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
+  });
+
+  it('a retry of a stopped answer goes on: the stopped browser call is answered as stopped, and the calls of the next step ask', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), callsStep([['c2', 'pick_date', { question: 'Which day, then?' }]]), textStep('Booked.')],
+    });
+    const hook = mount({ id: 'conv-retry-stopped', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    // The model read that the user stopped the call (the server used to drop the turn it could not read), and asked again.
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ toolCallId: 'c1', output: { type: 'error-text', value: 'Error (aborted): The user stopped this call before it finished.' } }]);
+    // Its new call is in the same message, which is no longer stopped: it asks (it was interrupted at once).
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c2']), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    dates.answer('c2', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
+    expect(server.requests).toHaveLength(3);
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true });
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
+  it('manual mode: a retry of an answer stopped while the browser chain waited denies that call as stopped; nothing runs', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
+    const hook = mount({ id: 'conv-retry-stopped-manual', mode: 'manual', fetch: server.fetch, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']), LOADED);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('m1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
+    expect(writes).toEqual([]);
+    expect(hook.current.toolCalls.get('m1')).toMatchObject({ status: 'denied' });
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
   it('a new message ends the browser calls of the answer it leaves: their question goes, and the chat goes on', async () => {
     const before = cartCleared;
     const server = createTestServer({
@@ -1180,6 +1295,33 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before + 1);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('setMessages() that shows another version of the answer whose call has the same id (call_0): the running one ends, the shown one asks', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['call_0', 'pick_date', { question: 'First?' }]]), callsStep([['call_0', 'pick_date', { question: 'Second?' }]]), textStep('Booked.')],
+    });
+    const { signals, watch } = watchSignals();
+    const hook = mount({ id: 'conv-versions', fetch: server.fetch, tools: browserTools, interceptors: [watch] });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    const first = hook.current.messages;
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['Second?']), LOADED);
+    const second = signals.get('call_0');
+    // The app shows the first version again (an answer switcher), from a click: React renders it and runs its effects at once.
+    flushSync(() => hook.current.setMessages(first));
+    // The second version's date picker ends; the first one's call, which the shown answer holds, asks again.
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    expect(second?.aborted).toBe(true);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'running', messageId: first.at(-1)?.id }));
+    expect(hook.current.busy).toBe(true);
+    dates.answer('call_0', '2026-12-24');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ type: 'tool-result', toolCallId: 'call_0', output: { value: '2026-12-24' } }]);
   });
 
   it('a browser result ready as a new message goes out is dropped, not written into the answer left', async () => {

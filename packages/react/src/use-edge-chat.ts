@@ -28,6 +28,7 @@ import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, 
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
+import { CallsPendingError, waitingCalls } from './pending-calls.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';
@@ -107,7 +108,10 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   /**
    * `useChat`'s `sendMessage`. A new message ends the browser calls of the answer it leaves, as `stop()` does but
    * without the stopped mark. Answers already in the messages go with them, browser results the server never sealed
-   * included: the server takes those once (with the answer kept with their ticket) and the model reads them.
+   * included: the server takes those once (with the answer kept with their ticket) and the model reads them. Without a
+   * message (a retry), it rejects with a {@link CallsPendingError}, and sends nothing, while a call of the last answer
+   * still waits here (a browser tool running or asking the user, an approval): the answer goes out once they are answered.
+   * A retry of an answer the user stopped takes it on: the calls the stop left to this browser are answered as stopped.
    */
   readonly sendMessage: UseChatHelpers<EdgetoolUIMessage<TData>>['sendMessage'];
   /** `useChat`'s `regenerate`: ends the browser calls of the answer it replaces, as a new message does. */
@@ -138,13 +142,18 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly chatError: ChatErrorInfo | undefined;
   /** A response is streaming, or a browser tool is running. */
   readonly busy: boolean;
-  /** Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. */
+  /**
+   * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored.
+   */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
   readonly browserState: BrowserState;
 }
 
 const NONE: readonly never[] = [];
+/** What the model reads of a call the user stopped, when a retry takes the answer on. */
+const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
 const NO_TRACES: ReadonlyMap<string, readonly CallTrace[]> = new Map();
 
@@ -276,10 +285,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
   const restoreEdits = useRef<() => void>(() => {});
 
+  // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
+  const holdContinuation = useRef(false);
   const chat = useChat<Message>({
     id: chatId,
     transport,
     sendAutomaticallyWhen: ({ messages }) => {
+      if (holdContinuation.current) return false;
       const continuation = continuationOf(messages);
       return continuation !== undefined && !continuations.current.untaken.has(continuation);
     },
@@ -399,6 +411,20 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [chatId],
   );
 
+  /**
+   * Marks a call whose result was dropped `cancelled`, unless the hook has since started another call with its id (a
+   * later answer's `call_0`, started as this one was left): that call's state is not this one's to end.
+   */
+  const dropCall = useCallback(
+    (call: BrowserCall) =>
+      setState((s) => {
+        const now = s.chatId === chatId ? s.calls.get(call.toolCallId) : undefined;
+        if (now !== undefined && (now.ticket !== call.ticket || now.approvalId !== call.approvalId)) return s;
+        return s.chatId !== chatId && shownChat.current !== chatId ? s : { chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), { ...call, status: 'cancelled' }) };
+      }),
+    [chatId],
+  );
+
   const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
   restoreEdits.current = () => {
     const { edits } = sentEdits.current;
@@ -490,7 +516,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { result, signal, unmounted } = await pass(executors.run, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return dropCall(traced);
       const { outcome } = result;
       if (outcome.type === 'approval-required') {
         const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
@@ -507,7 +533,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
       }
     },
-    [executors, pass, setCall, pendingOf, addToolOutput, dropped, autoApproves],
+    [executors, pass, setCall, dropCall, pendingOf, addToolOutput, dropped, autoApproves],
   );
 
   /** Manual mode: the browser chain decides whether the server may run a call. */
@@ -516,7 +542,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { result, signal, unmounted } = await pass(executors.authorise, call, decision);
       if (unmounted) return;
       const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (dropped(call.toolCallId, signal)) return setCall({ ...traced, status: 'cancelled' });
+      if (dropped(call.toolCallId, signal)) return dropCall(traced);
       const { outcome } = result;
       // Arguments the browser's copy of the schema refuses (read with the tool's `coerce` and `strict`, as the server
       // reads them). They are not the user's denial: the server validates again before anything runs, and reports the
@@ -548,7 +574,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       }
       return addToolApprovalResponse({ id, approved: false, ...(reason === undefined ? {} : { reason }) });
     },
-    [executors, pass, setCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
+    [executors, pass, setCall, dropCall, pendingOf, addToolApprovalResponse, dropped, sendEdit, serverToolMap, autoApproves],
   );
 
   const perform = useCallback(
@@ -711,12 +737,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
    */
   const leave = useCallback(
     (after?: readonly Message[]): void => {
-      const kept = unansweredCallIds(after === undefined ? undefined : lastAssistantMessage(after));
+      const next = after === undefined ? undefined : lastAssistantMessage(after);
       const { ids, from } = left.current;
+      const leaving = lastAssistantMessage(messagesRef.current);
+      // A call stays only in its own message: another answer's call with the same id (a model that numbers its calls
+      // `call_0` every time) is another call, and the one running here would answer it (see `reused`).
+      const kept = new Set([...unansweredCallIds(next)].filter((id) => (ids.has(id) ? (from.get(id) ?? next?.id) : leaving?.id) === next?.id));
       // Calls left earlier that the messages bring back (an undo): they start again as new, their browser tools run or
       // ask again (what ran before was aborted, and nothing of it was sent).
       const back = [...kept].filter((id) => ids.has(id));
-      const leaving = lastAssistantMessage(messagesRef.current);
       for (const part of toolParts(leaving ?? { parts: [] })) {
         ids.add(part.toolCallId);
         from.set(part.toolCallId, (leaving as Message).id);
@@ -751,12 +780,57 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // A new message ends the browser calls of the answer it leaves. Their answers already written stay: the server takes
   // a browser result of an earlier turn once, and the model reads it (a cart cleared before the continuation failed).
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
+  /**
+   * A retry of an answer the user stopped: it goes on, so the mark comes off (as an answer to its approval takes it off),
+   * and what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered
+   * as a turn that never happened. The calls a new step of the answer brings then run and ask as any other.
+   */
+  const resume = useCallback(
+    async (message: Message, requestOptions: Parameters<UseChatHelpers<Message>['sendMessage']>[1]): Promise<void> => {
+      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
+        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
+      );
+      for (const { toolCallId } of work) {
+        started.current.ids.add(toolCallId);
+        decided.current.ids.add(toolCallId);
+      }
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
+      holdContinuation.current = true;
+      try {
+        await Promise.all(
+          work.map((item) => {
+            const meta = { toolName: item.toolName, callId: item.toolCallId };
+            switch (item.kind) {
+              case 'run':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(new ToolError('aborted', STOPPED, meta)) });
+              case 'reject':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
+              default:
+                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
+            }
+          }),
+        );
+      } finally {
+        holdContinuation.current = false;
+      }
+      return chatSend(undefined, requestOptions);
+    },
+    [browserTools, tooLate, chatId, addToolOutput, addToolApprovalResponse, chatSend],
+  );
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
       if (message !== undefined) leave();
+      else {
+        // A retry sends the last answer as it is: with a call still waiting here (a browser tool asking the user, an
+        // approval), the server would read it unanswered, and the answer given later would never go out.
+        const last = lastAssistantMessage(messagesRef.current);
+        const waiting = waitingCalls(viewsRef.current, last);
+        if (waiting.length > 0) return Promise.reject(new CallsPendingError(waiting));
+        if (last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
+      }
       return chatSend(message, requestOptions);
     },
-    [chatSend, leave],
+    [chatSend, leave, stopped, resume],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
   const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(
@@ -789,6 +863,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     const last = lastAssistantMessage(messagesRef.current);
     const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
     if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    // The browser calls it ends count as decided: an approve() in the same tick (the render both see still shows the
+    // approval) would run a browser tool the user stopped, or authorise a call around the chain it stopped.
+    for (const call of callsRef.current.values()) if (call.status === 'running' || call.status === 'awaiting-approval') decided.current.ids.add(call.toolCallId);
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));

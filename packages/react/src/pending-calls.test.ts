@@ -1,0 +1,58 @@
+import { defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { BrowserCall } from './browser-calls.ts';
+import { CallsPendingError, waitingCalls } from './pending-calls.ts';
+import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
+import { type ViewOptions, toolCallViews } from './views.ts';
+
+const pickDate = defineTool({ name: 'pick_date', description: 'Pick', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'x' });
+
+function options(overrides: Partial<ViewOptions> = {}): ViewOptions {
+  return { browserTools: new Map([[pickDate.name, pickDate]]), serverTools: new Map(), browserCalls: new Map(), streaming: false, mode: 'internal', ...overrides };
+}
+
+const running = (toolCallId: string, status: BrowserCall['status']): BrowserCall => ({
+  toolCallId,
+  toolName: 'pick_date',
+  input: {},
+  kind: 'run',
+  approvalId: undefined,
+  status,
+  traces: [],
+});
+
+describe('waitingCalls', () => {
+  const message = assistant([
+    toolPart('pick_date', 'p1', 'input-available'),
+    ticket('pick_date', 'p1', 'client-result'),
+    toolPart('pick_date', 'p2', 'input-available'),
+    ticket('pick_date', 'p2', 'client-result'),
+    toolPart('update_delivery_date', 's1', 'approval-requested', { approval: { id: 'ap1' } }),
+    toolPart('query_order', 'q1', 'output-available', { output: 1 }),
+    seal('query_order', 'q1'),
+    toolPart('update_delivery_date', 's2', 'approval-responded', { approval: { id: 'ap2', approved: true } }),
+  ]);
+
+  it('lists the calls of the last answer that wait here: handed over, running or asking in this browser, or for a human', () => {
+    const views = toolCallViews([user('go'), message], options({ browserCalls: new Map([['p1', running('p1', 'running')]]) }));
+    expect(waitingCalls(views, message)).toEqual(['p1', 'p2', 's1']);
+  });
+
+  it('not calls that ended: answered, decided, stopped, expired; nothing without an assistant message', () => {
+    const ended = options({ browserCalls: new Map([['p1', running('p1', 'cancelled')]]), expired: new Set(['p2']) });
+    const views = toolCallViews([user('go'), message], ended);
+    expect(waitingCalls(views, message)).toEqual(['s1']);
+    expect(waitingCalls(toolCallViews([user('go'), message], options({ stopped: new Set([message.id]) })), message)).toEqual(['s1']);
+    expect(waitingCalls(views, undefined)).toEqual([]);
+  });
+
+  it('names the calls in a typed error, recognised across copies of the package', () => {
+    const error = new CallsPendingError(['p1', 's1']);
+    expect(error).toMatchObject({ name: 'CallsPendingError', code: 'calls-pending', toolCallIds: ['p1', 's1'] });
+    expect(error.message).toContain('"p1", "s1"');
+    expect(CallsPendingError.isInstance(error)).toBe(true);
+    expect(CallsPendingError.isInstance(new Error('x'))).toBe(false);
+    expect(CallsPendingError.isInstance({ [Symbol.for('edgetool.CallsPendingError')]: true })).toBe(true);
+  });
+});

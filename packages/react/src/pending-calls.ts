@@ -1,0 +1,44 @@
+import type { MessageLike } from './plan.ts';
+import type { ToolCallView } from './views.ts';
+
+const MARKER: unique symbol = Symbol.for('edgetool.CallsPendingError') as never;
+
+/**
+ * A retry (`sendMessage()` without a message) refused, and nothing sent: calls of the last answer still wait for this
+ * browser or its user (`toolCallIds`). Sent now, the server would read them unanswered and the answers given later lost.
+ */
+export class CallsPendingError extends Error {
+  /** Stable, for an app's rules. */
+  readonly code: 'calls-pending';
+  /** The calls that wait, in the order of the answer. */
+  readonly toolCallIds: readonly string[];
+
+  constructor(toolCallIds: readonly string[]) {
+    const list = toolCallIds.map((id) => `"${id}"`).join(', ');
+    super(`Nothing was sent: ${toolCallIds.length === 1 ? 'the call' : 'the calls'} ${list} of the last answer still wait for this browser or its user; the answer goes out once they are answered.`);
+    this.name = 'CallsPendingError';
+    this.code = 'calls-pending';
+    this.toolCallIds = toolCallIds;
+    Object.defineProperty(this, MARKER, { value: true });
+  }
+
+  /** True for a `CallsPendingError`, even one from another copy of the package. */
+  static isInstance(value: unknown): value is CallsPendingError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/**
+ * The calls of `message` (the last assistant message) that wait for this browser or its user: handed over and not
+ * started, running or asking in this browser, authorised by the browser chain, or waiting for a human's decision.
+ */
+export function waitingCalls(views: ReadonlyMap<string, ToolCallView>, message: MessageLike | undefined): string[] {
+  if (message === undefined) return [];
+  const waiting: string[] = [];
+  for (const view of views.values()) {
+    if (view.messageId !== message.id) continue;
+    const { status } = view;
+    if (status === 'pending' || status === 'awaiting-approval' || status === 'authorising' || (status === 'running' && view.ranOn === 'browser')) waiting.push(view.toolCallId);
+  }
+  return waiting;
+}
