@@ -3,9 +3,11 @@
  * core (A) against this one's (B), interleaved in one process, so that drift of the shared machine hits both alike.
  * A change worth tens of nanoseconds drowns in the noise between two separate bench runs; here it shows.
  *   git worktree add /tmp/base <commit> && (cd /tmp/base && pnpm install --offline)
- *   node src/ab.ts /tmp/base [interceptor counts, default 3,0] [rounds, default 40]
+ *   node src/ab.ts /tmp/base [interceptor counts, default 3,0] [rounds, default 40] [--cpu]
  * Take the bench lock when others may run benches (`flock /tmp/edgetool-bench.lock node src/ab.ts ...`), and repeat
- * the run: the paired difference of two identical cores still moves by up to ~±100 ns from run to run here.
+ * the run: the paired difference of two identical cores still moves by up to ~±100 ns from run to run here. `--cpu`
+ * times batches in the process's CPU time instead of the wall clock: on a loaded machine (other processes on the
+ * cores) identical cores then stay within a few tens of ns, where the wall clock reads hundreds.
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,7 +23,8 @@ function executorOf(lib: Core, interceptors: number): core.ToolExecutor {
   return lib.createExecutor({ registry: [tool], interceptors: list });
 }
 
-const [other, counts = '3,0', rounds = '40'] = process.argv.slice(2);
+const cpu = process.argv.includes('--cpu');
+const [other, counts = '3,0', rounds = '40'] = process.argv.slice(2).filter((arg) => arg !== '--cpu');
 if (other === undefined) throw new Error('usage: node src/ab.ts <other checkout> [interceptor counts, e.g. 3,0] [rounds]');
 const a = (await import(pathToFileURL(join(resolve(other), 'packages', 'core', 'src', 'index.ts')).href)) as Core;
 
@@ -46,10 +49,10 @@ for (const call of CALLS) {
   }
 }
 
-const stats = await measure(cases, { warmupMs: 500, batchMs: 5, rounds: Number(rounds), batchesPerRound: 2 });
+const stats = await measure(cases, { warmupMs: 500, batchMs: 5, rounds: Number(rounds), batchesPerRound: 2, clock: cpu ? 'cpu' : 'wall' });
 const by = (c: BenchCase) => stats[cases.indexOf(c)] as (typeof stats)[number];
 const f = (x: number) => x.toFixed(0).padStart(6);
-console.log(`A: ${resolve(other)}\nB: this checkout\nbaseline ${f(by(baseline).median)} ns/call`);
+console.log(`A: ${resolve(other)}\nB: this checkout\nbaseline ${f(by(baseline).median)} ns/call (${cpu ? 'CPU time' : 'wall clock'})`);
 for (const { n, a: ca, b: cb } of pairs) {
   const [oa, ob] = [paired(by(ca), by(baseline)).difference, paired(by(cb), by(baseline)).difference];
   const d = paired(by(cb), by(ca));

@@ -27,6 +27,11 @@ export interface MeasureOptions {
   readonly batchesPerRound: number;
   /** Fewest calls in one batch (default 256: amortises the timer for sub-microsecond cases; lower it for cases of milliseconds). */
   readonly minCallsPerBatch?: number;
+  /**
+   * What a batch is timed by: `'wall'` (default, `process.hrtime`) or `'cpu'`, the process's CPU time (`process.cpuUsage`,
+   * GC threads included), which a busy neighbour's share of the cores does not inflate. For A/B runs on a loaded machine.
+   */
+  readonly clock?: 'wall' | 'cpu';
 }
 
 /** Per-case result: nanoseconds per call over all timed batches. */
@@ -65,7 +70,16 @@ function runSync(fn: () => unknown, n: number): number {
   return Number(process.hrtime.bigint() - t0);
 }
 
-function timeBatch(c: BenchCase, n: number): Promise<number> | number {
+/** Nanoseconds of the process's CPU time (all its threads) that `batch` takes. */
+async function cpuTime(batch: () => Promise<number> | number): Promise<number> {
+  const before = process.cpuUsage();
+  await batch();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) * 1000;
+}
+
+function timeBatch(c: BenchCase, n: number, clock: MeasureOptions['clock']): Promise<number> | number {
+  if (clock === 'cpu') return cpuTime(() => timeBatch(c, n, 'wall'));
   return c.async ? runAsync(c.fn, n) : runSync(c.fn, n);
 }
 
@@ -86,10 +100,10 @@ export async function measure(cases: readonly BenchCase[], options: MeasureOptio
     const deadline = performance.now() + options.warmupMs;
     let n = Math.min(64, options.minCallsPerBatch ?? 64);
     do {
-      const elapsed = await timeBatch(c, n);
+      const elapsed = await timeBatch(c, n, options.clock);
       if (elapsed < options.batchMs * 1e6) n *= 2;
     } while (performance.now() < deadline);
-    const ns = (await timeBatch(c, n)) / n;
+    const ns = (await timeBatch(c, n, options.clock)) / n;
     calls.set(c, Math.max(options.minCallsPerBatch ?? 256, Math.round((options.batchMs * 1e6) / Math.max(ns, 1))));
   }
   const samples = new Map<BenchCase, number[]>(cases.map((c) => [c, []]));
@@ -99,7 +113,7 @@ export async function measure(cases: readonly BenchCase[], options: MeasureOptio
       const c = cases[(round + k) % cases.length] as BenchCase;
       const n = calls.get(c) as number;
       const batches: number[] = [];
-      for (let b = 0; b < options.batchesPerRound; b++) batches.push((await timeBatch(c, n)) / n);
+      for (let b = 0; b < options.batchesPerRound; b++) batches.push((await timeBatch(c, n, options.clock)) / n);
       (samples.get(c) as number[]).push(...batches);
       (perRound.get(c) as number[]).push(quantile(batches.sort((a, b) => a - b), 0.5));
     }
