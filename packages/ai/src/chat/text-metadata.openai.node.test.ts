@@ -21,7 +21,7 @@ const run = () => createRunContext({ conversationId: 'conv-reasoning' });
 /** A reasoning model on the Responses API with `store: false`: its reasoning goes back as its encrypted content. */
 function agent() {
   const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: 'responses', OPENAI_MODEL: 'gpt-5-mini' });
-  return createChatAgent({ model, tickets, maxRetries: 0, settings: { providerOptions: { openai: { store: false } } } });
+  return createChatAgent({ model, tools: [], tickets, maxRetries: 0, settings: { providerOptions: { openai: { store: false } } } });
 }
 
 /** The reasoning items of a request's input. */
