@@ -142,7 +142,8 @@ export interface TurnProofs {
 /**
  * edgetool's proofs for the AI SDK's UI message stream, using exactly what the client will hold:
  * a ticket beside each approval request and each call handed to the client, a seal beside each
- * result this server produced or accepted, and the call's trace for UIs.
+ * result this server produced or accepted, the call's trace for UIs, and a text seal before the end of each step whose
+ * text or reasoning parts carry provider metadata.
  */
 export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;

@@ -179,6 +179,8 @@ export interface VerifyContinuationOptions {
  *   after its turn), except client results not sealed yet, which need their `client-result` ticket: single use in the
  *   message being continued; in an earlier message, claimed with its answer or matching the answer its first claim kept;
  * - every approval decision needs its `approval` ticket for exactly that call (single use).
+ * - the provider metadata of text and reasoning parts must be exactly what their step's text seal covers; where no seal
+ *   covers it, it is dropped (`unprovenText`).
  * Everything is checked first and tickets are consumed only when all checks pass, so a forged
  * request burns nothing and runs nothing.
  */
