@@ -20,6 +20,8 @@ export interface ReplyPlan {
   readonly textDeltas: readonly string[];
   readonly text: string;
   readonly toolCalls: readonly PlannedToolCall[];
+  /** The reasoning item (Responses API), with its id; `undefined` when the turn has none. */
+  readonly reasoning: { readonly id: string; readonly summary: string; readonly encryptedContent: string | null } | undefined;
   readonly finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -30,7 +32,7 @@ export interface ReplyPlan {
 
 /** Issues ids that stay unique over a server's lifetime. */
 export interface IdSource {
-  next(prefix: 'call' | 'fc' | 'msg' | 'resp' | 'chatcmpl'): string;
+  next(prefix: 'call' | 'fc' | 'msg' | 'rs' | 'resp' | 'chatcmpl'): string;
 }
 
 /** Creates an id source: `call_1`, `call_2`, … per prefix (`chatcmpl-1` for chat completions). */
@@ -69,6 +71,10 @@ export function planReply(turn: FakeReplyTurn, request: RecordedRequest, ids: Id
   return {
     responseId: ids.next(responses ? 'resp' : 'chatcmpl'),
     messageId: responses && textDeltas.length > 0 ? ids.next('msg') : '',
+    reasoning:
+      responses && turn.reasoning !== undefined
+        ? { id: ids.next('rs'), summary: turn.reasoning.summary, encryptedContent: turn.reasoning.encryptedContent ?? null }
+        : undefined,
     model: request.model,
     created: CREATED_AT,
     textDeltas,

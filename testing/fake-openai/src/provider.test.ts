@@ -303,3 +303,16 @@ describe('Responses API conversation state', () => {
     ]);
   });
 });
+
+describe('a reasoning item (Responses API)', () => {
+  it('reaches the provider as reasoning with its encrypted content, and comes back as sent', async () => {
+    fake.enqueue({ reasoning: { summary: 'Checking the forecast.', encryptedContent: 'enc-1' }, text: 'Sunny.' }, { text: 'You are welcome.' });
+    const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' })('gpt-5-mini');
+    const providerOptions = { openai: { store: false } };
+    const first = await generateText({ model, prompt: 'Weather?', providerOptions });
+    expect(first.reasoningText).toBe('Checking the forecast.');
+    expect(first.reasoning[0]?.providerMetadata).toEqual({ openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc-1' } });
+    await generateText({ model, messages: [{ role: 'user', content: 'Weather?' }, ...first.response.messages, { role: 'user', content: 'Thanks' }], providerOptions });
+    expect(fake.requests[1]?.body.input).toContainEqual(expect.objectContaining({ type: 'reasoning', id: 'rs_1', encrypted_content: 'enc-1' }));
+  });
+});

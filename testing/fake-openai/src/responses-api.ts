@@ -40,9 +40,20 @@ function functionCallItem(call: ReplyPlan['toolCalls'][number], status: 'in_prog
   };
 }
 
-/** The output items a reply produces, in output order (message first, then function calls). */
+function reasoningItem(reasoning: NonNullable<ReplyPlan['reasoning']>, status: 'in_progress' | 'completed'): Item {
+  const done = status === 'completed';
+  return {
+    type: 'reasoning',
+    id: reasoning.id,
+    summary: done ? [{ type: 'summary_text', text: reasoning.summary }] : [],
+    encrypted_content: done ? reasoning.encryptedContent : null,
+  };
+}
+
+/** The output items a reply produces, in output order (reasoning first, then the message, then function calls). */
 export function responseOutputItems(plan: ReplyPlan): Item[] {
   const items: Item[] = [];
+  if (plan.reasoning !== undefined) items.push(reasoningItem(plan.reasoning, 'completed'));
   if (plan.textDeltas.length > 0) items.push(messageItem(plan, 'completed'));
   for (const call of plan.toolCalls) items.push(functionCallItem(call, 'completed'));
   return items;
@@ -83,6 +94,16 @@ export function responsesEvents(plan: ReplyPlan): StreamPlan {
   emit('response.in_progress', { response: responseObject(plan, 'in_progress') });
 
   let outputIndex = 0;
+  if (plan.reasoning !== undefined) {
+    const at = { item_id: plan.reasoning.id, output_index: outputIndex, summary_index: 0 };
+    emit('response.output_item.added', { output_index: outputIndex, item: reasoningItem(plan.reasoning, 'in_progress') });
+    emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+    emit('response.reasoning_summary_text.delta', { ...at, delta: plan.reasoning.summary });
+    emit('response.reasoning_summary_text.done', { ...at, text: plan.reasoning.summary });
+    emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text: plan.reasoning.summary } });
+    emit('response.output_item.done', { output_index: outputIndex, item: reasoningItem(plan.reasoning, 'completed') });
+    outputIndex += 1;
+  }
   if (plan.textDeltas.length > 0) {
     const itemId = plan.messageId;
     const at = { item_id: itemId, output_index: outputIndex, content_index: 0 };

@@ -24,6 +24,11 @@ export interface FakeReplyTurn {
   /** The answer text; a string is split into word deltas, an array is sent as exactly these deltas. */
   readonly text?: string | readonly string[];
   readonly toolCalls?: readonly FakeToolCall[];
+  /**
+   * A reasoning item before the answer (Responses API only): its summary text, and the `encrypted_content` a stateless
+   * (`store: false`) client must send back with it. Its id is `rs_<n>`.
+   */
+  readonly reasoning?: { readonly summary: string; readonly encryptedContent?: string };
   /** Delay before each streamed event (and before a non-streamed body), for abort and timing tests. */
   readonly chunkDelayMs?: number;
   /** Send headers and any content deltas, then never finish: the request ends only when the client aborts. */

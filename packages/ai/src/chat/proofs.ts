@@ -52,6 +52,32 @@ export function metadataSubject(options: { toolName: string; toolCallId: string;
   };
 }
 
+/**
+ * A text or reasoning part of a model step that carries provider metadata, as a text seal covers it: its place among the
+ * step's text and reasoning parts (so metadata moved to another part no longer matches), its type, and the metadata.
+ */
+export interface SealedPartMetadata {
+  readonly index: number;
+  readonly type: 'text' | 'reasoning';
+  readonly meta: unknown;
+}
+
+/** The name a text seal's subject gives in place of a tool's: its content also has a key no other seal's has. */
+const TEXT_SEAL_SUBJECT = 'edgetool:text-and-reasoning';
+
+/**
+ * What a step's text seal (`data-edgetool-text-seal`) binds: its own id (once in a conversation), and the provider
+ * metadata of each of the step's text and reasoning parts that had some, in order.
+ */
+export function textMetadataSubject(options: { id: string; parts: readonly SealedPartMetadata[]; conversationId: string }): SealSubject {
+  return {
+    toolName: TEXT_SEAL_SUBJECT,
+    callId: options.id,
+    content: jsonForm({ metadataOfParts: options.parts.map((part) => [part.index, part.type, part.meta]) }),
+    conversationId: options.conversationId,
+  };
+}
+
 /** The provider metadata of a tool part the AI SDK sends to the provider: `undefined` when none (or `null`). */
 export function providerMetadataOf(part: { readonly callProviderMetadata?: unknown; readonly resultProviderMetadata?: unknown }): {
   callMeta?: unknown;

@@ -53,6 +53,17 @@ export interface SealPartData {
   readonly metadata?: true;
 }
 
+/**
+ * A server's attestation of the provider metadata of the text and reasoning parts of one model step
+ * (`data-edgetool-text-seal`), sent before the step's end when one of them had some (an OpenAI item id, a reasoning's
+ * encrypted content, Anthropic's signature): that metadata goes back to the provider only as this server issued it.
+ */
+export interface TextSealPartData {
+  /** The seal's own id, once in a conversation: the seal binds it, as a result's seal binds its call id. */
+  readonly id: string;
+  readonly seal: string;
+}
+
 /** One call's trace, for UIs (`data-edgetool-trace`). */
 export interface TracePartData {
   readonly toolCallId: string;
@@ -126,6 +137,7 @@ export type EdgetoolDataParts = {
   readonly 'edgetool-trace': TracePartData;
   readonly 'edgetool-progress': ProgressPartData;
   readonly 'edgetool-edit': EditPartData;
+  readonly 'edgetool-text-seal': TextSealPartData;
 };
 
 /** An app's own data parts by name (`{ weather: Weather }` types `data-weather`); edgetool's names are taken. */
@@ -143,6 +155,7 @@ export const SEAL_PART = 'data-edgetool-seal';
 export const TRACE_PART = 'data-edgetool-trace';
 export const PROGRESS_PART = 'data-edgetool-progress';
 export const EDIT_PART = 'data-edgetool-edit';
+export const TEXT_SEAL_PART = 'data-edgetool-text-seal';
 
 /** A tool part of a UI message, whatever its tool (static `tool-<name>` or `dynamic-tool`). */
 export interface AnyToolPart {

@@ -2,16 +2,17 @@ import type { EdgetoolUIMessage } from './protocol.ts';
 
 /**
  * The history as the model's provider may read it: the provider metadata of each tool part no proof of this server
- * covers (`unproven`, see `VerifiedContinuation.unproven`) is dropped, and so is every file part's `providerReference`
- * (a file in the provider's storage: this server never hands one to a client, and a client's would name any file the
- * provider keeps for the account). The same array when there is nothing to drop.
+ * covers (`unproven`, see `VerifiedContinuation.unproven`) is dropped, and so is that of each text and reasoning part no
+ * text seal covers (`unprovenText`, the part objects), and every file part's `providerReference` (a file in the
+ * provider's storage: this server never hands one to a client, and a client's would name any file the provider keeps for
+ * the account). The same array when there is nothing to drop.
  */
-export function withoutUnprovenMetadata(messages: EdgetoolUIMessage[], unproven: ReadonlySet<string>): EdgetoolUIMessage[] {
+export function withoutUnprovenMetadata(messages: EdgetoolUIMessage[], unproven: ReadonlySet<string>, unprovenText: ReadonlySet<unknown>): EdgetoolUIMessage[] {
   let changed = false;
   const out = messages.map((message) => {
     let parts: typeof message.parts | undefined;
     for (const [index, part] of message.parts.entries()) {
-      const kept = keptOf(part, unproven);
+      const kept = unprovenText.size > 0 && unprovenText.has(part) ? withoutProviderMetadata(part) : keptOf(part, unproven);
       if (kept === part) continue;
       parts ??= [...message.parts];
       parts[index] = kept;
@@ -32,5 +33,11 @@ function keptOf<T>(part: T, unproven: ReadonlySet<string>): T {
   }
   if (typeof p.toolCallId !== 'string' || !unproven.has(p.toolCallId)) return part;
   const { callProviderMetadata: _call, resultProviderMetadata: _result, ...rest } = p as { callProviderMetadata?: unknown; resultProviderMetadata?: unknown };
+  return rest as T;
+}
+
+/** A text or reasoning part without its `providerMetadata`, which the AI SDK would send to the provider as its options. */
+function withoutProviderMetadata<T>(part: T): T {
+  const { providerMetadata: _dropped, ...rest } = part as { providerMetadata?: unknown };
   return rest as T;
 }

@@ -1,8 +1,19 @@
 import { type AnyTool, type ArgumentEdit, type TicketSigner, type ToolCallResult, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
-import { type ExecutionMode, SEAL_PART, type SealPartData, TICKET_PART, type TicketPartData, TRACE_PART, type TracePartData, traceOf } from './protocol.ts';
-import { metadataSubject, sealResult } from './proofs.ts';
+import {
+  type ExecutionMode,
+  SEAL_PART,
+  type SealPartData,
+  TEXT_SEAL_PART,
+  type TextSealPartData,
+  TICKET_PART,
+  type TicketPartData,
+  TRACE_PART,
+  type TracePartData,
+  traceOf,
+} from './protocol.ts';
+import { metadataSubject, type SealedPartMetadata, sealResult, textMetadataSubject } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */
@@ -131,7 +142,8 @@ export interface TurnProofs {
 /**
  * edgetool's proofs for the AI SDK's UI message stream, using exactly what the client will hold:
  * a ticket beside each approval request and each call handed to the client, a seal beside each
- * result this server produced or accepted, and the call's trace for UIs.
+ * result this server produced or accepted, the call's trace for UIs, and a text seal before the end of each step whose
+ * text or reasoning parts carry provider metadata.
  */
 export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
@@ -144,6 +156,32 @@ export function createProofs(options: ProofOptions): TurnProofs {
     if (meta != null) metas.set(toolCallId, meta);
   };
   let started = false;
+  // The text and reasoning parts of the current step in the order the client adds them (by their chunks' ids, text and
+  // reasoning apart, as the AI SDK keeps them), and the provider metadata of those that had some: the last that was not
+  // null, as the client's part keeps it. A step with any gets a text seal before its end; one without costs no seal.
+  let stepParts = 0;
+  const textIndex = new Map<string, number>();
+  const reasoningIndex = new Map<string, number>();
+  let stepMetas: Map<number, SealedPartMetadata> | undefined;
+  const newStep = () => {
+    stepParts = 0;
+    textIndex.clear();
+    reasoningIndex.clear();
+    stepMetas = undefined;
+  };
+  const notePartMeta = (type: SealedPartMetadata['type'], id: string, meta: unknown) => {
+    if (meta == null) return;
+    const index = (type === 'text' ? textIndex : reasoningIndex).get(id);
+    if (index === undefined) return;
+    stepMetas ??= new Map();
+    stepMetas.set(index, { index, type, meta });
+  };
+  const textSeal = async (metas: ReadonlyMap<number, SealedPartMetadata>): Promise<DataChunk[]> => {
+    const id = crypto.randomUUID();
+    const parts = [...metas.values()].sort((a, b) => a.index - b.index);
+    const data: TextSealPartData = { id, seal: await tickets.seal(textMetadataSubject({ id, parts, conversationId }), { ttlMs: sealTtlMs }) };
+    return [{ type: TEXT_SEAL_PART, id, data }];
+  };
 
   const seal = async (
     toolCallId: string,
@@ -205,6 +243,28 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (started) return undefined;
         started = true;
         return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
+      case 'text-delta':
+      case 'text-end':
+      case 'reasoning-delta':
+      case 'reasoning-end':
+        if (chunk.providerMetadata != null) notePartMeta(chunk.type.startsWith('text') ? 'text' : 'reasoning', chunk.id, chunk.providerMetadata);
+        return undefined;
+      case 'text-start':
+      case 'reasoning-start': {
+        const type = chunk.type === 'text-start' ? 'text' : 'reasoning';
+        (type === 'text' ? textIndex : reasoningIndex).set(chunk.id, stepParts++);
+        if (chunk.providerMetadata != null) notePartMeta(type, chunk.id, chunk.providerMetadata);
+        return undefined;
+      }
+      case 'start-step':
+      case 'reset-step':
+        newStep();
+        return undefined;
+      case 'finish-step': {
+        const metas = stepMetas;
+        stepMetas = undefined;
+        return metas === undefined ? undefined : textSeal(metas);
+      }
       case 'tool-input-start':
         noteMeta(chunk.toolCallId, chunk.providerMetadata);
         return undefined;
