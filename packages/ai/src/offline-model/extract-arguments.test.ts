@@ -23,6 +23,17 @@ describe('extractArguments', () => {
     expect(extractArguments('Compare A-1 with ORD-99.', schema).input).toEqual({ orderId: 'ORD-99' });
   });
 
+  it('reads an id typed in another case than its pattern asks for, in the case the pattern accepts', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
+    expect(extractArguments('where is order a-1002', schema).input).toEqual({ order_id: 'A-1002' });
+    expect(extractArguments('invoice for #a-1001 please', schema).input).toEqual({ order_id: 'A-1001' });
+    const lower = object({ ref: { type: 'string', pattern: '^ord-\\d+$' } }, ['ref']);
+    expect(extractArguments('Status of ORD-7?', lower).input).toEqual({ ref: 'ord-7' });
+    // A word without a digit is no id typed in the wrong case: the id written as the pattern asks is found instead.
+    const currency = object({ currency_code: { type: 'string', pattern: '^[A-Z]{3}$' } }, ['currency_code']);
+    expect(extractArguments('how much is 5 in EUR', currency).input).toEqual({ currency_code: 'EUR' });
+  });
+
   it('turns an id into a number for integer id properties', () => {
     const schema = object({ customerId: { type: 'integer' } }, ['customerId']);
     expect(extractArguments('customer #42', schema).input).toEqual({ customerId: 42 });
