@@ -54,6 +54,18 @@ describe('POST /api/chat', () => {
     ]);
   });
 
+  it('the offline model looks up every order a message names, one call each, and answers about all of them', async () => {
+    const { message } = await readTurn(await post({ id: 'chat-several', messages: [user('Where are orders A-1002 and a-1003?')] }));
+    const parts = message.parts.filter((p) => p.type === 'tool-query_order') as Part[];
+    expect(parts.map((p) => [p.state, p.input])).toEqual([
+      ['output-available', { order_id: 'A-1002' }],
+      ['output-available', { order_id: 'A-1003' }],
+    ]);
+    const answer = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    expect(answer).toContain('Order A-1002 is delayed');
+    expect(answer).toContain('Order A-1003 is pending');
+  });
+
   for (const mode of ['internal', 'manual'] as const) {
     it(`${mode} mode: a change that cannot succeed (a past date, a delivered order) is refused without asking for an approval`, async () => {
       const before = await eventCount();

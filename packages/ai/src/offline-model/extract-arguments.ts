@@ -90,6 +90,42 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
  * item names with their count (`add 2 coffee beans to my cart`).
  */
 export function extractArguments(text: string, schema: unknown): ExtractedArguments {
+  return extract(text, schema).result;
+}
+
+/** The most calls {@link extractArgumentSets} makes of one request. */
+export const MAX_ARGUMENT_SETS = 10;
+
+/**
+ * Arguments for one call per id when the text names several ids of one shape for the tool's only id argument, as a
+ * model calls a tool once per order ("Where are orders A-1002 and A-1003?"); the other arguments are shared. Only ids
+ * with letters and digits (`A-1001`, `ORD-7`) count, written in the same shape as the first, each once: a bare number
+ * may be a quantity or a price. At most {@link MAX_ARGUMENT_SETS}; one set, as {@link extractArguments}, otherwise.
+ */
+export function extractArgumentSets(text: string, schema: unknown): [ExtractedArguments, ...ExtractedArguments[]] {
+  const { result, used, properties } = extract(text, schema);
+  const ids = properties.filter((p) => p.kind === 'id');
+  const id = ids[0];
+  const first = id === undefined ? undefined : result.input[id.name];
+  if (id === undefined || ids.length !== 1 || typeof first !== 'string' || !/[A-Za-z]/.test(first) || !/\d/.test(first)) return [result];
+  const shape = shapeOf(first);
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  const seen = new Set([first.toUpperCase()]);
+  for (let next = findId(text, id.node, used); next !== undefined && sets.length < MAX_ARGUMENT_SETS; next = findId(text, id.node, used)) {
+    if (!shape.test(next) || seen.has(next.toUpperCase())) continue;
+    seen.add(next.toUpperCase());
+    sets.push({ input: { ...result.input, [id.name]: next }, missing: result.missing });
+  }
+  return sets;
+}
+
+/** A pattern for ids written like `id`: its letters, digits and other characters in that order (`A-1001` → `A-7`). */
+function shapeOf(id: string): RegExp {
+  const part = (piece: string) => (/^[A-Za-z]/.test(piece) ? '[A-Za-z]+' : /^\d/.test(piece) ? '\\d+' : `\\${piece}`);
+  return new RegExp(`^${id.replace(/[A-Za-z]+|\d+|[^A-Za-z\d]/g, part)}$`);
+}
+
+function extract(text: string, schema: unknown): { result: ExtractedArguments; used: Span[]; properties: Property[] } {
   const root = normalize(schema);
   const requiredNames = new Set(root.required ?? []);
   const properties: Property[] = Object.entries(root.properties ?? {}).map(([name, raw]) => {
@@ -117,7 +153,7 @@ export function extractArguments(text: string, schema: unknown): ExtractedArgume
   const missing = properties
     .filter((p) => p.required && !Object.hasOwn(input, p.name) && p.node.default === undefined)
     .map((p) => p.name);
-  return { input, missing };
+  return { result: { input, missing }, used, properties };
 }
 
 /** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
