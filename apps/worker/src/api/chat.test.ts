@@ -54,6 +54,14 @@ describe('POST /api/chat', () => {
     ]);
   });
 
+  it('the offline model hands a request for the delay analyst (agent-as-tool) its task, instead of asking for one', async () => {
+    const text = 'Ask the delay analyst for a report';
+    const { message } = await readTurn(await post({ id: 'chat-analyst', messages: [user(text)] }));
+    const part = toolPart(message, 'delay_analyst');
+    expect(part).toMatchObject({ state: 'output-available', input: { task: text } });
+    expect((part?.output as { answer?: string } | undefined)?.answer).toMatch(/^list_delayed_orders returned \d+ results: A-\d{4} \(customer /);
+  });
+
   it('the offline model looks up every order a message names, one call each, and answers about all of them', async () => {
     const { message } = await readTurn(await post({ id: 'chat-several', messages: [user('Where are orders A-1002 and a-1003?')] }));
     const parts = message.parts.filter((p) => p.type === 'tool-query_order') as Part[];

@@ -53,6 +53,15 @@ describe('extractArguments', () => {
     expect(extractArgumentSets('Move it to 2026-12-24', schema)).toEqual([extractArguments('Move it to 2026-12-24', schema)]);
   });
 
+  it("passes the request on whole as an agent tool's task (agentTool's input), not as a missing argument", () => {
+    const schema = object({ task: { type: 'string', minLength: 1, description: 'What the agent should do, in plain words' } }, ['task']);
+    expect(extractArguments('  Ask the delay analyst for a report on late orders.  ', schema)).toEqual({
+      input: { task: 'Ask the delay analyst for a report on late orders.' },
+      missing: [],
+    });
+    expect(extractArguments('Ask the analyst', object({ task: { type: 'string' } })).input).toEqual({});
+  });
+
   it('turns an id into a number for integer id properties', () => {
     const schema = object({ customerId: { type: 'integer' } }, ['customerId']);
     expect(extractArguments('customer #42', schema).input).toEqual({ customerId: 42 });

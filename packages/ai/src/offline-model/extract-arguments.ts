@@ -554,6 +554,8 @@ const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|countr
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
+/** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
+const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;
 
 function findString(text: string, property: Property, used: Span[]): string | undefined {
   const name = property.name.replace(/^(new|target|the)_?/i, '');
@@ -572,6 +574,11 @@ function findString(text: string, property: Property, used: Span[]): string | un
   }
   if (MESSAGE_NAMES.test(name)) {
     return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used);
+  }
+  // What an agent is to do (`agentTool`'s `task`): the request itself, as a model would pass it on.
+  if (property.required && TASK_NAMES.test(name)) {
+    const request = text.trim();
+    return request.length > 0 ? request : undefined;
   }
   if (property.required && QUERY_NAMES.test(name)) {
     const topic = take(text, /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
