@@ -39,6 +39,41 @@ describe('POST /api/chat', () => {
     expect(inputTokens > 0 && outputTokens > 0 && totalTokens === inputTokens + outputTokens).toBe(true);
   });
 
+  it('the offline model reads the demo prompts as people type them: an id in lower case, a city, an expression', async () => {
+    const calls: [string, string, unknown][] = [];
+    for (const text of ['where is order a-1002', 'change the delivery date of a-1003 to 2026-12-24', 'What time is it in Tokyo?', 'What is 2+2?']) {
+      const { message } = await readTurn(await post({ id: `chat-typed-${calls.length}`, messages: [user(text)] }));
+      const part = message.parts.find((p) => p.type.startsWith('tool-')) as Part | undefined;
+      calls.push([text, part?.type ?? 'no call', part?.input]);
+    }
+    expect(calls).toEqual([
+      ['where is order a-1002', 'tool-query_order', { order_id: 'A-1002' }],
+      ['change the delivery date of a-1003 to 2026-12-24', 'tool-update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-24' }],
+      ['What time is it in Tokyo?', 'tool-world_clock', { time_zone: 'Asia/Tokyo' }],
+      ['What is 2+2?', 'tool-calculate', { expression: '2+2' }],
+    ]);
+  });
+
+  it('the offline model hands a request for the delay analyst (agent-as-tool) its task, instead of asking for one', async () => {
+    const text = 'Ask the delay analyst for a report';
+    const { message } = await readTurn(await post({ id: 'chat-analyst', messages: [user(text)] }));
+    const part = toolPart(message, 'delay_analyst');
+    expect(part).toMatchObject({ state: 'output-available', input: { task: text } });
+    expect((part?.output as { answer?: string } | undefined)?.answer).toMatch(/^list_delayed_orders returned \d+ results: A-\d{4} \(customer /);
+  });
+
+  it('the offline model looks up every order a message names, one call each, and answers about all of them', async () => {
+    const { message } = await readTurn(await post({ id: 'chat-several', messages: [user('Where are orders A-1002 and a-1003?')] }));
+    const parts = message.parts.filter((p) => p.type === 'tool-query_order') as Part[];
+    expect(parts.map((p) => [p.state, p.input])).toEqual([
+      ['output-available', { order_id: 'A-1002' }],
+      ['output-available', { order_id: 'A-1003' }],
+    ]);
+    const answer = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    expect(answer).toContain('Order A-1002 is delayed');
+    expect(answer).toContain('Order A-1003 is pending');
+  });
+
   for (const mode of ['internal', 'manual'] as const) {
     it(`${mode} mode: a change that cannot succeed (a past date, a delivered order) is refused without asking for an approval`, async () => {
       const before = await eventCount();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeArgument, extractArguments } from './extract-arguments.ts';
+import { describeArgument, extractArgumentSets, extractArguments, MAX_ARGUMENT_SETS } from './extract-arguments.ts';
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',
@@ -21,6 +21,45 @@ describe('extractArguments', () => {
   it('prefers a token that matches the property pattern', () => {
     const schema = object({ orderId: { type: 'string', pattern: '^ORD-\\d+$' } }, ['orderId']);
     expect(extractArguments('Compare A-1 with ORD-99.', schema).input).toEqual({ orderId: 'ORD-99' });
+  });
+
+  it('reads an id typed in another case than its pattern asks for, in the case the pattern accepts', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
+    expect(extractArguments('where is order a-1002', schema).input).toEqual({ order_id: 'A-1002' });
+    expect(extractArguments('invoice for #a-1001 please', schema).input).toEqual({ order_id: 'A-1001' });
+    const lower = object({ ref: { type: 'string', pattern: '^ord-\\d+$' } }, ['ref']);
+    expect(extractArguments('Status of ORD-7?', lower).input).toEqual({ ref: 'ord-7' });
+    // A word without a digit is no id typed in the wrong case: the id written as the pattern asks is found instead.
+    const currency = object({ currency_code: { type: 'string', pattern: '^[A-Z]{3}$' } }, ['currency_code']);
+    expect(extractArguments('how much is 5 in EUR', currency).input).toEqual({ currency_code: 'EUR' });
+  });
+
+  it('makes one set of arguments per id when the text names several ids of one shape, sharing the other arguments', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' }, new_date: { type: 'string', format: 'date' } }, ['order_id', 'new_date']);
+    const inputs = (text: string) => extractArgumentSets(text, schema).map((set) => set.input);
+    expect(inputs('Move A-1003 and a-1004 to 2026-12-24')).toEqual([
+      { order_id: 'A-1003', new_date: '2026-12-24' },
+      { order_id: 'A-1004', new_date: '2026-12-24' },
+    ]);
+    // The same id twice is one call; an id of another shape is no second order; a bare number is no id here.
+    expect(inputs('Move A-1003 (yes, A-1003) to 2026-12-24')).toEqual([{ order_id: 'A-1003', new_date: '2026-12-24' }]);
+    const free = object({ order_id: { type: 'string' } }, ['order_id']);
+    expect(extractArgumentSets('Where are A-1002, B-7 and ORD12?', free).map((set) => set.input)).toEqual([{ order_id: 'A-1002' }, { order_id: 'B-7' }]);
+    expect(extractArgumentSets('Where is order A-1002? I paid 55 for 2', free).map((set) => set.input)).toEqual([{ order_id: 'A-1002' }]);
+    expect(extractArgumentSets('order 55 and order 56', free).map((set) => set.input)).toEqual([{ order_id: '55' }]);
+    const many = Array.from({ length: 15 }, (_, i) => `A-${1000 + i}`).join(' ');
+    expect(extractArgumentSets(many, schema)).toHaveLength(MAX_ARGUMENT_SETS);
+    // Nothing found: one set that says what is missing, as extractArguments.
+    expect(extractArgumentSets('Move it to 2026-12-24', schema)).toEqual([extractArguments('Move it to 2026-12-24', schema)]);
+  });
+
+  it("passes the request on whole as an agent tool's task (agentTool's input), not as a missing argument", () => {
+    const schema = object({ task: { type: 'string', minLength: 1, description: 'What the agent should do, in plain words' } }, ['task']);
+    expect(extractArguments('  Ask the delay analyst for a report on late orders.  ', schema)).toEqual({
+      input: { task: 'Ask the delay analyst for a report on late orders.' },
+      missing: [],
+    });
+    expect(extractArguments('Ask the analyst', object({ task: { type: 'string' } })).input).toEqual({});
   });
 
   it('turns an id into a number for integer id properties', () => {

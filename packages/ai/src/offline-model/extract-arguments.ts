@@ -90,6 +90,42 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
  * item names with their count (`add 2 coffee beans to my cart`).
  */
 export function extractArguments(text: string, schema: unknown): ExtractedArguments {
+  return extract(text, schema).result;
+}
+
+/** The most calls {@link extractArgumentSets} makes of one request. */
+export const MAX_ARGUMENT_SETS = 10;
+
+/**
+ * Arguments for one call per id when the text names several ids of one shape for the tool's only id argument, as a
+ * model calls a tool once per order ("Where are orders A-1002 and A-1003?"); the other arguments are shared. Only ids
+ * with letters and digits (`A-1001`, `ORD-7`) count, written in the same shape as the first, each once: a bare number
+ * may be a quantity or a price. At most {@link MAX_ARGUMENT_SETS}; one set, as {@link extractArguments}, otherwise.
+ */
+export function extractArgumentSets(text: string, schema: unknown): [ExtractedArguments, ...ExtractedArguments[]] {
+  const { result, used, properties } = extract(text, schema);
+  const ids = properties.filter((p) => p.kind === 'id');
+  const id = ids[0];
+  const first = id === undefined ? undefined : result.input[id.name];
+  if (id === undefined || ids.length !== 1 || typeof first !== 'string' || !/[A-Za-z]/.test(first) || !/\d/.test(first)) return [result];
+  const shape = shapeOf(first);
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  const seen = new Set([first.toUpperCase()]);
+  for (let next = findId(text, id.node, used); next !== undefined && sets.length < MAX_ARGUMENT_SETS; next = findId(text, id.node, used)) {
+    if (!shape.test(next) || seen.has(next.toUpperCase())) continue;
+    seen.add(next.toUpperCase());
+    sets.push({ input: { ...result.input, [id.name]: next }, missing: result.missing });
+  }
+  return sets;
+}
+
+/** A pattern for ids written like `id`: its letters, digits and other characters in that order (`A-1001` → `A-7`). */
+function shapeOf(id: string): RegExp {
+  const part = (piece: string) => (/^[A-Za-z]/.test(piece) ? '[A-Za-z]+' : /^\d/.test(piece) ? '\\d+' : `\\${piece}`);
+  return new RegExp(`^${id.replace(/[A-Za-z]+|\d+|[^A-Za-z\d]/g, part)}$`);
+}
+
+function extract(text: string, schema: unknown): { result: ExtractedArguments; used: Span[]; properties: Property[] } {
   const root = normalize(schema);
   const requiredNames = new Set(root.required ?? []);
   const properties: Property[] = Object.entries(root.properties ?? {}).map(([name, raw]) => {
@@ -117,7 +153,34 @@ export function extractArguments(text: string, schema: unknown): ExtractedArgume
   const missing = properties
     .filter((p) => p.required && !Object.hasOwn(input, p.name) && p.node.default === undefined)
     .map((p) => p.name);
-  return { input, missing };
+  return { result: { input, missing }, used, properties };
+}
+
+/** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
+export interface ValueArgument {
+  readonly name: string;
+  readonly kind: 'timezone' | 'expression';
+}
+
+/**
+ * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
+ * (`Europe/Paris`, `UTC`, a city such as Tokyo) or an arithmetic expression (`2+2`; an ISO date or an id such as
+ * `A-1001` is none). A tool that takes such a value is likely the one meant even when its name is not in the text.
+ */
+export function valueArguments(text: string, schema: unknown): ValueArgument[] {
+  const root = normalize(schema);
+  const found: ValueArgument[] = [];
+  for (const [name, raw] of Object.entries(root.properties ?? {})) {
+    const kind = kindOf(name, normalize(raw));
+    if (kind === 'timezone' && findTimeZones(text).length > 0) found.push({ name, kind });
+    if (kind === 'expression' && take(withoutDatesAndIds(text), EXPRESSION, []) !== undefined) found.push({ name, kind });
+  }
+  return found;
+}
+
+/** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
+function withoutDatesAndIds(text: string): string {
+  return text.replace(DATE_TIME, ' ').replace(DATE, ' ').replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, ' ');
 }
 
 /** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
@@ -283,17 +346,30 @@ function isFree(span: Span, used: readonly Span[]): boolean {
   return used.every((other) => span.end <= other.start || span.start >= other.end);
 }
 
-/** The first free match of `pattern` (its first defined group, or the whole match); marks it used. */
-function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode): string | undefined {
+/**
+ * The first free match of `pattern` (its first defined group, or the whole match) that `node.pattern` accepts, in
+ * another case too with `anyCase` (an id: see {@link inPatternCase}); marks it used.
+ */
+function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode, anyCase = false): string | undefined {
   for (const match of text.matchAll(pattern)) {
     const span = { start: match.index, end: match.index + match[0].length };
     if (!isFree(span, used)) continue;
-    const value = match.slice(1).find((group) => group !== undefined) ?? match[0];
-    if (node?.pattern !== undefined && !safeTest(node.pattern, value)) continue;
+    const found = match.slice(1).find((group) => group !== undefined) ?? match[0];
+    const value = node?.pattern === undefined ? found : inPatternCase(node.pattern, found, anyCase);
+    if (value === undefined) continue;
     used.push(span);
     return value;
   }
   return undefined;
+}
+
+/**
+ * `value` as `pattern` accepts it: as written, else (with `anyCase`, for an id: it has a digit) upper- or lower-cased,
+ * since people type `a-1002` for the id `A-1002` and a model writes it as the schema asks; `undefined` when none fits.
+ */
+function inPatternCase(pattern: string, value: string, anyCase: boolean): string | undefined {
+  const candidates = anyCase && /\d/.test(value) ? [value, value.toUpperCase(), value.toLowerCase()] : [value];
+  return candidates.find((candidate) => safeTest(pattern, candidate));
 }
 
 function safeTest(pattern: string, value: string): boolean {
@@ -344,27 +420,28 @@ function firstEnumValue(text: string, values: readonly unknown[], used: Span[]):
 
 function findId(text: string, node: SchemaNode, used: Span[]): string | undefined {
   if (node.pattern !== undefined) {
-    const byPattern = findByPattern(text, node.pattern, used);
+    const byPattern = findByPattern(text, node.pattern, used, true);
     if (byPattern !== undefined) return byPattern;
   }
   return (
-    take(text, /#([A-Za-z0-9][\w-]*)/g, used, node) ??
-    take(text, /\b([A-Za-z]{1,6}-\d+[A-Za-z0-9-]*)\b/g, used, node) ??
-    take(text, /\b([A-Za-z]{1,4}\d{2,}[A-Za-z0-9]*)\b/g, used, node) ??
-    take(text, /(?<![\w.-])(\d+)(?![\w.-])/g, used, node)
+    take(text, /#([A-Za-z0-9][\w-]*)/g, used, node, true) ??
+    take(text, /\b([A-Za-z]{1,6}-\d+[A-Za-z0-9-]*)\b/g, used, node, true) ??
+    take(text, /\b([A-Za-z]{1,4}\d{2,}[A-Za-z0-9]*)\b/g, used, node, true) ??
+    take(text, /(?<![\w.-])(\d+)(?![\w.-])/g, used, node, true)
   );
 }
 
-/** The first whitespace-separated word (trimmed of punctuation) that matches `pattern`. */
-function findByPattern(text: string, pattern: string, used: Span[]): string | undefined {
+/** The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`). */
+function findByPattern(text: string, pattern: string, used: Span[], anyCase = false): string | undefined {
   for (const match of text.matchAll(/\S+/g)) {
     const raw = match[0];
     const lead = raw.length - raw.replace(/^[("'“[{]+/, '').length;
     const word = raw.replace(/^[("'“[{]+/, '').replace(/[)"'”\]},.;:!?]+$/, '');
     const span = { start: match.index + lead, end: match.index + lead + word.length };
-    if (word.length === 0 || !isFree(span, used) || !safeTest(pattern, word)) continue;
+    const value = word.length === 0 || !isFree(span, used) ? undefined : inPatternCase(pattern, word, anyCase);
+    if (value === undefined) continue;
     used.push(span);
-    return word;
+    return value;
   }
   return undefined;
 }
@@ -477,6 +554,8 @@ const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|countr
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
+/** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
+const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;
 
 function findString(text: string, property: Property, used: Span[]): string | undefined {
   const name = property.name.replace(/^(new|target|the)_?/i, '');
@@ -495,6 +574,11 @@ function findString(text: string, property: Property, used: Span[]): string | un
   }
   if (MESSAGE_NAMES.test(name)) {
     return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used);
+  }
+  // What an agent is to do (`agentTool`'s `task`): the request itself, as a model would pass it on.
+  if (property.required && TASK_NAMES.test(name)) {
+    const request = text.trim();
+    return request.length > 0 ? request : undefined;
   }
   if (property.required && QUERY_NAMES.test(name)) {
     const topic = take(text, /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);

@@ -82,6 +82,27 @@ describe('pickTool', () => {
     expect(pickTool('order', [...twins].reverse())?.name).toBe('order_lookup_b');
   });
 
+  it('picks the tool whose argument takes a value the text holds: a time zone or city for a clock, an expression for a calculator', () => {
+    // As the demo Worker lists them: its world clock first, the browser's own zone after it, a calculator that takes an expression.
+    const takes = (...names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) });
+    const demo = [
+      { name: 'world_clock', description: 'Get the current local date, time, weekday and UTC offset in a time zone.', inputSchema: takes('time_zone') },
+      { name: 'calculate', description: 'Evaluate an arithmetic expression exactly.', inputSchema: takes('expression') },
+      { name: 'browser_time_zone', description: "The user's own time zone, locale and local time, read from their browser.", inputSchema: takes() },
+      { name: 'update_delivery_date', description: 'Change the delivery date of an order.', inputSchema: takes('order_id', 'new_date') },
+    ];
+    const zones = ['What time is it in Tokyo?', 'what time is it in new york', "What's the time zone in Tokyo?", 'Time in Europe/Paris', 'time in UTC'];
+    for (const text of zones) {
+      expect(pickTool(text, demo)?.name, text).toBe('world_clock');
+    }
+    for (const text of ['What is my time zone?', 'what time is it for me?']) expect(pickTool(text, demo)?.name, text).toBe('browser_time_zone');
+    for (const text of ['What is 2+2?', '17 * 3', '(4 + 5) / 3 =']) expect(pickTool(text, demo)?.name, text).toBe('calculate');
+    // A date and an id are no subtraction; a city alone is no question about the time (it may be about the weather).
+    expect(pickTool('Change the delivery date of A-1003 to 2026-12-24', demo)?.name).toBe('update_delivery_date');
+    expect(scoreTools('2026-12-24 A-1003', demo).find((s) => s.tool.name === 'calculate')?.score).toBe(0);
+    expect(pickTool("What's the weather in Paris?", demo)).toBeUndefined();
+  });
+
   it('weighs name words above description words and generic verbs below both', () => {
     const [order, delayed] = scoreTools('get delayed orders', tools);
     expect(order?.score).toBe(1 + 3 + 1); // get (verb) + order (name) + order (description)

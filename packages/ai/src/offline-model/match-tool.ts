@@ -1,3 +1,4 @@
+import { valueArguments } from './extract-arguments.ts';
 import { contentWords, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
@@ -53,14 +54,21 @@ function synonymsOf(word: string): readonly string[] {
   return SYNONYMS.get(word) ?? [];
 }
 
+/** What a value in the text that fills one of a tool's arguments adds (see `valueArguments`). */
+const VALUE_ARGUMENT_SCORE = 3;
+
 /**
  * Scores every tool against the text: a content word that matches a word of the tool's name counts 3
- * (1 for generic verbs such as `get`), one that matches a description word counts 1.
+ * (1 for generic verbs such as `get`), one that matches a description word counts 1. A value in the text that only
+ * one of its arguments takes (`valueArguments`) counts 3 more, and that argument's name words count as the tool's:
+ * "what time is it in Tokyo" is for a tool with a time zone argument, not one that reads the user's own zone.
+ * An expression counts alone (`2+2`); a city only beside a word of the tool's (it may be about the weather there).
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   const words = expand(contentWords(text));
   return tools.map((tool) => {
-    const nameWords = splitIdentifier(tool.name).map((word) => stem(word));
+    const values = valueArguments(text, tool.inputSchema);
+    const nameWords = [tool.name, ...values.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
     let score = 0;
     for (const word of words) {
@@ -73,6 +81,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
         }
       }
     }
+    for (const value of values) if (value.kind === 'expression' || score > 0) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }

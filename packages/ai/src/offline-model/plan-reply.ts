@@ -4,7 +4,7 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, extractArguments } from './extract-arguments.ts';
+import { describeArgument, extractArgumentSets } from './extract-arguments.ts';
 import { pickTool } from './match-tool.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
@@ -38,7 +38,8 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
   const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
-  const { input, missing } = extractArguments(text, tool.inputSchema);
+  const sets = extractArgumentSets(text, tool.inputSchema);
+  const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
     return {
@@ -46,7 +47,8 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
       text: `I can do that with ${tool.name}, but ${ASK_MARKER} ${joinList(needs)}. Could you tell me?`,
     };
   }
-  return { type: 'tool-calls', calls: [{ toolName: tool.name, input }] };
+  // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
+  return { type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) };
 }
 
 /**
