@@ -396,12 +396,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const answer = tool === undefined ? false : isToolAvailable(tool, checked);
       const visible = answer instanceof Promise ? await orAbort(answer, signal) : answer;
       if (visible === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
-      if (tool === undefined || !visible) {
-        const available = await orAbort(namesFor(checked), signal);
-        if (available === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
-        const list = available.length ? available.join(', ') : '(none)';
-        return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), checked);
-      }
+      if (tool === undefined || !visible) return early(call, undefined, args, started, await unknownTool(checked, meta, signal), checked);
     }
     return prepare(call, opts, started, meta, run, signal, args, tool);
   }
@@ -552,13 +547,22 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   }
 
   /**
-   * The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left
-   * out). Bounded by the call's signal, as its own check is, not by `availableTools`' limit for the model's list.
+   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a lazy tool that
+   * fails to load is left out), or the abort of `signal`, or why the names could not be listed (a cycle of resolvers).
    */
-  async function namesFor(run: RunContext): Promise<string[]> {
-    const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
-    const visible = await Promise.all(found.map((tool) => isToolAvailable(tool, run)));
-    return found.filter((_, i) => visible[i]).map((tool) => tool.name);
+  async function unknownTool(run: RunContext, meta: CallMeta, signal?: AbortSignal): Promise<ToolError> {
+    const listing = async () => {
+      const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
+      const visible = await Promise.all(found.map((tool) => isToolAvailable(tool, run)));
+      return found.filter((_, i) => visible[i]).map((tool) => tool.name);
+    };
+    try {
+      const names = await orAbort(listing(), signal);
+      if (names === ABORTED) return abortError(signal as AbortSignal, meta);
+      return new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${names.length ? names.join(', ') : '(none)'}.`, meta);
+    } catch (error) {
+      return toToolError(error, meta);
+    }
   }
 
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
@@ -603,9 +607,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       return early(call, undefined, undefined, started, toToolError(error, meta), run);
     }
     if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
-      const available = await namesFor(run);
-      const list = available.length ? available.join(', ') : '(none)';
-      return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${list}.`, meta), run);
+      return early(call, undefined, undefined, started, await unknownTool(run, meta), run);
     }
     if (tool.policy.runsOn === side) {
       return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);
