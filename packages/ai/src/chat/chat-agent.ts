@@ -2,10 +2,8 @@ import {
   type AnyTool,
   type ApprovalDecision,
   createExecutor,
-  createRegistry,
   idempotencyKeyOf,
   type InterceptorLike,
-  isRegistry,
   type RunContext,
   type TicketSigner,
   type ToolCallResult,
@@ -575,16 +573,17 @@ export function createChatAgent<TDeps>(options: ChatAgentOptions<TDeps> & { read
 export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const { model, tickets } = options;
-  const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });
   // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
   const traces = options.trace !== false;
+  // The executor makes a list into a registry, and checks the shape of one made by hand.
   const executor = createExecutor({
-    registry,
+    registry: options.tools,
     interceptors: options.interceptors ?? [],
     onTrace: options.onTrace,
     spans: traces,
     toolErrorMessage: options.toolErrorMessage,
   });
+  const { registry } = executor;
   const maxSteps = checkMaxSteps(options.maxSteps);
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = checkSealTtl(options.sealTtlMs);

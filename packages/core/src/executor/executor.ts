@@ -37,7 +37,7 @@ export type ToolErrorMessage = 'verbatim' | 'hide-unexpected' | ((error: ToolErr
 
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
-  /** The tools: a registry, or a plain list (which becomes one). */
+  /** The tools: a registry (one built by hand must have its shape: a `TypeError` here otherwise), or a list (which becomes one). */
   readonly registry: ToolRegistry | readonly AnyTool[];
   /** Global interceptors: outermost, around every call. */
   readonly interceptors?: readonly InterceptorLike[] | undefined;
@@ -178,7 +178,7 @@ export function createExecutor<const TTools extends readonly AnyTool[]>(options:
 export function createExecutor<TDeps>(options: ExecutorOptions & { readonly registry: ToolRegistry<TDeps> }): ToolExecutor<TDeps>;
 export function createExecutor(options: ExecutorOptions): ToolExecutor;
 export function createExecutor(options: ExecutorOptions): ToolExecutor {
-  const registry = isRegistry(options.registry) ? options.registry : createRegistry({ tools: options.registry as readonly AnyTool[] });
+  const registry = Array.isArray(options.registry) ? createRegistry({ tools: options.registry }) : registryOf(options.registry);
   const side = options.side ?? 'server';
   const tickets = options.tickets;
   const clock = options.clock ?? defaultClock;
@@ -187,7 +187,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const spansOn = options.spans ?? onTrace !== undefined;
   const global = (options.interceptors ?? []).map(toInterceptor);
   // Global, then the registry's: what masks the input of a call that has no tool.
-  const outer = [...global, ...registry.interceptors];
+  const outer = [...global, ...registry.interceptors.map(toInterceptor)];
   // A registry made by `createRegistry` hands out its tools with its interceptors in them (so that they go wherever its
   // tools go: nested in another registry too); any other registry's are put around each tool's here.
   const around = '~onError' in registry ? global : outer;
@@ -676,6 +676,20 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
     groups.set(group, current);
     return current;
   };
+}
+
+/**
+ * `value` when it has a registry's shape, one made by hand too, checked once when the executor is made: a wrong object
+ * failed at its first call, or its first unknown tool, with a `TypeError` that did not say what was wrong.
+ */
+function registryOf(value: unknown): ToolRegistry {
+  // A registry's methods may come from a class: read, not copied.
+  const registry = (isRegistry(value) ? value : {}) as Record<string, unknown>;
+  const wrong = registry.kind
+    ? ['names', 'resolve', 'tools'].find((key) => typeof registry[key] !== 'function') ?? (Array.isArray(registry.interceptors) ? '' : 'interceptors')
+    : 'kind';
+  if (wrong) throw new TypeError(`createExecutor: \`registry\` must be a list of tools or a registry (see createRegistry()); its ${wrong} is wrong.`);
+  return value as ToolRegistry;
 }
 
 /** A call's names, for errors. */

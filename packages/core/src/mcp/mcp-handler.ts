@@ -3,7 +3,7 @@ import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { toToolError } from '../errors/tool-error.ts';
 import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
-import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
+import type { ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { availableTools, isToolAvailable } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
@@ -93,7 +93,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (request: Request) => Promise<Response> {
   const source = options.tools;
-  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: isRegistry(source) ? source : [...(source as readonly AnyTool[])] });
+  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: Array.isArray(source) ? [...source] : (source as ToolRegistry) });
   const approvals = options.approvals ?? 'refuse';
   const maxBodyBytes = byteLimit(options.maxBodyBytes, 1024 * 1024, 'createMcpHandler: `maxBodyBytes`');
   const allowed = new Set(options.allowedOrigins ?? []);
