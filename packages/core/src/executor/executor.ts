@@ -17,7 +17,7 @@ import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
-import { isToolAvailable } from '../tool/available.ts';
+import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -56,6 +56,11 @@ export interface ExecutorOptions {
   readonly clock?: Clock | undefined;
   /** What the model reads of a failure: every message (`'verbatim'`, default), or not those of unexpected ones (see {@link ToolErrorMessage}). */
   readonly toolErrorMessage?: ToolErrorMessage | undefined;
+  /**
+   * Receives each tool left out of an unknown tool's list of available ones, or a client result's tool refused as
+   * unknown, because its `policy.available` check did not answer within 10 s (as `availableTools`'). Default: `console.error`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /** Options for one call. */
@@ -192,6 +197,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   // tools go: nested in another registry too); any other registry's are put around each tool's here.
   const around = '~onError' in registry ? global : outer;
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
+  const late = { onLateCheck: options.onLateCheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
 
   /**
@@ -548,13 +554,13 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
 
   /**
    * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a lazy tool that
-   * fails to load is left out), or the abort of `signal`, or why the names could not be listed (a cycle of resolvers).
+   * fails to load is left out, and so is one whose check does not answer within 10 s, as in `availableTools`), or the
+   * abort of `signal`, or why the names could not be listed (a cycle of resolvers).
    */
   async function unknownTool(run: RunContext, meta: CallMeta, signal?: AbortSignal): Promise<ToolError> {
     const listing = async () => {
       const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
-      const visible = await Promise.all(found.map((tool) => isToolAvailable(tool, run)));
-      return found.filter((_, i) => visible[i]).map((tool) => tool.name);
+      return (await availableTools(found, run, late)).map((tool) => tool.name);
     };
     try {
       const names = await orAbort(listing(), signal);
@@ -606,7 +612,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       // A lazy tool that fails to load: a typed failure, as in execute, not a rejection.
       return early(call, undefined, undefined, started, toToolError(error, meta), run);
     }
-    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
+    // Its own check is bounded as the list's are: a client result has no signal to stop waiting at.
+    if (tool === undefined || (tool.policy.available !== undefined && !(await availableTools([tool], run, late)).length)) {
       return early(call, undefined, undefined, started, await unknownTool(run, meta), run);
     }
     if (tool.policy.runsOn === side) {
