@@ -1,6 +1,7 @@
 import {
   type AnyTool,
   type ApprovalDecision,
+  type AvailableToolsOptions,
   createExecutor,
   idempotencyKeyOf,
   type InterceptorLike,
@@ -148,6 +149,12 @@ export interface ChatAgentOptions<TDeps = unknown> {
    * model fetches itself; `'allow'`: all (the AI SDK's default); a function: those it returns true for.
    */
   readonly fileUrls?: FileUrlPolicy;
+  /**
+   * Receives each tool a turn leaves out of the model's list because its `policy.available` check did not answer within
+   * 10 s, or before the turn's signal aborted (a `timeout` or `aborted` `ToolError`), and each one an unknown tool's
+   * list leaves out or a client's result is refused for. Default: `console.error`. See `availableTools`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -582,6 +589,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     onTrace: options.onTrace,
     spans: traces,
     toolErrorMessage: options.toolErrorMessage,
+    onLateCheck: options.onLateCheck,
   });
   const { registry } = executor;
   const maxSteps = checkMaxSteps(options.maxSteps);
