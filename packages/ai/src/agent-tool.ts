@@ -65,8 +65,10 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   const perRun = gated.length > forEveryone.length;
   const named = forEveryone.map((t) => t.name).join(', ');
   const reason = named === '' ? 'This agent may use tools that need your approval.' : `This agent may use ${named}${perRun ? ' and other tools that need your approval' : ''}.`;
+  // A check that does not answer within 10 s counts as no (the agent's `onLateCheck` hears of it), as in its own turns.
+  const late = { onLateCheck: options.agent.options.onLateCheck };
   const needsApproval =
-    forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run)).length > 0;
+    forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run, late)).length > 0;
   const input = v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) });
   // The deps are the agent's: nothing in the definition names them, so they are given here.
   const structured = options.output;

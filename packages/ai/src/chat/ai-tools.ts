@@ -5,6 +5,7 @@ import {
   approvesWithEdits,
   argumentEdits,
   maskEdits,
+  type AvailableToolsOptions,
   availableTools,
   CallContext,
   createExecutor,
@@ -92,6 +93,11 @@ export interface AISDKToolsOptions {
    * registry, loaded now (one that fails to load is left out: `createRegistry({ onLoadError })`).
    */
   readonly tools?: readonly AnyTool[] | undefined;
+  /**
+   * Receives each tool left out because its `policy.available` check did not answer within 10 s (see `availableTools`),
+   * and, when `source` is no executor, each one an unknown tool's list leaves out. Default: `console.error`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /**
@@ -362,7 +368,8 @@ function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?
  * Pair it with {@link toolApprovalFor} so approval policies are honoured.
  */
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
-  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[] });
+  const late = { onLateCheck: options.onLateCheck };
+  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
   const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
@@ -377,7 +384,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const put = (name: string, value: Tool) => Object.defineProperty(set, name, { value, enumerable: true, writable: true, configurable: true });
   // Only the tools this run may see (`policy.available`), unless told to keep the others: the executor refuses them.
   const all = options.tools ?? (await executor.registry.tools());
-  for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run)) {
+  for (const tool of options.hidden === 'keep' ? all : await availableTools(all, run, late)) {
     const wire = wireSchema(tool);
     const base = {
       description: tool.description,

@@ -1,9 +1,10 @@
-import { createRegistry, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { createRegistry, createRunContext, createTicketSigner, defineTool, type ToolError, withDeps } from '@edgetool/core';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { respondToApproval } from '../testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { agentTool } from '../agent-tool.ts';
 import { toAISDKTools } from './ai-tools.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { generateTextTurn } from './text-turn.ts';
@@ -118,6 +119,44 @@ describe('chat loop: tools a run may not see (policy.available)', () => {
       expect(offered(model.doStreamCalls[0])).toEqual(['query_order']);
       expect(Object.keys(await listed)).toEqual(['query_order']);
       expect(log).toHaveBeenCalledWith('edgetool: the tool "hung" is left out of the tools the model is shown:', expect.objectContaining({ code: 'timeout' }));
+    } finally {
+      log.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
+  it('onLateCheck: the agent, toAISDKTools and agentTool send late checks there instead of console.error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const f = fixture();
+      const hung = defineTool({ name: 'hung', description: 'Its check never answers', input: v.object({}), policy: { available: () => new Promise<boolean>(() => {}) }, execute: () => 'ran' });
+      const tools = [...f.tools, hung];
+      const late: string[] = [];
+      const onLateCheck = (error: ToolError, name: string) => late.push(`${name}: ${error.code}`);
+      // A UI turn whose model calls a tool that does not exist: its list, and the error's list of the tools it may call.
+      const model = scriptedModel(callsStep([['c1', 'nope', {}]]), textStep('Sorry.'));
+      const agent = createChatAgent({ model, tools, tickets: f.tickets, onLateCheck });
+      const turn = agent.generate({ messages: 'Hi', run: runAs('guest') });
+      await vi.advanceTimersByTimeAsync(10_000);
+      await vi.advanceTimersByTimeAsync(10_000);
+      const result = await turn;
+      expect(result.toolResults.map((r) => r.content)).toEqual(['Error (unknown-tool): Unknown tool "nope". Available tools: query_order.']);
+      expect(late).toEqual(['hung: timeout', 'hung: timeout']);
+      // The text turn (its own executor), toAISDKTools, and an agent tool's per-run approval rule.
+      late.length = 0;
+      const text = generateTextTurn(createChatAgent({ model: scriptedModel(textStep('Hello.')), tools, tickets: f.tickets, onLateCheck }), { messages: 'Hi', run: runAs('guest') });
+      const listed = toAISDKTools(tools, { run: runAs('guest'), onLateCheck });
+      const gatedHung = defineTool({ ...hung, name: 'gated_hung', policy: { effects: 'write', available: () => new Promise<boolean>(() => {}) } });
+      const inner = createChatAgent({ model: scriptedModel(), tools: [gatedHung], tickets: f.tickets, onLateCheck });
+      const asks = (await agentTool({ name: 'helper', description: 'Helps', agent: inner })).policy.needsApproval;
+      const asked = typeof asks === 'function' ? asks({ task: 'x' }, { run: runAs('guest') } as never) : asks;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await text).text).toBe('Hello.');
+      expect(Object.keys(await listed)).toEqual(['query_order']);
+      expect(await asked).toBe(false);
+      expect(late.sort()).toEqual(['gated_hung: timeout', 'hung: timeout', 'hung: timeout']);
+      expect(log).not.toHaveBeenCalled();
     } finally {
       log.mockRestore();
       vi.useRealTimers();

@@ -1086,6 +1086,18 @@ describe('chat loop: sealTtlMs', () => {
   });
 });
 
+describe('chat loop: tools given as a registry built by hand', () => {
+  it('a wrong object fails when the agent is made, saying what is wrong (it failed at the first turn, or was taken for a list)', () => {
+    const f = fixture();
+    const wrong = (part: string) => new TypeError(`createExecutor: \`registry\` must be a list of tools or a registry (see createRegistry()); its ${part} is wrong.`);
+    const handBuilt = { kind: 'edgetool.resolver', names: () => [], resolve: () => undefined, tools: async () => [], interceptors: [], onError: 'report' };
+    const made = (tools: unknown) => () => createChatAgent({ model: scriptedModel(), tools: tools as never, tickets: f.tickets });
+    expect(made({ ...handBuilt, kind: undefined })).toThrow(wrong('kind'));
+    expect(made({ ...handBuilt, tools: undefined })).toThrow(wrong('tools'));
+    expect(made(handBuilt)).not.toThrow();
+  });
+});
+
 describe('chat loop: cost of proofs', () => {
   it('seals each result once, started when the call finished, and the seal verifies in the next turn', async () => {
     const f = fixture();

@@ -1,11 +1,10 @@
 import {
   type AnyTool,
   type ApprovalDecision,
+  type AvailableToolsOptions,
   createExecutor,
-  createRegistry,
   idempotencyKeyOf,
   type InterceptorLike,
-  isRegistry,
   type RunContext,
   type TicketSigner,
   type ToolCallResult,
@@ -150,6 +149,12 @@ export interface ChatAgentOptions<TDeps = unknown> {
    * model fetches itself; `'allow'`: all (the AI SDK's default); a function: those it returns true for.
    */
   readonly fileUrls?: FileUrlPolicy;
+  /**
+   * Receives each tool a turn leaves out of the model's list because its `policy.available` check did not answer within
+   * 10 s, or before the turn's signal aborted (a `timeout` or `aborted` `ToolError`), and each one an unknown tool's
+   * list leaves out or a client's result is refused for. Default: `console.error`. See `availableTools`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
@@ -575,16 +580,18 @@ export function createChatAgent<TDeps>(options: ChatAgentOptions<TDeps> & { read
 export function createChatAgent(options: ChatAgentOptions): ChatAgent;
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const { model, tickets } = options;
-  const registry = isRegistry(options.tools) ? options.tools : createRegistry({ tools: options.tools as readonly AnyTool[] });
   // No tickets here on purpose: the loop verifies every proof at the trust boundary, before execution.
   const traces = options.trace !== false;
+  // The executor makes a list into a registry, and checks the shape of one made by hand.
   const executor = createExecutor({
-    registry,
+    registry: options.tools,
     interceptors: options.interceptors ?? [],
     onTrace: options.onTrace,
     spans: traces,
     toolErrorMessage: options.toolErrorMessage,
+    onLateCheck: options.onLateCheck,
   });
+  const { registry } = executor;
   const maxSteps = checkMaxSteps(options.maxSteps);
   const tokenBudget = checkTokenBudget(options.tokenBudget, '`tokenBudget`');
   const sealTtlMs = checkSealTtl(options.sealTtlMs);

@@ -1,4 +1,4 @@
-import { type AnyTool, availableTools, errorModelText, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
+import { type AnyTool, type AvailableToolsOptions, availableTools, errorModelText, type RunContext, type ToolCallResult, ToolError, type ToolRegistry } from '@edgetool/core';
 import type { LanguageModelV4, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
@@ -223,13 +223,17 @@ export function mergeSettings(agent: ModelSettings | undefined, turn: ModelSetti
  */
 export async function prepareTurn<TDeps>(
   registry: ToolRegistry,
-  agent: { readonly settings?: ModelSettings | undefined; readonly instructions?: AgentInstructions<TDeps> | undefined },
+  agent: {
+    readonly settings?: ModelSettings | undefined;
+    readonly instructions?: AgentInstructions<TDeps> | undefined;
+    readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
+  },
   turnSettings: ModelSettings | undefined,
   run: RunContext<TDeps>,
 ): Promise<{ all: readonly AnyTool[]; visible: AnyTool[]; settings: ModelSettings; instructions: string | undefined }> {
   // Bounded by the turn's signal: a lazy tool whose load hangs is left out (and reported) when the client goes away.
   const all = await registry.tools({ signal: run.signal });
-  const visible = await availableTools(all, run);
+  const visible = await availableTools(all, run, { onLateCheck: agent.onLateCheck });
   const settings = mergeSettings(agent.settings, turnSettings);
   checkToolChoice(settings, visible);
   return { all, visible, settings, instructions: await instructionsFor(agent.instructions, run) };

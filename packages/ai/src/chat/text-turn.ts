@@ -220,8 +220,8 @@ const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
 function textExecutor(agent: ChatAgent): ToolExecutor {
   let executor = textExecutors.get(agent);
   if (executor === undefined) {
-    const { interceptors, onTrace, toolErrorMessage } = agent.options;
-    executor = createExecutor({ registry: agent.registry, interceptors: interceptors ?? [], onTrace, toolErrorMessage });
+    const { interceptors, onTrace, toolErrorMessage, onLateCheck } = agent.options;
+    executor = createExecutor({ registry: agent.registry, interceptors: interceptors ?? [], onTrace, toolErrorMessage, onLateCheck });
     textExecutors.set(agent, executor);
   }
   return executor;

@@ -28,6 +28,8 @@ export type ToolErrorCode =
   | 'chain-misuse'
   /** Two tools share a name in one registry. */
   | 'duplicate-tool'
+  /** Resolvers delegate in a circle (a registry or resolver asked again for a name it is looking up, or to list names). */
+  | 'resolver-cycle'
   /** A rate limit (`policy.rateLimit`) or a call limit (`policy.maxCallsPerRun`) refused the call. */
   | 'rate-limited';
 

@@ -17,7 +17,7 @@ import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
-import { isToolAvailable } from '../tool/available.ts';
+import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -37,7 +37,7 @@ export type ToolErrorMessage = 'verbatim' | 'hide-unexpected' | ((error: ToolErr
 
 /** Options for {@link createExecutor}. */
 export interface ExecutorOptions {
-  /** The tools: a registry, or a plain list (which becomes one). */
+  /** The tools: a registry (one built by hand must have its shape: a `TypeError` here otherwise), or a list (which becomes one). */
   readonly registry: ToolRegistry | readonly AnyTool[];
   /** Global interceptors: outermost, around every call. */
   readonly interceptors?: readonly InterceptorLike[] | undefined;
@@ -56,6 +56,11 @@ export interface ExecutorOptions {
   readonly clock?: Clock | undefined;
   /** What the model reads of a failure: every message (`'verbatim'`, default), or not those of unexpected ones (see {@link ToolErrorMessage}). */
   readonly toolErrorMessage?: ToolErrorMessage | undefined;
+  /**
+   * Receives each tool left out of an unknown tool's list of available ones, or a client result's tool refused as
+   * unknown, because its `policy.available` check did not answer within 10 s (as `availableTools`'). Default: `console.error`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /** Options for one call. */
@@ -178,7 +183,7 @@ export function createExecutor<const TTools extends readonly AnyTool[]>(options:
 export function createExecutor<TDeps>(options: ExecutorOptions & { readonly registry: ToolRegistry<TDeps> }): ToolExecutor<TDeps>;
 export function createExecutor(options: ExecutorOptions): ToolExecutor;
 export function createExecutor(options: ExecutorOptions): ToolExecutor {
-  const registry = isRegistry(options.registry) ? options.registry : createRegistry({ tools: options.registry as readonly AnyTool[] });
+  const registry = Array.isArray(options.registry) ? createRegistry({ tools: options.registry }) : registryOf(options.registry);
   const side = options.side ?? 'server';
   const tickets = options.tickets;
   const clock = options.clock ?? defaultClock;
@@ -187,11 +192,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const spansOn = options.spans ?? onTrace !== undefined;
   const global = (options.interceptors ?? []).map(toInterceptor);
   // Global, then the registry's: what masks the input of a call that has no tool.
-  const outer = [...global, ...registry.interceptors];
+  const outer = [...global, ...registry.interceptors.map(toInterceptor)];
   // A registry made by `createRegistry` hands out its tools with its interceptors in them (so that they go wherever its
   // tools go: nested in another registry too); any other registry's are put around each tool's here.
   const around = '~onError' in registry ? global : outer;
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
+  const late = { onLateCheck: options.onLateCheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
 
   /**
@@ -396,12 +402,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const answer = tool === undefined ? false : isToolAvailable(tool, checked);
       const visible = answer instanceof Promise ? await orAbort(answer, signal) : answer;
       if (visible === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
-      if (tool === undefined || !visible) {
-        const available = await orAbort(namesFor(checked), signal);
-        if (available === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
-        const list = available.length ? available.join(', ') : '(none)';
-        return early(call, undefined, args, started, new ToolError('unknown-tool', `Unknown tool "${call.name}". Available tools: ${list}.`, meta), checked);
-      }
+      if (tool === undefined || !visible) return early(call, undefined, args, started, await unknownTool(checked, meta, signal), checked);
     }
     return prepare(call, opts, started, meta, run, signal, args, tool);
   }
@@ -552,13 +553,22 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   }
 
   /**
-   * The names of the tools `run` may call, for the message of an unknown tool (a lazy tool that fails to load is left
-   * out). Bounded by the call's signal, as its own check is, not by `availableTools`' limit for the model's list.
+   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a lazy tool that
+   * fails to load is left out, and so is one whose check does not answer within 10 s, as in `availableTools`), or the
+   * abort of `signal`, or why the names could not be listed (a cycle of resolvers).
    */
-  async function namesFor(run: RunContext): Promise<string[]> {
-    const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
-    const visible = await Promise.all(found.map((tool) => isToolAvailable(tool, run)));
-    return found.filter((_, i) => visible[i]).map((tool) => tool.name);
+  async function unknownTool(run: RunContext, meta: CallMeta, signal?: AbortSignal): Promise<ToolError> {
+    const listing = async () => {
+      const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
+      return (await availableTools(found, run, late)).map((tool) => tool.name);
+    };
+    try {
+      const names = await orAbort(listing(), signal);
+      if (names === ABORTED) return abortError(signal as AbortSignal, meta);
+      return new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${names.length ? names.join(', ') : '(none)'}.`, meta);
+    } catch (error) {
+      return toToolError(error, meta);
+    }
   }
 
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
@@ -602,10 +612,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       // A lazy tool that fails to load: a typed failure, as in execute, not a rejection.
       return early(call, undefined, undefined, started, toToolError(error, meta), run);
     }
-    if (tool === undefined || (tool.policy.available !== undefined && !(await isToolAvailable(tool, run)))) {
-      const available = await namesFor(run);
-      const list = available.length ? available.join(', ') : '(none)';
-      return early(call, undefined, undefined, started, new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${list}.`, meta), run);
+    // Its own check is bounded as the list's are: a client result has no signal to stop waiting at.
+    if (tool === undefined || (tool.policy.available !== undefined && !(await availableTools([tool], run, late)).length)) {
+      return early(call, undefined, undefined, started, await unknownTool(run, meta), run);
     }
     if (tool.policy.runsOn === side) {
       return early(call, tool, undefined, started, new ToolError('wrong-placement', `Tool "${tool.name}" runs on the ${side}; a client result for it is refused.`, meta), run);
@@ -674,6 +683,20 @@ export function createSerializer(): <T>(group: string | undefined, task: () => P
     groups.set(group, current);
     return current;
   };
+}
+
+/**
+ * `value` when it has a registry's shape, one made by hand too, checked once when the executor is made: a wrong object
+ * failed at its first call, or its first unknown tool, with a `TypeError` that did not say what was wrong.
+ */
+function registryOf(value: unknown): ToolRegistry {
+  // A registry's methods may come from a class: read, not copied.
+  const registry = (isRegistry(value) ? value : {}) as Record<string, unknown>;
+  const wrong = registry.kind
+    ? ['names', 'resolve', 'tools'].find((key) => typeof registry[key] !== 'function') ?? (Array.isArray(registry.interceptors) ? '' : 'interceptors')
+    : 'kind';
+  if (wrong) throw new TypeError(`createExecutor: \`registry\` must be a list of tools or a registry (see createRegistry()); its ${wrong} is wrong.`);
+  return value as ToolRegistry;
 }
 
 /** A call's names, for errors. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contextKey, createRunContext } from '../context/index.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
@@ -316,6 +316,27 @@ describe('MCP handler: tools', () => {
     const asStaff = await h(rpc('tools/call', { name: 'staff_refund', arguments: { order_id: 'A-1' } }, { headers: { accept: 'application/json', 'x-user': 'staff' } }));
     expect(await result(asStaff)).toEqual({ content: [{ type: 'text', text: 'refunded' }], isError: false });
     expect(refunds).toEqual([{ order_id: 'A-1' }]);
+  });
+
+  it('a check that never answers: tools/list leaves the tool out, tools/call refuses it as unknown after 10 s; onLateCheck hears of both', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const hung = defineTool({ name: 'hung', description: 'Never answers', input: v.object({}), policy: { available: () => new Promise<boolean>(() => {}) }, execute: () => 'ran' });
+      const late: string[] = [];
+      const h = handler({ tools: [queryOrder, hung], onLateCheck: (error, name) => late.push(`${name}: ${error.code}`) });
+      const listed = h(rpc('tools/list'));
+      // tools/call waited for the check forever (it asked it with no limit).
+      const called = h(rpc('tools/call', { name: 'hung', arguments: {} }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(((await result(await listed)).tools as { name: string }[]).map((t) => t.name)).toEqual(['query_order']);
+      expect(((await (await called).json()) as { error: unknown }).error).toEqual({ code: -32602, message: 'Unknown tool: hung' });
+      expect(late).toEqual(['hung: timeout', 'hung: timeout']);
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('the tools of a registry the request’s run may not see (createRegistry({ available })) are neither listed nor callable', async () => {

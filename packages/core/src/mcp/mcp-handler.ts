@@ -4,9 +4,9 @@ import { ToolError, toToolError } from '../errors/tool-error.ts';
 import { errorModelText } from '../executor/convert-result.ts';
 import { createExecutor, type ToolCallResult, type ToolExecutor } from '../executor/executor.ts';
 import { parseJson } from '../executor/parse-arguments.ts';
-import { isRegistry, type ToolRegistry } from '../registry/registry.ts';
+import type { ToolRegistry } from '../registry/registry.ts';
 import { deriveJsonSchema, type JsonSchema, type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
-import { availableTools, isToolAvailable } from '../tool/available.ts';
+import { type AvailableToolsOptions, availableTools } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
@@ -45,6 +45,12 @@ export interface McpHandlerOptions<TDeps = unknown> {
   readonly allowedHosts?: readonly string[] | undefined;
   /** Largest request body in bytes (default 1 MiB; larger gets 413): a whole number from 1, or `Infinity`; else a TypeError. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Receives each tool `tools/list` leaves out, or `tools/call` refuses as unknown, because its `policy.available` check
+   * did not answer within 10 s (see `availableTools`); unless `tools` is an executor (its own applies), also each one an
+   * unknown tool's list leaves out. Default: `console.error`.
+   */
+  readonly onLateCheck?: AvailableToolsOptions['onLateCheck'];
 }
 
 /** A JSON-RPC id. */
@@ -94,7 +100,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (request: Request) => Promise<Response> {
   const source = options.tools;
-  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: isRegistry(source) ? source : [...(source as readonly AnyTool[])] });
+  const late = { onLateCheck: options.onLateCheck };
+  const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: Array.isArray(source) ? [...source] : (source as ToolRegistry), ...late });
   const approvals = options.approvals ?? 'refuse';
   const maxBodyBytes = byteLimit(options.maxBodyBytes, 1024 * 1024, 'createMcpHandler: `maxBodyBytes`');
   const allowed = new Set(options.allowedOrigins ?? []);
@@ -135,8 +142,9 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       const run = await runFor(request);
       // One the request's run may not see (`policy.available`) is as unknown as one that does not exist. Only the named
       // tool is loaded: one that fails to load is not run, and the executor reports its load error as the call's result.
+      // A check that never answers is given up on after 10 s, as `tools/list` does (fail closed).
       const tool = await loadTool(executor.registry, name);
-      const unknown = tool !== null && (tool === undefined || !servable(tool) || !(await isToolAvailable(tool, run as RunContext)));
+      const unknown = tool !== null && (tool === undefined || !servable(tool) || !(await availableTools([tool], run as RunContext, late)).length);
       if (cancelled.signal.aborted) return undefined; // cancelled meanwhile: nothing runs, and MCP wants no response
       if (unknown) return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
       const token = meta?.progressToken;
@@ -245,7 +253,8 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
         }
         const tools: ReturnType<typeof describeTool>[] = [];
         // Those the request's run may see (`policy.available`).
-        for (const tool of await availableTools((await executor.registry.tools()).filter(servable), (await runFor(request)) as RunContext)) {
+        const listed = (await executor.registry.tools()).filter(servable);
+        for (const tool of await availableTools(listed, (await runFor(request)) as RunContext, late)) {
           try {
             tools.push(describeTool(tool, approvals));
           } catch (error) {

@@ -74,7 +74,7 @@ describe('registry and resolvers', () => {
   });
 
   it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
-    const cycleOf = (name: string) => `Error (execution-failed): Resolving "${name}" went round a cycle of resolvers.`;
+    const cycleOf = (name: string) => `Error (resolver-cycle): Resolving "${name}" went round a cycle of resolvers.`;
     // Two registries whose resolvers delegate to each other (one of them async): each is asked the name again.
     const toB: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: (name, signal) => b.resolve(name, signal) };
     const toA: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: async (name, signal) => a.resolve(name, signal) };
@@ -88,7 +88,7 @@ describe('registry and resolvers', () => {
     }
     // `tools()` leaves it out and reports it; the registry answers other names as before.
     expect((await viaA.tools()).map((tool) => tool.name)).toEqual(['query_order']);
-    expect(failed.map((error) => (error as Error).message)).toEqual([cycleOf('x').slice('Error (execution-failed): '.length)]);
+    expect(failed.map((error) => (error as Error).message)).toEqual([cycleOf('x').slice('Error (resolver-cycle): '.length)]);
     expect(a.resolve('query_order')).toBe(queryOrder);
   });
 

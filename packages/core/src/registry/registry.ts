@@ -8,6 +8,7 @@ import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import type { Folded } from './folded.ts';
+import { listOnce, visit } from './cycle.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -96,31 +97,24 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const own = options.tools?.map((tool) => (isTool(tool) ? (fold(tool) as AnyTool) : tool));
   const resolvers = own?.length ? [staticResolver(own), ...(options.resolvers ?? [])] : [...(options.resolvers ?? [])];
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
-  // The name its resolvers are looking up while they run: asked for it again before they answer, the registry is in a
-  // cycle of resolvers built by hand (A's asks B, B's asks A back), which would end in a stack overflow.
-  let asking: string | undefined;
+  // The names its resolvers are looking up while they run: asked for one again before they answer (A's resolver asks
+  // B, B's asks A back), or found in `via` (after an `await`), the registry is in a cycle of resolvers built by hand,
+  // which fails with `resolver-cycle` (a stack overflow, or a lookup that never settles, otherwise).
+  const asking: string[] = [];
   // The objects its resolvers handed out that were checked to be tools: once per tool, not per lookup.
   const seen = new WeakSet<object>();
   // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
   // made, and a Map finds nothing for a name that is not a string (one call per lookup instead of four).
-  const resolve = options.resolvers?.length
-    ? (name: string, signal?: AbortSignal) => {
+  const resolve: ToolResolver['resolve'] = options.resolvers?.length
+    ? (name, signal, via) => {
         if (typeof name !== 'string') return undefined;
-        if (asking === name) throw new TypeError(`Resolving "${name}" went round a cycle of resolvers.`);
-        const outer = asking;
-        asking = name;
-        let found: ReturnType<ToolResolver['resolve']>;
-        try {
-          found = resolver.resolve(name, signal);
-        } finally {
-          asking = outer;
-        }
+        const found = visit(registry, asking, resolver, name, signal, via);
         return found instanceof Promise ? found.then((tool) => fold(checked(name, tool, seen))) : fold(checked(name, found, seen));
       }
     : resolver.resolve;
   const registry: ToolRegistry & Folded = {
     kind: 'edgetool.resolver',
-    names: () => resolver.names(),
+    names: options.resolvers?.length ? listOnce(() => resolver.names()) : () => resolver.names(),
     resolve,
     interceptors,
     onError: onError ?? 'report',

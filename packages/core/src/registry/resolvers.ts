@@ -3,6 +3,7 @@ import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
+import { listOnce, visit } from './cycle.ts';
 
 /** Finds tools by name. `resolve` may be async (lazy loading); `names` is always known up front. */
 export interface ToolResolver {
@@ -12,8 +13,10 @@ export interface ToolResolver {
   /**
    * The tool, or `undefined` for an unknown name. Names come from the model: never use them as raw keys. `signal` is the
    * caller's (a call's, or `tools({ signal })`): a lazy load may stop waiting when it aborts; resolvers may ignore it.
+   * `via` lists the resolvers already looking this name up: one that asks another for the same name passes both on, so
+   * that a cycle of them fails with `resolver-cycle` at once, even after an `await`, instead of never settling.
    */
-  resolve(name: string, signal?: AbortSignal): AnyTool | undefined | Promise<AnyTool | undefined>;
+  resolve(name: string, signal?: AbortSignal, via?: readonly ToolResolver[]): AnyTool | undefined | Promise<AnyTool | undefined>;
 }
 
 function duplicate(name: string): ToolError {
@@ -35,23 +38,27 @@ export function staticResolver(tools: readonly AnyTool[]): ToolResolver {
 
 /**
  * Asks each resolver in turn; the first that knows the name wins. Names must not overlap when it is made (a duplicate
- * throws); a resolver may get tools later (names are read again on a miss and by `names()`).
+ * throws); a resolver may get tools later (names are read again on a miss and by `names()`). One that leads back to
+ * it (a cycle) fails the lookup, or the listing, with `resolver-cycle`.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolResolver {
   const list = [...resolvers];
   let owner = owners(list, true);
-  return {
+  // The names it is looking up while its resolvers run (see `visit`).
+  const asking: string[] = [];
+  const self: ToolResolver = {
     kind: 'edgetool.resolver',
-    names() {
+    names: listOnce(() => {
       owner = owners(list, false);
       return [...owner.keys()];
-    },
-    resolve(name, signal) {
+    }),
+    resolve(name, signal, via) {
       if (!owner.has(name)) owner = owners(list, false);
-      return owner.get(name)?.resolve(name, signal);
+      return visit(self, asking, owner.get(name), name, signal, via);
     },
   };
+  return self;
 }
 
 /** Which resolver answers each name: the first that lists it; with `strict`, a name listed twice throws `duplicate-tool`. */

@@ -282,6 +282,7 @@ export const CODES: ReadonlySet<string> = new Set<ToolErrorCode>([
   'wrong-placement',
   'chain-misuse',
   'duplicate-tool',
+  'resolver-cycle',
   'rate-limited',
 ]);
 

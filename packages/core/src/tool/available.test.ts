@@ -202,6 +202,47 @@ describe('policy.available: a tool only some runs may see', () => {
     }
   });
 
+  it('acceptClientResult stops waiting for a check that never answers after 10 s, and reports it (it waited forever)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const hung = defineTool({ name: 'hung', description: 'Never answers.', input: v.object({}), policy: { available: () => new Promise<boolean>(() => {}) }, execute: () => 1 });
+      const pick = defineTool({ name: 'pick', description: 'A client tool.', input: v.object({}), policy: { runsOn: 'client', available: () => new Promise<boolean>(() => {}) } });
+      const late: [string, string, string][] = [];
+      const onLateCheck = (error: ToolError, name: string) => late.push([error.code, error.message, name]);
+      const executor = createExecutor({ registry: [lookup, hung, pick], onLateCheck });
+      const settled = (promise: Promise<{ content: string }>) => {
+        const state: { content?: string } = {};
+        promise.then((result) => {
+          state.content = result.content;
+        });
+        return state;
+      };
+      // An unknown tool: its list of the tools the run may call leaves the hung one out.
+      const unknown = settled(executor.acceptClientResult({ call: { id: 'c1', name: 'nope', arguments: '{}' }, output: 'x', ticket: undefined, run: guest() }));
+      // The result's own tool, whose check never answers: refused as unknown (fail closed), its list bounded the same.
+      const own = settled(executor.acceptClientResult({ call: { id: 'c2', name: 'pick', arguments: '{}' }, output: 'x', ticket: undefined, run: guest() }));
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect([unknown.content, own.content]).toEqual([undefined, undefined]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(unknown.content).toBe('Error (unknown-tool): Unknown tool "nope". Available tools: lookup.');
+      expect(own.content).toBeUndefined(); // its own check's 10 s are over; now those of its list
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(own.content).toBe('Error (unknown-tool): Unknown tool "pick". Available tools: lookup.');
+      const timedOut = (name: string) => ['timeout', `The availability check of "${name}" did not answer within 10 s.`, name];
+      // Each list's two, and the own check of `pick`.
+      expect(late.sort()).toEqual([timedOut('hung'), timedOut('hung'), timedOut('pick'), timedOut('pick'), timedOut('pick')]);
+      expect(vi.getTimerCount()).toBe(0);
+      // execute's list is bounded the same way, and reported to the same place.
+      late.length = 0;
+      const called = settled(executor.execute({ id: 'c3', name: 'nope', arguments: '{}' }, { run: guest() }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(called.content).toBe('Error (unknown-tool): Unknown tool "nope". Available tools: lookup.');
+      expect(late.sort()).toEqual([timedOut('hung'), timedOut('pick')]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('defineTool refuses an `available` that is not a function', () => {
     expect(() => defineTool({ name: 'x', description: 'x', input: v.object({}), policy: { available: true as never } })).toThrow(
       'Tool "x": available must be a function (run) => boolean.',
