@@ -92,7 +92,7 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
       reading = undefined;
       return read;
     }
-    const first = await Promise.race([reading, progress.arrived().then(() => undefined)]);
+    const first = await Promise.race([reading, progress.arrived()]);
     if (first !== undefined) reading = undefined;
     return first;
   };
