@@ -35,6 +35,16 @@ describe('progress relay', () => {
     expect(relay.take()).toEqual([]);
   });
 
+  it('asked before every chunk, it allocates nothing while no report waits, and arrived() resolves with undefined', async () => {
+    const relay = createProgressRelay();
+    relay.saw(input('c1'));
+    expect(relay.take()).toBe(relay.take());
+    relay.report(report('c1', 'one'));
+    expect(messages(relay.take())).toEqual(['c1:one']);
+    relay.report(report('c1', 'two'));
+    expect(await relay.arrived()).toBeUndefined();
+  });
+
   it('arrived() resolves when a report for an open call comes in, not before', async () => {
     const relay = createProgressRelay();
     relay.saw(input('c1'));

@@ -20,13 +20,17 @@ export interface ProgressRelay {
   /** Whether a call is open (only then can a report arrive that the stream should wait for). */
   active(): boolean;
   /** The chunks to send now, one per open call with a waiting report; empties the queue. */
-  take(): UIMessageChunk[];
+  take(): readonly UIMessageChunk[];
   /**
    * Resolves when a report for an open call is waiting (at once if one is), or when the last open call closes: with no
-   * call open, no report can come that the stream should wait for, so nothing is left waiting.
+   * call open, no report can come that the stream should wait for, so nothing is left waiting. Resolves with `undefined`,
+   * so that the stream races it against a read as it is.
    */
-  arrived(): Promise<void>;
+  arrived(): Promise<undefined>;
 }
+
+/** What {@link ProgressRelay.take} returns when no report waits. */
+const NONE: readonly UIMessageChunk[] = Object.freeze([]);
 
 /** The calls a turn continues: the decisions on them, and those an earlier copy of the continuation already ran. */
 export interface ResumedCalls {
@@ -47,7 +51,7 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
   const closed = new Set<string>();
   const waiting = new Map<string, ProgressPartData>();
   let wake: (() => void) | undefined;
-  let signal: Promise<void> | undefined;
+  let signal: Promise<undefined> | undefined;
 
   const toChunk = (id: string, data: ProgressPartData): UIMessageChunk => ({ type: PROGRESS_PART, id, data, transient: true });
   /** Closes a call: its waiting report, if any, as the chunk to send before the result. */
@@ -94,6 +98,8 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
     },
     active: () => open.size > 0,
     take() {
+      // Asked before every chunk of the turn: nothing to allocate when no report waits (most of the time).
+      if (waiting.size === 0) return NONE;
       const chunks: UIMessageChunk[] = [];
       for (const [id, data] of waiting) {
         if (!open.has(id)) continue;
@@ -103,12 +109,12 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
       return chunks;
     },
     arrived() {
-      if (ready()) return Promise.resolve();
-      signal ??= new Promise<void>((resolve) => {
+      if (ready()) return Promise.resolve(undefined);
+      signal ??= new Promise<undefined>((resolve) => {
         wake = () => {
           wake = undefined;
           signal = undefined;
-          resolve();
+          resolve(undefined);
         };
       });
       return signal;

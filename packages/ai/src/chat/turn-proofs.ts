@@ -183,32 +183,47 @@ export function createProofs(options: ProofOptions): TurnProofs {
     return [{ type: TEXT_SEAL_PART, id, data }];
   };
 
+  /** A result's seal part, and after it (`traced`) the call's trace part when it has one: one promise for both. */
   const seal = async (
     toolCallId: string,
     toolName: string,
     input: unknown,
     result: { output: unknown } | { errorText: string } | { deniedReason: string | null },
     resultMeta?: unknown,
-  ): Promise<DataChunk> => {
+    traced = false,
+  ): Promise<DataChunk[]> => {
     // A call a human edited before approving ran with the edited arguments: the seal covers and records them, and the
     // model's arguments the tool part keeps (what the model reads it proposed).
     const ran = 'deniedReason' in result ? input : sealedInput(options.ranWith, toolCallId, input);
     const edited = ran !== input;
     const proposed = edited ? { value: input } : undefined;
     const callMeta = metas.get(toolCallId);
-    const metadata = { ...(callMeta === undefined ? {} : { callMeta }), ...(resultMeta == null ? {} : { resultMeta }) };
     // An early seal covers no provider metadata: a call that has some is sealed here.
     const plain = callMeta === undefined && resultMeta == null;
     const ready = 'deniedReason' in result || !plain ? undefined : early?.take(toolCallId, ran, result, proposed);
-    const call = { toolName, toolCallId, input: ran, result, conversationId, ...(edited ? { proposed: input } : {}), ...metadata };
-    const data: SealPartData = {
-      toolCallId,
-      toolName,
-      seal: await (ready ?? sealResult(tickets, call, sealTtlMs)),
-      ...(edited ? { input: ran } : {}),
-      ...(plain ? {} : { metadata: true as const }),
-    };
-    return { type: SEAL_PART, id: toolCallId, data };
+    // What the seal covers is spelled out only when the early seal does not cover it (most results have one ready).
+    const sealed = await (ready ??
+      sealResult(
+        tickets,
+        {
+          toolName,
+          toolCallId,
+          input: ran,
+          result,
+          conversationId,
+          ...(edited ? { proposed: input } : {}),
+          ...(callMeta === undefined ? {} : { callMeta }),
+          ...(resultMeta == null ? {} : { resultMeta }),
+        },
+        sealTtlMs,
+      ));
+    const data: SealPartData =
+      edited || !plain
+        ? { toolCallId, toolName, seal: sealed, ...(edited ? { input: ran } : {}), ...(plain ? {} : { metadata: true as const }) }
+        : { toolCallId, toolName, seal: sealed };
+    const part: DataChunk = { type: SEAL_PART, id: toolCallId, data };
+    const t = traced ? trace(toolCallId) : undefined;
+    return t === undefined ? [part] : [part, t];
   };
 
   const ticket = async (toolCallId: string, toolName: string, input: unknown, purpose: TicketPartData['purpose']): Promise<DataChunk> => {
@@ -242,7 +257,9 @@ export function createProofs(options: ProofOptions): TurnProofs {
       case 'start':
         if (started) return undefined;
         started = true;
-        return options.accepted.length === 0 ? undefined : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result)));
+        return options.accepted.length === 0
+          ? undefined
+          : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result))).then((parts) => parts.flat());
       case 'text-delta':
       case 'text-end':
       case 'reasoning-delta':
@@ -286,25 +303,19 @@ export function createProofs(options: ProofOptions): TurnProofs {
         if (!call) return undefined;
         if (chunk.providerExecuted === true && tools.has(call.toolName)) return Promise.reject(ranByProvider(call.toolName, chunk.toolCallId));
         const result = chunk.type === 'tool-output-available' ? { output: chunk.output } : { errorText: chunk.errorText };
-        return seal(chunk.toolCallId, call.toolName, call.input, result, chunk.providerMetadata).then((s) => {
-          const t = trace(chunk.toolCallId);
-          return t ? [s, t] : [s];
-        });
+        return seal(chunk.toolCallId, call.toolName, call.input, result, chunk.providerMetadata, true);
       }
       case 'tool-output-denied': {
         const call = inputs.get(chunk.toolCallId);
         const reason = options.decisions.get(chunk.toolCallId)?.reason ?? null;
-        return call ? seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: reason }).then((s) => [s]) : undefined;
+        return call ? seal(chunk.toolCallId, call.toolName, call.input, { deniedReason: reason }) : undefined;
       }
       case 'tool-input-error':
         // A call the AI SDK could not parse (not JSON, no such tool), answered with the executor's error (see
         // invalid-calls.ts): the part becomes `output-error` in history, so it needs a seal and a trace like any result.
         // The AI SDK keeps this chunk's metadata as the part's result metadata (its state is `output-error`).
         inputs.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
-        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }, chunk.providerMetadata).then((s) => {
-          const t = trace(chunk.toolCallId);
-          return t ? [s, t] : [s];
-        });
+        return seal(chunk.toolCallId, chunk.toolName, chunk.input, { errorText: chunk.errorText }, chunk.providerMetadata, true);
       default:
         return undefined;
     }

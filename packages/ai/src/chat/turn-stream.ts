@@ -92,7 +92,7 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
       reading = undefined;
       return read;
     }
-    const first = await Promise.race([reading, progress.arrived().then(() => undefined)]);
+    const first = await Promise.race([reading, progress.arrived()]);
     if (first !== undefined) reading = undefined;
     return first;
   };
@@ -142,69 +142,76 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
     reader.cancel(error).catch(() => {});
   };
 
-  const source: TurnSource = {
-    async pull(controller) {
-      try {
-        for (;;) {
-          const reports = progress?.take();
-          if (reports !== undefined && reports.length > 0) {
-            for (const report of reports) controller.enqueue(report);
-            return;
-          }
-          // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
-          const read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
-          if (cancelled) return;
-          if (read === undefined) continue;
-          if (read.done) {
-            let trailer: UIMessageChunk[];
-            try {
-              trailer = await options.trailer(last, finishReason);
-            } catch (error) {
-              trailer = [{ type: 'error', errorText: onError(error) }];
-            }
-            close();
-            if (cancelled) return;
-            for (const chunk of trailer) controller.enqueue(chunk);
-            ended = true;
-            controller.close();
-            return;
-          }
-          const chunk = convert(read.value);
-          if (chunk === undefined) continue;
-          last = chunk;
-          // A call's last report goes out before its result (and the result's seal).
-          const report = progress?.saw(chunk);
-          if (report !== undefined) controller.enqueue(report);
-          const before = proofs.before(chunk);
-          if (before === undefined) {
-            controller.enqueue(chunk);
-            return;
-          }
-          // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a call
-          // without its ticket, even if it stops reading in between. `start` opens the message first.
-          if (chunk.type === 'start') controller.enqueue(chunk);
-          let parts: UIMessageChunk[];
-          try {
-            parts = await before;
-          } catch (error) {
-            if (!cancelled) fail(controller, error);
-            return;
-          }
-          if (cancelled) return;
-          for (const part of parts) controller.enqueue(part);
-          if (chunk.type !== 'start') controller.enqueue(chunk);
+  /**
+   * Puts the next chunk (and its proofs) into `controller`; with `all`, goes on to the next until the turn ends, in one
+   * call (a pump that called `pull` for each chunk paid an async call and an await per chunk for nothing).
+   */
+  const run = async (controller: TurnSink, all: boolean): Promise<void> => {
+    try {
+      for (;;) {
+        const reports = progress?.take();
+        if (reports !== undefined && reports.length > 0) {
+          for (const report of reports) controller.enqueue(report);
+          if (all && !cancelled) continue;
           return;
         }
-      } catch (error) {
-        // The source failed, not as a part (a provider's connection cut mid-answer): the client reads an `error` chunk,
-        // as for a failed proof. A body that errors instead reads as a network failure, and `onError` never heard of it.
+        // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
+        const read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
         if (cancelled) return;
-        fail(controller, error);
+        if (read === undefined) continue;
+        if (read.done) {
+          let trailer: UIMessageChunk[];
+          try {
+            trailer = await options.trailer(last, finishReason);
+          } catch (error) {
+            trailer = [{ type: 'error', errorText: onError(error) }];
+          }
+          close();
+          if (cancelled) return;
+          for (const chunk of trailer) controller.enqueue(chunk);
+          ended = true;
+          controller.close();
+          return;
+        }
+        const chunk = convert(read.value);
+        if (chunk === undefined) continue;
+        last = chunk;
+        // A call's last report goes out before its result (and the result's seal).
+        const report = progress?.saw(chunk);
+        if (report !== undefined) controller.enqueue(report);
+        const before = proofs.before(chunk);
+        if (before === undefined) {
+          controller.enqueue(chunk);
+          if (all && !cancelled) continue;
+          return;
+        }
+        // Proofs go out before the chunk they prove: a client never holds a result without its seal, or a call
+        // without its ticket, even if it stops reading in between. `start` opens the message first.
+        if (chunk.type === 'start') controller.enqueue(chunk);
+        let parts: UIMessageChunk[];
+        try {
+          parts = await before;
+        } catch (error) {
+          if (!cancelled) fail(controller, error);
+          return;
+        }
+        if (cancelled) return;
+        for (const part of parts) controller.enqueue(part);
+        if (chunk.type !== 'start') controller.enqueue(chunk);
+        if (all && !cancelled) continue;
+        return;
       }
-    },
-    async pump(sink) {
-      while (!ended && !cancelled) await source.pull(sink);
-    },
+    } catch (error) {
+      // The source failed, not as a part (a provider's connection cut mid-answer): the client reads an `error` chunk,
+      // as for a failed proof. A body that errors instead reads as a network failure, and `onError` never heard of it.
+      if (cancelled) return;
+      fail(controller, error);
+    }
+  };
+
+  const source: TurnSource = {
+    pull: (controller) => run(controller, false),
+    pump: (sink) => (ended || cancelled ? Promise.resolve() : run(sink, true)),
     cancel(reason) {
       cancelled = true;
       close();

@@ -309,6 +309,29 @@ describe('executor: bad model output becomes a typed error', () => {
     expect(code(result.outcome)).toBe('aborted');
   });
 
+  it('merges a call’s signal with its run’s once per pair of signals, not once per call; either still aborts the calls', async () => {
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const seen: AbortSignal[] = [];
+      const tool = defineTool({ name: 'probe', description: '', input: v.object({}), execute: (_input, ctx) => seen.push(ctx.signal) });
+      const ex = createExecutor({ registry: [tool] });
+      const [turn, stop] = [new AbortController(), new AbortController()];
+      const run = createRunContext({ signal: stop.signal });
+      for (const id of ['1', '2', '3']) expect((await ex.execute({ id, name: 'probe', arguments: {} }, { run, signal: turn.signal })).isError).toBe(false);
+      expect(any).toHaveBeenCalledTimes(1);
+      expect(new Set(seen).size).toBe(1);
+      // Another run with the same call signal gets a signal of its own.
+      await ex.execute({ id: '4', name: 'probe', arguments: {} }, { run: createRunContext({ signal: new AbortController().signal }), signal: turn.signal });
+      expect(any).toHaveBeenCalledTimes(2);
+      stop.abort();
+      const after = await ex.execute({ id: '5', name: 'probe', arguments: {} }, { run, signal: turn.signal });
+      expect(code(after.outcome)).toBe('aborted');
+      expect(seen[0]?.aborted).toBe(true);
+    } finally {
+      any.mockRestore();
+    }
+  });
+
   it('never rejects: all of the above at once leave no unhandled rejection', async () => {
     const onUnhandled = vi.fn();
     globalThis.addEventListener?.('unhandledrejection', onUnhandled);

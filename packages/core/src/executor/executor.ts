@@ -199,6 +199,26 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const late = { onLateCheck: options.onLateCheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
+  /**
+   * The signal of a call given its own signal and its run's: one `AbortSignal.any` per pair of signals, not per call (a
+   * chat turn hands all its calls one signal, with one run). Node's `AbortSignal.any` costs microseconds per call, and
+   * each composite leaves weak references on its sources that Node clears later.
+   */
+  const merged = new WeakMap<AbortSignal, WeakMap<AbortSignal, AbortSignal>>();
+  const mergeSignals = (a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined => {
+    if (a === undefined || b === undefined || a === b) return a ?? b;
+    let byRun = merged.get(a);
+    if (byRun === undefined) {
+      byRun = new WeakMap();
+      merged.set(a, byRun);
+    }
+    let signal = byRun.get(b);
+    if (signal === undefined) {
+      signal = AbortSignal.any([a, b]);
+      byRun.set(b, signal);
+    }
+    return signal;
+  };
 
   /**
    * global → registry → nested registries → tool, then (call interceptors), then the policy layers: placement, call
@@ -846,11 +866,6 @@ async function checkOutput(tool: AnyTool, output: unknown, meta: { toolName: str
   }
   if (result.ok) return { type: 'success', output: result.value };
   return failure(new ToolError('invalid-output', `The result of "${tool.name}" does not match its output schema.`, { ...meta, issues: result.issues }));
-}
-
-function mergeSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (a && b) return AbortSignal.any([a, b]);
-  return a ?? b;
 }
 
 /** What {@link orAbort} resolves with when the caller aborts first. */
