@@ -880,6 +880,28 @@ describe('MCP client: a stream that breaks off is resumed (Last-Event-ID)', () =
     }
   });
 
+  it('an event id a header cannot carry exactly (not ASCII, a space at an end) is not resumed: the call fails with an McpError naming it', async () => {
+    for (const id of ['x y', 'a\tb']) {
+      const { server, getRequests } = breaking(
+        (call) => dropped(`id: ${id}\nretry: 0\n${progress(call, 1)}`),
+        (lastEventId, _n, call) => (lastEventId === id ? answer(call, 'resumed') : new Response(null, { status: 400 })),
+      );
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      expect((await client.callTool('echo', {})).content, id).toEqual([{ type: 'text', text: 'resumed' }]);
+      expect(getRequests(), id).toHaveLength(1);
+    }
+    // `é` went out as the Latin-1 byte E9, not the UTF-8 the server wrote, and `€` made fetch throw a bare TypeError.
+    for (const [id, end] of [['é', 'ends'], ['€ 日本', 'breaks'], [' padded', 'ends']] as const) {
+      const { server, getRequests } = breaking((call) => (end === 'ends' ? `id: ${id}\nretry: 0\n${progress(call, 1)}` : dropped(`id: ${id}\nretry: 0\n${progress(call, 1)}`)));
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const error = await client.callTool('echo', {}).catch((e: unknown) => e);
+      expect(McpError.isInstance(error), id).toBe(true);
+      const why = `(its last event id ${JSON.stringify(id)} cannot be sent back as Last-Event-ID)`;
+      expect((error as Error).message, id).toContain(end === 'ends' ? `without answering tools/call ${why}.` : `answered tools/call ${why}: network error`);
+      expect(getRequests(), id).toHaveLength(0);
+    }
+  });
+
   it('an initialize answered on a stream that breaks off is resumed in the session it starts', async () => {
     const server = scripted((message, request) => {
       if (request.method === 'GET') {
