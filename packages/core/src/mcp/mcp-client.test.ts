@@ -1631,7 +1631,7 @@ describe('MCP: tuple schemas in each revision’s dialect', () => {
 
   it('a 2025-06-18 server’s draft-07 tuple (items as a list, additionalItems) is still read and checked the same', async () => {
     const listed = { ...TOOL, name: 'place', inputSchema: { type: 'object', ...pairTool.jsonSchema }, annotations: { readOnlyHint: true } };
-    expect(listed.inputSchema.properties).toMatchObject({ at: { items: [{ type: 'string' }], additionalItems: { type: 'number' } } });
+    expect(pairTool.jsonSchema.properties).toMatchObject({ at: { items: [{ type: 'string' }], additionalItems: { type: 'number' } } });
     const server = scripted((message) => {
       if (message.method === 'initialize') return initialized(message.id);
       if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools: [listed] } });
