@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolProgressEvent } from '../chain/types.ts';
 import { createExecutor } from '../executor/executor.ts';
-import { connectMcp } from './mcp-client.ts';
+import { connectMcp, McpError } from './mcp-client.ts';
 
 const TOOLS = [
   {
@@ -252,5 +252,48 @@ describe('MCP client against the official SDK’s server (stateless, JSON answer
     expect((await executor.execute({ id: 'c2', name: 'report', arguments: '{"pages":2}' })).content).toBe('report of 2 pages');
     await client.close();
     expect(sessions.size).toBe(before);
+  });
+});
+
+describe('MCP client: event ids over a real socket', () => {
+  it('a stream whose event id is not ASCII is not resumed: an McpError, not the bare TypeError of a header fetch refuses', async () => {
+    const gets: (string | undefined)[] = [];
+    let id = '';
+    const server = createServer((req, res) => {
+      if (req.method === 'GET') {
+        gets.push(req.headers['last-event-id'] as string | undefined);
+        res.writeHead(400).end();
+        return;
+      }
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (message.method === 'initialize') {
+          const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'ids', version: '1' } };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        } else if (message.id === undefined) res.writeHead(202).end();
+        else {
+          // A priming event with the id, then the connection drops before the answer.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`id: ${id}\nretry: 0\ndata: \n\n`, () => res.destroy());
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = await connectMcp({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` });
+      for (id of ['€', 'é', 'e\u0301']) {
+        const error = await client.callTool('echo', {}).catch((e: unknown) => e);
+        expect(McpError.isInstance(error), id).toBe(true);
+        expect((error as Error).message, id).toMatch(`(its last event id ${JSON.stringify(id)} cannot be sent back as Last-Event-ID)`);
+      }
+      expect(gets).toEqual([]);
+      await client.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -880,6 +880,28 @@ describe('MCP client: a stream that breaks off is resumed (Last-Event-ID)', () =
     }
   });
 
+  it('an event id a header cannot carry exactly (not ASCII, a space at an end) is not resumed: the call fails with an McpError naming it', async () => {
+    for (const id of ['x y', 'a\tb']) {
+      const { server, getRequests } = breaking(
+        (call) => dropped(`id: ${id}\nretry: 0\n${progress(call, 1)}`),
+        (lastEventId, _n, call) => (lastEventId === id ? answer(call, 'resumed') : new Response(null, { status: 400 })),
+      );
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      expect((await client.callTool('echo', {})).content, id).toEqual([{ type: 'text', text: 'resumed' }]);
+      expect(getRequests(), id).toHaveLength(1);
+    }
+    // `é` went out as the Latin-1 byte E9, not the UTF-8 the server wrote, and `€` made fetch throw a bare TypeError.
+    for (const [id, end] of [['é', 'ends'], ['€ 日本', 'breaks'], [' padded', 'ends']] as const) {
+      const { server, getRequests } = breaking((call) => (end === 'ends' ? `id: ${id}\nretry: 0\n${progress(call, 1)}` : dropped(`id: ${id}\nretry: 0\n${progress(call, 1)}`)));
+      const client = await connectMcp({ url: URL_, fetch: server.fetch });
+      const error = await client.callTool('echo', {}).catch((e: unknown) => e);
+      expect(McpError.isInstance(error), id).toBe(true);
+      const why = `(its last event id ${JSON.stringify(id)} cannot be sent back as Last-Event-ID)`;
+      expect((error as Error).message, id).toContain(end === 'ends' ? `without answering tools/call ${why}.` : `answered tools/call ${why}: network error`);
+      expect(getRequests(), id).toHaveLength(0);
+    }
+  });
+
   it('an initialize answered on a stream that breaks off is resumed in the session it starts', async () => {
     const server = scripted((message, request) => {
       if (request.method === 'GET') {
@@ -1574,5 +1596,50 @@ describe('contentText', () => {
         { type: 'resource', resource: { uri: 'file:///c.bin', blob: 'AAAA' } },
       ]),
     ).toBe('first\n[image: image/png, not shown]\n[resource: file:///a.txt]\ninline\n[resource: file:///c.bin]');
+  });
+});
+
+describe('MCP: tuple schemas in each revision’s dialect', () => {
+  const pairTool = defineTool({
+    name: 'place',
+    description: 'Places a pin',
+    input: v.object({ at: v.tupleWithRest([v.string()], v.number()) }),
+    execute: ({ at }) => at.join(' '),
+  });
+  /** What the local executor makes of a good and a bad tuple, and how many calls reached the server. */
+  async function run(client: Awaited<ReturnType<typeof connectMcp>>, server: { requests: { message: Record<string, unknown> }[] } | { calls: () => unknown[] }) {
+    const executor = createExecutor({ registry: await client.tools() });
+    const good = await executor.execute({ id: 'c1', name: 'place', arguments: '{"at":["x",1,2]}' });
+    const bad = await executor.execute({ id: 'c2', name: 'place', arguments: '{"at":["x","y"]}' });
+    const sent = 'calls' in server ? server.calls().length : server.requests.filter((r) => r.message.method === 'tools/call').length;
+    return { good: good.outcome.type, bad: bad.outcome.type === 'error' ? bad.outcome.error.code : bad.outcome.type, sent };
+  }
+
+  it('against the handler at 2025-11-25 the tuple is listed as prefixItems and a rest, and checked here before anything is sent', async () => {
+    const handle = createMcpHandler({ tools: [pairTool], name: 'pins', version: '1' });
+    const calls: unknown[] = [];
+    const fetch = async (request: Request) => {
+      if ((await request.clone().json()).method === 'tools/call') calls.push(request);
+      return handle(request);
+    };
+    const client = await connectMcp({ url: URL_, fetch });
+    expect(client.protocolVersion).toBe('2025-11-25');
+    const [listed] = await client.listTools();
+    expect(listed?.inputSchema.properties).toMatchObject({ at: { prefixItems: [{ type: 'string' }], items: { type: 'number' } } });
+    expect(await run(client, { calls: () => calls })).toEqual({ good: 'success', bad: 'invalid-input', sent: 1 });
+  });
+
+  it('a 2025-06-18 server’s draft-07 tuple (items as a list, additionalItems) is still read and checked the same', async () => {
+    const listed = { ...TOOL, name: 'place', inputSchema: { type: 'object', ...pairTool.jsonSchema }, annotations: { readOnlyHint: true } };
+    expect(pairTool.jsonSchema.properties).toMatchObject({ at: { items: [{ type: 'string' }], additionalItems: { type: 'number' } } });
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools: [listed] } });
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'placed' }] } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    expect(client.protocolVersion).toBe('2025-06-18');
+    expect(await run(client, server)).toEqual({ good: 'success', bad: 'invalid-input', sent: 1 });
   });
 });

@@ -444,12 +444,18 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     let replies = 0;
     /** The highest progress reported so far, across the request's resumed streams. */
     let progressed = -1;
-    /** Where a resumed stream starts: the id of the last event that ended (`''`: none, nothing to resume). */
+    /**
+     * Where a resumed stream starts: the id of the last event that ended (`''`: none, nothing to resume), and that id
+     * when a header cannot carry it exactly (then the stream is not resumed, and the call fails saying so).
+     */
     let lastEventId = '';
+    let unsendable: string | undefined;
     let retryMs = DEFAULT_RETRY_MS;
     const fields = {
       id: (value: string) => {
-        lastEventId = value;
+        const sendable = SENDABLE_ID.test(value);
+        lastEventId = sendable ? value : '';
+        unsendable = sendable ? undefined : value;
       },
       retry: (ms: number) => {
         retryMs = Math.min(ms, MAX_RETRY_MS);
@@ -529,8 +535,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
       const broke = brokeOff(method);
       if (lastEventId === '' || resumeAttempts === 0) {
-        if (cut === undefined) throw new McpError(`The MCP server ended its stream without answering ${method}.`);
-        throw new McpError(`${broke}: ${cut instanceof Error ? cut.message : String(cut)}`, { cause: cut });
+        // An id a header cannot carry is not sent back (resuming is the client's choice): the call fails saying why.
+        const why = unsendable === undefined || resumeAttempts === 0 ? '' : ` (its last event id ${JSON.stringify(unsendable)} cannot be sent back as Last-Event-ID)`;
+        if (cut === undefined) throw new McpError(`The MCP server ended its stream without answering ${method}${why}.`);
+        throw new McpError(`${broke}${why}: ${cut instanceof Error ? cut.message : String(cut)}`, { cause: cut });
       }
       if (failed >= resumeAttempts) {
         throw new McpError(`${broke}, and resuming it failed ${failed} time${failed === 1 ? '' : 's'} in a row: ${failure?.message}`, { status: failure?.status, cause: failure });
@@ -890,6 +898,13 @@ function hintedEffects(tool: McpRemoteTool): ToolEffects {
   if (hints.readOnlyHint === true) return 'read';
   return hints.destructiveHint === false ? 'write' : 'destructive';
 }
+
+/**
+ * An SSE event id a `Last-Event-ID` header carries exactly: printable ASCII, with no space or tab at either end
+ * (`Headers` strips those). Runtimes disagree on the rest: Node and Chromium send a character up to U+00FF as its
+ * Latin-1 byte (not the UTF-8 the server wrote) and throw a TypeError above it; workerd sends UTF-8.
+ */
+const SENDABLE_ID = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
 
 /** The draft a schema names in `$schema` (MCP's default is 2020-12). */
 function draftOf(schema: JsonSchema): '4' | '7' | '2019-09' | '2020-12' {

@@ -9,6 +9,7 @@ import { deriveJsonSchema, type JsonSchema, type ValidationResult, validateWithS
 import { type AvailableToolsOptions, availableTools } from '../tool/available.ts';
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
+import { toJsonSchema2020 } from './json-schema-2020.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, byteLimit, readBody } from './read-body.ts';
 
@@ -79,6 +80,9 @@ const failure = (id: RpcId | null, code: number, message: string) => ({ jsonrpc:
 
 const rpcError = (id: RpcId | null, code: number, message: string, status = 200, headers: Record<string, string> = JSON_HEADERS): Response =>
   Response.json(failure(id, code, message), { status, headers });
+
+/** The revisions that name no JSON Schema dialect: their listings keep the draft-07 form (no `$schema`). */
+const OLDER_REVISIONS = ['2025-06-18', '2025-03-26'];
 
 /** The most messages in a batch: one POST must not run an unbounded number of calls (or listings) at once. */
 const MAX_BATCH = 32;
@@ -252,11 +256,14 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
           return failure(rpc.id, INVALID_PARAMS, 'Invalid params: unknown cursor (this server lists every tool in one page).');
         }
         const tools: ReturnType<typeof describeTool>[] = [];
+        // MCP 2025-11-25 reads a schema without `$schema` as 2020-12; older revisions name no dialect, and their clients
+        // (the official SDK's ajv among them) read draft-07, the form every schema here is derived in. No header: 2025-03-26.
+        const dialect2020 = !OLDER_REVISIONS.includes(request.headers.get('mcp-protocol-version') ?? '2025-03-26');
         // Those the request's run may see (`policy.available`).
         const listed = (await executor.registry.tools()).filter(servable);
         for (const tool of await availableTools(listed, (await runFor(request)) as RunContext, late)) {
           try {
-            tools.push(describeTool(tool, approvals));
+            tools.push(describeTool(tool, approvals, dialect2020));
           } catch (error) {
             // An input schema with no JSON Schema form (a valibot `date()`): say which tool, so the operator can fix it.
             return failure(rpc.id, INTERNAL_ERROR, `Tool "${tool.name}" cannot be listed: ${messageOf(error)}`);
@@ -389,16 +396,17 @@ function accepts(request: Request, type: string): boolean {
  * A tool as `tools/list` describes it; the policy becomes MCP's hints. Hosts (and `connectMcp`) run a read-only tool
  * unasked, so a read that may need an approval, which `'client'` leaves to the host, is listed as not read-only.
  */
-function describeTool(tool: AnyTool, approvals: 'refuse' | 'client') {
+function describeTool(tool: AnyTool, approvals: 'refuse' | 'client', dialect2020: boolean) {
   const { effects, needsApproval } = tool.policy;
   const readOnly = effects === 'read' && !(approvals === 'client' && needsApproval !== false);
   // A read that waits for the host's confirmation changes nothing: not destructive, and safe to repeat.
   const hints = readOnly || effects !== 'read' ? {} : { idempotentHint: true };
-  const outputSchema = outputSchemaOf(tool);
+  const output = outputSchemaOf(tool);
+  const outputSchema = output !== undefined && dialect2020 ? toJsonSchema2020(output) : output;
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: { type: 'object', ...tool.jsonSchema },
+    inputSchema: { type: 'object', ...(dialect2020 ? toJsonSchema2020(tool.jsonSchema) : tool.jsonSchema) },
     ...(outputSchema === undefined ? {} : { outputSchema }),
     annotations: { readOnlyHint: readOnly, destructiveHint: effects === 'destructive', ...hints },
   };
