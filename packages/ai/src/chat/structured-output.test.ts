@@ -173,6 +173,39 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(model.doGenerateCalls[1]?.providerOptions).toEqual({ openai: { strictJsonSchema: true } });
   });
 
+  it('a schema whose root is not an object (array, enum, union) is asked for under `value`, strict, and read back bare', async () => {
+    // OpenAI refuses a response format whose root is not an object, strict or not: the root goes in a one-property object.
+    const Lines = v.array(v.object({ sku: v.string(), qty: v.number(), note: v.optional(v.string()) }));
+    const { agent, model } = agentWith(textStep('{"value":[{"sku":"A","qty":2,"note":null}]}'), textStep('"refund"'));
+    const lines = await generateTextTurn(agent, { messages: 'x', run: run(), output: Lines });
+    expect(lines.output).toEqual([{ sku: 'A', qty: 2 }]);
+    expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({
+      type: 'json',
+      schema: { type: 'object', properties: { value: { type: 'array' } }, required: ['value'], additionalProperties: false },
+    });
+    expect(model.doGenerateCalls[0]?.providerOptions?.openai).toBeUndefined();
+    // A model not held to the format may answer the bare value: it is checked as it is.
+    const choice = await generateTextTurn(agent, { messages: 'x', run: run(), output: v.picklist(['refund', 'replace']) });
+    expect(choice.output).toBe('refund');
+    expect(model.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { properties: { value: { enum: ['refund', 'replace'] } } } });
+  });
+
+  it('a recursive schema whose root is not an object keeps its references (zod 4 `#`, valibot `$defs`)', async () => {
+    type Item = string | Item[];
+    const Nested: z.ZodType<Item[]> = z.array(z.union([z.string(), z.lazy(() => Nested)]));
+    type Node = { name: string; children: Node[] };
+    const NodeSchema: v.GenericSchema<Node> = v.object({ name: v.string(), children: v.array(v.lazy(() => NodeSchema)) });
+    const { agent, model } = agentWith(textStep('{"value":["a",["b"]]}'), textStep('{"value":[{"name":"r","children":[]}]}'));
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: Nested })).output).toEqual(['a', ['b']]);
+    expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({
+      schema: { properties: { value: { $ref: '#/$defs/root' } }, $defs: { root: { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/root' }] } } } },
+    });
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: v.array(NodeSchema) })).output).toEqual([{ name: 'r', children: [] }]);
+    expect(model.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { properties: { value: { type: 'array' } }, $defs: { 0: { type: 'object' } } } });
+    // Both went out strict.
+    expect(model.doGenerateCalls.map((call) => call.providerOptions?.openai)).toEqual([undefined, undefined]);
+  });
+
   it('takes any Standard Schema with a JSON Schema (zod 4)', async () => {
     const { agent, model } = agentWith(textStep('{"city":"Paris","temp":21}'));
     const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: z.object({ city: z.string(), temp: z.number() }) });
