@@ -1,6 +1,7 @@
 import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -226,6 +227,25 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     const error = await rejection(generateTextTurn(agent, { messages: 'hello', run: run(), output: Verdict }));
     expect(error.code).toBe('invalid-output');
     expect(error.message).toBe('The answer was not valid JSON. This model cannot give structured output: The offline model answers in plain text.');
+  });
+
+  it('a model in JSON mode without the schema (it warns so) that answers JSON gets the repair round, which shows the schema', async () => {
+    // What @ai-sdk/openai-compatible does without `supportsStructuredOutputs`: `json_object` mode, the schema left out.
+    const warnings = [{ type: 'unsupported' as const, feature: 'responseFormat', details: 'JSON response format schema is only supported with structuredOutputs' }];
+    const answers = ['{"orderId":"A-7","isLate":true}', '{"order_id":"A-7","late":true,"days":3}'];
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: answers[model.doGenerateCalls.length - 1] ?? '' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+        warnings,
+      }),
+    });
+    const agent = createChatAgent({ model, tools: [], tickets });
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt.at(-1))).toContain('order_id');
   });
 
   it('the offline model with a rule that answers in JSON gives structured output', async () => {

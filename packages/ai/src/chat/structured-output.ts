@@ -108,8 +108,8 @@ export interface TurnOutput {
   readonly providerOptions: SharedV4ProviderOptions | undefined;
   /** The final answer's text as the AI SDK read it for the output (a provider may carry it apart from the text). */
   readonly text: () => string | undefined;
-  /** The answer checked: the schema's value, or an `invalid-output` {@link ToolError} with the issues. */
-  parse(text: string): Promise<{ ok: true; value: unknown } | { ok: false; error: ToolError }>;
+  /** The answer checked: the schema's value, or an `invalid-output` {@link ToolError} with the issues (`json`: it was JSON). */
+  parse(text: string): Promise<{ ok: true; value: unknown } | { ok: false; error: ToolError; json: boolean }>;
   /** The words that ask the model, once, for an answer that fits (see `generateTextTurn`'s `output`). */
   repairPrompt(error: ToolError): string;
 }
@@ -137,19 +137,19 @@ export function turnOutput(schema: TurnOutputSchema): TurnOutput {
         value = JSON.parse(text);
       } catch (cause) {
         const issues: ToolIssue[] = [{ path: '(root)', message: cause instanceof Error ? cause.message : 'not valid JSON' }];
-        return { ok: false, error: invalidOutput(text.trim() === '' ? 'The answer was empty, not JSON.' : 'The answer was not valid JSON.', issues, cause) };
+        return { ok: false, json: false, error: invalidOutput(text.trim() === '' ? 'The answer was empty, not JSON.' : 'The answer was not valid JSON.', issues, cause) };
       }
       // Keys that could change an object's prototype are refused, as in a tool's arguments.
       const keys = prototypeKeyIssues(value);
-      if (keys.length > 0) return { ok: false, error: invalidOutput('The answer has a key that is not accepted.', keys) };
+      if (keys.length > 0) return { ok: false, json: true, error: invalidOutput('The answer has a key that is not accepted.', keys) };
       // A strict schema's `null` for an optional property means absent, as a strict tool's arguments are read.
       const fitted = plan.strict ? dropOptionalNulls(value, plan.json) : value;
       try {
         const checked = await validateWithSchema(schema, plan.wrapped ? unwrap(fitted) : fitted);
-        return checked.ok ? { ok: true, value: checked.value } : { ok: false, error: invalidOutput('The answer does not match the output schema.', checked.issues) };
+        return checked.ok ? { ok: true, value: checked.value } : { ok: false, json: true, error: invalidOutput('The answer does not match the output schema.', checked.issues) };
       } catch (cause) {
         // A schema that throws while it validates: no value, and no untyped error out of the turn.
-        return { ok: false, error: new ToolError('invalid-output', `The answer could not be validated: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, unexpected: true }) };
+        return { ok: false, json: true, error: new ToolError('invalid-output', `The answer could not be validated: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, unexpected: true }) };
       }
     },
     repairPrompt: (error) =>

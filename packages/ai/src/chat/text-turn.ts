@@ -81,8 +81,8 @@ export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
    * or `jsonSchema(...)`). The model is asked for it (the AI SDK's `output`: OpenAI's `response_format`, strict when the
    * schema has a strict form), and the answer is parsed and validated into the result's `output`. An answer that is not
    * JSON or does not match gets one repair round (the issues go back to the model as a user message, and its new answer
-   * counts against the same token budget); if that answer fails too, or the model said it cannot answer in JSON (the
-   * offline model), the turn rejects with an `invalid-output` `ToolError` that lists the issues.
+   * counts against the same token budget); if that answer fails too, or the model said it cannot answer in JSON and did
+   * not (the offline model), the turn rejects with an `invalid-output` `ToolError` that lists the issues.
    */
   readonly output?: TurnOutputSchema<TOutput> | undefined;
 }
@@ -246,8 +246,10 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
   if (!answered(turn)) return turn as TextTurnResult<TOutput>;
   const checked = await output.parse(output.text() ?? turn.text);
   if (checked.ok) return { ...turn, output: checked.value as TOutput };
-  // One repair round, unless the model cannot answer in JSON (it said so: the offline model) or the budget is spent.
-  if (unsupported !== undefined) {
+  // One repair round, unless the model cannot answer in JSON (it said so, and its answer was not JSON: the offline
+  // model) or the budget is spent. A model that answered JSON without the schema (an OpenAI-compatible provider in JSON
+  // mode warns that it sends no schema) gets the round, which shows it the schema.
+  if (unsupported !== undefined && !checked.json) {
     throw new ToolError('invalid-output', `${checked.error.message} This model cannot give structured output: ${unsupported}`, { issues: checked.error.issues });
   }
   const budget = turnBudget(agent.options.tokenBudget, request.tokenBudget);
