@@ -1,6 +1,6 @@
 import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { createOfflineModel } from '../offline-model/index.ts';
@@ -32,6 +32,8 @@ const approveRefund = defineTool({
   policy: { effects: 'write', needsApproval: true },
   execute: () => 'refunded',
 });
+
+const mockUsage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
 
 function agentWith(...steps: Parameters<typeof scriptedModel>) {
   const model = scriptedModel(...steps);
@@ -124,6 +126,25 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
     expect(error.code).toBe('invalid-output');
     expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('the repair round gets what the first round left of modelTimeout.totalMs (none left: no repair)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const model = new MockLanguageModelV4({
+        doGenerate: async () => {
+          // The first answer comes as the turn's whole time runs out.
+          vi.setSystemTime(Date.now() + 60_000);
+          return { content: [{ type: 'text', text: 'not json' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: mockUsage, warnings: [] };
+        },
+      });
+      const agent = createChatAgent({ model, tools: [], tickets, modelTimeout: { totalMs: 60_000 } });
+      const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+      expect(error.message).toBe('The answer was not valid JSON.');
+      expect(model.doGenerateCalls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a turn that ends without an answer (an approval, a step limit) has no output and does not fail', async () => {
@@ -237,7 +258,7 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
       doGenerate: async () => ({
         content: [{ type: 'text', text: answers[model.doGenerateCalls.length - 1] ?? '' }],
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+        usage: mockUsage,
         warnings,
       }),
     });
