@@ -93,6 +93,14 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('an answer in one code fence (a model without JSON mode) is read inside the fence, with no repair round', async () => {
+    const { agent, model } = agentWith(textStep('```json\n{"order_id":"A-7","late":true,"days":3}\n```'), textStep('```\n["x"]\n```'));
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: v.array(v.string()) })).output).toEqual(['x']);
+  });
+
   it('an answer that fails the schema twice rejects with invalid-output and the issues, never a wrong value', async () => {
     const wrong = '{"order_id":"A-7","late":"yes","days":-1}';
     const { agent, model } = agentWith(textStep(wrong), textStep(wrong));

@@ -134,7 +134,7 @@ export function turnOutput(schema: TurnOutputSchema): TurnOutput {
     parse: async (text) => {
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(unfenced(text));
       } catch (cause) {
         const issues: ToolIssue[] = [{ path: '(root)', message: cause instanceof Error ? cause.message : 'not valid JSON' }];
         return { ok: false, json: false, error: invalidOutput(text.trim() === '' ? 'The answer was empty, not JSON.' : 'The answer was not valid JSON.', issues, cause) };
@@ -159,6 +159,15 @@ export function turnOutput(schema: TurnOutputSchema): TurnOutput {
         `Answer again with only a JSON value that matches this JSON Schema, and no other text: ${JSON.stringify(plan.json)}`,
       ].join('\n'),
   };
+}
+
+/** A whole answer in one Markdown code fence (```json ... ```, as a model without JSON mode writes it): its inside. */
+const FENCE = /^\s*```[\w-]*[^\S\n]*\n([\s\S]*?)\n[^\S\n]*```\s*$/;
+
+/** The answer's text without the one code fence around all of it, if it has one; otherwise the text as it is. */
+function unfenced(text: string): string {
+  const inside = FENCE.exec(text)?.[1];
+  return inside === undefined || inside.includes('```') ? text : inside;
 }
 
 /**
