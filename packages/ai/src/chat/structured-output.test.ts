@@ -121,6 +121,21 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(error.issues?.[0]?.path).toBe('(root)');
   });
 
+  it('an answer cut off at the output token limit says so, to the model and to the caller', async () => {
+    const cut = (text: string) => ({
+      content: [{ type: 'text' as const, text }],
+      finishReason: { unified: 'length' as const, raw: 'length' },
+      usage: mockUsage,
+      warnings: [],
+    });
+    const answers = [cut('{"order_id":"A-7","la'), cut('{"order_id":"A-7","late":tr')];
+    const model = new MockLanguageModelV4({ doGenerate: async () => answers[model.doGenerateCalls.length - 1] ?? cut('') });
+    const agent = createChatAgent({ model, tools: [], tickets });
+    const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+    expect(error.message).toBe('The answer was cut off at the output token limit before its JSON was complete.');
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt.at(-1))).toContain('cut off at the output token limit');
+  });
+
   it('a key that could change an object’s prototype is refused as in tool arguments', async () => {
     const bad = '{"order_id":"A-7","late":true,"days":3,"__proto__":{"admin":true}}';
     const { agent } = agentWith(textStep(bad), textStep(bad));

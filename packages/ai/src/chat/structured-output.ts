@@ -108,8 +108,11 @@ export interface TurnOutput {
   readonly providerOptions: SharedV4ProviderOptions | undefined;
   /** The final answer's text as the AI SDK read it for the output (a provider may carry it apart from the text). */
   readonly text: () => string | undefined;
-  /** The answer checked: the schema's value, or an `invalid-output` {@link ToolError} with the issues (`json`: it was JSON). */
-  parse(text: string): Promise<{ ok: true; value: unknown } | { ok: false; error: ToolError; json: boolean }>;
+  /**
+   * The answer checked: the schema's value, or an `invalid-output` {@link ToolError} with the issues (`json`: it was
+   * JSON). `finishReason`: the final step's, so an answer cut off at the output token limit says so.
+   */
+  parse(text: string, finishReason?: string): Promise<{ ok: true; value: unknown } | { ok: false; error: ToolError; json: boolean }>;
   /** The words that ask the model, once, for an answer that fits (see `generateTextTurn`'s `output`). */
   repairPrompt(error: ToolError): string;
 }
@@ -131,13 +134,20 @@ export function turnOutput(schema: TurnOutputSchema): TurnOutput {
     },
     providerOptions: plan.strict ? undefined : { openai: { strictJsonSchema: false } },
     text: () => seen,
-    parse: async (text) => {
+    parse: async (text, finishReason) => {
       let value: unknown;
       try {
         value = JSON.parse(unfenced(text));
       } catch (cause) {
         const issues: ToolIssue[] = [{ path: '(root)', message: cause instanceof Error ? cause.message : 'not valid JSON' }];
-        return { ok: false, json: false, error: invalidOutput(text.trim() === '' ? 'The answer was empty, not JSON.' : 'The answer was not valid JSON.', issues, cause) };
+        // Cut off at `maxOutputTokens`: the caller's fix is a larger limit, the model's a shorter answer.
+        const message =
+          finishReason === 'length'
+            ? 'The answer was cut off at the output token limit before its JSON was complete.'
+            : text.trim() === ''
+              ? 'The answer was empty, not JSON.'
+              : 'The answer was not valid JSON.';
+        return { ok: false, json: false, error: invalidOutput(message, issues, cause) };
       }
       // Keys that could change an object's prototype are refused, as in a tool's arguments.
       const keys = prototypeKeyIssues(value);

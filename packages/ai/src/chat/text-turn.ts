@@ -245,7 +245,7 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
   const started = Date.now();
   const { turn, unsupported } = await textTurn(agent, request, output);
   if (!answered(turn)) return turn as TextTurnResult<TOutput>;
-  const checked = await output.parse(output.text() ?? turn.text);
+  const checked = await output.parse(output.text() ?? turn.text, turn.finishReason);
   if (checked.ok) return { ...turn, output: checked.value as TOutput };
   // One repair round, unless the model cannot answer in JSON (it said so, and its answer was not JSON: the offline
   // model) or the budget is spent. A model that answered JSON without the schema (an OpenAI-compatible provider in JSON
@@ -272,7 +272,7 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
     usage: addUsage(turn.usage, second.usage),
   };
   if (!answered(second)) return both as TextTurnResult<TOutput>;
-  const repaired = await again.parse(again.text() ?? second.text);
+  const repaired = await again.parse(again.text() ?? second.text, second.finishReason);
   if (!repaired.ok) throw repaired.error;
   return { ...both, output: repaired.value as TOutput };
 }
