@@ -247,8 +247,16 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     });
     expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: v.array(NodeSchema) })).output).toEqual([{ name: 'r', children: [] }]);
     expect(model.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { properties: { value: { type: 'array' } }, $defs: { 0: { type: 'object' } } } });
-    // Both went out strict.
-    expect(model.doGenerateCalls.map((call) => call.providerOptions?.openai)).toEqual([undefined, undefined]);
+    // A root `$ref` is read through: to an array, wrapped; to an object, as it is.
+    const list = jsonSchema<number[]>({ $ref: '#/$defs/List', $defs: { List: { type: 'array', items: { type: 'number' } } } });
+    const { agent: again, model: second } = agentWith(textStep('{"value":[1,2]}'), textStep('{"n":1}'));
+    expect((await generateTextTurn(again, { messages: 'x', run: run(), output: list })).output).toEqual([1, 2]);
+    expect(second.doGenerateCalls[0]?.responseFormat).toMatchObject({ schema: { properties: { value: { $ref: '#/$defs/List' } }, $defs: { List: { type: 'array' } } } });
+    const one = jsonSchema<{ n: number }>({ $ref: '#/$defs/One', $defs: { One: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } } });
+    expect((await generateTextTurn(again, { messages: 'x', run: run(), output: one })).output).toEqual({ n: 1 });
+    expect(second.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { type: 'object', properties: { n: { type: 'number' } } } });
+    // All went out strict.
+    expect([...model.doGenerateCalls, ...second.doGenerateCalls].map((call) => call.providerOptions?.openai)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('takes any Standard Schema with a JSON Schema (zod 4)', async () => {

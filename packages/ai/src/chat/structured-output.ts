@@ -31,11 +31,12 @@ const WRAPPER_KEY = 'value';
  * A schema whose root is not an object (an array, an enum, a string, a union), as an object with one required property
  * that holds it: OpenAI refuses a response format whose root is not `type: "object"` (strict or not), as the AI SDK's
  * `Output.array` (`elements`) and `Output.choice` (`result`) know. Its `$defs` move to the new root, and a `$ref` to the
- * old root (`#`, a recursive schema) points to it there. `undefined` for an object root or a root `$ref`.
+ * old root (`#`, a recursive schema) points to it there. `undefined` for an object root (a root `$ref` to one too).
  */
 function wrapRoot(json: JsonSchema): JsonSchema | undefined {
-  const type = json.type;
-  if (type === 'object' || (Array.isArray(type) && type.length === 1 && type[0] === 'object') || json.$ref !== undefined) return undefined;
+  // A root `$ref` is read through to its definition (one that does not resolve here is left as it is).
+  const target = json.$ref === undefined ? json : definitionOf(json, json.$ref);
+  if (target === undefined || isObjectSchema(target)) return undefined;
   const { $defs, definitions, ...root } = json;
   // The definitions keep their key (`$defs`, or draft-07's `definitions`), so the `$ref`s to them still resolve.
   const key = $defs === undefined && definitions !== undefined ? 'definitions' : '$defs';
@@ -56,6 +57,23 @@ function wrapRoot(json: JsonSchema): JsonSchema | undefined {
     // Both kinds of definitions are kept as they were.
     ...(key === '$defs' && definitions !== undefined ? { definitions } : {}),
   };
+}
+
+/** Whether a schema is of objects only (`type: "object"`). */
+function isObjectSchema(schema: JsonSchema): boolean {
+  const type = schema.type;
+  return type === 'object' || (Array.isArray(type) && type.length === 1 && type[0] === 'object');
+}
+
+/** The definition a root `$ref` names (`#/$defs/name`, `#/definitions/name`), if the schema holds it. */
+function definitionOf(json: JsonSchema, ref: unknown): JsonSchema | undefined {
+  const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
+  if (match === null) return undefined;
+  const defs = json[match[1] as string];
+  const name = (match[2] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+  if (typeof defs !== 'object' || defs === null || !Object.hasOwn(defs, name)) return undefined;
+  const found: unknown = (defs as Record<string, unknown>)[name];
+  return typeof found === 'object' && found !== null && !Array.isArray(found) ? (found as JsonSchema) : undefined;
 }
 
 /** Whether a schema refers to its own root (`$ref: "#"`) anywhere. */
