@@ -71,6 +71,17 @@ describe.each([
     expect(repair?.content).toContain('Your last answer cannot be used: The answer was not valid JSON.');
   });
 
+  it('an array schema goes out as a strict object holding it, which OpenAI takes, and the output is the array', async () => {
+    fake.enqueue({ text: '{"value":[{"order_id":"A-7","late":true,"note":null},{"order_id":"A-8","late":false,"note":"on time"}]}' });
+    const agent = createChatAgent({ model: modelFor(), tools: [], tickets, maxRetries: 0 });
+    const result = await generateTextTurn(agent, { messages: 'Which orders are late?', run: createRunContext(), output: v.array(Verdict) });
+    expect(result.output).toEqual([
+      { order_id: 'A-7', late: true },
+      { order_id: 'A-8', late: false, note: 'on time' },
+    ]);
+    expect(formatOf(0)).toMatchObject({ type: 'json_schema', strict: true, schema: { type: 'object', required: ['value'], properties: { value: { type: 'array' } } } });
+  });
+
   it('an agent tool with output: the inner requests ask for the format, the outer model reads the JSON', async () => {
     fake.enqueue(
       { toolCalls: [{ id: 'call_o', name: 'analyst', args: { task: 'Is A-7 late?' } }] },

@@ -1,6 +1,7 @@
 import { createRunContext, createTicketSigner, defineTool, jsonSchema, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -31,6 +32,8 @@ const approveRefund = defineTool({
   policy: { effects: 'write', needsApproval: true },
   execute: () => 'refunded',
 });
+
+const mockUsage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
 
 function agentWith(...steps: Parameters<typeof scriptedModel>) {
   const model = scriptedModel(...steps);
@@ -90,6 +93,14 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('an answer in one code fence (a model without JSON mode) is read inside the fence, with no repair round', async () => {
+    const { agent, model } = agentWith(textStep('```json\n{"order_id":"A-7","late":true,"days":3}\n```'), textStep('```\n["x"]\n```'));
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: v.array(v.string()) })).output).toEqual(['x']);
+  });
+
   it('an answer that fails the schema twice rejects with invalid-output and the issues, never a wrong value', async () => {
     const wrong = '{"order_id":"A-7","late":"yes","days":-1}';
     const { agent, model } = agentWith(textStep(wrong), textStep(wrong));
@@ -110,6 +121,21 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(error.issues?.[0]?.path).toBe('(root)');
   });
 
+  it('an answer cut off at the output token limit says so, to the model and to the caller', async () => {
+    const cut = (text: string) => ({
+      content: [{ type: 'text' as const, text }],
+      finishReason: { unified: 'length' as const, raw: 'length' },
+      usage: mockUsage,
+      warnings: [],
+    });
+    const answers = [cut('{"order_id":"A-7","la'), cut('{"order_id":"A-7","late":tr')];
+    const model = new MockLanguageModelV4({ doGenerate: async () => answers[model.doGenerateCalls.length - 1] ?? cut('') });
+    const agent = createChatAgent({ model, tools: [], tickets });
+    const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+    expect(error.message).toBe('The answer was cut off at the output token limit before its JSON was complete.');
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt.at(-1))).toContain('cut off at the output token limit');
+  });
+
   it('a key that could change an object’s prototype is refused as in tool arguments', async () => {
     const bad = '{"order_id":"A-7","late":true,"days":3,"__proto__":{"admin":true}}';
     const { agent } = agentWith(textStep(bad), textStep(bad));
@@ -123,6 +149,25 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
     expect(error.code).toBe('invalid-output');
     expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('the repair round gets what the first round left of modelTimeout.totalMs (none left: no repair)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const model = new MockLanguageModelV4({
+        doGenerate: async () => {
+          // The first answer comes as the turn's whole time runs out.
+          vi.setSystemTime(Date.now() + 60_000);
+          return { content: [{ type: 'text', text: 'not json' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: mockUsage, warnings: [] };
+        },
+      });
+      const agent = createChatAgent({ model, tools: [], tickets, modelTimeout: { totalMs: 60_000 } });
+      const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
+      expect(error.message).toBe('The answer was not valid JSON.');
+      expect(model.doGenerateCalls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a turn that ends without an answer (an approval, a step limit) has no output and does not fail', async () => {
@@ -173,6 +218,47 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(model.doGenerateCalls[1]?.providerOptions).toEqual({ openai: { strictJsonSchema: true } });
   });
 
+  it('a schema whose root is not an object (array, enum, union) is asked for under `value`, strict, and read back bare', async () => {
+    // OpenAI refuses a response format whose root is not an object, strict or not: the root goes in a one-property object.
+    const Lines = v.array(v.object({ sku: v.string(), qty: v.number(), note: v.optional(v.string()) }));
+    const { agent, model } = agentWith(textStep('{"value":[{"sku":"A","qty":2,"note":null}]}'), textStep('"refund"'));
+    const lines = await generateTextTurn(agent, { messages: 'x', run: run(), output: Lines });
+    expect(lines.output).toEqual([{ sku: 'A', qty: 2 }]);
+    expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({
+      type: 'json',
+      schema: { type: 'object', properties: { value: { type: 'array' } }, required: ['value'], additionalProperties: false },
+    });
+    expect(model.doGenerateCalls[0]?.providerOptions?.openai).toBeUndefined();
+    // A model not held to the format may answer the bare value: it is checked as it is.
+    const choice = await generateTextTurn(agent, { messages: 'x', run: run(), output: v.picklist(['refund', 'replace']) });
+    expect(choice.output).toBe('refund');
+    expect(model.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { properties: { value: { enum: ['refund', 'replace'] } } } });
+  });
+
+  it('a recursive schema whose root is not an object keeps its references (zod 4 `#`, valibot `$defs`)', async () => {
+    type Item = string | Item[];
+    const Nested: z.ZodType<Item[]> = z.array(z.union([z.string(), z.lazy(() => Nested)]));
+    type Node = { name: string; children: Node[] };
+    const NodeSchema: v.GenericSchema<Node> = v.object({ name: v.string(), children: v.array(v.lazy(() => NodeSchema)) });
+    const { agent, model } = agentWith(textStep('{"value":["a",["b"]]}'), textStep('{"value":[{"name":"r","children":[]}]}'));
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: Nested })).output).toEqual(['a', ['b']]);
+    expect(model.doGenerateCalls[0]?.responseFormat).toMatchObject({
+      schema: { properties: { value: { $ref: '#/$defs/root' } }, $defs: { root: { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/root' }] } } } },
+    });
+    expect((await generateTextTurn(agent, { messages: 'x', run: run(), output: v.array(NodeSchema) })).output).toEqual([{ name: 'r', children: [] }]);
+    expect(model.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { properties: { value: { type: 'array' } }, $defs: { 0: { type: 'object' } } } });
+    // A root `$ref` is read through: to an array, wrapped; to an object, as it is.
+    const list = jsonSchema<number[]>({ $ref: '#/$defs/List', $defs: { List: { type: 'array', items: { type: 'number' } } } });
+    const { agent: again, model: second } = agentWith(textStep('{"value":[1,2]}'), textStep('{"n":1}'));
+    expect((await generateTextTurn(again, { messages: 'x', run: run(), output: list })).output).toEqual([1, 2]);
+    expect(second.doGenerateCalls[0]?.responseFormat).toMatchObject({ schema: { properties: { value: { $ref: '#/$defs/List' } }, $defs: { List: { type: 'array' } } } });
+    const one = jsonSchema<{ n: number }>({ $ref: '#/$defs/One', $defs: { One: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } } });
+    expect((await generateTextTurn(again, { messages: 'x', run: run(), output: one })).output).toEqual({ n: 1 });
+    expect(second.doGenerateCalls[1]?.responseFormat).toMatchObject({ schema: { type: 'object', properties: { n: { type: 'number' } } } });
+    // All went out strict.
+    expect([...model.doGenerateCalls, ...second.doGenerateCalls].map((call) => call.providerOptions?.openai)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
   it('takes any Standard Schema with a JSON Schema (zod 4)', async () => {
     const { agent, model } = agentWith(textStep('{"city":"Paris","temp":21}'));
     const result = await generateTextTurn(agent, { messages: 'x', run: run(), output: z.object({ city: z.string(), temp: z.number() }) });
@@ -193,6 +279,25 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     const error = await rejection(generateTextTurn(agent, { messages: 'hello', run: run(), output: Verdict }));
     expect(error.code).toBe('invalid-output');
     expect(error.message).toBe('The answer was not valid JSON. This model cannot give structured output: The offline model answers in plain text.');
+  });
+
+  it('a model in JSON mode without the schema (it warns so) that answers JSON gets the repair round, which shows the schema', async () => {
+    // What @ai-sdk/openai-compatible does without `supportsStructuredOutputs`: `json_object` mode, the schema left out.
+    const warnings = [{ type: 'unsupported' as const, feature: 'responseFormat', details: 'JSON response format schema is only supported with structuredOutputs' }];
+    const answers = ['{"orderId":"A-7","isLate":true}', '{"order_id":"A-7","late":true,"days":3}'];
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: answers[model.doGenerateCalls.length - 1] ?? '' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: mockUsage,
+        warnings,
+      }),
+    });
+    const agent = createChatAgent({ model, tools: [], tickets });
+    const result = await generateTextTurn(agent, { messages: 'Is A-7 late?', run: run(), output: Verdict });
+    expect(result.output).toEqual({ order_id: 'A-7', late: true, days: 3 });
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt.at(-1))).toContain('order_id');
   });
 
   it('the offline model with a rule that answers in JSON gives structured output', async () => {

@@ -81,8 +81,8 @@ export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
    * or `jsonSchema(...)`). The model is asked for it (the AI SDK's `output`: OpenAI's `response_format`, strict when the
    * schema has a strict form), and the answer is parsed and validated into the result's `output`. An answer that is not
    * JSON or does not match gets one repair round (the issues go back to the model as a user message, and its new answer
-   * counts against the same token budget); if that answer fails too, or the model said it cannot answer in JSON (the
-   * offline model), the turn rejects with an `invalid-output` `ToolError` that lists the issues.
+   * counts against the same token budget); if that answer fails too, or the model said it cannot answer in JSON and did
+   * not (the offline model), the turn rejects with an `invalid-output` `ToolError` that lists the issues.
    */
   readonly output?: TurnOutputSchema<TOutput> | undefined;
 }
@@ -242,22 +242,29 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
   if (schema === undefined) return (await textTurn(agent, request, undefined)).turn as TextTurnResult<TOutput>;
   // A schema with no JSON Schema throws its TypeError here, before the model is called.
   const output = turnOutput(schema);
+  const started = Date.now();
   const { turn, unsupported } = await textTurn(agent, request, output);
   if (!answered(turn)) return turn as TextTurnResult<TOutput>;
-  const checked = await output.parse(output.text() ?? turn.text);
+  const checked = await output.parse(output.text() ?? turn.text, turn.finishReason);
   if (checked.ok) return { ...turn, output: checked.value as TOutput };
-  // One repair round, unless the model cannot answer in JSON (it said so: the offline model) or the budget is spent.
-  if (unsupported !== undefined) {
+  // One repair round, unless the model cannot answer in JSON (it said so, and its answer was not JSON: the offline
+  // model) or the budget is spent. A model that answered JSON without the schema (an OpenAI-compatible provider in JSON
+  // mode warns that it sends no schema) gets the round, which shows it the schema.
+  if (unsupported !== undefined && !checked.json) {
     throw new ToolError('invalid-output', `${checked.error.message} This model cannot give structured output: ${unsupported}`, { issues: checked.error.issues });
   }
   const budget = turnBudget(agent.options.tokenBudget, request.tokenBudget);
   const left = budget === undefined ? undefined : budget - tokensOf(turn.usage);
   if (left !== undefined && left <= 0) throw checked.error;
+  // `modelTimeout.totalMs` bounds the whole turn: the repair round gets what the first left of it (none: no repair).
+  const { totalMs } = agent.options.modelTimeout === false ? {} : (agent.options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const remaining = totalMs === undefined ? undefined : totalMs - (Date.now() - started);
+  if (remaining !== undefined && remaining <= 0) throw checked.error;
   const again = turnOutput(schema);
   const repair: ModelMessage = { role: 'user', content: output.repairPrompt(checked.error) };
   const { approvals: _answered, tokenBudget: _budget, ...rest } = request;
   const next: TextTurnRequest<TDeps, unknown> = { ...rest, messages: [...turn.messages, repair], ...(left === undefined ? {} : { tokenBudget: left }) };
-  const { turn: second } = await textTurn(agent, next, again);
+  const { turn: second } = await textTurn(agent, next, again, remaining);
   const both: TextTurnResult<unknown> = {
     ...second,
     toolResults: [...turn.toolResults, ...second.toolResults],
@@ -265,7 +272,7 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
     usage: addUsage(turn.usage, second.usage),
   };
   if (!answered(second)) return both as TextTurnResult<TOutput>;
-  const repaired = await again.parse(again.text() ?? second.text);
+  const repaired = await again.parse(again.text() ?? second.text, second.finishReason);
   if (!repaired.ok) throw repaired.error;
   return { ...both, output: repaired.value as TOutput };
 }
@@ -275,16 +282,19 @@ const answered = (turn: TurnOutcome): boolean => turn.pending.length === 0 && tu
 
 /**
  * The text turn's loop. With `output`, the model is asked for its schema, and `unsupported` is what the model said when
- * it cannot answer in that format (a `responseFormat` warning).
+ * it cannot answer in that format (a `responseFormat` warning). `totalMs`: what is left of `modelTimeout.totalMs` (the
+ * repair round of a structured output).
  */
 async function textTurn<TDeps>(
   agent: ChatAgent<TDeps>,
   request: TextTurnRequest<TDeps, unknown>,
   output: TurnOutput | undefined,
+  totalMs?: number,
 ): Promise<{ turn: TextTurnResult<unknown>; unsupported: string | undefined }> {
   const { registry, model, options } = agent;
   // The agent's model time limits in effect (`false`: none).
-  const timeLimits = options.modelTimeout === false ? {} : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const agentLimits = options.modelTimeout === false ? {} : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const timeLimits = totalMs === undefined ? agentLimits : { ...agentLimits, totalMs };
   const run = request.run as RunContext;
   const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];
   const { messages, decisions } = answerApprovals(history, request.approvals);
