@@ -134,6 +134,8 @@ if (forwarded.length) {
 }
 const child = spawn('wrangler', args, { cwd, env, stdio: 'inherit' });
 child.on('error', (error) => fail(`could not run wrangler: ${error.message}.`));
-// Whatever ends this script ends wrangler dev too (a closed terminal sends SIGHUP): no server left on the port.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+// Whatever ends this script ends wrangler dev too (a closed terminal sends SIGHUP): no server left on the port. SIGHUP
+// goes on as SIGTERM: wrangler's bin script passes only SIGINT and SIGTERM to the wrangler it runs, and dies of a
+// SIGHUP alone, leaving that wrangler and workerd serving the port.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 child.on('exit', (code) => process.exit(code ?? 0));
