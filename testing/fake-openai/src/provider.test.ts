@@ -324,8 +324,10 @@ describe('a compaction item (Responses API)', () => {
     const providerOptions = { openai: { store: false } };
     const first = streamText({ model, prompt: 'Weather?', providerOptions });
     const content = await first.content;
-    expect(content).toContainEqual({ type: 'custom', kind: 'openai.compaction', providerMetadata: { openai: { type: 'compaction', itemId: 'cmp_1', encryptedContent: 'enc-cmp' } } });
-    await generateText({ model, messages: [{ role: 'user', content: 'Weather?' }, ...(await first.response).messages, { role: 'user', content: 'Thanks' }], providerOptions });
+    const providerMetadata = { openai: { type: 'compaction', itemId: 'cmp_1', encryptedContent: 'enc-cmp' } };
+    expect(content).toContainEqual({ type: 'custom', kind: 'openai.compaction', providerMetadata });
+    const messages = [{ role: 'user' as const, content: 'Weather?' }, ...(await first.response).messages, { role: 'user' as const, content: 'Thanks' }];
+    await generateText({ model, messages, providerOptions });
     expect(fake.requests[1]?.body.input).toContainEqual({ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc-cmp' });
   });
 });

@@ -264,7 +264,10 @@ const issuedFiles = [
 const withoutOptions = <T extends { providerOptions?: unknown }>({ providerOptions: _dropped, ...part }: T) => part;
 
 /** The history with the parts of assistant messages a part seal covers changed by `change` (by their place in the message). */
-function withSealedParts(messages: EdgetoolUIMessage[], change: (part: Record<string, unknown>, index: number) => Record<string, unknown> | undefined): EdgetoolUIMessage[] {
+function withSealedParts(
+  messages: EdgetoolUIMessage[],
+  change: (part: Record<string, unknown>, index: number) => Record<string, unknown> | undefined,
+): EdgetoolUIMessage[] {
   const covered = new Set(['text', 'reasoning', 'file', 'reasoning-file', 'custom']);
   return messages.map((message) => {
     if (message.role !== 'assistant') return message;
@@ -331,7 +334,13 @@ describe('provider metadata on file, reasoning-file and custom parts a client se
 
     // A user's own file metadata and file reference, in a user message and in a steering message the answer holds.
     const own = { openai: { itemId: 'msg_of_another_user' }, anthropic: { cacheControl: { type: 'ephemeral' } } };
-    const userFile = { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${PNG}`, providerMetadata: own, providerReference: { openai: 'file-of-another-user' } };
+    const userFile = {
+      type: 'file',
+      mediaType: 'image/png',
+      url: `data:image/png;base64,${PNG}`,
+      providerMetadata: own,
+      providerReference: { openai: 'file-of-another-user' },
+    };
     const steering = { type: 'steering-message', id: 's1', parts: [{ type: 'text', text: 'Also this', providerMetadata: own }, userFile] };
     const messages = first.messages.map((m) => (m.role === 'assistant' ? { ...m, parts: [m.parts[0], steering, ...m.parts.slice(1)] } : m)) as EdgetoolUIMessage[];
     const asked = userSays(messages, 'And this one?');

@@ -29,7 +29,9 @@ describe('EdgetoolUIMessage: the data parts are exactly edgetool’s', () => {
   });
 
   it('names no other data part (an index signature widened every one to unknown)', () => {
-    expectTypeOf<keyof EdgetoolDataParts>().toEqualTypeOf<'edgetool-ticket' | 'edgetool-seal' | 'edgetool-trace' | 'edgetool-progress' | 'edgetool-edit' | 'edgetool-part-seal'>();
+    expectTypeOf<keyof EdgetoolDataParts>().toEqualTypeOf<
+      'edgetool-ticket' | 'edgetool-seal' | 'edgetool-trace' | 'edgetool-progress' | 'edgetool-edit' | 'edgetool-part-seal'
+    >();
     expectTypeOf<Extract<Part<EdgetoolUIMessage>, { type: 'data-weather' }>>().toBeNever();
     // @ts-expect-error not a data part of an edgetool chat
     const stray: Part<EdgetoolUIMessage> = { type: 'data-weather', data: { city: 'Oslo' } };

@@ -546,7 +546,8 @@ async function verifyPartSeals(tickets: TicketSigner, checks: readonly PartSealC
     }
     throw new ContinuationError(
       'forged-result',
-      `The provider metadata of the parts of a step of message ${check.messageId} is not what this server sent (changed, moved to another part, added or removed, or the file or kind it came with changed): ${error.message}`,
+      `The provider metadata of the parts of a step of message ${check.messageId} is not what this server sent (changed, moved to another part, ` +
+        `added or removed, or the file or kind it came with changed): ${error.message}`,
       { cause: error },
     );
   }
