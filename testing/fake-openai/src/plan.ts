@@ -22,6 +22,8 @@ export interface ReplyPlan {
   readonly toolCalls: readonly PlannedToolCall[];
   /** The reasoning item (Responses API), with its id; `undefined` when the turn has none. */
   readonly reasoning: { readonly id: string; readonly summary: string; readonly encryptedContent: string | null } | undefined;
+  /** The compaction item (Responses API), with its id; `undefined` when the turn has none. */
+  readonly compaction: { readonly id: string; readonly encryptedContent: string } | undefined;
   readonly finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -32,7 +34,7 @@ export interface ReplyPlan {
 
 /** Issues ids that stay unique over a server's lifetime. */
 export interface IdSource {
-  next(prefix: 'call' | 'fc' | 'msg' | 'rs' | 'resp' | 'chatcmpl'): string;
+  next(prefix: 'call' | 'fc' | 'msg' | 'rs' | 'cmp' | 'resp' | 'chatcmpl'): string;
 }
 
 /** Creates an id source: `call_1`, `call_2`, … per prefix (`chatcmpl-1` for chat completions). */
@@ -75,6 +77,7 @@ export function planReply(turn: FakeReplyTurn, request: RecordedRequest, ids: Id
       responses && turn.reasoning !== undefined
         ? { id: ids.next('rs'), summary: turn.reasoning.summary, encryptedContent: turn.reasoning.encryptedContent ?? null }
         : undefined,
+    compaction: responses && turn.compaction !== undefined ? { id: ids.next('cmp'), encryptedContent: turn.compaction.encryptedContent } : undefined,
     model: request.model,
     created: CREATED_AT,
     textDeltas,

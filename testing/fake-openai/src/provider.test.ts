@@ -316,3 +316,18 @@ describe('a reasoning item (Responses API)', () => {
     expect(fake.requests[1]?.body.input).toContainEqual(expect.objectContaining({ type: 'reasoning', id: 'rs_1', encrypted_content: 'enc-1' }));
   });
 });
+
+describe('a compaction item (Responses API)', () => {
+  it('reaches the provider as an openai.compaction custom part, and comes back as sent with store: false', async () => {
+    fake.enqueue({ compaction: { encryptedContent: 'enc-cmp' }, text: 'Sunny.' }, { text: 'You are welcome.' });
+    const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' })('gpt-5-mini');
+    const providerOptions = { openai: { store: false } };
+    const first = streamText({ model, prompt: 'Weather?', providerOptions });
+    const content = await first.content;
+    const providerMetadata = { openai: { type: 'compaction', itemId: 'cmp_1', encryptedContent: 'enc-cmp' } };
+    expect(content).toContainEqual({ type: 'custom', kind: 'openai.compaction', providerMetadata });
+    const messages = [{ role: 'user' as const, content: 'Weather?' }, ...(await first.response).messages, { role: 'user' as const, content: 'Thanks' }];
+    await generateText({ model, messages, providerOptions });
+    expect(fake.requests[1]?.body.input).toContainEqual({ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc-cmp' });
+  });
+});

@@ -50,9 +50,14 @@ function reasoningItem(reasoning: NonNullable<ReplyPlan['reasoning']>, status: '
   };
 }
 
-/** The output items a reply produces, in output order (reasoning first, then the message, then function calls). */
+function compactionItem(compaction: NonNullable<ReplyPlan['compaction']>): Item {
+  return { type: 'compaction', id: compaction.id, encrypted_content: compaction.encryptedContent };
+}
+
+/** The output items a reply produces, in output order (a compaction, reasoning, then the message, then function calls). */
 export function responseOutputItems(plan: ReplyPlan): Item[] {
   const items: Item[] = [];
+  if (plan.compaction !== undefined) items.push(compactionItem(plan.compaction));
   if (plan.reasoning !== undefined) items.push(reasoningItem(plan.reasoning, 'completed'));
   if (plan.textDeltas.length > 0) items.push(messageItem(plan, 'completed'));
   for (const call of plan.toolCalls) items.push(functionCallItem(call, 'completed'));
@@ -94,6 +99,11 @@ export function responsesEvents(plan: ReplyPlan): StreamPlan {
   emit('response.in_progress', { response: responseObject(plan, 'in_progress') });
 
   let outputIndex = 0;
+  if (plan.compaction !== undefined) {
+    emit('response.output_item.added', { output_index: outputIndex, item: compactionItem(plan.compaction) });
+    emit('response.output_item.done', { output_index: outputIndex, item: compactionItem(plan.compaction) });
+    outputIndex += 1;
+  }
   if (plan.reasoning !== undefined) {
     const at = { item_id: plan.reasoning.id, output_index: outputIndex, summary_index: 0 };
     emit('response.output_item.added', { output_index: outputIndex, item: reasoningItem(plan.reasoning, 'in_progress') });

@@ -29,6 +29,11 @@ export interface FakeReplyTurn {
    * (`store: false`) client must send back with it. Its id is `rs_<n>`.
    */
   readonly reasoning?: { readonly summary: string; readonly encryptedContent?: string };
+  /**
+   * A compaction item first in the output (Responses API only, as `context_management` makes one): the
+   * `encrypted_content` that stands for the conversation before it. Its id is `cmp_<n>`.
+   */
+  readonly compaction?: { readonly encryptedContent: string };
   /** Delay before each streamed event (and before a non-streamed body), for abort and timing tests. */
   readonly chunkDelayMs?: number;
   /** Send headers and any content deltas, then never finish: the request ends only when the client aborts. */

@@ -774,7 +774,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         const answered = known.unfinished.size === 0 ? messages : withUnfinishedResults(messages, known.unfinished);
         // A client's results never came through the chain: the model reads them masked as a server-run result is.
         // Provider metadata no proof of this server covers (a client's, a seal from before) never reaches the provider.
-        const forModel = withMaskedClientResults(withoutUnprovenMetadata(answered, known.unproven, known.unprovenText), known.clientResults, executor, toolsByName);
+        const forModel = withMaskedClientResults(withoutUnprovenMetadata(answered, known.unproven, known.unprovenParts), known.clientResults, executor, toolsByName);
         try {
           modelMessages = ageToolFiles(await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true }), fileTurns);
         } catch (error) {

@@ -3,9 +3,9 @@ import type {
   EdgetoolDataParts,
   EdgetoolUIMessage,
   EditPartData,
+  PartSealPartData,
   ProgressPartData,
   SealPartData,
-  TextSealPartData,
   TicketPartData,
   TracePartData,
 } from './protocol.ts';
@@ -20,7 +20,7 @@ describe('EdgetoolUIMessage: the data parts are exactly edgetool’s', () => {
     expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-trace'>>().toEqualTypeOf<TracePartData>();
     expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-progress'>>().toEqualTypeOf<ProgressPartData>();
     expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-edit'>>().toEqualTypeOf<EditPartData>();
-    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-text-seal'>>().toEqualTypeOf<TextSealPartData>();
+    expectTypeOf<DataOf<EdgetoolUIMessage, 'data-edgetool-part-seal'>>().toEqualTypeOf<PartSealPartData>();
     const read = (part: Part<EdgetoolUIMessage>) => {
       if (part.type === 'data-edgetool-seal') expectTypeOf(part.data).toEqualTypeOf<SealPartData>();
       if (part.type === 'data-edgetool-ticket') expectTypeOf(part.data.purpose).toEqualTypeOf<'approval' | 'client-result'>();
@@ -29,7 +29,9 @@ describe('EdgetoolUIMessage: the data parts are exactly edgetool’s', () => {
   });
 
   it('names no other data part (an index signature widened every one to unknown)', () => {
-    expectTypeOf<keyof EdgetoolDataParts>().toEqualTypeOf<'edgetool-ticket' | 'edgetool-seal' | 'edgetool-trace' | 'edgetool-progress' | 'edgetool-edit' | 'edgetool-text-seal'>();
+    expectTypeOf<keyof EdgetoolDataParts>().toEqualTypeOf<
+      'edgetool-ticket' | 'edgetool-seal' | 'edgetool-trace' | 'edgetool-progress' | 'edgetool-edit' | 'edgetool-part-seal'
+    >();
     expectTypeOf<Extract<Part<EdgetoolUIMessage>, { type: 'data-weather' }>>().toBeNever();
     // @ts-expect-error not a data part of an edgetool chat
     const stray: Part<EdgetoolUIMessage> = { type: 'data-weather', data: { city: 'Oslo' } };

@@ -54,11 +54,12 @@ export interface SealPartData {
 }
 
 /**
- * A server's attestation of the provider metadata of the text and reasoning parts of one model step
- * (`data-edgetool-text-seal`), sent before the step's end when one of them had some (an OpenAI item id, a reasoning's
- * encrypted content, Anthropic's signature): that metadata goes back to the provider only as this server issued it.
+ * A server's attestation of the provider metadata of the parts of one model step the AI SDK sends back to the provider
+ * with theirs (text, reasoning, file, reasoning-file and custom parts: `data-edgetool-part-seal`), sent before the
+ * step's end when one of them had some (an OpenAI item id, encrypted reasoning or compaction, Anthropic's signature):
+ * that metadata goes back to the provider only as this server issued it.
  */
-export interface TextSealPartData {
+export interface PartSealPartData {
   /** The seal's own id, once in a conversation: the seal binds it, as a result's seal binds its call id. */
   readonly id: string;
   readonly seal: string;
@@ -137,7 +138,7 @@ export type EdgetoolDataParts = {
   readonly 'edgetool-trace': TracePartData;
   readonly 'edgetool-progress': ProgressPartData;
   readonly 'edgetool-edit': EditPartData;
-  readonly 'edgetool-text-seal': TextSealPartData;
+  readonly 'edgetool-part-seal': PartSealPartData;
 };
 
 /** An app's own data parts by name (`{ weather: Weather }` types `data-weather`); edgetool's names are taken. */
@@ -155,7 +156,7 @@ export const SEAL_PART = 'data-edgetool-seal';
 export const TRACE_PART = 'data-edgetool-trace';
 export const PROGRESS_PART = 'data-edgetool-progress';
 export const EDIT_PART = 'data-edgetool-edit';
-export const TEXT_SEAL_PART = 'data-edgetool-text-seal';
+export const PART_SEAL_PART = 'data-edgetool-part-seal';
 
 /** A tool part of a UI message, whatever its tool (static `tool-<name>` or `dynamic-tool`). */
 export interface AnyToolPart {

@@ -3,17 +3,17 @@ import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
 import {
   type ExecutionMode,
+  PART_SEAL_PART,
+  type PartSealPartData,
   SEAL_PART,
   type SealPartData,
-  TEXT_SEAL_PART,
-  type TextSealPartData,
   TICKET_PART,
   type TicketPartData,
   TRACE_PART,
   type TracePartData,
   traceOf,
 } from './protocol.ts';
-import { metadataSubject, type SealedPartMetadata, sealResult, textMetadataSubject } from './proofs.ts';
+import { boundOf, metadataSubject, partMetadataSubject, type SealedPartMetadata, sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */
@@ -142,8 +142,8 @@ export interface TurnProofs {
 /**
  * edgetool's proofs for the AI SDK's UI message stream, using exactly what the client will hold:
  * a ticket beside each approval request and each call handed to the client, a seal beside each
- * result this server produced or accepted, the call's trace for UIs, and a text seal before the end of each step whose
- * text or reasoning parts carry provider metadata.
+ * result this server produced or accepted, the call's trace for UIs, and a part seal before the end of each step whose
+ * text, reasoning, file, reasoning-file or custom parts carry provider metadata.
  */
 export function createProofs(options: ProofOptions): TurnProofs {
   const { tickets, conversationId, mode, tools, sealTtlMs, results, early } = options;
@@ -156,9 +156,10 @@ export function createProofs(options: ProofOptions): TurnProofs {
     if (meta != null) metas.set(toolCallId, meta);
   };
   let started = false;
-  // The text and reasoning parts of the current step in the order the client adds them (by their chunks' ids, text and
-  // reasoning apart, as the AI SDK keeps them), and the provider metadata of those that had some: the last that was not
-  // null, as the client's part keeps it. A step with any gets a text seal before its end; one without costs no seal.
+  // The parts of the current step whose metadata the AI SDK sends back (text, reasoning, file, reasoning-file, custom), in
+  // the order the client adds them: text and reasoning by their chunks' ids (apart, as the AI SDK keeps them), the others
+  // one chunk each. Of those that had provider metadata, the last that was not null, as the client's part keeps it. A
+  // step with any gets a part seal before its end; one without costs no seal.
   let stepParts = 0;
   const textIndex = new Map<string, number>();
   const reasoningIndex = new Map<string, number>();
@@ -169,18 +170,16 @@ export function createProofs(options: ProofOptions): TurnProofs {
     reasoningIndex.clear();
     stepMetas = undefined;
   };
-  const notePartMeta = (type: SealedPartMetadata['type'], id: string, meta: unknown) => {
-    if (meta == null) return;
-    const index = (type === 'text' ? textIndex : reasoningIndex).get(id);
-    if (index === undefined) return;
+  const notePartMeta = (index: number | undefined, type: SealedPartMetadata['type'], meta: unknown, bound: readonly unknown[] = []) => {
+    if (meta == null || index === undefined) return;
     stepMetas ??= new Map();
-    stepMetas.set(index, { index, type, meta });
+    stepMetas.set(index, { index, type, meta, bound });
   };
-  const textSeal = async (metas: ReadonlyMap<number, SealedPartMetadata>): Promise<DataChunk[]> => {
+  const partSeal = async (metas: ReadonlyMap<number, SealedPartMetadata>): Promise<DataChunk[]> => {
     const id = crypto.randomUUID();
     const parts = [...metas.values()].sort((a, b) => a.index - b.index);
-    const data: TextSealPartData = { id, seal: await tickets.seal(textMetadataSubject({ id, parts, conversationId }), { ttlMs: sealTtlMs }) };
-    return [{ type: TEXT_SEAL_PART, id, data }];
+    const data: PartSealPartData = { id, seal: await tickets.seal(partMetadataSubject({ id, parts, conversationId }), { ttlMs: sealTtlMs }) };
+    return [{ type: PART_SEAL_PART, id, data }];
   };
 
   /** A result's seal part, and after it (`traced`) the call's trace part when it has one: one promise for both. */
@@ -262,17 +261,26 @@ export function createProofs(options: ProofOptions): TurnProofs {
           : Promise.all(options.accepted.map((a) => seal(a.toolCallId, a.toolName, a.input, a.result))).then((parts) => parts.flat());
       case 'text-delta':
       case 'text-end':
+        if (chunk.providerMetadata != null) notePartMeta(textIndex.get(chunk.id), 'text', chunk.providerMetadata);
+        return undefined;
       case 'reasoning-delta':
       case 'reasoning-end':
-        if (chunk.providerMetadata != null) notePartMeta(chunk.type.startsWith('text') ? 'text' : 'reasoning', chunk.id, chunk.providerMetadata);
+        if (chunk.providerMetadata != null) notePartMeta(reasoningIndex.get(chunk.id), 'reasoning', chunk.providerMetadata);
         return undefined;
       case 'text-start':
-      case 'reasoning-start': {
-        const type = chunk.type === 'text-start' ? 'text' : 'reasoning';
-        (type === 'text' ? textIndex : reasoningIndex).set(chunk.id, stepParts++);
-        if (chunk.providerMetadata != null) notePartMeta(type, chunk.id, chunk.providerMetadata);
+        textIndex.set(chunk.id, stepParts);
+        notePartMeta(stepParts++, 'text', chunk.providerMetadata);
         return undefined;
-      }
+      case 'reasoning-start':
+        reasoningIndex.set(chunk.id, stepParts);
+        notePartMeta(stepParts++, 'reasoning', chunk.providerMetadata);
+        return undefined;
+      case 'file':
+      case 'reasoning-file':
+      case 'custom':
+        // One chunk, one part: its metadata is all the part will hold.
+        notePartMeta(stepParts++, chunk.type, chunk.providerMetadata, chunk.providerMetadata == null ? [] : boundOf(chunk.type, chunk));
+        return undefined;
       case 'start-step':
       case 'reset-step':
         newStep();
@@ -280,7 +288,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
       case 'finish-step': {
         const metas = stepMetas;
         stepMetas = undefined;
-        return metas === undefined ? undefined : textSeal(metas);
+        return metas === undefined ? undefined : partSeal(metas);
       }
       case 'tool-input-start':
         noteMeta(chunk.toolCallId, chunk.providerMetadata);

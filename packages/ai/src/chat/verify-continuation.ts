@@ -14,16 +14,25 @@ import {
   EDIT_PART,
   type EditPartData,
   historyDataByCallId,
+  PART_SEAL_PART,
   SEAL_PART,
   type SealPartData,
-  TEXT_SEAL_PART,
   TICKET_PART,
   type TicketPartData,
   toolNameOf,
   toolParts,
 } from './protocol.ts';
 import type { RecordedCallResult } from './call-results.ts';
-import { metadataSubject, providerMetadataOf, type SealedCall, type SealedPartMetadata, sealSubject, textMetadataSubject } from './proofs.ts';
+import {
+  boundOf,
+  isSealedPartType,
+  metadataSubject,
+  partMetadataSubject,
+  providerMetadataOf,
+  type SealedCall,
+  type SealedPartMetadata,
+  sealSubject,
+} from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
 export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'duplicate-call' | 'ticket';
@@ -97,11 +106,11 @@ export interface VerifiedContinuation {
    */
   readonly unproven: ReadonlySet<string>;
   /**
-   * The text and reasoning parts of the history (the very part objects) whose `providerMetadata` no text seal of this
-   * server covers (a user's message's, a step's sent before text seals or cut before its end, an expired seal's):
-   * dropped before the history reaches the model (see `withoutUnprovenMetadata`).
+   * The text, reasoning, file, reasoning-file and custom parts of the history (the very part objects) whose
+   * `providerMetadata` no part seal of this server covers (a user's message's, a step's sent before part seals or cut
+   * before its end, an expired seal's): dropped before the history reaches the model (see `withoutUnprovenMetadata`).
    */
-  readonly unprovenText: ReadonlySet<unknown>;
+  readonly unprovenParts: ReadonlySet<unknown>;
 }
 
 /**
@@ -169,7 +178,7 @@ export interface VerifyContinuationOptions {
    * model here) throws without spending its approvals, so the same continuation can be sent again.
    */
   readonly beforeClaims?:
-    | ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited' | 'clientResults' | 'unproven' | 'unprovenText'>) => Promise<void> | void)
+    | ((known: Pick<VerifiedContinuation, 'unfinished' | 'edited' | 'clientResults' | 'unproven' | 'unprovenParts'>) => Promise<void> | void)
     | undefined;
 }
 
@@ -179,8 +188,8 @@ export interface VerifyContinuationOptions {
  *   after its turn), except client results not sealed yet, which need their `client-result` ticket: single use in the
  *   message being continued; in an earlier message, claimed with its answer or matching the answer its first claim kept;
  * - every approval decision needs its `approval` ticket for exactly that call (single use).
- * - the provider metadata of text and reasoning parts must be exactly what their step's text seal covers; where no seal
- *   covers it, it is dropped (`unprovenText`).
+ * - the provider metadata of text, reasoning, file, reasoning-file and custom parts must be exactly what their step's
+ *   part seal covers; where no seal covers it, it is dropped (`unprovenParts`).
  * Everything is checked first and tickets are consumed only when all checks pass, so a forged
  * request burns nothing and runs nothing.
  */
@@ -202,16 +211,16 @@ export async function verifyContinuation(
   const edited = new Map<string, unknown>();
   const clientResults = new Set<string>();
   const unproven = new Set<string>();
-  const unprovenText = new Set<unknown>();
-  const textSeals: TextSealCheck[] = [];
-  const textSealIds = new Set<string>();
+  const unprovenParts = new Set<unknown>();
+  const partSeals: PartSealCheck[] = [];
+  const partSealIds = new Set<string>();
   // Every seal of the history: a client result of an earlier turn accepted later is sealed in that later response.
   const allSeals = historyDataByCallId<SealPartData>(messages, SEAL_PART);
   // The sealed answers of the message being continued that belong to the copy it carries (see `sealedAnswers`).
   let sealedInCopy: Check[] = [];
 
   for (const [index, message] of messages.entries()) {
-    readTextMetadata(message, { conversationId, seen: textSealIds, checks: textSeals, unproven: unprovenText });
+    readPartMetadata(message, { conversationId, seen: partSealIds, checks: partSeals, unproven: unprovenParts });
     if (message.role !== 'assistant') continue;
     const isLast = continuing && index === last;
     const ticketParts = dataByCallId<TicketPartData>(message, TICKET_PART);
@@ -372,7 +381,7 @@ export async function verifyContinuation(
   const leader = lead !== undefined && copy.includes(lead) ? lead : undefined;
   if (leader !== undefined) leader.leader = true;
   // Pass 1: everything must be valid (seals checked concurrently). Pass 2: claim the single-use tickets.
-  const [refused] = await Promise.all([Promise.all(checks.map((check) => problemWith(tickets, check, false))), verifyTextSeals(tickets, textSeals, unprovenText)]);
+  const [refused] = await Promise.all([Promise.all(checks.map((check) => problemWith(tickets, check, false))), verifyPartSeals(tickets, partSeals, unprovenParts)]);
   const isReplay = (check: Check, error: TicketError | undefined) => error?.reason === 'replayed' && check.onReplayed !== undefined;
   const first = refused.findIndex((error, index) => error !== undefined && !isReplay(checks[index]!, error));
   if (first >= 0) throw refusal(checks[first]!, refused[first]!);
@@ -420,7 +429,7 @@ export async function verifyContinuation(
   // Taken in the order of the history, whichever claim came back first: the response seals them in that order.
   for (const check of checks) if (check.earlierResult !== undefined && taken.has(check)) accepted.push(check.earlierResult);
   // Claiming an earlier answer again with the same decision reads the same, so a request that fails here can come again.
-  await options.beforeClaims?.({ unfinished, edited, clientResults, unproven, unprovenText });
+  await options.beforeClaims?.({ unfinished, edited, clientResults, unproven, unprovenParts });
   // The leader is claimed first: its claim is also the conflict check of every decision of the copy, before any other
   // ticket is claimed.
   if (leader !== undefined && !replaying) {
@@ -446,11 +455,11 @@ export async function verifyContinuation(
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults, unproven, unprovenText };
+  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults, unproven, unprovenParts };
 }
 
-/** A step's text seal, with what it must cover and the parts whose metadata it proves. */
-interface TextSealCheck {
+/** A step's part seal, with what it must cover and the parts whose metadata it proves. */
+interface PartSealCheck {
   readonly seal: string;
   readonly subject: SealSubject;
   readonly parts: readonly unknown[];
@@ -458,14 +467,15 @@ interface TextSealCheck {
 }
 
 /**
- * Reads the provider metadata of a message's text and reasoning parts, step by step (`step-start` parts divide them): in
- * an assistant message, a step whose text seal (one at most, an id once in the history) must cover exactly the
- * metadata its parts carry, at their places (checked in {@link verifyTextSeals}); a step without one, and every
- * other message, has metadata no proof covers (`unproven`: dropped). A malformed seal part is refused as forged.
+ * Reads the provider metadata of a message's text, reasoning, file, reasoning-file and custom parts, step by step
+ * (`step-start` parts divide them): in an assistant message, a step whose part seal (one at most, an id once in the
+ * history) must cover exactly the metadata its parts carry, at their places (checked in {@link verifyPartSeals}); a step
+ * without one, and every other message, has metadata no proof covers (`unproven`: dropped). A malformed seal part is
+ * refused as forged.
  */
-function readTextMetadata(
+function readPartMetadata(
   message: { readonly id?: unknown; readonly role: string; readonly parts: readonly unknown[] },
-  o: { conversationId: string; seen: Set<string>; checks: TextSealCheck[]; unproven: Set<unknown> },
+  o: { conversationId: string; seen: Set<string>; checks: PartSealCheck[]; unproven: Set<unknown> },
 ): void {
   const messageId = String(message.id);
   const assistant = message.role === 'assistant';
@@ -481,11 +491,11 @@ function readTextMetadata(
       if (seals.length > 1 || id === undefined || typeof data?.seal !== 'string' || o.seen.has(id)) {
         throw new ContinuationError(
           'forged-result',
-          `A step of message ${messageId} has ${seals.length > 1 ? 'more than one text seal' : id !== undefined && o.seen.has(id) ? 'a text seal that another step has too' : 'a malformed text seal'}: this server did not send it.`,
+          `A step of message ${messageId} has ${seals.length > 1 ? 'more than one part seal' : id !== undefined && o.seen.has(id) ? 'a part seal that another step has too' : 'a malformed part seal'}: this server did not send it.`,
         );
       }
       o.seen.add(id);
-      o.checks.push({ seal: data?.seal as string, subject: textSubject(id, metas, o.conversationId, messageId), parts: metas.map(({ part }) => part), messageId });
+      o.checks.push({ seal: data?.seal as string, subject: partSubject(id, metas, o.conversationId, messageId), parts: metas.map(({ part }) => part), messageId });
     }
     index = 0;
     metas = [];
@@ -493,14 +503,14 @@ function readTextMetadata(
   };
   for (const part of message.parts) {
     const p = part as { type?: unknown; providerMetadata?: unknown; data?: unknown };
-    if (p.type === 'text' || p.type === 'reasoning') {
+    if (isSealedPartType(p.type)) {
       const at = index++;
-      if (p.providerMetadata != null) metas.push({ index: at, type: p.type, meta: p.providerMetadata, part });
+      if (p.providerMetadata != null) metas.push({ index: at, type: p.type, meta: p.providerMetadata, bound: boundOf(p.type, part as object), part });
     } else if (!assistant) {
       // A user's message: no step, no seal; its parts' metadata is the client's.
     } else if (p.type === 'step-start') {
       endStep();
-    } else if (p.type === TEXT_SEAL_PART) {
+    } else if (p.type === PART_SEAL_PART) {
       seals.push(p.data);
     }
   }
@@ -508,25 +518,26 @@ function readTextMetadata(
   else for (const { part } of metas) o.unproven.add(part);
 }
 
-/** What a step's text seal must cover; metadata with no JSON form (nested deeper than the stack) was never sealed here. */
-function textSubject(id: string, metas: readonly SealedPartMetadata[], conversationId: string, messageId: string): SealSubject {
+/** What a step's part seal must cover; metadata with no JSON form (nested deeper than the stack) was never sealed here. */
+function partSubject(id: string, metas: readonly SealedPartMetadata[], conversationId: string, messageId: string): SealSubject {
   try {
-    return textMetadataSubject({ id, parts: metas.map(({ index, type, meta }) => ({ index, type, meta })), conversationId });
+    return partMetadataSubject({ id, parts: metas.map(({ index, type, meta, bound }) => ({ index, type, meta, bound })), conversationId });
   } catch (error) {
     throw new ContinuationError('forged-result', `The provider metadata of a step of message ${messageId} has no JSON form this server could have sealed.`, { cause: error });
   }
 }
 
 /**
- * Checks each step's text seal against the metadata its parts carry: anything else (changed, moved to another part,
- * added to a sealed step, removed) is refused. An expired seal is this server's (its MAC is checked first) but too
- * old to trust: its parts' metadata is dropped, not refused, so an old conversation without tools goes on.
+ * Checks each step's part seal against the metadata its parts carry: anything else (changed, moved to another part,
+ * added to a sealed step, removed, a sealed file's url or media type or a custom part's kind changed) is refused. An
+ * expired seal is this server's (its MAC is checked first) but too old to trust: its parts' metadata is dropped, not
+ * refused, so an old conversation without tools goes on.
  */
-async function verifyTextSeals(tickets: TicketSigner, checks: readonly TextSealCheck[], unproven: Set<unknown>): Promise<void> {
+async function verifyPartSeals(tickets: TicketSigner, checks: readonly PartSealCheck[], unproven: Set<unknown>): Promise<void> {
   if (checks.length === 0) return;
   const errors = await Promise.all(checks.map((check) => tickets.verifySeal(check.seal, check.subject).then(() => undefined, (error: unknown) => error)));
   for (const [i, error] of errors.entries()) {
-    const check = checks[i] as TextSealCheck;
+    const check = checks[i] as PartSealCheck;
     if (error === undefined) continue;
     if (!TicketError.isInstance(error)) throw error;
     if (error.reason === 'expired') {
@@ -535,7 +546,8 @@ async function verifyTextSeals(tickets: TicketSigner, checks: readonly TextSealC
     }
     throw new ContinuationError(
       'forged-result',
-      `The provider metadata of the text and reasoning parts of a step of message ${check.messageId} is not what this server sent (changed, moved to another part, added or removed): ${error.message}`,
+      `The provider metadata of the parts of a step of message ${check.messageId} is not what this server sent (changed, moved to another part, ` +
+        `added or removed, or the file or kind it came with changed): ${error.message}`,
       { cause: error },
     );
   }

@@ -6,7 +6,7 @@ import { refused } from '../test-support/chat-streams.ts';
 import { createModelFromEnv } from '../provider.ts';
 import { userSays } from '../testing/client.ts';
 import { createChatAgent } from './chat-agent.ts';
-import { type EdgetoolUIMessage, TEXT_SEAL_PART } from './protocol.ts';
+import { type EdgetoolUIMessage, PART_SEAL_PART } from './protocol.ts';
 
 let fake: FakeOpenAI;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'openai-text-metadata-secret-32-bytes!' }] });
+const tickets = createTicketSigner({ keys: [{ id: 'k', secret: 'openai-part-metadata-secret-32-bytes!' }] });
 const run = () => createRunContext({ conversationId: 'conv-reasoning' });
 
 /** A reasoning model on the Responses API with `store: false`: its reasoning goes back as its encrypted content. */
@@ -27,7 +27,7 @@ function agent() {
 /** The reasoning items of a request's input. */
 const reasoningItems = (index: number) => ((fake.requests[index]?.body.input ?? []) as { type?: string }[]).filter((item) => item.type === 'reasoning');
 
-describe('reasoning metadata through the real OpenAI provider (Responses API, store: false)', () => {
+describe('reasoning and compaction metadata through the real OpenAI provider (Responses API, store: false)', () => {
   it('the encrypted content the server issued goes back with the next request; changed, it is refused; unsealed, it is dropped', async () => {
     fake.enqueue({ reasoning: { summary: 'The user greets me.', encryptedContent: 'enc-of-rs_1' }, text: 'Hello!' }, { text: 'Bye.' }, { text: 'Again.' });
     const chat = agent();
@@ -35,7 +35,7 @@ describe('reasoning metadata through the real OpenAI provider (Responses API, st
     expect(first.message.parts).toContainEqual(
       expect.objectContaining({ type: 'reasoning', text: 'The user greets me.', providerMetadata: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc-of-rs_1' } } }),
     );
-    expect(first.message.parts.filter((p) => p.type === TEXT_SEAL_PART)).toHaveLength(1);
+    expect(first.message.parts.filter((p) => p.type === PART_SEAL_PART)).toHaveLength(1);
 
     const second = await chat.generate({ messages: userSays(first.messages, 'Thanks'), run: run() });
     expect(second.text).toBe('Bye.');
@@ -50,9 +50,34 @@ describe('reasoning metadata through the real OpenAI provider (Responses API, st
     expect(fake.requests).toHaveLength(2);
 
     // Without its seal (a conversation from before), the reasoning's metadata is dropped: the provider reads none.
-    const old = first.messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== TEXT_SEAL_PART) }));
+    const old = first.messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== PART_SEAL_PART) }));
     expect((await chat.generate({ messages: userSays(old, 'Thanks'), run: run() })).text).toBe('Again.');
     expect(reasoningItems(2)).toEqual([]);
     expect(JSON.stringify(fake.requests[2]?.body)).not.toContain('enc-of-rs_1');
+  });
+
+  it('a compaction (openai.compaction) goes back with its encrypted content as sealed; another item named, refused; unsealed, dropped', async () => {
+    fake.enqueue({ compaction: { encryptedContent: 'enc-of-cmp_1' }, text: 'Hello!' }, { text: 'Bye.' }, { text: 'Again.' });
+    const chat = agent();
+    const first = await chat.generate({ messages: 'Hi', run: run() });
+    const compaction = { openai: { type: 'compaction', itemId: 'cmp_1', encryptedContent: 'enc-of-cmp_1' } };
+    expect(first.message.parts).toContainEqual({ type: 'custom', kind: 'openai.compaction', providerMetadata: compaction });
+    expect(first.message.parts.filter((p) => p.type === PART_SEAL_PART)).toHaveLength(1);
+    const compactionItems = (index: number) => ((fake.requests[index]?.body.input ?? []) as { type?: string }[]).filter((item) => item.type === 'compaction');
+
+    expect((await chat.generate({ messages: userSays(first.messages, 'Thanks'), run: run() })).text).toBe('Bye.');
+    expect(compactionItems(1)).toEqual([{ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc-of-cmp_1' }]);
+
+    const forged = first.messages.map((m) => ({
+      ...m,
+      parts: m.parts.map((p) => (p.type === 'custom' ? { ...p, providerMetadata: { openai: { ...compaction.openai, itemId: 'cmp_of_another_user' } } } : p)),
+    })) as EdgetoolUIMessage[];
+    expect(await refused(chat.generate({ messages: userSays(forged, 'Thanks'), run: run() }))).toMatchObject({ problem: 'forged-result' });
+    expect(fake.requests).toHaveLength(2);
+
+    const old = first.messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== PART_SEAL_PART) }));
+    expect((await chat.generate({ messages: userSays(old, 'Thanks'), run: run() })).text).toBe('Again.');
+    expect(compactionItems(2)).toEqual([]);
+    expect(JSON.stringify(fake.requests[2]?.body)).not.toContain('enc-of-cmp_1');
   });
 });
