@@ -1,4 +1,4 @@
-import { valueArguments } from './extract-arguments.ts';
+import { hasDate, valueArguments } from './extract-arguments.ts';
 import { contentWords, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
@@ -44,6 +44,10 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   basket: ['cart'],
   empty: ['clear'],
   postpone: ['change', 'date'],
+  move: ['change', 'date'],
+  notify: ['email'],
+  inform: ['email'],
+  contact: ['email'],
 };
 
 const SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
@@ -60,15 +64,19 @@ const VALUE_ARGUMENT_SCORE = 3;
 /**
  * Scores every tool against the text: a content word that matches a word of the tool's name counts 3
  * (1 for generic verbs such as `get`), one that matches a description word counts 1. A value in the text that only
- * one of its arguments takes (`valueArguments`) counts 3 more, and that argument's name words count as the tool's:
- * "what time is it in Tokyo" is for a tool with a time zone argument, not one that reads the user's own zone.
- * An expression counts alone (`2+2`); a city only beside a word of the tool's (it may be about the weather there).
+ * one kind of argument takes (`valueArguments`) counts 3 more, once per kind of value. A time zone's or an
+ * expression's argument name words count as the tool's: "what time is it in Tokyo" is for a tool with a time zone
+ * argument, not one that reads the user's own zone. An expression counts alone (`2+2`), and so does an id that the
+ * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a city or a date only beside a word of the tool's or such
+ * an id (a city may be about the weather there, a date about any day): "Move A-1003 to 2027-01-10" is for the tool
+ * that takes both.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
-  const words = expand(contentWords(text));
+  const words = expand(contentWords(text), hasDate(text));
   return tools.map((tool) => {
     const values = valueArguments(text, tool.inputSchema);
-    const nameWords = [tool.name, ...values.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
+    const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
+    const nameWords = [tool.name, ...named.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
     let score = 0;
     for (const word of words) {
@@ -81,7 +89,11 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
         }
       }
     }
-    for (const value of values) if (value.kind === 'expression' || score > 0) score += VALUE_ARGUMENT_SCORE;
+    // One value is one piece of evidence, however many arguments take it (`pick_date`'s `min` and `max`).
+    const kinds = new Set(values.map((value) => value.kind));
+    for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
+    const beside = score > 0;
+    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -104,11 +116,18 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
   return best?.candidate.tool;
 }
 
-function expand(words: readonly string[]): string[] {
+/**
+ * Words that mean "change the date" only beside a date: "delay A-1003 until 2027-01-10", but "the delay", "delayed
+ * orders" otherwise (stemmed once, at load).
+ */
+const DATED_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map([[stem('delay'), ['change', 'date'].map((value) => stem(value))]]);
+
+function expand(words: readonly string[], dated: boolean): string[] {
   const out = new Set<string>();
   for (const word of words) {
     out.add(word);
     for (const synonym of synonymsOf(word)) out.add(synonym);
+    if (dated) for (const synonym of DATED_SYNONYMS.get(word) ?? []) out.add(synonym);
   }
   return [...out];
 }
