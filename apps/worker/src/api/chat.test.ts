@@ -54,7 +54,7 @@ describe('POST /api/chat', () => {
     ]);
   });
 
-  it('the offline model reads a move, a mail to a customer, an id without its hyphen and other languages as the tools mean them', async () => {
+  it('the offline model reads a move, a mail to a customer, an id without its hyphen, other languages and a question as the tools mean them', async () => {
     const calls: [string, string, string | undefined, unknown][] = [];
     for (const text of [
       'Please postpone order A-1003 to 2027-01-10',
@@ -63,6 +63,7 @@ describe('POST /api/chat', () => {
       'Where is A1002?',
       'Wo ist Bestellung A-1002?',
       'Où est la commande A-1002 ?',
+      'When is A-1002 going to be delivered?',
     ]) {
       const { message } = await readTurn(await post({ id: `chat-phrased-${calls.length}`, messages: [user(text)] }));
       const part = message.parts.find((p) => p.type.startsWith('tool-')) as Part | undefined;
@@ -77,6 +78,8 @@ describe('POST /api/chat', () => {
       ['Where is A1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
       ['Wo ist Bestellung A-1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
       ['Où est la commande A-1002 ?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
+      // A question that gives no new date reads the order instead of asking for a new date.
+      ['When is A-1002 going to be delivered?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
     ]);
   });
 

@@ -232,6 +232,12 @@ describe('extractArguments', () => {
     // A subject the text gives is kept; with no message there is nothing to write one from.
     expect(extractArguments('Email A-1002 about the delay saying sorry', email).input).toEqual({ order_id: 'A-1002', subject: 'the delay', body: 'sorry' });
     expect(extractArguments('Email the customer of A-1002', email).missing).toEqual(['subject', 'body']);
+    // The reply to "I still need the body" (the request, then the reply, as the model reads them) is the message.
+    expect(extractArguments('Notify the customer of A-1002 about the delay\nSorry, your parcel is a week late.', email).input).toEqual({
+      order_id: 'A-1002',
+      subject: 'the delay',
+      body: 'Sorry, your parcel is a week late.',
+    });
     // "that" with no telling verb before it is no message.
     expect(extractArguments('Is that order A-1002?', email).input.body).toBeUndefined();
   });

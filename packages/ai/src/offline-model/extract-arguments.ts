@@ -161,14 +161,14 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
 /** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
 export interface ValueArgument {
   readonly name: string;
-  readonly kind: 'timezone' | 'expression' | 'id' | 'date';
+  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message';
 }
 
 /**
  * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
  * (`Europe/Paris`, `UTC`, a city such as Tokyo), an arithmetic expression (`2+2`; an ISO date or an id such as
- * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too), or
- * an ISO date for a date argument. A tool that takes such a value is likely the one meant even when its name is not in
+ * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too),
+ * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A tool that takes such a value is likely the one meant even when its name is not in
  * the text, or the text is in another language.
  */
 export function valueArguments(text: string, schema: unknown): ValueArgument[] {
@@ -181,6 +181,7 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
     if (kind === 'expression' && take(withoutDatesAndIds(text), EXPRESSION, []) !== undefined) found.push({ name, kind });
     if (kind === 'id' && node.pattern !== undefined && hasPatternId(text, node.pattern)) found.push({ name, kind });
     if ((kind === 'date' || kind === 'date-time') && hasDate(text)) found.push({ name, kind: 'date' });
+    if (kind === 'string' && MESSAGE_NAMES.test(name) && findMessage(text, []) !== undefined) found.push({ name, kind: 'message' });
   }
   return found;
 }
@@ -580,6 +581,25 @@ function tokenSpans(text: string): Array<{ word: string; start: number; end: num
 const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|country|where)$/i;
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
+/** A message in the text: after `saying`, `with the message`, a colon, or what someone is to be told (`TOLD_THAT`). */
+function findMessage(text: string, used: Span[]): string | undefined {
+  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
+}
+
+/**
+ * The last line of a text of several lines (a request, then the reply to "I still need the body"), when nothing
+ * else took it: the message itself, as the user typed it.
+ */
+function lastLineReply(text: string, used: Span[]): string | undefined {
+  const start = text.lastIndexOf('\n') + 1;
+  const line = text.slice(start).trim();
+  if (start === 0 || line.length === 0) return undefined;
+  const span = { start, end: text.length };
+  if (!isFree(span, used)) return undefined;
+  used.push(span);
+  return line;
+}
+
 /** What someone is to be told: the clause after `that` in "email the customer that it is late", "let them know that …". */
 const TOLD_THAT = /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow)\b[^\n]*?)\bthat\s+(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
@@ -601,9 +621,7 @@ function findString(text: string, property: Property, used: Span[]): string | un
   if (SUBJECT_NAMES.test(name)) {
     return take(text, /\b(?:about|regarding|subject:?|titled)\s+(.+?)(?=\s+(?:saying|that says)\b|[.!?\n:]|$)/gi, used);
   }
-  if (MESSAGE_NAMES.test(name)) {
-    return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
-  }
+  if (MESSAGE_NAMES.test(name)) return findMessage(text, used) ?? (property.required ? lastLineReply(text, used) : undefined);
   // What an agent is to do (`agentTool`'s `task`): the request itself, as a model would pass it on.
   if (property.required && TASK_NAMES.test(name)) {
     const request = text.trim();

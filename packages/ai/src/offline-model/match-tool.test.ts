@@ -95,6 +95,7 @@ describe('pickTool', () => {
     for (const text of zones) {
       expect(pickTool(text, demo)?.name, text).toBe('world_clock');
     }
+    expect(pickTool('What day is it in London?', demo)?.name).toBe('world_clock');
     for (const text of ['What is my time zone?', 'what time is it for me?']) expect(pickTool(text, demo)?.name, text).toBe('browser_time_zone');
     for (const text of ['What is 2+2?', '17 * 3', '(4 + 5) / 3 =']) expect(pickTool(text, demo)?.name, text).toBe('calculate');
     // A date and an id are no subtraction; a city alone is no question about the time (it may be about the weather).
@@ -142,6 +143,15 @@ describe('pickTool', () => {
       ['Où est la commande A-1002 ?', 'query_order'],
       ['¿Dónde está el pedido A-1002?', 'query_order'],
       ['When will A-1002 arrive?', 'query_order'],
+      // A question that gives no new date asks about the present one; a request, or a question that gives one, changes it.
+      ["What's the delivery date of A-1002?", 'query_order'],
+      ['When is A-1002 going to be delivered?', 'query_order'],
+      ['Is A-1004 delivered?', 'query_order'],
+      ['Can you change the delivery date of A-1003?', 'update_delivery_date'],
+      ['Reschedule A-1003', 'update_delivery_date'],
+      ['Can A-1003 be delivered on 2027-01-10 instead?', 'update_delivery_date'],
+      // A message for the customer is evidence for the tool that sends one.
+      ['Write to the customer of A-1003: your parcel is on its way', 'send_email'],
       // "delay" without a date is about late orders; a date alone is no request; neither is an id-like word in prose.
       ['Which orders are delayed?', 'list_delayed_orders'],
       ['Show me the delay of every order', 'list_delayed_orders'],

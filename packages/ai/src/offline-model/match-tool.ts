@@ -1,5 +1,5 @@
-import { hasDate, valueArguments } from './extract-arguments.ts';
-import { contentWords, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
+import { extractArguments, hasDate, valueArguments } from './extract-arguments.ts';
+import { contentWords, isChangeName, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {
@@ -30,6 +30,7 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   late: ['delay'],
   clock: ['time'],
   hour: ['time'],
+  day: ['time'],
   temperature: ['weather'],
   forecast: ['weather'],
   rain: ['weather'],
@@ -93,7 +94,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     const kinds = new Set(values.map((value) => value.kind));
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
     const beside = score > 0;
-    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
+    for (const kind of ['timezone', 'date', 'message'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -105,15 +106,35 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
  * change anything. Remaining ties go to the tool listed first.
  */
 export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  const scores = scoreTools(text, tools).filter((candidate) => candidate.score >= MIN_TOOL_SCORE);
+  const best = bestOf(scores);
+  // A question that does not give what a change needs asks about the present ("When is A-1002 delivered?", "What's
+  // the delivery date of A-1002?"): the best tool that only reads answers it, instead of a change asking for a new date.
+  if (best !== undefined && isChangeName(best.name) && isQuestion(text) && extractArguments(text, best.inputSchema).missing.length > 0) {
+    return bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? best;
+  }
+  return best;
+}
+
+function bestOf(scores: readonly ToolScore[]): OfflineToolInfo | undefined {
   let best: { readonly candidate: ToolScore; readonly reads: boolean } | undefined;
-  for (const candidate of scoreTools(text, tools)) {
-    if (candidate.score < MIN_TOOL_SCORE) continue;
+  for (const candidate of scores) {
     const reads = isReadName(candidate.tool.name);
     if (best === undefined || candidate.score > best.candidate.score || (candidate.score === best.candidate.score && reads && !best.reads)) {
       best = { candidate, reads };
     }
   }
   return best?.candidate.tool;
+}
+
+/** Requests put as questions: "Can you …", "Could we …", "Please …". */
+const REQUEST = /^(?:please|pls|kindly|(?:can|could|would|will)\s+(?:you|u|we|i)\b)/;
+const QUESTION_WORD = /^(?:what|whats|when|where|which|who|why|how|is|are|was|were|has|have|does|do|did)\b/;
+
+/** Whether the text asks something rather than asking for something: a `?` or a question word, and no request. */
+function isQuestion(text: string): boolean {
+  const trimmed = text.trim().toLowerCase().replace(/['’]/g, '');
+  return !REQUEST.test(trimmed) && (trimmed.endsWith('?') || QUESTION_WORD.test(trimmed));
 }
 
 /**
