@@ -74,7 +74,12 @@ describe('POST /api/chat', () => {
       ['Please postpone order A-1003 to 2027-01-10', 'tool-update_delivery_date', 'approval-requested', move],
       ['Move order A-1003 to 2027-01-10', 'tool-update_delivery_date', 'approval-requested', move],
       // The customer's address comes from the order; the subject is written from the message, both editable on approval.
-      ['Email the customer of A-1002 that it is late', 'tool-send_email', 'approval-requested', { order_id: 'A-1002', body: 'it is late', subject: 'It is late' }],
+      [
+        'Email the customer of A-1002 that it is late',
+        'tool-send_email',
+        'approval-requested',
+        { order_id: 'A-1002', body: 'it is late', subject: 'It is late' },
+      ],
       ['Where is A1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
       ['Wo ist Bestellung A-1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
       ['Où est la commande A-1002 ?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],

@@ -168,8 +168,9 @@ export interface ValueArgument {
  * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
  * (`Europe/Paris`, `UTC`, a city such as Tokyo), an arithmetic expression (`2+2`; an ISO date or an id such as
  * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too),
- * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A tool that takes such a value is likely the one meant even when its name is not in
- * the text, or the text is in another language.
+ * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A
+ * tool that takes such a value is likely the one meant even when its name is not in the text, or the text is in
+ * another language.
  */
 export function valueArguments(text: string, schema: unknown): ValueArgument[] {
   const root = normalize(schema);

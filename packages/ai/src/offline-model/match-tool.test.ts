@@ -113,7 +113,9 @@ describe('pickTool', () => {
     const demo = [
       {
         name: 'query_order',
-        description: 'Look up one customer order by its id (format A-1001). Returns the customer, e-mail, items, status, the delivery date. Use it before changing an order or writing to its customer.',
+        description:
+          'Look up one customer order by its id (format A-1001). Returns the customer, e-mail, items, status, the delivery date. ' +
+          'Use it before changing an order or writing to its customer.',
         inputSchema: takes({ order_id: id }),
       },
       {
@@ -124,11 +126,16 @@ describe('pickTool', () => {
       { name: 'order_invoice', description: 'Make the invoice of one order (format A-1001) as a PDF document.', inputSchema: takes({ order_id: id }) },
       {
         name: 'update_delivery_date',
-        description: 'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD). Recomputes how many days the order is delayed.',
+        description:
+          'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD). Recomputes how many days the order is delayed.',
         inputSchema: takes({ order_id: id, new_date: day }),
       },
       { name: 'send_email', description: "Send an e-mail about an order to that order's customer.", inputSchema: takes({ order_id: id, subject: text, body: text }) },
-      { name: 'pick_date', description: 'Ask the user to pick a date in a date picker (for example a delivery date).', inputSchema: takes({ question: text, min: day, max: day }) },
+      {
+        name: 'pick_date',
+        description: 'Ask the user to pick a date in a date picker (for example a delivery date).',
+        inputSchema: takes({ question: text, min: day, max: day }),
+      },
     ];
     const cases: [string, string | undefined][] = [
       ['Please postpone order A-1003 to 2027-01-10', 'update_delivery_date'],
