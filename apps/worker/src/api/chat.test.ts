@@ -54,6 +54,40 @@ describe('POST /api/chat', () => {
     ]);
   });
 
+  it('the offline model reads a move, a mail to a customer, an id without its hyphen, other languages and a question as the tools mean them', async () => {
+    const calls: [string, string, string | undefined, unknown][] = [];
+    for (const text of [
+      'Please postpone order A-1003 to 2027-01-10',
+      'Move order A-1003 to 2027-01-10',
+      'Email the customer of A-1002 that it is late',
+      'Where is A1002?',
+      'Wo ist Bestellung A-1002?',
+      'Où est la commande A-1002 ?',
+      'When is A-1002 going to be delivered?',
+    ]) {
+      const { message } = await readTurn(await post({ id: `chat-phrased-${calls.length}`, messages: [user(text)] }));
+      const part = message.parts.find((p) => p.type.startsWith('tool-')) as Part | undefined;
+      calls.push([text, part?.type ?? 'no call', part?.state, part?.input]);
+    }
+    const move = { order_id: 'A-1003', new_date: '2027-01-10' };
+    expect(calls).toEqual([
+      ['Please postpone order A-1003 to 2027-01-10', 'tool-update_delivery_date', 'approval-requested', move],
+      ['Move order A-1003 to 2027-01-10', 'tool-update_delivery_date', 'approval-requested', move],
+      // The customer's address comes from the order; the subject is written from the message, both editable on approval.
+      [
+        'Email the customer of A-1002 that it is late',
+        'tool-send_email',
+        'approval-requested',
+        { order_id: 'A-1002', body: 'it is late', subject: 'It is late' },
+      ],
+      ['Where is A1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
+      ['Wo ist Bestellung A-1002?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
+      ['Où est la commande A-1002 ?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
+      // A question that gives no new date reads the order instead of asking for a new date.
+      ['When is A-1002 going to be delivered?', 'tool-query_order', 'output-available', { order_id: 'A-1002' }],
+    ]);
+  });
+
   it('the offline model hands a request for the delay analyst (agent-as-tool) its task, instead of asking for one', async () => {
     const text = 'Ask the delay analyst for a report';
     const { message } = await readTurn(await post({ id: 'chat-analyst', messages: [user(text)] }));

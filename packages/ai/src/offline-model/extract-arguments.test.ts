@@ -34,6 +34,16 @@ describe('extractArguments', () => {
     expect(extractArguments('how much is 5 in EUR', currency).input).toEqual({ currency_code: 'EUR' });
   });
 
+  it('reads an id typed without (or with) the hyphen its pattern asks for, as the pattern writes it', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
+    expect(extractArguments('Where is A1002?', schema).input).toEqual({ order_id: 'A-1002' });
+    expect(extractArguments('status a1001', schema).input).toEqual({ order_id: 'A-1001' });
+    const joined = object({ sku: { type: 'string', pattern: '^SKU\\d+$' } }, ['sku']);
+    expect(extractArguments('price of sku-42', joined).input).toEqual({ sku: 'SKU42' });
+    // Several ids typed so still make one call each.
+    expect(extractArgumentSets('Where are A1002 and A1003?', schema).map((set) => set.input)).toEqual([{ order_id: 'A-1002' }, { order_id: 'A-1003' }]);
+  });
+
   it('makes one set of arguments per id when the text names several ids of one shape, sharing the other arguments', () => {
     const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' }, new_date: { type: 'string', format: 'date' } }, ['order_id', 'new_date']);
     const inputs = (text: string) => extractArgumentSets(text, schema).map((set) => set.input);
@@ -194,6 +204,42 @@ describe('extractArguments', () => {
     expect(extractArguments('tell them: it ships Monday', object({ message: { type: 'string' } })).input).toEqual({
       message: 'it ships Monday',
     });
+  });
+
+  it("reads what someone is to be told after 'that', and writes a required subject from that message", () => {
+    // send_email's schema as the demo Worker gives it: the subject's pattern only forbids line breaks.
+    const email = object(
+      {
+        order_id: { type: 'string', pattern: '^A-\\d{4}$' },
+        subject: { type: 'string', pattern: '^[^\\r\\n\\u2028\\u2029]*$' },
+        body: { type: 'string' },
+      },
+      ['order_id', 'subject', 'body'],
+    );
+    expect(extractArguments('Email the customer of A-1002 that it is late', email)).toEqual({
+      input: { order_id: 'A-1002', body: 'it is late', subject: 'It is late' },
+      missing: [],
+    });
+    // A pattern that any line of words passes is no shape to look for: the first word is no subject.
+    expect(extractArguments('Can you send the customer of A-1001 an email saying it has shipped', email).input).toEqual({
+      order_id: 'A-1001',
+      body: 'it has shipped',
+      subject: 'It has shipped',
+    });
+    expect(extractArguments('Let the customer of A-1003 know that the parcel left our warehouse today.', email).input.body).toBe(
+      'the parcel left our warehouse today.',
+    );
+    // A subject the text gives is kept; with no message there is nothing to write one from.
+    expect(extractArguments('Email A-1002 about the delay saying sorry', email).input).toEqual({ order_id: 'A-1002', subject: 'the delay', body: 'sorry' });
+    expect(extractArguments('Email the customer of A-1002', email).missing).toEqual(['subject', 'body']);
+    // The reply to "I still need the body" (the request, then the reply, as the model reads them) is the message.
+    expect(extractArguments('Notify the customer of A-1002 about the delay\nSorry, your parcel is a week late.', email).input).toEqual({
+      order_id: 'A-1002',
+      subject: 'the delay',
+      body: 'Sorry, your parcel is a week late.',
+    });
+    // "that" with no telling verb before it is no message.
+    expect(extractArguments('Is that order A-1002?', email).input.body).toBeUndefined();
   });
 
   it('lists required properties it could not find and ignores unsupported shapes', () => {

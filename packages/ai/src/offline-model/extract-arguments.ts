@@ -150,6 +150,8 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
     if (property.required && !Object.hasOwn(input, property.name) && acceptsNull(root.properties?.[property.name])) input[property.name] = null;
   }
 
+  fillSubjectFromMessage(properties, input);
+
   const missing = properties
     .filter((p) => p.required && !Object.hasOwn(input, p.name) && p.node.default === undefined)
     .map((p) => p.name);
@@ -159,23 +161,45 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
 /** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
 export interface ValueArgument {
   readonly name: string;
-  readonly kind: 'timezone' | 'expression';
+  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message';
 }
 
 /**
  * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
- * (`Europe/Paris`, `UTC`, a city such as Tokyo) or an arithmetic expression (`2+2`; an ISO date or an id such as
- * `A-1001` is none). A tool that takes such a value is likely the one meant even when its name is not in the text.
+ * (`Europe/Paris`, `UTC`, a city such as Tokyo), an arithmetic expression (`2+2`; an ISO date or an id such as
+ * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too),
+ * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A
+ * tool that takes such a value is likely the one meant even when its name is not in the text, or the text is in
+ * another language.
  */
 export function valueArguments(text: string, schema: unknown): ValueArgument[] {
   const root = normalize(schema);
   const found: ValueArgument[] = [];
   for (const [name, raw] of Object.entries(root.properties ?? {})) {
-    const kind = kindOf(name, normalize(raw));
+    const node = normalize(raw);
+    const kind = kindOf(name, node);
     if (kind === 'timezone' && findTimeZones(text).length > 0) found.push({ name, kind });
     if (kind === 'expression' && take(withoutDatesAndIds(text), EXPRESSION, []) !== undefined) found.push({ name, kind });
+    if (kind === 'id' && node.pattern !== undefined && hasPatternId(text, node.pattern)) found.push({ name, kind });
+    if ((kind === 'date' || kind === 'date-time') && hasDate(text)) found.push({ name, kind: 'date' });
+    if (kind === 'string' && MESSAGE_NAMES.test(name) && findMessage(text, []) !== undefined) found.push({ name, kind: 'message' });
   }
   return found;
+}
+
+/** Whether `text` holds an ISO date of the calendar's months and days (`2027-01-10`). */
+export function hasDate(text: string): boolean {
+  return takeDate(text, []) !== undefined;
+}
+
+/**
+ * Whether `text` holds an id of letters and digits that `pattern` accepts (in any case, with or without its hyphen),
+ * and the pattern is one that only ids match: one that takes a plain word (`^.+$`) says nothing about the text.
+ */
+function hasPatternId(text: string, pattern: string): boolean {
+  if (safeTest(pattern, 'order') || safeTest(pattern, 'Order')) return false;
+  const id = findByPattern(text, pattern, [], true);
+  return id !== undefined && /[A-Za-z]/.test(id) && /\d/.test(id);
 }
 
 /** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
@@ -290,7 +314,8 @@ function kindOf(name: string, node: SchemaNode): Kind {
   if (isIdName(name)) return 'id';
   if (/^(expr|expression|formula|equation|calculation|math)$/i.test(name)) return 'expression';
   if (ITEM_NAMES.test(name.replace(/[^A-Za-z]/g, ''))) return 'item';
-  if (node.pattern !== undefined) return 'pattern';
+  // A pattern that any line of words passes (a subject's "no line breaks") names no shape to look for.
+  if (node.pattern !== undefined && !safeTest(node.pattern, 'Two words')) return 'pattern';
   return 'string';
 }
 
@@ -364,12 +389,16 @@ function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode, an
 }
 
 /**
- * `value` as `pattern` accepts it: as written, else (with `anyCase`, for an id: it has a digit) upper- or lower-cased,
- * since people type `a-1002` for the id `A-1002` and a model writes it as the schema asks; `undefined` when none fits.
+ * `value` as `pattern` accepts it: as written, else (with `anyCase`, for an id: it has a digit) upper- or lower-cased
+ * and with or without a hyphen between its letters and digits, since people type `a-1002` or `A1002` for the id
+ * `A-1002` and a model writes it as the schema asks; `undefined` when none fits.
  */
 function inPatternCase(pattern: string, value: string, anyCase: boolean): string | undefined {
-  const candidates = anyCase && /\d/.test(value) ? [value, value.toUpperCase(), value.toLowerCase()] : [value];
-  return candidates.find((candidate) => safeTest(pattern, candidate));
+  if (!anyCase || !/\d/.test(value)) return safeTest(pattern, value) ? value : undefined;
+  const cases = [value, value.toUpperCase(), value.toLowerCase()];
+  const joined = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)-(\d)/, '$1$2'));
+  const hyphened = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)(\d)/, '$1-$2'));
+  return [...cases, ...hyphened, ...joined].find((candidate) => safeTest(pattern, candidate));
 }
 
 function safeTest(pattern: string, value: string): boolean {
@@ -553,6 +582,27 @@ function tokenSpans(text: string): Array<{ word: string; start: number; end: num
 const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|country|where)$/i;
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
+/** A message in the text: after `saying`, `with the message`, a colon, or what someone is to be told (`TOLD_THAT`). */
+function findMessage(text: string, used: Span[]): string | undefined {
+  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
+}
+
+/**
+ * The last line of a text of several lines (a request, then the reply to "I still need the body"), when nothing
+ * else took it: the message itself, as the user typed it.
+ */
+function lastLineReply(text: string, used: Span[]): string | undefined {
+  const start = text.lastIndexOf('\n') + 1;
+  const line = text.slice(start).trim();
+  if (start === 0 || line.length === 0) return undefined;
+  const span = { start, end: text.length };
+  if (!isFree(span, used)) return undefined;
+  used.push(span);
+  return line;
+}
+
+/** What someone is to be told: the clause after `that` in "email the customer that it is late", "let them know that …". */
+const TOLD_THAT = /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow)\b[^\n]*?)\bthat\s+(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
 /** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
 const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;
@@ -572,9 +622,7 @@ function findString(text: string, property: Property, used: Span[]): string | un
   if (SUBJECT_NAMES.test(name)) {
     return take(text, /\b(?:about|regarding|subject:?|titled)\s+(.+?)(?=\s+(?:saying|that says)\b|[.!?\n:]|$)/gi, used);
   }
-  if (MESSAGE_NAMES.test(name)) {
-    return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used);
-  }
+  if (MESSAGE_NAMES.test(name)) return findMessage(text, used) ?? (property.required ? lastLineReply(text, used) : undefined);
   // What an agent is to do (`agentTool`'s `task`): the request itself, as a model would pass it on.
   if (property.required && TASK_NAMES.test(name)) {
     const request = text.trim();
@@ -587,6 +635,20 @@ function findString(text: string, property: Property, used: Span[]): string | un
     return words.length > 0 ? words.join(' ').replace(/[?!.]+$/, '') : undefined;
   }
   return undefined;
+}
+
+/**
+ * A required subject that the text does not give, taken from the message it does give (its first sentence, up to 60
+ * characters), as a model writes a subject for the mail it was asked to send: "email the customer of A-1002 that it is
+ * late" needs no second question. The user still sees both before anything is sent when the tool asks for approval.
+ */
+function fillSubjectFromMessage(properties: readonly Property[], input: Record<string, unknown>): void {
+  const message = properties.find((p) => p.kind === 'string' && MESSAGE_NAMES.test(p.name) && typeof input[p.name] === 'string');
+  const subject = properties.find((p) => p.kind === 'string' && p.required && SUBJECT_NAMES.test(p.name) && !Object.hasOwn(input, p.name));
+  if (message === undefined || subject === undefined) return;
+  const sentence = (String(input[message.name]).split(/(?<=[.!?])\s|\n/)[0] ?? '').replace(/[.!?]+$/, '').trim();
+  const short = sentence.length <= 60 ? sentence : `${sentence.slice(0, 60).replace(/\s+\S*$/, '')}…`;
+  if (short.length > 0) input[subject.name] = `${short.charAt(0).toUpperCase()}${short.slice(1)}`;
 }
 
 /** Property names (letters only) that hold the name of a thing: `name`, `item`, `productName`. */

@@ -95,12 +95,84 @@ describe('pickTool', () => {
     for (const text of zones) {
       expect(pickTool(text, demo)?.name, text).toBe('world_clock');
     }
+    expect(pickTool('What day is it in London?', demo)?.name).toBe('world_clock');
     for (const text of ['What is my time zone?', 'what time is it for me?']) expect(pickTool(text, demo)?.name, text).toBe('browser_time_zone');
     for (const text of ['What is 2+2?', '17 * 3', '(4 + 5) / 3 =']) expect(pickTool(text, demo)?.name, text).toBe('calculate');
     // A date and an id are no subtraction; a city alone is no question about the time (it may be about the weather).
     expect(pickTool('Change the delivery date of A-1003 to 2026-12-24', demo)?.name).toBe('update_delivery_date');
     expect(scoreTools('2026-12-24 A-1003', demo).find((s) => s.tool.name === 'calculate')?.score).toBe(0);
     expect(pickTool("What's the weather in Paris?", demo)).toBeUndefined();
+  });
+
+  it('reads the demo order requests as people type them: a date to move to, a message to send, an id alone', () => {
+    // The demo Worker's order tools, in its order, with the schemas the AI SDK gives the model (apps/worker/src/tools).
+    const id = { type: 'string', pattern: '^A-\\d{4}$' };
+    const day = { type: 'string', format: 'date' };
+    const text = { type: 'string' };
+    const takes = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
+    const demo = [
+      {
+        name: 'query_order',
+        description:
+          'Look up one customer order by its id (format A-1001). Returns the customer, e-mail, items, status, the delivery date. ' +
+          'Use it before changing an order or writing to its customer.',
+        inputSchema: takes({ order_id: id }),
+      },
+      {
+        name: 'list_delayed_orders',
+        description: 'List the open (not yet delivered) orders that are running late, with customer, status, delivery date and delay in days.',
+        inputSchema: takes({}),
+      },
+      { name: 'order_invoice', description: 'Make the invoice of one order (format A-1001) as a PDF document.', inputSchema: takes({ order_id: id }) },
+      {
+        name: 'update_delivery_date',
+        description:
+          'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD). Recomputes how many days the order is delayed.',
+        inputSchema: takes({ order_id: id, new_date: day }),
+      },
+      { name: 'send_email', description: "Send an e-mail about an order to that order's customer.", inputSchema: takes({ order_id: id, subject: text, body: text }) },
+      {
+        name: 'pick_date',
+        description: 'Ask the user to pick a date in a date picker (for example a delivery date).',
+        inputSchema: takes({ question: text, min: day, max: day }),
+      },
+    ];
+    const cases: [string, string | undefined][] = [
+      ['Please postpone order A-1003 to 2027-01-10', 'update_delivery_date'],
+      ['Move order A-1003 to 2027-01-10', 'update_delivery_date'],
+      ['Delay order A-1003 until 2027-01-10', 'update_delivery_date'],
+      ['a1003 to 2027-01-10', 'update_delivery_date'],
+      ['Verschiebe Bestellung A-1003 auf 2027-01-10', 'update_delivery_date'],
+      ['Email the customer of A-1002 that it is late', 'send_email'],
+      ['Notify the customer of A-1002 about the delay', 'send_email'],
+      ['Where is A1002?', 'query_order'],
+      ['Wo ist Bestellung A-1002?', 'query_order'],
+      ['Où est la commande A-1002 ?', 'query_order'],
+      ['¿Dónde está el pedido A-1002?', 'query_order'],
+      ['When will A-1002 arrive?', 'query_order'],
+      // A question that gives no new date asks about the present one; a request, or a question that gives one, changes it.
+      ["What's the delivery date of A-1002?", 'query_order'],
+      ['When is A-1002 going to be delivered?', 'query_order'],
+      ['Is A-1004 delivered?', 'query_order'],
+      ['Can you change the delivery date of A-1003?', 'update_delivery_date'],
+      ['Reschedule A-1003', 'update_delivery_date'],
+      ['Can A-1003 be delivered on 2027-01-10 instead?', 'update_delivery_date'],
+      // A message for the customer is evidence for the tool that sends one.
+      ['Write to the customer of A-1003: your parcel is on its way', 'send_email'],
+      // "delay" without a date is about late orders; a date alone is no request; neither is an id-like word in prose.
+      ['Which orders are delayed?', 'list_delayed_orders'],
+      ['Show me the delay of every order', 'list_delayed_orders'],
+      ['Let me pick a delivery date', 'pick_date'],
+      ['2027-01-10', undefined],
+      ['Wie spät ist es?', undefined],
+    ];
+    expect(cases.map(([text]) => [text, pickTool(text, demo)?.name])).toEqual(cases);
+    // The id and the date are one piece of evidence each, however many arguments take them (pick_date's min and max).
+    const scores = Object.fromEntries(scoreTools('A-1003 2027-01-10', demo).map((s) => [s.tool.name, s.score]));
+    expect(scores).toMatchObject({ query_order: 3, update_delivery_date: 6, send_email: 3, pick_date: 0, list_delayed_orders: 0 });
+    // A pattern any word passes says nothing: only an id that the pattern sets apart counts.
+    const loose = [{ name: 'lookup', description: '', inputSchema: takes({ ref_id: { type: 'string', pattern: '^.+$' } }) }];
+    expect(scoreTools('Wo ist A-1002?', loose)[0]?.score).toBe(0);
   });
 
   it('weighs name words above description words and generic verbs below both', () => {

@@ -86,3 +86,8 @@ export function isReadName(name: string): boolean {
   const words = splitIdentifier(name).map((word) => stem(word));
   return words.some((word) => READ_VERBS.has(word)) && !words.some((word) => CHANGE_VERBS.has(word));
 }
+
+/** Whether a tool name says it changes something (`update_delivery_date`, `send_email`, `cart_add`). */
+export function isChangeName(name: string): boolean {
+  return splitIdentifier(name).some((word) => CHANGE_VERBS.has(stem(word)));
+}
