@@ -2,9 +2,10 @@ import { defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { BrowserCall } from './browser-calls.ts';
-import { CallsPendingError, waitingCalls } from './pending-calls.ts';
+import { CallsPendingError } from './pending-calls.ts';
 import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
 import { type ViewOptions, toolCallViews } from './views.ts';
+import { waitingCalls } from './waiting-calls.ts';
 
 const pickDate = defineTool({ name: 'pick_date', description: 'Pick', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'x' });
 
