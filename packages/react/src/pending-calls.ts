@@ -12,7 +12,8 @@ export class CallsPendingError extends Error {
 
   constructor(toolCallIds: readonly string[]) {
     const list = toolCallIds.map((id) => `"${id}"`).join(', ');
-    super(`Nothing was sent: ${toolCallIds.length === 1 ? 'the call' : 'the calls'} ${list} of the last answer still wait for this browser or its user; the answer goes out once they are answered.`);
+    const [calls, wait, they] = toolCallIds.length === 1 ? ['the call', 'waits', 'it is'] : ['the calls', 'wait', 'they are'];
+    super(`Nothing was sent: ${calls} ${list} of the last answer still ${wait} for this browser or its user; the answer goes out once ${they} answered.`);
     this.name = 'CallsPendingError';
     this.code = 'calls-pending';
     this.toolCallIds = toolCallIds;
