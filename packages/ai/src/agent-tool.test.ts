@@ -252,6 +252,17 @@ describe('agent as tool with structured output (output)', () => {
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
   });
 
+  it('an output transform that gives undefined fails the call with invalid-output that says what to change', async () => {
+    const innerModel = scriptedModel(textStep('{"order_id":"A-7","days_late":3}'));
+    const dropped = v.pipe(Delay, v.transform(() => undefined));
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model: innerModel, tools: [], tickets }), output: dropped });
+    const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'How late is A-7?' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('invalid-output');
+    expect(result.content).toBe(
+      'Error (invalid-output): The result of "analyst" could not be converted for the model: the agent\'s answer is undefined after its output schema, which JSON cannot hold: have the schema give a JSON value (null for none)',
+    );
+  });
+
   it('an inner turn stopped at its limit fails the call: no partial value passes for the answer', async () => {
     const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]));
     const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets, maxSteps: 1 });

@@ -122,8 +122,17 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
       return { answer: result.output as TOutput, usage };
     },
     // Structured data goes to the calling model as JSON (a value JSON cannot hold fails the call with `invalid-output`).
-    toModelOutput: (output) => (structured === undefined ? (output.answer as string) : JSON.stringify(output.answer)),
+    toModelOutput: (output) => (structured === undefined ? (output.answer as string) : answerJson(output.answer)),
   });
+}
+
+/** A structured answer as the calling model reads it; one JSON cannot write (a transform's `undefined`) says why. */
+function answerJson(answer: unknown): string {
+  const json = JSON.stringify(answer);
+  if (json !== undefined) return json;
+  throw new TypeError(
+    `the agent's answer is ${typeof answer} after its output schema, which JSON cannot hold: have the schema give a JSON value (null for none)`,
+  );
 }
 
 /**

@@ -2,9 +2,10 @@ import { defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { BrowserCall } from './browser-calls.ts';
-import { CallsPendingError, waitingCalls } from './pending-calls.ts';
+import { CallsPendingError } from './pending-calls.ts';
 import { assistant, seal, ticket, toolPart, user } from './test-support/messages.ts';
 import { type ViewOptions, toolCallViews } from './views.ts';
+import { waitingCalls } from './waiting-calls.ts';
 
 const pickDate = defineTool({ name: 'pick_date', description: 'Pick', input: v.object({}), policy: { runsOn: 'client' }, execute: () => 'x' });
 
@@ -50,7 +51,11 @@ describe('waitingCalls', () => {
   it('names the calls in a typed error, recognised across copies of the package', () => {
     const error = new CallsPendingError(['p1', 's1']);
     expect(error).toMatchObject({ name: 'CallsPendingError', code: 'calls-pending', toolCallIds: ['p1', 's1'] });
-    expect(error.message).toContain('"p1", "s1"');
+    expect(error.message).toBe('Nothing was sent: the calls "p1", "s1" of the last answer still wait for this browser or its user; the answer goes out once they are answered.');
+    // One call reads in the singular (it read "the call … still wait … once they are answered").
+    expect(new CallsPendingError(['p1']).message).toBe(
+      'Nothing was sent: the call "p1" of the last answer still waits for this browser or its user; the answer goes out once it is answered.',
+    );
     expect(CallsPendingError.isInstance(error)).toBe(true);
     expect(CallsPendingError.isInstance(new Error('x'))).toBe(false);
     expect(CallsPendingError.isInstance({ [Symbol.for('edgetool.CallsPendingError')]: true })).toBe(true);

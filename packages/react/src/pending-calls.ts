@@ -1,6 +1,3 @@
-import type { MessageLike } from './plan.ts';
-import type { ToolCallView } from './views.ts';
-
 const MARKER: unique symbol = Symbol.for('edgetool.CallsPendingError') as never;
 
 /**
@@ -15,7 +12,8 @@ export class CallsPendingError extends Error {
 
   constructor(toolCallIds: readonly string[]) {
     const list = toolCallIds.map((id) => `"${id}"`).join(', ');
-    super(`Nothing was sent: ${toolCallIds.length === 1 ? 'the call' : 'the calls'} ${list} of the last answer still wait for this browser or its user; the answer goes out once they are answered.`);
+    const [calls, wait, they] = toolCallIds.length === 1 ? ['the call', 'waits', 'it is'] : ['the calls', 'wait', 'they are'];
+    super(`Nothing was sent: ${calls} ${list} of the last answer still ${wait} for this browser or its user; the answer goes out once ${they} answered.`);
     this.name = 'CallsPendingError';
     this.code = 'calls-pending';
     this.toolCallIds = toolCallIds;
@@ -26,19 +24,4 @@ export class CallsPendingError extends Error {
   static isInstance(value: unknown): value is CallsPendingError {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
   }
-}
-
-/**
- * The calls of `message` (the last assistant message) that wait for this browser or its user: handed over and not
- * started, running or asking in this browser, authorised by the browser chain, or waiting for a human's decision.
- */
-export function waitingCalls(views: ReadonlyMap<string, ToolCallView>, message: MessageLike | undefined): string[] {
-  if (message === undefined) return [];
-  const waiting: string[] = [];
-  for (const view of views.values()) {
-    if (view.messageId !== message.id) continue;
-    const { status } = view;
-    if (status === 'pending' || status === 'awaiting-approval' || status === 'authorising' || (status === 'running' && view.ranOn === 'browser')) waiting.push(view.toolCallId);
-  }
-  return waiting;
 }

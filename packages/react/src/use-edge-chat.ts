@@ -28,7 +28,8 @@ import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, 
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
-import { CallsPendingError, waitingCalls } from './pending-calls.ts';
+import { CallsPendingError } from './pending-calls.ts';
+import { waitingCalls } from './waiting-calls.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
 import { refusedEdit, withEditPart, withSentEdits } from './edits.ts';
 import { type ActiveModel, activeModel, isPendingApproval, type PendingApproval, pendingApprovals, type ToolCallView, toolCallViews, type ViewOptions } from './views.ts';

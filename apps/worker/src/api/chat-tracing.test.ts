@@ -1,27 +1,13 @@
 // POST /api/chat with OTLP export on, inside workerd: the Worker exports each turn's tool calls over real fetch to a
 // local collector on 127.0.0.1 (test/collector.global-setup.ts, in Node), flushed by ctx.waitUntil once the turn's
 // stream has been read. Each test gives the Worker its own env with the endpoint, and reads what its own box received.
-import type { OtlpSpan, OtlpTraceRequest } from '@edgetool/core/otel';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chatRequest, readTurn, toolPart, user } from '../../test/chat-client.ts';
+import { attribute, collector, count, PARENT_ID, received, spansOf, TRACE_ID } from '../../test/otlp-collector.ts';
 import worker from '../index.ts';
 import { demoTracing } from '../tracing.ts';
-
-const collector = inject('otlpCollector');
-const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
-const PARENT_ID = '00f067aa0ba902b7';
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: OtlpTraceRequest;
-}
-
-const received = async (box: string) => (await (await fetch(`${collector}/${box}/received`)).json()) as Received[];
-const count = async () => ((await (await fetch(`${collector}/count`)).json()) as { count: number }).count;
-const spansOf = (posts: readonly Received[]): OtlpSpan[] => posts.flatMap((p) => p.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-const attribute = (span: OtlpSpan | undefined, key: string) => span?.attributes.find((a) => a.key === key)?.value;
 
 /** One turn through the Worker's own fetch handler with `vars` over the test env; resolves once its waitUntil work is done. */
 async function turn(vars: Record<string, string>, body: { id: string; text: string }, headers: Record<string, string> = {}) {

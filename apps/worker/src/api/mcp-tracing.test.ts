@@ -1,25 +1,13 @@
 // POST /api/mcp with OTLP export on, inside workerd: like a chat turn's (chat-tracing.test.ts), each MCP call is
 // exported over real fetch to the local collector on 127.0.0.1 (test/collector.global-setup.ts), flushed by
 // ctx.waitUntil once the answer is out. Each test gives the Worker its own env with the endpoint, and its own box.
-import type { OtlpSpan, OtlpTraceRequest } from '@edgetool/core/otel';
+import type { OtlpSpan } from '@edgetool/core/otel';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { attribute, collector, count, PARENT_ID, received, spansOf, TRACE_ID } from '../../test/otlp-collector.ts';
 import worker from '../index.ts';
 
-const collector = inject('otlpCollector');
-const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
-const PARENT_ID = '00f067aa0ba902b7';
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: OtlpTraceRequest;
-}
-
-const received = async (box: string) => (await (await fetch(`${collector}/${box}/received`)).json()) as Received[];
-const count = async () => ((await (await fetch(`${collector}/count`)).json()) as { count: number }).count;
-const spansOf = (posts: readonly Received[]): OtlpSpan[] => posts.flatMap((p) => p.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-const attribute = (span: OtlpSpan | undefined, key: string) => span?.attributes.find((a) => a.key === key)?.value;
 const calls = (spans: readonly OtlpSpan[]) => spans.filter((s) => s.name.startsWith('execute_tool '));
 
 let nextId = 1;

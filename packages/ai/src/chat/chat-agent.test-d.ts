@@ -1,7 +1,18 @@
-import { createRegistry, createRunContext, createTicketSigner, defineTool, type ToolErrorMessage, type ToolUsage, withDeps } from '@edgetool/core';
+import {
+  createRegistry,
+  createRunContext,
+  createTicketSigner,
+  defineTool,
+  type ExecutorOptions,
+  type ToolError,
+  type ToolErrorMessage,
+  type ToolUsage,
+  withDeps,
+} from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { scriptedModel } from '../testing/mock-model.ts';
+import type { AISDKToolsOptions } from './ai-tools.ts';
 import { type ChatAgent, type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import type { EdgetoolMessageMetadata } from './protocol.ts';
 import { generateTextTurn, type TextTurnRequest } from './text-turn.ts';
@@ -107,5 +118,14 @@ describe('verifyContinuation types', () => {
     expectTypeOf<VerifyContinuationOptions['recorded']>().toEqualTypeOf<
       ((toolCallId: string, ticket: string) => Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined) | undefined
     >();
+  });
+});
+
+describe('onLateCheck types: the chat agent and toAISDKTools take the executor listener', () => {
+  it('hears of a late availability check with its ToolError and the tool name', () => {
+    type Listener = ((error: ToolError, name: string) => void) | undefined;
+    expectTypeOf<ChatAgentOptions['onLateCheck']>().toEqualTypeOf<Listener>();
+    expectTypeOf<AISDKToolsOptions['onLateCheck']>().toEqualTypeOf<Listener>();
+    expectTypeOf<ChatAgentOptions['onLateCheck']>().toEqualTypeOf<ExecutorOptions['onLateCheck']>();
   });
 });

@@ -273,6 +273,14 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
+  it("a zod schema JSON cannot carry (z.date()) is refused with a TypeError before the model is called, not zod's Error", async () => {
+    const { agent, model } = agentWith(textStep('{}'));
+    const request = { messages: 'x', run: run(), output: z.object({ when: z.date() }) };
+    await expect(generateTextTurn(agent, request)).rejects.toThrow(TypeError);
+    await expect(generateTextTurn(agent, request)).rejects.toThrow(/^Cannot derive a JSON Schema from a "zod" schema \(Date cannot be represented/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('the offline model cannot answer in JSON: a clear invalid-output at once, with no repair round', async () => {
     const model = createOfflineModel({ deterministicIds: true });
     const agent = createChatAgent({ model, tools: [queryOrder], tickets });

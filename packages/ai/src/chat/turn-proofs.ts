@@ -13,7 +13,8 @@ import {
   type TracePartData,
   traceOf,
 } from './protocol.ts';
-import { boundOf, metadataSubject, partMetadataSubject, type SealedPartMetadata, sealResult } from './proofs.ts';
+import { boundOf, partMetadataSubject, type SealedPartMetadata } from './part-seal.ts';
+import { metadataSubject, sealResult } from './proofs.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */

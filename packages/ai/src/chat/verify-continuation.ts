@@ -23,16 +23,8 @@ import {
   toolParts,
 } from './protocol.ts';
 import type { RecordedCallResult } from './call-results.ts';
-import {
-  boundOf,
-  isSealedPartType,
-  metadataSubject,
-  partMetadataSubject,
-  providerMetadataOf,
-  type SealedCall,
-  type SealedPartMetadata,
-  sealSubject,
-} from './proofs.ts';
+import { boundOf, isSealedPartType, partMetadataSubject, type SealedPartMetadata } from './part-seal.ts';
+import { metadataSubject, providerMetadataOf, type SealedCall, sealSubject } from './proofs.ts';
 
 /** Why a continuation was refused; nothing was executed. */
 export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-approval' | 'wrong-placement' | 'duplicate-call' | 'ticket';

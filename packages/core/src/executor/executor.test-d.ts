@@ -123,3 +123,10 @@ describe('the idempotency key', () => {
     idempotencyKeyOf({ conversationId: 'c' });
   });
 });
+
+describe('executor types: onLateCheck', () => {
+  it('hears of a late availability check with its ToolError and the tool name, as availableTools does', () => {
+    expectTypeOf<ExecutorOptions['onLateCheck']>().toEqualTypeOf<((error: ToolError, name: string) => void) | undefined>();
+    expectTypeOf(createExecutor).toBeCallableWith({ registry: [plain], onLateCheck: (error: ToolError, name: string) => void [error.code, name] });
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { connectMcp, type McpClient, type McpClientOptions, McpError, McpTimeoutError } from './index.ts';
+import type { ToolError } from '../errors/tool-error.ts';
+import { connectMcp, type McpClient, type McpClientOptions, McpError, type McpHandlerOptions, McpTimeoutError } from './index.ts';
 
 describe('mcp client types', () => {
   it('connectMcp takes its options and resolves with a client; resumeAttempts is a number', () => {
@@ -15,5 +16,11 @@ describe('mcp client types', () => {
     const value: unknown = null;
     if (McpError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<McpError>();
     if (McpTimeoutError.isInstance(value)) expectTypeOf(value).toEqualTypeOf<McpTimeoutError>();
+  });
+});
+
+describe('mcp handler types: onLateCheck', () => {
+  it('takes the same listener as createExecutor and availableTools', () => {
+    expectTypeOf<McpHandlerOptions['onLateCheck']>().toEqualTypeOf<((error: ToolError, name: string) => void) | undefined>();
   });
 });

@@ -5,8 +5,9 @@ import { listDelayedOrders, queryOrder } from '../test-support/order-tools.ts';
 import { createRegistry, type ToolRegistry } from './registry.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
-const resolvingCycle = (name: string) => `Resolving "${name}" went round a cycle of resolvers.`;
-const listingCycle = 'Listing the tools went round a cycle of resolvers.';
+const FIX = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
+const resolvingCycle = (name: string) => `Resolving "${name}" went round a cycle of resolvers: ${FIX}`;
+const listingCycle = `Listing the tools went round a cycle of resolvers: ${FIX}`;
 
 /** What `run` threw: a cycle must be a `resolver-cycle` `ToolError` (it was a `RangeError`, a stack overflow). */
 function thrown(run: () => unknown): { code: string; message: string } | string {

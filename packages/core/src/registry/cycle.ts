@@ -6,7 +6,8 @@ import type { ToolResolver } from './resolvers.ts';
 /** The error of a cycle of resolvers: of a lookup of `name`, or of a listing of names when there is none. */
 export function cycleError(name?: string): ToolError {
   const what = name === undefined ? 'Listing the tools' : `Resolving "${name}"`;
-  return new ToolError('resolver-cycle', `${what} went round a cycle of resolvers.`, { toolName: name });
+  const fix = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
+  return new ToolError('resolver-cycle', `${what} went round a cycle of resolvers: ${fix}`, { toolName: name });
 }
 
 /**

@@ -4,7 +4,8 @@ import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { defineTool, withDeps } from '../tool/define-tool.ts';
 import { createRegistry, type ToolRegistry } from './registry.ts';
-import { lazyResolver } from './resolvers.ts';
+import type { ToolErrorCode } from '../errors/tool-error.ts';
+import { lazyResolver, type ToolResolver } from './resolvers.ts';
 
 interface Deps {
   readonly role: 'staff' | 'guest';
@@ -45,5 +46,16 @@ describe('registry types: `available` is asked with the run its tools need', () 
     const open = createRegistry({ tools: [plain], available: (run) => run.userId !== undefined });
     expectTypeOf(open).toEqualTypeOf<ToolRegistry<unknown>>();
     void createExecutor({ registry: open }).execute(call);
+  });
+});
+
+describe('resolver types: a cycle of resolvers', () => {
+  it('resolve takes the resolvers already looking the name up (`via`), and a cycle is a ToolErrorCode', () => {
+    expectTypeOf<ToolResolver['resolve']>().parameter(2).toEqualTypeOf<readonly ToolResolver[] | undefined>();
+    expectTypeOf<'resolver-cycle'>().toExtend<ToolErrorCode>();
+    // A resolver of one's own that passes `via` on to the one it delegates to.
+    const inner = lazyResolver({ plain: async () => plain });
+    const own: ToolResolver = { kind: 'edgetool.resolver', names: () => ['plain'], resolve: (name, signal, via) => inner.resolve(name, signal, via) };
+    void own;
   });
 });

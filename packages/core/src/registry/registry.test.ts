@@ -74,7 +74,8 @@ describe('registry and resolvers', () => {
   });
 
   it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
-    const cycleOf = (name: string) => `Error (resolver-cycle): Resolving "${name}" went round a cycle of resolvers.`;
+    const fix = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
+    const cycleOf = (name: string) => `Error (resolver-cycle): Resolving "${name}" went round a cycle of resolvers: ${fix}`;
     // Two registries whose resolvers delegate to each other (one of them async): each is asked the name again.
     const toB: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: (name, signal) => b.resolve(name, signal) };
     const toA: ToolResolver = { kind: 'edgetool.resolver', names: () => ['x'], resolve: async (name, signal) => a.resolve(name, signal) };

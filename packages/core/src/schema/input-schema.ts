@@ -66,7 +66,14 @@ export function deriveJsonSchema(schema: StandardSchemaV1): JsonSchema {
   if (props.vendor === 'valibot') {
     json = valibotToJsonSchema(schema);
   } else if (typeof props.jsonSchema?.input === 'function') {
-    json = props.jsonSchema.input({ target: 'draft-07' });
+    try {
+      json = props.jsonSchema.input({ target: 'draft-07' });
+    } catch (cause) {
+      // The library's own error (zod 4: a plain `Error` for `z.date()`) becomes the `TypeError` a valibot schema gives.
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      const fix = 'use only types JSON can carry (a date as an ISO string), or pass `jsonSchema` to defineTool.';
+      throw new TypeError(`Cannot derive a JSON Schema from a "${props.vendor}" schema (${reason}): ${fix}`, { cause });
+    }
   } else {
     throw new TypeError(`Cannot derive a JSON Schema from a "${props.vendor}" schema: pass \`jsonSchema\` to defineTool, or use jsonSchema() for raw JSON Schema tools.`);
   }

@@ -78,6 +78,27 @@ describe('defineTool', () => {
     expect(defineTool({ name: 'at_date', description: 'd', input, jsonSchema: given }).jsonSchema).toBe(given);
   });
 
+  it("a Standard JSON Schema library's own error (zod 4's z.date()) is the same TypeError, with the library's reason", () => {
+    const failure = new Error('Date cannot be represented in JSON Schema');
+    const input = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'zod',
+        validate: (value: unknown) => ({ value: value as { when: Date } }),
+        jsonSchema: {
+          input: () => {
+            throw failure;
+          },
+        },
+      },
+    };
+    const derived = defineTool({ name: 'at_date', description: 'd', input, execute: () => 'ok' });
+    const message =
+      'Cannot derive a JSON Schema from a "zod" schema (Date cannot be represented in JSON Schema): use only types JSON can carry (a date as an ISO string), or pass `jsonSchema` to defineTool.';
+    expect(() => derived.jsonSchema).toThrow(new TypeError(message));
+    expect(() => derived.jsonSchema).toThrow(expect.objectContaining({ cause: failure }));
+  });
+
   it('rejects bad names, non-schemas and unsafe policies', () => {
     const input = v.object({});
     expect(() => defineTool({ name: 'has space', description: '', input })).toThrow(/Invalid tool name/);
