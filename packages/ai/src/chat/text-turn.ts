@@ -257,7 +257,7 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
   const left = budget === undefined ? undefined : budget - tokensOf(turn.usage);
   if (left !== undefined && left <= 0) throw checked.error;
   // `modelTimeout.totalMs` bounds the whole turn: the repair round gets what the first left of it (none: no repair).
-  const { totalMs } = agent.options.modelTimeout === false ? {} : (agent.options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const { totalMs } = timeLimitsOf(agent.options.modelTimeout);
   const remaining = totalMs === undefined ? undefined : totalMs - (Date.now() - started);
   if (remaining !== undefined && remaining <= 0) throw checked.error;
   const again = turnOutput(schema);
@@ -278,6 +278,11 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
 }
 
 /** Whether a turn ended on an answer: not on calls that wait, nor at a limit before the model read its last results. */
+/** The agent's model time limits in effect (`modelTimeout: false`: none). */
+function timeLimitsOf(modelTimeout: ModelTimeout | false | undefined): ModelTimeout {
+  return modelTimeout === false ? {} : (modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+}
+
 const answered = (turn: TurnOutcome): boolean => turn.pending.length === 0 && turn.limit === undefined;
 
 /**
@@ -292,8 +297,7 @@ async function textTurn<TDeps>(
   totalMs?: number,
 ): Promise<{ turn: TextTurnResult<unknown>; unsupported: string | undefined }> {
   const { registry, model, options } = agent;
-  // The agent's model time limits in effect (`false`: none).
-  const agentLimits = options.modelTimeout === false ? {} : (options.modelTimeout ?? DEFAULT_MODEL_TIMEOUT);
+  const agentLimits = timeLimitsOf(options.modelTimeout);
   const timeLimits = totalMs === undefined ? agentLimits : { ...agentLimits, totalMs };
   const run = request.run as RunContext;
   const history: ModelMessage[] = typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : [...request.messages];

@@ -513,7 +513,7 @@ function readPartMetadata(
 /** What a step's part seal must cover; metadata with no JSON form (nested deeper than the stack) was never sealed here. */
 function partSubject(id: string, metas: readonly SealedPartMetadata[], conversationId: string, messageId: string): SealSubject {
   try {
-    return partMetadataSubject({ id, parts: metas.map(({ index, type, meta, bound }) => ({ index, type, meta, bound })), conversationId });
+    return partMetadataSubject({ id, parts: metas, conversationId });
   } catch (error) {
     throw new ContinuationError('forged-result', `The provider metadata of a step of message ${messageId} has no JSON form this server could have sealed.`, { cause: error });
   }
