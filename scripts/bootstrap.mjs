@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,10 +54,12 @@ function capture(cmd, args, env) {
   return res.status === 0 ? res.stdout.trim() : null;
 }
 
+/** Links .tools/bin/<name>; a target inside .tools is linked relatively, so a .tools shared by symlink with another
+ *  clone (or moved with its checkout) never points into a folder that may be gone. */
 function link(target, name) {
   const path = join(BIN, name);
   rmSync(path, { force: true });
-  symlinkSync(target, path);
+  symlinkSync(target.startsWith(TOOLS) ? relative(BIN, target) : target, path);
 }
 
 function ensureNode() {
