@@ -4,12 +4,13 @@ import { parseJson } from '../executor/parse-arguments.ts';
 import { raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import type { JsonSchema } from '../schema/input-schema.ts';
-import { jsonSchema } from '../schema/json-schema.ts';
+import { type JsonSchemaValidator, jsonSchema } from '../schema/json-schema.ts';
 import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
+import { toJsonSchema07 } from './json-schema-07.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
 
@@ -713,8 +714,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,
-        input: jsonSchema(remote.inputSchema, { draft: draftOf(remote.inputSchema) }),
-        output: remote.outputSchema === undefined ? undefined : jsonSchema(remote.outputSchema, { draft: draftOf(remote.outputSchema) }),
+        input: remoteSchema(remote.inputSchema),
+        output: remote.outputSchema === undefined ? undefined : remoteSchema(remote.outputSchema),
         // The client's call time limit, unless the policy sets one (none when it is `Infinity`: `0` or `Infinity` given).
         policy: { ...(callTimeoutMs === Infinity ? {} : { timeoutMs: callTimeoutMs }), ...policy },
         interceptors: opts.interceptors ?? [],
@@ -913,6 +914,16 @@ function draftOf(schema: JsonSchema): '4' | '7' | '2019-09' | '2020-12' {
   if (named.includes('draft-07') || named.includes('draft-06')) return '7';
   if (named.includes('2019-09')) return '2019-09';
   return '2020-12';
+}
+
+/**
+ * A remote tool's schema, validated as the server wrote it (in its draft) and shown to the model in draft-07's form when
+ * it is 2020-12 or 2019-09: providers (OpenAI's strict mode, Anthropic) read draft-07, where `prefixItems` means nothing.
+ */
+function remoteSchema(schema: JsonSchema): JsonSchemaValidator {
+  const draft = draftOf(schema);
+  const validator = jsonSchema(schema, { draft });
+  return draft === '4' || draft === '7' ? validator : { ...validator, jsonSchema: toJsonSchema07(validator.jsonSchema) };
 }
 
 /** A `tools/call` result, checked: content pieces the client cannot read are kept out. */
