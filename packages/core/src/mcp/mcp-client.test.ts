@@ -994,11 +994,43 @@ describe('MCP client: a stream that breaks off is resumed (Last-Event-ID)', () =
       "The MCP server's stream broke off before it answered tools/call, and resuming it failed 3 times in a row: The stream it got ended with nothing new.",
     );
     expect(ignoring.getRequests()).toHaveLength(3);
-    // An answer that is not a stream (which a GET may not be) brings no event either.
+    // An answer that is not a stream (which a GET may not be) brings no event either, and says what it was.
     const notStream = breaking(() => 'id: e1\nretry: 0\ndata: \n\n', (_id, _n, call) => json({ jsonrpc: '2.0', id: call.id, result: { content: [] } }));
     await expect((await connectMcp({ url: URL_, fetch: notStream.server.fetch, resumeAttempts: 1 })).callTool('echo', {})).rejects.toThrow(
-      'and resuming it failed 1 time in a row: The stream it got ended with nothing new.',
+      'and resuming it failed 1 time in a row: The server answered with content type "application/json", not an event stream.',
     );
+    // Its media type is compared whole: a body of events under a type that only starts with text/event-stream is none.
+    const lookalike = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      (_id, _n, call) => new Response(`id: e2\n${answer(call, 'lookalike')}`, { headers: { 'content-type': 'text/event-streamy' } }),
+    );
+    await expect((await connectMcp({ url: URL_, fetch: lookalike.server.fetch, resumeAttempts: 2 })).callTool('echo', {})).rejects.toThrow(
+      'and resuming it failed 2 times in a row: The server answered with content type "text/event-streamy", not an event stream.',
+    );
+    const spelled = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      (_id, _n, call) => new Response(`id: e2\n${answer(call, 'resumed')}`, { headers: { 'content-type': 'Text/Event-Stream; charset=utf-8' } }),
+    );
+    expect((await (await connectMcp({ url: URL_, fetch: spelled.server.fetch })).callTool('echo', {})).content).toEqual([{ type: 'text', text: 'resumed' }]);
+  });
+
+  it('reads the content type of an answer as a media type: whole, case-insensitive, parameters after ";" aside', async () => {
+    const answering = (type: string, body: (id: unknown) => string) =>
+      scripted((message) => {
+        if (message.method === 'initialize') return initialized(message.id);
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        return new Response(body(message.id), { headers: { 'content-type': type } });
+      });
+    const jsonBody = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }] } });
+    const sseBody = (id: unknown) => `data: ${jsonBody(id)}\n\n`;
+    for (const [type, body] of [['APPLICATION/Json ; charset=utf-8', jsonBody], ['text/event-stream;charset=UTF-8', sseBody]] as const) {
+      const client = await connectMcp({ url: URL_, fetch: answering(type, body).fetch });
+      expect((await client.callTool('echo', {})).content, type).toEqual([{ type: 'text', text: 'ok' }]);
+    }
+    for (const [type, body] of [['application/jsonx', jsonBody], ['application/json-seq', jsonBody], ['text/event-streamy', sseBody]] as const) {
+      const client = await connectMcp({ url: URL_, fetch: answering(type, body).fetch });
+      await expect(client.callTool('echo', {}), type).rejects.toThrow(`The MCP server answered tools/call with content type "${type}".`);
+    }
   });
 
   it('a stream of a session the server has since forgotten is not asked for: the call fails as a 404 would', async () => {

@@ -11,6 +11,7 @@ import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { toJsonSchema07 } from './json-schema-07.ts';
+import { mediaType } from './media-type.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
 
@@ -397,7 +398,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       session = response.headers.get('mcp-session-id') || undefined;
       response.sent = session; // its stream, if it breaks off, is resumed in the session it starts
     }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    const type = mediaType(response.headers.get('content-type'));
     let answer: RpcResponse | undefined;
     try {
       if (type === 'application/json') {
@@ -559,7 +560,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
    * Asks the server for the rest of a broken stream: a GET with `Last-Event-ID` in the session the stream belongs to.
    * Resolves with the stream, or with the error of a failure that may pass (the server unreachable, an error status);
    * rejects when the stream cannot be resumed at all (404: its session or the stream is gone; 405: the server offers no
-   * stream). A body that is no stream brings no event, so it counts as an attempt that brought nothing.
+   * stream). An answer that is no event stream (its media type compared whole) is a failure that may pass too.
    */
   async function reopen(sent: string | undefined, lastEventId: string, message: { method: string }, signal: AbortSignal | undefined): Promise<Response | McpError> {
     const gone = (status: number) =>
@@ -580,7 +581,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       await response.body?.cancel();
       throw gone(response.status);
     }
-    return response.ok ? response : statusError(response, signal);
+    if (!response.ok) return statusError(response, signal);
+    const type = mediaType(response.headers.get('content-type'));
+    if (type === 'text/event-stream') return response;
+    await response.body?.cancel();
+    return new McpError(`The server answered with content type "${type}", not an event stream.`);
   }
 
   /** Ends a session on the server (a `DELETE`), within the time limit; a server that cannot (405) or does not answer is left. */
