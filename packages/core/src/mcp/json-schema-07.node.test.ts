@@ -146,6 +146,19 @@ describe('toJsonSchema07 (2020-12 → draft-07, for the model)', () => {
     expect(back.properties).toMatchObject({ point: { prefixItems: [{ type: 'number' }, { type: 'number' }] }, home: { $ref: '#/$defs/Address' } });
     expect(Object.keys(back.$defs as object)).toEqual(['Address', 'Cat', 'Dog', 'Node']);
   });
+
+  it('converts a schema 100 levels deep, and leaves one deeper whole (its refs would point at $defs moved away)', () => {
+    const nested = (depth: number): JsonSchema => {
+      let schema: JsonSchema = { prefixItems: [{ $ref: '#/$defs/s' }] };
+      for (let i = 0; i < depth; i++) schema = { properties: { a: schema } };
+      return { $defs: { s: { type: 'string' } }, ...schema };
+    };
+    const converted = toJsonSchema07(nested(99));
+    expect(keywords(converted).has('prefixItems')).toBe(false);
+    expect(JSON.stringify(converted)).toContain('{"items":[{"$ref":"#/definitions/s"}]}');
+    expect(toJsonSchema07(nested(100))).toEqual(nested(100));
+    expect(toJsonSchema07(nested(1000))).toEqual(nested(1000));
+  });
 });
 
 describe('connectMcp: a remote tool of 2020-12', () => {

@@ -5,6 +5,16 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * A schema nested deeper than this is left whole as it is: far past any real tool, and a server's schema nested 1,000
+ * deep must not overflow the stack while its tools are made (the validator has its own guard). Whole, not converted
+ * down to this level: a `$ref` below it would still point at `$defs` moved away above it.
+ */
+const MAX_LEVELS = 100;
+
+/** Thrown (and caught) when a schema goes deeper than {@link MAX_LEVELS}. */
+const TOO_DEEP = Symbol('too deep');
+
 /** Keywords beside a `$ref` that draft-07 may ignore without harm: they apply nothing (definitions are found by location). */
 const BESIDE_REF = ['$defs', 'definitions', '$comment'];
 
@@ -13,18 +23,25 @@ const BESIDE_REF = ['$defs', 'definitions', '$comment'];
  * read: `prefixItems` becomes an `items` list and `items` beside it `additionalItems`, root `$defs` become `definitions`,
  * `dependentRequired` and `dependentSchemas` become `dependencies`, and a `$ref` with keywords beside it (which 2020-12
  * applies and draft-07 ignores) goes into `allOf`; `$ref` pointers follow. `$schema` is dropped. Keywords without a
- * draft-07 form (`unevaluatedProperties`, `minContains`, `$dynamicRef`, …) are left as they are.
+ * draft-07 form (`unevaluatedProperties`, `minContains`, `$dynamicRef`, …) are left as they are, and so is a schema
+ * nested more than 100 levels deep.
  */
 export function toJsonSchema07(schema: JsonSchema): JsonSchema {
   const defs = schema.$defs;
   const move = isObject(defs) && !Object.keys(defs).some((name) => isObject(schema.definitions) && Object.hasOwn(schema.definitions, name));
   const root = move ? { ...schema, $defs: undefined, definitions: { ...(schema.definitions as Json | undefined), ...defs } } : schema;
-  return convert(root, (ref) => pointer(schema, ref, move)) as JsonSchema;
+  try {
+    return convert(root, (ref) => pointer(schema, ref, move), 0) as JsonSchema;
+  } catch (error) {
+    if (error === TOO_DEEP) return schema;
+    throw error;
+  }
 }
 
-function convert(schema: unknown, ref: (ref: string) => string): unknown {
+function convert(schema: unknown, ref: (ref: string) => string, level: number): unknown {
   if (!isObject(schema)) return schema; // `true`, `false`
-  const sub = (x: unknown) => convert(x, ref);
+  if (level > MAX_LEVELS) throw TOO_DEEP;
+  const sub = (x: unknown) => convert(x, ref, level + 1);
   const out: Json = {};
   const { prefixItems, items, dependentRequired: required, dependentSchemas: schemas } = schema;
   const tuple = Array.isArray(prefixItems);

@@ -785,6 +785,23 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.message.method === 'tools/list')).toHaveLength(3);
   });
 
+  it('a listing of a 2020-12 schema nested 1,000 deep is made into a tool: the model gets it as listed, not half converted', async () => {
+    const depth = 1000;
+    const deep = `${'{"properties":{"a":'.repeat(depth)}{"prefixItems":[{"$ref":"#/$defs/s"}]}${'}}'.repeat(depth)}`;
+    const schema = `{"$defs":{"s":{"type":"string"}},${deep.slice(1)}`;
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const body = `{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[{"name":"deep","inputSchema":${schema}}]}}`;
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const [tool] = await (await connectMcp({ url: URL_, fetch: server.fetch })).tools();
+    // Converted down to a level only, the `$ref` down there would point at `$defs` moved to `definitions` above it.
+    expect(tool?.jsonSchema).toEqual({ ...JSON.parse(schema), type: 'object' });
+  });
+
   it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
     const listing = (tools: unknown[]) =>
       scripted((message) => {
