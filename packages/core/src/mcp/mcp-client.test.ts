@@ -802,6 +802,34 @@ describe('MCP client: sessions and streams', () => {
     expect(tool?.jsonSchema).toEqual({ ...JSON.parse(schema), type: 'object' });
   });
 
+  it("quotes a server's text in errors only so far: a JSON-RPC error's message, the names it offers", async () => {
+    const huge = 'e'.repeat(5_000_000);
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const tools = Array.from({ length: 2000 }, (_, i) => ({ ...TOOL, name: `tool_${i}_${'n'.repeat(60)}` }));
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools } });
+      }
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: huge } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const refused = (await client.callTool('echo', {}).catch((e: unknown) => e)) as McpError;
+    expect(refused.code).toBe(-32000);
+    expect(refused.message).toBe(`The MCP server refused tools/call: ${'e'.repeat(999)}…`);
+    const missing = (await client.tools({ only: ['nope'] }).catch((e: unknown) => e)) as TypeError;
+    expect(missing.message.length).toBeLessThan(4000);
+    expect(missing.message).toMatch(/^The MCP server "scripted" does not offer "nope"; it offers: tool_0_n+, tool_1_n+, .*tool_49_n+ and 1950 more\.$/);
+    // A name too long for a tool is quoted in part too (twice: as listed, and as it would be named).
+    const long = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: 'n'.repeat(1_000_000) }] } });
+      return new Response(null, { status: 202 });
+    });
+    const named = (await (await connectMcp({ url: URL_, fetch: long.fetch })).tools().catch((e: unknown) => e)) as TypeError;
+    expect(named.message).toBe(`The MCP tool "${'n'.repeat(99)}…" would be named "${'n'.repeat(99)}…", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`);
+  });
+
   it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
     const listing = (tools: unknown[]) =>
       scripted((message) => {

@@ -215,6 +215,10 @@ const MAX_RETRY_MS = 60_000;
  */
 const MAX_RESUMES = 100;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The most of a server's text (a JSON-RPC error's message) an error quotes: it reaches logs and models. */
+const MAX_QUOTED = 1000;
+/** The most of a server's tool names an error lists. */
+const MAX_NAMES = 50;
 /** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
 const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
 
@@ -428,7 +432,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     // `"error": null` beside a result (as JSON-RPC 1.0 servers write it) is no error.
     if (answer.error !== undefined && answer.error !== null) {
       const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
-      const text = typeof answer.error.message === 'string' ? answer.error.message : 'no message';
+      const text = typeof answer.error.message === 'string' ? cut(answer.error.message, MAX_QUOTED) : 'no message';
       throw new McpError(`The MCP server refused ${methodName}: ${text}`, { code });
     }
     return answer.result;
@@ -697,7 +701,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const offered = new Set(chosen.map((tool) => tool.name));
       const missing = opts.only.filter((name) => !offered.has(name));
       if (missing.length > 0) {
-        throw new TypeError(`The MCP server "${serverInfo.name}" does not offer ${missing.map((n) => `"${n}"`).join(', ')}; it offers: ${[...offered].join(', ') || '(none)'}.`);
+        const names = [...offered].slice(0, MAX_NAMES).map((n) => cut(n, 100));
+        const more = offered.size > MAX_NAMES ? ` and ${offered.size - MAX_NAMES} more` : '';
+        const server = `The MCP server "${cut(serverInfo.name, 100)}"`;
+        throw new TypeError(`${server} does not offer ${missing.map((n) => `"${cut(n, 100)}"`).join(', ')}; it offers: ${names.join(', ') || '(none)'}${more}.`);
       }
       const only = new Set(opts.only);
       chosen = chosen.filter((tool) => only.has(tool.name));
@@ -706,7 +713,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return chosen.map((remote) => {
       const name = prefix + remote.name.replace(/[^A-Za-z0-9_-]/g, '_');
       if (!LOCAL_NAME.test(name)) {
-        throw new TypeError(`The MCP tool "${remote.name}" would be named "${name}", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`);
+        throw new TypeError(
+          `The MCP tool "${cut(remote.name, 100)}" would be named "${cut(name, 100)}", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`,
+        );
       }
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
@@ -782,6 +791,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** What a request of a closed client fails with (a request still running when it closed too). */
 const closedError = (): McpError => new McpError('The MCP connection is closed.');
+
+/** `text`, cut to `max` characters (an ellipsis ending it when it was longer). */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The start of the errors of a stream that ended before the answer to `method`. */
 const brokeOff = (method: string): string => `The MCP server's stream broke off before it answered ${method}`;
