@@ -785,6 +785,43 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.message.method === 'tools/list')).toHaveLength(3);
   });
 
+  it('reads a listing within maxResponseBytes for all its pages together: a server of endless large pages is not kept in memory', async () => {
+    const big = 'x'.repeat(100_000);
+    let page = 0;
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        page++;
+        // Each page alone is far under the limit, and a new cursor each time (no loop): only the sum tells.
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `t${page}`, description: big }], nextCursor: `p${page}` } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, maxResponseBytes: 1_000_000 });
+    await expect(client.listTools()).rejects.toMatchObject({
+      name: 'McpError',
+      message: "The MCP server's tools/list (its pages together) is larger than 1000000 bytes.",
+    });
+    // The tenth page goes past a million bytes; the 100-page limit alone would have kept ten times that.
+    expect(page).toBe(10);
+    // A listing of the same size in one page or in several fits: the sum is what counts, not the number of pages.
+    let pages = 0;
+    const fits = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        pages++;
+        const nextCursor = pages < 9 ? `p${pages}` : undefined;
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `t${pages}`, description: big }], nextCursor } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const listed = await (await connectMcp({ url: URL_, fetch: fits.fetch, maxResponseBytes: 1_000_000 })).listTools();
+    expect(listed).toHaveLength(9);
+    // Each listing has its own budget: listing again reads all of it again.
+    pages = 0;
+    expect(await (await connectMcp({ url: URL_, fetch: fits.fetch, maxResponseBytes: 1_000_000 })).tools()).toHaveLength(9);
+  });
+
   it('a listing of a 2020-12 schema nested 1,000 deep is made into a tool: the model gets it as listed, not half converted', async () => {
     const depth = 1000;
     const deep = `${'{"properties":{"a":'.repeat(depth)}{"prefixItems":[{"$ref":"#/$defs/s"}]}${'}}'.repeat(depth)}`;

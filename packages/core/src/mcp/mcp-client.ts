@@ -13,7 +13,7 @@ import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { toJsonSchema07 } from './json-schema-07.ts';
 import { mediaType } from './media-type.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
+import { BodyTooLargeError, type ByteBudget, byteLimit, readBody, sseParser } from './read-body.ts';
 
 /** Options for {@link connectMcp}. */
 export interface McpClientOptions {
@@ -40,8 +40,8 @@ export interface McpClientOptions {
    */
   readonly callTimeoutMs?: number | undefined;
   /**
-   * Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. A whole number from
-   * 1, or `Infinity`; anything else is a TypeError.
+   * Largest response body in bytes (default 8 MiB), and largest tool list (the pages of `tools/list` together): a larger
+   * answer fails instead of filling memory. A whole number from 1, or `Infinity`; anything else is a TypeError.
    */
   readonly maxResponseBytes?: number | undefined;
   /**
@@ -234,6 +234,8 @@ interface Exchange {
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
   /** Told as the request goes to the server (not while it waits for headers or a new session). */
   readonly onSend?: (() => void) | undefined;
+  /** The bytes its answer may take, shared with other requests (the pages of one listing); else `maxResponseBytes`. */
+  readonly budget?: ByteBudget | undefined;
 }
 
 /**
@@ -409,7 +411,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         let text = '';
         await readBody(
           response.body,
-          maxBytes,
+          exchange.budget ?? maxBytes,
           (piece) => {
             text += piece;
           },
@@ -425,7 +427,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
     } catch (error) {
       if (exchange.signal?.aborted) throw abortReason(exchange.signal, message);
-      if (error instanceof BodyTooLargeError) throw new McpError(`The MCP server's answer to ${methodName} is larger than ${maxBytes} bytes.`, { cause: error });
+      if (error instanceof BodyTooLargeError) {
+        const what = exchange.budget === undefined ? `answer to ${methodName}` : `${methodName} (its pages together)`;
+        throw new McpError(`The MCP server's ${what} is larger than ${maxBytes} bytes.`, { cause: error });
+      }
       if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
       throw error;
     }
@@ -522,7 +527,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         // The answer ends our interest in the stream; a server may keep it open a little longer.
         await readBody(
           stream.body,
-          maxBytes,
+          exchange.budget ?? maxBytes,
           (text) => {
             if (answer === undefined) parse(text);
             if (answer !== undefined) throw ANSWERED;
@@ -649,9 +654,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     let cursor: string | undefined;
     // The cursors given so far: one given again would list the same pages again, up to MAX_PAGES times.
     const given = new Set<string>();
+    // The pages share `maxResponseBytes`: the tools are kept, so 100 pages of 8 MiB each would keep 800 MiB.
+    const budget = { left: maxBytes };
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal }));
+      const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal, budget }));
       const { tools: listed, nextCursor } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
       if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
       for (const entry of listed) tools.push(toRemoteTool(entry));
