@@ -6,9 +6,10 @@
 // OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL, OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER) are passed on as Worker vars, so
 // `OPENAI_API_KEY=sk-... npm start` works as well as .dev.vars. They never go on wrangler's command line (any local
 // user can read that with `ps`): .dev.vars and those variables go to a file only this user can read, in a private
-// temporary folder, that wrangler dev reads with --env-file and that is removed when this script ends.
+// temporary folder, that wrangler dev reads with --env-file and that is removed when this script ends (or, when it was
+// killed and could not, by the next start).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,9 +75,61 @@ function envLine(name, value) {
   return undefined;
 }
 
+/**
+ * The private folders of env files carry the pid of the script that made them: `edgetool-dev-vars-<pid>-<random>`, so a
+ * later start can tell one whose script was killed (SIGKILL runs no 'exit' handler) from one still in use.
+ */
+const VARS_FOLDER = /^edgetool-dev-vars-(\d+)-[A-Za-z0-9]{6}$/;
+
+/** Whether process `pid` is still running (a process of another user counts: it cannot be signalled, but it is there). */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the env-file folders that a killed start left behind: only one of this script's name, a real folder (not a
+ * link) of this user with mode 0700, whose script is no longer running, holding nothing but its vars.env. Anything
+ * else is left as it is, and so is anything that cannot be removed. Not on Windows (no uid, no modes to check).
+ */
+function sweepVarsFolders() {
+  if (typeof process.getuid !== 'function') return;
+  let names = [];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(VARS_FOLDER.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    const folder = join(tmpdir(), name);
+    try {
+      const stat = lstatSync(folder);
+      if (!stat.isDirectory() || stat.uid !== process.getuid() || (stat.mode & 0o777) !== 0o700) continue;
+      const inside = readdirSync(folder);
+      if (inside.some((entry) => entry !== 'vars.env')) continue;
+      if (inside.length > 0) {
+        const file = join(folder, 'vars.env');
+        const fileStat = lstatSync(file);
+        if (!fileStat.isFile() || fileStat.uid !== process.getuid()) continue;
+        unlinkSync(file);
+      }
+      rmdirSync(folder);
+      console.log(`[worker] removed ${folder}, the env file of a start that was killed (pid ${pid})`);
+    } catch {
+      // Gone meanwhile, or not ours to remove: left as it is.
+    }
+  }
+}
+
 /** Writes `lines` to a new file only this user can read, in a new private folder removed when this script exits. */
 function writeVarsFile(lines) {
-  const folder = mkdtempSync(join(tmpdir(), 'edgetool-dev-vars-'));
+  const folder = mkdtempSync(join(tmpdir(), `edgetool-dev-vars-${process.pid}-`));
   // 'exit' also comes after a crash and after the signal handlers below (they end wrangler; its exit ends this script).
   process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
   const file = join(folder, 'vars.env');
@@ -106,6 +159,7 @@ if (!(await portIsFree(Number(port)))) {
 }
 // `npm start` checks the port this way before it builds the web app, so a second start says so at once.
 if (process.argv.includes('--check-port')) process.exit(0);
+sweepVarsFolders();
 
 const run = (cmd, args) => {
   const res = spawnSync(cmd, args, { cwd, env, stdio: 'inherit' });

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unstable_getVarsForDev as getVarsForDev } from 'wrangler';
 
@@ -86,6 +86,13 @@ function killQuietly(pid: number): void {
   } catch {
     // already gone
   }
+}
+
+/** The pid of a process that has ended (a child that ran and exited). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid as number;
 }
 
 function isAlive(pid: number): boolean {
@@ -273,6 +280,57 @@ describe('scripts/dev.mjs (npm start)', () => {
     expect(dev.output()).not.toContain('three');
     expect(devArgs()).toBe('');
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a start removes the --env-file folders of starts that were killed (SIGKILL), and nothing else', { timeout: BOUND_MS }, async () => {
+    installFakeWrangler();
+    const killed = startDev(String(await freePort()), [], { OPENAI_API_KEY: 'sk-killed' });
+    await until(() => /^dev \d+$/m.test(wranglerLog()), 'wrangler dev starting');
+    const left = /--env-file (\S+)/.exec(devArgs())?.[1] ?? '';
+    expect(left).toMatch(new RegExp(`^${tmp}/edgetool-dev-vars-${killed.child.pid}-[A-Za-z0-9]{6}/vars\\.env$`));
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    expect(existsSync(left)).toBe(true); // no 'exit' handler runs on SIGKILL
+
+    // Beside it, folders that look alike but are not a killed start's: each must be left as it is.
+    const gone = await deadPid();
+    const folder = (name: string, mode = 0o700, files: string[] = ['vars.env']) => {
+      const path = join(tmp, name);
+      mkdirSync(path, { mode });
+      chmodSync(path, mode);
+      for (const file of files) writeFileSync(join(path, file), 'X=1\n', { mode: 0o600 });
+      return path;
+    };
+    const kept = [
+      folder(`edgetool-dev-vars-${process.pid}-aaaaaa`), // its script (this test's process) still runs
+      folder('edgetool-dev-vars-bbbbbb'), // the old name, without a pid: whose it was cannot be told
+      folder(`edgetool-dev-vars-${gone}-cccccc`, 0o755), // not private: not one this script made
+      folder(`edgetool-dev-vars-${gone}-dddddd`, 0o700, ['vars.env', 'notes.txt']), // something else inside
+      folder(`edgetool-dev-vars-${gone}-eeeeee-x`), // not the name's exact form
+      folder(`other-${gone}-ffffff`),
+    ];
+    // A link of the right name to a private folder: neither the link nor what it points to is removed.
+    const target = folder('a-private-folder');
+    kept.push(target);
+    symlinkSync(target, join(tmp, `edgetool-dev-vars-${gone}-hhhhhh`));
+    kept.push(join(tmp, `edgetool-dev-vars-${gone}-hhhhhh`));
+    // Removed: the killed start's, and one of the same form whose vars.env has gone already.
+    const swept = [dirname(left), folder(`edgetool-dev-vars-${gone}-iiiiii`), folder(`edgetool-dev-vars-${gone}-jjjjjj`, 0o700, [])];
+
+    writeFileSync(log, '');
+    const next = startDev(String(await freePort()), [], { OPENAI_API_KEY: 'sk-next' });
+    await until(() => /^dev \d+$/m.test(wranglerLog()), 'wrangler dev starting again');
+    for (const path of swept) expect(existsSync(path), path).toBe(false);
+    for (const path of kept) expect(existsSync(path), path).toBe(true);
+    for (const path of kept) expect(readdirSync(path), path).toContain('vars.env');
+    expect(readdirSync(join(tmp, `edgetool-dev-vars-${gone}-dddddd`)).sort()).toEqual(['notes.txt', 'vars.env']);
+    expect(next.output()).toContain(`removed ${dirname(left)}, the env file of a start that was killed (pid ${killed.child.pid})`);
+    // The new start's own folder is there while it runs, and removed when it ends.
+    const own = dirname(/--env-file (\S+)/.exec(devArgs())?.[1] ?? '');
+    expect(existsSync(own)).toBe(true);
+    next.child.kill('SIGTERM');
+    await next.exit;
+    expect(existsSync(own)).toBe(false);
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

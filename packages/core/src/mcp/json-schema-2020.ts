@@ -2,10 +2,12 @@ import type { JsonSchema } from '../schema/input-schema.ts';
 
 type Json = Record<string, unknown>;
 
-/** Keywords whose value is one subschema, those whose value maps names to subschemas, and those that list them. */
-const ONE = ['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keywords whose value is one subschema (both rewrites walk them: this one and `toJsonSchema07`). */
+export const ONE: readonly string[] = ['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+/** Keywords whose value maps names to subschemas. */
+export const MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value lists subschemas. */
+export const LIST: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const mapValues = (value: unknown, f: (x: unknown) => unknown): unknown =>

@@ -785,6 +785,88 @@ describe('MCP client: sessions and streams', () => {
     expect(server.requests.filter((r) => r.message.method === 'tools/list')).toHaveLength(3);
   });
 
+  it('reads a listing within maxResponseBytes for all its pages together: a server of endless large pages is not kept in memory', async () => {
+    const big = 'x'.repeat(100_000);
+    let page = 0;
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        page++;
+        // Each page alone is far under the limit, and a new cursor each time (no loop): only the sum tells.
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `t${page}`, description: big }], nextCursor: `p${page}` } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch, maxResponseBytes: 1_000_000 });
+    await expect(client.listTools()).rejects.toMatchObject({
+      name: 'McpError',
+      message: "The MCP server's tools/list (its pages together) is larger than 1000000 bytes.",
+    });
+    // The tenth page goes past a million bytes; the 100-page limit alone would have kept ten times that.
+    expect(page).toBe(10);
+    // A listing of the same size in one page or in several fits: the sum is what counts, not the number of pages.
+    let pages = 0;
+    const fits = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        pages++;
+        const nextCursor = pages < 9 ? `p${pages}` : undefined;
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: `t${pages}`, description: big }], nextCursor } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const listed = await (await connectMcp({ url: URL_, fetch: fits.fetch, maxResponseBytes: 1_000_000 })).listTools();
+    expect(listed).toHaveLength(9);
+    // Each listing has its own budget: listing again reads all of it again.
+    pages = 0;
+    expect(await (await connectMcp({ url: URL_, fetch: fits.fetch, maxResponseBytes: 1_000_000 })).tools()).toHaveLength(9);
+  });
+
+  it('a listing of a 2020-12 schema nested 1,000 deep is made into a tool: the model gets it as listed, not half converted', async () => {
+    const depth = 1000;
+    const deep = `${'{"properties":{"a":'.repeat(depth)}{"prefixItems":[{"$ref":"#/$defs/s"}]}${'}}'.repeat(depth)}`;
+    const schema = `{"$defs":{"s":{"type":"string"}},${deep.slice(1)}`;
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const body = `{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[{"name":"deep","inputSchema":${schema}}]}}`;
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      }
+      return new Response(null, { status: 202 });
+    });
+    const [tool] = await (await connectMcp({ url: URL_, fetch: server.fetch })).tools();
+    // Converted down to a level only, the `$ref` down there would point at `$defs` moved to `definitions` above it.
+    expect(tool?.jsonSchema).toEqual({ ...JSON.parse(schema), type: 'object' });
+  });
+
+  it("quotes a server's text in errors only so far: a JSON-RPC error's message, the names it offers", async () => {
+    const huge = 'e'.repeat(5_000_000);
+    const server = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') {
+        const tools = Array.from({ length: 2000 }, (_, i) => ({ ...TOOL, name: `tool_${i}_${'n'.repeat(60)}` }));
+        return json({ jsonrpc: '2.0', id: message.id, result: { tools } });
+      }
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return json({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: huge } });
+    });
+    const client = await connectMcp({ url: URL_, fetch: server.fetch });
+    const refused = (await client.callTool('echo', {}).catch((e: unknown) => e)) as McpError;
+    expect(refused.code).toBe(-32000);
+    expect(refused.message).toBe(`The MCP server refused tools/call: ${'e'.repeat(999)}…`);
+    const missing = (await client.tools({ only: ['nope'] }).catch((e: unknown) => e)) as TypeError;
+    expect(missing.message.length).toBeLessThan(4000);
+    expect(missing.message).toMatch(/^The MCP server "scripted" does not offer "nope"; it offers: tool_0_n+, tool_1_n+, .*tool_49_n+ and 1950 more\.$/);
+    // A name too long for a tool is quoted in part too (twice: as listed, and as it would be named).
+    const long = scripted((message) => {
+      if (message.method === 'initialize') return initialized(message.id);
+      if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ ...TOOL, name: 'n'.repeat(1_000_000) }] } });
+      return new Response(null, { status: 202 });
+    });
+    const named = (await (await connectMcp({ url: URL_, fetch: long.fetch })).tools().catch((e: unknown) => e)) as TypeError;
+    expect(named.message).toBe(`The MCP tool "${'n'.repeat(99)}…" would be named "${'n'.repeat(99)}…", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`);
+  });
+
   it('refuses names it cannot give a tool: too long, or two tools that would share one', async () => {
     const listing = (tools: unknown[]) =>
       scripted((message) => {
@@ -994,11 +1076,43 @@ describe('MCP client: a stream that breaks off is resumed (Last-Event-ID)', () =
       "The MCP server's stream broke off before it answered tools/call, and resuming it failed 3 times in a row: The stream it got ended with nothing new.",
     );
     expect(ignoring.getRequests()).toHaveLength(3);
-    // An answer that is not a stream (which a GET may not be) brings no event either.
+    // An answer that is not a stream (which a GET may not be) brings no event either, and says what it was.
     const notStream = breaking(() => 'id: e1\nretry: 0\ndata: \n\n', (_id, _n, call) => json({ jsonrpc: '2.0', id: call.id, result: { content: [] } }));
     await expect((await connectMcp({ url: URL_, fetch: notStream.server.fetch, resumeAttempts: 1 })).callTool('echo', {})).rejects.toThrow(
-      'and resuming it failed 1 time in a row: The stream it got ended with nothing new.',
+      'and resuming it failed 1 time in a row: The server answered with content type "application/json", not an event stream.',
     );
+    // Its media type is compared whole: a body of events under a type that only starts with text/event-stream is none.
+    const lookalike = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      (_id, _n, call) => new Response(`id: e2\n${answer(call, 'lookalike')}`, { headers: { 'content-type': 'text/event-streamy' } }),
+    );
+    await expect((await connectMcp({ url: URL_, fetch: lookalike.server.fetch, resumeAttempts: 2 })).callTool('echo', {})).rejects.toThrow(
+      'and resuming it failed 2 times in a row: The server answered with content type "text/event-streamy", not an event stream.',
+    );
+    const spelled = breaking(
+      () => 'id: e1\nretry: 0\ndata: \n\n',
+      (_id, _n, call) => new Response(`id: e2\n${answer(call, 'resumed')}`, { headers: { 'content-type': 'Text/Event-Stream; charset=utf-8' } }),
+    );
+    expect((await (await connectMcp({ url: URL_, fetch: spelled.server.fetch })).callTool('echo', {})).content).toEqual([{ type: 'text', text: 'resumed' }]);
+  });
+
+  it('reads the content type of an answer as a media type: whole, case-insensitive, parameters after ";" aside', async () => {
+    const answering = (type: string, body: (id: unknown) => string) =>
+      scripted((message) => {
+        if (message.method === 'initialize') return initialized(message.id);
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        return new Response(body(message.id), { headers: { 'content-type': type } });
+      });
+    const jsonBody = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }] } });
+    const sseBody = (id: unknown) => `data: ${jsonBody(id)}\n\n`;
+    for (const [type, body] of [['APPLICATION/Json ; charset=utf-8', jsonBody], ['text/event-stream;charset=UTF-8', sseBody]] as const) {
+      const client = await connectMcp({ url: URL_, fetch: answering(type, body).fetch });
+      expect((await client.callTool('echo', {})).content, type).toEqual([{ type: 'text', text: 'ok' }]);
+    }
+    for (const [type, body] of [['application/jsonx', jsonBody], ['application/json-seq', jsonBody], ['text/event-streamy', sseBody]] as const) {
+      const client = await connectMcp({ url: URL_, fetch: answering(type, body).fetch });
+      await expect(client.callTool('echo', {}), type).rejects.toThrow(`The MCP server answered tools/call with content type "${type}".`);
+    }
   });
 
   it('a stream of a session the server has since forgotten is not asked for: the call fails as a 404 would', async () => {

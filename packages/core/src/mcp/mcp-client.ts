@@ -4,14 +4,16 @@ import { parseJson } from '../executor/parse-arguments.ts';
 import { raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import type { JsonSchema } from '../schema/input-schema.ts';
-import { jsonSchema } from '../schema/json-schema.ts';
+import { type JsonSchemaValidator, jsonSchema } from '../schema/json-schema.ts';
 import { defaultModelText } from '../executor/convert-result.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
+import { toJsonSchema07 } from './json-schema-07.ts';
+import { mediaType } from './media-type.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
-import { BodyTooLargeError, byteLimit, readBody, sseParser } from './read-body.ts';
+import { BodyTooLargeError, type ByteBudget, byteLimit, readBody, sseParser } from './read-body.ts';
 
 /** Options for {@link connectMcp}. */
 export interface McpClientOptions {
@@ -38,8 +40,8 @@ export interface McpClientOptions {
    */
   readonly callTimeoutMs?: number | undefined;
   /**
-   * Largest response body in bytes (default 8 MiB): a larger answer fails instead of filling memory. A whole number from
-   * 1, or `Infinity`; anything else is a TypeError.
+   * Largest response body in bytes (default 8 MiB), and largest tool list (the pages of `tools/list` together): a larger
+   * answer fails instead of filling memory. A whole number from 1, or `Infinity`; anything else is a TypeError.
    */
   readonly maxResponseBytes?: number | undefined;
   /**
@@ -213,6 +215,10 @@ const MAX_RETRY_MS = 60_000;
  */
 const MAX_RESUMES = 100;
 const LOCAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The most of a server's text (a JSON-RPC error's message) an error quotes: it reaches logs and models. */
+const MAX_QUOTED = 1000;
+/** The most of a server's tool names an error lists. */
+const MAX_NAMES = 50;
 /** The first line of an edgetool tool error as the model reads it (`errorModelText`): `Error (execution-failed): `. */
 const TOOL_ERROR_PREFIX = /^Error \([a-z]+(?:-[a-z]+)*\): /;
 
@@ -228,6 +234,8 @@ interface Exchange {
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
   /** Told as the request goes to the server (not while it waits for headers or a new session). */
   readonly onSend?: (() => void) | undefined;
+  /** The bytes its answer may take, shared with other requests (the pages of one listing); else `maxResponseBytes`. */
+  readonly budget?: ByteBudget | undefined;
 }
 
 /**
@@ -396,14 +404,14 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       session = response.headers.get('mcp-session-id') || undefined;
       response.sent = session; // its stream, if it breaks off, is resumed in the session it starts
     }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    const type = mediaType(response.headers.get('content-type'));
     let answer: RpcResponse | undefined;
     try {
       if (type === 'application/json') {
         let text = '';
         await readBody(
           response.body,
-          maxBytes,
+          exchange.budget ?? maxBytes,
           (piece) => {
             text += piece;
           },
@@ -419,14 +427,17 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       }
     } catch (error) {
       if (exchange.signal?.aborted) throw abortReason(exchange.signal, message);
-      if (error instanceof BodyTooLargeError) throw new McpError(`The MCP server's answer to ${methodName} is larger than ${maxBytes} bytes.`, { cause: error });
+      if (error instanceof BodyTooLargeError) {
+        const what = exchange.budget === undefined ? `answer to ${methodName}` : `${methodName} (its pages together)`;
+        throw new McpError(`The MCP server's ${what} is larger than ${maxBytes} bytes.`, { cause: error });
+      }
       if (error instanceof SyntaxError) throw new McpError(`The MCP server's answer to ${methodName} is not JSON.`, { cause: error });
       throw error;
     }
     // `"error": null` beside a result (as JSON-RPC 1.0 servers write it) is no error.
     if (answer.error !== undefined && answer.error !== null) {
       const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
-      const text = typeof answer.error.message === 'string' ? answer.error.message : 'no message';
+      const text = typeof answer.error.message === 'string' ? cut(answer.error.message, MAX_QUOTED) : 'no message';
       throw new McpError(`The MCP server refused ${methodName}: ${text}`, { code });
     }
     return answer.result;
@@ -516,7 +527,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
         // The answer ends our interest in the stream; a server may keep it open a little longer.
         await readBody(
           stream.body,
-          maxBytes,
+          exchange.budget ?? maxBytes,
           (text) => {
             if (answer === undefined) parse(text);
             if (answer !== undefined) throw ANSWERED;
@@ -558,7 +569,7 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
    * Asks the server for the rest of a broken stream: a GET with `Last-Event-ID` in the session the stream belongs to.
    * Resolves with the stream, or with the error of a failure that may pass (the server unreachable, an error status);
    * rejects when the stream cannot be resumed at all (404: its session or the stream is gone; 405: the server offers no
-   * stream). A body that is no stream brings no event, so it counts as an attempt that brought nothing.
+   * stream). An answer that is no event stream (its media type compared whole) is a failure that may pass too.
    */
   async function reopen(sent: string | undefined, lastEventId: string, message: { method: string }, signal: AbortSignal | undefined): Promise<Response | McpError> {
     const gone = (status: number) =>
@@ -579,7 +590,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       await response.body?.cancel();
       throw gone(response.status);
     }
-    return response.ok ? response : statusError(response, signal);
+    if (!response.ok) return statusError(response, signal);
+    const type = mediaType(response.headers.get('content-type'));
+    if (type === 'text/event-stream') return response;
+    await response.body?.cancel();
+    return new McpError(`The server answered with content type "${type}", not an event stream.`);
   }
 
   /** Ends a session on the server (a `DELETE`), within the time limit; a server that cannot (405) or does not answer is left. */
@@ -639,9 +654,11 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     let cursor: string | undefined;
     // The cursors given so far: one given again would list the same pages again, up to MAX_PAGES times.
     const given = new Set<string>();
+    // The pages share `maxResponseBytes`: the tools are kept, so 100 pages of 8 MiB each would keep 800 MiB.
+    const budget = { left: maxBytes };
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal }));
+      const result = await withTimeLimit(opts.signal, timeoutMs, (signal) => request('tools/list', params, { signal, budget }));
       const { tools: listed, nextCursor } = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
       if (!Array.isArray(listed)) throw new McpError('The MCP server answered tools/list without a `tools` list.');
       for (const entry of listed) tools.push(toRemoteTool(entry));
@@ -691,7 +708,10 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       const offered = new Set(chosen.map((tool) => tool.name));
       const missing = opts.only.filter((name) => !offered.has(name));
       if (missing.length > 0) {
-        throw new TypeError(`The MCP server "${serverInfo.name}" does not offer ${missing.map((n) => `"${n}"`).join(', ')}; it offers: ${[...offered].join(', ') || '(none)'}.`);
+        const names = [...offered].slice(0, MAX_NAMES).map((n) => cut(n, 100));
+        const more = offered.size > MAX_NAMES ? ` and ${offered.size - MAX_NAMES} more` : '';
+        const server = `The MCP server "${cut(serverInfo.name, 100)}"`;
+        throw new TypeError(`${server} does not offer ${missing.map((n) => `"${cut(n, 100)}"`).join(', ')}; it offers: ${names.join(', ') || '(none)'}${more}.`);
       }
       const only = new Set(opts.only);
       chosen = chosen.filter((tool) => only.has(tool.name));
@@ -700,7 +720,9 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     return chosen.map((remote) => {
       const name = prefix + remote.name.replace(/[^A-Za-z0-9_-]/g, '_');
       if (!LOCAL_NAME.test(name)) {
-        throw new TypeError(`The MCP tool "${remote.name}" would be named "${name}", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`);
+        throw new TypeError(
+          `The MCP tool "${cut(remote.name, 100)}" would be named "${cut(name, 100)}", which is not 1-64 letters, digits, "_" or "-": leave it out with \`only\`, or use a shorter \`prefix\`.`,
+        );
       }
       const clash = names.get(name);
       if (clash !== undefined) throw new TypeError(`The MCP tools "${clash}" and "${remote.name}" would both be named "${name}": leave one out with \`only\`.`);
@@ -713,8 +735,8 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
       return defineTool({
         name,
         description: remote.description ?? remote.title ?? remote.name,
-        input: jsonSchema(remote.inputSchema, { draft: draftOf(remote.inputSchema) }),
-        output: remote.outputSchema === undefined ? undefined : jsonSchema(remote.outputSchema, { draft: draftOf(remote.outputSchema) }),
+        input: remoteSchema(remote.inputSchema),
+        output: remote.outputSchema === undefined ? undefined : remoteSchema(remote.outputSchema),
         // The client's call time limit, unless the policy sets one (none when it is `Infinity`: `0` or `Infinity` given).
         policy: { ...(callTimeoutMs === Infinity ? {} : { timeoutMs: callTimeoutMs }), ...policy },
         interceptors: opts.interceptors ?? [],
@@ -776,6 +798,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** What a request of a closed client fails with (a request still running when it closed too). */
 const closedError = (): McpError => new McpError('The MCP connection is closed.');
+
+/** `text`, cut to `max` characters (an ellipsis ending it when it was longer). */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The start of the errors of a stream that ended before the answer to `method`. */
 const brokeOff = (method: string): string => `The MCP server's stream broke off before it answered ${method}`;
@@ -913,6 +938,16 @@ function draftOf(schema: JsonSchema): '4' | '7' | '2019-09' | '2020-12' {
   if (named.includes('draft-07') || named.includes('draft-06')) return '7';
   if (named.includes('2019-09')) return '2019-09';
   return '2020-12';
+}
+
+/**
+ * A remote tool's schema, validated as the server wrote it (in its draft) and shown to the model in draft-07's form when
+ * it is 2020-12 or 2019-09: providers (OpenAI's strict mode, Anthropic) read draft-07, where `prefixItems` means nothing.
+ */
+function remoteSchema(schema: JsonSchema): JsonSchemaValidator {
+  const draft = draftOf(schema);
+  const validator = jsonSchema(schema, { draft });
+  return draft === '4' || draft === '7' ? validator : { ...validator, jsonSchema: toJsonSchema07(validator.jsonSchema) };
 }
 
 /** A `tools/call` result, checked: content pieces the client cannot read are kept out. */

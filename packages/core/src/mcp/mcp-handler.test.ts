@@ -163,6 +163,15 @@ describe('MCP handler: refusals by the transport carry a JSON-RPC error, as the 
     await refusal(await h(fromOrigin(rpc('ping'), 'https://evil.example')), 403, 'Forbidden: origin https://evil.example is not allowed.');
     const typed = new Request(URL_, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
     await refusal(await h(typed), 415, 'Unsupported Media Type: Content-Type must be application/json.');
+    // The media type is compared whole (it was a prefix): another type that starts with application/json is refused too.
+    for (const type of ['application/jsonx', 'application/json-seq', 'application/json5; charset=utf-8']) {
+      const other = new Request(URL_, { method: 'POST', headers: { 'content-type': type }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      await refusal(await handler()(other), 415, 'Unsupported Media Type: Content-Type must be application/json.');
+    }
+    for (const type of ['Application/JSON', 'application/json ; charset=UTF-8', 'application/json;charset=utf-8']) {
+      const json = new Request(URL_, { method: 'POST', headers: { 'content-type': type }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      expect((await handler()(json)).status).toBe(200);
+    }
     await refusal(await h(rpc('ping')), 413, 'Payload Too Large: the body is over 10 bytes.');
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -566,6 +575,22 @@ describe('MCP handler: progress', () => {
     expect(await result(await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 } })))).toMatchObject({ isError: false });
     const noSse = await h(rpc('tools/call', { name: 'scan', arguments: { steps: 2 }, _meta: { progressToken: 7 } }, { headers: { accept: 'application/json' } }));
     expect(await result(noSse)).toMatchObject({ isError: false });
+  });
+
+  it('reads Accept as media ranges: a type that only starts with text/event-stream, or one of weight 0, is no SSE', async () => {
+    const h = handler();
+    const typeOf = async (accept: string) => {
+      const response = await h(rpc('tools/call', { name: 'scan', arguments: { steps: 1 }, _meta: { progressToken: 7 } }, { headers: { accept } }));
+      await response.body?.cancel();
+      return response.headers.get('content-type');
+    };
+    expect(await typeOf('application/json, text/event-streamy')).toBe('application/json');
+    expect(await typeOf('application/json, text/event-stream-x;q=1')).toBe('application/json');
+    expect(await typeOf('text/event-stream;q=0, application/json')).toBe('application/json');
+    expect(await typeOf('application/json, text/event-stream ; Q = 0.000')).toBe('application/json');
+    expect(await typeOf('application/json, */*')).toBe('application/json'); // a wildcard: JSON, as before
+    expect(await typeOf('application/json,TEXT/Event-Stream; q=0.5')).toBe('text/event-stream');
+    expect(await typeOf('text/event-stream;charset=utf-8')).toBe('text/event-stream');
   });
 });
 

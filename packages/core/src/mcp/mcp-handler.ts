@@ -10,6 +10,7 @@ import { type AvailableToolsOptions, availableTools } from '../tool/available.ts
 import type { ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { toJsonSchema2020 } from './json-schema-2020.ts';
+import { acceptsType, mediaType } from './media-type.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, byteLimit, readBody } from './read-body.ts';
 
@@ -152,7 +153,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
       if (cancelled.signal.aborted) return undefined; // cancelled meanwhile: nothing runs, and MCP wants no response
       if (unknown) return failure(rpc.id, INVALID_PARAMS, `Unknown tool: ${name}`);
       const token = meta?.progressToken;
-      const streams = streamable && (typeof token === 'string' || typeof token === 'number') && accepts(request, 'text/event-stream');
+      const streams = streamable && (typeof token === 'string' || typeof token === 'number') && acceptsType(request.headers.get('accept'), 'text/event-stream');
       const toolCall = { id: `mcp-${crypto.randomUUID()}`, name, arguments: args ?? {} };
       const execute = (onProgress?: (progress: ToolProgress) => void) =>
         executor.execute(toolCall, {
@@ -303,7 +304,7 @@ export function createMcpHandler<TDeps>(options: McpHandlerOptions<TDeps>): (req
     }
     const version = request.headers.get('mcp-protocol-version');
     if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return rpcError(null, INVALID_REQUEST, `Unsupported MCP-Protocol-Version: ${version}`, 400);
-    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    if (mediaType(request.headers.get('content-type')) !== 'application/json') {
       return rpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json.', 415);
     }
     const tooLarge = () => rpcError(null, TRANSPORT_ERROR, `Payload Too Large: the body is over ${maxBodyBytes} bytes.`, 413);
@@ -386,10 +387,6 @@ function readRequest(message: unknown): RpcRequest | 'notification' | undefined 
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return undefined;
   return { id, method, params: (params ?? {}) as Record<string, unknown> };
-}
-
-function accepts(request: Request, type: string): boolean {
-  return (request.headers.get('accept') ?? '').toLowerCase().includes(type);
 }
 
 /**

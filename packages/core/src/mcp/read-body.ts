@@ -21,21 +21,27 @@ export function byteLimit(bytes: number | undefined, fallback: number, option: s
   return bytes;
 }
 
+/** Bytes that several bodies share (the pages of one listing): each body read takes what it reads from `left`. */
+export interface ByteBudget {
+  left: number;
+}
+
 /**
  * Reads a body to its end as UTF-8 text, handing each decoded piece to `onText`, and cancels it once more than
- * `maxBytes` arrived (so a server cannot fill the isolate's memory). Resolves when the body ends; rejects when it
- * fails, grows too large or `signal` aborts (with the signal's reason).
+ * `maxBytes` arrived (so a server cannot fill the isolate's memory), or more than a shared budget has left. Resolves
+ * when the body ends; rejects when it fails, grows too large or `signal` aborts (with the signal's reason).
  */
 export async function readBody(
   body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
+  maxBytes: number | ByteBudget,
   onText: (text: string) => void,
   signal?: AbortSignal | undefined,
 ): Promise<void> {
   if (body === null) return;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let bytes = 0;
+  const budget = typeof maxBytes === 'number' ? { left: maxBytes } : maxBytes;
+  const limit = budget.left;
   // A body that does not end when its request is aborted (a `fetch` of your own) is cancelled here, so no read waits forever.
   const stop = () => {
     reader.cancel(signal?.reason).catch(() => {});
@@ -46,8 +52,8 @@ export async function readBody(
       const { done, value } = await reader.read();
       if (signal?.aborted) throw signal.reason;
       if (done) break;
-      bytes += value.byteLength;
-      if (bytes > maxBytes) throw new BodyTooLargeError(maxBytes);
+      budget.left -= value.byteLength;
+      if (budget.left < 0) throw new BodyTooLargeError(limit);
       onText(decoder.decode(value, { stream: true }));
     }
     onText(decoder.decode());
