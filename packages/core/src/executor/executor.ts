@@ -18,6 +18,8 @@ import { type ValidationResult, validateWithSchema } from '../schema/input-schem
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
+import { lateError, withinCheckLimit } from '../tool/check-limit.ts';
+import { logLeftOut } from '../tool/left-out.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -573,22 +575,56 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   }
 
   /**
-   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a lazy tool that
-   * fails to load is left out, and so is one whose check does not answer within 10 s, as in `availableTools`), or the
-   * abort of `signal`, or why the names could not be listed (a cycle of resolvers).
+   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a tool that fails to
+   * load is left out; so is one whose lookup or check does not answer within 10 s, as in `availableTools`, reported to
+   * `onLateCheck`), or the abort of `signal`, or why the names could not be listed (a cycle of resolvers).
    */
   async function unknownTool(run: RunContext, meta: CallMeta, signal?: AbortSignal): Promise<ToolError> {
-    const listing = async () => {
-      const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
-      return (await availableTools(found, run, late)).map((tool) => tool.name);
-    };
     try {
-      const names = await orAbort(listing(), signal);
+      const names = await orAbort(visibleNames(run), signal);
       if (names === ABORTED) return abortError(signal as AbortSignal, meta);
       return new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${names.length ? names.join(', ') : '(none)'}.`, meta);
     } catch (error) {
       return toToolError(error, meta);
     }
+  }
+
+  /**
+   * The names of the tools `run` may call, in the registry's order. Bounded as `availableTools` is: a resolver of one's own
+   * that never answers (a client's result has no signal) holds the list 10 s at most, and is left out, reported.
+   */
+  async function visibleNames(run: RunContext): Promise<string[]> {
+    const names = registry.names();
+    // The names whose lookup has not answered yet: a late one did not load, else its check did not answer.
+    const loading = new Set<string>();
+    const visible = (tool: AnyTool | undefined): string | false | Promise<string | false> => {
+      if (tool === undefined) return false;
+      const yes = isToolAvailable(tool, run);
+      return yes instanceof Promise ? yes.then((answer) => answer && tool.name) : yes && tool.name;
+    };
+    const answers = names.map((name) => {
+      let found: ReturnType<ToolRegistry['resolve']>;
+      try {
+        found = registry.resolve(name, run.signal);
+      } catch {
+        return false;
+      }
+      if (!(found instanceof Promise)) return visible(found);
+      loading.add(name);
+      return found.then((tool) => {
+        loading.delete(name);
+        return visible(tool);
+      }, () => false as const);
+    });
+    const visibleNames: string[] = [];
+    (await withinCheckLimit(answers, run.signal)).forEach((answer, i) => {
+      const name = names[i] as string;
+      if (answer === null) {
+        const what = loading.has(name) ? `Looking up the tool "${name}"` : `The availability check of "${name}"`;
+        (late.onLateCheck ?? logLeftOut)(lateError(what, { toolName: name }, run.signal), name);
+      } else if (answer !== false) visibleNames.push(answer);
+    });
+    return visibleNames;
   }
 
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
@@ -624,14 +660,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const meta = describeCall(call);
     if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), null);
     const run = (result.run ?? createRunContext()) as RunContext;
-    let tool: AnyTool | undefined;
+    let tool: AnyTool | undefined | null;
     try {
-      const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
-      tool = found instanceof Promise ? await found : found;
+      const found = typeof call?.name === 'string' ? registry.resolve(call.name, run.signal) : undefined;
+      // A resolver of one's own that never answers: given up on after 10 s (or at the run's abort), as the checks are.
+      [tool] = found instanceof Promise ? await withinCheckLimit([found], run.signal) : [found];
     } catch (error) {
       // A lazy tool that fails to load: a typed failure, as in execute, not a rejection.
       return early(call, undefined, undefined, started, toToolError(error, meta), run);
     }
+    if (tool === null) return early(call, undefined, undefined, started, lateError(`Looking up the tool "${meta.toolName}"`, meta, run.signal), run);
     // Its own check is bounded as the list's are: a client result has no signal to stop waiting at.
     if (tool === undefined || (tool.policy.available !== undefined && !(await availableTools([tool], run, late)).length)) {
       return early(call, undefined, undefined, started, await unknownTool(run, meta), run);
