@@ -11,6 +11,7 @@ import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
+import { checked, listedNames } from '../registry/checked.ts';
 import type { Folded } from '../registry/folded.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
@@ -198,6 +199,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   // A registry made by `createRegistry` hands out its tools with its interceptors in them (so that they go wherever its
   // tools go: nested in another registry too); any other registry's are put around each tool's here.
   const around = '~onError' in registry ? global : outer;
+  // What a registry built by hand hands out is checked as `createRegistry` checks its resolvers' answers: something that
+  // is not a tool, or a tool of another name, fails the call (it made execute() reject, or ran the other tool).
+  const seen = new WeakSet<object>();
+  const resolve: ToolRegistry['resolve'] =
+    '~onError' in registry
+      ? (name, signal) => registry.resolve(name, signal)
+      : (name, signal) => {
+          const found = registry.resolve(name, signal);
+          return found instanceof Promise ? found.then((tool) => checked(name, tool, seen)) : checked(name, found, seen);
+        };
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const late = { onLateCheck: options.onLateCheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
@@ -387,7 +398,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let found: AnyTool | Promise<AnyTool | undefined> | undefined;
     try {
       // With the call's signal: a lazy load given up on is not kept for the next call.
-      found = registry.resolve(call.name, signal);
+      found = resolve(call.name, signal);
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
@@ -568,7 +579,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
   async function lookUp(name: string): Promise<AnyTool | undefined> {
     try {
-      return await registry.resolve(name);
+      return await resolve(name);
     } catch {
       return undefined;
     }
@@ -594,7 +605,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
    * that never answers (a client's result has no signal) holds the list 10 s at most, and is left out, reported.
    */
   async function visibleNames(run: RunContext): Promise<string[]> {
-    const names = registry.names();
+    const names = listedNames(registry.names());
     // The names whose lookup has not answered yet: a late one did not load, else its check did not answer.
     const loading = new Set<string>();
     const visible = (tool: AnyTool | undefined): string | false | Promise<string | false> => {
@@ -605,7 +616,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const answers = names.map((name) => {
       let found: ReturnType<ToolRegistry['resolve']>;
       try {
-        found = registry.resolve(name, run.signal);
+        found = resolve(name, run.signal);
       } catch {
         return false;
       }
@@ -634,7 +645,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const signal = mergeSignals(opts.signal, run.signal);
     const resolving = calls.map((call) => {
       try {
-        return typeof call?.name === 'string' ? registry.resolve(call.name, signal) : undefined;
+        return typeof call?.name === 'string' ? resolve(call.name, signal) : undefined;
       } catch {
         return undefined;
       }
@@ -662,7 +673,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const run = (result.run ?? createRunContext()) as RunContext;
     let tool: AnyTool | undefined | null;
     try {
-      const found = typeof call?.name === 'string' ? registry.resolve(call.name, run.signal) : undefined;
+      const found = typeof call?.name === 'string' ? resolve(call.name, run.signal) : undefined;
       // A resolver of one's own that never answers: given up on after 10 s (or at the run's abort), as the checks are.
       [tool] = found instanceof Promise ? await withinCheckLimit([found], run.signal) : [found];
     } catch (error) {

@@ -8,6 +8,7 @@ import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import type { Folded } from './folded.ts';
+import { checked, listedNames } from './checked.ts';
 import { type Lookups, listOnce, visit } from './cycle.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
@@ -115,7 +116,7 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
     : resolver.resolve;
   const registry: ToolRegistry & Folded = {
     kind: 'edgetool.resolver',
-    names: options.resolvers?.length ? listOnce(() => resolver.names()) : () => resolver.names(),
+    names: options.resolvers?.length ? listOnce(() => listedNames(resolver.names())) : () => resolver.names(),
     resolve,
     interceptors,
     onError: onError ?? 'report',
@@ -133,27 +134,11 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
           return undefined;
         }
       };
-      const all = await Promise.all(resolver.names().map(load));
+      const all = await Promise.all(registry.names().map(load));
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };
   return registry;
-}
-
-/**
- * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
- * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
- * `seen` holds the objects already found to be tools: their shape is checked once, their name on every lookup.
- */
-function checked(name: string, found: unknown, seen: WeakSet<object>): AnyTool | undefined {
-  if (found === undefined || found === null) return undefined;
-  if (!seen.has(found as object)) {
-    if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
-    seen.add(found);
-  }
-  const tool = found as AnyTool;
-  if (tool.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${tool.name}".`);
-  return tool;
 }
 
 /** True for registries made by {@link createRegistry}. */

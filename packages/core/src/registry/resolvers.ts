@@ -3,6 +3,7 @@ import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
+import { listedNames } from './checked.ts';
 import { type Lookups, listOnce, visit } from './cycle.ts';
 
 /** Finds tools by name. `resolve` may be async (lazy loading); `names` is always known up front. */
@@ -65,7 +66,7 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
 function owners(resolvers: readonly ToolResolver[], strict: boolean): Map<string, ToolResolver> {
   const owner = new Map<string, ToolResolver>();
   for (const resolver of resolvers) {
-    for (const name of resolver.names()) {
+    for (const name of listedNames(resolver.names())) {
       if (!owner.has(name)) owner.set(name, resolver);
       else if (strict) throw duplicate(name);
     }
