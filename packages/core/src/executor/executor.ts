@@ -201,13 +201,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   const around = '~onError' in registry ? global : outer;
   // What a registry built by hand hands out is checked as `createRegistry` checks its resolvers' answers: something that
   // is not a tool, or a tool of another name, fails the call (it made execute() reject, or ran the other tool).
+  // A registry made by `createRegistry` is asked directly: no extra call on the hot path.
   const seen = new WeakSet<object>();
-  const resolve: ToolRegistry['resolve'] =
+  const source: Pick<ToolRegistry, 'resolve'> =
     '~onError' in registry
-      ? (name, signal) => registry.resolve(name, signal)
-      : (name, signal) => {
-          const found = registry.resolve(name, signal);
-          return found instanceof Promise ? found.then((tool) => checked(name, tool, seen)) : checked(name, found, seen);
+      ? registry
+      : {
+          resolve(name, signal) {
+            const found = registry.resolve(name, signal);
+            return found instanceof Promise ? found.then((tool) => checked(name, tool, seen)) : checked(name, found, seen);
+          },
         };
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const late = { onLateCheck: options.onLateCheck };
@@ -398,7 +401,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let found: AnyTool | Promise<AnyTool | undefined> | undefined;
     try {
       // With the call's signal: a lazy load given up on is not kept for the next call.
-      found = resolve(call.name, signal);
+      found = source.resolve(call.name, signal);
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
@@ -579,7 +582,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
   async function lookUp(name: string): Promise<AnyTool | undefined> {
     try {
-      return await resolve(name);
+      return await source.resolve(name);
     } catch {
       return undefined;
     }
@@ -616,7 +619,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const answers = names.map((name) => {
       let found: ReturnType<ToolRegistry['resolve']>;
       try {
-        found = resolve(name, run.signal);
+        found = source.resolve(name, run.signal);
       } catch {
         return false;
       }
@@ -645,7 +648,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const signal = mergeSignals(opts.signal, run.signal);
     const resolving = calls.map((call) => {
       try {
-        return typeof call?.name === 'string' ? resolve(call.name, signal) : undefined;
+        return typeof call?.name === 'string' ? source.resolve(call.name, signal) : undefined;
       } catch {
         return undefined;
       }
@@ -673,7 +676,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const run = (result.run ?? createRunContext()) as RunContext;
     let tool: AnyTool | undefined | null;
     try {
-      const found = typeof call?.name === 'string' ? resolve(call.name, run.signal) : undefined;
+      const found = typeof call?.name === 'string' ? source.resolve(call.name, run.signal) : undefined;
       // A resolver of one's own that never answers: given up on after 10 s (or at the run's abort), as the checks are.
       [tool] = found instanceof Promise ? await withinCheckLimit([found], run.signal) : [found];
     } catch (error) {
