@@ -100,6 +100,34 @@ describe('registry and resolvers', () => {
     expect(unknown.content).toBe(`Error (execution-failed): ${notAList}`);
   });
 
+  it('a resolver of one\'s own that throws or rejects with no Error, or hands out a thenable that is no Promise, fails the call alone', async () => {
+    // Found fine in session 26 and kept so: each is a typed failure of the call, never a rejection of execute().
+    const thrown: Record<string, unknown> = { text: 'store down', none: undefined, nil: null, symbol: Symbol('s'), object: { message: 'quota' } };
+    const failing = (async: boolean): ToolResolver => ({
+      kind: 'edgetool.resolver',
+      names: () => Object.keys(thrown),
+      resolve: (name) => {
+        if (async) return Promise.reject(thrown[name]);
+        throw thrown[name];
+      },
+    });
+    for (const async of [false, true]) {
+      const failed: string[] = [];
+      const registry = createRegistry({ tools: [queryOrder], resolvers: [failing(async)], onLoadError: (_error, name) => failed.push(name) });
+      const executor = createExecutor({ registry });
+      const contents = await Promise.all(Object.keys(thrown).map(async (name) => (await executor.execute({ id: name, name, arguments: {} })).content));
+      expect(contents).toEqual(['store down', 'Unknown error', 'Unknown error', 'Unknown error', 'quota'].map((text) => `Error (execution-failed): ${text}`));
+      expect((await registry.tools()).map((tool) => tool.name)).toEqual(['query_order']);
+      expect(failed).toEqual(Object.keys(thrown));
+    }
+    // A thenable that is no Promise (one that never calls back) is not awaited as a tool: it is refused as no tool.
+    // Defined, not written as a `then` property: the lint rule against thenables guards the code, not this test.
+    const never = Object.defineProperty({}, 'then', { value: () => {} });
+    const thenable: ToolResolver = { kind: 'edgetool.resolver', names: () => ['later'], resolve: () => never as never };
+    const later = await createExecutor({ registry: createRegistry({ resolvers: [thenable] }) }).execute({ id: '1', name: 'later', arguments: {} });
+    expect(later.content).toBe('Error (execution-failed): The resolver of "later" returned something that is not a tool made by defineTool().');
+  });
+
   it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
     const fix = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
     const cycleOf = (name: string) => `Error (resolver-cycle): Resolving "${name}" went round a cycle of resolvers: ${fix}`;
