@@ -11,6 +11,7 @@ import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
 import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
+import { checked, listedNames } from '../registry/checked.ts';
 import type { Folded } from '../registry/folded.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
@@ -18,6 +19,8 @@ import { type ValidationResult, validateWithSchema } from '../schema/input-schem
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
+import { lateError, withinCheckLimit } from '../tool/check-limit.ts';
+import { logLeftOut } from '../tool/left-out.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
@@ -196,6 +199,19 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   // A registry made by `createRegistry` hands out its tools with its interceptors in them (so that they go wherever its
   // tools go: nested in another registry too); any other registry's are put around each tool's here.
   const around = '~onError' in registry ? global : outer;
+  // What a registry built by hand hands out is checked as `createRegistry` checks its resolvers' answers: something that
+  // is not a tool, or a tool of another name, fails the call (it made execute() reject, or ran the other tool).
+  // A registry made by `createRegistry` is asked directly: no extra call on the hot path.
+  const seen = new WeakSet<object>();
+  const source: Pick<ToolRegistry, 'resolve'> =
+    '~onError' in registry
+      ? registry
+      : {
+          resolve(name, signal) {
+            const found = registry.resolve(name, signal);
+            return found instanceof Promise ? found.then((tool) => checked(name, tool, seen)) : checked(name, found, seen);
+          },
+        };
   const gates = { placement: placement({ tickets }), approval: approval({ tickets }) };
   const late = { onLateCheck: options.onLateCheck };
   const chains = new WeakMap<AnyTool, { head: ToolInterceptor[]; policy: ToolInterceptor[]; all: ToolInterceptor[]; spans: boolean; apart: boolean }>();
@@ -385,7 +401,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let found: AnyTool | Promise<AnyTool | undefined> | undefined;
     try {
       // With the call's signal: a lazy load given up on is not kept for the next call.
-      found = registry.resolve(call.name, signal);
+      found = source.resolve(call.name, signal);
     } catch (error) {
       return early(call, undefined, args, started, toToolError(error, meta), run);
     }
@@ -566,29 +582,63 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   /** The tool of that name, or `undefined` when there is none or it cannot be loaded (it throws or rejects). */
   async function lookUp(name: string): Promise<AnyTool | undefined> {
     try {
-      return await registry.resolve(name);
+      return await source.resolve(name);
     } catch {
       return undefined;
     }
   }
 
   /**
-   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a lazy tool that
-   * fails to load is left out, and so is one whose check does not answer within 10 s, as in `availableTools`), or the
-   * abort of `signal`, or why the names could not be listed (a cycle of resolvers).
+   * The error of a call of a tool `run` may not call: `unknown-tool`, with the names of those it may (a tool that fails to
+   * load is left out; so is one whose lookup or check does not answer within 10 s, as in `availableTools`, reported to
+   * `onLateCheck`), or the abort of `signal`, or why the names could not be listed (a cycle of resolvers).
    */
   async function unknownTool(run: RunContext, meta: CallMeta, signal?: AbortSignal): Promise<ToolError> {
-    const listing = async () => {
-      const found = (await Promise.all(registry.names().map(lookUp))).filter((tool) => tool !== undefined);
-      return (await availableTools(found, run, late)).map((tool) => tool.name);
-    };
     try {
-      const names = await orAbort(listing(), signal);
+      const names = await orAbort(visibleNames(run), signal);
       if (names === ABORTED) return abortError(signal as AbortSignal, meta);
       return new ToolError('unknown-tool', `Unknown tool "${meta.toolName}". Available tools: ${names.length ? names.join(', ') : '(none)'}.`, meta);
     } catch (error) {
       return toToolError(error, meta);
     }
+  }
+
+  /**
+   * The names of the tools `run` may call, in the registry's order. Bounded as `availableTools` is: a resolver of one's own
+   * that never answers (a client's result has no signal) holds the list 10 s at most, and is left out, reported.
+   */
+  async function visibleNames(run: RunContext): Promise<string[]> {
+    const names = listedNames(registry.names());
+    // The names whose lookup has not answered yet: a late one did not load, else its check did not answer.
+    const loading = new Set<string>();
+    const visible = (tool: AnyTool | undefined): string | false | Promise<string | false> => {
+      if (tool === undefined) return false;
+      const yes = isToolAvailable(tool, run);
+      return yes instanceof Promise ? yes.then((answer) => answer && tool.name) : yes && tool.name;
+    };
+    const answers = names.map((name) => {
+      let found: ReturnType<ToolRegistry['resolve']>;
+      try {
+        found = source.resolve(name, run.signal);
+      } catch {
+        return false;
+      }
+      if (!(found instanceof Promise)) return visible(found);
+      loading.add(name);
+      return found.then((tool) => {
+        loading.delete(name);
+        return visible(tool);
+      }, () => false as const);
+    });
+    const visibleNames: string[] = [];
+    (await withinCheckLimit(answers, run.signal)).forEach((answer, i) => {
+      const name = names[i] as string;
+      if (answer === null) {
+        const what = loading.has(name) ? `Looking up the tool "${name}"` : `The availability check of "${name}"`;
+        (late.onLateCheck ?? logLeftOut)(lateError(what, { toolName: name }, run.signal), name);
+      } else if (answer !== false) visibleNames.push(answer);
+    });
+    return visibleNames;
   }
 
   async function executeAll<TDeps>(calls: readonly ToolCall[], opts: ExecuteAllOptions<TDeps> = {}): Promise<ToolCallResult[]> {
@@ -598,7 +648,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const signal = mergeSignals(opts.signal, run.signal);
     const resolving = calls.map((call) => {
       try {
-        return typeof call?.name === 'string' ? registry.resolve(call.name, signal) : undefined;
+        return typeof call?.name === 'string' ? source.resolve(call.name, signal) : undefined;
       } catch {
         return undefined;
       }
@@ -624,14 +674,16 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     const meta = describeCall(call);
     if (tickets !== undefined && result.run === undefined) return early(call, undefined, undefined, started, withoutRun('A client result', meta), null);
     const run = (result.run ?? createRunContext()) as RunContext;
-    let tool: AnyTool | undefined;
+    let tool: AnyTool | undefined | null;
     try {
-      const found = typeof call?.name === 'string' ? registry.resolve(call.name) : undefined;
-      tool = found instanceof Promise ? await found : found;
+      const found = typeof call?.name === 'string' ? source.resolve(call.name, run.signal) : undefined;
+      // A resolver of one's own that never answers: given up on after 10 s (or at the run's abort), as the checks are.
+      [tool] = found instanceof Promise ? await withinCheckLimit([found], run.signal) : [found];
     } catch (error) {
       // A lazy tool that fails to load: a typed failure, as in execute, not a rejection.
       return early(call, undefined, undefined, started, toToolError(error, meta), run);
     }
+    if (tool === null) return early(call, undefined, undefined, started, lateError(`Looking up the tool "${meta.toolName}"`, meta, run.signal), run);
     // Its own check is bounded as the list's are: a client result has no signal to stop waiting at.
     if (tool === undefined || (tool.policy.available !== undefined && !(await availableTools([tool], run, late)).length)) {
       return early(call, undefined, undefined, started, await unknownTool(run, meta), run);

@@ -64,6 +64,31 @@ describe('createExecutor checks the shape of a registry built by hand, once, whe
     expect((await executor.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1' } })).outcome.type).toBe('success');
   });
 
+  it('what it hands out is checked: a non-tool or a tool of another name fails the call alone (execute rejected, or ran the other tool)', async () => {
+    const handOut: Record<string, unknown> = { fake: { name: 'fake' }, later: Promise.resolve('a module'), other: queryOrder, none: null };
+    const registry = { ...handBuilt(), names: () => Object.keys(handOut), resolve: (name: string) => handOut[name] } as unknown as ToolRegistry;
+    const ran: string[] = [];
+    const executor = createExecutor({
+      registry,
+      interceptors: [
+        defineInterceptor('ran', (ctx, next) => {
+          ran.push(ctx.tool.name);
+          return next();
+        }),
+      ],
+    });
+    const notATool = (name: string) => `Error (execution-failed): The resolver of "${name}" returned something that is not a tool made by defineTool().`;
+    const other = 'Error (execution-failed): The resolver of "other" returned the tool "query_order".';
+    const calls = ['fake', 'later', 'other'].map((name) => ({ id: name, name, arguments: { order_id: 'A-1' } }));
+    const one = await Promise.all(calls.map((call) => executor.execute(call)));
+    const batch = await executor.executeAll(calls);
+    const client = await Promise.all(calls.map((call) => executor.acceptClientResult({ call, output: 'x', ticket: undefined })));
+    for (const results of [one, batch, client]) expect(results.map((result) => result.content)).toEqual([notATool('fake'), notATool('later'), other]);
+    expect(ran).toEqual([]);
+    // `null` is no tool, as `undefined` is; the list of the others leaves out what fails.
+    expect((await executor.execute({ id: 'n', name: 'none', arguments: {} })).content).toBe('Error (unknown-tool): Unknown tool "none". Available tools: (none).');
+  });
+
   it('a registry made by createRegistry, and a list of tools, pass as before', () => {
     expect(made(createRegistry({ tools: [queryOrder], onError: (error: unknown) => (error ? 'throw' : 'report') }))).not.toThrow();
     expect(made([queryOrder])).not.toThrow();

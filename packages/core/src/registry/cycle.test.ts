@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { listDelayedOrders, queryOrder } from '../test-support/order-tools.ts';
+import { NESTED_LOOKUPS } from './cycle.ts';
 import { createRegistry, type ToolRegistry } from './registry.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 const FIX = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
 const resolvingCycle = (name: string) => `Resolving "${name}" went round a cycle of resolvers: ${FIX}`;
+const countedCycle = (name: string) =>
+  `Resolving "${name}" went round a cycle of resolvers (${NESTED_LOOKUPS} lookups of it were waiting on one another; a resolver of one's own must pass \`via\` on): ${FIX}`;
 const listingCycle = `Listing the tools went round a cycle of resolvers: ${FIX}`;
 
 /** What `run` threw: a cycle must be a `resolver-cycle` `ToolError` (it was a `RangeError`, a stack overflow). */
@@ -121,5 +124,60 @@ describe('a cycle of resolvers is a resolver-cycle ToolError, registry or not, s
     const alias: ToolResolver = { kind: 'edgetool.resolver', names: () => ['alias'], resolve: () => aliased?.resolve('query_order') };
     aliased = createRegistry({ tools: [queryOrder], resolvers: [alias] });
     expect(thrown(() => aliased.resolve('alias'))).toEqual('TypeError: The resolver of "alias" returned the tool "query_order".');
+  });
+
+  it('a cycle through a resolver of one\'s own that drops `via` after an `await` ends after a bounded number of rounds', async () => {
+    // The resolver asks the registry back for the same name after an `await`, and passes neither `signal` nor `via`.
+    const dropping = (target: () => ToolResolver | undefined) => {
+      const resolver = {
+        kind: 'edgetool.resolver' as const,
+        rounds: 0,
+        names: () => ['x'],
+        async resolve(name: string) {
+          if (++resolver.rounds > 5 * NESTED_LOOKUPS) throw new Error('went round unbounded');
+          await Promise.resolve();
+          return target()?.resolve(name);
+        },
+      };
+      return resolver;
+    };
+    let registry: ToolRegistry | undefined;
+    const plugin = dropping(() => registry);
+    registry = createRegistry({ tools: [queryOrder], resolvers: [plugin] });
+    const result = await createExecutor({ registry }).execute({ id: '1', name: 'x', arguments: {} });
+    expect([result.outcome.type === 'error' && result.outcome.error.code, result.content]).toEqual(['resolver-cycle', `Error (resolver-cycle): ${countedCycle('x')}`]);
+    expect(plugin.rounds).toBe(NESTED_LOOKUPS);
+    // Every round ended with it: the next lookup goes round afresh, and stops at the same bound.
+    await expect(Promise.resolve(registry.resolve('x'))).rejects.toThrow(countedCycle('x'));
+    expect(plugin.rounds).toBe(2 * NESTED_LOOKUPS);
+
+    // Delegating resolvers alone: the same.
+    let outer: ToolResolver | undefined;
+    const inner = dropping(() => outer);
+    outer = delegatingResolver([staticResolver([queryOrder]), inner]);
+    await expect(Promise.resolve(outer.resolve('x'))).rejects.toThrow(countedCycle('x'));
+    expect(inner.rounds).toBe(NESTED_LOOKUPS);
+  });
+
+  it('no false cycle: many calls of one slow tool at once, up to the bound', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: ToolResolver = {
+      kind: 'edgetool.resolver',
+      names: () => ['list_delayed_orders'],
+      resolve: async () => {
+        await gate;
+        return listDelayedOrders;
+      },
+    };
+    const registry = createRegistry({ tools: [queryOrder], resolvers: [slow] });
+    const lookups = Array.from({ length: NESTED_LOOKUPS }, () => Promise.resolve(registry.resolve('list_delayed_orders')));
+    release();
+    expect((await Promise.all(lookups)).every((tool) => tool?.name === 'list_delayed_orders')).toBe(true);
+    // None is left counted: as many again wait at once without a refusal.
+    const again = Array.from({ length: NESTED_LOOKUPS }, () => Promise.resolve(registry.resolve('list_delayed_orders')));
+    expect((await Promise.all(again)).length).toBe(NESTED_LOOKUPS);
   });
 });

@@ -73,6 +73,61 @@ describe('registry and resolvers', () => {
     expect(createRegistry({ resolvers: [custom] }).resolve('none')).toBeUndefined();
   });
 
+  it('names() of a resolver of one\'s own: repeats and non-strings are left out, anything but a list is a TypeError', async () => {
+    const listing = (names: unknown): ToolResolver => ({
+      kind: 'edgetool.resolver',
+      names: () => names as string[],
+      resolve: (name) => (name === 'query_order' ? queryOrder : undefined),
+    });
+    // The same name twice was listed (and shown to the model) twice; a number or null was handed on as a name.
+    for (const registry of [
+      createRegistry({ resolvers: [listing(['query_order', 'query_order', 1, null])] }),
+      createRegistry({ tools: [listDelayedOrders], resolvers: [listing(['query_order', 'query_order', 1, null])] }),
+    ]) {
+      const names = registry.names().filter((name) => name === 'query_order' || typeof name !== 'string');
+      expect(names).toEqual(['query_order']);
+      expect((await registry.tools()).filter((tool) => tool.name === 'query_order').length).toBe(1);
+      const unknown = await createExecutor({ registry }).execute({ id: '1', name: 'nope', arguments: {} });
+      expect(unknown.content).toMatch(/Available tools: (list_delayed_orders, )?query_order\.$/);
+    }
+    // A string was read letter by letter beside another resolver, and failed `.map is not a function` alone.
+    const notAList = "A resolver's names() returned something that is not a list of names.";
+    expect(() => createRegistry({ tools: [listDelayedOrders], resolvers: [listing('query_order')] })).toThrow(new TypeError(notAList));
+    const alone = createRegistry({ resolvers: [listing('query_order')] });
+    expect(() => alone.names()).toThrow(new TypeError(notAList));
+    await expect(alone.tools()).rejects.toThrow(notAList);
+    const unknown = await createExecutor({ registry: alone }).execute({ id: '1', name: 'nope', arguments: {} });
+    expect(unknown.content).toBe(`Error (execution-failed): ${notAList}`);
+  });
+
+  it('a resolver of one\'s own that throws or rejects with no Error, or hands out a thenable that is no Promise, fails the call alone', async () => {
+    // Found fine in session 26 and kept so: each is a typed failure of the call, never a rejection of execute().
+    const thrown: Record<string, unknown> = { text: 'store down', none: undefined, nil: null, symbol: Symbol('s'), object: { message: 'quota' } };
+    const failing = (async: boolean): ToolResolver => ({
+      kind: 'edgetool.resolver',
+      names: () => Object.keys(thrown),
+      resolve: (name) => {
+        if (async) return Promise.reject(thrown[name]);
+        throw thrown[name];
+      },
+    });
+    for (const async of [false, true]) {
+      const failed: string[] = [];
+      const registry = createRegistry({ tools: [queryOrder], resolvers: [failing(async)], onLoadError: (_error, name) => failed.push(name) });
+      const executor = createExecutor({ registry });
+      const contents = await Promise.all(Object.keys(thrown).map(async (name) => (await executor.execute({ id: name, name, arguments: {} })).content));
+      expect(contents).toEqual(['store down', 'Unknown error', 'Unknown error', 'Unknown error', 'quota'].map((text) => `Error (execution-failed): ${text}`));
+      expect((await registry.tools()).map((tool) => tool.name)).toEqual(['query_order']);
+      expect(failed).toEqual(Object.keys(thrown));
+    }
+    // A thenable that is no Promise (one that never calls back) is not awaited as a tool: it is refused as no tool.
+    // Defined, not written as a `then` property: the lint rule against thenables guards the code, not this test.
+    const never = Object.defineProperty({}, 'then', { value: () => {} });
+    const thenable: ToolResolver = { kind: 'edgetool.resolver', names: () => ['later'], resolve: () => never as never };
+    const later = await createExecutor({ registry: createRegistry({ resolvers: [thenable] }) }).execute({ id: '1', name: 'later', arguments: {} });
+    expect(later.content).toBe('Error (execution-failed): The resolver of "later" returned something that is not a tool made by defineTool().');
+  });
+
   it('a cycle of resolvers built by hand fails the call with a message naming it, not a stack overflow', async () => {
     const fix = 'a registry or resolver is among those it delegates to, directly or through others; take it out of them.';
     const cycleOf = (name: string) => `Error (resolver-cycle): Resolving "${name}" went round a cycle of resolvers: ${fix}`;

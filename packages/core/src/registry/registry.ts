@@ -8,7 +8,8 @@ import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool, AvailabilityCheck, ToolsDeps } from '../tool/types.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import type { Folded } from './folded.ts';
-import { listOnce, visit } from './cycle.ts';
+import { checked, listedNames } from './checked.ts';
+import { type Lookups, listOnce, visit } from './cycle.ts';
 import { delegatingResolver, staticResolver, type ToolResolver } from './resolvers.ts';
 
 /** What happens to a failed call: `report` it to the model as a readable error (default), or `throw` it. */
@@ -99,8 +100,9 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolver = resolvers.length === 1 ? (resolvers[0] as ToolResolver) : delegatingResolver(resolvers);
   // The names its resolvers are looking up while they run: asked for one again before they answer (A's resolver asks
   // B, B's asks A back), or found in `via` (after an `await`), the registry is in a cycle of resolvers built by hand,
-  // which fails with `resolver-cycle` (a stack overflow, or a lookup that never settles, otherwise).
-  const asking: string[] = [];
+  // which fails with `resolver-cycle` (a stack overflow, or a lookup that never settles, otherwise); so does a lookup of
+  // a name too many lookups wait for (a cycle through a resolver of one's own that drops `via`).
+  const lookups: Lookups = { asking: [], waiting: new Map() };
   // The objects its resolvers handed out that were checked to be tools: once per tool, not per lookup.
   const seen = new WeakSet<object>();
   // A registry of its own list alone hands out its Map's tools as they are: they were checked and folded when it was
@@ -108,13 +110,13 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
   const resolve: ToolResolver['resolve'] = options.resolvers?.length
     ? (name, signal, via) => {
         if (typeof name !== 'string') return undefined;
-        const found = visit(registry, asking, resolver, name, signal, via);
+        const found = visit(registry, lookups, resolver, name, signal, via);
         return found instanceof Promise ? found.then((tool) => fold(checked(name, tool, seen))) : fold(checked(name, found, seen));
       }
     : resolver.resolve;
   const registry: ToolRegistry & Folded = {
     kind: 'edgetool.resolver',
-    names: options.resolvers?.length ? listOnce(() => resolver.names()) : () => resolver.names(),
+    names: options.resolvers?.length ? listOnce(() => listedNames(resolver.names())) : () => resolver.names(),
     resolve,
     interceptors,
     onError: onError ?? 'report',
@@ -132,27 +134,11 @@ export function createRegistry(options: RegistryOptions = {}): ToolRegistry {
           return undefined;
         }
       };
-      const all = await Promise.all(resolver.names().map(load));
+      const all = await Promise.all(registry.names().map(load));
       return all.filter((tool): tool is AnyTool => tool !== undefined);
     },
   };
   return registry;
-}
-
-/**
- * What a resolver handed out for `name`, checked (resolvers may be user code): `null` is no tool, as `undefined` is;
- * anything but a tool of that name throws, which the executor reports as that call's failure instead of rejecting.
- * `seen` holds the objects already found to be tools: their shape is checked once, their name on every lookup.
- */
-function checked(name: string, found: unknown, seen: WeakSet<object>): AnyTool | undefined {
-  if (found === undefined || found === null) return undefined;
-  if (!seen.has(found as object)) {
-    if (!isTool(found)) throw new TypeError(`The resolver of "${name}" returned something that is not a tool made by defineTool().`);
-    seen.add(found);
-  }
-  const tool = found as AnyTool;
-  if (tool.name !== name) throw new TypeError(`The resolver of "${name}" returned the tool "${tool.name}".`);
-  return tool;
 }
 
 /** True for registries made by {@link createRegistry}. */

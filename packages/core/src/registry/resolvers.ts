@@ -3,7 +3,8 @@ import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
 import type { AnyTool } from '../tool/types.ts';
-import { listOnce, visit } from './cycle.ts';
+import { listedNames } from './checked.ts';
+import { type Lookups, listOnce, visit } from './cycle.ts';
 
 /** Finds tools by name. `resolve` may be async (lazy loading); `names` is always known up front. */
 export interface ToolResolver {
@@ -46,7 +47,7 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
   const list = [...resolvers];
   let owner = owners(list, true);
   // The names it is looking up while its resolvers run (see `visit`).
-  const asking: string[] = [];
+  const lookups: Lookups = { asking: [], waiting: new Map() };
   const self: ToolResolver = {
     kind: 'edgetool.resolver',
     names: listOnce(() => {
@@ -55,7 +56,7 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
     }),
     resolve(name, signal, via) {
       if (!owner.has(name)) owner = owners(list, false);
-      return visit(self, asking, owner.get(name), name, signal, via);
+      return visit(self, lookups, owner.get(name), name, signal, via);
     },
   };
   return self;
@@ -65,7 +66,7 @@ export function delegatingResolver(resolvers: readonly ToolResolver[]): ToolReso
 function owners(resolvers: readonly ToolResolver[], strict: boolean): Map<string, ToolResolver> {
   const owner = new Map<string, ToolResolver>();
   for (const resolver of resolvers) {
-    for (const name of resolver.names()) {
+    for (const name of listedNames(resolver.names())) {
       if (!owner.has(name)) owner.set(name, resolver);
       else if (strict) throw duplicate(name);
     }

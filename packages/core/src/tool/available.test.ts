@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { createExecutor } from '../executor/executor.ts';
 import { createRegistry } from '../registry/registry.ts';
-import { lazyResolver } from '../registry/resolvers.ts';
+import { lazyResolver, type ToolResolver } from '../registry/resolvers.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import type { ToolError } from '../errors/tool-error.ts';
 import { availableTools, isToolAvailable } from './available.ts';
@@ -238,6 +238,47 @@ describe('policy.available: a tool only some runs may see', () => {
       await vi.advanceTimersByTimeAsync(10_000);
       expect(called.content).toBe('Error (unknown-tool): Unknown tool "nope". Available tools: lookup.');
       expect(late.sort()).toEqual([timedOut('hung'), timedOut('pick')]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a resolver of one\'s own that never answers holds neither a client result nor an unknown tool\'s list past 10 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Lists `stuck`, and never answers a lookup of it (a store that never replies).
+      const stuck: ToolResolver = { kind: 'edgetool.resolver', names: () => ['stuck'], resolve: () => new Promise<undefined>(() => {}) };
+      const late: [string, string, string][] = [];
+      const onLateCheck = (error: ToolError, name: string) => late.push([error.code, error.message, name]);
+      const executor = createExecutor({ registry: createRegistry({ tools: [lookup], resolvers: [stuck] }), onLateCheck });
+      const settled = (promise: Promise<{ content: string }>) => {
+        const state: { content?: string } = {};
+        promise.then((result) => {
+          state.content = result.content;
+        });
+        return state;
+      };
+      // An unknown tool's list leaves `stuck` out; the result for `stuck` itself fails as a time limit (it is not known
+      // to be hidden, only not found in time).
+      const unknown = settled(executor.acceptClientResult({ call: { id: 'c1', name: 'nope', arguments: '{}' }, output: 'x', ticket: undefined, run: guest() }));
+      const own = settled(executor.acceptClientResult({ call: { id: 'c2', name: 'stuck', arguments: '{}' }, output: 'x', ticket: undefined, run: guest() }));
+      const called = settled(executor.execute({ id: 'c3', name: 'nope', arguments: '{}' }, { run: guest() }));
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect([unknown.content, own.content, called.content]).toEqual([undefined, undefined, undefined]);
+      await vi.advanceTimersByTimeAsync(1);
+      const listed = 'Error (unknown-tool): Unknown tool "nope". Available tools: lookup.';
+      expect([unknown.content, own.content, called.content]).toEqual([listed, 'Error (timeout): Looking up the tool "stuck" did not answer within 10 s.', listed]);
+      const lookingUp = ['timeout', 'Looking up the tool "stuck" did not answer within 10 s.', 'stuck'];
+      expect(late).toEqual([lookingUp, lookingUp]);
+      expect(vi.getTimerCount()).toBe(0);
+      // The run's abort ends the wait sooner: the list's late lookup is reported as aborted.
+      late.length = 0;
+      const controller = new AbortController();
+      const run = createRunContext({ conversationId: 'c', signal: controller.signal });
+      const aborted = executor.acceptClientResult({ call: { id: 'c4', name: 'nope', arguments: '{}' }, output: 'x', ticket: undefined, run });
+      controller.abort();
+      expect((await aborted).content).toBe(listed);
+      expect(late).toEqual([['aborted', `Looking up the tool "stuck" did not answer before the run's signal aborted.`, 'stuck']]);
     } finally {
       vi.useRealTimers();
     }

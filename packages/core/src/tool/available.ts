@@ -1,6 +1,6 @@
 import type { RunContext } from '../context/run-context.ts';
-import { ToolError } from '../errors/tool-error.ts';
-import { raceSignal } from '../executor/race-signal.ts';
+import type { ToolError } from '../errors/tool-error.ts';
+import { lateError, withinCheckLimit } from './check-limit.ts';
 import { logLeftOut } from './left-out.ts';
 import { copyTool } from './copy-tool.ts';
 import type { AnyTool, AvailabilityCheck } from './types.ts';
@@ -39,31 +39,11 @@ export interface AvailableToolsOptions {
  * or before the run's signal aborts, leaves its tool out (as a no) instead of holding the list, and every turn, forever.
  */
 export async function availableTools(tools: readonly AnyTool[], run: RunContext, options: AvailableToolsOptions = {}): Promise<AnyTool[]> {
-  const answers = tools.map((tool) => isToolAvailable(tool, run));
-  if (!answers.some((answer) => answer instanceof Promise)) return tools.filter((_, i) => answers[i]);
-  // One timer for the whole list. `null` is a check that did not answer; the list's end removes the abort listener.
-  let end = (_late?: null) => {};
-  const ended = new Promise<null | undefined>((resolve) => {
-    end = resolve;
+  const answers = await withinCheckLimit(tools.map((tool) => isToolAvailable(tool, run)), run.signal);
+  return tools.filter(({ name }, i) => {
+    if (answers[i] === null) (options.onLateCheck ?? logLeftOut)(lateError(`The availability check of "${name}"`, { toolName: name }, run.signal), name);
+    return answers[i] === true;
   });
-  const late = raceSignal(ended, run.signal, () => null);
-  const timer = setTimeout(end, 10_000, null);
-  try {
-    const resolved = await Promise.all(answers.map((answer) => (answer instanceof Promise ? Promise.race([answer, late]) : answer)));
-    return tools.filter(({ name }, i) => {
-      if (resolved[i] === null) {
-        const timedOut = !run.signal?.aborted;
-        const error = timedOut
-          ? new ToolError('timeout', `The availability check of "${name}" did not answer within 10 s.`, { toolName: name, retryable: true })
-          : new ToolError('aborted', `The availability check of "${name}" did not answer before the run's signal aborted.`, { toolName: name });
-        (options.onLateCheck ?? logLeftOut)(error, name);
-      }
-      return resolved[i] === true;
-    });
-  } finally {
-    clearTimeout(timer);
-    end();
-  }
 }
 
 /**
