@@ -21,10 +21,11 @@ function offlineDelay(env: Env): number {
 /**
  * The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. A configuration that names no
  * model (`OPENAI_BASE_URL` without a key) is a {@link ConfigurationError}: `/api/*` answers 500 `not-configured`.
+ * `now` is the offline model's clock for "tomorrow" or "next Monday": the tools' (`DemoDeps.now`), `new Date()` by default.
  */
-export function chooseModel(env: Env): ModelChoice {
+export function chooseModel(env: Env, now?: () => Date): ModelChoice {
   try {
-    return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env) } });
+    return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env), ...(now === undefined ? {} : { now }) } });
   } catch (error) {
     if (error instanceof TypeError) throw new ConfigurationError(error.message, { cause: error });
     throw error;

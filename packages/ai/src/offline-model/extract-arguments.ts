@@ -202,9 +202,20 @@ function hasPatternId(text: string, pattern: string): boolean {
   return id !== undefined && /[A-Za-z]/.test(id) && /\d/.test(id);
 }
 
+/** `text` with its arithmetic (`12 times 7`, `2+2`; not a date or an id) blanked out, one space for each character. */
+export function withoutExpressions(text: string): string {
+  const plain = withoutDatesAndIds(text);
+  let out = text;
+  for (const match of plain.matchAll(EXPRESSION)) {
+    out = `${out.slice(0, match.index)}${' '.repeat(match[0].length)}${out.slice(match.index + match[0].length)}`;
+  }
+  return out;
+}
+
 /** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
 function withoutDatesAndIds(text: string): string {
-  return text.replace(DATE_TIME, ' ').replace(DATE, ' ').replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, ' ');
+  const blank = (match: string): string => ' '.repeat(match.length);
+  return text.replace(DATE_TIME, blank).replace(DATE, blank).replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, blank);
 }
 
 /** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
