@@ -195,7 +195,8 @@ export function splitRequests(text: string): Request[] {
   const requests: Request[] = [];
   let start = 0;
   const push = (end: number): void => {
-    const piece = text.slice(start, end).trim();
+    // A break may leave the next one's word at its start ("…; et puis …"): it is no part of the request.
+    const piece = text.slice(start, end).trim().replace(/^(?:(?:and|then|also|und|dann|et|puis)\b\s*)+/i, '');
     if (/[A-Za-z\u00C0-\u024F0-9]/.test(piece)) requests.push({ text: piece, end });
   };
   for (const match of text.matchAll(REQUEST_BREAK)) {

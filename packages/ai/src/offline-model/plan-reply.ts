@@ -125,12 +125,12 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   if (!isChangeName(tool.name)) return undefined;
   const probe = extractArguments(`${text} 2000-01-01`, tool.inputSchema);
   if (probe.missing.length > 0) return undefined;
-  const reader = tools.find(
-    (candidate) =>
-      isReadName(candidate.name) &&
-      valueArguments(text, candidate.inputSchema).some((value) => value.kind === 'id') &&
-      extractArguments(text, candidate.inputSchema).missing.length === 0,
-  );
+  // The first tool that only reads and takes what the text gives for it (the order's id): not a list that takes nothing.
+  const reader = tools.find((candidate) => {
+    if (!isReadName(candidate.name)) return false;
+    const { input, missing } = extractArguments(text, candidate.inputSchema);
+    return missing.length === 0 && Object.values(input).some((value) => typeof value === 'string' && /\d/.test(value));
+  });
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
   return { type: 'tool-calls', calls, text: `To move it ${shift.phrase}, I first look up the date it has now.` };
@@ -162,7 +162,7 @@ function shiftFromResults(input: OfflineRuleInput, now: Date): OfflineReply | un
     const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
     if (args.missing.length > 0) return undefined;
     planned.push({ toolName: change.name, input: args.input });
-    notes.push(`${ids.join(' ')} is due ${from}; ${shift.phrase} later is ${to}`.trim());
+    notes.push(`${ids.join(' ')} is due ${from}; moved ${shift.phrase}, that is ${to}`.trim());
   }
   return { type: 'tool-calls', calls: planned, text: `${notes.join('. ')}.` };
 }

@@ -62,9 +62,9 @@ const COUNTS: Readonly<Record<string, number>> = {
 };
 
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNTS).join('|')})`;
-const DAY_UNIT = String.raw`(days?|tage?n?|jours?)`;
-const WEEK_UNIT = String.raw`(weeks?|wochen?|semaines?)`;
-const UNIT = String.raw`(?:${DAY_UNIT}|${WEEK_UNIT})`;
+const DAY_UNIT = '(days?|tage?n?|jours?)';
+const WEEK_UNIT = '(weeks?|wochen?|semaines?)';
+const UNIT = `(?:${DAY_UNIT}|${WEEK_UNIT})`;
 const WEEKDAY = WEEKDAYS.flat().join('|');
 
 /** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's. */
