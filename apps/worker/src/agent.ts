@@ -113,11 +113,13 @@ export function demoAgent(env: Env): Promise<{ agent: ChatAgent<DemoDeps>; model
 }
 
 /**
- * Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). With
- * `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the analyst's too) are traced and exported (`demoTracing`).
+ * Builds the demo agent: plain objects, no I/O. `now` is its clock (a test clock; default `Date.now`): the tickets'
+ * and the offline model's, which reads "tomorrow" by it. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the
+ * analyst's too) are traced and exported (`demoTracing`).
  */
 export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent<DemoDeps>; model: ModelChoice }> {
-  const model = chooseModel(env);
+  const { now } = options;
+  const model = chooseModel(env, now === undefined ? undefined : () => new Date(now()));
   const tickets = createTickets(env, options.now);
   const tracing = demoTracing(env);
   const tools = await createDemoTools(model, tickets, tracing);
