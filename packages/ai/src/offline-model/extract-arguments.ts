@@ -79,8 +79,10 @@ const DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const DATE_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
-const OPERAND = String.raw`\(?\s*-?\d+(?:\.\d+)?\s*\)?`;
-const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod)';
+// A number, in brackets or not, or a common one-number function of one (`sqrt(16)`: not the `(16)` alone).
+const OPERAND = String.raw`(?:\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp)\s*\(\s*-?\d+(?:\.\d+)?\s*\)|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
+// German and French words too ("17 mal 23", "6 fois 7", "10 geteilt durch 4", "9 moins 2").
+const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod|mal|fois|moins|geteilt durch|durch|divis[ée] par|multipli[ée] par)';
 const EXPRESSION = new RegExp(`${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+`, 'gi');
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
 
@@ -488,11 +490,11 @@ function findByPattern(text: string, pattern: string, used: Span[], anyCase = fa
 
 function normalizeExpression(expression: string): string {
   return expression
-    .replace(/multiplied by|times|×|\bx\b/gi, '*')
+    .replace(/multiplied by|multipli[ée] par|times|\bmal\b|\bfois\b|×|\bx\b/gi, '*')
     .replace(/(\d)\s*x\s*(\d)/gi, '$1 * $2')
-    .replace(/divided by|over|÷/gi, '/')
+    .replace(/divided by|divis[ée] par|(?:geteilt )?durch|over|÷/gi, '/')
     .replace(/plus/gi, '+')
-    .replace(/minus/gi, '-')
+    .replace(/minus|moins/gi, '-')
     .replace(/mod/gi, '%')
     .replace(/\s+/g, ' ')
     .trim();
@@ -640,7 +642,8 @@ function findString(text: string, property: Property, used: Span[]): string | un
     return request.length > 0 ? request : undefined;
   }
   if (property.required && QUERY_NAMES.test(name)) {
-    const topic = take(text, /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
+    // "for me" names no topic: what follows "for" or "about" is one only when it has a word of content.
+    const topic = take(text.replace(/\b(?:for|about)\s+(?=(?:me|us|you|mir|uns|moi|nous)\b)/gi, (match) => ' '.repeat(match.length)), /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
     if (topic !== undefined) return topic;
     const words = text.split(/\s+/).filter((word) => contentWords(word).length > 0);
     return words.length > 0 ? words.join(' ').replace(/[?!.]+$/, '') : undefined;

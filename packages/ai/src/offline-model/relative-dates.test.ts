@@ -28,6 +28,25 @@ describe('readRelativeDates', () => {
     expect(read.today).toBe('2026-11-20');
   });
 
+  it.each([
+    ['Can you move A-1003 to Dec 24?', 'Can you move A-1003 to 2026-12-24?', 'Dec 24'],
+    ['December 24th, 2027', '2027-12-24', 'December 24th, 2027'],
+    ['deliver on the 5th of January', 'deliver on the 2027-01-05', '5th of January'],
+    ['Verschiebe A-1003 auf den 24. Dezember', 'Verschiebe A-1003 auf den 2026-12-24', '24. Dezember'],
+    ['move A-1003 to 24.12.2026', 'move A-1003 to 2026-12-24', '24.12.2026'],
+    ['livrer le 1er décembre', 'livrer le 2026-12-01', '1er décembre'],
+    ['am 3.1.', 'am 2027-01-03', '3.1.'],
+  ])('reads a calendar day not written as ISO, a year left out as the next such day: %j', (text, written, phrase) => {
+    const read = readRelativeDates(text, NOW);
+    expect([read.text, read.dates.map((date) => date.phrase)]).toEqual([written, [phrase]]);
+  });
+
+  it('leaves what is no calendar day alone: 31 February, a decimal, a month with a year only', () => {
+    for (const text of ['Feb 31', '1.5 mal 2.5', 'the May 2026 orders', 'May I ask about A-1002?']) {
+      expect(readRelativeDates(text, NOW).dates, text).toEqual([]);
+    }
+  });
+
   it('reads a weekday as the next one after today, a week on when it is today', () => {
     expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
     expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');
@@ -43,6 +62,7 @@ describe('readRelativeDates', () => {
       ['Move A-1006 by 3 days', 3],
       ['Verschiebe A-1006 um eine Woche', 7],
       ['décaler A-1006 de deux jours', 2],
+      ['push A-1006 back 2 days', 2],
     ] as const) {
       const read = readRelativeDates(text, NOW);
       expect(read.shift?.days, text).toBe(days);

@@ -67,8 +67,40 @@ const WEEK_UNIT = '(weeks?|wochen?|semaines?)';
 const UNIT = `(?:${DAY_UNIT}|${WEEK_UNIT})`;
 const WEEKDAY = WEEKDAYS.flat().join('|');
 
-/** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's. */
-type Reader = readonly [RegExp, (match: RegExpExecArray, today: Date) => Date];
+/** Months in English (with their short forms), German and French, January first; folded, as the text is matched. */
+const MONTHS: readonly (readonly string[])[] = [
+  ['january', 'jan', 'januar', 'janvier'],
+  ['february', 'feb', 'februar', 'fevrier'],
+  ['march', 'mar', 'marz', 'maerz', 'mars'],
+  ['april', 'apr', 'avril'],
+  ['may', 'mai'],
+  ['june', 'jun', 'juni', 'juin'],
+  ['july', 'jul', 'juli', 'juillet'],
+  ['august', 'aug', 'aout'],
+  ['september', 'sep', 'sept', 'septembre'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre'],
+  ['november', 'nov', 'novembre'],
+  ['december', 'dec', 'dezember', 'dez', 'decembre'],
+];
+const MONTH = MONTHS.flat().join('|');
+const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th|er|\.)?`;
+
+/**
+ * The day `day`.`month` (1-based) of `year`, or when no year is given of this year if it is not past, else of the next;
+ * `undefined` when there is no such day (31 February).
+ */
+function calendarDay(today: Date, day: number, month: number, year: string | undefined): Date | undefined {
+  const at = (y: number) => new Date(Date.UTC(y, month - 1, day));
+  const given = year === undefined ? undefined : Number(year);
+  let date = at(given ?? today.getUTCFullYear());
+  if (given === undefined && date.getTime() < today.getTime()) date = at(today.getUTCFullYear() + 1);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+}
+
+const monthOf = (name: string | undefined): number => MONTHS.findIndex((names) => names.includes(name ?? '')) + 1;
+
+/** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's, if any. */
+type Reader = readonly [RegExp, (match: RegExpExecArray, today: Date) => Date | undefined];
 
 const plus = (today: Date, days: number): Date => new Date(today.getTime() + days * DAY_MS);
 const count = (word: string | undefined): number => (word === undefined ? 1 : (COUNTS[word] ?? Number(word)));
@@ -90,10 +122,21 @@ const READERS: readonly Reader[] = [
       return plus(today, ((day - today.getUTCDay() + 6) % 7) + 1);
     },
   ],
+  // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
+  // "24.12.2026", "24.12." (a year left out is the next such day).
+  [
+    new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g'),
+    (match, today) => calendarDay(today, Number(match[2]), monthOf(match[1]), match[3]),
+  ],
+  [
+    new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
+    (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
+  ],
+  [/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g, (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3])],
 ];
 
-/** "by a week", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */
-const SHIFT = new RegExp(String.raw`\b(?:by|um|de)\s+${COUNT}\s+${UNIT}|\b${COUNT}\s+${UNIT}\s+(?:later|spater|plus\s+tard)\b`, 'g');
+/** "by a week", "back 2 days", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */
+const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+${UNIT}|\b${COUNT}\s+${UNIT}\s+(?:later|spater|plus\s+tard)\b`, 'g');
 
 /**
  * Reads the days a text names relative to `now` (its UTC day, as the demo's tools count "today"): "tomorrow", "the day
@@ -117,7 +160,8 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
       const end = start + match[0].length;
       if (found.some((other) => start < other.end && end > other.start)) continue;
       if (shiftMatch !== null && start < shiftMatch.index + shiftMatch[0].length && end > shiftMatch.index) continue;
-      found.push({ start, end, date: read(match as RegExpExecArray, today).toISOString().slice(0, 10) });
+      const day = read(match as RegExpExecArray, today);
+      if (day !== undefined) found.push({ start, end, date: day.toISOString().slice(0, 10) });
     }
   }
   found.sort((a, b) => a.start - b.start);

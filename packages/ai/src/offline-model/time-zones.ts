@@ -38,6 +38,7 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['munich', 'Europe/Berlin'],
     ['nairobi', 'Africa/Nairobi'],
     ['new york', 'America/New_York'],
+    ['nyc', 'America/New_York'],
     ['oslo', 'Europe/Oslo'],
     ['paris', 'Europe/Paris'],
     ['prague', 'Europe/Prague'],
