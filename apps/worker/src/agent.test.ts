@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
-import { testRun } from '../test/support.ts';
+import { NOW, testRun } from '../test/support.ts';
 import { createDemoAgent, DEFAULT_TURN_TOKEN_BUDGET, demoAgent, MissingSecretError, turnTokenBudget } from './agent.ts';
 import type { Env } from './env.ts';
 
@@ -20,6 +20,17 @@ describe('demoAgent', () => {
     await expect(demoAgent(broken)).rejects.toBeInstanceOf(MissingSecretError);
     (broken as { TICKET_SECRET: string }).TICKET_SECRET = 'a-secret-added-later-that-is-32-bytes-long';
     await expect(demoAgent(broken)).resolves.toHaveProperty('agent');
+  });
+});
+
+describe("the agent's clock (now)", () => {
+  it('is the offline model\'s: "tomorrow" is the day after the pinned day, and the text before the approval says so', async () => {
+    const { agent } = await createDemoAgent(env as Env, { now: () => NOW.getTime() });
+    const result = await agent.generate({ messages: 'postpone A-1003 to tomorrow', run: testRun({ conversationId: 'agent-clock' }) });
+    const parts = result.message.parts.flatMap((part) => ('input' in part && 'state' in part ? [[part.type, part.state, part.input]] : []));
+    expect(parts).toEqual([['tool-update_delivery_date', 'approval-requested', { order_id: 'A-1003', new_date: '2026-11-21' }]]);
+    const said = result.message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    expect(said).toContain('Reading "tomorrow" as 2026-11-21 (today is 2026-11-20 UTC).');
   });
 });
 

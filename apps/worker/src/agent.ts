@@ -21,10 +21,11 @@ function offlineDelay(env: Env): number {
 /**
  * The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. A configuration that names no
  * model (`OPENAI_BASE_URL` without a key) is a {@link ConfigurationError}: `/api/*` answers 500 `not-configured`.
+ * `now` is the offline model's clock for "tomorrow" or "next Monday": the tools' (`DemoDeps.now`), `new Date()` by default.
  */
-export function chooseModel(env: Env): ModelChoice {
+export function chooseModel(env: Env, now?: () => Date): ModelChoice {
   try {
-    return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env) } });
+    return createModelFromEnv(env, { offline: { delayMs: offlineDelay(env), ...(now === undefined ? {} : { now }) } });
   } catch (error) {
     if (error instanceof TypeError) throw new ConfigurationError(error.message, { cause: error });
     throw error;
@@ -112,11 +113,13 @@ export function demoAgent(env: Env): Promise<{ agent: ChatAgent<DemoDeps>; model
 }
 
 /**
- * Builds the demo agent: plain objects, no I/O. `now` is its ticket clock (a test clock; default `Date.now`). With
- * `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the analyst's too) are traced and exported (`demoTracing`).
+ * Builds the demo agent: plain objects, no I/O. `now` is its clock (a test clock; default `Date.now`): the tickets'
+ * and the offline model's, which reads "tomorrow" by it. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, its calls (the
+ * analyst's too) are traced and exported (`demoTracing`).
  */
 export async function createDemoAgent(env: Env, options: { readonly now?: () => number } = {}): Promise<{ agent: ChatAgent<DemoDeps>; model: ModelChoice }> {
-  const model = chooseModel(env);
+  const { now } = options;
+  const model = chooseModel(env, now === undefined ? undefined : () => new Date(now()));
   const tickets = createTickets(env, options.now);
   const tracing = demoTracing(env);
   const tools = await createDemoTools(model, tickets, tracing);

@@ -88,6 +88,27 @@ describe('POST /api/chat', () => {
     ]);
   });
 
+  it('the offline model reads "tomorrow" against the clock and says the date; "by a week" looks the order up, then asks to move it', async () => {
+    const tomorrow = (date: Date) => new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const before = tomorrow(new Date());
+    const { message } = await readTurn(await post({ id: 'chat-tomorrow', messages: [user('postpone A-1003 to tomorrow')] }));
+    const part = toolPart(message, 'update_delivery_date');
+    expect(part?.state).toBe('approval-requested');
+    const day = (part?.input as { new_date?: string } | undefined)?.new_date;
+    expect([before, tomorrow(new Date())]).toContain(day);
+    const said = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    expect(said).toContain(`Reading "tomorrow" as ${day}`);
+
+    const week = await readTurn(await post({ id: 'chat-by-a-week', messages: [user('move A-1006 by a week')] }));
+    const parts = week.message.parts.filter((p) => p.type.startsWith('tool-')) as Part[];
+    // A-1006 is due 2026-12-12 in the seed data.
+    expect(parts.map((p) => [p.type, p.state, p.input])).toEqual([
+      ['tool-query_order', 'output-available', { order_id: 'A-1006' }],
+      ['tool-update_delivery_date', 'approval-requested', { order_id: 'A-1006', new_date: '2026-12-19' }],
+    ]);
+    expect(week.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')).toContain('A-1006 is due 2026-12-12; moved by a week, that is 2026-12-19.');
+  });
+
   it('the offline model hands a request for the delay analyst (agent-as-tool) its task, instead of asking for one', async () => {
     const text = 'Ask the delay analyst for a report';
     const { message } = await readTurn(await post({ id: 'chat-analyst', messages: [user(text)] }));

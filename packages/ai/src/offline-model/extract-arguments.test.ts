@@ -180,6 +180,16 @@ describe('extractArguments', () => {
     const schema = object({ expression: { type: 'string' } }, ['expression']);
     expect(extractArguments('what is 12 * (3 + 4)?', schema).input).toEqual({ expression: '12 * (3 + 4)' });
     expect(extractArguments('compute 7 times 6 minus 2', schema).input).toEqual({ expression: '7 * 6 - 2' });
+    // In German and French words, and with a function of one number kept whole.
+    expect(extractArguments('Was ist 17 mal 23 geteilt durch 2?', schema).input).toEqual({ expression: '17 * 23 / 2' });
+    expect(extractArguments('combien font 6 fois 7 moins 1', schema).input).toEqual({ expression: '6 * 7 - 1' });
+    expect(extractArguments('sqrt(16)+2', schema).input).toEqual({ expression: 'sqrt(16)+2' });
+  });
+
+  it('reads no topic from "for me": a question names something more than its asker', () => {
+    const schema = object({ question: { type: 'string' } }, ['question']);
+    expect(extractArguments('Pick a date for me', schema).input).toEqual({ question: 'Pick date' });
+    expect(extractArguments('Ask me for my birthday', schema).input).toEqual({ question: 'my birthday' });
   });
 
   it('reads booleans from the flag word and from yes/no', () => {

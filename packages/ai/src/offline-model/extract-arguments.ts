@@ -79,8 +79,10 @@ const DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const DATE_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
-const OPERAND = String.raw`\(?\s*-?\d+(?:\.\d+)?\s*\)?`;
-const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod)';
+// A number, in brackets or not, or a common one-number function of one (`sqrt(16)`: not the `(16)` alone).
+const OPERAND = String.raw`(?:\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp)\s*\(\s*-?\d+(?:\.\d+)?\s*\)|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
+// German and French words too ("17 mal 23", "6 fois 7", "10 geteilt durch 4", "9 moins 2").
+const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod|mal|fois|moins|geteilt durch|durch|divis[ée] par|multipli[ée] par)';
 const EXPRESSION = new RegExp(`${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+`, 'gi');
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
 
@@ -202,9 +204,20 @@ function hasPatternId(text: string, pattern: string): boolean {
   return id !== undefined && /[A-Za-z]/.test(id) && /\d/.test(id);
 }
 
+/** `text` with its arithmetic (`12 times 7`, `2+2`; not a date or an id) blanked out, one space for each character. */
+export function withoutExpressions(text: string): string {
+  const plain = withoutDatesAndIds(text);
+  let out = text;
+  for (const match of plain.matchAll(EXPRESSION)) {
+    out = `${out.slice(0, match.index)}${' '.repeat(match[0].length)}${out.slice(match.index + match[0].length)}`;
+  }
+  return out;
+}
+
 /** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
 function withoutDatesAndIds(text: string): string {
-  return text.replace(DATE_TIME, ' ').replace(DATE, ' ').replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, ' ');
+  const blank = (match: string): string => ' '.repeat(match.length);
+  return text.replace(DATE_TIME, blank).replace(DATE, blank).replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, blank);
 }
 
 /** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
@@ -477,11 +490,11 @@ function findByPattern(text: string, pattern: string, used: Span[], anyCase = fa
 
 function normalizeExpression(expression: string): string {
   return expression
-    .replace(/multiplied by|times|×|\bx\b/gi, '*')
+    .replace(/multiplied by|multipli[ée] par|times|\bmal\b|\bfois\b|×|\bx\b/gi, '*')
     .replace(/(\d)\s*x\s*(\d)/gi, '$1 * $2')
-    .replace(/divided by|over|÷/gi, '/')
+    .replace(/divided by|divis[ée] par|(?:geteilt )?durch|over|÷/gi, '/')
     .replace(/plus/gi, '+')
-    .replace(/minus/gi, '-')
+    .replace(/minus|moins/gi, '-')
     .replace(/mod/gi, '%')
     .replace(/\s+/g, ' ')
     .trim();
@@ -629,7 +642,8 @@ function findString(text: string, property: Property, used: Span[]): string | un
     return request.length > 0 ? request : undefined;
   }
   if (property.required && QUERY_NAMES.test(name)) {
-    const topic = take(text, /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
+    // "for me" names no topic: what follows "for" or "about" is one only when it has a word of content.
+    const topic = take(text.replace(/\b(?:for|about)\s+(?=(?:me|us|you|mir|uns|moi|nous)\b)/gi, (match) => ' '.repeat(match.length)), /\b(?:for|about)\s+(.+?)[?.!]*$/gi, used);
     if (topic !== undefined) return topic;
     const words = text.split(/\s+/).filter((word) => contentWords(word).length > 0);
     return words.length > 0 ? words.join(' ').replace(/[?!.]+$/, '') : undefined;

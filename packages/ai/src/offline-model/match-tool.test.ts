@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, pickTool, scoreTools } from './match-tool.ts';
+import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -207,5 +207,37 @@ describe('words', () => {
 
   it('drops stopwords and numbers', () => {
     expect(contentWords("What's the status of order 42?")).toEqual(['status', 'order']);
+  });
+});
+
+describe('what the matcher reads besides words', () => {
+  const clock = { name: 'world_clock', description: 'Local time in a time zone such as "Europe/Berlin".', inputSchema: { type: 'object', properties: { time_zone: { type: 'string' } } } };
+  const id = { type: 'string', pattern: '^A-\\d{4}$' };
+  const orders = [
+    { name: 'list_delayed_orders', description: 'List the orders running late.', inputSchema: { type: 'object', properties: {} } },
+    { name: 'query_order', description: 'Look up one order by id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+  ];
+
+  it('reads a place alone, or named in German or French, as a question about its time, but not a place in a description', () => {
+    for (const text of ['Tokio', 'in Berlin?', 'Uhrzeit in München', "l'heure à Genève"]) expect(pickTool(text, [clock])?.name, text).toBe('world_clock');
+    expect(scoreTools("What's the weather in Berlin?", [clock])[0]?.score).toBe(0);
+  });
+
+  it('answers about the one order a text names with the tool that reads it, not with a list', () => {
+    expect(pickTool('Which orders are late?', orders)?.name).toBe('list_delayed_orders');
+    expect(pickTool('How late is A-1002?', orders)?.name).toBe('query_order');
+  });
+
+  it('finds a topic no tool covers, and none once a tool covers it', () => {
+    expect(missingTopic('Wetter in Berlin', [clock])).toBe('the weather');
+    expect(missingTopic('Cancel order A-1003', orders)).toBe('cancelling orders');
+    expect(missingTopic("What's the weather in Berlin?", [{ name: 'get_forecast', description: 'The weather forecast for a city.' }])).toBeUndefined();
+    expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
+  });
+
+  it('splits a message into its requests at "and", "then", "und", "et", ";" and "?"', () => {
+    expect(splitRequests('Where is A-1002 and what time is it in Tokyo?').map((request) => request.text)).toEqual(['Where is A-1002', 'what time is it in Tokyo?']);
+    expect(splitRequests('Zeig A-1001 und dann die Rechnung; et puis Tokio').map((request) => request.text)).toEqual(['Zeig A-1001', 'die Rechnung', 'Tokio']);
+    expect(splitRequests('Where is A-1002?')).toEqual([{ text: 'Where is A-1002?', end: 16 }]);
   });
 });

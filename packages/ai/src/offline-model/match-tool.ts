@@ -1,5 +1,6 @@
-import { extractArguments, hasDate, valueArguments } from './extract-arguments.ts';
-import { contentWords, isChangeName, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
+import { extractArguments, hasDate, valueArguments, withoutExpressions } from './extract-arguments.ts';
+import { findTimeZones } from './time-zones.ts';
+import { contentWords, fold, isChangeName, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {
@@ -49,14 +50,58 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   notify: ['email'],
   inform: ['email'],
   contact: ['email'],
+  today: ['time'],
+  // German and French words for what the demo's tools do (accents folded, as `contentWords` gives them).
+  bestellung: ['order'],
+  auftrag: ['order'],
+  commande: ['order'],
+  rechnung: ['invoice'],
+  facture: ['invoice'],
+  verspatet: ['delay'],
+  verspatung: ['delay'],
+  retard: ['delay'],
+  lieferung: ['delivery'],
+  lieferdatum: ['delivery', 'date'],
+  livraison: ['delivery'],
+  verschieb: ['change', 'date'],
+  reporter: ['change', 'date'],
+  decaler: ['change', 'date'],
+  uhrzeit: ['time'],
+  uhr: ['time'],
+  zeit: ['time'],
+  spat: ['time'],
+  heure: ['time'],
+  hora: ['time'],
+  zeitzone: ['time', 'zone'],
+  fuseau: ['time', 'zone'],
+  diagramm: ['chart'],
+  graphique: ['chart'],
+  warenkorb: ['cart'],
+  panier: ['cart'],
+  leere: ['clear'],
+  leeren: ['clear'],
+  vide: ['clear'],
+  vider: ['clear'],
+  berechn: ['calculate'],
+  rechne: ['calculate'],
+  calcul: ['calculate'],
+  kunde: ['customer'],
+  client: ['customer'],
+  prufe: ['audit'],
+  rapport: ['report'],
+  bericht: ['report'],
 };
 
 const SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(SYNONYM_SOURCE).map(([key, values]) => [stem(key), values.map((value) => stem(value))]),
 );
 
+/** A word's synonyms: its own, else those of a key of at least 5 letters it starts with (`bestellungen`, `verschiebe`). */
 function synonymsOf(word: string): readonly string[] {
-  return SYNONYMS.get(word) ?? [];
+  const own = SYNONYMS.get(word);
+  if (own !== undefined) return own;
+  for (const [key, values] of SYNONYMS) if (key.length >= 5 && word.startsWith(key)) return values;
+  return [];
 }
 
 /** What a value in the text that fills one of a tool's arguments adds (see `valueArguments`). */
@@ -73,7 +118,12 @@ const VALUE_ARGUMENT_SCORE = 3;
  * that takes both.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
-  const words = expand(contentWords(text), hasDate(text));
+  // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
+  // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
+  const valueFree = withoutExpressions(withoutZones(text));
+  const words = expand(contentWords(valueFree), hasDate(text));
+  // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
+  const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
   return tools.map((tool) => {
     const values = valueArguments(text, tool.inputSchema);
     const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
@@ -93,7 +143,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     // One value is one piece of evidence, however many arguments take it (`pick_date`'s `min` and `max`).
     const kinds = new Set(values.map((value) => value.kind));
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
-    const beside = score > 0;
+    const beside = score > 0 || placeOnly;
     for (const kind of ['timezone', 'date', 'message'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
@@ -107,24 +157,101 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
  */
 export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
   const scores = scoreTools(text, tools).filter((candidate) => candidate.score >= MIN_TOOL_SCORE);
-  const best = bestOf(scores);
+  let best = bestOf(scores, leadsWith(text));
   // A question that does not give what a change needs asks about the present ("When is A-1002 delivered?", "What's
   // the delivery date of A-1002?"): the best tool that only reads answers it, instead of a change asking for a new date.
   if (best !== undefined && isChangeName(best.name) && isQuestion(text) && extractArguments(text, best.inputSchema).missing.length > 0) {
-    return bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? best;
+    best = bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? bestOf(scores.filter((candidate) => !isChangeName(candidate.tool.name))) ?? best;
+  }
+  // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
+  if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
+    const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
+    best = bestOf(byId) ?? best;
   }
   return best;
 }
 
-function bestOf(scores: readonly ToolScore[]): OfflineToolInfo | undefined {
-  let best: { readonly candidate: ToolScore; readonly reads: boolean } | undefined;
+/** Whether the text holds an id that one of the tool's id arguments takes. */
+function takesId(text: string, tool: OfflineToolInfo): boolean {
+  return valueArguments(text, tool.inputSchema).some((value) => value.kind === 'id');
+}
+
+/** The text with its time zones and known cities blanked out (same length). */
+function withoutZones(text: string): string {
+  let out = text;
+  for (const zone of findTimeZones(text)) out = `${out.slice(0, zone.start)}${' '.repeat(zone.end - zone.start)}${out.slice(zone.end)}`;
+  return out;
+}
+
+/** One request of a message that makes several, and where it ends in the message. */
+export interface Request {
+  readonly text: string;
+  readonly end: number;
+}
+
+/** Where one request of a message ends and the next begins: "and", "then", "also", "und", "et", "puis", `;`, `?`, `. `. */
+const REQUEST_BREAK = /\s*(?:[;\n]|[.?!](?=\s)|,?\s+\b(?:and(?:\s+then)?|then|also|und(?:\s+dann)?|dann|et(?:\s+puis)?|puis)\b)\s*/gi;
+
+/**
+ * The requests of a message that may make several ("Where is A-1002 and what time is it in Tokyo?"), in order; a
+ * message of one request is one. The caller decides whether each is a request of its own (see `planReply`).
+ */
+export function splitRequests(text: string): Request[] {
+  const requests: Request[] = [];
+  let start = 0;
+  const push = (end: number): void => {
+    // A break may leave the next one's word at its start ("…; et puis …"): it is no part of the request.
+    const piece = text.slice(start, end).trim().replace(/^(?:(?:and|then|also|und|dann|et|puis)\b\s*)+/i, '');
+    if (/[A-Za-z\u00C0-\u024F0-9]/.test(piece)) requests.push({ text: piece, end });
+  };
+  for (const match of text.matchAll(REQUEST_BREAK)) {
+    push(match.index);
+    start = match.index + match[0].length;
+  }
+  push(text.length);
+  return requests;
+}
+
+/** Topics people ask a demo about that need a tool of their own, by the (folded) word beginnings that name them. */
+const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['the weather', ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie']],
+  ['cancelling orders', ['cancel', 'stornier', 'storno', 'annul']],
+  ['refunds', ['refund', 'erstatt', 'rembours']],
+];
+
+/**
+ * The topic the text asks about that no tool's name or description names ("the weather" for "What's the weather in
+ * Berlin?" when no tool mentions weather, rain or a forecast), so the answer can say so instead of calling the tool
+ * nearest in words; `undefined` when the text names none, or a tool covers it.
+ */
+export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): string | undefined {
+  const words = fold(text).split(/[^a-z]+/);
+  const toolWords = tools.flatMap((tool) => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)]);
+  for (const [topic, beginnings] of TOPICS) {
+    const named = (word: string) => beginnings.some((beginning) => (beginning.length <= 4 ? word === beginning || word === `${beginning}s` : word.startsWith(beginning)));
+    if (words.some(named) && !toolWords.some(named)) return topic;
+  }
+  return undefined;
+}
+
+function bestOf(scores: readonly ToolScore[], leads: (tool: OfflineToolInfo) => boolean = () => false): OfflineToolInfo | undefined {
+  let best: { readonly candidate: ToolScore; readonly rank: number } | undefined;
   for (const candidate of scores) {
-    const reads = isReadName(candidate.tool.name);
-    if (best === undefined || candidate.score > best.candidate.score || (candidate.score === best.candidate.score && reads && !best.reads)) {
-      best = { candidate, reads };
+    // On a tie: the tool the request's first word names ("Email Grace about A-1002"), then one that only reads.
+    const rank = (leads(candidate.tool) ? 2 : 0) + (isReadName(candidate.tool.name) ? 1 : 0);
+    if (best === undefined || candidate.score > best.candidate.score || (candidate.score === best.candidate.score && rank > best.rank)) {
+      best = { candidate, rank };
     }
   }
   return best?.candidate.tool;
+}
+
+/** Whether a tool's name holds the text's first content word, a verb it starts with ("email", "move"), not a generic one. */
+function leadsWith(text: string): (tool: OfflineToolInfo) => boolean {
+  const first = contentWords(text)[0];
+  if (first === undefined) return () => false;
+  const words = expand([first], false);
+  return (tool) => splitIdentifier(tool.name).some((name) => !isWeakVerb(stem(name)) && words.some((word) => sameWord(word, stem(name))));
 }
 
 /** Requests put as questions: "Can you …", "Could we …", "Please …". */
@@ -141,7 +268,9 @@ function isQuestion(text: string): boolean {
  * Words that mean "change the date" only beside a date: "delay A-1003 until 2027-01-10", but "the delay", "delayed
  * orders" otherwise (stemmed once, at load).
  */
-const DATED_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map([[stem('delay'), ['change', 'date'].map((value) => stem(value))]]);
+const DATED_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
+  ['delay', 'report', 'liefer', 'deliver'].map((word) => [stem(word), ['change', 'date'].map((value) => stem(value))]),
+);
 
 function expand(words: readonly string[], dated: boolean): string[] {
   const out = new Set<string>();

@@ -486,6 +486,58 @@ describe('createOfflineModel', () => {
     expect(missing.text).toBe("I couldn't find order A-9999. Could you check the id?");
   });
 
+  it('reads a relative day against its clock (now) and says the date it read before the call', async () => {
+    const { tools, changeDate } = orderTools();
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T23:30:00Z') });
+    const result = await generateText({ model, tools, prompt: 'Postpone A-1001 to next Monday', stopWhen: isStepCount(2) });
+    expect(changeDate.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001', date: '2026-11-23' }]);
+    expect(result.steps[0]?.text).toBe('Reading "next Monday" as 2026-11-23 (today is 2026-11-20 UTC).');
+    // Without a clock of its own it reads the real one: tomorrow is one day after today, whatever today is.
+    const { tools: others, changeDate: realChange } = orderTools();
+    const before = new Date();
+    await generateText({ model: createOfflineModel(), tools: others, prompt: 'Move A-1001 to tomorrow', stopWhen: isStepCount(1) });
+    const tomorrow = (date: Date) => new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect([tomorrow(before), tomorrow(new Date())]).toContain(realChange.mock.calls[0]?.[0].date);
+  });
+
+  it('moves a date "by a week": looks the order up first, then changes it to its date plus seven days', async () => {
+    const { tools, getOrder, changeDate } = orderTools();
+    const result = await generateText({ model: createOfflineModel(), tools, prompt: 'Move A-1001 by a week', stopWhen: isStepCount(4) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['getOrder'], ['changeDeliveryDate'], []]);
+    expect(getOrder.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001' }]);
+    // getOrder's A-1001 is due 2025-03-04.
+    expect(changeDate.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001', date: '2025-03-11' }]);
+    expect(result.steps[1]?.text).toBe('A-1001 is due 2025-03-04; moved by a week, that is 2025-03-11.');
+    expect(result.text).toContain('2025-03-11');
+  });
+
+  it('makes one call per request of a message that makes several, and reads it as one when a request names no tool', async () => {
+    const { tools, getOrder, listDelayed } = orderTools();
+    await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and list the delayed orders', stopWhen: isStepCount(1) });
+    expect([getOrder.mock.calls.length, listDelayed.mock.calls.length]).toEqual([1, 1]);
+    const single = await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and hello', stopWhen: isStepCount(1) });
+    expect(single.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
+  });
+
+  it('says it has no tool for the weather (or a cancellation) instead of calling the nearest tool', async () => {
+    const { tools } = orderTools();
+    const clock = tool({
+      description: 'The local time in a time zone such as Europe/Berlin.',
+      inputSchema: z.object({ time_zone: z.string() }),
+      execute: async () => ({ time: '12:00' }),
+    });
+    const result = await generateText({ model: createOfflineModel(), tools: { ...tools, clock }, prompt: "What's the weather in Berlin?" });
+    expect(result.toolCalls).toEqual([]);
+    expect(result.text).toMatch(/^I have no tool for the weather, so I can't answer that\. I can tell you the local time in Berlin with clock, if that helps\.\nI can use these tools:/);
+    const cancel = await generateText({ model: createOfflineModel(), tools, prompt: 'Cancel order A-1001' });
+    expect(cancel.toolCalls).toEqual([]);
+    expect(cancel.text).toMatch(/^I have no tool for cancelling orders/);
+    // A tool that covers it is called as before.
+    const weather = tool({ description: 'Weather for a city.', inputSchema: z.object({ city: z.string() }), execute: async () => ({ sunny: true }) });
+    const withWeather = await generateText({ model: createOfflineModel(), tools: { weather }, prompt: "What's the weather in Berlin?", stopWhen: isStepCount(1) });
+    expect(withWeather.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['weather', { city: 'Berlin' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -33,6 +33,11 @@ export interface OfflineModelOptions {
    * result, the `callResults` key) of the answer it replaces, which the history no longer holds.
    */
   readonly deterministicIds?: boolean;
+  /**
+   * The clock that relative days ("tomorrow", "next Monday", "in 3 days", "end of the month") are read against, by
+   * its UTC day as the demo's tools count "today". Default `new Date()`; tests pin it.
+   */
+  readonly now?: () => Date;
 }
 
 /** A planned reply turned into model output: content for `doGenerate`, parts for `doStream`. */
@@ -56,6 +61,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
   const rules = options.rules ?? [];
   const wordsPerChunk = Math.max(1, Math.floor(options.wordsPerChunk ?? 3));
   const randomIds = options.deterministicIds !== true;
+  const plan = { rules, now: options.now };
   return {
     // Random ids are new in any conversation: the chat loop need not rename them (withUniqueToolCallIds).
     ...(randomIds ? { [UNIQUE_TOOL_CALL_IDS]: true } : {}),
@@ -65,7 +71,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     supportedUrls: {},
     async doGenerate(call: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
       throwIfAborted(call.abortSignal);
-      const rendered = render(call, planReply(call, rules), wordsPerChunk, randomIds);
+      const rendered = render(call, planReply(call, plan), wordsPerChunk, randomIds);
       if (delayMs > 0) await sleep(delayMs, call.abortSignal);
       return {
         content: rendered.content,
@@ -77,7 +83,7 @@ export function createOfflineModel(options: OfflineModelOptions = {}): LanguageM
     },
     async doStream(call: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
       throwIfAborted(call.abortSignal);
-      const rendered = render(call, planReply(call, rules), wordsPerChunk, randomIds);
+      const rendered = render(call, planReply(call, plan), wordsPerChunk, randomIds);
       return { stream: toStream(rendered.parts, delayMs, call.abortSignal) };
     },
   };

@@ -4,25 +4,42 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, extractArgumentSets } from './extract-arguments.ts';
-import { pickTool } from './match-tool.ts';
+import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, valueArguments } from './extract-arguments.ts';
+import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
+import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
+import { findTimeZones } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
+import { isChangeName, isReadName } from './words.ts';
 
 /** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
 export const ASK_MARKER = 'I still need';
 
 const SLASH_LINE = /^\s*\/([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/;
 
-/** Decides the reply for one model call: custom rules, then tool results, slash commands, tool matching, help. */
-export function planReply(options: LanguageModelV4CallOptions, rules: readonly OfflineRule[] = []): OfflineReply {
+/** What {@link planReply} reads besides the call: custom rules, and the clock relative days are read against. */
+export interface PlanOptions {
+  readonly rules?: readonly OfflineRule[] | undefined;
+  /** "Now" for "tomorrow", "next Monday", "in 3 days" (its UTC day). Default `new Date()`. */
+  readonly now?: (() => Date) | undefined;
+}
+
+/**
+ * Decides the reply for one model call: custom rules, then tool results (or the call a move "by a week" makes once the
+ * date it moves from is read), slash commands, tool matching (one call per request of a message that makes several),
+ * a topic no tool covers, help.
+ */
+export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions = {}): OfflineReply {
   const ruleInput = readPrompt(options);
-  for (const rule of rules) {
+  for (const rule of plan.rules ?? []) {
     const reply = rule(ruleInput);
     if (typeof reply === 'string') return { type: 'text', text: reply };
     if (reply !== undefined) return reply;
   }
-  if (ruleInput.toolResults.length > 0) return { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
+  const now = plan.now ?? (() => new Date());
+  if (ruleInput.toolResults.length > 0) {
+    return shiftFromResults(ruleInput, now()) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
+  }
 
   const choice = options.toolChoice ?? { type: 'auto' };
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
@@ -33,14 +50,30 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
   const slashCalls = parseSlashCommands(ruleInput.userText, known).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
-  const text = withPendingQuestion(options.prompt, ruleInput.userText);
+  const asked = withPendingQuestion(options.prompt, ruleInput.userText);
+  // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
+  const dates = readRelativeDates(asked, now());
+  const text = dates.text;
   const forced = choice.type === 'required' || choice.type === 'tool';
+  if (!forced) {
+    // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
+    const topic = missingTopic(text, tools);
+    if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
+    if (asked === ruleInput.userText) {
+      const calls = callsPerRequest(text, tools);
+      if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates);
+    }
+  }
   const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
   const sets = extractArgumentSets(text, tool.inputSchema);
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
+    // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
+    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift);
+    if (lookup !== undefined) return lookup;
     const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
     return {
       type: 'text',
@@ -48,7 +81,121 @@ export function planReply(options: LanguageModelV4CallOptions, rules: readonly O
     };
   }
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return { type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) };
+  return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates);
+}
+
+/** The tool info the matcher reads. */
+type ToolInfo = { readonly name: string; readonly description?: string | undefined; readonly inputSchema?: unknown };
+
+/**
+ * One call per request when a message makes several ("… and …", "…; …", "… then …") and each names a tool with all
+ * it needs (an argument a request leaves out may come from one before it: "Look up A-1002 and email its customer that
+ * it is late"); `undefined` when any does not, so the message is read as one request.
+ */
+function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+  const requests = splitRequests(text);
+  if (requests.length < 2) return undefined;
+  const calls: OfflineToolCall[] = [];
+  for (const request of requests) {
+    const tool = pickTool(request.text, tools);
+    if (tool === undefined) return undefined;
+    let sets: ExtractedArguments[] = extractArgumentSets(request.text, tool.inputSchema);
+    if ((sets[0]?.missing.length ?? 0) > 0) sets = extractArgumentSets(text.slice(0, request.end), tool.inputSchema);
+    if ((sets[0]?.missing.length ?? 0) > 0) return undefined;
+    for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
+  }
+  const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
+  return distinct.length > 1 ? distinct : undefined;
+}
+
+/** Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving. */
+function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates): OfflineReply {
+  const inputs = reply.calls.map((call) => JSON.stringify(call.input));
+  const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
+  if (used.length === 0) return reply;
+  const read = joinList(used.map((date) => `"${date.phrase}" as ${date.date}`));
+  return { ...reply, text: `Reading ${read} (today is ${dates.today} UTC).` };
+}
+
+/**
+ * A move by a number of days ("Move A-1006 by a week") needs the date the thing has: a tool that only reads and takes
+ * the id the text gives looks it up first; `undefined` when there is none, or the change lacks more than a date.
+ */
+function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift): OfflineReply | undefined {
+  if (!isChangeName(tool.name)) return undefined;
+  const probe = extractArguments(`${text} 2000-01-01`, tool.inputSchema);
+  if (probe.missing.length > 0) return undefined;
+  // The first tool that only reads and takes what the text gives for it (the order's id): not a list that takes nothing.
+  const reader = tools.find((candidate) => {
+    if (!isReadName(candidate.name)) return false;
+    const { input, missing } = extractArguments(text, candidate.inputSchema);
+    return missing.length === 0 && Object.values(input).some((value) => typeof value === 'string' && /\d/.test(value));
+  });
+  if (reader === undefined) return undefined;
+  const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
+  return { type: 'tool-calls', calls, text: `To move it ${shift.phrase}, I first look up the date it has now.` };
+}
+
+/**
+ * After {@link lookupBeforeShift}'s lookup: the change, to the date each result gives plus the shift ("by a week":
+ * 2026-12-12 → 2026-12-19). `undefined` when the user asked for no shift, the results are not such a lookup's, or the
+ * change was already made in this turn (its result is what is summarised).
+ */
+function shiftFromResults(input: OfflineRuleInput, now: Date): OfflineReply | undefined {
+  const { prompt, toolResults, tools } = input;
+  const dates = readRelativeDates(input.userText, now);
+  const shift = dates.shift;
+  if (shift === undefined || !toolResults.every((result) => isReadName(result.toolName))) return undefined;
+  const change = pickTool(dates.text, tools);
+  if (change === undefined || !isChangeName(change.name)) return undefined;
+  const userIndex = lastIndexOfRole(prompt, 'user');
+  const calls = prompt.slice(userIndex + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  if (calls.some((part) => part.type === 'tool-call' && part.toolName === change.name)) return undefined;
+  const planned: OfflineToolCall[] = [];
+  const notes: string[] = [];
+  for (const result of toolResults) {
+    const from = dateOf(result.output);
+    const call = calls.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    if (from === undefined || call === undefined || call.type !== 'tool-call') return undefined;
+    const to = addDays(from, shift.days);
+    const ids = Object.values(typeof call.input === 'object' && call.input !== null ? call.input : {}).filter((value) => typeof value === 'string');
+    const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
+    if (args.missing.length > 0) return undefined;
+    planned.push({ toolName: change.name, input: args.input });
+    notes.push(`${ids.join(' ')} is due ${from}; moved ${shift.phrase}, that is ${to}`.trim());
+  }
+  return { type: 'tool-calls', calls: planned, text: `${notes.join('. ')}.` };
+}
+
+/** The date a lookup's result gives: a delivery or due date first, any other date that is not a record's history after. */
+function dateOf(output: LanguageModelV4ToolResultPart['output']): string | undefined {
+  let value: unknown;
+  if (output.type === 'json') value = output.value;
+  else if (output.type === 'text') {
+    try {
+      value = JSON.parse(output.value);
+    } catch {
+      return undefined;
+    }
+  } else return undefined;
+  const found: Array<{ key: string; date: string }> = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 3 || typeof node !== 'object' || node === null || Array.isArray(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      if (typeof child === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(child) && /date|due|eta/i.test(key)) found.push({ key, date: child });
+      else visit(child, depth + 1);
+    }
+  };
+  visit(value, 0);
+  return (found.find((entry) => /deliver|due|eta|arriv|ship/i.test(entry.key)) ?? found.find((entry) => !/previous|old|created|updated/i.test(entry.key)))?.date;
+}
+
+/** The answer to a request no tool covers: that, what would fit instead (a time zone's clock for a city), and the tools. */
+function noToolText(topic: string, text: string, tools: readonly LanguageModelV4FunctionTool[]): string {
+  const zone = findTimeZones(text)[0];
+  const clock = zone === undefined ? undefined : tools.find((tool) => valueArguments(text, tool.inputSchema).some((value) => value.kind === 'timezone'));
+  const instead = clock === undefined || zone === undefined ? '' : ` I can tell you the local time in ${text.slice(zone.start, zone.end)} with ${clock.name}, if that helps.`;
+  return `I have no tool for ${topic}, so I can't answer that.${instead}\n${helpText('', tools).replace(/^.*?I did not find a tool for that\. /s, '')}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { fold } from './words.ts';
+
 /** Cities people name when they mean a time zone, longest names first so `new york` wins over `york`. */
 const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
   [
@@ -36,6 +38,7 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['munich', 'Europe/Berlin'],
     ['nairobi', 'Africa/Nairobi'],
     ['new york', 'America/New_York'],
+    ['nyc', 'America/New_York'],
     ['oslo', 'Europe/Oslo'],
     ['paris', 'Europe/Paris'],
     ['prague', 'Europe/Prague'],
@@ -54,6 +57,41 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['vienna', 'Europe/Vienna'],
     ['warsaw', 'Europe/Warsaw'],
     ['zurich', 'Europe/Zurich'],
+    ['geneva', 'Europe/Zurich'],
+    // German and French names (accents folded: the text is matched folded too).
+    ['munchen', 'Europe/Berlin'],
+    ['muenchen', 'Europe/Berlin'],
+    ['koln', 'Europe/Berlin'],
+    ['cologne', 'Europe/Berlin'],
+    ['hamburg', 'Europe/Berlin'],
+    ['frankfurt', 'Europe/Berlin'],
+    ['wien', 'Europe/Vienna'],
+    ['vienne', 'Europe/Vienna'],
+    ['genf', 'Europe/Zurich'],
+    ['geneve', 'Europe/Zurich'],
+    ['zuerich', 'Europe/Zurich'],
+    ['tokio', 'Asia/Tokyo'],
+    ['peking', 'Asia/Shanghai'],
+    ['pekin', 'Asia/Shanghai'],
+    ['moskau', 'Europe/Moscow'],
+    ['moscou', 'Europe/Moscow'],
+    ['rom', 'Europe/Rome'],
+    ['mailand', 'Europe/Rome'],
+    ['lissabon', 'Europe/Lisbon'],
+    ['lisbonne', 'Europe/Lisbon'],
+    ['londres', 'Europe/London'],
+    ['prag', 'Europe/Prague'],
+    ['warschau', 'Europe/Warsaw'],
+    ['varsovie', 'Europe/Warsaw'],
+    ['kopenhagen', 'Europe/Copenhagen'],
+    ['brussel', 'Europe/Brussels'],
+    ['bruxelles', 'Europe/Brussels'],
+    ['athen', 'Europe/Athens'],
+    ['athenes', 'Europe/Athens'],
+    ['kairo', 'Africa/Cairo'],
+    ['le caire', 'Africa/Cairo'],
+    ['neu-delhi', 'Asia/Kolkata'],
+    ['new delhi', 'Asia/Kolkata'],
   ] as const
 )
   .slice()
@@ -77,7 +115,7 @@ export function findTimeZones(text: string): ZoneMatch[] {
   for (const match of text.matchAll(/\b(?:UTC|GMT)\b/g)) {
     found.push({ zone: 'UTC', start: match.index, end: match.index + match[0].length });
   }
-  const lower = text.toLowerCase();
+  const lower = fold(text);
   for (const [city, zone] of CITY_ZONES) {
     for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
       found.push({ zone, start: match.index, end: match.index + city.length });
@@ -88,7 +126,7 @@ export function findTimeZones(text: string): ZoneMatch[] {
 
 /** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */
 export function findCities(text: string): Array<{ readonly city: string; readonly start: number; readonly end: number }> {
-  const lower = text.toLowerCase();
+  const lower = fold(text);
   const found: Array<{ city: string; start: number; end: number }> = [];
   for (const [city] of CITY_ZONES) {
     for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
@@ -98,6 +136,7 @@ export function findCities(text: string): Array<{ readonly city: string; readonl
   }
   return found.sort((a, b) => a.start - b.start);
 }
+
 
 function titleCase(text: string): string {
   return text.replace(/\b[a-z]/g, (letter) => letter.toUpperCase());

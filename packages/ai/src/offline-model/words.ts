@@ -63,6 +63,9 @@ function undouble(w: string): string {
 export function contentWords(text: string): string[] {
   return text
     .toLowerCase()
+    // Accents folded (`verspätet` → `verspatet`), French elisions split (`l'heure` → `heure`), English ones joined.
+    .replace(/[\u00C0-\u024F]/g, foldLetter)
+    .replace(/\b(?:[cdjlmnst]|qu)['’](?=[a-z])/g, ' ')
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 1 && !STOPWORDS.has(word) && !/^\d+$/.test(word))
@@ -90,4 +93,13 @@ export function isReadName(name: string): boolean {
 /** Whether a tool name says it changes something (`update_delivery_date`, `send_email`, `cart_add`). */
 export function isChangeName(name: string): boolean {
   return splitIdentifier(name).some((word) => CHANGE_VERBS.has(stem(word)));
+}
+
+/** Lower case with the diacritics of Latin letters dropped, one character for one (`Nächsten` → `nachsten`), so spans stay the text's. */
+export function fold(text: string): string {
+  return text.toLowerCase().replace(/[\u00C0-\u024F]/g, foldLetter);
+}
+
+function foldLetter(letter: string): string {
+  return letter.normalize('NFD').charAt(0);
 }

@@ -1,0 +1,134 @@
+// What the offline model makes of what demo visitors type, against the demo's own tools and schemas (as the chat loop
+// gives them to the model) and the tools' test clock: prompt → the calls it makes, or the first words of its answer.
+import { createOfflineModel } from '@edgetool/ai';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { NOW } from '../test/support.ts';
+import { chooseModel, createDemoTools, createTickets } from './agent.ts';
+
+async function route(texts: readonly string[]): Promise<[string, string][]> {
+  const tools = (await createDemoTools(chooseModel(env), createTickets(env))).map((tool) => ({
+    type: 'function' as const,
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.jsonSchema,
+  }));
+  // The clock the tools read in tests (Friday 2026-11-20), so "tomorrow" is a day the seed data knows.
+  const model = createOfflineModel({ deterministicIds: true, now: () => NOW });
+  const routes: [string, string][] = [];
+  for (const text of texts) {
+    const { content } = await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }], tools } as Parameters<typeof model.doGenerate>[0]);
+    const calls = content.flatMap((part) => (part.type === 'tool-call' ? [`${part.toolName} ${part.input}`] : []));
+    const said = content.flatMap((part) => (part.type === 'text' ? [part.text.split(/(?<=[.?!])\s/)[0] ?? ''] : []));
+    routes.push([text, calls.length > 0 ? calls.join(' | ') : `text: ${said.join('')}`]);
+  }
+  return routes;
+}
+
+const HELP = "text: I'm the offline model: a small rule-based stand-in that runs without an API key.";
+const ASKS_DATE = 'text: I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD).';
+
+describe('the offline model on the demo tools: prompt → tool(s)', () => {
+  it('reads relative days against the clock, and a move "by a week" as a lookup first', async () => {
+    const table: [string, string][] = [
+      ['postpone A-1003 to tomorrow', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['postpone A-1003 to tommorow', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['deliver A-1002 next Monday', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-23"}'],
+      ['Postpone A-1003 in 3 days', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-23"}'],
+      ['move A-1008 to the end of the month', 'update_delivery_date {"order_id":"A-1008","new_date":"2026-11-30"}'],
+      ['Move A-1003 to Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Verschiebe A-1003 auf morgen', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['Liefere A-1002 nächsten Montag', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-23"}'],
+      ['Reporte la commande A-1003 à demain', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['move A-1006 by a week', 'query_order {"order_id":"A-1006"}'],
+      ['Verschiebe A-1006 um eine Woche', 'query_order {"order_id":"A-1006"}'],
+      ['push A-1003 back 2 days', 'query_order {"order_id":"A-1003"}'],
+      ['Can you move A-1003 to Dec 24?', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['move A-1003 to 24.12.2026', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Pick a delivery date for A-1003', ASKS_DATE],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it('reads a city in German or French, or alone, as a question about its time; the weather as no tool', async () => {
+    const table: [string, string][] = [
+      ['Uhrzeit in München', 'world_clock {"time_zone":"Europe/Berlin"}'],
+      ["l'heure à Genève", 'world_clock {"time_zone":"Europe/Zurich"}'],
+      ['Tokio', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['Zeit in Tokio', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['in Berlin?', 'world_clock {"time_zone":"Europe/Berlin"}'],
+      ['Wie spät ist es in New York?', 'world_clock {"time_zone":"America/New_York"}'],
+      ['Quelle heure est-il à Paris ?', 'world_clock {"time_zone":"Europe/Paris"}'],
+      ['wat time is it in tokio', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['time in sydney', 'world_clock {"time_zone":"Australia/Sydney"}'],
+      ['whats the time in NYC', 'world_clock {"time_zone":"America/New_York"}'],
+      ['Wie viel Uhr ist es in Tokio?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['Will it rain in Paris tomorrow?', "text: I have no tool for the weather, so I can't answer that."],
+      ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
+      ['Wetter in Berlin', "text: I have no tool for the weather, so I can't answer that."],
+      ['What is my time zone?', 'browser_time_zone {}'],
+      ['current time', 'browser_time_zone {}'],
+      ["what's the date today?", 'browser_time_zone {}'],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it('reads orders, invoices, mails, sums and the cart in English, German and French, with typos', async () => {
+    const table: [string, string][] = [
+      ['How late is A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['How many days late is A-1012?', 'query_order {"order_id":"A-1012"}'],
+      ['whats teh status of A-1004', 'query_order {"order_id":"A-1004"}'],
+      ['wher is my order a1007', 'query_order {"order_id":"A-1007"}'],
+      ['is A-1005 delivered', 'query_order {"order_id":"A-1005"}'],
+      ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":3}'],
+      ['Any delayed orders?', 'list_delayed_orders {}'],
+      ['delayed ordres', 'list_delayed_orders {}'],
+      ['Welche Bestellungen sind verspätet?', 'list_delayed_orders {}'],
+      ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
+      ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
+      ['Email Grace about her order A-1002', 'text: I can do that with send_email, but I still need the subject (Subject line) and the body (Plain-text message body).'],
+      ['how much is 12 times 7', 'calculate {"expression":"12 * 7"}'],
+      ['Berechne 3*7', 'calculate {"expression":"3*7"}'],
+      ['calcualte 5*5', 'calculate {"expression":"5*5"}'],
+      ['Was ist 17 mal 23?', 'calculate {"expression":"17 * 23"}'],
+      ['combien font 6 fois 7', 'calculate {"expression":"6 * 7"}'],
+      ['sqrt(16)+2', 'calculate {"expression":"sqrt(16)+2"}'],
+      ['shwo my cart', 'cart_list {}'],
+      ['remove everything from my basket', 'cart_clear {}'],
+      ['Leere meinen Warenkorb', 'cart_clear {}'],
+      ['vide mon panier', 'cart_clear {}'],
+      ['Pick a date for me', 'pick_date {"question":"Pick date"}'],
+      ['Où en est ma commande A-1004 ?', 'query_order {"order_id":"A-1004"}'],
+      ['Wann kommt meine Bestellung A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Zeig mir ein Diagramm der Bestellungen', 'orders_chart {}'],
+      ['Prüfe alle offenen Bestellungen', 'audit_orders {}'],
+      ['Refund A-1002', "text: I have no tool for refunds, so I can't answer that."],
+      ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
+      ['Hello', HELP],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it('makes a call for each request of a message that makes several', async () => {
+    const table: [string, string][] = [
+      ['Where is A-1002 and what time is it in Tokyo?', 'query_order {"order_id":"A-1002"} | world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['What time is it in Tokyo and in Berlin?', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/Berlin"}'],
+      ['Show me delayed orders and a chart', 'list_delayed_orders {} | orders_chart {}'],
+      ['Where is A-1002? And A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
+      [
+        'Look up A-1002 and email the customer that it is late',
+        'query_order {"order_id":"A-1002"} | send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',
+      ],
+      // One request whose message has an "and" in it stays one.
+      [
+        'Send an email to the customer of A-1004 saying sorry for the delay and thanks for waiting',
+        'send_email {"order_id":"A-1004","body":"sorry for the delay and thanks for waiting","subject":"Sorry for the delay and thanks for waiting"}',
+      ],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, readRelativeDates } from './relative-dates.ts';
+
+// A Friday, late in the UTC day: "today" is the UTC date, as the demo's tools count it.
+const NOW = new Date('2026-11-20T23:30:00Z');
+
+describe('readRelativeDates', () => {
+  it.each([
+    ['postpone A-1003 to tomorrow', 'postpone A-1003 to 2026-11-21', 'tomorrow'],
+    ['postpone A-1003 to tommorow', 'postpone A-1003 to 2026-11-21', 'tommorow'],
+    ['the day after tomorrow', '2026-11-22', 'the day after tomorrow'],
+    ['deliver A-1002 next Monday', 'deliver A-1002 2026-11-23', 'next Monday'],
+    ['Move A-1003 to Friday', 'Move A-1003 to 2026-11-27', 'Friday'],
+    ['in 3 days', '2026-11-23', 'in 3 days'],
+    ['in two weeks', '2026-12-04', 'in two weeks'],
+    ['next week', '2026-11-27', 'next week'],
+    ['move A-1008 to the end of the month', 'move A-1008 to 2026-11-30', 'the end of the month'],
+    ['Verschiebe A-1003 auf morgen', 'Verschiebe A-1003 auf 2026-11-21', 'morgen'],
+    ['Liefere A-1002 nächsten Montag', 'Liefere A-1002 2026-11-23', 'nächsten Montag'],
+    ['in 3 Tagen', '2026-11-23', 'in 3 Tagen'],
+    ['Reporte la commande A-1003 à demain', 'Reporte la commande A-1003 à 2026-11-21', 'demain'],
+    ['livrer lundi prochain', 'livrer 2026-11-23', 'lundi prochain'],
+    ['à la fin du mois', '2026-11-30', 'à la fin du mois'],
+  ])('%j → %j', (text, written, phrase) => {
+    const read = readRelativeDates(text, NOW);
+    expect(read.text).toBe(written);
+    expect(read.dates.map((date) => date.phrase)).toEqual([phrase]);
+    expect(read.today).toBe('2026-11-20');
+  });
+
+  it.each([
+    ['Can you move A-1003 to Dec 24?', 'Can you move A-1003 to 2026-12-24?', 'Dec 24'],
+    ['December 24th, 2027', '2027-12-24', 'December 24th, 2027'],
+    ['deliver on the 5th of January', 'deliver on the 2027-01-05', '5th of January'],
+    ['Verschiebe A-1003 auf den 24. Dezember', 'Verschiebe A-1003 auf den 2026-12-24', '24. Dezember'],
+    ['move A-1003 to 24.12.2026', 'move A-1003 to 2026-12-24', '24.12.2026'],
+    ['livrer le 1er décembre', 'livrer le 2026-12-01', '1er décembre'],
+    ['am 3.1.', 'am 2027-01-03', '3.1.'],
+  ])('reads a calendar day not written as ISO, a year left out as the next such day: %j', (text, written, phrase) => {
+    const read = readRelativeDates(text, NOW);
+    expect([read.text, read.dates.map((date) => date.phrase)]).toEqual([written, [phrase]]);
+  });
+
+  it('leaves what is no calendar day alone: 31 February, a decimal, a month with a year only', () => {
+    for (const text of ['Feb 31', '1.5 mal 2.5', 'the May 2026 orders', 'May I ask about A-1002?']) {
+      expect(readRelativeDates(text, NOW).dates, text).toEqual([]);
+    }
+  });
+
+  it('reads a weekday as the next one after today, a week on when it is today', () => {
+    expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
+    expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');
+  });
+
+  it('reads the end of the month in the month of today, whatever its length', () => {
+    expect(readRelativeDates('end of the month', new Date('2028-02-03T10:00:00Z')).text).toBe('2028-02-29');
+  });
+
+  it('reads a move by a number of days as a shift from a date the text does not give, not as a day', () => {
+    for (const [text, days] of [
+      ['move A-1006 by a week', 7],
+      ['Move A-1006 by 3 days', 3],
+      ['Verschiebe A-1006 um eine Woche', 7],
+      ['décaler A-1006 de deux jours', 2],
+      ['push A-1006 back 2 days', 2],
+    ] as const) {
+      const read = readRelativeDates(text, NOW);
+      expect(read.shift?.days, text).toBe(days);
+      expect(read.text, text).toBe(text);
+    }
+  });
+
+  it('leaves words that name no day alone: "Guten Morgen", "today", an ISO date', () => {
+    for (const text of ['Guten Morgen', 'what is the date today?', 'Move A-1003 to 2027-01-10', 'Which orders are delayed by more than 3 days?']) {
+      const read = readRelativeDates(text, NOW);
+      expect([read.text, read.dates, read.shift], text).toEqual([text, [], undefined]);
+    }
+  });
+
+  it('adds calendar days across a month and a year', () => {
+    expect(addDays('2026-12-28', 7)).toBe('2027-01-04');
+  });
+});

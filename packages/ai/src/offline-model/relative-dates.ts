@@ -1,0 +1,181 @@
+import { fold } from './words.ts';
+
+/** A day named relative to today ("tomorrow", "next Monday", "in 3 days") and the ISO date it was read as. */
+export interface ResolvedDate {
+  /** The words as the user wrote them. */
+  readonly phrase: string;
+  /** YYYY-MM-DD. */
+  readonly date: string;
+}
+
+/** A move by a number of days from a date the text does not give ("by a week"): the order's own date, once read. */
+export interface DateShift {
+  readonly phrase: string;
+  readonly days: number;
+}
+
+/** A text with its relative days written as ISO dates, what they were read as, and a shift if it asks for one. */
+export interface ReadDates {
+  readonly text: string;
+  /** Today's UTC date, YYYY-MM-DD, that the days were read against. */
+  readonly today: string;
+  readonly dates: readonly ResolvedDate[];
+  readonly shift?: DateShift | undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Weekdays in English, German and French, Sunday first (as `Date#getUTCDay`). */
+const WEEKDAYS: readonly (readonly string[])[] = [
+  ['sunday', 'sonntag', 'dimanche'],
+  ['monday', 'montag', 'lundi'],
+  ['tuesday', 'dienstag', 'mardi'],
+  ['wednesday', 'mittwoch', 'mercredi'],
+  ['thursday', 'donnerstag', 'jeudi'],
+  ['friday', 'freitag', 'vendredi'],
+  ['saturday', 'samstag', 'sonnabend', 'samedi'],
+];
+
+const COUNTS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  ten: 10,
+  ein: 1,
+  eine: 1,
+  einen: 1,
+  einer: 1,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  un: 1,
+  une: 1,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
+};
+
+const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNTS).join('|')})`;
+const DAY_UNIT = '(days?|tage?n?|jours?)';
+const WEEK_UNIT = '(weeks?|wochen?|semaines?)';
+const UNIT = `(?:${DAY_UNIT}|${WEEK_UNIT})`;
+const WEEKDAY = WEEKDAYS.flat().join('|');
+
+/** Months in English (with their short forms), German and French, January first; folded, as the text is matched. */
+const MONTHS: readonly (readonly string[])[] = [
+  ['january', 'jan', 'januar', 'janvier'],
+  ['february', 'feb', 'februar', 'fevrier'],
+  ['march', 'mar', 'marz', 'maerz', 'mars'],
+  ['april', 'apr', 'avril'],
+  ['may', 'mai'],
+  ['june', 'jun', 'juni', 'juin'],
+  ['july', 'jul', 'juli', 'juillet'],
+  ['august', 'aug', 'aout'],
+  ['september', 'sep', 'sept', 'septembre'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre'],
+  ['november', 'nov', 'novembre'],
+  ['december', 'dec', 'dezember', 'dez', 'decembre'],
+];
+const MONTH = MONTHS.flat().join('|');
+const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th|er|\.)?`;
+
+/**
+ * The day `day`.`month` (1-based) of `year`, or when no year is given of this year if it is not past, else of the next;
+ * `undefined` when there is no such day (31 February).
+ */
+function calendarDay(today: Date, day: number, month: number, year: string | undefined): Date | undefined {
+  const at = (y: number) => new Date(Date.UTC(y, month - 1, day));
+  const given = year === undefined ? undefined : Number(year);
+  let date = at(given ?? today.getUTCFullYear());
+  if (given === undefined && date.getTime() < today.getTime()) date = at(today.getUTCFullYear() + 1);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+}
+
+const monthOf = (name: string | undefined): number => MONTHS.findIndex((names) => names.includes(name ?? '')) + 1;
+
+/** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's, if any. */
+type Reader = readonly [RegExp, (match: RegExpExecArray, today: Date) => Date | undefined];
+
+const plus = (today: Date, days: number): Date => new Date(today.getTime() + days * DAY_MS);
+const count = (word: string | undefined): number => (word === undefined ? 1 : (COUNTS[word] ?? Number(word)));
+const unitDays = (match: RegExpExecArray, countAt: number): number => count(match[countAt]) * (match[countAt + 2] !== undefined ? 7 : 1);
+
+const READERS: readonly Reader[] = [
+  [/\b(?:the\s+)?day\s+after\s+tomorrow\b|\bubermorgen\b|\bapres-demain\b/g, (_, today) => plus(today, 2)],
+  [/\b(?:tomorrow|tommorow|tomorow|tommorrow|tmrw|tmr)\b|\bdemain\b|(?<!\b(?:guten|am|den|jeden|heute)\s+)\bmorgen\b/g, (_, today) => plus(today, 1)],
+  [new RegExp(String.raw`\b(?:in|dans)\s+${COUNT}\s+${UNIT}`, 'g'), (match, today) => plus(today, unitDays(match, 1))],
+  [/\bnext\s+week\b|\bnachste\s+woche\b|\b(?:la\s+)?semaine\s+prochaine\b/g, (_, today) => plus(today, 7)],
+  [
+    /\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b|\bmonatsende\b|\bende\s+(?:des|dieses)\s+monats\b|\b(?:a\s+la\s+)?fin\s+(?:du|de\s+ce)\s+mois\b/g,
+    (_, today) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0)),
+  ],
+  [
+    new RegExp(String.raw`\b(?:(?:next|this|on|coming|nachsten|nachster|am|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
+    (match, today) => {
+      const day = WEEKDAYS.findIndex((names) => names.includes(match[1] ?? ''));
+      return plus(today, ((day - today.getUTCDay() + 6) % 7) + 1);
+    },
+  ],
+  // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
+  // "24.12.2026", "24.12." (a year left out is the next such day).
+  [
+    new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g'),
+    (match, today) => calendarDay(today, Number(match[2]), monthOf(match[1]), match[3]),
+  ],
+  [
+    new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
+    (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
+  ],
+  [/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g, (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3])],
+];
+
+/** "by a week", "back 2 days", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */
+const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+${UNIT}|\b${COUNT}\s+${UNIT}\s+(?:later|spater|plus\s+tard)\b`, 'g');
+
+/**
+ * Reads the days a text names relative to `now` (its UTC day, as the demo's tools count "today"): "tomorrow", "the day
+ * after tomorrow", "in 3 days", "in a week", "next week", "next Monday" (the next one after today), "Friday", "end of
+ * the month", and their German and French words ("morgen", "nächsten Montag", "demain", "fin du mois"). Each becomes
+ * its ISO date in the text, so a tool that takes a date reads it as it reads `2027-01-10`. A move "by a week" names no
+ * day: it is returned as a shift, for the caller to add to the date the thing has.
+ */
+export function readRelativeDates(text: string, now: Date): ReadDates {
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const folded = fold(text);
+  const shiftMatch = new RegExp(SHIFT.source).exec(folded);
+  const shift =
+    shiftMatch === null
+      ? undefined
+      : { phrase: text.slice(shiftMatch.index, shiftMatch.index + shiftMatch[0].length), days: unitDays(shiftMatch, shiftMatch[1] !== undefined ? 1 : 4) };
+  const found: Array<{ start: number; end: number; date: string }> = [];
+  for (const [pattern, read] of READERS) {
+    for (const match of folded.matchAll(new RegExp(pattern.source, 'g'))) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (found.some((other) => start < other.end && end > other.start)) continue;
+      if (shiftMatch !== null && start < shiftMatch.index + shiftMatch[0].length && end > shiftMatch.index) continue;
+      const day = read(match as RegExpExecArray, today);
+      if (day !== undefined) found.push({ start, end, date: day.toISOString().slice(0, 10) });
+    }
+  }
+  found.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const { start, end, date } of found) {
+    out += `${text.slice(at, start)}${date}`;
+    at = end;
+  }
+  out += text.slice(at);
+  return { text: out, today: today.toISOString().slice(0, 10), dates: found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date })), shift };
+}
+
+/** `date` plus `days` calendar days, both YYYY-MM-DD. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
