@@ -48,7 +48,7 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
   const stopped = new AbortController();
   const stop = () => {
     stopped.abort();
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     wake?.();
   };
   options.signal?.addEventListener('abort', stop, { once: true });
