@@ -162,8 +162,10 @@ test.describe('the conversation across a reload', () => {
     await idle(page);
   });
 
-  test('an answer still streaming when the page reloads comes back marked as cut short, and the chat goes on', async ({ page }) => {
+  test('an answer still streaming when the page reloads, with nothing at the Worker to resume, comes back marked as cut short, and the chat goes on', async ({ page }) => {
     await openChat(page);
+    // The Worker has nothing to resume (as after its 30 seconds of work after a disconnect, or a recording that expired).
+    await page.route('**/api/chat/*/stream', (route) => route.fulfill({ status: 204 }));
     await send(page, 'Hello! What can you do for me?');
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-text').last()).not.toBeEmpty({ timeout: 30_000 });
     await expect(page.getByTestId('stop')).toBeVisible();

@@ -60,6 +60,8 @@ export function App(): ReactElement {
     serverTools,
     // As the Worker's agent: what a browser tool throws by mistake stays in this console; a ToolError reaches the model.
     toolErrorMessage: 'hide-unexpected',
+    // A reload (or a dropped connection) mid-answer reads the rest of the answer from the Worker, which goes on with it.
+    resume: true,
     ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages, browserState: restored.browser } : {}),
   });
   const questions = useUserQuestions(dateInput);

@@ -140,6 +140,24 @@ describe('the router', () => {
     expect(await router(new Request('http://x/index.html'), {}, {} as ExecutionContext)).toBeUndefined();
   });
 
+  it('matches a :name segment to one non-empty segment, exact paths first, with 405 for another method', async () => {
+    const named = (name: string) => () => new Response(name);
+    const router = createApiRouter<unknown>([
+      { method: 'GET', path: '/api/chat/:id/stream', handler: named('stream') },
+      { method: 'GET', path: '/api/chat/x.y/stream', handler: named('exact') },
+    ]);
+    const get = async (path: string, method = 'GET') => {
+      const response = await router(new Request(`http://x${path}`, { method }), {}, {} as ExecutionContext);
+      return `${response?.status} ${await response?.text()}`;
+    };
+    expect(await get('/api/chat/abc/stream')).toBe('200 stream');
+    expect(await get('/api/chat/x.y/stream')).toBe('200 exact');
+    expect(await get('/api/chat/xzy/stream')).toBe('200 stream');
+    expect(await get('/api/chat//stream')).toMatch(/^404/);
+    expect(await get('/api/chat/a/b/stream')).toMatch(/^404/);
+    expect(await get('/api/chat/abc/stream', 'DELETE')).toMatch(/^405/);
+  });
+
   it('refuses duplicate routes and routes outside the prefix', async () => {
     const handler = () => new Response();
     expect(() => createApiRouter([{ method: 'GET', path: '/api/a', handler }, { method: 'GET', path: '/api/a', handler }])).toThrow(/Duplicate route/);

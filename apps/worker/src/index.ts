@@ -1,4 +1,4 @@
-import { chat, health, listTools, mcp } from './api/index.ts';
+import { cancelChat, chat, health, listTools, mcp, resumeChat } from './api/index.ts';
 import { createRegistry, createRunContext, createTicketSigner } from '@edgetool/core';
 import { chooseModel, createDemoTools } from './agent.ts';
 import type { Env } from './env.ts';
@@ -16,6 +16,8 @@ const listingOnly = () => createTicketSigner({ keys: [{ id: 'listing', secret: c
 /** Every API route. */
 const api = createApiRouter<Env>([
   { method: 'POST', path: '/api/chat', handler: chat },
+  { method: 'GET', path: '/api/chat/:id/stream', handler: resumeChat },
+  { method: 'DELETE', path: '/api/chat/:id/stream', handler: cancelChat },
   { method: 'GET', path: '/api/health', handler: health },
   { method: 'POST', path: '/api/mcp', handler: mcp },
   {

@@ -321,7 +321,50 @@ describe('README examples', () => {
     }
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  it('the resumable example: a turn whose client went away completes, a reload (the same owner) reads it all, Stop stops it', async () => {
+    const { resumableChat } = await import('./resumable.ts');
+    const { createChatAgent, createOfflineModel, RESUMABLE_TURN_HEADER } = await import('@edgetool/ai');
+    const { createTicketSigner } = await import('@edgetool/core');
+    const agent = createChatAgent({
+      model: createOfflineModel({ delayMs: 2 }),
+      tools: [],
+      tickets: createTicketSigner({ keys: [{ id: 'k1', secret: 'a-test-secret-of-at-least-32-bytes-long' }] }),
+    });
+    const work: Promise<unknown>[] = [];
+    const call = (method: string, path: string, owner: string, turn: string, body?: unknown) =>
+      resumableChat(
+        agent,
+        new Request(`http://127.0.0.1${path}`, { method, headers: { [RESUMABLE_TURN_HEADER]: turn }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+        owner,
+        (promise) => void work.push(promise),
+      );
+    const user = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hello! What can you do for me?' }] };
+    /** Posts a turn, reads its first bytes and goes away (a reload); `stop` is sent before it goes. */
+    const postAndLeave = async (chatId: string, turn: string, stop = false) => {
+      const reader = (await call('POST', '/api/chat', 'ada', turn, { id: chatId, messages: [user], mode: 'internal' })).body?.getReader();
+      const first = await reader?.read();
+      if (stop) expect((await call('DELETE', `/api/chat/${chatId}/stream`, 'ada', turn)).status).toBe(204);
+      await reader?.cancel();
+      return new TextDecoder().decode(first?.value);
+    };
+
+    const first = await postAndLeave('chat-1', 't1');
+    expect(work).toHaveLength(1);
+    const resumed = await call('GET', '/api/chat/chat-1/stream', 'ada', 't1');
+    expect(resumed.status).toBe(200);
+    const replay = await resumed.text();
+    expect(replay.startsWith(first)).toBe(true);
+    expect(replay.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(await chunksOf(new Response(replay))).toContainEqual(expect.objectContaining({ type: 'finish', finishReason: 'stop' }));
+    expect((await call('GET', '/api/chat/chat-1/stream', 'bob', 't1')).status).toBe(204);
+
+    // Stop (DELETE) before the turn noticed its client left: it stops, and there is nothing to resume.
+    await postAndLeave('chat-2', 't2', true);
+    await Promise.all(work);
+    expect((await call('GET', '/api/chat/chat-2/stream', 'ada', 't2')).status).toBe(204);
+  });
+
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'resumable.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
   it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'])('the README shows %s verbatim', (file) => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

@@ -16,6 +16,11 @@ export interface BrowserState {
   readonly traces: Readonly<Record<string, readonly CallTrace[]>>;
   /** The latest progress report of each call, the server's and this browser's (progress is never in the messages). */
   readonly progress: Readonly<Record<string, ToolProgress>>;
+  /**
+   * With `resume`: the id of the turn this browser sent whose answer it has not seen end (a reload mid-answer resumes
+   * it). Absent otherwise.
+   */
+  readonly turn?: string;
 }
 
 /** A conversation this browser knows nothing more about. */
@@ -83,5 +88,6 @@ export function parseBrowserState(value: unknown): BrowserState {
         return undefined;
       }
     }),
+    ...(typeof value.turn === 'string' && /^[\x21-\x7e]{1,100}$/.test(value.turn) ? { turn: value.turn } : {}),
   };
 }

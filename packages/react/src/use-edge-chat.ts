@@ -1,6 +1,6 @@
 import { type UseChatHelpers, useChat } from '@ai-sdk/react';
-import type { UIMessage } from 'ai';
-import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, toolParts } from '@edgetool/ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, RESUMABLE_TURN_HEADER, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -86,6 +86,13 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
   readonly toolErrorMessage?: ToolErrorMessage;
   /** Throttles message updates (ms). */
   readonly throttle?: number;
+  /**
+   * Resumable answers (the server must serve `GET` and `DELETE {api}/{id}/stream`, see `resumeResponse`): each new answer
+   * is asked for with a turn id (kept in `browserState.turn` until it ends), a reload mid-answer reads the rest from
+   * the server instead of losing it, and `stop()` also tells the server to stop. Continuations (answers to approvals
+   * and browser calls) are not resumed: their stream carries only what they add to the message.
+   */
+  readonly resume?: boolean;
 }
 
 /** Options of `approve`. */
@@ -167,18 +174,55 @@ interface Marks {
 
 const marksFrom = (chatId: string, state: BrowserState | undefined): Marks => ({ chatId, stopped: new Set(state?.stopped), expired: new Set(state?.expired) });
 
-/** The hook's transport: `sent` hears of each request's chat id and messages as it goes out (see `continuationOf`). */
-class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTransport<TMessage> {
-  readonly #sent: (chatId: string, messages: readonly TMessage[]) => void;
+/** What the hook's transport tells the hook, and asks it (see {@link NotingTransport}). */
+interface TransportHooks<TMessage extends UIMessage> {
+  /** A request goes out with these messages (see `continuationOf`); returns the turn id to send it with, if resumable. */
+  readonly sent: (chatId: string, messages: readonly TMessage[]) => string | undefined;
+  /** The turn to resume for this chat, if any: a reload asks the server for it, and only for it. */
+  readonly inFlight: (chatId: string) => string | undefined;
+  /** The resume found nothing (`undefined`), or its replay started the message with this id. */
+  readonly resumed: (chatId: string, messageId: string | undefined) => void;
+}
 
-  constructor(options: ConstructorParameters<typeof FinishCheckingTransport<TMessage>>[0], sent: (chatId: string, messages: readonly TMessage[]) => void) {
+/** The hook's transport: it tells the hook of each request, sends the resumable turn's id, and resumes only that turn. */
+class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTransport<TMessage> {
+  readonly #hooks: TransportHooks<TMessage>;
+
+  constructor(options: ConstructorParameters<typeof FinishCheckingTransport<TMessage>>[0], hooks: TransportHooks<TMessage>) {
     super(options);
-    this.#sent = sent;
+    this.#hooks = hooks;
   }
 
   override sendMessages(options: Parameters<FinishCheckingTransport<TMessage>['sendMessages']>[0]): ReturnType<FinishCheckingTransport<TMessage>['sendMessages']> {
-    this.#sent(options.chatId, options.messages);
-    return super.sendMessages(options);
+    const turn = this.#hooks.sent(options.chatId, options.messages);
+    if (turn === undefined) return super.sendMessages(options);
+    return super.sendMessages({ ...options, headers: { ...Object.fromEntries(new Headers(options.headers)), [RESUMABLE_TURN_HEADER]: turn } });
+  }
+
+  override async reconnectToStream(
+    options: Parameters<FinishCheckingTransport<TMessage>['reconnectToStream']>[0],
+  ): ReturnType<FinishCheckingTransport<TMessage>['reconnectToStream']> {
+    // No turn of this chat was left unfinished here: nothing to ask the server.
+    const turn = this.#hooks.inFlight(options.chatId);
+    if (turn === undefined) return null;
+    const stream = await super.reconnectToStream({ ...options, headers: { ...Object.fromEntries(new Headers(options.headers)), [RESUMABLE_TURN_HEADER]: turn } });
+    if (stream === null) {
+      this.#hooks.resumed(options.chatId, undefined);
+      return null;
+    }
+    let first = true;
+    const { resumed } = this.#hooks;
+    return stream.pipeThrough(
+      new TransformStream<UIMessageChunk, UIMessageChunk>({
+        transform(chunk, controller) {
+          if (first && chunk.type === 'start') {
+            first = false;
+            resumed(options.chatId, chunk.messageId);
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
   }
 }
 
@@ -258,6 +302,34 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>() });
   if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set() };
 
+  // With `resume`: the turn this browser sent and has not seen end, reset with the chat (to what the app restored).
+  const resuming = options.resume === true;
+  const [turnState, setTurnState] = useState(() => ({ chatId, turn: restored?.turn }));
+  if (turnState.chatId !== chatId) setTurnState({ chatId, turn: restored?.turn });
+  const turnRef = useRef(turnState);
+  if (turnRef.current.chatId !== chatId) turnRef.current = { chatId, turn: restored?.turn };
+  const setTurn = useCallback((id: string, turn: string | undefined) => {
+    if (turnRef.current.chatId !== id || turnRef.current.turn === turn) return;
+    turnRef.current = { chatId: id, turn };
+    setTurnState(turnRef.current);
+  }, []);
+  const resumable = useRef<TransportHooks<Message>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
+  resumable.current = {
+    // A new answer (the request ends with the user's message) gets a turn id; a continuation is not resumable.
+    sent: (id, messages) => {
+      if (!resuming) return undefined;
+      const turn = messages.at(-1)?.role === 'user' ? crypto.randomUUID() : undefined;
+      setTurn(id, turn);
+      return turn;
+    },
+    inFlight: (id) => (resuming && turnRef.current.chatId === id ? turnRef.current.turn : undefined),
+    resumed: (id, messageId) => {
+      if (messageId === undefined) return setTurn(id, undefined);
+      // The answer a reload cut short (marked stopped when the page went away) goes on: not stopped any more.
+      setMarks((m) => (m.chatId === id && m.stopped.has(messageId) ? { ...m, stopped: new Set([...m.stopped].filter((s) => s !== messageId)) } : m));
+    },
+  };
+
   const headersKey = JSON.stringify(headers ?? {});
   const customFetch = options.fetch;
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
@@ -272,8 +344,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           // Read at send time, so a mode switch applies to the next request, continuations included.
           body: () => ({ mode: latest.current.mode }),
         },
-        (id, messages) => {
-          if (continuations.current.chatId === id) continuations.current.sent = continuationOf(messages);
+        {
+          sent: (id, messages) => {
+            if (continuations.current.chatId === id) continuations.current.sent = continuationOf(messages);
+            return resumable.current.sent(id, messages);
+          },
+          inFlight: (id) => resumable.current.inFlight(id),
+          resumed: (id, messageId) => resumable.current.resumed(id, messageId),
         },
       ),
     [api, customFetch, headersKey],
@@ -296,8 +373,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const continuation = continuationOf(messages);
       return continuation !== undefined && !continuations.current.untaken.has(continuation);
     },
-    onFinish: ({ messages, isAbort, isError }) => {
+    onFinish: ({ messages, isAbort, isError, isDisconnect }) => {
       restoreEdits.current();
+      // The answer ended here (or failed for good): nothing is left to resume. A dropped connection may be resumed.
+      if (!isAbort && !isDisconnect) setTurn(chatId, undefined);
       // The response to a continuation ended, and the same continuation is still due: the server did not take it. It is
       // not sent again by itself (an app's Retry, `sendMessage()`, still sends it); the calls show their answers unsealed.
       const { sent, untaken } = continuations.current;
@@ -313,6 +392,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     },
     ...(options.messages ? { messages: options.messages } : {}),
     ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
+    // On mount `useChat` asks the transport to resume; it asks the server only for a turn left unfinished here.
+    ...(resuming ? { resume: true } : {}),
   });
   const messagesRef = useRef(chat.messages);
   messagesRef.current = chat.messages;
@@ -870,8 +951,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
+    // A resumable turn goes on at the server when its connection closes: it is told to stop (sent before the abort).
+    const turn = resuming && turnRef.current.chatId === chatId ? turnRef.current.turn : undefined;
+    if (turn !== undefined) {
+      setTurn(chatId, undefined);
+      void (customFetch ?? globalThis.fetch)(streamUrl(api, chatId), { method: 'DELETE', headers: { ...headers, [RESUMABLE_TURN_HEADER]: turn } }).catch((error: unknown) => {
+        console.error('edgetool: the server could not be told to stop the answer:', error);
+      });
+    }
     await chatStop();
-  }, [chatId, chatStop]);
+  }, [chatId, chatStop, resuming, setTurn, customFetch, api, headers]);
 
   const views = useMemo(
     () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),
@@ -885,7 +974,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // A browser call whose ticket expired (a date picker left open too long) no longer keeps the chat busy.
   const browserBusy = [...calls.values()].some((call) => call.status === 'running' && !expired.has(call.toolCallId));
   busyRef.current = streaming || browserBusy;
-  const browserState = useMemo(() => browserStateOf(views, chat.messages, stopped), [views, chat.messages, stopped]);
+  const turn = turnState.chatId === chatId ? turnState.turn : undefined;
+  const browserState = useMemo(() => browserStateOf(views, chat.messages, stopped, resuming ? turn : undefined), [views, chat.messages, stopped, resuming, turn]);
 
   // Not `useChat`'s functions that answer a call: an answer given through them would skip the browser chain and the checks
   // above (see ChatAnswerFunctions).
@@ -921,7 +1011,7 @@ function expiryRefusal(error: ChatErrorInfo | undefined, messages: readonly Mess
 }
 
 /** What the views and marks hold beside the messages, as plain JSON (see {@link BrowserState}). */
-function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly MessageLike[], stopped: ReadonlySet<string>): BrowserState {
+function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly MessageLike[], stopped: ReadonlySet<string>, turn: string | undefined): BrowserState {
   const traces: [string, CallTrace[]][] = [];
   const progress: [string, ToolProgress][] = [];
   const expired: string[] = [];
@@ -932,7 +1022,15 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
     if (view.status === 'expired') expired.push(view.toolCallId);
   }
   const ids = new Set(messages.map((message) => message.id));
-  return { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+  const state = { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
+  return turn === undefined ? state : { ...state, turn };
+}
+
+/** `{api}/{chatId}/stream`, as the AI SDK's transport builds the resume URL (a query or fragment of `api` stays last). */
+function streamUrl(api: string, chatId: string): string {
+  const cut = api.search(/[?#]/);
+  const path = cut === -1 ? api : api.slice(0, cut);
+  return `${path.replace(/\/$/, '')}/${encodeURIComponent(chatId)}/stream${cut === -1 ? '' : api.slice(cut)}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ContinuationError, type ExecutionMode, FileUrlError } from '@edgetool/ai';
+import { cancelResumable, ContinuationError, type ExecutionMode, FileUrlError, RESUMABLE_TURN_HEADER, type ResumableOptions, resumeResponse } from '@edgetool/ai';
 import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/core';
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent } from '../agent.ts';
@@ -6,6 +6,7 @@ import type { Env } from '../env.ts';
 import { clientAddress, jsonError, readLimited } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
+import { createD1ChatStreamStore } from '../chat-stream-store.ts';
 
 /** Largest accepted request body: a long conversation, not a denial of service. */
 export const MAX_CHAT_BODY_BYTES = 512 * 1024;
@@ -85,13 +86,18 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
     const offset = testClockOffset(request, env);
     const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
     // Rate limits count per client address (CF-Connecting-IP), not per conversation id, which the client picks freely.
-    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request)), signal: request.signal });
+    // A client that can resume (useEdgeChat({ resume: true }) sends its turn id) gets a turn that outlives its connection:
+    // no request signal then (a disconnect must not abort what a reload will read). Any other client's turn stops with it.
+    const resumable = resumableTurn(request, env, ctx, body.id);
+    const signal = resumable === undefined ? request.signal : undefined;
+    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request)), ...(signal === undefined ? {} : { signal }) });
     const tracing = demoTracing(env);
     if (tracing !== undefined) setTraceparent(run, request.headers.get('traceparent'));
-    const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal: request.signal });
+    const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal });
     // The turn's calls run while the client reads the stream; its usage settles when the stream ends, however it ends.
     if (tracing !== undefined) ctx?.waitUntil(turn.usage.then(() => tracing.exporter.flush()));
-    return turn.toResponse();
+    if (resumable === undefined) return turn.toResponse();
+    return turn.toResponse({ resumable: resumable.options, ...(resumable.cookie === undefined ? {} : { headers: { 'set-cookie': resumable.cookie } }) });
   } catch (error) {
     if (error instanceof ContinuationError) return jsonError(403, error.code, error.message, undefined, refusalDetails(error));
     // The chat agent's `fileUrls` (default 'refuse'): the Worker fetches no URL a client names. Its own code on the wire.
@@ -99,4 +105,78 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
     if (ToolError.isInstance(error)) return jsonError(400, error.code, error.message);
     throw error;
   }
+}
+
+/**
+ * The cookie that names this browser to the resume routes: the owner of its chats' recordings. The demo has no sign-in,
+ * so a random id per browser (HttpOnly, SameSite=Strict, only sent to /api/chat) stands in for a user id.
+ */
+export const OWNER_COOKIE = 'edgetool_owner';
+const OWNER_PATTERN = /^[0-9a-f-]{36}$/;
+
+/** The owner id the request's cookie carries, if it is one. */
+export function ownerOf(request: Request): string | undefined {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === OWNER_COOKIE && value !== undefined && OWNER_PATTERN.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** The resumable option of a turn whose client sent a turn id, and the owner cookie to set when it had none. */
+function resumableTurn(request: Request, env: Env, ctx: ExecutionContext | undefined, chatId: string): { options: ResumableOptions; cookie: string | undefined } | undefined {
+  const turnId = request.headers.get(RESUMABLE_TURN_HEADER);
+  if (ctx === undefined || turnId === null) return undefined;
+  const known = ownerOf(request);
+  const owner = known ?? crypto.randomUUID();
+  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  return {
+    options: { store: createD1ChatStreamStore(env.DB), chatId, owner, turnId, waitUntil: (promise) => ctx.waitUntil(promise) },
+    cookie: known === undefined ? `${OWNER_COOKIE}=${owner}; Path=/api/chat; HttpOnly; SameSite=Strict; Max-Age=31536000${secure}` : undefined,
+  };
+}
+
+/** The chat id of `/api/chat/:id/stream`, or a 400 for one that is no chat id. */
+function streamChatId(request: Request): string | Response {
+  const segment = new URL(request.url).pathname.split('/')[3] ?? '';
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    id = '';
+  }
+  if (id.length === 0 || id.length > MAX_CONVERSATION_ID_LENGTH) {
+    return jsonError(400, 'invalid-request', `The chat id must be a string of 1 to ${MAX_CONVERSATION_ID_LENGTH} characters.`);
+  }
+  return id;
+}
+
+/**
+ * `GET /api/chat/:id/stream` (what `useChat({ resume: true })` asks on mount): 204 when this browser has no recorded
+ * turn of the chat to resume; otherwise the turn from its start, byte for byte as the POST sent it, then the rest as
+ * the detached turn writes it.
+ */
+export async function resumeChat(request: Request, env: Env): Promise<Response> {
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const chatId = streamChatId(request);
+  if (chatId instanceof Response) return chatId;
+  const owner = ownerOf(request);
+  if (owner === undefined) return new Response(null, { status: 204 });
+  const store = createD1ChatStreamStore(env.DB);
+  return resumeResponse({ store, chatId, owner, turnId: request.headers.get(RESUMABLE_TURN_HEADER), signal: request.signal });
+}
+
+/**
+ * `DELETE /api/chat/:id/stream` (`useEdgeChat`'s `stop()`): marks this browser's chat cancelled, so its turn stops even
+ * if it has gone on detached (or is about to), and a reload resumes nothing. 204.
+ */
+export async function cancelChat(request: Request, env: Env): Promise<Response> {
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const chatId = streamChatId(request);
+  if (chatId instanceof Response) return chatId;
+  const owner = ownerOf(request);
+  if (owner !== undefined) await cancelResumable({ store: createD1ChatStreamStore(env.DB), chatId, owner });
+  return new Response(null, { status: 204 });
 }

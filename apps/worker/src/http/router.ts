@@ -1,7 +1,7 @@
 /** Handles one API request. `env` is the Worker's bindings. */
 export type RouteHandler<TEnv> = (request: Request, env: TEnv, ctx: ExecutionContext) => Response | Promise<Response>;
 
-/** One API route: an exact path and a method. */
+/** One API route: a path and a method. A `:name` segment of the path matches any one non-empty segment. */
 export interface Route<TEnv> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
@@ -38,8 +38,18 @@ export function jsonError(status: number, code: string, message: string, headers
   return json(body, headers === undefined ? { status } : { status, headers });
 }
 
+/** The pattern of a path with `:name` segments (each one non-empty segment), or `undefined` for an exact path. */
+function pathPattern(path: string): RegExp | undefined {
+  if (!path.split('/').some((segment) => segment.startsWith(':'))) return undefined;
+  const source = path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
 /**
- * A tiny router for everything under `prefix`: exact paths, 404 and 405 as JSON, a thrown error as a
+ * A tiny router for everything under `prefix`: exact paths (and `:name` segments), 404 and 405 as JSON, a thrown error as a
  * JSON 500. A GET route answers HEAD too (its status and headers, no body), as HTTP asks of every server.
  * Resolves `undefined` for paths outside the prefix, so the caller can serve assets.
  */
@@ -55,11 +65,15 @@ export function createApiRouter<TEnv>(
     byPath.set(route.path, [...list, route]);
   }
   const root = prefix.replace(/\/$/, '');
+  const patterns = [...byPath.keys()].flatMap((path) => {
+    const pattern = pathPattern(path);
+    return pattern === undefined ? [] : [{ pattern, path }];
+  });
 
   return async (request, env, ctx) => {
     const { pathname } = new URL(request.url);
     if (pathname !== root && !pathname.startsWith(prefix)) return undefined;
-    const candidates = byPath.get(pathname);
+    const candidates = byPath.get(pathname) ?? byPath.get(patterns.find(({ pattern }) => pattern.test(pathname))?.path ?? '');
     if (candidates === undefined) return jsonError(404, 'not-found', `No API route ${request.method} ${pathname}.`);
     // HEAD is GET without the body (uptime checks send it): the GET route's answer, its body dropped.
     const head = request.method === 'HEAD';

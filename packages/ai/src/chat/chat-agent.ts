@@ -38,6 +38,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
+import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -256,9 +257,10 @@ export interface ChatTurn {
   readonly stream: ReadableStream<UIMessageChunk>;
   /**
    * An SSE `Response` in the AI SDK UI message protocol. Unless `result` was read before, the chunks go out
-   * as they are and nothing folds them into a conversation (what a Worker that only answers wants).
+   * as they are and nothing folds them into a conversation (what a Worker that only answers wants). With `resumable`,
+   * a client that goes away mid-answer leaves the turn running, recorded for `resumeResponse` (see {@link ResumableOptions}).
    */
-  toResponse(init?: ResponseInit): Response;
+  toResponse(init?: ChatResponseInit): Response;
   /**
    * The turn's outcome, built from the stream as it is read. Read it before `toResponse()` (for example
    * `ctx.waitUntil(turn.result.then(save))`); afterwards it rejects with an `Error` saying so. Read before anything
@@ -271,6 +273,12 @@ export interface ChatTurn {
    * needs no fold: a Worker that only sends `toResponse()` meters with `ctx.waitUntil(turn.usage.then(record))`.
    */
   readonly usage: Promise<TurnUsage>;
+}
+
+/** `turn.toResponse()`'s options: the response's status and headers, and whether the turn outlives its client. */
+export interface ChatResponseInit extends ResponseInit {
+  /** Opt in: the turn goes on detached when its client goes away, and a reload resumes it. Nothing is written otherwise. */
+  readonly resumable?: ResumableOptions | undefined;
 }
 
 /** The chat loop over an edgetool registry. */
@@ -932,6 +940,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       toResponse: (init) => {
         sentAsIs = folded === undefined;
         handedOut = true;
+        if (init?.resumable !== undefined) return resumableResponse(folded?.stream ?? asIs(), init.resumable, init);
         return createUIMessageStreamResponse({
           stream: folded?.stream ?? asIs(),
           ...(init?.status ? { status: init.status } : {}),

@@ -11,3 +11,4 @@ export * from './verify-continuation.ts';
 export * from './model-settings.ts';
 export * from './usage.ts';
 export * from './unique-call-ids.ts';
+export * from './resumable/index.ts';

@@ -1,0 +1,149 @@
+// Resumable chat turns in the demo Worker: the D1 store (migrations/0006_chat_streams.sql) and the routes a reload and
+// the Stop button use (GET and DELETE /api/chat/:id/stream), inside workerd. A turn is resumable only when its client
+// sent a turn id (useEdgeChat({ resume: true }) does); any other client's turn still stops with its connection.
+import { RESUMABLE_TURN_HEADER, type ResumableStore } from '@edgetool/ai';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { chatRequest, fold, rows, user } from '../../test/chat-client.ts';
+import { createD1ChatStreamStore } from '../chat-stream-store.ts';
+import worker from '../index.ts';
+import { OWNER_COOKIE } from './chat.ts';
+
+const OWNER = '11111111-2222-3333-4444-555555555555';
+const cookie = (owner = OWNER) => `${OWNER_COOKIE}=${owner}`;
+const fetchWorker = (request: Request, ctx: ExecutionContext, vars: Record<string, string> = {}) =>
+  worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OFFLINE_DELAY_MS: '20', ...vars }, ctx);
+const streamRequest = (chatId: string, method: 'GET' | 'DELETE', headers: Record<string, string> = {}) =>
+  new Request(`http://localhost/api/chat/${encodeURIComponent(chatId)}/stream`, { method, headers });
+
+const events = (text: string) => text.split('\n\n').filter((event) => event !== '');
+const chunksOf = (text: string) =>
+  events(text)
+    .filter((event) => event !== 'data: [DONE]')
+    .map((event) => JSON.parse(event.slice('data: '.length)));
+
+/** Reads a body until `until` holds of the text so far, then cancels it (the page reloads). */
+async function readThenLeave(response: Response, until: (text: string) => boolean): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!until(text)) {
+    const read = await reader.read();
+    if (read.done) throw new Error(`the stream ended first: ${text}`);
+    text += decoder.decode(read.value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}
+
+describe('createD1ChatStreamStore', () => {
+  const key = '["u","c"]';
+  const batch = (turnId: string, position: number, chunks: string[], startedAt = 1_000) => ({ key, turnId, position, chunks, startedAt, expiresAt: 100_000 });
+
+  it('records batches, reads from any position, and a newer turn replaces the older recording', async () => {
+    let now = 1_000;
+    const store: ResumableStore = createD1ChatStreamStore(env.DB, { now: () => now });
+    expect(await store.read(key, 0)).toBeUndefined();
+    expect(await store.append(batch('t1', 0, ['a', 'b']))).toBe(false);
+    expect(await store.append(batch('t1', 2, ['c']))).toBe(false);
+    expect(await store.append(batch('t1', 3, []))).toBe(false);
+    expect(await store.read(key, 0)).toEqual({ turnId: 't1', chunks: ['a', 'b', 'c'], end: undefined, startedAt: 1_000, cancelledAt: undefined });
+    expect((await store.read(key, 1))?.chunks).toEqual(['b', 'c']);
+    expect((await store.read(key, 3))?.chunks).toEqual([]);
+    await store.finish(key, 't1', 'done');
+    expect((await store.read(key, 0))?.end).toBe('done');
+    // The next turn of the chat: the older recording and its chunks are gone.
+    expect(await store.append(batch('t2', 0, ['x'], 2_000))).toBe(false);
+    expect(await store.read(key, 0)).toMatchObject({ turnId: 't2', chunks: ['x'], end: undefined });
+    expect(await rows('SELECT turn_id FROM chat_stream_chunks')).toEqual([{ turn_id: 't2' }]);
+    // A write of the replaced turn adds nothing.
+    expect(await store.append(batch('t1', 3, ['late']))).toBe(false);
+    expect((await store.read(key, 0))?.chunks).toEqual(['x']);
+    // Expired: as if there were none.
+    now = 100_000;
+    expect(await store.read(key, 0)).toBeUndefined();
+  });
+
+  it('a cancel mark made after a turn started stops its writes (it writes nothing more); an older mark does not', async () => {
+    const store = createD1ChatStreamStore(env.DB, { now: () => 1_500 });
+    await store.cancel(key, 900, 100_000);
+    expect(await store.append(batch('t1', 0, ['a']))).toBe(false);
+    await store.cancel(key, 1_200, 100_000);
+    expect(await store.append(batch('t1', 1, ['b']))).toBe(true);
+    expect(await store.read(key, 0)).toMatchObject({ chunks: ['a'], cancelledAt: 1_200 });
+    // A mark before a turn's first write: nothing at all is recorded.
+    await store.cancel('["u","d"]', 1_200, 100_000);
+    expect(await store.append({ ...batch('t3', 0, ['z']), key: '["u","d"]' })).toBe(true);
+    expect(await store.read('["u","d"]', 0)).toBeUndefined();
+  });
+});
+
+describe('GET and DELETE /api/chat/:id/stream', () => {
+  it('a resumable turn whose page reloads goes on, and the reload reads it from its start to its end', async () => {
+    const ctx = createExecutionContext();
+    const request = chatRequest({ id: 'resume-1', messages: [user('Where is order A-1002?')] }, { headers: { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-1' } });
+    const response = await fetchWorker(request, ctx);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const before = await readThenLeave(response, (text) => text.includes('"tool-input-available"'));
+    // Another browser, another turn id, another chat: nothing to resume.
+    const other = createExecutionContext();
+    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie('99999999-2222-3333-4444-555555555555') }), other)).status).toBe(204);
+    expect((await fetchWorker(streamRequest('resume-1', 'GET'), other)).status).toBe(204);
+    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-0' }), other)).status).toBe(204);
+    expect((await fetchWorker(streamRequest('resume-2', 'GET', { cookie: cookie() }), other)).status).toBe(204);
+    // The reload: wait for the first write, then read the recording and its tail.
+    let resumed: Response | undefined;
+    for (let i = 0; i < 200; i++) {
+      resumed = await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-1' }), other);
+      if (resumed.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(resumed?.status).toBe(200);
+    expect(resumed?.headers.get('content-type')).toBe('text/event-stream');
+    const replay = await (resumed as Response).text();
+    await waitOnExecutionContext(ctx);
+    expect(replay.startsWith(before)).toBe(true);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+    const message = await fold(chunksOf(replay));
+    const part = message.parts.find((p) => p.type === 'tool-query_order') as { state?: string } | undefined;
+    expect(part?.state).toBe('output-available');
+    expect(chunksOf(replay).at(-1)?.type).toBe('finish');
+  });
+
+  it('a turn without a turn id is not recorded (its client cannot resume): it stops with its connection, as before', async () => {
+    const ctx = createExecutionContext();
+    const response = await fetchWorker(chatRequest({ id: 'plain-1', messages: [user('Where is order A-1002?')] }, { headers: { cookie: cookie() } }), ctx);
+    await readThenLeave(response, (text) => text.includes('"start"'));
+    await waitOnExecutionContext(ctx);
+    expect(await rows('SELECT key FROM chat_streams')).toEqual([]);
+    expect((await fetchWorker(streamRequest('plain-1', 'GET', { cookie: cookie() }), createExecutionContext())).status).toBe(204);
+  });
+
+  it('a browser without the owner cookie gets one with its first resumable turn', async () => {
+    const ctx = createExecutionContext();
+    const response = await fetchWorker(chatRequest({ id: 'new-1', messages: [user('Hello')] }, { headers: { [RESUMABLE_TURN_HEADER]: 'turn-1' } }), ctx);
+    const set = response.headers.get('set-cookie') ?? '';
+    expect(set).toMatch(new RegExp(`^${OWNER_COOKIE}=[0-9a-f-]{36}; Path=/api/chat; HttpOnly; SameSite=Strict`));
+    await response.text();
+    await waitOnExecutionContext(ctx);
+  });
+
+  it('DELETE (Stop) stops a detached turn, and a reload then resumes nothing', async () => {
+    const ctx = createExecutionContext();
+    const request = chatRequest({ id: 'stop-1', messages: [user('Where is order A-1002?')] }, { headers: { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-1' } });
+    const response = await fetchWorker(request, ctx, { OFFLINE_DELAY_MS: '200' });
+    // The DELETE lands before the POST's connection closes: the detaching turn reads the mark first.
+    const stopped = await fetchWorker(streamRequest('stop-1', 'DELETE', { cookie: cookie() }), createExecutionContext());
+    expect(stopped.status).toBe(204);
+    await readThenLeave(response, (text) => text.includes('"start"'));
+    await waitOnExecutionContext(ctx);
+    expect(await rows('SELECT key FROM chat_streams')).toEqual([]);
+    expect((await fetchWorker(streamRequest('stop-1', 'GET', { cookie: cookie() }), createExecutionContext())).status).toBe(204);
+    // Another site may not stop a chat; a chat id that is none is refused.
+    const forged = streamRequest('stop-1', 'DELETE', { cookie: cookie(), origin: 'https://evil.example' });
+    expect((await fetchWorker(forged, createExecutionContext())).status).toBe(403);
+    expect((await fetchWorker(streamRequest('x'.repeat(201), 'GET', { cookie: cookie() }), createExecutionContext())).status).toBe(400);
+  });
+});

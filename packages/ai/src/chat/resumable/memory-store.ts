@@ -1,0 +1,65 @@
+import type { ResumableEnd, ResumableStore } from './store.ts';
+
+/** Options for {@link createMemoryResumableStore}. */
+export interface MemoryResumableStoreOptions {
+  /** Clock in epoch ms (default `Date.now`): recordings and marks past their expiry are gone. */
+  readonly now?: () => number;
+}
+
+interface Recording {
+  turnId: string;
+  chunks: string[];
+  end: ResumableEnd | undefined;
+  startedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * A {@link ResumableStore} in this process's memory (Node servers with one process, tests). A Worker's isolates share
+ * no memory: there, use a database (the demo's D1 store).
+ */
+export function createMemoryResumableStore(options: MemoryResumableStoreOptions = {}): ResumableStore {
+  const now = options.now ?? Date.now;
+  const recordings = new Map<string, Recording>();
+  const marks = new Map<string, { at: number; expiresAt: number }>();
+  const mark = (key: string) => {
+    const found = marks.get(key);
+    if (found !== undefined && found.expiresAt <= now()) marks.delete(key);
+    return found !== undefined && found.expiresAt > now() ? found.at : undefined;
+  };
+  const live = (key: string) => {
+    const found = recordings.get(key);
+    if (found !== undefined && found.expiresAt <= now()) recordings.delete(key);
+    return found !== undefined && found.expiresAt > now() ? found : undefined;
+  };
+  return {
+    async append({ key, turnId, position, chunks, startedAt, expiresAt }) {
+      const at = mark(key);
+      if (at !== undefined && at >= startedAt) return true;
+      if (chunks.length === 0) return false;
+      let recording = live(key);
+      if (position === 0 || recording?.turnId !== turnId) {
+        if (position !== 0) return false; // the turn's recording was replaced by a newer one: nothing to add to
+        recording = { turnId, chunks: [], end: undefined, startedAt, expiresAt };
+        recordings.set(key, recording);
+      }
+      recording.chunks.splice(position, chunks.length, ...chunks);
+      recording.expiresAt = expiresAt;
+      return false;
+    },
+    async finish(key, turnId, end) {
+      const recording = live(key);
+      if (recording?.turnId === turnId) recording.end = end;
+    },
+    async read(key, from) {
+      const recording = live(key);
+      if (recording === undefined) return undefined;
+      const { turnId, end, startedAt } = recording;
+      return { turnId, chunks: recording.chunks.slice(from), end, startedAt, cancelledAt: mark(key) };
+    },
+    async cancel(key, at, expiresAt) {
+      const before = marks.get(key);
+      if (before === undefined || before.at <= at) marks.set(key, { at, expiresAt });
+    },
+  };
+}

@@ -1,0 +1,293 @@
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, scriptedModel, textStep } from '../../testing/mock-model.ts';
+import { createChatAgent } from '../chat-agent.ts';
+import type { EdgetoolUIMessage } from '../protocol.ts';
+import {
+  cancelResumable,
+  createMemoryResumableStore,
+  type ResumableOptions,
+  type ResumableStore,
+  ResumableStoreError,
+  resumeResponse,
+} from './index.ts';
+
+const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'resumable-test-secret-32-bytes-long!!!' }] });
+
+/** A gate a test opens: the slow tool waits on it (or on its signal). */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** A store that counts its calls, over the memory store (or `fail` for every append). */
+function countingStore(options: { now?: () => number; fail?: boolean } = {}) {
+  const inner = createMemoryResumableStore(options.now === undefined ? {} : { now: options.now });
+  const calls: string[] = [];
+  const store: ResumableStore = {
+    append: (batch) => {
+      calls.push('append');
+      return options.fail === true ? Promise.reject(new Error('disk full')) : inner.append(batch);
+    },
+    finish: (...args) => {
+      calls.push('finish');
+      return inner.finish(...args);
+    },
+    read: (...args) => {
+      calls.push('read');
+      return inner.read(...args);
+    },
+    cancel: (...args) => {
+      calls.push('cancel');
+      return inner.cancel(...args);
+    },
+  };
+  return { store, calls };
+}
+
+/** A turn whose one tool call waits for `held` (or its abort): slow enough to reload in the middle of. */
+function slowAgent(held: Promise<void>) {
+  const seen = { ran: 0, finished: 0, aborted: 0 };
+  const slowExport = defineTool({
+    name: 'slow_export',
+    description: 'A long export',
+    input: v.object({ rows: v.number() }),
+    execute: async ({ rows }, ctx) => {
+      seen.ran++;
+      await Promise.race([held, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+      if (ctx.signal.aborted) {
+        seen.aborted++;
+        throw ctx.signal.reason;
+      }
+      seen.finished++;
+      return { exported: rows };
+    },
+  });
+  const model = scriptedModel(callsStep([['c1', 'slow_export', { rows: 3 }]]), textStep('The export is done.'));
+  return { agent: createChatAgent({ model, tools: [slowExport], tickets }), seen };
+}
+
+const ask = (text: string) => ({ messages: text, run: createRunContext({ conversationId: 'chat-1' }) });
+
+function resumable(store: ResumableStore, extra: Partial<ResumableOptions> = {}) {
+  const waits: Promise<unknown>[] = [];
+  const options: ResumableOptions = { store, chatId: 'chat-1', owner: 'user-1', waitUntil: (p) => waits.push(p), intervalMs: 5, ...extra };
+  return { options, settled: () => Promise.all(waits) };
+}
+
+/** Reads a body until `until` holds of the text so far, then cancels it (the client goes away). */
+async function readThenLeave(response: Response, until: (text: string) => boolean): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!until(text)) {
+    const read = await reader.read();
+    if (read.done) throw new Error(`the stream ended before the condition held: ${text}`);
+    text += decoder.decode(read.value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}
+
+const events = (text: string) => text.split('\n\n').filter((event) => event !== '');
+const chunksOf = (text: string): UIMessageChunk[] =>
+  events(text)
+    .filter((event) => event !== 'data: [DONE]')
+    .map((event) => JSON.parse(event.slice('data: '.length)) as UIMessageChunk);
+
+async function fold(text: string): Promise<UIMessage> {
+  let last: UIMessage | undefined;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunksOf(text)) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+  if (last === undefined) throw new Error('no message');
+  return last;
+}
+
+describe('resumable turns', () => {
+  it('a turn that ends with its client connected makes no store call, and sends what toResponse() sends', async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    held.open();
+    const { agent } = slowAgent(held.opened);
+    const { options, settled } = resumable(store);
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const response = turn.toResponse({ resumable: options, headers: { 'x-extra': '1' } });
+    const text = await response.text();
+    await settled();
+    expect(calls).toEqual([]);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(response.headers.get('x-extra')).toBe('1');
+    expect(events(text).at(-1)).toBe('data: [DONE]');
+    for (const chunk of chunksOf(text)) expect(await uiMessageChunkSchema().validate?.(chunk)).toMatchObject({ success: true });
+    // The same events, in the same wire format, as the plain response of the same turn.
+    const plain = await (await slowAgent(held.opened).agent.stream(ask('Export 3 rows'))).toResponse().text();
+    expect(chunksOf(text).map((chunk) => chunk.type)).toEqual(chunksOf(plain).map((chunk) => chunk.type));
+  });
+
+  it('a client that goes away leaves the turn running: it is recorded, and a reload gets it byte for byte, then the rest', async () => {
+    const { store } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const result = turn.result;
+    // The client reads until the tool call is announced, then the page reloads.
+    const before = await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    // The reload: the recording so far, then the rest as it is written.
+    let resumed: Response | undefined;
+    for (let i = 0; i < 100 && resumed?.status !== 200; i++) {
+      resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 });
+      if (resumed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(resumed?.status).toBe(200);
+    held.open();
+    const replay = await (resumed as Response).text();
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    // What the POST had sent comes first, byte for byte; the whole is the turn's stream to its end.
+    expect(replay.startsWith(before)).toBe(true);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+    expect(chunksOf(replay).at(-1)?.type).toBe('finish');
+    const settledResult = await result;
+    expect(settledResult.finishReason).toBe('stop');
+    // The replay folds into the very message the turn made: its tickets and seals are the turn's own.
+    const replayed = await fold(replay);
+    expect(replayed).toEqual(settledResult.message);
+    // ...and they still verify: the next turn takes the replayed answer as history.
+    const next = await createChatAgent({ model: scriptedModel(textStep('You are welcome.')), tools: [], tickets }).generate({
+      messages: [...settledResult.messages.slice(0, -1), replayed as EdgetoolUIMessage, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] }],
+      run: createRunContext({ conversationId: 'chat-1' }),
+    });
+    expect(next.text).toBe('You are welcome.');
+    // A reload after the end replays the whole turn at once.
+    const again = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', pollMs: 5 });
+    expect(await again.text()).toBe(replay);
+  });
+
+  it('another owner, another turn id or an expired recording gets 204', async () => {
+    let clock = 1_000;
+    const { store } = countingStore({ now: () => clock });
+    const held = gate();
+    held.open();
+    const { agent } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1', ttlMs: 60_000, now: () => clock });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"start"'));
+    await settled();
+    const resume = (extra: { owner?: string; turnId?: string }) => resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', pollMs: 5, ...extra });
+    expect((await resume({})).status).toBe(200);
+    expect((await resume({ owner: 'user-2' })).status).toBe(204);
+    expect((await resumeResponse({ store, chatId: 'chat-2', owner: 'user-1' })).status).toBe(204);
+    expect((await resume({ turnId: 'turn-0' })).status).toBe(204);
+    expect((await resume({ turnId: 'turn-1' })).status).toBe(200);
+    clock += 60_001;
+    expect((await resume({ turnId: 'turn-1' })).status).toBe(204);
+  });
+
+  it('a newer turn of the chat replaces the older recording', async () => {
+    const { store } = countingStore();
+    const held = gate();
+    held.open();
+    for (const turnId of ['turn-1', 'turn-2']) {
+      const { options, settled } = resumable(store, { turnId });
+      const turn = await slowAgent(held.opened).agent.stream(ask('Export 3 rows'));
+      await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"start"'));
+      await settled();
+    }
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).status).toBe(204);
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-2' })).status).toBe(200);
+  });
+
+  it('a cancel that came before the disconnect was noticed wins: the detached turn stops before writing anything', async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const result = turn.result;
+    const response = turn.toResponse({ resumable: options });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"tool-input-available"')) text += decoder.decode((await reader.read()).value);
+    // stop(): the DELETE lands first, then the POST's connection closes.
+    await cancelResumable({ store, chatId: 'chat-1', owner: 'user-1' });
+    await reader.cancel();
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 0, aborted: 1 });
+    expect((await result).finishReason).toBe('aborted');
+    expect(calls).toEqual(['cancel', 'append', 'finish']);
+    expect(await store.read('["user-1","chat-1"]', 0)).toBeUndefined();
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1' })).status).toBe(204);
+  });
+
+  it('a cancel after the detach stops the turn at its next check; a reload then resumes nothing', async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const result = turn.result;
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', pollMs: 5 });
+    expect(resumed.status).toBe(200);
+    await cancelResumable({ store, chatId: 'chat-1', owner: 'user-1' });
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 0, aborted: 1 });
+    expect((await result).finishReason).toBe('aborted');
+    // The resume that was reading ends with what it had (no finish); a new one gets nothing.
+    const tail = await resumed.text();
+    expect(chunksOf(tail).some((chunk) => chunk.type === 'finish')).toBe(false);
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1' })).status).toBe(204);
+  });
+
+  it('a store that fails is a ResumableStoreError to onError; the turn goes on to its end', async () => {
+    const { store } = countingStore({ fail: true });
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const errors: unknown[] = [];
+    const { options, settled } = resumable(store, { onError: (error) => errors.push(error) });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    held.open();
+    await settled();
+    expect(errors).toHaveLength(1);
+    expect(ResumableStoreError.isInstance(errors[0])).toBe(true);
+    expect(errors[0]).toMatchObject({ code: 'resumable-store-failed', operation: 'append', message: expect.stringContaining('disk full') });
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    expect((await turn.usage).outputTokens).toBeGreaterThan(0);
+  });
+
+  it("the resume's own disconnect stops its polling", async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    const stopped = new AbortController();
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', pollMs: 1, signal: stopped.signal });
+    const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reads = calls.filter((call) => call === 'read').length;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls.filter((call) => call === 'read').length).toBe(reads);
+    held.open();
+    await settled();
+  });
+});

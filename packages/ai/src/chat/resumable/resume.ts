@@ -1,0 +1,118 @@
+import { readTurnId, SSE_DONE, sseHeaders, storeCall } from './internal.ts';
+import { DEFAULT_RESUMABLE_INTERVAL_MS, DEFAULT_RESUMABLE_TTL_MS } from './record.ts';
+import { type ResumableRecording, type ResumableStore, ResumableStoreError, resumableKey } from './store.ts';
+
+/** Options for {@link resumeResponse}: the chat to resume, as the GET names it, and who asks. */
+export interface ResumeOptions {
+  readonly store: ResumableStore;
+  readonly chatId: string;
+  /** Who asks: the recording's owner, or nothing is found (204). */
+  readonly owner: string;
+  /** The turn the client asks for (its {@link RESUMABLE_TURN_HEADER}): another turn's recording is not sent. */
+  readonly turnId?: string | null | undefined;
+  /** How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
+  readonly pollMs?: number;
+  /** Stops the polling (the GET's `request.signal`); the response body's own cancel stops it too. */
+  readonly signal?: AbortSignal | undefined;
+  /** Hears of a store failure while the tail is polled (the response ends there); default `console.error`. */
+  readonly onError?: (error: ResumableStoreError) => void;
+}
+
+/** A recording that may be sent: not cancelled (a stop made after it started), and the turn asked for. */
+function replayable(recording: ResumableRecording | undefined, turnId: string | undefined): recording is ResumableRecording {
+  if (recording === undefined || recording.end === 'cancelled') return false;
+  if (recording.cancelledAt !== undefined && recording.cancelledAt >= recording.startedAt) return false;
+  return turnId === undefined || recording.turnId === turnId;
+}
+
+/**
+ * `GET {api}/{chatId}/stream`, as `useChat({ resume: true })` asks on mount: 204 when the owner's chat has no recording
+ * to resume (none, expired, cancelled, another turn's); otherwise the recording from the turn's start, byte for byte
+ * what the POST sent (so `useChat` replaces the message with it), then the rest as it is written, until the turn ends.
+ * A store that fails on the first read rejects with a {@link ResumableStoreError}.
+ */
+export async function resumeResponse(options: ResumeOptions): Promise<Response> {
+  const { store } = options;
+  const key = resumableKey(options.owner, options.chatId);
+  const turnId = readTurnId(options.turnId);
+  if (options.turnId != null && turnId === undefined) return new Response(null, { status: 204 });
+  const first = await storeCall('read', () => store.read(key, 0));
+  if (!replayable(first, turnId)) return new Response(null, { status: 204 });
+  const pollMs = options.pollMs ?? DEFAULT_RESUMABLE_INTERVAL_MS;
+  const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
+  const encoder = new TextEncoder();
+  let position = first.chunks.length;
+  let sentFirst = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  const stopped = new AbortController();
+  const stop = () => {
+    stopped.abort();
+    if (timer !== undefined) clearTimeout(timer);
+    wake?.();
+  };
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, pollMs);
+    });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentFirst) {
+        sentFirst = true;
+        if (first.chunks.length > 0) controller.enqueue(encoder.encode(first.chunks.join('')));
+        if (first.end === 'done') {
+          controller.enqueue(encoder.encode(SSE_DONE));
+          controller.close();
+        }
+        return;
+      }
+      for (;;) {
+        await sleep();
+        if (stopped.signal.aborted) return controller.close();
+        let next: ResumableRecording | undefined;
+        try {
+          next = await storeCall('read', () => store.read(key, position));
+        } catch (error) {
+          onError(ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('read', error));
+          return controller.close();
+        }
+        if (stopped.signal.aborted) return controller.close();
+        // Gone (expired), cancelled, or replaced by a newer turn's: what came is all there is.
+        if (!replayable(next, first.turnId) || next.turnId !== first.turnId) return controller.close();
+        position += next.chunks.length;
+        if (next.chunks.length > 0) controller.enqueue(encoder.encode(next.chunks.join('')));
+        if (next.end === 'done') {
+          controller.enqueue(encoder.encode(SSE_DONE));
+          return controller.close();
+        }
+        if (next.chunks.length > 0) return;
+      }
+    },
+    cancel: stop,
+  });
+  return new Response(body, { status: 200, headers: sseHeaders() });
+}
+
+/** Options for {@link cancelResumable}. */
+export interface CancelResumableOptions {
+  readonly store: ResumableStore;
+  readonly chatId: string;
+  readonly owner: string;
+  /** How long the mark is kept (default {@link DEFAULT_RESUMABLE_TTL_MS}): as long as a turn may run detached. */
+  readonly ttlMs?: number;
+  /** Clock in epoch ms (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * `DELETE {api}/{chatId}/stream`, what `useEdgeChat`'s `stop()` sends: marks the owner's chat cancelled, so a turn that
+ * goes on detached stops at its next write (or before its first, when the stop came first), and a reload resumes
+ * nothing. Rejects with a {@link ResumableStoreError} when the store fails.
+ */
+export async function cancelResumable(options: CancelResumableOptions): Promise<void> {
+  const now = options.now ?? Date.now;
+  const at = now();
+  await storeCall('cancel', () => options.store.cancel(resumableKey(options.owner, options.chatId), at, at + (options.ttlMs ?? DEFAULT_RESUMABLE_TTL_MS)));
+}

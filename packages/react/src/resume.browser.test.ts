@@ -1,0 +1,197 @@
+// useEdgeChat({ resume: true }) against a resumable server (the chat agent's `toResponse({ resumable })`, a memory
+// store, `resumeResponse` and `cancelResumable` behind one fetch): a reload mid-answer gets the answer, the browser
+// call and the approval the replay brings act once, and stop() stops the turn at the server too.
+import { cancelResumable, createChatAgent, createMemoryResumableStore, RESUMABLE_TURN_HEADER, resumeResponse } from '@edgetool/ai';
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { MockLanguageModelV4 } from 'ai/test';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseBrowserState } from './browser-state.ts';
+import { callsStep, textStep } from './test-support/chat-server.ts';
+import { renderHook } from './test-support/render-hook.ts';
+import { type UseEdgeChatOptions, useEdgeChat } from './use-edge-chat.ts';
+
+const LOADED = { timeout: 5_000 } as const;
+
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** A resumable server for one test: the chat agent over `steps`, a slow export tool held by `held`, a browser tool. */
+function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<void>) {
+  const seen = { exports: 0, exported: 0, aborted: 0 };
+  const slowExport = defineTool({
+    name: 'slow_export',
+    description: 'A long export',
+    input: v.object({ rows: v.number() }),
+    execute: async ({ rows }, ctx) => {
+      seen.exports++;
+      await Promise.race([held, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+      if (ctx.signal.aborted) {
+        seen.aborted++;
+        throw ctx.signal.reason;
+      }
+      seen.exported++;
+      return { exported: rows };
+    },
+  });
+  const note = defineTool({ name: 'note_down', description: 'Notes in the browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+  const erase = defineTool({ name: 'erase_all', description: 'Erases', input: v.object({}), policy: { effects: 'destructive' }, execute: () => 'erased' });
+  const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'resume-test-secret-resume-test-secret!!' }] });
+  const agent = createChatAgent({ model: new MockLanguageModelV4({ doStream: steps }), tools: [slowExport, note, erase], tickets });
+  const store = createMemoryResumableStore();
+  const detached: Promise<unknown>[] = [];
+  const requests: { method: string; turn: string | null }[] = [];
+  const owner = 'browser-1';
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const method = init?.method ?? 'GET';
+    const headers = new Headers(init?.headers);
+    const turnId = headers.get(RESUMABLE_TURN_HEADER);
+    requests.push({ method, turn: turnId });
+    const path = String(url);
+    if (method === 'POST') {
+      const body = JSON.parse(String(init?.body)) as { id: string; messages: unknown[]; mode: 'internal' };
+      const turn = await agent.stream({ messages: body.messages, mode: body.mode, run: createRunContext({ conversationId: body.id }) });
+      const response = turn.toResponse(turnId === null ? {} : { resumable: { store, owner, chatId: body.id, turnId, waitUntil: (p) => detached.push(p), intervalMs: 5 } });
+      // As a real fetch: aborting the request cancels its body (the server sees the client go).
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      init?.signal?.addEventListener('abort', () => void reader.cancel('aborted').catch(() => {}));
+      const body2 = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const read = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+          if (read.done) return controller.close();
+          controller.enqueue(read.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+      return new Response(body2, { headers: response.headers });
+    }
+    const chatId = decodeURIComponent(path.split('/').at(-2) ?? '');
+    if (method === 'DELETE') {
+      await cancelResumable({ store, owner, chatId });
+      return new Response(null, { status: 204 });
+    }
+    return resumeResponse({ store, owner, chatId, turnId, pollMs: 5, signal: init?.signal ?? undefined });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests, seen, detached, store };
+}
+
+let mounted: { unmount(): void }[] = [];
+afterEach(() => {
+  for (const hook of mounted) hook.unmount();
+  mounted = [];
+});
+
+function mount(options: UseEdgeChatOptions) {
+  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options);
+  mounted.push(hook);
+  return hook;
+}
+
+const toolState = (messages: { parts: unknown[] }[], toolCallId: string) =>
+  messages.flatMap((m) => m.parts as { toolCallId?: string; state?: string }[]).find((p) => p.toolCallId === toolCallId)?.state;
+
+describe('useEdgeChat({ resume: true })', () => {
+  it('a reload mid-answer gets the rest of it; the browser call the replay brings runs once', async () => {
+    const held = gate();
+    const server = resumableServer(
+      [callsStep([['c1', 'slow_export', { rows: 3 }]]), callsStep([['c2', 'note_down', { text: 'exported' }]]), textStep('All done.')],
+      held.opened,
+    );
+    let notes = 0;
+    const noteDown = defineTool({ name: 'note_down', description: 'Notes in the browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' }, execute: () => ++notes });
+    const options: UseEdgeChatOptions = { id: 'chat-r', resume: true, fetch: server.fetch, tools: [noteDown] };
+    const first = mount(options);
+    void first.current.sendMessage({ text: 'Export 3 rows' }).catch(() => {});
+    await vi.waitFor(() => expect(toolState(first.current.messages, 'c1')).toBe('input-available'), LOADED);
+    const turn = first.current.browserState.turn;
+    expect(turn).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.requests).toEqual([{ method: 'POST', turn }]);
+    // The page reloads: what it saved comes back (the answer it had marked stopped, as the demo's page does on pagehide).
+    const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    const cut = saved.messages.at(-1)?.id as string;
+    first.unmount();
+    mounted = [];
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    const second = mount({ ...options, messages: saved.messages, browserState: { ...saved.browserState, stopped: [cut] } });
+    // (React's StrictMode mounts twice: useChat aborts the first mount's resume and asks again.)
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    expect(server.requests.filter((r) => r.method === 'GET').every((r) => r.turn === turn)).toBe(true);
+    held.open();
+    // The replay ends on the browser call: it runs here, once, and its continuation brings the answer.
+    await vi.waitFor(() => expect(second.current.messages.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'All done.')).toBe(true), LOADED);
+    await Promise.all(server.detached);
+    expect(notes).toBe(1);
+    expect(server.seen).toEqual({ exports: 1, exported: 1, aborted: 0 });
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    // The continuation is not resumable (no turn id); the answer is not stopped; one assistant message.
+    expect(posts[1]?.turn).toBeNull();
+    expect(second.current.browserState.stopped).toEqual([]);
+    expect(second.current.browserState.turn).toBeUndefined();
+    expect(second.current.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('an approval the replay brings shows once; a page with no turn left asks nothing', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'erase_all', {}]])], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-a', resume: true, fetch: server.fetch };
+    const first = mount(options);
+    void first.current.sendMessage({ text: 'Export, then erase' }).catch(() => {});
+    await vi.waitFor(() => expect(toolState(first.current.messages, 'c1')).toBe('input-available'), LOADED);
+    const saved = { messages: structuredClone(first.current.messages), browserState: first.current.browserState };
+    first.unmount();
+    mounted = [];
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    const second = mount({ ...options, messages: saved.messages, browserState: saved.browserState });
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    held.open();
+    await vi.waitFor(() => expect(second.current.pendingApprovals.map((a) => a.toolCallId)).toEqual(['c2']), LOADED);
+    await vi.waitFor(() => expect(second.current.status).toBe('ready'), LOADED);
+    expect(second.current.pendingApprovals).toHaveLength(1);
+    expect(second.current.messages.filter((m) => m.role === 'assistant')).toHaveLength(1);
+    // The answer ended: a third page load asks the server nothing.
+    const before = server.requests.length;
+    expect(second.current.browserState.turn).toBeUndefined();
+    const third = mount({ ...options, messages: structuredClone(second.current.messages), browserState: second.current.browserState });
+    await vi.waitFor(() => expect(third.current.pendingApprovals).toHaveLength(1), LOADED);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(before);
+    expect(third.current.pendingApprovals).toHaveLength(1);
+  });
+
+  it('stop() tells the server to stop: the detached turn aborts and nothing is resumed', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 3 }]]), textStep('never')], held.opened);
+    const hook = mount({ id: 'chat-s', resume: true, fetch: server.fetch });
+    void hook.current.sendMessage({ text: 'Export 3 rows' }).catch(() => {});
+    await vi.waitFor(() => expect(toolState(hook.current.messages, 'c1')).toBe('input-available'), LOADED);
+    const turn = hook.current.browserState.turn;
+    await hook.current.stop();
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    await Promise.all(server.detached);
+    expect(server.requests).toEqual([
+      { method: 'POST', turn },
+      { method: 'DELETE', turn },
+    ]);
+    expect(server.seen).toMatchObject({ exports: 1, aborted: 1, exported: 0 });
+    await vi.waitFor(() => expect(hook.current.browserState.turn).toBeUndefined(), LOADED);
+    expect((await resumeResponse({ store: server.store, owner: 'browser-1', chatId: 'chat-s' })).status).toBe(204);
+  });
+
+  it('without resume: no turn id, no resume request, and stop() sends nothing more', async () => {
+    const held = gate();
+    held.open();
+    const server = resumableServer([textStep('Hello.')], held.opened);
+    const hook = mount({ id: 'chat-n', fetch: server.fetch });
+    await hook.current.sendMessage({ text: 'Hi' }).catch(() => {});
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    await hook.current.stop();
+    expect(server.requests).toEqual([{ method: 'POST', turn: null }]);
+    expect(hook.current.browserState.turn).toBeUndefined();
+  });
+});
