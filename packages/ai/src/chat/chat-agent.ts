@@ -798,11 +798,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.
     const stopped = new AbortController();
     const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
+    // Calls whose arguments the output token limit cut off: the renaming wrapper finds them, the repair says so.
+    const cut = new Set<string>();
     const result = streamText({
       ...settings,
       // A model that repeats a call id of the history or of this turn (some OpenAI-compatible servers send `call_0` in
       // every response) has the repeat renamed before anything sees it: tickets, seals, callResults keys, the UI stream.
-      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages) }),
+      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages), cut: (id) => cut.add(id) }),
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
@@ -810,6 +812,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, {
         run,
+        cut,
         onResult: (r) => {
           results.set(r.call.id, r);
           logHidden(r);

@@ -349,7 +349,9 @@ async function textTurn<TDeps>(
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
   // A call id the model repeats (of the history or of this turn) is renamed before the loop sees it, as in UI turns.
-  const limited = turnModel(model, responseMs);
+  // Calls whose arguments the output token limit cut off: the model wrapper finds them, the repair says so.
+  const cut = new Set<string>();
+  const limited = turnModel(model, responseMs, (id) => cut.add(id));
   const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
   const providerOptions = withOutputOptions(settings.providerOptions, output?.providerOptions);
   const generating = generateText({
@@ -361,7 +363,7 @@ async function textTurn<TDeps>(
     messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
     tools,
     ...activeToolsOption(every, visible),
-    repairToolCall: repairToolCallFor(executor, { run, onResult }),
+    repairToolCall: repairToolCallFor(executor, { run, onResult, cut }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
     stopWhen: limits.stop,
     ...direct.resumed,
@@ -454,10 +456,15 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  * says its ids are unique. At the limit the call's signal aborts with a `timeout` {@link ToolError}, which
  * `generateText` rejects with. Only model calls carry the limit, so tools are not counted and get no extra signal.
  * `stop()` ends the turn's timer. One wrapper for both: a middleware layer of its own cost a few async hops per step.
+ * `cut` hears of each call whose arguments the output token limit cut off.
  */
-function turnModel(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
+function turnModel(
+  model: LanguageModel,
+  ms: number | undefined,
+  cut: (toolCallId: string) => void,
+): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
   const limit = ms !== undefined && ms !== Number.POSITIVE_INFINITY;
-  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer();
+  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer(undefined, cut);
   if (typeof model === 'string' || (!limit && ids === undefined)) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
