@@ -9,8 +9,9 @@ import { refused } from '../test-support/chat-streams.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { cutArgumentsText } from './invalid-calls.ts';
-import { type EdgetoolUIMessage, PART_SEAL_PART } from './protocol.ts';
+import { type EdgetoolUIMessage, PART_SEAL_PART, SEAL_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
+import { UNRUN_CALL_TEXT } from './unrun-calls.ts';
 
 let fake: FakeAnthropic;
 beforeAll(async () => {
@@ -318,6 +319,57 @@ describe('failures on the real Anthropic provider', () => {
     const [sent] = blocksOf(1, 'tool_result');
     expect(sent).toEqual({ type: 'tool_result', tool_use_id: 'toolu_m', is_error: true, content: `Error (invalid-json): ${cutArgumentsText('update_delivery_date')}` });
     expect(result.message.parts).toContainEqual(expect.objectContaining({ toolCallId: 'toolu_m', state: 'output-error', errorText: sent?.content }));
+  });
+
+  it('max_tokens after a whole call and inside the next: neither runs, both get sealed results, the next turn sends both', async () => {
+    const writes: unknown[] = [];
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'toolu_w', name: 'update_delivery_date', args: { order_id: 'A-1', new_date: '2026-12-24' } },
+          { id: 'toolu_q', name: 'query_order', args: { order_id: 'A-1' } },
+          { id: 'toolu_x', name: 'query_order', args: '{"order_id": "A-' },
+        ],
+        stopReason: 'max_tokens',
+      },
+      { text: 'Let me try again.' },
+    );
+    const agent = agentFor({}, writes);
+    const first = await agent.generate({ messages: 'move A-1', run: run('c-max-whole') });
+    // The AI SDK runs no call of a step cut at the token limit (the approval is asked for as the call comes, as ever).
+    expect(first.finishReason).toBe('length');
+    expect(first.pending.map((p) => p.toolCallId)).toEqual(['toolu_w']);
+    expect(fake.requests).toHaveLength(1);
+    const unrun = `Error (aborted): ${UNRUN_CALL_TEXT}`;
+    expect(first.toolResults.map((r) => [r.call.id, r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type])).toEqual([
+      ['toolu_x', 'invalid-json'],
+      ['toolu_q', 'aborted'],
+    ]);
+    expect(first.message.parts).toContainEqual(expect.objectContaining({ toolCallId: 'toolu_q', state: 'output-error', errorText: unrun }));
+    expect(first.message.parts.filter((p) => p.type === SEAL_PART).map((p) => (p as { id: string }).id)).toEqual(['toolu_x', 'toolu_q']);
+
+    // The user denies the write and asks again: the model reads all three calls and why none ran.
+    const second = await agent.generate({ messages: userSays(respondToApproval(first.messages, 'toolu_w', false), 'try again'), run: run('c-max-whole') });
+    expect(second.text).toBe('Let me try again.');
+    expect(writes).toEqual([]);
+    expect(blocksOf(1, 'tool_use').map((b) => b.id)).toEqual(['toolu_w', 'toolu_q', 'toolu_x']);
+    const sent = new Map(blocksOf(1, 'tool_result').map((b) => [b.tool_use_id, b]));
+    expect(sent.get('toolu_q')).toEqual({ type: 'tool_result', tool_use_id: 'toolu_q', is_error: true, content: unrun });
+    expect(sent.get('toolu_x')).toMatchObject({ is_error: true, content: `Error (invalid-json): ${cutArgumentsText('query_order')}` });
+    expect(sent.has('toolu_w')).toBe(true);
+  });
+
+  it('a refusal after a whole call: the call does not run, and says why', async () => {
+    fake.enqueue({ toolCalls: [{ id: 'toolu_r', name: 'query_order', args: { order_id: 'A-1' } }], stopReason: 'refusal' });
+    const turn = await agentFor().stream({ messages: 'where is A-1', run: run('c-refusal-call') });
+    const chunks = await sseChunks(turn.toResponse());
+    const at = (type: string) => chunks.findIndex((c) => c.type === type);
+    // Its seal goes out before its result, as any result's: after the step, before the turn's finish.
+    expect(at('tool-input-available')).toBeLessThan(at('finish-step'));
+    expect(at('finish-step')).toBeLessThan(at('data-edgetool-seal'));
+    expect(at('data-edgetool-seal')).toBeLessThan(at('tool-output-error'));
+    expect(chunks.find((c) => c.type === 'tool-output-error')).toEqual({ type: 'tool-output-error', toolCallId: 'toolu_r', errorText: `Error (aborted): ${UNRUN_CALL_TEXT}` });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'content-filter' });
   });
 
   it('malformed arguments in a step that ended normally still read as invalid JSON, and a stream keeps the calls’ order', async () => {

@@ -38,6 +38,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
+import { createUnrunCalls } from './unrun-calls.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -833,6 +834,22 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     let finishReason = 'unknown';
     // The response message id goes into `start` (a continued message keeps its id), so the client gets it whether
     // or not the stream is folded into a result.
+    const proofs = createProofs({
+      tickets,
+      conversationId: run.conversationId,
+      mode,
+      tools: toolsByName,
+      sealTtlMs,
+      inputs: verified.inputs,
+      accepted: verified.accepted,
+      results,
+      traces,
+      decisions: verified.decisions,
+      ranWith,
+      early,
+    });
+    // The server calls nothing answered: those of a last step cut at the token limit get a result in the trailer.
+    const unrun = createUnrunCalls({ tools: toolsByName, mode });
     const source = createTurnSource({
       source: result.stream,
       tools,
@@ -845,20 +862,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       onClose: () => ended(),
       onStop: (reason) => stopped.abort(reason),
-      proofs: createProofs({
-        tickets,
-        conversationId: run.conversationId,
-        mode,
-        tools: toolsByName,
-        sealTtlMs,
-        inputs: verified.inputs,
-        accepted: verified.accepted,
-        results,
-        traces,
-        decisions: verified.decisions,
-        ranWith,
-        early,
-      }),
+      proofs: {
+        before: (chunk) => {
+          unrun.saw(chunk);
+          return proofs.before(chunk);
+        },
+      },
       trailer: (last, reason) => {
         if (last?.type === 'abort' || last?.type === 'error') {
           finishReason = last.type === 'abort' ? 'aborted' : 'error';
@@ -879,11 +888,23 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         }
         // Merged into the message's metadata by the client: the tokens the message cost (a continued message's earlier
         // requests included), and the limit this request hit.
-        const stoppedAt = limits.hit();
-        const shown = messageUsage(addUsage(usage, shownUsage(messages.at(-1))));
-        const metadata: EdgetoolMessageMetadata = { usage: shown, ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
-        trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
-        return trailer;
+        const finish = (): UIMessageChunk[] => {
+          const stoppedAt = limits.hit();
+          const shown = messageUsage(addUsage(usage, shownUsage(messages.at(-1))));
+          const metadata: EdgetoolMessageMetadata = { usage: shown, ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
+          trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
+          return trailer;
+        };
+        if (reason !== 'length' && reason !== 'content-filter') return finish();
+        // A last step cut at the token limit (or filtered): the AI SDK ran none of its calls. Each gets its result,
+        // sealed as any, so the message does not keep them waiting and the model reads why next time.
+        return unrun.answer(reason, { executor, run }).then(async (answered) => {
+          for (const { result, chunk } of answered) {
+            results.set(result.call.id, result);
+            trailer.push(...((await proofs.before(chunk)) ?? []), chunk);
+          }
+          return finish();
+        });
       },
     });
 
