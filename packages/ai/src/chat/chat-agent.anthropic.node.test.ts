@@ -372,6 +372,42 @@ describe('failures on the real Anthropic provider', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'content-filter' });
   });
 
+  it('a text turn cut at max_tokens after whole calls: the server call gets its result, the approval stays pending, the conversation goes on', async () => {
+    const writes: unknown[] = [];
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'toolu_w', name: 'update_delivery_date', args: { order_id: 'A-1', new_date: '2026-12-24' } },
+          { id: 'toolu_q', name: 'query_order', args: { order_id: 'A-1' } },
+        ],
+        stopReason: 'max_tokens',
+      },
+      { text: 'Let me try again.' },
+    );
+    const agent = agentFor({}, writes);
+    const seen: string[] = [];
+    const first = await generateTextTurn(agent, { messages: 'move A-1', run: run('c-text-max'), onToolResult: (r) => seen.push(r.call.id) });
+    expect(first.finishReason).toBe('length');
+    expect(first.pending.map((p) => [p.toolCallId, p.kind])).toEqual([['toolu_w', 'approval']]);
+    expect(first.toolResults.map((r) => [r.call.id, r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type])).toEqual([['toolu_q', 'aborted']]);
+    expect(seen).toEqual(['toolu_q']);
+    expect(first.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'toolu_q', toolName: 'query_order', output: { type: 'error-text', value: `Error (aborted): ${UNRUN_CALL_TEXT}` } }],
+    });
+
+    // Denied, the write does not run; the model reads both calls' results (before: the next request failed on the
+    // query's missing result).
+    const second = await generateTextTurn(agent, { messages: first.messages, approvals: { toolu_w: { approved: false } }, run: run('c-text-max') });
+    expect(second.text).toBe('Let me try again.');
+    expect(writes).toEqual([]);
+    // The provider sends a denial as a plain tool_result (no is_error).
+    expect(blocksOf(1, 'tool_result').map((b) => [b.tool_use_id, b.is_error])).toEqual([
+      ['toolu_q', true],
+      ['toolu_w', undefined],
+    ]);
+  });
+
   it('malformed arguments in a step that ended normally still read as invalid JSON, and a stream keeps the calls’ order', async () => {
     fake.enqueue(
       {

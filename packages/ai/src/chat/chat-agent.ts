@@ -38,7 +38,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
-import { createUnrunCalls } from './unrun-calls.ts';
+import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -895,7 +895,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
           return trailer;
         };
-        if (reason !== 'length' && reason !== 'content-filter') return finish();
+        if (!runsNoCalls(reason)) return finish();
         // A last step cut at the token limit (or filtered): the AI SDK ran none of its calls. Each gets its result,
         // sealed as any, so the message does not keep them waiting and the model reads why next time.
         return unrun.answer(reason, { executor, run }).then(async (answered) => {

@@ -11,7 +11,7 @@ import {
   type ToolUsage,
 } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
-import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { editableArguments, runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
@@ -31,6 +31,7 @@ import {
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
 import { saysIdsUnique } from './unique-call-ids.ts';
+import { runsNoCalls, unrunResult } from './unrun-calls.ts';
 import type { TurnOutputSchema } from './protocol.ts';
 import { type TurnOutput, turnOutput, withOutputOptions } from './structured-output.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
@@ -381,6 +382,23 @@ async function textTurn<TDeps>(
           },
         }),
   });
+  // A last step cut at the token limit or filtered (Anthropic's `max_tokens` after a whole `tool_use` block, `refusal`):
+  // the AI SDK ran none of its calls. Each server call nothing answered gets its `aborted` result, in a tool message of
+  // its own: left without one, it came back as `pending` for a caller with nothing to run, and the conversation failed
+  // its next request (`AI_MissingToolResultsError`). Approval requests stay pending, as in UI turns.
+  const unrunCalls = async (responses: readonly ModelMessage[], reason: string | undefined): Promise<ModelMessage[]> => {
+    if (!runsNoCalls(reason)) return [];
+    const content: ToolPart[] = [];
+    for (const call of pendingModelCalls(responses)) {
+      if (call.kind !== 'client') continue;
+      const tool = await registry.resolve(call.toolName);
+      if (tool !== undefined && runsOnCaller(tool, 'internal')) continue;
+      const refused = await unrunResult(executor, { id: call.toolCallId, name: call.toolName, input: call.input }, run);
+      onResult(refused);
+      content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: refused.content } });
+    }
+    return content.length === 0 ? [] : [{ role: 'tool', content }];
+  };
   const result = await generating
     // A model call our limit aborted fails the turn with our timeout, however it got here: the AI SDK wraps the timeout of
     // a retried call in its RetryError, and a provider may report the abort as an error of its own (@ai-sdk/openai's
@@ -393,10 +411,10 @@ async function textTurn<TDeps>(
       clock?.stop();
       limited.stop();
     });
-  const all = [...messages, ...result.responseMessages];
   const text = direct.text();
   const last = result.steps.at(-1);
-  const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(result.responseMessages) : [];
+  const all = [...messages, ...result.responseMessages, ...(text === undefined ? await unrunCalls(result.responseMessages, last?.finishReason) : [])];
+  const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(all.slice(messages.length)) : [];
   const toolResults = inCallOrder(result.steps, results);
   const pending = await Promise.all(
     waiting.map(async (call): Promise<PendingToolCall> => {

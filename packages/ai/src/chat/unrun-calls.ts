@@ -13,6 +13,15 @@ export const UNRUN_CALL_TEXT =
 /** The finish reasons after which the AI SDK runs none of the step's calls (its `isToolExecutionAllowedFinishReason`). */
 const CUT_REASONS: ReadonlySet<string> = new Set(['length', 'content-filter']);
 
+/** Whether the AI SDK ran none of the calls of a step that ended for `reason` (token limit, content filter). */
+export const runsNoCalls = (reason: string | undefined): boolean => reason !== undefined && CUT_REASONS.has(reason);
+
+/** The `aborted` result ({@link UNRUN_CALL_TEXT}) of a call the AI SDK did not run because its step was cut. */
+export function unrunResult(executor: ToolExecutor, call: { readonly id: string; readonly name: string; readonly input: unknown }, run: RunContext): Promise<ToolCallResult> {
+  const { id, name, input } = call;
+  return executor.refuse({ id, name, arguments: JSON.stringify(input) ?? '{}' }, new ToolError('aborted', UNRUN_CALL_TEXT, { toolName: name, callId: id }), { run });
+}
+
 /**
  * The server calls of a turn that nothing answered: no result, no approval request, not the caller's to run. The AI SDK
  * leaves the calls of a step cut at the token limit so (it runs none); left as they were, the message kept them
@@ -49,11 +58,10 @@ export function createUnrunCalls(options: { readonly tools: ReadonlyMap<string, 
       reason: string | undefined,
       { executor, run }: { readonly executor: ToolExecutor; readonly run: RunContext },
     ): Promise<{ result: ToolCallResult; chunk: UIMessageChunk }[]> {
-      if (reason === undefined || !CUT_REASONS.has(reason) || open.size === 0) return [];
+      if (!runsNoCalls(reason) || open.size === 0) return [];
       const answered: { result: ToolCallResult; chunk: UIMessageChunk }[] = [];
       for (const [toolCallId, { toolName, input }] of open) {
-        const call = { id: toolCallId, name: toolName, arguments: JSON.stringify(input) ?? '{}' };
-        const result = await executor.refuse(call, new ToolError('aborted', UNRUN_CALL_TEXT, { toolName, callId: toolCallId }), { run });
+        const result = await unrunResult(executor, { id: toolCallId, name: toolName, input }, run);
         answered.push({ result, chunk: { type: 'tool-output-error', toolCallId, errorText: result.content } });
       }
       open.clear();
