@@ -127,6 +127,30 @@ describe('thinking, stop reasons, cut streams and whole replies', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('every tool_use block needs its tool_result in the next message, as the API says (400, no turn used)', async () => {
+    fake.enqueue({ text: 'A' });
+    const call = (id: string) => ({ type: 'tool_use', id, name: 'clock', input: {} });
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'noon' });
+    const send = (answer: unknown) =>
+      post({ ...body, messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: [call('toolu_a'), call('toolu_b')] }, answer] });
+    for (const answer of [{ role: 'user', content: [result('toolu_a')] }, { role: 'user', content: 'Go on' }]) {
+      const missing = answer.content === 'Go on' ? 'toolu_a, toolu_b' : 'toolu_b';
+      expect(await error(await send(answer))).toEqual([
+        400,
+        {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: `messages.2: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+          },
+        },
+      ]);
+    }
+    expect(fake.requests).toHaveLength(0);
+    await (await send({ role: 'user', content: [result('toolu_b'), result('toolu_a')] })).text();
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('with thinking enabled, a last assistant message with tool calls must start with its thinking block', async () => {
     const messages = [
       { role: 'user', content: 'Hi' },

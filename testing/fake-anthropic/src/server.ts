@@ -71,6 +71,33 @@ function assistantBlocks(messages: readonly unknown[]): { path: string; message:
 }
 
 /**
+ * The API's 400 for an assistant message whose `tool_use` blocks the next message does not answer, each with a
+ * `tool_result` block: a call the client left without a result (a last assistant message, a prefill, is not checked).
+ */
+function unansweredToolUse(messages: readonly unknown[]): string | undefined {
+  for (let m = 0; m < messages.length - 1; m++) {
+    const message = messages[m];
+    if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    const ids = message.content.flatMap((block: unknown) => (isRecord(block) && block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : []));
+    if (ids.length === 0) continue;
+    const next = messages[m + 1];
+    const answered = new Set(
+      isRecord(next) && next.role === 'user' && Array.isArray(next.content)
+        ? next.content.flatMap((block: unknown) => (isRecord(block) && block.type === 'tool_result' ? [block.tool_use_id] : []))
+        : [],
+    );
+    const missing = ids.filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      return (
+        `messages.${m + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. ` +
+        'Each `tool_use` block must have a corresponding `tool_result` block in the next message.'
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
  * What the Messages API refuses in the thinking blocks sent back: a `thinking` block whose signature is not one it
  * issued for exactly that text, a `redacted_thinking` block with data it did not issue, and, with thinking enabled, a
  * last assistant message with tool calls that does not start with a thinking block.
@@ -174,6 +201,8 @@ class FakeAnthropicServer implements FakeAnthropic {
     if (!isRecord(body)) return sendError(res, 400, 'The request body must be a JSON object.');
     const problem = bodyProblem(body);
     if (problem !== undefined) return sendError(res, 400, problem);
+    const unanswered = unansweredToolUse(body.messages as unknown[]);
+    if (unanswered !== undefined) return sendError(res, 400, unanswered);
     const thinking = thinkingProblem(body, this.#signatures, this.#redacted);
     if (thinking !== undefined) return sendError(res, 400, thinking);
 
