@@ -4,7 +4,17 @@ import type { FakeToolCall } from '@edgetool/fake-openai';
 export type FakeThinking = { readonly thinking: string; readonly signature: string } | { readonly redacted: string };
 
 /** Why the model stopped, as the Messages API says it in `message_delta`. */
-export type FakeStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal';
+export type FakeStopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded'
+  | 'compaction'
+  // A reason the API may add later, sent as it is.
+  | (string & {});
 
 /**
  * A scripted model reply: thinking blocks, text, tool calls (parallel when several), in that order (as Claude writes

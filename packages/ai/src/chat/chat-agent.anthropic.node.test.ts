@@ -359,6 +359,14 @@ describe('failures on the real Anthropic provider', () => {
     expect(sent.has('toolu_w')).toBe(true);
   });
 
+  it.each(['compaction', 'some_new_reason'])('a stop reason the provider maps to other (%s) after a whole call: the call does not run, and says why', async (stopReason) => {
+    fake.enqueue({ toolCalls: [{ id: 'toolu_o', name: 'query_order', args: { order_id: 'A-1' } }], stopReason });
+    const result = await agentFor().generate({ messages: 'where is A-1', run: run(`c-${stopReason}`) });
+    expect(result.finishReason).toBe('other');
+    expect(result.toolResults.map((r) => [r.call.id, r.outcome.type === 'error' ? r.outcome.error.code : r.outcome.type])).toEqual([['toolu_o', 'aborted']]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('a refusal after a whole call: the call does not run, and says why', async () => {
     fake.enqueue({ toolCalls: [{ id: 'toolu_r', name: 'query_order', args: { order_id: 'A-1' } }], stopReason: 'refusal' });
     const turn = await agentFor().stream({ messages: 'where is A-1', run: run('c-refusal-call') });

@@ -848,7 +848,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       ranWith,
       early,
     });
-    // The server calls nothing answered: those of a last step cut at the token limit get a result in the trailer.
+    // The server calls nothing answered: those of a last step that ended early get a result in the trailer.
     const unrun = createUnrunCalls({ tools: toolsByName, mode });
     const source = createTurnSource({
       source: result.stream,
@@ -896,8 +896,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           return trailer;
         };
         if (!runsNoCalls(reason)) return finish();
-        // A last step cut at the token limit (or filtered): the AI SDK ran none of its calls. Each gets its result,
-        // sealed as any, so the message does not keep them waiting and the model reads why next time.
+        // A last step that ended early (token limit, filter, `other`): the AI SDK ran none of its calls. Each gets its
+        // result, sealed as any, so the message does not keep them waiting and the model reads why next time.
         return unrun.answer(reason, { executor, run }).then(async (answered) => {
           for (const { result, chunk } of answered) {
             results.set(result.call.id, result);

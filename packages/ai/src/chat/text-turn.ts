@@ -382,8 +382,8 @@ async function textTurn<TDeps>(
           },
         }),
   });
-  // A last step cut at the token limit or filtered (Anthropic's `max_tokens` after a whole `tool_use` block, `refusal`):
-  // the AI SDK ran none of its calls. Each server call nothing answered gets its `aborted` result, in a tool message of
+  // A last step that ended other than by `stop` or `tool-calls` (Anthropic's `max_tokens` after a whole `tool_use`
+  // block, `refusal`, `compaction`): the AI SDK ran none of its calls. Each server call nothing answered gets its `aborted` result, in a tool message of
   // its own: left without one, it came back as `pending` for a caller with nothing to run, and the conversation failed
   // its next request (`AI_MissingToolResultsError`). Approval requests stay pending, as in UI turns.
   const unrunCalls = async (responses: readonly ModelMessage[], reason: string | undefined): Promise<ModelMessage[]> => {

@@ -4,19 +4,19 @@ import { runsOnCaller } from './ai-tools.ts';
 import type { ExecutionMode } from './protocol.ts';
 
 /**
- * What the model and the UI read for a call of a step the model ended at its output token limit or its content filter
- * (Anthropic's `max_tokens` after a whole `tool_use` block, `refusal`): the AI SDK runs no call of such a step.
+ * What the model and the UI read for a call of a step the model ended other than by `stop` or `tool-calls`
+ * (Anthropic's `max_tokens` after a whole `tool_use` block, `refusal`, `compaction`): the AI SDK runs none of its calls.
  */
 export const UNRUN_CALL_TEXT =
-  "Not run: the model's answer was cut off (output token limit or content filter) after this call, and no call of a cut answer runs. Call it again if it is still needed.";
+  "Not run: the model's answer ended early (output token limit, content filter or another stop) after this call, and no call of such an answer runs. Call it again if it is still needed.";
 
-/** The finish reasons after which the AI SDK runs none of the step's calls (its `isToolExecutionAllowedFinishReason`). */
-const CUT_REASONS: ReadonlySet<string> = new Set(['length', 'content-filter']);
+/**
+ * Whether the AI SDK ran none of the calls of a step that ended for `reason`: it runs them only after `stop` and
+ * `tool-calls` (its `isToolExecutionAllowedFinishReason`), not at the token limit, a content filter or `other`.
+ */
+export const runsNoCalls = (reason: string | undefined): boolean => reason !== undefined && reason !== 'stop' && reason !== 'tool-calls';
 
-/** Whether the AI SDK ran none of the calls of a step that ended for `reason` (token limit, content filter). */
-export const runsNoCalls = (reason: string | undefined): boolean => reason !== undefined && CUT_REASONS.has(reason);
-
-/** The `aborted` result ({@link UNRUN_CALL_TEXT}) of a call the AI SDK did not run because its step was cut. */
+/** The `aborted` result ({@link UNRUN_CALL_TEXT}) of a call the AI SDK did not run because of how its step ended. */
 export function unrunResult(executor: ToolExecutor, call: { readonly id: string; readonly name: string; readonly input: unknown }, run: RunContext): Promise<ToolCallResult> {
   const { id, name, input } = call;
   return executor.refuse({ id, name, arguments: JSON.stringify(input) ?? '{}' }, new ToolError('aborted', UNRUN_CALL_TEXT, { toolName: name, callId: id }), { run });
@@ -24,7 +24,7 @@ export function unrunResult(executor: ToolExecutor, call: { readonly id: string;
 
 /**
  * The server calls of a turn that nothing answered: no result, no approval request, not the caller's to run. The AI SDK
- * leaves the calls of a step cut at the token limit so (it runs none); left as they were, the message kept them
+ * leaves the calls of a step that ended early so (it runs none, {@link runsNoCalls}); left as they were, the message kept them
  * `input-available` for ever and the next turn's prompt dropped them, so the model never learnt they did not run.
  * `answer` gives each an `aborted` result (`UNRUN_CALL_TEXT`) as a `tool-output-error` chunk, for the turn's trailer.
  */
@@ -52,7 +52,7 @@ export function createUnrunCalls(options: { readonly tools: ReadonlyMap<string, 
     },
     /**
      * After a turn whose last step ended for `reason`: a result for each call nothing answered when the reason is one
-     * after which the AI SDK runs no call (`length`, `content-filter`), and the chunk that carries it; none otherwise.
+     * after which the AI SDK runs no call ({@link runsNoCalls}), and the chunk that carries it; none otherwise.
      */
     async answer(
       reason: string | undefined,
