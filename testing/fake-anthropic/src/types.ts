@@ -1,18 +1,54 @@
 import type { FakeToolCall } from '@edgetool/fake-openai';
 
-/** A scripted model reply: text, tool calls (parallel when several), or both (the text first, as Claude writes). */
+/** A thinking block before the answer: its text and signature, or a `redacted_thinking` block's opaque data. */
+export type FakeThinking = { readonly thinking: string; readonly signature: string } | { readonly redacted: string };
+
+/** Why the model stopped, as the Messages API says it in `message_delta`. */
+export type FakeStopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded'
+  | 'compaction'
+  // A reason the API may add later, sent as it is.
+  | (string & {});
+
+/**
+ * A scripted model reply: thinking blocks, text, tool calls (parallel when several), in that order (as Claude writes
+ * them).
+ */
 export interface FakeAnthropicReply {
+  /** `thinking` (a `thinking_delta` per word, then one `signature_delta`) and `redacted_thinking` blocks, first. */
+  readonly thinking?: readonly FakeThinking[];
   /** The answer text; a string is split into word deltas, an array is sent as exactly these deltas. */
   readonly text?: string | readonly string[];
   /** `tool_use` blocks; ids default to `toolu_<n>`, unique over the server's lifetime. */
   readonly toolCalls?: readonly FakeToolCall[];
   /** Token counts reported in `message_start` and `message_delta`; rough estimates by default. */
   readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
+  /** Overrides the stop reason (`tool_use` when the turn has tool calls, `end_turn` otherwise). */
+  readonly stopReason?: FakeStopReason;
+  /** After the content blocks, an `error` event (`overloaded_error`, …) instead of `message_delta` and `message_stop`. */
+  readonly streamError?: { readonly type: string; readonly message: string };
+  /**
+   * Ends the response after this many events, as a connection that closes mid-answer: cleanly (the body ends), or
+   * with `destroy` by dropping the socket.
+   */
+  readonly cut?: { readonly afterEvents: number; readonly destroy?: boolean };
 }
 
 /** An Anthropic-shaped HTTP error reply: `{ type: 'error', error: { type, message } }` with this status. */
 export interface FakeAnthropicError {
-  readonly error: { readonly status: number; readonly message: string; readonly type?: string };
+  readonly error: {
+    readonly status: number;
+    readonly message: string;
+    readonly type?: string;
+    /** Extra response headers, for example `{ 'retry-after-ms': '1' }` to make the AI SDK retry quickly. */
+    readonly headers?: Readonly<Record<string, string>>;
+  };
 }
 
 /** What the fake model does for one request. */

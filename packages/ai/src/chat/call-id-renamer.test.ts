@@ -31,3 +31,39 @@ describe('callIdRenamer and tool names', () => {
     expect(names).toEqual(['tool-input-start:invalid_tool_name', 'tool-call:invalid_tool_name', 'tool-input-start:', 'tool-call:']);
   });
 });
+
+describe('callIdRenamer and calls cut by the output token limit', () => {
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const finish = (unified: 'length' | 'tool-calls'): LanguageModelV4StreamPart => ({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
+  const calls: LanguageModelV4StreamPart[] = [
+    { type: 'tool-call', toolCallId: 'bad', toolName: 'q', input: '{"id": "A' },
+    { type: 'tool-call', toolCallId: 'good', toolName: 'q', input: '{"id":"B"}' },
+  ];
+
+  it.each([
+    ['length', ['bad']],
+    ['tool-calls', []],
+  ] as const)('a streamed step that ends with %s: calls whose arguments are not JSON are held to the finish, in order', async (reason, expected) => {
+    const cut: string[] = [];
+    const parts = [{ type: 'text-delta', id: 't', delta: 'x' } as const, ...calls, { type: 'text-delta', id: 't', delta: 'y' } as const, finish(reason)];
+    const out = await convertReadableStreamToArray(callIdRenamer(undefined, (id) => cut.push(id)).streamed(call, convertArrayToReadableStream(parts)));
+    expect(out.map((part) => (part.type === 'tool-call' ? part.toolCallId : part.type))).toEqual(['text-delta', 'text-delta', 'bad', 'good', 'finish']);
+    expect(cut).toEqual(expected);
+  });
+
+  it('a stream without a finish still hands its held calls on, none cut', async () => {
+    const cut: string[] = [];
+    const out = await convertReadableStreamToArray(callIdRenamer(undefined, (id) => cut.push(id)).streamed(call, convertArrayToReadableStream([...calls])));
+    expect(out.map((part) => (part.type === 'tool-call' ? part.toolCallId : part.type))).toEqual(['bad', 'good']);
+    expect(cut).toEqual([]);
+  });
+
+  it('a generated answer at the limit: its calls whose arguments are not JSON', () => {
+    const cut: string[] = [];
+    const content = calls as LanguageModelV4Content[];
+    callIdRenamer(undefined, (id) => cut.push(id)).generated(call, { content, finishReason: { unified: 'tool-calls' } });
+    expect(cut).toEqual([]);
+    callIdRenamer(undefined, (id) => cut.push(id)).generated(call, { content, finishReason: { unified: 'length' } });
+    expect(cut).toEqual(['bad']);
+  });
+});

@@ -32,6 +32,16 @@ export function nameFor(name: string, tools: readonly { readonly name: string }[
 /** A new id for a taken one: the model's id, `_` and 12 random hex digits (what OpenAI, Anthropic and Gemini accept). */
 const rename = (id: string): string => `${id}_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
 
+/** Whether a call's arguments are not JSON (what a model stopped mid-call leaves: a prefix of them). */
+function notJson(input: string): boolean {
+  try {
+    JSON.parse(input);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** The tool call ids a prompt holds (calls, results, approvals). */
 function promptIds(prompt: Prompt, into: Set<string>): void {
   for (const message of prompt) {
@@ -48,8 +58,12 @@ function promptIds(prompt: Prompt, into: Set<string>): void {
  * {@link nameFor}): `generated` for a `doGenerate` result,
  * `streamed` for a `doStream` one. Not in the package's barrel: the chat loop's own model wrappers use it (the text turn
  * folds it into the wrapper that times its model calls, so a step pays no extra model layer for it).
+ * It also tells `cut` each call whose arguments are not JSON in a step the model ended at its output token limit
+ * (`finishReason` `length`): the model did not write bad JSON, the limit cut it (Anthropic's `max_tokens` in a
+ * `tool_use` block). A streamed call with arguments that are not JSON is held back to the step's `finish` for this
+ * (and the calls after it, to keep their order).
  */
-export function callIdRenamer(taken?: () => Iterable<string>) {
+export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId: string) => void) {
   // Every id the conversation holds, made at the turn's first tool call: the first request's prompt and the caller's
   // taken ones, then each id this turn's calls get. A later request of the turn adds only calls of this turn to the
   // prompt, so it is not read again (one pass over the history per turn, not per step).
@@ -70,8 +84,9 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
   };
   return {
     /** `result` with its calls renamed where taken; the very same object (and parts) when none was. */
-    generated<T extends { readonly content: LanguageModelV4Content[] }>(call: CallOptions, result: T): T {
+    generated<T extends { readonly content: LanguageModelV4Content[]; readonly finishReason?: { readonly unified: string } }>(call: CallOptions, result: T): T {
       const { prompt, tools } = call;
+      const atLimit = cut !== undefined && result.finishReason?.unified === 'length';
       // The new name of each renamed call id (a provider-executed call's result or approval request follows its call and
       // takes its new id); made only once a call is renamed, as is the copy of the content.
       let names: Map<string, string> | undefined;
@@ -82,6 +97,7 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
         let id: string | undefined;
         if (part.type === 'tool-call') {
           id = idFor(prompt, part.toolCallId);
+          if (atLimit && part.providerExecuted !== true && notJson(part.input)) cut(id);
           if (id !== part.toolCallId) {
             names ??= new Map();
             names.set(part.toolCallId, id);
@@ -143,14 +159,39 @@ export function callIdRenamer(taken?: () => Iterable<string>) {
             return part;
         }
       };
+      // Calls whose arguments are not JSON, held back until the step's `finish` says whether the token limit cut them.
+      let held: Extract<LanguageModelV4StreamPart, { type: 'tool-call' }>[] | undefined;
+      const release = (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, atLimit: boolean) => {
+        if (held === undefined) return;
+        for (const part of held) {
+          if (atLimit && part.providerExecuted !== true && notJson(part.input)) cut?.(part.toolCallId);
+          controller.enqueue(part);
+        }
+        held = undefined;
+      };
       // A pull source over the model's reader, not a TransformStream: one hop per part instead of two (the loop bench's
       // UI turn measured the TransformStream at about 1 ms for its 20 steps).
       const reader = stream.getReader();
       return new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
-          const next = await reader.read();
-          if (next.done) controller.close();
-          else controller.enqueue(renamed(next.value));
+          for (;;) {
+            const next = await reader.read();
+            if (next.done) {
+              release(controller, false);
+              controller.close();
+              return;
+            }
+            const part = renamed(next.value);
+            // The calls after a held one are held with it, so the calls keep the model's order (in the history too).
+            if (cut !== undefined && part.type === 'tool-call' && (held !== undefined || (part.providerExecuted !== true && notJson(part.input)))) {
+              held ??= [];
+              held.push(part);
+              continue;
+            }
+            if (part.type === 'finish') release(controller, part.finishReason.unified === 'length');
+            controller.enqueue(part);
+            return;
+          }
         },
         cancel: (reason) => reader.cancel(reason),
       });

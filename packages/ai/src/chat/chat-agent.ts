@@ -39,6 +39,7 @@ import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
 import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
+import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import { addUsage, emptyUsage, messageUsage, type TurnUsage } from './usage.ts';
 import { DEFAULT_SEAL_TTL_MS } from './proofs.ts';
@@ -806,11 +807,13 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.
     const stopped = new AbortController();
     const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
+    // Calls whose arguments the output token limit cut off: the renaming wrapper finds them, the repair says so.
+    const cut = new Set<string>();
     const result = streamText({
       ...settings,
       // A model that repeats a call id of the history or of this turn (some OpenAI-compatible servers send `call_0` in
       // every response) has the repeat renamed before anything sees it: tickets, seals, callResults keys, the UI stream.
-      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages) }),
+      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages), cut: (id) => cut.add(id) }),
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
@@ -818,6 +821,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A call the AI SDK cannot parse (not JSON, no such tool) gets the executor's typed error, like any failed call.
       repairToolCall: repairToolCallFor(executor, {
         run,
+        cut,
         onResult: (r) => {
           results.set(r.call.id, r);
           logHidden(r);
@@ -838,6 +842,22 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     let finishReason = 'unknown';
     // The response message id goes into `start` (a continued message keeps its id), so the client gets it whether
     // or not the stream is folded into a result.
+    const proofs = createProofs({
+      tickets,
+      conversationId: run.conversationId,
+      mode,
+      tools: toolsByName,
+      sealTtlMs,
+      inputs: verified.inputs,
+      accepted: verified.accepted,
+      results,
+      traces,
+      decisions: verified.decisions,
+      ranWith,
+      early,
+    });
+    // The server calls nothing answered: those of a last step that ended early get a result in the trailer.
+    const unrun = createUnrunCalls({ tools: toolsByName, mode });
     const source = createTurnSource({
       source: result.stream,
       tools,
@@ -850,20 +870,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       onClose: () => ended(),
       onStop: (reason) => stopped.abort(reason),
-      proofs: createProofs({
-        tickets,
-        conversationId: run.conversationId,
-        mode,
-        tools: toolsByName,
-        sealTtlMs,
-        inputs: verified.inputs,
-        accepted: verified.accepted,
-        results,
-        traces,
-        decisions: verified.decisions,
-        ranWith,
-        early,
-      }),
+      proofs: {
+        before: (chunk) => {
+          unrun.saw(chunk);
+          return proofs.before(chunk);
+        },
+      },
       trailer: (last, reason) => {
         if (last?.type === 'abort' || last?.type === 'error') {
           finishReason = last.type === 'abort' ? 'aborted' : 'error';
@@ -884,11 +896,23 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         }
         // Merged into the message's metadata by the client: the tokens the message cost (a continued message's earlier
         // requests included), and the limit this request hit.
-        const stoppedAt = limits.hit();
-        const shown = messageUsage(addUsage(usage, shownUsage(messages.at(-1))));
-        const metadata: EdgetoolMessageMetadata = { usage: shown, ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
-        trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
-        return trailer;
+        const finish = (): UIMessageChunk[] => {
+          const stoppedAt = limits.hit();
+          const shown = messageUsage(addUsage(usage, shownUsage(messages.at(-1))));
+          const metadata: EdgetoolMessageMetadata = { usage: shown, ...(stoppedAt === undefined ? {} : { limit: stoppedAt }) };
+          trailer.push({ type: 'finish', finishReason: finishReason as never, messageMetadata: metadata });
+          return trailer;
+        };
+        if (!runsNoCalls(reason)) return finish();
+        // A last step that ended early (token limit, filter, `other`): the AI SDK ran none of its calls. Each gets its
+        // result, sealed as any, so the message does not keep them waiting and the model reads why next time.
+        return unrun.answer(reason, { executor, run }).then(async (answered) => {
+          for (const { result, chunk } of answered) {
+            results.set(result.call.id, result);
+            trailer.push(...((await proofs.before(chunk)) ?? []), chunk);
+          }
+          return finish();
+        });
       },
     });
 

@@ -17,7 +17,16 @@ export interface InvalidCallOptions {
   readonly run: RunContext;
   /** Receives each refused call's result, as the tools' `onResult` receives a finished call's. */
   readonly onResult?: ((result: ToolCallResult) => void) | undefined;
+  /** Ids of the calls whose arguments the output token limit cut off (`callIdRenamer` finds them): they say so. */
+  readonly cut?: ReadonlySet<string> | undefined;
 }
+
+/**
+ * What the model reads for a call whose arguments its output token limit cut off (Anthropic's `max_tokens` inside a
+ * `tool_use` block): not "invalid JSON", which it would write again the same way, but why, so it can write less.
+ */
+export const cutArgumentsText = (toolName: string): string =>
+  `The arguments for "${toolName}" were cut off at the output token limit before their JSON was complete. Call the tool again with shorter arguments, or do the work in smaller calls.`;
 
 /**
  * The AI SDK's `repairToolCall` for edgetool's loops. The AI SDK hands it every call it cannot parse (arguments that
@@ -30,7 +39,10 @@ export interface InvalidCallOptions {
 export function repairToolCallFor(executor: ToolExecutor, options: InvalidCallOptions): ToolCallRepairFunction<ToolSet> {
   return async ({ toolCall, error, abortSignal }) => {
     const call: ToolCall = { id: toolCall.toolCallId, name: toolCall.toolName, arguments: toolCall.input };
-    const result = await refuse(executor, call, options, { signal: abortSignal, reason: error.message });
+    const result =
+      options.cut?.has(call.id) === true
+        ? await executor.refuse(call, new ToolError('invalid-json', cutArgumentsText(call.name), { toolName: call.name, callId: call.id }), { run: options.run })
+        : await refuse(executor, call, options, { signal: abortSignal, reason: error.message });
     options.onResult?.(result);
     readsAs(error, result.content);
     return null;

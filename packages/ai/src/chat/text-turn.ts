@@ -11,7 +11,7 @@ import {
   type ToolUsage,
 } from '@edgetool/core';
 import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
-import { editableArguments, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
+import { editableArguments, runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
@@ -31,6 +31,7 @@ import {
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
 import { saysIdsUnique } from './unique-call-ids.ts';
+import { runsNoCalls, unrunResult } from './unrun-calls.ts';
 import type { TurnOutputSchema } from './protocol.ts';
 import { type TurnOutput, turnOutput, withOutputOptions } from './structured-output.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
@@ -349,7 +350,9 @@ async function textTurn<TDeps>(
   // turn and aborts it, which costs every tool call a signal to carry.
   const clock = typeof model === 'string' ? responseClock(responseMs) : undefined;
   // A call id the model repeats (of the history or of this turn) is renamed before the loop sees it, as in UI turns.
-  const limited = turnModel(model, responseMs);
+  // Calls whose arguments the output token limit cut off: the model wrapper finds them, the repair says so.
+  const cut = new Set<string>();
+  const limited = turnModel(model, responseMs, (id) => cut.add(id));
   const turnSignal = anySignal(request.signal, run.signal, clock?.signal);
   const providerOptions = withOutputOptions(settings.providerOptions, output?.providerOptions);
   const generating = generateText({
@@ -361,7 +364,7 @@ async function textTurn<TDeps>(
     messages: ageToolFiles(messages, options.toolFileTurns ?? Number.POSITIVE_INFINITY),
     tools,
     ...activeToolsOption(every, visible),
-    repairToolCall: repairToolCallFor(executor, { run, onResult }),
+    repairToolCall: repairToolCallFor(executor, { run, onResult, cut }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
     stopWhen: limits.stop,
     ...direct.resumed,
@@ -379,6 +382,23 @@ async function textTurn<TDeps>(
           },
         }),
   });
+  // A last step that ended other than by `stop` or `tool-calls` (Anthropic's `max_tokens` after a whole `tool_use`
+  // block, `refusal`, `compaction`): the AI SDK ran none of its calls. Each server call nothing answered gets its `aborted` result, in a tool message of
+  // its own: left without one, it came back as `pending` for a caller with nothing to run, and the conversation failed
+  // its next request (`AI_MissingToolResultsError`). Approval requests stay pending, as in UI turns.
+  const unrunCalls = async (responses: readonly ModelMessage[], reason: string | undefined): Promise<ModelMessage[]> => {
+    if (!runsNoCalls(reason)) return [];
+    const content: ToolPart[] = [];
+    for (const call of pendingModelCalls(responses)) {
+      if (call.kind !== 'client') continue;
+      const tool = await registry.resolve(call.toolName);
+      if (tool !== undefined && runsOnCaller(tool, 'internal')) continue;
+      const refused = await unrunResult(executor, { id: call.toolCallId, name: call.toolName, input: call.input }, run);
+      onResult(refused);
+      content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: refused.content } });
+    }
+    return content.length === 0 ? [] : [{ role: 'tool', content }];
+  };
   const result = await generating
     // A model call our limit aborted fails the turn with our timeout, however it got here: the AI SDK wraps the timeout of
     // a retried call in its RetryError, and a provider may report the abort as an error of its own (@ai-sdk/openai's
@@ -391,10 +411,10 @@ async function textTurn<TDeps>(
       clock?.stop();
       limited.stop();
     });
-  const all = [...messages, ...result.responseMessages];
   const text = direct.text();
   const last = result.steps.at(-1);
-  const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(result.responseMessages) : [];
+  const all = [...messages, ...result.responseMessages, ...(text === undefined ? await unrunCalls(result.responseMessages, last?.finishReason) : [])];
+  const waiting = text === undefined && last !== undefined && last.toolCalls.length > 0 ? pendingModelCalls(all.slice(messages.length)) : [];
   const toolResults = inCallOrder(result.steps, results);
   const pending = await Promise.all(
     waiting.map(async (call): Promise<PendingToolCall> => {
@@ -454,10 +474,15 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  * says its ids are unique. At the limit the call's signal aborts with a `timeout` {@link ToolError}, which
  * `generateText` rejects with. Only model calls carry the limit, so tools are not counted and get no extra signal.
  * `stop()` ends the turn's timer. One wrapper for both: a middleware layer of its own cost a few async hops per step.
+ * `cut` hears of each call whose arguments the output token limit cut off.
  */
-function turnModel(model: LanguageModel, ms: number | undefined): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
+function turnModel(
+  model: LanguageModel,
+  ms: number | undefined,
+  cut: (toolCallId: string) => void,
+): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
   const limit = ms !== undefined && ms !== Number.POSITIVE_INFINITY;
-  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer();
+  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer(undefined, cut);
   if (typeof model === 'string' || (!limit && ids === undefined)) return { model, stop: () => {}, timedOut: () => undefined };
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.

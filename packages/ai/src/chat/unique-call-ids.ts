@@ -8,6 +8,8 @@ export interface UniqueToolCallIdsOptions {
    * leaves out (incomplete ones), which a new call must not repeat either. Read once, at the turn's first tool call.
    */
   readonly taken?: (() => Iterable<string>) | undefined;
+  /** Told each call whose arguments the output token limit cut off (see `callIdRenamer`). */
+  readonly cut?: ((toolCallId: string) => void) | undefined;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface UniqueToolCallIdsOptions {
  * whose tool name is empty, blank or longer than any tool's is named `invalid_tool_name` (an unknown tool's call).
  */
 export function uniqueToolCallIds(options: UniqueToolCallIdsOptions = {}): LanguageModelMiddleware {
-  const ids = callIdRenamer(options.taken);
+  const ids = callIdRenamer(options.taken, options.cut);
   return {
     specificationVersion: 'v4',
     wrapGenerate: async ({ doGenerate, params }) => ids.generated(params, await doGenerate()),
