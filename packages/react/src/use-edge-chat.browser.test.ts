@@ -1115,6 +1115,24 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
   });
 
+  it('a retry of a stopped answer words the stopped call\'s error through toolErrorMessage, as every other browser failure', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Not booked.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const toolErrorMessage = (error: ToolError, call: { id: string }) => (error.code === 'aborted' ? `Stopped in the browser (ref ${call.id}).` : undefined);
+    const hook = mount({ id: 'conv-retry-stopped-words', fetch: server.fetch, tools: browserTools, toolErrorMessage });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not booked.'), LOADED);
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ toolCallId: 'c1', output: { type: 'error-text', value: 'Error (aborted): Stopped in the browser (ref c1).' } }]);
+    // The words the model did not read stay in this browser's console, as for any failure toolErrorMessage words.
+    expect(logged.mock.calls.map(([, error]) => (error as Error).message)).toEqual(['The user stopped this call before it finished.']);
+    logged.mockRestore();
+  });
+
   it('manual mode: a retry of an answer stopped while the browser chain waited denies that call as stopped; nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });

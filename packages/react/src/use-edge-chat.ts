@@ -800,10 +800,14 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       try {
         await Promise.all(
           work.map((item) => {
-            const meta = { toolName: item.toolName, callId: item.toolCallId };
             switch (item.kind) {
-              case 'run':
-                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(new ToolError('aborted', STOPPED, meta)) });
+              case 'run': {
+                // Worded as every other failure of a browser call: through the app's `toolErrorMessage`.
+                const error = new ToolError('aborted', STOPPED, { toolName: item.toolName, callId: item.toolCallId });
+                const words = executors.run.errorMessage(error, { id: item.toolCallId, name: item.toolName, arguments: item.input });
+                if (words !== error.message) logHiddenFailure(error);
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(error, words) });
+              }
               case 'reject':
                 return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
               default:
@@ -816,7 +820,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       }
       return chatSend(undefined, requestOptions);
     },
-    [browserTools, tooLate, chatId, addToolOutput, addToolApprovalResponse, chatSend],
+    [browserTools, tooLate, chatId, executors, addToolOutput, addToolApprovalResponse, chatSend],
   );
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
