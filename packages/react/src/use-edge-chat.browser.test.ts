@@ -952,6 +952,43 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b', 'chat-a']);
   });
 
+  it('a progress report still buffered when the hook switches chats stays with its chat: the next chat\'s call_0 does not show it', async () => {
+    const measureServer = defineTool({ name: 'measure_page', description: 'Measures the page', input: v.object({}), policy: { runsOn: 'client' } });
+    // Chat B, as the app restores it: its own call_0 (the model numbers its calls that way), done, with no progress.
+    const chatB = [
+      { id: 'b-u1', role: 'user', parts: [{ type: 'text', text: 'b' }] },
+      { id: 'b-a1', role: 'assistant', parts: [{ type: 'tool-query_order', toolCallId: 'call_0', state: 'output-available', input: { order_id: 'B-1' }, output: { status: 'shipped' } }] },
+    ] as NonNullable<UseEdgeChatOptions['messages']>;
+    let switchChat = () => {};
+    // Chat A's browser tool reports, and the user switches chats in the same task: the report waits for its frame.
+    const measure = defineTool({
+      ...measureServer,
+      execute: (_input, ctx) => {
+        ctx.progress({ message: 'Measuring chat A' });
+        switchChat();
+        return new Promise<number>((resolve) => ctx.signal.addEventListener('abort', () => resolve(0)));
+      },
+    });
+    const server = createTestServer({ tools: [measureServer], steps: [callsStep([['call_0', 'measure_page', {}]]), textStep('never')] });
+    const reported: string[] = [];
+    const onProgress: UseEdgeChatOptions['onProgress'] = ({ toolCallId, progress }) => {
+      reported.push(`${toolCallId}:${progress.message}`);
+    };
+    const options = { fetch: server.fetch, tools: [measure], onProgress };
+    const hook = mount({ ...options, id: 'chat-a' });
+    switchChat = () => {
+      switchChat = () => {};
+      hook.rerender({ ...options, id: 'chat-b', messages: chatB });
+    };
+    await hook.current.sendMessage({ text: 'measure' });
+    await vi.waitFor(() => expect(hook.current.id).toBe('chat-b'), LOADED);
+    expect(reported).toEqual(['call_0:Measuring chat A']);
+    // Two frames: the one the report waited for, and the render after it.
+    for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'done', output: { status: 'shipped' }, progress: undefined });
+    expect(hook.current.browserState.progress).toEqual({});
+  });
+
   it('two hooks on one page whose models give their calls the same id: each chat keeps its question and gets its own answer', async () => {
     // A model that sends call_0 in every response (some OpenAI-compatible servers do), in two chats at once.
     const servers = ['a', 'b'].map((chat) => createTestServer({ tools: serverTools, steps: [callsStep([['call_0', 'pick_date', { question: `${chat}?` }]]), textStep(`${chat} booked`)] }));

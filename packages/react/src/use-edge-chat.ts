@@ -231,15 +231,19 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   );
   const expiredRef = useRef(marks.expired);
   expiredRef.current = marks.chatId === chatId ? marks.expired : new Set<string>();
-  const progressChat = useRef(chatId);
-  useEffect(() => {
-    progressChat.current = chatId;
-  }, [chatId]);
-  const [progressBuffer] = useState(() =>
-    createProgressBuffer((reports) => {
-      const id = progressChat.current;
-      setProgressState((s) => ({ chatId: id, reports: new Map([...(s.chatId === id ? s.reports : []), ...reports]) }));
-    }),
+  // The chat shown now: a call or a progress report of a chat the hook has left (its tool ended or reported after a
+  // switch) must not land in the chat it shows, whose calls may have the same ids (`call_0`).
+  const shownChat = useRef(chatId);
+  shownChat.current = chatId;
+  // One buffer per chat: reports still buffered when the hook leaves their chat go with that chat's progress (dropped),
+  // not into the next chat's.
+  const progressBuffer = useMemo(
+    () =>
+      createProgressBuffer((reports) => {
+        if (shownChat.current !== chatId) return;
+        setProgressState((s) => ({ chatId, reports: new Map([...(s.chatId === chatId ? s.reports : []), ...reports]) }));
+      }),
+    [chatId],
   );
   useEffect(() => () => progressBuffer.dispose(), [progressBuffer]);
   const report = useCallback(
@@ -403,9 +407,6 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     };
   }, [chatId]);
 
-  // The chat shown now: a call of a chat the hook has left (its tool ended after a switch) must not replace its calls.
-  const shownChat = useRef(chatId);
-  shownChat.current = chatId;
   const setCall = useCallback(
     (call: BrowserCall) =>
       setState((s) => (s.chatId !== chatId && shownChat.current !== chatId ? s : { chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), call) })),
