@@ -517,6 +517,40 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
   });
 
+  it('regenerate() of an answer approved with an edit: the new answer\'s call_0, approved as it is while it streams, runs as it is', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({ name: 'slow_lookup', description: 'Looks something up slowly', input: v.object({}), execute: () => gate.then(() => 'found') });
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    // A model that numbers its calls call_0 every time.
+    const steps = [
+      callsStep([['call_0', 'move_delivery', proposed]]),
+      textStep('Moved to Dec 27.'),
+      callsStep([['call_0', 'move_delivery', proposed], ['call_1', 'slow_lookup', {}]]),
+      textStep('Moved to Dec 24.'),
+    ];
+    const server = createTestServer({ tools: [...serverTools, slow], steps });
+    const hook = mount({ id: 'conv-edit-regenerate', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']));
+    hook.current.approve('call_0', { input: { ...proposed, new_date: '2026-12-27' } });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'), LOADED);
+    // Regenerated: the new answer asks again, and this time the user approves the call as the model made it.
+    void hook.current.regenerate();
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']), LOADED);
+    expect(hook.current.status).toBe('streaming');
+    hook.current.approve('call_0');
+    release();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 24.'), LOADED);
+    // The edit of the answer regenerated away was not put back beside the new call.
+    expect(server.requests.at(-1)?.messages.at(-1)?.parts.filter((p) => p.type === 'data-edgetool-edit')).toEqual([]);
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }, proposed]);
+    expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'done', edits: undefined });
+  });
+
   it('manual mode: approve(id, { input }) passes the browser chain with the model\'s call and sends the edits to the server', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });

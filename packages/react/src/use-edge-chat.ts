@@ -285,9 +285,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   // The edits sent with approvals of this chat, by call. A response still streaming when the human approved writes its
   // message from its own copy at every chunk: the approval stays (the AI SDK updates that copy too), the edit part
-  // beside it goes. They are put back when the response ends, before the continuation goes out.
-  const sentEdits = useRef({ chatId, edits: new Map<string, unknown>() });
-  if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
+  // beside it goes. They are put back when the response ends, before the continuation goes out, and only in the message
+  // they were sent in (`messages`, by call): another answer's call given the same id (`call_0`, a regenerated answer) is
+  // another call, which the human approved as it was.
+  const sentEdits = useRef({ chatId, edits: new Map<string, unknown>(), messages: new Map<string, string | undefined>() });
+  if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map(), messages: new Map() };
   const restoreEdits = useRef<() => void>(() => {});
 
   // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
@@ -429,13 +431,18 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
   restoreEdits.current = () => {
-    const { edits } = sentEdits.current;
-    if (edits.size > 0) setMessages((messages) => withSentEdits(messages, edits));
+    const { edits, messages: sentIn } = sentEdits.current;
+    if (edits.size === 0) return;
+    setMessages((messages) => {
+      const own = new Map([...edits].filter(([id]) => holderOf(messages, id)?.id === sentIn.get(id)));
+      return own.size === 0 ? messages : withSentEdits(messages, own);
+    });
   };
   /** Adds the human's edited arguments beside the call (and keeps them, see `sentEdits`), before its approval goes out. */
   const sendEdit = useCallback(
     (toolCallId: string, input: unknown) => {
       sentEdits.current.edits.set(toolCallId, input);
+      sentEdits.current.messages.set(toolCallId, holderOf(messagesRef.current, toolCallId)?.id);
       setMessages((messages) => withEditPart(messages, toolCallId, input));
     },
     [setMessages],
@@ -984,6 +991,11 @@ function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCal
     unexpected: true,
   });
   return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
+}
+
+/** The first message that holds a call (as `withEditPart` and `withSentEdits` find it). */
+function holderOf<T extends MessageLike>(messages: readonly T[], toolCallId: string): T | undefined {
+  return messages.find((message) => message.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
