@@ -1355,6 +1355,29 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('setMessages() that drops the answer still streaming ends its response: the answer stays gone, nothing of it asks or waits', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({ name: 'slow_lookup', description: 'Looks something up slowly', input: v.object({}), execute: () => gate.then(() => 'found') });
+    const server = createTestServer({ tools: [...serverTools, slow], steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'slow_lookup', {}]]), textStep('never')] });
+    const hook = mount({ id: 'conv-set-messages-streaming', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    void hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    expect(hook.current.status).toBe('streaming');
+    // The app takes the answer away (an undo of the last turn's answer) while the step's other call still runs.
+    hook.current.setMessages((messages) => messages.filter((message) => message.role === 'user'));
+    release();
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hook.current.messages.map((message) => message.role)).toEqual(['user']);
+    expect(dates.questions()).toEqual([]);
+    expect(hook.current.toolCalls.size).toBe(0);
+    expect(hook.current.busy).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('setMessages() that brings a left answer back (an undo) starts its browser calls again, and their answers go out', async () => {
     const before = cartCleared;
     const server = createTestServer({

@@ -119,7 +119,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly regenerate: UseChatHelpers<EdgetoolUIMessage<TData>>['regenerate'];
   /**
    * `useChat`'s `setMessages`: ends the browser calls that are no longer in the last assistant message, or that have a
-   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running.
+   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running. One that
+   * drops the message a response is on its way for (the answer streaming, or its question) ends that response too.
    */
   readonly setMessages: UseChatHelpers<EdgetoolUIMessage<TData>>['setMessages'];
   readonly mode: ExecutionMode;
@@ -327,6 +328,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const viewsRef = useRef<ReadonlyMap<string, ToolCallView>>(new Map());
   const viewOptions = useRef<ViewOptions>({ browserTools: new Map(), serverTools: new Map(), browserCalls: new Map(), streaming: false, mode });
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
+  const streamingRef = useRef(streaming);
+  streamingRef.current = streaming;
 
   /**
    * Whether the server would refuse an answer to this call now, because its ticket expired (marked so if it did): a
@@ -854,20 +857,26 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [chatRegenerate, leave],
   );
   // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
-  // function at once, with the messages as they are now).
+  // function at once, with the messages as they are now). A change that drops the message a response is on its way for
+  // (the answer it writes, or the question it answers) ends that response: `useChat` would write the answer back at its
+  // next chunk, with its calls left (a browser call interrupted at once, an approval nobody can give).
+  const chatStop = chat.stop;
   const replaceMessages = useCallback<UseChatHelpers<Message>['setMessages']>(
     (update) => {
-      let after: Message[] = typeof update === 'function' ? [] : update;
+      let after: Message[] = [];
+      let dropped = false;
       setMessages((messages) => {
-        if (typeof update === 'function') after = update(messages);
+        after = typeof update === 'function' ? update(messages) : update;
+        const last = messages.at(-1);
+        dropped = last !== undefined && !after.some((message) => message.id === last.id);
         return after;
       });
       leave(after);
+      if (dropped && streamingRef.current) void chatStop();
     },
-    [setMessages, leave],
+    [setMessages, leave, chatStop],
   );
 
-  const chatStop = chat.stop;
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
