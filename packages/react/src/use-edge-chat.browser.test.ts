@@ -1204,6 +1204,29 @@ describe('useEdgeChat against the real chat loop', () => {
     logged.mockRestore();
   });
 
+  it('an approval given in a stopped answer takes it on: the browser call the stop left is answered as stopped, and the answer goes out', async () => {
+    writes.length = 0;
+    const steps = [callsStep([['c1', 'pick_date', { question: 'When?' }], ['a1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-stopped-approve', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a day and move A-1' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['a1']), LOADED);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    // The server's approval still waits in the stopped answer; approving it goes on with that answer.
+    hook.current.approve('a1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results?.find((r) => r.type === 'tool-result' && r.toolCallId === 'c1')).toMatchObject({
+      output: { type: 'error-text', value: 'Error (aborted): The user stopped this call before it finished.' },
+    });
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
   it('manual mode: a retry of an answer stopped while the browser chain waited denies that call as stopped; nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });

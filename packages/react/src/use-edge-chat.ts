@@ -689,6 +689,48 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const decided = useRef({ chatId, ids: new Set<string>() });
   if (decided.current.chatId !== chatId) decided.current = { chatId, ids: new Set() };
 
+  /**
+   * An answer the user stopped goes on (a retry, or an answer to one of its server approvals): the mark comes off, and
+   * what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered as a
+   * turn that never happened. The automatic continuation waits meanwhile: the caller sends it (a retry), or the last
+   * answer does (an approval).
+   */
+  const takeOn = useCallback(
+    async (message: Message): Promise<void> => {
+      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
+        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
+      );
+      for (const { toolCallId } of work) {
+        started.current.ids.add(toolCallId);
+        decided.current.ids.add(toolCallId);
+      }
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
+      holdContinuation.current = true;
+      try {
+        await Promise.all(
+          work.map((item) => {
+            switch (item.kind) {
+              case 'run': {
+                // Worded as every other failure of a browser call: through the app's `toolErrorMessage`.
+                const error = new ToolError('aborted', STOPPED, { toolName: item.toolName, callId: item.toolCallId });
+                const words = executors.run.errorMessage(error, { id: item.toolCallId, name: item.toolName, arguments: item.input });
+                if (words !== error.message) logHiddenFailure(error);
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(error, words) });
+              }
+              case 'reject':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
+              default:
+                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
+            }
+          }),
+        );
+      } finally {
+        holdContinuation.current = false;
+      }
+    },
+    [browserTools, tooLate, chatId, executors, addToolOutput, addToolApprovalResponse],
+  );
+
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string, edit?: { readonly input: unknown }): void => {
       const ids = decided.current.ids;
@@ -705,15 +747,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
       // it ended or was stopped.
       if (call !== undefined && call.status !== 'awaiting-approval') return;
-      // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const last = lastAssistantMessage(chat.messages);
       const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
       // Manual mode: every approval request goes through the browser chain first. One it has not taken (the render before
       // the hook hands it over, or a stopped answer after a reload) is not answered around it.
       if (call === undefined && message !== undefined && messageMode(message, latest.current.mode) === 'manual') return;
-      if (message !== undefined && stopped.has(message.id)) {
-        setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
-      }
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
         ids.add(toolCallId);
@@ -727,12 +765,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           ids.add(toolCallId);
           // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
           if (edit !== undefined) sendEdit(toolCallId, edit.input);
-          void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+          // An answer to a call of a stopped message goes on with that message (`takeOn`): the calls the stop left to
+          // this browser are answered as stopped first, or the continuation would wait on them for good.
+          const before = message !== undefined && stopped.has(message.id) ? takeOn(message) : undefined;
+          const response = { id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) };
+          void (before === undefined ? addToolApprovalResponse(response) : before.then(() => addToolApprovalResponse(response)));
           return;
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId, sendEdit],
+    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
@@ -793,45 +835,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // a browser result of an earlier turn once, and the model reads it (a cart cleared before the continuation failed).
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   /**
-   * A retry of an answer the user stopped: it goes on, so the mark comes off (as an answer to its approval takes it off),
-   * and what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered
-   * as a turn that never happened. The calls a new step of the answer brings then run and ask as any other.
+   * A retry of an answer the user stopped: it takes the answer on (`takeOn`), then sends it. The calls a new step of the
+   * answer brings then run and ask as any other.
    */
   const resume = useCallback(
     async (message: Message, requestOptions: Parameters<UseChatHelpers<Message>['sendMessage']>[1]): Promise<void> => {
-      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
-        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
-      );
-      for (const { toolCallId } of work) {
-        started.current.ids.add(toolCallId);
-        decided.current.ids.add(toolCallId);
-      }
-      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
-      holdContinuation.current = true;
-      try {
-        await Promise.all(
-          work.map((item) => {
-            switch (item.kind) {
-              case 'run': {
-                // Worded as every other failure of a browser call: through the app's `toolErrorMessage`.
-                const error = new ToolError('aborted', STOPPED, { toolName: item.toolName, callId: item.toolCallId });
-                const words = executors.run.errorMessage(error, { id: item.toolCallId, name: item.toolName, arguments: item.input });
-                if (words !== error.message) logHiddenFailure(error);
-                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(error, words) });
-              }
-              case 'reject':
-                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
-              default:
-                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
-            }
-          }),
-        );
-      } finally {
-        holdContinuation.current = false;
-      }
+      await takeOn(message);
       return chatSend(undefined, requestOptions);
     },
-    [browserTools, tooLate, chatId, executors, addToolOutput, addToolApprovalResponse, chatSend],
+    [takeOn, chatSend],
   );
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
