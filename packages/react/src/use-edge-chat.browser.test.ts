@@ -1527,6 +1527,43 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toEqual([]);
   });
 
+  it('an approve() or deny() the page still holds once the hook left the chat (a new id, or unmounted) runs and sends nothing', async () => {
+    writes.length = 0;
+    cartCleared = 0;
+    const move = () => callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]);
+    const steps = [move(), callsStep([['c2', 'cart_clear', {}]]), move(), textStep('Done.'), textStep('Done.'), textStep('Done.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const options = { fetch: server.fetch, tools: browserTools, serverTools: serverInfo };
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 100));
+    // An approval handler that awaits a confirmation while the user goes to another chat: it decides chat A's call then.
+    const hook = mount({ ...options, id: 'chat-left-a' });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    const a = hook.current;
+    hook.rerender({ ...options, id: 'chat-left-b' });
+    await wait();
+    a.approve('c1');
+    // Chat B's browser approval (a destructive browser tool), left the same way.
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
+    const b = hook.current;
+    hook.rerender({ ...options, id: 'chat-left-c' });
+    await wait();
+    b.approve('c2');
+    // Chat C's approval, once the hook unmounted, with a deny (it sends its continuation as an approval does).
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    const c = hook.current;
+    hook.unmount();
+    current = undefined;
+    await wait();
+    c.deny('c1', 'no');
+    await wait();
+    expect(server.requests.map((request) => request.id)).toEqual(['chat-left-a', 'chat-left-b', 'chat-left-c']);
+    expect(writes).toEqual([]);
+    expect(cartCleared).toBe(0);
+  });
+
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });

@@ -133,7 +133,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
    * `input`, the call runs with those arguments instead of the model's (the whole arguments, not only the changes): the
    * server takes only changes its tool allows (`ToolCallView.editable`), validates them again, and the model reads what
    * changed. Edits apply to calls the server runs. A `TypeError` is thrown, and nothing is sent, for a browser tool's
-   * call, a call whose tool lets nothing be edited, and a change of an argument `editable` does not list.
+   * call, a call whose tool lets nothing be edited, and a change of an argument `editable` does not list. Once the hook
+   * left the chat of the render it came from (a new `id`) or unmounted, it is ignored, as `deny` is.
    */
   approve(toolCallId: string, options?: ApproveOptions): void;
   /** Denies a pending call; the model reads the reason. The first decision of a call wins. */
@@ -742,6 +743,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const view = viewsRef.current.get(toolCallId);
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
+      // A decision the page still holds once the hook left this render's chat (a new id) or unmounted (a handler that
+      // awaited a confirmation): nothing more is run or sent for that chat, as for its browser calls.
+      if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
       if (ids.has(toolCallId) || left.current.ids.has(toolCallId) || tooLate(toolCallId)) return;
       // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
@@ -774,7 +778,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
