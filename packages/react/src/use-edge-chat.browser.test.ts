@@ -1,5 +1,5 @@
 import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -1325,6 +1325,37 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(writes).toHaveLength(2);
     expect(cartCleared).toBe(before + 2);
     expect(hook.current.toolCalls.get('c2')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
+  });
+
+  it('a regenerated answer\'s call_0 approved as soon as it shows (before the hook\'s effects of that render ran) is heard', async () => {
+    writes.length = 0;
+    const move = () => callsStep([['call_0', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]);
+    const server = createTestServer({ tools: serverTools, steps: [move(), textStep('Moved.'), move(), textStep('Moved again.')] });
+    // A click that lands between a commit and its passive effects, as a layout effect of the same commit does every time.
+    let armed = false;
+    const hook = renderHook(
+      (o: UseEdgeChatOptions) => {
+        const chat = useEdgeChat(o);
+        const waiting = chat.pendingApprovals.some((p) => p.toolCallId === 'call_0');
+        useLayoutEffect(() => {
+          if (!armed || !waiting) return;
+          armed = false;
+          chat.approve('call_0');
+        });
+        return chat;
+      },
+      { id: 'conv-regenerate-approve-at-once', fetch: server.fetch, serverTools: serverInfo },
+    );
+    current = hook;
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']), LOADED);
+    hook.current.approve('call_0');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    armed = true;
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved again.'), LOADED);
+    expect(armed).toBe(false);
+    expect(writes).toHaveLength(2);
   });
 
   it('ctx.idempotencyKey of a browser call is its client-result ticket\'s: a regenerated call with the same id writes its own row', async () => {

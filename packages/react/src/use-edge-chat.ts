@@ -735,7 +735,12 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string, edit?: { readonly input: unknown }): void => {
       const ids = decided.current.ids;
-      const call = calls.get(toolCallId);
+      // A call of the answer shown whose id a left answer's call had (`call_0`, regenerated) is a new call, here too before
+      // the effect of this render has said so (a click between a commit and its effects): the left call's decision and
+      // browser state are not its own.
+      const live = shownChat.current === chatId && !UNMOUNTED.has(abort.current);
+      const fresh = live ? reused(lastAssistantMessage(chat.messages)) : new Set<string>();
+      const call = fresh.has(toolCallId) ? undefined : calls.get(toolCallId);
       // A mistaken edit throws whether or not the call is still open: the developer sees it on the first try.
       if (edit !== undefined && call?.kind === 'run') {
         throw new TypeError(`approve("${toolCallId}", { input }): "${call.toolName}" runs in this browser; edited arguments apply to calls the server runs.`);
@@ -745,7 +750,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
       // A decision the page still holds once the hook left this render's chat (a new id) or unmounted (a handler that
       // awaited a confirmation): nothing more is run or sent for that chat, as for its browser calls.
-      if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
+      if (!live) return;
       if (ids.has(toolCallId) || left.current.ids.has(toolCallId) || tooLate(toolCallId)) return;
       // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
@@ -778,7 +783,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         }
       }
     },
-    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
