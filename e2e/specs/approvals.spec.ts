@@ -294,6 +294,61 @@ test.describe('a decision that got no answer', () => {
     await expect(page.getByTestId('message-user')).toHaveCount(1);
   });
 
+  test('Retry while an earlier call of the answer still waits sends nothing: a notice says which call waits, and Show it goes there', async ({ page }) => {
+    // An answer as a server that went on past a call still waiting would leave it (the demo's Worker never does): its
+    // first step's approval waits, and its last step's approval was given but never reached the server.
+    const move = (order_id: string, new_date: string) => ({ order_id, new_date });
+    const messages = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1011 and A-1012' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        metadata: { mode: 'internal' },
+        parts: [
+          { type: 'step-start' },
+          { type: 'tool-update_delivery_date', toolCallId: 'w1', state: 'approval-requested', input: move('A-1011', '2027-02-05'), approval: { id: 'ap1' } },
+          { type: 'step-start' },
+          {
+            type: 'tool-update_delivery_date',
+            toolCallId: 'w2',
+            state: 'approval-responded',
+            input: move('A-1012', '2027-02-06'),
+            approval: { id: 'ap2', approved: true },
+          },
+        ],
+      },
+    ];
+    // Kept as version 1 did (one conversation for all tabs): the tab that loads first takes it.
+    await page.addInitScript(
+      ({ key, stored }) => {
+        if (localStorage.getItem('e2e.once') !== null) return;
+        localStorage.setItem(key, stored);
+        localStorage.setItem('e2e.once', '1');
+      },
+      { key: 'edgetool.chat', stored: JSON.stringify({ v: 1, id: 'retry-refused-chat', mode: 'internal', messages }) },
+    );
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await openChat(page);
+    const posts = recordPosts(page);
+    const card = (id: string) => page.locator(`[data-testid="tool-card"][data-tool-call-id="${id}"]`);
+    await expect(card('w1')).toHaveAttribute('data-state', 'awaiting-approval');
+    await card('w2').getByTestId('send-again').click();
+
+    const notice = page.getByTestId('retry-refused');
+    await expect(notice).toContainText(
+      'Nothing was sent: update_delivery_date still waits above, for your approval. The answer goes out by itself once it is answered.',
+    );
+    await notice.getByTestId('retry-refused-show').click();
+    await expect(card('w1').getByTestId('approve')).toBeFocused();
+    await notice.getByTestId('retry-refused-dismiss').click();
+    await expect(notice).toHaveCount(0);
+    // Nothing went out, and the refusal is handled, not an unhandled rejection.
+    expect(posts.bodies).toEqual([]);
+    expect(errors).toEqual([]);
+    expect([movesTo('A-1011', '2027-02-05').moves, movesTo('A-1012', '2027-02-06').moves]).toEqual([0, 0]);
+  });
+
   test('a reload after the approval failed to go keeps the decision: the card still offers Retry, and the call runs once', async ({ page }) => {
     const card = await askToMove(page, 'A-1007', '2027-02-04');
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });

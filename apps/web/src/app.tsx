@@ -1,5 +1,5 @@
 import type { ExecutionMode } from '@edgetool/ai';
-import { type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
+import { CallsPendingError, type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
@@ -11,6 +11,7 @@ import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
+import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
 import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
@@ -165,12 +166,21 @@ export function App(): ReactElement {
     pin();
   };
   // What Retry does (lib/error-hint.ts): send the request that got no answer again, as it was, or check the server.
+  // The hook refuses it, and sends nothing, while a call of the last answer still waits here (a browser tool asking, an
+  // approval): the notice says which, until they are answered and their answer goes out by itself.
+  const [refusal, setRefusal] = useState<RetryRefusal | undefined>(undefined);
   const resend = () => {
     clearError();
     recheck();
     pin();
-    void chat.sendMessage();
+    setRefusal(undefined);
+    chat.sendMessage().catch((error: unknown) => {
+      if (!CallsPendingError.isInstance(error)) throw error;
+      setRefusal({ chatId, toolCallIds: error.toolCallIds });
+    });
   };
+  const refused = stillWaiting(refusal, chatId, chat.toolCalls);
+  if (refusal !== undefined && refused.length === 0) setRefusal(undefined);
   // The user's answers to the last answer's calls (an approval, a denial, a browser result) that the server has not
   // taken, with nothing on its way: the continuation failed, or the page was reloaded first. Retry (the banner's and the
   // card's) sends it again, as it was: a call the server never saw runs now, one that ran is answered from its record.
@@ -308,6 +318,17 @@ export function App(): ReactElement {
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
               onNewChat={chat.chatError && isTooLarge(chat.chatError) ? newChat : undefined}
             />
+          ) : null}
+          {refused[0] !== undefined ? (
+            <div className="retry-refused" role="status" data-testid="retry-refused" data-tool-call-ids={refused.map((view) => view.toolCallId).join(' ')}>
+              <p>{retryRefusedText(refused)}</p>
+              <button type="button" className="button small" data-testid="retry-refused-show" onClick={showCard(refused[0].toolCallId, 'approve')}>
+                Show it
+              </button>
+              <button type="button" className="button ghost small" data-testid="retry-refused-dismiss" onClick={() => setRefusal(undefined)}>
+                Dismiss
+              </button>
+            </div>
           ) : null}
           <div className="messages" data-testid="messages" ref={list}>
             {chat.messages.length === 0 ? (

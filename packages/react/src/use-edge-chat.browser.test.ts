@@ -1,5 +1,5 @@
 import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -517,6 +517,40 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
   });
 
+  it('regenerate() of an answer approved with an edit: the new answer\'s call_0, approved as it is while it streams, runs as it is', async () => {
+    writes.length = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({ name: 'slow_lookup', description: 'Looks something up slowly', input: v.object({}), execute: () => gate.then(() => 'found') });
+    const proposed = { order_id: 'A-1', new_date: '2026-12-24' };
+    // A model that numbers its calls call_0 every time.
+    const steps = [
+      callsStep([['call_0', 'move_delivery', proposed]]),
+      textStep('Moved to Dec 27.'),
+      callsStep([['call_0', 'move_delivery', proposed], ['call_1', 'slow_lookup', {}]]),
+      textStep('Moved to Dec 24.'),
+    ];
+    const server = createTestServer({ tools: [...serverTools, slow], steps });
+    const hook = mount({ id: 'conv-edit-regenerate', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']));
+    hook.current.approve('call_0', { input: { ...proposed, new_date: '2026-12-27' } });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'), LOADED);
+    // Regenerated: the new answer asks again, and this time the user approves the call as the model made it.
+    void hook.current.regenerate();
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']), LOADED);
+    expect(hook.current.status).toBe('streaming');
+    hook.current.approve('call_0');
+    release();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 24.'), LOADED);
+    // The edit of the answer regenerated away was not put back beside the new call.
+    expect(server.requests.at(-1)?.messages.at(-1)?.parts.filter((p) => p.type === 'data-edgetool-edit')).toEqual([]);
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }, proposed]);
+    expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'done', edits: undefined });
+  });
+
   it('manual mode: approve(id, { input }) passes the browser chain with the model\'s call and sends the edits to the server', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
@@ -952,6 +986,43 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b', 'chat-a']);
   });
 
+  it('a progress report still buffered when the hook switches chats stays with its chat: the next chat\'s call_0 does not show it', async () => {
+    const measureServer = defineTool({ name: 'measure_page', description: 'Measures the page', input: v.object({}), policy: { runsOn: 'client' } });
+    // Chat B, as the app restores it: its own call_0 (the model numbers its calls that way), done, with no progress.
+    const chatB = [
+      { id: 'b-u1', role: 'user', parts: [{ type: 'text', text: 'b' }] },
+      { id: 'b-a1', role: 'assistant', parts: [{ type: 'tool-query_order', toolCallId: 'call_0', state: 'output-available', input: { order_id: 'B-1' }, output: { status: 'shipped' } }] },
+    ] as NonNullable<UseEdgeChatOptions['messages']>;
+    let switchChat = () => {};
+    // Chat A's browser tool reports, and the user switches chats in the same task: the report waits for its frame.
+    const measure = defineTool({
+      ...measureServer,
+      execute: (_input, ctx) => {
+        ctx.progress({ message: 'Measuring chat A' });
+        switchChat();
+        return new Promise<number>((resolve) => ctx.signal.addEventListener('abort', () => resolve(0)));
+      },
+    });
+    const server = createTestServer({ tools: [measureServer], steps: [callsStep([['call_0', 'measure_page', {}]]), textStep('never')] });
+    const reported: string[] = [];
+    const onProgress: UseEdgeChatOptions['onProgress'] = ({ toolCallId, progress }) => {
+      reported.push(`${toolCallId}:${progress.message}`);
+    };
+    const options = { fetch: server.fetch, tools: [measure], onProgress };
+    const hook = mount({ ...options, id: 'chat-a' });
+    switchChat = () => {
+      switchChat = () => {};
+      hook.rerender({ ...options, id: 'chat-b', messages: chatB });
+    };
+    await hook.current.sendMessage({ text: 'measure' });
+    await vi.waitFor(() => expect(hook.current.id).toBe('chat-b'), LOADED);
+    expect(reported).toEqual(['call_0:Measuring chat A']);
+    // Two frames: the one the report waited for, and the render after it.
+    for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'done', output: { status: 'shipped' }, progress: undefined });
+    expect(hook.current.browserState.progress).toEqual({});
+  });
+
   it('two hooks on one page whose models give their calls the same id: each chat keeps its question and gets its own answer', async () => {
     // A model that sends call_0 in every response (some OpenAI-compatible servers do), in two chats at once.
     const servers = ['a', 'b'].map((chat) => createTestServer({ tools: serverTools, steps: [callsStep([['call_0', 'pick_date', { question: `${chat}?` }]]), textStep(`${chat} booked`)] }));
@@ -1115,6 +1186,47 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.chatError).toBeUndefined();
   });
 
+  it('a retry of a stopped answer words the stopped call\'s error through toolErrorMessage, as every other browser failure', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Not booked.')] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const toolErrorMessage = (error: ToolError, call: { id: string }) => (error.code === 'aborted' ? `Stopped in the browser (ref ${call.id}).` : undefined);
+    const hook = mount({ id: 'conv-retry-stopped-words', fetch: server.fetch, tools: browserTools, toolErrorMessage });
+    await hook.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not booked.'), LOADED);
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results).toMatchObject([{ toolCallId: 'c1', output: { type: 'error-text', value: 'Error (aborted): Stopped in the browser (ref c1).' } }]);
+    // The words the model did not read stay in this browser's console, as for any failure toolErrorMessage words.
+    expect(logged.mock.calls.map(([, error]) => (error as Error).message)).toEqual(['The user stopped this call before it finished.']);
+    logged.mockRestore();
+  });
+
+  it('an approval given in a stopped answer takes it on: the browser call the stop left is answered as stopped, and the answer goes out', async () => {
+    writes.length = 0;
+    const steps = [callsStep([['c1', 'pick_date', { question: 'When?' }], ['a1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const hook = mount({ id: 'conv-stopped-approve', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    await hook.current.sendMessage({ text: 'pick a day and move A-1' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['a1']), LOADED);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    // The server's approval still waits in the stopped answer; approving it goes on with that answer.
+    hook.current.approve('a1');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
+    const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(results?.find((r) => r.type === 'tool-result' && r.toolCallId === 'c1')).toMatchObject({
+      output: { type: 'error-text', value: 'Error (aborted): The user stopped this call before it finished.' },
+    });
+    expect(server.requests).toHaveLength(2);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    expect(hook.current.chatError).toBeUndefined();
+  });
+
   it('manual mode: a retry of an answer stopped while the browser chain waited denies that call as stopped; nothing runs', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
@@ -1215,6 +1327,37 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c2')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
   });
 
+  it('a regenerated answer\'s call_0 approved as soon as it shows (before the hook\'s effects of that render ran) is heard', async () => {
+    writes.length = 0;
+    const move = () => callsStep([['call_0', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]);
+    const server = createTestServer({ tools: serverTools, steps: [move(), textStep('Moved.'), move(), textStep('Moved again.')] });
+    // A click that lands between a commit and its passive effects, as a layout effect of the same commit does every time.
+    let armed = false;
+    const hook = renderHook(
+      (o: UseEdgeChatOptions) => {
+        const chat = useEdgeChat(o);
+        const waiting = chat.pendingApprovals.some((p) => p.toolCallId === 'call_0');
+        useLayoutEffect(() => {
+          if (!armed || !waiting) return;
+          armed = false;
+          chat.approve('call_0');
+        });
+        return chat;
+      },
+      { id: 'conv-regenerate-approve-at-once', fetch: server.fetch, serverTools: serverInfo },
+    );
+    current = hook;
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']), LOADED);
+    hook.current.approve('call_0');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    armed = true;
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved again.'), LOADED);
+    expect(armed).toBe(false);
+    expect(writes).toHaveLength(2);
+  });
+
   it('ctx.idempotencyKey of a browser call is its client-result ticket\'s: a regenerated call with the same id writes its own row', async () => {
     const noteServer = defineTool({ name: 'note_order', description: 'Notes an order in this browser', input: v.object({}), policy: { runsOn: 'client', effects: 'write', needsApproval: false } });
     const keys: string[] = [];
@@ -1264,6 +1407,29 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
     expect(hook.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('setMessages() that drops the answer still streaming ends its response: the answer stays gone, nothing of it asks or waits', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({ name: 'slow_lookup', description: 'Looks something up slowly', input: v.object({}), execute: () => gate.then(() => 'found') });
+    const server = createTestServer({ tools: [...serverTools, slow], steps: [callsStep([['c1', 'pick_date', { question: 'When?' }], ['c2', 'slow_lookup', {}]]), textStep('never')] });
+    const hook = mount({ id: 'conv-set-messages-streaming', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
+    void hook.current.sendMessage({ text: 'pick a date' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    expect(hook.current.status).toBe('streaming');
+    // The app takes the answer away (an undo of the last turn's answer) while the step's other call still runs.
+    hook.current.setMessages((messages) => messages.filter((message) => message.role === 'user'));
+    release();
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hook.current.messages.map((message) => message.role)).toEqual(['user']);
+    expect(dates.questions()).toEqual([]);
+    expect(hook.current.toolCalls.size).toBe(0);
+    expect(hook.current.busy).toBe(false);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('setMessages() that brings a left answer back (an undo) starts its browser calls again, and their answers go out', async () => {
@@ -1390,6 +1556,43 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(again.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(4);
     expect(writes).toEqual([]);
+  });
+
+  it('an approve() or deny() the page still holds once the hook left the chat (a new id, or unmounted) runs and sends nothing', async () => {
+    writes.length = 0;
+    cartCleared = 0;
+    const move = () => callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]);
+    const steps = [move(), callsStep([['c2', 'cart_clear', {}]]), move(), textStep('Done.'), textStep('Done.'), textStep('Done.')];
+    const server = createTestServer({ tools: serverTools, steps });
+    const options = { fetch: server.fetch, tools: browserTools, serverTools: serverInfo };
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 100));
+    // An approval handler that awaits a confirmation while the user goes to another chat: it decides chat A's call then.
+    const hook = mount({ ...options, id: 'chat-left-a' });
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    const a = hook.current;
+    hook.rerender({ ...options, id: 'chat-left-b' });
+    await wait();
+    a.approve('c1');
+    // Chat B's browser approval (a destructive browser tool), left the same way.
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
+    const b = hook.current;
+    hook.rerender({ ...options, id: 'chat-left-c' });
+    await wait();
+    b.approve('c2');
+    // Chat C's approval, once the hook unmounted, with a deny (it sends its continuation as an approval does).
+    await hook.current.sendMessage({ text: 'move it' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    const c = hook.current;
+    hook.unmount();
+    current = undefined;
+    await wait();
+    c.deny('c1', 'no');
+    await wait();
+    expect(server.requests.map((request) => request.id)).toEqual(['chat-left-a', 'chat-left-b', 'chat-left-c']);
+    expect(writes).toEqual([]);
+    expect(cartCleared).toBe(0);
   });
 
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {

@@ -126,7 +126,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly regenerate: UseChatHelpers<EdgetoolUIMessage<TData>>['regenerate'];
   /**
    * `useChat`'s `setMessages`: ends the browser calls that are no longer in the last assistant message, or that have a
-   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running.
+   * result there now; a change that keeps that message and its calls (a note added to it) leaves them running. One that
+   * drops the message a response is on its way for (the answer streaming, or its question) ends that response too.
    */
   readonly setMessages: UseChatHelpers<EdgetoolUIMessage<TData>>['setMessages'];
   readonly mode: ExecutionMode;
@@ -139,7 +140,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
    * `input`, the call runs with those arguments instead of the model's (the whole arguments, not only the changes): the
    * server takes only changes its tool allows (`ToolCallView.editable`), validates them again, and the model reads what
    * changed. Edits apply to calls the server runs. A `TypeError` is thrown, and nothing is sent, for a browser tool's
-   * call, a call whose tool lets nothing be edited, and a change of an argument `editable` does not list.
+   * call, a call whose tool lets nothing be edited, and a change of an argument `editable` does not list. Once the hook
+   * left the chat of the render it came from (a new `id`) or unmounted, it is ignored, as `deny` is.
    */
   approve(toolCallId: string, options?: ApproveOptions): void;
   /** Denies a pending call; the model reads the reason. The first decision of a call wins. */
@@ -275,15 +277,19 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   );
   const expiredRef = useRef(marks.expired);
   expiredRef.current = marks.chatId === chatId ? marks.expired : new Set<string>();
-  const progressChat = useRef(chatId);
-  useEffect(() => {
-    progressChat.current = chatId;
-  }, [chatId]);
-  const [progressBuffer] = useState(() =>
-    createProgressBuffer((reports) => {
-      const id = progressChat.current;
-      setProgressState((s) => ({ chatId: id, reports: new Map([...(s.chatId === id ? s.reports : []), ...reports]) }));
-    }),
+  // The chat shown now: a call or a progress report of a chat the hook has left (its tool ended or reported after a
+  // switch) must not land in the chat it shows, whose calls may have the same ids (`call_0`).
+  const shownChat = useRef(chatId);
+  shownChat.current = chatId;
+  // One buffer per chat: reports still buffered when the hook leaves their chat go with that chat's progress (dropped),
+  // not into the next chat's.
+  const progressBuffer = useMemo(
+    () =>
+      createProgressBuffer((reports) => {
+        if (shownChat.current !== chatId) return;
+        setProgressState((s) => ({ chatId, reports: new Map([...(s.chatId === chatId ? s.reports : []), ...reports]) }));
+      }),
+    [chatId],
   );
   useEffect(() => () => progressBuffer.dispose(), [progressBuffer]);
   const report = useCallback(
@@ -358,9 +364,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   // The edits sent with approvals of this chat, by call. A response still streaming when the human approved writes its
   // message from its own copy at every chunk: the approval stays (the AI SDK updates that copy too), the edit part
-  // beside it goes. They are put back when the response ends, before the continuation goes out.
-  const sentEdits = useRef({ chatId, edits: new Map<string, unknown>() });
-  if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map() };
+  // beside it goes. They are put back when the response ends, before the continuation goes out, and only in the message
+  // they were sent in (`messages`, by call): another answer's call given the same id (`call_0`, a regenerated answer) is
+  // another call, which the human approved as it was.
+  const sentEdits = useRef({ chatId, edits: new Map<string, unknown>(), messages: new Map<string, string | undefined>() });
+  if (sentEdits.current.chatId !== chatId) sentEdits.current = { chatId, edits: new Map(), messages: new Map() };
   const restoreEdits = useRef<() => void>(() => {});
 
   // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
@@ -402,6 +410,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const viewsRef = useRef<ReadonlyMap<string, ToolCallView>>(new Map());
   const viewOptions = useRef<ViewOptions>({ browserTools: new Map(), serverTools: new Map(), browserCalls: new Map(), streaming: false, mode });
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
+  const streamingRef = useRef(streaming);
+  streamingRef.current = streaming;
 
   /**
    * Whether the server would refuse an answer to this call now, because its ticket expired (marked so if it did): a
@@ -484,9 +494,6 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     };
   }, [chatId]);
 
-  // The chat shown now: a call of a chat the hook has left (its tool ended after a switch) must not replace its calls.
-  const shownChat = useRef(chatId);
-  shownChat.current = chatId;
   const setCall = useCallback(
     (call: BrowserCall) =>
       setState((s) => (s.chatId !== chatId && shownChat.current !== chatId ? s : { chatId, calls: updateBrowserCall(s.chatId === chatId ? s.calls : new Map(), call) })),
@@ -509,13 +516,18 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   const { addToolOutput, addToolApprovalResponse, setMessages } = chat;
   restoreEdits.current = () => {
-    const { edits } = sentEdits.current;
-    if (edits.size > 0) setMessages((messages) => withSentEdits(messages, edits));
+    const { edits, messages: sentIn } = sentEdits.current;
+    if (edits.size === 0) return;
+    setMessages((messages) => {
+      const own = new Map([...edits].filter(([id]) => holderOf(messages, id)?.id === sentIn.get(id)));
+      return own.size === 0 ? messages : withSentEdits(messages, own);
+    });
   };
   /** Adds the human's edited arguments beside the call (and keeps them, see `sentEdits`), before its approval goes out. */
   const sendEdit = useCallback(
     (toolCallId: string, input: unknown) => {
       sentEdits.current.edits.set(toolCallId, input);
+      sentEdits.current.messages.set(toolCallId, holderOf(messagesRef.current, toolCallId)?.id);
       setMessages((messages) => withEditPart(messages, toolCallId, input));
     },
     [setMessages],
@@ -759,10 +771,57 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const decided = useRef({ chatId, ids: new Set<string>() });
   if (decided.current.chatId !== chatId) decided.current = { chatId, ids: new Set() };
 
+  /**
+   * An answer the user stopped goes on (a retry, or an answer to one of its server approvals): the mark comes off, and
+   * what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered as a
+   * turn that never happened. The automatic continuation waits meanwhile: the caller sends it (a retry), or the last
+   * answer does (an approval).
+   */
+  const takeOn = useCallback(
+    async (message: Message): Promise<void> => {
+      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
+        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
+      );
+      for (const { toolCallId } of work) {
+        started.current.ids.add(toolCallId);
+        decided.current.ids.add(toolCallId);
+      }
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
+      holdContinuation.current = true;
+      try {
+        await Promise.all(
+          work.map((item) => {
+            switch (item.kind) {
+              case 'run': {
+                // Worded as every other failure of a browser call: through the app's `toolErrorMessage`.
+                const error = new ToolError('aborted', STOPPED, { toolName: item.toolName, callId: item.toolCallId });
+                const words = executors.run.errorMessage(error, { id: item.toolCallId, name: item.toolName, arguments: item.input });
+                if (words !== error.message) logHiddenFailure(error);
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(error, words) });
+              }
+              case 'reject':
+                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
+              default:
+                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
+            }
+          }),
+        );
+      } finally {
+        holdContinuation.current = false;
+      }
+    },
+    [browserTools, tooLate, chatId, executors, addToolOutput, addToolApprovalResponse],
+  );
+
   const decide = useCallback(
     (toolCallId: string, approved: boolean, reason?: string, edit?: { readonly input: unknown }): void => {
       const ids = decided.current.ids;
-      const call = calls.get(toolCallId);
+      // A call of the answer shown whose id a left answer's call had (`call_0`, regenerated) is a new call, here too before
+      // the effect of this render has said so (a click between a commit and its effects): the left call's decision and
+      // browser state are not its own.
+      const live = shownChat.current === chatId && !UNMOUNTED.has(abort.current);
+      const fresh = live ? reused(lastAssistantMessage(chat.messages)) : new Set<string>();
+      const call = fresh.has(toolCallId) ? undefined : calls.get(toolCallId);
       // A mistaken edit throws whether or not the call is still open: the developer sees it on the first try.
       if (edit !== undefined && call?.kind === 'run') {
         throw new TypeError(`approve("${toolCallId}", { input }): "${call.toolName}" runs in this browser; edited arguments apply to calls the server runs.`);
@@ -770,20 +829,19 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const view = viewsRef.current.get(toolCallId);
       const refused = edit !== undefined && view !== undefined ? refusedEdit(view, edit.input) : undefined;
       if (refused !== undefined) throw new TypeError(`approve("${toolCallId}", { input }): ${refused}`);
+      // A decision the page still holds once the hook left this render's chat (a new id) or unmounted (a handler that
+      // awaited a confirmation): nothing more is run or sent for that chat, as for its browser calls.
+      if (!live) return;
       if (ids.has(toolCallId) || left.current.ids.has(toolCallId) || tooLate(toolCallId)) return;
       // A call the browser chain has (a browser tool, a manual-mode authorisation) is decided only while that chain
       // waits for a human: not while it still runs (an approval sent now would go around its interceptors), nor once
       // it ended or was stopped.
       if (call !== undefined && call.status !== 'awaiting-approval') return;
-      // An answer to a call of a stopped message goes on with that message: it is no longer cut short.
       const last = lastAssistantMessage(chat.messages);
       const message = last?.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId) === true ? last : undefined;
       // Manual mode: every approval request goes through the browser chain first. One it has not taken (the render before
       // the hook hands it over, or a stopped answer after a reload) is not answered around it.
       if (call === undefined && message !== undefined && messageMode(message, latest.current.mode) === 'manual') return;
-      if (message !== undefined && stopped.has(message.id)) {
-        setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
-      }
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
         ids.add(toolCallId);
@@ -797,12 +855,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           ids.add(toolCallId);
           // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
           if (edit !== undefined) sendEdit(toolCallId, edit.input);
-          void addToolApprovalResponse({ id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+          // An answer to a call of a stopped message goes on with that message (`takeOn`): the calls the stop left to
+          // this browser are answered as stopped first, or the continuation would wait on them for good.
+          const before = message !== undefined && stopped.has(message.id) ? takeOn(message) : undefined;
+          const response = { id: p.approval.id, approved, ...(reason === undefined ? {} : { reason }) };
+          void (before === undefined ? addToolApprovalResponse(response) : before.then(() => addToolApprovalResponse(response)));
           return;
         }
       }
     },
-    [calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, chatId, sendEdit],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
@@ -863,41 +925,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // a browser result of an earlier turn once, and the model reads it (a cart cleared before the continuation failed).
   const { sendMessage: chatSend, regenerate: chatRegenerate } = chat;
   /**
-   * A retry of an answer the user stopped: it goes on, so the mark comes off (as an answer to its approval takes it off),
-   * and what the stop left to this browser is answered as stopped first, since the server reads a call left unanswered
-   * as a turn that never happened. The calls a new step of the answer brings then run and ask as any other.
+   * A retry of an answer the user stopped: it takes the answer on (`takeOn`), then sends it. The calls a new step of the
+   * answer brings then run and ask as any other.
    */
   const resume = useCallback(
     async (message: Message, requestOptions: Parameters<UseChatHelpers<Message>['sendMessage']>[1]): Promise<void> => {
-      const work = planBrowserWork(messagesRef.current, { browserTools, mode: latest.current.mode, expired: expiredRef.current }).filter(
-        (item) => item.kind !== 'ask' && !left.current.ids.has(item.toolCallId) && !tooLate(item.toolCallId),
-      );
-      for (const { toolCallId } of work) {
-        started.current.ids.add(toolCallId);
-        decided.current.ids.add(toolCallId);
-      }
-      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set([...m.stopped].filter((id) => id !== message.id)) } : m));
-      holdContinuation.current = true;
-      try {
-        await Promise.all(
-          work.map((item) => {
-            const meta = { toolName: item.toolName, callId: item.toolCallId };
-            switch (item.kind) {
-              case 'run':
-                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: errorModelText(new ToolError('aborted', STOPPED, meta)) });
-              case 'reject':
-                return addToolOutput({ state: 'output-error', tool: item.toolName, toolCallId: item.toolCallId, errorText: item.errorText });
-              default:
-                return addToolApprovalResponse({ id: item.approvalId, approved: false, reason: STOPPED });
-            }
-          }),
-        );
-      } finally {
-        holdContinuation.current = false;
-      }
+      await takeOn(message);
       return chatSend(undefined, requestOptions);
     },
-    [browserTools, tooLate, chatId, addToolOutput, addToolApprovalResponse, chatSend],
+    [takeOn, chatSend],
   );
   const sendMessage = useCallback<UseChatHelpers<Message>['sendMessage']>(
     (message, requestOptions) => {
@@ -923,20 +959,26 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [chatRegenerate, leave],
   );
   // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
-  // function at once, with the messages as they are now).
+  // function at once, with the messages as they are now). A change that drops the message a response is on its way for
+  // (the answer it writes, or the question it answers) ends that response: `useChat` would write the answer back at its
+  // next chunk, with its calls left (a browser call interrupted at once, an approval nobody can give).
+  const chatStop = chat.stop;
   const replaceMessages = useCallback<UseChatHelpers<Message>['setMessages']>(
     (update) => {
-      let after: Message[] = typeof update === 'function' ? [] : update;
+      let after: Message[] = [];
+      let dropped = false;
       setMessages((messages) => {
-        if (typeof update === 'function') after = update(messages);
+        after = typeof update === 'function' ? update(messages) : update;
+        const last = messages.at(-1);
+        dropped = last !== undefined && !after.some((message) => message.id === last.id);
         return after;
       });
       leave(after);
+      if (dropped && streamingRef.current) void chatStop();
     },
-    [setMessages, leave],
+    [setMessages, leave, chatStop],
   );
 
-  const chatStop = chat.stop;
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
@@ -1077,6 +1119,11 @@ function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCal
     unexpected: true,
   });
   return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
+}
+
+/** The first message that holds a call (as `withEditPart` and `withSentEdits` find it). */
+function holderOf<T extends MessageLike>(messages: readonly T[], toolCallId: string): T | undefined {
+  return messages.find((message) => message.parts.some((part) => (part as { toolCallId?: unknown }).toolCallId === toolCallId));
 }
 
 /** The calls of a message that have no result yet (their arguments may still stream in). */
