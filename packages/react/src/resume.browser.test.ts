@@ -183,6 +183,29 @@ describe('useEdgeChat({ resume: true })', () => {
     expect((await resumeResponse({ store: server.store, owner: 'browser-1', chatId: 'chat-s' })).status).toBe(204);
   });
 
+  it('a stop() the page still holds once the hook unmounted stops nothing: the turn goes on, and the reload resumes it', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 2 }]]), textStep('Exported.')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-u', resume: true, fetch: server.fetch };
+    const first = mount(options);
+    void first.current.sendMessage({ text: 'Export 2 rows' }).catch(() => {});
+    await vi.waitFor(() => expect(toolState(first.current.messages, 'c1')).toBe('input-available'), LOADED);
+    const saved = { messages: structuredClone(first.current.messages), browserState: first.current.browserState };
+    const stale = first.current;
+    first.unmount();
+    mounted = [];
+    await stale.stop();
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+    const second = mount({ ...options, messages: saved.messages, browserState: saved.browserState });
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    held.open();
+    await vi.waitFor(() => expect(second.current.messages.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'Exported.')).toBe(true), LOADED);
+    await Promise.all(server.detached);
+    expect(server.seen).toEqual({ exports: 1, exported: 1, aborted: 0 });
+    expect(server.requests.map((r) => r.method)).not.toContain('DELETE');
+  });
+
   it('without resume: no turn id, no resume request, and stop() sends nothing more', async () => {
     const held = gate();
     held.open();

@@ -154,7 +154,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly busy: boolean;
   /**
    * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
-   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored.
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. Once the hook left the chat of the
+   * render it came from (a new `id`) or unmounted, it does nothing.
    */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
@@ -981,6 +982,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
+    // A stop() the page still holds once the hook left this render's chat (a new id) or unmounted stops nothing: the
+    // controller and calls it would end are the chat's shown now (aborted without its stopped mark), and the turn of a
+    // page that went away goes on at the server, for the next page load to resume.
+    if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
     // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
     // stop() ends too: unmarked, it would ask again after a reload.
