@@ -2,13 +2,14 @@
 // store, `resumeResponse` and `cancelResumable` behind one fetch): a reload mid-answer gets the answer, the browser
 // call and the approval the replay brings act once, and stop() stops the turn at the server too.
 import { cancelResumable, createChatAgent, createMemoryResumableStore, RESUMABLE_TURN_HEADER, resumeResponse } from '@edgetool/ai';
-import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { type AnyTool, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBrowserState } from './browser-state.ts';
 import { callsStep, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
+import { createUserInput } from './user-input.ts';
 import { type UseEdgeChatOptions, useEdgeChat } from './use-edge-chat.ts';
 
 const LOADED = { timeout: 5_000 } as const;
@@ -22,7 +23,7 @@ function gate() {
 }
 
 /** A resumable server for one test: the chat agent over `steps`, a slow export tool held by `held`, a browser tool. */
-function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<void>) {
+function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<void>, extra: readonly AnyTool[] = []) {
   const seen = { exports: 0, exported: 0, aborted: 0 };
   const slowExport = defineTool({
     name: 'slow_export',
@@ -42,7 +43,7 @@ function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<voi
   const note = defineTool({ name: 'note_down', description: 'Notes in the browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
   const erase = defineTool({ name: 'erase_all', description: 'Erases', input: v.object({}), policy: { effects: 'destructive' }, execute: () => 'erased' });
   const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'resume-test-secret-resume-test-secret!!' }] });
-  const agent = createChatAgent({ model: new MockLanguageModelV4({ doStream: steps }), tools: [slowExport, note, erase], tickets });
+  const agent = createChatAgent({ model: new MockLanguageModelV4({ doStream: steps }), tools: [slowExport, note, erase, ...extra], tickets });
   const store = createMemoryResumableStore();
   const detached: Promise<unknown>[] = [];
   const requests: { method: string; turn: string | null }[] = [];
@@ -216,5 +217,92 @@ describe('useEdgeChat({ resume: true })', () => {
     await hook.current.stop();
     expect(server.requests).toEqual([{ method: 'POST', turn: null }]);
     expect(hook.current.browserState.turn).toBeUndefined();
+  });
+});
+
+// Resume together with the rest of the hook: browser calls and approvals running when the page goes, chat switches,
+// stop(), a replay cut off, regenerate().
+describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
+  const dates = createUserInput<{ question: string }, string>();
+  const pickServer = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } });
+  let picks = 0;
+  const pickDate = defineTool({
+    ...pickServer,
+    execute: ({ question }, ctx) => {
+      picks++;
+      return dates.ask(ctx, { question });
+    },
+  });
+  const text = (messages: { role: string; parts: unknown[] }[]) =>
+    messages.filter((m) => m.role === 'assistant').flatMap((m) => m.parts as { type: string; text?: string }[]).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+
+  /** Mounts, sends `prompt`, and reloads once `ready` holds: the second page, with what the first saved (and its stopped mark). */
+  async function reloaded(options: UseEdgeChatOptions, prompt: string, ready: (hook: ReturnType<typeof mount>) => void, server: ReturnType<typeof resumableServer>) {
+    const first = mount(options);
+    void first.current.sendMessage({ text: prompt }).catch(() => {});
+    await vi.waitFor(() => ready(first), LOADED);
+    const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    expect(saved.browserState.turn).toBeDefined();
+    const cut = saved.messages.at(-1)?.id as string;
+    first.unmount();
+    mounted = [];
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    return { saved, second: mount({ ...options, messages: saved.messages, browserState: { ...saved.browserState, stopped: [cut] } }) };
+  }
+
+  it('a reload while a date picker asks (its step still runs at the server): the replay asks once, its answer goes out once', async () => {
+    picks = 0;
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'pick_date', { question: 'When?' }]]), textStep('Booked.')], held.opened, [pickServer]);
+    const options: UseEdgeChatOptions = { id: 'chat-p', resume: true, fetch: server.fetch, tools: [pickDate] };
+    const { second } = await reloaded(options, 'Export and book', () => expect(dates.questions().map((q) => q.id)).toEqual(['c2']), server);
+    expect(picks).toBe(1);
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    held.open();
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c2']), LOADED);
+    await vi.waitFor(() => expect(second.current.status).toBe('ready'), LOADED);
+    expect(dates.questions()).toHaveLength(1);
+    dates.answer('c2', '2026-12-24');
+    await vi.waitFor(() => expect(text(second.current.messages)).toBe('Booked.'), LOADED);
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+    expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: '2026-12-24' });
+    // Once on each page: the first page's question went with it.
+    expect(picks).toBe(2);
+  });
+
+  it('a reload after the date picker was answered (its step still runs at the server): the answer stays, nothing asks again', async () => {
+    picks = 0;
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'pick_date', { question: 'When?' }]]), textStep('Booked.')], held.opened, [pickServer]);
+    const options: UseEdgeChatOptions = { id: 'chat-q', resume: true, fetch: server.fetch, tools: [pickDate] };
+    const answered = (hook: ReturnType<typeof mount>) => {
+      if (dates.questions().length === 1) dates.answer('c2', '2026-12-24');
+      expect(toolState(hook.current.messages, 'c2')).toBe('output-available');
+    };
+    const { second } = await reloaded(options, 'Export and book', answered, server);
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    held.open();
+    await vi.waitFor(() => expect(text(second.current.messages)).toBe('Booked.'), LOADED);
+    expect(picks).toBe(1);
+    expect(dates.questions()).toEqual([]);
+    expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: '2026-12-24' });
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
+  it('a reload after an approval was decided (a server call of its step still runs): the decision stays, the card does not come back', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'erase_all', {}]]), textStep('Erased.')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-d', resume: true, fetch: server.fetch };
+    const decided = (hook: ReturnType<typeof mount>) => {
+      if (hook.current.pendingApprovals.length === 1) hook.current.approve('c2');
+      expect(toolState(hook.current.messages, 'c2')).toBe('approval-responded');
+    };
+    const { second } = await reloaded(options, 'Export, then erase', decided, server);
+    await vi.waitFor(() => expect(server.requests.map((r) => r.method)).toContain('GET'), LOADED);
+    held.open();
+    await vi.waitFor(() => expect(text(second.current.messages)).toBe('Erased.'), LOADED);
+    expect(second.current.pendingApprovals).toEqual([]);
+    expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: 'erased' });
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
 });

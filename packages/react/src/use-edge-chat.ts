@@ -27,6 +27,7 @@ import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
+import { answerAfter, browserAnswers } from './replay.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
 import { CallsPendingError } from './pending-calls.ts';
 import { waitingCalls } from './waiting-calls.ts';
@@ -185,6 +186,8 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly inFlight: (chatId: string) => string | undefined;
   /** The resume found nothing (`undefined`), or its replay started the message with this id. */
   readonly resumed: (chatId: string, messageId: string | undefined) => void;
+  /** The messages of this chat as the page has them, read before a replay writes any (see `browserAnswers`). */
+  readonly messages: (chatId: string) => readonly MessageLike[];
 }
 
 /** The hook's transport: it tells the hook of each request, sends the resumable turn's id, and resumes only that turn. */
@@ -215,14 +218,21 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
     }
     let first = true;
     const { resumed } = this.#hooks;
+    const before = this.#hooks.messages(options.chatId);
+    // The replay writes the answer again from its start: the answers this page gave meanwhile (a date picker answered,
+    // an approval decided while a server call of the same step still ran) are put back, or they would run and ask again.
+    let answers: ReadonlyMap<string, UIMessageChunk> = new Map();
     return stream.pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         transform(chunk, controller) {
           if (first && chunk.type === 'start') {
             first = false;
+            answers = browserAnswers(before.find((message) => message.id === chunk.messageId && message.role === 'assistant'));
             resumed(options.chatId, chunk.messageId);
           }
           controller.enqueue(chunk);
+          const answer = answerAfter(chunk, answers);
+          if (answer !== undefined) controller.enqueue(answer);
         },
       }),
     );
@@ -320,7 +330,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     turnRef.current = { chatId: id, turn };
     setTurnState(turnRef.current);
   }, []);
-  const resumable = useRef<TransportHooks<Message>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
+  const resumable = useRef<Omit<TransportHooks<Message>, 'messages'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
   resumable.current = {
     // A new answer (the request ends with the user's message) gets a turn id; a continuation is not resumable.
     sent: (id, messages) => {
@@ -358,6 +368,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           },
           inFlight: (id) => resumable.current.inFlight(id),
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
+          messages: (id): readonly MessageLike[] => (shownChat.current === id ? messagesRef.current : []),
         },
       ),
     [api, customFetch, headersKey],
