@@ -305,4 +305,77 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: 'erased' });
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
+
+  /** A first page that sends `prompt` and goes away mid-answer (once `c1` shows): what it saved, with its stopped mark. */
+  async function leftMidAnswer(options: UseEdgeChatOptions, prompt: string, server: ReturnType<typeof resumableServer>) {
+    const first = mount(options);
+    void first.current.sendMessage({ text: prompt }).catch(() => {});
+    await vi.waitFor(() => expect(toolState(first.current.messages, 'c1')).toBe('input-available'), LOADED);
+    const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    first.unmount();
+    mounted = [];
+    await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+    const cut = saved.messages.at(-1)?.id as string;
+    return { messages: saved.messages, browserState: { ...saved.browserState, stopped: [cut] } };
+  }
+
+  it('stop() during the replay stops the turn at the server, keeps the answer stopped, and the next load asks nothing', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('never')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-sr', resume: true, fetch: server.fetch };
+    const saved = await leftMidAnswer(options, 'Export', server);
+    const turn = saved.browserState.turn;
+    const second = mount({ ...options, ...saved });
+    await vi.waitFor(() => expect(second.current.status).toBe('streaming'), LOADED);
+    await second.current.stop();
+    await Promise.all(server.detached);
+    expect(server.seen).toMatchObject({ exports: 1, aborted: 1, exported: 0 });
+    expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([{ method: 'DELETE', turn }]);
+    await vi.waitFor(() => expect(second.current.status).toBe('ready'), LOADED);
+    expect(second.current.browserState.turn).toBeUndefined();
+    expect(second.current.browserState.stopped).toEqual([saved.messages.at(-1)?.id]);
+    const before = server.requests.length;
+    const third = mount({ ...options, messages: structuredClone(second.current.messages), browserState: second.current.browserState });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(before);
+    expect(third.current.browserState.stopped).toEqual([saved.messages.at(-1)?.id]);
+  });
+
+  it('a switch to another chat during the replay leaves it there: the other chat gets nothing, and coming back resumes it', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('Exported.')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-sw', resume: true, fetch: server.fetch };
+    const saved = await leftMidAnswer(options, 'Export', server);
+    const hook = mount({ ...options, ...saved });
+    await vi.waitFor(() => expect(hook.current.status).toBe('streaming'), LOADED);
+    hook.rerender({ ...options, id: 'chat-other' });
+    held.open();
+    await Promise.all(server.detached);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hook.current.messages).toEqual([]);
+    expect(hook.current.browserState.turn).toBeUndefined();
+    expect(server.requests.map((r) => r.method)).not.toContain('DELETE');
+    hook.rerender({ ...options, ...saved });
+    await vi.waitFor(() => expect(text(hook.current.messages)).toBe('Exported.'), LOADED);
+    expect(hook.current.browserState).toMatchObject({ stopped: [] });
+    expect(hook.current.browserState.turn).toBeUndefined();
+  });
+
+  it('regenerate() right after a resume sends a new turn of its own; the replayed answer goes', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('Exported.'), textStep('Again.')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-rg', resume: true, fetch: server.fetch };
+    const saved = await leftMidAnswer(options, 'Export', server);
+    const hook = mount({ ...options, ...saved });
+    held.open();
+    await vi.waitFor(() => expect(text(hook.current.messages)).toBe('Exported.'), LOADED);
+    await hook.current.regenerate();
+    await vi.waitFor(() => expect(text(hook.current.messages)).toBe('Again.'), LOADED);
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]?.turn).toMatch(/^[0-9a-f-]{36}$/);
+    expect(posts[1]?.turn).not.toBe(saved.browserState.turn);
+    expect(hook.current.browserState.turn).toBeUndefined();
+    expect(hook.current.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
 });
