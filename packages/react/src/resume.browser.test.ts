@@ -341,6 +341,47 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     expect(third.current.browserState.stopped).toEqual([saved.messages.at(-1)?.id]);
   });
 
+  it.each(['dropped', 'closed'] as const)('a replay cut off midway (%s) is an unreachable error; the turn stays, and the next load resumes it to the end', async (how) => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('Exported.')], held.opened);
+    let cutting = true;
+    // Each GET's body breaks off (a dropped connection) after what the store had when it was asked, until the last load.
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      const response = await server.fetch(url, init);
+      if ((init?.method ?? 'GET') !== 'GET' || !cutting || response.status !== 200) return response;
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      await reader.cancel();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (!first.done) controller.enqueue(first.value);
+        },
+        pull(controller) {
+          // A dropped connection fails the body; a proxy that ends it early closes it before the `finish`.
+          if (how === 'dropped') controller.error(new TypeError('network error'));
+          else controller.close();
+        },
+      });
+      return new Response(body, { headers: response.headers });
+    };
+    const options: UseEdgeChatOptions = { id: 'chat-cut', resume: true, fetch };
+    const saved = await leftMidAnswer({ ...options, fetch: server.fetch }, 'Export', server);
+    const second = mount({ ...options, ...saved });
+    await vi.waitFor(() => expect(second.current.chatError?.kind).toBe('unreachable'), LOADED);
+    expect(second.current.browserState.turn).toBe(saved.browserState.turn);
+    expect(toolState(second.current.messages, 'c1')).toBe('input-available');
+    held.open();
+    await Promise.all(server.detached);
+    cutting = false;
+    second.unmount();
+    mounted = [];
+    const third = mount({ ...options, messages: structuredClone(second.current.messages), browserState: second.current.browserState });
+    await vi.waitFor(() => expect(text(third.current.messages)).toBe('Exported.'), LOADED);
+    expect(third.current.browserState.turn).toBeUndefined();
+    expect(third.current.browserState.stopped).toEqual([]);
+    expect(third.current.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
   it('a switch to another chat during the replay leaves it there: the other chat gets nothing, and coming back resumes it', async () => {
     const held = gate();
     const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('Exported.')], held.opened);

@@ -22,7 +22,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { continuationOf } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import type { BrowserState } from './browser-state.ts';
-import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
+import { type ChatErrorInfo, describeChatError, STREAM_CUT } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
@@ -385,6 +385,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
   const holdContinuation = useRef(false);
+  // The response failed because its stream closed before its `finish` (a proxy that ended it, a replay whose store read
+  // failed): read by `onFinish`, which `useChat` calls right after `onError`.
+  const cutShort = useRef(false);
   const chat = useChat<Message>({
     id: chatId,
     transport,
@@ -393,10 +396,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const continuation = continuationOf(messages);
       return continuation !== undefined && !continuations.current.untaken.has(continuation);
     },
+    onError: (error) => {
+      cutShort.current = error.name === STREAM_CUT;
+    },
     onFinish: ({ messages, isAbort, isError, isDisconnect }) => {
       restoreEdits.current();
-      // The answer ended here (or failed for good): nothing is left to resume. A dropped connection may be resumed.
-      if (!isAbort && !isDisconnect) setTurn(chatId, undefined);
+      const cut = isError && cutShort.current;
+      cutShort.current = false;
+      // The answer ended here (or failed for good): nothing is left to resume. A dropped connection may be resumed, and
+      // so may a stream closed before its `finish` (the turn goes on at the server, as for a drop).
+      if (!isAbort && !isDisconnect && !cut) setTurn(chatId, undefined);
       // The response to a continuation ended, and the same continuation is still due: the server did not take it. It is
       // not sent again by itself (an app's Retry, `sendMessage()`, still sends it); the calls show their answers unsealed.
       const { sent, untaken } = continuations.current;
