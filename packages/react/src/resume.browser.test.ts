@@ -25,6 +25,7 @@ function gate() {
 /** A resumable server for one test: the chat agent over `steps`, a slow export tool held by `held`, a browser tool. */
 function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<void>, extra: readonly AnyTool[] = []) {
   const seen = { exports: 0, exported: 0, aborted: 0 };
+  const moves: string[] = [];
   const slowExport = defineTool({
     name: 'slow_export',
     description: 'A long export',
@@ -41,9 +42,19 @@ function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<voi
     },
   });
   const note = defineTool({ name: 'note_down', description: 'Notes in the browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+  const move = defineTool({
+    name: 'move_delivery',
+    description: 'Moves a delivery',
+    input: v.object({ date: v.string() }),
+    policy: { effects: 'write', editable: ['date'] },
+    execute: ({ date }) => {
+      moves.push(date);
+      return { moved: date };
+    },
+  });
   const erase = defineTool({ name: 'erase_all', description: 'Erases', input: v.object({}), policy: { effects: 'destructive' }, execute: () => 'erased' });
   const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'resume-test-secret-resume-test-secret!!' }] });
-  const agent = createChatAgent({ model: new MockLanguageModelV4({ doStream: steps }), tools: [slowExport, note, erase, ...extra], tickets });
+  const agent = createChatAgent({ model: new MockLanguageModelV4({ doStream: steps }), tools: [slowExport, note, erase, move, ...extra], tickets });
   const store = createMemoryResumableStore();
   const detached: Promise<unknown>[] = [];
   const requests: { method: string; turn: string | null }[] = [];
@@ -78,7 +89,7 @@ function resumableServer(steps: ReturnType<typeof textStep>[], held: Promise<voi
     }
     return resumeResponse({ store, owner, chatId, turnId, pollMs: 5, signal: init?.signal ?? undefined });
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests, seen, detached, store };
+  return { fetch: fetch as typeof globalThis.fetch, requests, seen, moves, detached, store };
 }
 
 let mounted: { unmount(): void }[] = [];
@@ -220,6 +231,8 @@ describe('useEdgeChat({ resume: true })', () => {
   });
 });
 
+type UIMessages = NonNullable<UseEdgeChatOptions['messages']>;
+
 // Resume together with the rest of the hook: browser calls and approvals running when the page goes, chat switches,
 // stop(), a replay cut off, regenerate().
 describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
@@ -237,11 +250,17 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     messages.filter((m) => m.role === 'assistant').flatMap((m) => m.parts as { type: string; text?: string }[]).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
 
   /** Mounts, sends `prompt`, and reloads once `ready` holds: the second page, with what the first saved (and its stopped mark). */
-  async function reloaded(options: UseEdgeChatOptions, prompt: string, ready: (hook: ReturnType<typeof mount>) => void, server: ReturnType<typeof resumableServer>) {
+  async function reloaded(
+    options: UseEdgeChatOptions,
+    prompt: string,
+    ready: (hook: ReturnType<typeof mount>) => void,
+    server: ReturnType<typeof resumableServer>,
+    alter: (messages: UIMessages) => UIMessages = (messages) => messages,
+  ) {
     const first = mount(options);
     void first.current.sendMessage({ text: prompt }).catch(() => {});
     await vi.waitFor(() => ready(first), LOADED);
-    const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    const saved = { messages: alter(structuredClone(first.current.messages)), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
     expect(saved.browserState.turn).toBeDefined();
     const cut = saved.messages.at(-1)?.id as string;
     first.unmount();
@@ -305,6 +324,33 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: 'erased' });
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
+
+  it.each(['kept', 'lost'] as const)(
+    'a reload after an approval with edited arguments (a server call of its step still runs), the edit part %s: the call never runs unedited',
+    async (edit) => {
+      const held = gate();
+      const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'move_delivery', { date: '2026-12-24' }]]), textStep('Moved.')], held.opened);
+      const options: UseEdgeChatOptions = { id: `chat-e-${edit}`, resume: true, fetch: server.fetch };
+      const edited = (hook: ReturnType<typeof mount>) => {
+        if (hook.current.pendingApprovals.length === 1) hook.current.approve('c2', { input: { date: '2026-12-27' } });
+        expect(toolState(hook.current.messages, 'c2')).toBe('approval-responded');
+        expect(hook.current.messages.at(-1)?.parts.some((p) => p.type === 'data-edgetool-edit')).toBe(true);
+      };
+      // Lost: a chunk that came after the approval rewrote the message from the response's own copy, without the edit.
+      const alter = (messages: UIMessages) => (edit === 'kept' ? messages : messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== 'data-edgetool-edit') })));
+      const { second } = await reloaded(options, 'Export, then move', edited, server, alter);
+      held.open();
+      if (edit === 'lost') {
+        // The human is asked again, rather than the call approved as the model made it.
+        await vi.waitFor(() => expect(second.current.pendingApprovals.map((a) => a.toolCallId)).toEqual(['c2']), LOADED);
+        await vi.waitFor(() => expect(second.current.status).toBe('ready'), LOADED);
+        second.current.approve('c2', { input: { date: '2026-12-27' } });
+      }
+      await vi.waitFor(() => expect(text(second.current.messages)).toBe('Moved.'), LOADED);
+      expect(server.moves).toEqual(['2026-12-27']);
+      expect(second.current.toolCalls.get('c2')?.edits).toBeDefined();
+    },
+  );
 
   /** A first page that sends `prompt` and goes away mid-answer (once `c1` shows): what it saved, with its stopped mark. */
   async function leftMidAnswer(options: UseEdgeChatOptions, prompt: string, server: ReturnType<typeof resumableServer>) {

@@ -221,7 +221,7 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
     const before = this.#hooks.messages(options.chatId);
     // The replay writes the answer again from its start: the answers this page gave meanwhile (a date picker answered,
     // an approval decided while a server call of the same step still ran) are put back, or they would run and ask again.
-    let answers: ReadonlyMap<string, UIMessageChunk> = new Map();
+    let answers: ReadonlyMap<string, readonly UIMessageChunk[]> = new Map();
     return stream.pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         transform(chunk, controller) {
@@ -231,8 +231,7 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
             resumed(options.chatId, chunk.messageId);
           }
           controller.enqueue(chunk);
-          const answer = answerAfter(chunk, answers);
-          if (answer !== undefined) controller.enqueue(answer);
+          for (const answer of answerAfter(chunk, answers)) controller.enqueue(answer);
         },
       }),
     );
