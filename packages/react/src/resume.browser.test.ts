@@ -352,6 +352,26 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     },
   );
 
+  it('a load after the turn finished asks nothing and changes nothing: messages, state and status stay as saved', async () => {
+    const held = gate();
+    held.open();
+    const server = resumableServer([textStep('Hello.')], held.opened);
+    const options: UseEdgeChatOptions = { id: 'chat-f', resume: true, fetch: server.fetch };
+    const first = mount(options);
+    await first.current.sendMessage({ text: 'Hi' }).catch(() => {});
+    await vi.waitFor(() => expect(text(first.current.messages)).toBe('Hello.'), LOADED);
+    await vi.waitFor(() => expect(first.current.browserState.turn).toBeUndefined(), LOADED);
+    const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    first.unmount();
+    mounted = [];
+    const second = mount({ ...options, ...saved });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(second.current.status).toBe('ready');
+    expect(second.current.messages).toEqual(saved.messages);
+    expect(second.current.browserState).toEqual(saved.browserState);
+  });
+
   /** A first page that sends `prompt` and goes away mid-answer (once `c1` shows): what it saved, with its stopped mark. */
   async function leftMidAnswer(options: UseEdgeChatOptions, prompt: string, server: ReturnType<typeof resumableServer>) {
     const first = mount(options);
