@@ -1595,6 +1595,34 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(cartCleared).toBe(0);
   });
 
+  it('a stop() the page still holds once the hook left the chat (a new id) stops nothing: the next chat\'s call runs on', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['a1', 'pick_date', { question: 'A?' }]]), callsStep([['b1', 'pick_date', { question: 'B?' }]]), textStep('B done')],
+    });
+    const { signals, watch } = watchSignals();
+    const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
+    const hook = mount({ ...options, id: 'chat-stop-a' });
+    await hook.current.sendMessage({ text: 'a' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']), LOADED);
+    // A Stop button's handler from chat A's render (it awaited a confirmation) runs once the user is in chat B.
+    const a = hook.current;
+    hook.rerender({ ...options, id: 'chat-stop-b' });
+    await hook.current.sendMessage({ text: 'b' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['b1']), LOADED);
+    await a.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Chat B's call still asks and runs; it is not stopped, and its answer goes out.
+    expect(signals.get('b1')?.aborted).toBe(false);
+    expect(dates.questions().map((q) => q.id)).toEqual(['b1']);
+    expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
+    expect(hook.current.browserState.stopped).toEqual([]);
+    dates.answer('b1', '2026-12-25');
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('B done'), LOADED);
+    expect(hook.current.toolCalls.get('b1')).toMatchObject({ status: 'done', output: '2026-12-25' });
+    expect(server.requests.map((r) => r.id)).toEqual(['chat-stop-a', 'chat-stop-b', 'chat-stop-b']);
+  });
+
   it('a continuation sent again runs nothing twice; a tampered one is refused with a 403 the UI can show', async () => {
     writes.length = 0;
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });

@@ -22,11 +22,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { continuationOf } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import type { BrowserState } from './browser-state.ts';
-import { type ChatErrorInfo, describeChatError } from './chat-error.ts';
+import { type ChatErrorInfo, describeChatError, STREAM_CUT } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
+import { answerAfter, browserAnswers } from './replay.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
 import { CallsPendingError } from './pending-calls.ts';
 import { waitingCalls } from './waiting-calls.ts';
@@ -154,7 +155,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly busy: boolean;
   /**
    * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
-   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored.
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. Once the hook left the chat of the
+   * render it came from (a new `id`) or unmounted, it does nothing.
    */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
@@ -184,6 +186,8 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly inFlight: (chatId: string) => string | undefined;
   /** The resume found nothing (`undefined`), or its replay started the message with this id. */
   readonly resumed: (chatId: string, messageId: string | undefined) => void;
+  /** The messages of this chat as the page has them, read before a replay writes any (see `browserAnswers`). */
+  readonly messages: (chatId: string) => readonly MessageLike[];
 }
 
 /** The hook's transport: it tells the hook of each request, sends the resumable turn's id, and resumes only that turn. */
@@ -214,14 +218,20 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
     }
     let first = true;
     const { resumed } = this.#hooks;
+    const before = this.#hooks.messages(options.chatId);
+    // The replay writes the answer again from its start: the answers this page gave meanwhile (a date picker answered,
+    // an approval decided while a server call of the same step still ran) are put back, or they would run and ask again.
+    let answers: ReadonlyMap<string, readonly UIMessageChunk[]> = new Map();
     return stream.pipeThrough(
       new TransformStream<UIMessageChunk, UIMessageChunk>({
         transform(chunk, controller) {
           if (first && chunk.type === 'start') {
             first = false;
+            answers = browserAnswers(before.find((message) => message.id === chunk.messageId && message.role === 'assistant'));
             resumed(options.chatId, chunk.messageId);
           }
           controller.enqueue(chunk);
+          for (const answer of answerAfter(chunk, answers)) controller.enqueue(answer);
         },
       }),
     );
@@ -319,7 +329,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     turnRef.current = { chatId: id, turn };
     setTurnState(turnRef.current);
   }, []);
-  const resumable = useRef<TransportHooks<Message>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
+  const resumable = useRef<Omit<TransportHooks<Message>, 'messages'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
   resumable.current = {
     // A new answer (the request ends with the user's message) gets a turn id; a continuation is not resumable.
     sent: (id, messages) => {
@@ -357,6 +367,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           },
           inFlight: (id) => resumable.current.inFlight(id),
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
+          messages: (id): readonly MessageLike[] => (shownChat.current === id ? messagesRef.current : []),
         },
       ),
     [api, customFetch, headersKey],
@@ -373,6 +384,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   // Set while a retry of a stopped answer writes its answers: that retry sends the continuation, once.
   const holdContinuation = useRef(false);
+  // The response failed because its stream closed before its `finish` (a proxy that ended it, a replay whose store read
+  // failed): read by `onFinish`, which `useChat` calls right after `onError`.
+  const cutShort = useRef(false);
   const chat = useChat<Message>({
     id: chatId,
     transport,
@@ -381,10 +395,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const continuation = continuationOf(messages);
       return continuation !== undefined && !continuations.current.untaken.has(continuation);
     },
+    onError: (error) => {
+      cutShort.current = error.name === STREAM_CUT;
+    },
     onFinish: ({ messages, isAbort, isError, isDisconnect }) => {
       restoreEdits.current();
-      // The answer ended here (or failed for good): nothing is left to resume. A dropped connection may be resumed.
-      if (!isAbort && !isDisconnect) setTurn(chatId, undefined);
+      const cut = isError && cutShort.current;
+      cutShort.current = false;
+      // The answer ended here (or failed for good): nothing is left to resume. A dropped connection may be resumed, and
+      // so may a stream closed before its `finish` (the turn goes on at the server, as for a drop).
+      if (!isAbort && !isDisconnect && !cut) setTurn(chatId, undefined);
       // The response to a continuation ended, and the same continuation is still due: the server did not take it. It is
       // not sent again by itself (an app's Retry, `sendMessage()`, still sends it); the calls show their answers unsealed.
       const { sent, untaken } = continuations.current;
@@ -981,6 +1001,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
+    // A stop() the page still holds once the hook left this render's chat (a new id) or unmounted stops nothing: the
+    // controller and calls it would end are the chat's shown now (aborted without its stopped mark), and the turn of a
+    // page that went away goes on at the server, for the next page load to resume.
+    if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
     // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
     // stop() ends too: unmarked, it would ask again after a reload.
