@@ -78,6 +78,22 @@ describe('defineTool', () => {
     expect(defineTool({ name: 'at_date', description: 'd', input, jsonSchema: given }).jsonSchema).toBe(given);
   });
 
+  it('every tool has the same jsonSchema getter, derived once per tool and shared by its copies', () => {
+    const make = (name: string) => defineTool({ name, description: 'd', input: v.object({ city: v.string() }), execute: () => 1 });
+    const [a, b] = [make('a'), make('b')];
+    // One getter for all (a getter per tool kept tools in V8's slow dictionary mode: see define-tool.node.test.ts).
+    const getter = (tool: object) => Object.getOwnPropertyDescriptor(tool, 'jsonSchema')?.get;
+    expect(getter(a)).toBeTypeOf('function');
+    expect(getter(a)).toBe(getter(b));
+    expect(Object.keys(a)).toEqual(['kind', 'name', 'description', 'input', 'output', 'policy', 'interceptors', 'metadata', 'jsonSchema', 'execute']);
+    // A copy made from its descriptors (as a registry makes them) and a spread read the same schema object.
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(a)) as typeof a;
+    expect(copy.jsonSchema).toBe(a.jsonSchema);
+    expect({ ...b }.jsonSchema).toBe(b.jsonSchema);
+    expect(a.jsonSchema).not.toBe(b.jsonSchema);
+    expect(a.jsonSchema).toEqual(b.jsonSchema);
+  });
+
   it("a Standard JSON Schema library's own error (zod 4's z.date()) is the same TypeError, with the library's reason", () => {
     const failure = new Error('Date cannot be represented in JSON Schema');
     const input = {

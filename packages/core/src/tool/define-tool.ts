@@ -70,6 +70,29 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   };
 }
 
+/** What a tool's lazy `jsonSchema` is made from, and the schema once made. */
+interface SchemaSource {
+  readonly input: StandardSchemaV1;
+  json: JsonSchema | undefined;
+}
+
+const SCHEMA_SOURCE = Symbol('edgetool.schemaSource');
+
+/**
+ * The `jsonSchema` of every tool: derived on first read, then kept. One getter shared by all tools: a getter made per
+ * tool (a closure) gave each tool a map of its own, and V8 then keeps such objects in slow dictionary mode, which made
+ * every read of a tool's fields on the executor's path a hash lookup.
+ */
+const LAZY_JSON_SCHEMA: PropertyDescriptor = {
+  get(this: { readonly [SCHEMA_SOURCE]: SchemaSource }): JsonSchema {
+    const source = this[SCHEMA_SOURCE];
+    source.json ??= isJsonSchemaValidator(source.input) ? source.input.jsonSchema : deriveJsonSchema(source.input);
+    return source.json;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /**
  * Defines a tool: a name, a description, a schema for its input, a policy and `execute`.
  * The input type of `execute` is inferred from the schema. Returns a plain tagged object.
@@ -85,7 +108,6 @@ export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDep
   if (typeof input !== 'object' || input === null || !('~standard' in input)) {
     throw new TypeError(`Tool "${name}": input must be a valibot schema, a Standard Schema or jsonSchema(...).`);
   }
-  let cachedJsonSchema: JsonSchema | undefined = definition.jsonSchema;
   const tool = {
     kind: 'edgetool.tool' as const,
     name,
@@ -95,14 +117,13 @@ export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDep
     policy: resolvePolicy(name, definition.policy as ToolPolicyInput<never, never> | undefined),
     interceptors: (definition.interceptors ?? []).map((i) => toInterceptor(i as never)) as readonly ToolInterceptor[],
     metadata: definition.metadata ?? {},
-    get jsonSchema(): JsonSchema {
-      cachedJsonSchema ??= isJsonSchemaValidator(input) ? input.jsonSchema : deriveJsonSchema(input);
-      return cachedJsonSchema;
-    },
-    ...(definition.execute ? { execute: definition.execute } : {}),
-    ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput } : {}),
   };
-  if (Array.isArray(tool.policy.editable)) checkEditableNames(name, tool.policy.editable, tool.jsonSchema);
+  // One getter for every tool, its state in a hidden slot that copies of the tool share (copyTool copies descriptors).
+  Object.defineProperty(tool, SCHEMA_SOURCE, { value: { input, json: definition.jsonSchema } satisfies SchemaSource });
+  Object.defineProperty(tool, 'jsonSchema', LAZY_JSON_SCHEMA);
+  if (definition.execute) Object.assign(tool, { execute: definition.execute });
+  if (definition.toModelOutput) Object.assign(tool, { toModelOutput: definition.toModelOutput });
+  if (Array.isArray(tool.policy.editable)) checkEditableNames(name, tool.policy.editable, (tool as unknown as AnyTool).jsonSchema);
   return tool as unknown as Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps>;
 }
 
