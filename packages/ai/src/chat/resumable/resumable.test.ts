@@ -25,14 +25,15 @@ function gate() {
   return { opened, open };
 }
 
-/** A store that counts its calls, over the memory store (or `fail` for every append). */
-function countingStore(options: { now?: () => number; fail?: boolean } = {}) {
+/** A store that counts its calls, over the memory store (`fail`: every append fails, or each while it returns true). */
+function countingStore(options: { now?: () => number; fail?: boolean | (() => boolean) } = {}) {
   const inner = createMemoryResumableStore(options.now === undefined ? {} : { now: options.now });
   const calls: string[] = [];
   const store: ResumableStore = {
     append: (batch) => {
       calls.push('append');
-      return options.fail === true ? Promise.reject(new Error('disk full')) : inner.append(batch);
+      const fail = typeof options.fail === 'function' ? options.fail() : options.fail === true;
+      return fail ? Promise.reject(new Error('disk full')) : inner.append(batch);
     },
     finish: (...args) => {
       calls.push('finish');
@@ -268,6 +269,30 @@ describe('resumable turns', () => {
     expect(errors[0]).toMatchObject({ code: 'resumable-store-failed', operation: 'append', message: expect.stringContaining('disk full') });
     expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
     expect((await turn.usage).outputTokens).toBeGreaterThan(0);
+  });
+
+  it('a store that fails mid-recording gives the recording up: the resume reading it ends, and a reload finds nothing', async () => {
+    let failing = false;
+    const { store, calls } = countingStore({ fail: () => failing });
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const errors: unknown[] = [];
+    const { options, settled } = resumable(store, { turnId: 'turn-1', onError: (error) => errors.push(error) });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 });
+    expect(resumed.status).toBe(200);
+    // A later batch fails (a batch too large for a row, a database that went away for a moment).
+    failing = true;
+    // The recording never grows again, yet it has not expired: the resume must still end.
+    const tail = await resumed.text();
+    expect(chunksOf(tail).some((chunk) => chunk.type === 'finish')).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).status).toBe(204);
+    held.open();
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
   });
 
   it("the resume's own disconnect stops its polling", async () => {

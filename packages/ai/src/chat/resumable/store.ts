@@ -10,7 +10,10 @@ export interface ResumableStore {
    * An empty `chunks` only reads the mark.
    */
   append(batch: ResumableBatch): Promise<boolean>;
-  /** The turn ended (`'done'`) or was cancelled (`'cancelled'`): a reader stops once it has read every chunk. */
+  /**
+   * The turn ended (`'done'`) or was cancelled (`'cancelled'`, also a recording given up after a store failure): a
+   * reader stops once it has read every chunk, and a cancelled recording is not replayed.
+   */
   finish(key: string, turnId: string, end: ResumableEnd): Promise<void>;
   /** The key's recording from chunk `from` on, or `undefined` when there is none (or it expired). */
   read(key: string, from: number): Promise<ResumableRecording | undefined>;
