@@ -51,7 +51,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
     async read(key, from) {
       const time = now();
       const [stream, batches, mark] = await db.batch([
-        db.prepare('SELECT turn_id, started_at, ended FROM chat_streams WHERE key = ?1 AND expires_at > ?2').bind(key, time),
+        db.prepare('SELECT turn_id, started_at, expires_at, ended FROM chat_streams WHERE key = ?1 AND expires_at > ?2').bind(key, time),
         db
           .prepare(
             'SELECT position, chunks FROM chat_stream_chunks WHERE key = ?1 AND turn_id = (SELECT turn_id FROM chat_streams WHERE key = ?1) AND position + count > ?2 ORDER BY position',
@@ -59,7 +59,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
           .bind(key, from),
         db.prepare('SELECT at FROM chat_stream_cancels WHERE key = ?1 AND expires_at > ?2').bind(key, time),
       ]);
-      const row = stream?.results[0] as { turn_id: string; started_at: number; ended: string | null } | undefined;
+      const row = stream?.results[0] as { turn_id: string; started_at: number; expires_at: number; ended: string | null } | undefined;
       if (row === undefined) return undefined;
       const chunks: string[] = [];
       for (const batch of (batches?.results ?? []) as { position: number; chunks: string }[]) {
@@ -68,7 +68,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
       }
       const at = (mark?.results[0] as { at: number } | undefined)?.at;
       const end = row.ended === 'done' || row.ended === 'cancelled' ? row.ended : undefined;
-      return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at };
+      return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at, expiresAt: row.expires_at };
     },
     async cancel(key, at, expiresAt) {
       await db

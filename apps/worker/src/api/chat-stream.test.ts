@@ -48,9 +48,12 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append(batch('t1', 0, ['a', 'b']))).toBe(false);
     expect(await store.append(batch('t1', 2, ['c']))).toBe(false);
     expect(await store.append(batch('t1', 3, []))).toBe(false);
-    expect(await store.read(key, 0)).toEqual({ turnId: 't1', chunks: ['a', 'b', 'c'], end: undefined, startedAt: 1_000, cancelledAt: undefined });
+    expect(await store.read(key, 0)).toEqual({ turnId: 't1', chunks: ['a', 'b', 'c'], end: undefined, startedAt: 1_000, cancelledAt: undefined, expiresAt: 100_000 });
     expect((await store.read(key, 1))?.chunks).toEqual(['b', 'c']);
     expect((await store.read(key, 3))?.chunks).toEqual([]);
+    // A write with nothing to add still renews the expiry: a resume sees the detached turn is alive.
+    expect(await store.append({ ...batch('t1', 3, []), expiresAt: 100_500 })).toBe(false);
+    expect((await store.read(key, 0))?.expiresAt).toBe(100_500);
     await store.finish(key, 't1', 'done');
     expect((await store.read(key, 0))?.end).toBe('done');
     // The next turn of the chat: the older recording and its chunks are gone.
@@ -61,7 +64,7 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append(batch('t1', 3, ['late']))).toBe(false);
     expect((await store.read(key, 0))?.chunks).toEqual(['x']);
     // Expired: as if there were none.
-    now = 100_000;
+    now = 100_500;
     expect(await store.read(key, 0)).toBeUndefined();
   });
 

@@ -295,6 +295,29 @@ describe('resumable turns', () => {
     expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
   });
 
+  it('a resume ends once the running recording stops being renewed (its writer was cut off), with what it had', async () => {
+    let clock = 1_000;
+    const store = createMemoryResumableStore({ now: () => clock });
+    const key = '["user-1","chat-1"]';
+    const batch = { key, turnId: 'turn-1', startedAt: 1_000 };
+    await store.append({ ...batch, position: 0, chunks: ['data: {"type":"start"}\n\n'], expiresAt: 61_000 });
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, staleMs: 100, now: () => clock });
+    expect(resumed.status).toBe(200);
+    const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"type":"start"}\n\n');
+    // The writer is alive: a write with nothing to add renews the expiry, and the resume waits on.
+    clock += 90;
+    await store.append({ ...batch, position: 1, chunks: [], expiresAt: 61_090 });
+    const next = reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock += 90;
+    await store.append({ ...batch, position: 1, chunks: ['data: {"type":"start-step"}\n\n'], expiresAt: 61_180 });
+    expect(new TextDecoder().decode((await next).value)).toBe('data: {"type":"start-step"}\n\n');
+    // Then no write comes again (the Worker's waitUntil ran out): the resume ends without a finish.
+    clock += 101;
+    expect((await reader.read()).done).toBe(true);
+  });
+
   it("the resume's own disconnect stops its polling", async () => {
     const { store, calls } = countingStore();
     const held = gate();

@@ -7,7 +7,7 @@ export interface ResumableStore {
   /**
    * Appends `chunks` at `position` of the turn's recording (position 0 starts it, replacing the key's older one) and
    * renews its expiry; resolves `true`, and writes nothing, when the key has a cancel mark made at or after `startedAt`.
-   * An empty `chunks` only reads the mark.
+   * An empty `chunks` adds nothing but still renews the expiry: the detached turn is alive (see `expiresAt`).
    */
   append(batch: ResumableBatch): Promise<boolean>;
   /**
@@ -48,6 +48,11 @@ export interface ResumableRecording {
   readonly startedAt: number;
   /** The newest cancel mark of the key (ms), if any: one at or after `startedAt` cancelled this turn. */
   readonly cancelledAt: number | undefined;
+  /**
+   * When the recording expires (ms). Every write of the detached turn renews it, so an expiry that stops moving tells a
+   * resume that the turn's writer is gone (a Worker's `waitUntil` ran out): it stops waiting. Optional for older stores.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 const MARKER = Symbol.for('edgetool.ResumableStoreError');
