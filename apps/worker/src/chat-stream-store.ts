@@ -4,7 +4,7 @@ import type { ResumableStore } from '@edgetool/ai';
 export interface D1ChatStreamStoreOptions {
   /** Clock in epoch ms (default `Date.now`). */
   readonly now?: () => number;
-  /** Expired recordings (and marks) deleted per new recording at most (default 20). */
+  /** Expired recordings deleted per new recording, and expired marks per new recording or mark, at most (default 20). */
   readonly pruneBatch?: number;
 }
 
@@ -71,12 +71,16 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
       return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at, expiresAt: row.expires_at };
     },
     async cancel(key, at, expiresAt) {
-      await db
-        .prepare(
-          'INSERT INTO chat_stream_cancels (key, at, expires_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET at = MAX(at, excluded.at), expires_at = MAX(expires_at, excluded.expires_at)',
-        )
-        .bind(key, Math.floor(at), Math.floor(expiresAt))
-        .run();
+      // Every Stop writes a mark, most with no detached turn to stop (and so no new recording to prune them): each
+      // prunes a few expired ones itself, or the table would grow with every click.
+      await db.batch([
+        db.prepare(PRUNE_MARKS).bind(now(), pruneBatch),
+        db
+          .prepare(
+            'INSERT INTO chat_stream_cancels (key, at, expires_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET at = MAX(at, excluded.at), expires_at = MAX(expires_at, excluded.expires_at)',
+          )
+          .bind(key, Math.floor(at), Math.floor(expiresAt)),
+      ]);
     },
   };
 }

@@ -80,6 +80,18 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append({ ...batch('t3', 0, ['z']), key: '["u","d"]' })).toBe(true);
     expect(await store.read('["u","d"]', 0)).toBeUndefined();
   });
+
+  it('a cancel prunes expired marks: Stop clicks with no turn to stop do not grow the table', async () => {
+    let now = 1_000;
+    const store = createD1ChatStreamStore(env.DB, { now: () => now, pruneBatch: 2 });
+    for (const [i, chat] of ['a', 'b', 'c'].entries()) await store.cancel(`["u","${chat}"]`, now, now + 100 * (i + 1));
+    now = 2_000;
+    await store.cancel('["u","d"]', now, now + 100);
+    // The two oldest expired marks pruned (the batch), the third left for the next cancel; the new mark kept.
+    expect(await rows('SELECT key FROM chat_stream_cancels ORDER BY key')).toEqual([{ key: '["u","c"]' }, { key: '["u","d"]' }]);
+    await store.cancel('["u","e"]', now, now + 100);
+    expect(await rows('SELECT key FROM chat_stream_cancels ORDER BY key')).toEqual([{ key: '["u","d"]' }, { key: '["u","e"]' }]);
+  });
 });
 
 describe('GET and DELETE /api/chat/:id/stream', () => {
