@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { chatRequest, fold, rows, user } from '../../test/chat-client.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
 import worker from '../index.ts';
-import { OWNER_COOKIE } from './chat.ts';
+import { OWNER_COOKIE, ownerOf } from './chat.ts';
 
-const OWNER = '11111111-2222-3333-4444-555555555555';
+const OWNER = '11111111-2222-4333-8444-555555555555';
 const cookie = (owner = OWNER) => `${OWNER_COOKIE}=${owner}`;
 const fetchWorker = (request: Request, ctx: ExecutionContext, vars: Record<string, string> = {}) =>
   worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OFFLINE_DELAY_MS: '20', ...vars }, ctx);
@@ -104,7 +104,7 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     const before = await readThenLeave(response, (text) => text.includes('"tool-input-available"'));
     // Another browser, another turn id, another chat: nothing to resume.
     const other = createExecutionContext();
-    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie('99999999-2222-3333-4444-555555555555') }), other)).status).toBe(204);
+    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie('99999999-2222-4333-8444-555555555555') }), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-1', 'GET'), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-0' }), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-2', 'GET', { cookie: cookie() }), other)).status).toBe(204);
@@ -134,6 +134,19 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     await waitOnExecutionContext(ctx);
     expect(await rows('SELECT key FROM chat_streams')).toEqual([]);
     expect((await fetchWorker(streamRequest('plain-1', 'GET', { cookie: cookie() }), createExecutionContext())).status).toBe(204);
+  });
+
+  it('only an owner cookie the Worker could have made names an owner: a forged, malformed or huge one is none', () => {
+    const owner = (header: string) => ownerOf(new Request('http://localhost/api/chat/c/stream', { headers: { cookie: header } }));
+    expect(owner(`theme=dark; ${cookie()}`)).toBe(OWNER);
+    expect(owner(cookie(crypto.randomUUID()))).toMatch(/^[0-9a-f-]{36}$/);
+    // Well-formed for the old pattern, yet an id anyone can guess and share.
+    expect(owner(cookie('-'.repeat(36)))).toBeUndefined();
+    expect(owner(cookie('0'.repeat(36)))).toBeUndefined();
+    expect(owner(`${cookie()}=x`)).toBeUndefined();
+    expect(owner(cookie('AAAAAAAA-2222-4333-8444-555555555555'))).toBeUndefined();
+    expect(owner(cookie('a'.repeat(64 * 1024)))).toBeUndefined();
+    expect(owner('')).toBeUndefined();
   });
 
   it('a browser without the owner cookie gets one with its first resumable turn', async () => {
