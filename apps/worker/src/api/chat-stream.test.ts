@@ -5,7 +5,7 @@ import { RESUMABLE_TURN_HEADER, type ResumableStore } from '@edgetool/ai';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { chatRequest, fold, rows, user } from '../../test/chat-client.ts';
+import { chatRequest, counts, fold, post, readTurn, respond, rows, toolPart, user } from '../../test/chat-client.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
 import worker from '../index.ts';
 import { OWNER_COOKIE, ownerOf } from './chat.ts';
@@ -125,6 +125,35 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     const part = message.parts.find((p) => p.type === 'tool-query_order') as { state?: string } | undefined;
     expect(part?.state).toBe('output-available');
     expect(chunksOf(replay).at(-1)?.type).toBe('finish');
+  });
+
+  it('a replayed approval request carries the ticket it had: the approval runs the call once, however often it is replayed', async () => {
+    const ctx = createExecutionContext();
+    const ask = user('/update_delivery_date {"order_id":"A-1004","new_date":"2026-12-23"}');
+    const request = chatRequest({ id: 'replay-approval', messages: [ask] }, { headers: { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-a' } });
+    await readThenLeave(await fetchWorker(request, ctx), (text) => text.includes('"start"'));
+    await waitOnExecutionContext(ctx);
+    const replayed = async () => {
+      const resumed = await fetchWorker(streamRequest('replay-approval', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-a' }), createExecutionContext());
+      expect(resumed.status).toBe(200);
+      return fold(chunksOf(await resumed.text()));
+    };
+    const first = await replayed();
+    const call = toolPart(first, 'update_delivery_date');
+    expect(call?.state).toBe('approval-requested');
+    const before = await counts();
+    const approved = respond([ask, first], call?.toolCallId as string, true);
+    const ran = await readTurn(await post({ id: 'replay-approval', messages: approved }), approved.at(-1));
+    expect(toolPart(ran.message, 'update_delivery_date')?.state).toBe('output-available');
+    expect(await rows('SELECT delivery_date FROM orders WHERE id = ?1', 'A-1004')).toEqual([{ delivery_date: '2026-12-23' }]);
+    const after = await counts();
+    expect(after.events).toBe(before.events + 1);
+    // A later reload replays the same request, ticket and all: approving it again runs nothing more.
+    const again = await replayed();
+    expect(again).toEqual(first);
+    const twice = respond([ask, again], call?.toolCallId as string, true);
+    await readTurn(await post({ id: 'replay-approval', messages: twice }), twice.at(-1));
+    expect(await counts()).toEqual(after);
   });
 
   it('a turn without a turn id is not recorded (its client cannot resume): it stops with its connection, as before', async () => {
