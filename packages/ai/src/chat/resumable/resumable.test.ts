@@ -176,6 +176,38 @@ describe('resumable turns', () => {
     expect(await again.text()).toBe(replay);
   });
 
+  it('two reloads at once (two tabs) each read the whole turn, and neither writes to the store', async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    // The readers' calls, apart from the writer's.
+    const readerCalls: string[] = [];
+    const noted = <T>(name: string, call: () => T): T => {
+      readerCalls.push(name);
+      return call();
+    };
+    const readerStore: ResumableStore = {
+      append: (batch) => noted('append', () => store.append(batch)),
+      finish: (...args) => noted('finish', () => store.finish(...args)),
+      read: (...args) => noted('read', () => store.read(...args)),
+      cancel: (...args) => noted('cancel', () => store.cancel(...args)),
+    };
+    const both = await Promise.all([1, 2].map(() => resumeResponse({ store: readerStore, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 })));
+    expect(both.map((response) => response.status)).toEqual([200, 200]);
+    held.open();
+    const [a, b] = await Promise.all(both.map((response) => response.text()));
+    await settled();
+    expect(a).toBe(b);
+    expect(events(a).at(-1)).toBe('data: [DONE]');
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    // The readers only read.
+    expect(new Set(readerCalls)).toEqual(new Set(['read']));
+  });
+
   it('another owner, another turn id or an expired recording gets 204', async () => {
     let clock = 1_000;
     const { store } = countingStore({ now: () => clock });
