@@ -202,7 +202,7 @@ describe('resumable turns', () => {
     const [a, b] = await Promise.all(both.map((response) => response.text()));
     await settled();
     expect(a).toBe(b);
-    expect(events(a).at(-1)).toBe('data: [DONE]');
+    expect(events(a as string).at(-1)).toBe('data: [DONE]');
     expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
     // The readers only read.
     expect(new Set(readerCalls)).toEqual(new Set(['read']));
