@@ -4,7 +4,7 @@ import type { ResumableStore } from '@edgetool/ai';
 export interface D1ChatStreamStoreOptions {
   /** Clock in epoch ms (default `Date.now`). */
   readonly now?: () => number;
-  /** Expired recordings (and marks) deleted per new recording at most (default 20). */
+  /** Expired recordings deleted per new recording, and expired marks per new recording or mark, at most (default 20). */
   readonly pruneBatch?: number;
 }
 
@@ -51,7 +51,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
     async read(key, from) {
       const time = now();
       const [stream, batches, mark] = await db.batch([
-        db.prepare('SELECT turn_id, started_at, ended FROM chat_streams WHERE key = ?1 AND expires_at > ?2').bind(key, time),
+        db.prepare('SELECT turn_id, started_at, expires_at, ended FROM chat_streams WHERE key = ?1 AND expires_at > ?2').bind(key, time),
         db
           .prepare(
             'SELECT position, chunks FROM chat_stream_chunks WHERE key = ?1 AND turn_id = (SELECT turn_id FROM chat_streams WHERE key = ?1) AND position + count > ?2 ORDER BY position',
@@ -59,7 +59,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
           .bind(key, from),
         db.prepare('SELECT at FROM chat_stream_cancels WHERE key = ?1 AND expires_at > ?2').bind(key, time),
       ]);
-      const row = stream?.results[0] as { turn_id: string; started_at: number; ended: string | null } | undefined;
+      const row = stream?.results[0] as { turn_id: string; started_at: number; expires_at: number; ended: string | null } | undefined;
       if (row === undefined) return undefined;
       const chunks: string[] = [];
       for (const batch of (batches?.results ?? []) as { position: number; chunks: string }[]) {
@@ -68,15 +68,19 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
       }
       const at = (mark?.results[0] as { at: number } | undefined)?.at;
       const end = row.ended === 'done' || row.ended === 'cancelled' ? row.ended : undefined;
-      return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at };
+      return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at, expiresAt: row.expires_at };
     },
     async cancel(key, at, expiresAt) {
-      await db
-        .prepare(
-          'INSERT INTO chat_stream_cancels (key, at, expires_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET at = MAX(at, excluded.at), expires_at = MAX(expires_at, excluded.expires_at)',
-        )
-        .bind(key, Math.floor(at), Math.floor(expiresAt))
-        .run();
+      // Every Stop writes a mark, most with no detached turn to stop (and so no new recording to prune them): each
+      // prunes a few expired ones itself, or the table would grow with every click.
+      await db.batch([
+        db.prepare(PRUNE_MARKS).bind(now(), pruneBatch),
+        db
+          .prepare(
+            'INSERT INTO chat_stream_cancels (key, at, expires_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET at = MAX(at, excluded.at), expires_at = MAX(expires_at, excluded.expires_at)',
+          )
+          .bind(key, Math.floor(at), Math.floor(expiresAt)),
+      ]);
     },
   };
 }

@@ -53,3 +53,14 @@ describe('useEdgeChat types: data parts', () => {
     expectTypeOf<NonNullable<UseEdgeChatOptions<{ weather: Weather }>['messages']>>().toEqualTypeOf<EdgetoolUIMessage<{ weather: Weather }>[]>();
   });
 });
+
+describe('useEdgeChat types: resume', () => {
+  it('is a boolean option, and the saved turn a string in browserState', () => {
+    expectTypeOf<UseEdgeChatOptions['resume']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<UseEdgeChatResult['browserState']['turn']>().toEqualTypeOf<string | undefined>();
+    const resuming: UseEdgeChatOptions = { resume: true };
+    // @ts-expect-error resume takes no store or URL: the server serves GET and DELETE {api}/{id}/stream
+    const wrong: UseEdgeChatOptions = { resume: { api: '/api/chat' } };
+    void [resuming, wrong];
+  });
+});

@@ -5,12 +5,12 @@ import { RESUMABLE_TURN_HEADER, type ResumableStore } from '@edgetool/ai';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { chatRequest, fold, rows, user } from '../../test/chat-client.ts';
+import { chatRequest, counts, fold, post, readTurn, respond, rows, toolPart, user } from '../../test/chat-client.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
 import worker from '../index.ts';
-import { OWNER_COOKIE } from './chat.ts';
+import { OWNER_COOKIE, ownerOf } from './chat.ts';
 
-const OWNER = '11111111-2222-3333-4444-555555555555';
+const OWNER = '11111111-2222-4333-8444-555555555555';
 const cookie = (owner = OWNER) => `${OWNER_COOKIE}=${owner}`;
 const fetchWorker = (request: Request, ctx: ExecutionContext, vars: Record<string, string> = {}) =>
   worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OFFLINE_DELAY_MS: '20', ...vars }, ctx);
@@ -48,9 +48,12 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append(batch('t1', 0, ['a', 'b']))).toBe(false);
     expect(await store.append(batch('t1', 2, ['c']))).toBe(false);
     expect(await store.append(batch('t1', 3, []))).toBe(false);
-    expect(await store.read(key, 0)).toEqual({ turnId: 't1', chunks: ['a', 'b', 'c'], end: undefined, startedAt: 1_000, cancelledAt: undefined });
+    expect(await store.read(key, 0)).toEqual({ turnId: 't1', chunks: ['a', 'b', 'c'], end: undefined, startedAt: 1_000, cancelledAt: undefined, expiresAt: 100_000 });
     expect((await store.read(key, 1))?.chunks).toEqual(['b', 'c']);
     expect((await store.read(key, 3))?.chunks).toEqual([]);
+    // A write with nothing to add still renews the expiry: a resume sees the detached turn is alive.
+    expect(await store.append({ ...batch('t1', 3, []), expiresAt: 100_500 })).toBe(false);
+    expect((await store.read(key, 0))?.expiresAt).toBe(100_500);
     await store.finish(key, 't1', 'done');
     expect((await store.read(key, 0))?.end).toBe('done');
     // The next turn of the chat: the older recording and its chunks are gone.
@@ -61,7 +64,7 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append(batch('t1', 3, ['late']))).toBe(false);
     expect((await store.read(key, 0))?.chunks).toEqual(['x']);
     // Expired: as if there were none.
-    now = 100_000;
+    now = 100_500;
     expect(await store.read(key, 0)).toBeUndefined();
   });
 
@@ -77,6 +80,18 @@ describe('createD1ChatStreamStore', () => {
     expect(await store.append({ ...batch('t3', 0, ['z']), key: '["u","d"]' })).toBe(true);
     expect(await store.read('["u","d"]', 0)).toBeUndefined();
   });
+
+  it('a cancel prunes expired marks: Stop clicks with no turn to stop do not grow the table', async () => {
+    let now = 1_000;
+    const store = createD1ChatStreamStore(env.DB, { now: () => now, pruneBatch: 2 });
+    for (const [i, chat] of ['a', 'b', 'c'].entries()) await store.cancel(`["u","${chat}"]`, now, now + 100 * (i + 1));
+    now = 2_000;
+    await store.cancel('["u","d"]', now, now + 100);
+    // The two oldest expired marks pruned (the batch), the third left for the next cancel; the new mark kept.
+    expect(await rows('SELECT key FROM chat_stream_cancels ORDER BY key')).toEqual([{ key: '["u","c"]' }, { key: '["u","d"]' }]);
+    await store.cancel('["u","e"]', now, now + 100);
+    expect(await rows('SELECT key FROM chat_stream_cancels ORDER BY key')).toEqual([{ key: '["u","d"]' }, { key: '["u","e"]' }]);
+  });
 });
 
 describe('GET and DELETE /api/chat/:id/stream', () => {
@@ -89,7 +104,7 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     const before = await readThenLeave(response, (text) => text.includes('"tool-input-available"'));
     // Another browser, another turn id, another chat: nothing to resume.
     const other = createExecutionContext();
-    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie('99999999-2222-3333-4444-555555555555') }), other)).status).toBe(204);
+    expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie('99999999-2222-4333-8444-555555555555') }), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-1', 'GET'), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-1', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-0' }), other)).status).toBe(204);
     expect((await fetchWorker(streamRequest('resume-2', 'GET', { cookie: cookie() }), other)).status).toBe(204);
@@ -112,6 +127,35 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     expect(chunksOf(replay).at(-1)?.type).toBe('finish');
   });
 
+  it('a replayed approval request carries the ticket it had: the approval runs the call once, however often it is replayed', async () => {
+    const ctx = createExecutionContext();
+    const ask = user('/update_delivery_date {"order_id":"A-1004","new_date":"2026-12-23"}');
+    const request = chatRequest({ id: 'replay-approval', messages: [ask] }, { headers: { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-a' } });
+    await readThenLeave(await fetchWorker(request, ctx), (text) => text.includes('"start"'));
+    await waitOnExecutionContext(ctx);
+    const replayed = async () => {
+      const resumed = await fetchWorker(streamRequest('replay-approval', 'GET', { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-a' }), createExecutionContext());
+      expect(resumed.status).toBe(200);
+      return fold(chunksOf(await resumed.text()));
+    };
+    const first = await replayed();
+    const call = toolPart(first, 'update_delivery_date');
+    expect(call?.state).toBe('approval-requested');
+    const before = await counts();
+    const approved = respond([ask, first], call?.toolCallId as string, true);
+    const ran = await readTurn(await post({ id: 'replay-approval', messages: approved }), approved.at(-1));
+    expect(toolPart(ran.message, 'update_delivery_date')?.state).toBe('output-available');
+    expect(await rows('SELECT delivery_date FROM orders WHERE id = ?1', 'A-1004')).toEqual([{ delivery_date: '2026-12-23' }]);
+    const after = await counts();
+    expect(after.events).toBe(before.events + 1);
+    // A later reload replays the same request, ticket and all: approving it again runs nothing more.
+    const again = await replayed();
+    expect(again).toEqual(first);
+    const twice = respond([ask, again], call?.toolCallId as string, true);
+    await readTurn(await post({ id: 'replay-approval', messages: twice }), twice.at(-1));
+    expect(await counts()).toEqual(after);
+  });
+
   it('a turn without a turn id is not recorded (its client cannot resume): it stops with its connection, as before', async () => {
     const ctx = createExecutionContext();
     const response = await fetchWorker(chatRequest({ id: 'plain-1', messages: [user('Where is order A-1002?')] }, { headers: { cookie: cookie() } }), ctx);
@@ -119,6 +163,19 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     await waitOnExecutionContext(ctx);
     expect(await rows('SELECT key FROM chat_streams')).toEqual([]);
     expect((await fetchWorker(streamRequest('plain-1', 'GET', { cookie: cookie() }), createExecutionContext())).status).toBe(204);
+  });
+
+  it('only an owner cookie the Worker could have made names an owner: a forged, malformed or huge one is none', () => {
+    const owner = (header: string) => ownerOf(new Request('http://localhost/api/chat/c/stream', { headers: { cookie: header } }));
+    expect(owner(`theme=dark; ${cookie()}`)).toBe(OWNER);
+    expect(owner(cookie(crypto.randomUUID()))).toMatch(/^[0-9a-f-]{36}$/);
+    // Well-formed for the old pattern, yet an id anyone can guess and share.
+    expect(owner(cookie('-'.repeat(36)))).toBeUndefined();
+    expect(owner(cookie('0'.repeat(36)))).toBeUndefined();
+    expect(owner(`${cookie()}=x`)).toBeUndefined();
+    expect(owner(cookie('AAAAAAAA-2222-4333-8444-555555555555'))).toBeUndefined();
+    expect(owner(cookie('a'.repeat(64 * 1024)))).toBeUndefined();
+    expect(owner('')).toBeUndefined();
   });
 
   it('a browser without the owner cookie gets one with its first resumable turn', async () => {

@@ -112,13 +112,17 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
  * so a random id per browser (HttpOnly, SameSite=Strict, only sent to /api/chat) stands in for a user id.
  */
 export const OWNER_COOKIE = 'edgetool_owner';
-const OWNER_PATTERN = /^[0-9a-f-]{36}$/;
+/** What `crypto.randomUUID()` makes: any other value (`------…`, a shared guessable id) is no owner. */
+const OWNER_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The owner id the request's cookie carries, if it is one. */
+/** The owner id the request's cookie carries, if it is one (the first cookie of that name decides). */
 export function ownerOf(request: Request): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [name, value] = part.trim().split('=');
-    if (name === OWNER_COOKIE && value !== undefined && OWNER_PATTERN.test(value)) return value;
+    const pair = part.trim();
+    const equals = pair.indexOf('=');
+    if (equals === -1 || pair.slice(0, equals) !== OWNER_COOKIE) continue;
+    const value = pair.slice(equals + 1);
+    return OWNER_PATTERN.test(value) ? value : undefined;
   }
   return undefined;
 }

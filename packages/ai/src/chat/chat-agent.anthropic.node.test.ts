@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refused } from '../test-support/chat-streams.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
-import { cutArgumentsText } from './invalid-calls.ts';
+import { cutArgumentsText } from './cut-arguments.ts';
 import { type EdgetoolUIMessage, PART_SEAL_PART, SEAL_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { UNRUN_CALL_TEXT } from './unrun-calls.ts';

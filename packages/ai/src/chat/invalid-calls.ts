@@ -10,6 +10,7 @@ import {
   type ToolExecutor,
 } from '@edgetool/core';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
+import { cutArgumentsText } from './cut-arguments.ts';
 
 /** Options for {@link repairToolCallFor}. */
 export interface InvalidCallOptions {
@@ -20,13 +21,6 @@ export interface InvalidCallOptions {
   /** Ids of the calls whose arguments the output token limit cut off (`callIdRenamer` finds them): they say so. */
   readonly cut?: ReadonlySet<string> | undefined;
 }
-
-/**
- * What the model reads for a call whose arguments its output token limit cut off (Anthropic's `max_tokens` inside a
- * `tool_use` block): not "invalid JSON", which it would write again the same way, but why, so it can write less.
- */
-export const cutArgumentsText = (toolName: string): string =>
-  `The arguments for "${toolName}" were cut off at the output token limit before their JSON was complete. Call the tool again with shorter arguments, or do the work in smaller calls.`;
 
 /**
  * The AI SDK's `repairToolCall` for edgetool's loops. The AI SDK hands it every call it cannot parse (arguments that

@@ -184,7 +184,7 @@ function withoutZones(text: string): string {
 }
 
 /** One request of a message that makes several, and where it ends in the message. */
-export interface Request {
+export interface MessageRequest {
   readonly text: string;
   readonly end: number;
 }
@@ -196,8 +196,8 @@ const REQUEST_BREAK = /\s*(?:[;\n]|[.?!](?=\s)|,?\s+\b(?:and(?:\s+then)?|then|al
  * The requests of a message that may make several ("Where is A-1002 and what time is it in Tokyo?"), in order; a
  * message of one request is one. The caller decides whether each is a request of its own (see `planReply`).
  */
-export function splitRequests(text: string): Request[] {
-  const requests: Request[] = [];
+export function splitRequests(text: string): MessageRequest[] {
+  const requests: MessageRequest[] = [];
   let start = 0;
   const push = (end: number): void => {
     // A break may leave the next one's word at its start ("…; et puis …"): it is no part of the request.

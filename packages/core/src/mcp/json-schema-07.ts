@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../schema/input-schema.ts';
-import { LIST, MAP, ONE } from './json-schema-2020.ts';
+import { SUBSCHEMA_LIST, SUBSCHEMA_MAP, ONE_SUBSCHEMA } from './json-schema-2020.ts';
 
 type Json = Record<string, unknown>;
 
@@ -63,7 +63,7 @@ function convert(schema: unknown, ref: (ref: string) => string, level: number): 
     } else if (key === '$ref' && typeof value === 'string') {
       out.$ref = ref(value);
     } else {
-      out[key] = ONE.includes(key) ? sub(value) : MAP.includes(key) ? mapValues(value, sub) : LIST.includes(key) && Array.isArray(value) ? value.map(sub) : value;
+      out[key] = ONE_SUBSCHEMA.includes(key) ? sub(value) : SUBSCHEMA_MAP.includes(key) ? mapValues(value, sub) : SUBSCHEMA_LIST.includes(key) && Array.isArray(value) ? value.map(sub) : value;
     }
   }
   // 2020-12 applies the keywords beside a `$ref`, draft-07 ignores them: in `allOf`, both apply (as zod writes it).
@@ -114,7 +114,7 @@ function pointer(root: JsonSchema, ref: string, moved: boolean): string {
       }
     }
     at = s[key];
-    kind = ONE.includes(key) || key === 'items' ? (Array.isArray(at) ? 'schemas' : 'schema') : MAP.includes(key) || LIST.includes(key) ? 'schemas' : 'data';
+    kind = ONE_SUBSCHEMA.includes(key) || key === 'items' ? (Array.isArray(at) ? 'schemas' : 'schema') : SUBSCHEMA_MAP.includes(key) || SUBSCHEMA_LIST.includes(key) ? 'schemas' : 'data';
   }
   return `#/${parts.join('/')}`;
 }

@@ -3,11 +3,11 @@ import type { JsonSchema } from '../schema/input-schema.ts';
 type Json = Record<string, unknown>;
 
 /** Keywords whose value is one subschema (both rewrites walk them: this one and `toJsonSchema07`). */
-export const ONE: readonly string[] = ['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+export const ONE_SUBSCHEMA: readonly string[] = ['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
 /** Keywords whose value maps names to subschemas. */
-export const MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+export const SUBSCHEMA_MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value lists subschemas. */
-export const LIST: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+export const SUBSCHEMA_LIST: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const mapValues = (value: unknown, f: (x: unknown) => unknown): unknown =>
@@ -58,7 +58,7 @@ function convert(schema: unknown, moved: boolean): unknown {
     } else if (key === '$ref' && moved && typeof value === 'string' && value.startsWith('#/definitions/')) {
       entries.push([key, `#/$defs/${value.slice(14)}`]);
     } else {
-      entries.push([key, ONE.includes(key) ? sub(value) : MAP.includes(key) ? mapValues(value, sub) : LIST.includes(key) && Array.isArray(value) ? value.map(sub) : value]);
+      entries.push([key, ONE_SUBSCHEMA.includes(key) ? sub(value) : SUBSCHEMA_MAP.includes(key) ? mapValues(value, sub) : SUBSCHEMA_LIST.includes(key) && Array.isArray(value) ? value.map(sub) : value]);
     }
   }
   return Object.fromEntries(entries);

@@ -36,8 +36,11 @@ export function createMemoryResumableStore(options: MemoryResumableStoreOptions 
     async append({ key, turnId, position, chunks, startedAt, expiresAt }) {
       const at = mark(key);
       if (at !== undefined && at >= startedAt) return true;
-      if (chunks.length === 0) return false;
       let recording = live(key);
+      if (chunks.length === 0) {
+        if (recording?.turnId === turnId) recording.expiresAt = expiresAt;
+        return false;
+      }
       if (position === 0 || recording?.turnId !== turnId) {
         if (position !== 0) return false; // the turn's recording was replaced by a newer one: nothing to add to
         recording = { turnId, chunks: [], end: undefined, startedAt, expiresAt };
@@ -54,8 +57,8 @@ export function createMemoryResumableStore(options: MemoryResumableStoreOptions 
     async read(key, from) {
       const recording = live(key);
       if (recording === undefined) return undefined;
-      const { turnId, end, startedAt } = recording;
-      return { turnId, chunks: recording.chunks.slice(from), end, startedAt, cancelledAt: mark(key) };
+      const { turnId, end, startedAt, expiresAt } = recording;
+      return { turnId, chunks: recording.chunks.slice(from), end, startedAt, cancelledAt: mark(key), expiresAt };
     },
     async cancel(key, at, expiresAt) {
       const before = marks.get(key);

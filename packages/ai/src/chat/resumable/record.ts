@@ -94,6 +94,9 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
       await storeCall('finish', () => store.finish(key, turnId, stopped ? 'cancelled' : 'done'));
     } catch (error) {
       onError(ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('append', error));
+      // The recording is given up (ended as a cancelled one, if the store still answers): a reload then finds nothing,
+      // and a resume reading it ends, instead of polling a recording that never grows until it expires.
+      await store.finish(key, turnId, 'cancelled').catch(() => {});
       // A store that fails stops the recording, not the turn: it runs to its end (its usage and result settle).
       await reading;
     }

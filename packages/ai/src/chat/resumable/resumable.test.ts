@@ -25,14 +25,15 @@ function gate() {
   return { opened, open };
 }
 
-/** A store that counts its calls, over the memory store (or `fail` for every append). */
-function countingStore(options: { now?: () => number; fail?: boolean } = {}) {
+/** A store that counts its calls, over the memory store (`fail`: every append fails, or each while it returns true). */
+function countingStore(options: { now?: () => number; fail?: boolean | (() => boolean) } = {}) {
   const inner = createMemoryResumableStore(options.now === undefined ? {} : { now: options.now });
   const calls: string[] = [];
   const store: ResumableStore = {
     append: (batch) => {
       calls.push('append');
-      return options.fail === true ? Promise.reject(new Error('disk full')) : inner.append(batch);
+      const fail = typeof options.fail === 'function' ? options.fail() : options.fail === true;
+      return fail ? Promise.reject(new Error('disk full')) : inner.append(batch);
     },
     finish: (...args) => {
       calls.push('finish');
@@ -175,6 +176,38 @@ describe('resumable turns', () => {
     expect(await again.text()).toBe(replay);
   });
 
+  it('two reloads at once (two tabs) each read the whole turn, and neither writes to the store', async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    // The readers' calls, apart from the writer's.
+    const readerCalls: string[] = [];
+    const noted = <T>(name: string, call: () => T): T => {
+      readerCalls.push(name);
+      return call();
+    };
+    const readerStore: ResumableStore = {
+      append: (batch) => noted('append', () => store.append(batch)),
+      finish: (...args) => noted('finish', () => store.finish(...args)),
+      read: (...args) => noted('read', () => store.read(...args)),
+      cancel: (...args) => noted('cancel', () => store.cancel(...args)),
+    };
+    const both = await Promise.all([1, 2].map(() => resumeResponse({ store: readerStore, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 })));
+    expect(both.map((response) => response.status)).toEqual([200, 200]);
+    held.open();
+    const [a, b] = await Promise.all(both.map((response) => response.text()));
+    await settled();
+    expect(a).toBe(b);
+    expect(events(a as string).at(-1)).toBe('data: [DONE]');
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    // The readers only read.
+    expect(new Set(readerCalls)).toEqual(new Set(['read']));
+  });
+
   it('another owner, another turn id or an expired recording gets 204', async () => {
     let clock = 1_000;
     const { store } = countingStore({ now: () => clock });
@@ -268,6 +301,53 @@ describe('resumable turns', () => {
     expect(errors[0]).toMatchObject({ code: 'resumable-store-failed', operation: 'append', message: expect.stringContaining('disk full') });
     expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
     expect((await turn.usage).outputTokens).toBeGreaterThan(0);
+  });
+
+  it('a store that fails mid-recording gives the recording up: the resume reading it ends, and a reload finds nothing', async () => {
+    let failing = false;
+    const { store, calls } = countingStore({ fail: () => failing });
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const errors: unknown[] = [];
+    const { options, settled } = resumable(store, { turnId: 'turn-1', onError: (error) => errors.push(error) });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    while (!calls.includes('append')) await new Promise((resolve) => setTimeout(resolve, 1));
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 });
+    expect(resumed.status).toBe(200);
+    // A later batch fails (a batch too large for a row, a database that went away for a moment).
+    failing = true;
+    // The recording never grows again, yet it has not expired: the resume must still end.
+    const tail = await resumed.text();
+    expect(chunksOf(tail).some((chunk) => chunk.type === 'finish')).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).status).toBe(204);
+    held.open();
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+  });
+
+  it('a resume ends once the running recording stops being renewed (its writer was cut off), with what it had', async () => {
+    let clock = 1_000;
+    const store = createMemoryResumableStore({ now: () => clock });
+    const key = '["user-1","chat-1"]';
+    const batch = { key, turnId: 'turn-1', startedAt: 1_000 };
+    await store.append({ ...batch, position: 0, chunks: ['data: {"type":"start"}\n\n'], expiresAt: 61_000 });
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, staleMs: 100, now: () => clock });
+    expect(resumed.status).toBe(200);
+    const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"type":"start"}\n\n');
+    // The writer is alive: a write with nothing to add renews the expiry, and the resume waits on.
+    clock += 90;
+    await store.append({ ...batch, position: 1, chunks: [], expiresAt: 61_090 });
+    const next = reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock += 90;
+    await store.append({ ...batch, position: 1, chunks: ['data: {"type":"start-step"}\n\n'], expiresAt: 61_180 });
+    expect(new TextDecoder().decode((await next).value)).toBe('data: {"type":"start-step"}\n\n');
+    // Then no write comes again (the Worker's waitUntil ran out): the resume ends without a finish.
+    clock += 101;
+    expect((await reader.read()).done).toBe(true);
   });
 
   it("the resume's own disconnect stops its polling", async () => {

@@ -2,6 +2,12 @@ import { readTurnId, SSE_DONE, sseHeaders, storeCall } from './internal.ts';
 import { DEFAULT_RESUMABLE_INTERVAL_MS, DEFAULT_RESUMABLE_TTL_MS } from './record.ts';
 import { type ResumableRecording, type ResumableStore, ResumableStoreError, resumableKey } from './store.ts';
 
+/**
+ * Default time a resume waits on a running recording whose expiry no write renews (its detached turn was cut off, as
+ * a Worker's `waitUntil` does after 30 seconds): 10 seconds, twenty default write intervals.
+ */
+export const DEFAULT_RESUMABLE_STALE_MS: number = 10_000;
+
 /** Options for {@link resumeResponse}: the chat to resume, as the GET names it, and who asks. */
 export interface ResumeOptions {
   readonly store: ResumableStore;
@@ -12,6 +18,13 @@ export interface ResumeOptions {
   readonly turnId?: string | null | undefined;
   /** How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
   readonly pollMs?: number;
+  /**
+   * How long a running recording's expiry may stay the same before the resume ends (default
+   * {@link DEFAULT_RESUMABLE_STALE_MS}): its writer is gone. Keep it well above the writer's `intervalMs`.
+   */
+  readonly staleMs?: number;
+  /** Clock in epoch ms (default `Date.now`). */
+  readonly now?: () => number;
   /** Stops the polling (the GET's `request.signal`); the response body's own cancel stops it too. */
   readonly signal?: AbortSignal | undefined;
   /** Hears of a store failure while the tail is polled (the response ends there); default `console.error`. */
@@ -28,7 +41,8 @@ function replayable(recording: ResumableRecording | undefined, turnId: string | 
 /**
  * `GET {api}/{chatId}/stream`, as `useChat({ resume: true })` asks on mount: 204 when the owner's chat has no recording
  * to resume (none, expired, cancelled, another turn's); otherwise the recording from the turn's start, byte for byte
- * what the POST sent (so `useChat` replaces the message with it), then the rest as it is written, until the turn ends.
+ * what the POST sent (so `useChat` replaces the message with it), then the rest as it is written, until the turn ends
+ * (or its writer is gone: no write for `staleMs`).
  * A store that fails on the first read rejects with a {@link ResumableStoreError}.
  */
 export async function resumeResponse(options: ResumeOptions): Promise<Response> {
@@ -40,8 +54,13 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
   if (!replayable(first, turnId)) return new Response(null, { status: 204 });
   const pollMs = options.pollMs ?? DEFAULT_RESUMABLE_INTERVAL_MS;
   const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
+  const staleMs = options.staleMs ?? DEFAULT_RESUMABLE_STALE_MS;
+  const now = options.now ?? Date.now;
   const encoder = new TextEncoder();
   let position = first.chunks.length;
+  // The recording's expiry as last seen, and when it last moved: one that stops moving has lost its writer.
+  let expiresAt = first.expiresAt;
+  let movedAt = now();
   let sentFirst = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wake: (() => void) | undefined;
@@ -87,6 +106,10 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
           controller.enqueue(encoder.encode(SSE_DONE));
           return controller.close();
         }
+        if (next.expiresAt !== expiresAt) {
+          expiresAt = next.expiresAt;
+          movedAt = now();
+        } else if (expiresAt !== undefined && now() - movedAt > staleMs) return controller.close();
         if (next.chunks.length > 0) return;
       }
     },

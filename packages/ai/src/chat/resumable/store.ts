@@ -7,10 +7,13 @@ export interface ResumableStore {
   /**
    * Appends `chunks` at `position` of the turn's recording (position 0 starts it, replacing the key's older one) and
    * renews its expiry; resolves `true`, and writes nothing, when the key has a cancel mark made at or after `startedAt`.
-   * An empty `chunks` only reads the mark.
+   * An empty `chunks` adds nothing but still renews the expiry: the detached turn is alive (see `expiresAt`).
    */
   append(batch: ResumableBatch): Promise<boolean>;
-  /** The turn ended (`'done'`) or was cancelled (`'cancelled'`): a reader stops once it has read every chunk. */
+  /**
+   * The turn ended (`'done'`) or was cancelled (`'cancelled'`, also a recording given up after a store failure): a
+   * reader stops once it has read every chunk, and a cancelled recording is not replayed.
+   */
   finish(key: string, turnId: string, end: ResumableEnd): Promise<void>;
   /** The key's recording from chunk `from` on, or `undefined` when there is none (or it expired). */
   read(key: string, from: number): Promise<ResumableRecording | undefined>;
@@ -45,6 +48,11 @@ export interface ResumableRecording {
   readonly startedAt: number;
   /** The newest cancel mark of the key (ms), if any: one at or after `startedAt` cancelled this turn. */
   readonly cancelledAt: number | undefined;
+  /**
+   * When the recording expires (ms). Every write of the detached turn renews it, so an expiry that stops moving tells a
+   * resume that the turn's writer is gone (a Worker's `waitUntil` ran out): it stops waiting. Optional for older stores.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 const MARKER = Symbol.for('edgetool.ResumableStoreError');
