@@ -357,6 +357,7 @@ describe('README examples', () => {
     expect(replay.endsWith('data: [DONE]\n\n')).toBe(true);
     expect(await chunksOf(new Response(replay))).toContainEqual(expect.objectContaining({ type: 'finish', finishReason: 'stop' }));
     expect((await call('GET', '/api/chat/chat-1/stream', 'bob', 't1')).status).toBe(204);
+    expect((await call('POST', '/api/chat/chat-1/stream', 'ada', 't1', {})).status).toBe(405);
 
     // Stop (DELETE) before the turn noticed its client left: it stops, and there is nothing to resume.
     await postAndLeave('chat-2', 't2', true);

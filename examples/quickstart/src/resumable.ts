@@ -20,13 +20,14 @@ export async function resumableChat(
   waitUntil: (work: Promise<unknown>) => void,
 ): Promise<Response> {
   // owner: who asks, from your session (a user id), never from the request's body. Only the same owner resumes a turn.
-  const stream = /^\/api\/chat\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
+  const stream = /^\/api\/chat\/([\w-]{1,100})\/stream$/.exec(new URL(request.url).pathname); // useChat's ids
   if (stream?.[1] !== undefined) {
-    const chatId = decodeURIComponent(stream[1]);
+    const chatId = stream[1];
     if (request.method === 'DELETE') {
       await cancelResumable({ store, chatId, owner }); // stop(): the turn stops even if it went on without its client
       return new Response(null, { status: 204 });
     }
+    if (request.method !== 'GET') return new Response(null, { status: 405, headers: { allow: 'GET, DELETE' } });
     // 204 when there is nothing to resume; otherwise the turn from its start, byte for byte, then the rest as it comes.
     const turnId = request.headers.get(RESUMABLE_TURN_HEADER); // the turn the page sent: never an older one
     return resumeResponse({ store, chatId, owner, turnId, signal: request.signal });
