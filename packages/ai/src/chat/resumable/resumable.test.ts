@@ -208,6 +208,38 @@ describe('resumable turns', () => {
     expect(new Set(readerCalls)).toEqual(new Set(['read']));
   });
 
+  it("a reload's GET that comes before the server saw the old connection go waits for its turn's recording (graceMs)", async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const { options, settled } = resumable(store, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const response = turn.toResponse({ resumable: options });
+    // The reload asks while the POST is still connected: nothing is recorded yet.
+    expect((await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', graceMs: 0 })).status).toBe(204);
+    const early = resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5, graceMs: 10_000 });
+    const before = await readThenLeave(response, (text) => text.includes('"tool-input-available"'));
+    const resumed = await early;
+    expect(resumed.status).toBe(200);
+    held.open();
+    const replay = await resumed.text();
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    expect(replay.startsWith(before)).toBe(true);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+
+    // A turn that is never recorded: the wait ends after graceMs (pollMs apart), or at once when the GET goes away.
+    calls.length = 0;
+    expect((await resumeResponse({ store, chatId: 'chat-9', owner: 'user-1', turnId: 'turn-9', pollMs: 5, graceMs: 20 })).status).toBe(204);
+    expect(calls).toEqual(['read', 'read', 'read', 'read', 'read']);
+    calls.length = 0;
+    const gone = new AbortController();
+    const waiting = resumeResponse({ store, chatId: 'chat-9', owner: 'user-1', turnId: 'turn-9', pollMs: 5, graceMs: 60_000, signal: gone.signal });
+    gone.abort();
+    expect((await waiting).status).toBe(204);
+    expect(calls.length).toBeLessThanOrEqual(2);
+  });
+
   it('another owner, another turn id or an expired recording gets 204', async () => {
     let clock = 1_000;
     const { store } = countingStore({ now: () => clock });

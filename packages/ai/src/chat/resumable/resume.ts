@@ -8,6 +8,12 @@ import { type ResumableRecording, type ResumableStore, ResumableStoreError, resu
  */
 export const DEFAULT_RESUMABLE_STALE_MS: number = 10_000;
 
+/**
+ * Default time a resume that names its turn waits for that turn's recording to start: 1 second. A reload's GET can
+ * reach the server before it noticed the old connection go (the detached turn's first write).
+ */
+export const DEFAULT_RESUMABLE_GRACE_MS: number = 1_000;
+
 /** Options for {@link resumeResponse}: the chat to resume, as the GET names it, and who asks. */
 export interface ResumeOptions {
   readonly store: ResumableStore;
@@ -18,6 +24,11 @@ export interface ResumeOptions {
   readonly turnId?: string | null | undefined;
   /** How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
   readonly pollMs?: number;
+  /**
+   * How long a resume that names its turn (`turnId`) waits for a recording of that turn to appear, read every `pollMs`
+   * (default {@link DEFAULT_RESUMABLE_GRACE_MS}); then 204. `0`: answer at once.
+   */
+  readonly graceMs?: number;
   /**
    * How long a running recording's expiry may stay the same before the resume ends (default
    * {@link DEFAULT_RESUMABLE_STALE_MS}): its writer is gone. Keep it well above the writer's `intervalMs`.
@@ -50,9 +61,15 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
   const key = resumableKey(options.owner, options.chatId);
   const turnId = readTurnId(options.turnId);
   if (options.turnId != null && turnId === undefined) return new Response(null, { status: 204 });
-  const first = await storeCall('read', () => store.read(key, 0));
-  if (!replayable(first, turnId)) return new Response(null, { status: 204 });
   const pollMs = options.pollMs ?? DEFAULT_RESUMABLE_INTERVAL_MS;
+  let first = await storeCall('read', () => store.read(key, 0));
+  // The reload may have come before the server saw its connection go: the turn asked for is waited for a moment.
+  for (let polls = Math.ceil((options.graceMs ?? DEFAULT_RESUMABLE_GRACE_MS) / pollMs); polls > 0 && turnId !== undefined && first?.turnId !== turnId; polls--) {
+    if (options.signal?.aborted === true) break;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    first = await storeCall('read', () => store.read(key, 0));
+  }
+  if (!replayable(first, turnId)) return new Response(null, { status: 204 });
   const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
   const staleMs = options.staleMs ?? DEFAULT_RESUMABLE_STALE_MS;
   const now = options.now ?? Date.now;
