@@ -177,6 +177,34 @@ function readJson(file) {
   }
 }
 
+/** One line per failed test of a vitest or Playwright JSON report: package, file, title, the error's first line. */
+function failedTests(report, pkg) {
+  const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+  const firstLine = (text) => String(text ?? '').replace(ansi, '').trim().split('\n')[0].slice(0, 200);
+  const lines = [];
+  if (Array.isArray(report.testResults)) {
+    for (const file of report.testResults) {
+      const name = relative(ROOT, file.name ?? '');
+      const failedCases = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failedCases) lines.push(`${pkg} ${name} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`);
+      if (!failedCases.length && file.status === 'failed') lines.push(`${pkg} ${name}: ${firstLine(file.message)}`);
+    }
+  }
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results?.at(-1);
+        lines.push(`${pkg} ${suite.file ?? file} › ${spec.title}: ${firstLine(last?.error?.message ?? last?.status)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+  };
+  for (const suite of report.suites ?? []) walk(suite, suite.file);
+  for (const e of report.errors ?? []) lines.push(`${pkg}: ${firstLine(e.message)}`);
+  return lines;
+}
+
 /** Prints the closing summary of `npm test` and returns the exit code. */
 function summarizeTests(status, ms) {
   const runs = existsSync(RUNS_DIR) ? readdirSync(RUNS_DIR).filter((f) => f.endsWith('.json')) : [];
@@ -184,6 +212,7 @@ function summarizeTests(status, ms) {
   const failedTasks = tasks.filter((t) => t.execution?.exitCode !== 0 && t.execution?.exitCode !== undefined).map((t) => t.taskId);
   const reports = existsSync(REPORT_DIR) ? readdirSync(REPORT_DIR).filter((f) => f.endsWith('.json')).sort() : [];
   const total = { passed: 0, failed: 0, skipped: 0 };
+  const failures = [];
   console.log('\n[edgetool] ──────────── summary ────────────');
   for (const file of reports) {
     const r = readJson(join(REPORT_DIR, file));
@@ -198,7 +227,11 @@ function summarizeTests(status, ms) {
     total.failed += failed;
     total.skipped += skipped;
     console.log(`[edgetool] ${file.replace(/\.json$/, '').padEnd(24)} ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    if (failed > 0) failures.push(...failedTests(r, file.replace(/\.json$/, '')));
   }
+  // The names come last so that a log cut to its tail still says which tests failed and why.
+  for (const line of failures.slice(0, 20)) console.log(`[edgetool] ✗ ${line}`);
+  if (failures.length > 20) console.log(`[edgetool] ✗ … and ${failures.length - 20} more`);
   const reported = new Set(reports.map((f) => f.replace(/\.json$/, '')));
   for (const t of tasks) {
     if (t.task !== 'test' || reported.has(basename(t.directory ?? ''))) continue;
