@@ -48,6 +48,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Pick a delivery date for A-1003', ASKS_DATE],
+      // A day in the past is read as said: the tool's check refuses it ("is in the past") before anyone is asked.
+      ['postpone A-1003 to yesterday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-19"}'],
+      ['move A-1003 to last Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-13"}'],
+      ['move A-1003 to next month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-20"}'],
+      ['deliver A-1003 at the end of next month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-31"}'],
+      ['deliver A-1003 in two weeks', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-04"}'],
+      ['move A-1003 to end of month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-30"}'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
