@@ -189,6 +189,12 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
   return found;
 }
 
+/** The name of the schema's time zone argument (`time_zone`, `tz`, `timeZone`), if it has one. */
+export function timeZoneArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
+}
+
 /** Whether `text` holds an ISO date of the calendar's months and days (`2027-01-10`). */
 export function hasDate(text: string): boolean {
   return takeDate(text, []) !== undefined;

@@ -4,11 +4,11 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, valueArguments } from './extract-arguments.ts';
+import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, timeZoneArgument, valueArguments } from './extract-arguments.ts';
 import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { findTimeZones } from './time-zones.ts';
+import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { isChangeName, isReadName } from './words.ts';
 
@@ -26,8 +26,8 @@ export interface PlanOptions {
 
 /**
  * Decides the reply for one model call: custom rules, then tool results (or the call a move "by a week" makes once the
- * date it moves from is read), slash commands, tool matching (one call per request of a message that makes several),
- * a topic no tool covers, help.
+ * date it moves from is read), slash commands, a topic no tool covers, the time of a place it does not know, tool
+ * matching (one call per request of a message that makes several), help.
  */
 export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions = {}): OfflineReply {
   const ruleInput = readPrompt(options);
@@ -59,6 +59,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
+    const place = unknownPlace(text);
+    const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    if (place !== undefined && clock !== undefined) {
+      return {
+        type: 'text',
+        text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
+      };
+    }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);
