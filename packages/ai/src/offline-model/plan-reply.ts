@@ -10,6 +10,7 @@ import { addDays, type DateShift, type ReadDates, readRelativeDates } from './re
 import { summarizeToolResults } from './summarize-results.ts';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
+import { readWordedSums } from './worded-sums.ts';
 import { isChangeName, isReadName } from './words.ts';
 
 /** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
@@ -53,7 +54,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
   const dates = readRelativeDates(asked, now());
-  const text = dates.text;
+  // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
+  const text = readWordedSums(dates.text);
   const forced = choice.type === 'required' || choice.type === 'tool';
   if (!forced) {
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
