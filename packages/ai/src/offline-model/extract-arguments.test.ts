@@ -8,6 +8,33 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
 });
 
 describe('extractArguments', () => {
+  describe('a minimum and a cap said in words', () => {
+    const delayed = object({
+      days_threshold: { type: 'integer', minimum: 1, description: 'Minimum delay in days (default 1)', default: 1 },
+      limit: { type: 'integer', minimum: 1, description: 'How many of the most delayed orders to list (default all)' },
+    });
+
+    it.each([
+      ['orders delayed more than a week', { days_threshold: 8 }],
+      ['late by over 10 days', { days_threshold: 11 }],
+      ['Which orders are delayed by more than 3 days?', { days_threshold: 4 }],
+      ['delayed at least 5 days', { days_threshold: 5 }],
+      ['late for two weeks or more', { days_threshold: 14 }],
+      ['seit mehr als einer Woche verspätet', { days_threshold: 8 }],
+      ['the three most delayed orders', { limit: 3 }],
+      ['top 5 orders late by over 2 days', { limit: 5, days_threshold: 3 }],
+      ['the 2 latest orders delayed by 3 days', { limit: 2, days_threshold: 3 }],
+    ])('%j → %j', (text, input) => {
+      expect(extractArguments(text, delayed)).toEqual({ input, missing: [] });
+    });
+
+    it('reads weeks as days only for an argument counted in days, and a bare "more than" as it is for a fraction', () => {
+      const amount = object({ min_amount: { type: 'number', description: 'Minimum order total' } });
+      expect(extractArguments('orders over a week old', amount).input).toEqual({});
+      expect(extractArguments('orders over 50', amount).input).toEqual({ min_amount: 50 });
+    });
+  });
+
   it.each([
     ['Where is order #1234?', '1234'],
     ['Where is order A-1001?', 'A-1001'],
