@@ -98,6 +98,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['whats teh status of A-1004', 'query_order {"order_id":"A-1004"}'],
       ['wher is my order a1007', 'query_order {"order_id":"A-1007"}'],
       ['is A-1005 delivered', 'query_order {"order_id":"A-1005"}'],
+      ['ordr a-1006', 'query_order {"order_id":"A-1006"}'],
+      ['A1006', 'query_order {"order_id":"A-1006"}'],
+      ['a 1006', 'query_order {"order_id":"A-1006"}'],
+      ['status of A 1006?', 'query_order {"order_id":"A-1006"}'],
+      ['invoice for a 1001', 'order_invoice {"order_id":"A-1001"}'],
       // The threshold is a minimum ("at least"): more than 3 days is 4 or more.
       ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
       ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],

@@ -61,6 +61,16 @@ describe('extractArguments', () => {
     expect(extractArguments('how much is 5 in EUR', currency).input).toEqual({ currency_code: 'EUR' });
   });
 
+  it('reads an id typed with a space, a dash or an underscore for its hyphen, when its pattern makes it one id', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
+    for (const text of ['status of a 1006', 'A 1006?', 'ordr a–1006', 'where is A_1006']) {
+      expect(extractArguments(text, schema).input, text).toEqual({ order_id: 'A-1006' });
+    }
+    // Not when the joined word is no id of the pattern's: "a 100" has three digits, "B 1006" another letter.
+    expect(extractArguments('a 100 euro order', schema).input).toEqual({});
+    expect(extractArguments('is there a 1006 order', object({ order_id: { type: 'string', pattern: '^B-\\d{4}$' } }, ['order_id'])).input).toEqual({});
+  });
+
   it('reads an id typed without (or with) the hyphen its pattern asks for, as the pattern writes it', () => {
     const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
     expect(extractArguments('Where is A1002?', schema).input).toEqual({ order_id: 'A-1002' });

@@ -416,8 +416,8 @@ function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode, an
 function inPatternCase(pattern: string, value: string, anyCase: boolean): string | undefined {
   if (!anyCase || !/\d/.test(value)) return safeTest(pattern, value) ? value : undefined;
   const cases = [value, value.toUpperCase(), value.toLowerCase()];
-  const joined = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)-(\d)/, '$1$2'));
-  const hyphened = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)(\d)/, '$1-$2'));
+  const joined = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)[-–—_](\d)/, '$1$2'));
+  const hyphened = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)[–—_]?(\d)/, '$1-$2'));
   return [...cases, ...hyphened, ...joined].find((candidate) => safeTest(pattern, candidate));
 }
 
@@ -480,17 +480,30 @@ function findId(text: string, node: SchemaNode, used: Span[]): string | undefine
   );
 }
 
-/** The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`). */
+/**
+ * The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`).
+ * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006" for `^A-\d{4}$`).
+ */
 function findByPattern(text: string, pattern: string, used: Span[], anyCase = false): string | undefined {
-  for (const match of text.matchAll(/\S+/g)) {
+  const words = [...text.matchAll(/\S+/g)].map((match) => {
     const raw = match[0];
     const lead = raw.length - raw.replace(/^[("'“[{]+/, '').length;
     const word = raw.replace(/^[("'“[{]+/, '').replace(/[)"'”\]},.;:!?]+$/, '');
-    const span = { start: match.index + lead, end: match.index + lead + word.length };
+    return { word, span: { start: match.index + lead, end: match.index + lead + word.length } };
+  });
+  for (const [i, { word, span }] of words.entries()) {
     const value = word.length === 0 || !isFree(span, used) ? undefined : inPatternCase(pattern, word, anyCase);
-    if (value === undefined) continue;
-    used.push(span);
-    return value;
+    if (value !== undefined) {
+      used.push(span);
+      return value;
+    }
+    const next = words[i + 1];
+    if (!anyCase || next === undefined || !/^[A-Za-z]{1,6}$/.test(word) || !/^\d+$/.test(next.word)) continue;
+    const both = { start: span.start, end: next.span.end };
+    const joined = isFree(both, used) ? inPatternCase(pattern, `${word}-${next.word}`, true) : undefined;
+    if (joined === undefined) continue;
+    used.push(both);
+    return joined;
   }
   return undefined;
 }
