@@ -141,6 +141,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Zeig mir ein Diagramm der Bestellungen', 'orders_chart {}'],
       ['Prüfe alle offenen Bestellungen', 'audit_orders {}'],
       ['Refund A-1002', "text: I have no tool for refunds, so I can't answer that."],
+      // Nothing that changes is called by guess: a request no tool covers says so.
+      ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['add a discount to A-1006', HELP],
+      ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
       ['Hello', HELP],
     ];
