@@ -3,6 +3,8 @@
 import { createOfflineModel } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import readme from '../../../README.md?raw';
+import app from '../../web/src/app.tsx?raw';
 import { NOW } from '../test/support.ts';
 import { chooseModel, createDemoTools, createTickets } from './agent.ts';
 
@@ -168,6 +170,63 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
         'send_email {"order_id":"A-1004","body":"sorry for the delay and thanks for waiting","subject":"Sorry for the delay and thanks for waiting"}',
       ],
     ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it("answers each of the web UI's suggestion chips with a call", async () => {
+    const chips = [...(/const SUGGESTIONS[\s\S]*?\n\];/.exec(app)?.[0] ?? '').matchAll(/text: '([^']+)'/g)].map((match) => match[1] ?? '');
+    expect(chips.length).toBeGreaterThan(5);
+    const routes = await route(chips);
+    for (const [text, reached] of routes) expect(reached, text).not.toMatch(/^text:/);
+    expect(routes.slice(0, 5)).toEqual([
+      ['What is the status of order A-1001?', 'query_order {"order_id":"A-1001"}'],
+      ['Change the delivery date of order A-1001 to 2026-12-24', 'update_delivery_date {"order_id":"A-1001","new_date":"2026-12-24"}'],
+      ['Show me a chart of the orders', 'orders_chart {}'],
+      ['Show me the invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['What is my browser time zone?', 'browser_time_zone {}'],
+    ]);
+  });
+
+  it("answers the README's demo prompts (each is quoted there) as it says", async () => {
+    const table: [string, string][] = [
+      ['Where is order A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
+      ['Audit the open orders', 'audit_orders {}'],
+      ['Show me a chart of the orders', 'orders_chart {}'],
+      ['Show me the invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Change the delivery date of A-1003 to 2026-12-24', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['What is my time zone?', 'browser_time_zone {}'],
+      ['What time is it in Tokyo?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['What is 2+2?', 'calculate {"expression":"2+2"}'],
+      ['add 2 coffee beans to my cart', 'cart_add {"quantity":2,"name":"coffee beans"}'],
+      ['show my cart', 'cart_list {}'],
+      ['where is a1002', 'query_order {"order_id":"A-1002"}'],
+      ['Where are orders A-1002 and A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
+      ['Postpone A-1003 to 2027-01-10', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
+      ['email the customer of A-1002 that it is late', 'send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}'],
+      ['When is A-1002 going to be delivered?', 'query_order {"order_id":"A-1002"}'],
+      ['Wo ist Bestellung A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Ask the delay analyst for a report', 'delay_analyst {"task":"Ask the delay analyst for a report"}'],
+      ['postpone A-1003 to tomorrow', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['move A-1006 by a week', 'query_order {"order_id":"A-1006"}'],
+      ['Uhrzeit in München', 'world_clock {"time_zone":"Europe/Berlin"}'],
+      ["l'heure à Genève", 'world_clock {"time_zone":"Europe/Zurich"}'],
+      ['Tokio', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['How late is A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Where is A-1002 and what time is it in Tokyo?', 'query_order {"order_id":"A-1002"} | world_clock {"time_zone":"Asia/Tokyo"}'],
+      ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
+      ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
+      ['move A-1003 to last Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-13"}'],
+      ['time in LA', 'world_clock {"time_zone":"America/Los_Angeles"}'],
+      ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
+      ['add 17% VAT to 120', 'calculate {"expression":"120 * (1 + 17 / 100)"}'],
+      ['the three most delayed orders', 'list_delayed_orders {"limit":3}'],
+      ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],
+      ['a 1006', 'query_order {"order_id":"A-1006"}'],
+      ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+    ];
+    const prose = readme.replace(/\s+/g, ' ');
+    for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
 });
