@@ -32,6 +32,24 @@ describe("the agent's clock (now)", () => {
     const said = result.message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     expect(said).toContain('Reading "tomorrow" as 2026-11-21 (today is 2026-11-20 UTC).');
   });
+
+  it('reads "yesterday" as the day before, which the tool refuses before anyone is asked to approve it', async () => {
+    const { agent } = await createDemoAgent(env as Env, { now: () => NOW.getTime() });
+    const result = await agent.generate({ messages: 'postpone A-1003 to yesterday', run: testRun({ conversationId: 'agent-yesterday' }) });
+    const states = result.message.parts.flatMap((part) => ('state' in part && part.type.startsWith('tool-') ? [part.state] : []));
+    expect(states).not.toContain('approval-requested');
+    expect(result.toolResults[0]?.content).toContain('2026-11-19 is in the past (today is 2026-11-20 UTC)');
+  });
+});
+
+describe('the offline model on the demo data', () => {
+  it('"the three most delayed orders" lists three, most delayed first, and says how many are late in all', async () => {
+    const { agent } = await createDemoAgent(env as Env, { now: () => NOW.getTime() });
+    const result = await agent.generate({ messages: 'the three most delayed orders', run: testRun({ conversationId: 'three-most' }) });
+    expect(result.toolResults[0]?.content).toContain('"count":3,"total":6');
+    expect(result.text).toContain('A-1012');
+    expect(result.text).toMatch(/A-1012[\s\S]*A-1006[\s\S]*A-1002/);
+  });
 });
 
 describe('what the model and the browser read of a failure', () => {

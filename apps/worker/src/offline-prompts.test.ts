@@ -3,6 +3,8 @@
 import { createOfflineModel } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import readme from '../../../README.md?raw';
+import app from '../../web/src/app.tsx?raw';
 import { NOW } from '../test/support.ts';
 import { chooseModel, createDemoTools, createTickets } from './agent.ts';
 
@@ -48,6 +50,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Pick a delivery date for A-1003', ASKS_DATE],
+      // A day in the past is read as said: the tool's check refuses it ("is in the past") before anyone is asked.
+      ['postpone A-1003 to yesterday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-19"}'],
+      ['move A-1003 to last Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-13"}'],
+      ['move A-1003 to next month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-20"}'],
+      ['deliver A-1003 at the end of next month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-31"}'],
+      ['deliver A-1003 in two weeks', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-04"}'],
+      ['move A-1003 to end of month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-30"}'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
@@ -68,6 +77,15 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Will it rain in Paris tomorrow?', "text: I have no tool for the weather, so I can't answer that."],
       ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
       ['Wetter in Berlin', "text: I have no tool for the weather, so I can't answer that."],
+      ["what's the weather in LA", "text: I have no tool for the weather, so I can't answer that."],
+      ['time in LA', 'world_clock {"time_zone":"America/Los_Angeles"}'],
+      ['what time is it in SF?', 'world_clock {"time_zone":"America/Los_Angeles"}'],
+      ['NYC', 'world_clock {"time_zone":"America/New_York"}'],
+      ['time in London', 'world_clock {"time_zone":"Europe/London"}'],
+      ['Tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['Sydney', 'world_clock {"time_zone":"Australia/Sydney"}'],
+      ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
+      ['What time is it in Springfield?', 'text: I don\'t know where "Springfield" is, so I can\'t tell its time.'],
       ['What is my time zone?', 'browser_time_zone {}'],
       ['current time', 'browser_time_zone {}'],
       ["what's the date today?", 'browser_time_zone {}'],
@@ -82,7 +100,18 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['whats teh status of A-1004', 'query_order {"order_id":"A-1004"}'],
       ['wher is my order a1007', 'query_order {"order_id":"A-1007"}'],
       ['is A-1005 delivered', 'query_order {"order_id":"A-1005"}'],
-      ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":3}'],
+      ['ordr a-1006', 'query_order {"order_id":"A-1006"}'],
+      ['A1006', 'query_order {"order_id":"A-1006"}'],
+      ['a 1006', 'query_order {"order_id":"A-1006"}'],
+      ['status of A 1006?', 'query_order {"order_id":"A-1006"}'],
+      ['invoice for a 1001', 'order_invoice {"order_id":"A-1001"}'],
+      // The threshold is a minimum ("at least"): more than 3 days is 4 or more.
+      ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
+      ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],
+      ['late by over 10 days', 'list_delayed_orders {"days_threshold":11}'],
+      ['orders at least 9 days late', 'list_delayed_orders {"days_threshold":9}'],
+      ['the three most delayed orders', 'list_delayed_orders {"limit":3}'],
+      ['top 2 orders delayed by more than 3 days', 'list_delayed_orders {"days_threshold":4,"limit":2}'],
       ['Any delayed orders?', 'list_delayed_orders {}'],
       ['delayed ordres', 'list_delayed_orders {}'],
       ['Welche Bestellungen sind verspätet?', 'list_delayed_orders {}'],
@@ -97,6 +126,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Was ist 17 mal 23?', 'calculate {"expression":"17 * 23"}'],
       ['combien font 6 fois 7', 'calculate {"expression":"6 * 7"}'],
       ['sqrt(16)+2', 'calculate {"expression":"sqrt(16)+2"}'],
+      ['15% of 240', 'calculate {"expression":"15 / 100 * 240"}'],
+      ['what is 20 percent of 80', 'calculate {"expression":"20 / 100 * 80"}'],
+      ['add 17% VAT to 120', 'calculate {"expression":"120 * (1 + 17 / 100)"}'],
+      ['half of 90', 'calculate {"expression":"90 / 2"}'],
+      ['twice 21', 'calculate {"expression":"2 * 21"}'],
+      ['take 20% off 80', 'calculate {"expression":"80 * (1 - 20 / 100)"}'],
+      ['Was sind 20 Prozent von 80?', 'calculate {"expression":"20 / 100 * 80"}'],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
       ['Leere meinen Warenkorb', 'cart_clear {}'],
@@ -107,6 +143,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Zeig mir ein Diagramm der Bestellungen', 'orders_chart {}'],
       ['Prüfe alle offenen Bestellungen', 'audit_orders {}'],
       ['Refund A-1002', "text: I have no tool for refunds, so I can't answer that."],
+      // Nothing that changes is called by guess: a request no tool covers says so.
+      ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['add a discount to A-1006', HELP],
+      ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
       ['Hello', HELP],
     ];
@@ -129,6 +170,63 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
         'send_email {"order_id":"A-1004","body":"sorry for the delay and thanks for waiting","subject":"Sorry for the delay and thanks for waiting"}',
       ],
     ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it("answers each of the web UI's suggestion chips with a call", async () => {
+    const chips = [...(/const SUGGESTIONS[\s\S]*?\n\];/.exec(app)?.[0] ?? '').matchAll(/text: '([^']+)'/g)].map((match) => match[1] ?? '');
+    expect(chips.length).toBeGreaterThan(5);
+    const routes = await route(chips);
+    for (const [text, reached] of routes) expect(reached, text).not.toMatch(/^text:/);
+    expect(routes.slice(0, 5)).toEqual([
+      ['What is the status of order A-1001?', 'query_order {"order_id":"A-1001"}'],
+      ['Change the delivery date of order A-1001 to 2026-12-24', 'update_delivery_date {"order_id":"A-1001","new_date":"2026-12-24"}'],
+      ['Show me a chart of the orders', 'orders_chart {}'],
+      ['Show me the invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['What is my browser time zone?', 'browser_time_zone {}'],
+    ]);
+  });
+
+  it("answers the README's demo prompts (each is quoted there) as it says", async () => {
+    const table: [string, string][] = [
+      ['Where is order A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
+      ['Audit the open orders', 'audit_orders {}'],
+      ['Show me a chart of the orders', 'orders_chart {}'],
+      ['Show me the invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Change the delivery date of A-1003 to 2026-12-24', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['What is my time zone?', 'browser_time_zone {}'],
+      ['What time is it in Tokyo?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['What is 2+2?', 'calculate {"expression":"2+2"}'],
+      ['add 2 coffee beans to my cart', 'cart_add {"quantity":2,"name":"coffee beans"}'],
+      ['show my cart', 'cart_list {}'],
+      ['where is a1002', 'query_order {"order_id":"A-1002"}'],
+      ['Where are orders A-1002 and A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
+      ['Postpone A-1003 to 2027-01-10', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
+      ['email the customer of A-1002 that it is late', 'send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}'],
+      ['When is A-1002 going to be delivered?', 'query_order {"order_id":"A-1002"}'],
+      ['Wo ist Bestellung A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Ask the delay analyst for a report', 'delay_analyst {"task":"Ask the delay analyst for a report"}'],
+      ['postpone A-1003 to tomorrow', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
+      ['move A-1006 by a week', 'query_order {"order_id":"A-1006"}'],
+      ['Uhrzeit in München', 'world_clock {"time_zone":"Europe/Berlin"}'],
+      ["l'heure à Genève", 'world_clock {"time_zone":"Europe/Zurich"}'],
+      ['Tokio', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['How late is A-1002?', 'query_order {"order_id":"A-1002"}'],
+      ['Where is A-1002 and what time is it in Tokyo?', 'query_order {"order_id":"A-1002"} | world_clock {"time_zone":"Asia/Tokyo"}'],
+      ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
+      ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
+      ['move A-1003 to last Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-13"}'],
+      ['time in LA', 'world_clock {"time_zone":"America/Los_Angeles"}'],
+      ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
+      ['add 17% VAT to 120', 'calculate {"expression":"120 * (1 + 17 / 100)"}'],
+      ['the three most delayed orders', 'list_delayed_orders {"limit":3}'],
+      ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],
+      ['a 1006', 'query_order {"order_id":"A-1006"}'],
+      ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+    ];
+    const prose = readme.replace(/\s+/g, ' ');
+    for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
 });

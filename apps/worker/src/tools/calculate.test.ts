@@ -11,6 +11,16 @@ describe('calculate (the tool)', () => {
     expect(outputOf(result)).toMatchObject({ result: 1469.14 });
   });
 
+  it.each([
+    ['15 / 100 * 240', 36],
+    ['120 * (1 + 17 / 100)', 140.4],
+    ['80 * (1 - 20 / 100)', 64],
+    ['90 / 2', 45],
+    ['2 * 21', 42],
+  ])('evaluates %j, what the offline model writes for a percentage or a sum in words, to %j', async (expression, result) => {
+    expect(outputOf(await call('calculate', { expression }))).toEqual({ expression, result });
+  });
+
   it('turns evaluation errors into invalid-input the model can fix', async () => {
     const result = await call('calculate', { expression: '1;alert(1)' });
     expect(describeOutcome(result.outcome)).toBe('invalid-input');

@@ -34,6 +34,14 @@ describe('list_delayed_orders', () => {
     expect(outputOf<Listed>(await call('list_delayed_orders', { days_threshold: 15 }))).toEqual({ days_threshold: 15, count: 0, orders: [] });
   });
 
+  it('lists only the `limit` most delayed, and says how many are that late in all', async () => {
+    const result = outputOf<Listed & { total?: number }>(await call('list_delayed_orders', { limit: 3 }));
+    expect(result.orders.map((o) => o.id)).toEqual(['A-1012', 'A-1006', 'A-1002']);
+    expect([result.count, result.total]).toEqual([3, 6]);
+    expect(outputOf(await call('list_delayed_orders', { days_threshold: 9, limit: 5 }))).not.toHaveProperty('total');
+    expect(describeOutcome((await call('list_delayed_orders', { limit: 0 })).outcome)).toBe('invalid-input');
+  });
+
   it('takes a quoted number (lenient coercion) but refuses fractions and zero', async () => {
     expect(outputOf<Listed>(await call('list_delayed_orders', { days_threshold: '9' })).count).toBe(2);
     expect(describeOutcome((await call('list_delayed_orders', { days_threshold: 1.5 })).outcome)).toBe('invalid-input');

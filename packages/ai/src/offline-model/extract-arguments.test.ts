@@ -8,6 +8,33 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
 });
 
 describe('extractArguments', () => {
+  describe('a minimum and a cap said in words', () => {
+    const delayed = object({
+      days_threshold: { type: 'integer', minimum: 1, description: 'Minimum delay in days (default 1)', default: 1 },
+      limit: { type: 'integer', minimum: 1, description: 'How many of the most delayed orders to list (default all)' },
+    });
+
+    it.each([
+      ['orders delayed more than a week', { days_threshold: 8 }],
+      ['late by over 10 days', { days_threshold: 11 }],
+      ['Which orders are delayed by more than 3 days?', { days_threshold: 4 }],
+      ['delayed at least 5 days', { days_threshold: 5 }],
+      ['late for two weeks or more', { days_threshold: 14 }],
+      ['seit mehr als einer Woche verspätet', { days_threshold: 8 }],
+      ['the three most delayed orders', { limit: 3 }],
+      ['top 5 orders late by over 2 days', { limit: 5, days_threshold: 3 }],
+      ['the 2 latest orders delayed by 3 days', { limit: 2, days_threshold: 3 }],
+    ])('%j → %j', (text, input) => {
+      expect(extractArguments(text, delayed)).toEqual({ input, missing: [] });
+    });
+
+    it('reads weeks as days only for an argument counted in days, and a bare "more than" as it is for a fraction', () => {
+      const amount = object({ min_amount: { type: 'number', description: 'Minimum order total' } });
+      expect(extractArguments('orders over a week old', amount).input).toEqual({});
+      expect(extractArguments('orders over 50', amount).input).toEqual({ min_amount: 50 });
+    });
+  });
+
   it.each([
     ['Where is order #1234?', '1234'],
     ['Where is order A-1001?', 'A-1001'],
@@ -32,6 +59,16 @@ describe('extractArguments', () => {
     // A word without a digit is no id typed in the wrong case: the id written as the pattern asks is found instead.
     const currency = object({ currency_code: { type: 'string', pattern: '^[A-Z]{3}$' } }, ['currency_code']);
     expect(extractArguments('how much is 5 in EUR', currency).input).toEqual({ currency_code: 'EUR' });
+  });
+
+  it('reads an id typed with a space, a dash or an underscore for its hyphen, when its pattern makes it one id', () => {
+    const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, ['order_id']);
+    for (const text of ['status of a 1006', 'A 1006?', 'ordr a–1006', 'where is A_1006']) {
+      expect(extractArguments(text, schema).input, text).toEqual({ order_id: 'A-1006' });
+    }
+    // Not when the joined word is no id of the pattern's: "a 100" has three digits, "B 1006" another letter.
+    expect(extractArguments('a 100 euro order', schema).input).toEqual({});
+    expect(extractArguments('is there a 1006 order', object({ order_id: { type: 'string', pattern: '^B-\\d{4}$' } }, ['order_id'])).input).toEqual({});
   });
 
   it('reads an id typed without (or with) the hyphen its pattern asks for, as the pattern writes it', () => {

@@ -138,6 +138,7 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
   const used: Span[] = [];
   const numericCount = properties.filter((p) => p.kind === 'number' || p.kind === 'integer').length;
 
+  fillPhrasedNumbers(text, properties, input, used);
   for (const kind of KIND_ORDER) {
     for (const property of properties.filter((p) => p.kind === kind)) {
       if (Object.hasOwn(input, property.name)) continue;
@@ -187,6 +188,12 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
     if (kind === 'string' && MESSAGE_NAMES.test(name) && findMessage(text, []) !== undefined) found.push({ name, kind: 'message' });
   }
   return found;
+}
+
+/** The name of the schema's time zone argument (`time_zone`, `tz`, `timeZone`), if it has one. */
+export function timeZoneArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
 }
 
 /** Whether `text` holds an ISO date of the calendar's months and days (`2027-01-10`). */
@@ -409,8 +416,8 @@ function take(text: string, pattern: RegExp, used: Span[], node?: SchemaNode, an
 function inPatternCase(pattern: string, value: string, anyCase: boolean): string | undefined {
   if (!anyCase || !/\d/.test(value)) return safeTest(pattern, value) ? value : undefined;
   const cases = [value, value.toUpperCase(), value.toLowerCase()];
-  const joined = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)-(\d)/, '$1$2'));
-  const hyphened = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)(\d)/, '$1-$2'));
+  const joined = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)[-–—_](\d)/, '$1$2'));
+  const hyphened = cases.map((candidate) => candidate.replace(/^([A-Za-z]+)[–—_]?(\d)/, '$1-$2'));
   return [...cases, ...hyphened, ...joined].find((candidate) => safeTest(pattern, candidate));
 }
 
@@ -473,17 +480,30 @@ function findId(text: string, node: SchemaNode, used: Span[]): string | undefine
   );
 }
 
-/** The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`). */
+/**
+ * The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`).
+ * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006" for `^A-\d{4}$`).
+ */
 function findByPattern(text: string, pattern: string, used: Span[], anyCase = false): string | undefined {
-  for (const match of text.matchAll(/\S+/g)) {
+  const words = [...text.matchAll(/\S+/g)].map((match) => {
     const raw = match[0];
     const lead = raw.length - raw.replace(/^[("'“[{]+/, '').length;
     const word = raw.replace(/^[("'“[{]+/, '').replace(/[)"'”\]},.;:!?]+$/, '');
-    const span = { start: match.index + lead, end: match.index + lead + word.length };
+    return { word, span: { start: match.index + lead, end: match.index + lead + word.length } };
+  });
+  for (const [i, { word, span }] of words.entries()) {
     const value = word.length === 0 || !isFree(span, used) ? undefined : inPatternCase(pattern, word, anyCase);
-    if (value === undefined) continue;
-    used.push(span);
-    return value;
+    if (value !== undefined) {
+      used.push(span);
+      return value;
+    }
+    const next = words[i + 1];
+    if (!anyCase || next === undefined || !/^[A-Za-z]{1,6}$/.test(word) || !/^\d+$/.test(next.word)) continue;
+    const both = { start: span.start, end: next.span.end };
+    const joined = isFree(both, used) ? inPatternCase(pattern, `${word}-${next.word}`, true) : undefined;
+    if (joined === undefined) continue;
+    used.push(both);
+    return joined;
   }
   return undefined;
 }
@@ -559,6 +579,62 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
     return first.value;
   }
   return undefined;
+}
+
+/** A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). */
+const COUNT_WORD = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** "the three most delayed", "top 5", "the 3 latest", "first ten": how many of a ranked list, for a `limit`. */
+const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
+/** Names of an argument that caps how many results come back. */
+const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
+/**
+ * A bound on a number: "more than 3 days", "over a week", "at least 10", "5 days or more", "mehr als 3 Tage", "plus de
+ * 3 jours". A strict one ("more than 3") is one more for a whole-number minimum.
+ */
+const BOUND_PHRASE = new RegExp(
+  String.raw`\b(?:(more\s+than|over|above|beyond|longer\s+than|greater\s+than|mehr\s+als|[uü]ber|plus\s+de)|(?:at\s+least|no\s+less\s+than|mindestens|au\s+moins))\s+` +
+    String.raw`(an?|${COUNT_WORD.slice(1, -1)}|ein(?:e[nrm]?)?|une?)\s*(days?|weeks?|tage?n?|wochen?|jours?|semaines?)?\b|\b${COUNT_WORD}\s+(days?|weeks?)\s+or\s+more\b`,
+  'gi',
+);
+const ONE = /^(?:an?|ein(?:e[nrm]?)?|une?)$/i;
+
+const numberOf = (word: string): number => (ONE.test(word) ? 1 : (COUNT_WORDS[word.toLowerCase()] ?? Number(word)));
+
+/**
+ * Numbers said in words of what they bound, not beside their argument's name: a cap on results (`limit`) from "the
+ * three most delayed", and a minimum (an argument described as one, "Minimum delay in days") from "more than a week"
+ * (8 days: more than 7, in whole days) or "at least 10". Runs before plain numbers are read, so "3" in "more than 3
+ * days" is not read as 3 for a minimum.
+ */
+function fillPhrasedNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {
+  for (const property of properties) {
+    if (property.kind !== 'integer' && property.kind !== 'number') continue;
+    if (LIMIT_NAMES.test(property.name)) {
+      const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
+      const word = match?.[1] ?? match?.[2];
+      if (match === undefined || word === undefined) continue;
+      used.push({ start: match.index, end: match.index + match[0].length });
+      input[property.name] = numberOf(word);
+      continue;
+    }
+    const about = `${property.name} ${property.node.description ?? ''}`;
+    if (!/\b(?:min|minimum|at least)\b|^min_|_min$/i.test(about)) continue;
+    const inDays = /\bdays?\b|_days?\b|^days?_/i.test(about);
+    for (const match of text.matchAll(BOUND_PHRASE)) {
+      const span = { start: match.index, end: match.index + match[0].length };
+      const word = match[2] ?? match[4];
+      const unit = (match[3] ?? match[5] ?? '').toLowerCase();
+      // "a"/"an" is a number only before a unit; a week is a number of days only for an argument counted in days.
+      if (!isFree(span, used) || word === undefined || (ONE.test(word) && unit === '')) continue;
+      const weeks = /^(?:week|woche|semaine)/.test(unit);
+      if (weeks && !inDays) continue;
+      const value = numberOf(word) * (weeks ? 7 : 1);
+      const strict = match[1] !== undefined && property.kind === 'integer';
+      used.push(span);
+      input[property.name] = strict ? value + 1 : value;
+      break;
+    }
+  }
 }
 
 function fillRequiredNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {

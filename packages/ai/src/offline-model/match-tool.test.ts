@@ -43,6 +43,18 @@ describe('pickTool', () => {
     expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
   });
 
+  it('calls no tool that changes something on its verb alone: the text must name what it changes, or give a value only it takes', () => {
+    const tools = [
+      { name: 'cart_add', description: "Add an item to the user's shopping cart (kept in their browser)." },
+      { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+      { name: 'send_email', description: 'Send an e-mail.', inputSchema: { type: 'object', properties: { order_id: { type: 'string' }, body: { type: 'string' } } } },
+    ];
+    expect(pickTool('add a discount to A-1006', tools)).toBeUndefined();
+    expect(pickTool('add a mug to my basket', tools)?.name).toBe('cart_add');
+    expect(pickTool('email the customer of A-1006', tools)?.name).toBe('send_email');
+    expect(pickTool('send the customer of A-1006 a note saying it ships soon', tools)?.name).toBe('send_email');
+  });
+
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {
     // The worker lists cart_add first (apps/web/src/tools/declarations.ts): every cart tool scores the same here.
     const cart = [
@@ -231,6 +243,8 @@ describe('what the matcher reads besides words', () => {
   it('finds a topic no tool covers, and none once a tool covers it', () => {
     expect(missingTopic('Wetter in Berlin', [clock])).toBe('the weather');
     expect(missingTopic('Cancel order A-1003', orders)).toBe('cancelling orders');
+    expect(missingTopic('delete order A-1006', orders)).toBe('deleting things');
+    expect(missingTopic('Lösche Bestellung A-1006', orders)).toBe('deleting things');
     expect(missingTopic("What's the weather in Berlin?", [{ name: 'get_forecast', description: 'The weather forecast for a city.' }])).toBeUndefined();
     expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
   });

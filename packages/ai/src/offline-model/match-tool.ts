@@ -46,6 +46,7 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   basket: ['cart'],
   empty: ['clear'],
   postpone: ['change', 'date'],
+  push: ['change', 'date'],
   move: ['change', 'date'],
   notify: ['email'],
   inform: ['email'],
@@ -163,12 +164,29 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
   if (best !== undefined && isChangeName(best.name) && isQuestion(text) && extractArguments(text, best.inputSchema).missing.length > 0) {
     best = bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? bestOf(scores.filter((candidate) => !isChangeName(candidate.tool.name))) ?? best;
   }
+  // A change is made only for a text that names what it changes, not for its verb alone: "add a discount to A-1006"
+  // is no request for cart_add (the answer says what the tools can do instead).
+  if (best !== undefined && isChangeName(best.name) && !namesTarget(text, best)) return undefined;
   // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
   if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
     const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
     best = bestOf(byId) ?? best;
   }
   return best;
+}
+
+/**
+ * Whether the text names what a tool changes: a word of its name that is not a verb ("cart" of `cart_add`, "date" of
+ * `update_delivery_date`, "email"), or a synonym of one ("basket", "postpone"), or a value only such an argument takes
+ * (a date, a message, a sum, a time zone). An id names no target: tools that read an order take it too.
+ */
+function namesTarget(text: string, tool: OfflineToolInfo): boolean {
+  const words = expand(contentWords(withoutExpressions(withoutZones(text))), hasDate(text));
+  const targets = splitIdentifier(tool.name)
+    .filter((word) => !isChangeName(word) && !isWeakVerb(stem(word)))
+    .map((word) => stem(word));
+  if (words.some((word) => targets.some((target) => sameWord(word, target)))) return true;
+  return valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
 }
 
 /** Whether the text holds an id that one of the tool's id arguments takes. */
@@ -217,6 +235,7 @@ const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['the weather', ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie']],
   ['cancelling orders', ['cancel', 'stornier', 'storno', 'annul']],
   ['refunds', ['refund', 'erstatt', 'rembours']],
+  ['deleting things', ['delet', 'erase', 'losch', 'supprim', 'efface']],
 ];
 
 /**

@@ -4,12 +4,13 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, valueArguments } from './extract-arguments.ts';
+import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, timeZoneArgument, valueArguments } from './extract-arguments.ts';
 import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { findTimeZones } from './time-zones.ts';
+import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
+import { readWordedSums } from './worded-sums.ts';
 import { isChangeName, isReadName } from './words.ts';
 
 /** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
@@ -26,8 +27,8 @@ export interface PlanOptions {
 
 /**
  * Decides the reply for one model call: custom rules, then tool results (or the call a move "by a week" makes once the
- * date it moves from is read), slash commands, tool matching (one call per request of a message that makes several),
- * a topic no tool covers, help.
+ * date it moves from is read), slash commands, a topic no tool covers, the time of a place it does not know, tool
+ * matching (one call per request of a message that makes several), help.
  */
 export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions = {}): OfflineReply {
   const ruleInput = readPrompt(options);
@@ -53,12 +54,22 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
   const dates = readRelativeDates(asked, now());
-  const text = dates.text;
+  // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
+  const text = readWordedSums(dates.text);
   const forced = choice.type === 'required' || choice.type === 'tool';
   if (!forced) {
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
+    const place = unknownPlace(text);
+    const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    if (place !== undefined && clock !== undefined) {
+      return {
+        type: 'text',
+        text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
+      };
+    }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);

@@ -21,6 +21,16 @@ describe('readRelativeDates', () => {
     ['Reporte la commande A-1003 à demain', 'Reporte la commande A-1003 à 2026-11-21', 'demain'],
     ['livrer lundi prochain', 'livrer 2026-11-23', 'lundi prochain'],
     ['à la fin du mois', '2026-11-30', 'à la fin du mois'],
+    ['postpone A-1003 to yesterday', 'postpone A-1003 to 2026-11-19', 'yesterday'],
+    ['the day before yesterday', '2026-11-18', 'the day before yesterday'],
+    ['move A-1003 to last Friday', 'move A-1003 to 2026-11-13', 'last Friday'],
+    ['last Monday', '2026-11-16', 'last Monday'],
+    ['letzten Montag', '2026-11-16', 'letzten Montag'],
+    ['vendredi dernier', '2026-11-13', 'vendredi dernier'],
+    ['move A-1003 to next month', 'move A-1003 to 2026-12-20', 'next month'],
+    ['nächsten Monat', '2026-12-20', 'nächsten Monat'],
+    ['in 2 months', '2027-01-20', 'in 2 months'],
+    ['at the end of next month', 'at 2026-12-31', 'the end of next month'],
   ])('%j → %j', (text, written, phrase) => {
     const read = readRelativeDates(text, NOW);
     expect(read.text).toBe(written);
@@ -54,6 +64,18 @@ describe('readRelativeDates', () => {
 
   it('reads the end of the month in the month of today, whatever its length', () => {
     expect(readRelativeDates('end of the month', new Date('2028-02-03T10:00:00Z')).text).toBe('2028-02-29');
+    expect(readRelativeDates('end of next month', new Date('2028-01-31T10:00:00Z')).text).toBe('2028-02-29');
+  });
+
+  it('reads "next month" as the same day then, or the last day of a month that has no such day, across a year', () => {
+    expect(readRelativeDates('next month', new Date('2027-01-31T10:00:00Z')).text).toBe('2027-02-28');
+    expect(readRelativeDates('next month', new Date('2026-12-15T10:00:00Z')).text).toBe('2027-01-15');
+    expect(readRelativeDates('in 3 months', new Date('2026-11-30T10:00:00Z')).text).toBe('2027-02-28');
+  });
+
+  it('reads "last" and "previous" weekdays as the one before today, a week back when it is today', () => {
+    expect(readRelativeDates('previous Saturday', NOW).text).toBe('2026-11-14');
+    expect(readRelativeDates('last Thursday', NOW).text).toBe('2026-11-19');
   });
 
   it('reads a move by a number of days as a shift from a date the text does not give, not as a day', () => {

@@ -106,21 +106,44 @@ const plus = (today: Date, days: number): Date => new Date(today.getTime() + day
 const count = (word: string | undefined): number => (word === undefined ? 1 : (COUNTS[word] ?? Number(word)));
 const unitDays = (match: RegExpExecArray, countAt: number): number => count(match[countAt]) * (match[countAt + 2] !== undefined ? 7 : 1);
 
+/** The same day `months` months on, or the month's last day when it has no such day (31 January → 28 February). */
+function monthsOn(today: Date, months: number): Date {
+  const last = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + months + 1, 0));
+  return new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), Math.min(today.getUTCDate(), last.getUTCDate())));
+}
+
+const endOfMonth = (today: Date, months: number): Date => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + months + 1, 0));
+const weekdayOf = (name: string | undefined): number => WEEKDAYS.findIndex((names) => names.includes(name ?? ''));
+
 const READERS: readonly Reader[] = [
   [/\b(?:the\s+)?day\s+after\s+tomorrow\b|\bubermorgen\b|\bapres-demain\b/g, (_, today) => plus(today, 2)],
+  [/\b(?:the\s+)?day\s+before\s+yesterday\b|\bvorgestern\b|\bavant-hier\b/g, (_, today) => plus(today, -2)],
+  [/\b(?:yesterday|yesterdy|yesteday|ystd)\b|\bgestern\b/g, (_, today) => plus(today, -1)],
+  // The one before today ("last Friday" on a Friday is a week ago), in German and French too ("vendredi dernier").
+  [
+    new RegExp(String.raw`\b(?:last|previous|letzten|letzter|vergangenen)\s+(${WEEKDAY})\b|\b(${WEEKDAY})\s+(?:dernier|passe)\b`, 'g'),
+    (match, today) => plus(today, -(((today.getUTCDay() - weekdayOf(match[1] ?? match[2]) + 6) % 7) + 1)),
+  ],
+  [
+    /\b(?:the\s+)?end\s+of\s+next\s+month\b|\bende\s+nachsten\s+monats\b|\b(?:a\s+la\s+)?fin\s+du\s+mois\s+prochain\b/g,
+    (_, today) => endOfMonth(today, 1),
+  ],
+  // The same day of the next month (or its last day): what "next month" names as a day, shown before it is used.
+  [/\bnext\s+month\b|\bnachsten\s+monat\b|\b(?:le\s+)?mois\s+prochain\b/g, (_, today) => monthsOn(today, 1)],
+  [
+    new RegExp(String.raw`\b(?:in|dans)\s+${COUNT}\s+(?:months?|monaten?|mois)\b`, 'g'),
+    (match, today) => monthsOn(today, count(match[1])),
+  ],
   [/\b(?:tomorrow|tommorow|tomorow|tommorrow|tmrw|tmr)\b|\bdemain\b|(?<!\b(?:guten|am|den|jeden|heute)\s+)\bmorgen\b/g, (_, today) => plus(today, 1)],
   [new RegExp(String.raw`\b(?:in|dans)\s+${COUNT}\s+${UNIT}`, 'g'), (match, today) => plus(today, unitDays(match, 1))],
   [/\bnext\s+week\b|\bnachste\s+woche\b|\b(?:la\s+)?semaine\s+prochaine\b/g, (_, today) => plus(today, 7)],
   [
     /\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b|\bmonatsende\b|\bende\s+(?:des|dieses)\s+monats\b|\b(?:a\s+la\s+)?fin\s+(?:du|de\s+ce)\s+mois\b/g,
-    (_, today) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0)),
+    (_, today) => endOfMonth(today, 0),
   ],
   [
     new RegExp(String.raw`\b(?:(?:next|this|on|coming|nachsten|nachster|am|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
-    (match, today) => {
-      const day = WEEKDAYS.findIndex((names) => names.includes(match[1] ?? ''));
-      return plus(today, ((day - today.getUTCDay() + 6) % 7) + 1);
-    },
+    (match, today) => plus(today, ((weekdayOf(match[1]) - today.getUTCDay() + 6) % 7) + 1),
   ],
   // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
   // "24.12.2026", "24.12." (a year left out is the next such day).
@@ -140,9 +163,11 @@ const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+$
 
 /**
  * Reads the days a text names relative to `now` (its UTC day, as the demo's tools count "today"): "tomorrow", "the day
- * after tomorrow", "in 3 days", "in a week", "next week", "next Monday" (the next one after today), "Friday", "end of
- * the month", and their German and French words ("morgen", "nächsten Montag", "demain", "fin du mois"). Each becomes
- * its ISO date in the text, so a tool that takes a date reads it as it reads `2027-01-10`. A move "by a week" names no
+ * after tomorrow", "yesterday", "in 3 days", "in a week", "next week", "next Monday" (the next one after today),
+ * "Friday", "last Friday" (the one before today), "next month" and "in 2 months" (the same day then, or that month's
+ * last), "end of the month", "end of next month", and their German and French words ("morgen", "nächsten Montag",
+ * "demain", "fin du mois"). Each becomes its ISO date in the text, so a tool that takes a date reads it as it reads
+ * `2027-01-10` (one in the past too: the tool says it is past). A move "by a week" names no
  * day: it is returned as a shift, for the caller to add to the date the thing has.
  */
 export function readRelativeDates(text: string, now: Date): ReadDates {

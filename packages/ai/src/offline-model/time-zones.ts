@@ -92,6 +92,21 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['le caire', 'Africa/Cairo'],
     ['neu-delhi', 'Asia/Kolkata'],
     ['new delhi', 'Asia/Kolkata'],
+    ['washington', 'America/New_York'],
+    ['miami', 'America/New_York'],
+    ['atlanta', 'America/New_York'],
+    ['houston', 'America/Chicago'],
+    ['dallas', 'America/Chicago'],
+    ['phoenix', 'America/Phoenix'],
+    ['las vegas', 'America/Los_Angeles'],
+    ['san diego', 'America/Los_Angeles'],
+    ['honolulu', 'Pacific/Honolulu'],
+    ['manila', 'Asia/Manila'],
+    ['taipei', 'Asia/Taipei'],
+    ['edinburgh', 'Europe/London'],
+    ['manchester', 'Europe/London'],
+    ['helsinki', 'Europe/Helsinki'],
+    ['kyiv', 'Europe/Kyiv'],
   ] as const
 )
   .slice()
@@ -104,6 +119,20 @@ export interface ZoneMatch {
   readonly end: number;
 }
 
+/**
+ * Abbreviations people use for a city, matched as written in capitals ("time in LA"): "la" is a French word. Lower
+ * case counts only as the place a message ends with after "in" ("time in la?").
+ */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  LA: 'America/Los_Angeles',
+  SF: 'America/Los_Angeles',
+  NY: 'America/New_York',
+  DC: 'America/New_York',
+  HK: 'Asia/Hong_Kong',
+};
+const ABBREVIATION = new RegExp(String.raw`\b(?:${Object.keys(ABBREVIATIONS).join('|')})\b`, 'g');
+const ABBREVIATION_LAST = new RegExp(String.raw`(?<=\bin\s+)(?:${Object.keys(ABBREVIATIONS).join('|')})(?=\s*[?.!]*\s*$)`, 'gi');
+
 const IANA_ZONE = /\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z_]+(?:\/[A-Za-z_]+)?/g;
 
 /** Finds an IANA zone (`Europe/Paris`), `UTC`/`GMT`, or a well-known city name, in that order. */
@@ -115,6 +144,13 @@ export function findTimeZones(text: string): ZoneMatch[] {
   for (const match of text.matchAll(/\b(?:UTC|GMT)\b/g)) {
     found.push({ zone: 'UTC', start: match.index, end: match.index + match[0].length });
   }
+  for (const pattern of [ABBREVIATION, ABBREVIATION_LAST]) {
+    for (const match of text.matchAll(pattern)) {
+      const zone = ABBREVIATIONS[match[0].toUpperCase()];
+      const start = match.index;
+      if (zone !== undefined && !found.some((other) => other.start === start)) found.push({ zone, start, end: start + match[0].length });
+    }
+  }
   const lower = fold(text);
   for (const [city, zone] of CITY_ZONES) {
     for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
@@ -122,6 +158,31 @@ export function findTimeZones(text: string): ZoneMatch[] {
     }
   }
   return found;
+}
+
+/** A question about the time of a place: "time in X", "what time is it in X", "Uhrzeit in X", "l'heure à X". */
+const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
+/** Words after "in" that name no place: "in my browser", "in your time zone", "in 3 days", "in total". */
+const NOT_PLACES: ReadonlySet<string> = new Set(
+  ('my your our their his her its this that here there the a an me us browser zone timezone local utc gmt minutes ' +
+    'hours days weeks total words order orders advance general meinem meiner deinem mon ma votre notre').split(' '),
+);
+
+/**
+ * The place a question asks the time of when no time zone or known city is in it ("What time is it in Atlantis?"):
+ * the answer says the place is not known, rather than read a zone the user did not mean. `undefined` otherwise.
+ */
+export function unknownPlace(text: string): string | undefined {
+  if (findTimeZones(text).length > 0) return undefined;
+  const folded = fold(text);
+  const match = TIME_OF_PLACE.exec(folded);
+  const place = match?.[1];
+  if (match === null || place === undefined) return undefined;
+  const words = place.split(/\s+/);
+  if (NOT_PLACES.has(words[0] ?? '') && !(words[0] === 'the' && words.length > 1 && !NOT_PLACES.has(words[1] ?? ''))) return undefined;
+  if (words.some((word) => /\d/.test(word))) return undefined;
+  const start = match.index + match[0].lastIndexOf(place);
+  return text.slice(start, start + place.length);
 }
 
 /** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */

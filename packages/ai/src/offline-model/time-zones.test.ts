@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { findTimeZones, unknownPlace } from './time-zones.ts';
+
+const zones = (text: string) =>
+  findTimeZones(text)
+    .sort((a, b) => a.start - b.start)
+    .map((match) => [match.zone, text.slice(match.start, match.end)]);
+
+describe('findTimeZones', () => {
+  it('reads a city\'s common abbreviation in capitals, and in lower case only as the place a message ends with', () => {
+    expect(zones('time in LA')).toEqual([['America/Los_Angeles', 'LA']]);
+    expect(zones('what time is it in SF?')).toEqual([['America/Los_Angeles', 'SF']]);
+    expect(zones('NYC')).toEqual([['America/New_York', 'NYC']]);
+    expect(zones('time in la?')).toEqual([['America/Los_Angeles', 'la']]);
+    // French "la", and "ny" inside a sentence, are no place.
+    expect(zones('Reporte la commande A-1003 à la fin du mois')).toEqual([]);
+    expect(zones('is la commande late')).toEqual([]);
+  });
+
+  it('reads the cities demo visitors name', () => {
+    expect(zones('London, Tokyo, Sydney')).toEqual([
+      ['Europe/London', 'London'],
+      ['Asia/Tokyo', 'Tokyo'],
+      ['Australia/Sydney', 'Sydney'],
+    ]);
+  });
+});
+
+describe('unknownPlace', () => {
+  it.each([
+    ['time in Atlantis', 'Atlantis'],
+    ['What time is it in Springfield?', 'Springfield'],
+    ['Wie spät ist es in Gondor?', 'Gondor'],
+    ["l'heure à Narnia", 'Narnia'],
+    ['what time is it in the Shire', 'the Shire'],
+  ])('%j asks the time of %j, a place it does not know', (text, place) => {
+    expect(unknownPlace(text)).toBe(place);
+  });
+
+  it.each(['time in Tokyo', 'time in LA', 'what time is it in my browser?', 'What time is it in my time zone?', 'current time', 'the time in the browser', 'deliver A-1003 in 3 days', 'Hello'])(
+    '%j names no unknown place',
+    (text) => {
+      expect(unknownPlace(text)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,58 @@
+import { fold } from './words.ts';
+
+const NUM = String.raw`(\d+(?:\.\d+)?)`;
+const PERCENT = String.raw`\s*(?:%|percent\b|per\s+cent\b|prozent\b|pour\s*cent\b)`;
+/** What a percentage may be of: "VAT", "tax", "tip", "MwSt", "TVA" (one word, or none). */
+const LEVY = String.raw`(?:\s+(?!to\b|on\b|onto\b|auf\b|a\b|of\b)[a-z]+)?`;
+
+/** One way of putting a sum in words, and the expression it is, from the numbers it names. */
+type Reading = readonly [RegExp, (numbers: readonly string[]) => string];
+
+const READINGS: readonly Reading[] = [
+  // "add 17% VAT to 120", "put 10 percent on 80", "schlage 19 % MwSt auf 100 auf"
+  [new RegExp(String.raw`\b(?:add|put|plus|schlage?|ajoute[rz]?)\s+${NUM}${PERCENT}${LEVY}\s+(?:to|on|onto|auf|a)\s+${NUM}`, 'g'), ([p, x]) => `${x} * (1 + ${p} / 100)`],
+  // "120 plus 17% (VAT)", "120 + 17 %"
+  [new RegExp(String.raw`\b${NUM}\s*(?:\+|plus|with|mit|avec)\s*${NUM}${PERCENT}`, 'g'), ([x, p]) => `${x} * (1 + ${p} / 100)`],
+  // "80 minus 20%", "80 less 20 percent"
+  [new RegExp(String.raw`\b${NUM}\s*(?:-|minus|less|moins|weniger)\s*${NUM}${PERCENT}`, 'g'), ([x, p]) => `${x} * (1 - ${p} / 100)`],
+  // "20% off 80", "take 20 percent off 80"
+  [new RegExp(String.raw`(?:\btake\s+)?\b${NUM}${PERCENT}\s+(?:off|discount\s+on|rabatt\s+auf|de\s+remise\s+sur)\s+${NUM}`, 'g'), ([p, x]) => `${x} * (1 - ${p} / 100)`],
+  // "15% of 240", "20 percent of 80", "20 Prozent von 80", "20 pour cent de 80"
+  [new RegExp(String.raw`\b${NUM}${PERCENT}\s+(?:of|von|de)\s+${NUM}`, 'g'), ([p, x]) => `${p} / 100 * ${x}`],
+  // "half of 90", "die Hälfte von 90", "la moitié de 90"
+  [new RegExp(String.raw`\b(?:half|halfte|moitie)\s+(?:of\s+|von\s+|de\s+)?${NUM}`, 'g'), ([x]) => `${x} / 2`],
+  [new RegExp(String.raw`\b(?:a\s+|one\s+)?third\s+of\s+${NUM}`, 'g'), ([x]) => `${x} / 3`],
+  [new RegExp(String.raw`\b(?:a\s+|one\s+)?quarter\s+of\s+${NUM}`, 'g'), ([x]) => `${x} / 4`],
+  // "twice 21", "double 21", "triple 7"
+  [new RegExp(String.raw`\b(?:twice|double|doppelte?\s+(?:von\s+)?)\s*(?:of\s+)?${NUM}`, 'g'), ([x]) => `2 * ${x}`],
+  [new RegExp(String.raw`\b(?:thrice|triple)\s+(?:of\s+)?${NUM}`, 'g'), ([x]) => `3 * ${x}`],
+  // "12 squared", "2 cubed"
+  [new RegExp(String.raw`\b${NUM}\s+squared\b`, 'g'), ([x]) => `${x}^2`],
+  [new RegExp(String.raw`\b${NUM}\s+cubed\b`, 'g'), ([x]) => `${x}^3`],
+];
+
+/**
+ * A text with its sums in words written as arithmetic a calculator reads (no percent sign, which is modulo there):
+ * "15% of 240" → `15 / 100 * 240`, "add 17% VAT to 120" → `120 * (1 + 17 / 100)`, "20% off 80", "half of 90" →
+ * `90 / 2`, "twice 21" → `2 * 21`, "12 squared", in German and French too. What names no number is left alone.
+ */
+export function readWordedSums(text: string): string {
+  const folded = fold(text);
+  const found: Array<{ start: number; end: number; expression: string }> = [];
+  for (const [pattern, write] of READINGS) {
+    for (const match of folded.matchAll(pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (found.some((other) => start < other.end && end > other.start)) continue;
+      found.push({ start, end, expression: write(match.slice(1).filter((group) => group !== undefined)) });
+    }
+  }
+  found.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const { start, end, expression } of found) {
+    out += `${text.slice(at, start)}${expression}`;
+    at = end;
+  }
+  return out + text.slice(at);
+}
