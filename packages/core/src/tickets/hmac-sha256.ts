@@ -106,7 +106,7 @@ export function sha256(data: Uint8Array): Uint8Array {
  * Whether this implementation gives SHA-256("abc") on this engine (FIPS 180-4 example). The signer falls back to
  * WebCrypto for every message if it does not, so a miscomputed constant can never produce a wrong MAC.
  */
-export const SELF_TEST: boolean = (() => {
+export const SELF_TEST: boolean = /* @__PURE__ */ (() => {
   const digest = sha256(new Uint8Array([0x61, 0x62, 0x63]));
   const expected = [0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223, 0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad];
   const view = new DataView(digest.buffer);
