@@ -3,7 +3,7 @@ import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/c
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { clientAddress, jsonError, readLimited } from '../http/index.ts';
+import { clientAddress, jsonError, readLimited, refuseOrigin } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
@@ -73,8 +73,8 @@ function refusalDetails(error: ContinuationError): Record<string, string | undef
 export async function chat(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
   // A page on another site may not drive a turn (useChat on this origin sends no or the same Origin), and only JSON
   // is read: a cross-site form or text/plain POST would skip the browser's CORS preflight.
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
     return jsonError(415, 'unsupported-media-type', 'Send the body as application/json.');
   }
@@ -161,8 +161,8 @@ function streamChatId(request: Request): string | Response {
  * the detached turn writes it.
  */
 export async function resumeChat(request: Request, env: Env): Promise<Response> {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   const chatId = streamChatId(request);
   if (chatId instanceof Response) return chatId;
   const owner = ownerOf(request);
@@ -176,8 +176,8 @@ export async function resumeChat(request: Request, env: Env): Promise<Response> 
  * if it has gone on detached (or is about to), and a reload resumes nothing. 204.
  */
 export async function cancelChat(request: Request, env: Env): Promise<Response> {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   const chatId = streamChatId(request);
   if (chatId instanceof Response) return chatId;
   const owner = ownerOf(request);
