@@ -4,10 +4,13 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../../testing/mock-model.ts';
 import { createChatAgent } from '../chat-agent.ts';
+import { appendBatches } from './internal.ts';
 import type { EdgetoolUIMessage } from '../protocol.ts';
 import {
   cancelResumable,
   createMemoryResumableStore,
+  MAX_RESUMABLE_APPEND_BYTES,
+  type ResumableBatch,
   type ResumableOptions,
   type ResumableStore,
   ResumableStoreError,
@@ -401,5 +404,65 @@ describe('resumable turns', () => {
     expect(calls.filter((call) => call === 'read').length).toBe(reads);
     held.open();
     await settled();
+  });
+
+  it('a flush larger than an append may hold is written in bounded appends, in order, and replayed byte for byte', async () => {
+    const sizes: number[] = [];
+    const { store } = countingStore();
+    const measured: ResumableStore = {
+      ...store,
+      append: (batch: ResumableBatch) => {
+        sizes.push(batch.chunks.reduce((sum, chunk) => sum + new TextEncoder().encode(chunk).byteLength, 0));
+        return store.append(batch);
+      },
+    };
+    const held = gate();
+    // A tool result of about 3 MB (a PDF in base64, say), with characters of 1 to 4 bytes of UTF-8 all through it.
+    const big = 'JVBERi0xLjQK€ü😀'.repeat(200_000);
+    const pdf = defineTool({
+      name: 'export_pdf',
+      description: 'Exports a PDF',
+      input: v.object({}),
+      execute: async () => {
+        await held.opened;
+        return { base64: big };
+      },
+    });
+    const model = scriptedModel(callsStep([['c1', 'export_pdf', {}]]), textStep('Here is the PDF.'));
+    const agent = createChatAgent({ model, tools: [pdf], tickets });
+    const { options, settled } = resumable(measured, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export the PDF'));
+    const settledResult = turn.result;
+    const before = await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    held.open();
+    await settled();
+    const result = await settledResult;
+    // The 3 MB event went in several appends, none over the bound.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_RESUMABLE_APPEND_BYTES);
+    expect(sizes.filter((size) => size > MAX_RESUMABLE_APPEND_BYTES / 2).length).toBeGreaterThanOrEqual(10);
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' });
+    expect(resumed.status).toBe(200);
+    const replay = await resumed.text();
+    expect(replay.startsWith(before)).toBe(true);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+    const replayed = await fold(replay);
+    expect(replayed).toEqual(result.message);
+    expect(JSON.stringify(replayed)).toContain(big);
+  });
+
+  it('appends are cut between code points, and their chunks together are the events as they were', () => {
+    const events = ['data: a\n\n', `data: ${'x😀'.repeat(5)}\n\n`, 'data: b\n\n', 'data: c\n\n'];
+    for (const max of [4, 5, 9, 16, 64]) {
+      const batches = appendBatches(events, max);
+      expect(batches.flat().join('')).toBe(events.join(''));
+      for (const batch of batches) {
+        expect(new TextEncoder().encode(batch.join('')).byteLength).toBeLessThanOrEqual(max);
+        // No piece starts or ends inside a surrogate pair.
+        for (const chunk of batch) expect(chunk).toBe(new TextDecoder().decode(new TextEncoder().encode(chunk)));
+      }
+    }
+    // Events that fit stay whole, and share an append while they fit.
+    expect(appendBatches(['ab', 'cd', 'ef'], 4)).toEqual([['ab', 'cd'], ['ef']]);
+    expect(appendBatches([], 4)).toEqual([]);
   });
 });
