@@ -90,8 +90,10 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
     try {
       // The first write reads the cancel mark before anything is recorded: a stop that came before the disconnect wins.
       await write();
-      while (!stopped && !ended) {
-        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
+      // Until the turn has ended and all it sent is written: it may end while a write is under way, and the events read
+      // meanwhile are still to write.
+      while (!stopped && !(ended && pending.length === 0)) {
+        if (!ended) await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
         await write();
       }
       if (stopped) {

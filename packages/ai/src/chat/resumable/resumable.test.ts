@@ -14,6 +14,7 @@ import {
   type ResumableOptions,
   type ResumableStore,
   ResumableStoreError,
+  resumableResponse,
   resumeResponse,
 } from './index.ts';
 
@@ -464,5 +465,45 @@ describe('resumable turns', () => {
     // Events that fit stay whole, and share an append while they fit.
     expect(appendBatches(['ab', 'cd', 'ef'], 4)).toEqual([['ab', 'cd'], ['ef']]);
     expect(appendBatches([], 4)).toEqual([]);
+  });
+
+  it('a turn that ends while a write is under way has its last events written too: the recording ends with its finish', async () => {
+    const { store } = countingStore();
+    // The store is slow: the first append is held until the turn has ended.
+    const slowWrite = gate();
+    let appends = 0;
+    const slow: ResumableStore = {
+      ...store,
+      append: async (batch: ResumableBatch) => {
+        if (appends++ === 0) await slowWrite.opened;
+        return store.append(batch);
+      },
+    };
+    const held = gate();
+    const closed = gate();
+    const source = new ReadableStream<UIMessageChunk>({
+      async start(controller) {
+        controller.enqueue({ type: 'start' });
+        await held.opened;
+        controller.enqueue({ type: 'text-start', id: 't1' });
+        controller.enqueue({ type: 'text-delta', id: 't1', delta: 'The end.' });
+        controller.enqueue({ type: 'text-end', id: 't1' });
+        controller.enqueue({ type: 'finish' });
+        controller.close();
+        closed.open();
+      },
+    });
+    const { options, settled } = resumable(slow, { turnId: 'turn-1' });
+    await readThenLeave(resumableResponse(source, options), (text) => text.includes('"start"'));
+    while (appends === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    // The rest of the turn comes, and it ends, while its first write is still under way.
+    held.open();
+    await closed.opened;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    slowWrite.open();
+    await settled();
+    const replay = await (await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).text();
+    expect(chunksOf(replay).map((chunk) => chunk.type)).toEqual(['start', 'text-start', 'text-delta', 'text-end', 'finish']);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
   });
 });
