@@ -25,7 +25,8 @@ const PRUNE_MARKS = 'DELETE FROM chat_stream_cancels WHERE key IN (SELECT key FR
 /**
  * A {@link ResumableStore} over D1 (migrations/0006_chat_streams.sql), shared by every isolate: the reload's GET may reach
  * another isolate than the detached turn. Each write is one D1 batch (one round trip): the cancel mark is read in it, and
- * nothing is written when there is one.
+ * nothing is written when there is one. An append is one row: its chunks as a JSON array, at most
+ * `MAX_RESUMABLE_APPEND_BYTES` (256 KiB) of text, well under D1's 2,000,000 bytes a row even escaped.
  */
 export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamStoreOptions = {}): ResumableStore {
   const now = options.now ?? Date.now;

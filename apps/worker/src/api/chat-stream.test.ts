@@ -1,7 +1,8 @@
 // Resumable chat turns in the demo Worker: the D1 store (migrations/0006_chat_streams.sql) and the routes a reload and
 // the Stop button use (GET and DELETE /api/chat/:id/stream), inside workerd. A turn is resumable only when its client
 // sent a turn id (useEdgeChat({ resume: true }) does); any other client's turn still stops with its connection.
-import { RESUMABLE_TURN_HEADER, type ResumableStore } from '@edgetool/ai';
+import { RESUMABLE_TURN_HEADER, type ResumableStore, resumableResponse, resumeResponse } from '@edgetool/ai';
+import type { UIMessageChunk } from 'ai';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,39 @@ describe('createD1ChatStreamStore', () => {
     await store.cancel('["u","d"]', 1_200, 100_000);
     expect(await store.append({ ...batch('t3', 0, ['z']), key: '["u","d"]' })).toBe(true);
     expect(await store.read('["u","d"]', 0)).toBeUndefined();
+  });
+
+  it('a detached turn that sends megabytes at once (a PDF in base64) is recorded in bounded rows and replayed byte for byte', async () => {
+    const store = createD1ChatStreamStore(env.DB);
+    // About 5 MB in one event: more than D1 takes in one row (2,000,000 bytes).
+    const big = 'JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+Cg==€😀'.repeat(55_000);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const source = new ReadableStream<UIMessageChunk>({
+      async start(controller) {
+        controller.enqueue({ type: 'start' });
+        await held;
+        controller.enqueue({ type: 'tool-output-available', toolCallId: 'c1', output: { base64: big } });
+        controller.enqueue({ type: 'finish' });
+        controller.close();
+      },
+    });
+    const waits: Promise<unknown>[] = [];
+    const options = { store, chatId: 'big', owner: 'u', turnId: 'turn-big', waitUntil: (work: Promise<unknown>) => waits.push(work), intervalMs: 5 };
+    const errors: unknown[] = [];
+    await readThenLeave(resumableResponse(source, { ...options, onError: (error) => errors.push(error) }), (text) => text.includes('"start"'));
+    release();
+    await Promise.all(waits);
+    expect(errors).toEqual([]);
+    const stored = await rows<{ size: number }>('SELECT length(CAST(chunks AS BLOB)) AS size FROM chat_stream_chunks WHERE key = ?1', '["u","big"]');
+    // One row per append: none near D1's limit.
+    expect(stored.length).toBeGreaterThan(10);
+    for (const { size } of stored) expect(size).toBeLessThan(2_000_000);
+    const replay = await (await resumeResponse({ store, chatId: 'big', owner: 'u', turnId: 'turn-big' })).text();
+    const expected = [{ type: 'start' }, { type: 'tool-output-available', toolCallId: 'c1', output: { base64: big } }, { type: 'finish' }];
+    expect(replay).toBe(`${expected.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
   });
 
   it('a cancel prunes expired marks: Stop clicks with no turn to stop do not grow the table', async () => {
