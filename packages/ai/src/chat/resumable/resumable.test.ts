@@ -12,6 +12,7 @@ import {
   MAX_RESUMABLE_APPEND_BYTES,
   type ResumableBatch,
   type ResumableOptions,
+  type ResumableRecording,
   type ResumableStore,
   ResumableStoreError,
   resumableResponse,
@@ -505,5 +506,42 @@ describe('resumable turns', () => {
     const replay = await (await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).text();
     expect(chunksOf(replay).map((chunk) => chunk.type)).toEqual(['start', 'text-start', 'text-delta', 'text-end', 'finish']);
     expect(events(replay).at(-1)).toBe('data: [DONE]');
+  });
+
+  it("a recording another version wrote, or one tampered with, is not replayed as the turn the GET names: 204, never a crash", async () => {
+    const start = 'data: {"type":"start"}\n\n';
+    const good = { turnId: 'turn-1', chunks: [start], end: undefined, startedAt: 1_000, cancelledAt: undefined, expiresAt: Date.now() + 60_000 };
+    const storeOf = (read: () => unknown): ResumableStore => ({ ...createMemoryResumableStore(), read: async () => read() as ResumableRecording });
+    const resume = async (recording: unknown, turnId?: string) => {
+      const errors: ResumableStoreError[] = [];
+      const store = storeOf(() => recording);
+      const response = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId, graceMs: 0, onError: (error) => errors.push(error) });
+      return { status: response.status, errors };
+    };
+    expect((await resume(good)).status).toBe(200);
+    await (await resumeResponse({ store: storeOf(() => ({ ...good, end: 'done' })), chatId: 'chat-1', owner: 'user-1' })).text();
+    // A turn id no client could have sent: not replayed, even to a GET that names no turn.
+    for (const turnId of ['', 'x'.repeat(101), 'turn 1', 'turn-1\n', 42, null, undefined]) {
+      expect(await resume({ ...good, turnId })).toEqual({ status: 204, errors: [] });
+      expect(await resume({ ...good, turnId }, 'turn-1')).toEqual({ status: 204, errors: [] });
+    }
+    // Another turn's: not the one named.
+    expect((await resume({ ...good, turnId: 'turn-2' }, 'turn-1')).status).toBe(204);
+    // Not a recording at all: 204, and onError hears of it (a typed store error).
+    for (const broken of [null, 'text', { ...good, chunks: null }, { ...good, chunks: [start, 7] }, { ...good, end: 'finished' }, { ...good, startedAt: '1000' }]) {
+      const { status, errors } = await resume(broken, 'turn-1');
+      expect(status).toBe(204);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'resumable-store-failed', operation: 'read' });
+    }
+    // While the tail is read: a recording that turns malformed or changes its turn id ends the resume, with what came.
+    for (const later of [{ ...good, chunks: null }, { ...good, turnId: 'turn-1 ' }]) {
+      let reads = 0;
+      const errors: ResumableStoreError[] = [];
+      const store = storeOf(() => (reads++ === 0 ? good : later));
+      const response = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, onError: (error) => errors.push(error) });
+      expect(await response.text()).toBe(start);
+      expect(errors).toHaveLength(later.chunks === null ? 1 : 0);
+    }
   });
 });

@@ -38,14 +38,46 @@ export interface ResumeOptions {
   readonly now?: () => number;
   /** Stops the polling (the GET's `request.signal`); the response body's own cancel stops it too. */
   readonly signal?: AbortSignal | undefined;
-  /** Hears of a store failure while the tail is polled (the response ends there); default `console.error`. */
+  /**
+   * Hears of a store failure while the tail is polled (the response ends there), and of a recording that is not well
+   * formed (a 204, or the end of the tail); default `console.error`.
+   */
   readonly onError?: (error: ResumableStoreError) => void;
 }
 
-/** A recording that may be sent: not cancelled (a stop made after it started), and the turn asked for. */
+/** The store's answer, if it has the shape of a recording (another version's row, or a tampered one, may not). */
+function wellFormed(value: unknown): value is ResumableRecording | undefined {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { chunks, end, startedAt, cancelledAt, expiresAt } = value as Record<keyof ResumableRecording, unknown>;
+  const time = (at: unknown) => typeof at === 'number' && Number.isFinite(at);
+  return (
+    Array.isArray(chunks) &&
+    chunks.every((chunk) => typeof chunk === 'string') &&
+    (end === undefined || end === 'done' || end === 'cancelled') &&
+    time(startedAt) &&
+    (cancelledAt === undefined || time(cancelledAt)) &&
+    (expiresAt === undefined || time(expiresAt))
+  );
+}
+
+/**
+ * Reads the recording from `from`. A store that fails rejects (a {@link ResumableStoreError}); a recording that is not
+ * well formed is returned as one, for `onError`: the store answered, there is just nothing it is safe to replay.
+ */
+async function readRecording(store: ResumableStore, key: string, from: number): Promise<ResumableRecording | undefined | ResumableStoreError> {
+  const recording: unknown = await storeCall('read', () => store.read(key, from));
+  return wellFormed(recording) ? recording : new ResumableStoreError('read', new TypeError('The store returned a recording that is not well formed.'));
+}
+
+/**
+ * A recording that may be sent: not cancelled (a stop made after it started), and of the turn asked for. Its turn id
+ * must be one a client could send: a row another version wrote, or one tampered with, is not replayed as any turn.
+ */
 function replayable(recording: ResumableRecording | undefined, turnId: string | undefined): recording is ResumableRecording {
   if (recording === undefined || recording.end === 'cancelled') return false;
   if (recording.cancelledAt !== undefined && recording.cancelledAt >= recording.startedAt) return false;
+  if (readTurnId(recording.turnId) === undefined) return false;
   return turnId === undefined || recording.turnId === turnId;
 }
 
@@ -54,7 +86,8 @@ function replayable(recording: ResumableRecording | undefined, turnId: string | 
  * to resume (none, expired, cancelled, another turn's); otherwise the recording from the turn's start, byte for byte
  * what the POST sent (so `useChat` replaces the message with it), then the rest as it is written, until the turn ends
  * (or its writer is gone: no write for `staleMs`).
- * A store that fails on the first read rejects with a {@link ResumableStoreError}.
+ * A store that fails on the first read rejects with a {@link ResumableStoreError}; a recording that is not well formed
+ * (another version's, tampered with) is a 204, and the error goes to `onError`.
  */
 export async function resumeResponse(options: ResumeOptions): Promise<Response> {
   const { store } = options;
@@ -62,15 +95,19 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
   const turnId = readTurnId(options.turnId);
   if (options.turnId != null && turnId === undefined) return new Response(null, { status: 204 });
   const pollMs = options.pollMs ?? DEFAULT_RESUMABLE_INTERVAL_MS;
-  let first = await storeCall('read', () => store.read(key, 0));
+  const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
+  let first = await readRecording(store, key, 0);
   // The reload may have come before the server saw its connection go: the turn asked for is waited for a moment.
-  for (let polls = Math.ceil((options.graceMs ?? DEFAULT_RESUMABLE_GRACE_MS) / pollMs); polls > 0 && turnId !== undefined && first?.turnId !== turnId; polls--) {
+  for (let polls = Math.ceil((options.graceMs ?? DEFAULT_RESUMABLE_GRACE_MS) / pollMs); polls > 0 && turnId !== undefined && (ResumableStoreError.isInstance(first) || first?.turnId !== turnId); polls--) {
     if (options.signal?.aborted === true) break;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
-    first = await storeCall('read', () => store.read(key, 0));
+    first = await readRecording(store, key, 0);
+  }
+  if (ResumableStoreError.isInstance(first)) {
+    onError(first);
+    return new Response(null, { status: 204 });
   }
   if (!replayable(first, turnId)) return new Response(null, { status: 204 });
-  const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
   const staleMs = options.staleMs ?? DEFAULT_RESUMABLE_STALE_MS;
   const now = options.now ?? Date.now;
   const encoder = new TextEncoder();
@@ -107,11 +144,14 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
       for (;;) {
         await sleep();
         if (stopped.signal.aborted) return controller.close();
-        let next: ResumableRecording | undefined;
+        let next: ResumableRecording | undefined | ResumableStoreError;
         try {
-          next = await storeCall('read', () => store.read(key, position));
+          next = await readRecording(store, key, position);
         } catch (error) {
-          onError(ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('read', error));
+          next = ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('read', error);
+        }
+        if (ResumableStoreError.isInstance(next)) {
+          onError(next);
           return controller.close();
         }
         if (stopped.signal.aborted) return controller.close();
