@@ -1,7 +1,7 @@
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../../testing/mock-model.ts';
 import { createChatAgent } from '../chat-agent.ts';
 import { appendBatches } from './internal.ts';
@@ -542,6 +542,46 @@ describe('resumable turns', () => {
       const response = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, onError: (error) => errors.push(error) });
       expect(await response.text()).toBe(start);
       expect(errors).toHaveLength(later.chunks === null ? 1 : 0);
+    }
+  });
+
+  it('a resume reads a quiet tail less and less often (pollMs doubling to maxPollMs), and every pollMs again once chunks come', async () => {
+    vi.useFakeTimers({ now: 1_000 });
+    try {
+      const { store, calls } = countingStore();
+      const key = '["user-1","chat-1"]';
+      const batch = { key, turnId: 'turn-1', startedAt: 1_000 };
+      await store.append({ ...batch, position: 0, chunks: ['data: {"type":"start"}\n\n'], expiresAt: 600_000 });
+      const reads = () => calls.filter((call) => call === 'read').length;
+      // The writer renews the recording every 500 ms, with nothing new: a tool that takes its time.
+      let renewals = 0;
+      const writer = setInterval(() => {
+        renewals++;
+        void store.append({ ...batch, position: 1, chunks: [], expiresAt: 600_000 + renewals });
+      }, 500);
+      const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' });
+      const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      const before = reads();
+      const next = reader.read();
+      // 10 quiet seconds: read after 0.5, 1.5, 3.5, 5.5, 7.5 and 9.5 s (the interval doubles to 2 s), not 20 times.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(reads() - before).toBe(6);
+      // Chunks come: the next read (at most 2 s later) sends them, and the reads are 500 ms apart again.
+      await store.append({ ...batch, position: 1, chunks: ['data: {"type":"start-step"}\n\n'], expiresAt: 700_000 });
+      await vi.advanceTimersByTimeAsync(1_500);
+      expect(new TextDecoder().decode((await next).value)).toBe('data: {"type":"start-step"}\n\n');
+      const after = reads();
+      void reader.read();
+      await vi.advanceTimersByTimeAsync(500);
+      expect(reads() - after).toBe(1);
+      // The resume still ends when the writer is gone (staleMs after the last renewal), backing off or not.
+      clearInterval(writer);
+      const end = reader.read();
+      await vi.advanceTimersByTimeAsync(13_000);
+      expect((await end).done).toBe(true);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

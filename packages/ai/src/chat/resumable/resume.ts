@@ -22,8 +22,17 @@ export interface ResumeOptions {
   readonly owner: string;
   /** The turn the client asks for (its {@link RESUMABLE_TURN_HEADER}): another turn's recording is not sent. */
   readonly turnId?: string | null | undefined;
-  /** How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
+  /**
+   * How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}):
+   * the interval after new chunks came, doubled after each read that found none, up to `maxPollMs`.
+   */
   readonly pollMs?: number;
+  /**
+   * The longest interval between two reads of the tail while nothing new comes (default four times `pollMs`: 2 s). A
+   * turn that waits on a slow tool or model costs a read every 2 s, not every 500 ms; its next chunks come late by at
+   * most this much, once.
+   */
+  readonly maxPollMs?: number;
   /**
    * How long a resume that names its turn (`turnId`) waits for a recording of that turn to appear, read every `pollMs`
    * (default {@link DEFAULT_RESUMABLE_GRACE_MS}); then 204. `0`: answer at once.
@@ -125,10 +134,13 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
     wake?.();
   };
   options.signal?.addEventListener('abort', stop, { once: true });
+  // The interval of the tail's reads: pollMs after new chunks, doubled while none come, up to maxPollMs.
+  const maxPollMs = Math.max(pollMs, options.maxPollMs ?? 4 * pollMs);
+  let interval = pollMs;
   const sleep = () =>
     new Promise<void>((resolve) => {
       wake = resolve;
-      timer = setTimeout(resolve, pollMs);
+      timer = setTimeout(resolve, interval);
     });
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -167,7 +179,11 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
           expiresAt = next.expiresAt;
           movedAt = now();
         } else if (expiresAt !== undefined && now() - movedAt > staleMs) return controller.close();
-        if (next.chunks.length > 0) return;
+        if (next.chunks.length > 0) {
+          interval = pollMs;
+          return;
+        }
+        interval = Math.min(interval * 2, maxPollMs);
       }
     },
     cancel: stop,
