@@ -44,6 +44,19 @@ function parseBody(text: string): ChatBody | Response {
 export const TEST_CLOCK_HEADER = 'x-test-clock-offset-ms';
 const MAX_TEST_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
 
+/** The header that slows this request's offline model (see {@link testModelDelay}). */
+export const TEST_DELAY_HEADER = 'x-test-offline-delay-ms';
+
+/**
+ * With `TEST_CLOCK` on, the offline model's delay per stream part for this request (`X-Test-Offline-Delay-Ms`, at most
+ * 2000 ms, as `OFFLINE_DELAY_MS`): an e2e test that acts while a turn still runs holds it that long. Else `undefined`.
+ */
+export function testModelDelay(request: Request, env: Env): string | undefined {
+  if (env.TEST_CLOCK !== '1') return undefined;
+  const header = request.headers.get(TEST_DELAY_HEADER);
+  return header !== null && /^[0-9]{1,4}$/.test(header) && Number(header) <= 2000 ? header : undefined;
+}
+
 /** How far this request moves the ticket clock forward: 0 unless `TEST_CLOCK` is on and the header is a sane offset. */
 export function testClockOffset(request: Request, env: Env): number {
   if (env.TEST_CLOCK !== '1') return 0;
@@ -84,7 +97,11 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   if (body instanceof Response) return body;
   try {
     const offset = testClockOffset(request, env);
-    const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
+    const delay = testModelDelay(request, env);
+    const { agent } =
+      offset === 0 && delay === undefined
+        ? await demoAgent(env)
+        : await createDemoAgent(delay === undefined ? env : { ...env, OFFLINE_DELAY_MS: delay }, offset === 0 ? {} : { now: () => Date.now() + offset });
     // Rate limits count per client address (CF-Connecting-IP), not per conversation id, which the client picks freely.
     // A client that can resume (useEdgeChat({ resume: true }) sends its turn id) gets a turn that outlives its connection:
     // no request signal then (a disconnect must not abort what a reload will read). Any other client's turn stops with it.
