@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
+import { deliveryDate, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
 
 // Resumable answers (useEdgeChat({ resume: true }) in the demo, the Worker's GET and DELETE /api/chat/:id/stream): a
 // reload mid-answer does not lose the answer. The offline Worker streams slowly (OFFLINE_DELAY_MS=30).
@@ -7,6 +7,19 @@ import { idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
 /** The recordings of one chat in the offline Worker's D1 (the key names the owner and the chat). */
 const recordings = (chatId: string) =>
   queryD1<{ turn_id: string; ended: string | null }>('offline', `SELECT turn_id, ended FROM chat_streams WHERE key LIKE '%${JSON.stringify(chatId).replace(/'/g, '')}]'`);
+
+/**
+ * Slows the offline model of the page's next chat POST to `ms` a stream part (the Worker's TEST_CLOCK hook): its turn
+ * runs for seconds, so the test can act and reload while it still runs. The POSTs after it are not slowed.
+ */
+async function slowNextTurn(page: import('@playwright/test').Page, ms: number): Promise<void> {
+  let slowed = false;
+  await page.route('**/api/chat', (route) => {
+    if (slowed || route.request().method() !== 'POST') return route.continue();
+    slowed = true;
+    return route.continue({ headers: { ...route.request().headers(), 'x-test-offline-delay-ms': String(ms) } });
+  });
+}
 
 /** The id of the page's chat, from the conversation it saved. */
 const chatIdOf = (page: import('@playwright/test').Page) =>
@@ -74,5 +87,70 @@ test.describe('a reload mid-answer', () => {
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).toHaveText(cut);
     expect(requests).toEqual(['DELETE']);
+  });
+
+  test('a reload while the date picker asks: it asks once after the reload, and answering it finishes the answer', async ({ page }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/chat') posts.push(request.postData() ?? '');
+    });
+    await openChat(page);
+    await slowNextTurn(page, 150);
+    // Two calls at once: the date picker asks in the browser while the delay analyst still works at the Worker.
+    await send(page, '/pick_date {"question":"Which delivery day suits you?"}\n/delay_analyst {"task":"Review the delayed orders"}');
+    await expect(page.getByTestId('date-picker')).toBeVisible();
+    await expect(toolCard(page, 'delay_analyst')).not.toHaveAttribute('data-state', 'done');
+    await page.reload();
+    // The answer is resumed to its end; the question is asked once, with one card.
+    await expect(toolCard(page, 'delay_analyst')).toHaveAttribute('data-state', 'done');
+    await expect(page.getByTestId('date-picker')).toHaveCount(1);
+    await expect(page.locator('[data-testid="tool-card"][data-tool-name="pick_date"]')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').getByTestId('message-stopped')).toHaveCount(0);
+    await page.getByTestId('date-input').fill('2026-12-24');
+    await page.getByTestId('date-submit').click();
+    const card = toolCard(page, 'pick_date');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('tool-output')).toContainText('2026-12-24');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant').last()).toContainText('2026-12-24');
+    await expect(page.getByTestId('date-picker')).toHaveCount(0);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    // The turn was posted once (the reload resumed it), the answer to the question once.
+    expect(posts).toHaveLength(2);
+    expect(posts[1]).toContain('2026-12-24');
+  });
+
+  test('an approval decided before a reload while its turn still runs is kept after the reload: the call runs once', async ({ page }, testInfo) => {
+    const date = `2027-03-${String(10 + testInfo.repeatEachIndex).padStart(2, '0')}`;
+    const moves = () =>
+      queryD1<{ n: number }>('offline', `SELECT COUNT(*) AS n FROM order_events WHERE order_id = 'A-1003' AND kind = 'delivery_date_changed' AND json_extract(details, '$.to') = '${date}'`)[0]?.n;
+    const before = moves();
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/chat') posts++;
+    });
+    await openChat(page);
+    await slowNextTurn(page, 150);
+    await send(page, `/update_delivery_date {"order_id":"A-1003","new_date":"${date}"}\n/delay_analyst {"task":"Review the delayed orders"}`);
+    const card = toolCard(page, 'update_delivery_date');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    // Approved while the delay analyst still works: the answer has not ended, so the approval is not sent yet.
+    await card.getByTestId('approve').click();
+    await expect(card.getByTestId('approve')).toHaveCount(0);
+    await expect(toolCard(page, 'delay_analyst')).not.toHaveAttribute('data-state', 'done');
+    await page.reload();
+    // The resumed answer keeps the decision: no buttons again, and once the answer ends the approval goes out, once.
+    await expect(card.getByTestId('approve')).toHaveCount(0);
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    expect(deliveryDate('A-1003')).toBe(date);
+    expect(moves()).toBe((before ?? 0) + 1);
+    expect(posts).toBe(2);
+    // Another reload changes nothing.
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(card.getByTestId('approve')).toHaveCount(0);
+    expect(moves()).toBe((before ?? 0) + 1);
   });
 });

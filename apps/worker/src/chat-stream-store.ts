@@ -22,10 +22,21 @@ const PRUNE_CHUNKS = 'DELETE FROM chat_stream_chunks WHERE key IN (SELECT key FR
 const PRUNE_STREAMS = 'DELETE FROM chat_streams WHERE key IN (SELECT key FROM chat_streams WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2)';
 const PRUNE_MARKS = 'DELETE FROM chat_stream_cancels WHERE key IN (SELECT key FROM chat_stream_cancels WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2)';
 
+/** A row's chunks (a JSON array of strings), or `undefined` when it holds anything else. */
+function parseChunks(text: string): string[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) && parsed.every((chunk) => typeof chunk === 'string') ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A {@link ResumableStore} over D1 (migrations/0006_chat_streams.sql), shared by every isolate: the reload's GET may reach
  * another isolate than the detached turn. Each write is one D1 batch (one round trip): the cancel mark is read in it, and
- * nothing is written when there is one.
+ * nothing is written when there is one. An append is one row: its chunks as a JSON array, at most
+ * `MAX_RESUMABLE_APPEND_BYTES` (256 KiB) of text, well under D1's 2,000,000 bytes a row even escaped.
  */
 export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamStoreOptions = {}): ResumableStore {
   const now = options.now ?? Date.now;
@@ -54,7 +65,7 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
         db.prepare('SELECT turn_id, started_at, expires_at, ended FROM chat_streams WHERE key = ?1 AND expires_at > ?2').bind(key, time),
         db
           .prepare(
-            'SELECT position, chunks FROM chat_stream_chunks WHERE key = ?1 AND turn_id = (SELECT turn_id FROM chat_streams WHERE key = ?1) AND position + count > ?2 ORDER BY position',
+            'SELECT position, count, chunks FROM chat_stream_chunks WHERE key = ?1 AND turn_id = (SELECT turn_id FROM chat_streams WHERE key = ?1) AND position + count > ?2 ORDER BY position',
           )
           .bind(key, from),
         db.prepare('SELECT at FROM chat_stream_cancels WHERE key = ?1 AND expires_at > ?2').bind(key, time),
@@ -62,12 +73,20 @@ export function createD1ChatStreamStore(db: D1Database, options: D1ChatStreamSto
       const row = stream?.results[0] as { turn_id: string; started_at: number; expires_at: number; ended: string | null } | undefined;
       if (row === undefined) return undefined;
       const chunks: string[] = [];
-      for (const batch of (batches?.results ?? []) as { position: number; chunks: string }[]) {
-        const parsed = JSON.parse(batch.chunks) as string[];
-        chunks.push(...parsed.slice(Math.max(0, from - batch.position)));
+      // The rows must join up from `from` on, each its `count` chunks of text: one another version wrote, or one
+      // tampered with, is an error (never a replay with bytes missing, doubled or out of order).
+      let next = from;
+      for (const batch of (batches?.results ?? []) as { position: number; count: number; chunks: string }[]) {
+        const parsed = parseChunks(batch.chunks);
+        if (parsed === undefined || parsed.length !== batch.count || batch.position > next || (next !== from && batch.position !== next)) {
+          throw new Error(`The recording's row at ${batch.position} does not follow on from chunk ${next}, or is not a list of chunks.`);
+        }
+        chunks.push(...parsed.slice(next - batch.position));
+        next = batch.position + parsed.length;
       }
       const at = (mark?.results[0] as { at: number } | undefined)?.at;
-      const end = row.ended === 'done' || row.ended === 'cancelled' ? row.ended : undefined;
+      if (row.ended !== null && row.ended !== 'done' && row.ended !== 'cancelled') throw new Error(`The recording's end ${JSON.stringify(row.ended)} is none.`);
+      const end = row.ended ?? undefined;
       return { turnId: row.turn_id, chunks, end, startedAt: row.started_at, cancelledAt: at, expiresAt: row.expires_at };
     },
     async cancel(key, at, expiresAt) {

@@ -36,7 +36,8 @@ export interface Env {
   /**
    * Test-only: `'1'` lets a request move this Worker's ticket clock forward by `X-Test-Clock-Offset-Ms` (the e2e tests
    * make an approval expire without waiting 15 minutes). Forward only and at most a day. Never set it in production:
-   * tickets and seals issued by such a request carry the moved clock too, so they live up to a day longer.
+   * tickets and seals issued by such a request carry the moved clock too, so they live up to a day longer. It also
+   * lets `X-Test-Offline-Delay-Ms` slow one request's offline model (`testModelDelay`).
    */
   readonly TEST_CLOCK?: string;
   /**

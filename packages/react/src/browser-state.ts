@@ -21,6 +21,18 @@ export interface BrowserState {
    * it). Absent otherwise.
    */
   readonly turn?: string;
+  /**
+   * With `resume`, while `turn` runs: the approvals given to its calls, by call id, with the human's edited arguments
+   * (`input`) if any. A replay of the turn writes them back; the message alone cannot tell an approval made as it was
+   * from one whose edit part a later chunk dropped.
+   */
+  readonly approvals?: Readonly<Record<string, ApprovalNote>>;
+}
+
+/** An approval given while a resumable turn ran (see {@link BrowserState.approvals}). */
+export interface ApprovalNote {
+  /** The human's arguments (`approve(id, { input })`); absent: approved as the model made them. */
+  readonly input?: unknown;
 }
 
 /** A conversation this browser knows nothing more about. */
@@ -89,5 +101,8 @@ export function parseBrowserState(value: unknown): BrowserState {
       }
     }),
     ...(typeof value.turn === 'string' && /^[\x21-\x7e]{1,100}$/.test(value.turn) ? { turn: value.turn } : {}),
+    ...(typeof value.turn === 'string' && isObject(value.approvals)
+      ? { approvals: readRecord(value.approvals, (entry): ApprovalNote | undefined => (isObject(entry) ? ('input' in entry ? { input: entry.input } : {}) : undefined)) }
+      : {}),
   };
 }

@@ -47,6 +47,12 @@ describe('browserAnswers and answerAfter', () => {
       ['c8', [{ type: 'tool-approval-response', approvalId: 'a-c8', approved: true }]],
     ]);
     expect(browserAnswers(undefined).size).toBe(0);
+    // c7 (editable, approved, its edit part lost) goes back as noted: as it was, or with the noted edit.
+    expect(browserAnswers(message, { c7: {} }).get('c7')).toEqual([{ type: 'tool-approval-response', approvalId: 'a-c7', approved: true }]);
+    expect(browserAnswers(message, { c7: { input: { date: 'y' } } }).get('c7')).toEqual([
+      { type: 'tool-approval-response', approvalId: 'a-c7', approved: true },
+      { type: 'data-edgetool-edit', id: 'c7', data: { toolCallId: 'c7', input: { date: 'y' } } },
+    ]);
   });
 
   it('puts a result back after its call, a decision after its own request only', () => {

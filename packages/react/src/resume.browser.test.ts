@@ -6,7 +6,7 @@ import { type AnyTool, createRunContext, createTicketSigner, defineTool } from '
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseBrowserState } from './browser-state.ts';
+import { type BrowserState, parseBrowserState } from './browser-state.ts';
 import { callsStep, textStep } from './test-support/chat-server.ts';
 import { renderHook } from './test-support/render-hook.ts';
 import { createUserInput } from './user-input.ts';
@@ -256,11 +256,15 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     ready: (hook: ReturnType<typeof mount>) => void,
     server: ReturnType<typeof resumableServer>,
     alter: (messages: UIMessages) => UIMessages = (messages) => messages,
+    alterState: (state: BrowserState) => BrowserState = (state) => state,
   ) {
     const first = mount(options);
     void first.current.sendMessage({ text: prompt }).catch(() => {});
     await vi.waitFor(() => ready(first), LOADED);
-    const saved = { messages: alter(structuredClone(first.current.messages)), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+    const saved = {
+      messages: alter(structuredClone(first.current.messages)),
+      browserState: alterState(parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState)))),
+    };
     expect(saved.browserState.turn).toBeDefined();
     const cut = saved.messages.at(-1)?.id as string;
     first.unmount();
@@ -325,30 +329,37 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
 
-  it.each(['kept', 'lost'] as const)(
-    'a reload after an approval with edited arguments (a server call of its step still runs), the edit part %s: the call never runs unedited',
+  it.each(['kept', 'lost', 'lost and not noted', 'none'] as const)(
+    'a reload after an approval of a call with editable arguments (a server call of its step still runs), the edit part %s: the call runs once, never unedited',
     async (edit) => {
       const held = gate();
       const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'move_delivery', { date: '2026-12-24' }]]), textStep('Moved.')], held.opened);
       const options: UseEdgeChatOptions = { id: `chat-e-${edit}`, resume: true, fetch: server.fetch };
-      const edited = (hook: ReturnType<typeof mount>) => {
-        if (hook.current.pendingApprovals.length === 1) hook.current.approve('c2', { input: { date: '2026-12-27' } });
+      const input = edit === 'none' ? undefined : { date: '2026-12-27' };
+      const decided = (hook: ReturnType<typeof mount>) => {
+        if (hook.current.pendingApprovals.length === 1) hook.current.approve('c2', input === undefined ? undefined : { input });
         expect(toolState(hook.current.messages, 'c2')).toBe('approval-responded');
-        expect(hook.current.messages.at(-1)?.parts.some((p) => p.type === 'data-edgetool-edit')).toBe(true);
+        expect(hook.current.messages.at(-1)?.parts.some((p) => p.type === 'data-edgetool-edit')).toBe(input !== undefined);
+        expect(hook.current.browserState.approvals).toEqual({ c2: input === undefined ? {} : { input } });
       };
       // Lost: a chunk that came after the approval rewrote the message from the response's own copy, without the edit.
       const alter = (messages: UIMessages) => (edit === 'kept' ? messages : messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== 'data-edgetool-edit') })));
-      const { second } = await reloaded(options, 'Export, then move', edited, server, alter);
+      // Not noted: an app that saved the browser state of an older version (no approvals).
+      const alterState = (state: BrowserState) => (edit === 'lost and not noted' ? { ...state, approvals: {} } : state);
+      const { second } = await reloaded(options, 'Export, then move', decided, server, alter, alterState);
       held.open();
-      if (edit === 'lost') {
+      if (edit === 'lost and not noted') {
         // The human is asked again, rather than the call approved as the model made it.
         await vi.waitFor(() => expect(second.current.pendingApprovals.map((a) => a.toolCallId)).toEqual(['c2']), LOADED);
         await vi.waitFor(() => expect(second.current.status).toBe('ready'), LOADED);
         second.current.approve('c2', { input: { date: '2026-12-27' } });
       }
       await vi.waitFor(() => expect(text(second.current.messages)).toBe('Moved.'), LOADED);
-      expect(server.moves).toEqual(['2026-12-27']);
-      expect(second.current.toolCalls.get('c2')?.edits).toBeDefined();
+      // Kept through the reload: the approval (with its edit) went out once, the call ran once.
+      expect(server.moves).toEqual([input === undefined ? '2026-12-24' : '2026-12-27']);
+      expect(second.current.toolCalls.get('c2')?.edits === undefined).toBe(input === undefined);
+      expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+      expect(second.current.browserState.approvals).toBeUndefined();
     },
   );
 

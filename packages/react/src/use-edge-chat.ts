@@ -21,7 +21,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { continuationOf } from './auto-continue.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
-import type { BrowserState } from './browser-state.ts';
+import type { ApprovalNote, BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError, STREAM_CUT } from './chat-error.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
@@ -188,6 +188,8 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly resumed: (chatId: string, messageId: string | undefined) => void;
   /** The messages of this chat as the page has them, read before a replay writes any (see `browserAnswers`). */
   readonly messages: (chatId: string) => readonly MessageLike[];
+  /** The approvals noted while this chat's resumable turn ran (see `BrowserState.approvals`). */
+  readonly approvals: (chatId: string) => Readonly<Record<string, ApprovalNote>>;
 }
 
 /** The hook's transport: it tells the hook of each request, sends the resumable turn's id, and resumes only that turn. */
@@ -219,6 +221,7 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
     let first = true;
     const { resumed } = this.#hooks;
     const before = this.#hooks.messages(options.chatId);
+    const approvals = this.#hooks.approvals(options.chatId);
     // The replay writes the answer again from its start: the answers this page gave meanwhile (a date picker answered,
     // an approval decided while a server call of the same step still ran) are put back, or they would run and ask again.
     let answers: ReadonlyMap<string, readonly UIMessageChunk[]> = new Map();
@@ -227,7 +230,7 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
         transform(chunk, controller) {
           if (first && chunk.type === 'start') {
             first = false;
-            answers = browserAnswers(before.find((message) => message.id === chunk.messageId && message.role === 'assistant'));
+            answers = browserAnswers(before.find((message) => message.id === chunk.messageId && message.role === 'assistant'), approvals);
             resumed(options.chatId, chunk.messageId);
           }
           controller.enqueue(chunk);
@@ -320,16 +323,23 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   // With `resume`: the turn this browser sent and has not seen end, reset with the chat (to what the app restored).
   const resuming = options.resume === true;
-  const [turnState, setTurnState] = useState(() => ({ chatId, turn: restored?.turn }));
-  if (turnState.chatId !== chatId) setTurnState({ chatId, turn: restored?.turn });
+  // With it, the approvals given while that turn runs (a replay of it writes them back, see BrowserState.approvals).
+  const restoredTurn = (): TurnState => ({ chatId, turn: restored?.turn, approvals: restored?.turn === undefined ? {} : (restored.approvals ?? {}) });
+  const [turnState, setTurnState] = useState(restoredTurn);
+  if (turnState.chatId !== chatId) setTurnState(restoredTurn());
   const turnRef = useRef(turnState);
-  if (turnRef.current.chatId !== chatId) turnRef.current = { chatId, turn: restored?.turn };
+  if (turnRef.current.chatId !== chatId) turnRef.current = restoredTurn();
   const setTurn = useCallback((id: string, turn: string | undefined) => {
     if (turnRef.current.chatId !== id || turnRef.current.turn === turn) return;
-    turnRef.current = { chatId: id, turn };
+    turnRef.current = { chatId: id, turn, approvals: {} };
     setTurnState(turnRef.current);
   }, []);
-  const resumable = useRef<Omit<TransportHooks<Message>, 'messages'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
+  const noteApproval = useCallback((id: string, toolCallId: string, note: ApprovalNote) => {
+    if (turnRef.current.chatId !== id || turnRef.current.turn === undefined) return;
+    turnRef.current = { ...turnRef.current, approvals: { ...turnRef.current.approvals, [toolCallId]: note } };
+    setTurnState(turnRef.current);
+  }, []);
+  const resumable = useRef<Omit<TransportHooks<Message>, 'messages' | 'approvals'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
   resumable.current = {
     // A new answer (the request ends with the user's message) gets a turn id; a continuation is not resumable.
     sent: (id, messages) => {
@@ -368,6 +378,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           inFlight: (id) => resumable.current.inFlight(id),
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
           messages: (id): readonly MessageLike[] => (shownChat.current === id ? messagesRef.current : []),
+          approvals: (id) => (turnRef.current.chatId === id ? turnRef.current.approvals : {}),
         },
       ),
     [api, customFetch, headersKey],
@@ -873,6 +884,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
         if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
           ids.add(toolCallId);
+          // Noted for a replay of the turn still running (a reload before it ends): the message may lose the edit part.
+          if (approved && resuming) noteApproval(chatId, toolCallId, edit === undefined ? {} : { input: edit.input });
           // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
           if (edit !== undefined) sendEdit(toolCallId, edit.input);
           // An answer to a call of a stopped message goes on with that message (`takeOn`): the calls the stop left to
@@ -884,7 +897,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         }
       }
     },
-    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused, resuming, noteApproval],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
@@ -1041,7 +1054,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const browserBusy = [...calls.values()].some((call) => call.status === 'running' && !expired.has(call.toolCallId));
   busyRef.current = streaming || browserBusy;
   const turn = turnState.chatId === chatId ? turnState.turn : undefined;
-  const browserState = useMemo(() => browserStateOf(views, chat.messages, stopped, resuming ? turn : undefined), [views, chat.messages, stopped, resuming, turn]);
+  const approvals = turnState.chatId === chatId ? turnState.approvals : NO_APPROVALS;
+  const browserState = useMemo(
+    () => browserStateOf(views, chat.messages, stopped, resuming ? turn : undefined, approvals),
+    [views, chat.messages, stopped, resuming, turn, approvals],
+  );
 
   // Not `useChat`'s functions that answer a call: an answer given through them would skip the browser chain and the checks
   // above (see ChatAnswerFunctions).
@@ -1077,7 +1094,13 @@ function expiryRefusal(error: ChatErrorInfo | undefined, messages: readonly Mess
 }
 
 /** What the views and marks hold beside the messages, as plain JSON (see {@link BrowserState}). */
-function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: readonly MessageLike[], stopped: ReadonlySet<string>, turn: string | undefined): BrowserState {
+function browserStateOf(
+  views: ReadonlyMap<string, ToolCallView>,
+  messages: readonly MessageLike[],
+  stopped: ReadonlySet<string>,
+  turn: string | undefined,
+  approvals: Readonly<Record<string, ApprovalNote>>,
+): BrowserState {
   const traces: [string, CallTrace[]][] = [];
   const progress: [string, ToolProgress][] = [];
   const expired: string[] = [];
@@ -1089,8 +1112,18 @@ function browserStateOf(views: ReadonlyMap<string, ToolCallView>, messages: read
   }
   const ids = new Set(messages.map((message) => message.id));
   const state = { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
-  return turn === undefined ? state : { ...state, turn };
+  if (turn === undefined) return state;
+  return Object.keys(approvals).length === 0 ? { ...state, turn } : { ...state, turn, approvals };
 }
+
+/** The resumable turn of a chat, and the approvals given while it runs. */
+interface TurnState {
+  readonly chatId: string;
+  readonly turn: string | undefined;
+  readonly approvals: Readonly<Record<string, ApprovalNote>>;
+}
+
+const NO_APPROVALS: Readonly<Record<string, ApprovalNote>> = Object.freeze({});
 
 /** `{api}/{chatId}/stream`, as the AI SDK's transport builds the resume URL (a query or fragment of `api` stays last). */
 function streamUrl(api: string, chatId: string): string {

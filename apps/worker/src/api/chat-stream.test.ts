@@ -1,7 +1,8 @@
 // Resumable chat turns in the demo Worker: the D1 store (migrations/0006_chat_streams.sql) and the routes a reload and
 // the Stop button use (GET and DELETE /api/chat/:id/stream), inside workerd. A turn is resumable only when its client
 // sent a turn id (useEdgeChat({ resume: true }) does); any other client's turn still stops with its connection.
-import { RESUMABLE_TURN_HEADER, type ResumableStore } from '@edgetool/ai';
+import { RESUMABLE_TURN_HEADER, type ResumableStore, resumableResponse, resumeResponse } from '@edgetool/ai';
+import type { UIMessageChunk } from 'ai';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,58 @@ describe('createD1ChatStreamStore', () => {
     await store.cancel('["u","d"]', 1_200, 100_000);
     expect(await store.append({ ...batch('t3', 0, ['z']), key: '["u","d"]' })).toBe(true);
     expect(await store.read('["u","d"]', 0)).toBeUndefined();
+  });
+
+  it('a detached turn that sends megabytes at once (a PDF in base64) is recorded in bounded rows and replayed byte for byte', async () => {
+    const store = createD1ChatStreamStore(env.DB);
+    // About 5 MB in one event: more than D1 takes in one row (2,000,000 bytes).
+    const big = 'JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+Cg==€😀'.repeat(55_000);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const source = new ReadableStream<UIMessageChunk>({
+      async start(controller) {
+        controller.enqueue({ type: 'start' });
+        await held;
+        controller.enqueue({ type: 'tool-output-available', toolCallId: 'c1', output: { base64: big } });
+        controller.enqueue({ type: 'finish' });
+        controller.close();
+      },
+    });
+    const waits: Promise<unknown>[] = [];
+    const options = { store, chatId: 'big', owner: 'u', turnId: 'turn-big', waitUntil: (work: Promise<unknown>) => waits.push(work), intervalMs: 5 };
+    const errors: unknown[] = [];
+    await readThenLeave(resumableResponse(source, { ...options, onError: (error) => errors.push(error) }), (text) => text.includes('"start"'));
+    release();
+    await Promise.all(waits);
+    expect(errors).toEqual([]);
+    const stored = await rows<{ size: number }>('SELECT length(CAST(chunks AS BLOB)) AS size FROM chat_stream_chunks WHERE key = ?1', '["u","big"]');
+    // One row per append: none near D1's limit.
+    expect(stored.length).toBeGreaterThan(10);
+    for (const { size } of stored) expect(size).toBeLessThan(2_000_000);
+    const replay = await (await resumeResponse({ store, chatId: 'big', owner: 'u', turnId: 'turn-big' })).text();
+    const expected = [{ type: 'start' }, { type: 'tool-output-available', toolCallId: 'c1', output: { base64: big } }, { type: 'finish' }];
+    expect(replay).toBe(`${expected.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
+  });
+
+  it('a row another version wrote, or one tampered with, is refused on read: never replayed with bytes missing or doubled', async () => {
+    const store = createD1ChatStreamStore(env.DB, { now: () => 1_500 });
+    await store.append(batch('t1', 0, ['a', 'b']));
+    await store.append(batch('t1', 2, ['c']));
+    expect((await store.read(key, 0))?.chunks).toEqual(['a', 'b', 'c']);
+    const tamper = async (sql: string, ...params: unknown[]) => {
+      await env.DB.prepare(sql).bind(...params).run();
+      await expect(store.read(key, 0)).rejects.toThrow(/does not follow on|is none/);
+    };
+    // A gap (a row lost), a count that is not the row's, chunks that are not text, an end no version writes.
+    await tamper('UPDATE chat_stream_chunks SET position = 3 WHERE position = 2');
+    await tamper('UPDATE chat_stream_chunks SET position = 2, count = 2 WHERE position = 3');
+    await tamper('UPDATE chat_stream_chunks SET count = 1, chunks = ?1 WHERE position = 2', '{"c":1}');
+    await tamper('UPDATE chat_stream_chunks SET chunks = ?1 WHERE position = 2', 'not json');
+    await env.DB.prepare('UPDATE chat_stream_chunks SET chunks = ?1 WHERE position = 2').bind('["c"]').run();
+    expect((await store.read(key, 1))?.chunks).toEqual(['b', 'c']);
+    await tamper("UPDATE chat_streams SET ended = 'finished'");
   });
 
   it('a cancel prunes expired marks: Stop clicks with no turn to stop do not grow the table', async () => {
@@ -185,6 +238,31 @@ describe('GET and DELETE /api/chat/:id/stream', () => {
     expect(set).toMatch(new RegExp(`^${OWNER_COOKIE}=[0-9a-f-]{36}; Path=/api/chat; HttpOnly; SameSite=Strict`));
     await response.text();
     await waitOnExecutionContext(ctx);
+  });
+
+  it('a recording whose turn id is none a client sends, or whose rows were tampered with, is not resumed: 204 or an error, never the wrong bytes', async () => {
+    const ctx = createExecutionContext();
+    const request = chatRequest({ id: 'tampered', messages: [user('Hello')] }, { headers: { cookie: cookie(), [RESUMABLE_TURN_HEADER]: 'turn-t' } });
+    await readThenLeave(await fetchWorker(request, ctx), (text) => text.includes('"start"'));
+    await waitOnExecutionContext(ctx);
+    const get = (turnId?: string) =>
+      fetchWorker(streamRequest('tampered', 'GET', { cookie: cookie(), ...(turnId === undefined ? {} : { [RESUMABLE_TURN_HEADER]: turnId }) }), createExecutionContext());
+    expect((await get('turn-t')).status).toBe(200);
+    // Another version's turn id (or a tampered one): no GET gets it, not even one that names no turn.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE chat_streams SET turn_id = 'turn t'"),
+      env.DB.prepare("UPDATE chat_stream_chunks SET turn_id = 'turn t'"),
+    ]);
+    expect((await get()).status).toBe(204);
+    expect((await get('turn-t')).status).toBe(204);
+    // Rows that do not join up: the read fails (a JSON 500), rather than replay the answer with a piece missing.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE chat_streams SET turn_id = 'turn-t'"),
+      env.DB.prepare("UPDATE chat_stream_chunks SET turn_id = 'turn-t', position = position + 1"),
+    ]);
+    const broken = await get('turn-t');
+    expect(broken.status).toBe(500);
+    expect(((await broken.json()) as { error: { code: string } }).error.code).toBe('internal-error');
   });
 
   it('DELETE (Stop) stops a detached turn, and a reload then resumes nothing', async () => {

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { chatRequest, type Part, post, readTurn, respond, toolPart, user } from '../../test/chat-client.ts';
 import { rows } from '../../test/support.ts';
-import { chat, MAX_CHAT_BODY_BYTES, TEST_CLOCK_HEADER, testClockOffset } from './chat.ts';
+import { chat, MAX_CHAT_BODY_BYTES, TEST_CLOCK_HEADER, TEST_DELAY_HEADER, testClockOffset, testModelDelay } from './chat.ts';
 
 const deliveryDate = async (id: string) => (await env.DB.prepare('SELECT delivery_date FROM orders WHERE id = ?').bind(id).first<{ delivery_date: string }>())?.delivery_date;
 const eventCount = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM order_events').first<{ n: number }>())?.n ?? 0;
@@ -287,6 +287,16 @@ describe('POST /api/chat', () => {
     // Nothing was burnt: answered in time, the same approval goes through.
     const second = await readTurn(await post({ id: 'chat-expired', messages: approved }), approved.at(-1));
     expect(toolPart(second.message, 'update_delivery_date')?.state).toBe('output-available');
+  });
+
+  it('a test delay of the offline model is taken only when TEST_CLOCK is "1", and at most 2 s a part', () => {
+    const request = (delay: string) => chatRequest({}, { headers: { [TEST_DELAY_HEADER]: delay } });
+    expect(testModelDelay(request('300'), env)).toBeUndefined();
+    expect(testModelDelay(request('300'), { ...env, TEST_CLOCK: 'true' })).toBeUndefined();
+    const on = { ...env, TEST_CLOCK: '1' };
+    expect(testModelDelay(request('300'), on)).toBe('300');
+    for (const bad of ['-1', '1e3', '', 'slow', '2001', '99999']) expect(testModelDelay(request(bad), on), bad).toBeUndefined();
+    expect(testModelDelay(chatRequest({}), on)).toBeUndefined();
   });
 
   it('the test clock moves only when TEST_CLOCK is "1", only forward, and at most a day', () => {

@@ -3,7 +3,7 @@ import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/c
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { clientAddress, jsonError, readLimited } from '../http/index.ts';
+import { clientAddress, jsonError, readLimited, refuseOrigin } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
@@ -44,6 +44,19 @@ function parseBody(text: string): ChatBody | Response {
 export const TEST_CLOCK_HEADER = 'x-test-clock-offset-ms';
 const MAX_TEST_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
 
+/** The header that slows this request's offline model (see {@link testModelDelay}). */
+export const TEST_DELAY_HEADER = 'x-test-offline-delay-ms';
+
+/**
+ * With `TEST_CLOCK` on, the offline model's delay per stream part for this request (`X-Test-Offline-Delay-Ms`, at most
+ * 2000 ms, as `OFFLINE_DELAY_MS`): an e2e test that acts while a turn still runs holds it that long. Else `undefined`.
+ */
+export function testModelDelay(request: Request, env: Env): string | undefined {
+  if (env.TEST_CLOCK !== '1') return undefined;
+  const header = request.headers.get(TEST_DELAY_HEADER);
+  return header !== null && /^[0-9]{1,4}$/.test(header) && Number(header) <= 2000 ? header : undefined;
+}
+
 /** How far this request moves the ticket clock forward: 0 unless `TEST_CLOCK` is on and the header is a sane offset. */
 export function testClockOffset(request: Request, env: Env): number {
   if (env.TEST_CLOCK !== '1') return 0;
@@ -73,8 +86,8 @@ function refusalDetails(error: ContinuationError): Record<string, string | undef
 export async function chat(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
   // A page on another site may not drive a turn (useChat on this origin sends no or the same Origin), and only JSON
   // is read: a cross-site form or text/plain POST would skip the browser's CORS preflight.
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
     return jsonError(415, 'unsupported-media-type', 'Send the body as application/json.');
   }
@@ -84,7 +97,11 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   if (body instanceof Response) return body;
   try {
     const offset = testClockOffset(request, env);
-    const { agent } = offset === 0 ? await demoAgent(env) : await createDemoAgent(env, { now: () => Date.now() + offset });
+    const delay = testModelDelay(request, env);
+    const { agent } =
+      offset === 0 && delay === undefined
+        ? await demoAgent(env)
+        : await createDemoAgent(delay === undefined ? env : { ...env, OFFLINE_DELAY_MS: delay }, offset === 0 ? {} : { now: () => Date.now() + offset });
     // Rate limits count per client address (CF-Connecting-IP), not per conversation id, which the client picks freely.
     // A client that can resume (useEdgeChat({ resume: true }) sends its turn id) gets a turn that outlives its connection:
     // no request signal then (a disconnect must not abort what a reload will read). Any other client's turn stops with it.
@@ -161,8 +178,8 @@ function streamChatId(request: Request): string | Response {
  * the detached turn writes it.
  */
 export async function resumeChat(request: Request, env: Env): Promise<Response> {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   const chatId = streamChatId(request);
   if (chatId instanceof Response) return chatId;
   const owner = ownerOf(request);
@@ -176,8 +193,8 @@ export async function resumeChat(request: Request, env: Env): Promise<Response> 
  * if it has gone on detached (or is about to), and a reload resumes nothing. 204.
  */
 export async function cancelChat(request: Request, env: Env): Promise<Response> {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+  const refused = refuseOrigin(request);
+  if (refused !== undefined) return refused;
   const chatId = streamChatId(request);
   if (chatId instanceof Response) return chatId;
   const owner = ownerOf(request);

@@ -34,3 +34,13 @@ export function refuseHost(request: Request, allowed: string | undefined): Respo
   if (refused === undefined) return undefined;
   return jsonError(403, 'forbidden-host', `Requests for the host ${JSON.stringify(refused.slice(0, 200))} are not served here: list it in ALLOWED_HOSTS.`);
 }
+
+/**
+ * A 403 `forbidden-origin` for a request a page on another site sent (an `Origin` other than the request's own), else
+ * `undefined`. `useChat` on this origin sends no `Origin` or this one; the chat and resume routes check it first.
+ */
+export function refuseOrigin(request: Request): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin === null || origin === new URL(request.url).origin) return undefined;
+  return jsonError(403, 'forbidden-origin', `Requests from ${origin} are not allowed.`);
+}

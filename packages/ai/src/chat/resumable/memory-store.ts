@@ -1,4 +1,4 @@
-import type { ResumableEnd, ResumableStore } from './store.ts';
+import { MAX_RESUMABLE_APPEND_BYTES, type ResumableEnd, type ResumableStore } from './store.ts';
 
 /** Options for {@link createMemoryResumableStore}. */
 export interface MemoryResumableStoreOptions {
@@ -16,12 +16,14 @@ interface Recording {
 
 /**
  * A {@link ResumableStore} in this process's memory (Node servers with one process, tests). A Worker's isolates share
- * no memory: there, use a database (the demo's D1 store).
+ * no memory: there, use a database (the demo's D1 store). Like one, it refuses an append over
+ * {@link MAX_RESUMABLE_APPEND_BYTES}.
  */
 export function createMemoryResumableStore(options: MemoryResumableStoreOptions = {}): ResumableStore {
   const now = options.now ?? Date.now;
   const recordings = new Map<string, Recording>();
   const marks = new Map<string, { at: number; expiresAt: number }>();
+  const encoder = new TextEncoder();
   const mark = (key: string) => {
     const found = marks.get(key);
     if (found !== undefined && found.expiresAt <= now()) marks.delete(key);
@@ -34,6 +36,9 @@ export function createMemoryResumableStore(options: MemoryResumableStoreOptions 
   };
   return {
     async append({ key, turnId, position, chunks, startedAt, expiresAt }) {
+      // As a database refuses a row too large: a writer that sends more than an append may hold fails here too.
+      const bytes = chunks.reduce((sum, chunk) => sum + encoder.encode(chunk).byteLength, 0);
+      if (bytes > MAX_RESUMABLE_APPEND_BYTES) throw new RangeError(`An append holds at most ${MAX_RESUMABLE_APPEND_BYTES} bytes; this one has ${bytes}.`);
       const at = mark(key);
       if (at !== undefined && at >= startedAt) return true;
       let recording = live(key);

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
-import { readTurnId, SSE_DONE, sseEvent, sseHeaders, storeCall } from './internal.ts';
-import { type ResumableStore, ResumableStoreError, resumableKey } from './store.ts';
+import { appendBatches, readTurnId, SSE_DONE, sseEvent, sseHeaders, storeCall } from './internal.ts';
+import { MAX_RESUMABLE_APPEND_BYTES, type ResumableStore, ResumableStoreError, resumableKey } from './store.ts';
 
 /** Default time a recording (and a cancel mark) is kept: 10 minutes. */
 export const DEFAULT_RESUMABLE_TTL_MS: number = 10 * 60_000;
@@ -36,8 +36,9 @@ export interface ResumableOptions {
 /**
  * The response of a resumable turn: the bytes `createUIMessageStreamResponse` would send. While the client reads,
  * nothing is written anywhere (the events sent are kept in memory). If the client's stream is cancelled before the turn
- * ends, the turn is not: it goes on under `waitUntil`, writes what was sent and the rest in batches, and stops as a
- * client's stop does if the chat is cancelled (a mark made before or during it).
+ * ends, the turn is not: it goes on under `waitUntil`, writes what was sent and the rest in batches (each at most
+ * {@link MAX_RESUMABLE_APPEND_BYTES}), and stops as a client's stop does if the chat is cancelled (a mark made before or
+ * during it).
  */
 export function resumableResponse(stream: ReadableStream<UIMessageChunk>, options: ResumableOptions, init: ResponseInit = {}): Response {
   const { store, waitUntil } = options;
@@ -73,17 +74,26 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
         ended = true;
       });
     const write = async (): Promise<void> => {
-      const chunks = pending;
+      // What came since the last write, in appends of a bounded size (one large event is cut into several); an empty
+      // write still renews the recording's expiry.
+      const batches = appendBatches(pending, MAX_RESUMABLE_APPEND_BYTES);
       pending = [];
-      const cancelled = await storeCall('append', () => store.append({ key, turnId, position, chunks, startedAt, expiresAt: now() + ttlMs }));
-      if (cancelled) stopped = true;
-      else position += chunks.length;
+      for (const chunks of batches.length === 0 ? [[]] : batches) {
+        const cancelled = await storeCall('append', () => store.append({ key, turnId, position, chunks, startedAt, expiresAt: now() + ttlMs }));
+        if (cancelled) {
+          stopped = true;
+          return;
+        }
+        position += chunks.length;
+      }
     };
     try {
       // The first write reads the cancel mark before anything is recorded: a stop that came before the disconnect wins.
       await write();
-      while (!stopped && !ended) {
-        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
+      // Until the turn has ended and all it sent is written: it may end while a write is under way, and the events read
+      // meanwhile are still to write.
+      while (!stopped && !(ended && pending.length === 0)) {
+        if (!ended) await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
         await write();
       }
       if (stopped) {

@@ -1,16 +1,21 @@
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../../testing/mock-model.ts';
 import { createChatAgent } from '../chat-agent.ts';
+import { appendBatches } from './internal.ts';
 import type { EdgetoolUIMessage } from '../protocol.ts';
 import {
   cancelResumable,
   createMemoryResumableStore,
+  MAX_RESUMABLE_APPEND_BYTES,
+  type ResumableBatch,
   type ResumableOptions,
+  type ResumableRecording,
   type ResumableStore,
   ResumableStoreError,
+  resumableResponse,
   resumeResponse,
 } from './index.ts';
 
@@ -401,5 +406,182 @@ describe('resumable turns', () => {
     expect(calls.filter((call) => call === 'read').length).toBe(reads);
     held.open();
     await settled();
+  });
+
+  it('a flush larger than an append may hold is written in bounded appends, in order, and replayed byte for byte', async () => {
+    const sizes: number[] = [];
+    const { store } = countingStore();
+    const measured: ResumableStore = {
+      ...store,
+      append: (batch: ResumableBatch) => {
+        sizes.push(batch.chunks.reduce((sum, chunk) => sum + new TextEncoder().encode(chunk).byteLength, 0));
+        return store.append(batch);
+      },
+    };
+    const held = gate();
+    // A tool result of about 3 MB (a PDF in base64, say), with characters of 1 to 4 bytes of UTF-8 all through it.
+    const big = 'JVBERi0xLjQK€ü😀'.repeat(200_000);
+    const pdf = defineTool({
+      name: 'export_pdf',
+      description: 'Exports a PDF',
+      input: v.object({}),
+      execute: async () => {
+        await held.opened;
+        return { base64: big };
+      },
+    });
+    const model = scriptedModel(callsStep([['c1', 'export_pdf', {}]]), textStep('Here is the PDF.'));
+    const agent = createChatAgent({ model, tools: [pdf], tickets });
+    const { options, settled } = resumable(measured, { turnId: 'turn-1' });
+    const turn = await agent.stream(ask('Export the PDF'));
+    const settledResult = turn.result;
+    const before = await readThenLeave(turn.toResponse({ resumable: options }), (text) => text.includes('"tool-input-available"'));
+    held.open();
+    await settled();
+    const result = await settledResult;
+    // The 3 MB event went in several appends, none over the bound.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_RESUMABLE_APPEND_BYTES);
+    expect(sizes.filter((size) => size > MAX_RESUMABLE_APPEND_BYTES / 2).length).toBeGreaterThanOrEqual(10);
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' });
+    expect(resumed.status).toBe(200);
+    const replay = await resumed.text();
+    expect(replay.startsWith(before)).toBe(true);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+    const replayed = await fold(replay);
+    expect(replayed).toEqual(result.message);
+    expect(JSON.stringify(replayed)).toContain(big);
+  });
+
+  it('appends are cut between code points, and their chunks together are the events as they were', () => {
+    const events = ['data: a\n\n', `data: ${'x😀'.repeat(5)}\n\n`, 'data: b\n\n', 'data: c\n\n'];
+    for (const max of [4, 5, 9, 16, 64]) {
+      const batches = appendBatches(events, max);
+      expect(batches.flat().join('')).toBe(events.join(''));
+      for (const batch of batches) {
+        expect(new TextEncoder().encode(batch.join('')).byteLength).toBeLessThanOrEqual(max);
+        // No piece starts or ends inside a surrogate pair.
+        for (const chunk of batch) expect(chunk).toBe(new TextDecoder().decode(new TextEncoder().encode(chunk)));
+      }
+    }
+    // Events that fit stay whole, and share an append while they fit.
+    expect(appendBatches(['ab', 'cd', 'ef'], 4)).toEqual([['ab', 'cd'], ['ef']]);
+    expect(appendBatches([], 4)).toEqual([]);
+  });
+
+  it('a turn that ends while a write is under way has its last events written too: the recording ends with its finish', async () => {
+    const { store } = countingStore();
+    // The store is slow: the first append is held until the turn has ended.
+    const slowWrite = gate();
+    let appends = 0;
+    const slow: ResumableStore = {
+      ...store,
+      append: async (batch: ResumableBatch) => {
+        if (appends++ === 0) await slowWrite.opened;
+        return store.append(batch);
+      },
+    };
+    const held = gate();
+    const closed = gate();
+    const source = new ReadableStream<UIMessageChunk>({
+      async start(controller) {
+        controller.enqueue({ type: 'start' });
+        await held.opened;
+        controller.enqueue({ type: 'text-start', id: 't1' });
+        controller.enqueue({ type: 'text-delta', id: 't1', delta: 'The end.' });
+        controller.enqueue({ type: 'text-end', id: 't1' });
+        controller.enqueue({ type: 'finish' });
+        controller.close();
+        closed.open();
+      },
+    });
+    const { options, settled } = resumable(slow, { turnId: 'turn-1' });
+    await readThenLeave(resumableResponse(source, options), (text) => text.includes('"start"'));
+    while (appends === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    // The rest of the turn comes, and it ends, while its first write is still under way.
+    held.open();
+    await closed.opened;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    slowWrite.open();
+    await settled();
+    const replay = await (await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' })).text();
+    expect(chunksOf(replay).map((chunk) => chunk.type)).toEqual(['start', 'text-start', 'text-delta', 'text-end', 'finish']);
+    expect(events(replay).at(-1)).toBe('data: [DONE]');
+  });
+
+  it("a recording another version wrote, or one tampered with, is not replayed as the turn the GET names: 204, never a crash", async () => {
+    const start = 'data: {"type":"start"}\n\n';
+    const good = { turnId: 'turn-1', chunks: [start], end: undefined, startedAt: 1_000, cancelledAt: undefined, expiresAt: Date.now() + 60_000 };
+    const storeOf = (read: () => unknown): ResumableStore => ({ ...createMemoryResumableStore(), read: async () => read() as ResumableRecording });
+    const resume = async (recording: unknown, turnId?: string) => {
+      const errors: ResumableStoreError[] = [];
+      const store = storeOf(() => recording);
+      const response = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId, graceMs: 0, onError: (error) => errors.push(error) });
+      return { status: response.status, errors };
+    };
+    expect((await resume(good)).status).toBe(200);
+    await (await resumeResponse({ store: storeOf(() => ({ ...good, end: 'done' })), chatId: 'chat-1', owner: 'user-1' })).text();
+    // A turn id no client could have sent: not replayed, even to a GET that names no turn.
+    for (const turnId of ['', 'x'.repeat(101), 'turn 1', 'turn-1\n', 42, null, undefined]) {
+      expect(await resume({ ...good, turnId })).toEqual({ status: 204, errors: [] });
+      expect(await resume({ ...good, turnId }, 'turn-1')).toEqual({ status: 204, errors: [] });
+    }
+    // Another turn's: not the one named.
+    expect((await resume({ ...good, turnId: 'turn-2' }, 'turn-1')).status).toBe(204);
+    // Not a recording at all: 204, and onError hears of it (a typed store error).
+    for (const broken of [null, 'text', { ...good, chunks: null }, { ...good, chunks: [start, 7] }, { ...good, end: 'finished' }, { ...good, startedAt: '1000' }]) {
+      const { status, errors } = await resume(broken, 'turn-1');
+      expect(status).toBe(204);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'resumable-store-failed', operation: 'read' });
+    }
+    // While the tail is read: a recording that turns malformed or changes its turn id ends the resume, with what came.
+    for (const later of [{ ...good, chunks: null }, { ...good, turnId: 'turn-1 ' }]) {
+      let reads = 0;
+      const errors: ResumableStoreError[] = [];
+      const store = storeOf(() => (reads++ === 0 ? good : later));
+      const response = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, onError: (error) => errors.push(error) });
+      expect(await response.text()).toBe(start);
+      expect(errors).toHaveLength(later.chunks === null ? 1 : 0);
+    }
+  });
+
+  it('a resume reads a quiet tail less and less often (pollMs doubling to maxPollMs), and every pollMs again once chunks come', async () => {
+    vi.useFakeTimers({ now: 1_000 });
+    try {
+      const { store, calls } = countingStore();
+      const key = '["user-1","chat-1"]';
+      const batch = { key, turnId: 'turn-1', startedAt: 1_000 };
+      await store.append({ ...batch, position: 0, chunks: ['data: {"type":"start"}\n\n'], expiresAt: 600_000 });
+      const reads = () => calls.filter((call) => call === 'read').length;
+      // The writer renews the recording every 500 ms, with nothing new: a tool that takes its time.
+      let renewals = 0;
+      const writer = setInterval(() => {
+        renewals++;
+        void store.append({ ...batch, position: 1, chunks: [], expiresAt: 600_000 + renewals });
+      }, 500);
+      const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1' });
+      const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      const before = reads();
+      const next = reader.read();
+      // 10 quiet seconds: read after 0.5, 1.5, 3.5, 5.5, 7.5 and 9.5 s (the interval doubles to 2 s), not 20 times.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(reads() - before).toBe(6);
+      // Chunks come: the next read (at most 2 s later) sends them, and the reads are 500 ms apart again.
+      await store.append({ ...batch, position: 1, chunks: ['data: {"type":"start-step"}\n\n'], expiresAt: 700_000 });
+      await vi.advanceTimersByTimeAsync(1_500);
+      expect(new TextDecoder().decode((await next).value)).toBe('data: {"type":"start-step"}\n\n');
+      const after = reads();
+      void reader.read();
+      await vi.advanceTimersByTimeAsync(500);
+      expect(reads() - after).toBe(1);
+      // The resume still ends when the writer is gone (staleMs after the last renewal), backing off or not.
+      clearInterval(writer);
+      const end = reader.read();
+      await vi.advanceTimersByTimeAsync(13_000);
+      expect((await end).done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

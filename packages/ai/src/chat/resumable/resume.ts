@@ -22,8 +22,17 @@ export interface ResumeOptions {
   readonly owner: string;
   /** The turn the client asks for (its {@link RESUMABLE_TURN_HEADER}): another turn's recording is not sent. */
   readonly turnId?: string | null | undefined;
-  /** How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
+  /**
+   * How often the store is read for the rest of a turn still running (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}):
+   * the interval after new chunks came, doubled after each read that found none, up to `maxPollMs`.
+   */
   readonly pollMs?: number;
+  /**
+   * The longest interval between two reads of the tail while nothing new comes (default four times `pollMs`: 2 s). A
+   * turn that waits on a slow tool or model costs a read every 2 s, not every 500 ms; its next chunks come late by at
+   * most this much, once.
+   */
+  readonly maxPollMs?: number;
   /**
    * How long a resume that names its turn (`turnId`) waits for a recording of that turn to appear, read every `pollMs`
    * (default {@link DEFAULT_RESUMABLE_GRACE_MS}); then 204. `0`: answer at once.
@@ -38,14 +47,46 @@ export interface ResumeOptions {
   readonly now?: () => number;
   /** Stops the polling (the GET's `request.signal`); the response body's own cancel stops it too. */
   readonly signal?: AbortSignal | undefined;
-  /** Hears of a store failure while the tail is polled (the response ends there); default `console.error`. */
+  /**
+   * Hears of a store failure while the tail is polled (the response ends there), and of a recording that is not well
+   * formed (a 204, or the end of the tail); default `console.error`.
+   */
   readonly onError?: (error: ResumableStoreError) => void;
 }
 
-/** A recording that may be sent: not cancelled (a stop made after it started), and the turn asked for. */
+/** The store's answer, if it has the shape of a recording (another version's row, or a tampered one, may not). */
+function wellFormed(value: unknown): value is ResumableRecording | undefined {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { chunks, end, startedAt, cancelledAt, expiresAt } = value as Record<keyof ResumableRecording, unknown>;
+  const time = (at: unknown) => typeof at === 'number' && Number.isFinite(at);
+  return (
+    Array.isArray(chunks) &&
+    chunks.every((chunk) => typeof chunk === 'string') &&
+    (end === undefined || end === 'done' || end === 'cancelled') &&
+    time(startedAt) &&
+    (cancelledAt === undefined || time(cancelledAt)) &&
+    (expiresAt === undefined || time(expiresAt))
+  );
+}
+
+/**
+ * Reads the recording from `from`. A store that fails rejects (a {@link ResumableStoreError}); a recording that is not
+ * well formed is returned as one, for `onError`: the store answered, there is just nothing it is safe to replay.
+ */
+async function readRecording(store: ResumableStore, key: string, from: number): Promise<ResumableRecording | undefined | ResumableStoreError> {
+  const recording: unknown = await storeCall('read', () => store.read(key, from));
+  return wellFormed(recording) ? recording : new ResumableStoreError('read', new TypeError('The store returned a recording that is not well formed.'));
+}
+
+/**
+ * A recording that may be sent: not cancelled (a stop made after it started), and of the turn asked for. Its turn id
+ * must be one a client could send: a row another version wrote, or one tampered with, is not replayed as any turn.
+ */
 function replayable(recording: ResumableRecording | undefined, turnId: string | undefined): recording is ResumableRecording {
   if (recording === undefined || recording.end === 'cancelled') return false;
   if (recording.cancelledAt !== undefined && recording.cancelledAt >= recording.startedAt) return false;
+  if (readTurnId(recording.turnId) === undefined) return false;
   return turnId === undefined || recording.turnId === turnId;
 }
 
@@ -54,7 +95,8 @@ function replayable(recording: ResumableRecording | undefined, turnId: string | 
  * to resume (none, expired, cancelled, another turn's); otherwise the recording from the turn's start, byte for byte
  * what the POST sent (so `useChat` replaces the message with it), then the rest as it is written, until the turn ends
  * (or its writer is gone: no write for `staleMs`).
- * A store that fails on the first read rejects with a {@link ResumableStoreError}.
+ * A store that fails on the first read rejects with a {@link ResumableStoreError}; a recording that is not well formed
+ * (another version's, tampered with) is a 204, and the error goes to `onError`.
  */
 export async function resumeResponse(options: ResumeOptions): Promise<Response> {
   const { store } = options;
@@ -62,15 +104,19 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
   const turnId = readTurnId(options.turnId);
   if (options.turnId != null && turnId === undefined) return new Response(null, { status: 204 });
   const pollMs = options.pollMs ?? DEFAULT_RESUMABLE_INTERVAL_MS;
-  let first = await storeCall('read', () => store.read(key, 0));
+  const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
+  let first = await readRecording(store, key, 0);
   // The reload may have come before the server saw its connection go: the turn asked for is waited for a moment.
-  for (let polls = Math.ceil((options.graceMs ?? DEFAULT_RESUMABLE_GRACE_MS) / pollMs); polls > 0 && turnId !== undefined && first?.turnId !== turnId; polls--) {
+  for (let polls = Math.ceil((options.graceMs ?? DEFAULT_RESUMABLE_GRACE_MS) / pollMs); polls > 0 && turnId !== undefined && (ResumableStoreError.isInstance(first) || first?.turnId !== turnId); polls--) {
     if (options.signal?.aborted === true) break;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
-    first = await storeCall('read', () => store.read(key, 0));
+    first = await readRecording(store, key, 0);
+  }
+  if (ResumableStoreError.isInstance(first)) {
+    onError(first);
+    return new Response(null, { status: 204 });
   }
   if (!replayable(first, turnId)) return new Response(null, { status: 204 });
-  const onError = options.onError ?? ((error: ResumableStoreError) => console.error('edgetool: a resumed turn could not be read:', error));
   const staleMs = options.staleMs ?? DEFAULT_RESUMABLE_STALE_MS;
   const now = options.now ?? Date.now;
   const encoder = new TextEncoder();
@@ -88,10 +134,13 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
     wake?.();
   };
   options.signal?.addEventListener('abort', stop, { once: true });
+  // The interval of the tail's reads: pollMs after new chunks, doubled while none come, up to maxPollMs.
+  const maxPollMs = Math.max(pollMs, options.maxPollMs ?? 4 * pollMs);
+  let interval = pollMs;
   const sleep = () =>
     new Promise<void>((resolve) => {
       wake = resolve;
-      timer = setTimeout(resolve, pollMs);
+      timer = setTimeout(resolve, interval);
     });
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -107,11 +156,14 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
       for (;;) {
         await sleep();
         if (stopped.signal.aborted) return controller.close();
-        let next: ResumableRecording | undefined;
+        let next: ResumableRecording | undefined | ResumableStoreError;
         try {
-          next = await storeCall('read', () => store.read(key, position));
+          next = await readRecording(store, key, position);
         } catch (error) {
-          onError(ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('read', error));
+          next = ResumableStoreError.isInstance(error) ? error : new ResumableStoreError('read', error);
+        }
+        if (ResumableStoreError.isInstance(next)) {
+          onError(next);
           return controller.close();
         }
         if (stopped.signal.aborted) return controller.close();
@@ -127,7 +179,11 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
           expiresAt = next.expiresAt;
           movedAt = now();
         } else if (expiresAt !== undefined && now() - movedAt > staleMs) return controller.close();
-        if (next.chunks.length > 0) return;
+        if (next.chunks.length > 0) {
+          interval = pollMs;
+          return;
+        }
+        interval = Math.min(interval * 2, maxPollMs);
       }
     },
     cancel: stop,

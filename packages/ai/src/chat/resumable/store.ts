@@ -1,13 +1,23 @@
 /**
+ * The most one {@link ResumableStore.append} holds: 256 KiB of UTF-8 in its chunks together. One row of D1 (or a value
+ * of most key-value stores) may be at most 2,000,000 bytes, and even escaped as JSON (up to 6 bytes per byte) a batch
+ * this size fits one; a few round trips per megabyte keep a large tool result (a PDF in base64) from costing many.
+ */
+export const MAX_RESUMABLE_APPEND_BYTES: number = 256 * 1024;
+
+/**
  * Where a detached turn records its chunks, for a reload to read them back: the app's database (D1, Redis, a table), or
- * {@link createMemoryResumableStore} in one process. Chunks are SSE event texts exactly as the POST sent them.
+ * {@link createMemoryResumableStore} in one process. The chunks of a recording, concatenated, are the SSE text exactly
+ * as the POST sent it: a chunk is one event, or a piece of an event larger than an append may hold.
  * `key` names one owner's chat (see `resumableKey`); a key has one recording at most, and a cancel mark.
  */
 export interface ResumableStore {
   /**
    * Appends `chunks` at `position` of the turn's recording (position 0 starts it, replacing the key's older one) and
    * renews its expiry; resolves `true`, and writes nothing, when the key has a cancel mark made at or after `startedAt`.
-   * An empty `chunks` adds nothing but still renews the expiry: the detached turn is alive (see `expiresAt`).
+   * An empty `chunks` adds nothing but still renews the expiry: the detached turn is alive (see `expiresAt`). The chunks
+   * of one append hold at most {@link MAX_RESUMABLE_APPEND_BYTES} bytes of UTF-8 together (the writer splits a larger
+   * flush into several appends, in order), so a store may keep each append as one row.
    */
   append(batch: ResumableBatch): Promise<boolean>;
   /**
@@ -31,6 +41,7 @@ export interface ResumableBatch {
   readonly turnId: string;
   /** The index of the first chunk of `chunks` in the recording. */
   readonly position: number;
+  /** SSE text in order: whole events, or pieces of one; at most {@link MAX_RESUMABLE_APPEND_BYTES} bytes together. */
   readonly chunks: readonly string[];
   /** When the turn started (ms): a cancel mark older than this is an earlier turn's. */
   readonly startedAt: number;
