@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { deliveryDate, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
+import { deliveryDate, idle, openChat, queryD1, send, shot, slowNextTurn, toolCard } from './support.ts';
 
 // Resumable answers (useEdgeChat({ resume: true }) in the demo, the Worker's GET and DELETE /api/chat/:id/stream): a
 // reload mid-answer does not lose the answer. The offline Worker streams slowly (OFFLINE_DELAY_MS=30).
@@ -7,19 +7,6 @@ import { deliveryDate, idle, openChat, queryD1, send, shot, toolCard } from './s
 /** The recordings of one chat in the offline Worker's D1 (the key names the owner and the chat). */
 const recordings = (chatId: string) =>
   queryD1<{ turn_id: string; ended: string | null }>('offline', `SELECT turn_id, ended FROM chat_streams WHERE key LIKE '%${JSON.stringify(chatId).replace(/'/g, '')}]'`);
-
-/**
- * Slows the offline model of the page's next chat POST to `ms` a stream part (the Worker's TEST_CLOCK hook): its turn
- * runs for seconds, so the test can act and reload while it still runs. The POSTs after it are not slowed.
- */
-async function slowNextTurn(page: import('@playwright/test').Page, ms: number): Promise<void> {
-  let slowed = false;
-  await page.route('**/api/chat', (route) => {
-    if (slowed || route.request().method() !== 'POST') return route.continue();
-    slowed = true;
-    return route.continue({ headers: { ...route.request().headers(), 'x-test-offline-delay-ms': String(ms) } });
-  });
-}
 
 /** The id of the page's chat, from the conversation it saved. */
 const chatIdOf = (page: import('@playwright/test').Page) =>

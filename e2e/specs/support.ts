@@ -63,3 +63,16 @@ export async function expectUsage(page: Page): Promise<number> {
   expect(count(input) + count(output)).toBe(total);
   return total;
 }
+
+/**
+ * Slows the offline model of the page's next chat POST to `ms` a stream part (the Worker's TEST_CLOCK hook): its turn
+ * runs for seconds, so the test can act and reload while it still runs. The POSTs after it are not slowed.
+ */
+export async function slowNextTurn(page: Page, ms: number): Promise<void> {
+  let slowed = false;
+  await page.route('**/api/chat', (route) => {
+    if (slowed || route.request().method() !== 'POST') return route.continue();
+    slowed = true;
+    return route.continue({ headers: { ...route.request().headers(), 'x-test-offline-delay-ms': String(ms) } });
+  });
+}

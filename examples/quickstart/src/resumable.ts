@@ -37,5 +37,6 @@ export async function resumableChat(
   const run = createRunContext({ conversationId: `${owner}:${body.id}` });
   const turn = await agent.stream({ messages: body.messages, mode: body.mode, run });
   const turnId = request.headers.get(RESUMABLE_TURN_HEADER);
-  return turn.toResponse({ resumable: { store, chatId: body.id, owner, turnId, waitUntil } });
+  // `signal` here only says when the client went (the turn is recorded from then): see the price, below.
+  return turn.toResponse({ resumable: { store, chatId: body.id, owner, turnId, waitUntil, signal: request.signal } });
 }

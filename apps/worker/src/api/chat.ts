@@ -152,7 +152,7 @@ function resumableTurn(request: Request, env: Env, ctx: ExecutionContext | undef
   const owner = known ?? crypto.randomUUID();
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return {
-    options: { store: createD1ChatStreamStore(env.DB), chatId, owner, turnId, waitUntil: (promise) => ctx.waitUntil(promise) },
+    options: { store: createD1ChatStreamStore(env.DB), chatId, owner, turnId, waitUntil: (promise) => ctx.waitUntil(promise), signal: request.signal },
     cookie: known === undefined ? `${OWNER_COOKIE}=${owner}; Path=/api/chat; HttpOnly; SameSite=Strict; Max-Age=31536000${secure}` : undefined,
   };
 }

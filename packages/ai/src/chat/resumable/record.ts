@@ -27,6 +27,13 @@ export interface ResumableOptions {
   readonly ttlMs?: number;
   /** Interval of the detached turn's writes and cancel checks (default {@link DEFAULT_RESUMABLE_INTERVAL_MS}). */
   readonly intervalMs?: number;
+  /**
+   * The client's connection, if the server has one: `request.signal` (a Worker with the `enable_request_signal`
+   * compatibility flag, Node's `req.signal`). It detaches the turn as soon as the client goes: without it the turn
+   * detaches when the response's stream is cancelled, which a runtime may only do on its next write to the dead
+   * connection, and a turn whose last events went out to it ends as if read, with nothing recorded for a reload.
+   */
+  readonly signal?: AbortSignal | undefined;
   /** Clock in epoch ms (default `Date.now`). */
   readonly now?: () => number;
   /** Hears of a store failure (the recording stops; the turn goes on); default `console.error`. */
@@ -112,7 +119,26 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
     }
   };
 
+  // Set once the client was sent the whole turn: a disconnect after that detaches nothing.
+  let sent = false;
+  let body$: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const goneAway = (): void => {
+    if (detached || sent) return;
+    detached = true;
+    options.signal?.removeEventListener('abort', onAbort);
+    waitUntil(detach());
+  };
+  /** The connection closed: the turn detaches now, and the response ends (nobody reads it any more). */
+  function onAbort(): void {
+    goneAway();
+    try {
+      body$?.close();
+    } catch {}
+  }
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      body$ = controller;
+    },
     async pull(controller) {
       const read = await reader.read();
       // The client went away while this read waited: its event goes to the recording, first.
@@ -122,6 +148,8 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
       }
       if (read.done) {
         pending = [];
+        sent = true;
+        options.signal?.removeEventListener('abort', onAbort);
         controller.enqueue(encoder.encode(SSE_DONE));
         controller.close();
         return;
@@ -130,11 +158,10 @@ export function resumableResponse(stream: ReadableStream<UIMessageChunk>, option
       pending.push(event);
       controller.enqueue(encoder.encode(event));
     },
-    cancel() {
-      detached = true;
-      waitUntil(detach());
-    },
+    cancel: goneAway,
   });
+  if (options.signal?.aborted === true) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
   return new Response(body, {
     ...(init.status === undefined ? {} : { status: init.status }),
     ...(init.statusText === undefined ? {} : { statusText: init.statusText }),

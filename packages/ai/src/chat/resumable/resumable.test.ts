@@ -181,6 +181,44 @@ describe('resumable turns', () => {
     expect(await again.text()).toBe(replay);
   });
 
+  it("the connection's signal detaches the turn as the client goes, not at a write that fails: a turn that ends just after is recorded", async () => {
+    const { store, calls } = countingStore();
+    const held = gate();
+    const { agent, seen } = slowAgent(held.opened);
+    const connection = new AbortController();
+    const { options, settled } = resumable(store, { turnId: 'turn-1', signal: connection.signal });
+    const turn = await agent.stream(ask('Export 3 rows'));
+    const result = turn.result;
+    const body = turn.toResponse({ resumable: options }).body as ReadableStream<Uint8Array>;
+    // The runtime keeps draining the body into a socket the client has closed (it errors only at a later write):
+    // nothing cancels the body. The connection's signal says the client went.
+    const drained = new Response(body).text();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+    connection.abort();
+    held.open();
+    await drained;
+    await settled();
+    expect(seen).toEqual({ ran: 1, finished: 1, aborted: 0 });
+    const resumed = await resumeResponse({ store, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 5 });
+    expect(resumed.status).toBe(200);
+    const replay = await resumed.text();
+    expect(chunksOf(replay).at(-1)?.type).toBe('finish');
+    expect((await fold(replay)).id).toBe((await result).message.id);
+  });
+
+  it("a connection's signal that aborts after the whole turn was sent records nothing", async () => {
+    const { store, calls } = countingStore();
+    const connection = new AbortController();
+    const { options, settled } = resumable(store, { turnId: 'turn-1', signal: connection.signal });
+    const turn = await createChatAgent({ model: scriptedModel(textStep('Hello.')), tools: [], tickets }).stream(ask('Hi'));
+    const text = await turn.toResponse({ resumable: options }).text();
+    expect(events(text).at(-1)).toBe('data: [DONE]');
+    connection.abort();
+    await settled();
+    expect(calls).toEqual([]);
+  });
+
   it('two reloads at once (two tabs) each read the whole turn, and neither writes to the store', async () => {
     const { store, calls } = countingStore();
     const held = gate();
