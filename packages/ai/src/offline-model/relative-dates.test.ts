@@ -92,6 +92,10 @@ describe('readRelativeDates', () => {
     }
   });
 
+  it('writes the date at the words\' own place after a capital dotted I, whose lower case is two characters', () => {
+    expect(readRelativeDates('İzmir office: deliver A-1002 tomorrow', NOW).text).toBe('İzmir office: deliver A-1002 2026-11-21');
+  });
+
   it('leaves words that name no day alone: "Guten Morgen", "today", an ISO date', () => {
     for (const text of ['Guten Morgen', 'what is the date today?', 'Move A-1003 to 2027-01-10', 'Which orders are delayed by more than 3 days?']) {
       const read = readRelativeDates(text, NOW);
