@@ -581,14 +581,17 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
   return undefined;
 }
 
-/** A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). */
-const COUNT_WORD = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/**
+ * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a
+ * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
+ */
+const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten": how many of a ranked list, for a `limit`. */
 const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
-const BOUND_COUNT = String.raw`\d{1,3}(?:\.\d+)?|${COUNT_WORD.slice(1, -1)}`;
+const BOUND_COUNT = String.raw`(?<![-./:])\d{1,3}(?:\.\d+)?|${COUNT_WORD.slice(1, -1)}`;
 /**
  * A bound on a number: "more than 3 days", "over a week", "at least 10", "5 days or more", "mehr als 3 Tage", "plus de
  * 3 jours". A strict one ("more than 3") is one more for a whole-number minimum.
