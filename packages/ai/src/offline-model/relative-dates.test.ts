@@ -57,6 +57,15 @@ describe('readRelativeDates', () => {
     }
   });
 
+  it('leaves a decimal at the end of a sum alone, before a full stop: "2.5 * 4.12." is no 4 December', () => {
+    for (const text of ['calculate 2.5 * 4.12.', 'what is 3 + 1.10.', 'what is 3 - 1.10.', 'what is 7 /2.12.', 'what is 2 × 4.12.']) {
+      expect(readRelativeDates(text, NOW).text, text).toBe(text);
+    }
+    // A day in a sentence, or a range of two, still is one.
+    expect(readRelativeDates('deliver A-1003 on 1.12.', NOW).text).toBe('deliver A-1003 on 2026-12-01');
+    expect(readRelativeDates('closed 24.12. - 26.12.', NOW).text).toBe('closed 2026-12-24 - 2026-12-26');
+  });
+
   it('reads a weekday as the next one after today, a week on when it is today', () => {
     expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
     expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');

@@ -155,7 +155,11 @@ const READERS: readonly Reader[] = [
     new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
     (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
   ],
-  [/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g, (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3])],
+  // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
+  [
+    /(?<![\d.]|[+*/×÷^%=(]\s*|[\d)]\s*-\s*)(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g,
+    (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3]),
+  ],
 ];
 
 /** "by a week", "back 2 days", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */
