@@ -66,6 +66,13 @@ describe('readRelativeDates', () => {
     expect(readRelativeDates('closed 24.12. - 26.12.', NOW).text).toBe('closed 2026-12-24 - 2026-12-26');
   });
 
+  it('reads 29 February without a year as the next one, in the next leap year', () => {
+    expect(readRelativeDates('deliver on 29 February', NOW).text).toBe('deliver on 2028-02-29');
+    expect(readRelativeDates('deliver on Feb 29th', new Date('2028-01-10T10:00:00Z')).text).toBe('deliver on 2028-02-29');
+    expect(readRelativeDates('deliver on 29.2.', new Date('2028-03-01T10:00:00Z')).text).toBe('deliver on 2032-02-29');
+    expect(readRelativeDates('deliver on 29 February 2027', NOW).dates).toEqual([]);
+  });
+
   it('reads a weekday as the next one after today, a week on when it is today', () => {
     expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
     expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');
