@@ -28,6 +28,20 @@ describe('extractArguments', () => {
       expect(extractArguments(text, delayed)).toEqual({ input, missing: [] });
     });
 
+    it('reads a bound with a fraction whole, as the whole days it bounds: "at least 2.5 days" is 3, not 2', () => {
+      expect(extractArguments('orders late at least 2.5 days', delayed).input).toEqual({ days_threshold: 3 });
+      expect(extractArguments('orders late more than 2.5 days', delayed).input).toEqual({ days_threshold: 3 });
+      expect(extractArguments('orders late more than 1.5 weeks', delayed).input).toEqual({ days_threshold: 11 });
+      expect(extractArguments('orders late at least 1.5 weeks', delayed).input).toEqual({ days_threshold: 11 });
+      expect(extractArguments('orders late 1.5 weeks or more', delayed).input).toEqual({ days_threshold: 11 });
+    });
+
+    it('reads no count from a date or an id ("since 2026-11-23, latest first" asks for no 23)', () => {
+      expect(extractArguments('delayed orders since 2026-11-23 latest first', delayed).input).toEqual({});
+      expect(extractArguments('is order A-12 most delayed', delayed).input).toEqual({});
+      expect(extractArguments('orders late over 2026-11-03 days', delayed).input).toEqual({});
+    });
+
     it('reads weeks as days only for an argument counted in days, and a bare "more than" as it is for a fraction', () => {
       const amount = object({ min_amount: { type: 'number', description: 'Minimum order total' } });
       expect(extractArguments('orders over a week old', amount).input).toEqual({});

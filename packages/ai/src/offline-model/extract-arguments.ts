@@ -581,19 +581,24 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
   return undefined;
 }
 
-/** A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). */
-const COUNT_WORD = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/**
+ * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a
+ * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
+ */
+const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten": how many of a ranked list, for a `limit`. */
 const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
+/** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
+const BOUND_COUNT = String.raw`(?<![-./:])\d{1,3}(?:\.\d+)?|${COUNT_WORD.slice(1, -1)}`;
 /**
  * A bound on a number: "more than 3 days", "over a week", "at least 10", "5 days or more", "mehr als 3 Tage", "plus de
  * 3 jours". A strict one ("more than 3") is one more for a whole-number minimum.
  */
 const BOUND_PHRASE = new RegExp(
   String.raw`\b(?:(more\s+than|over|above|beyond|longer\s+than|greater\s+than|mehr\s+als|[uü]ber|plus\s+de)|(?:at\s+least|no\s+less\s+than|mindestens|au\s+moins))\s+` +
-    String.raw`(an?|${COUNT_WORD.slice(1, -1)}|ein(?:e[nrm]?)?|une?)\s*(days?|weeks?|tage?n?|wochen?|jours?|semaines?)?\b|\b${COUNT_WORD}\s+(days?|weeks?)\s+or\s+more\b`,
+    String.raw`(an?|${BOUND_COUNT}|ein(?:e[nrm]?)?|une?)\s*(days?|weeks?|tage?n?|wochen?|jours?|semaines?)?\b|\b(${BOUND_COUNT})\s+(days?|weeks?)\s+or\s+more\b`,
   'gi',
 );
 const ONE = /^(?:an?|ein(?:e[nrm]?)?|une?)$/i;
@@ -629,9 +634,10 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
       const weeks = /^(?:week|woche|semaine)/.test(unit);
       if (weeks && !inDays) continue;
       const value = numberOf(word) * (weeks ? 7 : 1);
-      const strict = match[1] !== undefined && property.kind === 'integer';
       used.push(span);
-      input[property.name] = strict ? value + 1 : value;
+      // In whole days: "more than 3" is 4 and "more than 2.5" is 3; "at least 2.5" is 3 too.
+      if (property.kind !== 'integer') input[property.name] = value;
+      else input[property.name] = match[1] !== undefined ? Math.floor(value) + 1 : Math.ceil(value);
       break;
     }
   }

@@ -57,6 +57,22 @@ describe('readRelativeDates', () => {
     }
   });
 
+  it('leaves a decimal at the end of a sum alone, before a full stop: "2.5 * 4.12." is no 4 December', () => {
+    for (const text of ['calculate 2.5 * 4.12.', 'what is 3 + 1.10.', 'what is 3 - 1.10.', 'what is 7 /2.12.', 'what is 2 × 4.12.']) {
+      expect(readRelativeDates(text, NOW).text, text).toBe(text);
+    }
+    // A day in a sentence, or a range of two, still is one.
+    expect(readRelativeDates('deliver A-1003 on 1.12.', NOW).text).toBe('deliver A-1003 on 2026-12-01');
+    expect(readRelativeDates('closed 24.12. - 26.12.', NOW).text).toBe('closed 2026-12-24 - 2026-12-26');
+  });
+
+  it('reads 29 February without a year as the next one, in the next leap year', () => {
+    expect(readRelativeDates('deliver on 29 February', NOW).text).toBe('deliver on 2028-02-29');
+    expect(readRelativeDates('deliver on Feb 29th', new Date('2028-01-10T10:00:00Z')).text).toBe('deliver on 2028-02-29');
+    expect(readRelativeDates('deliver on 29.2.', new Date('2028-03-01T10:00:00Z')).text).toBe('deliver on 2032-02-29');
+    expect(readRelativeDates('deliver on 29 February 2027', NOW).dates).toEqual([]);
+  });
+
   it('reads a weekday as the next one after today, a week on when it is today', () => {
     expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
     expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');
@@ -90,6 +106,10 @@ describe('readRelativeDates', () => {
       expect(read.shift?.days, text).toBe(days);
       expect(read.text, text).toBe(text);
     }
+  });
+
+  it('writes the date at the words\' own place after a capital dotted I, whose lower case is two characters', () => {
+    expect(readRelativeDates('İzmir office: deliver A-1002 tomorrow', NOW).text).toBe('İzmir office: deliver A-1002 2026-11-21');
   });
 
   it('leaves words that name no day alone: "Guten Morgen", "today", an ISO date', () => {

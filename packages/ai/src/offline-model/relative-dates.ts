@@ -86,15 +86,21 @@ const MONTH = MONTHS.flat().join('|');
 const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th|er|\.)?`;
 
 /**
- * The day `day`.`month` (1-based) of `year`, or when no year is given of this year if it is not past, else of the next;
- * `undefined` when there is no such day (31 February).
+ * The day `day`.`month` (1-based) of `year`, or when no year is given the next such day from today (29 February: in the
+ * next leap year); `undefined` when there is no such day (31 February).
  */
 function calendarDay(today: Date, day: number, month: number, year: string | undefined): Date | undefined {
-  const at = (y: number) => new Date(Date.UTC(y, month - 1, day));
-  const given = year === undefined ? undefined : Number(year);
-  let date = at(given ?? today.getUTCFullYear());
-  if (given === undefined && date.getTime() < today.getTime()) date = at(today.getUTCFullYear() + 1);
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+  const at = (y: number): Date | undefined => {
+    const date = new Date(Date.UTC(y, month - 1, day));
+    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+  };
+  if (year !== undefined) return at(Number(year));
+  // A leap day may be eight years on (2096 → 2104); any other day is this year's or next year's.
+  for (let y = today.getUTCFullYear(); y <= today.getUTCFullYear() + 8; y++) {
+    const date = at(y);
+    if (date !== undefined && date.getTime() >= today.getTime()) return date;
+  }
+  return undefined;
 }
 
 const monthOf = (name: string | undefined): number => MONTHS.findIndex((names) => names.includes(name ?? '')) + 1;
@@ -155,7 +161,11 @@ const READERS: readonly Reader[] = [
     new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
     (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
   ],
-  [/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g, (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3])],
+  // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
+  [
+    /(?<![\d.]|[+*/×÷^%=(]\s*|[\d)]\s*-\s*)(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g,
+    (match, today) => calendarDay(today, Number(match[1]), Number(match[2]), match[3]),
+  ],
 ];
 
 /** "by a week", "back 2 days", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */

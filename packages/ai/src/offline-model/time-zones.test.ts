@@ -24,6 +24,11 @@ describe('findTimeZones', () => {
       ['Australia/Sydney', 'Sydney'],
     ]);
   });
+
+  it('reads a place after a capital dotted I, whose lower case is two characters, at its own span', () => {
+    expect(zones('What time is it in İstanbul?')).toEqual([['Europe/Istanbul', 'İstanbul']]);
+    expect(zones('İyi günler, time in Tokyo?')).toEqual([['Asia/Tokyo', 'Tokyo']]);
+  });
 });
 
 describe('unknownPlace', () => {

@@ -1,7 +1,10 @@
 import { fold } from './words.ts';
 
 const NUM = String.raw`(\d+(?:\.\d+)?)`;
-const PERCENT = String.raw`\s*(?:%|percent\b|per\s+cent\b|prozent\b|pour\s*cent\b)`;
+// A "%" with a number (or a bracket) after it is the calculator's modulo ("10 + 15 % 4"): a sum in digits, left alone.
+const PERCENT = String.raw`\s*(?:%|percent\b|per\s+cent\b|prozent\b|pour\s*cent\b)(?!\s*[\d(])`;
+/** After "120 plus 17%": not a share of what follows ("7 + 3% of 200" is 7 plus 3% of 200, read by its own reading). */
+const NOT_OF = String.raw`(?!\s*(?:of|off|von|de|discount|rabatt)\b)`;
 /** What a percentage may be of: "VAT", "tax", "tip", "MwSt", "TVA" (one word, or none). */
 const LEVY = String.raw`(?:\s+(?!to\b|on\b|onto\b|auf\b|a\b|of\b)[a-z]+)?`;
 
@@ -12,9 +15,9 @@ const READINGS: readonly Reading[] = [
   // "add 17% VAT to 120", "put 10 percent on 80", "schlage 19 % MwSt auf 100 auf"
   [new RegExp(String.raw`\b(?:add|put|plus|schlage?|ajoute[rz]?)\s+${NUM}${PERCENT}${LEVY}\s+(?:to|on|onto|auf|a)\s+${NUM}`, 'g'), ([p, x]) => `${x} * (1 + ${p} / 100)`],
   // "120 plus 17% (VAT)", "120 + 17 %"
-  [new RegExp(String.raw`\b${NUM}\s*(?:\+|plus|with|mit|avec)\s*${NUM}${PERCENT}`, 'g'), ([x, p]) => `${x} * (1 + ${p} / 100)`],
+  [new RegExp(String.raw`\b${NUM}\s*(?:\+|plus|with|mit|avec)\s*${NUM}${PERCENT}${NOT_OF}`, 'g'), ([x, p]) => `${x} * (1 + ${p} / 100)`],
   // "80 minus 20%", "80 less 20 percent"
-  [new RegExp(String.raw`\b${NUM}\s*(?:-|minus|less|moins|weniger)\s*${NUM}${PERCENT}`, 'g'), ([x, p]) => `${x} * (1 - ${p} / 100)`],
+  [new RegExp(String.raw`\b${NUM}\s*(?:-|minus|less|moins|weniger)\s*${NUM}${PERCENT}${NOT_OF}`, 'g'), ([x, p]) => `${x} * (1 - ${p} / 100)`],
   // "20% off 80", "take 20 percent off 80"
   [new RegExp(String.raw`(?:\btake\s+)?\b${NUM}${PERCENT}\s+(?:off|discount\s+on|rabatt\s+auf|de\s+remise\s+sur)\s+${NUM}`, 'g'), ([p, x]) => `${x} * (1 - ${p} / 100)`],
   // "15% of 240", "20 percent of 80", "20 Prozent von 80", "20 pour cent de 80"

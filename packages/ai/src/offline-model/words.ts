@@ -97,7 +97,10 @@ export function isChangeName(name: string): boolean {
 
 /** Lower case with the diacritics of Latin letters dropped, one character for one (`Nächsten` → `nachsten`), so spans stay the text's. */
 export function fold(text: string): string {
-  return text.toLowerCase().replace(/[\u00C0-\u024F]/g, foldLetter);
+  const lower = text.toLowerCase();
+  // A letter whose lower case is two ("İ": an i and a combining dot) would move every span after it: then letter by letter, its first kept.
+  const same = lower.length === text.length ? lower : text.replace(/[\s\S]/g, (letter) => letter.toLowerCase().charAt(0));
+  return same.replace(/[\u00C0-\u024F]/g, foldLetter);
 }
 
 function foldLetter(letter: string): string {

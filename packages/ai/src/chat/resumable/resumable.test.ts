@@ -446,6 +446,29 @@ describe('resumable turns', () => {
     await settled();
   });
 
+  it("a resume whose GET's signal aborted before its first read answered sends what was read and stops, polling nothing", async () => {
+    const { store, calls } = countingStore();
+    const key = '["user-1","chat-1"]';
+    await store.append({ key, turnId: 'turn-1', startedAt: Date.now(), position: 0, chunks: ['data: {"type":"start"}\n\n'], expiresAt: Date.now() + 60_000 });
+    const gone = new AbortController();
+    // The client goes while the first read is under way: the abort event fires before the resume listens for it.
+    const slow: ResumableStore = {
+      ...store,
+      read: (...args) => {
+        gone.abort();
+        return store.read(...args);
+      },
+    };
+    const resumed = await resumeResponse({ store: slow, chatId: 'chat-1', owner: 'user-1', turnId: 'turn-1', pollMs: 1, staleMs: 60_000, signal: gone.signal });
+    const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"type":"start"}\n\n');
+    const reads = calls.filter((call) => call === 'read').length;
+    const end = await Promise.race([reader.read(), new Promise((resolve) => setTimeout(() => resolve('still polling'), 50))]);
+    await reader.cancel();
+    expect(end).toEqual({ done: true, value: undefined });
+    expect(calls.filter((call) => call === 'read').length).toBe(reads);
+  });
+
   it('a flush larger than an append may hold is written in bounded appends, in order, and replayed byte for byte', async () => {
     const sizes: number[] = [];
     const { store } = countingStore();

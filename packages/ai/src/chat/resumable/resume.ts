@@ -133,7 +133,9 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
     if (timer !== undefined) clearTimeout(timer);
     wake?.();
   };
-  options.signal?.addEventListener('abort', stop, { once: true });
+  // The GET's client may have gone while the first read (or the grace) was awaited: its abort event has fired then.
+  if (options.signal?.aborted === true) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
   // The interval of the tail's reads: pollMs after new chunks, doubled while none come, up to maxPollMs.
   const maxPollMs = Math.max(pollMs, options.maxPollMs ?? 4 * pollMs);
   let interval = pollMs;
@@ -154,6 +156,7 @@ export async function resumeResponse(options: ResumeOptions): Promise<Response> 
         return;
       }
       for (;;) {
+        if (stopped.signal.aborted) return controller.close();
         await sleep();
         if (stopped.signal.aborted) return controller.close();
         let next: ResumableRecording | undefined | ResumableStoreError;
