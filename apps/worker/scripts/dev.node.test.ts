@@ -291,6 +291,9 @@ describe('scripts/dev.mjs (npm start)', () => {
     killed.child.kill('SIGKILL');
     await killed.exit;
     expect(existsSync(left)).toBe(true); // no 'exit' handler runs on SIGKILL
+    // Its wrangler dev lives on (nothing passed the SIGKILL on); the log is emptied below, so it is killed here, or it
+    // was left running after every test run.
+    killQuietly(Number(/^dev (\d+)$/m.exec(wranglerLog())?.[1]));
 
     // Beside it, folders that look alike but are not a killed start's: each must be left as it is.
     const gone = await deadPid();
