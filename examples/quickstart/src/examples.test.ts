@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { respondToApproval } from '@edgetool/ai/testing';
 import { startFakeOpenAI } from '@edgetool/fake-openai';
@@ -366,9 +366,18 @@ describe('README examples', () => {
   });
 
   const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'resumable.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
-  it.each([...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'])('the README shows %s verbatim', (file) => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
-    expect(readme).toContain(source);
+  const examples = [...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'];
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const source = (file: string) => readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();
+  it.each(examples)('the README shows %s verbatim', (file) => {
+    expect(readme).toContain(source(file));
+  });
+
+  it('every TypeScript block of the README is one of these files, whole, and every example file is one of them', () => {
+    const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, block = '']) => block.trim());
+    expect(blocks).toHaveLength(examples.length);
+    expect(blocks.filter((block) => !examples.some((file) => source(file) === block))).toEqual([]);
+    const files = readdirSync(new URL('.', import.meta.url)).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && file !== 'main.ts');
+    expect(files.filter((file) => !examples.includes(file))).toEqual([]);
   });
 });
