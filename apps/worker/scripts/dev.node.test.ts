@@ -43,8 +43,9 @@ if (process.argv[2] === 'dev') {
     log('include ' + process.env.CLOUDFLARE_INCLUDE_PROCESS_ENV + ' load ' + process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV);
   }
   if (process.env.FAKE_WRANGLER_EXIT) process.exit(Number(process.env.FAKE_WRANGLER_EXIT));
-  log('dev ' + process.pid);
+  // The handlers first: a signal sent as soon as the test reads the pid must find them.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => { log('signal ' + signal); process.exit(0); });
+  log('dev ' + process.pid);
   setInterval(() => {}, 1000);
 }
 `;
