@@ -174,3 +174,33 @@ describe('timeoutMs after the caller aborts', () => {
     expect(seen?.aborted).toBe(true);
   });
 });
+
+describe('a time limit costs a call that ends in time no error', () => {
+  /** The error's stack, taken whole: made while the call started, it names the function that started the call. */
+  async function timeoutStack(policy: ToolPolicyInput<{ to: string }>, execute: () => Promise<string>): Promise<string> {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+    try {
+      const tool = defineTool({ name: 'send', description: '', input: v.object({ to: v.string() }), policy: { needsApproval: false, ...policy }, execute });
+      const executor = createExecutor({ registry: [tool] });
+      const startsTheCall = () => executor.execute(call);
+      const result = await startsTheCall();
+      expect(code(result.outcome)).toBe('timeout');
+      return (result.outcome.type === 'error' && result.outcome.error.stack) || '';
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  it("timeoutMs's error is made when the time runs out, not for every call (an Error captures a stack: ~6 µs per call in Node)", async () => {
+    const stack = await timeoutStack({ timeoutMs: 5 }, never);
+    expect(stack).toMatch(/did not finish within 5 ms/);
+    expect(stack).not.toMatch(/startsTheCall/);
+  });
+
+  it('so is the error of a check that does not finish within it', async () => {
+    const stack = await timeoutStack({ timeoutMs: 5, check: never }, async () => 'sent');
+    expect(stack).toMatch(/its check did not finish within 5 ms/);
+    expect(stack).not.toMatch(/startsTheCall/);
+  });
+});

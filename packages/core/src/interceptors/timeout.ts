@@ -13,15 +13,12 @@ export function timeout(ms: number): ToolInterceptor {
   // A delay past a timer's 32 bits fires after 1 ms: the call would time out at once.
   if (!isTimerDelay(ms)) throw new TypeError(`timeout(ms): ms must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(ms)}.`);
   return defineInterceptor('timeout', async (ctx, next) => {
-    const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, {
-      toolName: ctx.tool.name,
-      callId: ctx.call.id,
-      retryable: true,
-    });
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<ToolOutcome>((resolve) => {
       timer = setTimeout(() => {
+        // Made when the time runs out: an error captures a stack, which cost a call that ends in time ~6 µs in Node.
+        const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, { toolName: ctx.tool.name, callId: ctx.call.id, retryable: true });
         controller.abort(error);
         resolve(failure(error));
       }, ms);
@@ -50,7 +47,8 @@ export async function withinToolTime<T>(ctx: ToolContext, what: string, run: () 
   const ms = tool.policy.timeoutMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timed = new Promise<T>((resolve, reject) => {
-    if (ms !== undefined) timer = setTimeout(reject, ms, new ToolError('timeout', `Tool "${tool.name}" was not run: its ${what} did not finish within ${ms} ms.`, meta));
+    // The error is made only when the time runs out (see `timeout`).
+    if (ms !== undefined) timer = setTimeout(() => reject(new ToolError('timeout', `Tool "${tool.name}" was not run: its ${what} did not finish within ${ms} ms.`, meta)), ms);
     Promise.resolve(value).then(resolve, reject);
   });
   try {
