@@ -3,7 +3,7 @@
  * core (A) against this one's (B), interleaved in one process, so that drift of the shared machine hits both alike.
  * A change worth tens of nanoseconds drowns in the noise between two separate bench runs; here it shows.
  *   git worktree add /tmp/base <commit> && (cd /tmp/base && pnpm install --offline)
- *   node src/ab.ts /tmp/base [interceptor counts, default 3,0] [rounds, default 40] [--cpu]
+ *   node src/ab.ts /tmp/base [interceptor counts, default 3,0] [rounds, default 40] [--cpu] [--timed]
  * Take the bench lock when others may run benches (`flock /tmp/edgetool-bench.lock node src/ab.ts ...`), and repeat
  * the run: the paired difference of two identical cores still moves by up to ~±100 ns from run to run here. `--cpu`
  * times batches in the process's CPU time instead of the wall clock: on a loaded machine (other processes on the
@@ -17,14 +17,20 @@ import { type BenchCase, measure, paired } from './harness.ts';
 
 type Core = typeof core;
 
+const cpu = process.argv.includes('--cpu');
+/** The demo's tool shape: asynchronous, with `timeoutMs`, called with a signal (the chat loop's turn signal). */
+const timed = process.argv.includes('--timed');
+const signal = timed ? new AbortController().signal : undefined;
+
 function executorOf(lib: Core, interceptors: number): core.ToolExecutor {
-  const tool = lib.defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, execute: quoteOrder });
+  const tool = timed
+    ? lib.defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, policy: { timeoutMs: 5_000 }, execute: async (input) => quoteOrder(input) })
+    : lib.defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, execute: quoteOrder });
   const list = Array.from({ length: interceptors }, (_, i) => lib.defineInterceptor(`pass-${i + 1}`, (_ctx, next) => next()));
   return lib.createExecutor({ registry: [tool], interceptors: list });
 }
 
-const cpu = process.argv.includes('--cpu');
-const [other, counts = '3,0', rounds = '40'] = process.argv.slice(2).filter((arg) => arg !== '--cpu');
+const [other, counts = '3,0', rounds = '40'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 if (other === undefined) throw new Error('usage: node src/ab.ts <other checkout> [interceptor counts, e.g. 3,0] [rounds]');
 const a = (await import(pathToFileURL(join(resolve(other), 'packages', 'core', 'src', 'index.ts')).href)) as Core;
 
@@ -34,8 +40,8 @@ const pairs = counts.split(',').map((count) => {
   const [ea, eb] = [executorOf(a, n), executorOf(core, n)];
   return {
     n,
-    a: { name: `A, ${n} interceptors`, fn: cycle((call) => ea.execute(call)), async: true },
-    b: { name: `B, ${n} interceptors`, fn: cycle((call) => eb.execute(call)), async: true },
+    a: { name: `A, ${n} interceptors`, fn: cycle((call) => ea.execute(call, { signal })), async: true },
+    b: { name: `B, ${n} interceptors`, fn: cycle((call) => eb.execute(call, { signal })), async: true },
   } satisfies { n: number; a: BenchCase; b: BenchCase };
 });
 const cases = [baseline, ...pairs.flatMap((pair) => [pair.a, pair.b])];

@@ -82,6 +82,10 @@ const exec3Spans = executorWith(3, { spans: true });
 /** Diagnostic: a constant clock shows what the per-span `performance.now()` calls cost. */
 const exec3SpansNoClock = executorWith(3, { spans: true, clock: () => 0 });
 const sharedRun = createRunContext({ conversationId: 'bench' });
+/** The shape of the demo's tools in the chat loop: asynchronous, with `timeoutMs`, called with the turn's signal. */
+const timedTool = defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, policy: { timeoutMs: 5_000 }, execute: async (input) => quoteOrder(input) });
+const exec3Timed = createExecutor({ registry: [timedTool], interceptors: [1, 2, 3].map(passThrough) });
+const turnSignal = new AbortController().signal;
 
 /** The cases, in table order. `baseline` is the reference for ratios. */
 export const CASES = {
@@ -95,6 +99,11 @@ export const CASES = {
   exec3Run: { name: 'diagnostic: 3 interceptors, shared run', fn: cycle((call) => exec3.execute(call, { run: sharedRun })), async: true },
   exec3Spans: { name: 'diagnostic: 3 interceptors, spans on', fn: cycle((call) => exec3Spans.execute(call)), async: true },
   exec3SpansNoClock: { name: 'diagnostic: 3 interceptors, spans on, constant clock', fn: cycle((call) => exec3SpansNoClock.execute(call)), async: true },
+  exec3Timed: {
+    name: "diagnostic: 3 interceptors, an async tool with `timeoutMs`, the caller's signal",
+    fn: cycle((call) => exec3Timed.execute(call, { run: sharedRun, signal: turnSignal })),
+    async: true,
+  },
 } satisfies Record<string, BenchCase>;
 
 const SAMPLE_OUTPUT = quoteOrder({ order_id: 'A-1001', quantity: 2, express: true });
@@ -112,7 +121,7 @@ export const PRIMITIVES = {
 async function check(): Promise<void> {
   for (const call of CALLS) {
     const expected = JSON.stringify(direct(call));
-    for (const executor of [exec0, exec3, exec3Async, exec3Spans, exec3SpansNoClock]) {
+    for (const executor of [exec0, exec3, exec3Async, exec3Spans, exec3SpansNoClock, exec3Timed]) {
       const result = await executor.execute(call);
       if (result.isError || result.content !== expected) throw new Error(`executor disagrees with the baseline on ${call.id}: ${result.content}`);
     }
@@ -169,6 +178,7 @@ export async function run(): Promise<BenchReport> {
           ['the rest (3 interceptors, shared run − reference)', ns(minus(CASES.exec3Run, CASES.baselineText))],
           ['spans on: a timed span per layer (spans on − 3 interceptors)', ns(minus(CASES.exec3Spans, CASES.exec3))],
           ['of which clock: 8 × `performance.now()` (spans on − constant clock)', ns(minus(CASES.exec3Spans, CASES.exec3SpansNoClock))],
+          ["an async tool with `timeoutMs` and the caller's signal (its time limit, the race with the signal: timed − 3 interceptors)", ns(minus(CASES.exec3Timed, CASES.exec3))],
         ],
       },
       {

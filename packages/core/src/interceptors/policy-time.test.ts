@@ -174,3 +174,74 @@ describe('timeoutMs after the caller aborts', () => {
     expect(seen?.aborted).toBe(true);
   });
 });
+
+describe('what a time limit costs a call that ends in time', () => {
+  /** The error's stack, taken whole: made while the call started, it names the function that started the call. */
+  async function timeoutStack(policy: ToolPolicyInput<{ to: string }>, execute: () => Promise<string>): Promise<string> {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+    try {
+      const tool = defineTool({ name: 'send', description: '', input: v.object({ to: v.string() }), policy: { needsApproval: false, ...policy }, execute });
+      const executor = createExecutor({ registry: [tool] });
+      const startsTheCall = () => executor.execute(call);
+      const result = await startsTheCall();
+      expect(code(result.outcome)).toBe('timeout');
+      return (result.outcome.type === 'error' && result.outcome.error.stack) || '';
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  it("timeoutMs's error is made when the time runs out, not for every call (an Error captures a stack: ~6 µs per call in Node)", async () => {
+    const stack = await timeoutStack({ timeoutMs: 5 }, never);
+    expect(stack).toMatch(/did not finish within 5 ms/);
+    expect(stack).not.toMatch(/startsTheCall/);
+  });
+
+  it('so is the error of a check that does not finish within it', async () => {
+    const stack = await timeoutStack({ timeoutMs: 5, check: never }, async () => 'sent');
+    expect(stack).toMatch(/its check did not finish within 5 ms/);
+    expect(stack).not.toMatch(/startsTheCall/);
+  });
+
+  it("no AbortSignal.any per call: the caller's signal has a listener while the call runs, none after it; the tool's signal still follows it", async () => {
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const seen: AbortSignal[] = [];
+      const releases: ((value: string) => void)[] = [];
+      const tool = defineTool({
+        name: 'read',
+        description: '',
+        input: v.object({}),
+        policy: { timeoutMs: 60_000 },
+        execute: (_input, ctx) => {
+          seen.push(ctx.signal);
+          return new Promise<string>((resolve) => releases.push(resolve));
+        },
+      });
+      const executor = createExecutor({ registry: [tool] });
+      const caller = new AbortController();
+      const added = vi.spyOn(caller.signal, 'addEventListener');
+      const removed = vi.spyOn(caller.signal, 'removeEventListener');
+      const first = executor.execute({ id: '1', name: 'read', arguments: {} }, { signal: caller.signal });
+      expect(added).toHaveBeenCalled();
+      releases[0]?.('done');
+      expect((await first).content).toBe('done');
+      expect(removed.mock.calls.map((args) => args[1])).toEqual(added.mock.calls.map((args) => args[1]));
+      expect(seen[0]?.aborted).toBe(false);
+
+      const second = executor.execute({ id: '2', name: 'read', arguments: {} }, { signal: caller.signal });
+      caller.abort(new Error('the user left'));
+      expect(code((await second).outcome)).toBe('aborted');
+      expect(seen[1]?.aborted).toBe(true);
+      expect(seen[1]?.reason).toEqual(new Error('the user left'));
+
+      const third = executor.execute({ id: '3', name: 'read', arguments: {} });
+      releases[2]?.('no signal');
+      expect((await third).content).toBe('no signal');
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
+    }
+  });
+});

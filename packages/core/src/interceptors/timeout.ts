@@ -13,26 +13,40 @@ export function timeout(ms: number): ToolInterceptor {
   // A delay past a timer's 32 bits fires after 1 ms: the call would time out at once.
   if (!isTimerDelay(ms)) throw new TypeError(`timeout(ms): ms must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(ms)}.`);
   return defineInterceptor('timeout', async (ctx, next) => {
-    const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, {
-      toolName: ctx.tool.name,
-      callId: ctx.call.id,
-      retryable: true,
-    });
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<ToolOutcome>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(error);
-        resolve(failure(error));
-      }, ms);
-    });
     const outer = ctx.signal;
+    // The tool's signal: aborted when the time runs out or the caller aborts, by the one listener below, instead of an
+    // `AbortSignal.any([outer, own])` per call (~1.3 µs in Node, and weak references its sources keep until collected).
+    const controller = new AbortController();
+    let end: (outcome: ToolOutcome) => void = () => {};
+    const ended = new Promise<ToolOutcome>((resolve) => {
+      end = resolve;
+    });
+    const aborted = () => failure(abortError(outer, { toolName: ctx.tool.name, callId: ctx.call.id }));
+    const onAbort = () => {
+      controller.abort(outer.reason);
+      end(aborted());
+    };
+    if (outer.aborted) controller.abort(outer.reason);
+    else outer.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      // Made when the time runs out: an error captures a stack, which cost a call that ends in time ~6 µs in Node.
+      const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, { toolName: ctx.tool.name, callId: ctx.call.id, retryable: true });
+      controller.abort(error);
+      end(failure(error));
+    }, ms);
     try {
-      // The caller's abort ends the wait too, so the timer does not outlive the call (a tool that ignores its signal).
-      const running = Promise.race([next({ signal: AbortSignal.any([outer, controller.signal]) }), expired]);
-      return await raceSignal(running, outer, (signal) => failure(abortError(signal, { toolName: ctx.tool.name, callId: ctx.call.id })));
+      const running = next({ signal: controller.signal });
+      // Aborted before or while the tool started: the call ends now (the caller's abort ends the wait, so the timer does
+      // not outlive the call of a tool that ignores its signal).
+      if (outer.aborted) {
+        running.catch(() => {});
+        return aborted();
+      }
+      return await Promise.race([running, ended]);
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(timer);
+      // The tool's signal follows the caller's while the call runs; a listener per call must not stay on a long-lived signal.
+      outer.removeEventListener('abort', onAbort);
     }
   }, { abandons: true });
 }
@@ -50,7 +64,8 @@ export async function withinToolTime<T>(ctx: ToolContext, what: string, run: () 
   const ms = tool.policy.timeoutMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timed = new Promise<T>((resolve, reject) => {
-    if (ms !== undefined) timer = setTimeout(reject, ms, new ToolError('timeout', `Tool "${tool.name}" was not run: its ${what} did not finish within ${ms} ms.`, meta));
+    // The error is made only when the time runs out (see `timeout`).
+    if (ms !== undefined) timer = setTimeout(() => reject(new ToolError('timeout', `Tool "${tool.name}" was not run: its ${what} did not finish within ${ms} ms.`, meta)), ms);
     Promise.resolve(value).then(resolve, reject);
   });
   try {
