@@ -161,6 +161,25 @@ describe('agent as tool', () => {
     expect(answered.result.content).toBe('Both delayed.');
   });
 
+  it('an answer the output token limit cut, a content filter stopped, or no text at all says so to the calling model', async () => {
+    const ask = async (text: string, finish: 'stop' | 'length' | 'content-filter') => {
+      const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+      const content = text === '' ? [] : [{ type: 'text' as const, text }];
+      const model = new MockLanguageModelV4({ doGenerate: async () => ({ content, finishReason: { unified: finish, raw: finish }, usage, warnings: [] }) });
+      const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model, tools: [], tickets }) });
+      const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'Check A-7' } });
+      expect(result.outcome).toMatchObject({ type: 'success', output: { answer: result.content } });
+      return result.content;
+    };
+    // The model read "A-7 is dela" as the whole answer, and an empty text as one.
+    expect(await ask('A-7 is dela', 'length')).toBe('A-7 is dela\n\n(The agent\'s answer was cut off at its output token limit.)');
+    expect(await ask('', 'length')).toBe('(The agent\'s answer was cut off at its output token limit.)');
+    expect(await ask('', 'content-filter')).toBe('(The provider\'s content filter stopped the agent\'s answer.)');
+    expect(await ask('', 'stop')).toBe('(The agent ended without an answer.)');
+    expect(await ask('  ', 'stop')).toBe('(The agent ended without an answer.)');
+    expect(await ask('A-7 is delayed.', 'stop')).toBe('A-7 is delayed.');
+  });
+
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {
     const writes: string[] = [];
     const innerModel = scriptedModel(callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Email queued.'));

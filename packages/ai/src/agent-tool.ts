@@ -45,8 +45,8 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * call reports progress: its inner tools' own reports, and each inner call as it finishes. It reports the inner turn's
  * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
  * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
- * Its output is the agent's answer, which is all the model reads (its text, or with `output` its data, as JSON), and the
- * tokens its turn used ({@link AgentToolOutput}).
+ * Its output is the agent's answer, which is all the model reads (its text, with a line that says so when it was cut,
+ * stopped or empty; or with `output` its data, as JSON), and the tokens its turn used ({@link AgentToolOutput}).
  * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
  * executor or chat agent made with the tool needs them in its runs.
  */
@@ -115,7 +115,7 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
       const usage = messageUsage(result.usage);
-      if (structured === undefined) return { answer: answerOf(result.text, result.limit) as TOutput, usage };
+      if (structured === undefined) return { answer: answerOf(result.text, result.limit, result.finishReason) as TOutput, usage };
       if (result.limit !== undefined) {
         throw new ToolError('execution-failed', `The agent stopped at its ${limitName(result.limit)} before it gave its answer.`);
       }
@@ -153,13 +153,23 @@ function innerFailure<TDeps>(options: Pick<AgentToolOptions<TDeps>, 'name' | 'ag
 }
 
 /**
- * What the calling model reads as the agent's answer: its text, and when its turn stopped at a limit (`maxSteps`, its
- * `tokenBudget`) before it answered, a line that says so, so the model does not take a partial or empty text for the
- * answer.
+ * What the calling model reads as the agent's answer: its text, and a line that says so when the text is not the whole
+ * answer: its turn stopped at a limit (`maxSteps`, its `tokenBudget`) before it answered, the output token limit cut the
+ * answer (`length`), a content filter stopped it, or it ended with no text. Without it the model took a cut or empty
+ * text for the answer.
  */
-function answerOf(text: string, limit: TurnLimit | undefined): string {
-  if (limit === undefined) return text;
-  const note = `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`;
+function answerOf(text: string, limit: TurnLimit | undefined, finishReason: string): string {
+  const note =
+    limit !== undefined
+      ? `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`
+      : finishReason === 'length'
+        ? "(The agent's answer was cut off at its output token limit.)"
+        : finishReason === 'content-filter'
+          ? "(The provider's content filter stopped the agent's answer.)"
+          : text.trim() === ''
+            ? '(The agent ended without an answer.)'
+            : undefined;
+  if (note === undefined) return text;
   return text.trim() === '' ? note : `${text}\n\n${note}`;
 }
 
