@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.ts';
 import { createChatAgent } from './chat/chat-agent.ts';
+import { generateTextTurn } from './chat/text-turn.ts';
 import { respondToApproval } from './testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from './testing/mock-model.ts';
 
@@ -178,6 +179,31 @@ describe('agent as tool', () => {
     expect(await ask('', 'stop')).toBe('(The agent ended without an answer.)');
     expect(await ask('  ', 'stop')).toBe('(The agent ended without an answer.)');
     expect(await ask('A-7 is delayed.', 'stop')).toBe('A-7 is delayed.');
+  });
+
+  it('a browser tool of its agent is not given to the inner model: nobody could run it, nor asks the outer run to approve it', async () => {
+    const pickDate = defineTool({
+      name: 'pick_date',
+      description: 'Ask the user for a date in their browser',
+      input: v.object({}),
+      policy: { runsOn: 'client', effects: 'write' },
+      execute: () => '2026-12-24',
+    });
+    const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 is delayed.'), textStep('Pick a date.'));
+    const inner = createChatAgent({ model: innerModel, tools: [innerTools([])[0]!, pickDate], tickets });
+    const support = await agentTool({ name: 'support_agent', description: 'Answers order questions', agent: inner });
+    // It asked for an approval "This agent may use pick_date." that covered nothing the agent could do.
+    expect(support.policy).toMatchObject({ effects: 'read', needsApproval: false });
+    expect(support.policy.approvalReason).toBeUndefined();
+    expect(support.metadata).toMatchObject({ innerTools: ['query_order'] });
+    const result = await createExecutor({ registry: [support] }).execute({ id: 's1', name: 'support_agent', arguments: { task: 'Check A-7' } });
+    // The inner model was offered pick_date, called it, and the whole call failed with "calls it cannot finish alone".
+    expect(innerModel.doGenerateCalls[0]?.tools?.map((tool) => tool.name)).toEqual(['query_order']);
+    expect(result.content).toBe('A-7 is delayed.');
+    // The same agent's own turns still offer it.
+    const own = await generateTextTurn(inner, { messages: 'When?', run: createRunContext({ conversationId: 'own' }) });
+    expect(own.text).toBe('Pick a date.');
+    expect(innerModel.doGenerateCalls[2]?.tools?.map((tool) => tool.name)).toEqual(['query_order', 'pick_date']);
   });
 
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {

@@ -56,7 +56,10 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   // Every inner tool must load: one left out (as `tools()` leaves out a tool that fails to load) would not count towards
   // the approval this tool needs, and could load later and run inside the agent, whose approvals are granted.
   const { registry } = options.agent;
-  const inner = (await Promise.all(registry.names().map((name) => registry.resolve(name)))).filter((t) => t !== undefined);
+  // Tools that run in a browser are left out of the inner turn (`clientTools: 'omit'`): no client answers it, so they
+  // count towards nothing (a browser tool that writes asked for an approval that covered nothing the agent could do).
+  const loaded = (await Promise.all(registry.names().map((name) => registry.resolve(name)))).filter((t) => t !== undefined);
+  const inner = loaded.filter((t) => t.policy.runsOn !== 'client');
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never
@@ -94,6 +97,7 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         run,
         signal: ctx.signal,
         grantApprovals: true,
+        clientTools: 'omit',
         // Keyed under this call's key: a regenerated call given this one's id (approved anew) has inner calls with the
         // ids of this one's (a model numbers them the same way), and they must not read this one's writes as theirs.
         idempotencyKey: (id) => idempotencyKeyOf({ conversationId: run.conversationId, callId: id, nonce: ctx.idempotencyKey }),
