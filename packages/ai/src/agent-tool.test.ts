@@ -1,4 +1,5 @@
-import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, type TraceRecord, withDeps } from '@edgetool/core';
+import { setTraceparent } from '@edgetool/core/otel';
 import { APICallError } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
@@ -179,6 +180,30 @@ describe('agent as tool', () => {
     expect(await ask('', 'stop')).toBe('(The agent ended without an answer.)');
     expect(await ask('  ', 'stop')).toBe('(The agent ended without an answer.)');
     expect(await ask('A-7 is delayed.', 'stop')).toBe('A-7 is delayed.');
+  });
+
+  it('the inner calls are traced by its agent’s onTrace, not the outer agent’s, in the outer run’s trace', async () => {
+    const outerRecords: TraceRecord[] = [];
+    const innerRecords: TraceRecord[] = [];
+    const innerModel = () => scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 is delayed.'));
+    const traced = (onTrace?: (record: TraceRecord) => void) =>
+      agentTool({ name: 'support_agent', description: 'Answers', agent: createChatAgent({ model: innerModel(), tools: innerTools([]).slice(0, 1), tickets, ...(onTrace ? { onTrace } : {}) }) });
+    const outerOver = async (tool: Awaited<ReturnType<typeof traced>>) =>
+      createChatAgent({ model: scriptedModel(callsStep([['o1', 'support_agent', { task: 'Check A-7' }]]), textStep('Late.')), tools: [tool], tickets, onTrace: (r) => outerRecords.push(r) });
+    const run = () => {
+      const run = createRunContext({ conversationId: 'outer' });
+      setTraceparent(run, '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+      return run;
+    };
+    // An agent without an onTrace of its own: its calls are recorded nowhere, the outer agent's records the call only.
+    await (await outerOver(await traced())).generate({ messages: 'Is A-7 late?', run: run() });
+    expect(outerRecords.map((r) => r.toolName)).toEqual(['support_agent']);
+    // Given one (the same exporter), its calls join the request's trace, under the agent call's conversation.
+    await (await outerOver(await traced((r) => innerRecords.push(r)))).generate({ messages: 'Is A-7 late?', run: run() });
+    expect(innerRecords.map((r) => [r.toolName, r.conversationId, r.traceId])).toEqual([
+      ['query_order', 'outer/support_agent/o1', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'],
+    ]);
+    expect(outerRecords.map((r) => r.toolName)).toEqual(['support_agent', 'support_agent']);
   });
 
   it('a browser tool of its agent is not given to the inner model: nobody could run it, nor asks the outer run to approve it', async () => {

@@ -48,7 +48,8 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * Its output is the agent's answer, which is all the model reads (its text, with a line that says so when it was cut,
  * stopped or empty; or with `output` its data, as JSON), and the tokens its turn used ({@link AgentToolOutput}).
  * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
- * executor or chat agent made with the tool needs them in its runs.
+ * executor or chat agent made with the tool needs them in its runs. Its inner calls are traced by its agent's `onTrace`
+ * (in the outer run's trace), not by the calling agent's; its agent's browser tools are left out of the inner turn.
  */
 export async function agentTool<TDeps = unknown, TOutput = string>(
   options: AgentToolOptions<TDeps, TOutput>,
