@@ -1,4 +1,4 @@
-import { availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
+import { type AnyTool, availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
@@ -59,7 +59,17 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   const { registry } = options.agent;
   // Tools that run in a browser are left out of the inner turn (`clientTools: 'omit'`): no client answers it, so they
   // count towards nothing (a browser tool that writes asked for an approval that covered nothing the agent could do).
-  const loaded = (await Promise.all(registry.names().map((name) => registry.resolve(name)))).filter((t) => t !== undefined);
+  // A name it lists and gives no tool for is refused as well: the tool could be handed out later (a resolver waiting for
+  // a config) and run inside the granted turn of an agent tool that needs no approval.
+  const names = registry.names();
+  const resolved = await Promise.all(names.map((name) => registry.resolve(name)));
+  const missing = names.filter((_name, at) => resolved[at] === undefined);
+  if (missing.length) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent lists ${missing.length === 1 ? 'the tool' : 'the tools'} "${missing.join('", "')}", but its registry gave none for that name; every tool of the agent must load when the agent tool is made, or it could run later without the approval the agent tool would need.`,
+    );
+  }
+  const loaded = resolved as AnyTool[];
   const inner = loaded.filter((t) => t.policy.runsOn !== 'client');
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
