@@ -1,10 +1,12 @@
-import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, withDeps } from '@edgetool/core';
+import { contextKey, createExecutor, createRunContext, createTicketSigner, defineTool, type TraceRecord, withDeps } from '@edgetool/core';
+import { setTraceparent } from '@edgetool/core/otel';
 import { APICallError } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.ts';
 import { createChatAgent } from './chat/chat-agent.ts';
+import { generateTextTurn } from './chat/text-turn.ts';
 import { respondToApproval } from './testing/client.ts';
 import { callsStep, lastToolResults, scriptedModel, textStep } from './testing/mock-model.ts';
 
@@ -159,6 +161,74 @@ describe('agent as tool', () => {
     expect(tokens.result.outcome.type === 'success' && tokens.result.outcome.output).toMatchObject({ usage: { totalTokens: 30 } });
     const answered = await ask({});
     expect(answered.result.content).toBe('Both delayed.');
+  });
+
+  it('an answer the output token limit cut, a content filter stopped, or no text at all says so to the calling model', async () => {
+    const ask = async (text: string, finish: 'stop' | 'length' | 'content-filter') => {
+      const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+      const content = text === '' ? [] : [{ type: 'text' as const, text }];
+      const model = new MockLanguageModelV4({ doGenerate: async () => ({ content, finishReason: { unified: finish, raw: finish }, usage, warnings: [] }) });
+      const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model, tools: [], tickets }) });
+      const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'Check A-7' } });
+      expect(result.outcome).toMatchObject({ type: 'success', output: { answer: result.content } });
+      return result.content;
+    };
+    // The model read "A-7 is dela" as the whole answer, and an empty text as one.
+    expect(await ask('A-7 is dela', 'length')).toBe('A-7 is dela\n\n(The agent\'s answer was cut off at its output token limit.)');
+    expect(await ask('', 'length')).toBe('(The agent\'s answer was cut off at its output token limit.)');
+    expect(await ask('', 'content-filter')).toBe('(The provider\'s content filter stopped the agent\'s answer.)');
+    expect(await ask('', 'stop')).toBe('(The agent ended without an answer.)');
+    expect(await ask('  ', 'stop')).toBe('(The agent ended without an answer.)');
+    expect(await ask('A-7 is delayed.', 'stop')).toBe('A-7 is delayed.');
+  });
+
+  it('the inner calls are traced by its agent’s onTrace, not the outer agent’s, in the outer run’s trace', async () => {
+    const outerRecords: TraceRecord[] = [];
+    const innerRecords: TraceRecord[] = [];
+    const innerModel = () => scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 is delayed.'));
+    const traced = (onTrace?: (record: TraceRecord) => void) =>
+      agentTool({ name: 'support_agent', description: 'Answers', agent: createChatAgent({ model: innerModel(), tools: innerTools([]).slice(0, 1), tickets, ...(onTrace ? { onTrace } : {}) }) });
+    const outerOver = async (tool: Awaited<ReturnType<typeof traced>>) =>
+      createChatAgent({ model: scriptedModel(callsStep([['o1', 'support_agent', { task: 'Check A-7' }]]), textStep('Late.')), tools: [tool], tickets, onTrace: (r) => outerRecords.push(r) });
+    const run = () => {
+      const run = createRunContext({ conversationId: 'outer' });
+      setTraceparent(run, '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+      return run;
+    };
+    // An agent without an onTrace of its own: its calls are recorded nowhere, the outer agent's records the call only.
+    await (await outerOver(await traced())).generate({ messages: 'Is A-7 late?', run: run() });
+    expect(outerRecords.map((r) => r.toolName)).toEqual(['support_agent']);
+    // Given one (the same exporter), its calls join the request's trace, under the agent call's conversation.
+    await (await outerOver(await traced((r) => innerRecords.push(r)))).generate({ messages: 'Is A-7 late?', run: run() });
+    expect(innerRecords.map((r) => [r.toolName, r.conversationId, r.traceId])).toEqual([
+      ['query_order', 'outer/support_agent/o1', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'],
+    ]);
+    expect(outerRecords.map((r) => r.toolName)).toEqual(['support_agent', 'support_agent']);
+  });
+
+  it('a browser tool of its agent is not given to the inner model: nobody could run it, nor asks the outer run to approve it', async () => {
+    const pickDate = defineTool({
+      name: 'pick_date',
+      description: 'Ask the user for a date in their browser',
+      input: v.object({}),
+      policy: { runsOn: 'client', effects: 'write' },
+      execute: () => '2026-12-24',
+    });
+    const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), textStep('A-7 is delayed.'), textStep('Pick a date.'));
+    const inner = createChatAgent({ model: innerModel, tools: [innerTools([])[0]!, pickDate], tickets });
+    const support = await agentTool({ name: 'support_agent', description: 'Answers order questions', agent: inner });
+    // It asked for an approval "This agent may use pick_date." that covered nothing the agent could do.
+    expect(support.policy).toMatchObject({ effects: 'read', needsApproval: false });
+    expect(support.policy.approvalReason).toBeUndefined();
+    expect(support.metadata).toMatchObject({ innerTools: ['query_order'] });
+    const result = await createExecutor({ registry: [support] }).execute({ id: 's1', name: 'support_agent', arguments: { task: 'Check A-7' } });
+    // The inner model was offered pick_date, called it, and the whole call failed with "calls it cannot finish alone".
+    expect(innerModel.doGenerateCalls[0]?.tools?.map((tool) => tool.name)).toEqual(['query_order']);
+    expect(result.content).toBe('A-7 is delayed.');
+    // The same agent's own turns still offer it.
+    const own = await generateTextTurn(inner, { messages: 'When?', run: createRunContext({ conversationId: 'own' }) });
+    expect(own.text).toBe('Pick a date.');
+    expect(innerModel.doGenerateCalls[2]?.tools?.map((tool) => tool.name)).toEqual(['query_order', 'pick_date']);
   });
 
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {

@@ -1,4 +1,4 @@
-import { availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
+import { type AnyTool, availableTools, defineTool, forkRunContext, idempotencyKeyOf, progressText, type Tool, type ToolContext, type ToolEffects, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
@@ -45,10 +45,11 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * call reports progress: its inner tools' own reports, and each inner call as it finishes. It reports the inner turn's
  * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
  * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
- * Its output is the agent's answer, which is all the model reads (its text, or with `output` its data, as JSON), and the
- * tokens its turn used ({@link AgentToolOutput}).
+ * Its output is the agent's answer, which is all the model reads (its text, with a line that says so when it was cut,
+ * stopped or empty; or with `output` its data, as JSON), and the tokens its turn used ({@link AgentToolOutput}).
  * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
- * executor or chat agent made with the tool needs them in its runs.
+ * executor or chat agent made with the tool needs them in its runs. Its inner calls are traced by its agent's `onTrace`
+ * (in the outer run's trace), not by the calling agent's; its agent's browser tools are left out of the inner turn.
  */
 export async function agentTool<TDeps = unknown, TOutput = string>(
   options: AgentToolOptions<TDeps, TOutput>,
@@ -56,7 +57,20 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   // Every inner tool must load: one left out (as `tools()` leaves out a tool that fails to load) would not count towards
   // the approval this tool needs, and could load later and run inside the agent, whose approvals are granted.
   const { registry } = options.agent;
-  const inner = (await Promise.all(registry.names().map((name) => registry.resolve(name)))).filter((t) => t !== undefined);
+  // Tools that run in a browser are left out of the inner turn (`clientTools: 'omit'`): no client answers it, so they
+  // count towards nothing (a browser tool that writes asked for an approval that covered nothing the agent could do).
+  // A name it lists and gives no tool for is refused as well: the tool could be handed out later (a resolver waiting for
+  // a config) and run inside the granted turn of an agent tool that needs no approval.
+  const names = registry.names();
+  const resolved = await Promise.all(names.map((name) => registry.resolve(name)));
+  const missing = names.filter((_name, at) => resolved[at] === undefined);
+  if (missing.length) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent lists ${missing.length === 1 ? 'the tool' : 'the tools'} "${missing.join('", "')}", but its registry gave none for that name; every tool of the agent must load when the agent tool is made, or it could run later without the approval the agent tool would need.`,
+    );
+  }
+  const loaded = resolved as AnyTool[];
+  const inner = loaded.filter((t) => t.policy.runsOn !== 'client');
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never
@@ -94,6 +108,7 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         run,
         signal: ctx.signal,
         grantApprovals: true,
+        clientTools: 'omit',
         // Keyed under this call's key: a regenerated call given this one's id (approved anew) has inner calls with the
         // ids of this one's (a model numbers them the same way), and they must not read this one's writes as theirs.
         idempotencyKey: (id) => idempotencyKeyOf({ conversationId: run.conversationId, callId: id, nonce: ctx.idempotencyKey }),
@@ -115,7 +130,7 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
       const usage = messageUsage(result.usage);
-      if (structured === undefined) return { answer: answerOf(result.text, result.limit) as TOutput, usage };
+      if (structured === undefined) return { answer: answerOf(result.text, result.limit, result.finishReason) as TOutput, usage };
       if (result.limit !== undefined) {
         throw new ToolError('execution-failed', `The agent stopped at its ${limitName(result.limit)} before it gave its answer.`);
       }
@@ -153,13 +168,23 @@ function innerFailure<TDeps>(options: Pick<AgentToolOptions<TDeps>, 'name' | 'ag
 }
 
 /**
- * What the calling model reads as the agent's answer: its text, and when its turn stopped at a limit (`maxSteps`, its
- * `tokenBudget`) before it answered, a line that says so, so the model does not take a partial or empty text for the
- * answer.
+ * What the calling model reads as the agent's answer: its text, and a line that says so when the text is not the whole
+ * answer: its turn stopped at a limit (`maxSteps`, its `tokenBudget`) before it answered, the output token limit cut the
+ * answer (`length`), a content filter stopped it, or it ended with no text. Without it the model took a cut or empty
+ * text for the answer.
  */
-function answerOf(text: string, limit: TurnLimit | undefined): string {
-  if (limit === undefined) return text;
-  const note = `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`;
+function answerOf(text: string, limit: TurnLimit | undefined, finishReason: string): string {
+  const note =
+    limit !== undefined
+      ? `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`
+      : finishReason === 'length'
+        ? "(The agent's answer was cut off at its output token limit.)"
+        : finishReason === 'content-filter'
+          ? "(The provider's content filter stopped the agent's answer.)"
+          : text.trim() === ''
+            ? '(The agent ended without an answer.)'
+            : undefined;
+  if (note === undefined) return text;
   return text.trim() === '' ? note : `${text}\n\n${note}`;
 }
 

@@ -88,6 +88,14 @@ describe('chat agent types: every turn brings what the tools need', () => {
     void generateTextTurn(agent, { messages: 'hi', run: createRunContext(), onUsage: (usage: { inputTokenDetails: unknown }) => usage });
   });
 
+  it('a text turn’s clientTools is pending or omit', () => {
+    expectTypeOf<TextTurnRequest['clientTools']>().toEqualTypeOf<'pending' | 'omit' | undefined>();
+    const agent = createChatAgent({ model: scriptedModel(), tools: [plain], tickets });
+    void generateTextTurn(agent, { messages: 'hi', run: createRunContext(), clientTools: 'omit' });
+    // @ts-expect-error a choice, not a flag
+    void generateTextTurn(agent, { messages: 'hi', run: createRunContext(), clientTools: false });
+  });
+
   it('a registry made from those tools types the agent the same way', () => {
     const agent = createChatAgent({ model: scriptedModel(), tools: createRegistry({ tools: [lookup, plain], onError: 'report' }), tickets });
     expectTypeOf(agent).toEqualTypeOf<ChatAgent<{ db: Db }>>();

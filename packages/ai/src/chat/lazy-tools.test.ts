@@ -93,6 +93,34 @@ describe('chat loop: a lazy tool that fails to load', () => {
     expect(support.policy.effects).toBe('destructive');
   });
 
+  it('agentTool refuses an agent whose registry lists a tool it gives none for yet: it could run later without an approval', async () => {
+    const closed: string[] = [];
+    const closeAccount = defineTool({
+      name: 'close_account',
+      description: 'Close an account',
+      input: v.object({}),
+      policy: { effects: 'destructive' },
+      execute: () => {
+        closed.push('closed');
+        return 'closed';
+      },
+    });
+    // A resolver that lists the tool and hands it out once something it waits for is there (a config, a flag).
+    let ready = false;
+    const late = { kind: 'edgetool.resolver' as const, names: () => ['close_account'], resolve: (name: string) => (ready && name === 'close_account' ? closeAccount : undefined) };
+    const model = scriptedModel(callsStep([['i1', 'close_account', {}]]), textStep('Closed.'));
+    const inner = createChatAgent({ model, tools: createRegistry({ resolvers: [late] }), tickets });
+    // It made an agent tool that needs no approval; once the resolver gave the tool, the inner turn offered it, and the
+    // granted turn closed the account with nobody asked.
+    await expect(agentTool({ name: 'ops', description: 'Operations', agent: inner })).rejects.toThrow(
+      'agentTool "ops": the agent lists the tool "close_account", but its registry gave none for that name',
+    );
+    ready = true;
+    const ops = await agentTool({ name: 'ops', description: 'Operations', agent: inner });
+    expect(ops.policy).toMatchObject({ effects: 'destructive', needsApproval: true });
+    expect(closed).toEqual([]);
+  });
+
   it('toAISDKTools loads every tool of the registry but one that fails, or offers the tools it is given', async () => {
     const f = fixture();
     expect(Object.keys(await toAISDKTools(f.registry, { run: createRunContext() }))).toEqual(['query_order']);

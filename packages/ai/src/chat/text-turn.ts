@@ -52,6 +52,12 @@ export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
   /** A human approval already covers this whole turn: calls that would need approval run without asking. */
   readonly grantApprovals?: boolean;
   /**
+   * The tools that run on the caller (`runsOn: 'client'`, a browser's): `'pending'` (default) gives them to the model,
+   * and the turn ends on their calls for your code to answer; `'omit'` leaves them out of what the model is given, for
+   * a turn nobody can answer them in (`agentTool` runs its agent so).
+   */
+  readonly clientTools?: 'pending' | 'omit' | undefined;
+  /**
    * Answers to the approval requests the previous turn ended on (its `pending` calls of kind `approval`), by tool
    * call id: `true`, `false`, or `{ approved, reason, input }` (a denial's reason is what the model reads; `input`: the
    * arguments as the human edited them, for a tool whose `policy.editable` allows the changes).
@@ -329,7 +335,9 @@ async function textTurn<TDeps>(
   const executor = textExecutor(agent);
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
-  const { all: every, visible, settings, instructions } = await prepareTurn(registry, options, request.settings, request.run);
+  const prepared = await prepareTurn(registry, options, request.settings, request.run);
+  const { all: every, settings, instructions } = prepared;
+  const visible = request.clientTools === 'omit' ? prepared.visible.filter((tool) => tool.policy.runsOn !== 'client') : prepared.visible;
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,

@@ -163,10 +163,11 @@ describe('toAISDKTools: a failure the registry makes throw', () => {
   });
 });
 
-describe('agentTool: an agent that stops on calls it cannot finish', () => {
-  it("says so with a ToolError, so 'hide-unexpected' keeps its words for the calling model", async () => {
+describe('agentTool: an agent whose model calls a browser tool anyway', () => {
+  it("the inner model reads that the tool is unavailable (a ToolError, which 'hide-unexpected' keeps), and the agent answers", async () => {
     const write = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({}), policy: { runsOn: 'client' } });
-    const inner = createChatAgent({ model: scriptedModel(callsStep([['i1', 'pick_date', {}]])), tools: [write], tickets });
+    const innerModel = scriptedModel(callsStep([['i1', 'pick_date', {}]]), textStep('I cannot ask for a date here.'));
+    const inner = createChatAgent({ model: innerModel, tools: [write], tickets, toolErrorMessage: 'hide-unexpected', onError: () => {} });
     const outerModel = scriptedModel(callsStep([['c1', 'helper', { task: 'pick a date' }]]), textStep('Could not.'));
     const outer = createChatAgent({
       model: outerModel,
@@ -176,9 +177,8 @@ describe('agentTool: an agent that stops on calls it cannot finish', () => {
       onError: () => {},
     });
     await outer.generate({ messages: 'go', run: run() });
-    expect(lastToolResults(outerModel.doStreamCalls[1])[0]?.output).toEqual({
-      type: 'error-text',
-      value: 'Error (execution-failed): The agent stopped with calls it cannot finish alone: pick_date.',
-    });
+    // It used to end the inner turn on a pending call, and the agent call failed: "stopped with calls it cannot finish".
+    expect(lastToolResults(innerModel.doGenerateCalls[1])[0]?.output).toMatchObject({ type: 'error-text', value: expect.stringContaining("unavailable tool 'pick_date'") });
+    expect(lastToolResults(outerModel.doStreamCalls[1])[0]?.output).toEqual({ type: 'text', value: 'I cannot ask for a date here.' });
   });
 });
