@@ -105,6 +105,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['a 1006', 'query_order {"order_id":"A-1006"}'],
       ['status of A 1006?', 'query_order {"order_id":"A-1006"}'],
       ['invoice for a 1001', 'order_invoice {"order_id":"A-1001"}'],
+      // A time is no message ("at 10:30" was a reason ": 30" for a date change), and a request led by a verb that reads
+      // reads: neither asks for a new date.
+      ['show A-1003 at 10:30', 'query_order {"order_id":"A-1003"}'],
+      ['A-1003 at 10:30', 'query_order {"order_id":"A-1003"}'],
+      ['move A-1003 to 2026-12-24 at 10:30', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['show the delivery date of A-1003', 'query_order {"order_id":"A-1003"}'],
+      ['can you show me the delivery date of A-1003', 'query_order {"order_id":"A-1003"}'],
       // The threshold is a minimum ("at least"): more than 3 days is 4 or more.
       ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
       ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],

@@ -677,9 +677,12 @@ function tokenSpans(text: string): Array<{ word: string; start: number; end: num
 const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|country|where)$/i;
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
-/** A message in the text: after `saying`, `with the message`, a colon, or what someone is to be told (`TOLD_THAT`). */
+/**
+ * A message in the text: after `saying`, `with the message`, a colon (not one between digits: "at 10:30" is a time),
+ * or what someone is to be told (`TOLD_THAT`).
+ */
 function findMessage(text: string, used: Span[]): string | undefined {
-  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
+  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!\d):|:(?!\d))\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
 }
 
 /**

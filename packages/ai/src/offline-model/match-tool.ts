@@ -1,6 +1,6 @@
 import { extractArguments, hasDate, valueArguments, withoutExpressions } from './extract-arguments.ts';
 import { findTimeZones } from './time-zones.ts';
-import { contentWords, fold, isChangeName, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
+import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {
@@ -159,9 +159,11 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
 export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
   const scores = scoreTools(text, tools).filter((candidate) => candidate.score >= MIN_TOOL_SCORE);
   let best = bestOf(scores, leadsWith(text));
-  // A question that does not give what a change needs asks about the present ("When is A-1002 delivered?", "What's
-  // the delivery date of A-1002?"): the best tool that only reads answers it, instead of a change asking for a new date.
-  if (best !== undefined && isChangeName(best.name) && isQuestion(text) && extractArguments(text, best.inputSchema).missing.length > 0) {
+  // A question, or a request led by a verb that reads ("show the delivery date of A-1002"), that does not give what a
+  // change needs asks about the present ("When is A-1002 delivered?", "What's the delivery date of A-1002?"): the best
+  // tool that only reads answers it, instead of a change asking for a new date.
+  const asksWhatIs = isQuestion(text) || leadsWithReadVerb(text);
+  if (best !== undefined && isChangeName(best.name) && asksWhatIs && extractArguments(text, best.inputSchema).missing.length > 0) {
     best = bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? bestOf(scores.filter((candidate) => !isChangeName(candidate.tool.name))) ?? best;
   }
   // A change is made only for a text that names what it changes, not for its verb alone: "add a discount to A-1006"
@@ -281,6 +283,13 @@ const QUESTION_WORD = /^(?:what|whats|when|where|which|who|why|how|is|are|was|we
 function isQuestion(text: string): boolean {
   const trimmed = text.trim().toLowerCase().replace(/['’]/g, '');
   return !REQUEST.test(trimmed) && (trimmed.endsWith('?') || QUESTION_WORD.test(trimmed));
+}
+
+/** Whether the request's first word, after "please" or "can you", is a verb that only reads: "show", "check", "look up". */
+function leadsWithReadVerb(text: string): boolean {
+  const trimmed = text.trim().toLowerCase().replace(/['’]/g, '');
+  const first = /^[a-z]+/.exec(trimmed.replace(REQUEST, '').trimStart())?.[0];
+  return first !== undefined && isReadVerb(stem(first));
 }
 
 /**

@@ -84,6 +84,11 @@ export function isWeakVerb(word: string): boolean {
   return WEAK_VERBS.has(word);
 }
 
+/** Whether a stem is a verb that only reads (`show`, `check`, `look`): a request it leads asks about what is. */
+export function isReadVerb(word: string): boolean {
+  return READ_VERBS.has(word);
+}
+
 /** Whether a tool name only reads: it has a reading verb (`list`, `get`, `query`, ...) and no changing one (`add`, `clear`, ...). */
 export function isReadName(name: string): boolean {
   const words = splitIdentifier(name).map((word) => stem(word));
