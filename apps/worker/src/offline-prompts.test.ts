@@ -153,6 +153,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       // Nothing that changes is called by guess: a request no tool covers says so.
       ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      // Removing is deleting too, and only the tool the text is for covers it: cart_clear removes items, not orders.
+      ['remove order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['remove A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
       ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],

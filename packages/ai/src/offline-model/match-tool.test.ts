@@ -249,6 +249,14 @@ describe('what the matcher reads besides words', () => {
     expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
   });
 
+  it('finds deleting missing unless the tool the text is for deletes: a cart that is cleared is no order that is removed', () => {
+    const clear = { name: 'cart_clear', description: "Remove every item from the user's shopping cart.", inputSchema: { type: 'object', properties: {} } };
+    expect(missingTopic('remove order A-1006', [...orders, clear])).toBe('deleting things');
+    expect(missingTopic('delete order A-1006', [...orders, clear])).toBe('deleting things');
+    expect(missingTopic('remove everything from my cart', [...orders, clear])).toBeUndefined();
+    expect(missingTopic('delete my cart', [...orders, clear])).toBeUndefined();
+  });
+
   it('splits a message into its requests at "and", "then", "und", "et", ";" and "?"', () => {
     expect(splitRequests('Where is A-1002 and what time is it in Tokyo?').map((request) => request.text)).toEqual(['Where is A-1002', 'what time is it in Tokyo?']);
     expect(splitRequests('Zeig A-1001 und dann die Rechnung; et puis Tokio').map((request) => request.text)).toEqual(['Zeig A-1001', 'die Rechnung', 'Tokio']);

@@ -45,6 +45,8 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   buy: ['add', 'cart'],
   basket: ['cart'],
   empty: ['clear'],
+  delete: ['clear'],
+  erase: ['clear'],
   postpone: ['change', 'date'],
   push: ['change', 'date'],
   move: ['change', 'date'],
@@ -232,12 +234,17 @@ export function splitRequests(text: string): MessageRequest[] {
   return requests;
 }
 
-/** Topics people ask a demo about that need a tool of their own, by the (folded) word beginnings that name them. */
-const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['the weather', ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie']],
-  ['cancelling orders', ['cancel', 'stornier', 'storno', 'annul']],
-  ['refunds', ['refund', 'erstatt', 'rembours']],
-  ['deleting things', ['delet', 'erase', 'losch', 'supprim', 'efface']],
+/**
+ * Topics people ask a demo about that need a tool of their own, by the (folded) word beginnings that name them. A
+ * topic that is an action on a thing (`thing`) is covered only by the tool the text is for, whose words name the action
+ * (or `alike`: "clear" deletes too): `cart_clear` ("Remove every item from the user's shopping cart") covers "delete
+ * my cart", not "remove order A-1006".
+ */
+const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: readonly string[]; readonly thing?: true; readonly alike?: readonly string[] }> = [
+  { topic: 'the weather', beginnings: ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie'] },
+  { topic: 'cancelling orders', beginnings: ['cancel', 'stornier', 'storno', 'annul'] },
+  { topic: 'refunds', beginnings: ['refund', 'erstatt', 'rembours'] },
+  { topic: 'deleting things', beginnings: ['delet', 'remov', 'erase', 'losch', 'supprim', 'efface', 'entfern'], thing: true, alike: ['clear', 'empty'] },
 ];
 
 /**
@@ -247,10 +254,15 @@ const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
  */
 export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): string | undefined {
   const words = fold(text).split(/[^a-z]+/);
-  const toolWords = tools.flatMap((tool) => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)]);
-  for (const [topic, beginnings] of TOPICS) {
-    const named = (word: string) => beginnings.some((beginning) => (beginning.length <= 4 ? word === beginning || word === `${beginning}s` : word.startsWith(beginning)));
-    if (words.some(named) && !toolWords.some(named)) return topic;
+  const wordsOf = (tool: OfflineToolInfo): string[] => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)];
+  const toolWords = tools.flatMap(wordsOf);
+  let forText: string[] | undefined;
+  for (const { topic, beginnings, thing, alike = [] } of TOPICS) {
+    const names = (list: readonly string[]) => (word: string) =>
+      list.some((beginning) => (beginning.length <= 4 ? word === beginning || word === `${beginning}s` : word.startsWith(beginning)));
+    if (!words.some(names(beginnings))) continue;
+    forText ??= ((picked) => (picked === undefined ? [] : wordsOf(picked)))(pickTool(text, tools));
+    if (!(thing === true ? forText : toolWords).some(names([...beginnings, ...alike]))) return topic;
   }
   return undefined;
 }
