@@ -159,6 +159,15 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
+      // No tool keeps notes on an order; a note that is sent is a mail.
+      ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['add a note to order A-1003 saying fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['leave a note on A-1003 that it is fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['Notiz zu A-1003: zerbrechlich', "text: I have no tool for notes on orders, so I can't answer that."],
+      [
+        'send a note to the customer of A-1002 saying it is late',
+        'send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',
+      ],
       ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
       ['Hello', HELP],

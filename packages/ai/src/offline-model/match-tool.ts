@@ -116,9 +116,9 @@ const VALUE_ARGUMENT_SCORE = 3;
  * one kind of argument takes (`valueArguments`) counts 3 more, once per kind of value. A time zone's or an
  * expression's argument name words count as the tool's: "what time is it in Tokyo" is for a tool with a time zone
  * argument, not one that reads the user's own zone. An expression counts alone (`2+2`), and so does an id that the
- * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a city or a date only beside a word of the tool's or such
- * an id (a city may be about the weather there, a date about any day): "Move A-1003 to 2027-01-10" is for the tool
- * that takes both.
+ * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city or a
+ * date only beside a word of the tool's or such an id (a city may be about the weather there, a date about any day):
+ * "Move A-1003 to 2027-01-10" is for the tool that takes both.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
@@ -145,9 +145,11 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     }
     // One value is one piece of evidence, however many arguments take it (`pick_date`'s `min` and `max`).
     const kinds = new Set(values.map((value) => value.kind));
+    // A message only beside a word of the tool's: any text may have a colon ("add a note to A-1003: fragile" is no mail).
+    if (kinds.has('message') && score > 0) score += VALUE_ARGUMENT_SCORE;
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
     const beside = score > 0 || placeOnly;
-    for (const kind of ['timezone', 'date', 'message'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
+    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -245,6 +247,8 @@ const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: reado
   { topic: 'cancelling orders', beginnings: ['cancel', 'stornier', 'storno', 'annul'] },
   { topic: 'refunds', beginnings: ['refund', 'erstatt', 'rembours'] },
   { topic: 'deleting things', beginnings: ['delet', 'remov', 'erase', 'losch', 'supprim', 'efface', 'entfern'], thing: true, alike: ['clear', 'empty'] },
+  // A note sent to someone is a message: "send a note to the customer of A-1002" is for a tool that sends one.
+  { topic: 'notes on orders', beginnings: ['note', 'notiz', 'vermerk', 'kommentar', 'annot'], thing: true, alike: ['email', 'messag', 'send'] },
 ];
 
 /**

@@ -5,7 +5,7 @@ const STOPWORDS: ReadonlySet<string> = new Set(
     'what whats which who whom whose when where why how please pls can could would should will shall may might ' +
     'do does did done to of in on at by for from with without about into onto over under and or but if then so ' +
     'some any all there here hi hello hey thanks thank ok okay just also too very much many tell let lets want ' +
-    'need like know give s t im ive id'
+    'need like know give s t im ive id not no nor'
   ).split(' '),
 );
 
