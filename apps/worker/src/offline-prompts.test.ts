@@ -142,6 +142,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Was sind 20 Prozent von 80?', 'calculate {"expression":"20 / 100 * 80"}'],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
+      // An order's id is no product: the order is looked up, so the user sees its items and can name them.
+      ['put A-1003 in my cart', 'query_order {"order_id":"A-1003"}'],
+      ['add order A-1003 to the basket', 'query_order {"order_id":"A-1003"}'],
+      ['add an iPhone 15 to my cart', 'cart_add {"name":"iPhone 15"}'],
       ['Leere meinen Warenkorb', 'cart_clear {}'],
       ['vide mon panier', 'cart_clear {}'],
       ['Pick a date for me', 'pick_date {"question":"Pick date"}'],

@@ -196,6 +196,12 @@ export function timeZoneArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
 }
 
+/** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
+export function itemArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'item')?.[0];
+}
+
 /** Whether `text` holds an ISO date of the calendar's months and days (`2027-01-10`). */
 export function hasDate(text: string): boolean {
   return takeDate(text, []) !== undefined;

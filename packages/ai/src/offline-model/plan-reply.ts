@@ -4,7 +4,15 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, timeZoneArgument, valueArguments } from './extract-arguments.ts';
+import {
+  describeArgument,
+  type ExtractedArguments,
+  extractArguments,
+  extractArgumentSets,
+  itemArgument,
+  timeZoneArgument,
+  valueArguments,
+} from './extract-arguments.ts';
 import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
@@ -91,6 +99,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       text: `I can do that with ${tool.name}, but ${ASK_MARKER} ${joinList(needs)}. Could you tell me?`,
     };
   }
+  const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools);
+  if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
   return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates);
 }
@@ -145,6 +155,23 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
   return { type: 'tool-calls', calls, text: `To move it ${shift.phrase}, I first look up the date it has now.` };
+}
+
+/**
+ * An id given as the thing to add ("put A-1003 in my cart"): a record, not an item, so nothing is added by that name.
+ * A tool that only reads and takes the id looks it up instead, so the user sees what it holds and can name the items;
+ * `undefined` when the item is a name (a few words with no such id), or the tool takes an id itself.
+ */
+function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, tools: readonly ToolInfo[]): OfflineReply | undefined {
+  const item = itemArgument(tool.inputSchema);
+  const name = item === undefined ? undefined : input[item];
+  if (typeof name !== 'string' || name.split(/\s+/).length > 3 || valueArguments(name, tool.inputSchema).some((value) => value.kind === 'id')) return undefined;
+  const reader = tools.find((candidate) => isReadName(candidate.name) && valueArguments(name, candidate.inputSchema).some((value) => value.kind === 'id'));
+  if (reader === undefined) return undefined;
+  const calls = extractArgumentSets(name, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
+  const ids = calls.flatMap((call) => Object.values(call.input).filter((value) => typeof value === 'string'));
+  const text = `${joinList(ids)} is an id, not an item for ${tool.name}: I look it up with ${reader.name} first; then tell me which of its items to add.`;
+  return { type: 'tool-calls', calls, text };
 }
 
 /**
