@@ -189,6 +189,16 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
         'Look up A-1002 and email the customer that it is late',
         'query_order {"order_id":"A-1002"} | send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',
       ],
+      // What is to be said is no request: a day in it moves nothing, and a label before a colon is no message.
+      [
+        'tell the customer of A-1002 that the package ships tomorrow',
+        'send_email {"order_id":"A-1002","body":"the package ships 2026-11-21","subject":"The package ships 2026-11-21"}',
+      ],
+      [
+        'let the customer of A-1003 know that we ship on Friday',
+        'send_email {"order_id":"A-1003","body":"we ship 2026-11-27","subject":"We ship 2026-11-27"}',
+      ],
+      ['Reminder: move A-1003 to friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       // One request whose message has an "and" in it stays one.
       [
         'Send an email to the customer of A-1004 saying sorry for the delay and thanks for waiting',

@@ -227,6 +227,17 @@ export function withoutExpressions(text: string): string {
   return out;
 }
 
+/**
+ * `text` with the message it gives (`saying …`, `: …`, `tell them that …`) blanked out, one space for each character:
+ * the words and days of what is to be said are no request ("tell the customer that it ships tomorrow" moves nothing).
+ */
+export function withoutMessage(text: string): string {
+  const used: Span[] = [];
+  if (findMessage(text, used) === undefined) return text;
+  const span = used[0];
+  return span === undefined ? text : `${text.slice(0, span.start)}${' '.repeat(span.end - span.start)}${text.slice(span.end)}`;
+}
+
 /** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
 function withoutDatesAndIds(text: string): string {
   const blank = (match: string): string => ' '.repeat(match.length);
@@ -684,11 +695,13 @@ const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|countr
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
 /**
- * A message in the text: after `saying`, `with the message`, a colon (not one between digits: "at 10:30" is a time),
- * or what someone is to be told (`TOLD_THAT`).
+ * A message in the text: after `saying`, `with the message`, a colon (not one between digits: "at 10:30" is a time;
+ * nor one after a line's first word, a label: "Reminder: move A-1003 to Friday"), or what someone is to be told
+ * (`TOLD_THAT`).
  */
 function findMessage(text: string, used: Span[]): string | undefined {
-  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!\d):|:(?!\d))\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
+  const said = /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!^\s*[A-Za-z]+)(?:(?<!\d):|:(?!\d)))\s*(.+)$/gim;
+  return take(text, said, used) ?? take(text, TOLD_THAT, used);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { extractArguments, hasDate, valueArguments, withoutExpressions } from './extract-arguments.ts';
+import { extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
 import { findTimeZones } from './time-zones.ts';
 import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
@@ -123,12 +123,17 @@ const VALUE_ARGUMENT_SCORE = 3;
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
-  const valueFree = withoutExpressions(withoutZones(text));
-  const words = expand(contentWords(valueFree), hasDate(text));
+  const said = withoutMessage(text);
+  const valueFree = withoutExpressions(withoutZones(said));
+  const words = expand(contentWords(valueFree), hasDate(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
   return tools.map((tool) => {
-    const values = valueArguments(text, tool.inputSchema);
+    // A message is a value; what else it holds (a day, a place) is what is to be said.
+    const values = [
+      ...valueArguments(said, tool.inputSchema).filter((value) => value.kind !== 'message'),
+      ...valueArguments(text, tool.inputSchema).filter((value) => value.kind === 'message'),
+    ];
     const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
     const nameWords = [tool.name, ...named.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
