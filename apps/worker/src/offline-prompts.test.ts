@@ -104,6 +104,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['A1006', 'query_order {"order_id":"A-1006"}'],
       ['a 1006', 'query_order {"order_id":"A-1006"}'],
       ['status of A 1006?', 'query_order {"order_id":"A-1006"}'],
+      ['where is order A - 1002', 'query_order {"order_id":"A-1002"}'],
       ['invoice for a 1001', 'order_invoice {"order_id":"A-1001"}'],
       // A time is no message ("at 10:30" was a reason ": 30" for a date change), and a request led by a verb that reads
       // reads: neither asks for a new date.
@@ -118,6 +119,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['late by over 10 days', 'list_delayed_orders {"days_threshold":11}'],
       ['orders at least 9 days late', 'list_delayed_orders {"days_threshold":9}'],
       ['the three most delayed orders', 'list_delayed_orders {"limit":3}'],
+      ['show me the worst 5 delays', 'list_delayed_orders {"limit":5}'],
       ['top 2 orders delayed by more than 3 days', 'list_delayed_orders {"days_threshold":4,"limit":2}'],
       ['Any delayed orders?', 'list_delayed_orders {}'],
       ['delayed ordres', 'list_delayed_orders {}'],

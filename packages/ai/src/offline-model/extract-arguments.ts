@@ -499,7 +499,8 @@ function findId(text: string, node: SchemaNode, used: Span[]): string | undefine
 
 /**
  * The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`).
- * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006" for `^A-\d{4}$`).
+ * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006", "A - 1006" for
+ * `^A-\d{4}$`).
  */
 function findByPattern(text: string, pattern: string, used: Span[], anyCase = false): string | undefined {
   const words = [...text.matchAll(/\S+/g)].map((match) => {
@@ -514,7 +515,9 @@ function findByPattern(text: string, pattern: string, used: Span[], anyCase = fa
       used.push(span);
       return value;
     }
-    const next = words[i + 1];
+    // A hyphen typed apart is part of it too ("A - 1002").
+    const dash = /^[-–—]$/.test(words[i + 1]?.word ?? '') ? 1 : 0;
+    const next = words[i + 1 + dash];
     if (!anyCase || next === undefined || !/^[A-Za-z]{1,6}$/.test(word) || !/^\d+$/.test(next.word)) continue;
     const both = { start: span.start, end: next.span.end };
     const joined = isFree(both, used) ? inPatternCase(pattern, `${word}-${next.word}`, true) : undefined;
@@ -603,8 +606,8 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
  * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
  */
 const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
-/** "the three most delayed", "top 5", "the 3 latest", "first ten": how many of a ranked list, for a `limit`. */
-const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
+/** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
+const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first|worst|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
