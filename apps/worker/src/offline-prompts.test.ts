@@ -87,6 +87,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
       ['What time is it in Springfield?', 'text: I don\'t know where "Springfield" is, so I can\'t tell its time.'],
       ['What is my time zone?', 'browser_time_zone {}'],
+      ['what is my timezone', 'browser_time_zone {}'],
       ['current time', 'browser_time_zone {}'],
       ["what's the date today?", 'browser_time_zone {}'],
     ];
@@ -127,6 +128,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
       ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      // Sending names send_email, but the invoice is the thing asked for, and a mail would have no message.
+      ['send an invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Email Grace about her order A-1002', 'text: I can do that with send_email, but I still need the subject (Subject line) and the body (Plain-text message body).'],
       ['how much is 12 times 7', 'calculate {"expression":"12 * 7"}'],

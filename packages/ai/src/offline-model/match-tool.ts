@@ -76,6 +76,7 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   heure: ['time'],
   hora: ['time'],
   zeitzone: ['time', 'zone'],
+  timezone: ['time', 'zone'],
   fuseau: ['time', 'zone'],
   diagramm: ['chart'],
   graphique: ['chart'],
@@ -176,8 +177,12 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
     best = bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? bestOf(scores.filter((candidate) => !isChangeName(candidate.tool.name))) ?? best;
   }
   // A change is made only for a text that names what it changes, not for its verb alone: "add a discount to A-1006"
-  // is no request for cart_add (the answer says what the tools can do instead).
-  if (best !== undefined && isChangeName(best.name) && !namesTarget(text, best)) return undefined;
+  // is no request for cart_add (the answer says what the tools can do instead). A tool whose thing the text names
+  // answers it instead: "send an invoice for A-1001" is for order_invoice, not a mail with no message.
+  if (best !== undefined && isChangeName(best.name) && !namesTarget(text, best)) {
+    const changed = best;
+    return bestOf(scores.filter((candidate) => candidate.tool !== changed && namesThing(text, candidate.tool)));
+  }
   // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
   if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
     const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
@@ -192,12 +197,16 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
  * (a date, a message, a sum, a time zone). An id names no target: tools that read an order take it too.
  */
 function namesTarget(text: string, tool: OfflineToolInfo): boolean {
+  return namesThing(text, tool) || valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+}
+
+/** Whether the text has a word of the tool's name that is not a verb ("invoice" of `order_invoice`), or a synonym of one. */
+function namesThing(text: string, tool: OfflineToolInfo): boolean {
   const words = expand(contentWords(withoutExpressions(withoutZones(text))), hasDate(text));
   const targets = splitIdentifier(tool.name)
     .filter((word) => !isChangeName(word) && !isWeakVerb(stem(word)))
     .map((word) => stem(word));
-  if (words.some((word) => targets.some((target) => sameWord(word, target)))) return true;
-  return valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+  return words.some((word) => targets.some((target) => sameWord(word, target)));
 }
 
 /** Whether the text holds an id that one of the tool's id arguments takes. */
