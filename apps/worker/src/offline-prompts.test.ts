@@ -147,6 +147,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Was sind 20 Prozent von 80?', 'calculate {"expression":"20 / 100 * 80"}'],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
+      // cart_clear empties the whole cart: one item taken out is not a reason to clear it.
+      ['remove coffee beans from my cart', 'text: cart_clear removes everything at once, and no tool removes just "coffee beans", so I left it as it is.'],
+      ['remove the items from my cart', 'cart_clear {}'],
       // An order's id is no product: the order is looked up, so the user sees its items and can name them.
       ['put A-1003 in my cart', 'query_order {"order_id":"A-1003"}'],
       ['add order A-1003 to the basket', 'query_order {"order_id":"A-1003"}'],

@@ -526,6 +526,16 @@ describe('createOfflineModel', () => {
     expect(phone.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['cart_add', { name: 'iPhone 15' }]]);
   });
 
+  it('clears no cart to take one item out of it, and clears it for all of them', async () => {
+    const one = await generateText({ model: createOfflineModel(), tools: cartTools(), prompt: 'remove 2 coffee beans from my cart', stopWhen: isStepCount(1) });
+    expect(one.toolCalls).toEqual([]);
+    expect(one.text).toMatch(/^cart_clear removes everything at once, and no tool removes just "coffee beans"/);
+    for (const prompt of ['remove everything from my cart', 'remove all the items from my basket', 'empty my cart']) {
+      const all = await generateText({ model: createOfflineModel(), tools: cartTools(), prompt, stopWhen: isStepCount(1) });
+      expect(all.toolCalls.map((call) => call.toolName), prompt).toEqual(['cart_clear']);
+    }
+  });
+
   it('makes one call per request of a message that makes several, and reads it as one when a request names no tool', async () => {
     const { tools, getOrder, listDelayed } = orderTools();
     await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and list the delayed orders', stopWhen: isStepCount(1) });

@@ -87,6 +87,13 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
+  const part = forced ? undefined : removedPart(text, tool);
+  if (part !== undefined) {
+    return {
+      type: 'text',
+      text: `${tool.name} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
+    };
+  }
   const sets = extractArgumentSets(text, tool.inputSchema);
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
@@ -103,6 +110,19 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
   return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates);
+}
+
+/** "remove the coffee beans from my cart": what is taken out, unless it is all of it ("everything", "all items"). */
+const REMOVED = /\b(?:remove|delete|take|drop|erase)\s+(?:(?:the|my|an?|\d+|one|two|three)\s+)*(?!(?:all|everything|every|each|items?|things|it|them|stuff|the|my|an?)(?![\w-]))([a-z0-9][\w\s-]*?)\s+(?:from|out\s+of|off)\b/i;
+
+/**
+ * What a request takes out of something when the tool it reaches takes no arguments and changes it, so empties it
+ * whole (`cart_clear`): a part that such a tool cannot remove alone; `undefined` otherwise.
+ */
+function removedPart(text: string, tool: ToolInfo): string | undefined {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown> } | undefined;
+  if (!isChangeName(tool.name) || Object.keys(schema?.properties ?? {}).length > 0) return undefined;
+  return REMOVED.exec(text)?.[1]?.trim();
 }
 
 /** The tool info the matcher reads. */
