@@ -87,6 +87,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
       ['What time is it in Springfield?', 'text: I don\'t know where "Springfield" is, so I can\'t tell its time.'],
       ['What is my time zone?', 'browser_time_zone {}'],
+      ['what is my timezone', 'browser_time_zone {}'],
       ['current time', 'browser_time_zone {}'],
       ["what's the date today?", 'browser_time_zone {}'],
     ];
@@ -104,13 +105,22 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['A1006', 'query_order {"order_id":"A-1006"}'],
       ['a 1006', 'query_order {"order_id":"A-1006"}'],
       ['status of A 1006?', 'query_order {"order_id":"A-1006"}'],
+      ['where is order A - 1002', 'query_order {"order_id":"A-1002"}'],
       ['invoice for a 1001', 'order_invoice {"order_id":"A-1001"}'],
+      // A time is no message ("at 10:30" was a reason ": 30" for a date change), and a request led by a verb that reads
+      // reads: neither asks for a new date.
+      ['show A-1003 at 10:30', 'query_order {"order_id":"A-1003"}'],
+      ['A-1003 at 10:30', 'query_order {"order_id":"A-1003"}'],
+      ['move A-1003 to 2026-12-24 at 10:30', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['show the delivery date of A-1003', 'query_order {"order_id":"A-1003"}'],
+      ['can you show me the delivery date of A-1003', 'query_order {"order_id":"A-1003"}'],
       // The threshold is a minimum ("at least"): more than 3 days is 4 or more.
       ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
       ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],
       ['late by over 10 days', 'list_delayed_orders {"days_threshold":11}'],
       ['orders at least 9 days late', 'list_delayed_orders {"days_threshold":9}'],
       ['the three most delayed orders', 'list_delayed_orders {"limit":3}'],
+      ['show me the worst 5 delays', 'list_delayed_orders {"limit":5}'],
       ['top 2 orders delayed by more than 3 days', 'list_delayed_orders {"days_threshold":4,"limit":2}'],
       ['Any delayed orders?', 'list_delayed_orders {}'],
       ['delayed ordres', 'list_delayed_orders {}'],
@@ -118,6 +128,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
       ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      // Sending names send_email, but the invoice is the thing asked for, and a mail would have no message.
+      ['send an invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Email Grace about her order A-1002', 'text: I can do that with send_email, but I still need the subject (Subject line) and the body (Plain-text message body).'],
       ['how much is 12 times 7', 'calculate {"expression":"12 * 7"}'],
@@ -135,6 +147,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Was sind 20 Prozent von 80?', 'calculate {"expression":"20 / 100 * 80"}'],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
+      // cart_clear empties the whole cart: one item taken out is not a reason to clear it.
+      ['remove coffee beans from my cart', 'text: cart_clear removes everything at once, and no tool removes just "coffee beans", so I left it as it is.'],
+      ['remove the items from my cart', 'cart_clear {}'],
+      // An order's id is no product: the order is looked up, so the user sees its items and can name them.
+      ['put A-1003 in my cart', 'query_order {"order_id":"A-1003"}'],
+      ['add order A-1003 to the basket', 'query_order {"order_id":"A-1003"}'],
+      ['add an iPhone 15 to my cart', 'cart_add {"name":"iPhone 15"}'],
       ['Leere meinen Warenkorb', 'cart_clear {}'],
       ['vide mon panier', 'cart_clear {}'],
       ['Pick a date for me', 'pick_date {"question":"Pick date"}'],
@@ -146,7 +165,21 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       // Nothing that changes is called by guess: a request no tool covers says so.
       ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      // Removing is deleting too, and only the tool the text is for covers it: cart_clear removes items, not orders.
+      ['remove order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['remove A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
+      // No tool keeps notes on an order; a note that is sent is a mail.
+      ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['add a note to order A-1003 saying fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['leave a note on A-1003 that it is fragile', "text: I have no tool for notes on orders, so I can't answer that."],
+      ['Notiz zu A-1003: zerbrechlich', "text: I have no tool for notes on orders, so I can't answer that."],
+      [
+        'send a note to the customer of A-1002 saying it is late',
+        'send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',
+      ],
       ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
       ['Hello', HELP],
@@ -164,6 +197,16 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
         'Look up A-1002 and email the customer that it is late',
         'query_order {"order_id":"A-1002"} | send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',
       ],
+      // What is to be said is no request: a day in it moves nothing, and a label before a colon is no message.
+      [
+        'tell the customer of A-1002 that the package ships tomorrow',
+        'send_email {"order_id":"A-1002","body":"the package ships 2026-11-21","subject":"The package ships 2026-11-21"}',
+      ],
+      [
+        'let the customer of A-1003 know that we ship on Friday',
+        'send_email {"order_id":"A-1003","body":"we ship 2026-11-27","subject":"We ship 2026-11-27"}',
+      ],
+      ['Reminder: move A-1003 to friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       // One request whose message has an "and" in it stays one.
       [
         'Send an email to the customer of A-1004 saying sorry for the delay and thanks for waiting',

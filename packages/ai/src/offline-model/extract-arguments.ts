@@ -196,6 +196,12 @@ export function timeZoneArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
 }
 
+/** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
+export function itemArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'item')?.[0];
+}
+
 /** Whether `text` holds an ISO date of the calendar's months and days (`2027-01-10`). */
 export function hasDate(text: string): boolean {
   return takeDate(text, []) !== undefined;
@@ -219,6 +225,17 @@ export function withoutExpressions(text: string): string {
     out = `${out.slice(0, match.index)}${' '.repeat(match[0].length)}${out.slice(match.index + match[0].length)}`;
   }
   return out;
+}
+
+/**
+ * `text` with the message it gives (`saying …`, `: …`, `tell them that …`) blanked out, one space for each character:
+ * the words and days of what is to be said are no request ("tell the customer that it ships tomorrow" moves nothing).
+ */
+export function withoutMessage(text: string): string {
+  const used: Span[] = [];
+  if (findMessage(text, used) === undefined) return text;
+  const span = used[0];
+  return span === undefined ? text : `${text.slice(0, span.start)}${' '.repeat(span.end - span.start)}${text.slice(span.end)}`;
 }
 
 /** `text` with ISO dates and ids (`A-1001`, `#12`) blanked out: `2026-12-24` is a day, not two subtractions. */
@@ -482,7 +499,8 @@ function findId(text: string, node: SchemaNode, used: Span[]): string | undefine
 
 /**
  * The first whitespace-separated word (trimmed of punctuation) that matches `pattern` (in any case with `anyCase`).
- * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006" for `^A-\d{4}$`).
+ * With `anyCase` (an id), letters and the digits after them typed apart count as one ("a 1006", "A - 1006" for
+ * `^A-\d{4}$`).
  */
 function findByPattern(text: string, pattern: string, used: Span[], anyCase = false): string | undefined {
   const words = [...text.matchAll(/\S+/g)].map((match) => {
@@ -497,7 +515,9 @@ function findByPattern(text: string, pattern: string, used: Span[], anyCase = fa
       used.push(span);
       return value;
     }
-    const next = words[i + 1];
+    // A hyphen typed apart is part of it too ("A - 1002").
+    const dash = /^[-–—]$/.test(words[i + 1]?.word ?? '') ? 1 : 0;
+    const next = words[i + 1 + dash];
     if (!anyCase || next === undefined || !/^[A-Za-z]{1,6}$/.test(word) || !/^\d+$/.test(next.word)) continue;
     const both = { start: span.start, end: next.span.end };
     const joined = isFree(both, used) ? inPatternCase(pattern, `${word}-${next.word}`, true) : undefined;
@@ -586,8 +606,8 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
  * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
  */
 const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
-/** "the three most delayed", "top 5", "the 3 latest", "first ten": how many of a ranked list, for a `limit`. */
-const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
+/** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
+const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first|worst|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
@@ -677,9 +697,14 @@ function tokenSpans(text: string): Array<{ word: string; start: number; end: num
 const PLACE_NAMES = /^(city|location|place|destination|origin|town|region|country|where)$/i;
 const MESSAGE_NAMES = /^(body|message|text|content|note|comment|reason|details|msg)$/i;
 const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
-/** A message in the text: after `saying`, `with the message`, a colon, or what someone is to be told (`TOLD_THAT`). */
+/**
+ * A message in the text: after `saying`, `with the message`, a colon (not one between digits: "at 10:30" is a time;
+ * nor one after a line's first word, a label: "Reminder: move A-1003 to Friday"), or what someone is to be told
+ * (`TOLD_THAT`).
+ */
 function findMessage(text: string, used: Span[]): string | undefined {
-  return take(text, /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|:)\s*(.+)$/gim, used) ?? take(text, TOLD_THAT, used);
+  const said = /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!^\s*[A-Za-z]+)(?:(?<!\d):|:(?!\d)))\s*(.+)$/gim;
+  return take(text, said, used) ?? take(text, TOLD_THAT, used);
 }
 
 /**

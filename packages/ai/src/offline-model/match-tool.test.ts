@@ -249,6 +249,28 @@ describe('what the matcher reads besides words', () => {
     expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
   });
 
+  it('reads "note" as no "not", and a message as evidence only beside a word of the tool\'s', () => {
+    const mail = {
+      name: 'send_email',
+      description: 'Send an e-mail to the customer (the address is not chosen by you).',
+      inputSchema: { type: 'object', properties: { order_id: id, body: { type: 'string' } }, required: ['order_id', 'body'] },
+    };
+    expect(scoreTools('a note', [mail])[0]?.score).toBe(0);
+    // The id counts; the colon's message does not, with no word of the tool's beside it.
+    expect(scoreTools('A-1003: fragile', [mail])[0]?.score).toBe(3);
+    expect(scoreTools('email A-1003: fragile', [mail])[0]?.score).toBe(3 + 3 + 3);
+    expect(missingTopic('add a note to A-1003: fragile', [...orders, mail])).toBe('notes on orders');
+    expect(missingTopic('send a note to the customer of A-1002 saying it is late', [...orders, mail])).toBeUndefined();
+  });
+
+  it('finds deleting missing unless the tool the text is for deletes: a cart that is cleared is no order that is removed', () => {
+    const clear = { name: 'cart_clear', description: "Remove every item from the user's shopping cart.", inputSchema: { type: 'object', properties: {} } };
+    expect(missingTopic('remove order A-1006', [...orders, clear])).toBe('deleting things');
+    expect(missingTopic('delete order A-1006', [...orders, clear])).toBe('deleting things');
+    expect(missingTopic('remove everything from my cart', [...orders, clear])).toBeUndefined();
+    expect(missingTopic('delete my cart', [...orders, clear])).toBeUndefined();
+  });
+
   it('splits a message into its requests at "and", "then", "und", "et", ";" and "?"', () => {
     expect(splitRequests('Where is A-1002 and what time is it in Tokyo?').map((request) => request.text)).toEqual(['Where is A-1002', 'what time is it in Tokyo?']);
     expect(splitRequests('Zeig A-1001 und dann die Rechnung; et puis Tokio').map((request) => request.text)).toEqual(['Zeig A-1001', 'die Rechnung', 'Tokio']);

@@ -1,6 +1,6 @@
-import { extractArguments, hasDate, valueArguments, withoutExpressions } from './extract-arguments.ts';
+import { extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
 import { findTimeZones } from './time-zones.ts';
-import { contentWords, fold, isChangeName, isReadName, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
+import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** The part of a function tool the offline model looks at. */
 export interface OfflineToolInfo {
@@ -45,6 +45,8 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   buy: ['add', 'cart'],
   basket: ['cart'],
   empty: ['clear'],
+  delete: ['clear'],
+  erase: ['clear'],
   postpone: ['change', 'date'],
   push: ['change', 'date'],
   move: ['change', 'date'],
@@ -74,6 +76,7 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   heure: ['time'],
   hora: ['time'],
   zeitzone: ['time', 'zone'],
+  timezone: ['time', 'zone'],
   fuseau: ['time', 'zone'],
   diagramm: ['chart'],
   graphique: ['chart'],
@@ -114,19 +117,24 @@ const VALUE_ARGUMENT_SCORE = 3;
  * one kind of argument takes (`valueArguments`) counts 3 more, once per kind of value. A time zone's or an
  * expression's argument name words count as the tool's: "what time is it in Tokyo" is for a tool with a time zone
  * argument, not one that reads the user's own zone. An expression counts alone (`2+2`), and so does an id that the
- * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a city or a date only beside a word of the tool's or such
- * an id (a city may be about the weather there, a date about any day): "Move A-1003 to 2027-01-10" is for the tool
- * that takes both.
+ * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city or a
+ * date only beside a word of the tool's or such an id (a city may be about the weather there, a date about any day):
+ * "Move A-1003 to 2027-01-10" is for the tool that takes both.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
-  const valueFree = withoutExpressions(withoutZones(text));
-  const words = expand(contentWords(valueFree), hasDate(text));
+  const said = withoutMessage(text);
+  const valueFree = withoutExpressions(withoutZones(said));
+  const words = expand(contentWords(valueFree), hasDate(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
   return tools.map((tool) => {
-    const values = valueArguments(text, tool.inputSchema);
+    // A message is a value; what else it holds (a day, a place) is what is to be said.
+    const values = [
+      ...valueArguments(said, tool.inputSchema).filter((value) => value.kind !== 'message'),
+      ...valueArguments(text, tool.inputSchema).filter((value) => value.kind === 'message'),
+    ];
     const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
     const nameWords = [tool.name, ...named.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
@@ -143,9 +151,11 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     }
     // One value is one piece of evidence, however many arguments take it (`pick_date`'s `min` and `max`).
     const kinds = new Set(values.map((value) => value.kind));
+    // A message only beside a word of the tool's: any text may have a colon ("add a note to A-1003: fragile" is no mail).
+    if (kinds.has('message') && score > 0) score += VALUE_ARGUMENT_SCORE;
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
     const beside = score > 0 || placeOnly;
-    for (const kind of ['timezone', 'date', 'message'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
+    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -159,14 +169,20 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
 export function pickTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
   const scores = scoreTools(text, tools).filter((candidate) => candidate.score >= MIN_TOOL_SCORE);
   let best = bestOf(scores, leadsWith(text));
-  // A question that does not give what a change needs asks about the present ("When is A-1002 delivered?", "What's
-  // the delivery date of A-1002?"): the best tool that only reads answers it, instead of a change asking for a new date.
-  if (best !== undefined && isChangeName(best.name) && isQuestion(text) && extractArguments(text, best.inputSchema).missing.length > 0) {
+  // A question, or a request led by a verb that reads ("show the delivery date of A-1002"), that does not give what a
+  // change needs asks about the present ("When is A-1002 delivered?", "What's the delivery date of A-1002?"): the best
+  // tool that only reads answers it, instead of a change asking for a new date.
+  const asksWhatIs = isQuestion(text) || leadsWithReadVerb(text);
+  if (best !== undefined && isChangeName(best.name) && asksWhatIs && extractArguments(text, best.inputSchema).missing.length > 0) {
     best = bestOf(scores.filter((candidate) => isReadName(candidate.tool.name))) ?? bestOf(scores.filter((candidate) => !isChangeName(candidate.tool.name))) ?? best;
   }
   // A change is made only for a text that names what it changes, not for its verb alone: "add a discount to A-1006"
-  // is no request for cart_add (the answer says what the tools can do instead).
-  if (best !== undefined && isChangeName(best.name) && !namesTarget(text, best)) return undefined;
+  // is no request for cart_add (the answer says what the tools can do instead). A tool whose thing the text names
+  // answers it instead: "send an invoice for A-1001" is for order_invoice, not a mail with no message.
+  if (best !== undefined && isChangeName(best.name) && !namesTarget(text, best)) {
+    const changed = best;
+    return bestOf(scores.filter((candidate) => candidate.tool !== changed && namesThing(text, candidate.tool)));
+  }
   // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
   if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
     const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
@@ -181,12 +197,16 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
  * (a date, a message, a sum, a time zone). An id names no target: tools that read an order take it too.
  */
 function namesTarget(text: string, tool: OfflineToolInfo): boolean {
+  return namesThing(text, tool) || valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+}
+
+/** Whether the text has a word of the tool's name that is not a verb ("invoice" of `order_invoice`), or a synonym of one. */
+function namesThing(text: string, tool: OfflineToolInfo): boolean {
   const words = expand(contentWords(withoutExpressions(withoutZones(text))), hasDate(text));
   const targets = splitIdentifier(tool.name)
     .filter((word) => !isChangeName(word) && !isWeakVerb(stem(word)))
     .map((word) => stem(word));
-  if (words.some((word) => targets.some((target) => sameWord(word, target)))) return true;
-  return valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+  return words.some((word) => targets.some((target) => sameWord(word, target)));
 }
 
 /** Whether the text holds an id that one of the tool's id arguments takes. */
@@ -230,12 +250,19 @@ export function splitRequests(text: string): MessageRequest[] {
   return requests;
 }
 
-/** Topics people ask a demo about that need a tool of their own, by the (folded) word beginnings that name them. */
-const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['the weather', ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie']],
-  ['cancelling orders', ['cancel', 'stornier', 'storno', 'annul']],
-  ['refunds', ['refund', 'erstatt', 'rembours']],
-  ['deleting things', ['delet', 'erase', 'losch', 'supprim', 'efface']],
+/**
+ * Topics people ask a demo about that need a tool of their own, by the (folded) word beginnings that name them. A
+ * topic that is an action on a thing (`thing`) is covered only by the tool the text is for, whose words name the action
+ * (or `alike`: "clear" deletes too): `cart_clear` ("Remove every item from the user's shopping cart") covers "delete
+ * my cart", not "remove order A-1006".
+ */
+const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: readonly string[]; readonly thing?: true; readonly alike?: readonly string[] }> = [
+  { topic: 'the weather', beginnings: ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie'] },
+  { topic: 'cancelling orders', beginnings: ['cancel', 'stornier', 'storno', 'annul'] },
+  { topic: 'refunds', beginnings: ['refund', 'erstatt', 'rembours'] },
+  { topic: 'deleting things', beginnings: ['delet', 'remov', 'erase', 'losch', 'supprim', 'efface', 'entfern'], thing: true, alike: ['clear', 'empty'] },
+  // A note sent to someone is a message: "send a note to the customer of A-1002" is for a tool that sends one.
+  { topic: 'notes on orders', beginnings: ['note', 'notiz', 'vermerk', 'kommentar', 'annot'], thing: true, alike: ['email', 'messag', 'send'] },
 ];
 
 /**
@@ -245,10 +272,15 @@ const TOPICS: ReadonlyArray<readonly [string, readonly string[]]> = [
  */
 export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): string | undefined {
   const words = fold(text).split(/[^a-z]+/);
-  const toolWords = tools.flatMap((tool) => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)]);
-  for (const [topic, beginnings] of TOPICS) {
-    const named = (word: string) => beginnings.some((beginning) => (beginning.length <= 4 ? word === beginning || word === `${beginning}s` : word.startsWith(beginning)));
-    if (words.some(named) && !toolWords.some(named)) return topic;
+  const wordsOf = (tool: OfflineToolInfo): string[] => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)];
+  const toolWords = tools.flatMap(wordsOf);
+  let forText: string[] | undefined;
+  for (const { topic, beginnings, thing, alike = [] } of TOPICS) {
+    const names = (list: readonly string[]) => (word: string) =>
+      list.some((beginning) => (beginning.length <= 4 ? word === beginning || word === `${beginning}s` : word.startsWith(beginning)));
+    if (!words.some(names(beginnings))) continue;
+    forText ??= ((picked) => (picked === undefined ? [] : wordsOf(picked)))(pickTool(text, tools));
+    if (!(thing === true ? forText : toolWords).some(names([...beginnings, ...alike]))) return topic;
   }
   return undefined;
 }
@@ -281,6 +313,13 @@ const QUESTION_WORD = /^(?:what|whats|when|where|which|who|why|how|is|are|was|we
 function isQuestion(text: string): boolean {
   const trimmed = text.trim().toLowerCase().replace(/['’]/g, '');
   return !REQUEST.test(trimmed) && (trimmed.endsWith('?') || QUESTION_WORD.test(trimmed));
+}
+
+/** Whether the request's first word, after "please" or "can you", is a verb that only reads: "show", "check", "look up". */
+function leadsWithReadVerb(text: string): boolean {
+  const trimmed = text.trim().toLowerCase().replace(/['’]/g, '');
+  const first = /^[a-z]+/.exec(trimmed.replace(REQUEST, '').trimStart())?.[0];
+  return first !== undefined && isReadVerb(stem(first));
 }
 
 /**

@@ -511,6 +511,31 @@ describe('createOfflineModel', () => {
     expect(result.text).toContain('2025-03-11');
   });
 
+  it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {
+    const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, items: [{ name: 'Desk mat', qty: 1 }] }));
+    const query_order = tool({
+      description: 'Look up one order by its id.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/) }),
+      execute: lookUp,
+    });
+    const result = await generateText({ model: createOfflineModel(), tools: { ...cartTools(), query_order }, prompt: 'put A-1001 in my cart', stopWhen: isStepCount(1) });
+    expect(result.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1001' }]]);
+    expect(result.text).toBe('A-1001 is an id, not an item for cart_add: I look it up with query_order first; then tell me which of its items to add.');
+    // A name with a number in it is still a thing.
+    const phone = await generateText({ model: createOfflineModel(), tools: { ...cartTools(), query_order }, prompt: 'add an iPhone 15 to my cart', stopWhen: isStepCount(1) });
+    expect(phone.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['cart_add', { name: 'iPhone 15' }]]);
+  });
+
+  it('clears no cart to take one item out of it, and clears it for all of them', async () => {
+    const one = await generateText({ model: createOfflineModel(), tools: cartTools(), prompt: 'remove 2 coffee beans from my cart', stopWhen: isStepCount(1) });
+    expect(one.toolCalls).toEqual([]);
+    expect(one.text).toMatch(/^cart_clear removes everything at once, and no tool removes just "coffee beans"/);
+    for (const prompt of ['remove everything from my cart', 'remove all the items from my basket', 'empty my cart']) {
+      const all = await generateText({ model: createOfflineModel(), tools: cartTools(), prompt, stopWhen: isStepCount(1) });
+      expect(all.toolCalls.map((call) => call.toolName), prompt).toEqual(['cart_clear']);
+    }
+  });
+
   it('makes one call per request of a message that makes several, and reads it as one when a request names no tool', async () => {
     const { tools, getOrder, listDelayed } = orderTools();
     await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and list the delayed orders', stopWhen: isStepCount(1) });

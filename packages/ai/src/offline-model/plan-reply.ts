@@ -4,7 +4,15 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import { describeArgument, type ExtractedArguments, extractArguments, extractArgumentSets, timeZoneArgument, valueArguments } from './extract-arguments.ts';
+import {
+  describeArgument,
+  type ExtractedArguments,
+  extractArguments,
+  extractArgumentSets,
+  itemArgument,
+  timeZoneArgument,
+  valueArguments,
+} from './extract-arguments.ts';
 import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
@@ -79,6 +87,13 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
+  const part = forced ? undefined : removedPart(text, tool);
+  if (part !== undefined) {
+    return {
+      type: 'text',
+      text: `${tool.name} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
+    };
+  }
   const sets = extractArgumentSets(text, tool.inputSchema);
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
@@ -91,8 +106,23 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       text: `I can do that with ${tool.name}, but ${ASK_MARKER} ${joinList(needs)}. Could you tell me?`,
     };
   }
+  const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools);
+  if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
   return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates);
+}
+
+/** "remove the coffee beans from my cart": what is taken out, unless it is all of it ("everything", "all items"). */
+const REMOVED = /\b(?:remove|delete|take|drop|erase)\s+(?:(?:the|my|an?|\d+|one|two|three)\s+)*(?!(?:all|everything|every|each|items?|things|it|them|stuff|the|my|an?)(?![\w-]))([a-z0-9][\w\s-]*?)\s+(?:from|out\s+of|off)\b/i;
+
+/**
+ * What a request takes out of something when the tool it reaches takes no arguments and changes it, so empties it
+ * whole (`cart_clear`): a part that such a tool cannot remove alone; `undefined` otherwise.
+ */
+function removedPart(text: string, tool: ToolInfo): string | undefined {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown> } | undefined;
+  if (!isChangeName(tool.name) || Object.keys(schema?.properties ?? {}).length > 0) return undefined;
+  return REMOVED.exec(text)?.[1]?.trim();
 }
 
 /** The tool info the matcher reads. */
@@ -145,6 +175,23 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
   return { type: 'tool-calls', calls, text: `To move it ${shift.phrase}, I first look up the date it has now.` };
+}
+
+/**
+ * An id given as the thing to add ("put A-1003 in my cart"): a record, not an item, so nothing is added by that name.
+ * A tool that only reads and takes the id looks it up instead, so the user sees what it holds and can name the items;
+ * `undefined` when the item is a name (a few words with no such id), or the tool takes an id itself.
+ */
+function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, tools: readonly ToolInfo[]): OfflineReply | undefined {
+  const item = itemArgument(tool.inputSchema);
+  const name = item === undefined ? undefined : input[item];
+  if (typeof name !== 'string' || name.split(/\s+/).length > 3 || valueArguments(name, tool.inputSchema).some((value) => value.kind === 'id')) return undefined;
+  const reader = tools.find((candidate) => isReadName(candidate.name) && valueArguments(name, candidate.inputSchema).some((value) => value.kind === 'id'));
+  if (reader === undefined) return undefined;
+  const calls = extractArgumentSets(name, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
+  const ids = calls.flatMap((call) => Object.values(call.input).filter((value) => typeof value === 'string'));
+  const text = `${joinList(ids)} is an id, not an item for ${tool.name}: I look it up with ${reader.name} first; then tell me which of its items to add.`;
+  return { type: 'tool-calls', calls, text };
 }
 
 /**

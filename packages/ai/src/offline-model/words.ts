@@ -5,7 +5,7 @@ const STOPWORDS: ReadonlySet<string> = new Set(
     'what whats which who whom whose when where why how please pls can could would should will shall may might ' +
     'do does did done to of in on at by for from with without about into onto over under and or but if then so ' +
     'some any all there here hi hello hey thanks thank ok okay just also too very much many tell let lets want ' +
-    'need like know give s t im ive id'
+    'need like know give s t im ive id not no nor'
   ).split(' '),
 );
 
@@ -82,6 +82,11 @@ export function sameWord(a: string, b: string): boolean {
 /** Whether a stem is a generic verb such as `get` or `list`. */
 export function isWeakVerb(word: string): boolean {
   return WEAK_VERBS.has(word);
+}
+
+/** Whether a stem is a verb that only reads (`show`, `check`, `look`): a request it leads asks about what is. */
+export function isReadVerb(word: string): boolean {
+  return READ_VERBS.has(word);
 }
 
 /** Whether a tool name only reads: it has a reading verb (`list`, `get`, `query`, ...) and no changing one (`add`, `clear`, ...). */
