@@ -193,6 +193,41 @@ describe('registry and resolvers', () => {
     expect(loads).toBe(1);
   });
 
+  it('lazy: one of two calls sharing a load stops waiting; the load is kept for the other, and a third call waits on it (it loaded twice)', async () => {
+    let loads = 0;
+    let finish: () => void = () => {};
+    const slow = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const lazy = lazyResolver({
+      query_order: async () => {
+        loads++;
+        await slow;
+        return queryOrder;
+      },
+    });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    const call = { id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } };
+    const controller = new AbortController();
+    const waiting = executor.execute(call);
+    const leaving = executor.execute({ ...call, id: '2' }, { signal: controller.signal });
+    controller.abort();
+    expect((await leaving).outcome).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    const later = executor.execute({ ...call, id: '3' });
+    finish();
+    expect([(await waiting).outcome.type, (await later).outcome.type]).toEqual(['success', 'success']);
+    expect(loads).toBe(1);
+    // With nobody left waiting (each waiter's signal aborted), the load is not kept: the next use loads again.
+    const hung = lazyResolver({ query_order: () => (++loads === 2 ? new Promise<never>(() => {}) : Promise.resolve(queryOrder)) });
+    const [a, b] = [new AbortController(), new AbortController()];
+    const both = [hung.resolve('query_order', a.signal), hung.resolve('query_order', b.signal)];
+    a.abort();
+    b.abort();
+    await expect(Promise.all(both)).rejects.toMatchObject({ code: 'aborted' });
+    expect(await hung.resolve('query_order')).toBe(queryOrder);
+    expect(loads).toBe(3);
+  });
+
   it('lazy: a failed load is a typed error and may succeed later; a wrong export is refused', async () => {
     let fail = true;
     const lazy = lazyResolver({
