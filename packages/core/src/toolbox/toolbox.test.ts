@@ -315,6 +315,60 @@ describe('toolbox classes with other decorators', () => {
     expect(instance.ctorTools).toEqual(['ping']);
   });
 
+  it('scanTools in a base class\'s field or constructor, before a subclass\'s @tool methods exist, fails at `new` (it missed them)', () => {
+    // A base class's fields and constructor run before a subclass's: its @tool methods were missing from the scan, silently
+    // the first time ([] or the base's tools only), and the next `new` was refused as a Proxy.
+    class Toolbox {
+      readonly tools = scanTools(this);
+    }
+    class Mine extends Toolbox {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    const early =
+      '@tool() method ping of Mine was set up after scanTools() ran on the instance (in a base class\'s constructor or field, which run ' +
+      'before a subclass\'s): scan the instance once it is built, for example in a getter: get tools() { return scanTools(this); }.';
+    expect(() => new Mine()).toThrow(new TypeError(early));
+    expect(() => new Mine()).toThrow(new TypeError(early));
+    class WithTools {
+      readonly tools: string[];
+
+      constructor() {
+        this.tools = scanTools(this).map((t) => t.name);
+      }
+
+      @tool({ description: 'Base', input: v.object({}) })
+      base() {
+        return 'base';
+      }
+    }
+    class Adds extends WithTools {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    expect(new WithTools().tools).toEqual(['base']);
+    expect(() => new Adds()).toThrow(new TypeError(early.replace('of Mine', 'of Adds')));
+    // A subclass that adds no @tool method is built as before; a getter scans once everything is set up.
+    class Same extends WithTools {}
+    expect(new Same().tools).toEqual(['base']);
+    class Lazy {
+      get tools() {
+        return scanTools(this);
+      }
+    }
+    class LazyMine extends Lazy {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    expect(new LazyMine().tools.map((t) => t.name)).toEqual(['ping']);
+  });
+
   it('two @tool on one method are refused with another decorator between them', () => {
     expect(() => {
       class Twice {

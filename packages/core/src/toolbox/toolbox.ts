@@ -27,6 +27,9 @@ const appliedStatic = new WeakMap<object, Set<PropertyKey>>();
 // The prototypes of the instances @tool recorded methods for (the class they were built by). An object of one of them
 // with no record of its own was not built by `new` (a Proxy of an instance, `Object.create()`): scanTools refuses it.
 const built = new WeakSet<object>();
+// The instances scanTools has scanned. A @tool method recorded for one of them later was set up after the scan: a base
+// class's field or constructor scanned the instance before a subclass's methods (their initializers run after `super()`).
+const scanned = new WeakSet<object>();
 
 /**
  * Standard (TC39) method decorator that marks a method as a tool; `scanTools` collects them.
@@ -61,6 +64,14 @@ export function tool<const TSchema extends StandardSchemaV1>(
     // `this` is the instance being built (an instance method) or the class (a static one).
     const isStatic = context.static;
     context.addInitializer(function () {
+      if (!isStatic && scanned.has(this as object)) {
+        const of = (this as { constructor?: { name?: unknown } }).constructor?.name;
+        throw new TypeError(
+          `@tool() method ${String(key)}${typeof of === 'string' && of ? ` of ${of}` : ''} was set up after scanTools() ran on the instance ` +
+            "(in a base class's constructor or field, which run before a subclass's): scan the instance once it is built, " +
+            'for example in a getter: get tools() { return scanTools(this); }.',
+        );
+      }
       recorded.set(this as object, (recorded.get(this as object) ?? new Map()).set(key, mark));
       if (!isStatic) built.add(Object.getPrototypeOf(this));
     });
@@ -100,6 +111,7 @@ export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] 
     if (!recorded.has(target) && built.has(Object.getPrototypeOf(target))) {
       throw new TypeError('scanTools: a Proxy of an instance (Vue reactive(), MobX observable) or an Object.create() copy has no tools: scan the instance.');
     }
+    scanned.add(target);
     collect(target, target, new Set(), out, only);
   }
   if (typeof ctor === 'function') {
