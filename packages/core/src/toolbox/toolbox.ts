@@ -3,13 +3,16 @@ import type { ToolContext } from '../chain/types.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import type { AnyTool, ToolDefinition } from '../tool/types.ts';
 
-/** What `@tool({...})` takes: a tool definition without `execute` (the method is the body); `name` defaults to the method name. */
-export type ToolMethodOptions<TSchema extends StandardSchemaV1> = Omit<ToolDefinition<TSchema, unknown>, 'execute' | 'name'> & {
+/**
+ * What `@tool({...})` takes: a tool definition without `execute` (the method is the body); `name` defaults to the method
+ * name. `TOutput` is what the method returns, as its `output` schema (or `toModelOutput`'s parameter) says.
+ */
+export type ToolMethodOptions<TSchema extends StandardSchemaV1, TOutput = unknown> = Omit<ToolDefinition<TSchema, TOutput>, 'execute' | 'name'> & {
   readonly name?: string;
 };
 
 interface Marked {
-  readonly options: ToolMethodOptions<StandardSchemaV1>;
+  readonly options: ToolMethodOptions<StandardSchemaV1, unknown>;
   readonly methodName: string;
 }
 
@@ -33,12 +36,17 @@ const scanned = new WeakSet<object>();
 
 /**
  * Standard (TC39) method decorator that marks a method as a tool; `scanTools` collects them.
- * The method receives the validated, typed input and the call's context.
+ * The method receives the validated, typed input and the call's context; with an `output` schema, it must return (or
+ * resolve to) what the schema gives, and `toModelOutput` gets that.
  */
-export function tool<const TSchema extends StandardSchemaV1>(
-  options: ToolMethodOptions<TSchema>,
-): <This, TReturn>(
-  method: (this: This, input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>>) => TReturn,
+export function tool<const TSchema extends StandardSchemaV1, TOutput = unknown>(
+  options: ToolMethodOptions<TSchema, TOutput>,
+): <This>(
+  method: (
+    this: This,
+    input: StandardSchemaV1.InferOutput<TSchema>,
+    ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>>,
+  ) => NoInfer<Awaited<TOutput>> | Promise<NoInfer<Awaited<TOutput>>>,
   context: ClassMethodDecoratorContext<This>,
 ) => void {
   return (method, context) => {
@@ -60,7 +68,7 @@ export function tool<const TSchema extends StandardSchemaV1>(
     const keys = taken.get(owner) ?? new Set();
     if (keys.has(key)) throw new TypeError(`@tool() twice on the method ${String(key)}: give each tool a method of its own.`);
     taken.set(owner, keys.add(key));
-    const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(key) };
+    const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1, unknown>, methodName: String(key) };
     // `this` is the instance being built (an instance method) or the class (a static one).
     const isStatic = context.static;
     context.addInitializer(function () {
