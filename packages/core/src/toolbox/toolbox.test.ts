@@ -104,6 +104,40 @@ describe('toolbox classes', () => {
     expect(() => decorate(() => 1, context)).toThrow(new TypeError('@tool() on the method Symbol(nameless) needs a `name`: a symbol is no tool name.'));
   });
 
+  it('a tool name no model can call is refused where it is decorated, not at a scan that `only` may skip', () => {
+    // It was refused by scanTools alone, without the method's name, and never when `only` left the method out.
+    expect(() => {
+      class Spaced {
+        @tool({ description: 'Weather', input: v.object({}) })
+        'get weather'() {
+          return 'sunny';
+        }
+      }
+      return Spaced;
+    }).toThrow(new TypeError('@tool() on the method get weather: "get weather" is no tool name (1-64 letters, digits, "_" or "-"): give it a `name`.'));
+    expect(() => {
+      class Dotted {
+        @tool({ name: 'weather.get', description: 'Weather', input: v.object({}) })
+        static weather() {
+          return 'sunny';
+        }
+
+        /** Not a tool. */
+        label() {
+          return 'dotted';
+        }
+      }
+      return Dotted;
+    }).toThrow(new TypeError('@tool() on the method weather: "weather.get" is no tool name (1-64 letters, digits, "_" or "-").'));
+    class Renamed {
+      @tool({ name: 'get_weather', description: 'Weather', input: v.object({}) })
+      'get weather'() {
+        return 'sunny';
+      }
+    }
+    expect(scanTools(new Renamed()).map((t) => t.name)).toEqual(['get_weather']);
+  });
+
   it('two @tool decorators on one method are refused: one of the two tools was silently lost', () => {
     expect(() => {
       class Twice {

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolContext } from '../chain/types.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import { isToolName } from '../tool/tool-name.ts';
 import type { AnyTool, ToolDefinition } from '../tool/types.ts';
 
 /**
@@ -61,6 +62,12 @@ export function tool<const TSchema extends StandardSchemaV1, TOutput = unknown>(
     if (context.private) throw new TypeError(`@tool() cannot decorate the private method ${String(context.name)}.`);
     if (typeof context.name === 'symbol' && options.name === undefined) {
       throw new TypeError(`@tool() on the method ${String(context.name)} needs a \`name\`: a symbol is no tool name.`);
+    }
+    // Refused here, where it is written (scanTools would refuse it only when it scans the method, without saying which).
+    const name = options.name ?? context.name;
+    if (!isToolName(name)) {
+      const fix = options.name === undefined ? ': give it a `name`.' : '.';
+      throw new TypeError(`@tool() on the method ${String(context.name)}: ${JSON.stringify(name)} is no tool name (1-64 letters, digits, "_" or "-")${fix}`);
     }
     const key = context.name;
     const owner: object = (context.metadata as object | undefined) ?? method;
