@@ -283,6 +283,17 @@ describe('registry and resolvers', () => {
     expect((await hung.execute({ id: '1', name: 'hung', arguments: {} })).content).toBe('Error (timeout): The tool "hung" did not load within 5 ms.');
   });
 
+  it('lazy: a key no model can call a tool by is refused when the resolver is made (it was listed and never loaded)', async () => {
+    // Its module's tool could never have that name, so every load failed, and names() offered it to the model.
+    expect(() => lazyResolver({ query_order: async () => queryOrder, 'query order': async () => queryOrder })).toThrow(
+      new TypeError('lazyResolver: "query order" is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool\'s name.'),
+    );
+    expect(lazyResolver({ query_order: async () => queryOrder, 'list-delayed_2': async () => listDelayedOrders }).names()).toEqual([
+      'query_order',
+      'list-delayed_2',
+    ]);
+  });
+
   it('lazy: loadTimeoutMs is 10 s unless set; Infinity sets no limit, and a limit a timer cannot keep is refused', async () => {
     const timeout = vi.spyOn(AbortSignal, 'timeout');
     try {

@@ -2,6 +2,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
+import { isToolName } from '../tool/tool-name.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { listedNames } from './checked.ts';
 import { type Lookups, listOnce, visit } from './cycle.ts';
@@ -97,6 +98,11 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
   const { loadTimeoutMs = 10_000 } = options;
   if (!isTimerDelay(loadTimeoutMs) && loadTimeoutMs !== Infinity) throw new TypeError('lazyResolver: loadTimeoutMs must be from 1 to 2147483647 ms, or Infinity.');
   const names = Object.keys(loaders);
+  // A key no tool can have would be offered to the model by names() and fail every load.
+  const unusable = names.find((name) => !isToolName(name));
+  if (unusable !== undefined) {
+    throw new TypeError(`lazyResolver: ${JSON.stringify(unusable)} is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool's name.`);
+  }
   // Each load under way and who waits for it: callers with a signal are counted (one that stops waiting leaves), one
   // without stays till it settles (`held`). A load is given up on only when nobody waits any longer.
   const loading = new Map<string, { readonly promise: Promise<AnyTool>; waiters: number; held: boolean }>();
