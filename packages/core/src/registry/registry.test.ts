@@ -246,6 +246,17 @@ describe('registry and resolvers', () => {
     expect(wrong.content).toMatch(/exported a tool named "query_order"/);
   });
 
+  it('lazy: a loader that returns its tool or module without a promise (JavaScript, require) loads it; one that is no function is refused', async () => {
+    // The model read the engine's TypeError ("promise.then is not a function", "loader is not a function").
+    for (const loadTimeoutMs of [10_000, Infinity]) {
+      const lazy = lazyResolver({ query_order: (() => queryOrder) as never, list_delayed_orders: (() => ({ default: listDelayedOrders })) as never }, { loadTimeoutMs });
+      const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+      expect((await executor.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } })).outcome.type).toBe('success');
+      expect((await executor.execute({ id: '2', name: 'list_delayed_orders', arguments: {} })).outcome.type).toBe('success');
+    }
+    expect(() => lazyResolver({ query_order: queryOrder as never })).toThrow(new TypeError('lazyResolver: the loader of "query_order" is not a function (() => import(\'./tool.ts\')).'));
+  });
+
   it('lazy: a loader that resolves with null or a primitive did not export a tool (the model read the engine\'s TypeError)', async () => {
     const lazy = lazyResolver({ nothing: async () => null as never, text: async () => 'orders' as never });
     const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });

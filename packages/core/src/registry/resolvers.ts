@@ -103,6 +103,8 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
   if (unusable !== undefined) {
     throw new TypeError(`lazyResolver: ${JSON.stringify(unusable)} is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool's name.`);
   }
+  const notLoader = names.find((name) => typeof loaders[name] !== 'function');
+  if (notLoader !== undefined) throw new TypeError(`lazyResolver: the loader of "${notLoader}" is not a function (() => import('./tool.ts')).`);
   // Each load under way and who waits for it: callers with a signal are counted (one that stops waiting leaves), one
   // without stays till it settles (`held`). A load is given up on only when nobody waits any longer.
   const loading = new Map<string, { readonly promise: Promise<AnyTool>; waiters: number; held: boolean }>();
@@ -121,7 +123,9 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
         // A module that never loads (a chunk fetch that never answers) would hold every use of the tool, and `tools()`.
         const limit = loadTimeoutMs === Infinity ? undefined : AbortSignal.timeout(loadTimeoutMs);
         const timedOut = () => Promise.reject(new ToolError('timeout', `The tool "${name}" did not load within ${loadTimeoutMs} ms.`, { toolName: name, retryable: true }));
-        const promise = raceSignal(loader(), limit, timedOut).then((mod) => {
+        // A loader that returns the tool or module itself (JavaScript, `require`) or throws is taken as a promise of it.
+        const exported = new Promise<LazyToolModule>((resolve) => resolve(loader()));
+        const promise = raceSignal(exported, limit, timedOut).then((mod) => {
           // A module that is not an object (null from a loader with a bug) has no default: it did not export a tool.
           const tool = isTool(mod) ? mod : typeof mod === 'object' && mod !== null ? (mod as { default?: unknown }).default : undefined;
           if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
