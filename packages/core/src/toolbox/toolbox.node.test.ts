@@ -151,6 +151,32 @@ describe('decorated toolboxes in real bundlers', () => {
     expect(() => new Early()).toThrow(/^@tool\(\) method ping of Early was set up after scanTools\(\) ran on the instance/);
   });
 
+  it('the Vite plugin lowers decorators in JavaScript files too, parsed as JavaScript', async () => {
+    // Vite 8 passes them through in .js as in .ts; the plugin skipped .js, and with `include` set for it parsed the file as
+    // TypeScript, where `a < b > (c)` is a generic call: the comparison became `a(c)`.
+    const source = `
+      const seen = [];
+      function mark(_value, context) { seen.push(context.name); }
+      const a = 1, b = 2, c = 0;
+      export const compared = a < b > (c);
+      export class Box { @mark hello() { return 'hi'; } }
+      export const names = () => { new Box(); return seen; };
+    `;
+    const cases = [['box.js', decorators()], ['box.mjs', decorators()], ['other.js', decorators({ include: /\.js$/ })]] as const;
+    for (const [i, [name, plugin]] of cases.entries()) {
+      const out = await plugin.transform(source, `/app/src/${name}`);
+      expect(out?.code).not.toMatch(/^\s*@mark/m);
+      const file = join(dir, `lowered-${i}.mjs`);
+      writeFileSync(file, out?.code ?? '');
+      const mod = (await import(pathToFileURL(file).href)) as { compared: boolean; names: () => string[] };
+      expect(mod.compared).toBe(true);
+      expect(mod.names()).toEqual(['hello']);
+    }
+    const jsx = await decorators().transform('function mark() {}\nexport class View { @mark render() { return <p>{1 < 2}</p>; } }', '/app/src/view.jsx');
+    expect(jsx?.code).toMatch(/<p>\{1 < 2\}<\/p>/);
+    expect(jsx?.code).not.toMatch(/^\s*@mark/m);
+  });
+
   it('the Vite plugin leaves files without decorators and node_modules alone', async () => {
     const plugin = decorators();
     expect(await plugin.transform('export const a = "x@y.z";', '/app/src/a.ts')).toBeNull();
