@@ -11,11 +11,21 @@ export interface DecoratorsPlugin {
 const DECORATOR = /(^|[\s{;(])@[A-Za-z_$][\w$]*/m;
 
 /**
- * Vite 8 (rolldown/oxc) passes standard TC39 decorators through untransformed, and no browser
- * runs them yet. This plugin lowers them with esbuild (as wrangler does) before Vite sees the file.
+ * esbuild's loader for a file: JavaScript files are parsed as JavaScript, since TypeScript reads some of them otherwise
+ * (`a < b > (c)` is a generic call there, and would become `a(c)`).
+ */
+function loaderOf(file: string): 'js' | 'jsx' | 'ts' | 'tsx' {
+  const ext = /\.[cm]?([jt]sx?)$/.exec(file)?.[1];
+  return ext === 'js' || ext === 'jsx' || ext === 'tsx' ? ext : 'ts';
+}
+
+/**
+ * Vite 8 (rolldown/oxc) passes standard TC39 decorators through untransformed, in TypeScript and JavaScript files alike,
+ * and no browser runs them yet. This plugin lowers them with esbuild (as wrangler does) before Vite sees the file.
+ * `include` picks the files (default: `.ts`, `.tsx`, `.js`, `.jsx` and their `.m`/`.c` forms, outside `node_modules`).
  */
 export function decorators(options: { readonly include?: RegExp } = {}): DecoratorsPlugin {
-  const include = options.include ?? /\.[cm]?tsx?$/;
+  const include = options.include ?? /\.[cm]?[jt]sx?$/;
   return {
     name: 'edgetool:decorators',
     enforce: 'pre',
@@ -23,7 +33,7 @@ export function decorators(options: { readonly include?: RegExp } = {}): Decorat
       const file = id.split('?')[0] ?? id;
       if (file.includes('/node_modules/') || !include.test(file) || !DECORATOR.test(code)) return null;
       const result = await transform(code, {
-        loader: file.endsWith('x') ? 'tsx' : 'ts',
+        loader: loaderOf(file),
         target: 'es2022',
         format: 'esm',
         jsx: 'preserve',

@@ -193,6 +193,41 @@ describe('registry and resolvers', () => {
     expect(loads).toBe(1);
   });
 
+  it('lazy: one of two calls sharing a load stops waiting; the load is kept for the other, and a third call waits on it (it loaded twice)', async () => {
+    let loads = 0;
+    let finish: () => void = () => {};
+    const slow = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const lazy = lazyResolver({
+      query_order: async () => {
+        loads++;
+        await slow;
+        return queryOrder;
+      },
+    });
+    const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+    const call = { id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } };
+    const controller = new AbortController();
+    const waiting = executor.execute(call);
+    const leaving = executor.execute({ ...call, id: '2' }, { signal: controller.signal });
+    controller.abort();
+    expect((await leaving).outcome).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    const later = executor.execute({ ...call, id: '3' });
+    finish();
+    expect([(await waiting).outcome.type, (await later).outcome.type]).toEqual(['success', 'success']);
+    expect(loads).toBe(1);
+    // With nobody left waiting (each waiter's signal aborted), the load is not kept: the next use loads again.
+    const hung = lazyResolver({ query_order: () => (++loads === 2 ? new Promise<never>(() => {}) : Promise.resolve(queryOrder)) });
+    const [a, b] = [new AbortController(), new AbortController()];
+    const both = [hung.resolve('query_order', a.signal), hung.resolve('query_order', b.signal)];
+    a.abort();
+    b.abort();
+    await expect(Promise.all(both)).rejects.toMatchObject({ code: 'aborted' });
+    expect(await hung.resolve('query_order')).toBe(queryOrder);
+    expect(loads).toBe(3);
+  });
+
   it('lazy: a failed load is a typed error and may succeed later; a wrong export is refused', async () => {
     let fail = true;
     const lazy = lazyResolver({
@@ -209,6 +244,17 @@ describe('registry and resolvers', () => {
     expect((await executor.execute({ id: '2', name: 'query_order', arguments: { order_id: 'A' } })).outcome.type).toBe('success');
     const wrong = await executor.execute({ id: '3', name: 'list_delayed_orders', arguments: {} });
     expect(wrong.content).toMatch(/exported a tool named "query_order"/);
+  });
+
+  it('lazy: a loader that returns its tool or module without a promise (JavaScript, require) loads it; one that is no function is refused', async () => {
+    // The model read the engine's TypeError ("promise.then is not a function", "loader is not a function").
+    for (const loadTimeoutMs of [10_000, Infinity]) {
+      const lazy = lazyResolver({ query_order: (() => queryOrder) as never, list_delayed_orders: (() => ({ default: listDelayedOrders })) as never }, { loadTimeoutMs });
+      const executor = createExecutor({ registry: createRegistry({ resolvers: [lazy] }) });
+      expect((await executor.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } })).outcome.type).toBe('success');
+      expect((await executor.execute({ id: '2', name: 'list_delayed_orders', arguments: {} })).outcome.type).toBe('success');
+    }
+    expect(() => lazyResolver({ query_order: queryOrder as never })).toThrow(new TypeError('lazyResolver: the loader of "query_order" is not a function (() => import(\'./tool.ts\')).'));
   });
 
   it('lazy: a loader that resolves with null or a primitive did not export a tool (the model read the engine\'s TypeError)', async () => {
@@ -246,6 +292,17 @@ describe('registry and resolvers', () => {
     // A call without a signal ends too.
     const hung = createExecutor({ registry: createRegistry({ resolvers: [lazyResolver({ hung: () => new Promise<never>(() => {}) }, { loadTimeoutMs: 5 })] }) });
     expect((await hung.execute({ id: '1', name: 'hung', arguments: {} })).content).toBe('Error (timeout): The tool "hung" did not load within 5 ms.');
+  });
+
+  it('lazy: a key no model can call a tool by is refused when the resolver is made (it was listed and never loaded)', async () => {
+    // Its module's tool could never have that name, so every load failed, and names() offered it to the model.
+    expect(() => lazyResolver({ query_order: async () => queryOrder, 'query order': async () => queryOrder })).toThrow(
+      new TypeError('lazyResolver: "query order" is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool\'s name.'),
+    );
+    expect(lazyResolver({ query_order: async () => queryOrder, 'list-delayed_2': async () => listDelayedOrders }).names()).toEqual([
+      'query_order',
+      'list-delayed_2',
+    ]);
   });
 
   it('lazy: loadTimeoutMs is 10 s unless set; Infinity sets no limit, and a limit a timer cannot keep is refused', async () => {

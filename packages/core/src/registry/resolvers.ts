@@ -2,6 +2,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import { loadAbortError, raceSignal } from '../executor/race-signal.ts';
 import { isTimerDelay } from '../interceptors/timer-delay.ts';
 import { isTool } from '../tool/define-tool.ts';
+import { isToolName } from '../tool/tool-name.ts';
 import type { AnyTool } from '../tool/types.ts';
 import { listedNames } from './checked.ts';
 import { type Lookups, listOnce, visit } from './cycle.ts';
@@ -89,15 +90,24 @@ export interface LazyResolverOptions {
 /**
  * Loads each tool's module on first use, once, even when several calls ask at the same time.
  * Keeps a Worker's cold start small: `lazyResolver({ query_order: () => import('./orders.ts') })`.
- * A load that fails, that outlives `loadTimeoutMs`, or that a caller stops waiting for (its signal aborts first), is
- * not kept: the next use loads again.
+ * A load that fails, that outlives `loadTimeoutMs`, or that every caller stops waiting for (each signal aborted first;
+ * a caller without one waits till it settles), is not kept: the next use loads again.
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function lazyResolver(loaders: Readonly<Record<string, () => Promise<LazyToolModule>>>, options: LazyResolverOptions = {}): ToolResolver {
   const { loadTimeoutMs = 10_000 } = options;
   if (!isTimerDelay(loadTimeoutMs) && loadTimeoutMs !== Infinity) throw new TypeError('lazyResolver: loadTimeoutMs must be from 1 to 2147483647 ms, or Infinity.');
   const names = Object.keys(loaders);
-  const loading = new Map<string, Promise<AnyTool>>();
+  // A key no tool can have would be offered to the model by names() and fail every load.
+  const unusable = names.find((name) => !isToolName(name));
+  if (unusable !== undefined) {
+    throw new TypeError(`lazyResolver: ${JSON.stringify(unusable)} is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool's name.`);
+  }
+  const notLoader = names.find((name) => typeof loaders[name] !== 'function');
+  if (notLoader !== undefined) throw new TypeError(`lazyResolver: the loader of "${notLoader}" is not a function (() => import('./tool.ts')).`);
+  // Each load under way and who waits for it: callers with a signal are counted (one that stops waiting leaves), one
+  // without stays till it settles (`held`). A load is given up on only when nobody waits any longer.
+  const loading = new Map<string, { readonly promise: Promise<AnyTool>; waiters: number; held: boolean }>();
   // Loaded tools are handed out as they are: no signal can take them back.
   const loaded = new Map<string, AnyTool>();
   return {
@@ -107,13 +117,15 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
       if (!Object.hasOwn(loaders, name)) return undefined;
       const done = loaded.get(name);
       if (done !== undefined) return done;
-      let promise = loading.get(name);
-      if (promise === undefined) {
-        const load = loaders[name] as () => Promise<LazyToolModule>;
+      let load = loading.get(name);
+      if (load === undefined) {
+        const loader = loaders[name] as () => Promise<LazyToolModule>;
         // A module that never loads (a chunk fetch that never answers) would hold every use of the tool, and `tools()`.
         const limit = loadTimeoutMs === Infinity ? undefined : AbortSignal.timeout(loadTimeoutMs);
         const timedOut = () => Promise.reject(new ToolError('timeout', `The tool "${name}" did not load within ${loadTimeoutMs} ms.`, { toolName: name, retryable: true }));
-        const started = raceSignal(load(), limit, timedOut).then((mod) => {
+        // A loader that returns the tool or module itself (JavaScript, `require`) or throws is taken as a promise of it.
+        const exported = new Promise<LazyToolModule>((resolve) => resolve(loader()));
+        const promise = raceSignal(exported, limit, timedOut).then((mod) => {
           // A module that is not an object (null from a loader with a bug) has no default: it did not export a tool.
           const tool = isTool(mod) ? mod : typeof mod === 'object' && mod !== null ? (mod as { default?: unknown }).default : undefined;
           if (!isTool(tool)) throw new TypeError(`lazyResolver: the module for "${name}" did not export a tool (as default or itself).`);
@@ -121,22 +133,29 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
           loaded.set(name, tool);
           return tool;
         });
+        const started = { promise, waiters: 0, held: false };
         // A failed load may be retried by a later call (a load given up on may already have made way for a newer one).
-        started.catch(() => forget(name, started));
+        promise.catch(() => forget(name, started));
         loading.set(name, started);
-        promise = started;
+        load = started;
       }
-      if (signal === undefined) return promise;
-      const waited = promise;
-      return raceSignal(waited, signal, (aborted) => {
-        // A load nobody waits for any longer is not kept: one that never settles would hold every later call.
-        forget(name, waited);
+      const waited = load;
+      if (signal === undefined) {
+        waited.held = true;
+        return waited.promise;
+      }
+      waited.waiters++;
+      return raceSignal(waited.promise, signal, (aborted) => {
+        // A load nobody waits for any longer is not kept: one that never settles would hold every later call. Another
+        // caller still waiting keeps it (one call that stopped waiting made the next load the module again).
+        waited.waiters--;
+        if (!waited.held && waited.waiters === 0) forget(name, waited);
         return Promise.reject(loadAbortError(aborted, name));
       });
     },
   };
 
-  function forget(name: string, promise: Promise<AnyTool>): void {
-    if (loading.get(name) === promise) loading.delete(name);
+  function forget(name: string, load: { readonly promise: Promise<AnyTool> }): void {
+    if (loading.get(name) === load) loading.delete(name);
   }
 }

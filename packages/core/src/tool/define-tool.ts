@@ -5,9 +5,9 @@ import { checkLimiter, checkMaxCalls } from '../interceptors/limits.ts';
 import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { isJsonSchemaValidator } from '../schema/json-schema.ts';
+import { isToolName } from './tool-name.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const EFFECTS: readonly unknown[] = ['read', 'write', 'destructive'];
 const PLACEMENTS: readonly unknown[] = ['server', 'client', 'anywhere'];
 
@@ -102,7 +102,7 @@ export function defineTool<const TSchema extends StandardSchemaV1, TOutput, TDep
   definition: ToolDefinition<TSchema, TOutput, TDeps>,
 ): Tool<StandardSchemaV1.InferOutput<TSchema>, Awaited<TOutput>, TDeps> {
   const { name, description, input } = definition;
-  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+  if (!isToolName(name)) {
     throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: use 1-64 letters, digits, "_" or "-".`);
   }
   if (typeof input !== 'object' || input === null || !('~standard' in input)) {

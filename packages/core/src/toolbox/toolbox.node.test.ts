@@ -101,6 +101,7 @@ describe('decorated toolboxes in real bundlers', () => {
     const source = `
       declare const tool: (options: object) => (method: Function, context: object) => void;
       declare const input: object;
+      declare const scanTools: (target: object) => object[];
       const calls: string[] = [];
       const metadata: unknown[] = [];
       function logged(method: Function, context: { name: string | symbol; metadata: unknown }) {
@@ -122,6 +123,8 @@ describe('decorated toolboxes in real bundlers', () => {
         class Twice { @tool({ name: 'one', description: 'One', input }) @tool({ name: 'two', description: 'Two', input }) both() {} }
         return Twice;
       }
+      class Toolbox { readonly tools = scanTools(this); }
+      class Early extends Toolbox { @tool({ description: 'Ping', input }) ping() { return 'pong'; } }
     `;
     writeFileSync(join(dir, 'ts7.ts'), source);
     const tsc = new URL('../../../../node_modules/typescript/bin/tsc', import.meta.url).pathname;
@@ -130,11 +133,12 @@ describe('decorated toolboxes in real bundlers', () => {
     const code = readFileSync(join(dir, 'ts7', 'ts7.js'), 'utf8');
     expect(code).toContain('__esDecorate');
     expect(code).toContain('Symbol.metadata ?');
-    const run = new Function('tool', 'input', `${code}\nreturn { Berlin, calls, metadata, twice };`) as (
+    const run = new Function('tool', 'input', 'scanTools', `${code}\nreturn { Berlin, calls, metadata, twice, Early };`) as (
       decorator: typeof tool,
       input: v.ObjectSchema<{}, undefined>,
-    ) => { Berlin: new () => object; calls: string[]; metadata: unknown[]; twice: () => unknown };
-    const { Berlin, calls, metadata, twice } = run(tool, v.object({}));
+      scan: typeof scanTools,
+    ) => { Berlin: new () => object; calls: string[]; metadata: unknown[]; twice: () => unknown; Early: new () => object };
+    const { Berlin, calls, metadata, twice, Early } = run(tool, v.object({}), scanTools);
     expect(metadata).toEqual(typeof (Symbol as { metadata?: symbol }).metadata === 'symbol' ? [{}, {}] : [undefined, undefined]);
     const tools = scanTools(new Berlin());
     expect(tools.map((t) => t.name).sort()).toEqual(['current_zone', 'kind']);
@@ -143,6 +147,34 @@ describe('decorated toolboxes in real bundlers', () => {
     expect((await executor.execute({ id: '2', name: 'kind', arguments: {} })).content).toBe('Berlin');
     expect(calls).toEqual(['current_zone', 'kind']);
     expect(twice).toThrow(new TypeError('@tool() twice on the method both: give each tool a method of its own.'));
+    // A base class's field that scans before the subclass's @tool methods are set up fails at `new` without metadata too.
+    expect(() => new Early()).toThrow(/^@tool\(\) method ping of Early was set up after scanTools\(\) ran on the instance/);
+  });
+
+  it('the Vite plugin lowers decorators in JavaScript files too, parsed as JavaScript', async () => {
+    // Vite 8 passes them through in .js as in .ts; the plugin skipped .js, and with `include` set for it parsed the file as
+    // TypeScript, where `a < b > (c)` is a generic call: the comparison became `a(c)`.
+    const source = `
+      const seen = [];
+      function mark(_value, context) { seen.push(context.name); }
+      const a = 1, b = 2, c = 0;
+      export const compared = a < b > (c);
+      export class Box { @mark hello() { return 'hi'; } }
+      export const names = () => { new Box(); return seen; };
+    `;
+    const cases = [['box.js', decorators()], ['box.mjs', decorators()], ['other.js', decorators({ include: /\.js$/ })]] as const;
+    for (const [i, [name, plugin]] of cases.entries()) {
+      const out = await plugin.transform(source, `/app/src/${name}`);
+      expect(out?.code).not.toMatch(/^\s*@mark/m);
+      const file = join(dir, `lowered-${i}.mjs`);
+      writeFileSync(file, out?.code ?? '');
+      const mod = (await import(pathToFileURL(file).href)) as { compared: boolean; names: () => string[] };
+      expect(mod.compared).toBe(true);
+      expect(mod.names()).toEqual(['hello']);
+    }
+    const jsx = await decorators().transform('function mark() {}\nexport class View { @mark render() { return <p>{1 < 2}</p>; } }', '/app/src/view.jsx');
+    expect(jsx?.code).toMatch(/<p>\{1 < 2\}<\/p>/);
+    expect(jsx?.code).not.toMatch(/^\s*@mark/m);
   });
 
   it('the Vite plugin leaves files without decorators and node_modules alone', async () => {

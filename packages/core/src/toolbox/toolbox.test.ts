@@ -104,6 +104,40 @@ describe('toolbox classes', () => {
     expect(() => decorate(() => 1, context)).toThrow(new TypeError('@tool() on the method Symbol(nameless) needs a `name`: a symbol is no tool name.'));
   });
 
+  it('a tool name no model can call is refused where it is decorated, not at a scan that `only` may skip', () => {
+    // It was refused by scanTools alone, without the method's name, and never when `only` left the method out.
+    expect(() => {
+      class Spaced {
+        @tool({ description: 'Weather', input: v.object({}) })
+        'get weather'() {
+          return 'sunny';
+        }
+      }
+      return Spaced;
+    }).toThrow(new TypeError('@tool() on the method get weather: "get weather" is no tool name (1-64 letters, digits, "_" or "-"): give it a `name`.'));
+    expect(() => {
+      class Dotted {
+        @tool({ name: 'weather.get', description: 'Weather', input: v.object({}) })
+        static weather() {
+          return 'sunny';
+        }
+
+        /** Not a tool. */
+        label() {
+          return 'dotted';
+        }
+      }
+      return Dotted;
+    }).toThrow(new TypeError('@tool() on the method weather: "weather.get" is no tool name (1-64 letters, digits, "_" or "-").'));
+    class Renamed {
+      @tool({ name: 'get_weather', description: 'Weather', input: v.object({}) })
+      'get weather'() {
+        return 'sunny';
+      }
+    }
+    expect(scanTools(new Renamed()).map((t) => t.name)).toEqual(['get_weather']);
+  });
+
   it('two @tool decorators on one method are refused: one of the two tools was silently lost', () => {
     expect(() => {
       class Twice {
@@ -313,6 +347,60 @@ describe('toolbox classes with other decorators', () => {
     const instance = new SelfScanning();
     expect(instance.fieldTools.map((t) => t.name)).toEqual(['ping']);
     expect(instance.ctorTools).toEqual(['ping']);
+  });
+
+  it('scanTools in a base class\'s field or constructor, before a subclass\'s @tool methods exist, fails at `new` (it missed them)', () => {
+    // A base class's fields and constructor run before a subclass's: its @tool methods were missing from the scan, silently
+    // the first time ([] or the base's tools only), and the next `new` was refused as a Proxy.
+    class Toolbox {
+      readonly tools = scanTools(this);
+    }
+    class Mine extends Toolbox {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    const early =
+      '@tool() method ping of Mine was set up after scanTools() ran on the instance (in a base class\'s constructor or field, which run ' +
+      'before a subclass\'s): scan the instance once it is built, for example in a getter: get tools() { return scanTools(this); }.';
+    expect(() => new Mine()).toThrow(new TypeError(early));
+    expect(() => new Mine()).toThrow(new TypeError(early));
+    class WithTools {
+      readonly tools: string[];
+
+      constructor() {
+        this.tools = scanTools(this).map((t) => t.name);
+      }
+
+      @tool({ description: 'Base', input: v.object({}) })
+      base() {
+        return 'base';
+      }
+    }
+    class Adds extends WithTools {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    expect(new WithTools().tools).toEqual(['base']);
+    expect(() => new Adds()).toThrow(new TypeError(early.replace('of Mine', 'of Adds')));
+    // A subclass that adds no @tool method is built as before; a getter scans once everything is set up.
+    class Same extends WithTools {}
+    expect(new Same().tools).toEqual(['base']);
+    class Lazy {
+      get tools() {
+        return scanTools(this);
+      }
+    }
+    class LazyMine extends Lazy {
+      @tool({ description: 'Ping', input: v.object({}) })
+      ping() {
+        return 'pong';
+      }
+    }
+    expect(new LazyMine().tools.map((t) => t.name)).toEqual(['ping']);
   });
 
   it('two @tool on one method are refused with another decorator between them', () => {

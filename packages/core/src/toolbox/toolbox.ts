@@ -1,15 +1,19 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolContext } from '../chain/types.ts';
 import { defineTool } from '../tool/define-tool.ts';
+import { isToolName } from '../tool/tool-name.ts';
 import type { AnyTool, ToolDefinition } from '../tool/types.ts';
 
-/** What `@tool({...})` takes: a tool definition without `execute` (the method is the body); `name` defaults to the method name. */
-export type ToolMethodOptions<TSchema extends StandardSchemaV1> = Omit<ToolDefinition<TSchema, unknown>, 'execute' | 'name'> & {
+/**
+ * What `@tool({...})` takes: a tool definition without `execute` (the method is the body); `name` defaults to the method
+ * name. `TOutput` is what the method returns, as its `output` schema (or `toModelOutput`'s parameter) says.
+ */
+export type ToolMethodOptions<TSchema extends StandardSchemaV1, TOutput = unknown> = Omit<ToolDefinition<TSchema, TOutput>, 'execute' | 'name'> & {
   readonly name?: string;
 };
 
 interface Marked {
-  readonly options: ToolMethodOptions<StandardSchemaV1>;
+  readonly options: ToolMethodOptions<StandardSchemaV1, unknown>;
   readonly methodName: string;
 }
 
@@ -27,15 +31,23 @@ const appliedStatic = new WeakMap<object, Set<PropertyKey>>();
 // The prototypes of the instances @tool recorded methods for (the class they were built by). An object of one of them
 // with no record of its own was not built by `new` (a Proxy of an instance, `Object.create()`): scanTools refuses it.
 const built = new WeakSet<object>();
+// The instances scanTools has scanned. A @tool method recorded for one of them later was set up after the scan: a base
+// class's field or constructor scanned the instance before a subclass's methods (their initializers run after `super()`).
+const scanned = new WeakSet<object>();
 
 /**
  * Standard (TC39) method decorator that marks a method as a tool; `scanTools` collects them.
- * The method receives the validated, typed input and the call's context.
+ * The method receives the validated, typed input and the call's context; with an `output` schema, it must return (or
+ * resolve to) what the schema gives, and `toModelOutput` gets that.
  */
-export function tool<const TSchema extends StandardSchemaV1>(
-  options: ToolMethodOptions<TSchema>,
-): <This, TReturn>(
-  method: (this: This, input: StandardSchemaV1.InferOutput<TSchema>, ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>>) => TReturn,
+export function tool<const TSchema extends StandardSchemaV1, TOutput = unknown>(
+  options: ToolMethodOptions<TSchema, TOutput>,
+): <This>(
+  method: (
+    this: This,
+    input: StandardSchemaV1.InferOutput<TSchema>,
+    ctx: ToolContext<StandardSchemaV1.InferOutput<TSchema>>,
+  ) => NoInfer<Awaited<TOutput>> | Promise<NoInfer<Awaited<TOutput>>>,
   context: ClassMethodDecoratorContext<This>,
 ) => void {
   return (method, context) => {
@@ -51,16 +63,30 @@ export function tool<const TSchema extends StandardSchemaV1>(
     if (typeof context.name === 'symbol' && options.name === undefined) {
       throw new TypeError(`@tool() on the method ${String(context.name)} needs a \`name\`: a symbol is no tool name.`);
     }
+    // Refused here, where it is written (scanTools would refuse it only when it scans the method, without saying which).
+    const name = options.name ?? context.name;
+    if (!isToolName(name)) {
+      const fix = options.name === undefined ? ': give it a `name`.' : '.';
+      throw new TypeError(`@tool() on the method ${String(context.name)}: ${JSON.stringify(name)} is no tool name (1-64 letters, digits, "_" or "-")${fix}`);
+    }
     const key = context.name;
     const owner: object = (context.metadata as object | undefined) ?? method;
     const taken = context.static ? appliedStatic : applied;
     const keys = taken.get(owner) ?? new Set();
     if (keys.has(key)) throw new TypeError(`@tool() twice on the method ${String(key)}: give each tool a method of its own.`);
     taken.set(owner, keys.add(key));
-    const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1>, methodName: String(key) };
+    const mark: Marked = { options: options as ToolMethodOptions<StandardSchemaV1, unknown>, methodName: String(key) };
     // `this` is the instance being built (an instance method) or the class (a static one).
     const isStatic = context.static;
     context.addInitializer(function () {
+      if (!isStatic && scanned.has(this as object)) {
+        const of = (this as { constructor?: { name?: unknown } }).constructor?.name;
+        throw new TypeError(
+          `@tool() method ${String(key)}${typeof of === 'string' && of ? ` of ${of}` : ''} was set up after scanTools() ran on the instance ` +
+            "(in a base class's constructor or field, which run before a subclass's): scan the instance once it is built, " +
+            'for example in a getter: get tools() { return scanTools(this); }.',
+        );
+      }
       recorded.set(this as object, (recorded.get(this as object) ?? new Map()).set(key, mark));
       if (!isStatic) built.add(Object.getPrototypeOf(this));
     });
@@ -100,6 +126,7 @@ export function scanTools(target: object, options: ScanOptions = {}): AnyTool[] 
     if (!recorded.has(target) && built.has(Object.getPrototypeOf(target))) {
       throw new TypeError('scanTools: a Proxy of an instance (Vue reactive(), MobX observable) or an Object.create() copy has no tools: scan the instance.');
     }
+    scanned.add(target);
     collect(target, target, new Set(), out, only);
   }
   if (typeof ctor === 'function') {
