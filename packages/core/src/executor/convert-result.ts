@@ -22,7 +22,26 @@ export function defaultModelText(output: unknown): string {
     throw error;
   }
   if (json === undefined) throw new TypeError(`a ${typeof output} cannot be converted to JSON`);
+  // Only a plain object says nothing as "{}". A Map, a generator, an Error returned rather than thrown or an instance
+  // whose state is in # fields would reach the model as "{}" too (the content lost); the compare costs nothing else.
+  if (json === '{}') {
+    const what = opaqueKind(output as object);
+    if (what !== undefined) throw new TypeError(`${what} converts to "{}" in JSON, which tells the model nothing`);
+  }
   return json;
+}
+
+/** What an object that JSON writes as `{}` is, when it is not a plain empty object (see `defaultModelText`). */
+function opaqueKind(output: object): string | undefined {
+  const proto = Object.getPrototypeOf(output) as object | null;
+  if (proto === null || proto === Object.prototype) return undefined;
+  if (output instanceof Error) return 'an Error returned rather than thrown (throw it, and the model reads it as a failure)';
+  if (output instanceof Map || output instanceof Set) return `a ${output instanceof Map ? 'Map' : 'Set'} (return an object or an array: Object.fromEntries(map), [...set])`;
+  if (typeof (output as { next?: unknown }).next === 'function' || Symbol.asyncIterator in output) {
+    return 'an iterator or a generator (return its value; report progress with ctx.progress())';
+  }
+  const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+  return `${typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object'} with no JSON fields (give it a toJSON(), or return a plain object)`;
 }
 
 /**
