@@ -49,6 +49,37 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
     expect(await expectUsage(page)).toBeGreaterThan(inner);
   });
 
+  test("a sub-agent's calls show in its call's trace, nested under the call's own layers, with their outcomes", async ({ page }) => {
+    await openChat(page, `${OPENAI_URL}/`);
+    // The task is the sub-agent's only message: its two lines make the fake model call a tool and one that is not there.
+    await send(page, '/call delay_analyst {"task":"/call list_delayed_orders {\\"days_threshold\\":\\"3\\"}\\n/call no_such_tool {}"}');
+    const card = toolCard(page, 'delay_analyst');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const timeline = card.getByTestId('trace-timeline');
+    const calls = timeline.getByTestId('trace-subcall');
+    await expect(calls).toHaveCount(2);
+    const listed = calls.and(page.locator('[data-tool="list_delayed_orders"]'));
+    await expect(listed).toHaveAttribute('data-outcome', 'success');
+    await expect(listed).toHaveAttribute('data-level', '1');
+    await expect(listed).toContainText('↳ list_delayed_orders');
+    await expect(listed.getByTestId('trace-subcall-outcome')).toHaveText('success');
+    const unknown = calls.and(page.locator('[data-tool="no_such_tool"]'));
+    await expect(unknown).toHaveAttribute('data-outcome', 'error');
+    await expect(unknown.getByTestId('trace-subcall-outcome')).toHaveText('unknown-tool');
+    // Under the agent call's own layers: after its execute row, indented past it.
+    const rows = timeline.locator('li');
+    const names = await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-testid') === 'trace-subcall' ? 'call' : item.getAttribute('data-kind')));
+    expect(names.indexOf('execute')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('call')).toBeGreaterThan(names.indexOf('execute'));
+    const indent = (locator: typeof listed) => locator.locator('.timeline-name').evaluate((el) => Number.parseFloat(getComputedStyle(el).paddingInlineStart));
+    expect(await indent(listed)).toBeGreaterThan(await indent(timeline.locator('li[data-kind="execute"]')));
+    await idle(page);
+    // The history keeps them: after a reload the card shows the same calls.
+    await page.reload();
+    await expect(toolCard(page, 'delay_analyst').getByTestId('trace-subcall')).toHaveCount(2);
+    await shot(page, 'sub-agent-trace');
+  });
+
   test('an approval round trip through the real provider', async ({ page }) => {
     await openChat(page, `${OPENAI_URL}/`);
     // The first request reports 60,000 input tokens; the one that continues the message after the approval, a few.

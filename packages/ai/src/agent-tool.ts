@@ -2,6 +2,7 @@ import { type AnyTool, availableTools, defineTool, forkRunContext, idempotencyKe
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
+import { addSubCall, collectSubCalls } from './chat/sub-calls.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
@@ -98,7 +99,10 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
     },
     metadata: { kind: 'agent', innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name) },
     execute: async ({ task }, ctx) => {
-      const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal });
+      // Forked with this call as its parent: the inner calls' trace records name it and share its trace id.
+      const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal, parent: ctx });
+      // The inner calls as they end, for this call's trace part (the chat loop takes them with its result).
+      const subCalls = collectSubCalls(ctx.run, ctx.call.id);
       // No client reads the inner conversation: the text loop, without a UI stream or seals. What the agent does shows
       // as this call's progress: each inner report under its tool's name, and each inner call as it finishes.
       let finished = 0;
@@ -109,12 +113,15 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         signal: ctx.signal,
         grantApprovals: true,
         clientTools: 'omit',
+        // Inner calls timed layer by layer for this call's trace part (unless the agent says `trace: false`).
+        spans: true,
         // Keyed under this call's key: a regenerated call given this one's id (approved anew) has inner calls with the
         // ids of this one's (a model numbers them the same way), and they must not read this one's writes as theirs.
         idempotencyKey: (id) => idempotencyKeyOf({ conversationId: run.conversationId, callId: id, nonce: ctx.idempotencyKey }),
         // The inner tool's own counts go into the text: this call counts finished inner calls, so its bar never jumps.
         onProgress: ({ toolName, progress }) => ctx.progress({ message: `${toolName}: ${progressText(progress)}`, completed: finished }),
         onToolResult: (inner) => {
+          addSubCall(subCalls, run, inner);
           finished += 1;
           ctx.progress({ message: `${inner.call.name} ${inner.isError ? 'failed' : 'done'}`, completed: finished });
         },

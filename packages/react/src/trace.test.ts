@@ -1,8 +1,8 @@
 import { createExecutor, defineInterceptor, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { traceOf } from '@edgetool/ai';
-import { timelineBars, traceOfPart, traceOfResult } from './trace.ts';
+import { MAX_TRACE_SUB_CALLS, type SubCallTraceData, type TracePartData, traceOf } from '@edgetool/ai';
+import { subCallRows, timelineBars, traceOfPart, traceOfResult } from './trace.ts';
 
 describe('traces', () => {
   it('records the browser chain of a call: one span per interceptor and the execute span', async () => {
@@ -53,5 +53,54 @@ describe('traces', () => {
     ]);
     expect(timelineBars({ spans: [] })).toEqual([]);
     expect(timelineBars({ spans: [{ name: 'x', kind: 'execute', depth: 0, start: 5, duration: 0, outcome: 'success' }] })[0]).toMatchObject({ offsetPct: 0, widthPct: 100 });
+  });
+
+  it('an agent call’s part: its sub-agent’s calls as rows under it, nested ones a level deeper, on one time axis', () => {
+    const span = (name: string, kind: 'interceptor' | 'execute', depth: number, start: number, duration: number) => ({ name, kind, depth, start, duration, outcome: 'success' as const });
+    const data: TracePartData = {
+      toolCallId: 'o1',
+      toolName: 'delay_analyst',
+      side: 'server',
+      outcome: 'success',
+      errorCode: undefined,
+      durationMs: 100,
+      spans: [span('timeout', 'interceptor', 0, 0, 100), span('delay_analyst', 'execute', 1, 0, 100)],
+      calls: [
+        { toolCallId: 'i1', toolName: 'list_delayed_orders', outcome: 'success', errorCode: undefined, durationMs: 20, spans: [span('list_delayed_orders', 'execute', 0, 20, 20)] },
+        {
+          toolCallId: 'i2',
+          toolName: 'deep_agent',
+          outcome: 'error',
+          errorCode: 'timeout',
+          durationMs: 50,
+          spans: [span('deep_agent', 'execute', 0, 50, 50)],
+          calls: [{ toolCallId: 'd1', toolName: 'query_order', outcome: 'error', errorCode: 'unknown-tool', durationMs: 0, spans: [] }],
+          omittedCalls: 2,
+        },
+      ],
+    };
+    const trace = traceOfPart(data);
+    expect(trace.calls).toEqual(data.calls);
+    expect(subCallRows(trace).map((r) => [r.toolName, r.level, r.errorCode ?? r.outcome, r.omittedCalls, r.bars.map((b) => [b.offsetPct, b.widthPct])])).toEqual([
+      ['list_delayed_orders', 1, 'success', 0, [[20, 20]]],
+      ['deep_agent', 1, 'timeout', 2, [[50, 50]]],
+      ['query_order', 2, 'unknown-tool', 0, []],
+    ]);
+    // Another call has none.
+    const { calls: _calls, ...plain } = data;
+    expect(subCallRows(traceOfPart(plain))).toEqual([]);
+    expect(traceOfPart(plain)).not.toHaveProperty('calls');
+  });
+
+  it('a part from a stored or edited history keeps only well-formed sub-calls, at most as many as a server sends', () => {
+    const call = (i: number): SubCallTraceData => ({ toolCallId: `c${i}`, toolName: 'q', outcome: 'success', errorCode: undefined, durationMs: 1, spans: [] });
+    const base = { toolCallId: 'o1', toolName: 'a', side: 'server' as const, outcome: 'success' as const, errorCode: undefined, durationMs: 1, spans: [] };
+    const many = traceOfPart({ ...base, calls: Array.from({ length: 5000 }, (_, i) => call(i)), omittedCalls: 3 });
+    expect(many.calls).toHaveLength(MAX_TRACE_SUB_CALLS);
+    expect(many.omittedCalls).toBe(5000 - MAX_TRACE_SUB_CALLS + 3);
+    const junk = traceOfPart({ ...base, calls: [null, 'x', { toolName: 7 }, { ...call(1), spans: 'no', durationMs: Number.NaN }] as never, omittedCalls: -4 });
+    expect(junk.calls).toEqual([{ ...call(1), durationMs: 0 }]);
+    expect(junk.omittedCalls).toBe(3);
+    expect(traceOfPart({ ...base, calls: 'lots' as never }).calls).toEqual([]);
   });
 });

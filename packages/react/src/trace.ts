@@ -1,5 +1,5 @@
 import type { ToolCallResult } from '@edgetool/core';
-import { type TracePartData, traceOf } from '@edgetool/ai';
+import { MAX_TRACE_SUB_CALLS, type SubCallTraceData, type TracePartData, traceOf } from '@edgetool/ai';
 
 /** One span of a call's chain, as a timeline shows it. */
 export type TraceSpan = TracePartData['spans'][number];
@@ -13,6 +13,10 @@ export interface CallTrace {
   readonly spans: readonly TraceSpan[];
   /** The tokens the call reported spending (a sub-agent, a tool that calls a model); absent when none. */
   readonly usage?: TracePartData['usage'];
+  /** An agent tool's call on the server: the calls its sub-agent made (at most `MAX_TRACE_SUB_CALLS` in all). */
+  readonly calls?: readonly SubCallTraceData[];
+  /** How many of those calls the server left out. */
+  readonly omittedCalls?: number;
 }
 
 /** The trace of a finished browser-side call. */
@@ -23,7 +27,46 @@ export function traceOfResult(result: ToolCallResult): CallTrace {
 /** The trace a server sent in a `data-edgetool-trace` part. */
 export function traceOfPart(data: TracePartData): CallTrace {
   const trace: CallTrace = { side: data.side, outcome: data.outcome, errorCode: data.errorCode, durationMs: data.durationMs, spans: data.spans };
-  return data.usage === undefined ? trace : { ...trace, usage: data.usage };
+  const withUsage = data.usage === undefined ? trace : { ...trace, usage: data.usage };
+  if (data.calls === undefined) return withUsage;
+  // A part in a stored or edited history may hold anything: only calls of the right shape, as many as a server sends.
+  const budget = { left: MAX_TRACE_SUB_CALLS };
+  const calls = readSubCalls(data.calls, budget);
+  const omitted = (Number.isSafeInteger(data.omittedCalls) && (data.omittedCalls as number) > 0 ? (data.omittedCalls as number) : 0) + calls.dropped;
+  return { ...withUsage, calls: calls.kept, ...(omitted > 0 ? { omittedCalls: omitted } : {}) };
+}
+
+const isSpan = (span: unknown): span is TraceSpan => {
+  const s = span as Partial<TraceSpan> | null;
+  return typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.depth === 'number' && typeof s.start === 'number' && typeof s.duration === 'number';
+};
+
+/** The well-formed sub-calls of a part, within the budget, and how many were dropped. */
+function readSubCalls(list: unknown, budget: { left: number }): { kept: SubCallTraceData[]; dropped: number } {
+  const kept: SubCallTraceData[] = [];
+  if (!Array.isArray(list)) return { kept, dropped: 0 };
+  let dropped = 0;
+  for (const item of list as unknown[]) {
+    const c = item as Partial<SubCallTraceData> | null;
+    if (typeof c !== 'object' || c === null || typeof c.toolName !== 'string' || typeof c.toolCallId !== 'string' || budget.left <= 0) {
+      dropped += 1;
+      continue;
+    }
+    budget.left -= 1;
+    const nested = c.calls === undefined ? undefined : readSubCalls(c.calls, budget);
+    const omitted = (Number.isSafeInteger(c.omittedCalls) && (c.omittedCalls as number) > 0 ? (c.omittedCalls as number) : 0) + (nested?.dropped ?? 0);
+    kept.push({
+      toolCallId: c.toolCallId,
+      toolName: c.toolName,
+      outcome: typeof c.outcome === 'string' ? c.outcome : 'success',
+      errorCode: typeof c.errorCode === 'string' ? c.errorCode : undefined,
+      durationMs: typeof c.durationMs === 'number' && Number.isFinite(c.durationMs) ? c.durationMs : 0,
+      spans: Array.isArray(c.spans) ? (c.spans as unknown[]).filter(isSpan).slice(0, 32) : [],
+      ...(nested !== undefined && nested.kept.length > 0 ? { calls: nested.kept } : {}),
+      ...(omitted > 0 ? { omittedCalls: omitted } : {}),
+    });
+  }
+  return { kept, dropped };
 }
 
 /** A bar of a timeline: offset and width in percent of the trace's total span. */
@@ -37,13 +80,68 @@ export interface TimelineBar {
   readonly durationMs: number;
 }
 
-/** Lays out a trace's spans as bars relative to its first start and last end (widths at least 0.5%). */
-export function timelineBars(trace: Pick<CallTrace, 'spans'>): TimelineBar[] {
+/**
+ * Lays out a trace's spans as bars relative to its first start and last end (widths at least 0.5%); an agent call's
+ * axis spans its sub-agent's calls too (`subCallRows` lays those out on it).
+ */
+export function timelineBars(trace: Pick<CallTrace, 'spans'> & Partial<Pick<CallTrace, 'calls'>>): TimelineBar[] {
   if (trace.spans.length === 0) return [];
-  const start = Math.min(...trace.spans.map((s) => s.start));
-  const end = Math.max(...trace.spans.map((s) => s.start + s.duration));
-  const total = end - start;
-  return trace.spans.map((span) => {
+  const { start, total } = axisOf(trace);
+  return barsOn(trace.spans, start, total);
+}
+
+/** The time axis of a trace: from its first start to its last end, its sub-agent's calls included. */
+function axisOf(trace: Pick<CallTrace, 'spans'> & Partial<Pick<CallTrace, 'calls'>>): { start: number; total: number } {
+  const all = [...trace.spans];
+  const collect = (calls: readonly SubCallTraceData[]): void => {
+    for (const call of calls) {
+      all.push(...call.spans);
+      if (call.calls !== undefined) collect(call.calls);
+    }
+  };
+  if (trace.calls !== undefined) collect(trace.calls);
+  if (all.length === 0) return { start: 0, total: 0 };
+  const start = Math.min(...all.map((s) => s.start));
+  return { start, total: Math.max(...all.map((s) => s.start + s.duration)) - start };
+}
+
+/** A call an agent tool's sub-agent made, as a timeline row under its agent call's own layers. */
+export interface SubCallRow {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly outcome: TraceSpan['outcome'];
+  readonly errorCode: string | undefined;
+  readonly durationMs: number;
+  /** 1 for the sub-agent's own calls, 2 for a nested agent's, and so on. */
+  readonly level: number;
+  /** Its layers, on the agent call's time axis (the server times both with one clock). */
+  readonly bars: readonly TimelineBar[];
+  /** A nested agent's calls the server left out. */
+  readonly omittedCalls: number;
+}
+
+/**
+ * The sub-agent calls of an agent call's trace, depth first, each with its layers as bars on the axis of the agent
+ * call's own (`timelineBars`). Empty for other calls.
+ */
+export function subCallRows(trace: Pick<CallTrace, 'spans' | 'calls'>): SubCallRow[] {
+  const rows: SubCallRow[] = [];
+  if (trace.calls === undefined || trace.calls.length === 0) return rows;
+  const { start, total } = axisOf(trace);
+  const walk = (calls: readonly SubCallTraceData[], level: number): void => {
+    for (const call of calls) {
+      const { toolCallId, toolName, outcome, errorCode, durationMs } = call;
+      rows.push({ toolCallId, toolName, outcome, errorCode, durationMs, level, bars: barsOn(call.spans, start, total), omittedCalls: call.omittedCalls ?? 0 });
+      if (call.calls !== undefined) walk(call.calls, level + 1);
+    }
+  };
+  walk(trace.calls, 1);
+  return rows;
+}
+
+/** Spans as bars on an axis from `start`, `total` ms long. */
+function barsOn(spans: readonly TraceSpan[], start: number, total: number): TimelineBar[] {
+  return spans.map((span) => {
     const offsetPct = total > 0 ? ((span.start - start) / total) * 100 : 0;
     const widthPct = total > 0 ? Math.max((span.duration / total) * 100, 0.5) : 100;
     return {

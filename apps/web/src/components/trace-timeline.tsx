@@ -1,8 +1,11 @@
-import { type CallTrace, timelineBars } from '@edgetool/react';
+import { type CallTrace, type SubCallRow, subCallRows, timelineBars } from '@edgetool/react';
 import type { ReactElement } from 'react';
 import { formatDuration } from '../lib/format.ts';
 
-/** One call's chains as a timeline: a row per interceptor and the execute span, bars to scale. */
+/**
+ * One call's chains as a timeline: a row per interceptor and the execute span, bars to scale; an agent call's sub-agent
+ * calls under them, indented by level, each with its outcome and a bar from its first layer's start to its last's end.
+ */
 export function TraceTimeline({ traces }: { readonly traces: readonly CallTrace[] }): ReactElement | null {
   if (traces.length === 0) return null;
   return (
@@ -39,9 +42,51 @@ export function TraceTimeline({ traces }: { readonly traces: readonly CallTrace[
                 <span className="timeline-ms">{formatDuration(bar.durationMs)}</span>
               </li>
             ))}
+            {subCallRows(trace).map((row) => (
+              <SubCall key={`${row.level}:${row.toolCallId}`} row={row} under={deepest(trace)} />
+            ))}
+            {trace.omittedCalls ? <MoreCalls count={trace.omittedCalls} level={deepest(trace) + 1} /> : null}
           </ol>
         </section>
       ))}
     </div>
+  );
+}
+
+/** The depth of a trace's innermost layer (its `execute`): sub-agent calls are indented past it. */
+const deepest = (trace: CallTrace): number => Math.max(0, ...trace.spans.map((span) => span.depth));
+
+/** A call of the agent's sub-agent: its name and outcome, indented under the agent call's layers, and its time. */
+function SubCall({ row, under }: { readonly row: SubCallRow; readonly under: number }): ReactElement {
+  const first = Math.min(...row.bars.map((bar) => bar.offsetPct));
+  const last = Math.max(...row.bars.map((bar) => bar.offsetPct + bar.widthPct));
+  const failed = row.outcome === 'error';
+  return (
+    <>
+      <li className="timeline-row timeline-call" data-testid="trace-subcall" data-tool={row.toolName} data-level={row.level} data-outcome={row.outcome}>
+        <span className="timeline-name" style={{ paddingInlineStart: `${(under + row.level) * 10}px` }} title={`${row.toolName}: ${row.errorCode ?? row.outcome}`}>
+          ↳ {row.toolName}
+        </span>
+        <span className="timeline-track">
+          {row.bars.length > 0 ? <span className="timeline-bar" style={{ left: `${first}%`, width: `${Math.max(last - first, 0.5)}%` }} /> : null}
+          <span className={failed ? 'timeline-call-outcome timeline-call-failed' : 'timeline-call-outcome'} data-testid="trace-subcall-outcome">
+            {row.errorCode ?? row.outcome}
+          </span>
+        </span>
+        <span className="timeline-ms">{formatDuration(row.durationMs)}</span>
+      </li>
+      {row.omittedCalls > 0 ? <MoreCalls count={row.omittedCalls} level={under + row.level + 1} /> : null}
+    </>
+  );
+}
+
+/** The calls the server left out of a trace (it sends at most 20). */
+function MoreCalls({ count, level }: { readonly count: number; readonly level: number }): ReactElement {
+  return (
+    <li className="timeline-row timeline-more" data-testid="trace-subcalls-omitted">
+      <span className="timeline-name" style={{ paddingInlineStart: `${level * 10}px` }}>
+        … {count} more {count === 1 ? 'call' : 'calls'}
+      </span>
+    </li>
   );
 }

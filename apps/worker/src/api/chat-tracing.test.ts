@@ -57,13 +57,19 @@ describe('POST /api/chat with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(attributes).toContainEqual({ key: 'team', value: { stringValue: 'orders desk' } });
   });
 
-  it('the delay analyst’s own calls join the request’s trace; without a traceparent the calls have traces of their own', async () => {
+  it('the delay analyst’s own calls join the request’s trace under its call; without a traceparent the calls have traces of their own', async () => {
     const vars = { OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/analyst` };
     await turn(vars, { id: 'trace-analyst', text: 'Ask the delay analyst: "review what is late"' }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
     const spans = spansOf(await received('analyst'));
     const calls = spans.filter((s) => s.name.startsWith('execute_tool'));
     expect(calls.map((s) => s.name).sort()).toEqual(['execute_tool delay_analyst', 'execute_tool list_delayed_orders']);
-    expect(calls.every((s) => s.traceId === TRACE_ID && s.parentSpanId === PARENT_ID)).toBe(true);
+    expect(calls.every((s) => s.traceId === TRACE_ID)).toBe(true);
+    // The analyst's call is the request's child; its sub-agent's call, the child of the analyst call's execute layer.
+    const agentCall = calls.find((s) => s.name === 'execute_tool delay_analyst');
+    expect(agentCall?.parentSpanId).toBe(PARENT_ID);
+    const execute = spans.find((s) => s.name === 'delay_analyst' && (attribute(s, 'edgetool.layer.kind') as { stringValue?: string } | undefined)?.stringValue === 'execute');
+    expect(execute).toBeDefined();
+    expect(calls.find((s) => s.name === 'execute_tool list_delayed_orders')?.parentSpanId).toBe(execute?.spanId);
     expect(attribute(calls.find((s) => s.name === 'execute_tool delay_analyst'), 'edgetool.outcome')).toEqual({ stringValue: 'success' });
 
     await turn({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/untraced` }, { id: 'trace-none', text: 'Where is order A-1002?' });

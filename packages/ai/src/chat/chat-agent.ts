@@ -37,6 +37,7 @@ import { createProgressRelay } from './progress-relay.ts';
 import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
+import { type SubCalls, takeSubCalls } from './sub-calls.ts';
 import { withUniqueToolCallIds } from './unique-call-ids.ts';
 import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
 import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
@@ -677,6 +678,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const recordKey = (toolCallId: string, ticket: string) => callResultKey({ tickets, conversationId: run.conversationId, toolCallId, ticket });
     const recorded = (toolCallId: string, ticket: string) => callResults.get(recordKey(toolCallId, ticket));
     const results = new Map<string, ToolCallResult>();
+    // The calls each agent tool's sub-agent made, by the agent call's id, for its trace part.
+    const subCalls = new Map<string, SubCalls>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
     // seals cover and record (not the client's edit part, which the executor may have refused).
     const ranWith = new Map<string, unknown>();
@@ -755,6 +758,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         ),
       onResult: (r) => {
         results.set(r.call.id, r);
+        const sub = takeSubCalls(run, r.call.id);
+        if (sub !== undefined) subCalls.set(r.call.id, sub);
         logHidden(r);
         // What the call reported spending, whatever its outcome (a sub-agent that timed out after two steps). Only calls
         // this server ran get here: a client's result carries no usage.
@@ -852,6 +857,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       accepted: verified.accepted,
       results,
       traces,
+      subCalls,
       decisions: verified.decisions,
       ranWith,
       early,

@@ -6,6 +6,7 @@ import type {
   PartSealPartData,
   ProgressPartData,
   SealPartData,
+  SubCallTraceData,
   TicketPartData,
   TracePartData,
 } from './protocol.ts';
@@ -26,6 +27,13 @@ describe('EdgetoolUIMessage: the data parts are exactly edgetool’s', () => {
       if (part.type === 'data-edgetool-ticket') expectTypeOf(part.data.purpose).toEqualTypeOf<'approval' | 'client-result'>();
     };
     void read;
+  });
+
+  it('a trace part may carry an agent call’s sub-calls, nested, typed as its own calls are', () => {
+    expectTypeOf<TracePartData['calls']>().toEqualTypeOf<readonly SubCallTraceData[] | undefined>();
+    expectTypeOf<SubCallTraceData['calls']>().toEqualTypeOf<readonly SubCallTraceData[] | undefined>();
+    expectTypeOf<SubCallTraceData['outcome']>().toEqualTypeOf<TracePartData['outcome']>();
+    expectTypeOf<SubCallTraceData['spans']>().toEqualTypeOf<TracePartData['spans']>();
   });
 
   it('names no other data part (an index signature widened every one to unknown)', () => {

@@ -76,6 +76,31 @@ export interface TracePartData {
   readonly spans: readonly Pick<ToolSpan, 'name' | 'kind' | 'depth' | 'start' | 'duration' | 'outcome'>[];
   /** The tokens the call reported spending (`ctx.reportUsage()`: a sub-agent, a tool that calls a model); absent when none. */
   readonly usage?: MessageUsage;
+  /**
+   * An agent tool's call (`agentTool`): the calls its sub-agent made, in the order they ended, at most
+   * {@link MAX_TRACE_SUB_CALLS} in the whole part (those of nested agents included). Absent for other calls.
+   */
+  readonly calls?: readonly SubCallTraceData[];
+  /** How many of the sub-agent's calls are left out of `calls` (past the bound); absent when none. */
+  readonly omittedCalls?: number;
+}
+
+/** The most sub-agent calls a trace part carries (`TracePartData.calls`, nested ones included): a UI needs no more. */
+export const MAX_TRACE_SUB_CALLS = 20;
+
+/** A call an agent tool's sub-agent made, as its agent call's trace part carries it (`TracePartData.calls`). */
+export interface SubCallTraceData {
+  /** The call's id in the sub-agent's conversation (not one of the chat's tool parts). */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly outcome: TracePartData['outcome'];
+  readonly errorCode: string | undefined;
+  readonly durationMs: number;
+  readonly spans: TracePartData['spans'];
+  /** A nested agent's call: its sub-agent's calls, when they fit in the part's bound. */
+  readonly calls?: readonly SubCallTraceData[];
+  /** How many of a nested agent's calls are left out. */
+  readonly omittedCalls?: number;
 }
 
 /**
@@ -94,9 +119,14 @@ export function traceOf(result: ToolCallResult, side: TracePartData['side']): Om
     outcome: result.outcome.type,
     errorCode: result.outcome.type === 'error' ? result.outcome.error.code : undefined,
     durationMs: result.durationMs,
-    spans: result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome })),
+    spans: spansOf(result),
     ...(result.usage === undefined ? {} : { usage: result.usage }),
   };
+}
+
+/** A call's spans, as trace parts carry them. */
+export function spansOf(result: Pick<ToolCallResult, 'spans'>): TracePartData['spans'] {
+  return result.spans.map(({ name, kind, depth, start, duration, outcome }) => ({ name, kind, depth, start, duration, outcome }));
 }
 
 /**

@@ -68,6 +68,12 @@ export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
   /** Called with every call as it finishes (before the turn does); a listener that throws does not fail the call. */
   readonly onToolResult?: ((result: ToolCallResult) => void) | undefined;
   /**
+   * Time every layer of the turn's calls into their results' `spans` (`onToolResult`), as a chat turn does for its trace
+   * parts (`agentTool` does, for its call's trace part). Default: only for the agent's `onTrace` or a tracing
+   * interceptor; an agent made with `trace: false` never times them for this.
+   */
+  readonly spans?: boolean | undefined;
+  /**
    * Receives the turn's tokens as they are spent: each model step's as soon as its model call ends (before its tools
    * run), and each call's own `result.usage` as the call finishes. Together they are the turn's `usage`, and a turn that
    * fails, times out or is aborted has reported the steps and calls that finished (`agentTool` passes them on with
@@ -221,15 +227,27 @@ function continuedDirect(history: readonly ModelMessage[], decisions: ReadonlyMa
   return calls.some((call) => decisions.has(call.toolCallId) && direct(call.toolName)) ? calls.map((call) => call.toolCallId) : [];
 }
 
-/** Per agent, the executor of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor. */
+/**
+ * Per agent, the executors of its text turns: the agent's chain, with spans only for `onTrace` or a tracing interceptor,
+ * and one that times every call (a turn asked for `spans`, an agent tool's inner turn).
+ */
 const textExecutors = new WeakMap<ChatAgent, ToolExecutor>();
+const timedExecutors = new WeakMap<ChatAgent, ToolExecutor>();
 
-function textExecutor(agent: ChatAgent): ToolExecutor {
-  let executor = textExecutors.get(agent);
+function textExecutor(agent: ChatAgent, timed: boolean): ToolExecutor {
+  const cache = timed && agent.options.trace !== false ? timedExecutors : textExecutors;
+  let executor = cache.get(agent);
   if (executor === undefined) {
     const { interceptors, onTrace, toolErrorMessage, onLateCheck } = agent.options;
-    executor = createExecutor({ registry: agent.registry, interceptors: interceptors ?? [], onTrace, toolErrorMessage, onLateCheck });
-    textExecutors.set(agent, executor);
+    executor = createExecutor({
+      registry: agent.registry,
+      interceptors: interceptors ?? [],
+      onTrace,
+      toolErrorMessage,
+      onLateCheck,
+      ...(cache === timedExecutors ? { spans: true } : {}),
+    });
+    cache.set(agent, executor);
   }
   return executor;
 }
@@ -332,7 +350,7 @@ async function textTurn<TDeps>(
       // A broken listener must not fail the call.
     }
   };
-  const executor = textExecutor(agent);
+  const executor = textExecutor(agent, request.spans === true);
   const images = options.toolImages ?? takesToolImages(model);
   const documents = options.toolDocuments ?? takesToolDocuments(model);
   const prepared = await prepareTurn(registry, options, request.settings, request.run);

@@ -15,6 +15,7 @@ import {
 } from './protocol.ts';
 import { boundOf, partMetadataSubject, type SealedPartMetadata } from './part-seal.ts';
 import { metadataSubject, sealResult } from './proofs.ts';
+import { type SubCalls, subCallsPart } from './sub-calls.ts';
 import type { AcceptedResult } from './verify-continuation.ts';
 
 /** Options for {@link createProofs}. */
@@ -35,6 +36,8 @@ export interface ProofOptions {
   readonly results: ReadonlyMap<string, ToolCallResult>;
   /** Send a trace part after each server result's seal (default true). */
   readonly traces?: boolean;
+  /** The calls agent tools' sub-agents made, by the agent call's id: they go in its trace part. */
+  readonly subCalls?: ReadonlyMap<string, SubCalls>;
   /** Verified approval decisions of this request (denials are sealed with their reason). */
   readonly decisions: ReadonlyMap<string, { readonly approved: boolean; readonly reason?: string | undefined; readonly input?: unknown }>;
   /** The arguments calls of this request ran with where a human's edit was applied, by tool call id (see {@link editedInput}). */
@@ -247,7 +250,7 @@ export function createProofs(options: ProofOptions): TurnProofs {
   const trace = (toolCallId: string): DataChunk | undefined => {
     const result = traces ? results.get(toolCallId) : undefined;
     if (!result) return undefined;
-    const data: TracePartData = { toolCallId, toolName: result.call.name, ...traceOf(result, 'server') };
+    const data: TracePartData = { toolCallId, toolName: result.call.name, ...traceOf(result, 'server'), ...subCallsPart(options.subCalls?.get(toolCallId)) };
     return { type: TRACE_PART, id: toolCallId, data };
   };
 

@@ -1,3 +1,5 @@
+import type { ToolContext } from '../chain/types.ts';
+import { parentCallKey, traceIdKey } from '../interceptors/trace.ts';
 import { Attributes, type ContextKey } from './context-key.ts';
 
 /**
@@ -60,10 +62,29 @@ class RunContextImpl<TDeps> extends Attributes implements RunContext<TDeps> {
 
 /**
  * A child of `run` for work that must not write into it (a sub-agent): same user and deps, its own
- * conversation id, reads see the parent's state, writes stay in the child.
+ * conversation id, reads see the parent's state, writes stay in the child. Given `parent`, the call the work runs
+ * inside (an agent tool's `ctx`), the fork's calls share that call's trace id and their trace records name it.
  */
-export function forkRunContext<TDeps>(run: RunContext<TDeps>, options: { conversationId: string; signal?: AbortSignal | undefined }): RunContext<TDeps> {
-  return new RunContextImpl({ conversationId: options.conversationId, userId: run.userId, deps: run.deps, signal: options.signal ?? run.signal, parent: run as RunContext<unknown> });
+export function forkRunContext<TDeps>(
+  run: RunContext<TDeps>,
+  options: { conversationId: string; signal?: AbortSignal | undefined; parent?: ToolContext<unknown, unknown> | undefined },
+): RunContext<TDeps> {
+  const fork = new RunContextImpl<TDeps>({ conversationId: options.conversationId, userId: run.userId, deps: run.deps, signal: options.signal ?? run.signal, parent: run as RunContext<unknown> });
+  const call = options.parent;
+  if (call !== undefined) {
+    const first = call.spans[0];
+    fork.set(parentCallKey, {
+      callId: call.call.id,
+      toolName: call.tool.name,
+      conversationId: call.run.conversationId,
+      traceConversationId: call.run.get(parentCallKey)?.traceConversationId ?? call.run.conversationId,
+      // The layer opened last is the one running now (the tool's `execute`, when the work is the tool's).
+      span: first === undefined ? undefined : { start: first.start, index: call.spans.length - 1 },
+    });
+    // The call's trace id as its own record will have it (`toTraceRecord`), so the fork's calls join its trace.
+    fork.set(traceIdKey, call.get(traceIdKey) ?? call.run.get(traceIdKey) ?? call.call.id);
+  }
+  return fork;
 }
 
 /**

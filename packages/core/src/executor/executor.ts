@@ -10,7 +10,7 @@ import { countCalls, policyCallCounts } from '../interceptors/call-count.ts';
 import { rateLimit } from '../interceptors/limits.ts';
 import { retry } from '../interceptors/retry.ts';
 import { timeout, withinToolTime } from '../interceptors/timeout.ts';
-import { type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
+import { parentCallKey, type TraceRecord, toTraceRecord, traceIdKey } from '../interceptors/trace.ts';
 import { checked, listedNames } from '../registry/checked.ts';
 import type { Folded } from '../registry/folded.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
@@ -353,6 +353,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         errorCode: outcome.type === 'error' ? outcome.error.code : undefined,
         attempts: 0,
         spans: [],
+        ...(run?.has(parentCallKey) === true ? { parent: run.get(parentCallKey) } : {}),
       });
     } catch {
       // A broken exporter must not fail the call.

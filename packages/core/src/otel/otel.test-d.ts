@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { RunContext } from '../context/run-context.ts';
 import type { ExecutorOptions } from '../executor/executor.ts';
-import type { TraceRecord } from '../interceptors/trace.ts';
+import type { ParentCall, TraceRecord } from '../interceptors/trace.ts';
 import {
   createOtlpExporter,
   type OtlpEnvConfig,
@@ -16,6 +16,12 @@ import {
 } from './index.ts';
 
 describe('otel types', () => {
+  it('a record names the call it was made inside, optionally (a sub-agent’s call)', () => {
+    expectTypeOf<TraceRecord['parent']>().toEqualTypeOf<ParentCall | undefined>();
+    expectTypeOf<ParentCall['callId']>().toEqualTypeOf<string>();
+    expectTypeOf<ParentCall['span']>().toEqualTypeOf<{ readonly start: number; readonly index: number } | undefined>();
+  });
+
   it('the exporter plugs into onTrace, and a flush resolves with counts', () => {
     const exporter = createOtlpExporter({ url: 'http://127.0.0.1:4318/v1/traces', serviceName: 's' });
     expectTypeOf(exporter).toEqualTypeOf<OtlpExporter>();

@@ -131,9 +131,13 @@ describe('toOtlpTraces', () => {
     const { records: taken, takenAt } = await records([{ id: 'c1', args: { user: 'ada', password: 'x' } }]);
     const once = JSON.stringify(toOtlpTraces(taken, { serviceName: 's', takenAt }));
     expect(JSON.stringify(toOtlpTraces(taken, { serviceName: 's', takenAt }))).toBe(once);
-    // The same call placed at another time (the same call id run again after its approval) gets other span ids.
-    const later = toOtlpTraces(taken, { serviceName: 's', takenAt: { ...takenAt, unixMs: takenAt.unixMs + 60_000 } });
-    const first = JSON.parse(once) as typeof later;
+    // Taken at another moment, the record keeps its ids (they are made from its start on the span clock)...
+    const first = JSON.parse(once) as ReturnType<typeof toOtlpTraces>;
+    const moved = toOtlpTraces(taken, { serviceName: 's', takenAt: { ...takenAt, unixMs: takenAt.unixMs + 60_000 } });
+    expect(moved.resourceSpans[0]?.scopeSpans[0]?.spans.map((s) => s.spanId)).toEqual(first.resourceSpans[0]?.scopeSpans[0]?.spans.map((s) => s.spanId));
+    // ...and the same call run again later (the same call id, after its approval) gets other span ids in the same trace.
+    const again = { ...(taken[0] as TraceRecord), spans: taken[0]?.spans.map((span) => ({ ...span, start: span.start + 60_000 })) ?? [] };
+    const later = toOtlpTraces([again], { serviceName: 's', takenAt: { unixMs: takenAt.unixMs + 60_000, clock: takenAt.clock + 60_000 } });
     expect(later.resourceSpans[0]?.scopeSpans[0]?.spans[0]?.traceId).toBe(first.resourceSpans[0]?.scopeSpans[0]?.spans[0]?.traceId);
     expect(later.resourceSpans[0]?.scopeSpans[0]?.spans[0]?.spanId).not.toBe(first.resourceSpans[0]?.scopeSpans[0]?.spans[0]?.spanId);
   });
@@ -146,7 +150,9 @@ describe('toOtlpTraces', () => {
     expect(spans.map((s) => s.traceId)).toEqual([traceId, traceId, traceId]);
     expect(spans[0]?.parentSpanId).toBeUndefined();
     expect(spans[0]?.flags).toBe(0x101);
-    const start = spans[0]?.startTimeUnixNano;
+    // The call's start on the span clock (the stepping clock's 101: its first layer opened then).
+    const start = taken[0]?.spans[0]?.start;
+    expect(start).toBe(101);
     expect(await Promise.all(spans.map((_, i) => sha256Hex(`${traceId}\nconv-9\ncall_7\n${start}\n${i}`)))).toEqual(spans.map((s) => expect.stringMatching(new RegExp(`^${s.spanId}`))));
     // The same call id in another conversation is another trace.
     const other = await records([{ id: 'call_7', args: { user: 'ada', password: 'x' } }], { conversationId: 'conv-10' });
@@ -167,6 +173,51 @@ describe('toOtlpTraces', () => {
     const run = createRunContext({ conversationId: 'outer' });
     setTraceparent(run, TRACEPARENT);
     expect(forkRunContext(run, { conversationId: 'inner' }).get(traceIdKey)).toBe(TRACEPARENT);
+  });
+
+  it('puts a sub-agent’s calls under the layer of its agent call that ran them: one trace, a tree', async () => {
+    for (const traceparent of [undefined, TRACEPARENT]) {
+      const clock = steppingClock();
+      const outer: TraceRecord[] = [];
+      const inner: TraceRecord[] = [];
+      // The sub-agent's own executor (its onTrace apart), on the same span clock, as `agentTool`'s inner turn has.
+      const innerExecutor = createExecutor({ registry: [login], interceptors: [audit], onTrace: (r) => inner.push(r), clock });
+      const analyst = defineTool({
+        name: 'analyst',
+        description: '',
+        input: v.object({}),
+        execute: async (_input, ctx) => {
+          const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/analyst/${ctx.call.id}`, parent: ctx });
+          await innerExecutor.execute({ id: 'in_1', name: 'login', arguments: { user: 'a', password: 'b' } }, { run });
+          await innerExecutor.execute({ id: 'in_2', name: 'login', arguments: { user: 42 } }, { run });
+          return 'done';
+        },
+      });
+      const run = createRunContext({ conversationId: 'conv' });
+      if (traceparent !== undefined) setTraceparent(run, traceparent);
+      await createExecutor({ registry: [analyst], interceptors: [audit], onTrace: (r) => outer.push(r), clock }).execute({ id: 'call_1', name: 'analyst', arguments: {} }, { run });
+      // Each record taken at its own moment (an exporter stamps each one when it is queued; the sub-agent's come first).
+      const spansOf = (taken: TraceRecord[], unixMs: number) =>
+        toOtlpTraces(taken, { serviceName: 's', takenAt: { unixMs, clock: clock() } }).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+      const innerSpans = spansOf(inner, ORIGIN_MS + 150.4);
+      const outerSpans = spansOf(outer, ORIGIN_MS + 161.9);
+      expect(outerSpans.map((s) => s.name)).toEqual(['execute_tool analyst', 'audit', 'analyst']);
+      expect(innerSpans.map((s) => s.name)).toEqual(['execute_tool login', 'audit', 'login', 'execute_tool login']);
+      const [call, , execute] = outerSpans as [OtlpSpan, OtlpSpan, OtlpSpan];
+      const roots = innerSpans.filter((s) => s.name === 'execute_tool login');
+      // One trace: the request's, or the agent call's own (from its conversation and call id).
+      const traceId = traceparent === undefined ? (await sha256Hex('conv\ncall_1')).slice(0, 32) : '4bf92f3577b34da6a3ce929d0e0e4736';
+      expect(new Set([...outerSpans, ...innerSpans].map((s) => s.traceId))).toEqual(new Set([traceId]));
+      // The agent call's span is the request's child (or a root); the sub-agent's calls, the one refused before its chain
+      // included, are children of the agent call's execute layer, a local parent (bit 9 off).
+      expect(call.parentSpanId).toBe(traceparent === undefined ? undefined : '00f067aa0ba902b7');
+      expect(roots.map((s) => s.parentSpanId)).toEqual([execute.spanId, execute.spanId]);
+      expect(roots.map((s) => s.flags)).toEqual([0x101, 0x101]);
+      expect(attrs(roots[0])).toMatchObject({ 'gen_ai.tool.call.id': 'in_1', 'gen_ai.conversation.id': 'conv/analyst/call_1' });
+      expect(new Set([...outerSpans, ...innerSpans].map((s) => s.spanId)).size).toBe(7);
+      // The ids are those of the formula: the execute layer is span 2 of the agent call started at 101 on the span clock.
+      expect(await sha256Hex(`${traceId}\nconv\ncall_1\n101\n2`)).toMatch(new RegExp(`^${execute.spanId}`));
+    }
   });
 
   it('a failed call: error status with the code, error.type, and the layers that failed', async () => {

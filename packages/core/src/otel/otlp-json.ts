@@ -23,7 +23,10 @@ export interface OtlpSpan {
   readonly traceId: string;
   /** 16 lowercase hex digits. */
   readonly spanId: string;
-  /** The parent span: the enclosing layer, the call's span, or the request's span from its `traceparent`. */
+  /**
+   * The parent span: the enclosing layer, the call's span, the request's span from its `traceparent`, or for a call of an
+   * agent tool's sub-agent (`TraceRecord.parent`) the layer of the agent call that ran it (its `execute`).
+   */
   readonly parentSpanId?: string;
   readonly name: string;
   /** `SPAN_KIND_INTERNAL` (1), as the GenAI conventions ask of `execute_tool` spans. */
@@ -76,7 +79,7 @@ export interface RecordTime {
 /**
  * Turns finished calls' trace records into the body of an OTLP/HTTP JSON export (`ExportTraceServiceRequest`): per
  * call an `execute_tool <tool>` span, and inside it a span per layer of its chain (interceptors, then the tool's own
- * `execute`), nested as the onion ran. A pure function of its arguments: `takenAt` places the spans in Unix time
+ * `execute`), nested as the onion ran; a sub-agent's call under the agent call that made it. A pure function of its arguments: `takenAt` places the spans in Unix time
  * (default: now, so convert records when they are taken; `createOtlpExporter` takes the time of each one).
  */
 export function toOtlpTraces(records: readonly TraceRecord[], options: OtlpSpanOptions & { readonly takenAt?: RecordTime | undefined }): OtlpTraceRequest {

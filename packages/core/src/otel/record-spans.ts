@@ -52,8 +52,19 @@ function traceOf(record: TraceRecord): { traceId: string; parentSpanId: string |
   const parent = parseTraceparent(record.traceId);
   if (parent !== undefined) return { traceId: parent.traceId, parentSpanId: parent.parentId, flags: parent.flags };
   const hex = UUID.test(record.traceId) || HEX32.test(record.traceId) ? record.traceId.replaceAll('-', '').toLowerCase() : '';
-  const traceId = hex !== '' && !ZEROS.test(hex) ? hex : derivedId(`${record.conversationId}\n${record.traceId}`, 16);
+  // A sub-agent's call shares its agent call's trace id, hashed with the conversation that call's trace id was given in.
+  const conversationId = record.parent?.traceConversationId ?? record.conversationId;
+  const traceId = hex !== '' && !ZEROS.test(hex) ? hex : derivedId(`${conversationId}\n${record.traceId}`, 16);
   return { traceId, parentSpanId: undefined, flags: FLAG_SAMPLED };
+}
+
+/**
+ * The id of span `index` of a run of a call (0: its `execute_tool` span, then its layers in order), from its trace, its
+ * conversation, its id and its start on the span clock: the span of an agent call that a sub-agent's call names as its
+ * parent (`TraceRecord.parent`) is found again from the sub-agent's record alone.
+ */
+function spanIdOf(traceId: string, conversationId: string, callId: string, start: number, index: number): string {
+  return derivedId(`${traceId}\n${conversationId}\n${callId}\n${start}\n${index}`, 8);
 }
 
 /** Unix milliseconds (with a fraction) as Unix nanoseconds in a decimal string, to the microsecond (finer digits are noise). */
@@ -109,7 +120,12 @@ const str = (key: string, value: string): OtlpKeyValue => ({ key, value: { strin
  * timeout or an abort left behind) and the span of a call refused before its chain ran (it has no layers).
  */
 export function recordSpans(record: TraceRecord, at: RecordTime, options: OtlpSpanOptions): OtlpSpan[] {
-  const { traceId, parentSpanId, flags } = traceOf(record);
+  const trace = traceOf(record);
+  const { traceId, flags } = trace;
+  // A sub-agent's call is the child of the layer of its agent call that ran it (the request's span is that call's parent).
+  const within = record.parent?.span;
+  const local = within !== undefined && record.parent !== undefined;
+  const parentSpanId = local ? spanIdOf(traceId, record.parent.conversationId, record.parent.callId, within.start, within.index + 1) : trace.parentSpanId;
   const origin = at.unixMs - at.clock;
   const layers: readonly ToolSpan[] = record.spans;
   const endOf = (span: ToolSpan) => Math.max(span.start, span.outcome === 'running' ? at.clock : span.start + span.duration);
@@ -120,7 +136,7 @@ export function recordSpans(record: TraceRecord, at: RecordTime, options: OtlpSp
     end = Math.max(...layers.map(endOf));
   }
   const startNanos = unixNanos(origin + start);
-  const spanId = (index: number) => derivedId(`${traceId}\n${record.conversationId}\n${record.callId}\n${startNanos}\n${index}`, 8);
+  const spanId = (index: number) => spanIdOf(traceId, record.conversationId, record.callId, start, index);
   const callSpanId = spanId(0);
 
   const error = record.outcome === 'error' ? (record.errorCode ?? 'error') : undefined;
@@ -147,7 +163,7 @@ export function recordSpans(record: TraceRecord, at: RecordTime, options: OtlpSp
       endTimeUnixNano: unixNanos(origin + end),
       attributes,
       status: error === undefined ? { code: STATUS_UNSET } : { code: STATUS_ERROR, message: error },
-      flags: (flags & 0xff) | FLAG_HAS_IS_REMOTE | (parentSpanId === undefined ? 0 : FLAG_IS_REMOTE),
+      flags: (flags & 0xff) | FLAG_HAS_IS_REMOTE | (parentSpanId === undefined || local ? 0 : FLAG_IS_REMOTE),
     },
   ];
 
