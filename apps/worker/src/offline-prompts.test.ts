@@ -82,6 +82,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['what time is it in SF?', 'world_clock {"time_zone":"America/Los_Angeles"}'],
       ['NYC', 'world_clock {"time_zone":"America/New_York"}'],
       ['time in London', 'world_clock {"time_zone":"Europe/London"}'],
+      // A place and its country is one place.
+      ['time in Berlin, Germany', 'world_clock {"time_zone":"Europe/Berlin"}'],
       ['Tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['Sydney', 'world_clock {"time_zone":"Australia/Sydney"}'],
       ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
@@ -154,6 +156,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['put A-1003 in my cart', 'query_order {"order_id":"A-1003"}'],
       ['add order A-1003 to the basket', 'query_order {"order_id":"A-1003"}'],
       ['add an iPhone 15 to my cart', 'cart_add {"name":"iPhone 15"}'],
+      ['Füge 2 Äpfel zum Warenkorb hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
+      ['Ajoute 2 pommes au panier', 'cart_add {"quantity":2,"name":"pommes"}'],
+      ['Leg 3 Tassen in den Warenkorb', 'cart_add {"quantity":3,"name":"Tassen"}'],
+      ['Mets une baguette dans mon panier', 'cart_add {"name":"baguette"}'],
+      ['Was ist in meinem Warenkorb?', 'cart_list {}'],
       ['Leere meinen Warenkorb', 'cart_clear {}'],
       ['vide mon panier', 'cart_clear {}'],
       ['Pick a date for me', 'pick_date {"question":"Pick date"}'],
@@ -193,6 +200,15 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['What time is it in Tokyo and in Berlin?', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/Berlin"}'],
       ['Show me delayed orders and a chart', 'list_delayed_orders {} | orders_chart {}'],
       ['Where is A-1002? And A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
+      // A list of places or of things to add: a call for each, as a model makes them.
+      [
+        'time in new york, london and paris',
+        'world_clock {"time_zone":"America/New_York"} | world_clock {"time_zone":"Europe/London"} | world_clock {"time_zone":"Europe/Paris"}',
+      ],
+      ['time in Tokyo, Sydney', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Australia/Sydney"}'],
+      ['add 3 apples and 2 bananas to my cart', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
+      ['add milk, eggs and bread to my basket', 'cart_add {"name":"milk"} | cart_add {"name":"eggs"} | cart_add {"name":"bread"}'],
+      ['Ajoute 2 pommes et 3 poires au panier', 'cart_add {"quantity":2,"name":"pommes"} | cart_add {"quantity":3,"name":"poires"}'],
       [
         'Look up A-1002 and email the customer that it is late',
         'query_order {"order_id":"A-1002"} | send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}',

@@ -106,6 +106,8 @@ export const MAX_ARGUMENT_SETS = 10;
  */
 export function extractArgumentSets(text: string, schema: unknown): [ExtractedArguments, ...ExtractedArguments[]] {
   const { result, used, properties } = extract(text, schema);
+  const listed = listedZones(text, result, properties) ?? listedItems(text, result, properties);
+  if (listed !== undefined) return listed;
   const ids = properties.filter((p) => p.kind === 'id');
   const id = ids[0];
   const first = id === undefined ? undefined : result.input[id.name];
@@ -119,6 +121,68 @@ export function extractArgumentSets(text: string, schema: unknown): [ExtractedAr
     sets.push({ input: { ...result.input, [id.name]: next }, missing: result.missing });
   }
   return sets;
+}
+
+/** What joins the members of a list: a comma (not one inside a number: "1,000"), "and", "or", "&", "und", "et", "y". */
+const LIST_JOIN = String.raw`(?:\s*,(?!\d)\s*(?:(?:and|or|und|oder|et|ou|y)\s+)?|\s+(?:and|or|&|plus|und|oder|et|ou|y)\s+)`;
+
+/**
+ * One set per place when the tool's one time zone argument (and no id: "A-1002 in Tokyo" is one call) is given a list
+ * of places, each beside the next with only a comma or an "and" between them ("time in New York, London and Paris");
+ * "Berlin, Germany" is one place (a country is no city), and places apart in a sentence are no list.
+ */
+function listedZones(text: string, result: ExtractedArguments, properties: readonly Property[]): [ExtractedArguments, ...ExtractedArguments[]] | undefined {
+  const zones = properties.filter((p) => p.kind === 'timezone');
+  const zone = zones[0];
+  if (zone === undefined || zones.length !== 1 || properties.some((p) => p.kind === 'id') || typeof result.input[zone.name] !== 'string') return undefined;
+  const found = findTimeZones(text)
+    .filter((match, i, all) => !all.some((other, j) => j !== i && other.start <= match.start && other.end >= match.end && other.end - other.start > match.end - match.start))
+    .sort((a, b) => a.start - b.start);
+  const first = found.findIndex((match) => match.zone === result.input[zone.name]);
+  if (first === -1) return undefined;
+  const join = new RegExp(`^${LIST_JOIN}(?:in\\s+|a\\s+|à\\s+)?$`, 'i');
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  const seen = new Set([found[first]?.zone]);
+  for (let i = first + 1; i < found.length && sets.length < MAX_ARGUMENT_SETS; i++) {
+    const [previous, next] = [found[i - 1], found[i]];
+    if (previous === undefined || next === undefined || !join.test(text.slice(previous.end, next.start))) break;
+    if (seen.has(next.zone)) continue;
+    seen.add(next.zone);
+    sets.push({ input: { ...result.input, [zone.name]: next.zone }, missing: result.missing });
+  }
+  return sets.length > 1 ? sets : undefined;
+}
+
+/**
+ * One set per item when the text adds a list of things ("add 3 apples and 2 bananas to my cart", "add milk, eggs and
+ * bread"), each with its own count (one without a count leaves the quantity out: its default); the other arguments
+ * are shared. `undefined` for one item.
+ */
+function listedItems(text: string, result: ExtractedArguments, properties: readonly Property[]): [ExtractedArguments, ...ExtractedArguments[]] | undefined {
+  const item = properties.find((p) => p.kind === 'item');
+  const name = item === undefined ? undefined : result.input[item.name];
+  if (item === undefined || typeof name !== 'string') return undefined;
+  const first = [...text.matchAll(ITEM_PHRASE)].map((match) => toItemPhrase(match, 0, [])).find((phrase) => phrase?.name === name);
+  if (first === undefined) return undefined;
+  const quantity = properties.find((p) => (p.kind === 'integer' || p.kind === 'number') && isQuantity(p));
+  const more = new RegExp(
+    String.raw`^${LIST_JOIN}(?:${COUNT}\s+|(?:an?|some|the|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
+    'di',
+  );
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  for (let at = first.span.end; sets.length < MAX_ARGUMENT_SETS; ) {
+    const match = more.exec(text.slice(at));
+    const next = match === null ? undefined : toItemPhrase(match, at, []);
+    if (match === null || next === undefined) break;
+    at += match[0].length;
+    const input: Record<string, unknown> = { ...result.input, [item.name]: next.name };
+    if (quantity !== undefined) {
+      if (next.count === undefined) delete input[quantity.name];
+      else input[quantity.name] = next.count.value;
+    }
+    sets.push({ input, missing: result.missing });
+  }
+  return sets.length > 1 ? sets : undefined;
 }
 
 /** A pattern for ids written like `id`: its letters, digits and other characters in that order (`A-1001` → `A-7`). */
@@ -301,7 +365,10 @@ function extractOne(text: string, property: Property, used: Span[], numericCount
     case 'date':
       return takeDate(text, used);
     case 'timezone': {
-      const zone = findTimeZones(text).find((match) => isFree(match, used));
+      // The first one written, not the first one the city list has ("time in Tokyo, Sydney" starts with Tokyo).
+      const zone = findTimeZones(text)
+        .filter((match) => isFree(match, used))
+        .sort((a, b) => a.start - b.start)[0];
       if (zone === undefined) return undefined;
       used.push(zone);
       return zone.zone;
@@ -788,14 +855,23 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
   ten: 10,
   eleven: 11,
   twelve: 12,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
 };
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
-const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab';
-/** Words that end an item phrase: where it goes (`to my cart`), a price (`for 5 EUR`), politeness. */
-const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then';
+// German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".
+const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab|f[üu]ge|leg[e]?|gib|pack|kaufe?|ajoute[rz]?|mets|mettre|ach[eè]te';
+/** Words that end an item phrase: where it goes (`to my cart`, `zum Warenkorb`, `au panier`), a price (`for 5 EUR`), politeness. */
+const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|au|aux|dans|à|sur|pour|et';
+/** The end of a word, accented letters included (`\b` after "à" finds none). */
+const END = String.raw`(?![A-Za-z\u00C0-\u024F])`;
 const ITEM_PHRASE = new RegExp(
-  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of)\s+)?` +
-    String.raw`(?!(?:${ITEM_STOP})\b)([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})\b|\s*[\n,.;:!?]|\s*$)`,
+  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?` +
+    String.raw`(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
   'dgi',
 );
 /** A line that is only a thing, as a reply to "which item?": `2 coffee beans`, `a notebook please`. */
