@@ -156,6 +156,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['put A-1003 in my cart', 'query_order {"order_id":"A-1003"}'],
       ['add order A-1003 to the basket', 'query_order {"order_id":"A-1003"}'],
       ['add an iPhone 15 to my cart', 'cart_add {"name":"iPhone 15"}'],
+      // A price is a value only cart_add takes: no "cart" is needed beside it.
+      ['add 2 coffee beans for 12.50 each', 'cart_add {"price":12.5,"quantity":2,"name":"coffee beans"}'],
+      ['buy 2 mugs at 3.50 EUR each', 'cart_add {"price":3.5,"quantity":2,"name":"mugs"}'],
+      ['add 5 EUR to A-1006', HELP],
       ['Füge 2 Äpfel zum Warenkorb hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
       ['Ajoute 2 pommes au panier', 'cart_add {"quantity":2,"name":"pommes"}'],
       ['Leg 3 Tassen in den Warenkorb', 'cart_add {"quantity":3,"name":"Tassen"}'],

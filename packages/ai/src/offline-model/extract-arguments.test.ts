@@ -378,6 +378,10 @@ describe('extractArguments: item names and their count (cart_add)', () => {
     ['add 2x Wi-Fi 6E router to the cart', { name: 'Wi-Fi 6E router', quantity: 2 }],
     ['add 2 coffee beans to my cart for 12.5 EUR each', { name: 'coffee beans', quantity: 2, price: 12.5 }],
     ['add "oat milk" to my cart', { name: 'oat milk' }],
+    // A price said as one: "each", a currency; a decimal comma read as a point.
+    ['add 2 coffee beans for 12.50 each', { name: 'coffee beans', quantity: 2, price: 12.5 }],
+    ['add a mug for €4', { name: 'mug', price: 4 }],
+    ['Ajoute 2 baguettes à 1,20 € pièce', { name: 'baguettes', quantity: 2, price: 1.2 }],
   ])('%j', (text, input) => {
     expect(extractArguments(text, cartAdd)).toEqual({ input, missing: [] });
   });

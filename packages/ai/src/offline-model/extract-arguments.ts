@@ -228,14 +228,15 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
 /** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
 export interface ValueArgument {
   readonly name: string;
-  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message';
+  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message' | 'price';
 }
 
 /**
  * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
  * (`Europe/Paris`, `UTC`, a city such as Tokyo), an arithmetic expression (`2+2`; an ISO date or an id such as
  * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too),
- * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A
+ * an ISO date for a date argument, a message for a message argument (`saying …`, `: …`, `tell them that …`), or a
+ * price for a price argument (`for 12.50 each`, `€3`, `4 EUR`). A
  * tool that takes such a value is likely the one meant even when its name is not in the text, or the text is in
  * another language.
  */
@@ -250,6 +251,7 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
     if (kind === 'id' && node.pattern !== undefined && hasPatternId(text, node.pattern)) found.push({ name, kind });
     if ((kind === 'date' || kind === 'date-time') && hasDate(text)) found.push({ name, kind: 'date' });
     if (kind === 'string' && MESSAGE_NAMES.test(name) && findMessage(text, []) !== undefined) found.push({ name, kind: 'message' });
+    if ((kind === 'number' || kind === 'integer') && isPrice(name, node) && findPrice(text, []) !== undefined) found.push({ name, kind: 'price' });
   }
   return found;
 }
@@ -701,6 +703,11 @@ const numberOf = (word: string): number => (ONE.test(word) ? 1 : (COUNT_WORDS[wo
 function fillPhrasedNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {
   for (const property of properties) {
     if (property.kind !== 'integer' && property.kind !== 'number') continue;
+    if (isPrice(property.name, property.node)) {
+      const price = findPrice(text, used);
+      if (price !== undefined && (property.kind === 'number' || Number.isInteger(price))) input[property.name] = price;
+      continue;
+    }
     if (LIMIT_NAMES.test(property.name)) {
       const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
       const word = match?.[1] ?? match?.[2];
@@ -728,6 +735,36 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
       break;
     }
   }
+}
+
+/** Names of an argument that holds a price. */
+const PRICE_NAMES = /^(price|cost|amount|unit_?price|price_?each|each)$/i;
+const MONEY = String.raw`(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)`;
+const CURRENCY = String.raw`(?:€|\$|£|eur(?:os?)?\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)`;
+/**
+ * A price: an amount with a currency ("€3", "12.50 EUR", "4 euros"), or one "each" or "per piece" ("for 12.50 each",
+ * "at 3 apiece", "à 2 € pièce", "für 3 Euro das Stück").
+ */
+const PRICE = new RegExp(
+  String.raw`(?:[€$£]\s*${MONEY}|${MONEY}\s*${CURRENCY}|\b(?:for|at|à|a|für|zu|je)\s+${MONEY}\s+(?:each|apiece|a\s+piece|per\s+(?:item|piece|unit)|pi[eè]ce|chacune?|das\s+st[uü]ck|pro\s+st[uü]ck)\b)`,
+  'gi',
+);
+
+/** Whether a number argument holds a price: its name says so (`price`, `unit_price`), or its description ("Unit price in EUR"). */
+function isPrice(name: string, node: SchemaNode): boolean {
+  return PRICE_NAMES.test(name) || /\bprice\b/i.test(node.description ?? '');
+}
+
+/** The first free price in the text (a decimal comma read as a point: "12,50 €"), marked used. */
+function findPrice(text: string, used: Span[]): number | undefined {
+  for (const match of text.matchAll(PRICE)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    const amount = match.slice(1).find((group) => group !== undefined);
+    if (amount === undefined || !isFree(span, used)) continue;
+    used.push(span);
+    return Number(amount.replace(',', '.'));
+  }
+  return undefined;
 }
 
 function fillRequiredNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {

@@ -43,6 +43,22 @@ describe('pickTool', () => {
     expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
   });
 
+  it('reads a price with the thing priced as naming the tool that adds at a price, not a price alone', () => {
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, quantity: { type: 'integer', description: 'How many' }, price: { type: 'number', description: 'Unit price in EUR' } },
+      required: ['name'],
+    };
+    const cart = [
+      { name: 'cart_list', description: "List the items in the user's shopping cart." },
+      { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: schema },
+    ];
+    expect(pickTool('add 2 coffee beans for 12.50 each', cart)?.name).toBe('cart_add');
+    expect(pickTool('add a mug for €4', cart)?.name).toBe('cart_add');
+    expect(pickTool('add 2 coffee beans', cart)).toBeUndefined();
+    expect(pickTool('add 5 EUR to A-1006', cart)).toBeUndefined();
+  });
+
   it('calls no tool that changes something on its verb alone: the text must name what it changes, or give a value only it takes', () => {
     const tools = [
       { name: 'cart_add', description: "Add an item to the user's shopping cart (kept in their browser)." },

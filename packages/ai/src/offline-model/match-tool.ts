@@ -122,9 +122,10 @@ const VALUE_ARGUMENT_SCORE = 3;
  * one kind of argument takes (`valueArguments`) counts 3 more, once per kind of value. A time zone's or an
  * expression's argument name words count as the tool's: "what time is it in Tokyo" is for a tool with a time zone
  * argument, not one that reads the user's own zone. An expression counts alone (`2+2`), and so does an id that the
- * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city or a
- * date only beside a word of the tool's or such an id (a city may be about the weather there, a date about any day):
- * "Move A-1003 to 2027-01-10" is for the tool that takes both.
+ * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city, a
+ * date or a price only beside a word of the tool's or such an id (a city may be about the weather there, a date about
+ * any day): "Move A-1003 to 2027-01-10" is for the tool that takes both, "add 2 coffee beans for 12.50 each" for the
+ * one that adds at a price.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
@@ -160,7 +161,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     if (kinds.has('message') && score > 0) score += VALUE_ARGUMENT_SCORE;
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
     const beside = score > 0 || placeOnly;
-    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
+    for (const kind of ['timezone', 'date', 'price'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -199,10 +200,13 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
 /**
  * Whether the text names what a tool changes: a word of its name that is not a verb ("cart" of `cart_add`, "date" of
  * `update_delivery_date`, "email"), or a synonym of one ("basket", "postpone"), or a value only such an argument takes
- * (a date, a message, a sum, a time zone). An id names no target: tools that read an order take it too.
+ * (a date, a message, a sum, a time zone; a price with what it is the price of). An id names no target: tools that
+ * read an order take it too; nor does a price alone ("add 5 EUR to A-1006" adds no item).
  */
 function namesTarget(text: string, tool: OfflineToolInfo): boolean {
-  return namesThing(text, tool) || valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+  if (namesThing(text, tool)) return true;
+  const kinds = valueArguments(text, tool.inputSchema).map((value) => value.kind);
+  return kinds.some((kind) => kind !== 'id' && kind !== 'price') || (kinds.includes('price') && extractArguments(text, tool.inputSchema).missing.length === 0);
 }
 
 /** Whether the text has a word of the tool's name that is not a verb ("invoice" of `order_invoice`), or a synonym of one. */
