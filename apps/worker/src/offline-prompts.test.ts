@@ -50,6 +50,12 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Pick a delivery date for A-1003', ASKS_DATE],
+      // Month first with a slash (US), the next such day of the month alone; both said before the call.
+      ['change the date of A-1003 to 12/24', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      ['move A-1003 to the 3rd', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-03"}'],
+      ['deliver A-1002 on the 30th, please', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-30"}'],
+      ['reschedule A-1003 for 1/10/2027', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
+      ['what is 12/24', 'calculate {"expression":"12/24"}'],
       // A day in the past is read as said: the tool's check refuses it ("is in the past") before anyone is asked.
       ['postpone A-1003 to yesterday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-19"}'],
       ['move A-1003 to last Friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-13"}'],
