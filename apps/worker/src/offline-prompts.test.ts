@@ -153,6 +153,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['twice 21', 'calculate {"expression":"2 * 21"}'],
       ['take 20% off 80', 'calculate {"expression":"80 * (1 - 20 / 100)"}'],
       ['Was sind 20 Prozent von 80?', 'calculate {"expression":"20 / 100 * 80"}'],
+      // The calculator's own functions in words; maths it cannot do is said to be so, with what it can.
+      ['round 3.14159 to 2 digits', 'calculate {"expression":"round(3.14159, 2)"}'],
+      ['square root of 144', 'calculate {"expression":"sqrt(144)"}'],
+      ['what is 2 to the power of 10', 'calculate {"expression":"2^10"}'],
+      ['round up 4.2', 'calculate {"expression":"ceil(4.2)"}'],
+      ['factorial of 5', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
+      ['calculate sin(30)', 'text: I have no tool for that ("sin"): calculate only works out arithmetic.'],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
       // cart_clear empties the whole cart: one item taken out is not a reason to clear it.

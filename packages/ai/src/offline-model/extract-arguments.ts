@@ -79,11 +79,13 @@ const DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const DATE_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
-// A number, in brackets or not, or a common one-number function of one (`sqrt(16)`: not the `(16)` alone).
-const OPERAND = String.raw`(?:\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp)\s*\(\s*-?\d+(?:\.\d+)?\s*\)|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
+// A common function of numbers (`sqrt(16)`, `round(3.14159, 2)`: not the `(16)` alone), or a number, in brackets or not.
+const CALL = String.raw`\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp|min|max)\s*\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)*\s*\)`;
+const OPERAND = String.raw`(?:${CALL}|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
 // German and French words too ("17 mal 23", "6 fois 7", "10 geteilt durch 4", "9 moins 2").
 const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod|mal|fois|moins|geteilt durch|durch|divis[ée] par|multipli[ée] par)';
-const EXPRESSION = new RegExp(`${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+`, 'gi');
+// A function call is a sum alone ("sqrt(144)"); a number only with an operator and another.
+const EXPRESSION = new RegExp(`(?:${CALL}(?:\\s*${OPERATOR}\\s*${OPERAND})*|${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+)`, 'gi');
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
 
 /**
@@ -260,6 +262,12 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
 export function timeZoneArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
+}
+
+/** The name of the schema's argument that takes arithmetic (`expression`, `formula`), if it has one. */
+export function expressionArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'expression')?.[0];
 }
 
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */

@@ -9,6 +9,7 @@ import {
   type ExtractedArguments,
   extractArguments,
   extractArgumentSets,
+  expressionArgument,
   itemArgument,
   timeZoneArgument,
   valueArguments,
@@ -18,7 +19,7 @@ import { addDays, type DateShift, type ReadDates, readRelativeDates } from './re
 import { summarizeToolResults } from './summarize-results.ts';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
-import { readWordedSums } from './worded-sums.ts';
+import { otherMaths, readWordedSums } from './worded-sums.ts';
 import { isChangeName, isReadName } from './words.ts';
 
 /** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
@@ -77,6 +78,13 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
         type: 'text',
         text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
       };
+    }
+    // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
+    const maths = otherMaths(text);
+    const calculator = maths === undefined ? undefined : tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
+    if (maths !== undefined && calculator !== undefined && !valueArguments(text, calculator.inputSchema).some((value) => value.kind === 'expression')) {
+      const can = (calculator.description ?? '').split(/(?<=[.!?])\s+/).slice(1).join(' ');
+      return { type: 'text', text: `I have no tool for that ("${maths}"): ${calculator.name} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}` };
     }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
