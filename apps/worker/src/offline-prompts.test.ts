@@ -206,6 +206,12 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ],
       ['cancel A-1006 and tell the customer', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Give me a report on the delays', 'delay_analyst {"task":"Give me a report on the delays"}'],
+      // Asking why, for a summary, or the analyst by name is a task for the analyst; one order's why is a lookup.
+      ['ask the analyst why orders are late', 'delay_analyst {"task":"ask the analyst why orders are late"}'],
+      ['summarize the delays', 'delay_analyst {"task":"summarize the delays"}'],
+      ['why are so many orders late?', 'delay_analyst {"task":"why are so many orders late?"}'],
+      ['Warum sind Bestellungen verspätet?', 'delay_analyst {"task":"Warum sind Bestellungen verspätet?"}'],
+      ['why is A-1003 late?', 'query_order {"order_id":"A-1003"}'],
       ['Hello', HELP],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);

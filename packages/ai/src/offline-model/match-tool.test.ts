@@ -43,6 +43,27 @@ describe('pickTool', () => {
     expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
   });
 
+  it('gives a request for an analysis (why, summarize, the analyst named) to the tool that writes one, not the list it reads', () => {
+    const orders = [
+      { name: 'list_delayed_orders', description: 'List the orders running late, most delayed first.' },
+      { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+      { name: 'audit_orders', description: 'Audit every open order; reports its progress while it runs.' },
+      { name: 'order_invoice', description: 'Make the invoice of one order; it also returns a short summary.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+      { name: 'delay_analyst', description: 'A sub-agent that reviews delayed orders and writes a short report.' },
+    ];
+    const pick = (text: string) => pickTool(text, orders)?.name;
+    expect(pick('ask the analyst why orders are late')).toBe('delay_analyst');
+    expect(pick('summarize the delays')).toBe('delay_analyst');
+    expect(pick('why are orders late')).toBe('delay_analyst');
+    expect(pick('Warum sind Bestellungen verspätet?')).toBe('delay_analyst');
+    expect(pick('ask the analyst about A-1003')).toBe('delay_analyst');
+    // About one order, a why is a question about it; a list is still a list; "reports its progress" writes no report.
+    expect(pick('why is A-1003 late?')).toBe('query_order');
+    expect(pick('summarize A-1003')).toBe('query_order');
+    expect(pick('which orders are late?')).toBe('list_delayed_orders');
+    expect(pick('audit the orders')).toBe('audit_orders');
+  });
+
   it('reads a price with the thing priced as naming the tool that adds at a price, not a price alone', () => {
     const schema = {
       type: 'object',

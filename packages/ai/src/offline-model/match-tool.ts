@@ -189,12 +189,35 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
     const changed = best;
     return bestOf(scores.filter((candidate) => candidate.tool !== changed && namesThing(text, candidate.tool)));
   }
+  // "Why are orders late?", "summarize the delays", "ask the analyst …": a request for an analysis goes to the tool that
+  // analyses or reports (an analyst agent), not to the list it would read; about one record ("why is A-1002 late?") only
+  // when the text names the analysis itself.
+  const analysis = asksForAnalysis(text);
+  if (best !== undefined && analysis !== undefined && (analysis.named || !scores.some((candidate) => takesId(text, candidate.tool)))) {
+    best = bestOf(scores.filter((candidate) => analyses(candidate.tool))) ?? best;
+  }
   // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
   if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
     const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
     best = bestOf(byId) ?? best;
   }
   return best;
+}
+
+/** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */
+const ANALYSIS_ASK = /\b(?:(analy[sz]\w*|summar\w*|zusammenfass\w*|fasse?\b[^.?!\n]*\bzusammen|resume[rz]?)|why|warum|wieso|pourquoi|explain\w*|erklar\w*|expliqu\w*)\b/;
+
+function asksForAnalysis(text: string): { readonly named: boolean } | undefined {
+  const match = ANALYSIS_ASK.exec(fold(withoutMessage(text)));
+  return match === null ? undefined : { named: match[1] !== undefined };
+}
+
+/**
+ * Whether a tool analyses or reports: its name says so (`delay_analyst`, `sales_report`), or its description names an
+ * analysis or a report it writes ("writes a short report"; not "reports its progress", nor a result's "short summary").
+ */
+function analyses(tool: OfflineToolInfo): boolean {
+  return /\b(?:analy[sz]\w*|reports?|summar\w*|review\w*)\b/i.test(splitIdentifier(tool.name).join(' ')) || /\b(?:analys[ie]s|report)\b/i.test(tool.description ?? '');
 }
 
 /**
