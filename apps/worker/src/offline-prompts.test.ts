@@ -195,6 +195,15 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
+      // No tool sets an order's status (the delivery date is what changes), and none lists every order.
+      ['set A-1003 to shipped', "text: I have no tool for changing a status, so I can't answer that."],
+      ['mark A-1002 as delivered', "text: I have no tool for changing a status, so I can't answer that."],
+      ['Markiere A-1003 als geliefert', "text: I have no tool for changing a status, so I can't answer that."],
+      ['show all orders', 'text: No tool lists all orders.'],
+      ['list all orders', 'text: No tool lists all orders.'],
+      ['Zeig alle Bestellungen', 'text: No tool lists all Bestellungen.'],
+      ['list all delayed orders', 'list_delayed_orders {}'],
+      ['audit all orders', 'audit_orders {}'],
       // No tool keeps notes on an order; a note that is sent is a mail.
       ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],
       ['add a note to order A-1003 saying fragile', "text: I have no tool for notes on orders, so I can't answer that."],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests } from './match-tool.ts';
+import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -284,6 +284,30 @@ describe('what the matcher reads besides words', () => {
     expect(missingTopic('Lösche Bestellung A-1006', orders)).toBe('deleting things');
     expect(missingTopic("What's the weather in Berlin?", [{ name: 'get_forecast', description: 'The weather forecast for a city.' }])).toBeUndefined();
     expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
+  });
+
+  it('finds a request to set a status that no tool takes, and no question about one', () => {
+    for (const text of ['set A-1003 to shipped', 'mark A-1003 as delivered', 'mark A-1003 shipped', 'change the status of A-1003 to urgent', 'Markiere A-1003 als geliefert']) {
+      expect(missingTopic(text, orders), text).toBe('changing a status');
+    }
+    for (const text of ['what is the status of A-1003', 'show the status of A-1003 to me', 'set a reminder to check open orders', 'Which orders are marked as delayed?']) {
+      expect(missingTopic(text, orders), text).toBeUndefined();
+    }
+    const withStatus = { name: 'set_order_status', inputSchema: { type: 'object', properties: { order_id: id, status: { type: 'string' } } } };
+    expect(missingTopic('set A-1003 to shipped', [...orders, withStatus])).toBeUndefined();
+  });
+
+  it('finds a request for all of a thing that no tool lists whole, and offers the tools that work on it', () => {
+    const names = (text: string, set = orders) => unlistedAll(text, set)?.tools.map((tool) => tool.name);
+    expect(unlistedAll('show all orders', orders)).toEqual({ all: 'orders', tools: orders });
+    expect(names('list all orders')).toEqual(['list_delayed_orders', 'query_order']);
+    expect(names('Zeig alle Bestellungen')).toEqual(['list_delayed_orders', 'query_order']);
+    expect(names('show me my orders')).toEqual(['list_delayed_orders', 'query_order']);
+    // The part the list covers, a tool that does something else with all of them, a tool that lists them all: no such answer.
+    expect(names('list all delayed orders')).toBeUndefined();
+    expect(names('show all late orders')).toBeUndefined();
+    expect(names('audit all orders', [...orders, { name: 'audit_orders', description: 'Audit every open order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
+    expect(names('show all orders', [...orders, { name: 'list_orders', description: 'List every order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
   });
 
   it('reads "note" as no "not", and a message as evidence only beside a word of the tool\'s', () => {

@@ -303,6 +303,7 @@ const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: reado
  * nearest in words; `undefined` when the text names none, or a tool covers it.
  */
 export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): string | undefined {
+  if (setsStatus(text) && !tools.some(takesStatus)) return 'changing a status';
   const words = fold(text).split(/[^a-z]+/);
   const wordsOf = (tool: OfflineToolInfo): string[] => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)];
   const toolWords = tools.flatMap(wordsOf);
@@ -315,6 +316,66 @@ export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): s
     if (!(thing === true ? forText : toolWords).some(names([...beginnings, ...alike]))) return topic;
   }
   return undefined;
+}
+
+/** Words for the state a record is in (an order's status), in English, German and French (folded). */
+const STATUS_WORDS =
+  'shipped|delivered|dispatched|pending|completed?|done|paid|returned|processing|in\\s+transit|on\\s+hold|cancell?ed|closed|open|delayed|' +
+  'versendet|verschickt|geliefert|zugestellt|bezahlt|offen|storniert|expediee?s?|livree?s?|payee?s?|en\\s+attente|annulee?s?';
+/**
+ * A request that sets a record's status: "set A-1003 to shipped", "mark A-1003 as delivered", "change the status of
+ * A-1003 to pending", "markiere A-1003 als geliefert", "marque A-1003 comme livrée" (a request, not a question).
+ */
+const STATUS_CHANGE = new RegExp(
+  String.raw`^(?:(?:please|pls|kindly|bitte)\s+|(?:can|could|would)\s+(?:you|u)\s+)?(?:set|mark|change|update|switch|flag|make|move|setze?|markiere?|andere|marque[rz]?|passe[rz]?|mets)\s` +
+    // "… to shipped", "… as delivered", "mark A-1003 shipped" (the state ends the clause), "… status … to urgent".
+    String.raw`(?:(?:[^.?!\n]*?\s(?:to|as|auf|als|comme|en|a)(?:\s+being|\s+be)?\s+|(?:it|this|that|the\s+order|order\s+\S+|[a-z]{1,6}\s*-?\s*\d+)\s+)` +
+    String.raw`(?:${STATUS_WORDS})(?=\s*$|\s*[,;!?]|\.(?!\w)|\s+(?:please|now|today|bitte|and|und|et)\b)|[^.?!\n]*\bstatus\b[^.?!\n]*\s(?:to|as|auf|als|a|en)\s+\w)`,
+);
+
+/** Whether the text asks to set a status (see `STATUS_CHANGE`). */
+function setsStatus(text: string): boolean {
+  return STATUS_CHANGE.test(fold(withoutMessage(text)).trim());
+}
+
+/** Whether a tool takes a status to set: an argument named `status`, `state`, `new_status`. */
+function takesStatus(tool: OfflineToolInfo): boolean {
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(properties).some((name) => /^(?:new_?)?(?:status|state)$/i.test(name));
+}
+
+/** "all orders", "every order", "alle Bestellungen", "toutes les commandes": the word that names what all of is asked for. */
+const ALL_OF = /\b(?:all|every|each|alle[nrs]?|toutes|tous)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
+/** A request that is only a reading verb and a plural ("list orders", "show me my orders"): all of them too. */
+const BARE_PLURAL = /^(?:please\s+)?(?:list|show|display|give|get|see|zeig\w*|liste|affiche\w*|montre\w*)\s+(?:me\s+|mir\s+|moi\s+)?(?:the\s+|my\s+|our\s+|die\s+|meine\s+|les\s+|mes\s+)?([a-z]+s)\s*[?.!]*$/;
+
+/**
+ * What a request for all of something names ("show all orders"), when no tool lists them all: the tool it reaches
+ * only reads and lists some of them (`list_delayed_orders`: a word of its name, "delayed", the text does not give) or
+ * reads one by its id, which the text does not give. The word as written and the tools that work on the thing, for an
+ * answer that says so and offers what exists; `undefined` when a tool lists them all, or the request is no such one.
+ */
+export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { readonly all: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
+  const folded = fold(text).trim();
+  const word = (ALL_OF.exec(folded) ?? BARE_PLURAL.exec(folded))?.[1];
+  if (word === undefined) return undefined;
+  const thing = expand([stem(word)], false);
+  const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
+  const about = tools.filter((tool) => nameWords(tool).some((name) => thing.some((part) => sameWord(part, name))) && !isChangeName(tool.name));
+  if (about.length === 0) return undefined;
+  const said = expand(contentWords(text), false);
+  // What a tool's name says besides its verb and the thing: "delayed" of `list_delayed_orders`.
+  const qualifiers = (tool: OfflineToolInfo): string[] =>
+    nameWords(tool).filter((name) => !isReadName(name) && !isWeakVerb(name) && !thing.some((part) => sameWord(part, name)));
+  const listsAll = about.some((tool) => isReadName(tool.name) && qualifiers(tool).length === 0 && extractArguments(text, tool.inputSchema).missing.length === 0);
+  const reached = pickTool(text, tools);
+  if (listsAll || (reached !== undefined && !about.includes(reached))) return undefined;
+  if (reached !== undefined && !isReadName(reached.name)) return undefined;
+  if (reached !== undefined && extractArguments(text, reached.inputSchema).missing.length === 0 && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)))) {
+    return undefined;
+  }
+  const start = folded.indexOf(word, (ALL_OF.exec(folded) ?? BARE_PLURAL.exec(folded))?.index ?? 0);
+  return { all: text.trim().slice(start, start + word.length), tools: about };
 }
 
 function bestOf(scores: readonly ToolScore[], leads: (tool: OfflineToolInfo) => boolean = () => false): OfflineToolInfo | undefined {

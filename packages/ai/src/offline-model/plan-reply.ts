@@ -14,7 +14,7 @@ import {
   timeZoneArgument,
   valueArguments,
 } from './extract-arguments.ts';
-import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
+import { missingTopic, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
@@ -70,6 +70,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
+    const all = unlistedAll(text, tools);
+    if (all !== undefined) {
+      const offers = all.tools.map((tool) => (tool.description === undefined ? tool.name : `${tool.name} (${firstClause(tool.description)})`));
+      return { type: 'text', text: `No tool lists all ${all.all}. What I can do instead: ${joinList(offers)}.` };
+    }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
     const place = unknownPlace(text);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
@@ -373,6 +379,11 @@ function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[
 function firstSentence(text: string): string {
   const sentence = text.split(/(?<=[.!?])\s/)[0] ?? text;
   return sentence.replace(/[.!?]$/, '');
+}
+
+/** A description's first clause, for a short list: up to its first full stop, semicolon or colon. */
+function firstClause(text: string): string {
+  return firstSentence(text).split(/[;:]\s/)[0] ?? text;
 }
 
 function joinList(items: readonly string[]): string {
