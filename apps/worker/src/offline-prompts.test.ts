@@ -255,6 +255,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
         'send_email {"order_id":"A-1003","body":"we ship 2026-11-27","subject":"We ship 2026-11-27"}',
       ],
       ['Reminder: move A-1003 to friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      // A mail whose words the user left out waits for the change: its result says what changed (see offline-model.test.ts).
+      ['Move order A-1004 to next Friday and email the customer', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-11-27"}'],
+      ["change A-1003's delivery to next tuesday and email the customer", 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-24"}'],
       // One request whose message has an "and" in it stays one.
       [
         'Send an email to the customer of A-1004 saying sorry for the delay and thanks for waiting',

@@ -264,6 +264,12 @@ export function timeZoneArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
 }
 
+/** Whether the schema's argument `name` holds what is to be said (`body`, `message`) or its subject (`subject`, `title`). */
+export function isMessageArgument(schema: unknown, name: string): boolean {
+  const node = normalize(normalize(schema).properties?.[name]);
+  return kindOf(name, node) === 'string' && (MESSAGE_NAMES.test(name) || SUBJECT_NAMES.test(name));
+}
+
 /** The name of the schema's argument that takes arithmetic (`expression`, `formula`), if it has one. */
 export function expressionArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
