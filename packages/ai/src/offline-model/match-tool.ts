@@ -352,8 +352,8 @@ const BARE_PLURAL = /^(?:please\s+)?(?:list|show|display|give|get|see|zeig\w*|li
 /**
  * What a request for all of something names ("show all orders"), when no tool lists them all: the tool it reaches
  * only reads and lists some of them (`list_delayed_orders`: a word of its name, "delayed", the text does not give) or
- * reads one by its id, which the text does not give. The word as written and the tools that work on the thing, for an
- * answer that says so and offers what exists; `undefined` when a tool lists them all, or the request is no such one.
+ * reads one by its id, which the text does not give. What is asked for as written ("all orders", "every order") and
+ * the tools that work on the thing, for an answer that says so and offers what exists; `undefined` when a tool lists them all, or the request is no such one.
  */
 export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { readonly all: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
   const folded = fold(text).trim();
@@ -374,8 +374,11 @@ export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { 
   if (reached !== undefined && extractArguments(text, reached.inputSchema).missing.length === 0 && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)))) {
     return undefined;
   }
-  const start = folded.indexOf(word, (ALL_OF.exec(folded) ?? BARE_PLURAL.exec(folded))?.index ?? 0);
-  return { all: text.trim().slice(start, start + word.length), tools: about };
+  // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
+  const quantified = ALL_OF.exec(folded);
+  const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
+  const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
+  return { all: `${every ? 'every' : 'all'} ${text.trim().slice(end - word.length, end)}`, tools: about };
 }
 
 function bestOf(scores: readonly ToolScore[], leads: (tool: OfflineToolInfo) => boolean = () => false): OfflineToolInfo | undefined {

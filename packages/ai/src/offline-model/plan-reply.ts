@@ -76,7 +76,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const all = unlistedAll(text, tools);
     if (all !== undefined) {
       const offers = all.tools.map((tool) => (tool.description === undefined ? tool.name : `${tool.name} (${firstClause(tool.description)})`));
-      return { type: 'text', text: `No tool lists all ${all.all}. What I can do instead: ${joinList(offers)}.` };
+      return { type: 'text', text: `No tool lists ${all.all}. What I can do instead: ${joinList(offers)}.` };
     }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
     const place = unknownPlace(text);

@@ -31,6 +31,8 @@ describe('readRelativeDates', () => {
     ['nächsten Monat', '2026-12-20', 'nächsten Monat'],
     ['in 2 months', '2027-01-20', 'in 2 months'],
     ['at the end of next month', 'at 2026-12-31', 'the end of next month'],
+    ['move A-1003 to the 1st of next month', 'move A-1003 to 2026-12-01', 'the 1st of next month'],
+    ['on the 25th of this month', 'on 2026-11-25', 'the 25th of this month'],
   ])('%j → %j', (text, written, phrase) => {
     const read = readRelativeDates(text, NOW);
     expect(read.text).toBe(written);

@@ -156,6 +156,11 @@ const READERS: readonly Reader[] = [
     /\b(?:the\s+)?end\s+of\s+next\s+month\b|\bende\s+nachsten\s+monats\b|\b(?:a\s+la\s+)?fin\s+du\s+mois\s+prochain\b/g,
     (_, today) => endOfMonth(today, 1),
   ],
+  // A day of this or the next month: "the 1st of next month", "the 15th of this month".
+  [
+    /\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?(next|this|coming)\s+month\b/g,
+    (match, today) => calendarDay(today, Number(match[1]), ((today.getUTCMonth() + (match[2] === 'this' ? 0 : 1)) % 12) + 1, String(today.getUTCFullYear() + (match[2] !== 'this' && today.getUTCMonth() === 11 ? 1 : 0))),
+  ],
   // The same day of the next month (or its last day): what "next month" names as a day, shown before it is used.
   [/\bnext\s+month\b|\bnachsten\s+monat\b|\b(?:le\s+)?mois\s+prochain\b/g, (_, today) => monthsOn(today, 1)],
   [
