@@ -337,6 +337,17 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['orders delayed more than a week', 'list_delayed_orders {"days_threshold":8}'],
       ['a 1006', 'query_order {"order_id":"A-1006"}'],
       ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['set A-1003 to shipped', "text: I have no tool for changing a status, so I can't answer that."],
+      ['show all orders', 'text: No tool lists all orders.'],
+      [
+        'time in new york, london and paris',
+        'world_clock {"time_zone":"America/New_York"} | world_clock {"time_zone":"Europe/London"} | world_clock {"time_zone":"Europe/Paris"}',
+      ],
+      ['add 3 apples and 2 bananas to my cart', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
+      ['round 3.14159 to 2 digits', 'calculate {"expression":"round(3.14159, 2)"}'],
+      ['square root of 144', 'calculate {"expression":"sqrt(144)"}'],
+      ['summarize the delays', 'delay_analyst {"task":"summarize the delays"}'],
+      ['Move order A-1004 to next Friday and email the customer', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-11-27"}'],
     ];
     const prose = readme.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
