@@ -114,6 +114,21 @@ describe('extractArguments', () => {
     expect(extractArgumentSets('Move it to 2026-12-24', schema)).toEqual([extractArguments('Move it to 2026-12-24', schema)]);
   });
 
+  it('makes one set per place of a list for a time zone argument, not for a place and its country or places apart', () => {
+    const clock = object({ time_zone: { type: 'string', description: 'IANA time zone, e.g. Europe/Berlin' } }, ['time_zone']);
+    const zones = (text: string) => extractArgumentSets(text, clock).map((set) => set.input.time_zone);
+    expect(zones('time in new york, london and paris')).toEqual(['America/New_York', 'Europe/London', 'Europe/Paris']);
+    // The first one written comes first, whatever the order of the city list.
+    expect(zones('time in Tokyo, Sydney')).toEqual(['Asia/Tokyo', 'Australia/Sydney']);
+    expect(zones('time in Tokyo or in Berlin?')).toEqual(['Asia/Tokyo', 'Europe/Berlin']);
+    expect(zones('time in Berlin, Germany')).toEqual(['Europe/Berlin']);
+    expect(zones('time in Paris, London, Paris')).toEqual(['Europe/Paris', 'Europe/London']);
+    expect(zones('what time is it in Tokyo when it is 9 in Berlin')).toEqual(['Asia/Tokyo']);
+    // A tool that also takes an id reads one place per call of its own.
+    const both = object({ order_id: { type: 'string' }, time_zone: { type: 'string' } }, ['order_id', 'time_zone']);
+    expect(extractArgumentSets('A-1002 in Tokyo and Berlin', both)).toHaveLength(1);
+  });
+
   it("passes the request on whole as an agent tool's task (agentTool's input), not as a missing argument", () => {
     const schema = object({ task: { type: 'string', minLength: 1, description: 'What the agent should do, in plain words' } }, ['task']);
     expect(extractArguments('  Ask the delay analyst for a report on late orders.  ', schema)).toEqual({
@@ -363,7 +378,36 @@ describe('extractArguments: item names and their count (cart_add)', () => {
     ['add 2x Wi-Fi 6E router to the cart', { name: 'Wi-Fi 6E router', quantity: 2 }],
     ['add 2 coffee beans to my cart for 12.5 EUR each', { name: 'coffee beans', quantity: 2, price: 12.5 }],
     ['add "oat milk" to my cart', { name: 'oat milk' }],
+    // A price said as one: "each", a currency; a decimal comma read as a point.
+    ['add 2 coffee beans for 12.50 each', { name: 'coffee beans', quantity: 2, price: 12.5 }],
+    ['add a mug for €4', { name: 'mug', price: 4 }],
+    ['Ajoute 2 baguettes à 1,20 € pièce', { name: 'baguettes', quantity: 2, price: 1.2 }],
   ])('%j', (text, input) => {
+    expect(extractArguments(text, cartAdd)).toEqual({ input, missing: [] });
+  });
+
+  it('makes one set per item of a list, each with its own count, sharing the price', () => {
+    const inputs = (text: string) => extractArgumentSets(text, cartAdd).map((set) => set.input);
+    expect(inputs('add 3 apples and 2 bananas to my cart')).toEqual([
+      { name: 'apples', quantity: 3 },
+      { name: 'bananas', quantity: 2 },
+    ]);
+    expect(inputs('add 2 mugs, milk and a notebook to my cart for 3 EUR each')).toEqual([
+      { name: 'mugs', quantity: 2, price: 3 },
+      { name: 'milk', price: 3 },
+      { name: 'notebook', price: 3 },
+    ]);
+    // What follows the cart is no item of the list; one item is one set.
+    expect(inputs('add 2 coffee beans to my cart and 3 to the list')).toEqual([{ name: 'coffee beans', quantity: 2 }]);
+    expect(inputs('add coffee beans')).toEqual([{ name: 'coffee beans' }]);
+  });
+
+  it.each([
+    ['Füge 2 Äpfel zum Warenkorb hinzu', { name: 'Äpfel', quantity: 2 }],
+    ['Leg drei Tassen in den Warenkorb', { name: 'Tassen', quantity: 3 }],
+    ['Ajoute 2 pommes au panier', { name: 'pommes', quantity: 2 }],
+    ['Ajoute une baguette à mon panier', { name: 'baguette' }],
+  ])('reads a German or French add: %j', (text, input) => {
     expect(extractArguments(text, cartAdd)).toEqual({ input, missing: [] });
   });
 

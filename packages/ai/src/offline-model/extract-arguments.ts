@@ -79,11 +79,13 @@ const DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const DATE_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
-// A number, in brackets or not, or a common one-number function of one (`sqrt(16)`: not the `(16)` alone).
-const OPERAND = String.raw`(?:\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp)\s*\(\s*-?\d+(?:\.\d+)?\s*\)|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
+// A common function of numbers (`sqrt(16)`, `round(3.14159, 2)`: not the `(16)` alone), or a number, in brackets or not.
+const CALL = String.raw`\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp|min|max)\s*\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)*\s*\)`;
+const OPERAND = String.raw`(?:${CALL}|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
 // German and French words too ("17 mal 23", "6 fois 7", "10 geteilt durch 4", "9 moins 2").
 const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod|mal|fois|moins|geteilt durch|durch|divis[ée] par|multipli[ée] par)';
-const EXPRESSION = new RegExp(`${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+`, 'gi');
+// A function call is a sum alone ("sqrt(144)"); a number only with an operator and another.
+const EXPRESSION = new RegExp(`(?:${CALL}(?:\\s*${OPERATOR}\\s*${OPERAND})*|${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+)`, 'gi');
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)/g;
 
 /**
@@ -106,6 +108,8 @@ export const MAX_ARGUMENT_SETS = 10;
  */
 export function extractArgumentSets(text: string, schema: unknown): [ExtractedArguments, ...ExtractedArguments[]] {
   const { result, used, properties } = extract(text, schema);
+  const listed = listedZones(text, result, properties) ?? listedItems(text, result, properties);
+  if (listed !== undefined) return listed;
   const ids = properties.filter((p) => p.kind === 'id');
   const id = ids[0];
   const first = id === undefined ? undefined : result.input[id.name];
@@ -119,6 +123,68 @@ export function extractArgumentSets(text: string, schema: unknown): [ExtractedAr
     sets.push({ input: { ...result.input, [id.name]: next }, missing: result.missing });
   }
   return sets;
+}
+
+/** What joins the members of a list: a comma (not one inside a number: "1,000"), "and", "or", "&", "und", "et", "y". */
+const LIST_JOIN = String.raw`(?:\s*,(?!\d)\s*(?:(?:and|or|und|oder|et|ou|y)\s+)?|\s+(?:and|or|&|plus|und|oder|et|ou|y)\s+)`;
+
+/**
+ * One set per place when the tool's one time zone argument (and no id: "A-1002 in Tokyo" is one call) is given a list
+ * of places, each beside the next with only a comma or an "and" between them ("time in New York, London and Paris");
+ * "Berlin, Germany" is one place (a country is no city), and places apart in a sentence are no list.
+ */
+function listedZones(text: string, result: ExtractedArguments, properties: readonly Property[]): [ExtractedArguments, ...ExtractedArguments[]] | undefined {
+  const zones = properties.filter((p) => p.kind === 'timezone');
+  const zone = zones[0];
+  if (zone === undefined || zones.length !== 1 || properties.some((p) => p.kind === 'id') || typeof result.input[zone.name] !== 'string') return undefined;
+  const found = findTimeZones(text)
+    .filter((match, i, all) => !all.some((other, j) => j !== i && other.start <= match.start && other.end >= match.end && other.end - other.start > match.end - match.start))
+    .sort((a, b) => a.start - b.start);
+  const first = found.findIndex((match) => match.zone === result.input[zone.name]);
+  if (first === -1) return undefined;
+  const join = new RegExp(`^${LIST_JOIN}(?:in\\s+|a\\s+|à\\s+)?$`, 'i');
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  const seen = new Set([found[first]?.zone]);
+  for (let i = first + 1; i < found.length && sets.length < MAX_ARGUMENT_SETS; i++) {
+    const [previous, next] = [found[i - 1], found[i]];
+    if (previous === undefined || next === undefined || !join.test(text.slice(previous.end, next.start))) break;
+    if (seen.has(next.zone)) continue;
+    seen.add(next.zone);
+    sets.push({ input: { ...result.input, [zone.name]: next.zone }, missing: result.missing });
+  }
+  return sets.length > 1 ? sets : undefined;
+}
+
+/**
+ * One set per item when the text adds a list of things ("add 3 apples and 2 bananas to my cart", "add milk, eggs and
+ * bread"), each with its own count (one without a count leaves the quantity out: its default); the other arguments
+ * are shared. `undefined` for one item.
+ */
+function listedItems(text: string, result: ExtractedArguments, properties: readonly Property[]): [ExtractedArguments, ...ExtractedArguments[]] | undefined {
+  const item = properties.find((p) => p.kind === 'item');
+  const name = item === undefined ? undefined : result.input[item.name];
+  if (item === undefined || typeof name !== 'string') return undefined;
+  const first = [...text.matchAll(ITEM_PHRASE)].map((match) => toItemPhrase(match, 0, [])).find((phrase) => phrase?.name === name);
+  if (first === undefined) return undefined;
+  const quantity = properties.find((p) => (p.kind === 'integer' || p.kind === 'number') && isQuantity(p));
+  const more = new RegExp(
+    String.raw`^${LIST_JOIN}(?:${COUNT}\s+|(?:an?|some|the|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
+    'di',
+  );
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  for (let at = first.span.end; sets.length < MAX_ARGUMENT_SETS; ) {
+    const match = more.exec(text.slice(at));
+    const next = match === null ? undefined : toItemPhrase(match, at, []);
+    if (match === null || next === undefined) break;
+    at += match[0].length;
+    const input: Record<string, unknown> = { ...result.input, [item.name]: next.name };
+    if (quantity !== undefined) {
+      if (next.count === undefined) delete input[quantity.name];
+      else input[quantity.name] = next.count.value;
+    }
+    sets.push({ input, missing: result.missing });
+  }
+  return sets.length > 1 ? sets : undefined;
 }
 
 /** A pattern for ids written like `id`: its letters, digits and other characters in that order (`A-1001` → `A-7`). */
@@ -164,14 +230,15 @@ function extract(text: string, schema: unknown): { result: ExtractedArguments; u
 /** An argument that only one kind of value fills, and whether a text holds such a value: see {@link valueArguments}. */
 export interface ValueArgument {
   readonly name: string;
-  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message';
+  readonly kind: 'timezone' | 'expression' | 'id' | 'date' | 'message' | 'price';
 }
 
 /**
  * The arguments of `schema` that a value in `text` fills and that no other kind of argument would take: a time zone
  * (`Europe/Paris`, `UTC`, a city such as Tokyo), an arithmetic expression (`2+2`; an ISO date or an id such as
  * `A-1001` is none), an id of letters and digits that the argument's pattern accepts (`A1001` for `^A-\d{4}$` too),
- * an ISO date for a date argument, or a message for a message argument (`saying …`, `: …`, `tell them that …`). A
+ * an ISO date for a date argument, a message for a message argument (`saying …`, `: …`, `tell them that …`), or a
+ * price for a price argument (`for 12.50 each`, `€3`, `4 EUR`). A
  * tool that takes such a value is likely the one meant even when its name is not in the text, or the text is in
  * another language.
  */
@@ -186,6 +253,7 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
     if (kind === 'id' && node.pattern !== undefined && hasPatternId(text, node.pattern)) found.push({ name, kind });
     if ((kind === 'date' || kind === 'date-time') && hasDate(text)) found.push({ name, kind: 'date' });
     if (kind === 'string' && MESSAGE_NAMES.test(name) && findMessage(text, []) !== undefined) found.push({ name, kind: 'message' });
+    if ((kind === 'number' || kind === 'integer') && isPrice(name, node) && findPrice(text, []) !== undefined) found.push({ name, kind: 'price' });
   }
   return found;
 }
@@ -194,6 +262,18 @@ export function valueArguments(text: string, schema: unknown): ValueArgument[] {
 export function timeZoneArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'timezone')?.[0];
+}
+
+/** Whether the schema's argument `name` holds what is to be said (`body`, `message`) or its subject (`subject`, `title`). */
+export function isMessageArgument(schema: unknown, name: string): boolean {
+  const node = normalize(normalize(schema).properties?.[name]);
+  return kindOf(name, node) === 'string' && (MESSAGE_NAMES.test(name) || SUBJECT_NAMES.test(name));
+}
+
+/** The name of the schema's argument that takes arithmetic (`expression`, `formula`), if it has one. */
+export function expressionArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'expression')?.[0];
 }
 
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
@@ -301,7 +381,10 @@ function extractOne(text: string, property: Property, used: Span[], numericCount
     case 'date':
       return takeDate(text, used);
     case 'timezone': {
-      const zone = findTimeZones(text).find((match) => isFree(match, used));
+      // The first one written, not the first one the city list has ("time in Tokyo, Sydney" starts with Tokyo).
+      const zone = findTimeZones(text)
+        .filter((match) => isFree(match, used))
+        .sort((a, b) => a.start - b.start)[0];
       if (zone === undefined) return undefined;
       used.push(zone);
       return zone.zone;
@@ -634,6 +717,11 @@ const numberOf = (word: string): number => (ONE.test(word) ? 1 : (COUNT_WORDS[wo
 function fillPhrasedNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {
   for (const property of properties) {
     if (property.kind !== 'integer' && property.kind !== 'number') continue;
+    if (isPrice(property.name, property.node)) {
+      const price = findPrice(text, used);
+      if (price !== undefined && (property.kind === 'number' || Number.isInteger(price))) input[property.name] = price;
+      continue;
+    }
     if (LIMIT_NAMES.test(property.name)) {
       const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
       const word = match?.[1] ?? match?.[2];
@@ -661,6 +749,36 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
       break;
     }
   }
+}
+
+/** Names of an argument that holds a price. */
+const PRICE_NAMES = /^(price|cost|amount|unit_?price|price_?each|each)$/i;
+const MONEY = String.raw`(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)`;
+const CURRENCY = String.raw`(?:€|\$|£|eur(?:os?)?\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)`;
+/**
+ * A price: an amount with a currency ("€3", "12.50 EUR", "4 euros"), or one "each" or "per piece" ("for 12.50 each",
+ * "at 3 apiece", "à 2 € pièce", "für 3 Euro das Stück").
+ */
+const PRICE = new RegExp(
+  String.raw`(?:[€$£]\s*${MONEY}|${MONEY}\s*${CURRENCY}|\b(?:for|at|à|a|für|zu|je)\s+${MONEY}\s+(?:each|apiece|a\s+piece|per\s+(?:item|piece|unit)|pi[eè]ce|chacune?|das\s+st[uü]ck|pro\s+st[uü]ck)\b)`,
+  'gi',
+);
+
+/** Whether a number argument holds a price: its name says so (`price`, `unit_price`), or its description ("Unit price in EUR"). */
+function isPrice(name: string, node: SchemaNode): boolean {
+  return PRICE_NAMES.test(name) || /\bprice\b/i.test(node.description ?? '');
+}
+
+/** The first free price in the text (a decimal comma read as a point: "12,50 €"), marked used. */
+function findPrice(text: string, used: Span[]): number | undefined {
+  for (const match of text.matchAll(PRICE)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    const amount = match.slice(1).find((group) => group !== undefined);
+    if (amount === undefined || !isFree(span, used)) continue;
+    used.push(span);
+    return Number(amount.replace(',', '.'));
+  }
+  return undefined;
 }
 
 function fillRequiredNumbers(text: string, properties: readonly Property[], input: Record<string, unknown>, used: Span[]): void {
@@ -788,14 +906,23 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
   ten: 10,
   eleven: 11,
   twelve: 12,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
 };
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
-const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab';
-/** Words that end an item phrase: where it goes (`to my cart`), a price (`for 5 EUR`), politeness. */
-const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then';
+// German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".
+const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab|f[üu]ge|leg[e]?|gib|pack|kaufe?|ajoute[rz]?|mets|mettre|ach[eè]te';
+/** Words that end an item phrase: where it goes (`to my cart`, `zum Warenkorb`, `au panier`), a price (`for 5 EUR`), politeness. */
+const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|au|aux|dans|à|sur|pour|et';
+/** The end of a word, accented letters included (`\b` after "à" finds none). */
+const END = String.raw`(?![A-Za-z\u00C0-\u024F])`;
 const ITEM_PHRASE = new RegExp(
-  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of)\s+)?` +
-    String.raw`(?!(?:${ITEM_STOP})\b)([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})\b|\s*[\n,.;:!?]|\s*$)`,
+  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?` +
+    String.raw`(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
   'dgi',
 );
 /** A line that is only a thing, as a reply to "which item?": `2 coffee beans`, `a notebook please`. */

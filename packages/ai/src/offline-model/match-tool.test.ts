@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests } from './match-tool.ts';
+import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -41,6 +41,43 @@ describe('pickTool', () => {
     expect(pickTool("I'd like to buy 2 coffee beans", cart)?.name).toBe('cart_add');
     expect(pickTool('add two mugs to my basket', cart)?.name).toBe('cart_add');
     expect(pickTool('empty my cart', cart)?.name).toBe('cart_clear');
+  });
+
+  it('gives a request for an analysis (why, summarize, the analyst named) to the tool that writes one, not the list it reads', () => {
+    const orders = [
+      { name: 'list_delayed_orders', description: 'List the orders running late, most delayed first.' },
+      { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+      { name: 'audit_orders', description: 'Audit every open order; reports its progress while it runs.' },
+      { name: 'order_invoice', description: 'Make the invoice of one order; it also returns a short summary.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+      { name: 'delay_analyst', description: 'A sub-agent that reviews delayed orders and writes a short report.' },
+    ];
+    const pick = (text: string) => pickTool(text, orders)?.name;
+    expect(pick('ask the analyst why orders are late')).toBe('delay_analyst');
+    expect(pick('summarize the delays')).toBe('delay_analyst');
+    expect(pick('why are orders late')).toBe('delay_analyst');
+    expect(pick('Warum sind Bestellungen verspätet?')).toBe('delay_analyst');
+    expect(pick('ask the analyst about A-1003')).toBe('delay_analyst');
+    // About one order, a why is a question about it; a list is still a list; "reports its progress" writes no report.
+    expect(pick('why is A-1003 late?')).toBe('query_order');
+    expect(pick('summarize A-1003')).toBe('query_order');
+    expect(pick('which orders are late?')).toBe('list_delayed_orders');
+    expect(pick('audit the orders')).toBe('audit_orders');
+  });
+
+  it('reads a price with the thing priced as naming the tool that adds at a price, not a price alone', () => {
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, quantity: { type: 'integer', description: 'How many' }, price: { type: 'number', description: 'Unit price in EUR' } },
+      required: ['name'],
+    };
+    const cart = [
+      { name: 'cart_list', description: "List the items in the user's shopping cart." },
+      { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: schema },
+    ];
+    expect(pickTool('add 2 coffee beans for 12.50 each', cart)?.name).toBe('cart_add');
+    expect(pickTool('add a mug for €4', cart)?.name).toBe('cart_add');
+    expect(pickTool('add 2 coffee beans', cart)).toBeUndefined();
+    expect(pickTool('add 5 EUR to A-1006', cart)).toBeUndefined();
   });
 
   it('calls no tool that changes something on its verb alone: the text must name what it changes, or give a value only it takes', () => {
@@ -247,6 +284,32 @@ describe('what the matcher reads besides words', () => {
     expect(missingTopic('Lösche Bestellung A-1006', orders)).toBe('deleting things');
     expect(missingTopic("What's the weather in Berlin?", [{ name: 'get_forecast', description: 'The weather forecast for a city.' }])).toBeUndefined();
     expect(missingTopic('Where is A-1002?', orders)).toBeUndefined();
+  });
+
+  it('finds a request to set a status that no tool takes, and no question about one', () => {
+    for (const text of ['set A-1003 to shipped', 'mark A-1003 as delivered', 'mark A-1003 shipped', 'change the status of A-1003 to urgent', 'Markiere A-1003 als geliefert']) {
+      expect(missingTopic(text, orders), text).toBe('changing a status');
+    }
+    for (const text of ['what is the status of A-1003', 'show the status of A-1003 to me', 'set a reminder to check open orders', 'Which orders are marked as delayed?']) {
+      expect(missingTopic(text, orders), text).toBeUndefined();
+    }
+    const withStatus = { name: 'set_order_status', inputSchema: { type: 'object', properties: { order_id: id, status: { type: 'string' } } } };
+    expect(missingTopic('set A-1003 to shipped', [...orders, withStatus])).toBeUndefined();
+  });
+
+  it('finds a request for all of a thing that no tool lists whole, and offers the tools that work on it', () => {
+    const names = (text: string, set = orders) => unlistedAll(text, set)?.tools.map((tool) => tool.name);
+    expect(unlistedAll('show all orders', orders)).toEqual({ all: 'all orders', tools: orders });
+    expect(unlistedAll('list every order', orders)?.all).toBe('every order');
+    expect(unlistedAll('list orders', orders)?.all).toBe('all orders');
+    expect(names('list all orders')).toEqual(['list_delayed_orders', 'query_order']);
+    expect(names('Zeig alle Bestellungen')).toEqual(['list_delayed_orders', 'query_order']);
+    expect(names('show me my orders')).toEqual(['list_delayed_orders', 'query_order']);
+    // The part the list covers, a tool that does something else with all of them, a tool that lists them all: no such answer.
+    expect(names('list all delayed orders')).toBeUndefined();
+    expect(names('show all late orders')).toBeUndefined();
+    expect(names('audit all orders', [...orders, { name: 'audit_orders', description: 'Audit every open order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
+    expect(names('show all orders', [...orders, { name: 'list_orders', description: 'List every order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
   });
 
   it('reads "note" as no "not", and a message as evidence only beside a word of the tool\'s', () => {

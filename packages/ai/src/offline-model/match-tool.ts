@@ -82,6 +82,11 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   graphique: ['chart'],
   warenkorb: ['cart'],
   panier: ['cart'],
+  fuge: ['add'],
+  hinzu: ['add'],
+  lege: ['add'],
+  ajoute: ['add'],
+  mets: ['add'],
   leere: ['clear'],
   leeren: ['clear'],
   vide: ['clear'],
@@ -117,9 +122,10 @@ const VALUE_ARGUMENT_SCORE = 3;
  * one kind of argument takes (`valueArguments`) counts 3 more, once per kind of value. A time zone's or an
  * expression's argument name words count as the tool's: "what time is it in Tokyo" is for a tool with a time zone
  * argument, not one that reads the user's own zone. An expression counts alone (`2+2`), and so does an id that the
- * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city or a
- * date only beside a word of the tool's or such an id (a city may be about the weather there, a date about any day):
- * "Move A-1003 to 2027-01-10" is for the tool that takes both.
+ * argument's pattern accepts ("Wo ist Bestellung A-1002?"); a message only beside a word of the tool's; a city, a
+ * date or a price only beside a word of the tool's or such an id (a city may be about the weather there, a date about
+ * any day): "Move A-1003 to 2027-01-10" is for the tool that takes both, "add 2 coffee beans for 12.50 each" for the
+ * one that adds at a price.
  */
 export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
@@ -155,7 +161,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     if (kinds.has('message') && score > 0) score += VALUE_ARGUMENT_SCORE;
     for (const kind of ['expression', 'id'] as const) if (kinds.has(kind)) score += VALUE_ARGUMENT_SCORE;
     const beside = score > 0 || placeOnly;
-    for (const kind of ['timezone', 'date'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
+    for (const kind of ['timezone', 'date', 'price'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
 }
@@ -183,6 +189,13 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
     const changed = best;
     return bestOf(scores.filter((candidate) => candidate.tool !== changed && namesThing(text, candidate.tool)));
   }
+  // "Why are orders late?", "summarize the delays", "ask the analyst …": a request for an analysis goes to the tool that
+  // analyses or reports (an analyst agent), not to the list it would read; about one record ("why is A-1002 late?") only
+  // when the text names the analysis itself.
+  const analysis = asksForAnalysis(text);
+  if (best !== undefined && analysis !== undefined && (analysis.named || !scores.some((candidate) => takesId(text, candidate.tool)))) {
+    best = bestOf(scores.filter((candidate) => analyses(candidate.tool))) ?? best;
+  }
   // "How late is A-1002?": a list of late orders reads no id; the tool that reads the one the text names answers it.
   if (best !== undefined && isReadName(best.name) && !takesId(text, best)) {
     const byId = scores.filter((candidate) => isReadName(candidate.tool.name) && takesId(text, candidate.tool));
@@ -191,13 +204,32 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
   return best;
 }
 
+/** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */
+const ANALYSIS_ASK = /\b(?:(analy[sz]\w*|summar\w*|zusammenfass\w*|fasse?\b[^.?!\n]*\bzusammen|resume[rz]?)|why|warum|wieso|pourquoi|explain\w*|erklar\w*|expliqu\w*)\b/;
+
+function asksForAnalysis(text: string): { readonly named: boolean } | undefined {
+  const match = ANALYSIS_ASK.exec(fold(withoutMessage(text)));
+  return match === null ? undefined : { named: match[1] !== undefined };
+}
+
+/**
+ * Whether a tool analyses or reports: its name says so (`delay_analyst`, `sales_report`), or its description names an
+ * analysis or a report it writes ("writes a short report"; not "reports its progress", nor a result's "short summary").
+ */
+function analyses(tool: OfflineToolInfo): boolean {
+  return /\b(?:analy[sz]\w*|reports?|summar\w*|review\w*)\b/i.test(splitIdentifier(tool.name).join(' ')) || /\b(?:analys[ie]s|report)\b/i.test(tool.description ?? '');
+}
+
 /**
  * Whether the text names what a tool changes: a word of its name that is not a verb ("cart" of `cart_add`, "date" of
  * `update_delivery_date`, "email"), or a synonym of one ("basket", "postpone"), or a value only such an argument takes
- * (a date, a message, a sum, a time zone). An id names no target: tools that read an order take it too.
+ * (a date, a message, a sum, a time zone; a price with what it is the price of). An id names no target: tools that
+ * read an order take it too; nor does a price alone ("add 5 EUR to A-1006" adds no item).
  */
 function namesTarget(text: string, tool: OfflineToolInfo): boolean {
-  return namesThing(text, tool) || valueArguments(text, tool.inputSchema).some((value) => value.kind !== 'id');
+  if (namesThing(text, tool)) return true;
+  const kinds = valueArguments(text, tool.inputSchema).map((value) => value.kind);
+  return kinds.some((kind) => kind !== 'id' && kind !== 'price') || (kinds.includes('price') && extractArguments(text, tool.inputSchema).missing.length === 0);
 }
 
 /** Whether the text has a word of the tool's name that is not a verb ("invoice" of `order_invoice`), or a synonym of one. */
@@ -271,6 +303,7 @@ const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: reado
  * nearest in words; `undefined` when the text names none, or a tool covers it.
  */
 export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): string | undefined {
+  if (setsStatus(text) && !tools.some(takesStatus)) return 'changing a status';
   const words = fold(text).split(/[^a-z]+/);
   const wordsOf = (tool: OfflineToolInfo): string[] => [...splitIdentifier(tool.name), ...fold(tool.description ?? '').split(/[^a-z]+/)];
   const toolWords = tools.flatMap(wordsOf);
@@ -283,6 +316,69 @@ export function missingTopic(text: string, tools: readonly OfflineToolInfo[]): s
     if (!(thing === true ? forText : toolWords).some(names([...beginnings, ...alike]))) return topic;
   }
   return undefined;
+}
+
+/** Words for the state a record is in (an order's status), in English, German and French (folded). */
+const STATUS_WORDS =
+  'shipped|delivered|dispatched|pending|completed?|done|paid|returned|processing|in\\s+transit|on\\s+hold|cancell?ed|closed|open|delayed|' +
+  'versendet|verschickt|geliefert|zugestellt|bezahlt|offen|storniert|expediee?s?|livree?s?|payee?s?|en\\s+attente|annulee?s?';
+/**
+ * A request that sets a record's status: "set A-1003 to shipped", "mark A-1003 as delivered", "change the status of
+ * A-1003 to pending", "markiere A-1003 als geliefert", "marque A-1003 comme livrée" (a request, not a question).
+ */
+const STATUS_CHANGE = new RegExp(
+  String.raw`^(?:(?:please|pls|kindly|bitte)\s+|(?:can|could|would)\s+(?:you|u)\s+)?(?:set|mark|change|update|switch|flag|make|move|setze?|markiere?|andere|marque[rz]?|passe[rz]?|mets)\s` +
+    // "… to shipped", "… as delivered", "mark A-1003 shipped" (the state ends the clause), "… status … to urgent".
+    String.raw`(?:(?:[^.?!\n]*?\s(?:to|as|auf|als|comme|en|a)(?:\s+being|\s+be)?\s+|(?:it|this|that|the\s+order|order\s+\S+|[a-z]{1,6}\s*-?\s*\d+)\s+)` +
+    String.raw`(?:${STATUS_WORDS})(?=\s*$|\s*[,;!?]|\.(?!\w)|\s+(?:please|now|today|bitte|and|und|et)\b)|[^.?!\n]*\bstatus\b[^.?!\n]*\s(?:to|as|auf|als|a|en)\s+\w)`,
+);
+
+/** Whether the text asks to set a status (see `STATUS_CHANGE`). */
+function setsStatus(text: string): boolean {
+  return STATUS_CHANGE.test(fold(withoutMessage(text)).trim());
+}
+
+/** Whether a tool takes a status to set: an argument named `status`, `state`, `new_status`. */
+function takesStatus(tool: OfflineToolInfo): boolean {
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(properties).some((name) => /^(?:new_?)?(?:status|state)$/i.test(name));
+}
+
+/** "all orders", "every order", "alle Bestellungen", "toutes les commandes": the word that names what all of is asked for. */
+const ALL_OF = /\b(?:all|every|each|alle[nrs]?|toutes|tous)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
+/** A request that is only a reading verb and a plural ("list orders", "show me my orders"): all of them too. */
+const BARE_PLURAL = /^(?:please\s+)?(?:list|show|display|give|get|see|zeig\w*|liste|affiche\w*|montre\w*)\s+(?:me\s+|mir\s+|moi\s+)?(?:the\s+|my\s+|our\s+|die\s+|meine\s+|les\s+|mes\s+)?([a-z]+s)\s*[?.!]*$/;
+
+/**
+ * What a request for all of something names ("show all orders"), when no tool lists them all: the tool it reaches
+ * only reads and lists some of them (`list_delayed_orders`: a word of its name, "delayed", the text does not give) or
+ * reads one by its id, which the text does not give. What is asked for as written ("all orders", "every order") and
+ * the tools that work on the thing, for an answer that says so and offers what exists; `undefined` when a tool lists them all, or the request is no such one.
+ */
+export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { readonly all: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
+  const folded = fold(text).trim();
+  const word = (ALL_OF.exec(folded) ?? BARE_PLURAL.exec(folded))?.[1];
+  if (word === undefined) return undefined;
+  const thing = expand([stem(word)], false);
+  const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
+  const about = tools.filter((tool) => nameWords(tool).some((name) => thing.some((part) => sameWord(part, name))) && !isChangeName(tool.name));
+  if (about.length === 0) return undefined;
+  const said = expand(contentWords(text), false);
+  // What a tool's name says besides its verb and the thing: "delayed" of `list_delayed_orders`.
+  const qualifiers = (tool: OfflineToolInfo): string[] =>
+    nameWords(tool).filter((name) => !isReadName(name) && !isWeakVerb(name) && !thing.some((part) => sameWord(part, name)));
+  const listsAll = about.some((tool) => isReadName(tool.name) && qualifiers(tool).length === 0 && extractArguments(text, tool.inputSchema).missing.length === 0);
+  const reached = pickTool(text, tools);
+  if (listsAll || (reached !== undefined && !about.includes(reached))) return undefined;
+  if (reached !== undefined && !isReadName(reached.name)) return undefined;
+  if (reached !== undefined && extractArguments(text, reached.inputSchema).missing.length === 0 && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)))) {
+    return undefined;
+  }
+  // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
+  const quantified = ALL_OF.exec(folded);
+  const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
+  const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
+  return { all: `${every ? 'every' : 'all'} ${text.trim().slice(end - word.length, end)}`, tools: about };
 }
 
 function bestOf(scores: readonly ToolScore[], leads: (tool: OfflineToolInfo) => boolean = () => false): OfflineToolInfo | undefined {

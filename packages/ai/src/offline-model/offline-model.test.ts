@@ -544,6 +544,43 @@ describe('createOfflineModel', () => {
     expect(single.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
   });
 
+  it('does a request left without its message after a change ("… and email the customer") once the change is made, with what changed', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const mailer = tool({
+      description: "Send an e-mail about an order to that order's customer.",
+      inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+      execute: sent,
+    });
+    // The date the order has after the change, as its result gives it: an approver may have picked another one.
+    const mover = (execute: (input: { order_id: string; new_date: string }) => Promise<unknown>) =>
+      tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute,
+      });
+    const tools = { update_delivery_date: mover(async ({ order_id }) => ({ order_id, previous_date: '2026-11-25', delivery_date: '2026-12-28' })), send_email: mailer };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const prompt = 'Move order A-1004 to next Friday and email the customer';
+    const result = await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['update_delivery_date'], ['send_email'], []]);
+    expect(result.steps[0]?.text).toBe(
+      'Reading "next Friday" as 2026-11-27 (today is 2026-11-20 UTC). Once the change is made, I\'ll email the customer (send_email), saying what changed.',
+    );
+    expect(sent.mock.calls[0]?.[0]).toEqual({
+      order_id: 'A-1004',
+      body: 'The delivery date of your order A-1004 is now 2026-12-28.',
+      subject: 'The delivery date of your order A-1004 is now 2026-12-28',
+    });
+    expect(result.steps[1]?.text).toMatch(/\n\nAs you asked, I now email the customer, saying what changed: "The delivery date of your order A-1004 is now 2026-12-28\."$/);
+    // A change that fails sends nothing, and says so.
+    sent.mockClear();
+    const failing = { ...tools, update_delivery_date: mover(async () => Promise.reject(new Error('A-1004 is delivered'))) };
+    const failed = await generateText({ model, tools: failing, prompt, stopWhen: isStepCount(3) });
+    expect(sent).not.toHaveBeenCalled();
+    expect(failed.text).toMatch(/\n\nI did not email the customer: the change was not made, so there is nothing new to say\.$/);
+  });
+
   it('says it has no tool for the weather (or a cancellation) instead of calling the nearest tool', async () => {
     const { tools } = orderTools();
     const clock = tool({

@@ -9,17 +9,20 @@ import {
   type ExtractedArguments,
   extractArguments,
   extractArgumentSets,
+  expressionArgument,
+  isMessageArgument,
   itemArgument,
   timeZoneArgument,
   valueArguments,
 } from './extract-arguments.ts';
-import { missingTopic, pickTool, splitRequests } from './match-tool.ts';
+import { type MessageRequest, missingTopic, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
+import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
-import { readWordedSums } from './worded-sums.ts';
-import { isChangeName, isReadName } from './words.ts';
+import { otherMaths, readWordedSums } from './worded-sums.ts';
+import { humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
 
 /** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
 export const ASK_MARKER = 'I still need';
@@ -47,7 +50,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   }
   const now = plan.now ?? (() => new Date());
   if (ruleInput.toolResults.length > 0) {
-    return shiftFromResults(ruleInput, now()) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
+    return shiftFromResults(ruleInput, now()) ?? followUpFromResults(ruleInput, now()) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
   }
 
   const choice = options.toolChoice ?? { type: 'auto' };
@@ -69,6 +72,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
+    const all = unlistedAll(text, tools);
+    if (all !== undefined) {
+      const offers = all.tools.map((tool) => (tool.description === undefined ? tool.name : `${tool.name} (${firstClause(tool.description)})`));
+      return { type: 'text', text: `No tool lists ${all.all}. What I can do instead: ${joinList(offers)}.` };
+    }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
     const place = unknownPlace(text);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
@@ -78,10 +87,23 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
         text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
       };
     }
+    // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
+    const maths = otherMaths(text);
+    const calculator = maths === undefined ? undefined : tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
+    if (maths !== undefined && calculator !== undefined && !valueArguments(text, calculator.inputSchema).some((value) => value.kind === 'expression')) {
+      const can = (calculator.description ?? '').split(/(?<=[.!?])\s+/).slice(1).join(' ');
+      return { type: 'text', text: `I have no tool for that ("${maths}"): ${calculator.name} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}` };
+    }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);
       if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates);
+      // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
+      const follow = followUps(text, tools);
+      if (follow !== undefined) {
+        const later = joinList(follow.later.map(({ request, tool }) => `${lowerFirst(request.text)} (${tool.name})`));
+        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: `Once the change is made, I'll ${later}, saying what changed.` }, dates);
+      }
     }
   }
   const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
@@ -155,7 +177,95 @@ function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dat
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
   if (used.length === 0) return reply;
   const read = joinList(used.map((date) => `"${date.phrase}" as ${date.date}`));
-  return { ...reply, text: `Reading ${read} (today is ${dates.today} UTC).` };
+  return { ...reply, text: `Reading ${read} (today is ${dates.today} UTC).${reply.text === undefined ? '' : ` ${reply.text}`}` };
+}
+
+/** A request to be done once a change before it is made, with the tool that does it. */
+interface FollowUp {
+  readonly request: MessageRequest;
+  readonly tool: ToolInfo;
+}
+
+/**
+ * A message whose requests end with ones that lack only what is to be said, after a change ("Move A-1004 to next
+ * Friday and email the customer"): the calls of the requests before, and those left for later. What the user did not
+ * word is not made up now; once the change is made its result says what changed, and that is the message
+ * (`followUpFromResults`). `undefined` for any other message.
+ */
+function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[] } | undefined {
+  const requests = splitRequests(text);
+  if (requests.length < 2) return undefined;
+  const calls: OfflineToolCall[] = [];
+  const later: FollowUp[] = [];
+  for (const request of requests) {
+    const tool = pickTool(request.text, tools);
+    if (tool === undefined) return undefined;
+    let sets: ExtractedArguments[] = extractArgumentSets(request.text, tool.inputSchema);
+    if ((sets[0]?.missing.length ?? 0) > 0) sets = extractArgumentSets(text.slice(0, request.end), tool.inputSchema);
+    const missing = sets[0]?.missing ?? [];
+    if (missing.length === 0 && later.length === 0) {
+      for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
+      continue;
+    }
+    if (!calls.some((call) => isChangeName(call.toolName)) || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+    later.push({ request, tool });
+  }
+  return later.length > 0 ? { calls, later } : undefined;
+}
+
+/**
+ * After {@link followUps}' change: the request left for later, said with what the change did ("The delivery date of
+ * your order A-1004 is now 2026-11-27."), read from the result (an approver may have edited the date), one call per
+ * change. A change that failed or was denied leaves it undone, and the answer says so. `undefined` when the message
+ * left nothing for later, or it was already done in this turn.
+ */
+function followUpFromResults(input: OfflineRuleInput, now: Date): OfflineReply | undefined {
+  const { prompt, toolResults, tools } = input;
+  const follow = followUps(readWordedSums(readRelativeDates(input.userText, now).text), tools);
+  if (follow === undefined) return undefined;
+  const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
+  const changes = toolResults.filter((result) => isChangeName(result.toolName));
+  if (changes.length === 0) return undefined;
+  const summary = summarizeToolResults(toolResults);
+  const requests = joinList(follow.later.map((later) => lowerFirst(later.request.text)));
+  if (changes.some((result) => result.output.type !== 'json' && result.output.type !== 'text')) {
+    return { type: 'text', text: `${summary}\n\nI did not ${requests}: the change was not made, so there is nothing new to say.` };
+  }
+  const calls: OfflineToolCall[] = [];
+  const said: string[] = [];
+  for (const result of changes) {
+    const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    if (call?.type !== 'tool-call') return undefined;
+    const message = whatChanged(result, typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : {});
+    if (message === undefined) return undefined;
+    for (const { tool } of follow.later) {
+      const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+      if (args.missing.length > 0) return undefined;
+      calls.push({ toolName: tool.name, input: args.input });
+    }
+    said.push(`"${message.text}"`);
+  }
+  return { type: 'tool-calls', calls, text: `${summary}\n\nAs you asked, I now ${requests}, saying what changed: ${joinList(said)}` };
+}
+
+/** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */
+function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+  const idEntry = Object.entries(input).find(([name, value]) => /(?:^|_|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string');
+  if (idEntry === undefined) return undefined;
+  const [idName, id] = idEntry as [string, string];
+  const thing = splitIdentifier(result.toolName).filter((word) => !isChangeName(word)).join(' ');
+  const value = dateOf(withoutEditNote(result.output)) ?? Object.entries(input).find(([name, v]) => name !== idName && typeof v === 'string')?.[1];
+  if (thing.length === 0 || typeof value !== 'string') return undefined;
+  const record = humanize(idName.replace(/_?id$/i, ''));
+  return { id, text: `The ${thing} of your ${record.length > 0 ? `${record} ` : ''}${id} is now ${value}.` };
+}
+
+/** A result as the tool gave it, without the note of an approver's edits before it (see `summarizeToolResults`). */
+function withoutEditNote(output: LanguageModelV4ToolResultPart['output']): LanguageModelV4ToolResultPart['output'] {
+  if (output.type !== 'text' || !output.value.startsWith(EDIT_NOTE_START)) return output;
+  const end = output.value.indexOf(`${EDIT_NOTE_END}\n`);
+  return end < 0 ? output : { ...output, value: output.value.slice(end + EDIT_NOTE_END.length + 1) };
 }
 
 /**
@@ -365,6 +475,15 @@ function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[
 function firstSentence(text: string): string {
   const sentence = text.split(/(?<=[.!?])\s/)[0] ?? text;
   return sentence.replace(/[.!?]$/, '');
+}
+
+/** A description's first clause, for a short list: up to its first full stop, semicolon or colon. */
+function firstClause(text: string): string {
+  return firstSentence(text).split(/[;:]\s/)[0] ?? text;
+}
+
+function lowerFirst(text: string): string {
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
 
 function joinList(items: readonly string[]): string {

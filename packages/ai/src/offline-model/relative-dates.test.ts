@@ -31,6 +31,8 @@ describe('readRelativeDates', () => {
     ['nächsten Monat', '2026-12-20', 'nächsten Monat'],
     ['in 2 months', '2027-01-20', 'in 2 months'],
     ['at the end of next month', 'at 2026-12-31', 'the end of next month'],
+    ['move A-1003 to the 1st of next month', 'move A-1003 to 2026-12-01', 'the 1st of next month'],
+    ['on the 25th of this month', 'on 2026-11-25', 'the 25th of this month'],
   ])('%j → %j', (text, written, phrase) => {
     const read = readRelativeDates(text, NOW);
     expect(read.text).toBe(written);
@@ -64,6 +66,30 @@ describe('readRelativeDates', () => {
     // A day in a sentence, or a range of two, still is one.
     expect(readRelativeDates('deliver A-1003 on 1.12.', NOW).text).toBe('deliver A-1003 on 2026-12-01');
     expect(readRelativeDates('closed 24.12. - 26.12.', NOW).text).toBe('closed 2026-12-24 - 2026-12-26');
+  });
+
+  it('reads a day with a slash after a word that names a day, month first unless it cannot be; a sum stays a sum', () => {
+    expect(readRelativeDates('change the date of A-1003 to 12/24', NOW)).toMatchObject({
+      text: 'change the date of A-1003 to 2026-12-24',
+      dates: [{ phrase: '12/24', date: '2026-12-24' }],
+    });
+    expect(readRelativeDates('deliver A-1003 on 1/10/2027', NOW).text).toBe('deliver A-1003 on 2027-01-10');
+    expect(readRelativeDates('move A-1003 to 24/12', NOW).text).toBe('move A-1003 to 2026-12-24');
+    // A day already past this year is next year's; no month 13.
+    expect(readRelativeDates('move A-1003 to 3/4', NOW).text).toBe('move A-1003 to 2027-03-04');
+    for (const text of ['what is 12/24', 'calculate 1/10/2027', 'move A-1003 to 13/13', 'change it to 12/24 * 3', '3/4 of 200']) {
+      expect(readRelativeDates(text, NOW).dates, text).toEqual([]);
+    }
+  });
+
+  it('reads a day of the month named alone ("to the 3rd") as the next such day, today included, at the end of a clause', () => {
+    expect(readRelativeDates('move A-1003 to the 3rd', NOW)).toMatchObject({ text: 'move A-1003 to 2026-12-03', dates: [{ phrase: 'the 3rd' }] });
+    expect(readRelativeDates('deliver A-1003 on the 20th, please', NOW).text).toBe('deliver A-1003 on 2026-11-20, please');
+    expect(readRelativeDates('deliver A-1003 by the 31st and email the customer', NOW).text).toBe('deliver A-1003 by 2026-12-31 and email the customer');
+    expect(readRelativeDates('Verschiebe A-1003 auf den 3.', NOW).text).toBe('Verschiebe A-1003 auf 2026-12-03');
+    for (const text of ['show the 3rd most delayed order', 'move it to the 3rd row', 'the 3rd', 'to the 32nd']) {
+      expect(readRelativeDates(text, NOW).dates, text).toEqual([]);
+    }
   });
 
   it('reads 29 February without a year as the next one, in the next leap year', () => {

@@ -103,6 +103,28 @@ function calendarDay(today: Date, day: number, month: number, year: string | und
   return undefined;
 }
 
+/** The next day numbered `day` from today (today too): in this month, else the next month that has it (the 31st). */
+function nextDayOfMonth(today: Date, day: number): Date | undefined {
+  for (let months = 0; months <= 2; months++) {
+    const date = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + months, day));
+    if (date.getUTCDate() === day && date.getTime() >= today.getTime()) return date;
+  }
+  return undefined;
+}
+
+/**
+ * A day written with a slash: month first, as in the US ("12/24", "1/10/2027"), unless the first number can only be a
+ * day ("24/12"); `undefined` when it is neither.
+ */
+function slashDay(today: Date, first: number, second: number, year: string | undefined): Date | undefined {
+  return first <= 12 ? calendarDay(today, second, first, year) : calendarDay(today, first, second, year);
+}
+
+/** What may be said after a day of the month that is named alone ("to the 3rd"): the end of the clause. */
+const CLAUSE_END = String.raw`(?=\s*(?:$|[,.;!?)])|\s+(?:and|or|at|please|then|instead|if|so|because|as|since|with|but|und|bitte|et)\b)`;
+/** Words before a day that is a date, not a sum ("to 12/24", not "what is 12/24"). */
+const DAY_PREPOSITION = String.raw`(?<=\b(?:to|on|for|until|till|by|before|after|from|due|auf|bis|zum|am|au|le|pour|jusqu'au)\s+)`;
+
 const monthOf = (name: string | undefined): number => MONTHS.findIndex((names) => names.includes(name ?? '')) + 1;
 
 /** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's, if any. */
@@ -134,6 +156,11 @@ const READERS: readonly Reader[] = [
     /\b(?:the\s+)?end\s+of\s+next\s+month\b|\bende\s+nachsten\s+monats\b|\b(?:a\s+la\s+)?fin\s+du\s+mois\s+prochain\b/g,
     (_, today) => endOfMonth(today, 1),
   ],
+  // A day of this or the next month: "the 1st of next month", "the 15th of this month".
+  [
+    /\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?(next|this|coming)\s+month\b/g,
+    (match, today) => calendarDay(today, Number(match[1]), ((today.getUTCMonth() + (match[2] === 'this' ? 0 : 1)) % 12) + 1, String(today.getUTCFullYear() + (match[2] !== 'this' && today.getUTCMonth() === 11 ? 1 : 0))),
+  ],
   // The same day of the next month (or its last day): what "next month" names as a day, shown before it is used.
   [/\bnext\s+month\b|\bnachsten\s+monat\b|\b(?:le\s+)?mois\s+prochain\b/g, (_, today) => monthsOn(today, 1)],
   [
@@ -161,6 +188,16 @@ const READERS: readonly Reader[] = [
     new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
     (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
   ],
+  // A day with a slash after a word that names a day, month first (US): "to 12/24", "on 1/10/2027" ("what is 12/24" is a sum).
+  [
+    new RegExp(String.raw`${DAY_PREPOSITION}(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?(?![\d/]|\s*[-+*/×÷^%]\s*\d)`, 'g'),
+    (match, today) => slashDay(today, Number(match[1]), Number(match[2]), match[3]),
+  ],
+  // A day of the month alone: "to the 3rd" is the next 3rd; "auf den 3." too. Not "the 3rd most delayed".
+  [
+    new RegExp(String.raw`${DAY_PREPOSITION}(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d))${CLAUSE_END}`, 'g'),
+    (match, today) => nextDayOfMonth(today, Number(match[1] ?? match[2])),
+  ],
   // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
   [
     /(?<![\d.]|[+*/×÷^%=(]\s*|[\d)]\s*-\s*)(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g,
@@ -175,7 +212,8 @@ const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+$
  * Reads the days a text names relative to `now` (its UTC day, as the demo's tools count "today"): "tomorrow", "the day
  * after tomorrow", "yesterday", "in 3 days", "in a week", "next week", "next Monday" (the next one after today),
  * "Friday", "last Friday" (the one before today), "next month" and "in 2 months" (the same day then, or that month's
- * last), "end of the month", "end of next month", and their German and French words ("morgen", "nächsten Montag",
+ * last), "end of the month", "end of next month", "to 12/24" (month first, as in the US), "to the 3rd" (the next 3rd),
+ * and their German and French words ("morgen", "nächsten Montag",
  * "demain", "fin du mois"). Each becomes its ISO date in the text, so a tool that takes a date reads it as it reads
  * `2027-01-10` (one in the past too: the tool says it is past). A move "by a week" names no
  * day: it is returned as a shift, for the caller to add to the date the thing has.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readWordedSums } from './worded-sums.ts';
+import { otherMaths, readWordedSums } from './worded-sums.ts';
 
 describe('readWordedSums', () => {
   it.each([
@@ -20,12 +20,32 @@ describe('readWordedSums', () => {
     ['die Hälfte von 90', 'die 90 / 2'],
     ['la moitié de 90', 'la 90 / 2'],
     ['20 pour cent de 80', '20 / 100 * 80'],
+    // The calculator's functions, said in words.
+    ['round 3.14159 to 2 digits', 'round(3.14159, 2)'],
+    ['round 2.5 to 0 decimal places', 'round(2.5, 0)'],
+    ['round 3.7', 'round(3.7)'],
+    ['round up 3.2', 'ceil(3.2)'],
+    ['round down 3.7', 'floor(3.7)'],
+    ['square root of 144', 'sqrt(144)'],
+    ['what is the square root of 2?', 'what is sqrt(2)?'],
+    ['die Wurzel aus 144', 'die sqrt(144)'],
+    ['cube root of 27', '27^(1 / 3)'],
+    ['2 to the power of 10', '2^10'],
+    ['2 to the 10th power', '2^10'],
+    ['the absolute value of -5', 'abs(-5)'],
+    ['log of 100', 'log10(100)'],
+    ['the natural log of 10', 'ln(10)'],
   ])('%j → %j', (text, written) => {
     expect(readWordedSums(text)).toBe(written);
   });
 
+  it('names maths beyond arithmetic and functions, and nothing else', () => {
+    expect(['factorial of 5', 'what is sin(30)', 'the derivative of x^2', 'is 17 a prime'].map(otherMaths)).toEqual(['factorial', 'sin', 'derivative', 'is 17 a prime']);
+    expect(['Where is A-1005!', 'round 3.7', 'a tangential remark', 'sqrt(2)'].map(otherMaths)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
   it('leaves text without such a sum alone: no number, or a percent of nothing', () => {
-    for (const text of ['half of the orders are late', 'add 2 coffee beans to my cart', 'double-check A-1002', '20% is a lot', 'Which orders are delayed by more than 3 days?']) {
+    for (const text of ['round trip to Paris', 'the root of the problem', 'half of the orders are late', 'add 2 coffee beans to my cart', 'double-check A-1002', '20% is a lot', 'Which orders are delayed by more than 3 days?']) {
       expect(readWordedSums(text), text).toBe(text);
     }
   });

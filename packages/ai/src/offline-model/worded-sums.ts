@@ -29,6 +29,23 @@ const READINGS: readonly Reading[] = [
   // "twice 21", "double 21", "triple 7"
   [new RegExp(String.raw`\b(?:twice|double|doppelte?\s+(?:von\s+)?)\s*(?:of\s+)?${NUM}`, 'g'), ([x]) => `2 * ${x}`],
   [new RegExp(String.raw`\b(?:thrice|triple)\s+(?:of\s+)?${NUM}`, 'g'), ([x]) => `3 * ${x}`],
+  // "square root of 144", "cube root of 27", "die Wurzel aus 144", "la racine carrée de 144"
+  [new RegExp(String.raw`\b(?:(?:the\s+)?square\s+root|sqrt|(?:quadrat)?wurzel|racine(?:\s+carree)?)\s+(?:of\s+|aus\s+|von\s+|de\s+)?${NUM}`, 'g'), ([x]) => `sqrt(${x})`],
+  [new RegExp(String.raw`\b(?:the\s+)?cube\s+root\s+of\s+${NUM}`, 'g'), ([x]) => `${x}^(1 / 3)`],
+  // "round 3.14159 to 2 digits" (or decimal places), "round up 3.2", "round down 3.7", "round 3.7"
+  [new RegExp(String.raw`\bround\s+up\s+${NUM}|\b(?:aufrunden|arrondir\s+au-dessus)\s+${NUM}`, 'g'), ([x]) => `ceil(${x})`],
+  [new RegExp(String.raw`\bround\s+down\s+${NUM}|\b(?:abrunden)\s+${NUM}`, 'g'), ([x]) => `floor(${x})`],
+  [
+    new RegExp(String.raw`\b(?:round|runde|arrondis|arrondir)\s+${NUM}(?:\s+(?:to|auf|a)\s+(\d{1,2})\s+(?:decimal\s+places?|decimals?|digits?|places?|nachkommastellen|stellen|decimales?|chiffres?))?`, 'g'),
+    ([x, digits]) => (digits === undefined ? `round(${x})` : `round(${x}, ${digits})`),
+  ],
+  // "the absolute value of -5", "the natural log of 10", "log of 100" (base 10)
+  [/\b(?:the\s+)?absolute\s+value\s+of\s+(-?\d+(?:\.\d+)?)/g, ([x]) => `abs(${x})`],
+  [new RegExp(String.raw`\b(?:the\s+)?natural\s+(?:log|logarithm)\s+of\s+${NUM}`, 'g'), ([x]) => `ln(${x})`],
+  [new RegExp(String.raw`\b(?:the\s+)?(?:log|logarithm)\s+(?:base\s+10\s+)?of\s+${NUM}`, 'g'), ([x]) => `log10(${x})`],
+  // "2 to the power of 10", "2 to the 10th power", "2 hoch 10"
+  [new RegExp(String.raw`\b${NUM}\s+(?:to\s+the\s+power\s+of|raised\s+to(?:\s+the\s+power\s+of)?|hoch|puissance)\s+${NUM}`, 'g'), ([x, y]) => `${x}^${y}`],
+  [new RegExp(String.raw`\b${NUM}\s+to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?`, 'g'), ([x, y]) => `${x}^${y}`],
   // "12 squared", "2 cubed"
   [new RegExp(String.raw`\b${NUM}\s+squared\b`, 'g'), ([x]) => `${x}^2`],
   [new RegExp(String.raw`\b${NUM}\s+cubed\b`, 'g'), ([x]) => `${x}^3`],
@@ -37,7 +54,9 @@ const READINGS: readonly Reading[] = [
 /**
  * A text with its sums in words written as arithmetic a calculator reads (no percent sign, which is modulo there):
  * "15% of 240" → `15 / 100 * 240`, "add 17% VAT to 120" → `120 * (1 + 17 / 100)`, "20% off 80", "half of 90" →
- * `90 / 2`, "twice 21" → `2 * 21`, "12 squared", in German and French too. What names no number is left alone.
+ * `90 / 2`, "twice 21" → `2 * 21`, "12 squared", "square root of 144" → `sqrt(144)`, "round 3.14159 to 2 digits" →
+ * `round(3.14159, 2)`, "2 to the power of 10", "log of 100", in German and French too (as the calculator's functions
+ * can). What names no number is left alone.
  */
 export function readWordedSums(text: string): string {
   const folded = fold(text);
@@ -58,4 +77,16 @@ export function readWordedSums(text: string): string {
     at = end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * Maths that a calculator of arithmetic and a few functions cannot do, by the word that names it: factorials,
+ * trigonometry, calculus, primes, divisors.
+ */
+const OTHER_MATHS =
+  /\b(?:factorials?|fakultat|factorielle|sines?|cosines?|tangents?|sinus|cosinus|tangente|arc\s*(?:sin|cos|tan)\w*|integrals?|integrate|derivatives?|differentiate|ableitung|prime\s+(?:numbers?|factors?)|is\s+\d+\s+(?:a\s+)?prime|primzahl\w*|gcd|lcm|greatest\s+common\s+divisor|least\s+common\s+multiple|permutations?|matri(?:x|ces)|(?:sin|cos|tan)(?=\s*\(|\s+\d))\b/;
+
+/** The words in `text` that name maths beyond arithmetic ("factorial of 5", "sin(30)"), or `undefined`. */
+export function otherMaths(text: string): string | undefined {
+  return OTHER_MATHS.exec(fold(text))?.[0];
 }
