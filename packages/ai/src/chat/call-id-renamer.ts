@@ -1,4 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { ChunkClock } from './stream-limits.ts';
 
 type Prompt = LanguageModelV4CallOptions['prompt'];
 /** What the renamer reads of a model call's options: its prompt, and the tools it offers (for {@link nameFor}). */
@@ -118,8 +119,11 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
       }
       return content === undefined ? result : { ...result, content };
     },
-    /** `stream` with its calls renamed where taken, part by part (parts that need no change go on as they are). */
-    streamed(call: CallOptions, stream: ReadableStream<LanguageModelV4StreamPart>): ReadableStream<LanguageModelV4StreamPart> {
+    /**
+     * `stream` with its calls renamed where taken, part by part (parts that need no change go on as they are). A `clock`
+     * hears of each part the model sends, and of the stream's end, in the same stage (the UI turn's chunk limits).
+     */
+    streamed(call: CallOptions, stream: ReadableStream<LanguageModelV4StreamPart>, clock?: ChunkClock): ReadableStream<LanguageModelV4StreamPart> {
       const { prompt, tools } = call;
       // A call's id from its `tool-input-start` to its `tool-call` (its deltas and end between), and the last name each
       // id got (for a provider-executed call's result that follows its call).
@@ -175,12 +179,20 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
       return new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
           for (;;) {
-            const next = await reader.read();
+            let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
+            try {
+              next = await reader.read();
+            } catch (error) {
+              clock?.stop();
+              throw error;
+            }
             if (next.done) {
+              clock?.stop();
               release(controller, false);
               controller.close();
               return;
             }
+            clock?.saw(next.value);
             const part = renamed(next.value);
             // The calls after a held one are held with it, so the calls keep the model's order (in the history too).
             if (cut !== undefined && part.type === 'tool-call' && (held !== undefined || (part.providerExecuted !== true && notJson(part.input)))) {
@@ -193,7 +205,10 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
             return;
           }
         },
-        cancel: (reason) => reader.cancel(reason),
+        cancel: (reason) => {
+          clock?.stop();
+          return reader.cancel(reason);
+        },
       });
     },
   };

@@ -1,6 +1,7 @@
 import { contextKey, createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModel } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { addToolOutput, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
@@ -10,6 +11,7 @@ import type { RecordedCallResult } from './call-results.ts';
 import { type ChatRequest, createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData, toolParts } from './protocol.ts';
 import { gate, refused } from '../test-support/chat-streams.ts';
+import { UNIQUE_TOOL_CALL_IDS } from './unique-call-ids.ts';
 
 const keys = [{ id: 'k1', secret: 'test-secret-test-secret-test-secret-!!' }];
 const visits = contextKey<string[]>('visits');
@@ -344,6 +346,90 @@ describe('chat loop: internal mode', () => {
     // A time limit is not the user's stop: an error the UI shows as one, not an abort.
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model did not answer in time (First chunk timeout of 50ms exceeded).' });
     expect(errors).toEqual([expect.objectContaining({ code: 'timeout' })]);
+  });
+
+  it('a model whose request never answers (no stream at all) ends the turn after firstChunkMs too', async () => {
+    // The AI SDK started its first-chunk limit once `doStream` had returned a stream: a server that took the request and
+    // never sent its headers kept the turn open for good.
+    const silent = new MockLanguageModelV4({ doStream: () => new Promise<never>(() => {}) });
+    const errors: unknown[] = [];
+    const agent = createChatAgent({ model: silent, tools: fixture().tools, tickets: fixture().tickets, modelTimeout: { firstChunkMs: 50 }, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+    const body = await (await agent.stream(ask('hello?'))).toResponse().text();
+    expect(body).toContain('"errorText":"The model did not answer in time (First chunk timeout of 50ms exceeded)."');
+    expect(errors).toEqual([expect.objectContaining({ code: 'timeout' })]);
+  });
+
+  /** A model that writes a few words, calls `slow`, then sends nothing more and ignores its abort signal. */
+  const stalling = (): MockLanguageModelV4 =>
+    new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          start(c) {
+            c.enqueue({ type: 'stream-start', warnings: [] });
+            c.enqueue({ type: 'text-start', id: 't' });
+            c.enqueue({ type: 'text-delta', id: 't', delta: 'Checking.' });
+            c.enqueue({ type: 'text-end', id: 't' });
+            c.enqueue({ type: 'tool-call', toolCallId: 'c1', toolName: 'slow', input: '{}' });
+          },
+        }),
+      }),
+    });
+
+  it.each([
+    ['a model whose call ids are checked', (): LanguageModel => stalling()],
+    ['a model that says its ids are unique (the AI SDK times it)', (): LanguageModel => Object.assign(stalling(), { [UNIQUE_TOOL_CALL_IDS]: true })],
+    ['a gateway id (the AI SDK times it)', (): LanguageModel => 'test/stalling'],
+  ] as const)('a model that stops between chunks ends the turn after chunkMs, and the call it made runs not: %s', async (_label, modelFor) => {
+    const f = fixture();
+    let ran = false;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Runs until stopped',
+      input: v.object({}),
+      execute: (_i, ctx) => {
+        ran = true;
+        return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true }));
+      },
+    });
+    const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+    const before = global.AI_SDK_DEFAULT_PROVIDER;
+    global.AI_SDK_DEFAULT_PROVIDER = { languageModel: () => stalling() };
+    try {
+      const errors: unknown[] = [];
+      const agent = createChatAgent({ model: modelFor(), tools: [...f.tools, slow], tickets: f.tickets, modelTimeout: { chunkMs: 50 }, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+      const body = await (await agent.stream(ask('Check it.'))).toResponse().text();
+      const chunks = body
+        .split('\n\n')
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => JSON.parse(l.slice(6)) as { type: string; delta?: string; errorText?: string; toolCallId?: string });
+      expect(chunks.find((c) => c.type === 'text-delta')?.delta).toBe('Checking.');
+      expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model did not answer in time (Chunk timeout of 50ms exceeded).' });
+      expect(errors).toEqual([expect.objectContaining({ code: 'timeout' })]);
+      // The AI SDK runs a step's calls once the model's stream has finished: a call made before the model stopped never
+      // runs (and so no tool is ever running while a chunk limit does).
+      expect(chunks.find((c) => c.type === 'tool-input-available')).toMatchObject({ toolCallId: 'c1', toolName: 'slow' });
+      expect(chunks.filter((c) => c.type.startsWith('tool-output'))).toEqual([]);
+      expect(ran).toBe(false);
+    } finally {
+      global.AI_SDK_DEFAULT_PROVIDER = before;
+    }
+  });
+
+  it('a turn of many steps keeps one timer for its model chunk limits, and clears it when the turn ends', async () => {
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const clear = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      const steps = Array.from({ length: 5 }, (_, i) => callsStep([[`c${i}`, 'query_order', { order_id: 'A-1001' }]]));
+      const agent = createChatAgent({ ...fixture(), model: scriptedModel(...steps, textStep('Shipped.')), modelTimeout: { firstChunkMs: 60_001, chunkMs: 60_001 } });
+      expect((await agent.generate(ask('Where is A-1001?'))).text).toBe('Shipped.');
+      // The AI SDK cleared and set a timer for every chunk of every step (and its first chunk), 12 here at the least.
+      const timers = set.mock.results.filter((_r, i) => set.mock.calls[i]?.[1] === 60_001).map((r) => r.value as unknown);
+      expect(timers).toHaveLength(1);
+      expect(clear.mock.calls.map(([id]) => id)).toContain(timers[0]);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
   });
 
   it('invalid messages are a typed invalid-input whose message stays short, even for a huge conversation', async () => {

@@ -38,7 +38,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { type SubCalls, takeSubCalls } from './sub-calls.ts';
-import { withUniqueToolCallIds } from './unique-call-ids.ts';
+import { streamTurnModel } from './stream-limits.ts';
 import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
 import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
@@ -162,7 +162,10 @@ export interface ChatAgentOptions<TDeps = unknown> {
 
 /** Time limits for the model, in milliseconds (see the AI SDK's `timeout`). */
 export interface ModelTimeout {
-  /** Until the first chunk of each step (streaming). */
+  /**
+   * Until the first chunk of each step (streaming). For a model object whose call ids the loop checks (any but one that
+   * says its ids are unique), from the request on: a server that never answers it ends the turn too.
+   */
   readonly firstChunkMs?: number;
   /** Between two chunks of the model's answer (streaming). */
   readonly chunkMs?: number;
@@ -814,11 +817,18 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const turnSignal = anySignal(request.signal, run.signal, stopped.signal);
     // Calls whose arguments the output token limit cut off: the renaming wrapper finds them, the repair says so.
     const cut = new Set<string>();
+    // A model that repeats a call id of the history or of this turn (some OpenAI-compatible servers send `call_0` in
+    // every response) has the repeat renamed before anything sees it: tickets, seals, callResults keys, the UI stream.
+    // The same stage times the model's chunks; a limit that runs out aborts the turn's signal as the AI SDK's did.
+    const streaming = streamTurnModel(model, {
+      timeout: modelTimeout,
+      taken: () => historyCallIds(messages),
+      cut: (id) => cut.add(id),
+      abort: (reason) => stopped.abort(reason),
+    });
     const result = streamText({
       ...settings,
-      // A model that repeats a call id of the history or of this turn (some OpenAI-compatible servers send `call_0` in
-      // every response) has the repeat renamed before anything sees it: tickets, seals, callResults keys, the UI stream.
-      model: withUniqueToolCallIds(model, { taken: () => historyCallIds(messages), cut: (id) => cut.add(id) }),
+      model: streaming.model,
       ...(instructions === undefined ? {} : { instructions }),
       messages: modelMessages,
       tools,
@@ -841,7 +851,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // Errors the client is told about reach onError through errorText. The AI SDK's own (also those after a turn
       // was cut short) go to a caller's onError only (report() calls nothing without one), not to the default log.
       onError: ({ error }) => report(error),
-      ...(modelTimeout === undefined ? {} : { timeout: modelTimeout }),
+      ...(streaming.timeout === undefined ? {} : { timeout: streaming.timeout }),
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
     let finishReason = 'unknown';
@@ -874,7 +884,10 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       onStepUsage: (step) => {
         usage = addUsage(usage, step);
       },
-      onClose: () => ended(),
+      onClose: () => {
+        streaming.close();
+        ended();
+      },
       onStop: (reason) => stopped.abort(reason),
       proofs: {
         before: (chunk) => {
