@@ -254,7 +254,7 @@ describe('registry and resolvers', () => {
       expect((await executor.execute({ id: '1', name: 'query_order', arguments: { order_id: 'A-1001' } })).outcome.type).toBe('success');
       expect((await executor.execute({ id: '2', name: 'list_delayed_orders', arguments: {} })).outcome.type).toBe('success');
     }
-    expect(() => lazyResolver({ query_order: queryOrder as never })).toThrow(new TypeError('lazyResolver: the loader of "query_order" is not a function (() => import(\'./tool.ts\')).'));
+    expect(() => lazyResolver({ query_order: queryOrder as never })).toThrow(new TypeError('lazyResolver: the loader of "query_order" is not a function: give a function that returns the tool or its module (a dynamic import of its file).'));
   });
 
   it('lazy: a loader that resolves with null or a primitive did not export a tool (the model read the engine\'s TypeError)', async () => {

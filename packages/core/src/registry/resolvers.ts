@@ -104,7 +104,7 @@ export function lazyResolver(loaders: Readonly<Record<string, () => Promise<Lazy
     throw new TypeError(`lazyResolver: ${JSON.stringify(unusable)} is no tool name (1-64 letters, digits, "_" or "-"): key each loader by its tool's name.`);
   }
   const notLoader = names.find((name) => typeof loaders[name] !== 'function');
-  if (notLoader !== undefined) throw new TypeError(`lazyResolver: the loader of "${notLoader}" is not a function (() => import('./tool.ts')).`);
+  if (notLoader !== undefined) throw new TypeError(`lazyResolver: the loader of "${notLoader}" is not a function: give a function that returns the tool or its module (a dynamic import of its file).`);
   // Each load under way and who waits for it: callers with a signal are counted (one that stops waiting leaves), one
   // without stays till it settles (`held`). A load is given up on only when nobody waits any longer.
   const loading = new Map<string, { readonly promise: Promise<AnyTool>; waiters: number; held: boolean }>();
