@@ -1,11 +1,9 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
 import { callIdRenamer } from './call-id-renamer.ts';
+import { deadlineTimer } from './deadline-timer.ts';
 import type { ModelTimeout } from './chat-agent.ts';
 import { saysIdsUnique, type UniqueToolCallIdsOptions } from './unique-call-ids.ts';
-
-/** The longest delay a timer takes (a longer one fires at once in every runtime). */
-const LONGEST_DELAY = 2_147_483_647;
 
 /**
  * The first-chunk and chunk limits of a UI turn's model streams (`modelTimeout.firstChunkMs`, `chunkMs`), kept as the
@@ -30,56 +28,25 @@ export interface ChunkClock {
  * SDK timed it. A limit of `Infinity` is none.
  */
 export function chunkClock(firstChunkMs: number | undefined, chunkMs: number | undefined, abort: (reason: DOMException) => void): ChunkClock {
-  // When the running limit runs out (undefined: none runs), which limit it is, and when the one timer fires.
-  let deadline: number | undefined;
+  // Which limit runs (its length and its name in the abort's message); the deadline timer keeps when it runs out.
   let ms = 0;
   let label = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timerAt = 0;
-  const fire = (): void => {
-    timer = undefined;
-    if (deadline === undefined) return;
-    const left = deadline - Date.now();
-    // Not `left > 0` alone: a limit that is not a number (NaN) runs out at once, as the AI SDK's setTimeout did.
-    if (left > 0) schedule(left);
-    else {
-      deadline = undefined;
-      abort(new DOMException(`${label} timeout of ${ms}ms exceeded`, 'TimeoutError'));
-    }
-  };
-  const schedule = (delay: number): void => {
-    const wait = Math.min(delay, LONGEST_DELAY);
-    timerAt = Date.now() + wait;
-    timer = setTimeout(fire, wait);
-  };
+  const deadline = deadlineTimer(() => abort(new DOMException(`${label} timeout of ${ms}ms exceeded`, 'TimeoutError')));
   const arm = (limit: number | undefined, what: string): void => {
     if (limit === undefined || limit === Number.POSITIVE_INFINITY) {
-      deadline = undefined;
+      deadline.clear();
       return;
     }
     ms = limit;
     label = what;
-    deadline = Date.now() + limit;
-    // The timer fires at its time or before the deadline; one set for a later time (a long first-chunk limit, then
-    // a short chunk limit) is set again.
-    if (timer !== undefined && !(timerAt > deadline)) return;
-    if (timer !== undefined) clearTimeout(timer);
-    schedule(limit);
+    deadline.set(limit);
   };
   // Between a turn's model calls (its tools run) the timer stays: when it fires with no limit running it ends, and a
   // call that starts before reuses it. A timer set and cleared per call cost more than all the rest of the clock.
-  const stop = (): void => {
-    deadline = undefined;
-  };
-  const close = (): void => {
-    deadline = undefined;
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    timer = undefined;
-  };
-  /** An output part: the chunk limit runs from now (most parts: only the deadline moves). */
+  const stop = (): void => deadline.clear();
+  /** An output part: the chunk limit runs from now. */
   const output = (): void => {
-    if (label === 'Chunk' && deadline !== undefined) deadline = Date.now() + ms;
+    if (label === 'Chunk' && deadline.running()) deadline.set(ms);
     else arm(chunkMs, 'Chunk');
   };
   return {
@@ -108,7 +75,7 @@ export function chunkClock(firstChunkMs: number | undefined, chunkMs: number | u
       }
     },
     stop,
-    close,
+    close: deadline.close,
   };
 }
 

@@ -30,6 +30,7 @@ import {
 } from './loop-parts.ts';
 import type { ModelSettings } from './model-settings.ts';
 import { callIdRenamer } from './call-id-renamer.ts';
+import { deadlineTimer } from './deadline-timer.ts';
 import { saysIdsUnique } from './unique-call-ids.ts';
 import { runsNoCalls, unrunResult } from './unrun-calls.ts';
 import type { TurnOutputSchema } from './protocol.ts';
@@ -514,27 +515,18 @@ function turnModel(
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
   // A timer and a controller per call cost the text turn about 3 % in the loop bench.
   const expired = new AbortController();
-  let deadline: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const check = (): void => {
-    timer = undefined;
-    if (deadline === undefined) return;
-    const left = deadline - Date.now();
-    if (left <= 0) expired.abort(responseTimeout(ms as number));
-    else timer = setTimeout(check, left);
-  };
+  const deadline = deadlineTimer(() => expired.abort(responseTimeout(ms as number)));
   // Whichever specification version the model has, only the call's signal changes (and the ids of its calls).
   const generating = model as unknown as { doGenerate(options: CallOptions): PromiseLike<GenerateResult> };
   const doGenerate = async (options: CallOptions) => {
     let result: GenerateResult;
     if (limit) {
       const caller = options.abortSignal;
-      deadline = Date.now() + (ms as number);
-      timer ??= setTimeout(check, ms);
+      deadline.set(ms as number);
       try {
         result = await generating.doGenerate({ ...options, abortSignal: caller === undefined ? expired.signal : AbortSignal.any([caller, expired.signal]) });
       } finally {
-        deadline = undefined;
+        deadline.clear();
       }
     } else result = await generating.doGenerate(options);
     return ids === undefined ? result : ids.generated(options, result);
@@ -556,11 +548,7 @@ function turnModel(
   } as unknown as LanguageModel;
   return {
     model: wrapped,
-    stop: () => {
-      deadline = undefined;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
+    stop: deadline.close,
     timedOut: () => (expired.signal.aborted ? (expired.signal.reason as ToolError) : undefined),
   };
 }
