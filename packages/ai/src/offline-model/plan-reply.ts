@@ -160,15 +160,23 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
   for (const request of requests) {
-    const tool = pickTool(request.text, tools);
-    if (tool === undefined) return undefined;
-    let sets: ExtractedArguments[] = extractArgumentSets(request.text, tool.inputSchema);
-    if ((sets[0]?.missing.length ?? 0) > 0) sets = extractArgumentSets(text.slice(0, request.end), tool.inputSchema);
-    if ((sets[0]?.missing.length ?? 0) > 0) return undefined;
-    for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
+    const read = readRequest(text, request, tools);
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
+    for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
+}
+
+/**
+ * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
+ * the text before it ("Look up A-1002 and email its customer"). `undefined` when it names no tool.
+ */
+function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
+  const tool = pickTool(request.text, tools);
+  if (tool === undefined) return undefined;
+  const sets = extractArgumentSets(request.text, tool.inputSchema);
+  return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
 }
 
 /** Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving. */
@@ -198,10 +206,9 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
-    const tool = pickTool(request.text, tools);
-    if (tool === undefined) return undefined;
-    let sets: ExtractedArguments[] = extractArgumentSets(request.text, tool.inputSchema);
-    if ((sets[0]?.missing.length ?? 0) > 0) sets = extractArgumentSets(text.slice(0, request.end), tool.inputSchema);
+    const read = readRequest(text, request, tools);
+    if (read === undefined) return undefined;
+    const { tool, sets } = read;
     const missing = sets[0]?.missing ?? [];
     if (missing.length === 0 && later.length === 0) {
       for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
