@@ -32,9 +32,12 @@ export function traceOfPart(data: TracePartData): CallTrace {
   // A part in a stored or edited history may hold anything: only calls of the right shape, as many as a server sends.
   const budget = { left: MAX_TRACE_SUB_CALLS };
   const calls = readSubCalls(data.calls, budget);
-  const omitted = (Number.isSafeInteger(data.omittedCalls) && (data.omittedCalls as number) > 0 ? (data.omittedCalls as number) : 0) + calls.dropped;
+  const omitted = leftOut(data.omittedCalls) + calls.dropped;
   return { ...withUsage, calls: calls.kept, ...(omitted > 0 ? { omittedCalls: omitted } : {}) };
 }
+
+/** A part's count of calls left out: a positive whole number, else none. */
+const leftOut = (n: unknown): number => (Number.isSafeInteger(n) && (n as number) > 0 ? (n as number) : 0);
 
 const isSpan = (span: unknown): span is TraceSpan => {
   const s = span as Partial<TraceSpan> | null;
@@ -54,7 +57,7 @@ function readSubCalls(list: unknown, budget: { left: number }): { kept: SubCallT
     }
     budget.left -= 1;
     const nested = c.calls === undefined ? undefined : readSubCalls(c.calls, budget);
-    const omitted = (Number.isSafeInteger(c.omittedCalls) && (c.omittedCalls as number) > 0 ? (c.omittedCalls as number) : 0) + (nested?.dropped ?? 0);
+    const omitted = leftOut(c.omittedCalls) + (nested?.dropped ?? 0);
     kept.push({
       toolCallId: c.toolCallId,
       toolName: c.toolName,
