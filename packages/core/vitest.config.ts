@@ -4,8 +4,8 @@
 import { basename } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { transform } from 'esbuild';
-import { defineConfig, type Plugin } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
+import { decorators } from './tooling/vite-decorators.ts';
 
 const ALL = ['src/**/*.test.ts'];
 const NODE_ONLY = ['src/**/*.node.test.ts'];
@@ -23,32 +23,10 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/**
- * Vite 8 (oxc) passes TC39 decorators through untransformed, and none of Node 24, workerd or
- * Chromium 156 parses them yet (SyntaxError). Lower them with esbuild before Vite sees the file.
- */
-function lowerDecorators(): Plugin {
-  return {
-    name: 'edgetool:lower-decorators',
-    enforce: 'pre',
-    async transform(code, id) {
-      const file = id.split('?')[0] ?? id;
-      if (!/\.[cm]?tsx?$/.test(file) || file.includes('/node_modules/') || !/^\s*@[\w$]/m.test(code)) return null;
-      const out = await transform(code, {
-        loader: file.endsWith('x') ? 'tsx' : 'ts',
-        jsx: 'preserve',
-        target: 'es2022',
-        sourcefile: file,
-        sourcemap: 'external',
-        tsconfigRaw: { compilerOptions: { experimentalDecorators: false, verbatimModuleSyntax: true, useDefineForClassFields: true } },
-      });
-      return { code: out.code, map: out.map };
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [lowerDecorators()],
+  // Vite 8 passes TC39 decorators through and no runtime here parses them: the tests lower them with the same plugin
+  // users get from `@edgetool/core/vite`, so that plugin runs over every test file of the core.
+  plugins: [decorators()],
   test: {
     reporters: REPORT_DIR ? ['default', ['json', { outputFile: `${REPORT_DIR}/${basename(import.meta.dirname)}.json` }]] : ['default'],
     // The sandbox has 2 cores: at most two test files in flight per project.
