@@ -416,6 +416,7 @@ test.describe('a decision that got no answer', () => {
     await send(page, '/cart_clear {}');
     const card = toolCard(page, 'cart_clear');
     await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await expect(card.getByTestId('approval-text')).toHaveText('Your browser asks for your approval before it runs this tool (destructive).');
     const posts = recordPosts(page);
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
     await card.getByTestId('approve').click();

@@ -379,3 +379,34 @@ test.describe('the composer', () => {
     await expect(page.getByTestId('message-assistant')).toHaveCount(2);
   });
 });
+
+/** WCAG's contrast ratio of an element's text colour to its own background colour (both opaque `rgb()` values). */
+function contrastOf(locator: import('@playwright/test').Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((n) => Number(n) / 255);
+      const linear = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+    return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+  });
+}
+
+test.describe('the dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test("white text on the accent is readable (4.5:1): the user's messages, Approve and Send", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/cart_clear {}');
+    const card = toolCard(page, 'cart_clear');
+    await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+    await page.getByTestId('chat-input').fill('Where is order A-1002?');
+    // White on the dark theme's light accent (#8b85ff) was 3.0:1.
+    for (const element of [page.getByTestId('message-user').last().getByTestId('message-text'), card.getByTestId('approve'), page.getByTestId('send')]) {
+      expect(await contrastOf(element)).toBeGreaterThanOrEqual(4.5);
+    }
+    await shot(page, 'dark-theme-approval');
+  });
+});

@@ -1,6 +1,7 @@
 import type { AnyTool } from '@edgetool/core';
 import { type PolicySummary, type ServerToolInfo, summarizePolicy } from '@edgetool/react';
 import { type ReactElement, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type ServerInfo, serverToolsNote } from '../lib/server-info.ts';
 import type { CartStore } from '../tools/cart-store.ts';
 
 function ToolRow({ name, description, policy, side }: { name: string; description: string; policy: PolicySummary; side: 'server' | 'browser' }): ReactElement {
@@ -27,12 +28,14 @@ function ToolRow({ name, description, policy, side }: { name: string; descriptio
  */
 export function SidePanel(props: {
   readonly serverTools: readonly ServerToolInfo[];
+  /** Whether the server's tools are still loading, could not be, or came (an empty list is then the server's). */
+  readonly serverStatus: ServerInfo['status'];
   readonly browserTools: readonly AnyTool[];
   readonly cart: CartStore;
   readonly open: boolean;
   readonly onClose: () => void;
 }): ReactElement {
-  const { serverTools, browserTools, cart, open, onClose } = props;
+  const { serverTools, serverStatus, browserTools, cart, open, onClose } = props;
   const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
   // An opened drawer takes the focus (its Close first): left on the toggle, Tab went on into the chat behind it.
   const close = useRef<HTMLButtonElement>(null);
@@ -82,7 +85,9 @@ export function SidePanel(props: {
           Server tools <span className="count">{serverTools.length}</span>
         </h2>
         {serverTools.length === 0 ? (
-          <p className="muted">Not loaded: the server is not reachable yet.</p>
+          <p className="muted" data-testid="server-tools-note">
+            {serverToolsNote(serverStatus)}
+          </p>
         ) : (
           <ul className="side-tools">
             {serverTools.map((tool) => (

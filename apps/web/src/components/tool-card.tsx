@@ -15,6 +15,7 @@ import {
   statusTone,
   withoutFileData,
 } from '../lib/format.ts';
+import { approvalText } from '../lib/approval-text.ts';
 import { changedFields, describeEdits, type EditField, type EditIssue, editedInput, editFields, editIssue } from '../lib/edits.ts';
 import { unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
@@ -339,9 +340,8 @@ export function ToolCard(
 
       {awaitingApproval ? (
         <div className="approval" data-testid="approval" data-source={view.approval?.source}>
-          <p className="approval-text">
-            {view.approval?.source === 'browser' ? 'This browser tool' : view.mode === 'manual' ? 'The server wants to run this call, and your browser asks you first' : 'The server needs your approval to run this call'}
-            {effects ? ` (${effects})` : ''}.
+          <p className="approval-text" data-testid="approval-text">
+            {approvalText({ source: view.approval?.source, mode: view.mode, effects })}
           </p>
           {view.approval?.requestReason ? (
             // The tool's own words for this call (policy.approvalReason), worked out by the server: not the model's.

@@ -62,3 +62,13 @@ export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: (
 
   return { ...info, recheck };
 }
+
+/**
+ * What the side panel says in place of the server's tools when it has none to show: they are still loading, the server
+ * is not reachable, or it answered and listed none.
+ */
+export function serverToolsNote(status: ServerInfo['status']): string {
+  if (status === 'checking') return 'Loading them from the server…';
+  if (status === 'unreachable') return 'Not loaded: the server is not reachable yet.';
+  return 'The server lists none.';
+}
