@@ -117,34 +117,49 @@ export interface TextTurnResult<TOutput = undefined> extends TurnOutcome {
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
 type ToolPart = ToolModelMessage['content'][number];
 
-/** A conversation's open approval requests: tool call id → approval id, with the call's name and input. */
-function openApprovals(messages: readonly ModelMessage[]): Map<string, { approvalId: string; toolName: string; input: unknown }> {
-  const calls = new Map<string, { toolName: string; input: unknown }>();
-  const open = new Map<string, { approvalId: string; toolName: string; input: unknown }>();
-  const byApproval = new Map<string, string>();
+/** A call of a conversation's messages that no tool result answers yet, with its approval request when it has one. */
+interface OpenCall {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly providerExecuted: boolean;
+  approvalId?: string;
+  reason?: string | undefined;
+  /** A tool message answers its approval request (its result may not have come yet). */
+  answered?: true;
+}
+
+/**
+ * The calls of `messages` without a tool result, by tool call id: one walk serves the approval requests a caller may
+ * answer ({@link answerApprovals}) and the calls a turn ends on ({@link pendingModelCalls}).
+ */
+function openCalls(messages: readonly ModelMessage[]): Map<string, OpenCall> {
+  const calls = new Map<string, OpenCall>();
+  const byApproval = new Map<string, OpenCall>();
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
     if (message.role === 'assistant') {
       for (const part of message.content as AssistantPart[]) {
-        if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: part.input });
+        if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: part.input, providerExecuted: part.providerExecuted === true });
         else if (part.type === 'tool-approval-request') {
           const call = calls.get(part.toolCallId);
           if (call) {
-            open.set(part.toolCallId, { approvalId: part.approvalId, ...call });
-            byApproval.set(part.approvalId, part.toolCallId);
+            call.approvalId = part.approvalId;
+            call.reason = part.reason;
+            byApproval.set(part.approvalId, call);
           }
         }
       }
     } else if (message.role === 'tool') {
       for (const part of message.content as ToolPart[]) {
-        if (part.type === 'tool-approval-response') {
-          const id = byApproval.get(part.approvalId);
-          if (id !== undefined) open.delete(id);
-        } else if (part.type === 'tool-result') open.delete(part.toolCallId);
+        if (part.type === 'tool-result') calls.delete(part.toolCallId);
+        else if (part.type === 'tool-approval-response') {
+          const call = byApproval.get(part.approvalId);
+          if (call) call.answered = true;
+        }
       }
     }
   }
-  return open;
+  return calls;
 }
 
 /**
@@ -159,11 +174,11 @@ export function answerApprovals(
   const decisions = new Map<string, ApprovalDecision>();
   const entries = Object.entries(approvals ?? {});
   if (entries.length === 0) return { messages: [...messages], decisions };
-  const open = openApprovals(messages);
+  const open = openCalls(messages);
   const content: ToolPart[] = [];
   for (const [toolCallId, answer] of entries) {
     const request = open.get(toolCallId);
-    if (request === undefined) throw new TypeError(`No approval request is open for tool call "${toolCallId}".`);
+    if (request?.approvalId === undefined || request.answered) throw new TypeError(`No approval request is open for tool call "${toolCallId}".`);
     const decision: ApprovalDecision =
       typeof answer === 'boolean'
         ? { approved: answer }
@@ -184,29 +199,12 @@ export function answerApprovals(
  * last step can leave calls waiting (either stops the loop), so a turn's response messages are enough.
  */
 export function pendingModelCalls(messages: readonly ModelMessage[]): Omit<PendingToolCall, 'runsOn'>[] {
-  const calls = new Map<string, { toolName: string; input: unknown; approval: boolean; reason?: string | undefined }>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    if (message.role === 'assistant') {
-      for (const part of message.content as AssistantPart[]) {
-        if (part.type === 'tool-call' && part.providerExecuted !== true) calls.set(part.toolCallId, { toolName: part.toolName, input: part.input, approval: false });
-        else if (part.type === 'tool-approval-request') {
-          const call = calls.get(part.toolCallId);
-          if (call) {
-            call.approval = true;
-            call.reason = part.reason;
-          }
-        }
-      }
-    } else if (message.role === 'tool') {
-      for (const part of message.content as ToolPart[]) if (part.type === 'tool-result') calls.delete(part.toolCallId);
-    }
-  }
-  return [...calls].map(([toolCallId, call]) => ({
+  const calls = [...openCalls(messages)].filter(([, call]) => !call.providerExecuted);
+  return calls.map(([toolCallId, call]) => ({
     toolCallId,
     toolName: call.toolName,
     input: call.input,
-    kind: call.approval ? 'approval' : 'client',
+    kind: call.approvalId === undefined ? 'client' : 'approval',
     ticket: undefined,
     ...(call.reason === undefined ? {} : { reason: call.reason }),
   }));

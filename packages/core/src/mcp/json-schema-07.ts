@@ -1,9 +1,7 @@
 import type { JsonSchema } from '../schema/input-schema.ts';
-import { SUBSCHEMA_LIST, SUBSCHEMA_MAP, ONE_SUBSCHEMA } from './json-schema-2020.ts';
+import { isObject, mapValues, ONE_SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from './json-schema-2020.ts';
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A schema nested deeper than this is left whole as it is: far past any real tool, and a server's schema nested 1,000
@@ -73,9 +71,6 @@ function convert(schema: unknown, ref: (ref: string) => string, level: number): 
   }
   return out;
 }
-
-const mapValues = (value: unknown, f: (x: unknown) => unknown): unknown =>
-  isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, x]) => [k, f(x)])) : value;
 
 /**
  * A local `$ref` (`#/…`) into `root` as the same place of the converted schema: `$defs` of the root (when moved) as

@@ -9,8 +9,10 @@ export const SUBSCHEMA_MAP: readonly string[] = ['properties', 'patternPropertie
 /** Keywords whose value lists subschemas. */
 export const SUBSCHEMA_LIST: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const mapValues = (value: unknown, f: (x: unknown) => unknown): unknown =>
+/** A JSON object (not an array, not `null`). Not in the barrel: both rewrites and the MCP client read values with it. */
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `value`'s own entries with `f` applied to each value, when it is an object; anything else as it is. */
+export const mapValues = (value: unknown, f: (x: unknown) => unknown): unknown =>
   isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, x]) => [k, f(x)])) : value;
 
 const converted = new WeakMap<JsonSchema, JsonSchema>();

@@ -11,6 +11,7 @@ import { PLAIN_FILE_NAME } from '../tool/file-name.ts';
 import { DOCUMENT_MEDIA_TYPES, documentPart, IMAGE_MEDIA_TYPES, imagePart, type ModelContentPart } from '../tool/model-content.ts';
 import type { AnyTool, ToolEffects, ToolPolicyInput } from '../tool/types.ts';
 import { toJsonSchema07 } from './json-schema-07.ts';
+import { isObject } from './json-schema-2020.ts';
 import { mediaType } from './media-type.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol.ts';
 import { BodyTooLargeError, type ByteBudget, byteLimit, readBody, sseParser } from './read-body.ts';
@@ -793,8 +794,6 @@ export async function connectMcp(options: McpClientOptions): Promise<McpClient> 
     close,
   };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a request of a closed client fails with (a request still running when it closed too). */
 const closedError = (): McpError => new McpError('The MCP connection is closed.');
