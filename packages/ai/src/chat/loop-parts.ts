@@ -81,13 +81,15 @@ export function turnBudget(agent: number | undefined, turn: unknown): number | u
  * step's tokens, plus the tokens every call this server ran reported, `result.usage`, whatever its outcome), and the
  * return-direct stop. The limits are checked between
  * steps, so the step that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any: none when it
- * ended on return-direct tools, whose output is the answer.
+ * ended on return-direct tools, whose output is the answer. `outer`: the calling turn's tokens left, for an agent
+ * call's inner turn (`MeterSlot`): none left is the budget's limit too.
  */
 export function turnLimits(
   maxSteps: number,
   tokenBudget: number | undefined,
   results: ReadonlyMap<string, ToolCallResult>,
   direct: ReturnType<typeof returnDirectStop>,
+  outer?: { left(): number } | undefined,
 ): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined } {
   let hit: TurnLimit | undefined;
   const steps: StopCondition<ToolSet> = ({ steps }) => {
@@ -97,6 +99,10 @@ export function turnLimits(
   };
   const stopped = () => (direct.text() === undefined ? hit : undefined);
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
+    if (outer !== undefined && outer.left() <= 0) {
+      hit ??= 'tokens';
+      return true;
+    }
     if (tokenBudget === undefined) return false;
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
