@@ -335,6 +335,21 @@ describe('agent as tool', () => {
     expect(innerModel.doGenerateCalls[2]?.tools?.map((tool) => tool.name)).toEqual(['query_order', 'pick_date']);
   });
 
+  it('an empty or blank task is invalid input the calling model can fix: no sub-agent runs for it', async () => {
+    const innerModel = scriptedModel(textStep('What should I do?'));
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model: innerModel, tools: [], tickets }) });
+    const executor = createExecutor({ registry: [analyst] });
+    for (const task of ['', '   ', '\n\t\u00a0']) {
+      const result = await executor.execute({ id: 'a1', name: 'analyst', arguments: { task } });
+      expect(result.outcome.type === 'error' && result.outcome.error.code, JSON.stringify(task)).toBe('invalid-input');
+      expect(result.content).toContain('- task: The task is empty: say in words what the agent should do.');
+    }
+    expect(innerModel.doGenerateCalls).toHaveLength(0);
+    // The model is told too: the schema wants a character that is not a space.
+    expect(analyst.jsonSchema).toMatchObject({ properties: { task: { type: 'string', pattern: '\\S' } }, required: ['task'] });
+    expect((await executor.execute({ id: 'a2', name: 'analyst', arguments: { task: ' Check A-7 ' } })).content).toBe('What should I do?');
+  });
+
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {
     const writes: string[] = [];
     const innerModel = scriptedModel(callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Email queued.'));

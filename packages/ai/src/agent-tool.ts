@@ -37,6 +37,9 @@ export interface AgentToolInput {
 
 const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
 
+/** What the calling model reads for an empty or blank task. */
+const BLANK_TASK = 'The task is empty: say in words what the agent should do.';
+
 /**
  * Exposes an agent as a tool. The agent runs on a copy of the conversation state (a forked run
  * context and a fresh conversation with only the task), so the caller sees only the call and its
@@ -86,7 +89,9 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   const late = { onLateCheck: options.agent.options.onLateCheck };
   const needsApproval =
     forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run, late)).length > 0;
-  const input = v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) });
+  // A task of spaces alone (or none) would start a turn with nothing to do: invalid input, in words the model can act on;
+  // the schema's `pattern` tells the model before it calls.
+  const input = v.object({ task: v.pipe(v.string(), v.regex(/\S/, BLANK_TASK), v.description('What the agent should do, in plain words')) });
   // The deps are the agent's: nothing in the definition names them, so they are given here.
   const structured = options.output;
   return defineTool<typeof input, AgentToolOutput<TOutput>, TDeps>({
