@@ -77,6 +77,14 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   }
   const loaded = resolved as AnyTool[];
   const inner = loaded.filter((t) => t.policy.runsOn !== 'client');
+  // A choice that forces one of the browser tools left out would force the inner model to a tool it is not given.
+  const choice = options.agent.options.settings?.toolChoice;
+  const forced = typeof choice === 'object' && choice !== null ? loaded.find((t) => t.name === choice.toolName && t.policy.runsOn === 'client') : undefined;
+  if (forced !== undefined) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent's settings force the tool "${forced.name}" (toolChoice), which runs in a browser and is left out of the agent tool's turns; force one of its other tools, or leave toolChoice out.`,
+    );
+  }
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never

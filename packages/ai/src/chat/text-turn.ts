@@ -359,6 +359,12 @@ async function textTurn<TDeps>(
   const prepared = await prepareTurn(registry, options, request.settings, request.run);
   const { all: every, settings, instructions } = prepared;
   const visible = request.clientTools === 'omit' ? prepared.visible.filter((tool) => tool.policy.runsOn !== 'client') : prepared.visible;
+  // prepareTurn checked the choice against the tools the run may see; one of those left out here would be forced on a
+  // model not given it. The run may see it, so naming it tells nobody anything new.
+  const choice = settings.toolChoice;
+  if (typeof choice === 'object' && choice !== null && visible.length < prepared.visible.length && !visible.some((tool) => tool.name === choice.toolName)) {
+    throw new ToolError('invalid-input', `The model settings force the tool "${choice.toolName}" (toolChoice), which runs in a browser and this turn leaves out (clientTools: 'omit').`);
+  }
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
