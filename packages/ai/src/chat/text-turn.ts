@@ -450,6 +450,7 @@ async function textTurn<TDeps>(
     .finally(() => {
       clock?.stop();
       limited.stop();
+      meter?.close();
     });
   const text = direct.text();
   const last = result.steps.at(-1);

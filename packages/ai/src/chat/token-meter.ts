@@ -23,6 +23,11 @@ export interface TokenMeter {
   step(usage: Partial<LanguageModelUsage> | undefined): void;
   /** The slot of this turn's call `callId` (the same one for every attempt of the call). */
   slot(callId: string): MeterSlot;
+  /**
+   * The turn has ended: the run's calls read the meter they read before it began again (a turn run inside a call of
+   * another on the same run, by a tool of one's own, must not leave its meter to that turn's later calls).
+   */
+  close(): void;
 }
 
 /** The meter of the turn that runs on a run (a later turn on the same run replaces it). */
@@ -39,6 +44,7 @@ const slotKey: ContextKey<MeterSlot> = /* @__PURE__ */ contextKey<MeterSlot>('ed
 export function openTokenMeter(run: RunContext<unknown>, budget: number | undefined, results: ReadonlyMap<string, ToolCallResult>): TokenMeter | undefined {
   const outer = run.get(slotKey);
   if (budget === undefined && outer === undefined && !run.has(meterKey)) return undefined;
+  const before = run.get(meterKey);
   let steps = 0;
   // Each call's inner turns (a structured answer's repair round is a second one).
   const inner = new Map<string, TokenMeter[]>();
@@ -63,6 +69,9 @@ export function openTokenMeter(run: RunContext<unknown>, budget: number | undefi
         else turns.push(turn);
       },
     }),
+    close: () => {
+      if (run.get(meterKey) === meter) run.set(meterKey, before as TokenMeter);
+    },
   };
   outer?.add(meter);
   run.set(meterKey, meter);
