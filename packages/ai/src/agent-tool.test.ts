@@ -359,6 +359,21 @@ describe('agent as tool', () => {
     // Another tool may still be forced; the agent's own turns may force the browser tool.
     const other = createChatAgent({ model: scriptedModel(textStep('Done.')), tools: [innerTools([])[0]!, pickDate], tickets, settings: { toolChoice: { type: 'tool', toolName: 'query_order' } } });
     await expect(agentTool({ name: 'checker', description: 'Checks', agent: other })).resolves.toMatchObject({ name: 'checker' });
+    // 'required' with browser tools alone: the agent tool's turns would offer the model none.
+    const required = createChatAgent({ model: innerModel, tools: [pickDate], tickets, settings: { toolChoice: 'required' } });
+    await expect(agentTool({ name: 'asker', description: 'Asks', agent: required })).rejects.toThrow(
+      new TypeError(
+        'agentTool "asker": the agent\'s settings require a tool call (toolChoice \'required\'), but its tools all run in a browser and are left out of the agent tool\'s turns; leave toolChoice out, or give it a tool that runs on the server.',
+      ),
+    );
+    const omitted = await generateTextTurn(createChatAgent({ model: innerModel, tools: [pickDate], tickets }), {
+      messages: 'When?',
+      run: createRunContext({ conversationId: 'omit' }),
+      clientTools: 'omit',
+      settings: { toolChoice: 'required' },
+    }).catch((error: unknown) => error);
+    expect(omitted).toMatchObject({ code: 'invalid-input', message: "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool." });
+    expect(innerModel.doGenerateCalls).toHaveLength(0);
     const page = createChatAgent({ model: scriptedModel(callsStep([['c1', 'pick_date', {}]])), tools: [innerTools([])[0]!, pickDate], tickets });
     const own = await generateTextTurn(page, { messages: 'When?', run: createRunContext({ conversationId: 'own' }), settings: { toolChoice: { type: 'tool', toolName: 'pick_date' } } });
     expect(own.pending.map((call) => [call.toolName, call.kind])).toEqual([['pick_date', 'client']]);

@@ -85,6 +85,11 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
       `agentTool "${options.name}": the agent's settings force the tool "${forced.name}" (toolChoice), which runs in a browser and is left out of the agent tool's turns; force one of its other tools, or leave toolChoice out.`,
     );
   }
+  if (choice === 'required' && inner.length === 0 && loaded.length > 0) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent's settings require a tool call (toolChoice 'required'), but its tools all run in a browser and are left out of the agent tool's turns; leave toolChoice out, or give it a tool that runs on the server.`,
+    );
+  }
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never

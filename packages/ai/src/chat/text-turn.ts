@@ -23,6 +23,7 @@ import {
   hiddenFailureLog,
   mayAsk,
   prepareTurn,
+  REQUIRED_WITHOUT_TOOLS,
   returnDirectStop,
   tokensOf,
   turnBudget,
@@ -365,6 +366,7 @@ async function textTurn<TDeps>(
   if (typeof choice === 'object' && choice !== null && visible.length < prepared.visible.length && !visible.some((tool) => tool.name === choice.toolName)) {
     throw new ToolError('invalid-input', `The model settings force the tool "${choice.toolName}" (toolChoice), which runs in a browser and this turn leaves out (clientTools: 'omit').`);
   }
+  if (choice === 'required' && visible.length === 0) throw new ToolError('invalid-input', REQUIRED_WITHOUT_TOOLS);
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
