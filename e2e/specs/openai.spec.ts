@@ -73,6 +73,11 @@ test.describe('the demo chat on the real @ai-sdk/openai provider (local fake Ope
     expect(names.indexOf('call')).toBeGreaterThan(names.indexOf('execute'));
     const indent = (locator: typeof listed) => locator.locator('.timeline-name').evaluate((el) => Number.parseFloat(getComputedStyle(el).paddingInlineStart));
     expect(await indent(listed)).toBeGreaterThan(await indent(timeline.locator('li[data-kind="execute"]')));
+    // Folded, the toggle says what it holds: the call's own layers and its sub-agent's calls (it counted the layers alone).
+    const toggle = card.getByTestId('trace-toggle');
+    await toggle.click();
+    await expect(toggle).toHaveText(/^Trace · \d+ spans · 2 sub-agent calls$/);
+    await toggle.click();
     await idle(page);
     // The history keeps them: after a reload the card shows the same calls.
     await page.reload();

@@ -76,7 +76,7 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
     tickets,
     maxSteps: 4,
-    // Its own turn's bound; what it uses counts against the chat turn's budget too.
+    // Its own turn's bound; what it uses counts against the chat turn's budget too, which stops it once used up.
     tokenBudget: 20_000,
     toolErrorMessage: 'hide-unexpected',
     // The default, said out loud: a file part must carry its bytes (a data: URL). Any other URL the AI SDK would fetch

@@ -5,6 +5,7 @@ import {
   createRunContext,
   createTicketSigner,
   defineTool,
+  jsonSchema,
   type InferToolInput,
   type InferToolOutput,
   type ModelContent,
@@ -16,6 +17,7 @@ import {
 } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
 import { type AgentToolInput, agentTool } from './agent-tool.ts';
 import { type ChatAgent, createChatAgent } from './chat/chat-agent.ts';
 import type { AgentToolOutput } from './chat/usage.ts';
@@ -123,6 +125,12 @@ describe('agentTool types: the tool keeps its input, its output and its agent’
     expectTypeOf<NonNullable<typeof analyst.toModelOutput>>().returns.toEqualTypeOf<ModelContent>();
     // The text answer is the default.
     expectTypeOf<AgentToolOutput>().toEqualTypeOf<AgentToolOutput<string>>();
+    // zod and jsonSchema<T>() give theirs, and the tool's output and toModelOutput follow.
+    const fromZod = await agentTool({ name: 'z', description: '', agent: createChatAgent({ model: scriptedModel(), tools: [plain], tickets }), output: z.object({ city: z.string() }) });
+    expectTypeOf<InferToolOutput<typeof fromZod>>().toEqualTypeOf<AgentToolOutput<{ city: string }>>();
+    const fromJson = await agentTool({ name: 'j', description: '', agent: createChatAgent({ model: scriptedModel(), tools: [plain], tickets }), output: jsonSchema<{ n: number }>({ type: 'object' }) });
+    expectTypeOf(fromJson).toEqualTypeOf<Tool<AgentToolInput, AgentToolOutput<{ n: number }>, unknown>>();
+    expectTypeOf<NonNullable<typeof fromJson.toModelOutput>>().parameter(0).toEqualTypeOf<AgentToolOutput<{ n: number }>>();
     // @ts-expect-error: an output is a schema
     void agentTool({ name: 'x', description: '', agent: createChatAgent({ model: scriptedModel(), tools: [plain], tickets }), output: { days_late: 'number' } });
   });

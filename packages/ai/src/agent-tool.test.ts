@@ -335,6 +335,65 @@ describe('agent as tool', () => {
     expect(innerModel.doGenerateCalls[2]?.tools?.map((tool) => tool.name)).toEqual(['query_order', 'pick_date']);
   });
 
+  it('a toolChoice that names one of its browser tools is refused: the agent tool names it, a text turn that omits them says why', async () => {
+    const pickDate = defineTool({ name: 'pick_date', description: 'Ask for a date', input: v.object({}), policy: { runsOn: 'client' }, execute: () => '2026-12-24' });
+    const innerModel = scriptedModel(textStep('Pick a date.'));
+    const forced = createChatAgent({ model: innerModel, tools: [innerTools([])[0]!, pickDate], tickets, settings: { toolChoice: { type: 'tool', toolName: 'pick_date' } } });
+    // It was accepted, and every inner turn forced the model to a tool it was not given.
+    await expect(agentTool({ name: 'scheduler', description: 'Plans', agent: forced })).rejects.toThrow(
+      new TypeError(
+        'agentTool "scheduler": the agent\'s settings force the tool "pick_date" (toolChoice), which runs in a browser and is left out of the agent tool\'s turns; force one of its other tools, or leave toolChoice out.',
+      ),
+    );
+    // A text turn that leaves browser tools out refuses the same choice in its own settings, before the model is called.
+    const plain = createChatAgent({ model: innerModel, tools: [innerTools([])[0]!, pickDate], tickets });
+    const refused = await generateTextTurn(plain, {
+      messages: 'When?',
+      run: createRunContext({ conversationId: 'omit' }),
+      clientTools: 'omit',
+      settings: { toolChoice: { type: 'tool', toolName: 'pick_date' } },
+    }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'ToolError', code: 'invalid-input' });
+    expect((refused as Error).message).toBe('The model settings force the tool "pick_date" (toolChoice), which runs in a browser and this turn leaves out (clientTools: \'omit\').');
+    expect(innerModel.doGenerateCalls).toHaveLength(0);
+    // Another tool may still be forced; the agent's own turns may force the browser tool.
+    const other = createChatAgent({ model: scriptedModel(textStep('Done.')), tools: [innerTools([])[0]!, pickDate], tickets, settings: { toolChoice: { type: 'tool', toolName: 'query_order' } } });
+    await expect(agentTool({ name: 'checker', description: 'Checks', agent: other })).resolves.toMatchObject({ name: 'checker' });
+    // 'required' with browser tools alone: the agent tool's turns would offer the model none.
+    const required = createChatAgent({ model: innerModel, tools: [pickDate], tickets, settings: { toolChoice: 'required' } });
+    await expect(agentTool({ name: 'asker', description: 'Asks', agent: required })).rejects.toThrow(
+      new TypeError(
+        'agentTool "asker": the agent\'s settings require a tool call (toolChoice \'required\'), but its tools all run in a browser and are left out of the agent tool\'s turns; leave toolChoice out, or give it a tool that runs on the server.',
+      ),
+    );
+    const omitted = await generateTextTurn(createChatAgent({ model: innerModel, tools: [pickDate], tickets }), {
+      messages: 'When?',
+      run: createRunContext({ conversationId: 'omit' }),
+      clientTools: 'omit',
+      settings: { toolChoice: 'required' },
+    }).catch((error: unknown) => error);
+    expect(omitted).toMatchObject({ code: 'invalid-input', message: "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool." });
+    expect(innerModel.doGenerateCalls).toHaveLength(0);
+    const page = createChatAgent({ model: scriptedModel(callsStep([['c1', 'pick_date', {}]])), tools: [innerTools([])[0]!, pickDate], tickets });
+    const own = await generateTextTurn(page, { messages: 'When?', run: createRunContext({ conversationId: 'own' }), settings: { toolChoice: { type: 'tool', toolName: 'pick_date' } } });
+    expect(own.pending.map((call) => [call.toolName, call.kind])).toEqual([['pick_date', 'client']]);
+  });
+
+  it('an empty or blank task is invalid input the calling model can fix: no sub-agent runs for it', async () => {
+    const innerModel = scriptedModel(textStep('What should I do?'));
+    const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: createChatAgent({ model: innerModel, tools: [], tickets }) });
+    const executor = createExecutor({ registry: [analyst] });
+    for (const task of ['', '   ', '\n\t\u00a0']) {
+      const result = await executor.execute({ id: 'a1', name: 'analyst', arguments: { task } });
+      expect(result.outcome.type === 'error' && result.outcome.error.code, JSON.stringify(task)).toBe('invalid-input');
+      expect(result.content).toContain('- task: The task is empty: say in words what the agent should do.');
+    }
+    expect(innerModel.doGenerateCalls).toHaveLength(0);
+    // The model is told too: the schema wants a character that is not a space.
+    expect(analyst.jsonSchema).toMatchObject({ properties: { task: { type: 'string', pattern: '\\S' } }, required: ['task'] });
+    expect((await executor.execute({ id: 'a2', name: 'analyst', arguments: { task: ' Check A-7 ' } })).content).toBe('What should I do?');
+  });
+
   it('an approval needed inside surfaces to the outer run, and once given covers the inner call', async () => {
     const writes: string[] = [];
     const innerModel = scriptedModel(callsStep([['i1', 'send_email', { order_id: 'A-7' }]]), textStep('Email queued.'));

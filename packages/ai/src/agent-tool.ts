@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
 import { addSubCall, collectSubCalls } from './chat/sub-calls.ts';
+import { runInSlot, tokenMeterOf } from './chat/token-meter.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
 import { type AgentToolOutput, messageUsage } from './chat/usage.ts';
 
@@ -36,6 +37,9 @@ export interface AgentToolInput {
 
 const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructive: 2 };
 
+/** What the calling model reads for an empty or blank task. */
+const BLANK_TASK = 'The task is empty: say in words what the agent should do.';
+
 /**
  * Exposes an agent as a tool. The agent runs on a copy of the conversation state (a forked run
  * context and a fresh conversation with only the task), so the caller sees only the call and its
@@ -45,7 +49,8 @@ const EFFECT_RANK: Record<ToolEffects, number> = { read: 0, write: 1, destructiv
  * tools only some runs may see (`policy.available`) count only for those runs, and their names are never given. While it works, the
  * call reports progress: its inner tools' own reports, and each inner call as it finishes. It reports the inner turn's
  * tokens as they are spent (`ctx.reportUsage()`: each model step, each inner call's own), so the outer turn's `usage`
- * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted.
+ * and `tokenBudget` count them from the call's `result.usage`, also when the inner turn fails, times out or is aborted;
+ * while it runs, the inner turn stops when the calling turn's budget has nothing left, and its answer says so.
  * Its output is the agent's answer, which is all the model reads (its text, with a line that says so when it was cut,
  * stopped or empty; or with `output` its data, as JSON), and the tokens its turn used ({@link AgentToolOutput}).
  * The tool is typed by its agent's deps: the inner turn runs on a fork of the outer run, with its deps, so a registry,
@@ -72,6 +77,19 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   }
   const loaded = resolved as AnyTool[];
   const inner = loaded.filter((t) => t.policy.runsOn !== 'client');
+  // A choice that forces one of the browser tools left out would force the inner model to a tool it is not given.
+  const choice = options.agent.options.settings?.toolChoice;
+  const forced = typeof choice === 'object' && choice !== null ? loaded.find((t) => t.name === choice.toolName && t.policy.runsOn === 'client') : undefined;
+  if (forced !== undefined) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent's settings force the tool "${forced.name}" (toolChoice), which runs in a browser and is left out of the agent tool's turns; force one of its other tools, or leave toolChoice out.`,
+    );
+  }
+  if (choice === 'required' && inner.length === 0 && loaded.length > 0) {
+    throw new TypeError(
+      `agentTool "${options.name}": the agent's settings require a tool call (toolChoice 'required'), but its tools all run in a browser and are left out of the agent tool's turns; leave toolChoice out, or give it a tool that runs on the server.`,
+    );
+  }
   const gated = inner.filter((t) => t.policy.needsApproval !== false);
   const effects = inner.reduce<ToolEffects>((max, t) => (EFFECT_RANK[t.policy.effects] > EFFECT_RANK[max] ? t.policy.effects : max), 'read');
   // Tools only some runs may see (`policy.available`) decide per run whether the agent needs an approval, and are never
@@ -84,7 +102,9 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
   const late = { onLateCheck: options.agent.options.onLateCheck };
   const needsApproval =
     forEveryone.length > 0 || !perRun ? gated.length > 0 : async (_input: unknown, ctx: ToolContext) => (await availableTools(gated, ctx.run, late)).length > 0;
-  const input = v.object({ task: v.pipe(v.string(), v.minLength(1), v.description('What the agent should do, in plain words')) });
+  // A task of spaces alone (or none) would start a turn with nothing to do: invalid input, in words the model can act on;
+  // the schema's `pattern` tells the model before it calls.
+  const input = v.object({ task: v.pipe(v.string(), v.regex(/\S/, BLANK_TASK), v.description('What the agent should do, in plain words')) });
   // The deps are the agent's: nothing in the definition names them, so they are given here.
   const structured = options.output;
   return defineTool<typeof input, AgentToolOutput<TOutput>, TDeps>({
@@ -99,8 +119,13 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
     },
     metadata: { kind: 'agent', innerTools: inner.filter((t) => t.policy.available === undefined).map((t) => t.name) },
     execute: async ({ task }, ctx) => {
+      // The calling turn's budget, while this call runs: its inner turn counts there as it spends, and stops when the
+      // calling turn has no tokens left (it counted only once the call had ended, so one call could spend far past it).
+      const slot = tokenMeterOf(ctx.run)?.slot(ctx.call.id);
+      if (slot !== undefined && slot.left() <= 0) throw new ToolError('execution-failed', "The calling turn's token budget is used up: the agent did not start.");
       // Forked with this call as its parent: the inner calls' trace records name it and share its trace id.
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal, parent: ctx });
+      if (slot !== undefined) runInSlot(run, slot);
       // The inner calls as they end, for this call's trace part (the chat loop takes them with its result).
       const subCalls = collectSubCalls(ctx.run, ctx.call.id);
       // No client reads the inner conversation: the text loop, without a UI stream or seals. What the agent does shows
@@ -137,10 +162,10 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
       const usage = messageUsage(result.usage);
-      if (structured === undefined) return { answer: answerOf(result.text, result.limit, result.finishReason) as TOutput, usage };
-      if (result.limit !== undefined) {
-        throw new ToolError('execution-failed', `The agent stopped at its ${limitName(result.limit)} before it gave its answer.`);
-      }
+      // The calling turn's budget stopped it, not its own: the calling model reads which.
+      const limit = result.limit === 'tokens' && slot !== undefined && slot.left() <= 0 ? 'calling' : result.limit;
+      if (structured === undefined) return { answer: answerOf(result.text, limit, result.finishReason) as TOutput, usage };
+      if (limit !== undefined) throw new ToolError('execution-failed', `The agent stopped ${limitName(limit)} before it gave its answer.`);
       return { answer: result.output as TOutput, usage };
     },
     // Structured data goes to the calling model as JSON (a value JSON cannot hold fails the call with `invalid-output`).
@@ -180,10 +205,10 @@ function innerFailure<TDeps>(options: Pick<AgentToolOptions<TDeps>, 'name' | 'ag
  * answer (`length`), a content filter stopped it, or it ended with no text. Without it the model took a cut or empty
  * text for the answer.
  */
-function answerOf(text: string, limit: TurnLimit | undefined, finishReason: string): string {
+function answerOf(text: string, limit: StopLimit | undefined, finishReason: string): string {
   const note =
     limit !== undefined
-      ? `(The agent stopped at its ${limitName(limit)} before it finished its answer.)`
+      ? `(The agent stopped ${limitName(limit)} before it finished its answer.)`
       : finishReason === 'length'
         ? "(The agent's answer was cut off at its output token limit.)"
         : finishReason === 'content-filter'
@@ -195,5 +220,9 @@ function answerOf(text: string, limit: TurnLimit | undefined, finishReason: stri
   return text.trim() === '' ? note : `${text}\n\n${note}`;
 }
 
+/** A limit an inner turn stopped at: its own, or the calling turn's token budget (`'calling'`). */
+type StopLimit = TurnLimit | 'calling';
+
 /** A limit as the calling model reads it. */
-const limitName = (limit: TurnLimit): string => (limit === 'tokens' ? 'token budget' : 'step limit');
+const limitName = (limit: StopLimit): string =>
+  limit === 'calling' ? "when the calling turn's token budget ran out" : `at its ${limit === 'tokens' ? 'token budget' : 'step limit'}`;

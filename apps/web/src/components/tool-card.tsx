@@ -13,6 +13,7 @@ import {
   progressDisplay,
   STATUS_LABELS,
   statusTone,
+  traceToggleLabel,
   withoutFileData,
 } from '../lib/format.ts';
 import { approvalText } from '../lib/approval-text.ts';
@@ -398,7 +399,7 @@ export function ToolCard(
       {view.traces.length > 0 ? (
         <div className="tool-trace">
           <button type="button" className="link-button" data-testid="trace-toggle" aria-expanded={showTrace} onClick={() => setShowTrace((s) => !s)}>
-            {showTrace ? 'Hide trace' : `Trace · ${view.traces.reduce((n, t) => n + t.spans.length, 0)} spans`}
+            {showTrace ? 'Hide trace' : traceToggleLabel(view.traces)}
           </button>
           {showTrace ? <TraceTimeline traces={view.traces} /> : null}
         </div>

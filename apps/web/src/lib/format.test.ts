@@ -12,6 +12,7 @@ import {
   progressDisplay,
   STATUS_LABELS,
   statusTone,
+  traceToggleLabel,
   withoutFileData,
 } from './format.ts';
 import { parseHealth } from './server-info.ts';
@@ -85,6 +86,23 @@ describe('formatting', () => {
     expect(formatOffset(120)).toBe('+02:00');
     expect(formatOffset(-330)).toBe('-05:30');
     expect(formatOffset(0)).toBe('+00:00');
+  });
+});
+
+describe('traceToggleLabel', () => {
+  const span = (name: string, depth: number) => ({ name, kind: 'interceptor' as const, depth, start: depth, duration: 1, outcome: 'success' as const });
+  const call = (toolCallId: string, more: object = {}) => ({ toolCallId, toolName: 'query_order', outcome: 'success' as const, errorCode: undefined, durationMs: 1, spans: [span('trace', 0)], ...more });
+  const trace = (more: object = {}) => ({ side: 'server' as const, outcome: 'success' as const, errorCode: undefined, durationMs: 5, spans: [span('trace', 0), span('timeout', 1)], ...more });
+
+  it('counts the spans of every trace, and an agent call’s sub-agent calls, nested and left out ones included', () => {
+    expect(traceToggleLabel([trace()])).toBe('Trace · 2 spans');
+    expect(traceToggleLabel([trace({ spans: [span('trace', 0)] })])).toBe('Trace · 1 span');
+    expect(traceToggleLabel([trace(), trace()])).toBe('Trace · 4 spans');
+    // The toggle shows a row for each of them: the label counted the agent call's own two layers only.
+    expect(traceToggleLabel([trace({ calls: [call('i1')] })])).toBe('Trace · 2 spans · 1 sub-agent call');
+    const nested = trace({ calls: [call('i1'), call('i2', { calls: [call('n1'), call('n2')], omittedCalls: 3 })], omittedCalls: 4 });
+    expect(traceToggleLabel([nested])).toBe('Trace · 2 spans · 11 sub-agent calls');
+    expect(traceToggleLabel([trace({ calls: [] })])).toBe('Trace · 2 spans');
   });
 });
 

@@ -1,6 +1,6 @@
 import { documentPart, imagePart, progressText, type ToolProgress } from '@edgetool/core';
 import type { MessageUsage, TurnLimit } from '@edgetool/ai';
-import type { ToolCallStatus } from '@edgetool/react';
+import { type CallTrace, subCallRows, type ToolCallStatus } from '@edgetool/react';
 
 /** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
 export function formatDuration(ms: number | undefined): string {
@@ -221,4 +221,20 @@ export function progressDisplay(progress: ToolProgress): ProgressDisplay {
     text: progressText(progress),
     bar: total !== undefined && total > 0 ? { value: Math.min(completed ?? 0, total), max: total } : undefined,
   };
+}
+
+/**
+ * The label of a call card's folded trace: what unfolding it shows, the layers of each chain and, for an agent call, the
+ * calls of its sub-agent (nested agents' too, and those the server left out, which it shows as "… N more calls").
+ */
+export function traceToggleLabel(traces: readonly CallTrace[]): string {
+  let spans = 0;
+  let calls = 0;
+  for (const trace of traces) {
+    spans += trace.spans.length;
+    const rows = subCallRows(trace);
+    calls += rows.length + (trace.omittedCalls ?? 0) + rows.reduce((n, row) => n + row.omittedCalls, 0);
+  }
+  const label = `Trace · ${spans} ${spans === 1 ? 'span' : 'spans'}`;
+  return calls === 0 ? label : `${label} · ${calls} sub-agent ${calls === 1 ? 'call' : 'calls'}`;
 }

@@ -19,6 +19,7 @@ import {
   convertToModelMessages,
   createUIMessageStreamResponse,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   createUIMessageStream,
   safeValidateUIMessages,
@@ -38,6 +39,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { type SubCalls, takeSubCalls } from './sub-calls.ts';
+import { meterSlotOf, openTokenMeter } from './token-meter.ts';
 import { streamTurnModel } from './stream-limits.ts';
 import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
 import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
@@ -809,7 +811,9 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const progress = createProgressRelay(verified);
 
     const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
-    const limits = turnLimits(maxSteps, budget, results, direct);
+    // Counted as the turn runs, for the agent calls it makes: their inner turns stop at what it has left.
+    const meter = openTokenMeter(run, budget, results);
+    const limits = turnLimits(maxSteps, budget, results, direct, meterSlotOf(run));
 
     // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
     // tools that run and the model's request stop with it. Cancelling streamText's stream stops neither.
@@ -852,6 +856,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // was cut short) go to a caller's onError only (report() calls nothing without one), not to the default log.
       onError: ({ error }) => report(error),
       ...(streaming.timeout === undefined ? {} : { timeout: streaming.timeout }),
+      // A step's tokens count as soon as its model call ends, for the agent calls still running.
+      ...(meter === undefined ? {} : { onLanguageModelCallEnd: ({ usage }: { usage: LanguageModelUsage }) => meter.step(usage) }),
     });
     const metadata: EdgetoolMessageMetadata = { model: label, mode };
     let finishReason = 'unknown';

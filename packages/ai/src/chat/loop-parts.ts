@@ -81,13 +81,15 @@ export function turnBudget(agent: number | undefined, turn: unknown): number | u
  * step's tokens, plus the tokens every call this server ran reported, `result.usage`, whatever its outcome), and the
  * return-direct stop. The limits are checked between
  * steps, so the step that crosses the budget finishes. `hit()` is the limit the loop stopped at, if any: none when it
- * ended on return-direct tools, whose output is the answer.
+ * ended on return-direct tools, whose output is the answer. `outer`: the calling turn's tokens left, for an agent
+ * call's inner turn (`MeterSlot`): none left is the budget's limit too.
  */
 export function turnLimits(
   maxSteps: number,
   tokenBudget: number | undefined,
   results: ReadonlyMap<string, ToolCallResult>,
   direct: ReturnType<typeof returnDirectStop>,
+  outer?: { left(): number } | undefined,
 ): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined } {
   let hit: TurnLimit | undefined;
   const steps: StopCondition<ToolSet> = ({ steps }) => {
@@ -97,6 +99,10 @@ export function turnLimits(
   };
   const stopped = () => (direct.text() === undefined ? hit : undefined);
   const tokens: StopCondition<ToolSet> = ({ steps }) => {
+    if (outer !== undefined && outer.left() <= 0) {
+      hit ??= 'tokens';
+      return true;
+    }
     if (tokenBudget === undefined) return false;
     let used = 0;
     for (const step of steps) used += tokensOf(step.usage);
@@ -247,12 +253,17 @@ export function activeToolsOption(all: readonly AnyTool[], visible: readonly Any
   return visible.length === all.length ? {} : { activeTools: visible.map((tool) => tool.name) };
 }
 
+/** A `toolChoice` of `'required'` in a turn that offers the model no tool, as its `invalid-input` error says. */
+export const REQUIRED_WITHOUT_TOOLS = "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool.";
+
 /**
  * Refuses settings whose `toolChoice` names a tool the run may not see (the AI SDK would send the provider a choice of a
- * tool it was not given). The message does not name the tool.
+ * tool it was not given), or requires a call when the run may see no tool (the AI SDK fails the turn once the model has
+ * answered, its tokens spent). The message does not name the tool.
  */
 function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
   const choice = settings.toolChoice;
+  if (choice === 'required' && visible.length === 0) throw new ToolError('invalid-input', REQUIRED_WITHOUT_TOOLS);
   if (typeof choice === 'object' && choice !== null && !visible.some((tool) => tool.name === choice.toolName)) {
     throw new ToolError('invalid-input', 'The model settings name a tool in `toolChoice` that this run may not use.');
   }

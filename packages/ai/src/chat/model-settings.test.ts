@@ -125,6 +125,28 @@ describe('model settings', () => {
   });
 });
 
+describe('toolChoice required with no tool to call', () => {
+  it('is refused before the model is called, in both loops: the AI SDK failed the turn after the model had answered', async () => {
+    // Only a staff member may refund: a guest's run may use no tool at all.
+    const staffOnly = tools.filter((tool) => tool.name === 'refund');
+    for (const turn of ['ui', 'text'] as const) {
+      const model = scriptedModel(textStep('Nothing to call.'));
+      const agent = createChatAgent({ model, tools: staffOnly, tickets, settings: { toolChoice: 'required' } });
+      const running = turn === 'ui' ? agent.generate({ messages: 'Refund A-1', run: runAs('guest') }) : generateTextTurn(agent, { messages: 'Refund A-1', run: runAs('guest') });
+      const error = await running.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, turn).toMatchObject({ name: 'ToolError', code: 'invalid-input', message: "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool." });
+      expect(model.doStreamCalls.length + model.doGenerateCalls.length, turn).toBe(0);
+    }
+    // A staff member's run may: the choice goes to the model.
+    const model = scriptedModel(callsStep([['c1', 'refund', { order_id: 'A-1' }]]));
+    const agent = createChatAgent({ model, tools: staffOnly, tickets, maxSteps: 1, settings: { toolChoice: 'required' } });
+    expect((await generateTextTurn(agent, { messages: 'Refund A-1', run: runAs('staff') })).toolResults.map((r) => r.content)).toEqual(['refunded A-1']);
+  });
+});
+
 describe('instructions made per run', () => {
   it("get the turn's run with its deps, once per turn, in both loops", async () => {
     const seen: string[] = [];

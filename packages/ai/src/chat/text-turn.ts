@@ -23,6 +23,7 @@ import {
   hiddenFailureLog,
   mayAsk,
   prepareTurn,
+  REQUIRED_WITHOUT_TOOLS,
   returnDirectStop,
   tokensOf,
   turnBudget,
@@ -35,6 +36,7 @@ import { saysIdsUnique } from './unique-call-ids.ts';
 import { runsNoCalls, unrunResult } from './unrun-calls.ts';
 import type { TurnOutputSchema } from './protocol.ts';
 import { type TurnOutput, turnOutput, withOutputOptions } from './structured-output.ts';
+import { meterSlotOf, openTokenMeter } from './token-meter.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /**
@@ -279,7 +281,8 @@ export async function generateTextTurn<TDeps, TOutput = undefined>(
   }
   const budget = turnBudget(agent.options.tokenBudget, request.tokenBudget);
   const left = budget === undefined ? undefined : budget - tokensOf(turn.usage);
-  if (left !== undefined && left <= 0) throw checked.error;
+  // Nor when a calling turn (this is an agent call's inner turn) has no tokens left.
+  if ((left !== undefined && left <= 0) || (meterSlotOf(request.run)?.left() ?? 1) <= 0) throw checked.error;
   // `modelTimeout.totalMs` bounds the whole turn: the repair round gets what the first left of it (none: no repair).
   const { totalMs } = timeLimitsOf(agent.options.modelTimeout);
   const remaining = totalMs === undefined ? undefined : totalMs - (Date.now() - started);
@@ -355,6 +358,13 @@ async function textTurn<TDeps>(
   const prepared = await prepareTurn(registry, options, request.settings, request.run);
   const { all: every, settings, instructions } = prepared;
   const visible = request.clientTools === 'omit' ? prepared.visible.filter((tool) => tool.policy.runsOn !== 'client') : prepared.visible;
+  // prepareTurn checked the choice against the tools the run may see; one of those left out here would be forced on a
+  // model not given it. The run may see it, so naming it tells nobody anything new.
+  const choice = settings.toolChoice;
+  if (typeof choice === 'object' && choice !== null && visible.length < prepared.visible.length && !visible.some((tool) => tool.name === choice.toolName)) {
+    throw new ToolError('invalid-input', `The model settings force the tool "${choice.toolName}" (toolChoice), which runs in a browser and this turn leaves out (clientTools: 'omit').`);
+  }
+  if (choice === 'required' && visible.length === 0) throw new ToolError('invalid-input', REQUIRED_WITHOUT_TOOLS);
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
@@ -369,7 +379,11 @@ async function textTurn<TDeps>(
   });
   const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
   // The agent's budget was checked when it was made (createChatAgent).
-  const limits = turnLimits(checkMaxSteps(options.maxSteps), turnBudget(options.tokenBudget, request.tokenBudget), results, direct);
+  const budget = turnBudget(options.tokenBudget, request.tokenBudget);
+  // Counted as the turn runs for the agent calls it makes, and, in an agent call's inner turn, for the calling turn,
+  // whose tokens left stop this one too.
+  const meter = openTokenMeter(run, budget, results);
+  const limits = turnLimits(checkMaxSteps(options.maxSteps), budget, results, direct, meterSlotOf(run));
   const { responseMs } = timeLimits;
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
@@ -397,12 +411,13 @@ async function textTurn<TDeps>(
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(timeLimits),
     ...(clock === undefined ? {} : { onLanguageModelCallStart: clock.start }),
-    ...(onUsage === undefined && clock === undefined
+    ...(onUsage === undefined && clock === undefined && meter === undefined
       ? {}
       : {
           onLanguageModelCallEnd: ({ usage }: { usage: LanguageModelUsage }) => {
             clock?.stop();
             // A step's usage as soon as its model call ends: its tools may still fail or hang, and its tokens are spent.
+            meter?.step(usage);
             if (onUsage !== undefined) reportModelUsage(spent, usage);
           },
         }),
@@ -435,6 +450,7 @@ async function textTurn<TDeps>(
     .finally(() => {
       clock?.stop();
       limited.stop();
+      meter?.close();
     });
   const text = direct.text();
   const last = result.steps.at(-1);

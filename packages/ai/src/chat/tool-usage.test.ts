@@ -67,7 +67,8 @@ const INNER_STEP = { inputTokens: 300, outputTokens: 40, totalTokens: 340 };
 
 describe('tool usage: a sub-agent whose turn does not finish still counts what it spent', () => {
   it('UI turn: an agentTool whose inner agent finishes one step and hangs until timeoutMs counts that step in usage and the budget', async () => {
-    const inner = createChatAgent({ model: oneStepThenHang('query_order', { order_id: 'A-7' }), tools: [lookUp], tickets, maxRetries: 0 });
+    // Its tool hangs: a hanging second step would not start, since its first step already spends the outer turn's budget.
+    const inner = createChatAgent({ model: oneStepThenHang('stall', {}), tools: [stall], tickets, maxRetries: 0 });
     const helper = await agentTool({ name: 'helper', description: 'Checks orders', agent: inner, timeoutMs: 50 });
     const outerModel = scriptedModel(callsStep([['o1', 'helper', { task: 'Check A-7' }]]), textStep('The helper gave up.'));
     // The outer step (15) and the helper's step (340) are 355: over 200, so the outer turn stops after its first step.
