@@ -257,6 +257,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['add 2 mugs and a notebook to my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"notebook"}'],
       ['Füge 3 Tassen und einen Teller zum Warenkorb hinzu', 'cart_add {"quantity":3,"name":"Tassen"} | cart_add {"name":"Teller"}'],
       ['Move A-1002 to next Monday and notify the customer', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-23"}'],
+      // "let … know", "tell them", "inform the buyer": a mail too, left for once the change is made (offline-model.test.ts).
+      ['push A-1003 to next Monday and let the customer know', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-23"}'],
+      ['move A-1002 to Friday and tell them', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
+      ['let me know the time in Tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['add 3 apples and 2 bananas to my cart', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
       ['add milk, eggs and bread to my basket', 'cart_add {"name":"milk"} | cart_add {"name":"eggs"} | cart_add {"name":"bread"}'],
       ['Ajoute 2 pommes et 3 poires au panier', 'cart_add {"quantity":2,"name":"pommes"} | cart_add {"quantity":3,"name":"poires"}'],

@@ -52,6 +52,13 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   move: ['change', 'date'],
   notify: ['email'],
   inform: ['email'],
+  benachrichtig: ['email'],
+  bescheid: ['email'],
+  preven: ['email'],
+  previen: ['email'],
+  buyer: ['customer'],
+  shopper: ['customer'],
+  purchaser: ['customer'],
   contact: ['email'],
   today: ['time'],
   // German and French words for what the demo's tools do (accents folded, as `contentWords` gives them).

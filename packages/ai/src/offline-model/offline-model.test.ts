@@ -581,6 +581,36 @@ describe('createOfflineModel', () => {
     expect(failed.text).toMatch(/\n\nI did not email the customer: the change was not made, so there is nothing new to say\.$/);
   });
 
+  it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const tools = {
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+      world_clock: tool({ description: 'The local time in a time zone.', inputSchema: z.object({ time_zone: z.string() }), execute: async () => ({ time: '12:00' }) }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const asks = ['let the customer know', 'tell them', 'inform the buyer', 'notify the customer', 'give the customer a heads-up', 'keep the customer posted'];
+    for (const ask of asks) {
+      sent.mockClear();
+      const result = await generateText({ model, tools, prompt: `push A-1003 to next Monday and ${ask}`, stopWhen: isStepCount(3) });
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), ask).toEqual([['update_delivery_date'], ['send_email'], []]);
+      expect(result.steps[0]?.text, ask).toContain(`Once the change is made, I'll ${ask} (send_email), saying what changed.`);
+      expect(sent.mock.calls[0]?.[0].body, ask).toBe('The delivery date of your order A-1003 is now 2026-11-23.');
+    }
+    // The user asking to be told is no mail.
+    const told = await generateText({ model, tools, prompt: 'let me know the time in Tokyo', stopWhen: isStepCount(1) });
+    expect(told.toolCalls.map((call) => call.toolName)).toEqual(['world_clock']);
+  });
+
   it('says it has no tool for the weather (or a cancellation) instead of calling the nearest tool', async () => {
     const { tools } = orderTools();
     const clock = tool({
