@@ -180,6 +180,12 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['add 2 coffee beans for 12.50 each', 'cart_add {"price":12.5,"quantity":2,"name":"coffee beans"}'],
       ['buy 2 mugs at 3.50 EUR each', 'cart_add {"price":3.5,"quantity":2,"name":"mugs"}'],
       ['add 5 EUR to A-1006', HELP],
+      // A verb, a count and a thing, and nothing else named: a thing to add ("add 2 orders" is about orders).
+      ['add 2 coffee beans', 'cart_add {"quantity":2,"name":"coffee beans"}'],
+      ['please add three mugs', 'cart_add {"quantity":3,"name":"mugs"}'],
+      ['add 3 apples and 2 bananas', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
+      ['Füge 2 Äpfel hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
+      ['add 2 orders', 'text: I can do that with query_order, but I still need the order id (for example #1234 or A-1001).'],
       ['Füge 2 Äpfel zum Warenkorb hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
       ['Ajoute 2 pommes au panier', 'cart_add {"quantity":2,"name":"pommes"}'],
       ['Leg 3 Tassen in den Warenkorb', 'cart_add {"quantity":3,"name":"Tassen"}'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
+import { MIN_TOOL_SCORE, missingTopic, pickAdder, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -90,6 +90,24 @@ describe('pickTool', () => {
     expect(pickTool('add a mug to my basket', tools)?.name).toBe('cart_add');
     expect(pickTool('email the customer of A-1006', tools)?.name).toBe('send_email');
     expect(pickTool('send the customer of A-1006 a note saying it ships soon', tools)?.name).toBe('send_email');
+  });
+
+  it('gives a whole request of a verb, a count and a thing ("add 2 coffee beans") to the tool that adds it, and no other', () => {
+    const item = { type: 'object', properties: { name: { type: 'string' }, quantity: { type: 'integer' } }, required: ['name'] };
+    const tools = [
+      { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: item },
+      { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+    ];
+    for (const text of ['add 2 coffee beans', 'please add three mugs', 'add 3 apples and 2 bananas', 'add 3 apples, 2 pears and a melon', 'Füge 2 Äpfel hinzu', 'add 2 mugs.']) {
+      expect(pickTool(text, tools), text).toBeUndefined();
+      expect(pickAdder(text, tools)?.name, text).toBe('cart_add');
+    }
+    // No count, a measure, another thing or a place to put it: not a thing to add alone.
+    for (const text of ['add milk', 'add 5 days', 'add 10 percent', 'add 2 coffee beans to A-1003', 'add 2 coffee beans and 3 days', 'show 2 coffee beans']) {
+      expect(pickAdder(text, tools), text).toBeUndefined();
+    }
+    // A tool without a count takes no counted thing.
+    expect(pickAdder('add 2 coffee beans', [{ ...tools[0], inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
   });
 
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {

@@ -1,4 +1,4 @@
-import { extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
+import { addsCountedItem, extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
 import { findTimeZones } from './time-zones.ts';
 import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
@@ -209,6 +209,18 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
     best = bestOf(byId) ?? best;
   }
   return best;
+}
+
+/**
+ * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
+ * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. Not
+ * for a part of a message ("add 2 mugs and a notebook to my cart" names the cart after the "and").
+ */
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  const adders = scoreTools(text, tools).filter(
+    (candidate) => candidate.score >= MIN_TOOL_SCORE && isChangeName(candidate.tool.name) && addsCountedItem(text, candidate.tool.inputSchema),
+  );
+  return bestOf(adders);
 }
 
 /** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */

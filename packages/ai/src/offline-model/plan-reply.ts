@@ -15,7 +15,7 @@ import {
   timeZoneArgument,
   valueArguments,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
+import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
@@ -106,7 +106,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       }
     }
   }
-  const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
+  const tool = pickTool(text, tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
   const part = forced ? undefined : removedPart(text, tool);
