@@ -218,6 +218,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['list every order', 'text: No tool lists every order.'],
       ['show me all the orders please', 'text: No tool lists all orders.'],
       ['list all delayed orders', 'list_delayed_orders {}'],
+      // A plural alone, or what orders one has, is all of them; the delays are what list_delayed_orders lists.
+      ['what orders do I have', 'text: No tool lists all orders.'],
+      ['my orders', 'text: No tool lists all orders.'],
+      ['show me my orders', 'text: No tool lists all orders.'],
+      ['Welche Bestellungen habe ich?', 'text: No tool lists all Bestellungen.'],
+      ['show me the delays', 'list_delayed_orders {}'],
+      ['list all delays', 'list_delayed_orders {}'],
       ['audit all orders', 'audit_orders {}'],
       // No tool keeps notes on an order; a note that is sent is a mail.
       ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],

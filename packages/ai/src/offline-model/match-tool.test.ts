@@ -323,6 +323,15 @@ describe('what the matcher reads besides words', () => {
     expect(names('list all orders')).toEqual(['list_delayed_orders', 'query_order']);
     expect(names('Zeig alle Bestellungen')).toEqual(['list_delayed_orders', 'query_order']);
     expect(names('show me my orders')).toEqual(['list_delayed_orders', 'query_order']);
+    // A plural alone, or beside words for having or seeing it, asks for all of them too; one order is not all of them.
+    for (const text of ['what orders do I have', 'my orders', 'orders?', 'do I have any orders?', 'meine Bestellungen', 'mes commandes', 'Welche Bestellungen habe ich?']) {
+      expect(names(text), text).toEqual(['list_delayed_orders', 'query_order']);
+    }
+    expect(names('my order')).toBeUndefined();
+    expect(names('cancel my orders')).toBeUndefined();
+    // A list of the delayed orders is one of all delays.
+    expect(names('show all delays')).toBeUndefined();
+    expect(names('delays')).toBeUndefined();
     // The part the list covers, a tool that does something else with all of them, a tool that lists them all: no such answer.
     expect(names('list all delayed orders')).toBeUndefined();
     expect(names('show all late orders')).toBeUndefined();
