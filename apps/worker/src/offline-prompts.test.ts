@@ -274,6 +274,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['push A-1003 to next Monday and let the customer know', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-23"}'],
       ['move A-1002 to Friday and tell them', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
       ['let me know the time in Tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      // After a lookup of one order, the mail says what it shows (its status and date), once it is in.
+      ['Look up A-1002 and email the customer', 'query_order {"order_id":"A-1002"}'],
+      ['where is A-1004 and let the customer know', 'query_order {"order_id":"A-1004"}'],
       ['add 3 apples and 2 bananas to my cart', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
       ['add milk, eggs and bread to my basket', 'cart_add {"name":"milk"} | cart_add {"name":"eggs"} | cart_add {"name":"bread"}'],
       ['Ajoute 2 pommes et 3 poires au panier', 'cart_add {"quantity":2,"name":"pommes"} | cart_add {"quantity":3,"name":"poires"}'],

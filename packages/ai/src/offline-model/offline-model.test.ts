@@ -581,6 +581,39 @@ describe('createOfflineModel', () => {
     expect(failed.text).toMatch(/\n\nI did not email the customer: the change was not made, so there is nothing new to say\.$/);
   });
 
+  it('does "… and email the customer" after a lookup of one order once it is in, with the status and date it shows', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const orders: Record<string, unknown> = { 'A-1002': { order_id: 'A-1002', status: 'delayed', delivery_date: '2026-12-03', updated_at: '2026-11-20' } };
+    const tools = {
+      query_order: tool({
+        description: 'Look up one customer order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => orders[order_id] ?? { found: false, order_id, message: 'No such order.' },
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+    };
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools, prompt: 'Look up A-1002 and email the customer', stopWhen: isStepCount(3) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['query_order'], ['send_email'], []]);
+    expect(result.steps[0]?.text).toBe("Once I have looked it up, I'll email the customer (send_email), saying what it shows.");
+    expect(sent.mock.calls[0]?.[0]).toEqual({
+      order_id: 'A-1002',
+      body: 'Your order A-1002 is delayed, delivery date 2026-12-03.',
+      subject: 'Your order A-1002 is delayed, delivery date 2026-12-03',
+    });
+    expect(result.steps[1]?.text).toMatch(/\n\nAs you asked, I now email the customer, saying what the lookup shows: "Your order A-1002 is delayed, delivery date 2026-12-03\."$/);
+    // A lookup that finds nothing mails nothing, and says so; a list is no one order to write about.
+    sent.mockClear();
+    const missing = await generateText({ model, tools, prompt: 'check A-1009 and let the customer know', stopWhen: isStepCount(3) });
+    expect(sent).not.toHaveBeenCalled();
+    expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));

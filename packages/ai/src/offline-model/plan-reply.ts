@@ -102,7 +102,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       const follow = followUps(text, tools);
       if (follow !== undefined) {
         const later = joinList(follow.later.map(({ request, tool }) => `${lowerFirst(request.text)} (${tool.name})`));
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: `Once the change is made, I'll ${later}, saying what changed.` }, dates);
+        const once = follow.changes ? `Once the change is made, I'll ${later}, saying what changed.` : `Once I have looked it up, I'll ${later}, saying what it shows.`;
+        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: once }, dates);
       }
     }
   }
@@ -200,7 +201,7 @@ interface FollowUp {
  * word is not made up now; once the change is made its result says what changed, and that is the message
  * (`followUpFromResults`). `undefined` for any other message.
  */
-function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[] } | undefined {
+function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
   const requests = splitRequests(text);
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
@@ -214,10 +215,27 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
       for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
       continue;
     }
-    if (!calls.some((call) => isChangeName(call.toolName)) || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+    if (sourcesOf(calls).length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
     later.push({ request, tool });
   }
-  return later.length > 0 ? { calls, later } : undefined;
+  return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
+}
+
+/**
+ * The calls whose results a message left for later is worded from: the changes ("Move A-1004 to Friday and email the
+ * customer"), else lookups of one record by its id ("Look up A-1002 and email the customer"), not a list.
+ */
+function sourcesOf<T extends { readonly toolName: string }>(calls: readonly T[], inputOf: (call: T) => unknown = (call) => (call as { input?: unknown }).input): T[] {
+  const changes = calls.filter((call) => isChangeName(call.toolName));
+  if (changes.length > 0) return changes;
+  return calls.filter((call) => isReadName(call.toolName) && idOf(inputOf(call)) !== undefined);
+}
+
+/** The id an input names (`order_id`, `orderId`, `id`) and its argument's name. */
+function idOf(input: unknown): readonly [string, string] | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const entry = Object.entries(input).find(([name, value]) => /(?:^|_|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string');
+  return entry as [string, string] | undefined;
 }
 
 /**
@@ -232,19 +250,24 @@ function followUpFromResults(input: OfflineRuleInput, now: Date): OfflineReply |
   if (follow === undefined) return undefined;
   const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
-  const changes = toolResults.filter((result) => isChangeName(result.toolName));
-  if (changes.length === 0) return undefined;
+  const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
+    const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
+  };
+  const sources = sourcesOf(toolResults, inputOf);
+  if (sources.length === 0) return undefined;
   const summary = summarizeToolResults(toolResults);
   const requests = joinList(follow.later.map((later) => lowerFirst(later.request.text)));
-  if (changes.some((result) => result.output.type !== 'json' && result.output.type !== 'text')) {
-    return { type: 'text', text: `${summary}\n\nI did not ${requests}: the change was not made, so there is nothing new to say.` };
-  }
+  const failed = sources.some((result) => result.output.type !== 'json' && result.output.type !== 'text');
+  if (failed && follow.changes) return { type: 'text', text: `${summary}\n\nI did not ${requests}: the change was not made, so there is nothing new to say.` };
   const calls: OfflineToolCall[] = [];
   const said: string[] = [];
-  for (const result of changes) {
-    const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
-    if (call?.type !== 'tool-call') return undefined;
-    const message = whatChanged(result, typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : {});
+  for (const result of sources) {
+    const input = inputOf(result);
+    if (input === undefined) return undefined;
+    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input);
+    // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
+    if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\nI did not ${requests}: the lookup gave nothing to tell them.` };
     if (message === undefined) return undefined;
     for (const { tool } of follow.later) {
       const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
@@ -253,14 +276,55 @@ function followUpFromResults(input: OfflineRuleInput, now: Date): OfflineReply |
     }
     said.push(`"${message.text}"`);
   }
-  return { type: 'tool-calls', calls, text: `${summary}\n\nAs you asked, I now ${requests}, saying what changed: ${joinList(said)}` };
+  return { type: 'tool-calls', calls, text: `${summary}\n\nAs you asked, I now ${requests}, saying ${follow.changes ? 'what changed' : 'what the lookup shows'}: ${joinList(said)}` };
+}
+
+/**
+ * What a lookup of one record shows, in a sentence for the one it concerns: "Your order A-1002 is delayed, delivery date
+ * 2026-12-03." (its status and its date, read from the result); `undefined` when it found nothing, or shows neither.
+ */
+function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+  const idEntry = idOf(input);
+  const record = recordOf(result.output);
+  if (idEntry === undefined || record === undefined || record.found === false) return undefined;
+  const [idName, id] = idEntry;
+  const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
+  const dates = Object.entries(record).filter(([key, value]) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && /date|due|eta/i.test(key));
+  const date = dates.find(([key]) => /deliver|due|eta|arriv|ship/i.test(key)) ?? dates.find(([key]) => !/previous|old|created|updated/i.test(key));
+  const noun = humanize(idName.replace(/_?id$/i, ''));
+  const subject = `your ${noun.length > 0 ? `${noun} ` : ''}${id}`;
+  const dated = date === undefined ? undefined : `${humanize(date[0])} ${String(date[1])}`;
+  if (typeof status === 'string') return { id, text: `${capitalize(subject)} is ${status.replace(/_/g, ' ')}${dated === undefined ? '' : `, ${dated}`}.` };
+  return date === undefined ? undefined : { id, text: `The ${humanize(date[0])} of ${subject} is ${String(date[1])}.` };
+}
+
+/** The one record a result gives: its JSON object, or the one object it holds beside a flag (`{ found, order }`). */
+function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<string, unknown> | undefined {
+  const shown = withoutEditNote(output);
+  let value: unknown;
+  if (shown.type === 'json') value = shown.value;
+  else if (shown.type === 'text') {
+    try {
+      value = JSON.parse(shown.value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const nested = Object.values(record).filter((child) => typeof child === 'object' && child !== null && !Array.isArray(child));
+  return nested.length === 1 && Object.keys(record).length <= 3 && record.found !== false ? (nested[0] as Record<string, unknown>) : record;
+}
+
+function capitalize(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */
 function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
-  const idEntry = Object.entries(input).find(([name, value]) => /(?:^|_|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string');
+  const idEntry = idOf(input);
   if (idEntry === undefined) return undefined;
-  const [idName, id] = idEntry as [string, string];
+  const [idName, id] = idEntry;
   const thing = splitIdentifier(result.toolName).filter((word) => !isChangeName(word)).join(' ');
   const value = dateOf(withoutEditNote(result.output)) ?? Object.entries(input).find(([name, v]) => name !== idName && typeof v === 'string')?.[1];
   if (thing.length === 0 || typeof value !== 'string') return undefined;
