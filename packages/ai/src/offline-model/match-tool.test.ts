@@ -94,8 +94,9 @@ describe('pickTool', () => {
 
   it('gives a whole request of a verb, a count and a thing ("add 2 coffee beans") to the tool that adds it, and no other', () => {
     const item = { type: 'object', properties: { name: { type: 'string' }, quantity: { type: 'integer' } }, required: ['name'] };
+    const adder = { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: item };
     const tools = [
-      { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: item },
+      adder,
       { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
     ];
     for (const text of ['add 2 coffee beans', 'please add three mugs', 'add 3 apples and 2 bananas', 'add 3 apples, 2 pears and a melon', 'Füge 2 Äpfel hinzu', 'add 2 mugs.']) {
@@ -107,7 +108,7 @@ describe('pickTool', () => {
       expect(pickAdder(text, tools), text).toBeUndefined();
     }
     // A tool without a count takes no counted thing.
-    expect(pickAdder('add 2 coffee beans', [{ ...tools[0], inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
+    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
   });
 
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {
