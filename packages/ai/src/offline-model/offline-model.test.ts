@@ -644,6 +644,37 @@ describe('createOfflineModel', () => {
     expect(told.toolCalls.map((call) => call.toolName)).toEqual(['world_clock']);
   });
 
+  it("answers a German or French request with its fixed phrases in that language, and reads a reply to a German question", async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('The new date') }),
+        execute: async ({ order_id, new_date }) => ({ order_id, status: 'pending', delivery_date: new_date }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const moved = await generateText({ model, tools, prompt: 'Verschiebe A-1003 auf morgen', stopWhen: isStepCount(2) });
+    expect(moved.steps[0]?.text).toBe('Ich lese „morgen“ als 2026-11-21 (heute ist 2026-11-20 UTC).');
+    expect(moved.text).toBe('Bestellung A-1003 ist pending, Lieferdatum 2026-11-21.');
+    const reporte = await generateText({ model, tools, prompt: 'Reporte la commande A-1003 à demain', stopWhen: isStepCount(2) });
+    expect(reporte.text).toBe('La commande A-1003 est pending, date de livraison 2026-11-21.');
+    // The German question for a missing date, and the reply read with the request it answers.
+    const asked: ModelMessage[] = [{ role: 'user', content: 'Verschiebe A-1003' }];
+    const question = await generateText({ model, tools, messages: asked, stopWhen: isStepCount(1) });
+    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD). Kannst du es mir sagen?');
+    const replied = await generateText({
+      model,
+      tools,
+      messages: [...asked, { role: 'assistant', content: question.text }, { role: 'user', content: 'übermorgen' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(replied.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1003', new_date: '2026-11-22' }]);
+    // English stays English.
+    const english = await generateText({ model, tools, prompt: 'move A-1003 to tomorrow', stopWhen: isStepCount(2) });
+    expect(english.text).toBe('Order A-1003 is pending, delivery date 2026-11-21.');
+  });
+
   it('says it has no tool for the weather (or a cancellation) instead of calling the nearest tool', async () => {
     const { tools } = orderTools();
     const clock = tool({
