@@ -917,7 +917,7 @@ const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|
 // German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".
 const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab|f[üu]ge|leg[e]?|gib|pack|kaufe?|ajoute[rz]?|mets|mettre|ach[eè]te';
 /** Words that end an item phrase: where it goes (`to my cart`, `zum Warenkorb`, `au panier`), a price (`for 5 EUR`), politeness. */
-const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|au|aux|dans|à|sur|pour|et';
+const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|hinzu|au|aux|dans|à|sur|pour|et';
 /** The end of a word, accented letters included (`\b` after "à" finds none). */
 const END = String.raw`(?![A-Za-z\u00C0-\u024F])`;
 const ITEM_PHRASE = new RegExp(
@@ -931,6 +931,34 @@ const BARE_ITEM = new RegExp(
   'di',
 );
 const PLACEHOLDERS = /^(something|anything|it|that|this|them|those|these|stuff|things?|items?|more|one|some|yes|no|ok|okay|sure)$/i;
+
+/** What a count before it makes a measure, not a thing to add: "add 5 days", "add 10 percent", "add 3 euros". */
+const MEASURES = /^(?:(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|percent|per\s*cent|points?|euros?|eur|dollars?|usd|cents?|tage?|wochen?|jours?|semaines?)\b|%)/i;
+
+/**
+ * Whether the whole request is an adding verb, a count and a thing ("add 2 coffee beans", "please buy three mugs"),
+ * for a tool that takes both: nothing else says where it goes or what it is for, so it is that tool's thing to add.
+ */
+export function addsCountedItem(text: string, schema: unknown): boolean {
+  const root = normalize(schema);
+  const properties = Object.entries(root.properties ?? {}).map(([name, raw]) => {
+    const node = normalize(raw);
+    return { name, node, kind: kindOf(name, node), required: false };
+  });
+  if (!properties.some((p) => p.kind === 'item') || !properties.some((p) => (p.kind === 'integer' || p.kind === 'number') && isQuantity(p))) return false;
+  const request = text.trim().replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '').replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '');
+  const match = new RegExp(ITEM_PHRASE.source, 'di').exec(request);
+  const item = match === null ? undefined : toItemPhrase(match, 0, []);
+  if (match?.index !== 0 || item?.count === undefined || MEASURES.test(item.name)) return false;
+  // More things may follow, each with its count or none: "add 3 apples and 2 bananas".
+  const more = new RegExp(String.raw`^${LIST_JOIN}(?:${COUNT}\s+|(?:an?|some|ein(?:e[nm]?)?|une?)\s+)?([^\n,.;:!?"“”]+?)(?=${LIST_JOIN}|$)`, 'i');
+  for (let rest = request.slice(item.span.end); rest.length > 0; ) {
+    const next = more.exec(rest);
+    if (next === null || MEASURES.test(next[2] ?? '')) return false;
+    rest = rest.slice(next[0].length);
+  }
+  return true;
+}
 
 /** A thing named in the text, and the count written before it. */
 interface ItemPhrase {

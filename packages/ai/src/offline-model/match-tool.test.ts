@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, missingTopic, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
+import { MIN_TOOL_SCORE, missingTopic, pickAdder, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -90,6 +90,25 @@ describe('pickTool', () => {
     expect(pickTool('add a mug to my basket', tools)?.name).toBe('cart_add');
     expect(pickTool('email the customer of A-1006', tools)?.name).toBe('send_email');
     expect(pickTool('send the customer of A-1006 a note saying it ships soon', tools)?.name).toBe('send_email');
+  });
+
+  it('gives a whole request of a verb, a count and a thing ("add 2 coffee beans") to the tool that adds it, and no other', () => {
+    const item = { type: 'object', properties: { name: { type: 'string' }, quantity: { type: 'integer' } }, required: ['name'] };
+    const adder = { name: 'cart_add', description: "Add an item to the user's shopping cart.", inputSchema: item };
+    const tools = [
+      adder,
+      { name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } } } },
+    ];
+    for (const text of ['add 2 coffee beans', 'please add three mugs', 'add 3 apples and 2 bananas', 'add 3 apples, 2 pears and a melon', 'Füge 2 Äpfel hinzu', 'add 2 mugs.']) {
+      expect(pickTool(text, tools), text).toBeUndefined();
+      expect(pickAdder(text, tools)?.name, text).toBe('cart_add');
+    }
+    // No count, a measure, another thing or a place to put it: not a thing to add alone.
+    for (const text of ['add milk', 'add 5 days', 'add 10 percent', 'add 2 coffee beans to A-1003', 'add 2 coffee beans and 3 days', 'show 2 coffee beans']) {
+      expect(pickAdder(text, tools), text).toBeUndefined();
+    }
+    // A tool without a count takes no counted thing.
+    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
   });
 
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {
@@ -305,6 +324,15 @@ describe('what the matcher reads besides words', () => {
     expect(names('list all orders')).toEqual(['list_delayed_orders', 'query_order']);
     expect(names('Zeig alle Bestellungen')).toEqual(['list_delayed_orders', 'query_order']);
     expect(names('show me my orders')).toEqual(['list_delayed_orders', 'query_order']);
+    // A plural alone, or beside words for having or seeing it, asks for all of them too; one order is not all of them.
+    for (const text of ['what orders do I have', 'my orders', 'orders?', 'do I have any orders?', 'meine Bestellungen', 'mes commandes', 'Welche Bestellungen habe ich?']) {
+      expect(names(text), text).toEqual(['list_delayed_orders', 'query_order']);
+    }
+    expect(names('my order')).toBeUndefined();
+    expect(names('cancel my orders')).toBeUndefined();
+    // A list of the delayed orders is one of all delays.
+    expect(names('show all delays')).toBeUndefined();
+    expect(names('delays')).toBeUndefined();
     // The part the list covers, a tool that does something else with all of them, a tool that lists them all: no such answer.
     expect(names('list all delayed orders')).toBeUndefined();
     expect(names('show all late orders')).toBeUndefined();

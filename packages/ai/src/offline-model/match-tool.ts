@@ -1,4 +1,4 @@
-import { extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
+import { addsCountedItem, extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
 import { findTimeZones } from './time-zones.ts';
 import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
@@ -52,6 +52,13 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   move: ['change', 'date'],
   notify: ['email'],
   inform: ['email'],
+  benachrichtig: ['email'],
+  bescheid: ['email'],
+  preven: ['email'],
+  previen: ['email'],
+  buyer: ['customer'],
+  shopper: ['customer'],
+  purchaser: ['customer'],
   contact: ['email'],
   today: ['time'],
   // German and French words for what the demo's tools do (accents folded, as `contentWords` gives them).
@@ -204,6 +211,18 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
   return best;
 }
 
+/**
+ * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
+ * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. Not
+ * for a part of a message ("add 2 mugs and a notebook to my cart" names the cart after the "and").
+ */
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  const adders = scoreTools(text, tools).filter(
+    (candidate) => candidate.score >= MIN_TOOL_SCORE && isChangeName(candidate.tool.name) && addsCountedItem(text, candidate.tool.inputSchema),
+  );
+  return bestOf(adders);
+}
+
 /** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */
 const ANALYSIS_ASK = /\b(?:(analy[sz]\w*|summar\w*|zusammenfass\w*|fasse?\b[^.?!\n]*\bzusammen|resume[rz]?)|why|warum|wieso|pourquoi|explain\w*|erklar\w*|expliqu\w*)\b/;
 
@@ -346,8 +365,17 @@ function takesStatus(tool: OfflineToolInfo): boolean {
 
 /** "all orders", "every order", "alle Bestellungen", "toutes les commandes": the word that names what all of is asked for. */
 const ALL_OF = /\b(?:all|every|each|alle[nrs]?|toutes|tous)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
-/** A request that is only a reading verb and a plural ("list orders", "show me my orders"): all of them too. */
-const BARE_PLURAL = /^(?:please\s+)?(?:list|show|display|give|get|see|zeig\w*|liste|affiche\w*|montre\w*)\s+(?:me\s+|mir\s+|moi\s+)?(?:the\s+|my\s+|our\s+|die\s+|meine\s+|les\s+|mes\s+)?([a-z]+s)\s*[?.!]*$/;
+/**
+ * Words that, beside a plural alone, ask to see or have all of it: reading verbs, having ("what orders do I have",
+ * "welche Bestellungen habe ich", "quelles commandes ai-je"), and German and French words for "my", "show", "which".
+ */
+const ALL_FILLER: ReadonlySet<string> = new Set(
+  (
+    'list show display give get see view find fetch have has got own exist existing current currently open ' +
+    'zeig zeige zeigen mir meine meinen mein unsere habe hast haben hab gibt es welche sind ich wir alle liste ' +
+    'montre montrez affiche affichez moi mes mon nos les des quelles quels quel quelle ai as avons est sont je j'
+  ).split(' '),
+);
 
 /**
  * What a request for all of something names ("show all orders"), when no tool lists them all: the tool it reaches
@@ -357,7 +385,7 @@ const BARE_PLURAL = /^(?:please\s+)?(?:list|show|display|give|get|see|zeig\w*|li
  */
 export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { readonly all: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
   const folded = fold(text).trim();
-  const word = (ALL_OF.exec(folded) ?? BARE_PLURAL.exec(folded))?.[1];
+  const word = ALL_OF.exec(folded)?.[1] ?? barePlural(folded);
   if (word === undefined) return undefined;
   const thing = expand([stem(word)], false);
   const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
@@ -367,7 +395,12 @@ export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { 
   // What a tool's name says besides its verb and the thing: "delayed" of `list_delayed_orders`.
   const qualifiers = (tool: OfflineToolInfo): string[] =>
     nameWords(tool).filter((name) => !isReadName(name) && !isWeakVerb(name) && !thing.some((part) => sameWord(part, name)));
-  const listsAll = about.some((tool) => isReadName(tool.name) && qualifiers(tool).length === 0 && extractArguments(text, tool.inputSchema).missing.length === 0);
+  // A list whose name says nothing besides the thing lists it all, and so does one whose thing is what qualifies it: a
+  // list of the delayed orders is one of all delays, not of all orders.
+  const qualifies = (tool: OfflineToolInfo): boolean => !thing.some((part) => sameWord(part, nameWords(tool).at(-1) ?? ''));
+  const listsAll = about.some(
+    (tool) => isReadName(tool.name) && (qualifiers(tool).length === 0 || qualifies(tool)) && extractArguments(text, tool.inputSchema).missing.length === 0,
+  );
   const reached = pickTool(text, tools);
   if (listsAll || (reached !== undefined && !about.includes(reached))) return undefined;
   if (reached !== undefined && !isReadName(reached.name)) return undefined;
@@ -379,6 +412,16 @@ export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { 
   const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
   const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
   return { all: `${every ? 'every' : 'all'} ${text.trim().slice(end - word.length, end)}`, tools: about };
+}
+
+/**
+ * The one word of a request that, beside stopwords and {@link ALL_FILLER}, is a plural ("show me my orders", "what
+ * orders do I have", "my orders", "meine Bestellungen", "mes commandes"): all of them are asked for.
+ */
+function barePlural(folded: string): string | undefined {
+  const rest = folded.split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !ALL_FILLER.has(word));
+  const word = rest[0];
+  return rest.length === 1 && word !== undefined && /(?:[^su]s|en|es|x)$/.test(word) ? word : undefined;
 }
 
 function bestOf(scores: readonly ToolScore[], leads: (tool: OfflineToolInfo) => boolean = () => false): OfflineToolInfo | undefined {

@@ -581,6 +581,100 @@ describe('createOfflineModel', () => {
     expect(failed.text).toMatch(/\n\nI did not email the customer: the change was not made, so there is nothing new to say\.$/);
   });
 
+  it('does "… and email the customer" after a lookup of one order once it is in, with the status and date it shows', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const orders: Record<string, unknown> = { 'A-1002': { order_id: 'A-1002', status: 'delayed', delivery_date: '2026-12-03', updated_at: '2026-11-20' } };
+    const tools = {
+      query_order: tool({
+        description: 'Look up one customer order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => orders[order_id] ?? { found: false, order_id, message: 'No such order.' },
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+    };
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools, prompt: 'Look up A-1002 and email the customer', stopWhen: isStepCount(3) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['query_order'], ['send_email'], []]);
+    expect(result.steps[0]?.text).toBe("Once I have looked it up, I'll email the customer (send_email), saying what it shows.");
+    expect(sent.mock.calls[0]?.[0]).toEqual({
+      order_id: 'A-1002',
+      body: 'Your order A-1002 is delayed, delivery date 2026-12-03.',
+      subject: 'Your order A-1002 is delayed, delivery date 2026-12-03',
+    });
+    expect(result.steps[1]?.text).toMatch(/\n\nAs you asked, I now email the customer, saying what the lookup shows: "Your order A-1002 is delayed, delivery date 2026-12-03\."$/);
+    // A lookup that finds nothing mails nothing, and says so; a list is no one order to write about.
+    sent.mockClear();
+    const missing = await generateText({ model, tools, prompt: 'check A-1009 and let the customer know', stopWhen: isStepCount(3) });
+    expect(sent).not.toHaveBeenCalled();
+    expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
+  });
+
+  it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const tools = {
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+      world_clock: tool({ description: 'The local time in a time zone.', inputSchema: z.object({ time_zone: z.string() }), execute: async () => ({ time: '12:00' }) }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const asks = ['let the customer know', 'tell them', 'inform the buyer', 'notify the customer', 'give the customer a heads-up', 'keep the customer posted'];
+    for (const ask of asks) {
+      sent.mockClear();
+      const result = await generateText({ model, tools, prompt: `push A-1003 to next Monday and ${ask}`, stopWhen: isStepCount(3) });
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), ask).toEqual([['update_delivery_date'], ['send_email'], []]);
+      expect(result.steps[0]?.text, ask).toContain(`Once the change is made, I'll ${ask} (send_email), saying what changed.`);
+      expect(sent.mock.calls[0]?.[0].body, ask).toBe('The delivery date of your order A-1003 is now 2026-11-23.');
+    }
+    // The user asking to be told is no mail.
+    const told = await generateText({ model, tools, prompt: 'let me know the time in Tokyo', stopWhen: isStepCount(1) });
+    expect(told.toolCalls.map((call) => call.toolName)).toEqual(['world_clock']);
+  });
+
+  it("answers a German or French request with its fixed phrases in that language, and reads a reply to a German question", async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('The new date') }),
+        execute: async ({ order_id, new_date }) => ({ order_id, status: 'pending', delivery_date: new_date }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const moved = await generateText({ model, tools, prompt: 'Verschiebe A-1003 auf morgen', stopWhen: isStepCount(2) });
+    expect(moved.steps[0]?.text).toBe('Ich lese „morgen“ als 2026-11-21 (heute ist 2026-11-20 UTC).');
+    expect(moved.text).toBe('Bestellung A-1003 ist pending, Lieferdatum 2026-11-21.');
+    const reporte = await generateText({ model, tools, prompt: 'Reporte la commande A-1003 à demain', stopWhen: isStepCount(2) });
+    expect(reporte.text).toBe('La commande A-1003 est pending, date de livraison 2026-11-21.');
+    // The German question for a missing date, and the reply read with the request it answers.
+    const asked: ModelMessage[] = [{ role: 'user', content: 'Verschiebe A-1003' }];
+    const question = await generateText({ model, tools, messages: asked, stopWhen: isStepCount(1) });
+    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD). Kannst du es mir sagen?');
+    const replied = await generateText({
+      model,
+      tools,
+      messages: [...asked, { role: 'assistant', content: question.text }, { role: 'user', content: 'übermorgen' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(replied.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1003', new_date: '2026-11-22' }]);
+    // English stays English.
+    const english = await generateText({ model, tools, prompt: 'move A-1003 to tomorrow', stopWhen: isStepCount(2) });
+    expect(english.text).toBe('Order A-1003 is pending, delivery date 2026-11-21.');
+  });
+
   it('says it has no tool for the weather (or a cancellation) instead of calling the nearest tool', async () => {
     const { tools } = orderTools();
     const clock = tool({

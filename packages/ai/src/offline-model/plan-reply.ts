@@ -15,17 +15,21 @@ import {
   timeZoneArgument,
   valueArguments,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
+import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
+import { WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
 import { humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
 
-/** Marker the model uses when it asks for a missing argument, so the next user message is read together with it. */
-export const ASK_MARKER = 'I still need';
+/**
+ * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
+ * next user message is read together with it.
+ */
+export const ASK_MARKER: string = WORDINGS.en.askMarker;
 
 const SLASH_LINE = /^\s*\/([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/;
 
@@ -50,7 +54,11 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   }
   const now = plan.now ?? (() => new Date());
   if (ruleInput.toolResults.length > 0) {
-    return shiftFromResults(ruleInput, now()) ?? followUpFromResults(ruleInput, now()) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults) };
+    const wording = wordingFor(ruleInput.userText);
+    return (
+      shiftFromResults(ruleInput, now(), wording) ??
+      followUpFromResults(ruleInput, now(), wording) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults, wording) }
+    );
   }
 
   const choice = options.toolChoice ?? { type: 'auto' };
@@ -63,6 +71,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
+  // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
+  const wording = wordingFor(asked);
   // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
   const dates = readRelativeDates(asked, now());
   // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
@@ -97,41 +107,39 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);
-      if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates);
+      if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       const follow = followUps(text, tools);
       if (follow !== undefined) {
-        const later = joinList(follow.later.map(({ request, tool }) => `${lowerFirst(request.text)} (${tool.name})`));
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: `Once the change is made, I'll ${later}, saying what changed.` }, dates);
+        const later = joinList(
+          follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
+          wording.and,
+        );
+        const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: once }, dates, wording);
       }
     }
   }
-  const tool = pickTool(text, tools) ?? (forced ? tools[0] : undefined);
+  const tool = pickTool(text, tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
   const part = forced ? undefined : removedPart(text, tool);
   if (part !== undefined) {
-    return {
-      type: 'text',
-      text: `${tool.name} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
-    };
+    return { type: 'text', text: wording.removesAll(tool.name, part) };
   }
   const sets = extractArgumentSets(text, tool.inputSchema);
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
-    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift);
+    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return lookup;
     const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
-    return {
-      type: 'text',
-      text: `I can do that with ${tool.name}, but ${ASK_MARKER} ${joinList(needs)}. Could you tell me?`,
-    };
+    return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }
-  const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools);
+  const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates);
+  return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording);
 }
 
 /** "remove the coffee beans from my cart": what is taken out, unless it is all of it ("everything", "all items"). */
@@ -180,12 +188,15 @@ function readRequest(text: string, request: MessageRequest, tools: readonly Tool
 }
 
 /** Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving. */
-function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates): OfflineReply {
+function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates, wording: Wording): OfflineReply {
   const inputs = reply.calls.map((call) => JSON.stringify(call.input));
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
   if (used.length === 0) return reply;
-  const read = joinList(used.map((date) => `"${date.phrase}" as ${date.date}`));
-  return { ...reply, text: `Reading ${read} (today is ${dates.today} UTC).${reply.text === undefined ? '' : ` ${reply.text}`}` };
+  const read = joinList(
+    used.map((date) => wording.readAs(date.phrase, date.date)),
+    wording.and,
+  );
+  return { ...reply, text: `${wording.reading(read, dates.today)}${reply.text === undefined ? '' : ` ${reply.text}`}` };
 }
 
 /** A request to be done once a change before it is made, with the tool that does it. */
@@ -200,7 +211,7 @@ interface FollowUp {
  * word is not made up now; once the change is made its result says what changed, and that is the message
  * (`followUpFromResults`). `undefined` for any other message.
  */
-function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[] } | undefined {
+function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
   const requests = splitRequests(text);
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
@@ -214,10 +225,27 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
       for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
       continue;
     }
-    if (!calls.some((call) => isChangeName(call.toolName)) || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+    if (sourcesOf(calls).length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
     later.push({ request, tool });
   }
-  return later.length > 0 ? { calls, later } : undefined;
+  return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
+}
+
+/**
+ * The calls whose results a message left for later is worded from: the changes ("Move A-1004 to Friday and email the
+ * customer"), else lookups of one record by its id ("Look up A-1002 and email the customer"), not a list.
+ */
+function sourcesOf<T extends { readonly toolName: string }>(calls: readonly T[], inputOf: (call: T) => unknown = (call) => (call as { input?: unknown }).input): T[] {
+  const changes = calls.filter((call) => isChangeName(call.toolName));
+  if (changes.length > 0) return changes;
+  return calls.filter((call) => isReadName(call.toolName) && idOf(inputOf(call)) !== undefined);
+}
+
+/** The id an input names (`order_id`, `orderId`, `id`) and its argument's name. */
+function idOf(input: unknown): readonly [string, string] | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const entry = Object.entries(input).find(([name, value]) => /(?:^|_|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string');
+  return entry as [string, string] | undefined;
 }
 
 /**
@@ -226,25 +254,33 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
  * change. A change that failed or was denied leaves it undone, and the answer says so. `undefined` when the message
  * left nothing for later, or it was already done in this turn.
  */
-function followUpFromResults(input: OfflineRuleInput, now: Date): OfflineReply | undefined {
+function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording): OfflineReply | undefined {
   const { prompt, toolResults, tools } = input;
   const follow = followUps(readWordedSums(readRelativeDates(input.userText, now).text), tools);
   if (follow === undefined) return undefined;
   const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
-  const changes = toolResults.filter((result) => isChangeName(result.toolName));
-  if (changes.length === 0) return undefined;
-  const summary = summarizeToolResults(toolResults);
-  const requests = joinList(follow.later.map((later) => lowerFirst(later.request.text)));
-  if (changes.some((result) => result.output.type !== 'json' && result.output.type !== 'text')) {
-    return { type: 'text', text: `${summary}\n\nI did not ${requests}: the change was not made, so there is nothing new to say.` };
-  }
+  const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
+    const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
+  };
+  const sources = sourcesOf(toolResults, inputOf);
+  if (sources.length === 0) return undefined;
+  const summary = summarizeToolResults(toolResults, wording);
+  const requests = joinList(
+    follow.later.map((later) => wording.quote(lowerFirst(later.request.text))),
+    wording.and,
+  );
+  const failed = sources.some((result) => result.output.type !== 'json' && result.output.type !== 'text');
+  if (failed && follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneChange(requests)}` };
   const calls: OfflineToolCall[] = [];
   const said: string[] = [];
-  for (const result of changes) {
-    const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
-    if (call?.type !== 'tool-call') return undefined;
-    const message = whatChanged(result, typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : {});
+  for (const result of sources) {
+    const input = inputOf(result);
+    if (input === undefined) return undefined;
+    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input);
+    // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
+    if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
     for (const { tool } of follow.later) {
       const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
@@ -253,14 +289,55 @@ function followUpFromResults(input: OfflineRuleInput, now: Date): OfflineReply |
     }
     said.push(`"${message.text}"`);
   }
-  return { type: 'tool-calls', calls, text: `${summary}\n\nAs you asked, I now ${requests}, saying what changed: ${joinList(said)}` };
+  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
+}
+
+/**
+ * What a lookup of one record shows, in a sentence for the one it concerns: "Your order A-1002 is delayed, delivery date
+ * 2026-12-03." (its status and its date, read from the result); `undefined` when it found nothing, or shows neither.
+ */
+function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+  const idEntry = idOf(input);
+  const record = recordOf(result.output);
+  if (idEntry === undefined || record === undefined || record.found === false) return undefined;
+  const [idName, id] = idEntry;
+  const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
+  const dates = Object.entries(record).filter(([key, value]) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && /date|due|eta/i.test(key));
+  const date = dates.find(([key]) => /deliver|due|eta|arriv|ship/i.test(key)) ?? dates.find(([key]) => !/previous|old|created|updated/i.test(key));
+  const noun = humanize(idName.replace(/_?id$/i, ''));
+  const subject = `your ${noun.length > 0 ? `${noun} ` : ''}${id}`;
+  const dated = date === undefined ? undefined : `${humanize(date[0])} ${String(date[1])}`;
+  if (typeof status === 'string') return { id, text: `${capitalize(subject)} is ${status.replace(/_/g, ' ')}${dated === undefined ? '' : `, ${dated}`}.` };
+  return date === undefined ? undefined : { id, text: `The ${humanize(date[0])} of ${subject} is ${String(date[1])}.` };
+}
+
+/** The one record a result gives: its JSON object, or the one object it holds beside a flag (`{ found, order }`). */
+function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<string, unknown> | undefined {
+  const shown = withoutEditNote(output);
+  let value: unknown;
+  if (shown.type === 'json') value = shown.value;
+  else if (shown.type === 'text') {
+    try {
+      value = JSON.parse(shown.value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const nested = Object.values(record).filter((child) => typeof child === 'object' && child !== null && !Array.isArray(child));
+  return nested.length === 1 && Object.keys(record).length <= 3 && record.found !== false ? (nested[0] as Record<string, unknown>) : record;
+}
+
+function capitalize(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */
 function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
-  const idEntry = Object.entries(input).find(([name, value]) => /(?:^|_|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string');
+  const idEntry = idOf(input);
   if (idEntry === undefined) return undefined;
-  const [idName, id] = idEntry as [string, string];
+  const [idName, id] = idEntry;
   const thing = splitIdentifier(result.toolName).filter((word) => !isChangeName(word)).join(' ');
   const value = dateOf(withoutEditNote(result.output)) ?? Object.entries(input).find(([name, v]) => name !== idName && typeof v === 'string')?.[1];
   if (thing.length === 0 || typeof value !== 'string') return undefined;
@@ -279,7 +356,7 @@ function withoutEditNote(output: LanguageModelV4ToolResultPart['output']): Langu
  * A move by a number of days ("Move A-1006 by a week") needs the date the thing has: a tool that only reads and takes
  * the id the text gives looks it up first; `undefined` when there is none, or the change lacks more than a date.
  */
-function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift): OfflineReply | undefined {
+function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift, wording: Wording): OfflineReply | undefined {
   if (!isChangeName(tool.name)) return undefined;
   const probe = extractArguments(`${text} 2000-01-01`, tool.inputSchema);
   if (probe.missing.length > 0) return undefined;
@@ -291,7 +368,7 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   });
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
-  return { type: 'tool-calls', calls, text: `To move it ${shift.phrase}, I first look up the date it has now.` };
+  return { type: 'tool-calls', calls, text: wording.shiftFirst(shift.phrase) };
 }
 
 /**
@@ -299,7 +376,7 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
  * A tool that only reads and takes the id looks it up instead, so the user sees what it holds and can name the items;
  * `undefined` when the item is a name (a few words with no such id), or the tool takes an id itself.
  */
-function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, tools: readonly ToolInfo[]): OfflineReply | undefined {
+function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, tools: readonly ToolInfo[], wording: Wording): OfflineReply | undefined {
   const item = itemArgument(tool.inputSchema);
   const name = item === undefined ? undefined : input[item];
   if (typeof name !== 'string' || name.split(/\s+/).length > 3 || valueArguments(name, tool.inputSchema).some((value) => value.kind === 'id')) return undefined;
@@ -307,8 +384,7 @@ function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, too
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(name, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
   const ids = calls.flatMap((call) => Object.values(call.input).filter((value) => typeof value === 'string'));
-  const text = `${joinList(ids)} is an id, not an item for ${tool.name}: I look it up with ${reader.name} first; then tell me which of its items to add.`;
-  return { type: 'tool-calls', calls, text };
+  return { type: 'tool-calls', calls, text: wording.idNotItem(joinList(ids, wording.and), tool.name, reader.name) };
 }
 
 /**
@@ -316,7 +392,7 @@ function lookupInsteadOfItem(input: Record<string, unknown>, tool: ToolInfo, too
  * 2026-12-12 → 2026-12-19). `undefined` when the user asked for no shift, the results are not such a lookup's, or the
  * change was already made in this turn (its result is what is summarised).
  */
-function shiftFromResults(input: OfflineRuleInput, now: Date): OfflineReply | undefined {
+function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording): OfflineReply | undefined {
   const { prompt, toolResults, tools } = input;
   const dates = readRelativeDates(input.userText, now);
   const shift = dates.shift;
@@ -337,7 +413,7 @@ function shiftFromResults(input: OfflineRuleInput, now: Date): OfflineReply | un
     const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
     if (args.missing.length > 0) return undefined;
     planned.push({ toolName: change.name, input: args.input });
-    notes.push(`${ids.join(' ')} is due ${from}; moved ${shift.phrase}, that is ${to}`.trim());
+    notes.push(wording.shifted(ids.join(' '), from, shift.phrase, to).trim());
   }
   return { type: 'tool-calls', calls: planned, text: `${notes.join('. ')}.` };
 }
@@ -459,7 +535,8 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   const userIndex = lastIndexOfRole(prompt, 'user');
   const previous = prompt[userIndex - 1];
   if (previous?.role !== 'assistant') return userText;
-  const asked = previous.content.some((part) => part.type === 'text' && part.text.includes(ASK_MARKER));
+  const markers = Object.values(WORDINGS).map((wording) => wording.askMarker);
+  const asked = previous.content.some((part) => part.type === 'text' && markers.some((marker) => part.text.includes(marker)));
   if (!asked) return userText;
   const earlier = userTextAt(prompt, lastIndexOfRole(prompt, 'user', userIndex - 1));
   return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
@@ -493,7 +570,7 @@ function lowerFirst(text: string): string {
   return `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
 
-function joinList(items: readonly string[]): string {
+function joinList(items: readonly string[], and = 'and'): string {
   if (items.length <= 1) return items[0] ?? '';
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return `${items.slice(0, -1).join(', ')} ${and} ${items.at(-1)}`;
 }

@@ -92,6 +92,25 @@ describe('readRelativeDates', () => {
     }
   });
 
+  it('reads a day of this month already past as next month\'s, in words too, and as the reply to a question for a date', () => {
+    const late = new Date('2026-11-24T12:00:00Z');
+    for (const [text, phrase, date] of [
+      ['move A-1004 to the 3rd', 'the 3rd', '2026-12-03'],
+      ['move A-1004 to the third', 'the third', '2026-12-03'],
+      ['move A-1004 to the 3rd of the month', 'the 3rd of the month', '2026-12-03'],
+      ['deliver A-1004 on the twenty-first', 'the twenty-first', '2026-12-21'],
+      ['move A-1004 to the 30th', 'the 30th', '2026-11-30'],
+      // The request, then the reply to "I still need the new date" on a line of its own.
+      ['move A-1004\nthe 3rd', 'the 3rd', '2026-12-03'],
+      ['Verschiebe A-1004\nden 3.', 'den 3.', '2026-12-03'],
+    ] as const) {
+      expect(readRelativeDates(text, late).dates, text).toEqual([{ phrase, date }]);
+    }
+    for (const text of ['the 3rd', 'show the third most delayed order', 'the first order', 'move it to the first row']) {
+      expect(readRelativeDates(text, late).dates, text).toEqual([]);
+    }
+  });
+
   it('reads 29 February without a year as the next one, in the next leap year', () => {
     expect(readRelativeDates('deliver on 29 February', NOW).text).toBe('deliver on 2028-02-29');
     expect(readRelativeDates('deliver on Feb 29th', new Date('2028-01-10T10:00:00Z')).text).toBe('deliver on 2028-02-29');

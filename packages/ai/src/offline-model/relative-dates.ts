@@ -125,6 +125,11 @@ const CLAUSE_END = String.raw`(?=\s*(?:$|[,.;!?)])|\s+(?:and|or|at|please|then|i
 /** Words before a day that is a date, not a sum ("to 12/24", not "what is 12/24"). */
 const DAY_PREPOSITION = String.raw`(?<=\b(?:to|on|for|until|till|by|before|after|from|due|auf|bis|zum|am|au|le|pour|jusqu'au)\s+)`;
 
+/** Days of the month in words ("the third", "the twenty-first"), longest first so the alternation takes the whole word. */
+const ORDINAL_WORDS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries({ first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, 'twenty-first': 21, 'twenty-second': 22, 'twenty-third': 23, 'twenty-fourth': 24, 'twenty-fifth': 25, 'twenty-sixth': 26, 'twenty-seventh': 27, 'twenty-eighth': 28, 'twenty-ninth': 29, thirtieth: 30, 'thirty-first': 31 } as Record<string, number>).sort(([a], [b]) => b.length - a.length),
+);
+
 const monthOf = (name: string | undefined): number => MONTHS.findIndex((names) => names.includes(name ?? '')) + 1;
 
 /** One way of naming a day: its pattern (lower-case, diacritics folded) and the day it names from today's, if any. */
@@ -193,10 +198,16 @@ const READERS: readonly Reader[] = [
     new RegExp(String.raw`${DAY_PREPOSITION}(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?(?![\d/]|\s*[-+*/×÷^%]\s*\d)`, 'g'),
     (match, today) => slashDay(today, Number(match[1]), Number(match[2]), match[3]),
   ],
-  // A day of the month alone: "to the 3rd" is the next 3rd; "auf den 3." too. Not "the 3rd most delayed".
+  // A day of the month alone: "to the 3rd" (or "the third", "the 3rd of the month") is the next 3rd, next month's when
+  // this month's is past; "auf den 3." too; a reply on a line of its own to the question for a date too. Not "the 3rd
+  // most delayed".
   [
-    new RegExp(String.raw`${DAY_PREPOSITION}(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d))${CLAUSE_END}`, 'g'),
-    (match, today) => nextDayOfMonth(today, Number(match[1] ?? match[2])),
+    new RegExp(
+      String.raw`(?:${DAY_PREPOSITION}|(?<=\n\s*))(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d)|(${Object.keys(ORDINAL_WORDS).join('|')}))` +
+        String.raw`(?:\s+of\s+the\s+month)?${CLAUSE_END}`,
+      'g',
+    ),
+    (match, today) => nextDayOfMonth(today, match[3] === undefined ? Number(match[1] ?? match[2]) : (ORDINAL_WORDS[match[3]] ?? 0)),
   ],
   // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
   [

@@ -2,6 +2,7 @@ import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { editNote } from '@edgetool/core';
 import { summarizeToolResults } from './summarize-results.ts';
+import { WORDINGS } from './wording.ts';
 
 const result = (toolName: string, output: LanguageModelV4ToolResultPart['output']): LanguageModelV4ToolResultPart => ({
   type: 'tool-result',
@@ -206,5 +207,42 @@ describe('summarizeToolResults of calls the user edited before approving', () =>
 
   it('reads text that only looks like a note as text', () => {
     expect(summarizeToolResults([result('t', { type: 'text', value: `${note}` })])).toMatch(/^t: The user edited/);
+  });
+
+  it("says its fixed phrases in the user's language, and the tools' values and field names as they gave them", () => {
+    const order = { order_id: 'A-1002', status: 'delayed', delivery_date: '2026-12-03', delay_days: 4, customer: 'Grace Hopper' };
+    const list = [
+      { id: 'A-2', status: 'delayed' },
+      { id: 'A-3', status: 'delayed' },
+    ];
+    const [de, fr] = [WORDINGS.de, WORDINGS.fr];
+    expect(summarizeToolResults([result('query_order', { type: 'json', value: order })], de)).toBe(
+      'Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03 (4 Tage Verspätung). Details: customer Grace Hopper.',
+    );
+    expect(summarizeToolResults([result('query_order', { type: 'json', value: order })], fr)).toBe(
+      'La commande A-1002 est delayed, date de livraison 2026-12-03 (4 jours de retard). Détails : customer Grace Hopper.',
+    );
+    expect(summarizeToolResults([result('listDelayed', { type: 'json', value: list })], de)).toBe(
+      'listDelayed lieferte 2 Ergebnisse: A-2 (status delayed); A-3 (status delayed).',
+    );
+    expect(summarizeToolResults([result('listDelayed', { type: 'json', value: [] })], fr)).toBe("listDelayed n'a renvoyé aucun résultat.");
+    expect(summarizeToolResults([result('calculate', { type: 'json', value: { expression: '3*7', result: 21 } })], de)).toBe(
+      'calculate lieferte expression 3*7, result 21.',
+    );
+    expect(summarizeToolResults([result('query_order', { type: 'json', value: { found: false, order_id: 'A-9999' } })], de)).toBe(
+      'Ich habe Bestellung A-9999 nicht gefunden. Kannst du die ID prüfen?',
+    );
+    expect(summarizeToolResults([result('query_order', { type: 'json', value: { found: false, order_id: 'A-9999' } })], fr)).toBe(
+      "Je n'ai pas trouvé la commande A-9999. Pouvez-vous vérifier l'identifiant ?",
+    );
+    expect(summarizeToolResults([result('update_delivery_date', { type: 'error-text', value: 'Error: 2026-11-19 is in the past' })], de)).toBe(
+      'Das Werkzeug ist fehlgeschlagen: update_delivery_date meldete „2026-11-19 is in the past“.',
+    );
+    expect(summarizeToolResults([result('update_delivery_date', { type: 'execution-denied', reason: 'nein' })], de)).toBe(
+      'update_delivery_date wurde nicht ausgeführt, weil die Anfrage abgelehnt wurde (nein); es ist also nichts geschehen.',
+    );
+    expect(summarizeToolResults([result('cart_add', { type: 'json', value: { count: 3 } }), result('cart_list', { type: 'json', value: [] })], fr)).toBe(
+      "Voici ce qui s'est passé :\n- cart_add a renvoyé count 3.\n- cart_list n'a renvoyé aucun résultat.",
+    );
   });
 });

@@ -1,16 +1,20 @@
 import type { LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
+import { nounIn, WORDINGS, type Wording } from './wording.ts';
 import { humanize, splitIdentifier } from './words.ts';
 
 const MAX_FIELDS = 6;
 const MAX_ITEMS = 5;
 const MAX_TEXT = 160;
 
-/** One readable sentence per tool result: key fields of objects, counts of lists, honest failures and denials. */
-export function summarizeToolResults(results: readonly LanguageModelV4ToolResultPart[]): string {
-  const sentences = results.map((result) => summarizeOne(result));
-  if (sentences.length <= 1) return sentences[0] ?? 'There were no tool results to report.';
-  return `Here is what happened:\n${sentences.map((sentence) => `- ${sentence}`).join('\n')}`;
+/**
+ * One readable sentence per tool result: key fields of objects, counts of lists, honest failures and denials; its fixed
+ * phrases in the user's language (`wording`), the tools' values and field names as they gave them.
+ */
+export function summarizeToolResults(results: readonly LanguageModelV4ToolResultPart[], wording: Wording = WORDINGS.en): string {
+  const sentences = results.map((result) => summarizeOne(result, wording));
+  if (sentences.length <= 1) return sentences[0] ?? wording.noResults;
+  return `${wording.happened}\n${sentences.map((sentence) => `- ${sentence}`).join('\n')}`;
 }
 
 /**
@@ -24,28 +28,28 @@ function splitEditNote(text: string): { readonly changes: string; readonly rest:
   return { changes: text.slice(EDIT_NOTE_START.length, end), rest: text.slice(end + EDIT_NOTE_END.length + 1) };
 }
 
-function summarizeOne(result: LanguageModelV4ToolResultPart): string {
+function summarizeOne(result: LanguageModelV4ToolResultPart, w: Wording): string {
   const output = result.output;
   const note = output.type === 'text' || output.type === 'error-text' ? splitEditNote(output.value) : undefined;
-  if (note === undefined) return summarizeOutput(result.toolName, output);
+  if (note === undefined) return summarizeOutput(result.toolName, output, w);
   // The user's edits first, so the answer says what ran.
-  return `With your edit (${clip(note.changes)}): ${summarizeOutput(result.toolName, { ...output, value: note.rest } as typeof output)}`;
+  return w.withEdit(clip(note.changes), summarizeOutput(result.toolName, { ...output, value: note.rest } as typeof output, w));
 }
 
-function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['output']): string {
+function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['output'], w: Wording): string {
   switch (output.type) {
     case 'execution-denied':
-      return denied(name, output.reason);
+      return denied(name, output.reason, w);
     case 'error-text':
-      return failed(name, output.value);
+      return failed(name, output.value, w);
     case 'error-json':
-      return failed(name, errorMessage(output.value) ?? formatValue(output.value));
+      return failed(name, errorMessage(output.value) ?? formatValue(output.value), w);
     case 'text': {
       const text = output.value.trim();
-      if (text.length === 0) return `${name} finished without output.`;
+      if (text.length === 0) return w.finishedEmpty(name);
       // Tools' JSON results reach the model as text (edgetool's content): read them as JSON again.
       const json = parseJson(text);
-      return json === undefined ? `${name}: ${clip(text)}` : summarizeJson(name, json);
+      return json === undefined ? `${name}: ${clip(text)}` : summarizeJson(name, json, w);
     }
     case 'content': {
       const text = output.value
@@ -53,14 +57,14 @@ function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['ou
         .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
         .join(' ')
         .trim();
-      const files = describeFiles(output.value.flatMap((part) => (part.type === 'file' ? [part] : [])));
-      if (text.length === 0) return `${name} returned ${files ?? 'non-text content'}.`;
-      return files === undefined ? `${name}: ${clip(text)}` : `${name} (with ${files}): ${clip(text)}`;
+      const files = describeFiles(output.value.flatMap((part) => (part.type === 'file' ? [part] : [])), w);
+      if (text.length === 0) return `${w.returned(name, files ?? w.nonText)}.`;
+      return files === undefined ? `${name}: ${clip(text)}` : w.withFiles(name, files, clip(text));
     }
     case 'json':
-      return summarizeJson(name, output.value);
+      return summarizeJson(name, output.value, w);
     default:
-      return `${name} finished.`;
+      return w.finished(name);
   }
 }
 
@@ -68,84 +72,81 @@ function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['ou
  * The files of a result, for a sentence: `an image`, `3 images`, `the document invoice.pdf`, `2 documents (a.pdf,
  * b.pdf)`, `a document and an image`; `undefined` for none.
  */
-function describeFiles(files: readonly { readonly mediaType: string; readonly filename?: string | undefined }[]): string | undefined {
+function describeFiles(files: readonly { readonly mediaType: string; readonly filename?: string | undefined }[], w: Wording): string | undefined {
   const images = files.filter((file) => file.mediaType.startsWith('image')).length;
   const documents = files.filter((file) => !file.mediaType.startsWith('image'));
   const names = documents.map((file) => file.filename).filter((filename) => filename !== undefined);
   const named = names.length === documents.length ? names.map((filename) => clip(filename)) : [];
-  const several = `${documents.length} documents${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
-  const described = [
-    documents.length === 0 ? '' : documents.length > 1 ? several : named[0] === undefined ? 'a document' : `the document ${named[0]}`,
-    images === 0 ? '' : images === 1 ? 'an image' : `${images} images`,
-  ].filter((words) => words !== '');
-  return described.length === 0 ? undefined : described.join(' and ');
+  const several = `${w.documents(documents.length)}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
+  const described = [documents.length === 0 ? '' : documents.length > 1 ? several : w.document(named[0]), images === 0 ? '' : w.images(images)].filter(
+    (words) => words !== '',
+  );
+  return described.length === 0 ? undefined : described.join(` ${w.and} `);
 }
 
-function summarizeJson(name: string, value: unknown, noun?: string): string {
-  if (value === null || value === undefined) return `${name} returned nothing.`;
+function summarizeJson(name: string, value: unknown, w: Wording, noun?: string): string {
+  if (value === null || value === undefined) return w.nothing(name);
   if (Array.isArray(value)) {
-    if (value.length === 0) return `${name} returned no results.`;
-    const shown = value.slice(0, MAX_ITEMS).map((item) => formatItem(item));
-    const more = value.length > MAX_ITEMS ? `; and ${value.length - MAX_ITEMS} more` : '';
-    const results = value.length === 1 ? 'result' : 'results';
-    return endSentence(`${name} returned ${value.length} ${results}: ${shown.join('; ')}${more}`);
+    if (value.length === 0) return w.none(name);
+    const shown = value.slice(0, MAX_ITEMS).map((item) => formatItem(item, w));
+    return endSentence(w.results(name, value.length, shown.join('; '), Math.max(0, value.length - MAX_ITEMS)));
   }
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
     if (record.ok === false || Object.hasOwn(record, 'error')) {
       const message = errorMessage(record.error ?? record) ?? formatValue(record.error ?? record);
-      return isDenial(record.error ?? record) ? denied(name, message) : failed(name, message);
+      return isDenial(record.error ?? record) ? denied(name, message, w) : failed(name, message, w);
     }
     // `{ found: false, order_id, message }`: the message is advice for a model; the user gets a plain sentence.
-    if (record.found === false) return notFound(name, record);
+    if (record.found === false) return notFound(name, record, w);
     // `{ found: true, order: {...} }`: the one nested object is what matters, and its key names it.
     const objectKeys = Object.keys(record).filter((key) => isRecord(record[key]));
     if (objectKeys.length === 1 && Object.keys(record).length <= 3) {
       const key = objectKeys[0] as string;
-      return summarizeJson(name, record[key], humanize(key));
+      return summarizeJson(name, record[key], w, humanize(key));
     }
     // One thing (it has an id or a status) is described, even when it holds a list (an order and its items).
-    if (labelKeyOf(record) !== undefined || statusKeyOf(record) !== undefined) return describeEntity(name, record, noun);
+    if (labelKeyOf(record) !== undefined || statusKeyOf(record) !== undefined) return describeEntity(name, record, w, noun);
     // `{ days_threshold: 3, count: 2, orders: [...] }`: one list with scalar context is about that list.
     const listKeys = Object.keys(record).filter((key) => Array.isArray(record[key]));
     const onlyScalarsBeside = Object.keys(record).every((key) => listKeys.includes(key) || !isRecord(record[key]));
     if (listKeys.length === 1 && onlyScalarsBeside) {
-      return summarizeJson(name, record[listKeys[0] as string]);
+      return summarizeJson(name, record[listKeys[0] as string], w);
     }
-    return endSentence(`${name} returned ${formatFields(record)}`);
+    return endSentence(w.returned(name, formatFields(record, w)));
   }
-  return endSentence(`${name} returned ${formatValue(value)}`);
+  return endSentence(w.returned(name, formatValue(value)));
 }
 
 /**
  * One record, status first: `Order A-1007 is shipped, delivery date 2026-11-26 (1 day late).`, then its other
  * fields. Without a status it reads `getUser returned id 7, name Ana, …` as before.
  */
-function describeEntity(name: string, record: Record<string, unknown>, noun = nounOf(name, record)): string {
+function describeEntity(name: string, record: Record<string, unknown>, w: Wording, noun = nounOf(name, record)): string {
   const statusKey = statusKeyOf(record);
-  if (statusKey === undefined) return endSentence(`${name} returned ${formatFields(record)}`);
+  if (statusKey === undefined) return endSentence(w.returned(name, formatFields(record, w)));
   const labelKey = labelKeyOf(record);
   const dateKey = dateKeyOf(record);
   const delayKey = delayKeyOf(record);
   const label = labelKey === undefined ? undefined : formatValue(record[labelKey]);
-  const subject = noun === undefined ? label : `${capitalize(noun)}${label === undefined ? '' : ` ${label}`}`;
+  const subject = noun === undefined ? label : `${capitalize(nounIn(w, noun))}${label === undefined ? '' : ` ${label}`}`;
   const status = formatValue(record[statusKey]).replace(/_/g, ' ');
-  let lead = subject === undefined ? `${name} returned status ${status}` : `${subject} is ${status}`;
-  if (dateKey !== undefined) lead += `, ${humanize(dateKey)} ${formatValue(record[dateKey])}`;
+  let lead = subject === undefined ? w.status(name, status) : w.is(subject, status);
+  if (dateKey !== undefined) lead += `, ${nounIn(w, humanize(dateKey))} ${formatValue(record[dateKey])}`;
   const delay = delayKey === undefined ? 0 : (record[delayKey] as number);
-  if (delay > 0) lead += ` (${delay} ${delay === 1 ? 'day' : 'days'} late)`;
+  if (delay > 0) lead += w.late(delay);
   const shown = new Set([labelKey, statusKey, dateKey, delayKey]);
   const rest = Object.fromEntries(Object.entries(record).filter(([key, value]) => !shown.has(key) && value !== undefined));
-  const details = Object.keys(rest).length > 0 ? ` Details: ${formatFields(rest, 4)}` : '';
+  const details = Object.keys(rest).length > 0 ? ` ${w.details} ${formatFields(rest, w, 4)}` : '';
   return endSentence(`${endSentence(lead)}${details}`);
 }
 
-function notFound(name: string, record: Record<string, unknown>): string {
+function notFound(name: string, record: Record<string, unknown>, w: Wording): string {
   const labelKey = labelKeyOf(record);
-  if (labelKey === undefined) return `I couldn't find anything with ${name}. Could you check the details you gave?`;
+  if (labelKey === undefined) return w.notFoundAny(name);
   const noun = nounOf(name, record);
-  const what = noun === undefined ? formatValue(record[labelKey]) : `${noun} ${formatValue(record[labelKey])}`;
-  return `I couldn't find ${what}. Could you check the ${/id$/i.test(labelKey) ? 'id' : humanize(labelKey)}?`;
+  const what = noun === undefined ? formatValue(record[labelKey]) : `${nounIn(w, noun)} ${formatValue(record[labelKey])}`;
+  return w.notFound(what, /id$/i.test(labelKey) ? 'id' : humanize(labelKey));
 }
 
 const LABEL_KEYS: readonly string[] = ['id', 'name', 'title', 'orderId', 'order_id'];
@@ -190,14 +191,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-function denied(name: string, reason: string | undefined): string {
+function denied(name: string, reason: string | undefined, w: Wording): string {
   const why = reason !== undefined && reason.trim().length > 0 ? ` (${clip(reason.trim())})` : '';
-  return `${name} was not run because the request was denied${why}, so the action was not performed.`;
+  return w.denied(name, why);
 }
 
-function failed(name: string, message: string): string {
+function failed(name: string, message: string, w: Wording): string {
   const text = message.replace(/^(?:[A-Za-z_]*Error:\s*)+/, '').trim() || message;
-  return `The tool failed: ${name} reported "${clip(text)}".`;
+  return w.failed(name, clip(text));
 }
 
 function isDenial(error: unknown): boolean {
@@ -213,33 +214,33 @@ function errorMessage(error: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
-function formatItem(item: unknown): string {
+function formatItem(item: unknown, w: Wording): string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return formatValue(item);
   const record = item as Record<string, unknown>;
   const labelKey = LABEL_KEYS.find((key) => isScalar(record[key]));
   const rest = Object.fromEntries(Object.entries(record).filter(([key]) => key !== labelKey));
-  const fields = formatFields(rest, 3);
+  const fields = formatFields(rest, w, 3);
   if (labelKey === undefined) return fields;
   return fields.length > 0 ? `${formatValue(record[labelKey])} (${fields})` : formatValue(record[labelKey]);
 }
 
-function formatFields(record: Record<string, unknown>, max = MAX_FIELDS): string {
+function formatFields(record: Record<string, unknown>, w: Wording, max = MAX_FIELDS): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (parts.length >= max) break;
     if (value === undefined) continue;
-    if (Array.isArray(value)) parts.push(`${key}: ${formatList(value)}`);
+    if (Array.isArray(value)) parts.push(`${key}: ${formatList(value, w)}`);
     else if (typeof value === 'object' && value !== null) parts.push(`${key}: ${formatNested(value as Record<string, unknown>)}`);
     else parts.push(`${key} ${formatValue(value)}`);
   }
-  return parts.length > 0 ? parts.join(', ') : 'an empty object';
+  return parts.length > 0 ? parts.join(', ') : w.emptyObject;
 }
 
 /** A short list of named things by name (`1 × Mechanical keyboard`), anything else by its length. */
-function formatList(list: readonly unknown[]): string {
+function formatList(list: readonly unknown[], w: Wording): string {
   const labels = list.length <= 3 ? list.map((item) => (isRecord(item) ? itemLabel(item) : undefined)) : [];
   if (labels.length > 0 && labels.every((label) => label !== undefined)) return labels.join(', ');
-  return `${list.length} ${list.length === 1 ? 'item' : 'items'}`;
+  return w.items(list.length);
 }
 
 function itemLabel(record: Record<string, unknown>): string | undefined {

@@ -59,10 +59,24 @@ function undouble(w: string): string {
   return /([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w;
 }
 
+/** Someone a message goes to, not the user ("tell me the time" is no message): them, the customer, the buyer. */
+const RECIPIENT = String.raw`(?:them|him|her|(?:the|my|our|their|this|that|each|every)\s+(?:customers?|buyers?|clients?|recipients?|shoppers?|purchasers?|users?|people|persons?))`;
+/**
+ * Phrases that say "notify" in words that are stopwords alone: "let the customer know", "tell them", "give the buyer a
+ * heads-up", "keep them posted"; each becomes `notify`, which names what a tool that sends messages does.
+ */
+const NOTIFY_PHRASES: readonly RegExp[] = [
+  /\blet\s+(?!me\b|us\b)(?:[a-z-]+\s+){1,3}?know\b/g,
+  new RegExp(String.raw`\btell\s+(?=${RECIPIENT}\b)`, 'g'),
+  new RegExp(String.raw`\b(?:give|send)\s+${RECIPIENT}\s+an?\s+heads?[-\s]?up\b`, 'g'),
+  new RegExp(String.raw`\bkeep\s+${RECIPIENT}\s+(?:posted|informed|updated|in\s+the\s+loop)\b`, 'g'),
+];
+
 /** Lower-cased, stemmed content words of a text, stopwords removed, in order of appearance. */
 export function contentWords(text: string): string[] {
-  return text
-    .toLowerCase()
+  let said = text.toLowerCase();
+  for (const phrase of NOTIFY_PHRASES) said = said.replace(phrase, ' notify ');
+  return said
     // Accents folded (`verspätet` → `verspatet`), French elisions split (`l'heure` → `heure`), English ones joined.
     .replace(/[\u00C0-\u024F]/g, foldLetter)
     .replace(/\b(?:[cdjlmnst]|qu)['’](?=[a-z])/g, ' ')

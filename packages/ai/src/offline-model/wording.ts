@@ -1,0 +1,249 @@
+import { fold } from './words.ts';
+
+/** The languages the offline model answers in: the user's, when it reads as German or French; English otherwise. */
+export type Language = 'en' | 'de' | 'fr';
+
+/** Words that mark a language (folded), and none of the others: "was", "in", "des" say nothing. */
+const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = {
+  de: new Set(
+    (
+      'ist sind der die das den dem und oder nicht mein meine meinen meinem meiner mir mich ich du wir wo wann wie welche welcher ' +
+      'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
+      'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
+      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt'
+    ).split(' '),
+  ),
+  fr: new Set(
+    (
+      'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
+      'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard font ' +
+      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure'
+    ).split(' '),
+  ),
+};
+/** English words that outweigh a German or French one written among them ("time in München"). */
+const ENGLISH = new Set(
+  (
+    'the is are what where when how my me to of and for show order orders time please move add which why can could you it ' +
+    'list all delayed late cart invoice change date tomorrow next email customer'
+  ).split(' '),
+);
+
+/** The language a user's text reads as: German or French when more of its words are theirs than English, else English. */
+export function detectLanguage(text: string): Language {
+  const words = fold(text)
+    .replace(/\b[cdjlmnst]['’]/g, ' ')
+    .split(/[^a-z]+/)
+    .filter((word) => word.length > 0);
+  const count = (set: ReadonlySet<string>): number => words.filter((word) => set.has(word)).length;
+  const en = count(ENGLISH);
+  const de = count(MARKERS.de);
+  const fr = count(MARKERS.fr);
+  if (de > en && de > fr) return 'de';
+  if (fr > en && fr > de) return 'fr';
+  return 'en';
+}
+
+/** The fixed phrases of the offline model's answers in one language; tool output (values, field names) is never translated. */
+export interface Wording {
+  readonly language: Language;
+  readonly and: string;
+  /** A request of the user's, quoted in a sentence of another language ("„benachrichtige den Kunden“"). */
+  readonly quote: (request: string) => string;
+  /** `"tomorrow" as 2026-11-21`. */
+  readonly readAs: (phrase: string, date: string) => string;
+  /** `Reading … (today is 2026-11-20 UTC).` */
+  readonly reading: (read: string, today: string) => string;
+  /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
+  readonly ask: (tool: string, needs: string) => string;
+  readonly askMarker: string;
+  readonly onceChanged: (later: string) => string;
+  readonly onceLookedUp: (later: string) => string;
+  readonly nowDone: (requests: string, changed: boolean, said: string) => string;
+  readonly notDoneChange: (requests: string) => string;
+  readonly notDoneLookup: (requests: string) => string;
+  readonly shiftFirst: (phrase: string) => string;
+  readonly shifted: (ids: string, from: string, phrase: string, to: string) => string;
+  readonly idNotItem: (ids: string, tool: string, reader: string) => string;
+  readonly removesAll: (tool: string, part: string) => string;
+  // Summaries of tool results.
+  readonly noResults: string;
+  readonly happened: string;
+  readonly withEdit: (changes: string, rest: string) => string;
+  readonly finishedEmpty: (name: string) => string;
+  readonly finished: (name: string) => string;
+  readonly returned: (name: string, what: string) => string;
+  readonly withFiles: (name: string, files: string, text: string) => string;
+  readonly nonText: string;
+  readonly nothing: (name: string) => string;
+  readonly none: (name: string) => string;
+  readonly results: (name: string, count: number, shown: string, more: number) => string;
+  readonly is: (subject: string, status: string) => string;
+  readonly status: (name: string, status: string) => string;
+  readonly late: (days: number) => string;
+  readonly details: string;
+  readonly notFoundAny: (name: string) => string;
+  readonly notFound: (what: string, key: string) => string;
+  readonly denied: (name: string, why: string) => string;
+  readonly failed: (name: string, message: string) => string;
+  readonly emptyObject: string;
+  readonly items: (count: number) => string;
+  readonly images: (count: number) => string;
+  readonly documents: (count: number) => string;
+  readonly document: (name: string | undefined) => string;
+  /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
+  readonly nouns: Readonly<Record<string, string>>;
+}
+
+const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
+const EN: Wording = {
+  language: 'en',
+  and: 'and',
+  quote: (request) => request,
+  readAs: (phrase, date) => `"${phrase}" as ${date}`,
+  reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
+  askMarker: 'I still need',
+  ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
+  onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
+  onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
+  nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
+  notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
+  notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
+  shiftFirst: (phrase) => `To move it ${phrase}, I first look up the date it has now.`,
+  shifted: (ids, from, phrase, to) => `${ids} is due ${from}; moved ${phrase}, that is ${to}`,
+  idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
+  removesAll: (tool, part) =>
+    `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
+  noResults: 'There were no tool results to report.',
+  happened: 'Here is what happened:',
+  withEdit: (changes, rest) => `With your edit (${changes}): ${rest}`,
+  finishedEmpty: (name) => `${name} finished without output.`,
+  finished: (name) => `${name} finished.`,
+  returned: (name, what) => `${name} returned ${what}`,
+  withFiles: (name, files, text) => `${name} (with ${files}): ${text}`,
+  nonText: 'non-text content',
+  nothing: (name) => `${name} returned nothing.`,
+  none: (name) => `${name} returned no results.`,
+  results: (name, count, shown, more) => `${name} returned ${plural(count, 'result', 'results')}: ${shown}${more > 0 ? `; and ${more} more` : ''}`,
+  is: (subject, status) => `${subject} is ${status}`,
+  status: (name, status) => `${name} returned status ${status}`,
+  late: (days) => ` (${plural(days, 'day', 'days')} late)`,
+  details: 'Details:',
+  notFoundAny: (name) => `I couldn't find anything with ${name}. Could you check the details you gave?`,
+  notFound: (what, key) => `I couldn't find ${what}. Could you check the ${key}?`,
+  denied: (name, why) => `${name} was not run because the request was denied${why}, so the action was not performed.`,
+  failed: (name, message) => `The tool failed: ${name} reported "${message}".`,
+  emptyObject: 'an empty object',
+  items: (count) => plural(count, 'item', 'items'),
+  images: (count) => (count === 1 ? 'an image' : `${count} images`),
+  documents: (count) => `${count} documents`,
+  document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
+  nouns: {},
+};
+
+const DE: Wording = {
+  language: 'de',
+  and: 'und',
+  quote: (request) => `„${request}“`,
+  readAs: (phrase, date) => `„${phrase}“ als ${date}`,
+  reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
+  askMarker: 'brauche ich noch',
+  ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
+  onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
+  onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
+  nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
+  notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
+  notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
+  shiftFirst: (phrase) => `Um sie ${phrase} zu verschieben, sehe ich zuerst nach, welches Datum sie jetzt hat.`,
+  shifted: (ids, from, phrase, to) => `${ids} ist für ${from} geplant; ${phrase} verschoben ist das ${to}`,
+  idNotItem: (ids, tool, reader) =>
+    `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
+  removesAll: (tool, part) =>
+    `${tool} entfernt alles auf einmal, und kein Werkzeug entfernt nur „${part}“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.`,
+  noResults: 'Es gab keine Ergebnisse von Werkzeugen.',
+  happened: 'Das ist passiert:',
+  withEdit: (changes, rest) => `Mit deiner Änderung (${changes}): ${rest}`,
+  finishedEmpty: (name) => `${name} ist ohne Ausgabe fertig.`,
+  finished: (name) => `${name} ist fertig.`,
+  returned: (name, what) => `${name} lieferte ${what}`,
+  withFiles: (name, files, text) => `${name} (mit ${files}): ${text}`,
+  nonText: 'Inhalt, der kein Text ist',
+  nothing: (name) => `${name} lieferte nichts.`,
+  none: (name) => `${name} lieferte keine Ergebnisse.`,
+  results: (name, count, shown, more) => `${name} lieferte ${plural(count, 'Ergebnis', 'Ergebnisse')}: ${shown}${more > 0 ? `; und ${more} weitere` : ''}`,
+  is: (subject, status) => `${subject} ist ${status}`,
+  status: (name, status) => `${name} lieferte den Status ${status}`,
+  late: (days) => ` (${plural(days, 'Tag', 'Tage')} Verspätung)`,
+  details: 'Details:',
+  notFoundAny: (name) => `Ich habe mit ${name} nichts gefunden. Kannst du deine Angaben prüfen?`,
+  notFound: (what, key) => `Ich habe ${what} nicht gefunden. Kannst du ${key === 'id' ? 'die ID' : key} prüfen?`,
+  denied: (name, why) => `${name} wurde nicht ausgeführt, weil die Anfrage abgelehnt wurde${why}; es ist also nichts geschehen.`,
+  failed: (name, message) => `Das Werkzeug ist fehlgeschlagen: ${name} meldete „${message}“.`,
+  emptyObject: 'ein leeres Objekt',
+  items: (count) => plural(count, 'Eintrag', 'Einträge'),
+  images: (count) => (count === 1 ? 'einem Bild' : `${count} Bildern`),
+  documents: (count) => `${count} Dokumenten`,
+  document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
+  nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
+};
+
+const FR: Wording = {
+  language: 'fr',
+  and: 'et',
+  quote: (request) => `« ${request} »`,
+  readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
+  reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
+  askMarker: 'il me manque encore',
+  ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
+  onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
+  onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
+  nowDone: (requests, changed, said) =>
+    `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
+  notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
+  notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
+  shiftFirst: (phrase) => `Pour la décaler ${phrase}, je cherche d'abord la date qu'elle a maintenant.`,
+  shifted: (ids, from, phrase, to) => `${ids} est prévue le ${from} ; décalée ${phrase}, cela donne le ${to}`,
+  idNotItem: (ids, tool, reader) =>
+    `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
+  removesAll: (tool, part) =>
+    `${tool} retire tout d'un coup, et aucun outil ne retire seulement « ${part} », donc je n'ai rien changé. Demandez-moi de tout vider si c'est ce que vous voulez.`,
+  noResults: "Aucun outil n'a renvoyé de résultat.",
+  happened: "Voici ce qui s'est passé :",
+  withEdit: (changes, rest) => `Avec votre modification (${changes}) : ${rest}`,
+  finishedEmpty: (name) => `${name} s'est terminé sans rien renvoyer.`,
+  finished: (name) => `${name} est terminé.`,
+  returned: (name, what) => `${name} a renvoyé ${what}`,
+  withFiles: (name, files, text) => `${name} (avec ${files}) : ${text}`,
+  nonText: 'un contenu non textuel',
+  nothing: (name) => `${name} n'a rien renvoyé.`,
+  none: (name) => `${name} n'a renvoyé aucun résultat.`,
+  results: (name, count, shown, more) => `${name} a renvoyé ${plural(count, 'résultat', 'résultats')} : ${shown}${more > 0 ? ` ; et ${more} de plus` : ''}`,
+  is: (subject, status) => `${subject} est ${status}`,
+  status: (name, status) => `${name} a renvoyé le statut ${status}`,
+  late: (days) => ` (${plural(days, 'jour', 'jours')} de retard)`,
+  details: 'Détails :',
+  notFoundAny: (name) => `Je n'ai rien trouvé avec ${name}. Pouvez-vous vérifier vos indications ?`,
+  notFound: (what, key) => `Je n'ai pas trouvé ${what}. Pouvez-vous vérifier ${key === 'id' ? "l'identifiant" : key} ?`,
+  denied: (name, why) => `${name} n'a pas été exécuté car la demande a été refusée${why} ; rien n'a donc été fait.`,
+  failed: (name, message) => `L'outil a échoué : ${name} a signalé « ${message} ».`,
+  emptyObject: 'un objet vide',
+  items: (count) => plural(count, 'élément', 'éléments'),
+  images: (count) => (count === 1 ? 'une image' : `${count} images`),
+  documents: (count) => `${count} documents`,
+  document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
+  nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
+};
+
+/** The fixed phrases of each language. */
+export const WORDINGS: Readonly<Record<Language, Wording>> = { en: EN, de: DE, fr: FR };
+
+/** The wording for a user's text (see {@link detectLanguage}). */
+export function wordingFor(text: string): Wording {
+  return WORDINGS[detectLanguage(text)];
+}
+
+/** A noun or a field's name in the wording's language, as written when its table does not list it. */
+export function nounIn(wording: Wording, noun: string): string {
+  return Object.hasOwn(wording.nouns, noun) ? (wording.nouns[noun] ?? noun) : noun;
+}
