@@ -168,8 +168,9 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   // theirs, already checked. End this layer with them instead of one more promise hop.
   // When the inner layers already settled (pass-throughs around a synchronous tool), the outermost layer
   // hands the outcome back synchronously (the executor skips a microtask hop); inner ones keep sharing
-  // the one promise, so an outer next() need not wrap the outcome again.
-  if (pending === layer.last) {
+  // the one promise, so an outer next() need not wrap the outcome again. (A plain function that returned nothing
+  // before any next() is no pass-through: `last` is then undefined too.)
+  if (pending !== undefined && pending === layer.last) {
     if (layer.state === DONE) {
       layer.state = ENDED;
       const outcome = settle(run, span, parent, layer.lastOutcome as ToolOutcome);
