@@ -136,6 +136,17 @@ describe('ToolChain', () => {
     expect(result.content).toMatch(/forget to return next/);
   });
 
+  it('refuses a plain function that returns nothing before it calls next(): a misuse, not a rejected execute()', async () => {
+    // Not async: it returned undefined, which the chain took for the promise of a next() it never called.
+    const hollow = defineInterceptor('hollow', (() => undefined) as unknown as InterceptorFn);
+    const log: string[] = [];
+    const executor = createExecutor({ registry: [echo(log)], interceptors: [hollow] });
+    const result = await executor.execute({ id: 'c1', name: 'echo', arguments: { text: 'x' } });
+    expect(result.outcome.type === 'error' && result.outcome.error.code).toBe('chain-misuse');
+    expect(result.content).toMatch(/"hollow" returned undefined \(did it forget to return next\(\)\?\)/);
+    expect(log).toEqual([]);
+  });
+
   it('lets an interceptor short-circuit (a cache): execute never runs', async () => {
     const log: string[] = [];
     const cache = new Map<string, unknown>([['{"text":"hit"}', { text: 'from cache' }]]);

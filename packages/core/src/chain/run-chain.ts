@@ -64,7 +64,8 @@ class Layer {
     this.interceptor = interceptor;
   }
 
-  readonly next = (overrides?: NextOverrides): Promise<ToolOutcome> => {
+  /** The interceptor's `next()`, bound to this layer (`layer.next.bind(layer)`: one object, where an arrow field made two). */
+  next(overrides?: NextOverrides): Promise<ToolOutcome> {
     const { interceptor, run } = this;
     if (this.state !== IDLE) {
       // An outcome, not a rejection: nobody awaits a next() called from a timer or a stray promise, and nothing runs.
@@ -88,7 +89,7 @@ class Layer {
     const inner = dispatch(run, this.depth + 1, this);
     this.last = inner instanceof Promise ? inner : Promise.resolve(inner);
     return this.last;
-  };
+  }
 
   /** The layers inside have settled with `outcome`. */
   innerSettled(outcome: ToolOutcome): void {
@@ -160,7 +161,7 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   const layer = new Layer(run, depth, interceptor);
   let pending: Promise<ToolOutcome>;
   try {
-    pending = interceptor.intercept(ctx, layer.next);
+    pending = interceptor.intercept(ctx, layer.next.bind(layer));
   } catch (error) {
     return Promise.resolve(finishLayer(run, layer, span, parent, fail(ctx, error)));
   }
@@ -168,8 +169,9 @@ function dispatch(run: ChainRun, depth: number, parent: Layer | undefined): Prom
   // theirs, already checked. End this layer with them instead of one more promise hop.
   // When the inner layers already settled (pass-throughs around a synchronous tool), the outermost layer
   // hands the outcome back synchronously (the executor skips a microtask hop); inner ones keep sharing
-  // the one promise, so an outer next() need not wrap the outcome again.
-  if (pending === layer.last) {
+  // the one promise, so an outer next() need not wrap the outcome again. (A plain function that returned nothing
+  // before any next() is no pass-through: `last` is then undefined too.)
+  if (pending !== undefined && pending === layer.last) {
     if (layer.state === DONE) {
       layer.state = ENDED;
       const outcome = settle(run, span, parent, layer.lastOutcome as ToolOutcome);

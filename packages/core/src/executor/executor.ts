@@ -4,7 +4,7 @@ import type { ExecutionSide, InterceptorLike, ToolCall, ToolContext, ToolInterce
 import { createRunContext, type RunContext } from '../context/run-context.ts';
 import { AttemptContext } from '../context/attempt-context.ts';
 import { CallContext } from '../context/tool-context.ts';
-import { ToolError, toToolError } from '../errors/tool-error.ts';
+import { ToolError, type ToolIssue, toToolError } from '../errors/tool-error.ts';
 import { type ApprovalDecision, approval, approvalDecisionKey, approvesWithEdits, placement, ticketSubject } from '../interceptors/approval.ts';
 import { countCalls, policyCallCounts } from '../interceptors/call-count.ts';
 import { rateLimit } from '../interceptors/limits.ts';
@@ -16,6 +16,7 @@ import type { Folded } from '../registry/folded.ts';
 import { createRegistry, isRegistry, type ToolRegistry } from '../registry/registry.ts';
 import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
+import { NOT_PASSED, passedValue, validationOf } from '../schema/validation-result.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
@@ -23,6 +24,7 @@ import { lateError, withinCheckLimit } from '../tool/check-limit.ts';
 import { logLeftOut } from '../tool/left-out.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
+import { plainArguments, UNREAD } from './plain-arguments.ts';
 import { errorModelText, outcomeModelText } from './convert-result.ts';
 import { type ArgumentEdit, argumentEdits, maskEdits, refusedEdits, withEditNote } from './edits.ts';
 import { abortError, raceSignal } from './race-signal.ts';
@@ -383,31 +385,34 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const safeCall = { id: meta.callId, name: meta.toolName, arguments: undefined };
       return early(safeCall, undefined, undefined, started, new ToolError('invalid-input', 'A tool call needs a string `id` and `name`.', meta), null);
     }
-    const meta = { toolName: call.name, callId: call.id };
     if (tickets !== undefined && opts?.approval !== undefined && opts.run === undefined) {
-      return early(call, undefined, call.arguments, started, withoutRun('An approval decision', meta), null);
+      return early(call, undefined, call.arguments, started, withoutRun('An approval decision', metaOf(call)), null);
     }
     // Made when first needed: most calls without a run never read it.
     const run = opts?.run;
     const signal = mergeSignals(opts?.signal, run?.signal);
-    if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, meta), run);
+    if (signal?.aborted) return early(call, undefined, undefined, started, abortError(signal, metaOf(call)), run);
 
-    const parsed = parseArguments(call.arguments, meta);
-    if (!parsed.ok) {
-      // Arguments refused for a prototype key were read: the tool's interceptors mask them field by field in the trace.
-      if (!('value' in parsed)) return early(call, undefined, call.arguments, started, parsed.error, run);
-      return orAbort(lookUp(call.name), signal).then((masking) => early(call, undefined, parsed.value, started, parsed.error, run, masking === ABORTED ? undefined : masking));
+    // Most arguments are plain JSON text, parsed with no result object; the rest as parseArguments reads them.
+    let args = plainArguments(call.arguments);
+    if (args === UNREAD) {
+      const parsed = parseArguments(call.arguments, metaOf(call));
+      if (!parsed.ok) {
+        // Arguments refused for a prototype key were read: the tool's interceptors mask them field by field in the trace.
+        if (!('value' in parsed)) return early(call, undefined, call.arguments, started, parsed.error, run);
+        return orAbort(lookUp(call.name), signal).then((masking) => early(call, undefined, parsed.value, started, parsed.error, run, masking === ABORTED ? undefined : masking));
+      }
+      args = parsed.value;
     }
-    const args = parsed.value;
     let found: AnyTool | Promise<AnyTool | undefined> | undefined;
     try {
       // With the call's signal: a lazy load given up on is not kept for the next call.
       found = source.resolve(call.name, signal);
     } catch (error) {
-      return early(call, undefined, args, started, toToolError(error, meta), run);
+      return early(call, undefined, args, started, toToolError(error, metaOf(call)), run);
     }
-    if (found instanceof Promise || found === undefined || found.policy.available !== undefined) return resolving(call, opts, started, meta, run, signal, args, found);
-    return prepare(call, opts, started, meta, run, signal, args, found);
+    if (found instanceof Promise || found === undefined || found.policy.available !== undefined) return resolving(call, opts, started, run, signal, args, found);
+    return prepare(call, opts, started, run, signal, args, found);
   }
 
   /** A lazy tool, or one whose `policy.available` decides (or none): `start`, continued. */
@@ -415,7 +420,6 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     call: ToolCall,
     opts: ExecuteOptions | undefined,
     started: number,
-    meta: CallMeta,
     run: RunContext | undefined,
     signal: AbortSignal | undefined,
     args: unknown,
@@ -425,11 +429,11 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let tool: AnyTool | undefined;
     try {
       const loaded = found instanceof Promise ? await orAbort(found, signal) : found;
-      if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), run);
+      if (loaded === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, metaOf(call)), run);
       tool = loaded;
     } catch (error) {
       // A resolver that stopped waiting at the call's abort: the call's own abort error, whichever listener ran first.
-      return early(call, undefined, args, started, signal?.aborted ? abortError(signal, meta) : toToolError(error, meta), run);
+      return early(call, undefined, args, started, signal?.aborted ? abortError(signal, metaOf(call)) : toToolError(error, metaOf(call)), run);
     }
     if (tool === undefined || tool.policy.available !== undefined) {
       // The checks of `policy.available` read the run: the call keeps the one they read.
@@ -438,10 +442,10 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       // A tool this run may not see fails exactly as one that does not exist: its name is never revealed.
       const answer = tool === undefined ? false : isToolAvailable(tool, checked);
       const visible = answer instanceof Promise ? await orAbort(answer, signal) : answer;
-      if (visible === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, meta), checked);
-      if (tool === undefined || !visible) return early(call, undefined, args, started, await unknownTool(checked, meta, signal), checked);
+      if (visible === ABORTED) return early(call, undefined, args, started, abortError(signal as AbortSignal, metaOf(call)), checked);
+      if (tool === undefined || !visible) return early(call, undefined, args, started, await unknownTool(checked, metaOf(call), signal), checked);
     }
-    return prepare(call, opts, started, meta, run, signal, args, tool);
+    return prepare(call, opts, started, run, signal, args, tool);
   }
 
   /** Applies a human's edits and validates the input. */
@@ -449,7 +453,6 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     call: ToolCall,
     opts: ExecuteOptions | undefined,
     started: number,
-    meta: CallMeta,
     run: RunContext | undefined,
     signal: AbortSignal | undefined,
     args: unknown,
@@ -460,29 +463,43 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     let edits: ArgumentEdit[] | undefined;
     const decision = opts?.approval;
     if (approvesWithEdits(decision)) {
-      const edited = editedArguments(tool, args, decision.input, meta);
+      const edited = editedArguments(tool, args, decision.input, metaOf(call));
       if (!edited.ok) return early(call, tool, args, started, edited.error, run);
       proposed = edited.value;
       if (edited.edits.length > 0) edits = edited.edits;
     }
-    let checked: ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
+    let input: unknown;
+    let checked: ValidationResult<unknown> | Promise<ValidationResult<unknown>> | undefined;
     try {
       // Quoted primitives coerced (`policy.coerce`); a strict model's `null` for an optional argument read as absent (`policy.strict`).
-      checked = validateWithSchema(tool.input, fitArguments(proposed, tool.jsonSchema, tool.policy));
+      const result = tool.input['~standard'].validate(fitArguments(proposed, tool.jsonSchema, tool.policy));
+      // A synchronous pass (the common case) is read as it is, with no result object made for it; the rest as validateWithSchema reads it.
+      input = passedValue(result);
+      if (input === NOT_PASSED) checked = validationOf(result);
     } catch (cause) {
-      return early(call, tool, proposed, started, unvalidated(tool, cause, meta), run);
+      return early(call, tool, proposed, started, unvalidated(tool, cause, metaOf(call)), run);
     }
+    if (checked === undefined) return launch(call, opts, started, run, signal, args, tool, edits, input);
     if (checked instanceof Promise) {
       // An asynchronous validation (a raw JSON Schema's validator still loading, an async refinement).
       return orAbort(checked, signal).then(
         (validated) =>
           validated === ABORTED
-            ? early(call, tool, proposed, started, abortError(signal as AbortSignal, meta), run)
-            : launch(call, opts, started, meta, run, signal, args, tool, proposed, edits, validated),
-        (cause: unknown) => early(call, tool, proposed, started, unvalidated(tool, cause, meta), run),
+            ? early(call, tool, proposed, started, abortError(signal as AbortSignal, metaOf(call)), run)
+            : validated.ok
+              ? launch(call, opts, started, run, signal, args, tool, edits, validated.value)
+              : invalid(call, tool, started, run, args, proposed, validated.issues),
+        (cause: unknown) => early(call, tool, proposed, started, unvalidated(tool, cause, metaOf(call)), run),
       );
     }
-    return launch(call, opts, started, meta, run, signal, args, tool, proposed, edits, checked);
+    return checked.ok ? launch(call, opts, started, run, signal, args, tool, edits, checked.value) : invalid(call, tool, started, run, args, proposed, checked.issues);
+  }
+
+  /** The failure of arguments (the model's, or a human's edit of them) that the tool's schema refused. */
+  function invalid(call: ToolCall, tool: AnyTool, started: number, run: RunContext | undefined, args: unknown, proposed: unknown, issues: readonly ToolIssue[]): ToolCallResult {
+    const whose = proposed === args ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
+    const error = new ToolError('invalid-input', `${whose} for "${tool.name}".`, { ...metaOf(call), issues });
+    return early(call, tool, proposed, started, error, run);
   }
 
   /** Runs the chain on valid input. */
@@ -490,23 +507,15 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     call: ToolCall,
     opts: ExecuteOptions | undefined,
     started: number,
-    meta: CallMeta,
     run: RunContext | undefined,
     signal: AbortSignal | undefined,
     args: unknown,
     tool: AnyTool,
-    proposed: unknown,
     edits: ArgumentEdit[] | undefined,
-    validation: ValidationResult<unknown>,
+    input: unknown,
   ): Result {
-    if (!validation.ok) {
-      const whose = proposed === args ? 'Invalid arguments' : 'The user approved the call with edited arguments that are invalid; it was not performed. Invalid arguments';
-      const error = new ToolError('invalid-input', `${whose} for "${tool.name}".`, { ...meta, issues: validation.issues });
-      return early(call, tool, proposed, started, error, run);
-    }
-
     // An abort that came while the tool loaded, its availability or its input was checked: nothing starts.
-    if (signal?.aborted) return early(call, tool, validation.value, started, abortError(signal, meta), run);
+    if (signal?.aborted) return early(call, tool, input, started, abortError(signal, metaOf(call)), run);
 
     const chain = chainFor(tool);
     let interceptors = chain.all;
@@ -519,12 +528,12 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       apart ||= own.some(abandons);
     }
     if (opts?.failedCheck !== undefined) interceptors = endingAtCheck(interceptors, gates.approval, opts.failedCheck);
-    const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, meta);
+    const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, metaOf(call));
     const ctx = new CallContext({
       tool,
       call,
       args,
-      input: validation.value,
+      input,
       run,
       side,
       signal,
@@ -535,30 +544,29 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     if (opts?.approval !== undefined) ctx.set(approvalDecisionKey, opts.approval);
 
     const running = runLayers(ctx, interceptors, apart ? runToolApart : runTool, spans ? clock : null);
-    if (running instanceof Promise || tool.output) return settling(started, meta, signal, ctx, progress, edits, running);
+    if (running instanceof Promise || tool.output) return settling(started, signal, ctx, progress, edits, running);
     // A tool that goes on after its call ended (aborted, timed out) reports to nobody.
     progress?.end();
-    return complete(started, meta, ctx, edits, running);
+    return complete(started, ctx, edits, running);
   }
 
   /** A chain that settles later (an async tool or interceptor), or an output schema to check: `launch`, continued. */
   async function settling(
     started: number,
-    meta: CallMeta,
     signal: AbortSignal | undefined,
     ctx: CallContext,
     progress: ReturnType<typeof progressSink> | undefined,
     edits: ArgumentEdit[] | undefined,
     running: Promise<ToolOutcome> | ToolOutcome,
   ): Promise<ToolCallResult> {
-    let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, meta) : await running;
+    let outcome = !(running instanceof Promise) ? running : signal ? await raceAbort(running, signal, metaOf(ctx.call)) : await running;
     progress?.end();
-    if (outcome.type === 'success' && ctx.tool.output) outcome = await checkOutput(ctx.tool, outcome.output, meta);
-    return complete(started, meta, ctx, edits, outcome);
+    if (outcome.type === 'success' && ctx.tool.output) outcome = await checkOutput(ctx.tool, outcome.output, metaOf(ctx.call));
+    return complete(started, ctx, edits, outcome);
   }
 
   /** The finished call's text for the model, its trace record and its result. */
-  function complete(started: number, meta: CallMeta, ctx: CallContext, edits: ArgumentEdit[] | undefined, outcome: ToolOutcome): ToolCallResult {
+  function complete(started: number, ctx: CallContext, edits: ArgumentEdit[] | undefined, outcome: ToolOutcome): ToolCallResult {
     const { tool, call } = ctx;
     let content: ModelContent | undefined;
     if (outcome.type !== 'error') {
@@ -566,7 +574,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
         content = outcomeModelText(tool, outcome, ctx);
       } catch (error) {
         const message = `The result of "${tool.name}" could not be converted for the model: ${toToolError(error).message}`;
-        outcome = failure(new ToolError('invalid-output', message, { ...meta, cause: error, unexpected: true }));
+        outcome = failure(new ToolError('invalid-output', message, { ...metaOf(call), cause: error, unexpected: true }));
       }
     }
     if (onTrace) {
@@ -774,6 +782,11 @@ function registryOf(value: unknown): ToolRegistry {
 
 /** A call's names, for errors. */
 type CallMeta = { readonly toolName: string; readonly callId: string };
+
+/** The names of a call already checked to have a string `id` and `name`: made only where an error or a report needs them. */
+function metaOf(call: ToolCall): CallMeta {
+  return { toolName: call.name, callId: call.id };
+}
 
 /** A step of `execute`: the result, or a promise of it once a step was asynchronous. */
 type Result = ToolCallResult | Promise<ToolCallResult>;

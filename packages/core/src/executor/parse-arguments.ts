@@ -1,6 +1,7 @@
 import { ToolError, type ToolIssue } from '../errors/tool-error.ts';
 import { formatIssuePath } from '../schema/input-schema.ts';
 import { parseJsonSlowly } from './parse-json-slowly.ts';
+import { NOT_PLAIN } from './plain-arguments.ts';
 
 const SNIPPET = 120;
 /**
@@ -8,11 +9,6 @@ const SNIPPET = 120;
  * One regular expression: a little faster here than three `includes`.
  */
 const SUSPECT = /__proto__|constructor|\\u/;
-/**
- * Text that {@link SUSPECT} may match, or that needs {@link parseJson}'s check (a backslash). One test: the arguments
- * of most calls have none of them, and are then parsed with nothing else.
- */
-const NOT_PLAIN = /__proto__|constructor|\\/;
 
 /** What the model reads about a key the executor refuses (see {@link prototypeKeyIssues}). */
 export const PROTOTYPE_KEY_TEXT = 'A key that could change an object’s prototype is not accepted: leave it out.';

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolIssue } from '../errors/tool-error.ts';
+import { validationOf } from './validation-result.ts';
 import { valibotToJsonSchema } from './valibot-json-schema.ts';
 
 /** A JSON Schema object as handed to the model (draft-07 flavour, no `$schema` key). */
@@ -14,41 +15,14 @@ export type ToolSchema<T = unknown> = StandardSchemaV1<unknown, T>;
 /** The output type a schema validates to. */
 export type InferSchemaOutput<TSchema extends StandardSchemaV1> = StandardSchemaV1.InferOutput<TSchema>;
 
-/** Formats a Standard Schema path as `a.b[0].c` (root is `(root)`). */
-export function formatIssuePath(path: StandardSchemaV1.Issue['path']): string {
-  if (!path || path.length === 0) return '(root)';
-  let out = '';
-  for (const segment of path) {
-    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out || '(root)';
-}
+export { formatIssuePath } from './issue-path.ts';
 
 /**
  * Validates with any Standard Schema, synchronously when the schema is synchronous. A result that is a thenable (a
  * polyfill's or another realm's promise) is awaited; one that is neither `{ value }` nor `{ issues }` throws a `TypeError`.
  */
 export function validateWithSchema<T>(schema: StandardSchemaV1<unknown, T>, value: unknown): ValidationResult<T> | Promise<ValidationResult<T>> {
-  const result: unknown = schema['~standard'].validate(value);
-  const then = typeof result === 'object' && result !== null ? (result as { then?: unknown }).then : undefined;
-  return typeof then === 'function' ? Promise.resolve(result).then(toValidationResult<T>) : toValidationResult<T>(result);
-}
-
-/** A schema's result, checked: a schema that answers anything else must not read as a pass (its input would be `undefined`). */
-function toValidationResult<T>(result: unknown): ValidationResult<T> {
-  if (typeof result !== 'object' || result === null) throw new TypeError(`the schema returned ${result === null ? 'null' : typeof result}, not a result`);
-  const { issues } = result as { issues?: unknown };
-  if (issues === undefined) {
-    if (!('value' in result)) throw new TypeError('the schema returned neither a value nor issues');
-    return { ok: true, value: (result as { value: T }).value };
-  }
-  if (!Array.isArray(issues)) throw new TypeError('the schema returned issues that are not a list');
-  return {
-    ok: false,
-    issues: issues.map((issue: StandardSchemaV1.Issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
-  };
+  return validationOf<T>(schema['~standard'].validate(value));
 }
 
 interface StandardJsonSchemaProps {

@@ -1,0 +1,44 @@
+// The executor's fast path of argument parsing against parseArguments: on any JSON value's text (pretty-printed or
+// not), with a key that could change a prototype, a backslash, blank or malformed text, and values that are not text,
+// plainArguments either gives what parseArguments gives as its value or leaves the arguments to it (UNREAD).
+// Runs per runtime: 500 values + 500 texts. Failures print fast-check's seed and path.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseArguments } from './parse-arguments.ts';
+import { plainArguments, UNREAD } from './plain-arguments.ts';
+
+const meta = { toolName: 't', callId: 'c1' };
+
+/** Text any argument may be: JSON of any value, with the pieces the fast path must leave alone put in somewhere. */
+const text = fc.oneof(
+  fc.json(),
+  fc.tuple(fc.json(), fc.nat(), fc.constantFrom('__proto__', 'constructor', '\\', '\\u005f', ' ', '', '{', '"', 'x')).map(([json, at, piece]) => {
+    const i = at % (json.length + 1);
+    return json.slice(0, i) + piece + json.slice(i);
+  }),
+  fc.constantFrom('', '   ', '\n', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{"a\\\\":1}', '{"a":', 'null'),
+);
+
+describe('plainArguments', () => {
+  it('gives parseArguments’ value for text it reads, and leaves every other text to it', () => {
+    fc.assert(
+      fc.property(text, (raw) => {
+        const fast = plainArguments(raw);
+        const full = parseArguments(raw, meta);
+        if (fast === UNREAD) {
+          // Left alone: text that needs a check, or that parseArguments refuses or reads as {}.
+          const plain = raw.trim() !== '' && !/__proto__|constructor|\\/.test(raw) && full.ok;
+          expect(plain).toBe(false);
+          return;
+        }
+        expect(full.ok).toBe(true);
+        expect(fast).toStrictEqual((full as { value: unknown }).value);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('leaves arguments that are not text to parseArguments (undefined means {}, objects are checked for keys)', () => {
+    for (const raw of [undefined, null, 1, {}, { __proto__: null }, [], JSON.parse('{"__proto__":{}}')]) expect(plainArguments(raw)).toBe(UNREAD);
+  });
+});
