@@ -149,7 +149,7 @@ export async function run(): Promise<BenchReport> {
         '`generate()` streams (the same code path serves `useChat`) and returns the final conversation with its proofs, so its like-for-like plain job is ' +
         '`streamText` → `toUIMessageStream({ originalMessages, onEnd })`. Comparing `generate()` with plain `generateText` would charge edgetool for the UI stream itself, ' +
         "which in Node costs several times the turn's tool work (see 'the UI stream itself').",
-      'Seals: an HMAC-SHA256 per result over the canonical JSON of the call and its result; up to 1 KB in JavaScript (~6 µs for a result of this bench on the shared 2-core machine of session 29: canonical JSON ~1, the HMAC ~1.8, encoding the text and the MAC ~0.8, the rest the subject and the async steps), above it through WebCrypto ' +
+      'Seals: an HMAC-SHA256 per result over the canonical JSON of the call and its result; up to 1 KB in JavaScript (~5 µs for a result of this bench on the shared 2-core machine of session 29: canonical JSON ~1, the HMAC ~1.6, encoding the text and the MAC ~0.6, the rest the subject and the async steps), above it through WebCrypto ' +
         '(~50 µs of main-thread work plus a thread-pool job per call in Node). edgetool starts each seal when the call finishes, so it is ready when its chunk arrives; ' +
         'the diagnostic row awaits each seal in the stream instead. That row also pays for a transform stage over every chunk and for 80 more chunks; the fixed-seal row ' +
         "pays for those alone, so the seal's own work is the difference of the two. " +
