@@ -237,8 +237,14 @@ function plainGenerateSide(toolSteps: number): Side {
   };
 }
 
-/** edgetool's per-result seal (`sealResult`), added to the plain stream as a data part. */
-function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMessageChunk> {
+/** A seal of the length `sealResult` makes here, for the stage that seals nothing (`sealing(…, false)`). */
+const FIXED_SEAL = `es1.bench.${Date.now() + 60_000}.${'A'.repeat(43)}`;
+
+/**
+ * edgetool's per-result seal (`sealResult`), added to the plain stream as a data part. With `seal: false` the same stage
+ * and the same data parts with a fixed seal: what the stage and its chunks cost, so the seal's own work is the difference.
+ */
+function sealing(conversationId: string, seal = true): TransformStream<UIMessageChunk, UIMessageChunk> {
   const inputs = new Map<string, { toolName: string; input: unknown }>();
   return new TransformStream({
     async transform(chunk, controller) {
@@ -247,8 +253,10 @@ function sealing(conversationId: string): TransformStream<UIMessageChunk, UIMess
       if (chunk.type !== 'tool-output-available') return;
       const call = inputs.get(chunk.toolCallId);
       if (!call) return;
-      const seal = await sealResult(tickets, { toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId }, 60_000);
-      controller.enqueue({ type: 'data-edgetool-seal', id: chunk.toolCallId, data: { toolCallId: chunk.toolCallId, toolName: call.toolName, seal } });
+      const sealed = await (seal
+        ? sealResult(tickets, { toolName: call.toolName, toolCallId: chunk.toolCallId, input: call.input, result: { output: chunk.output }, conversationId }, 60_000)
+        : Promise.resolve(FIXED_SEAL));
+      controller.enqueue({ type: 'data-edgetool-seal', id: chunk.toolCallId, data: { toolCallId: chunk.toolCallId, toolName: call.toolName, seal: sealed } });
     },
   });
 }
@@ -289,5 +297,6 @@ export function createSides(toolSteps: number) {
     plainMessages: plainSide(toolSteps, { messages: true }),
     plainGenerate: plainGenerateSide(toolSteps),
     plainSeals: plainSide(toolSteps, { through: () => sealing(`conv-${++conversation}`) }),
+    plainSealStage: plainSide(toolSteps, { through: () => sealing(`conv-${++conversation}`, false) }),
   } satisfies Record<string, Side>;
 }

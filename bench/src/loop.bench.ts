@@ -3,7 +3,7 @@
  * answer, on `ai/test`'s `MockLanguageModelV4`. edgetool's `createChatAgent().generate()` (a UI message
  * stream and the final conversation) against the plain AI SDK doing the same job (`streamText` →
  * `toUIMessageStream({ originalMessages, onEnd })`), with plain `generateText` and a plain stream
- * without the conversation as reference rows, and a diagnostic row that adds edgetool's seals alone.
+ * without the conversation as reference rows, and diagnostic rows that add edgetool's seals alone, and their stage alone.
  */
 import { type BenchCase, type CaseStats, type MeasureOptions, measure, paired } from './harness.ts';
 import { createSides, LOOP_PARALLEL_CALLS, LOOP_TOOL_STEPS, type Side } from './loop-fixtures.ts';
@@ -33,6 +33,7 @@ const CASES = {
   edgetoolNoTrace: bench('diagnostic: edgetool generate() with trace: false (no trace parts)', sides.edgetoolNoTrace),
   stream: bench('reference: plain streamText → toUIMessageStream, drained (no final messages)', sides.plain),
   seals: bench('diagnostic: plain stream + one edgetool seal per result, awaited in a transform', sides.plainSeals),
+  sealStage: bench('diagnostic: the same transform and seal parts with a fixed seal (no sealing)', sides.plainSealStage),
 } satisfies Record<string, BenchCase>;
 
 /** Every side must run the same 80 calls and give the same answer before anything is timed. */
@@ -103,6 +104,8 @@ export async function run(): Promise<BenchReport> {
         ['the final conversation: plain (onEnd) − plain stream', ms(minus(CASES.plain, CASES.stream)), us(minus(CASES.plain, CASES.stream) / CALLS)],
         ['trace parts: edgetool UI turn − the same with trace: false', ms(minus(CASES.edgetool, CASES.edgetoolNoTrace)), us(minus(CASES.edgetool, CASES.edgetoolNoTrace) / CALLS)],
         ['one seal per result, awaited in the stream: diagnostic − plain stream', ms(minus(CASES.seals, CASES.stream)), us(minus(CASES.seals, CASES.stream) / CALLS)],
+        ['… of which the transform and its 80 seal parts: fixed-seal diagnostic − plain stream', ms(minus(CASES.sealStage, CASES.stream)), us(minus(CASES.sealStage, CASES.stream) / CALLS)],
+        ["… of which the seal's own work: seal diagnostic − fixed-seal diagnostic", ms(minus(CASES.seals, CASES.sealStage)), us(minus(CASES.seals, CASES.sealStage) / CALLS)],
       ],
     },
   ];
@@ -146,9 +149,11 @@ export async function run(): Promise<BenchReport> {
         '`generate()` streams (the same code path serves `useChat`) and returns the final conversation with its proofs, so its like-for-like plain job is ' +
         '`streamText` → `toUIMessageStream({ originalMessages, onEnd })`. Comparing `generate()` with plain `generateText` would charge edgetool for the UI stream itself, ' +
         "which in Node costs several times the turn's tool work (see 'the UI stream itself').",
-      'Seals: an HMAC-SHA256 per result over the canonical JSON of the call and its result; up to 1 KB in JavaScript (~3–4 µs here), above it through WebCrypto ' +
+      'Seals: an HMAC-SHA256 per result over the canonical JSON of the call and its result; up to 1 KB in JavaScript (~5 µs for a result of this bench on the shared 2-core machine of session 29: canonical JSON ~1, the HMAC ~1.6, encoding the text and the MAC ~0.6, the rest the subject and the async steps), above it through WebCrypto ' +
         '(~50 µs of main-thread work plus a thread-pool job per call in Node). edgetool starts each seal when the call finishes, so it is ready when its chunk arrives; ' +
-        'the diagnostic row awaits each seal in the stream instead.',
+        'the diagnostic row awaits each seal in the stream instead. That row also pays for a transform stage over every chunk and for 80 more chunks; the fixed-seal row ' +
+        "pays for those alone, so the seal's own work is the difference of the two. " +
+        "A trace part is one more chunk per result and is not sealed: building it is ~0.1 µs, its cost is the chunk's way through the stream and the fold's stages.",
       'Profile any case yourself: `pnpm --filter @edgetool/bench bench:profile loop-edgetool 5` (or `loop-plain`).',
     ],
   };

@@ -25,6 +25,26 @@ describe('canonicalJson', () => {
     expect(canonicalJson(true)).toBe('true');
   });
 
+  it('quotes strings and keys exactly as JSON.stringify does on both sides of its own quoting (64 characters)', () => {
+    // Short strings with nothing to escape are quoted without JSON.stringify; anything else goes through it.
+    for (const text of ['', 'plain', 'x'.repeat(64), 'x'.repeat(65), `${'x'.repeat(63)}"`, `${'x'.repeat(64)}\n`, 'a\\b', '\u001f', ' ~\u007f', '\ud83d\ude00', '\udc00x', 'é\u2028']) {
+      expect(canonicalJson(text)).toBe(JSON.stringify(text));
+      expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+    }
+    for (const n of [0, -0, 1e21, 1e-7, -1.5, 2 ** 53, Number.MAX_VALUE, Number.MIN_VALUE]) expect(canonicalJson([n])).toBe(`[${JSON.stringify(n)}]`);
+  });
+
+  it('sorts keys that come out of order, in order, or many (its own sort up to 16 keys, Array.prototype.sort above)', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    for (const n of [2, 3, 16, 17, 40]) {
+      const some = keys.slice(0, n);
+      const expected = `{${some.map((k) => `"${k}":1`).join(',')}}`;
+      for (const order of [some, [...some].reverse(), [...some.slice(1), some[0] as string]]) {
+        expect(canonicalJson(Object.fromEntries(order.map((k) => [k, 1])))).toBe(expected);
+      }
+    }
+  });
+
   it('drops undefined, function and symbol members and nulls them in arrays, like JSON.stringify', () => {
     const value = { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1], [Symbol('k')]: 1, e: 1 };
     expect(canonicalJson(value)).toBe('{"d":[null,null],"e":1}');

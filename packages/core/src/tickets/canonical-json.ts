@@ -31,12 +31,13 @@ function write(input: unknown, key: string | number, ancestors: object[]): strin
   }
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} at ${where(key)} has no JSON form`);
-      return JSON.stringify(value);
+      // What JSON.stringify writes for a finite number (ToString; -0 is "0"), without a call into it.
+      return String(value);
     case 'bigint':
       throw new TypeError(`canonicalJson: a BigInt at ${where(key)} has no JSON form`);
     case 'undefined':
@@ -51,7 +52,10 @@ function write(input: unknown, key: string | number, ancestors: object[]): strin
   let out: string;
   if (Array.isArray(object)) {
     out = '[';
-    for (let i = 0; i < object.length; i++) out += `${i === 0 ? '' : ','}${write(object[i], i, ancestors) ?? 'null'}`;
+    for (let i = 0; i < object.length; i++) {
+      if (i > 0) out += ',';
+      out += write(object[i], i, ancestors) ?? 'null';
+    }
     out += ']';
   } else {
     if (!isPlainObject(object)) {
@@ -59,14 +63,53 @@ function write(input: unknown, key: string | number, ancestors: object[]): strin
       throw new TypeError(`canonicalJson: ${typeof name === 'string' ? name : 'a non-plain object'} at ${where(key)} is not plain JSON data`);
     }
     out = '{';
-    for (const name of Object.keys(object).sort()) {
+    const names = sortedKeys(object);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       const member = write((object as Record<string, unknown>)[name], name, ancestors);
-      if (member !== undefined) out += `${out.length === 1 ? '' : ','}${JSON.stringify(name)}:${member}`;
+      if (member === undefined) continue;
+      if (out.length > 1) out += ',';
+      out += `${quote(name)}:${member}`;
     }
     out += '}';
   }
   ancestors.pop();
   return out;
+}
+
+/**
+ * `JSON.stringify(text)` for a string: short strings with nothing to escape (no quote, backslash, control character or
+ * surrogate) are quoted here, which is several times cheaper than the call; anything else is left to it.
+ */
+function quote(text: string): string {
+  if (text.length > 64) return JSON.stringify(text);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+/**
+ * An object's own enumerable string keys in UTF-16 code unit order (what `Array.prototype.sort` gives strings). Most
+ * objects have a few keys, often in order already: those are checked, or sorted by insertion, without `sort`'s cost.
+ */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  const n = keys.length;
+  if (n > 16) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const key = keys[i] as string;
+    if ((keys[i - 1] as string) < key) continue;
+    // Out of order: insert it where it belongs among those before it (all in order).
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** `Object.prototype` or `null` as prototype, from any realm (iframes, `vm` contexts). */

@@ -66,10 +66,13 @@ function compress(h: Int32Array, bytes: Uint8Array, offset: number): void {
 }
 
 const TAIL = new Uint8Array(128);
+/** The running state of {@link finish}: copied from the state it starts at, so no array is made per hash. */
+const H = new Int32Array(8);
 
 /** SHA-256 of `prefixBytes` bytes already compressed into `state`, followed by `data`. */
 function finish(state: Int32Array, prefixBytes: number, data: Uint8Array): Uint8Array {
-  const h = state.slice();
+  const h = H;
+  h.set(state);
   const n = data.length;
   let offset = 0;
   for (; offset + 64 <= n; offset += 64) compress(h, data, offset);
@@ -77,7 +80,7 @@ function finish(state: Int32Array, prefixBytes: number, data: Uint8Array): Uint8
   const rest = n - offset;
   const end = rest + 9 > 64 ? 128 : 64;
   TAIL.fill(0, 0, end);
-  TAIL.set(data.subarray(offset), 0);
+  for (let i = 0; i < rest; i++) TAIL[i] = data[offset + i]!;
   TAIL[rest] = 0x80;
   const bits = (prefixBytes + n) * 8;
   const high = Math.floor(bits / 0x100000000);

@@ -1,8 +1,8 @@
 // Property-based tests of tickets and canonical JSON (issue "Reliability").
 // Runs per runtime: 150 sign/verify-once subjects + 150 seals x (1-4 tamperings + a changed subject) + 120 tickets x 1-8 random tamperings of the ticket
 // string (~550) + 250 changed subjects (deep argument changes included) + 150 key-order permutations +
-// 100 wrong key/secret/expiry/missing cases + 2,800 canonicalJson cases (permutation, injectivity,
-// round trip) = ~4,000 cases, ~2,400 WebCrypto operations. Failures print fast-check's seed and path.
+// 100 wrong key/secret/expiry/missing cases + 3,300 canonicalJson cases (permutation, injectivity,
+// round trip, the reference writer) = ~4,500 cases, ~2,400 WebCrypto operations. Failures print fast-check's seed and path.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -307,6 +307,27 @@ describe('canonicalJson properties', () => {
         // parseJson: Node 24/26's JSON.parse can swap a key that ends in an escape (see parse-arguments.ts).
         expect(jsonEqual(parseJson(text), value)).toBe(true);
         expect(text.length).toBe(JSON.stringify(value).length); // same characters, only the key order may differ
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes exactly what a writer made of JSON.stringify and Array.prototype.sort writes, long strings included', () => {
+    // The reference: every string, key and number as JSON.stringify writes it, keys in sort() order.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+      const object = value as Record<string, unknown>;
+      return `{${Object.keys(object)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${reference(object[key])}`)
+        .join(',')}}`;
+    };
+    const long = fc.tuple(jsonString, fc.integer({ min: 60, max: 70 }), jsonString).map(([a, n, b]) => `${a}${'x'.repeat(n)}${b}`);
+    const value = fc.oneof(jsonValue, jsonObject, fc.dictionary(fc.oneof(jsonString, long), fc.oneof(jsonValue, long), { maxKeys: 24 }));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(reference(v));
       }),
       { numRuns: 500 },
     );

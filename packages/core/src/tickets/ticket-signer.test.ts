@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../errors/tool-error.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { createMemoryNonceStore, type NonceStore } from './nonce-store.ts';
 import { TicketError, type TicketErrorReason } from './ticket-error.ts';
 import { createTicketSigner, DEFAULT_TICKET_TTL_MS, peekTicket, type SealSubject, type TicketKey, type TicketSigner, type TicketSubject } from './ticket-signer.ts';
@@ -545,6 +546,33 @@ describe('TicketSigner.seal', () => {
     const seal = await s.seal(SEALED);
     const error = await refused(s.verifySeal(seal, { ...SEALED, ...change }), 'bad-signature');
     expect(error.callId).toBe(change.callId ?? SEALED.callId);
+  });
+
+  it("MACs each seal's own bytes, near the JavaScript HMAC's 1,024-byte limit and with many seals made at once", async () => {
+    // Short texts are encoded into one reused buffer and MACed at once; long ones (WebCrypto) get their own bytes. Seals
+    // started together, short and long, must each cover exactly their own text, as WebCrypto's HMAC of it says.
+    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET_A), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const expected = async (seal: string, subject: SealSubject): Promise<string> => {
+      const head = seal.slice(0, seal.lastIndexOf('.'));
+      const text = `${head}.${canonicalJson([subject.conversationId, subject.toolName, subject.callId, subject.content])}`;
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text)));
+      return `${head}.${btoa(String.fromCharCode(...mac)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+    };
+    const s = signer();
+    // ~1,024 characters of text: ASCII on both sides of the limit, and 'é' / '€' (2 / 3 bytes) that cross it in bytes only.
+    const subjects: SealSubject[] = [];
+    for (const unit of ['x', 'é', '€']) {
+      for (const n of [900, 960, 968, 975, 980, 990, 1000, 1100, 3000]) subjects.push({ ...SEALED, callId: `call_${unit}_${n}`, content: { text: unit.repeat(n) } });
+    }
+    const seals = await Promise.all(subjects.map((subject) => s.seal(subject)));
+    for (const [i, subject] of subjects.entries()) {
+      expect(seals[i], subject.callId).toBe(await expected(seals[i] as string, subject));
+      await s.verifySeal(seals[i], subject);
+    }
+    await Promise.all(subjects.map((subject, i) => s.verifySeal(seals[(i + 1) % subjects.length], subject).then(
+      () => Promise.reject(new Error(`accepted another call's seal for ${subject.callId}`)),
+      (error: unknown) => expect(TicketError.isInstance(error) && error.reason).toBe('bad-signature'),
+    )));
   });
 
   it('keeps fields apart: moving text between call id and tool name changes the seal', async () => {
