@@ -45,6 +45,12 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['move A-1006 by a week', 'query_order {"order_id":"A-1006"}'],
       ['Verschiebe A-1006 um eine Woche', 'query_order {"order_id":"A-1006"}'],
       ['push A-1003 back 2 days', 'query_order {"order_id":"A-1003"}'],
+      // Days added or taken off are a move from the order's date too (not a clock for "days"), looked up first.
+      ['add 5 days to A-1003', 'query_order {"order_id":"A-1003"}'],
+      ['delay A-1003 by two weeks', 'query_order {"order_id":"A-1003"}'],
+      ['A-1003 two days earlier', 'query_order {"order_id":"A-1003"}'],
+      ['add 5 days', 'text: I can do that with update_delivery_date, but I still need the order id (for example #1234 or A-1001).'],
+      ['orders delayed by 3 days', 'list_delayed_orders {"days_threshold":3}'],
       ['Can you move A-1003 to Dec 24?', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['move A-1003 to 24.12.2026', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],

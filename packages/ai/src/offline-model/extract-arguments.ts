@@ -270,6 +270,24 @@ export function isMessageArgument(schema: unknown, name: string): boolean {
   return kindOf(name, node) === 'string' && (MESSAGE_NAMES.test(name) || SUBJECT_NAMES.test(name));
 }
 
+/** What an id is written as: `#1234`, `A-1001`, `ORD-7`, `a1002` (letters and digits), not a word or a number alone. */
+const ID_LIKE = /#[A-Za-z0-9][\w-]*|\b[A-Za-z]{1,6}\s?[-–—]\s?\d+[A-Za-z0-9-]*\b|\b[A-Za-z]{1,4}\d{2,}[A-Za-z0-9]*\b/g;
+
+/** The words of `text` written as ids are (see `ID_LIKE`), whatever tool takes them; a date or a time is none. */
+export function idLikeWords(text: string): string[] {
+  return [...withoutDateWords(text).matchAll(ID_LIKE)].map((match) => match[0]);
+}
+
+function withoutDateWords(text: string): string {
+  return text.replace(DATE_TIME, ' ').replace(DATE, ' ');
+}
+
+/** Whether the schema's argument `name` takes a day (`new_date`, `format: "date"`, a YYYY-MM-DD pattern). */
+export function isDateArgument(schema: unknown, name: string): boolean {
+  const kind = kindOf(name, normalize(normalize(schema).properties?.[name]));
+  return kind === 'date' || kind === 'date-time';
+}
+
 /** The name of the schema's argument that takes arithmetic (`expression`, `formula`), if it has one. */
 export function expressionArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});

@@ -507,8 +507,39 @@ describe('createOfflineModel', () => {
     expect(getOrder.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001' }]);
     // getOrder's A-1001 is due 2025-03-04.
     expect(changeDate.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001', date: '2025-03-11' }]);
-    expect(result.steps[1]?.text).toBe('A-1001 is due 2025-03-04; moved by a week, that is 2025-03-11.');
+    expect(result.steps[0]?.text).toBe('Reading "by a week" as 7 days later than the date it has now, which I look up first.');
+    expect(result.steps[1]?.text).toBe('A-1001 is due 2025-03-04; 7 days later is 2025-03-11.');
     expect(result.text).toContain('2025-03-11');
+  });
+
+  it('reads days added to a date or taken off it as a move from the date it has ("add 5 days", "two days earlier")', async () => {
+    for (const [prompt, date, read] of [
+      ['add 5 days to A-1001', '2025-03-09', 'Reading "add 5 days" as 5 days later'],
+      ['A-1001 two days earlier', '2025-03-02', 'Reading "two days earlier" as 2 days earlier'],
+      ['delay A-1001 by two weeks', '2025-03-18', 'Reading "by two weeks" as 14 days later'],
+      ['push A-1001 back 3 days', '2025-03-07', 'Reading "back 3 days" as 3 days later'],
+      ['take 2 days off A-1001', '2025-03-02', 'Reading "take 2 days off" as 2 days earlier'],
+      ['Verschiebe A-1001 um 2 Tage nach vorne', '2025-03-02', 'Ich lese „um 2 Tage“ als 2 Tage früher'],
+      ['décale A-1001 de trois jours', '2025-03-07', 'Je lis « de trois jours » comme 3 jours plus tard'],
+    ] as const) {
+      const { tools, changeDate } = orderTools();
+      const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['getOrder'], ['changeDeliveryDate'], []]);
+      expect(changeDate.mock.calls.map((call) => call[0]), prompt).toEqual([{ orderId: 'A-1001', date }]);
+      expect(result.steps[0]?.text, prompt).toContain(read);
+    }
+    // With no order named, only the order is asked for: the days give the date once its own is read.
+    const { tools, getOrder } = orderTools();
+    const ask = await generateText({ model: createOfflineModel(), tools, prompt: 'add 5 days', stopWhen: isStepCount(1) });
+    expect(ask.text).toBe('I can do that with changeDeliveryDate, but I still need the order id (for example #1234 or A-1001). Could you tell me?');
+    const reply = await generateText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: 'add 5 days' }, ...ask.responseMessages, { role: 'user', content: 'A-1001' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(reply.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['getOrder', { orderId: 'A-1001' }]]);
+    expect(getOrder).toHaveBeenCalledTimes(1);
   });
 
   it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {

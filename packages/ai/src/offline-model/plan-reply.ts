@@ -10,6 +10,8 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  idLikeWords,
+  isDateArgument,
   isMessageArgument,
   itemArgument,
   timeZoneArgument,
@@ -120,20 +122,26 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       }
     }
   }
-  const tool = pickTool(text, tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
 
   const part = forced ? undefined : removedPart(text, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
   }
-  const sets = extractArgumentSets(text, tool.inputSchema);
+  const read = extractArgumentSets(text, tool.inputSchema);
+  // The count of "add 5 days" is no value of the change it asks for (no order "5"), when the change lacks a date.
+  const moved = dates.shift !== undefined && isChangeName(tool.name) && read[0].missing.some((name) => isDateArgument(tool.inputSchema, name));
+  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(text, dates.shift), tool.inputSchema) : read;
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return lookup;
-    const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
+    // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
+    const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
+    const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
+    const needs = asked.map((name) => describeArgument(tool.inputSchema, name));
     return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
@@ -356,8 +364,9 @@ function withoutEditNote(output: LanguageModelV4ToolResultPart['output']): Langu
  * A move by a number of days ("Move A-1006 by a week") needs the date the thing has: a tool that only reads and takes
  * the id the text gives looks it up first; `undefined` when there is none, or the change lacks more than a date.
  */
-function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift, wording: Wording): OfflineReply | undefined {
+function lookupBeforeShift(said: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift, wording: Wording): OfflineReply | undefined {
   if (!isChangeName(tool.name)) return undefined;
+  const text = withoutShift(said, shift);
   const probe = extractArguments(`${text} 2000-01-01`, tool.inputSchema);
   if (probe.missing.length > 0) return undefined;
   // The first tool that only reads and takes what the text gives for it (the order's id): not a list that takes nothing.
@@ -368,7 +377,7 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   });
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
-  return { type: 'tool-calls', calls, text: wording.shiftFirst(shift.phrase) };
+  return { type: 'tool-calls', calls, text: wording.shiftFirst(shift.phrase, shift.days) };
 }
 
 /**
@@ -397,7 +406,7 @@ function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording):
   const dates = readRelativeDates(input.userText, now);
   const shift = dates.shift;
   if (shift === undefined || !toolResults.every((result) => isReadName(result.toolName))) return undefined;
-  const change = pickTool(dates.text, tools);
+  const change = pickTool(withShiftNamed(dates.text, shift), tools);
   if (change === undefined || !isChangeName(change.name)) return undefined;
   const userIndex = lastIndexOfRole(prompt, 'user');
   const calls = prompt.slice(userIndex + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
@@ -413,9 +422,26 @@ function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording):
     const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
     if (args.missing.length > 0) return undefined;
     planned.push({ toolName: change.name, input: args.input });
-    notes.push(wording.shifted(ids.join(' '), from, shift.phrase, to).trim());
+    notes.push(wording.shifted(ids.join(' '), from, shift.days, to).trim());
   }
   return { type: 'tool-calls', calls: planned, text: `${notes.join('. ')}.` };
+}
+
+/**
+ * The text a tool is picked from when it asks to move a date by some days: the shift's words become "move", so the
+ * change of a date is what they name ("add 5 days to A-1003": not a clock for "days", not cart_add for "add"). Words
+ * that only say by how much ("by 3 days") do so beside an id a tool takes ("delay A-1003 by two weeks"), not alone
+ * ("orders delayed by 3 days" is how late they are).
+ */
+function withShiftNamed(text: string, shift: DateShift | undefined): string {
+  if (shift === undefined || !text.includes(shift.phrase)) return text;
+  if (!shift.moves && idLikeWords(text).length === 0) return text;
+  return text.replace(shift.phrase, 'move');
+}
+
+/** `text` with the words of a shift blanked out, one space for each character: its count is no id, nor a quantity. */
+function withoutShift(text: string, shift: DateShift): string {
+  return text.replace(shift.phrase, ' '.repeat(shift.phrase.length));
 }
 
 /** The date a lookup's result gives: a delivery or due date first, any other date that is not a record's history after. */

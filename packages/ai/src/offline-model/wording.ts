@@ -10,14 +10,16 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'ist sind der die das den dem und oder nicht mein meine meinen meinem meiner mir mich ich du wir wo wann wie welche welcher ' +
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
-      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt'
+      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tag tage tagen woche ' +
+      'wochen spater fruher verlege'
     ).split(' '),
   ),
   fr: new Set(
     (
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard font ' +
-      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure'
+      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure jour jours semaine semaines tard tot ' +
+      'decale reporte avance repousse deplace'
     ).split(' '),
   ),
 };
@@ -62,8 +64,9 @@ export interface Wording {
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
   readonly notDoneLookup: (requests: string) => string;
-  readonly shiftFirst: (phrase: string) => string;
-  readonly shifted: (ids: string, from: string, phrase: string, to: string) => string;
+  /** How a move by a number of days was read, before the date it moves from is looked up; `days` < 0 is earlier. */
+  readonly shiftFirst: (phrase: string, days: number) => string;
+  readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
   // Summaries of tool results.
@@ -96,6 +99,9 @@ export interface Wording {
 }
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
+const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
+const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
 
 const EN: Wording = {
   language: 'en',
@@ -110,8 +116,8 @@ const EN: Wording = {
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
-  shiftFirst: (phrase) => `To move it ${phrase}, I first look up the date it has now.`,
-  shifted: (ids, from, phrase, to) => `${ids} is due ${from}; moved ${phrase}, that is ${to}`,
+  shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
+  shifted: (ids, from, days, to) => `${ids} is due ${from}; ${shiftEn(days)} is ${to}`,
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
@@ -155,8 +161,8 @@ const DE: Wording = {
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
-  shiftFirst: (phrase) => `Um sie ${phrase} zu verschieben, sehe ich zuerst nach, welches Datum sie jetzt hat.`,
-  shifted: (ids, from, phrase, to) => `${ids} ist für ${from} geplant; ${phrase} verschoben ist das ${to}`,
+  shiftFirst: (phrase, days) => `Ich lese „${phrase}“ als ${shiftDe(days)} als das Datum, das sie jetzt hat; das sehe ich zuerst nach.`,
+  shifted: (ids, from, days, to) => `${ids} ist für ${from} geplant; ${shiftDe(days)} ist das ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
   removesAll: (tool, part) =>
@@ -202,8 +208,8 @@ const FR: Wording = {
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
-  shiftFirst: (phrase) => `Pour la décaler ${phrase}, je cherche d'abord la date qu'elle a maintenant.`,
-  shifted: (ids, from, phrase, to) => `${ids} est prévue le ${from} ; décalée ${phrase}, cela donne le ${to}`,
+  shiftFirst: (phrase, days) => `Je lis « ${phrase} » comme ${shiftFr(days)} que la date qu'elle a maintenant, que je cherche d'abord.`,
+  shifted: (ids, from, days, to) => `${ids} est prévue le ${from} ; ${shiftFr(days)}, cela donne le ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
   removesAll: (tool, part) =>
