@@ -57,8 +57,14 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Pick a delivery date for A-1003', ASKS_DATE],
       // Asked in German or French, the question is in that language (the argument's description is the tool's).
-      ['Verschiebe A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD).'],
-      ['Change la date de livraison de A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore the new date (as YYYY-MM-DD).'],
+      ['Verschiebe A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT).'],
+      ['Change la date de livraison de A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      // A move verb with no date asks for it, whatever the language: "reporte" (postpone) is no report, nor a lookup.
+      ['Reporte la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['décale la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['repousse la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['Verlege die Bestellung A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT).'],
+      ['Wo ist Bestellung', 'text: Das geht mit query_order, aber dafür brauche ich noch die Bestellnummer (zum Beispiel #1234 oder A-1001).'],
       // Month first with a slash (US), the next such day of the month alone; both said before the call.
       ['change the date of A-1003 to 12/24', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['move A-1003 to the 3rd', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-03"}'],

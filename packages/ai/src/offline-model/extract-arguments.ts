@@ -342,25 +342,62 @@ function withoutDatesAndIds(text: string): string {
   return text.replace(DATE_TIME, blank).replace(DATE, blank).replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, blank);
 }
 
-/** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
-export function describeArgument(schema: unknown, name: string): string {
+/** What a question for a missing argument says of the value it wants, besides its name (see {@link describeArgument}). */
+export type ArgumentHint =
+  | { readonly kind: 'id'; readonly examples: readonly string[] }
+  | { readonly kind: 'date' | 'email' | 'timezone' | 'none' }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'described'; readonly description: string };
+
+/**
+ * Describes a missing argument for a question to the user: `the order id (for example A-1001)`, in the words of
+ * `say` (English unless given: the wording of the user's language builds it from the label and the hint).
+ */
+export function describeArgument(
+  schema: unknown,
+  name: string,
+  say: (label: string, hint: ArgumentHint) => string = (label, hint) => `the ${label}${englishHint(hint)}`,
+): string {
   const root = normalize(schema);
   const node = normalize(root.properties?.[name]);
-  const label = humanize(name);
+  return say(humanize(name), argumentHint(name, node));
+}
+
+function argumentHint(name: string, node: SchemaNode): ArgumentHint {
   switch (kindOf(name, node)) {
     case 'id':
     case 'id-number':
-      return `the ${label} (for example #1234 or A-1001)`;
+      return { kind: 'id', examples: ['#1234', 'A-1001'] };
     case 'date':
-      return `the ${label} (as YYYY-MM-DD)`;
+      return { kind: 'date' };
     case 'email':
-      return `the ${label} (an email address)`;
+      return { kind: 'email' };
     case 'timezone':
-      return `the ${label} (for example Europe/Paris)`;
+      return { kind: 'timezone' };
     case 'enum':
-      return `the ${label} (one of ${(node.enum ?? []).map((v) => String(v)).join(', ')})`;
+      return { kind: 'enum', values: (node.enum ?? []).map((v) => String(v)) };
     default:
-      return node.description !== undefined ? `the ${label} (${node.description})` : `the ${label}`;
+      return node.description !== undefined ? { kind: 'described', description: node.description } : { kind: 'none' };
+  }
+}
+
+/** A hint in English: ` (as YYYY-MM-DD)`, ` (for example A-1001)`. */
+export function englishHint(hint: ArgumentHint): string {
+  switch (hint.kind) {
+    case 'id':
+      return ` (for example ${hint.examples.join(' or ')})`;
+    case 'date':
+      return ' (as YYYY-MM-DD)';
+    case 'email':
+      return ' (an email address)';
+    case 'timezone':
+      return ' (for example Europe/Paris)';
+    case 'enum':
+      return ` (one of ${hint.values.join(', ')})`;
+    case 'described':
+      return ` (${hint.description})`;
+    default:
+      return '';
   }
 }
 

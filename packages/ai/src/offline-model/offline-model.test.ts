@@ -693,7 +693,7 @@ describe('createOfflineModel', () => {
     // The German question for a missing date, and the reply read with the request it answers.
     const asked: ModelMessage[] = [{ role: 'user', content: 'Verschiebe A-1003' }];
     const question = await generateText({ model, tools, messages: asked, stopWhen: isStepCount(1) });
-    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD). Kannst du es mir sagen?');
+    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT). Kannst du es mir sagen?');
     const replied = await generateText({
       model,
       tools,

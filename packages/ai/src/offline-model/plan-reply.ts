@@ -141,7 +141,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
-    const needs = asked.map((name) => describeArgument(tool.inputSchema, name));
+    const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);

@@ -1,3 +1,4 @@
+import { type ArgumentHint, englishHint } from './extract-arguments.ts';
 import { fold } from './words.ts';
 
 /** The languages the offline model answers in: the user's, when it reads as German or French; English otherwise. */
@@ -59,6 +60,8 @@ export interface Wording {
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
+  /** A missing argument, for {@link Wording.ask}: "the new date (as YYYY-MM-DD)", "das neue Datum (als JJJJ-MM-TT)". */
+  readonly argument: (label: string, hint: ArgumentHint) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
@@ -98,6 +101,55 @@ export interface Wording {
   readonly nouns: Readonly<Record<string, string>>;
 }
 
+/** The arguments people are asked for most, by their name in words, as the object of "I still need" in German and French. */
+const ARGUMENTS_DE: Readonly<Record<string, string>> = {
+  'new date': 'das neue Datum',
+  date: 'das Datum',
+  'order id': 'die Bestellnummer',
+  id: 'die ID',
+  expression: 'die Rechnung',
+  'time zone': 'die Zeitzone',
+  name: 'den Namen',
+  subject: 'den Betreff',
+  body: 'den Text',
+  to: 'den Empfänger',
+};
+const ARGUMENTS_FR: Readonly<Record<string, string>> = {
+  'new date': 'la nouvelle date',
+  date: 'la date',
+  'order id': 'le numéro de commande',
+  id: "l'identifiant",
+  expression: 'le calcul',
+  'time zone': 'le fuseau horaire',
+  name: 'le nom',
+  subject: "l'objet",
+  body: 'le texte',
+  to: 'le destinataire',
+};
+
+/** A table's own entry for a key (a tool's argument name may be `constructor`). */
+const ownOf = (table: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+/** A hint in another language; a tool's own description is the tool's words, quoted as written. */
+function localHint(hint: ArgumentHint, words: { readonly date: string; readonly email: string; readonly example: string; readonly or: string; readonly oneOf: string }): string {
+  switch (hint.kind) {
+    case 'id':
+      return ` (${words.example} ${hint.examples.join(` ${words.or} `)})`;
+    case 'date':
+      return ` (${words.date})`;
+    case 'email':
+      return ` (${words.email})`;
+    case 'timezone':
+      return ` (${words.example} Europe/Paris)`;
+    case 'enum':
+      return ` (${words.oneOf} ${hint.values.join(', ')})`;
+    case 'described':
+      return ` (${hint.description})`;
+    default:
+      return '';
+  }
+}
+
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
 const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
@@ -110,6 +162,7 @@ const EN: Wording = {
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   askMarker: 'I still need',
+  argument: (label, hint) => `the ${label}${englishHint(hint)}`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -155,6 +208,8 @@ const DE: Wording = {
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
   askMarker: 'brauche ich noch',
+  argument: (label, hint) =>
+    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -201,6 +256,8 @@ const FR: Wording = {
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
   askMarker: 'il me manque encore',
+  argument: (label, hint) =>
+    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
