@@ -17,6 +17,7 @@ interface SchemaNode {
   readonly pattern?: string;
   readonly default?: unknown;
   readonly description?: string;
+  readonly examples?: readonly unknown[];
   readonly properties?: Readonly<Record<string, unknown>>;
   readonly required?: readonly string[];
   readonly items?: unknown;
@@ -344,7 +345,7 @@ function withoutDatesAndIds(text: string): string {
 
 /** What a question for a missing argument says of the value it wants, besides its name (see {@link describeArgument}). */
 export type ArgumentHint =
-  | { readonly kind: 'id'; readonly examples: readonly string[] }
+  | { readonly kind: 'id'; readonly examples: readonly string[]; readonly pattern?: string | undefined }
   | { readonly kind: 'date' | 'email' | 'timezone' | 'none' }
   | { readonly kind: 'enum'; readonly values: readonly string[] }
   | { readonly kind: 'described'; readonly description: string };
@@ -367,7 +368,7 @@ function argumentHint(name: string, node: SchemaNode): ArgumentHint {
   switch (kindOf(name, node)) {
     case 'id':
     case 'id-number':
-      return { kind: 'id', examples: ['#1234', 'A-1001'] };
+      return idHint(node);
     case 'date':
       return { kind: 'date' };
     case 'email':
@@ -381,11 +382,36 @@ function argumentHint(name: string, node: SchemaNode): ArgumentHint {
   }
 }
 
+/**
+ * What ids of an argument look like, read from its schema: the examples its `examples` or its description give that its
+ * pattern takes ("The order id, e.g. A-1001"), else its pattern; a common shape when it has neither.
+ */
+function idHint(node: SchemaNode): ArgumentHint {
+  if (node.pattern === undefined) return { kind: 'id', examples: ['#1234', 'A-1001'] };
+  const pattern = node.pattern;
+  const given = [...(node.examples ?? []).filter((example) => typeof example === 'string'), ...(node.description ?? '').split(/\s+/)];
+  const examples = given.map((word) => word.replace(/^[("'“]+|[)"'”,.;:!?]+$/g, '')).filter((word) => /\d/.test(word) && safeTest(pattern, word));
+  return { kind: 'id', examples: [...new Set(examples)].slice(0, 2), pattern };
+}
+
+/**
+ * The ids the text gives for the schema's id argument `name` that its pattern does not take, as written ("Z-9999" for
+ * `^A-\d{4}$`; "order 1002" too, a number after the argument's noun): an id the user gave, though not one the tool takes.
+ */
+export function unacceptedIds(text: string, schema: unknown, name: string): string[] {
+  const node = normalize(normalize(schema).properties?.[name]);
+  const pattern = node.pattern;
+  if (kindOf(name, node) !== 'id' || pattern === undefined || safeTest(pattern, 'order')) return [];
+  const noun = humanize(name.replace(/[_-]?(?:id|ids|number|no|num|ref|reference|code)$/i, '')).split(' ').at(-1) ?? '';
+  const numbered = noun.length < 3 ? [] : [...text.matchAll(new RegExp(String.raw`\b${noun}s?\s+(?:no\.?\s*|number\s+)?(\d+)\b`, 'gi'))].map((match) => match[1] ?? '');
+  return [...idLikeWords(text), ...numbered].filter((word) => word.length > 0 && inPatternCase(pattern, word.replace(/\s+/g, ''), true) === undefined);
+}
+
 /** A hint in English: ` (as YYYY-MM-DD)`, ` (for example A-1001)`. */
 export function englishHint(hint: ArgumentHint): string {
   switch (hint.kind) {
     case 'id':
-      return ` (for example ${hint.examples.join(' or ')})`;
+      return hint.examples.length > 0 ? ` (for example ${hint.examples.join(' or ')})` : ` (matching ${hint.pattern ?? ''})`;
     case 'date':
       return ' (as YYYY-MM-DD)';
     case 'email':

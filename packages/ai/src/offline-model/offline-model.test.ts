@@ -542,6 +542,36 @@ describe('createOfflineModel', () => {
     expect(getOrder).toHaveBeenCalledTimes(1);
   });
 
+  it('names an id the tool does not take and says what its ids look like, from the schema, instead of asking for one again', async () => {
+    const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, status: 'shipped' }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+        execute: lookUp,
+      }),
+    };
+    const ask = await generateText({ model: createOfflineModel(), tools, prompt: 'What is the status of order Z-9999?', stopWhen: isStepCount(1) });
+    expect(ask.toolCalls).toEqual([]);
+    expect(ask.text).toBe('I can do that with query_order, but "Z-9999" is not an order id it takes: order ids look like A-1001. I still need the order id; could you check it?');
+    // The reply is read with the request: the id it gives is looked up.
+    const reply = await generateText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: 'What is the status of order Z-9999?' }, ...ask.responseMessages, { role: 'user', content: 'oh, A-1003' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(reply.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    // With no example in the schema, its pattern says it; in German, in German.
+    const bare = { query_order: tool({ description: 'Look up one order.', inputSchema: z.object({ order_id: z.string().regex(/^ORD-\d+$/) }), execute: lookUp }) };
+    const patterned = await generateText({ model: createOfflineModel(), tools: bare, prompt: 'where is order 1002', stopWhen: isStepCount(1) });
+    expect(patterned.text).toBe('I can do that with query_order, but "1002" is not an order id it takes: order ids look like ^ORD-\\d+$. I still need the order id; could you check it?');
+    const german = await generateText({ model: createOfflineModel(), tools, prompt: 'Wo ist meine Bestellung B-12?', stopWhen: isStepCount(1) });
+    expect(german.text).toContain('„B-12“ hat nicht die Form, die es annimmt (so sieht sie aus: A-1001); dafür brauche ich noch die Bestellnummer.');
+    // Only the id the tool takes was ever looked up.
+    expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1003' }]);
+  });
+
   it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {
     const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, items: [{ name: 'Desk mat', qty: 1 }] }));
     const query_order = tool({

@@ -15,6 +15,7 @@ import {
   isMessageArgument,
   itemArgument,
   timeZoneArgument,
+  unacceptedIds,
   valueArguments,
 } from './extract-arguments.ts';
 import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
@@ -141,6 +142,11 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
+    // "What is the status of order Z-9999?": the user gave an id, one the tool does not take; say so, and what ids look like.
+    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name).map((given) => ({ name, given }))).at(-1);
+    if (wrong !== undefined) {
+      return { type: 'text', text: describeArgument(tool.inputSchema, wrong.name, (label, hint) => wording.notAnId(tool.name, wrong.given, label, hint)) };
+    }
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }

@@ -62,6 +62,8 @@ export interface Wording {
   readonly askMarker: string;
   /** A missing argument, for {@link Wording.ask}: "the new date (as YYYY-MM-DD)", "das neue Datum (als JJJJ-MM-TT)". */
   readonly argument: (label: string, hint: ArgumentHint) => string;
+  /** An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one. */
+  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
@@ -127,6 +129,10 @@ const ARGUMENTS_FR: Readonly<Record<string, string>> = {
   to: 'le destinataire',
 };
 
+/** What ids look like, from a hint: its examples ("A-1001"), else its pattern. */
+const looks = (hint: ArgumentHint, or: string): string =>
+  hint.kind !== 'id' ? '' : hint.examples.length > 0 ? hint.examples.join(` ${or} `) : (hint.pattern ?? hint.examples.join(` ${or} `));
+
 /** A table's own entry for a key (a tool's argument name may be `constructor`). */
 const ownOf = (table: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
@@ -134,7 +140,7 @@ const ownOf = (table: Readonly<Record<string, string>>, key: string): string | u
 function localHint(hint: ArgumentHint, words: { readonly date: string; readonly email: string; readonly example: string; readonly or: string; readonly oneOf: string }): string {
   switch (hint.kind) {
     case 'id':
-      return ` (${words.example} ${hint.examples.join(` ${words.or} `)})`;
+      return hint.examples.length > 0 ? ` (${words.example} ${hint.examples.join(` ${words.or} `)})` : ` (${hint.pattern ?? ''})`;
     case 'date':
       return ` (${words.date})`;
     case 'email':
@@ -163,6 +169,9 @@ const EN: Wording = {
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   askMarker: 'I still need',
   argument: (label, hint) => `the ${label}${englishHint(hint)}`,
+  notAnId: (tool, given, label, hint) =>
+    `I can do that with ${tool}, but "${given}" is not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label} it takes: ${label}s look like ${looks(hint, 'or')}. ` +
+    `I still need the ${label}; could you check it?`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -210,6 +219,9 @@ const DE: Wording = {
   askMarker: 'brauche ich noch',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
+  notAnId: (tool, given, label, hint) =>
+    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')}); dafür brauche ich noch ` +
+    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -258,6 +270,9 @@ const FR: Wording = {
   askMarker: 'il me manque encore',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
+  notAnId: (tool, given, label, hint) =>
+    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')}) ; il me manque encore ` +
+    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
