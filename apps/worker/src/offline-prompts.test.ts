@@ -102,7 +102,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Wie viel Uhr ist es in Tokio?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['Will it rain in Paris tomorrow?', "text: I have no tool for the weather, so I can't answer that."],
       ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
-      ['Wetter in Berlin', "text: I have no tool for the weather, so I can't answer that."],
+      ['Wetter in Berlin', 'text: Ich habe kein Werkzeug für das Wetter, also kann ich das nicht beantworten.'],
       ["what's the weather in LA", "text: I have no tool for the weather, so I can't answer that."],
       ['time in LA', 'world_clock {"time_zone":"America/Los_Angeles"}'],
       ['what time is it in SF?', 'world_clock {"time_zone":"America/Los_Angeles"}'],
@@ -233,11 +233,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Refund A-1002', "text: I have no tool for refunds, so I can't answer that."],
       // Nothing that changes is called by guess: a request no tool covers says so.
       ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
-      ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['Lösche Bestellung A-1006', 'text: Ich habe kein Werkzeug für das Löschen, also kann ich das nicht beantworten.'],
       // Removing is deleting too, and only the tool the text is for covers it: cart_clear removes items, not orders.
       ['remove order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['remove A-1006', "text: I have no tool for deleting things, so I can't answer that."],
-      ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['entferne Bestellung A-1006', 'text: Ich habe kein Werkzeug für das Löschen, also kann ich das nicht beantworten.'],
       ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
       // No tool sets an order's status (the delivery date is what changes), and none lists every order.
@@ -246,7 +246,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Markiere A-1003 als geliefert', "text: I have no tool for changing a status, so I can't answer that."],
       ['show all orders', 'text: No tool lists all orders.'],
       ['list all orders', 'text: No tool lists all orders.'],
-      ['Zeig alle Bestellungen', 'text: No tool lists all Bestellungen.'],
+      ['Zeig alle Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
       ['list every order', 'text: No tool lists every order.'],
       ['show me all the orders please', 'text: No tool lists all orders.'],
       ['list all delayed orders', 'list_delayed_orders {}'],
@@ -254,7 +254,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['what orders do I have', 'text: No tool lists all orders.'],
       ['my orders', 'text: No tool lists all orders.'],
       ['show me my orders', 'text: No tool lists all orders.'],
-      ['Welche Bestellungen habe ich?', 'text: No tool lists all Bestellungen.'],
+      ['Welche Bestellungen habe ich?', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
       ['show me the delays', 'list_delayed_orders {}'],
       ['list all delays', 'list_delayed_orders {}'],
       ['audit all orders', 'audit_orders {}'],
@@ -279,6 +279,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['mark A-1005 as shipped', "text: I have no tool for changing a status, so I can't answer that."],
       ['update A-1003 to delivered', "text: I have no tool for changing a status, so I can't answer that."],
       ['Hello', HELP],
+      // The help text, a topic no tool covers and a place not known, in the user's language.
+      ['Hallo, was kannst du?', 'text: Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.'],
+      ['Bonjour, que sais-tu faire ?', "text: Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API."],
+      ['Storniere die Bestellung A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
+      ['Quelle est la météo à Paris ?', "text: Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre."],
+      ['Uhrzeit in Atlantis', 'text: Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen.'],
+      ['toutes les commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
@@ -345,7 +352,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['show me A-1003 and tell them', 'query_order {"order_id":"A-1003"}'],
       ['list the delayed orders and email the customers', 'list_delayed_orders {}'],
       ['which orders do I have?', 'text: No tool lists all orders.'],
-      ['mes commandes', 'text: No tool lists all commandes.'],
+      ['mes commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
       ['add two mugs and a teapot', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
       ['buy 4 bananas', 'cart_add {"quantity":4,"name":"bananas"}'],
       ['add 2 mugs to A-1003', HELP],

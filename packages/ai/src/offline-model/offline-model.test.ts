@@ -755,6 +755,32 @@ describe('createOfflineModel', () => {
     expect(withWeather.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['weather', { city: 'Berlin' }]]);
   });
 
+  it('says the help text, a topic no tool covers, what no tool lists and a place it does not know in German and French', async () => {
+    const { tools } = orderTools();
+    const clock = tool({
+      description: 'The local time in a time zone such as Europe/Berlin.',
+      inputSchema: z.object({ time_zone: z.string() }),
+      execute: async () => ({ time: '12:00' }),
+    });
+    const answer = async (prompt: string, offered: ToolSet = { ...tools, clock }) => (await generateText({ model: createOfflineModel(), tools: offered, prompt })).text;
+    expect(await answer('Hallo, was kannst du?')).toBe(
+      'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft. Dafür habe ich kein Werkzeug gefunden. ' +
+        'Diese Werkzeuge kann ich verwenden:\n- getOrder (Look up an order by its id and return its status and delivery date)\n' +
+        '- listDelayedOrders (List the orders whose delivery is delayed)\n- changeDeliveryDate (Change the delivery date of an order)\n' +
+        '- clock (The local time in a time zone such as Europe/Berlin)\nFrag in einfachen Worten, oder tippe /tool_name {"arg": "value"}, um eines direkt aufzurufen.',
+    );
+    expect(await answer('Wie ist das Wetter in Berlin?')).toMatch(
+      /^Ich habe kein Werkzeug für das Wetter, also kann ich das nicht beantworten\. Ich kann dir mit clock die Ortszeit in Berlin sagen, wenn das hilft\.\nDiese Werkzeuge kann ich verwenden:/,
+    );
+    expect(await answer('Quelle est la météo à Paris ?')).toMatch(/^Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre\. Je peux vous donner l'heure locale à Paris avec clock/);
+    expect(await answer('Zeig alle Bestellungen', tools)).toMatch(/^Kein Werkzeug listet alle Bestellungen auf\. Stattdessen habe ich: getOrder \(.*\) und listDelayedOrders/);
+    expect(await answer('Uhrzeit in Atlantis')).toMatch(/^Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen\..* dann frage ich clock\.$/);
+    expect(await answer('Bonjour, que sais-tu faire ?', {})).toBe(
+      "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API. Aucun outil n'est disponible dans cette conversation, " +
+        'je ne peux donc discuter que de façon limitée. Vous avez écrit : « Bonjour, que sais-tu faire ? ».',
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -66,7 +66,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
 
   const choice = options.toolChoice ?? { type: 'auto' };
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
-  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, []) };
+  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingFor(ruleInput.userText)) };
 
   // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
   const known = ruleInput.tools.map((t) => t.name);
@@ -84,12 +84,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (!forced) {
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
-    if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
     // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
     const all = unlistedAll(text, tools);
     if (all !== undefined) {
       const offers = all.tools.map((tool) => (tool.description === undefined ? tool.name : `${tool.name} (${firstClause(tool.description)})`));
-      return { type: 'text', text: `No tool lists ${all.all}. What I can do instead: ${joinList(offers)}.` };
+      return { type: 'text', text: wording.listsNone(all.every, all.thing, joinList(offers, wording.and)) };
     }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
     const place = unknownPlace(text);
@@ -97,7 +97,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (place !== undefined && clock !== undefined) {
       return {
         type: 'text',
-        text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
+        text: wording.unknownPlace(place, clock.name),
       };
     }
     // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
@@ -124,7 +124,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     }
   }
   const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
-  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
+  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
 
   const part = forced ? undefined : removedPart(text, tool);
   if (part !== undefined) {
@@ -474,11 +474,12 @@ function dateOf(output: LanguageModelV4ToolResultPart['output']): string | undef
 }
 
 /** The answer to a request no tool covers: that, what would fit instead (a time zone's clock for a city), and the tools. */
-function noToolText(topic: string, text: string, tools: readonly LanguageModelV4FunctionTool[]): string {
+function noToolText(topic: string, text: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
   const zone = findTimeZones(text)[0];
   const clock = zone === undefined ? undefined : tools.find((tool) => valueArguments(text, tool.inputSchema).some((value) => value.kind === 'timezone'));
-  const instead = clock === undefined || zone === undefined ? '' : ` I can tell you the local time in ${text.slice(zone.start, zone.end)} with ${clock.name}, if that helps.`;
-  return `I have no tool for ${topic}, so I can't answer that.${instead}\n${helpText('', tools).replace(/^.*?I did not find a tool for that\. /s, '')}`;
+  const instead = clock === undefined || zone === undefined ? '' : wording.clockInstead(text.slice(zone.start, zone.end), clock.name);
+  const said = Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic;
+  return `${wording.noTool(said)}${instead}\n${toolList(tools, wording)}`;
 }
 
 /**
@@ -574,18 +575,18 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
 }
 
-function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[]): string {
-  const intro = "I'm the offline model: a small rule-based stand-in that runs without an API key.";
-  if (tools.length === 0) {
-    return `${intro} No tools are available in this conversation, so I can only chat in a limited way.${
-      userText.length > 0 ? ` You said: "${userText.slice(0, 120)}".` : ''
-    }`;
-  }
+function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
+  if (tools.length === 0) return `${wording.helpIntro} ${wording.noTools}${userText.length > 0 ? ` ${wording.youSaid(userText.slice(0, 120))}` : ''}`;
+  return `${wording.helpIntro} ${wording.noToolFound} ${toolList(tools, wording)}`;
+}
+
+/** The tools offered, one a line with the first sentence of its description, and how to call one by name. */
+function toolList(tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
   const list = tools
     .map((tool) => (tool.description !== undefined ? `${tool.name} (${firstSentence(tool.description)})` : tool.name))
     .map((line) => `- ${line}`)
     .join('\n');
-  return `${intro} I did not find a tool for that. I can use these tools:\n${list}\nAsk in plain words, or type /tool_name {"arg": "value"} to call one directly.`;
+  return `${wording.canUse}\n${list}\n${wording.howTo}`;
 }
 
 function firstSentence(text: string): string {

@@ -12,7 +12,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tag tage tagen woche ' +
-      'wochen spater fruher verlege'
+      'wochen spater fruher verlege hallo kannst kann'
     ).split(' '),
   ),
   fr: new Set(
@@ -20,7 +20,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard font ' +
       'fois plait moi client cliente quand montre affiche ai est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace'
+      'decale reporte avance repousse deplace bonjour salut sais peux'
     ).split(' '),
   ),
 };
@@ -99,6 +99,20 @@ export interface Wording {
   readonly images: (count: number) => string;
   readonly documents: (count: number) => string;
   readonly document: (name: string | undefined) => string;
+  // The help text, and the answers that no tool covers a request.
+  readonly helpIntro: string;
+  readonly noTools: string;
+  readonly youSaid: (text: string) => string;
+  readonly noToolFound: string;
+  readonly canUse: string;
+  readonly howTo: string;
+  readonly noTool: (topic: string) => string;
+  /** The topics no tool covers (`missingTopic`'s, in English), as said in the language; as written when not listed. */
+  readonly topics: Readonly<Record<string, string>>;
+  readonly clockInstead: (place: string, tool: string) => string;
+  /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
+  readonly listsNone: (every: boolean, thing: string, offers: string) => string;
+  readonly unknownPlace: (place: string, tool: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
   readonly nouns: Readonly<Record<string, string>>;
 }
@@ -207,6 +221,18 @@ const EN: Wording = {
   images: (count) => (count === 1 ? 'an image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
+  helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
+  noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
+  youSaid: (text) => `You said: "${text}".`,
+  noToolFound: 'I did not find a tool for that.',
+  canUse: 'I can use these tools:',
+  howTo: 'Ask in plain words, or type /tool_name {"arg": "value"} to call one directly.',
+  noTool: (topic) => `I have no tool for ${topic}, so I can't answer that.`,
+  topics: {},
+  clockInstead: (place, tool) => ` I can tell you the local time in ${place} with ${tool}, if that helps.`,
+  listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
   nouns: {},
 };
 
@@ -258,6 +284,25 @@ const DE: Wording = {
   images: (count) => (count === 1 ? 'einem Bild' : `${count} Bildern`),
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
+  helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
+  noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
+  youSaid: (text) => `Du hast geschrieben: „${text}“.`,
+  noToolFound: 'Dafür habe ich kein Werkzeug gefunden.',
+  canUse: 'Diese Werkzeuge kann ich verwenden:',
+  howTo: 'Frag in einfachen Worten, oder tippe /tool_name {"arg": "value"}, um eines direkt aufzurufen.',
+  noTool: (topic) => `Ich habe kein Werkzeug für ${topic}, also kann ich das nicht beantworten.`,
+  topics: {
+    'the weather': 'das Wetter',
+    'cancelling orders': 'das Stornieren von Bestellungen',
+    refunds: 'Rückerstattungen',
+    'deleting things': 'das Löschen',
+    'notes on orders': 'Notizen zu Bestellungen',
+    'changing a status': 'das Ändern eines Status',
+  },
+  clockInstead: (place, tool) => ` Ich kann dir mit ${tool} die Ortszeit in ${place} sagen, wenn das hilft.`,
+  listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
 
@@ -310,6 +355,25 @@ const FR: Wording = {
   images: (count) => (count === 1 ? 'une image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
+  helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
+  noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
+  youSaid: (text) => `Vous avez écrit : « ${text} ».`,
+  noToolFound: "Je n'ai pas trouvé d'outil pour cela.",
+  canUse: 'Je peux utiliser ces outils :',
+  howTo: 'Demandez en langage courant, ou tapez /tool_name {"arg": "value"} pour en appeler un directement.',
+  noTool: (topic) => `Je n'ai pas d'outil pour ${topic}, je ne peux donc pas répondre.`,
+  topics: {
+    'the weather': 'la météo',
+    'cancelling orders': "l'annulation de commandes",
+    refunds: 'les remboursements',
+    'deleting things': 'la suppression',
+    'notes on orders': 'les notes sur les commandes',
+    'changing a status': 'le changement de statut',
+  },
+  clockInstead: (place, tool) => ` Je peux vous donner l'heure locale à ${place} avec ${tool}, si cela aide.`,
+  listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
 
