@@ -369,6 +369,55 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
 
+  it('reads shifts of a date, sums put as requests, moves with no date, ids the tools do not take, and answers in German and French', async () => {
+    const q = (id: string) => `query_order {"order_id":"${id}"}`;
+    const FR_ASKS_DATE = 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).';
+    const notAnId = (tool: string, id: string) => `text: I can do that with ${tool}, but "${id}" is not an order id it takes: order ids look like A-1001.`;
+    const table: [string, string][] = [
+      // A shift is looked up first (its reading is said then: offline-model.test.ts); how late orders are is none.
+      ['add 3 days to order A-1004', q('A-1004')],
+      ["add a week to A-1002's delivery", q('A-1002')],
+      ['push A-1005 back by 2 weeks', q('A-1005')],
+      ['A-1003 a week later please', q('A-1003')],
+      ['can you give A-1006 two more days?', q('A-1006')],
+      ['move A-1004 up by 3 days', q('A-1004')],
+      ['bring A-1002 forward a week', q('A-1002')],
+      ['subtract 3 days from A-1003', q('A-1003')],
+      ['Verschiebe A-1004 um 3 Tage nach hinten', q('A-1004')],
+      ['Liefere A-1002 eine Woche später', q('A-1002')],
+      ['Décale la commande A-1004 de trois jours', q('A-1004')],
+      ["Avance A-1002 d'une semaine", q('A-1002')],
+      ['push it back 3 days', 'text: I can do that with update_delivery_date, but I still need the order id (for example A-1001).'],
+      ['late by over 10 days', 'list_delayed_orders {"days_threshold":11}'],
+      ['is A-1003 late by 2 days?', q('A-1003')],
+      // Sums put as requests, in three languages.
+      ["what's 2 and 3 added together", 'calculate {"expression":"2 + 3"}'],
+      ['add 10 and 20 and 30', 'calculate {"expression":"10 + 20 + 30"}'],
+      ['what is the sum of 10, 20 and 30?', 'calculate {"expression":"10 + 20 + 30"}'],
+      ['multiply 6 by 7', 'calculate {"expression":"6 * 7"}'],
+      ['divide 100 by 8', 'calculate {"expression":"100 / 8"}'],
+      ['Addiere 4 und 5', 'calculate {"expression":"4 + 5"}'],
+      ['Divise 100 par 4', 'calculate {"expression":"100 / 4"}'],
+      ['add 2 and 3 mugs', HELP],
+      // A move with no date asks for it.
+      ['Reporte la commande A-1002', FR_ASKS_DATE],
+      ['Décale A-1004', FR_ASKS_DATE],
+      ['postpone A-1003', ASKS_DATE],
+      // Ids the tools do not take.
+      ['Where is order B-2001?', notAnId('query_order', 'B-2001')],
+      ['track order 12345', notAnId('query_order', '12345')],
+      ['invoice for order Z-1', notAnId('order_invoice', 'Z-1')],
+      ['add 5 days to Z-9999', notAnId('update_delivery_date', 'Z-9999')],
+      // Fixed answers in German and French.
+      ['Storniere A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
+      ['Rembourse la commande A-1002', "text: Je n'ai pas d'outil pour les remboursements, je ne peux donc pas répondre."],
+      ['Que peux-tu faire ?', "text: Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API."],
+      ['Wie spät ist es in Gotham?', 'text: Ich weiß nicht, wo „Gotham“ liegt, also kann ich die Uhrzeit dort nicht sagen.'],
+      ['Alle meine Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
   it("answers each of the web UI's suggestion chips with a call", async () => {
     const chips = [...(/const SUGGESTIONS[\s\S]*?\n\];/.exec(app)?.[0] ?? '').matchAll(/text: '([^']+)'/g)].map((match) => match[1] ?? '');
     expect(chips.length).toBeGreaterThan(5);

@@ -162,12 +162,14 @@ describe('readRelativeDates', () => {
       ['give A-1003 2 more days', '2 more days', 2, true],
       ['take 2 days off A-1003', 'take 2 days off', -2, true],
       ['subtract 3 days from A-1003', 'subtract 3 days', -3, true],
-      ['bring A-1003 forward by 2 days', 'by 2 days', -2, false],
+      ['bring A-1003 forward by 2 days', 'forward by 2 days', -2, true],
       ['delay A-1003 by two weeks', 'by two weeks', 14, false],
       ['Verschiebe A-1003 um 2 Tage nach vorne', 'um 2 Tage', -2, false],
       ['A-1003 3 Tage später', '3 Tage später', 3, true],
       ['avance A-1003 de 2 jours', 'de 2 jours', -2, false],
       ['A-1003 deux jours plus tôt', 'deux jours plus tôt', -2, true],
+      ['bring A-1002 forward a week', 'forward a week', -7, true],
+      ["avance A-1002 d'une semaine", "d'une semaine", -7, false],
     ] as const) {
       const read = readRelativeDates(text, NOW);
       expect(read.shift, text).toEqual({ phrase, days, moves });

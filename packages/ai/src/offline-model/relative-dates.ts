@@ -239,9 +239,9 @@ const SPAN = String.raw`${COUNT}\s+${MORE}${UNIT}`;
 const SHIFTS: ReadonlyArray<{ readonly pattern: RegExp; readonly moves: boolean }> = [
   { pattern: new RegExp(String.raw`\b(?:add|adding|plus|subtract|subtracting|minus|take\s+off|knock\s+off)\s+(?:another\s+|an?\s+extra\s+)?${SPAN}`), moves: true },
   { pattern: new RegExp(String.raw`\b${SPAN}\s+(?:later|spater|plus\s+tard|earlier|sooner|fruher|eher|plus\s+tot)\b`), moves: true },
-  { pattern: new RegExp(String.raw`\bback(?:\s+by)?\s+${SPAN}`), moves: true },
+  { pattern: new RegExp(String.raw`\b(?:back|forward|ahead)(?:\s+by)?\s+${SPAN}`), moves: true },
   { pattern: new RegExp(String.raw`\b(?:take|knock)\s+${SPAN}\s+off\b`), moves: true },
-  { pattern: new RegExp(String.raw`\b(?:by|um|de)\s+${SPAN}`), moves: false },
+  { pattern: new RegExp(String.raw`(?:\b(?:by|um|de)\s+|\bd['’]\s*)${SPAN}`), moves: false },
   { pattern: new RegExp(String.raw`\b${COUNT}\s+(?:more|extra|additional|further|weitere|zusatzliche)\s+${UNIT}`), moves: true },
 ];
 /** The count and unit of a shift's words, for the number of days they name. */

@@ -53,6 +53,8 @@ describe('readWordedSums', () => {
     ['additionne 2 et 3', '2 + 3'],
     ['la somme de 4, 5 et 6', 'la 4 + 5 + 6'],
     ['multiplie 4 par 5', '4 * 5'],
+    ['add 10 and 20 and 30', '10 + 20 + 30'],
+    ["what's 2 and 3 added together", "what's 2 + 3"],
   ])('%j → %j', (text, written) => {
     expect(readWordedSums(text)).toBe(written);
   });

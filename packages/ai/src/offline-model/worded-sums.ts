@@ -9,7 +9,7 @@ const NOT_OF = String.raw`(?!\s*(?:of|off|von|de|discount|rabatt)\b)`;
 const LEVY = String.raw`(?:\s+(?!to\b|on\b|onto\b|auf\b|a\b|of\b)[a-z]+)?`;
 
 /** Numbers in a list: "4, 5 and 6", "2 und 3", "1, 2, 3" (one group: the numbers are read from it). */
-const LIST = String.raw`(\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)*(?:\s*,?\s*(?:and|und|et|&)\s+\d+(?:\.\d+)?)?)`;
+const LIST = String.raw`(\d+(?:\.\d+)?(?:(?:\s*,\s*|\s*,?\s*(?:and|und|et|&)\s+)\d+(?:\.\d+)?)*)`;
 /** Where a sum put as a request ends: nothing counted after its last number ("add 2 and 3 mugs" is a cart's). */
 const ENDS = String.raw`(?=\s*(?:$|[.?!,;:)=]|(?:together|zusammen|ensemble|please|bitte|for\s+me)\b))`;
 const numbersIn = (list: string | undefined): string[] => (list ?? '').match(/\d+(?:\.\d+)?/g) ?? [];
@@ -19,10 +19,10 @@ type Reading = readonly [RegExp, (numbers: readonly string[]) => string];
 
 const READINGS: readonly Reading[] = [
   // "add 2 and 3", "add 2 to 3", "addiere 2 und 3", "additionne 2 et 3"; "the sum of 4, 5 and 6", "die Summe von 4 und 5"
-  [
-    new RegExp(String.raw`\b(?:add|addiere|additionne[rz]?)\s+${NUM}\s+(?:and|to|und|zu|et|a)\s+${NUM}${ENDS}`, 'g'),
-    ([x, y]) => `${x} + ${y}`,
-  ],
+  [new RegExp(String.raw`\b(?:add|addiere|additionne[rz]?)\s+${NUM}\s+(?:to|zu|a)\s+${NUM}${ENDS}`, 'g'), ([x, y]) => `${x} + ${y}`],
+  // "add 10, 20 and 30", "2 and 3 added together"
+  [new RegExp(String.raw`\b(?:add|addiere|additionne[rz]?)\s+(?=\d+(?:\.\d+)?\s*(?:,|and|und|et|&))${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' + ')],
+  [new RegExp(String.raw`(?<![\d.])(?=\d+(?:\.\d+)?\s*(?:,|and|und|et|&))${LIST}\s+added(?:\s+together|\s+up)?\b`, 'g'), ([list]) => numbersIn(list).join(' + ')],
   [new RegExp(String.raw`\b(?:the\s+)?(?:sum|total|summe|somme)\s+(?:of|von|aus|de|des)\s+${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' + ')],
   [new RegExp(String.raw`\b(?:the\s+)?(?:product|produkt|produit)\s+(?:of|von|aus|de|des)\s+${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' * ')],
   // "the average of 2, 4 and 9", "der Durchschnitt von 2 und 4", "la moyenne de 2 et 4"

@@ -12,7 +12,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tag tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren'
     ).split(' '),
   ),
   fr: new Set(
