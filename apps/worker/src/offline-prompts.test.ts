@@ -45,14 +45,26 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['move A-1006 by a week', 'query_order {"order_id":"A-1006"}'],
       ['Verschiebe A-1006 um eine Woche', 'query_order {"order_id":"A-1006"}'],
       ['push A-1003 back 2 days', 'query_order {"order_id":"A-1003"}'],
+      // Days added or taken off are a move from the order's date too (not a clock for "days"), looked up first.
+      ['add 5 days to A-1003', 'query_order {"order_id":"A-1003"}'],
+      ['delay A-1003 by two weeks', 'query_order {"order_id":"A-1003"}'],
+      ['A-1003 two days earlier', 'query_order {"order_id":"A-1003"}'],
+      ['add 5 days', 'text: I can do that with update_delivery_date, but I still need the order id (for example A-1001).'],
+      ['orders delayed by 3 days', 'list_delayed_orders {"days_threshold":3}'],
       ['Can you move A-1003 to Dec 24?', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['move A-1003 to 24.12.2026', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Pick a delivery date for A-1003', ASKS_DATE],
       // Asked in German or French, the question is in that language (the argument's description is the tool's).
-      ['Verschiebe A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD).'],
-      ['Change la date de livraison de A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore the new date (as YYYY-MM-DD).'],
+      ['Verschiebe A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT).'],
+      ['Change la date de livraison de A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      // A move verb with no date asks for it, whatever the language: "reporte" (postpone) is no report, nor a lookup.
+      ['Reporte la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['décale la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['repousse la commande A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],
+      ['Verlege die Bestellung A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT).'],
+      ['Wo ist Bestellung', 'text: Das geht mit query_order, aber dafür brauche ich noch die Bestellnummer (zum Beispiel A-1001).'],
       // Month first with a slash (US), the next such day of the month alone; both said before the call.
       ['change the date of A-1003 to 12/24', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['move A-1003 to the 3rd', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-03"}'],
@@ -90,7 +102,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Wie viel Uhr ist es in Tokio?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['Will it rain in Paris tomorrow?', "text: I have no tool for the weather, so I can't answer that."],
       ["What's the weather in Berlin?", "text: I have no tool for the weather, so I can't answer that."],
-      ['Wetter in Berlin', "text: I have no tool for the weather, so I can't answer that."],
+      ['Wetter in Berlin', 'text: Ich habe kein Werkzeug für das Wetter, also kann ich das nicht beantworten.'],
       ["what's the weather in LA", "text: I have no tool for the weather, so I can't answer that."],
       ['time in LA', 'world_clock {"time_zone":"America/Los_Angeles"}'],
       ['what time is it in SF?', 'world_clock {"time_zone":"America/Los_Angeles"}'],
@@ -169,6 +181,14 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['round 2.71828 to 3 decimal places', 'calculate {"expression":"round(2.71828, 3)"}'],
       ["what's the square root of 81?", 'calculate {"expression":"sqrt(81)"}'],
       ['cube root of 64', 'calculate {"expression":"64^(1 / 3)"}'],
+      // Sums put as requests are the calculator's, not a cart's: "add 2 and 3" adds numbers, nothing counted.
+      ['add 2 and 3', 'calculate {"expression":"2 + 3"}'],
+      ['sum of 4, 5 and 6', 'calculate {"expression":"4 + 5 + 6"}'],
+      ['what is 2 plus 3', 'calculate {"expression":"2 + 3"}'],
+      ['2 times 3 minus 1', 'calculate {"expression":"2 * 3 - 1"}'],
+      ['subtract 3 from 10', 'calculate {"expression":"10 - 3"}'],
+      ['the average of 2, 4 and 9', 'calculate {"expression":"(2 + 4 + 9) / 3"}'],
+      ['additionne 2 et 3', 'calculate {"expression":"2 + 3"}'],
       ['buy 3 apples for 0.50 each', 'cart_add {"price":0.5,"quantity":3,"name":"apples"}'],
       ['what is 10 factorial', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
       ['factorial of 5', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
@@ -191,7 +211,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['please add three mugs', 'cart_add {"quantity":3,"name":"mugs"}'],
       ['add 3 apples and 2 bananas', 'cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"bananas"}'],
       ['Füge 2 Äpfel hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
-      ['add 2 orders', 'text: I can do that with query_order, but I still need the order id (for example #1234 or A-1001).'],
+      ['add 2 orders', 'text: I can do that with query_order, but I still need the order id (for example A-1001).'],
+      // An id the tool does not take is named, with what ids look like (read from the schema), not asked for again.
+      ['What is the status of order Z-9999?', 'text: I can do that with query_order, but "Z-9999" is not an order id it takes: order ids look like A-1001.'],
+      ['where is order 1002', 'text: I can do that with query_order, but "1002" is not an order id it takes: order ids look like A-1001.'],
+      ['move Z-9999 to tomorrow', 'text: I can do that with update_delivery_date, but "Z-9999" is not an order id it takes: order ids look like A-1001.'],
+      ['invoice for ORD-7', 'text: I can do that with order_invoice, but "ORD-7" is not an order id it takes: order ids look like A-1001.'],
+      ['Wo ist Bestellung Z-9999?', 'text: Das geht mit query_order, aber „Z-9999“ hat nicht die Form, die es annimmt (so sieht sie aus: A-1001); dafür brauche ich noch die Bestellnummer.'],
       ['Füge 2 Äpfel zum Warenkorb hinzu', 'cart_add {"quantity":2,"name":"Äpfel"}'],
       ['Ajoute 2 pommes au panier', 'cart_add {"quantity":2,"name":"pommes"}'],
       ['Leg 3 Tassen in den Warenkorb', 'cart_add {"quantity":3,"name":"Tassen"}'],
@@ -207,11 +233,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Refund A-1002', "text: I have no tool for refunds, so I can't answer that."],
       // Nothing that changes is called by guess: a request no tool covers says so.
       ['delete order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
-      ['Lösche Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['Lösche Bestellung A-1006', 'text: Ich habe kein Werkzeug für das Löschen, also kann ich das nicht beantworten.'],
       // Removing is deleting too, and only the tool the text is for covers it: cart_clear removes items, not orders.
       ['remove order A-1006', "text: I have no tool for deleting things, so I can't answer that."],
       ['remove A-1006', "text: I have no tool for deleting things, so I can't answer that."],
-      ['entferne Bestellung A-1006', "text: I have no tool for deleting things, so I can't answer that."],
+      ['entferne Bestellung A-1006', 'text: Ich habe kein Werkzeug für das Löschen, also kann ich das nicht beantworten.'],
       ['delete my cart', 'cart_clear {}'],
       ['add a discount to A-1006', HELP],
       // No tool sets an order's status (the delivery date is what changes), and none lists every order.
@@ -220,7 +246,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Markiere A-1003 als geliefert', "text: I have no tool for changing a status, so I can't answer that."],
       ['show all orders', 'text: No tool lists all orders.'],
       ['list all orders', 'text: No tool lists all orders.'],
-      ['Zeig alle Bestellungen', 'text: No tool lists all Bestellungen.'],
+      ['Zeig alle Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
       ['list every order', 'text: No tool lists every order.'],
       ['show me all the orders please', 'text: No tool lists all orders.'],
       ['list all delayed orders', 'list_delayed_orders {}'],
@@ -228,7 +254,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['what orders do I have', 'text: No tool lists all orders.'],
       ['my orders', 'text: No tool lists all orders.'],
       ['show me my orders', 'text: No tool lists all orders.'],
-      ['Welche Bestellungen habe ich?', 'text: No tool lists all Bestellungen.'],
+      ['Welche Bestellungen habe ich?', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
       ['show me the delays', 'list_delayed_orders {}'],
       ['list all delays', 'list_delayed_orders {}'],
       ['audit all orders', 'audit_orders {}'],
@@ -253,6 +279,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['mark A-1005 as shipped', "text: I have no tool for changing a status, so I can't answer that."],
       ['update A-1003 to delivered', "text: I have no tool for changing a status, so I can't answer that."],
       ['Hello', HELP],
+      // The help text, a topic no tool covers and a place not known, in the user's language.
+      ['Hallo, was kannst du?', 'text: Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.'],
+      ['Bonjour, que sais-tu faire ?', "text: Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API."],
+      ['Storniere die Bestellung A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
+      ['Quelle est la météo à Paris ?', "text: Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre."],
+      ['Uhrzeit in Atlantis', 'text: Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen.'],
+      ['toutes les commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
@@ -319,7 +352,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['show me A-1003 and tell them', 'query_order {"order_id":"A-1003"}'],
       ['list the delayed orders and email the customers', 'list_delayed_orders {}'],
       ['which orders do I have?', 'text: No tool lists all orders.'],
-      ['mes commandes', 'text: No tool lists all commandes.'],
+      ['mes commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
       ['add two mugs and a teapot', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
       ['buy 4 bananas', 'cart_add {"quantity":4,"name":"bananas"}'],
       ['add 2 mugs to A-1003', HELP],
@@ -332,6 +365,55 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['🙂🙂🙂', HELP],
       ['???', HELP],
       [`Where is ${'order A-1002 '.repeat(420)}`, 'query_order {"order_id":"A-1002"}'],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it('reads shifts of a date, sums put as requests, moves with no date, ids the tools do not take, and answers in German and French', async () => {
+    const q = (id: string) => `query_order {"order_id":"${id}"}`;
+    const FR_ASKS_DATE = 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).';
+    const notAnId = (tool: string, id: string) => `text: I can do that with ${tool}, but "${id}" is not an order id it takes: order ids look like A-1001.`;
+    const table: [string, string][] = [
+      // A shift is looked up first (its reading is said then: offline-model.test.ts); how late orders are is none.
+      ['add 3 days to order A-1004', q('A-1004')],
+      ["add a week to A-1002's delivery", q('A-1002')],
+      ['push A-1005 back by 2 weeks', q('A-1005')],
+      ['A-1003 a week later please', q('A-1003')],
+      ['can you give A-1006 two more days?', q('A-1006')],
+      ['move A-1004 up by 3 days', q('A-1004')],
+      ['bring A-1002 forward a week', q('A-1002')],
+      ['subtract 3 days from A-1003', q('A-1003')],
+      ['Verschiebe A-1004 um 3 Tage nach hinten', q('A-1004')],
+      ['Liefere A-1002 eine Woche später', q('A-1002')],
+      ['Décale la commande A-1004 de trois jours', q('A-1004')],
+      ["Avance A-1002 d'une semaine", q('A-1002')],
+      ['push it back 3 days', 'text: I can do that with update_delivery_date, but I still need the order id (for example A-1001).'],
+      ['late by over 10 days', 'list_delayed_orders {"days_threshold":11}'],
+      ['is A-1003 late by 2 days?', q('A-1003')],
+      // Sums put as requests, in three languages.
+      ["what's 2 and 3 added together", 'calculate {"expression":"2 + 3"}'],
+      ['add 10 and 20 and 30', 'calculate {"expression":"10 + 20 + 30"}'],
+      ['what is the sum of 10, 20 and 30?', 'calculate {"expression":"10 + 20 + 30"}'],
+      ['multiply 6 by 7', 'calculate {"expression":"6 * 7"}'],
+      ['divide 100 by 8', 'calculate {"expression":"100 / 8"}'],
+      ['Addiere 4 und 5', 'calculate {"expression":"4 + 5"}'],
+      ['Divise 100 par 4', 'calculate {"expression":"100 / 4"}'],
+      ['add 2 and 3 mugs', HELP],
+      // A move with no date asks for it.
+      ['Reporte la commande A-1002', FR_ASKS_DATE],
+      ['Décale A-1004', FR_ASKS_DATE],
+      ['postpone A-1003', ASKS_DATE],
+      // Ids the tools do not take.
+      ['Where is order B-2001?', notAnId('query_order', 'B-2001')],
+      ['track order 12345', notAnId('query_order', '12345')],
+      ['invoice for order Z-1', notAnId('order_invoice', 'Z-1')],
+      ['add 5 days to Z-9999', notAnId('update_delivery_date', 'Z-9999')],
+      // Fixed answers in German and French.
+      ['Storniere A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
+      ['Rembourse la commande A-1002', "text: Je n'ai pas d'outil pour les remboursements, je ne peux donc pas répondre."],
+      ['Que peux-tu faire ?', "text: Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API."],
+      ['Wie spät ist es in Gotham?', 'text: Ich weiß nicht, wo „Gotham“ liegt, also kann ich die Uhrzeit dort nicht sagen.'],
+      ['Alle meine Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });

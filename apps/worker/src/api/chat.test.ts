@@ -106,7 +106,7 @@ describe('POST /api/chat', () => {
       ['tool-query_order', 'output-available', { order_id: 'A-1006' }],
       ['tool-update_delivery_date', 'approval-requested', { order_id: 'A-1006', new_date: '2026-12-19' }],
     ]);
-    expect(week.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')).toContain('A-1006 is due 2026-12-12; moved by a week, that is 2026-12-19.');
+    expect(week.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')).toContain('A-1006 is due 2026-12-12; 7 days later is 2026-12-19.');
   });
 
   it('the offline model hands a request for the delay analyst (agent-as-tool) its task, instead of asking for one', async () => {

@@ -17,6 +17,7 @@ interface SchemaNode {
   readonly pattern?: string;
   readonly default?: unknown;
   readonly description?: string;
+  readonly examples?: readonly unknown[];
   readonly properties?: Readonly<Record<string, unknown>>;
   readonly required?: readonly string[];
   readonly items?: unknown;
@@ -270,6 +271,24 @@ export function isMessageArgument(schema: unknown, name: string): boolean {
   return kindOf(name, node) === 'string' && (MESSAGE_NAMES.test(name) || SUBJECT_NAMES.test(name));
 }
 
+/** What an id is written as: `#1234`, `A-1001`, `ORD-7`, `a1002` (letters and digits), not a word or a number alone. */
+const ID_LIKE = /#[A-Za-z0-9][\w-]*|\b[A-Za-z]{1,6}\s?[-–—]\s?\d+[A-Za-z0-9-]*\b|\b[A-Za-z]{1,4}\d{2,}[A-Za-z0-9]*\b/g;
+
+/** The words of `text` written as ids are (see `ID_LIKE`), whatever tool takes them; a date or a time is none. */
+export function idLikeWords(text: string): string[] {
+  return [...withoutDateWords(text).matchAll(ID_LIKE)].map((match) => match[0]);
+}
+
+function withoutDateWords(text: string): string {
+  return text.replace(DATE_TIME, ' ').replace(DATE, ' ');
+}
+
+/** Whether the schema's argument `name` takes a day (`new_date`, `format: "date"`, a YYYY-MM-DD pattern). */
+export function isDateArgument(schema: unknown, name: string): boolean {
+  const kind = kindOf(name, normalize(normalize(schema).properties?.[name]));
+  return kind === 'date' || kind === 'date-time';
+}
+
 /** The name of the schema's argument that takes arithmetic (`expression`, `formula`), if it has one. */
 export function expressionArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
@@ -324,25 +343,87 @@ function withoutDatesAndIds(text: string): string {
   return text.replace(DATE_TIME, blank).replace(DATE, blank).replace(/#\d+|\b[A-Za-z]{1,6}-\d+/g, blank);
 }
 
-/** Describes a missing argument for a question to the user: `order id (for example A-1001)`. */
-export function describeArgument(schema: unknown, name: string): string {
+/** What a question for a missing argument says of the value it wants, besides its name (see {@link describeArgument}). */
+export type ArgumentHint =
+  | { readonly kind: 'id'; readonly examples: readonly string[]; readonly pattern?: string | undefined }
+  | { readonly kind: 'date' | 'email' | 'timezone' | 'none' }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'described'; readonly description: string };
+
+/**
+ * Describes a missing argument for a question to the user: `the order id (for example A-1001)`, in the words of
+ * `say` (English unless given: the wording of the user's language builds it from the label and the hint).
+ */
+export function describeArgument(
+  schema: unknown,
+  name: string,
+  say: (label: string, hint: ArgumentHint) => string = (label, hint) => `the ${label}${englishHint(hint)}`,
+): string {
   const root = normalize(schema);
   const node = normalize(root.properties?.[name]);
-  const label = humanize(name);
+  return say(humanize(name), argumentHint(name, node));
+}
+
+function argumentHint(name: string, node: SchemaNode): ArgumentHint {
   switch (kindOf(name, node)) {
     case 'id':
     case 'id-number':
-      return `the ${label} (for example #1234 or A-1001)`;
+      return idHint(node);
     case 'date':
-      return `the ${label} (as YYYY-MM-DD)`;
+      return { kind: 'date' };
     case 'email':
-      return `the ${label} (an email address)`;
+      return { kind: 'email' };
     case 'timezone':
-      return `the ${label} (for example Europe/Paris)`;
+      return { kind: 'timezone' };
     case 'enum':
-      return `the ${label} (one of ${(node.enum ?? []).map((v) => String(v)).join(', ')})`;
+      return { kind: 'enum', values: (node.enum ?? []).map((v) => String(v)) };
     default:
-      return node.description !== undefined ? `the ${label} (${node.description})` : `the ${label}`;
+      return node.description !== undefined ? { kind: 'described', description: node.description } : { kind: 'none' };
+  }
+}
+
+/**
+ * What ids of an argument look like, read from its schema: the examples its `examples` or its description give that its
+ * pattern takes ("The order id, e.g. A-1001"), else its pattern; a common shape when it has neither.
+ */
+function idHint(node: SchemaNode): ArgumentHint {
+  if (node.pattern === undefined) return { kind: 'id', examples: ['#1234', 'A-1001'] };
+  const pattern = node.pattern;
+  const given = [...(node.examples ?? []).filter((example) => typeof example === 'string'), ...(node.description ?? '').split(/\s+/)];
+  const examples = given.map((word) => word.replace(/^[("'“]+|[)"'”,.;:!?]+$/g, '')).filter((word) => /\d/.test(word) && safeTest(pattern, word));
+  return { kind: 'id', examples: [...new Set(examples)].slice(0, 2), pattern };
+}
+
+/**
+ * The ids the text gives for the schema's id argument `name` that its pattern does not take, as written ("Z-9999" for
+ * `^A-\d{4}$`; "order 1002" too, a number after the argument's noun): an id the user gave, though not one the tool takes.
+ */
+export function unacceptedIds(text: string, schema: unknown, name: string): string[] {
+  const node = normalize(normalize(schema).properties?.[name]);
+  const pattern = node.pattern;
+  if (kindOf(name, node) !== 'id' || pattern === undefined || safeTest(pattern, 'order')) return [];
+  const noun = humanize(name.replace(/[_-]?(?:id|ids|number|no|num|ref|reference|code)$/i, '')).split(' ').at(-1) ?? '';
+  const numbered = noun.length < 3 ? [] : [...text.matchAll(new RegExp(String.raw`\b${noun}s?\s+(?:no\.?\s*|number\s+)?(\d+)\b`, 'gi'))].map((match) => match[1] ?? '');
+  return [...idLikeWords(text), ...numbered].filter((word) => word.length > 0 && inPatternCase(pattern, word.replace(/\s+/g, ''), true) === undefined);
+}
+
+/** A hint in English: ` (as YYYY-MM-DD)`, ` (for example A-1001)`. */
+export function englishHint(hint: ArgumentHint): string {
+  switch (hint.kind) {
+    case 'id':
+      return hint.examples.length > 0 ? ` (for example ${hint.examples.join(' or ')})` : ` (matching ${hint.pattern ?? ''})`;
+    case 'date':
+      return ' (as YYYY-MM-DD)';
+    case 'email':
+      return ' (an email address)';
+    case 'timezone':
+      return ' (for example Europe/Paris)';
+    case 'enum':
+      return ` (one of ${hint.values.join(', ')})`;
+    case 'described':
+      return ` (${hint.description})`;
+    default:
+      return '';
   }
 }
 

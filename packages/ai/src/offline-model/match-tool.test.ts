@@ -318,7 +318,7 @@ describe('what the matcher reads besides words', () => {
 
   it('finds a request for all of a thing that no tool lists whole, and offers the tools that work on it', () => {
     const names = (text: string, set = orders) => unlistedAll(text, set)?.tools.map((tool) => tool.name);
-    expect(unlistedAll('show all orders', orders)).toEqual({ all: 'all orders', tools: orders });
+    expect(unlistedAll('show all orders', orders)).toEqual({ all: 'all orders', every: false, thing: 'orders', tools: orders });
     expect(unlistedAll('list every order', orders)?.all).toBe('every order');
     expect(unlistedAll('list orders', orders)?.all).toBe('all orders');
     expect(names('list all orders')).toEqual(['list_delayed_orders', 'query_order']);

@@ -74,8 +74,12 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   lieferdatum: ['delivery', 'date'],
   livraison: ['delivery'],
   verschieb: ['change', 'date'],
+  verleg: ['change', 'date'],
   reporter: ['change', 'date'],
-  decaler: ['change', 'date'],
+  decale: ['change', 'date'],
+  repousse: ['change', 'date'],
+  deplace: ['change', 'date'],
+  avance: ['change', 'date'],
   uhrzeit: ['time'],
   uhr: ['time'],
   zeit: ['time'],
@@ -383,7 +387,10 @@ const ALL_FILLER: ReadonlySet<string> = new Set(
  * reads one by its id, which the text does not give. What is asked for as written ("all orders", "every order") and
  * the tools that work on the thing, for an answer that says so and offers what exists; `undefined` when a tool lists them all, or the request is no such one.
  */
-export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { readonly all: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
+export function unlistedAll(
+  text: string,
+  tools: readonly OfflineToolInfo[],
+): { readonly all: string; readonly every: boolean; readonly thing: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
   const folded = fold(text).trim();
   const word = ALL_OF.exec(folded)?.[1] ?? barePlural(folded);
   if (word === undefined) return undefined;
@@ -411,7 +418,8 @@ export function unlistedAll(text: string, tools: readonly OfflineToolInfo[]): { 
   const quantified = ALL_OF.exec(folded);
   const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
   const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
-  return { all: `${every ? 'every' : 'all'} ${text.trim().slice(end - word.length, end)}`, tools: about };
+  const written = text.trim().slice(end - word.length, end);
+  return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
 
 /**

@@ -507,8 +507,69 @@ describe('createOfflineModel', () => {
     expect(getOrder.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001' }]);
     // getOrder's A-1001 is due 2025-03-04.
     expect(changeDate.mock.calls.map((call) => call[0])).toEqual([{ orderId: 'A-1001', date: '2025-03-11' }]);
-    expect(result.steps[1]?.text).toBe('A-1001 is due 2025-03-04; moved by a week, that is 2025-03-11.');
+    expect(result.steps[0]?.text).toBe('Reading "by a week" as 7 days later than the date it has now, which I look up first.');
+    expect(result.steps[1]?.text).toBe('A-1001 is due 2025-03-04; 7 days later is 2025-03-11.');
     expect(result.text).toContain('2025-03-11');
+  });
+
+  it('reads days added to a date or taken off it as a move from the date it has ("add 5 days", "two days earlier")', async () => {
+    for (const [prompt, date, read] of [
+      ['add 5 days to A-1001', '2025-03-09', 'Reading "add 5 days" as 5 days later'],
+      ['A-1001 two days earlier', '2025-03-02', 'Reading "two days earlier" as 2 days earlier'],
+      ['delay A-1001 by two weeks', '2025-03-18', 'Reading "by two weeks" as 14 days later'],
+      ['push A-1001 back 3 days', '2025-03-07', 'Reading "back 3 days" as 3 days later'],
+      ['take 2 days off A-1001', '2025-03-02', 'Reading "take 2 days off" as 2 days earlier'],
+      ['Verschiebe A-1001 um 2 Tage nach vorne', '2025-03-02', 'Ich lese „um 2 Tage“ als 2 Tage früher'],
+      ['décale A-1001 de trois jours', '2025-03-07', 'Je lis « de trois jours » comme 3 jours plus tard'],
+    ] as const) {
+      const { tools, changeDate } = orderTools();
+      const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['getOrder'], ['changeDeliveryDate'], []]);
+      expect(changeDate.mock.calls.map((call) => call[0]), prompt).toEqual([{ orderId: 'A-1001', date }]);
+      expect(result.steps[0]?.text, prompt).toContain(read);
+    }
+    // With no order named, only the order is asked for: the days give the date once its own is read.
+    const { tools, getOrder } = orderTools();
+    const ask = await generateText({ model: createOfflineModel(), tools, prompt: 'add 5 days', stopWhen: isStepCount(1) });
+    expect(ask.text).toBe('I can do that with changeDeliveryDate, but I still need the order id (for example #1234 or A-1001). Could you tell me?');
+    const reply = await generateText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: 'add 5 days' }, ...ask.responseMessages, { role: 'user', content: 'A-1001' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(reply.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['getOrder', { orderId: 'A-1001' }]]);
+    expect(getOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('names an id the tool does not take and says what its ids look like, from the schema, instead of asking for one again', async () => {
+    const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, status: 'shipped' }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+        execute: lookUp,
+      }),
+    };
+    const ask = await generateText({ model: createOfflineModel(), tools, prompt: 'What is the status of order Z-9999?', stopWhen: isStepCount(1) });
+    expect(ask.toolCalls).toEqual([]);
+    expect(ask.text).toBe('I can do that with query_order, but "Z-9999" is not an order id it takes: order ids look like A-1001. I still need the order id; could you check it?');
+    // The reply is read with the request: the id it gives is looked up.
+    const reply = await generateText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: 'What is the status of order Z-9999?' }, ...ask.responseMessages, { role: 'user', content: 'oh, A-1003' }],
+      stopWhen: isStepCount(1),
+    });
+    expect(reply.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    // With no example in the schema, its pattern says it; in German, in German.
+    const bare = { query_order: tool({ description: 'Look up one order.', inputSchema: z.object({ order_id: z.string().regex(/^ORD-\d+$/) }), execute: lookUp }) };
+    const patterned = await generateText({ model: createOfflineModel(), tools: bare, prompt: 'where is order 1002', stopWhen: isStepCount(1) });
+    expect(patterned.text).toBe('I can do that with query_order, but "1002" is not an order id it takes: order ids look like ^ORD-\\d+$. I still need the order id; could you check it?');
+    const german = await generateText({ model: createOfflineModel(), tools, prompt: 'Wo ist meine Bestellung B-12?', stopWhen: isStepCount(1) });
+    expect(german.text).toContain('„B-12“ hat nicht die Form, die es annimmt (so sieht sie aus: A-1001); dafür brauche ich noch die Bestellnummer.');
+    // Only the id the tool takes was ever looked up.
+    expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1003' }]);
   });
 
   it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {
@@ -662,7 +723,7 @@ describe('createOfflineModel', () => {
     // The German question for a missing date, and the reply read with the request it answers.
     const asked: ModelMessage[] = [{ role: 'user', content: 'Verschiebe A-1003' }];
     const question = await generateText({ model, tools, messages: asked, stopWhen: isStepCount(1) });
-    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch the new date (as YYYY-MM-DD). Kannst du es mir sagen?');
+    expect(question.text).toBe('Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT). Kannst du es mir sagen?');
     const replied = await generateText({
       model,
       tools,
@@ -692,6 +753,32 @@ describe('createOfflineModel', () => {
     const weather = tool({ description: 'Weather for a city.', inputSchema: z.object({ city: z.string() }), execute: async () => ({ sunny: true }) });
     const withWeather = await generateText({ model: createOfflineModel(), tools: { weather }, prompt: "What's the weather in Berlin?", stopWhen: isStepCount(1) });
     expect(withWeather.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['weather', { city: 'Berlin' }]]);
+  });
+
+  it('says the help text, a topic no tool covers, what no tool lists and a place it does not know in German and French', async () => {
+    const { tools } = orderTools();
+    const clock = tool({
+      description: 'The local time in a time zone such as Europe/Berlin.',
+      inputSchema: z.object({ time_zone: z.string() }),
+      execute: async () => ({ time: '12:00' }),
+    });
+    const answer = async (prompt: string, offered: ToolSet = { ...tools, clock }) => (await generateText({ model: createOfflineModel(), tools: offered, prompt })).text;
+    expect(await answer('Hallo, was kannst du?')).toBe(
+      'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft. Dafür habe ich kein Werkzeug gefunden. ' +
+        'Diese Werkzeuge kann ich verwenden:\n- getOrder (Look up an order by its id and return its status and delivery date)\n' +
+        '- listDelayedOrders (List the orders whose delivery is delayed)\n- changeDeliveryDate (Change the delivery date of an order)\n' +
+        '- clock (The local time in a time zone such as Europe/Berlin)\nFrag in einfachen Worten, oder tippe /tool_name {"arg": "value"}, um eines direkt aufzurufen.',
+    );
+    expect(await answer('Wie ist das Wetter in Berlin?')).toMatch(
+      /^Ich habe kein Werkzeug für das Wetter, also kann ich das nicht beantworten\. Ich kann dir mit clock die Ortszeit in Berlin sagen, wenn das hilft\.\nDiese Werkzeuge kann ich verwenden:/,
+    );
+    expect(await answer('Quelle est la météo à Paris ?')).toMatch(/^Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre\. Je peux vous donner l'heure locale à Paris avec clock/);
+    expect(await answer('Zeig alle Bestellungen', tools)).toMatch(/^Kein Werkzeug listet alle Bestellungen auf\. Stattdessen habe ich: getOrder \(.*\) und listDelayedOrders/);
+    expect(await answer('Uhrzeit in Atlantis')).toMatch(/^Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen\..* dann frage ich clock\.$/);
+    expect(await answer('Bonjour, que sais-tu faire ?', {})).toBe(
+      "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API. Aucun outil n'est disponible dans cette conversation, " +
+        'je ne peux donc discuter que de façon limitée. Vous avez écrit : « Bonjour, que sais-tu faire ? ».',
+    );
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

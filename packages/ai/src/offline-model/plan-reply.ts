@@ -10,9 +10,12 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  idLikeWords,
+  isDateArgument,
   isMessageArgument,
   itemArgument,
   timeZoneArgument,
+  unacceptedIds,
   valueArguments,
 } from './extract-arguments.ts';
 import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
@@ -63,7 +66,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
 
   const choice = options.toolChoice ?? { type: 'auto' };
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
-  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, []) };
+  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingFor(ruleInput.userText)) };
 
   // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
   const known = ruleInput.tools.map((t) => t.name);
@@ -81,12 +84,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (!forced) {
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
-    if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools) };
+    if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
     // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
     const all = unlistedAll(text, tools);
     if (all !== undefined) {
       const offers = all.tools.map((tool) => (tool.description === undefined ? tool.name : `${tool.name} (${firstClause(tool.description)})`));
-      return { type: 'text', text: `No tool lists ${all.all}. What I can do instead: ${joinList(offers)}.` };
+      return { type: 'text', text: wording.listsNone(all.every, all.thing, joinList(offers, wording.and)) };
     }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
     const place = unknownPlace(text);
@@ -94,7 +97,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (place !== undefined && clock !== undefined) {
       return {
         type: 'text',
-        text: `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${clock.name}.`,
+        text: wording.unknownPlace(place, clock.name),
       };
     }
     // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
@@ -120,20 +123,31 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       }
     }
   }
-  const tool = pickTool(text, tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
-  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools) };
+  const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
 
   const part = forced ? undefined : removedPart(text, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
   }
-  const sets = extractArgumentSets(text, tool.inputSchema);
+  const read = extractArgumentSets(text, tool.inputSchema);
+  // The count of "add 5 days" is no value of the change it asks for (no order "5"), when the change lacks a date.
+  const moved = dates.shift !== undefined && isChangeName(tool.name) && read[0].missing.some((name) => isDateArgument(tool.inputSchema, name));
+  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(text, dates.shift), tool.inputSchema) : read;
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return lookup;
-    const needs = missing.map((name) => describeArgument(tool.inputSchema, name));
+    // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
+    const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
+    const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
+    // "What is the status of order Z-9999?": the user gave an id, one the tool does not take; say so, and what ids look like.
+    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name).map((given) => ({ name, given }))).at(-1);
+    if (wrong !== undefined) {
+      return { type: 'text', text: describeArgument(tool.inputSchema, wrong.name, (label, hint) => wording.notAnId(tool.name, wrong.given, label, hint)) };
+    }
+    const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
@@ -356,8 +370,9 @@ function withoutEditNote(output: LanguageModelV4ToolResultPart['output']): Langu
  * A move by a number of days ("Move A-1006 by a week") needs the date the thing has: a tool that only reads and takes
  * the id the text gives looks it up first; `undefined` when there is none, or the change lacks more than a date.
  */
-function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift, wording: Wording): OfflineReply | undefined {
+function lookupBeforeShift(said: string, tool: ToolInfo, tools: readonly ToolInfo[], shift: DateShift, wording: Wording): OfflineReply | undefined {
   if (!isChangeName(tool.name)) return undefined;
+  const text = withoutShift(said, shift);
   const probe = extractArguments(`${text} 2000-01-01`, tool.inputSchema);
   if (probe.missing.length > 0) return undefined;
   // The first tool that only reads and takes what the text gives for it (the order's id): not a list that takes nothing.
@@ -368,7 +383,7 @@ function lookupBeforeShift(text: string, tool: ToolInfo, tools: readonly ToolInf
   });
   if (reader === undefined) return undefined;
   const calls = extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
-  return { type: 'tool-calls', calls, text: wording.shiftFirst(shift.phrase) };
+  return { type: 'tool-calls', calls, text: wording.shiftFirst(shift.phrase, shift.days) };
 }
 
 /**
@@ -397,7 +412,7 @@ function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording):
   const dates = readRelativeDates(input.userText, now);
   const shift = dates.shift;
   if (shift === undefined || !toolResults.every((result) => isReadName(result.toolName))) return undefined;
-  const change = pickTool(dates.text, tools);
+  const change = pickTool(withShiftNamed(dates.text, shift), tools);
   if (change === undefined || !isChangeName(change.name)) return undefined;
   const userIndex = lastIndexOfRole(prompt, 'user');
   const calls = prompt.slice(userIndex + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
@@ -413,9 +428,26 @@ function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording):
     const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
     if (args.missing.length > 0) return undefined;
     planned.push({ toolName: change.name, input: args.input });
-    notes.push(wording.shifted(ids.join(' '), from, shift.phrase, to).trim());
+    notes.push(wording.shifted(ids.join(' '), from, shift.days, to).trim());
   }
   return { type: 'tool-calls', calls: planned, text: `${notes.join('. ')}.` };
+}
+
+/**
+ * The text a tool is picked from when it asks to move a date by some days: the shift's words become "move", so the
+ * change of a date is what they name ("add 5 days to A-1003": not a clock for "days", not cart_add for "add"). Words
+ * that only say by how much ("by 3 days") do so beside an id a tool takes ("delay A-1003 by two weeks"), not alone
+ * ("orders delayed by 3 days" is how late they are).
+ */
+function withShiftNamed(text: string, shift: DateShift | undefined): string {
+  if (shift === undefined || !text.includes(shift.phrase)) return text;
+  if (!shift.moves && idLikeWords(text).length === 0) return text;
+  return text.replace(shift.phrase, 'move');
+}
+
+/** `text` with the words of a shift blanked out, one space for each character: its count is no id, nor a quantity. */
+function withoutShift(text: string, shift: DateShift): string {
+  return text.replace(shift.phrase, ' '.repeat(shift.phrase.length));
 }
 
 /** The date a lookup's result gives: a delivery or due date first, any other date that is not a record's history after. */
@@ -442,11 +474,12 @@ function dateOf(output: LanguageModelV4ToolResultPart['output']): string | undef
 }
 
 /** The answer to a request no tool covers: that, what would fit instead (a time zone's clock for a city), and the tools. */
-function noToolText(topic: string, text: string, tools: readonly LanguageModelV4FunctionTool[]): string {
+function noToolText(topic: string, text: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
   const zone = findTimeZones(text)[0];
   const clock = zone === undefined ? undefined : tools.find((tool) => valueArguments(text, tool.inputSchema).some((value) => value.kind === 'timezone'));
-  const instead = clock === undefined || zone === undefined ? '' : ` I can tell you the local time in ${text.slice(zone.start, zone.end)} with ${clock.name}, if that helps.`;
-  return `I have no tool for ${topic}, so I can't answer that.${instead}\n${helpText('', tools).replace(/^.*?I did not find a tool for that\. /s, '')}`;
+  const instead = clock === undefined || zone === undefined ? '' : wording.clockInstead(text.slice(zone.start, zone.end), clock.name);
+  const said = Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic;
+  return `${wording.noTool(said)}${instead}\n${toolList(tools, wording)}`;
 }
 
 /**
@@ -542,18 +575,18 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
 }
 
-function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[]): string {
-  const intro = "I'm the offline model: a small rule-based stand-in that runs without an API key.";
-  if (tools.length === 0) {
-    return `${intro} No tools are available in this conversation, so I can only chat in a limited way.${
-      userText.length > 0 ? ` You said: "${userText.slice(0, 120)}".` : ''
-    }`;
-  }
+function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
+  if (tools.length === 0) return `${wording.helpIntro} ${wording.noTools}${userText.length > 0 ? ` ${wording.youSaid(userText.slice(0, 120))}` : ''}`;
+  return `${wording.helpIntro} ${wording.noToolFound} ${toolList(tools, wording)}`;
+}
+
+/** The tools offered, one a line with the first sentence of its description, and how to call one by name. */
+function toolList(tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
   const list = tools
     .map((tool) => (tool.description !== undefined ? `${tool.name} (${firstSentence(tool.description)})` : tool.name))
     .map((line) => `- ${line}`)
     .join('\n');
-  return `${intro} I did not find a tool for that. I can use these tools:\n${list}\nAsk in plain words, or type /tool_name {"arg": "value"} to call one directly.`;
+  return `${wording.canUse}\n${list}\n${wording.howTo}`;
 }
 
 function firstSentence(text: string): string {

@@ -153,6 +153,32 @@ describe('readRelativeDates', () => {
     }
   });
 
+  it('reads days added or taken off as a shift, an earlier one below zero, and says whether the words alone move a date', () => {
+    for (const [text, phrase, days, moves] of [
+      ['add 5 days to A-1003', 'add 5 days', 5, true],
+      ['add another week to A-1003', 'add another week', 7, true],
+      ['A-1003 two days earlier', 'two days earlier', -2, true],
+      ['deliver A-1003 a week later', 'a week later', 7, true],
+      ['give A-1003 2 more days', '2 more days', 2, true],
+      ['take 2 days off A-1003', 'take 2 days off', -2, true],
+      ['subtract 3 days from A-1003', 'subtract 3 days', -3, true],
+      ['bring A-1003 forward by 2 days', 'forward by 2 days', -2, true],
+      ['delay A-1003 by two weeks', 'by two weeks', 14, false],
+      ['Verschiebe A-1003 um 2 Tage nach vorne', 'um 2 Tage', -2, false],
+      ['A-1003 3 Tage später', '3 Tage später', 3, true],
+      ['avance A-1003 de 2 jours', 'de 2 jours', -2, false],
+      ['A-1003 deux jours plus tôt', 'deux jours plus tôt', -2, true],
+      ['bring A-1002 forward a week', 'forward a week', -7, true],
+      ["avance A-1002 d'une semaine", "d'une semaine", -7, false],
+    ] as const) {
+      const read = readRelativeDates(text, NOW);
+      expect(read.shift, text).toEqual({ phrase, days, moves });
+      expect([read.text, read.dates], text).toEqual([text, []]);
+    }
+    // How late orders are is no move: the words say by how much only.
+    expect(readRelativeDates('orders delayed by 3 days', NOW).shift?.moves).toBe(false);
+  });
+
   it('writes the date at the words\' own place after a capital dotted I, whose lower case is two characters', () => {
     expect(readRelativeDates('İzmir office: deliver A-1002 tomorrow', NOW).text).toBe('İzmir office: deliver A-1002 2026-11-21');
   });

@@ -8,10 +8,19 @@ export interface ResolvedDate {
   readonly date: string;
 }
 
-/** A move by a number of days from a date the text does not give ("by a week"): the order's own date, once read. */
+/**
+ * A move by a number of days from a date the text does not give ("by a week", "add 5 days", "two days earlier"): the
+ * order's own date, once read, plus `days` (fewer than none for an earlier day).
+ */
 export interface DateShift {
+  /** The words as the user wrote them. */
   readonly phrase: string;
   readonly days: number;
+  /**
+   * Whether the words alone say that a date moves ("add 5 days", "two days earlier", "back 3 days"), not only by how
+   * much ("by 3 days" is also how late an order is: "orders delayed by 3 days").
+   */
+  readonly moves: boolean;
 }
 
 /** A text with its relative days written as ISO dates, what they were read as, and a shift if it asks for one. */
@@ -39,6 +48,7 @@ const WEEKDAYS: readonly (readonly string[])[] = [
 const COUNTS: Readonly<Record<string, number>> = {
   a: 1,
   an: 1,
+  another: 1,
   one: 1,
   two: 2,
   three: 3,
@@ -46,6 +56,8 @@ const COUNTS: Readonly<Record<string, number>> = {
   five: 5,
   six: 6,
   seven: 7,
+  eight: 8,
+  nine: 9,
   ten: 10,
   ein: 1,
   eine: 1,
@@ -216,8 +228,49 @@ const READERS: readonly Reader[] = [
   ],
 ];
 
-/** "by a week", "back 2 days", "um 3 Tage", "de deux jours", "a week later": a move from the date the thing already has. */
-const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+${UNIT}|\b${COUNT}\s+${UNIT}\s+(?:later|spater|plus\s+tard)\b`, 'g');
+/** What may stand between a count and its unit when the days are added to a date: "2 more days", "3 extra days". */
+const MORE = String.raw`(?:(?:more|extra|additional|further|weitere|zusatzliche)\s+)?`;
+const SPAN = String.raw`${COUNT}\s+${MORE}${UNIT}`;
+/**
+ * A move from the date a thing already has, and whether the words alone say that it moves: "by a week", "back 2 days",
+ * "um 3 Tage", "de deux jours" only say by how much; "add 5 days", "a week later", "two days earlier", "2 more days",
+ * "subtract 2 days", "3 Tage später", "2 jours plus tôt" say that a date moves.
+ */
+const SHIFTS: ReadonlyArray<{ readonly pattern: RegExp; readonly moves: boolean }> = [
+  { pattern: new RegExp(String.raw`\b(?:add|adding|plus|subtract|subtracting|minus|take\s+off|knock\s+off)\s+(?:another\s+|an?\s+extra\s+)?${SPAN}`), moves: true },
+  { pattern: new RegExp(String.raw`\b${SPAN}\s+(?:later|spater|plus\s+tard|earlier|sooner|fruher|eher|plus\s+tot)\b`), moves: true },
+  { pattern: new RegExp(String.raw`\b(?:back|forward|ahead)(?:\s+by)?\s+${SPAN}`), moves: true },
+  { pattern: new RegExp(String.raw`\b(?:take|knock)\s+${SPAN}\s+off\b`), moves: true },
+  { pattern: new RegExp(String.raw`(?:\b(?:by|um|de)\s+|\bd['’]\s*)${SPAN}`), moves: false },
+  { pattern: new RegExp(String.raw`\b${COUNT}\s+(?:more|extra|additional|further|weitere|zusatzliche)\s+${UNIT}`), moves: true },
+];
+/** The count and unit of a shift's words, for the number of days they name. */
+const SPAN_OF = new RegExp(SPAN);
+/**
+ * Words that make a shift an earlier day: "earlier", "sooner", "subtract 2 days", "take off", "bring … forward", "move
+ * … up", "advance", "vorziehen", "nach vorne", "früher", "avancer", "plus tôt".
+ */
+const EARLIER = new RegExp(
+  String.raw`\b(?:earlier|sooner|fruher|eher|plus\s+tot|avance[rz]?|advance|expedite|vorziehen|vorverlegen|nach\s+vorne?|subtract(?:ing)?|minus)\b|\b(?:take|knock)\s+(?:\S+\s+){0,3}?off\b` +
+    String.raw`|\b(?:bring|pull|move|get)\s+(?:\S+\s+){0,3}?(?:forward|ahead|up)\b|\bzieh\w*\s+(?:\S+\s+){0,5}?vor\b`,
+);
+
+/** The first shift the text asks for (see {@link SHIFTS}), with where its words are in the text. */
+function readShift(folded: string, text: string): (DateShift & { readonly start: number; readonly end: number }) | undefined {
+  const matches = SHIFTS.flatMap(({ pattern, moves }) => {
+    const match = pattern.exec(folded);
+    return match === null ? [] : [{ match, moves }];
+  });
+  const first = matches.sort((a, b) => a.match.index - b.match.index || b.match[0].length - a.match[0].length)[0];
+  if (first === undefined) return undefined;
+  const { match, moves } = first;
+  const span = SPAN_OF.exec(match[0]);
+  if (span === null) return undefined;
+  const days = unitDays(span, 1) * (EARLIER.test(folded) ? -1 : 1);
+  const start = match.index;
+  const end = start + match[0].length;
+  return { phrase: text.slice(start, end), days, moves, start, end };
+}
 
 /**
  * Reads the days a text names relative to `now` (its UTC day, as the demo's tools count "today"): "tomorrow", "the day
@@ -226,24 +279,22 @@ const SHIFT = new RegExp(String.raw`\b(?:by|back(?:\s+by)?|um|de)\s+${COUNT}\s+$
  * last), "end of the month", "end of next month", "to 12/24" (month first, as in the US), "to the 3rd" (the next 3rd),
  * and their German and French words ("morgen", "nächsten Montag",
  * "demain", "fin du mois"). Each becomes its ISO date in the text, so a tool that takes a date reads it as it reads
- * `2027-01-10` (one in the past too: the tool says it is past). A move "by a week" names no
- * day: it is returned as a shift, for the caller to add to the date the thing has.
+ * `2027-01-10` (one in the past too: the tool says it is past). A move "by a week", "add 5 days", "two days earlier"
+ * names no day: it is returned as a shift (below zero for an earlier day), for the caller to add to the date the thing
+ * has.
  */
 export function readRelativeDates(text: string, now: Date): ReadDates {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const folded = fold(text);
-  const shiftMatch = new RegExp(SHIFT.source).exec(folded);
-  const shift =
-    shiftMatch === null
-      ? undefined
-      : { phrase: text.slice(shiftMatch.index, shiftMatch.index + shiftMatch[0].length), days: unitDays(shiftMatch, shiftMatch[1] !== undefined ? 1 : 4) };
+  const shifted = readShift(folded, text);
+  const shift = shifted === undefined ? undefined : { phrase: shifted.phrase, days: shifted.days, moves: shifted.moves };
   const found: Array<{ start: number; end: number; date: string }> = [];
   for (const [pattern, read] of READERS) {
     for (const match of folded.matchAll(new RegExp(pattern.source, 'g'))) {
       const start = match.index;
       const end = start + match[0].length;
       if (found.some((other) => start < other.end && end > other.start)) continue;
-      if (shiftMatch !== null && start < shiftMatch.index + shiftMatch[0].length && end > shiftMatch.index) continue;
+      if (shifted !== undefined && start < shifted.end && end > shifted.start) continue;
       const day = read(match as RegExpExecArray, today);
       if (day !== undefined) found.push({ start, end, date: day.toISOString().slice(0, 10) });
     }

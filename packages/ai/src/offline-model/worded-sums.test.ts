@@ -35,6 +35,26 @@ describe('readWordedSums', () => {
     ['the absolute value of -5', 'abs(-5)'],
     ['log of 100', 'log10(100)'],
     ['the natural log of 10', 'ln(10)'],
+    // Sums, differences, products and averages put as requests, and their numbers in a list.
+    ['add 2 and 3', '2 + 3'],
+    ['add 2.5 to 4', '2.5 + 4'],
+    ['please add 7 and 8 together', 'please 7 + 8 together'],
+    ['sum of 4, 5 and 6', '4 + 5 + 6'],
+    ['what is the sum of 1, 2, 3, 4?', 'what is 1 + 2 + 3 + 4?'],
+    ['the product of 3 and 4', '3 * 4'],
+    ['the average of 2, 4 and 9', '(2 + 4 + 9) / 3'],
+    ['the difference between 10 and 4', '10 - 4'],
+    ['subtract 3 from 10', '10 - 3'],
+    ['multiply 4 by 5', '4 * 5'],
+    ['divide 10 by 4', '10 / 4'],
+    ['addiere 2 und 3', '2 + 3'],
+    ['Summe von 4, 5 und 6', '4 + 5 + 6'],
+    ['ziehe 3 von 10 ab', '10 - 3'],
+    ['additionne 2 et 3', '2 + 3'],
+    ['la somme de 4, 5 et 6', 'la 4 + 5 + 6'],
+    ['multiplie 4 par 5', '4 * 5'],
+    ['add 10 and 20 and 30', '10 + 20 + 30'],
+    ["what's 2 and 3 added together", "what's 2 + 3"],
   ])('%j → %j', (text, written) => {
     expect(readWordedSums(text)).toBe(written);
   });
@@ -45,7 +65,9 @@ describe('readWordedSums', () => {
   });
 
   it('leaves text without such a sum alone: no number, or a percent of nothing', () => {
-    for (const text of ['round trip to Paris', 'the root of the problem', 'half of the orders are late', 'add 2 coffee beans to my cart', 'double-check A-1002', '20% is a lot', 'Which orders are delayed by more than 3 days?']) {
+    for (const text of ['round trip to Paris', 'the root of the problem', 'half of the orders are late', 'add 2 coffee beans to my cart', 'double-check A-1002', '20% is a lot', 'Which orders are delayed by more than 3 days?',
+      // Counted things are added to a cart, and days to a date: no sum.
+      'add 3 apples and 2 bananas', 'add 2 and 3 mugs', 'add 2 mugs and 3 cups to my cart', 'add 5 days to A-1003', 'subtract 2 days from A-1003', 'the sum of the orders']) {
       expect(readWordedSums(text), text).toBe(text);
     }
   });

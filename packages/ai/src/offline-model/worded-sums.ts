@@ -8,10 +8,37 @@ const NOT_OF = String.raw`(?!\s*(?:of|off|von|de|discount|rabatt)\b)`;
 /** What a percentage may be of: "VAT", "tax", "tip", "MwSt", "TVA" (one word, or none). */
 const LEVY = String.raw`(?:\s+(?!to\b|on\b|onto\b|auf\b|a\b|of\b)[a-z]+)?`;
 
+/** Numbers in a list: "4, 5 and 6", "2 und 3", "1, 2, 3" (one group: the numbers are read from it). */
+const LIST = String.raw`(\d+(?:\.\d+)?(?:(?:\s*,\s*|\s*,?\s*(?:and|und|et|&)\s+)\d+(?:\.\d+)?)*)`;
+/** Where a sum put as a request ends: nothing counted after its last number ("add 2 and 3 mugs" is a cart's). */
+const ENDS = String.raw`(?=\s*(?:$|[.?!,;:)=]|(?:together|zusammen|ensemble|please|bitte|for\s+me)\b))`;
+const numbersIn = (list: string | undefined): string[] => (list ?? '').match(/\d+(?:\.\d+)?/g) ?? [];
+
 /** One way of putting a sum in words, and the expression it is, from the numbers it names. */
 type Reading = readonly [RegExp, (numbers: readonly string[]) => string];
 
 const READINGS: readonly Reading[] = [
+  // "add 2 and 3", "add 2 to 3", "addiere 2 und 3", "additionne 2 et 3"; "the sum of 4, 5 and 6", "die Summe von 4 und 5"
+  [new RegExp(String.raw`\b(?:add|addiere|additionne[rz]?)\s+${NUM}\s+(?:to|zu|a)\s+${NUM}${ENDS}`, 'g'), ([x, y]) => `${x} + ${y}`],
+  // "add 10, 20 and 30", "2 and 3 added together"
+  [new RegExp(String.raw`\b(?:add|addiere|additionne[rz]?)\s+(?=\d+(?:\.\d+)?\s*(?:,|and|und|et|&))${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' + ')],
+  [new RegExp(String.raw`(?<![\d.])(?=\d+(?:\.\d+)?\s*(?:,|and|und|et|&))${LIST}\s+added(?:\s+together|\s+up)?\b`, 'g'), ([list]) => numbersIn(list).join(' + ')],
+  [new RegExp(String.raw`\b(?:the\s+)?(?:sum|total|summe|somme)\s+(?:of|von|aus|de|des)\s+${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' + ')],
+  [new RegExp(String.raw`\b(?:the\s+)?(?:product|produkt|produit)\s+(?:of|von|aus|de|des)\s+${LIST}${ENDS}`, 'g'), ([list]) => numbersIn(list).join(' * ')],
+  // "the average of 2, 4 and 9", "der Durchschnitt von 2 und 4", "la moyenne de 2 et 4"
+  [
+    new RegExp(String.raw`\b(?:the\s+)?(?:average|mean|durchschnitt|mittelwert|moyenne)\s+(?:of|von|aus|de|des)\s+${LIST}${ENDS}`, 'g'),
+    ([list]) => `(${numbersIn(list).join(' + ')}) / ${numbersIn(list).length}`,
+  ],
+  // "the difference between 10 and 4", "subtract 3 from 10", "ziehe 3 von 10 ab", "soustrais 3 de 10"
+  [new RegExp(String.raw`\b(?:the\s+)?(?:difference|differenz)\s+(?:between|of|zwischen|entre)\s+${NUM}\s+(?:and|und|et)\s+${NUM}${ENDS}`, 'g'), ([x, y]) => `${x} - ${y}`],
+  [
+    new RegExp(String.raw`\b(?:subtract|subtrahiere|ziehe?|soustrai[st]|soustraire|enleve)\s+${NUM}\s+(?:from|von|de|a)\s+${NUM}(?:\s+ab\b)?${ENDS}`, 'g'),
+    ([x, y]) => `${y} - ${x}`,
+  ],
+  // "multiply 4 by 5", "multipliziere 4 mit 5", "multiplie 4 par 5"; "divide 10 by 4", "teile 10 durch 4", "divise 10 par 4"
+  [new RegExp(String.raw`\b(?:multiply|multipliziere|multiplie[rz]?)\s+${NUM}\s+(?:by|and|with|mit|und|par|et)\s+${NUM}${ENDS}`, 'g'), ([x, y]) => `${x} * ${y}`],
+  [new RegExp(String.raw`\b(?:divide|teile|dividiere|divise[rz]?)\s+${NUM}\s+(?:by|durch|par)\s+${NUM}${ENDS}`, 'g'), ([x, y]) => `${x} / ${y}`],
   // "add 17% VAT to 120", "put 10 percent on 80", "schlage 19 % MwSt auf 100 auf"
   [new RegExp(String.raw`\b(?:add|put|plus|schlage?|ajoute[rz]?)\s+${NUM}${PERCENT}${LEVY}\s+(?:to|on|onto|auf|a)\s+${NUM}`, 'g'), ([p, x]) => `${x} * (1 + ${p} / 100)`],
   // "120 plus 17% (VAT)", "120 + 17 %"
@@ -53,7 +80,8 @@ const READINGS: readonly Reading[] = [
 
 /**
  * A text with its sums in words written as arithmetic a calculator reads (no percent sign, which is modulo there):
- * "15% of 240" → `15 / 100 * 240`, "add 17% VAT to 120" → `120 * (1 + 17 / 100)`, "20% off 80", "half of 90" →
+ * "add 2 and 3" → `2 + 3`, "the sum of 4, 5 and 6" → `4 + 5 + 6`, "subtract 3 from 10" → `10 - 3`, "multiply 4 by 5",
+ * "divide 10 by 4", "the average of 2, 4 and 9" → `(2 + 4 + 9) / 3`, "15% of 240" → `15 / 100 * 240`, "add 17% VAT to 120" → `120 * (1 + 17 / 100)`, "20% off 80", "half of 90" →
  * `90 / 2`, "twice 21" → `2 * 21`, "12 squared", "square root of 144" → `sqrt(144)`, "round 3.14159 to 2 digits" →
  * `round(3.14159, 2)`, "2 to the power of 10", "log of 100", in German and French too (as the calculator's functions
  * can). What names no number is left alone.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeArgument } from './extract-arguments.ts';
 import { detectLanguage, nounIn, WORDINGS } from './wording.ts';
 
 describe('detectLanguage', () => {
@@ -37,5 +38,16 @@ describe('the wordings', () => {
     expect(nounIn(WORDINGS.de, 'order')).toBe('Bestellung');
     expect(nounIn(WORDINGS.de, 'toString')).toBe('toString');
     expect(nounIn(WORDINGS.en, 'order')).toBe('order');
+  });
+
+  it('says what a question asks for in the language of the request, the tool\'s own description as written', () => {
+    const schema = {
+      type: 'object',
+      properties: { order_id: { type: 'string' }, new_date: { type: 'string', format: 'date' }, constructor: { type: 'string', description: 'Why' } },
+    };
+    const said = (language: 'en' | 'de' | 'fr') => ['order_id', 'new_date', 'constructor'].map((name) => describeArgument(schema, name, WORDINGS[language].argument));
+    expect(said('en')).toEqual(['the order id (for example #1234 or A-1001)', 'the new date (as YYYY-MM-DD)', 'the constructor (Why)']);
+    expect(said('de')).toEqual(['die Bestellnummer (zum Beispiel #1234 oder A-1001)', 'das neue Datum (als JJJJ-MM-TT)', '„constructor“ (Why)']);
+    expect(said('fr')).toEqual(['le numéro de commande (par exemple #1234 ou A-1001)', 'la nouvelle date (au format AAAA-MM-JJ)', '« constructor » (Why)']);
   });
 });

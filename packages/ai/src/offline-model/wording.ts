@@ -1,3 +1,4 @@
+import { type ArgumentHint, englishHint } from './extract-arguments.ts';
 import { fold } from './words.ts';
 
 /** The languages the offline model answers in: the user's, when it reads as German or French; English otherwise. */
@@ -10,14 +11,16 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'ist sind der die das den dem und oder nicht mein meine meinen meinem meiner mir mich ich du wir wo wann wie welche welcher ' +
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
-      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt'
+      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tag tage tagen woche ' +
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren'
     ).split(' '),
   ),
   fr: new Set(
     (
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard font ' +
-      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure'
+      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure jour jours semaine semaines tard tot ' +
+      'decale reporte avance repousse deplace bonjour salut sais peux'
     ).split(' '),
   ),
 };
@@ -57,13 +60,18 @@ export interface Wording {
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
+  /** A missing argument, for {@link Wording.ask}: "the new date (as YYYY-MM-DD)", "das neue Datum (als JJJJ-MM-TT)". */
+  readonly argument: (label: string, hint: ArgumentHint) => string;
+  /** An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one. */
+  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
   readonly notDoneLookup: (requests: string) => string;
-  readonly shiftFirst: (phrase: string) => string;
-  readonly shifted: (ids: string, from: string, phrase: string, to: string) => string;
+  /** How a move by a number of days was read, before the date it moves from is looked up; `days` < 0 is earlier. */
+  readonly shiftFirst: (phrase: string, days: number) => string;
+  readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
   // Summaries of tool results.
@@ -91,11 +99,81 @@ export interface Wording {
   readonly images: (count: number) => string;
   readonly documents: (count: number) => string;
   readonly document: (name: string | undefined) => string;
+  // The help text, and the answers that no tool covers a request.
+  readonly helpIntro: string;
+  readonly noTools: string;
+  readonly youSaid: (text: string) => string;
+  readonly noToolFound: string;
+  readonly canUse: string;
+  readonly howTo: string;
+  readonly noTool: (topic: string) => string;
+  /** The topics no tool covers (`missingTopic`'s, in English), as said in the language; as written when not listed. */
+  readonly topics: Readonly<Record<string, string>>;
+  readonly clockInstead: (place: string, tool: string) => string;
+  /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
+  readonly listsNone: (every: boolean, thing: string, offers: string) => string;
+  readonly unknownPlace: (place: string, tool: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
   readonly nouns: Readonly<Record<string, string>>;
 }
 
+/** The arguments people are asked for most, by their name in words, as the object of "I still need" in German and French. */
+const ARGUMENTS_DE: Readonly<Record<string, string>> = {
+  'new date': 'das neue Datum',
+  date: 'das Datum',
+  'order id': 'die Bestellnummer',
+  id: 'die ID',
+  expression: 'die Rechnung',
+  'time zone': 'die Zeitzone',
+  name: 'den Namen',
+  subject: 'den Betreff',
+  body: 'den Text',
+  to: 'den Empfänger',
+};
+const ARGUMENTS_FR: Readonly<Record<string, string>> = {
+  'new date': 'la nouvelle date',
+  date: 'la date',
+  'order id': 'le numéro de commande',
+  id: "l'identifiant",
+  expression: 'le calcul',
+  'time zone': 'le fuseau horaire',
+  name: 'le nom',
+  subject: "l'objet",
+  body: 'le texte',
+  to: 'le destinataire',
+};
+
+/** What ids look like, from a hint: its examples ("A-1001"), else its pattern. */
+const looks = (hint: ArgumentHint, or: string): string =>
+  hint.kind !== 'id' ? '' : hint.examples.length > 0 ? hint.examples.join(` ${or} `) : (hint.pattern ?? hint.examples.join(` ${or} `));
+
+/** A table's own entry for a key (a tool's argument name may be `constructor`). */
+const ownOf = (table: Readonly<Record<string, string>>, key: string): string | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+/** A hint in another language; a tool's own description is the tool's words, quoted as written. */
+function localHint(hint: ArgumentHint, words: { readonly date: string; readonly email: string; readonly example: string; readonly or: string; readonly oneOf: string }): string {
+  switch (hint.kind) {
+    case 'id':
+      return hint.examples.length > 0 ? ` (${words.example} ${hint.examples.join(` ${words.or} `)})` : ` (${hint.pattern ?? ''})`;
+    case 'date':
+      return ` (${words.date})`;
+    case 'email':
+      return ` (${words.email})`;
+    case 'timezone':
+      return ` (${words.example} Europe/Paris)`;
+    case 'enum':
+      return ` (${words.oneOf} ${hint.values.join(', ')})`;
+    case 'described':
+      return ` (${hint.description})`;
+    default:
+      return '';
+  }
+}
+
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
+const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
+const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
 
 const EN: Wording = {
   language: 'en',
@@ -104,14 +182,18 @@ const EN: Wording = {
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   askMarker: 'I still need',
+  argument: (label, hint) => `the ${label}${englishHint(hint)}`,
+  notAnId: (tool, given, label, hint) =>
+    `I can do that with ${tool}, but "${given}" is not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label} it takes: ${label}s look like ${looks(hint, 'or')}. ` +
+    `I still need the ${label}; could you check it?`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
-  shiftFirst: (phrase) => `To move it ${phrase}, I first look up the date it has now.`,
-  shifted: (ids, from, phrase, to) => `${ids} is due ${from}; moved ${phrase}, that is ${to}`,
+  shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
+  shifted: (ids, from, days, to) => `${ids} is due ${from}; ${shiftEn(days)} is ${to}`,
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
@@ -139,6 +221,18 @@ const EN: Wording = {
   images: (count) => (count === 1 ? 'an image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
+  helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
+  noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
+  youSaid: (text) => `You said: "${text}".`,
+  noToolFound: 'I did not find a tool for that.',
+  canUse: 'I can use these tools:',
+  howTo: 'Ask in plain words, or type /tool_name {"arg": "value"} to call one directly.',
+  noTool: (topic) => `I have no tool for ${topic}, so I can't answer that.`,
+  topics: {},
+  clockInstead: (place, tool) => ` I can tell you the local time in ${place} with ${tool}, if that helps.`,
+  listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
   nouns: {},
 };
 
@@ -149,14 +243,19 @@ const DE: Wording = {
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
   askMarker: 'brauche ich noch',
+  argument: (label, hint) =>
+    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
+  notAnId: (tool, given, label, hint) =>
+    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')}); dafür brauche ich noch ` +
+    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
-  shiftFirst: (phrase) => `Um sie ${phrase} zu verschieben, sehe ich zuerst nach, welches Datum sie jetzt hat.`,
-  shifted: (ids, from, phrase, to) => `${ids} ist für ${from} geplant; ${phrase} verschoben ist das ${to}`,
+  shiftFirst: (phrase, days) => `Ich lese „${phrase}“ als ${shiftDe(days)} als das Datum, das sie jetzt hat; das sehe ich zuerst nach.`,
+  shifted: (ids, from, days, to) => `${ids} ist für ${from} geplant; ${shiftDe(days)} ist das ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
   removesAll: (tool, part) =>
@@ -185,6 +284,25 @@ const DE: Wording = {
   images: (count) => (count === 1 ? 'einem Bild' : `${count} Bildern`),
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
+  helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
+  noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
+  youSaid: (text) => `Du hast geschrieben: „${text}“.`,
+  noToolFound: 'Dafür habe ich kein Werkzeug gefunden.',
+  canUse: 'Diese Werkzeuge kann ich verwenden:',
+  howTo: 'Frag in einfachen Worten, oder tippe /tool_name {"arg": "value"}, um eines direkt aufzurufen.',
+  noTool: (topic) => `Ich habe kein Werkzeug für ${topic}, also kann ich das nicht beantworten.`,
+  topics: {
+    'the weather': 'das Wetter',
+    'cancelling orders': 'das Stornieren von Bestellungen',
+    refunds: 'Rückerstattungen',
+    'deleting things': 'das Löschen',
+    'notes on orders': 'Notizen zu Bestellungen',
+    'changing a status': 'das Ändern eines Status',
+  },
+  clockInstead: (place, tool) => ` Ich kann dir mit ${tool} die Ortszeit in ${place} sagen, wenn das hilft.`,
+  listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
 
@@ -195,6 +313,11 @@ const FR: Wording = {
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
   askMarker: 'il me manque encore',
+  argument: (label, hint) =>
+    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
+  notAnId: (tool, given, label, hint) =>
+    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')}) ; il me manque encore ` +
+    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
@@ -202,8 +325,8 @@ const FR: Wording = {
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
-  shiftFirst: (phrase) => `Pour la décaler ${phrase}, je cherche d'abord la date qu'elle a maintenant.`,
-  shifted: (ids, from, phrase, to) => `${ids} est prévue le ${from} ; décalée ${phrase}, cela donne le ${to}`,
+  shiftFirst: (phrase, days) => `Je lis « ${phrase} » comme ${shiftFr(days)} que la date qu'elle a maintenant, que je cherche d'abord.`,
+  shifted: (ids, from, days, to) => `${ids} est prévue le ${from} ; ${shiftFr(days)}, cela donne le ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
   removesAll: (tool, part) =>
@@ -232,6 +355,25 @@ const FR: Wording = {
   images: (count) => (count === 1 ? 'une image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
+  helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
+  noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
+  youSaid: (text) => `Vous avez écrit : « ${text} ».`,
+  noToolFound: "Je n'ai pas trouvé d'outil pour cela.",
+  canUse: 'Je peux utiliser ces outils :',
+  howTo: 'Demandez en langage courant, ou tapez /tool_name {"arg": "value"} pour en appeler un directement.',
+  noTool: (topic) => `Je n'ai pas d'outil pour ${topic}, je ne peux donc pas répondre.`,
+  topics: {
+    'the weather': 'la météo',
+    'cancelling orders': "l'annulation de commandes",
+    refunds: 'les remboursements',
+    'deleting things': 'la suppression',
+    'notes on orders': 'les notes sur les commandes',
+    'changing a status': 'le changement de statut',
+  },
+  clockInstead: (place, tool) => ` Je peux vous donner l'heure locale à ${place} avec ${tool}, si cela aide.`,
+  listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
+  unknownPlace: (place, tool) =>
+    `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
 

@@ -72,6 +72,12 @@ const NOTIFY_PHRASES: readonly RegExp[] = [
   new RegExp(String.raw`\bkeep\s+${RECIPIENT}\s+(?:posted|informed|updated|in\s+the\s+loop)\b`, 'g'),
 ];
 
+/**
+ * Forms of a German or French word that stem to an English word of another meaning, kept apart: "reporte" (postpone)
+ * is no "report".
+ */
+const OTHER_LANGUAGE_FORMS: Readonly<Record<string, string>> = { reporte: 'reporter', reportez: 'reporter', reportes: 'reporter' };
+
 /** Lower-cased, stemmed content words of a text, stopwords removed, in order of appearance. */
 export function contentWords(text: string): string[] {
   let said = text.toLowerCase();
@@ -83,7 +89,7 @@ export function contentWords(text: string): string[] {
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 1 && !STOPWORDS.has(word) && !/^\d+$/.test(word))
-    .map((word) => stem(word));
+    .map((word) => (Object.hasOwn(OTHER_LANGUAGE_FORMS, word) ? (OTHER_LANGUAGE_FORMS[word] ?? word) : stem(word)));
 }
 
 /** Whether two stems name the same thing: equal, or one a prefix (≥ 5 letters) of the other. */
