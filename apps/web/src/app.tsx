@@ -410,7 +410,7 @@ export function App(): ReactElement {
           </footer>
         </main>
         {panelOpen ? <button type="button" className="side-backdrop" aria-label="Close cart and tools" tabIndex={-1} onClick={closePanel} /> : null}
-        <SidePanel serverTools={serverTools} serverStatus={server.status} browserTools={browserTools} cart={cart} open={panelOpen} onClose={closePanel} />
+        <SidePanel serverTools={serverTools} server={server} browserTools={browserTools} cart={cart} open={panelOpen} onClose={closePanel} />
       </div>
     </div>
   );

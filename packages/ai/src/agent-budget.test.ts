@@ -142,6 +142,24 @@ describe('agent as tool: the calling turn’s token budget caps the sub-agent wh
     expect(result.limit).toBe('tokens');
   });
 
+  it('a UI turn a tool of one’s own runs on the calling turn’s run puts its meter back too', async () => {
+    // As above, with the helper's turn streamed (createChatAgent's generate): it left its meter, with no budget, on the run.
+    const helper = createChatAgent({ model: scriptedModel(textStep('Noted.')), tools: [], tickets });
+    const askHelper = defineTool({
+      name: 'ask_helper',
+      description: 'Asks the helper',
+      input: v.object({}),
+      execute: async (_input, ctx) => (await helper.generate({ messages: 'Note this', run: ctx.run })).text,
+    });
+    const innerModel = longScript();
+    const tool = await analyst(innerModel);
+    const outerModel = scriptedModel(callsStep([['o1', 'ask_helper', {}]]), callsStep([['o2', 'analyst', { task: 'Check' }]]), textStep('Late.'));
+    const result = await generateTextTurn(createChatAgent({ model: outerModel, tools: [askHelper, tool], tickets, tokenBudget: 60 }), { messages: 'Check', run: run() });
+    expect(result.toolResults[0]?.content).toBe('Noted.');
+    expect(innerModel.doGenerateCalls).toHaveLength(2);
+    expect(result.limit).toBe('tokens');
+  });
+
   it('a later turn without a budget on the same run is not capped by an earlier turn’s', async () => {
     const shared = run();
     const first = await analyst();

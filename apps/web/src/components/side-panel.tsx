@@ -29,13 +29,13 @@ function ToolRow({ name, description, policy, side }: { name: string; descriptio
 export function SidePanel(props: {
   readonly serverTools: readonly ServerToolInfo[];
   /** Whether the server's tools are still loading, could not be, or came (an empty list is then the server's). */
-  readonly serverStatus: ServerInfo['status'];
+  readonly server: Pick<ServerInfo, 'status' | 'toolsProblem'>;
   readonly browserTools: readonly AnyTool[];
   readonly cart: CartStore;
   readonly open: boolean;
   readonly onClose: () => void;
 }): ReactElement {
-  const { serverTools, serverStatus, browserTools, cart, open, onClose } = props;
+  const { serverTools, server, browserTools, cart, open, onClose } = props;
   const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
   // An opened drawer takes the focus (its Close first): left on the toggle, Tab went on into the chat behind it.
   const close = useRef<HTMLButtonElement>(null);
@@ -86,7 +86,7 @@ export function SidePanel(props: {
         </h2>
         {serverTools.length === 0 ? (
           <p className="muted" data-testid="server-tools-note">
-            {serverToolsNote(serverStatus)}
+            {serverToolsNote(server)}
           </p>
         ) : (
           <ul className="side-tools">

@@ -8,6 +8,8 @@ export interface ServerInfo {
   readonly tools: readonly ServerToolInfo[];
   /** Why the server counts as unreachable. */
   readonly problem: string | undefined;
+  /** Why the server's tools did not load while the server itself answered (`/api/tools` failed). */
+  readonly toolsProblem: string | undefined;
 }
 
 /** Reads `GET /api/health`: `{ ok, model: { provider, modelId, offline } }` (a bare model id string is accepted too). */
@@ -34,7 +36,7 @@ const RETRY_MS = 5_000;
 
 /** Checks `/api/health` and loads `/api/tools`; re-checks every few seconds while the server is down. */
 export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: () => void } {
-  const [info, setInfo] = useState<ServerInfo>({ status: 'checking', model: undefined, tools: [], problem: undefined });
+  const [info, setInfo] = useState<ServerInfo>({ status: 'checking', model: undefined, tools: [], problem: undefined, toolsProblem: undefined });
   const [attempt, setAttempt] = useState(0);
   const recheck = useCallback(() => setAttempt((n) => n + 1), []);
 
@@ -46,8 +48,13 @@ export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: (
       try {
         const health = parseHealth(await getJson(`${base}/health`, controller.signal));
         if (!health.ok) throw new Error('the health check did not say ok');
-        const tools = await getJson(`${base}/tools`, controller.signal).then(parseServerTools, () => []);
-        setInfo({ status: 'online', model: health.model, tools, problem: undefined });
+        let toolsProblem: string | undefined;
+        const tools = await getJson(`${base}/tools`, controller.signal).then(parseServerTools, (error: unknown) => {
+          toolsProblem = error instanceof Error ? error.message : String(error);
+          return [];
+        });
+        if (controller.signal.aborted) return;
+        setInfo({ status: 'online', model: health.model, tools, problem: undefined, toolsProblem });
       } catch (error) {
         if (controller.signal.aborted) return;
         setInfo((previous) => ({ ...previous, status: 'unreachable', problem: error instanceof Error ? error.message : String(error) }));
@@ -65,10 +72,11 @@ export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: (
 
 /**
  * What the side panel says in place of the server's tools when it has none to show: they are still loading, the server
- * is not reachable, or it answered and listed none.
+ * is not reachable, its list did not load, or it answered and listed none.
  */
-export function serverToolsNote(status: ServerInfo['status']): string {
-  if (status === 'checking') return 'Loading them from the server…';
-  if (status === 'unreachable') return 'Not loaded: the server is not reachable yet.';
+export function serverToolsNote(server: Pick<ServerInfo, 'status' | 'toolsProblem'>): string {
+  if (server.status === 'checking') return 'Loading them from the server…';
+  if (server.status === 'unreachable') return 'Not loaded: the server is not reachable yet.';
+  if (server.toolsProblem !== undefined) return `Not loaded: the server did not list them (${server.toolsProblem}).`;
   return 'The server lists none.';
 }

@@ -892,6 +892,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       onClose: () => {
         streaming.close();
+        // A turn a tool of one's own ran on its calling turn's run leaves that turn's later agent calls its meter.
+        meter?.close();
         ended();
       },
       onStop: (reason) => stopped.abort(reason),

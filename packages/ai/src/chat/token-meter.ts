@@ -43,8 +43,9 @@ const slotKey: ContextKey<MeterSlot> = /* @__PURE__ */ contextKey<MeterSlot>('ed
  */
 export function openTokenMeter(run: RunContext<unknown>, budget: number | undefined, results: ReadonlyMap<string, ToolCallResult>): TokenMeter | undefined {
   const outer = run.get(slotKey);
-  if (budget === undefined && outer === undefined && !run.has(meterKey)) return undefined;
+  // A meter an earlier turn closed is no longer there to take (close() leaves its key, holding what was before).
   const before = run.get(meterKey);
+  if (budget === undefined && outer === undefined && before === undefined) return undefined;
   let steps = 0;
   // Each call's inner turns (a structured answer's repair round is a second one).
   const inner = new Map<string, TokenMeter[]>();

@@ -316,27 +316,17 @@ function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<st
   if (idEntry === undefined || record === undefined || record.found === false) return undefined;
   const [idName, id] = idEntry;
   const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
-  const dates = Object.entries(record).filter(([key, value]) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && /date|due|eta/i.test(key));
-  const date = dates.find(([key]) => /deliver|due|eta|arriv|ship/i.test(key)) ?? dates.find(([key]) => !/previous|old|created|updated/i.test(key));
+  const date = mainDate(Object.entries(record).flatMap(([key, value]) => (isDateField(key, value) ? [{ key, date: value }] : [])));
   const noun = humanize(idName.replace(/_?id$/i, ''));
   const subject = `your ${noun.length > 0 ? `${noun} ` : ''}${id}`;
-  const dated = date === undefined ? undefined : `${humanize(date[0])} ${String(date[1])}`;
+  const dated = date === undefined ? undefined : `${humanize(date.key)} ${date.date}`;
   if (typeof status === 'string') return { id, text: `${capitalize(subject)} is ${status.replace(/_/g, ' ')}${dated === undefined ? '' : `, ${dated}`}.` };
-  return date === undefined ? undefined : { id, text: `The ${humanize(date[0])} of ${subject} is ${String(date[1])}.` };
+  return date === undefined ? undefined : { id, text: `The ${humanize(date.key)} of ${subject} is ${date.date}.` };
 }
 
 /** The one record a result gives: its JSON object, or the one object it holds beside a flag (`{ found, order }`). */
 function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<string, unknown> | undefined {
-  const shown = withoutEditNote(output);
-  let value: unknown;
-  if (shown.type === 'json') value = shown.value;
-  else if (shown.type === 'text') {
-    try {
-      value = JSON.parse(shown.value);
-    } catch {
-      return undefined;
-    }
-  }
+  const value = resultValue(withoutEditNote(output));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
   const nested = Object.values(record).filter((child) => typeof child === 'object' && child !== null && !Array.isArray(child));
@@ -452,25 +442,37 @@ function withoutShift(text: string, shift: DateShift): string {
 
 /** The date a lookup's result gives: a delivery or due date first, any other date that is not a record's history after. */
 function dateOf(output: LanguageModelV4ToolResultPart['output']): string | undefined {
-  let value: unknown;
-  if (output.type === 'json') value = output.value;
-  else if (output.type === 'text') {
-    try {
-      value = JSON.parse(output.value);
-    } catch {
-      return undefined;
-    }
-  } else return undefined;
   const found: Array<{ key: string; date: string }> = [];
   const visit = (node: unknown, depth: number): void => {
     if (depth > 3 || typeof node !== 'object' || node === null || Array.isArray(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      if (typeof child === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(child) && /date|due|eta/i.test(key)) found.push({ key, date: child });
+      if (isDateField(key, child)) found.push({ key, date: child });
       else visit(child, depth + 1);
     }
   };
-  visit(value, 0);
-  return (found.find((entry) => /deliver|due|eta|arriv|ship/i.test(entry.key)) ?? found.find((entry) => !/previous|old|created|updated/i.test(entry.key)))?.date;
+  visit(resultValue(output), 0);
+  return mainDate(found)?.date;
+}
+
+/** A result's JSON value: its `json`, or its text parsed; `undefined` for other parts or text that is no JSON. */
+function resultValue(output: LanguageModelV4ToolResultPart['output']): unknown {
+  if (output.type === 'json') return output.value;
+  if (output.type !== 'text') return undefined;
+  try {
+    return JSON.parse(output.value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a record's field holds a date (`YYYY-MM-DD` under a key that names a date, a due day or an ETA). */
+function isDateField(key: string, value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && /date|due|eta/i.test(key);
+}
+
+/** The date a record is about among its dates: a delivery or due date first, then any that is not its history. */
+function mainDate<T extends { readonly key: string }>(dates: readonly T[]): T | undefined {
+  return dates.find((entry) => /deliver|due|eta|arriv|ship/i.test(entry.key)) ?? dates.find((entry) => !/previous|old|created|updated/i.test(entry.key));
 }
 
 /** The answer to a request no tool covers: that, what would fit instead (a time zone's clock for a city), and the tools. */
