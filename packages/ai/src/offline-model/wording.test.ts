@@ -25,6 +25,11 @@ describe('detectLanguage', () => {
     ['', 'en'],
     ['🙂', 'en'],
     ['show me the Rechnung for A-1001 please', 'en'],
+    // English words that German or French spell the same mark nothing.
+    ['tag A-1002', 'en'],
+    ['AI delays', 'en'],
+    ['leg 2', 'en'],
+    ['font', 'en'],
   ])('%j → %s', (text, language) => {
     expect(detectLanguage(text)).toBe(language);
   });

@@ -4,22 +4,25 @@ import { fold } from './words.ts';
 /** The languages the offline model answers in: the user's, when it reads as German or French; English otherwise. */
 export type Language = 'en' | 'de' | 'fr';
 
-/** Words that mark a language (folded), and none of the others: "was", "in", "des" say nothing. */
+/**
+ * Words that mark a language (folded), and none of the others: "was", "in", "des" say nothing, nor do English words
+ * spelled the same ("tag", "die", "leg", "font", "ai"): one of them alone made "tag A-1002" a German request.
+ */
 const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = {
   de: new Set(
     (
-      'ist sind der die das den dem und oder nicht mein meine meinen meinem meiner mir mich ich du wir wo wann wie welche welcher ' +
+      'ist sind der das den dem und oder nicht mein meine meinen meinem meiner mir mich ich du wir wo wann wie welche welcher ' +
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
-      'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege leg berechne rechne liefere ' +
-      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tag tage tagen woche ' +
+      'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
+      'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren'
     ).split(' '),
   ),
   fr: new Set(
     (
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
-      'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard font ' +
-      'fois plait moi client cliente quand montre affiche ai est-il quelle-heure jour jours semaine semaines tard tot ' +
+      'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
+      'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux'
     ).split(' '),
   ),
