@@ -91,8 +91,10 @@ export interface ExecuteOptions<TDeps = unknown> {
   /**
    * The call's `ctx.idempotencyKey`, for a caller that verified its approval itself (the chat loop gives the key of its
    * approval ticket, `idempotencyKeyOf`). Default: made from the run, the call and the ticket the approval layer verified.
+   * A function of the call id is called at the first read only (most tools never read the key) and its answer kept, so
+   * every read of the call gets one value; `undefined` from it means the default.
    */
-  readonly idempotencyKey?: string | undefined;
+  readonly idempotencyKey?: string | ((callId: string) => string | undefined) | undefined;
 }
 
 /** Everything about one finished call. */
