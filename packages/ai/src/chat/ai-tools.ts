@@ -140,9 +140,12 @@ function asReported(executor: ToolExecutor, error: unknown, call: ToolCall): unk
   return message === failure.message ? error : new FailureText(message, { cause: error });
 }
 
-/** The text kept for a call when it was made from this very output (another call with the same id made its own). */
-function ownText(kept: { readonly output: unknown; readonly content: ModelContent } | undefined, output: unknown): ModelContent | undefined {
-  return kept !== undefined && kept.output === output ? kept.content : undefined;
+/**
+ * The text of a call's successful result kept for it, when it was made from this very output (another call with the same
+ * id made its own).
+ */
+function ownText(kept: ToolCallResult | undefined, output: unknown): ModelContent | undefined {
+  return kept !== undefined && kept.outcome.type === 'success' && kept.outcome.output === output ? (kept.parts ?? kept.content) : undefined;
 }
 
 /** The default {@link AISDKToolsOptions.onRememberError}. */
@@ -374,9 +377,10 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember, idempotencyKey } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
-  // What the model reads for each call of this request, with the output it was made from: a model can give two calls
-  // one id (some OpenAI-compatible servers do), and each must read its own result.
-  const texts = new Map<string, { readonly output: unknown; readonly content: ModelContent }>();
+  // The successful result of each call of this request, with what the model reads and the output it was made from (the
+  // result itself: no object made for them): a model can give two calls one id (some OpenAI-compatible servers do), and
+  // each must read its own result.
+  const texts = new Map<string, ToolCallResult>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
@@ -444,7 +448,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           }
         }
         if (result.outcome.type === 'success') {
-          texts.set(execution.toolCallId, { output: result.outcome.output, content: result.parts ?? result.content });
+          texts.set(execution.toolCallId, result);
           return result.outcome.output;
         }
         throw new ToolCallFailed(result);
