@@ -60,3 +60,44 @@ describe('escape hatch: edgetool tools in your own streamText', () => {
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([{ toolCallId: 'c1', output: { type: 'text', value: 'ran' } }]);
   });
 });
+
+describe('toAISDKTools: the idempotencyKey option', () => {
+  it('is asked for a call’s key when its tool first reads it, once, and a tool that never reads it never asks', async () => {
+    const keys: string[] = [];
+    const asked: string[] = [];
+    const write = defineTool({
+      name: 'write',
+      description: 'Writes',
+      input: v.object({}),
+      policy: { effects: 'read', retries: 1 },
+      execute: (_input, ctx) => {
+        keys.push(ctx.idempotencyKey, ctx.idempotencyKey);
+        if (keys.length === 2) throw new Error('transient');
+        return 'written';
+      },
+    });
+    const read = defineTool({ name: 'read', description: 'Reads', input: v.object({}), execute: () => 'read' });
+    const tools = await toAISDKTools([write, read], {
+      run: createRunContext({ conversationId: 'conv-1' }),
+      idempotencyKey: (id) => {
+        asked.push(id);
+        return `key-of-${id}-${asked.length}`;
+      },
+    });
+    const model = scriptedModel(
+      callsStep([
+        ['c1', 'read', {}],
+        ['c2', 'write', {}],
+      ]),
+      textStep('done'),
+    );
+    await streamText({ model, tools, stopWhen: isStepCount(2), prompt: 'go' }).consumeStream();
+    expect(lastToolResults(model.doStreamCalls[1])).toEqual([
+      { toolCallId: 'c1', output: { type: 'text', value: 'read' } },
+      { toolCallId: 'c2', output: { type: 'text', value: 'written' } },
+    ]);
+    // Both attempts of c2 read the one key it was given; c1 never read one.
+    expect(asked).toEqual(['c2']);
+    expect(keys).toEqual(Array(4).fill('key-of-c2-1'));
+  });
+});

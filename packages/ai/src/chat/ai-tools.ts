@@ -60,7 +60,8 @@ export interface AISDKToolsOptions {
   readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
   /**
    * The `ctx.idempotencyKey` of a call whose approval was verified before it ran (the chat loop: `idempotencyKeyOf` with
-   * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own.
+   * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own. Called when the call's
+   * tool first reads its key, once per call (a call whose tool never reads it never calls it).
    */
   readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
@@ -139,9 +140,12 @@ function asReported(executor: ToolExecutor, error: unknown, call: ToolCall): unk
   return message === failure.message ? error : new FailureText(message, { cause: error });
 }
 
-/** The text kept for a call when it was made from this very output (another call with the same id made its own). */
-function ownText(kept: { readonly output: unknown; readonly content: ModelContent } | undefined, output: unknown): ModelContent | undefined {
-  return kept !== undefined && kept.output === output ? kept.content : undefined;
+/**
+ * The text of a call's successful result kept for it, when it was made from this very output (another call with the same
+ * id made its own).
+ */
+function ownText(kept: ToolCallResult | undefined, output: unknown): ModelContent | undefined {
+  return kept !== undefined && kept.outcome.type === 'success' && kept.outcome.output === output ? (kept.parts ?? kept.content) : undefined;
 }
 
 /** The default {@link AISDKToolsOptions.onRememberError}. */
@@ -370,12 +374,13 @@ function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const late = { onLateCheck: options.onLateCheck };
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
-  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember } = options;
+  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember, idempotencyKey } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
-  // What the model reads for each call of this request, with the output it was made from: a model can give two calls
-  // one id (some OpenAI-compatible servers do), and each must read its own result.
-  const texts = new Map<string, { readonly output: unknown; readonly content: ModelContent }>();
+  // The successful result of each call of this request, with what the model reads and the output it was made from (the
+  // result itself: no object made for them): a model can give two calls one id (some OpenAI-compatible servers do), and
+  // each must read its own result.
+  const texts = new Map<string, ToolCallResult>();
   // The AI SDK runs a step's calls at once: calls sharing a `policy.concurrency` group wait for each other here.
   const serial = createSerializer();
   const set: Record<string, Tool> = {};
@@ -413,15 +418,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // executor checks those, which the approval step never saw.
         const failed = takeFailedCheck(run, tool, execution.toolCallId);
         const failedCheck = approvesWithEdits(approval) || failed?.beforeChain ? undefined : failed?.error;
-        const idempotencyKey = options.idempotencyKey?.(execution.toolCallId);
-        const opts = {
-          run,
-          signal: execution.abortSignal,
-          approval,
-          onProgress,
-          ...(failedCheck === undefined ? {} : { failedCheck }),
-          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-        };
+        // The key is made when the tool first reads it (`ExecuteOptions.idempotencyKey`): most tools never do.
+        const opts = { run, signal: execution.abortSignal, approval, onProgress, failedCheck, idempotencyKey };
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         try {
@@ -450,7 +448,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           }
         }
         if (result.outcome.type === 'success') {
-          texts.set(execution.toolCallId, { output: result.outcome.output, content: result.parts ?? result.content });
+          texts.set(execution.toolCallId, result);
           return result.outcome.output;
         }
         throw new ToolCallFailed(result);

@@ -9,6 +9,7 @@ import { wrapLanguageModel } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
@@ -183,5 +184,52 @@ describe('a write without approval, regenerated with the id of the call it repla
     const [conversation, callId, nonce] = JSON.parse(keys[1] as string) as string[];
     expect([conversation, callId]).toEqual(['conv-regenerate', ids[1]?.[0]]);
     expect(nonce).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('the calls of one request share its nonce, made when a tool first reads a key: each call reads one key, whichever attempt or call reads first', async () => {
+    const keys: [string, string][] = [];
+    const note = (name: string, policy: { effects: 'read' | 'write'; retries?: number; needsApproval?: false }) =>
+      defineTool({
+        name,
+        description: 'Keeps a note',
+        input: v.object({ text: v.string() }),
+        policy,
+        execute: (input, ctx) => {
+          keys.push([ctx.call.id, ctx.idempotencyKey]);
+          keys.push([ctx.call.id, ctx.idempotencyKey]);
+          // The read's first attempt fails: its retry reads the key again.
+          if (input.text === 'flaky' && ctx.attempt === 1) throw new Error('transient');
+          return { kept: input.text };
+        },
+      });
+    const quiet = defineTool({ name: 'quiet', description: 'Reads no key', input: v.object({}), execute: () => 'quiet' });
+    const model = scriptedModel(
+      callsStep([
+        ['c0', 'quiet', {}],
+        ['c1', 'queue_note', { text: 'a' }],
+        ['c2', 'read_note', { text: 'flaky' }],
+        ['c3', 'queue_note', { text: 'b' }],
+      ]),
+      textStep('done'),
+    );
+    const agent = createChatAgent({
+      model,
+      tools: [quiet, note('queue_note', { effects: 'write', needsApproval: false }), note('read_note', { effects: 'read', retries: 1 })],
+      tickets,
+    });
+    const turn = await agent.generate({ messages: 'go', run: run() });
+    expect(turn.toolResults.map((r) => r.outcome.type)).toEqual(['success', 'success', 'success', 'success']);
+    const byCall = new Map<string, Set<string>>();
+    for (const [id, key] of keys) byCall.set(id, (byCall.get(id) ?? new Set()).add(key));
+    expect([...byCall.keys()].sort()).toEqual(['c1', 'c2', 'c3']);
+    expect(keys.filter(([id]) => id === 'c2')).toHaveLength(4);
+    const parsed = [...byCall].map(([id, set]) => {
+      expect(set.size).toBe(1);
+      const [conversation, callId, nonce] = JSON.parse([...set][0] as string) as string[];
+      expect([conversation, callId]).toEqual(['conv-regenerate', id]);
+      return nonce;
+    });
+    expect(new Set(parsed).size).toBe(1);
+    expect(parsed[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

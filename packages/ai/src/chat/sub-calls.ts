@@ -34,9 +34,11 @@ export function collectSubCalls(run: RunContext<unknown>, callId: string): SubCa
 /** Takes (and forgets) the sub-calls of the agent call `callId` of `run`; `undefined` for a call that is no agent call. */
 export function takeSubCalls(run: RunContext<unknown>, callId: string): SubCalls | undefined {
   const all = run.get(subCallsKey);
+  // A run no agent call collected on (most): no key to build (a string made and flattened for every call's result).
+  if (all === undefined) return undefined;
   const key = keyOf(run, callId);
-  const entry = all?.get(key);
-  all?.delete(key);
+  const entry = all.get(key);
+  all.delete(key);
   return entry;
 }
 

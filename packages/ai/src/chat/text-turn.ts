@@ -86,6 +86,7 @@ export interface TextTurnRequest<TDeps = unknown, TOutput = undefined> {
   /**
    * The `ctx.idempotencyKey` of each of the turn's calls, by tool call id (`undefined`: the executor's own, conversation
    * and call id). `agentTool` gives its inner calls keys under its own call's, so a new approval of it writes anew.
+   * Called when a call's tool first reads its key, once per call.
    */
   readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
   /** This turn's model settings, over the agent's (see `ChatRequest.settings`). */

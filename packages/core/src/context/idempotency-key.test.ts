@@ -66,6 +66,28 @@ describe('ctx.idempotencyKey', () => {
     expect(seen).toEqual([idempotencyKey, idempotencyKey]);
   });
 
+  it('a caller’s function of the call id is called at the first read only: every attempt reads what it gave, and a call that never reads it never calls it', async () => {
+    const asked: string[] = [];
+    const idempotencyKey = (callId: string) => {
+      asked.push(callId);
+      return idempotencyKeyOf({ conversationId: 'conv-1', callId, nonce: `n-${asked.length}` });
+    };
+    const run = createRunContext({ conversationId: 'conv-1' });
+    const { tool, seen } = keyed({ effects: 'read', retries: 2 }, 2);
+    const quiet = defineTool({ name: 'quiet', description: 'Reads no key', input: v.object({}), execute: () => 'ok' });
+    const executor = createExecutor({ registry: [tool, quiet] });
+    await executor.execute({ id: 'call_q', name: 'quiet', arguments: {} }, { run, idempotencyKey });
+    expect(asked).toEqual([]);
+    expect((await executor.execute(call, { run, idempotencyKey })).outcome.type).toBe('success');
+    const key = idempotencyKeyOf({ conversationId: 'conv-1', callId: 'call_0', nonce: 'n-1' });
+    expect(seen).toEqual([key, key, key]);
+    expect(asked).toEqual(['call_0']);
+    // `undefined` from it: the executor's own key, as with no function.
+    const { tool: again, seen: own } = keyed({ effects: 'read' });
+    await createExecutor({ registry: [again] }).execute(call, { run, idempotencyKey: () => undefined });
+    expect(own).toEqual([idempotencyKeyOf({ conversationId: 'conv-1', callId: 'call_0' })]);
+  });
+
   it('is unambiguous whatever the ids hold', () => {
     expect(idempotencyKeyOf({ conversationId: 'a', callId: 'b:c' })).not.toBe(idempotencyKeyOf({ conversationId: 'a:b', callId: 'c' }));
     expect(idempotencyKeyOf({ conversationId: 'a', callId: 'b","c' })).not.toBe(idempotencyKeyOf({ conversationId: 'a', callId: 'b', nonce: 'c' }));

@@ -17,8 +17,11 @@ export interface ToolContextInit<TInput, TDeps> {
   readonly spans?: ToolSpan[];
   /** Receives the call's progress reports (already checked and copied). */
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
-  /** The call's `idempotencyKey` as its caller knows it (absent: made from the run, the call and a verified ticket). */
-  readonly idempotencyKey?: string | undefined;
+  /**
+   * The call's `idempotencyKey` as its caller knows it, or a function of the call id that gives it on the first read
+   * (absent, or `undefined` from the function: made from the run, the call and a verified ticket).
+   */
+  readonly idempotencyKey?: string | ((callId: string) => string | undefined) | undefined;
 }
 
 /**
@@ -40,7 +43,8 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
   private declare ownRun: RunContext<TDeps> | undefined;
   private declare ownSignal: AbortSignal | undefined;
   private declare readonly onProgress: ((progress: ToolProgress) => void) | undefined;
-  private declare readonly ownKey: string | undefined;
+  /** The caller's key, or its function until the first read calls it (then its answer). */
+  private declare ownKey: string | ((callId: string) => string | undefined) | undefined;
 
   constructor(init: ToolContextInit<TInput, TDeps>) {
     super();
@@ -67,9 +71,15 @@ export class CallContext<TInput = unknown, TDeps = unknown> extends Attributes i
     (this as { usage: ToolUsage | undefined }).usage = toToolUsage(usage, this.usage);
   }
 
-  /** Made on read when the caller gave none: only a tool that writes reads it. */
+  /** Made on read when the caller gave none, or gave a function: only a tool that writes reads it. */
   get idempotencyKey(): string {
-    if (this.ownKey !== undefined) return this.ownKey;
+    let own = this.ownKey;
+    if (typeof own === 'function') {
+      // Called once: every attempt and every later read of the call get the key it gave.
+      own = own(this.call.id);
+      this.ownKey = own;
+    }
+    if (own !== undefined) return own;
     return idempotencyKeyOf({ conversationId: this.run.conversationId, callId: this.call.id, nonce: this.get(approvedNonceKey) });
   }
 

@@ -115,9 +115,9 @@ describe('toolErrorMessage', () => {
 });
 
 describe('the idempotency key', () => {
-  it('is a string on every call context, which a caller may give and idempotencyKeyOf makes', () => {
+  it('is a string on every call context, which a caller may give (or a function of the call id that makes it) and idempotencyKeyOf makes', () => {
     expectTypeOf<ToolContext['idempotencyKey']>().toEqualTypeOf<string>();
-    expectTypeOf<ExecuteOptions['idempotencyKey']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ExecuteOptions['idempotencyKey']>().toEqualTypeOf<string | ((callId: string) => string | undefined) | undefined>();
     expectTypeOf(idempotencyKeyOf).toEqualTypeOf<(options: IdempotencyKeyOptions) => string>();
     // @ts-expect-error: the call id is required
     idempotencyKeyOf({ conversationId: 'c' });

@@ -91,8 +91,10 @@ export interface ExecuteOptions<TDeps = unknown> {
   /**
    * The call's `ctx.idempotencyKey`, for a caller that verified its approval itself (the chat loop gives the key of its
    * approval ticket, `idempotencyKeyOf`). Default: made from the run, the call and the ticket the approval layer verified.
+   * A function of the call id is called at the first read only (most tools never read the key) and its answer kept, so
+   * every read of the call gets one value; `undefined` from it means the default.
    */
-  readonly idempotencyKey?: string | undefined;
+  readonly idempotencyKey?: string | ((callId: string) => string | undefined) | undefined;
 }
 
 /** Everything about one finished call. */
@@ -528,7 +530,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       apart ||= own.some(abandons);
     }
     if (opts?.failedCheck !== undefined) interceptors = endingAtCheck(interceptors, gates.approval, opts.failedCheck);
-    const progress = opts?.onProgress === undefined ? undefined : progressSink(opts.onProgress, metaOf(call));
+    const progress = opts?.onProgress === undefined ? undefined : new ProgressSink(opts.onProgress, call);
     const ctx = new CallContext({
       tool,
       call,
@@ -555,7 +557,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     started: number,
     signal: AbortSignal | undefined,
     ctx: CallContext,
-    progress: ReturnType<typeof progressSink> | undefined,
+    progress: ProgressSink | undefined,
     edits: ArgumentEdit[] | undefined,
     running: Promise<ToolOutcome> | ToolOutcome,
   ): Promise<ToolCallResult> {
@@ -860,23 +862,36 @@ function maskInput(interceptors: readonly ToolInterceptor[], input: unknown): un
 
 /**
  * The call's progress listener, guarded: a listener that throws does not fail the call, and `end()` silences it.
- * Made outside `execute` so that a call without a listener allocates no closure.
+ * A class, not closures: a call with a listener makes the sink and its bound `report` (a names object, a closure
+ * context and two closures before), a call without one nothing.
  */
-function progressSink(listener: (event: ToolProgressEvent) => void, meta: { toolName: string; callId: string }) {
-  let live = true;
-  return {
-    report(progress: ToolProgress): void {
-      if (!live) return;
-      try {
-        listener({ callId: meta.callId, toolName: meta.toolName, progress });
-      } catch {
-        // A broken listener must not fail the call.
-      }
-    },
-    end(): void {
-      live = false;
-    },
-  };
+class ProgressSink {
+  declare readonly report: (progress: ToolProgress) => void;
+  private declare readonly listener: (event: ToolProgressEvent) => void;
+  private declare readonly toolName: string;
+  private declare readonly callId: string;
+  private declare live: boolean;
+
+  constructor(listener: (event: ToolProgressEvent) => void, call: ToolCall) {
+    this.listener = listener;
+    this.toolName = call.name;
+    this.callId = call.id;
+    this.live = true;
+    this.report = this.send.bind(this);
+  }
+
+  private send(progress: ToolProgress): void {
+    if (!this.live) return;
+    try {
+      this.listener({ callId: this.callId, toolName: this.toolName, progress });
+    } catch {
+      // A broken listener must not fail the call.
+    }
+  }
+
+  end(): void {
+    this.live = false;
+  }
 }
 
 /** A ticket binds the conversation: without the run, a fresh one would never match (the usual cause is a forgotten `run`). */
