@@ -254,14 +254,14 @@ export function activeToolsOption(all: readonly AnyTool[], visible: readonly Any
 }
 
 /** A `toolChoice` of `'required'` in a turn that offers the model no tool, as its `invalid-input` error says. */
-export const REQUIRED_WITHOUT_TOOLS = "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool.";
+const REQUIRED_WITHOUT_TOOLS = "The model settings require a tool call (toolChoice 'required'), but this turn offers the model no tool.";
 
 /**
  * Refuses settings whose `toolChoice` names a tool the run may not see (the AI SDK would send the provider a choice of a
  * tool it was not given), or requires a call when the run may see no tool (the AI SDK fails the turn once the model has
  * answered, its tokens spent). The message does not name the tool.
  */
-function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
+export function checkToolChoice(settings: ModelSettings, visible: readonly AnyTool[]): void {
   const choice = settings.toolChoice;
   if (choice === 'required' && visible.length === 0) throw new ToolError('invalid-input', REQUIRED_WITHOUT_TOOLS);
   if (typeof choice === 'object' && choice !== null && !visible.some((tool) => tool.name === choice.toolName)) {

@@ -20,10 +20,10 @@ import {
   activeToolsOption,
   anySignal,
   checkMaxSteps,
+  checkToolChoice,
   hiddenFailureLog,
   mayAsk,
   prepareTurn,
-  REQUIRED_WITHOUT_TOOLS,
   returnDirectStop,
   tokensOf,
   turnBudget,
@@ -359,13 +359,16 @@ async function textTurn<TDeps>(
   const prepared = await prepareTurn(registry, options, request.settings, request.run);
   const { all: every, settings, instructions } = prepared;
   const visible = request.clientTools === 'omit' ? prepared.visible.filter((tool) => tool.policy.runsOn !== 'client') : prepared.visible;
-  // prepareTurn checked the choice against the tools the run may see; one of those left out here would be forced on a
-  // model not given it. The run may see it, so naming it tells nobody anything new.
-  const choice = settings.toolChoice;
-  if (typeof choice === 'object' && choice !== null && visible.length < prepared.visible.length && !visible.some((tool) => tool.name === choice.toolName)) {
-    throw new ToolError('invalid-input', `The model settings force the tool "${choice.toolName}" (toolChoice), which runs in a browser and this turn leaves out (clientTools: 'omit').`);
+  if (visible.length < prepared.visible.length) {
+    // prepareTurn checked the choice against the tools the run may see; one of those left out here would be forced on a
+    // model not given it. The run may see it, so naming it tells nobody anything new.
+    const choice = settings.toolChoice;
+    if (typeof choice === 'object' && choice !== null && !visible.some((tool) => tool.name === choice.toolName)) {
+      throw new ToolError('invalid-input', `The model settings force the tool "${choice.toolName}" (toolChoice), which runs in a browser and this turn leaves out (clientTools: 'omit').`);
+    }
+    // The rest of prepareTurn's check, against what is left ('required' with no tool).
+    checkToolChoice(settings, visible);
   }
-  if (choice === 'required' && visible.length === 0) throw new ToolError('invalid-input', REQUIRED_WITHOUT_TOOLS);
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
