@@ -134,8 +134,11 @@ export function hmacSha256(secret: Uint8Array): (data: Uint8Array) => Uint8Array
   return (data) => finish(outer, 64, finish(inner, 64, data));
 }
 
-/** Whether `data` is hashed here (short, and the self-test passed) rather than through WebCrypto. */
-function inJavaScript(data: Uint8Array): boolean {
+/**
+ * Whether `data` is hashed here (short, and the self-test passed) rather than through WebCrypto: then an {@link HmacKey}
+ * reads it at once, within the call, before its first await (the ticket signer reuses one buffer for such texts).
+ */
+export function inJavaScript(data: Uint8Array): boolean {
   return SELF_TEST && data.length <= SMALL_MESSAGE_BYTES;
 }
 
