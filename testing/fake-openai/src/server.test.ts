@@ -353,6 +353,30 @@ describe('recording and scripting', () => {
   });
 });
 
+describe('raw turns', () => {
+  it('sends streamed events as written (a string verbatim), [DONE] unless told not to, and a JSON body as written', async () => {
+    const event = { choices: [{ index: 0, delta: { reasoning_content: 'Hm' }, finish_reason: null }] };
+    fake.enqueue({ raw: { events: [event, '{"not":"checked"'] } }, { raw: { events: [event], done: false } }, { raw: { body: { odd: true }, status: 201 } });
+    const stream = { ...chatBody, stream: true };
+    expect(await (await post('/chat/completions', stream)).text()).toBe(`data: ${JSON.stringify(event)}\n\ndata: {"not":"checked"\n\ndata: [DONE]\n\n`);
+    expect(await (await post('/chat/completions', stream)).text()).toBe(`data: ${JSON.stringify(event)}\n\n`);
+    const plain = await post('/responses', { model: 'gpt-4o', input: 'Hi' });
+    expect([plain.status, await plain.json()]).toEqual([201, { odd: true }]);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('drops the connection after the events, or halfway through a body: the client reads what came, then fails', async () => {
+    const event = { choices: [{ index: 0, delta: { content: 'Half' }, finish_reason: null }] };
+    fake.enqueue({ raw: { events: [event], drop: true } }, { raw: { body: { a: 'b'.repeat(64) }, drop: true } });
+    const streamed = await post('/chat/completions', { ...chatBody, stream: true });
+    const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('Half');
+    await expect((async () => { for (let next = await reader.read(); !next.done; next = await reader.read()); })()).rejects.toThrow();
+    await expect((await post('/chat/completions', chatBody)).text()).rejects.toThrow();
+  });
+});
+
 describe('strict function tools', () => {
   const good = { type: 'object', properties: { city: { type: 'string' }, days: { type: ['integer', 'null'] } }, required: ['city', 'days'], additionalProperties: false };
   const chatTool = (name: string, parameters: unknown, strict: boolean) => ({ type: 'function', function: { name, description: '', parameters, strict } });

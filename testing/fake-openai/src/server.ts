@@ -12,6 +12,7 @@ import type {
   FakeErrorTurn,
   FakeOpenAI,
   FakeOpenAIOptions,
+  FakeRawTurn,
   FakeReplyTurn,
   FakeResponder,
   FakeTurn,
@@ -64,6 +65,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
 function isErrorTurn(turn: FakeTurn): turn is FakeErrorTurn {
   return 'error' in turn && turn.error !== undefined;
+}
+
+function isRawTurn(turn: FakeTurn): turn is FakeRawTurn {
+  return 'raw' in turn && turn.raw !== undefined;
 }
 
 function isRecord(value: unknown): value is Json {
@@ -307,7 +312,35 @@ class FakeOpenAIServer implements FakeOpenAI {
       sendError(res, status, message, { type, code, headers });
       return;
     }
-    await this.#reply(record, turn, res);
+    if (isRawTurn(turn)) await this.#raw(record, turn, res);
+    else await this.#reply(record, turn, res);
+  }
+
+  /** Writes a raw turn as it is: its events (streamed) or its body, then `[DONE]`, a clean end or a dropped connection. */
+  async #raw(record: RecordedRequest, { raw }: FakeRawTurn, res: ServerResponse): Promise<void> {
+    const headers = { ...CORS_HEADERS, ...raw.headers };
+    // Dropped once what came before has left: the client reads it, then the connection breaks.
+    const dropAfter = async (text: string): Promise<void> => {
+      await new Promise<void>((resolve) => res.write(text, () => resolve()));
+      res.destroy();
+    };
+    if (!record.stream) {
+      const text = JSON.stringify(raw.body ?? {});
+      if (raw.drop === true) {
+        res.writeHead(raw.status ?? 200, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        await dropAfter(text.slice(0, Math.floor(text.length / 2)));
+      } else sendJson(res, raw.status ?? 200, raw.body ?? {}, { ...raw.headers });
+      return;
+    }
+    res.writeHead(raw.status ?? 200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    const data = (raw.events ?? []).map((event) => `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`).join('');
+    if (raw.drop === true) {
+      await dropAfter(data);
+      return;
+    }
+    res.write(data);
+    if (raw.done !== false) res.write('data: [DONE]\n\n');
+    res.end();
   }
 
   async #readJson(req: IncomingMessage, res: ServerResponse): Promise<Json | undefined> {

@@ -57,8 +57,32 @@ export interface FakeErrorTurn {
   };
 }
 
+/**
+ * A reply written exactly as given, for what real OpenAI-compatible servers send and a scripted turn cannot (arguments
+ * split mid-escape, parallel calls whose deltas interleave, `reasoning_content`, a `refusal`, no usage, no `[DONE]`, a
+ * dropped connection). Nothing is planned or checked: the test writes the wire.
+ */
+export interface FakeRawTurn {
+  readonly raw: {
+    /** A streamed request's SSE events, each sent as `data: <JSON>`; a string is sent as the event's data verbatim. */
+    readonly events?: readonly unknown[];
+    /** Send `data: [DONE]` after the events (default `true`). */
+    readonly done?: boolean;
+    /**
+     * Destroy the connection after the events (a streamed request) or halfway through the body (a non-streamed one):
+     * no `[DONE]`, no end of the chunked body, as a proxy or a crashed server leaves it.
+     */
+    readonly drop?: boolean;
+    /** A non-streamed request's JSON body. */
+    readonly body?: unknown;
+    /** The HTTP status (default 200). */
+    readonly status?: number;
+    readonly headers?: Readonly<Record<string, string>>;
+  };
+}
+
 /** What the fake model does for one request. */
-export type FakeTurn = FakeReplyTurn | FakeErrorTurn;
+export type FakeTurn = FakeReplyTurn | FakeErrorTurn | FakeRawTurn;
 
 /** A tool call as it appears in the conversation history sent by the client. */
 export interface NormalisedToolCall {

@@ -411,7 +411,9 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           if (recorded !== undefined && 'output' in recorded) return recorded.output;
           throw new FailureText(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
         }
-        const call = { id: execution.toolCallId, name: tool.name, arguments: input };
+        // The AI SDK has parsed the model's JSON: a string here is a value (a model that encoded its arguments twice),
+        // not text for the executor to parse again, which ran it as an object the approval step had refused as invalid.
+        const call = { id: execution.toolCallId, name: tool.name, arguments: typeof input === 'string' ? JSON.stringify(input) : input };
         const approval = grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId);
         // A check that failed in the approval step ends the call with that failure, not a second run of it (a second
         // wait, or a throw that might pass this time, when no human was asked). Not for arguments a human edited: the

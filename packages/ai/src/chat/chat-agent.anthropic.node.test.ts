@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refused } from '../test-support/chat-streams.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
-import { cutArgumentsText } from './cut-arguments.ts';
+import { cutArgumentsText, unfinishedArgumentsText } from './cut-arguments.ts';
 import { type EdgetoolUIMessage, PART_SEAL_PART, SEAL_PART } from './protocol.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { UNRUN_CALL_TEXT } from './unrun-calls.ts';
@@ -243,7 +243,7 @@ async function sseChunks(response: Response): Promise<{ type: string; errorText?
 }
 
 describe('failures on the real Anthropic provider', () => {
-  it('a stream cut mid tool_use JSON: an error after what came, no call runs, and the next turn goes on', async () => {
+  it('a stream cut mid tool_use JSON: an error after what came, no call runs, the next turn goes on and its model reads why', async () => {
     const writes: unknown[] = [];
     // message_start, ping, text start, 2 text deltas, text stop, tool_use start, then 2 of its 4 input deltas.
     fake.enqueue({ text: 'Moving it.', toolCalls: [{ id: 'toolu_c', name: 'update_delivery_date', args: { order_id: 'A-1', new_date: '2026-12-24' } }], cut: { afterEvents: 9 } });
@@ -258,8 +258,13 @@ describe('failures on the real Anthropic provider', () => {
     fake.enqueue({ text: 'Which date again?' });
     const second = await agent.generate({ messages: userSays(first.messages, 'go on'), run: run('c-cut') });
     expect(second.text).toBe('Which date again?');
-    // The cut call never reached the model's history as a call without a result (Anthropic would refuse that).
-    expect(blocksOf(1, 'tool_use')).toEqual([]);
+    // The cut call went back with a result that says it did not run (before, its part kept streaming for ever and the
+    // next prompt left it out: the model never learnt): a tool_use and its tool_result, as after max_tokens.
+    const unfinished = `Error (aborted): ${unfinishedArgumentsText('update_delivery_date')}`;
+    expect(first.message.parts).toContainEqual(expect.objectContaining({ toolCallId: 'toolu_c', state: 'output-error', errorText: unfinished }));
+    expect(blocksOf(1, 'tool_use')).toEqual([expect.objectContaining({ id: 'toolu_c', name: 'update_delivery_date' })]);
+    expect(blocksOf(1, 'tool_result')).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_c', is_error: true, content: unfinished }]);
+    expect(writes).toEqual([]);
   });
 
   it('a connection dropped mid tool_use JSON: the SSE response ends with an error chunk', async () => {

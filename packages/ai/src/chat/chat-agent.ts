@@ -909,15 +909,24 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           return [];
         }
         const trailer: UIMessageChunk[] = [];
+        // The calls of a last step that ended early (the AI SDK ran none), each with its result, sealed as any.
+        const answerUnrun = async (ended: string | undefined): Promise<void> => {
+          for (const { result, chunk } of await unrun.answer(ended, { executor, run })) {
+            results.set(result.call.id, result);
+            trailer.push(...((await proofs.before(chunk)) ?? []), chunk);
+          }
+        };
         const text = direct.text();
         if (text !== undefined) {
           trailer.push({ type: 'text-start', id: 'return-direct' }, { type: 'text-delta', id: 'return-direct', delta: text }, { type: 'text-end', id: 'return-direct' });
           finishReason = 'stop';
         } else if (reason === 'interrupted') {
           // The model's stream ended before it said it had finished: the answer may be cut anywhere. The client reads an
-          // error after what came (kept, as after any error), not a `finish` that makes a cut answer look whole.
+          // error after what came (kept, as after any error), not a `finish` that makes a cut answer look whole. A whole
+          // call that came before the cut did not run (the AI SDK runs none without a finish): it gets its result first,
+          // or the message kept it waiting (`input-available`) for ever.
           finishReason = reason;
-          return [{ type: 'error', errorText: errorText(new ToolError('execution-failed', MODEL_CUT_TEXT)) }];
+          return answerUnrun(reason).then(() => [...trailer, { type: 'error', errorText: errorText(new ToolError('execution-failed', MODEL_CUT_TEXT)) }]);
         } else {
           finishReason = reason ?? 'error';
         }
@@ -933,13 +942,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
         if (!runsNoCalls(reason)) return finish();
         // A last step that ended early (token limit, filter, `other`): the AI SDK ran none of its calls. Each gets its
         // result, sealed as any, so the message does not keep them waiting and the model reads why next time.
-        return unrun.answer(reason, { executor, run }).then(async (answered) => {
-          for (const { result, chunk } of answered) {
-            results.set(result.call.id, result);
-            trailer.push(...((await proofs.before(chunk)) ?? []), chunk);
-          }
-          return finish();
-        });
+        return answerUnrun(reason).then(finish);
       },
     });
 

@@ -1,6 +1,7 @@
 import { type AnyTool, type RunContext, ToolError, type ToolCallResult, type ToolExecutor } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
+import { cutArgumentsText, unfinishedArgumentsText } from './cut-arguments.ts';
 import type { ExecutionMode } from './protocol.ts';
 
 /**
@@ -30,11 +31,24 @@ export function unrunResult(executor: ToolExecutor, call: { readonly id: string;
  */
 export function createUnrunCalls(options: { readonly tools: ReadonlyMap<string, AnyTool>; readonly mode: ExecutionMode }) {
   const open = new Map<string, { readonly toolName: string; readonly input: unknown }>();
+  // Calls whose arguments were still streaming, with the text that came (made at the first such call).
+  let streaming: Map<string, { readonly toolName: string; readonly dynamic: boolean; text: string }> | undefined;
   return {
     /** Notes what `chunk` says of a call; call it for every chunk of the turn, in order. */
     saw(chunk: UIMessageChunk): void {
       switch (chunk.type) {
+        case 'tool-input-start':
+          if (chunk.providerExecuted === true) return;
+          streaming ??= new Map();
+          streaming.set(chunk.toolCallId, { toolName: chunk.toolName, dynamic: chunk.dynamic === true, text: '' });
+          return;
+        case 'tool-input-delta': {
+          const call = streaming?.get(chunk.toolCallId);
+          if (call !== undefined) call.text += chunk.inputTextDelta;
+          return;
+        }
         case 'tool-input-available': {
+          streaming?.delete(chunk.toolCallId);
           const tool = options.tools.get(chunk.toolName);
           if (chunk.providerExecuted !== true && tool !== undefined && !runsOnCaller(tool, options.mode)) open.set(chunk.toolCallId, { toolName: chunk.toolName, input: chunk.input });
           return;
@@ -44,6 +58,7 @@ export function createUnrunCalls(options: { readonly tools: ReadonlyMap<string, 
         case 'tool-output-error':
         case 'tool-output-denied':
         case 'tool-input-error':
+          streaming?.delete(chunk.toolCallId);
           open.delete(chunk.toolCallId);
           return;
         default:
@@ -58,8 +73,18 @@ export function createUnrunCalls(options: { readonly tools: ReadonlyMap<string, 
       reason: string | undefined,
       { executor, run }: { readonly executor: ToolExecutor; readonly run: RunContext },
     ): Promise<{ result: ToolCallResult; chunk: UIMessageChunk }[]> {
-      if (!runsNoCalls(reason) || open.size === 0) return [];
+      if (!runsNoCalls(reason) || (open.size === 0 && (streaming === undefined || streaming.size === 0))) return [];
       const answered: { result: ToolCallResult; chunk: UIMessageChunk }[] = [];
+      // A call whose arguments never ended (the Responses API's `response.incomplete` inside a function call's
+      // arguments, a stream cut there): the provider never made it a call, so nothing said why it did not run.
+      for (const [toolCallId, { toolName, dynamic, text }] of streaming ?? []) {
+        const call = { id: toolCallId, name: toolName, arguments: text };
+        const meta = { toolName, callId: toolCallId };
+        const error = reason === 'length' ? new ToolError('invalid-json', cutArgumentsText(toolName), meta) : new ToolError('aborted', unfinishedArgumentsText(toolName), meta);
+        const result = await executor.refuse(call, error, { run });
+        answered.push({ result, chunk: { type: 'tool-input-error', toolCallId, toolName, input: text, errorText: result.content, ...(dynamic ? { dynamic } : {}) } });
+      }
+      streaming?.clear();
       for (const [toolCallId, { toolName, input }] of open) {
         const result = await unrunResult(executor, { id: toolCallId, name: toolName, input }, run);
         answered.push({ result, chunk: { type: 'tool-output-error', toolCallId, errorText: result.content } });
