@@ -258,6 +258,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['show me the delays', 'list_delayed_orders {}'],
       ['list all delays', 'list_delayed_orders {}'],
       ['audit all orders', 'audit_orders {}'],
+      // audit_orders flags the late open orders: no list of every order, though its description says "every … order".
+      ['show me every order', 'text: No tool lists every order.'],
+      ['every order', 'text: No tool lists every order.'],
+      ['zeig mir jede Bestellung', 'text: Kein Werkzeug listet jede Bestellung auf.'],
       // No tool keeps notes on an order; a note that is sent is a mail.
       ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],
       ['add a note to order A-1003 saying fragile', "text: I have no tool for notes on orders, so I can't answer that."],

@@ -338,6 +338,13 @@ describe('what the matcher reads besides words', () => {
     expect(names('show all late orders')).toBeUndefined();
     expect(names('audit all orders', [...orders, { name: 'audit_orders', description: 'Audit every open order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
     expect(names('show all orders', [...orders, { name: 'list_orders', description: 'List every order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
+    // A tool that does something else with every one of them is reached by its description's "every order", but is no
+    // list of them all unless the text names what it does ("audit"); "jede", "chaque" ask for every one too.
+    const audit = { name: 'audit_orders', description: 'Audit every open order and flag those running late.', inputSchema: { type: 'object', properties: {} } };
+    for (const text of ['show me every order', 'every order', 'show every order please']) expect(unlistedAll(text, [...orders, audit])?.all, text).toBe('every order');
+    expect(names('audit every order', [...orders, audit])).toBeUndefined();
+    expect(unlistedAll('zeig mir jede Bestellung', orders)).toMatchObject({ every: true, thing: 'Bestellung' });
+    expect(unlistedAll('montre chaque commande', orders)).toMatchObject({ every: true, thing: 'commande' });
   });
 
   it('reads "note" as no "not", and a message as evidence only beside a word of the tool\'s', () => {

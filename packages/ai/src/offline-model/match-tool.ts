@@ -367,8 +367,8 @@ function takesStatus(tool: OfflineToolInfo): boolean {
   return Object.keys(properties).some((name) => /^(?:new_?)?(?:status|state)$/i.test(name));
 }
 
-/** "all orders", "every order", "alle Bestellungen", "toutes les commandes": the word that names what all of is asked for. */
-const ALL_OF = /\b(?:all|every|each|alle[nrs]?|toutes|tous)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
+/** "all orders", "every order", "alle Bestellungen", "jede Bestellung", "toutes les commandes", "chaque commande": the word that names what all of is asked for. */
+const ALL_OF = /\b(?:all|every|each|alle[nrs]?|jede[nrs]?|toutes|tous|chaque)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
 /**
  * Words that, beside a plural alone, ask to see or have all of it: reading verbs, having ("what orders do I have",
  * "welche Bestellungen habe ich", "quelles commandes ai-je"), and German and French words for "my", "show", "which".
@@ -410,14 +410,15 @@ export function unlistedAll(
   );
   const reached = pickTool(text, tools);
   if (listsAll || (reached !== undefined && !about.includes(reached))) return undefined;
-  if (reached !== undefined && !isReadName(reached.name)) return undefined;
-  if (reached !== undefined && extractArguments(text, reached.inputSchema).missing.length === 0 && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)))) {
-    return undefined;
-  }
+  // The tool reached is the one asked for when the text says what it does besides the thing: "audit all orders",
+  // "a chart of all orders", "all delayed orders". One that does something else with them is no list of them all:
+  // "show me every order" reached audit_orders (its description says "every … order"), which flags the late ones.
+  const asked = reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)));
+  if (reached !== undefined && asked && (!isReadName(reached.name) || extractArguments(text, reached.inputSchema).missing.length === 0)) return undefined;
   // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
   const quantified = ALL_OF.exec(folded);
   const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
-  const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
+  const every = quantified !== null && /^(?:every|each|jede[nrs]?|chaque)\b/.test(quantified[0]);
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
