@@ -193,6 +193,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['what is 10 factorial', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
       ['factorial of 5', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
       ['calculate sin(30)', 'text: I have no tool for that ("sin"): calculate only works out arithmetic.'],
+      // In the user's language, the word quoted as written.
+      ['Was ist die Fakultät von 5?', 'text: Dafür habe ich kein Werkzeug („Fakultät“): calculate rechnet nur Arithmetik aus.'],
+      ['Calcule la factorielle de 5', "text: Je n'ai pas d'outil pour cela (« factorielle ») : calculate ne fait que de l'arithmétique."],
       ['shwo my cart', 'cart_list {}'],
       ['remove everything from my basket', 'cart_clear {}'],
       // cart_clear empties the whole cart: one item taken out is not a reason to clear it.

@@ -755,7 +755,7 @@ describe('createOfflineModel', () => {
     expect(withWeather.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['weather', { city: 'Berlin' }]]);
   });
 
-  it('says the help text, a topic no tool covers, what no tool lists and a place it does not know in German and French', async () => {
+  it('says the help text, a topic no tool covers, what no tool lists, a place it does not know and maths it cannot do in German and French', async () => {
     const { tools } = orderTools();
     const clock = tool({
       description: 'The local time in a time zone such as Europe/Berlin.',
@@ -774,6 +774,14 @@ describe('createOfflineModel', () => {
     );
     expect(await answer('Quelle est la météo à Paris ?')).toMatch(/^Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre\. Je peux vous donner l'heure locale à Paris avec clock/);
     expect(await answer('Zeig alle Bestellungen', tools)).toMatch(/^Kein Werkzeug listet alle Bestellungen auf\. Stattdessen habe ich: getOrder \(.*\) und listDelayedOrders/);
+    // Maths beyond the calculator's arithmetic: said in the language, what the calculator can do in its description's words.
+    const calculator = tool({
+      description: 'Evaluate an arithmetic expression. Supports + - * / and sqrt.',
+      inputSchema: z.object({ expression: z.string() }),
+      execute: async () => ({ result: 0 }),
+    });
+    expect(await answer('Was ist die Fakultät von 5?', { calculator })).toBe('Dafür habe ich kein Werkzeug („Fakultät“): calculator rechnet nur Arithmetik aus. Supports + - * / and sqrt.');
+    expect(await answer('la factorielle de 5', { calculator })).toBe("Je n'ai pas d'outil pour cela (« factorielle ») : calculator ne fait que de l'arithmétique. Supports + - * / and sqrt.");
     expect(await answer('Uhrzeit in Atlantis')).toMatch(/^Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen\..* dann frage ich clock\.$/);
     expect(await answer('Bonjour, que sais-tu faire ?', {})).toBe(
       "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API. Aucun outil n'est disponible dans cette conversation, " +

@@ -105,7 +105,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const calculator = maths === undefined ? undefined : tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
     if (maths !== undefined && calculator !== undefined && !valueArguments(text, calculator.inputSchema).some((value) => value.kind === 'expression')) {
       const can = (calculator.description ?? '').split(/(?<=[.!?])\s+/).slice(1).join(' ');
-      return { type: 'text', text: `I have no tool for that ("${maths}"): ${calculator.name} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}` };
+      return { type: 'text', text: wording.otherMaths(maths, calculator.name, can) };
     }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {

@@ -116,6 +116,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
+  readonly otherMaths: (maths: string, tool: string, can: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
   readonly nouns: Readonly<Record<string, string>>;
 }
@@ -236,6 +238,7 @@ const EN: Wording = {
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
+  otherMaths: (maths, tool, can) => `I have no tool for that ("${maths}"): ${tool} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: {},
 };
 
@@ -306,6 +309,7 @@ const DE: Wording = {
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
+  otherMaths: (maths, tool, can) => `Dafür habe ich kein Werkzeug („${maths}“): ${tool} rechnet nur Arithmetik aus.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
 
@@ -377,6 +381,7 @@ const FR: Wording = {
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
+  otherMaths: (maths, tool, can) => `Je n'ai pas d'outil pour cela (« ${maths} ») : ${tool} ne fait que de l'arithmétique.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
 
