@@ -73,6 +73,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       // In words, or "of the month": the next such day (next month's once this month's is past: relative-dates.test.ts).
       ['move A-1003 to the third', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-03"}'],
       ['move A-1004 to the 3rd of the month', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
+      ['move A-1004 to the 3rd of this month', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
+      ['Verschiebe A-1004 auf den 3. nächsten Monats', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
       ['postpone A-1002 until 12/31', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-31"}'],
       ['reschedule A-1003 for 1/10/2027', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
       ['what is 12/24', 'calculate {"expression":"12/24"}'],
