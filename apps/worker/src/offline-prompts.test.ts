@@ -417,6 +417,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['track order 12345', notAnId('query_order', '12345')],
       ['invoice for order Z-1', notAnId('order_invoice', 'Z-1')],
       ['add 5 days to Z-9999', notAnId('update_delivery_date', 'Z-9999')],
+      // A number or #number where an id is expected, with no tool named: the lookup's ids (and "Did you mean A-1002?").
+      ['where is #1002', notAnId('query_order', '#1002')],
+      ['status of #42', notAnId('query_order', '#42')],
+      ['#1002', notAnId('query_order', '#1002')],
+      ['where are orders 1002 and 1003', notAnId('query_order', '1002')],
+      ['Où est la commande 1002 ?', "text: Je peux le faire avec query_order, mais « 1002 » n'a pas la forme qu'il accepte (qui ressemble à A-1001)."],
+      ['what is covid-19', HELP],
       // Fixed answers in German and French.
       ['Storniere A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
       ['Rembourse la commande A-1002', "text: Je n'ai pas d'outil pour les remboursements, je ne peux donc pas répondre."],

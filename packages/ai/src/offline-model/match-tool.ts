@@ -124,6 +124,12 @@ function synonymsOf(word: string): readonly string[] {
   return [];
 }
 
+/** The German and French words the synonyms read as `noun` ("order": "bestellung", "auftrag", "commande"), folded. */
+export function wordsFor(noun: string): string[] {
+  const target = stem(noun);
+  return Object.entries(SYNONYM_SOURCE).flatMap(([word, values]) => (values.length === 1 && values[0] === noun && word !== target && word.length >= 5 ? [word] : []));
+}
+
 /** What a value in the text that fills one of a tool's arguments adds (see `valueArguments`). */
 const VALUE_ARGUMENT_SCORE = 3;
 
@@ -428,6 +434,8 @@ export function unlistedAll(
  * orders do I have", "my orders", "meine Bestellungen", "mes commandes"): all of them are asked for.
  */
 function barePlural(folded: string): string | undefined {
+  // Numbers name some of them: "where are orders 1002 and 1003" asks for those.
+  if (/\d/.test(folded)) return undefined;
   const rest = folded.split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !ALL_FILLER.has(word));
   const word = rest[0];
   return rest.length === 1 && word !== undefined && /(?:[^su]s|en|es|x)$/.test(word) ? word : undefined;

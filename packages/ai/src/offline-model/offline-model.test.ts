@@ -572,6 +572,38 @@ describe('createOfflineModel', () => {
     expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1003' }]);
   });
 
+  it('asks whether a number given for an id is the id of that number, and a yes looks that one up, in the language asked', async () => {
+    const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, status: 'shipped' }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+        execute: lookUp,
+      }),
+    };
+    const talk = async (request: string, reply: string) => {
+      const ask = await generateText({ model: createOfflineModel(), tools, prompt: request, stopWhen: isStepCount(1) });
+      const messages: ModelMessage[] = [{ role: 'user', content: request }, ...ask.responseMessages, { role: 'user', content: reply }];
+      return { ask: ask.text, answer: await generateText({ model: createOfflineModel(), tools, messages, stopWhen: isStepCount(2) }) };
+    };
+    // A text that names no tool but gives an id is for the lookup of one order ("where is #1002" got the help text).
+    const hash = await talk('where is #1002', 'yes');
+    expect(hash.ask).toBe('I can do that with query_order, but "#1002" is not an order id it takes: order ids look like A-1001. Did you mean A-1002? If not, I still need the order id.');
+    expect(hash.answer.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1002' }]);
+    const german = await talk('Wo ist Bestellung 1002?', 'ja');
+    expect(german.ask).toContain('„1002“ hat nicht die Form, die es annimmt (so sieht sie aus: A-1001). Meinst du A-1002? Wenn nicht, brauche ich noch die Bestellnummer.');
+    expect(german.answer.text).toMatch(/^Bestellung A-1002 ist shipped/);
+    const french = await talk('Où est la commande n° 1002 ?', 'oui');
+    expect(french.ask).toContain('Vouliez-vous dire A-1002 ? Sinon, il me manque encore le numéro de commande.');
+    // No guess for digits no such id has, or an id with letters of its own; a yes then asks again, and so does no yes.
+    const short = await talk('status of #42', 'yes');
+    expect(short.ask).toBe('I can do that with query_order, but "#42" is not an order id it takes: order ids look like A-1001. I still need the order id; could you check it?');
+    expect(short.answer.toolCalls).toEqual([]);
+    expect((await talk('where is order B-2001', 'yes')).answer.toolCalls).toEqual([]);
+    expect((await talk('where is #1002', 'no, A-1004')).answer.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1004' }]);
+    expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1002' }, { order_id: 'A-1002' }, { order_id: 'A-1002' }, { order_id: 'A-1004' }]);
+  });
+
   it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {
     const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, items: [{ name: 'Desk mat', qty: 1 }] }));
     const query_order = tool({

@@ -15,10 +15,11 @@ import {
   isMessageArgument,
   itemArgument,
   timeZoneArgument,
+  suggestedId,
   unacceptedIds,
   valueArguments,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
+import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
@@ -26,7 +27,7 @@ import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
+import { fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -57,7 +58,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   }
   const now = plan.now ?? (() => new Date());
   if (ruleInput.toolResults.length > 0) {
-    const wording = wordingFor(ruleInput.userText);
+    // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
+    const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults, wording) }
@@ -124,7 +126,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     }
   }
   const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
-  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
+  if (tool === undefined) {
+    // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
+    const unread = unreadId(text, tools);
+    if (unread !== undefined) return { type: 'text', text: notAnIdText(unread.tool, unread.name, unread.given, wording) };
+    return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
+  }
 
   const part = forced ? undefined : removedPart(text, tool);
   if (part !== undefined) {
@@ -143,10 +150,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
     // "What is the status of order Z-9999?": the user gave an id, one the tool does not take; say so, and what ids look like.
-    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name).map((given) => ({ name, given }))).at(-1);
-    if (wrong !== undefined) {
-      return { type: 'text', text: describeArgument(tool.inputSchema, wrong.name, (label, hint) => wording.notAnId(tool.name, wrong.given, label, hint)) };
-    }
+    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name, wordsFor).map((given) => ({ name, given }))).at(-1);
+    if (wrong !== undefined) return { type: 'text', text: notAnIdText(tool, wrong.name, wrong.given, wording) };
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
   }
@@ -154,6 +159,33 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
   return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording);
+}
+
+/**
+ * The answer to an id the user gave that the tool's argument `name` does not take: what its ids look like, and the id it
+ * likely stands for when only its letters are missing ("#1002": "Did you mean A-1002?", which a yes answers).
+ */
+function notAnIdText(tool: ToolInfo, name: string, given: string, wording: Wording): string {
+  const suggestion = suggestedId(tool.inputSchema, name, given);
+  return describeArgument(tool.inputSchema, name, (label, hint) => wording.notAnId(tool.name, given, label, hint, suggestion));
+}
+
+/** An id written as ids are: a `#` or up to three letters before its digits ("#1002", "B-2001", "Z1"), not "covid-19". */
+const SHORT_ID = /^(?:#\s*[A-Za-z]{0,3}[-–—]?\s*\d|[A-Za-z]{1,3}\s?[-–—]?\s?\d)/;
+
+/**
+ * An id in a text that names no tool ("where is #1002", "status of B-2001") that no tool takes: the first tool that
+ * only reads and needs nothing but such an id (the lookup of one record) is the one it was likely written for.
+ */
+function unreadId(text: string, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly name: string; readonly given: string } | undefined {
+  for (const tool of tools) {
+    const required = extractArguments('', tool.inputSchema).missing;
+    const name = required[0];
+    if (!isReadName(tool.name) || name === undefined || required.length > 1) continue;
+    const given = unacceptedIds(text, tool.inputSchema, name, wordsFor).find((id) => SHORT_ID.test(id));
+    if (given !== undefined) return { tool, name, given };
+  }
+  return undefined;
 }
 
 /** "remove the coffee beans from my cart": what is taken out, unless it is all of it ("everything", "all items"). */
@@ -571,10 +603,28 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   const previous = prompt[userIndex - 1];
   if (previous?.role !== 'assistant') return userText;
   const markers = Object.values(WORDINGS).map((wording) => wording.askMarker);
-  const asked = previous.content.some((part) => part.type === 'text' && markers.some((marker) => part.text.includes(marker)));
-  if (!asked) return userText;
+  const question = previous.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  if (!markers.some((marker) => question.includes(marker))) return userText;
   const earlier = userTextAt(prompt, lastIndexOfRole(prompt, 'user', userIndex - 1));
-  return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
+  // "Did you mean A-1002?" answered "yes": the id it names is the reply.
+  const suggested = AFFIRMATION.test(fold(userText).trim()) ? suggestionIn(question) : undefined;
+  const reply = suggested ?? userText;
+  return earlier.length > 0 ? `${earlier}\n${reply}` : reply;
+}
+
+/** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */
+const AFFIRMATION = /^(?:yes|yeah|yep|yup|sure|ok|okay|correct|right|exactly|ja|jawohl|genau|richtig|oui|ouais|exact|exactement|d'accord|bien sur)\b[^\d]*$/;
+
+/** The id an answer asked about with {@link Wording.suggest} ("Did you mean A-1002?"), in any of the languages. */
+function suggestionIn(text: string): string | undefined {
+  for (const wording of Object.values(WORDINGS)) {
+    const [before = '', after = ''] = wording.suggest('\u0000').split('\u0000');
+    const start = text.indexOf(before);
+    const end = start < 0 ? -1 : text.indexOf(after, start + before.length);
+    const id = end < 0 ? undefined : text.slice(start + before.length, end);
+    if (id !== undefined && /^\S+$/.test(id)) return id;
+  }
+  return undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

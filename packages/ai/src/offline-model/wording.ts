@@ -65,8 +65,13 @@ export interface Wording {
   readonly askMarker: string;
   /** A missing argument, for {@link Wording.ask}: "the new date (as YYYY-MM-DD)", "das neue Datum (als JJJJ-MM-TT)". */
   readonly argument: (label: string, hint: ArgumentHint) => string;
-  /** An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one. */
-  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint) => string;
+  /**
+   * An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one; with the
+   * id it likely stands for ("#1002": A-1002), asked whether that is the one (see {@link Wording.suggest}).
+   */
+  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
+  /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
+  readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
@@ -188,9 +193,10 @@ const EN: Wording = {
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   askMarker: 'I still need',
   argument: (label, hint) => `the ${label}${englishHint(hint)}`,
-  notAnId: (tool, given, label, hint) =>
+  notAnId: (tool, given, label, hint, suggestion) =>
     `I can do that with ${tool}, but "${given}" is not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label} it takes: ${label}s look like ${looks(hint, 'or')}. ` +
-    `I still need the ${label}; could you check it?`,
+    (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
+  suggest: (id) => `Did you mean ${id}?`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -251,9 +257,12 @@ const DE: Wording = {
   askMarker: 'brauche ich noch',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
-  notAnId: (tool, given, label, hint) =>
-    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')}); dafür brauche ich noch ` +
-    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`,
+  notAnId: (tool, given, label, hint, suggestion) =>
+    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')})` +
+    (suggestion === undefined
+      ? `; dafür brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`
+      : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
+  suggest: (id) => `Meinst du ${id}?`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -322,9 +331,12 @@ const FR: Wording = {
   askMarker: 'il me manque encore',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
-  notAnId: (tool, given, label, hint) =>
-    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')}) ; il me manque encore ` +
-    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`,
+  notAnId: (tool, given, label, hint, suggestion) =>
+    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')})` +
+    (suggestion === undefined
+      ? ` ; il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`
+      : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
+  suggest: (id) => `Vouliez-vous dire ${id} ?`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
