@@ -295,6 +295,12 @@ export function expressionArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'expression')?.[0];
 }
 
+/** The name of the schema's argument that takes a record's id (`order_id`, `orderId`), if it has one. */
+export function idArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'id')?.[0];
+}
+
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
 export function itemArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});

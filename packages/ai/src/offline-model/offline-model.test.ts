@@ -707,6 +707,52 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
+  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
+    const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ id: order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      order_invoice: tool({ description: 'Make the invoice of one order.', inputSchema: z.object({ order_id: id }), execute: async () => ({ total: 10 }) }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: async () => ({ queued: true }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = async (first: string, next: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: next }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    const moved = await followUp('where is A-1002', 'move it to Friday');
+    expect(moved.calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    expect(moved.text).toBe('Reading "it" as A-1002, from earlier in our conversation. Reading "Friday" as 2026-11-27 (today is 2026-11-20 UTC).');
+    expect((await followUp('where is A-1002', 'and its invoice?')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+    expect((await followUp('show me A-1003', 'email the customer that it is late')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'it is late', subject: 'It is late' }],
+    ]);
+    // A shift of that order looks it up first, as for an order named in the text.
+    const shift = await followUp('show me A-1003', 'push that order back a week');
+    expect(shift.calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    expect(shift.text).toMatch(/^Reading "that" as A-1003, from earlier in our conversation\. Reading "back a week" as 7 days later/);
+    expect((await followUp('Wo ist A-1002?', 'Verschiebe sie auf Freitag')).text).toMatch(/^Ich lese „sie“ als A-1002 aus unserem Gespräch\./);
+    // Two orders named before, none, or no word that refers back: the order is asked for, as before.
+    const asked = 'I can do that with update_delivery_date, but I still need the order id (for example A-1001). Could you tell me?';
+    expect((await followUp('where are A-1002 and A-1003?', 'move it to Friday')).text).toBe(asked);
+    expect((await followUp('what time is it in Tokyo', 'move it to Friday')).text).toBe(asked);
+    expect((await followUp('where is A-1002', 'move to Friday')).text).toBe(asked);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));

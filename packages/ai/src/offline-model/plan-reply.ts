@@ -10,6 +10,7 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  idArgument,
   idLikeWords,
   isDateArgument,
   isMessageArgument,
@@ -18,6 +19,7 @@ import {
   suggestedId,
   unacceptedIds,
   valueArguments,
+  withoutMessage,
 } from './extract-arguments.ts';
 import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
@@ -133,19 +135,24 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
-  const part = forced ? undefined : removedPart(text, tool);
+  // "move it to Friday" after a lookup of A-1002: the id the conversation is about, for a text that refers back to it.
+  const referred = forced ? undefined : referredId(options.prompt, text, tool);
+  const said = referred === undefined ? text : `${referred.id} ${text}`;
+  const noted = (reply: OfflineReply): OfflineReply =>
+    referred === undefined ? reply : { ...reply, text: [wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' ') };
+  const part = forced ? undefined : removedPart(said, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
   }
-  const read = extractArgumentSets(text, tool.inputSchema);
+  const read = extractArgumentSets(said, tool.inputSchema);
   // The count of "add 5 days" is no value of the change it asks for (no order "5"), when the change lacks a date.
   const moved = dates.shift !== undefined && isChangeName(tool.name) && read[0].missing.some((name) => isDateArgument(tool.inputSchema, name));
-  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(text, dates.shift), tool.inputSchema) : read;
+  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(said, dates.shift), tool.inputSchema) : read;
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
-    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift, wording);
-    if (lookup !== undefined) return lookup;
+    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
+    if (lookup !== undefined) return noted(lookup);
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -153,12 +160,47 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name, wordsFor).map((given) => ({ name, given }))).at(-1);
     if (wrong !== undefined) return { type: 'text', text: notAnIdText(tool, wrong.name, wrong.given, wording) };
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
-    return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
+    return noted({ type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording);
+  return noted(withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
+}
+
+/**
+ * Words that refer back to a record named before ("move it to Friday", "its invoice", "that order", "the customer"), in
+ * English, German and French (folded); none of them in what is to be said ("tell them that it is late": "them").
+ */
+const REFERS_BACK =
+  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
+
+/**
+ * The id a text refers back to when the tool needs one and the text gives none ("move it to Friday", "and its invoice?",
+ * "email the customer that it is late" after "where is A-1002"): the one id the tool takes that the latest earlier
+ * message naming any gave (a request of the user's, or a call made for it), with the words that refer to it.
+ * `undefined` when the text refers to nothing, gives an id itself, or the latest such message names several.
+ */
+function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): { readonly id: string; readonly phrase: string } | undefined {
+  const name = idArgument(tool.inputSchema);
+  if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
+  const plain = withoutMessage(text);
+  const refers = REFERS_BACK.exec(fold(plain));
+  if (refers === null) return undefined;
+  const phrase = plain.slice(refers.index, refers.index + refers[0].length);
+  for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
+    const message = prompt[i];
+    const texts =
+      message?.role === 'user'
+        ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        : message?.role === 'assistant'
+          ? message.content.flatMap((part) => (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : []))
+          : [];
+    const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
+    if (ids.length > 1) return undefined;
+    if (ids[0] !== undefined) return { id: ids[0], phrase };
+  }
+  return undefined;
 }
 
 /**
