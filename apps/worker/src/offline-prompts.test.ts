@@ -363,6 +363,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['which orders do I have?', 'text: No tool lists all orders.'],
       ['mes commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
       ['add two mugs and a teapot', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      // What is added to may be named in the request before: the cart is emptied, then the things are added.
+      ['clear my cart and add 3 apples', 'cart_clear {} | cart_add {"quantity":3,"name":"apples"}'],
+      ['empty my basket and then add 2 mugs and a teapot', 'cart_clear {} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['Leere meinen Warenkorb und füge 2 Äpfel hinzu', 'cart_clear {} | cart_add {"quantity":2,"name":"Äpfel"}'],
       ['buy 4 bananas', 'cart_add {"quantity":4,"name":"bananas"}'],
       ['add 2 mugs to A-1003', HELP],
       ['deliver A-1002 on the 2nd', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-02"}'],

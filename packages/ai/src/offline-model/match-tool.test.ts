@@ -108,7 +108,9 @@ describe('pickTool', () => {
       expect(pickAdder(text, tools), text).toBeUndefined();
     }
     // A tool without a count takes no counted thing.
-    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
+    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();    // A part of a message, when the text before it names what the tool adds to ("clear my cart and add 3 apples").
+    expect(pickAdder('add 3 apples', tools, 'clear my cart and')?.name).toBe('cart_add');
+    expect(pickAdder('add 3 apples', tools, 'where is A-1002 and')).toBeUndefined();
   });
 
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {

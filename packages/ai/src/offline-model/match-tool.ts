@@ -223,12 +223,17 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
 
 /**
  * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
- * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. Not
- * for a part of a message ("add 2 mugs and a notebook to my cart" names the cart after the "and").
+ * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. For a
+ * part of a message, only when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), not
+ * the text after it ("add 2 mugs and a notebook to my cart" is one request).
  */
-export function pickAdder(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string): OfflineToolInfo | undefined {
   const adders = scoreTools(text, tools).filter(
-    (candidate) => candidate.score >= MIN_TOOL_SCORE && isChangeName(candidate.tool.name) && addsCountedItem(text, candidate.tool.inputSchema),
+    (candidate) =>
+      candidate.score >= MIN_TOOL_SCORE &&
+      isChangeName(candidate.tool.name) &&
+      addsCountedItem(text, candidate.tool.inputSchema) &&
+      (before === undefined || namesThing(before, candidate.tool)),
   );
   return bestOf(adders);
 }

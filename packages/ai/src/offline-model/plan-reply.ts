@@ -255,10 +255,22 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   const requests = splitRequests(text);
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
+  let previous: { readonly start: number; readonly tool: string; readonly count: number } | undefined;
   for (const request of requests) {
-    const read = readRequest(text, request, tools);
+    let start = request.end - request.text.length;
+    let read = readRequest(text, request, tools);
+    // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
+    if (read === undefined && previous !== undefined) {
+      const joined = readRequest(text, { text: text.slice(previous.start, request.end), end: request.end }, tools);
+      if (joined !== undefined && joined.tool.name === previous.tool && joined.sets.length > previous.count) {
+        calls.splice(calls.length - previous.count);
+        read = joined;
+        start = previous.start;
+      }
+    }
     if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+    previous = { start, tool: read.tool.name, count: read.sets.length };
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
@@ -266,10 +278,12 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 
 /**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
- * the text before it ("Look up A-1002 and email its customer"). `undefined` when it names no tool.
+ * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
  */
 function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
-  const tool = pickTool(request.text, tools);
+  // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
+  const before = text.slice(0, Math.max(0, request.end - request.text.length));
+  const tool = pickTool(request.text, tools) ?? (before.trim().length > 0 ? pickAdder(request.text, tools, before) : undefined);
   if (tool === undefined) return undefined;
   const sets = extractArgumentSets(request.text, tool.inputSchema);
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
