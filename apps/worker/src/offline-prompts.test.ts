@@ -199,6 +199,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Was ist die Fakultät von 5?', 'text: Dafür habe ich kein Werkzeug („Fakultät“): calculate rechnet nur Arithmetik aus.'],
       ['Calcule la factorielle de 5', "text: Je n'ai pas d'outil pour cela (« factorielle ») : calculate ne fait que de l'arithmétique."],
       ['shwo my cart', 'cart_list {}'],
+      ['invocie for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['invoce for A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['remove everything from my basket', 'cart_clear {}'],
       // cart_clear empties the whole cart: one item taken out is not a reason to clear it.
       ['remove coffee beans from my cart', 'text: cart_clear removes everything at once, and no tool removes just "coffee beans", so I left it as it is.'],

@@ -52,6 +52,9 @@ describe('pickTool', () => {
       { name: 'delay_analyst', description: 'A sub-agent that reviews delayed orders and writes a short report.' },
     ];
     const pick = (text: string) => pickTool(text, orders)?.name;
+    // A name's word typed with two letters swapped or one left out is that word; a short word is not read so.
+    expect(['invocie for A-1001', 'invoce for A-1001', 'the invioce of A-1002'].map(pick)).toEqual(['order_invoice', 'order_invoice', 'order_invoice']);
+    expect(pick('odrer A-1001')).toBe('query_order');
     expect(pick('ask the analyst why orders are late')).toBe('delay_analyst');
     expect(pick('summarize the delays')).toBe('delay_analyst');
     expect(pick('why are orders late')).toBe('delay_analyst');

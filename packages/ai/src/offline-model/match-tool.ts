@@ -163,7 +163,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
     let score = 0;
     for (const word of words) {
-      const inName = nameWords.find((nameWord) => sameWord(word, nameWord));
+      const inName = nameWords.find((nameWord) => sameWord(word, nameWord)) ?? nameWords.find((nameWord) => isTypoOf(word, nameWord));
       if (inName !== undefined) score += isWeakVerb(inName) ? 1 : 3;
       for (const descriptionWord of descriptionWords) {
         if (sameWord(word, descriptionWord)) {
@@ -181,6 +181,22 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     for (const kind of ['timezone', 'date', 'price'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
+}
+
+/**
+ * Whether a word (stems of five letters and six or more) is a tool name's word typed with two letters swapped or one left out
+ * ("invocie", "invoce" for `invoice`): the name's word is what the text most likely meant then.
+ */
+function isTypoOf(word: string, nameWord: string): boolean {
+  if (Math.min(word.length, nameWord.length) < 5 || Math.max(word.length, nameWord.length) < 6 || word === nameWord) return false;
+  if (word.length === nameWord.length) {
+    const at = [...word].findIndex((letter, i) => letter !== nameWord[i]);
+    return at >= 0 && word[at] === nameWord[at + 1] && word[at + 1] === nameWord[at] && word.slice(at + 2) === nameWord.slice(at + 2);
+  }
+  const [short, long] = word.length < nameWord.length ? [word, nameWord] : [nameWord, word];
+  if (long.length - short.length !== 1) return false;
+  const at = [...short].findIndex((letter, i) => letter !== long[i]);
+  return at < 0 || short.slice(at) === long.slice(at + 1);
 }
 
 /**
