@@ -440,6 +440,40 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
 
+  it('reads what visitors type as they type it: typos, no capitals, polite long forms, two requests, German and French', async () => {
+    const table: [string, string][] = [
+      ['wheres my order a-1002', 'query_order {"order_id":"A-1002"}'],
+      ['Hi! Could you kindly check the status of my order A-1004 for me?', 'query_order {"order_id":"A-1004"}'],
+      ['has my order A-1002 shipped yet?', 'query_order {"order_id":"A-1002"}'],
+      ['when will a-1003 arrive', 'query_order {"order_id":"A-1003"}'],
+      ['any late orders?', 'list_delayed_orders {}'],
+      ['can i get the invoice for order A-1004 please', 'order_invoice {"order_id":"A-1004"}'],
+      ['bill for A-1002', 'order_invoice {"order_id":"A-1002"}'],
+      ['chnage the delivery date of A-1002 to 2026-12-24', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-24"}'],
+      ['I would like to reschedule the delivery of order A-1003 to next Friday please', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['can you move order A-1002 to the 5th of december', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-05"}'],
+      ["send an email to A-1002's customer: sorry for the delay", 'send_email {"order_id":"A-1002","body":"sorry for the delay","subject":"Sorry for the delay"}'],
+      ['whats the time in sydney right now', 'world_clock {"time_zone":"Australia/Sydney"}'],
+      ['what is 2 to the power of 10', 'calculate {"expression":"2^10"}'],
+      ['where is A-1002 and move A-1003 to friday', 'query_order {"order_id":"A-1002"} | update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['show A-1002 and its invoice', 'query_order {"order_id":"A-1002"} | order_invoice {"order_id":"A-1002"}'],
+      ['where is A-1002? also what time is it in berlin', 'query_order {"order_id":"A-1002"} | world_clock {"time_zone":"Europe/Berlin"}'],
+      ['move A-1003 to friday and A-1004 to monday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"} | update_delivery_date {"order_id":"A-1004","new_date":"2026-11-23"}'],
+      ['add 2 mugs to my cart and show my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_list {}'],
+      ['Good morning, I was wondering whether you could tell me the status of order A-1003, thank you very much', 'query_order {"order_id":"A-1003"}'],
+      ['Wann kommt A-1003 an?', 'query_order {"order_id":"A-1003"}'],
+      ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Verschiebe die Lieferung von A-1003 auf nächsten Freitag', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Où est ma commande A-1002 ?', 'query_order {"order_id":"A-1002"}'],
+      ['Montre-moi les commandes en retard', 'list_delayed_orders {}'],
+      ['Je voudrais la facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Reporte la livraison de A-1003 à vendredi prochain', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Combien font 12 fois 7 ?', 'calculate {"expression":"12 * 7"}'],
+      ['Vide mon panier', 'cart_clear {}'],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
   it("answers each of the web UI's suggestion chips with a call", async () => {
     const chips = [...(/const SUGGESTIONS[\s\S]*?\n\];/.exec(app)?.[0] ?? '').matchAll(/text: '([^']+)'/g)].map((match) => match[1] ?? '');
     expect(chips.length).toBeGreaterThan(5);
