@@ -73,6 +73,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       // In words, or "of the month": the next such day (next month's once this month's is past: relative-dates.test.ts).
       ['move A-1003 to the third', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-03"}'],
       ['move A-1004 to the 3rd of the month', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
+      ['move A-1004 to the 3rd of this month', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
+      ['Verschiebe A-1004 auf den 3. nächsten Monats', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-12-03"}'],
       ['postpone A-1002 until 12/31', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-31"}'],
       ['reschedule A-1003 for 1/10/2027', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
       ['what is 12/24', 'calculate {"expression":"12/24"}'],
@@ -193,7 +195,12 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['what is 10 factorial', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
       ['factorial of 5', 'text: I have no tool for that ("factorial"): calculate only works out arithmetic.'],
       ['calculate sin(30)', 'text: I have no tool for that ("sin"): calculate only works out arithmetic.'],
+      // In the user's language, the word quoted as written.
+      ['Was ist die Fakultät von 5?', 'text: Dafür habe ich kein Werkzeug („Fakultät“): calculate rechnet nur Arithmetik aus.'],
+      ['Calcule la factorielle de 5', "text: Je n'ai pas d'outil pour cela (« factorielle ») : calculate ne fait que de l'arithmétique."],
       ['shwo my cart', 'cart_list {}'],
+      ['invocie for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['invoce for A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['remove everything from my basket', 'cart_clear {}'],
       // cart_clear empties the whole cart: one item taken out is not a reason to clear it.
       ['remove coffee beans from my cart', 'text: cart_clear removes everything at once, and no tool removes just "coffee beans", so I left it as it is.'],
@@ -258,6 +265,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['show me the delays', 'list_delayed_orders {}'],
       ['list all delays', 'list_delayed_orders {}'],
       ['audit all orders', 'audit_orders {}'],
+      // audit_orders flags the late open orders: no list of every order, though its description says "every … order".
+      ['show me every order', 'text: No tool lists every order.'],
+      ['every order', 'text: No tool lists every order.'],
+      ['zeig mir jede Bestellung', 'text: Kein Werkzeug listet jede Bestellung auf.'],
       // No tool keeps notes on an order; a note that is sent is a mail.
       ['add a note to A-1003: fragile', "text: I have no tool for notes on orders, so I can't answer that."],
       ['add a note to order A-1003 saying fragile', "text: I have no tool for notes on orders, so I can't answer that."],
@@ -354,6 +365,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['which orders do I have?', 'text: No tool lists all orders.'],
       ['mes commandes', "text: Aucun outil ne liste l'ensemble des commandes."],
       ['add two mugs and a teapot', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      // What is added to may be named in the request before: the cart is emptied, then the things are added.
+      ['clear my cart and add 3 apples', 'cart_clear {} | cart_add {"quantity":3,"name":"apples"}'],
+      ['empty my basket and then add 2 mugs and a teapot', 'cart_clear {} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['Leere meinen Warenkorb und füge 2 Äpfel hinzu', 'cart_clear {} | cart_add {"quantity":2,"name":"Äpfel"}'],
       ['buy 4 bananas', 'cart_add {"quantity":4,"name":"bananas"}'],
       ['add 2 mugs to A-1003', HELP],
       ['deliver A-1002 on the 2nd', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-02"}'],
@@ -408,12 +423,53 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['track order 12345', notAnId('query_order', '12345')],
       ['invoice for order Z-1', notAnId('order_invoice', 'Z-1')],
       ['add 5 days to Z-9999', notAnId('update_delivery_date', 'Z-9999')],
+      // A number or #number where an id is expected, with no tool named: the lookup's ids (and "Did you mean A-1002?").
+      ['where is #1002', notAnId('query_order', '#1002')],
+      ['status of #42', notAnId('query_order', '#42')],
+      ['#1002', notAnId('query_order', '#1002')],
+      ['where are orders 1002 and 1003', notAnId('query_order', '1002')],
+      ['Où est la commande 1002 ?', "text: Je peux le faire avec query_order, mais « 1002 » n'a pas la forme qu'il accepte (qui ressemble à A-1001)."],
+      ['what is covid-19', HELP],
       // Fixed answers in German and French.
       ['Storniere A-1003', 'text: Ich habe kein Werkzeug für das Stornieren von Bestellungen, also kann ich das nicht beantworten.'],
       ['Rembourse la commande A-1002', "text: Je n'ai pas d'outil pour les remboursements, je ne peux donc pas répondre."],
       ['Que peux-tu faire ?', "text: Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API."],
       ['Wie spät ist es in Gotham?', 'text: Ich weiß nicht, wo „Gotham“ liegt, also kann ich die Uhrzeit dort nicht sagen.'],
       ['Alle meine Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
+    ];
+    expect(await route(table.map(([text]) => text))).toEqual(table);
+  });
+
+  it('reads what visitors type as they type it: typos, no capitals, polite long forms, two requests, German and French', async () => {
+    const table: [string, string][] = [
+      ['wheres my order a-1002', 'query_order {"order_id":"A-1002"}'],
+      ['Hi! Could you kindly check the status of my order A-1004 for me?', 'query_order {"order_id":"A-1004"}'],
+      ['has my order A-1002 shipped yet?', 'query_order {"order_id":"A-1002"}'],
+      ['when will a-1003 arrive', 'query_order {"order_id":"A-1003"}'],
+      ['any late orders?', 'list_delayed_orders {}'],
+      ['can i get the invoice for order A-1004 please', 'order_invoice {"order_id":"A-1004"}'],
+      ['bill for A-1002', 'order_invoice {"order_id":"A-1002"}'],
+      ['chnage the delivery date of A-1002 to 2026-12-24', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-24"}'],
+      ['I would like to reschedule the delivery of order A-1003 to next Friday please', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['can you move order A-1002 to the 5th of december', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-05"}'],
+      ["send an email to A-1002's customer: sorry for the delay", 'send_email {"order_id":"A-1002","body":"sorry for the delay","subject":"Sorry for the delay"}'],
+      ['whats the time in sydney right now', 'world_clock {"time_zone":"Australia/Sydney"}'],
+      ['what is 2 to the power of 10', 'calculate {"expression":"2^10"}'],
+      ['where is A-1002 and move A-1003 to friday', 'query_order {"order_id":"A-1002"} | update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['show A-1002 and its invoice', 'query_order {"order_id":"A-1002"} | order_invoice {"order_id":"A-1002"}'],
+      ['where is A-1002? also what time is it in berlin', 'query_order {"order_id":"A-1002"} | world_clock {"time_zone":"Europe/Berlin"}'],
+      ['move A-1003 to friday and A-1004 to monday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"} | update_delivery_date {"order_id":"A-1004","new_date":"2026-11-23"}'],
+      ['add 2 mugs to my cart and show my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_list {}'],
+      ['Good morning, I was wondering whether you could tell me the status of order A-1003, thank you very much', 'query_order {"order_id":"A-1003"}'],
+      ['Wann kommt A-1003 an?', 'query_order {"order_id":"A-1003"}'],
+      ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Verschiebe die Lieferung von A-1003 auf nächsten Freitag', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Où est ma commande A-1002 ?', 'query_order {"order_id":"A-1002"}'],
+      ['Montre-moi les commandes en retard', 'list_delayed_orders {}'],
+      ['Je voudrais la facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['Reporte la livraison de A-1003 à vendredi prochain', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
+      ['Combien font 12 fois 7 ?', 'calculate {"expression":"12 * 7"}'],
+      ['Vide mon panier', 'cart_clear {}'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeArgument, extractArgumentSets, extractArguments, MAX_ARGUMENT_SETS } from './extract-arguments.ts';
+import { describeArgument, extractArgumentSets, extractArguments, MAX_ARGUMENT_SETS, suggestedId, unacceptedIds } from './extract-arguments.ts';
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: 'object',
@@ -438,5 +438,25 @@ describe('describeArgument', () => {
     expect(describeArgument(schema, 'date')).toBe('the date (as YYYY-MM-DD)');
     expect(describeArgument(schema, 'status')).toBe('the status (one of a, b)');
     expect(describeArgument(schema, 'note')).toBe('the note (why)');
+  });
+});
+
+describe('ids the tool does not take', () => {
+  const schema = object({ order_id: { type: 'string', pattern: '^A-\\d{4}$', description: 'The order id, e.g. A-1001' } }, ['order_id']);
+  it('reads a number after the noun, or a word of another language for it, with "Nr.", "n°" between', () => {
+    const german = (noun: string) => (noun === 'order' ? ['bestellung', 'commande'] : []);
+    expect(unacceptedIds('where is #1002', schema, 'order_id')).toEqual(['#1002']);
+    expect(unacceptedIds('status of order no. 1002', schema, 'order_id')).toEqual(['1002']);
+    expect(unacceptedIds('Wo ist Bestellung Nr. 1002?', schema, 'order_id', german)).toEqual(['1002']);
+    expect(unacceptedIds('Où est la commande n° 1002 ?', schema, 'order_id', german)).toEqual(['1002']);
+    expect(unacceptedIds('Wo ist Bestellung 1002?', schema, 'order_id')).toEqual([]);
+    expect(unacceptedIds('I ordered 3 mugs', schema, 'order_id')).toEqual([]);
+  });
+
+  it('suggests the id a number stands for, in the shape of the example, when the pattern takes it', () => {
+    expect(['#1002', '1002', '# 1002'].map((given) => suggestedId(schema, 'order_id', given))).toEqual(['A-1002', 'A-1002', 'A-1002']);
+    // Digits no such id has, an id with letters of its own, an argument with no example: no guess.
+    expect(['#42', '12345', 'B-2001', 'Z-9999'].map((given) => suggestedId(schema, 'order_id', given))).toEqual([undefined, undefined, undefined, undefined]);
+    expect(suggestedId(object({ order_id: { type: 'string', pattern: '^ORD-\\d+$' } }), 'order_id', '#7')).toBeUndefined();
   });
 });

@@ -295,6 +295,12 @@ export function expressionArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'expression')?.[0];
 }
 
+/** The name of the schema's argument that takes a record's id (`order_id`, `orderId`), if it has one. */
+export function idArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'id')?.[0];
+}
+
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
 export function itemArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
@@ -396,15 +402,36 @@ function idHint(node: SchemaNode): ArgumentHint {
 
 /**
  * The ids the text gives for the schema's id argument `name` that its pattern does not take, as written ("Z-9999" for
- * `^A-\d{4}$`; "order 1002" too, a number after the argument's noun): an id the user gave, though not one the tool takes.
+ * `^A-\d{4}$`; "order 1002" too, a number after the argument's noun or a word `otherWords` gives for it: "Bestellung
+ * 1002"): an id the user gave, though not one the tool takes.
  */
-export function unacceptedIds(text: string, schema: unknown, name: string): string[] {
+export function unacceptedIds(text: string, schema: unknown, name: string, otherWords: (noun: string) => readonly string[] = () => []): string[] {
   const node = normalize(normalize(schema).properties?.[name]);
   const pattern = node.pattern;
   if (kindOf(name, node) !== 'id' || pattern === undefined || safeTest(pattern, 'order')) return [];
   const noun = humanize(name.replace(/[_-]?(?:id|ids|number|no|num|ref|reference|code)$/i, '')).split(' ').at(-1) ?? '';
-  const numbered = noun.length < 3 ? [] : [...text.matchAll(new RegExp(String.raw`\b${noun}s?\s+(?:no\.?\s*|number\s+)?(\d+)\b`, 'gi'))].map((match) => match[1] ?? '');
+  // The noun, or a word of another language for it ("Bestellung", "commande"; `otherWords`), then "no.", "Nr.", "n°".
+  const nouns = [noun, ...otherWords(noun)].filter((word) => /^[a-z]{3,}$/.test(word)).map((word) => `${word}(?:s|en|n)?`);
+  const numbered =
+    noun.length < 3
+      ? []
+      : [...text.matchAll(new RegExp(String.raw`\b(?:${nouns.join('|')})\s+(?:(?:no|nr|n°|number|nummer|num[eé]ro)\.?\s*)?(\d+)\b`, 'gi'))].map((match) => match[1] ?? '');
   return [...idLikeWords(text), ...numbered].filter((word) => word.length > 0 && inPatternCase(pattern, word.replace(/\s+/g, ''), true) === undefined);
+}
+
+/**
+ * The id a number given for the schema's id argument `name` likely stands for: its digits in the shape of the ids the
+ * argument shows ("#1002", "order 1002" → A-1002 for ids like A-1001), when its pattern takes that; `undefined` for an
+ * id with letters of its own ("B-2001" is some other id), digits no such id has ("#42"), or an argument with no example.
+ */
+export function suggestedId(schema: unknown, name: string, given: string): string | undefined {
+  const node = normalize(normalize(schema).properties?.[name]);
+  const digits = /^#?\s*(\d+)$/.exec(given.trim())?.[1];
+  const hint = kindOf(name, node) === 'id' ? idHint(node) : undefined;
+  const example = hint?.kind === 'id' ? hint.examples[0] : undefined;
+  if (digits === undefined || example === undefined || node.pattern === undefined) return undefined;
+  const id = example.replace(/\d+(?=\D*$)/, digits);
+  return safeTest(node.pattern, id) ? id : undefined;
 }
 
 /** A hint in English: ` (as YYYY-MM-DD)`, ` (for example A-1001)`. */

@@ -52,6 +52,9 @@ describe('pickTool', () => {
       { name: 'delay_analyst', description: 'A sub-agent that reviews delayed orders and writes a short report.' },
     ];
     const pick = (text: string) => pickTool(text, orders)?.name;
+    // A name's word typed with two letters swapped or one left out is that word; a short word is not read so.
+    expect(['invocie for A-1001', 'invoce for A-1001', 'the invioce of A-1002'].map(pick)).toEqual(['order_invoice', 'order_invoice', 'order_invoice']);
+    expect(pick('odrer A-1001')).toBe('query_order');
     expect(pick('ask the analyst why orders are late')).toBe('delay_analyst');
     expect(pick('summarize the delays')).toBe('delay_analyst');
     expect(pick('why are orders late')).toBe('delay_analyst');
@@ -108,7 +111,9 @@ describe('pickTool', () => {
       expect(pickAdder(text, tools), text).toBeUndefined();
     }
     // A tool without a count takes no counted thing.
-    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();
+    expect(pickAdder('add 2 coffee beans', [{ ...adder, inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }])).toBeUndefined();    // A part of a message, when the text before it names what the tool adds to ("clear my cart and add 3 apples").
+    expect(pickAdder('add 3 apples', tools, 'clear my cart and')?.name).toBe('cart_add');
+    expect(pickAdder('add 3 apples', tools, 'where is A-1002 and')).toBeUndefined();
   });
 
   it('reads a request to see the cart as cart_list, whichever cart tool is listed first', () => {
@@ -338,6 +343,13 @@ describe('what the matcher reads besides words', () => {
     expect(names('show all late orders')).toBeUndefined();
     expect(names('audit all orders', [...orders, { name: 'audit_orders', description: 'Audit every open order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
     expect(names('show all orders', [...orders, { name: 'list_orders', description: 'List every order.', inputSchema: { type: 'object', properties: {} } }])).toBeUndefined();
+    // A tool that does something else with every one of them is reached by its description's "every order", but is no
+    // list of them all unless the text names what it does ("audit"); "jede", "chaque" ask for every one too.
+    const audit = { name: 'audit_orders', description: 'Audit every open order and flag those running late.', inputSchema: { type: 'object', properties: {} } };
+    for (const text of ['show me every order', 'every order', 'show every order please']) expect(unlistedAll(text, [...orders, audit])?.all, text).toBe('every order');
+    expect(names('audit every order', [...orders, audit])).toBeUndefined();
+    expect(unlistedAll('zeig mir jede Bestellung', orders)).toMatchObject({ every: true, thing: 'Bestellung' });
+    expect(unlistedAll('montre chaque commande', orders)).toMatchObject({ every: true, thing: 'commande' });
   });
 
   it('reads "note" as no "not", and a message as evidence only beside a word of the tool\'s', () => {

@@ -124,6 +124,12 @@ function synonymsOf(word: string): readonly string[] {
   return [];
 }
 
+/** The German and French words the synonyms read as `noun` ("order": "bestellung", "auftrag", "commande"), folded. */
+export function wordsFor(noun: string): string[] {
+  const target = stem(noun);
+  return Object.entries(SYNONYM_SOURCE).flatMap(([word, values]) => (values.length === 1 && values[0] === noun && word !== target && word.length >= 5 ? [word] : []));
+}
+
 /** What a value in the text that fills one of a tool's arguments adds (see `valueArguments`). */
 const VALUE_ARGUMENT_SCORE = 3;
 
@@ -157,7 +163,7 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     const descriptionWords = new Set(contentWords(tool.description ?? ''));
     let score = 0;
     for (const word of words) {
-      const inName = nameWords.find((nameWord) => sameWord(word, nameWord));
+      const inName = nameWords.find((nameWord) => sameWord(word, nameWord)) ?? nameWords.find((nameWord) => isTypoOf(word, nameWord));
       if (inName !== undefined) score += isWeakVerb(inName) ? 1 : 3;
       for (const descriptionWord of descriptionWords) {
         if (sameWord(word, descriptionWord)) {
@@ -175,6 +181,22 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
     for (const kind of ['timezone', 'date', 'price'] as const) if (kinds.has(kind) && beside) score += VALUE_ARGUMENT_SCORE;
     return { tool, score };
   });
+}
+
+/**
+ * Whether a word (stems of five letters and six or more) is a tool name's word typed with two letters swapped or one left out
+ * ("invocie", "invoce" for `invoice`): the name's word is what the text most likely meant then.
+ */
+function isTypoOf(word: string, nameWord: string): boolean {
+  if (Math.min(word.length, nameWord.length) < 5 || Math.max(word.length, nameWord.length) < 6 || word === nameWord) return false;
+  if (word.length === nameWord.length) {
+    const at = [...word].findIndex((letter, i) => letter !== nameWord[i]);
+    return at >= 0 && word[at] === nameWord[at + 1] && word[at + 1] === nameWord[at] && word.slice(at + 2) === nameWord.slice(at + 2);
+  }
+  const [short, long] = word.length < nameWord.length ? [word, nameWord] : [nameWord, word];
+  if (long.length - short.length !== 1) return false;
+  const at = [...short].findIndex((letter, i) => letter !== long[i]);
+  return at < 0 || short.slice(at) === long.slice(at + 1);
 }
 
 /**
@@ -217,12 +239,17 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
 
 /**
  * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
- * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. Not
- * for a part of a message ("add 2 mugs and a notebook to my cart" names the cart after the "and").
+ * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. For a
+ * part of a message, only when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), not
+ * the text after it ("add 2 mugs and a notebook to my cart" is one request).
  */
-export function pickAdder(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string): OfflineToolInfo | undefined {
   const adders = scoreTools(text, tools).filter(
-    (candidate) => candidate.score >= MIN_TOOL_SCORE && isChangeName(candidate.tool.name) && addsCountedItem(text, candidate.tool.inputSchema),
+    (candidate) =>
+      candidate.score >= MIN_TOOL_SCORE &&
+      isChangeName(candidate.tool.name) &&
+      addsCountedItem(text, candidate.tool.inputSchema) &&
+      (before === undefined || namesThing(before, candidate.tool)),
   );
   return bestOf(adders);
 }
@@ -367,8 +394,8 @@ function takesStatus(tool: OfflineToolInfo): boolean {
   return Object.keys(properties).some((name) => /^(?:new_?)?(?:status|state)$/i.test(name));
 }
 
-/** "all orders", "every order", "alle Bestellungen", "toutes les commandes": the word that names what all of is asked for. */
-const ALL_OF = /\b(?:all|every|each|alle[nrs]?|toutes|tous)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
+/** "all orders", "every order", "alle Bestellungen", "jede Bestellung", "toutes les commandes", "chaque commande": the word that names what all of is asked for. */
+const ALL_OF = /\b(?:all|every|each|alle[nrs]?|jede[nrs]?|toutes|tous|chaque)\s+(?:(?:of\s+)?(?:the|my|our|die|meine|unsere|les|mes|nos)\s+)?([a-z]+)/;
 /**
  * Words that, beside a plural alone, ask to see or have all of it: reading verbs, having ("what orders do I have",
  * "welche Bestellungen habe ich", "quelles commandes ai-je"), and German and French words for "my", "show", "which".
@@ -410,14 +437,15 @@ export function unlistedAll(
   );
   const reached = pickTool(text, tools);
   if (listsAll || (reached !== undefined && !about.includes(reached))) return undefined;
-  if (reached !== undefined && !isReadName(reached.name)) return undefined;
-  if (reached !== undefined && extractArguments(text, reached.inputSchema).missing.length === 0 && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)))) {
-    return undefined;
-  }
+  // The tool reached is the one asked for when the text says what it does besides the thing: "audit all orders",
+  // "a chart of all orders", "all delayed orders". One that does something else with them is no list of them all:
+  // "show me every order" reached audit_orders (its description says "every … order"), which flags the late ones.
+  const asked = reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)));
+  if (reached !== undefined && asked && (!isReadName(reached.name) || extractArguments(text, reached.inputSchema).missing.length === 0)) return undefined;
   // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
   const quantified = ALL_OF.exec(folded);
   const end = folded.indexOf(word, quantified?.index ?? 0) + word.length;
-  const every = quantified !== null && /^(?:every|each)\b/.test(quantified[0]);
+  const every = quantified !== null && /^(?:every|each|jede[nrs]?|chaque)\b/.test(quantified[0]);
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
@@ -427,6 +455,8 @@ export function unlistedAll(
  * orders do I have", "my orders", "meine Bestellungen", "mes commandes"): all of them are asked for.
  */
 function barePlural(folded: string): string | undefined {
+  // Numbers name some of them: "where are orders 1002 and 1003" asks for those.
+  if (/\d/.test(folded)) return undefined;
   const rest = folded.split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !ALL_FILLER.has(word));
   const word = rest[0];
   return rest.length === 1 && word !== undefined && /(?:[^su]s|en|es|x)$/.test(word) ? word : undefined;

@@ -572,6 +572,38 @@ describe('createOfflineModel', () => {
     expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1003' }]);
   });
 
+  it('asks whether a number given for an id is the id of that number, and a yes looks that one up, in the language asked', async () => {
+    const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, status: 'shipped' }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+        execute: lookUp,
+      }),
+    };
+    const talk = async (request: string, reply: string) => {
+      const ask = await generateText({ model: createOfflineModel(), tools, prompt: request, stopWhen: isStepCount(1) });
+      const messages: ModelMessage[] = [{ role: 'user', content: request }, ...ask.responseMessages, { role: 'user', content: reply }];
+      return { ask: ask.text, answer: await generateText({ model: createOfflineModel(), tools, messages, stopWhen: isStepCount(2) }) };
+    };
+    // A text that names no tool but gives an id is for the lookup of one order ("where is #1002" got the help text).
+    const hash = await talk('where is #1002', 'yes');
+    expect(hash.ask).toBe('I can do that with query_order, but "#1002" is not an order id it takes: order ids look like A-1001. Did you mean A-1002? If not, I still need the order id.');
+    expect(hash.answer.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1002' }]);
+    const german = await talk('Wo ist Bestellung 1002?', 'ja');
+    expect(german.ask).toContain('„1002“ hat nicht die Form, die es annimmt (so sieht sie aus: A-1001). Meinst du A-1002? Wenn nicht, brauche ich noch die Bestellnummer.');
+    expect(german.answer.text).toMatch(/^Bestellung A-1002 ist shipped/);
+    const french = await talk('Où est la commande n° 1002 ?', 'oui');
+    expect(french.ask).toContain('Vouliez-vous dire A-1002 ? Sinon, il me manque encore le numéro de commande.');
+    // No guess for digits no such id has, or an id with letters of its own; a yes then asks again, and so does no yes.
+    const short = await talk('status of #42', 'yes');
+    expect(short.ask).toBe('I can do that with query_order, but "#42" is not an order id it takes: order ids look like A-1001. I still need the order id; could you check it?');
+    expect(short.answer.toolCalls).toEqual([]);
+    expect((await talk('where is order B-2001', 'yes')).answer.toolCalls).toEqual([]);
+    expect((await talk('where is #1002', 'no, A-1004')).answer.toolCalls.map((call) => call.input)).toEqual([{ order_id: 'A-1004' }]);
+    expect(lookUp.mock.calls.map((call) => call[0])).toEqual([{ order_id: 'A-1002' }, { order_id: 'A-1002' }, { order_id: 'A-1002' }, { order_id: 'A-1004' }]);
+  });
+
   it('reads an id given as a thing to add ("put A-1001 in my cart") by looking it up, and adds nothing by that name', async () => {
     const lookUp = vi.fn(async ({ order_id }: { order_id: string }) => ({ id: order_id, items: [{ name: 'Desk mat', qty: 1 }] }));
     const query_order = tool({
@@ -675,6 +707,52 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
+  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
+    const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ id: order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      order_invoice: tool({ description: 'Make the invoice of one order.', inputSchema: z.object({ order_id: id }), execute: async () => ({ total: 10 }) }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: async () => ({ queued: true }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = async (first: string, next: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: next }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    const moved = await followUp('where is A-1002', 'move it to Friday');
+    expect(moved.calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    expect(moved.text).toBe('Reading "it" as A-1002, from earlier in our conversation. Reading "Friday" as 2026-11-27 (today is 2026-11-20 UTC).');
+    expect((await followUp('where is A-1002', 'and its invoice?')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+    expect((await followUp('show me A-1003', 'email the customer that it is late')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'it is late', subject: 'It is late' }],
+    ]);
+    // A shift of that order looks it up first, as for an order named in the text.
+    const shift = await followUp('show me A-1003', 'push that order back a week');
+    expect(shift.calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    expect(shift.text).toMatch(/^Reading "that" as A-1003, from earlier in our conversation\. Reading "back a week" as 7 days later/);
+    expect((await followUp('Wo ist A-1002?', 'Verschiebe sie auf Freitag')).text).toMatch(/^Ich lese „sie“ als A-1002 aus unserem Gespräch\./);
+    // Two orders named before, none, or no word that refers back: the order is asked for, as before.
+    const asked = 'I can do that with update_delivery_date, but I still need the order id (for example A-1001). Could you tell me?';
+    expect((await followUp('where are A-1002 and A-1003?', 'move it to Friday')).text).toBe(asked);
+    expect((await followUp('what time is it in Tokyo', 'move it to Friday')).text).toBe(asked);
+    expect((await followUp('where is A-1002', 'move to Friday')).text).toBe(asked);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
@@ -755,7 +833,7 @@ describe('createOfflineModel', () => {
     expect(withWeather.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['weather', { city: 'Berlin' }]]);
   });
 
-  it('says the help text, a topic no tool covers, what no tool lists and a place it does not know in German and French', async () => {
+  it('says the help text, a topic no tool covers, what no tool lists, a place it does not know and maths it cannot do in German and French', async () => {
     const { tools } = orderTools();
     const clock = tool({
       description: 'The local time in a time zone such as Europe/Berlin.',
@@ -774,6 +852,14 @@ describe('createOfflineModel', () => {
     );
     expect(await answer('Quelle est la météo à Paris ?')).toMatch(/^Je n'ai pas d'outil pour la météo, je ne peux donc pas répondre\. Je peux vous donner l'heure locale à Paris avec clock/);
     expect(await answer('Zeig alle Bestellungen', tools)).toMatch(/^Kein Werkzeug listet alle Bestellungen auf\. Stattdessen habe ich: getOrder \(.*\) und listDelayedOrders/);
+    // Maths beyond the calculator's arithmetic: said in the language, what the calculator can do in its description's words.
+    const calculator = tool({
+      description: 'Evaluate an arithmetic expression. Supports + - * / and sqrt.',
+      inputSchema: z.object({ expression: z.string() }),
+      execute: async () => ({ result: 0 }),
+    });
+    expect(await answer('Was ist die Fakultät von 5?', { calculator })).toBe('Dafür habe ich kein Werkzeug („Fakultät“): calculator rechnet nur Arithmetik aus. Supports + - * / and sqrt.');
+    expect(await answer('la factorielle de 5', { calculator })).toBe("Je n'ai pas d'outil pour cela (« factorielle ») : calculator ne fait que de l'arithmétique. Supports + - * / and sqrt.");
     expect(await answer('Uhrzeit in Atlantis')).toMatch(/^Ich weiß nicht, wo „Atlantis“ liegt, also kann ich die Uhrzeit dort nicht sagen\..* dann frage ich clock\.$/);
     expect(await answer('Bonjour, que sais-tu faire ?', {})).toBe(
       "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API. Aucun outil n'est disponible dans cette conversation, " +

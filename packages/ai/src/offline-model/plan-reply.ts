@@ -10,15 +10,18 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  idArgument,
   idLikeWords,
   isDateArgument,
   isMessageArgument,
   itemArgument,
   timeZoneArgument,
+  suggestedId,
   unacceptedIds,
   valueArguments,
+  withoutMessage,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll } from './match-tool.ts';
+import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
@@ -26,7 +29,7 @@ import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
+import { fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -57,7 +60,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   }
   const now = plan.now ?? (() => new Date());
   if (ruleInput.toolResults.length > 0) {
-    const wording = wordingFor(ruleInput.userText);
+    // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
+    const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults, wording) }
@@ -105,7 +109,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const calculator = maths === undefined ? undefined : tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
     if (maths !== undefined && calculator !== undefined && !valueArguments(text, calculator.inputSchema).some((value) => value.kind === 'expression')) {
       const can = (calculator.description ?? '').split(/(?<=[.!?])\s+/).slice(1).join(' ');
-      return { type: 'text', text: `I have no tool for that ("${maths}"): ${calculator.name} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}` };
+      return { type: 'text', text: wording.otherMaths(maths, calculator.name, can) };
     }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
@@ -124,36 +128,106 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     }
   }
   const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
-  if (tool === undefined) return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
+  if (tool === undefined) {
+    // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
+    const unread = unreadId(text, tools);
+    if (unread !== undefined) return { type: 'text', text: notAnIdText(unread.tool, unread.name, unread.given, wording) };
+    return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
+  }
 
-  const part = forced ? undefined : removedPart(text, tool);
+  // "move it to Friday" after a lookup of A-1002: the id the conversation is about, for a text that refers back to it.
+  const referred = forced ? undefined : referredId(options.prompt, text, tool);
+  const said = referred === undefined ? text : `${referred.id} ${text}`;
+  const noted = (reply: OfflineReply): OfflineReply =>
+    referred === undefined ? reply : { ...reply, text: [wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' ') };
+  const part = forced ? undefined : removedPart(said, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
   }
-  const read = extractArgumentSets(text, tool.inputSchema);
+  const read = extractArgumentSets(said, tool.inputSchema);
   // The count of "add 5 days" is no value of the change it asks for (no order "5"), when the change lacks a date.
   const moved = dates.shift !== undefined && isChangeName(tool.name) && read[0].missing.some((name) => isDateArgument(tool.inputSchema, name));
-  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(text, dates.shift), tool.inputSchema) : read;
+  const sets = moved && dates.shift !== undefined ? extractArgumentSets(withoutShift(said, dates.shift), tool.inputSchema) : read;
   const { missing } = sets[0];
   if (missing.length > 0 && !forced) {
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
-    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(text, tool, tools, dates.shift, wording);
-    if (lookup !== undefined) return lookup;
+    const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
+    if (lookup !== undefined) return noted(lookup);
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
     // "What is the status of order Z-9999?": the user gave an id, one the tool does not take; say so, and what ids look like.
-    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name).map((given) => ({ name, given }))).at(-1);
-    if (wrong !== undefined) {
-      return { type: 'text', text: describeArgument(tool.inputSchema, wrong.name, (label, hint) => wording.notAnId(tool.name, wrong.given, label, hint)) };
-    }
+    const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name, wordsFor).map((given) => ({ name, given }))).at(-1);
+    if (wrong !== undefined) return { type: 'text', text: notAnIdText(tool, wrong.name, wrong.given, wording) };
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
-    return { type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) };
+    return noted({ type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording);
+  return noted(withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
+}
+
+/**
+ * Words that refer back to a record named before ("move it to Friday", "its invoice", "that order", "the customer"), in
+ * English, German and French (folded); none of them in what is to be said ("tell them that it is late": "them").
+ */
+const REFERS_BACK =
+  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
+
+/**
+ * The id a text refers back to when the tool needs one and the text gives none ("move it to Friday", "and its invoice?",
+ * "email the customer that it is late" after "where is A-1002"): the one id the tool takes that the latest earlier
+ * message naming any gave (a request of the user's, or a call made for it), with the words that refer to it.
+ * `undefined` when the text refers to nothing, gives an id itself, or the latest such message names several.
+ */
+function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): { readonly id: string; readonly phrase: string } | undefined {
+  const name = idArgument(tool.inputSchema);
+  if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
+  const plain = withoutMessage(text);
+  const refers = REFERS_BACK.exec(fold(plain));
+  if (refers === null) return undefined;
+  const phrase = plain.slice(refers.index, refers.index + refers[0].length);
+  for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
+    const message = prompt[i];
+    const texts =
+      message?.role === 'user'
+        ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        : message?.role === 'assistant'
+          ? message.content.flatMap((part) => (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : []))
+          : [];
+    const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
+    if (ids.length > 1) return undefined;
+    if (ids[0] !== undefined) return { id: ids[0], phrase };
+  }
+  return undefined;
+}
+
+/**
+ * The answer to an id the user gave that the tool's argument `name` does not take: what its ids look like, and the id it
+ * likely stands for when only its letters are missing ("#1002": "Did you mean A-1002?", which a yes answers).
+ */
+function notAnIdText(tool: ToolInfo, name: string, given: string, wording: Wording): string {
+  const suggestion = suggestedId(tool.inputSchema, name, given);
+  return describeArgument(tool.inputSchema, name, (label, hint) => wording.notAnId(tool.name, given, label, hint, suggestion));
+}
+
+/** An id written as ids are: a `#` or up to three letters before its digits ("#1002", "B-2001", "Z1"), not "covid-19". */
+const SHORT_ID = /^(?:#\s*[A-Za-z]{0,3}[-–—]?\s*\d|[A-Za-z]{1,3}\s?[-–—]?\s?\d)/;
+
+/**
+ * An id in a text that names no tool ("where is #1002", "status of B-2001") that no tool takes: the first tool that
+ * only reads and needs nothing but such an id (the lookup of one record) is the one it was likely written for.
+ */
+function unreadId(text: string, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly name: string; readonly given: string } | undefined {
+  for (const tool of tools) {
+    const required = extractArguments('', tool.inputSchema).missing;
+    const name = required[0];
+    if (!isReadName(tool.name) || name === undefined || required.length > 1) continue;
+    const given = unacceptedIds(text, tool.inputSchema, name, wordsFor).find((id) => SHORT_ID.test(id));
+    if (given !== undefined) return { tool, name, given };
+  }
+  return undefined;
 }
 
 /** "remove the coffee beans from my cart": what is taken out, unless it is all of it ("everything", "all items"). */
@@ -181,10 +255,22 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   const requests = splitRequests(text);
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
+  let previous: { readonly start: number; readonly tool: string; readonly count: number } | undefined;
   for (const request of requests) {
-    const read = readRequest(text, request, tools);
+    let start = request.end - request.text.length;
+    let read = readRequest(text, request, tools);
+    // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
+    if (read === undefined && previous !== undefined) {
+      const joined = readRequest(text, { text: text.slice(previous.start, request.end), end: request.end }, tools);
+      if (joined !== undefined && joined.tool.name === previous.tool && joined.sets.length > previous.count) {
+        calls.splice(calls.length - previous.count);
+        read = joined;
+        start = previous.start;
+      }
+    }
     if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+    previous = { start, tool: read.tool.name, count: read.sets.length };
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
@@ -192,10 +278,12 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 
 /**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
- * the text before it ("Look up A-1002 and email its customer"). `undefined` when it names no tool.
+ * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
  */
 function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
-  const tool = pickTool(request.text, tools);
+  // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
+  const before = text.slice(0, Math.max(0, request.end - request.text.length));
+  const tool = pickTool(request.text, tools) ?? (before.trim().length > 0 ? pickAdder(request.text, tools, before) : undefined);
   if (tool === undefined) return undefined;
   const sets = extractArgumentSets(request.text, tool.inputSchema);
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
@@ -571,10 +659,28 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   const previous = prompt[userIndex - 1];
   if (previous?.role !== 'assistant') return userText;
   const markers = Object.values(WORDINGS).map((wording) => wording.askMarker);
-  const asked = previous.content.some((part) => part.type === 'text' && markers.some((marker) => part.text.includes(marker)));
-  if (!asked) return userText;
+  const question = previous.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  if (!markers.some((marker) => question.includes(marker))) return userText;
   const earlier = userTextAt(prompt, lastIndexOfRole(prompt, 'user', userIndex - 1));
-  return earlier.length > 0 ? `${earlier}\n${userText}` : userText;
+  // "Did you mean A-1002?" answered "yes": the id it names is the reply.
+  const suggested = AFFIRMATION.test(fold(userText).trim()) ? suggestionIn(question) : undefined;
+  const reply = suggested ?? userText;
+  return earlier.length > 0 ? `${earlier}\n${reply}` : reply;
+}
+
+/** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */
+const AFFIRMATION = /^(?:yes|yeah|yep|yup|sure|ok|okay|correct|right|exactly|ja|jawohl|genau|richtig|oui|ouais|exact|exactement|d'accord|bien sur)\b[^\d]*$/;
+
+/** The id an answer asked about with {@link Wording.suggest} ("Did you mean A-1002?"), in any of the languages. */
+function suggestionIn(text: string): string | undefined {
+  for (const wording of Object.values(WORDINGS)) {
+    const [before = '', after = ''] = wording.suggest('\u0000').split('\u0000');
+    const start = text.indexOf(before);
+    const end = start < 0 ? -1 : text.indexOf(after, start + before.length);
+    const id = end < 0 ? undefined : text.slice(start + before.length, end);
+    if (id !== undefined && /^\S+$/.test(id)) return id;
+  }
+  return undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

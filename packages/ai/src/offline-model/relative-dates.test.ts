@@ -98,6 +98,13 @@ describe('readRelativeDates', () => {
       ['move A-1004 to the 3rd', 'the 3rd', '2026-12-03'],
       ['move A-1004 to the third', 'the third', '2026-12-03'],
       ['move A-1004 to the 3rd of the month', 'the 3rd of the month', '2026-12-03'],
+      // "of this month" too (a delivery is not moved into the past), this month's when it is still to come; in German and French.
+      ['move A-1004 to the 3rd of this month', 'the 3rd of this month', '2026-12-03'],
+      ['move A-1004 to the 30th of this month', 'the 30th of this month', '2026-11-30'],
+      ['Verschiebe A-1004 auf den 3. dieses Monats', 'den 3. dieses Monats', '2026-12-03'],
+      ['Verschiebe A-1004 auf den 3. nächsten Monats', 'den 3. nächsten Monats', '2026-12-03'],
+      ['Reporte A-1004 au 3 de ce mois', '3 de ce mois', '2026-12-03'],
+      ['Reporte A-1004 au 1er du mois prochain', '1er du mois prochain', '2026-12-01'],
       ['deliver A-1004 on the twenty-first', 'the twenty-first', '2026-12-21'],
       ['move A-1004 to the 30th', 'the 30th', '2026-11-30'],
       // The request, then the reply to "I still need the new date" on a line of its own.

@@ -173,10 +173,22 @@ const READERS: readonly Reader[] = [
     /\b(?:the\s+)?end\s+of\s+next\s+month\b|\bende\s+nachsten\s+monats\b|\b(?:a\s+la\s+)?fin\s+du\s+mois\s+prochain\b/g,
     (_, today) => endOfMonth(today, 1),
   ],
-  // A day of this or the next month: "the 1st of next month", "the 15th of this month".
+  // A day of this or the next month: "the 1st of next month", "the 15th of this month", "den 3. nächsten Monats", "le 3
+  // de ce mois", "le 1er du mois prochain". One of this month already past is the next such day, as "the 3rd" alone is:
+  // a delivery is not moved into the past, and the answer says the date it was read as.
   [
-    /\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?(next|this|coming)\s+month\b/g,
-    (match, today) => calendarDay(today, Number(match[1]), ((today.getUTCMonth() + (match[2] === 'this' ? 0 : 1)) % 12) + 1, String(today.getUTCFullYear() + (match[2] !== 'this' && today.getUTCMonth() === 11 ? 1 : 0))),
+    new RegExp(
+      String.raw`\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?:the\s+)?(next|this|coming)\s+month\b|\b(?:den\s+|am\s+)?(\d{1,2})\.\s*(dieses|nachsten|kommenden)\s+monats\b` +
+        String.raw`|\b(?:le\s+)?(\d{1,2})(?:er)?\s+(?:(de\s+ce)\s+mois(?:-ci)?|du\s+mois\s+prochain)\b`,
+      'g',
+    ),
+    (match, today) => {
+      const day = Number(match[1] ?? match[3] ?? match[5]);
+      const thisMonth = ['this', 'dieses', 'de ce'].includes(match[2] ?? match[4] ?? match[6] ?? '');
+      const next = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + (thisMonth ? 0 : 1), 1));
+      const date = calendarDay(today, day, next.getUTCMonth() + 1, String(next.getUTCFullYear()));
+      return thisMonth && date !== undefined && date.getTime() < today.getTime() ? nextDayOfMonth(today, day) : date;
+    },
   ],
   // The same day of the next month (or its last day): what "next month" names as a day, shown before it is used.
   [/\bnext\s+month\b|\bnachsten\s+monat\b|\b(?:le\s+)?mois\s+prochain\b/g, (_, today) => monthsOn(today, 1)],

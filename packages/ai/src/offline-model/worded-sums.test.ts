@@ -61,6 +61,7 @@ describe('readWordedSums', () => {
 
   it('names maths beyond arithmetic and functions, and nothing else', () => {
     expect(['factorial of 5', 'what is sin(30)', 'the derivative of x^2', 'is 17 a prime'].map(otherMaths)).toEqual(['factorial', 'sin', 'derivative', 'is 17 a prime']);
+    expect(['die Fakultät von 5', 'Ableitung von x^2', 'Calcule la FACTORIELLE de 5'].map(otherMaths)).toEqual(['Fakultät', 'Ableitung', 'FACTORIELLE']);
     expect(['Where is A-1005!', 'round 3.7', 'a tangential remark', 'sqrt(2)'].map(otherMaths)).toEqual([undefined, undefined, undefined, undefined]);
   });
 

@@ -114,7 +114,8 @@ export function readWordedSums(text: string): string {
 const OTHER_MATHS =
   /\b(?:factorials?|fakultat|factorielle|sines?|cosines?|tangents?|sinus|cosinus|tangente|arc\s*(?:sin|cos|tan)\w*|integrals?|integrate|derivatives?|differentiate|ableitung|prime\s+(?:numbers?|factors?)|is\s+\d+\s+(?:a\s+)?prime|primzahl\w*|gcd|lcm|greatest\s+common\s+divisor|least\s+common\s+multiple|permutations?|matri(?:x|ces)|(?:sin|cos|tan)(?=\s*\(|\s+\d))\b/;
 
-/** The words in `text` that name maths beyond arithmetic ("factorial of 5", "sin(30)"), or `undefined`. */
+/** The words in `text` that name maths beyond arithmetic ("factorial of 5", "sin(30)", "Fakultät"), as written, or `undefined`. */
 export function otherMaths(text: string): string | undefined {
-  return OTHER_MATHS.exec(fold(text))?.[0];
+  const match = OTHER_MATHS.exec(fold(text));
+  return match === null ? undefined : text.slice(match.index, match.index + match[0].length);
 }

@@ -65,8 +65,15 @@ export interface Wording {
   readonly askMarker: string;
   /** A missing argument, for {@link Wording.ask}: "the new date (as YYYY-MM-DD)", "das neue Datum (als JJJJ-MM-TT)". */
   readonly argument: (label: string, hint: ArgumentHint) => string;
-  /** An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one. */
-  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint) => string;
+  /**
+   * An id the user gave that the tool does not take ("Z-9999"), what its ids look like, and a question for one; with the
+   * id it likely stands for ("#1002": A-1002), asked whether that is the one (see {@link Wording.suggest}).
+   */
+  readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
+  /** How words that refer back ("it") were read: as the id named earlier in the conversation. */
+  readonly referred: (phrase: string, id: string) => string;
+  /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
+  readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
@@ -116,6 +123,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
+  readonly otherMaths: (maths: string, tool: string, can: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
   readonly nouns: Readonly<Record<string, string>>;
 }
@@ -186,9 +195,11 @@ const EN: Wording = {
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   askMarker: 'I still need',
   argument: (label, hint) => `the ${label}${englishHint(hint)}`,
-  notAnId: (tool, given, label, hint) =>
+  notAnId: (tool, given, label, hint, suggestion) =>
     `I can do that with ${tool}, but "${given}" is not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label} it takes: ${label}s look like ${looks(hint, 'or')}. ` +
-    `I still need the ${label}; could you check it?`,
+    (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
+  suggest: (id) => `Did you mean ${id}?`,
+  referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -236,6 +247,7 @@ const EN: Wording = {
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
+  otherMaths: (maths, tool, can) => `I have no tool for that ("${maths}"): ${tool} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: {},
 };
 
@@ -248,9 +260,13 @@ const DE: Wording = {
   askMarker: 'brauche ich noch',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
-  notAnId: (tool, given, label, hint) =>
-    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')}); dafür brauche ich noch ` +
-    `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`,
+  notAnId: (tool, given, label, hint, suggestion) =>
+    `Das geht mit ${tool}, aber „${given}“ hat nicht die Form, die es annimmt (so sieht sie aus: ${looks(hint, 'oder')})` +
+    (suggestion === undefined
+      ? `; dafür brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}. Kannst du es prüfen?`
+      : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
+  suggest: (id) => `Meinst du ${id}?`,
+  referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -306,6 +322,7 @@ const DE: Wording = {
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
+  otherMaths: (maths, tool, can) => `Dafür habe ich kein Werkzeug („${maths}“): ${tool} rechnet nur Arithmetik aus.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
 
@@ -318,9 +335,13 @@ const FR: Wording = {
   askMarker: 'il me manque encore',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
-  notAnId: (tool, given, label, hint) =>
-    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')}) ; il me manque encore ` +
-    `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`,
+  notAnId: (tool, given, label, hint, suggestion) =>
+    `Je peux le faire avec ${tool}, mais « ${given} » n'a pas la forme qu'il accepte (qui ressemble à ${looks(hint, 'ou')})` +
+    (suggestion === undefined
+      ? ` ; il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}. Pouvez-vous le vérifier ?`
+      : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
+  suggest: (id) => `Vouliez-vous dire ${id} ?`,
+  referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
@@ -377,6 +398,7 @@ const FR: Wording = {
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
+  otherMaths: (maths, tool, can) => `Je n'ai pas d'outil pour cela (« ${maths} ») : ${tool} ne fait que de l'arithmétique.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
 
