@@ -77,6 +77,31 @@ test.describe('a phone (375 × 812)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
+  test("a sub-agent call's outcome reads beside its bar and its name, not over them", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/delay_analyst {"task":"Review the delayed orders"}');
+    const card = toolCard(page, 'delay_analyst');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const call = card.getByTestId('trace-subcall').first();
+    await expect(call.getByTestId('trace-subcall-outcome')).toHaveText('success');
+    // The outcome sat over the track's right end: on this phone the track is 40 px and the word wider, so it covered the
+    // bar and the end of the name.
+    const boxes = await call.evaluate((row) => {
+      const box = (selector: string) => {
+        const { left, right, top, bottom } = row.querySelector(selector)?.getBoundingClientRect() ?? new DOMRect();
+        return { left, right, top, bottom };
+      };
+      const outcome = row.querySelector('[data-testid="trace-subcall-outcome"]');
+      return { outcome: box('[data-testid="trace-subcall-outcome"]'), bar: box('.timeline-bar'), name: box('.timeline-name'), whole: outcome !== null && outcome.scrollWidth <= outcome.clientWidth };
+    });
+    const apart = (a: typeof boxes.bar, b: typeof boxes.bar) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+    expect(boxes.bar.right).toBeGreaterThan(boxes.bar.left);
+    expect(apart(boxes.outcome, boxes.bar)).toBe(true);
+    expect(apart(boxes.outcome, boxes.name)).toBe(true);
+    expect(boxes.whole).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
   test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\")", async ({ page }) => {
     await openChat(page);
     const label = page.getByTestId('model-label');
