@@ -282,6 +282,21 @@ test.describe('the composer', () => {
     await expect(banner).toHaveCount(0);
   });
 
+  test("a server that does not answer is named where this page reaches it, with the command that starts it on this page's port", async ({ page }) => {
+    // The page loads, and its API does not answer.
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.goto('/');
+    const { origin, port } = new URL(page.url());
+    await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', 'unreachable');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    await expect(banner).toContainText('Server unreachable');
+    // It said "/api" and "127.0.0.1:8787" whatever port the page came from (the suite's Workers are on 8790 and 8791).
+    await expect(banner).toContainText(`The edgetool server does not answer at ${origin}/api.`);
+    await expect(banner.locator('code')).toHaveText(`PORT=${port} pnpm --filter @edgetool/worker dev`);
+    await expect(banner).not.toContainText('8787');
+  });
+
   test('a request that got no answer (network down, a gateway error): Retry sends it again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
