@@ -208,6 +208,27 @@ test.describe('a small phone (320 × 640)', () => {
   });
 });
 
+test.describe('a long conversation', () => {
+  test('scrolls in its list: the page never scrolls, so the header and the message box stay on screen', async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const list = page.getByTestId('messages');
+    expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    // Each message's hidden heading ("The assistant said:") sat where the message is, outside the list's clipping: the
+    // page grew by the conversation's height, and a wheel at the list's end scrolled header, chat and box out of view.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(860);
+    await list.hover();
+    await page.mouse.wheel(0, 4000);
+    await expect(list).toHaveJSProperty('scrollTop', await list.evaluate((element) => element.scrollHeight - element.clientHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.getByTestId('chat-input')).toBeInViewport();
+    await expect(page.getByTestId('new-chat')).toBeInViewport();
+  });
+});
+
 test.describe('the composer', () => {
   test('focus stays in the message box after Send, so typing on does not hit Stop; it comes back after a keyboard Deny', async ({ page }) => {
     await openChat(page);
