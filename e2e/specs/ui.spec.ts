@@ -227,6 +227,27 @@ test.describe('a long conversation', () => {
     await expect(page.getByTestId('chat-input')).toBeInViewport();
     await expect(page.getByTestId('new-chat')).toBeInViewport();
   });
+
+  test('read to its end stays at its end when the window narrows or turns, where the last answer is', async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const list = page.getByTestId('messages');
+    const below = () => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    expect(await below()).toBeLessThanOrEqual(1);
+    // The browser's scroll anchoring kept the line in view in place as the text rewrapped taller: the list read that
+    // scroll as the user's, stopped following, and the last answer was left 400 px below (a phone, then turned).
+    for (const viewport of [
+      { width: 375, height: 740 },
+      { width: 740, height: 375 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await expect.poll(below).toBeLessThanOrEqual(1);
+      await expect(page.getByTestId('message-assistant').last().getByTestId('message-usage')).toBeInViewport();
+    }
+  });
 });
 
 test.describe('the composer', () => {
