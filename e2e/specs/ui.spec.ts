@@ -102,12 +102,18 @@ test.describe('a phone (375 × 812)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
-  test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\")", async ({ page }) => {
+  test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\"), and turned", async ({ page }) => {
     await openChat(page);
     const label = page.getByTestId('model-label');
     await expect(label).toContainText('edgetool-offline');
-    for (const width of [375, 320]) {
-      await page.setViewportSize({ width, height: 700 });
+    // Turned, between 721 and 880 px, the header was one row, and the name was cut to nothing at 740 px beside the actions.
+    for (const [width, height] of [
+      [375, 700],
+      [320, 700],
+      [740, 375],
+      [844, 390],
+    ] as const) {
+      await page.setViewportSize({ width, height });
       const { whole, right } = await label.evaluate((element) => {
         const id = element.querySelector('.model-id');
         const whole = id !== null && id.scrollWidth <= id.clientWidth && element.scrollWidth <= element.clientWidth;
