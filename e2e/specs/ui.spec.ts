@@ -127,6 +127,22 @@ test.describe('a phone (375 × 812)', () => {
   });
 });
 
+test.describe('a phone turned (740 × 375)', () => {
+  test.use({ viewport: { width: 740, height: 375 }, isMobile: true, hasTouch: true });
+
+  test('a long message being typed while an approval waits leaves the page on screen, its hint and some of the chat in view', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/cart_clear {}');
+    await expect(toolCard(page, 'cart_clear')).toHaveAttribute('data-state', 'awaiting-approval');
+    await page.getByTestId('chat-input').fill(Array.from({ length: 12 }, (_, line) => `line ${line + 1}`).join('\n'));
+    // The box grew to 160 px whatever the screen's height: with the header, the hold notice and the hint, the page was
+    // 381 px high on a 375 px screen, the hint below its edge and 36 px left for the conversation.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(375);
+    await expect(page.locator('.composer-hint')).toBeInViewport({ ratio: 1 });
+    expect((await page.getByTestId('messages').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(60);
+  });
+});
+
 test.describe('a small phone (320 × 640)', () => {
   test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
 
