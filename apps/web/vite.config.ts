@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { DEV_API_TARGET } from './src/lib/api-address.ts';
 
-/** Where `wrangler dev` (apps/worker) listens; `/api` is proxied there in dev and preview. */
-const API_TARGET = 'http://127.0.0.1:8787';
+/** Where `wrangler dev` (apps/worker) listens; `/api` is proxied there in dev and preview (the banner names it in dev). */
+const API_TARGET = DEV_API_TARGET;
 
 export default defineConfig({
   plugins: [react()],

@@ -77,12 +77,43 @@ test.describe('a phone (375 × 812)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
-  test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\")", async ({ page }) => {
+  test("a sub-agent call's outcome reads beside its bar and its name, not over them", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/delay_analyst {"task":"Review the delayed orders"}');
+    const card = toolCard(page, 'delay_analyst');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const call = card.getByTestId('trace-subcall').first();
+    await expect(call.getByTestId('trace-subcall-outcome')).toHaveText('success');
+    // The outcome sat over the track's right end: on this phone the track is 40 px and the word wider, so it covered the
+    // bar and the end of the name.
+    const boxes = await call.evaluate((row) => {
+      const box = (selector: string) => {
+        const { left, right, top, bottom } = row.querySelector(selector)?.getBoundingClientRect() ?? new DOMRect();
+        return { left, right, top, bottom };
+      };
+      const outcome = row.querySelector('[data-testid="trace-subcall-outcome"]');
+      return { outcome: box('[data-testid="trace-subcall-outcome"]'), bar: box('.timeline-bar'), name: box('.timeline-name'), whole: outcome !== null && outcome.scrollWidth <= outcome.clientWidth };
+    });
+    const apart = (a: typeof boxes.bar, b: typeof boxes.bar) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+    expect(boxes.bar.right).toBeGreaterThan(boxes.bar.left);
+    expect(apart(boxes.outcome, boxes.bar)).toBe(true);
+    expect(apart(boxes.outcome, boxes.name)).toBe(true);
+    expect(boxes.whole).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  test("the header shows the model's whole name, at 375 px and at 320 px (it was cut to \"edget…\"), and turned", async ({ page }) => {
     await openChat(page);
     const label = page.getByTestId('model-label');
     await expect(label).toContainText('edgetool-offline');
-    for (const width of [375, 320]) {
-      await page.setViewportSize({ width, height: 700 });
+    // Turned, between 721 and 880 px, the header was one row, and the name was cut to nothing at 740 px beside the actions.
+    for (const [width, height] of [
+      [375, 700],
+      [320, 700],
+      [740, 375],
+      [844, 390],
+    ] as const) {
+      await page.setViewportSize({ width, height });
       const { whole, right } = await label.evaluate((element) => {
         const id = element.querySelector('.model-id');
         const whole = id !== null && id.scrollWidth <= id.clientWidth && element.scrollWidth <= element.clientWidth;
@@ -93,6 +124,22 @@ test.describe('a phone (375 × 812)', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await shot(page, `header-${width}`);
     }
+  });
+});
+
+test.describe('a phone turned (740 × 375)', () => {
+  test.use({ viewport: { width: 740, height: 375 }, isMobile: true, hasTouch: true });
+
+  test('a long message being typed while an approval waits leaves the page on screen, its hint and some of the chat in view', async ({ page }) => {
+    await openChat(page);
+    await send(page, '/cart_clear {}');
+    await expect(toolCard(page, 'cart_clear')).toHaveAttribute('data-state', 'awaiting-approval');
+    await page.getByTestId('chat-input').fill(Array.from({ length: 12 }, (_, line) => `line ${line + 1}`).join('\n'));
+    // The box grew to 160 px whatever the screen's height: with the header, the hold notice and the hint, the page was
+    // 381 px high on a 375 px screen, the hint below its edge and 36 px left for the conversation.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(375);
+    await expect(page.locator('.composer-hint')).toBeInViewport({ ratio: 1 });
+    expect((await page.getByTestId('messages').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(60);
   });
 });
 
@@ -183,6 +230,48 @@ test.describe('a small phone (320 × 640)', () => {
   });
 });
 
+test.describe('a long conversation', () => {
+  test('scrolls in its list: the page never scrolls, so the header and the message box stay on screen', async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const list = page.getByTestId('messages');
+    expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    // Each message's hidden heading ("The assistant said:") sat where the message is, outside the list's clipping: the
+    // page grew by the conversation's height, and a wheel at the list's end scrolled header, chat and box out of view.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(860);
+    await list.hover();
+    await page.mouse.wheel(0, 4000);
+    await expect(list).toHaveJSProperty('scrollTop', await list.evaluate((element) => element.scrollHeight - element.clientHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.getByTestId('chat-input')).toBeInViewport();
+    await expect(page.getByTestId('new-chat')).toBeInViewport();
+  });
+
+  test('read to its end stays at its end when the window narrows or turns, where the last answer is', async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const list = page.getByTestId('messages');
+    const below = () => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    expect(await below()).toBeLessThanOrEqual(1);
+    // The browser's scroll anchoring kept the line in view in place as the text rewrapped taller: the list read that
+    // scroll as the user's, stopped following, and the last answer was left 400 px below (a phone, then turned).
+    for (const viewport of [
+      { width: 375, height: 740 },
+      { width: 740, height: 375 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await expect.poll(below).toBeLessThanOrEqual(1);
+      await expect(page.getByTestId('message-assistant').last().getByTestId('message-usage')).toBeInViewport();
+    }
+  });
+});
+
 test.describe('the composer', () => {
   test('focus stays in the message box after Send, so typing on does not hit Stop; it comes back after a keyboard Deny', async ({ page }) => {
     await openChat(page);
@@ -255,6 +344,21 @@ test.describe('the composer', () => {
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
     await idle(page);
     await expect(banner).toHaveCount(0);
+  });
+
+  test("a server that does not answer is named where this page reaches it, with the command that starts it on this page's port", async ({ page }) => {
+    // The page loads, and its API does not answer.
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.goto('/');
+    const { origin, port } = new URL(page.url());
+    await expect(page.getByTestId('server-status')).toHaveAttribute('data-status', 'unreachable');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    await expect(banner).toContainText('Server unreachable');
+    // It said "/api" and "127.0.0.1:8787" whatever port the page came from (the suite's Workers are on 8790 and 8791).
+    await expect(banner).toContainText(`The edgetool server does not answer at ${origin}/api.`);
+    await expect(banner.locator('code')).toHaveText(`PORT=${port} pnpm --filter @edgetool/worker dev`);
+    await expect(banner).not.toContainText('8787');
   });
 
   test('a request that got no answer (network down, a gateway error): Retry sends it again, and the chat goes on', async ({ page }) => {

@@ -7,6 +7,7 @@ import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
+import { API_BASE, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
@@ -35,16 +36,22 @@ const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] 
   { label: 'Empty the cart (asks first)', text: '/cart_clear {}' },
 ];
 
+/**
+ * Where this page's API requests go: its own origin, where the Worker that served it listens, or in `vite`'s dev server
+ * the Worker it passes them on to. The banner for a server that does not answer names it.
+ */
+const API = apiAddress(window.location.href, import.meta.env.DEV ? DEV_API_TARGET : undefined);
+
 const UNREACHABLE: ChatErrorInfo = {
   kind: 'unreachable',
   status: undefined,
   code: 'unreachable',
-  message: 'The edgetool server does not answer at /api.',
+  message: `The edgetool server does not answer at ${API.url}.`,
 };
 
 /** The demo chat. */
 export function App(): ReactElement {
-  const server = useServerInfo();
+  const server = useServerInfo(API_BASE);
   // This tab's conversation before a reload (id, mode, messages, what the browser knew beside them), if it kept one;
   // each tab keeps its own, see lib/chat-storage.ts.
   const [store] = useState(() => openChatStore({ local: browserStorage(), session: tabStorage() }));
@@ -57,6 +64,7 @@ export function App(): ReactElement {
   const chat = useEdgeChat({
     id: chatId,
     mode,
+    api: `${API_BASE}/chat`,
     tools: browserTools,
     serverTools,
     // As the Worker's agent: what a browser tool throws by mistake stays in this console; a ToolError reaches the model.
@@ -313,6 +321,7 @@ export function App(): ReactElement {
             <ErrorBanner
               error={error}
               context={bannerContext}
+              api={API}
               onDismiss={chat.chatError ? clearError : dismissUnanswered}
               onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}

@@ -40,6 +40,24 @@ describe.each([
     expect(pairs.filter(([, ratio]) => ratio < 4.5)).toEqual([]);
   });
 
+  // Decorative (aria-hidden) marks: WCAG's non-text contrast (1.4.11) asks 3:1 of a graphic's parts. The dark theme's
+  // white "et" was 1.8:1 on the avatar's teal end (#2dd4bf) and the white "!" 2.8:1 on the error icon (#f87171).
+  it.each(['.avatar', '.error-icon'])('draws the mark of %s at 3:1 or more on each colour of its fill, and the fill on the page', (selector) => {
+    const rule = new RegExp(`^${selector.replace('.', '\\.')}\\s*\\{([^}]*)\\}`, 'm').exec(css)?.[1] ?? '';
+    const value = (property: string) => new RegExp(`^\\s*${property}:\\s*([^;]+);`, 'm').exec(rule)?.[1] ?? '';
+    const resolve = (text: string) =>
+      [...text.matchAll(/var\(--([\w-]+)\)|#(?:[0-9a-f]{6}|[0-9a-f]{3})\b/gi)].map(([hex, name]) =>
+        name !== undefined ? colour(name) : hex.length === 4 ? `#${[...hex.slice(1)].map((digit) => digit.repeat(2)).join('')}` : hex.toLowerCase(),
+      );
+    const [ink, ...extra] = resolve(value('color'));
+    const fills = resolve(value('background'));
+    expect(ink).toBeDefined();
+    expect(extra).toEqual([]);
+    expect(fills.length).toBeGreaterThan(0);
+    const ratios = fills.map((fill) => [fill, contrast(ink ?? '', fill), Math.min(...['bg', 'panel', 'bad-soft'].map((ground) => contrast(fill, colour(ground))))]);
+    expect(ratios.filter(([, mark, shape]) => Number(mark) < 3 || Number(shape) < 3)).toEqual([]);
+  });
+
   it('writes white on the accent fill, and muted text on every panel, at 4.5:1 or more', () => {
     expect(contrast('#ffffff', colour('accent-fill'))).toBeGreaterThanOrEqual(4.5);
     for (const ground of ['bg', 'panel', 'panel-2']) expect(contrast(colour('muted'), colour(ground))).toBeGreaterThanOrEqual(4.5);

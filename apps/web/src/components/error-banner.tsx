@@ -1,5 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
+import { API_BASE, type ApiAddress } from '../lib/api-address.ts';
 import { type BannerContext, errorHint, errorMessage, errorTitle, UNANSWERED } from '../lib/error-hint.ts';
 
 /** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
@@ -7,20 +8,28 @@ export function ErrorBanner(props: {
   readonly error: ChatErrorInfo;
   /** The server's state now and whether part of an answer came: the title and advice follow them. */
   readonly context: BannerContext;
+  /** Where the API is: a server that does not answer is named there, with the command that starts it on that port. */
+  readonly api: ApiAddress;
   readonly onDismiss?: (() => void) | undefined;
   readonly onRetry?: (() => void) | undefined;
   /** For a refused oversized request: drop the last message (and what followed it) from the conversation. */
   readonly onRemoveLast?: (() => void) | undefined;
   readonly onNewChat?: (() => void) | undefined;
 }): ReactElement {
-  const { error, context, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
+  const { error, context, api, onDismiss, onRetry, onRemoveLast, onNewChat } = props;
   const kind = errorHint(error, context);
   const message = errorMessage(error, context);
   const hint =
     kind === 'unreachable' ? (
-      <>
-        Start the worker with <code>pnpm --filter @edgetool/worker dev</code> (it listens on 127.0.0.1:8787). This page checks again every few seconds.
-      </>
+      api.start === undefined ? (
+        'This page checks again every few seconds.'
+      ) : (
+        <>
+          Start the worker with <code>{api.start}</code> (
+          {api.proxied ? `this dev server passes ${API_BASE} on to ${api.host}` : `it serves this page and its API on ${api.host}`}). This page
+          checks again every few seconds.
+        </>
+      )
     ) : kind === 'back' ? (
       'The server answers again: Retry sends the request again.'
     ) : kind === 'unsent' ? (

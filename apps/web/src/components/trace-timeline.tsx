@@ -56,7 +56,10 @@ export function TraceTimeline({ traces }: { readonly traces: readonly CallTrace[
 /** The depth of a trace's innermost layer (its `execute`): sub-agent calls are indented past it. */
 const deepest = (trace: CallTrace): number => Math.max(0, ...trace.spans.map((span) => span.depth));
 
-/** A call of the agent's sub-agent: its name and outcome, indented under the agent call's layers, and its time. */
+/**
+ * A call of the agent's sub-agent: its name, indented under the agent call's layers, its bar and its time, and its
+ * outcome on a line of its own under its name (over the track, it covered the bar).
+ */
 function SubCall({ row, under }: { readonly row: SubCallRow; readonly under: number }): ReactElement {
   const first = Math.min(...row.bars.map((bar) => bar.offsetPct));
   const last = Math.max(...row.bars.map((bar) => bar.offsetPct + bar.widthPct));
@@ -69,9 +72,13 @@ function SubCall({ row, under }: { readonly row: SubCallRow; readonly under: num
         </span>
         <span className="timeline-track">
           {row.bars.length > 0 ? <span className="timeline-bar" style={{ left: `${first}%`, width: `${Math.max(last - first, 0.5)}%` }} /> : null}
-          <span className={failed ? 'timeline-call-outcome timeline-call-failed' : 'timeline-call-outcome'} data-testid="trace-subcall-outcome">
-            {row.errorCode ?? row.outcome}
-          </span>
+        </span>
+        <span
+          className={failed ? 'timeline-call-outcome timeline-call-failed' : 'timeline-call-outcome'}
+          style={{ paddingInlineStart: `${(under + row.level) * 10}px` }}
+          data-testid="trace-subcall-outcome"
+        >
+          {row.errorCode ?? row.outcome}
         </span>
         <span className="timeline-ms">{formatDuration(row.durationMs)}</span>
       </li>
