@@ -350,6 +350,44 @@ describe('executor: bad model output becomes a typed error', () => {
   });
 });
 
+describe('executor: arguments that are an array', () => {
+  // valibot's `v.object` takes an array (and gives `{}`); the model was shown `type: 'object'`, so an array is refused.
+  const ran = vi.fn((input: { note?: string | undefined }) => input);
+  const ping = defineTool({ name: 'ping', description: 'p', input: v.object({ note: v.optional(v.string()) }), execute: ran });
+  const ex = createExecutor({ registry: [ping] });
+
+  it.each([['text', '[1]'], ['text of strings', '["hi"]'], ['an empty array', '[]'], ['a parsed array', ['hi']]])('%s is invalid-input and nothing runs', async (_, args) => {
+    const result = await ex.execute({ id: 'a', name: 'ping', arguments: args });
+    expect(result.outcome.type).toBe('error');
+    const error = (result.outcome as { error: ToolError }).error;
+    expect(error.code).toBe('invalid-input');
+    expect(error.issues).toEqual([{ path: '(root)', message: expect.stringContaining('Expected Object but received Array') }]);
+    expect(result.content).toContain('named fields in one JSON object');
+    expect(ran).not.toHaveBeenCalled();
+  });
+
+  it('an object still runs, and a tool whose JSON Schema takes an array is left to its schema', async () => {
+    expect((await ex.execute({ id: 'b', name: 'ping', arguments: '{"note":"hi"}' })).outcome).toEqual({ type: 'success', output: { note: 'hi' } });
+    const list = defineTool({ name: 'list', description: 'l', input: v.array(v.string()), jsonSchema: { type: 'array', items: { type: 'string' } }, execute: (items) => items.length });
+    expect((await createExecutor({ registry: [list] }).execute({ id: 'c', name: 'list', arguments: '["a","b"]' })).outcome).toEqual({ type: 'success', output: 2 });
+  });
+
+  it("a human's edit that is an array is refused as the model's would be", async () => {
+    const write = defineTool({
+      name: 'write',
+      description: 'w',
+      input: v.object({ note: v.optional(v.string()) }),
+      policy: { effects: 'destructive', editable: true },
+      execute: ran,
+    });
+    const result = await createExecutor({ registry: [write] }).execute({ id: 'd', name: 'write', arguments: '{"note":"x"}' }, { approval: { approved: true, input: ['y'] } as never });
+    expect(result.outcome.type).toBe('error');
+    expect((result.outcome as { error: ToolError }).error.code).toBe('invalid-input');
+    expect(result.content).toContain('edited arguments that are invalid');
+    expect(ran).not.toHaveBeenCalled();
+  });
+});
+
 describe('executor: the synchronous path and its asynchronous steps agree', () => {
   const Input = v.object({ order_id: v.pipe(v.string(), v.minLength(2)) });
   /** The same schema, validating in a promise (as a raw JSON Schema does while its validator loads). */

@@ -470,6 +470,9 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       proposed = edited.value;
       if (edited.edits.length > 0) edits = edited.edits;
     }
+    // The model was shown an object's schema: an array is refused as the schema says, though valibot's `v.object` takes one
+    // (and gives `{}`, so a model's `[…]` ran the tool with no arguments).
+    if (Array.isArray(proposed) && tool.jsonSchema.type === 'object') return invalid(call, tool, started, run, args, proposed, arrayIssues());
     let input: unknown;
     let checked: ValidationResult<unknown> | Promise<ValidationResult<unknown>> | undefined;
     try {
@@ -793,7 +796,11 @@ function metaOf(call: ToolCall): CallMeta {
 /** A step of `execute`: the result, or a promise of it once a step was asynchronous. */
 type Result = ToolCallResult | Promise<ToolCallResult>;
 
+/** The issue of arguments that are an array where the tool's JSON Schema wants an object. */
+const arrayIssues = (): ToolIssue[] => [{ path: '(root)', message: 'Invalid type: Expected Object but received Array (the arguments are named fields in one JSON object)' }];
+
 /** The failure of a schema library that throws (a BigInt in a raw JSON Schema check, a bug): still the caller's bad input. */
+
 function unvalidated(tool: AnyTool, cause: unknown, meta: CallMeta): ToolError {
   const reason = toToolError(cause).message;
   return new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });
