@@ -115,6 +115,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['Sydney', 'world_clock {"time_zone":"Australia/Sydney"}'],
       ['time in Atlantis', 'text: I don\'t know where "Atlantis" is, so I can\'t tell its time.'],
+      // A country of one time zone is that zone; one of several says so, and names cities of it.
+      ['time in India', 'world_clock {"time_zone":"Asia/Kolkata"}'],
+      ['what time is it in Japan?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      ['Uhrzeit in Deutschland', 'world_clock {"time_zone":"Europe/Berlin"}'],
+      ['time in the USA', "text: The USA has several time zones, so I can't tell which time you mean."],
       ['What time is it in Springfield?', 'text: I don\'t know where "Springfield" is, so I can\'t tell its time.'],
       ['What is my time zone?', 'browser_time_zone {}'],
       ['what is my timezone', 'browser_time_zone {}'],

@@ -26,7 +26,7 @@ import { addDays, type DateShift, type ReadDates, readRelativeDates } from './re
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
-import { findTimeZones, unknownPlace } from './time-zones.ts';
+import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
 import { fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
@@ -99,10 +99,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const place = unknownPlace(text);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
     if (place !== undefined && clock !== undefined) {
-      return {
-        type: 'text',
-        text: wording.unknownPlace(place, clock.name),
-      };
+      // "time in the USA": a country of several zones is known, but not which of its times is meant.
+      const country = zonedCountry(place);
+      const text = country === undefined ? wording.unknownPlace(place, clock.name) : wording.severalZones(country.country, joinList(country.cities, wording.or), clock.name);
+      return { type: 'text', text };
     }
     // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
     const maths = otherMaths(text);

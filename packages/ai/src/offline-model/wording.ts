@@ -54,6 +54,7 @@ export function detectLanguage(text: string): Language {
 export interface Wording {
   readonly language: Language;
   readonly and: string;
+  readonly or: string;
   /** A request of the user's, quoted in a sentence of another language ("„benachrichtige den Kunden“"). */
   readonly quote: (request: string) => string;
   /** `"tomorrow" as 2026-11-21`. */
@@ -123,6 +124,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** A country of several time zones ("the USA"): which one is meant is not known; cities of it to ask about instead. */
+  readonly severalZones: (country: string, cities: string, tool: string) => string;
   /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
   readonly otherMaths: (maths: string, tool: string, can: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
@@ -190,6 +193,7 @@ const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jou
 const EN: Wording = {
   language: 'en',
   and: 'and',
+  or: 'or',
   quote: (request) => request,
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
@@ -247,6 +251,8 @@ const EN: Wording = {
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} has several time zones, so I can't tell which time you mean. Name a city there (such as ${cities}) and I'll ask ${tool}.`,
   otherMaths: (maths, tool, can) => `I have no tool for that ("${maths}"): ${tool} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: {},
 };
@@ -254,6 +260,7 @@ const EN: Wording = {
 const DE: Wording = {
   language: 'de',
   and: 'und',
+  or: 'oder',
   quote: (request) => `„${request}“`,
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
@@ -322,6 +329,8 @@ const DE: Wording = {
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} hat mehrere Zeitzonen, also weiß ich nicht, welche Uhrzeit du meinst. Nenne eine Stadt dort (etwa ${cities}), dann frage ich ${tool}.`,
   otherMaths: (maths, tool, can) => `Dafür habe ich kein Werkzeug („${maths}“): ${tool} rechnet nur Arithmetik aus.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
@@ -329,6 +338,7 @@ const DE: Wording = {
 const FR: Wording = {
   language: 'fr',
   and: 'et',
+  or: 'ou',
   quote: (request) => `« ${request} »`,
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
@@ -398,6 +408,8 @@ const FR: Wording = {
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} a plusieurs fuseaux horaires, je ne sais donc pas quelle heure vous voulez. Nommez une ville (comme ${cities}) et je demanderai à ${tool}.`,
   otherMaths: (maths, tool, can) => `Je n'ai pas d'outil pour cela (« ${maths} ») : ${tool} ne fait que de l'arithmétique.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
