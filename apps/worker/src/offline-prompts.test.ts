@@ -85,6 +85,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['deliver A-1003 at the end of next month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-31"}'],
       ['deliver A-1003 in two weeks', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-04"}'],
       ['move A-1003 to end of month', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-30"}'],
+      // Holidays: their next day (Easter and Thanksgiving move), and the day after or before them.
+      ['deliver A-1002 on christmas', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-25"}'],
+      ['move A-1002 to after new year', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-01-02"}'],
+      ['deliver A-1003 before thanksgiving', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-25"}'],
+      ['Verschiebe A-1003 auf Heiligabend', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
