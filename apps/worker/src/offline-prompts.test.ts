@@ -317,6 +317,14 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['What time is it in Tokyo and in Berlin?', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/Berlin"}'],
       ['Show me delayed orders and a chart', 'list_delayed_orders {} | orders_chart {}'],
       ['Where is A-1002? And A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
+      // Requests of different kinds: an adding one with nothing after it that says where things go is one too, and a
+      // part no tool does is named while the rest is done (offline-model.test.ts checks the words).
+      ['where is A-1002 and add 2 mugs', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"}'],
+      ['add 2 mugs and show my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_list {}'],
+      ['where is A-1002 and add 2 mugs and a teapot', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['where is A-1002 and book a taxi', 'query_order {"order_id":"A-1002"}'],
+      ['where is A-1002 and cancel A-1003', 'query_order {"order_id":"A-1002"}'],
+      ['time in tokyo and weather in paris', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       // A list of places or of things to add: a call for each, as a model makes them.
       [
         'time in new york, london and paris',

@@ -240,18 +240,30 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
 /**
  * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
  * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. For a
- * part of a message, only when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), not
- * the text after it ("add 2 mugs and a notebook to my cart" is one request).
+ * part of a message, when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), or when
+ * the text `after` it does not say where things are added ("where is A-1002 and add 2 mugs"): "add 2 mugs and a
+ * notebook to my cart" is one request.
  */
-export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string): OfflineToolInfo | undefined {
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string, after?: string): OfflineToolInfo | undefined {
   const adders = scoreTools(text, tools).filter(
     (candidate) =>
       candidate.score >= MIN_TOOL_SCORE &&
       isChangeName(candidate.tool.name) &&
       addsCountedItem(text, candidate.tool.inputSchema) &&
-      (before === undefined || namesThing(before, candidate.tool)),
+      (before === undefined || namesThing(before, candidate.tool) || (after !== undefined && !namesPlaceFor(after, candidate.tool))),
   );
   return bestOf(adders);
+}
+
+/** A word that says where something goes: "to my cart", "into the basket", "in den Warenkorb", "au panier", "dans mon panier". */
+const TO_PLACE = /\b(?:to|into|in|onto|on|zum|zur|in\s+(?:den|die|das|meinen|meine)|au|dans|sur)\s+(?:(?:the|my|our|your|a|den|die|das|meinen|meine|le|la|mon|ma|notre|votre)\s+)?([a-z]+)/g;
+
+/**
+ * Whether a text says that what is added goes to the tool's thing ("… a notebook to my cart"): then a request of adding
+ * before it is the start of the same list, not a request of its own.
+ */
+function namesPlaceFor(text: string, tool: OfflineToolInfo): boolean {
+  return [...fold(text).matchAll(TO_PLACE)].some((match) => namesThing(match[1] ?? '', tool));
 }
 
 /** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */

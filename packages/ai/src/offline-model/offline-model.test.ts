@@ -635,6 +635,27 @@ describe('createOfflineModel', () => {
     expect([getOrder.mock.calls.length, listDelayed.mock.calls.length]).toEqual([1, 1]);
     const single = await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and hello', stopWhen: isStepCount(1) });
     expect(single.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
+    expect(single.text).toBe('');
+  });
+
+  it('does the requests of a message that it reads, and names the ones no tool does, in the language asked', async () => {
+    const { tools, getOrder } = orderTools();
+    const run = (prompt: string) => generateText({ model: createOfflineModel(), tools: { ...tools, ...cartTools() }, prompt, stopWhen: isStepCount(1) });
+    const taxi = await run('Get order A-1001 and book a taxi');
+    expect(getOrder).toHaveBeenCalledWith({ orderId: 'A-1001' }, expect.anything());
+    expect(taxi.text).toBe('I did not do "book a taxi": none of my tools does that.');
+    expect((await run('Get order A-1001 and cancel A-1002')).text).toBe('I did not do "cancel A-1002": I have no tool for cancelling orders.');
+    expect((await run('Zeig Bestellung A-1001 und buche ein Taxi')).text).toBe('„buche ein Taxi“ habe ich nicht erledigt: Das kann keines meiner Werkzeuge.');
+    // An adding request with nothing after it that says where things go is a request of its own; "to my cart" after it
+    // makes one list.
+    const mugs = await run('Get order A-1001 and add 2 mugs');
+    expect(mugs.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
+      ['getOrder', { orderId: 'A-1001' }],
+      ['cart_add', { name: 'mugs', quantity: 2 }],
+    ]);
+    const list = await run('add 2 mugs and a notebook to my cart');
+    expect(list.toolCalls.map((call) => call.input)).toEqual([{ name: 'mugs', quantity: 2 }, { name: 'notebook' }]);
+    expect(list.text).toBe('');
   });
 
   it('does a request left without its message after a change ("… and email the customer") once the change is made, with what changed', async () => {

@@ -29,7 +29,7 @@ import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
+import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -86,6 +86,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const text = readWordedSums(dates.text);
   const forced = choice.type === 'required' || choice.type === 'tool';
   if (!forced) {
+    // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
+    const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
+    if (partial !== undefined) return withDateNote(partial, dates, wording);
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -276,6 +279,54 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   return distinct.length > 1 ? distinct : undefined;
 }
 
+/** Words that ask for nothing beside a request: greetings, thanks, praise ("… and thanks", "hello and where is A-1002"). */
+const PLEASANTRIES: ReadonlySet<string> = new Set(
+  'danke bitte hallo merci bonjour salut cheers great cool nice good morning evening afternoon day bye regards best lot vielen dank beaucoup'.split(' '),
+);
+
+/**
+ * A message of several requests of which some are read in full and others name no tool, or a topic no tool covers
+ * ("where is A-1002 and book a taxi", "show A-1002 and cancel A-1003"): the calls of the ones read, and an answer that
+ * names the ones left undone and why. `undefined` when every request is read (see `callsPerRequest`), none is, one
+ * that names a tool lacks an argument (it is asked for), or the parts not read are pleasantries ("… and thanks") or
+ * what is to be said ("…: sorry for the delay and thanks for waiting").
+ */
+function partialRequests(text: string, tools: readonly ToolInfo[], wording: Wording): (OfflineReply & { readonly type: 'tool-calls' }) | undefined {
+  const requests = splitRequests(text);
+  if (requests.length < 2) return undefined;
+  const plain = withoutMessage(text);
+  const said = [...plain].findIndex((letter, i) => letter !== text[i]);
+  const calls: OfflineToolCall[] = [];
+  const undone: string[] = [];
+  const startOf = (request: MessageRequest): number => request.end - request.text.length;
+  // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
+  // bananas to my cart"): read together, the two make more calls of one tool than the one part alone.
+  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean => {
+    const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
+    const single = readRequest(text, alone, tools);
+    return joined !== undefined && joined.sets.length > (single?.tool === joined.tool ? single.sets.length : 0);
+  };
+  for (const [index, request] of requests.entries()) {
+    if (said >= 0 && startOf(request) >= said) continue;
+    const [previous, next] = [requests[index - 1], requests[index + 1]];
+    const topic = missingTopic(request.text, tools);
+    if (topic !== undefined) {
+      undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
+      continue;
+    }
+    const read = readRequest(text, request, tools);
+    if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
+    if (read !== undefined) {
+      for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+    } else if (contentWords(request.text).some((word) => !PLEASANTRIES.has(word))) {
+      if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
+      undone.push(wording.undone(request.text));
+    }
+  }
+  if (calls.length === 0 || undone.length === 0) return undefined;
+  return { type: 'tool-calls', calls, text: undone.join(' ') };
+}
+
 /**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
  * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
@@ -283,7 +334,9 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
   // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
   const before = text.slice(0, Math.max(0, request.end - request.text.length));
-  const tool = pickTool(request.text, tools) ?? (before.trim().length > 0 ? pickAdder(request.text, tools, before) : undefined);
+  // "where is A-1002 and add 2 mugs": an adding request with nothing after it that says where things go is one too.
+  const after = text.slice(request.end);
+  const tool = pickTool(request.text, tools) ?? pickAdder(request.text, tools, before, after);
   if (tool === undefined) return undefined;
   const sets = extractArgumentSets(request.text, tool.inputSchema);
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };

@@ -85,6 +85,8 @@ export interface Wording {
   readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
+  /** A request of a message left undone while the others are done: no tool does it, or none covers its `topic`. */
+  readonly undone: (request: string, topic?: string) => string;
   // Summaries of tool results.
   readonly noResults: string;
   readonly happened: string;
@@ -215,6 +217,8 @@ const EN: Wording = {
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
+  undone: (request, topic) =>
+    `I did not do "${request}": ${topic === undefined ? 'none of my tools does that' : `I have no tool for ${topic}`}.`,
   noResults: 'There were no tool results to report.',
   happened: 'Here is what happened:',
   withEdit: (changes, rest) => `With your edit (${changes}): ${rest}`,
@@ -286,6 +290,7 @@ const DE: Wording = {
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
   removesAll: (tool, part) =>
     `${tool} entfernt alles auf einmal, und kein Werkzeug entfernt nur „${part}“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.`,
+  undone: (request, topic) => `„${request}“ habe ich nicht erledigt: ${topic === undefined ? 'Das kann keines meiner Werkzeuge' : `Ich habe kein Werkzeug für ${topic}`}.`,
   noResults: 'Es gab keine Ergebnisse von Werkzeugen.',
   happened: 'Das ist passiert:',
   withEdit: (changes, rest) => `Mit deiner Änderung (${changes}): ${rest}`,
@@ -365,6 +370,8 @@ const FR: Wording = {
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
   removesAll: (tool, part) =>
     `${tool} retire tout d'un coup, et aucun outil ne retire seulement « ${part} », donc je n'ai rien changé. Demandez-moi de tout vider si c'est ce que vous voulez.`,
+  undone: (request, topic) =>
+    `Je n'ai pas fait « ${request} » : ${topic === undefined ? "aucun de mes outils ne le fait" : `je n'ai pas d'outil pour ${topic}`}.`,
   noResults: "Aucun outil n'a renvoyé de résultat.",
   happened: "Voici ce qui s'est passé :",
   withEdit: (changes, rest) => `Avec votre modification (${changes}) : ${rest}`,
