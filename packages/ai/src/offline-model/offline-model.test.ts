@@ -767,11 +767,17 @@ describe('createOfflineModel', () => {
     expect(shift.calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
     expect(shift.text).toMatch(/^Reading "that" as A-1003, from earlier in our conversation\. Reading "back a week" as 7 days later/);
     expect((await followUp('Wo ist A-1002?', 'Verschiebe sie auf Freitag')).text).toMatch(/^Ich lese „sie“ als A-1002 aus unserem Gespräch\./);
-    // Two orders named before, none, or no word that refers back: the order is asked for, as before.
+    // Two orders named before, or none: the order is asked for, as before.
     const asked = 'I can do that with update_delivery_date, but I still need the order id (for example A-1001). Could you tell me?';
     expect((await followUp('where are A-1002 and A-1003?', 'move it to Friday')).text).toBe(asked);
     expect((await followUp('what time is it in Tokyo', 'move it to Friday')).text).toBe(asked);
-    expect((await followUp('where is A-1002', 'move to Friday')).text).toBe(asked);
+    // No word that refers back: the one order of the last message, when it was about that order and nothing else.
+    const bare = await followUp('where is A-1002', 'move to Friday');
+    expect(bare.calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    expect(bare.text).toBe('Reading this as about A-1002, as your last message was. Reading "Friday" as 2026-11-27 (today is 2026-11-20 UTC).');
+    expect((await followUp('Wo ist A-1002?', 'Verschiebe auf Freitag')).text).toMatch(/^Ich beziehe das auf A-1002, wie deine letzte Nachricht\./);
+    expect((await followUp('where are A-1002 and A-1003?', 'move to Friday')).text).toBe(asked);
+    expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
   });
 
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {

@@ -142,7 +142,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const referred = forced ? undefined : referredId(options.prompt, text, tool);
   const said = referred === undefined ? text : `${referred.id} ${text}`;
   const noted = (reply: OfflineReply): OfflineReply =>
-    referred === undefined ? reply : { ...reply, text: [wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' ') };
+    referred === undefined
+      ? reply
+      : {
+          ...reply,
+          text: [referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' '),
+        };
   const part = forced ? undefined : removedPart(said, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
@@ -189,7 +194,7 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
   const refers = REFERS_BACK.exec(fold(plain));
-  if (refers === null) return undefined;
+  if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
   for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
     const message = prompt[i];
@@ -204,6 +209,36 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
     if (ids[0] !== undefined) return { id: ids[0], phrase };
   }
   return undefined;
+}
+
+/**
+ * The id of a text that does not refer back ("move to Friday") when the user's message before it was about that one
+ * record and nothing else: each of its requests named that id and no other, and every call made for it took that id
+ * ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
+ * (a clock), the id is asked for. The phrase is empty: the answer says it read the last message.
+ */
+function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): { readonly id: string; readonly phrase: string } | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  if (previous < 0) return undefined;
+  const idsIn = (said: string): string[] => extractArgumentSets(said, tool.inputSchema).flatMap((set) => (typeof set.input[name] === 'string' ? [set.input[name]] : []));
+  const said = userTextAt(prompt, previous);
+  // Each request of it names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
+  const requests = splitRequests(said).filter((request) => contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
+  if (!requests.every((request) => idsIn(request.text).length > 0)) return undefined;
+  const ids = new Set(idsIn(said));
+  for (const message of prompt.slice(previous + 1, current)) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const values = typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : [];
+      const called = values.flatMap(idsIn);
+      if (called.length === 0) return undefined;
+      for (const id of called) ids.add(id);
+    }
+  }
+  const [id, ...others] = ids;
+  return id === undefined || others.length > 0 ? undefined : { id, phrase: '' };
 }
 
 /**

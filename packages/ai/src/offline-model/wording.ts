@@ -73,6 +73,8 @@ export interface Wording {
   readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
   /** How words that refer back ("it") were read: as the id named earlier in the conversation. */
   readonly referred: (phrase: string, id: string) => string;
+  /** How a request that names no id was read: as about the one id the user's last message was about. */
+  readonly fromLast: (id: string) => string;
   /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
@@ -206,6 +208,7 @@ const EN: Wording = {
     (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
   suggest: (id) => `Did you mean ${id}?`,
   referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
+  fromLast: (id) => `Reading this as about ${id}, as your last message was.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -278,6 +281,7 @@ const DE: Wording = {
       : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
   suggest: (id) => `Meinst du ${id}?`,
   referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
+  fromLast: (id) => `Ich beziehe das auf ${id}, wie deine letzte Nachricht.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -357,6 +361,7 @@ const FR: Wording = {
       : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
   suggest: (id) => `Vouliez-vous dire ${id} ?`,
   referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
+  fromLast: (id) => `Je l'applique à ${id}, comme votre dernier message.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
