@@ -262,6 +262,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['mark A-1002 as delivered', "text: I have no tool for changing a status, so I can't answer that."],
       ['Markiere A-1003 als geliefert', "text: I have no tool for changing a status, so I can't answer that."],
       ['show all orders', 'text: No tool lists all orders.'],
+      // How many there are: the chart's counts answer it (by status too); some of them asked another way, their list.
+      ['how many orders are there', 'orders_chart {}'],
+      ['Wie viele Bestellungen gibt es?', 'orders_chart {}'],
+      ['how many orders are shipped?', 'orders_chart {}'],
+      ['how many orders are late', 'list_delayed_orders {}'],
       ['list all orders', 'text: No tool lists all orders.'],
       ['Zeig alle Bestellungen', 'text: Kein Werkzeug listet alle Bestellungen auf.'],
       ['list every order', 'text: No tool lists every order.'],

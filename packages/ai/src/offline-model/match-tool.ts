@@ -462,6 +462,38 @@ export function unlistedAll(
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
 
+/** "how many orders", "wie viele Bestellungen", "combien de commandes": the word that names what is counted. */
+const HOW_MANY = /\b(?:how\s+many\s+|wie\s*viele?\s+|combien\s+(?:de\s+|d['’]\s*))(?:(?:of\s+)?(?:the|my|our|die|meine|les|mes)\s+)?([a-z]+)/;
+/** Words that, beside "how many" and the thing, ask for nothing else: "are there", "in total", "gibt es", "y a-t-il". */
+const COUNT_FILLER: ReadonlySet<string> = new Set('there total altogether overall insgesamt gesamt y a t il au en tout'.split(' '));
+
+/**
+ * For "how many orders are there" (in German and French too), or how many are in a state that the counts are by ("how
+ * many orders are shipped"): a tool about the thing that takes no arguments and says it returns their counts ("it also
+ * returns the counts": `orders_chart`), or how many there are. `undefined` when the text asks about some of them in
+ * another way ("how many orders are late" is for the list of late ones), or no tool counts them.
+ */
+export function countingTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  const folded = fold(text);
+  const match = HOW_MANY.exec(folded);
+  const word = match?.[1];
+  if (match === null || word === undefined) return undefined;
+  const rest = `${folded.slice(0, match.index)} ${folded.slice(match.index + match[0].length)}`
+    .split(/[^a-z]+/)
+    .filter((other) => contentWords(other).length > 0 && !ALL_FILLER.has(other) && !COUNT_FILLER.has(other));
+  const thing = expand([stem(word)], false);
+  const names = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
+  const about = tools.filter((tool) => !isChangeName(tool.name) && names(tool).some((name) => thing.some((part) => sameWord(part, name))));
+  const counts = about.filter((tool) => extractArguments('', tool.inputSchema).missing.length === 0);
+  const counter = counts.find((tool) => /\bcounts\b/i.test(tool.description ?? '')) ?? counts.find((tool) => /\bhow many\b/i.test(tool.description ?? ''));
+  // What else is said is what the counts are by ("how many orders are shipped": a status its description names), and
+  // no other tool's name says it ("delayed" of `list_delayed_orders` is that list's).
+  const by = counter === undefined ? [] : contentWords(counter.description ?? '');
+  const others = about.filter((tool) => tool !== counter).flatMap(names);
+  const fits = rest.flatMap((other) => contentWords(other)).every((other) => by.some((known) => sameWord(other, known)) && !others.some((name) => sameWord(other, name)));
+  return fits ? counter : undefined;
+}
+
 /**
  * The one word of a request that, beside stopwords and {@link ALL_FILLER}, is a plural ("show me my orders", "what
  * orders do I have", "my orders", "meine Bestellungen", "mes commandes"): all of them are asked for.

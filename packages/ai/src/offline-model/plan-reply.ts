@@ -21,7 +21,7 @@ import {
   valueArguments,
   withoutMessage,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
+import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
@@ -92,6 +92,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
+    // "how many orders are there": a tool about them that returns their counts answers it (orders_chart), not a list.
+    const counter = countingTool(text, tools);
+    if (counter !== undefined) return { type: 'tool-calls', calls: [{ toolName: counter.name, input: {} }] };
     // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
     const all = unlistedAll(text, tools);
     if (all !== undefined) {
