@@ -528,6 +528,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['Where are orders A-1002 and A-1003?', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
       ['Postpone A-1003 to 2027-01-10', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-01-10"}'],
       ['email the customer of A-1002 that it is late', 'send_email {"order_id":"A-1002","body":"it is late","subject":"It is late"}'],
+      // What the mail is for, not what it says: the order is looked up first, and the mail says both (offline-model.test.ts).
+      ['email the customer of A-1002 to apologise for the delay', 'query_order {"order_id":"A-1002"}'],
       ['When is A-1002 going to be delivered?', 'query_order {"order_id":"A-1002"}'],
       ['Wo ist Bestellung A-1002?', 'query_order {"order_id":"A-1002"}'],
       ['Ask the delay analyst for a report', 'delay_analyst {"task":"Ask the delay analyst for a report"}'],

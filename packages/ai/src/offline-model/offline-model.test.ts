@@ -728,6 +728,50 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
+  it('looks the order up first for a mail that says what it is for ("to apologise for the delay"), and mails that with what it shows', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one customer order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+    };
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools, prompt: 'email the customer of A-1002 to apologise for the delay', stopWhen: isStepCount(3) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['query_order'], ['send_email'], []]);
+    expect(sent.mock.calls[0]?.[0]).toEqual({
+      order_id: 'A-1002',
+      body: 'We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.',
+      subject: 'We apologise for the delay',
+    });
+    const mail = async (prompt: string) => {
+      sent.mockClear();
+      await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      return sent.mock.calls[0]?.[0].body;
+    };
+    expect(await mail('write to the customer of A-1002 to say sorry for the wait')).toBe('We are sorry for the wait. Your order A-1002 is delayed, delivery date 2026-12-03.');
+    expect(await mail('email the customer of A-1002 to thank them for their patience')).toBe(
+      'Thank you for your patience. Your order A-1002 is delayed, delivery date 2026-12-03.',
+    );
+    // After a message about the order, "the customer" is its customer.
+    const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'where is A-1002' },
+      ...first.responseMessages,
+      { role: 'user', content: 'email the customer to apologise for the delay' },
+    ];
+    const referred = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+    expect(referred.text).toMatch(/^Reading "the customer" as A-1002, from earlier in our conversation\. Once I have looked it up/);
+    expect(referred.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
   it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
     const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
     const tools = {

@@ -122,14 +122,18 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       const calls = callsPerRequest(text, tools);
       if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
-      const follow = followUps(text, tools);
-      if (follow !== undefined) {
+      // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
+      const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
+      const mailed = mailer === undefined ? undefined : referredId(options.prompt, text, mailer);
+      const follow = mailed === undefined ? followUps(text, tools) : purposeFollowUp(text, tools, mailed.id);
+      if (follow !== undefined && follow.calls.length > 0) {
         const later = joinList(
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
           wording.and,
         );
         const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: once }, dates, wording);
+        const note = mailed === undefined ? undefined : mailed.phrase === '' ? wording.fromLast(mailed.id) : wording.referred(mailed.phrase, mailed.id);
+        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
     }
   }
@@ -396,6 +400,8 @@ function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dat
 interface FollowUp {
   readonly request: MessageRequest;
   readonly tool: ToolInfo;
+  /** What the mail is for, worded from the ask ("We apologise for the delay."): it opens the message. */
+  readonly purpose?: string | undefined;
 }
 
 /**
@@ -406,7 +412,7 @@ interface FollowUp {
  */
 function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
   const requests = splitRequests(text);
-  if (requests.length < 2) return undefined;
+  if (requests.length < 2) return purposeFollowUp(text, tools);
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -422,6 +428,61 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
     later.push({ request, tool });
   }
   return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
+}
+
+/**
+ * What a mail is for when the ask says it instead of what to say ("email the customer of A-1002 to apologise for the
+ * delay"), as the opening sentence of the mail: "We apologise for the delay.", "We are sorry for …", "Thank you for your
+ * patience.", "We confirm …" ("them", "their" become "you", "your"). The verb's spelling is the user's.
+ */
+const PURPOSE =
+  /\b(?:e-?mail|mail|write(?:\s+to)?|message|contact|reach\s+out\s+to)\b[^\n]*?\bto\s+(apologi[sz]e|say\s+sorry|thank|confirm)\b(?:\s+(?:them|him|her|the\s+(?:customer|buyer|client)))?\s*([^\n]*?)[.!?]*\s*$/i;
+
+function purposeOf(text: string): string | undefined {
+  const match = PURPOSE.exec(text);
+  const verb = match?.[1]?.toLowerCase();
+  if (match === null || verb === undefined) return undefined;
+  const rest = (match[2] ?? '')
+    .replace(/\b(?:them|him|they)\b/gi, 'you')
+    .replace(/\b(?:their|his|her)\b/gi, 'your')
+    .trim();
+  const tail = rest.length > 0 ? ` ${rest}` : '';
+  if (verb.startsWith('apologi')) return `We ${verb}${tail}.`;
+  if (verb.startsWith('say')) return `We are sorry${tail}.`;
+  if (verb === 'thank') return `Thank you${tail}.`;
+  return rest.length > 0 ? `We confirm${tail}.` : undefined;
+}
+
+/**
+ * A request for a mail that says what it is for but not what to say ("email the customer of A-1002 to apologise for
+ * the delay"): the order is looked up first, and the mail once its result is in opens with the purpose and says what
+ * the lookup shows (`followUpFromResults`), as for "look up A-1002 and email the customer"; the mail still asks for
+ * approval. `undefined` for any other text, or when no tool that only reads takes the id it gives.
+ */
+function purposeFollowUp(
+  asked: string,
+  tools: readonly ToolInfo[],
+  id?: string,
+): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+  const text = id === undefined ? asked : `${id} ${asked}`;
+  const purpose = purposeOf(text);
+  const tool = purpose === undefined ? undefined : purposeTool(text, tools);
+  if (purpose === undefined || tool === undefined) return undefined;
+  const { missing } = extractArguments(text, tool.inputSchema);
+  if (missing.length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name) || name === idArgument(tool.inputSchema))) return undefined;
+  // With no id in the text (one it refers back to is read by the caller), nothing is looked up yet.
+  const reader = tools.find((candidate) => isReadName(candidate.name) && extractArguments(text, candidate.inputSchema).missing.length === 0 && idArgument(candidate.inputSchema) !== undefined);
+  const calls = reader === undefined ? [] : extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
+  return { calls, later: [{ request: { text: asked.trim(), end: asked.length }, tool, purpose }], changes: false };
+}
+
+/**
+ * The tool a mail that says what it is for is written with: of the tools that take a message, the one a mail is asked
+ * of ("write to the customer …", "contact …" ask for one as "email …" does).
+ */
+function purposeTool(text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  const messengers = tools.filter((tool) => extractArguments('', tool.inputSchema).missing.some((name) => isMessageArgument(tool.inputSchema, name)));
+  return pickTool(`email ${text}`, messengers);
 }
 
 /**
@@ -475,12 +536,13 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
-    for (const { tool } of follow.later) {
-      const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+    for (const { tool, purpose } of follow.later) {
+      const text = purpose === undefined ? message.text : `${purpose} ${message.text}`;
+      const args = extractArguments(`${message.id} saying ${text}`, tool.inputSchema);
       if (args.missing.length > 0) return undefined;
       calls.push({ toolName: tool.name, input: args.input });
+      said.push(`"${text}"`);
     }
-    said.push(`"${message.text}"`);
   }
   return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
 }
