@@ -824,6 +824,51 @@ describe('createOfflineModel', () => {
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
   });
 
+  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15" after a denial), and says so', async () => {
+    const id = { type: 'string', pattern: '^A-\\d{4}$' };
+    const tools = [
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      { type: 'function' as const, name: 'order_invoice', description: 'Make the invoice of one order.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      {
+        type: 'function' as const,
+        name: 'update_delivery_date',
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: { type: 'object', properties: { order_id: id, new_date: { type: 'string', format: 'date' } }, required: ['order_id', 'new_date'] },
+      },
+    ];
+    const model = createOfflineModel({ deterministicIds: true, now: () => new Date('2026-11-20T12:00:00Z') });
+    const turn = async (before: { readonly call: string; readonly input: object; readonly output: object }, asked: string, next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: before.call, input: before.input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: before.call, output: before.output as never }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return { text, calls: content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : [])) };
+    };
+    const invoice = { call: 'order_invoice', input: { order_id: 'A-1003' }, output: { type: 'json', value: { total: 10 } } };
+    expect(await turn(invoice, 'invoice for A-1003', 'and for A-1001?')).toEqual({
+      text: 'As before with order_invoice, now with A-1001.',
+      calls: [['order_invoice', { order_id: 'A-1001' }]],
+    });
+    expect((await turn(invoice, 'Rechnung für A-1003', 'und für A-1001?')).text).toBe('Wie zuvor mit order_invoice, jetzt mit A-1001.');
+    const denied = { call: 'update_delivery_date', input: { order_id: 'A-1012', new_date: '2026-12-10' }, output: { type: 'execution-denied' } };
+    expect(await turn(denied, 'move A-1012 to Dec 10', 'ok then Dec 15')).toEqual({
+      text: 'Reading "Dec 15" as 2026-12-15 (today is 2026-11-20 UTC). As before with update_delivery_date, now with 2026-12-15.',
+      calls: [['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-15' }]],
+    });
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'Saturday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-21' }]]);
+    // A request of its own, or a value the call does not take, is read as it is.
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'where is A-1004')).calls).toEqual([['query_order', { order_id: 'A-1004' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'A1006')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));

@@ -137,6 +137,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       }
     }
   }
+  // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
+  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
+  if (again !== undefined) {
+    const values = joinList(again.values, wording.and);
+    return withDateNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
+  }
   const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
@@ -246,6 +252,52 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
   }
   const [id, ...others] = ids;
   return id === undefined || others.length > 0 ? undefined : { id, phrase: '' };
+}
+
+/**
+ * Words that go on from the last request with another value ("and for A-1001?", "what about Tokyo?", "ok then Dec
+ * 15", "no wait, Saturday", "Dec 15 instead"), in English, German and French (folded).
+ */
+const GOES_ON =
+  /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
+/** Words of such a text that ask for nothing of their own. */
+const GOES_ON_WORDS: ReadonlySet<string> = new Set(
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber stattdessen et pour pareil alors non plutot'.split(' '),
+);
+
+/**
+ * The last call of the message before, made again with the values a text gives and nothing else ("and for A-1001?"
+ * after "invoice for A-1003", "ok then Dec 15" after a move of A-1012 that was denied, "Saturday" after it): the text
+ * says it goes on from there, or names no tool of its own, and each value it gives is one the call takes (an id, a
+ * day, a place, a sum, a price). `undefined` otherwise.
+ */
+function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  const folded = fold(text).trim();
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  if (previous < 0) return undefined;
+  const calls = prompt.slice(previous + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  for (const part of calls.reverse()) {
+    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
+    // A text that reads as that call on its own ("and in London?" after a clock) is read as it is.
+    if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
+    // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
+    const read = extractArguments(text, tool.inputSchema).input;
+    let rest = withoutMessage(text);
+    for (const value of Object.values(read)) if (typeof value === 'string') rest = rest.split(value).join(' ');
+    rest = rest.replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ');
+    for (const zone of findTimeZones(rest)) rest = `${rest.slice(0, zone.start)}${' '.repeat(zone.end - zone.start)}${rest.slice(zone.end)}`;
+    const words = fold(rest).split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !GOES_ON_WORDS.has(word));
+    if (words.length > 0 || (!GOES_ON.test(folded) && pickTool(text, tools) !== undefined)) return undefined;
+    const changed = Object.fromEntries(found.flatMap(({ name }) => (read[name] === undefined ? [] : [[name, read[name]]])));
+    if (Object.keys(changed).length === 0) return undefined;
+    const input = { ...(part.input as Record<string, unknown>), ...changed };
+    if (JSON.stringify(input) === JSON.stringify(part.input)) return undefined;
+    return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
+  }
+  return undefined;
 }
 
 /**

@@ -75,6 +75,8 @@ export interface Wording {
   readonly referred: (phrase: string, id: string) => string;
   /** How a request that names no id was read: as about the one id the user's last message was about. */
   readonly fromLast: (id: string) => string;
+  /** The last call made again with the values a follow-up gave ("and for A-1001?"). */
+  readonly again: (tool: string, values: string) => string;
   /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
@@ -209,6 +211,7 @@ const EN: Wording = {
   suggest: (id) => `Did you mean ${id}?`,
   referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
   fromLast: (id) => `Reading this as about ${id}, as your last message was.`,
+  again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
@@ -282,6 +285,7 @@ const DE: Wording = {
   suggest: (id) => `Meinst du ${id}?`,
   referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
   fromLast: (id) => `Ich beziehe das auf ${id}, wie deine letzte Nachricht.`,
+  again: (tool, values) => `Wie zuvor mit ${tool}, jetzt mit ${values}.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
@@ -362,6 +366,7 @@ const FR: Wording = {
   suggest: (id) => `Vouliez-vous dire ${id} ?`,
   referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
   fromLast: (id) => `Je l'applique à ${id}, comme votre dernier message.`,
+  again: (tool, values) => `Comme avant avec ${tool}, cette fois avec ${values}.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
