@@ -824,6 +824,50 @@ describe('createOfflineModel', () => {
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
   });
 
+  it('mails what the last message changed or looked up when a mail of the next one says nothing ("email the customer about it")', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, previous_date: '2026-12-10', delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: async () => ({ queued: true }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const next = async (first: string, then: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    const moved = await next('move A-1003 to Friday', 'and email the customer about it');
+    expect(moved.calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'The delivery date of your order A-1003 is now 2026-11-27.', subject: 'The delivery date of your order A-1003 is now 2026-11-27' }],
+    ]);
+    expect(moved.text).toBe(
+      'Reading "the customer" as A-1003, from earlier in our conversation. Using send_email, I say what changed: "The delivery date of your order A-1003 is now 2026-11-27."',
+    );
+    const looked = await next('where is A-1002', 'let the customer know');
+    expect(looked.calls).toEqual([
+      ['send_email', { order_id: 'A-1002', body: 'Your order A-1002 is delayed, delivery date 2026-12-03.', subject: 'Your order A-1002 is delayed, delivery date 2026-12-03' }],
+    ]);
+    // What to say, when given, is said; nothing changed or looked up before: the message is asked for.
+    expect((await next('where is A-1002', 'email the customer that it ships soon')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', body: 'it ships soon', subject: 'It ships soon' }],
+    ]);
+    expect((await next('what time is it', 'email the customer of A-1002')).text).toMatch(/I still need the subject \(Subject line\) and the body/);
+  });
+
   it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15" after a denial), and says so', async () => {
     const id = { type: 'string', pattern: '^A-\\d{4}$' };
     const tools = [

@@ -174,6 +174,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return noted(lookup);
+    // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
+    const told = forced ? undefined : toldFromEarlier(options.prompt, tool, sets[0], wording);
+    if (told !== undefined) return noted(told);
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -597,6 +600,37 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     }
   }
   return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
+}
+
+/**
+ * A mail that lacks only what to say, about a record that a call of the message before changed or looked up (its
+ * result is in the conversation): "email the customer about it" after "move A-1004 to Monday" says what changed, as
+ * "… and email the customer" in the same message does; after a lookup, what it showed. `undefined` when the message
+ * before made no such call for that id, or the call failed or was denied (nothing new to say).
+ */
+function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): OfflineReply | undefined {
+  if (read.missing.length === 0 || !read.missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+  const idName = idArgument(tool.inputSchema);
+  const id = idName === undefined ? undefined : read.input[idName];
+  if (typeof id !== 'string') return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const turn = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current);
+  const calls = turn.flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
+  const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
+    const call = calls.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
+  };
+  const about = sourcesOf(results, inputOf).filter((result) => idOf(inputOf(result))?.[1] === id);
+  const result = about.at(-1);
+  const input = result === undefined ? undefined : inputOf(result);
+  if (result === undefined || input === undefined || (result.output.type !== 'json' && result.output.type !== 'text')) return undefined;
+  const changes = isChangeName(result.toolName);
+  const message = changes ? whatChanged(result, input) : whatIs(result, input);
+  if (message === undefined) return undefined;
+  const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+  if (args.missing.length > 0) return undefined;
+  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, changes, `"${message.text}"`) };
 }
 
 /**
