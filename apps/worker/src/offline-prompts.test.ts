@@ -330,6 +330,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['where is A-1002 and book a taxi', 'query_order {"order_id":"A-1002"}'],
       ['where is A-1002 and cancel A-1003', 'query_order {"order_id":"A-1002"}'],
       ['time in tokyo and weather in paris', 'world_clock {"time_zone":"Asia/Tokyo"}'],
+      // Thanks are answered as thanks, not with the help text.
+      ['thanks!', "text: You're welcome."],
+      ['danke', 'text: Gern geschehen.'],
       // A list of places or of things to add: a call for each, as a model makes them.
       [
         'time in new york, london and paris',

@@ -253,6 +253,21 @@ describe('createOfflineModel', () => {
     expect(bare.text).toContain('No tools are available');
   });
 
+  it('answers thanks as thanks, and a greeting or "what can you do?" with what it can do, in the language asked', async () => {
+    const { tools } = orderTools();
+    const answer = async (prompt: string) => (await generateText({ model: createOfflineModel(), tools, prompt })).text;
+    expect(await answer('thanks!')).toBe("You're welcome. Anything else?");
+    expect(await answer('Thank you very much')).toBe("You're welcome. Anything else?");
+    expect(await answer('danke schön')).toBe('Gern geschehen. Noch etwas?');
+    expect(await answer('Merci beaucoup !')).toBe('Je vous en prie. Autre chose ?');
+    for (const prompt of ['hi', 'Good morning', 'what can you do?', 'Hallo', 'que sais-tu faire ?']) {
+      const text = await answer(prompt);
+      expect(text, prompt).not.toMatch(/did not find a tool|kein Werkzeug gefunden|pas trouvé d'outil/);
+      expect(text, prompt).toContain('getOrder');
+    }
+    expect(await answer('Write me a poem')).toContain('I did not find a tool for that.');
+  });
+
   it('reports a failing tool honestly', async () => {
     const { tools } = orderTools();
     const result = await generateText({

@@ -148,6 +148,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
     const unread = unreadId(text, tools);
     if (unread !== undefined) return { type: 'text', text: notAnIdText(unread.tool, unread.name, unread.given, wording) };
+    // "thanks!", "hi": a thank-you is answered as one, a greeting with what the model can do (no "I did not find a tool").
+    const pleasantry = pleasantryOf(ruleInput.userText);
+    if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
+    if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -920,6 +924,23 @@ function suggestionIn(text: string): string | undefined {
     if (id !== undefined && /^\S+$/.test(id)) return id;
   }
   return undefined;
+}
+
+/** Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup"). */
+const THANKS = new Set('thanks thank thx ty cheers danke dankeschon merci'.split(' '));
+const GREETINGS = new Set('hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' '));
+const WITH_THEM = new Set('you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and und et'.split(' '));
+
+/** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
+const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
+
+/** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
+function pleasantryOf(text: string): 'thanks' | 'greeting' | undefined {
+  if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
+  const words = fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
+  if (words.length === 0 || !words.every((word) => THANKS.has(word) || GREETINGS.has(word) || WITH_THEM.has(word))) return undefined;
+  if (words.some((word) => THANKS.has(word))) return 'thanks';
+  return words.some((word) => GREETINGS.has(word) || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

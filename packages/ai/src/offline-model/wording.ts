@@ -15,7 +15,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann storniere stornieren'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon'
     ).split(' '),
   ),
   fr: new Set(
@@ -23,7 +23,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace bonjour salut sais peux'
+      'decale reporte avance repousse deplace bonjour salut sais peux merci'
     ).split(' '),
   ),
 };
@@ -120,6 +120,8 @@ export interface Wording {
   readonly document: (name: string | undefined) => string;
   // The help text, and the answers that no tool covers a request.
   readonly helpIntro: string;
+  /** The answer to thanks. */
+  readonly welcome: string;
   readonly noTools: string;
   readonly youSaid: (text: string) => string;
   readonly noToolFound: string;
@@ -252,6 +254,7 @@ const EN: Wording = {
   images: (count) => (count === 1 ? 'an image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
+  welcome: "You're welcome. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
   noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
   youSaid: (text) => `You said: "${text}".`,
@@ -327,6 +330,7 @@ const DE: Wording = {
   images: (count) => (count === 1 ? 'einem Bild' : `${count} Bildern`),
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
+  welcome: 'Gern geschehen. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
   noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
   youSaid: (text) => `Du hast geschrieben: „${text}“.`,
@@ -411,6 +415,7 @@ const FR: Wording = {
   images: (count) => (count === 1 ? 'une image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
+  welcome: 'Je vous en prie. Autre chose ?',
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
   noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
   youSaid: (text) => `Vous avez écrit : « ${text} ».`,
