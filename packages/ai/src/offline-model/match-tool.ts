@@ -148,7 +148,8 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
   const said = withoutMessage(text);
-  const valueFree = withoutExpressions(withoutZones(said));
+  // "times 3" is a product, not a time.
+  const valueFree = withoutExpressions(withoutZones(said)).replace(/\btimes(?=\s+\d)/gi, '     ');
   const words = expand(contentWords(valueFree), hasDate(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;

@@ -928,6 +928,29 @@ describe('createOfflineModel', () => {
     expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
   });
 
+  it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
+    const tools = [
+      { type: 'function' as const, name: 'calculate', description: 'Evaluate an arithmetic expression.', inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },
+      { type: 'function' as const, name: 'browser_time_zone', description: "The user's own time zone and local time.", inputSchema: { type: 'object', properties: {} } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (expression: string | undefined, text: string) => {
+      const before = expression === undefined ? [] : [
+        { role: 'user', content: [{ type: 'text', text: 'a sum' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'calculate', input: { expression } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'calculate', output: { type: 'json', value: { result: 12 } } }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'It is 12.' }] },
+      ];
+      const { content } = await model.doGenerate({ prompt: [...before, { role: 'user', content: [{ type: 'text', text }] }], tools } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await next('15 / 100 * 80', 'times 3')).toEqual([['calculate', { expression: '(15 / 100 * 80) * 3' }]]);
+    expect(await next('12 * 7', 'and divide it by 4')).toEqual([['calculate', { expression: '(12 * 7) / 4' }]]);
+    expect(await next('17 * 23', 'mal 2')).toEqual([['calculate', { expression: '(17 * 23) * 2' }]]);
+    // No sum before: nothing to take on, and no clock either.
+    expect(await next(undefined, 'times 3')).toEqual([]);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));

@@ -137,6 +137,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       }
     }
   }
+  // "times 3" after "what is 15% of 80": the last sum, taken on.
+  const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
+  if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
   const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
   if (again !== undefined) {
@@ -259,6 +262,38 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
   }
   const [id, ...others] = ids;
   return id === undefined || others.length > 0 ? undefined : { id, phrase: '' };
+}
+
+/** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */
+const GOES_ON_SUM =
+  /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(times|multiplied\s+by|multiply\s+(?:it\s+|that\s+)?by|plus|add|minus|less|subtract|divided\s+by|divide\s+(?:it\s+|that\s+)?by|over|mal|plus|minus|durch|geteilt\s+durch|fois|moins|divise\s+par|[*x×+\-/÷])\s*(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
+const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:times|multipl|mal|fois|[*x×])/, '*'],
+  [/^(?:plus|add|\+)/, '+'],
+  [/^(?:minus|less|subtract|moins|-)/, '-'],
+  [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
+];
+
+/**
+ * The last call of the message before that took an expression, taken on by an operator and a number ("times 3" after
+ * "15% of 80": `(15 / 100 * 80) * 3`), so the calculator works it out exactly; `undefined` for any other text, or
+ * when the message before made no such call.
+ */
+function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const match = GOES_ON_SUM.exec(fold(text).trim());
+  const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
+  if (match === null || operator === undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  for (const part of calls.reverse()) {
+    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
+    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
+    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+  }
+  return undefined;
 }
 
 /**
