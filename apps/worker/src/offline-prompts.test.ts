@@ -479,6 +479,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['I would like to reschedule the delivery of order A-1003 to next Friday please', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['can you move order A-1002 to the 5th of december', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-05"}'],
       ["send an email to A-1002's customer: sorry for the delay", 'send_email {"order_id":"A-1002","body":"sorry for the delay","subject":"Sorry for the delay"}'],
+      // What to say after "que"/"dass", as after "that".
+      ["Envoie un mail au client de A-1002 pour dire qu'elle arrive lundi", 'send_email {"order_id":"A-1002","body":"elle arrive 2026-11-23","subject":"Elle arrive 2026-11-23"}'],
+      ['Envoie un mail au client de A-1002 pour dire que la livraison est retardée', 'send_email {"order_id":"A-1002","body":"la livraison est retardée","subject":"La livraison est retardée"}'],
       ['whats the time in sydney right now', 'world_clock {"time_zone":"Australia/Sydney"}'],
       ['what is 2 to the power of 10', 'calculate {"expression":"2^10"}'],
       ['where is A-1002 and move A-1003 to friday', 'query_order {"order_id":"A-1002"} | update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
