@@ -148,8 +148,10 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
   const said = withoutMessage(text);
-  // "times 3" is a product, not a time.
-  const valueFree = withoutExpressions(withoutZones(said)).replace(/\btimes(?=\s+\d)/gi, '     ');
+  // "times 3" is a product, not a time, and "how many days" a count of them, not a date.
+  const valueFree = withoutExpressions(withoutZones(said))
+    .replace(/\btimes(?=\s+\d)/gi, '     ')
+    .replace(/(?<=\bhow\s+many\s+)(?:days|weeks|hours)\b/gi, (unit) => ' '.repeat(unit.length));
   const words = expand(contentWords(valueFree), hasDate(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
@@ -433,7 +435,8 @@ export function unlistedAll(
 ): { readonly all: string; readonly every: boolean; readonly thing: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
   const folded = fold(text).trim();
   const word = ALL_OF.exec(folded)?.[1] ?? barePlural(folded);
-  if (word === undefined) return undefined;
+  // "by how many days?" asks a measure, not for every day.
+  if (word === undefined || MEASURE_WORDS.test(word)) return undefined;
   const thing = expand([stem(word)], false);
   const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
   const about = tools.filter((tool) => nameWords(tool).some((name) => thing.some((part) => sameWord(part, name))) && !isChangeName(tool.name));
@@ -462,6 +465,9 @@ export function unlistedAll(
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
+
+/** Units a count measures in, not things to list: "how many days", "in 3 weeks", "all day". */
+const MEASURE_WORDS = /^(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|times?|tage?n?|wochen?|monate?n?|stunden?|jours?|semaines?|mois|heures?)$/;
 
 /** "how many orders", "wie viele Bestellungen", "combien de commandes": the word that names what is counted. */
 const HOW_MANY = /\b(?:how\s+many\s+|wie\s*viele?\s+|combien\s+(?:de\s+|d['’]\s*))(?:(?:of\s+)?(?:the|my|our|die|meine|les|mes)\s+)?([a-z]+)/;

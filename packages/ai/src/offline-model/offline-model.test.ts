@@ -839,6 +839,36 @@ describe('createOfflineModel', () => {
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
   });
 
+  it('reads a question about "it" or with no tool of its own as about the one order of the conversation ("is it late?")', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id; returns its status, delivery date and how many days it is delayed.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-05', delay_days: 1 }),
+      }),
+      list_delayed_orders: tool({ description: 'List the orders running late.', inputSchema: z.object({}), execute: async () => [] }),
+      browser_time_zone: tool({ description: "The user's own time zone and local time.", inputSchema: z.object({}), execute: async () => ({ zone: 'UTC' }) }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const next = async (first: string, then: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    expect(await next('status of A-1010', 'is it late?')).toEqual({
+      text: 'Reading "it" as A-1010, from earlier in our conversation.',
+      calls: [['query_order', { order_id: 'A-1010' }]],
+    });
+    expect((await next('status of A-1010', 'when will it arrive?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    expect((await next('status of A-1010', 'by how many days?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    // The list itself, a clock's "it", or no question: read as before.
+    expect((await next('status of A-1010', 'any other late orders?')).calls).toEqual([['list_delayed_orders', {}]]);
+    expect((await next('status of A-1010', 'what time is it?')).calls).toEqual([['browser_time_zone', {}]]);
+    expect((await next('status of A-1010', 'never mind')).calls).toEqual([]);
+  });
+
   it('mails what the last message changed or looked up when a mail of the next one says nothing ("email the customer about it")', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const tools = {

@@ -29,7 +29,7 @@ import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
+import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier, stem } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -146,7 +146,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const values = joinList(again.values, wording.and);
     return withDateNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
   }
-  const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  const picked = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
+  const tool =
+    forced || asked !== ruleInput.userText || (picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined))
+      ? picked
+      : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
     const unread = unreadId(text, tools);
@@ -236,8 +241,8 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
 
 /**
  * The id of a text that does not refer back ("move to Friday") when the user's message before it was about that one
- * record and nothing else: each of its requests named that id and no other, and every call made for it took that id
- * ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
+ * record and nothing else: it named no other id (each of its requests that id, when it made several), and every call
+ * made for it took that id ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
  * (a clock), the id is asked for. The phrase is empty: the answer says it read the last message.
  */
 function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): { readonly id: string; readonly phrase: string } | undefined {
@@ -246,9 +251,9 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
   if (previous < 0) return undefined;
   const idsIn = (said: string): string[] => extractArgumentSets(said, tool.inputSchema).flatMap((set) => (typeof set.input[name] === 'string' ? [set.input[name]] : []));
   const said = userTextAt(prompt, previous);
-  // Each request of it names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
-  const requests = splitRequests(said).filter((request) => contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
-  if (!requests.every((request) => idsIn(request.text).length > 0)) return undefined;
+  // Each request of several names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
+  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
+  if (requests.length > 1 && !requests.every((request) => idsIn(request.text).length > 0)) return undefined;
   const ids = new Set(idsIn(said));
   for (const message of prompt.slice(previous + 1, current)) {
     if (message.role !== 'assistant') continue;
@@ -340,6 +345,29 @@ function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readon
     return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
   }
   return undefined;
+}
+
+/** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
+const ASKS = /\?\s*$|^(?:is|are|was|were|when|where|how|what|has|have|does|did|will|can|ist|sind|wann|wo|wie|hat|quand|ou|est|comment)\b/;
+
+/**
+ * The tool that reads the one record a conversation is about, for a question that names no tool ("when will it
+ * arrive?", "by how many days?" after "status of A-1010"), or a list of such records that takes no id, asked about
+ * "it" ("is it late?" is no list of the late orders): the text read with that record's id (the one
+ * {@link referredId} finds) picks a tool that reads it. A list of something else stays ("what time is it?" is a clock).
+ */
+function aboutEarlier(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], picked: ToolInfo | undefined): ToolInfo | undefined {
+  if (!ASKS.test(fold(text).trim())) return undefined;
+  const reader = tools.find((tool) => isReadName(tool.name) && idArgument(tool.inputSchema) !== undefined);
+  const referred = reader === undefined ? undefined : referredId(prompt, text, reader);
+  if (referred === undefined) return undefined;
+  const tool = pickTool(`${referred.id} ${text}`, tools);
+  if (tool === undefined || !isReadName(tool.name) || idArgument(tool.inputSchema) === undefined) return undefined;
+  if (picked === undefined) return tool;
+  // A list of the same things as the record ("orders" of list_delayed_orders and query_order), asked about "it".
+  const things = (name: string): string[] => splitIdentifier(name).filter((word) => !isReadName(word) && !isChangeName(word));
+  const same = things(picked.name).some((word) => things(tool.name).some((other) => stem(word) === stem(other)));
+  return same && referred.phrase !== '' ? tool : undefined;
 }
 
 /**
