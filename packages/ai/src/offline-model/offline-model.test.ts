@@ -981,6 +981,37 @@ describe('createOfflineModel', () => {
     expect(await next(undefined, 'times 3')).toEqual([]);
   });
 
+  it('adds more of what the message before added ("and 3 spoons" after "add 2 mugs"), and nothing after a lookup', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'cart_add',
+        description: "Add an item to the user's shopping cart.",
+        inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'Item name' }, quantity: { type: 'integer', description: 'How many (default 1)' } }, required: ['name'] },
+      },
+      { type: 'function' as const, name: 'get_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (call: string, input: object, text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'first' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: call, input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: call, output: { type: 'json', value: { ok: true } } }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'and 3 spoons')).toEqual([['cart_add', { quantity: 3, name: 'spoons' }]]);
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und 3 Birnen und 2 Äpfel')).toEqual([
+      ['cart_add', { quantity: 3, name: 'Birnen' }],
+      ['cart_add', { quantity: 2, name: 'Äpfel' }],
+    ]);
+    expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
+  });
+
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));

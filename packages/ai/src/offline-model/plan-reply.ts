@@ -140,6 +140,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
   if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
+  // "and 3 spoons" after "add 2 mugs": more of what was just added.
+  const more = forced || asked !== ruleInput.userText ? undefined : addedMore(options.prompt, text, tools);
+  if (more !== undefined) return { type: 'tool-calls', calls: more };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
   const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
   if (again !== undefined) {
@@ -267,6 +270,25 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
   }
   const [id, ...others] = ids;
   return id === undefined || others.length > 0 ? undefined : { id, phrase: '' };
+}
+
+/** "and 3 spoons", "also a teapot", "plus 2 mugs", "und 2 Löffel", "et 3 cuillères": more things, with their counts. */
+const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
+
+/**
+ * More of what the message before added ("and 3 spoons" after "add 2 mugs"): the adding call's tool with the things
+ * the text names, as if it said "add 3 spoons". `undefined` unless the text only names things to add after such a word,
+ * and the last call of the message before added some.
+ */
+function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+  if (!MORE_THINGS.test(text) || pickTool(text, tools) !== undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  const last = calls.filter((part) => part.type === 'tool-call').at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const adding = text.replace(MORE_THINGS, 'add ');
+  if (tool === undefined || pickAdder(adding, [tool]) === undefined) return undefined;
+  return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
 }
 
 /** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */
