@@ -567,6 +567,10 @@ describe('the offline model on the demo tools: prompt → tool(s)', () => {
       ['square root of 144', 'calculate {"expression":"sqrt(144)"}'],
       ['summarize the delays', 'delay_analyst {"task":"summarize the delays"}'],
       ['Move order A-1004 to next Friday and email the customer', 'update_delivery_date {"order_id":"A-1004","new_date":"2026-11-27"}'],
+      ['deliver A-1002 on christmas', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-25"}'],
+      ['time in India', 'world_clock {"time_zone":"Asia/Kolkata"}'],
+      ['how many orders are there', 'orders_chart {}'],
+      ['where is A-1002 and add 2 mugs', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"}'],
     ];
     const prose = readme.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
