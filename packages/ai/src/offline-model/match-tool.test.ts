@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOOL_SCORE, missingTopic, pickAdder, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
+import { countingTool, MIN_TOOL_SCORE, missingTopic, pickAdder, pickTool, scoreTools, splitRequests, unlistedAll } from './match-tool.ts';
 import { contentWords, isReadName, splitIdentifier, stem } from './words.ts';
 
 const tools = [
@@ -378,5 +378,19 @@ describe('what the matcher reads besides words', () => {
     expect(splitRequests('Where is A-1002 and what time is it in Tokyo?').map((request) => request.text)).toEqual(['Where is A-1002', 'what time is it in Tokyo?']);
     expect(splitRequests('Zeig A-1001 und dann die Rechnung; et puis Tokio').map((request) => request.text)).toEqual(['Zeig A-1001', 'die Rechnung', 'Tokio']);
     expect(splitRequests('Where is A-1002?')).toEqual([{ text: 'Where is A-1002?', end: 16 }]);
+  });
+
+  it('answers how many of a thing there are with the tool that returns their counts, or in a state they are counted by', () => {
+    const chart = { name: 'orders_chart', description: 'Draw a bar chart of all orders by status: pending, shipped, delayed, delivered. It also returns the counts.' };
+    const set = [...orders, chart];
+    for (const text of ['how many orders are there', 'How many orders do I have?', 'how many orders in total', 'Wie viele Bestellungen gibt es?', 'combien de commandes y a-t-il ?', 'how many orders are shipped?']) {
+      expect(countingTool(text, set)?.name, text).toBe('orders_chart');
+    }
+    // Some of them asked about in another way, or by a word another tool's name says: that tool answers.
+    for (const text of ['how many orders are late', 'how many orders are delayed', 'how many orders does Grace have', 'how many days late is A-1012', 'show all orders']) {
+      expect(countingTool(text, set), text).toBeUndefined();
+    }
+    // No tool that counts: none.
+    expect(countingTool('how many orders are there', orders)).toBeUndefined();
   });
 });

@@ -148,7 +148,10 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
   const said = withoutMessage(text);
-  const valueFree = withoutExpressions(withoutZones(said));
+  // "times 3" is a product, not a time, and "how many days" a count of them, not a date.
+  const valueFree = withoutExpressions(withoutZones(said))
+    .replace(/\btimes(?=\s+\d)/gi, '     ')
+    .replace(/(?<=\bhow\s+many\s+)(?:days|weeks|hours)\b/gi, (unit) => ' '.repeat(unit.length));
   const words = expand(contentWords(valueFree), hasDate(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
@@ -240,18 +243,30 @@ export function pickTool(text: string, tools: readonly OfflineToolInfo[]): Offli
 /**
  * For a whole message that {@link pickTool} finds no tool for and that is only an adding verb, a count and a thing
  * ("add 2 coffee beans", "add 3 apples and 2 bananas"): the tool that adds such things, as nothing else is named. For a
- * part of a message, only when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), not
- * the text after it ("add 2 mugs and a notebook to my cart" is one request).
+ * part of a message, when the text `before` it names what the tool adds to ("clear my cart and add 3 apples"), or when
+ * the text `after` it does not say where things are added ("where is A-1002 and add 2 mugs"): "add 2 mugs and a
+ * notebook to my cart" is one request.
  */
-export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string): OfflineToolInfo | undefined {
+export function pickAdder(text: string, tools: readonly OfflineToolInfo[], before?: string, after?: string): OfflineToolInfo | undefined {
   const adders = scoreTools(text, tools).filter(
     (candidate) =>
       candidate.score >= MIN_TOOL_SCORE &&
       isChangeName(candidate.tool.name) &&
       addsCountedItem(text, candidate.tool.inputSchema) &&
-      (before === undefined || namesThing(before, candidate.tool)),
+      (before === undefined || namesThing(before, candidate.tool) || (after !== undefined && !namesPlaceFor(after, candidate.tool))),
   );
   return bestOf(adders);
+}
+
+/** A word that says where something goes: "to my cart", "into the basket", "in den Warenkorb", "au panier", "dans mon panier". */
+const TO_PLACE = /\b(?:to|into|in|onto|on|zum|zur|in\s+(?:den|die|das|meinen|meine)|au|dans|sur)\s+(?:(?:the|my|our|your|a|den|die|das|meinen|meine|le|la|mon|ma|notre|votre)\s+)?([a-z]+)/g;
+
+/**
+ * Whether a text says that what is added goes to the tool's thing ("… a notebook to my cart"): then a request of adding
+ * before it is the start of the same list, not a request of its own.
+ */
+function namesPlaceFor(text: string, tool: OfflineToolInfo): boolean {
+  return [...fold(text).matchAll(TO_PLACE)].some((match) => namesThing(match[1] ?? '', tool));
 }
 
 /** Asking why, or for a summary or an analysis, in English, German or French; `named` when the analysis is named itself. */
@@ -420,7 +435,8 @@ export function unlistedAll(
 ): { readonly all: string; readonly every: boolean; readonly thing: string; readonly tools: readonly OfflineToolInfo[] } | undefined {
   const folded = fold(text).trim();
   const word = ALL_OF.exec(folded)?.[1] ?? barePlural(folded);
-  if (word === undefined) return undefined;
+  // "by how many days?" asks a measure, not for every day.
+  if (word === undefined || MEASURE_WORDS.test(word)) return undefined;
   const thing = expand([stem(word)], false);
   const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
   const about = tools.filter((tool) => nameWords(tool).some((name) => thing.some((part) => sameWord(part, name))) && !isChangeName(tool.name));
@@ -448,6 +464,41 @@ export function unlistedAll(
   const every = quantified !== null && /^(?:every|each|jede[nrs]?|chaque)\b/.test(quantified[0]);
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
+}
+
+/** Units a count measures in, not things to list: "how many days", "in 3 weeks", "all day". */
+const MEASURE_WORDS = /^(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|times?|tage?n?|wochen?|monate?n?|stunden?|jours?|semaines?|mois|heures?)$/;
+
+/** "how many orders", "wie viele Bestellungen", "combien de commandes": the word that names what is counted. */
+const HOW_MANY = /\b(?:how\s+many\s+|wie\s*viele?\s+|combien\s+(?:de\s+|d['’]\s*))(?:(?:of\s+)?(?:the|my|our|die|meine|les|mes)\s+)?([a-z]+)/;
+/** Words that, beside "how many" and the thing, ask for nothing else: "are there", "in total", "gibt es", "y a-t-il". */
+const COUNT_FILLER: ReadonlySet<string> = new Set('there total altogether overall insgesamt gesamt y a t il au en tout'.split(' '));
+
+/**
+ * For "how many orders are there" (in German and French too), or how many are in a state that the counts are by ("how
+ * many orders are shipped"): a tool about the thing that takes no arguments and says it returns their counts ("it also
+ * returns the counts": `orders_chart`), or how many there are. `undefined` when the text asks about some of them in
+ * another way ("how many orders are late" is for the list of late ones), or no tool counts them.
+ */
+export function countingTool(text: string, tools: readonly OfflineToolInfo[]): OfflineToolInfo | undefined {
+  const folded = fold(text);
+  const match = HOW_MANY.exec(folded);
+  const word = match?.[1];
+  if (match === null || word === undefined) return undefined;
+  const rest = `${folded.slice(0, match.index)} ${folded.slice(match.index + match[0].length)}`
+    .split(/[^a-z]+/)
+    .filter((other) => contentWords(other).length > 0 && !ALL_FILLER.has(other) && !COUNT_FILLER.has(other));
+  const thing = expand([stem(word)], false);
+  const names = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
+  const about = tools.filter((tool) => !isChangeName(tool.name) && names(tool).some((name) => thing.some((part) => sameWord(part, name))));
+  const counts = about.filter((tool) => extractArguments('', tool.inputSchema).missing.length === 0);
+  const counter = counts.find((tool) => /\bcounts\b/i.test(tool.description ?? '')) ?? counts.find((tool) => /\bhow many\b/i.test(tool.description ?? ''));
+  // What else is said is what the counts are by ("how many orders are shipped": a status its description names), and
+  // no other tool's name says it ("delayed" of `list_delayed_orders` is that list's).
+  const by = counter === undefined ? [] : contentWords(counter.description ?? '');
+  const others = about.filter((tool) => tool !== counter).flatMap(names);
+  const fits = rest.flatMap((other) => contentWords(other)).every((other) => by.some((known) => sameWord(other, known)) && !others.some((name) => sameWord(other, name)));
+  return fits ? counter : undefined;
 }
 
 /**

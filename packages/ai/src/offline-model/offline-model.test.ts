@@ -253,6 +253,21 @@ describe('createOfflineModel', () => {
     expect(bare.text).toContain('No tools are available');
   });
 
+  it('answers thanks as thanks, and a greeting or "what can you do?" with what it can do, in the language asked', async () => {
+    const { tools } = orderTools();
+    const answer = async (prompt: string) => (await generateText({ model: createOfflineModel(), tools, prompt })).text;
+    expect(await answer('thanks!')).toBe("You're welcome. Anything else?");
+    expect(await answer('Thank you very much')).toBe("You're welcome. Anything else?");
+    expect(await answer('danke schön')).toBe('Gern geschehen. Noch etwas?');
+    expect(await answer('Merci beaucoup !')).toBe('Je vous en prie. Autre chose ?');
+    for (const prompt of ['hi', 'Good morning', 'what can you do?', 'Hallo', 'que sais-tu faire ?']) {
+      const text = await answer(prompt);
+      expect(text, prompt).not.toMatch(/did not find a tool|kein Werkzeug gefunden|pas trouvé d'outil/);
+      expect(text, prompt).toContain('getOrder');
+    }
+    expect(await answer('Write me a poem')).toContain('I did not find a tool for that.');
+  });
+
   it('reports a failing tool honestly', async () => {
     const { tools } = orderTools();
     const result = await generateText({
@@ -635,6 +650,27 @@ describe('createOfflineModel', () => {
     expect([getOrder.mock.calls.length, listDelayed.mock.calls.length]).toEqual([1, 1]);
     const single = await generateText({ model: createOfflineModel(), tools, prompt: 'Get order A-1001 and hello', stopWhen: isStepCount(1) });
     expect(single.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['getOrder']);
+    expect(single.text).toBe('');
+  });
+
+  it('does the requests of a message that it reads, and names the ones no tool does, in the language asked', async () => {
+    const { tools, getOrder } = orderTools();
+    const run = (prompt: string) => generateText({ model: createOfflineModel(), tools: { ...tools, ...cartTools() }, prompt, stopWhen: isStepCount(1) });
+    const taxi = await run('Get order A-1001 and book a taxi');
+    expect(getOrder).toHaveBeenCalledWith({ orderId: 'A-1001' }, expect.anything());
+    expect(taxi.text).toBe('I did not do "book a taxi": none of my tools does that.');
+    expect((await run('Get order A-1001 and cancel A-1002')).text).toBe('I did not do "cancel A-1002": I have no tool for cancelling orders.');
+    expect((await run('Zeig Bestellung A-1001 und buche ein Taxi')).text).toBe('„buche ein Taxi“ habe ich nicht erledigt: Das kann keines meiner Werkzeuge.');
+    // An adding request with nothing after it that says where things go is a request of its own; "to my cart" after it
+    // makes one list.
+    const mugs = await run('Get order A-1001 and add 2 mugs');
+    expect(mugs.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
+      ['getOrder', { orderId: 'A-1001' }],
+      ['cart_add', { name: 'mugs', quantity: 2 }],
+    ]);
+    const list = await run('add 2 mugs and a notebook to my cart');
+    expect(list.toolCalls.map((call) => call.input)).toEqual([{ name: 'mugs', quantity: 2 }, { name: 'notebook' }]);
+    expect(list.text).toBe('');
   });
 
   it('does a request left without its message after a change ("… and email the customer") once the change is made, with what changed', async () => {
@@ -707,6 +743,50 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
+  it('looks the order up first for a mail that says what it is for ("to apologise for the delay"), and mails that with what it shows', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
+    const tools = {
+      query_order: tool({
+        description: 'Look up one customer order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: sent,
+      }),
+    };
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools, prompt: 'email the customer of A-1002 to apologise for the delay', stopWhen: isStepCount(3) });
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['query_order'], ['send_email'], []]);
+    expect(sent.mock.calls[0]?.[0]).toEqual({
+      order_id: 'A-1002',
+      body: 'We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.',
+      subject: 'We apologise for the delay',
+    });
+    const mail = async (prompt: string) => {
+      sent.mockClear();
+      await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      return sent.mock.calls[0]?.[0].body;
+    };
+    expect(await mail('write to the customer of A-1002 to say sorry for the wait')).toBe('We are sorry for the wait. Your order A-1002 is delayed, delivery date 2026-12-03.');
+    expect(await mail('email the customer of A-1002 to thank them for their patience')).toBe(
+      'Thank you for your patience. Your order A-1002 is delayed, delivery date 2026-12-03.',
+    );
+    // After a message about the order, "the customer" is its customer.
+    const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'where is A-1002' },
+      ...first.responseMessages,
+      { role: 'user', content: 'email the customer to apologise for the delay' },
+    ];
+    const referred = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+    expect(referred.text).toMatch(/^Reading "the customer" as A-1002, from earlier in our conversation\. Once I have looked it up/);
+    expect(referred.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
   it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
     const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
     const tools = {
@@ -746,11 +826,190 @@ describe('createOfflineModel', () => {
     expect(shift.calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
     expect(shift.text).toMatch(/^Reading "that" as A-1003, from earlier in our conversation\. Reading "back a week" as 7 days later/);
     expect((await followUp('Wo ist A-1002?', 'Verschiebe sie auf Freitag')).text).toMatch(/^Ich lese „sie“ als A-1002 aus unserem Gespräch\./);
-    // Two orders named before, none, or no word that refers back: the order is asked for, as before.
+    // Two orders named before, or none: the order is asked for, as before.
     const asked = 'I can do that with update_delivery_date, but I still need the order id (for example A-1001). Could you tell me?';
     expect((await followUp('where are A-1002 and A-1003?', 'move it to Friday')).text).toBe(asked);
     expect((await followUp('what time is it in Tokyo', 'move it to Friday')).text).toBe(asked);
-    expect((await followUp('where is A-1002', 'move to Friday')).text).toBe(asked);
+    // No word that refers back: the one order of the last message, when it was about that order and nothing else.
+    const bare = await followUp('where is A-1002', 'move to Friday');
+    expect(bare.calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    expect(bare.text).toBe('Reading this as about A-1002, as your last message was. Reading "Friday" as 2026-11-27 (today is 2026-11-20 UTC).');
+    expect((await followUp('Wo ist A-1002?', 'Verschiebe auf Freitag')).text).toMatch(/^Ich beziehe das auf A-1002, wie deine letzte Nachricht\./);
+    expect((await followUp('where are A-1002 and A-1003?', 'move to Friday')).text).toBe(asked);
+    expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
+  });
+
+  it('reads a question about "it" or with no tool of its own as about the one order of the conversation ("is it late?")', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id; returns its status, delivery date and how many days it is delayed.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-05', delay_days: 1 }),
+      }),
+      list_delayed_orders: tool({ description: 'List the orders running late.', inputSchema: z.object({}), execute: async () => [] }),
+      browser_time_zone: tool({ description: "The user's own time zone and local time.", inputSchema: z.object({}), execute: async () => ({ zone: 'UTC' }) }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const next = async (first: string, then: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    expect(await next('status of A-1010', 'is it late?')).toEqual({
+      text: 'Reading "it" as A-1010, from earlier in our conversation.',
+      calls: [['query_order', { order_id: 'A-1010' }]],
+    });
+    expect((await next('status of A-1010', 'when will it arrive?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    expect((await next('status of A-1010', 'by how many days?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    // The list itself, a clock's "it", or no question: read as before.
+    expect((await next('status of A-1010', 'any other late orders?')).calls).toEqual([['list_delayed_orders', {}]]);
+    expect((await next('status of A-1010', 'what time is it?')).calls).toEqual([['browser_time_zone', {}]]);
+    expect((await next('status of A-1010', 'never mind')).calls).toEqual([]);
+  });
+
+  it('mails what the last message changed or looked up when a mail of the next one says nothing ("email the customer about it")', async () => {
+    const id = z.string().regex(/^A-\d{4}$/);
+    const tools = {
+      query_order: tool({
+        description: 'Look up one order by its id.',
+        inputSchema: z.object({ order_id: id }),
+        execute: async ({ order_id }) => ({ order_id, status: 'delayed', delivery_date: '2026-12-03' }),
+      }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, previous_date: '2026-12-10', delivery_date: new_date }),
+      }),
+      send_email: tool({
+        description: "Send an e-mail about an order to that order's customer.",
+        inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+        execute: async () => ({ queued: true }),
+      }),
+    };
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const next = async (first: string, then: string) => {
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    const moved = await next('move A-1003 to Friday', 'and email the customer about it');
+    expect(moved.calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'The delivery date of your order A-1003 is now 2026-11-27.', subject: 'The delivery date of your order A-1003 is now 2026-11-27' }],
+    ]);
+    expect(moved.text).toBe(
+      'Reading "the customer" as A-1003, from earlier in our conversation. Using send_email, I say what changed: "The delivery date of your order A-1003 is now 2026-11-27."',
+    );
+    const looked = await next('where is A-1002', 'let the customer know');
+    expect(looked.calls).toEqual([
+      ['send_email', { order_id: 'A-1002', body: 'Your order A-1002 is delayed, delivery date 2026-12-03.', subject: 'Your order A-1002 is delayed, delivery date 2026-12-03' }],
+    ]);
+    // What to say, when given, is said; nothing changed or looked up before: the message is asked for.
+    expect((await next('where is A-1002', 'email the customer that it ships soon')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', body: 'it ships soon', subject: 'It ships soon' }],
+    ]);
+    expect((await next('what time is it', 'email the customer of A-1002')).text).toMatch(/I still need the subject \(Subject line\) and the body/);
+  });
+
+  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15" after a denial), and says so', async () => {
+    const id = { type: 'string', pattern: '^A-\\d{4}$' };
+    const tools = [
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      { type: 'function' as const, name: 'order_invoice', description: 'Make the invoice of one order.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      {
+        type: 'function' as const,
+        name: 'update_delivery_date',
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: { type: 'object', properties: { order_id: id, new_date: { type: 'string', format: 'date' } }, required: ['order_id', 'new_date'] },
+      },
+    ];
+    const model = createOfflineModel({ deterministicIds: true, now: () => new Date('2026-11-20T12:00:00Z') });
+    const turn = async (before: { readonly call: string; readonly input: object; readonly output: object }, asked: string, next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: before.call, input: before.input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: before.call, output: before.output as never }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return { text, calls: content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : [])) };
+    };
+    const invoice = { call: 'order_invoice', input: { order_id: 'A-1003' }, output: { type: 'json', value: { total: 10 } } };
+    expect(await turn(invoice, 'invoice for A-1003', 'and for A-1001?')).toEqual({
+      text: 'As before with order_invoice, now with A-1001.',
+      calls: [['order_invoice', { order_id: 'A-1001' }]],
+    });
+    expect((await turn(invoice, 'Rechnung für A-1003', 'und für A-1001?')).text).toBe('Wie zuvor mit order_invoice, jetzt mit A-1001.');
+    const denied = { call: 'update_delivery_date', input: { order_id: 'A-1012', new_date: '2026-12-10' }, output: { type: 'execution-denied' } };
+    expect(await turn(denied, 'move A-1012 to Dec 10', 'ok then Dec 15')).toEqual({
+      text: 'Reading "Dec 15" as 2026-12-15 (today is 2026-11-20 UTC). As before with update_delivery_date, now with 2026-12-15.',
+      calls: [['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-15' }]],
+    });
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'Saturday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-21' }]]);
+    // A request of its own, or a value the call does not take, is read as it is.
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'where is A-1004')).calls).toEqual([['query_order', { order_id: 'A-1004' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'A1006')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
+  });
+
+  it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
+    const tools = [
+      { type: 'function' as const, name: 'calculate', description: 'Evaluate an arithmetic expression.', inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },
+      { type: 'function' as const, name: 'browser_time_zone', description: "The user's own time zone and local time.", inputSchema: { type: 'object', properties: {} } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (expression: string | undefined, text: string) => {
+      const before = expression === undefined ? [] : [
+        { role: 'user', content: [{ type: 'text', text: 'a sum' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'calculate', input: { expression } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'calculate', output: { type: 'json', value: { result: 12 } } }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'It is 12.' }] },
+      ];
+      const { content } = await model.doGenerate({ prompt: [...before, { role: 'user', content: [{ type: 'text', text }] }], tools } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await next('15 / 100 * 80', 'times 3')).toEqual([['calculate', { expression: '(15 / 100 * 80) * 3' }]]);
+    expect(await next('12 * 7', 'and divide it by 4')).toEqual([['calculate', { expression: '(12 * 7) / 4' }]]);
+    expect(await next('17 * 23', 'mal 2')).toEqual([['calculate', { expression: '(17 * 23) * 2' }]]);
+    // No sum before: nothing to take on, and no clock either.
+    expect(await next(undefined, 'times 3')).toEqual([]);
+  });
+
+  it('adds more of what the message before added ("and 3 spoons" after "add 2 mugs"), and nothing after a lookup', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'cart_add',
+        description: "Add an item to the user's shopping cart.",
+        inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'Item name' }, quantity: { type: 'integer', description: 'How many (default 1)' } }, required: ['name'] },
+      },
+      { type: 'function' as const, name: 'get_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (call: string, input: object, text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'first' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: call, input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: call, output: { type: 'json', value: { ok: true } } }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'and 3 spoons')).toEqual([['cart_add', { quantity: 3, name: 'spoons' }]]);
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und 3 Birnen und 2 Äpfel')).toEqual([
+      ['cart_add', { quantity: 3, name: 'Birnen' }],
+      ['cart_add', { quantity: 2, name: 'Äpfel' }],
+    ]);
+    expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
   });
 
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {

@@ -21,15 +21,15 @@ import {
   valueArguments,
   withoutMessage,
 } from './extract-arguments.ts';
-import { type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
+import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
-import { findTimeZones, unknownPlace } from './time-zones.ts';
+import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { fold, humanize, isChangeName, isReadName, splitIdentifier } from './words.ts';
+import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier, stem } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -86,9 +86,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const text = readWordedSums(dates.text);
   const forced = choice.type === 'required' || choice.type === 'tool';
   if (!forced) {
+    // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
+    const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
+    if (partial !== undefined) return withDateNote(partial, dates, wording);
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
+    // "how many orders are there": a tool about them that returns their counts answers it (orders_chart), not a list.
+    const counter = countingTool(text, tools);
+    if (counter !== undefined) return { type: 'tool-calls', calls: [{ toolName: counter.name, input: {} }] };
     // "show all orders" with tools that list the delayed ones or read one: say no tool lists them all, and what exists.
     const all = unlistedAll(text, tools);
     if (all !== undefined) {
@@ -99,10 +105,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const place = unknownPlace(text);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
     if (place !== undefined && clock !== undefined) {
-      return {
-        type: 'text',
-        text: wording.unknownPlace(place, clock.name),
-      };
+      // "time in the USA": a country of several zones is known, but not which of its times is meant.
+      const country = zonedCountry(place);
+      const text = country === undefined ? wording.unknownPlace(place, clock.name) : wording.severalZones(country.country, joinList(country.cities, wording.or), clock.name);
+      return { type: 'text', text };
     }
     // "factorial of 5" with a calculator of arithmetic: say what it can do, rather than ask for an expression.
     const maths = otherMaths(text);
@@ -116,22 +122,47 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       const calls = callsPerRequest(text, tools);
       if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
-      const follow = followUps(text, tools);
-      if (follow !== undefined) {
+      // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
+      const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
+      const mailed = mailer === undefined ? undefined : referredId(options.prompt, text, mailer);
+      const follow = mailed === undefined ? followUps(text, tools) : purposeFollowUp(text, tools, mailed.id);
+      if (follow !== undefined && follow.calls.length > 0) {
         const later = joinList(
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
           wording.and,
         );
         const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: once }, dates, wording);
+        const note = mailed === undefined ? undefined : mailed.phrase === '' ? wording.fromLast(mailed.id) : wording.referred(mailed.phrase, mailed.id);
+        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
     }
   }
-  const tool = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  // "times 3" after "what is 15% of 80": the last sum, taken on.
+  const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
+  if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
+  // "and 3 spoons" after "add 2 mugs": more of what was just added.
+  const more = forced || asked !== ruleInput.userText ? undefined : addedMore(options.prompt, text, tools);
+  if (more !== undefined) return { type: 'tool-calls', calls: more };
+  // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
+  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
+  if (again !== undefined) {
+    const values = joinList(again.values, wording.and);
+    return withDateNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
+  }
+  const picked = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
+  const tool =
+    forced || asked !== ruleInput.userText || (picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined))
+      ? picked
+      : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
     const unread = unreadId(text, tools);
     if (unread !== undefined) return { type: 'text', text: notAnIdText(unread.tool, unread.name, unread.given, wording) };
+    // "thanks!", "hi": a thank-you is answered as one, a greeting with what the model can do (no "I did not find a tool").
+    const pleasantry = pleasantryOf(ruleInput.userText);
+    if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
+    if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -139,7 +170,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const referred = forced ? undefined : referredId(options.prompt, text, tool);
   const said = referred === undefined ? text : `${referred.id} ${text}`;
   const noted = (reply: OfflineReply): OfflineReply =>
-    referred === undefined ? reply : { ...reply, text: [wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' ') };
+    referred === undefined
+      ? reply
+      : {
+          ...reply,
+          text: [referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' '),
+        };
   const part = forced ? undefined : removedPart(said, tool);
   if (part !== undefined) {
     return { type: 'text', text: wording.removesAll(tool.name, part) };
@@ -153,6 +189,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "Move A-1006 by a week": read the order's date first; the move follows once its result is in (shiftFromResults).
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return noted(lookup);
+    // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
+    const told = forced ? undefined : toldFromEarlier(options.prompt, tool, sets[0], wording);
+    if (told !== undefined) return noted(told);
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -186,7 +225,7 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
   const refers = REFERS_BACK.exec(fold(plain));
-  if (refers === null) return undefined;
+  if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
   for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
     const message = prompt[i];
@@ -201,6 +240,156 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
     if (ids[0] !== undefined) return { id: ids[0], phrase };
   }
   return undefined;
+}
+
+/**
+ * The id of a text that does not refer back ("move to Friday") when the user's message before it was about that one
+ * record and nothing else: it named no other id (each of its requests that id, when it made several), and every call
+ * made for it took that id ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
+ * (a clock), the id is asked for. The phrase is empty: the answer says it read the last message.
+ */
+function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): { readonly id: string; readonly phrase: string } | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  if (previous < 0) return undefined;
+  const idsIn = (said: string): string[] => extractArgumentSets(said, tool.inputSchema).flatMap((set) => (typeof set.input[name] === 'string' ? [set.input[name]] : []));
+  const said = userTextAt(prompt, previous);
+  // Each request of several names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
+  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
+  if (requests.length > 1 && !requests.every((request) => idsIn(request.text).length > 0)) return undefined;
+  const ids = new Set(idsIn(said));
+  for (const message of prompt.slice(previous + 1, current)) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const values = typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : [];
+      const called = values.flatMap(idsIn);
+      if (called.length === 0) return undefined;
+      for (const id of called) ids.add(id);
+    }
+  }
+  const [id, ...others] = ids;
+  return id === undefined || others.length > 0 ? undefined : { id, phrase: '' };
+}
+
+/** "and 3 spoons", "also a teapot", "plus 2 mugs", "und 2 Löffel", "et 3 cuillères": more things, with their counts. */
+const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
+
+/**
+ * More of what the message before added ("and 3 spoons" after "add 2 mugs"): the adding call's tool with the things
+ * the text names, as if it said "add 3 spoons". `undefined` unless the text only names things to add after such a word,
+ * and the last call of the message before added some.
+ */
+function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+  if (!MORE_THINGS.test(text) || pickTool(text, tools) !== undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  const last = calls.filter((part) => part.type === 'tool-call').at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const adding = text.replace(MORE_THINGS, 'add ');
+  if (tool === undefined || pickAdder(adding, [tool]) === undefined) return undefined;
+  return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
+}
+
+/** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */
+const GOES_ON_SUM =
+  /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(times|multiplied\s+by|multiply\s+(?:it\s+|that\s+)?by|plus|add|minus|less|subtract|divided\s+by|divide\s+(?:it\s+|that\s+)?by|over|mal|plus|minus|durch|geteilt\s+durch|fois|moins|divise\s+par|[*x×+\-/÷])\s*(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
+const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:times|multipl|mal|fois|[*x×])/, '*'],
+  [/^(?:plus|add|\+)/, '+'],
+  [/^(?:minus|less|subtract|moins|-)/, '-'],
+  [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
+];
+
+/**
+ * The last call of the message before that took an expression, taken on by an operator and a number ("times 3" after
+ * "15% of 80": `(15 / 100 * 80) * 3`), so the calculator works it out exactly; `undefined` for any other text, or
+ * when the message before made no such call.
+ */
+function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const match = GOES_ON_SUM.exec(fold(text).trim());
+  const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
+  if (match === null || operator === undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  for (const part of calls.reverse()) {
+    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
+    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
+    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+  }
+  return undefined;
+}
+
+/**
+ * Words that go on from the last request with another value ("and for A-1001?", "what about Tokyo?", "ok then Dec
+ * 15", "no wait, Saturday", "Dec 15 instead"), in English, German and French (folded).
+ */
+const GOES_ON =
+  /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
+/** Words of such a text that ask for nothing of their own. */
+const GOES_ON_WORDS: ReadonlySet<string> = new Set(
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber stattdessen et pour pareil alors non plutot'.split(' '),
+);
+
+/**
+ * The last call of the message before, made again with the values a text gives and nothing else ("and for A-1001?"
+ * after "invoice for A-1003", "ok then Dec 15" after a move of A-1012 that was denied, "Saturday" after it): the text
+ * says it goes on from there, or names no tool of its own, and each value it gives is one the call takes (an id, a
+ * day, a place, a sum, a price). `undefined` otherwise.
+ */
+function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  const folded = fold(text).trim();
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  if (previous < 0) return undefined;
+  const calls = prompt.slice(previous + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  for (const part of calls.reverse()) {
+    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
+    // A text that reads as that call on its own ("and in London?" after a clock) is read as it is.
+    if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
+    // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
+    const read = extractArguments(text, tool.inputSchema).input;
+    let rest = withoutMessage(text);
+    for (const value of Object.values(read)) if (typeof value === 'string') rest = rest.split(value).join(' ');
+    rest = rest.replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ');
+    for (const zone of findTimeZones(rest)) rest = `${rest.slice(0, zone.start)}${' '.repeat(zone.end - zone.start)}${rest.slice(zone.end)}`;
+    const words = fold(rest).split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !GOES_ON_WORDS.has(word));
+    if (words.length > 0 || (!GOES_ON.test(folded) && pickTool(text, tools) !== undefined)) return undefined;
+    const changed = Object.fromEntries(found.flatMap(({ name }) => (read[name] === undefined ? [] : [[name, read[name]]])));
+    if (Object.keys(changed).length === 0) return undefined;
+    const input = { ...(part.input as Record<string, unknown>), ...changed };
+    if (JSON.stringify(input) === JSON.stringify(part.input)) return undefined;
+    return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
+  }
+  return undefined;
+}
+
+/** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
+const ASKS = /\?\s*$|^(?:is|are|was|were|when|where|how|what|has|have|does|did|will|can|ist|sind|wann|wo|wie|hat|quand|ou|est|comment)\b/;
+
+/**
+ * The tool that reads the one record a conversation is about, for a question that names no tool ("when will it
+ * arrive?", "by how many days?" after "status of A-1010"), or a list of such records that takes no id, asked about
+ * "it" ("is it late?" is no list of the late orders): the text read with that record's id (the one
+ * {@link referredId} finds) picks a tool that reads it. A list of something else stays ("what time is it?" is a clock).
+ */
+function aboutEarlier(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], picked: ToolInfo | undefined): ToolInfo | undefined {
+  if (!ASKS.test(fold(text).trim())) return undefined;
+  const reader = tools.find((tool) => isReadName(tool.name) && idArgument(tool.inputSchema) !== undefined);
+  const referred = reader === undefined ? undefined : referredId(prompt, text, reader);
+  if (referred === undefined) return undefined;
+  const tool = pickTool(`${referred.id} ${text}`, tools);
+  if (tool === undefined || !isReadName(tool.name) || idArgument(tool.inputSchema) === undefined) return undefined;
+  if (picked === undefined) return tool;
+  // A list of the same things as the record ("orders" of list_delayed_orders and query_order), asked about "it".
+  const things = (name: string): string[] => splitIdentifier(name).filter((word) => !isReadName(word) && !isChangeName(word));
+  const same = things(picked.name).some((word) => things(tool.name).some((other) => stem(word) === stem(other)));
+  return same && referred.phrase !== '' ? tool : undefined;
 }
 
 /**
@@ -276,6 +465,54 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   return distinct.length > 1 ? distinct : undefined;
 }
 
+/** Words that ask for nothing beside a request: greetings, thanks, praise ("… and thanks", "hello and where is A-1002"). */
+const PLEASANTRIES: ReadonlySet<string> = new Set(
+  'danke bitte hallo merci bonjour salut cheers great cool nice good morning evening afternoon day bye regards best lot vielen dank beaucoup'.split(' '),
+);
+
+/**
+ * A message of several requests of which some are read in full and others name no tool, or a topic no tool covers
+ * ("where is A-1002 and book a taxi", "show A-1002 and cancel A-1003"): the calls of the ones read, and an answer that
+ * names the ones left undone and why. `undefined` when every request is read (see `callsPerRequest`), none is, one
+ * that names a tool lacks an argument (it is asked for), or the parts not read are pleasantries ("… and thanks") or
+ * what is to be said ("…: sorry for the delay and thanks for waiting").
+ */
+function partialRequests(text: string, tools: readonly ToolInfo[], wording: Wording): (OfflineReply & { readonly type: 'tool-calls' }) | undefined {
+  const requests = splitRequests(text);
+  if (requests.length < 2) return undefined;
+  const plain = withoutMessage(text);
+  const said = [...plain].findIndex((letter, i) => letter !== text[i]);
+  const calls: OfflineToolCall[] = [];
+  const undone: string[] = [];
+  const startOf = (request: MessageRequest): number => request.end - request.text.length;
+  // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
+  // bananas to my cart"): read together, the two make more calls of one tool than the one part alone.
+  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean => {
+    const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
+    const single = readRequest(text, alone, tools);
+    return joined !== undefined && joined.sets.length > (single?.tool === joined.tool ? single.sets.length : 0);
+  };
+  for (const [index, request] of requests.entries()) {
+    if (said >= 0 && startOf(request) >= said) continue;
+    const [previous, next] = [requests[index - 1], requests[index + 1]];
+    const topic = missingTopic(request.text, tools);
+    if (topic !== undefined) {
+      undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
+      continue;
+    }
+    const read = readRequest(text, request, tools);
+    if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
+    if (read !== undefined) {
+      for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+    } else if (contentWords(request.text).some((word) => !PLEASANTRIES.has(word))) {
+      if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
+      undone.push(wording.undone(request.text));
+    }
+  }
+  if (calls.length === 0 || undone.length === 0) return undefined;
+  return { type: 'tool-calls', calls, text: undone.join(' ') };
+}
+
 /**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
  * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
@@ -283,7 +520,9 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
   // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
   const before = text.slice(0, Math.max(0, request.end - request.text.length));
-  const tool = pickTool(request.text, tools) ?? (before.trim().length > 0 ? pickAdder(request.text, tools, before) : undefined);
+  // "where is A-1002 and add 2 mugs": an adding request with nothing after it that says where things go is one too.
+  const after = text.slice(request.end);
+  const tool = pickTool(request.text, tools) ?? pickAdder(request.text, tools, before, after);
   if (tool === undefined) return undefined;
   const sets = extractArgumentSets(request.text, tool.inputSchema);
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
@@ -305,6 +544,8 @@ function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dat
 interface FollowUp {
   readonly request: MessageRequest;
   readonly tool: ToolInfo;
+  /** What the mail is for, worded from the ask ("We apologise for the delay."): it opens the message. */
+  readonly purpose?: string | undefined;
 }
 
 /**
@@ -315,7 +556,7 @@ interface FollowUp {
  */
 function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
   const requests = splitRequests(text);
-  if (requests.length < 2) return undefined;
+  if (requests.length < 2) return purposeFollowUp(text, tools);
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -331,6 +572,61 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
     later.push({ request, tool });
   }
   return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
+}
+
+/**
+ * What a mail is for when the ask says it instead of what to say ("email the customer of A-1002 to apologise for the
+ * delay"), as the opening sentence of the mail: "We apologise for the delay.", "We are sorry for …", "Thank you for your
+ * patience.", "We confirm …" ("them", "their" become "you", "your"). The verb's spelling is the user's.
+ */
+const PURPOSE =
+  /\b(?:e-?mail|mail|write(?:\s+to)?|message|contact|reach\s+out\s+to)\b[^\n]*?\bto\s+(apologi[sz]e|say\s+sorry|thank|confirm)\b(?:\s+(?:them|him|her|the\s+(?:customer|buyer|client)))?\s*([^\n]*?)[.!?]*\s*$/i;
+
+function purposeOf(text: string): string | undefined {
+  const match = PURPOSE.exec(text);
+  const verb = match?.[1]?.toLowerCase();
+  if (match === null || verb === undefined) return undefined;
+  const rest = (match[2] ?? '')
+    .replace(/\b(?:them|him|they)\b/gi, 'you')
+    .replace(/\b(?:their|his|her)\b/gi, 'your')
+    .trim();
+  const tail = rest.length > 0 ? ` ${rest}` : '';
+  if (verb.startsWith('apologi')) return `We ${verb}${tail}.`;
+  if (verb.startsWith('say')) return `We are sorry${tail}.`;
+  if (verb === 'thank') return `Thank you${tail}.`;
+  return rest.length > 0 ? `We confirm${tail}.` : undefined;
+}
+
+/**
+ * A request for a mail that says what it is for but not what to say ("email the customer of A-1002 to apologise for
+ * the delay"): the order is looked up first, and the mail once its result is in opens with the purpose and says what
+ * the lookup shows (`followUpFromResults`), as for "look up A-1002 and email the customer"; the mail still asks for
+ * approval. `undefined` for any other text, or when no tool that only reads takes the id it gives.
+ */
+function purposeFollowUp(
+  asked: string,
+  tools: readonly ToolInfo[],
+  id?: string,
+): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+  const text = id === undefined ? asked : `${id} ${asked}`;
+  const purpose = purposeOf(text);
+  const tool = purpose === undefined ? undefined : purposeTool(text, tools);
+  if (purpose === undefined || tool === undefined) return undefined;
+  const { missing } = extractArguments(text, tool.inputSchema);
+  if (missing.length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name) || name === idArgument(tool.inputSchema))) return undefined;
+  // With no id in the text (one it refers back to is read by the caller), nothing is looked up yet.
+  const reader = tools.find((candidate) => isReadName(candidate.name) && extractArguments(text, candidate.inputSchema).missing.length === 0 && idArgument(candidate.inputSchema) !== undefined);
+  const calls = reader === undefined ? [] : extractArgumentSets(text, reader.inputSchema).map((set) => ({ toolName: reader.name, input: set.input }));
+  return { calls, later: [{ request: { text: asked.trim(), end: asked.length }, tool, purpose }], changes: false };
+}
+
+/**
+ * The tool a mail that says what it is for is written with: of the tools that take a message, the one a mail is asked
+ * of ("write to the customer …", "contact …" ask for one as "email …" does).
+ */
+function purposeTool(text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  const messengers = tools.filter((tool) => extractArguments('', tool.inputSchema).missing.some((name) => isMessageArgument(tool.inputSchema, name)));
+  return pickTool(`email ${text}`, messengers);
 }
 
 /**
@@ -384,14 +680,46 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
-    for (const { tool } of follow.later) {
-      const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+    for (const { tool, purpose } of follow.later) {
+      const text = purpose === undefined ? message.text : `${purpose} ${message.text}`;
+      const args = extractArguments(`${message.id} saying ${text}`, tool.inputSchema);
       if (args.missing.length > 0) return undefined;
       calls.push({ toolName: tool.name, input: args.input });
+      said.push(`"${text}"`);
     }
-    said.push(`"${message.text}"`);
   }
   return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
+}
+
+/**
+ * A mail that lacks only what to say, about a record that a call of the message before changed or looked up (its
+ * result is in the conversation): "email the customer about it" after "move A-1004 to Monday" says what changed, as
+ * "… and email the customer" in the same message does; after a lookup, what it showed. `undefined` when the message
+ * before made no such call for that id, or the call failed or was denied (nothing new to say).
+ */
+function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): OfflineReply | undefined {
+  if (read.missing.length === 0 || !read.missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+  const idName = idArgument(tool.inputSchema);
+  const id = idName === undefined ? undefined : read.input[idName];
+  if (typeof id !== 'string') return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const turn = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current);
+  const calls = turn.flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
+  const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
+    const call = calls.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
+    return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
+  };
+  const about = sourcesOf(results, inputOf).filter((result) => idOf(inputOf(result))?.[1] === id);
+  const result = about.at(-1);
+  const input = result === undefined ? undefined : inputOf(result);
+  if (result === undefined || input === undefined || (result.output.type !== 'json' && result.output.type !== 'text')) return undefined;
+  const changes = isChangeName(result.toolName);
+  const message = changes ? whatChanged(result, input) : whatIs(result, input);
+  if (message === undefined) return undefined;
+  const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+  if (args.missing.length > 0) return undefined;
+  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, changes, `"${message.text}"`) };
 }
 
 /**
@@ -681,6 +1009,23 @@ function suggestionIn(text: string): string | undefined {
     if (id !== undefined && /^\S+$/.test(id)) return id;
   }
   return undefined;
+}
+
+/** Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup"). */
+const THANKS = new Set('thanks thank thx ty cheers danke dankeschon merci'.split(' '));
+const GREETINGS = new Set('hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' '));
+const WITH_THEM = new Set('you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and und et'.split(' '));
+
+/** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
+const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
+
+/** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
+function pleasantryOf(text: string): 'thanks' | 'greeting' | undefined {
+  if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
+  const words = fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
+  if (words.length === 0 || !words.every((word) => THANKS.has(word) || GREETINGS.has(word) || WITH_THEM.has(word))) return undefined;
+  if (words.some((word) => THANKS.has(word))) return 'thanks';
+  return words.some((word) => GREETINGS.has(word) || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

@@ -125,6 +125,28 @@ describe('readRelativeDates', () => {
     expect(readRelativeDates('deliver on 29 February 2027', NOW).dates).toEqual([]);
   });
 
+  it('reads a holiday as its next day (one that moves too), the day after or before it, in English, German and French', () => {
+    const read = (text: string, now = NOW) => readRelativeDates(text, now).dates.map(({ phrase, date }) => [phrase, date]);
+    expect(read('deliver A-1002 on christmas')).toEqual([['christmas', '2026-12-25']]);
+    expect(read('move A-1002 to after new year')).toEqual([['after new year', '2027-01-02']]);
+    expect(read("before New Year's Eve")).toEqual([["before New Year's Eve", '2026-12-30']]);
+    expect(read('on Christmas Eve')).toEqual([['Christmas Eve', '2026-12-24']]);
+    // Easter, Good Friday and Thanksgiving move: the computus and the fourth Thursday of November.
+    expect(read('at Easter')).toEqual([['Easter', '2027-03-28']]);
+    expect(read('Ostern 2028')).toEqual([['Ostern 2028', '2028-04-16']]);
+    expect(read('good friday')).toEqual([['good friday', '2027-03-26']]);
+    expect(read('on thanksgiving')).toEqual([['thanksgiving', '2026-11-26']]);
+    expect(read('black friday')).toEqual([['black friday', '2026-11-27']]);
+    expect(read('Verschiebe A-1003 auf Weihnachten')).toEqual([['Weihnachten', '2026-12-25']]);
+    expect(read('nach Neujahr')).toEqual([['nach Neujahr', '2027-01-02']]);
+    expect(read('Livrez après Noël')).toEqual([['après Noël', '2026-12-26']]);
+    // This year's once it is past: next year's; today's is today.
+    expect(read('on christmas', new Date('2026-12-26T08:00:00Z'))).toEqual([['christmas', '2027-12-25']]);
+    expect(read('on halloween', new Date('2026-10-31T08:00:00Z'))).toEqual([['halloween', '2026-10-31']]);
+    // A name is no holiday: "email Noel".
+    expect(read('email Noel about A-1002')).toEqual([]);
+  });
+
   it('reads a weekday as the next one after today, a week on when it is today', () => {
     expect(readRelativeDates('Friday', NOW).text).toBe('2026-11-27');
     expect(readRelativeDates('Saturday', NOW).text).toBe('2026-11-21');

@@ -160,7 +160,73 @@ function monthsOn(today: Date, months: number): Date {
 const endOfMonth = (today: Date, months: number): Date => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + months + 1, 0));
 const weekdayOf = (name: string | undefined): number => WEEKDAYS.findIndex((names) => names.includes(name ?? ''));
 
+/** Easter Sunday of `year` (the Gregorian computus of Meeus, Jones and Butcher). */
+function easter(year: number): Date {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - Math.floor(b / 4) - g + 15) % 30;
+  const l = (32 + 2 * (b % 4) + 2 * Math.floor(c / 4) - h - (c % 4)) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const n = h + l - 7 * m + 114;
+  return new Date(Date.UTC(year, Math.floor(n / 31) - 1, (n % 31) + 1));
+}
+
+/**
+ * Holidays by their English, German and French names (folded), each with the day it falls on in a year: fixed days
+ * (Christmas, New Year) and the ones that move (Easter, Thanksgiving). Longer names first, so "Christmas Eve" is not
+ * Christmas and "Black Friday" no Friday.
+ */
+const HOLIDAYS: ReadonlyArray<readonly [string, (year: number) => Date]> = [
+  [String.raw`christmas\s+eve|xmas\s+eve|heilig(?:abend|er\s+abend)|(?:la\s+)?veille\s+de\s+noel|reveillon\s+de\s+noel`, (y) => new Date(Date.UTC(y, 11, 24))],
+  [String.raw`boxing\s+day|stephanstag|zweite[nr]?\s+weihnachtstag|lendemain\s+de\s+noel`, (y) => new Date(Date.UTC(y, 11, 26))],
+  [String.raw`new\s+year['’]?s\s+eve|silvester|(?:la\s+)?saint[-\s]sylvestre|reveillon\s+du\s+nouvel\s+an`, (y) => new Date(Date.UTC(y, 11, 31))],
+  [String.raw`(?:christmas|xmas)(?:\s+day)?|(?:erste[nr]?\s+)?weihnacht(?:en|stag)|(?<=\b(?:a|pour|de|jusqu['’]a|apres|avant)\s+)noel`, (y) => new Date(Date.UTC(y, 11, 25))],
+  [String.raw`(?:the\s+)?new\s+year(?:['’]?s)?(?:\s+day)?|neujahr(?:stag)?|(?:le\s+)?nouvel\s+an|(?:le\s+)?jour\s+de\s+l['’]an`, (y) => new Date(Date.UTC(y, 0, 1))],
+  [String.raw`valentine['’]?s\s+day|valentinstag|(?:la\s+)?saint[-\s]valentin`, (y) => new Date(Date.UTC(y, 1, 14))],
+  ['halloween', (y) => new Date(Date.UTC(y, 9, 31))],
+  [String.raw`independence\s+day|(?:the\s+)?(?:fourth|4th)\s+of\s+july`, (y) => new Date(Date.UTC(y, 6, 4))],
+  [String.raw`good\s+friday|karfreitag|vendredi\s+saint`, (y) => plus(easter(y), -2)],
+  [String.raw`easter\s+monday|ostermontag|lundi\s+de\s+paques`, (y) => plus(easter(y), 1)],
+  [String.raw`easter(?:\s+sunday)?|ostern|ostersonntag|paques`, (y) => easter(y)],
+  // The fourth Thursday of November (the US holiday), and the Friday and Monday named after it.
+  [String.raw`thanksgiving(?:\s+day)?`, (y) => thanksgiving(y)],
+  [String.raw`black\s+friday`, (y) => plus(thanksgiving(y), 1)],
+  [String.raw`cyber\s+monday`, (y) => plus(thanksgiving(y), 4)],
+];
+
+function thanksgiving(year: number): Date {
+  const first = new Date(Date.UTC(year, 10, 1)).getUTCDay();
+  return new Date(Date.UTC(year, 10, 1 + ((4 - first + 7) % 7) + 21));
+}
+
+/** Words before a holiday that name the day after it or before it: "after Christmas", "vor Weihnachten", "après Noël". */
+const AFTER = ['after', 'nach', 'apres'];
+const BEFORE = ['before', 'vor', 'avant'];
+
+/**
+ * A holiday, with its year or the next one from today (today included): "on Christmas", "Easter 2027"; "after" or
+ * "before" it is the day after or before ("after New Year" is 2 January), which the answer says before the call.
+ */
+const HOLIDAY_READER: Reader = [
+  new RegExp(String.raw`\b(?:(${[...AFTER, ...BEFORE].join('|')})\s+)?(?:(${HOLIDAYS.map(([names]) => `(?:${names})`).join('|')}))(?:\s+(\d{4}))?\b`, 'g'),
+  (match, today) => {
+    const said = match[2] ?? '';
+    // Read where it was found, so a name that needs the word before it ("après Noël") is read as it matched.
+    const before = match.input.slice(0, match.index + match[0].lastIndexOf(said) + said.length);
+    const day = HOLIDAYS.find(([names]) => new RegExp(`(?:${names})$`).exec(before)?.[0] === said)?.[1];
+    if (day === undefined) return undefined;
+    const years = match[3] === undefined ? [0, 1, 2].map((n) => today.getUTCFullYear() + n) : [Number(match[3])];
+    const date = years.map(day).find((candidate) => match[3] !== undefined || candidate.getTime() >= today.getTime());
+    if (date === undefined) return undefined;
+    return plus(date, AFTER.includes(match[1] ?? '') ? 1 : BEFORE.includes(match[1] ?? '') ? -1 : 0);
+  },
+];
+
 const READERS: readonly Reader[] = [
+  HOLIDAY_READER,
   [/\b(?:the\s+)?day\s+after\s+tomorrow\b|\bubermorgen\b|\bapres-demain\b/g, (_, today) => plus(today, 2)],
   [/\b(?:the\s+)?day\s+before\s+yesterday\b|\bvorgestern\b|\bavant-hier\b/g, (_, today) => plus(today, -2)],
   [/\b(?:yesterday|yesterdy|yesteday|ystd)\b|\bgestern\b/g, (_, today) => plus(today, -1)],

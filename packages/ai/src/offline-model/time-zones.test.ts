@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTimeZones, unknownPlace } from './time-zones.ts';
+import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 
 const zones = (text: string) =>
   findTimeZones(text)
@@ -15,6 +15,20 @@ describe('findTimeZones', () => {
     // French "la", and "ny" inside a sentence, are no place.
     expect(zones('Reporte la commande A-1003 à la fin du mois')).toEqual([]);
     expect(zones('is la commande late')).toEqual([]);
+  });
+
+  it("reads a country of one time zone as its zone, and leaves a city's country to the city", () => {
+    expect(zones('time in India')).toEqual([['Asia/Kolkata', 'India']]);
+    expect(zones('what time is it in Japan?')).toEqual([['Asia/Tokyo', 'Japan']]);
+    expect(zones('Quelle heure est-il en Inde ?')).toEqual([['Asia/Kolkata', 'Inde']]);
+    expect(zones('Uhrzeit in Großbritannien')).toEqual([['Europe/London', 'Großbritannien']]);
+    expect(zones('time in the UK')).toEqual([['Europe/London', 'UK']]);
+    expect(zones('time in Berlin, Germany')).toEqual([
+      ['Europe/Berlin', 'Berlin'],
+      ['Europe/Berlin', 'Germany'],
+    ]);
+    // Names that are everyday words are no country: "add a turkey", "Chad".
+    expect(zones('add a turkey to my cart')).toEqual([]);
   });
 
   it('reads the cities demo visitors name', () => {
@@ -48,4 +62,16 @@ describe('unknownPlace', () => {
       expect(unknownPlace(text)).toBeUndefined();
     },
   );
+});
+
+describe('zonedCountry', () => {
+  it('names a country of several time zones, as written, with cities of it; any other place is none', () => {
+    expect(unknownPlace('time in the USA')).toBe('the USA');
+    expect(zonedCountry('the USA')).toEqual({ country: 'The USA', cities: ['New York', 'Chicago', 'Denver', 'Los Angeles'] });
+    expect(unknownPlace('what time is it in the US')).toBe('the US');
+    expect(zonedCountry('the US')?.cities).toContain('Chicago');
+    expect(zonedCountry('Kanada')).toEqual({ country: 'Kanada', cities: ['Toronto', 'Vancouver'] });
+    expect(zonedCountry('Atlantis')).toBeUndefined();
+    expect(unknownPlace('time in India')).toBeUndefined();
+  });
 });

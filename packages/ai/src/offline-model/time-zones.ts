@@ -112,6 +112,67 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
   .slice()
   .sort((a, b) => b[0].length - a[0].length);
 
+/**
+ * Countries with one time zone on their mainland, by their English, German and French names (folded), for "time in
+ * India": the zone is the country's, as a city's is. Names that are also everyday words (Turkey, Chad, Jordan) are left
+ * out; countries of several zones are {@link ZONED_COUNTRIES}.
+ */
+const COUNTRY_ZONES: ReadonlyArray<readonly [string, string]> = (
+  [
+    [['india', 'indien', 'inde'], 'Asia/Kolkata'],
+    [['japan', 'japon'], 'Asia/Tokyo'],
+    [['china', 'chine'], 'Asia/Shanghai'],
+    [['south korea', 'korea', 'sudkorea', 'coree du sud', 'coree'], 'Asia/Seoul'],
+    [['taiwan'], 'Asia/Taipei'],
+    [['thailand', 'thailande'], 'Asia/Bangkok'],
+    [['vietnam'], 'Asia/Ho_Chi_Minh'],
+    [['philippines', 'philippinen'], 'Asia/Manila'],
+    [['pakistan'], 'Asia/Karachi'],
+    [['israel'], 'Asia/Jerusalem'],
+    [['united arab emirates', 'uae', 'emirates'], 'Asia/Dubai'],
+    [['saudi arabia', 'saudi-arabien', 'arabie saoudite'], 'Asia/Riyadh'],
+    [['germany', 'deutschland', 'allemagne'], 'Europe/Berlin'],
+    [['france', 'frankreich'], 'Europe/Paris'],
+    [['italy', 'italien', 'italie'], 'Europe/Rome'],
+    [['spain', 'spanien', 'espagne'], 'Europe/Madrid'],
+    [['portugal'], 'Europe/Lisbon'],
+    [['united kingdom', 'uk', 'great britain', 'britain', 'england', 'scotland', 'wales', 'grossbritannien', 'großbritannien', 'angleterre', 'royaume-uni'], 'Europe/London'],
+    [['ireland', 'irland', 'irlande'], 'Europe/Dublin'],
+    [['netherlands', 'holland', 'niederlande', 'pays-bas'], 'Europe/Amsterdam'],
+    [['belgium', 'belgien', 'belgique'], 'Europe/Brussels'],
+    [['switzerland', 'schweiz', 'suisse'], 'Europe/Zurich'],
+    [['austria', 'osterreich', 'autriche'], 'Europe/Vienna'],
+    [['poland', 'polen', 'pologne'], 'Europe/Warsaw'],
+    [['czech republic', 'czechia', 'tschechien'], 'Europe/Prague'],
+    [['sweden', 'schweden', 'suede'], 'Europe/Stockholm'],
+    [['norway', 'norwegen', 'norvege'], 'Europe/Oslo'],
+    [['denmark', 'danemark'], 'Europe/Copenhagen'],
+    [['finland', 'finnland', 'finlande'], 'Europe/Helsinki'],
+    [['greece', 'griechenland', 'grece'], 'Europe/Athens'],
+    [['ukraine'], 'Europe/Kyiv'],
+    [['egypt', 'agypten', 'egypte'], 'Africa/Cairo'],
+    [['kenya', 'kenia'], 'Africa/Nairobi'],
+    [['nigeria'], 'Africa/Lagos'],
+    [['south africa', 'sudafrika', 'afrique du sud'], 'Africa/Johannesburg'],
+    [['argentina', 'argentinien', 'argentine'], 'America/Argentina/Buenos_Aires'],
+    [['new zealand', 'neuseeland', 'nouvelle-zelande'], 'Pacific/Auckland'],
+  ] as const
+).flatMap(([names, zone]) => names.map((name) => [name, zone] as const));
+
+/**
+ * Countries of several time zones (folded names), with cities of each that the model knows: "time in the USA" cannot be
+ * read as one zone, so the answer says so and names cities to ask about instead.
+ */
+const ZONED_COUNTRIES: ReadonlyArray<{ readonly names: readonly string[]; readonly cities: readonly string[] }> = [
+  { names: ['usa', 'the us', 'united states', 'america', 'vereinigte staaten', 'etats-unis', 'amerika', 'amerique'], cities: ['New York', 'Chicago', 'Denver', 'Los Angeles'] },
+  { names: ['canada', 'kanada'], cities: ['Toronto', 'Vancouver'] },
+  { names: ['russia', 'russland', 'russie'], cities: ['Moscow'] },
+  { names: ['australia', 'australien', 'australie'], cities: ['Sydney', 'Melbourne'] },
+  { names: ['brazil', 'brasilien', 'bresil'], cities: ['Sao Paulo'] },
+  { names: ['mexico', 'mexiko', 'mexique'], cities: ['Mexico City'] },
+  { names: ['indonesia', 'indonesien', 'indonesie'], cities: ['Jakarta'] },
+];
+
 /** A found time zone and where in the text it was found. */
 export interface ZoneMatch {
   readonly zone: string;
@@ -157,6 +218,13 @@ export function findTimeZones(text: string): ZoneMatch[] {
       found.push({ zone, start: match.index, end: match.index + city.length });
     }
   }
+  // A country of one zone, where no city of the text's is in it ("time in Berlin, Germany" is Berlin's).
+  for (const [country, zone] of COUNTRY_ZONES) {
+    for (const match of lower.matchAll(new RegExp(`\\b${country}\\b`, 'g'))) {
+      const start = match.index;
+      if (!found.some((other) => start < other.end && start + country.length > other.start)) found.push({ zone, start, end: start + country.length });
+    }
+  }
   return found;
 }
 
@@ -179,10 +247,22 @@ export function unknownPlace(text: string): string | undefined {
   const place = match?.[1];
   if (match === null || place === undefined) return undefined;
   const words = place.split(/\s+/);
+  const start = match.index + match[0].lastIndexOf(place);
+  // "the US" is a place, though "us" after "in" is none.
+  if (zonedCountry(place) !== undefined) return text.slice(start, start + place.length);
   if (NOT_PLACES.has(words[0] ?? '') && !(words[0] === 'the' && words.length > 1 && !NOT_PLACES.has(words[1] ?? ''))) return undefined;
   if (words.some((word) => /\d/.test(word))) return undefined;
-  const start = match.index + match[0].lastIndexOf(place);
   return text.slice(start, start + place.length);
+}
+
+/**
+ * A place of {@link unknownPlace} that is a country of several time zones ("the USA", "Kanada"), with cities of it the
+ * model knows: the answer names them instead of saying the place is unknown. `undefined` for any other place.
+ */
+export function zonedCountry(place: string): { readonly country: string; readonly cities: readonly string[] } | undefined {
+  const folded = fold(place).replace(/^the\s+/, '').trim();
+  const found = ZONED_COUNTRIES.find((country) => country.names.includes(folded) || country.names.includes(`the ${folded}`));
+  return found === undefined ? undefined : { country: `${place.charAt(0).toUpperCase()}${place.slice(1)}`, cities: found.cities };
 }
 
 /** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */

@@ -15,7 +15,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann storniere stornieren'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon'
     ).split(' '),
   ),
   fr: new Set(
@@ -23,7 +23,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace bonjour salut sais peux'
+      'decale reporte avance repousse deplace bonjour salut sais peux merci'
     ).split(' '),
   ),
 };
@@ -54,6 +54,7 @@ export function detectLanguage(text: string): Language {
 export interface Wording {
   readonly language: Language;
   readonly and: string;
+  readonly or: string;
   /** A request of the user's, quoted in a sentence of another language ("„benachrichtige den Kunden“"). */
   readonly quote: (request: string) => string;
   /** `"tomorrow" as 2026-11-21`. */
@@ -72,18 +73,26 @@ export interface Wording {
   readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
   /** How words that refer back ("it") were read: as the id named earlier in the conversation. */
   readonly referred: (phrase: string, id: string) => string;
+  /** How a request that names no id was read: as about the one id the user's last message was about. */
+  readonly fromLast: (id: string) => string;
+  /** The last call made again with the values a follow-up gave ("and for A-1001?"). */
+  readonly again: (tool: string, values: string) => string;
   /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
+  /** A mail asked for after a change or a lookup in the message before: what it says, from that result. */
+  readonly toldEarlier: (tool: string, changed: boolean, said: string) => string;
   readonly notDoneLookup: (requests: string) => string;
   /** How a move by a number of days was read, before the date it moves from is looked up; `days` < 0 is earlier. */
   readonly shiftFirst: (phrase: string, days: number) => string;
   readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
+  /** A request of a message left undone while the others are done: no tool does it, or none covers its `topic`. */
+  readonly undone: (request: string, topic?: string) => string;
   // Summaries of tool results.
   readonly noResults: string;
   readonly happened: string;
@@ -111,6 +120,8 @@ export interface Wording {
   readonly document: (name: string | undefined) => string;
   // The help text, and the answers that no tool covers a request.
   readonly helpIntro: string;
+  /** The answer to thanks. */
+  readonly welcome: string;
   readonly noTools: string;
   readonly youSaid: (text: string) => string;
   readonly noToolFound: string;
@@ -123,6 +134,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** A country of several time zones ("the USA"): which one is meant is not known; cities of it to ask about instead. */
+  readonly severalZones: (country: string, cities: string, tool: string) => string;
   /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
   readonly otherMaths: (maths: string, tool: string, can: string) => string;
   /** The words a record's noun or a field's name is said in ("order" → "Bestellung"); as written when not listed. */
@@ -190,6 +203,7 @@ const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jou
 const EN: Wording = {
   language: 'en',
   and: 'and',
+  or: 'or',
   quote: (request) => request,
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
@@ -200,10 +214,13 @@ const EN: Wording = {
     (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
   suggest: (id) => `Did you mean ${id}?`,
   referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
+  fromLast: (id) => `Reading this as about ${id}, as your last message was.`,
+  again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
+  toldEarlier: (tool, changed, said) => `Using ${tool}, I say ${changed ? 'what changed' : 'what the lookup showed'}: ${said}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
   shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
@@ -211,6 +228,8 @@ const EN: Wording = {
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
+  undone: (request, topic) =>
+    `I did not do "${request}": ${topic === undefined ? 'none of my tools does that' : `I have no tool for ${topic}`}.`,
   noResults: 'There were no tool results to report.',
   happened: 'Here is what happened:',
   withEdit: (changes, rest) => `With your edit (${changes}): ${rest}`,
@@ -235,6 +254,7 @@ const EN: Wording = {
   images: (count) => (count === 1 ? 'an image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
+  welcome: "You're welcome. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
   noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
   youSaid: (text) => `You said: "${text}".`,
@@ -247,6 +267,8 @@ const EN: Wording = {
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} has several time zones, so I can't tell which time you mean. Name a city there (such as ${cities}) and I'll ask ${tool}.`,
   otherMaths: (maths, tool, can) => `I have no tool for that ("${maths}"): ${tool} only works out arithmetic.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: {},
 };
@@ -254,6 +276,7 @@ const EN: Wording = {
 const DE: Wording = {
   language: 'de',
   and: 'und',
+  or: 'oder',
   quote: (request) => `„${request}“`,
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
@@ -267,10 +290,13 @@ const DE: Wording = {
       : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
   suggest: (id) => `Meinst du ${id}?`,
   referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
+  fromLast: (id) => `Ich beziehe das auf ${id}, wie deine letzte Nachricht.`,
+  again: (tool, values) => `Wie zuvor mit ${tool}, jetzt mit ${values}.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
+  toldEarlier: (tool, changed, said) => `Mit ${tool} sage ich, ${changed ? 'was sich geändert hat' : 'was das Nachsehen gezeigt hat'}: ${said}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
   shiftFirst: (phrase, days) => `Ich lese „${phrase}“ als ${shiftDe(days)} als das Datum, das sie jetzt hat; das sehe ich zuerst nach.`,
@@ -279,6 +305,7 @@ const DE: Wording = {
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
   removesAll: (tool, part) =>
     `${tool} entfernt alles auf einmal, und kein Werkzeug entfernt nur „${part}“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.`,
+  undone: (request, topic) => `„${request}“ habe ich nicht erledigt: ${topic === undefined ? 'Das kann keines meiner Werkzeuge' : `Ich habe kein Werkzeug für ${topic}`}.`,
   noResults: 'Es gab keine Ergebnisse von Werkzeugen.',
   happened: 'Das ist passiert:',
   withEdit: (changes, rest) => `Mit deiner Änderung (${changes}): ${rest}`,
@@ -303,6 +330,7 @@ const DE: Wording = {
   images: (count) => (count === 1 ? 'einem Bild' : `${count} Bildern`),
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
+  welcome: 'Gern geschehen. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
   noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
   youSaid: (text) => `Du hast geschrieben: „${text}“.`,
@@ -322,6 +350,8 @@ const DE: Wording = {
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} hat mehrere Zeitzonen, also weiß ich nicht, welche Uhrzeit du meinst. Nenne eine Stadt dort (etwa ${cities}), dann frage ich ${tool}.`,
   otherMaths: (maths, tool, can) => `Dafür habe ich kein Werkzeug („${maths}“): ${tool} rechnet nur Arithmetik aus.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'Bestellung', invoice: 'Rechnung', 'delivery date': 'Lieferdatum', item: 'Artikel', cart: 'Warenkorb' },
 };
@@ -329,6 +359,7 @@ const DE: Wording = {
 const FR: Wording = {
   language: 'fr',
   and: 'et',
+  or: 'ou',
   quote: (request) => `« ${request} »`,
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
@@ -342,11 +373,14 @@ const FR: Wording = {
       : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
   suggest: (id) => `Vouliez-vous dire ${id} ?`,
   referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
+  fromLast: (id) => `Je l'applique à ${id}, comme votre dernier message.`,
+  again: (tool, values) => `Comme avant avec ${tool}, cette fois avec ${values}.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   nowDone: (requests, changed, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
+  toldEarlier: (tool, changed, said) => `Avec ${tool}, je dis ${changed ? 'ce qui a changé' : 'ce que la recherche a montré'} : ${said}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
   shiftFirst: (phrase, days) => `Je lis « ${phrase} » comme ${shiftFr(days)} que la date qu'elle a maintenant, que je cherche d'abord.`,
@@ -355,6 +389,8 @@ const FR: Wording = {
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
   removesAll: (tool, part) =>
     `${tool} retire tout d'un coup, et aucun outil ne retire seulement « ${part} », donc je n'ai rien changé. Demandez-moi de tout vider si c'est ce que vous voulez.`,
+  undone: (request, topic) =>
+    `Je n'ai pas fait « ${request} » : ${topic === undefined ? "aucun de mes outils ne le fait" : `je n'ai pas d'outil pour ${topic}`}.`,
   noResults: "Aucun outil n'a renvoyé de résultat.",
   happened: "Voici ce qui s'est passé :",
   withEdit: (changes, rest) => `Avec votre modification (${changes}) : ${rest}`,
@@ -379,6 +415,7 @@ const FR: Wording = {
   images: (count) => (count === 1 ? 'une image' : `${count} images`),
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
+  welcome: 'Je vous en prie. Autre chose ?',
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
   noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
   youSaid: (text) => `Vous avez écrit : « ${text} ».`,
@@ -398,6 +435,8 @@ const FR: Wording = {
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
+  severalZones: (country, cities, tool) =>
+    `${country} a plusieurs fuseaux horaires, je ne sais donc pas quelle heure vous voulez. Nommez une ville (comme ${cities}) et je demanderai à ${tool}.`,
   otherMaths: (maths, tool, can) => `Je n'ai pas d'outil pour cela (« ${maths} ») : ${tool} ne fait que de l'arithmétique.${can.length > 0 ? ` ${can}` : ''}`,
   nouns: { order: 'la commande', invoice: 'la facture', 'delivery date': 'date de livraison', item: "l'article", cart: 'le panier' },
 };
