@@ -30,7 +30,9 @@ async function route(texts: readonly string[]): Promise<[string, string][]> {
 const HELP = "text: I'm the offline model: a small rule-based stand-in that runs without an API key.";
 const ASKS_DATE = 'text: I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD).';
 
-describe('the offline model on the demo tools: prompt → tool(s)', () => {
+// Each test routes dozens of prompts one after another (a turn each): on a loaded 2-core machine one took 5.5 s, past
+// vitest's 5 s default. A bound, not a measurement.
+describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 30_000 }, () => {
   it('reads relative days against the clock, and a move "by a week" as a lookup first', async () => {
     const table: [string, string][] = [
       ['postpone A-1003 to tomorrow', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-21"}'],
