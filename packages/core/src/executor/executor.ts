@@ -800,7 +800,6 @@ type Result = ToolCallResult | Promise<ToolCallResult>;
 const arrayIssues = (): ToolIssue[] => [{ path: '(root)', message: 'Invalid type: Expected Object but received Array (the arguments are named fields in one JSON object)' }];
 
 /** The failure of a schema library that throws (a BigInt in a raw JSON Schema check, a bug): still the caller's bad input. */
-
 function unvalidated(tool: AnyTool, cause: unknown, meta: CallMeta): ToolError {
   const reason = toToolError(cause).message;
   return new ToolError('invalid-input', `The arguments for "${tool.name}" could not be validated: ${reason}`, { ...meta, cause, unexpected: true });

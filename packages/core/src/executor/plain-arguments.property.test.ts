@@ -36,8 +36,8 @@ describe('plainArguments', () => {
         const full = parseArguments(raw, meta);
         if (fast === UNREAD) {
           // Left alone: text whose value needs a check (an array, a nested object, a prototype key or a key ending in a
-          // backslash), or that parseArguments refuses or reads as {}.
-          const plain = raw.trim() !== '' && full.ok && isFlat(full.value);
+          // backslash) and whose text may spell one, or that parseArguments refuses or reads as {}.
+          const plain = raw.trim() !== '' && full.ok && (isFlat(full.value) || !/__proto__|constructor|\\/.test(raw));
           expect(plain).toBe(false);
           return;
         }
@@ -48,11 +48,17 @@ describe('plainArguments', () => {
     );
   });
 
-  it('reads flat text whatever its values spell (a backslash, either prototype word), and leaves nested values and suspect keys', () => {
+  it('reads flat text whatever its values spell (a backslash, either prototype word) and nested text that spells neither, and leaves the rest', () => {
     const read = ['{"note":"line 1\\nline 2","path":"C:\\\\tmp"}', '{"word":"constructor","other":"__proto__"}', '"a\\"b"', '42'];
     for (const raw of read) expect(plainArguments(raw)).toStrictEqual(JSON.parse(raw));
-    const unread = ['{"a":{"b":1}}', '{"a":[1]}', '[1,2]', '{"__proto__":1}', '{"constructor":1}', '{"a\\\\":1}', '', ' ', '{"a":'];
+    const unread = ['{"__proto__":1}', '{"constructor":1}', '{"a\\\\":1}', '', ' ', '{"a":'];
     for (const raw of unread) expect(plainArguments(raw)).toBe(UNREAD);
+    // Nested values are left only when their text needs parseArguments' checks (either word, a backslash); without them
+    // they are read here, so the executor parses them once (parseArguments would only `JSON.parse` them again).
+    const nested = ['{"a":{"b":1}}', '{"a":[1]}', '[1,2]'];
+    for (const raw of nested) expect(plainArguments(raw)).toStrictEqual(JSON.parse(raw));
+    const nestedSuspect = ['{"a":{"b":"x\\ny"}}', '{"a":{"__proto__":1}}', '[{"constructor":1}]', '{"a":{"c":"constructor"}}'];
+    for (const raw of nestedSuspect) expect(plainArguments(raw)).toBe(UNREAD);
   });
 
   it('leaves arguments that are not text to parseArguments (undefined means {}, objects are checked for keys)', () => {

@@ -16,8 +16,10 @@ const BACKSLASH = 92;
  * The value of arguments `parseArguments` would give as `JSON.parse` gives it, with no result object made for it: the
  * executor's common case, text of a primitive or of a flat object (no object or array in it) whose keys are neither
  * prototype key (`__proto__`, `constructor`) and do not end in a backslash. It reads the parsed keys, not the text: a
- * scan of the text for those words cost more than the walk of a few keys. Anything else, malformed JSON and blank text
- * included, is {@link UNREAD}: `parseArguments` reads it (and reports it) as before.
+ * scan of the text for those words cost more than the walk of a few keys. A nested value (or one with such a key) is
+ * kept when its text has neither word nor a backslash ({@link NOT_PLAIN}), as parseArguments would keep it, so nested
+ * arguments are parsed once. Anything else, malformed JSON and blank text included, is {@link UNREAD}: `parseArguments`
+ * reads it (and reports it) as before.
  */
 export function plainArguments(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') return UNREAD;
@@ -28,11 +30,15 @@ export function plainArguments(raw: unknown): unknown {
     return UNREAD;
   }
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return UNREAD;
-  // JSON makes own data properties only (an inherited enumerable key, from a polluted prototype, is checked too: unread).
+  // A value the walk below does not clear is read as parseArguments' own first line reads it: text that cannot spell
+  // either key or a backslash is its `JSON.parse` (kept, not parsed again there); any other is left to it.
+  if (Array.isArray(value)) return NOT_PLAIN.test(raw) ? UNREAD : value;
+  // JSON makes own data properties only (an inherited enumerable key, from a polluted prototype, is checked too).
   for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
-    if (key === '__proto__' || key === 'constructor' || key.charCodeAt(key.length - 1) === BACKSLASH || (typeof item === 'object' && item !== null)) return UNREAD;
+    if (key === '__proto__' || key === 'constructor' || key.charCodeAt(key.length - 1) === BACKSLASH || (typeof item === 'object' && item !== null)) {
+      return NOT_PLAIN.test(raw) ? UNREAD : value;
+    }
   }
   return value;
 }
