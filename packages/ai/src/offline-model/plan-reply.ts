@@ -2,6 +2,7 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4FunctionTool,
   LanguageModelV4Prompt,
+  LanguageModelV4ToolCallPart,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
 import {
@@ -132,7 +133,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
           wording.and,
         );
         const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
-        const note = mailed === undefined ? undefined : mailed.phrase === '' ? wording.fromLast(mailed.id) : wording.referred(mailed.phrase, mailed.id);
+        const note = mailed === undefined ? undefined : referredNote(mailed, wording);
         return withDateNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
     }
@@ -174,7 +175,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       ? reply
       : {
           ...reply,
-          text: [referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id), reply.text].filter((part) => part !== undefined).join(' '),
+          text: [referredNote(referred, wording), reply.text].filter((part) => part !== undefined).join(' '),
         };
   const part = forced ? undefined : removedPart(said, tool);
   if (part !== undefined) {
@@ -233,7 +234,7 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
       message?.role === 'user'
         ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
         : message?.role === 'assistant'
-          ? message.content.flatMap((part) => (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : []))
+          ? message.content.flatMap((part) => (part.type === 'tool-call' ? stringValues(part.input) : []))
           : [];
     const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
     if (ids.length > 1) return undefined;
@@ -262,8 +263,7 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
     if (message.role !== 'assistant') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-call') continue;
-      const values = typeof part.input === 'object' && part.input !== null ? Object.values(part.input).filter((value) => typeof value === 'string') : [];
-      const called = values.flatMap(idsIn);
+      const called = stringValues(part.input).flatMap(idsIn);
       if (called.length === 0) return undefined;
       for (const id of called) ids.add(id);
     }
@@ -282,9 +282,7 @@ const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
  */
 function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
   if (!MORE_THINGS.test(text) || pickTool(text, tools) !== undefined) return undefined;
-  const current = lastIndexOfRole(prompt, 'user');
-  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
-  const last = calls.filter((part) => part.type === 'tool-call').at(-1);
+  const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const adding = text.replace(MORE_THINGS, 'add ');
   if (tool === undefined || pickAdder(adding, [tool]) === undefined) return undefined;
@@ -310,10 +308,8 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const match = GOES_ON_SUM.exec(fold(text).trim());
   const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
   if (match === null || operator === undefined) return undefined;
-  const current = lastIndexOfRole(prompt, 'user');
-  const calls = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
-  for (const part of calls.reverse()) {
-    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+  for (const part of callsOf(previousTurn(prompt)).reverse()) {
+    if (typeof part.input !== 'object' || part.input === null) continue;
     const tool = tools.find((candidate) => candidate.name === part.toolName);
     const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
     const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
@@ -345,9 +341,8 @@ function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   if (previous < 0) return undefined;
-  const calls = prompt.slice(previous + 1, current).flatMap((message) => (message.role === 'assistant' ? message.content : []));
-  for (const part of calls.reverse()) {
-    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null) continue;
+  for (const part of callsOf(prompt.slice(previous + 1, current)).reverse()) {
+    if (typeof part.input !== 'object' || part.input === null) continue;
     const tool = tools.find((candidate) => candidate.name === part.toolName);
     const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
     // A text that reads as that call on its own ("and in London?" after a clock) is read as it is.
@@ -702,13 +697,12 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const idName = idArgument(tool.inputSchema);
   const id = idName === undefined ? undefined : read.input[idName];
   if (typeof id !== 'string') return undefined;
-  const current = lastIndexOfRole(prompt, 'user');
-  const turn = prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current);
-  const calls = turn.flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  const turn = previousTurn(prompt);
+  const calls = callsOf(turn);
   const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
-    const call = calls.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
-    return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
+    const call = calls.find((part) => part.toolCallId === result.toolCallId);
+    return typeof call?.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
   };
   const about = sourcesOf(results, inputOf).filter((result) => idOf(inputOf(result))?.[1] === id);
   const result = about.at(-1);
@@ -830,7 +824,7 @@ function shiftFromResults(input: OfflineRuleInput, now: Date, wording: Wording):
     const call = calls.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
     if (from === undefined || call === undefined || call.type !== 'tool-call') return undefined;
     const to = addDays(from, shift.days);
-    const ids = Object.values(typeof call.input === 'object' && call.input !== null ? call.input : {}).filter((value) => typeof value === 'string');
+    const ids = stringValues(call.input);
     const args = extractArguments(`${ids.join(' ')} ${to}`, change.inputSchema);
     if (args.missing.length > 0) return undefined;
     planned.push({ toolName: change.name, input: args.input });
@@ -969,6 +963,27 @@ function readPrompt(options: LanguageModelV4CallOptions): OfflineRuleInput {
 function lastIndexOfRole(prompt: LanguageModelV4Prompt, role: string, before = prompt.length): number {
   for (let i = before - 1; i >= 0; i--) if (prompt[i]?.role === role) return i;
   return -1;
+}
+
+/** The messages between the user's last two messages: what answered the one before (all before it when it is the first). */
+function previousTurn(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  const current = lastIndexOfRole(prompt, 'user');
+  return prompt.slice(lastIndexOfRole(prompt, 'user', current) + 1, current);
+}
+
+/** The tool calls the assistant made in `messages`, in order. */
+function callsOf(messages: LanguageModelV4Prompt): LanguageModelV4ToolCallPart[] {
+  return messages.flatMap((message) => (message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : []));
+}
+
+/** The string values of a call's input (its ids, dates, texts), none when it is no object. */
+function stringValues(input: unknown): string[] {
+  return typeof input === 'object' && input !== null ? Object.values(input).filter((value) => typeof value === 'string') : [];
+}
+
+/** What an answer says of the id it read from earlier: the words that referred to it, or the last message. */
+function referredNote(referred: { readonly id: string; readonly phrase: string }, wording: Wording): string {
+  return referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id);
 }
 
 function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
