@@ -438,16 +438,15 @@ export function unlistedAll(
   // "by how many days?" asks a measure, not for every day.
   if (word === undefined || MEASURE_WORDS.test(word)) return undefined;
   const thing = expand([stem(word)], false);
-  const nameWords = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
-  const about = tools.filter((tool) => nameWords(tool).some((name) => thing.some((part) => sameWord(part, name))) && !isChangeName(tool.name));
+  const about = readersOf(thing, tools);
   if (about.length === 0) return undefined;
   const said = expand(contentWords(text), false);
   // What a tool's name says besides its verb and the thing: "delayed" of `list_delayed_orders`.
   const qualifiers = (tool: OfflineToolInfo): string[] =>
-    nameWords(tool).filter((name) => !isReadName(name) && !isWeakVerb(name) && !thing.some((part) => sameWord(part, name)));
+    nameStems(tool).filter((name) => !isReadName(name) && !isWeakVerb(name) && !thing.some((part) => sameWord(part, name)));
   // A list whose name says nothing besides the thing lists it all, and so does one whose thing is what qualifies it: a
   // list of the delayed orders is one of all delays, not of all orders.
-  const qualifies = (tool: OfflineToolInfo): boolean => !thing.some((part) => sameWord(part, nameWords(tool).at(-1) ?? ''));
+  const qualifies = (tool: OfflineToolInfo): boolean => !thing.some((part) => sameWord(part, nameStems(tool).at(-1) ?? ''));
   const listsAll = about.some(
     (tool) => isReadName(tool.name) && (qualifiers(tool).length === 0 || qualifies(tool)) && extractArguments(text, tool.inputSchema).missing.length === 0,
   );
@@ -464,6 +463,16 @@ export function unlistedAll(
   const every = quantified !== null && /^(?:every|each|jede[nrs]?|chaque)\b/.test(quantified[0]);
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
+}
+
+/** The stems of a tool name's words (`list_delayed_orders`: list, delay, order). */
+function nameStems(tool: OfflineToolInfo): string[] {
+  return splitIdentifier(tool.name).map((name) => stem(name));
+}
+
+/** The tools whose name names the `thing` (its stems and synonyms) and that change nothing: what reads or lists it. */
+function readersOf(thing: readonly string[], tools: readonly OfflineToolInfo[]): OfflineToolInfo[] {
+  return tools.filter((tool) => !isChangeName(tool.name) && nameStems(tool).some((name) => thing.some((part) => sameWord(part, name))));
 }
 
 /** Units a count measures in, not things to list: "how many days", "in 3 weeks", "all day". */
@@ -488,15 +497,13 @@ export function countingTool(text: string, tools: readonly OfflineToolInfo[]): O
   const rest = `${folded.slice(0, match.index)} ${folded.slice(match.index + match[0].length)}`
     .split(/[^a-z]+/)
     .filter((other) => contentWords(other).length > 0 && !ALL_FILLER.has(other) && !COUNT_FILLER.has(other));
-  const thing = expand([stem(word)], false);
-  const names = (tool: OfflineToolInfo): string[] => splitIdentifier(tool.name).map((name) => stem(name));
-  const about = tools.filter((tool) => !isChangeName(tool.name) && names(tool).some((name) => thing.some((part) => sameWord(part, name))));
+  const about = readersOf(expand([stem(word)], false), tools);
   const counts = about.filter((tool) => extractArguments('', tool.inputSchema).missing.length === 0);
   const counter = counts.find((tool) => /\bcounts\b/i.test(tool.description ?? '')) ?? counts.find((tool) => /\bhow many\b/i.test(tool.description ?? ''));
   // What else is said is what the counts are by ("how many orders are shipped": a status its description names), and
   // no other tool's name says it ("delayed" of `list_delayed_orders` is that list's).
   const by = counter === undefined ? [] : contentWords(counter.description ?? '');
-  const others = about.filter((tool) => tool !== counter).flatMap(names);
+  const others = about.filter((tool) => tool !== counter).flatMap(nameStems);
   const fits = rest.flatMap((other) => contentWords(other)).every((other) => by.some((known) => sameWord(other, known)) && !others.some((name) => sameWord(other, name)));
   return fits ? counter : undefined;
 }

@@ -441,7 +441,7 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   const calls: OfflineToolCall[] = [];
   let previous: { readonly start: number; readonly tool: string; readonly count: number } | undefined;
   for (const request of requests) {
-    let start = request.end - request.text.length;
+    let start = startOf(request);
     let read = readRequest(text, request, tools);
     // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
     if (read === undefined && previous !== undefined) {
@@ -458,6 +458,11 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
+}
+
+/** Where a request of a message starts in it. */
+function startOf(request: MessageRequest): number {
+  return request.end - request.text.length;
 }
 
 /** Words that ask for nothing beside a request: greetings, thanks, praise ("… and thanks", "hello and where is A-1002"). */
@@ -479,7 +484,6 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   const said = [...plain].findIndex((letter, i) => letter !== text[i]);
   const calls: OfflineToolCall[] = [];
   const undone: string[] = [];
-  const startOf = (request: MessageRequest): number => request.end - request.text.length;
   // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
   // bananas to my cart"): read together, the two make more calls of one tool than the one part alone.
   const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean => {
@@ -514,7 +518,7 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
  */
 function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
   // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
-  const before = text.slice(0, Math.max(0, request.end - request.text.length));
+  const before = text.slice(0, Math.max(0, startOf(request)));
   // "where is A-1002 and add 2 mugs": an adding request with nothing after it that says where things go is one too.
   const after = text.slice(request.end);
   const tool = pickTool(request.text, tools) ?? pickAdder(request.text, tools, before, after);
