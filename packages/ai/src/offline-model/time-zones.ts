@@ -173,6 +173,18 @@ const ZONED_COUNTRIES: ReadonlyArray<{ readonly names: readonly string[]; readon
   { names: ['indonesia', 'indonesien', 'indonesie'], cities: ['Jakarta'] },
 ];
 
+/** A place's name, its zone, and the matcher of the name as a word in folded text. */
+interface NamedZone {
+  readonly name: string;
+  readonly zone: string;
+  readonly pattern: RegExp;
+}
+/** Each name's matcher made once, not at each of the several `findTimeZones` calls a message gets (`matchAll` copies it). */
+const namedZones = (entries: ReadonlyArray<readonly [string, string]>): readonly NamedZone[] =>
+  entries.map(([name, zone]) => ({ name, zone, pattern: new RegExp(`\\b${name}\\b`, 'g') }));
+const CITIES = namedZones(CITY_ZONES);
+const COUNTRIES = namedZones(COUNTRY_ZONES);
+
 /** A found time zone and where in the text it was found. */
 export interface ZoneMatch {
   readonly zone: string;
@@ -213,14 +225,14 @@ export function findTimeZones(text: string): ZoneMatch[] {
     }
   }
   const lower = fold(text);
-  for (const [city, zone] of CITY_ZONES) {
-    for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
+  for (const { name: city, zone, pattern } of CITIES) {
+    for (const match of lower.matchAll(pattern)) {
       found.push({ zone, start: match.index, end: match.index + city.length });
     }
   }
   // A country of one zone, where no city of the text's is in it ("time in Berlin, Germany" is Berlin's).
-  for (const [country, zone] of COUNTRY_ZONES) {
-    for (const match of lower.matchAll(new RegExp(`\\b${country}\\b`, 'g'))) {
+  for (const { name: country, zone, pattern } of COUNTRIES) {
+    for (const match of lower.matchAll(pattern)) {
       const start = match.index;
       if (!found.some((other) => start < other.end && start + country.length > other.start)) found.push({ zone, start, end: start + country.length });
     }
@@ -269,8 +281,8 @@ export function zonedCountry(place: string): { readonly country: string; readonl
 export function findCities(text: string): Array<{ readonly city: string; readonly start: number; readonly end: number }> {
   const lower = fold(text);
   const found: Array<{ city: string; start: number; end: number }> = [];
-  for (const [city] of CITY_ZONES) {
-    for (const match of lower.matchAll(new RegExp(`\\b${city}\\b`, 'g'))) {
+  for (const { name: city, pattern } of CITIES) {
+    for (const match of lower.matchAll(pattern)) {
       const original = text.slice(match.index, match.index + city.length);
       found.push({ city: titleCase(original), start: match.index, end: match.index + city.length });
     }
