@@ -4,8 +4,8 @@ export const API_BASE = '/api';
 /** Where `vite` (dev and preview) passes {@link API_BASE} on: `wrangler dev` on its default port (apps/worker/scripts/dev.mjs). */
 export const DEV_API_TARGET = 'http://127.0.0.1:8787';
 
-/** The Worker's default port (`PORT` unset): the start command names `PORT` only for another. */
-const DEFAULT_PORT = '8787';
+/** The Worker's default port (`PORT` unset), the dev target's: the start command names `PORT` only for another. */
+const DEFAULT_PORT = new URL(DEV_API_TARGET).port;
 
 /** Names `wrangler dev` answers on here: it listens on 127.0.0.1 (dev.mjs), and a browser may call it localhost. */
 const LOOPBACK: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
