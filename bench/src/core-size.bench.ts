@@ -36,6 +36,7 @@ export const IMPORTS: readonly { readonly label: string; readonly names: string;
   { label: 'tickets and seals: `createTicketSigner`', names: 'createTicketSigner' },
   { label: 'toolbox classes: `tool`, `scanTools`', names: 'tool, scanTools' },
   { label: 'lazy tools: `lazyResolver`', names: 'lazyResolver' },
+  { label: 'a cache for read tools: `cache` (its memory store included)', names: 'cache' },
   { label: 'an MCP endpoint: `createMcpHandler` from `@edgetool/core/mcp` (the executor included)', names: 'createMcpHandler', from: '@edgetool/core/mcp' },
   { label: 'an MCP client: `connectMcp` from `@edgetool/core/mcp` (remote tools: `defineTool`, `jsonSchema`)', names: 'connectMcp', from: '@edgetool/core/mcp' },
   { label: 'OTLP JSON of trace records: `toOtlpTraces` from `@edgetool/core/otel`', names: 'toOtlpTraces', from: '@edgetool/core/otel' },

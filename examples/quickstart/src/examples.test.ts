@@ -229,6 +229,16 @@ describe('README examples', () => {
     ]);
   });
 
+  it('the cache example: a repeated read from the cache, then a write empties it', async () => {
+    capture();
+    await import('./cache.ts');
+    expect(lines).toEqual([
+      '{"from":"EUR","to":"USD","rate":1.08,"lookup":1}',
+      '{"from":"EUR","to":"USD","rate":1.08,"lookup":1}',
+      '{"from":"EUR","to":"USD","rate":1.08,"lookup":2}',
+    ]);
+  });
+
   it('the available example: staff may refund; for a customer the tool does not exist', async () => {
     capture();
     await import('./available.ts');
@@ -365,7 +375,7 @@ describe('README examples', () => {
     expect((await call('GET', '/api/chat/chat-2/stream', 'ada', 't2')).status).toBe(204);
   });
 
-  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'resumable.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'available.ts'];
+  const shown = ['quickstart.ts', 'approvals.ts', 'edits.ts', 'chat.ts', 'worker.ts', 'resumable.ts', 'job.ts', 'progress.ts', 'usage.ts', 'errors.ts', 'mcp.ts', 'mcp-client.ts', 'limits.ts', 'cache.ts', 'available.ts'];
   const examples = [...shown, 'available-registry.ts', 'images.ts', 'documents.ts', 'settings.ts', 'otel.ts', 'strict.ts', 'structured.ts'];
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
   const source = (file: string) => readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').trim();

@@ -7,6 +7,8 @@ console.log('\n— approving with edited arguments —');
 await import('./edits.ts');
 console.log('\n— call limits and rate limits —');
 await import('./limits.ts');
+console.log('\n— a cache for read tools —');
+await import('./cache.ts');
 console.log('\n— tools per user —');
 await import('./available.ts');
 await import('./available-registry.ts');

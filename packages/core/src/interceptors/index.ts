@@ -1,4 +1,5 @@
 export * from './approval.ts';
+export * from './cache.ts';
 export * from './limits.ts';
 export * from './redact.ts';
 export * from './retry.ts';
