@@ -1,4 +1,4 @@
-import { cache, createRunContext, defineTool } from '@edgetool/core';
+import { cache, createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
@@ -38,7 +38,8 @@ describe('cache() in the chat loop', () => {
       callsStep([lookUp('c5')]),
       textStep('Still shipped.'),
     );
-    const agent = createChatAgent({ model, tools, interceptors: [cache({ ttlMs: 60_000 })] });
+    const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'tool-cache-secret-tool-cache-secret!' }] });
+    const agent = createChatAgent({ model, tools, tickets, interceptors: [cache({ ttlMs: 60_000 })] });
     const first = await generateTextTurn(agent, { messages: 'Where is A-1001?', run: createRunContext({ userId: 'ada', conversationId: 'c-1' }) });
     const lookups = first.toolResults.filter((result) => result.tool?.name === 'query_order').map((result) => [result.call.id, result.content]);
     expect(lookups).toEqual([
