@@ -67,6 +67,17 @@ describe("the README's Configuration table", () => {
     expect(listed.filter((name) => !read(name))).toEqual([]);
   });
 
+  it('quotes the defaults the code has: the model ids, the token budget, the port', () => {
+    const rowOf = (name: string) => table.find(({ names }) => names[0] === name)?.row ?? '';
+    const constant = (file: string, name: string) => new RegExp(`${name}(?::[^=]+)? = '?([\\w.-]+)'?;`).exec(read(file))?.[1];
+    const [, ownDefault, demoModel] = /default `([^`]+)` \(`createModelFromEnv`\); the demo's `apps\/worker\/wrangler\.jsonc` sets `([^`]+)`/.exec(rowOf('OPENAI_MODEL')) ?? [];
+    expect(ownDefault).toBe(constant('packages/ai/src/provider.ts', 'DEFAULT_OPENAI_MODEL'));
+    expect(read('apps/worker/wrangler.jsonc')).toContain(`"OPENAI_MODEL": "${demoModel}"`);
+    const budget = /\(default ([\d,]+)\)/.exec(rowOf('TURN_TOKEN_BUDGET'))?.[1]?.replace(/,/g, '');
+    expect(budget).toBe(constant('apps/worker/src/agent.ts', 'DEFAULT_TURN_TOKEN_BUDGET')?.replace(/_/g, ''));
+    expect(rowOf('PORT')).toContain(`(default ${/process\.env\.PORT \|\| '(\d+)'/.exec(read('apps/worker/scripts/dev.mjs'))?.[1]})`);
+  });
+
   it('npm start passes every variable on from the environment but the secrets it writes and the test switches', () => {
     expect([...FORWARDED].sort()).toEqual(ENV_VARS.filter((name) => !NOT_FORWARDED.includes(name)).sort());
     // …and "The demo" says which are not.

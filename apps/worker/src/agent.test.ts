@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { NOW, testRun } from '../test/support.ts';
-import { createDemoAgent, DEFAULT_TURN_TOKEN_BUDGET, demoAgent, MissingSecretError, turnTokenBudget } from './agent.ts';
+import { createDemoAgent, DEFAULT_TURN_TOKEN_BUDGET, demoAgent, MissingSecretError, offlineDelay, turnTokenBudget } from './agent.ts';
 import type { Env } from './env.ts';
 
 describe('demoAgent', () => {
@@ -20,6 +20,13 @@ describe('demoAgent', () => {
     await expect(demoAgent(broken)).rejects.toBeInstanceOf(MissingSecretError);
     (broken as { TICKET_SECRET: string }).TICKET_SECRET = 'a-secret-added-later-that-is-32-bytes-long';
     await expect(demoAgent(broken)).resolves.toHaveProperty('agent');
+  });
+});
+
+describe('the offline model\'s pace (OFFLINE_DELAY_MS)', () => {
+  it('is the README\'s: milliseconds between chunks, 0 by default or for what is no positive number, at most 2,000', () => {
+    const delay = (OFFLINE_DELAY_MS?: string) => offlineDelay({ ...(env as Env), ...(OFFLINE_DELAY_MS === undefined ? {} : { OFFLINE_DELAY_MS }) });
+    expect([delay(), delay('30'), delay('2000'), delay('2001'), delay('600000'), delay('-5'), delay('soon'), delay('Infinity')]).toEqual([0, 30, 2000, 2000, 2000, 0, 0, 0]);
   });
 });
 

@@ -12,8 +12,8 @@ const INSTRUCTIONS = `You are the order desk of a small shop. Use the tools to l
 change delivery dates and email customers (changes and emails need the user's approval), tell the time in a time zone,
 calculate, and use the user's browser for their time zone, a date picker and their cart. Be brief and concrete.`;
 
-/** The offline model streams slowly enough to press "stop" when OFFLINE_DELAY_MS is set (the e2e tests do). */
-function offlineDelay(env: Env): number {
+/** The offline model streams slowly enough to press "stop" when OFFLINE_DELAY_MS is set (the e2e tests do): at most 2 s. */
+export function offlineDelay(env: Env): number {
   const ms = Number(env.OFFLINE_DELAY_MS ?? 0);
   return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2000) : 0;
 }

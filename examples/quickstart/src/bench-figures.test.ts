@@ -1,6 +1,7 @@
-// The bench figures the docs quote are those of the run in bench/RESULTS.md: README.md's "Size and speed" and the
-// current run named in docs/architecture.md. `npm run bench` rewrites RESULTS.md; a run committed without the docs
-// (session 27's left "1.07× on the last" beside a RESULTS.md of 1.04×) fails here, and says which figure to change.
+// The bench figures the docs quote are those of the run in bench/RESULTS.md: README.md's "Size and speed" and its MCP
+// and OTLP sections, and the current run named in docs/architecture.md. `npm run bench` rewrites RESULTS.md; a run
+// committed without the docs (session 27's left "1.07× on the last" beside a RESULTS.md of 1.04×) fails here, and says
+// which figure to change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,10 +56,12 @@ const bench = {
   zodShare: num(row('Browser bundle', 'zod |')[2]),
   tool: num(row('Core size', 'a tool: `defineTool`')[2]),
   executor: num(row('Core size', 'the executor: `createExecutor`')[2]),
+  toolAndExecutor: num(row('Core size', 'tool + executor:')[2]),
   tickets: num(row('Core size', 'tickets and seals: `createTicketSigner`')[2]),
   mcpEndpoint: num(row('Core size', 'an MCP endpoint: `createMcpHandler`')[2]),
   mcpClient: num(row('Core size', 'an MCP client: `connectMcp`')[2]),
   otlpExporter: num(row('Core size', 'an OTLP exporter: `createOtlpExporter`')[2]),
+  otlpJson: num(row('Core size', 'OTLP JSON of trace records:')[2]),
   wholeApi: num(row('Core size', '(a) whole API')[2]),
   typical: num(row('Core size', '(b) typical')[2]),
   workerPlainGzip: num(row('Worker bundle', 'plain AI SDK (bench/plain-worker)')[2]),
@@ -135,6 +138,24 @@ describe("README.md's size and speed figures", () => {
     expect(Number(low)).toBeLessThanOrEqual(bench.overheadRatio);
     expect(Number(high)).toBeGreaterThanOrEqual(bench.overheadRatio);
     expect(figures(/about ([\d.]+) µs of it the model's text and the timing/)).toEqual([(bench.resultFloorNs / 1000).toFixed(2)]);
+  });
+});
+
+describe("README.md's size figures in the sections of the subpaths", () => {
+  // The MCP and OTLP sections quote their own rows; they were left at session 23's run (16.3 KB for a client of 18.1).
+  const readme = read('README.md');
+  const figures = (pattern: RegExp) => quoted('README.md', readme, pattern);
+
+  it('the OTLP conversion and exporter, the MCP endpoint and the MCP client are their rows of RESULTS.md', () => {
+    expect(figures(/On its own the conversion is ([\d.]+) KB gzip and the exporter with the context helpers ([\d.]+) KB/)).toEqual([
+      kb(bench.otlpJson, 1),
+      kb(bench.otlpExporter, 1),
+    ]);
+    expect(figures(/the endpoint with the executor is ([\d.]+) KB gzip \(the `createMcpHandler` row of `bench\/RESULTS\.md`\), ([\d.]+) KB more than a tool and the executor/)).toEqual([
+      kb(bench.mcpEndpoint, 1),
+      kb(bench.mcpEndpoint - bench.toolAndExecutor, 1),
+    ]);
+    expect(figures(/On its own the client is about ([\d.]+) KB gzip \(the `connectMcp` row/)).toEqual([kb(bench.mcpClient, 1)]);
   });
 });
 

@@ -383,6 +383,12 @@ describe('README examples', () => {
     expect(readme).toContain(source(file));
   });
 
+  it('the front door: the 30-second example is the first code the README shows, on its first screen', () => {
+    const first = /^```(\w*)\n([\s\S]*?)^```$/m.exec(readme);
+    expect(first?.[2]?.trim()).toBe(source('quickstart.ts'));
+    expect(readme.slice(0, first?.index).split('\n').length).toBeLessThanOrEqual(25);
+  });
+
   it('every TypeScript block of the README is one of these files, whole, and every example file is one of them', () => {
     const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, block = '']) => block.trim());
     expect(blocks).toHaveLength(examples.length);

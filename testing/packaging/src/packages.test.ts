@@ -171,6 +171,13 @@ function tsc(project: string): { status: number; output: string } {
   return { status: res.status, output: `${res.stdout}${res.stderr}`.trim() };
 }
 
+/** Type-checks one file of the app's `src` as a Node user's strict project does (`tsconfig.node.json`), alone. */
+function typeCheck(file: string): { status: number; output: string } {
+  const project = `tsconfig.${file.replace(/\.tsx?$/, '')}.json`;
+  writeFileSync(join(app, project), JSON.stringify({ extends: './tsconfig.node.json', include: [`src/${file}`] }));
+  return tsc(project);
+}
+
 /** The machine's own Node: the first `node` on PATH outside the repository's `.tools` (Node 20 on a fresh machine). */
 function systemNode(): { bin: string; version: string } {
   const tools = join(ROOT, '.tools');
@@ -440,19 +447,21 @@ describe('a project that installs them', () => {
     ]);
   });
 
-  it("runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
+  it("type-checks and runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
     const blocks = codeBlocks(shippedReadme('core'));
     expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
     expect(blocks[1]?.code).toContain("from '@edgetool/core'");
     writeFileSync(join(app, 'src', 'core-readme.ts'), blocks[1]?.code ?? '');
+    expect(typeCheck('core-readme.ts')).toEqual({ status: 0, output: '' });
     expect(runExample('core-readme.ts')).toEqual(['{"city":"Paris","celsius":21}']);
   });
 
-  it("runs the example in @edgetool/ai's own README, as shipped in its tarball: a lookup, then a write once after its approval", () => {
+  it("type-checks and runs the example in @edgetool/ai's own README, as shipped in its tarball: a lookup, then a write once after its approval", () => {
     const blocks = codeBlocks(shippedReadme('ai'));
     expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
     expect(blocks[1]?.code).toContain("from '@edgetool/ai'");
     writeFileSync(join(app, 'src', 'ai-readme.ts'), blocks[1]?.code ?? '');
+    expect(typeCheck('ai-readme.ts')).toEqual({ status: 0, output: '' });
     const lines = runExample('ai-readme.ts');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/A-1001.*shipped/);

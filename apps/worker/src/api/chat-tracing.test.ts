@@ -43,6 +43,12 @@ describe('POST /api/chat with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(layers.map((s) => s.parentSpanId)).toEqual([call?.spanId, ...layers.slice(0, -1).map((s) => s.spanId)]);
   });
 
+  it('names the service edgetool-demo when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one', async () => {
+    await turn({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/unnamed` }, { id: 'trace-unnamed', text: 'Where is order A-1002?' });
+    const attributes = (await received('unnamed'))[0]?.body.resourceSpans[0]?.resource.attributes;
+    expect(attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'edgetool-demo' } });
+  });
+
   it('takes the resource attributes of OTEL_RESOURCE_ATTRIBUTES (OTEL_SERVICE_NAME over its service.name)', async () => {
     const vars = {
       OTEL_EXPORTER_OTLP_ENDPOINT: `${collector}/resource`,
