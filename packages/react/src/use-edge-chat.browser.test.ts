@@ -370,12 +370,57 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 2, sealed: false });
     expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.continuationHeld).toBe('untaken');
     // The app's Retry still sends it, once.
     retried = true;
     await hook.current.sendMessage();
     await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
     expect(sent).toEqual(['auto', 'auto', 'retry']);
     logged.mockRestore();
+  });
+
+  it('a model that asks for a browser call at every step: the hook sends at most maxAutoContinuations in a row, then waits for a Retry', async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+    let notes = 0;
+    const note = defineTool({ ...noteServer, execute: () => ++notes });
+    // The server's maxSteps bounds one request; each continuation is a request of its own, so it never stops this.
+    const steps = Array.from({ length: 40 }, (_, i) => callsStep([[`c${i}`, 'note', { text: 'again' }]]));
+    const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
+    const hook = mount({ id: 'conv-looping', fetch: server.fetch, tools: [note], maxAutoContinuations: 3 });
+    expect(hook.current.continuationHeld).toBeUndefined();
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(hook.current.status).toBe('ready');
+    // The message, then three continuations by themselves; the fourth waits with its answer written.
+    expect(server.requests).toHaveLength(4);
+    expect(notes).toBe(4);
+    expect(hook.current.toolCalls.get('c3')).toMatchObject({ status: 'done', ranOn: 'browser', sealed: false });
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining('maxAutoContinuations'));
+    // The app's Retry sends it, and the count starts again from there.
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(server.requests).toHaveLength(8), LOADED);
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    // A new message goes on too: the held answer goes with it, and the count starts again.
+    await hook.current.sendMessage({ text: 'stop noting' });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(12), LOADED);
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(server.requests).toHaveLength(12);
+    warned.mockRestore();
+  });
+
+  it('the default bound: a looping model gets ten continuations, not one per step it asks for', async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+    const note = defineTool({ ...noteServer, execute: () => 1 });
+    const steps = Array.from({ length: 40 }, (_, i) => callsStep([[`c${i}`, 'note', { text: 'again' }]]));
+    const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
+    const hook = mount({ id: 'conv-looping-default', fetch: server.fetch, tools: [note] });
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(server.requests).toHaveLength(11);
+    warned.mockRestore();
   });
 
   it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {

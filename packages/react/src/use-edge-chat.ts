@@ -94,7 +94,22 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
    * and browser calls) are not resumed: their stream carries only what they add to the message.
    */
   readonly resume?: boolean;
+  /**
+   * The most continuations the hook sends by itself in a row, with no message, retry (`sendMessage()`) or human
+   * `approve`/`deny` between them (default 10; a whole number from 0, or `Infinity`). The server's `maxSteps` bounds one
+   * request, and each continuation is a request of its own: a model that asks for a browser call at every step would get
+   * one for good. Once it is reached the answer waits, its answers written (`continuationHeld: 'limit'`), for the app's
+   * Retry or a new message.
+   */
+  readonly maxAutoContinuations?: number;
 }
+
+/**
+ * Why the continuation the last answer has due is not sent by the hook itself: `'limit'`, it would be one more than
+ * `maxAutoContinuations` in a row; `'untaken'`, the server answered that very continuation without taking its answers.
+ * `sendMessage()` (a Retry) sends it; a new message takes its answers along.
+ */
+export type ContinuationHold = 'limit' | 'untaken';
 
 /** Options of `approve`. */
 export interface ApproveOptions {
@@ -161,9 +176,13 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
   readonly browserState: BrowserState;
+  /** Set while the last answer's continuation is due and the hook does not send it itself (see {@link ContinuationHold}). */
+  readonly continuationHeld: ContinuationHold | undefined;
 }
 
 const NONE: readonly never[] = [];
+/** `maxAutoContinuations` by default: more browser steps in a row than a task asks for, and a bound on a looping model. */
+const AUTO_CONTINUATIONS = 10;
 /** What the model reads of a call the user stopped, when a retry takes the answer on. */
 const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
@@ -264,9 +283,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chatId = options.id ?? fallbackId;
 
   const { toolErrorMessage } = options;
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage });
+  const maxAuto = autoContinuations(options.maxAutoContinuations);
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -318,8 +338,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // The continuation the last request of this chat carried, and those the server answered without taking their answers
   // (no seal, no new step: a broken or hostile server, a proxy's cached answer). `useChat` sends a continuation again
   // whenever a response ends and `shouldContinue` still holds, so such a server got a request per response, for good.
-  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>() });
-  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set() };
+  // `auto`: how many the hook sent by itself since the last message, retry or human decision (see maxAutoContinuations).
+  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>(), auto: 0 });
+  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set(), auto: 0 };
+  // The continuation the hook holds, and why (re-rendered: `sendAutomaticallyWhen` and `onFinish` run outside a render).
+  const [held, setHeld] = useState<{ readonly chatId: string; readonly key: string; readonly why: ContinuationHold } | undefined>(undefined);
+  /** A human asked to go on (a message, a retry, a decision): the continuations that follow are counted from zero. */
+  const humanTurn = useCallback(() => {
+    continuations.current.auto = 0;
+  }, []);
 
   // With `resume`: the turn this browser sent and has not seen end, reset with the chat (to what the app restored).
   const resuming = options.resume === true;
@@ -404,7 +431,22 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     sendAutomaticallyWhen: ({ messages }) => {
       if (holdContinuation.current) return false;
       const continuation = continuationOf(messages);
-      return continuation !== undefined && !continuations.current.untaken.has(continuation);
+      const state = continuations.current;
+      if (continuation === undefined || state.untaken.has(continuation)) return false;
+      // A model that asks for a browser call at every step: each continuation is a new request, which the server's
+      // maxSteps does not count, so nothing else would end it.
+      if (state.auto >= latest.current.maxAuto) {
+        setHeld((h) => {
+          if (h?.chatId === state.chatId && h.key === continuation) return h;
+          console.warn(
+            `edgetool: the chat sent ${state.auto} continuations by itself in a row (maxAutoContinuations); the next waits for sendMessage() or a new message.`,
+          );
+          return { chatId: state.chatId, key: continuation, why: 'limit' };
+        });
+        return false;
+      }
+      state.auto++;
+      return true;
     },
     onError: (error) => {
       cutShort.current = error.name === STREAM_CUT;
@@ -421,6 +463,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { sent, untaken } = continuations.current;
       if (isAbort || isError || sent === undefined || continuationOf(messages) !== sent || untaken.has(sent)) return;
       untaken.add(sent);
+      setHeld({ chatId, key: sent, why: 'untaken' });
       console.error(
         "edgetool: the server answered the chat's continuation without taking its answers (no seal, no new step); it is not sent again automatically.",
       );
@@ -876,6 +919,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
         ids.add(toolCallId);
+        humanTurn();
         void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision, edit));
         return;
       }
@@ -884,6 +928,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
         if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
           ids.add(toolCallId);
+          humanTurn();
           // Noted for a replay of the turn still running (a reload before it ends): the message may lose the edit part.
           if (approved && resuming) noteApproval(chatId, toolCallId, edit === undefined ? {} : { input: edit.input });
           // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
@@ -897,7 +942,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         }
       }
     },
-    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused, resuming, noteApproval],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused, resuming, noteApproval, humanTurn],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
@@ -977,19 +1022,23 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         const last = lastAssistantMessage(messagesRef.current);
         const waiting = waitingCalls(viewsRef.current, last);
         if (waiting.length > 0) return Promise.reject(new CallsPendingError(waiting));
-        if (last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
       }
+      // A human goes on: the continuations the hook sends by itself after this one are counted anew.
+      humanTurn();
+      const last = lastAssistantMessage(messagesRef.current);
+      if (message === undefined && last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
       return chatSend(message, requestOptions);
     },
-    [chatSend, leave, stopped, resume],
+    [chatSend, leave, stopped, resume, humanTurn],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
   const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(
     (regenerateOptions) => {
       leave();
+      humanTurn();
       return chatRegenerate(regenerateOptions);
     },
-    [chatRegenerate, leave],
+    [chatRegenerate, leave, humanTurn],
   );
   // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
   // function at once, with the messages as they are now). A change that drops the message a response is on its way for
@@ -1059,6 +1108,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     () => browserStateOf(views, chat.messages, stopped, resuming ? turn : undefined, approvals),
     [views, chat.messages, stopped, resuming, turn, approvals],
   );
+  // Only while the continuation held is still the one due: an answer sent since, or a new step, ends the hold.
+  const continuationHeld = useMemo(
+    () => (held !== undefined && held.chatId === chatId && continuationOf(chat.messages) === held.key ? held.why : undefined),
+    [held, chatId, chat.messages],
+  );
 
   // Not `useChat`'s functions that answer a call: an answer given through them would skip the browser chain and the checks
   // above (see ChatAnswerFunctions).
@@ -1079,6 +1133,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     busy: streaming || browserBusy,
     stop,
     browserState,
+    continuationHeld,
   };
 }
 
@@ -1114,6 +1169,13 @@ function browserStateOf(
   const state = { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
   if (turn === undefined) return state;
   return Object.keys(approvals).length === 0 ? { ...state, turn } : { ...state, turn, approvals };
+}
+
+/** `maxAutoContinuations` checked: a whole number from 0, or `Infinity` (default {@link AUTO_CONTINUATIONS}). */
+function autoContinuations(value: number | undefined): number {
+  if (value === undefined) return AUTO_CONTINUATIONS;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 0)) return value;
+  throw new TypeError(`useEdgeChat: maxAutoContinuations must be a whole number from 0, or Infinity; got ${String(value)}.`);
 }
 
 /** The resumable turn of a chat, and the approvals given while it runs. */
