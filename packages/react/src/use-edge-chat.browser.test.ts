@@ -349,6 +349,37 @@ describe('useEdgeChat against the real chat loop', () => {
     }
   });
 
+  it('a browser output over maxOutputBytes fails as invalid-output: a server with a body limit takes the continuation, and the chat goes on', async () => {
+    const pageServer = defineTool({ name: 'page_text', description: 'The text of the page', input: v.object({}), policy: { runsOn: 'client' } });
+    const page = defineTool({ ...pageServer, execute: () => 'é'.repeat(300_000) });
+    const server = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Too long.'), textStep('Next.')] });
+    // As the demo Worker refuses a body over 512 KiB: 600,000 bytes of text would have been refused, and so would every
+    // request after it (the message keeps the output).
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
+        return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
+      }
+      return server.fetch(url, init);
+    };
+    const hook = mount({ id: 'conv-huge', fetch, tools: [page] });
+    await hook.current.sendMessage({ text: 'read the page' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, traces: [{ side: 'client', outcome: 'error', errorCode: 'invalid-output' }] });
+    expect(hook.current.toolCalls.get('c1')?.errorText).toBe(
+      'Error (invalid-output): The result of "page_text" is 600,002 bytes of JSON, more than the 262,144 this browser sends (maxOutputBytes): return less of it.',
+    );
+    await hook.current.sendMessage({ text: 'and now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.Next.'), LOADED);
+    // With a higher limit it goes as it is (to a server that takes it).
+    const small = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Read.')] });
+    const roomy = mount({ id: 'conv-huge-allowed', fetch: small.fetch, tools: [page], maxOutputBytes: 1_000_000 });
+    await roomy.current.sendMessage({ text: 'read the page' });
+    await vi.waitFor(() => expect(texts(roomy.current)).toBe('Read.'), LOADED);
+    expect(roomy.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
+    roomy.unmount();
+  });
+
   it('a continuation the server answers without taking its answers (no seal, no new step) is not sent again by itself', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });

@@ -102,6 +102,12 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
    * Retry or a new message.
    */
   readonly maxAutoContinuations?: number;
+  /**
+   * The largest browser tool output the hook sends, in bytes of its JSON (default 256 KiB; a whole number from 1, or
+   * `Infinity`). A larger one is sent as an `invalid-output` failure the model can act on: every later request carries
+   * the output again, and a server that limits its request body (the demo Worker takes 512 KiB) would refuse them all.
+   */
+  readonly maxOutputBytes?: number;
 }
 
 /**
@@ -183,6 +189,8 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
 const NONE: readonly never[] = [];
 /** `maxAutoContinuations` by default: more browser steps in a row than a task asks for, and a bound on a looping model. */
 const AUTO_CONTINUATIONS = 10;
+/** `maxOutputBytes` by default: half the demo Worker's request body, which must hold the rest of the conversation too. */
+const OUTPUT_BYTES = 256 * 1024;
 /** What the model reads of a call the user stopped, when a retry takes the answer on. */
 const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
@@ -284,9 +292,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
 
   const { toolErrorMessage } = options;
   const maxAuto = autoContinuations(options.maxAutoContinuations);
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto });
+  const maxBytes = outputBytes(options.maxOutputBytes);
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -641,7 +650,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
-        if (call.kind === 'run') result = sendableResult(result, executor);
+        if (call.kind === 'run') result = sendableResult(result, executor, latest.current.maxBytes);
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
@@ -1178,6 +1187,13 @@ function autoContinuations(value: number | undefined): number {
   throw new TypeError(`useEdgeChat: maxAutoContinuations must be a whole number from 0, or Infinity; got ${String(value)}.`);
 }
 
+/** `maxOutputBytes` checked: a whole number from 1, or `Infinity` (default {@link OUTPUT_BYTES}). */
+function outputBytes(value: number | undefined): number {
+  if (value === undefined) return OUTPUT_BYTES;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new TypeError(`useEdgeChat: maxOutputBytes must be a whole number from 1, or Infinity; got ${String(value)}.`);
+}
+
 /** The resumable turn of a chat, and the approvals given while it runs. */
 interface TurnState {
   readonly chatId: string;
@@ -1219,26 +1235,38 @@ function logHiddenFailure(error: ToolError): void {
  * A browser tool's result as it can be sent: an output JSON cannot carry (a BigInt, a cycle, a function; a tool whose
  * `toModelOutput` words it passes the executor) fails as `invalid-output`, as the executor fails one it cannot convert.
  * Sent as it was, it failed the continuation's request body in this browser, and every later request (the message
- * kept it): the conversation was stuck.
+ * kept it): the conversation was stuck. So does one whose JSON is over `maxBytes`: a server that limits its request
+ * body refused that request and every later one.
  */
-function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCallResult {
+function sendableResult(result: ToolCallResult, executor: ToolExecutor, maxBytes: number): ToolCallResult {
   const { outcome, call } = result;
   if (outcome.type !== 'success') return result;
-  let reason: string | undefined;
+  let message: string | undefined;
   try {
     // The executor's own conversion of an output to JSON text, with its words for what JSON cannot hold.
-    defaultModelText(outcome.output);
+    const text = defaultModelText(outcome.output);
+    const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text, maxBytes);
+    if (bytes > maxBytes) {
+      message = `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(maxBytes)} this browser sends (maxOutputBytes): return less of it.`;
+    }
   } catch (cause) {
-    reason = cause instanceof Error ? cause.message : 'converting it threw';
+    message = `The result of "${call.name}" could not be sent to the server as JSON: ${cause instanceof Error ? cause.message : 'converting it threw'}`;
   }
-  if (reason === undefined) return result;
-  const error = new ToolError('invalid-output', `The result of "${call.name}" could not be sent to the server as JSON: ${reason}`, {
+  if (message === undefined) return result;
+  const error = new ToolError('invalid-output', message, {
     callId: call.id,
     toolName: call.name,
     unexpected: true,
   });
   return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
 }
+
+/** The UTF-8 size of `text`; not counted (its length) when even three bytes a UTF-16 unit stay within `max`. */
+function jsonBytes(text: string, max: number): number {
+  return text.length * 3 <= max ? text.length : new TextEncoder().encode(text).byteLength;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The first message that holds a call (as `withEditPart` and `withSentEdits` find it). */
 function holderOf<T extends MessageLike>(messages: readonly T[], toolCallId: string): T | undefined {
