@@ -1461,6 +1461,44 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(keys[0]).not.toBe(keys[1]);
   });
 
+  it('ctx.idempotencyKey of a browser call is one per call: the same at every read, attempt and run after a reload; two calls of a step never share one', async () => {
+    const markServer = defineTool({ name: 'mark_order', description: 'Marks an order in this browser', input: v.object({}), policy: { runsOn: 'client', retries: 1 } });
+    const reads: { call: string; attempt: number; key: string }[] = [];
+    let phase: 'hang' | 'flaky' = 'hang';
+    const mark = defineTool({
+      ...markServer,
+      execute: (_input, ctx) => {
+        reads.push({ call: ctx.call.id, attempt: ctx.attempt, key: ctx.idempotencyKey });
+        reads.push({ call: ctx.call.id, attempt: ctx.attempt, key: ctx.idempotencyKey });
+        // The page goes away while the tools run; after the reload the first attempt fails and the tool's retry runs.
+        if (phase === 'hang') return new Promise<string>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+        if (ctx.attempt === 1) throw new ToolError('execution-failed', 'The order list is busy.', { retryable: true });
+        return 'marked';
+      },
+    });
+    const server = createTestServer({ tools: [markServer], steps: [callsStep([['c1', 'mark_order', {}], ['c2', 'mark_order', {}]]), textStep('Marked.')] });
+    const first = mount({ id: 'conv-keys', fetch: server.fetch, tools: [mark] }, { strict: false });
+    await first.current.sendMessage({ text: 'mark both' });
+    await vi.waitFor(() => expect(new Set(reads.map((read) => read.call))).toEqual(new Set(['c1', 'c2'])), LOADED);
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+    phase = 'flaky';
+    const again = mount({ id: 'conv-keys', fetch: server.fetch, tools: [mark], messages }, { strict: false });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Marked.'), LOADED);
+    expect(again.current.chatError).toBeUndefined();
+    const tickets = new Map(
+      (messages.at(-1)?.parts ?? []).flatMap((part) => (part.type === 'data-edgetool-ticket' ? [[part.data.toolCallId, part.data.ticket] as const] : [])),
+    );
+    for (const call of ['c1', 'c2']) {
+      const keys = reads.filter((read) => read.call === call);
+      // Two reads on the page that went away, two on each attempt after the reload.
+      expect(keys.map((read) => read.attempt)).toEqual([1, 1, 1, 1, 2, 2]);
+      const nonce = peekTicket(tickets.get(call))?.nonce;
+      expect(new Set(keys.map((read) => read.key))).toEqual(new Set([idempotencyKeyOf({ conversationId: 'conv-keys', callId: call, nonce })]));
+    }
+    expect(reads.find((read) => read.call === 'c1')?.key).not.toBe(reads.find((read) => read.call === 'c2')?.key);
+  });
+
   it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Sure, what else?')] });
     const { signals, watch } = watchSignals();

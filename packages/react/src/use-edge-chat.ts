@@ -643,9 +643,12 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         // later the first mount's signal is aborted, so its executor returns before the tool runs.
         await Promise.resolve();
         // Keyed on the nonce of the ticket its call came with (no signer here to verify one): the key the server
-        // records its result under, the same after a reload, another for a regenerated call given the same id.
-        const nonce = call.ticket === undefined ? undefined : (peekTicket(call.ticket)?.nonce ?? call.ticket);
-        const idempotencyKey = nonce === undefined ? undefined : idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce });
+        // records its result under, the same after a reload, another for a regenerated call given the same id. Made at
+        // the first read (most tools never read it, and decoding the ticket is not free), and kept for every later read
+        // and attempt of the call: it depends on nothing but the call, so when it is made changes nothing.
+        const { ticket } = call;
+        const idempotencyKey =
+          ticket === undefined ? undefined : () => idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce: peekTicket(ticket)?.nonce ?? ticket });
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
