@@ -348,8 +348,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // (no seal, no new step: a broken or hostile server, a proxy's cached answer). `useChat` sends a continuation again
   // whenever a response ends and `shouldContinue` still holds, so such a server got a request per response, for good.
   // `auto`: how many the hook sent by itself since the last message, retry or human decision (see maxAutoContinuations).
-  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>(), auto: 0 });
-  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set(), auto: 0 };
+  // `held`: the continuation the count holds, if any.
+  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>(), auto: 0, held: undefined as string | undefined });
+  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set(), auto: 0, held: undefined };
   // The continuation the hook holds, and why (re-rendered: `sendAutomaticallyWhen` and `onFinish` run outside a render).
   const [held, setHeld] = useState<{ readonly chatId: string; readonly key: string; readonly why: ContinuationHold } | undefined>(undefined);
   /** A human asked to go on (a message, a retry, a decision): the continuations that follow are counted from zero. */
@@ -445,13 +446,14 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       // A model that asks for a browser call at every step: each continuation is a new request, which the server's
       // maxSteps does not count, so nothing else would end it.
       if (state.auto >= latest.current.maxAuto) {
-        setHeld((h) => {
-          if (h?.chatId === state.chatId && h.key === continuation) return h;
+        // Said once per continuation held (`useChat` asks again after every change of the messages).
+        if (state.held !== continuation) {
+          state.held = continuation;
           console.warn(
             `edgetool: the chat sent ${state.auto} continuations by itself in a row (maxAutoContinuations); the next waits for sendMessage() or a new message.`,
           );
-          return { chatId: state.chatId, key: continuation, why: 'limit' };
-        });
+          setHeld({ chatId: state.chatId, key: continuation, why: 'limit' });
+        }
         return false;
       }
       state.auto++;
