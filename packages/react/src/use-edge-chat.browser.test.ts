@@ -349,6 +349,37 @@ describe('useEdgeChat against the real chat loop', () => {
     }
   });
 
+  it('a browser output over maxOutputBytes fails as invalid-output: a server with a body limit takes the continuation, and the chat goes on', async () => {
+    const pageServer = defineTool({ name: 'page_text', description: 'The text of the page', input: v.object({}), policy: { runsOn: 'client' } });
+    const page = defineTool({ ...pageServer, execute: () => 'é'.repeat(300_000) });
+    const server = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Too long.'), textStep('Next.')] });
+    // As the demo Worker refuses a body over 512 KiB: 600,000 bytes of text would have been refused, and so would every
+    // request after it (the message keeps the output).
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
+        return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
+      }
+      return server.fetch(url, init);
+    };
+    const hook = mount({ id: 'conv-huge', fetch, tools: [page] });
+    await hook.current.sendMessage({ text: 'read the page' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, traces: [{ side: 'client', outcome: 'error', errorCode: 'invalid-output' }] });
+    expect(hook.current.toolCalls.get('c1')?.errorText).toBe(
+      'Error (invalid-output): The result of "page_text" is 600,002 bytes of JSON, more than the 262,144 this browser sends (maxOutputBytes): return less of it.',
+    );
+    await hook.current.sendMessage({ text: 'and now?' });
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.Next.'), LOADED);
+    // With a higher limit it goes as it is (to a server that takes it).
+    const small = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Read.')] });
+    const roomy = mount({ id: 'conv-huge-allowed', fetch: small.fetch, tools: [page], maxOutputBytes: 1_000_000 });
+    await roomy.current.sendMessage({ text: 'read the page' });
+    await vi.waitFor(() => expect(texts(roomy.current)).toBe('Read.'), LOADED);
+    expect(roomy.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
+    roomy.unmount();
+  });
+
   it('a continuation the server answers without taking its answers (no seal, no new step) is not sent again by itself', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
@@ -370,12 +401,58 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 2, sealed: false });
     expect(hook.current.chatError).toBeUndefined();
+    expect(hook.current.continuationHeld).toBe('untaken');
     // The app's Retry still sends it, once.
     retried = true;
     await hook.current.sendMessage();
     await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
     expect(sent).toEqual(['auto', 'auto', 'retry']);
     logged.mockRestore();
+  });
+
+  it('a model that asks for a browser call at every step: the hook sends at most maxAutoContinuations in a row, then waits for a Retry', async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+    let notes = 0;
+    const note = defineTool({ ...noteServer, execute: () => ++notes });
+    // The server's maxSteps bounds one request; each continuation is a request of its own, so it never stops this.
+    const steps = Array.from({ length: 40 }, (_, i) => callsStep([[`c${i}`, 'note', { text: 'again' }]]));
+    const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
+    const hook = mount({ id: 'conv-looping', fetch: server.fetch, tools: [note], maxAutoContinuations: 3 });
+    expect(hook.current.continuationHeld).toBeUndefined();
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(hook.current.status).toBe('ready');
+    // The message, then three continuations by themselves; the fourth waits with its answer written.
+    expect(server.requests).toHaveLength(4);
+    expect(notes).toBe(4);
+    expect(hook.current.toolCalls.get('c3')).toMatchObject({ status: 'done', ranOn: 'browser', sealed: false });
+    // Once, though StrictMode runs state updates twice and useChat may ask again.
+    expect(warned.mock.calls.filter(([text]) => String(text).includes('maxAutoContinuations'))).toHaveLength(1);
+    // The app's Retry sends it, and the count starts again from there.
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(server.requests).toHaveLength(8), LOADED);
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(hook.current.chatError).toBeUndefined();
+    // A new message goes on too: the held answer goes with it, and the count starts again.
+    await hook.current.sendMessage({ text: 'stop noting' });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(12), LOADED);
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(server.requests).toHaveLength(12);
+    warned.mockRestore();
+  });
+
+  it('the default bound: a looping model gets ten continuations, not one per step it asks for', async () => {
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const noteServer = defineTool({ name: 'note', description: 'Notes something in this browser', input: v.object({ text: v.string() }), policy: { runsOn: 'client' } });
+    const note = defineTool({ ...noteServer, execute: () => 1 });
+    const steps = Array.from({ length: 40 }, (_, i) => callsStep([[`c${i}`, 'note', { text: 'again' }]]));
+    const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
+    const hook = mount({ id: 'conv-looping-default', fetch: server.fetch, tools: [note] });
+    await hook.current.sendMessage({ text: 'note it' });
+    await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
+    expect(server.requests).toHaveLength(11);
+    warned.mockRestore();
   });
 
   it('toolErrorMessage: the server receives a browser tool\'s unexpected failure in the hidden words; a ToolError as written', async () => {
@@ -1383,6 +1460,44 @@ describe('useEdgeChat against the real chat loop', () => {
     const nonces = [...ticketsOf(1), ...ticketsOf(3)].map((ticket) => peekTicket(ticket)?.nonce);
     expect(keys).toEqual(nonces.map((nonce) => idempotencyKeyOf({ conversationId: 'conv-browser-key', callId: 'c1', nonce })));
     expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('ctx.idempotencyKey of a browser call is one per call: the same at every read, attempt and run after a reload; two calls of a step never share one', async () => {
+    const markServer = defineTool({ name: 'mark_order', description: 'Marks an order in this browser', input: v.object({}), policy: { runsOn: 'client', retries: 1 } });
+    const reads: { call: string; attempt: number; key: string }[] = [];
+    let phase: 'hang' | 'flaky' = 'hang';
+    const mark = defineTool({
+      ...markServer,
+      execute: (_input, ctx) => {
+        reads.push({ call: ctx.call.id, attempt: ctx.attempt, key: ctx.idempotencyKey });
+        reads.push({ call: ctx.call.id, attempt: ctx.attempt, key: ctx.idempotencyKey });
+        // The page goes away while the tools run; after the reload the first attempt fails and the tool's retry runs.
+        if (phase === 'hang') return new Promise<string>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+        if (ctx.attempt === 1) throw new ToolError('execution-failed', 'The order list is busy.', { retryable: true });
+        return 'marked';
+      },
+    });
+    const server = createTestServer({ tools: [markServer], steps: [callsStep([['c1', 'mark_order', {}], ['c2', 'mark_order', {}]]), textStep('Marked.')] });
+    const first = mount({ id: 'conv-keys', fetch: server.fetch, tools: [mark] }, { strict: false });
+    await first.current.sendMessage({ text: 'mark both' });
+    await vi.waitFor(() => expect(new Set(reads.map((read) => read.call))).toEqual(new Set(['c1', 'c2'])), LOADED);
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+    phase = 'flaky';
+    const again = mount({ id: 'conv-keys', fetch: server.fetch, tools: [mark], messages }, { strict: false });
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Marked.'), LOADED);
+    expect(again.current.chatError).toBeUndefined();
+    const tickets = new Map(
+      (messages.at(-1)?.parts ?? []).flatMap((part) => (part.type === 'data-edgetool-ticket' ? [[part.data.toolCallId, part.data.ticket] as const] : [])),
+    );
+    for (const call of ['c1', 'c2']) {
+      const keys = reads.filter((read) => read.call === call);
+      // Two reads on the page that went away, two on each attempt after the reload.
+      expect(keys.map((read) => read.attempt)).toEqual([1, 1, 1, 1, 2, 2]);
+      const nonce = peekTicket(tickets.get(call))?.nonce;
+      expect(new Set(keys.map((read) => read.key))).toEqual(new Set([idempotencyKeyOf({ conversationId: 'conv-keys', callId: call, nonce })]));
+    }
+    expect(reads.find((read) => read.call === 'c1')?.key).not.toBe(reads.find((read) => read.call === 'c2')?.key);
   });
 
   it('setMessages() ends the browser calls it leaves behind the last assistant message, and only those', async () => {

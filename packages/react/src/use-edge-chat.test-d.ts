@@ -2,7 +2,7 @@ import type { UseChatHelpers } from '@ai-sdk/react';
 import type { EdgetoolUIMessage, SealPartData } from '@edgetool/ai';
 import type { ToolErrorMessage } from '@edgetool/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type ApproveOptions, type ChatAnswerFunctions, type UseEdgeChatOptions, type UseEdgeChatResult, useEdgeChat } from './use-edge-chat.ts';
+import { type ApproveOptions, type ChatAnswerFunctions, type ContinuationHold, type UseEdgeChatOptions, type UseEdgeChatResult, useEdgeChat } from './use-edge-chat.ts';
 
 describe('useEdgeChat types: toolErrorMessage', () => {
   it("takes the executor's presets and functions", () => {
@@ -62,5 +62,14 @@ describe('useEdgeChat types: resume', () => {
     // @ts-expect-error resume takes no store or URL: the server serves GET and DELETE {api}/{id}/stream
     const wrong: UseEdgeChatOptions = { resume: { api: '/api/chat' } };
     void [resuming, wrong];
+  });
+});
+
+describe('useEdgeChat types: the continuations it sends itself, and the outputs it sends', () => {
+  it('takes numbers, and says why a continuation waits', () => {
+    expectTypeOf<UseEdgeChatOptions['maxAutoContinuations']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<UseEdgeChatOptions['maxOutputBytes']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<UseEdgeChatResult['continuationHeld']>().toEqualTypeOf<ContinuationHold | undefined>();
+    expectTypeOf<ContinuationHold>().toEqualTypeOf<'limit' | 'untaken'>();
   });
 });

@@ -94,7 +94,28 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
    * and browser calls) are not resumed: their stream carries only what they add to the message.
    */
   readonly resume?: boolean;
+  /**
+   * The most continuations the hook sends by itself in a row, with no message, retry (`sendMessage()`) or human
+   * `approve`/`deny` between them (default 10; a whole number from 0, or `Infinity`). The server's `maxSteps` bounds one
+   * request, and each continuation is a request of its own: a model that asks for a browser call at every step would get
+   * one for good. Once it is reached the answer waits, its answers written (`continuationHeld: 'limit'`), for the app's
+   * Retry or a new message.
+   */
+  readonly maxAutoContinuations?: number;
+  /**
+   * The largest browser tool output the hook sends, in bytes of its JSON (default 256 KiB; a whole number from 1, or
+   * `Infinity`). A larger one is sent as an `invalid-output` failure the model can act on: every later request carries
+   * the output again, and a server that limits its request body (the demo Worker takes 512 KiB) would refuse them all.
+   */
+  readonly maxOutputBytes?: number;
 }
+
+/**
+ * Why the continuation the last answer has due is not sent by the hook itself: `'limit'`, it would be one more than
+ * `maxAutoContinuations` in a row; `'untaken'`, the server answered that very continuation without taking its answers.
+ * `sendMessage()` (a Retry) sends it; a new message takes its answers along.
+ */
+export type ContinuationHold = 'limit' | 'untaken';
 
 /** Options of `approve`. */
 export interface ApproveOptions {
@@ -161,9 +182,15 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
   readonly browserState: BrowserState;
+  /** Set while the last answer's continuation is due and the hook does not send it itself (see {@link ContinuationHold}). */
+  readonly continuationHeld: ContinuationHold | undefined;
 }
 
 const NONE: readonly never[] = [];
+/** `maxAutoContinuations` by default: more browser steps in a row than a task asks for, and a bound on a looping model. */
+const AUTO_CONTINUATIONS = 10;
+/** `maxOutputBytes` by default: half the demo Worker's request body, which must hold the rest of the conversation too. */
+const OUTPUT_BYTES = 256 * 1024;
 /** What the model reads of a call the user stopped, when a retry takes the answer on. */
 const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
@@ -264,9 +291,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chatId = options.id ?? fallbackId;
 
   const { toolErrorMessage } = options;
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage });
+  const maxAuto = autoContinuations(options.maxAutoContinuations);
+  const maxBytes = outputBytes(options.maxOutputBytes);
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -318,8 +347,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // The continuation the last request of this chat carried, and those the server answered without taking their answers
   // (no seal, no new step: a broken or hostile server, a proxy's cached answer). `useChat` sends a continuation again
   // whenever a response ends and `shouldContinue` still holds, so such a server got a request per response, for good.
-  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>() });
-  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set() };
+  // `auto`: how many the hook sent by itself since the last message, retry or human decision (see maxAutoContinuations).
+  // `held`: the continuation the count holds, if any.
+  const continuations = useRef({ chatId, sent: undefined as string | undefined, untaken: new Set<string>(), auto: 0, held: undefined as string | undefined });
+  if (continuations.current.chatId !== chatId) continuations.current = { chatId, sent: undefined, untaken: new Set(), auto: 0, held: undefined };
+  // The continuation the hook holds, and why (re-rendered: `sendAutomaticallyWhen` and `onFinish` run outside a render).
+  const [held, setHeld] = useState<{ readonly chatId: string; readonly key: string; readonly why: ContinuationHold } | undefined>(undefined);
+  /** A human asked to go on (a message, a retry, a decision): the continuations that follow are counted from zero. */
+  const humanTurn = useCallback(() => {
+    continuations.current.auto = 0;
+  }, []);
 
   // With `resume`: the turn this browser sent and has not seen end, reset with the chat (to what the app restored).
   const resuming = options.resume === true;
@@ -404,7 +441,23 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     sendAutomaticallyWhen: ({ messages }) => {
       if (holdContinuation.current) return false;
       const continuation = continuationOf(messages);
-      return continuation !== undefined && !continuations.current.untaken.has(continuation);
+      const state = continuations.current;
+      if (continuation === undefined || state.untaken.has(continuation)) return false;
+      // A model that asks for a browser call at every step: each continuation is a new request, which the server's
+      // maxSteps does not count, so nothing else would end it.
+      if (state.auto >= latest.current.maxAuto) {
+        // Said once per continuation held (`useChat` asks again after every change of the messages).
+        if (state.held !== continuation) {
+          state.held = continuation;
+          console.warn(
+            `edgetool: the chat sent ${state.auto} continuations by itself in a row (maxAutoContinuations); the next waits for sendMessage() or a new message.`,
+          );
+          setHeld({ chatId: state.chatId, key: continuation, why: 'limit' });
+        }
+        return false;
+      }
+      state.auto++;
+      return true;
     },
     onError: (error) => {
       cutShort.current = error.name === STREAM_CUT;
@@ -421,6 +474,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const { sent, untaken } = continuations.current;
       if (isAbort || isError || sent === undefined || continuationOf(messages) !== sent || untaken.has(sent)) return;
       untaken.add(sent);
+      setHeld({ chatId, key: sent, why: 'untaken' });
       console.error(
         "edgetool: the server answered the chat's continuation without taking its answers (no seal, no new step); it is not sent again automatically.",
       );
@@ -591,14 +645,17 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         // later the first mount's signal is aborted, so its executor returns before the tool runs.
         await Promise.resolve();
         // Keyed on the nonce of the ticket its call came with (no signer here to verify one): the key the server
-        // records its result under, the same after a reload, another for a regenerated call given the same id.
-        const nonce = call.ticket === undefined ? undefined : (peekTicket(call.ticket)?.nonce ?? call.ticket);
-        const idempotencyKey = nonce === undefined ? undefined : idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce });
+        // records its result under, the same after a reload, another for a regenerated call given the same id. Made at
+        // the first read (most tools never read it, and decoding the ticket is not free), and kept for every later read
+        // and attempt of the call: it depends on nothing but the call, so when it is made changes nothing.
+        const { ticket } = call;
+        const idempotencyKey =
+          ticket === undefined ? undefined : () => idempotencyKeyOf({ conversationId: run.conversationId, callId: call.toolCallId, nonce: peekTicket(ticket)?.nonce ?? ticket });
         result = await executor.execute(
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
-        if (call.kind === 'run') result = sendableResult(result, executor);
+        if (call.kind === 'run') result = sendableResult(result, executor, latest.current.maxBytes);
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
@@ -876,6 +933,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const decision: ApprovalDecision = { approved, ...(reason === undefined ? {} : { reason }) };
       if (call?.status === 'awaiting-approval') {
         ids.add(toolCallId);
+        humanTurn();
         void (call.kind === 'run' ? runInBrowser(call, decision) : authorise(call, decision, edit));
         return;
       }
@@ -884,6 +942,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         const p = part as { toolCallId?: string; state?: string; approval?: { id: string } };
         if (p.toolCallId === toolCallId && p.state === 'approval-requested' && p.approval) {
           ids.add(toolCallId);
+          humanTurn();
           // Noted for a replay of the turn still running (a reload before it ends): the message may lose the edit part.
           if (approved && resuming) noteApproval(chatId, toolCallId, edit === undefined ? {} : { input: edit.input });
           // The edit part first: the approval may send the continuation at once (sendAutomaticallyWhen).
@@ -897,7 +956,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         }
       }
     },
-    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused, resuming, noteApproval],
+    [chatId, calls, chat.messages, runInBrowser, authorise, addToolApprovalResponse, tooLate, stopped, takeOn, sendEdit, reused, resuming, noteApproval, humanTurn],
   );
   const approve = useCallback(
     (toolCallId: string, options?: ApproveOptions) => decide(toolCallId, true, undefined, options?.input === undefined ? undefined : { input: options.input }),
@@ -977,19 +1036,23 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         const last = lastAssistantMessage(messagesRef.current);
         const waiting = waitingCalls(viewsRef.current, last);
         if (waiting.length > 0) return Promise.reject(new CallsPendingError(waiting));
-        if (last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
       }
+      // A human goes on: the continuations the hook sends by itself after this one are counted anew.
+      humanTurn();
+      const last = lastAssistantMessage(messagesRef.current);
+      if (message === undefined && last !== undefined && stopped.has(last.id)) return resume(last, requestOptions);
       return chatSend(message, requestOptions);
     },
-    [chatSend, leave, stopped, resume],
+    [chatSend, leave, stopped, resume, humanTurn],
   );
   // The answer regenerated goes (with what follows it), and its browser calls with it.
   const regenerate = useCallback<UseChatHelpers<Message>['regenerate']>(
     (regenerateOptions) => {
       leave();
+      humanTurn();
       return chatRegenerate(regenerateOptions);
     },
-    [chatRegenerate, leave],
+    [chatRegenerate, leave, humanTurn],
   );
   // The app's own changes: the calls no longer waiting in the last assistant message end (`useChat` calls an update
   // function at once, with the messages as they are now). A change that drops the message a response is on its way for
@@ -1059,6 +1122,11 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     () => browserStateOf(views, chat.messages, stopped, resuming ? turn : undefined, approvals),
     [views, chat.messages, stopped, resuming, turn, approvals],
   );
+  // Only while the continuation held is still the one due: an answer sent since, or a new step, ends the hold.
+  const continuationHeld = useMemo(
+    () => (held !== undefined && held.chatId === chatId && continuationOf(chat.messages) === held.key ? held.why : undefined),
+    [held, chatId, chat.messages],
+  );
 
   // Not `useChat`'s functions that answer a call: an answer given through them would skip the browser chain and the checks
   // above (see ChatAnswerFunctions).
@@ -1079,6 +1147,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     busy: streaming || browserBusy,
     stop,
     browserState,
+    continuationHeld,
   };
 }
 
@@ -1114,6 +1183,20 @@ function browserStateOf(
   const state = { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
   if (turn === undefined) return state;
   return Object.keys(approvals).length === 0 ? { ...state, turn } : { ...state, turn, approvals };
+}
+
+/** `maxAutoContinuations` checked: a whole number from 0, or `Infinity` (default {@link AUTO_CONTINUATIONS}). */
+function autoContinuations(value: number | undefined): number {
+  if (value === undefined) return AUTO_CONTINUATIONS;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 0)) return value;
+  throw new TypeError(`useEdgeChat: maxAutoContinuations must be a whole number from 0, or Infinity; got ${String(value)}.`);
+}
+
+/** `maxOutputBytes` checked: a whole number from 1, or `Infinity` (default {@link OUTPUT_BYTES}). */
+function outputBytes(value: number | undefined): number {
+  if (value === undefined) return OUTPUT_BYTES;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new TypeError(`useEdgeChat: maxOutputBytes must be a whole number from 1, or Infinity; got ${String(value)}.`);
 }
 
 /** The resumable turn of a chat, and the approvals given while it runs. */
@@ -1157,26 +1240,38 @@ function logHiddenFailure(error: ToolError): void {
  * A browser tool's result as it can be sent: an output JSON cannot carry (a BigInt, a cycle, a function; a tool whose
  * `toModelOutput` words it passes the executor) fails as `invalid-output`, as the executor fails one it cannot convert.
  * Sent as it was, it failed the continuation's request body in this browser, and every later request (the message
- * kept it): the conversation was stuck.
+ * kept it): the conversation was stuck. So does one whose JSON is over `maxBytes`: a server that limits its request
+ * body refused that request and every later one.
  */
-function sendableResult(result: ToolCallResult, executor: ToolExecutor): ToolCallResult {
+function sendableResult(result: ToolCallResult, executor: ToolExecutor, maxBytes: number): ToolCallResult {
   const { outcome, call } = result;
   if (outcome.type !== 'success') return result;
-  let reason: string | undefined;
+  let message: string | undefined;
   try {
     // The executor's own conversion of an output to JSON text, with its words for what JSON cannot hold.
-    defaultModelText(outcome.output);
+    const text = defaultModelText(outcome.output);
+    const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text, maxBytes);
+    if (bytes > maxBytes) {
+      message = `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(maxBytes)} this browser sends (maxOutputBytes): return less of it.`;
+    }
   } catch (cause) {
-    reason = cause instanceof Error ? cause.message : 'converting it threw';
+    message = `The result of "${call.name}" could not be sent to the server as JSON: ${cause instanceof Error ? cause.message : 'converting it threw'}`;
   }
-  if (reason === undefined) return result;
-  const error = new ToolError('invalid-output', `The result of "${call.name}" could not be sent to the server as JSON: ${reason}`, {
+  if (message === undefined) return result;
+  const error = new ToolError('invalid-output', message, {
     callId: call.id,
     toolName: call.name,
     unexpected: true,
   });
   return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
 }
+
+/** The UTF-8 size of `text`; not counted (its length) when even three bytes a UTF-16 unit stay within `max`. */
+function jsonBytes(text: string, max: number): number {
+  return text.length * 3 <= max ? text.length : new TextEncoder().encode(text).byteLength;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The first message that holds a call (as `withEditPart` and `withSentEdits` find it). */
 function holderOf<T extends MessageLike>(messages: readonly T[], toolCallId: string): T | undefined {
