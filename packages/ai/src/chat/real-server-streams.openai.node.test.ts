@@ -614,6 +614,25 @@ describe.each(['UI turn', 'text turn'] as const)('finish reasons other servers s
     }
   });
 
+  it('"eos_token" and "eos" (text-generation-inference), "end_turn" (proxies passing Anthropic\'s on): the call runs, as after "tool_calls"', async () => {
+    // Before: the provider read them as `other`, the AI SDK ran no call, and the call read "Not run: the model's answer
+    // ended early", which the model, ending its next answer the same way, read again and again.
+    for (const reason of ['eos_token', 'eos', 'end_turn']) {
+      fake.reset();
+      runs = [];
+      fake.enqueue(callEndingWith(kind, reason), answerStep(kind, 'Shipped.'));
+      const result = await turnOf(kind);
+      expect(result).toMatchObject({ text: 'Shipped.', finishReason: 'stop', pending: [] });
+      expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+      expect(modelRead(1).get('call_f')).toBe('{"order_id":"A-1","status":"shipped"}');
+    }
+  });
+
+  it('"eos_token" after text alone: a finished answer (stop), not a cut one', async () => {
+    fake.enqueue(kind === 'UI turn' ? stream([chunk({ role: 'assistant', content: 'Hello.' }), finish('eos_token')]) : completion({ content: 'Hello.' }, 'eos_token'));
+    const result = await turnOf(kind);
+    expect(result).toMatchObject({ text: 'Hello.', finishReason: 'stop' });
+  });
 });
 
 describe.each(['UI turn', 'text turn'] as const)('extras and nulls other servers send (%s)', (kind) => {
