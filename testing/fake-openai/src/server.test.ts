@@ -365,6 +365,17 @@ describe('raw turns', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('writes wire pieces as given, each on its own, with no [DONE] added', async () => {
+    const wire = [': keep-alive\r\n\r\n', 'data: {"choices":[{"in', 'dex":0}]}\r\n\r\n'];
+    fake.enqueue({ raw: { wire } });
+    const streamed = await post('/chat/completions', { ...chatBody, stream: true });
+    const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+    const reads: string[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) reads.push(new TextDecoder().decode(next.value));
+    // Each piece leaves on its own; a busy client may still read two at once, so only the bytes are compared.
+    expect(reads.join('')).toBe(wire.join(''));
+  });
+
   it('drops the connection after the events, or halfway through a body: the client reads what came, then fails', async () => {
     const event = { choices: [{ index: 0, delta: { content: 'Half' }, finish_reason: null }] };
     fake.enqueue({ raw: { events: [event], drop: true } }, { raw: { body: { a: 'b'.repeat(64) }, drop: true } });

@@ -333,6 +333,16 @@ class FakeOpenAIServer implements FakeOpenAI {
       return;
     }
     res.writeHead(raw.status ?? 200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    if (raw.wire !== undefined) {
+      // One write at a time, each waited for and given a tick, so that they leave as separate TCP segments.
+      for (const piece of raw.wire) {
+        await new Promise<void>((resolve) => res.write(piece, () => resolve()));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      if (raw.drop === true) res.destroy();
+      else res.end();
+      return;
+    }
     const data = (raw.events ?? []).map((event) => `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`).join('');
     if (raw.drop === true) {
       await dropAfter(data);

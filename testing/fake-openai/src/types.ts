@@ -69,6 +69,12 @@ export interface FakeRawTurn {
     /** Send `data: [DONE]` after the events (default `true`). */
     readonly done?: boolean;
     /**
+     * A streamed request's body as bytes on the wire, in place of `events`: each piece written on its own once the one
+     * before has left, so a client reads them apart (an event split mid-line, CRLF line ends, `: keep-alive` comment
+     * lines); no `[DONE]` is added.
+     */
+    readonly wire?: readonly string[];
+    /**
      * Destroy the connection after the events (a streamed request) or halfway through the body (a non-streamed one):
      * no `[DONE]`, no end of the chunked body, as a proxy or a crashed server leaves it.
      */

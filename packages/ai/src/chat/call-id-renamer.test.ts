@@ -1,5 +1,6 @@
 // The renamer names a call whose tool name no tool can have `invalid_tool_name`, but never a provider-executed call,
 // whose name is the provider's own tool: in a generated answer and in a streamed one alike.
+// It also reads a finish reason that means the model ended its turn (eos_token) as OpenAI would say it.
 import type { LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { convertArrayToReadableStream, convertReadableStreamToArray } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -65,5 +66,30 @@ describe('callIdRenamer and calls cut by the output token limit', () => {
     expect(cut).toEqual([]);
     callIdRenamer(undefined, (id) => cut.push(id)).generated(call, { content, finishReason: { unified: 'length' } });
     expect(cut).toEqual(['bad']);
+  });
+});
+
+describe('callIdRenamer and finish reasons that mean the model ended its turn', () => {
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const ended = (raw: string | undefined, unified: 'other' | 'length' = 'other'): LanguageModelV4StreamPart => ({ type: 'finish', finishReason: { unified, raw }, usage });
+  const ourCall: LanguageModelV4StreamPart = { type: 'tool-call', toolCallId: 'a', toolName: 'q', input: '{}' };
+  const theirCall: LanguageModelV4StreamPart = { type: 'tool-call', toolCallId: 'b', toolName: 'web_search', input: '{}', providerExecuted: true };
+  const finishOf = async (parts: LanguageModelV4StreamPart[]) =>
+    (await convertReadableStreamToArray(callIdRenamer().streamed(call, convertArrayToReadableStream(parts)))).find((part) => part.type === 'finish');
+
+  it('eos_token, eos and end_turn read as other: tool-calls after a call of ours, stop after none (a provider-executed call is not ours)', async () => {
+    for (const raw of ['eos_token', 'eos', 'end_turn']) {
+      expect(await finishOf([ourCall, ended(raw)])).toMatchObject({ finishReason: { unified: 'tool-calls', raw } });
+      expect(await finishOf([theirCall, ended(raw)])).toMatchObject({ finishReason: { unified: 'stop', raw } });
+      const content = [ourCall] as LanguageModelV4Content[];
+      expect(callIdRenamer().generated(call, { content, finishReason: { unified: 'other', raw } }).finishReason).toEqual({ unified: 'tool-calls', raw });
+      expect(callIdRenamer().generated(call, { content: [], finishReason: { unified: 'other', raw } }).finishReason).toEqual({ unified: 'stop', raw });
+    }
+  });
+
+  it('any other raw reason, none, or a reason the provider read as something else: left as it is', async () => {
+    for (const part of [ended('pause_turn'), ended(undefined), ended('eos_token', 'length')]) expect(await finishOf([ourCall, part])).toBe(part);
+    const result = { content: [ourCall] as LanguageModelV4Content[], finishReason: { unified: 'other', raw: 'compaction' } };
+    expect(callIdRenamer().generated(call, result)).toBe(result);
   });
 });

@@ -30,6 +30,24 @@ export function nameFor(name: string, tools: readonly { readonly name: string }[
   return fresh;
 }
 
+/**
+ * Raw finish reasons with which OpenAI-compatible servers say the model ended its turn, where OpenAI says `stop` or
+ * `tool_calls`: text-generation-inference's `eos_token` (and `eos`), and `end_turn` of proxies that pass Anthropic's on.
+ * The provider reads them as `other`, after which the AI SDK runs no call of the step.
+ */
+const NATURAL_ENDS: ReadonlySet<string> = new Set(['eos', 'eos_token', 'end_turn']);
+
+type FinishReason = { readonly unified: string; readonly raw?: string | undefined };
+
+/**
+ * A step's finish reason as OpenAI would have said it: `tool-calls` (with calls) or `stop` for a raw reason of
+ * {@link NATURAL_ENDS} the provider read as `other`; `undefined` when it stays as it is.
+ */
+function naturalEnd<T extends FinishReason>(finish: T | undefined, withCalls: boolean): T | undefined {
+  if (finish?.unified !== 'other' || finish.raw === undefined || !NATURAL_ENDS.has(finish.raw)) return undefined;
+  return { ...finish, unified: withCalls ? 'tool-calls' : 'stop' };
+}
+
 /** A new id for a taken one: the model's id, `_` and 12 random hex digits (what OpenAI, Anthropic and Gemini accept). */
 const rename = (id: string): string => `${id}_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
 
@@ -62,7 +80,8 @@ function promptIds(prompt: Prompt, into: Set<string>): void {
  * It also tells `cut` each call whose arguments are not JSON in a step the model ended at its output token limit
  * (`finishReason` `length`): the model did not write bad JSON, the limit cut it (Anthropic's `max_tokens` in a
  * `tool_use` block). A streamed call with arguments that are not JSON is held back to the step's `finish` for this
- * (and the calls after it, to keep their order).
+ * (and the calls after it, to keep their order). A step whose server ended it with a raw reason of {@link NATURAL_ENDS}
+ * (`eos_token`) finishes `tool-calls` (or `stop`), as OpenAI's would: read as `other`, its calls never ran.
  */
 export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId: string) => void) {
   // Every id the conversation holds, made at the turn's first tool call: the first request's prompt and the caller's
@@ -85,7 +104,7 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
   };
   return {
     /** `result` with its calls renamed where taken; the very same object (and parts) when none was. */
-    generated<T extends { readonly content: LanguageModelV4Content[]; readonly finishReason?: { readonly unified: string } }>(call: CallOptions, result: T): T {
+    generated<T extends { readonly content: LanguageModelV4Content[]; readonly finishReason?: FinishReason }>(call: CallOptions, result: T): T {
       const { prompt, tools } = call;
       const atLimit = cut !== undefined && result.finishReason?.unified === 'length';
       // The new name of each renamed call id (a provider-executed call's result or approval request follows its call and
@@ -117,6 +136,8 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
         content ??= [...parts];
         content[i] = { ...part, toolCallId: id } as LanguageModelV4Content;
       }
+      const finishReason = naturalEnd(result.finishReason, parts.some((part) => part.type === 'tool-call' && part.providerExecuted !== true));
+      if (finishReason !== undefined) return { ...result, content: content ?? parts, finishReason };
       return content === undefined ? result : { ...result, content };
     },
     /**
@@ -163,6 +184,8 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
             return part;
         }
       };
+      // Whether the step made a call of ours (for a finish reason of NATURAL_ENDS).
+      let withCalls = false;
       // Calls whose arguments are not JSON, held back until the step's `finish` says whether the token limit cut them.
       let held: Extract<LanguageModelV4StreamPart, { type: 'tool-call' }>[] | undefined;
       const release = (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, atLimit: boolean) => {
@@ -200,7 +223,15 @@ export function callIdRenamer(taken?: () => Iterable<string>, cut?: (toolCallId:
               held.push(part);
               continue;
             }
-            if (part.type === 'finish') release(controller, part.finishReason.unified === 'length');
+            if (part.type === 'tool-call' && part.providerExecuted !== true) withCalls = true;
+            if (part.type === 'finish') {
+              release(controller, part.finishReason.unified === 'length');
+              const finishReason = naturalEnd(part.finishReason, withCalls);
+              if (finishReason !== undefined) {
+                controller.enqueue({ ...part, finishReason });
+                return;
+              }
+            }
             controller.enqueue(part);
             return;
           }

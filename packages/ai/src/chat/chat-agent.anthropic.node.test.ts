@@ -288,11 +288,11 @@ describe('failures on the real Anthropic provider', () => {
     const turn = await agent.stream({ messages: 'where is A-1', run: run('c-overloaded') });
     const chunks = await sseChunks(turn.toResponse());
     const types = chunks.map((c) => c.type);
-    expect(chunks.find((c) => c.type === 'error')).toEqual({ type: 'error', errorText: 'The model call failed (AI_StreamProviderError).' });
+    // Anthropic's error event is an error reply of the server, as an OpenAI-compatible one's (a ModelReplyError).
+    expect(chunks.find((c) => c.type === 'error')).toEqual({ type: 'error', errorText: "The model's server answered with an error." });
     expect(types.indexOf('error')).toBeGreaterThan(types.lastIndexOf('text-delta'));
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
-    expect(errors).toHaveLength(1);
-    expect(String(errors[0])).toContain('Overloaded');
+    expect(errors).toEqual([expect.objectContaining({ name: 'ModelReplyError', fault: 'error-reply', serverMessage: 'Overloaded' })]);
     // A mid-stream error is not retried (the AI SDK retries only a failure before the first part): one request.
     expect(fake.requests).toHaveLength(1);
 

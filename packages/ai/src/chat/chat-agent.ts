@@ -34,6 +34,7 @@ import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output
 import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { withMaskedClientResults } from './masked-results.ts';
+import { ModelReplyError, modelReplyError } from './model-reply-error.ts';
 import { createProgressRelay } from './progress-relay.ts';
 import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
@@ -97,14 +98,16 @@ export interface ChatAgentOptions<TDeps = unknown> {
   /** Model call retries (the AI SDK's `maxRetries`, default 2). */
   readonly maxRetries?: number;
   /**
-   * Receives every model or stream error of a turn, with its details (default: `console.error`). The client reads
+   * Receives every model or stream error of a turn, with its details (default: `console.error`); a server's error
+   * reply, or a reply its provider cannot read, as a `ModelReplyError` whose cause is the provider's error. The client reads
    * only {@link ChatAgentOptions.errorMessage}'s text for it. Also every tool failure whose message the model and client
    * did not read ({@link ChatAgentOptions.toolErrorMessage}): the `ToolError`, whose `callId` is the reference they read.
    */
   readonly onError?: (event: { error: unknown }) => void;
   /**
    * The text the client's `error` chunk carries for a model or stream error. Default: edgetool's own errors
-   * (`ToolError`) as they are, any other as `The model call failed (<error name>).`, so a provider's message (which
+   * (`ToolError`) as they are, a `ModelReplyError` (a server that answered with an error, or unreadably) as its fault
+   * without the server's words, any other as `The model call failed (<error name>).`, so a provider's message (which
    * may carry internal details) never reaches the browser. `(error) => String(error)` shows everything.
    */
   readonly errorMessage?: (error: unknown) => string;
@@ -439,9 +442,15 @@ function logError({ error }: { error: unknown }): void {
   console.error('edgetool: a chat turn failed:', error);
 }
 
-/** The default {@link ChatAgentOptions.errorMessage}: our own messages, and only the name of anything else. */
+/**
+ * The default {@link ChatAgentOptions.errorMessage}: our own messages, the fault of a model's server that answered with an
+ * error or a reply its provider cannot read (not the server's words), and only the name of anything else.
+ */
 export function defaultErrorMessage(error: unknown): string {
   if (ToolError.isInstance(error)) return error.message;
+  if (ModelReplyError.isInstance(error)) {
+    return error.fault === 'error-reply' ? "The model's server answered with an error." : "The model's server sent a reply that could not be read.";
+  }
   const name = error instanceof Error && error.name !== '' ? ` (${error.name})` : '';
   return `The model call failed${name}.`;
 }
@@ -616,9 +625,22 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const fileTurns = options.toolFileTurns ?? Number.POSITIVE_INFINITY;
   ageToolFiles([], fileTurns); // A bad value fails here, not on the first turn.
   const fileUrls = checkFileUrlPolicy(options.fileUrls);
+  // A provider's report of an error reply or of a reply it cannot read becomes a ModelReplyError, the same one each time
+  // the turn meets it (the stream and the model both pass it on), so that it is reported once.
+  const asReplyError = new WeakMap<object, unknown>();
+  const typed = (error: unknown): unknown => {
+    if (typeof error !== 'object' || error === null) return error;
+    let mapped = asReplyError.get(error);
+    if (mapped === undefined) {
+      mapped = modelReplyError(error) ?? error;
+      asReplyError.set(error, mapped);
+    }
+    return mapped;
+  };
   // Each error reaches onError once, with its details (the stream and the model both pass model errors on).
   const reported = new WeakSet<object>();
-  const report = (error: unknown): void => {
+  const report = (raw: unknown): void => {
+    const error = typed(raw);
     if (typeof error === 'object' && error !== null) {
       if (reported.has(error)) return;
       reported.add(error);
@@ -645,7 +667,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
    */
   const turnErrors = () => {
     let logged = false;
-    return (error: unknown): string => {
+    return (raw: unknown): string => {
+      const error = typed(raw);
       if (options.onError !== undefined) report(error);
       else if (!logged && !isTeardown(error)) {
         logged = true;

@@ -3,6 +3,7 @@ export * from './call-results.ts';
 export * from './invalid-calls.ts';
 export * from './chat-agent.ts';
 export * from './file-urls.ts';
+export * from './model-reply-error.ts';
 export * from './proofs.ts';
 export { generateTextTurn, type TextTurnRequest, type TextTurnResult } from './text-turn.ts';
 export * from './protocol.ts';

@@ -10,6 +10,7 @@ import { readAll } from '../test-support/chat-streams.ts';
 import { userSays } from '../testing/client.ts';
 import { type ChatAgentOptions, createChatAgent, MODEL_CUT_TEXT } from './chat-agent.ts';
 import { cutArgumentsText, unfinishedArgumentsText } from './cut-arguments.ts';
+import { ModelReplyError } from './model-reply-error.ts';
 import { generateTextTurn } from './text-turn.ts';
 import { UNRUN_CALL_TEXT } from './unrun-calls.ts';
 
@@ -344,8 +345,9 @@ describe('streams that end badly (UI turn)', () => {
     const result = await turn.result;
     expect(fake.requests).toHaveLength(1);
     expect(result).toMatchObject({ text: 'Half an', finishReason: 'error' });
-    expect(chunks).toContainEqual({ type: 'error', errorText: 'The model call failed (AI_StreamProviderError).' });
-    expect(String(errors[0])).toContain('Overloaded');
+    expect(chunks).toContainEqual({ type: 'error', errorText: "The model's server answered with an error." });
+    expect(errors).toEqual([expect.objectContaining({ name: 'ModelReplyError', fault: 'error-reply', serverMessage: 'Overloaded' })]);
+    expect((errors[0] as Error).cause).toMatchObject({ name: 'AI_StreamProviderError' });
   });
 });
 
@@ -492,4 +494,269 @@ it('usage in every chunk (vLLM\'s continuous usage stats): the last one counts, 
   const result = await agentFor().generate({ messages: 'where', run: run() });
   expect(result.text).toBe('Shipped.');
   expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 3, totalTokens: 13 });
+});
+
+// Session 31: what other servers send. A server's error object in a 200, and a reply the provider cannot read, fail the
+// turn with a ModelReplyError (the provider's error its cause); the shapes the provider reads run as OpenAI's would.
+describe.each(['UI turn', 'text turn'] as const)('an error object in place of a reply (%s)', (kind) => {
+  /** The turn's error: what a text turn throws, or what a UI turn hands onError (with the client's error chunk). */
+  const failure = async (extra: Partial<ChatAgentOptions> = {}): Promise<{ error: unknown; client?: string }> => {
+    if (kind === 'text turn') return { error: await generateTextTurn(agentFor(extra), { messages: 'go', run: run() }).then(() => undefined, (e: unknown) => e) };
+    const errors: unknown[] = [];
+    const turn = await agentFor({ ...extra, onError: ({ error }) => errors.push(error) }).stream({ messages: 'go', run: run() });
+    const chunks = await readAll(turn.stream);
+    expect((await turn.result).finishReason).toBe('error');
+    expect(errors).toHaveLength(1);
+    return { error: errors[0], client: chunks.filter((c) => c.type === 'error').map((c) => c.errorText).join(' | ') };
+  };
+  /** OpenRouter's upstream error: a 200 whose body (or first event) is an error object, with a `user_id` beside it. */
+  const errorReply = (error: Record<string, unknown>): FakeTurn =>
+    kind === 'UI turn' ? { raw: { events: [{ error }], done: false, headers: { 'retry-after-ms': '0' } } } : { raw: { body: { error, user_id: 'user_1' } } };
+
+  it('says what the server said, typed (ModelReplyError), the provider\'s error its cause; the client reads only that the server failed', async () => {
+    // Before: a text turn threw the provider's "Invalid JSON response", the server's words only in its cause's cause; a UI
+    // turn's client read "The model call failed (AI_APICallError)."
+    fake.enqueue(errorReply({ message: 'Provider returned error', code: 502, metadata: { provider_name: 'Upstream' } }));
+    const { error, client } = await failure();
+    expect(ModelReplyError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      name: 'ModelReplyError',
+      fault: 'error-reply',
+      serverMessage: 'Provider returned error',
+      code: 502,
+      message: 'The model\'s server answered with an error in place of a reply: "Provider returned error" (code 502).',
+    });
+    expect((error as Error).cause).toMatchObject({ name: 'AI_APICallError', message: kind === 'UI turn' ? 'Provider returned error' : 'Invalid JSON response' });
+    if (kind === 'UI turn') expect(client).toBe("The model's server answered with an error.");
+    expect(fake.requests).toHaveLength(1);
+    expect(runs).toEqual([]);
+  });
+
+  it('an error that is a string, and one without a code', async () => {
+    for (const [error, said] of [[{ message: 'Internal Server Error' }, 'Internal Server Error']] as const) {
+      fake.reset();
+      fake.enqueue(errorReply(error));
+      expect((await failure()).error).toMatchObject({ fault: 'error-reply', serverMessage: said, code: undefined });
+    }
+    if (kind === 'text turn') {
+      fake.reset();
+      fake.enqueue({ raw: { body: { error: 'model "llama3" not found, try pulling it first' } } });
+      expect((await failure()).error).toMatchObject({ fault: 'error-reply', serverMessage: 'model "llama3" not found, try pulling it first' });
+    }
+  });
+
+  it('retried by the AI SDK where the provider reads the error as retryable (a stream\'s 5xx code; a 200 body never): after the last try the same error, the RetryError its cause', async () => {
+    fake.respondWith(() => errorReply({ message: 'Upstream overloaded', code: 503 }));
+    const { error } = await failure({ maxRetries: 1 });
+    expect(error).toMatchObject({ name: 'ModelReplyError', fault: 'error-reply', serverMessage: 'Upstream overloaded', code: 503 });
+    expect(fake.requests).toHaveLength(kind === 'UI turn' ? 2 : 1);
+    if (kind === 'UI turn') expect((error as Error).cause).toMatchObject({ name: 'AI_RetryError' });
+  });
+});
+
+describe.each(['UI turn', 'text turn'] as const)('a reply the provider cannot read (%s): the turn fails naming the server\'s fault, nothing runs', (kind) => {
+  const unreadable = async (reply: FakeTurn): Promise<{ error: unknown; client?: string }> => {
+    fake.enqueue(reply, answerStep(kind, 'never read'));
+    if (kind === 'text turn') return { error: await generateTextTurn(agentFor(), { messages: 'go', run: run() }).then(() => undefined, (e: unknown) => e) };
+    const errors: unknown[] = [];
+    const turn = await agentFor({ onError: ({ error }) => errors.push(error) }).stream({ messages: 'go', run: run() });
+    const chunks = await readAll(turn.stream);
+    await turn.result;
+    expect(errors).toHaveLength(1);
+    return { error: errors[0], client: chunks.filter((c) => c.type === 'error').map((c) => c.errorText).join(' | ') };
+  };
+  const objectArgs = { index: 0, id: 'call_o', type: 'function', function: { name: 'query_order', arguments: { order_id: 'A-1' } } };
+
+  it('function.arguments as a JSON object, not a string (Ollama, llama.cpp): the path and the issue', async () => {
+    const { error, client } = await unreadable(
+      kind === 'UI turn' ? stream([chunk({ role: 'assistant', tool_calls: [objectArgs] }), finish('tool_calls'), usage(10, 5)]) : completion({ tool_calls: [objectArgs] }, 'tool_calls', [10, 5]),
+    );
+    const where = kind === 'UI turn' ? 'choices[0].delta.tool_calls[0]' : 'choices[0].message.tool_calls[0]';
+    expect(error).toMatchObject({
+      name: 'ModelReplyError',
+      fault: 'unreadable',
+      message: `The model's server sent a reply its provider cannot read (the server's fault, not the model's): ${where}.function.arguments: Invalid input: expected string, received object.`,
+    });
+    expect((error as Error).cause).toMatchObject({ name: kind === 'UI turn' ? 'AI_TypeValidationError' : 'AI_APICallError' });
+    if (kind === 'UI turn') expect(client).toBe("The model's server sent a reply that could not be read.");
+    expect(runs).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it(kind === 'UI turn' ? 'a tool call delta without index (SambaNova, old Ollama, Gemini\'s endpoint)' : 'a tool call without type: "function" (what Ollama omits)', async () => {
+    const { error } = await unreadable(
+      kind === 'UI turn'
+        ? stream([chunk({ role: 'assistant', tool_calls: [{ id: 'call_i', type: 'function', function: { name: 'query_order', arguments: '{"order_id":"A-1"}' } }] }), finish('tool_calls')])
+        : completion({ tool_calls: [{ id: 'call_i', function: { name: 'query_order', arguments: '{"order_id":"A-1"}' } }] }, 'tool_calls'),
+    );
+    expect((error as Error).message).toMatch(
+      kind === 'UI turn' ? /: choices\[0\]\.delta\.tool_calls\[0\]\.index: Invalid input: expected number, received undefined\.$/ : /: choices\[0\]\.message\.tool_calls\[0\]\.type: Invalid input: expected "function"\.$/,
+    );
+    expect(runs).toEqual([]);
+  });
+});
+
+/** A call in a step that ends with `reason`, streamed (UI turn) or whole (text turn). */
+const callEndingWith = (kind: Turn, reason: string, id = 'call_f'): FakeTurn =>
+  kind === 'UI turn'
+    ? stream([chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name: 'query_order', arguments: '{"order_id":"A-1"}' } }] }), finish(reason), usage(10, 5)])
+    : completion({ tool_calls: [wholeCall(id, 'query_order', '{"order_id":"A-1"}')] }, reason, [10, 5]);
+
+describe.each(['UI turn', 'text turn'] as const)('finish reasons other servers send with a call (%s)', (kind) => {
+  it('"function_call" (the old API\'s name) and "stop" (vLLM with a named tool_choice, Ollama): the call runs', async () => {
+    for (const reason of ['function_call', 'stop']) {
+      fake.reset();
+      runs = [];
+      fake.enqueue(callEndingWith(kind, reason), answerStep(kind, 'Shipped.'));
+      const result = await turnOf(kind);
+      expect(result.text).toBe('Shipped.');
+      expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+    }
+  });
+
+  it('"eos_token" and "eos" (text-generation-inference), "end_turn" (proxies passing Anthropic\'s on): the call runs, as after "tool_calls"', async () => {
+    // Before: the provider read them as `other`, the AI SDK ran no call, and the call read "Not run: the model's answer
+    // ended early", which the model, ending its next answer the same way, read again and again.
+    for (const reason of ['eos_token', 'eos', 'end_turn']) {
+      fake.reset();
+      runs = [];
+      fake.enqueue(callEndingWith(kind, reason), answerStep(kind, 'Shipped.'));
+      const result = await turnOf(kind);
+      expect(result).toMatchObject({ text: 'Shipped.', finishReason: 'stop', pending: [] });
+      expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+      expect(modelRead(1).get('call_f')).toBe('{"order_id":"A-1","status":"shipped"}');
+    }
+  });
+
+  it('"eos_token" after text alone: a finished answer (stop), not a cut one', async () => {
+    fake.enqueue(kind === 'UI turn' ? stream([chunk({ role: 'assistant', content: 'Hello.' }), finish('eos_token')]) : completion({ content: 'Hello.' }, 'eos_token'));
+    const result = await turnOf(kind);
+    expect(result).toMatchObject({ text: 'Hello.', finishReason: 'stop' });
+  });
+});
+
+describe.each(['UI turn', 'text turn'] as const)('extras and nulls other servers send (%s)', (kind) => {
+  it('usage with prompt_tokens_details and completion_tokens_details null (vLLM), and Groq\'s x_groq beside it: the counts are read', async () => {
+    const counts = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15, prompt_tokens_details: null, completion_tokens_details: null };
+    const xGroq = { id: 'req_1', usage: { queue_time: 0.07, prompt_tokens: 99, prompt_time: 0.006, completion_tokens: 99, completion_time: 0.02, total_tokens: 198, total_time: 0.03 } };
+    fake.enqueue(
+      kind === 'UI turn'
+        ? stream([chunk({ role: 'assistant', content: 'Hi.' }), { ...finish('stop'), x_groq: xGroq }, { ...BASE, choices: [], usage: counts, x_groq: xGroq }])
+        : { raw: { body: { ...BASE, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }], usage: counts, x_groq: xGroq } } },
+    );
+    const result = await turnOf(kind);
+    expect(result.text).toBe('Hi.');
+    expect(result.usage).toMatchObject({ inputTokens: 12, outputTokens: 3, totalTokens: 15 });
+  });
+
+  it('usage only in x_groq (older Groq): unknown counts, not x_groq\'s, not NaN', async () => {
+    const xGroq = { id: 'req_1', usage: { prompt_tokens: 23, completion_tokens: 19, total_tokens: 42 } };
+    fake.enqueue(
+      kind === 'UI turn'
+        ? stream([chunk({ role: 'assistant', content: 'Hi.' }), { ...finish('stop'), x_groq: xGroq }])
+        : { raw: { body: { ...BASE, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }], x_groq: xGroq } } },
+    );
+    const result = await turnOf(kind);
+    expect(result.text).toBe('Hi.');
+    expect(result.usage.totalTokens).toBeUndefined();
+  });
+
+  it('two choices (a server that ignores n: 1): the first choice is the answer', async () => {
+    const two = [
+      { index: 0, message: { role: 'assistant', content: 'One.' }, finish_reason: 'stop' },
+      { index: 1, message: { role: 'assistant', content: 'Two.' }, finish_reason: 'stop' },
+    ];
+    fake.enqueue(
+      kind === 'UI turn'
+        ? stream([{ ...BASE, choices: two.map(({ index, message }) => ({ index, delta: message, finish_reason: null })) }, { ...BASE, choices: two.map(({ index }) => ({ index, delta: {}, finish_reason: 'stop' })) }])
+        : { raw: { body: { ...BASE, object: 'chat.completion', choices: two } } },
+    );
+    expect((await turnOf(kind)).text).toBe('One.');
+  });
+});
+
+describe('stream shapes other servers send (UI turn)', () => {
+  it('a whole call in one chunk with finish_reason "tool_calls" in the same chunk (vLLM, Ollama): it runs once', async () => {
+    const whole = { index: 0, id: 'call_w', type: 'function', function: { name: 'query_order', arguments: '{"order_id":"A-1"}' } };
+    fake.enqueue(stream([{ ...chunk({ role: 'assistant', content: null, tool_calls: [whole] }, 'tool_calls'), usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }]), answer('Shipped.'));
+    const result = await agentFor().generate({ messages: 'where', run: run() });
+    expect(result.text).toBe('Shipped.');
+    expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+    expect(result.usage.totalTokens).toBe(40);
+  });
+
+  it('content: null and tool_calls: [] on every delta (Groq, vLLM): the text is whole, no call appears', async () => {
+    fake.enqueue(
+      stream([
+        chunk({ role: 'assistant', content: null, tool_calls: [] }),
+        chunk({ content: 'Ship', tool_calls: [] }),
+        chunk({ content: 'ped.', tool_calls: [] }),
+        chunk({ content: null, tool_calls: [] }, 'stop'),
+        usage(10, 2),
+      ]),
+    );
+    const result = await agentFor().generate({ messages: 'where', run: run() });
+    expect(result).toMatchObject({ text: 'Shipped.', finishReason: 'stop', toolResults: [] });
+    expect(result.message.parts.filter((p) => p.type.startsWith('tool-'))).toEqual([]);
+  });
+
+  it('no id on any delta, or "" on each: the call gets an id of its own and runs once', async () => {
+    for (const id of [undefined, '']) {
+      fake.reset();
+      runs = [];
+      const head = { index: 0, ...(id === undefined ? {} : { id }), type: 'function', function: { name: 'query_order', arguments: '' } };
+      const rest = { index: 0, ...(id === undefined ? {} : { id }), function: { arguments: '{"order_id":"A-1"}' } };
+      fake.enqueue(stream([chunk({ role: 'assistant', tool_calls: [head] }), chunk({ tool_calls: [rest] }), finish('tool_calls')]), answer('Shipped.'));
+      const result = await agentFor().generate({ messages: 'where', run: run() });
+      expect(result.text).toBe('Shipped.');
+      expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+      expect([...modelRead(1).keys()]).toEqual([result.toolResults[0]?.call.id]);
+      expect(result.toolResults[0]?.call.id).toMatch(/^.+$/);
+    }
+  });
+
+  it('parallel calls that all say index 0, told apart by their ids (vLLM, lmdeploy), or ids "0" and "1" on every delta (SGLang): each runs once', async () => {
+    for (const [first, second, more] of [
+      ['call_a', 'call_b', ''],
+      ['0', '1', undefined],
+    ] as const) {
+      fake.reset();
+      runs = [];
+      const head = (id: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name: 'query_order', arguments: '' } }] });
+      const args = (id: string, order: string) => chunk({ tool_calls: [{ index: 0, id: more ?? id, function: { arguments: `{"order_id":"${order}"}` } }] });
+      fake.enqueue(stream([chunk({ role: 'assistant', content: null }), head(first), args(first, 'A-1'), head(second), args(second, 'A-2'), finish('tool_calls')]), answer('Both shipped.'));
+      const result = await agentFor().generate({ messages: 'both', run: run() });
+      expect(result.text).toBe('Both shipped.');
+      expect(runs).toEqual([
+        ['query_order', { order_id: 'A-1' }],
+        ['query_order', { order_id: 'A-2' }],
+      ]);
+      expect(modelRead(1).size).toBe(2);
+    }
+  });
+
+  it('keep-alive comment lines (": ping", OpenRouter\'s ": OPENROUTER PROCESSING"), CRLF line ends, data: without a space, and an event split across TCP writes', async () => {
+    const event = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+    const call = event(chunk({ tool_calls: [{ index: 0, id: 'call_k', type: 'function', function: { name: 'query_order', arguments: '{"order_id":"A-1"}' } }] }));
+    fake.enqueue(
+      {
+        raw: {
+          wire: [
+            ': OPENROUTER PROCESSING\r\n\r\n',
+            event(chunk({ role: 'assistant', content: 'Checking. ' })),
+            ': ping\r\n\r\n',
+            call.slice(0, 40),
+            call.slice(40, -3),
+            `${call.slice(-3)}data:${JSON.stringify(finish('tool_calls'))}\r\n`,
+            '\r\ndata: [DONE]\r\n\r\n',
+          ],
+        },
+      },
+      answer('Shipped.'),
+    );
+    const result = await agentFor().generate({ messages: 'where', run: run() });
+    expect(result.text).toBe('Shipped.');
+    expect(runs).toEqual([['query_order', { order_id: 'A-1' }]]);
+    expect(fake.requests[1]?.messages[1]).toEqual({ role: 'assistant', content: 'Checking. ', toolCalls: [{ id: 'call_k', name: 'query_order', arguments: '{"order_id":"A-1"}' }] });
+  });
 });

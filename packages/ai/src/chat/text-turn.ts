@@ -13,6 +13,7 @@ import {
 import { type AssistantModelMessage, generateText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolModelMessage } from 'ai';
 import { editableArguments, runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
+import { modelReplyError } from './model-reply-error.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import {
@@ -447,9 +448,11 @@ async function textTurn<TDeps>(
     // A model call our limit aborted fails the turn with our timeout, however it got here: the AI SDK wraps the timeout of
     // a retried call in its RetryError, and a provider may report the abort as an error of its own (@ai-sdk/openai's
     // "Failed to process successful response" once the response headers had come). The caller's own abort stays theirs.
+    // A server that answered with an error object in a 200 (OpenRouter's upstream errors), or with a reply the provider
+    // cannot read, fails it with a ModelReplyError that says so: the provider's "Invalid JSON response" kept that in its cause.
     .catch((error: unknown) => {
       const timeout = limited.timedOut() ?? clock?.timedOut();
-      throw timeout !== undefined && request.signal?.aborted !== true && run.signal?.aborted !== true ? timeout : error;
+      throw timeout !== undefined && request.signal?.aborted !== true && run.signal?.aborted !== true ? timeout : (modelReplyError(error) ?? error);
     })
     .finally(() => {
       clock?.stop();
