@@ -7,10 +7,11 @@ import { createMemoryNonceStore, createRunContext, createTicketSigner, defineToo
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
+import type { LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { refused } from '../test-support/chat-streams.ts';
 import { createMemoryCallResultStore } from './call-results.ts';
-import { type ChatTurnResult, createChatAgent } from './chat-agent.ts';
+import { ANSWERED_OTHERWISE_TEXT, type ChatTurnResult, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
 import { ContinuationError } from './verify-continuation.ts';
 
@@ -35,10 +36,16 @@ function recording(store: NonceStore = createMemoryNonceStore()) {
 
 /**
  * The server: a browser tool (`pick_date`, the user picks a day), a write the server runs once approved
- * (`update_delivery_date`), a result store, and a model whose first step asks for `calls`, then a browser call `c9`
- * when `later` says so, then answers with text.
+ * (`update_delivery_date`), a result store, and a model whose first step asks for `calls`, then takes `afterwards` (by
+ * default, answers with text).
  */
-function fixture(options: { calls: ReadonlyArray<readonly [string, string, unknown]>; hang?: boolean; later?: boolean; now?: () => number; nonceStore?: NonceStore }) {
+function fixture(options: {
+  calls: ReadonlyArray<readonly [string, string, unknown]>;
+  afterwards?: LanguageModelV4StreamResult[];
+  hang?: boolean;
+  now?: () => number;
+  nonceStore?: NonceStore;
+}) {
   const writes: unknown[] = [];
   const move = defineTool({
     name: 'update_delivery_date',
@@ -54,10 +61,7 @@ function fixture(options: { calls: ReadonlyArray<readonly [string, string, unkno
   const pickDate = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } });
   const now = options.now ?? Date.now;
   const tickets = createTicketSigner({ keys, now, nonceStore: options.nonceStore ?? createMemoryNonceStore({ now }) });
-  const steps = [callsStep(options.calls), ...Array.from({ length: 3 }, (_, i) => textStep(`answer ${i}`))];
-  if (options.later) steps.push(callsStep([['c9', 'pick_date', { question: 'And the next one?' }]]));
-  steps.push(...Array.from({ length: 8 }, (_, i) => textStep(`more ${i}`)));
-  const model = scriptedModel(...steps);
+  const model = scriptedModel(callsStep(options.calls), ...(options.afterwards ?? Array.from({ length: 8 }, (_, i) => textStep(`answer ${i}`))));
   const agent = createChatAgent({ model, tools: [move, pickDate], tickets, callResults: createMemoryCallResultStore() });
   return { agent, model, writes };
 }
@@ -122,9 +126,8 @@ describe('an earlier answer that another copy answered otherwise: what a client 
       expect(JSON.stringify(fx.model.doStreamCalls.at(-1)?.prompt)).not.toMatch(/approved|updated/);
       expect(sealIds(answer.turn.message)).toEqual([]);
     }
-    // The approval sent as a continuation, alone or after that message, is refused, and nothing runs.
+    // The approval sent as a continuation after that message is refused, and nothing runs.
     expect((await refused(fx.agent.generate({ messages: approved(first), run: run() }))).problem).toBe('forged-approval');
-    if (answer.turn !== undefined) await answerTo(fx.agent.generate({ messages: answer.turn.messages, run: run() }));
     expect(fx.writes).toEqual([]);
   });
 
@@ -189,5 +192,114 @@ describe('an earlier answer that another copy answered otherwise: what a client 
     expect((await refused(picked.agent.generate({ messages: userSays(other, 'so?'), run: run() }))).problem).toBe('forged-result');
     expect(nonces.claims).toHaveLength(claims);
     expect(fx.writes).toEqual([]);
+  });
+});
+
+describe('a conversation forked in two tabs, each answering the same call otherwise, then each going on', () => {
+  const date = (value: string) => ({ type: 'text', value });
+  const unknown = { type: 'error-text', value: ANSWERED_OTHERWISE_TEXT };
+
+  it('a browser call: the second tab’s continuation is refused, and its next messages go on with the outcome unknown', async () => {
+    const more = [textStep('booked'), callsStep([['c9', 'pick_date', { question: 'And the next one?' }]]), ...Array.from({ length: 6 }, (_, i) => textStep(`answer ${i}`))];
+    const fx = fixture({ calls: [askDate], afterwards: more });
+    const first = await asked(fx);
+    const tabA = addToolOutput(first, 'c1', '2026-12-24');
+    const tabB = addToolOutput(first, 'c1', '2027-01-05');
+    const a1 = await fx.agent.generate({ messages: tabA, run: run() });
+    expect(lastRead(fx.model)).toEqual(date('2026-12-24'));
+    // The second tab's continuation: its answer is not taken (a 403), as before; the message says how to go on.
+    const error = await refused(fx.agent.generate({ messages: tabB, run: run() }));
+    expect(error).toMatchObject({ problem: 'forged-result', callId: 'c1', cause: { reason: 'conflict' } });
+    expect(error.message).toMatch(/answered before with another result.*another tab.*A new message goes on/);
+    // Its next message went the same way (403), and every later one: the chat was stuck until its ticket expired. Now
+    // the model reads that the outcome is unknown, never the second tab's date, and nothing seals it.
+    const b1 = await fx.agent.generate({ messages: userSays(tabB, 'is it booked?'), run: run() });
+    expect(lastRead(fx.model)).toEqual(unknown);
+    expect(JSON.stringify(fx.model.doStreamCalls.at(-1)?.prompt)).not.toContain('2027-01-05');
+    expect(sealIds(b1.message)).toEqual([]);
+    // The model asked for another browser call there: its answer is this tab's to give, and it is taken.
+    expect(b1.pending).toEqual([expect.objectContaining({ toolCallId: 'c9', kind: 'client' })]);
+    const b2 = await fx.agent.generate({ messages: addToolOutput(b1.messages, 'c9', '2027-02-01'), run: run() });
+    expect([lastRead(fx.model, 'c1'), lastRead(fx.model, 'c9')]).toEqual([unknown, date('2027-02-01')]);
+    expect(sealIds(b2.message)).toEqual(['c9']);
+    await fx.agent.generate({ messages: userSays(b2.messages, 'thanks'), run: run() });
+    expect([lastRead(fx.model, 'c1'), lastRead(fx.model, 'c9')]).toEqual([unknown, date('2027-02-01')]);
+    // The first tab goes on from its sealed answer, as before.
+    await fx.agent.generate({ messages: userSays(a1.messages, 'thanks'), run: run() });
+    expect(lastRead(fx.model)).toEqual(date('2026-12-24'));
+  });
+
+  it('a browser call answered with an error in one tab and a date in the other, the tab of the error going on second', async () => {
+    const fx = fixture({ calls: [askDate] });
+    const first = await asked(fx);
+    const failed = mapToolPart(first, 'c1', (p) => ({ ...p, state: 'output-error', errorText: 'The user closed the picker' }));
+    await fx.agent.generate({ messages: addToolOutput(first, 'c1', '2026-12-24'), run: run() });
+    // This tab never sent its continuation (the other had answered by then): its first message carries the answer.
+    await fx.agent.generate({ messages: userSays(failed, 'never mind'), run: run() });
+    expect(lastRead(fx.model)).toEqual(unknown);
+  });
+
+  it('an approval approved in one tab (the call ran) and denied in the other: the second tab’s model reads the recorded result', async () => {
+    const fx = fixture({ calls: [askMove] });
+    const first = await asked(fx, 'Move A-1001 to Dec 24');
+    const a1 = await fx.agent.generate({ messages: approved(first), run: run() });
+    expect(fx.writes).toEqual([proposed]);
+    expect((await refused(fx.agent.generate({ messages: denied(first), run: run() }))).problem).toBe('forged-approval');
+    // It was refused ("answered before and the call ran") at every later message of that tab, for the record's 30 days.
+    const b1 = await fx.agent.generate({ messages: userSays(denied(first), 'did it move?'), run: run() });
+    const ran = date(JSON.stringify({ ...proposed, updated: true }));
+    expect(lastRead(fx.model)).toEqual(ran);
+    expect(JSON.stringify(fx.model.doStreamCalls.at(-1)?.prompt)).not.toContain('I never agreed');
+    await fx.agent.generate({ messages: userSays(b1.messages, 'and now?'), run: run() });
+    expect(lastRead(fx.model)).toEqual(ran);
+    await fx.agent.generate({ messages: userSays(a1.messages, 'thanks'), run: run() });
+    expect(lastRead(fx.model)).toEqual(ran);
+    expect(fx.writes).toEqual([proposed]);
+  });
+
+  it('an approval denied in one tab and approved in the other: it never runs, and the second tab’s model reads an unknown outcome', async () => {
+    const fx = fixture({ calls: [askMove] });
+    const first = await asked(fx, 'Move A-1001 to Dec 24');
+    const a1 = await fx.agent.generate({ messages: denied(first), run: run() });
+    expect((await refused(fx.agent.generate({ messages: approved(first), run: run() }))).problem).toBe('forged-approval');
+    // The server cannot tell this from a call still running in the other tab: unknown, not approved, nothing runs.
+    const b1 = await fx.agent.generate({ messages: userSays(approved(first), 'did it move?'), run: run() });
+    expect(lastRead(fx.model)).toEqual(unknown);
+    // The tab's Retry of its continuation: still refused.
+    expect((await refused(fx.agent.generate({ messages: approved(first), run: run() }))).problem).toBe('forged-approval');
+    await fx.agent.generate({ messages: userSays(b1.messages, 'hello?'), run: run() });
+    expect(lastRead(fx.model)).toEqual(unknown);
+    // The first tab reads its sealed denial, with the reason its user gave.
+    await fx.agent.generate({ messages: userSays(a1.messages, 'ok'), run: run() });
+    expect(lastRead(fx.model)).toEqual({ type: 'error-text', value: 'I never agreed' });
+    expect(fx.writes).toEqual([]);
+  });
+
+  it('an approval approved in one tab whose call was given up on (nothing recorded) and denied in the other: unknown, not denied', async () => {
+    const fx = fixture({ calls: [askMove], hang: true });
+    const first = await asked(fx, 'Move A-1001 to Dec 24');
+    await fx.agent.generate({ messages: approved(first), run: run() });
+    await fx.agent.generate({ messages: userSays(denied(first), 'did it move?'), run: run() });
+    expect(lastRead(fx.model)).toEqual(unknown);
+    expect(fx.writes).toHaveLength(1);
+  });
+
+  it('two browser calls of one step, one answered otherwise: both read unknown, since the first ticket kept the whole copy', async () => {
+    const fx = fixture({ calls: [askDate, ['c2', 'pick_date', { question: 'And the other?' }]] });
+    const first = await asked(fx);
+    const both = (second: string) => addToolOutput(addToolOutput(first, 'c1', '2026-12-24'), 'c2', second);
+    await fx.agent.generate({ messages: both('2026-12-25'), run: run() });
+    await fx.agent.generate({ messages: userSays(both('2027-01-05'), 'so?'), run: run() });
+    expect([lastRead(fx.model, 'c1'), lastRead(fx.model, 'c2')]).toEqual([unknown, unknown]);
+  });
+
+  it('once the ticket has expired, the second tab reads what any expired answer reads', async () => {
+    let time = 1_000_000;
+    const fx = fixture({ calls: [askDate], now: () => time });
+    const first = await asked(fx);
+    await fx.agent.generate({ messages: addToolOutput(first, 'c1', '2026-12-24'), run: run() });
+    time += 16 * 60 * 1000;
+    await fx.agent.generate({ messages: userSays(addToolOutput(first, 'c1', '2027-01-05'), 'so?'), run: run() });
+    expect(lastRead(fx.model)).toEqual({ type: 'error-text', value: UNCONFIRMED_RESULT_TEXT });
   });
 });
