@@ -1,3 +1,4 @@
+import { ANSWERED_OTHERWISE_TEXT } from '@edgetool/ai';
 import { type AnyTool, defineInterceptor, defineTool, idempotencyKeyOf, peekTicket, ToolError } from '@edgetool/core';
 import { useEffect, useLayoutEffect } from 'react';
 import { flushSync } from 'react-dom';
@@ -1921,6 +1922,72 @@ describe('useEdgeChat against the real chat loop', () => {
     // The model read the browser result once.
     const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
     expect(results?.filter((r) => r.type === 'tool-result' && r.toolCallId === 'b2')).toHaveLength(1);
+  });
+});
+
+describe('useEdgeChat: one conversation in two tabs, each answering the same call otherwise', () => {
+  /** The text of the tool result the model read for `id` in its latest request. */
+  const lastRead = (server: ReturnType<typeof createTestServer>, id: string) => {
+    const prompt = server.model.doStreamCalls.at(-1)?.prompt ?? [];
+    const results = prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).filter((p) => p.type === 'tool-result' && p.toolCallId === id);
+    return results.map((p) => (p as { output: unknown }).output);
+  };
+
+  it('a browser call: the second tab’s continuation is refused (conflict), and its next message goes on', async () => {
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'pick_date', { question: 'Which day?' }]]), textStep('Booked for Dec 24.'), textStep('The other tab picked the day.')],
+    });
+    const tabA = mount({ id: 'conv-tabs', fetch: server.fetch, tools: browserTools });
+    await tabA.current.sendMessage({ text: 'Book a day' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    // The tab is duplicated while the date is asked: the copy has the call, and asks it again.
+    const copy = structuredClone(tabA.current.messages);
+    dates.answer('c1', '2026-12-24');
+    await vi.waitFor(() => expect(texts(tabA.current)).toBe('Booked for Dec 24.'), LOADED);
+    const tabB = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), { id: 'conv-tabs', fetch: server.fetch, tools: browserTools, messages: copy });
+    try {
+      await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+      dates.answer('c1', '2027-01-05');
+      await vi.waitFor(() => expect(tabB.current.chatError).toMatchObject({ kind: 'refused', status: 403, reason: 'conflict', toolCallId: 'c1' }), LOADED);
+      expect(tabB.current.chatError?.message).toMatch(/A new message goes on/);
+      // Its next message was refused the same way, and every later one: only a new chat got out.
+      await tabB.current.sendMessage({ text: 'Is it booked?' });
+      await vi.waitFor(() => expect(texts(tabB.current)).toBe('The other tab picked the day.'), LOADED);
+      expect(tabB.current.chatError).toBeUndefined();
+      expect(lastRead(server, 'c1')).toEqual([{ type: 'error-text', value: ANSWERED_OTHERWISE_TEXT }]);
+      expect(server.requests).toHaveLength(4);
+    } finally {
+      tabB.unmount();
+    }
+  });
+
+  it('an approval approved in one tab and denied in the other: the second tab’s next message goes on, and its model reads the write', async () => {
+    writes.length = 0;
+    const server = createTestServer({
+      tools: serverTools,
+      steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.'), textStep('It was moved after all.')],
+    });
+    const tabA = mount({ id: 'conv-tabs-approval', fetch: server.fetch, serverTools: serverInfo });
+    await tabA.current.sendMessage({ text: 'Move A-1' });
+    await vi.waitFor(() => expect(tabA.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    const copy = structuredClone(tabA.current.messages);
+    tabA.current.approve('c1');
+    await vi.waitFor(() => expect(texts(tabA.current)).toBe('Moved.'), LOADED);
+    // Not in StrictMode: its unmount and mount again stop the chat, and a page mounted with an open approval then sends
+    // nothing for the first decision (a hook matter of its own, not of the two tabs).
+    const tabB = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), { id: 'conv-tabs-approval', fetch: server.fetch, serverTools: serverInfo, messages: copy }, { strict: false });
+    try {
+      await vi.waitFor(() => expect(tabB.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+      tabB.current.deny('c1', 'Not that one');
+      await vi.waitFor(() => expect(tabB.current.chatError).toMatchObject({ kind: 'refused', status: 403, toolCallId: 'c1' }), LOADED);
+      await tabB.current.sendMessage({ text: 'Did it move?' });
+      await vi.waitFor(() => expect(texts(tabB.current)).toBe('It was moved after all.'), LOADED);
+      expect(lastRead(server, 'c1')).toEqual([{ type: 'text', value: JSON.stringify({ order_id: 'A-1', new_date: '2026-12-24', ok: true }) }]);
+      expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
+    } finally {
+      tabB.unmount();
+    }
   });
 });
 

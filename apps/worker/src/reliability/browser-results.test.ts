@@ -1,12 +1,12 @@
 // Reliability, browser results whose continuation got no answer: the browser ran cart_clear (the cart is empty), and
 // the request that carried its result died on the way (a gateway's 502, a dropped connection, Stop), or reached the
 // Worker and its answer was lost. The user then asks whether it worked. The Worker must take that result once, from
-// the earlier message (the model reads it), keep its hash with the ticket's nonce in D1, and refuse a rewritten copy.
+// the earlier message (the model reads it), keep its hash with the ticket's nonce in D1, and never take a rewritten copy.
 //
 // The conversation is driven through the Worker's own fetch handler. To read what the model was given, the "did it
 // work?" request also goes through an agent built as the Worker builds it (the demo's tools and browser declarations,
 // tickets and call results in D1, the offline model), with the model's prompts recorded.
-import { SEAL_PART } from '@edgetool/ai';
+import { ANSWERED_OTHERWISE_TEXT, SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import { type Part, post, readTurn, rows, toolPart, user } from '../../test/chat-client.ts';
 import { type Prompt, recordingAgent } from '../../test/recording-agent.ts';
@@ -38,7 +38,7 @@ async function cartCleared(id: string, result: Partial<Part> = { state: 'output-
 const decisions = () => rows<{ decision: string | null }>('SELECT decision FROM ticket_nonces');
 
 describe('a browser tool whose continuation got no answer, then a new message', () => {
-  it('the continuation died on the way: the next message takes cart_clear’s result, the model reads it, a rewritten copy gets 403', async () => {
+  it('the continuation died on the way: the next message takes cart_clear’s result, the model reads it, a rewritten copy reads that another answer was taken', async () => {
     const id = 'cart-continuation-lost';
     const { callId, answered, answer } = await cartCleared(id);
     // The continuation never reached the Worker (a gateway's 502): nothing is claimed yet.
@@ -53,15 +53,21 @@ describe('a browser tool whose continuation got no answer, then a new message', 
     expect(kept).toEqual([{ decision: expect.stringMatching(/^output [A-Za-z0-9_-]{43}$/) }]);
     expect(next.message.parts.filter((p) => p.type === SEAL_PART).map((p) => (p as { id?: string }).id)).toEqual([callId]);
 
-    // A copy that says the cart was not cleared, or that clearing it failed: refused by the Worker itself (403).
-    for (const change of [{ state: 'output-available', output: { removed: 0 } }, { state: 'output-error', errorText: 'The user cancelled.' }]) {
-      const response = await post({ id, messages: [...answer(change), user('did the cart get cleared?')] });
-      expect(response.status).toBe(403);
-      const refusal = { code: 'ticket-invalid', problem: 'forged-result', reason: 'conflict', toolCallId: callId };
-      expect(await response.json()).toEqual({ error: expect.objectContaining(refusal) });
+    // A copy that says the cart was not cleared, or that clearing it failed (another tab that answered second, or a
+    // rewrite): not taken. It was a 403 at every message until the ticket expired; now the model reads that the server
+    // took another answer, never this one, and nothing seals it.
+    for (const [index, change] of [{ state: 'output-available', output: { removed: 0 } }, { state: 'output-error', errorText: 'The user cancelled.' }].entries()) {
+      const other = await readTurn(await agent.chat(id, [...answer(change), user('did the cart get cleared?')]));
+      const read = resultsFor(agent.prompts[1 + index], callId);
+      expect(read).toEqual([expect.objectContaining({ output: { type: 'error-text', value: ANSWERED_OTHERWISE_TEXT } })]);
+      expect(other.message.parts.filter((p) => p.type === SEAL_PART)).toEqual([]);
     }
-    // The late continuation with another answer too; the history with its seal goes on, through the Worker.
-    expect((await post({ id, messages: answer({ state: 'output-available', output: { removed: 0 } }) })).status).toBe(403);
+    // The late continuation with another answer is refused by the Worker itself (403): its answer is not taken, and the
+    // refusal says how to go on. The history with its seal goes on, through the Worker.
+    const late = await post({ id, messages: answer({ state: 'output-available', output: { removed: 0 } }) });
+    expect(late.status).toBe(403);
+    const refusal = { code: 'ticket-invalid', problem: 'forged-result', reason: 'conflict', toolCallId: callId };
+    expect(await late.json()).toEqual({ error: expect.objectContaining({ ...refusal, message: expect.stringMatching(/A new message goes on/) }) });
     const onward = await post({ id, messages: [...asked, next.message, user('/query_order {"order_id":"A-1002"}')] });
     expect(onward.status).toBe(200);
     expect(toolPart((await readTurn(onward)).message, 'query_order')?.state).toBe('output-available');

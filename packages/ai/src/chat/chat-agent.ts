@@ -380,9 +380,19 @@ export const UNCONFIRMED_RESULT_TEXT =
   'Error (execution-failed): This call was run by the client in an earlier request, but the server can no longer confirm the result it reported, so its outcome is unknown (it may have run). Check the current state before calling it again.';
 
 /**
+ * What the model reads for a call answered in an earlier turn whose ticket the server took with another answer (another
+ * tab of the conversation answered it first, or the history was rewritten): neither that answer, which this history
+ * does not hold, nor the one it shows, which the server did not take.
+ */
+export const ANSWERED_OTHERWISE_TEXT: string =
+  'Error (execution-failed): This call was answered more than once (in another tab of this conversation, for example), and the server took ' +
+  'another answer than the one this conversation shows, so its outcome is unknown here (it may have run). Check the current state before calling it again.';
+
+/**
  * The history as the model reads it: each unfinished call (see `VerifiedContinuation.unfinished`) gets its recorded
- * result, its confirmed denial, {@link UNFINISHED_CALL_TEXT}, or for a client result it cannot confirm
- * {@link UNCONFIRMED_RESULT_TEXT}. The AI SDK refuses an approved call without a result in the history.
+ * result, its confirmed denial, {@link UNFINISHED_CALL_TEXT}, for a client result it cannot confirm
+ * {@link UNCONFIRMED_RESULT_TEXT}, or for an answer the server took otherwise {@link ANSWERED_OTHERWISE_TEXT}. The AI SDK
+ * refuses an approved call without a result in the history.
  */
 function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: ReadonlyMap<string, UnfinishedCall>): EdgetoolUIMessage[] {
   return messages.map((message) => {
@@ -398,13 +408,17 @@ function withUnfinishedResults(messages: EdgetoolUIMessage[], unfinished: Readon
         const { reason: _unsealed, ...approval } = (part as { approval?: { reason?: string } }).approval ?? {};
         return { ...part, state: 'output-denied', approval } as typeof part;
       }
+      // A recorded result is read whatever this copy answered (a denial, when another tab approved first): the denial's
+      // approval response goes no further than the AI SDK's prompt, which leaves approval responses out for the provider.
       if (known.read === 'result' && 'output' in known.result) return { ...part, state: 'output-available', output: known.result.output } as typeof part;
       const errorText =
         known.read === 'result' && 'errorText' in known.result
           ? known.result.errorText
           : known.read === 'unconfirmed'
             ? UNCONFIRMED_RESULT_TEXT
-            : UNFINISHED_CALL_TEXT;
+            : known.read === 'conflict'
+              ? ANSWERED_OTHERWISE_TEXT
+              : UNFINISHED_CALL_TEXT;
       // An unknown outcome keeps no approval: the client's answer is not known to be true, and an answer the AI SDK
       // sees in the history it may act on. Nor the output a client shows that the server cannot confirm.
       const { approval, output: _unconfirmed, ...rest } = part as typeof part & { approval?: unknown; output?: unknown };

@@ -1,13 +1,14 @@
 // Approvals answered in an earlier assistant message of the history (not the one being continued). A client that
 // rewrites such an answer (approves a call that was denied, denies one that ran, drops the answer, changes the edited
-// arguments) must change neither what runs nor what the model is told happened.
+// arguments) must change neither what runs nor what the model is told happened. Such a history goes on (another tab
+// of the conversation that answered second looks the same): the model reads what the server knows.
 import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, editNote, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { refused } from '../test-support/chat-streams.ts';
-import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
+import { ANSWERED_OTHERWISE_TEXT, createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
 import { EDIT_PART, type EdgetoolUIMessage } from './protocol.ts';
 
 const keys = [{ id: 'k1', secret: 'earlier-answers-secret-earlier-answers' }];
@@ -77,45 +78,55 @@ const denied = (reason = 'I never agreed') => (m: EdgetoolUIMessage[]) => respon
 const approved = (m: EdgetoolUIMessage[]) => respondToApproval(m, 'c1', true);
 
 describe('an approval answered in an earlier turn, rewritten by the client', () => {
-  it('a call that ran, its lost answer turned into a denial: refused, where the model read that the user denied it', async () => {
+  it('a call that ran, its lost answer turned into a denial: the model reads the recorded result, where it read that the user denied it', async () => {
     const fx = fixture();
     const answered = await answeredAndLost(fx, approved);
     expect(fx.writes).toHaveLength(1);
-    const error = await refused(fx.agent.generate({ messages: userSays(denied()(answered), 'and now?'), run: run() }));
-    expect(error.problem).toBe('forged-approval');
-    expect(error.message).toMatch(/answered before and the call ran/);
-    // The honest history goes on: the model reads the recorded result.
+    // Then refused (403) at every later message (another tab that denied it was stuck for the record's 30 days); now the
+    // model reads what the server knows, the write that happened, and never the denial or its reason.
+    const ran = { type: 'text', value: JSON.stringify({ ...proposed, updated: true }) };
+    await fx.agent.generate({ messages: userSays(denied()(answered), 'and now?'), run: run() });
+    expect(readFor(fx.model, 2)).toEqual(ran);
+    expect(JSON.stringify(fx.model.doStreamCalls[2]?.prompt)).not.toContain('I never agreed');
+    // The honest history reads the same.
     await fx.agent.generate({ messages: userSays(answered, 'and now?'), run: run() });
-    expect(readFor(fx.model, 2)).toEqual({ type: 'text', value: JSON.stringify({ ...proposed, updated: true }) });
+    expect(readFor(fx.model, 3)).toEqual(ran);
+    expect(fx.writes).toHaveLength(1);
   });
 
-  it('a sealed result turned back into a denial of its approval: refused the same way', async () => {
+  it('a sealed result turned back into a denial of its approval: the recorded result the same way', async () => {
     const fx = fixture();
     const first = await fx.agent.generate({ messages: 'Move A-1001 to Dec 24', run: run() });
     const done = await fx.agent.generate({ messages: approved(first.messages), run: run() });
     const rewritten = mapToolPart(done.messages, 'c1', (p) => ({ ...p, state: 'approval-responded', output: undefined, approval: { ...p.approval, approved: false, reason: 'no' } }));
-    expect((await refused(fx.agent.generate({ messages: userSays(rewritten, 'hi'), run: run() }))).problem).toBe('forged-approval');
+    await fx.agent.generate({ messages: userSays(rewritten, 'hi'), run: run() });
+    expect(readFor(fx.model, 2)).toEqual({ type: 'text', value: JSON.stringify({ ...proposed, updated: true }) });
+    expect(fx.writes).toHaveLength(1);
   });
 
-  it('a call given up on (timed out: nothing recorded), its answer turned into a denial: refused by the decision kept with its ticket', async () => {
+  it('a call given up on (timed out: nothing recorded), its answer turned into a denial: by the decision kept with its ticket, not the one taken', async () => {
     const fx = fixture({ hang: true });
     const answered = await answeredAndLost(fx, approved);
-    const error = await refused(fx.agent.generate({ messages: userSays(denied()(answered), 'hi'), run: run() }));
-    expect(error.problem).toBe('forged-approval');
-    expect(error.message).toMatch(/answered before with another decision/);
+    await fx.agent.generate({ messages: userSays(denied()(answered), 'hi'), run: run() });
+    // It was refused (403); the model never reads the denial of a call that may have run.
+    expect(readFor(fx.model, 2)).toEqual({ type: 'error-text', value: ANSWERED_OTHERWISE_TEXT });
   });
 
-  it('a denial turned into an approval: refused, where the model read that the user approved it and it may have run', async () => {
+  it('a denial turned into an approval: not the answer taken, where the model read that the user approved it and it may have run', async () => {
     const fx = fixture();
     const answered = await answeredAndLost(fx, denied('wrong order'));
-    const error = await refused(fx.agent.generate({ messages: userSays(approved(answered), 'hi'), run: run() }));
-    expect(error.problem).toBe('forged-approval');
-    // A sealed denial made an approval again (its state back to approval-responded): refused the same way.
+    await fx.agent.generate({ messages: userSays(approved(answered), 'hi'), run: run() });
+    expect(readFor(fx.model, 2)).toEqual({ type: 'error-text', value: ANSWERED_OTHERWISE_TEXT });
+    expect(ANSWERED_OTHERWISE_TEXT).not.toMatch(/approved/);
+    // A sealed denial made an approval again (its state back to approval-responded): read the same way.
     const fy = fixture();
     const first = await fy.agent.generate({ messages: 'Move A-1001 to Dec 24', run: run() });
     const done = await fy.agent.generate({ messages: denied('wrong order')(first.messages), run: run() });
     const rewritten = mapToolPart(done.messages, 'c1', (p) => ({ ...p, state: 'approval-responded', approval: { ...p.approval, approved: true } }));
-    expect((await refused(fy.agent.generate({ messages: userSays(rewritten, 'hi'), run: run() }))).problem).toBe('forged-approval');
+    await fy.agent.generate({ messages: userSays(rewritten, 'hi'), run: run() });
+    expect(readFor(fy.model, 2)).toEqual({ type: 'error-text', value: ANSWERED_OTHERWISE_TEXT });
+    // Sent as the continuation it claims to be, it is refused: it never runs.
+    expect((await refused(fx.agent.generate({ messages: approved(answered), run: run() }))).problem).toBe('forged-approval');
     expect([...fx.writes, ...fy.writes]).toEqual([]);
   });
 

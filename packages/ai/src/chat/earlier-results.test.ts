@@ -1,13 +1,14 @@
 // A browser's tool result in an earlier assistant message of the history, not sealed: its continuation never got an
 // answer (a network error, a 502, Stop) and the user went on with a new message. The server takes it once, with the
-// answer kept with its ticket's nonce, and seals it in the response; a copy with another answer is refused.
+// answer kept with its ticket's nonce, and seals it in the response; a copy with another answer is not taken (the model
+// reads that the server took another), and as the continuation it claims to be, refused.
 import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, type NonceStore } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { refused } from '../test-support/chat-streams.ts';
-import { createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
+import { ANSWERED_OTHERWISE_TEXT, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 
 const keys = [{ id: 'k1', secret: 'earlier-results-secret-earlier-results' }];
@@ -99,32 +100,33 @@ describe('a browser result of an earlier turn whose continuation got no answer',
     expect(sealIds(next.message)).toEqual(['c1']);
   });
 
-  it('a rewritten copy is refused, whether the first answer came with the continuation or with the first new message', async () => {
-    // The continuation reached the server; the copy that goes on shows another output, or an error.
+  it('a rewritten copy is not taken, whether the first answer came with the continuation or with the first new message', async () => {
+    // The continuation reached the server; the copy that goes on shows another output, or an error (another tab that
+    // answered second, or a rewrite). It was refused (403) at every message until the ticket expired; now the model reads
+    // that the server took another answer, never this one, and nothing seals it.
+    const otherwise = { type: 'error-text', value: ANSWERED_OTHERWISE_TEXT };
     const fx = fixture();
     const { answered } = await browserAnswered(fx);
     await fx.agent.generate({ messages: answered, run: run() });
     const errored = mapToolPart(answered, 'c1', ({ output: _output, ...p }) => ({ ...p, state: 'output-error', errorText: 'The user cancelled' }));
-    for (const rewritten of [addToolOutput(answered, 'c1', { cleared: 0 }), errored]) {
-      const error = await refused(fx.agent.generate({ messages: userSays(rewritten, 'and?'), run: run() }));
-      expect(error).toMatchObject({ problem: 'forged-result', code: 'ticket-invalid', callId: 'c1', cause: { reason: 'conflict' } });
-      expect(error.message).toMatch(/answered before with another result/);
+    for (const [index, rewritten] of [addToolOutput(answered, 'c1', { cleared: 0 }), errored].entries()) {
+      const next = await fx.agent.generate({ messages: userSays(rewritten, 'and?'), run: run() });
+      expect(readFor(fx.model, 2 + index)).toEqual(otherwise);
+      expect(sealIds(next.message)).toEqual([]);
     }
     // The continuation never reached the server; a first new message takes the result, a later copy without the
     // response's seal rewrites it.
     const fy = fixture();
     const { answered: sent } = await browserAnswered(fy);
     await fy.agent.generate({ messages: userSays(sent, 'did it work?'), run: run() });
-    const again = userSays(addToolOutput(sent, 'c1', { cleared: 0 }), 'did it work?');
-    expect((await refused(fy.agent.generate({ messages: again, run: run() }))).problem).toBe('forged-result');
+    await fy.agent.generate({ messages: userSays(addToolOutput(sent, 'c1', { cleared: 0 }), 'did it work?'), run: run() });
+    expect(readFor(fy.model, 2)).toEqual(otherwise);
     // A copy that keeps the response's seal and rewrites the output is refused by the seal.
     const fz = fixture();
     const { answered: lost } = await browserAnswered(fz);
     const next = await fz.agent.generate({ messages: userSays(lost, 'did it work?'), run: run() });
     const resealed = userSays(addToolOutput(next.messages, 'c1', { cleared: 0 }), 'and?');
     expect((await refused(fz.agent.generate({ messages: resealed, run: run() }))).problem).toBe('forged-result');
-    expect(fx.model.doStreamCalls).toHaveLength(2);
-    expect(fy.model.doStreamCalls).toHaveLength(2);
     expect(fz.model.doStreamCalls).toHaveLength(2);
   });
 
@@ -166,11 +168,14 @@ describe('a browser result of an earlier turn whose continuation got no answer',
     const first = await fx.agent.generate({ messages: 'Empty my cart and pick a day', run: run() });
     const answered = addToolOutput(addToolOutput(first.messages, 'c1', cleared), 'c2', '2026-12-24');
     await fx.agent.generate({ messages: answered, run: run() });
-    // c2 rewritten: refused on its own kept answer (and at the leader c1, whose kept answer names the whole copy).
+    // c2 rewritten: not taken on its own kept answer, nor c1 at the leader, whose kept answer names the whole copy.
     const rewritten = userSays(addToolOutput(answered, 'c2', '2030-01-01'), 'so?');
-    expect((await refused(fx.agent.generate({ messages: rewritten, run: run() }))).problem).toBe('forged-result');
+    const otherwise = await fx.agent.generate({ messages: rewritten, run: run() });
+    const notTaken = { type: 'error-text', value: ANSWERED_OTHERWISE_TEXT };
+    expect([readFor(fx.model, 2, 'c1'), readFor(fx.model, 2, 'c2')]).toEqual([notTaken, notTaken]);
+    expect(sealIds(otherwise.message)).toEqual([]);
     const next = await fx.agent.generate({ messages: userSays(answered, 'so?'), run: run() });
-    expect(readFor(fx.model, 2, 'c2')).toEqual({ type: 'text', value: '2026-12-24' });
+    expect(readFor(fx.model, 3, 'c2')).toEqual({ type: 'text', value: '2026-12-24' });
     expect(sealIds(next.message)).toEqual(['c1', 'c2']);
   });
 

@@ -78,7 +78,7 @@ export interface VerifiedContinuation {
   /**
    * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
    * server's, though it may have expired or been used), and what the model reads for each. Never run. Also the browser
-   * results of an earlier turn that the server can no longer confirm (`unconfirmed`).
+   * results of an earlier turn that the server can no longer confirm (`unconfirmed`) or took otherwise (`conflict`).
    */
   readonly unfinished: ReadonlyMap<string, UnfinishedCall>;
   /**
@@ -110,7 +110,7 @@ export interface VerifiedContinuation {
  * can confirm, since the client could have rewritten the answer.
  */
 export type UnfinishedCall =
-  /** Approved, and it ran: its recorded result. */
+  /** Approved, and it ran: its recorded result, whatever this history answered (another tab may have approved it first). */
   | { readonly read: 'result'; readonly result: RecordedCallResult }
   /** Denied, as the decision kept with its ticket says (or as claimed now, so it can never run): the denial. */
   | { readonly read: 'denied' }
@@ -120,7 +120,13 @@ export type UnfinishedCall =
    * A client's result of an earlier turn, unsealed, whose ticket has expired (and with it the answer kept with its nonce)
    * or whose nonce store kept no answer: the model reads that its outcome is unknown, not the result the client shows.
    */
-  | { readonly read: 'unconfirmed' };
+  | { readonly read: 'unconfirmed' }
+  /**
+   * An answer of an earlier turn (a client's result, or an approval's decision) whose ticket was used with another one:
+   * another copy of the conversation (another tab) answered the call otherwise, or the history was rewritten; the server
+   * cannot tell which. The model reads that its outcome is unknown, never the answer shown; nothing runs.
+   */
+  | { readonly read: 'conflict' };
 
 interface Check {
   readonly ticket: string | undefined;
@@ -395,7 +401,7 @@ export async function verifyContinuation(
     if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined || check.ticket === undefined) continue;
     if ((await recorded(check.part.toolCallId, check.ticket)) === undefined) continue;
     const name = toolNameOf(check.part);
-    throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it.`, {
+    throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it. A new message goes on without this answer (the model reads the call's result).`, {
       toolName: name,
       callId: check.part.toolCallId,
     });
@@ -547,11 +553,13 @@ async function verifyPartSeals(tickets: TicketSigner, checks: readonly PartSealC
 
 /**
  * What the model may read of an approval answered in an earlier turn whose result never came back, from what the server
- * knows of it: a recorded result (it was approved and ran: a denial is refused), else the decision kept with its
- * ticket's nonce, read by claiming it with the answer the client shows (a used ticket keeps its first decision, so this
- * writes nothing; an unused one is claimed now, so that approval can never run later). A decision kept otherwise is
- * refused. A confirmed denial reads as denied; anything else as an unknown outcome (an approval whose result was not
- * recorded, or a denial whose ticket has expired, and with it the decision, or whose store keeps none).
+ * knows of it: a recorded result (it was approved and ran), whatever this history answered (a denial here is another
+ * copy's answer, or a rewrite: the model reads the write that happened); else the decision kept with its ticket's
+ * nonce, read by claiming it with the answer the client shows (a used ticket keeps its first decision, so this writes
+ * nothing; an unused one is claimed now, so that approval can never run later). A confirmed denial reads as denied; a
+ * decision kept otherwise (`conflict`: another tab decided first) as an answer the server did not take; anything else as
+ * an unknown outcome (an approval whose result was not recorded, or a denial whose ticket has expired, and with it the
+ * decision, or whose store keeps none).
  */
 async function unfinishedCall(
   tickets: TicketSigner,
@@ -561,16 +569,9 @@ async function unfinishedCall(
 ): Promise<UnfinishedCall> {
   const { part } = check;
   const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
-  if (result !== undefined) {
-    if (approved) return { read: 'result', result };
-    const name = toolNameOf(part);
-    throw new ContinuationError('forged-approval', `The approval of "${name}" (${part.toolCallId}) was answered before and the call ran; this history denies it.`, {
-      toolName: name,
-      callId: part.toolCallId,
-    });
-  }
+  if (result !== undefined) return { read: 'result', result };
   const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
-  if (!verdict.ok && verdict.error.reason === 'conflict') throw refusal(check, verdict.error);
+  if (!verdict.ok && verdict.error.reason === 'conflict') return { read: 'conflict' };
   const confirmed = verdict.ok || verdict.error.sameDecision === true;
   return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
 }
@@ -579,13 +580,15 @@ async function unfinishedCall(
  * Whether a client's result of an earlier turn (no seal) is taken: its ticket is claimed with the answer it shows (an
  * unused one, whose continuation never reached the server, now keeps that answer, so no other can be taken later), or
  * its first claim kept the very same answer (the continuation reached the server, its response was lost): `undefined`,
- * taken. A claim that kept another answer is refused (`forged-result`). An expired ticket (the nonce store forgets it,
- * and the answer with it) or a used one that kept no answer (a store without `claimDecision`, a row from before)
- * confirms nothing: the model reads that the outcome is unknown, never the client's unconfirmed result.
+ * taken. A claim that kept another answer (another tab answered first, or the history was rewritten) is not taken: the
+ * model reads that the answer shown is not the one the server took (`conflict`). An expired ticket (the nonce store
+ * forgets it, and the answer with it) or a used one that kept no answer (a store without `claimDecision`, a row from
+ * before) confirms nothing: the model reads that the outcome is unknown, never the client's unconfirmed result.
  */
 async function earlierClientResult(tickets: TicketSigner, check: Check): Promise<UnfinishedCall | undefined> {
   const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
   if (verdict.ok || verdict.error.sameDecision === true) return undefined;
+  if (verdict.error.reason === 'conflict') return { read: 'conflict' };
   if (verdict.error.reason === 'expired' || verdict.error.reason === 'replayed') return { read: 'unconfirmed' };
   throw refusal(check, verdict.error);
 }
@@ -766,12 +769,14 @@ function refusal(check: Check, cause: ToolError): ContinuationError {
   // A client result whose ticket was used with another answer is not the result this server took: forged, as an
   // approval that decides otherwise is (`forged-approval`), not merely a bad ticket.
   const problem = conflict && check.problem === 'ticket' ? 'forged-result' : check.problem;
-  // A ticket used with another decision: say what that means for a chat (the same request sent again would match).
+  // A ticket used with another decision: say what that means for a chat (the same request sent again would match), and
+  // how a copy of the conversation that answered second (another tab) goes on: its answer is not taken, a message is.
+  const how = ' (another tab of this conversation may have answered it first). A new message goes on without this answer.';
   const why = !conflict
     ? cause.message
-    : check.problem === 'ticket' || check.earlierResult !== undefined
-      ? 'it was answered before with another result (another output, or an error instead of an output): this is not the same request sent again.'
-      : 'it was answered before with another decision (approved or denied, or with other edits): this is not the same request sent again.';
+    : check.problem === 'ticket'
+      ? `it was answered before with another result (another output, or an error instead of an output): this is not the same request sent again${how}`
+      : `it was answered before with another decision (approved or denied, or with other edits): this is not the same request sent again${how}`;
   return new ContinuationError(problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${why}`, {
     toolName: name,
     callId: check.part.toolCallId,
