@@ -361,6 +361,22 @@ test.describe('the composer', () => {
     await expect(banner).not.toContainText('8787');
   });
 
+  test("under vite (dev or preview) the banner names the Worker vite passes /api on to, not vite's port", async ({ page }) => {
+    // vite's proxy answers 502 when the Worker does not, naming it (apps/web/api-proxy.ts); the page is the same build.
+    const target = 'http://127.0.0.1:8787';
+    await page.route('**/api/**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/plain', headers: { 'x-edgetool-proxied-to': target }, body: `The edgetool Worker does not answer at ${target}.` }),
+    );
+    await page.goto('/');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    // It named the page's own port, as if the build were served by the Worker.
+    await expect(banner).toContainText(`The edgetool server does not answer at ${target}/api.`);
+    await expect(banner).toContainText('vite, which serves this page, passes /api on to 127.0.0.1:8787');
+    await expect(banner.locator('code')).toHaveText('pnpm --filter @edgetool/worker dev');
+    await expect(banner).not.toContainText(new URL(page.url()).port);
+  });
+
   test('a request that got no answer (network down, a gateway error): Retry sends it again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });

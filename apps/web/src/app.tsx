@@ -7,7 +7,7 @@ import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
-import { API_BASE, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
+import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
@@ -36,18 +36,13 @@ const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] 
   { label: 'Empty the cart (asks first)', text: '/cart_clear {}' },
 ];
 
-/**
- * Where this page's API requests go: its own origin, where the Worker that served it listens, or in `vite`'s dev server
- * the Worker it passes them on to. The banner for a server that does not answer names it.
- */
-const API = apiAddress(window.location.href, import.meta.env.DEV ? DEV_API_TARGET : undefined);
-
-const UNREACHABLE: ChatErrorInfo = {
+/** The banner of a server that does not answer its health check: where this page reaches it. */
+const unreachable = (api: ApiAddress): ChatErrorInfo => ({
   kind: 'unreachable',
   status: undefined,
   code: 'unreachable',
-  message: `The edgetool server does not answer at ${API.url}.`,
-};
+  message: `The edgetool server does not answer at ${api.url}.`,
+});
 
 /** The demo chat. */
 export function App(): ReactElement {
@@ -75,6 +70,9 @@ export function App(): ReactElement {
   });
   const questions = useUserQuestions(dateInput);
   const { recheck } = server;
+  // Where this page's API requests go: its own origin, where the Worker that served it listens, or the Worker `vite`
+  // (dev or preview) passes them on to, as its answers say (a build under `vite preview` is the Worker's build).
+  const api = useMemo(() => apiAddress(window.location.href, server.proxiedTo ?? (import.meta.env.DEV ? DEV_API_TARGET : undefined)), [server.proxiedTo]);
 
   const model = chat.model ?? server.model;
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
@@ -210,7 +208,7 @@ export function App(): ReactElement {
     lastMessage.id !== dismissedUnanswered &&
     unansweredAfterReload(chat.messages, { busy: chat.busy, sentHere: sent !== undefined });
   const failure = chat.chatError ?? (unanswered ? UNANSWERED : undefined);
-  const error = failure ?? (server.status === 'unreachable' ? UNREACHABLE : undefined);
+  const error = failure ?? (server.status === 'unreachable' ? unreachable(api) : undefined);
   const retryWith = retryAction(failure, bannerContext);
   const dismissUnanswered = unanswered ? () => setDismissedUnanswered(lastMessage?.id) : undefined;
   const retry =
@@ -321,7 +319,7 @@ export function App(): ReactElement {
             <ErrorBanner
               error={error}
               context={bannerContext}
-              api={API}
+              api={api}
               onDismiss={chat.chatError ? clearError : dismissUnanswered}
               onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
