@@ -16,6 +16,7 @@ import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-r
 import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
+import { useConversationCopy } from './lib/use-conversation-copy.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
 import { useMediaQuery } from './lib/use-media-query.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
@@ -118,6 +119,8 @@ export function App(): ReactElement {
   // The list follows the streamed answer to its end, unless the user scrolled up to read.
   const { pin } = useStickToBottom(list, chat.messages.length > 0);
   useFocusReturn(input);
+  // A copy across messages reads as the conversation, without the avatars, icons and traces around it.
+  useConversationCopy(list);
 
   // Answers the user stopped, by message id: they get a visible marker (the hook keeps them, a reload included).
   const stopped = useMemo(() => new Set(chat.browserState.stopped), [chat.browserState.stopped]);
