@@ -475,6 +475,46 @@ test.describe('the composer', () => {
     await expect(page.getByTestId('message-user')).toHaveCount(2);
   });
 
+  test("the server's error in the middle of an answer: what came stays, marked cut short, after Dismiss and a reload too", async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    // The model fails after the call's card and the first words of the answer came.
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        const response = await route.fetch();
+        const chunks = (await response.text()).split('\n\n');
+        const at = chunks.findIndex((chunk) => chunk.includes('"text-delta"')) + 1;
+        const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
+        await route.fulfill({ response, body: `${[...chunks.slice(0, at), error].join('\n\n')}\n\n` });
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1002?');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(banner).toContainText('The model provider failed.');
+    // It gave no advice, and the answer's first words looked like a finished answer, the more so once the banner went.
+    await expect(banner).toContainText('The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect(answer.getByTestId('message-text')).not.toBeEmpty();
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    // The user did not stop it: the announcer does not say so (the banner is the alert).
+    await expect(page.getByTestId('chat-announcer')).not.toContainText('You stopped');
+    await page.getByTestId('error-dismiss').click();
+    await expect(banner).toHaveCount(0);
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
+    // The chat goes on; only the answer the error cut is marked.
+    await send(page, 'Where is order A-1004?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').first().getByTestId('message-stopped')).toBeVisible();
+  });
+
   test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');

@@ -10,7 +10,7 @@ import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
-import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
+import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
 import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
@@ -38,6 +38,9 @@ const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] 
 ];
 
 /** The banner of a server that does not answer its health check: where this page reaches it. */
+/** No answers cut short. */
+const NONE: readonly string[] = [];
+
 const unreachable = (api: ApiAddress): ChatErrorInfo => ({
   kind: 'unreachable',
   status: undefined,
@@ -86,14 +89,22 @@ export function App(): ReactElement {
   // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
   // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
   const settled = !streaming;
-  const current = { id: chatId, mode, messages: chat.messages, browser: chat.browserState };
+  // Answers of this chat an error cut short after part of them came (found below, once the banner knows): marked and
+  // saved as stopped ones are. The hook's own list holds the user's stops.
+  const [cutAnswers, setCutAnswers] = useState<{ readonly chatId: string; readonly ids: readonly string[] }>({ chatId, ids: [] });
+  const cutIds = cutAnswers.chatId === chatId ? cutAnswers.ids : NONE;
+  const browser = useMemo(
+    () => (cutIds.length === 0 ? chat.browserState : { ...chat.browserState, stopped: [...new Set([...chat.browserState.stopped, ...cutIds])] }),
+    [chat.browserState, cutIds],
+  );
+  const current = { id: chatId, mode, messages: chat.messages, browser };
   const latestChat = useRef(current);
   // Read when the page goes away: an answer still streaming then was cut short, and comes back marked so.
   latestChat.current = cutShort(current, chat.status === 'streaming');
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
-    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser: chat.browserState }));
-  }, [store, settled, chatId, mode, chat.messages, chat.browserState]);
+    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser }));
+  }, [store, settled, chatId, mode, chat.messages, browser]);
   useEffect(() => {
     const onPageHide = () => store.save(latestChat.current);
     window.addEventListener('pagehide', onPageHide);
@@ -122,8 +133,9 @@ export function App(): ReactElement {
   // A copy across messages reads as the conversation, without the avatars, icons and traces around it.
   useConversationCopy(list);
 
-  // Answers the user stopped, by message id: they get a visible marker (the hook keeps them, a reload included).
-  const stopped = useMemo(() => new Set(chat.browserState.stopped), [chat.browserState.stopped]);
+  // Answers the user stopped, or an error cut short, by message id: they get a visible marker (the hook keeps the user's
+  // stops, a reload included; a reload brings the others back among them).
+  const stopped = useMemo(() => new Set(browser.stopped), [browser.stopped]);
   // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>. While it is open
   // the chat behind its backdrop is inert (Tab stays in the drawer); a window widened past the drawer's width closes it.
   const narrow = useMediaQuery(DRAWER_QUERY);
@@ -202,6 +214,10 @@ export function App(): ReactElement {
   const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
   const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
   const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user', unsent };
+  // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
+  // finished.
+  const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
+  if (cutNow !== undefined && !cutIds.includes(cutNow)) setCutAnswers({ chatId, ids: [...cutIds, cutNow] });
   // A restored conversation whose last message is the user's: the page went away before any of its answer came. It is
   // not sent again by itself (the server may have acted on it); the banner says so, and its Retry sends it, once.
   const [dismissedUnanswered, setDismissedUnanswered] = useState<string | undefined>(undefined);
@@ -293,7 +309,7 @@ export function App(): ReactElement {
             key: `answer:${lastMessage.id}:${chat.pendingApprovals.map((call) => call.toolCallId).join(',')}`,
             text: [
               messageText(lastMessage),
-              stopped.has(lastMessage.id) ? '(You stopped this answer.)' : '',
+              chat.browserState.stopped.includes(lastMessage.id) ? '(You stopped this answer.)' : '',
               chat.pendingApprovals.length === 0
                 ? ''
                 : `${chat.pendingApprovals.length === 1 ? '1 tool call waits' : `${chat.pendingApprovals.length} tool calls wait`} for your approval.`,
