@@ -37,10 +37,10 @@ const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] 
   { label: 'Empty the cart (asks first)', text: '/cart_clear {}' },
 ];
 
-/** The banner of a server that does not answer its health check: where this page reaches it. */
 /** No answers cut short. */
 const NONE: readonly string[] = [];
 
+/** The banner of a server that does not answer its health check: where this page reaches it. */
 const unreachable = (api: ApiAddress): ChatErrorInfo => ({
   kind: 'unreachable',
   status: undefined,
