@@ -250,6 +250,37 @@ test.describe('a long conversation', () => {
     await expect(page.getByTestId('new-chat')).toBeInViewport();
   });
 
+  test("the first Tab stop skips the header and the conversation to the message box, shown while it has focus, a drawer's too", async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Show me the invoice for A-1001']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const input = page.getByTestId('chat-input');
+    const skip = page.getByTestId('skip-to-input');
+    // From the page's top the box came after the header and every card's controls (the trace toggles, the scrolled JSON).
+    await page.reload();
+    await expect(page.getByTestId('tool-card')).toHaveCount(3);
+    await expect(skip).not.toBeInViewport();
+    await page.keyboard.press('Tab');
+    await expect(skip).toBeFocused();
+    await expect(skip).toHaveAccessibleName('Skip to the message box');
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(input).toBeFocused();
+    await expect(skip).not.toBeInViewport();
+    // With the drawer open the chat is inert: the skip closes it first.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.getByTestId('panel-toggle').click();
+    await expect(page.getByTestId('side-panel')).toHaveClass(/side-panel-open/);
+    await page.getByTestId('mode-internal').focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('side-panel')).not.toHaveClass(/side-panel-open/);
+    await expect(input).toBeFocused();
+  });
+
   test('read to its end stays at its end when the window narrows or turns, where the last answer is', async ({ page }) => {
     await openChat(page);
     for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {

@@ -1,6 +1,7 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import { CallsPendingError, type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
@@ -145,6 +146,12 @@ export function App(): ReactElement {
   useEffect(() => {
     if (!narrow) setPanelOpen(false);
   }, [narrow]);
+  // The first Tab stop: past the header and every message and card (a long chat had dozens of stops before the box).
+  const skipToInput = () => {
+    // An open drawer leaves the chat inert, its box unfocusable: it closes first.
+    if (panelOpen) flushSync(() => setPanelOpen(false));
+    input.current?.focus();
+  };
   const closePanel = useCallback(() => {
     setPanelOpen(false);
     panelToggle.current?.focus();
@@ -322,6 +329,9 @@ export function App(): ReactElement {
 
   return (
     <div className="app">
+      <button type="button" className="button primary skip-link" data-testid="skip-to-input" onClick={skipToInput}>
+        Skip to the message box
+      </button>
       <Header
         server={server.status}
         model={model}
