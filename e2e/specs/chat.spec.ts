@@ -267,6 +267,56 @@ test.describe('the demo chat on the offline model', () => {
     await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
   });
 
+  test('a copy across messages reads as the conversation: who said what, a call on one line, no avatar, icon or trace', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const clipboard = async () => {
+      await page.keyboard.press('Control+C');
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    await openChat(page);
+    await send(page, 'What is the status of order A-1001?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await send(page, 'thanks!');
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
+    await idle(page);
+    const texts = await page.getByTestId('message-text').allTextContents();
+    expect(texts).toHaveLength(4);
+    const [question, answer, thanks, welcome] = texts as [string, string, string, string];
+    // From the middle of the first message to the middle of the last, as a mouse selects.
+    await page.evaluate(() => {
+      const bubbles = [...document.querySelectorAll('[data-testid="message-text"]')];
+      const range = document.createRange();
+      range.setStart(bubbles[0]?.firstChild as Node, 12);
+      range.setEnd(bubbles[3]?.firstChild as Node, 10);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+    });
+    // It read "You said:", "et", "◨ query_order server 15 ms done INPUT { … } OUTPUT { … } Hide trace server chain …",
+    // then the answer and "3,816 tokens".
+    expect(await clipboard()).toBe(
+      `You: ${question.slice(12)}\n\nAssistant: [query_order({"order_id":"A-1001"}): done]\n${answer}\n\nYou: ${thanks}\n\nAssistant: ${welcome.slice(0, 10)}`,
+    );
+    // One whole message, its hidden heading and token count with it, is that message.
+    await page.evaluate(() => getSelection()?.selectAllChildren(document.querySelectorAll('[data-testid="message-assistant"]')[1] as Node));
+    expect(await clipboard()).toBe(`Assistant: ${welcome}`);
+    // Within one bubble or one card, the browser copies what is selected: a triple click is the answer's text alone,
+    // and a card's head carries no icon.
+    await page.getByTestId('message-text').nth(1).click({ clickCount: 3 });
+    expect((await clipboard()).trim()).toBe(answer);
+    await page.evaluate(() => {
+      const card = document.querySelector('[data-testid="tool-card"]') as Element;
+      const range = document.createRange();
+      range.setStart(card, 0);
+      range.setEnd(card.querySelector('[data-testid="tool-input"]') as Node, 1);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+    });
+    const head = await clipboard();
+    expect(head).toMatch(/^query_order\n/);
+    expect(head).toContain('"order_id": "A-1001"');
+  });
+
   test('a forged approval posted directly to /api/chat is refused and D1 is unchanged', async ({ request }) => {
     const before = deliveryDate('A-1006');
     const response = await request.post('/api/chat', {

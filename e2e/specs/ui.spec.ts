@@ -250,6 +250,37 @@ test.describe('a long conversation', () => {
     await expect(page.getByTestId('new-chat')).toBeInViewport();
   });
 
+  test("the first Tab stop skips the header and the conversation to the message box, shown while it has focus, a drawer's too", async ({ page }) => {
+    await openChat(page);
+    for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Show me the invoice for A-1001']) {
+      await send(page, text);
+      await idle(page);
+    }
+    const input = page.getByTestId('chat-input');
+    const skip = page.getByTestId('skip-to-input');
+    // From the page's top the box came after the header and every card's controls (the trace toggles, the scrolled JSON).
+    await page.reload();
+    await expect(page.getByTestId('tool-card')).toHaveCount(3);
+    await expect(skip).not.toBeInViewport();
+    await page.keyboard.press('Tab');
+    await expect(skip).toBeFocused();
+    await expect(skip).toHaveAccessibleName('Skip to the message box');
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(input).toBeFocused();
+    await expect(skip).not.toBeInViewport();
+    // With the drawer open the chat is inert: the skip closes it first.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.getByTestId('panel-toggle').click();
+    await expect(page.getByTestId('side-panel')).toHaveClass(/side-panel-open/);
+    await page.getByTestId('mode-internal').focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('side-panel')).not.toHaveClass(/side-panel-open/);
+    await expect(input).toBeFocused();
+  });
+
   test('read to its end stays at its end when the window narrows or turns, where the last answer is', async ({ page }) => {
     await openChat(page);
     for (const text of ['Which orders are delayed?', 'Where is order A-1002?', 'Which orders are delayed?', 'Where is order A-1003?']) {
@@ -361,6 +392,22 @@ test.describe('the composer', () => {
     await expect(banner).not.toContainText('8787');
   });
 
+  test("under vite (dev or preview) the banner names the Worker vite passes /api on to, not vite's port", async ({ page }) => {
+    // vite's proxy answers 502 when the Worker does not, naming it (apps/web/api-proxy.ts); the page is the same build.
+    const target = 'http://127.0.0.1:8787';
+    await page.route('**/api/**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/plain', headers: { 'x-edgetool-proxied-to': target }, body: `The edgetool Worker does not answer at ${target}.` }),
+    );
+    await page.goto('/');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'unreachable');
+    // It named the page's own port, as if the build were served by the Worker.
+    await expect(banner).toContainText(`The edgetool server does not answer at ${target}/api.`);
+    await expect(banner).toContainText('vite, which serves this page, passes /api on to 127.0.0.1:8787');
+    await expect(banner.locator('code')).toHaveText('pnpm --filter @edgetool/worker dev');
+    await expect(banner).not.toContainText(new URL(page.url()).port);
+  });
+
   test('a request that got no answer (network down, a gateway error): Retry sends it again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });
@@ -457,6 +504,46 @@ test.describe('the composer', () => {
     await expect(banner).toHaveCount(0);
     await expect(page.getByTestId('message-assistant').last()).toContainText('A-1004');
     await expect(page.getByTestId('message-user')).toHaveCount(2);
+  });
+
+  test("the server's error in the middle of an answer: what came stays, marked cut short, after Dismiss and a reload too", async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    // The model fails after the call's card and the first words of the answer came.
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        const response = await route.fetch();
+        const chunks = (await response.text()).split('\n\n');
+        const at = chunks.findIndex((chunk) => chunk.includes('"text-delta"')) + 1;
+        const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
+        await route.fulfill({ response, body: `${[...chunks.slice(0, at), error].join('\n\n')}\n\n` });
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1002?');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(banner).toContainText('The model provider failed.');
+    // It gave no advice, and the answer's first words looked like a finished answer, the more so once the banner went.
+    await expect(banner).toContainText('The answer so far stays; it is not asked for again, since part of it had come. Send a new message to go on.');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect(answer.getByTestId('message-text')).not.toBeEmpty();
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    // The user did not stop it: the announcer does not say so (the banner is the alert).
+    await expect(page.getByTestId('chat-announcer')).not.toContainText('You stopped');
+    await page.getByTestId('error-dismiss').click();
+    await expect(banner).toHaveCount(0);
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-stopped')).toBeVisible();
+    // The chat goes on; only the answer the error cut is marked.
+    await send(page, 'Where is order A-1004?');
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant').first().getByTestId('message-stopped')).toBeVisible();
   });
 
   test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {

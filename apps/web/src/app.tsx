@@ -1,21 +1,23 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import { CallsPendingError, type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
 import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
-import { API_BASE, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
+import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
-import { type BannerContext, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
+import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
 import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
+import { useConversationCopy } from './lib/use-conversation-copy.ts';
 import { useFocusReturn } from './lib/use-focus-return.ts';
 import { useMediaQuery } from './lib/use-media-query.ts';
 import { useStickToBottom } from './lib/use-stick-to-bottom.ts';
@@ -36,18 +38,16 @@ const SUGGESTIONS: readonly { readonly label: string; readonly text: string }[] 
   { label: 'Empty the cart (asks first)', text: '/cart_clear {}' },
 ];
 
-/**
- * Where this page's API requests go: its own origin, where the Worker that served it listens, or in `vite`'s dev server
- * the Worker it passes them on to. The banner for a server that does not answer names it.
- */
-const API = apiAddress(window.location.href, import.meta.env.DEV ? DEV_API_TARGET : undefined);
+/** No answers cut short. */
+const NONE: readonly string[] = [];
 
-const UNREACHABLE: ChatErrorInfo = {
+/** The banner of a server that does not answer its health check: where this page reaches it. */
+const unreachable = (api: ApiAddress): ChatErrorInfo => ({
   kind: 'unreachable',
   status: undefined,
   code: 'unreachable',
-  message: `The edgetool server does not answer at ${API.url}.`,
-};
+  message: `The edgetool server does not answer at ${api.url}.`,
+});
 
 /** The demo chat. */
 export function App(): ReactElement {
@@ -75,6 +75,9 @@ export function App(): ReactElement {
   });
   const questions = useUserQuestions(dateInput);
   const { recheck } = server;
+  // Where this page's API requests go: its own origin, where the Worker that served it listens, or the Worker `vite`
+  // (dev or preview) passes them on to, as its answers say (a build under `vite preview` is the Worker's build).
+  const api = useMemo(() => apiAddress(window.location.href, server.proxiedTo ?? (import.meta.env.DEV ? DEV_API_TARGET : undefined)), [server.proxiedTo]);
 
   const model = chat.model ?? server.model;
   const streaming = chat.status === 'streaming' || chat.status === 'submitted';
@@ -87,14 +90,22 @@ export function App(): ReactElement {
   // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
   // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
   const settled = !streaming;
-  const current = { id: chatId, mode, messages: chat.messages, browser: chat.browserState };
+  // Answers of this chat an error cut short after part of them came (found below, once the banner knows): marked and
+  // saved as stopped ones are. The hook's own list holds the user's stops.
+  const [cutAnswers, setCutAnswers] = useState<{ readonly chatId: string; readonly ids: readonly string[] }>({ chatId, ids: [] });
+  const cutIds = cutAnswers.chatId === chatId ? cutAnswers.ids : NONE;
+  const browser = useMemo(
+    () => (cutIds.length === 0 ? chat.browserState : { ...chat.browserState, stopped: [...new Set([...chat.browserState.stopped, ...cutIds])] }),
+    [chat.browserState, cutIds],
+  );
+  const current = { id: chatId, mode, messages: chat.messages, browser };
   const latestChat = useRef(current);
   // Read when the page goes away: an answer still streaming then was cut short, and comes back marked so.
   latestChat.current = cutShort(current, chat.status === 'streaming');
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
-    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser: chat.browserState }));
-  }, [store, settled, chatId, mode, chat.messages, chat.browserState]);
+    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser }));
+  }, [store, settled, chatId, mode, chat.messages, browser]);
   useEffect(() => {
     const onPageHide = () => store.save(latestChat.current);
     window.addEventListener('pagehide', onPageHide);
@@ -120,9 +131,12 @@ export function App(): ReactElement {
   // The list follows the streamed answer to its end, unless the user scrolled up to read.
   const { pin } = useStickToBottom(list, chat.messages.length > 0);
   useFocusReturn(input);
+  // A copy across messages reads as the conversation, without the avatars, icons and traces around it.
+  useConversationCopy(list);
 
-  // Answers the user stopped, by message id: they get a visible marker (the hook keeps them, a reload included).
-  const stopped = useMemo(() => new Set(chat.browserState.stopped), [chat.browserState.stopped]);
+  // Answers the user stopped, or an error cut short, by message id: they get a visible marker (the hook keeps the user's
+  // stops, a reload included; a reload brings the others back among them).
+  const stopped = useMemo(() => new Set(browser.stopped), [browser.stopped]);
   // The side panel's drawer on narrow screens; closing it puts focus back on its toggle, not on <body>. While it is open
   // the chat behind its backdrop is inert (Tab stays in the drawer); a window widened past the drawer's width closes it.
   const narrow = useMediaQuery(DRAWER_QUERY);
@@ -132,6 +146,12 @@ export function App(): ReactElement {
   useEffect(() => {
     if (!narrow) setPanelOpen(false);
   }, [narrow]);
+  // The first Tab stop: past the header and every message and card (a long chat had dozens of stops before the box).
+  const skipToInput = () => {
+    // An open drawer leaves the chat inert, its box unfocusable: it closes first.
+    if (panelOpen) flushSync(() => setPanelOpen(false));
+    input.current?.focus();
+  };
   const closePanel = useCallback(() => {
     setPanelOpen(false);
     panelToggle.current?.focus();
@@ -201,6 +221,10 @@ export function App(): ReactElement {
   const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
   const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
   const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user', unsent };
+  // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
+  // finished.
+  const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
+  if (cutNow !== undefined && !cutIds.includes(cutNow)) setCutAnswers({ chatId, ids: [...cutIds, cutNow] });
   // A restored conversation whose last message is the user's: the page went away before any of its answer came. It is
   // not sent again by itself (the server may have acted on it); the banner says so, and its Retry sends it, once.
   const [dismissedUnanswered, setDismissedUnanswered] = useState<string | undefined>(undefined);
@@ -210,7 +234,7 @@ export function App(): ReactElement {
     lastMessage.id !== dismissedUnanswered &&
     unansweredAfterReload(chat.messages, { busy: chat.busy, sentHere: sent !== undefined });
   const failure = chat.chatError ?? (unanswered ? UNANSWERED : undefined);
-  const error = failure ?? (server.status === 'unreachable' ? UNREACHABLE : undefined);
+  const error = failure ?? (server.status === 'unreachable' ? unreachable(api) : undefined);
   const retryWith = retryAction(failure, bannerContext);
   const dismissUnanswered = unanswered ? () => setDismissedUnanswered(lastMessage?.id) : undefined;
   const retry =
@@ -292,7 +316,7 @@ export function App(): ReactElement {
             key: `answer:${lastMessage.id}:${chat.pendingApprovals.map((call) => call.toolCallId).join(',')}`,
             text: [
               messageText(lastMessage),
-              stopped.has(lastMessage.id) ? '(You stopped this answer.)' : '',
+              chat.browserState.stopped.includes(lastMessage.id) ? '(You stopped this answer.)' : '',
               chat.pendingApprovals.length === 0
                 ? ''
                 : `${chat.pendingApprovals.length === 1 ? '1 tool call waits' : `${chat.pendingApprovals.length} tool calls wait`} for your approval.`,
@@ -305,6 +329,9 @@ export function App(): ReactElement {
 
   return (
     <div className="app">
+      <button type="button" className="button primary skip-link" data-testid="skip-to-input" onClick={skipToInput}>
+        Skip to the message box
+      </button>
       <Header
         server={server.status}
         model={model}
@@ -321,7 +348,7 @@ export function App(): ReactElement {
             <ErrorBanner
               error={error}
               context={bannerContext}
-              api={API}
+              api={api}
               onDismiss={chat.chatError ? clearError : dismissUnanswered}
               onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}

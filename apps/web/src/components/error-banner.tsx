@@ -26,7 +26,7 @@ export function ErrorBanner(props: {
       ) : (
         <>
           Start the worker with <code>{api.start}</code> (
-          {api.proxied ? `this dev server passes ${API_BASE} on to ${api.host}` : `it serves this page and its API on ${api.host}`}). This page
+          {api.proxied ? `vite, which serves this page, passes ${API_BASE} on to ${api.host}` : `it serves this page and its API on ${api.host}`}). This page
           checks again every few seconds.
         </>
       )

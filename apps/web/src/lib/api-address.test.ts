@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_BASE, apiAddress, DEV_API_TARGET } from './api-address.ts';
+import { API_BASE, apiAddress, DEV_API_TARGET, proxiedTo } from './api-address.ts';
 
 describe('apiAddress', () => {
   it("names the page's own origin, and starts the Worker on the page's port (the banner said 8787 whatever it was)", () => {
@@ -34,5 +34,13 @@ describe('apiAddress', () => {
       start: undefined,
     });
     expect(apiAddress('http://192.168.1.20:8787/').start).toBeUndefined();
+  });
+});
+
+describe('proxiedTo', () => {
+  it("reads the origin vite's proxy names, and nothing else", () => {
+    expect(proxiedTo('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
+    expect(proxiedTo('http://localhost:9000/api/')).toBe('http://localhost:9000');
+    for (const header of [null, undefined, '', '8787', 'javascript:alert(1)', 'file:///etc/passwd']) expect(proxiedTo(header)).toBeUndefined();
   });
 });

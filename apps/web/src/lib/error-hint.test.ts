@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { errorHint, errorMessage, errorTitle, isTooLarge, retryAction, UNANSWERED } from './error-hint.ts';
+import { cutByError, errorHint, errorMessage, errorTitle, isTooLarge, retryAction, UNANSWERED } from './error-hint.ts';
 
 const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
 const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
@@ -133,5 +133,31 @@ describe('a message a reload left unanswered', () => {
     expect(errorMessage(UNANSWERED, context)).toBe('The page was reloaded before any of the answer to your message came.');
     expect(errorHint(UNANSWERED, context)).toBe('reloaded');
     expect(retryAction(UNANSWERED, context)).toBe('resend');
+  });
+});
+
+describe('an error in the middle of an answer', () => {
+  const stream: ChatErrorInfo = { kind: 'stream', status: undefined, code: 'stream-error', message: 'The model provider failed.' };
+  const unreadable: ChatErrorInfo = { kind: 'unreadable', status: undefined, code: 'stream-unreadable', message: 'm' };
+  const cutOff: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'stream-cut', message: 'm' };
+  const server: ChatErrorInfo = { kind: 'server', status: 500, code: 'internal', message: 'm' };
+
+  it("says that what came stays and a new message goes on, once part of the answer came (the server's error had no advice)", () => {
+    expect(errorHint(stream, { server: 'online', answered: true })).toBe('cut');
+    expect(errorHint(stream, { server: 'online', answered: false })).toBeUndefined();
+    expect(errorHint(stream, { server: 'online', answered: true, unsent: true })).toBeUndefined();
+    expect(retryAction(stream, { server: 'online', answered: true })).toBeUndefined();
+  });
+
+  it('cuts the answer short when it ended one that had begun: not an error in place of the answer, nor an unsent decision', () => {
+    for (const error of [stream, unreadable, cutOff, unreachable]) {
+      expect(cutByError(error, { server: 'online', answered: true })).toBe(true);
+      expect(cutByError(error, { server: 'unreachable', answered: true })).toBe(true);
+      expect(cutByError(error, { server: 'online', answered: false })).toBe(false);
+      expect(cutByError(error, { server: 'online', answered: true, unsent: true })).toBe(false);
+    }
+    for (const error of [server, gateway, refused(429, 'rate-limited'), refused(403, 'ticket-invalid'), UNANSWERED]) {
+      expect(cutByError(error, { server: 'online', answered: true })).toBe(false);
+    }
   });
 });

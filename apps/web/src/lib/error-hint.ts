@@ -80,6 +80,8 @@ export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
 ): 'unreachable' | 'back' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+  // The server's own error in the middle of an answer (its model failed): what came stays, a new message goes on.
+  if (error.kind === 'stream') return context?.answered === true && context.unsent !== true ? 'cut' : undefined;
   // The server answered, with a line that is not a chat chunk: whether it is up has no part in the advice.
   if (error.kind === 'unreadable') return context?.unsent === true ? 'unsent' : context?.answered === true ? 'cut' : 'resend';
   if (error.kind === 'unreachable') {
@@ -94,6 +96,17 @@ export function errorHint(
   // firewall or a proxy in front of it (read as `http-403`) is not, and gets no advice about tickets.
   if (error.code === 'ticket-invalid' || (error.status === 403 && error.code !== 'http-403')) return 'ticket';
   return isTooLarge(error) ? 'too-large' : undefined;
+}
+
+/**
+ * Whether `error` ended the last answer after part of it had come (the server's error mid-answer, a connection that
+ * closed, a line that could not be read): that answer is marked cut short, as a stopped one is. Without the mark it
+ * looked finished once the banner was dismissed, or after a reload. Not an error that came in place of the answer (an
+ * HTTP status), nor a continuation whose decisions never reached the server (`context.unsent`).
+ */
+export function cutByError(error: ChatErrorInfo, context: BannerContext): boolean {
+  if (!context.answered || context.unsent === true || error.code === UNANSWERED.code) return false;
+  return error.kind === 'stream' || error.kind === 'unreadable' || (error.kind === 'unreachable' && error.status === undefined);
 }
 
 /**

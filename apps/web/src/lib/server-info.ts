@@ -1,5 +1,6 @@
 import { type ActiveModel, describeModelLabel, parseServerTools, type ServerToolInfo } from '@edgetool/react';
 import { useCallback, useEffect, useState } from 'react';
+import { PROXY_HEADER, proxiedTo } from './api-address.ts';
 
 /** What the app knows about the server before (and besides) the chat. */
 export interface ServerInfo {
@@ -10,6 +11,8 @@ export interface ServerInfo {
   readonly problem: string | undefined;
   /** Why the server's tools did not load while the server itself answered (`/api/tools` failed). */
   readonly toolsProblem: string | undefined;
+  /** Where `vite` (dev or preview) passes the API on to, as its last answer to the health check said; `undefined` from the Worker. */
+  readonly proxiedTo: string | undefined;
 }
 
 /** Reads `GET /api/health`: `{ ok, model: { provider, modelId, offline } }` (a bare model id string is accepted too). */
@@ -25,8 +28,9 @@ export function parseHealth(body: unknown): { readonly ok: boolean; readonly mod
   return { ok: b.ok === true, model };
 }
 
-async function getJson(url: string, signal: AbortSignal): Promise<unknown> {
+async function getJson(url: string, signal: AbortSignal, onResponse?: (response: Response) => void): Promise<unknown> {
   const response = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  onResponse?.(response);
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   return response.json();
 }
@@ -36,7 +40,7 @@ const RETRY_MS = 5_000;
 
 /** Checks `/api/health` and loads `/api/tools`; re-checks every few seconds while the server is down. */
 export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: () => void } {
-  const [info, setInfo] = useState<ServerInfo>({ status: 'checking', model: undefined, tools: [], problem: undefined, toolsProblem: undefined });
+  const [info, setInfo] = useState<ServerInfo>({ status: 'checking', model: undefined, tools: [], problem: undefined, toolsProblem: undefined, proxiedTo: undefined });
   const [attempt, setAttempt] = useState(0);
   const recheck = useCallback(() => setAttempt((n) => n + 1), []);
 
@@ -44,9 +48,14 @@ export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: (
   useEffect(() => {
     const controller = new AbortController();
     let retry: ReturnType<typeof setTimeout> | undefined;
+    // A health check that got no response at all keeps what the last one said.
+    let proxy: { readonly to: string | undefined } | undefined;
+    const onHealth = (response: Response) => {
+      proxy = { to: proxiedTo(response.headers.get(PROXY_HEADER)) };
+    };
     (async () => {
       try {
-        const health = parseHealth(await getJson(`${base}/health`, controller.signal));
+        const health = parseHealth(await getJson(`${base}/health`, controller.signal, onHealth));
         if (!health.ok) throw new Error('the health check did not say ok');
         let toolsProblem: string | undefined;
         const tools = await getJson(`${base}/tools`, controller.signal).then(parseServerTools, (error: unknown) => {
@@ -54,10 +63,11 @@ export function useServerInfo(base = '/api'): ServerInfo & { readonly recheck: (
           return [];
         });
         if (controller.signal.aborted) return;
-        setInfo({ status: 'online', model: health.model, tools, problem: undefined, toolsProblem });
+        setInfo({ status: 'online', model: health.model, tools, problem: undefined, toolsProblem, proxiedTo: proxy?.to });
       } catch (error) {
         if (controller.signal.aborted) return;
-        setInfo((previous) => ({ ...previous, status: 'unreachable', problem: error instanceof Error ? error.message : String(error) }));
+        const problem = error instanceof Error ? error.message : String(error);
+        setInfo((previous) => ({ ...previous, status: 'unreachable', problem, proxiedTo: proxy === undefined ? previous.proxiedTo : proxy.to }));
         retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
       }
     })();
