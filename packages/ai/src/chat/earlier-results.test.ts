@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { refused } from '../test-support/chat-streams.ts';
+import { recording, refused } from '../test-support/chat-streams.ts';
 import { ANSWERED_OTHERWISE_TEXT, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 
@@ -17,20 +17,6 @@ const cleared = { cleared: 3 };
 /** What the model reads of that output. */
 const readCleared = { type: 'text', value: JSON.stringify(cleared) };
 
-/** A nonce store that records each `claimDecision` and what it answered (`true`: this call claimed the nonce). */
-function recording(store: NonceStore = createMemoryNonceStore()) {
-  const claims: (true | string | null)[] = [];
-  const recorded: NonceStore = {
-    claim: (n, e) => store.claim(n, e),
-    has: (n) => store.has?.(n) ?? Promise.resolve(false),
-    claimDecision: async (n, e, d) => {
-      const answer = await (store.claimDecision as NonNullable<NonceStore['claimDecision']>)(n, e, d);
-      claims.push(answer);
-      return answer;
-    },
-  };
-  return { store: recorded, claims };
-}
 
 function fixture(options: { now?: () => number; nonceStore?: NonceStore; calls?: ReadonlyArray<readonly [string, string, unknown]> } = {}) {
   // The browser's tools, as the server declares them (no execute: the server hands their calls to the client).

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { addToolOutput, approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import type { LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { refused } from '../test-support/chat-streams.ts';
+import { recording, refused } from '../test-support/chat-streams.ts';
 import { createMemoryCallResultStore } from './call-results.ts';
 import { ANSWERED_OTHERWISE_TEXT, type ChatTurnResult, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
@@ -19,20 +19,6 @@ const keys = [{ id: 'k1', secret: 'forked-answers-secret-forked-answers' }];
 const run = () => createRunContext({ conversationId: 'conv-f' });
 const proposed = { order_id: 'A-1001', new_date: '2026-12-24' };
 
-/** A nonce store that records each `claimDecision` and what it answered (`true`: this call claimed the nonce). */
-function recording(store: NonceStore = createMemoryNonceStore()) {
-  const claims: (true | string | null)[] = [];
-  const recorded: NonceStore = {
-    claim: (n, e) => store.claim(n, e),
-    has: (n) => store.has?.(n) ?? Promise.resolve(false),
-    claimDecision: async (n, e, d) => {
-      const answer = await (store.claimDecision as NonNullable<NonceStore['claimDecision']>)(n, e, d);
-      claims.push(answer);
-      return answer;
-    },
-  };
-  return { store: recorded, claims };
-}
 
 /**
  * The server: a browser tool (`pick_date`, the user picks a day), a write the server runs once approved

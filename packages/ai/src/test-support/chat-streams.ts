@@ -1,5 +1,5 @@
 // Helpers shared by the chat loop's tests (test-only code, not part of the package).
-import { ToolError } from '@edgetool/core';
+import { createMemoryNonceStore, type NonceStore, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { expect } from 'vitest';
 import { PROGRESS_PART, type ProgressPartData } from '../chat/protocol.ts';
@@ -39,4 +39,19 @@ export async function refused(promise: Promise<unknown>): Promise<ContinuationEr
   expect(error).toBeInstanceOf(ContinuationError);
   expect(ToolError.isInstance(error)).toBe(true);
   return error as ContinuationError;
+}
+
+/** A nonce store that records each `claimDecision` and what it answered (`true`: this call claimed the nonce). */
+export function recording(store: NonceStore = createMemoryNonceStore()): { store: NonceStore; claims: (true | string | null)[] } {
+  const claims: (true | string | null)[] = [];
+  const recorded: NonceStore = {
+    claim: (n, e) => store.claim(n, e),
+    has: (n) => store.has?.(n) ?? Promise.resolve(false),
+    claimDecision: async (n, e, d) => {
+      const answer = await (store.claimDecision as NonNullable<NonceStore['claimDecision']>)(n, e, d);
+      claims.push(answer);
+      return answer;
+    },
+  };
+  return { store: recorded, claims };
 }
