@@ -301,6 +301,12 @@ export function idArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'id')?.[0];
 }
 
+/** The name of the schema's argument that caps how many results come back (`limit`, `top`, `max_results`), if it has one. */
+export function limitArgument(schema: unknown): string | undefined {
+  const properties = Object.entries(normalize(schema).properties ?? {});
+  return properties.find(([name, raw]) => LIMIT_NAMES.test(name) && ['integer', 'number'].includes(kindOf(name, normalize(raw))))?.[0];
+}
+
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
 export function itemArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
@@ -798,7 +804,17 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
  */
 const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
-const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first|worst|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
+const LIMIT_PHRASE = new RegExp(
+  String.raw`\b(?:top|first|worst|ersten|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|premi[eè]re?s|[a-z]{3,}est)\b`,
+  'gi',
+);
+/**
+ * The one record a ranked list has at its top, asked for as one: "which one is the worst?", "which order is the most
+ * delayed?", "the latest one", "welche ist am schlimmsten?", "laquelle est la pire ?" (a limit of 1); "is A-1012 the
+ * most delayed" asks about one it names, and "the orders that are most late" about all of them.
+ */
+const TOP_ONE =
+  /\b(?:one|which|what|whats|welche[rs]?|laquelle|lequel|quel(?:le)?)\b(?:(?!\b(?:are|sind|sont)\b).)*?\b(?:worst|most\s+[a-z]+|latest|longest|oldest|biggest|largest|am\s+schlimmsten|schlimmste[nr]?|am\s+meisten\s+[a-zäöü]+|pire|plus\s+en\s+retard)(?:\s+(?:one|order|bestellung|commande))?\s*[?.!]*$/i;
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
@@ -833,6 +849,7 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
     if (LIMIT_NAMES.test(property.name)) {
       const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
       const word = match?.[1] ?? match?.[2];
+      if ((match === undefined || word === undefined) && TOP_ONE.test(text)) input[property.name] = 1;
       if (match === undefined || word === undefined) continue;
       used.push({ start: match.index, end: match.index + match[0].length });
       input[property.name] = numberOf(word);

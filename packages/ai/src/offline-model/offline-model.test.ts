@@ -958,6 +958,43 @@ describe('createOfflineModel', () => {
     expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
   });
 
+  it('cuts the list the message before asked for to its first so many ("top 3 only", "which one is the worst?")', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'list_delayed_orders',
+        description: 'List the orders running late, most delayed first.',
+        inputSchema: { type: 'object', properties: { days_threshold: { type: 'integer' }, limit: { type: 'integer', description: 'How many to list' } } },
+      },
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (call: string, input: object, text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'first' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: call, input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: call, output: { type: 'json', value: { count: 6 } } }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Six are late.' }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const said = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return { said, calls: content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : [])) };
+    };
+    expect(await next('list_delayed_orders', {}, 'top 3 only')).toEqual({
+      said: 'As before with list_delayed_orders, now with limit 3.',
+      calls: [['list_delayed_orders', { limit: 3 }]],
+    });
+    expect((await next('list_delayed_orders', { days_threshold: 4 }, 'just the first two')).calls).toEqual([['list_delayed_orders', { days_threshold: 4, limit: 2 }]]);
+    expect((await next('list_delayed_orders', {}, 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect((await next('list_delayed_orders', {}, 'welche ist am schlimmsten?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    // After a lookup there is no list to cut, and a plural superlative is no one record.
+    expect((await next('query_order', { order_id: 'A-1002' }, 'top 3 only')).calls).toEqual([]);
+    expect((await next('list_delayed_orders', {}, 'which orders are most late?')).calls).toEqual([['list_delayed_orders', {}]]);
+  });
+
   it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
     const tools = [
       { type: 'function' as const, name: 'calculate', description: 'Evaluate an arithmetic expression.', inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },
@@ -981,7 +1018,7 @@ describe('createOfflineModel', () => {
     expect(await next(undefined, 'times 3')).toEqual([]);
   });
 
-  it('adds more of what the message before added ("and 3 spoons" after "add 2 mugs"), and nothing after a lookup', async () => {
+  it('adds more of what the message before added ("and 3 spoons", "also a teapot" after "add 2 mugs"), and nothing after a lookup', async () => {
     const tools = [
       {
         type: 'function' as const,
@@ -1009,7 +1046,11 @@ describe('createOfflineModel', () => {
       ['cart_add', { quantity: 3, name: 'Birnen' }],
       ['cart_add', { quantity: 2, name: 'Äpfel' }],
     ]);
+    // No count is one, as "add a teapot" reads it.
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'also a teapot')).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und einen Teller')).toEqual([['cart_add', { name: 'Teller' }]]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
+    expect(await next('get_order', { order_id: 'A-1002' }, 'also a teapot')).toEqual([]);
   });
 
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {

@@ -16,6 +16,7 @@ import {
   isDateArgument,
   isMessageArgument,
   itemArgument,
+  limitArgument,
   timeZoneArgument,
   suggestedId,
   unacceptedIds,
@@ -144,6 +145,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "and 3 spoons" after "add 2 mugs": more of what was just added.
   const more = forced || asked !== ruleInput.userText ? undefined : addedMore(options.prompt, text, tools);
   if (more !== undefined) return { type: 'tool-calls', calls: more };
+  // "top 3 only", "which one is the worst?" after the list of late orders: that list again, cut to so many.
+  const shorter = forced || asked !== ruleInput.userText ? undefined : shorterList(options.prompt, text, tools);
+  if (shorter !== undefined) return { type: 'tool-calls', calls: [shorter.call], text: wording.again(shorter.call.toolName, shorter.values.join(' ')) };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
   const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
   if (again !== undefined) {
@@ -275,6 +279,9 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
 /** "and 3 spoons", "also a teapot", "plus 2 mugs", "und 2 Löffel", "et 3 cuillères": more things, with their counts. */
 const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
 
+/** "a teapot", "an apple", "ein Teller", "une baguette" after the adding verb: one thing, its count unwritten. */
+const ONE_THING = /^add\s+(?:an?|one|ein(?:e[nm]?)?|une?)\s+(?=\S)/i;
+
 /**
  * More of what the message before added ("and 3 spoons" after "add 2 mugs"): the adding call's tool with the things
  * the text names, as if it said "add 3 spoons". `undefined` unless the text only names things to add after such a word,
@@ -285,7 +292,9 @@ function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const adding = text.replace(MORE_THINGS, 'add ');
-  if (tool === undefined || pickAdder(adding, [tool]) === undefined) return undefined;
+  // "also a teapot": one, as "add a teapot" reads it; the thing needs a count only to be told from other words.
+  const counted = adding.replace(ONE_THING, 'add 1 ');
+  if (tool === undefined || pickAdder(counted, [tool]) === undefined) return undefined;
   return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
 }
 
@@ -362,6 +371,22 @@ function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readon
     return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
   }
   return undefined;
+}
+
+/**
+ * The list the message before asked for, cut to the first so many of it ("top 3 only", "just the first two", "which one
+ * is the worst?" after "show me the delayed orders"): its last call again with the count in its argument that caps the
+ * results (`limit`), when the text names no other tool and gives that count. `undefined` otherwise.
+ */
+function shorterList(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const name = tool === undefined ? undefined : limitArgument(tool.inputSchema);
+  if (last === undefined || tool === undefined || name === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
+  const picked = pickTool(text, tools);
+  const count = extractArguments(text, tool.inputSchema).input[name];
+  if ((picked !== undefined && picked !== tool) || typeof count !== 'number') return undefined;
+  return { call: { toolName: tool.name, input: { ...(last.input as Record<string, unknown>), [name]: count } }, values: [`${humanize(name)} ${count}`] };
 }
 
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
