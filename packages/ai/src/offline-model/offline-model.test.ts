@@ -787,7 +787,7 @@ describe('createOfflineModel', () => {
     expect(referred.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
-  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
+  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation ("both" as the two), and says so', async () => {
     const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
     const tools = {
       query_order: tool({
@@ -837,6 +837,20 @@ describe('createOfflineModel', () => {
     expect((await followUp('Wo ist A-1002?', 'Verschiebe auf Freitag')).text).toMatch(/^Ich beziehe das auf A-1002, wie deine letzte Nachricht\./);
     expect((await followUp('where are A-1002 and A-1003?', 'move to Friday')).text).toBe(asked);
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
+    // "both", "them" after two orders: each of them, in one call each (each approved as usual).
+    const both = await followUp('where are A-1002 and A-1003?', 'move both to Dec 1');
+    expect(both.calls).toEqual([
+      ['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-01' }],
+      ['update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-01' }],
+    ]);
+    expect(both.text).toBe('Reading "both" as A-1002 and A-1003, from earlier in our conversation. Reading "Dec 1" as 2026-12-01 (today is 2026-11-20 UTC).');
+    expect((await followUp('Wo sind A-1002 und A-1003?', 'Verschiebe beide auf Freitag')).text).toMatch(/^Ich lese „beide“ als A-1002 und A-1003 aus unserem Gespräch\./);
+    expect((await followUp('where are A-1002 and A-1003?', 'and their invoices?')).calls).toEqual([
+      ['order_invoice', { order_id: 'A-1002' }],
+      ['order_invoice', { order_id: 'A-1003' }],
+    ]);
+    // One order named before: "both" is that one, read as the last message's.
+    expect((await followUp('where is A-1002', 'move both to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
   });
 
   it('reads a question about "it" or with no tool of its own as about the one order of the conversation ("is it late?")', async () => {

@@ -220,16 +220,27 @@ const REFERS_BACK =
   /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
 
 /**
+ * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
+ * after "where are A-1002 and A-1003?"), in English, German and French (folded).
+ */
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux)\b/;
+
+/** A reading of words that refer back: the id (or, for "both", the ids) they stand for. */
+type Referred = { readonly id: string; readonly phrase: string; readonly ids?: readonly string[] };
+
+/**
  * The id a text refers back to when the tool needs one and the text gives none ("move it to Friday", "and its invoice?",
  * "email the customer that it is late" after "where is A-1002"): the one id the tool takes that the latest earlier
  * message naming any gave (a request of the user's, or a call made for it), with the words that refer to it.
  * `undefined` when the text refers to nothing, gives an id itself, or the latest such message names several.
  */
-function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): { readonly id: string; readonly phrase: string } | undefined {
+function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): Referred | undefined {
   const name = idArgument(tool.inputSchema);
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
-  const refers = REFERS_BACK.exec(fold(plain));
+  // "both", "them": every id of the message that named several, the same request for each.
+  const all = REFERS_BACK.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
+  const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
   for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
@@ -241,8 +252,8 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
           ? message.content.flatMap((part) => (part.type === 'tool-call' ? stringValues(part.input) : []))
           : [];
     const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
-    if (ids.length > 1) return undefined;
-    if (ids[0] !== undefined) return { id: ids[0], phrase };
+    if (ids.length > 1) return all === null ? undefined : { id: ids.join(' and '), phrase, ids };
+    if (ids[0] !== undefined) return all === null ? { id: ids[0], phrase } : latestId(prompt, tool, name);
   }
   return undefined;
 }
@@ -253,7 +264,7 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
  * made for it took that id ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
  * (a clock), the id is asked for. The phrase is empty: the answer says it read the last message.
  */
-function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): { readonly id: string; readonly phrase: string } | undefined {
+function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): Referred | undefined {
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   if (previous < 0) return undefined;
@@ -1011,8 +1022,9 @@ function stringValues(input: unknown): string[] {
 }
 
 /** What an answer says of the id it read from earlier: the words that referred to it, or the last message. */
-function referredNote(referred: { readonly id: string; readonly phrase: string }, wording: Wording): string {
-  return referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id);
+function referredNote(referred: Referred, wording: Wording): string {
+  const id = referred.ids === undefined ? referred.id : joinList(referred.ids, wording.and);
+  return referred.phrase === '' ? wording.fromLast(id) : wording.referred(referred.phrase, id);
 }
 
 function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
