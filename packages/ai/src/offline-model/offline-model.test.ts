@@ -927,7 +927,7 @@ describe('createOfflineModel', () => {
     expect((await next('what time is it', 'email the customer of A-1002')).text).toMatch(/I still need the subject \(Subject line\) and the body/);
   });
 
-  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15" after a denial), and says so', async () => {
+  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15", "the day after then" after a denial), and says so', async () => {
     const id = { type: 'string', pattern: '^A-\\d{4}$' };
     const tools = [
       { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
@@ -970,6 +970,18 @@ describe('createOfflineModel', () => {
     expect((await turn(denied, 'move A-1012 to Dec 10', 'where is A-1004')).calls).toEqual([['query_order', { order_id: 'A-1004' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'A1006')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
+    // The day next to the one asked: the same order, a day after (or before) the date the denied move asked for.
+    expect(await turn(denied, 'move A-1012 to Dec 10', 'the day after then')).toEqual({
+      text: 'As before with update_delivery_date, now with 2026-12-11.',
+      calls: [['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-11' }]],
+    });
+    const failed = { ...denied, output: { type: 'error-text', value: 'Order A-1012 is already scheduled for 2026-12-10.' } };
+    expect((await turn(failed, 'move A-1012 to Dec 10', 'ok, the day before')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-09' }]]);
+    expect((await turn(denied, 'verschiebe A-1012 auf den 10. Dezember', 'dann am Tag danach')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-11' }]]);
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'two days later then')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-12' }]]);
+    // A day of its own, or another order, is read as it is; after a call that took no day there is nothing to move.
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'the day after tomorrow then')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-22' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'the day after then')).calls).not.toContainEqual(expect.arrayContaining(['order_invoice']));
   });
 
   it('cuts the list the message before asked for to its first so many ("top 3 only", "which one is the worst?")', async () => {

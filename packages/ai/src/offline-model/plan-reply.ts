@@ -24,7 +24,7 @@ import {
   withoutMessage,
 } from './extract-arguments.ts';
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
-import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
+import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
@@ -148,6 +148,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "top 3 only", "which one is the worst?" after the list of late orders: that list again, cut to so many.
   const shorter = forced || asked !== ruleInput.userText ? undefined : shorterList(options.prompt, text, tools);
   if (shorter !== undefined) return { type: 'tool-calls', calls: [shorter.call], text: wording.again(shorter.call.toolName, shorter.values.join(' ')) };
+  // "the day after then" after a move to Dec 12 that was denied: that move again, to the day next to the one asked.
+  const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
+  if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
   const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
   if (again !== undefined) {
@@ -398,6 +401,32 @@ function shorterList(prompt: LanguageModelV4Prompt, text: string, tools: readonl
   const count = extractArguments(text, tool.inputSchema).input[name];
   if ((picked !== undefined && picked !== tool) || typeof count !== 'number') return undefined;
   return { call: { toolName: tool.name, input: { ...(last.input as Record<string, unknown>), [name]: count } }, values: [`${humanize(name)} ${count}`] };
+}
+
+/**
+ * The last call of the message before that took a day, made again with the day next to it ("the day after then" after
+ * a move of A-1003 to 2026-12-12 that was denied or failed: 2026-12-13; "the day before", "two days later", "am Tag
+ * danach", "le lendemain"), when the text names no day, no id and nothing else of its own (a word of that call's tool
+ * at most: "move it to the day after"). `undefined` otherwise.
+ */
+function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDates, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  if (dates.dates.length > 0 || idLikeWords(text).length > 0) return undefined;
+  const next = dayNextToAsked(text) ?? (dates.shift?.moves === true ? dates.shift : undefined);
+  if (next === undefined) return undefined;
+  const rest = text.replace(next.phrase, ' ');
+  const words = fold(rest).split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !GOES_ON_WORDS.has(word));
+  for (const part of callsOf(previousTurn(prompt)).reverse()) {
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    if (tool === undefined || typeof part.input !== 'object' || part.input === null) continue;
+    const input = part.input as Record<string, unknown>;
+    const name = Object.keys(input).find((key) => isDateArgument(tool.inputSchema, key) && typeof input[key] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(input[key]));
+    const day = name === undefined ? undefined : input[name];
+    if (name === undefined || typeof day !== 'string') continue;
+    if (words.length > 0 && pickTool(rest, tools)?.name !== tool.name) return undefined;
+    const to = addDays(day, next.days);
+    return { call: { toolName: tool.name, input: { ...input, [name]: to } }, values: [to] };
+  }
+  return undefined;
 }
 
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */

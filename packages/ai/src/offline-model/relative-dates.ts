@@ -388,6 +388,23 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
   return { text: out, today: today.toISOString().slice(0, 10), dates: found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date })), shift };
 }
 
+/**
+ * The day next to one said before, with no day of its own: "the day after", "the next day", "the day before", "am Tag
+ * danach", "tags darauf", "le lendemain", "la veille", "le jour d'après" (folded); not "the day after tomorrow", which
+ * names a day ({@link readRelativeDates} reads it first).
+ */
+const NEXT_TO_ASKED =
+  /\b(?:(?:the\s+)?(?:day\s+after|next\s+day|following\s+day)|(?:am\s+|den\s+)?tag\s+(?:danach|darauf)|tags\s+darauf|(?:le\s+)?lendemain|(?:le\s+)?jour\s+d['’]?\s*apres|(?:le\s+)?jour\s+suivant)\b|\b((?:the\s+)?day\s+before|(?:am\s+|den\s+)?tag\s+davor|(?:la\s+)?veille|(?:le\s+)?jour\s+d['’]?\s*avant)\b/;
+
+/**
+ * The day next to a day said before ("the day after then" after a move to 2026-12-12 that was denied): the words as
+ * written and the days from that day (1, or -1 for "the day before"); `undefined` when the text says no such thing.
+ */
+export function dayNextToAsked(text: string): { readonly phrase: string; readonly days: number } | undefined {
+  const match = NEXT_TO_ASKED.exec(fold(text));
+  return match === null ? undefined : { phrase: text.slice(match.index, match.index + match[0].length), days: match[1] === undefined ? 1 : -1 };
+}
+
 /** `date` plus `days` calendar days, both YYYY-MM-DD. */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
