@@ -1021,6 +1021,55 @@ describe('createOfflineModel', () => {
     expect((await next('list_delayed_orders', {}, 'which orders are most late?')).calls).toEqual([['list_delayed_orders', {}]]);
   });
 
+  it('leaves a request undone on "never mind", "cancel that", "lass es", "laisse tomber", and says so in the language asked', async () => {
+    const id = { type: 'string', pattern: '^A-\\d{4}$' };
+    const tools = [
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      {
+        type: 'function' as const,
+        name: 'update_delivery_date',
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: { type: 'object', properties: { order_id: id, new_date: { type: 'string', format: 'date' } }, required: ['order_id', 'new_date'] },
+      },
+    ];
+    const model = createOfflineModel({ deterministicIds: true, now: () => new Date('2026-11-20T12:00:00Z') });
+    const say = async (asked: string, answer: readonly object[], next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          ...answer,
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const calls = content.filter((part) => part.type === 'tool-call');
+      return calls.length > 0 ? calls.map((part) => part.toolName).join(' ') : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    };
+    const text = (value: string) => ({ role: 'assistant', content: [{ type: 'text', text: value }] });
+    const called = (name: string, input: object, output: object) => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: name, input }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: name, output }] },
+      text('Done.'),
+    ];
+    // A call left waiting for approval is not in what the model reads (the chat loop drops it): only the text before it.
+    const waiting = [text('Reading "Dec 24" as 2026-12-24 (today is 2026-11-20 UTC).')];
+    expect(await say('move A-1003 to Dec 24', waiting, 'never mind')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    expect(await say('move A-1003 to Dec 24', waiting, 'cancel that')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    const question = [text('Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT). Kannst du es mir sagen?')];
+    expect(await say('Verschiebe A-1003', question, 'lass es')).toBe('Gut, ich lasse „Verschiebe A-1003“ sein: Es wurde nichts geändert.');
+    expect(await say('Décale A-1003', [text('Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date.')], 'laisse tomber')).toBe(
+      "D'accord, je laisse « Décale A-1003 » de côté : rien n'a été modifié.",
+    );
+    const denied = called('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-24' }, { type: 'execution-denied' });
+    expect(await say('move A-1003 to Dec 24', denied, 'ok forget it')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    // After a request that was done: an acknowledgement, and "cancel that" may be about the order (read as before).
+    const looked = called('query_order', { order_id: 'A-1003' }, { type: 'json', value: { status: 'pending' } });
+    expect(await say('where is A-1003', looked, 'never mind')).toBe("OK, I'll leave it there. Anything else?");
+    expect(await say('where is A-1003', looked, 'cancel that')).toMatch(/^I have no tool for cancelling orders/);
+    expect(await say('hi', [text('Hello!')], 'never mind')).toBe("OK, I'll leave it there. Anything else?");
+    expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
+  });
+
   it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
     const tools = [
       { type: 'function' as const, name: 'calculate', description: 'Evaluate an arithmetic expression.', inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },

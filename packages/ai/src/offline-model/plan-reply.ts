@@ -79,6 +79,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const slashCalls = parseSlashCommands(ruleInput.userText, known).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
+  // "never mind", "lass es" after a request: it is left as it is (see `dismissal`), not read as a request of its own.
+  const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
+  if (dismissed !== undefined) return { type: 'text', text: dismissed };
+
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
   const wording = wordingFor(asked);
@@ -1079,6 +1083,39 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   const suggested = AFFIRMATION.test(fold(userText).trim()) ? suggestionIn(question) : undefined;
   const reply = suggested ?? userText;
   return earlier.length > 0 ? `${earlier}\n${reply}` : reply;
+}
+
+/**
+ * A message that only calls off what was asked ("never mind", "forget it", "cancel that", "scratch that", "lass es",
+ * "vergiss es", "schon gut", "laisse tomber", "oublie ça", "annule"), folded; `cancel` as the second group, since
+ * "cancel that" after a request that was done may be about cancelling an order.
+ */
+const DISMISSAL =
+  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|skip\s+(?:it|that)|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
+
+/**
+ * The answer to a message that calls off the request before it ("never mind" after "move A-1003 to Dec 24"). Decision:
+ * the model cannot answer an approval itself (only the user's decision does), and the demo's chat holds a new message
+ * while one waits; a client that sends one anyway leaves that call out of what the model reads (its call is dropped), as
+ * is a request still waiting for an argument the model asked for. So a request whose calls gave no result, or were
+ * denied or failed, is left undone and the answer says so, in the user's language ("OK, I left "move A-1003 to Dec 24"
+ * undone: nothing was changed."), instead of the help text, "no tool for cancelling orders", or the question read with
+ * it; after a request that was done it is an acknowledgement, and "cancel that" then is read as before (an order to
+ * cancel). `undefined` for any other message, or the first one.
+ */
+function dismissal(prompt: LanguageModelV4Prompt, userText: string, tools: readonly ToolInfo[]): string | undefined {
+  const match = DISMISSAL.exec(fold(userText).trim());
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  if (match === null || previous < 0) return undefined;
+  const turn = previousTurn(prompt);
+  const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const done = results.some((part) => part.type === 'tool-result' && (part.output.type === 'json' || part.output.type === 'text'));
+  // A request: it made calls, or reaches a tool (its call left out of what the model reads while it waits, or asked about).
+  const request = userTextAt(prompt, previous);
+  const asked = callsOf(turn).length > 0 || pickTool(request, tools) !== undefined || pickAdder(request, tools) !== undefined;
+  const wording = wordingFor(userText);
+  if (!done && asked) return wording.dismissed(request.replace(/\s+/g, ' ').slice(0, 120));
+  return match[2] === undefined ? wording.dismissedDone : undefined;
 }
 
 /** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */

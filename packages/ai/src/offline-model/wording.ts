@@ -15,7 +15,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon'
     ).split(' '),
   ),
   fr: new Set(
@@ -23,7 +23,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace bonjour salut sais peux merci'
+      'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez'
     ).split(' '),
   ),
 };
@@ -122,6 +122,10 @@ export interface Wording {
   readonly helpIntro: string;
   /** The answer to thanks. */
   readonly welcome: string;
+  /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
+  readonly dismissed: (request: string) => string;
+  /** "never mind" after a request that was done: nothing more is done. */
+  readonly dismissedDone: string;
   readonly noTools: string;
   readonly youSaid: (text: string) => string;
   readonly noToolFound: string;
@@ -255,6 +259,8 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
+  dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
   noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
   youSaid: (text) => `You said: "${text}".`,
@@ -331,6 +337,8 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
+  dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
   noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
   youSaid: (text) => `Du hast geschrieben: „${text}“.`,
@@ -416,6 +424,8 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
+  dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
   noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
   youSaid: (text) => `Vous avez écrit : « ${text} ».`,
