@@ -92,6 +92,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1002 to after new year', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-01-02"}'],
       ['deliver A-1003 before thanksgiving', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-25"}'],
       ['Verschiebe A-1003 auf Heiligabend', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      // A day the model does not know is named, not guessed (nor another calendar's New Year read as 1 January).
+      ['deliver A-1002 on Diwali', 'text: I don\'t know which day "Diwali" is, so I did not guess one.'],
+      ['move A-1003 until Chinese New Year', 'text: I don\'t know which day "Chinese New Year" is, so I did not guess one.'],
+      ['Verschiebe A-1002 auf Muttertag', 'text: Ich weiß nicht, welcher Tag „Muttertag“ ist, also rate ich keinen.'],
+      ['deliver A-1002 to Berlin', ASKS_DATE],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });

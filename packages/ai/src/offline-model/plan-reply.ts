@@ -24,7 +24,7 @@ import {
   withoutMessage,
 } from './extract-arguments.ts';
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
-import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates } from './relative-dates.ts';
+import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates, unreadDay } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
 import { WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
@@ -211,7 +211,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name, wordsFor).map((given) => ({ name, given }))).at(-1);
     if (wrong !== undefined) return { type: 'text', text: notAnIdText(tool, wrong.name, wrong.given, wording) };
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
-    return noted({ type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) });
+    const question = wording.ask(tool.name, joinList(needs, wording.and));
+    // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
+    const day = asked.some((name) => isDateArgument(tool.inputSchema, name)) ? unreadDay(withoutMessage(said)) : undefined;
+    return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;

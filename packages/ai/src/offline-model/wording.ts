@@ -120,6 +120,8 @@ export interface Wording {
   readonly document: (name: string | undefined) => string;
   // The help text, and the answers that no tool covers a request.
   readonly helpIntro: string;
+  /** A day named as the readers do not know ("on Diwali"): none is guessed. */
+  readonly unknownDay: (day: string) => string;
   /** The answer to thanks. */
   readonly welcome: string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
@@ -259,6 +261,7 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
   dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
   dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
@@ -337,6 +340,7 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
   dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
   dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
@@ -424,6 +428,7 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
   dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
   dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
