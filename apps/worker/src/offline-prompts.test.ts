@@ -489,6 +489,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       // What to say after "que"/"dass", as after "that".
       ["Envoie un mail au client de A-1002 pour dire qu'elle arrive lundi", 'send_email {"order_id":"A-1002","body":"elle arrive 2026-11-23","subject":"Elle arrive 2026-11-23"}'],
       ['Envoie un mail au client de A-1002 pour dire que la livraison est retardée', 'send_email {"order_id":"A-1002","body":"la livraison est retardée","subject":"La livraison est retardée"}'],
+      // Writing to the customer is a mail, in German and French too; what it is for is said once the order is looked up.
+      ['Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert', 'send_email {"order_id":"A-1002","body":"die Lieferung sich verzögert","subject":"Die Lieferung sich verzögert"}'],
+      ['Écris au client de A-1002 que la livraison est retardée', 'send_email {"order_id":"A-1002","body":"la livraison est retardée","subject":"La livraison est retardée"}'],
+      ['Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen', 'query_order {"order_id":"A-1002"}'],
+      ["Écris au client de A-1002 pour s'excuser du retard", 'query_order {"order_id":"A-1002"}'],
       ['whats the time in sydney right now', 'world_clock {"time_zone":"Australia/Sydney"}'],
       ['what is 2 to the power of 10', 'calculate {"expression":"2^10"}'],
       ['where is A-1002 and move A-1003 to friday', 'query_order {"order_id":"A-1002"} | update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],

@@ -969,7 +969,7 @@ function lastLineReply(text: string, used: Span[]): string | undefined {
  * after `dass` in "sag dem Kunden, dass sie spät kommt", after `que` in "pour dire que ça arrive lundi".
  */
 const TOLD_THAT =
-  /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|écri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
+  /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
 /** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
 const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;

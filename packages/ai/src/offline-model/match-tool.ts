@@ -106,6 +106,12 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   rechne: ['calculate'],
   calcul: ['calculate'],
   kunde: ['customer'],
+  kunden: ['customer'],
+  // Writing to someone is a mail ("Schreib dem Kunden …", "Écris au client …"); the English "write" is too weak a word.
+  schreib: ['email'],
+  ecri: ['email'],
+  ecrir: ['email'],
+  ecriv: ['email'],
   client: ['customer'],
   prufe: ['audit'],
   rapport: ['report'],

@@ -743,7 +743,7 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
-  it('looks the order up first for a mail that says what it is for ("to apologise for the delay"), and mails that with what it shows', async () => {
+  it('looks the order up first for a mail that says what it is for ("to apologise for the delay", in German and French too), and mails that with what it shows', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
     const tools = {
@@ -775,6 +775,16 @@ describe('createOfflineModel', () => {
     expect(await mail('email the customer of A-1002 to thank them for their patience')).toBe(
       'Thank you for your patience. Your order A-1002 is delayed, delivery date 2026-12-03.',
     );
+    // In German and French, worded in that language (the values are the tool's).
+    expect(await mail('Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen')).toBe(
+      'Wir entschuldigen uns für die Verspätung. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.',
+    );
+    expect(await mail('Schreib dem Kunden von A-1002, um ihm für seine Geduld zu danken')).toBe('Vielen Dank für Ihre Geduld. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.');
+    expect(await mail("Écris au client de A-1002 pour s'excuser du retard")).toBe('Nous nous excusons du retard. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
+    expect(await mail('Écris au client de A-1002 pour le remercier de sa patience')).toBe('Merci de votre patience. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
+    // What to say, given after "dass" or "que", is the mail itself, with no lookup.
+    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung sich verzögert');
+    expect(await mail('Écris au client de A-1002 que la livraison est retardée')).toBe('la livraison est retardée');
     // After a message about the order, "the customer" is its customer.
     const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
     const messages: ModelMessage[] = [

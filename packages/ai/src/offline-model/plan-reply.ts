@@ -26,7 +26,7 @@ import {
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates, unreadDay } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { WORDINGS, type Wording, wordingFor } from './wording.ts';
+import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
@@ -652,8 +652,30 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
  */
 const PURPOSE =
   /\b(?:e-?mail|mail|write(?:\s+to)?|message|contact|reach\s+out\s+to)\b[^\n]*?\bto\s+(apologi[sz]e|say\s+sorry|thank|confirm)\b(?:\s+(?:them|him|her|the\s+(?:customer|buyer|client)))?\s*([^\n]*?)[.!?]*\s*$/i;
+/** The same in German: "Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen" (what is said comes before the verb). */
+const PURPOSE_DE =
+  /\b(?:e-?mail\w*|mail\w*|schreib\w*|kontaktier\w*|benachrichtig\w*)\b[^\n]*?\bum\s+(?:sich\s+)?(?:(?:ihm|ihr|ihnen|dem\s+kunden|der\s+kundin)\s+)?([^\n]*?)\s*zu\s+(entschuldigen|danken|bestätigen|bestatigen)\b[.!?]*\s*$/i;
+/** The same in French: "Écris au client de A-1002 pour s'excuser du retard", "… pour le remercier de sa patience". */
+const PURPOSE_FR =
+  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
 function purposeOf(text: string): string | undefined {
+  const german = PURPOSE_DE.exec(text);
+  if (german !== null) {
+    const rest = ` ${(german[1] ?? '').trim()}`.replace(/\s(?:sein|ihr)(e[nmrs]?)?\b/gi, (_, end: string | undefined) => ` Ihr${end ?? ''}`).trimEnd();
+    const verb = (german[2] ?? '').toLowerCase();
+    if (verb === 'entschuldigen') return `Wir entschuldigen uns${rest}.`;
+    if (verb === 'danken') return `Vielen Dank${rest}.`;
+    return rest.length > 0 ? `Wir bestätigen${rest}.` : undefined;
+  }
+  const french = PURPOSE_FR.exec(text);
+  if (french !== null) {
+    const rest = ` ${(french[2] ?? '').trim()}`.replace(/\s(?:son|sa)\b/gi, ' votre').replace(/\sses\b/gi, ' vos').trimEnd();
+    const verb = fold(french[1] ?? '');
+    if (verb.startsWith('s')) return `Nous nous excusons${rest}.`;
+    if (verb.endsWith('remercier')) return `Merci${rest}.`;
+    return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
+  }
   const match = PURPOSE.exec(text);
   const verb = match?.[1]?.toLowerCase();
   if (match === null || verb === undefined) return undefined;
@@ -747,7 +769,7 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
   for (const result of sources) {
     const input = inputOf(result);
     if (input === undefined) return undefined;
-    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input);
+    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input, wording);
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
@@ -785,7 +807,7 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const input = result === undefined ? undefined : inputOf(result);
   if (result === undefined || input === undefined || (result.output.type !== 'json' && result.output.type !== 'text')) return undefined;
   const changes = isChangeName(result.toolName);
-  const message = changes ? whatChanged(result, input) : whatIs(result, input);
+  const message = changes ? whatChanged(result, input) : whatIs(result, input, wording);
   if (message === undefined) return undefined;
   const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
   if (args.missing.length > 0) return undefined;
@@ -796,18 +818,19 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
  * What a lookup of one record shows, in a sentence for the one it concerns: "Your order A-1002 is delayed, delivery date
  * 2026-12-03." (its status and its date, read from the result); `undefined` when it found nothing, or shows neither.
  */
-function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string } | undefined {
   const idEntry = idOf(input);
   const record = recordOf(result.output);
   if (idEntry === undefined || record === undefined || record.found === false) return undefined;
   const [idName, id] = idEntry;
   const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
   const date = mainDate(Object.entries(record).flatMap(([key, value]) => (isDateField(key, value) ? [{ key, date: value }] : [])));
-  const noun = humanize(idName.replace(/_?id$/i, ''));
-  const subject = `your ${noun.length > 0 ? `${noun} ` : ''}${id}`;
-  const dated = date === undefined ? undefined : `${humanize(date.key)} ${date.date}`;
-  if (typeof status === 'string') return { id, text: `${capitalize(subject)} is ${status.replace(/_/g, ' ')}${dated === undefined ? '' : `, ${dated}`}.` };
-  return date === undefined ? undefined : { id, text: `The ${humanize(date.key)} of ${subject} is ${date.date}.` };
+  // In the user's language ("Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03."); the values are the tool's.
+  const noun = nounIn(wording, humanize(idName.replace(/_?id$/i, ''))).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  const subject = wording.your(`${noun.length > 0 ? `${noun} ` : ''}${id}`);
+  const label = date === undefined ? undefined : nounIn(wording, humanize(date.key));
+  if (typeof status === 'string') return { id, text: wording.recordIs(subject, status.replace(/_/g, ' '), label === undefined || date === undefined ? undefined : `${label} ${date.date}`) };
+  return date === undefined || label === undefined ? undefined : { id, text: wording.dateIs(label, subject, date.date) };
 }
 
 /** The one record a result gives: its JSON object, or the one object it holds beside a flag (`{ found, order }`). */
@@ -817,10 +840,6 @@ function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<strin
   const record = value as Record<string, unknown>;
   const nested = Object.values(record).filter((child) => typeof child === 'object' && child !== null && !Array.isArray(child));
   return nested.length === 1 && Object.keys(record).length <= 3 && record.found !== false ? (nested[0] as Record<string, unknown>) : record;
-}
-
-function capitalize(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */

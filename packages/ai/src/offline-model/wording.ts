@@ -122,6 +122,12 @@ export interface Wording {
   readonly helpIntro: string;
   /** A day named as the readers do not know ("on Diwali"): none is guessed. */
   readonly unknownDay: (day: string) => string;
+  /** "your order A-1002", in a mail to the one it concerns. */
+  readonly your: (record: string) => string;
+  /** A mail's sentence of what a lookup shows: "Your order A-1002 is delayed, delivery date 2026-12-03." */
+  readonly recordIs: (subject: string, status: string, dated: string | undefined) => string;
+  /** The same with no status: "The delivery date of your order A-1002 is 2026-12-03." */
+  readonly dateIs: (label: string, subject: string, date: string) => string;
   /** The answer to thanks. */
   readonly welcome: string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
@@ -261,6 +267,9 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  your: (record) => `your ${record}`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} is ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
   unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
   dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
   dismissedDone: "OK, I'll leave it there. Anything else?",
@@ -340,6 +349,9 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  your: (record) => `Ihre ${record}`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ist ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
   unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
   dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
   dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
@@ -428,6 +440,9 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  your: (record) => `votre ${record}`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} est ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
   unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
   dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
   dismissedDone: "D'accord, j'en reste là. Autre chose ?",
