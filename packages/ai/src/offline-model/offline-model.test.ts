@@ -893,7 +893,7 @@ describe('createOfflineModel', () => {
     expect((await next('status of A-1010', 'never mind')).calls).toEqual([]);
   });
 
-  it('mails what the last message changed or looked up when a mail of the next one says nothing ("email the customer about it")', async () => {
+  it('mails what the last message changed, looked up or made when a mail of the next one says nothing ("email the customer about it")', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const tools = {
       query_order: tool({
@@ -935,6 +935,41 @@ describe('createOfflineModel', () => {
       ['send_email', { order_id: 'A-1002', body: 'it ships soon', subject: 'It ships soon' }],
     ]);
     expect((await next('what time is it', 'email the customer of A-1002')).text).toMatch(/I still need the subject \(Subject line\) and the body/);
+    // After an invoice was made: what it holds (the text it gave the model), under a subject that names it.
+    const invoiced = async (text: string) => {
+      const offline = createOfflineModel({ deterministicIds: true });
+      const summary = 'Invoice INV-A-1001 of order A-1001 for Ada Lovelace, dated 2026-11-20: 1 x Mechanical keyboard (KB-87); total 89.00 EUR.';
+      const { content } = await offline.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'invoice for A-1001' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'order_invoice', input: { order_id: 'A-1001' } }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'order_invoice', output: { type: 'content', value: [{ type: 'text', text: `${summary}\n[document: invoice-A-1001.pdf, application/pdf, 1.9 KB]` }, { type: 'file-data', data: 'JVBERi0=', mediaType: 'application/pdf' }] } }],
+          },
+          { role: 'assistant', content: [{ type: 'text', text: summary }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: [
+          { type: 'function', name: 'order_invoice', description: 'Make the invoice of one order as a PDF.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+          {
+            type: 'function',
+            name: 'send_email',
+            description: "Send an e-mail about an order to that order's customer.",
+            inputSchema: {
+              type: 'object',
+              properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' }, subject: { type: 'string', description: 'Subject line' }, body: { type: 'string', description: 'Plain-text message body' } },
+              required: ['order_id', 'subject', 'body'],
+            },
+          },
+        ],
+      } as Parameters<typeof offline.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    const body = 'Invoice INV-A-1001 of order A-1001 for Ada Lovelace, dated 2026-11-20: 1 x Mechanical keyboard (KB-87); total 89.00 EUR.';
+    expect(await invoiced('email it to the customer')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Your invoice for order A-1001', body }]]);
+    expect(await invoiced('send it to the customer')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Your invoice for order A-1001', body }]]);
+    expect(await invoiced('schick sie dem Kunden')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Ihre Rechnung für Bestellung A-1001', body }]]);
   });
 
   it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15", "the day after then" after a denial), and says so', async () => {

@@ -31,7 +31,7 @@ import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier, stem } from './words.ts';
+import { contentWords, fold, humanize, isChangeName, isReadName, isWeakVerb, splitIdentifier, stem } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -802,16 +802,46 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
     const call = calls.find((part) => part.toolCallId === result.toolCallId);
     return typeof call?.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
   };
-  const about = sourcesOf(results, inputOf).filter((result) => idOf(inputOf(result))?.[1] === id);
-  const result = about.at(-1);
+  const byId = (found: readonly LanguageModelV4ToolResultPart[]) => found.filter((result) => idOf(inputOf(result))?.[1] === id);
+  // "email it to the customer" after an invoice was made: what the call made (neither a change nor a lookup) is said.
+  const made = (result: LanguageModelV4ToolResultPart) => !isChangeName(result.toolName) && !isReadName(result.toolName) && result.toolName !== tool.name;
+  const about = byId(sourcesOf(results, inputOf));
+  const result = about.at(-1) ?? byId(results.filter(made)).at(-1);
   const input = result === undefined ? undefined : inputOf(result);
-  if (result === undefined || input === undefined || (result.output.type !== 'json' && result.output.type !== 'text')) return undefined;
-  const changes = isChangeName(result.toolName);
-  const message = changes ? whatChanged(result, input) : whatIs(result, input, wording);
+  const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');
+  if (result === undefined || input === undefined || !succeeded) return undefined;
+  const kind = isChangeName(result.toolName) ? 'change' : isReadName(result.toolName) ? 'lookup' : 'made';
+  const message = kind === 'change' ? whatChanged(result, input) : kind === 'lookup' ? whatIs(result, input, wording) : whatMade(result, input, wording);
   if (message === undefined) return undefined;
-  const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+  const subject = 'subject' in message ? ` about ${message.subject}` : '';
+  const args = extractArguments(`${message.id}${subject} saying ${message.text}`, tool.inputSchema);
   if (args.missing.length > 0) return undefined;
-  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, changes, `"${message.text}"`) };
+  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, kind, `"${message.text}"`) };
+}
+
+/**
+ * What a call that made something for a record says of it ("Invoice INV-A-1001 of order A-1001 …; total 89.00 EUR.":
+ * the text it gave the model, or its JSON's `summary`), with a subject that names it ("Your invoice for order A-1001",
+ * in the user's language); `undefined` when it gave no such text.
+ */
+function whatMade(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string; readonly subject: string } | undefined {
+  const idEntry = idOf(input);
+  if (idEntry === undefined) return undefined;
+  const [idName, id] = idEntry;
+  const { output } = result;
+  const value = resultValue(output);
+  const summary = typeof value === 'object' && value !== null && typeof (value as { summary?: unknown }).summary === 'string' ? (value as { summary: string }).summary : undefined;
+  const text =
+    output.type === 'content'
+      ? output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : (summary ?? (output.type === 'text' && value === undefined ? output.value : ''));
+  // A file's line of text ("[document: invoice-A-1001.pdf, application/pdf, 1.9 KB]") is no words for the customer.
+  const words = text.replace(/\[(?:image|document|file|audio|video):[^\]\n]*\]/g, ' ').trim().replace(/\s+/g, ' ');
+  if (words.length === 0) return undefined;
+  const record = humanize(idName.replace(/_?id$/i, ''));
+  const thing = splitIdentifier(result.toolName).filter((word) => word !== record && !isWeakVerb(stem(word))).join(' ');
+  const noun = nounIn(wording, record).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  return { id, text: words, subject: wording.yourMade(nounIn(wording, thing), `${noun} ${id}`) };
 }
 
 /**

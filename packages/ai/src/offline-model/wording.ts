@@ -84,7 +84,9 @@ export interface Wording {
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
   /** A mail asked for after a change or a lookup in the message before: what it says, from that result. */
-  readonly toldEarlier: (tool: string, changed: boolean, said: string) => string;
+  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'made', said: string) => string;
+  /** The subject of a mail that sends what a call made: "Your invoice for order A-1001". */
+  readonly yourMade: (thing: string, record: string) => string;
   readonly notDoneLookup: (requests: string) => string;
   /** How a move by a number of days was read, before the date it moves from is looked up; `days` < 0 is earlier. */
   readonly shiftFirst: (phrase: string, days: number) => string;
@@ -232,7 +234,8 @@ const EN: Wording = {
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
-  toldEarlier: (tool, changed, said) => `Using ${tool}, I say ${changed ? 'what changed' : 'what the lookup showed'}: ${said}`,
+  toldEarlier: (tool, kind, said) => `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', made: 'what it holds' }[kind]}: ${said}`,
+  yourMade: (thing, record) => `Your ${thing} for ${record}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
   shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
@@ -314,7 +317,9 @@ const DE: Wording = {
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
-  toldEarlier: (tool, changed, said) => `Mit ${tool} sage ich, ${changed ? 'was sich geändert hat' : 'was das Nachsehen gezeigt hat'}: ${said}`,
+  toldEarlier: (tool, kind, said) =>
+    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', made: 'was darin steht' }[kind]}: ${said}`,
+  yourMade: (thing, record) => `Ihre ${thing} für ${record}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
   shiftFirst: (phrase, days) => `Ich lese „${phrase}“ als ${shiftDe(days)} als das Datum, das sie jetzt hat; das sehe ich zuerst nach.`,
@@ -404,7 +409,8 @@ const FR: Wording = {
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   nowDone: (requests, changed, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
-  toldEarlier: (tool, changed, said) => `Avec ${tool}, je dis ${changed ? 'ce qui a changé' : 'ce que la recherche a montré'} : ${said}`,
+  toldEarlier: (tool, kind, said) => `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', made: "ce qu'elle contient" }[kind]} : ${said}`,
+  yourMade: (thing, record) => `Votre ${thing.replace(/^(?:la|le|les)\s+|^l['’]/i, '')} pour ${record}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
   shiftFirst: (phrase, days) => `Je lis « ${phrase} » comme ${shiftFr(days)} que la date qu'elle a maintenant, que je cherche d'abord.`,
