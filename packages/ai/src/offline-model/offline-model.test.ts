@@ -1115,6 +1115,25 @@ describe('createOfflineModel', () => {
     expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
   });
 
+  it('says a country with parts elsewhere is read as its mainland time, and names the zones those parts keep, in the language asked', async () => {
+    const tools = [{ type: 'function' as const, name: 'world_clock', description: 'The local time in a time zone.', inputSchema: { type: 'object', properties: { time_zone: { type: 'string' } }, required: ['time_zone'] } }];
+    const model = createOfflineModel({ deterministicIds: true });
+    const ask = async (text: string) => {
+      const { content } = await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }], tools } as Parameters<typeof model.doGenerate>[0]);
+      const said = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return [said, ...content.flatMap((part) => (part.type === 'tool-call' ? [part.input] : []))];
+    };
+    expect(await ask('time in Spain')).toEqual([
+      'Reading "Spain" as its mainland time (Europe/Madrid); other parts of it keep another time (Atlantic/Canary).',
+      '{"time_zone":"Europe/Madrid"}',
+    ]);
+    expect((await ask('Wie spät ist es in Neuseeland?'))[0]).toBe('Ich lese „Neuseeland“ als die Zeit des Festlands (Pacific/Auckland); andere Landesteile haben eine andere Uhrzeit (Pacific/Chatham).');
+    expect((await ask('Quelle heure est-il au Portugal ?'))[0]).toMatch(/^Je lis « Portugal » comme l'heure de la métropole \(Europe\/Lisbon\)/);
+    // A city of it, or a country of one zone: no such note.
+    expect(await ask('time in Madrid')).toEqual(['', '{"time_zone":"Europe/Madrid"}']);
+    expect(await ask('time in Japan')).toEqual(['', '{"time_zone":"Asia/Tokyo"}']);
+  });
+
   it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
     const tools = [
       { type: 'function' as const, name: 'calculate', description: 'Evaluate an arithmetic expression.', inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },

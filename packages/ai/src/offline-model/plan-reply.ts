@@ -94,7 +94,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
     const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
-    if (partial !== undefined) return withDateNote(partial, dates, wording);
+    if (partial !== undefined) return withReadingNote(partial, dates, wording);
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -126,7 +126,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);
-      if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates, wording);
+      if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
       const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
@@ -139,7 +139,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
         );
         const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
+        return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
     }
   }
@@ -159,7 +159,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
   if (again !== undefined) {
     const values = joinList(again.values, wording.and);
-    return withDateNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
+    return withReadingNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
   }
   const picked = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
   // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
@@ -219,7 +219,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return noted(withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
+  return noted(withReadingNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
 }
 
 /**
@@ -599,16 +599,23 @@ function readRequest(text: string, request: MessageRequest, tools: readonly Tool
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
 }
 
-/** Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving. */
-function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates, wording: Wording): OfflineReply {
+/**
+ * Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving,
+ * and how a country was read when its other parts keep other times ("Spain": its mainland's, not the Canary Islands').
+ */
+function withReadingNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates, wording: Wording): OfflineReply {
   const inputs = reply.calls.map((call) => JSON.stringify(call.input));
+  const zones = findTimeZones(dates.text).flatMap(({ zone, start, end, others }) =>
+    others === undefined || !inputs.some((input) => input.includes(`"${zone}"`)) ? [] : [wording.mainland(dates.text.slice(start, end), zone, joinList(others, wording.or))],
+  );
+  const noted = zones.length === 0 ? reply : { ...reply, text: [...zones, reply.text].filter((part) => part !== undefined).join(' ') };
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
-  if (used.length === 0) return reply;
+  if (used.length === 0) return noted;
   const read = joinList(
     used.map((date) => wording.readAs(date.phrase, date.date)),
     wording.and,
   );
-  return { ...reply, text: `${wording.reading(read, dates.today)}${reply.text === undefined ? '' : ` ${reply.text}`}` };
+  return { ...noted, text: `${wording.reading(read, dates.today)}${noted.text === undefined ? '' : ` ${noted.text}`}` };
 }
 
 /** A request to be done once a change before it is made, with the tool that does it. */

@@ -31,6 +31,17 @@ describe('findTimeZones', () => {
     expect(zones('add a turkey to my cart')).toEqual([]);
   });
 
+  it('reads a country with parts elsewhere as its mainland zone, and names the zones those parts keep', () => {
+    const others = (text: string) => findTimeZones(text).map((match) => [match.zone, match.others ?? []]);
+    expect(others('time in Spain')).toEqual([['Europe/Madrid', ['Atlantic/Canary']]]);
+    expect(others('Uhrzeit in Portugal')).toEqual([['Europe/Lisbon', ['Atlantic/Azores']]]);
+    expect(others('time in New Zealand')).toEqual([['Pacific/Auckland', ['Pacific/Chatham']]]);
+    expect(others("l'heure en France")[0]?.[1]).toContain('Indian/Reunion');
+    // A city is its own zone; a country of one zone has no other.
+    expect(others('time in Madrid')).toEqual([['Europe/Madrid', []]]);
+    expect(others('time in Japan')).toEqual([['Asia/Tokyo', []]]);
+  });
+
   it('reads the cities demo visitors name', () => {
     expect(zones('London, Tokyo, Sydney')).toEqual([
       ['Europe/London', 'London'],

@@ -160,6 +160,19 @@ const COUNTRY_ZONES: ReadonlyArray<readonly [string, string]> = (
 ).flatMap(([names, zone]) => names.map((name) => [name, zone] as const));
 
 /**
+ * Countries of one mainland zone with parts elsewhere that keep another time (islands, overseas regions), by the name of
+ * {@link COUNTRY_ZONES}: "time in Spain" is read as Madrid's, and the answer says that the Canary Islands' differs.
+ */
+const OUTLYING_ZONES: Readonly<Record<string, readonly string[]>> = {
+  'Europe/Madrid': ['Atlantic/Canary'],
+  'Europe/Lisbon': ['Atlantic/Azores'],
+  'Europe/Paris': ['America/Martinique', 'America/Cayenne', 'Indian/Reunion', 'Pacific/Tahiti', 'Pacific/Noumea'],
+  'Pacific/Auckland': ['Pacific/Chatham'],
+  'Europe/Copenhagen': ['Atlantic/Faroe', 'America/Nuuk'],
+  'Europe/Amsterdam': ['America/Kralendijk'],
+};
+
+/**
  * Countries of several time zones (folded names), with cities of each that the model knows: "time in the USA" cannot be
  * read as one zone, so the answer says so and names cities to ask about instead.
  */
@@ -190,6 +203,8 @@ export interface ZoneMatch {
   readonly zone: string;
   readonly start: number;
   readonly end: number;
+  /** For a country read as its mainland's zone, the zones its other parts keep ("Spain": Atlantic/Canary). */
+  readonly others?: readonly string[];
 }
 
 /**
@@ -234,7 +249,10 @@ export function findTimeZones(text: string): ZoneMatch[] {
   for (const { name: country, zone, pattern } of COUNTRIES) {
     for (const match of lower.matchAll(pattern)) {
       const start = match.index;
-      if (!found.some((other) => start < other.end && start + country.length > other.start)) found.push({ zone, start, end: start + country.length });
+      const others = Object.hasOwn(OUTLYING_ZONES, zone) ? OUTLYING_ZONES[zone] : undefined;
+      if (!found.some((other) => start < other.end && start + country.length > other.start)) {
+        found.push({ zone, start, end: start + country.length, ...(others === undefined ? {} : { others }) });
+      }
     }
   }
   return found;

@@ -130,6 +130,8 @@ export interface Wording {
   readonly recordIs: (subject: string, status: string, dated: string | undefined) => string;
   /** The same with no status: "The delivery date of your order A-1002 is 2026-12-03." */
   readonly dateIs: (label: string, subject: string, date: string) => string;
+  /** A country read as its mainland's zone, whose other parts keep other times ("Spain": Atlantic/Canary). */
+  readonly mainland: (country: string, zone: string, others: string) => string;
   /** The answer to thanks. */
   readonly welcome: string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
@@ -270,6 +272,7 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} is ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
@@ -354,6 +357,7 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ist ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
@@ -446,6 +450,7 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} est ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
