@@ -335,11 +335,31 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['add 2 mugs and show my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_list {}'],
       ['where is A-1002 and add 2 mugs and a teapot', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
       ['where is A-1002 and book a taxi', 'query_order {"order_id":"A-1002"}'],
+      // A part that names no tool may be the next member of a list begun before it (or ended after it).
+      ['book a taxi and add 2 mugs and a teapot to my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['time in Tokyo and Berlin and book a taxi', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/Berlin"}'],
+      ['where is A-1002 and A-1003 and book a taxi', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],
       ['where is A-1002 and cancel A-1003', 'query_order {"order_id":"A-1002"}'],
       ['time in tokyo and weather in paris', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       // Thanks are answered as thanks, not with the help text.
       ['thanks!', "text: You're welcome."],
       ['danke', 'text: Gern geschehen.'],
+      ['Merci beaucoup !', 'text: Je vous en prie.'],
+      ['thank you very much', "text: You're welcome."],
+      ['danke schön', 'text: Gern geschehen.'],
+      ['ok thanks, bye', HELP],
+      ['good morning', HELP],
+      ['bye', HELP],
+      ['cool', HELP],
+      // A greeting or thanks beside a request is no request of its own.
+      ['where is A-1002 and thanks', 'query_order {"order_id":"A-1002"}'],
+      ['hello and where is A-1002', 'query_order {"order_id":"A-1002"}'],
+      ['good morning, where is A-1002? cheers', 'query_order {"order_id":"A-1002"}'],
+      ['where is A-1002? thanks a lot', 'query_order {"order_id":"A-1002"}'],
+      ['where is A-1002 and have a nice day', 'query_order {"order_id":"A-1002"} | browser_time_zone {}'],
+      ['Wo ist A-1002? Danke schön', 'query_order {"order_id":"A-1002"}'],
+      ['Où est A-1002 ? Merci beaucoup', 'query_order {"order_id":"A-1002"}'],
+      ['where is A-1002 and best regards', 'query_order {"order_id":"A-1002"}'],
       // A list of places or of things to add: a call for each, as a model makes them.
       [
         'time in new york, london and paris',

@@ -847,6 +847,10 @@ describe('createOfflineModel', () => {
     expect((await followUp('Wo ist A-1002?', 'Verschiebe auf Freitag')).text).toMatch(/^Ich beziehe das auf A-1002, wie deine letzte Nachricht\./);
     expect((await followUp('where are A-1002 and A-1003?', 'move to Friday')).text).toBe(asked);
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
+    // Thanks or a greeting beside the request is no other request.
+    for (const first of ['where is A-1002 and thanks', 'hello and where is A-1002', 'where is A-1002 and good day', 'Wo ist A-1002 und vielen Dank']) {
+      expect((await followUp(first, 'move to Friday')).calls, first).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    }
     // "both", "them" after two orders: each of them, in one call each (each approved as usual).
     const both = await followUp('where are A-1002 and A-1003?', 'move both to Dec 1');
     expect(both.calls).toEqual([
