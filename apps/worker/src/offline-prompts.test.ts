@@ -347,7 +347,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['Merci beaucoup !', 'text: Je vous en prie.'],
       ['thank you very much', "text: You're welcome."],
       ['danke schön', 'text: Gern geschehen.'],
-      ['ok thanks, bye', HELP],
+      ['ok thanks, bye', "text: You're welcome."],
       ['good morning', HELP],
       ['bye', HELP],
       ['cool', HELP],

@@ -281,7 +281,7 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
   const idsIn = (said: string): string[] => extractArgumentSets(said, tool.inputSchema).flatMap((set) => (typeof set.input[name] === 'string' ? [set.input[name]] : []));
   const said = userTextAt(prompt, previous);
   // Each request of several names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
-  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
+  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || !isPleasantry(request.text));
   if (requests.length > 1 && !requests.every((request) => idsIn(request.text).length > 0)) return undefined;
   const ids = new Set(idsIn(said));
   for (const message of prompt.slice(previous + 1, current)) {
@@ -511,22 +511,20 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   const requests = splitRequests(text);
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
-  let previous: { readonly start: number; readonly tool: string; readonly count: number } | undefined;
+  let previous: { readonly request: MessageRequest; readonly read: RequestRead } | undefined;
   for (const request of requests) {
-    let start = startOf(request);
+    let from = request;
     let read = readRequest(text, request, tools);
     // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
-    if (read === undefined && previous !== undefined) {
-      const joined = readRequest(text, { text: text.slice(previous.start, request.end), end: request.end }, tools);
-      if (joined !== undefined && joined.tool.name === previous.tool && joined.sets.length > previous.count) {
-        calls.splice(calls.length - previous.count);
-        read = joined;
-        start = previous.start;
-      }
+    const joined = read === undefined && previous !== undefined ? listedRead(text, previous.request, request, previous.read, tools) : undefined;
+    if (joined !== undefined && previous !== undefined) {
+      calls.splice(calls.length - previous.read.sets.length);
+      read = joined;
+      from = previous.request;
     }
     if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    previous = { start, tool: read.tool.name, count: read.sets.length };
+    previous = { request: { text: text.slice(startOf(from), request.end), end: request.end }, read };
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
@@ -536,11 +534,6 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 function startOf(request: MessageRequest): number {
   return request.end - request.text.length;
 }
-
-/** Words that ask for nothing beside a request: greetings, thanks, praise ("… and thanks", "hello and where is A-1002"). */
-const PLEASANTRIES: ReadonlySet<string> = new Set(
-  'danke bitte hallo merci bonjour salut cheers great cool nice good morning evening afternoon day bye regards best lot vielen dank beaucoup'.split(' '),
-);
 
 /**
  * A message of several requests of which some are read in full and others name no tool, or a topic no tool covers
@@ -557,12 +550,9 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   const calls: OfflineToolCall[] = [];
   const undone: string[] = [];
   // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
-  // bananas to my cart"): read together, the two make more calls of one tool than the one part alone.
-  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean => {
-    const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
-    const single = readRequest(text, alone, tools);
-    return joined !== undefined && joined.sets.length > (single?.tool === joined.tool ? single.sets.length : 0);
-  };
+  // bananas to my cart").
+  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean =>
+    listedRead(text, from, to, readRequest(text, alone, tools), tools) !== undefined;
   for (const [index, request] of requests.entries()) {
     if (said >= 0 && startOf(request) >= said) continue;
     const [previous, next] = [requests[index - 1], requests[index + 1]];
@@ -575,7 +565,7 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
     if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     if (read !== undefined) {
       for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    } else if (contentWords(request.text).some((word) => !PLEASANTRIES.has(word))) {
+    } else if (!isPleasantry(request.text)) {
       if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
       undone.push(wording.undone(request.text));
     }
@@ -584,11 +574,25 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   return { type: 'tool-calls', calls, text: undone.join(' ') };
 }
 
+/** What {@link readRequest} reads of a request: the tool it names, and one set of arguments per call. */
+type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] };
+
+/**
+ * Two requests of a message read as one, from the start of `from` to the end of `to` ("… add 3 apples" and "2 bananas
+ * to my cart"), when that makes more calls of one tool than one of them makes alone (`alone`: its read; another tool's
+ * calls, or none, count as none: "a notebook to my cart" alone shows the cart); `undefined` otherwise.
+ * `callsPerRequest` and `partialRequests` both join so.
+ */
+function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
+  const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
+  return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
+}
+
 /**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
  * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
  */
-function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
+function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): RequestRead | undefined {
   // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
   const before = text.slice(0, Math.max(0, startOf(request)));
   // "where is A-1002 and add 2 mugs": an adding request with nothing after it that says where things go is one too.
@@ -1192,10 +1196,29 @@ function suggestionIn(text: string): string | undefined {
   return undefined;
 }
 
-/** Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup"). */
-const THANKS = new Set('thanks thank thx ty cheers danke dankeschon merci'.split(' '));
-const GREETINGS = new Set('hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' '));
-const WITH_THEM = new Set('you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and und et'.split(' '));
+/**
+ * Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup",
+ * "best regards"), folded as written: one list for a message that only thanks or greets ({@link pleasantryOf}) and for
+ * a part of a message that asks for nothing beside its requests ({@link isPleasantry}).
+ */
+const PLEASANTRIES: ReadonlyMap<string, 'thanks' | 'greeting' | 'with'> = new Map([
+  ...'thanks thank thx ty cheers danke dankeschon dank merci'.split(' ').map((word) => [word, 'thanks'] as const),
+  ...'hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' ').map((word) => [word, 'greeting'] as const),
+  ...(
+    'you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and ' +
+    'und et bitte bye regards best day'
+  )
+    .split(' ')
+    .map((word) => [word, 'with'] as const),
+]);
+
+/** The words of a text, folded as written. */
+const wordsOf = (text: string): string[] => fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
+
+/** Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and thanks"). */
+function isPleasantry(text: string): boolean {
+  return wordsOf(text).every((word) => PLEASANTRIES.has(word) || contentWords(word).length === 0);
+}
 
 /** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
 const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
@@ -1203,10 +1226,10 @@ const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+hav
 /** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
 function pleasantryOf(text: string): 'thanks' | 'greeting' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
-  const words = fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
-  if (words.length === 0 || !words.every((word) => THANKS.has(word) || GREETINGS.has(word) || WITH_THEM.has(word))) return undefined;
-  if (words.some((word) => THANKS.has(word))) return 'thanks';
-  return words.some((word) => GREETINGS.has(word) || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
+  const words = wordsOf(text);
+  if (words.length === 0 || !words.every((word) => PLEASANTRIES.has(word))) return undefined;
+  if (words.some((word) => PLEASANTRIES.get(word) === 'thanks')) return 'thanks';
+  return words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {
