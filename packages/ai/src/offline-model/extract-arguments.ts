@@ -301,10 +301,19 @@ export function idArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'id')?.[0];
 }
 
-/** The name of the schema's argument that caps how many results come back (`limit`, `top`, `max_results`), if it has one. */
-export function limitArgument(schema: unknown): string | undefined {
-  const properties = Object.entries(normalize(schema).properties ?? {});
-  return properties.find(([name, raw]) => LIMIT_NAMES.test(name) && ['integer', 'number'].includes(kindOf(name, normalize(raw))))?.[0];
+/**
+ * The numbers a text gives in words of what they bound, and nothing else: a cap ("top 3", "just the first two", "which
+ * one is the worst") and a minimum ("more than a week"), for a list's arguments; no plain number ("2 bananas").
+ */
+export function phrasedNumbers(text: string, schema: unknown): Record<string, unknown> {
+  const root = normalize(schema);
+  const properties: Property[] = Object.entries(root.properties ?? {}).map(([name, raw]) => {
+    const node = normalize(raw);
+    return { name, node, kind: kindOf(name, node), required: false };
+  });
+  const input: Record<string, unknown> = {};
+  fillPhrasedNumbers(text, properties, input, []);
+  return input;
 }
 
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
@@ -802,7 +811,7 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
  * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a
  * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
  */
-const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|zwei|drei|vier|fünf|funf|deux|trois|quatre|cinq)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
 const LIMIT_PHRASE = new RegExp(
   String.raw`\b(?:top|first|worst|ersten|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|premi[eè]re?s|[a-z]{3,}est)\b`,
@@ -1038,9 +1047,12 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
   zwei: 2,
   drei: 3,
   vier: 4,
+  fünf: 5,
+  funf: 5,
   deux: 2,
   trois: 3,
   quatre: 4,
+  cinq: 5,
 };
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
 // German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".

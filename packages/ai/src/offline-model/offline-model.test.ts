@@ -1033,13 +1033,13 @@ describe('createOfflineModel', () => {
     expect((await turn(invoice, 'invoice for A-1003', 'the day after then')).calls).not.toContainEqual(expect.arrayContaining(['order_invoice']));
   });
 
-  it('cuts the list the message before asked for to its first so many ("top 3 only", "which one is the worst?")', async () => {
+  it('asks the list the message before asked for again with a bound ("top 3 only", "which one is the worst?", "more than a week?")', async () => {
     const tools = [
       {
         type: 'function' as const,
         name: 'list_delayed_orders',
         description: 'List the orders running late, most delayed first.',
-        inputSchema: { type: 'object', properties: { days_threshold: { type: 'integer' }, limit: { type: 'integer', description: 'How many to list' } } },
+        inputSchema: { type: 'object', properties: { days_threshold: { type: 'integer', description: 'Minimum delay in days' }, limit: { type: 'integer', description: 'How many to list' } } },
       },
       { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
     ];
@@ -1065,6 +1065,14 @@ describe('createOfflineModel', () => {
     expect((await next('list_delayed_orders', { days_threshold: 4 }, 'just the first two')).calls).toEqual([['list_delayed_orders', { days_threshold: 4, limit: 2 }]]);
     expect((await next('list_delayed_orders', {}, 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
     expect((await next('list_delayed_orders', {}, 'welche ist am schlimmsten?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect((await next('list_delayed_orders', {}, 'nur die ersten drei')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    expect((await next('list_delayed_orders', {}, 'seulement les deux premières')).calls).toEqual([['list_delayed_orders', { limit: 2 }]]);
+    // A minimum, said in words of what it bounds, too.
+    expect(await next('list_delayed_orders', { limit: 3 }, 'what about more than a week?')).toEqual({
+      said: 'As before with list_delayed_orders, now with days threshold 8.',
+      calls: [['list_delayed_orders', { limit: 3, days_threshold: 8 }]],
+    });
+    expect((await next('list_delayed_orders', {}, 'and 2 bananas')).calls).toEqual([]);
     // After a lookup there is no list to cut, and a plural superlative is no one record.
     expect((await next('query_order', { order_id: 'A-1002' }, 'top 3 only')).calls).toEqual([]);
     expect((await next('list_delayed_orders', {}, 'which orders are most late?')).calls).toEqual([['list_delayed_orders', {}]]);

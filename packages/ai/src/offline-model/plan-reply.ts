@@ -16,7 +16,7 @@ import {
   isDateArgument,
   isMessageArgument,
   itemArgument,
-  limitArgument,
+  phrasedNumbers,
   timeZoneArgument,
   suggestedId,
   unacceptedIds,
@@ -149,9 +149,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "and 3 spoons" after "add 2 mugs": more of what was just added.
   const more = forced || asked !== ruleInput.userText ? undefined : addedMore(options.prompt, text, tools);
   if (more !== undefined) return { type: 'tool-calls', calls: more };
-  // "top 3 only", "which one is the worst?" after the list of late orders: that list again, cut to so many.
-  const shorter = forced || asked !== ruleInput.userText ? undefined : shorterList(options.prompt, text, tools);
-  if (shorter !== undefined) return { type: 'tool-calls', calls: [shorter.call], text: wording.again(shorter.call.toolName, shorter.values.join(' ')) };
+  // "top 3 only", "more than a week?" after the list of late orders: that list again, with that bound.
+  const bounded = forced || asked !== ruleInput.userText ? undefined : listAgain(options.prompt, text, tools);
+  if (bounded !== undefined) return { type: 'tool-calls', calls: [bounded.call], text: wording.again(bounded.call.toolName, joinList(bounded.values, wording.and)) };
   // "the day after then" after a move to Dec 12 that was denied: that move again, to the day next to the one asked.
   const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
   if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
@@ -395,19 +395,20 @@ function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readon
 }
 
 /**
- * The list the message before asked for, cut to the first so many of it ("top 3 only", "just the first two", "which one
- * is the worst?" after "show me the delayed orders"): its last call again with the count in its argument that caps the
- * results (`limit`), when the text names no other tool and gives that count. `undefined` otherwise.
+ * The list the message before asked for, asked again with a bound ("top 3 only", "just the first two", "which one is
+ * the worst?", "what about more than a week?" after "show me the delayed orders"): its last call again with the numbers
+ * the text gives in words of what they bound (a cap on the results, a minimum), when it names no other tool.
+ * `undefined` otherwise (a plain number, "2 bananas", bounds nothing).
  */
-function shorterList(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+function listAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
-  const name = tool === undefined ? undefined : limitArgument(tool.inputSchema);
-  if (last === undefined || tool === undefined || name === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
+  if (last === undefined || tool === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
   const picked = pickTool(text, tools);
-  const count = extractArguments(text, tool.inputSchema).input[name];
-  if ((picked !== undefined && picked !== tool) || typeof count !== 'number') return undefined;
-  return { call: { toolName: tool.name, input: { ...(last.input as Record<string, unknown>), [name]: count } }, values: [`${humanize(name)} ${count}`] };
+  const bounds = Object.entries(phrasedNumbers(text, tool.inputSchema));
+  if ((picked !== undefined && picked !== tool) || bounds.length === 0) return undefined;
+  const input = { ...(last.input as Record<string, unknown>), ...Object.fromEntries(bounds) };
+  return { call: { toolName: tool.name, input }, values: bounds.map(([name, value]) => `${humanize(name)} ${String(value)}`) };
 }
 
 /**
