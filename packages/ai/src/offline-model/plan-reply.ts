@@ -509,7 +509,7 @@ type ToolInfo = { readonly name: string; readonly description?: string | undefin
  * it is late"); `undefined` when any does not, so the message is read as one request.
  */
 function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
-  const requests = splitRequests(text);
+  const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
   let previous: { readonly request: MessageRequest; readonly read: RequestRead } | undefined;
@@ -557,6 +557,7 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   for (const [index, request] of requests.entries()) {
     if (said >= 0 && startOf(request) >= said) continue;
     const [previous, next] = [requests[index - 1], requests[index + 1]];
+    if (isPleasantry(request.text)) continue;
     const topic = missingTopic(request.text, tools);
     if (topic !== undefined) {
       undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
@@ -566,10 +567,10 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
     if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     if (read !== undefined) {
       for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    } else if (!isPleasantry(request.text)) {
-      if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
-      undone.push(wording.undone(request.text));
+      continue;
     }
+    if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
+    undone.push(wording.undone(request.text));
   }
   if (calls.length === 0 || undone.length === 0) return undefined;
   return { type: 'tool-calls', calls, text: undone.join(' ') };
@@ -1207,7 +1208,7 @@ const PLEASANTRIES: ReadonlyMap<string, 'thanks' | 'greeting' | 'with'> = new Ma
   ...'hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' ').map((word) => [word, 'greeting'] as const),
   ...(
     'you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and ' +
-    'und et bitte bye regards best day'
+    'und et bitte bye regards best'
   )
     .split(' ')
     .map((word) => [word, 'with'] as const),
@@ -1216,9 +1217,16 @@ const PLEASANTRIES: ReadonlyMap<string, 'thanks' | 'greeting' | 'with'> = new Ma
 /** The words of a text, folded as written. */
 const wordsOf = (text: string): string[] => fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
 
-/** Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and thanks"). */
+/** Wishes said in leaving: "have a nice day", "good day", "schönen Tag noch", "bonne journée" (folded); no question of a day. */
+const GOOD_WISHES = /\b(?:have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|one)|good\s+day|(?:einen\s+)?schonen\s+(?:tag|abend|feierabend)(?:\s+noch)?|bonne\s+(?:journee|soiree)|bon\s+week-?end)\b/g;
+
+/**
+ * Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and
+ * thanks"), or of good wishes ("… and have a nice day": no question of the day, whatever "day" says to a clock).
+ */
 function isPleasantry(text: string): boolean {
-  return wordsOf(text).every((word) => PLEASANTRIES.has(word) || contentWords(word).length === 0);
+  if (/\d/.test(text)) return false;
+  return wordsOf(fold(text).replace(GOOD_WISHES, ' ')).every((word) => PLEASANTRIES.has(word) || contentWords(word).length === 0);
 }
 
 /** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
