@@ -336,6 +336,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['where is A-1002 and add 2 mugs and a teapot', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
       ['where is A-1002 and book a taxi', 'query_order {"order_id":"A-1002"}'],
       // A part that names no tool may be the next member of a list begun before it (or ended after it).
+      ['where is A-1002 and add 2 mugs and a teapot to my cart', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['add 2 mugs and a teapot and book a taxi', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
+      ['clear my cart, add 3 apples and 2 pears', 'cart_clear {} | cart_add {"quantity":3,"name":"apples"} | cart_add {"quantity":2,"name":"pears"}'],
       ['book a taxi and add 2 mugs and a teapot to my cart', 'cart_add {"quantity":2,"name":"mugs"} | cart_add {"name":"teapot"}'],
       ['time in Tokyo and Berlin and book a taxi', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/Berlin"}'],
       ['where is A-1002 and A-1003 and book a taxi', 'query_order {"order_id":"A-1002"} | query_order {"order_id":"A-1003"}'],

@@ -512,20 +512,9 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
   const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
-  let previous: { readonly request: MessageRequest; readonly read: RequestRead } | undefined;
-  for (const request of requests) {
-    let from = request;
-    let read = readRequest(text, request, tools);
-    // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
-    const joined = read === undefined && previous !== undefined ? listedRead(text, previous.request, request, previous.read, tools) : undefined;
-    if (joined !== undefined && previous !== undefined) {
-      calls.splice(calls.length - previous.read.sets.length);
-      read = joined;
-      from = previous.request;
-    }
+  for (const { read } of readParts(text, requests, tools)) {
     if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    previous = { request: { text: text.slice(startOf(from), request.end), end: request.end }, read };
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
@@ -548,32 +537,54 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   if (requests.length < 2) return undefined;
   const plain = withoutMessage(text);
   const said = [...plain].findIndex((letter, i) => letter !== text[i]);
-  const calls: OfflineToolCall[] = [];
   const undone: string[] = [];
-  // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
-  // bananas to my cart").
-  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean =>
-    listedRead(text, from, to, readRequest(text, alone, tools), tools) !== undefined;
-  for (const [index, request] of requests.entries()) {
-    if (said >= 0 && startOf(request) >= said) continue;
-    const [previous, next] = [requests[index - 1], requests[index + 1]];
-    if (isPleasantry(request.text)) continue;
+  const asked: MessageRequest[] = [];
+  for (const request of requests) {
+    if ((said >= 0 && startOf(request) >= said) || isPleasantry(request.text)) continue;
     const topic = missingTopic(request.text, tools);
-    if (topic !== undefined) {
-      undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
-      continue;
-    }
-    const read = readRequest(text, request, tools);
-    if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
-    if (read !== undefined) {
-      for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-      continue;
-    }
-    if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
-    undone.push(wording.undone(request.text));
+    if (topic === undefined) asked.push(request);
+    else undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
+  }
+  const calls: OfflineToolCall[] = [];
+  for (const { request, read } of readParts(text, asked, tools)) {
+    if (read === undefined) undone.push(wording.undone(request.text));
+    else if ((read.sets[0]?.missing.length ?? 0) > 0) return undefined;
+    else for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
   if (calls.length === 0 || undone.length === 0) return undefined;
   return { type: 'tool-calls', calls, text: undone.join(' ') };
+}
+
+/**
+ * A request that starts with a verb and then names what it acts on ("book a taxi", "call the driver", "buche ein
+ * Taxi", "réserve un taxi"): no member of a list of things, whose first word is a count, an article or the thing.
+ */
+const ACTION = /^\s*(?!(?:a|an|one|some|the|ein|eine|einen|un|une|des|le|la|les)\b)[a-z\u00C0-\u024F]+\s+(?:a|an|the|my|our|some|ein|eine|einen|den|die|das|un|une|le|la|les|mon|ma|mes)\s+\S/i;
+
+/** A part of a message as read: its request (a list's members taken together) and, when it names a tool, that read. */
+type ReadPart = { readonly request: MessageRequest; readonly read?: RequestRead | undefined };
+
+/**
+ * The requests of a message as read, in order, a request that names no tool joined to the list the one before it
+ * begins ("… add 2 mugs" and "a teapot") or the one after it ends ("add 2 mugs" and "a teapot to my cart"): what
+ * `callsPerRequest` and `partialRequests` both read.
+ */
+function readParts(text: string, requests: readonly MessageRequest[], tools: readonly ToolInfo[]): ReadPart[] {
+  const parts: ReadPart[] = [];
+  const span = (from: MessageRequest, to: MessageRequest): MessageRequest => ({ text: text.slice(startOf(from), to.end), end: to.end });
+  for (let index = 0; index < requests.length; index++) {
+    const request = requests[index] as MessageRequest;
+    const [previous, next] = [parts.at(-1), requests[index + 1]];
+    const read = readRequest(text, request, tools);
+    const joined = read !== undefined || previous?.read === undefined ? undefined : listedRead(text, previous.request, request, previous.read, tools);
+    const ends = read !== undefined || joined !== undefined || next === undefined ? undefined : listedRead(text, request, next, readRequest(text, next, tools), tools);
+    if (joined !== undefined && previous !== undefined) parts[parts.length - 1] = { request: span(previous.request, request), read: joined };
+    else if (ends !== undefined && next !== undefined) {
+      parts.push({ request: span(request, next), read: ends });
+      index++;
+    } else parts.push({ request, read });
+  }
+  return parts;
 }
 
 /** What {@link readRequest} reads of a request: the tool it names, and one set of arguments per call. */
@@ -586,6 +597,8 @@ type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[
  * `callsPerRequest` and `partialRequests` both join so.
  */
 function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
+  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item.
+  if ([from, to].some((request) => ACTION.test(request.text))) return undefined;
   const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
   return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
 }
