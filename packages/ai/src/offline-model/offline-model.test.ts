@@ -1202,6 +1202,23 @@ describe('createOfflineModel', () => {
     expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und einen Teller')).toEqual([['cart_add', { name: 'Teller' }]]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'also a teapot')).toEqual([]);
+    // "empty it", "clear it": the thing of the last call, named by reference (cart_clear is one of the cart's tools).
+    const withClear = [...tools, { type: 'function' as const, name: 'cart_clear', description: "Remove every item from the user's shopping cart.", inputSchema: { type: 'object', properties: {} } }];
+    const afterAdding = async (text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'add 2 mugs' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'cart_add', input: { name: 'mugs', quantity: 2 } }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'cart_add', output: { type: 'json', value: { count: 2 } } }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: withClear,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []));
+    };
+    expect(await afterAdding('empty it')).toEqual(['cart_clear']);
+    expect(await afterAdding('leere ihn')).toEqual(['cart_clear']);
+    expect(await afterAdding('empty')).toEqual([]);
   });
 
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {

@@ -161,7 +161,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const values = joinList(again.values, wording.and);
     return withReadingNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
   }
-  const picked = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  const picked =
+    pickTool(withShiftNamed(text, dates.shift), tools) ??
+    pickAdder(text, tools) ??
+    (forced ? tools[0] : asked === ruleInput.userText ? thingOfLastCall(options.prompt, text, tools) : undefined);
   // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
   const tool =
     forced || asked !== ruleInput.userText || (picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined))
@@ -435,6 +438,22 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
     return { call: { toolName: tool.name, input: { ...input, [name]: to } }, values: [to] };
   }
   return undefined;
+}
+
+/**
+ * The tool a text that refers back names by its verb alone, with the thing the last call of the message before was
+ * about ("empty it" after "what's in my cart?": cart_clear, as "empty the cart"; "leere ihn", "vide-le"): the text
+ * read with that call's thing (the words of its tool's name that are no verb). `undefined` when the text refers to
+ * nothing, or the thing picks no tool about it.
+ */
+function thingOfLastCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  if (!REFERS_BACK.test(fold(withoutMessage(text)))) return undefined;
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const things = tool === undefined ? [] : splitIdentifier(tool.name).filter((word) => !isReadName(word) && !isChangeName(word) && !isWeakVerb(stem(word)));
+  if (things.length === 0) return undefined;
+  const picked = pickTool(`${text} ${things.join(' ')}`, tools);
+  return picked !== undefined && splitIdentifier(picked.name).some((word) => things.includes(word)) ? picked : undefined;
 }
 
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
