@@ -1019,6 +1019,21 @@ describe('createOfflineModel', () => {
     expect((await turn(denied, 'move A-1012 to Dec 10', 'where is A-1004')).calls).toEqual([['query_order', { order_id: 'A-1004' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'A1006')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
+    // A move still waiting for approval is not in what the model reads: its request is read again, with the new value.
+    const waiting = async (asked: string, next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Reading "tomorrow" as 2026-11-21 (today is 2026-11-20 UTC).' }] },
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await waiting('move A-1003 to tomorrow', 'no wait, Friday')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-27' }]]);
+    expect(await waiting('Verschiebe A-1003 auf morgen', 'nein, lieber Sonntag')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-22' }]]);
+    expect(await waiting('move A-1003', 'no wait, Friday')).toEqual([]);
     // The day next to the one asked: the same order, a day after (or before) the date the denied move asked for.
     expect(await turn(denied, 'move A-1012 to Dec 10', 'the day after then')).toEqual({
       text: 'As before with update_delivery_date, now with 2026-12-11.',

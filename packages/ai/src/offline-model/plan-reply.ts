@@ -156,7 +156,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
   if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
-  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
+  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools, now());
   if (again !== undefined) {
     const values = joinList(again.values, wording.and);
     return withReadingNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
@@ -369,12 +369,21 @@ const GOES_ON_WORDS: ReadonlySet<string> = new Set(
  * says it goes on from there, or names no tool of its own, and each value it gives is one the call takes (an id, a
  * day, a place, a sum, a price). `undefined` otherwise.
  */
-function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+function repeatedCall(
+  prompt: LanguageModelV4Prompt,
+  text: string,
+  tools: readonly ToolInfo[],
+  now: Date,
+): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
   const folded = fold(text).trim();
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   if (previous < 0) return undefined;
-  for (const part of callsOf(prompt.slice(previous + 1, current)).reverse()) {
+  // "no wait, Friday" while the move asked for waits for approval: that call is left out of what the model reads (see
+  // `dismissal`), so the request it was made for is read again instead.
+  const made = callsOf(prompt.slice(previous + 1, current));
+  const calls = made.length > 0 ? made : requestedCalls(userTextAt(prompt, previous), tools, now);
+  for (const part of calls.reverse()) {
     if (typeof part.input !== 'object' || part.input === null) continue;
     const tool = tools.find((candidate) => candidate.name === part.toolName);
     const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
@@ -454,6 +463,14 @@ function thingOfLastCall(prompt: LanguageModelV4Prompt, text: string, tools: rea
   if (things.length === 0) return undefined;
   const picked = pickTool(`${text} ${things.join(' ')}`, tools);
   return picked !== undefined && splitIdentifier(picked.name).some((word) => things.includes(word)) ? picked : undefined;
+}
+
+/** The call a request reads as on its own, in full (one tool, one set of arguments, none missing); none otherwise. */
+function requestedCalls(request: string, tools: readonly ToolInfo[], now: Date): Array<{ readonly toolName: string; readonly input: unknown }> {
+  const said = readWordedSums(readRelativeDates(request, now).text);
+  const tool = pickTool(said, tools);
+  const sets = tool === undefined ? [] : extractArgumentSets(said, tool.inputSchema);
+  return tool === undefined || sets.length !== 1 || sets[0].missing.length > 0 ? [] : [{ toolName: tool.name, input: sets[0].input }];
 }
 
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
