@@ -877,6 +877,11 @@ describe('createOfflineModel', () => {
       }),
       list_delayed_orders: tool({ description: 'List the orders running late.', inputSchema: z.object({}), execute: async () => [] }),
       browser_time_zone: tool({ description: "The user's own time zone and local time.", inputSchema: z.object({}), execute: async () => ({ zone: 'UTC' }) }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
     };
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const next = async (first: string, then: string) => {
@@ -895,6 +900,9 @@ describe('createOfflineModel', () => {
     expect((await next('status of A-1010', 'any other late orders?')).calls).toEqual([['list_delayed_orders', {}]]);
     expect((await next('status of A-1010', 'what time is it?')).calls).toEqual([['browser_time_zone', {}]]);
     expect((await next('status of A-1010', 'never mind')).calls).toEqual([]);
+    // A question with a word of a change ("delivered") asks what is, not for a change it lacks a date for.
+    expect((await next('where is A-1009', 'when was it delivered?')).calls).toEqual([['query_order', { order_id: 'A-1009' }]]);
+    expect((await next('where is A-1009', 'move it?')).text).toMatch(/I still need the new date/);
   });
 
   it('mails what the last message changed, looked up or made when a mail of the next one says nothing ("email the customer about it")', async () => {
@@ -1140,6 +1148,9 @@ describe('createOfflineModel', () => {
     expect(await say('where is A-1003', looked, 'cancel that')).toMatch(/^I have no tool for cancelling orders/);
     expect(await say('hi', [text('Hello!')], 'never mind')).toBe("OK, I'll leave it there. Anything else?");
     expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
+    // Thanks after a question are thanks, not its answer.
+    const asking = [text('I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?')];
+    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Anything else?");
   });
 
   it('says a country with parts elsewhere is read as its mainland time, and names the zones those parts keep, in the language asked', async () => {
@@ -1215,6 +1226,7 @@ describe('createOfflineModel', () => {
     // No count is one, as "add a teapot" reads it.
     expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'also a teapot')).toEqual([['cart_add', { name: 'teapot' }]]);
     expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und einen Teller')).toEqual([['cart_add', { name: 'Teller' }]]);
+    expect(await next('cart_add', { name: 'pommes', quantity: 3 }, 'et aussi une baguette')).toEqual([['cart_add', { name: 'baguette' }]]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'also a teapot')).toEqual([]);
     // "empty it", "clear it": the thing of the last call, named by reference (cart_clear is one of the cart's tools).
@@ -1233,6 +1245,7 @@ describe('createOfflineModel', () => {
     };
     expect(await afterAdding('empty it')).toEqual(['cart_clear']);
     expect(await afterAdding('leere ihn')).toEqual(['cart_clear']);
+    expect(await afterAdding('vide-le')).toEqual(['cart_clear']);
     expect(await afterAdding('empty')).toEqual([]);
   });
 

@@ -166,10 +166,20 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     pickAdder(text, tools) ??
     (forced ? tools[0] : asked === ruleInput.userText ? thingOfLastCall(options.prompt, text, tools) : undefined);
   // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
+  // "when was it delivered?" after "where is A-1009": a question about it, not a change of its delivery date.
+  const asksOfChange =
+    picked !== undefined &&
+    isChangeName(picked.name) &&
+    QUESTION_FIRST.test(fold(text).trim()) &&
+    extractArguments(text, picked.inputSchema).missing.some((name) => name !== idArgument(picked.inputSchema));
   const tool =
-    forced || asked !== ruleInput.userText || (picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined))
+    forced || asked !== ruleInput.userText
       ? picked
-      : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
+      : asksOfChange
+        ? (aboutEarlier(options.prompt, text, tools, undefined) ?? picked)
+        : picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined)
+          ? picked
+          : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
     const unread = unreadId(text, tools);
@@ -301,7 +311,7 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
 }
 
 /** "and 3 spoons", "also a teapot", "plus 2 mugs", "und 2 Löffel", "et 3 cuillères": more things, with their counts. */
-const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
+const MORE_THINGS = /^\s*(?:(?:and|also|plus|und|auch|et|aussi)\s+)+(?=\S)/i;
 
 /** "a teapot", "an apple", "ein Teller", "une baguette" after the adding verb: one thing, its count unwritten. */
 const ONE_THING = /^add\s+(?:an?|one|ein(?:e[nm]?)?|une?)\s+(?=\S)/i;
@@ -473,6 +483,8 @@ function requestedCalls(request: string, tools: readonly ToolInfo[], now: Date):
   return tool === undefined || sets.length !== 1 || sets[0].missing.length > 0 ? [] : [{ toolName: tool.name, input: sets[0].input }];
 }
 
+/** A question word first ("when was it delivered", "wann kommt sie", "quand arrive-t-elle"), not a request ("can you"). */
+const QUESTION_FIRST = /^(?:is|are|was|were|when|where|how|what|has|have|does|did|ist|sind|war|wann|wo|wie|hat|quand|ou|est|comment)\b/;
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
 const ASKS = /\?\s*$|^(?:is|are|was|were|when|where|how|what|has|have|does|did|will|can|ist|sind|wann|wo|wie|hat|quand|ou|est|comment)\b/;
 
@@ -1188,7 +1200,8 @@ function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
 function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): string {
   const userIndex = lastIndexOfRole(prompt, 'user');
   const previous = prompt[userIndex - 1];
-  if (previous?.role !== 'assistant') return userText;
+  // "thanks, bye" after a question is no answer to it.
+  if (previous?.role !== 'assistant' || pleasantryOf(userText) !== undefined) return userText;
   const markers = Object.values(WORDINGS).map((wording) => wording.askMarker);
   const question = previous.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   if (!markers.some((marker) => question.includes(marker))) return userText;
