@@ -863,6 +863,15 @@ describe('createOfflineModel', () => {
       ['order_invoice', { order_id: 'A-1002' }],
       ['order_invoice', { order_id: 'A-1003' }],
     ]);
+    // "both" after two messages of one order each: those two.
+    const asked1 = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+    const history: ModelMessage[] = [{ role: 'user', content: 'where is A-1002' }, ...asked1.responseMessages, { role: 'user', content: 'and A-1003?' }];
+    const asked2 = await generateText({ model, tools, messages: history, stopWhen: isStepCount(2) });
+    const moved2 = await generateText({ model, tools, messages: [...history, ...asked2.responseMessages, { role: 'user', content: 'move both to Friday' }], stopWhen: isStepCount(1) });
+    expect(moved2.toolCalls.map((call) => call.input)).toEqual([
+      { order_id: 'A-1002', new_date: '2026-11-27' },
+      { order_id: 'A-1003', new_date: '2026-11-27' },
+    ]);
     // One order named before: "both" is that one, read as the last message's.
     expect((await followUp('where is A-1002', 'move both to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
   });

@@ -266,6 +266,9 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
+  // "both" after "status of A-1011", then "and A-1012?": the two last named, one message each.
+  const two = all !== null && /^(?:both|beide|alle\s+beide|sie\s+beide|(?:tous|toutes)\s+les\s+deux|les\s+deux)\b/.test(fold(phrase));
+  const seen: string[] = [];
   for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
     const message = prompt[i];
     const texts =
@@ -275,10 +278,12 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
           ? message.content.flatMap((part) => (part.type === 'tool-call' ? stringValues(part.input) : []))
           : [];
     const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
-    if (ids.length > 1) return all === null ? undefined : { id: ids.join(' and '), phrase, ids };
-    if (ids[0] !== undefined) return all === null ? { id: ids[0], phrase } : latestId(prompt, tool, name);
+    if (ids.length > 1 && seen.length === 0) return all === null ? undefined : { id: ids.join(' and '), phrase, ids };
+    if (ids[0] !== undefined && !two) return all === null ? { id: ids[0], phrase } : latestId(prompt, tool, name);
+    for (const id of ids) if (!seen.includes(id)) seen.unshift(id);
+    if (seen.length >= 2) return { id: seen.slice(-2).join(' and '), phrase, ids: seen.slice(-2) };
   }
-  return undefined;
+  return two && seen[0] !== undefined ? latestId(prompt, tool, name) : undefined;
 }
 
 /**
