@@ -1179,6 +1179,18 @@ describe('createOfflineModel', () => {
     // A city of it, or a country of one zone: no such note.
     expect(await ask('time in Madrid')).toEqual(['', '{"time_zone":"Europe/Madrid"}']);
     expect(await ask('time in Japan')).toEqual(['', '{"time_zone":"Asia/Tokyo"}']);
+    // A place alone after a question of the time goes on from it: a country of several zones is said to be one.
+    const { content } = await model.doGenerate({
+      prompt: [
+        { role: 'user', content: [{ type: 'text', text: 'time in France' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'world_clock', input: { time_zone: 'Europe/Paris' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'world_clock', output: { type: 'json', value: { time: '13:00' } } }] },
+        { role: 'user', content: [{ type: 'text', text: 'and in the USA?' }] },
+      ],
+      tools,
+    } as Parameters<typeof model.doGenerate>[0]);
+    expect(content).toEqual([{ type: 'text', text: expect.stringMatching(/^The USA has several time zones/) }]);
+    expect(await ask('and in the USA?')).toEqual([expect.stringMatching(/^I'm the offline model/)]);
   });
 
   it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {

@@ -108,7 +108,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       return { type: 'text', text: wording.listsNone(all.every, all.thing, joinList(offers, wording.and)) };
     }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
-    const place = unknownPlace(text);
+    // "and in the USA?" after a question of the time: a place alone goes on from it.
+    const afterClock = callsOf(previousTurn(options.prompt)).some((call) => timeZoneArgument(tools.find((candidate) => candidate.name === call.toolName)?.inputSchema) !== undefined);
+    const place = unknownPlace(text, asked === ruleInput.userText && afterClock);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
     if (place !== undefined && clock !== undefined) {
       // "time in the USA": a country of several zones is known, but not which of its times is meant.

@@ -76,6 +76,13 @@ describe('unknownPlace', () => {
 });
 
 describe('zonedCountry', () => {
+  it('reads a place alone as the place asked about only when it goes on from a question of the time', () => {
+    expect(unknownPlace('and in the USA?')).toBeUndefined();
+    expect(unknownPlace('and in the USA?', true)).toBe('the USA');
+    expect(unknownPlace('what about in Atlantis?', true)).toBe('Atlantis');
+    expect(unknownPlace('and in total?', true)).toBeUndefined();
+  });
+
   it('names a country of several time zones, as written, with cities of it; any other place is none', () => {
     expect(unknownPlace('time in the USA')).toBe('the USA');
     expect(zonedCountry('the USA')).toEqual({ country: 'The USA', cities: ['New York', 'Chicago', 'Denver', 'Los Angeles'] });

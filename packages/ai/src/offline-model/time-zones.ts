@@ -260,6 +260,8 @@ export function findTimeZones(text: string): ZoneMatch[] {
 
 /** A question about the time of a place: "time in X", "what time is it in X", "Uhrzeit in X", "l'heure à X". */
 const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
+/** A place alone, going on from a question of the time before: "and in the USA?", "what about in Atlantis?", "et au Canada ?". */
+const PLACE_ALONE = /^(?:(?:and|what\s+about|how\s+about|und|et)\s+)?(?:in|at|en|au|aux|a)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
 /** Words after "in" that name no place: "in my browser", "in your time zone", "in 3 days", "in total". */
 const NOT_PLACES: ReadonlySet<string> = new Set(
   ('my your our their his her its this that here there the a an me us browser zone timezone local utc gmt minutes ' +
@@ -268,12 +270,13 @@ const NOT_PLACES: ReadonlySet<string> = new Set(
 
 /**
  * The place a question asks the time of when no time zone or known city is in it ("What time is it in Atlantis?"):
- * the answer says the place is not known, rather than read a zone the user did not mean. `undefined` otherwise.
+ * the answer says the place is not known, rather than read a zone the user did not mean; with `goesOn` (the message
+ * before asked a time) a place alone too ("and in the USA?"). `undefined` otherwise.
  */
-export function unknownPlace(text: string): string | undefined {
+export function unknownPlace(text: string, goesOn = false): string | undefined {
   if (findTimeZones(text).length > 0) return undefined;
   const folded = fold(text);
-  const match = TIME_OF_PLACE.exec(folded);
+  const match = TIME_OF_PLACE.exec(folded) ?? (goesOn ? PLACE_ALONE.exec(folded) : null);
   const place = match?.[1];
   if (match === null || place === undefined) return undefined;
   const words = place.split(/\s+/);
