@@ -947,6 +947,11 @@ describe('createOfflineModel', () => {
     expect(moved.text).toBe(
       'Reading "the customer" as A-1003, from earlier in our conversation. Using send_email, I say what changed: "The delivery date of your order A-1003 is now 2026-11-27."',
     );
+    // In German and French, the sentence is theirs (the date is the tool's).
+    expect((await next('Verschiebe A-1003 auf Freitag', 'Schreib dem Kunden davon')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27.', subject: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27' }],
+    ]);
+    expect((await next('Reporte A-1003 à vendredi', 'Écris au client pour le prévenir')).calls[0]?.[1]).toMatchObject({ body: 'Nouvelle date de livraison pour votre commande A-1003 : 2026-11-27.' });
     const looked = await next('where is A-1002', 'let the customer know');
     expect(looked.calls).toEqual([
       ['send_email', { order_id: 'A-1002', body: 'Your order A-1002 is delayed, delivery date 2026-12-03.', subject: 'Your order A-1002 is delayed, delivery date 2026-12-03' }],

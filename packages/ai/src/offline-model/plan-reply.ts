@@ -850,7 +850,7 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
   for (const result of sources) {
     const input = inputOf(result);
     if (input === undefined) return undefined;
-    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input, wording);
+    const message = failed ? undefined : follow.changes ? whatChanged(result, input, wording) : whatIs(result, input, wording);
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
@@ -892,7 +892,7 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');
   if (result === undefined || input === undefined || !succeeded) return undefined;
   const kind = isChangeName(result.toolName) ? 'change' : isReadName(result.toolName) ? 'lookup' : 'made';
-  const message = kind === 'change' ? whatChanged(result, input) : kind === 'lookup' ? whatIs(result, input, wording) : whatMade(result, input, wording);
+  const message = kind === 'change' ? whatChanged(result, input, wording) : kind === 'lookup' ? whatIs(result, input, wording) : whatMade(result, input, wording);
   if (message === undefined) return undefined;
   const subject = 'subject' in message ? ` about ${message.subject}` : '';
   const args = extractArguments(`${message.id}${subject} saying ${message.text}`, tool.inputSchema);
@@ -954,15 +954,17 @@ function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<strin
 }
 
 /** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */
-function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string } | undefined {
   const idEntry = idOf(input);
   if (idEntry === undefined) return undefined;
   const [idName, id] = idEntry;
   const thing = splitIdentifier(result.toolName).filter((word) => !isChangeName(word)).join(' ');
   const value = dateOf(withoutEditNote(result.output)) ?? Object.entries(input).find(([name, v]) => name !== idName && typeof v === 'string')?.[1];
   if (thing.length === 0 || typeof value !== 'string') return undefined;
-  const record = humanize(idName.replace(/_?id$/i, ''));
-  return { id, text: `The ${thing} of your ${record.length > 0 ? `${record} ` : ''}${id} is now ${value}.` };
+  // In the user's language ("Neues Lieferdatum für Ihre Bestellung A-1004: 2026-11-27."); the value is the tool's.
+  const record = nounIn(wording, humanize(idName.replace(/_?id$/i, ''))).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  const label = nounIn(wording, thing).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  return { id, text: wording.nowChanged(label, `${record.length > 0 ? `${record} ` : ''}${id}`, value) };
 }
 
 /** A result as the tool gave it, without the note of an approver's edits before it (see `summarizeToolResults`). */

@@ -124,6 +124,8 @@ export interface Wording {
   readonly helpIntro: string;
   /** A day named as the readers do not know ("on Diwali"): none is guessed. */
   readonly unknownDay: (day: string) => string;
+  /** A mail's sentence of what a change made: "The delivery date of your order A-1004 is now 2026-11-27." */
+  readonly nowChanged: (thing: string, record: string, value: string) => string;
   /** "your order A-1002", in a mail to the one it concerns. */
   readonly your: (record: string) => string;
   /** A mail's sentence of what a lookup shows: "Your order A-1002 is delayed, delivery date 2026-12-03." */
@@ -274,6 +276,7 @@ const EN: Wording = {
   welcome: "You're welcome. Anything else?",
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
+  nowChanged: (thing, record, value) => `The ${thing} of your ${record} is now ${value}.`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} is ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
   unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
@@ -359,6 +362,7 @@ const DE: Wording = {
   welcome: 'Gern geschehen. Noch etwas?',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
+  nowChanged: (thing, record, value) => `Neues ${thing} für Ihre ${record}: ${value}.`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ist ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
   unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
@@ -452,6 +456,7 @@ const FR: Wording = {
   welcome: 'Je vous en prie. Autre chose ?',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
+  nowChanged: (thing, record, value) => `Nouvelle ${thing} pour votre ${record} : ${value}.`,
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} est ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
   unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
