@@ -608,6 +608,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['time in India', 'world_clock {"time_zone":"Asia/Kolkata"}'],
       ['how many orders are there', 'orders_chart {}'],
       ['where is A-1002 and add 2 mugs', 'query_order {"order_id":"A-1002"} | cart_add {"quantity":2,"name":"mugs"}'],
+      ['deliver A-1002 on Diwali', 'text: I don\'t know which day "Diwali" is, so I did not guess one.'],
+      ['time in Spain', 'world_clock {"time_zone":"Europe/Madrid"}'],
+      ['Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen', 'query_order {"order_id":"A-1002"}'],
     ];
     const prose = readme.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
