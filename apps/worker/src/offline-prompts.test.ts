@@ -97,6 +97,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1003 until Chinese New Year', 'text: I don\'t know which day "Chinese New Year" is, so I did not guess one.'],
       ['Verschiebe A-1002 auf Muttertag', 'text: Ich weiß nicht, welcher Tag „Muttertag“ ist, also rate ich keinen.'],
       ['deliver A-1002 to Berlin', ASKS_DATE],
+      ['move A-1007 to Hanukkah', 'text: I don\'t know which day "Hanukkah" is, so I did not guess one.'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
@@ -132,6 +133,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['what time is it in Japan?', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['Uhrzeit in Deutschland', 'world_clock {"time_zone":"Europe/Berlin"}'],
       ['time in the USA', "text: The USA has several time zones, so I can't tell which time you mean."],
+      ['Quelle heure est-il au Canada ?', 'text: Canada a plusieurs fuseaux horaires, je ne sais donc pas quelle heure vous voulez.'],
       ['What time is it in Springfield?', 'text: I don\'t know where "Springfield" is, so I can\'t tell its time.'],
       ['What is my time zone?', 'browser_time_zone {}'],
       ['what is my timezone', 'browser_time_zone {}'],

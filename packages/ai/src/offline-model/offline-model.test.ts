@@ -947,6 +947,11 @@ describe('createOfflineModel', () => {
     expect(moved.text).toBe(
       'Reading "the customer" as A-1003, from earlier in our conversation. Using send_email, I say what changed: "The delivery date of your order A-1003 is now 2026-11-27."',
     );
+    // "them" after two changes: a mail each, saying what changed for it.
+    expect((await next('move A-1003 to friday and A-1004 to monday', 'email them about it')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'The delivery date of your order A-1003 is now 2026-11-27.', subject: 'The delivery date of your order A-1003 is now 2026-11-27' }],
+      ['send_email', { order_id: 'A-1004', body: 'The delivery date of your order A-1004 is now 2026-11-23.', subject: 'The delivery date of your order A-1004 is now 2026-11-23' }],
+    ]);
     // In German and French, the sentence is theirs (the date is the tool's).
     expect((await next('Verschiebe A-1003 auf Freitag', 'Schreib dem Kunden davon')).calls).toEqual([
       ['send_email', { order_id: 'A-1003', body: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27.', subject: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27' }],
@@ -1056,6 +1061,7 @@ describe('createOfflineModel', () => {
     expect(await waiting('move A-1003 to tomorrow', 'no wait, Friday')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-27' }]]);
     expect(await waiting('Verschiebe A-1003 auf morgen', 'nein, lieber Sonntag')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-22' }]]);
     expect(await waiting('move A-1003', 'no wait, Friday')).toEqual([]);
+    expect(await waiting('Verschiebe A-1003 auf morgen', 'nein, doch lieber Montag')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-23' }]]);
     // The day next to the one asked: the same order, a day after (or before) the date the denied move asked for.
     expect(await turn(denied, 'move A-1012 to Dec 10', 'the day after then')).toEqual({
       text: 'As before with update_delivery_date, now with 2026-12-11.',
@@ -1102,6 +1108,10 @@ describe('createOfflineModel', () => {
     expect((await next('list_delayed_orders', { days_threshold: 4 }, 'just the first two')).calls).toEqual([['list_delayed_orders', { days_threshold: 4, limit: 2 }]]);
     expect((await next('list_delayed_orders', {}, 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
     expect((await next('list_delayed_orders', {}, 'welche ist am schlimmsten?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect(await next('list_delayed_orders', {}, 'die ersten zwei reichen')).toEqual({
+      said: 'Wie zuvor mit list_delayed_orders, jetzt mit limit 2.',
+      calls: [['list_delayed_orders', { limit: 2 }]],
+    });
     expect((await next('list_delayed_orders', {}, 'nur die ersten drei')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
     expect((await next('list_delayed_orders', {}, 'seulement les deux premières')).calls).toEqual([['list_delayed_orders', { limit: 2 }]]);
     // A minimum, said in words of what it bounds, too.

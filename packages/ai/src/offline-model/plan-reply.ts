@@ -217,8 +217,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return noted(lookup);
     // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
-    const told = forced ? undefined : toldFromEarlier(options.prompt, tool, sets[0], wording);
-    if (told !== undefined) return noted(told);
+    // One mail per id ("email them about it" after two moves), each saying what its call made.
+    const told = forced ? [] : sets.map((set) => toldFromEarlier(options.prompt, tool, set, wording));
+    const each = told.every((reply) => reply?.type === 'tool-calls') ? (told as Array<OfflineReply & { readonly type: 'tool-calls' }>) : [];
+    if (each.length > 0) return noted({ type: 'tool-calls', calls: each.flatMap((reply) => reply.calls), text: each.map((reply) => reply.text).join(' ') });
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -264,7 +266,8 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
   // "both", "them": every id of the message that named several, the same request for each.
-  const all = REFERS_BACK.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
+  // "email them about it" after two moves: "them" says more than "it" does.
+  const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
   const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
@@ -377,7 +380,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber stattdessen et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen et pour pareil alors non plutot'.split(' '),
 );
 
 /**

@@ -227,6 +227,7 @@ describe('readRelativeDates', () => {
       ['move A-1003 until labor day', 'labor day'],
       ['Liefere A-1002 am Muttertag', 'Muttertag'],
       ["Livre A-1002 pour l'Aïd", 'Aïd'],
+      ['move A-1007 to Hanukkah', 'Hanukkah'],
       // Where it goes, who it is for, a carrier, an id, a day known (already a date): none.
       ['deliver A-1002 to Berlin', undefined],
       ['move the order for Grace Hopper', undefined],

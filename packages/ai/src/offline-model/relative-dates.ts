@@ -417,6 +417,8 @@ export function dayNextToAsked(text: string): { readonly phrase: string; readonl
 const UNREAD_DAY = new RegExp(
   String.raw`(?:\b(?:on|until|till|by|before|after|pour|avant|apres|après|jusqu['’]?\s*(?:a|à))\s+(?:the\s+|l['’]\s*|le\s+|la\s+)?)` +
     String.raw`((?:[A-ZÀ-Ý][a-zà-ÿ'’-]+)(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+){0,2}|[a-zà-ÿ'’-]*\s?(?:day|eve))\b(?!\s*\d)` +
+    // "to" names a day after a verb that moves one ("move A-1007 to Hanukkah"), a place otherwise ("deliver A-1002 to Berlin").
+    String.raw`|\b(?:move|postpone|push|reschedule|shift)\b[^.?!\n]*?\bto\s+(?:the\s+)?((?:[A-ZÀ-Ý][a-zà-ÿ'’-]+)(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+){0,2})\b(?!\s*\d)` +
     // German capitalises every noun: only a word that ends as days' names do ("am Muttertag", "auf das Weinfest").
     String.raw`|\b(?:am|bis|vor|zum|zu|auf)\s+(?:den\s+|dem\s+|das\s+)?([A-ZÄÖÜ]?[a-zäöüß]+(?:tag|fest))\b`,
 );
@@ -424,7 +426,7 @@ const UNREAD_DAY = new RegExp(
 /** The name of a day a text gives that is no day the model knows (see {@link UNREAD_DAY}); `undefined` when none. */
 export function unreadDay(text: string): string | undefined {
   const match = UNREAD_DAY.exec(text);
-  return (match?.[1] ?? match?.[2])?.trim();
+  return (match?.[1] ?? match?.[2] ?? match?.[3])?.trim();
 }
 
 /** `date` plus `days` calendar days, both YYYY-MM-DD. */

@@ -259,7 +259,7 @@ export function findTimeZones(text: string): ZoneMatch[] {
 }
 
 /** A question about the time of a place: "time in X", "what time is it in X", "Uhrzeit in X", "l'heure à X". */
-const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
+const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en|au|aux)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
 /** A place alone, going on from a question of the time before: "and in the USA?", "what about in Atlantis?", "et au Canada ?". */
 const PLACE_ALONE = /^(?:(?:and|what\s+about|how\s+about|und|et)\s+)?(?:in|at|en|au|aux|a)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
 /** Words after "in" that name no place: "in my browser", "in your time zone", "in 3 days", "in total". */

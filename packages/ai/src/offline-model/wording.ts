@@ -15,7 +15,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick'
     ).split(' '),
   ),
   fr: new Set(
