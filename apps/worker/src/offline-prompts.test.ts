@@ -354,7 +354,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['danke schön', 'text: Gern geschehen.'],
       ['ok thanks, bye', "text: You're welcome."],
       ['good morning', HELP],
-      ['bye', HELP],
+      // A farewell is one, not a question of the day.
+      ['bye', 'text: Thank you, you too.'],
+      ['have a nice day', 'text: Thank you, you too.'],
+      ['Schönen Tag noch!', 'text: Danke, gleichfalls.'],
+      ['bonne journée', 'text: Merci, vous aussi.'],
       ['cool', HELP],
       // A greeting or thanks beside a request is no request of its own.
       ['where is A-1002 and thanks', 'query_order {"order_id":"A-1002"}'],

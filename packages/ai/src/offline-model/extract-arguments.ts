@@ -814,7 +814,9 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
 const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|zwei|drei|vier|fünf|funf|deux|trois|quatre|cinq)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
 const LIMIT_PHRASE = new RegExp(
-  String.raw`\b(?:top|first|worst|ersten|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|premi[eè]re?s|[a-z]{3,}est)\b`,
+  String.raw`\b(?:top|first|worst|ersten|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|premi[eè]re?s|[a-z]{3,}est)\b` +
+    // "only 3", "just 2", "nur 3", "seulement 2": so many of the list, not of days ("only 3 days late").
+    String.raw`|\b(?:only|just|nur|seulement)\s+(?:the\s+|die\s+|les\s+)?${COUNT_WORD}\b(?!\s*(?:days?|weeks?|hours?|tage?n?|wochen?|jours?|semaines?|%|percent))`,
   'gi',
 );
 /**
@@ -857,7 +859,7 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
     }
     if (LIMIT_NAMES.test(property.name)) {
       const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
-      const word = match?.[1] ?? match?.[2];
+      const word = match?.[1] ?? match?.[2] ?? match?.[3];
       if ((match === undefined || word === undefined) && TOP_ONE.test(text)) input[property.name] = 1;
       if (match === undefined || word === undefined) continue;
       used.push({ start: match.index, end: match.index + match[0].length });

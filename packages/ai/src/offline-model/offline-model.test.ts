@@ -1120,6 +1120,8 @@ describe('createOfflineModel', () => {
       calls: [['list_delayed_orders', { limit: 3, days_threshold: 8 }]],
     });
     expect((await next('list_delayed_orders', {}, 'and 2 bananas')).calls).toEqual([]);
+    expect((await next('list_delayed_orders', {}, 'only 3')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    expect((await next('list_delayed_orders', {}, 'only 3 days late')).calls).not.toContainEqual(['list_delayed_orders', { limit: 3 }]);
     // After a lookup there is no list to cut, and a plural superlative is no one record.
     expect((await next('query_order', { order_id: 'A-1002' }, 'top 3 only')).calls).toEqual([]);
     expect((await next('list_delayed_orders', {}, 'which orders are most late?')).calls).toEqual([['list_delayed_orders', {}]]);

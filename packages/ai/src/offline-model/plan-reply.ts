@@ -82,6 +82,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "never mind", "lass es" after a request: it is left as it is (see `dismissal`), not read as a request of its own.
   const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
   if (dismissed !== undefined) return { type: 'text', text: dismissed };
+  // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
+  if (choice.type === 'auto' && pleasantryOf(ruleInput.userText) === 'farewell') return { type: 'text', text: wordingFor(ruleInput.userText).farewell };
 
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
@@ -1307,12 +1309,16 @@ function isPleasantry(text: string): boolean {
 const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
 
 /** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
-function pleasantryOf(text: string): 'thanks' | 'greeting' | undefined {
+function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
-  const words = wordsOf(text);
-  if (words.length === 0 || !words.every((word) => PLEASANTRIES.has(word))) return undefined;
+  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock.
+  const wished = fold(text).replace(GOOD_WISHES, ' ');
+  const farewell = wished !== fold(text) || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
+  const words = wordsOf(wished);
+  if (!words.every((word) => PLEASANTRIES.has(word) || /^(?:goodbye|tschuss|ciao|au|revoir)$/.test(word)) || (words.length === 0 && !farewell)) return undefined;
   if (words.some((word) => PLEASANTRIES.get(word) === 'thanks')) return 'thanks';
-  return words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
+  if (words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
+  return farewell ? 'farewell' : undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

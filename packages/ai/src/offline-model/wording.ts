@@ -16,7 +16,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss'
     ).split(' '),
   ),
   fr: new Set(
@@ -24,7 +24,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez'
+      'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
+      'bonne journee revoir seulement premieres'
     ).split(' '),
   ),
 };
@@ -135,6 +136,8 @@ export interface Wording {
   readonly dateIs: (label: string, subject: string, date: string) => string;
   /** A country read as its mainland's zone, whose other parts keep other times ("Spain": Atlantic/Canary). */
   readonly mainland: (country: string, zone: string, others: string) => string;
+  /** The answer to a farewell ("have a nice day", "bye"). */
+  readonly farewell: string;
   /** The answer to thanks. */
   readonly welcome: string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
@@ -275,6 +278,7 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  farewell: 'Thank you, you too. Goodbye!',
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
   nowChanged: (thing, record, value) => `The ${thing} of your ${record} is now ${value}.`,
@@ -361,6 +365,7 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
   nowChanged: (thing, record, value) => `Neues ${thing} für Ihre ${record}: ${value}.`,
@@ -455,6 +460,7 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  farewell: 'Merci, vous aussi. Au revoir !',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
   nowChanged: (thing, record, value) => `Nouvelle ${thing} pour votre ${record} : ${value}.`,
