@@ -1121,6 +1121,36 @@ describe('createOfflineModel', () => {
     });
     expect((await next('list_delayed_orders', {}, 'and 2 bananas')).calls).toEqual([]);
     expect((await next('list_delayed_orders', {}, 'only 3')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    // A member of the list by its place: "the worst one" is the first (most delayed first), "the second one" the next.
+    const member = async (text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'show me the delays' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'list_delayed_orders', input: {} }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'list_delayed_orders', output: { type: 'json', value: { count: 2, orders: [{ id: 'A-1012' }, { id: 'A-1006' }] } } }],
+          },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: [
+          ...tools,
+          {
+            type: 'function' as const,
+            name: 'send_email',
+            description: "Send an e-mail about an order to that order's customer.",
+            inputSchema: {
+              type: 'object',
+              properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' }, subject: { type: 'string' }, body: { type: 'string' } },
+              required: ['order_id', 'subject', 'body'],
+            },
+          },
+        ],
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await member("email the worst one's customer that we are sorry")).toEqual([['send_email', { order_id: 'A-1012', body: 'we are sorry', subject: 'We are sorry' }]]);
+    expect(await member('where is the second one?')).toEqual([['query_order', { order_id: 'A-1006' }]]);
     expect((await next('list_delayed_orders', {}, 'only 3 days late')).calls).not.toContainEqual(['list_delayed_orders', { limit: 3 }]);
     // After a lookup there is no list to cut, and a plural superlative is no one record.
     expect((await next('query_order', { order_id: 'A-1002' }, 'top 3 only')).calls).toEqual([]);

@@ -254,6 +254,31 @@ const REFERS_BACK =
  */
 const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux)\b/;
 
+/** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
+const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
+
+/**
+ * The id of a member of the list the message before showed, named by its place ("email the worst one's customer" after
+ * "show me the delays": the first of the list, most delayed first), when the tool takes it. `undefined` otherwise.
+ */
+function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
+  const match = LIST_MEMBER.exec(fold(plain));
+  if (match === null) return undefined;
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const value = resultValue(result.output);
+    const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined;
+    const ids = (list ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
+    const place = match[1] ?? '';
+    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
+    if (id === undefined || ids.length < 2) continue;
+    if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
+    return { id, phrase: plain.slice(match.index, match.index + match[0].length) };
+  }
+  return undefined;
+}
+
 /** A reading of words that refer back: the id (or, for "both", the ids) they stand for. */
 type Referred = { readonly id: string; readonly phrase: string; readonly ids?: readonly string[] };
 
@@ -267,6 +292,9 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   const name = idArgument(tool.inputSchema);
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
+  // "the worst one", "the first order" after a list: that member of the list the message before showed.
+  const member = memberOfList(prompt, plain, tool, name);
+  if (member !== undefined) return member;
   // "both", "them": every id of the message that named several, the same request for each.
   // "email them about it" after two moves: "them" says more than "it" does.
   const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
