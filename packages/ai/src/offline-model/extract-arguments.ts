@@ -301,6 +301,21 @@ export function idArgument(schema: unknown): string | undefined {
   return properties.find(([name, raw]) => kindOf(name, normalize(raw)) === 'id')?.[0];
 }
 
+/**
+ * The numbers a text gives in words of what they bound, and nothing else: a cap ("top 3", "just the first two", "which
+ * one is the worst") and a minimum ("more than a week"), for a list's arguments; no plain number ("2 bananas").
+ */
+export function phrasedNumbers(text: string, schema: unknown): Record<string, unknown> {
+  const root = normalize(schema);
+  const properties: Property[] = Object.entries(root.properties ?? {}).map(([name, raw]) => {
+    const node = normalize(raw);
+    return { name, node, kind: kindOf(name, node), required: false };
+  });
+  const input: Record<string, unknown> = {};
+  fillPhrasedNumbers(text, properties, input, []);
+  return input;
+}
+
 /** The name of the schema's argument that names a thing (`name`, `item`, `product`), if it has one. */
 export function itemArgument(schema: unknown): string | undefined {
   const properties = Object.entries(normalize(schema).properties ?? {});
@@ -796,9 +811,21 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
  * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a
  * hyphen, a point, a slash or a colon are the end of a date, an id or a time ("2026-11-23 latest first"), no count.
  */
-const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const COUNT_WORD = String.raw`((?<![-./:])\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|zwei|drei|vier|fünf|funf|deux|trois|quatre|cinq)`;
 /** "the three most delayed", "top 5", "the 3 latest", "first ten", "the worst 5": how many of a ranked list, for a `limit`. */
-const LIMIT_PHRASE = new RegExp(String.raw`\b(?:top|first|worst|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|[a-z]{3,}est)\b`, 'gi');
+const LIMIT_PHRASE = new RegExp(
+  String.raw`\b(?:top|first|worst|ersten|[a-z]{3,}est)\s+${COUNT_WORD}\b|\b${COUNT_WORD}\s+(?:most|worst|premi[eè]re?s|[a-z]{3,}est)\b` +
+    // "only 3", "just 2", "nur 3", "seulement 2": so many of the list, not of days ("only 3 days late").
+    String.raw`|\b(?:only|just|nur|seulement)\s+(?:the\s+|die\s+|les\s+)?${COUNT_WORD}\b(?!\s*(?:days?|weeks?|hours?|tage?n?|wochen?|jours?|semaines?|%|percent))`,
+  'gi',
+);
+/**
+ * The one record a ranked list has at its top, asked for as one: "which one is the worst?", "which order is the most
+ * delayed?", "the latest one", "welche ist am schlimmsten?", "laquelle est la pire ?" (a limit of 1); "is A-1012 the
+ * most delayed" asks about one it names, and "the orders that are most late" about all of them.
+ */
+const TOP_ONE =
+  /\b(?:one|which|what|whats|welche[rs]?|laquelle|lequel|quel(?:le)?)\b(?:(?!\b(?:are|sind|sont)\b).)*?\b(?:worst|most\s+[a-z]+|latest|longest|oldest|biggest|largest|am\s+schlimmsten|schlimmste[nr]?|am\s+meisten\s+[a-zäöü]+|pire|plus\s+en\s+retard)(?:\s+(?:one|order|bestellung|commande))?\s*[?.!]*$/i;
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
@@ -832,7 +859,8 @@ function fillPhrasedNumbers(text: string, properties: readonly Property[], input
     }
     if (LIMIT_NAMES.test(property.name)) {
       const match = [...text.matchAll(LIMIT_PHRASE)].find((m) => isFree({ start: m.index, end: m.index + m[0].length }, used));
-      const word = match?.[1] ?? match?.[2];
+      const word = match?.[1] ?? match?.[2] ?? match?.[3];
+      if ((match === undefined || word === undefined) && TOP_ONE.test(text)) input[property.name] = 1;
       if (match === undefined || word === undefined) continue;
       used.push({ start: match.index, end: match.index + match[0].length });
       input[property.name] = numberOf(word);
@@ -952,7 +980,7 @@ function lastLineReply(text: string, used: Span[]): string | undefined {
  * after `dass` in "sag dem Kunden, dass sie spät kommt", after `que` in "pour dire que ça arrive lundi".
  */
 const TOLD_THAT =
-  /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|écri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
+  /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
 /** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
 const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;
@@ -1021,9 +1049,12 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
   zwei: 2,
   drei: 3,
   vier: 4,
+  fünf: 5,
+  funf: 5,
   deux: 2,
   trois: 3,
   quatre: 4,
+  cinq: 5,
 };
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
 // German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".

@@ -106,6 +106,12 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   rechne: ['calculate'],
   calcul: ['calculate'],
   kunde: ['customer'],
+  kunden: ['customer'],
+  // Writing to someone is a mail ("Schreib dem Kunden …", "Écris au client …"); the English "write" is too weak a word.
+  schreib: ['email'],
+  ecri: ['email'],
+  ecrir: ['email'],
+  ecriv: ['email'],
   client: ['customer'],
   prufe: ['audit'],
   rapport: ['report'],
@@ -324,8 +330,18 @@ export interface MessageRequest {
   readonly end: number;
 }
 
-/** Where one request of a message ends and the next begins: "and", "then", "also", "und", "et", "puis", `;`, `?`, `. `. */
-const REQUEST_BREAK = /\s*(?:[;\n]|[.?!](?=\s)|,?\s+\b(?:and(?:\s+then)?|then|also|und(?:\s+dann)?|dann|et(?:\s+puis)?|puis)\b)\s*/gi;
+/** Verbs that lead a request of their own after a comma ("clear my cart, add 3 apples"), in English, German and French. */
+const LEADING_VERB =
+  'add|show|list|move|clear|empty|email|mail|send|tell|check|find|look|give|put|buy|remove|delete|postpone|push|change|update|cancel|book|calculate|' +
+  'f[üu]ge|zeig|leere|verschieb|schick|schreib|berechne|ajoute|montre|vide|reporte|envoie|[ée]cris|calcule';
+/**
+ * Where one request of a message ends and the next begins: "and", "then", "also", "und", "et", "puis", `;`, `?`, `. `,
+ * and a comma before a verb that leads a request ("clear my cart, add 3 apples"; not "add milk, eggs and bread").
+ */
+const REQUEST_BREAK = new RegExp(
+  String.raw`\s*(?:[;\n]|[.?!](?=\s)|,\s*(?=(?:${LEADING_VERB})\w*\s)|,?\s+\b(?:and(?:\s+then)?|then|also|und(?:\s+dann)?|dann|et(?:\s+puis)?|puis)\b)\s*`,
+  'gi',
+);
 
 /**
  * The requests of a message that may make several ("Where is A-1002 and what time is it in Tokyo?"), in order; a

@@ -743,7 +743,7 @@ describe('createOfflineModel', () => {
     expect(missing.text).toMatch(/\n\nI did not let the customer know: the lookup gave nothing to tell them\.$/);
   });
 
-  it('looks the order up first for a mail that says what it is for ("to apologise for the delay"), and mails that with what it shows', async () => {
+  it('looks the order up first for a mail that says what it is for ("to apologise for the delay", in German and French too), and mails that with what it shows', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const sent = vi.fn(async (input: { order_id: string; subject: string; body: string }) => ({ queued: true, ...input }));
     const tools = {
@@ -775,6 +775,16 @@ describe('createOfflineModel', () => {
     expect(await mail('email the customer of A-1002 to thank them for their patience')).toBe(
       'Thank you for your patience. Your order A-1002 is delayed, delivery date 2026-12-03.',
     );
+    // In German and French, worded in that language (the values are the tool's).
+    expect(await mail('Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen')).toBe(
+      'Wir entschuldigen uns für die Verspätung. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.',
+    );
+    expect(await mail('Schreib dem Kunden von A-1002, um ihm für seine Geduld zu danken')).toBe('Vielen Dank für Ihre Geduld. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.');
+    expect(await mail("Écris au client de A-1002 pour s'excuser du retard")).toBe('Nous nous excusons du retard. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
+    expect(await mail('Écris au client de A-1002 pour le remercier de sa patience')).toBe('Merci de votre patience. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
+    // What to say, given after "dass" or "que", is the mail itself, with no lookup.
+    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung sich verzögert');
+    expect(await mail('Écris au client de A-1002 que la livraison est retardée')).toBe('la livraison est retardée');
     // After a message about the order, "the customer" is its customer.
     const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
     const messages: ModelMessage[] = [
@@ -787,7 +797,7 @@ describe('createOfflineModel', () => {
     expect(referred.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
-  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation, and says so', async () => {
+  it('reads "it", "its", "that order", "the customer" as the one order named before in the conversation ("both" as the two), and says so', async () => {
     const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
     const tools = {
       query_order: tool({
@@ -837,6 +847,33 @@ describe('createOfflineModel', () => {
     expect((await followUp('Wo ist A-1002?', 'Verschiebe auf Freitag')).text).toMatch(/^Ich beziehe das auf A-1002, wie deine letzte Nachricht\./);
     expect((await followUp('where are A-1002 and A-1003?', 'move to Friday')).text).toBe(asked);
     expect((await followUp('where is A-1002 and what time is it in Tokyo?', 'move to Friday')).text).toBe(asked);
+    // Thanks or a greeting beside the request is no other request.
+    for (const first of ['where is A-1002 and thanks', 'hello and where is A-1002', 'where is A-1002 and good day', 'Wo ist A-1002 und vielen Dank']) {
+      expect((await followUp(first, 'move to Friday')).calls, first).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
+    }
+    // "both", "them" after two orders: each of them, in one call each (each approved as usual).
+    const both = await followUp('where are A-1002 and A-1003?', 'move both to Dec 1');
+    expect(both.calls).toEqual([
+      ['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-01' }],
+      ['update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-01' }],
+    ]);
+    expect(both.text).toBe('Reading "both" as A-1002 and A-1003, from earlier in our conversation. Reading "Dec 1" as 2026-12-01 (today is 2026-11-20 UTC).');
+    expect((await followUp('Wo sind A-1002 und A-1003?', 'Verschiebe beide auf Freitag')).text).toMatch(/^Ich lese „beide“ als A-1002 und A-1003 aus unserem Gespräch\./);
+    expect((await followUp('where are A-1002 and A-1003?', 'and their invoices?')).calls).toEqual([
+      ['order_invoice', { order_id: 'A-1002' }],
+      ['order_invoice', { order_id: 'A-1003' }],
+    ]);
+    // "both" after two messages of one order each: those two.
+    const asked1 = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+    const history: ModelMessage[] = [{ role: 'user', content: 'where is A-1002' }, ...asked1.responseMessages, { role: 'user', content: 'and A-1003?' }];
+    const asked2 = await generateText({ model, tools, messages: history, stopWhen: isStepCount(2) });
+    const moved2 = await generateText({ model, tools, messages: [...history, ...asked2.responseMessages, { role: 'user', content: 'move both to Friday' }], stopWhen: isStepCount(1) });
+    expect(moved2.toolCalls.map((call) => call.input)).toEqual([
+      { order_id: 'A-1002', new_date: '2026-11-27' },
+      { order_id: 'A-1003', new_date: '2026-11-27' },
+    ]);
+    // One order named before: "both" is that one, read as the last message's.
+    expect((await followUp('where is A-1002', 'move both to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
   });
 
   it('reads a question about "it" or with no tool of its own as about the one order of the conversation ("is it late?")', async () => {
@@ -849,6 +886,11 @@ describe('createOfflineModel', () => {
       }),
       list_delayed_orders: tool({ description: 'List the orders running late.', inputSchema: z.object({}), execute: async () => [] }),
       browser_time_zone: tool({ description: "The user's own time zone and local time.", inputSchema: z.object({}), execute: async () => ({ zone: 'UTC' }) }),
+      update_delivery_date: tool({
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+      }),
     };
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const next = async (first: string, then: string) => {
@@ -867,9 +909,12 @@ describe('createOfflineModel', () => {
     expect((await next('status of A-1010', 'any other late orders?')).calls).toEqual([['list_delayed_orders', {}]]);
     expect((await next('status of A-1010', 'what time is it?')).calls).toEqual([['browser_time_zone', {}]]);
     expect((await next('status of A-1010', 'never mind')).calls).toEqual([]);
+    // A question with a word of a change ("delivered") asks what is, not for a change it lacks a date for.
+    expect((await next('where is A-1009', 'when was it delivered?')).calls).toEqual([['query_order', { order_id: 'A-1009' }]]);
+    expect((await next('where is A-1009', 'move it?')).text).toMatch(/I still need the new date/);
   });
 
-  it('mails what the last message changed or looked up when a mail of the next one says nothing ("email the customer about it")', async () => {
+  it('mails what the last message changed, looked up or made when a mail of the next one says nothing ("email the customer about it")', async () => {
     const id = z.string().regex(/^A-\d{4}$/);
     const tools = {
       query_order: tool({
@@ -902,6 +947,16 @@ describe('createOfflineModel', () => {
     expect(moved.text).toBe(
       'Reading "the customer" as A-1003, from earlier in our conversation. Using send_email, I say what changed: "The delivery date of your order A-1003 is now 2026-11-27."',
     );
+    // "them" after two changes: a mail each, saying what changed for it.
+    expect((await next('move A-1003 to friday and A-1004 to monday', 'email them about it')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'The delivery date of your order A-1003 is now 2026-11-27.', subject: 'The delivery date of your order A-1003 is now 2026-11-27' }],
+      ['send_email', { order_id: 'A-1004', body: 'The delivery date of your order A-1004 is now 2026-11-23.', subject: 'The delivery date of your order A-1004 is now 2026-11-23' }],
+    ]);
+    // In German and French, the sentence is theirs (the date is the tool's).
+    expect((await next('Verschiebe A-1003 auf Freitag', 'Schreib dem Kunden davon')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', body: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27.', subject: 'Neues Lieferdatum für Ihre Bestellung A-1003: 2026-11-27' }],
+    ]);
+    expect((await next('Reporte A-1003 à vendredi', 'Écris au client pour le prévenir')).calls[0]?.[1]).toMatchObject({ body: 'Nouvelle date de livraison pour votre commande A-1003 : 2026-11-27.' });
     const looked = await next('where is A-1002', 'let the customer know');
     expect(looked.calls).toEqual([
       ['send_email', { order_id: 'A-1002', body: 'Your order A-1002 is delayed, delivery date 2026-12-03.', subject: 'Your order A-1002 is delayed, delivery date 2026-12-03' }],
@@ -911,9 +966,44 @@ describe('createOfflineModel', () => {
       ['send_email', { order_id: 'A-1002', body: 'it ships soon', subject: 'It ships soon' }],
     ]);
     expect((await next('what time is it', 'email the customer of A-1002')).text).toMatch(/I still need the subject \(Subject line\) and the body/);
+    // After an invoice was made: what it holds (the text it gave the model), under a subject that names it.
+    const invoiced = async (text: string) => {
+      const offline = createOfflineModel({ deterministicIds: true });
+      const summary = 'Invoice INV-A-1001 of order A-1001 for Ada Lovelace, dated 2026-11-20: 1 x Mechanical keyboard (KB-87); total 89.00 EUR.';
+      const { content } = await offline.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'invoice for A-1001' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'order_invoice', input: { order_id: 'A-1001' } }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'order_invoice', output: { type: 'content', value: [{ type: 'text', text: `${summary}\n[document: invoice-A-1001.pdf, application/pdf, 1.9 KB]` }, { type: 'file-data', data: 'JVBERi0=', mediaType: 'application/pdf' }] } }],
+          },
+          { role: 'assistant', content: [{ type: 'text', text: summary }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: [
+          { type: 'function', name: 'order_invoice', description: 'Make the invoice of one order as a PDF.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+          {
+            type: 'function',
+            name: 'send_email',
+            description: "Send an e-mail about an order to that order's customer.",
+            inputSchema: {
+              type: 'object',
+              properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' }, subject: { type: 'string', description: 'Subject line' }, body: { type: 'string', description: 'Plain-text message body' } },
+              required: ['order_id', 'subject', 'body'],
+            },
+          },
+        ],
+      } as Parameters<typeof offline.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    const body = 'Invoice INV-A-1001 of order A-1001 for Ada Lovelace, dated 2026-11-20: 1 x Mechanical keyboard (KB-87); total 89.00 EUR.';
+    expect(await invoiced('email it to the customer')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Your invoice for order A-1001', body }]]);
+    expect(await invoiced('send it to the customer')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Your invoice for order A-1001', body }]]);
+    expect(await invoiced('schick sie dem Kunden')).toEqual([['send_email', { order_id: 'A-1001', subject: 'Ihre Rechnung für Bestellung A-1001', body }]]);
   });
 
-  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15" after a denial), and says so', async () => {
+  it('makes the last call again with the value a follow-up gives ("and for A-1001?", "ok then Dec 15", "the day after then" after a denial), and says so', async () => {
     const id = { type: 'string', pattern: '^A-\\d{4}$' };
     const tools = [
       { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
@@ -956,6 +1046,198 @@ describe('createOfflineModel', () => {
     expect((await turn(denied, 'move A-1012 to Dec 10', 'where is A-1004')).calls).toEqual([['query_order', { order_id: 'A-1004' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'A1006')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
     expect((await turn(invoice, 'invoice for A-1003', 'and tomorrow?')).calls).toEqual([]);
+    // A move still waiting for approval is not in what the model reads: its request is read again, with the new value.
+    const waiting = async (asked: string, next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Reading "tomorrow" as 2026-11-21 (today is 2026-11-20 UTC).' }] },
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await waiting('move A-1003 to tomorrow', 'no wait, Friday')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-27' }]]);
+    expect(await waiting('Verschiebe A-1003 auf morgen', 'nein, lieber Sonntag')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-22' }]]);
+    expect(await waiting('move A-1003', 'no wait, Friday')).toEqual([]);
+    expect(await waiting('Verschiebe A-1003 auf morgen', 'nein, doch lieber Montag')).toEqual([['update_delivery_date', { order_id: 'A-1003', new_date: '2026-11-23' }]]);
+    // The day next to the one asked: the same order, a day after (or before) the date the denied move asked for.
+    expect(await turn(denied, 'move A-1012 to Dec 10', 'the day after then')).toEqual({
+      text: 'As before with update_delivery_date, now with 2026-12-11.',
+      calls: [['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-11' }]],
+    });
+    const failed = { ...denied, output: { type: 'error-text', value: 'Order A-1012 is already scheduled for 2026-12-10.' } };
+    expect((await turn(failed, 'move A-1012 to Dec 10', 'ok, the day before')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-09' }]]);
+    expect((await turn(denied, 'verschiebe A-1012 auf den 10. Dezember', 'dann am Tag danach')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-11' }]]);
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'two days later then')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-12-12' }]]);
+    // A day of its own, or another order, is read as it is; after a call that took no day there is nothing to move.
+    expect((await turn(denied, 'move A-1012 to Dec 10', 'the day after tomorrow then')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-22' }]]);
+    expect((await turn(invoice, 'invoice for A-1003', 'the day after then')).calls).not.toContainEqual(expect.arrayContaining(['order_invoice']));
+  });
+
+  it('asks the list the message before asked for again with a bound ("top 3 only", "which one is the worst?", "more than a week?")', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'list_delayed_orders',
+        description: 'List the orders running late, most delayed first.',
+        inputSchema: { type: 'object', properties: { days_threshold: { type: 'integer', description: 'Minimum delay in days' }, limit: { type: 'integer', description: 'How many to list' } } },
+      },
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' } }, required: ['order_id'] } },
+    ];
+    const model = createOfflineModel({ deterministicIds: true });
+    const next = async (call: string, input: object, text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'first' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: call, input }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: call, output: { type: 'json', value: { count: 6 } } }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Six are late.' }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const said = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return { said, calls: content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : [])) };
+    };
+    expect(await next('list_delayed_orders', {}, 'top 3 only')).toEqual({
+      said: 'As before with list_delayed_orders, now with limit 3.',
+      calls: [['list_delayed_orders', { limit: 3 }]],
+    });
+    expect((await next('list_delayed_orders', { days_threshold: 4 }, 'just the first two')).calls).toEqual([['list_delayed_orders', { days_threshold: 4, limit: 2 }]]);
+    expect((await next('list_delayed_orders', {}, 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect((await next('list_delayed_orders', {}, 'welche ist am schlimmsten?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect(await next('list_delayed_orders', {}, 'die ersten zwei reichen')).toEqual({
+      said: 'Wie zuvor mit list_delayed_orders, jetzt mit limit 2.',
+      calls: [['list_delayed_orders', { limit: 2 }]],
+    });
+    expect((await next('list_delayed_orders', {}, 'nur die ersten drei')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    expect((await next('list_delayed_orders', {}, 'seulement les deux premières')).calls).toEqual([['list_delayed_orders', { limit: 2 }]]);
+    // A minimum, said in words of what it bounds, too.
+    expect(await next('list_delayed_orders', { limit: 3 }, 'what about more than a week?')).toEqual({
+      said: 'As before with list_delayed_orders, now with days threshold 8.',
+      calls: [['list_delayed_orders', { limit: 3, days_threshold: 8 }]],
+    });
+    expect((await next('list_delayed_orders', {}, 'and 2 bananas')).calls).toEqual([]);
+    expect((await next('list_delayed_orders', {}, 'only 3')).calls).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    // A member of the list by its place: "the worst one" is the first (most delayed first), "the second one" the next.
+    const member = async (text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'show me the delays' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'list_delayed_orders', input: {} }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'list_delayed_orders', output: { type: 'json', value: { count: 2, orders: [{ id: 'A-1012' }, { id: 'A-1006' }] } } }],
+          },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: [
+          ...tools,
+          {
+            type: 'function' as const,
+            name: 'send_email',
+            description: "Send an e-mail about an order to that order's customer.",
+            inputSchema: {
+              type: 'object',
+              properties: { order_id: { type: 'string', pattern: '^A-\\d{4}$' }, subject: { type: 'string' }, body: { type: 'string' } },
+              required: ['order_id', 'subject', 'body'],
+            },
+          },
+        ],
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolName, JSON.parse(part.input)]] : []));
+    };
+    expect(await member("email the worst one's customer that we are sorry")).toEqual([['send_email', { order_id: 'A-1012', body: 'we are sorry', subject: 'We are sorry' }]]);
+    expect(await member('where is the second one?')).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    expect((await next('list_delayed_orders', {}, 'only 3 days late')).calls).not.toContainEqual(['list_delayed_orders', { limit: 3 }]);
+    // After a lookup there is no list to cut, and a plural superlative is no one record.
+    expect((await next('query_order', { order_id: 'A-1002' }, 'top 3 only')).calls).toEqual([]);
+    expect((await next('list_delayed_orders', {}, 'which orders are most late?')).calls).toEqual([['list_delayed_orders', {}]]);
+  });
+
+  it('leaves a request undone on "never mind", "cancel that", "lass es", "laisse tomber", and says so in the language asked', async () => {
+    const id = { type: 'string', pattern: '^A-\\d{4}$' };
+    const tools = [
+      { type: 'function' as const, name: 'query_order', description: 'Look up one order by its id.', inputSchema: { type: 'object', properties: { order_id: id }, required: ['order_id'] } },
+      {
+        type: 'function' as const,
+        name: 'update_delivery_date',
+        description: 'Change the delivery date of an order to a new date.',
+        inputSchema: { type: 'object', properties: { order_id: id, new_date: { type: 'string', format: 'date' } }, required: ['order_id', 'new_date'] },
+      },
+    ];
+    const model = createOfflineModel({ deterministicIds: true, now: () => new Date('2026-11-20T12:00:00Z') });
+    const say = async (asked: string, answer: readonly object[], next: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: asked }] },
+          ...answer,
+          { role: 'user', content: [{ type: 'text', text: next }] },
+        ],
+        tools,
+      } as Parameters<typeof model.doGenerate>[0]);
+      const calls = content.filter((part) => part.type === 'tool-call');
+      return calls.length > 0 ? calls.map((part) => part.toolName).join(' ') : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    };
+    const text = (value: string) => ({ role: 'assistant', content: [{ type: 'text', text: value }] });
+    const called = (name: string, input: object, output: object) => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: name, input }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: name, output }] },
+      text('Done.'),
+    ];
+    // A call left waiting for approval is not in what the model reads (the chat loop drops it): only the text before it.
+    const waiting = [text('Reading "Dec 24" as 2026-12-24 (today is 2026-11-20 UTC).')];
+    expect(await say('move A-1003 to Dec 24', waiting, 'never mind')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    expect(await say('move A-1003 to Dec 24', waiting, 'cancel that')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    const question = [text('Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT). Kannst du es mir sagen?')];
+    expect(await say('Verschiebe A-1003', question, 'lass es')).toBe('Gut, ich lasse „Verschiebe A-1003“ sein: Es wurde nichts geändert.');
+    expect(await say('Décale A-1003', [text('Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date.')], 'laisse tomber')).toBe(
+      "D'accord, je laisse « Décale A-1003 » de côté : rien n'a été modifié.",
+    );
+    const denied = called('update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-24' }, { type: 'execution-denied' });
+    expect(await say('move A-1003 to Dec 24', denied, 'ok forget it')).toBe('OK, I left "move A-1003 to Dec 24" undone: nothing was changed.');
+    // After a request that was done: an acknowledgement, and "cancel that" may be about the order (read as before).
+    const looked = called('query_order', { order_id: 'A-1003' }, { type: 'json', value: { status: 'pending' } });
+    expect(await say('where is A-1003', looked, 'never mind')).toBe("OK, I'll leave it there. Anything else?");
+    expect(await say('where is A-1003', looked, 'cancel that')).toMatch(/^I have no tool for cancelling orders/);
+    expect(await say('hi', [text('Hello!')], 'never mind')).toBe("OK, I'll leave it there. Anything else?");
+    expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
+    // Thanks after a question are thanks, not its answer.
+    const asking = [text('I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?')];
+    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Anything else?");
+  });
+
+  it('says a country with parts elsewhere is read as its mainland time, and names the zones those parts keep, in the language asked', async () => {
+    const tools = [{ type: 'function' as const, name: 'world_clock', description: 'The local time in a time zone.', inputSchema: { type: 'object', properties: { time_zone: { type: 'string' } }, required: ['time_zone'] } }];
+    const model = createOfflineModel({ deterministicIds: true });
+    const ask = async (text: string) => {
+      const { content } = await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }], tools } as Parameters<typeof model.doGenerate>[0]);
+      const said = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      return [said, ...content.flatMap((part) => (part.type === 'tool-call' ? [part.input] : []))];
+    };
+    expect(await ask('time in Spain')).toEqual([
+      'Reading "Spain" as its mainland time (Europe/Madrid); other parts of it keep another time (Atlantic/Canary).',
+      '{"time_zone":"Europe/Madrid"}',
+    ]);
+    expect((await ask('Wie spät ist es in Neuseeland?'))[0]).toBe('Ich lese „Neuseeland“ als die Zeit des Festlands (Pacific/Auckland); andere Landesteile haben eine andere Uhrzeit (Pacific/Chatham).');
+    expect((await ask('Quelle heure est-il au Portugal ?'))[0]).toMatch(/^Je lis « Portugal » comme l'heure de la métropole \(Europe\/Lisbon\)/);
+    // A city of it, or a country of one zone: no such note.
+    expect(await ask('time in Madrid')).toEqual(['', '{"time_zone":"Europe/Madrid"}']);
+    expect(await ask('time in Japan')).toEqual(['', '{"time_zone":"Asia/Tokyo"}']);
+    // A place alone after a question of the time goes on from it: a country of several zones is said to be one.
+    const { content } = await model.doGenerate({
+      prompt: [
+        { role: 'user', content: [{ type: 'text', text: 'time in France' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'world_clock', input: { time_zone: 'Europe/Paris' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'world_clock', output: { type: 'json', value: { time: '13:00' } } }] },
+        { role: 'user', content: [{ type: 'text', text: 'and in the USA?' }] },
+      ],
+      tools,
+    } as Parameters<typeof model.doGenerate>[0]);
+    expect(content).toEqual([{ type: 'text', text: expect.stringMatching(/^The USA has several time zones/) }]);
+    expect(await ask('and in the USA?')).toEqual([expect.stringMatching(/^I'm the offline model/)]);
   });
 
   it('takes the last sum on with an operator and a number ("times 3"), and reads "times 3" as no time', async () => {
@@ -981,7 +1263,7 @@ describe('createOfflineModel', () => {
     expect(await next(undefined, 'times 3')).toEqual([]);
   });
 
-  it('adds more of what the message before added ("and 3 spoons" after "add 2 mugs"), and nothing after a lookup', async () => {
+  it('adds more of what the message before added ("and 3 spoons", "also a teapot" after "add 2 mugs"), and nothing after a lookup', async () => {
     const tools = [
       {
         type: 'function' as const,
@@ -1009,7 +1291,30 @@ describe('createOfflineModel', () => {
       ['cart_add', { quantity: 3, name: 'Birnen' }],
       ['cart_add', { quantity: 2, name: 'Äpfel' }],
     ]);
+    // No count is one, as "add a teapot" reads it.
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'also a teapot')).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect(await next('cart_add', { name: 'mugs', quantity: 2 }, 'und einen Teller')).toEqual([['cart_add', { name: 'Teller' }]]);
+    expect(await next('cart_add', { name: 'pommes', quantity: 3 }, 'et aussi une baguette')).toEqual([['cart_add', { name: 'baguette' }]]);
     expect(await next('get_order', { order_id: 'A-1002' }, 'and 3 spoons')).toEqual([]);
+    expect(await next('get_order', { order_id: 'A-1002' }, 'also a teapot')).toEqual([]);
+    // "empty it", "clear it": the thing of the last call, named by reference (cart_clear is one of the cart's tools).
+    const withClear = [...tools, { type: 'function' as const, name: 'cart_clear', description: "Remove every item from the user's shopping cart.", inputSchema: { type: 'object', properties: {} } }];
+    const afterAdding = async (text: string) => {
+      const { content } = await model.doGenerate({
+        prompt: [
+          { role: 'user', content: [{ type: 'text', text: 'add 2 mugs' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'cart_add', input: { name: 'mugs', quantity: 2 } }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'cart_add', output: { type: 'json', value: { count: 2 } } }] },
+          { role: 'user', content: [{ type: 'text', text }] },
+        ],
+        tools: withClear,
+      } as Parameters<typeof model.doGenerate>[0]);
+      return content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []));
+    };
+    expect(await afterAdding('empty it')).toEqual(['cart_clear']);
+    expect(await afterAdding('leere ihn')).toEqual(['cart_clear']);
+    expect(await afterAdding('vide-le')).toEqual(['cart_clear']);
+    expect(await afterAdding('empty')).toEqual([]);
   });
 
   it('reads "let the customer know", "tell them", "inform the buyer" after a change as the mail it leaves for later', async () => {

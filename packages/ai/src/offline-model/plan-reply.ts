@@ -16,6 +16,7 @@ import {
   isDateArgument,
   isMessageArgument,
   itemArgument,
+  phrasedNumbers,
   timeZoneArgument,
   suggestedId,
   unacceptedIds,
@@ -23,14 +24,14 @@ import {
   withoutMessage,
 } from './extract-arguments.ts';
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
-import { addDays, type DateShift, type ReadDates, readRelativeDates } from './relative-dates.ts';
+import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates, unreadDay } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { WORDINGS, type Wording, wordingFor } from './wording.ts';
+import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
-import { contentWords, fold, humanize, isChangeName, isReadName, splitIdentifier, stem } from './words.ts';
+import { contentWords, fold, humanize, isChangeName, isReadName, isWeakVerb, splitIdentifier, stem } from './words.ts';
 
 /**
  * Marker the model uses when it asks for a missing argument (in English; each language's wording has its own), so the
@@ -78,6 +79,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   const slashCalls = parseSlashCommands(ruleInput.userText, known).filter((call) => choice.type !== 'tool' || call.toolName === choice.toolName);
   if (slashCalls.length > 0) return { type: 'tool-calls', calls: slashCalls };
 
+  // "never mind", "lass es" after a request: it is left as it is (see `dismissal`), not read as a request of its own.
+  const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
+  if (dismissed !== undefined) return { type: 'text', text: dismissed };
+  // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
+  if (choice.type === 'auto' && pleasantryOf(ruleInput.userText) === 'farewell') return { type: 'text', text: wordingFor(ruleInput.userText).farewell };
+
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
   const wording = wordingFor(asked);
@@ -89,7 +96,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
     const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
-    if (partial !== undefined) return withDateNote(partial, dates, wording);
+    if (partial !== undefined) return withReadingNote(partial, dates, wording);
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -103,7 +110,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       return { type: 'text', text: wording.listsNone(all.every, all.thing, joinList(offers, wording.and)) };
     }
     // "What time is it in Atlantis?": say the place is not known, rather than answer with a zone the user did not mean.
-    const place = unknownPlace(text);
+    // "and in the USA?" after a question of the time: a place alone goes on from it.
+    const afterClock = callsOf(previousTurn(options.prompt)).some((call) => timeZoneArgument(tools.find((candidate) => candidate.name === call.toolName)?.inputSchema) !== undefined);
+    const place = unknownPlace(text, asked === ruleInput.userText && afterClock);
     const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
     if (place !== undefined && clock !== undefined) {
       // "time in the USA": a country of several zones is known, but not which of its times is meant.
@@ -121,7 +130,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     if (asked === ruleInput.userText) {
       const calls = callsPerRequest(text, tools);
-      if (calls !== undefined) return withDateNote({ type: 'tool-calls', calls }, dates, wording);
+      if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
       const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
@@ -134,7 +143,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
         );
         const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
-        return withDateNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
+        return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
     }
   }
@@ -144,18 +153,37 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "and 3 spoons" after "add 2 mugs": more of what was just added.
   const more = forced || asked !== ruleInput.userText ? undefined : addedMore(options.prompt, text, tools);
   if (more !== undefined) return { type: 'tool-calls', calls: more };
+  // "top 3 only", "more than a week?" after the list of late orders: that list again, with that bound.
+  const bounded = forced || asked !== ruleInput.userText ? undefined : listAgain(options.prompt, text, tools);
+  if (bounded !== undefined) return { type: 'tool-calls', calls: [bounded.call], text: wording.again(bounded.call.toolName, joinList(bounded.values, wording.and)) };
+  // "the day after then" after a move to Dec 12 that was denied: that move again, to the day next to the one asked.
+  const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
+  if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
   // "and for A-1001?" after an invoice, "ok then Dec 15" after a move that was denied: the last call, with the new value.
-  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools);
+  const again = forced || asked !== ruleInput.userText ? undefined : repeatedCall(options.prompt, text, tools, now());
   if (again !== undefined) {
     const values = joinList(again.values, wording.and);
-    return withDateNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
+    return withReadingNote({ type: 'tool-calls', calls: [again.call], text: wording.again(again.call.toolName, values) }, dates, wording);
   }
-  const picked = pickTool(withShiftNamed(text, dates.shift), tools) ?? pickAdder(text, tools) ?? (forced ? tools[0] : undefined);
+  const picked =
+    pickTool(withShiftNamed(text, dates.shift), tools) ??
+    pickAdder(text, tools) ??
+    (forced ? tools[0] : asked === ruleInput.userText ? thingOfLastCall(options.prompt, text, tools) : undefined);
   // "is it late?", "when will it arrive?" after "status of A-1010": a list or no tool at all, read as about that order.
+  // "when was it delivered?" after "where is A-1009": a question about it, not a change of its delivery date.
+  const asksOfChange =
+    picked !== undefined &&
+    isChangeName(picked.name) &&
+    QUESTION_FIRST.test(fold(text).trim()) &&
+    extractArguments(text, picked.inputSchema).missing.some((name) => name !== idArgument(picked.inputSchema));
   const tool =
-    forced || asked !== ruleInput.userText || (picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined))
+    forced || asked !== ruleInput.userText
       ? picked
-      : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
+      : asksOfChange
+        ? (aboutEarlier(options.prompt, text, tools, undefined) ?? picked)
+        : picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined)
+          ? picked
+          : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
     const unread = unreadId(text, tools);
@@ -191,8 +219,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const lookup = dates.shift === undefined ? undefined : lookupBeforeShift(said, tool, tools, dates.shift, wording);
     if (lookup !== undefined) return noted(lookup);
     // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
-    const told = forced ? undefined : toldFromEarlier(options.prompt, tool, sets[0], wording);
-    if (told !== undefined) return noted(told);
+    // One mail per id ("email them about it" after two moves), each saying what its call made.
+    const told = forced ? [] : sets.map((set) => toldFromEarlier(options.prompt, tool, set, wording));
+    const each = told.every((reply) => reply?.type === 'tool-calls') ? (told as Array<OfflineReply & { readonly type: 'tool-calls' }>) : [];
+    if (each.length > 0) return noted({ type: 'tool-calls', calls: each.flatMap((reply) => reply.calls), text: each.map((reply) => reply.text).join(' ') });
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -200,12 +230,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const wrong = asked.flatMap((name) => unacceptedIds(text, tool.inputSchema, name, wordsFor).map((given) => ({ name, given }))).at(-1);
     if (wrong !== undefined) return { type: 'text', text: notAnIdText(tool, wrong.name, wrong.given, wording) };
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
-    return noted({ type: 'text', text: wording.ask(tool.name, joinList(needs, wording.and)) });
+    const question = wording.ask(tool.name, joinList(needs, wording.and));
+    // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
+    const day = asked.some((name) => isDateArgument(tool.inputSchema, name)) ? unreadDay(withoutMessage(said)) : undefined;
+    return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
   if (lookup !== undefined) return lookup;
   // Several ids of one shape ("orders A-1002 and A-1003"): one call each, in parallel, as a model makes them.
-  return noted(withDateNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
+  return noted(withReadingNote({ type: 'tool-calls', calls: sets.map((set) => ({ toolName: tool.name, input: set.input })) }, dates, wording));
 }
 
 /**
@@ -216,18 +249,61 @@ const REFERS_BACK =
   /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
 
 /**
+ * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
+ * after "where are A-1002 and A-1003?"), in English, German and French (folded).
+ */
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux)\b/;
+
+/** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
+const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
+
+/**
+ * The id of a member of the list the message before showed, named by its place ("email the worst one's customer" after
+ * "show me the delays": the first of the list, most delayed first), when the tool takes it. `undefined` otherwise.
+ */
+function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
+  const match = LIST_MEMBER.exec(fold(plain));
+  if (match === null) return undefined;
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const value = resultValue(result.output);
+    const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined;
+    const ids = (list ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
+    const place = match[1] ?? '';
+    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
+    if (id === undefined || ids.length < 2) continue;
+    if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
+    return { id, phrase: plain.slice(match.index, match.index + match[0].length) };
+  }
+  return undefined;
+}
+
+/** A reading of words that refer back: the id (or, for "both", the ids) they stand for. */
+type Referred = { readonly id: string; readonly phrase: string; readonly ids?: readonly string[] };
+
+/**
  * The id a text refers back to when the tool needs one and the text gives none ("move it to Friday", "and its invoice?",
  * "email the customer that it is late" after "where is A-1002"): the one id the tool takes that the latest earlier
  * message naming any gave (a request of the user's, or a call made for it), with the words that refer to it.
  * `undefined` when the text refers to nothing, gives an id itself, or the latest such message names several.
  */
-function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): { readonly id: string; readonly phrase: string } | undefined {
+function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo): Referred | undefined {
   const name = idArgument(tool.inputSchema);
   if (name === undefined || !extractArguments(text, tool.inputSchema).missing.includes(name)) return undefined;
   const plain = withoutMessage(text);
-  const refers = REFERS_BACK.exec(fold(plain));
+  // "the worst one", "the first order" after a list: that member of the list the message before showed.
+  const member = memberOfList(prompt, plain, tool, name);
+  if (member !== undefined) return member;
+  // "both", "them": every id of the message that named several, the same request for each.
+  // "email them about it" after two moves: "them" says more than "it" does.
+  const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
+  const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
+  // "both" after "status of A-1011", then "and A-1012?": the two last named, one message each.
+  const two = all !== null && /^(?:both|beide|alle\s+beide|sie\s+beide|(?:tous|toutes)\s+les\s+deux|les\s+deux)\b/.test(fold(phrase));
+  const seen: string[] = [];
   for (let i = lastIndexOfRole(prompt, 'user') - 1; i >= 0; i--) {
     const message = prompt[i];
     const texts =
@@ -237,10 +313,12 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
           ? message.content.flatMap((part) => (part.type === 'tool-call' ? stringValues(part.input) : []))
           : [];
     const ids = [...new Set(texts.flatMap((said) => extractArgumentSets(said, tool.inputSchema).map((set) => set.input[name])).filter((id) => typeof id === 'string'))];
-    if (ids.length > 1) return undefined;
-    if (ids[0] !== undefined) return { id: ids[0], phrase };
+    if (ids.length > 1 && seen.length === 0) return all === null ? undefined : { id: ids.join(' and '), phrase, ids };
+    if (ids[0] !== undefined && !two) return all === null ? { id: ids[0], phrase } : latestId(prompt, tool, name);
+    for (const id of ids) if (!seen.includes(id)) seen.unshift(id);
+    if (seen.length >= 2) return { id: seen.slice(-2).join(' and '), phrase, ids: seen.slice(-2) };
   }
-  return undefined;
+  return two && seen[0] !== undefined ? latestId(prompt, tool, name) : undefined;
 }
 
 /**
@@ -249,14 +327,14 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
  * made for it took that id ("where is A-1002", then its lookup). A chat user expects the next request to go on about it; with two ids, or a call about something else
  * (a clock), the id is asked for. The phrase is empty: the answer says it read the last message.
  */
-function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): { readonly id: string; readonly phrase: string } | undefined {
+function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): Referred | undefined {
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   if (previous < 0) return undefined;
   const idsIn = (said: string): string[] => extractArgumentSets(said, tool.inputSchema).flatMap((set) => (typeof set.input[name] === 'string' ? [set.input[name]] : []));
   const said = userTextAt(prompt, previous);
   // Each request of several names the id ("where is A-1002 and what time is it in Tokyo?" said something else too).
-  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || contentWords(request.text).some((word) => !PLEASANTRIES.has(word)));
+  const requests = splitRequests(said).filter((request) => idsIn(request.text).length > 0 || !isPleasantry(request.text));
   if (requests.length > 1 && !requests.every((request) => idsIn(request.text).length > 0)) return undefined;
   const ids = new Set(idsIn(said));
   for (const message of prompt.slice(previous + 1, current)) {
@@ -273,7 +351,10 @@ function latestId(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): 
 }
 
 /** "and 3 spoons", "also a teapot", "plus 2 mugs", "und 2 Löffel", "et 3 cuillères": more things, with their counts. */
-const MORE_THINGS = /^\s*(?:and|also|plus|und|auch|et|aussi)\s+(?=\S)/i;
+const MORE_THINGS = /^\s*(?:(?:and|also|plus|und|auch|et|aussi)\s+)+(?=\S)/i;
+
+/** "a teapot", "an apple", "ein Teller", "une baguette" after the adding verb: one thing, its count unwritten. */
+const ONE_THING = /^add\s+(?:an?|one|ein(?:e[nm]?)?|une?)\s+(?=\S)/i;
 
 /**
  * More of what the message before added ("and 3 spoons" after "add 2 mugs"): the adding call's tool with the things
@@ -285,7 +366,9 @@ function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const adding = text.replace(MORE_THINGS, 'add ');
-  if (tool === undefined || pickAdder(adding, [tool]) === undefined) return undefined;
+  // "also a teapot": one, as "add a teapot" reads it; the thing needs a count only to be told from other words.
+  const counted = adding.replace(ONE_THING, 'add 1 ');
+  if (tool === undefined || pickAdder(counted, [tool]) === undefined) return undefined;
   return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
 }
 
@@ -327,7 +410,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber stattdessen et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen et pour pareil alors non plutot'.split(' '),
 );
 
 /**
@@ -336,12 +419,21 @@ const GOES_ON_WORDS: ReadonlySet<string> = new Set(
  * says it goes on from there, or names no tool of its own, and each value it gives is one the call takes (an id, a
  * day, a place, a sum, a price). `undefined` otherwise.
  */
-function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+function repeatedCall(
+  prompt: LanguageModelV4Prompt,
+  text: string,
+  tools: readonly ToolInfo[],
+  now: Date,
+): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
   const folded = fold(text).trim();
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   if (previous < 0) return undefined;
-  for (const part of callsOf(prompt.slice(previous + 1, current)).reverse()) {
+  // "no wait, Friday" while the move asked for waits for approval: that call is left out of what the model reads (see
+  // `dismissal`), so the request it was made for is read again instead.
+  const made = callsOf(prompt.slice(previous + 1, current));
+  const calls = made.length > 0 ? made : requestedCalls(userTextAt(prompt, previous), tools, now);
+  for (const part of calls.reverse()) {
     if (typeof part.input !== 'object' || part.input === null) continue;
     const tool = tools.find((candidate) => candidate.name === part.toolName);
     const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
@@ -364,6 +456,75 @@ function repeatedCall(prompt: LanguageModelV4Prompt, text: string, tools: readon
   return undefined;
 }
 
+/**
+ * The list the message before asked for, asked again with a bound ("top 3 only", "just the first two", "which one is
+ * the worst?", "what about more than a week?" after "show me the delayed orders"): its last call again with the numbers
+ * the text gives in words of what they bound (a cap on the results, a minimum), when it names no other tool.
+ * `undefined` otherwise (a plain number, "2 bananas", bounds nothing).
+ */
+function listAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  if (last === undefined || tool === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
+  const picked = pickTool(text, tools);
+  const bounds = Object.entries(phrasedNumbers(text, tool.inputSchema));
+  if ((picked !== undefined && picked !== tool) || bounds.length === 0) return undefined;
+  const input = { ...(last.input as Record<string, unknown>), ...Object.fromEntries(bounds) };
+  return { call: { toolName: tool.name, input }, values: bounds.map(([name, value]) => `${humanize(name)} ${String(value)}`) };
+}
+
+/**
+ * The last call of the message before that took a day, made again with the day next to it ("the day after then" after
+ * a move of A-1003 to 2026-12-12 that was denied or failed: 2026-12-13; "the day before", "two days later", "am Tag
+ * danach", "le lendemain"), when the text names no day, no id and nothing else of its own (a word of that call's tool
+ * at most: "move it to the day after"). `undefined` otherwise.
+ */
+function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDates, tools: readonly ToolInfo[]): { readonly call: OfflineToolCall; readonly values: string[] } | undefined {
+  if (dates.dates.length > 0 || idLikeWords(text).length > 0) return undefined;
+  const next = dayNextToAsked(text) ?? (dates.shift?.moves === true ? dates.shift : undefined);
+  if (next === undefined) return undefined;
+  const rest = text.replace(next.phrase, ' ');
+  const words = fold(rest).split(/[^a-z]+/).filter((word) => contentWords(word).length > 0 && !GOES_ON_WORDS.has(word));
+  for (const part of callsOf(previousTurn(prompt)).reverse()) {
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    if (tool === undefined || typeof part.input !== 'object' || part.input === null) continue;
+    const input = part.input as Record<string, unknown>;
+    const name = Object.keys(input).find((key) => isDateArgument(tool.inputSchema, key) && typeof input[key] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(input[key]));
+    const day = name === undefined ? undefined : input[name];
+    if (name === undefined || typeof day !== 'string') continue;
+    if (words.length > 0 && pickTool(rest, tools)?.name !== tool.name) return undefined;
+    const to = addDays(day, next.days);
+    return { call: { toolName: tool.name, input: { ...input, [name]: to } }, values: [to] };
+  }
+  return undefined;
+}
+
+/**
+ * The tool a text that refers back names by its verb alone, with the thing the last call of the message before was
+ * about ("empty it" after "what's in my cart?": cart_clear, as "empty the cart"; "leere ihn", "vide-le"): the text
+ * read with that call's thing (the words of its tool's name that are no verb). `undefined` when the text refers to
+ * nothing, or the thing picks no tool about it.
+ */
+function thingOfLastCall(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  if (!REFERS_BACK.test(fold(withoutMessage(text)))) return undefined;
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const things = tool === undefined ? [] : splitIdentifier(tool.name).filter((word) => !isReadName(word) && !isChangeName(word) && !isWeakVerb(stem(word)));
+  if (things.length === 0) return undefined;
+  const picked = pickTool(`${text} ${things.join(' ')}`, tools);
+  return picked !== undefined && splitIdentifier(picked.name).some((word) => things.includes(word)) ? picked : undefined;
+}
+
+/** The call a request reads as on its own, in full (one tool, one set of arguments, none missing); none otherwise. */
+function requestedCalls(request: string, tools: readonly ToolInfo[], now: Date): Array<{ readonly toolName: string; readonly input: unknown }> {
+  const said = readWordedSums(readRelativeDates(request, now).text);
+  const tool = pickTool(said, tools);
+  const sets = tool === undefined ? [] : extractArgumentSets(said, tool.inputSchema);
+  return tool === undefined || sets.length !== 1 || sets[0].missing.length > 0 ? [] : [{ toolName: tool.name, input: sets[0].input }];
+}
+
+/** A question word first ("when was it delivered", "wann kommt sie", "quand arrive-t-elle"), not a request ("can you"). */
+const QUESTION_FIRST = /^(?:is|are|was|were|when|where|how|what|has|have|does|did|ist|sind|war|wann|wo|wie|hat|quand|ou|est|comment)\b/;
 /** A question: a question mark, or a question word first ("is it late", "wann kommt sie", "quand arrive-t-elle"). */
 const ASKS = /\?\s*$|^(?:is|are|was|were|when|where|how|what|has|have|does|did|will|can|ist|sind|wann|wo|wie|hat|quand|ou|est|comment)\b/;
 
@@ -436,25 +597,12 @@ type ToolInfo = { readonly name: string; readonly description?: string | undefin
  * it is late"); `undefined` when any does not, so the message is read as one request.
  */
 function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
-  const requests = splitRequests(text);
+  const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
   if (requests.length < 2) return undefined;
   const calls: OfflineToolCall[] = [];
-  let previous: { readonly start: number; readonly tool: string; readonly count: number } | undefined;
-  for (const request of requests) {
-    let start = startOf(request);
-    let read = readRequest(text, request, tools);
-    // "… and add 2 mugs and a teapot": a request that names no tool may be the next thing on the list of the one before.
-    if (read === undefined && previous !== undefined) {
-      const joined = readRequest(text, { text: text.slice(previous.start, request.end), end: request.end }, tools);
-      if (joined !== undefined && joined.tool.name === previous.tool && joined.sets.length > previous.count) {
-        calls.splice(calls.length - previous.count);
-        read = joined;
-        start = previous.start;
-      }
-    }
+  for (const { read } of readParts(text, requests, tools)) {
     if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    previous = { start, tool: read.tool.name, count: read.sets.length };
   }
   const distinct = calls.filter((call, i) => calls.findIndex((other) => other.toolName === call.toolName && JSON.stringify(other.input) === JSON.stringify(call.input)) === i);
   return distinct.length > 1 ? distinct : undefined;
@@ -464,11 +612,6 @@ function callsPerRequest(text: string, tools: readonly ToolInfo[]): OfflineToolC
 function startOf(request: MessageRequest): number {
   return request.end - request.text.length;
 }
-
-/** Words that ask for nothing beside a request: greetings, thanks, praise ("… and thanks", "hello and where is A-1002"). */
-const PLEASANTRIES: ReadonlySet<string> = new Set(
-  'danke bitte hallo merci bonjour salut cheers great cool nice good morning evening afternoon day bye regards best lot vielen dank beaucoup'.split(' '),
-);
 
 /**
  * A message of several requests of which some are read in full and others name no tool, or a topic no tool covers
@@ -482,41 +625,77 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
   if (requests.length < 2) return undefined;
   const plain = withoutMessage(text);
   const said = [...plain].findIndex((letter, i) => letter !== text[i]);
-  const calls: OfflineToolCall[] = [];
   const undone: string[] = [];
-  // A part that names no tool may be a member of a list the part before or after it starts or ends ("add 3 apples and 2
-  // bananas to my cart"): read together, the two make more calls of one tool than the one part alone.
-  const listed = (from: MessageRequest, to: MessageRequest, alone: MessageRequest): boolean => {
-    const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
-    const single = readRequest(text, alone, tools);
-    return joined !== undefined && joined.sets.length > (single?.tool === joined.tool ? single.sets.length : 0);
-  };
-  for (const [index, request] of requests.entries()) {
-    if (said >= 0 && startOf(request) >= said) continue;
-    const [previous, next] = [requests[index - 1], requests[index + 1]];
+  const asked: MessageRequest[] = [];
+  for (const request of requests) {
+    if ((said >= 0 && startOf(request) >= said) || isPleasantry(request.text)) continue;
     const topic = missingTopic(request.text, tools);
-    if (topic !== undefined) {
-      undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
-      continue;
-    }
-    const read = readRequest(text, request, tools);
-    if (read !== undefined && (read.sets[0]?.missing.length ?? 0) > 0) return undefined;
-    if (read !== undefined) {
-      for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
-    } else if (contentWords(request.text).some((word) => !PLEASANTRIES.has(word))) {
-      if ((previous !== undefined && listed(previous, request, previous)) || (next !== undefined && listed(request, next, next))) return undefined;
-      undone.push(wording.undone(request.text));
-    }
+    if (topic === undefined) asked.push(request);
+    else undone.push(wording.undone(request.text, Object.hasOwn(wording.topics, topic) ? (wording.topics[topic] ?? topic) : topic));
+  }
+  const calls: OfflineToolCall[] = [];
+  for (const { request, read } of readParts(text, asked, tools)) {
+    if (read === undefined) undone.push(wording.undone(request.text));
+    else if ((read.sets[0]?.missing.length ?? 0) > 0) return undefined;
+    else for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
   if (calls.length === 0 || undone.length === 0) return undefined;
   return { type: 'tool-calls', calls, text: undone.join(' ') };
 }
 
 /**
+ * A request that starts with a verb and then names what it acts on ("book a taxi", "call the driver", "buche ein
+ * Taxi", "réserve un taxi"): no member of a list of things, whose first word is a count, an article or the thing.
+ */
+const ACTION = /^\s*(?!(?:a|an|one|some|the|ein|eine|einen|un|une|des|le|la|les)\b)[a-z\u00C0-\u024F]+\s+(?:a|an|the|my|our|some|ein|eine|einen|den|die|das|un|une|le|la|les|mon|ma|mes)\s+\S/i;
+
+/** A part of a message as read: its request (a list's members taken together) and, when it names a tool, that read. */
+type ReadPart = { readonly request: MessageRequest; readonly read?: RequestRead | undefined };
+
+/**
+ * The requests of a message as read, in order, a request that names no tool joined to the list the one before it
+ * begins ("… add 2 mugs" and "a teapot") or the one after it ends ("add 2 mugs" and "a teapot to my cart"): what
+ * `callsPerRequest` and `partialRequests` both read.
+ */
+function readParts(text: string, requests: readonly MessageRequest[], tools: readonly ToolInfo[]): ReadPart[] {
+  const parts: ReadPart[] = [];
+  const span = (from: MessageRequest, to: MessageRequest): MessageRequest => ({ text: text.slice(startOf(from), to.end), end: to.end });
+  for (let index = 0; index < requests.length; index++) {
+    const request = requests[index] as MessageRequest;
+    const [previous, next] = [parts.at(-1), requests[index + 1]];
+    const read = readRequest(text, request, tools);
+    const joined = read !== undefined || previous?.read === undefined ? undefined : listedRead(text, previous.request, request, previous.read, tools);
+    const ends = read !== undefined || joined !== undefined || next === undefined ? undefined : listedRead(text, request, next, readRequest(text, next, tools), tools);
+    if (joined !== undefined && previous !== undefined) parts[parts.length - 1] = { request: span(previous.request, request), read: joined };
+    else if (ends !== undefined && next !== undefined) {
+      parts.push({ request: span(request, next), read: ends });
+      index++;
+    } else parts.push({ request, read });
+  }
+  return parts;
+}
+
+/** What {@link readRequest} reads of a request: the tool it names, and one set of arguments per call. */
+type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] };
+
+/**
+ * Two requests of a message read as one, from the start of `from` to the end of `to` ("… add 3 apples" and "2 bananas
+ * to my cart"), when that makes more calls of one tool than one of them makes alone (`alone`: its read; another tool's
+ * calls, or none, count as none: "a notebook to my cart" alone shows the cart); `undefined` otherwise.
+ * `callsPerRequest` and `partialRequests` both join so.
+ */
+function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
+  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item.
+  if ([from, to].some((request) => ACTION.test(request.text))) return undefined;
+  const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
+  return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
+}
+
+/**
  * The tool a request of a message names and the arguments it gives; an argument the request leaves out may come from
  * the text before it ("Look up A-1002 and email its customer"), and so may what an adding request adds to. `undefined` when it names no tool.
  */
-function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly sets: ExtractedArguments[] } | undefined {
+function readRequest(text: string, request: MessageRequest, tools: readonly ToolInfo[]): RequestRead | undefined {
   // "clear my cart and add 3 apples": what is added to may be named before ("add 3 apples" alone names no tool).
   const before = text.slice(0, Math.max(0, startOf(request)));
   // "where is A-1002 and add 2 mugs": an adding request with nothing after it that says where things go is one too.
@@ -527,16 +706,23 @@ function readRequest(text: string, request: MessageRequest, tools: readonly Tool
   return (sets[0]?.missing.length ?? 0) > 0 ? { tool, sets: extractArgumentSets(text.slice(0, request.end), tool.inputSchema) } : { tool, sets };
 }
 
-/** Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving. */
-function withDateNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates, wording: Wording): OfflineReply {
+/**
+ * Says how a relative day was read ("tomorrow" → 2026-11-25) when a call takes it, so the user sees it before approving,
+ * and how a country was read when its other parts keep other times ("Spain": its mainland's, not the Canary Islands').
+ */
+function withReadingNote(reply: OfflineReply & { readonly type: 'tool-calls' }, dates: ReadDates, wording: Wording): OfflineReply {
   const inputs = reply.calls.map((call) => JSON.stringify(call.input));
+  const zones = findTimeZones(dates.text).flatMap(({ zone, start, end, others }) =>
+    others === undefined || !inputs.some((input) => input.includes(`"${zone}"`)) ? [] : [wording.mainland(dates.text.slice(start, end), zone, joinList(others, wording.or))],
+  );
+  const noted = zones.length === 0 ? reply : { ...reply, text: [...zones, reply.text].filter((part) => part !== undefined).join(' ') };
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
-  if (used.length === 0) return reply;
+  if (used.length === 0) return noted;
   const read = joinList(
     used.map((date) => wording.readAs(date.phrase, date.date)),
     wording.and,
   );
-  return { ...reply, text: `${wording.reading(read, dates.today)}${reply.text === undefined ? '' : ` ${reply.text}`}` };
+  return { ...noted, text: `${wording.reading(read, dates.today)}${noted.text === undefined ? '' : ` ${noted.text}`}` };
 }
 
 /** A request to be done once a change before it is made, with the tool that does it. */
@@ -580,8 +766,30 @@ function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: 
  */
 const PURPOSE =
   /\b(?:e-?mail|mail|write(?:\s+to)?|message|contact|reach\s+out\s+to)\b[^\n]*?\bto\s+(apologi[sz]e|say\s+sorry|thank|confirm)\b(?:\s+(?:them|him|her|the\s+(?:customer|buyer|client)))?\s*([^\n]*?)[.!?]*\s*$/i;
+/** The same in German: "Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen" (what is said comes before the verb). */
+const PURPOSE_DE =
+  /\b(?:e-?mail\w*|mail\w*|schreib\w*|kontaktier\w*|benachrichtig\w*)\b[^\n]*?\bum\s+(?:sich\s+)?(?:(?:ihm|ihr|ihnen|dem\s+kunden|der\s+kundin)\s+)?([^\n]*?)\s*zu\s+(entschuldigen|danken|bestätigen|bestatigen)\b[.!?]*\s*$/i;
+/** The same in French: "Écris au client de A-1002 pour s'excuser du retard", "… pour le remercier de sa patience". */
+const PURPOSE_FR =
+  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
 function purposeOf(text: string): string | undefined {
+  const german = PURPOSE_DE.exec(text);
+  if (german !== null) {
+    const rest = ` ${(german[1] ?? '').trim()}`.replace(/\s(?:sein|ihr)(e[nmrs]?)?\b/gi, (_, end: string | undefined) => ` Ihr${end ?? ''}`).trimEnd();
+    const verb = (german[2] ?? '').toLowerCase();
+    if (verb === 'entschuldigen') return `Wir entschuldigen uns${rest}.`;
+    if (verb === 'danken') return `Vielen Dank${rest}.`;
+    return rest.length > 0 ? `Wir bestätigen${rest}.` : undefined;
+  }
+  const french = PURPOSE_FR.exec(text);
+  if (french !== null) {
+    const rest = ` ${(french[2] ?? '').trim()}`.replace(/\s(?:son|sa)\b/gi, ' votre').replace(/\sses\b/gi, ' vos').trimEnd();
+    const verb = fold(french[1] ?? '');
+    if (verb.startsWith('s')) return `Nous nous excusons${rest}.`;
+    if (verb.endsWith('remercier')) return `Merci${rest}.`;
+    return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
+  }
   const match = PURPOSE.exec(text);
   const verb = match?.[1]?.toLowerCase();
   if (match === null || verb === undefined) return undefined;
@@ -675,7 +883,7 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
   for (const result of sources) {
     const input = inputOf(result);
     if (input === undefined) return undefined;
-    const message = failed ? undefined : follow.changes ? whatChanged(result, input) : whatIs(result, input);
+    const message = failed ? undefined : follow.changes ? whatChanged(result, input, wording) : whatIs(result, input, wording);
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
@@ -708,34 +916,65 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
     const call = calls.find((part) => part.toolCallId === result.toolCallId);
     return typeof call?.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
   };
-  const about = sourcesOf(results, inputOf).filter((result) => idOf(inputOf(result))?.[1] === id);
-  const result = about.at(-1);
+  const byId = (found: readonly LanguageModelV4ToolResultPart[]) => found.filter((result) => idOf(inputOf(result))?.[1] === id);
+  // "email it to the customer" after an invoice was made: what the call made (neither a change nor a lookup) is said.
+  const made = (result: LanguageModelV4ToolResultPart) => !isChangeName(result.toolName) && !isReadName(result.toolName) && result.toolName !== tool.name;
+  const about = byId(sourcesOf(results, inputOf));
+  const result = about.at(-1) ?? byId(results.filter(made)).at(-1);
   const input = result === undefined ? undefined : inputOf(result);
-  if (result === undefined || input === undefined || (result.output.type !== 'json' && result.output.type !== 'text')) return undefined;
-  const changes = isChangeName(result.toolName);
-  const message = changes ? whatChanged(result, input) : whatIs(result, input);
+  const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');
+  if (result === undefined || input === undefined || !succeeded) return undefined;
+  const kind = isChangeName(result.toolName) ? 'change' : isReadName(result.toolName) ? 'lookup' : 'made';
+  const message = kind === 'change' ? whatChanged(result, input, wording) : kind === 'lookup' ? whatIs(result, input, wording) : whatMade(result, input, wording);
   if (message === undefined) return undefined;
-  const args = extractArguments(`${message.id} saying ${message.text}`, tool.inputSchema);
+  const subject = 'subject' in message ? ` about ${message.subject}` : '';
+  const args = extractArguments(`${message.id}${subject} saying ${message.text}`, tool.inputSchema);
   if (args.missing.length > 0) return undefined;
-  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, changes, `"${message.text}"`) };
+  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, kind, `"${message.text}"`) };
+}
+
+/**
+ * What a call that made something for a record says of it ("Invoice INV-A-1001 of order A-1001 …; total 89.00 EUR.":
+ * the text it gave the model, or its JSON's `summary`), with a subject that names it ("Your invoice for order A-1001",
+ * in the user's language); `undefined` when it gave no such text.
+ */
+function whatMade(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string; readonly subject: string } | undefined {
+  const idEntry = idOf(input);
+  if (idEntry === undefined) return undefined;
+  const [idName, id] = idEntry;
+  const { output } = result;
+  const value = resultValue(output);
+  const summary = typeof value === 'object' && value !== null && typeof (value as { summary?: unknown }).summary === 'string' ? (value as { summary: string }).summary : undefined;
+  const text =
+    output.type === 'content'
+      ? output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : (summary ?? (output.type === 'text' && value === undefined ? output.value : ''));
+  // A file's line of text ("[document: invoice-A-1001.pdf, application/pdf, 1.9 KB]") is no words for the customer.
+  const words = text.replace(/\[(?:image|document|file|audio|video):[^\]\n]*\]/g, ' ').trim().replace(/\s+/g, ' ');
+  if (words.length === 0) return undefined;
+  const record = humanize(idName.replace(/_?id$/i, ''));
+  const thing = splitIdentifier(result.toolName).filter((word) => word !== record && !isWeakVerb(stem(word))).join(' ');
+  const noun = nounIn(wording, record).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  return { id, text: words, subject: wording.yourMade(nounIn(wording, thing), `${noun} ${id}`) };
 }
 
 /**
  * What a lookup of one record shows, in a sentence for the one it concerns: "Your order A-1002 is delayed, delivery date
  * 2026-12-03." (its status and its date, read from the result); `undefined` when it found nothing, or shows neither.
  */
-function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string } | undefined {
   const idEntry = idOf(input);
   const record = recordOf(result.output);
   if (idEntry === undefined || record === undefined || record.found === false) return undefined;
   const [idName, id] = idEntry;
   const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
   const date = mainDate(Object.entries(record).flatMap(([key, value]) => (isDateField(key, value) ? [{ key, date: value }] : [])));
-  const noun = humanize(idName.replace(/_?id$/i, ''));
-  const subject = `your ${noun.length > 0 ? `${noun} ` : ''}${id}`;
-  const dated = date === undefined ? undefined : `${humanize(date.key)} ${date.date}`;
-  if (typeof status === 'string') return { id, text: `${capitalize(subject)} is ${status.replace(/_/g, ' ')}${dated === undefined ? '' : `, ${dated}`}.` };
-  return date === undefined ? undefined : { id, text: `The ${humanize(date.key)} of ${subject} is ${date.date}.` };
+  // In the user's language ("Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03."); the values are the tool's.
+  const noun = nounIn(wording, humanize(idName.replace(/_?id$/i, ''))).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  const subject = wording.your(`${noun.length > 0 ? `${noun} ` : ''}${id}`);
+  const label = date === undefined ? undefined : nounIn(wording, humanize(date.key));
+  if (typeof status === 'string') return { id, text: wording.recordIs(subject, status.replace(/_/g, ' '), label === undefined || date === undefined ? undefined : `${label} ${date.date}`) };
+  return date === undefined || label === undefined ? undefined : { id, text: wording.dateIs(label, subject, date.date) };
 }
 
 /** The one record a result gives: its JSON object, or the one object it holds beside a flag (`{ found, order }`). */
@@ -747,20 +986,18 @@ function recordOf(output: LanguageModelV4ToolResultPart['output']): Record<strin
   return nested.length === 1 && Object.keys(record).length <= 3 && record.found !== false ? (nested[0] as Record<string, unknown>) : record;
 }
 
-function capitalize(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-}
-
 /** What a change did, in a sentence for the one it concerns: "The delivery date of your order A-1004 is now 2026-11-27." */
-function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>): { readonly id: string; readonly text: string } | undefined {
+function whatChanged(result: LanguageModelV4ToolResultPart, input: Readonly<Record<string, unknown>>, wording: Wording): { readonly id: string; readonly text: string } | undefined {
   const idEntry = idOf(input);
   if (idEntry === undefined) return undefined;
   const [idName, id] = idEntry;
   const thing = splitIdentifier(result.toolName).filter((word) => !isChangeName(word)).join(' ');
   const value = dateOf(withoutEditNote(result.output)) ?? Object.entries(input).find(([name, v]) => name !== idName && typeof v === 'string')?.[1];
   if (thing.length === 0 || typeof value !== 'string') return undefined;
-  const record = humanize(idName.replace(/_?id$/i, ''));
-  return { id, text: `The ${thing} of your ${record.length > 0 ? `${record} ` : ''}${id} is now ${value}.` };
+  // In the user's language ("Neues Lieferdatum für Ihre Bestellung A-1004: 2026-11-27."); the value is the tool's.
+  const record = nounIn(wording, humanize(idName.replace(/_?id$/i, ''))).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  const label = nounIn(wording, thing).replace(/^(?:la|le|les)\s+|^l['’]/i, '');
+  return { id, text: wording.nowChanged(label, `${record.length > 0 ? `${record} ` : ''}${id}`, value) };
 }
 
 /** A result as the tool gave it, without the note of an approver's edits before it (see `summarizeToolResults`). */
@@ -986,8 +1223,9 @@ function stringValues(input: unknown): string[] {
 }
 
 /** What an answer says of the id it read from earlier: the words that referred to it, or the last message. */
-function referredNote(referred: { readonly id: string; readonly phrase: string }, wording: Wording): string {
-  return referred.phrase === '' ? wording.fromLast(referred.id) : wording.referred(referred.phrase, referred.id);
+function referredNote(referred: Referred, wording: Wording): string {
+  const id = referred.ids === undefined ? referred.id : joinList(referred.ids, wording.and);
+  return referred.phrase === '' ? wording.fromLast(id) : wording.referred(referred.phrase, id);
 }
 
 function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
@@ -1004,7 +1242,8 @@ function userTextAt(prompt: LanguageModelV4Prompt, index: number): string {
 function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): string {
   const userIndex = lastIndexOfRole(prompt, 'user');
   const previous = prompt[userIndex - 1];
-  if (previous?.role !== 'assistant') return userText;
+  // "thanks, bye" after a question is no answer to it.
+  if (previous?.role !== 'assistant' || pleasantryOf(userText) !== undefined) return userText;
   const markers = Object.values(WORDINGS).map((wording) => wording.askMarker);
   const question = previous.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   if (!markers.some((marker) => question.includes(marker))) return userText;
@@ -1013,6 +1252,39 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
   const suggested = AFFIRMATION.test(fold(userText).trim()) ? suggestionIn(question) : undefined;
   const reply = suggested ?? userText;
   return earlier.length > 0 ? `${earlier}\n${reply}` : reply;
+}
+
+/**
+ * A message that only calls off what was asked ("never mind", "forget it", "cancel that", "scratch that", "lass es",
+ * "vergiss es", "schon gut", "laisse tomber", "oublie ça", "annule"), folded; `cancel` as the second group, since
+ * "cancel that" after a request that was done may be about cancelling an order.
+ */
+const DISMISSAL =
+  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|skip\s+(?:it|that)|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
+
+/**
+ * The answer to a message that calls off the request before it ("never mind" after "move A-1003 to Dec 24"). Decision:
+ * the model cannot answer an approval itself (only the user's decision does), and the demo's chat holds a new message
+ * while one waits; a client that sends one anyway leaves that call out of what the model reads (its call is dropped), as
+ * is a request still waiting for an argument the model asked for. So a request whose calls gave no result, or were
+ * denied or failed, is left undone and the answer says so, in the user's language ("OK, I left "move A-1003 to Dec 24"
+ * undone: nothing was changed."), instead of the help text, "no tool for cancelling orders", or the question read with
+ * it; after a request that was done it is an acknowledgement, and "cancel that" then is read as before (an order to
+ * cancel). `undefined` for any other message, or the first one.
+ */
+function dismissal(prompt: LanguageModelV4Prompt, userText: string, tools: readonly ToolInfo[]): string | undefined {
+  const match = DISMISSAL.exec(fold(userText).trim());
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  if (match === null || previous < 0) return undefined;
+  const turn = previousTurn(prompt);
+  const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const done = results.some((part) => part.type === 'tool-result' && (part.output.type === 'json' || part.output.type === 'text'));
+  // A request: it made calls, or reaches a tool (its call left out of what the model reads while it waits, or asked about).
+  const request = userTextAt(prompt, previous);
+  const asked = callsOf(turn).length > 0 || pickTool(request, tools) !== undefined || pickAdder(request, tools) !== undefined;
+  const wording = wordingFor(userText);
+  if (!done && asked) return wording.dismissed(request.replace(/\s+/g, ' ').slice(0, 120));
+  return match[2] === undefined ? wording.dismissedDone : undefined;
 }
 
 /** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */
@@ -1030,21 +1302,51 @@ function suggestionIn(text: string): string | undefined {
   return undefined;
 }
 
-/** Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup"). */
-const THANKS = new Set('thanks thank thx ty cheers danke dankeschon merci'.split(' '));
-const GREETINGS = new Set('hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' '));
-const WITH_THEM = new Set('you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and und et'.split(' '));
+/**
+ * Words of thanks, of greeting, and of what goes with them ("thank you very much", "guten Morgen", "merci beaucoup",
+ * "best regards"), folded as written: one list for a message that only thanks or greets ({@link pleasantryOf}) and for
+ * a part of a message that asks for nothing beside its requests ({@link isPleasantry}).
+ */
+const PLEASANTRIES: ReadonlyMap<string, 'thanks' | 'greeting' | 'with'> = new Map([
+  ...'thanks thank thx ty cheers danke dankeschon dank merci'.split(' ').map((word) => [word, 'thanks'] as const),
+  ...'hi hello hey hallo bonjour salut moin servus morning evening afternoon'.split(' ').map((word) => [word, 'greeting'] as const),
+  ...(
+    'you very much so lot many vielen schon sehr beaucoup great perfect awesome cool nice ok okay super parfait good guten tag morgen bien a and ' +
+    'und et bitte bye regards best'
+  )
+    .split(' ')
+    .map((word) => [word, 'with'] as const),
+]);
+
+/** The words of a text, folded as written. */
+const wordsOf = (text: string): string[] => fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
+
+/** Wishes said in leaving: "have a nice day", "good day", "schönen Tag noch", "bonne journée" (folded); no question of a day. */
+const GOOD_WISHES = /\b(?:have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|one)|good\s+day|(?:einen\s+)?schonen\s+(?:tag|abend|feierabend)(?:\s+noch)?|bonne\s+(?:journee|soiree)|bon\s+week-?end)\b/g;
+
+/**
+ * Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and
+ * thanks"), or of good wishes ("… and have a nice day": no question of the day, whatever "day" says to a clock).
+ */
+function isPleasantry(text: string): boolean {
+  if (/\d/.test(text)) return false;
+  return wordsOf(fold(text).replace(GOOD_WISHES, ' ')).every((word) => PLEASANTRIES.has(word) || contentWords(word).length === 0);
+}
 
 /** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
 const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
 
 /** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
-function pleasantryOf(text: string): 'thanks' | 'greeting' | undefined {
+function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
-  const words = fold(text).split(/[^a-z]+/).filter((word) => word.length > 0);
-  if (words.length === 0 || !words.every((word) => THANKS.has(word) || GREETINGS.has(word) || WITH_THEM.has(word))) return undefined;
-  if (words.some((word) => THANKS.has(word))) return 'thanks';
-  return words.some((word) => GREETINGS.has(word) || word === 'morgen' || word === 'tag') ? 'greeting' : undefined;
+  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock.
+  const wished = fold(text).replace(GOOD_WISHES, ' ');
+  const farewell = wished !== fold(text) || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
+  const words = wordsOf(wished);
+  if (!words.every((word) => PLEASANTRIES.has(word) || /^(?:goodbye|tschuss|ciao|au|revoir)$/.test(word)) || (words.length === 0 && !farewell)) return undefined;
+  if (words.some((word) => PLEASANTRIES.get(word) === 'thanks')) return 'thanks';
+  if (words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
+  return farewell ? 'farewell' : undefined;
 }
 
 function helpText(userText: string, tools: readonly LanguageModelV4FunctionTool[], wording: Wording): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, readRelativeDates } from './relative-dates.ts';
+import { addDays, dayNextToAsked, readRelativeDates, unreadDay } from './relative-dates.ts';
 
 // A Friday, late in the UTC day: "today" is the UTC date, as the demo's tools count it.
 const NOW = new Date('2026-11-20T23:30:00Z');
@@ -217,6 +217,33 @@ describe('readRelativeDates', () => {
       const read = readRelativeDates(text, NOW);
       expect([read.text, read.dates, read.shift], text).toEqual([text, [], undefined]);
     }
+  });
+
+  it('reads no holiday of another calendar as this one\'s ("Chinese New Year" is no 1 January), and names a day it does not know', () => {
+    for (const text of ['deliver A-1002 on Chinese New Year', 'move A-1003 until Orthodox Christmas']) expect(readRelativeDates(text, NOW).dates, text).toEqual([]);
+    const unread: [string, string | undefined][] = [
+      ['deliver A-1002 on Diwali', 'Diwali'],
+      ['deliver A-1002 on Chinese New Year', 'Chinese New Year'],
+      ['move A-1003 until labor day', 'labor day'],
+      ['Liefere A-1002 am Muttertag', 'Muttertag'],
+      ["Livre A-1002 pour l'Aïd", 'Aïd'],
+      ['move A-1007 to Hanukkah', 'Hanukkah'],
+      // Where it goes, who it is for, a carrier, an id, a day known (already a date): none.
+      ['deliver A-1002 to Berlin', undefined],
+      ['move the order for Grace Hopper', undefined],
+      ['deliver A-1002 by DHL', undefined],
+      ['Liefere A-1002 am Abend', undefined],
+      ['Pick a delivery date before A-1003', undefined],
+      ['deliver A-1002 on 2026-12-25', undefined],
+    ];
+    expect(unread.map(([text]) => [text, unreadDay(text)])).toEqual(unread);
+  });
+
+  it('reads the day next to one said before ("the day after", "la veille"), and not a day of its own', () => {
+    expect(['the day after then', 'ok, the day before', 'am Tag danach', 'le lendemain', 'la veille alors', 'the day after tomorrow'].map((text) => dayNextToAsked(text)?.days)).toEqual([
+      1, -1, 1, 1, -1, 1,
+    ]);
+    expect(readRelativeDates('the day after tomorrow', NOW).dates).toEqual([{ phrase: 'the day after tomorrow', date: '2026-11-22' }]);
   });
 
   it('adds calendar days across a month and a year', () => {

@@ -206,12 +206,15 @@ function thanksgiving(year: number): Date {
 const AFTER = ['after', 'nach', 'apres'];
 const BEFORE = ['before', 'vor', 'avant'];
 
+/** Not a holiday of this calendar's: "Chinese New Year", "Orthodox Christmas", "Jewish New Year" fall on other days. */
+const OTHER_CALENDAR = String.raw`(?<!\b(?:chinese|lunar|jewish|hebrew|islamic|hijri|hindu|orthodox|persian|iranian|tamil|thai|vietnamese|korean|tibetan|ethiopian)\s+)`;
+
 /**
  * A holiday, with its year or the next one from today (today included): "on Christmas", "Easter 2027"; "after" or
  * "before" it is the day after or before ("after New Year" is 2 January), which the answer says before the call.
  */
 const HOLIDAY_READER: Reader = [
-  new RegExp(String.raw`\b(?:(${[...AFTER, ...BEFORE].join('|')})\s+)?(?:(${HOLIDAYS.map(([names]) => `(?:${names})`).join('|')}))(?:\s+(\d{4}))?\b`, 'g'),
+  new RegExp(String.raw`\b(?:(${[...AFTER, ...BEFORE].join('|')})\s+)?${OTHER_CALENDAR}(?:(${HOLIDAYS.map(([names]) => `(?:${names})`).join('|')}))(?:\s+(\d{4}))?\b`, 'g'),
   (match, today) => {
     const said = match[2] ?? '';
     // Read where it was found, so a name that needs the word before it ("après Noël") is read as it matched.
@@ -386,6 +389,44 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
   }
   out += text.slice(at);
   return { text: out, today: today.toISOString().slice(0, 10), dates: found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date })), shift };
+}
+
+/**
+ * The day next to one said before, with no day of its own: "the day after", "the next day", "the day before", "am Tag
+ * danach", "tags darauf", "le lendemain", "la veille", "le jour d'après" (folded); not "the day after tomorrow", which
+ * names a day ({@link readRelativeDates} reads it first).
+ */
+const NEXT_TO_ASKED =
+  /\b(?:(?:the\s+)?(?:day\s+after|next\s+day|following\s+day)|(?:am\s+|den\s+)?tag\s+(?:danach|darauf)|tags\s+darauf|(?:le\s+)?lendemain|(?:le\s+)?jour\s+d['’]?\s*apres|(?:le\s+)?jour\s+suivant)\b|\b((?:the\s+)?day\s+before|(?:am\s+|den\s+)?tag\s+davor|(?:la\s+)?veille|(?:le\s+)?jour\s+d['’]?\s*avant)\b/;
+
+/**
+ * The day next to a day said before ("the day after then" after a move to 2026-12-12 that was denied): the words as
+ * written and the days from that day (1, or -1 for "the day before"); `undefined` when the text says no such thing.
+ */
+export function dayNextToAsked(text: string): { readonly phrase: string; readonly days: number } | undefined {
+  const match = NEXT_TO_ASKED.exec(fold(text));
+  return match === null ? undefined : { phrase: text.slice(match.index, match.index + match[0].length), days: match[1] === undefined ? 1 : -1 };
+}
+
+/**
+ * The name of a day the readers above do not know, after a word that says a day follows ("on Diwali", "until Chinese
+ * New Year", "by Labor Day", "am Muttertag", "pour l'Aïd"; not "for", which names people too): a name written with a capital (not all capitals: "by DHL"),
+ * or a word that ends as days' names do ("labor day"; in German "Muttertag", "Weinfest" only). Where it goes ("to Berlin", "nach
+ * Paris") is no day. Read on a text whose known days are already dates.
+ */
+const UNREAD_DAY = new RegExp(
+  String.raw`(?:\b(?:on|until|till|by|before|after|pour|avant|apres|après|jusqu['’]?\s*(?:a|à))\s+(?:the\s+|l['’]\s*|le\s+|la\s+)?)` +
+    String.raw`((?:[A-ZÀ-Ý][a-zà-ÿ'’-]+)(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+){0,2}|[a-zà-ÿ'’-]*\s?(?:day|eve))\b(?!\s*\d)` +
+    // "to" names a day after a verb that moves one ("move A-1007 to Hanukkah"), a place otherwise ("deliver A-1002 to Berlin").
+    String.raw`|\b(?:move|postpone|push|reschedule|shift)\b[^.?!\n]*?\bto\s+(?:the\s+)?((?:[A-ZÀ-Ý][a-zà-ÿ'’-]+)(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+){0,2})\b(?!\s*\d)` +
+    // German capitalises every noun: only a word that ends as days' names do ("am Muttertag", "auf das Weinfest").
+    String.raw`|\b(?:am|bis|vor|zum|zu|auf)\s+(?:den\s+|dem\s+|das\s+)?([A-ZÄÖÜ]?[a-zäöüß]+(?:tag|fest))\b`,
+);
+
+/** The name of a day a text gives that is no day the model knows (see {@link UNREAD_DAY}); `undefined` when none. */
+export function unreadDay(text: string): string | undefined {
+  const match = UNREAD_DAY.exec(text);
+  return (match?.[1] ?? match?.[2] ?? match?.[3])?.trim();
 }
 
 /** `date` plus `days` calendar days, both YYYY-MM-DD. */

@@ -31,6 +31,17 @@ describe('findTimeZones', () => {
     expect(zones('add a turkey to my cart')).toEqual([]);
   });
 
+  it('reads a country with parts elsewhere as its mainland zone, and names the zones those parts keep', () => {
+    const others = (text: string) => findTimeZones(text).map((match) => [match.zone, match.others ?? []]);
+    expect(others('time in Spain')).toEqual([['Europe/Madrid', ['Atlantic/Canary']]]);
+    expect(others('Uhrzeit in Portugal')).toEqual([['Europe/Lisbon', ['Atlantic/Azores']]]);
+    expect(others('time in New Zealand')).toEqual([['Pacific/Auckland', ['Pacific/Chatham']]]);
+    expect(others("l'heure en France")[0]?.[1]).toContain('Indian/Reunion');
+    // A city is its own zone; a country of one zone has no other.
+    expect(others('time in Madrid')).toEqual([['Europe/Madrid', []]]);
+    expect(others('time in Japan')).toEqual([['Asia/Tokyo', []]]);
+  });
+
   it('reads the cities demo visitors name', () => {
     expect(zones('London, Tokyo, Sydney')).toEqual([
       ['Europe/London', 'London'],
@@ -65,6 +76,13 @@ describe('unknownPlace', () => {
 });
 
 describe('zonedCountry', () => {
+  it('reads a place alone as the place asked about only when it goes on from a question of the time', () => {
+    expect(unknownPlace('and in the USA?')).toBeUndefined();
+    expect(unknownPlace('and in the USA?', true)).toBe('the USA');
+    expect(unknownPlace('what about in Atlantis?', true)).toBe('Atlantis');
+    expect(unknownPlace('and in total?', true)).toBeUndefined();
+  });
+
   it('names a country of several time zones, as written, with cities of it; any other place is none', () => {
     expect(unknownPlace('time in the USA')).toBe('the USA');
     expect(zonedCountry('the USA')).toEqual({ country: 'The USA', cities: ['New York', 'Chicago', 'Denver', 'Los Angeles'] });

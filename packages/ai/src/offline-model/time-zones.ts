@@ -160,6 +160,19 @@ const COUNTRY_ZONES: ReadonlyArray<readonly [string, string]> = (
 ).flatMap(([names, zone]) => names.map((name) => [name, zone] as const));
 
 /**
+ * Countries of one mainland zone with parts elsewhere that keep another time (islands, overseas regions), by the name of
+ * {@link COUNTRY_ZONES}: "time in Spain" is read as Madrid's, and the answer says that the Canary Islands' differs.
+ */
+const OUTLYING_ZONES: Readonly<Record<string, readonly string[]>> = {
+  'Europe/Madrid': ['Atlantic/Canary'],
+  'Europe/Lisbon': ['Atlantic/Azores'],
+  'Europe/Paris': ['America/Martinique', 'America/Cayenne', 'Indian/Reunion', 'Pacific/Tahiti', 'Pacific/Noumea'],
+  'Pacific/Auckland': ['Pacific/Chatham'],
+  'Europe/Copenhagen': ['Atlantic/Faroe', 'America/Nuuk'],
+  'Europe/Amsterdam': ['America/Kralendijk'],
+};
+
+/**
  * Countries of several time zones (folded names), with cities of each that the model knows: "time in the USA" cannot be
  * read as one zone, so the answer says so and names cities to ask about instead.
  */
@@ -190,6 +203,8 @@ export interface ZoneMatch {
   readonly zone: string;
   readonly start: number;
   readonly end: number;
+  /** For a country read as its mainland's zone, the zones its other parts keep ("Spain": Atlantic/Canary). */
+  readonly others?: readonly string[];
 }
 
 /**
@@ -234,14 +249,19 @@ export function findTimeZones(text: string): ZoneMatch[] {
   for (const { name: country, zone, pattern } of COUNTRIES) {
     for (const match of lower.matchAll(pattern)) {
       const start = match.index;
-      if (!found.some((other) => start < other.end && start + country.length > other.start)) found.push({ zone, start, end: start + country.length });
+      const others = Object.hasOwn(OUTLYING_ZONES, zone) ? OUTLYING_ZONES[zone] : undefined;
+      if (!found.some((other) => start < other.end && start + country.length > other.start)) {
+        found.push({ zone, start, end: start + country.length, ...(others === undefined ? {} : { others }) });
+      }
     }
   }
   return found;
 }
 
 /** A question about the time of a place: "time in X", "what time is it in X", "Uhrzeit in X", "l'heure à X". */
-const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
+const TIME_OF_PLACE = /\b(?:time|clock|uhrzeit|zeit|uhr|spat|heure|hora)\b[^?.!\n]*?\b(?:in|at|a|en|au|aux)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
+/** A place alone, going on from a question of the time before: "and in the USA?", "what about in Atlantis?", "et au Canada ?". */
+const PLACE_ALONE = /^(?:(?:and|what\s+about|how\s+about|und|et)\s+)?(?:in|at|en|au|aux|a)\s+((?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*[?.!]*\s*$/;
 /** Words after "in" that name no place: "in my browser", "in your time zone", "in 3 days", "in total". */
 const NOT_PLACES: ReadonlySet<string> = new Set(
   ('my your our their his her its this that here there the a an me us browser zone timezone local utc gmt minutes ' +
@@ -250,12 +270,13 @@ const NOT_PLACES: ReadonlySet<string> = new Set(
 
 /**
  * The place a question asks the time of when no time zone or known city is in it ("What time is it in Atlantis?"):
- * the answer says the place is not known, rather than read a zone the user did not mean. `undefined` otherwise.
+ * the answer says the place is not known, rather than read a zone the user did not mean; with `goesOn` (the message
+ * before asked a time) a place alone too ("and in the USA?"). `undefined` otherwise.
  */
-export function unknownPlace(text: string): string | undefined {
+export function unknownPlace(text: string, goesOn = false): string | undefined {
   if (findTimeZones(text).length > 0) return undefined;
   const folded = fold(text);
-  const match = TIME_OF_PLACE.exec(folded);
+  const match = TIME_OF_PLACE.exec(folded) ?? (goesOn ? PLACE_ALONE.exec(folded) : null);
   const place = match?.[1];
   if (match === null || place === undefined) return undefined;
   const words = place.split(/\s+/);

@@ -15,7 +15,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'warum wieviel viel viele bitte zeig zeige auf zum zur fur mit von bis heute morgen ubermorgen gestern uhr uhrzeit spat zeit ' +
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
-      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon'
+      'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss'
     ).split(' '),
   ),
   fr: new Set(
@@ -23,7 +24,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'le la les un une du de est sont et ou mon ma mes ou quelle quel quelles quels combien pourquoi je tu il elle nous vous pour ' +
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
-      'decale reporte avance repousse deplace bonjour salut sais peux merci'
+      'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
+      'bonne journee revoir seulement premieres'
     ).split(' '),
   ),
 };
@@ -84,7 +86,9 @@ export interface Wording {
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
   /** A mail asked for after a change or a lookup in the message before: what it says, from that result. */
-  readonly toldEarlier: (tool: string, changed: boolean, said: string) => string;
+  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'made', said: string) => string;
+  /** The subject of a mail that sends what a call made: "Your invoice for order A-1001". */
+  readonly yourMade: (thing: string, record: string) => string;
   readonly notDoneLookup: (requests: string) => string;
   /** How a move by a number of days was read, before the date it moves from is looked up; `days` < 0 is earlier. */
   readonly shiftFirst: (phrase: string, days: number) => string;
@@ -120,8 +124,26 @@ export interface Wording {
   readonly document: (name: string | undefined) => string;
   // The help text, and the answers that no tool covers a request.
   readonly helpIntro: string;
+  /** A day named as the readers do not know ("on Diwali"): none is guessed. */
+  readonly unknownDay: (day: string) => string;
+  /** A mail's sentence of what a change made: "The delivery date of your order A-1004 is now 2026-11-27." */
+  readonly nowChanged: (thing: string, record: string, value: string) => string;
+  /** "your order A-1002", in a mail to the one it concerns. */
+  readonly your: (record: string) => string;
+  /** A mail's sentence of what a lookup shows: "Your order A-1002 is delayed, delivery date 2026-12-03." */
+  readonly recordIs: (subject: string, status: string, dated: string | undefined) => string;
+  /** The same with no status: "The delivery date of your order A-1002 is 2026-12-03." */
+  readonly dateIs: (label: string, subject: string, date: string) => string;
+  /** A country read as its mainland's zone, whose other parts keep other times ("Spain": Atlantic/Canary). */
+  readonly mainland: (country: string, zone: string, others: string) => string;
+  /** The answer to a farewell ("have a nice day", "bye"). */
+  readonly farewell: string;
   /** The answer to thanks. */
   readonly welcome: string;
+  /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
+  readonly dismissed: (request: string) => string;
+  /** "never mind" after a request that was done: nothing more is done. */
+  readonly dismissedDone: string;
   readonly noTools: string;
   readonly youSaid: (text: string) => string;
   readonly noToolFound: string;
@@ -220,7 +242,8 @@ const EN: Wording = {
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
-  toldEarlier: (tool, changed, said) => `Using ${tool}, I say ${changed ? 'what changed' : 'what the lookup showed'}: ${said}`,
+  toldEarlier: (tool, kind, said) => `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', made: 'what it holds' }[kind]}: ${said}`,
+  yourMade: (thing, record) => `Your ${thing} for ${record}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
   shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
@@ -255,6 +278,15 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  farewell: 'Thank you, you too. Goodbye!',
+  mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
+  your: (record) => `your ${record}`,
+  nowChanged: (thing, record, value) => `The ${thing} of your ${record} is now ${value}.`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} is ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
+  unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
+  dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
+  dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
   noTools: 'No tools are available in this conversation, so I can only chat in a limited way.',
   youSaid: (text) => `You said: "${text}".`,
@@ -296,7 +328,9 @@ const DE: Wording = {
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
-  toldEarlier: (tool, changed, said) => `Mit ${tool} sage ich, ${changed ? 'was sich geändert hat' : 'was das Nachsehen gezeigt hat'}: ${said}`,
+  toldEarlier: (tool, kind, said) =>
+    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', made: 'was darin steht' }[kind]}: ${said}`,
+  yourMade: (thing, record) => `Ihre ${thing} für ${record}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
   shiftFirst: (phrase, days) => `Ich lese „${phrase}“ als ${shiftDe(days)} als das Datum, das sie jetzt hat; das sehe ich zuerst nach.`,
@@ -331,6 +365,15 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
+  mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
+  your: (record) => `Ihre ${record}`,
+  nowChanged: (thing, record, value) => `Neues ${thing} für Ihre ${record}: ${value}.`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ist ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
+  unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
+  dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
+  dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
   noTools: 'In diesem Gespräch gibt es keine Werkzeuge, also kann ich nur eingeschränkt antworten.',
   youSaid: (text) => `Du hast geschrieben: „${text}“.`,
@@ -380,7 +423,8 @@ const FR: Wording = {
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   nowDone: (requests, changed, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
-  toldEarlier: (tool, changed, said) => `Avec ${tool}, je dis ${changed ? 'ce qui a changé' : 'ce que la recherche a montré'} : ${said}`,
+  toldEarlier: (tool, kind, said) => `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', made: "ce qu'elle contient" }[kind]} : ${said}`,
+  yourMade: (thing, record) => `Votre ${thing.replace(/^(?:la|le|les)\s+|^l['’]/i, '')} pour ${record}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
   shiftFirst: (phrase, days) => `Je lis « ${phrase} » comme ${shiftFr(days)} que la date qu'elle a maintenant, que je cherche d'abord.`,
@@ -416,6 +460,15 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  farewell: 'Merci, vous aussi. Au revoir !',
+  mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
+  your: (record) => `votre ${record}`,
+  nowChanged: (thing, record, value) => `Nouvelle ${thing} pour votre ${record} : ${value}.`,
+  recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} est ${status}${dated === undefined ? '' : `, ${dated}`}.`,
+  dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
+  unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
+  dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
+  dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
   noTools: "Aucun outil n'est disponible dans cette conversation, je ne peux donc discuter que de façon limitée.",
   youSaid: (text) => `Vous avez écrit : « ${text} ».`,

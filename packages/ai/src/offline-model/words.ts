@@ -70,6 +70,10 @@ const NOTIFY_PHRASES: readonly RegExp[] = [
   new RegExp(String.raw`\btell\s+(?=${RECIPIENT}\b)`, 'g'),
   new RegExp(String.raw`\b(?:give|send)\s+${RECIPIENT}\s+an?\s+heads?[-\s]?up\b`, 'g'),
   new RegExp(String.raw`\bkeep\s+${RECIPIENT}\s+(?:posted|informed|updated|in\s+the\s+loop)\b`, 'g'),
+  // Something sent on to someone: "send it to the customer", "schick sie dem Kunden", "envoie-la au client".
+  new RegExp(String.raw`\b(?:send|forward|pass)\s+(?:it|this|that|them)(?:\s+on)?\s+to\s+(?=${RECIPIENT}\b)`, 'g'),
+  /\b(?:schick|sende|leite)\w*\s+(?:es|sie|ihn|das|die\s+rechnung)\s+(?:weiter\s+)?(?:an\s+)?(?=(?:dem|den|der|die)\s+kund)/g,
+  /\benvoie[sz]?[-\s]+(?:la|le|les)\s+(?=(?:au|aux)\s+client)/g,
 ];
 
 /**
