@@ -213,7 +213,7 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly inFlight: (chatId: string) => string | undefined;
   /** The resume found nothing (`undefined`), or its replay started the message with this id. */
   readonly resumed: (chatId: string, messageId: string | undefined) => void;
-  /** The messages of this chat as the page has them, read before a replay writes any (see `browserAnswers`). */
+  /** The messages of this chat as the page has them now, read before a replay writes any (see `browserAnswers`). */
   readonly messages: (chatId: string) => readonly MessageLike[];
   /** The approvals noted while this chat's resumable turn ran (see `BrowserState.approvals`). */
   readonly approvals: (chatId: string) => Readonly<Record<string, ApprovalNote>>;
@@ -440,6 +440,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     },
   };
 
+  // The chat of the id shown (made below): its messages hold an answer written since the last render, which
+  // `chat.messages` does not show yet (a decision given as the page loaded, before the replay of its turn came).
+  const liveChat = useRef<Chat<Message> | undefined>(undefined);
   const headersKey = JSON.stringify(headers ?? {});
   const customFetch = options.fetch;
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
@@ -461,7 +464,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           },
           inFlight: (id) => resumable.current.inFlight(id),
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
-          messages: (id): readonly MessageLike[] => (shownChat.current === id ? messagesRef.current : []),
+          messages: (id): readonly MessageLike[] => (shownChat.current === id ? (liveChat.current?.messages ?? []) : []),
           approvals: (id) => (turnRef.current.chatId === id ? turnRef.current.approvals : {}),
         },
       ),
@@ -537,6 +540,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // while a stop settles, so an answer given as the page mounted (autoApprove of a saved approval) stayed unsent.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` are read when the hook first sees the chat id.
   const ownChat = useMemo(() => createChat(chatId, options.messages, chatOptions), [chatId]);
+  liveChat.current = ownChat;
   useEffect(() => holdChat(ownChat), [ownChat]);
   const chat = useChat<Message>({
     chat: ownChat,
