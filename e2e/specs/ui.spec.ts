@@ -585,6 +585,41 @@ function contrastOf(locator: import('@playwright/test').Locator): Promise<number
   });
 }
 
+test.describe('an answer the chat holds', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`a browser result the server did not take waits under a notice, whose Continue sends it (${colorScheme} theme)`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await openChat(page);
+      // The continuation that carries the cart tool's result is answered with nothing (a proxy's cached answer: no seal,
+      // no new step), so the hook does not send it again by itself. The user saw a done card and no answer.
+      let answered = false;
+      await page.route('**/api/chat', (route) => {
+        const body = route.request().postDataJSON() as { messages: { role: string }[] };
+        if (answered || body.messages.at(-1)?.role !== 'assistant') return route.continue();
+        answered = true;
+        return route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+          body: `data: ${JSON.stringify({ type: 'start' })}\n\ndata: ${JSON.stringify({ type: 'finish' })}\n\ndata: [DONE]\n\n`,
+        });
+      });
+      await send(page, '/cart_add {"name":"coffee beans","quantity":2,"price":12.5}');
+      const notice = page.getByTestId('continuation-held');
+      await expect(notice).toHaveAttribute('data-reason', 'untaken');
+      await expect(notice).toContainText('The server answered without taking the answers above');
+      await expect(toolCard(page, 'cart_add')).toHaveAttribute('data-state', 'done');
+      expect(await contrastOf(notice)).toBeGreaterThanOrEqual(4.5);
+      await shot(page, `continuation-held-${colorScheme}`);
+      await notice.getByTestId('continuation-held-continue').click();
+      await idle(page);
+      await expect(notice).toHaveCount(0);
+      await expect(page.getByTestId('error-banner')).toHaveCount(0);
+      await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+      await expect(page.getByTestId('message-assistant').last().getByTestId('message-text').last()).not.toBeEmpty();
+    });
+  }
+});
+
 test.describe('the dark theme', () => {
   test.use({ colorScheme: 'dark' });
 

@@ -11,6 +11,7 @@ import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
+import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
@@ -209,6 +210,9 @@ export function App(): ReactElement {
   };
   const refused = stillWaiting(refusal, chatId, chat.toolCalls);
   if (refusal !== undefined && refused.length === 0) setRefusal(undefined);
+  // The answers of the last answer that the hook does not send by itself (too many automatic steps in a row, or a server
+  // that did not take them): Continue sends them, as Retry does.
+  const heldText = continuationHeldText(chat.continuationHeld, chat.busy);
   // The user's answers to the last answer's calls (an approval, a denial, a browser result) that the server has not
   // taken, with nothing on its way: the continuation failed, or the page was reloaded first. Retry (the banner's and the
   // card's) sends it again, as it was: a call the server never saw runs now, one that ran is answered from its record.
@@ -363,6 +367,14 @@ export function App(): ReactElement {
               </button>
               <button type="button" className="button ghost small" data-testid="retry-refused-dismiss" onClick={() => setRefusal(undefined)}>
                 Dismiss
+              </button>
+            </div>
+          ) : null}
+          {heldText !== undefined ? (
+            <div className="continuation-held" role="status" data-testid="continuation-held" data-reason={chat.continuationHeld}>
+              <p>{heldText}</p>
+              <button type="button" className="button small" data-testid="continuation-held-continue" onClick={resend}>
+                Continue
               </button>
             </div>
           ) : null}

@@ -98,8 +98,8 @@ afterEach(() => {
   mounted = [];
 });
 
-function mount(options: UseEdgeChatOptions) {
-  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options);
+function mount(options: UseEdgeChatOptions, render: { readonly strict?: boolean } = {}) {
+  const hook = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), options, render);
   mounted.push(hook);
   return hook;
 }
@@ -217,6 +217,45 @@ describe('useEdgeChat({ resume: true })', () => {
     expect(server.seen).toEqual({ exports: 1, exported: 1, aborted: 0 });
     expect(server.requests.map((r) => r.method)).not.toContain('DELETE');
   });
+
+  it.each([false, true])(
+    'a page loaded mid-answer with an approval open, decided at once (before the replay came): the replay keeps the decision, which goes out once (StrictMode: %s)',
+    async (strict) => {
+      const held = gate();
+      const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }], ['c2', 'erase_all', {}]]), textStep('Erased.')], held.opened);
+      const options: UseEdgeChatOptions = { id: `chat-strict-${strict}`, resume: true, fetch: server.fetch };
+      const first = mount(options, { strict: false });
+      void first.current.sendMessage({ text: 'Export, then erase' }).catch(() => {});
+      await vi.waitFor(() => expect([toolState(first.current.messages, 'c1'), toolState(first.current.messages, 'c2')]).toEqual(['input-available', 'approval-requested']), LOADED);
+      const turn = first.current.browserState.turn;
+      const saved = { messages: structuredClone(first.current.messages), browserState: parseBrowserState(JSON.parse(JSON.stringify(first.current.browserState))) };
+      first.unmount();
+      mounted = [];
+      await vi.waitFor(() => expect(server.detached).toHaveLength(1), LOADED);
+      held.open();
+      await Promise.all(server.detached);
+      // The turn ended at the server meanwhile. The page shows the approval it saved, and the human decides at once: the
+      // replay, which writes the answer again from its start, came after the decision (read from the chat, not from
+      // the last render, which may not show it yet).
+      const second = mount({ ...options, ...saved }, { strict });
+      expect(second.current.pendingApprovals.map((a) => a.toolCallId)).toEqual(['c2']);
+      second.current.approve('c2');
+      await vi.waitFor(() => expect(second.current.messages.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'Erased.')).toBe(true), LOADED);
+      expect(server.requests.filter((r) => r.method === 'POST')).toEqual([
+        { method: 'POST', turn },
+        { method: 'POST', turn: null },
+      ]);
+      // StrictMode's first mount asked too, and its request was aborted when the second mount asked again.
+      const gets = server.requests.filter((r) => r.method === 'GET');
+      expect(gets.length).toBe(strict ? 2 : 1);
+      expect(gets.every((r) => r.turn === turn)).toBe(true);
+      expect(second.current.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(second.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: { exported: 1 } });
+      expect(second.current.toolCalls.get('c2')).toMatchObject({ status: 'done', output: 'erased' });
+      expect(server.seen).toEqual({ exports: 1, exported: 1, aborted: 0 });
+      expect(second.current.browserState.turn).toBeUndefined();
+    },
+  );
 
   it('without resume: no turn id, no resume request, and stop() sends nothing more', async () => {
     const held = gate();

@@ -1974,9 +1974,7 @@ describe('useEdgeChat: one conversation in two tabs, each answering the same cal
     const copy = structuredClone(tabA.current.messages);
     tabA.current.approve('c1');
     await vi.waitFor(() => expect(texts(tabA.current)).toBe('Moved.'), LOADED);
-    // Not in StrictMode: its unmount and mount again stop the chat, and a page mounted with an open approval then sends
-    // nothing for the first decision (a hook matter of its own, not of the two tabs).
-    const tabB = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), { id: 'conv-tabs-approval', fetch: server.fetch, serverTools: serverInfo, messages: copy }, { strict: false });
+    const tabB = renderHook((o: UseEdgeChatOptions) => useEdgeChat(o), { id: 'conv-tabs-approval', fetch: server.fetch, serverTools: serverInfo, messages: copy });
     try {
       await vi.waitFor(() => expect(tabB.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
       tabB.current.deny('c1', 'Not that one');
@@ -2226,5 +2224,105 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     expect(hook.current.chatError).toBeUndefined();
     expect(hook.current.toolCalls.get('c1')?.status).toBe('expired');
     expect(writes).toEqual([]);
+  });
+});
+
+describe('useEdgeChat in StrictMode: what a page mounted with saved messages starts goes on as without it', () => {
+  /**
+   * A page that sent `text` and saved its messages once `ready` held (not in StrictMode: it is the page before the
+   * reload), then the page loaded with them and `more` options, in StrictMode or not.
+   */
+  async function reload(options: UseEdgeChatOptions, text: string, ready: (r: UseEdgeChatResult) => void, strict: boolean, more: UseEdgeChatOptions = {}) {
+    const first = mount(options, { strict: false });
+    await first.current.sendMessage({ text });
+    await vi.waitFor(() => ready(first.current), LOADED);
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+    return mount({ ...options, ...more, messages }, { strict });
+  }
+
+  it.each([
+    ['approve', false],
+    ['approve', true],
+    ['deny', false],
+    ['deny', true],
+    ['autoApprove', false],
+    ['autoApprove', true],
+  ] as const)('a saved server approval, decided (%s) as the page mounts, goes out (StrictMode: %s)', async (decision, strict) => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Done.')] });
+    const options: UseEdgeChatOptions = { id: `conv-strict-${decision}-${strict}`, fetch: server.fetch, serverTools: serverInfo };
+    const more = decision === 'autoApprove' ? { autoApprove: (call: PendingApproval) => call.toolCallId === 'c1' } : {};
+    const page = await reload(options, 'Move A-1', (r) => expect(r.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), strict, more);
+    // In the task that mounted the page: StrictMode's unmount stopped the chat (the AI SDK's stop() settles a few
+    // microtasks later), and the answer was written into the message with no request sent for it.
+    if (decision === 'approve') page.current.approve('c1');
+    if (decision === 'deny') page.current.deny('c1', 'Not that day');
+    await vi.waitFor(() => expect(texts(page.current)).toBe('Done.'), LOADED);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.messages.at(-1)?.parts.find((p) => p.type === 'tool-update_delivery_date')).toMatchObject({
+      state: 'approval-responded',
+      approval: { approved: decision !== 'deny' },
+    });
+    expect(writes).toEqual(decision === 'deny' ? [] : [{ order_id: 'A-1', new_date: '2026-12-24' }]);
+    expect(page.current.status).toBe('ready');
+  });
+
+  it.each([false, true])('a saved browser call waiting to run runs once and its result goes out once (StrictMode: %s)', async (strict) => {
+    const addServer = defineTool({ name: 'cart_add', description: 'Adds to the cart', input: v.object({ name: v.string() }), policy: { runsOn: 'client' } });
+    // The page before the reload never finished it (the tab closed while it ran).
+    const hanging = defineTool({ ...addServer, execute: (_input, ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) });
+    const added: string[] = [];
+    // One that answers at once (no await): its result is written within microtasks of the mount.
+    const add = defineTool({ ...addServer, execute: ({ name }) => added.push(name) });
+    const server = createTestServer({ tools: [addServer], steps: [callsStep([['c1', 'cart_add', { name: 'beans' }]]), textStep('Added.')] });
+    const first = mount({ id: `conv-strict-run-${strict}`, fetch: server.fetch, tools: [hanging] }, { strict: false });
+    await first.current.sendMessage({ text: 'add beans' });
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('running'), LOADED);
+    const messages = structuredClone(first.current.messages);
+    first.unmount();
+    const page = mount({ id: `conv-strict-run-${strict}`, fetch: server.fetch, tools: [add], messages }, { strict });
+    await vi.waitFor(() => expect(texts(page.current)).toBe('Added.'), LOADED);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(added).toEqual(['beans']);
+    expect(server.requests).toHaveLength(2);
+    expect(page.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: 1 });
+  });
+
+  it.each([false, true])('a saved browser tool that asks first: approved, it runs once and its result goes out (StrictMode: %s)', async (strict) => {
+    const before = cartCleared;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Emptied.')] });
+    const options: UseEdgeChatOptions = { id: `conv-strict-ask-${strict}`, fetch: server.fetch, tools: browserTools, serverTools: serverInfo };
+    const page = await reload(options, 'Empty my cart', (r) => expect(r.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), strict);
+    await vi.waitFor(() => expect(page.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    page.current.approve('c1');
+    await vi.waitFor(() => expect(texts(page.current)).toBe('Emptied.'), LOADED);
+    expect(cartCleared).toBe(before + 1);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('useEdgeChat: the chat the hook makes', () => {
+  it('a response still coming ends when the page unmounts or leaves for another chat id, as useChat ends its own', async () => {
+    const signals: AbortSignal[] = [];
+    // A server that never answers: each request waits until it is aborted.
+    const fetch = (_url: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal as AbortSignal;
+        signals.push(signal);
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    const hook = mount({ id: 'conv-own-1', fetch });
+    void hook.current.sendMessage({ text: 'hi' });
+    await vi.waitFor(() => expect(signals).toHaveLength(1), LOADED);
+    hook.rerender({ id: 'conv-own-2', fetch });
+    await vi.waitFor(() => expect(signals[0]?.aborted).toBe(true), LOADED);
+    void hook.current.sendMessage({ text: 'hello' });
+    await vi.waitFor(() => expect(signals).toHaveLength(2), LOADED);
+    // StrictMode's unmount and mount again at the first render did not end it; this unmount does.
+    expect(signals[1]?.aborted).toBe(false);
+    hook.unmount();
+    current = undefined;
+    await vi.waitFor(() => expect(signals[1]?.aborted).toBe(true), LOADED);
   });
 });

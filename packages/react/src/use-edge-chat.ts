@@ -1,5 +1,5 @@
-import { type UseChatHelpers, useChat } from '@ai-sdk/react';
-import type { UIMessage, UIMessageChunk } from 'ai';
+import { Chat, type UseChatHelpers, useChat } from '@ai-sdk/react';
+import type { ChatInit, ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, RESUMABLE_TURN_HEADER, toolParts } from '@edgetool/ai';
 import {
   type AnyTool,
@@ -213,7 +213,7 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly inFlight: (chatId: string) => string | undefined;
   /** The resume found nothing (`undefined`), or its replay started the message with this id. */
   readonly resumed: (chatId: string, messageId: string | undefined) => void;
-  /** The messages of this chat as the page has them, read before a replay writes any (see `browserAnswers`). */
+  /** The messages of this chat as the page has them now, read before a replay writes any (see `browserAnswers`). */
   readonly messages: (chatId: string) => readonly MessageLike[];
   /** The approvals noted while this chat's resumable turn ran (see `BrowserState.approvals`). */
   readonly approvals: (chatId: string) => Readonly<Record<string, ApprovalNote>>;
@@ -277,6 +277,53 @@ type PassResult = { readonly result: ToolCallResult; readonly signal: AbortSigna
 
 /** Controllers of mounts that unmounted, or of chats the hook left: a pass they started reports nothing. */
 const UNMOUNTED = new WeakSet<AbortController>();
+
+/** `useChat`'s options of the hook's chat that change from render to render (see {@link createChat}). */
+type ChatOptions<TMessage extends UIMessage> = Pick<ChatInit<TMessage>, 'sendAutomaticallyWhen' | 'onError' | 'onFinish' | 'onData'> & {
+  readonly transport: ChatTransport<TMessage>;
+};
+
+/**
+ * The chat `useChat` would make for this id and these messages, but reading the latest `options` at every call, as
+ * `useChat` does (its own chat is stopped on unmount; see {@link holdChat}).
+ */
+function createChat<TMessage extends UIMessage>(id: string, messages: TMessage[] | undefined, options: { readonly current: ChatOptions<TMessage> }): Chat<TMessage> {
+  const transport: ChatTransport<TMessage> = {
+    get resumeStreamIsReplay() {
+      return options.current.transport.resumeStreamIsReplay === true;
+    },
+    sendMessages: (request) => options.current.transport.sendMessages(request),
+    reconnectToStream: (request) => options.current.transport.reconnectToStream(request),
+  };
+  return new Chat<TMessage>({
+    id,
+    transport,
+    ...(messages ? { messages } : {}),
+    sendAutomaticallyWhen: (request) => options.current.sendAutomaticallyWhen?.(request) ?? false,
+    onError: (error) => options.current.onError?.(error),
+    onFinish: (event) => options.current.onFinish?.(event),
+    onData: (part) => options.current.onData?.(part),
+  });
+}
+
+/** How many mounts hold each chat the hook made (see {@link holdChat}). */
+const HOLDERS = new WeakMap<object, number>();
+
+/**
+ * An effect for the hook's chat: stops it once no mount holds it (the page left it: an unmount, a new chat id), as
+ * `useChat` stops its own, but a microtask later. StrictMode's unmount and second mount run in one go, so that mount
+ * takes the chat back before then, and the chat goes on as without StrictMode: nothing it sends is aborted, and an
+ * answer written meanwhile is sent (the AI SDK sends no continuation while a stop settles).
+ */
+function holdChat(chat: { stop(): Promise<void> }): () => void {
+  HOLDERS.set(chat, (HOLDERS.get(chat) ?? 0) + 1);
+  return () => {
+    HOLDERS.set(chat, (HOLDERS.get(chat) ?? 1) - 1);
+    queueMicrotask(() => {
+      if (HOLDERS.get(chat) === 0) void chat.stop();
+    });
+  };
+}
 
 /**
  * `useChat` for edgetool servers: sends `{ id, messages, mode }`, runs browser tools through an
@@ -393,6 +440,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     },
   };
 
+  // The chat of the id shown (made below): its messages hold an answer written since the last render, which
+  // `chat.messages` does not show yet (a decision given as the page loaded, before the replay of its turn came).
+  const liveChat = useRef<Chat<Message> | undefined>(undefined);
   const headersKey = JSON.stringify(headers ?? {});
   const customFetch = options.fetch;
   // biome-ignore lint/correctness/useExhaustiveDependencies: headers are compared by value (headersKey).
@@ -414,7 +464,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           },
           inFlight: (id) => resumable.current.inFlight(id),
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
-          messages: (id): readonly MessageLike[] => (shownChat.current === id ? messagesRef.current : []),
+          messages: (id): readonly MessageLike[] => (shownChat.current === id ? (liveChat.current?.messages ?? []) : []),
           approvals: (id) => (turnRef.current.chatId === id ? turnRef.current.approvals : {}),
         },
       ),
@@ -435,8 +485,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // The response failed because its stream closed before its `finish` (a proxy that ended it, a replay whose store read
   // failed): read by `onFinish`, which `useChat` calls right after `onError`.
   const cutShort = useRef(false);
-  const chat = useChat<Message>({
-    id: chatId,
+  // `useChat`'s options as this render has them: the chat made below reads them at every call, as `useChat` reads its own.
+  const chatOptions = useRef<ChatOptions<Message>>({ transport });
+  chatOptions.current = {
     transport,
     sendAutomaticallyWhen: ({ messages }) => {
       if (holdContinuation.current) return false;
@@ -483,7 +534,16 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       const read = readProgressPart(part);
       if (read !== undefined) report(read.toolCallId, read.progress);
     },
-    ...(options.messages ? { messages: options.messages } : {}),
+  };
+  // The chat of this id, made here rather than by `useChat`, whose unmount stops the chat it made: StrictMode's unmount
+  // (every development server's) stopped the chat its second mount goes on with, and the AI SDK sends no continuation
+  // while a stop settles, so an answer given as the page mounted (autoApprove of a saved approval) stayed unsent.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` are read when the hook first sees the chat id.
+  const ownChat = useMemo(() => createChat(chatId, options.messages, chatOptions), [chatId]);
+  liveChat.current = ownChat;
+  useEffect(() => holdChat(ownChat), [ownChat]);
+  const chat = useChat<Message>({
+    chat: ownChat,
     ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
     // On mount `useChat` asks the transport to resume; it asks the server only for a turn left unfinished here.
     ...(resuming ? { resume: true } : {}),
