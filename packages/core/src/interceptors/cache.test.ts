@@ -264,6 +264,37 @@ describe('cache()', () => {
     expect(after.outcome).toEqual({ type: 'success', output: { level: 2 } });
   });
 
+  it('empties the cache again when a write a timeout inside it gave up on ends: reads kept meanwhile came before it landed', async () => {
+    let level = 1;
+    const gate = deferred<void>();
+    const landed = deferred<void>();
+    const stock = defineTool({ name: 'stock', description: 'Stock level', input: v.object({ sku: v.string() }), execute: () => ({ level }) });
+    // Its timeout (a policy layer, inside the cache) ends the call; the tool goes on and writes later.
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Restock',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+      execute: async () => {
+        await gate.promise;
+        level = 2;
+        landed.resolve();
+        return 'ok';
+      },
+    });
+    const executor = createExecutor({ registry: [stock, restock], interceptors: [cache({ ttlMs: 60_000 })] });
+    const run = createRunContext({ userId: 'u' });
+    const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
+    expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
+    expect(code((await executor.execute(call('w1', {}, 'restock'), { run })).outcome)).toBe('timeout');
+    // Read after the timeout, before the write lands: the level then, kept.
+    expect(await read('s2')).toEqual({ type: 'success', output: { level: 1 } });
+    gate.resolve();
+    await landed.promise;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await read('s3')).toEqual({ type: 'success', output: { level: 2 } });
+  });
+
   it('clear() empties it by hand', async () => {
     const { tool, runs } = weather();
     const cached = cache({ ttlMs: 60_000 });

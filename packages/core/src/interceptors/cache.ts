@@ -3,6 +3,7 @@ import type { ToolContext, ToolInterceptor, ToolOutcome } from '../chain/types.t
 import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { abortError } from '../executor/race-signal.ts';
 import { canonicalJson } from '../tickets/canonical-json.ts';
+import { abandonedKey } from './abandoned.ts';
 
 /** A cached result: the tool's output as its `execute` returned it (plain JSON data, a copy). */
 export interface CachedOutput {
@@ -39,7 +40,7 @@ export interface CacheOptions<TDeps = unknown> {
   readonly scope?: ((ctx: ToolContext<unknown, TDeps>) => string | undefined) | undefined;
   /**
    * Empties the cache when a `write` or `destructive` tool runs through this interceptor (it succeeded or failed, so it
-   * may have changed what reads return). Default `true`; a store without `clear()` then throws at `cache()`. Only calls
+   * may have changed what reads return), and again when one that a timeout inside gave up on ends. Default `true`; a store without `clear()` then throws at `cache()`. Only calls
    * that pass through this interceptor count: put it on the executor or the registry, not on one tool, to see writes.
    */
   readonly clearOnWrite?: boolean | undefined;
@@ -96,7 +97,13 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
     if (key === undefined) {
       if (!clearOnWrite || ctx.tool.policy.effects === 'read') return next();
       const outcome = await next();
-      if (outcome.type === 'success' || outcome.type === 'error') await clear();
+      if (outcome.type === 'success' || outcome.type === 'error') {
+        await clear();
+        // A layer inside gave up on the write (its timeout, the caller's abort) and the tool goes on: what it changes
+        // when it ends would be hidden by the reads kept meanwhile, so the cache is emptied again then.
+        const running = ctx.get(abandonedKey);
+        if (running !== undefined) void running.then(clear, clear);
+      }
       return outcome;
     }
     let stored: CachedOutput | undefined;
