@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
@@ -415,6 +415,24 @@ describe('cache()', () => {
       const a = await ex.execute(call('b1', { city: 'Oslo' }), { run });
       const b = await ex.execute(call('b2', { city: 'Oslo' }), { run });
       expect([code(a.outcome), code(b.outcome), r()]).toEqual(['success', 'success', 2]);
+    }
+  });
+
+  it('shares a result while a store of your own saves it, but no longer than ttlMs: a save that never settles keeps nothing', async () => {
+    const remote: CacheStore = { get: () => undefined, set: () => new Promise<void>(() => {}), clear: () => {} };
+    const { tool, runs } = weather();
+    const executor = createExecutor({ registry: [tool], interceptors: [cache({ ttlMs: 1000, store: remote })] });
+    const run = createRunContext({ userId: 'u' });
+    vi.useFakeTimers();
+    try {
+      await executor.execute(call('c1', { city: 'Paris' }), { run });
+      // The store has not answered yet: the next call shares the result the save is on its way with.
+      expect((await executor.execute(call('c2', { city: 'Paris' }), { run })).outcome).toEqual({ type: 'success', output: { city: 'Paris', run: 1 } });
+      vi.advanceTimersByTime(1001);
+      expect((await executor.execute(call('c3', { city: 'Paris' }), { run })).outcome).toEqual({ type: 'success', output: { city: 'Paris', run: 2 } });
+      expect(runs()).toBe(2);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

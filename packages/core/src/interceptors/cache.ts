@@ -4,6 +4,7 @@ import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { abortError } from '../executor/race-signal.ts';
 import { canonicalJson } from '../tickets/canonical-json.ts';
 import { abandonedKey } from './abandoned.ts';
+import { MAX_TIMER_MS } from './timer-delay.ts';
 
 /** A cached result: the tool's output as its `execute` returned it (plain JSON data, a copy). */
 export interface CachedOutput {
@@ -143,15 +144,22 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
       };
       if (kept === undefined) done();
       else {
-        // Not awaited: the call does not wait for a remote store. Calls that come meanwhile share this one's result.
+        // Not awaited: the call does not wait for a remote store. Calls that come meanwhile share this one's result, for
+        // ttlMs at most: a save that never settles must not serve it for good, nor keep its entry in `running`.
         let saving: void | Promise<void>;
         try {
           saving = store.set(key, kept, ttlMs);
         } catch {
           saving = undefined;
         }
-        if (saving instanceof Promise) saving.then(done, done);
-        else done();
+        if (saving instanceof Promise) {
+          const expiry = setTimeout(done, Math.min(ttlMs, MAX_TIMER_MS));
+          const saved = (): void => {
+            clearTimeout(expiry);
+            done();
+          };
+          saving.then(saved, saved);
+        } else done();
       }
     }
   });
