@@ -467,4 +467,29 @@ describe('memoryCacheStore()', () => {
     store.clear();
     expect(store.get('a')).toBeUndefined();
   });
+
+  it('keeps at most maxSize of output (JSON characters, about), least recently used out; a larger one is not kept', () => {
+    const text = (c: string) => c.repeat(40); // 42 characters of JSON
+    const store = memoryCacheStore({ maxSize: 100 });
+    store.set('a', { output: text('a') }, 1000);
+    store.set('b', { output: text('b') }, 1000);
+    store.set('c', { output: text('c') }, 1000);
+    expect(['a', 'b', 'c'].map((key) => store.get(key)?.output)).toEqual([undefined, text('b'), text('c')]);
+    store.get('b');
+    store.set('d', { output: [text('d')] }, 1000);
+    expect(['b', 'c', 'd'].map((key) => store.get(key)?.output)).toEqual([text('b'), undefined, [text('d')]]);
+    // Over the whole budget: not kept, and it does not empty the store to try.
+    store.set('e', { output: { big: 'e'.repeat(200) } }, 1000);
+    expect(['b', 'd', 'e'].map((key) => store.get(key) !== undefined)).toEqual([true, true, false]);
+    // A key stored again counts once.
+    store.set('b', { output: text('B') }, 1000);
+    store.set('b', { output: text('B') }, 1000);
+    expect(['b', 'd'].map((key) => store.get(key) !== undefined)).toEqual([true, true]);
+    // By default, 8 Mi: two hundred results of 64 KB each are more than it keeps.
+    const memory = memoryCacheStore();
+    for (let i = 0; i < 200; i++) memory.set(`k${i}`, { output: 'x'.repeat(65_536) }, 60_000);
+    const kept = Array.from({ length: 200 }, (_, i) => memory.get(`k${i}`) !== undefined).filter(Boolean).length;
+    expect(kept).toBe(127);
+    expect(() => memoryCacheStore({ maxSize: 0 })).toThrow('memoryCacheStore: maxSize must be a positive number.');
+  });
 });

@@ -31,7 +31,7 @@ export interface CacheStore {
 export interface CacheOptions<TDeps = unknown> {
   /** How long a result is served from the cache, in milliseconds (`Infinity`: until evicted or cleared). */
   readonly ttlMs: number;
-  /** Where results are kept (default: a {@link memoryCacheStore} of 1,000 entries, one per `cache()`). */
+  /** Where results are kept (default: a {@link memoryCacheStore} of 1,000 entries and 8 Mi characters, one per `cache()`). */
   readonly store?: CacheStore | undefined;
   /**
    * Who may share a cached result: calls whose scope, tool name and input are equal share one. Return `undefined` to
@@ -274,6 +274,12 @@ function jsonCopy(value: unknown, max: number): unknown {
 export interface MemoryCacheStoreOptions {
   /** The most entries kept at once (default 1,000): when full, expired entries go first, then the least recently used. */
   readonly maxEntries?: number | undefined;
+  /**
+   * The most output kept at once, in characters of its JSON, about (default 8 Mi, 8,388,608): a bound on memory that
+   * entries alone do not give (1,000 results of `cache()`'s 64 KB each would be 64 MB or more, half a Worker's memory).
+   * When full, expired entries go first, then the least recently used; a larger output is not kept.
+   */
+  readonly maxSize?: number | undefined;
   /** Milliseconds now (default `Date.now`); for tests. */
   readonly now?: (() => number) | undefined;
 }
@@ -286,39 +292,82 @@ export interface MemoryCacheStore extends CacheStore {
 }
 
 /**
- * A {@link CacheStore} in memory, bounded by `maxEntries` (least recently used first out). It serves one process: in
- * Workers each isolate has its own, and a write in one isolate does not clear another's (keep `ttlMs` short, or use a
- * shared store).
+ * A {@link CacheStore} in memory, bounded by `maxEntries` and `maxSize` (least recently used first out). It serves one
+ * process: in Workers each isolate has its own, and a write in one isolate does not clear another's (keep `ttlMs` short,
+ * or use a shared store).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
-  const { maxEntries = 1000, now = Date.now } = options;
+  const { maxEntries = 1000, maxSize = 8 * 1024 * 1024, now = Date.now } = options;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('memoryCacheStore: maxEntries must be a positive integer.');
+  if (typeof maxSize !== 'number' || !(maxSize > 0)) throw new TypeError('memoryCacheStore: maxSize must be a positive number.');
   // Insertion order is recency: a hit moves its entry to the end.
-  const entries = new Map<string, { value: CachedOutput; expiresAt: number }>();
+  const entries = new Map<string, { value: CachedOutput; expiresAt: number; size: number }>();
+  let total = 0;
+  const drop = (key: string): void => {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    entries.delete(key);
+    total -= entry.size;
+  };
   return {
     get(key) {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       entries.delete(key);
-      if (entry.expiresAt <= now()) return undefined;
+      if (entry.expiresAt <= now()) {
+        total -= entry.size;
+        return undefined;
+      }
       entries.set(key, entry);
       return entry.value;
     },
     set(key, value, ttlMs) {
-      entries.delete(key);
-      if (entries.size >= maxEntries) {
+      drop(key);
+      const size = jsonSize(value?.output, maxSize);
+      if (size > maxSize) return;
+      const full = (): boolean => entries.size >= maxEntries || total + size > maxSize;
+      if (full()) {
         const time = now();
-        for (const [name, entry] of entries) if (entry.expiresAt <= time) entries.delete(name);
+        for (const [name, entry] of entries) if (entry.expiresAt <= time) drop(name);
         for (const name of entries.keys()) {
-          if (entries.size < maxEntries) break;
-          entries.delete(name);
+          if (!full()) break;
+          drop(name);
         }
       }
-      entries.set(key, { value, expiresAt: now() + ttlMs });
+      entries.set(key, { value, expiresAt: now() + ttlMs, size });
+      total += size;
     },
     clear() {
       entries.clear();
+      total = 0;
     },
   };
+}
+
+/** The size of `value`'s JSON as {@link jsonCopy} counts it; past `max` (or for a cycle) it stops, at more than `max`. */
+function jsonSize(value: unknown, max: number): number {
+  let size = 0;
+  const ancestors: object[] = [];
+  const count = (item: unknown): void => {
+    if (size > max) return;
+    if (typeof item === 'string') size += item.length + 2;
+    else if (typeof item === 'number') size += 8;
+    else if (typeof item === 'boolean') size += 5;
+    else if (typeof item !== 'object' || item === null) size += 4;
+    else if (ancestors.includes(item)) size = Number.POSITIVE_INFINITY;
+    else {
+      ancestors.push(item);
+      if (Array.isArray(item)) for (const member of item) count(member);
+      else {
+        for (const name of Object.keys(item)) {
+          size += name.length + 3;
+          count((item as Record<string, unknown>)[name]);
+        }
+      }
+      ancestors.pop();
+    }
+  };
+  count(value);
+  return size;
 }
