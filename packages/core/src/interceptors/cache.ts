@@ -36,7 +36,8 @@ export interface CacheOptions<TDeps = unknown> {
   /**
    * Who may share a cached result: calls whose scope, tool name and input are equal share one. Return `undefined` to
    * leave a call uncached. Default: the user (`ctx.run.userId`), or, for a run without one, its conversation, so one
-   * person's data is never served to another.
+   * person's data is never served to another. A chat's conversation id is the client's: when what a tool reads depends
+   * on who asks by other means (a session in `deps`), set the run's `userId` or pass a scope that names them.
    */
   readonly scope?: ((ctx: ToolContext<unknown, TDeps>) => string | undefined) | undefined;
   /**
