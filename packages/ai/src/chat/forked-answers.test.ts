@@ -279,6 +279,28 @@ describe('a conversation forked in two tabs, each answering the same call otherw
     expect([lastRead(fx.model, 'c1'), lastRead(fx.model, 'c2')]).toEqual([unknown, unknown]);
   });
 
+  it('what it costs: one claim of the earlier answer per request, which writes nothing, and none once its ticket has expired', async () => {
+    let time = 1_000_000;
+    const nonces = recording(createMemoryNonceStore({ now: () => time }));
+    const more = [textStep('booked'), ...Array.from({ length: 6 }, (_, i) => textStep(`answer ${i}`))];
+    const fx = fixture({ calls: [askDate], afterwards: more, now: () => time, nonceStore: nonces.store });
+    const first = await asked(fx);
+    await fx.agent.generate({ messages: addToolOutput(first, 'c1', '2026-12-24'), run: run() });
+    const taken = nonces.claims.at(-1);
+    expect(taken).toBe(true);
+    let history = addToolOutput(first, 'c1', '2027-01-05');
+    for (const text of ['is it booked?', 'hello?']) {
+      const before = nonces.claims.length;
+      history = (await fx.agent.generate({ messages: userSays(history, text), run: run() })).messages;
+      // The other tab's answer, read back: a used nonce keeps its first decision, so nothing is written.
+      expect(nonces.claims.slice(before)).toEqual([expect.stringMatching(/^output /)]);
+    }
+    time += 16 * 60 * 1000;
+    const before = nonces.claims.length;
+    await fx.agent.generate({ messages: userSays(history, 'and now?'), run: run() });
+    expect(nonces.claims).toHaveLength(before);
+  });
+
   it('once the ticket has expired, the second tab reads what any expired answer reads', async () => {
     let time = 1_000_000;
     const fx = fixture({ calls: [askDate], now: () => time });

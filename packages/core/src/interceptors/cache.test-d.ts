@@ -26,7 +26,7 @@ describe('cache() types', () => {
   it('takes a store of your own, synchronous or not; the memory store has every method', () => {
     const store: CacheStore = { get: async (_key: string): Promise<CachedOutput | undefined> => undefined, set: async () => {} };
     cache({ ttlMs: 1000, store, clearOnWrite: false });
-    const memory = memoryCacheStore({ maxEntries: 10 });
+    const memory = memoryCacheStore({ maxEntries: 10, maxSize: 1_000_000 });
     expectTypeOf(memory.clear).toBeFunction();
     expectTypeOf(memory.get('k')).toEqualTypeOf<CachedOutput | undefined>();
     expectTypeOf(memory).toEqualTypeOf<MemoryCacheStore>();

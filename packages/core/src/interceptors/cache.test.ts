@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineInterceptor } from '../chain/interceptor.ts';
 import type { ToolOutcome } from '../chain/types.ts';
 import { createRunContext } from '../context/run-context.ts';
@@ -264,6 +264,37 @@ describe('cache()', () => {
     expect(after.outcome).toEqual({ type: 'success', output: { level: 2 } });
   });
 
+  it('empties the cache again when a write a timeout inside it gave up on ends: reads kept meanwhile came before it landed', async () => {
+    let level = 1;
+    const gate = deferred<void>();
+    const landed = deferred<void>();
+    const stock = defineTool({ name: 'stock', description: 'Stock level', input: v.object({ sku: v.string() }), execute: () => ({ level }) });
+    // Its timeout (a policy layer, inside the cache) ends the call; the tool goes on and writes later.
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Restock',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+      execute: async () => {
+        await gate.promise;
+        level = 2;
+        landed.resolve();
+        return 'ok';
+      },
+    });
+    const executor = createExecutor({ registry: [stock, restock], interceptors: [cache({ ttlMs: 60_000 })] });
+    const run = createRunContext({ userId: 'u' });
+    const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
+    expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
+    expect(code((await executor.execute(call('w1', {}, 'restock'), { run })).outcome)).toBe('timeout');
+    // Read after the timeout, before the write lands: the level then, kept.
+    expect(await read('s2')).toEqual({ type: 'success', output: { level: 1 } });
+    gate.resolve();
+    await landed.promise;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await read('s3')).toEqual({ type: 'success', output: { level: 2 } });
+  });
+
   it('clear() empties it by hand', async () => {
     const { tool, runs } = weather();
     const cached = cache({ ttlMs: 60_000 });
@@ -387,6 +418,24 @@ describe('cache()', () => {
     }
   });
 
+  it('shares a result while a store of your own saves it, but no longer than ttlMs: a save that never settles keeps nothing', async () => {
+    const remote: CacheStore = { get: () => undefined, set: () => new Promise<void>(() => {}), clear: () => {} };
+    const { tool, runs } = weather();
+    const executor = createExecutor({ registry: [tool], interceptors: [cache({ ttlMs: 1000, store: remote })] });
+    const run = createRunContext({ userId: 'u' });
+    vi.useFakeTimers();
+    try {
+      await executor.execute(call('c1', { city: 'Paris' }), { run });
+      // The store has not answered yet: the next call shares the result the save is on its way with.
+      expect((await executor.execute(call('c2', { city: 'Paris' }), { run })).outcome).toEqual({ type: 'success', output: { city: 'Paris', run: 1 } });
+      vi.advanceTimersByTime(1001);
+      expect((await executor.execute(call('c3', { city: 'Paris' }), { run })).outcome).toEqual({ type: 'success', output: { city: 'Paris', run: 2 } });
+      expect(runs()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('refuses options it cannot honour, at cache()', () => {
     const noClear: CacheStore = { get: () => undefined, set: () => {} };
     expect(() => cache({ ttlMs: 1000, store: noClear })).toThrow('cache: this store has no clear(), which clearOnWrite (on by default) needs');
@@ -417,5 +466,30 @@ describe('memoryCacheStore()', () => {
     expect(['a', 'c', 'd', 'e'].map((key) => store.get(key)?.output)).toEqual([1, undefined, 4, 5]);
     store.clear();
     expect(store.get('a')).toBeUndefined();
+  });
+
+  it('keeps at most maxSize of output (JSON characters, about), least recently used out; a larger one is not kept', () => {
+    const text = (c: string) => c.repeat(40); // 42 characters of JSON
+    const store = memoryCacheStore({ maxSize: 100 });
+    store.set('a', { output: text('a') }, 1000);
+    store.set('b', { output: text('b') }, 1000);
+    store.set('c', { output: text('c') }, 1000);
+    expect(['a', 'b', 'c'].map((key) => store.get(key)?.output)).toEqual([undefined, text('b'), text('c')]);
+    store.get('b');
+    store.set('d', { output: [text('d')] }, 1000);
+    expect(['b', 'c', 'd'].map((key) => store.get(key)?.output)).toEqual([text('b'), undefined, [text('d')]]);
+    // Over the whole budget: not kept, and it does not empty the store to try.
+    store.set('e', { output: { big: 'e'.repeat(200) } }, 1000);
+    expect(['b', 'd', 'e'].map((key) => store.get(key) !== undefined)).toEqual([true, true, false]);
+    // A key stored again counts once.
+    store.set('b', { output: text('B') }, 1000);
+    store.set('b', { output: text('B') }, 1000);
+    expect(['b', 'd'].map((key) => store.get(key) !== undefined)).toEqual([true, true]);
+    // By default, 8 Mi: two hundred results of 64 KB each are more than it keeps.
+    const memory = memoryCacheStore();
+    for (let i = 0; i < 200; i++) memory.set(`k${i}`, { output: 'x'.repeat(65_536) }, 60_000);
+    const kept = Array.from({ length: 200 }, (_, i) => memory.get(`k${i}`) !== undefined).filter(Boolean).length;
+    expect(kept).toBe(127);
+    expect(() => memoryCacheStore({ maxSize: 0 })).toThrow('memoryCacheStore: maxSize must be a positive number.');
   });
 });

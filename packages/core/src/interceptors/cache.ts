@@ -3,6 +3,8 @@ import type { ToolContext, ToolInterceptor, ToolOutcome } from '../chain/types.t
 import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { abortError } from '../executor/race-signal.ts';
 import { canonicalJson } from '../tickets/canonical-json.ts';
+import { abandonedKey } from './abandoned.ts';
+import { MAX_TIMER_MS } from './timer-delay.ts';
 
 /** A cached result: the tool's output as its `execute` returned it (plain JSON data, a copy). */
 export interface CachedOutput {
@@ -29,17 +31,18 @@ export interface CacheStore {
 export interface CacheOptions<TDeps = unknown> {
   /** How long a result is served from the cache, in milliseconds (`Infinity`: until evicted or cleared). */
   readonly ttlMs: number;
-  /** Where results are kept (default: a {@link memoryCacheStore} of 1,000 entries, one per `cache()`). */
+  /** Where results are kept (default: a {@link memoryCacheStore} of 1,000 entries and 8 Mi characters, one per `cache()`). */
   readonly store?: CacheStore | undefined;
   /**
    * Who may share a cached result: calls whose scope, tool name and input are equal share one. Return `undefined` to
    * leave a call uncached. Default: the user (`ctx.run.userId`), or, for a run without one, its conversation, so one
-   * person's data is never served to another.
+   * person's data is never served to another. A chat's conversation id is the client's: when what a tool reads depends
+   * on who asks by other means (a session in `deps`), set the run's `userId` or pass a scope that names them.
    */
   readonly scope?: ((ctx: ToolContext<unknown, TDeps>) => string | undefined) | undefined;
   /**
    * Empties the cache when a `write` or `destructive` tool runs through this interceptor (it succeeded or failed, so it
-   * may have changed what reads return). Default `true`; a store without `clear()` then throws at `cache()`. Only calls
+   * may have changed what reads return), and again when one that a timeout inside gave up on ends. Default `true`; a store without `clear()` then throws at `cache()`. Only calls
    * that pass through this interceptor count: put it on the executor or the registry, not on one tool, to see writes.
    */
   readonly clearOnWrite?: boolean | undefined;
@@ -96,7 +99,13 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
     if (key === undefined) {
       if (!clearOnWrite || ctx.tool.policy.effects === 'read') return next();
       const outcome = await next();
-      if (outcome.type === 'success' || outcome.type === 'error') await clear();
+      if (outcome.type === 'success' || outcome.type === 'error') {
+        await clear();
+        // A layer inside gave up on the write (its timeout, the caller's abort) and the tool goes on: what it changes
+        // when it ends would be hidden by the reads kept meanwhile, so the cache is emptied again then.
+        const running = ctx.get(abandonedKey);
+        if (running !== undefined) void running.then(clear, clear);
+      }
       return outcome;
     }
     let stored: CachedOutput | undefined;
@@ -136,15 +145,22 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
       };
       if (kept === undefined) done();
       else {
-        // Not awaited: the call does not wait for a remote store. Calls that come meanwhile share this one's result.
+        // Not awaited: the call does not wait for a remote store. Calls that come meanwhile share this one's result, for
+        // ttlMs at most: a save that never settles must not serve it for good, nor keep its entry in `running`.
         let saving: void | Promise<void>;
         try {
           saving = store.set(key, kept, ttlMs);
         } catch {
           saving = undefined;
         }
-        if (saving instanceof Promise) saving.then(done, done);
-        else done();
+        if (saving instanceof Promise) {
+          const expiry = setTimeout(done, Math.min(ttlMs, MAX_TIMER_MS));
+          const saved = (): void => {
+            clearTimeout(expiry);
+            done();
+          };
+          saving.then(saved, saved);
+        } else done();
       }
     }
   });
@@ -259,6 +275,12 @@ function jsonCopy(value: unknown, max: number): unknown {
 export interface MemoryCacheStoreOptions {
   /** The most entries kept at once (default 1,000): when full, expired entries go first, then the least recently used. */
   readonly maxEntries?: number | undefined;
+  /**
+   * The most output kept at once, in characters of its JSON, about (default 8 Mi, 8,388,608): a bound on memory that
+   * entries alone do not give (1,000 results of `cache()`'s 64 KB each would be 64 MB or more, half a Worker's memory).
+   * When full, expired entries go first, then the least recently used; a larger output is not kept.
+   */
+  readonly maxSize?: number | undefined;
   /** Milliseconds now (default `Date.now`); for tests. */
   readonly now?: (() => number) | undefined;
 }
@@ -271,39 +293,82 @@ export interface MemoryCacheStore extends CacheStore {
 }
 
 /**
- * A {@link CacheStore} in memory, bounded by `maxEntries` (least recently used first out). It serves one process: in
- * Workers each isolate has its own, and a write in one isolate does not clear another's (keep `ttlMs` short, or use a
- * shared store).
+ * A {@link CacheStore} in memory, bounded by `maxEntries` and `maxSize` (least recently used first out). It serves one
+ * process: in Workers each isolate has its own, and a write in one isolate does not clear another's (keep `ttlMs` short,
+ * or use a shared store).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
-  const { maxEntries = 1000, now = Date.now } = options;
+  const { maxEntries = 1000, maxSize = 8 * 1024 * 1024, now = Date.now } = options;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('memoryCacheStore: maxEntries must be a positive integer.');
+  if (typeof maxSize !== 'number' || !(maxSize > 0)) throw new TypeError('memoryCacheStore: maxSize must be a positive number.');
   // Insertion order is recency: a hit moves its entry to the end.
-  const entries = new Map<string, { value: CachedOutput; expiresAt: number }>();
+  const entries = new Map<string, { value: CachedOutput; expiresAt: number; size: number }>();
+  let total = 0;
+  const drop = (key: string): void => {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    entries.delete(key);
+    total -= entry.size;
+  };
   return {
     get(key) {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       entries.delete(key);
-      if (entry.expiresAt <= now()) return undefined;
+      if (entry.expiresAt <= now()) {
+        total -= entry.size;
+        return undefined;
+      }
       entries.set(key, entry);
       return entry.value;
     },
     set(key, value, ttlMs) {
-      entries.delete(key);
-      if (entries.size >= maxEntries) {
+      drop(key);
+      const size = jsonSize(value?.output, maxSize);
+      if (size > maxSize) return;
+      const full = (): boolean => entries.size >= maxEntries || total + size > maxSize;
+      if (full()) {
         const time = now();
-        for (const [name, entry] of entries) if (entry.expiresAt <= time) entries.delete(name);
+        for (const [name, entry] of entries) if (entry.expiresAt <= time) drop(name);
         for (const name of entries.keys()) {
-          if (entries.size < maxEntries) break;
-          entries.delete(name);
+          if (!full()) break;
+          drop(name);
         }
       }
-      entries.set(key, { value, expiresAt: now() + ttlMs });
+      entries.set(key, { value, expiresAt: now() + ttlMs, size });
+      total += size;
     },
     clear() {
       entries.clear();
+      total = 0;
     },
   };
+}
+
+/** The size of `value`'s JSON as {@link jsonCopy} counts it; past `max` (or for a cycle) it stops, at more than `max`. */
+function jsonSize(value: unknown, max: number): number {
+  let size = 0;
+  const ancestors: object[] = [];
+  const count = (item: unknown): void => {
+    if (size > max) return;
+    if (typeof item === 'string') size += item.length + 2;
+    else if (typeof item === 'number') size += 8;
+    else if (typeof item === 'boolean') size += 5;
+    else if (typeof item !== 'object' || item === null) size += 4;
+    else if (ancestors.includes(item)) size = Number.POSITIVE_INFINITY;
+    else {
+      ancestors.push(item);
+      if (Array.isArray(item)) for (const member of item) count(member);
+      else {
+        for (const name of Object.keys(item)) {
+          size += name.length + 3;
+          count((item as Record<string, unknown>)[name]);
+        }
+      }
+      ancestors.pop();
+    }
+  };
+  count(value);
+  return size;
 }

@@ -2,6 +2,7 @@ import { defineInterceptor, failure } from '../chain/interceptor.ts';
 import type { ToolContext, ToolInterceptor, ToolOutcome } from '../chain/types.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { abortError, raceSignal } from '../executor/race-signal.ts';
+import { noteAbandoned } from './abandoned.ts';
 import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /**
@@ -21,8 +22,11 @@ export function timeout(ms: number): ToolInterceptor {
     const ended = new Promise<ToolOutcome>((resolve) => {
       end = resolve;
     });
+    // Set when this layer gives up on the layers inside (the time ran out, or the caller aborted).
+    let gaveUp = false;
     const aborted = () => failure(abortError(outer, { toolName: ctx.tool.name, callId: ctx.call.id }));
     const onAbort = () => {
+      gaveUp = true;
       controller.abort(outer.reason);
       end(aborted());
     };
@@ -31,6 +35,7 @@ export function timeout(ms: number): ToolInterceptor {
     const timer = setTimeout(() => {
       // Made when the time runs out: an error captures a stack, which cost a call that ends in time ~6 µs in Node.
       const error = new ToolError('timeout', `Tool "${ctx.tool.name}" did not finish within ${ms} ms.`, { toolName: ctx.tool.name, callId: ctx.call.id, retryable: true });
+      gaveUp = true;
       controller.abort(error);
       end(failure(error));
     }, ms);
@@ -40,9 +45,14 @@ export function timeout(ms: number): ToolInterceptor {
       // not outlive the call of a tool that ignores its signal).
       if (outer.aborted) {
         running.catch(() => {});
+        noteAbandoned(ctx, running);
         return aborted();
       }
-      return await Promise.race([running, ended]);
+      const outcome = await Promise.race([running, ended]);
+      // Given up on (time ran out, or the caller aborted) while the tool may still run: a layer outside may wait for it
+      // to end (a cache empties itself again when a write it gave up on ends).
+      if (gaveUp) noteAbandoned(ctx, running);
+      return outcome;
     } finally {
       clearTimeout(timer);
       // The tool's signal follows the caller's while the call runs; a listener per call must not stay on a long-lived signal.
