@@ -42,8 +42,9 @@ export interface CacheOptions<TDeps = unknown> {
   readonly scope?: ((ctx: ToolContext<unknown, TDeps>) => string | undefined) | undefined;
   /**
    * Empties the cache when a `write` or `destructive` tool runs through this interceptor (it succeeded or failed, so it
-   * may have changed what reads return), and again when one that a timeout inside gave up on ends. Default `true`; a store without `clear()` then throws at `cache()`. Only calls
-   * that pass through this interceptor count: put it on the executor or the registry, not on one tool, to see writes.
+   * may have changed what reads return), and again when one that a timeout inside gave up on ends. Default `true`; a
+   * store without `clear()` then throws at `cache()`. Only calls that pass through this interceptor count: put it on the
+   * executor or the registry, not on one tool, to see writes.
    */
   readonly clearOnWrite?: boolean | undefined;
   /** The largest output kept, in characters of its JSON text, about (default 65,536): larger ones are not cached. */
