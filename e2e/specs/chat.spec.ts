@@ -48,6 +48,36 @@ test.describe('the demo chat on the offline model', () => {
     await expect(announcer).toHaveAttribute('data-count', '2');
   });
 
+  test('the thinking indicator is text in the conversation, not a live region that may never be read', async ({ page }) => {
+    await openChat(page);
+    // The server's answer is held until the indicator has been read.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1005?');
+    const thinking = page.getByTestId('thinking');
+    await expect(thinking).toBeVisible();
+    // It was a role=status with only an aria-label, inserted with its content: screen readers may never read it.
+    await expect(page.getByRole('status', { name: 'The model is thinking' })).toHaveCount(0);
+    await expect(thinking.locator('[role="status"]')).toHaveCount(0);
+    // The dots and the avatar are decoration; the words are read where the answer will be.
+    await expect(thinking).toMatchAriaSnapshot('- text: The model is thinking…');
+    release();
+    await idle(page);
+    await expect(thinking).toHaveCount(0);
+    // The answer is announced, as before.
+    await expect(page.getByTestId('chat-announcer').locator('[data-active="true"]')).toContainText('A-1005');
+  });
+
   test('manual mode: the call comes to the browser, passes its chain, and the loop resumes', async ({ page }) => {
     await openChat(page);
     await page.getByTestId('mode-manual').click();

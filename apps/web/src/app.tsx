@@ -433,16 +433,19 @@ export function App(): ReactElement {
                 />
               ))
             )}
+            {/* Text where the answer will be, for a screen reader reading the conversation; not a live region: one that
+                comes with its text is often never read, and the chat's announcer speaks for it (each finished answer). */}
             {thinking ? (
               <div className="message message-assistant" data-testid="thinking">
                 <div className="avatar" aria-hidden="true">
                   et
                 </div>
-                <div className="typing" role="status" aria-label="The model is thinking">
+                <div className="typing" aria-hidden="true">
                   <span />
                   <span />
                   <span />
                 </div>
+                <span className="visually-hidden">The model is thinking…</span>
               </div>
             ) : null}
           </div>
