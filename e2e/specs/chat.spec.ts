@@ -189,6 +189,15 @@ test.describe('the demo chat on the offline model', () => {
     await send(page, '/calculate {"expression":"2 * (3 + 4)"}');
     await expect(toolCard(page, 'calculate')).toHaveAttribute('data-state', 'done');
     await expect(toolCard(page, 'calculate').getByTestId('tool-output')).toContainText('14');
+    // A server tool that only computes: the Worker's clock counts whole milliseconds, and one that did not move showed
+    // "0.00 ms" on the card and in the trace. Nothing timed by this clock has hundredths; 0 reads "< 1 ms".
+    const solved = toolCard(page, 'calculate');
+    const times = [solved.getByTestId('tool-duration'), ...(await solved.locator('.timeline-total, .timeline-ms').all())];
+    expect(times.length).toBeGreaterThan(2);
+    for (const time of times) {
+      await expect(time).toHaveText(/^(< 1 ms|\d+ ms)$/);
+      if ((await time.textContent()) === '< 1 ms') await expect(time).toHaveAttribute('title', /^Timed as 0: a Worker's clock counts whole milliseconds/);
+    }
   });
 
   test('a long-running server tool shows its progress, and keeps its last report once it is done', async ({ page }) => {
