@@ -48,6 +48,36 @@ test.describe('the demo chat on the offline model', () => {
     await expect(announcer).toHaveAttribute('data-count', '2');
   });
 
+  test('the thinking indicator is text in the conversation, not a live region that may never be read', async ({ page }) => {
+    await openChat(page);
+    // The server's answer is held until the indicator has been read.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await send(page, 'Where is order A-1005?');
+    const thinking = page.getByTestId('thinking');
+    await expect(thinking).toBeVisible();
+    // It was a role=status with only an aria-label, inserted with its content: screen readers may never read it.
+    await expect(page.getByRole('status', { name: 'The model is thinking' })).toHaveCount(0);
+    await expect(thinking.locator('[role="status"]')).toHaveCount(0);
+    // The dots and the avatar are decoration; the words are read where the answer will be.
+    await expect(thinking).toMatchAriaSnapshot('- text: The model is thinking…');
+    release();
+    await idle(page);
+    await expect(thinking).toHaveCount(0);
+    // The answer is announced, as before.
+    await expect(page.getByTestId('chat-announcer').locator('[data-active="true"]')).toContainText('A-1005');
+  });
+
   test('manual mode: the call comes to the browser, passes its chain, and the loop resumes', async ({ page }) => {
     await openChat(page);
     await page.getByTestId('mode-manual').click();
@@ -159,6 +189,15 @@ test.describe('the demo chat on the offline model', () => {
     await send(page, '/calculate {"expression":"2 * (3 + 4)"}');
     await expect(toolCard(page, 'calculate')).toHaveAttribute('data-state', 'done');
     await expect(toolCard(page, 'calculate').getByTestId('tool-output')).toContainText('14');
+    // A server tool that only computes: the Worker's clock counts whole milliseconds, and one that did not move showed
+    // "0.00 ms" on the card and in the trace. Nothing timed by this clock has hundredths; 0 reads "< 1 ms".
+    const solved = toolCard(page, 'calculate');
+    const times = [solved.getByTestId('tool-duration'), ...(await solved.locator('.timeline-total, .timeline-ms').all())];
+    expect(times.length).toBeGreaterThan(2);
+    for (const time of times) {
+      await expect(time).toHaveText(/^(< 1 ms|\d+ ms)$/);
+      if ((await time.textContent()) === '< 1 ms') await expect(time).toHaveAttribute('title', /^Timed as 0: a Worker's clock counts whole milliseconds/);
+    }
   });
 
   test('a long-running server tool shows its progress, and keeps its last report once it is done', async ({ page }) => {

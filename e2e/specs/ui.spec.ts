@@ -546,6 +546,59 @@ test.describe('the composer', () => {
     await expect(page.getByTestId('message-assistant').first().getByTestId('message-stopped')).toBeVisible();
   });
 
+  test("the server's error before any of the answer came: no empty answer marked cut short; Retry sends the message again", async ({ page }) => {
+    await openChat(page);
+    const banner = page.getByTestId('error-banner');
+    // The model fails right after the answer's `start`: useChat has made an empty assistant message.
+    const failFirst = () =>
+      page.route(
+        '**/api/chat',
+        async (route) => {
+          const response = await route.fetch();
+          const chunks = (await response.text()).split('\n\n');
+          const at = chunks.findIndex((chunk) => chunk.includes('"start-step"')) + 1;
+          const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
+          await route.fulfill({ response, body: `${[...chunks.slice(0, at), error].join('\n\n')}\n\n` });
+        },
+        { times: 1 },
+      );
+    const sent: { role: string; parts: unknown[] }[][] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/chat')) sent.push((request.postDataJSON() as { messages: { role: string; parts: unknown[] }[] }).messages);
+    });
+    await failFirst();
+    await send(page, 'Where is order A-1002?');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(banner).toContainText('The answer failed before any of it came');
+    await expect(banner).toContainText('The model provider failed.');
+    // It said the answer so far stays "since part of it had come", marked the empty answer cut short, and had no Retry.
+    await expect(banner).toContainText('Nothing of the answer came: Retry sends your message again.');
+    await expect(banner).not.toContainText('part of it had come');
+    await expect(page.getByTestId('message-assistant')).toHaveCount(0);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(0);
+    await page.getByTestId('error-retry').click();
+    await expect(toolCard(page, 'query_order')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(0);
+    // Retry sent the conversation as the user left it, ending with their message, not with an empty answer.
+    expect(sent[1]?.map((message) => message.role)).toEqual(['user']);
+    // Once more, then a reload: the page kept no empty answer, and offers the message again as one nothing came for.
+    await failFirst();
+    await send(page, 'Where is order A-1004?');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await page.reload();
+    await expect(banner).toHaveAttribute('data-code', 'unanswered');
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(0);
+    await page.getByTestId('error-retry').click();
+    await idle(page);
+    await expect(page.getByTestId('message-assistant')).toHaveCount(2);
+    expect(sent.at(-1)?.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
   test('a rate limit (429) or a passing server failure (5xx): Retry sends the request again, and the chat goes on', async ({ page }) => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');

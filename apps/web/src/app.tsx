@@ -1,6 +1,6 @@
 import type { ExecutionMode } from '@edgetool/ai';
 import { CallsPendingError, type ChatErrorInfo, useEdgeChat, useUserQuestions } from '@edgetool/react';
-import { type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
@@ -13,7 +13,7 @@ import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
-import { messageText, withoutLastTurn } from './lib/messages.ts';
+import { isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
 import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
@@ -224,7 +224,17 @@ export function App(): ReactElement {
   }
   const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
   const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
-  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user', unsent };
+  // The answer the error ended before any of it came (the server's error, a dropped connection or an unreadable line
+  // right after its `start`): an empty message, shown as the avatar alone, once marked cut short "since part of it had
+  // come", and sent back with the next request. It goes before the page paints, so the conversation ends with the
+  // user's message, as when nothing of the answer came at all: the banner says so and its Retry sends that message again
+  // (a retry with the empty answer last would ask the server to go on with it), and a reload offers the same.
+  const emptyAnswer = chat.chatError !== undefined && !chat.busy && lastMessage !== undefined && isEmptyAnswer(lastMessage) ? lastMessage.id : undefined;
+  const { setMessages } = chat;
+  useLayoutEffect(() => {
+    if (emptyAnswer !== undefined) setMessages((messages) => (messages.at(-1)?.id === emptyAnswer ? messages.slice(0, -1) : messages));
+  }, [emptyAnswer, setMessages]);
+  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent };
   // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
   // finished.
   const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
@@ -239,7 +249,8 @@ export function App(): ReactElement {
     unansweredAfterReload(chat.messages, { busy: chat.busy, sentHere: sent !== undefined });
   const failure = chat.chatError ?? (unanswered ? UNANSWERED : undefined);
   const error = failure ?? (server.status === 'unreachable' ? unreachable(api) : undefined);
-  const retryWith = retryAction(failure, bannerContext);
+  // Not while the empty answer is still the last message (the render before it goes).
+  const retryWith = emptyAnswer === undefined ? retryAction(failure, bannerContext) : undefined;
   const dismissUnanswered = unanswered ? () => setDismissedUnanswered(lastMessage?.id) : undefined;
   const retry =
     retryWith === 'resend'
@@ -422,16 +433,19 @@ export function App(): ReactElement {
                 />
               ))
             )}
+            {/* Text where the answer will be, for a screen reader reading the conversation; not a live region: one that
+                comes with its text is often never read, and the chat's announcer speaks for it (each finished answer). */}
             {thinking ? (
               <div className="message message-assistant" data-testid="thinking">
                 <div className="avatar" aria-hidden="true">
                   et
                 </div>
-                <div className="typing" role="status" aria-label="The model is thinking">
+                <div className="typing" aria-hidden="true">
                   <span />
                   <span />
                   <span />
                 </div>
+                <span className="visually-hidden">The model is thinking…</span>
               </div>
             ) : null}
           </div>

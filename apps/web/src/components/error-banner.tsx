@@ -32,6 +32,8 @@ export function ErrorBanner(props: {
       )
     ) : kind === 'back' ? (
       'The server answers again: Retry sends the request again.'
+    ) : kind === 'failed' ? (
+      'Nothing of the answer came: Retry sends your message again.'
     ) : kind === 'unsent' ? (
       `${error.kind === 'unreachable' ? 'The server answers again, and your' : 'Your'} answer to the call is kept: Retry sends it again. ` +
       'A call that already ran does not run twice; the server answers with its recorded result.'

@@ -4,6 +4,7 @@ import { type KeyboardEvent, type ReactElement, useEffect, useId, useMemo, useRe
 import { flushSync } from 'react-dom';
 import {
   base64Bytes,
+  durationTitle,
   formatDuration,
   formatUsage,
   formatValue,
@@ -286,7 +287,7 @@ export function ToolCard(
             {usage.label}
           </span>
         )}
-        <span className="tool-duration" data-testid="tool-duration">
+        <span className="tool-duration" data-testid="tool-duration" title={durationTitle(view.durationMs, view.ranOn === 'browser' ? 'client' : 'server')}>
           {formatDuration(view.durationMs)}
         </span>
         <span className={`status-pill status-${tone}`} data-testid="tool-state" id={stateId}>

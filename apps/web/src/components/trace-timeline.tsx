@@ -1,6 +1,6 @@
 import { type CallTrace, type SubCallRow, subCallRows, timelineBars } from '@edgetool/react';
 import type { ReactElement } from 'react';
-import { formatDuration } from '../lib/format.ts';
+import { durationTitle, formatDuration } from '../lib/format.ts';
 
 /**
  * One call's chains as a timeline: a row per interceptor and the execute span, bars to scale; an agent call's sub-agent
@@ -21,7 +21,9 @@ export function TraceTimeline({ traces }: { readonly traces: readonly CallTrace[
           <header className="timeline-head">
             <span className={`side-tag side-${trace.side}`}>{trace.side === 'client' ? 'browser chain' : 'server chain'}</span>
             <span className="timeline-outcome">{trace.errorCode ?? trace.outcome}</span>
-            <span className="timeline-total">{formatDuration(trace.durationMs)}</span>
+            <span className="timeline-total" title={durationTitle(trace.durationMs, trace.side)}>
+              {formatDuration(trace.durationMs)}
+            </span>
           </header>
           <ol className="timeline-rows">
             {timelineBars(trace).map((bar, row) => (
@@ -39,11 +41,13 @@ export function TraceTimeline({ traces }: { readonly traces: readonly CallTrace[
                 <span className="timeline-track">
                   <span className="timeline-bar" style={{ left: `${bar.offsetPct}%`, width: `${bar.widthPct}%` }} />
                 </span>
-                <span className="timeline-ms">{formatDuration(bar.durationMs)}</span>
+                <span className="timeline-ms" title={durationTitle(bar.durationMs, trace.side)}>
+                  {formatDuration(bar.durationMs)}
+                </span>
               </li>
             ))}
             {subCallRows(trace).map((row) => (
-              <SubCall key={`${row.level}:${row.toolCallId}`} row={row} under={deepest(trace)} />
+              <SubCall key={`${row.level}:${row.toolCallId}`} row={row} under={deepest(trace)} side={trace.side} />
             ))}
             {trace.omittedCalls ? <MoreCalls count={trace.omittedCalls} level={deepest(trace) + 1} /> : null}
           </ol>
@@ -60,7 +64,7 @@ const deepest = (trace: CallTrace): number => Math.max(0, ...trace.spans.map((sp
  * A call of the agent's sub-agent: its name, indented under the agent call's layers, its bar and its time, and its
  * outcome on a line of its own under its name (over the track, it covered the bar).
  */
-function SubCall({ row, under }: { readonly row: SubCallRow; readonly under: number }): ReactElement {
+function SubCall({ row, under, side }: { readonly row: SubCallRow; readonly under: number; readonly side: CallTrace['side'] }): ReactElement {
   const first = Math.min(...row.bars.map((bar) => bar.offsetPct));
   const last = Math.max(...row.bars.map((bar) => bar.offsetPct + bar.widthPct));
   const failed = row.outcome === 'error';
@@ -80,7 +84,9 @@ function SubCall({ row, under }: { readonly row: SubCallRow; readonly under: num
         >
           {row.errorCode ?? row.outcome}
         </span>
-        <span className="timeline-ms">{formatDuration(row.durationMs)}</span>
+        <span className="timeline-ms" title={durationTitle(row.durationMs, side)}>
+          {formatDuration(row.durationMs)}
+        </span>
       </li>
       {row.omittedCalls > 0 ? <MoreCalls count={row.omittedCalls} level={under + row.level + 1} /> : null}
     </>

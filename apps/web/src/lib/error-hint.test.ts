@@ -144,9 +144,22 @@ describe('an error in the middle of an answer', () => {
 
   it("says that what came stays and a new message goes on, once part of the answer came (the server's error had no advice)", () => {
     expect(errorHint(stream, { server: 'online', answered: true })).toBe('cut');
-    expect(errorHint(stream, { server: 'online', answered: false })).toBeUndefined();
+    expect(errorTitle(stream, { server: 'online', answered: true })).toBe('The answer stopped with an error');
     expect(errorHint(stream, { server: 'online', answered: true, unsent: true })).toBeUndefined();
     expect(retryAction(stream, { server: 'online', answered: true })).toBeUndefined();
+  });
+
+  it('before any of the answer came (the page drops the empty answer): says so, Retry sends the message again, nothing is cut', () => {
+    // It said the answer so far stays "since part of it had come", marked an empty answer cut short, and had no Retry.
+    for (const server of ['online', 'checking', 'unreachable'] as const) {
+      const context = { server, answered: false } as const;
+      expect(errorTitle(stream, context)).toBe('The answer failed before any of it came');
+      expect(errorHint(stream, context)).toBe('failed');
+      expect(retryAction(stream, context)).toBe('resend');
+      expect(cutByError(stream, context)).toBe(false);
+    }
+    // A continuation whose decisions the server has not taken is not this case: no Retry of a message.
+    expect(retryAction(stream, { server: 'online', answered: true, unsent: true })).toBeUndefined();
   });
 
   it('cuts the answer short when it ended one that had begun: not an error in place of the answer, nor an unsent decision', () => {

@@ -5,7 +5,10 @@ import type { ServerInfo } from './server-info.ts';
 export interface BannerContext {
   /** What the last health check found (the header shows the same). */
   readonly server: ServerInfo['status'];
-  /** The last message is not the user's: part of an answer came (or the request was a continuation of one). */
+  /**
+   * The last message is not the user's: part of an answer came (or the request was a continuation of one). An answer
+   * an error ended before any of it came is dropped by the page (`isEmptyAnswer`, lib/messages.ts), so it is not one.
+   */
   readonly answered: boolean;
   /**
    * The last answer holds answers the server has not taken (an approval, a denial, a browser result) and nothing is on
@@ -40,9 +43,13 @@ export const UNANSWERED: ChatErrorInfo = {
   message: 'The page was reloaded before any of the answer to your message came.',
 };
 
-/** The banner's title; a request that got no answer while the server answers its health check is not "unreachable". */
+/**
+ * The banner's title; a request that got no answer while the server answers its health check is not "unreachable", and
+ * the server's error before any of the answer came did not stop an answer.
+ */
 export function errorTitle(error: ChatErrorInfo, context?: BannerContext): string {
   if (error.code === UNANSWERED.code) return 'Your message got no answer';
+  if (error.kind === 'stream' && context?.answered === false) return 'The answer failed before any of it came';
   return error.kind === 'unreachable' && context?.server === 'online' ? 'The request got no answer' : TITLES[error.kind];
 }
 
@@ -70,7 +77,7 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 
 /**
  * Which advice the error banner gives: how to start the server, that it answers again and Retry sends the request
- * (`back`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
+ * (`back`), that the server's error came before any of the answer and Retry sends the message again (`failed`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
  * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
  * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
  * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
@@ -79,9 +86,10 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
-  // The server's own error in the middle of an answer (its model failed): what came stays, a new message goes on.
-  if (error.kind === 'stream') return context?.answered === true && context.unsent !== true ? 'cut' : undefined;
+): 'unreachable' | 'back' | 'failed' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+  // The server's own error in the middle of an answer (its model failed): what came stays, a new message goes on. Before
+  // any of it came (the page drops the empty answer it left), nothing stays and Retry sends the message again.
+  if (error.kind === 'stream') return context === undefined || context.unsent === true ? undefined : context.answered ? 'cut' : 'failed';
   // The server answered, with a line that is not a chat chunk: whether it is up has no part in the advice.
   if (error.kind === 'unreadable') return context?.unsent === true ? 'unsent' : context?.answered === true ? 'cut' : 'resend';
   if (error.kind === 'unreachable') {
@@ -118,7 +126,8 @@ export function cutByError(error: ChatErrorInfo, context: BannerContext): boolea
  * (the server banner): a check.
  *
  * An unreadable answer (a stream line that is not a chat chunk) follows the same rule as a cut one: sent again when
- * nothing of it came, not once part of it did. A message a reload left unanswered ({@link UNANSWERED}) is sent again.
+ * nothing of it came, not once part of it did. So does the server's error in the stream (its model failed): before
+ * the first word it is sent again, as the server's 5xx is; after it, a new message goes on. A message a reload left unanswered ({@link UNANSWERED}) is sent again.
  *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
  * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation
@@ -128,6 +137,7 @@ export function cutByError(error: ChatErrorInfo, context: BannerContext): boolea
  */
 export function retryAction(error: ChatErrorInfo | undefined, context: BannerContext): 'resend' | 'recheck' | undefined {
   if (error === undefined) return 'recheck';
+  if (error.kind === 'stream') return context.answered || context.unsent === true ? undefined : 'resend';
   if (error.kind === 'server' || (error.kind === 'refused' && PASSING_REFUSALS.has(error.status))) return 'resend';
   if (error.kind !== 'unreachable' && error.kind !== 'unreadable') return undefined;
   if (!context.answered || context.unsent === true) return 'resend';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   base64Bytes,
+  durationTitle,
   formatBytes,
   formatDuration,
   formatOffset,
@@ -27,6 +28,24 @@ describe('formatting', () => {
     expect(formatDuration(0.998)).toBe('1 ms');
     expect(formatDuration(999.6)).toBe('1.0 s');
     expect(formatDuration(999.4)).toBe('999 ms');
+  });
+
+  it('a duration timed as 0 is "< 1 ms" with a title that says why, not "0.00 ms"; real figures stay as they are', () => {
+    // A server tool that only computes, timed in a Worker: its clock counts whole milliseconds (deployed, it stands
+    // still between I/O), so 0 means less than the clock shows.
+    expect(formatDuration(0)).toBe('< 1 ms');
+    expect(durationTitle(0, 'server')).toMatch(/^Timed as 0: a Worker's clock counts whole milliseconds/);
+    expect(durationTitle(0, undefined)).toBe(durationTitle(0, 'server'));
+    expect(durationTitle(0, 'client')).toMatch(/^Timed as 0: this browser's clock is coarsened/);
+    // A figure the clock did measure, however small, is shown as it is (or says it rounds to nothing).
+    expect(formatDuration(1)).toBe('1 ms');
+    expect(formatDuration(0.1)).toBe('0.10 ms');
+    expect(formatDuration(0.004)).toBe('< 0.01 ms');
+    expect(formatDuration(0.005)).toBe('0.01 ms');
+    for (const ms of [0.004, 0.1, 1, 12, undefined]) {
+      expect(durationTitle(ms, 'server')).toBeUndefined();
+      expect(durationTitle(ms, 'client')).toBeUndefined();
+    }
   });
 
   it("an answer's tokens: a label, and a title with what is known", () => {

@@ -2,13 +2,31 @@ import { documentPart, imagePart, progressText, type ToolProgress } from '@edget
 import type { MessageUsage, TurnLimit } from '@edgetool/ai';
 import { type CallTrace, subCallRows, type ToolCallStatus } from '@edgetool/react';
 
-/** A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. */
+/**
+ * A duration for humans: `0.42 ms`, `12 ms`, `1.8 s`. A measurement of 0 is `< 1 ms`: the clock that timed it did not
+ * move, which is not zero (a Worker's clock counts whole milliseconds, a browser's is coarsened; see
+ * {@link durationTitle}); one that rounds to 0.00 is `< 0.01 ms`.
+ */
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '–';
+  if (ms === 0) return '< 1 ms';
+  if (ms < 0.005) return '< 0.01 ms';
   // Each unit up to the value that would round to the next one: 999.6 ms is "1.0 s", not "1000 ms".
   if (ms < 0.995) return `${ms.toFixed(2)} ms`;
   if (ms < 999.5) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Why a duration of 0 is shown as `< 1 ms`, for its title: what the clock of the side that timed it can tell.
+ * `undefined` for any other duration (its figure says what was measured).
+ */
+export function durationTitle(ms: number | undefined, side: 'server' | 'client' | undefined): string | undefined {
+  if (ms !== 0) return undefined;
+  return side === 'client'
+    ? "Timed as 0: this browser's clock is coarsened (to 0.1 ms in Chromium, more in some browsers), so the call took less than it shows."
+    : "Timed as 0: a Worker's clock counts whole milliseconds, so the call took less than one. Deployed on Cloudflare the clock " +
+        'moves only at I/O (a Spectre mitigation), so there a call that only computes reads 0 however long it computed.';
 }
 
 /**

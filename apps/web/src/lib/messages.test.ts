@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, messageLimitState } from './message-limit.ts';
-import { messageText, withoutLastTurn } from './messages.ts';
+import { isEmptyAnswer, messageText, withoutLastTurn } from './messages.ts';
 
 const user = (id: string, text: string): EdgetoolUIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 const assistant = (id: string, ...texts: string[]): EdgetoolUIMessage => ({ id, role: 'assistant', parts: texts.map((text) => ({ type: 'text', text })) });
@@ -17,6 +17,17 @@ describe('messages', () => {
   it('messageText joins the non-empty text parts', () => {
     expect(messageText(assistant('a1', ' First. ', '', 'Second.'))).toBe('First.\nSecond.');
     expect(messageText(assistant('a2'))).toBe('');
+  });
+
+  it('isEmptyAnswer: an answer with nothing of the model in it (an error came before its first word)', () => {
+    expect(isEmptyAnswer(assistant('a1'))).toBe(true);
+    expect(isEmptyAnswer({ id: 'a2', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: ' ', state: 'streaming' }] })).toBe(true);
+    expect(isEmptyAnswer({ id: 'a3', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'reasoning', text: '' }] })).toBe(true);
+    expect(isEmptyAnswer(assistant('a4', 'Order A-1001'))).toBe(false);
+    expect(isEmptyAnswer({ id: 'a5', role: 'assistant', parts: [{ type: 'reasoning', text: 'Looking it up.' }] })).toBe(false);
+    const call = { type: 'tool-query_order', toolCallId: 'c1', state: 'input-streaming', input: undefined } as const;
+    expect(isEmptyAnswer({ id: 'a6', role: 'assistant', parts: [{ type: 'step-start' }, call] } as EdgetoolUIMessage)).toBe(false);
+    expect(isEmptyAnswer(user('u1', ''))).toBe(false);
   });
 });
 

@@ -14,3 +14,14 @@ export function messageText(message: EdgetoolUIMessage): string {
     .flatMap((part) => (part.type === 'text' && part.text.trim() !== '' ? [part.text.trim()] : []))
     .join('\n');
 }
+
+/**
+ * Whether an answer holds nothing that came from the model: no words, no call, only the step marks `useChat` writes
+ * as a response begins. A server's error before the first word leaves such a message (its `start` chunk made it).
+ */
+export function isEmptyAnswer(message: EdgetoolUIMessage): boolean {
+  return (
+    message.role === 'assistant' &&
+    message.parts.every((part) => part.type === 'step-start' || ((part.type === 'text' || part.type === 'reasoning') && part.text.trim() === ''))
+  );
+}
