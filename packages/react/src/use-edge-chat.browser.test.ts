@@ -531,13 +531,15 @@ describe('useEdgeChat against the real chat loop', () => {
 
   it('a destructive browser tool asks the user in the browser first; approve() runs it', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.')] });
+    // Counted from here: other tests clear the cart too, and `--sequence.shuffle` may run them first.
+    const before = cartCleared;
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', approval: { source: 'browser' }, policy: { effects: 'destructive' } }]));
-    expect(cartCleared).toBe(0);
+    expect(cartCleared).toBe(before);
     hook.current.approve('c1');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
-    expect(cartCleared).toBe(1);
+    expect(cartCleared).toBe(before + 1);
     expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
   });
 
