@@ -20,6 +20,19 @@ const ORDERS: Record<string, Order> = {
 };
 
 /** The demo's cart tools (apps/web/src/tools/declarations.ts) in the worker's order; no execute: the browser runs them. */
+/**
+ * A two-message conversation on `model` with `tools`: `first` (its turn run to the end, two steps at most), then `then`
+ * after it; what the model says and calls on the second message.
+ */
+function conversation(model: ReturnType<typeof createOfflineModel>, tools: ToolSet) {
+  return async (first: string, then: string): Promise<{ text: string; calls: unknown[][] }> => {
+    const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+    const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+    const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+    return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+  };
+}
+
 function cartTools() {
   const cartOutput = z.object({ count: z.number() });
   return {
@@ -818,12 +831,7 @@ describe('createOfflineModel', () => {
       }),
     };
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
-    const followUp = async (first: string, next: string) => {
-      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
-      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: next }];
-      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
-      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-    };
+    const followUp = conversation(model, tools);
     const moved = await followUp('where is A-1002', 'move it to Friday');
     expect(moved.calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-27' }]]);
     expect(moved.text).toBe('Reading "it" as A-1002, from earlier in our conversation. Reading "Friday" as 2026-11-27 (today is 2026-11-20 UTC).');
@@ -893,12 +901,7 @@ describe('createOfflineModel', () => {
       }),
     };
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
-    const next = async (first: string, then: string) => {
-      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
-      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
-      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
-      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-    };
+    const next = conversation(model, tools);
     expect(await next('status of A-1010', 'is it late?')).toEqual({
       text: 'Reading "it" as A-1010, from earlier in our conversation.',
       calls: [['query_order', { order_id: 'A-1010' }]],
@@ -934,12 +937,7 @@ describe('createOfflineModel', () => {
       }),
     };
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
-    const next = async (first: string, then: string) => {
-      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
-      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
-      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
-      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-    };
+    const next = conversation(model, tools);
     const moved = await next('move A-1003 to Friday', 'and email the customer about it');
     expect(moved.calls).toEqual([
       ['send_email', { order_id: 'A-1003', body: 'The delivery date of your order A-1003 is now 2026-11-27.', subject: 'The delivery date of your order A-1003 is now 2026-11-27' }],
