@@ -76,3 +76,27 @@ export async function slowNextTurn(page: Page, ms: number): Promise<void> {
     return route.continue({ headers: { ...route.request().headers(), 'x-test-offline-delay-ms': String(ms) } });
   });
 }
+
+/**
+ * Answers the page's next request to /api/chat with the Worker's real answer rewritten: `edit` gets its SSE events (the
+ * body split on blank lines) and returns the body sent instead (a proxy that cuts, mangles or breaks the stream).
+ */
+export async function rewriteNextAnswer(page: Page, edit: (events: string[]) => string): Promise<void> {
+  await page.route(
+    '**/api/chat',
+    async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: edit((await response.text()).split('\n\n')) });
+    },
+    { times: 1 },
+  );
+}
+
+/** The next answer fails with the server's error event right after its first event that contains `marker`. */
+export function failNextAnswerAfter(page: Page, marker: string): Promise<void> {
+  return rewriteNextAnswer(page, (events) => {
+    const at = events.findIndex((event) => event.includes(marker)) + 1;
+    const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
+    return `${[...events.slice(0, at), error].join('\n\n')}\n\n`;
+  });
+}

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { idle, openChat, send, shot, toolCard } from './support.ts';
+import { failNextAnswerAfter, idle, openChat, rewriteNextAnswer, send, shot, toolCard } from './support.ts';
 
 /** The bottom of the last text bubble stays inside the message list: the view followed the answer to its end. */
 async function lastTextVisible(page: Page): Promise<boolean> {
@@ -434,15 +434,7 @@ test.describe('the composer', () => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');
     // A proxy closes the response after its first few chunks: the call's card came, the answer did not.
-    await page.route(
-      '**/api/chat',
-      async (route) => {
-        const response = await route.fetch();
-        const chunks = (await response.text()).split('\n\n');
-        await route.fulfill({ response, body: `${chunks.slice(0, chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1).join('\n\n')}\n\n` });
-      },
-      { times: 1 },
-    );
+    await rewriteNextAnswer(page, (chunks) => `${chunks.slice(0, chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1).join('\n\n')}\n\n`);
     await send(page, 'Where is order A-1002?');
     // It looked like a finished answer: no banner, nothing to say it was cut.
     await expect(banner).toHaveAttribute('data-code', 'stream-cut');
@@ -468,16 +460,10 @@ test.describe('the composer', () => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');
     // A proxy mangles a line of the stream after the call's card came: what came stays, nothing to retry.
-    await page.route(
-      '**/api/chat',
-      async (route) => {
-        const response = await route.fetch();
-        const chunks = (await response.text()).split('\n\n');
-        const at = chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1;
-        await route.fulfill({ response, body: `${[...chunks.slice(0, at), 'data: {"type":"text-delta", garbled', ...chunks.slice(at)].join('\n\n')}` });
-      },
-      { times: 1 },
-    );
+    await rewriteNextAnswer(page, (chunks) => {
+      const at = chunks.findIndex((chunk) => chunk.includes('"tool-input-available"')) + 1;
+      return [...chunks.slice(0, at), 'data: {"type":"text-delta", garbled', ...chunks.slice(at)].join('\n\n');
+    });
     await send(page, 'Where is order A-1002?');
     await expect(banner).toHaveAttribute('data-kind', 'unreadable');
     await expect(banner).toHaveAttribute('data-code', 'stream-unreadable');
@@ -510,17 +496,7 @@ test.describe('the composer', () => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');
     // The model fails after the call's card and the first words of the answer came.
-    await page.route(
-      '**/api/chat',
-      async (route) => {
-        const response = await route.fetch();
-        const chunks = (await response.text()).split('\n\n');
-        const at = chunks.findIndex((chunk) => chunk.includes('"text-delta"')) + 1;
-        const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
-        await route.fulfill({ response, body: `${[...chunks.slice(0, at), error].join('\n\n')}\n\n` });
-      },
-      { times: 1 },
-    );
+    await failNextAnswerAfter(page, '"text-delta"');
     await send(page, 'Where is order A-1002?');
     await expect(banner).toHaveAttribute('data-kind', 'stream');
     await expect(banner).toContainText('The model provider failed.');
@@ -550,18 +526,7 @@ test.describe('the composer', () => {
     await openChat(page);
     const banner = page.getByTestId('error-banner');
     // The model fails right after the answer's `start`: useChat has made an empty assistant message.
-    const failFirst = () =>
-      page.route(
-        '**/api/chat',
-        async (route) => {
-          const response = await route.fetch();
-          const chunks = (await response.text()).split('\n\n');
-          const at = chunks.findIndex((chunk) => chunk.includes('"start-step"')) + 1;
-          const error = `data: ${JSON.stringify({ type: 'error', errorText: 'The model provider failed.' })}`;
-          await route.fulfill({ response, body: `${[...chunks.slice(0, at), error].join('\n\n')}\n\n` });
-        },
-        { times: 1 },
-      );
+    const failFirst = () => failNextAnswerAfter(page, '"start-step"');
     const sent: { role: string; parts: unknown[] }[][] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().endsWith('/api/chat')) sent.push((request.postDataJSON() as { messages: { role: string; parts: unknown[] }[] }).messages);
