@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { refused } from '../test-support/chat-streams.ts';
+import { readInPrompt, refused } from '../test-support/chat-streams.ts';
 import { createChatAgent } from './chat-agent.ts';
 import type { EdgetoolUIMessage } from './protocol.ts';
 
@@ -43,11 +43,7 @@ function fixture(options: { runsOn: NonNullable<ToolPolicyInput['runsOn']>; tool
 
 /** What the model read for call `c1` in its call number `index` (the tool-result's output), or `undefined`. */
 function readFor(model: { doStreamCalls: LanguageModelV4CallOptions[] }, index: number): unknown {
-  for (const message of model.doStreamCalls[index]?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === 'c1') return part.output;
-  }
-  return undefined;
+  return readInPrompt(model.doStreamCalls[index]?.prompt, 'c1');
 }
 
 /** The output the history's part for `c1` holds (what the browser shows, and the seal covers). */

@@ -2,12 +2,11 @@
 // rewrites such an answer (approves a call that was denied, denies one that ran, drops the answer, changes the edited
 // arguments) must change neither what runs nor what the model is told happened. Such a history goes on (another tab
 // of the conversation that answered second looks the same): the model reads what the server knows.
-import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, editNote, type NonceStore } from '@edgetool/core';
-import * as v from 'valibot';
+import { createMemoryNonceStore, createRunContext, createTicketSigner, editNote, type NonceStore } from '@edgetool/core';
 import { describe, expect, it } from 'vitest';
 import { approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { refused } from '../test-support/chat-streams.ts';
+import { deliveryMove, readInPrompt, refused } from '../test-support/chat-streams.ts';
 import { ANSWERED_OTHERWISE_TEXT, createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
 import { EDIT_PART, type EdgetoolUIMessage } from './protocol.ts';
 
@@ -36,18 +35,7 @@ function counting(store: NonceStore = createMemoryNonceStore()) {
 }
 
 function fixture(options: { hang?: boolean; now?: () => number; nonceStore?: NonceStore } = {}) {
-  const writes: unknown[] = [];
-  const move = defineTool({
-    name: 'update_delivery_date',
-    description: 'Change a delivery date',
-    input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
-    policy: { effects: 'write', editable: ['new_date'], ...(options.hang ? { timeoutMs: 20 } : {}) },
-    execute: async (input) => {
-      writes.push(input);
-      if (options.hang) await new Promise(() => {});
-      return { ...input, updated: true };
-    },
-  });
+  const { move, writes } = deliveryMove(options.hang);
   const now = options.now ?? Date.now;
   const tickets = createTicketSigner({ keys, now, nonceStore: options.nonceStore ?? createMemoryNonceStore({ now }) });
   // Enough steps for every test: the first asks, the others answer.
@@ -58,11 +46,7 @@ function fixture(options: { hang?: boolean; now?: () => number; nonceStore?: Non
 
 /** What the model read for call `c1` in its call number `index` (the tool-result's output), or `undefined`. */
 function readFor(model: ReturnType<typeof fixture>['model'], index: number): unknown {
-  for (const message of model.doStreamCalls[index]?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === 'c1') return part.output;
-  }
-  return undefined;
+  return readInPrompt(model.doStreamCalls[index]?.prompt, 'c1');
 }
 
 /** The user asks, the call waits for its approval; `answer` answers it, and the answer's response is lost. */

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, mapToolPart, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { recording, refused } from '../test-support/chat-streams.ts';
+import { readInPrompt, recording, refused } from '../test-support/chat-streams.ts';
 import { ANSWERED_OTHERWISE_TEXT, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, TICKET_PART, type TicketPartData } from './protocol.ts';
 
@@ -33,11 +33,7 @@ function fixture(options: { now?: () => number; nonceStore?: NonceStore; calls?:
 
 /** What the model read for call `id` in its call number `index` (the tool-result's output), or `undefined`. */
 function readFor(model: ReturnType<typeof fixture>['model'], index: number, id = 'c1'): unknown {
-  for (const message of model.doStreamCalls[index]?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return part.output;
-  }
-  return undefined;
+  return readInPrompt(model.doStreamCalls[index]?.prompt, id);
 }
 
 /** The model asks the browser to clear the cart; the browser does, and writes its result into the message. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { addToolOutput, approveWithEdits, mapToolPart, respondToApproval, userSays } from '../testing/client.ts';
 import type { LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
-import { recording, refused } from '../test-support/chat-streams.ts';
+import { deliveryMove, readInPrompt, recording, refused } from '../test-support/chat-streams.ts';
 import { createMemoryCallResultStore } from './call-results.ts';
 import { ANSWERED_OTHERWISE_TEXT, type ChatTurnResult, createChatAgent, UNCONFIRMED_RESULT_TEXT } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
@@ -32,18 +32,7 @@ function fixture(options: {
   now?: () => number;
   nonceStore?: NonceStore;
 }) {
-  const writes: unknown[] = [];
-  const move = defineTool({
-    name: 'update_delivery_date',
-    description: 'Change a delivery date',
-    input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
-    policy: { effects: 'write', editable: ['new_date'], ...(options.hang ? { timeoutMs: 20 } : {}) },
-    execute: async (input) => {
-      writes.push(input);
-      if (options.hang) await new Promise(() => {});
-      return { ...input, updated: true };
-    },
-  });
+  const { move, writes } = deliveryMove(options.hang);
   const pickDate = defineTool({ name: 'pick_date', description: 'The user picks a date', input: v.object({ question: v.string() }), policy: { runsOn: 'client' } });
   const now = options.now ?? Date.now;
   const tickets = createTicketSigner({ keys, now, nonceStore: options.nonceStore ?? createMemoryNonceStore({ now }) });
@@ -58,11 +47,7 @@ const askMove: [string, string, unknown] = ['c1', 'update_delivery_date', propos
 
 /** What the model read for call `id` in its latest call (the tool-result's output), or `undefined`. */
 function lastRead(model: Fixture['model'], id = 'c1'): unknown {
-  for (const message of model.doStreamCalls.at(-1)?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return part.output;
-  }
-  return undefined;
+  return readInPrompt(model.doStreamCalls.at(-1)?.prompt, id);
 }
 
 /** The seal parts of a message, by tool call id. */

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../offline-model/index.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { readInPrompt } from '../test-support/chat-streams.ts';
 import { respondToApproval, userSays } from '../testing/client.ts';
 import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
 import { createChatAgent, UNFINISHED_CALL_TEXT } from './chat-agent.ts';
@@ -60,14 +61,6 @@ function fixture(options: { deterministicIds?: boolean } = {}) {
 /** The id of the call a turn waits on for its approval. */
 const pendingId = (result: { pending: readonly { toolCallId: string }[] }): string => result.pending[0]?.toolCallId as string;
 
-/** What the model read as the result of call `id` in a prompt. */
-function readFor(prompt: LanguageModelV4CallOptions['prompt'] | undefined, id: string): unknown {
-  for (const message of prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return part.output;
-  }
-  return undefined;
-}
 
 describe('a regenerated answer on the offline model', () => {
   it('gets new call ids, and its approved call runs again (the recorded result of the answer it replaced is not read)', async () => {
@@ -95,7 +88,7 @@ describe('a regenerated answer on the offline model', () => {
     await agent.generate({ messages: userSays(approved, 'Did it work?'), run: run() });
     expect(writes).toHaveLength(1);
     // With the replaced answer's id, the model read that this call ran, with the earlier write's result.
-    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
+    expect(readInPrompt(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
   });
 });
 
@@ -115,7 +108,7 @@ describe('a regenerated answer whose call gets the id of the call it replaced (a
     const { agent, writes, prompts, again, id } = await regenerated();
     await agent.generate({ messages: userSays(respondToApproval(again.messages, id, true), 'Did it work?'), run: run() });
     expect(writes).toHaveLength(1);
-    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
+    expect(readInPrompt(prompts.at(-1), id)).toEqual({ type: 'error-text', value: UNFINISHED_CALL_TEXT });
   });
 
   it('its denial whose continuation never arrived is taken as a denial (the replaced call’s run refused it with a 403)', async () => {
@@ -123,7 +116,7 @@ describe('a regenerated answer whose call gets the id of the call it replaced (a
     const next = await agent.generate({ messages: userSays(respondToApproval(again.messages, id, false), 'Fine, leave it.'), run: run() });
     expect(next.finishReason).toBe('stop');
     expect(writes).toHaveLength(1);
-    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'error-text', value: 'Tool call execution denied.' });
+    expect(readInPrompt(prompts.at(-1), id)).toEqual({ type: 'error-text', value: 'Tool call execution denied.' });
   });
 
   it('its denial sent again (the answer was lost) is the same continuation, not one that denies a call that ran', async () => {
@@ -157,7 +150,7 @@ describe('a regenerated answer whose call gets the id of the call it replaced (a
     expect(ran.toolResults.map((r) => r.outcome)).toEqual([{ type: 'success', output: { ...moved, write: 2 } }]);
     await agent.generate({ messages: approved, run: run() });
     expect(writes).toHaveLength(2);
-    expect(readFor(prompts.at(-1), id)).toEqual({ type: 'text', value: JSON.stringify({ ...moved, write: 2 }) });
+    expect(readInPrompt(prompts.at(-1), id)).toEqual({ type: 'text', value: JSON.stringify({ ...moved, write: 2 }) });
   });
 });
 

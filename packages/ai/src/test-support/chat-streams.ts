@@ -1,5 +1,7 @@
 // Helpers shared by the chat loop's tests (test-only code, not part of the package).
-import { createMemoryNonceStore, type NonceStore, ToolError } from '@edgetool/core';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { type AnyTool, createMemoryNonceStore, defineTool, type NonceStore, ToolError } from '@edgetool/core';
+import * as v from 'valibot';
 import type { UIMessageChunk } from 'ai';
 import { expect } from 'vitest';
 import { PROGRESS_PART, type ProgressPartData } from '../chat/protocol.ts';
@@ -54,4 +56,33 @@ export function recording(store: NonceStore = createMemoryNonceStore()): { store
     },
   };
   return { store: recorded, claims };
+}
+
+/** What the model read as the result of call `id` in a prompt (the tool-result's output), or `undefined`. */
+export function readInPrompt(prompt: LanguageModelV4CallOptions['prompt'] | undefined, id: string): unknown {
+  for (const message of prompt ?? []) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return part.output;
+  }
+  return undefined;
+}
+
+/**
+ * `update_delivery_date`, a write the server runs once approved (the date editable), and the inputs it ran with; with
+ * `hang`, it never settles and its `timeoutMs` (20) ends it.
+ */
+export function deliveryMove(hang = false): { move: AnyTool; writes: unknown[] } {
+  const writes: unknown[] = [];
+  const move = defineTool({
+    name: 'update_delivery_date',
+    description: 'Change a delivery date',
+    input: v.object({ order_id: v.string(), new_date: v.pipe(v.string(), v.isoDate()) }),
+    policy: { effects: 'write', editable: ['new_date'], ...(hang ? { timeoutMs: 20 } : {}) },
+    execute: async (input) => {
+      writes.push(input);
+      if (hang) await new Promise(() => {});
+      return { ...input, updated: true };
+    },
+  });
+  return { move, writes };
 }
