@@ -104,8 +104,8 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
         await clear();
         // A layer inside gave up on the write (its timeout, the caller's abort) and the tool goes on: what it changes
         // when it ends would be hidden by the reads kept meanwhile, so the cache is emptied again then.
-        const running = ctx.get(abandonedKey);
-        if (running !== undefined) void running.then(clear, clear);
+        const abandoned = ctx.get(abandonedKey);
+        if (abandoned !== undefined) void abandoned.then(clear, clear);
       }
       return outcome;
     }
@@ -215,6 +215,11 @@ function waitFor(leader: Promise<CachedOutput | undefined>, signal: AbortSignal)
 
 const NOT_JSON: unique symbol = Symbol('not JSON');
 
+/** What a value that is no object or array counts toward a JSON size (its text, about): {@link jsonCopy} and {@link jsonSize}. */
+const leafSize = (item: unknown): number => (typeof item === 'string' ? item.length + 2 : typeof item === 'number' ? 8 : typeof item === 'boolean' ? 5 : 4);
+/** What an object's key counts toward a JSON size (quoted, with its colon and comma). */
+const keySize = (name: string): number => name.length + 3;
+
 /**
  * A deep copy of `value` when it is plain JSON data of at most about `max` characters as JSON, else {@link NOT_JSON}:
  * only strings, finite numbers, booleans, `null`, arrays and plain objects (no functions, no cycles, no `undefined` in
@@ -224,24 +229,10 @@ function jsonCopy(value: unknown, max: number): unknown {
   let size = 0;
   const ancestors: object[] = [];
   const copy = (item: unknown): unknown => {
-    switch (typeof item) {
-      case 'string':
-        size += item.length + 2;
-        return size > max ? NOT_JSON : item;
-      case 'number':
-        size += 8;
-        return Number.isFinite(item) && size <= max ? item : NOT_JSON;
-      case 'boolean':
-        size += 5;
-        return size > max ? NOT_JSON : item;
-      case 'object':
-        break;
-      default:
-        return NOT_JSON;
-    }
-    if (item === null) {
-      size += 4;
-      return size > max ? NOT_JSON : null;
+    if (typeof item !== 'object' || item === null) {
+      if (item !== null && typeof item !== 'string' && typeof item !== 'boolean' && !(typeof item === 'number' && Number.isFinite(item))) return NOT_JSON;
+      size += leafSize(item);
+      return size > max ? NOT_JSON : item;
     }
     if (ancestors.includes(item)) return NOT_JSON;
     ancestors.push(item);
@@ -259,7 +250,7 @@ function jsonCopy(value: unknown, max: number): unknown {
       if (proto !== null && Object.getPrototypeOf(proto) !== null) return NOT_JSON;
       out = {};
       for (const name of Object.keys(item)) {
-        size += name.length + 3;
+        size += keySize(name);
         const member = copy((item as Record<string, unknown>)[name]);
         if (member === NOT_JSON) return NOT_JSON;
         // Defined, not assigned: a "__proto__" key stays a key.
@@ -353,17 +344,14 @@ function jsonSize(value: unknown, max: number): number {
   const ancestors: object[] = [];
   const count = (item: unknown): void => {
     if (size > max) return;
-    if (typeof item === 'string') size += item.length + 2;
-    else if (typeof item === 'number') size += 8;
-    else if (typeof item === 'boolean') size += 5;
-    else if (typeof item !== 'object' || item === null) size += 4;
+    if (typeof item !== 'object' || item === null) size += leafSize(item);
     else if (ancestors.includes(item)) size = Number.POSITIVE_INFINITY;
     else {
       ancestors.push(item);
       if (Array.isArray(item)) for (const member of item) count(member);
       else {
         for (const name of Object.keys(item)) {
-          size += name.length + 3;
+          size += keySize(name);
           count((item as Record<string, unknown>)[name]);
         }
       }
