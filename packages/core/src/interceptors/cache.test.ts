@@ -436,6 +436,49 @@ describe('cache()', () => {
     }
   });
 
+  it('drops a save of a store of your own that was on its way when a write cleared the cache (delete(key), else clear())', async () => {
+    for (const withDelete of [true, false]) {
+      const entries = new Map<string, CachedOutput>();
+      const saves: Array<() => void> = [];
+      const deleted: string[] = [];
+      // A remote store that applies a save when it is let go: after a clear that was sent later.
+      const remote: CacheStore = {
+        get: (key) => entries.get(key),
+        set: (key, value) => new Promise<void>((resolve) => saves.push(() => resolve(void entries.set(key, value)))),
+        clear: () => entries.clear(),
+        ...(withDelete
+          ? {
+              delete: (key: string) => {
+                deleted.push(key);
+                entries.delete(key);
+              },
+            }
+          : {}),
+      };
+      let level = 1;
+      const stock = defineTool({ name: 'stock', description: 'Stock level', input: v.object({ sku: v.string() }), execute: () => ({ level }) });
+      const restock = defineTool({
+        name: 'restock',
+        description: 'Restock',
+        input: v.object({}),
+        policy: { effects: 'write', needsApproval: false },
+        execute: () => {
+          level = 2;
+          return 'ok';
+        },
+      });
+      const executor = createExecutor({ registry: [stock, restock], interceptors: [cache({ ttlMs: 60_000, store: remote })] });
+      const run = createRunContext({ userId: 'u' });
+      const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
+      expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
+      await executor.execute(call('w1', {}, 'restock'), { run });
+      saves.splice(0).forEach((save) => save());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(await read('s2')).toEqual({ type: 'success', output: { level: 2 } });
+      expect(deleted).toEqual(withDelete ? ['stock\nuser:u\n{"sku":"A"}'] : []);
+    }
+  });
+
   it('refuses options it cannot honour, at cache()', () => {
     const noClear: CacheStore = { get: () => undefined, set: () => {} };
     expect(() => cache({ ttlMs: 1000, store: noClear })).toThrow('cache: this store has no clear(), which clearOnWrite (on by default) needs');
@@ -485,6 +528,10 @@ describe('memoryCacheStore()', () => {
     store.set('b', { output: text('B') }, 1000);
     store.set('b', { output: text('B') }, 1000);
     expect(['b', 'd'].map((key) => store.get(key) !== undefined)).toEqual([true, true]);
+    // delete(key) gives its size back: a result that fills the rest fits beside d.
+    store.delete('b');
+    store.set('f', { output: 'f'.repeat(52) }, 1000);
+    expect(['b', 'd', 'f'].map((key) => store.get(key) !== undefined)).toEqual([false, true, true]);
     // By default, 8 Mi: two hundred results of 64 KB each are more than it keeps.
     const memory = memoryCacheStore();
     for (let i = 0; i < 200; i++) memory.set(`k${i}`, { output: 'x'.repeat(65_536) }, 60_000);

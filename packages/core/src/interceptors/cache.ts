@@ -25,6 +25,11 @@ export interface CacheStore {
   set(key: string, value: CachedOutput, ttlMs: number): void | Promise<void>;
   /** Drops every entry. Needed for `clearOnWrite` (the default) and the interceptor's `clear()`. */
   clear?(): void | Promise<void>;
+  /**
+   * Drops the entry under `key`. Optional: {@link cache} calls it for a save that was still on its way when the cache
+   * was cleared (a remote store may apply it after the clear); a store without it is cleared again instead.
+   */
+  delete?(key: string): void | Promise<void>;
 }
 
 /** Options for {@link cache}. */
@@ -95,6 +100,13 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
       // A broken cache never fails a call; entries then expire by ttlMs.
     }
   };
+  const unsave = async (key: string): Promise<void> => {
+    try {
+      await (store.delete === undefined ? store.clear?.() : store.delete(key));
+    } catch {
+      // As for clear(): the entry then expires by ttlMs.
+    }
+  };
   const interceptor = defineInterceptor<unknown, unknown, TDeps>('cache', async (ctx, next) => {
     const key = cacheKey(ctx, scope);
     if (key === undefined) {
@@ -159,6 +171,9 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
           const saved = (): void => {
             clearTimeout(expiry);
             done();
+            // A clear came while the save was on its way: a remote store may have applied the save after the clear,
+            // so the entry (read before a write) is dropped now.
+            if (started !== generation) void unsave(key);
           };
           saving.then(saved, saved);
         } else done();
@@ -282,6 +297,7 @@ export interface MemoryCacheStore extends CacheStore {
   get(key: string): CachedOutput | undefined;
   set(key: string, value: CachedOutput, ttlMs: number): void;
   clear(): void;
+  delete(key: string): void;
 }
 
 /**
@@ -335,6 +351,7 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       entries.clear();
       total = 0;
     },
+    delete: drop,
   };
 }
 
