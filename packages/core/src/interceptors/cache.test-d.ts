@@ -31,5 +31,6 @@ describe('cache() types', () => {
     expectTypeOf(memory.get('k')).toEqualTypeOf<CachedOutput | undefined>();
     expectTypeOf(memory).toEqualTypeOf<MemoryCacheStore>();
     expectTypeOf(memory).toExtend<CacheStore>();
+    expectTypeOf(memory.delete).toEqualTypeOf<(key: string) => void>();
   });
 });

@@ -472,7 +472,7 @@ describe('cache()', () => {
       const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
       expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
       await executor.execute(call('w1', {}, 'restock'), { run });
-      saves.splice(0).forEach((save) => save());
+      for (const save of saves.splice(0)) save();
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(await read('s2')).toEqual({ type: 'success', output: { level: 2 } });
       expect(deleted).toEqual(withDelete ? ['stock\nuser:u\n{"sku":"A"}'] : []);
