@@ -81,7 +81,7 @@ test.describe('the conversation across a reload', () => {
     await expect(toolCard(page, 'cart_clear')).toHaveAttribute('data-state', 'awaiting-approval');
     // The reload comes after the answer ended: what the page saved asks again. (A reload between the card and the
     // answer's end, a few milliseconds later, is a resume, and local `wrangler dev` does not tell the Worker that the
-    // page went until a second write to it fails: README, "Resumable answers". resume.spec.ts reloads mid-answer.)
+    // page went until a second write to it fails: docs/resumable.md. resume.spec.ts reloads mid-answer.)
     await idle(page);
 
     await page.reload();

@@ -10,10 +10,10 @@ const WORKER = join(import.meta.dirname, '..');
 const ROOT = join(WORKER, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
-/** The rows of README.md's "### Configuration" table: the variables of the first cell, and the whole row. */
+/** The rows of README.md's "## Configuration" table: the variables of the first cell, and the whole row. */
 function configurationTable(): { readonly names: readonly string[]; readonly row: string }[] {
   const readme = read('README.md');
-  const start = readme.indexOf('\n### Configuration\n');
+  const start = readme.indexOf('\n## Configuration\n');
   const table = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| --- |', start)));
   return table
     .split('\n')

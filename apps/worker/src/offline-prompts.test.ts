@@ -3,7 +3,7 @@
 import { createOfflineModel } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import readme from '../../../README.md?raw';
+import demoPage from '../../../docs/demo.md?raw';
 import app from '../../web/src/app.tsx?raw';
 import { NOW } from '../test/support.ts';
 import { chooseModel, createDemoTools, createTickets } from './agent.ts';
@@ -560,7 +560,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
     ]);
   });
 
-  it("answers the README's demo prompts (each is quoted there) as it says", async () => {
+  it("answers the demo's prompts (each is quoted in docs/demo.md, 'The offline model') as it says", async () => {
     const table: [string, string][] = [
       ['Where is order A-1002?', 'query_order {"order_id":"A-1002"}'],
       ['Which orders are delayed by more than 3 days?', 'list_delayed_orders {"days_threshold":4}'],
@@ -618,8 +618,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['time in Spain', 'world_clock {"time_zone":"Europe/Madrid"}'],
       ['Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen', 'query_order {"order_id":"A-1002"}'],
     ];
-    const prose = readme.replace(/\s+/g, ' ');
-    for (const [text] of table) expect(prose.includes(`"${text}"`), `README quotes "${text}"`).toBe(true);
+    const prose = demoPage.replace(/\s+/g, ' ');
+    for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
 });

@@ -1,4 +1,4 @@
-// Vite's `?raw` imports (a file's text), which the workerd tests use to compare the README with the code it shows.
+// Vite's `?raw` imports (a file's text), which the workerd tests use to compare the READMEs and docs/ with the code.
 declare module '*?raw' {
   const text: string;
   export default text;

@@ -1,6 +1,6 @@
-// The bench figures the docs quote are those of the run in bench/RESULTS.md: README.md's "Size and speed" and its MCP
-// and OTLP sections, and the current run named in docs/architecture.md. `npm run bench` rewrites RESULTS.md; a run
-// committed without the docs (session 27's left "1.07× on the last" beside a RESULTS.md of 1.04×) fails here, and says
+// The bench figures the docs quote are those of the run in bench/RESULTS.md: README.md's "Size and speed", the MCP and
+// OTLP guides (docs/mcp.md, docs/otel.md), and the current run named in docs/architecture.md. `npm run bench` rewrites
+// RESULTS.md; a run committed without the docs (session 27's left "1.07× on the last" beside a RESULTS.md of 1.04×) fails here, and says
 // which figure to change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -141,21 +141,19 @@ describe("README.md's size and speed figures", () => {
   });
 });
 
-describe("README.md's size figures in the sections of the subpaths", () => {
-  // The MCP and OTLP sections quote their own rows; they were left at session 23's run (16.3 KB for a client of 18.1).
-  const readme = read('README.md');
-  const figures = (pattern: RegExp) => quoted('README.md', readme, pattern);
+describe("the size figures of the subpaths' guides (docs/mcp.md, docs/otel.md)", () => {
+  // The MCP and OTLP pages quote their own rows; they were left at session 23's run (16.3 KB for a client of 18.1).
+  const figures = (page: string, pattern: RegExp) => quoted(page, read(page), pattern);
 
   it('the OTLP conversion and exporter, the MCP endpoint and the MCP client are their rows of RESULTS.md', () => {
-    expect(figures(/On its own the conversion is ([\d.]+) KB gzip and the exporter with the context helpers ([\d.]+) KB/)).toEqual([
+    expect(figures('docs/otel.md', /On its own the conversion is ([\d.]+) KB gzip and the exporter with the context helpers ([\d.]+) KB/)).toEqual([
       kb(bench.otlpJson, 1),
       kb(bench.otlpExporter, 1),
     ]);
-    expect(figures(/the endpoint with the executor is ([\d.]+) KB gzip \(the `createMcpHandler` row of `bench\/RESULTS\.md`\), ([\d.]+) KB more than a tool and the executor/)).toEqual([
-      kb(bench.mcpEndpoint, 1),
-      kb(bench.mcpEndpoint - bench.toolAndExecutor, 1),
-    ]);
-    expect(figures(/On its own the client is about ([\d.]+) KB gzip \(the `connectMcp` row/)).toEqual([kb(bench.mcpClient, 1)]);
+    expect(
+      figures('docs/mcp.md', /the endpoint with the executor is ([\d.]+) KB gzip \(the `createMcpHandler` row of `bench\/RESULTS\.md`\), ([\d.]+) KB more than a tool and the executor/),
+    ).toEqual([kb(bench.mcpEndpoint, 1), kb(bench.mcpEndpoint - bench.toolAndExecutor, 1)]);
+    expect(figures('docs/mcp.md', /On its own the client is about ([\d.]+) KB gzip \(the `connectMcp` row/)).toEqual([kb(bench.mcpClient, 1)]);
   });
 });
 

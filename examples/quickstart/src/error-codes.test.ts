@@ -1,4 +1,4 @@
-// The error codes the docs list are those of `ToolErrorCode`: README.md's "Error codes" table has a row for each, and
+// The error codes the docs list are those of `ToolErrorCode`: docs/errors.md's "Error codes" table has a row for each, and
 // @edgetool/core's README names each one a call can end with (all but the reserved `approval-required`).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +18,11 @@ describe('the error codes in the docs', () => {
     expect(CODES).toContain('approval-required');
   });
 
-  it("README.md's table has a row for every code, and no other", () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('\n### Error codes\n');
-    const table = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| --- |', start)));
+  it("docs/errors.md's table has a row for every code, and no other", () => {
+    const page = read('docs/errors.md');
+    const start = page.indexOf('\n## Error codes\n');
+    expect(start).toBeGreaterThan(-1);
+    const table = page.slice(start, page.indexOf('\n\n', page.indexOf('| --- |', start)));
     const listed = table
       .split('\n')
       .filter((line) => line.startsWith('| `'))

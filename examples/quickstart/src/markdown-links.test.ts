@@ -137,7 +137,9 @@ describe('Markdown links', () => {
   const files = markdownFiles('');
 
   it('finds the documentation: the READMEs and docs/', () => {
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/ai/README.md', 'packages/react/README.md', 'docs/architecture.md', 'docs/testing.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/ai/README.md', 'packages/react/README.md', 'docs/architecture.md', 'docs/testing.md', 'docs/tools.md']),
+    );
   });
 
   it('slugs headings as GitHub does', () => {
@@ -172,6 +174,15 @@ describe('Markdown links', () => {
     expect(brokenCodePath('README.md', 'apps/worker/.dev.vars')).toBeUndefined();
     expect(brokenCodePath('docs/testing.md', 'e2e/output/screenshots/')).toBeUndefined();
     expect(brokenCodePath('apps/worker/README.md', 'apps/web/dist/index.html')).toBeUndefined();
+  });
+
+  it("every page of docs/ is linked from the README's Guides, the front door's way to what it left out", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const guides = readme.slice(readme.indexOf('\n## Guides\n'), readme.indexOf('\n## ', readme.indexOf('\n## Guides\n') + 1));
+    const linked = new Set(linksOf(guides).map(({ target }) => target.split('#')[0]));
+    const pages = files.filter((file) => /^docs\/[^/]+\.md$/.test(file));
+    expect(pages.length).toBeGreaterThan(3);
+    expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 
   it.each(files)('every file path named in a code span of %s exists', (file) => {

@@ -2,7 +2,7 @@ import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
 import { type BrowserState, EMPTY_BROWSER_STATE, parseBrowserState, shouldContinue } from '@edgetool/react';
 
 /**
- * How the demo keeps conversations (see "The demo" in the README): every tab has its own conversation, in a slot of
+ * How the demo keeps conversations (see docs/demo.md, "The chat UI"): every tab has its own conversation, in a slot of
  * `localStorage` (`edgetool.chat:<slot>`) whose name the tab keeps in `sessionStorage`, so a reload brings back that
  * tab's conversation and two tabs never write over each other. A tab only writes its own slot, and only over the copy
  * it last read or wrote: when another tab changed that slot meanwhile (a duplicated tab, or a conversation continued in

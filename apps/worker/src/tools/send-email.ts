@@ -80,7 +80,7 @@ export const sendEmail = defineDemoTool({
     // A deployment without the EMAIL_LIMITER binding never offers the tool: it would refuse every call (no limit, no mail).
     available: (run) => run.deps?.emailLimiter !== undefined,
     // Checked after the approval (a request waiting for the user spends nothing), per client address: the conversation
-    // id is the client's to choose, and a new one per request would have a fresh budget every time (see README).
+    // id is the client's to choose, and a new one per request would have a fresh budget every time (docs/tools.md).
     rateLimit: { limiter: (ctx) => ctx.run.deps.emailLimiter, key: (ctx) => `send_email:${ctx.run.deps.client ?? LOCAL_CLIENT}` },
   },
   async execute({ order_id, subject, body }, ctx): Promise<SendEmailResult> {
