@@ -2089,6 +2089,109 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     current = undefined;
   });
 
+  it('stop() in the tick a browser call starts, before the page rendered it, marks the answer: the next reload runs and authorises nothing', async () => {
+    // A check that waits until its call is aborted: the last page closed while the browser chain authorised the call.
+    const hold = defineInterceptor('hold', (ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))));
+    const browser = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'query_order', { order_id: 'A-1' }]]), textStep('Shipped.')] });
+    // A browser tool's run (internal mode), and the browser chain's authorisation of a read the server runs (manual mode).
+    for (const [options, id, interceptors] of [
+      [{ id: 'conv-r-stop-start-browser', fetch: browser.fetch, tools: browserTools, serverTools: serverInfo }, 'c1', []],
+      [{ id: 'conv-r-stop-start-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1', [hold]],
+    ] as const) {
+      const first = mount({ ...options, interceptors }, { strict: false });
+      await first.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toMatch(/^(running|authorising)$/), LOADED);
+      const page = saved(first.current);
+      first.unmount();
+      await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
+
+      // The page loads again and starts the call; Stop lands in that same tick, before React rendered the call running.
+      let loaded: ReturnType<typeof mount> | undefined;
+      let seen: { busy: boolean; status: string | undefined } | undefined;
+      let stopped: Promise<void> | undefined;
+      const stopAtStart = defineInterceptor('stop-at-start', (_ctx, next) => {
+        if (loaded !== undefined && stopped === undefined) {
+          seen = { busy: loaded.current.busy, status: loaded.current.toolCalls.get(id)?.status };
+          stopped = loaded.current.stop();
+        }
+        return next();
+      });
+      loaded = mount({ ...options, ...page, interceptors: [stopAtStart] }, { strict: false });
+      await vi.waitFor(() => expect(stopped).toBeDefined(), LOADED);
+      await stopped;
+      // The render the stop came from showed nothing running yet: the lag this test is about.
+      expect(seen?.busy).toBe(false);
+      await vi.waitFor(() => expect(loaded.current.toolCalls.get(id)?.status).toBe('interrupted'), LOADED);
+      expect(loaded.current.browserState.stopped).toEqual([loaded.current.messages.at(-1)?.id]);
+      const stoppedPage = saved(loaded.current);
+      loaded.unmount();
+
+      const again = mount({ ...options, ...stoppedPage }, { strict: false });
+      // A grace for the checks that nothing happens (a hook that ran or authorised the call again would have by then).
+      await new Promise((r) => setTimeout(r, 50));
+      expect(dates.questions()).toEqual([]);
+      expect(again.current.toolCalls.get(id)?.status).toBe('interrupted');
+      again.unmount();
+    }
+    current = undefined;
+    expect([browser.requests.length, manual.requests.length]).toEqual([1, 1]);
+  });
+
+  it('stop() right after setMessages() brings back an answer with a browser call due: the call never starts, the answer is marked', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const first = mount({ id: 'conv-r-stop-restored', fetch: server.fetch, tools: browserTools }, { strict: false });
+    await first.current.sendMessage({ text: 'pick' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    const page = saved(first.current);
+    first.unmount();
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
+
+    // The app restores the conversation into a page already mounted, and Stop lands in the same tick: the call is
+    // due in the chat, not yet rendered, not started.
+    const hook = mount({ id: 'conv-r-stop-restored', fetch: server.fetch, tools: browserTools }, { strict: false });
+    hook.current.setMessages(page.messages);
+    expect(hook.current.messages).toEqual([]);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(dates.questions()).toEqual([]);
+    expect(hook.current.browserState.stopped).toEqual([page.messages.at(-1)?.id]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stop() as the continuation an approval sends goes out, before the page rendered it, marks the answer; a retry takes it on', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    let hook: ReturnType<typeof mount> | undefined;
+    let seen: { busy: boolean; status: string } | undefined;
+    let stopped: Promise<void> | undefined;
+    // Stop lands as the continuation's request leaves: the chat sends it, React has not rendered it yet.
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      if (hook !== undefined && stopped === undefined && server.requests.length === 1) {
+        seen = { busy: hook.current.busy, status: hook.current.status };
+        stopped = hook.current.stop();
+        if (init?.signal?.aborted === true) throw new DOMException('The request was aborted.', 'AbortError');
+      }
+      return server.fetch(url, init);
+    };
+    hook = mount({ id: 'conv-r-stop-continuation', fetch, serverTools: serverInfo }, { strict: false });
+    await hook.current.sendMessage({ text: 'move A-1' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(stopped).toBeDefined(), LOADED);
+    await stopped;
+    expect(seen).toEqual({ busy: false, status: 'ready' });
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([hook.current.messages.at(-1)?.id]);
+    expect([server.requests.length, writes.length]).toEqual([1, 0]);
+    // The answer goes on with the approval the stop cut off, once.
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    expect([server.requests.length, writes.length]).toEqual([2, 1]);
+  });
+
   it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {
     const stampServer = defineTool({ name: 'stamp_page', description: 'Stamps the page', input: v.object({}), policy: { runsOn: 'client' } });
     let stamps = 0;

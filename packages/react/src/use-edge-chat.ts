@@ -176,8 +176,9 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly busy: boolean;
   /**
    * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
-   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. Once the hook left the chat of the
-   * render it came from (a new `id`) or unmounted, it does nothing.
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. It reads the chat as it is when
+   * called, not as the last render showed it: a call that just started, or a response that just left, is stopped too.
+   * Once the hook left the chat of the render it came from (a new `id`) or unmounted, it does nothing.
    */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
@@ -1135,21 +1136,37 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [setMessages, leave, chatStop],
   );
 
-  const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // A stop() the page still holds once the hook left this render's chat (a new id) or unmounted stops nothing: the
     // controller and calls it would end are the chat's shown now (aborted without its stopped mark), and the turn of a
     // page that went away goes on at the server, for the next page load to resume.
     if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
+    // Read from the chat and the calls as they are now, not as the last render showed them: a Stop that lands before
+    // React renders a call that just started (a page that loads mid-answer starts it at once) or a response that just
+    // left (the continuation an approval sends) must stop them too, or a reload runs and authorises the call again.
+    const { messages, status } = ownChat;
+    const last = lastAssistantMessage(messages);
+    // What this browser still has to do for the answer (a browser tool to run or running, asking or not, a manual-mode
+    // authorisation): all of it ends here. An approval the server asks a human for (`ask`) is no work of this browser.
+    const expired = new Set([...expiredRef.current, ...expiredCalls(messages, Date.now()).expired]);
+    const due = planBrowserWork(messages, { browserTools, mode: latest.current.mode, expired })
+      .filter((work) => work.kind !== 'ask' && !left.current.ids.has(work.toolCallId))
+      .map((work) => work.toolCallId);
+    const running = [...inflight.current].filter(([, entry]) => entry.owner === abort.current && !entry.own.signal.aborted).map(([id]) => id);
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
     // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
     // stop() ends too: unmarked, it would ask again after a reload.
-    const last = lastAssistantMessage(messagesRef.current);
-    const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
-    if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
-    // The browser calls it ends count as decided: an approve() in the same tick (the render both see still shows the
-    // approval) would run a browser tool the user stopped, or authorise a call around the chain it stopped.
-    for (const call of callsRef.current.values()) if (call.status === 'running' || call.status === 'awaiting-approval') decided.current.ids.add(call.toolCallId);
+    const responding = status === 'submitted' || status === 'streaming';
+    if ((responding || due.length > 0 || running.length > 0) && last !== undefined) {
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    }
+    // The browser calls it ends count as decided, and as started: an approve() in the same tick (the render both see
+    // still shows the approval) would run a browser tool the user stopped, or authorise a call around the chain it
+    // stopped; and a call the page has not started yet (its messages not rendered) must not start after the stop.
+    for (const id of [...due, ...running]) {
+      decided.current.ids.add(id);
+      started.current.ids.add(id);
+    }
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
@@ -1162,7 +1179,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       });
     }
     await chatStop();
-  }, [chatId, chatStop, resuming, setTurn, customFetch, api, headers]);
+  }, [chatId, ownChat, browserTools, chatStop, resuming, setTurn, customFetch, api, headers]);
 
   const views = useMemo(
     () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),
@@ -1175,7 +1192,6 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chatError = useMemo(() => (refusedCalls === undefined ? describeChatError(chat.error) : undefined), [chat.error, refusedCalls]);
   // A browser call whose ticket expired (a date picker left open too long) no longer keeps the chat busy.
   const browserBusy = [...calls.values()].some((call) => call.status === 'running' && !expired.has(call.toolCallId));
-  busyRef.current = streaming || browserBusy;
   const turn = turnState.chatId === chatId ? turnState.turn : undefined;
   const approvals = turnState.chatId === chatId ? turnState.approvals : NO_APPROVALS;
   const browserState = useMemo(
