@@ -86,6 +86,16 @@ const texts = (r: UseEdgeChatResult) =>
     .flatMap((p) => (p.type === 'text' ? [p.text] : []))
     .join('');
 
+/** A server's `fetch` behind the demo Worker's body limit: a request body over 512 KiB gets its 413. */
+function bodyLimited(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (url, init) => {
+    if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
+      return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
+    }
+    return fetch(url, init);
+  };
+}
+
 /** `response` as a dropped connection leaves it: its body breaks off (a network error) right after its first seal. */
 function cutAfterFirstSeal(response: Response): Response {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -360,15 +370,8 @@ describe('useEdgeChat against the real chat loop', () => {
     const pageServer = defineTool({ name: 'page_text', description: 'The text of the page', input: v.object({}), policy: { runsOn: 'client' } });
     const page = defineTool({ ...pageServer, execute: () => 'é'.repeat(300_000) });
     const server = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Too long.'), textStep('Next.')] });
-    // As the demo Worker refuses a body over 512 KiB: 600,000 bytes of text would have been refused, and so would every
-    // request after it (the message keeps the output).
-    const fetch: typeof globalThis.fetch = async (url, init) => {
-      if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
-        return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
-      }
-      return server.fetch(url, init);
-    };
-    const hook = mount({ id: 'conv-huge', fetch, tools: [page] });
+    // 600,000 bytes of text would have been refused, and so would every request after it (the message keeps the output).
+    const hook = mount({ id: 'conv-huge', fetch: bodyLimited(server.fetch), tools: [page] });
     await hook.current.sendMessage({ text: 'read the page' });
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
@@ -385,6 +388,44 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(texts(roomy.current)).toBe('Read.'), LOADED);
     expect(roomy.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
     roomy.unmount();
+  });
+
+  it('browser outputs of one step share maxOutputBytes: the first to come is kept, and one past what is left fails as invalid-output', async () => {
+    // Two tabs of 262,004 bytes of JSON each: each is under 256 KiB, together over the 512 KiB the server takes.
+    const readServer = defineTool({ name: 'read_tab', description: 'The text of a tab', input: v.object({ tab: v.string() }), policy: { runsOn: 'client' } });
+    const release = new Map<string, () => void>();
+    const read = defineTool({
+      ...readServer,
+      execute: ({ tab }) => new Promise<string>((resolve) => release.set(tab, () => resolve(`${tab}:${'é'.repeat(131_000)}`))),
+    });
+    const over =
+      'Error (invalid-output): The result of "read_tab" is 262,004 bytes of JSON, and the other results of its step already take 262,004 of the 262,144 ' +
+      'this browser sends in one continuation (maxOutputBytes): ask for less, or for it in a step of its own.';
+    // Tab b finishes first, and tab a once b's result is written; then both in the same tick (b's result counted
+    // before it is written).
+    for (const together of [false, true]) {
+      const server = createTestServer({ tools: [readServer], steps: [callsStep([['c1', 'read_tab', { tab: 'a' }], ['c2', 'read_tab', { tab: 'b' }]]), textStep('Read b.')] });
+      const hook = mount({ id: `conv-budget-${together}`, fetch: bodyLimited(server.fetch), tools: [read] });
+      await hook.current.sendMessage({ text: 'read both tabs' });
+      await vi.waitFor(() => expect([...release.keys()].sort()).toEqual(['a', 'b']), LOADED);
+      release.get('b')?.();
+      if (!together) await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.status).toBe('done'), LOADED);
+      release.get('a')?.();
+      await vi.waitFor(() => expect(texts(hook.current), `together: ${together}`).toBe('Read b.'), LOADED);
+      expect(hook.current.chatError).toBeUndefined();
+      expect(server.requests).toHaveLength(2);
+      expect(hook.current.toolCalls.get('c2')).toMatchObject({ status: 'done', sealed: true });
+      expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, errorText: over });
+      // The model read which result came, and why the other did not.
+      const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+      expect(results?.map((r) => r.type === 'tool-result' && [r.toolCallId, r.output.type])).toEqual([
+        ['c1', 'error-text'],
+        ['c2', 'text'],
+      ]);
+      release.clear();
+      hook.unmount();
+    }
+    current = undefined;
   });
 
   it('a continuation the server answers without taking its answers (no seal, no new step) is not sent again by itself', async () => {
