@@ -468,6 +468,8 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
     const hook = mount({ id: 'conv-looping', fetch: server.fetch, tools: [note], maxAutoContinuations: 3 });
     expect(hook.current.continuationHeld).toBeUndefined();
+    // What the app's notice says: held after this many.
+    expect(hook.current.maxAutoContinuations).toBe(3);
     await hook.current.sendMessage({ text: 'note it' });
     await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
     expect(hook.current.status).toBe('ready');
@@ -500,6 +502,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await hook.current.sendMessage({ text: 'note it' });
     await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
     expect(server.requests).toHaveLength(11);
+    expect(hook.current.maxAutoContinuations).toBe(10);
     warned.mockRestore();
   });
 

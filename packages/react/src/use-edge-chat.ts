@@ -189,6 +189,11 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly browserState: BrowserState;
   /** Set while the last answer's continuation is due and the hook does not send it itself (see {@link ContinuationHold}). */
   readonly continuationHeld: ContinuationHold | undefined;
+  /**
+   * The `maxAutoContinuations` in force (the option, or its default of 10): a `'limit'` hold comes after this many
+   * continuations in a row, which the app's notice can say.
+   */
+  readonly maxAutoContinuations: number;
 }
 
 const NONE: readonly never[] = [];
@@ -1250,6 +1255,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     stop,
     browserState,
     continuationHeld,
+    maxAutoContinuations: maxAuto,
   };
 }
 
