@@ -1368,7 +1368,9 @@ function sendableResult(
     if (max !== Number.POSITIVE_INFINITY) {
       bytes = utf8Length(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text);
       if (bytes > max) {
-        message = `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(max)} this browser sends (maxOutputBytes): return less of it.`;
+        message =
+          `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(max)} this browser sends (maxOutputBytes): ` +
+          'return less of it.';
       } else if (spent + bytes > max) {
         message =
           `The result of "${call.name}" is ${count(bytes)} bytes of JSON, and the other results of its step already take ${count(spent)} of the ` +
@@ -1384,7 +1386,8 @@ function sendableResult(
     toolName: call.name,
     unexpected: true,
   });
-  return { result: { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true } };
+  const content = errorModelText(error, executor.errorMessage(error, call));
+  return { result: { ...result, outcome: { type: 'error', error }, content, parts: undefined, isError: true } };
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
