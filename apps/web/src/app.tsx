@@ -212,7 +212,7 @@ export function App(): ReactElement {
   if (refusal !== undefined && refused.length === 0) setRefusal(undefined);
   // The answers of the last answer that the hook does not send by itself (too many automatic steps in a row, or a server
   // that did not take them): Continue sends them, as Retry does.
-  const heldText = continuationHeldText(chat.continuationHeld, chat.busy);
+  const heldText = continuationHeldText(chat);
   // The user's answers to the last answer's calls (an approval, a denial, a browser result) that the server has not
   // taken, with nothing on its way: the continuation failed, or the page was reloaded first. Retry (the banner's and the
   // card's) sends it again, as it was: a call the server never saw runs now, one that ran is answered from its record.

@@ -51,7 +51,10 @@ const serverTools: readonly AnyTool[] = [queryOrder, updateDate, answer, pickDat
 const serverInfo = parseServerTools(serverTools.map((t) => ({ name: t.name, description: t.description, jsonSchema: t.jsonSchema, policy: { ...t.policy, needsApproval: t.policy.needsApproval } })));
 const browserTools: readonly AnyTool[] = [pickDate, cartClear];
 
-/** How long a wait on state may take on a loaded 2-core machine (vi.waitFor's default of 1 s is too short there). */
+/**
+ * How long a wait on state may take on a loaded 2-core machine: every `vi.waitFor` of this file takes it (its default of
+ * 1 s is too short there; one run under load failed five manual-mode tests).
+ */
 const LOADED = { timeout: 5_000 } as const;
 
 let current: { unmount(): void } | undefined;
@@ -82,6 +85,16 @@ const texts = (r: UseEdgeChatResult) =>
     .flatMap((m) => m.parts)
     .flatMap((p) => (p.type === 'text' ? [p.text] : []))
     .join('');
+
+/** A server's `fetch` behind the demo Worker's body limit: a request body over 512 KiB gets its 413. */
+function bodyLimited(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (url, init) => {
+    if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
+      return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
+    }
+    return fetch(url, init);
+  };
+}
 
 /** `response` as a dropped connection leaves it: its body breaks off (a network error) right after its first seal. */
 function cutAfterFirstSeal(response: Response): Response {
@@ -144,7 +157,7 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     });
     const hook = mount({ id: 'conv-sse', fetch, tools: [queryOrderInBrowser], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'Where is A-1001?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('It has shipped.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('It has shipped.'), LOADED);
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toMatchObject({ id: 'conv-sse', mode: 'internal', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Where is A-1001?' }] }] });
     expect(hook.current.model).toMatchObject({ label: 'offline model (edgetool-offline)', offline: true });
@@ -160,11 +173,14 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
       fetch: async () => Response.json({ error: { code: 'ticket-invalid', message: 'Refused the approval: already been used.' } }, { status: 403 }),
     });
     await refused.current.sendMessage({ text: 'hi' });
-    await vi.waitFor(() => expect(refused.current.chatError).toEqual({ kind: 'refused', status: 403, code: 'ticket-invalid', message: 'Refused the approval: already been used.' }));
+    await vi.waitFor(
+      () => expect(refused.current.chatError).toEqual({ kind: 'refused', status: 403, code: 'ticket-invalid', message: 'Refused the approval: already been used.' }),
+      LOADED,
+    );
     refused.unmount();
     const down = mount({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
     await down.current.sendMessage({ text: 'hi' });
-    await vi.waitFor(() => expect(down.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    await vi.waitFor(() => expect(down.current.chatError).toMatchObject({ kind: 'unreachable' }), LOADED);
   });
 
   it('a response that ends without its finish is an error: the part that came stays, and an empty one leaves no answer', async () => {
@@ -173,13 +189,13 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
       fetch: async () => sseResponse([start, { type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: 'It has ' }]),
     });
     await cut.current.sendMessage({ text: 'Where is A-1001?' });
-    await vi.waitFor(() => expect(cut.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    await vi.waitFor(() => expect(cut.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }), LOADED);
     expect(cut.current.status).toBe('error');
     expect(texts(cut.current)).toBe('It has ');
     cut.unmount();
     const empty = mount({ fetch: async () => new Response('', { headers: { 'content-type': 'text/event-stream' } }) });
     await empty.current.sendMessage({ text: 'hi' });
-    await vi.waitFor(() => expect(empty.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }));
+    await vi.waitFor(() => expect(empty.current.chatError).toMatchObject({ kind: 'unreachable', code: 'stream-cut' }), LOADED);
     expect(empty.current.messages.map((m) => m.role)).toEqual(['user']);
   });
 
@@ -189,7 +205,7 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     const text = [JSON.stringify({ type: 'text-start', id: 't1' }), JSON.stringify({ type: 'text-delta', id: 't1', delta: 'It has ' })];
     const late = mount({ fetch: async () => sse([start, ...text, '{"type":"text-delta", garbled', JSON.stringify({ type: 'finish' })]) });
     await late.current.sendMessage({ text: 'Where is A-1001?' });
-    await vi.waitFor(() => expect(late.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }));
+    await vi.waitFor(() => expect(late.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }), LOADED);
     expect(late.current.chatError?.message).not.toContain('garbled');
     expect(texts(late.current)).toBe('It has ');
     late.unmount();
@@ -197,7 +213,7 @@ describe('useEdgeChat against a hand-written SSE stream', () => {
     for (const line of ['<html>Bad gateway</html>', JSON.stringify({ type: 'bogus' })]) {
       const first = mount({ fetch: async () => sse([line, start, JSON.stringify({ type: 'finish' })]) });
       await first.current.sendMessage({ text: 'hi' });
-      await vi.waitFor(() => expect(first.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }));
+      await vi.waitFor(() => expect(first.current.chatError).toMatchObject({ kind: 'unreadable', code: 'stream-unreadable' }), LOADED);
       expect(first.current.messages.map((m) => m.role)).toEqual(['user']);
       first.unmount();
     }
@@ -214,11 +230,11 @@ describe('useEdgeChat against the real chat loop', () => {
     });
     const hook = mount({ id: 'conv-1', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', chatId: 'conv-1', toolName: 'pick_date', question: { question: 'Which day?' } }]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', chatId: 'conv-1', toolName: 'pick_date', question: { question: 'Which day?' } }]), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'running', ranOn: 'browser' });
     expect(hook.current.busy).toBe(true);
     dates.answer('c1', '2026-12-24');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'), LOADED);
     expect(seen).toEqual(['client:pick_date:conv-1']);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]?.mode).toBe('internal');
@@ -266,8 +282,8 @@ describe('useEdgeChat against the real chat loop', () => {
       onProgress: ({ toolCallId, progress }) => events.push(`${toolCallId}:${progress.message}`),
     });
     await hook.current.sendMessage({ text: 'Scan and measure' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'));
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'), LOADED);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'server', progress: { message: 'Order 3 of 3', completed: 3, total: 3 } });
     expect(events.filter((e) => e.startsWith('c1:')).at(-1)).toBe('c1:Order 3 of 3');
     expect(events.filter((e) => e.startsWith('c2:'))).toEqual(['c2:Measuring', 'c2:Measured']);
@@ -303,9 +319,9 @@ describe('useEdgeChat against the real chat loop', () => {
     };
     const hook = mount({ id: 'conv-progress-throws', fetch: server.fetch, tools: [measure], onProgress });
     await hook.current.sendMessage({ text: 'Scan and measure' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Scanned and measured.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.progress).toEqual({ message: 'Measured', completed: 1, total: 1 }), LOADED);
     expect(hook.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Scanned', completed: 1, total: 1 });
     expect(new Set(logged.mock.calls.map(([, error]) => (error as Error).message))).toEqual(new Set(['the progress bar is gone']));
     logged.mockRestore();
@@ -323,7 +339,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: [focusServer], steps: [callsStep([['c1', 'focus_composer', {}]]), textStep('Focused.')] });
     const hook = mount({ id: 'conv-void', fetch: server.fetch, tools: [focus] });
     await hook.current.sendMessage({ text: 'focus the box' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Focused.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Focused.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(focused).toBe(1);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', ranOn: 'browser', output: null, sealed: true });
@@ -354,15 +370,8 @@ describe('useEdgeChat against the real chat loop', () => {
     const pageServer = defineTool({ name: 'page_text', description: 'The text of the page', input: v.object({}), policy: { runsOn: 'client' } });
     const page = defineTool({ ...pageServer, execute: () => 'é'.repeat(300_000) });
     const server = createTestServer({ tools: [pageServer], steps: [callsStep([['c1', 'page_text', {}]]), textStep('Too long.'), textStep('Next.')] });
-    // As the demo Worker refuses a body over 512 KiB: 600,000 bytes of text would have been refused, and so would every
-    // request after it (the message keeps the output).
-    const fetch: typeof globalThis.fetch = async (url, init) => {
-      if (new TextEncoder().encode(String(init?.body)).byteLength > 512 * 1024) {
-        return Response.json({ error: { code: 'payload-too-large', message: 'The request body is larger than 524288 bytes.' } }, { status: 413 });
-      }
-      return server.fetch(url, init);
-    };
-    const hook = mount({ id: 'conv-huge', fetch, tools: [page] });
+    // 600,000 bytes of text would have been refused, and so would every request after it (the message keeps the output).
+    const hook = mount({ id: 'conv-huge', fetch: bodyLimited(server.fetch), tools: [page] });
     await hook.current.sendMessage({ text: 'read the page' });
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Too long.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
@@ -379,6 +388,44 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(texts(roomy.current)).toBe('Read.'), LOADED);
     expect(roomy.current.toolCalls.get('c1')).toMatchObject({ status: 'done', sealed: true });
     roomy.unmount();
+  });
+
+  it('browser outputs of one step share maxOutputBytes: the first to come is kept, and one past what is left fails as invalid-output', async () => {
+    // Two tabs of 262,004 bytes of JSON each: each is under 256 KiB, together over the 512 KiB the server takes.
+    const readServer = defineTool({ name: 'read_tab', description: 'The text of a tab', input: v.object({ tab: v.string() }), policy: { runsOn: 'client' } });
+    const release = new Map<string, () => void>();
+    const read = defineTool({
+      ...readServer,
+      execute: ({ tab }) => new Promise<string>((resolve) => release.set(tab, () => resolve(`${tab}:${'é'.repeat(131_000)}`))),
+    });
+    const over =
+      'Error (invalid-output): The result of "read_tab" is 262,004 bytes of JSON, and the other results of its step already take 262,004 of the 262,144 ' +
+      'this browser sends in one continuation (maxOutputBytes): ask for less, or for it in a step of its own.';
+    // Tab b finishes first, and tab a once b's result is written; then both in the same tick (b's result counted
+    // before it is written).
+    for (const together of [false, true]) {
+      const server = createTestServer({ tools: [readServer], steps: [callsStep([['c1', 'read_tab', { tab: 'a' }], ['c2', 'read_tab', { tab: 'b' }]]), textStep('Read b.')] });
+      const hook = mount({ id: `conv-budget-${together}`, fetch: bodyLimited(server.fetch), tools: [read] });
+      await hook.current.sendMessage({ text: 'read both tabs' });
+      await vi.waitFor(() => expect([...release.keys()].sort()).toEqual(['a', 'b']), LOADED);
+      release.get('b')?.();
+      if (!together) await vi.waitFor(() => expect(hook.current.toolCalls.get('c2')?.status).toBe('done'), LOADED);
+      release.get('a')?.();
+      await vi.waitFor(() => expect(texts(hook.current), `together: ${together}`).toBe('Read b.'), LOADED);
+      expect(hook.current.chatError).toBeUndefined();
+      expect(server.requests).toHaveLength(2);
+      expect(hook.current.toolCalls.get('c2')).toMatchObject({ status: 'done', sealed: true });
+      expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'error', sealed: true, errorText: over });
+      // The model read which result came, and why the other did not.
+      const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
+      expect(results?.map((r) => r.type === 'tool-result' && [r.toolCallId, r.output.type])).toEqual([
+        ['c1', 'error-text'],
+        ['c2', 'text'],
+      ]);
+      release.clear();
+      hook.unmount();
+    }
+    current = undefined;
   });
 
   it('a continuation the server answers without taking its answers (no seal, no new step) is not sent again by itself', async () => {
@@ -421,6 +468,8 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: [noteServer], steps: [...steps, textStep('Done.')] });
     const hook = mount({ id: 'conv-looping', fetch: server.fetch, tools: [note], maxAutoContinuations: 3 });
     expect(hook.current.continuationHeld).toBeUndefined();
+    // What the app's notice says: held after this many.
+    expect(hook.current.maxAutoContinuations).toBe(3);
     await hook.current.sendMessage({ text: 'note it' });
     await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
     expect(hook.current.status).toBe('ready');
@@ -453,6 +502,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await hook.current.sendMessage({ text: 'note it' });
     await vi.waitFor(() => expect(hook.current.continuationHeld).toBe('limit'), LOADED);
     expect(server.requests).toHaveLength(11);
+    expect(hook.current.maxAutoContinuations).toBe(10);
     warned.mockRestore();
   });
 
@@ -475,7 +525,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const hook = mount({ id: 'conv-hide', fetch: server.fetch, tools: [save, check], toolErrorMessage: 'hide-unexpected' });
     await hook.current.sendMessage({ text: 'save it and check the date' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sorry.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sorry.'), LOADED);
     const sent = server.requests[1]?.messages.at(-1)?.parts.flatMap((p) => ('errorText' in p && typeof p.errorText === 'string' ? [[p.toolCallId, p.errorText]] : []));
     expect(sent).toEqual([
       ['c1', 'Error (execution-failed): The tool failed unexpectedly (reference c1).'],
@@ -503,7 +553,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const hook = mount({ ...options, toolErrorMessage: (error, call) => (error.unexpected ? `Blocked by the store policy (ref ${call.id}).` : undefined) });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
     const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
     expect(prompt).toContain('Blocked by the store policy (ref c1).');
     expect(prompt).not.toContain('10.0.3.7');
@@ -520,9 +570,9 @@ describe('useEdgeChat against the real chat loop', () => {
     };
     const hook = mount({ id: 'conv-trace-throws', fetch: server.fetch, tools: browserTools, onTrace });
     await hook.current.sendMessage({ text: 'pick a date' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     dates.answer('c1', '2026-12-24');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', output: '2026-12-24', sealed: true });
     expect(hook.current.busy).toBe(false);
     expect(logged.mock.calls.map(([text, error]) => [text, (error as Error).message])).toEqual([['edgetool: useEdgeChat\'s onTrace threw; the hook went on without it:', 'trace exporter is down']]);
@@ -535,10 +585,13 @@ describe('useEdgeChat against the real chat loop', () => {
     const before = cartCleared;
     const hook = mount({ id: 'conv-2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', approval: { source: 'browser' }, policy: { effects: 'destructive' } }]));
+    await vi.waitFor(
+      () => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', toolName: 'cart_clear', approval: { source: 'browser' }, policy: { effects: 'destructive' } }]),
+      LOADED,
+    );
     expect(cartCleared).toBe(before);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'), LOADED);
     expect(cartCleared).toBe(before + 1);
     expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'success']);
   });
@@ -548,9 +601,12 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('OK, not moved.')] });
     const hook = mount({ id: 'conv-3', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'internal', policy: { effects: 'write' } }]));
+    await vi.waitFor(
+      () => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'internal', policy: { effects: 'write' } }]),
+      LOADED,
+    );
     hook.current.deny('c1', 'wrong order');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('OK, not moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('OK, not moved.'), LOADED);
     expect(writes).toEqual([]);
     const prompt = server.model.doStreamCalls[1]?.prompt.at(-1);
     expect(JSON.stringify(prompt)).toContain('wrong order');
@@ -563,10 +619,10 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed]]), textStep('Moved to Dec 27.')] });
     const hook = mount({ id: 'conv-edit', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', editable: ['new_date'] }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', editable: ['new_date'] }]), LOADED);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ editable: ['new_date'], edits: undefined });
     hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
     const sent = server.requests[1]?.messages.at(-1)?.parts.filter((p) => p.type === 'data-edgetool-edit');
     expect(sent).toEqual([{ type: 'data-edgetool-edit', id: 'c1', data: { toolCallId: 'c1', input: { order_id: 'A-1', new_date: '2026-12-27' } } }]);
@@ -587,12 +643,12 @@ describe('useEdgeChat against the real chat loop', () => {
     const hook = mount({ id: 'conv-edit-streaming', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     // Not awaited: it ends with the answer, which waits for the slow call.
     void hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     // The step's other call still runs: the answer streams on after the approval request.
     expect(hook.current.status).toBe('streaming');
     hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
     release();
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
     expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2026-12-27' }]);
   });
@@ -615,7 +671,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: [...serverTools, slow], steps });
     const hook = mount({ id: 'conv-edit-regenerate', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['call_0']), LOADED);
     hook.current.approve('call_0', { input: { ...proposed, new_date: '2026-12-27' } });
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved to Dec 27.'), LOADED);
     // Regenerated: the new answer asks again, and this time the user approves the call as the model made it.
@@ -636,10 +692,10 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
     const hook = mount({ id: 'conv-edit-manual', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     expect(hook.current.pendingApprovals[0]?.editable).toEqual(['new_date']);
     hook.current.approve('c1', { input: { order_id: 'A-1', new_date: '2027-01-04' } });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2027-01-04' }]);
     expect(hook.current.toolCalls.get('c1')?.edits).toEqual([{ key: 'new_date', from: '2026-12-24', to: '2027-01-04' }]);
   });
@@ -650,7 +706,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed]]), textStep('Moved.')] });
     const hook = mount({ id: 'conv-edit-refused', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     expect(() => hook.current.approve('c1', { input: { order_id: 'A-2', new_date: '2026-12-27' } })).toThrow(
       'approve("c1", { input }): "move_delivery" lets a human edit only "new_date" (changed: "order_id").',
     );
@@ -659,7 +715,7 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.toolCalls.get('c1')?.status).toBe('awaiting-approval');
     // The refused edit did not decide the call: the same call can still be approved.
     hook.current.approve('c1', { input: { ...proposed, new_date: '2026-12-27' } });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-27' }]);
   });
 
@@ -668,19 +724,19 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: [...serverTools, fixed], steps: [callsStep([['c1', 'cancel_order', { order_id: 'A-1' }]]), textStep('Cancelled.')] });
     const hook = mount({ id: 'conv-edit-none', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'cancel it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     expect(hook.current.pendingApprovals[0]?.editable).toBeUndefined();
     expect(() => hook.current.approve('c1', { input: { order_id: 'A-2' } })).toThrow('"cancel_order" lets no argument be edited (its policy.editable); approve without input.');
     expect(server.requests).toHaveLength(1);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cancelled.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cancelled.'), LOADED);
   });
 
   it('approve(id, { input }) of a browser tool throws: edits apply to calls the server runs', async () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('never')] });
     const hook = mount({ id: 'conv-edit-browser', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'clear my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     expect(() => hook.current.approve('c1', { input: { all: true } })).toThrow('"cart_clear" runs in this browser; edited arguments apply to calls the server runs');
     expect(hook.current.toolCalls.get('c1')?.status).toBe('awaiting-approval');
   });
@@ -704,11 +760,11 @@ describe('useEdgeChat against the real chat loop', () => {
     });
     const hook = mount({ id: 'conv-4', mode: 'manual', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'where is A-1, and move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('approved');
     expect(server.requests).toHaveLength(1);
     hook.current.approve('c2');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Shipped, and moved to Dec 24.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Shipped, and moved to Dec 24.'), LOADED);
     expect(server.requests.map((r) => r.mode)).toEqual(['manual', 'manual']);
     expect(writes).toEqual([{ order_id: 'A-1', new_date: '2026-12-24' }]);
     expect(seen).toEqual(['query_order', 'update_delivery_date', 'update_delivery_date']);
@@ -744,7 +800,7 @@ describe('useEdgeChat against the real chat loop', () => {
     });
     const hook = mount({ id: 'conv-fit-manual', mode: 'manual', fetch: server.fetch, interceptors: [audit], serverTools: info });
     await hook.current.sendMessage({ text: 'how many are 3 days late?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Two orders.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Two orders.'), LOADED);
     // The browser chain passed the call with the input the server's tool ran with, not as arguments it refused.
     expect(inputs).toEqual([{ days: 3 }]);
     expect(counted).toEqual([{ days: 3 }]);
@@ -769,10 +825,10 @@ describe('useEdgeChat against the real chat loop', () => {
     const hook = mount({ id: 'conv-4b', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'where is A-1, and move it' });
     // The write's arguments may be valid as the server reads them (see the next test): a human decides.
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('approved');
     hook.current.approve('c2');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the arguments.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Let me fix the arguments.'), LOADED);
     // Nothing ran, and the model read the server's invalid-input with the paths, not a denial.
     expect(writes).toEqual([]);
     const prompt = JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1));
@@ -810,13 +866,13 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools, steps });
     const hook = mount({ id: 'conv-manual-lenient', mode: 'manual', fetch: server.fetch, serverTools: info });
     await hook.current.sendMessage({ text: 'move A-1 and order 5 more' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
     expect(ran).toEqual([]);
     hook.current.approve('c1');
     hook.current.deny('c2', 'We have enough.');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; no restock.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; no restock.'), LOADED);
     // The server read the null as left out and ran the approved call; the denied one did not run.
     expect(ran).toEqual([{ order_id: 'A-1' }]);
     expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('We have enough.');
@@ -837,13 +893,13 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Not moved.')] });
     const hook = mount({ id: 'conv-authorising', mode: 'manual', fetch: server.fetch, tools: browserTools, interceptors: [guard], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('authorising'), LOADED);
     expect(hook.current.pendingApprovals).toEqual([]);
     hook.current.approve('c1');
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
     release();
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
     expect(JSON.stringify(server.model.doStreamCalls[1]?.prompt.at(-1))).toContain('Blocked by the store policy.');
@@ -870,7 +926,7 @@ describe('useEdgeChat against the real chat loop', () => {
     );
     current = hook;
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
     // The chain refused the call: nothing ran, and the model read why.
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
@@ -882,7 +938,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-2', new_date: '2026-12-25' }]]), textStep('Moved.')] });
     const hook = mount({ id: 'conv-5', fetch: server.fetch, serverTools: serverInfo, autoApprove: (call) => call.toolName === 'update_delivery_date' });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
   });
 
@@ -897,13 +953,13 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps });
     const hook = mount({ id: 'conv-auto-throws', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
     await hook.current.sendMessage({ text: 'move it and empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.approval.source])).toEqual([['c1', 'server'], ['c2', 'browser']]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.approval.source])).toEqual([['c1', 'server'], ['c2', 'browser']]), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(writes).toEqual([]);
     expect(cartCleared).toBe(before);
     hook.current.approve('c1');
     hook.current.deny('c2', 'Keep my cart.');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; the cart stays.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved; the cart stays.'), LOADED);
     expect(writes).toEqual([{ order_id: 'A-2', new_date: '2026-12-25' }]);
     expect(cartCleared).toBe(before);
     hook.unmount();
@@ -912,9 +968,9 @@ describe('useEdgeChat against the real chat loop', () => {
     const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.')] });
     const again = mount({ id: 'conv-auto-throws-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo, autoApprove });
     await again.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => [p.toolCallId, p.mode])).toEqual([['m1', 'manual']]));
+    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => [p.toolCallId, p.mode])).toEqual([['m1', 'manual']]), LOADED);
     again.current.approve('m1');
-    await vi.waitFor(() => expect(texts(again.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Moved.'), LOADED);
     expect(writes).toHaveLength(2);
     expect(new Set(logged.mock.calls.map(([text]) => text))).toEqual(new Set(["edgetool: useEdgeChat's autoApprove threw; the hook went on without it:"]));
     logged.mockRestore();
@@ -957,7 +1013,7 @@ describe('useEdgeChat against the real chat loop', () => {
       },
     });
     await hook.current.sendMessage({ text: 'refund A-1 and clear my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'r1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['c1', 'r1']), LOADED);
     const reasons = Object.fromEntries(hook.current.pendingApprovals.map((p) => [p.toolCallId, p.approval.requestReason]));
     expect(reasons).toEqual({ r1: 'Refunds 30 EUR on A-1.', c1: 'Empties your cart.' });
     expect(hook.current.toolCalls.get('r1')?.approval?.requestReason).toBe('Refunds 30 EUR on A-1.');
@@ -974,7 +1030,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'move_delivery', proposed], ['c2', 'cart_clear', {}]]), textStep('never')] });
     const hook = mount({ id: 'conv-auto-shape', fetch: server.fetch, tools: browserTools, serverTools: serverInfo, autoApprove });
     await hook.current.sendMessage({ text: 'move it and empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1', 'c2']), LOADED);
     expect([...seen.keys()].sort()).toEqual(['c1', 'c2']);
     for (const pending of hook.current.pendingApprovals) {
       expect(seen.get(pending.toolCallId)).toEqual(pending);
@@ -988,7 +1044,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'update_delivery_date', proposed]]), textStep('never')] });
     const again = mount({ id: 'conv-auto-shape-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo, autoApprove });
     await again.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']));
+    await vi.waitFor(() => expect(again.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']), LOADED);
     expect(seen.get('m1')).toEqual(again.current.pendingApprovals[0]);
     expect(seen.get('m1')).toMatchObject({ mode: 'manual', approval: { source: 'server' }, traces: [{ side: 'client', outcome: 'approval-required' }] });
   });
@@ -1011,9 +1067,9 @@ describe('useEdgeChat against the real chat loop', () => {
       ['approve', 'clearError', 'deny', 'experimental_removeQueuedMessage', 'experimental_sendQueuedMessageNow', 'regenerate', 'resumeStream', 'sendMessage', 'setMessages', 'stop'].sort(),
     );
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'), LOADED);
     // The approval ran the tool through the chain (the pass that asked, then the approved run), once.
     expect(passes).toEqual(['c1', 'c1']);
     expect(cartCleared).toBe(before + 1);
@@ -1023,7 +1079,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never')] });
     const hook = mount({ id: 'conv-6', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'what is it?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Final: 42'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Final: 42'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
   });
@@ -1037,32 +1093,32 @@ describe('useEdgeChat against the real chat loop', () => {
     const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
     const hook = mount({ ...options, id: 'chat-a' });
     await hook.current.sendMessage({ text: 'a' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']), LOADED);
     expect(signals.get('a1')?.aborted).toBe(false);
     const chatA = hook.current.messages;
     hook.rerender({ ...options, id: 'chat-b' });
     // Chat A's call is aborted (its tool's ctx.signal), and its question is gone.
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('a1')?.aborted).toBe(true);
     expect(hook.current.toolCalls.has('a1')).toBe(false);
     expect(hook.current.busy).toBe(false);
     await hook.current.sendMessage({ text: 'b' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['b1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['b1']), LOADED);
     // Chat A's aborted call ended without a word to the server, and without touching chat B's call, which still runs.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b']);
     expect(hook.current.toolCalls.get('b1')?.status).toBe('running');
     expect(hook.current.busy).toBe(true);
     dates.answer('b1', '2026-12-25');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('B done'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('B done'), LOADED);
     expect(hook.current.toolCalls.get('b1')).toMatchObject({ status: 'done', output: '2026-12-25' });
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b']);
     // Back in chat A with its messages: the call it left unanswered starts again, and its answer goes on with chat A.
     hook.rerender({ ...options, id: 'chat-a', messages: chatA });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['a1']), LOADED);
     expect(signals.get('a1')?.aborted).toBe(false);
     dates.answer('a1', '2026-12-24');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('A done'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('A done'), LOADED);
     expect(server.requests.map((r) => r.id)).toEqual(['chat-a', 'chat-b', 'chat-b', 'chat-a']);
   });
 
@@ -1136,22 +1192,22 @@ describe('useEdgeChat against the real chat loop', () => {
     const options = { fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo };
     const hook = mount({ ...options, id: 'chat-s' });
     await hook.current.sendMessage({ text: 'one' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.status).toBe('ready'));
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
     // stop() gave the hook a fresh controller: the next call runs under it.
     await hook.current.sendMessage({ text: 'two' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s2']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s2']), LOADED);
     hook.rerender({ ...options, id: 'chat-t' });
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('s2')?.aborted).toBe(true);
     // The same after a stop() in the chat it shows now, then unmounting.
     await hook.current.stop();
     await hook.current.sendMessage({ text: 'three' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s3']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['s3']), LOADED);
     hook.unmount();
     current = undefined;
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('s3')?.aborted).toBe(true);
     expect(server.requests.map((r) => r.id)).toEqual(['chat-s', 'chat-s', 'chat-t']);
   });
@@ -1160,9 +1216,9 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
     const hook = mount({ id: 'conv-7', fetch: server.fetch, tools: browserTools });
     await hook.current.sendMessage({ text: 'pick' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     expect(dates.questions()).toEqual([]);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(1);
@@ -1173,7 +1229,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('Booked for Dec 24.')] });
     const hook = mount({ id: 'conv-retry-asking', fetch: server.fetch, tools: browserTools });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     const refused = await hook.current.sendMessage().then(
       () => undefined,
       (error: unknown) => error,
@@ -1204,7 +1260,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId).sort()).toEqual(['a1', 'b1']), LOADED);
     await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['a1', 'b1'] });
     hook.current.approve('a1');
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('a1')?.status).toBe('approved'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('a1')?.status).toBe('approved'), LOADED);
     await expect(hook.current.sendMessage()).rejects.toMatchObject({ code: 'calls-pending', toolCallIds: ['b1'] });
     expect(server.requests).toHaveLength(1);
     hook.current.approve('b1');
@@ -1231,7 +1287,7 @@ describe('useEdgeChat against the real chat loop', () => {
       const stopped = stop();
       approve(id);
       await stopped;
-      await vi.waitFor(() => expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      await vi.waitFor(() => expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted'), LOADED);
       await new Promise((r) => setTimeout(r, 50));
       expect(hook.current.toolCalls.get(id)?.status).toBe('interrupted');
       hook.unmount();
@@ -1249,9 +1305,9 @@ describe('useEdgeChat against the real chat loop', () => {
     });
     const hook = mount({ id: 'conv-retry-stopped', fetch: server.fetch, tools: browserTools });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     await hook.current.sendMessage();
     // The model read that the user stopped the call (the server used to drop the turn it could not read), and asked again.
     const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
@@ -1272,9 +1328,9 @@ describe('useEdgeChat against the real chat loop', () => {
     const toolErrorMessage = (error: ToolError, call: { id: string }) => (error.code === 'aborted' ? `Stopped in the browser (ref ${call.id}).` : undefined);
     const hook = mount({ id: 'conv-retry-stopped-words', fetch: server.fetch, tools: browserTools, toolErrorMessage });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     await hook.current.sendMessage();
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Not booked.'), LOADED);
     const results = server.model.doStreamCalls.at(-1)?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
@@ -1293,7 +1349,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['a1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     // The server's approval still waits in the stopped answer; approving it goes on with that answer.
     hook.current.approve('a1');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
@@ -1314,7 +1370,7 @@ describe('useEdgeChat against the real chat loop', () => {
     await hook.current.sendMessage({ text: 'move it' });
     await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['m1']), LOADED);
     await hook.current.stop();
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('m1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('m1')?.status).toBe('interrupted'), LOADED);
     await hook.current.sendMessage();
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Not moved.'), LOADED);
     expect(writes).toEqual([]);
@@ -1332,10 +1388,10 @@ describe('useEdgeChat against the real chat loop', () => {
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-moved-on', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     await hook.current.sendMessage({ text: 'never mind' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     // The date picker's question is gone (its ctx.signal aborted), the cart's approval too, and nothing keeps the chat busy.
     expect(dates.questions()).toEqual([]);
     expect(signals.get('c1')?.aborted).toBe(true);
@@ -1345,7 +1401,7 @@ describe('useEdgeChat against the real chat loop', () => {
     // A late decision of the cart's approval runs nothing: its answer could only land in the earlier message.
     hook.current.approve('c2');
     await hook.current.sendMessage({ text: 'what now?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before);
     expect(server.requests).toHaveLength(3);
@@ -1360,10 +1416,10 @@ describe('useEdgeChat against the real chat loop', () => {
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-regenerate', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     await hook.current.regenerate();
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?'), LOADED);
     // The answer it replaced is gone, and so are its date picker (its ctx.signal aborted) and its cart approval.
     expect(dates.questions()).toEqual([]);
     expect(signals.get('c1')?.aborted).toBe(true);
@@ -1371,7 +1427,7 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.busy).toBe(false);
     hook.current.approve('c2');
     await hook.current.sendMessage({ text: 'A-1' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?Here you go.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Which order do you mean?Here you go.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before);
     expect(server.requests).toHaveLength(3);
@@ -1508,7 +1564,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-set-messages', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'pick a date' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     // A change that keeps the answer last (here a copy) leaves its date picker asking.
     hook.current.setMessages((messages) => [...messages]);
     await new Promise((r) => setTimeout(r, 50));
@@ -1517,12 +1573,12 @@ describe('useEdgeChat against the real chat loop', () => {
     expect(hook.current.busy).toBe(true);
     // A message after it (an app that adds the user's message itself): the call can no longer be answered.
     hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('c1')?.aborted).toBe(true);
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     expect(hook.current.busy).toBe(false);
     await hook.current.sendMessage();
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(2);
   });
@@ -1559,23 +1615,23 @@ describe('useEdgeChat against the real chat loop', () => {
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-undo', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'pick a date and empty my cart' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     const answer = hook.current.messages;
     hook.current.setMessages((messages) => [...messages, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'never mind' }] }]);
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('c1')?.aborted).toBe(true);
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toEqual([]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toEqual([]), LOADED);
     // The app undoes it: the answer is last again, its calls unanswered.
     hook.current.setMessages(answer);
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     expect(signals.get('c1')?.aborted).toBe(false);
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c2']), LOADED);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('running');
     expect(hook.current.busy).toBe(true);
     hook.current.approve('c2');
     dates.answer('c1', '2026-12-24');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked, and the cart is empty.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked, and the cart is empty.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(cartCleared).toBe(before + 1);
     expect(server.requests).toHaveLength(2);
@@ -1589,7 +1645,7 @@ describe('useEdgeChat against the real chat loop', () => {
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-versions', fetch: server.fetch, tools: browserTools, interceptors: [watch] });
     await hook.current.sendMessage({ text: 'Book a day' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']), LOADED);
     const first = hook.current.messages;
     await hook.current.regenerate();
     await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['Second?']), LOADED);
@@ -1597,9 +1653,9 @@ describe('useEdgeChat against the real chat loop', () => {
     // The app shows the first version again (an answer switcher), from a click: React renders it and runs its effects at once.
     flushSync(() => hook.current.setMessages(first));
     // The second version's date picker ends; the first one's call, which the shown answer holds, asks again.
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.question.question)).toEqual(['First?']), LOADED);
     expect(second?.aborted).toBe(true);
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'running', messageId: first.at(-1)?.id }));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('call_0')).toMatchObject({ status: 'running', messageId: first.at(-1)?.id }), LOADED);
     expect(hook.current.busy).toBe(true);
     dates.answer('call_0', '2026-12-24');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked.'), LOADED);
@@ -1623,14 +1679,14 @@ describe('useEdgeChat against the real chat loop', () => {
       },
     });
     await hook.current.sendMessage({ text: 'pick a date' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
     dates.answer('c1', '2026-12-24');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(traced).toEqual(['c1:success']);
     expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'interrupted', partState: 'input-available' });
     await hook.current.sendMessage({ text: 'what now?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(3);
   });
@@ -1646,18 +1702,18 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps });
     const hook = mount({ id: 'conv-left-approval', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     // A click handler that sends and approves at once: the approval would land in the answer the message leaves.
     const { approve } = hook.current;
     const sent = hook.current.sendMessage({ text: 'never mind' });
     approve('c1');
     await sent;
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
     // Later, from the rendered hook: the call is in an earlier message now.
     hook.current.approve('c1');
     await hook.current.sendMessage({ text: 'what now?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?Here you go.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(3);
     // After a reload, where the hook never saw the call leave: the approval request is in an earlier message still.
@@ -1670,7 +1726,7 @@ describe('useEdgeChat against the real chat loop', () => {
     // The earlier message is left as it is: an approval written there would only be ignored by the server.
     expect(again.current.toolCalls.get('c1')?.partState).toBe('approval-requested');
     await again.current.sendMessage({ text: 'hello again' });
-    await vi.waitFor(() => expect(texts(again.current)).toBe('Sure, what else?Here you go.Welcome back.'));
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Sure, what else?Here you go.Welcome back.'), LOADED);
     expect(again.current.chatError).toBeUndefined();
     expect(server.requests).toHaveLength(4);
     expect(writes).toEqual([]);
@@ -1746,9 +1802,9 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-3', new_date: '2026-12-26' }]]), textStep('Moved.'), textStep('x')] });
     const hook = mount({ id: 'conv-8', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     // The approved request again, as a client whose answer was lost sends it: the recorded result, no second write.
     const replay = await server.fetch('/api/chat', { method: 'POST', body: JSON.stringify(server.requests[1]) });
     expect(replay.status).toBe(200);
@@ -1767,12 +1823,12 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-5', new_date: '2026-12-28' }]]), textStep('Moved.'), textStep('x')] });
     const hook = mount({ id: 'conv-10', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
     const { approve, deny } = hook.current;
     approve('c1');
     approve('c1');
     deny('c1', 'changed my mind');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(2);
     expect(writes).toEqual([{ order_id: 'A-5', new_date: '2026-12-28' }]);
@@ -1784,12 +1840,12 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'cart_clear', {}]]), textStep('Cart emptied.'), textStep('x')] });
     const hook = mount({ id: 'conv-11', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'browser' } }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'browser' } }]), LOADED);
     const { approve, deny } = hook.current;
     approve('c1');
     deny('c1');
     approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Cart emptied.'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(cartCleared).toBe(before + 1);
     expect(server.requests).toHaveLength(2);
@@ -1802,18 +1858,18 @@ describe('useEdgeChat against the real chat loop', () => {
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-6', new_date: '2026-12-29' }]]), textStep('Moved.'), textStep('x')] });
     const hook = mount({ id: 'conv-12', mode: 'manual', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'manual' }]));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' }, mode: 'manual' }]), LOADED);
     const { approve, deny } = hook.current;
     deny('c1', 'no');
     approve('c1');
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests).toHaveLength(2);
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('denied');
     // The denial's trace is the browser call's own state, not the messages': on a loaded machine its render may come
     // after the one that shows the answer.
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'error']));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.traces.map((t) => t.outcome)).toEqual(['approval-required', 'error']), LOADED);
   });
 
   it('after a failed continuation, the next message keeps the approval: the server runs nothing and the model reads that the outcome is unknown', async () => {
@@ -1823,11 +1879,11 @@ describe('useEdgeChat against the real chat loop', () => {
     const flaky: typeof globalThis.fetch = (url, init) => (++calls === 2 ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(url, init));
     const hook = mount({ id: 'conv-9', fetch: flaky, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }), LOADED);
     await hook.current.sendMessage({ text: 'never mind' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(writes).toEqual([]);
     expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted');
@@ -1843,12 +1899,12 @@ describe('useEdgeChat against the real chat loop', () => {
     const flaky: typeof globalThis.fetch = (url, init) => (++calls === 2 ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(url, init));
     const hook = mount({ id: 'conv-cart-lost', fetch: flaky, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }), LOADED);
     expect(cartCleared).toBe(before + 1);
     await hook.current.sendMessage({ text: 'did the cart get cleared?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, your cart is empty.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, your cart is empty.'), LOADED);
     // It used to be taken back before the message went (the server refused it in an earlier message): the model then
     // knew of no cart_clear at all.
     expect(hook.current.chatError).toBeUndefined();
@@ -1878,12 +1934,12 @@ describe('useEdgeChat against the real chat loop', () => {
     };
     const hook = mount({ id: 'conv-lost-answer', fetch: lossy, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }));
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'unreachable' }), LOADED);
     expect(writes).toHaveLength(1);
     await hook.current.sendMessage({ text: 'did it work?' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, it is moved.'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Yes, it is moved.'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(writes).toHaveLength(1);
     // The model read the call and the result it recorded, not a conversation in which nothing was ever asked.
@@ -2045,9 +2101,9 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const options = { id: 'conv-r-manual', mode: 'manual', fetch: server.fetch, interceptors: [slow], serverTools: serverInfo } as const;
     const first = mount(options);
     await first.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('authorising'));
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('authorising'), LOADED);
     await first.current.stop();
-    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('interrupted'));
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
     const page = saved(first.current);
     first.unmount();
     release();
@@ -2071,10 +2127,10 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     ] as const) {
       const first = mount(options);
       await first.current.sendMessage({ text: 'go' });
-      await vi.waitFor(() => expect(first.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]));
+      await vi.waitFor(() => expect(first.current.pendingApprovals.map((p) => p.toolCallId)).toEqual([id]), LOADED);
       expect(first.current.busy).toBe(false);
       await first.current.stop();
-      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toBe('interrupted'));
+      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toBe('interrupted'), LOADED);
       expect(first.current.browserState.stopped).toEqual([first.current.messages.at(-1)?.id]);
       const page = saved(first.current);
       first.unmount();
@@ -2087,6 +2143,109 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     }
     expect([server.requests.length, manual.requests.length]).toEqual([1, 1]);
     current = undefined;
+  });
+
+  it('stop() in the tick a browser call starts, before the page rendered it, marks the answer: the next reload runs and authorises nothing', async () => {
+    // A check that waits until its call is aborted: the last page closed while the browser chain authorised the call.
+    const hold = defineInterceptor('hold', (ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))));
+    const browser = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const manual = createTestServer({ tools: serverTools, steps: [callsStep([['m1', 'query_order', { order_id: 'A-1' }]]), textStep('Shipped.')] });
+    // A browser tool's run (internal mode), and the browser chain's authorisation of a read the server runs (manual mode).
+    for (const [options, id, interceptors] of [
+      [{ id: 'conv-r-stop-start-browser', fetch: browser.fetch, tools: browserTools, serverTools: serverInfo }, 'c1', []],
+      [{ id: 'conv-r-stop-start-manual', mode: 'manual', fetch: manual.fetch, serverTools: serverInfo }, 'm1', [hold]],
+    ] as const) {
+      const first = mount({ ...options, interceptors }, { strict: false });
+      await first.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(first.current.toolCalls.get(id)?.status).toMatch(/^(running|authorising)$/), LOADED);
+      const page = saved(first.current);
+      first.unmount();
+      await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
+
+      // The page loads again and starts the call; Stop lands in that same tick, before React rendered the call running.
+      let loaded: ReturnType<typeof mount> | undefined;
+      let seen: { busy: boolean; status: string | undefined } | undefined;
+      let stopped: Promise<void> | undefined;
+      const stopAtStart = defineInterceptor('stop-at-start', (_ctx, next) => {
+        if (loaded !== undefined && stopped === undefined) {
+          seen = { busy: loaded.current.busy, status: loaded.current.toolCalls.get(id)?.status };
+          stopped = loaded.current.stop();
+        }
+        return next();
+      });
+      loaded = mount({ ...options, ...page, interceptors: [stopAtStart] }, { strict: false });
+      await vi.waitFor(() => expect(stopped).toBeDefined(), LOADED);
+      await stopped;
+      // The render the stop came from showed nothing running yet: the lag this test is about.
+      expect(seen?.busy).toBe(false);
+      await vi.waitFor(() => expect(loaded.current.toolCalls.get(id)?.status).toBe('interrupted'), LOADED);
+      expect(loaded.current.browserState.stopped).toEqual([loaded.current.messages.at(-1)?.id]);
+      const stoppedPage = saved(loaded.current);
+      loaded.unmount();
+
+      const again = mount({ ...options, ...stoppedPage }, { strict: false });
+      // A grace for the checks that nothing happens (a hook that ran or authorised the call again would have by then).
+      await new Promise((r) => setTimeout(r, 50));
+      expect(dates.questions()).toEqual([]);
+      expect(again.current.toolCalls.get(id)?.status).toBe('interrupted');
+      again.unmount();
+    }
+    current = undefined;
+    expect([browser.requests.length, manual.requests.length]).toEqual([1, 1]);
+  });
+
+  it('stop() right after setMessages() brings back an answer with a browser call due: the call never starts, the answer is marked', async () => {
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]]), textStep('never')] });
+    const first = mount({ id: 'conv-r-stop-restored', fetch: server.fetch, tools: browserTools }, { strict: false });
+    await first.current.sendMessage({ text: 'pick' });
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    const page = saved(first.current);
+    first.unmount();
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
+
+    // The app restores the conversation into a page already mounted, and Stop lands in the same tick: the call is
+    // due in the chat, not yet rendered, not started.
+    const hook = mount({ id: 'conv-r-stop-restored', fetch: server.fetch, tools: browserTools }, { strict: false });
+    hook.current.setMessages(page.messages);
+    expect(hook.current.messages).toEqual([]);
+    await hook.current.stop();
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(dates.questions()).toEqual([]);
+    expect(hook.current.browserState.stopped).toEqual([page.messages.at(-1)?.id]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stop() as the continuation an approval sends goes out, before the page rendered it, marks the answer; a retry takes it on', async () => {
+    writes.length = 0;
+    const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    let hook: ReturnType<typeof mount> | undefined;
+    let seen: { busy: boolean; status: string } | undefined;
+    let stopped: Promise<void> | undefined;
+    // Stop lands as the continuation's request leaves: the chat sends it, React has not rendered it yet.
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      if (hook !== undefined && stopped === undefined && server.requests.length === 1) {
+        seen = { busy: hook.current.busy, status: hook.current.status };
+        stopped = hook.current.stop();
+        if (init?.signal?.aborted === true) throw new DOMException('The request was aborted.', 'AbortError');
+      }
+      return server.fetch(url, init);
+    };
+    hook = mount({ id: 'conv-r-stop-continuation', fetch, serverTools: serverInfo }, { strict: false });
+    await hook.current.sendMessage({ text: 'move A-1' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(['c1']), LOADED);
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(stopped).toBeDefined(), LOADED);
+    await stopped;
+    expect(seen).toEqual({ busy: false, status: 'ready' });
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([hook.current.messages.at(-1)?.id]);
+    expect([server.requests.length, writes.length]).toEqual([1, 0]);
+    // The answer goes on with the approval the stop cut off, once.
+    await hook.current.sendMessage();
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Moved.'), LOADED);
+    expect(hook.current.browserState.stopped).toEqual([]);
+    expect([server.requests.length, writes.length]).toEqual([2, 1]);
   });
 
   it('remounted with its browser state, a browser call keeps its trace, duration and last progress report, and does not run again', async () => {
@@ -2105,8 +2264,8 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const tools = [stamp];
     const first = mount({ id: 'conv-r2', fetch: server.fetch, tools });
     await first.current.sendMessage({ text: 'stamp it' });
-    await vi.waitFor(() => expect(texts(first.current)).toBe('Stamped.'));
-    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Stamped', completed: 1, total: 1 }));
+    await vi.waitFor(() => expect(texts(first.current)).toBe('Stamped.'), LOADED);
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.progress).toEqual({ message: 'Stamped', completed: 1, total: 1 }), LOADED);
     const before = first.current.toolCalls.get('c1');
     expect(first.current.browserState.traces.c1?.map((t) => [t.side, t.outcome])).toEqual([['client', 'success']]);
     const page = saved(first.current);
@@ -2134,13 +2293,13 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const server = createTestServer({ tools: [addServer], steps: [callsStep([['c1', 'cart_add', { name: 'beans' }]]), textStep('Added.')] });
     const first = mount({ id: 'conv-r3', fetch: server.fetch, tools: [hanging] }, { strict: false });
     await first.current.sendMessage({ text: 'add beans' });
-    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('running'));
+    await vi.waitFor(() => expect(first.current.toolCalls.get('c1')?.status).toBe('running'), LOADED);
     const messages = structuredClone(first.current.messages);
     first.unmount();
 
     // StrictMode mounts, unmounts and mounts again at once: the tool runs for the second mount only.
     const again = mount({ id: 'conv-r3', fetch: server.fetch, tools: [add], messages }, { strict: true });
-    await vi.waitFor(() => expect(texts(again.current)).toBe('Added.'));
+    await vi.waitFor(() => expect(texts(again.current)).toBe('Added.'), LOADED);
     await new Promise((r) => setTimeout(r, 50));
     expect(added).toEqual(['beans']);
     expect(server.requests).toHaveLength(2);
@@ -2152,8 +2311,8 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const server = createTestServer({ tools: serverTools, ttlMs: 1_000, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-7', new_date: '2026-12-30' }]]), textStep('x')] });
     const hook = mount({ id: 'conv-x1', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), { timeout: 5_000 });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), LOADED);
     expect(hook.current.pendingApprovals).toEqual([]);
     expect(hook.current.browserState.expired).toEqual(['c1']);
     hook.current.approve('c1');
@@ -2168,9 +2327,9 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const { signals, watch } = watchSignals();
     const hook = mount({ id: 'conv-x4', fetch: server.fetch, tools: browserTools, interceptors: [watch], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'pick a date' });
-    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']));
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), { timeout: 5_000 });
-    await vi.waitFor(() => expect(dates.questions()).toEqual([]));
+    await vi.waitFor(() => expect(dates.questions().map((q) => q.id)).toEqual(['c1']), LOADED);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), LOADED);
+    await vi.waitFor(() => expect(dates.questions()).toEqual([]), LOADED);
     expect(signals.get('c1')?.aborted).toBe(true);
     dates.answer('c1', '2026-12-24');
     await new Promise((r) => setTimeout(r, 50));
@@ -2196,7 +2355,7 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     server.clock.offsetMs = -16 * 60_000;
     const hook = mount({ id: 'conv-x2', fetch: server.fetch, tools: browserTools, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'empty my cart and move A-8' });
-    await vi.waitFor(() => expect([...hook.current.toolCalls.values()].map((view) => view.status)).toEqual(['expired', 'expired']));
+    await vi.waitFor(() => expect([...hook.current.toolCalls.values()].map((view) => view.status)).toEqual(['expired', 'expired']), LOADED);
     expect(hook.current.pendingApprovals).toEqual([]);
     hook.current.approve('c1');
     hook.current.approve('c2');
@@ -2212,17 +2371,17 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     const server = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'update_delivery_date', { order_id: 'A-9', new_date: '2027-01-02' }]]), textStep('Sure, what else?')] });
     const hook = mount({ id: 'conv-x3', fetch: server.fetch, serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'move it' });
-    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1));
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toHaveLength(1), LOADED);
     server.clock.offsetMs = 16 * 60_000;
     hook.current.approve('c1');
-    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'));
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('expired'), LOADED);
     expect(server.requests).toHaveLength(2);
     expect(hook.current.chatError).toBeUndefined();
     expect(hook.current.pendingApprovals).toEqual([]);
     expect(hook.current.browserState.expired).toEqual(['c1']);
     expect(writes).toEqual([]);
     await hook.current.sendMessage({ text: 'never mind' });
-    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'));
+    await vi.waitFor(() => expect(texts(hook.current)).toBe('Sure, what else?'), LOADED);
     expect(hook.current.chatError).toBeUndefined();
     expect(hook.current.toolCalls.get('c1')?.status).toBe('expired');
     expect(writes).toEqual([]);

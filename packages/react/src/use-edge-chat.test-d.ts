@@ -70,6 +70,7 @@ describe('useEdgeChat types: the continuations it sends itself, and the outputs 
     expectTypeOf<UseEdgeChatOptions['maxAutoContinuations']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<UseEdgeChatOptions['maxOutputBytes']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<UseEdgeChatResult['continuationHeld']>().toEqualTypeOf<ContinuationHold | undefined>();
+    expectTypeOf<UseEdgeChatResult['maxAutoContinuations']>().toEqualTypeOf<number>();
     expectTypeOf<ContinuationHold>().toEqualTypeOf<'limit' | 'untaken'>();
   });
 });

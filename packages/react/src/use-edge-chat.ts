@@ -29,6 +29,7 @@ import { createProgressBuffer, type ProgressByCall, readProgressPart } from './p
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { answerAfter, browserAnswers } from './replay.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
+import { stepOutputBytes, utf8Length } from './output-budget.ts';
 import { CallsPendingError } from './pending-calls.ts';
 import { waitingCalls } from './waiting-calls.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
@@ -103,9 +104,12 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
    */
   readonly maxAutoContinuations?: number;
   /**
-   * The largest browser tool output the hook sends, in bytes of its JSON (default 256 KiB; a whole number from 1, or
-   * `Infinity`). A larger one is sent as an `invalid-output` failure the model can act on: every later request carries
-   * the output again, and a server that limits its request body (the demo Worker takes 512 KiB) would refuse them all.
+   * The most bytes of browser tool output (their JSON, in UTF-8) the hook sends in one continuation: the outputs of one
+   * step's browser calls together (default 256 KiB; a whole number from 1, or `Infinity`). They count in the order they
+   * come: the first are kept whole, and one that would take the step past it (or is larger alone) is sent as an
+   * `invalid-output` failure that names its size and the budget, which the model can act on. Every later request
+   * carries the outputs again, and a server that limits its request body (the demo Worker takes 512 KiB) would refuse
+   * them all. Outputs of earlier steps travel too: keep it well under the server's limit.
    */
   readonly maxOutputBytes?: number;
 }
@@ -176,14 +180,20 @@ export interface UseEdgeChatResult<TData extends AppDataParts = {}> extends Omit
   readonly busy: boolean;
   /**
    * Aborts the response and every browser call in flight (their results are dropped); marks the answer stopped. A later
-   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. Once the hook left the chat of the
-   * render it came from (a new `id`) or unmounted, it does nothing.
+   * `approve`/`deny` of a browser call it ended, even in the same tick, is ignored. It reads the chat as it is when
+   * called, not as the last render showed it: a call that just started, or a response that just left, is stopped too.
+   * Once the hook left the chat of the render it came from (a new `id`) or unmounted, it does nothing.
    */
   stop(): Promise<void>;
   /** What this browser knows beside the messages (stopped answers, expired calls, traces, progress): save it with them. */
   readonly browserState: BrowserState;
   /** Set while the last answer's continuation is due and the hook does not send it itself (see {@link ContinuationHold}). */
   readonly continuationHeld: ContinuationHold | undefined;
+  /**
+   * The `maxAutoContinuations` in force (the option, or its default of 10): a `'limit'` hold comes after this many
+   * continuations in a row, which the app's notice can say.
+   */
+  readonly maxAutoContinuations: number;
 }
 
 const NONE: readonly never[] = [];
@@ -271,9 +281,10 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
 /**
  * The outcome of one pass through a browser chain, decided by the caller. `signal`: the call's, read when the result is
  * handed back (an abort may come after the chain returned). `unmounted`: the mount or the chat that started the pass is
- * gone (a new mount, if any, has started the call again; a chat left is not answered from here).
+ * gone (a new mount, if any, has started the call again; a chat left is not answered from here). `release`: gives back
+ * the bytes a browser output took of its step's `maxOutputBytes` until it is written into the message, or dropped.
  */
-type PassResult = { readonly result: ToolCallResult; readonly signal: AbortSignal; readonly unmounted: boolean };
+type PassResult = { readonly result: ToolCallResult; readonly signal: AbortSignal; readonly unmounted: boolean; readonly release: () => unknown };
 
 /** Controllers of mounts that unmounted, or of chats the hook left: a pass they started reports nothing. */
 const UNMOUNTED = new WeakSet<AbortController>();
@@ -608,6 +619,10 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const started = useRef({ chatId, ids: new Set<string>() });
   if (started.current.chatId !== chatId) started.current = { chatId, ids: new Set() };
   const abort = useRef(new AbortController());
+  // Browser outputs accepted under `maxOutputBytes` and not written into the message yet, by call: the bytes they take
+  // of their step's continuation (see `stepOutputBytes`).
+  const outputsDue = useRef({ chatId, bytes: new Map<string, number>() });
+  if (outputsDue.current.chatId !== chatId) outputsDue.current = { chatId, bytes: new Map() };
   /**
    * Browser calls in flight: the controller of the mount that started them, and the call's own (its ticket expired, or
    * the conversation left its answer).
@@ -699,6 +714,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       setCall({ ...call, status: 'running' });
       inflight.current.set(call.toolCallId, entry);
       let result: ToolCallResult;
+      let release = (): unknown => undefined;
       try {
         // Not in the effect that planned the call: StrictMode unmounts a fresh mount in the same task, and a tool the
         // executor reached synchronously would have run once for that mount and once more for the next. A microtask
@@ -715,7 +731,18 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           { id: call.toolCallId, name: call.toolName, arguments: call.input },
           { run, signal, approval: decision, onProgress: (event) => report(event.callId, event.progress), idempotencyKey },
         );
-        if (call.kind === 'run') result = sendableResult(result, executor, latest.current.maxBytes);
+        if (call.kind === 'run') {
+          // Checked and counted at once, in the order results come: the first to come is kept whole.
+          const { maxBytes: max } = latest.current;
+          const due = outputsDue.current.bytes;
+          const spent = max === Number.POSITIVE_INFINITY ? 0 : stepOutputBytes(liveChat.current?.messages ?? [], call.toolCallId, due);
+          const sendable = sendableResult(result, executor, { max, spent });
+          result = sendable.result;
+          if (sendable.bytes !== undefined) {
+            due.set(call.toolCallId, sendable.bytes);
+            release = () => due.delete(call.toolCallId);
+          }
+        }
       } finally {
         if (inflight.current.get(call.toolCallId) === entry) inflight.current.delete(call.toolCallId);
       }
@@ -725,7 +752,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         // A listener that throws must not hold up the call (its result would never be sent): as the executor does.
         listen('onTrace', () => onTrace(trace), undefined);
       }
-      return { result, signal, unmounted: UNMOUNTED.has(controller) };
+      return { result, signal, unmounted: UNMOUNTED.has(controller), release };
     },
     [run, setCall, report],
   );
@@ -755,24 +782,29 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   /** Runs a client tool in the browser and reports its result (or leaves it waiting for a human). */
   const runInBrowser = useCallback(
     async (call: BrowserCall, decision?: ApprovalDecision): Promise<void> => {
-      const { result, signal, unmounted } = await pass(executors.run, call, decision);
-      if (unmounted) return;
-      const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
-      if (dropped(call.toolCallId, signal)) return dropCall(traced);
-      const { outcome } = result;
-      if (outcome.type === 'approval-required') {
-        const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
-        if (decision === undefined && autoApproves(() => pendingOf(call.toolCallId, asking))) return runInBrowser(traced, { approved: true });
-        return setCall({ ...asking, status: 'awaiting-approval' });
-      }
-      setCall({ ...traced, status: 'done' });
-      if (outcome.type === 'success') {
-        // A tool that returns nothing answers `null`, as the server does for its own tools: JSON drops an `undefined`
-        // output, and the server refuses a result part without one.
-        await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
-      } else {
-        if (outcome.type === 'error' && result.content !== errorModelText(outcome.error)) logHiddenFailure(outcome.error);
-        await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
+      const { result, signal, unmounted, release } = await pass(executors.run, call, decision);
+      try {
+        if (unmounted) return;
+        const traced: BrowserCall = { ...call, traces: [...call.traces, traceOfResult(result)] };
+        if (dropped(call.toolCallId, signal)) return dropCall(traced);
+        const { outcome } = result;
+        if (outcome.type === 'approval-required') {
+          const asking: BrowserCall = { ...traced, requestReason: outcome.reason };
+          if (decision === undefined && autoApproves(() => pendingOf(call.toolCallId, asking))) return runInBrowser(traced, { approved: true });
+          return setCall({ ...asking, status: 'awaiting-approval' });
+        }
+        setCall({ ...traced, status: 'done' });
+        if (outcome.type === 'success') {
+          // A tool that returns nothing answers `null`, as the server does for its own tools: JSON drops an `undefined`
+          // output, and the server refuses a result part without one.
+          await addToolOutput({ tool: call.toolName, toolCallId: call.toolCallId, output: (outcome.output === undefined ? null : outcome.output) as never });
+        } else {
+          if (outcome.type === 'error' && result.content !== errorModelText(outcome.error)) logHiddenFailure(outcome.error);
+          await addToolOutput({ state: 'output-error', tool: call.toolName, toolCallId: call.toolCallId, errorText: result.content });
+        }
+      } finally {
+        // Written (the message counts it now) or dropped.
+        release();
       }
     },
     [executors, pass, setCall, dropCall, pendingOf, addToolOutput, dropped, autoApproves],
@@ -1135,21 +1167,37 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [setMessages, leave, chatStop],
   );
 
-  const busyRef = useRef(false);
   const stop = useCallback(async (): Promise<void> => {
     // A stop() the page still holds once the hook left this render's chat (a new id) or unmounted stops nothing: the
     // controller and calls it would end are the chat's shown now (aborted without its stopped mark), and the turn of a
     // page that went away goes on at the server, for the next page load to resume.
     if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
+    // Read from the chat and the calls as they are now, not as the last render showed them: a Stop that lands before
+    // React renders a call that just started (a page that loads mid-answer starts it at once) or a response that just
+    // left (the continuation an approval sends) must stop them too, or a reload runs and authorises the call again.
+    const { messages, status } = ownChat;
+    const last = lastAssistantMessage(messages);
+    // What this browser still has to do for the answer (a browser tool to run or running, asking or not, a manual-mode
+    // authorisation): all of it ends here. An approval the server asks a human for (`ask`) is no work of this browser.
+    const expired = new Set([...expiredRef.current, ...expiredCalls(messages, Date.now()).expired]);
+    const due = planBrowserWork(messages, { browserTools, mode: latest.current.mode, expired })
+      .filter((work) => work.kind !== 'ask' && !left.current.ids.has(work.toolCallId))
+      .map((work) => work.toolCallId);
+    const running = [...inflight.current].filter(([, entry]) => entry.owner === abort.current && !entry.own.signal.aborted).map(([id]) => id);
     // The answer in progress is cut short: marked, so its calls left to this browser do not start again after a reload.
     // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
     // stop() ends too: unmarked, it would ask again after a reload.
-    const last = lastAssistantMessage(messagesRef.current);
-    const asking = [...callsRef.current.values()].some((call) => call.status === 'awaiting-approval');
-    if ((busyRef.current || asking) && last !== undefined) setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
-    // The browser calls it ends count as decided: an approve() in the same tick (the render both see still shows the
-    // approval) would run a browser tool the user stopped, or authorise a call around the chain it stopped.
-    for (const call of callsRef.current.values()) if (call.status === 'running' || call.status === 'awaiting-approval') decided.current.ids.add(call.toolCallId);
+    const responding = status === 'submitted' || status === 'streaming';
+    if ((responding || due.length > 0 || running.length > 0) && last !== undefined) {
+      setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
+    }
+    // The browser calls it ends count as decided, and as started: an approve() in the same tick (the render both see
+    // still shows the approval) would run a browser tool the user stopped, or authorise a call around the chain it
+    // stopped; and a call the page has not started yet (its messages not rendered) must not start after the stop.
+    for (const id of [...due, ...running]) {
+      decided.current.ids.add(id);
+      started.current.ids.add(id);
+    }
     abort.current.abort();
     abort.current = new AbortController();
     setState((s) => (s.chatId === chatId ? { chatId, calls: cancelBrowserCalls(s.calls) } : s));
@@ -1162,7 +1210,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
       });
     }
     await chatStop();
-  }, [chatId, chatStop, resuming, setTurn, customFetch, api, headers]);
+  }, [chatId, ownChat, browserTools, chatStop, resuming, setTurn, customFetch, api, headers]);
 
   const views = useMemo(
     () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),
@@ -1175,7 +1223,6 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chatError = useMemo(() => (refusedCalls === undefined ? describeChatError(chat.error) : undefined), [chat.error, refusedCalls]);
   // A browser call whose ticket expired (a date picker left open too long) no longer keeps the chat busy.
   const browserBusy = [...calls.values()].some((call) => call.status === 'running' && !expired.has(call.toolCallId));
-  busyRef.current = streaming || browserBusy;
   const turn = turnState.chatId === chatId ? turnState.turn : undefined;
   const approvals = turnState.chatId === chatId ? turnState.approvals : NO_APPROVALS;
   const browserState = useMemo(
@@ -1208,6 +1255,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     stop,
     browserState,
     continuationHeld,
+    maxAutoContinuations: maxAuto,
   };
 }
 
@@ -1297,38 +1345,49 @@ function logHiddenFailure(error: ToolError): void {
 }
 
 /**
- * A browser tool's result as it can be sent: an output JSON cannot carry (a BigInt, a cycle, a function; a tool whose
- * `toModelOutput` words it passes the executor) fails as `invalid-output`, as the executor fails one it cannot convert.
- * Sent as it was, it failed the continuation's request body in this browser, and every later request (the message
- * kept it): the conversation was stuck. So does one whose JSON is over `maxBytes`: a server that limits its request
- * body refused that request and every later one.
+ * A browser tool's result as it can be sent, and the bytes its output takes of the step's continuation (none for a
+ * failure). An output JSON cannot carry (a BigInt, a cycle, a function; a tool whose `toModelOutput` words it passes the
+ * executor) fails as `invalid-output`, as the executor fails one it cannot convert. Sent as it was, it failed the
+ * continuation's request body in this browser, and every later request (the message kept it): the conversation was
+ * stuck. So does one whose JSON would take the continuation over `max` bytes with the `spent` of the other outputs of
+ * its step: a server that limits its request body refused that request and every later one.
  */
-function sendableResult(result: ToolCallResult, executor: ToolExecutor, maxBytes: number): ToolCallResult {
+function sendableResult(
+  result: ToolCallResult,
+  executor: ToolExecutor,
+  budget: { readonly max: number; readonly spent: number },
+): { readonly result: ToolCallResult; readonly bytes?: number } {
   const { outcome, call } = result;
-  if (outcome.type !== 'success') return result;
+  if (outcome.type !== 'success') return { result };
+  const { max, spent } = budget;
   let message: string | undefined;
+  let bytes: number | undefined;
   try {
     // The executor's own conversion of an output to JSON text, with its words for what JSON cannot hold.
     const text = defaultModelText(outcome.output);
-    const bytes = maxBytes === Number.POSITIVE_INFINITY ? 0 : jsonBytes(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text, maxBytes);
-    if (bytes > maxBytes) {
-      message = `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(maxBytes)} this browser sends (maxOutputBytes): return less of it.`;
+    if (max !== Number.POSITIVE_INFINITY) {
+      bytes = utf8Length(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text);
+      if (bytes > max) {
+        message =
+          `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(max)} this browser sends (maxOutputBytes): ` +
+          'return less of it.';
+      } else if (spent + bytes > max) {
+        message =
+          `The result of "${call.name}" is ${count(bytes)} bytes of JSON, and the other results of its step already take ${count(spent)} of the ` +
+          `${count(max)} this browser sends in one continuation (maxOutputBytes): ask for less, or for it in a step of its own.`;
+      }
     }
   } catch (cause) {
     message = `The result of "${call.name}" could not be sent to the server as JSON: ${cause instanceof Error ? cause.message : 'converting it threw'}`;
   }
-  if (message === undefined) return result;
+  if (message === undefined) return bytes === undefined ? { result } : { result, bytes };
   const error = new ToolError('invalid-output', message, {
     callId: call.id,
     toolName: call.name,
     unexpected: true,
   });
-  return { ...result, outcome: { type: 'error', error }, content: errorModelText(error, executor.errorMessage(error, call)), parts: undefined, isError: true };
-}
-
-/** The UTF-8 size of `text`; not counted (its length) when even three bytes a UTF-16 unit stay within `max`. */
-function jsonBytes(text: string, max: number): number {
-  return text.length * 3 <= max ? text.length : new TextEncoder().encode(text).byteLength;
+  const content = errorModelText(error, executor.errorMessage(error, call));
+  return { result: { ...result, outcome: { type: 'error', error }, content, parts: undefined, isError: true } };
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
