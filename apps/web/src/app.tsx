@@ -15,7 +15,7 @@ import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
-import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
+import { continuationUnsent, endsAtAnswers, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
 import { useConversationCopy } from './lib/use-conversation-copy.ts';
@@ -200,6 +200,9 @@ export function App(): ReactElement {
   const [refusal, setRefusal] = useState<RetryRefusal | undefined>(undefined);
   const resend = () => {
     clearError();
+    // An answer an error cut short at its calls' answers goes on now: it is no longer marked so.
+    const last = chat.messages.at(-1)?.id;
+    if (last !== undefined && cutIds.includes(last)) setCutAnswers({ chatId, ids: cutIds.filter((id) => id !== last) });
     recheck();
     pin();
     setRefusal(undefined);
@@ -234,7 +237,10 @@ export function App(): ReactElement {
   useLayoutEffect(() => {
     if (emptyAnswer !== undefined) setMessages((messages) => (messages.at(-1)?.id === emptyAnswer ? messages.slice(0, -1) : messages));
   }, [emptyAnswer, setMessages]);
-  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent };
+  // The last answer stopped at its calls' answers, the model's next words missing (its provider failed on the first step,
+  // the connection closed right after the results): Retry goes on from them, as it sends unsent answers again.
+  const atAnswers = !chat.busy && endsAtAnswers(chat.messages);
+  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent, atAnswers };
   // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
   // finished.
   const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
