@@ -91,10 +91,10 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 
 /**
  * Which advice the error banner gives: how to start the server, that it answers again and Retry sends the request
- * (`back`), that the server's error came before any of the answer and Retry sends the message again (`failed`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), that the calls' results came and Retry asks
- * the model to go on from them (`goes-on`), or that the answer so
- * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
- * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
+ * (`back`), that the server's error came before any of the answer and Retry sends the message again (`failed`), that
+ * the user's answers to the calls are kept and Retry sends them again (`unsent`), that the calls' results came and Retry
+ * asks the model to go on from them (`goes-on`), or that the answer so far stays and a new message goes on (`cut`), to
+ * wait before Retry (`later`, a rate limit), why a continuation was refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
  * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
  * reload left unanswered is not sent by itself (`reloaded`); `undefined`: none.
  */
@@ -148,7 +148,8 @@ export function cutByError(error: ChatErrorInfo, context: BannerContext): boolea
  * the first word it is sent again, as the server's 5xx is; after it, a new message goes on. An answer that stopped at
  * its calls' answers, with none of the model's words after them (`context.unsent`, `context.atAnswers`), is sent again
  * whatever ended it: the server takes the same answers again, or goes on from the results it sealed, and runs no call
- * twice (an approved call it took but never started is not run either: the model reads that its outcome is unknown). A message a reload left unanswered ({@link UNANSWERED}) is sent again.
+ * twice (an approved call it took but never started is not run either: the model reads that its outcome is unknown).
+ * A message a reload left unanswered ({@link UNANSWERED}) is sent again.
  *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
  * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation

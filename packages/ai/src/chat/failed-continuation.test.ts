@@ -24,7 +24,10 @@ const cleared = { cleared: 2 };
 
 /** A model step whose provider fails before any of its answer (an error part right after the stream starts). */
 const failingStep = (): LanguageModelV4StreamResult => ({
-  stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([{ type: 'stream-start', warnings: [] }, { type: 'error', error: new Error('The provider failed') }]),
+  stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+    { type: 'stream-start', warnings: [] },
+    { type: 'error', error: new Error('The provider failed') },
+  ]),
 });
 
 /**
