@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { deliveryDate, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
+import { deliveryDate, failNextAnswerAfter, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
 
 /** The bodies of the chat requests the page posts from now on. */
 function recordPosts(page: Page): { readonly bodies: string[] } {
@@ -292,6 +292,75 @@ test.describe('a decision that got no answer', () => {
     expect(posts.bodies).toHaveLength(2);
     expect(postedMessages(posts.bodies[1])).toEqual(postedMessages(posts.bodies[0]));
     await expect(page.getByTestId('message-user')).toHaveCount(1);
+  });
+
+  test("the model's error before any of the approval's answer came: Retry sends it again, the call that ran is answered from its record", async ({ page }) => {
+    const card = await askToMove(page, 'A-1007', '2027-03-04');
+    const posts = recordPosts(page);
+    // The Worker claims the ticket and runs the write; the browser gets the answer's start, then the error.
+    await failNextAnswerAfter(page, '"type":"start"');
+    await card.getByTestId('approve').click();
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(banner).toContainText('The model provider failed.');
+    // It had no Retry and no advice: sending the same ticket again was thought unsafe.
+    await expect(banner).toContainText('Your answer to the call is kept: Retry sends it again.');
+    await expect(card).toHaveAttribute('data-state', 'approved');
+    expect(movesTo('A-1007', '2027-03-04').moves).toBe(1);
+
+    await banner.getByTestId('error-retry').click();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    // The same continuation again, answered from the result the Worker recorded: the order moved once.
+    expect(posts.bodies).toHaveLength(2);
+    expect(postedMessages(posts.bodies[1])).toEqual(postedMessages(posts.bodies[0]));
+    expect(movesTo('A-1007', '2027-03-04')).toEqual({ date: '2027-03-04', moves: 1 });
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toHaveCount(0);
+  });
+
+  test("the model's error right after the approved call's result: Retry asks the model again, the thinking indicator shows, nothing runs again", async ({
+    page,
+  }) => {
+    const card = await askToMove(page, 'A-1007', '2027-03-05');
+    const posts = recordPosts(page);
+    await failNextAnswerAfter(page, '"tool-output-available"');
+    await card.getByTestId('approve').click();
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    // It said the answer so far stays and to send a new message, with no Retry.
+    await expect(banner).toContainText("The calls' results came, the model's answer to them did not: Retry asks for it again.");
+    const answer = page.getByTestId('message-assistant').last();
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    expect(movesTo('A-1007', '2027-03-05').moves).toBe(1);
+
+    // The retry is held until the answer's row shows the model thinking after the card (it stood without it).
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await banner.getByTestId('error-retry').click();
+    await expect(answer.getByTestId('thinking')).toBeVisible();
+    await expect(answer.getByTestId('thinking')).toMatchAriaSnapshot('- text: The model is thinking…');
+    await expect(answer.getByTestId('message-stopped')).toHaveCount(0);
+    release();
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    await expect(answer.getByTestId('thinking')).toHaveCount(0);
+    await expect(answer.getByTestId('message-text')).not.toHaveCount(0);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(0);
+    // It went on from the sealed result: nothing claimed or run again.
+    expect(posts.bodies).toHaveLength(2);
+    expect(movesTo('A-1007', '2027-03-05')).toEqual({ date: '2027-03-05', moves: 1 });
   });
 
   test('Retry while an earlier call of the answer still waits sends nothing: a notice says which call waits, and Show it goes there', async ({ page }) => {

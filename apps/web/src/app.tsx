@@ -7,15 +7,16 @@ import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
 import { SidePanel } from './components/side-panel.tsx';
+import { Thinking } from './components/thinking.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
 import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
-import { isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
+import { awaitsContent, isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
-import { continuationUnsent, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
+import { continuationUnsent, endsAtAnswers, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
 import { useConversationCopy } from './lib/use-conversation-copy.ts';
@@ -200,6 +201,9 @@ export function App(): ReactElement {
   const [refusal, setRefusal] = useState<RetryRefusal | undefined>(undefined);
   const resend = () => {
     clearError();
+    // An answer an error cut short at its calls' answers goes on now: it is no longer marked so.
+    const last = chat.messages.at(-1)?.id;
+    if (last !== undefined && cutIds.includes(last)) setCutAnswers({ chatId, ids: cutIds.filter((id) => id !== last) });
     recheck();
     pin();
     setRefusal(undefined);
@@ -234,7 +238,10 @@ export function App(): ReactElement {
   useLayoutEffect(() => {
     if (emptyAnswer !== undefined) setMessages((messages) => (messages.at(-1)?.id === emptyAnswer ? messages.slice(0, -1) : messages));
   }, [emptyAnswer, setMessages]);
-  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent };
+  // The last answer stopped at its calls' answers, the model's next words missing (its provider failed on the first step,
+  // the connection closed right after the results): Retry goes on from them, as it sends unsent answers again.
+  const atAnswers = !chat.busy && endsAtAnswers(chat.messages);
+  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent, atAnswers };
   // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
   // finished.
   const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
@@ -312,7 +319,11 @@ export function App(): ReactElement {
     onChooseDate: (id: string, date: string) => dateInput.answer(id, date),
     onCancelDate: (id: string) => dateInput.decline(id, 'The user closed the date picker without choosing a date.'),
   };
-  const thinking = chat.status === 'submitted' && lastMessage?.role === 'user';
+  // The model is thinking: before the answer's message exists (its own row), and in the answer while its current step
+  // shows nothing new (after its `start`, between steps, after a continuation's answers went out). It showed only until
+  // the first chunk, so the answer's row stood empty (or with only the cards answered before) while the model thought.
+  const thinking = streaming && lastMessage?.role === 'user';
+  const thinkingIn = streaming && lastMessage?.role === 'assistant' && awaitsContent(lastMessage) ? lastMessage.id : undefined;
   // Screen readers hear each answer once it is complete, not every streamed token; a browser tool's question while the
   // turn waits on it (the box's Enter does nothing then: Stop shows), or the user would not know the chat waits on them.
   // Only this chat's: a question of the chat just left is not this one's to announce (its call ends a render later).
@@ -426,6 +437,7 @@ export function App(): ReactElement {
                   questions={questions}
                   streaming={streaming && message === lastMessage}
                   stopped={stopped.has(message.id)}
+                  thinking={message.id === thinkingIn}
                   inputSchemas={inputSchemas}
                   onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
                   onSendAgain={message === lastMessage ? sendAgain : undefined}
@@ -433,21 +445,8 @@ export function App(): ReactElement {
                 />
               ))
             )}
-            {/* Text where the answer will be, for a screen reader reading the conversation; not a live region: one that
-                comes with its text is often never read, and the chat's announcer speaks for it (each finished answer). */}
-            {thinking ? (
-              <div className="message message-assistant" data-testid="thinking">
-                <div className="avatar" aria-hidden="true">
-                  et
-                </div>
-                <div className="typing" aria-hidden="true">
-                  <span />
-                  <span />
-                  <span />
-                </div>
-                <span className="visually-hidden">The model is thinking…</span>
-              </div>
-            ) : null}
+            {/* Text where the answer will be, for a screen reader reading the conversation (not a live region). */}
+            {thinking ? <Thinking row={true} /> : null}
           </div>
           <div className="visually-hidden" data-testid="chat-announcer" data-count={announcer.count}>
             {announcerRegions(announcer).map((text, region) => (

@@ -36,7 +36,11 @@ export function ErrorBanner(props: {
       'Nothing of the answer came: Retry sends your message again.'
     ) : kind === 'unsent' ? (
       `${error.kind === 'unreachable' ? 'The server answers again, and your' : 'Your'} answer to the call is kept: Retry sends it again. ` +
-      'A call that already ran does not run twice; the server answers with its recorded result.'
+      'A call that already ran does not run twice; the server answers with its recorded result (or, when it cannot tell whether the call ran, ' +
+      'says its outcome is unknown).'
+    ) : kind === 'goes-on' ? (
+      `${error.kind === 'unreachable' ? 'The server answers again. ' : ''}The calls' results came, the model's answer to them did not: Retry asks for it ` +
+      'again. Nothing runs again; the model goes on from those results.'
     ) : kind === 'cut' ? (
       `${error.kind === 'unreachable' ? 'The server answers again. ' : ''}The answer so far stays; it is not asked for again, since part of it had come. ` +
       'Send a new message to go on.'

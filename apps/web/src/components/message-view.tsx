@@ -4,6 +4,7 @@ import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import type { ReactElement } from 'react';
 import { formatUsage, limitNote } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
+import { Thinking } from './thinking.tsx';
 import { ToolCard, type ToolCardActions } from './tool-card.tsx';
 
 type Part = EdgetoolUIMessage['parts'][number];
@@ -24,6 +25,8 @@ export function MessageView(
     readonly streaming: boolean;
     /** The user stopped this answer before it ended. */
     readonly stopped: boolean;
+    /** The model is thinking in this answer (it streams, and its current step shows nothing new yet): the dots go after its parts. */
+    readonly thinking?: boolean | undefined;
     /** The server tools' input schemas by name (`GET /api/tools`), for the approval editor. */
     readonly inputSchemas: ReadonlyMap<string, JsonSchema>;
     /** Asks for an expired call again; only for the last answer, while nothing else waits. */
@@ -65,6 +68,7 @@ export function MessageView(
           }
           return null;
         })}
+        {props.thinking === true && !isUser ? <Thinking row={false} /> : null}
         {!isUser && !streaming && usage !== undefined ? (
           <p className="usage-note" data-testid="message-usage" title={usage.title}>
             {usage.label}

@@ -145,7 +145,6 @@ describe('an error in the middle of an answer', () => {
   it("says that what came stays and a new message goes on, once part of the answer came (the server's error had no advice)", () => {
     expect(errorHint(stream, { server: 'online', answered: true })).toBe('cut');
     expect(errorTitle(stream, { server: 'online', answered: true })).toBe('The answer stopped with an error');
-    expect(errorHint(stream, { server: 'online', answered: true, unsent: true })).toBeUndefined();
     expect(retryAction(stream, { server: 'online', answered: true })).toBeUndefined();
   });
 
@@ -158,8 +157,33 @@ describe('an error in the middle of an answer', () => {
       expect(retryAction(stream, context)).toBe('resend');
       expect(cutByError(stream, context)).toBe(false);
     }
-    // A continuation whose decisions the server has not taken is not this case: no Retry of a message.
-    expect(retryAction(stream, { server: 'online', answered: true, unsent: true })).toBeUndefined();
+  });
+
+  it('a continuation whose answer failed before any of it came, or right after the calls\' results: Retry sends it again', () => {
+    // The server's error before the continuation's first word had no Retry: sending the same tickets again was thought
+    // unsafe, but the server takes the same answers again and runs no call twice (packages/ai failed-continuation.test.ts).
+    for (const server of ['online', 'checking', 'unreachable'] as const) {
+      expect(retryAction(stream, { server, answered: true, unsent: true })).toBe('resend');
+      expect(errorHint(stream, { server, answered: true, unsent: true })).toBe('unsent');
+      expect(cutByError(stream, { server, answered: true, unsent: true })).toBe(false);
+      // The answers were taken (their results and seals came), the model's words did not: Retry goes on from them.
+      const atAnswers = { server, answered: true, atAnswers: true } as const;
+      expect(retryAction(stream, atAnswers)).toBe('resend');
+      expect(errorHint(stream, atAnswers)).toBe('goes-on');
+      expect(retryAction(unreadable, atAnswers)).toBe('resend');
+      expect(errorHint(unreadable, atAnswers)).toBe('goes-on');
+      expect(retryAction(cutOff, atAnswers)).toBe('resend');
+      // Marked cut short until a Retry goes on with it (a dismissed banner or a reload would leave it looking finished).
+      expect(cutByError(stream, atAnswers)).toBe(true);
+    }
+    expect(errorHint(cutOff, { server: 'online', answered: true, atAnswers: true })).toBe('goes-on');
+    expect(errorHint(cutOff, { server: 'unreachable', answered: true, atAnswers: true })).toBe('unreachable');
+    // Unsent answers come first: the user's decisions are what goes again.
+    expect(errorHint(stream, { server: 'online', answered: true, unsent: true, atAnswers: true })).toBe('unsent');
+    // Words of the model came after the results: nothing to go on from, as before.
+    expect(retryAction(stream, { server: 'online', answered: true, atAnswers: false })).toBeUndefined();
+    // A refusal that would come again stays without Retry.
+    expect(retryAction(refused(403, 'ticket-invalid'), { server: 'online', answered: true, atAnswers: true })).toBeUndefined();
   });
 
   it('cuts the answer short when it ended one that had begun: not an error in place of the answer, nor an unsent decision', () => {

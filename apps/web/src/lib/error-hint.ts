@@ -16,6 +16,12 @@ export interface BannerContext {
    * nothing of its answer came. Default `false`.
    */
   readonly unsent?: boolean | undefined;
+  /**
+   * The last answer ends at its calls' answers with none of the model's words after them (`endsAtAnswers`,
+   * lib/unsent.ts): the request failed before the model's next step came (its provider failed on the first step, the
+   * connection closed after the results). Sent again, the server goes on from those answers. Default `false`.
+   */
+  readonly atAnswers?: boolean | undefined;
 }
 
 /** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
@@ -72,30 +78,40 @@ export function errorMessage(error: ChatErrorInfo, context: BannerContext): stri
     : 'The request failed before the server answered it (the connection was refused or dropped).';
 }
 
+/**
+ * The advice for an answer that stopped at its calls' answers: `unsent` while the server has not taken some of them (the
+ * user's decisions are kept and go again), `goes-on` once it has (their results came, the model's words did not).
+ */
+function goesOnFrom(context: BannerContext): 'unsent' | 'goes-on' | undefined {
+  return context.unsent === true ? 'unsent' : context.atAnswers === true ? 'goes-on' : undefined;
+}
+
 /** Refusals that a later try may not meet: a rate limit's window, a request that took too long. */
 const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
 
 /**
  * Which advice the error banner gives: how to start the server, that it answers again and Retry sends the request
- * (`back`), that the server's error came before any of the answer and Retry sends the message again (`failed`), that the user's answers to the calls are kept and Retry sends them again (`unsent`), or that the answer so
- * far stays and a new message goes on (`cut`), to wait before Retry (`later`, a rate limit), why a continuation was
- * refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
+ * (`back`), that the server's error came before any of the answer and Retry sends the message again (`failed`), that
+ * the user's answers to the calls are kept and Retry sends them again (`unsent`), that the calls' results came and Retry
+ * asks the model to go on from them (`goes-on`), or that the answer so far stays and a new message goes on (`cut`), to
+ * wait before Retry (`later`, a rate limit), why a continuation was refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
  * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
  * reload left unanswered is not sent by itself (`reloaded`); `undefined`: none.
  */
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'failed' | 'unsent' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+): 'unreachable' | 'back' | 'failed' | 'unsent' | 'goes-on' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
   // The server's own error in the middle of an answer (its model failed): what came stays, a new message goes on. Before
-  // any of it came (the page drops the empty answer it left), nothing stays and Retry sends the message again.
-  if (error.kind === 'stream') return context === undefined || context.unsent === true ? undefined : context.answered ? 'cut' : 'failed';
+  // any of it came (the page drops the empty answer it left), nothing stays and Retry sends the message again; before any
+  // of a continuation's answer came, or right after the calls' results, Retry sends the answers again.
+  if (error.kind === 'stream') return context === undefined ? undefined : (goesOnFrom(context) ?? (context.answered ? 'cut' : 'failed'));
   // The server answered, with a line that is not a chat chunk: whether it is up has no part in the advice.
-  if (error.kind === 'unreadable') return context?.unsent === true ? 'unsent' : context?.answered === true ? 'cut' : 'resend';
+  if (error.kind === 'unreadable') return (context === undefined ? undefined : goesOnFrom(context)) ?? (context?.answered === true ? 'cut' : 'resend');
   if (error.kind === 'unreachable') {
     if (context?.server !== 'online') return 'unreachable';
     if (error.code === UNANSWERED.code) return 'reloaded';
-    return context.unsent === true ? 'unsent' : context.answered ? 'cut' : 'back';
+    return goesOnFrom(context) ?? (context.answered ? 'cut' : 'back');
   }
   if (error.status === 429) return 'later';
   // The server's own 403 for a page of another origin: a new message is refused the same way, tickets have no part in it.
@@ -113,6 +129,8 @@ export function errorHint(
  * HTTP status), nor a continuation whose decisions never reached the server (`context.unsent`).
  */
 export function cutByError(error: ChatErrorInfo, context: BannerContext): boolean {
+  // An answer that stopped at its calls' answers is cut short too, until a Retry goes on with it (the page takes the mark
+  // off then); the mark keeps it from looking finished after a dismissed banner or a reload.
   if (!context.answered || context.unsent === true || error.code === UNANSWERED.code) return false;
   return error.kind === 'stream' || error.kind === 'unreadable' || (error.kind === 'unreachable' && error.status === undefined);
 }
@@ -127,7 +145,11 @@ export function cutByError(error: ChatErrorInfo, context: BannerContext): boolea
  *
  * An unreadable answer (a stream line that is not a chat chunk) follows the same rule as a cut one: sent again when
  * nothing of it came, not once part of it did. So does the server's error in the stream (its model failed): before
- * the first word it is sent again, as the server's 5xx is; after it, a new message goes on. A message a reload left unanswered ({@link UNANSWERED}) is sent again.
+ * the first word it is sent again, as the server's 5xx is; after it, a new message goes on. An answer that stopped at
+ * its calls' answers, with none of the model's words after them (`context.unsent`, `context.atAnswers`), is sent again
+ * whatever ended it: the server takes the same answers again, or goes on from the results it sealed, and runs no call
+ * twice (an approved call it took but never started is not run either: the model reads that its outcome is unknown).
+ * A message a reload left unanswered ({@link UNANSWERED}) is sent again.
  *
  * A rate limit (429, 408) or the server's own 5xx is sent again too, whatever the last message: its HTTP error came in
  * place of the stream, so nothing of the answer came and the messages are the request that failed. A continuation
@@ -137,9 +159,10 @@ export function cutByError(error: ChatErrorInfo, context: BannerContext): boolea
  */
 export function retryAction(error: ChatErrorInfo | undefined, context: BannerContext): 'resend' | 'recheck' | undefined {
   if (error === undefined) return 'recheck';
-  if (error.kind === 'stream') return context.answered || context.unsent === true ? undefined : 'resend';
+  const goesOn = context.unsent === true || context.atAnswers === true;
+  if (error.kind === 'stream') return !context.answered || goesOn ? 'resend' : undefined;
   if (error.kind === 'server' || (error.kind === 'refused' && PASSING_REFUSALS.has(error.status))) return 'resend';
   if (error.kind !== 'unreachable' && error.kind !== 'unreadable') return undefined;
-  if (!context.answered || context.unsent === true) return 'resend';
+  if (!context.answered || goesOn) return 'resend';
   return context.server === 'online' || error.kind === 'unreadable' ? undefined : 'recheck';
 }

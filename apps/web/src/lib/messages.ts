@@ -25,3 +25,28 @@ export function isEmptyAnswer(message: EdgetoolUIMessage): boolean {
     message.parts.every((part) => part.type === 'step-start' || ((part.type === 'text' || part.type === 'reasoning') && part.text.trim() === ''))
   );
 }
+
+/** A call's states once it is answered: the card shows what the user saw before the model went on. */
+const ANSWERED_CALL: ReadonlySet<string> = new Set(['output-available', 'output-error', 'output-denied', 'approval-responded']);
+
+/**
+ * Whether the current step of an answer (its parts after its last step mark) shows nothing new yet: no words, and no
+ * call but those already answered (a continuation's, whose results the model is reading). While the answer streams the
+ * model is thinking then, after the response's `start`, between two steps, or after the answers went out: the row would
+ * show nothing that moves. Reasoning is not shown by this app, so it does not count.
+ */
+export function awaitsContent(message: EdgetoolUIMessage): boolean {
+  if (message.role !== 'assistant') return false;
+  let from = 0;
+  message.parts.forEach((part, index) => {
+    if (part.type === 'step-start') from = index + 1;
+  });
+  return message.parts.slice(from).every((part) => {
+    if (part.type === 'text') return part.text.trim() === '';
+    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
+      const call = part as { state?: string; preliminary?: boolean };
+      return ANSWERED_CALL.has(call.state ?? '') && call.preliminary !== true;
+    }
+    return true;
+  });
+}

@@ -1,6 +1,6 @@
 import { type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { continuationUnsent, unansweredAfterReload, unsentDecision } from './unsent.ts';
+import { continuationUnsent, endsAtAnswers, unansweredAfterReload, unsentDecision } from './unsent.ts';
 
 const question: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1003 to 2027-02-01' }] };
 const answer = (state: string, extra: Record<string, unknown> = {}): EdgetoolUIMessage =>
@@ -37,6 +37,48 @@ describe('continuationUnsent', () => {
     sealed.parts.push({ type: SEAL_PART, id: 'c1', data: { toolCallId: 'c1', toolName: 'update_delivery_date', seal: 'et1.k1.seal' } } as never);
     expect(continuationUnsent([question, sealed], state)).toBe(false);
     expect(continuationUnsent([question], state)).toBe(false);
+  });
+});
+
+describe('endsAtAnswers', () => {
+  const seal = { type: SEAL_PART, id: 'c1', data: { toolCallId: 'c1', toolName: 'update_delivery_date', seal: 'es1.k1.seal' } };
+  const withParts = (...parts: unknown[]): EdgetoolUIMessage[] => {
+    const message = answer('output-available', { output: {} });
+    message.parts.push(...(parts as EdgetoolUIMessage['parts']));
+    return [question, message];
+  };
+
+  it("an answer whose calls are all answered, with none of the model's words after them (seals and step marks only)", () => {
+    expect(endsAtAnswers(approved)).toBe(true);
+    expect(endsAtAnswers(denied)).toBe(true);
+    expect(endsAtAnswers(withParts())).toBe(true);
+    // The result's seal, then the model's next step began and failed before a word.
+    expect(endsAtAnswers(withParts(seal, { type: 'step-start' }))).toBe(true);
+    expect(endsAtAnswers(withParts(seal, { type: 'step-start' }, { type: 'text', text: '  ', state: 'streaming' }))).toBe(true);
+    expect(endsAtAnswers([question, answer('output-error', { errorText: 'failed' })])).toBe(true);
+    expect(endsAtAnswers([question, answer('output-denied', { approval: { id: 'ap1', approved: false } })])).toBe(true);
+  });
+
+  it('not once words came after them, nor with a call unanswered, nor a question of the user', () => {
+    expect(endsAtAnswers(withParts(seal, { type: 'step-start' }, { type: 'text', text: 'A-1003 moves', state: 'streaming' }))).toBe(false);
+    expect(endsAtAnswers(withParts(seal, { type: 'step-start' }, { type: 'reasoning', text: 'Thinking', state: 'done' }))).toBe(false);
+    expect(endsAtAnswers([question, answer('input-available')])).toBe(false);
+    expect(endsAtAnswers([question, answer('approval-requested', { approval: { id: 'ap1' } })])).toBe(false);
+    expect(endsAtAnswers([question, answer('output-available', { output: {}, preliminary: true })])).toBe(false);
+    expect(endsAtAnswers([question])).toBe(false);
+    expect(endsAtAnswers([])).toBe(false);
+    // A step with a call answered and one the server was still running when the answer stopped.
+    const two = answer('output-available', { output: {} });
+    two.parts.push({ type: 'tool-query_order', toolCallId: 'c2', state: 'input-available', input: {} } as never);
+    expect(endsAtAnswers([question, two])).toBe(false);
+    // Words of the model, no call: an answer the error cut in its text.
+    expect(endsAtAnswers([question, { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'A-1003' }] }])).toBe(false);
+  });
+
+  it('the calls of the last step with calls count, and words before them in that step do not stop it', () => {
+    const message = answer('output-available', { output: {} });
+    message.parts.splice(1, 0, { type: 'text', text: 'Let me move it.' } as never);
+    expect(endsAtAnswers([question, message])).toBe(true);
   });
 });
 

@@ -23,6 +23,34 @@ export function continuationUnsent(messages: readonly EdgetoolUIMessage[], state
   return state.failed || !state.sentHere;
 }
 
+/** A call's states once it is answered: a result, an error, a denial, or the user's decision the server has to act on. */
+const ANSWERED: ReadonlySet<string> = new Set(['output-available', 'output-error', 'output-denied', 'approval-responded']);
+
+/**
+ * Whether the last message is an answer that ends at its calls' answers: every call of its last step with calls is
+ * answered (a result, an error, a denial, the user's decision, sealed by the server or not) and no words follow them
+ * (only step marks and data parts, such as seals). The model's next words are what is missing. Sent again, such a
+ * conversation asks the server to go on from those answers: one it has not taken is the same continuation (a call that
+ * ran is answered from its record, never run twice), one it sealed is history, which claims and runs nothing.
+ */
+export function endsAtAnswers(messages: readonly EdgetoolUIMessage[]): boolean {
+  const message = messages.at(-1);
+  if (message?.role !== 'assistant') return false;
+  let calls = 0;
+  for (let index = message.parts.length - 1; index >= 0; index--) {
+    const part = message.parts[index] as { type: string; state?: string; text?: string; preliminary?: boolean };
+    if (part.type === 'step-start') {
+      if (calls > 0) return true;
+    } else if (part.type === 'text' || part.type === 'reasoning') {
+      if ((part.text ?? '').trim() !== '') return calls > 0;
+    } else if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
+      if (!ANSWERED.has(part.state ?? '') || part.preliminary === true) return false;
+      calls++;
+    } else if (!part.type.startsWith('data-')) return false;
+  }
+  return calls > 0;
+}
+
 /**
  * The decision a card shows as not taken by the server yet (`approval` or `denial`): a call of the last answer that
  * the user approved or denied, whose continuation has not brought its outcome. `undefined` for any other call.

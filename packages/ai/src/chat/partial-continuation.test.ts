@@ -4,11 +4,12 @@
 // more, and its next request (the same continuation again, or a new message) must go through: the result read once,
 // the approved call never run twice, no 403 that sticks.
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
-import { readUIMessageStream, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addToolOutput, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { foldInto } from '../test-support/chat-streams.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART, type SealPartData } from './protocol.ts';
 
@@ -54,23 +55,6 @@ function readsOf(model: ReturnType<typeof fixture>['model'], index: number, id: 
 }
 
 const sealIds = (chunks: readonly UIMessageChunk[]) => chunks.filter((c) => c.type === SEAL_PART).map((c) => (c as { data: SealPartData }).data.toolCallId);
-
-/**
- * Folds `chunks` into `message` (a continued one), or into a new message, as useChat does with what reached it of a
- * response.
- */
-async function foldInto(message: EdgetoolUIMessage | undefined, chunks: readonly UIMessageChunk[]): Promise<EdgetoolUIMessage> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  let folded = message === undefined ? undefined : structuredClone(message);
-  for await (const snapshot of readUIMessageStream<EdgetoolUIMessage>({ stream, ...(folded === undefined ? {} : { message: folded }) })) folded = snapshot;
-  if (folded === undefined) throw new Error('no message came');
-  return folded;
-}
 
 /** The first turn, answered in the browser: the cart cleared, the write approved. */
 async function answered(fx: ReturnType<typeof fixture>) {

@@ -2,9 +2,9 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { type AnyTool, createMemoryNonceStore, defineTool, type NonceStore, ToolError } from '@edgetool/core';
 import * as v from 'valibot';
-import type { UIMessageChunk } from 'ai';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { expect } from 'vitest';
-import { PROGRESS_PART, type ProgressPartData } from '../chat/protocol.ts';
+import { type EdgetoolUIMessage, PROGRESS_PART, type ProgressPartData } from '../chat/protocol.ts';
 import { ContinuationError } from '../chat/verify-continuation.ts';
 
 /** A gate a test opens when it has seen what it waits for. */
@@ -85,4 +85,21 @@ export function deliveryMove(hang = false): { move: AnyTool; writes: unknown[] }
     },
   });
   return { move, writes };
+}
+
+/**
+ * Folds `chunks` into `message` (a continued one), or into a new message, as useChat does with what reached it of a
+ * response.
+ */
+export async function foldInto(message: EdgetoolUIMessage | undefined, chunks: readonly UIMessageChunk[]): Promise<EdgetoolUIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let folded = message === undefined ? undefined : structuredClone(message);
+  for await (const snapshot of readUIMessageStream<EdgetoolUIMessage>({ stream, ...(folded === undefined ? {} : { message: folded }) })) folded = snapshot;
+  if (folded === undefined) throw new Error('no message came');
+  return folded;
 }

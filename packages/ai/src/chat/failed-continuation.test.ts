@@ -1,0 +1,179 @@
+// A continuation (an approval, a browser tool's result) whose request failed before any of its answer reached the
+// browser: a Worker 500, a connection cut, the model's error on the first step. The browser still holds the message as
+// it sent it (or with the seals and results that came before the error), and its Retry sends that very continuation
+// again. What does the server do with it, for each point the first request may have failed at? Never a write run twice,
+// never an answer taken that differs from the first; and, where the server knows what happened, the turn goes on.
+import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import { createMemoryNonceStore, createRunContext, createTicketSigner, defineTool, type NonceStore } from '@edgetool/core';
+import type { UIMessageChunk } from 'ai';
+import { convertArrayToReadableStream } from 'ai/test';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { addToolOutput, respondToApproval } from '../testing/client.ts';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { deliveryMove, foldInto, readAll, readInPrompt, recording, refused } from '../test-support/chat-streams.ts';
+import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
+import { createMemoryCallResultStore } from './call-results.ts';
+import { createChatAgent } from './chat-agent.ts';
+import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
+
+const keys = [{ id: 'k1', secret: 'failed-continuation-secret-32-bytes!' }];
+const run = () => createRunContext({ conversationId: 'conv-failed' });
+const proposed = { order_id: 'A-1001', new_date: '2026-12-24' };
+const cleared = { cleared: 2 };
+
+/** A model step whose provider fails before any of its answer (an error part right after the stream starts). */
+const failingStep = (): LanguageModelV4StreamResult => ({
+  stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+    { type: 'stream-start', warnings: [] },
+    { type: 'error', error: new Error('The provider failed') },
+  ]),
+});
+
+/**
+ * The server: a write it runs once approved, a browser tool, a nonce store that records each claim (and can fail once,
+ * as a database that is down), and a model whose first step asks for `call`, then takes `afterwards`.
+ */
+function fixture(call: readonly [string, string, unknown], afterwards: LanguageModelV4StreamResult[]) {
+  const { move, writes } = deliveryMove();
+  const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
+  const memory = createMemoryNonceStore();
+  let down = false;
+  const flaky: NonceStore = {
+    claim: (n, e) => memory.claim(n, e),
+    has: (n) => memory.has?.(n) ?? Promise.resolve(false),
+    claimDecision: async (n, e, d) => {
+      if (down) {
+        down = false;
+        throw new Error('D1_ERROR: the database is unavailable');
+      }
+      return (memory.claimDecision as NonNullable<NonceStore['claimDecision']>)(n, e, d);
+    },
+  };
+  const { store, claims } = recording(flaky);
+  const tickets = createTicketSigner({ keys, nonceStore: store });
+  const model = scriptedModel(callsStep([call]), ...afterwards);
+  const agent = createChatAgent({ model, tools: [move, cartClear], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
+  return { agent, model, writes, claims, storeFailsOnce: () => (down = true) };
+}
+type Fixture = ReturnType<typeof fixture>;
+
+/** The request the browser sends (and its Retry sends again): the first answer, with the user's approval. */
+async function approvedMove(fx: Fixture): Promise<EdgetoolUIMessage[]> {
+  const first = await fx.agent.generate({ messages: 'Move A-1001 to Christmas Eve', run: run() });
+  return respondToApproval(first.messages, 'c1', true);
+}
+
+/** What the model read for the call in its latest request. */
+const lastRead = (fx: Fixture) => readInPrompt(fx.model.doStreamCalls.at(-1)?.prompt, 'c1');
+const asText = (value: unknown) => ({ type: 'text', value: JSON.stringify(value) });
+const types = (chunks: readonly UIMessageChunk[]) => chunks.map((chunk) => chunk.type);
+
+/** The chunks of a response up to (not with) its error: what the browser folds into the message it continued. */
+const beforeError = (chunks: readonly UIMessageChunk[]) => chunks.slice(0, chunks.findIndex((chunk) => chunk.type === 'error'));
+
+describe('an approval sent again after its continuation failed', () => {
+  it('before the claim (the nonce store failed: a Worker 500): nothing was claimed or run, and the retry runs the write once', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('Moved.')]);
+    const continued = await approvedMove(fx);
+    fx.storeFailsOnce();
+    await expect(fx.agent.stream({ messages: continued, run: run() })).rejects.toThrow('the database is unavailable');
+    expect(fx.claims).toEqual([]);
+    expect(fx.writes).toEqual([]);
+
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.claims).toEqual([true]);
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('after the claim, before the tool ran (the client went away at once): the retry does not run it; the model reads an unknown outcome', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('I cannot tell whether it moved.')]);
+    const continued = await approvedMove(fx);
+    const turn = await fx.agent.stream({ messages: continued, run: run() });
+    await turn.stream.cancel('the connection was cut');
+    await turn.usage;
+    expect(fx.claims).toEqual([true]);
+    expect(fx.writes).toEqual([]);
+
+    // The claim kept "approved", so the retry is the same answer (no 403); but nothing tells the server that the call never
+    // started, so it is not run now: the model reads that its outcome is unknown and to check first.
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.claims).toEqual([true, 'approved']);
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual({ type: 'error-text', value: UNKNOWN_OUTCOME_TEXT });
+  });
+
+  it('after the tool ran (the model failed on its first step): the retry reads the recorded result, and the write ran once', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [failingStep(), textStep('Moved.'), textStep('Moved, as I said.')]);
+    const continued = await approvedMove(fx);
+    const chunks = await readAll((await fx.agent.stream({ messages: continued, run: run() })).stream);
+    expect(types(chunks)).toEqual(['start', SEAL_PART, 'data-edgetool-trace', 'tool-output-available', 'start-step', 'error', 'finish-step', 'finish']);
+    expect(fx.writes).toEqual([proposed]);
+
+    // Nothing of that answer reached the browser (a proxy cut it): the message as it was sent.
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+
+    // What came before the error reached it (the result and its seal): the message with them goes on from the sealed
+    // result, and claims nothing.
+    const kept = [...continued.slice(0, -1), await foldInto(continued.at(-1), beforeError(chunks))];
+    const claims = fx.claims.length;
+    const goesOn = await fx.agent.generate({ messages: kept, run: run() });
+    expect(goesOn.finishReason).toBe('stop');
+    expect(goesOn.message.parts.filter((part) => part.type === 'text')).toMatchObject([{ text: 'Moved, as I said.' }]);
+    expect(fx.claims).toHaveLength(claims);
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('sent again as a denial: refused, and the write is not undone in what the model reads', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [failingStep(), textStep('Moved.')]);
+    const continued = await approvedMove(fx);
+    await readAll((await fx.agent.stream({ messages: continued, run: run() })).stream);
+    const otherwise = respondToApproval(continued, 'c1', false, 'No');
+    const error = await refused(fx.agent.generate({ messages: otherwise, run: run() }));
+    expect(error.problem).toBe('forged-approval');
+    expect(fx.writes).toEqual([proposed]);
+  });
+});
+
+describe('a browser result sent again after its continuation failed (the model failed on its first step)', () => {
+  async function failedOnce() {
+    const fx = fixture(['c1', 'cart_clear', {}], [failingStep(), textStep('Your cart is empty.'), textStep('Emptied.')]);
+    const first = await fx.agent.generate({ messages: 'Empty my cart', run: run() });
+    const continued = addToolOutput(first.messages, 'c1', cleared);
+    const chunks = await readAll((await fx.agent.stream({ messages: continued, run: run() })).stream);
+    expect(types(chunks).slice(0, 2)).toEqual(['start', SEAL_PART]);
+    expect(types(chunks)).toContain('error');
+    return { fx, continued, chunks };
+  }
+
+  it('as it was sent: the same answer is taken again (its claim kept it), and the model reads it', async () => {
+    const { fx, continued } = await failedOnce();
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.claims).toEqual([true, expect.stringMatching(/^output /)]);
+    expect(lastRead(fx)).toEqual(asText(cleared));
+  });
+
+  it('with its seal, which came before the error: it goes on from the sealed result and claims nothing', async () => {
+    const { fx, continued, chunks } = await failedOnce();
+    const kept = [...continued.slice(0, -1), await foldInto(continued.at(-1), beforeError(chunks))];
+    const retry = await fx.agent.generate({ messages: kept, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.claims).toEqual([true]);
+    expect(lastRead(fx)).toEqual(asText(cleared));
+  });
+
+  it('with another answer: refused (the claim kept the first), nothing sealed', async () => {
+    const { fx, continued } = await failedOnce();
+    const other = addToolOutput(continued, 'c1', { cleared: 99 });
+    const error = await refused(fx.agent.generate({ messages: other, run: run() }));
+    expect(error.problem).toBe('forged-result');
+  });
+});
