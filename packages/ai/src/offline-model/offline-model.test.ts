@@ -1612,6 +1612,40 @@ describe('createOfflineModel', () => {
     expect(alone.text).toMatch(/^I have no tool for deleting things/);
   });
 
+  it('reads prompts found in a new round: a change of mind in German and French, every customer of a list, "quel jour sommes-nous demain ?"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // "nein, auf Samstag" got the help text ("auf" asked for something of its own); "non, plutôt lundi" was answered in English.
+    // The move waits for approval when the next message comes: the chat loop leaves its call out of what the model reads.
+    const approvals = async (first: string, then: string) => {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, { role: 'assistant', content: before.text }, { role: 'user', content: then }];
+      const after = await generateText({ model, tools, messages });
+      const request = after.content.find((part) => part.type === 'tool-approval-request');
+      return { text: after.text, input: request?.type === 'tool-approval-request' ? request.toolCall.input : undefined };
+    };
+    expect(await approvals('Verschiebe A-1003 auf Freitag', 'nein, auf Samstag')).toEqual({
+      text: 'Ich lese „Samstag“ als 2026-11-21 (heute ist 2026-11-20 UTC). Wie zuvor mit update_delivery_date, jetzt mit 2026-11-21.',
+      input: { order_id: 'A-1003', new_date: '2026-11-21' },
+    });
+    expect(await approvals('décale A-1003 à vendredi', 'non, plutôt lundi')).toEqual({
+      text: 'Je lis « lundi » comme le 2026-11-23 (nous sommes le 2026-11-20 UTC). Comme avant avec update_delivery_date, cette fois avec 2026-11-23.',
+      input: { order_id: 'A-1003', new_date: '2026-11-23' },
+    });
+    // "schreib allen Kunden", "email every customer" after a list asked for an order id: each order of the list.
+    for (const [first, then] of [
+      ['welche Bestellungen sind verspätet?', 'schreib allen Kunden'],
+      ['which orders are late', 'email every customer'],
+      ['commandes en retard', 'écris à tous les clients'],
+    ] as const) {
+      const mails = await followUp(first, then);
+      expect(mails.calls.map(([, input]) => (input as { order_id: string }).order_id), then).toEqual(['A-1012', 'A-1006', 'A-1002']);
+    }
+    const tomorrow = await generateText({ model, tools: shopTools(), prompt: 'quel jour sommes-nous demain ?', stopWhen: isStepCount(1) });
+    expect(tomorrow.text).toBe("« demain » est le 2026-11-21, un samedi (nous sommes le 2026-11-20 UTC). Je n'ai eu besoin d'aucun outil pour cela.");
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -265,7 +265,7 @@ const REFERS_BACK =
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
  * after "where are A-1002 and A-1003?"), in English, German and French (folded).
  */
-const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux)\b/;
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
@@ -453,7 +453,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot'.split(' '),
 );
 
 /**
@@ -546,7 +546,7 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest'
+    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous'
   ).split(' '),
 );
 /** A word that asks for a day, a date or when. */
