@@ -92,10 +92,17 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1002 to after new year', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-01-02"}'],
       ['deliver A-1003 before thanksgiving', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-25"}'],
       ['Verschiebe A-1003 auf Heiligabend', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
+      // Mother's Day by the custom of the language it is named in (the second Sunday of May; in France the last one).
+      ['Liefere A-1002 am Muttertag', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-09"}'],
+      ["deliver A-1002 on Mother's Day", 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-09"}'],
+      ['Livre A-1002 pour la fête des mères', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-30"}'],
+      ['Liefere A-1002 zu Pfingsten', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-16"}'],
       // A day the model does not know is named, not guessed (nor another calendar's New Year read as 1 January).
       ['deliver A-1002 on Diwali', 'text: I don\'t know which day "Diwali" is, so I did not guess one.'],
       ['move A-1003 until Chinese New Year', 'text: I don\'t know which day "Chinese New Year" is, so I did not guess one.'],
-      ['Verschiebe A-1002 auf Muttertag', 'text: Ich weiß nicht, welcher Tag „Muttertag“ ist, also rate ich keinen.'],
+      ['Verschiebe A-1002 auf Schützenfest', 'text: Ich weiß nicht, welcher Tag „Schützenfest“ ist, also rate ich keinen.'],
+      // "Liefere" moves a delivery beside a day it does not know too (it looked the order up).
+      ['Liefere A-1002 am Schützenfest', 'text: Ich weiß nicht, welcher Tag „Schützenfest“ ist, also rate ich keinen.'],
       ['deliver A-1002 to Berlin', ASKS_DATE],
       ['move A-1007 to Hanukkah', 'text: I don\'t know which day "Hanukkah" is, so I did not guess one.'],
     ];

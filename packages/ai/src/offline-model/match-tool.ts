@@ -1,4 +1,5 @@
 import { addsCountedItem, extractArguments, hasDate, valueArguments, withoutExpressions, withoutMessage } from './extract-arguments.ts';
+import { unreadDay } from './relative-dates.ts';
 import { findTimeZones } from './time-zones.ts';
 import { contentWords, fold, isChangeName, isReadName, isReadVerb, isWeakVerb, sameWord, splitIdentifier, stem } from './words.ts';
 
@@ -158,7 +159,9 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
   const valueFree = withoutExpressions(withoutZones(said))
     .replace(/\btimes(?=\s+\d)/gi, '     ')
     .replace(/(?<=\bhow\s+many\s+)(?:days|weeks|hours)\b/gi, (unit) => ' '.repeat(unit.length));
-  const words = expand(contentWords(valueFree), hasDate(said));
+  // A day the model does not know is a day all the same ("Liefere A-1002 am Schützenfest" moves the delivery, and the
+  // answer asks for its date): what is said beside one is read as beside a date.
+  const words = expand(contentWords(valueFree), namesDay(said));
   // A message that is only a place ("Tokio", "in Berlin?") asks for its time: no other word says what else.
   const placeOnly = words.length === 0 && findTimeZones(text).length > 0;
   return tools.map((tool) => {
@@ -305,7 +308,7 @@ function namesTarget(text: string, tool: OfflineToolInfo): boolean {
 
 /** Whether the text has a word of the tool's name that is not a verb ("invoice" of `order_invoice`), or a synonym of one. */
 function namesThing(text: string, tool: OfflineToolInfo): boolean {
-  const words = expand(contentWords(withoutExpressions(withoutZones(text))), hasDate(text));
+  const words = expand(contentWords(withoutExpressions(withoutZones(text))), namesDay(text));
   const targets = splitIdentifier(tool.name)
     .filter((word) => !isChangeName(word) && !isWeakVerb(stem(word)))
     .map((word) => stem(word));
@@ -580,6 +583,11 @@ function leadsWithReadVerb(text: string): boolean {
 const DATED_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map(
   ['delay', 'report', 'liefer', 'deliver'].map((word) => [stem(word), ['change', 'date'].map((value) => stem(value))]),
 );
+
+/** Whether a text gives a date, or names a day the model does not know ("am Schützenfest"): a day all the same. */
+function namesDay(text: string): boolean {
+  return hasDate(text) || unreadDay(text) !== undefined;
+}
 
 function expand(words: readonly string[], dated: boolean): string[] {
   const out = new Set<string>();

@@ -99,6 +99,75 @@ function orderTools() {
   return { tools, getOrder, listDelayed, changeDate };
 }
 
+/**
+ * The demo's order, clock and cart tools as the worker gives them (names, arguments, result shapes), on a few orders:
+ * for conversations that read what an earlier answer showed (a list, an invoice, a clock's date).
+ */
+function shopTools() {
+  const id = z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001');
+  const orders = [
+    { id: 'A-1012', customer: 'Frances Allen', status: 'delayed', delivery_date: '2026-12-20', delay_days: 14 },
+    { id: 'A-1006', customer: 'Margaret Hamilton', status: 'delayed', delivery_date: '2026-12-12', delay_days: 9 },
+    { id: 'A-1002', customer: 'Grace Hopper', status: 'delayed', delivery_date: '2026-12-03', delay_days: 4 },
+  ];
+  const cartItems: { name: string; quantity: number }[] = [];
+  return {
+    query_order: tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: id }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: '2026-12-03', delay_days: 4 } }),
+    }),
+    list_delayed_orders: tool({
+      description: 'List the open orders that are running late by at least `days_threshold` days, most delayed first.',
+      inputSchema: z.object({
+        days_threshold: z.number().int().min(1).optional().describe('Minimum delay in days (default 1)'),
+        limit: z.number().int().min(1).optional().describe('How many of the most delayed orders to list (default all)'),
+      }),
+      execute: async ({ days_threshold = 1, limit }) => {
+        const late = orders.filter((order) => order.delay_days >= days_threshold).slice(0, limit ?? orders.length);
+        return { days_threshold, count: late.length, orders: late };
+      },
+    }),
+    order_invoice: tool({
+      description: 'Make the invoice of one order (format A-1001) as a PDF document.',
+      inputSchema: z.object({ order_id: id }),
+      execute: async ({ order_id }) => ({ summary: `Invoice INV-${order_id} of order ${order_id}; total 89.00 EUR.` }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.summary }] }),
+    }),
+    update_delivery_date: tool({
+      description: 'Change the delivery date of an open order (format A-1001) to a new date (YYYY-MM-DD).',
+      inputSchema: z.object({ order_id: id, new_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('The new delivery date, YYYY-MM-DD') }),
+      needsApproval: true,
+      execute: async ({ order_id, new_date }) => ({ order_id, delivery_date: new_date }),
+    }),
+    send_email: tool({
+      description: "Send an e-mail about an order to that order's customer.",
+      inputSchema: z.object({ order_id: id, subject: z.string().min(1).describe('Subject line'), body: z.string().min(1).describe('Plain-text message body') }),
+      execute: async () => ({ queued: true }),
+    }),
+    world_clock: tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-21', local_time: '02:00:00', weekday: 'Saturday', utc_offset: '+09:00' }),
+    }),
+    browser_time_zone: tool({
+      description: "The user's own time zone, locale and local time, read from their browser.",
+      inputSchema: z.object({}),
+      execute: async () => ({ time_zone: 'Europe/Berlin', locale: 'de-DE', local_time: 'Freitag, 20. November 2026 um 18:00' }),
+    }),
+    cart_add: tool({
+      description: "Add an item to the user's shopping cart (kept in their browser).",
+      inputSchema: z.object({ name: z.string().min(1).describe('Item name, e.g. "coffee beans"'), quantity: z.number().int().min(1).optional().describe('How many (default 1)') }),
+      execute: async ({ name, quantity = 1 }) => {
+        cartItems.push({ name, quantity });
+        return { items: [...cartItems], count: cartItems.length };
+      },
+    }),
+    cart_list: tool({ description: "List the items in the user's shopping cart.", inputSchema: z.object({}), execute: async () => ({ items: [...cartItems], count: cartItems.length }) }),
+    cart_clear: tool({ description: "Remove every item from the user's shopping cart.", inputSchema: z.object({}), execute: async () => ({ removed: cartItems.splice(0).length }) }),
+  } satisfies ToolSet;
+}
+
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of stream) out.push(item);
@@ -1427,6 +1496,154 @@ describe('createOfflineModel', () => {
       "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API. Aucun outil n'est disponible dans cette conversation, " +
         'je ne peux donc discuter que de façon limitée. Vous avez écrit : « Bonjour, que sais-tu faire ? ».',
     );
+  });
+
+  it('moves a delivery to a holiday named in German or French as in English ("Liefere A-1002 am Muttertag"), through the approval', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    for (const [prompt, date, note] of [
+      ['Liefere A-1002 am Muttertag', '2027-05-09', 'Ich lese „Muttertag“ als 2027-05-09 (heute ist 2026-11-20 UTC).'],
+      ["deliver A-1002 on Mother's Day", '2027-05-09', 'Reading "Mother\'s Day" as 2027-05-09 (today is 2026-11-20 UTC).'],
+      ['Livre A-1002 pour la fête des mères', '2027-05-30', 'Je lis « la fête des mères » comme le 2027-05-30 (nous sommes le 2026-11-20 UTC).'],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt });
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? [approval.toolCall.toolName, approval.toolCall.input] : undefined, prompt).toEqual([
+        'update_delivery_date',
+        { order_id: 'A-1002', new_date: date },
+      ]);
+      expect(result.text, prompt).toBe(note);
+    }
+    // A day it does not know, after "liefere": named, and the date asked for (it looked the order up).
+    const unknown = await generateText({ model, tools: shopTools(), prompt: 'Liefere A-1002 am Schützenfest' });
+    expect(unknown.toolCalls).toEqual([]);
+    expect(unknown.text).toBe(
+      'Ich weiß nicht, welcher Tag „Schützenfest“ ist, also rate ich keinen. Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT). Kannst du es mir sagen?',
+    );
+  });
+
+  it('mails the one order a list showed ("mail the customer" after a list of one), and "both" after a list of two', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    const mail = ['send_email', { order_id: 'A-1012', subject: 'Your order A-1012 is delayed, delivery date 2026-12-20', body: 'Your order A-1012 is delayed, delivery date 2026-12-20.' }];
+    for (const first of ['orders delayed more than 10 days', 'only the top 1 delayed order']) {
+      const one = await followUp(first, 'mail the customer');
+      expect(one.calls, first).toEqual([mail]);
+      expect(one.text, first).toBe('Reading "the customer" as A-1012, from earlier in our conversation. Using send_email, I say what the lookup showed: "Your order A-1012 is delayed, delivery date 2026-12-20."');
+    }
+    expect((await followUp('orders delayed more than 10 days', 'move it to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-27' }]]);
+    // Two: "the customer" is asked for, "both" is each of them.
+    expect((await followUp('top 2 delayed orders', 'mail the customer')).calls).toEqual([]);
+    const both = await followUp('top 2 delayed orders', 'email both customers');
+    expect(both.calls.map(([name, input]) => [name, (input as { order_id: string }).order_id])).toEqual([
+      ['send_email', 'A-1012'],
+      ['send_email', 'A-1006'],
+    ]);
+    expect(both.text).toBe(
+      'Reading "both" as A-1012 and A-1006, from earlier in our conversation. Using send_email, I say what the lookup showed: ' +
+        '"Your order A-1012 is delayed, delivery date 2026-12-20." and "Your order A-1006 is delayed, delivery date 2026-12-12."',
+    );
+  });
+
+  it('makes the invoices of "A-1001 and A-1003" both, and the mails of them say what each invoice holds', async () => {
+    const model = createOfflineModel();
+    const tools = shopTools();
+    for (const prompt of ['invoices for A-1001 and A-1003', 'Rechnungen für A-1001 und A-1003', 'factures de A-1001 et A-1003', 'invoice for A-1001 and order A-1003']) {
+      const { toolCalls } = await generateText({ model, tools, prompt, stopWhen: isStepCount(1) });
+      expect(toolCalls.map((call) => [call.toolName, call.input]), prompt).toEqual([
+        ['order_invoice', { order_id: 'A-1001' }],
+        ['order_invoice', { order_id: 'A-1003' }],
+      ]);
+    }
+    // A request of its own after the ids is still one.
+    const asked = await generateText({ model, tools, prompt: 'invoice for A-1001 and where is A-1003', stopWhen: isStepCount(1) });
+    expect(asked.toolCalls.map((call) => call.toolName)).toEqual(['order_invoice', 'query_order']);
+    const mails = await conversation(model, tools)('invoices for A-1001 and A-1003', 'email them to the customers');
+    expect(mails.calls).toEqual([
+      ['send_email', { order_id: 'A-1001', subject: 'Your invoice for order A-1001', body: 'Invoice INV-A-1001 of order A-1001; total 89.00 EUR.' }],
+      ['send_email', { order_id: 'A-1003', subject: 'Your invoice for order A-1003', body: 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.' }],
+    ]);
+    expect(mails.text).toBe(
+      'Reading "them" as A-1001 and A-1003, from earlier in our conversation. Using send_email, I say what it holds: ' +
+        '"Invoice INV-A-1001 of order A-1001; total 89.00 EUR." and "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
+    );
+  });
+
+  it('says which day "the day after" a clock\'s date is, and which day a named day is, with no tool and in the language asked', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    const tokyo = await followUp('What time is it in Tokyo?', 'and the day after?');
+    expect(tokyo).toEqual({ text: '"the day after" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.', calls: [] });
+    // The browser's clock gives no date in figures: the day after today's UTC date.
+    expect((await followUp("what's the date today?", 'and the day after?')).text).toBe(
+      '"the day after" is 2026-11-21, a Saturday (today is 2026-11-20 UTC). No tool was needed for that.',
+    );
+    expect((await followUp('what day is it?', 'and tomorrow?')).text).toBe('"tomorrow" is 2026-11-21, a Saturday (today is 2026-11-20 UTC). No tool was needed for that.');
+    expect((await followUp('Wie spät ist es in Tokio?', 'und am Tag danach?')).text).toBe(
+      '„am Tag danach“ ist der 2026-11-22, ein Sonntag (ab 2026-11-21 in Asia/Tokyo). Dafür brauchte ich kein Werkzeug.',
+    );
+    expect((await followUp('Quelle heure est-il à Tokyo ?', 'et le lendemain ?')).text).toBe(
+      "« le lendemain » est le 2026-11-22, un dimanche (à partir du 2026-11-21 à Asia/Tokyo). Je n'ai eu besoin d'aucun outil pour cela.",
+    );
+    // A question of which day a day is: no date picker, no clock.
+    const asked = async (prompt: string) => {
+      const { text, toolCalls } = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      return { text, calls: toolCalls.length };
+    };
+    expect(await asked("what's the date tomorrow?")).toEqual({ text: '"tomorrow" is 2026-11-21, a Saturday (today is 2026-11-20 UTC). No tool was needed for that.', calls: 0 });
+    expect((await asked("when is Mother's Day?")).text).toBe('"Mother\'s Day" is 2027-05-09, a Sunday (today is 2026-11-20 UTC). No tool was needed for that.');
+    // Anything else asked with the day is read as before.
+    expect((await asked('which orders are late tomorrow?')).calls).toBe(1);
+    expect((await asked('what time is it tomorrow in Tokyo?')).calls).toBe(1);
+  });
+
+  it('says no tool takes one thing out of the cart when "remove the pears" names no cart, after they were added', async () => {
+    const model = createOfflineModel();
+    const tools = shopTools();
+    const removes = 'cart_clear removes everything at once, and no tool removes just "pears", so I left it as it is. Ask me to empty it all if that is what you want.';
+    expect(await conversation(model, tools)('add 2 pears and 3 apples to my cart', 'remove the pears')).toEqual({ text: removes, calls: [] });
+    expect((await conversation(model, tools)('Leg 2 Birnen in den Warenkorb', 'nimm die Birnen raus')).text).toBe(
+      'cart_clear entfernt alles auf einmal, und kein Werkzeug entfernt nur „Birnen“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.',
+    );
+    expect((await conversation(model, tools)('Ajoute 2 poires au panier', 'enlève les poires')).text).toMatch(/^cart_clear retire tout d'un coup, et aucun outil ne retire seulement « poires »/);
+    // All of it right after: the cart is emptied, as "remove everything from my cart" empties it.
+    expect((await conversation(model, tools)('add 2 pears to my cart', 'remove everything')).calls).toEqual([['cart_clear', {}]]);
+    // Never added: nothing says what it is taken out of.
+    const alone = await generateText({ model, tools, prompt: 'remove the pears', stopWhen: isStepCount(1) });
+    expect(alone.text).toMatch(/^I have no tool for deleting things/);
+  });
+
+  it('reads prompts found in a new round: a change of mind in German and French, every customer of a list, "quel jour sommes-nous demain ?"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // "nein, auf Samstag" got the help text ("auf" asked for something of its own); "non, plutôt lundi" was answered in English.
+    // The move waits for approval when the next message comes: the chat loop leaves its call out of what the model reads.
+    const approvals = async (first: string, then: string) => {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, { role: 'assistant', content: before.text }, { role: 'user', content: then }];
+      const after = await generateText({ model, tools, messages });
+      const request = after.content.find((part) => part.type === 'tool-approval-request');
+      return { text: after.text, input: request?.type === 'tool-approval-request' ? request.toolCall.input : undefined };
+    };
+    expect(await approvals('Verschiebe A-1003 auf Freitag', 'nein, auf Samstag')).toEqual({
+      text: 'Ich lese „Samstag“ als 2026-11-21 (heute ist 2026-11-20 UTC). Wie zuvor mit update_delivery_date, jetzt mit 2026-11-21.',
+      input: { order_id: 'A-1003', new_date: '2026-11-21' },
+    });
+    expect(await approvals('décale A-1003 à vendredi', 'non, plutôt lundi')).toEqual({
+      text: 'Je lis « lundi » comme le 2026-11-23 (nous sommes le 2026-11-20 UTC). Comme avant avec update_delivery_date, cette fois avec 2026-11-23.',
+      input: { order_id: 'A-1003', new_date: '2026-11-23' },
+    });
+    // "schreib allen Kunden", "email every customer" after a list asked for an order id: each order of the list.
+    for (const [first, then] of [
+      ['welche Bestellungen sind verspätet?', 'schreib allen Kunden'],
+      ['which orders are late', 'email every customer'],
+      ['commandes en retard', 'écris à tous les clients'],
+    ] as const) {
+      const mails = await followUp(first, then);
+      expect(mails.calls.map(([, input]) => (input as { order_id: string }).order_id), then).toEqual(['A-1012', 'A-1006', 'A-1002']);
+    }
+    const tomorrow = await generateText({ model, tools: shopTools(), prompt: 'quel jour sommes-nous demain ?', stopWhen: isStepCount(1) });
+    expect(tomorrow.text).toBe("« demain » est le 2026-11-21, un samedi (nous sommes le 2026-11-20 UTC). Je n'ai eu besoin d'aucun outil pour cela.");
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

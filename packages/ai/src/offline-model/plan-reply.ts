@@ -93,10 +93,18 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
   const text = readWordedSums(dates.text);
   const forced = choice.type === 'required' || choice.type === 'tool';
+  // "what's the date tomorrow?", "and the day after?" after a clock: the day the model reads, said; no tool asks it.
+  const day = forced || asked !== ruleInput.userText ? undefined : dayAnswer(options.prompt, ruleInput.userText, tools, now(), wording);
+  if (day !== undefined) return { type: 'text', text: day };
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
     const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
     if (partial !== undefined) return withReadingNote(partial, dates, wording);
+    // "remove the pears" after they were added to the cart: no tool takes one thing out (cart_clear empties it all).
+    // "remove everything" right after: that tool, as "remove everything from my cart" calls it.
+    const taken = asked === ruleInput.userText ? takenOut(options.prompt, text, tools) : undefined;
+    if (taken?.part === undefined && taken !== undefined) return { type: 'tool-calls', calls: [{ toolName: taken.tool.name, input: {} }] };
+    if (taken?.part !== undefined) return { type: 'text', text: wording.removesAll(taken.tool.name, taken.part) };
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -220,9 +228,14 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (lookup !== undefined) return noted(lookup);
     // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
     // One mail per id ("email them about it" after two moves), each saying what its call made.
+    // Mails of one kind are said in one sentence ("what it holds: "…" and "…""), not one each.
     const told = forced ? [] : sets.map((set) => toldFromEarlier(options.prompt, tool, set, wording));
-    const each = told.every((reply) => reply?.type === 'tool-calls') ? (told as Array<OfflineReply & { readonly type: 'tool-calls' }>) : [];
-    if (each.length > 0) return noted({ type: 'tool-calls', calls: each.flatMap((reply) => reply.calls), text: each.map((reply) => reply.text).join(' ') });
+    const each = told.every((mail) => mail !== undefined) ? (told as Told[]) : [];
+    if (each.length > 0) {
+      const kinds = [...new Set(each.map((mail) => mail.kind))];
+      const text = kinds.map((kind) => wording.toldEarlier(tool.name, kind, joinList(each.filter((mail) => mail.kind === kind).map((mail) => `"${mail.said}"`), wording.and)));
+      return noted({ type: 'tool-calls', calls: each.map((mail) => mail.call), text: text.join(' ') });
+    }
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
     const shifted = dates.shift === undefined || !isChangeName(tool.name) ? [] : missing.filter((name) => isDateArgument(tool.inputSchema, name));
     const asked = shifted.length < missing.length ? missing.filter((name) => !shifted.includes(name)) : missing;
@@ -252,7 +265,7 @@ const REFERS_BACK =
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
  * after "where are A-1002 and A-1003?"), in English, German and French (folded).
  */
-const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux)\b/;
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
@@ -267,9 +280,7 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
   const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
-    const value = resultValue(result.output);
-    const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined;
-    const ids = (list ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
+    const ids = (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
     const place = match[1] ?? '';
     const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
     if (id === undefined || ids.length < 2) continue;
@@ -277,6 +288,27 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
     return { id, phrase: plain.slice(match.index, match.index + match[0].length) };
   }
   return undefined;
+}
+
+/**
+ * The ids of the records a list the message before showed holds ("orders delayed more than 10 days": A-1012), those
+ * the tool takes, in the list's order; `undefined` when the message before showed no such list.
+ */
+function listedIds(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): string[] | undefined {
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const list = listIn(resultValue(result.output));
+    const ids = (list ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []).filter((id) => extractArguments(id, tool.inputSchema).input[name] === id);
+    if (ids.length > 0) return ids;
+  }
+  return undefined;
+}
+
+/** The list a result is, or the one it holds beside its counts (`{ count, orders: [...] }`). */
+function listIn(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return typeof value === 'object' && value !== null ? Object.values(value).find(Array.isArray) : undefined;
 }
 
 /** A reading of words that refer back: the id (or, for "both", the ids) they stand for. */
@@ -295,6 +327,17 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   // "the worst one", "the first order" after a list: that member of the list the message before showed.
   const member = memberOfList(prompt, plain, tool, name);
   if (member !== undefined) return member;
+  // "mail the customer" after a list of one order: that order; "both", "them" after a list of more: each of them.
+  const listed = listedIds(prompt, tool, name);
+  if (listed !== undefined) {
+    const every = REFERS_TO_ALL.exec(fold(plain));
+    const one = REFERS_BACK.exec(fold(plain));
+    const phraseOf = (match: RegExpExecArray | null): string => (match === null ? '' : plain.slice(match.index, match.index + match[0].length));
+    if (listed.length === 1 && listed[0] !== undefined) return { id: listed[0], phrase: phraseOf(every ?? one) };
+    const both = every !== null && /^(?:both|beide|alle\s+beide|sie\s+beide|(?:tous|toutes)\s+les\s+deux|les\s+deux)\b/.test(every[0]);
+    if (every !== null && (!both || listed.length === 2)) return { id: listed.join(' and '), phrase: phraseOf(every), ids: listed };
+    return undefined;
+  }
   // "both", "them": every id of the message that named several, the same request for each.
   // "email them about it" after two moves: "them" says more than "it" does.
   const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
@@ -410,7 +453,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot'.split(' '),
 );
 
 /**
@@ -499,6 +542,68 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
   return undefined;
 }
 
+/** Words of a question of which day or date a day is that ask for nothing else (folded). */
+const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
+    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous'
+  ).split(' '),
+);
+/** A word that asks for a day, a date or when. */
+const ASKS_DAY = /\b(?:date|day|weekday|when|datum|tag|wochentag|wann|jour|quand)\b/;
+
+/**
+ * The answer to a question of which day a day is: "what's the date tomorrow?", "when is Mother's Day?", "welcher Tag ist
+ * übermorgen?" (the day the model reads, as it reads one for a tool, from today's UTC date), or "and the day after?",
+ * "und am Tag danach?", "et le lendemain ?" after a clock's answer (the day next to the date it gave in its zone, or to
+ * today's when it gave none). No tool is called: none is needed, and the answer says so, with the date it counted from.
+ * `undefined` for a text that asks anything else (an id, a time, an order), or "the day after" after no clock.
+ */
+function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], now: Date, wording: Wording): string | undefined {
+  const folded = fold(text).trim();
+  if (!ASKS.test(folded) && !GOES_ON.test(folded)) return undefined;
+  if (idLikeWords(text).length > 0) return undefined;
+  const today = now.toISOString().slice(0, 10);
+  const next = dayNextToAsked(text);
+  const read = readRelativeDates(text, now);
+  const clock = clockDay(prompt, tools, today);
+  let answer: { readonly phrase: string; readonly date: string; readonly from: { readonly date: string; readonly zone?: string | undefined } } | undefined;
+  if (next !== undefined && read.dates.length === 0 && clock !== undefined) {
+    answer = { phrase: next.phrase, date: addDays(clock.date, next.days), from: clock };
+  } else if (read.dates.length === 1 && read.shift === undefined && ASKS.test(folded) && (ASKS_DAY.test(folded) || clock !== undefined)) {
+    const [{ phrase, date }] = read.dates as [{ phrase: string; date: string }];
+    answer = { phrase, date, from: { date: today } };
+  }
+  if (answer === undefined) return undefined;
+  const rest = fold(text.replace(answer.phrase, ' '));
+  const words = rest.split(/[^a-z]+/).filter((word) => word.length > 0 && !DAY_QUESTION_WORDS.has(word) && !GOES_ON_WORDS.has(word) && contentWords(word).length > 0);
+  if (words.length > 0) return undefined;
+  const weekday = new Date(`${answer.date}T00:00:00Z`).toLocaleDateString(wording.language, { weekday: 'long', timeZone: 'UTC' });
+  return wording.dayIs(answer.phrase, answer.date, weekday, answer.from);
+}
+
+/**
+ * The day a clock of the message before gave: a call that takes a time zone or names a time or a clock (no record's id),
+ * its result's date in its zone, or today's UTC date when it gave none (the browser's own time, written out in words).
+ */
+function clockDay(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[], today: string): { readonly date: string; readonly zone?: string | undefined } | undefined {
+  const turn = previousTurn(prompt);
+  const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const call of callsOf(turn).reverse()) {
+    const tool = tools.find((candidate) => candidate.name === call.toolName);
+    const named = splitIdentifier(call.toolName).some((word) => word === 'time' || word === 'clock');
+    if (tool === undefined || idOf(call.input) !== undefined || (!named && timeZoneArgument(tool.inputSchema) === undefined)) continue;
+    const result = results.find((part) => part.type === 'tool-result' && part.toolCallId === call.toolCallId);
+    if (result?.type !== 'tool-result' || (result.output.type !== 'json' && result.output.type !== 'text')) continue;
+    const value = resultValue(result.output);
+    const fields = typeof value === 'object' && value !== null ? Object.entries(value) : [];
+    const date = fields.find(([key, field]) => isDateField(key, field))?.[1];
+    const zone = fields.find(([key, field]) => /zone/i.test(key) && typeof field === 'string')?.[1];
+    return typeof date === 'string' ? { date, zone: typeof zone === 'string' ? zone : 'UTC' } : { date: today };
+  }
+  return undefined;
+}
+
 /**
  * The tool a text that refers back names by its verb alone, with the thing the last call of the message before was
  * about ("empty it" after "what's in my cart?": cart_clear, as "empty the cart"; "leere ihn", "vide-le"): the text
@@ -583,9 +688,61 @@ const REMOVED = /\b(?:remove|delete|take|drop|erase)\s+(?:(?:the|my|an?|\d+|one|
  * whole (`cart_clear`): a part that such a tool cannot remove alone; `undefined` otherwise.
  */
 function removedPart(text: string, tool: ToolInfo): string | undefined {
-  const schema = tool.inputSchema as { properties?: Record<string, unknown> } | undefined;
-  if (!isChangeName(tool.name) || Object.keys(schema?.properties ?? {}).length > 0) return undefined;
+  if (!isChangeName(tool.name) || takesArguments(tool)) return undefined;
   return REMOVED.exec(text)?.[1]?.trim();
+}
+
+/** Whether a tool's schema has any argument. */
+function takesArguments(tool: ToolInfo): boolean {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown> } | undefined;
+  return Object.keys(schema?.properties ?? {}).length > 0;
+}
+
+/**
+ * A message that only takes something out, without saying of what ("remove the pears", "nimm die Birnen raus",
+ * "enlève les poires"): the verb, then the thing (articles and a count before it dropped), folded.
+ */
+const TAKE_OUT =
+  /^(?:(?:please|pls|bitte|can\s+you|could\s+you)\s+)?(?:remove|delete|take\s+out|drop|erase|entferne|losche|nimm|enleve|enlevez|retire|retirez|supprime|supprimez)\s+(?:(?:the|my|an?|\d+|one|two|three|die|den|das|meine|le|la|les|mes)\s+|l['’]\s*)*([a-z][a-z\s-]*?)(?:\s+(?:raus|heraus|please|bitte|again|wieder|stp|svp))*\s*[.!?]*$/d;
+
+/** All of what a message takes out: "everything", "all items", "alles", "tout" (folded). */
+const EVERYTHING = /^(?:everything|all(?:\s+of\s+(?:it|them))?|all\s+(?:the\s+)?(?:items|things|stuff)|alles|tout)$/;
+
+/**
+ * The thing a message takes out ({@link TAKE_OUT}) when a call earlier in the conversation added it to something a
+ * tool empties whole and no tool takes one thing out of ("remove the pears" after "add 2 pears to my cart": cart_clear),
+ * with that tool; `undefined` otherwise (the thing was never added, or a tool takes it out by its name).
+ */
+function takenOut(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): { readonly tool: ToolInfo; readonly part?: string } | undefined {
+  const match = TAKE_OUT.exec(fold(text).trim());
+  const span = match?.indices?.[1];
+  if (match === null || span === undefined) return undefined;
+  // Folding keeps each letter in its place: the thing as the user wrote it ("Birnen", "poires").
+  const part = text.trim().slice(span[0], span[1]).trim();
+  const stems = contentWords(part);
+  const clearing = (call: LanguageModelV4ToolCallPart): ToolInfo | undefined => {
+    const things = splitIdentifier(call.toolName).filter((word) => !isReadName(word) && !isChangeName(word) && !isWeakVerb(stem(word)));
+    return tools.find((candidate) => isChangeName(candidate.name) && !takesArguments(candidate) && splitIdentifier(candidate.name).some((word) => things.includes(word)));
+  };
+  // "remove everything", "delete all items" after a call about the cart: all of it.
+  if (EVERYTHING.test(fold(part))) {
+    const last = callsOf(previousTurn(prompt)).at(-1);
+    const tool = last === undefined ? undefined : clearing(last);
+    return tool === undefined ? undefined : { tool };
+  }
+  const same = (value: string): boolean => {
+    const added = contentWords(value);
+    return stems.length > 0 && added.length === stems.length && added.every((word) => stems.includes(word));
+  };
+  for (const call of callsOf(prompt).reverse()) {
+    if (!stringValues(call.input).some(same)) continue;
+    const tool = clearing(call);
+    // A tool that takes the thing out by its name ("cart_remove") would be the one meant: then it is read as usual.
+    const picked = tool === undefined ? undefined : pickTool(`${text} ${splitIdentifier(tool.name).join(' ')}`, tools);
+    if (tool === undefined || (picked !== undefined && takesArguments(picked))) return undefined;
+    return { tool, part };
+  }
+  return undefined;
 }
 
 /** The tool info the matcher reads. */
@@ -663,6 +820,14 @@ function readParts(text: string, requests: readonly MessageRequest[], tools: rea
   for (let index = 0; index < requests.length; index++) {
     const request = requests[index] as MessageRequest;
     const [previous, next] = [parts.at(-1), requests[index + 1]];
+    // "invoices for A-1001 and A-1003": a part that is only ids (an "order" at most) is more of the request before it.
+    if (previous?.read !== undefined && idsOnly(request.text)) {
+      const joined = readRequest(text, span(previous.request, request), tools);
+      if (joined?.tool === previous.read.tool) {
+        parts[parts.length - 1] = { request: span(previous.request, request), read: joined };
+        continue;
+      }
+    }
     const read = readRequest(text, request, tools);
     const joined = read !== undefined || previous?.read === undefined ? undefined : listedRead(text, previous.request, request, previous.read, tools);
     const ends = read !== undefined || joined !== undefined || next === undefined ? undefined : listedRead(text, request, next, readRequest(text, next, tools), tools);
@@ -673,6 +838,19 @@ function readParts(text: string, requests: readonly MessageRequest[], tools: rea
     } else parts.push({ request, read });
   }
   return parts;
+}
+
+/** Words beside ids that ask nothing of their own: what they are, and what joins them (folded). */
+const ID_ONLY_WORDS: ReadonlySet<string> = new Set(
+  'and also too or the order orders for of und auch oder die der den fur von bestellung bestellungen auftrag et aussi ou la le les de pour commande commandes nr no number nummer numero'.split(' '),
+);
+
+/** Whether a part of a message gives ids and nothing else but words for what they are ("A-1003", "order A-1003", "#7"). */
+function idsOnly(text: string): boolean {
+  const ids = idLikeWords(text);
+  let rest = text;
+  for (const id of ids) rest = rest.replace(id, ' ');
+  return ids.length > 0 && wordsOf(rest).every((word) => ID_ONLY_WORDS.has(word));
 }
 
 /** What {@link readRequest} reads of a request: the tool it names, and one set of arguments per call. */
@@ -904,7 +1082,10 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
  * "… and email the customer" in the same message does; after a lookup, what it showed. `undefined` when the message
  * before made no such call for that id, or the call failed or was denied (nothing new to say).
  */
-function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): OfflineReply | undefined {
+/** A mail {@link toldFromEarlier} words: its call, what it says, and what of the earlier call it says. */
+type Told = { readonly call: OfflineToolCall; readonly said: string; readonly kind: 'change' | 'lookup' | 'made' };
+
+function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): Told | undefined {
   if (read.missing.length === 0 || !read.missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
   const idName = idArgument(tool.inputSchema);
   const id = idName === undefined ? undefined : read.input[idName];
@@ -921,6 +1102,13 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const made = (result: LanguageModelV4ToolResultPart) => !isChangeName(result.toolName) && !isReadName(result.toolName) && result.toolName !== tool.name;
   const about = byId(sourcesOf(results, inputOf));
   const result = about.at(-1) ?? byId(results.filter(made)).at(-1);
+  // "mail the customer" after a list that showed the order (one of one, or "them"): what the list said of it.
+  const listed = result === undefined && idName !== undefined ? listedRecord(results, id) : undefined;
+  const told = listed === undefined || idName === undefined ? undefined : recordIs(listed, idName, id, wording);
+  if (told !== undefined) {
+    const args = extractArguments(`${told.id} saying ${told.text}`, tool.inputSchema);
+    if (args.missing.length === 0) return { call: { toolName: tool.name, input: args.input }, said: told.text, kind: 'lookup' };
+  }
   const input = result === undefined ? undefined : inputOf(result);
   const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');
   if (result === undefined || input === undefined || !succeeded) return undefined;
@@ -930,7 +1118,7 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const subject = 'subject' in message ? ` about ${message.subject}` : '';
   const args = extractArguments(`${message.id}${subject} saying ${message.text}`, tool.inputSchema);
   if (args.missing.length > 0) return undefined;
-  return { type: 'tool-calls', calls: [{ toolName: tool.name, input: args.input }], text: wording.toldEarlier(tool.name, kind, `"${message.text}"`) };
+  return { call: { toolName: tool.name, input: args.input }, said: message.text, kind };
 }
 
 /**
@@ -966,7 +1154,20 @@ function whatIs(result: LanguageModelV4ToolResultPart, input: Readonly<Record<st
   const idEntry = idOf(input);
   const record = recordOf(result.output);
   if (idEntry === undefined || record === undefined || record.found === false) return undefined;
-  const [idName, id] = idEntry;
+  return recordIs(record, ...idEntry, wording);
+}
+
+/** The record of id `id` a list among `results` holds (the last such list's). */
+function listedRecord(results: readonly LanguageModelV4ToolResultPart[], id: string): Record<string, unknown> | undefined {
+  for (const result of [...results].reverse()) {
+    const found = (listIn(resultValue(result.output)) ?? []).find((record: unknown) => idOf(record)?.[1] === id);
+    if (typeof found === 'object' && found !== null) return found as Record<string, unknown>;
+  }
+  return undefined;
+}
+
+/** {@link whatIs}'s sentence for a record, its id the argument `idName` named (`order_id`: "Your order A-1002 is …"). */
+function recordIs(record: Readonly<Record<string, unknown>>, idName: string, id: string, wording: Wording): { readonly id: string; readonly text: string } | undefined {
   const status = ['status', 'state'].map((key) => record[key]).find((value) => typeof value === 'string');
   const date = mainDate(Object.entries(record).flatMap(([key, value]) => (isDateField(key, value) ? [{ key, date: value }] : [])));
   // In the user's language ("Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03."); the values are the tool's.

@@ -145,6 +145,18 @@ describe('readRelativeDates', () => {
     expect(read('on halloween', new Date('2026-10-31T08:00:00Z'))).toEqual([['halloween', '2026-10-31']]);
     // A name is no holiday: "email Noel".
     expect(read('email Noel about A-1002')).toEqual([]);
+    // Pentecost and Ascension move with Easter; Mother's and Father's Day by the custom of the language they are named in.
+    expect(read('Pfingsten')).toEqual([['Pfingsten', '2027-05-16']]);
+    expect(read('lundi de Pentecôte')).toEqual([['lundi de Pentecôte', '2027-05-17']]);
+    expect(read('Christi Himmelfahrt')).toEqual([['Christi Himmelfahrt', '2027-05-06']]);
+    expect(read("deliver A-1002 on Mother's Day")).toEqual([["Mother's Day", '2027-05-09']]);
+    expect(read('Liefere A-1002 am Muttertag')).toEqual([['Muttertag', '2027-05-09']]);
+    expect(read('on mothering sunday')).toEqual([['mothering sunday', '2027-03-07']]);
+    expect(read('pour la fête des mères')).toEqual([['la fête des mères', '2027-05-30']]);
+    // In France it is the first Sunday of June when Pentecost falls on the last of May (2020).
+    expect(read('fête des mères 2020')).toEqual([['fête des mères 2020', '2020-06-07']]);
+    expect(read("father's day")).toEqual([["father's day", '2027-06-20']]);
+    expect(read('Vatertag')).toEqual([['Vatertag', '2027-05-06']]);
   });
 
   it('reads a weekday as the next one after today, a week on when it is today', () => {
@@ -225,7 +237,7 @@ describe('readRelativeDates', () => {
       ['deliver A-1002 on Diwali', 'Diwali'],
       ['deliver A-1002 on Chinese New Year', 'Chinese New Year'],
       ['move A-1003 until labor day', 'labor day'],
-      ['Liefere A-1002 am Muttertag', 'Muttertag'],
+      ['Liefere A-1002 am Schützenfest', 'Schützenfest'],
       ["Livre A-1002 pour l'Aïd", 'Aïd'],
       ['move A-1007 to Hanukkah', 'Hanukkah'],
       // Where it goes, who it is for, a carrier, an id, a day known (already a date): none.

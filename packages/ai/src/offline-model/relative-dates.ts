@@ -191,11 +191,39 @@ const HOLIDAYS: ReadonlyArray<readonly [string, (year: number) => Date]> = [
   [String.raw`good\s+friday|karfreitag|vendredi\s+saint`, (y) => plus(easter(y), -2)],
   [String.raw`easter\s+monday|ostermontag|lundi\s+de\s+paques`, (y) => plus(easter(y), 1)],
   [String.raw`easter(?:\s+sunday)?|ostern|ostersonntag|paques`, (y) => easter(y)],
+  [String.raw`(?:christi\s+)?himmelfahrt|ascension\s+day|(?:le\s+jeudi\s+de\s+)?l['’]ascension`, (y) => plus(easter(y), 39)],
+  [String.raw`whit\s+monday|pfingstmontag|lundi\s+de\s+(?:la\s+)?pentecote`, (y) => plus(easter(y), 50)],
+  [String.raw`pentecost|whit\s+sunday|pfingst(?:en|sonntag)|(?:la\s+)?pentecote`, (y) => plus(easter(y), 49)],
+  // Mother's and Father's Day by the custom of the language they are named in: the second Sunday of May in the US, in
+  // Germany, Austria and Switzerland; Britain's Mothering Sunday three weeks before Easter; France's fête des mères on
+  // the last Sunday of May (the first of June when Pentecost falls on it); Vatertag on Ascension Day, Father's Day and
+  // la fête des pères on the third Sunday of June. The answer says the date it read before anything is changed.
+  [String.raw`mothering\s+sunday`, (y) => plus(easter(y), -21)],
+  [String.raw`mother['’]?s\s+day|muttertag`, (y) => sunday(y, 4, 2)],
+  [String.raw`(?:la\s+)?fete\s+des\s+meres`, (y) => motherDayOfFrance(y)],
+  [String.raw`father['’]?s\s+day|(?:la\s+)?fete\s+des\s+peres`, (y) => sunday(y, 5, 3)],
+  ['vatertag', (y) => plus(easter(y), 39)],
   // The fourth Thursday of November (the US holiday), and the Friday and Monday named after it.
   [String.raw`thanksgiving(?:\s+day)?`, (y) => thanksgiving(y)],
   [String.raw`black\s+friday`, (y) => plus(thanksgiving(y), 1)],
   [String.raw`cyber\s+monday`, (y) => plus(thanksgiving(y), 4)],
 ];
+
+/** The `nth` Sunday of a month (0-based `month`); a negative `nth` counts from its end (-1: its last Sunday). */
+function sunday(year: number, month: number, nth: number): Date {
+  if (nth < 0) {
+    const last = new Date(Date.UTC(year, month + 1, 0));
+    return plus(last, -last.getUTCDay() + (nth + 1) * 7);
+  }
+  const first = new Date(Date.UTC(year, month, 1)).getUTCDay();
+  return new Date(Date.UTC(year, month, 1 + ((7 - first) % 7) + (nth - 1) * 7));
+}
+
+/** France's fête des mères: the last Sunday of May, or the first of June when Pentecost falls on that Sunday. */
+function motherDayOfFrance(year: number): Date {
+  const last = sunday(year, 4, -1);
+  return last.getTime() === plus(easter(year), 49).getTime() ? sunday(year, 5, 1) : last;
+}
 
 function thanksgiving(year: number): Date {
   const first = new Date(Date.UTC(year, 10, 1)).getUTCDay();

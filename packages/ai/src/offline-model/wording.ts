@@ -16,7 +16,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein montag dienstag mittwoch donnerstag freitag samstag sonntag'
     ).split(' '),
   ),
   fr: new Set(
@@ -25,7 +25,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
-      'bonne journee revoir seulement premieres'
+      'bonne journee revoir seulement premieres plutot lundi mardi mercredi jeudi vendredi samedi dimanche'
     ).split(' '),
   ),
 };
@@ -63,6 +63,11 @@ export interface Wording {
   readonly readAs: (phrase: string, date: string) => string;
   /** `Reading … (today is 2026-11-20 UTC).` */
   readonly reading: (read: string, today: string) => string;
+  /**
+   * The answer to which day a day is ("what's the date tomorrow?", "and the day after?" after a clock): `"tomorrow" is
+   * 2026-11-21, a Saturday (today is 2026-11-20 UTC).`, or counted from the date a clock gave in a zone.
+   */
+  readonly dayIs: (phrase: string, date: string, weekday: string, from: { readonly date: string; readonly zone?: string | undefined }) => string;
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
@@ -229,6 +234,8 @@ const EN: Wording = {
   quote: (request) => request,
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
+  dayIs: (phrase, date, weekday, from) =>
+    `"${phrase}" is ${date}, a ${weekday} (${from.zone === undefined ? `today is ${from.date} UTC` : `from ${from.date} in ${from.zone}`}). No tool was needed for that.`,
   askMarker: 'I still need',
   argument: (label, hint) => `the ${label}${englishHint(hint)}`,
   notAnId: (tool, given, label, hint, suggestion) =>
@@ -312,6 +319,8 @@ const DE: Wording = {
   quote: (request) => `„${request}“`,
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
+  dayIs: (phrase, date, weekday, from) =>
+    `„${phrase}“ ist der ${date}, ein ${weekday} (${from.zone === undefined ? `heute ist ${from.date} UTC` : `ab ${from.date} in ${from.zone}`}). Dafür brauchte ich kein Werkzeug.`,
   askMarker: 'brauche ich noch',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}${localHint(hint, { date: 'als JJJJ-MM-TT', email: 'eine E-Mail-Adresse', example: 'zum Beispiel', or: 'oder', oneOf: 'eins von' })}`,
@@ -406,6 +415,8 @@ const FR: Wording = {
   quote: (request) => `« ${request} »`,
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
+  dayIs: (phrase, date, weekday, from) =>
+    `« ${phrase} » est le ${date}, un ${weekday} (${from.zone === undefined ? `nous sommes le ${from.date} UTC` : `à partir du ${from.date} à ${from.zone}`}). Je n'ai eu besoin d'aucun outil pour cela.`,
   askMarker: 'il me manque encore',
   argument: (label, hint) =>
     `${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}${localHint(hint, { date: 'au format AAAA-MM-JJ', email: 'une adresse e-mail', example: 'par exemple', or: 'ou', oneOf: 'parmi' })}`,
