@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { deliveryDate, failNextAnswerAfter, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
+import { deliveryDate, failNextAnswerAfter, holdNextAnswer, idle, openChat, queryD1, send, shot, toolCard } from './support.ts';
 
 /** The bodies of the chat requests the page posts from now on. */
 function recordPosts(page: Page): { readonly bodies: string[] } {
@@ -336,18 +336,7 @@ test.describe('a decision that got no answer', () => {
     expect(movesTo('A-1007', '2027-03-05').moves).toBe(1);
 
     // The retry is held until the answer's row shows the model thinking after the card (it stood without it).
-    let release = (): void => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      '**/api/chat',
-      async (route) => {
-        await held;
-        await route.continue();
-      },
-      { times: 1 },
-    );
+    const release = await holdNextAnswer(page);
     await banner.getByTestId('error-retry').click();
     await expect(answer.getByTestId('thinking')).toBeVisible();
     await expect(answer.getByTestId('thinking')).toMatchAriaSnapshot('- text: The model is thinking…');

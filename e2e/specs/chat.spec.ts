@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { deliveryDate, expectUsage, idle, openChat, openOrderCount, send, shot, toolCard } from './support.ts';
+import { deliveryDate, expectUsage, holdNextAnswer, idle, openChat, openOrderCount, send, shot, toolCard } from './support.ts';
 
 test.describe('the demo chat on the offline model', () => {
   test('internal mode: an order lookup runs on the server and the answer streams', async ({ page }) => {
@@ -51,18 +51,7 @@ test.describe('the demo chat on the offline model', () => {
   test('the thinking indicator is text in the conversation, not a live region that may never be read', async ({ page }) => {
     await openChat(page);
     // The server's answer is held until the indicator has been read.
-    let release = (): void => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      '**/api/chat',
-      async (route) => {
-        await held;
-        await route.continue();
-      },
-      { times: 1 },
-    );
+    const release = await holdNextAnswer(page);
     await send(page, 'Where is order A-1005?');
     const thinking = page.getByTestId('thinking');
     await expect(thinking).toBeVisible();

@@ -92,6 +92,26 @@ export async function rewriteNextAnswer(page: Page, edit: (events: string[]) => 
   );
 }
 
+/**
+ * Holds the page's next request to /api/chat until the returned function is called (then it goes on to the Worker):
+ * the test can read what the page shows while it waits for an answer.
+ */
+export async function holdNextAnswer(page: Page): Promise<() => void> {
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    '**/api/chat',
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  return release;
+}
+
 /** The next answer fails with the server's error event right after its first event that contains `marker`. */
 export function failNextAnswerAfter(page: Page, marker: string): Promise<void> {
   return rewriteNextAnswer(page, (events) => {
