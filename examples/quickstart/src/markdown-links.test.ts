@@ -185,6 +185,26 @@ describe('Markdown links', () => {
     expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 
+  it("the Guides table says which question each guide answers: a question first, then the guide's link", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const guides = readme.slice(readme.indexOf('\n## Guides\n'), readme.indexOf('\n## ', readme.indexOf('\n## Guides\n') + 1));
+    const rows = guides
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+      .slice(1)
+      .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| /, '')));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [question = '', guide = ''] of rows) {
+      expect({ question, guide }).toEqual({ question: expect.stringMatching(/^[A-Z][^[\]]*\?$/), guide: expect.stringMatching(/^\[[^\]]+\]\([^)]+\.md\)/) });
+    }
+  });
+
+  it('every page of docs/ opens with a way back to the Guides, the first line after its title', () => {
+    const pages = files.filter((file) => /^docs\/[^/]+\.md$/.test(file));
+    const without = pages.filter((page) => readFileSync(join(ROOT, page), 'utf8').split('\n')[2] !== '[edgetool](../README.md) › [guides](../README.md#guides)');
+    expect(without).toEqual([]);
+  });
+
   it.each(files)('every file path named in a code span of %s exists', (file) => {
     const broken = codePathsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap(({ path, line }) => {
       const problem = brokenCodePath(file, path);
