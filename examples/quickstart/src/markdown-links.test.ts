@@ -205,6 +205,37 @@ describe('Markdown links', () => {
     expect(without).toEqual([]);
   });
 
+  it('the README and the guides say a thing in one place: no prose line of theirs is written in two of them', () => {
+    const pages = files.filter((file) => file === 'README.md' || /^docs\/[^/]+\.md$/.test(file));
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const page of pages) {
+      for (const raw of withoutCodeBlocks(readFileSync(join(ROOT, page), 'utf8')).split('\n')) {
+        const line = raw.trim();
+        // Tables, short lines and a lone link (a "see …" on a line of its own) are not a thing said.
+        if (line.length < 60 || line.startsWith('|') || /^\[[^\]]+\]\([^)]+\)[).,;:]*$/.test(line)) continue;
+        const first = seen.get(line);
+        if (first !== undefined && first !== page) twice.push(`${first} and ${page}: ${line}`);
+        seen.set(line, first ?? page);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
+  it.each(files.filter((file) => /^(README\.md|docs\/[^/]+\.md|(packages|apps)\/[^/]+\/README\.md)$/.test(file) && file !== 'docs/architecture.md'))('%s wraps its prose by hand at about 120 columns', (file) => {
+    // A line over 130 columns is too long when it could have been broken: when a space outside its code spans and
+    // links comes before column 130. One long code span or link alone on its line cannot be.
+    const tooLong = withoutCodeBlocks(readFileSync(join(ROOT, file), 'utf8'))
+      .split('\n')
+      .flatMap((line, index) => {
+        if (line.length <= 130 || line.trimStart().startsWith('|')) return [];
+        const spaces = line.replace(/(`+)[\s\S]*?\1|!?\[[^\]]*\]\([^)]*\)/g, (atom) => 'x'.repeat(atom.length));
+        const breakable = [...spaces.matchAll(/\S( )/g)].some((match) => (match.index ?? 0) + 1 <= 130);
+        return breakable ? [`${file}:${index + 1} (${line.length} columns)`] : [];
+      });
+    expect(tooLong).toEqual([]);
+  });
+
   it.each(files)('every file path named in a code span of %s exists', (file) => {
     const broken = codePathsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap(({ path, line }) => {
       const problem = brokenCodePath(file, path);
