@@ -236,6 +236,28 @@ describe('Markdown links', () => {
     expect(tooLong).toEqual([]);
   });
 
+  it("the README's Contents line leads to each of its sections but the license, in the order they come", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const contents = readme.slice(readme.indexOf('**Contents:**'), readme.indexOf('\n\n', readme.indexOf('**Contents:**')));
+    const linked = linksOf(contents).map(({ target }) => target.replace(/^#/, ''));
+    const body = withoutCodeBlocks(readme);
+    const sections = [...body.matchAll(/^## (.*)$/gm)].map(([, heading = '']) => slug(heading)).filter((anchor) => anchor !== 'license');
+    expect(linked.filter((anchor) => sections.includes(anchor))).toEqual(sections);
+    const headings = anchorsOf(readme);
+    expect(linked.filter((anchor) => !headings.has(anchor))).toEqual([]);
+  });
+
+  it('docs/ never says "the README says": what the README said moved into the guides, and a page links the one that says it', () => {
+    // "the README says to keep `ttlMs` short" pointed at text the README no longer holds once the guides took it.
+    const pages = files.filter((file) => /^docs\/[^/]+\.md$/.test(file));
+    const unlinked = pages.flatMap((page) =>
+      withoutCodeBlocks(readFileSync(join(ROOT, page), 'utf8'))
+        .split('\n')
+        .flatMap((line, index) => (/\bREADME says\b/.test(line) ? [`${page}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(unlinked).toEqual([]);
+  });
+
   it.each(files)('every file path named in a code span of %s exists', (file) => {
     const broken = codePathsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap(({ path, line }) => {
       const problem = brokenCodePath(file, path);
