@@ -185,6 +185,79 @@ describe('Markdown links', () => {
     expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 
+  it("the Guides table says which question each guide answers: a question first, then the guide's link", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const guides = readme.slice(readme.indexOf('\n## Guides\n'), readme.indexOf('\n## ', readme.indexOf('\n## Guides\n') + 1));
+    const rows = guides
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+      .slice(1)
+      .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| /, '')));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [question = '', guide = ''] of rows) {
+      expect({ question, guide }).toEqual({ question: expect.stringMatching(/^[A-Z][^[\]]*\?$/), guide: expect.stringMatching(/^\[[^\]]+\]\([^)]+\.md\)/) });
+    }
+  });
+
+  it('every page of docs/ opens with a way back to the Guides, the first line after its title', () => {
+    const pages = files.filter((file) => /^docs\/[^/]+\.md$/.test(file));
+    const without = pages.filter((page) => readFileSync(join(ROOT, page), 'utf8').split('\n')[2] !== '[edgetool](../README.md) › [guides](../README.md#guides)');
+    expect(without).toEqual([]);
+  });
+
+  it('the README and the guides say a thing in one place: no prose line of theirs is written in two of them', () => {
+    const pages = files.filter((file) => file === 'README.md' || /^docs\/[^/]+\.md$/.test(file));
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const page of pages) {
+      for (const raw of withoutCodeBlocks(readFileSync(join(ROOT, page), 'utf8')).split('\n')) {
+        const line = raw.trim();
+        // Tables, short lines and a lone link (a "see …" on a line of its own) are not a thing said.
+        if (line.length < 60 || line.startsWith('|') || /^\[[^\]]+\]\([^)]+\)[).,;:]*$/.test(line)) continue;
+        const first = seen.get(line);
+        if (first !== undefined && first !== page) twice.push(`${first} and ${page}: ${line}`);
+        seen.set(line, first ?? page);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
+  it.each(files.filter((file) => /^(README\.md|docs\/[^/]+\.md|(packages|apps)\/[^/]+\/README\.md)$/.test(file) && file !== 'docs/architecture.md'))('%s wraps its prose by hand at about 120 columns', (file) => {
+    // A line over 130 columns is too long when it could have been broken: when a space outside its code spans and
+    // links comes before column 130. One long code span or link alone on its line cannot be.
+    const tooLong = withoutCodeBlocks(readFileSync(join(ROOT, file), 'utf8'))
+      .split('\n')
+      .flatMap((line, index) => {
+        if (line.length <= 130 || line.trimStart().startsWith('|')) return [];
+        const spaces = line.replace(/(`+)[\s\S]*?\1|!?\[[^\]]*\]\([^)]*\)/g, (atom) => 'x'.repeat(atom.length));
+        const breakable = [...spaces.matchAll(/\S( )/g)].some((match) => (match.index ?? 0) + 1 <= 130);
+        return breakable ? [`${file}:${index + 1} (${line.length} columns)`] : [];
+      });
+    expect(tooLong).toEqual([]);
+  });
+
+  it("the README's Contents line leads to each of its sections but the license, in the order they come", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const contents = readme.slice(readme.indexOf('**Contents:**'), readme.indexOf('\n\n', readme.indexOf('**Contents:**')));
+    const linked = linksOf(contents).map(({ target }) => target.replace(/^#/, ''));
+    const body = withoutCodeBlocks(readme);
+    const sections = [...body.matchAll(/^## (.*)$/gm)].map(([, heading = '']) => slug(heading)).filter((anchor) => anchor !== 'license');
+    expect(linked.filter((anchor) => sections.includes(anchor))).toEqual(sections);
+    const headings = anchorsOf(readme);
+    expect(linked.filter((anchor) => !headings.has(anchor))).toEqual([]);
+  });
+
+  it('docs/ never says "the README says": what the README said moved into the guides, and a page links the one that says it', () => {
+    // "the README says to keep `ttlMs` short" pointed at text the README no longer holds once the guides took it.
+    const pages = files.filter((file) => /^docs\/[^/]+\.md$/.test(file));
+    const unlinked = pages.flatMap((page) =>
+      withoutCodeBlocks(readFileSync(join(ROOT, page), 'utf8'))
+        .split('\n')
+        .flatMap((line, index) => (/\bREADME says\b/.test(line) ? [`${page}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(unlinked).toEqual([]);
+  });
+
   it.each(files)('every file path named in a code span of %s exists', (file) => {
     const broken = codePathsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap(({ path, line }) => {
       const problem = brokenCodePath(file, path);

@@ -447,6 +447,25 @@ describe('a project that installs them', () => {
     ]);
   });
 
+  it("type-checks the examples as the README's install section says: `tsc --init`, then its `types` set to node", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Use the packages in your own app\n'), readme.indexOf('\n## The chat loop'));
+    expect(section).toContain('`npx tsc --init`');
+    expect(section).toContain('change the `"types": []` it writes to\n`"types": ["node"]`');
+    const dir = join(app, 'tsc-init');
+    mkdirSync(dir, { recursive: true });
+    for (const file of ['quickstart.ts', 'chat.ts', 'worker.ts']) copyFileSync(join(app, 'src', file), join(dir, file));
+    const bin = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const check = () => sh(process.execPath, [bin, '--noEmit'], dir);
+    expect(sh(process.execPath, [bin, '--init'], dir).status).toBe(0);
+    const written = readFileSync(join(dir, 'tsconfig.json'), 'utf8');
+    expect(written).toContain('"types": []');
+    // As `tsc --init` writes it, a Node example does not compile: the step the README adds is needed.
+    expect(check().stdout).toContain("Cannot find name 'process'");
+    writeFileSync(join(dir, 'tsconfig.json'), written.replace('"types": []', '"types": ["node"]'));
+    expect(check()).toMatchObject({ status: 0, stdout: '' });
+  });
+
   it("type-checks and runs the example in @edgetool/core's own README, as shipped in its tarball", () => {
     const blocks = codeBlocks(shippedReadme('core'));
     expect(blocks.map((block) => block.lang)).toEqual(['sh', 'ts']);
