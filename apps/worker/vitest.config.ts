@@ -27,6 +27,9 @@ export default defineConfig({
               // apps/web/dist may not be built yet: tests serve the placeholder in public/.
               assets: { directory: './public', binding: 'ASSETS' },
               bindings: { TICKET_SECRET: 'test-ticket-secret-with-at-least-32-bytes', TEST_MIGRATIONS: await readD1Migrations({ projectPath: import.meta.dirname, migrationsDir: 'migrations' }) },
+              // A real (simulated) Workers Rate Limiting binding that src/api/chat-rate-limit.test.ts hands the Worker as
+              // CHAT_LIMITER; under that name every other test's chat would count against it.
+              ratelimits: { TEST_CHAT_LIMITER: { namespace_id: '1902', simple: { limit: 3, period: 60 } } },
             },
           })),
         ],

@@ -86,3 +86,41 @@ describe("the README's Configuration table", () => {
     expect([...sentence.matchAll(/`([A-Z0-9_]+)`/g)].map(([, name]) => name).sort()).toEqual([...NOT_FORWARDED].sort());
   });
 });
+
+describe('the rate-limit bindings', () => {
+  /** The Workers Rate Limiting bindings `Env` declares. */
+  const LIMITERS = [...read('apps/worker/src/env.ts').matchAll(/readonly ([A-Z][A-Z0-9_]*)\?: RateLimit;/g)].map(([, name = '']) => name);
+  const section = (readme: string, heading: string) => {
+    const start = readme.indexOf(heading);
+    return readme.slice(start, readme.indexOf('\n## ', start + heading.length));
+  };
+
+  it("are each named in the README's deploy section and the Worker's README, and read by the code", () => {
+    expect(LIMITERS).toEqual(['EMAIL_LIMITER', 'CHAT_LIMITER']);
+    const deploy = section(read('README.md'), '\n### Deploying the Worker\n');
+    const worker = read('apps/worker/README.md');
+    const code = sources();
+    for (const name of LIMITERS) {
+      expect(deploy, name).toContain(`\`${name}\``);
+      expect(worker, name).toContain(`\`${name}\``);
+      expect(code, name).toMatch(new RegExp(`env\\.${name}\\b`));
+    }
+  });
+
+  it('CHAT_LIMITER: the example the README and wrangler.jsonc show is one entry of `ratelimits`, and the Retry-After they quote is the code’s', () => {
+    const deploy = section(read('README.md'), '\n### Deploying the Worker\n').replace(/\s+/g, ' ');
+    const example = /`(\{ "name": "CHAT_LIMITER".*?\} \})`/.exec(deploy)?.[1] ?? '';
+    const entry = JSON.parse(example) as { name: string; namespace_id: string; simple: { limit: number; period: number } };
+    expect(entry.name).toBe('CHAT_LIMITER');
+    expect(entry.namespace_id).toMatch(/^\d+$/);
+    expect(Number.isInteger(entry.simple.limit) && entry.simple.limit > 0).toBe(true);
+    expect([10, 60]).toContain(entry.simple.period);
+    // The same entry is in wrangler.jsonc's comment, not bound: without it there is no limit.
+    const wrangler = read('apps/worker/wrangler.jsonc');
+    expect(wrangler.replace(/\s*\n\s*\/\/\s*/g, ' ')).toContain(example);
+    expect(wrangler).not.toMatch(/^\s*"ratelimits".*CHAT_LIMITER/m);
+    const seconds = /CHAT_RETRY_AFTER_SECONDS = (\d+);/.exec(read('apps/worker/src/api/chat.ts'))?.[1];
+    expect(deploy).toContain(`Retry-After: ${seconds}\``);
+    expect(read('apps/worker/README.md').replace(/\s+/g, ' ')).toContain(`\`Retry-After: ${seconds}\``);
+  });
+});

@@ -7,6 +7,11 @@ export interface Env {
   readonly DB: D1Database;
   /** Workers Rate Limiting: e-mails per client address per minute (wrangler.jsonc `ratelimits`). */
   readonly EMAIL_LIMITER?: RateLimit;
+  /**
+   * Workers Rate Limiting for `POST /api/chat` (wrangler.jsonc `ratelimits`): chat requests per client address (else per
+   * conversation). Unbound: no limit. A public deployment with `OPENAI_API_KEY` binds it (each request costs a model call).
+   */
+  readonly CHAT_LIMITER?: RateLimit;
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;
   /**
@@ -28,7 +33,8 @@ export interface Env {
   readonly TICKET_SECRET_PREVIOUS?: string;
   /**
    * The most tokens one chat turn may use, the delay analyst's included (default 50,000): a turn that reaches it starts
-   * no other model step, and the chat UI says why the answer stopped.
+   * no other model step, nor one whose estimated prompt is over what is left (the first included), and the chat UI says
+   * why the answer stopped.
    */
   readonly TURN_TOKEN_BUDGET?: string;
   /** Milliseconds between the offline model's stream chunks (demos of the stop button; e2e tests). */

@@ -154,7 +154,8 @@ describe('agent as tool', () => {
   it('a sub-agent stopped at its limit before answering says so: the calling model never takes its silence for an answer', async () => {
     const ask = async (options: { maxSteps?: number; tokenBudget?: number }) => {
       const innerModel = scriptedModel(callsStep([['i1', 'query_order', { order_id: 'A-7' }]]), callsStep([['i2', 'query_order', { order_id: 'A-8' }]]), textStep('Both delayed.'));
-      const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets, ...options });
+      // The budget counted between steps as the mock reports usage: no estimate before each call (prompt-budget.test.ts).
+      const inner = createChatAgent({ model: innerModel, tools: innerTools([]).slice(0, 1), tickets, inputTokenEstimate: false, ...options });
       const analyst = await agentTool({ name: 'analyst', description: 'Checks orders', agent: inner });
       const result = await createExecutor({ registry: [analyst] }).execute({ id: 'a1', name: 'analyst', arguments: { task: 'Check A-7 and A-8' } });
       return { result, calls: innerModel.doGenerateCalls.length };

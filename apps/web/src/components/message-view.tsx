@@ -38,7 +38,10 @@ export function MessageView(
   const { message, toolCalls, questions, streaming, stopped } = props;
   const isUser = message.role === 'user';
   const usage = formatUsage(message.metadata?.usage);
-  const limit = limitNote(message.metadata?.limit);
+  const limit = limitNote(
+    message.metadata?.limit,
+    message.parts.some((part) => (part.type === 'text' && part.text.trim() !== '') || isToolPart(part)),
+  );
   return (
     <div className={`message message-${message.role}`} data-testid={`message-${message.role}`} data-message-id={message.id}>
       {/* Who speaks, for screen readers (the bubbles' side and colour say it to the eye), and a heading to go from one

@@ -70,6 +70,10 @@ describe('formatting', () => {
   it('the limit a turn stopped at, as a note (nothing for an answer that did not stop at one)', () => {
     expect(limitNote('steps')).toMatch(/^Stopped: .*model steps/);
     expect(limitNote('tokens')).toMatch(/^Stopped: .*tokens/);
+    // An answer that shows nothing was refused before the model was asked (its prompt was over the budget): asking
+    // again would be refused the same way.
+    expect(limitNote('tokens', false)).toMatch(/^Not sent to the model: .*token budget.*Start a new chat/);
+    expect(limitNote('steps', false)).toMatch(/^Stopped: .*model steps/);
     expect(limitNote(undefined)).toBeUndefined();
     expect(limitNote('other' as never)).toBeUndefined();
     expect(formatUsage({ totalTokens: '12' as unknown as number })).toBeUndefined();

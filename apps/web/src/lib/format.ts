@@ -49,10 +49,15 @@ export function formatUsage(usage: MessageUsage | undefined, of = 'this answer')
 
 /**
  * Why an answer ended before the model wrote it, from its metadata (`metadata.limit`): the server stopped the turn at
- * its step limit or its token budget. `undefined` when it did not (or the value is not one the server sends).
+ * its step limit or its token budget. `undefined` when it did not (or the value is not one the server sends). `shows`:
+ * the answer shows anything (text, a tool call); one that stopped at the token budget showing nothing was not sent to
+ * the model at all (the server estimated the conversation over the budget), and asking again would meet the same.
  */
-export function limitNote(limit: TurnLimit | undefined): string | undefined {
+export function limitNote(limit: TurnLimit | undefined, shows = true): string | undefined {
   if (limit === 'steps') return 'Stopped: this answer reached the most model steps one turn may take. Ask again to go on.';
+  if (limit === 'tokens' && !shows) {
+    return 'Not sent to the model: this conversation is longer than one turn’s token budget allows. Start a new chat to go on.';
+  }
   if (limit === 'tokens') return 'Stopped: this answer used the most tokens one turn may use. Ask again to go on.';
   return undefined;
 }

@@ -3,7 +3,7 @@ import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/c
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { clientAddress, jsonError, readLimited, refuseOrigin } from '../http/index.ts';
+import { clientAddress, jsonError, LOCAL_CLIENT, readLimited, refuseOrigin } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
@@ -38,6 +38,34 @@ function parseBody(text: string): ChatBody | Response {
   if (!Array.isArray(messages) || messages.length === 0) return jsonError(400, 'invalid-request', '`messages` must be a non-empty array of UI messages.');
   if (mode !== 'internal' && mode !== 'manual') return jsonError(400, 'unknown-mode', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
   return { id, messages, mode };
+}
+
+/**
+ * What a client refused by `CHAT_LIMITER` is told to wait, in seconds (`Retry-After`): the longest period Workers Rate
+ * Limiting counts over (60 s; the binding does not say its own), so a Retry after it is not refused by the same window.
+ */
+export const CHAT_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The key `CHAT_LIMITER` counts a chat request under: the client's address (`CF-Connecting-IP`, which Cloudflare's edge
+ * sets; `clientAddress`), else its conversation id (a request that did not pass the edge: local dev, tests).
+ */
+export function chatLimitKey(request: Pick<Request, 'headers'>, conversationId: string): string {
+  const client = clientAddress(request);
+  return client === LOCAL_CLIENT ? `conversation:${conversationId}` : `client:${client}`;
+}
+
+/**
+ * A 429 `rate-limited` (with `Retry-After`) when the `CHAT_LIMITER` binding is configured and this client has used its
+ * chat requests for now; `undefined` when the request may go on, or no binding is configured (no limit).
+ */
+export async function limitChat(request: Pick<Request, 'headers'>, env: Pick<Env, 'CHAT_LIMITER'>, conversationId: string): Promise<Response | undefined> {
+  if (env.CHAT_LIMITER === undefined) return undefined;
+  const { success } = await env.CHAT_LIMITER.limit({ key: chatLimitKey(request, conversationId) });
+  if (success) return undefined;
+  return jsonError(429, 'rate-limited', `Too many chat requests from this client: wait ${CHAT_RETRY_AFTER_SECONDS} seconds, then send again.`, {
+    'retry-after': String(CHAT_RETRY_AFTER_SECONDS),
+  });
 }
 
 /** The test clock's header (see `Env.TEST_CLOCK`). */
@@ -95,6 +123,9 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   if (text === undefined) return jsonError(413, 'payload-too-large', `The request body is larger than ${MAX_CHAT_BODY_BYTES} bytes.`);
   const body = parseBody(text);
   if (body instanceof Response) return body;
+  // Before anything the turn costs (a model call with OPENAI_API_KEY set): a client over its budget gets a 429.
+  const limited = await limitChat(request, env, body.id);
+  if (limited !== undefined) return limited;
   try {
     const offset = testClockOffset(request, env);
     const delay = testModelDelay(request, env);

@@ -59,7 +59,21 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import { abortOption, activeToolsOption, anySignal, checkMaxSteps, checkTokenBudget, hiddenFailureLog, mayAsk, prepareTurn, returnDirectStop, turnBudget, turnLimits } from './loop-parts.ts';
+import {
+  abortOption,
+  activeToolsOption,
+  anySignal,
+  budgetedSteps,
+  checkMaxSteps,
+  checkTokenBudget,
+  hiddenFailureLog,
+  type InputTokenEstimate,
+  mayAsk,
+  prepareTurn,
+  returnDirectStop,
+  turnBudget,
+  turnLimits,
+} from './loop-parts.ts';
 import { type UnfinishedCall, verifyContinuation } from './verify-continuation.ts';
 
 /** Options for {@link createChatAgent}; `TDeps` is what its tools need in `run.deps` (see `withDeps`). */
@@ -81,10 +95,19 @@ export interface ChatAgentOptions<TDeps = unknown> {
   /**
    * The most tokens a turn may use, counted as its `usage` is: every model step, plus what its tool calls report (agents
    * run as tools, any tool that calls a model; failed calls too). Checked between steps: once a step has reached it, the turn starts no other and ends with
-   * `limit: 'tokens'` (the step that crosses it finishes; `settings.maxOutputTokens` bounds one step). Default: none.
+   * `limit: 'tokens'` (the step that crosses it finishes; `settings.maxOutputTokens` bounds one step). Checked before
+   * every model call too, the first included: a call whose estimated input ({@link ChatAgentOptions.inputTokenEstimate})
+   * is over what the budget has left is not made, and the turn ends the same way. Default: none.
    * A turn's own `tokenBudget` can only lower it.
    */
   readonly tokenBudget?: number;
+  /**
+   * How the budget's check before each model call estimates the call's input tokens from what it will send
+   * (instructions, messages, tool definitions). Default: `estimateInputTokens` (UTF-8 bytes / 4, and a fixed count per
+   * image), a little over a provider's count for English and JSON. A function replaces it (a real tokenizer's count);
+   * `false` turns the check off (the budget is then checked between steps only). Used only when a budget applies.
+   */
+  readonly inputTokenEstimate?: InputTokenEstimate;
   /** Global interceptors around every server tool call. */
   readonly interceptors?: readonly InterceptorLike[];
   readonly onTrace?: (record: TraceRecord) => void;
@@ -885,7 +908,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       }),
       ...(request.grantApprovals !== true && mayAsk(visible, mode) ? { toolApproval: toolApprovalFor(registry, { run, mode, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
       stopWhen: limits.stop,
-      ...direct.resumed,
+      ...budgetedSteps({ estimate: options.inputTokenEstimate, meter, instructions, tools: visible, refuse: limits.refuse, resumed: direct.resumed }),
       ...abortOption(turnSignal),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // Model errors reach the client as an `error` chunk; do not also log them to the console.

@@ -13,3 +13,4 @@ export * from './model-settings.ts';
 export * from './usage.ts';
 export * from './unique-call-ids.ts';
 export * from './resumable/index.ts';
+export * from './prompt-estimate.ts';

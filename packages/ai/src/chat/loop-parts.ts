@@ -4,7 +4,9 @@ import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode, TurnLimit } from './protocol.ts';
+import { estimateInputTokens, type PromptToEstimate } from './prompt-estimate.ts';
 import { isCount } from './token-count.ts';
+import type { TokenMeter } from './token-meter.ts';
 
 /** The signals that are set, as one (`undefined` when none is). */
 export function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
@@ -90,7 +92,7 @@ export function turnLimits(
   results: ReadonlyMap<string, ToolCallResult>,
   direct: ReturnType<typeof returnDirectStop>,
   outer?: { left(): number } | undefined,
-): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined } {
+): { stop: StopCondition<ToolSet>[]; hit: () => TurnLimit | undefined; refuse: () => void } {
   let hit: TurnLimit | undefined;
   const steps: StopCondition<ToolSet> = ({ steps }) => {
     if (steps.length < maxSteps) return false;
@@ -118,7 +120,49 @@ export function turnLimits(
     const overTokens = tokens(options) as boolean;
     return (direct.stop(options) as boolean) || overSteps || overTokens;
   };
-  return { stop: [stop], hit: stopped };
+  return {
+    stop: [stop],
+    hit: stopped,
+    refuse: () => {
+      hit ??= 'tokens';
+    },
+  };
+}
+
+/** `estimateInputTokens` of an agent: a function, `false` for no check before a model call, or the default. */
+export type InputTokenEstimate = ((prompt: PromptToEstimate) => number) | false;
+
+/**
+ * The AI SDK's `prepareStep` of a turn: `resumed`'s (the return-direct stop's) first, then the token budget's check
+ * before every model call, the first included. When the meter has a budget (the turn's, or a calling turn's) and the
+ * estimate of what the call will send (`estimate`, {@link estimateInputTokens} by default) is over what the budget has
+ * left, the step goes to a model that answers nothing and costs nothing, and the turn ends as at the budget between
+ * steps (`refuse`: `limit: 'tokens'`). Checked between steps only, the first call of a turn with a long history ran
+ * whatever its size.
+ */
+export function budgetedSteps(options: {
+  readonly estimate: InputTokenEstimate | undefined;
+  readonly meter: TokenMeter | undefined;
+  readonly instructions: string | undefined;
+  readonly tools: readonly AnyTool[];
+  readonly refuse: () => void;
+  readonly resumed: { readonly prepareStep?: PrepareStepFunction<ToolSet> };
+}): { prepareStep?: PrepareStepFunction<ToolSet> } {
+  const { meter, estimate, resumed, refuse, instructions } = options;
+  if (meter === undefined || estimate === false) return resumed;
+  const tools = options.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.jsonSchema }));
+  const estimated = estimate ?? estimateInputTokens;
+  return {
+    prepareStep: async (step) => {
+      const before = await resumed.prepareStep?.(step);
+      if (before !== undefined) return before;
+      const left = meter.left();
+      if (!(left < Number.POSITIVE_INFINITY)) return undefined;
+      if (!(estimated({ instructions, messages: step.messages, tools }) > left)) return undefined;
+      refuse();
+      return { model: noAnswer('token-budget'), activeTools: [], toolChoice: 'none' };
+    },
+  };
 }
 
 /**
@@ -141,13 +185,13 @@ const NO_USAGE: LanguageModelV4Usage = {
 const STOP: LanguageModelV4FinishReason = { unified: 'stop', raw: undefined };
 
 /**
- * The model of a step the loop does not need (see {@link returnDirectStop}): it answers nothing, at once, and costs no
- * tokens.
+ * The model of a step the loop does not need (see {@link returnDirectStop}) or refuses (see {@link budgetedSteps}): it
+ * answers nothing, at once, and costs no tokens.
  */
-const NO_ANSWER: LanguageModelV4 = {
+const noAnswer = (modelId: string): LanguageModelV4 => ({
   specificationVersion: 'v4',
   provider: 'edgetool',
-  modelId: 'return-direct',
+  modelId,
   supportedUrls: {},
   doGenerate: async () => ({ content: [], finishReason: STOP, usage: NO_USAGE, warnings: [] }),
   doStream: async () => ({
@@ -159,7 +203,7 @@ const NO_ANSWER: LanguageModelV4 = {
       },
     }),
   }),
-};
+});
 
 /** What {@link returnDirectStop} returns. */
 export interface ReturnDirectStop {
@@ -203,7 +247,7 @@ export function returnDirectStop(results: ReadonlyMap<string, ToolCallResult>, c
               ids = continued;
               before = true;
               // No tools and none required: a `toolChoice` of the settings must not make this step fail for calling none.
-              return { model: NO_ANSWER, activeTools: [], toolChoice: 'none' };
+              return { model: noAnswer('return-direct'), activeTools: [], toolChoice: 'none' };
             },
           },
     beforeModel: () => before,

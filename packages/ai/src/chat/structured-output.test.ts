@@ -145,7 +145,8 @@ describe('structured output of a text turn (generateTextTurn output)', () => {
 
   it('no repair round once the token budget is spent', async () => {
     const model = scriptedModel(textStep('not json'), textStep('{"order_id":"A-7","late":true,"days":3}'));
-    const agent = createChatAgent({ model, tools: [queryOrder], tickets, tokenBudget: 15 });
+    // The budget counted between steps as the mock reports usage: no estimate before each call (prompt-budget.test.ts).
+    const agent = createChatAgent({ model, tools: [queryOrder], tickets, tokenBudget: 15, inputTokenEstimate: false });
     const error = await rejection(generateTextTurn(agent, { messages: 'x', run: run(), output: Verdict }));
     expect(error.code).toBe('invalid-output');
     expect(model.doGenerateCalls).toHaveLength(1);

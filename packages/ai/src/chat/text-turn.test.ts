@@ -144,7 +144,8 @@ describe('text turn (generateTextTurn): the loop for server code', () => {
     expect(result).toMatchObject({ text: 'Final: 42', returnDirect: true, finishReason: 'stop', steps: 1 });
     expect(model.doGenerateCalls).toHaveLength(1);
     // On the step that also reaches maxSteps (or the token budget), the return-direct tool's output is still the answer.
-    for (const limits of [{ maxSteps: 1 }, { tokenBudget: 1 }]) {
+    // No estimate before each call: a budget of 1 would refuse the first (prompt-budget.test.ts).
+    for (const limits of [{ maxSteps: 1 }, { tokenBudget: 1, inputTokenEstimate: false as const }]) {
       const again = fixture(callsStep([['c1', 'answer', { text: 'Final: 42' }]]), textStep('never'));
       const limited = createChatAgent({ model: again.model, tools: await again.agent.registry.tools(), tickets, ...limits });
       expect(await generateTextTurn(limited, { messages: 'answer', run: run() }), JSON.stringify(limits)).toMatchObject({

@@ -20,6 +20,7 @@ import {
   abortOption,
   activeToolsOption,
   anySignal,
+  budgetedSteps,
   checkMaxSteps,
   checkToolChoice,
   hiddenFailureLog,
@@ -389,6 +390,12 @@ async function textTurn<TDeps>(
   // whose tokens left stop this one too.
   const meter = openTokenMeter(run, budget, results);
   const limits = turnLimits(checkMaxSteps(options.maxSteps), budget, results, direct, meterSlotOf(run));
+  // The budget's check before a model call refused one (the turn's last step, which was then no model's).
+  let refused = false;
+  const refuse = (): void => {
+    refused = true;
+    limits.refuse();
+  };
   const { responseMs } = timeLimits;
   // A model object's calls are timed one by one. A gateway id (a string) has no object to wrap: the clock runs beside the
   // turn and aborts it, which costs every tool call a signal to carry.
@@ -411,7 +418,7 @@ async function textTurn<TDeps>(
     repairToolCall: repairToolCallFor(executor, { run, onResult, cut }),
     ...(!grant && mayAsk(visible, 'internal') ? { toolApproval: toolApprovalFor(registry, { run, signal: turnSignal, decided: (id) => decisions.has(id) }) } : {}),
     stopWhen: limits.stop,
-    ...direct.resumed,
+    ...budgetedSteps({ estimate: options.inputTokenEstimate, meter, instructions, tools: visible, refuse, resumed: direct.resumed }),
     ...abortOption(turnSignal),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...textTurnTimeout(timeLimits),
@@ -479,7 +486,7 @@ async function textTurn<TDeps>(
     pending,
     returnDirect: text !== undefined,
     limit: limits.hit(),
-    steps: result.steps.length - (direct.beforeModel() ? 1 : 0),
+    steps: result.steps.length - (direct.beforeModel() || refused ? 1 : 0),
     // The model's steps, plus what the turn's calls reported spending (sub-agents, tools that call a model).
     usage: toolResults.reduce((sum, r) => addUsage(sum, r.usage), addUsage(emptyUsage(), result.totalUsage)),
     run,

@@ -1,3 +1,4 @@
+import { clipped } from './clip-text.ts';
 import { type AnyTool, type ArgumentEdit, type TicketSigner, type ToolCallResult, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { editableArguments, runsOnCaller } from './ai-tools.ts';
@@ -125,7 +126,7 @@ function sameProposal(a: EarlySeal['proposed'], b: EarlySeal['proposed']): boole
  * runs its tools, so the result is made up (a broken or hostile provider) and must not be sealed as the tool's.
  */
 function ranByProvider(toolName: string, toolCallId: string): ToolError {
-  return new ToolError('execution-failed', `The model's provider reported running "${toolName}" (${toolCallId}) itself, but it is a tool of this server: its result was not taken.`, {
+  return new ToolError('execution-failed', `The model's provider reported running "${clipped(toolName)}" (${clipped(toolCallId)}) itself, but it is a tool of this server: its result was not taken.`, {
     toolName,
     callId: toolCallId,
   });

@@ -1,3 +1,4 @@
+import { clipped } from './clip-text.ts';
 import {
   type ApprovalDecision,
   hashArguments,
@@ -31,13 +32,18 @@ export type ContinuationProblem = 'forged-result' | 'forged-approval' | 'stale-a
 
 /**
  * The incoming history cannot be trusted: a tool result without a valid seal or ticket, an approval
- * without a valid ticket for exactly that call, a replayed or expired ticket. Thrown before anything runs.
+ * without a valid ticket for exactly that call, a replayed or expired ticket. Thrown before anything runs. Its message,
+ * `toolName` and `callId` name what the client chose (ids, tool names) whole up to 64 characters, a longer one by a prefix.
  */
 export class ContinuationError extends ToolError {
   readonly problem: ContinuationProblem;
 
   constructor(problem: ContinuationProblem, message: string, options: { toolName?: string; callId?: string; cause?: unknown } = {}) {
-    super(problem === 'wrong-placement' ? 'wrong-placement' : 'ticket-invalid', message, options);
+    // The call's id and tool name are the client's: a server that sends them back (the demo's 403) sends a prefix of a
+    // long one, as the message does (see `clipped`).
+    const { toolName, callId, ...rest } = options;
+    const named = { ...(toolName === undefined ? {} : { toolName: clipped(toolName) }), ...(callId === undefined ? {} : { callId: clipped(callId) }) };
+    super(problem === 'wrong-placement' ? 'wrong-placement' : 'ticket-invalid', message, { ...rest, ...named });
     this.name = 'ContinuationError';
     this.problem = problem;
   }
@@ -233,7 +239,7 @@ export async function verifyContinuation(
       const toolName = toolNameOf(part);
       const callId = part.toolCallId;
       // One part per call: a duplicate could pair one ticket with two decisions or results.
-      if (seenCalls.has(callId)) throw new ContinuationError('duplicate-call', `The tool call ${callId} ("${toolName}") appears more than once in the history.`, { toolName, callId });
+      if (seenCalls.has(callId)) throw new ContinuationError('duplicate-call', `The tool call ${clipped(callId)} ("${clipped(toolName)}") appears more than once in the history.`, { toolName, callId });
       seenCalls.add(callId);
       const metadata = providerMetadataOf(part);
       // The part's provider metadata goes to the provider only when a proof of this server covers it (see `unproven`).
@@ -261,13 +267,13 @@ export async function verifyContinuation(
           continue;
         }
         if (ticket?.purpose !== 'client-result') {
-          throw new ContinuationError('forged-result', `The result of "${toolName}" (${callId}) has no valid server seal or client ticket: this server did not produce or request it.`, meta);
+          throw new ContinuationError('forged-result', `The result of "${clipped(toolName)}" (${clipped(callId)}) has no valid server seal or client ticket: this server did not produce or request it.`, meta);
         }
         // The call's provider metadata, carried back with the client's result, as the ticket's metadata seal has it.
         if (proven) checkMetadata(checks, { part, ticket, metadata, conversationId, problem: 'forged-result' });
         const tool = await registry.resolve(toolName);
         if (tool?.policy.runsOn === 'server') {
-          throw new ContinuationError('wrong-placement', `"${toolName}" runs on the server only; a client result for it is refused.`, meta);
+          throw new ContinuationError('wrong-placement', `"${clipped(toolName)}" runs on the server only; a client result for it is refused.`, meta);
         }
         const answer: AcceptedResult = { toolCallId: callId, toolName, input: part.input, result };
         if (!isLast) {
@@ -307,7 +313,7 @@ export async function verifyContinuation(
       } else if (part.state === 'output-denied') {
         // A denial is history the model reads (its reason included): only the server's seal makes it true.
         const seal = seals.get(callId);
-        if (!seal) throw new ContinuationError('forged-result', `The denial of "${toolName}" (${callId}) has no server seal: this server did not record it.`, meta);
+        if (!seal) throw new ContinuationError('forged-result', `The denial of "${clipped(toolName)}" (${clipped(callId)}) has no server seal: this server did not record it.`, meta);
         const result = { deniedReason: part.approval?.reason ?? null };
         const subject = historySeal({ toolName, toolCallId: callId, input: ranWith(seal, part), result, conversationId, ...covered });
         checks.push({ ticket: seal.seal, subject, onValid: () => {}, problem: 'forged-result', part, consume: false });
@@ -315,7 +321,7 @@ export async function verifyContinuation(
         if (ticket?.purpose === 'approval') sealedHere.push({ step: steps.get(part), check: await sealedAnswer(part, ticket, edits, conversationId) });
       } else if (part.state === 'approval-responded') {
         const ticket = ticketParts.get(callId);
-        if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${toolName}" (${callId}) has no approval ticket from this server.`, meta);
+        if (ticket?.purpose !== 'approval') throw new ContinuationError('forged-approval', `The approval of "${clipped(toolName)}" (${clipped(callId)}) has no approval ticket from this server.`, meta);
         const subject: TicketSubject = { purpose: 'approval', toolName, callId, args: part.input, conversationId };
         const approved = part.approval?.approved === true;
         if (proven) checkMetadata(checks, { part, ticket, metadata, conversationId, problem: 'forged-approval' });
@@ -401,7 +407,7 @@ export async function verifyContinuation(
     if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined || check.ticket === undefined) continue;
     if ((await recorded(check.part.toolCallId, check.ticket)) === undefined) continue;
     const name = toolNameOf(check.part);
-    throw new ContinuationError('forged-approval', `The approval of "${name}" (${check.part.toolCallId}) was answered before and the call ran; this copy denies it. A new message goes on without this answer (the model reads the call's result).`, {
+    throw new ContinuationError('forged-approval', `The approval of "${clipped(name)}" (${clipped(check.part.toolCallId)}) was answered before and the call ran; this copy denies it. A new message goes on without this answer (the model reads the call's result).`, {
       toolName: name,
       callId: check.part.toolCallId,
     });
@@ -489,7 +495,7 @@ function readPartMetadata(
       if (seals.length > 1 || id === undefined || typeof data?.seal !== 'string' || o.seen.has(id)) {
         throw new ContinuationError(
           'forged-result',
-          `A step of message ${messageId} has ${seals.length > 1 ? 'more than one part seal' : id !== undefined && o.seen.has(id) ? 'a part seal that another step has too' : 'a malformed part seal'}: this server did not send it.`,
+          `A step of message ${clipped(messageId)} has ${seals.length > 1 ? 'more than one part seal' : id !== undefined && o.seen.has(id) ? 'a part seal that another step has too' : 'a malformed part seal'}: this server did not send it.`,
         );
       }
       o.seen.add(id);
@@ -521,7 +527,7 @@ function partSubject(id: string, metas: readonly SealedPartMetadata[], conversat
   try {
     return partMetadataSubject({ id, parts: metas, conversationId });
   } catch (error) {
-    throw new ContinuationError('forged-result', `The provider metadata of a step of message ${messageId} has no JSON form this server could have sealed.`, { cause: error });
+    throw new ContinuationError('forged-result', `The provider metadata of a step of message ${clipped(messageId)} has no JSON form this server could have sealed.`, { cause: error });
   }
 }
 
@@ -544,7 +550,7 @@ async function verifyPartSeals(tickets: TicketSigner, checks: readonly PartSealC
     }
     throw new ContinuationError(
       'forged-result',
-      `The provider metadata of the parts of a step of message ${check.messageId} is not what this server sent (changed, moved to another part, ` +
+      `The provider metadata of the parts of a step of message ${clipped(check.messageId)} is not what this server sent (changed, moved to another part, ` +
         `added or removed, or the file or kind it came with changed): ${error.message}`,
       { cause: error },
     );
@@ -661,7 +667,7 @@ function historySeal(call: SealedCall): SealSubject {
   try {
     return sealSubject(call);
   } catch (error) {
-    throw new ContinuationError('forged-result', `The result of "${call.toolName}" (${call.toolCallId}) has no JSON form this server could have sealed.`, {
+    throw new ContinuationError('forged-result', `The result of "${clipped(call.toolName)}" (${clipped(call.toolCallId)}) has no JSON form this server could have sealed.`, {
       toolName: call.toolName,
       callId: call.toolCallId,
       cause: error,
@@ -729,7 +735,7 @@ async function decisionOf(approved: boolean, edit: { readonly input?: unknown },
   try {
     return `approved ${await hashArguments(edit.input)}`;
   } catch (error) {
-    throw new ContinuationError('forged-approval', `The edited arguments of "${meta.toolName}" (${meta.callId}) have no JSON form.`, { ...meta, cause: error });
+    throw new ContinuationError('forged-approval', `The edited arguments of "${clipped(meta.toolName)}" (${clipped(meta.callId)}) have no JSON form.`, { ...meta, cause: error });
   }
 }
 
@@ -742,7 +748,7 @@ async function answerOf(result: AcceptedResult['result'], meta: { toolName: stri
   try {
     return `${'output' in result ? 'output' : 'error'} ${await hashArguments(result)}`;
   } catch (error) {
-    throw new ContinuationError('forged-result', `The result of "${meta.toolName}" (${meta.callId}) has no JSON form.`, { ...meta, cause: error });
+    throw new ContinuationError('forged-result', `The result of "${clipped(meta.toolName)}" (${clipped(meta.callId)}) has no JSON form.`, { ...meta, cause: error });
   }
 }
 
@@ -777,7 +783,7 @@ function refusal(check: Check, cause: ToolError): ContinuationError {
     : check.problem === 'ticket'
       ? `it was answered before with another result (another output, or an error instead of an output): this is not the same request sent again${how}`
       : `it was answered before with another decision (approved or denied, or with other edits): this is not the same request sent again${how}`;
-  return new ContinuationError(problem, `Refused the ${what} for "${name}" (${check.part.toolCallId}): ${why}`, {
+  return new ContinuationError(problem, `Refused the ${what} for "${clipped(name)}" (${clipped(check.part.toolCallId)}): ${why}`, {
     toolName: name,
     callId: check.part.toolCallId,
     cause,

@@ -1,0 +1,139 @@
+import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
+import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
+import { estimateInputTokens, IMAGE_TOKEN_ESTIMATE, type PromptToEstimate, utf8Bytes } from './prompt-estimate.ts';
+import { generateTextTurn } from './text-turn.ts';
+
+// The token budget's check before each model call, the first included, through the real AI SDK: a mock model records
+// every call, so a refused call is one the model never got. Every scripted step reports 15 tokens.
+const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'prompt-budget-test-secret-32-bytes!' }] });
+const run = () => createRunContext({ conversationId: 'conv-prompt-budget' });
+const lookUp = defineTool({ name: 'query_order', description: 'Look up an order', input: v.object({ order_id: v.string() }), execute: ({ order_id }) => ({ order_id, status: 'late' }) });
+/** A tool whose result is 200,000 characters: about 50,000 tokens for the next model call to read. */
+const bigRead = defineTool({ name: 'read_log', description: 'Read the log', input: v.object({}), execute: () => 'x'.repeat(200_000) });
+const agentWith = (model: ReturnType<typeof scriptedModel>, options: Partial<ChatAgentOptions> = {}) =>
+  createChatAgent({ model, tools: [lookUp, bigRead], tickets, instructions: 'You help with orders.', ...options });
+
+/** A 416 KB history: one user message of 416,000 characters, about 104,000 tokens by the estimate. */
+const longHistory = (): string => `Summarise this: ${'lorem ipsum '.repeat(34_667)}`;
+
+describe('token budget: the check before each model call, the first included', () => {
+  it('UI turn: a first call whose prompt is over the budget never reaches the model, and the turn ends on the budget', async () => {
+    const model = scriptedModel(textStep('never'));
+    const result = await agentWith(model, { tokenBudget: 50_000 }).generate({ messages: longHistory(), run: run() });
+    expect(model.doStreamCalls).toHaveLength(0);
+    expect(result.limit).toBe('tokens');
+    expect(result.text).toBe('');
+    expect(result.usage.totalTokens ?? 0).toBe(0);
+    // What the between-steps check gives, so a UI shows it as it does that one.
+    expect(result.message.metadata).toMatchObject({ limit: 'tokens' });
+    expect(result.message.parts.filter((part) => part.type === 'text')).toEqual([]);
+  });
+
+  it("UI turn: a turn's own budget refuses the first call the same way; under it the model is called", async () => {
+    const refused = scriptedModel(textStep('never'));
+    const low = await agentWith(refused).generate({ messages: longHistory(), run: run(), tokenBudget: 50_000 });
+    expect(refused.doStreamCalls).toHaveLength(0);
+    expect(low.limit).toBe('tokens');
+
+    const model = scriptedModel(textStep('A-1 is late.'));
+    const result = await agentWith(model, { tokenBudget: 50_000 }).generate({ messages: 'Is A-1 late?', run: run() });
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(result).toMatchObject({ text: 'A-1 is late.', limit: undefined });
+    expect(result.message.metadata).not.toHaveProperty('limit');
+  });
+
+  it('text turn: the same', async () => {
+    const refused = scriptedModel(textStep('never'));
+    const over = await generateTextTurn(agentWith(refused, { tokenBudget: 50_000 }), { messages: longHistory(), run: run() });
+    expect(refused.doGenerateCalls).toHaveLength(0);
+    expect(over).toMatchObject({ limit: 'tokens', text: '', steps: 0 });
+
+    const model = scriptedModel(textStep('A-1 is late.'));
+    const under = await generateTextTurn(agentWith(model, { tokenBudget: 50_000 }), { messages: 'Is A-1 late?', run: run() });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(under).toMatchObject({ text: 'A-1 is late.', limit: undefined, steps: 1 });
+  });
+
+  it('a later call whose prompt a tool result made too long is refused too: the result stays, for the next turn', async () => {
+    for (const kind of ['ui', 'text'] as const) {
+      const model = scriptedModel(callsStep([['c1', 'read_log', {}]]), textStep('never'));
+      const agent = agentWith(model, { tokenBudget: 30_000 });
+      const result = kind === 'ui' ? await agent.generate({ messages: 'Read the log', run: run() }) : await generateTextTurn(agent, { messages: 'Read the log', run: run() });
+      expect(model.doStreamCalls.length + model.doGenerateCalls.length, kind).toBe(1);
+      expect(result.limit, kind).toBe('tokens');
+      expect(result.toolResults.map((r) => r.call.id), kind).toEqual(['c1']);
+    }
+  });
+
+  it('inputTokenEstimate replaces the estimate, and false turns the check off', async () => {
+    const seen: PromptToEstimate[] = [];
+    const replaced = scriptedModel(textStep('Done.'));
+    const agent = agentWith(replaced, {
+      tokenBudget: 50_000,
+      inputTokenEstimate: (prompt) => {
+        seen.push(prompt);
+        return 1;
+      },
+    });
+    expect((await agent.generate({ messages: longHistory(), run: run() })).text).toBe('Done.');
+    expect(replaced.doStreamCalls).toHaveLength(1);
+    // It reads what the call will send: the instructions, the messages and the tools offered.
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.instructions).toBe('You help with orders.');
+    expect(seen[0]?.messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(seen[0]?.tools.map((tool) => tool.name)).toEqual(['query_order', 'read_log']);
+    expect(seen[0]?.tools[0]).toMatchObject({ description: 'Look up an order', inputSchema: { type: 'object' } });
+
+    const unchecked = scriptedModel(textStep('Done.'));
+    const off = await generateTextTurn(agentWith(unchecked, { tokenBudget: 50_000, inputTokenEstimate: false }), { messages: longHistory(), run: run() });
+    expect(unchecked.doGenerateCalls).toHaveLength(1);
+    expect(off.limit).toBeUndefined();
+  });
+
+  it('no budget, no check: the estimate is not even made', async () => {
+    let estimated = 0;
+    const model = scriptedModel(textStep('Done.'));
+    const estimate = () => {
+      estimated += 1;
+      return Number.POSITIVE_INFINITY;
+    };
+    await agentWith(model, { inputTokenEstimate: estimate }).generate({ messages: longHistory(), run: run() });
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(estimated).toBe(0);
+  });
+});
+
+describe('estimateInputTokens', () => {
+  const none = { instructions: undefined, tools: [] };
+
+  it('counts UTF-8 bytes / 4 of what is sent, and 8 tokens a message and a tool', () => {
+    expect(estimateInputTokens({ ...none, messages: [] })).toBe(0);
+    expect(estimateInputTokens({ instructions: 'a'.repeat(400), messages: [], tools: [] })).toBe(100);
+    // "role", "user", "content" and the text: 4 + 4 + 7 + 400 bytes.
+    expect(estimateInputTokens({ ...none, messages: [{ role: 'user', content: 'a'.repeat(400) }] })).toBe(8 + Math.ceil(415 / 4));
+    // Each character of CJK text takes 3 bytes, so it counts three times as much as a letter.
+    const cjk = estimateInputTokens({ instructions: '注文'.repeat(200), messages: [], tools: [] });
+    expect(cjk).toBe(300);
+    const tool = { name: 'query_order', description: 'Look up an order', inputSchema: { type: 'object' } };
+    expect(estimateInputTokens({ ...none, messages: [], tools: [tool] })).toBe(8 + Math.ceil((11 + 16 + 4 + 6) / 4));
+  });
+
+  it('an image counts a fixed number, whatever its size; provider options count nothing', () => {
+    const image = (bytes: number) => ({ role: 'user' as const, content: [{ type: 'file' as const, mediaType: 'image/png', data: new Uint8Array(bytes) }] });
+    const small = estimateInputTokens({ ...none, messages: [image(10)] });
+    expect(small).toBe(estimateInputTokens({ ...none, messages: [image(5_000_000)] }));
+    expect(small).toBeGreaterThanOrEqual(IMAGE_TOKEN_ESTIMATE);
+    // A PDF counts its bytes.
+    const pdf = estimateInputTokens({ ...none, messages: [{ role: 'user', content: [{ type: 'file', mediaType: 'application/pdf', data: new Uint8Array(40_000) }] }] });
+    expect(pdf).toBeGreaterThan(10_000);
+    const withOptions = estimateInputTokens({ ...none, messages: [{ role: 'user', content: 'hi', providerOptions: { openai: { note: 'x'.repeat(4_000) } } }] });
+    expect(withOptions).toBe(estimateInputTokens({ ...none, messages: [{ role: 'user', content: 'hi' }] }));
+  });
+
+  it('utf8Bytes is the encoded length', () => {
+    for (const text of ['', 'abc', 'é', '注文', '😀', 'a😀é注']) expect(utf8Bytes(text), text).toBe(new TextEncoder().encode(text).length);
+  });
+});
