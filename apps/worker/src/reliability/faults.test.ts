@@ -222,7 +222,8 @@ describe('worker faults: D1 writes', () => {
     const after = await snapshotDb();
     expect(after.orders).toEqual(before.orders); // D1 rolled back the UPDATE...
     expect(after.events).toEqual(before.events); // ...and the audit INSERT that ran before it
-    expect(after.nonces).toHaveLength(before.nonces.length + 1); // the ticket is spent: a failed write is not replayable
+    // The ticket is spent and the call marked started (a failed write is not replayable): two rows.
+    expect(after.nonces).toHaveLength(before.nonces.length + 2);
     // The Worker keeps working, and a fresh approval for the same change succeeds once.
     await nextRequestWorks();
     const retry = await approvedChange(h, 'fault-batch-retry', 'A-1003', '2026-12-24');
@@ -241,7 +242,8 @@ describe('worker faults: D1 writes', () => {
     const before = await counts();
     const second = await readTurn(await h.chat({ id: 'fault-mail', messages: approved }, { deps: { ...demoDeps(env), db: dbWithFailingBatch() } }), approved.at(-1));
     expect(toolPart(second.message, 'send_email')).toMatchObject({ state: 'output-error', errorText: expect.stringMatching(/^Error \(execution-failed\)/) });
-    expect(await counts()).toEqual({ ...before, nonces: before.nonces + 1 });
+    // The ticket's row, and the call's "started" mark beside it.
+    expect(await counts()).toEqual({ ...before, nonces: before.nonces + 2 });
     await nextRequestWorks();
   });
 
@@ -313,6 +315,36 @@ describe('worker faults: clients that disconnect (exports.default.fetch)', () =>
       expect(read.chunks.some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
     }
     expect(await snapshotDb()).toEqual(before);
+    await nextRequestWorks();
+  });
+
+  it('a client that leaves at once after sending its approval, before the write started: the same continuation again writes it once', async () => {
+    const question = user('/update_delivery_date {"order_id":"A-1012","new_date":"2026-12-31"}');
+    const first = await readTurn(await post({ id: 'leave-at-once', messages: [question] }));
+    const part = toolPart(first.message, 'update_delivery_date');
+    const approved = respond([question, first.message], part?.toolCallId as string, true);
+    const before = await counts();
+    // The response's headers came (the ticket is claimed), and the client leaves before it reads anything.
+    const client = new AbortController();
+    const response = await post({ id: 'leave-at-once', messages: approved }, { signal: client.signal });
+    client.abort(new Error('client went away'));
+    const read = await readBody(response);
+    expect(['done', 'error']).toContain(read.end);
+    expect(read.chunks.some((chunk) => chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error')).toBe(false);
+    expect(await deliveryDate('A-1012')).toBe('2026-12-20');
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([]);
+    expect((await counts()).nonces).toBe(before.nonces + 1);
+
+    // The Retry: the same answer (its claim kept it), and the write never started: it runs now, once, and is recorded.
+    const written = { order_id: 'A-1012', delivery_date: '2026-12-31' };
+    const retry = await readTurn(await post({ id: 'leave-at-once', messages: approved }), approved.at(-1));
+    expect(toolPart(retry.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: written });
+    expect(await deliveryDate('A-1012')).toBe('2026-12-31');
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([{ order_id: 'A-1012' }]);
+    // Sent once more, it reads the record: D1 holds the one write.
+    const again = await readTurn(await post({ id: 'leave-at-once', messages: approved }), approved.at(-1));
+    expect(toolPart(again.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: written });
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([{ order_id: 'A-1012' }]);
     await nextRequestWorks();
   });
 

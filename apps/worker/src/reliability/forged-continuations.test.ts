@@ -18,6 +18,8 @@ import { counts, type Part, post, readBody, readTurn, respond, rows, snapshotDb,
 
 const RUNS = 200;
 const SEED = 20261122;
+/** What the genuine continuation spends in `ticket_nonces`: its three tickets, and a "started" mark per approved call (two). */
+const NONCES_SPENT = 5;
 
 /** The error codes POST /api/chat may answer a bad continuation with. */
 const STABLE_CODES = new Set(['ticket-invalid', 'wrong-placement', 'invalid-input', 'invalid-request', 'invalid-json', 'unknown-mode', 'payload-too-large']);
@@ -387,7 +389,7 @@ describe('forged continuations at volume', () => {
       ['tool-pick_date', 'output-available'],
     ]);
     expect(await rows('SELECT delivery_date FROM orders WHERE id = ?1', 'A-1003')).toEqual([{ delivery_date: '2026-12-24' }]);
-    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: 3 });
+    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: NONCES_SPENT });
     // Sent again (its answer lost): the recorded results come back, the client's result is taken again, nothing runs.
     const replay = await readTurn(await post({ id: genuine.id, messages: genuine.messages }), genuine.messages.at(-1));
     expect(toolParts(replay.message).map((p) => [p.type, p.state])).toEqual([
@@ -395,7 +397,7 @@ describe('forged continuations at volume', () => {
       ['tool-send_email', 'output-available'],
       ['tool-pick_date', 'output-available'],
     ]);
-    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: 3 });
+    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: NONCES_SPENT });
 
     // No forged continuation may change D1, not even by spending a ticket; the user going on was taken.
     expect(violations, 'forged continuations that changed D1').toEqual([]);
@@ -425,7 +427,7 @@ describe('forged continuations at volume', () => {
     // Read to its end: the turn runs its calls while its body is read, and it must be done before the next test starts.
     const turn = await readTurn(await post({ id: genuine.id, messages: genuine.messages }), genuine.messages.at(-1));
     expect(toolParts(turn.message).map((p) => p.state), 'the genuine continuation still works').toEqual(['output-available', 'output-available', 'output-available']);
-    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: 3 });
+    expect(await counts()).toEqual({ events: 2, outbox: 1, nonces: NONCES_SPENT });
   });
 
   // Open: a tool result the server never produced, shaped as a denial. verifyContinuation checks

@@ -64,14 +64,17 @@ async function runChat(order: OpenOrder, index: number): Promise<ChatRun> {
 }
 
 /**
- * Every spent nonce must be one of this test's tickets: each test starts from an empty D1 (test/reset-storage.ts), so a
- * count that is off names each nonce's decision and when its ticket was issued relative to the test's start.
+ * Every spent nonce must be one of this test's tickets, and every "started" mark one of its approved calls that ran (a
+ * row `<nonce> started` beside its ticket's): each test starts from an empty D1 (test/reset-storage.ts), so a count that
+ * is off names each nonce's decision and when its ticket was issued relative to the test's start.
  */
-async function expectNonces(expected: number, started: number): Promise<void> {
-  const spent = await rows<{ expires_at: number; decision: string | null }>('SELECT expires_at, decision FROM ticket_nonces ORDER BY expires_at');
+async function expectNonces(expected: number, marks: number, started: number): Promise<void> {
+  const rowsOf = (sql: string) => rows<{ expires_at: number; decision: string | null }>(`SELECT expires_at, decision FROM ticket_nonces WHERE ${sql} ORDER BY expires_at`);
+  const [spent, marked] = [await rowsOf("nonce NOT LIKE '% started'"), await rowsOf("nonce LIKE '% started'")];
   const label = (row: { expires_at: number; decision: string | null }) =>
     `${row.decision ?? 'no decision'} (issued ${Math.round((row.expires_at - 15 * 60_000 - started) / 1000)} s after the start)`;
   expect(spent, spent.map(label).join('; ')).toHaveLength(expected);
+  expect(marked, marked.map(label).join('; ')).toHaveLength(marks);
 }
 
 describe('load with correctness', () => {
@@ -107,8 +110,8 @@ describe('load with correctness', () => {
     expect(new Set(outbox.map((m) => m.idempotency_key))).toEqual(new Set(runs.map((r) => r.emailKey)));
     for (const run of runs) expect(outbox.find((m) => m.order_id === run.order.id)?.to_address).toBe(run.order.email);
 
-    // Tickets: exactly two spent nonces per chat.
-    await expectNonces(2 * N, started);
+    // Tickets: exactly two spent nonces per chat, and two calls marked started.
+    await expectNonces(2 * N, 2 * N, started);
 
     // Send every approved continuation once more, all at once (as clients whose answers were lost would): each gets the
     // result its call recorded, and nothing runs again: D1 unchanged, no ticket spent.
@@ -124,7 +127,7 @@ describe('load with correctness', () => {
       expect(part?.state).toBe('output-available');
     }
     expect(await snapshotDb()).toEqual(snapshot);
-    await expectNonces(2 * N, started);
+    await expectNonces(2 * N, 2 * N, started);
     // ~10 s on an idle 2-core sandbox, 31 s once seen on a loaded one: the bound is for a hang, not a speed check.
   }, 60_000);
 
@@ -142,7 +145,8 @@ describe('load with correctness', () => {
     const states = await Promise.all(responses.map(async (response) => toolPart((await readTurn(response, approved.at(-1))).message, 'update_delivery_date')?.state));
     expect(states.filter((state) => state === 'output-available').length).toBeGreaterThanOrEqual(1);
     expect(states.every((state) => state === 'output-available' || state === 'output-error')).toBe(true);
-    expect(await counts()).toEqual({ events: before.events + 1, outbox: before.outbox, nonces: before.nonces + 1 });
+    // The ticket's row and the call's "started" mark (whichever request took it ran the call).
+    expect(await counts()).toEqual({ events: before.events + 1, outbox: before.outbox, nonces: before.nonces + 2 });
     expect(await rows('SELECT delivery_date FROM orders WHERE id = ?1', 'A-1012')).toEqual([{ delivery_date: '2027-01-15' }]);
   }, 20_000);
 });

@@ -59,6 +59,14 @@ export interface AISDKToolsOptions {
    */
   readonly recall?: ((toolCallId: string) => Promise<RecordedCallResult | undefined> | undefined) | undefined;
   /**
+   * Marks a call started, once, before it runs (the chat loop: an approved call, with its ticket's `claimMark`): resolves
+   * `true` when this request took the mark (the call runs), `false` when another did (it runs or ran there: this request
+   * does not run it, and the model reads that its outcome is unknown); a rejection (the store is down) runs nothing.
+   * `undefined`: no mark for this call. A recalled call with no record runs only when its mark is this request's: it
+   * never started (its request was cut before), so running it now runs it once.
+   */
+  readonly start?: ((toolCallId: string) => Promise<boolean> | undefined) | undefined;
+  /**
    * The `ctx.idempotencyKey` of a call whose approval was verified before it ran (the chat loop: `idempotencyKeyOf` with
    * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own. Called when the call's
    * tool first reads its key, once per call (a call whose tool never reads it never calls it).
@@ -110,6 +118,13 @@ class FailureText extends Error {
     return this.message;
   }
 }
+
+/**
+ * What the model reads for an approved call that was not run because the server could not mark it started (its store
+ * failed): run without the mark, the same continuation sent again could not tell that it had run.
+ */
+export const NOT_STARTED_TEXT =
+  'This approved call was not run: the server could not record that it started. Nothing was changed; ask the user before calling it again.';
 
 /** What the model reads for a call whose continuation came again but whose result was not recorded. */
 export const UNKNOWN_OUTCOME_TEXT =
@@ -374,7 +389,7 @@ function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const late = { onLateCheck: options.onLateCheck };
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
-  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, remember, idempotencyKey } = options;
+  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, remember, idempotencyKey } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
   // The successful result of each call of this request, with what the model reads and the output it was made from (the
@@ -409,11 +424,20 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         if (recalling !== undefined) {
           const recorded = await recalling;
           if (recorded !== undefined && 'output' in recorded) return recorded.output;
-          throw new FailureText(recorded?.errorText ?? UNKNOWN_OUTCOME_TEXT);
+          if (recorded !== undefined) throw new FailureText(recorded.errorText);
         }
         // The AI SDK has parsed the model's JSON: a string here is a value (a model that encoded its arguments twice),
         // not text for the executor to parse again, which ran it as an object the approval step had refused as invalid.
         const call = { id: execution.toolCallId, name: tool.name, arguments: typeof input === 'string' ? JSON.stringify(input) : input };
+        // Marked before it runs, unless the turn has already ended: a call given up on before its mark never started, and
+        // the same continuation sent again runs it.
+        const marking = execution.abortSignal?.aborted === true ? undefined : start?.(execution.toolCallId);
+        const marked = marking === undefined ? undefined : await marking.then((won) => won, () => 'failed' as const);
+        // A recalled call with no record runs only on its own mark (nothing else says it never started); a mark another
+        // request took means the call ran, or runs, there.
+        if (recalling !== undefined ? marked !== true : marked === false) throw new FailureText(UNKNOWN_OUTCOME_TEXT);
+        // Run without its mark, the same continuation sent again could not tell that it had: it does not run.
+        const unmarked = marked === 'failed' ? new ToolError('execution-failed', NOT_STARTED_TEXT, { toolName: tool.name, callId: call.id }) : undefined;
         const approval = grantApprovals ? { approved: true } : decisions?.get(execution.toolCallId);
         // A check that failed in the approval step ends the call with that failure, not a second run of it (a second
         // wait, or a throw that might pass this time, when no human was asked). Not for arguments a human edited: the
@@ -425,7 +449,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         try {
-          if (failed?.beforeChain) result = await executor.refuse(call, failed.error, { run });
+          if (unmarked !== undefined) result = await executor.refuse(call, unmarked, { run });
+          else if (failed?.beforeChain) result = await executor.refuse(call, failed.error, { run });
           // A tool without a concurrency group waits for nothing: no task closure, and no `.catch` hop on its promise.
           else result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
         } catch (error) {

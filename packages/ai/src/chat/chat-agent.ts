@@ -755,6 +755,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // are made before (the history's conversion needs them), and read these only when a call runs.
     const decisions = new Map<string, ApprovalDecision>();
     let replayed: ReadonlySet<string> = new Set();
+    // Of those, the ones whose store confirmed this very decision (see VerifiedContinuation.confirmed).
+    let confirmed: ReadonlySet<string> = new Set();
     // The approval ticket of each continued call (its recorded result is kept under it), once verified.
     let approvalTickets: ReadonlyMap<string, string> = new Map();
     // Made at the first call without an approval ticket that runs (see idempotencyKey below).
@@ -799,6 +801,19 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
                 },
               )
           : undefined,
+      // An approved call is marked started (a second claim beside its ticket's nonce) before it runs, so that the same
+      // continuation sent again after a cut before it started runs it (once: the mark is single-use), and one sent after
+      // it started reads its record. A replay runs it only when the store confirmed the same approval: a store that keeps
+      // no decisions could take a copy that approves for a first request that denied. No `claimMark`: no mark, as before.
+      start: (id) => {
+        const ticket = approvalTickets.get(id);
+        if (ticket === undefined || decisions.get(id)?.approved !== true || tickets.claimMark === undefined) return undefined;
+        if (replayed.has(id) && !confirmed.has(id)) return undefined;
+        return tickets.claimMark(ticket, 'started').catch((error: unknown) => {
+          recordFailed(error);
+          throw error;
+        });
+      },
       // A call approved in this continuation writes under the key its result is recorded under: its ticket's, so a
       // regenerated call given the id of the call it replaced writes its own row, and this continuation sent again the same.
       // A call without a ticket runs in the request whose model made it (a continuation runs only approved calls), so
@@ -867,6 +882,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     });
     for (const [id, decision] of verified.decisions) decisions.set(id, decision);
     replayed = verified.replayed;
+    confirmed = verified.confirmed;
     approvalTickets = verified.approvalTickets;
     const progress = createProgressRelay(verified);
 

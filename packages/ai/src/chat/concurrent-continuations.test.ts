@@ -73,7 +73,7 @@ const resultsOf = (turn: ChatTurnResult) =>
   turn.message.parts.filter((p) => 'toolCallId' in p).map((p) => ({ id: (p as { toolCallId: string }).toolCallId, state: (p as { state: string }).state, output: (p as { output?: unknown }).output, errorText: (p as { errorText?: string }).errorText }));
 
 describe('two copies of a continuation at once', () => {
-  it('the same approvals twice: one copy runs every call, the other is answered as sent again and runs none', async () => {
+  it('the same approvals twice: every call runs once, in the copy that marks it started; the other runs none', async () => {
     const s = twoIsolates();
     const first = await s.a.generate({ messages: 'cancel A-1 and A-2', run: run() });
     const approved = respondToApproval(respondToApproval(first.messages, 'c1', true), 'c2', true);
@@ -83,21 +83,23 @@ describe('two copies of a continuation at once', () => {
     await s.reached.opened;
     // Before: B found the second ticket unused and claimed it, so each copy ran one call and told its model that the
     // other's outcome was unknown.
+    // B is the same continuation sent again (A took the leader ticket, which confirms the whole copy), and A has started
+    // neither call: B takes their "started" marks and runs them (session 32: before, B read both outcomes as unknown).
     const copyB = await s.b.generate({ messages: approved, run: run() });
     s.otherDone.open();
     const answerA = await copyA;
     expect(s.writes).toEqual([
-      { copy: 'A', order: 'A-1' },
-      { copy: 'A', order: 'A-2' },
+      { copy: 'B', order: 'A-1' },
+      { copy: 'B', order: 'A-2' },
     ]);
-    expect(answerA.toolResults.map((r) => r.call.id)).toEqual(['c1', 'c2']);
-    expect(copyB.toolResults).toEqual([]);
-    // B answered as the same continuation sent again: A's results were not recorded yet, so their outcome is unknown.
-    expect(resultsOf(copyB)).toEqual([
+    expect(copyB.toolResults.map((r) => r.call.id)).toEqual(['c1', 'c2']);
+    expect(answerA.toolResults).toEqual([]);
+    // A finds both marks taken: it runs neither, and its model reads that their outcome is unknown.
+    expect(resultsOf(answerA)).toEqual([
       { id: 'c1', state: 'output-error', output: undefined, errorText: UNKNOWN_OUTCOME_TEXT },
       { id: 'c2', state: 'output-error', output: undefined, errorText: UNKNOWN_OUTCOME_TEXT },
     ]);
-    // Sent once more, now that A has recorded them: both results, and still nothing runs twice.
+    // Sent once more, now that B has recorded them: both results, and still nothing runs twice.
     const again = await s.b.generate({ messages: approved, run: run() });
     expect(resultsOf(again).map((r) => r.output)).toEqual(['cancelled A-1', 'cancelled A-2']);
     expect(s.writes).toHaveLength(2);

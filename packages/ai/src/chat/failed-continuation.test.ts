@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { addToolOutput, respondToApproval } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { deliveryMove, foldInto, readAll, readInPrompt, recording, refused } from '../test-support/chat-streams.ts';
-import { UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
+import { NOT_STARTED_TEXT, UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
 import { createMemoryCallResultStore } from './call-results.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
@@ -39,8 +39,23 @@ function fixture(call: readonly [string, string, unknown], afterwards: LanguageM
   const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
   const memory = createMemoryNonceStore();
   let down = false;
+  let markDown = false;
+  // A claim held until released (`holdNextClaim`): the next plain claim (an approved call's "started" mark) waits.
+  let held: { reached: () => void; released: Promise<void> } | undefined;
   const flaky: NonceStore = {
-    claim: (n, e) => memory.claim(n, e),
+    claim: async (n, e) => {
+      if (markDown) {
+        markDown = false;
+        throw new Error('D1_ERROR: the database is unavailable');
+      }
+      const hold = held;
+      held = undefined;
+      if (hold !== undefined) {
+        hold.reached();
+        await hold.released;
+      }
+      return memory.claim(n, e);
+    },
     has: (n) => memory.has?.(n) ?? Promise.resolve(false),
     claimDecision: async (n, e, d) => {
       if (down) {
@@ -54,7 +69,19 @@ function fixture(call: readonly [string, string, unknown], afterwards: LanguageM
   const tickets = createTicketSigner({ keys, nonceStore: store });
   const model = scriptedModel(callsStep([call]), ...afterwards);
   const agent = createChatAgent({ model, tools: [move, cartClear], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
-  return { agent, model, writes, claims, storeFailsOnce: () => (down = true) };
+  const holdNextClaim = () => {
+    let reach = () => {};
+    let release = () => {};
+    const reached = new Promise<void>((resolve) => {
+      reach = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    held = { reached: reach, released };
+    return { reached, release: () => release() };
+  };
+  return { agent, model, writes, claims, storeFailsOnce: () => (down = true), markFailsOnce: () => (markDown = true), holdNextClaim };
 }
 type Fixture = ReturnType<typeof fixture>;
 
@@ -88,8 +115,8 @@ describe('an approval sent again after its continuation failed', () => {
     expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
   });
 
-  it('after the claim, before the tool ran (the client went away at once): the retry does not run it; the model reads an unknown outcome', async () => {
-    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('I cannot tell whether it moved.')]);
+  it('after the claim, before the tool ran (the client went away at once): the retry runs the write once and a later one reads its result', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('Moved.'), textStep('Moved, as I said.')]);
     const continued = await approvedMove(fx);
     const turn = await fx.agent.stream({ messages: continued, run: run() });
     await turn.stream.cancel('the connection was cut');
@@ -97,13 +124,74 @@ describe('an approval sent again after its continuation failed', () => {
     expect(fx.claims).toEqual([true]);
     expect(fx.writes).toEqual([]);
 
-    // The claim kept "approved", so the retry is the same answer (no 403); but nothing tells the server that the call never
-    // started, so it is not run now: the model reads that its outcome is unknown and to check first.
+    // The claim kept "approved", so the retry is the same answer (no 403), confirmed by the store; and no "started" mark
+    // was claimed for the call, so it never started: it runs now, once, and its result is recorded.
     const retry = await fx.agent.generate({ messages: continued, run: run() });
     expect(retry.finishReason).toBe('stop');
     expect(fx.claims).toEqual([true, 'approved']);
-    expect(fx.writes).toEqual([]);
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+
+    const again = await fx.agent.generate({ messages: continued, run: run() });
+    expect(again.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('after the claim, while the first request is about to run it: the retry runs it, and the first request does not (the write ran once)', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('Moved.'), textStep('I cannot tell whether it moved.')]);
+    const continued = await approvedMove(fx);
+    // The first request claims the ticket, and its mark's claim is slow (a store under load): the user's Retry comes in.
+    const hold = fx.holdNextClaim();
+    const first = readAll((await fx.agent.stream({ messages: continued, run: run() })).stream);
+    await hold.reached;
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+
+    // The first request's mark comes back taken: it does not run the call, and its model reads an unknown outcome.
+    hold.release();
+    await first;
+    expect(fx.writes).toEqual([proposed]);
     expect(lastRead(fx)).toEqual({ type: 'error-text', value: UNKNOWN_OUTCOME_TEXT });
+  });
+
+  it('a copy that approves what a cut request denied, with a nonce store that keeps no decisions: not run (nothing confirms the same answer)', async () => {
+    const { move, writes } = deliveryMove();
+    const plain = createMemoryNonceStore();
+    const store: NonceStore = { claim: (n, e) => plain.claim(n, e), has: (n) => plain.has?.(n) ?? Promise.resolve(false) };
+    const tickets = createTicketSigner({ keys, nonceStore: store });
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', proposed]]), textStep('Not moved.'), textStep('I cannot tell whether it moved.'));
+    const agent = createChatAgent({ model, tools: [move], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
+    const first = await agent.generate({ messages: 'Move A-1001 to Christmas Eve', run: run() });
+    const turn = await agent.stream({ messages: respondToApproval(first.messages, 'c1', false, 'No'), run: run() });
+    await turn.stream.cancel('the connection was cut');
+    await turn.usage;
+
+    // The ticket's store kept no decision, so this approving copy reads as the same continuation sent again; no record,
+    // no mark, but nothing confirms it approved the first time: it is not run, and the outcome reads unknown.
+    const retry = await agent.generate({ messages: respondToApproval(first.messages, 'c1', true), run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(writes).toEqual([]);
+    expect(readInPrompt(model.doStreamCalls.at(-1)?.prompt, 'c1')).toEqual({ type: 'error-text', value: UNKNOWN_OUTCOME_TEXT });
+  });
+
+  it('when the call cannot be marked started (the store failed right after the claim): not run, and the retry reads that', async () => {
+    const fx = fixture(['c1', 'update_delivery_date', proposed], [textStep('It was not moved.'), textStep('It was not moved.')]);
+    const continued = await approvedMove(fx);
+    fx.markFailsOnce();
+    const turn = await fx.agent.generate({ messages: continued, run: run() });
+    expect(turn.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    const notRun = { type: 'error-text', value: expect.stringContaining(NOT_STARTED_TEXT) };
+    expect(lastRead(fx)).toEqual(notRun);
+
+    // Run without its mark, a retry could not tell that it had run: so it did not, and the retry reads that record.
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual(notRun);
   });
 
   it('after the tool ran (the model failed on its first step): the retry reads the recorded result, and the write ran once', async () => {

@@ -82,6 +82,11 @@ export interface VerifiedContinuation {
    */
   readonly replayed: ReadonlySet<string>;
   /**
+   * Of `replayed`, the calls whose ticket's first use kept this very decision (a nonce store with `claimDecision`): the
+   * same approval, confirmed. Only such a call may run on a replay, and only if it never started (no record, no mark).
+   */
+  readonly confirmed: ReadonlySet<string>;
+  /**
    * Calls a client answered in an earlier turn that never got their result (authentic: their approval ticket is this
    * server's, though it may have expired or been used), and what the model reads for each. Never run. Also the browser
    * results of an earlier turn that the server can no longer confirm (`unconfirmed`) or took otherwise (`conflict`).
@@ -148,8 +153,11 @@ interface Check {
   readonly earlier?: { readonly approved: boolean };
   /** A client's result in an earlier message with no seal: taken when its ticket's nonce keeps (or now takes) this answer. */
   readonly earlierResult?: AcceptedResult;
-  /** What to do instead of refusing when the ticket was already used (a continuation sent again). */
-  readonly onReplayed?: () => void;
+  /**
+   * What to do instead of refusing when the ticket was already used (a continuation sent again); `same`: its first use
+   * kept this very decision (see `TicketError.sameDecision`).
+   */
+  readonly onReplayed?: (same: boolean) => void;
   /** A denial of an approval request in the message being continued. */
   readonly denial?: boolean;
   /**
@@ -211,6 +219,7 @@ export async function verifyContinuation(
   const checks: Check[] = [];
   const seenCalls = new Set<string>();
   const replayed = new Set<string>();
+  const confirmed = new Set<string>();
   const unfinished = new Map<string, UnfinishedCall>();
   const edited = new Map<string, unknown>();
   const clientResults = new Set<string>();
@@ -356,9 +365,10 @@ export async function verifyContinuation(
           subject,
           onValid: decide,
           // The same continuation again: its call already ran (or was denied) in the request that used the ticket.
-          onReplayed: () => {
+          onReplayed: (same) => {
             decide();
             if (approved) replayed.add(callId);
+            if (approved && same) confirmed.add(callId);
           },
           problem: 'forged-approval',
           part,
@@ -394,9 +404,12 @@ export async function verifyContinuation(
   // any fresh ticket is claimed (claiming a used one writes nothing), so a refused copy burns nothing. The leader last:
   // its decision names the whole copy, so a call decided otherwise is named by its own ticket first.
   const used = checks.filter((check, index) => check.decision !== undefined && isReplay(check, refused[index]));
+  // The checks whose first use kept this very decision (a store with `claimDecision` confirmed it).
+  const same = new Set<Check>();
   for (const check of [...used.filter((check) => check !== leader), ...used.filter((check) => check === leader)]) {
     const error = await problemWith(tickets, check, true);
     if (error?.reason === 'conflict') throw refusal(check, error);
+    if (error?.sameDecision === true) same.add(check);
   }
   // A copy whose leader another request claimed (before this one, or since pass 1) claims nothing: that request claims
   // every ticket of the copy and runs its calls.
@@ -440,10 +453,13 @@ export async function verifyContinuation(
     const error = await problemWith(tickets, leader, true);
     if (error !== undefined && !isReplay(leader, error)) throw refusal(leader, error);
     replaying = error !== undefined;
+    if (error?.sameDecision === true) same.add(leader);
   }
+  // A copy's leader names every decision of its copy: confirmed, it confirms those it claims for them.
+  const copyConfirmed = leader !== undefined && same.has(leader);
   for (const [index, check] of checks.entries()) {
     if (check === leader) {
-      if (replaying) check.onReplayed?.();
+      if (replaying) check.onReplayed?.(same.has(check));
       else check.onValid();
       continue;
     }
@@ -451,15 +467,15 @@ export async function verifyContinuation(
     // one too, and runs the call), or used between the two passes.
     const seen = refused[index];
     if (isReplay(check, seen) || (replaying && check.consume)) {
-      check.onReplayed?.();
+      check.onReplayed?.(same.has(check) || (replaying && check.consume && copyConfirmed));
       continue;
     }
     const error = check.consume ? await problemWith(tickets, check, true) : undefined;
-    if (isReplay(check, error)) check.onReplayed?.();
+    if (isReplay(check, error)) check.onReplayed?.(error?.sameDecision === true);
     else if (error) throw refusal(check, error);
     else check.onValid();
   }
-  return { decisions, approvalTickets, accepted, inputs, replayed, unfinished, edited, clientResults, unproven, unprovenParts };
+  return { decisions, approvalTickets, accepted, inputs, replayed, confirmed, unfinished, edited, clientResults, unproven, unprovenParts };
 }
 
 /** A step's part seal, with what it must cover and the parts whose metadata it proves. */
@@ -577,9 +593,21 @@ async function unfinishedCall(
   const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
   if (result !== undefined) return { read: 'result', result };
   const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
+  // An approval the user went on from never runs: its "started" mark is taken too, so that the same continuation sent
+  // late (which its ticket's kept decision confirms) finds the call started and does not run it (see the chat loop).
+  if (approved && check.ticket !== undefined) await markStarted(tickets, check.ticket);
   if (!verdict.ok && verdict.error.reason === 'conflict') return { read: 'conflict' };
   const confirmed = verdict.ok || verdict.error.sameDecision === true;
   return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
+}
+
+/** Takes the "started" mark of an approval's ticket (`claimMark`), if not taken: one that has expired needs none. */
+async function markStarted(tickets: TicketSigner, ticket: string): Promise<void> {
+  try {
+    await tickets.claimMark?.(ticket, 'started');
+  } catch (error) {
+    if (!TicketError.isInstance(error)) throw error;
+  }
 }
 
 /**

@@ -337,6 +337,52 @@ describe('createTicketSigner: single use', () => {
   });
 });
 
+/** `claimMark` of a signer from `createTicketSigner`, which has one. */
+const mark = (s: TicketSigner, ticket: string, name: string): Promise<boolean> => s.claimMark?.(ticket, name) ?? Promise.reject(new Error('no claimMark'));
+
+describe('createTicketSigner: marks', () => {
+  it('claims a named mark of a ticket once, apart from the ticket itself, until the ticket expires', async () => {
+    const c = clock();
+    const keys: [string, number][] = [];
+    const memory = createMemoryNonceStore({ now: c.now });
+    const nonceStore: NonceStore = {
+      ...memory,
+      claim: (nonce, expiresAt) => {
+        keys.push([nonce, expiresAt]);
+        return memory.claim(nonce, expiresAt);
+      },
+    };
+    const s = signer([KEY_A], { now: c.now, nonceStore });
+    const ticket = await s.sign(SUBJECT);
+    const claims = s.peek(ticket)!;
+    expect(await mark(s, ticket, 'started')).toBe(true);
+    expect(await mark(s, ticket, 'started')).toBe(false);
+    expect(keys).toEqual([[`${claims.nonce} started`, claims.exp], [`${claims.nonce} started`, claims.exp]]);
+    // The ticket itself is still unused, and another mark is another claim.
+    await s.verify(ticket, SUBJECT);
+    expect(await mark(s, ticket, 'finished')).toBe(true);
+    // Two signers over one store: one claim wins.
+    const other = signer([KEY_A], { now: c.now, nonceStore: memory });
+    const fresh = await s.sign(SUBJECT);
+    expect((await Promise.all([mark(s, fresh, 'started'), mark(other, fresh, 'started')])).sort()).toEqual([false, true]);
+  });
+
+  it('refuses a ticket it did not issue, or that has expired, and a mark that is no lowercase word, claiming nothing', async () => {
+    const c = clock();
+    const store = countingStore();
+    const s = signer([KEY_A], { now: c.now, nonceStore: store });
+    const ticket = await s.sign(SUBJECT, { ttlMs: 1_000 });
+    const [prefix, kid, payload, sig] = segments(ticket);
+    await expect(mark(s, ticket, 'Started now')).rejects.toThrow(TypeError);
+    await refused(mark(signer([KEY_B]), ticket, 'started'), 'unknown-key');
+    await refused(mark(s, `${prefix}.${kid}.${payload}x.${sig}`, 'started'), 'bad-signature');
+    await refused(mark(s, ticket.slice(0, -1), 'started'), 'malformed');
+    c.advance(1_000);
+    await refused(mark(s, ticket, 'started'), 'expired');
+    expect(store.claims).toBe(0);
+  });
+});
+
 describe('createTicketSigner: decisions', () => {
   it('keeps the decision with the nonce: a used ticket is replayed with the same one, a conflict with another', async () => {
     const s = signer();

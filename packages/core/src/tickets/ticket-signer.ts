@@ -95,6 +95,13 @@ export interface TicketSigner {
   /** Decodes the claims WITHOUT checking anything (for UIs and debugging); never trust the result. */
   peek(ticket: string | undefined | null): TicketClaims | undefined;
   /**
+   * Optional: claims a named step of what a ticket allowed (`mark`: `started`, a lowercase word) once, in the nonce store
+   * beside the ticket's nonce and until the ticket expires. Resolves `true` for the one claim that wins, `false` after;
+   * throws a {@link TicketError} for a ticket this signer did not issue, or one that has expired. The chat loop marks an
+   * approved call started before it runs it, so the same continuation sent again can tell a call that never started.
+   */
+  claimMark?(ticket: string, mark: string): Promise<boolean>;
+  /**
    * A seal `es1.<kid>.<exp>.<mac>`: the server's attestation that `subject` (a result in a conversation's
    * history) is what it produced. Reusable until it expires (no nonce), and cheap: one HMAC over the
    * canonical JSON of the subject, no digest and no claims to encode.
@@ -128,6 +135,7 @@ const EXPIRY = /^[0-9]{1,16}$/;
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const MAX_TICKET_LENGTH = 16_384;
+const MARK = /^[a-z][a-z-]{0,31}$/;
 const SIGNATURE_LENGTH = 43; // 32 bytes
 const NONCE_LENGTH = 22; // 16 bytes
 const HASH_LENGTH = 43; // 32 bytes
@@ -288,6 +296,20 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
       });
       if (problem !== undefined) throw fail(problem);
       if (now() >= Number(parts.middle)) throw fail('expired');
+    },
+    async claimMark(ticket, mark) {
+      if (!MARK.test(mark)) throw new TypeError(`claimMark: a mark is a lowercase word (${MARK}), not ${JSON.stringify(mark)}`);
+      const fail = (reason: TicketError['reason']): TicketError => new TicketError(reason);
+      const parts = splitToken(ticket, PREFIX, SEGMENT);
+      if (parts === undefined) throw fail('malformed');
+      const problem = await macProblem(parts, () => parts.signed);
+      if (problem !== undefined) throw fail(problem);
+      const claims = decodeClaims(parts.middle);
+      if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+      // An expired ticket is refused whatever its marks say, and a store need not keep a claim that has expired.
+      if (now() >= claims.exp) throw fail('expired');
+      // A nonce is base64url: with a space and the mark it is a key no ticket's nonce can be.
+      return nonceStore.claim(`${claims.nonce} ${mark}`, claims.exp);
     },
     peek: peekTicket,
   };

@@ -48,6 +48,8 @@ describe('tickets types', () => {
     expectTypeOf(signer.verify).returns.toEqualTypeOf<Promise<TicketClaims>>();
     expectTypeOf(signer.safeVerify).returns.toEqualTypeOf<Promise<TicketVerifyResult>>();
     expectTypeOf(signer.peek).returns.toEqualTypeOf<TicketClaims | undefined>();
+    // Optional, so a signer of one's own (or a wrapped one) still is a TicketSigner.
+    expectTypeOf(signer.claimMark).toEqualTypeOf<((ticket: string, mark: string) => Promise<boolean>) | undefined>();
     expectTypeOf(signer.seal).parameter(0).toEqualTypeOf<SealSubject>();
     expectTypeOf(signer.seal).returns.toEqualTypeOf<Promise<string>>();
     expectTypeOf(signer.verifySeal).returns.toEqualTypeOf<Promise<void>>();
