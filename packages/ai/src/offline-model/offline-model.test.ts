@@ -1528,7 +1528,7 @@ describe('createOfflineModel', () => {
     for (const first of ['orders delayed more than 10 days', 'only the top 1 delayed order']) {
       const one = await followUp(first, 'mail the customer');
       expect(one.calls, first).toEqual([mail]);
-      expect(one.text, first).toBe('Reading "the customer" as A-1012, from earlier in our conversation. Using send_email, I say what the lookup showed: "Your order A-1012 is delayed, delivery date 2026-12-20."');
+      expect(one.text, first).toBe('Reading "the customer" as A-1012, from earlier in our conversation. Using send_email, I say what the list showed: "Your order A-1012 is delayed, delivery date 2026-12-20."');
     }
     expect((await followUp('orders delayed more than 10 days', 'move it to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-27' }]]);
     // Two: "the customer" is asked for, "both" is each of them.
@@ -1539,7 +1539,7 @@ describe('createOfflineModel', () => {
       ['send_email', 'A-1006'],
     ]);
     expect(both.text).toBe(
-      'Reading "both" as A-1012 and A-1006, from earlier in our conversation. Using send_email, I say what the lookup showed: ' +
+      'Reading "both" as A-1012 and A-1006, from earlier in our conversation. Using send_email, I say what the list showed: ' +
         '"Your order A-1012 is delayed, delivery date 2026-12-20." and "Your order A-1006 is delayed, delivery date 2026-12-12."',
     );
   });
@@ -1563,7 +1563,7 @@ describe('createOfflineModel', () => {
       ['send_email', { order_id: 'A-1003', subject: 'Your invoice for order A-1003', body: 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.' }],
     ]);
     expect(mails.text).toBe(
-      'Reading "them" as A-1001 and A-1003, from earlier in our conversation. Using send_email, I say what it holds: ' +
+      'Reading "them" as A-1001 and A-1003, from earlier in our conversation. Using send_email, I say what they hold: ' +
         '"Invoice INV-A-1001 of order A-1001; total 89.00 EUR." and "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
     );
   });
@@ -1641,6 +1641,8 @@ describe('createOfflineModel', () => {
     ] as const) {
       const mails = await followUp(first, then);
       expect(mails.calls.map(([, input]) => (input as { order_id: string }).order_id), then).toEqual(['A-1012', 'A-1006', 'A-1002']);
+      // What a list showed is said as the list's, not a lookup's.
+      expect(mails.text, then).toMatch(/what the list showed: |was die Liste gezeigt hat: |ce que la liste a montré : /);
     }
     const tomorrow = await generateText({ model, tools: shopTools(), prompt: 'quel jour sommes-nous demain ?', stopWhen: isStepCount(1) });
     expect(tomorrow.text).toBe("« demain » est le 2026-11-21, un samedi (nous sommes le 2026-11-20 UTC). Je n'ai eu besoin d'aucun outil pour cela.");

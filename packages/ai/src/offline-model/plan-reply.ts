@@ -228,12 +228,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (lookup !== undefined) return noted(lookup);
     // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
     // One mail per id ("email them about it" after two moves), each saying what its call made.
-    // Mails of one kind are said in one sentence ("what it holds: "…" and "…""), not one each.
+    // Mails of one kind are said in one sentence ("what they hold: "…" and "…""), not one each.
     const told = forced ? [] : sets.map((set) => toldFromEarlier(options.prompt, tool, set, wording));
     const each = told.every((mail) => mail !== undefined) ? (told as Told[]) : [];
     if (each.length > 0) {
       const kinds = [...new Set(each.map((mail) => mail.kind))];
-      const text = kinds.map((kind) => wording.toldEarlier(tool.name, kind, joinList(each.filter((mail) => mail.kind === kind).map((mail) => `"${mail.said}"`), wording.and)));
+      const text = kinds.map((kind) => {
+        const mails = each.filter((mail) => mail.kind === kind);
+        return wording.toldEarlier(tool.name, kind, joinList(mails.map((mail) => `"${mail.said}"`), wording.and), mails.length > 1);
+      });
       return noted({ type: 'tool-calls', calls: each.map((mail) => mail.call), text: text.join(' ') });
     }
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
@@ -1083,7 +1086,7 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
  * before made no such call for that id, or the call failed or was denied (nothing new to say).
  */
 /** A mail {@link toldFromEarlier} words: its call, what it says, and what of the earlier call it says. */
-type Told = { readonly call: OfflineToolCall; readonly said: string; readonly kind: 'change' | 'lookup' | 'made' };
+type Told = { readonly call: OfflineToolCall; readonly said: string; readonly kind: 'change' | 'lookup' | 'listed' | 'made' };
 
 function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): Told | undefined {
   if (read.missing.length === 0 || !read.missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
@@ -1107,7 +1110,7 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const told = listed === undefined || idName === undefined ? undefined : recordIs(listed, idName, id, wording);
   if (told !== undefined) {
     const args = extractArguments(`${told.id} saying ${told.text}`, tool.inputSchema);
-    if (args.missing.length === 0) return { call: { toolName: tool.name, input: args.input }, said: told.text, kind: 'lookup' };
+    if (args.missing.length === 0) return { call: { toolName: tool.name, input: args.input }, said: told.text, kind: 'listed' };
   }
   const input = result === undefined ? undefined : inputOf(result);
   const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');

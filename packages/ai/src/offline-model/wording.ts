@@ -90,8 +90,11 @@ export interface Wording {
   readonly onceLookedUp: (later: string) => string;
   readonly nowDone: (requests: string, changed: boolean, said: string) => string;
   readonly notDoneChange: (requests: string) => string;
-  /** A mail asked for after a change or a lookup in the message before: what it says, from that result. */
-  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'made', said: string) => string;
+  /**
+   * A mail asked for after a change, a lookup, a list or a call that made something (an invoice) in the message before:
+   * what it says, from that result; `several` when more than one mail of that kind is said ("what they hold").
+   */
+  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'listed' | 'made', said: string, several: boolean) => string;
   /** The subject of a mail that sends what a call made: "Your invoice for order A-1001". */
   readonly yourMade: (thing: string, record: string) => string;
   readonly notDoneLookup: (requests: string) => string;
@@ -249,7 +252,8 @@ const EN: Wording = {
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
   nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
-  toldEarlier: (tool, kind, said) => `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', made: 'what it holds' }[kind]}: ${said}`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', listed: 'what the list showed', made: several ? 'what they hold' : 'what it holds' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Your ${thing} for ${record}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
@@ -337,8 +341,8 @@ const DE: Wording = {
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
-  toldEarlier: (tool, kind, said) =>
-    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', made: 'was darin steht' }[kind]}: ${said}`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', listed: 'was die Liste gezeigt hat', made: several ? 'was in ihnen steht' : 'was darin steht' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Ihre ${thing} für ${record}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
@@ -434,7 +438,8 @@ const FR: Wording = {
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   nowDone: (requests, changed, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
-  toldEarlier: (tool, kind, said) => `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', made: "ce qu'elle contient" }[kind]} : ${said}`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', listed: 'ce que la liste a montré', made: several ? "ce qu'elles contiennent" : "ce qu'elle contient" }[kind]} : ${said}`,
   yourMade: (thing, record) => `Votre ${thing.replace(/^(?:la|le|les)\s+|^l['’]/i, '')} pour ${record}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
