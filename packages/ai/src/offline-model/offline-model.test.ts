@@ -1648,6 +1648,22 @@ describe('createOfflineModel', () => {
     expect(tomorrow.text).toBe("« demain » est le 2026-11-21, un samedi (nous sommes le 2026-11-20 UTC). Je n'ai eu besoin d'aucun outil pour cela.");
   });
 
+  it('says a calendar day that does not exist is none ("31st of february"), in the language asked, and asks for a date', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    for (const [prompt, text] of [
+      ['move A-1003 to 31st of february', '"31st of february" does not exist: that month has fewer days. I can do that with update_delivery_date, but I still need'],
+      ['Verschiebe A-1003 auf den 30. Februar', '„30. Februar“ gibt es nicht: Der Monat hat weniger Tage. Das geht mit update_delivery_date'],
+      ['décale A-1003 au 31 avril', "« 31 avril » n'existe pas : ce mois a moins de jours. Je peux le faire avec update_delivery_date"],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      expect(result.toolCalls, prompt).toEqual([]);
+      expect(result.text.startsWith(text), result.text).toBe(true);
+    }
+    // The last day of a month is one.
+    const last = await generateText({ model, tools: shopTools(), prompt: 'move A-1003 to Feb 28', stopWhen: isStepCount(1) });
+    expect(last.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

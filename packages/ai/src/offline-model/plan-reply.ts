@@ -248,7 +248,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     const question = wording.ask(tool.name, joinList(needs, wording.and));
     // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
-    const day = asked.some((name) => isDateArgument(tool.inputSchema, name)) ? unreadDay(withoutMessage(said)) : undefined;
+    // "move A-1003 to the 31st of February": a day no calendar has is said to be none, not asked for as if none were given.
+    const asksDate = asked.some((name) => isDateArgument(tool.inputSchema, name));
+    if (asksDate && dates.impossible !== undefined) return noted({ type: 'text', text: `${wording.noSuchDay(dates.impossible)} ${question}` });
+    const day = asksDate ? unreadDay(withoutMessage(said)) : undefined;
     return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);

@@ -30,6 +30,8 @@ export interface ReadDates {
   readonly today: string;
   readonly dates: readonly ResolvedDate[];
   readonly shift?: DateShift | undefined;
+  /** A calendar day written out that no year has ("31st of February", "30. Februar"), as the text wrote it. */
+  readonly impossible?: string | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -96,6 +98,10 @@ const MONTHS: readonly (readonly string[])[] = [
 ];
 const MONTH = MONTHS.flat().join('|');
 const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th|er|\.)?`;
+/** "Dec 24", "December 24th, 2026" (folded). */
+const MONTH_FIRST = new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g');
+/** "24 December", "24. Dezember", "1er décembre", "31st of February" (folded). */
+const DAY_FIRST = new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g');
 
 /**
  * The day `day`.`month` (1-based) of `year`, or when no year is given the next such day from today (29 February: in the
@@ -307,11 +313,11 @@ const READERS: readonly Reader[] = [
   // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
   // "24.12.2026", "24.12." (a year left out is the next such day).
   [
-    new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g'),
+    MONTH_FIRST,
     (match, today) => calendarDay(today, Number(match[2]), monthOf(match[1]), match[3]),
   ],
   [
-    new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
+    DAY_FIRST,
     (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
   ],
   // A day with a slash after a word that names a day, month first (US): "to 12/24", "on 1/10/2027" ("what is 12/24" is a sum).
@@ -416,7 +422,20 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
     at = end;
   }
   out += text.slice(at);
-  return { text: out, today: today.toISOString().slice(0, 10), dates: found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date })), shift };
+  const dates = found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date }));
+  return { text: out, today: today.toISOString().slice(0, 10), dates, shift, impossible: impossibleDay(folded, text) };
+}
+
+/** The first calendar day a text writes out that no year has ("31st of February": February has at most 29 days). */
+function impossibleDay(folded: string, text: string): string | undefined {
+  const lengths = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  for (const [pattern, day, month] of [[MONTH_FIRST, 2, 1], [DAY_FIRST, 1, 2]] as const) {
+    for (const match of folded.matchAll(new RegExp(pattern.source, 'g'))) {
+      const number = Number(match[day]);
+      if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return text.slice(match.index, match.index + match[0].length).trim();
+    }
+  }
+  return undefined;
 }
 
 /**
