@@ -168,6 +168,15 @@ function shopTools() {
   } satisfies ToolSet;
 }
 
+/** The demo's calculator (apps/worker/src/tools/calculate.ts) on the four operations, for sums a conversation goes on from. */
+function calculator() {
+  return tool({
+    description: 'Evaluate an arithmetic expression exactly instead of doing mental math.',
+    inputSchema: z.object({ expression: z.string().min(1).describe('The expression, e.g. (17.5 * 4 + 3) / 2 or sqrt(2)^2') }),
+    execute: async ({ expression }) => ({ expression }),
+  });
+}
+
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of stream) out.push(item);
@@ -1662,6 +1671,24 @@ describe('createOfflineModel', () => {
     // The last day of a month is one.
     const last = await generateText({ model, tools: shopTools(), prompt: 'move A-1003 to Feb 28', stopWhen: isStepCount(1) });
     expect(last.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
+  });
+
+  it('answers "how many?" after a list with its count, "and of 300?" after "15% of 240" with that sum, and "ok" as an acknowledgement', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // Each got the help text.
+    expect(await followUp('which orders are late?', 'how many?')).toEqual({ text: 'The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.', calls: [] });
+    expect((await followUp('Welche Bestellungen sind verspätet?', 'wie viele?')).text).toBe('Die Liste zeigte 3: A-1012, A-1006 und A-1002. Dafür brauchte ich kein Werkzeug.');
+    expect((await followUp('commandes en retard', 'combien ?')).text).toBe("La liste en montrait 3 : A-1012, A-1006 et A-1002. Je n'ai eu besoin d'aucun outil pour cela.");
+    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('The list showed 2: bananas and apples. No tool was needed for that.');
+    expect((await followUp('15% of 240', 'and of 300?')).calls).toEqual([['calculate', { expression: '15 / 100 * 300' }]]);
+    expect((await followUp('20 percent of 80', 'und von 120?')).calls).toEqual([['calculate', { expression: '20 / 100 * 120' }]]);
+    expect((await followUp('half of 90', 'and of 300?')).calls).toEqual([['calculate', { expression: '300 / 2' }]]);
+    expect(await followUp('where is A-1002', 'ok')).toEqual({ text: 'OK. Anything else?', calls: [] });
+    expect((await followUp('where is A-1002', 'alles klar')).text).toBe('Gut. Noch etwas?');
+    expect((await followUp('where is A-1002', "d'accord")).text).toBe("D'accord. Autre chose ?");
+    // With no list before, "how many?" is still no request of its own.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'how many?' })).text).toMatch(/^I'm the offline model/);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

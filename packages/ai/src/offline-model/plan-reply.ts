@@ -105,6 +105,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const taken = asked === ruleInput.userText ? takenOut(options.prompt, text, tools) : undefined;
     if (taken?.part === undefined && taken !== undefined) return { type: 'tool-calls', calls: [{ toolName: taken.tool.name, input: {} }] };
     if (taken?.part !== undefined) return { type: 'text', text: wording.removesAll(taken.tool.name, taken.part) };
+    // "how many?" after a list: its count, with no tool (it got the help text).
+    const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
+    if (counted !== undefined) return { type: 'text', text: counted };
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -200,6 +203,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const pleasantry = pleasantryOf(ruleInput.userText);
     if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
     if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
+    // "ok", "alles klar", "d'accord": an acknowledgement is answered as one (it got the help text).
+    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingFor(ruleInput.userText).noted };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -421,6 +426,37 @@ function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
 }
 
+/** A message that only acknowledges: "ok", "okay then", "got it", "alles klar", "gut", "d'accord", "entendu" (folded). */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:ok(?:ay)?|alright|all\s+right|fine|good|great|cool|got\s+it|understood|i\s+see|sounds\s+good|alles\s+klar|gut|okay|verstanden|in\s+ordnung|d['’]accord|entendu|bien|tres\s+bien|compris)[\s,]*)+(?:then|dann|alors)?\s*[.!]*$/;
+
+/** Asking how many a list holds: "how many?", "how many are there?", "wie viele?", "combien ?" (folded). */
+const HOW_MANY =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:are\s+there|is\s+that|of\s+them|in\s+total|orders|items))?|wie\s*viele(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
+
+/**
+ * "how many?" after a list the message before showed: how many records it held (the list, or its `count` beside it),
+ * with their ids; `undefined` for any other text, or when the message before showed no list.
+ */
+function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!HOW_MANY.test(fold(text).trim())) return undefined;
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const list = listIn(resultValue(result.output));
+    if (list === undefined) continue;
+    // Records by their id, or their name (a cart's items).
+    const named = (record: unknown): string[] => {
+      const name = typeof record === 'object' && record !== null ? (record as { name?: unknown }).name : undefined;
+      const id = idOf(record)?.[1] ?? name;
+      return typeof id === 'string' ? [id] : [];
+    };
+    const ids = list.flatMap((record: unknown) => named(record));
+    return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
+  }
+  return undefined;
+}
+
 /** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */
 const GOES_ON_SUM =
   /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(times|multiplied\s+by|multiply\s+(?:it\s+|that\s+)?by|plus|add|minus|less|subtract|divided\s+by|divide\s+(?:it\s+|that\s+)?by|over|mal|plus|minus|durch|geteilt\s+durch|fois|moins|divise\s+par|[*x×+\-/÷])\s*(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
@@ -437,6 +473,8 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
  * when the message before made no such call.
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const other = OF_ANOTHER.exec(fold(text).trim());
+  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools);
   const match = GOES_ON_SUM.exec(fold(text).trim());
   const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
   if (match === null || operator === undefined) return undefined;
@@ -449,6 +487,28 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
     return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
   }
   return undefined;
+}
+
+/** Another number for the last sum's "of": "and of 300?", "what about of 300", "und von 300?", "et de 300 ?" (folded). */
+const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(?:of|von|de|du)\s+(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
+
+/**
+ * The sum the message before asked in words ("15% of 240"), with `number` for what it was "of": the calculator's call
+ * again (`15 / 100 * 300`); `undefined` when the message before made no such call, or said no "of" with a number.
+ */
+function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+  if (tool === undefined || name === undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const before = userTextAt(prompt, lastIndexOfRole(prompt, 'user', current));
+  const ofs = [...before.matchAll(/\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi)];
+  const at = ofs.at(-1);
+  if (at === undefined) return undefined;
+  const changed = `${before.slice(0, at.index)}${at[0].replace(/\d+(?:[.,]\d+)?$/, number)}${before.slice(at.index + at[0].length)}`;
+  const expression = extractArguments(readWordedSums(changed), tool.inputSchema).input[name];
+  return typeof expression === 'string' ? { toolName: tool.name, input: { [name]: expression } } : undefined;
 }
 
 /**

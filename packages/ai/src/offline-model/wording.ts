@@ -16,7 +16,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein montag dienstag mittwoch donnerstag freitag samstag sonntag'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag'
     ).split(' '),
   ),
   fr: new Set(
@@ -25,7 +25,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
-      'bonne journee revoir seulement premieres plutot lundi mardi mercredi jeudi vendredi samedi dimanche'
+      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche'
     ).split(' '),
   ),
 };
@@ -150,6 +150,10 @@ export interface Wording {
   readonly farewell: string;
   /** The answer to thanks. */
   readonly welcome: string;
+  /** The answer to a message that only acknowledges ("ok", "alles klar", "d'accord"). */
+  readonly noted: string;
+  /** How many records the list the message before showed has ("how many?" after it), with their ids when they have them. */
+  readonly listCount: (count: number, ids: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -291,6 +295,8 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  noted: 'OK. Anything else?',
+  listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
@@ -381,6 +387,8 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  noted: 'Gut. Noch etwas?',
+  listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
@@ -480,6 +488,8 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  noted: "D'accord. Autre chose ?",
+  listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
