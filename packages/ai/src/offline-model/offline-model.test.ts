@@ -1691,6 +1691,34 @@ describe('createOfflineModel', () => {
     expect((await generateText({ model, tools: shopTools(), prompt: 'how many?' })).text).toMatch(/^I'm the offline model/);
   });
 
+  it('says no tool sets an amount for "actually make it 5" after 3 bananas were added, and what adding or emptying can do', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // It listed the cart.
+    expect(await followUp('add 3 bananas', 'actually make it 5')).toEqual({
+      text:
+        'No tool sets how many "bananas" the cart holds (cart_add only adds), so I left it as it is. ' +
+        'I can add 2 more to make 5, or empty the cart with cart_clear (all of it) and add 5 again: tell me which.',
+      calls: [],
+    });
+    expect((await followUp('add 3 bananas', 'make that 2')).text).toBe(
+      'No tool sets how many "bananas" the cart holds (cart_add only adds), so I left it as it is. I can empty the cart with cart_clear (all of it) and add 2 again, if you want that.',
+    );
+    expect((await followUp('Leg 3 Bananen in den Warenkorb', 'nein, mach 5 daraus')).text).toMatch(/^Kein Werkzeug legt fest, wie viele „Bananen“ im Warenkorb sind .* Ich kann 2 dazulegen \(dann sind es 5\) oder/);
+    expect((await followUp('Ajoute 3 bananes au panier', 'en fait, mets-en 5')).text).toMatch(/^Aucun outil ne fixe combien de « bananes » contient le panier .* Je peux en ajouter 2 pour arriver à 5, ou/);
+    // "2 more" (it got the help text) adds them, also after that answer.
+    expect((await followUp('add 3 bananas', 'and 2 more')).calls).toEqual([['cart_add', { name: 'bananas', quantity: 2 }]]);
+    expect((await followUp('Leg 3 Bananen in den Warenkorb', 'noch 2')).calls).toEqual([['cart_add', { name: 'Bananen', quantity: 2 }]]);
+    expect((await followUp('Ajoute 3 bananes au panier', 'encore 2')).calls).toEqual([['cart_add', { name: 'bananes', quantity: 2 }]]);
+    const tools = shopTools();
+    const first = await generateText({ model, tools, prompt: 'add 3 bananas', stopWhen: isStepCount(2) });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'add 3 bananas' }, ...first.responseMessages, { role: 'user', content: 'make it 5' }];
+    const answer = await generateText({ model, tools, messages });
+    messages.push(...answer.responseMessages, { role: 'user', content: 'ok, add 2 more' });
+    const more = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+    expect(more.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['cart_add', { name: 'bananas', quantity: 2 }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

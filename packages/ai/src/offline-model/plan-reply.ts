@@ -108,6 +108,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // "how many?" after a list: its count, with no tool (it got the help text).
     const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
     if (counted !== undefined) return { type: 'text', text: counted };
+    // "actually make it 5" after "add 3 bananas": no tool sets an amount; say what adding or emptying can do (it listed the cart).
+    const amount = asked === ruleInput.userText ? newAmount(options.prompt, text, tools) : undefined;
+    if (amount !== undefined) {
+      const more = amount.wanted > amount.had ? amount.wanted - amount.had : undefined;
+      return { type: 'text', text: wording.setsNoAmount(amount.adder, amount.thing, amount.wanted, more, amount.clear) };
+    }
+    // "add 2 more", "noch 2", "encore 2" after 3 bananas were added (or after the answer to "make it 5"): 2 more bananas.
+    const again = asked === ruleInput.userText ? addedAgain(options.prompt, text, tools) : undefined;
+    if (again !== undefined) return { type: 'tool-calls', calls: [again] };
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -455,6 +464,56 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
   return undefined;
+}
+
+/** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
+const SETS_AMOUNT =
+  /^(?:(?:actually|no|nah|wait|oh|sorry|oops|hmm|ok|nein|doch|ach|eigentlich|non|oups|en\s+fait|finalement)[\s,!.]+)*(?:(?:please\s+)?(?:make\s+(?:it|that|them)|change\s+(?:it|that)\s+to|i\s+meant|i\s+wanted|should\s+be|mach(?:e)?(?:\s+(?:es|daraus))?|lieber|besser|mets?-en|plutot)\s+(\d+)(?:\s+daraus)?|(\d+)\s+(?:instead|then|stattdessen|lieber|plutot))\s*(?:please|bitte|stp|s['’]il\s+te\s+plait)?\s*[.!]*$/;
+
+/**
+ * "actually make it 5" after the message before added 3 of a thing: the thing, what was added, the amount now asked
+ * for, and the tools that add and empty; `undefined` for any other text, or when the message before added nothing.
+ */
+function newAmount(
+  prompt: LanguageModelV4Prompt,
+  text: string,
+  tools: readonly ToolInfo[],
+): { readonly adder: string; readonly thing: string; readonly had: number; readonly wanted: number; readonly clear?: string | undefined } | undefined {
+  const match = SETS_AMOUNT.exec(fold(text).trim());
+  const wanted = Number(match?.[1] ?? match?.[2]);
+  if (match === null || !Number.isInteger(wanted) || wanted < 1) return undefined;
+  // One thing added by a tool that adds counted things (of two, "make it 5" does not say which).
+  const calls = callsOf(previousTurn(prompt));
+  const last = calls.length === 1 ? calls[0] : undefined;
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const thing = Object.values(input).find((value) => typeof value === 'string');
+  const had = Object.values(input).find((value) => typeof value === 'number') ?? 1;
+  const adder = tools.find((tool) => tool.name === last?.toolName);
+  if (last === undefined || adder === undefined || typeof thing !== 'string' || typeof had !== 'number' || pickAdder(`add 2 ${thing}`, [adder]) === undefined) return undefined;
+  const stems = splitIdentifier(last.toolName).map((word) => stem(word));
+  const clear = tools.find((tool) => tool.name !== last.toolName && isChangeName(tool.name) && !takesArguments(tool) && splitIdentifier(tool.name).some((word) => stems.includes(stem(word))));
+  return { adder: last.toolName, thing, had, wanted, clear: clear?.name };
+}
+
+/** More of what was just added, by a count alone: "2 more", "add 2 more", "yes, 2 more please", "noch 2", "encore 2" (folded). */
+const MORE_OF_IT =
+  /^(?:(?:and|yes|ok|okay|then|also|please|und|ja|dann|bitte|et|oui|alors)[\s,!.]+)*(?:(?:add|put\s+in)\s+)?(?:(\d+)\s+more|(?:leg\s+|gib\s+)?noch\s+(\d+)(?:\s+dazu)?|(?:ajoute(?:s|z)?-en\s+|mets-en\s+)?encore\s+(\d+)|(?:ajoute(?:s|z)?-en|mets-en)\s+(\d+)\s+de\s+plus)(?:\s+(?:please|bitte|stp))?\s*[.!]*$/;
+
+/**
+ * "2 more" when the last call of the conversation added a counted thing ("add 3 bananas", or that call before an
+ * answer that made none, as the one to "make it 5"): the same tool and thing with that count. `undefined` otherwise.
+ */
+function addedAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const match = MORE_OF_IT.exec(fold(text).trim());
+  const count = Number(match?.slice(1).find((group) => group !== undefined));
+  if (match === null || !Number.isInteger(count) || count < 1) return undefined;
+  const last = callsOf(prompt).at(-1);
+  const adder = tools.find((tool) => tool.name === last?.toolName);
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const thing = Object.values(input).find((value) => typeof value === 'string');
+  if (adder === undefined || typeof thing !== 'string' || pickAdder(`add ${count} ${thing}`, [adder]) === undefined) return undefined;
+  const read = extractArguments(`add ${count} ${thing}`, adder.inputSchema);
+  return read.missing.length === 0 ? { toolName: adder.name, input: read.input } : undefined;
 }
 
 /** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */

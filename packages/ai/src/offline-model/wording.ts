@@ -103,6 +103,11 @@ export interface Wording {
   readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
+  /**
+   * "make it 5" after 3 bananas were added, with no tool that sets how many: what the adding tool and the one that
+   * empties can do instead (`more` to add, or `undefined` when fewer are wanted).
+   */
+  readonly setsNoAmount: (adder: string, thing: string, wanted: number, more: number | undefined, clear: string | undefined) => string;
   /** A request of a message left undone while the others are done: no tool does it, or none covers its `topic`. */
   readonly undone: (request: string, topic?: string) => string;
   // Summaries of tool results.
@@ -266,6 +271,12 @@ const EN: Wording = {
   shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
   shifted: (ids, from, days, to) => `${ids} is due ${from}; ${shiftEn(days)} is ${to}`,
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `add ${more} more to make ${wanted}`, clear === undefined ? '' : `empty the cart with ${clear} (all of it) and add ${wanted} again`];
+    const can = ways.filter((way) => way.length > 0).join(', or ');
+    const ask = ways.every((way) => way.length > 0) ? ': tell me which.' : ', if you want that.';
+    return `No tool sets how many "${thing}" the cart holds (${adder} only adds), so I left it as it is.${can.length > 0 ? ` I can ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
   undone: (request, topic) =>
@@ -359,6 +370,12 @@ const DE: Wording = {
   shifted: (ids, from, days, to) => `${ids} ist für ${from} geplant; ${shiftDe(days)} ist das ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `${more} dazulegen (dann sind es ${wanted})`, clear === undefined ? '' : `den Warenkorb mit ${clear} ganz leeren und ${wanted} neu hineinlegen`];
+    const can = ways.filter((way) => way.length > 0).join(' oder ');
+    const ask = ways.every((way) => way.length > 0) ? ': Sag mir, was dir lieber ist.' : ', wenn du willst.';
+    return `Kein Werkzeug legt fest, wie viele „${thing}“ im Warenkorb sind (${adder} fügt nur hinzu), also habe ich nichts geändert.${can.length > 0 ? ` Ich kann ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} entfernt alles auf einmal, und kein Werkzeug entfernt nur „${part}“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.`,
   undone: (request, topic) => `„${request}“ habe ich nicht erledigt: ${topic === undefined ? 'Das kann keines meiner Werkzeuge' : `Ich habe kein Werkzeug für ${topic}`}.`,
@@ -459,6 +476,12 @@ const FR: Wording = {
   shifted: (ids, from, days, to) => `${ids} est prévue le ${from} ; ${shiftFr(days)}, cela donne le ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `en ajouter ${more} pour arriver à ${wanted}`, clear === undefined ? '' : `vider tout le panier avec ${clear} et en remettre ${wanted}`];
+    const can = ways.filter((way) => way.length > 0).join(', ou ');
+    const ask = ways.every((way) => way.length > 0) ? ' : dites-moi ce que vous préférez.' : ', si vous le voulez.';
+    return `Aucun outil ne fixe combien de « ${thing} » contient le panier (${adder} ne fait qu'ajouter), donc je n'ai rien changé.${can.length > 0 ? ` Je peux ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} retire tout d'un coup, et aucun outil ne retire seulement « ${part} », donc je n'ai rien changé. Demandez-moi de tout vider si c'est ce que vous voulez.`,
   undone: (request, topic) =>
