@@ -184,8 +184,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
       ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
-      // Sending names send_email, but the invoice is the thing asked for, and a mail would have no message.
+      // The invoice is made first; the mail of it follows once it is in (send_email, saying what it holds).
       ['send an invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['send the invoice for A-1003 to the customer', 'order_invoice {"order_id":"A-1003"}'],
       ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Email Grace about her order A-1002', 'text: I can do that with send_email, but I still need the subject (Subject line) and the body (Plain-text message body).'],
       ['how much is 12 times 7', 'calculate {"expression":"12 * 7"}'],
@@ -366,7 +367,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['have a nice day', 'text: Thank you, you too.'],
       ['Schönen Tag noch!', 'text: Danke, gleichfalls.'],
       ['bonne journée', 'text: Merci, vous aussi.'],
-      ['cool', HELP],
+      // An acknowledgement is one (it got the help text).
+      ['cool', 'text: OK.'],
+      ['ok', 'text: OK.'],
+      ['alles klar', 'text: Gut.'],
+      ["d'accord", "text: D'accord."],
       // A greeting or thanks beside a request is no request of its own.
       ['where is A-1002 and thanks', 'query_order {"order_id":"A-1002"}'],
       ['hello and where is A-1002', 'query_order {"order_id":"A-1002"}'],

@@ -1719,6 +1719,52 @@ describe('createOfflineModel', () => {
     expect(more.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['cart_add', { name: 'bananas', quantity: 2 }]]);
   });
 
+  it('makes the invoice "send the invoice for A-1003 to the customer" asks for and mails it once it is in, through the approval (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const body = (id: string) => `Invoice INV-${id} of order ${id}; total 89.00 EUR.`;
+    for (const [prompt, once, subject, now] of [
+      [
+        'send the invoice for A-1003 to the customer',
+        "Once it is made, I'll send the invoice for A-1003 to the customer (send_email), saying what it holds.",
+        'Your invoice for order A-1003',
+        'As you asked, I now send the invoice for A-1003 to the customer, saying what it holds: "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
+      ],
+      [
+        'Schick die Rechnung für A-1003 an den Kunden',
+        'Sobald es erstellt ist, erledige ich „schick die Rechnung für A-1003 an den Kunden“ (send_email) und sage, was darin steht.',
+        'Ihre Rechnung für Bestellung A-1003',
+        'Wie gewünscht erledige ich jetzt „schick die Rechnung für A-1003 an den Kunden“ und sage, was darin steht: "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
+      ],
+      [
+        'Envoie la facture de A-1003 au client',
+        "Une fois le document fait, je m'occupe de « envoie la facture de A-1003 au client » (send_email), en disant ce qu'il contient.",
+        'Votre facture pour commande A-1003',
+        `Comme demandé, je m'occupe maintenant de « envoie la facture de A-1003 au client », en disant ce qu'il contient : "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."`,
+      ],
+    ] as const) {
+      // The demo's send_email needs approval (effects: destructive): the mail waits for it, as any mail does.
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const result = await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), prompt).toEqual([['order_invoice', { order_id: 'A-1003' }]]);
+      expect(result.steps[0]?.text, prompt).toBe(once);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, prompt).toEqual({ order_id: 'A-1003', subject, body: body('A-1003') });
+      expect(result.text.endsWith(now), result.text).toBe(true);
+    }
+    // Two: each is made, and each mailed; the invoice named beside "email" too.
+    const two = await generateText({ model, tools: shopTools(), prompt: 'send the invoices for A-1001 and A-1003 to the customers', stopWhen: isStepCount(2) });
+    expect(two.steps.map((step) => step.toolCalls.map((call) => [call.toolName, (call.input as { order_id: string }).order_id]))).toEqual([
+      [['order_invoice', 'A-1001'], ['order_invoice', 'A-1003']],
+      [['send_email', 'A-1001'], ['send_email', 'A-1003']],
+    ]);
+    expect(two.steps[0]?.text).toMatch(/^Once they are made, .* saying what they hold\.$/);
+    expect(two.text).toMatch(/saying what they hold: "Invoice INV-A-1001 .*" and "Invoice INV-A-1003 .*"$/);
+    const emailed = await generateText({ model, tools: shopTools(), prompt: 'email the invoice of A-1002 to the customer', stopWhen: isStepCount(2) });
+    expect(emailed.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['order_invoice'], ['send_email']]);
+    // A mail that names no such thing still asks for what to say.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'Email Grace about her order A-1002' })).text).toMatch(/^I can do that with send_email, but I still need the subject/);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

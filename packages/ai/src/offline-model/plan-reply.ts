@@ -148,8 +148,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       return { type: 'text', text: wording.otherMaths(maths, calculator.name, can) };
     }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
+    // ("send the invoices for A-1001 and A-1003 to the customers" is one: made now, each mailed once it is in.)
     if (asked === ruleInput.userText) {
-      const calls = callsPerRequest(text, tools);
+      const calls = sentMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
       if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
@@ -161,7 +162,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
           wording.and,
         );
-        const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+        const once = follow.made !== undefined ? wording.onceMade(later, follow.calls.length > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
         return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
@@ -1037,14 +1038,61 @@ interface FollowUp {
 }
 
 /**
+ * The calls of a message made now, and the requests left until their results are in; `made` names the tool whose
+ * result is sent ("send the invoice for A-1003 to the customer": order_invoice), when it is neither a change nor a lookup.
+ */
+interface FollowUps {
+  readonly calls: OfflineToolCall[];
+  readonly later: FollowUp[];
+  readonly changes: boolean;
+  readonly made?: string | undefined;
+}
+
+/** Sending, in English, German and French (folded): "send", "email", "forward", "schick", "versende", "envoie", "transmets". */
+const SENDS = /\b(?:send|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-?maile|maile|envoie\w*|envoy\w*|transmet\w*|mailer)\b/;
+
+/**
+ * "send the invoice for A-1003 to the customer": a request to send what a tool makes (neither a change nor a lookup)
+ * that names all it needs: the thing is made now, and a tool that takes a message sends it once it is in, saying what it
+ * holds (`followUpFromResults`); the mail still asks for approval. Before, only the invoice was made. `undefined` for any
+ * other text.
+ */
+function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  if (!SENDS.test(fold(withoutMessage(text)))) return undefined;
+  // One request, whose ids may be listed ("the invoices for A-1001 and A-1003 to the customers").
+  const parts = splitRequests(fold(text).replace(TO_CUSTOMER, ' '));
+  if (!parts.slice(1).every((part) => idsOnly(part.text))) return undefined;
+  // "email the invoice of A-1002": what is made is named beside the verb that sends it.
+  const maker = pickTool(text, tools);
+  const made = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
+  return sendsWhatIsMade(text, made, tools);
+}
+
+/** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
+const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
+
+/** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
+function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const sets = extractArgumentSets(text, maker.inputSchema);
+  if (sets[0].missing.length > 0) return undefined;
+  const messenger = purposeTool(text, tools);
+  if (messenger === undefined || messenger === maker) return undefined;
+  const calls = sets.map((set) => ({ toolName: maker.name, input: set.input }));
+  return { calls, later: [{ request: { text: text.trim(), end: text.length }, tool: messenger }], changes: false, made: maker.name };
+}
+
+/**
  * A message whose requests end with ones that lack only what is to be said, after a change ("Move A-1004 to next
  * Friday and email the customer"): the calls of the requests before, and those left for later. What the user did not
  * word is not made up now; once the change is made its result says what changed, and that is the message
  * (`followUpFromResults`). `undefined` for any other message.
  */
-function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text);
-  if (requests.length < 2) return purposeFollowUp(text, tools);
+  if (requests.length < 2) return purposeFollowUp(text, tools) ?? sentMade(text, tools);
+  const sent = sentMade(text, tools);
+  if (sent !== undefined) return sent;
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -1113,11 +1161,7 @@ function purposeOf(text: string): string | undefined {
  * the lookup shows (`followUpFromResults`), as for "look up A-1002 and email the customer"; the mail still asks for
  * approval. `undefined` for any other text, or when no tool that only reads takes the id it gives.
  */
-function purposeFollowUp(
-  asked: string,
-  tools: readonly ToolInfo[],
-  id?: string,
-): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+function purposeFollowUp(asked: string, tools: readonly ToolInfo[], id?: string): FollowUps | undefined {
   const text = id === undefined ? asked : `${id} ${asked}`;
   const purpose = purposeOf(text);
   const tool = purpose === undefined ? undefined : purposeTool(text, tools);
@@ -1172,13 +1216,14 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
     return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
   };
-  const sources = sourcesOf(toolResults, inputOf);
-  if (sources.length === 0) return undefined;
   const summary = summarizeToolResults(toolResults, wording);
   const requests = joinList(
     follow.later.map((later) => wording.quote(lowerFirst(later.request.text))),
     wording.and,
   );
+  if (follow.made !== undefined) return sentFromResults(toolResults.filter((result) => result.toolName === follow.made), follow, inputOf, { summary, requests, wording });
+  const sources = sourcesOf(toolResults, inputOf);
+  if (sources.length === 0) return undefined;
   const failed = sources.some((result) => result.output.type !== 'json' && result.output.type !== 'text');
   if (failed && follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneChange(requests)}` };
   const calls: OfflineToolCall[] = [];
@@ -1198,7 +1243,36 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
       said.push(`"${text}"`);
     }
   }
-  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
+  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes ? 'change' : 'lookup', joinList(said, wording.and))}` };
+}
+
+/**
+ * {@link followUpFromResults} for what a call made ("send the invoice for A-1003 to the customer"): one mail per thing
+ * made, under a subject that names it, saying what it holds; none when a call failed, was denied or gave no words.
+ */
+function sentFromResults(
+  results: readonly LanguageModelV4ToolResultPart[],
+  follow: FollowUps,
+  inputOf: (result: LanguageModelV4ToolResultPart) => Record<string, unknown> | undefined,
+  said: { readonly summary: string; readonly requests: string; readonly wording: Wording },
+): OfflineReply | undefined {
+  const { summary, requests, wording } = said;
+  const calls: OfflineToolCall[] = [];
+  const texts: string[] = [];
+  for (const result of results) {
+    const input = inputOf(result);
+    const succeeded = ['json', 'text', 'content'].includes(result.output.type);
+    const message = input === undefined || !succeeded ? undefined : whatMade(result, input, wording);
+    if (message === undefined) return { type: 'text', text: `${summary}\n\n${wording.notDoneMade(requests)}` };
+    for (const { tool } of follow.later) {
+      const args = extractArguments(`${message.id} about ${message.subject} saying ${message.text}`, tool.inputSchema);
+      if (args.missing.length > 0) return undefined;
+      calls.push({ toolName: tool.name, input: args.input });
+      texts.push(`"${message.text}"`);
+    }
+  }
+  if (calls.length === 0) return undefined;
+  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, calls.length > 1 ? 'made several' : 'made', joinList(texts, wording.and))}` };
 }
 
 /**

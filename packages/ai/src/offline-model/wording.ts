@@ -88,7 +88,11 @@ export interface Wording {
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
-  readonly nowDone: (requests: string, changed: boolean, said: string) => string;
+  /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
+  readonly onceMade: (later: string, several: boolean) => string;
+  readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
+  /** A request to send what a call was to make, left undone: it failed, was denied, or gave no words to send. */
+  readonly notDoneMade: (requests: string) => string;
   readonly notDoneChange: (requests: string) => string;
   /**
    * A mail asked for after a change, a lookup, a list or a call that made something (an invoice) in the message before:
@@ -262,7 +266,10 @@ const EN: Wording = {
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
-  nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
+  onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
+  nowDone: (requests, from, said) =>
+    `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
+  notDoneMade: (requests) => `I did not ${requests}: there was nothing made to send.`,
   toldEarlier: (tool, kind, said, several) =>
     `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', listed: 'what the list showed', made: several ? 'what they hold' : 'what it holds' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Your ${thing} for ${record}`,
@@ -360,7 +367,10 @@ const DE: Wording = {
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
-  nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
+  onceMade: (later, several) => `Sobald ${several ? 'sie erstellt sind' : 'es erstellt ist'}, erledige ich ${later} und sage, was ${several ? 'in ihnen' : 'darin'} steht.`,
+  nowDone: (requests, from, said) =>
+    `Wie gewünscht erledige ich jetzt ${requests} und sage, ${{ change: 'was sich geändert hat', lookup: 'was sich zeigt', made: 'was darin steht', 'made several': 'was in ihnen steht' }[from]}: ${said}`,
+  notDoneMade: (requests) => `${requests} habe ich nicht erledigt: Es wurde nichts erstellt, was ich schicken könnte.`,
   toldEarlier: (tool, kind, said, several) =>
     `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', listed: 'was die Liste gezeigt hat', made: several ? 'was in ihnen steht' : 'was darin steht' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Ihre ${thing} für ${record}`,
@@ -465,8 +475,11 @@ const FR: Wording = {
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
-  nowDone: (requests, changed, said) =>
-    `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
+  onceMade: (later, several) =>
+    `Une fois ${several ? 'les documents faits' : 'le document fait'}, je m'occupe de ${later}, en disant ce qu'${several ? 'ils contiennent' : 'il contient'}.`,
+  nowDone: (requests, from, said) =>
+    `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${{ change: 'ce qui a changé', lookup: 'ce que montre la recherche', made: "ce qu'il contient", 'made several': "ce qu'ils contiennent" }[from]} : ${said}`,
+  notDoneMade: (requests) => `Je ne me suis pas occupé de ${requests} : rien n'a été fait à envoyer.`,
   toldEarlier: (tool, kind, said, several) =>
     `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', listed: 'ce que la liste a montré', made: several ? "ce qu'elles contiennent" : "ce qu'elle contient" }[kind]} : ${said}`,
   yourMade: (thing, record) => `Votre ${thing.replace(/^(?:la|le|les)\s+|^l['’]/i, '')} pour ${record}`,
