@@ -873,8 +873,8 @@ describe('createOfflineModel', () => {
     expect(await mail('Schreib dem Kunden von A-1002, um ihm für seine Geduld zu danken')).toBe('Vielen Dank für Ihre Geduld. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.');
     expect(await mail("Écris au client de A-1002 pour s'excuser du retard")).toBe('Nous nous excusons du retard. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
     expect(await mail('Écris au client de A-1002 pour le remercier de sa patience')).toBe('Merci de votre patience. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
-    // What to say, given after "dass" or "que", is the mail itself, with no lookup.
-    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung sich verzögert');
+    // What to say, given after "dass" (in a main clause's order) or "que", is the mail itself, with no lookup.
+    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung verzögert sich');
     expect(await mail('Écris au client de A-1002 que la livraison est retardée')).toBe('la livraison est retardée');
     // After a message about the order, "the customer" is its customer.
     const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
@@ -1763,6 +1763,29 @@ describe('createOfflineModel', () => {
     expect(emailed.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['order_invoice'], ['send_email']]);
     // A mail that names no such thing still asks for what to say.
     expect((await generateText({ model, tools: shopTools(), prompt: 'Email Grace about her order A-1002' })).text).toMatch(/^I can do that with send_email, but I still need the subject/);
+  });
+
+  it('writes the mail "tell the customer of A-1006 we\'re sorry" asks for, and a German "dass" clause in a main clause\'s order', async () => {
+    const model = createOfflineModel();
+    const mail = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => call.input);
+    // It asked for a subject and a body.
+    expect(await mail("tell the customer of A-1006 we're sorry for the delay")).toEqual([
+      { order_id: 'A-1006', subject: "We're sorry for the delay", body: "we're sorry for the delay" },
+    ]);
+    expect(await mail("tell A-1006's customer we're sorry")).toEqual([{ order_id: 'A-1006', subject: "We're sorry", body: "we're sorry" }]);
+    // "es uns leid tut" was mailed word for word.
+    expect(await mail('sag dem Kunden von A-1006, dass es uns leid tut')).toEqual([{ order_id: 'A-1006', subject: 'Es tut uns leid', body: 'es tut uns leid' }]);
+    expect(await mail('schreib dem Kunden von A-1006, dass die Lieferung sich verspätet')).toEqual([
+      { order_id: 'A-1006', subject: 'Die Lieferung verspätet sich', body: 'die Lieferung verspätet sich' },
+    ]);
+    expect(await mail('sag dem Kunden von A-1006, dass seine Bestellung bald ankommt')).toEqual([
+      { order_id: 'A-1006', subject: 'Ihre Bestellung kommt bald an', body: 'Ihre Bestellung kommt bald an' },
+    ]);
+    // Their order is the customer's own, in French and English too.
+    expect(await mail('dis au client de A-1006 que sa commande arrive bientôt')).toEqual([
+      { order_id: 'A-1006', subject: 'Votre commande arrive bientôt', body: 'votre commande arrive bientôt' },
+    ]);
+    expect(await mail('email the customer of A-1002 that their order is late')).toEqual([{ order_id: 'A-1002', subject: 'Your order is late', body: 'your order is late' }]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {
