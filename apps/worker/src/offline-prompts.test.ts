@@ -417,7 +417,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ],
       [
         'let the customer of A-1003 know that we ship on Friday',
-        'send_email {"order_id":"A-1003","body":"we ship 2026-11-27","subject":"We ship 2026-11-27"}',
+        'send_email {"order_id":"A-1003","body":"we ship on 2026-11-27","subject":"We ship on 2026-11-27"}',
       ],
       ['Reminder: move A-1003 to friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       // A mail whose words the user left out waits for the change: its result says what changed (see offline-model.test.ts).

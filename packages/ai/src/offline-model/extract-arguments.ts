@@ -960,16 +960,20 @@ function findMessage(text: string, used: Span[]): string | undefined {
   const said = /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!^\s*[A-Za-z]+)(?:(?<!\d):|:(?!\d)))\s*(.+)$/gim;
   const quoted = take(text, said, used);
   if (quoted !== undefined) return quoted;
-  const told = take(text, TOLD_THAT, used) ?? take(text, TOLD_BARE, used);
+  const told = take(text, TOLD_THAT, used) ?? take(text, TOLD_BARE, used) ?? take(text, TOLD_BARE_DE, used);
   return told === undefined ? undefined : addressed(told, text.slice(0, text.lastIndexOf(told)));
 }
 
 /**
- * What someone is to be told with no "that": "tell the customer of A-1006 we're sorry for the delay", "tell them
- * your order ships Monday": a clause that opens with a subject after "tell" and who is told.
+ * What someone is to be told with no "that": "tell the customer of A-1006 we're sorry for the delay", "remind them
+ * their order ships Monday": a clause that opens with a subject after "tell" (or "remind", "inform") and who is told.
  */
 const TOLD_BARE =
-  /(?<=\btell\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))\s*,?\s+)(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(\S.*)$/gim;
+  /(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))\s*,?\s+)(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(\S.*)$/gim;
+
+/** The same in German, in a main clause's order already: "sag dem Kunden von A-1002 es tut uns leid". */
+const TOLD_BARE_DE =
+  /(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?\s*,?\s+)(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(\S.*)$/gim;
 
 /** The verbs a German clause with "dass" ends with that split in a main clause ("ankommt": "kommt … an"), prefix and stem. */
 const SEPARABLE =

@@ -1788,6 +1788,18 @@ describe('createOfflineModel', () => {
     expect(await mail('email the customer of A-1002 that their order is late')).toEqual([{ order_id: 'A-1002', subject: 'Your order is late', body: 'your order is late' }]);
   });
 
+  it('mails "remind the customer of A-1002 their order ships on friday" (it moved the delivery), and a German clause with no "dass"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const mail = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => [call.toolName, call.input]);
+    // The day keeps its "on": "ships 2026-11-27" read as if the customer were told a bare date.
+    expect(await mail('remind the customer of A-1002 their order ships on friday')).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your order ships on 2026-11-27', body: 'your order ships on 2026-11-27' }],
+    ]);
+    expect(await mail("inform the customer of A-1002 we're out of stock")).toEqual([['send_email', { order_id: 'A-1002', subject: "We're out of stock", body: "we're out of stock" }]]);
+    // It looked the order up.
+    expect(await mail('sag dem Kunden von A-1002 es tut uns leid')).toEqual([['send_email', { order_id: 'A-1002', subject: 'Es tut uns leid', body: 'es tut uns leid' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -307,7 +307,7 @@ const READERS: readonly Reader[] = [
     (_, today) => endOfMonth(today, 0),
   ],
   [
-    new RegExp(String.raw`\b(?:(?:next|this|on|coming|nachsten|nachster|am|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
+    new RegExp(String.raw`\b(?:(?:next|this|coming|nachsten|nachster|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
     (match, today) => plus(today, ((weekdayOf(match[1]) - today.getUTCDay() + 6) % 7) + 1),
   ],
   // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
