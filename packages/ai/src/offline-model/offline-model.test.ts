@@ -1800,6 +1800,33 @@ describe('createOfflineModel', () => {
     expect(await mail('sag dem Kunden von A-1002 es tut uns leid')).toEqual([['send_email', { order_id: 'A-1002', subject: 'Es tut uns leid', body: 'es tut uns leid' }]]);
   });
 
+  it('reads follow-ups found in a new round: "actually the 6th" after a move, "half of that" after a sum, "remove them" after an add', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // Each got the help text ("the 6th" with no "to" was no day), or asked for an expression, or said no tool deletes.
+    // The move waits for approval when the next message comes: the chat loop leaves its call out of what the model reads.
+    for (const [first, then] of [
+      ['move A-1002 to the 5th of december', 'actually the 6th'],
+      ['move A-1002 to the 5th of december', 'no, the 6th'],
+      ['Verschiebe A-1002 auf den 5. Dezember', 'nein, den 6.'],
+    ] as const) {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, { role: 'assistant', content: before.text }, { role: 'user', content: then }];
+      const request = (await generateText({ model, tools, messages })).content.find((part) => part.type === 'tool-approval-request');
+      expect(request?.type === 'tool-approval-request' ? request.toolCall.input : undefined, then).toEqual({ order_id: 'A-1002', new_date: '2026-12-06' });
+    }
+    expect((await followUp('what is 12*7', 'and half of that?')).calls).toEqual([['calculate', { expression: '(12*7) / 2' }]]);
+    expect((await followUp('what is 12*7', 'double it')).calls).toEqual([['calculate', { expression: '(12*7) * 2' }]]);
+    expect((await followUp('Was ist 12 mal 7?', 'die Hälfte davon')).calls).toEqual([['calculate', { expression: '(12 * 7) / 2' }]]);
+    expect((await followUp('combien font 6 fois 7', 'et le double ?')).calls).toEqual([['calculate', { expression: '(6 * 7) * 2' }]]);
+    expect(await followUp('add 2 mugs to my cart', 'remove them')).toEqual({
+      text: 'cart_clear removes everything at once, and no tool removes just "mugs", so I left it as it is. Ask me to empty it all if that is what you want.',
+      calls: [],
+    });
+    expect((await followUp('Leg 2 Tassen in den Warenkorb', 'nimm sie raus')).text).toMatch(/^cart_clear entfernt alles auf einmal, und kein Werkzeug entfernt nur „Tassen“/);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -527,6 +527,18 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
 ];
 
+/** A part or a multiple of the last result: "half of that", "and double it", "a third of it", "die Hälfte davon", "la moitié" (folded). */
+const PART_OF_IT =
+  /^(?:(?:and|now|then|und|jetzt|dann|et|puis)\s+)*(?:what(?:'s|\s+is)\s+)?(half|double|twice|triple|a\s+third|a\s+quarter|die\s+halfte|das\s+doppelte|ein\s+drittel|ein\s+viertel|la\s+moitie|le\s+double|le\s+triple|le\s+tiers|le\s+quart)(?:\s+(?:of\s+)?(?:that|it|this|the\s+result|davon|des\s+ergebnisses|de\s+ca|de\s+cela|du\s+resultat))?\s*[?.!]*$/;
+/** {@link PART_OF_IT}'s words as an operator and a number. */
+const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^(?:half|die\s+halfte|la\s+moitie)/, '/', '2'],
+  [/^(?:double|twice|das\s+doppelte|le\s+double)/, '*', '2'],
+  [/^(?:triple|le\s+triple)/, '*', '3'],
+  [/^(?:a\s+third|ein\s+drittel|le\s+tiers)/, '/', '3'],
+  [/^(?:a\s+quarter|ein\s+viertel|le\s+quart)/, '/', '4'],
+];
+
 /**
  * The last call of the message before that took an expression, taken on by an operator and a number ("times 3" after
  * "15% of 80": `(15 / 100 * 80) * 3`), so the calculator works it out exactly; `undefined` for any other text, or
@@ -535,8 +547,11 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
   if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools);
-  const match = GOES_ON_SUM.exec(fold(text).trim());
-  const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
+  // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
+  const partOf = PART_OF_IT.exec(fold(text).trim());
+  const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
+  const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
+  const operator = match === null ? undefined : worded !== undefined ? worded[1] : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
   if (match === null || operator === undefined) return undefined;
   for (const part of callsOf(previousTurn(prompt)).reverse()) {
     if (typeof part.input !== 'object' || part.input === null) continue;
@@ -855,6 +870,13 @@ function takenOut(prompt: LanguageModelV4Prompt, text: string, tools: readonly T
     const last = callsOf(previousTurn(prompt)).at(-1);
     const tool = last === undefined ? undefined : clearing(last);
     return tool === undefined ? undefined : { tool };
+  }
+  // "remove them", "nimm sie raus" right after one thing was added: that thing.
+  if (/^(?:them|it|those|these|sie|es|les|la|le)$/.test(fold(part))) {
+    const added = callsOf(previousTurn(prompt));
+    const thing = added.length === 1 && added[0] !== undefined ? stringValues(added[0].input)[0] : undefined;
+    const tool = thing === undefined || added[0] === undefined ? undefined : clearing(added[0]);
+    return tool === undefined || thing === undefined ? undefined : { tool, part: thing };
   }
   const same = (value: string): boolean => {
     const added = contentWords(value);

@@ -140,6 +140,8 @@ function slashDay(today: Date, first: number, second: number, year: string | und
 
 /** What may be said after a day of the month that is named alone ("to the 3rd"): the end of the clause. */
 const CLAUSE_END = String.raw`(?=\s*(?:$|[,.;!?)])|\s+(?:and|or|at|please|then|instead|if|so|because|as|since|with|but|und|bitte|et)\b)`;
+/** A message that opens by taking back a day just asked for: "actually the 6th", "no, the 6th", "nein, den 6.", "plutôt le 6" (folded). */
+const CHANGED_MIND = String.raw`(?<=^\s*(?:(?:actually|no|nah|wait|oh|sorry|rather|or|make\s+it|nein|doch|lieber|eher|oder|non|plutot|ou|alors)[\s,]+)+)`;
 /** Words before a day that is a date, not a sum ("to 12/24", not "what is 12/24"). */
 const DAY_PREPOSITION = String.raw`(?<=\b(?:to|on|for|until|till|by|before|after|from|due|auf|bis|zum|am|au|le|pour|jusqu'au)\s+)`;
 
@@ -330,7 +332,7 @@ const READERS: readonly Reader[] = [
   // most delayed".
   [
     new RegExp(
-      String.raw`(?:${DAY_PREPOSITION}|(?<=\n\s*))(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d)|(${Object.keys(ORDINAL_WORDS).join('|')}))` +
+      String.raw`(?:${DAY_PREPOSITION}|(?<=\n\s*)|${CHANGED_MIND})(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d)|(${Object.keys(ORDINAL_WORDS).join('|')}))` +
         String.raw`(?:\s+of\s+the\s+month)?${CLAUSE_END}`,
       'g',
     ),
