@@ -1827,6 +1827,26 @@ describe('createOfflineModel', () => {
     expect((await followUp('Leg 2 Tassen in den Warenkorb', 'nimm sie raus')).text).toMatch(/^cart_clear entfernt alles auf einmal, und kein Werkzeug entfernt nur „Tassen“/);
   });
 
+  it('does not mail one order\'s invoice to another\'s customer on "and A-1002?", and reads "dem ersten Kunden", "la dernière commande" after a list', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It mailed A-1006's invoice to A-1002's customer.
+    expect(await followUp('send the invoice of A-1006', 'and A-1002?')).toEqual({
+      text: 'As before with order_invoice, now with A-1002.',
+      calls: [['order_invoice', { order_id: 'A-1002' }]],
+    });
+    // What the user worded goes to the next one as before.
+    expect((await followUp('email the customer of A-1002 that it is late', 'and A-1003?')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', subject: 'It is late', body: 'it is late' }],
+    ]);
+    // German and French places in a list asked for an order id.
+    const ids = async (first: string, then: string) => (await followUp(first, then)).calls.map(([name, input]) => [name, (input as { order_id: string }).order_id]);
+    expect(await ids('Zeig mir verspätete Bestellungen', 'schreib dem ersten Kunden')).toEqual([['send_email', 'A-1012']]);
+    expect(await ids('Zeig mir verspätete Bestellungen', 'verschiebe die letzte Bestellung auf Montag')).toEqual([['update_delivery_date', 'A-1002']]);
+    expect(await ids('montre les commandes en retard', 'écris au premier client')).toEqual([['send_email', 'A-1012']]);
+    expect(await ids('montre les commandes en retard', 'décale la dernière commande à lundi')).toEqual([['update_delivery_date', 'A-1002']]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -289,7 +289,13 @@ const REFERS_BACK =
 const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
-const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
+const LIST_MEMBER =
+  /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b|\b(?:dem|den|der|die|das)\s+(ersten?|zweiten?|dritten?|letzten?)\b(?:\s+(?:kunden|kundin|bestellung))?|\b(?:le|la|au|a\s+la)\s+(premier|premiere|deuxieme|second|seconde|troisieme|dernier|derniere)\b(?:\s+(?:client|cliente|commande))?/;
+/** A place of {@link LIST_MEMBER} in English, German or French, as its English word. */
+const PLACES: Readonly<Record<string, string>> = {
+  zweite: 'second', zweiten: 'second', deuxieme: 'second', seconde: 'second', dritte: 'third', dritten: 'third', troisieme: 'third',
+  letzte: 'last', letzten: 'last', dernier: 'last', derniere: 'last',
+};
 
 /**
  * The id of a member of the list the message before showed, named by its place ("email the worst one's customer" after
@@ -302,7 +308,8 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
     const ids = (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
-    const place = match[1] ?? '';
+    const said = match[1] ?? match[2] ?? match[3] ?? '';
+    const place = Object.hasOwn(PLACES, said) ? (PLACES[said] ?? said) : said;
     const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
     if (id === undefined || ids.length < 2) continue;
     if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
@@ -623,6 +630,12 @@ function repeatedCall(
     const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
     // A text that reads as that call on its own ("and in London?" after a clock) is read as it is.
     if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
+    // A mail whose words came from a result (an invoice, a lookup) is about its record alone: "and A-1002?" after "send
+    // the invoice of A-1006" makes A-1002's invoice, and does not mail A-1006's to A-1002's customer.
+    const asked = fold(userTextAt(prompt, previous));
+    const input = part.input as Record<string, unknown>;
+    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(fold(value)));
+    if (derived && found.some((value) => value.kind === 'id')) continue;
     // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
     const read = extractArguments(text, tool.inputSchema).input;
     let rest = withoutMessage(text);
@@ -633,9 +646,9 @@ function repeatedCall(
     if (words.length > 0 || (!GOES_ON.test(folded) && pickTool(text, tools) !== undefined)) return undefined;
     const changed = Object.fromEntries(found.flatMap(({ name }) => (read[name] === undefined ? [] : [[name, read[name]]])));
     if (Object.keys(changed).length === 0) return undefined;
-    const input = { ...(part.input as Record<string, unknown>), ...changed };
-    if (JSON.stringify(input) === JSON.stringify(part.input)) return undefined;
-    return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
+    const again = { ...input, ...changed };
+    if (JSON.stringify(again) === JSON.stringify(part.input)) return undefined;
+    return { call: { toolName: tool.name, input: again }, values: Object.values(changed).map((value) => String(value)) };
   }
   return undefined;
 }
