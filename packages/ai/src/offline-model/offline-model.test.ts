@@ -1847,6 +1847,23 @@ describe('createOfflineModel', () => {
     expect(await ids('montre les commandes en retard', 'décale la dernière commande à lundi')).toEqual([['update_delivery_date', 'A-1002']]);
   });
 
+  it('counts "what\'s the date there tomorrow?" after a clock from the date there, and takes "and 20%?" as the last sum\'s new rate', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // It counted from today's UTC date (2026-11-20), though Tokyo's was 2026-11-21.
+    expect((await followUp('time in tokyo', "what's the date there tomorrow?")).text).toBe(
+      '"tomorrow" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.',
+    );
+    expect((await followUp('Wie spät ist es in Tokio?', 'welcher Tag ist dort morgen?')).text).toBe(
+      '„morgen“ ist der 2026-11-22, ein Sonntag (ab 2026-11-21 in Asia/Tokyo). Dafür brauchte ich kein Werkzeug.',
+    );
+    // With no "there", today's UTC date as before.
+    expect((await followUp('time in tokyo', "what's the date tomorrow?")).text).toMatch(/^"tomorrow" is 2026-11-21, a Saturday \(today is 2026-11-20 UTC\)/);
+    // It got the help text.
+    expect((await followUp("what's 15% of 80", 'and 20%?')).calls).toEqual([['calculate', { expression: '20 / 100 * 80' }]]);
+    expect((await followUp('add 17% VAT to 120', 'and 7%?')).calls).toEqual([['calculate', { expression: '120 * (1 + 7 / 100)' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -553,7 +553,10 @@ const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
-  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools);
+  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi);
+  // "and 20%?" after "15% of 80": the same sum with that percentage.
+  const rate = ANOTHER_RATE.exec(fold(text).trim());
+  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const partOf = PART_OF_IT.exec(fold(text).trim());
   const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
@@ -571,21 +574,25 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   return undefined;
 }
 
+/** Another percentage for the last sum: "and 20%?", "what about 20 percent", "und 20 Prozent?", "et 20 % ?" (folded). */
+const ANOTHER_RATE = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)\s*[?.!]*$/;
+
 /** Another number for the last sum's "of": "and of 300?", "what about of 300", "und von 300?", "et de 300 ?" (folded). */
 const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(?:of|von|de|du)\s+(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
 
 /**
- * The sum the message before asked in words ("15% of 240"), with `number` for what it was "of": the calculator's call
- * again (`15 / 100 * 300`); `undefined` when the message before made no such call, or said no "of" with a number.
+ * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
+ * "of", or its percentage): the calculator's call again (`15 / 100 * 300`); `undefined` when the message before made no
+ * such call, or has no such place.
  */
-function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp): OfflineToolCall | undefined {
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
   if (tool === undefined || name === undefined) return undefined;
   const current = lastIndexOfRole(prompt, 'user');
   const before = userTextAt(prompt, lastIndexOfRole(prompt, 'user', current));
-  const ofs = [...before.matchAll(/\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi)];
+  const ofs = [...before.matchAll(place)];
   const at = ofs.at(-1);
   if (at === undefined) return undefined;
   const changed = `${before.slice(0, at.index)}${at[0].replace(/\d+(?:[.,]\d+)?$/, number)}${before.slice(at.index + at[0].length)}`;
@@ -700,9 +707,13 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous'
+    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
+/** A word that places a question where a clock was just read: "there", "dort", "là-bas" (folded). */
+const THERE = /\b(?:there|dort|da|drueben|druben|la-bas|la\s+bas)\b/;
+/** A day counted from today ("tomorrow", "in 3 days", "übermorgen", "demain"), not a day of the calendar (folded). */
+const COUNTED_DAY = /^(?:today|tomorrow|the\s+day\s+after\s+tomorrow|in\s+\w+\s+days?|heute|morgen|ubermorgen|in\s+\w+\s+tagen|aujourd['’]hui|demain|apres-demain|dans\s+\w+\s+jours?)$/;
 /** A word that asks for a day, a date or when. */
 const ASKS_DAY = /\b(?:date|day|weekday|when|datum|tag|wochentag|wann|jour|quand)\b/;
 
@@ -726,7 +737,10 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
     answer = { phrase: next.phrase, date: addDays(clock.date, next.days), from: clock };
   } else if (read.dates.length === 1 && read.shift === undefined && ASKS.test(folded) && (ASKS_DAY.test(folded) || clock !== undefined)) {
     const [{ phrase, date }] = read.dates as [{ phrase: string; date: string }];
-    answer = { phrase, date, from: { date: today } };
+    // "what's the date there tomorrow?" after a clock: counted from the date there, not from today's UTC date.
+    const there = clock?.zone !== undefined && THERE.test(folded) && COUNTED_DAY.test(fold(phrase).trim());
+    const days = Math.round((Date.parse(date) - Date.parse(today)) / 86_400_000);
+    answer = there && clock !== undefined ? { phrase, date: addDays(clock.date, days), from: clock } : { phrase, date, from: { date: today } };
   }
   if (answer === undefined) return undefined;
   const rest = fold(text.replace(answer.phrase, ' '));
