@@ -1864,6 +1864,27 @@ describe('createOfflineModel', () => {
     expect((await followUp('add 17% VAT to 120', 'and 7%?')).calls).toEqual([['calculate', { expression: '120 * (1 + 7 / 100)' }]]);
   });
 
+  it('mails "an apology" as "to apologise" does, and reads "nur 2", "only 2", "seulement 2" after an add as an amount no tool sets', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // The mail said the status with no apology ("email them an apology"), or got the help text ("send them an apology").
+    for (const then of ['email them an apology', 'send them an apology']) {
+      const tools = shopTools();
+      const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: 'where is A-1002' }, ...first.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+      expect(result.steps.at(-1)?.toolCalls.map((call) => call.input), then).toEqual([
+        { order_id: 'A-1002', subject: 'We apologise', body: 'We apologise. Your order A-1002 is delayed, delivery date 2026-12-03.' },
+      ]);
+    }
+    const delay = await generateText({ model, tools: shopTools(), prompt: 'send the customer of A-1002 an apology for the delay', stopWhen: isStepCount(2) });
+    expect(delay.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body)).toEqual(['We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.']);
+    // They got the help text.
+    expect((await followUp('add 3 bananas', 'only 2')).text).toMatch(/^No tool sets how many "bananas" the cart holds/);
+    expect((await followUp('add 3 bananas', 'nein, nur 2')).text).toMatch(/^Kein Werkzeug legt fest, wie viele „bananas“/);
+    expect((await followUp('Ajoute 3 bananes au panier', 'non, seulement 2')).text).toMatch(/^Aucun outil ne fixe combien de « bananes »/);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -476,7 +476,7 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
 const SETS_AMOUNT =
-  /^(?:(?:actually|no|nah|wait|oh|sorry|oops|hmm|ok|nein|doch|ach|eigentlich|non|oups|en\s+fait|finalement)[\s,!.]+)*(?:(?:please\s+)?(?:make\s+(?:it|that|them)|change\s+(?:it|that)\s+to|i\s+meant|i\s+wanted|should\s+be|mach(?:e)?(?:\s+(?:es|daraus))?|lieber|besser|mets?-en|plutot)\s+(\d+)(?:\s+daraus)?|(\d+)\s+(?:instead|then|stattdessen|lieber|plutot))\s*(?:please|bitte|stp|s['’]il\s+te\s+plait)?\s*[.!]*$/;
+  /^(?:(?:actually|no|nah|wait|oh|sorry|oops|hmm|ok|nein|doch|ach|eigentlich|non|oups|en\s+fait|finalement)[\s,!.]+)*(?:(?:please\s+)?(?:make\s+(?:it|that|them)|change\s+(?:it|that)\s+to|i\s+meant|i\s+wanted|should\s+be|only|just|mach(?:e)?(?:\s+(?:es|daraus))?|lieber|besser|nur|mets?-en|plutot|seulement)\s+(\d+)(?:\s+daraus)?|(\d+)\s+(?:instead|then|stattdessen|lieber|plutot))\s*(?:please|bitte|stp|s['’]il\s+te\s+plait)?\s*[.!]*$/;
 
 /**
  * "actually make it 5" after the message before added 3 of a thing: the thing, what was added, the amount now asked
@@ -1173,6 +1173,9 @@ const PURPOSE_DE =
 const PURPOSE_FR =
   /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
+/** A mail asked for as an apology: "email them an apology", "send the customer of A-1002 an apology for the delay". */
+const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(?:\s+((?:for|about)\s+[^\n]*?))?[.!?]*\s*$/i;
+
 function purposeOf(text: string): string | undefined {
   const german = PURPOSE_DE.exec(text);
   if (german !== null) {
@@ -1190,6 +1193,9 @@ function purposeOf(text: string): string | undefined {
     if (verb.endsWith('remercier')) return `Merci${rest}.`;
     return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
   }
+  // "email them an apology", "send the customer an apology for the delay": as "to apologise" says it.
+  const apology = APOLOGY.exec(text);
+  if (apology !== null) return `We apologise${apology[1] === undefined ? '' : ` ${apology[1].trim().replace(/\b(?:their|his|her)\b/gi, 'your')}`}.`;
   const match = PURPOSE.exec(text);
   const verb = match?.[1]?.toLowerCase();
   if (match === null || verb === undefined) return undefined;
