@@ -1879,6 +1879,15 @@ describe('createOfflineModel', () => {
     }
     const delay = await generateText({ model, tools: shopTools(), prompt: 'send the customer of A-1002 an apology for the delay', stopWhen: isStepCount(2) });
     expect(delay.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body)).toEqual(['We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.']);
+    // In German and French it only looked the order up.
+    for (const [prompt, body] of [
+      ['Schick dem Kunden von A-1006 eine Entschuldigung für die Verspätung', 'Wir entschuldigen uns für die Verspätung. Ihre Bestellung A-1006 ist delayed, Lieferdatum 2026-12-03.'],
+      ['envoie des excuses au client de A-1006', 'Nous nous excusons. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+      ['envoie nos excuses au client de A-1006 pour le retard', 'Nous nous excusons pour le retard. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      expect(result.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body), prompt).toEqual([body]);
+    }
     // They got the help text.
     expect((await followUp('add 3 bananas', 'only 2')).text).toMatch(/^No tool sets how many "bananas" the cart holds/);
     expect((await followUp('add 3 bananas', 'nein, nur 2')).text).toMatch(/^Kein Werkzeug legt fest, wie viele „bananas“/);

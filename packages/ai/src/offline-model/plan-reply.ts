@@ -1098,7 +1098,7 @@ interface FollowUps {
 }
 
 /** Sending, in English, German and French (folded): "send", "email", "forward", "schick", "versende", "envoie", "transmets". */
-const SENDS = /\b(?:send|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-?maile|maile|envoie\w*|envoy\w*|transmet\w*|mailer)\b/;
+const SENDS = /\b(?:send|sned|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-?maile|maile|envoie\w*|envoy\w*|transmet\w*|mailer)\b/;
 
 /**
  * "send the invoice for A-1003 to the customer": a request to send what a tool makes (neither a change nor a lookup)
@@ -1176,6 +1176,11 @@ const PURPOSE_FR =
 /** A mail asked for as an apology: "email them an apology", "send the customer of A-1002 an apology for the delay". */
 const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(?:\s+((?:for|about)\s+[^\n]*?))?[.!?]*\s*$/i;
 
+/** The same in German: "Schick dem Kunden von A-1006 eine Entschuldigung (für die Verspätung)". */
+const APOLOGY_DE = /\b(?:schick\w*|send\w*|schreib\w*|e-?mail\w*|mail\w*)\b[^\n]*?\beine\s+entschuldigung\b(?:\s+((?:für|fur|wegen)\s+[^\n]*?))?[.!?]*\s*$/i;
+/** The same in French: "envoie des excuses au client de A-1006", "… nos excuses pour le retard". */
+const APOLOGY_FR = /(?:\b(?:envoie\w*|envoy\w*|ecri\w*|mail\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\b(?:des|nos|mes)\s+excuses\b(?:\s+(?:au|aux|a|à)\s+[^\n]*?(?=\s+pour\b|$))?(?:\s+(pour\s+[^\n]*?))?[.!?]*\s*$/i;
+
 function purposeOf(text: string): string | undefined {
   const german = PURPOSE_DE.exec(text);
   if (german !== null) {
@@ -1196,6 +1201,10 @@ function purposeOf(text: string): string | undefined {
   // "email them an apology", "send the customer an apology for the delay": as "to apologise" says it.
   const apology = APOLOGY.exec(text);
   if (apology !== null) return `We apologise${apology[1] === undefined ? '' : ` ${apology[1].trim().replace(/\b(?:their|his|her)\b/gi, 'your')}`}.`;
+  const entschuldigung = APOLOGY_DE.exec(text);
+  if (entschuldigung !== null) return `Wir entschuldigen uns${entschuldigung[1] === undefined ? '' : ` ${entschuldigung[1].trim().replace(/\b(?:seine?|ihre?)([nmrs]?)\b/g, 'Ihre$1').replace(/Ihree/g, 'Ihre')}`}.`;
+  const excuses = APOLOGY_FR.exec(text);
+  if (excuses !== null) return `Nous nous excusons${excuses[1] === undefined ? '' : ` ${excuses[1].trim().replace(/\b(?:son|sa)\b/gi, 'votre').replace(/\bses\b/gi, 'vos')}`}.`;
   const match = PURPOSE.exec(text);
   const verb = match?.[1]?.toLowerCase();
   if (match === null || verb === undefined) return undefined;
