@@ -1759,8 +1759,10 @@ describe('createOfflineModel', () => {
     ]);
     expect(two.steps[0]?.text).toMatch(/^Once they are made, .* saying what they hold\.$/);
     expect(two.text).toMatch(/saying what they hold: "Invoice INV-A-1001 .*" and "Invoice INV-A-1003 .*"$/);
-    const emailed = await generateText({ model, tools: shopTools(), prompt: 'email the invoice of A-1002 to the customer', stopWhen: isStepCount(2) });
-    expect(emailed.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([['order_invoice'], ['send_email']]);
+    for (const prompt of ['email the invoice of A-1002 to the customer', 'sned the invoice for A-1002 to the customer']) {
+      const emailed = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      expect(emailed.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['order_invoice'], ['send_email']]);
+    }
     // A mail that names no such thing still asks for what to say.
     expect((await generateText({ model, tools: shopTools(), prompt: 'Email Grace about her order A-1002' })).text).toMatch(/^I can do that with send_email, but I still need the subject/);
   });
