@@ -1896,6 +1896,19 @@ describe('createOfflineModel', () => {
     expect((await followUp('Ajoute 3 bananes au panier', 'non, seulement 2')).text).toMatch(/^Aucun outil ne fixe combien de « bananes »/);
   });
 
+  it('says the date a clock just gave on "and the date?", and today\'s on "welcher Tag ist heute?", "quel jour sommes-nous ?", with no tool', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It asked for update_delivery_date's order id and date.
+    expect(await followUp('What time is it in Tokyo?', 'and the date?')).toEqual({ text: 'In Asia/Tokyo it is 2026-11-21, a Saturday. No tool was needed for that.', calls: [] });
+    expect((await followUp('Wie spät ist es in Tokio?', 'und das Datum?')).text).toBe('In Asia/Tokyo ist heute der 2026-11-21, ein Samstag. Dafür brauchte ich kein Werkzeug.');
+    expect((await followUp('Quelle heure est-il à Tokyo ?', 'et la date ?')).text).toBe("À Asia/Tokyo, nous sommes le 2026-11-21, un samedi. Je n'ai eu besoin d'aucun outil pour cela.");
+    // They got the help text.
+    const asked = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).text;
+    expect(await asked('welcher Tag ist heute?')).toBe('In UTC ist heute der 2026-11-20, ein Freitag. Dafür brauchte ich kein Werkzeug.');
+    expect(await asked('quel jour sommes-nous ?')).toBe("En UTC, nous sommes le 2026-11-20, un vendredi. Je n'ai eu besoin d'aucun outil pour cela.");
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

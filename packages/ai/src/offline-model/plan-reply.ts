@@ -710,6 +710,12 @@ const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
     'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
+/** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
+const THE_DATE =
+  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$/;
+/** Today's date asked in German or French: "welcher Tag ist heute?", "welches Datum haben wir?", "quel jour sommes-nous ?" (folded). */
+const TODAY_ASKED =
+  /^(?:welcher\s+tag\s+ist\s+heute|welches\s+datum\s+(?:ist\s+heute|haben\s+wir(?:\s+heute)?)|der\s+wievielte\s+ist\s+heute|quel\s+jour\s+(?:sommes-nous|on\s+est|est-on)(?:\s+aujourd['’]hui)?|on\s+est\s+quel\s+jour|quelle\s+est\s+la\s+date\s+(?:d['’]aujourd['’]hui|du\s+jour))\s*[?.!]*$/;
 /** A word that places a question where a clock was just read: "there", "dort", "là-bas" (folded). */
 const THERE = /\b(?:there|dort|da|drueben|druben|la-bas|la\s+bas)\b/;
 /** A day counted from today ("tomorrow", "in 3 days", "übermorgen", "demain"), not a day of the calendar (folded). */
@@ -726,6 +732,13 @@ const ASKS_DAY = /\b(?:date|day|weekday|when|datum|tag|wochentag|wann|jour|quand
  */
 function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], now: Date, wording: Wording): string | undefined {
   const folded = fold(text).trim();
+  // "and the date?" after a clock: the date it gave; "welcher Tag ist heute?", "quel jour sommes-nous ?": today's UTC date.
+  const clockNow = THE_DATE.test(folded) ? clockDay(prompt, tools, now.toISOString().slice(0, 10)) : undefined;
+  const asked = clockNow ?? (TODAY_ASKED.test(folded) ? { date: now.toISOString().slice(0, 10), zone: 'UTC' } : undefined);
+  if (asked !== undefined) {
+    const weekday = new Date(`${asked.date}T00:00:00Z`).toLocaleDateString(wording.language, { weekday: 'long', timeZone: 'UTC' });
+    return wording.dateIsNow(asked.date, weekday, asked.zone ?? 'UTC');
+  }
   if (!ASKS.test(folded) && !GOES_ON.test(folded)) return undefined;
   if (idLikeWords(text).length > 0) return undefined;
   const today = now.toISOString().slice(0, 10);
