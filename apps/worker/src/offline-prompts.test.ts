@@ -184,8 +184,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
       ['Zeig mir die Rechnung für A-1001', 'order_invoice {"order_id":"A-1001"}'],
       ['facture de la commande A-1001', 'order_invoice {"order_id":"A-1001"}'],
-      // Sending names send_email, but the invoice is the thing asked for, and a mail would have no message.
+      // The invoice is made first; the mail of it follows once it is in (send_email, saying what it holds).
       ['send an invoice for A-1001', 'order_invoice {"order_id":"A-1001"}'],
+      ['send the invoice for A-1003 to the customer', 'order_invoice {"order_id":"A-1003"}'],
       ['Cancel order A-1003', "text: I have no tool for cancelling orders, so I can't answer that."],
       ['Email Grace about her order A-1002', 'text: I can do that with send_email, but I still need the subject (Subject line) and the body (Plain-text message body).'],
       ['how much is 12 times 7', 'calculate {"expression":"12 * 7"}'],
@@ -366,7 +367,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['have a nice day', 'text: Thank you, you too.'],
       ['Schönen Tag noch!', 'text: Danke, gleichfalls.'],
       ['bonne journée', 'text: Merci, vous aussi.'],
-      ['cool', HELP],
+      // An acknowledgement is one (it got the help text).
+      ['cool', 'text: OK.'],
+      ['ok', 'text: OK.'],
+      ['alles klar', 'text: Gut.'],
+      ["d'accord", "text: D'accord."],
       // A greeting or thanks beside a request is no request of its own.
       ['where is A-1002 and thanks', 'query_order {"order_id":"A-1002"}'],
       ['hello and where is A-1002', 'query_order {"order_id":"A-1002"}'],
@@ -412,7 +417,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ],
       [
         'let the customer of A-1003 know that we ship on Friday',
-        'send_email {"order_id":"A-1003","body":"we ship 2026-11-27","subject":"We ship 2026-11-27"}',
+        'send_email {"order_id":"A-1003","body":"we ship on 2026-11-27","subject":"We ship on 2026-11-27"}',
       ],
       ['Reminder: move A-1003 to friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       // A mail whose words the user left out waits for the change: its result says what changed (see offline-model.test.ts).
@@ -528,7 +533,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ["Envoie un mail au client de A-1002 pour dire qu'elle arrive lundi", 'send_email {"order_id":"A-1002","body":"elle arrive 2026-11-23","subject":"Elle arrive 2026-11-23"}'],
       ['Envoie un mail au client de A-1002 pour dire que la livraison est retardée', 'send_email {"order_id":"A-1002","body":"la livraison est retardée","subject":"La livraison est retardée"}'],
       // Writing to the customer is a mail, in German and French too; what it is for is said once the order is looked up.
-      ['Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert', 'send_email {"order_id":"A-1002","body":"die Lieferung sich verzögert","subject":"Die Lieferung sich verzögert"}'],
+      ['Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert', 'send_email {"order_id":"A-1002","body":"die Lieferung verzögert sich","subject":"Die Lieferung verzögert sich"}'],
       ['Écris au client de A-1002 que la livraison est retardée', 'send_email {"order_id":"A-1002","body":"la livraison est retardée","subject":"La livraison est retardée"}'],
       ['Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen', 'query_order {"order_id":"A-1002"}'],
       ["Écris au client de A-1002 pour s'excuser du retard", 'query_order {"order_id":"A-1002"}'],
@@ -624,6 +629,18 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['deliver A-1002 on Diwali', 'text: I don\'t know which day "Diwali" is, so I did not guess one.'],
       ['time in Spain', 'world_clock {"time_zone":"Europe/Madrid"}'],
       ['Schreib dem Kunden von A-1002, um sich für die Verspätung zu entschuldigen', 'query_order {"order_id":"A-1002"}'],
+      // Holidays that move, a day that does not exist, days said with no tool, and mails (offline-model.test.ts: the invoice's).
+      ['move A-1003 to Pentecost', 'update_delivery_date {"order_id":"A-1003","new_date":"2027-05-16"}'],
+      ['Liefere A-1002 am Muttertag', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-09"}'],
+      ['Livre A-1002 pour la fête des mères', 'update_delivery_date {"order_id":"A-1002","new_date":"2027-05-30"}'],
+      ['move A-1003 to Feb 30', 'text: "Feb 30" does not exist: that month has fewer days.'],
+      ["what's the date tomorrow?", 'text: "tomorrow" is 2026-11-21, a Saturday (today is 2026-11-20 UTC).'],
+      ["when is Mother's Day?", 'text: "Mother\'s Day" is 2027-05-09, a Sunday (today is 2026-11-20 UTC).'],
+      [
+        "tell the customer of A-1006 we're sorry for the delay",
+        'send_email {"order_id":"A-1006","body":"we\'re sorry for the delay","subject":"We\'re sorry for the delay"}',
+      ],
+      ['send the invoice for A-1003 to the customer', 'order_invoice {"order_id":"A-1003"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);

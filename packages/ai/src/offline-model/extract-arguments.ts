@@ -958,7 +958,50 @@ const SUBJECT_NAMES = /^(subject|title|topic|summary)$/i;
  */
 function findMessage(text: string, used: Span[]): string | undefined {
   const said = /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!^\s*[A-Za-z]+)(?:(?<!\d):|:(?!\d)))\s*(.+)$/gim;
-  return take(text, said, used) ?? take(text, TOLD_THAT, used);
+  const quoted = take(text, said, used);
+  if (quoted !== undefined) return quoted;
+  const told = take(text, TOLD_THAT, used) ?? take(text, TOLD_BARE, used) ?? take(text, TOLD_BARE_DE, used);
+  return told === undefined ? undefined : addressed(told, text.slice(0, text.lastIndexOf(told)));
+}
+
+/**
+ * What someone is to be told with no "that": "tell the customer of A-1006 we're sorry for the delay", "remind them
+ * their order ships Monday": a clause that opens with a subject after "tell" (or "remind", "inform") and who is told.
+ */
+const TOLD_BARE =
+  /(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))\s*,?\s+)(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(\S.*)$/gim;
+
+/** The same in German, in a main clause's order already: "sag dem Kunden von A-1002 es tut uns leid". */
+const TOLD_BARE_DE =
+  /(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?\s*,?\s+)(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(\S.*)$/gim;
+
+/** The verbs a German clause with "dass" ends with that split in a main clause ("ankommt": "kommt … an"), prefix and stem. */
+const SEPARABLE =
+  /^(an|ab|auf|aus|ein|mit|nach|vor|zu|zuruck|zurück|weg|bei|fest|los)(kommt|kommen|geht|gehen|stellt|stellen|ruft|rufen|liefert|liefern|trifft|treffen|gibt|geben|hört|hort|sieht|teilt|nimmt|schickt|holt|zeigt|fällt|fallt|kündigt|kundigt|läuft|lauft)$/i;
+/** Words that open a German subject of two words ("ihre Bestellung", "die Lieferung"). */
+const DETERMINERS = /^(?:der|die|das|den|dem|des|ein|eine|einen|ihre?[nm]?|seine?[nm]?|unsere?[nm]?|deine?[nm]?)$/i;
+
+/**
+ * A clause said to someone, as it is said to them: after "dass", in a main clause's order ("es uns leid tut": "es tut
+ * uns leid"; "sie morgen ankommt": "sie kommt morgen an"), their order theirs ("seine Bestellung": "Ihre Bestellung",
+ * "sa commande": "votre commande", "their order": "your order"). A German clause of more than one clause is left as it
+ * is written. `before` is the text before the clause.
+ */
+function addressed(clause: string, before: string): string {
+  if (/\bdass\s*$/i.test(before)) {
+    const end = /[.!?]+$/.exec(clause)?.[0] ?? '';
+    const words = clause.slice(0, clause.length - end.length).trim().split(/\s+/);
+    const yours = (word: string): string => word.replace(/^(?:seine?|ihre?)([nm]?)$/, 'Ihre$1').replace(/^Ihree/, 'Ihre');
+    const verb = words.at(-1);
+    if (words.length < 2 || verb === undefined || /[,;]|\b(?:weil|dass|ob|wenn|da)\b/i.test(clause)) return clause;
+    const rest = words.slice(0, -1).map(yours);
+    const subject = DETERMINERS.test(words[0] ?? '') && rest.length > 1 ? 2 : 1;
+    const split = SEPARABLE.exec(verb);
+    const moved = [...rest.slice(0, subject), split?.[2] ?? verb, ...rest.slice(subject), ...(split?.[1] === undefined ? [] : [split[1]])];
+    return `${moved.join(' ')}${end}`;
+  }
+  if (/\bqu(?:e\s*|['’]\s*)$/i.test(before)) return clause.replace(/\b(?:sa|son)\b/gi, 'votre').replace(/\bses\b/gi, 'vos');
+  return clause.replace(/\b(?:his|her|their)\s+(order|package|parcel|delivery|invoice|purchase)\b/gi, 'your $1');
 }
 
 /**

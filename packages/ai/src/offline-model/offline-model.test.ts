@@ -168,6 +168,15 @@ function shopTools() {
   } satisfies ToolSet;
 }
 
+/** The demo's calculator (apps/worker/src/tools/calculate.ts) on the four operations, for sums a conversation goes on from. */
+function calculator() {
+  return tool({
+    description: 'Evaluate an arithmetic expression exactly instead of doing mental math.',
+    inputSchema: z.object({ expression: z.string().min(1).describe('The expression, e.g. (17.5 * 4 + 3) / 2 or sqrt(2)^2') }),
+    execute: async ({ expression }) => ({ expression }),
+  });
+}
+
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of stream) out.push(item);
@@ -864,8 +873,8 @@ describe('createOfflineModel', () => {
     expect(await mail('Schreib dem Kunden von A-1002, um ihm für seine Geduld zu danken')).toBe('Vielen Dank für Ihre Geduld. Ihre Bestellung A-1002 ist delayed, Lieferdatum 2026-12-03.');
     expect(await mail("Écris au client de A-1002 pour s'excuser du retard")).toBe('Nous nous excusons du retard. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
     expect(await mail('Écris au client de A-1002 pour le remercier de sa patience')).toBe('Merci de votre patience. Votre commande A-1002 est delayed, date de livraison 2026-12-03.');
-    // What to say, given after "dass" or "que", is the mail itself, with no lookup.
-    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung sich verzögert');
+    // What to say, given after "dass" (in a main clause's order) or "que", is the mail itself, with no lookup.
+    expect(await mail('Schreib dem Kunden von A-1002, dass die Lieferung sich verzögert')).toBe('die Lieferung verzögert sich');
     expect(await mail('Écris au client de A-1002 que la livraison est retardée')).toBe('la livraison est retardée');
     // After a message about the order, "the customer" is its customer.
     const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
@@ -1528,7 +1537,7 @@ describe('createOfflineModel', () => {
     for (const first of ['orders delayed more than 10 days', 'only the top 1 delayed order']) {
       const one = await followUp(first, 'mail the customer');
       expect(one.calls, first).toEqual([mail]);
-      expect(one.text, first).toBe('Reading "the customer" as A-1012, from earlier in our conversation. Using send_email, I say what the lookup showed: "Your order A-1012 is delayed, delivery date 2026-12-20."');
+      expect(one.text, first).toBe('Reading "the customer" as A-1012, from earlier in our conversation. Using send_email, I say what the list showed: "Your order A-1012 is delayed, delivery date 2026-12-20."');
     }
     expect((await followUp('orders delayed more than 10 days', 'move it to Friday')).calls).toEqual([['update_delivery_date', { order_id: 'A-1012', new_date: '2026-11-27' }]]);
     // Two: "the customer" is asked for, "both" is each of them.
@@ -1539,7 +1548,7 @@ describe('createOfflineModel', () => {
       ['send_email', 'A-1006'],
     ]);
     expect(both.text).toBe(
-      'Reading "both" as A-1012 and A-1006, from earlier in our conversation. Using send_email, I say what the lookup showed: ' +
+      'Reading "both" as A-1012 and A-1006, from earlier in our conversation. Using send_email, I say what the list showed: ' +
         '"Your order A-1012 is delayed, delivery date 2026-12-20." and "Your order A-1006 is delayed, delivery date 2026-12-12."',
     );
   });
@@ -1563,7 +1572,7 @@ describe('createOfflineModel', () => {
       ['send_email', { order_id: 'A-1003', subject: 'Your invoice for order A-1003', body: 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.' }],
     ]);
     expect(mails.text).toBe(
-      'Reading "them" as A-1001 and A-1003, from earlier in our conversation. Using send_email, I say what it holds: ' +
+      'Reading "them" as A-1001 and A-1003, from earlier in our conversation. Using send_email, I say what they hold: ' +
         '"Invoice INV-A-1001 of order A-1001; total 89.00 EUR." and "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
     );
   });
@@ -1641,9 +1650,263 @@ describe('createOfflineModel', () => {
     ] as const) {
       const mails = await followUp(first, then);
       expect(mails.calls.map(([, input]) => (input as { order_id: string }).order_id), then).toEqual(['A-1012', 'A-1006', 'A-1002']);
+      // What a list showed is said as the list's, not a lookup's.
+      expect(mails.text, then).toMatch(/what the list showed: |was die Liste gezeigt hat: |ce que la liste a montré : /);
     }
     const tomorrow = await generateText({ model, tools: shopTools(), prompt: 'quel jour sommes-nous demain ?', stopWhen: isStepCount(1) });
     expect(tomorrow.text).toBe("« demain » est le 2026-11-21, un samedi (nous sommes le 2026-11-20 UTC). Je n'ai eu besoin d'aucun outil pour cela.");
+  });
+
+  it('says a calendar day that does not exist is none ("31st of february"), in the language asked, and asks for a date', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    for (const [prompt, text] of [
+      ['move A-1003 to 31st of february', '"31st of february" does not exist: that month has fewer days. I can do that with update_delivery_date, but I still need'],
+      ['Verschiebe A-1003 auf den 30. Februar', '„30. Februar“ gibt es nicht: Der Monat hat weniger Tage. Das geht mit update_delivery_date'],
+      ['décale A-1003 au 31 avril', "« 31 avril » n'existe pas : ce mois a moins de jours. Je peux le faire avec update_delivery_date"],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      expect(result.toolCalls, prompt).toEqual([]);
+      expect(result.text.startsWith(text), result.text).toBe(true);
+    }
+    // The last day of a month is one.
+    const last = await generateText({ model, tools: shopTools(), prompt: 'move A-1003 to Feb 28', stopWhen: isStepCount(1) });
+    expect(last.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
+  });
+
+  it('answers "how many?" after a list with its count, "and of 300?" after "15% of 240" with that sum, and "ok" as an acknowledgement', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // Each got the help text.
+    expect(await followUp('which orders are late?', 'how many?')).toEqual({ text: 'The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.', calls: [] });
+    expect((await followUp('Welche Bestellungen sind verspätet?', 'wie viele?')).text).toBe('Die Liste zeigte 3: A-1012, A-1006 und A-1002. Dafür brauchte ich kein Werkzeug.');
+    expect((await followUp('commandes en retard', 'combien ?')).text).toBe("La liste en montrait 3 : A-1012, A-1006 et A-1002. Je n'ai eu besoin d'aucun outil pour cela.");
+    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('The list showed 2: bananas and apples. No tool was needed for that.');
+    expect((await followUp('15% of 240', 'and of 300?')).calls).toEqual([['calculate', { expression: '15 / 100 * 300' }]]);
+    expect((await followUp('20 percent of 80', 'und von 120?')).calls).toEqual([['calculate', { expression: '20 / 100 * 120' }]]);
+    expect((await followUp('half of 90', 'and of 300?')).calls).toEqual([['calculate', { expression: '300 / 2' }]]);
+    expect(await followUp('where is A-1002', 'ok')).toEqual({ text: 'OK. Anything else?', calls: [] });
+    expect((await followUp('where is A-1002', 'alles klar')).text).toBe('Gut. Noch etwas?');
+    expect((await followUp('where is A-1002', "d'accord")).text).toBe("D'accord. Autre chose ?");
+    // With no list before, "how many?" is still no request of its own.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'how many?' })).text).toMatch(/^I'm the offline model/);
+  });
+
+  it('says no tool sets an amount for "actually make it 5" after 3 bananas were added, and what adding or emptying can do', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // It listed the cart.
+    expect(await followUp('add 3 bananas', 'actually make it 5')).toEqual({
+      text:
+        'No tool sets how many "bananas" the cart holds (cart_add only adds), so I left it as it is. ' +
+        'I can add 2 more to make 5, or empty the cart with cart_clear (all of it) and add 5 again: tell me which.',
+      calls: [],
+    });
+    expect((await followUp('add 3 bananas', 'make that 2')).text).toBe(
+      'No tool sets how many "bananas" the cart holds (cart_add only adds), so I left it as it is. I can empty the cart with cart_clear (all of it) and add 2 again, if you want that.',
+    );
+    expect((await followUp('Leg 3 Bananen in den Warenkorb', 'nein, mach 5 daraus')).text).toMatch(/^Kein Werkzeug legt fest, wie viele „Bananen“ im Warenkorb sind .* Ich kann 2 dazulegen \(dann sind es 5\) oder/);
+    expect((await followUp('Ajoute 3 bananes au panier', 'en fait, mets-en 5')).text).toMatch(/^Aucun outil ne fixe combien de « bananes » contient le panier .* Je peux en ajouter 2 pour arriver à 5, ou/);
+    // "2 more" (it got the help text) adds them, also after that answer.
+    expect((await followUp('add 3 bananas', 'and 2 more')).calls).toEqual([['cart_add', { name: 'bananas', quantity: 2 }]]);
+    expect((await followUp('Leg 3 Bananen in den Warenkorb', 'noch 2')).calls).toEqual([['cart_add', { name: 'Bananen', quantity: 2 }]]);
+    expect((await followUp('Ajoute 3 bananes au panier', 'encore 2')).calls).toEqual([['cart_add', { name: 'bananes', quantity: 2 }]]);
+    const tools = shopTools();
+    const first = await generateText({ model, tools, prompt: 'add 3 bananas', stopWhen: isStepCount(2) });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'add 3 bananas' }, ...first.responseMessages, { role: 'user', content: 'make it 5' }];
+    const answer = await generateText({ model, tools, messages });
+    messages.push(...answer.responseMessages, { role: 'user', content: 'ok, add 2 more' });
+    const more = await generateText({ model, tools, messages, stopWhen: isStepCount(1) });
+    expect(more.toolCalls.map((call) => [call.toolName, call.input])).toEqual([['cart_add', { name: 'bananas', quantity: 2 }]]);
+  });
+
+  it('makes the invoice "send the invoice for A-1003 to the customer" asks for and mails it once it is in, through the approval (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const body = (id: string) => `Invoice INV-${id} of order ${id}; total 89.00 EUR.`;
+    for (const [prompt, once, subject, now] of [
+      [
+        'send the invoice for A-1003 to the customer',
+        "Once it is made, I'll send the invoice for A-1003 to the customer (send_email), saying what it holds.",
+        'Your invoice for order A-1003',
+        'As you asked, I now send the invoice for A-1003 to the customer, saying what it holds: "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
+      ],
+      [
+        'Schick die Rechnung für A-1003 an den Kunden',
+        'Sobald es erstellt ist, erledige ich „schick die Rechnung für A-1003 an den Kunden“ (send_email) und sage, was darin steht.',
+        'Ihre Rechnung für Bestellung A-1003',
+        'Wie gewünscht erledige ich jetzt „schick die Rechnung für A-1003 an den Kunden“ und sage, was darin steht: "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."',
+      ],
+      [
+        'Envoie la facture de A-1003 au client',
+        "Une fois le document fait, je m'occupe de « envoie la facture de A-1003 au client » (send_email), en disant ce qu'il contient.",
+        'Votre facture pour commande A-1003',
+        `Comme demandé, je m'occupe maintenant de « envoie la facture de A-1003 au client », en disant ce qu'il contient : "Invoice INV-A-1003 of order A-1003; total 89.00 EUR."`,
+      ],
+    ] as const) {
+      // The demo's send_email needs approval (effects: destructive): the mail waits for it, as any mail does.
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const result = await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), prompt).toEqual([['order_invoice', { order_id: 'A-1003' }]]);
+      expect(result.steps[0]?.text, prompt).toBe(once);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, prompt).toEqual({ order_id: 'A-1003', subject, body: body('A-1003') });
+      expect(result.text.endsWith(now), result.text).toBe(true);
+    }
+    // Two: each is made, and each mailed; the invoice named beside "email" too.
+    const two = await generateText({ model, tools: shopTools(), prompt: 'send the invoices for A-1001 and A-1003 to the customers', stopWhen: isStepCount(2) });
+    expect(two.steps.map((step) => step.toolCalls.map((call) => [call.toolName, (call.input as { order_id: string }).order_id]))).toEqual([
+      [['order_invoice', 'A-1001'], ['order_invoice', 'A-1003']],
+      [['send_email', 'A-1001'], ['send_email', 'A-1003']],
+    ]);
+    expect(two.steps[0]?.text).toMatch(/^Once they are made, .* saying what they hold\.$/);
+    expect(two.text).toMatch(/saying what they hold: "Invoice INV-A-1001 .*" and "Invoice INV-A-1003 .*"$/);
+    for (const prompt of ['email the invoice of A-1002 to the customer', 'sned the invoice for A-1002 to the customer']) {
+      const emailed = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      expect(emailed.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['order_invoice'], ['send_email']]);
+    }
+    // A mail that names no such thing still asks for what to say.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'Email Grace about her order A-1002' })).text).toMatch(/^I can do that with send_email, but I still need the subject/);
+  });
+
+  it('writes the mail "tell the customer of A-1006 we\'re sorry" asks for, and a German "dass" clause in a main clause\'s order', async () => {
+    const model = createOfflineModel();
+    const mail = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => call.input);
+    // It asked for a subject and a body.
+    expect(await mail("tell the customer of A-1006 we're sorry for the delay")).toEqual([
+      { order_id: 'A-1006', subject: "We're sorry for the delay", body: "we're sorry for the delay" },
+    ]);
+    expect(await mail("tell A-1006's customer we're sorry")).toEqual([{ order_id: 'A-1006', subject: "We're sorry", body: "we're sorry" }]);
+    // "es uns leid tut" was mailed word for word.
+    expect(await mail('sag dem Kunden von A-1006, dass es uns leid tut')).toEqual([{ order_id: 'A-1006', subject: 'Es tut uns leid', body: 'es tut uns leid' }]);
+    expect(await mail('schreib dem Kunden von A-1006, dass die Lieferung sich verspätet')).toEqual([
+      { order_id: 'A-1006', subject: 'Die Lieferung verspätet sich', body: 'die Lieferung verspätet sich' },
+    ]);
+    expect(await mail('sag dem Kunden von A-1006, dass seine Bestellung bald ankommt')).toEqual([
+      { order_id: 'A-1006', subject: 'Ihre Bestellung kommt bald an', body: 'Ihre Bestellung kommt bald an' },
+    ]);
+    // Their order is the customer's own, in French and English too.
+    expect(await mail('dis au client de A-1006 que sa commande arrive bientôt')).toEqual([
+      { order_id: 'A-1006', subject: 'Votre commande arrive bientôt', body: 'votre commande arrive bientôt' },
+    ]);
+    expect(await mail('email the customer of A-1002 that their order is late')).toEqual([{ order_id: 'A-1002', subject: 'Your order is late', body: 'your order is late' }]);
+  });
+
+  it('mails "remind the customer of A-1002 their order ships on friday" (it moved the delivery), and a German clause with no "dass"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const mail = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => [call.toolName, call.input]);
+    // The day keeps its "on": "ships 2026-11-27" read as if the customer were told a bare date.
+    expect(await mail('remind the customer of A-1002 their order ships on friday')).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your order ships on 2026-11-27', body: 'your order ships on 2026-11-27' }],
+    ]);
+    expect(await mail("inform the customer of A-1002 we're out of stock")).toEqual([['send_email', { order_id: 'A-1002', subject: "We're out of stock", body: "we're out of stock" }]]);
+    // It looked the order up.
+    expect(await mail('sag dem Kunden von A-1002 es tut uns leid')).toEqual([['send_email', { order_id: 'A-1002', subject: 'Es tut uns leid', body: 'es tut uns leid' }]]);
+  });
+
+  it('reads follow-ups found in a new round: "actually the 6th" after a move, "half of that" after a sum, "remove them" after an add', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // Each got the help text ("the 6th" with no "to" was no day), or asked for an expression, or said no tool deletes.
+    // The move waits for approval when the next message comes: the chat loop leaves its call out of what the model reads.
+    for (const [first, then] of [
+      ['move A-1002 to the 5th of december', 'actually the 6th'],
+      ['move A-1002 to the 5th of december', 'no, the 6th'],
+      ['Verschiebe A-1002 auf den 5. Dezember', 'nein, den 6.'],
+    ] as const) {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, { role: 'assistant', content: before.text }, { role: 'user', content: then }];
+      const request = (await generateText({ model, tools, messages })).content.find((part) => part.type === 'tool-approval-request');
+      expect(request?.type === 'tool-approval-request' ? request.toolCall.input : undefined, then).toEqual({ order_id: 'A-1002', new_date: '2026-12-06' });
+    }
+    expect((await followUp('what is 12*7', 'and half of that?')).calls).toEqual([['calculate', { expression: '(12*7) / 2' }]]);
+    expect((await followUp('what is 12*7', 'double it')).calls).toEqual([['calculate', { expression: '(12*7) * 2' }]]);
+    expect((await followUp('Was ist 12 mal 7?', 'die Hälfte davon')).calls).toEqual([['calculate', { expression: '(12 * 7) / 2' }]]);
+    expect((await followUp('combien font 6 fois 7', 'et le double ?')).calls).toEqual([['calculate', { expression: '(6 * 7) * 2' }]]);
+    expect(await followUp('add 2 mugs to my cart', 'remove them')).toEqual({
+      text: 'cart_clear removes everything at once, and no tool removes just "mugs", so I left it as it is. Ask me to empty it all if that is what you want.',
+      calls: [],
+    });
+    expect((await followUp('Leg 2 Tassen in den Warenkorb', 'nimm sie raus')).text).toMatch(/^cart_clear entfernt alles auf einmal, und kein Werkzeug entfernt nur „Tassen“/);
+  });
+
+  it('does not mail one order\'s invoice to another\'s customer on "and A-1002?", and reads "dem ersten Kunden", "la dernière commande" after a list', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It mailed A-1006's invoice to A-1002's customer.
+    expect(await followUp('send the invoice of A-1006', 'and A-1002?')).toEqual({
+      text: 'As before with order_invoice, now with A-1002.',
+      calls: [['order_invoice', { order_id: 'A-1002' }]],
+    });
+    // What the user worded goes to the next one as before.
+    expect((await followUp('email the customer of A-1002 that it is late', 'and A-1003?')).calls).toEqual([
+      ['send_email', { order_id: 'A-1003', subject: 'It is late', body: 'it is late' }],
+    ]);
+    // German and French places in a list asked for an order id.
+    const ids = async (first: string, then: string) => (await followUp(first, then)).calls.map(([name, input]) => [name, (input as { order_id: string }).order_id]);
+    expect(await ids('Zeig mir verspätete Bestellungen', 'schreib dem ersten Kunden')).toEqual([['send_email', 'A-1012']]);
+    expect(await ids('Zeig mir verspätete Bestellungen', 'verschiebe die letzte Bestellung auf Montag')).toEqual([['update_delivery_date', 'A-1002']]);
+    expect(await ids('montre les commandes en retard', 'écris au premier client')).toEqual([['send_email', 'A-1012']]);
+    expect(await ids('montre les commandes en retard', 'décale la dernière commande à lundi')).toEqual([['update_delivery_date', 'A-1002']]);
+  });
+
+  it('counts "what\'s the date there tomorrow?" after a clock from the date there, and takes "and 20%?" as the last sum\'s new rate', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, { ...shopTools(), calculate: calculator() });
+    // It counted from today's UTC date (2026-11-20), though Tokyo's was 2026-11-21.
+    expect((await followUp('time in tokyo', "what's the date there tomorrow?")).text).toBe(
+      '"tomorrow" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.',
+    );
+    expect((await followUp('Wie spät ist es in Tokio?', 'welcher Tag ist dort morgen?')).text).toBe(
+      '„morgen“ ist der 2026-11-22, ein Sonntag (ab 2026-11-21 in Asia/Tokyo). Dafür brauchte ich kein Werkzeug.',
+    );
+    // With no "there", today's UTC date as before.
+    expect((await followUp('time in tokyo', "what's the date tomorrow?")).text).toMatch(/^"tomorrow" is 2026-11-21, a Saturday \(today is 2026-11-20 UTC\)/);
+    // It got the help text.
+    expect((await followUp("what's 15% of 80", 'and 20%?')).calls).toEqual([['calculate', { expression: '20 / 100 * 80' }]]);
+    expect((await followUp('add 17% VAT to 120', 'and 7%?')).calls).toEqual([['calculate', { expression: '120 * (1 + 7 / 100)' }]]);
+  });
+
+  it('mails "an apology" as "to apologise" does, and reads "nur 2", "only 2", "seulement 2" after an add as an amount no tool sets', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // The mail said the status with no apology ("email them an apology"), or got the help text ("send them an apology").
+    for (const then of ['email them an apology', 'send them an apology']) {
+      const tools = shopTools();
+      const first = await generateText({ model, tools, prompt: 'where is A-1002', stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: 'where is A-1002' }, ...first.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+      expect(result.steps.at(-1)?.toolCalls.map((call) => call.input), then).toEqual([
+        { order_id: 'A-1002', subject: 'We apologise', body: 'We apologise. Your order A-1002 is delayed, delivery date 2026-12-03.' },
+      ]);
+    }
+    const delay = await generateText({ model, tools: shopTools(), prompt: 'send the customer of A-1002 an apology for the delay', stopWhen: isStepCount(2) });
+    expect(delay.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body)).toEqual(['We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.']);
+    // In German and French it only looked the order up.
+    for (const [prompt, body] of [
+      ['Schick dem Kunden von A-1006 eine Entschuldigung für die Verspätung', 'Wir entschuldigen uns für die Verspätung. Ihre Bestellung A-1006 ist delayed, Lieferdatum 2026-12-03.'],
+      ['envoie des excuses au client de A-1006', 'Nous nous excusons. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+      ['envoie nos excuses au client de A-1006 pour le retard', 'Nous nous excusons pour le retard. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      expect(result.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body), prompt).toEqual([body]);
+    }
+    // They got the help text.
+    expect((await followUp('add 3 bananas', 'only 2')).text).toMatch(/^No tool sets how many "bananas" the cart holds/);
+    expect((await followUp('add 3 bananas', 'nein, nur 2')).text).toMatch(/^Kein Werkzeug legt fest, wie viele „bananas“/);
+    expect((await followUp('Ajoute 3 bananes au panier', 'non, seulement 2')).text).toMatch(/^Aucun outil ne fixe combien de « bananes »/);
+  });
+
+  it('says the date a clock just gave on "and the date?", and today\'s on "welcher Tag ist heute?", "quel jour sommes-nous ?", with no tool', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It asked for update_delivery_date's order id and date.
+    expect(await followUp('What time is it in Tokyo?', 'and the date?')).toEqual({ text: 'In Asia/Tokyo it is 2026-11-21, a Saturday. No tool was needed for that.', calls: [] });
+    expect((await followUp('Wie spät ist es in Tokio?', 'und das Datum?')).text).toBe('In Asia/Tokyo ist heute der 2026-11-21, ein Samstag. Dafür brauchte ich kein Werkzeug.');
+    expect((await followUp('Quelle heure est-il à Tokyo ?', 'et la date ?')).text).toBe("À Asia/Tokyo, nous sommes le 2026-11-21, un samedi. Je n'ai eu besoin d'aucun outil pour cela.");
+    // They got the help text.
+    const asked = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).text;
+    expect(await asked('welcher Tag ist heute?')).toBe('In UTC ist heute der 2026-11-20, ein Freitag. Dafür brauchte ich kein Werkzeug.');
+    expect(await asked('quel jour sommes-nous ?')).toBe("En UTC, nous sommes le 2026-11-20, un vendredi. Je n'ai eu besoin d'aucun outil pour cela.");
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -105,6 +105,18 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const taken = asked === ruleInput.userText ? takenOut(options.prompt, text, tools) : undefined;
     if (taken?.part === undefined && taken !== undefined) return { type: 'tool-calls', calls: [{ toolName: taken.tool.name, input: {} }] };
     if (taken?.part !== undefined) return { type: 'text', text: wording.removesAll(taken.tool.name, taken.part) };
+    // "how many?" after a list: its count, with no tool (it got the help text).
+    const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
+    if (counted !== undefined) return { type: 'text', text: counted };
+    // "actually make it 5" after "add 3 bananas": no tool sets an amount; say what adding or emptying can do (it listed the cart).
+    const amount = asked === ruleInput.userText ? newAmount(options.prompt, text, tools) : undefined;
+    if (amount !== undefined) {
+      const more = amount.wanted > amount.had ? amount.wanted - amount.had : undefined;
+      return { type: 'text', text: wording.setsNoAmount(amount.adder, amount.thing, amount.wanted, more, amount.clear) };
+    }
+    // "add 2 more", "noch 2", "encore 2" after 3 bananas were added (or after the answer to "make it 5"): 2 more bananas.
+    const again = asked === ruleInput.userText ? addedAgain(options.prompt, text, tools) : undefined;
+    if (again !== undefined) return { type: 'tool-calls', calls: [again] };
     // "What's the weather in Berlin?" with no weather tool: say so, rather than answer with the tool nearest in words.
     const topic = missingTopic(text, tools);
     if (topic !== undefined) return { type: 'text', text: noToolText(topic, text, ruleInput.tools, wording) };
@@ -136,8 +148,9 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       return { type: 'text', text: wording.otherMaths(maths, calculator.name, can) };
     }
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
+    // ("send the invoices for A-1001 and A-1003 to the customers" is one: made now, each mailed once it is in.)
     if (asked === ruleInput.userText) {
-      const calls = callsPerRequest(text, tools);
+      const calls = sentMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
       if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
@@ -149,7 +162,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
           wording.and,
         );
-        const once = follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+        const once = follow.made !== undefined ? wording.onceMade(later, follow.calls.length > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
         return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
@@ -200,6 +213,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const pleasantry = pleasantryOf(ruleInput.userText);
     if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
     if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
+    // "ok", "alles klar", "d'accord": an acknowledgement is answered as one (it got the help text).
+    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingFor(ruleInput.userText).noted };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -228,12 +243,15 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (lookup !== undefined) return noted(lookup);
     // "email the customer about it" after A-1004 was moved: the mail says what the last message's change made of it.
     // One mail per id ("email them about it" after two moves), each saying what its call made.
-    // Mails of one kind are said in one sentence ("what it holds: "…" and "…""), not one each.
+    // Mails of one kind are said in one sentence ("what they hold: "…" and "…""), not one each.
     const told = forced ? [] : sets.map((set) => toldFromEarlier(options.prompt, tool, set, wording));
     const each = told.every((mail) => mail !== undefined) ? (told as Told[]) : [];
     if (each.length > 0) {
       const kinds = [...new Set(each.map((mail) => mail.kind))];
-      const text = kinds.map((kind) => wording.toldEarlier(tool.name, kind, joinList(each.filter((mail) => mail.kind === kind).map((mail) => `"${mail.said}"`), wording.and)));
+      const text = kinds.map((kind) => {
+        const mails = each.filter((mail) => mail.kind === kind);
+        return wording.toldEarlier(tool.name, kind, joinList(mails.map((mail) => `"${mail.said}"`), wording.and), mails.length > 1);
+      });
       return noted({ type: 'tool-calls', calls: each.map((mail) => mail.call), text: text.join(' ') });
     }
     // "add 5 days" with no order named: the shift gives the date once the order's is read, so only the order is asked for.
@@ -245,7 +263,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const needs = asked.map((name) => describeArgument(tool.inputSchema, name, wording.argument));
     const question = wording.ask(tool.name, joinList(needs, wording.and));
     // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
-    const day = asked.some((name) => isDateArgument(tool.inputSchema, name)) ? unreadDay(withoutMessage(said)) : undefined;
+    // "move A-1003 to the 31st of February": a day no calendar has is said to be none, not asked for as if none were given.
+    const asksDate = asked.some((name) => isDateArgument(tool.inputSchema, name));
+    if (asksDate && dates.impossible !== undefined) return noted({ type: 'text', text: `${wording.noSuchDay(dates.impossible)} ${question}` });
+    const day = asksDate ? unreadDay(withoutMessage(said)) : undefined;
     return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }
   const lookup = forced ? undefined : lookupInsteadOfItem(sets[0].input, tool, tools, wording);
@@ -268,7 +289,13 @@ const REFERS_BACK =
 const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
-const LIST_MEMBER = /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b/;
+const LIST_MEMBER =
+  /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b|\b(?:dem|den|der|die|das)\s+(ersten?|zweiten?|dritten?|letzten?)\b(?:\s+(?:kunden|kundin|bestellung))?|\b(?:le|la|au|a\s+la)\s+(premier|premiere|deuxieme|second|seconde|troisieme|dernier|derniere)\b(?:\s+(?:client|cliente|commande))?/;
+/** A place of {@link LIST_MEMBER} in English, German or French, as its English word. */
+const PLACES: Readonly<Record<string, string>> = {
+  zweite: 'second', zweiten: 'second', deuxieme: 'second', seconde: 'second', dritte: 'third', dritten: 'third', troisieme: 'third',
+  letzte: 'last', letzten: 'last', dernier: 'last', derniere: 'last',
+};
 
 /**
  * The id of a member of the list the message before showed, named by its place ("email the worst one's customer" after
@@ -281,7 +308,8 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
     const ids = (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
-    const place = match[1] ?? '';
+    const said = match[1] ?? match[2] ?? match[3] ?? '';
+    const place = Object.hasOwn(PLACES, said) ? (PLACES[said] ?? said) : said;
     const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
     if (id === undefined || ids.length < 2) continue;
     if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
@@ -415,6 +443,87 @@ function addedMore(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   return extractArgumentSets(adding, tool.inputSchema).map((set) => ({ toolName: tool.name, input: set.input }));
 }
 
+/** A message that only acknowledges: "ok", "okay then", "got it", "alles klar", "gut", "d'accord", "entendu" (folded). */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:ok(?:ay)?|alright|all\s+right|fine|good|great|cool|got\s+it|understood|i\s+see|sounds\s+good|alles\s+klar|gut|okay|verstanden|in\s+ordnung|d['’]accord|entendu|bien|tres\s+bien|compris)[\s,]*)+(?:then|dann|alors)?\s*[.!]*$/;
+
+/** Asking how many a list holds: "how many?", "how many are there?", "wie viele?", "combien ?" (folded). */
+const HOW_MANY =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:are\s+there|is\s+that|of\s+them|in\s+total|orders|items))?|wie\s*viele(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
+
+/**
+ * "how many?" after a list the message before showed: how many records it held (the list, or its `count` beside it),
+ * with their ids; `undefined` for any other text, or when the message before showed no list.
+ */
+function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!HOW_MANY.test(fold(text).trim())) return undefined;
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const list = listIn(resultValue(result.output));
+    if (list === undefined) continue;
+    // Records by their id, or their name (a cart's items).
+    const named = (record: unknown): string[] => {
+      const name = typeof record === 'object' && record !== null ? (record as { name?: unknown }).name : undefined;
+      const id = idOf(record)?.[1] ?? name;
+      return typeof id === 'string' ? [id] : [];
+    };
+    const ids = list.flatMap((record: unknown) => named(record));
+    return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
+  }
+  return undefined;
+}
+
+/** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
+const SETS_AMOUNT =
+  /^(?:(?:actually|no|nah|wait|oh|sorry|oops|hmm|ok|nein|doch|ach|eigentlich|non|oups|en\s+fait|finalement)[\s,!.]+)*(?:(?:please\s+)?(?:make\s+(?:it|that|them)|change\s+(?:it|that)\s+to|i\s+meant|i\s+wanted|should\s+be|only|just|mach(?:e)?(?:\s+(?:es|daraus))?|lieber|besser|nur|mets?-en|plutot|seulement)\s+(\d+)(?:\s+daraus)?|(\d+)\s+(?:instead|then|stattdessen|lieber|plutot))\s*(?:please|bitte|stp|s['’]il\s+te\s+plait)?\s*[.!]*$/;
+
+/**
+ * "actually make it 5" after the message before added 3 of a thing: the thing, what was added, the amount now asked
+ * for, and the tools that add and empty; `undefined` for any other text, or when the message before added nothing.
+ */
+function newAmount(
+  prompt: LanguageModelV4Prompt,
+  text: string,
+  tools: readonly ToolInfo[],
+): { readonly adder: string; readonly thing: string; readonly had: number; readonly wanted: number; readonly clear?: string | undefined } | undefined {
+  const match = SETS_AMOUNT.exec(fold(text).trim());
+  const wanted = Number(match?.[1] ?? match?.[2]);
+  if (match === null || !Number.isInteger(wanted) || wanted < 1) return undefined;
+  // One thing added by a tool that adds counted things (of two, "make it 5" does not say which).
+  const calls = callsOf(previousTurn(prompt));
+  const last = calls.length === 1 ? calls[0] : undefined;
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const thing = Object.values(input).find((value) => typeof value === 'string');
+  const had = Object.values(input).find((value) => typeof value === 'number') ?? 1;
+  const adder = tools.find((tool) => tool.name === last?.toolName);
+  if (last === undefined || adder === undefined || typeof thing !== 'string' || typeof had !== 'number' || pickAdder(`add 2 ${thing}`, [adder]) === undefined) return undefined;
+  const stems = splitIdentifier(last.toolName).map((word) => stem(word));
+  const clear = tools.find((tool) => tool.name !== last.toolName && isChangeName(tool.name) && !takesArguments(tool) && splitIdentifier(tool.name).some((word) => stems.includes(stem(word))));
+  return { adder: last.toolName, thing, had, wanted, clear: clear?.name };
+}
+
+/** More of what was just added, by a count alone: "2 more", "add 2 more", "yes, 2 more please", "noch 2", "encore 2" (folded). */
+const MORE_OF_IT =
+  /^(?:(?:and|yes|ok|okay|then|also|please|und|ja|dann|bitte|et|oui|alors)[\s,!.]+)*(?:(?:add|put\s+in)\s+)?(?:(\d+)\s+more|(?:leg\s+|gib\s+)?noch\s+(\d+)(?:\s+dazu)?|(?:ajoute(?:s|z)?-en\s+|mets-en\s+)?encore\s+(\d+)|(?:ajoute(?:s|z)?-en|mets-en)\s+(\d+)\s+de\s+plus)(?:\s+(?:please|bitte|stp))?\s*[.!]*$/;
+
+/**
+ * "2 more" when the last call of the conversation added a counted thing ("add 3 bananas", or that call before an
+ * answer that made none, as the one to "make it 5"): the same tool and thing with that count. `undefined` otherwise.
+ */
+function addedAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const match = MORE_OF_IT.exec(fold(text).trim());
+  const count = Number(match?.slice(1).find((group) => group !== undefined));
+  if (match === null || !Number.isInteger(count) || count < 1) return undefined;
+  const last = callsOf(prompt).at(-1);
+  const adder = tools.find((tool) => tool.name === last?.toolName);
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const thing = Object.values(input).find((value) => typeof value === 'string');
+  if (adder === undefined || typeof thing !== 'string' || pickAdder(`add ${count} ${thing}`, [adder]) === undefined) return undefined;
+  const read = extractArguments(`add ${count} ${thing}`, adder.inputSchema);
+  return read.missing.length === 0 ? { toolName: adder.name, input: read.input } : undefined;
+}
+
 /** An operator and a number that go on from the last sum: "times 3", "and divide by 4", "plus 10", "mal 2", "fois 3", "* 3". */
 const GOES_ON_SUM =
   /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(times|multiplied\s+by|multiply\s+(?:it\s+|that\s+)?by|plus|add|minus|less|subtract|divided\s+by|divide\s+(?:it\s+|that\s+)?by|over|mal|plus|minus|durch|geteilt\s+durch|fois|moins|divise\s+par|[*x×+\-/÷])\s*(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
@@ -425,14 +534,34 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
 ];
 
+/** A part or a multiple of the last result: "half of that", "and double it", "a third of it", "die Hälfte davon", "la moitié" (folded). */
+const PART_OF_IT =
+  /^(?:(?:and|now|then|und|jetzt|dann|et|puis)\s+)*(?:what(?:'s|\s+is)\s+)?(half|double|twice|triple|a\s+third|a\s+quarter|die\s+halfte|das\s+doppelte|ein\s+drittel|ein\s+viertel|la\s+moitie|le\s+double|le\s+triple|le\s+tiers|le\s+quart)(?:\s+(?:of\s+)?(?:that|it|this|the\s+result|davon|des\s+ergebnisses|de\s+ca|de\s+cela|du\s+resultat))?\s*[?.!]*$/;
+/** {@link PART_OF_IT}'s words as an operator and a number. */
+const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^(?:half|die\s+halfte|la\s+moitie)/, '/', '2'],
+  [/^(?:double|twice|das\s+doppelte|le\s+double)/, '*', '2'],
+  [/^(?:triple|le\s+triple)/, '*', '3'],
+  [/^(?:a\s+third|ein\s+drittel|le\s+tiers)/, '/', '3'],
+  [/^(?:a\s+quarter|ein\s+viertel|le\s+quart)/, '/', '4'],
+];
+
 /**
  * The last call of the message before that took an expression, taken on by an operator and a number ("times 3" after
  * "15% of 80": `(15 / 100 * 80) * 3`), so the calculator works it out exactly; `undefined` for any other text, or
  * when the message before made no such call.
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
-  const match = GOES_ON_SUM.exec(fold(text).trim());
-  const operator = match === null ? undefined : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
+  const other = OF_ANOTHER.exec(fold(text).trim());
+  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi);
+  // "and 20%?" after "15% of 80": the same sum with that percentage.
+  const rate = ANOTHER_RATE.exec(fold(text).trim());
+  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
+  // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
+  const partOf = PART_OF_IT.exec(fold(text).trim());
+  const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
+  const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
+  const operator = match === null ? undefined : worded !== undefined ? worded[1] : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
   if (match === null || operator === undefined) return undefined;
   for (const part of callsOf(previousTurn(prompt)).reverse()) {
     if (typeof part.input !== 'object' || part.input === null) continue;
@@ -443,6 +572,32 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
     return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
   }
   return undefined;
+}
+
+/** Another percentage for the last sum: "and 20%?", "what about 20 percent", "und 20 Prozent?", "et 20 % ?" (folded). */
+const ANOTHER_RATE = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)\s*[?.!]*$/;
+
+/** Another number for the last sum's "of": "and of 300?", "what about of 300", "und von 300?", "et de 300 ?" (folded). */
+const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(?:of|von|de|du)\s+(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
+
+/**
+ * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
+ * "of", or its percentage): the calculator's call again (`15 / 100 * 300`); `undefined` when the message before made no
+ * such call, or has no such place.
+ */
+function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp): OfflineToolCall | undefined {
+  const last = callsOf(previousTurn(prompt)).at(-1);
+  const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
+  const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+  if (tool === undefined || name === undefined) return undefined;
+  const current = lastIndexOfRole(prompt, 'user');
+  const before = userTextAt(prompt, lastIndexOfRole(prompt, 'user', current));
+  const ofs = [...before.matchAll(place)];
+  const at = ofs.at(-1);
+  if (at === undefined) return undefined;
+  const changed = `${before.slice(0, at.index)}${at[0].replace(/\d+(?:[.,]\d+)?$/, number)}${before.slice(at.index + at[0].length)}`;
+  const expression = extractArguments(readWordedSums(changed), tool.inputSchema).input[name];
+  return typeof expression === 'string' ? { toolName: tool.name, input: { [name]: expression } } : undefined;
 }
 
 /**
@@ -482,6 +637,12 @@ function repeatedCall(
     const found = tool === undefined ? [] : valueArguments(text, tool.inputSchema).filter((value) => value.kind !== 'message');
     // A text that reads as that call on its own ("and in London?" after a clock) is read as it is.
     if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
+    // A mail whose words came from a result (an invoice, a lookup) is about its record alone: "and A-1002?" after "send
+    // the invoice of A-1006" makes A-1002's invoice, and does not mail A-1006's to A-1002's customer.
+    const asked = fold(userTextAt(prompt, previous));
+    const input = part.input as Record<string, unknown>;
+    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(fold(value)));
+    if (derived && found.some((value) => value.kind === 'id')) continue;
     // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
     const read = extractArguments(text, tool.inputSchema).input;
     let rest = withoutMessage(text);
@@ -492,9 +653,9 @@ function repeatedCall(
     if (words.length > 0 || (!GOES_ON.test(folded) && pickTool(text, tools) !== undefined)) return undefined;
     const changed = Object.fromEntries(found.flatMap(({ name }) => (read[name] === undefined ? [] : [[name, read[name]]])));
     if (Object.keys(changed).length === 0) return undefined;
-    const input = { ...(part.input as Record<string, unknown>), ...changed };
-    if (JSON.stringify(input) === JSON.stringify(part.input)) return undefined;
-    return { call: { toolName: tool.name, input }, values: Object.values(changed).map((value) => String(value)) };
+    const again = { ...input, ...changed };
+    if (JSON.stringify(again) === JSON.stringify(part.input)) return undefined;
+    return { call: { toolName: tool.name, input: again }, values: Object.values(changed).map((value) => String(value)) };
   }
   return undefined;
 }
@@ -546,9 +707,19 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous'
+    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
+/** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
+const THE_DATE =
+  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$/;
+/** Today's date asked in German or French: "welcher Tag ist heute?", "welches Datum haben wir?", "quel jour sommes-nous ?" (folded). */
+const TODAY_ASKED =
+  /^(?:welcher\s+tag\s+ist\s+heute|welches\s+datum\s+(?:ist\s+heute|haben\s+wir(?:\s+heute)?)|der\s+wievielte\s+ist\s+heute|quel\s+jour\s+(?:sommes-nous|on\s+est|est-on)(?:\s+aujourd['’]hui)?|on\s+est\s+quel\s+jour|quelle\s+est\s+la\s+date\s+(?:d['’]aujourd['’]hui|du\s+jour))\s*[?.!]*$/;
+/** A word that places a question where a clock was just read: "there", "dort", "là-bas" (folded). */
+const THERE = /\b(?:there|dort|da|drueben|druben|la-bas|la\s+bas)\b/;
+/** A day counted from today ("tomorrow", "in 3 days", "übermorgen", "demain"), not a day of the calendar (folded). */
+const COUNTED_DAY = /^(?:today|tomorrow|the\s+day\s+after\s+tomorrow|in\s+\w+\s+days?|heute|morgen|ubermorgen|in\s+\w+\s+tagen|aujourd['’]hui|demain|apres-demain|dans\s+\w+\s+jours?)$/;
 /** A word that asks for a day, a date or when. */
 const ASKS_DAY = /\b(?:date|day|weekday|when|datum|tag|wochentag|wann|jour|quand)\b/;
 
@@ -561,6 +732,13 @@ const ASKS_DAY = /\b(?:date|day|weekday|when|datum|tag|wochentag|wann|jour|quand
  */
 function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], now: Date, wording: Wording): string | undefined {
   const folded = fold(text).trim();
+  // "and the date?" after a clock: the date it gave; "welcher Tag ist heute?", "quel jour sommes-nous ?": today's UTC date.
+  const clockNow = THE_DATE.test(folded) ? clockDay(prompt, tools, now.toISOString().slice(0, 10)) : undefined;
+  const asked = clockNow ?? (TODAY_ASKED.test(folded) ? { date: now.toISOString().slice(0, 10), zone: 'UTC' } : undefined);
+  if (asked !== undefined) {
+    const weekday = new Date(`${asked.date}T00:00:00Z`).toLocaleDateString(wording.language, { weekday: 'long', timeZone: 'UTC' });
+    return wording.dateIsNow(asked.date, weekday, asked.zone ?? 'UTC');
+  }
   if (!ASKS.test(folded) && !GOES_ON.test(folded)) return undefined;
   if (idLikeWords(text).length > 0) return undefined;
   const today = now.toISOString().slice(0, 10);
@@ -572,7 +750,10 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
     answer = { phrase: next.phrase, date: addDays(clock.date, next.days), from: clock };
   } else if (read.dates.length === 1 && read.shift === undefined && ASKS.test(folded) && (ASKS_DAY.test(folded) || clock !== undefined)) {
     const [{ phrase, date }] = read.dates as [{ phrase: string; date: string }];
-    answer = { phrase, date, from: { date: today } };
+    // "what's the date there tomorrow?" after a clock: counted from the date there, not from today's UTC date.
+    const there = clock?.zone !== undefined && THERE.test(folded) && COUNTED_DAY.test(fold(phrase).trim());
+    const days = Math.round((Date.parse(date) - Date.parse(today)) / 86_400_000);
+    answer = there && clock !== undefined ? { phrase, date: addDays(clock.date, days), from: clock } : { phrase, date, from: { date: today } };
   }
   if (answer === undefined) return undefined;
   const rest = fold(text.replace(answer.phrase, ' '));
@@ -729,6 +910,13 @@ function takenOut(prompt: LanguageModelV4Prompt, text: string, tools: readonly T
     const last = callsOf(previousTurn(prompt)).at(-1);
     const tool = last === undefined ? undefined : clearing(last);
     return tool === undefined ? undefined : { tool };
+  }
+  // "remove them", "nimm sie raus" right after one thing was added: that thing.
+  if (/^(?:them|it|those|these|sie|es|les|la|le)$/.test(fold(part))) {
+    const added = callsOf(previousTurn(prompt));
+    const thing = added.length === 1 && added[0] !== undefined ? stringValues(added[0].input)[0] : undefined;
+    const tool = thing === undefined || added[0] === undefined ? undefined : clearing(added[0]);
+    return tool === undefined || thing === undefined ? undefined : { tool, part: thing };
   }
   const same = (value: string): boolean => {
     const added = contentWords(value);
@@ -912,14 +1100,61 @@ interface FollowUp {
 }
 
 /**
+ * The calls of a message made now, and the requests left until their results are in; `made` names the tool whose
+ * result is sent ("send the invoice for A-1003 to the customer": order_invoice), when it is neither a change nor a lookup.
+ */
+interface FollowUps {
+  readonly calls: OfflineToolCall[];
+  readonly later: FollowUp[];
+  readonly changes: boolean;
+  readonly made?: string | undefined;
+}
+
+/** Sending, in English, German and French (folded): "send", "email", "forward", "schick", "versende", "envoie", "transmets". */
+const SENDS = /\b(?:send|sned|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-?maile|maile|envoie\w*|envoy\w*|transmet\w*|mailer)\b/;
+
+/**
+ * "send the invoice for A-1003 to the customer": a request to send what a tool makes (neither a change nor a lookup)
+ * that names all it needs: the thing is made now, and a tool that takes a message sends it once it is in, saying what it
+ * holds (`followUpFromResults`); the mail still asks for approval. Before, only the invoice was made. `undefined` for any
+ * other text.
+ */
+function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  if (!SENDS.test(fold(withoutMessage(text)))) return undefined;
+  // One request, whose ids may be listed ("the invoices for A-1001 and A-1003 to the customers").
+  const parts = splitRequests(fold(text).replace(TO_CUSTOMER, ' '));
+  if (!parts.slice(1).every((part) => idsOnly(part.text))) return undefined;
+  // "email the invoice of A-1002": what is made is named beside the verb that sends it.
+  const maker = pickTool(text, tools);
+  const made = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
+  return sendsWhatIsMade(text, made, tools);
+}
+
+/** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
+const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
+
+/** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
+function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const sets = extractArgumentSets(text, maker.inputSchema);
+  if (sets[0].missing.length > 0) return undefined;
+  const messenger = purposeTool(text, tools);
+  if (messenger === undefined || messenger === maker) return undefined;
+  const calls = sets.map((set) => ({ toolName: maker.name, input: set.input }));
+  return { calls, later: [{ request: { text: text.trim(), end: text.length }, tool: messenger }], changes: false, made: maker.name };
+}
+
+/**
  * A message whose requests end with ones that lack only what is to be said, after a change ("Move A-1004 to next
  * Friday and email the customer"): the calls of the requests before, and those left for later. What the user did not
  * word is not made up now; once the change is made its result says what changed, and that is the message
  * (`followUpFromResults`). `undefined` for any other message.
  */
-function followUps(text: string, tools: readonly ToolInfo[]): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text);
-  if (requests.length < 2) return purposeFollowUp(text, tools);
+  if (requests.length < 2) return purposeFollowUp(text, tools) ?? sentMade(text, tools);
+  const sent = sentMade(text, tools);
+  if (sent !== undefined) return sent;
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -951,6 +1186,14 @@ const PURPOSE_DE =
 const PURPOSE_FR =
   /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
+/** A mail asked for as an apology: "email them an apology", "send the customer of A-1002 an apology for the delay". */
+const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(?:\s+((?:for|about)\s+[^\n]*?))?[.!?]*\s*$/i;
+
+/** The same in German: "Schick dem Kunden von A-1006 eine Entschuldigung (für die Verspätung)". */
+const APOLOGY_DE = /\b(?:schick\w*|send\w*|schreib\w*|e-?mail\w*|mail\w*)\b[^\n]*?\beine\s+entschuldigung\b(?:\s+((?:für|fur|wegen)\s+[^\n]*?))?[.!?]*\s*$/i;
+/** The same in French: "envoie des excuses au client de A-1006", "… nos excuses pour le retard". */
+const APOLOGY_FR = /(?:\b(?:envoie\w*|envoy\w*|ecri\w*|mail\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\b(?:des|nos|mes)\s+excuses\b(?:\s+(?:au|aux|a|à)\s+[^\n]*?(?=\s+pour\b|$))?(?:\s+(pour\s+[^\n]*?))?[.!?]*\s*$/i;
+
 function purposeOf(text: string): string | undefined {
   const german = PURPOSE_DE.exec(text);
   if (german !== null) {
@@ -968,6 +1211,13 @@ function purposeOf(text: string): string | undefined {
     if (verb.endsWith('remercier')) return `Merci${rest}.`;
     return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
   }
+  // "email them an apology", "send the customer an apology for the delay": as "to apologise" says it.
+  const apology = APOLOGY.exec(text);
+  if (apology !== null) return `We apologise${apology[1] === undefined ? '' : ` ${apology[1].trim().replace(/\b(?:their|his|her)\b/gi, 'your')}`}.`;
+  const entschuldigung = APOLOGY_DE.exec(text);
+  if (entschuldigung !== null) return `Wir entschuldigen uns${entschuldigung[1] === undefined ? '' : ` ${entschuldigung[1].trim().replace(/\b(?:seine?|ihre?)([nmrs]?)\b/g, 'Ihre$1').replace(/Ihree/g, 'Ihre')}`}.`;
+  const excuses = APOLOGY_FR.exec(text);
+  if (excuses !== null) return `Nous nous excusons${excuses[1] === undefined ? '' : ` ${excuses[1].trim().replace(/\b(?:son|sa)\b/gi, 'votre').replace(/\bses\b/gi, 'vos')}`}.`;
   const match = PURPOSE.exec(text);
   const verb = match?.[1]?.toLowerCase();
   if (match === null || verb === undefined) return undefined;
@@ -988,11 +1238,7 @@ function purposeOf(text: string): string | undefined {
  * the lookup shows (`followUpFromResults`), as for "look up A-1002 and email the customer"; the mail still asks for
  * approval. `undefined` for any other text, or when no tool that only reads takes the id it gives.
  */
-function purposeFollowUp(
-  asked: string,
-  tools: readonly ToolInfo[],
-  id?: string,
-): { readonly calls: OfflineToolCall[]; readonly later: FollowUp[]; readonly changes: boolean } | undefined {
+function purposeFollowUp(asked: string, tools: readonly ToolInfo[], id?: string): FollowUps | undefined {
   const text = id === undefined ? asked : `${id} ${asked}`;
   const purpose = purposeOf(text);
   const tool = purpose === undefined ? undefined : purposeTool(text, tools);
@@ -1047,13 +1293,14 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
     return call?.type === 'tool-call' && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : undefined;
   };
-  const sources = sourcesOf(toolResults, inputOf);
-  if (sources.length === 0) return undefined;
   const summary = summarizeToolResults(toolResults, wording);
   const requests = joinList(
     follow.later.map((later) => wording.quote(lowerFirst(later.request.text))),
     wording.and,
   );
+  if (follow.made !== undefined) return sentFromResults(toolResults.filter((result) => result.toolName === follow.made), follow, inputOf, { summary, requests, wording });
+  const sources = sourcesOf(toolResults, inputOf);
+  if (sources.length === 0) return undefined;
   const failed = sources.some((result) => result.output.type !== 'json' && result.output.type !== 'text');
   if (failed && follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneChange(requests)}` };
   const calls: OfflineToolCall[] = [];
@@ -1073,7 +1320,36 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
       said.push(`"${text}"`);
     }
   }
-  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes, joinList(said, wording.and))}` };
+  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, follow.changes ? 'change' : 'lookup', joinList(said, wording.and))}` };
+}
+
+/**
+ * {@link followUpFromResults} for what a call made ("send the invoice for A-1003 to the customer"): one mail per thing
+ * made, under a subject that names it, saying what it holds; none when a call failed, was denied or gave no words.
+ */
+function sentFromResults(
+  results: readonly LanguageModelV4ToolResultPart[],
+  follow: FollowUps,
+  inputOf: (result: LanguageModelV4ToolResultPart) => Record<string, unknown> | undefined,
+  said: { readonly summary: string; readonly requests: string; readonly wording: Wording },
+): OfflineReply | undefined {
+  const { summary, requests, wording } = said;
+  const calls: OfflineToolCall[] = [];
+  const texts: string[] = [];
+  for (const result of results) {
+    const input = inputOf(result);
+    const succeeded = ['json', 'text', 'content'].includes(result.output.type);
+    const message = input === undefined || !succeeded ? undefined : whatMade(result, input, wording);
+    if (message === undefined) return { type: 'text', text: `${summary}\n\n${wording.notDoneMade(requests)}` };
+    for (const { tool } of follow.later) {
+      const args = extractArguments(`${message.id} about ${message.subject} saying ${message.text}`, tool.inputSchema);
+      if (args.missing.length > 0) return undefined;
+      calls.push({ toolName: tool.name, input: args.input });
+      texts.push(`"${message.text}"`);
+    }
+  }
+  if (calls.length === 0) return undefined;
+  return { type: 'tool-calls', calls, text: `${summary}\n\n${wording.nowDone(requests, calls.length > 1 ? 'made several' : 'made', joinList(texts, wording.and))}` };
 }
 
 /**
@@ -1083,7 +1359,7 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
  * before made no such call for that id, or the call failed or was denied (nothing new to say).
  */
 /** A mail {@link toldFromEarlier} words: its call, what it says, and what of the earlier call it says. */
-type Told = { readonly call: OfflineToolCall; readonly said: string; readonly kind: 'change' | 'lookup' | 'made' };
+type Told = { readonly call: OfflineToolCall; readonly said: string; readonly kind: 'change' | 'lookup' | 'listed' | 'made' };
 
 function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: ExtractedArguments, wording: Wording): Told | undefined {
   if (read.missing.length === 0 || !read.missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
@@ -1107,7 +1383,7 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const told = listed === undefined || idName === undefined ? undefined : recordIs(listed, idName, id, wording);
   if (told !== undefined) {
     const args = extractArguments(`${told.id} saying ${told.text}`, tool.inputSchema);
-    if (args.missing.length === 0) return { call: { toolName: tool.name, input: args.input }, said: told.text, kind: 'lookup' };
+    if (args.missing.length === 0) return { call: { toolName: tool.name, input: args.input }, said: told.text, kind: 'listed' };
   }
   const input = result === undefined ? undefined : inputOf(result);
   const succeeded = result !== undefined && (result.output.type === 'json' || result.output.type === 'text' || result.output.type === 'content');

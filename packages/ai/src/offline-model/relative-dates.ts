@@ -30,6 +30,8 @@ export interface ReadDates {
   readonly today: string;
   readonly dates: readonly ResolvedDate[];
   readonly shift?: DateShift | undefined;
+  /** A calendar day written out that no year has ("31st of February", "30. Februar"), as the text wrote it. */
+  readonly impossible?: string | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -96,6 +98,10 @@ const MONTHS: readonly (readonly string[])[] = [
 ];
 const MONTH = MONTHS.flat().join('|');
 const ORDINAL = String.raw`(\d{1,2})(?:st|nd|rd|th|er|\.)?`;
+/** "Dec 24", "December 24th, 2026" (folded). */
+const MONTH_FIRST = new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g');
+/** "24 December", "24. Dezember", "1er décembre", "31st of February" (folded). */
+const DAY_FIRST = new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g');
 
 /**
  * The day `day`.`month` (1-based) of `year`, or when no year is given the next such day from today (29 February: in the
@@ -134,6 +140,8 @@ function slashDay(today: Date, first: number, second: number, year: string | und
 
 /** What may be said after a day of the month that is named alone ("to the 3rd"): the end of the clause. */
 const CLAUSE_END = String.raw`(?=\s*(?:$|[,.;!?)])|\s+(?:and|or|at|please|then|instead|if|so|because|as|since|with|but|und|bitte|et)\b)`;
+/** A message that opens by taking back a day just asked for: "actually the 6th", "no, the 6th", "nein, den 6.", "plutôt le 6" (folded). */
+const CHANGED_MIND = String.raw`(?<=^\s*(?:(?:actually|no|nah|wait|oh|sorry|rather|or|make\s+it|nein|doch|lieber|eher|oder|non|plutot|ou|alors)[\s,]+)+)`;
 /** Words before a day that is a date, not a sum ("to 12/24", not "what is 12/24"). */
 const DAY_PREPOSITION = String.raw`(?<=\b(?:to|on|for|until|till|by|before|after|from|due|auf|bis|zum|am|au|le|pour|jusqu'au)\s+)`;
 
@@ -301,17 +309,17 @@ const READERS: readonly Reader[] = [
     (_, today) => endOfMonth(today, 0),
   ],
   [
-    new RegExp(String.raw`\b(?:(?:next|this|on|coming|nachsten|nachster|am|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
+    new RegExp(String.raw`\b(?:(?:next|this|coming|nachsten|nachster|kommenden)\s+)?(${WEEKDAY})(?:\s+prochain)?\b`, 'g'),
     (match, today) => plus(today, ((weekdayOf(match[1]) - today.getUTCDay() + 6) % 7) + 1),
   ],
   // A calendar day without the ISO form: "Dec 24", "December 24th, 2026", "24 December", "24. Dezember", "1er décembre",
   // "24.12.2026", "24.12." (a year left out is the next such day).
   [
-    new RegExp(String.raw`\b(${MONTH})\.?\s+${ORDINAL}(?:,?\s+(\d{4}))?(?![\w.:-]*\d)`, 'g'),
+    MONTH_FIRST,
     (match, today) => calendarDay(today, Number(match[2]), monthOf(match[1]), match[3]),
   ],
   [
-    new RegExp(String.raw`\b${ORDINAL}\s+(?:of\s+)?(${MONTH})\b\.?(?:\s+(\d{4}))?`, 'g'),
+    DAY_FIRST,
     (match, today) => calendarDay(today, Number(match[1]), monthOf(match[2]), match[3]),
   ],
   // A day with a slash after a word that names a day, month first (US): "to 12/24", "on 1/10/2027" ("what is 12/24" is a sum).
@@ -324,7 +332,7 @@ const READERS: readonly Reader[] = [
   // most delayed".
   [
     new RegExp(
-      String.raw`(?:${DAY_PREPOSITION}|(?<=\n\s*))(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d)|(${Object.keys(ORDINAL_WORDS).join('|')}))` +
+      String.raw`(?:${DAY_PREPOSITION}|(?<=\n\s*)|${CHANGED_MIND})(?:the\s+|den\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(\d{1,2})\.(?!\d)|(${Object.keys(ORDINAL_WORDS).join('|')}))` +
         String.raw`(?:\s+of\s+the\s+month)?${CLAUSE_END}`,
       'g',
     ),
@@ -416,7 +424,20 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
     at = end;
   }
   out += text.slice(at);
-  return { text: out, today: today.toISOString().slice(0, 10), dates: found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date })), shift };
+  const dates = found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date }));
+  return { text: out, today: today.toISOString().slice(0, 10), dates, shift, impossible: impossibleDay(folded, text) };
+}
+
+/** The first calendar day a text writes out that no year has ("31st of February": February has at most 29 days). */
+function impossibleDay(folded: string, text: string): string | undefined {
+  const lengths = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  for (const [pattern, day, month] of [[MONTH_FIRST, 2, 1], [DAY_FIRST, 1, 2]] as const) {
+    for (const match of folded.matchAll(new RegExp(pattern.source, 'g'))) {
+      const number = Number(match[day]);
+      if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return text.slice(match.index, match.index + match[0].length).trim();
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein montag dienstag mittwoch donnerstag freitag samstag sonntag'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag'
     ).split(' '),
   ),
   fr: new Set(
@@ -25,7 +25,7 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
-      'bonne journee revoir seulement premieres plutot lundi mardi mercredi jeudi vendredi samedi dimanche'
+      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche'
     ).split(' '),
   ),
 };
@@ -68,6 +68,8 @@ export interface Wording {
    * 2026-11-21, a Saturday (today is 2026-11-20 UTC).`, or counted from the date a clock gave in a zone.
    */
   readonly dayIs: (phrase: string, date: string, weekday: string, from: { readonly date: string; readonly zone?: string | undefined }) => string;
+  /** Today's date: in a zone a clock just read ("and the date?" after it), or today's UTC date ("welcher Tag ist heute?"). */
+  readonly dateIsNow: (date: string, weekday: string, zone: string) => string;
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
@@ -88,10 +90,17 @@ export interface Wording {
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
   readonly onceLookedUp: (later: string) => string;
-  readonly nowDone: (requests: string, changed: boolean, said: string) => string;
+  /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
+  readonly onceMade: (later: string, several: boolean) => string;
+  readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
+  /** A request to send what a call was to make, left undone: it failed, was denied, or gave no words to send. */
+  readonly notDoneMade: (requests: string) => string;
   readonly notDoneChange: (requests: string) => string;
-  /** A mail asked for after a change or a lookup in the message before: what it says, from that result. */
-  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'made', said: string) => string;
+  /**
+   * A mail asked for after a change, a lookup, a list or a call that made something (an invoice) in the message before:
+   * what it says, from that result; `several` when more than one mail of that kind is said ("what they hold").
+   */
+  readonly toldEarlier: (tool: string, kind: 'change' | 'lookup' | 'listed' | 'made', said: string, several: boolean) => string;
   /** The subject of a mail that sends what a call made: "Your invoice for order A-1001". */
   readonly yourMade: (thing: string, record: string) => string;
   readonly notDoneLookup: (requests: string) => string;
@@ -100,6 +109,11 @@ export interface Wording {
   readonly shifted: (ids: string, from: string, days: number, to: string) => string;
   readonly idNotItem: (ids: string, tool: string, reader: string) => string;
   readonly removesAll: (tool: string, part: string) => string;
+  /**
+   * "make it 5" after 3 bananas were added, with no tool that sets how many: what the adding tool and the one that
+   * empties can do instead (`more` to add, or `undefined` when fewer are wanted).
+   */
+  readonly setsNoAmount: (adder: string, thing: string, wanted: number, more: number | undefined, clear: string | undefined) => string;
   /** A request of a message left undone while the others are done: no tool does it, or none covers its `topic`. */
   readonly undone: (request: string, topic?: string) => string;
   // Summaries of tool results.
@@ -131,6 +145,8 @@ export interface Wording {
   readonly helpIntro: string;
   /** A day named as the readers do not know ("on Diwali"): none is guessed. */
   readonly unknownDay: (day: string) => string;
+  /** A calendar day that does not exist ("31st of February"), before the question for a date. */
+  readonly noSuchDay: (day: string) => string;
   /** A mail's sentence of what a change made: "The delivery date of your order A-1004 is now 2026-11-27." */
   readonly nowChanged: (thing: string, record: string, value: string) => string;
   /** "your order A-1002", in a mail to the one it concerns. */
@@ -145,6 +161,10 @@ export interface Wording {
   readonly farewell: string;
   /** The answer to thanks. */
   readonly welcome: string;
+  /** The answer to a message that only acknowledges ("ok", "alles klar", "d'accord"). */
+  readonly noted: string;
+  /** How many records the list the message before showed has ("how many?" after it), with their ids when they have them. */
+  readonly listCount: (count: number, ids: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -234,6 +254,7 @@ const EN: Wording = {
   quote: (request) => request,
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
+  dateIsNow: (date, weekday, zone) => `In ${zone} it is ${date}, a ${weekday}. No tool was needed for that.`,
   dayIs: (phrase, date, weekday, from) =>
     `"${phrase}" is ${date}, a ${weekday} (${from.zone === undefined ? `today is ${from.date} UTC` : `from ${from.date} in ${from.zone}`}). No tool was needed for that.`,
   askMarker: 'I still need',
@@ -248,14 +269,24 @@ const EN: Wording = {
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
-  nowDone: (requests, changed, said) => `As you asked, I now ${requests}, saying ${changed ? 'what changed' : 'what the lookup shows'}: ${said}`,
-  toldEarlier: (tool, kind, said) => `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', made: 'what it holds' }[kind]}: ${said}`,
+  onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
+  nowDone: (requests, from, said) =>
+    `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
+  notDoneMade: (requests) => `I did not ${requests}: there was nothing made to send.`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Using ${tool}, I say ${{ change: 'what changed', lookup: 'what the lookup showed', listed: 'what the list showed', made: several ? 'what they hold' : 'what it holds' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Your ${thing} for ${record}`,
   notDoneChange: (requests) => `I did not ${requests}: the change was not made, so there is nothing new to say.`,
   notDoneLookup: (requests) => `I did not ${requests}: the lookup gave nothing to tell them.`,
   shiftFirst: (phrase, days) => `Reading "${phrase}" as ${shiftEn(days)} than the date it has now, which I look up first.`,
   shifted: (ids, from, days, to) => `${ids} is due ${from}; ${shiftEn(days)} is ${to}`,
   idNotItem: (ids, tool, reader) => `${ids} is an id, not an item for ${tool}: I look it up with ${reader} first; then tell me which of its items to add.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `add ${more} more to make ${wanted}`, clear === undefined ? '' : `empty the cart with ${clear} (all of it) and add ${wanted} again`];
+    const can = ways.filter((way) => way.length > 0).join(', or ');
+    const ask = ways.every((way) => way.length > 0) ? ': tell me which.' : ', if you want that.';
+    return `No tool sets how many "${thing}" the cart holds (${adder} only adds), so I left it as it is.${can.length > 0 ? ` I can ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} removes everything at once, and no tool removes just "${part}", so I left it as it is. Ask me to empty it all if that is what you want.`,
   undone: (request, topic) =>
@@ -285,6 +316,8 @@ const EN: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'a document' : `the document ${name}`),
   welcome: "You're welcome. Anything else?",
+  noted: 'OK. Anything else?',
+  listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
@@ -292,6 +325,7 @@ const EN: Wording = {
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} is ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
   unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
+  noSuchDay: (day) => `"${day}" does not exist: that month has fewer days.`,
   dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
   dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
@@ -319,6 +353,7 @@ const DE: Wording = {
   quote: (request) => `„${request}“`,
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
+  dateIsNow: (date, weekday, zone) => `In ${zone} ist heute der ${date}, ein ${weekday}. Dafür brauchte ich kein Werkzeug.`,
   dayIs: (phrase, date, weekday, from) =>
     `„${phrase}“ ist der ${date}, ein ${weekday} (${from.zone === undefined ? `heute ist ${from.date} UTC` : `ab ${from.date} in ${from.zone}`}). Dafür brauchte ich kein Werkzeug.`,
   askMarker: 'brauche ich noch',
@@ -336,9 +371,12 @@ const DE: Wording = {
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
-  nowDone: (requests, changed, said) => `Wie gewünscht erledige ich jetzt ${requests} und sage, ${changed ? 'was sich geändert hat' : 'was sich zeigt'}: ${said}`,
-  toldEarlier: (tool, kind, said) =>
-    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', made: 'was darin steht' }[kind]}: ${said}`,
+  onceMade: (later, several) => `Sobald ${several ? 'sie erstellt sind' : 'es erstellt ist'}, erledige ich ${later} und sage, was ${several ? 'in ihnen' : 'darin'} steht.`,
+  nowDone: (requests, from, said) =>
+    `Wie gewünscht erledige ich jetzt ${requests} und sage, ${{ change: 'was sich geändert hat', lookup: 'was sich zeigt', made: 'was darin steht', 'made several': 'was in ihnen steht' }[from]}: ${said}`,
+  notDoneMade: (requests) => `${requests} habe ich nicht erledigt: Es wurde nichts erstellt, was ich schicken könnte.`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Mit ${tool} sage ich, ${{ change: 'was sich geändert hat', lookup: 'was das Nachsehen gezeigt hat', listed: 'was die Liste gezeigt hat', made: several ? 'was in ihnen steht' : 'was darin steht' }[kind]}: ${said}`,
   yourMade: (thing, record) => `Ihre ${thing} für ${record}`,
   notDoneChange: (requests) => `${requests} habe ich nicht erledigt: Die Änderung wurde nicht gemacht, es gibt also nichts Neues zu sagen.`,
   notDoneLookup: (requests) => `${requests} habe ich nicht erledigt: Beim Nachsehen fand sich nichts, was ich sagen könnte.`,
@@ -346,6 +384,12 @@ const DE: Wording = {
   shifted: (ids, from, days, to) => `${ids} ist für ${from} geplant; ${shiftDe(days)} ist das ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} ist eine ID, kein Artikel für ${tool}: Ich sehe sie zuerst mit ${reader} nach; dann sag mir, welche ihrer Artikel ich hinzufügen soll.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `${more} dazulegen (dann sind es ${wanted})`, clear === undefined ? '' : `den Warenkorb mit ${clear} ganz leeren und ${wanted} neu hineinlegen`];
+    const can = ways.filter((way) => way.length > 0).join(' oder ');
+    const ask = ways.every((way) => way.length > 0) ? ': Sag mir, was dir lieber ist.' : ', wenn du willst.';
+    return `Kein Werkzeug legt fest, wie viele „${thing}“ im Warenkorb sind (${adder} fügt nur hinzu), also habe ich nichts geändert.${can.length > 0 ? ` Ich kann ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} entfernt alles auf einmal, und kein Werkzeug entfernt nur „${part}“, also habe ich alles gelassen, wie es ist. Sag mir, wenn ich alles leeren soll.`,
   undone: (request, topic) => `„${request}“ habe ich nicht erledigt: ${topic === undefined ? 'Das kann keines meiner Werkzeuge' : `Ich habe kein Werkzeug für ${topic}`}.`,
@@ -374,6 +418,8 @@ const DE: Wording = {
   documents: (count) => `${count} Dokumenten`,
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
+  noted: 'Gut. Noch etwas?',
+  listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
@@ -381,6 +427,7 @@ const DE: Wording = {
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ist ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
   unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
+  noSuchDay: (day) => `„${day}“ gibt es nicht: Der Monat hat weniger Tage.`,
   dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
   dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
@@ -415,6 +462,7 @@ const FR: Wording = {
   quote: (request) => `« ${request} »`,
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
+  dateIsNow: (date, weekday, zone) => `${zone === 'UTC' ? 'En UTC' : `À ${zone}`}, nous sommes le ${date}, un ${weekday}. Je n'ai eu besoin d'aucun outil pour cela.`,
   dayIs: (phrase, date, weekday, from) =>
     `« ${phrase} » est le ${date}, un ${weekday} (${from.zone === undefined ? `nous sommes le ${from.date} UTC` : `à partir du ${from.date} à ${from.zone}`}). Je n'ai eu besoin d'aucun outil pour cela.`,
   askMarker: 'il me manque encore',
@@ -432,9 +480,13 @@ const FR: Wording = {
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
   onceChanged: (later) => `Une fois la modification faite, je m'occupe de ${later}, en disant ce qui a changé.`,
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
-  nowDone: (requests, changed, said) =>
-    `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${changed ? 'ce qui a changé' : 'ce que montre la recherche'} : ${said}`,
-  toldEarlier: (tool, kind, said) => `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', made: "ce qu'elle contient" }[kind]} : ${said}`,
+  onceMade: (later, several) =>
+    `Une fois ${several ? 'les documents faits' : 'le document fait'}, je m'occupe de ${later}, en disant ce qu'${several ? 'ils contiennent' : 'il contient'}.`,
+  nowDone: (requests, from, said) =>
+    `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${{ change: 'ce qui a changé', lookup: 'ce que montre la recherche', made: "ce qu'il contient", 'made several': "ce qu'ils contiennent" }[from]} : ${said}`,
+  notDoneMade: (requests) => `Je ne me suis pas occupé de ${requests} : rien n'a été fait à envoyer.`,
+  toldEarlier: (tool, kind, said, several) =>
+    `Avec ${tool}, je dis ${{ change: 'ce qui a changé', lookup: 'ce que la recherche a montré', listed: 'ce que la liste a montré', made: several ? "ce qu'elles contiennent" : "ce qu'elle contient" }[kind]} : ${said}`,
   yourMade: (thing, record) => `Votre ${thing.replace(/^(?:la|le|les)\s+|^l['’]/i, '')} pour ${record}`,
   notDoneChange: (requests) => `Je ne me suis pas occupé de ${requests} : la modification n'a pas été faite, il n'y a donc rien de nouveau à dire.`,
   notDoneLookup: (requests) => `Je ne me suis pas occupé de ${requests} : la recherche n'a rien donné à dire.`,
@@ -442,6 +494,12 @@ const FR: Wording = {
   shifted: (ids, from, days, to) => `${ids} est prévue le ${from} ; ${shiftFr(days)}, cela donne le ${to}`,
   idNotItem: (ids, tool, reader) =>
     `${ids} est un identifiant, pas un article pour ${tool} : je le cherche d'abord avec ${reader} ; dites-moi ensuite lesquels de ses articles ajouter.`,
+  setsNoAmount: (adder, thing, wanted, more, clear) => {
+    const ways = [more === undefined ? '' : `en ajouter ${more} pour arriver à ${wanted}`, clear === undefined ? '' : `vider tout le panier avec ${clear} et en remettre ${wanted}`];
+    const can = ways.filter((way) => way.length > 0).join(', ou ');
+    const ask = ways.every((way) => way.length > 0) ? ' : dites-moi ce que vous préférez.' : ', si vous le voulez.';
+    return `Aucun outil ne fixe combien de « ${thing} » contient le panier (${adder} ne fait qu'ajouter), donc je n'ai rien changé.${can.length > 0 ? ` Je peux ${can}${ask}` : ''}`;
+  },
   removesAll: (tool, part) =>
     `${tool} retire tout d'un coup, et aucun outil ne retire seulement « ${part} », donc je n'ai rien changé. Demandez-moi de tout vider si c'est ce que vous voulez.`,
   undone: (request, topic) =>
@@ -471,6 +529,8 @@ const FR: Wording = {
   documents: (count) => `${count} documents`,
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
+  noted: "D'accord. Autre chose ?",
+  listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
@@ -478,6 +538,7 @@ const FR: Wording = {
   recordIs: (subject, status, dated) => `${subject.charAt(0).toUpperCase()}${subject.slice(1)} est ${status}${dated === undefined ? '' : `, ${dated}`}.`,
   dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
   unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
+  noSuchDay: (day) => `« ${day} » n'existe pas : ce mois a moins de jours.`,
   dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
   dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
