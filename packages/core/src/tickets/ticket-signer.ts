@@ -202,6 +202,17 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     return (await key.verify(bytesOf(text), signature)) ? undefined : 'bad-signature';
   }
 
+  /** A ticket's claims once its shape, key id and signature hold (the payload is parsed only once authentic), else `fail`'s error. */
+  async function authenticClaims(ticket: string, fail: (reason: TicketError['reason']) => TicketError): Promise<TicketClaims> {
+    const parts = splitToken(ticket, PREFIX, SEGMENT);
+    if (parts === undefined) throw fail('malformed');
+    const problem = await macProblem(parts, () => parts.signed);
+    if (problem !== undefined) throw fail(problem);
+    const claims = decodeClaims(parts.middle);
+    if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+    return claims;
+  }
+
   async function verify(
     ticket: string | undefined | null,
     expected: TicketSubject,
@@ -212,13 +223,8 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
 
     // 1. shape
     if (ticket === undefined || ticket === null || ticket === '') throw fail('missing');
-    const parts = splitToken(ticket, PREFIX, SEGMENT);
-    if (parts === undefined) throw fail('malformed');
-    // 2. key id, 3. signature; the payload is parsed only once authentic
-    const problem = await macProblem(parts, () => parts.signed);
-    if (problem !== undefined) throw fail(problem);
-    const claims = decodeClaims(parts.middle);
-    if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+    // 2. key id, 3. signature
+    const claims = await authenticClaims(ticket, fail);
     const originOnly = verifyOptions.origin === true;
     // 4. expiry
     if (!originOnly && now() >= claims.exp) throw fail('expired');
@@ -299,15 +305,9 @@ export function createTicketSigner(options: TicketSignerOptions): TicketSigner {
     },
     async claimMark(ticket, mark) {
       if (!MARK.test(mark)) throw new TypeError(`claimMark: a mark is a lowercase word (${MARK}), not ${JSON.stringify(mark)}`);
-      const fail = (reason: TicketError['reason']): TicketError => new TicketError(reason);
-      const parts = splitToken(ticket, PREFIX, SEGMENT);
-      if (parts === undefined) throw fail('malformed');
-      const problem = await macProblem(parts, () => parts.signed);
-      if (problem !== undefined) throw fail(problem);
-      const claims = decodeClaims(parts.middle);
-      if (claims === undefined || claims.kid !== parts.kid) throw fail('malformed');
+      const claims = await authenticClaims(ticket, (reason) => new TicketError(reason));
       // An expired ticket is refused whatever its marks say, and a store need not keep a claim that has expired.
-      if (now() >= claims.exp) throw fail('expired');
+      if (now() >= claims.exp) throw new TicketError('expired');
       // A nonce is base64url: with a space and the mark it is a key no ticket's nonce can be.
       return nonceStore.claim(`${claims.nonce} ${mark}`, claims.exp);
     },
