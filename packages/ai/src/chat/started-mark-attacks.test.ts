@@ -150,4 +150,47 @@ describe('the started mark under attack', () => {
     await fx.agent.generate({ messages: continued, run: run() });
     expect(fx.writes).toEqual([proposed]);
   });
+
+  it('two approvals of one step, cut before either started: a Retry that swaps or widens the decisions is refused; as sent, only the approved one runs, once', async () => {
+    const { move, writes } = deliveryMove();
+    const tickets = createTicketSigner({ keys, nonceStore: createMemoryNonceStore() });
+    const other = { order_id: 'A-1002', new_date: '2026-12-27' };
+    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', proposed], ['c2', 'update_delivery_date', other]]), ...Array.from({ length: 4 }, () => textStep('Done.')));
+    const agent = createChatAgent({ model, tools: [move], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
+    const messages = (await agent.generate({ messages: 'Move both', run: run() })).messages;
+    const decided = (one: boolean, two: boolean) => respondToApproval(respondToApproval(messages, 'c1', one), 'c2', two);
+    const sent = decided(true, false);
+    const turn = await agent.stream({ messages: sent, run: run() });
+    await turn.stream.cancel('the connection was cut');
+    await turn.usage;
+    expect(writes).toEqual([]);
+
+    for (const [one, two] of [[false, true], [true, true], [false, false]] as const) await refused(agent.generate({ messages: decided(one, two), run: run() }));
+    expect(writes).toEqual([]);
+    await agent.generate({ messages: sent, run: run() });
+    await agent.generate({ messages: sent, run: run() });
+    expect(writes).toEqual([proposed]);
+  });
+
+  it('a Retry racing a message that goes on from the same cut approval: the write runs at most once, whichever marks first', async () => {
+    for (const first of ['retry', 'went-on'] as const) {
+      const fx = fixture(8);
+      const continued = respondToApproval(await asked(fx), 'c1', true);
+      const turn = await fx.agent.stream({ messages: continued, run: run() });
+      await turn.stream.cancel('the connection was cut');
+      await turn.usage;
+      const wentOn = userSays(continued, 'And A-1002?');
+      // The one that comes second is held at its mark while the other runs to its end.
+      const hold = fx.holdMark();
+      const held = fx.agent.generate({ messages: first === 'retry' ? wentOn : continued, run: run() });
+      await hold.reached;
+      await fx.agent.generate({ messages: first === 'retry' ? continued : wentOn, run: run() });
+      hold.release();
+      await held;
+      expect(fx.writes, first).toEqual(first === 'retry' ? [proposed] : []);
+      // Sent again later, nothing runs.
+      await fx.agent.generate({ messages: continued, run: run() });
+      expect(fx.writes, first).toEqual(first === 'retry' ? [proposed] : []);
+    }
+  });
 });
