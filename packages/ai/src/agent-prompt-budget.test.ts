@@ -1,4 +1,6 @@
+import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
+import { convertArrayToReadableStream } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from './agent-tool.ts';
@@ -23,7 +25,8 @@ describe('agent as tool: the check before the sub-agent’s model calls', () => 
       const tool = await agentTool({ name: 'analyst', description: 'Summarises', agent: createChatAgent({ model: inner, tools: [lookUp], tickets }) });
       const outerModel = scriptedModel(callsStep([['o1', 'analyst', { task: longTask }]]), textStep('Done.'));
       const outer = createChatAgent({ model: outerModel, tools: [tool], tickets, tokenBudget: 30_000 });
-      const result = kind === 'ui' ? await outer.generate({ messages: 'Summarise the log', run: run() }) : await generateTextTurn(outer, { messages: 'Summarise the log', run: run() });
+      const request = { messages: 'Summarise the log', run: run() };
+      const result = kind === 'ui' ? await outer.generate(request) : await generateTextTurn(outer, request);
       expect(inner.doGenerateCalls, kind).toHaveLength(0);
       // The agent has no budget of its own: the calling turn's stopped it, and the calling model must read that.
       expect(result.toolResults[0]?.content, kind).toBe(PARENT_NOTE);
@@ -46,5 +49,35 @@ describe('agent as tool: the check before the sub-agent’s model calls', () => 
     const result = await generateTextTurn(createChatAgent({ model: outerModel, tools: [tool], tickets }), { messages: 'Summarise', run: run() });
     expect(inner.doGenerateCalls).toHaveLength(1);
     expect(result.toolResults[0]?.content).toBe('Summary.');
+  });
+
+  it('the estimate is made once per model call, not per streamed chunk, in the outer and the inner turn alike', async () => {
+    const usage = {
+      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    };
+    /** An answer of 200 chunks. */
+    const chunked = (): LanguageModelV4StreamResult => ({
+      stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...Array.from({ length: 200 }, (_, n) => ({ type: 'text-delta' as const, id: 't', delta: `word${n} ` })),
+        { type: 'text-end', id: 't' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+      ]),
+    });
+    const seen: string[] = [];
+    const counting = (who: string) => () => {
+      seen.push(who);
+      return 1;
+    };
+    const inner = scriptedModel(chunked());
+    const agent = createChatAgent({ model: inner, tools: [lookUp], tickets, inputTokenEstimate: counting('inner') });
+    const tool = await agentTool({ name: 'analyst', description: 'Summarises', agent });
+    const outerModel = scriptedModel(callsStep([['o1', 'analyst', { task: 'Summarise' }]]), chunked());
+    const outer = createChatAgent({ model: outerModel, tools: [tool], tickets, tokenBudget: 10_000, inputTokenEstimate: counting('outer') });
+    const result = await outer.generate({ messages: 'Summarise the log', run: run() });
+    expect(result.text).toContain('word199');
+    expect(seen).toEqual(['outer', 'inner', 'outer']);
   });
 });

@@ -69,7 +69,8 @@ describe('the started mark under attack', () => {
     const continued = respondToApproval(await asked(fx), 'c1', true);
     const hold = fx.holdMark();
     const controller = new AbortController();
-    const first = fx.agent.stream({ messages: continued, run: createRunContext({ conversationId: 'conv-marks', signal: controller.signal }), signal: controller.signal });
+    const aborting = createRunContext({ conversationId: 'conv-marks', signal: controller.signal });
+    const first = fx.agent.stream({ messages: continued, run: aborting, signal: controller.signal });
     const reading = first.then((turn) => readAll(turn.stream)).catch(() => []);
     await hold.reached;
     controller.abort();
@@ -155,7 +156,11 @@ describe('the started mark under attack', () => {
     const { move, writes } = deliveryMove();
     const tickets = createTicketSigner({ keys, nonceStore: createMemoryNonceStore() });
     const other = { order_id: 'A-1002', new_date: '2026-12-27' };
-    const model = scriptedModel(callsStep([['c1', 'update_delivery_date', proposed], ['c2', 'update_delivery_date', other]]), ...Array.from({ length: 4 }, () => textStep('Done.')));
+    const both = callsStep([
+      ['c1', 'update_delivery_date', proposed],
+      ['c2', 'update_delivery_date', other],
+    ]);
+    const model = scriptedModel(both, ...Array.from({ length: 4 }, () => textStep('Done.')));
     const agent = createChatAgent({ model, tools: [move], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
     const messages = (await agent.generate({ messages: 'Move both', run: run() })).messages;
     const decided = (one: boolean, two: boolean) => respondToApproval(respondToApproval(messages, 'c1', one), 'c2', two);
