@@ -2,6 +2,7 @@ import { type AnyTool, availableTools, defineTool, forkRunContext, idempotencyKe
 import * as v from 'valibot';
 import { type ChatAgent, defaultErrorMessage } from './chat/chat-agent.ts';
 import type { TurnLimit, TurnOutputSchema } from './chat/protocol.ts';
+import { tokensOf } from './chat/loop-parts.ts';
 import { addSubCall, collectSubCalls } from './chat/sub-calls.ts';
 import { runInSlot, tokenMeterOf } from './chat/token-meter.ts';
 import { generateTextTurn } from './chat/text-turn.ts';
@@ -162,8 +163,14 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
         throw new ToolError('execution-failed', `The agent stopped with calls it cannot finish alone: ${result.pending.map((p) => p.toolName).join(', ')}.`);
       }
       const usage = messageUsage(result.usage);
-      // The calling turn's budget stopped it, not its own: the calling model reads which.
-      const limit = result.limit === 'tokens' && slot !== undefined && slot.left() <= 0 ? 'calling' : result.limit;
+      // The calling turn's budget stopped it, not its own: the calling model reads which. Its turn stops on the lower of
+      // the two (between steps, or before a call whose estimated prompt is over it): the calling turn's when what that has
+      // left is below what the agent's own budget has (an agent with none has all), or nothing is left there.
+      const own = options.agent.options.tokenBudget;
+      const ownLeft = own === undefined ? Number.POSITIVE_INFINITY : own - tokensOf(result.usage);
+      const callingLeft = slot?.left();
+      const calling = callingLeft !== undefined && (callingLeft <= 0 || callingLeft < ownLeft);
+      const limit = result.limit === 'tokens' && calling ? 'calling' : result.limit;
       if (structured === undefined) return { answer: answerOf(result.text, limit, result.finishReason) as TOutput, usage };
       if (limit !== undefined) throw new ToolError('execution-failed', `The agent stopped ${limitName(limit)} before it gave its answer.`);
       return { answer: result.output as TOutput, usage };

@@ -2145,6 +2145,35 @@ describe('useEdgeChat: what a reload brings back, and tickets that expire', () =
     current = undefined;
   });
 
+  it('stop() on an idle chat marks nothing: a finished answer, and one that waits for a server approval (no work of this browser)', async () => {
+    const done = createTestServer({ tools: serverTools, steps: [textStep('Hello.')] });
+    const asking = createTestServer({ tools: serverTools, steps: [callsStep([['s1', 'update_delivery_date', { order_id: 'A-1', new_date: '2026-12-24' }]]), textStep('Moved.')] });
+    for (const [options, pending] of [
+      [{ id: 'conv-r-idle-done', fetch: done.fetch, serverTools: serverInfo }, []],
+      [{ id: 'conv-r-idle-ask', fetch: asking.fetch, serverTools: serverInfo }, ['s1']],
+    ] as const) {
+      const first = mount(options);
+      await first.current.sendMessage({ text: 'go' });
+      await vi.waitFor(() => expect(first.current.status).toBe('ready'), LOADED);
+      await vi.waitFor(() => expect(first.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(pending), LOADED);
+      await first.current.stop();
+      // A grace for the render a mark would come with (a hook that marked would show it by then).
+      await new Promise((r) => setTimeout(r, 50));
+      expect(first.current.browserState.stopped).toEqual([]);
+      const page = saved(first.current);
+      first.unmount();
+      // The approval still asks after a reload, and answering it goes on.
+      const again = mount({ ...options, ...page });
+      expect(again.current.pendingApprovals.map((p) => p.toolCallId)).toEqual(pending);
+      if (pending.length > 0) {
+        again.current.approve('s1');
+        await vi.waitFor(() => expect(texts(again.current)).toContain('Moved.'), LOADED);
+      }
+      again.unmount();
+    }
+    current = undefined;
+  });
+
   it('stop() in the tick a browser call starts, before the page rendered it, marks the answer: the next reload runs and authorises nothing', async () => {
     // A check that waits until its call is aborted: the last page closed while the browser chain authorised the call.
     const hold = defineInterceptor('hold', (ctx) => new Promise<never>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))));
