@@ -1,11 +1,12 @@
+import { utf8Bytes } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { outputBytes, stepOutputBytes, utf8Length } from './output-budget.ts';
+import { outputBytes, stepOutputBytes } from './output-budget.ts';
 import { assistant, stepStart, ticket, toolPart, user } from './test-support/messages.ts';
 
 describe('the bytes a browser output takes of its continuation', () => {
   it('counts UTF-8 as TextEncoder does: one to four bytes a character, a surrogate pair as four', () => {
     for (const text of ['', 'plain', 'é', 'déjà vu', '中文', '😀', 'a😀é中', 'x'.repeat(1000) + '€'.repeat(10)]) {
-      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).byteLength);
+      expect(utf8Bytes(text)).toBe(new TextEncoder().encode(text).byteLength);
     }
     // JSON escapes a lone surrogate, so what it counts is ASCII.
     expect(outputBytes('\ud800')).toBe(JSON.stringify('\ud800').length);

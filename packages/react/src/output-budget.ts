@@ -1,21 +1,9 @@
-import { dataByCallId, TICKET_PART, type TicketPartData, toolParts } from '@edgetool/ai';
+import { dataByCallId, TICKET_PART, type TicketPartData, toolParts, utf8Bytes } from '@edgetool/ai';
 import { lastAssistantMessage, type MessageLike } from './plan.ts';
-
-/** The UTF-8 size of `text` (what a request body takes of it), counted without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    // Two bytes below U+0800, three above; a surrogate pair (two units) is four.
-    bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
-}
 
 /** The bytes of an output's JSON, as a request carries it (`undefined` goes as `null`). */
 export function outputBytes(output: unknown): number {
-  return utf8Length(JSON.stringify(output ?? null));
+  return utf8Bytes(JSON.stringify(output ?? null));
 }
 
 /**

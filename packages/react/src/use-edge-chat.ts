@@ -1,6 +1,6 @@
 import { Chat, type UseChatHelpers, useChat } from '@ai-sdk/react';
 import type { ChatInit, ChatTransport, UIMessage, UIMessageChunk } from 'ai';
-import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, RESUMABLE_TURN_HEADER, toolParts } from '@edgetool/ai';
+import { type AppDataParts, type EdgetoolUIMessage, type ExecutionMode, RESUMABLE_TURN_HEADER, toolParts, utf8Bytes } from '@edgetool/ai';
 import {
   type AnyTool,
   type ApprovalDecision,
@@ -29,7 +29,7 @@ import { createProgressBuffer, type ProgressByCall, readProgressPart } from './p
 import { authorisationAsks, authorisationResolver, type ServerToolInfo } from './server-tools.ts';
 import { answerAfter, browserAnswers } from './replay.ts';
 import { FinishCheckingTransport } from './stream-end.ts';
-import { stepOutputBytes, utf8Length } from './output-budget.ts';
+import { stepOutputBytes } from './output-budget.ts';
 import { CallsPendingError } from './pending-calls.ts';
 import { waitingCalls } from './waiting-calls.ts';
 import { type CallTrace, traceOfResult } from './trace.ts';
@@ -1366,7 +1366,7 @@ function sendableResult(
     // The executor's own conversion of an output to JSON text, with its words for what JSON cannot hold.
     const text = defaultModelText(outcome.output);
     if (max !== Number.POSITIVE_INFINITY) {
-      bytes = utf8Length(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text);
+      bytes = utf8Bytes(typeof outcome.output === 'string' ? JSON.stringify(outcome.output) : text);
       if (bytes > max) {
         message =
           `The result of "${call.name}" is ${count(bytes)} bytes of JSON, more than the ${count(max)} this browser sends (maxOutputBytes): ` +
