@@ -349,8 +349,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const chatId = options.id ?? fallbackId;
 
   const { toolErrorMessage } = options;
-  const maxAuto = autoContinuations(options.maxAutoContinuations);
-  const maxBytes = outputBytes(options.maxOutputBytes);
+  const maxAuto = countOption('maxAutoContinuations', options.maxAutoContinuations, AUTO_CONTINUATIONS, 0);
+  const maxBytes = countOption('maxOutputBytes', options.maxOutputBytes, OUTPUT_BYTES, 1);
   const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes });
   useEffect(() => {
     latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes };
@@ -1293,18 +1293,15 @@ function browserStateOf(
   return Object.keys(approvals).length === 0 ? { ...state, turn } : { ...state, turn, approvals };
 }
 
-/** `maxAutoContinuations` checked: a whole number from 0, or `Infinity` (default {@link AUTO_CONTINUATIONS}). */
-function autoContinuations(value: number | undefined): number {
-  if (value === undefined) return AUTO_CONTINUATIONS;
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 0)) return value;
-  throw new TypeError(`useEdgeChat: maxAutoContinuations must be a whole number from 0, or Infinity; got ${String(value)}.`);
-}
-
-/** `maxOutputBytes` checked: a whole number from 1, or `Infinity` (default {@link OUTPUT_BYTES}). */
-function outputBytes(value: number | undefined): number {
-  if (value === undefined) return OUTPUT_BYTES;
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
-  throw new TypeError(`useEdgeChat: maxOutputBytes must be a whole number from 1, or Infinity; got ${String(value)}.`);
+/**
+ * A count option of the hook checked: a whole number from `min`, or `Infinity`; `fallback` when it is not given
+ * (`maxAutoContinuations`: from 0, default {@link AUTO_CONTINUATIONS}; `maxOutputBytes`: from 1, default
+ * {@link OUTPUT_BYTES}).
+ */
+function countOption(name: 'maxAutoContinuations' | 'maxOutputBytes', value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= min)) return value;
+  throw new TypeError(`useEdgeChat: ${name} must be a whole number from ${min}, or Infinity; got ${String(value)}.`);
 }
 
 /** The resumable turn of a chat, and the approvals given while it runs. */
