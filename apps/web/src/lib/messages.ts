@@ -26,8 +26,16 @@ export function isEmptyAnswer(message: EdgetoolUIMessage): boolean {
   );
 }
 
-/** A call's states once it is answered: the card shows what the user saw before the model went on. */
+/** A call's states once it is answered: a result, an error, a denial, or the user's decision the server has to act on. */
 const ANSWERED_CALL: ReadonlySet<string> = new Set(['output-available', 'output-error', 'output-denied', 'approval-responded']);
+
+/**
+ * Whether a tool part is a call that is answered (its final result, an error, a denial, the user's decision), sealed by
+ * the server or not: what the model reads next, so the card shows what the user saw before the model went on.
+ */
+export function isAnsweredCall(part: { readonly state?: string; readonly preliminary?: boolean }): boolean {
+  return ANSWERED_CALL.has(part.state ?? '') && part.preliminary !== true;
+}
 
 /**
  * Whether the current step of an answer (its parts after its last step mark) shows nothing new yet: no words, and no
@@ -43,10 +51,7 @@ export function awaitsContent(message: EdgetoolUIMessage): boolean {
   });
   return message.parts.slice(from).every((part) => {
     if (part.type === 'text') return part.text.trim() === '';
-    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
-      const call = part as { state?: string; preliminary?: boolean };
-      return ANSWERED_CALL.has(call.state ?? '') && call.preliminary !== true;
-    }
+    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') return isAnsweredCall(part as { state?: string; preliminary?: boolean });
     return true;
   });
 }

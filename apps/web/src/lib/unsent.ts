@@ -1,5 +1,6 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { shouldContinue, type ToolCallView } from '@edgetool/react';
+import { isAnsweredCall } from './messages.ts';
 
 /** What {@link continuationUnsent} reads beside the messages. */
 export interface UnsentState {
@@ -23,9 +24,6 @@ export function continuationUnsent(messages: readonly EdgetoolUIMessage[], state
   return state.failed || !state.sentHere;
 }
 
-/** A call's states once it is answered: a result, an error, a denial, or the user's decision the server has to act on. */
-const ANSWERED: ReadonlySet<string> = new Set(['output-available', 'output-error', 'output-denied', 'approval-responded']);
-
 /**
  * Whether the last message is an answer that ends at its calls' answers: every call of its last step with calls is
  * answered (a result, an error, a denial, the user's decision, sealed by the server or not) and no words follow them
@@ -44,7 +42,7 @@ export function endsAtAnswers(messages: readonly EdgetoolUIMessage[]): boolean {
     } else if (part.type === 'text' || part.type === 'reasoning') {
       if ((part.text ?? '').trim() !== '') return calls > 0;
     } else if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
-      if (!ANSWERED.has(part.state ?? '') || part.preliminary === true) return false;
+      if (!isAnsweredCall(part)) return false;
       calls++;
     } else if (!part.type.startsWith('data-')) return false;
   }
