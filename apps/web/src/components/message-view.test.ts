@@ -97,6 +97,14 @@ describe("a server's stream is drawn, never run: what a hostile one sends render
     for (const data of junk) expect(settled([done(), trace(data)])).toContain('data-testid="tool-card"');
   });
 
+  it("an approval ticket whose editable is text, an object, or a list of anything: the card asks, with fields only for names", () => {
+    for (const editable of ['new_date', { new_date: true }, ['new_date', 7, null, { a: 1 }]]) {
+      const asked = { type: 'tool-move', toolCallId: 'c1', state: 'approval-requested', input: { new_date: '2027-01-02' }, approval: { id: 'p1' } };
+      const ticketPart = { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'move', purpose: 'approval', runsOn: 'server', ticket: 't', editable } };
+      expect(settled([asked, ticketPart], { mode: 'internal' })).toContain('data-testid="approval"');
+    }
+  });
+
   it("a null token count in the answer's metadata", () => {
     expect(settled([words('A-1 ships')], { usage: { totalTokens: 3, inputTokens: null } })).toContain('3 tokens');
   });
