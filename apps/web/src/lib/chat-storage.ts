@@ -278,8 +278,8 @@ export function openChatStore(options: ChatStoreOptions): ChatStore {
       text = body(chat.browser);
       if (text.length > MAX_BODY_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
     } catch {
-      // A conversation JSON cannot write (arguments a server sent nested deeper than the engine's stack): not kept, as
-      // one the storage refuses. The error thrown from the page's save effect blanked the page.
+      // A conversation this engine's JSON cannot write (arguments a server sent 10,000 lists deep, where JSON.stringify
+      // recurses): not kept, as one the storage refuses. Thrown from the page's save effect, it blanked the page.
       remove(slot);
       forget();
       return 'failed';

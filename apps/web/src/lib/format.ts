@@ -76,9 +76,9 @@ export const UNSHOWABLE = '(this value is nested too deeply to show)';
 
 /**
  * `JSON.stringify(value, null, indent)` that never throws, for values a server sent (arguments, outputs): one JSON
- * cannot hold (a cycle) reads as `String(value)`, and one nested deeper than the engine's stack (a server's arguments
- * 10,000 lists deep, which `JSON.parse` reads and `JSON.stringify` and `String` cannot write) as {@link UNSHOWABLE}.
- * Thrown while a card rendered, that error blanked the page.
+ * cannot hold (a cycle) reads as `String(value)`, and one nested deeper than the engine can write as
+ * {@link UNSHOWABLE}: `JSON.parse` reads any depth, but where `JSON.stringify` recurses (Node 24's V8; Chromium 156's
+ * writes any depth) a server's arguments 10,000 lists deep threw, and so did `String`, while a card rendered.
  */
 export function jsonText(value: unknown, indent?: number): string {
   try {
