@@ -2577,6 +2577,26 @@ describe('useEdgeChat against a hostile server or model (attack33)', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it("a later step that repeats a finished browser call's id with new arguments and a new ticket runs nothing again in this page", async () => {
+    echoRuns.length = 0;
+    const handed = (n: number) => [
+      { type: 'start-step' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'echo_browser', input: { n } },
+      { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'echo_browser', purpose: 'client-result', runsOn: 'client', ticket: `et1.k1.c1-${n}` } },
+      { type: 'finish-step' },
+    ];
+    const server = scripted([{ type: 'start', messageId: 'm1', messageMetadata: { mode: 'internal' } }, ...handed(1), { type: 'finish' }], [{ type: 'start' }, ...handed(2), { type: 'finish' }]);
+    const hook = mount({ id: 'conv-repeat', fetch: server.fetch, tools: [echo] });
+    await hook.current.sendMessage({ text: 'echo' });
+    await vi.waitFor(() => expect(server.bodies).toHaveLength(2), LOADED);
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    // A grace for a second run to start, which must not come.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(echoRuns).toEqual([{ n: 1 }]);
+    expect(server.bodies).toHaveLength(2);
+    expect(hook.current.busy).toBe(false);
+  });
+
   it("a server's approval request for a browser tool approves nothing here: the destructive tool, handed over next, still asks in the browser", async () => {
     const before = cartCleared;
     const start = { type: 'start', messageId: 'm1', messageMetadata: { mode: 'internal' } };
