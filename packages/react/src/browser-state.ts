@@ -1,5 +1,5 @@
 import { type ToolProgress, toToolProgress } from '@edgetool/core';
-import type { CallTrace, TraceSpan } from './trace.ts';
+import { type CallTrace, readTraceSpan, type TraceSpan } from './trace.ts';
 
 /**
  * What this browser knows about a conversation that its messages do not carry: the answers the user stopped, the
@@ -39,18 +39,9 @@ export interface ApprovalNote {
 export const EMPTY_BROWSER_STATE: BrowserState = Object.freeze({ stopped: [], expired: [], traces: {}, progress: {} });
 
 const OUTCOMES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending']);
-const SPAN_OUTCOMES: ReadonlySet<string> = new Set([...OUTCOMES, 'running']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-
-function readSpan(value: unknown): TraceSpan | undefined {
-  if (!isObject(value)) return undefined;
-  const { name, kind, depth, start, duration, outcome } = value;
-  if (typeof name !== 'string' || (kind !== 'interceptor' && kind !== 'execute') || !Number.isSafeInteger(depth) || (depth as number) < 0) return undefined;
-  if (typeof start !== 'number' || !Number.isFinite(start) || !isCount(duration) || typeof outcome !== 'string' || !SPAN_OUTCOMES.has(outcome)) return undefined;
-  return { name, kind, depth: depth as number, start, duration, outcome: outcome as TraceSpan['outcome'] };
-}
 
 /** A trace as the timeline draws it, or `undefined` when any field (or any span) is not what it should be. */
 export function readCallTrace(value: unknown): CallTrace | undefined {
@@ -58,7 +49,7 @@ export function readCallTrace(value: unknown): CallTrace | undefined {
   const { side, outcome, errorCode, durationMs, spans } = value;
   if ((side !== 'client' && side !== 'server') || typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return undefined;
   if (!(errorCode === undefined || typeof errorCode === 'string') || !isCount(durationMs) || !Array.isArray(spans)) return undefined;
-  const read = spans.map(readSpan);
+  const read = spans.map(readTraceSpan);
   if (read.some((span) => span === undefined)) return undefined;
   return { side, outcome: outcome as CallTrace['outcome'], errorCode, durationMs, spans: read as TraceSpan[] };
 }

@@ -103,4 +103,27 @@ describe('traces', () => {
     expect(junk.omittedCalls).toBe(3);
     expect(traceOfPart({ ...base, calls: 'lots' as never }).calls).toEqual([]);
   });
+
+  it('a part a hostile server (or an edited history) sends is drawn without throwing: bad spans left out, bad fields unknown', () => {
+    const span = { name: 'audit', kind: 'interceptor', depth: 0, start: 5, duration: 2, outcome: 'success' };
+    const part = (data: Record<string, unknown>) => traceOfPart({ toolCallId: 'c1', toolName: 'q', ...data } as unknown as TracePartData);
+    const junkSpans = [null, 'x', 7, [span], { ...span, name: { a: 1 } }, { ...span, depth: -1 }, { ...span, start: Number.NaN }, { ...span, kind: 'evil' }];
+    const traces = [
+      part({ side: 'server', outcome: 'success', durationMs: 3, spans: 5 }),
+      part({ side: 'server', outcome: 'success', durationMs: 3 }),
+      part({ side: 'server', outcome: 'success', durationMs: 3, spans: [...junkSpans, span] }),
+      part({ side: 'evil', outcome: { a: 1 }, errorCode: { b: 2 }, durationMs: '3', spans: [span], usage: { totalTokens: 9, inputTokens: null, outputTokens: 'x' } }),
+      part({ side: 'server', outcome: 'success', durationMs: 1, spans: [], usage: 'lots' }),
+    ];
+    for (const trace of traces) {
+      expect(() => [timelineBars(trace), subCallRows(trace)]).not.toThrow();
+      expect(trace.spans.every((s) => s.name === 'audit' && s.kind === 'interceptor')).toBe(true);
+    }
+    expect(traces.map((t) => t.spans.length)).toEqual([0, 0, 1, 1, 0]);
+    expect(traces[3]).toEqual({ side: 'server', outcome: 'success', errorCode: undefined, durationMs: 0, spans: [span], usage: { totalTokens: 9 } });
+    expect(traces[4]).not.toHaveProperty('usage');
+    // A sub-call's spans are read the same way.
+    const agent = part({ side: 'server', outcome: 'success', durationMs: 1, spans: [span], calls: [{ toolCallId: 's1', toolName: 'q', spans: junkSpans }] });
+    expect(agent.calls?.[0]?.spans).toEqual([]);
+  });
 });

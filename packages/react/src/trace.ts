@@ -1,5 +1,5 @@
 import type { ToolCallResult } from '@edgetool/core';
-import { MAX_TRACE_SUB_CALLS, type SubCallTraceData, type TracePartData, traceOf } from '@edgetool/ai';
+import { knownCounts, MAX_TRACE_SUB_CALLS, type MessageUsage, type SubCallTraceData, type TracePartData, traceOf } from '@edgetool/ai';
 
 /** One span of a call's chain, as a timeline shows it. */
 export type TraceSpan = TracePartData['spans'][number];
@@ -24,25 +24,51 @@ export function traceOfResult(result: ToolCallResult): CallTrace {
   return traceOf(result, 'client');
 }
 
-/** The trace a server sent in a `data-edgetool-trace` part. */
+/**
+ * The trace a server sent in a `data-edgetool-trace` part. The part may hold anything (a server that is not ours, a
+ * stored or edited history): what a timeline draws is checked, a span of the wrong shape is left out, and a field of the
+ * wrong type reads as unknown, so that drawing it cannot fail (a `spans` that is no list, a `null` span, an `errorCode`
+ * that is an object and a `null` token count each threw while the card rendered, and the page went blank).
+ */
 export function traceOfPart(data: TracePartData): CallTrace {
-  const trace: CallTrace = { side: data.side, outcome: data.outcome, errorCode: data.errorCode, durationMs: data.durationMs, spans: data.spans };
-  const withUsage = data.usage === undefined ? trace : { ...trace, usage: data.usage };
-  if (data.calls === undefined) return withUsage;
-  // A part in a stored or edited history may hold anything: only calls of the right shape, as many as a server sends.
+  const part = data as Partial<Record<keyof TracePartData, unknown>>;
+  const trace: CallTrace = {
+    side: part.side === 'client' ? 'client' : 'server',
+    outcome: typeof part.outcome === 'string' ? (part.outcome as CallTrace['outcome']) : 'success',
+    errorCode: typeof part.errorCode === 'string' ? part.errorCode : undefined,
+    durationMs: typeof part.durationMs === 'number' && Number.isFinite(part.durationMs) ? part.durationMs : 0,
+    spans: readSpans(part.spans),
+  };
+  const usage = typeof part.usage === 'object' && part.usage !== null ? knownCounts(part.usage as MessageUsage) : {};
+  const withUsage = Object.keys(usage).length === 0 ? trace : { ...trace, usage };
+  if (part.calls === undefined) return withUsage;
+  // Only calls of the right shape, as many as a server sends.
   const budget = { left: MAX_TRACE_SUB_CALLS };
-  const calls = readSubCalls(data.calls, budget);
-  const omitted = leftOut(data.omittedCalls) + calls.dropped;
+  const calls = readSubCalls(part.calls, budget);
+  const omitted = leftOut(part.omittedCalls) + calls.dropped;
   return { ...withUsage, calls: calls.kept, ...(omitted > 0 ? { omittedCalls: omitted } : {}) };
 }
 
 /** A part's count of calls left out: a positive whole number, else none. */
 const leftOut = (n: unknown): number => (Number.isSafeInteger(n) && (n as number) > 0 ? (n as number) : 0);
 
-const isSpan = (span: unknown): span is TraceSpan => {
-  const s = span as Partial<TraceSpan> | null;
-  return typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.depth === 'number' && typeof s.start === 'number' && typeof s.duration === 'number';
-};
+const SPAN_OUTCOMES: ReadonlySet<string> = new Set(['success', 'error', 'approval-required', 'client-pending', 'running']);
+
+/**
+ * A span as a timeline draws it (a name, a kind, a depth, a start and a duration it can lay out), or `undefined` when
+ * any field is not what it should be: for spans that come from outside (a server's trace part, a saved browser state).
+ */
+export function readTraceSpan(value: unknown): TraceSpan | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { name, kind, depth, start, duration, outcome } = value as Record<string, unknown>;
+  if (typeof name !== 'string' || (kind !== 'interceptor' && kind !== 'execute') || !Number.isSafeInteger(depth) || (depth as number) < 0) return undefined;
+  if (typeof start !== 'number' || !Number.isFinite(start) || typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0) return undefined;
+  if (typeof outcome !== 'string' || !SPAN_OUTCOMES.has(outcome)) return undefined;
+  return { name, kind, depth: depth as number, start, duration, outcome: outcome as TraceSpan['outcome'] };
+}
+
+/** The well-formed spans of a list; none for anything else. */
+const readSpans = (list: unknown): TraceSpan[] => (Array.isArray(list) ? (list as unknown[]).flatMap((span) => readTraceSpan(span) ?? []) : []);
 
 /** The well-formed sub-calls of a part, within the budget, and how many were dropped. */
 function readSubCalls(list: unknown, budget: { left: number }): { kept: SubCallTraceData[]; dropped: number } {
@@ -64,7 +90,7 @@ function readSubCalls(list: unknown, budget: { left: number }): { kept: SubCallT
       outcome: typeof c.outcome === 'string' ? c.outcome : 'success',
       errorCode: typeof c.errorCode === 'string' ? c.errorCode : undefined,
       durationMs: typeof c.durationMs === 'number' && Number.isFinite(c.durationMs) ? c.durationMs : 0,
-      spans: Array.isArray(c.spans) ? (c.spans as unknown[]).filter(isSpan).slice(0, 32) : [],
+      spans: readSpans(c.spans).slice(0, 32),
       ...(nested !== undefined && nested.kept.length > 0 ? { calls: nested.kept } : {}),
       ...(omitted > 0 ? { omittedCalls: omitted } : {}),
     });

@@ -2516,3 +2516,114 @@ describe('useEdgeChat: the chat the hook makes', () => {
     await vi.waitFor(() => expect(signals[1]?.aborted).toBe(true), LOADED);
   });
 });
+
+describe('useEdgeChat against a hostile server or model (attack33)', () => {
+  // A browser tool that runs without asking, and counts its runs.
+  const echoRuns: unknown[] = [];
+  const echo = defineTool({
+    name: 'echo_browser',
+    description: 'Echoes its arguments',
+    input: v.looseObject({}),
+    policy: { runsOn: 'client' },
+    execute: (input) => {
+      echoRuns.push(input);
+      return input;
+    },
+  });
+
+  /** A server that answers each request with the next hand-written stream, and keeps what each request carried. */
+  function scripted(...streams: object[][]) {
+    const bodies: { messages: { role: string; parts: Record<string, unknown>[] }[] }[] = [];
+    const fetch = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return sseResponse(streams[bodies.length - 1] ?? [{ type: 'start' }, { type: 'finish' }]);
+    }) as typeof globalThis.fetch;
+    return { fetch, bodies };
+  }
+
+  it('a handed-over browser call whose arguments carry __proto__ or constructor.prototype (a saved conversation) never runs: the server reads invalid-json, no prototype changes', async () => {
+    echoRuns.length = 0;
+    const input = JSON.parse('{"__proto__":{"polluted":true},"nested":{"constructor":{"prototype":{"polluted":true}}}}');
+    const saved = {
+      id: 'a1',
+      role: 'assistant',
+      metadata: { mode: 'internal' },
+      parts: [
+        { type: 'step-start' },
+        { type: 'tool-echo_browser', toolCallId: 'c1', state: 'input-available', input },
+        { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'echo_browser', purpose: 'client-result', runsOn: 'client', ticket: 'et1.k1.c1' } },
+      ],
+    };
+    const server = scripted();
+    mount({ id: 'conv-proto', fetch: server.fetch, tools: [echo], messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'echo' }] }, saved as never] });
+    await vi.waitFor(() => expect(server.bodies).toHaveLength(1), LOADED);
+    const sent = server.bodies[0]?.messages.at(-1)?.parts.find((part) => part.toolCallId === 'c1');
+    expect(sent).toMatchObject({ state: 'output-error', errorText: expect.stringMatching(/^Error \(invalid-json\).*__proto__/s) });
+    expect(echoRuns).toEqual([]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('a stream with __proto__ in a call’s arguments is refused by the AI SDK’s parser: the answer fails, nothing runs', async () => {
+    echoRuns.length = 0;
+    const call = '{"type":"tool-input-available","toolCallId":"c1","toolName":"echo_browser","input":{"__proto__":{"polluted":true}}}';
+    const ticketChunk = { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'echo_browser', purpose: 'client-result', runsOn: 'client', ticket: 'et1.k1.c1' } };
+    const body = `data: {"type":"start","messageId":"m1"}\n\ndata: {"type":"start-step"}\n\ndata: ${call}\n\ndata: ${JSON.stringify(ticketChunk)}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n`;
+    const fetch = (async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } })) as typeof globalThis.fetch;
+    const hook = mount({ id: 'conv-proto-stream', fetch, tools: [echo] });
+    await hook.current.sendMessage({ text: 'echo' });
+    await vi.waitFor(() => expect(hook.current.chatError).toBeDefined(), LOADED);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(echoRuns).toEqual([]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it("a later step that repeats a finished browser call's id with new arguments and a new ticket runs nothing again in this page", async () => {
+    echoRuns.length = 0;
+    const handed = (n: number) => [
+      { type: 'start-step' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'echo_browser', input: { n } },
+      { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'echo_browser', purpose: 'client-result', runsOn: 'client', ticket: `et1.k1.c1-${n}` } },
+      { type: 'finish-step' },
+    ];
+    const server = scripted([{ type: 'start', messageId: 'm1', messageMetadata: { mode: 'internal' } }, ...handed(1), { type: 'finish' }], [{ type: 'start' }, ...handed(2), { type: 'finish' }]);
+    const hook = mount({ id: 'conv-repeat', fetch: server.fetch, tools: [echo] });
+    await hook.current.sendMessage({ text: 'echo' });
+    await vi.waitFor(() => expect(server.bodies).toHaveLength(2), LOADED);
+    await vi.waitFor(() => expect(hook.current.status).toBe('ready'), LOADED);
+    // A grace for a second run to start, which must not come.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(echoRuns).toEqual([{ n: 1 }]);
+    expect(server.bodies).toHaveLength(2);
+    expect(hook.current.busy).toBe(false);
+  });
+
+  it("a server's approval request for a browser tool approves nothing here: the destructive tool, handed over next, still asks in the browser", async () => {
+    const before = cartCleared;
+    const start = { type: 'start', messageId: 'm1', messageMetadata: { mode: 'internal' } };
+    const server = scripted(
+      [
+        start,
+        { type: 'start-step' },
+        { type: 'tool-input-available', toolCallId: 'c1', toolName: 'cart_clear', input: {} },
+        { type: 'tool-approval-request', approvalId: 'ap1', toolCallId: 'c1' },
+        { type: 'finish-step' },
+        { type: 'finish' },
+      ],
+      [
+        { type: 'start', messageId: 'm1' },
+        { type: 'start-step' },
+        { type: 'tool-input-available', toolCallId: 'c2', toolName: 'cart_clear', input: {} },
+        { type: 'data-edgetool-ticket', id: 'c2', data: { toolCallId: 'c2', toolName: 'cart_clear', purpose: 'client-result', runsOn: 'client', ticket: 'et1.k1.c2' } },
+        { type: 'finish-step' },
+        { type: 'finish' },
+      ],
+    );
+    const hook = mount({ id: 'conv-browser-approval', fetch: server.fetch, tools: browserTools });
+    await hook.current.sendMessage({ text: 'empty my cart' });
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c1', approval: { source: 'server' } }]), LOADED);
+    hook.current.approve('c1');
+    await vi.waitFor(() => expect(hook.current.pendingApprovals).toMatchObject([{ toolCallId: 'c2', approval: { source: 'browser' } }]), LOADED);
+    expect(server.bodies).toHaveLength(2);
+    expect(cartCleared).toBe(before);
+  });
+});

@@ -213,6 +213,20 @@ describe('toolCallViews', () => {
     expect(view?.durationMs).toBe(9);
   });
 
+  it("a ticket part's editable of the wrong shape (a hostile server, a saved history) reads as none, or as its names that are text", () => {
+    const approvalOf = (editable: unknown) => {
+      const part = { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'update_delivery_date', purpose: 'approval', runsOn: 'server', ticket: 't', editable } };
+      const message = assistant([toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'p1' } }), part], { mode: 'internal' });
+      return toolCallViews([user('move'), message], options()).get('c1')?.editable;
+    };
+    expect(approvalOf(true)).toBe(true);
+    expect(approvalOf(['new_date'])).toEqual(['new_date']);
+    expect(approvalOf('new_date')).toBeUndefined();
+    expect(approvalOf({ new_date: true })).toBeUndefined();
+    expect(approvalOf(false)).toBeUndefined();
+    expect(approvalOf(['new_date', 7, null, { a: 1 }])).toEqual(['new_date']);
+  });
+
   it('maps the other part states', () => {
     const messages = [
       assistant([

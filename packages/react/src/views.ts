@@ -246,7 +246,7 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
         traces: allTraces,
         policy: policyFor(ranOn, browserTool, serverTool),
         approval,
-        editable: ticket?.purpose === 'approval' ? ticket.editable : undefined,
+        editable: ticket?.purpose === 'approval' ? editableOf(ticket.editable) : undefined,
         edits: editsOf(part, seal, edited.get(id)),
         sealed: seal !== undefined,
         mode,
@@ -255,6 +255,16 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
     }
   }
   return views;
+}
+
+/**
+ * A ticket part's `editable` as a UI can use it: `true`, or the names of arguments (text only); anything else reads as
+ * none. The part comes from the server's stream or a saved history: a string or an object there threw while the
+ * approval card listed its fields, and the page went blank.
+ */
+function editableOf(value: unknown): ToolCallView['editable'] {
+  if (value === true) return true;
+  return Array.isArray(value) ? (value as unknown[]).filter((key): key is string => typeof key === 'string') : undefined;
 }
 
 /** What a human changed before approving: as the seal records it once the call ran, as the approval sent says until then. */

@@ -2,7 +2,7 @@
 // call's card), after the answer's `start`, between steps and after a continuation's answers went out. Rendered with
 // react-dom/server: the markup is what a reader (and a screen reader) gets.
 import type { EdgetoolUIMessage } from '@edgetool/ai';
-import type { ToolCallView } from '@edgetool/react';
+import { type ToolCallView, toolCallViews } from '@edgetool/react';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -77,5 +77,51 @@ describe('the thinking indicator in the answer', () => {
     const props = { message, toolCalls: new Map(), questions: [], streaming: false, stopped: false, inputSchemas: new Map(), ...actions };
     expect(renderToStaticMarkup(createElement(MessageView, props))).not.toContain(THINKING);
     expect(awaitsContent({ id: 'u1', role: 'user', parts: [] })).toBe(false);
+  });
+});
+
+describe("a server's stream is drawn, never run: what a hostile one sends renders as text, and never blanks the page", () => {
+  /** The row of a finished answer, with the views the hook makes of its parts. */
+  function settled(parts: unknown[], metadata?: unknown): string {
+    const message = { id: 'a1', role: 'assistant', parts, ...(metadata === undefined ? {} : { metadata }) } as EdgetoolUIMessage;
+    const toolCalls = toolCallViews([message], { browserTools: new Map(), serverTools: new Map(), browserCalls: new Map(), streaming: false, mode: 'internal' });
+    return renderToStaticMarkup(
+      createElement(MessageView, { message, toolCalls, questions: [], streaming: false, stopped: false, inputSchemas: new Map(), onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop }),
+    );
+  }
+  const done = (extra: Record<string, unknown> = {}) => ({ type: 'tool-query_order', toolCallId: 'c1', state: 'output-available', input: { order_id: 'A-1' }, output: { ok: true }, ...extra });
+  const trace = (data: Record<string, unknown>) => ({ type: 'data-edgetool-trace', id: 'c1', data: { toolCallId: 'c1', toolName: 'query_order', side: 'server', outcome: 'success', durationMs: 2, spans: [], ...data } });
+
+  it('trace parts of the wrong shape (the card shows its trace open): spans that are no list, null spans, objects for words, null counts', () => {
+    const junk = [{ spans: 5 }, { spans: undefined }, { spans: [null, 'x'] }, { errorCode: { a: 1 } }, { outcome: { a: 1 } }, { usage: { totalTokens: 3, inputTokens: null } }];
+    for (const data of junk) expect(settled([done(), trace(data)])).toContain('data-testid="tool-card"');
+  });
+
+  it("an approval ticket whose editable is text, an object, or a list of anything: the card asks, with fields only for names", () => {
+    for (const editable of ['new_date', { new_date: true }, ['new_date', 7, null, { a: 1 }]]) {
+      const asked = { type: 'tool-move', toolCallId: 'c1', state: 'approval-requested', input: { new_date: '2027-01-02' }, approval: { id: 'p1' } };
+      const ticketPart = { type: 'data-edgetool-ticket', id: 'c1', data: { toolCallId: 'c1', toolName: 'move', purpose: 'approval', runsOn: 'server', ticket: 't', editable } };
+      expect(settled([asked, ticketPart], { mode: 'internal' })).toContain('data-testid="approval"');
+    }
+  });
+
+  it("a null token count in the answer's metadata", () => {
+    expect(settled([words('A-1 ships')], { usage: { totalTokens: 3, inputTokens: null } })).toContain('3 tokens');
+  });
+
+  it('arguments and an output 10,000 lists deep', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(settled([done({ input: deep, output: deep })])).toContain('nested too deeply to show');
+  });
+
+  it('HTML, a javascript: link and markdown in a tool name, arguments, an output, an error and a trace are text', () => {
+    const html = '<img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a>[y](javascript:alert(1))';
+    const evil = { type: `tool-${html}`, toolCallId: 'c1', state: 'output-available', input: { q: html }, output: html };
+    const failed = { ...evil, toolCallId: 'c2', state: 'output-error', output: undefined, errorText: html };
+    const spans = [{ name: html, kind: 'execute', depth: 0, start: 0, duration: 1, outcome: 'success' }];
+    const markup = settled([words(html), evil, failed, { ...trace({ errorCode: html, spans }), id: 'c2', data: { ...trace({ errorCode: html, spans }).data, toolCallId: 'c2' } }]);
+    expect(markup).not.toMatch(/<img|<a[\s>]|href="javascript|src="x"/);
+    expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 });

@@ -152,6 +152,19 @@ describe('one tab: saving and loading', () => {
     expect(store.load()).toBeUndefined();
   });
 
+  it('a conversation JSON cannot write (arguments a server sent 10,000 lists deep) is not kept, and the save does not throw', () => {
+    const { tab } = browserWithTabs();
+    const { store } = tab();
+    expect(store.save(chat)).toBe('saved');
+    let deep: unknown = 'A-1001';
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const call = { type: 'tool-query_order', toolCallId: 'c9', state: 'output-available', input: { order_id: deep }, output: deep };
+    const deeper: SavedChat = { ...chat, messages: [...messages, { id: 'a2', role: 'assistant', parts: [call] } as EdgetoolUIMessage] };
+    expect(store.save(deeper)).toBe('failed');
+    expect(store.load()).toBeUndefined();
+    expect(store.save(chat)).toBe('saved');
+  });
+
   it('a storage that throws (blocked, sandboxed) or is missing reads as nothing saved and never throws', () => {
     const fail = () => {
       throw new DOMException('Access is denied', 'SecurityError');
@@ -283,6 +296,10 @@ describe('parseSavedChat ignores what it cannot trust', () => {
     ['a tool part without a call id', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', state: 'output-available' }] }] })],
     ['a tool part in an unknown state', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', toolCallId: 'c', state: 'done' }] }] })],
     ['an approval without an id', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', toolCallId: 'c', state: 'approval-requested', approval: {} }] }] })],
+    // Each drawn as text on the card: an object there threw while it rendered, and the page went blank on every load.
+    ['a denial whose reason is not text', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', toolCallId: 'c', state: 'output-denied', approval: { id: 'p', approved: false, reason: { a: 1 } } }] }] })],
+    ['an approval whose answer is not a yes or no', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', toolCallId: 'c', state: 'approval-responded', approval: { id: 'p', approved: 'yes' } }] }] })],
+    ['an error that is not text', record({ messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'tool-x', toolCallId: 'c', state: 'output-error', errorText: 7 }] }] })],
     ['metadata that is not an object', record({ messages: [{ id: 'u1', role: 'user', metadata: 'x', parts: [] }] })],
     ['more than the size limit', record({ padding: 'x'.repeat(MAX_STORED_CHARS) })],
   ])('%s', (_label, text) => {

@@ -89,6 +89,7 @@ const TOOL_STATES: ReadonlySet<string> = new Set([
 ]);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optional = (value: unknown, type: 'string' | 'boolean'): boolean => value === undefined || typeof value === type;
 
 /** A part the UI can render without tripping: text has its text, a tool call its id and a known state. */
 function isPart(value: unknown): boolean {
@@ -97,7 +98,11 @@ function isPart(value: unknown): boolean {
   if (value.type.startsWith('tool-') || value.type === 'dynamic-tool') {
     if (typeof value.toolCallId !== 'string' || typeof value.state !== 'string' || !TOOL_STATES.has(value.state)) return false;
     if (value.type === 'dynamic-tool' && typeof value.toolName !== 'string') return false;
-    return value.approval === undefined || (isObject(value.approval) && typeof value.approval.id === 'string');
+    // Drawn as text, and read as text (`errorText.startsWith`): anything else threw while the card rendered.
+    if (!optional(value.errorText, 'string')) return false;
+    if (value.approval === undefined) return true;
+    const { approval } = value;
+    return isObject(approval) && typeof approval.id === 'string' && optional(approval.approved, 'boolean') && optional(approval.reason, 'string');
   }
   return true;
 }
@@ -268,8 +273,17 @@ export function openChatStore(options: ChatStoreOptions): ChatStore {
     const body = (browser: BrowserState) => bodyOf(chat, browser);
     // Traces and progress are the first to go when the whole does not fit; stopped answers and expired calls change
     // what the page does, so they stay with the messages.
-    let text = body(chat.browser);
-    if (text.length > MAX_BODY_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
+    let text: string;
+    try {
+      text = body(chat.browser);
+      if (text.length > MAX_BODY_CHARS) text = body({ ...chat.browser, traces: {}, progress: {} });
+    } catch {
+      // A conversation this engine's JSON cannot write (arguments a server sent 10,000 lists deep, where JSON.stringify
+      // recurses): not kept, as one the storage refuses. Thrown from the page's save effect, it blanked the page.
+      remove(slot);
+      forget();
+      return 'failed';
+    }
     if (text.length > MAX_BODY_CHARS) {
       remove(slot);
       forget();

@@ -1,4 +1,5 @@
 import { type ArgumentEdit, argumentEdits, type JsonSchema, type JsonSchemaValidator } from '@edgetool/core';
+import { jsonText } from './format.ts';
 
 /** One argument the user may change on an approval card, with the control that suits its value. */
 export interface EditField {
@@ -59,7 +60,7 @@ export function editFields(input: unknown, editable: true | readonly string[] | 
     if (typeof value === 'number') return { key, kind: 'number', initial: String(value) };
     // An argument the model left out: what its schema asks for, else text (the common case: a reason, a note).
     if (value === undefined) return { key, kind: (Object.hasOwn(properties, key) ? schemaKind(properties[key]) : undefined) ?? 'text', initial: '' };
-    return { key, kind: 'json', initial: JSON.stringify(value, null, 2) };
+    return { key, kind: 'json', initial: jsonText(value, 2) };
   });
 }
 
@@ -112,7 +113,7 @@ export function changedFields(fields: readonly EditField[], values: Readonly<Rec
 
 /** The user's edits, for a line on the card: `new_date 2026-12-24 → 2026-12-27; reason set to "holiday"`. */
 export function describeEdits(edits: readonly ArgumentEdit[]): string {
-  const shown = (value: unknown) => (typeof value === 'string' ? (value.length > 60 ? `"${value.slice(0, 59)}…"` : `"${value}"`) : JSON.stringify(value));
+  const shown = (value: unknown) => (typeof value === 'string' ? (value.length > 60 ? `"${value.slice(0, 59)}…"` : `"${value}"`) : jsonText(value));
   return edits
     .map(({ key, from, to }) => (to === undefined ? `${key} removed` : from === undefined ? `${key} set to ${shown(to)}` : `${key} ${shown(from)} → ${shown(to)}`))
     .join('; ');

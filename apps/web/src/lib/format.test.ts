@@ -1,4 +1,6 @@
+import type { MessageUsage } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
+import { describeEdits } from './edits.ts';
 import {
   base64Bytes,
   durationTitle,
@@ -7,6 +9,7 @@ import {
   formatOffset,
   formatUsage,
   formatValue,
+  UNSHOWABLE,
   limitNote,
   outputDocuments,
   outputImages,
@@ -65,6 +68,10 @@ describe('formatting', () => {
     expect(formatUsage(undefined)).toBeUndefined();
     expect(formatUsage({ inputTokens: 5 })).toBeUndefined();
     expect(formatUsage({ totalTokens: Number.NaN })).toBeUndefined();
+    // Metadata a server sent: a count that is not a number from 0 is left out (a null one threw while the answer rendered).
+    const odd = { totalTokens: 9, inputTokens: null, outputTokens: { n: 1 }, cachedInputTokens: -3, reasoningTokens: '2' } as unknown as MessageUsage;
+    expect(formatUsage(odd)).toEqual({ label: '9 tokens', title: 'Tokens of this answer' });
+    expect(formatUsage({ totalTokens: -1 })).toBeUndefined();
   });
 
   it('the limit a turn stopped at, as a note (nothing for an answer that did not stop at one)', () => {
@@ -86,6 +93,12 @@ describe('formatting', () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(formatValue(loop)).toBe('[object Object]');
+    // Arguments a server sent 10,000 lists deep: JSON.parse reads them, JSON.stringify and String cannot write them.
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(formatValue(deep)).toBe(UNSHOWABLE);
+    expect(formatValue({ order_id: deep })).toBe('[object Object]');
+    expect(describeEdits([{ key: 'items', from: deep, to: [] }])).toBe(`items ${UNSHOWABLE} → []`);
   });
 
   it('status labels and tones cover every status', () => {

@@ -35,16 +35,18 @@ export function durationTitle(ms: number | undefined, side: 'server' | 'client' 
  * `undefined` when the total is unknown.
  */
 export function formatUsage(usage: MessageUsage | undefined, of = 'this answer'): { readonly label: string; readonly title: string } | undefined {
-  const total = usage?.totalTokens;
-  if (usage === undefined || typeof total !== 'number' || !Number.isFinite(total)) return undefined;
-  const n = (count: number) => count.toLocaleString('en-US');
+  // Metadata a server sent, or a saved message: a count that is not a finite number from 0 is not shown (a `null` one threw).
+  const n = (count: unknown) => (typeof count === 'number' && Number.isFinite(count) && count >= 0 ? count.toLocaleString('en-US') : undefined);
+  const total = n(usage?.totalTokens);
+  if (usage === undefined || total === undefined) return undefined;
+  const part = (count: unknown, words: string, zero = true) => (n(count) === undefined || (!zero && count === 0) ? undefined : `${n(count)} ${words}`);
   const details = [
-    usage.inputTokens === undefined ? undefined : `${n(usage.inputTokens)} in`,
-    usage.cachedInputTokens ? `${n(usage.cachedInputTokens)} of them cached` : undefined,
-    usage.outputTokens === undefined ? undefined : `${n(usage.outputTokens)} out`,
-    usage.reasoningTokens ? `${n(usage.reasoningTokens)} of them reasoning` : undefined,
+    part(usage.inputTokens, 'in'),
+    part(usage.cachedInputTokens, 'of them cached', false),
+    part(usage.outputTokens, 'out'),
+    part(usage.reasoningTokens, 'of them reasoning', false),
   ].filter((text) => text !== undefined);
-  return { label: `${n(total)} tokens`, title: details.length ? `Tokens of ${of}: ${details.join(', ')}` : `Tokens of ${of}` };
+  return { label: `${total} tokens`, title: details.length ? `Tokens of ${of}: ${details.join(', ')}` : `Tokens of ${of}` };
 }
 
 /**
@@ -66,10 +68,27 @@ export function limitNote(limit: TurnLimit | undefined, shows = true): string | 
 export function formatValue(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
+  return jsonText(value, 2);
+}
+
+/** What the card shows of a value that has no text: nested deeper than this browser can write out. */
+export const UNSHOWABLE = '(this value is nested too deeply to show)';
+
+/**
+ * `JSON.stringify(value, null, indent)` that never throws, for values a server sent (arguments, outputs): one JSON
+ * cannot hold (a cycle) reads as `String(value)`, and one nested deeper than the engine can write as
+ * {@link UNSHOWABLE}: `JSON.parse` reads any depth, but where `JSON.stringify` recurses (Node 24's V8; Chromium 156's
+ * writes any depth) a server's arguments 10,000 lists deep threw, and so did `String`, while a card rendered.
+ */
+export function jsonText(value: unknown, indent?: number): string {
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return JSON.stringify(value, null, indent) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return UNSHOWABLE;
+    }
   }
 }
 
