@@ -79,3 +79,31 @@ describe('the thinking indicator in the answer', () => {
     expect(awaitsContent({ id: 'u1', role: 'user', parts: [] })).toBe(false);
   });
 });
+
+describe("the Retry of an answer an error ended at its calls' results", () => {
+  const parts = [{ type: 'step-start' }, call('output-available', { output: { status: 'shipped' } }), { type: 'step-start' }];
+  const settled = (onGoOn?: () => void): string => {
+    const message = { id: 'a1', role: 'assistant', parts } as EdgetoolUIMessage;
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    const props = { message, toolCalls: view('done', 'output-available'), questions: [], streaming: false, stopped: true, inputSchemas: new Map(), onGoOn, ...actions };
+    // React writes an apostrophe as &#x27;.
+    return renderToStaticMarkup(createElement(MessageView, props)).replaceAll('&#x27;', "'");
+  };
+
+  it('shows under the answer, after its cut-short mark, with words the button is described by', () => {
+    const html = settled(noop);
+    expect(html).toContain('data-testid="answer-retry"');
+    expect(html).toContain("An error stopped the answer after its calls' results came, before the model's words on them.");
+    expect(html.indexOf('data-testid="answer-retry"')).toBeGreaterThan(html.indexOf('data-testid="message-stopped"'));
+    const [, id] = html.match(/<p id="([^"]+)">An error stopped/) ?? [];
+    expect(html).toContain(`data-testid="answer-retry-button" aria-describedby="${id}"`);
+  });
+
+  it('not without it (an answer the step limit or a stop ended there), and never in a message of the user', () => {
+    expect(settled()).not.toContain('answer-retry');
+    const question = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Where is A-1?' }] } as EdgetoolUIMessage;
+    const props = { message: question, toolCalls: new Map(), questions: [], streaming: false, stopped: false, inputSchemas: new Map(), onGoOn: noop };
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    expect(renderToStaticMarkup(createElement(MessageView, { ...props, ...actions }))).not.toContain('answer-retry');
+  });
+});
