@@ -390,6 +390,24 @@ test.describe('a decision that got no answer', () => {
     await expect(retry).toHaveCount(0);
   });
 
+  test('while the server runs an approved write, its card says it runs and the thinking indicator stays away', async ({ page }) => {
+    const card = await askToMove(page, 'A-1011', '2027-03-07');
+    // The approval's continuation is held: the page shows what it shows while the Worker runs the write.
+    const release = await holdNextAnswer(page);
+    await card.getByTestId('approve').click();
+    await expect(card.getByTestId('tool-state')).toHaveText('running');
+    await expect(page.getByRole('article', { name: 'update_delivery_date running' })).toBeVisible();
+    // It showed "The model is thinking…" under the card, though the model is asked only once the write's result came.
+    await expect(page.getByTestId('thinking')).toHaveCount(0);
+    await expect(page.getByText('The model is thinking…')).toHaveCount(0);
+    release();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(card.getByTestId('tool-state')).toHaveText('done');
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toHaveCount(0);
+    expect(movesTo('A-1011', '2027-03-07')).toEqual({ date: '2027-03-07', moves: 1 });
+  });
+
   test('Retry while an earlier call of the answer still waits sends nothing: a notice says which call waits, and Show it goes there', async ({ page }) => {
     // An answer as a server that went on past a call still waiting would leave it (the demo's Worker never does): its
     // first step's approval waits, and its last step's approval was given but never reached the server.

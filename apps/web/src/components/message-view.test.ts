@@ -71,6 +71,18 @@ describe('the thinking indicator in the answer', () => {
     expect(row([{ type: 'step-start' }, denied], view('denied', 'approval-responded'))).toContain(THINKING);
   });
 
+  it('not while the server runs a call the user approved: its card says "running"; back once its result came', () => {
+    const approved = call('approval-responded', { approval: { id: 'ap1', approved: true } });
+    const html = row([{ type: 'step-start' }, approved], view('approved', 'approval-responded'));
+    expect(html).not.toContain(THINKING);
+    expect(html).toMatch(/data-testid="tool-state"[^>]*>(<span[^>]*><\/span>)?running<\/span>/);
+    // Beside a denial in the same step: the approved call still runs first.
+    const denied = { ...call('approval-responded', { approval: { id: 'ap2', approved: false } }), toolCallId: 'c2' };
+    expect(row([{ type: 'step-start' }, approved, denied], view('approved', 'approval-responded'))).not.toContain(THINKING);
+    const done = row([{ type: 'step-start' }, call('output-available', { output: { moved: true } })], view('done', 'output-available'));
+    expect(done).toContain(THINKING);
+  });
+
   it('none in a row without the flag (the answer is over), and a message of the user never awaits', () => {
     const message = { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }] } as EdgetoolUIMessage;
     const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
