@@ -353,7 +353,7 @@ test.describe('a decision that got no answer', () => {
   });
 
   test("the model's error right after the approved call's result, then a reload: the answer still offers Retry, which goes on once", async ({ page }) => {
-    const card = await askToMove(page, 'A-1008', '2027-03-06');
+    const card = await askToMove(page, 'A-1010', '2027-03-06');
     const posts = recordPosts(page);
     await failNextAnswerAfter(page, '"tool-output-available"');
     await card.getByTestId('approve').click();
@@ -373,7 +373,7 @@ test.describe('a decision that got no answer', () => {
     await expect(banner).toHaveCount(0);
     await expect(answer.getByTestId('message-stopped')).toBeVisible();
     await expect(retry).toContainText("An error stopped the answer after its calls' results came, before the model's words on them.");
-    expect(movesTo('A-1008', '2027-03-06').moves).toBe(1);
+    expect(movesTo('A-1010', '2027-03-06').moves).toBe(1);
     await retry.getByTestId('answer-retry-button').click();
     await idle(page);
     await expect(answer.getByTestId('message-text')).not.toHaveCount(0);
@@ -381,7 +381,7 @@ test.describe('a decision that got no answer', () => {
     await expect(page.getByTestId('message-stopped')).toHaveCount(0);
     // It went on from the sealed result: one request, nothing run again.
     expect(posts.bodies).toHaveLength(2);
-    expect(movesTo('A-1008', '2027-03-06')).toEqual({ date: '2027-03-06', moves: 1 });
+    expect(movesTo('A-1010', '2027-03-06')).toEqual({ date: '2027-03-06', moves: 1 });
 
     // Answered now: another reload offers nothing.
     await page.reload();
@@ -391,7 +391,7 @@ test.describe('a decision that got no answer', () => {
   });
 
   test('while the server runs an approved write, its card says it runs and the thinking indicator stays away', async ({ page }) => {
-    const card = await askToMove(page, 'A-1011', '2027-03-07');
+    const card = await askToMove(page, 'A-1012', '2027-03-07');
     // The approval's continuation is held: the page shows what it shows while the Worker runs the write.
     const release = await holdNextAnswer(page);
     await card.getByTestId('approve').click();
@@ -405,7 +405,7 @@ test.describe('a decision that got no answer', () => {
     await idle(page);
     await expect(card.getByTestId('tool-state')).toHaveText('done');
     await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toHaveCount(0);
-    expect(movesTo('A-1011', '2027-03-07')).toEqual({ date: '2027-03-07', moves: 1 });
+    expect(movesTo('A-1012', '2027-03-07')).toEqual({ date: '2027-03-07', moves: 1 });
   });
 
   test('Retry while an earlier call of the answer still waits sends nothing: a notice says which call waits, and Show it goes there', async ({ page }) => {
