@@ -6,7 +6,7 @@ import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
-import { SidePanel } from './components/side-panel.tsx';
+import { AUTO_STEP_CHOICES, SidePanel } from './components/side-panel.tsx';
 import { Thinking } from './components/thinking.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
@@ -60,6 +60,9 @@ export function App(): ReactElement {
   const [restored, setRestored] = useState(() => store.load());
   const [mode, setMode] = useState<ExecutionMode>(restored?.mode ?? 'internal');
   const [chatId, setChatId] = useState(() => restored?.id ?? crypto.randomUUID());
+  // How many continuations the page sends by itself in a row (the side panel's setting): then the answer waits for
+  // Continue (the 'limit' notice). This page's choice; a reload starts at the default.
+  const [autoSteps, setAutoSteps] = useState(AUTO_STEP_CHOICES[0] ?? 10);
   const serverTools = useMemo(() => server.tools.filter((tool) => tool.policy.runsOn !== 'client'), [server.tools]);
   // What the approval editor reads for an argument the model left out (an optional number stays a number).
   const inputSchemas = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool.jsonSchema])), [serverTools]);
@@ -73,6 +76,7 @@ export function App(): ReactElement {
     toolErrorMessage: 'hide-unexpected',
     // A reload (or a dropped connection) mid-answer reads the rest of the answer from the Worker, which goes on with it.
     resume: true,
+    maxAutoContinuations: autoSteps,
     ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages, browserState: restored.browser } : {}),
   });
   const questions = useUserQuestions(dateInput);
@@ -487,7 +491,16 @@ export function App(): ReactElement {
           </footer>
         </main>
         {panelOpen ? <button type="button" className="side-backdrop" aria-label="Close cart and tools" tabIndex={-1} onClick={closePanel} /> : null}
-        <SidePanel serverTools={serverTools} server={server} browserTools={browserTools} cart={cart} open={panelOpen} onClose={closePanel} />
+        <SidePanel
+          serverTools={serverTools}
+          server={server}
+          browserTools={browserTools}
+          cart={cart}
+          open={panelOpen}
+          onClose={closePanel}
+          autoSteps={autoSteps}
+          onAutoSteps={setAutoSteps}
+        />
       </div>
     </div>
   );
