@@ -352,6 +352,62 @@ test.describe('a decision that got no answer', () => {
     expect(movesTo('A-1007', '2027-03-05')).toEqual({ date: '2027-03-05', moves: 1 });
   });
 
+  test("the model's error right after the approved call's result, then a reload: the answer still offers Retry, which goes on once", async ({ page }) => {
+    const card = await askToMove(page, 'A-1010', '2027-03-06');
+    const posts = recordPosts(page);
+    await failNextAnswerAfter(page, '"tool-output-available"');
+    await card.getByTestId('approve').click();
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-kind', 'stream');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const answer = page.getByTestId('message-assistant').last();
+    const retry = answer.getByTestId('answer-retry');
+    // The answer offers it beside the banner, and keeps it once the banner is dismissed.
+    await expect(retry).toBeVisible();
+    await page.getByTestId('error-dismiss').click();
+    await expect(retry).toBeVisible();
+
+    // After a reload it offered nothing: the saved answer could not be told from one the step limit ended at its results.
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(banner).toHaveCount(0);
+    await expect(answer.getByTestId('message-stopped')).toBeVisible();
+    await expect(retry).toContainText("An error stopped the answer after its calls' results came, before the model's words on them.");
+    expect(movesTo('A-1010', '2027-03-06').moves).toBe(1);
+    await retry.getByTestId('answer-retry-button').click();
+    await idle(page);
+    await expect(answer.getByTestId('message-text')).not.toHaveCount(0);
+    await expect(retry).toHaveCount(0);
+    await expect(page.getByTestId('message-stopped')).toHaveCount(0);
+    // It went on from the sealed result: one request, nothing run again.
+    expect(posts.bodies).toHaveLength(2);
+    expect(movesTo('A-1010', '2027-03-06')).toEqual({ date: '2027-03-06', moves: 1 });
+
+    // Answered now: another reload offers nothing.
+    await page.reload();
+    await expect(answer.getByTestId('message-text')).not.toHaveCount(0);
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await expect(retry).toHaveCount(0);
+  });
+
+  test('while the server runs an approved write, its card says it runs and the thinking indicator stays away', async ({ page }) => {
+    const card = await askToMove(page, 'A-1012', '2027-03-07');
+    // The approval's continuation is held: the page shows what it shows while the Worker runs the write.
+    const release = await holdNextAnswer(page);
+    await card.getByTestId('approve').click();
+    await expect(card.getByTestId('tool-state')).toHaveText('running');
+    await expect(page.getByRole('article', { name: 'update_delivery_date running' })).toBeVisible();
+    // It showed "The model is thinking…" under the card, though the model is asked only once the write's result came.
+    await expect(page.getByTestId('thinking')).toHaveCount(0);
+    await expect(page.getByText('The model is thinking…')).toHaveCount(0);
+    release();
+    await expect(card).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(card.getByTestId('tool-state')).toHaveText('done');
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text')).not.toHaveCount(0);
+    expect(movesTo('A-1012', '2027-03-07')).toEqual({ date: '2027-03-07', moves: 1 });
+  });
+
   test('Retry while an earlier call of the answer still waits sends nothing: a notice says which call waits, and Show it goes there', async ({ page }) => {
     // An answer as a server that went on past a call still waiting would leave it (the demo's Worker never does): its
     // first step's approval waits, and its last step's approval was given but never reached the server.

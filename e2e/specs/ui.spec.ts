@@ -638,6 +638,40 @@ test.describe('an answer the chat holds', () => {
   }
 });
 
+test.describe('the automatic steps setting', () => {
+  test('at 0 a browser result waits under the limit notice, whose Continue sends it; back at the default it goes by itself', async ({ page }) => {
+    await openChat(page);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/chat')) posts.push(request.postData() ?? '');
+    });
+    // The side panel's setting is useEdgeChat's maxAutoContinuations: no route or test hook holds the continuation.
+    const setting = page.getByRole('combobox', { name: 'Steps in a row this page sends by itself' });
+    await expect(setting).toHaveValue('10');
+    await setting.selectOption({ label: '0: wait after each' });
+    await send(page, 'What is my time zone?');
+    const notice = page.getByTestId('continuation-held');
+    await expect(notice).toHaveAttribute('data-reason', 'limit');
+    await expect(notice).toContainText('The answer is held after 0 automatic continuations in a row (steps this page sent by itself)');
+    await expect(toolCard(page, 'browser_time_zone')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    // The result has not gone: one request, the question's.
+    expect(posts).toHaveLength(1);
+    await notice.getByTestId('continuation-held-continue').click();
+    await idle(page);
+    await expect(notice).toHaveCount(0);
+    expect(posts).toHaveLength(2);
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-text').last()).not.toBeEmpty();
+
+    await setting.selectOption('10');
+    await send(page, 'What is my time zone?');
+    await expect(toolCard(page, 'browser_time_zone')).toHaveAttribute('data-state', 'done');
+    await expect.poll(() => posts.length, { timeout: 15_000 }).toBe(4);
+    await idle(page);
+    await expect(notice).toHaveCount(0);
+  });
+});
+
 test.describe('the dark theme', () => {
   test.use({ colorScheme: 'dark' });
 

@@ -6,17 +6,17 @@ import { Composer, type ComposerHold } from './components/composer.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Header } from './components/header.tsx';
 import { MessageView } from './components/message-view.tsx';
-import { SidePanel } from './components/side-panel.tsx';
+import { AUTO_STEP_CHOICES, SidePanel } from './components/side-panel.tsx';
 import { Thinking } from './components/thinking.tsx';
 import { type Announcement, announcerRegions } from './lib/announcer.ts';
 import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api-address.ts';
 import { askAgainText } from './lib/ask-again.ts';
-import { browserStorage, CHAT_KEY_PREFIX, cutShort, openChatStore, type SaveResult, tabStorage } from './lib/chat-storage.ts';
+import { browserStorage, CHAT_KEY_PREFIX, cutShort, type FailedRequest, openChatStore, type SaveResult, type SavedChat, tabStorage } from './lib/chat-storage.ts';
 import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { awaitsContent, isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
-import { continuationUnsent, endsAtAnswers, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
+import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
 import { useConversationCopy } from './lib/use-conversation-copy.ts';
@@ -60,6 +60,9 @@ export function App(): ReactElement {
   const [restored, setRestored] = useState(() => store.load());
   const [mode, setMode] = useState<ExecutionMode>(restored?.mode ?? 'internal');
   const [chatId, setChatId] = useState(() => restored?.id ?? crypto.randomUUID());
+  // How many continuations the page sends by itself in a row (the side panel's setting): then the answer waits for
+  // Continue (the 'limit' notice). This page's choice; a reload starts at the default.
+  const [autoSteps, setAutoSteps] = useState(AUTO_STEP_CHOICES[0] ?? 10);
   const serverTools = useMemo(() => server.tools.filter((tool) => tool.policy.runsOn !== 'client'), [server.tools]);
   // What the approval editor reads for an argument the model left out (an optional number stays a number).
   const inputSchemas = useMemo(() => new Map(serverTools.map((tool) => [tool.name, tool.jsonSchema])), [serverTools]);
@@ -73,6 +76,7 @@ export function App(): ReactElement {
     toolErrorMessage: 'hide-unexpected',
     // A reload (or a dropped connection) mid-answer reads the rest of the answer from the Worker, which goes on with it.
     resume: true,
+    maxAutoContinuations: autoSteps,
     ...(restored !== undefined && restored.id === chatId ? { messages: restored.messages, browserState: restored.browser } : {}),
   });
   const questions = useUserQuestions(dateInput);
@@ -89,6 +93,26 @@ export function App(): ReactElement {
     if (chat.chatError?.kind === 'unreachable') recheck();
   }, [chat.chatError, recheck]);
 
+  const lastMessage = chat.messages.at(-1);
+  // How this page's last request of this chat ended, kept past a dismissed banner (a decision it carried stays unsent).
+  // A failed one names the message that was last then, and is saved with the conversation (see `failedRequest`).
+  const lastRequest = useRef<
+    { readonly chatId: string; readonly failed: boolean; readonly error?: ChatErrorInfo; readonly messageId?: string | undefined } | undefined
+  >(undefined);
+  if (streaming) lastRequest.current = { chatId, failed: false };
+  else if (chat.status === 'error' && !(lastRequest.current?.chatId === chatId && lastRequest.current.failed)) {
+    lastRequest.current = { chatId, failed: true, messageId: lastMessage?.id, ...(chat.chatError === undefined ? {} : { error: chat.chatError }) };
+  }
+  const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
+  // The last request of this chat when it failed: this page's, or before this page sent any, the one saved with the
+  // conversation. The messages alone cannot tell an answer an error ended at its calls' results from one the step limit
+  // (or a stop) ended there; this can, so Retry is offered after a reload too, and only for the first.
+  const failedRequest = useMemo((): FailedRequest | undefined => {
+    if (sent === undefined) return restored?.id === chatId ? restored.failed : undefined;
+    if (!sent.failed || sent.messageId === undefined || sent.error === undefined) return undefined;
+    const { kind, status, code, message } = sent.error;
+    return { messageId: sent.messageId, error: { kind, status, code, message } };
+  }, [sent, restored, chatId]);
   // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
   // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
   const settled = !streaming;
@@ -100,14 +124,14 @@ export function App(): ReactElement {
     () => (cutIds.length === 0 ? chat.browserState : { ...chat.browserState, stopped: [...new Set([...chat.browserState.stopped, ...cutIds])] }),
     [chat.browserState, cutIds],
   );
-  const current = { id: chatId, mode, messages: chat.messages, browser };
+  const current: SavedChat = { id: chatId, mode, messages: chat.messages, browser, failed: failedRequest };
   const latestChat = useRef(current);
   // Read when the page goes away: an answer still streaming then was cut short, and comes back marked so.
   latestChat.current = cutShort(current, chat.status === 'streaming');
   const [saveResult, setSaveResult] = useState<SaveResult>('saved');
   useEffect(() => {
-    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser }));
-  }, [store, settled, chatId, mode, chat.messages, browser]);
+    if (settled) setSaveResult(store.save({ id: chatId, mode, messages: chat.messages, browser, failed: failedRequest }));
+  }, [store, settled, chatId, mode, chat.messages, browser, failedRequest]);
   useEffect(() => {
     const onPageHide = () => store.save(latestChat.current);
     window.addEventListener('pagehide', onPageHide);
@@ -129,7 +153,6 @@ export function App(): ReactElement {
 
   const input = useRef<HTMLTextAreaElement>(null);
   const list = useRef<HTMLDivElement>(null);
-  const lastMessage = chat.messages.at(-1);
   // The list follows the streamed answer to its end, unless the user scrolled up to read.
   const { pin } = useStickToBottom(list, chat.messages.length > 0);
   useFocusReturn(input);
@@ -220,13 +243,6 @@ export function App(): ReactElement {
   // The user's answers to the last answer's calls (an approval, a denial, a browser result) that the server has not
   // taken, with nothing on its way: the continuation failed, or the page was reloaded first. Retry (the banner's and the
   // card's) sends it again, as it was: a call the server never saw runs now, one that ran is answered from its record.
-  // How this page's last request of this chat ended is kept past a dismissed banner: the decision stays unsent.
-  const lastRequest = useRef<{ readonly chatId: string; readonly failed: boolean; readonly error?: ChatErrorInfo } | undefined>(undefined);
-  if (streaming) lastRequest.current = { chatId, failed: false };
-  else if (chat.status === 'error' && !(lastRequest.current?.chatId === chatId && lastRequest.current.failed)) {
-    lastRequest.current = { chatId, failed: true, ...(chat.chatError === undefined ? {} : { error: chat.chatError }) };
-  }
-  const sent = lastRequest.current?.chatId === chatId ? lastRequest.current : undefined;
   const unsent = continuationUnsent(chat.messages, { busy: chat.busy, failed: sent?.failed === true, sentHere: sent !== undefined });
   // The answer the error ended before any of it came (the server's error, a dropped connection or an unreadable line
   // right after its `start`): an empty message, shown as the avatar alone, once marked cut short "since part of it had
@@ -269,6 +285,9 @@ export function App(): ReactElement {
       : retryWith === 'recheck'
         ? recheck
         : undefined;
+  // The last answer, when its request failed after the calls' results came and before the model's words on them: its
+  // Retry goes on from them, past a dismissed banner and after a reload (the banner's Retry does the same while it shows).
+  const goOn = goesOnAfterFailure(chat.messages, failedRequest, { busy: chat.busy }) ? resend : undefined;
   // Not after a refusal that would come again (a 403): the banner said what to do then.
   const sendAgain = unsent && (sent?.error === undefined || retryAction(sent.error, bannerContext) === 'resend') ? resend : undefined;
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
@@ -441,6 +460,7 @@ export function App(): ReactElement {
                   inputSchemas={inputSchemas}
                   onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
                   onSendAgain={message === lastMessage ? sendAgain : undefined}
+                  onGoOn={message === lastMessage ? goOn : undefined}
                   {...actions}
                 />
               ))
@@ -471,7 +491,16 @@ export function App(): ReactElement {
           </footer>
         </main>
         {panelOpen ? <button type="button" className="side-backdrop" aria-label="Close cart and tools" tabIndex={-1} onClick={closePanel} /> : null}
-        <SidePanel serverTools={serverTools} server={server} browserTools={browserTools} cart={cart} open={panelOpen} onClose={closePanel} />
+        <SidePanel
+          serverTools={serverTools}
+          server={server}
+          browserTools={browserTools}
+          cart={cart}
+          open={panelOpen}
+          onClose={closePanel}
+          autoSteps={autoSteps}
+          onAutoSteps={setAutoSteps}
+        />
       </div>
     </div>
   );

@@ -20,6 +20,7 @@ import {
 } from '@edgetool/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { continuationOf } from './auto-continue.ts';
+import { countOption } from './count-option.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import type { ApprovalNote, BrowserState } from './browser-state.ts';
 import { type ChatErrorInfo, describeChatError, STREAM_CUT } from './chat-error.ts';
@@ -1291,17 +1292,6 @@ function browserStateOf(
   const state = { stopped: [...stopped].filter((id) => ids.has(id)), expired, traces: Object.fromEntries(traces), progress: Object.fromEntries(progress) };
   if (turn === undefined) return state;
   return Object.keys(approvals).length === 0 ? { ...state, turn } : { ...state, turn, approvals };
-}
-
-/**
- * A count option of the hook checked: a whole number from `min`, or `Infinity`; `fallback` when it is not given
- * (`maxAutoContinuations`: from 0, default {@link AUTO_CONTINUATIONS}; `maxOutputBytes`: from 1, default
- * {@link OUTPUT_BYTES}).
- */
-function countOption(name: 'maxAutoContinuations' | 'maxOutputBytes', value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= min)) return value;
-  throw new TypeError(`useEdgeChat: ${name} must be a whole number from ${min}, or Infinity; got ${String(value)}.`);
 }
 
 /** The resumable turn of a chat, and the approvals given while it runs. */

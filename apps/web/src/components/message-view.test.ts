@@ -71,6 +71,18 @@ describe('the thinking indicator in the answer', () => {
     expect(row([{ type: 'step-start' }, denied], view('denied', 'approval-responded'))).toContain(THINKING);
   });
 
+  it('not while the server runs a call the user approved: its card says "running"; back once its result came', () => {
+    const approved = call('approval-responded', { approval: { id: 'ap1', approved: true } });
+    const html = row([{ type: 'step-start' }, approved], view('approved', 'approval-responded'));
+    expect(html).not.toContain(THINKING);
+    expect(html).toMatch(/data-testid="tool-state"[^>]*>(<span[^>]*><\/span>)?running<\/span>/);
+    // Beside a denial in the same step: the approved call still runs first.
+    const denied = { ...call('approval-responded', { approval: { id: 'ap2', approved: false } }), toolCallId: 'c2' };
+    expect(row([{ type: 'step-start' }, approved, denied], view('approved', 'approval-responded'))).not.toContain(THINKING);
+    const done = row([{ type: 'step-start' }, call('output-available', { output: { moved: true } })], view('done', 'output-available'));
+    expect(done).toContain(THINKING);
+  });
+
   it('none in a row without the flag (the answer is over), and a message of the user never awaits', () => {
     const message = { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }] } as EdgetoolUIMessage;
     const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
@@ -123,5 +135,33 @@ describe("a server's stream is drawn, never run: what a hostile one sends render
     const markup = settled([words(html), evil, failed, { ...trace({ errorCode: html, spans }), id: 'c2', data: { ...trace({ errorCode: html, spans }).data, toolCallId: 'c2' } }]);
     expect(markup).not.toMatch(/<img|<a[\s>]|href="javascript|src="x"/);
     expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
+
+describe("the Retry of an answer an error ended at its calls' results", () => {
+  const parts = [{ type: 'step-start' }, call('output-available', { output: { status: 'shipped' } }), { type: 'step-start' }];
+  const settled = (onGoOn?: () => void): string => {
+    const message = { id: 'a1', role: 'assistant', parts } as EdgetoolUIMessage;
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    const props = { message, toolCalls: view('done', 'output-available'), questions: [], streaming: false, stopped: true, inputSchemas: new Map(), onGoOn, ...actions };
+    // React writes an apostrophe as &#x27;.
+    return renderToStaticMarkup(createElement(MessageView, props)).replaceAll('&#x27;', "'");
+  };
+
+  it('shows under the answer, after its cut-short mark, with words the button is described by', () => {
+    const html = settled(noop);
+    expect(html).toContain('data-testid="answer-retry"');
+    expect(html).toContain("An error stopped the answer after its calls' results came, before the model's words on them.");
+    expect(html.indexOf('data-testid="answer-retry"')).toBeGreaterThan(html.indexOf('data-testid="message-stopped"'));
+    const [, id] = html.match(/<p id="([^"]+)">An error stopped/) ?? [];
+    expect(html).toContain(`data-testid="answer-retry-button" aria-describedby="${id}"`);
+  });
+
+  it('not without it (an answer the step limit or a stop ended there), and never in a message of the user', () => {
+    expect(settled()).not.toContain('answer-retry');
+    const question = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Where is A-1?' }] } as EdgetoolUIMessage;
+    const props = { message: question, toolCalls: new Map(), questions: [], streaming: false, stopped: false, inputSchemas: new Map(), onGoOn: noop };
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    expect(renderToStaticMarkup(createElement(MessageView, { ...props, ...actions }))).not.toContain('answer-retry');
   });
 });

@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import type { JsonSchema } from '@edgetool/core';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
-import type { ReactElement } from 'react';
+import { type ReactElement, useId } from 'react';
 import { formatUsage, limitNote } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { Thinking } from './thinking.tsx';
@@ -33,9 +33,15 @@ export function MessageView(
     readonly onAskAgain?: ((toolCallId: string) => void) | undefined;
     /** Sends the last answer's decisions again (they got no answer); only for the last answer, while nothing is on its way. */
     readonly onSendAgain?: (() => void) | undefined;
+    /**
+     * Asks the model again for its words on this answer's results: an error ended it there (`goesOnAfterFailure`, kept
+     * across a reload). Only for the last answer, while nothing is on its way.
+     */
+    readonly onGoOn?: (() => void) | undefined;
   } & ToolCardActions,
 ): ReactElement {
-  const { message, toolCalls, questions, streaming, stopped } = props;
+  const { message, toolCalls, questions, streaming, stopped, onGoOn } = props;
+  const goOnId = useId();
   const isUser = message.role === 'user';
   const usage = formatUsage(message.metadata?.usage);
   const limit = limitNote(
@@ -86,6 +92,14 @@ export function MessageView(
           <p className="stopped-note" data-testid="message-stopped">
             Stopped: this answer was cut short.
           </p>
+        ) : null}
+        {!isUser && onGoOn !== undefined ? (
+          <div className="answer-retry" data-testid="answer-retry">
+            <p id={goOnId}>An error stopped the answer after its calls' results came, before the model's words on them. Retry asks for them again; nothing runs again.</p>
+            <button type="button" className="button small" data-testid="answer-retry-button" aria-describedby={goOnId} onClick={onGoOn}>
+              Retry
+            </button>
+          </div>
         ) : null}
       </div>
     </div>

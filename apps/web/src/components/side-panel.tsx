@@ -1,6 +1,6 @@
 import type { AnyTool } from '@edgetool/core';
 import { type PolicySummary, type ServerToolInfo, summarizePolicy } from '@edgetool/react';
-import { type ReactElement, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type ReactElement, useEffect, useId, useRef, useSyncExternalStore } from 'react';
 import { type ServerInfo, serverToolsNote } from '../lib/server-info.ts';
 import type { CartStore } from '../tools/cart-store.ts';
 
@@ -23,8 +23,21 @@ function ToolRow({ name, description, policy, side }: { name: string; descriptio
 }
 
 /**
- * The tools on each side with their policies, and the cart the browser tools keep. A column on wide screens;
- * on narrow ones a drawer over the chat, shown while `open`.
+ * The choices of the "automatic steps" setting (`useEdgeChat`'s `maxAutoContinuations`), its default first: how many
+ * continuations the page sends by itself in a row before the answer waits for Continue.
+ */
+export const AUTO_STEP_CHOICES: readonly number[] = [10, 3, 1, 0, Number.POSITIVE_INFINITY];
+
+/** A choice of the automatic-steps setting in words. */
+function autoStepLabel(count: number): string {
+  if (count === Number.POSITIVE_INFINITY) return 'no limit';
+  if (count === 0) return '0: wait after each';
+  return count === AUTO_STEP_CHOICES[0] ? `${count} (default)` : String(count);
+}
+
+/**
+ * The tools on each side with their policies, the cart the browser tools keep, and how many steps the page takes by
+ * itself. A column on wide screens; on narrow ones a drawer over the chat, shown while `open`.
  */
 export function SidePanel(props: {
   readonly serverTools: readonly ServerToolInfo[];
@@ -34,8 +47,12 @@ export function SidePanel(props: {
   readonly cart: CartStore;
   readonly open: boolean;
   readonly onClose: () => void;
+  /** The automatic-steps setting in force (one of {@link AUTO_STEP_CHOICES}), and its change. */
+  readonly autoSteps: number;
+  readonly onAutoSteps: (count: number) => void;
 }): ReactElement {
-  const { serverTools, server, browserTools, cart, open, onClose } = props;
+  const { serverTools, server, browserTools, cart, open, onClose, autoSteps, onAutoSteps } = props;
+  const autoStepsHelp = useId();
   const summary = useSyncExternalStore(cart.subscribe, cart.summary, cart.summary);
   // An opened drawer takes the focus (its Close first): left on the toggle, Tab went on into the chat behind it.
   const close = useRef<HTMLButtonElement>(null);
@@ -69,6 +86,28 @@ export function SidePanel(props: {
         )}
         {summary.total > 0 ? <p className="cart-total">Total €{summary.total.toFixed(2)}</p> : null}
         <p className="muted small">Kept in this browser’s localStorage by the cart tools.</p>
+      </section>
+      <section className="side-card" data-testid="auto-steps-setting">
+        <h2>Automatic steps</h2>
+        <label className="side-setting">
+          <span>Steps in a row this page sends by itself</span>
+          <select
+            data-testid="auto-steps"
+            aria-describedby={autoStepsHelp}
+            value={String(autoSteps)}
+            onChange={(event) => onAutoSteps(Number(event.currentTarget.value))}
+          >
+            {AUTO_STEP_CHOICES.map((count) => (
+              <option key={count} value={String(count)}>
+                {autoStepLabel(count)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="muted small" id={autoStepsHelp}>
+          After a browser tool's result or your decision, the page sends it on to the model by itself, this many times in a row
+          (maxAutoContinuations); then the answer waits for Continue.
+        </p>
       </section>
       <section className="side-card">
         <h2>

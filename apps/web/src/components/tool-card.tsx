@@ -12,7 +12,7 @@ import {
   outputDocuments,
   outputImages,
   progressDisplay,
-  STATUS_LABELS,
+  statusLabel,
   statusTone,
   traceToggleLabel,
   withoutFileData,
@@ -188,6 +188,8 @@ export function ToolCard(
      * request failed, or a reload came first). Absent while there is nothing to send again.
      */
     readonly onSendAgain?: (() => void) | undefined;
+    /** The answer this call is in streams: an approved call then runs on the server, and its pill says so. */
+    readonly streaming?: boolean | undefined;
   } & ToolCardActions,
 ): ReactElement {
   const { view, dateQuestion, inputSchema, onAskAgain, onSendAgain } = props;
@@ -292,7 +294,7 @@ export function ToolCard(
         </span>
         <span className={`status-pill status-${tone}`} data-testid="tool-state" id={stateId}>
           {(tone === 'busy' || tone === 'attention') && <span className="pulse" aria-hidden="true" />}
-          {waitingForUser ? 'your input' : STATUS_LABELS[view.status]}
+          {waitingForUser ? 'your input' : statusLabel(view.status, props.streaming === true)}
         </span>
       </header>
 

@@ -90,6 +90,17 @@ describe('one tab: saving and loading', () => {
     expect(JSON.parse(local.items.get(`${CHAT_KEY_PREFIX}s1`) ?? '')).toMatchObject({ v: 2, id: chat.id, mode: 'manual', rev: 1 });
   });
 
+  it('a failed last request comes back with the conversation (the answer it ended, its error), and a save without one drops it', () => {
+    const { tab } = browserWithTabs();
+    const first = tab();
+    const failed = { messageId: 'a1', error: { kind: 'stream', status: undefined, code: 'stream-error', message: 'The model provider failed.' } } as const;
+    first.store.save({ ...chat, failed });
+    const reloaded = tab(first.session).store;
+    expect(reloaded.load()?.failed).toEqual(failed);
+    reloaded.save(chat);
+    expect(tab(first.session).store.load()?.failed).toBeUndefined();
+  });
+
   it('a conversation without messages (a new chat) clears this tab’s copy, and so does clear()', () => {
     const { local, tab } = browserWithTabs();
     const { store } = tab();
@@ -304,6 +315,26 @@ describe('parseSavedChat ignores what it cannot trust', () => {
     ['more than the size limit', record({ padding: 'x'.repeat(MAX_STORED_CHARS) })],
   ])('%s', (_label, text) => {
     expect(parseSavedChat(text, 's1')).toBeUndefined();
+  });
+
+  it('a failed request of the wrong shape is dropped, the conversation stays', () => {
+    const error = { kind: 'server', status: 502, code: 'http-502', message: 'Bad gateway' };
+    expect(parseSavedChat(record({ failed: { messageId: 'a1', error } }), 's1')?.failed).toEqual({ messageId: 'a1', error });
+    for (const failed of [
+      'a1',
+      { error },
+      { messageId: '', error },
+      { messageId: 'a1' },
+      { messageId: 'a1', error: { ...error, kind: 'teapot' } },
+      { messageId: 'a1', error: { ...error, status: '502' } },
+      { messageId: 'a1', error: { ...error, status: 42 } },
+      { messageId: 'a1', error: { ...error, code: undefined } },
+      { messageId: 'a1', error: { ...error, message: 7 } },
+    ]) {
+      const saved = parseSavedChat(record({ failed }), 's1');
+      expect(saved?.messages).toEqual(messages);
+      expect(saved?.failed).toBeUndefined();
+    }
   });
 
   it('one bad message drops the whole conversation, not just that message', () => {

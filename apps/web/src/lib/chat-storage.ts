@@ -1,5 +1,5 @@
 import type { EdgetoolUIMessage, ExecutionMode } from '@edgetool/ai';
-import { type BrowserState, EMPTY_BROWSER_STATE, parseBrowserState, shouldContinue } from '@edgetool/react';
+import { type BrowserState, type ChatErrorInfo, EMPTY_BROWSER_STATE, parseBrowserState, shouldContinue } from '@edgetool/react';
 
 /**
  * How the demo keeps conversations (see docs/demo.md, "The chat UI"): every tab has its own conversation, in a slot of
@@ -29,14 +29,26 @@ export const MAX_STORED_CHARS = 1_000_000;
 export const MAX_SAVED_CHATS = 8;
 
 /**
- * What a reload brings back: the chat id (tickets are bound to it), the mode, the messages as `useChat` holds them, and
- * what the browser knew beside them (`useEdgeChat`'s `browserState`: stopped answers, expired calls, traces, progress).
+ * The last request of a conversation, when it failed: the message that was last when it did, and the error (its kind,
+ * status, code and words). Kept with the conversation, since the messages alone cannot tell an answer an error ended at
+ * its calls' results from one the server's step limit or the user's stop ended there (see `goesOnAfterFailure`).
+ */
+export interface FailedRequest {
+  readonly messageId: string;
+  readonly error: Pick<ChatErrorInfo, 'kind' | 'status' | 'code' | 'message'>;
+}
+
+/**
+ * What a reload brings back: the chat id (tickets are bound to it), the mode, the messages as `useChat` holds them, what
+ * the browser knew beside them (`useEdgeChat`'s `browserState`: stopped answers, expired calls, traces, progress), and
+ * the last request when it failed (`failed`).
  */
 export interface SavedChat {
   readonly id: string;
   readonly mode: ExecutionMode;
   readonly messages: EdgetoolUIMessage[];
   readonly browser: BrowserState;
+  readonly failed?: FailedRequest | undefined;
 }
 
 /**
@@ -119,6 +131,21 @@ function isMessage(value: unknown): value is EdgetoolUIMessage {
   );
 }
 
+const ERROR_KINDS: ReadonlySet<string> = new Set(['unreachable', 'refused', 'server', 'stream', 'unreadable']);
+
+/**
+ * A saved failed request, checked; `undefined` for anything else (none saved, a wrong shape). The conversation stays
+ * either way: without it, the page only offers less (no Retry of an answer an error ended at its calls' results).
+ */
+export function parseFailedRequest(value: unknown): FailedRequest | undefined {
+  if (!isObject(value) || typeof value.messageId !== 'string' || value.messageId === '' || !isObject(value.error)) return undefined;
+  const { kind, status, code, message } = value.error;
+  if (typeof kind !== 'string' || !ERROR_KINDS.has(kind) || typeof code !== 'string' || typeof message !== 'string') return undefined;
+  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599)) return undefined;
+  const error = { kind: kind as ChatErrorInfo['kind'], status: status as number | undefined, code, message };
+  return { messageId: value.messageId, error };
+}
+
 /** The conversation fields both versions share, checked; `undefined` if any is wrong. */
 function readConversation(value: Record<string, unknown>): Omit<SavedChat, 'browser'> | undefined {
   const { id, mode, messages } = value;
@@ -151,7 +178,8 @@ export function parseSavedChat(text: string | null, slot: string): StoredChat | 
   const conversation = readConversation(value);
   const { rev, savedAt } = value;
   if (conversation === undefined || !Number.isSafeInteger(rev) || (rev as number) < 1 || typeof savedAt !== 'number' || !Number.isFinite(savedAt)) return undefined;
-  return { ...conversation, browser: parseBrowserState(value.browser), slot, rev: rev as number, savedAt };
+  const failed = parseFailedRequest(value.failed);
+  return { ...conversation, browser: parseBrowserState(value.browser), ...(failed === undefined ? {} : { failed }), slot, rev: rev as number, savedAt };
 }
 
 /** Reads the one conversation version 1 kept for all tabs (`{ v: 1, id, mode, messages }`), checked the same way. */
@@ -199,7 +227,8 @@ const MAX_BODY_CHARS = MAX_STORED_CHARS - ',"rev":,"savedAt":'.length - 2 * Stri
 
 /** A conversation's stored JSON without its revision and save time (which {@link ChatStore.save} appends). */
 function bodyOf(chat: Omit<SavedChat, 'browser'>, browser: BrowserState): string {
-  return JSON.stringify({ v: CHAT_STORAGE_VERSION, id: chat.id, mode: chat.mode, messages: chat.messages, browser });
+  const { id, mode, messages, failed } = chat;
+  return JSON.stringify({ v: CHAT_STORAGE_VERSION, id, mode, messages, browser, ...(failed === undefined ? {} : { failed }) });
 }
 
 /** Runs `read`, and reads a storage that throws as `fallback`. */

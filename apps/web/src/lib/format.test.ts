@@ -15,6 +15,7 @@ import {
   outputImages,
   progressDisplay,
   STATUS_LABELS,
+  statusLabel,
   statusTone,
   traceToggleLabel,
   withoutFileData,
@@ -106,6 +107,13 @@ describe('formatting', () => {
     expect(statusTone('awaiting-approval')).toBe('attention');
     expect(statusTone('error')).toBe('bad');
     expect(statusTone('interrupted')).toBe('muted');
+  });
+
+  it('an approved call says "running" while its answer streams (the server runs it), "approved" once the answer is over', () => {
+    expect(statusLabel('approved', true)).toBe('running');
+    expect(statusLabel('approved', false)).toBe('approved');
+    expect(statusLabel('denied', true)).toBe('denied');
+    expect(statusLabel('awaiting-approval', false)).toBe('needs approval');
   });
 
   it('progress: the message, else a count; a bar only with a positive total, never past it', () => {

@@ -221,6 +221,15 @@ export const STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   expired: 'expired',
 };
 
+/**
+ * The words of a card's status pill. An approved call in an answer that streams says `running`: its continuation is out
+ * and the server runs it before the model reads anything (the thinking indicator stays away meanwhile, see
+ * `awaitsContent`); once the answer is over it says `approved` again (sent, no outcome came).
+ */
+export function statusLabel(status: ToolCallStatus, streaming: boolean): string {
+  return status === 'approved' && streaming ? STATUS_LABELS.running : STATUS_LABELS[status];
+}
+
 /** The tone of a status pill. */
 export function statusTone(status: ToolCallStatus): 'busy' | 'attention' | 'ok' | 'bad' | 'muted' {
   switch (status) {

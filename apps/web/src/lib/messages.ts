@@ -38,10 +38,19 @@ export function isAnsweredCall(part: { readonly state?: string; readonly prelimi
 }
 
 /**
+ * Whether a tool part is a call the user approved that has no outcome yet (`approval-responded`, approved): once its
+ * continuation goes out, the server runs it before the model reads anything, and its card says so ("running").
+ */
+export function isApprovedRun(part: { readonly state?: string; readonly approval?: { readonly approved?: boolean } | undefined }): boolean {
+  return part.state === 'approval-responded' && part.approval?.approved === true;
+}
+
+/**
  * Whether the current step of an answer (its parts after its last step mark) shows nothing new yet: no words, and no
  * call but those already answered (a continuation's, whose results the model is reading). While the answer streams the
  * model is thinking then, after the response's `start`, between two steps, or after the answers went out: the row would
- * show nothing that moves. Reasoning is not shown by this app, so it does not count.
+ * show nothing that moves. Not while the server runs a call the user approved (`isApprovedRun`): its card says it runs,
+ * and the model is not asked until its result came. Reasoning is not shown by this app, so it does not count.
  */
 export function awaitsContent(message: EdgetoolUIMessage): boolean {
   if (message.role !== 'assistant') return false;
@@ -51,7 +60,10 @@ export function awaitsContent(message: EdgetoolUIMessage): boolean {
   });
   return message.parts.slice(from).every((part) => {
     if (part.type === 'text') return part.text.trim() === '';
-    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') return isAnsweredCall(part as { state?: string; preliminary?: boolean });
+    if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
+      const call = part as { state?: string; preliminary?: boolean; approval?: { approved?: boolean } };
+      return isAnsweredCall(call) && !isApprovedRun(call);
+    }
     return true;
   });
 }

@@ -1,6 +1,7 @@
 import { type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
-import { continuationUnsent, endsAtAnswers, unansweredAfterReload, unsentDecision } from './unsent.ts';
+import type { FailedRequest } from './chat-storage.ts';
+import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, unansweredAfterReload, unsentDecision } from './unsent.ts';
 
 const question: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1003 to 2027-02-01' }] };
 const answer = (state: string, extra: Record<string, unknown> = {}): EdgetoolUIMessage =>
@@ -79,6 +80,52 @@ describe('endsAtAnswers', () => {
     const message = answer('output-available', { output: {} });
     message.parts.splice(1, 0, { type: 'text', text: 'Let me move it.' } as never);
     expect(endsAtAnswers([question, message])).toBe(true);
+  });
+});
+
+describe('goesOnAfterFailure', () => {
+  const seal = { type: SEAL_PART, id: 'c1', data: { toolCallId: 'c1', toolName: 'update_delivery_date', seal: 'es1.k1.seal' } };
+  /** The approved call's result came, sealed, then the next step began: the model's words are missing. */
+  const atResults = (metadata?: Record<string, unknown>): EdgetoolUIMessage[] => {
+    const message = answer('output-available', { output: { moved: true } });
+    message.parts.push(seal as never, { type: 'step-start' });
+    return [question, metadata === undefined ? message : { ...message, metadata }];
+  };
+  const failed = (error: Partial<FailedRequest['error']> = {}, messageId = 'a1'): FailedRequest => ({
+    messageId,
+    error: { kind: 'stream', status: undefined, code: 'stream-error', message: 'The model provider failed.', ...error },
+  });
+  const idle = { busy: false };
+
+  it("an answer its request's failure ended at its results offers Retry: the model's error, a cut connection, a 5xx, a 429", () => {
+    expect(goesOnAfterFailure(atResults(), failed(), idle)).toBe(true);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'unreachable', code: 'stream-cut' }), idle)).toBe(true);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'unreadable', code: 'stream-unreadable' }), idle)).toBe(true);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'server', status: 502, code: 'http-502' }), idle)).toBe(true);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'refused', status: 429, code: 'rate-limited' }), idle)).toBe(true);
+  });
+
+  it('only then: the same messages ended by the step limit, the token budget or a stop (no failure kept) offer nothing', () => {
+    expect(goesOnAfterFailure(atResults({ limit: 'steps' }), undefined, idle)).toBe(false);
+    expect(goesOnAfterFailure(atResults({ limit: 'tokens' }), undefined, idle)).toBe(false);
+    expect(goesOnAfterFailure(atResults(), undefined, idle)).toBe(false);
+  });
+
+  it('not for a failure of another message, while a request is on its way, or after a refusal that would come again', () => {
+    // The failure was an earlier answer's; this one ended at its results otherwise.
+    expect(goesOnAfterFailure(atResults(), failed({}, 'a0'), idle)).toBe(false);
+    expect(goesOnAfterFailure(atResults(), failed(), { busy: true })).toBe(false);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'refused', status: 403, code: 'ticket-invalid' }), idle)).toBe(false);
+    expect(goesOnAfterFailure(atResults(), failed({ kind: 'refused', status: 413, code: 'payload-too-large' }), idle)).toBe(false);
+  });
+
+  it("not once the model's words came after the results, nor for answers the server has not taken (the card's Retry sends those)", () => {
+    const [, message] = atResults();
+    const worded = { ...message, parts: [...(message?.parts ?? []), { type: 'text', text: 'A-1003 moves.' }] } as EdgetoolUIMessage;
+    expect(goesOnAfterFailure([question, worded], failed(), idle)).toBe(false);
+    expect(goesOnAfterFailure(approved, failed(), idle)).toBe(false);
+    expect(goesOnAfterFailure(denied, failed(), idle)).toBe(false);
+    expect(goesOnAfterFailure([question], failed({}, 'u1'), idle)).toBe(false);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { shouldContinue, type ToolCallView } from '@edgetool/react';
+import type { FailedRequest } from './chat-storage.ts';
+import { retryAction } from './error-hint.ts';
 import { isAnsweredCall } from './messages.ts';
 
 /** What {@link continuationUnsent} reads beside the messages. */
@@ -47,6 +49,20 @@ export function endsAtAnswers(messages: readonly EdgetoolUIMessage[]): boolean {
     } else if (!part.type.startsWith('data-')) return false;
   }
   return calls > 0;
+}
+
+/**
+ * Whether the last answer ended at its calls' results because its request failed (`failed`: this page's last request
+ * of the chat, or the one kept with the conversation across a reload), with nothing on its way: the answer offers Retry,
+ * which asks the model again for its words on those results (the server goes on from the results it sealed and runs
+ * nothing again). Only then: an answer the server's step limit or token budget ended there, or the user's stop, ends
+ * at its results too, and the messages alone cannot tell them apart. Not while the server has not taken some of the
+ * answers (`continuationUnsent`: the card's Retry sends them), nor after a refusal a new try would meet again (a 403).
+ */
+export function goesOnAfterFailure(messages: readonly EdgetoolUIMessage[], failed: FailedRequest | undefined, state: Pick<UnsentState, 'busy'>): boolean {
+  if (state.busy || failed === undefined || messages.at(-1)?.id !== failed.messageId) return false;
+  if (!endsAtAnswers(messages) || shouldContinue({ messages })) return false;
+  return retryAction(failed.error, { server: 'online', answered: true, atAnswers: true }) === 'resend';
 }
 
 /**
