@@ -1,6 +1,9 @@
+import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
+import { chatRequest, readTurn, toolPart, user } from '../test/chat-client.ts';
 import { NOW, testRun } from '../test/support.ts';
+import worker from './index.ts';
 import { createDemoAgent, DEFAULT_TURN_TOKEN_BUDGET, demoAgent, MissingSecretError, offlineDelay, turnTokenBudget } from './agent.ts';
 import type { Env } from './env.ts';
 
@@ -82,11 +85,51 @@ describe('what the model and the browser read of a failure', () => {
 describe('the token budget of a chat turn (TURN_TOKEN_BUDGET)', () => {
   const withBudget = (value: string | undefined) => ({ ...(env as Env), TURN_TOKEN_BUDGET: value }) as Env;
 
-  it('reads the variable, with a default, and refuses what is not a positive whole number', () => {
-    expect(turnTokenBudget(withBudget(undefined))).toBe(DEFAULT_TURN_TOKEN_BUDGET);
-    expect(turnTokenBudget(withBudget(' '))).toBe(DEFAULT_TURN_TOKEN_BUDGET);
-    expect(turnTokenBudget(withBudget('1200'))).toBe(1200);
-    for (const bad of ['0', '-3', '1.5', 'lots', '1e400']) expect(() => turnTokenBudget(withBudget(bad))).toThrow(/TURN_TOKEN_BUDGET/);
+  it('reads the variable, with a default on a real model and none on the offline one, and refuses what is not a positive whole number', () => {
+    const real = { offline: false };
+    const offline = { offline: true };
+    expect(turnTokenBudget(withBudget(undefined), real)).toBe(DEFAULT_TURN_TOKEN_BUDGET);
+    expect(turnTokenBudget(withBudget(' '), real)).toBe(DEFAULT_TURN_TOKEN_BUDGET);
+    expect(turnTokenBudget(withBudget(undefined), offline)).toBeUndefined();
+    expect(turnTokenBudget(withBudget(' '), offline)).toBeUndefined();
+    // Set, it holds on either: the demo can show the limit without a key.
+    expect(turnTokenBudget(withBudget('1200'), real)).toBe(1200);
+    expect(turnTokenBudget(withBudget('1200'), offline)).toBe(1200);
+    for (const bad of ['0', '-3', '1.5', 'lots', '1e400']) {
+      for (const model of [real, offline]) expect(() => turnTokenBudget(withBudget(bad), model)).toThrow(/TURN_TOKEN_BUDGET/);
+    }
+  });
+
+  it('through the Worker: a long conversation is refused on a real model by default, and answered by the offline model', async () => {
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    // About 300 KB of history (under the 512 KB body limit): some 75,000 tokens by the estimate, over the default 50,000.
+    // A long answer, not a long question: the offline model's reading of user text is quadratic in its length.
+    const long: EdgetoolUIMessage = { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: `The shop's story: ${'lorem ipsum '.repeat(25_000)}` }] };
+    const messages = [user('Tell me about the shop.'), long, user('Where is order A-1002?')];
+    const turn = async (id: string, vars: Partial<Env>) => {
+      const response = await worker.fetch(chatRequest({ id, messages }) as Parameters<typeof worker.fetch>[0], { ...(env as Env), ...vars }, ctx);
+      expect(response.status, id).toBe(200);
+      return readTurn(response);
+    };
+    const fetches = vi.spyOn(globalThis, 'fetch');
+    try {
+      // A real model (an OpenAI-compatible server no test runs): the estimate refuses the call before any request is made.
+      const real = await turn('budget-real', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', TURN_TOKEN_BUDGET: '' });
+      expect(real.chunks.at(-1)).toMatchObject({ type: 'finish', messageMetadata: { limit: 'tokens' } });
+      expect(fetches.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).includes('127.0.0.1:9'))).toEqual([]);
+    } finally {
+      fetches.mockRestore();
+    }
+    // The offline model costs nothing: no budget unless TURN_TOKEN_BUDGET sets one, so it looks the order up and answers.
+    const offline = await turn('budget-offline', { TURN_TOKEN_BUDGET: '' });
+    expect(toolPart(offline.message, 'query_order')?.output).toMatchObject({ found: true, order: { id: 'A-1002' } });
+    expect(offline.chunks.at(-1)).toMatchObject({ type: 'finish' });
+    expect(offline.message.metadata?.limit).toBeUndefined();
+    expect(offline.message.parts.some((part) => part.type === 'text' && part.text.includes('A-1002'))).toBe(true);
+    // Set, it holds on the offline model too.
+    const set = await turn('budget-offline-set', { TURN_TOKEN_BUDGET: '50000' });
+    expect(set.chunks.at(-1)).toMatchObject({ type: 'finish', messageMetadata: { limit: 'tokens' } });
+    expect(toolPart(set.message, 'query_order')).toBeUndefined();
   });
 
   it('a turn whose first prompt is over it is not sent to the model, and says so in its metadata', async () => {

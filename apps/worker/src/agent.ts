@@ -48,13 +48,20 @@ export class MissingSecretError extends ConfigurationError {
   }
 }
 
-/** The demo's token budget per chat turn when `TURN_TOKEN_BUDGET` is unset. */
+/** The demo's token budget per chat turn on a real model when `TURN_TOKEN_BUDGET` is unset. */
 export const DEFAULT_TURN_TOKEN_BUDGET = 50_000;
 
-/** The most tokens one chat turn may use: `TURN_TOKEN_BUDGET`, or {@link DEFAULT_TURN_TOKEN_BUDGET}. */
-export function turnTokenBudget(env: Env): number {
+/** The delay analyst's own budget per call on a real model (what it uses counts against the chat turn's too). */
+export const ANALYST_TOKEN_BUDGET = 20_000;
+
+/**
+ * The most tokens one chat turn may use: `TURN_TOKEN_BUDGET` on any model; unset, {@link DEFAULT_TURN_TOKEN_BUDGET} on
+ * a real model and none on the offline model, which costs nothing (the default refused its long conversations, on an
+ * estimate of tokens nobody pays for). A set value applies to the offline model too, to show the limit without a key.
+ */
+export function turnTokenBudget(env: Env, model: Pick<ModelChoice, 'offline'>): number | undefined {
   const text = env.TURN_TOKEN_BUDGET?.trim();
-  if (text === undefined || text === '') return DEFAULT_TURN_TOKEN_BUDGET;
+  if (text === undefined || text === '') return model.offline ? undefined : DEFAULT_TURN_TOKEN_BUDGET;
   const budget = Number(text);
   if (!Number.isSafeInteger(budget) || budget <= 0) throw new ConfigurationError(`TURN_TOKEN_BUDGET must be a positive whole number of tokens, not "${text}".`);
   return budget;
@@ -76,8 +83,9 @@ export async function createDemoTools(model: ModelChoice, tickets: TicketSigner,
     instructions: 'You analyse delivery delays. List the delayed orders and summarise them in two sentences.',
     tickets,
     maxSteps: 4,
-    // Its own turn's bound; what it uses counts against the chat turn's budget too, which stops it once used up.
-    tokenBudget: 20_000,
+    // Its own turn's bound on a real model; what it uses counts against the chat turn's budget too, which stops it once
+    // used up. The offline model costs nothing: no bound of its own.
+    ...(model.offline ? {} : { tokenBudget: ANALYST_TOKEN_BUDGET }),
     toolErrorMessage: 'hide-unexpected',
     // The default, said out loud: a file part must carry its bytes (a data: URL). Any other URL the AI SDK would fetch
     // here (the offline model takes none): a host the client names, up to 2 GiB. /api/chat answers 400 file-url-refused.
@@ -122,6 +130,7 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
   const model = chooseModel(env, now === undefined ? undefined : () => new Date(now()));
   const tickets = createTickets(env, options.now);
   const tracing = demoTracing(env);
+  const tokenBudget = turnTokenBudget(env, model);
   const tools = await createDemoTools(model, tickets, tracing);
   const agent = createChatAgent({
     model: model.model,
@@ -129,8 +138,9 @@ export async function createDemoAgent(env: Env, options: { readonly now?: () => 
     instructions: INSTRUCTIONS,
     tickets,
     maxSteps: 8,
-    // A turn that reaches it (the analyst's tokens included) starts no other model step and says so.
-    tokenBudget: turnTokenBudget(env),
+    // A turn that reaches it (the analyst's tokens included) starts no other model step and says so. None by default on
+    // the offline model (see turnTokenBudget).
+    ...(tokenBudget === undefined ? {} : { tokenBudget }),
     // Results of approved calls in D1, like the nonces: an answer lost on the way can be asked for again from any isolate.
     callResults: createD1CallResultStore(env.DB),
     // A chart or an invoice reaches the model as a file in the turn that made it and the next one; later turns send

@@ -1,6 +1,7 @@
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { base64, jpeg, png } from '../test-support/images.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
 import { estimateInputTokens, IMAGE_TOKEN_ESTIMATE, type PromptToEstimate, utf8Bytes } from './prompt-estimate.ts';
@@ -93,6 +94,29 @@ describe('token budget: the check before each model call, the first included', (
     expect(off.limit).toBeUndefined();
   });
 
+  it("an image counts its pixels: a photo is refused under a budget a flat 2,000 let through, a thumbnail runs under one it refused", async () => {
+    // As the browser sends a file (a data: URL in a UI message), and as server code does (the bytes, in the text turn).
+    const asked = (bytes: Uint8Array, mediaType: string) => ({
+      ui: [{ id: 'u1', role: 'user' as const, parts: [{ type: 'text' as const, text: 'What is in it?' }, { type: 'file' as const, mediaType, url: `data:${mediaType};base64,${base64(bytes)}` }] }],
+      text: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'What is in it?' }, { type: 'file' as const, mediaType, data: bytes }] }],
+    });
+    const photo = asked(jpeg(4000, 3000), 'image/jpeg');
+    const thumbnail = asked(await png(64, 48), 'image/png');
+    for (const kind of ['ui', 'text'] as const) {
+      const turn = async (messages: ReturnType<typeof asked>, tokenBudget: number) => {
+        const model = scriptedModel(textStep('A chart.'));
+        const agent = createChatAgent({ model, tools: [], tickets, tokenBudget });
+        const result = kind === 'ui' ? await agent.generate({ messages: messages.ui, run: run() }) : await generateTextTurn(agent, { messages: messages.text, run: run() });
+        return { calls: model.doStreamCalls.length + model.doGenerateCalls.length, limit: result.limit };
+      };
+      // A 12-megapixel photo: up to 5,000 tokens (Claude Opus 4.7), over a budget of 4,000.
+      expect(await turn(photo, 4_000), kind).toEqual({ calls: 0, limit: 'tokens' });
+      expect(await turn(photo, 6_000), kind).toEqual({ calls: 1, limit: undefined });
+      // A 64×48 thumbnail: 255 tokens at most (OpenAI's one tile), under a budget of 1,000.
+      expect(await turn(thumbnail, 1_000), kind).toEqual({ calls: 1, limit: undefined });
+    }
+  });
+
   it('no budget, no check: the estimate is not even made', async () => {
     let estimated = 0;
     const model = scriptedModel(textStep('Done.'));
@@ -121,14 +145,11 @@ describe('estimateInputTokens', () => {
     expect(estimateInputTokens({ ...none, messages: [], tools: [tool] })).toBe(8 + Math.ceil((11 + 16 + 4 + 6) / 4));
   });
 
-  it('an image counts a fixed number, whatever its size; provider options count nothing', () => {
-    const image = (bytes: number) => ({ role: 'user' as const, content: [{ type: 'file' as const, mediaType: 'image/png', data: new Uint8Array(bytes) }] });
-    const small = estimateInputTokens({ ...none, messages: [image(10)] });
-    expect(small).toBe(estimateInputTokens({ ...none, messages: [image(5_000_000)] }));
-    expect(small).toBeGreaterThanOrEqual(IMAGE_TOKEN_ESTIMATE);
-    // A PDF counts its bytes.
-    const pdf = estimateInputTokens({ ...none, messages: [{ role: 'user', content: [{ type: 'file', mediaType: 'application/pdf', data: new Uint8Array(40_000) }] }] });
-    expect(pdf).toBeGreaterThan(10_000);
+  it('an image counts by its size (file-tokens.test.ts has the rules); provider options count nothing', async () => {
+    const image = (data: Uint8Array) => ({ role: 'user' as const, content: [{ type: 'file' as const, mediaType: 'image/png', data }] });
+    expect(estimateInputTokens({ ...none, messages: [image(await png(4000, 3000))] })).toBeGreaterThan(estimateInputTokens({ ...none, messages: [image(await png(64, 48))] }));
+    // Bytes whose size cannot be read count the most an image is billed.
+    expect(estimateInputTokens({ ...none, messages: [image(new Uint8Array(10))] })).toBeGreaterThanOrEqual(IMAGE_TOKEN_ESTIMATE);
     const withOptions = estimateInputTokens({ ...none, messages: [{ role: 'user', content: 'hi', providerOptions: { openai: { note: 'x'.repeat(4_000) } } }] });
     expect(withOptions).toBe(estimateInputTokens({ ...none, messages: [{ role: 'user', content: 'hi' }] }));
   });

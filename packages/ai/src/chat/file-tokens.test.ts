@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { base64, compressedPdf, gif, jpeg, pdf, png, webp } from '../test-support/images.ts';
+import { anthropicArea, IMAGE_TOKEN_ESTIMATE, imageTokens, openAIPatches, openAITiles, PDF_PAGE_TOKEN_ESTIMATE } from './file-tokens.ts';
+import { estimateInputTokens } from './prompt-estimate.ts';
+
+// The budget's estimate of images and PDFs, on real files built in the test (test-support/images.ts: each decodes).
+const none = { instructions: undefined, tools: [] };
+/** What one part of a user message adds to the estimate: the message with it, less the message without it. */
+const count = (part: object): number =>
+  estimateInputTokens({ ...none, messages: [{ role: 'user', content: [part] } as never] }) - estimateInputTokens({ ...none, messages: [{ role: 'user', content: [] }] });
+const dataUrl = (mediaType: string, bytes: Uint8Array) => new URL(`data:${mediaType};base64,${base64(bytes)}`);
+
+describe("an image counts as the providers bill its pixels, read from the file's header", () => {
+  it("each provider's rule gives its published examples", () => {
+    // OpenAI: 1024×1024 at high detail is 4 tiles, 765 tokens; 2048×4096 is brought down to 768×1536, 6 tiles, 1,105.
+    expect(openAITiles(1024, 1024)).toBe(765);
+    expect(openAITiles(2048, 4096)).toBe(1_105);
+    expect(openAITiles(64, 48)).toBe(255);
+    // OpenAI's patches: 1024×1024 is 1,024 patches (×2.46); a photo is held to 1,536.
+    expect(openAIPatches(1024, 1024)).toBe(Math.ceil(1_024 * 2.46));
+    expect(openAIPatches(4000, 3000)).toBe(Math.ceil(1_536 * 2.46));
+    // Anthropic: 1092×1092 is about 1,590; 200×200 is 54 by area, 64 by 28-pixel patches.
+    expect(anthropicArea(1092, 1092)).toBe(1_590);
+    expect(anthropicArea(200, 200)).toBe(64);
+    // A 12-megapixel photo is brought down to 3.75 megapixels: 5,000, the most any image counts.
+    expect(anthropicArea(4000, 3000)).toBe(5_000);
+    expect(imageTokens(4000, 3000)).toBe(IMAGE_TOKEN_ESTIMATE);
+  });
+
+  it('PNG, JPEG, GIF and WebP, as bytes, base64, a data: URL or an image part, count their size', async () => {
+    const small = await png(64, 48);
+    expect(count({ type: 'file', mediaType: 'image/png', data: small })).toBe(imageTokens(64, 48));
+    expect(imageTokens(64, 48)).toBe(255);
+    // As the UI turn's messages carry a file: a data: URL.
+    expect(count({ type: 'file', mediaType: 'image/png', data: { type: 'url', url: dataUrl('image/png', small) } })).toBe(255);
+    // As a tool's result carries an image: base64, tagged.
+    const photo = jpeg(1000, 750);
+    expect(count({ type: 'file', mediaType: 'image/jpeg', data: { type: 'data', data: base64(photo) } })).toBe(imageTokens(1000, 750));
+    expect(imageTokens(1000, 750)).toBe(1_890);
+    expect(count({ type: 'image', image: base64(gif(120, 90)), mediaType: 'image/gif' })).toBe(imageTokens(120, 90));
+    expect(count({ type: 'image', image: webp(4000, 3000) })).toBe(5_000);
+    expect(count({ type: 'file', mediaType: 'image', data: webp(64, 48, true).buffer })).toBe(255);
+    // A camera's JPEG: 60 KB of EXIF before the frame header, read segment by segment from the base64.
+    expect(count({ type: 'file', mediaType: 'image/jpeg', data: `data:image/jpeg;base64,${base64(jpeg(800, 600, 60_000))}` })).toBe(imageTokens(800, 600));
+    // The size, not the bytes: a large flat image of few bytes counts more than a small one.
+    expect(webp(4000, 3000).length).toBeLessThan(small.length);
+  });
+
+  it('a URL, a file reference or a header it cannot read counts the most an image is billed', () => {
+    expect(count({ type: 'file', mediaType: 'image/png', data: new URL('https://example.com/chart.png') })).toBe(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'image', image: 'https://example.com/chart.png' })).toBe(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'file', mediaType: 'image/png', data: { type: 'reference', reference: { openai: 'file-1' } } })).toBe(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'file', mediaType: 'image/heic', data: new Uint8Array(5_000).fill(7) })).toBe(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'file', mediaType: 'image/png', data: 'not base64 at all!' })).toBe(IMAGE_TOKEN_ESTIMATE);
+    // A truncated header is not read past its end.
+    expect(count({ type: 'file', mediaType: 'image/jpeg', data: jpeg(800, 600).subarray(0, 40) })).toBe(IMAGE_TOKEN_ESTIMATE);
+  });
+});
+
+describe('a PDF counts by its pages', () => {
+  it('pages counted from its page objects, whatever its bytes', async () => {
+    const page = PDF_PAGE_TOKEN_ESTIMATE;
+    expect(page).toBe(8_000);
+    // A text PDF is small: its bytes / 4 (300 tokens for 10 pages) was far under what the pages cost.
+    const text = pdf(10);
+    expect(text.length / 4).toBeLessThan(page);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: text })).toBe(10 * page);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: base64(pdf(3)) } })).toBe(3 * page);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: { type: 'url', url: dataUrl('application/pdf', pdf(40)) } })).toBe(40 * page);
+    // A scanned PDF is large: 3 MB of page images before its 2 page objects, which the search finds past its first MB.
+    const scanned = pdf(2, 3_000_000);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: scanned })).toBe(2 * page);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: base64(scanned) })).toBe(2 * page);
+    // A PDF named by its bytes only (no media type) is read as one.
+    expect(count({ type: 'file', mediaType: 'application/octet-stream', data: pdf(2) })).toBe(2 * page);
+  });
+
+  it('pages in compressed object streams: a linearized file tells their number, else its bytes / 4 and one page at least', async () => {
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: await compressedPdf(12, true) })).toBe(12 * PDF_PAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: await compressedPdf(12) })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
+    const large = new Uint8Array(100_000).fill(32);
+    large.set(Array.from('%PDF-1.7', (c) => c.charCodeAt(0)));
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: large })).toBe(25_000);
+    // One fetched by URL: its pages are unknown, one is counted.
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/a.pdf') })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
+  });
+
+  it('another file counts its bytes / 4, as before', () => {
+    // "role", "user" and "content" (15 bytes), then "type", "file", "mediaType", "text/csv" and "data" (29) and the data.
+    expect(count({ type: 'file', mediaType: 'text/csv', data: new Uint8Array(40_000) })).toBe(Math.ceil((15 + 29 + 40_000) / 4) - Math.ceil(15 / 4));
+  });
+});

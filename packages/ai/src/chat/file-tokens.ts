@@ -1,0 +1,198 @@
+// What images and PDFs in a prompt count in the token budget's estimate (prompt-estimate.ts), read from the few bytes
+// that tell: an image's size from its header, a PDF's pages from its page objects. Nothing is decoded beyond that.
+
+/**
+ * Tokens an image counts when its size cannot be read (a URL, a provider's file reference, a header the estimate does
+ * not know): the most any provider the estimate follows bills one image (see {@link imageTokens}), so that a refusal
+ * never comes late.
+ */
+export const IMAGE_TOKEN_ESTIMATE = 5_000;
+
+/**
+ * Tokens a PDF counts a page: its text (Anthropic's guide: 1,500 to 3,000 tokens a page, by how dense it is) plus the
+ * image of the page both Anthropic and OpenAI send beside the text, at {@link IMAGE_TOKEN_ESTIMATE}.
+ */
+export const PDF_PAGE_TOKEN_ESTIMATE: number = 3_000 + IMAGE_TOKEN_ESTIMATE;
+
+/**
+ * The most tokens one image of `width`×`height` pixels is billed by the providers' published rules, the largest of:
+ * OpenAI's tiles at high (or auto) detail (fitted into 2048×2048, the shortest side then brought down to 768, 170 a
+ * 512-pixel tile plus 85; at most 1,445), OpenAI's 32-pixel patches of its mini and nano models (at most 1,536, times
+ * 2.46, nano's multiplier; at most 3,779), and Anthropic's w×h/750 after its own resize (fitted into a long edge of
+ * 2,576 pixels and 3.75 megapixels, Claude Opus 4.7's; older models stop at 1,568 pixels, about 1,600 tokens), or its
+ * 28-pixel patches where a thin image has more. Low detail (85 on OpenAI) is not read: another provider ignores it.
+ */
+export function imageTokens(width: number, height: number): number {
+  return Math.max(openAITiles(width, height), openAIPatches(width, height), anthropicArea(width, height));
+}
+
+/** OpenAI's tiles at high or auto detail: fitted into 2048×2048, the shortest side brought down to 768, 170 a 512-pixel tile + 85. */
+export function openAITiles(width: number, height: number): number {
+  let w = width;
+  let h = height;
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const shortest = Math.min(1, 768 / Math.min(w, h));
+  w *= shortest;
+  h *= shortest;
+  return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
+}
+
+/** OpenAI's 32-pixel patches (mini and nano models), at most 1,536, times nano's multiplier, 2.46: the larger of its two. */
+export function openAIPatches(width: number, height: number): number {
+  return Math.ceil(Math.min(Math.ceil(width / 32) * Math.ceil(height / 32), 1_536) * 2.46);
+}
+
+/** Anthropic's w×h/750, or its 28-pixel patches, after fitting a long edge of 2,576 pixels and 3.75 megapixels. */
+export function anthropicArea(width: number, height: number): number {
+  const scale = Math.min(1, 2_576 / Math.max(width, height), Math.sqrt(3_750_000 / (width * height)));
+  const w = Math.max(1, Math.floor(width * scale));
+  const h = Math.max(1, Math.floor(height * scale));
+  return Math.max(Math.ceil((w * h) / 750), Math.ceil(w / 28) * Math.ceil(h / 28));
+}
+
+/** A file's bytes where a message part keeps them: raw, base64, or a base64 `data:` URL, read a slice at a time. */
+interface FileBytes {
+  readonly length: number;
+  /** Up to `n` bytes from `offset` (fewer at the end). */
+  bytes(offset: number, n: number): Uint8Array;
+  /** The same as text, one character a byte where it is ASCII (what a search for PDF keywords needs). */
+  text(offset: number, n: number): string;
+}
+
+/**
+ * The bytes of a message part's data (an `image` part's `image`, a `file` part's `data`, tagged or bare, a tool
+ * output's file), or `undefined` when the part names them elsewhere (a URL, a provider's file reference).
+ */
+export function fileBytes(data: unknown): FileBytes | undefined {
+  if (typeof data === 'object' && data !== null && !(data instanceof URL) && !ArrayBuffer.isView(data) && !(data instanceof ArrayBuffer)) {
+    const tagged = data as { type?: unknown; data?: unknown; url?: unknown };
+    if (tagged.type === 'data') return fileBytes(tagged.data);
+    if (tagged.type === 'url') return fileBytes(tagged.url);
+    return undefined;
+  }
+  if (data instanceof Uint8Array) return rawBytes(data);
+  if (data instanceof ArrayBuffer) return rawBytes(new Uint8Array(data));
+  const text = data instanceof URL ? data.href : data;
+  if (typeof text !== 'string') return undefined;
+  if (text.startsWith('data:')) {
+    const comma = text.indexOf(',');
+    return comma > 0 && /;base64$/i.test(text.slice(0, comma)) ? base64Bytes(text, comma + 1) : undefined;
+  }
+  // Base64 has no colon: anything with a scheme is a URL the provider fetches.
+  return /^[a-z][a-z0-9+.-]*:/i.test(text) ? undefined : base64Bytes(text, 0);
+}
+
+const LATIN1 = new TextDecoder('latin1');
+
+function rawBytes(data: Uint8Array): FileBytes {
+  return {
+    length: data.byteLength,
+    bytes: (offset, n) => data.subarray(offset, offset + n),
+    text: (offset, n) => LATIN1.decode(data.subarray(offset, offset + n)),
+  };
+}
+
+/** Base64 from `start` of `text`: a slice is decoded from the 4-character group its first byte is in. */
+function base64Bytes(text: string, start: number): FileBytes | undefined {
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === 61) end -= 1; // '=' padding
+  const length = Math.floor(((end - start) * 3) / 4);
+  const text_ = (offset: number, n: number): string => {
+    const from = start + Math.floor(offset / 3) * 4;
+    const to = Math.min(end, start + Math.ceil((offset + n) / 3) * 4);
+    if (from >= to) return '';
+    let slice = text.slice(from, to).replace(/-/g, '+').replace(/_/g, '/');
+    if (slice.length % 4 !== 0) slice += '='.repeat(4 - (slice.length % 4));
+    try {
+      return atob(slice).slice(offset % 3, (offset % 3) + n);
+    } catch {
+      return '';
+    }
+  };
+  return {
+    length,
+    text: text_,
+    bytes: (offset, n) => {
+      const binary = text_(offset, n);
+      const out = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+      return out;
+    },
+  };
+}
+
+/** An image's width and height from its header (PNG, JPEG, GIF, WebP), or `undefined` when it cannot be read. */
+export function imageSize(file: FileBytes): { width: number; height: number } | undefined {
+  const head = file.bytes(0, 30);
+  const size = (width: number, height: number) => (width > 0 && height > 0 ? { width, height } : undefined);
+  const be16 = (b: Uint8Array, i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
+  const le16 = (b: Uint8Array, i: number) => (b[i] ?? 0) | ((b[i + 1] ?? 0) << 8);
+  const le24 = (b: Uint8Array, i: number) => le16(b, i) | ((b[i + 2] ?? 0) << 16);
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (head.length >= 24 && ascii(1, 4) === 'PNG' && ascii(12, 16) === 'IHDR') {
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    return size(view.getUint32(16), view.getUint32(20));
+  }
+  if (head.length >= 10 && ascii(0, 4) === 'GIF8') return size(le16(head, 6), le16(head, 8));
+  if (head.length >= 30 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') {
+    const chunk = ascii(12, 16);
+    if (chunk === 'VP8 ') return size(le16(head, 26) & 0x3fff, le16(head, 28) & 0x3fff);
+    if (chunk === 'VP8L' && head[20] === 0x2f) {
+      const bits = le24(head, 21) | ((head[24] ?? 0) << 24);
+      return size((bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
+    }
+    if (chunk === 'VP8X') return size(le24(head, 24) + 1, le24(head, 27) + 1);
+    return undefined;
+  }
+  if (head[0] === 0xff && head[1] === 0xd8) {
+    // JPEG: the segments up to the first start-of-frame, whose header holds the size; each is skipped by its length.
+    let at = 2;
+    for (let segments = 0; segments < 256 && at + 9 <= file.length; segments++) {
+      const segment = file.bytes(at, 9);
+      if (segment[0] !== 0xff) return undefined;
+      const marker = segment[1] ?? 0;
+      if (marker === 0xff) {
+        at += 1; // fill byte
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return size(be16(segment, 7), be16(segment, 5));
+      if (marker === 0xd9 || marker === 0xda) return undefined;
+      at += marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7) ? 2 : 2 + be16(segment, 2);
+    }
+  }
+  return undefined;
+}
+
+/** Bytes of a PDF searched at once: a slice, and the bytes of the next slice a keyword may run into. */
+const SLICE = 1 << 20;
+const OVERLAP = 64;
+
+/** A page object's `/Type /Page` (not `/Pages`: a PDF name ends at white space or a delimiter). */
+const PAGE = /\/Type[\0\t\n\f\r ]*\/Page(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
+
+/**
+ * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects; where those
+ * are in compressed object streams, the page count of a linearized file's first object (`/N`) or the largest `/Count`
+ * (the page tree's root holds the total). 0 when none shows. A file saved with incremental updates may hold a page
+ * twice: it then counts twice, on the safe side.
+ */
+export function pdfPages(file: FileBytes): number {
+  let pages = 0;
+  let count = 0;
+  for (let start = 0; start < file.length; start += SLICE) {
+    const text = file.text(start, SLICE + OVERLAP);
+    for (const match of text.matchAll(PAGE)) if (match.index < SLICE) pages += 1;
+    if (pages > 0) continue;
+    for (const match of text.matchAll(/\/Count[\0\t\n\f\r ]+(\d{1,6})/g)) if (match.index < SLICE) count = Math.max(count, Number(match[1]));
+  }
+  if (pages > 0) return pages;
+  const linearized = /\/Linearized[\s\S]{0,400}?\/N[\0\t\n\f\r ]+(\d{1,6})/.exec(file.text(0, 1_024));
+  return Math.max(count, linearized === null ? 0 : Number(linearized[1]));
+}
+
+/** Whether the bytes start as a PDF does. */
+export function isPdf(file: FileBytes): boolean {
+  return file.text(0, 5) === '%PDF-';
+}
