@@ -7,7 +7,10 @@
  * Take the bench lock when others may run benches (`flock /tmp/edgetool-bench.lock node src/ab.ts ...`), and repeat
  * the run: the paired difference of two identical cores still moves by up to ~±100 ns from run to run here. `--cpu`
  * times batches in the process's CPU time instead of the wall clock: on a loaded machine (other processes on the
- * cores) identical cores then stay within a few tens of ns, where the wall clock reads hundreds.
+ * cores) identical cores then stay within a few tens of ns, where the wall clock reads hundreds. `--mixed` first runs, on
+ * each side, the other shapes the executor bench times in the same process (interceptors that `await next()`, spans on, an
+ * async tool with `timeoutMs` and a signal): their call sites in the chain and the executor are then as polymorphic as
+ * in that bench's process (and in an app with mixed tools), where the 3 pass-throughs cost 70–125 ns more (session 33).
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +48,26 @@ const pairs = counts.split(',').map((count) => {
   } satisfies { n: number; a: BenchCase; b: BenchCase };
 });
 const cases = [baseline, ...pairs.flatMap((pair) => [pair.a, pair.b])];
+
+/** The executor bench's other shapes on one side, run before anything is timed (`--mixed`). */
+async function mix(lib: Core): Promise<void> {
+  const tool = lib.defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, execute: quoteOrder });
+  const slow = lib.defineTool({ name: 'quote_order', description: 'Quotes an order.', input: OrderInput, policy: { timeoutMs: 5_000 }, execute: async (input) => quoteOrder(input) });
+  const pass = [1, 2, 3].map((i) => lib.defineInterceptor(`pass-${i}`, (_ctx, next) => next()));
+  const awaiting = [1, 2, 3].map((i) => lib.defineInterceptor(`await-${i}`, async (_ctx, next) => await next()));
+  const turn = new AbortController().signal;
+  const shapes = [
+    lib.createExecutor({ registry: [tool], interceptors: awaiting }),
+    lib.createExecutor({ registry: [tool], interceptors: pass, spans: true }),
+    lib.createExecutor({ registry: [slow], interceptors: pass }),
+  ];
+  const run = lib.createRunContext({ conversationId: 'mixed' });
+  for (let i = 0; i < 20_000; i++) for (const executor of shapes) await executor.execute(CALLS[i & 15] as core.ToolCall, { run, signal: turn });
+}
+if (process.argv.includes('--mixed')) {
+  await mix(a);
+  await mix(core);
+}
 
 // Both sides must give the baseline's answer before anything is timed.
 for (const call of CALLS) {

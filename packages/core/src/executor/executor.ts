@@ -555,8 +555,27 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
     return complete(started, ctx, edits, running);
   }
 
-  /** A chain that settles later (an async tool or interceptor), or an output schema to check: `launch`, continued. */
-  async function settling(
+  /**
+   * A chain that settles later (an async tool or interceptor), or an output schema to check: `launch`, continued. Not an
+   * `async` function for a chain without an output schema (most async tools): a `.then` takes the same microtask turn.
+   */
+  function settling(
+    started: number,
+    signal: AbortSignal | undefined,
+    ctx: CallContext,
+    progress: ProgressSink | undefined,
+    edits: ArgumentEdit[] | undefined,
+    running: Promise<ToolOutcome> | ToolOutcome,
+  ): Promise<ToolCallResult> {
+    if (!(running instanceof Promise) || ctx.tool.output) return checking(started, signal, ctx, progress, edits, running);
+    return (signal ? raceAbort(running, signal, metaOf(ctx.call)) : running).then((outcome) => {
+      progress?.end();
+      return complete(started, ctx, edits, outcome);
+    });
+  }
+
+  /** {@link settling} with an output schema to check. */
+  async function checking(
     started: number,
     signal: AbortSignal | undefined,
     ctx: CallContext,
@@ -930,9 +949,14 @@ function runTool(ctx: ToolContext): Promise<ToolOutcome> | ToolOutcome {
     return failure(new ToolError('wrong-placement', `Tool "${tool.name}" has no implementation on the ${ctx.side}.`, { toolName: tool.name, callId: ctx.call.id }));
   }
   const output = tool.execute(ctx.input, ctx);
-  if (output instanceof Promise) return output.then((value) => ({ type: 'success', output: value }));
+  if (output instanceof Promise) return output.then(succeeded);
   // A thenable that is no Promise (a Prisma or Drizzle query, a Knex builder) is awaited as `await` would: its value is the output.
-  if (isThenable(output)) return Promise.resolve(output).then((value) => ({ type: 'success', output: value }));
+  if (isThenable(output)) return Promise.resolve(output).then(succeeded);
+  return { type: 'success', output };
+}
+
+/** An async tool's output as its outcome: one function for every call, not a closure made per call. */
+function succeeded(output: unknown): ToolOutcome {
   return { type: 'success', output };
 }
 

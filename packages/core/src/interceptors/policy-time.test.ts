@@ -7,6 +7,7 @@ import { createExecutor } from '../executor/executor.ts';
 import { createTicketSigner } from '../tickets/index.ts';
 import { defineTool } from '../tool/define-tool.ts';
 import type { ToolPolicyInput } from '../tool/types.ts';
+import { timeout } from './timeout.ts';
 
 const code = (outcome: ToolOutcome) => (outcome.type === 'error' ? outcome.error.code : outcome.type);
 const keys = [{ id: 'k1', secret: 'a-test-secret-that-is-at-least-32-bytes-long' }];
@@ -242,6 +243,24 @@ describe('what a time limit costs a call that ends in time', () => {
       expect(any).not.toHaveBeenCalled();
     } finally {
       any.mockRestore();
+    }
+  });
+
+  it('the timeout layer is no async function and races nothing: a call that ends in time, one that times out and one the caller aborts make no Promise.race', async () => {
+    expect(Object.getPrototypeOf(timeout(10).intercept)).toBe(Function.prototype);
+    const race = vi.spyOn(Promise, 'race');
+    try {
+      const tool = (execute: () => Promise<string>) => defineTool({ name: 'read', description: '', input: v.object({}), policy: { timeoutMs: 20 }, execute });
+      const call = { id: '1', name: 'read', arguments: {} };
+      expect((await createExecutor({ registry: [tool(async () => 'done')] }).execute(call)).content).toBe('done');
+      expect(code((await createExecutor({ registry: [tool(never)] }).execute(call)).outcome)).toBe('timeout');
+      const caller = new AbortController();
+      const running = createExecutor({ registry: [tool(never)] }).execute(call, { signal: caller.signal });
+      caller.abort();
+      expect(code((await running).outcome)).toBe('aborted');
+      expect(race).not.toHaveBeenCalled();
+    } finally {
+      race.mockRestore();
     }
   });
 });
