@@ -1,5 +1,5 @@
 import { findCities, findTimeZones } from './time-zones.ts';
-import { contentWords, humanize, sameWord, splitIdentifier, stem } from './words.ts';
+import { contentWords, humanize, isCalendarDay, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** Arguments found in a text for one tool, and the required ones that were not found. */
 export interface ExtractedArguments {
@@ -657,7 +657,8 @@ function takeDate(text: string, used: Span[]): string | undefined {
     const month = Number(match[2]);
     const day = Number(match[3]);
     const span = { start: match.index, end: match.index + match[0].length };
-    if (month < 1 || month > 12 || day < 1 || day > 31 || !isFree(span, used)) continue;
+    // "2027-02-31" is no day (February has 28 that year): not taken, so the date is asked for and the day said to be none.
+    if (!isCalendarDay(Number(match[1]), month, day) || !isFree(span, used)) continue;
     used.push(span);
     return match[0];
   }

@@ -1909,6 +1909,23 @@ describe('createOfflineModel', () => {
     expect(await asked('quel jour sommes-nous ?')).toBe("En UTC, nous sommes le 2026-11-20, un vendredi. Je n'ai eu besoin d'aucun outil pour cela.");
   });
 
+  it('says an ISO date no calendar has is none ("2027-02-31"), as it does "31st of february", instead of passing it on', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const move = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    // It asked to move A-1002 to 2027-02-31, for the tool to refuse once approved.
+    expect(await move('move A-1002 to 2027-02-31')).toEqual({
+      text: '"2027-02-31" does not exist: that month has fewer days. I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?',
+      calls: [],
+    });
+    expect((await move('Verschiebe A-1002 auf 2027-02-29')).text).toMatch(/^„2027-02-29“ gibt es nicht: Der Monat hat weniger Tage\. /);
+    expect((await move('déplace A-1002 au 2027-04-31')).text).toMatch(/^« 2027-04-31 » n'existe pas : ce mois a moins de jours\. /);
+    // A leap year's 29 February is a day.
+    expect((await move('move A-1002 to 2028-02-29')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2028-02-29' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

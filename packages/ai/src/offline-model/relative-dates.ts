@@ -1,4 +1,4 @@
-import { fold } from './words.ts';
+import { fold, isCalendarDay } from './words.ts';
 
 /** A day named relative to today ("tomorrow", "next Monday", "in 3 days") and the ISO date it was read as. */
 export interface ResolvedDate {
@@ -436,6 +436,11 @@ function impossibleDay(folded: string, text: string): string | undefined {
       const number = Number(match[day]);
       if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return text.slice(match.index, match.index + match[0].length).trim();
     }
+  }
+  // "2027-02-31", "2027-02-29": written as the tools take it, but of a month that has fewer days that year.
+  for (const match of folded.matchAll(/(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])/g)) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (month >= 1 && month <= 12 && day >= 1 && !isCalendarDay(year, month, day)) return match[0];
   }
   return undefined;
 }
