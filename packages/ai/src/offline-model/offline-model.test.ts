@@ -1811,6 +1811,10 @@ describe('createOfflineModel', () => {
       ['move A-1002 to the 5th of december', 'actually the 6th'],
       ['move A-1002 to the 5th of december', 'no, the 6th'],
       ['Verschiebe A-1002 auf den 5. Dezember', 'nein, den 6.'],
+      // French writes the day bare ("le 6"): these got the help text.
+      ['Change la date de livraison de A-1002 au 5 décembre', 'plutôt le 6'],
+      ['Change la date de livraison de A-1002 au 5 décembre', 'non, le 6'],
+      ['Change la date de livraison de A-1002 au 5 décembre', 'alors au 6 ?'],
     ] as const) {
       const tools = shopTools();
       const before = await generateText({ model, tools, prompt: first });

@@ -608,7 +608,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot au le'.split(' '),
 );
 
 /**

@@ -338,6 +338,8 @@ const READERS: readonly Reader[] = [
     ),
     (match, today) => nextDayOfMonth(today, match[3] === undefined ? Number(match[1] ?? match[2]) : (ORDINAL_WORDS[match[3]] ?? 0)),
   ],
+  // French writes that day bare: "au 6", "le 6", "jusqu'au 1er", "plutôt le 6" after a move to the 5th.
+  [new RegExp(String.raw`(?:(?<=(?:^|[\s,])(?:au|jusqu'au)\s+)|(?<=^|[\s,])le\s+)(\d{1,2})(?:er)?${CLAUSE_END}`, 'g'), (match, today) => nextDayOfMonth(today, Number(match[1]))],
   // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
   [
     /(?<![\d.]|[+*/×÷^%=(]\s*|[\d)]\s*-\s*)(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g,
