@@ -1930,6 +1930,26 @@ describe('createOfflineModel', () => {
     expect((await move('move A-1002 to 2028-02-29')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2028-02-29' }]]);
   });
 
+  it('adds one on "add a teapot" (no count), in German and French too, and a list that begins so; "add a discount" adds nothing', async () => {
+    const model = createOfflineModel();
+    const added = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return { calls: result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), text: result.text };
+    };
+    // They got the help text.
+    expect(await added('add a teapot')).toEqual({ calls: [['cart_add', { name: 'teapot' }]], text: 'cart_add returned 1 result: teapot (quantity 1).' });
+    expect((await added('Füge eine Teekanne hinzu')).calls).toEqual([['cart_add', { name: 'Teekanne' }]]);
+    expect((await added('Ajoute une théière')).calls).toEqual([['cart_add', { name: 'théière' }]]);
+    // It added "an apple" alone and said "2 pears" was no request it could do; read as one list, the apple took the pears' 2.
+    expect((await added('add an apple and 2 pears')).calls).toEqual([
+      ['cart_add', { name: 'apple' }],
+      ['cart_add', { name: 'pears', quantity: 2 }],
+    ]);
+    // A thing no cart holds is not added to it; nor is a request of its own a member of the list.
+    expect((await added('add a discount')).calls).toEqual([]);
+    expect(await added('add a teapot and book a taxi')).toMatchObject({ calls: [['cart_add', { name: 'teapot' }]] });
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -1051,8 +1051,9 @@ type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[
  * `callsPerRequest` and `partialRequests` both join so.
  */
 function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
-  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item.
-  if ([from, to].some((request) => ACTION.test(request.text))) return undefined;
+  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item;
+  // "add an apple" that reads as an adding request begins the list ("add an apple and 2 pears").
+  if (ACTION.test(to.text) || (ACTION.test(from.text) && readRequest(text, from, tools) === undefined)) return undefined;
   const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
   return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
 }
