@@ -1950,6 +1950,30 @@ describe('createOfflineModel', () => {
     expect(await added('add a teapot and book a taxi')).toMatchObject({ calls: [['cart_add', { name: 'teapot' }]] });
   });
 
+  it('looks up, makes the invoice and mails it on "where is A-1002 and send the invoice" (EN/DE/FR), the mail through its approval', async () => {
+    const model = createOfflineModel();
+    const subjects = { en: 'Your invoice for order A-1002', de: 'Ihre Rechnung für Bestellung A-1002', fr: 'Votre facture pour commande A-1002' };
+    for (const [prompt, subject] of [
+      ['where is A-1002 and send the invoice', subjects.en],
+      ['Wo ist A-1002 und schick die Rechnung an den Kunden', subjects.de],
+      ['où est A-1002 et envoie la facture au client', subjects.fr],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const result = await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      // It made the invoice beside the lookup and mailed nothing (in German it mailed what the lookup showed).
+      expect(result.steps[0]?.toolCalls.map((call) => call.toolName), prompt).toEqual(['query_order', 'order_invoice']);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, prompt).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+    expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send the invoice' })).text).toBe(
+      "Once it is made, I'll send the invoice (send_email), saying what it holds.",
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

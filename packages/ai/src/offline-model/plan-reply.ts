@@ -150,7 +150,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     // ("send the invoices for A-1001 and A-1003 to the customers" is one: made now, each mailed once it is in.)
     if (asked === ruleInput.userText) {
-      const calls = sentMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
+      const calls = sendsMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
       if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
@@ -162,7 +162,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
           wording.and,
         );
-        const once = follow.made !== undefined ? wording.onceMade(later, follow.calls.length > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+        const made = follow.calls.filter((call) => call.toolName === follow.made).length;
+        const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
         return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
       }
@@ -1132,6 +1133,39 @@ function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefin
   return sendsWhatIsMade(text, made, tools);
 }
 
+/** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
+function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  return sentMade(text, tools) ?? sentAfterReads(text, tools);
+}
+
+/**
+ * "where is A-1002 and send the invoice": the requests before the last are read now, the thing the last one sends is
+ * made with them (for the id named before it) and mailed once it is in, as {@link sentMade} does; before, the invoice
+ * was made and nothing mailed. `undefined` when a request before it changes something (the mail would say what the
+ * thing held before the change) or is not read in full, or the last one sends nothing made.
+ */
+function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
+  const last = requests.at(-1);
+  if (requests.length < 2 || last === undefined || !SENDS.test(fold(withoutMessage(last.text)))) return undefined;
+  // Who it goes to names no thing made ("an den Kunden" read alone is a customer's order to look up).
+  const sends = fold(last.text).replace(TO_CUSTOMER, ' ');
+  const named = pickTool(sends, tools);
+  const made = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
+  const own = extractArgumentSets(last.text, made.inputSchema);
+  const sets = own[0].missing.length > 0 ? extractArgumentSets(text.slice(0, last.end), made.inputSchema) : own;
+  const messenger = purposeTool(last.text, tools);
+  if (sets[0].missing.length > 0 || messenger === undefined || messenger === made) return undefined;
+  const calls: OfflineToolCall[] = [];
+  for (const { read } of readParts(text, requests.slice(0, -1), tools)) {
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !isReadName(read.tool.name)) return undefined;
+    for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+  }
+  calls.push(...sets.map((set) => ({ toolName: made.name, input: set.input })));
+  return { calls, later: [{ request: last, tool: messenger }], changes: false, made: made.name };
+}
+
 /** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
 const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
 
@@ -1154,7 +1188,7 @@ function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo
 function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text);
   if (requests.length < 2) return purposeFollowUp(text, tools) ?? sentMade(text, tools);
-  const sent = sentMade(text, tools);
+  const sent = sendsMade(text, tools);
   if (sent !== undefined) return sent;
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
