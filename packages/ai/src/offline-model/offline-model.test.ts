@@ -1836,9 +1836,9 @@ describe('createOfflineModel', () => {
   it('does not mail one order\'s invoice to another\'s customer on "and A-1002?", and reads "dem ersten Kunden", "la dernière commande" after a list', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const followUp = conversation(model, shopTools());
-    // It mailed A-1006's invoice to A-1002's customer.
+    // It mailed A-1006's invoice to A-1002's customer (and then, session 32, made A-1002's invoice and mailed nothing).
     expect(await followUp('send the invoice of A-1006', 'and A-1002?')).toEqual({
-      text: 'As before with order_invoice, now with A-1002.',
+      text: "As before with order_invoice, now with A-1002. Once it is made, I'll send the invoice of A-1002 (send_email), saying what it holds.",
       calls: [['order_invoice', { order_id: 'A-1002' }]],
     });
     // What the user worded goes to the next one as before.
@@ -1971,6 +1971,46 @@ describe('createOfflineModel', () => {
     }
     expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send the invoice' })).text).toBe(
       "Once it is made, I'll send the invoice (send_email), saying what it holds.",
+    );
+  });
+
+  it('goes on from a whole request on "and A-1002?": makes A-1002\'s invoice and mails it to its customer, in each language and again after that', async () => {
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+    const invoice = (id: string) => `Invoice INV-${id} of order ${id}; total 89.00 EUR.`;
+    // The mail of each message is approved before the next comes, as the demo's chat holds a message while one waits.
+    const turns = async (texts: readonly string[]) => {
+      const messages: ModelMessage[] = [];
+      const mails: unknown[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') continue;
+        mails.push(approval.toolCall.input);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
+      }
+      return mails;
+    };
+    // "and A-1002?" made A-1002's invoice and mailed nothing.
+    expect(await turns(['send the invoice for A-1003 to the customer', 'and A-1002?', 'and A-1006?'])).toEqual(
+      ['A-1003', 'A-1002', 'A-1006'].map((id) => ({ order_id: id, subject: `Your invoice for order ${id}`, body: invoice(id) })),
+    );
+    expect(await turns(['Schick die Rechnung für A-1003 an den Kunden', 'und für A-1002?'])).toEqual(
+      ['A-1003', 'A-1002'].map((id) => ({ order_id: id, subject: `Ihre Rechnung für Bestellung ${id}`, body: invoice(id) })),
+    );
+    expect(await turns(['Envoie la facture de A-1003 au client', 'et A-1002 ?'])).toEqual(
+      ['A-1003', 'A-1002'].map((id) => ({ order_id: id, subject: `Votre facture pour commande ${id}`, body: invoice(id) })),
+    );
+    // A mail that says what it is for looks the next order up too, and opens with that purpose.
+    expect(await turns(['email the customer of A-1002 to apologise for the delay', 'and A-1006?'])).toEqual(
+      ['A-1002', 'A-1006'].map((id) => ({
+        order_id: id,
+        subject: 'We apologise for the delay',
+        body: `We apologise for the delay. Your order ${id} is delayed, delivery date 2026-12-03.`,
+      })),
     );
   });
 

@@ -61,6 +61,14 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (reply !== undefined) return reply;
   }
   const now = plan.now ?? (() => new Date());
+  // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
+  const restated = restatedRequest(options.prompt, ruleInput.tools, now());
+  if (restated !== undefined) {
+    const reply = planReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
+    if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
+    const again = wordingFor(restated.text).again(reply.calls[0]?.toolName ?? '', restated.ids);
+    return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
+  }
   if (ruleInput.toolResults.length > 0) {
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
     const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
@@ -659,6 +667,40 @@ function repeatedCall(
     return { call: { toolName: tool.name, input: again }, values: Object.values(changed).map((value) => String(value)) };
   }
   return undefined;
+}
+
+/** The ids of a text that gives nothing else but words that go on from the request before ("and A-1002?", "und für A-1002?"). */
+function idsGoingOn(text: string): string[] | undefined {
+  const ids = idLikeWords(text);
+  let rest = text;
+  for (const id of ids) rest = rest.replace(id, ' ');
+  return ids.length > 0 && wordsOf(rest).every((word) => GOES_ON_WORDS.has(word) || ID_ONLY_WORDS.has(word)) ? ids : undefined;
+}
+
+/**
+ * "and A-1002?" after "send the invoice for A-1003 to the customer" (or after a mail that says what it is for, or a
+ * lookup and a mail): the request before, with the one id it named replaced by the one given, as the text this message
+ * is read as in each step of its turn, so what that request left for a result (the mail) is done too; before, only its
+ * first call was made again ("and A-1002?" made A-1002's invoice and mailed nothing). `undefined` unless the request
+ * before (itself read so, when it went on from one) made calls and left a request for their results, about one id.
+ */
+function restatedRequest(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[], now: Date): { readonly text: string; readonly ids: string } | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  const ids = previous < 0 ? undefined : idsGoingOn(userTextAt(prompt, current));
+  if (ids?.length !== 1) return undefined;
+  const earlier = restatedRequest(prompt.slice(0, previous + 1), tools, now)?.text ?? userTextAt(prompt, previous);
+  const follow = followUps(readWordedSums(readRelativeDates(earlier, now).text), tools);
+  const named = [...new Set(idLikeWords(earlier))];
+  const [id] = ids;
+  if (follow === undefined || follow.later.length === 0 || follow.calls.length === 0 || named.length !== 1 || id === undefined) return undefined;
+  return { text: earlier.split(named[0] ?? '').join(id), ids: id };
+}
+
+/** The prompt with the text of its last user message replaced. */
+function withLastUserText(prompt: LanguageModelV4Prompt, text: string): LanguageModelV4Prompt {
+  const index = lastIndexOfRole(prompt, 'user');
+  return prompt.map((message, i) => (i === index ? { role: 'user', content: [{ type: 'text', text }] } : message));
 }
 
 /**
