@@ -2014,6 +2014,28 @@ describe('createOfflineModel', () => {
     );
   });
 
+  it('makes and mails the invoice of the order a lookup showed on "send the invoice to the customer" (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    for (const [first, then, subject] of [
+      ['where is A-1002', 'send the invoice to the customer', 'Your invoice for order A-1002'],
+      ['Wo ist A-1002?', 'schick ihm die Rechnung', 'Ihre Rechnung für Bestellung A-1002'],
+      ['où en est la commande A-1002 ?', 'envoie la facture au client', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+      // It made the invoice and mailed nothing.
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), then).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, then).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -163,8 +163,12 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
       const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
-      const mailed = mailer === undefined ? undefined : referredId(options.prompt, text, mailer);
-      const follow = mailed === undefined ? followUps(text, tools) : purposeFollowUp(text, tools, mailed.id);
+      // "send the invoice to the customer" after "where is A-1003": that order's invoice is made, then mailed.
+      const maker = mailer === undefined && sentMade(text, tools) === undefined ? madeToSend(text, tools) : undefined;
+      const madeFor = maker === undefined ? undefined : referredId(options.prompt, text, maker);
+      const mailed = mailer === undefined ? madeFor : referredId(options.prompt, text, mailer);
+      const follow =
+        mailed === undefined ? followUps(text, tools) : madeFor !== undefined ? sentMade(text, tools, madeFor.id) : purposeFollowUp(text, tools, mailed.id);
       if (follow !== undefined && follow.calls.length > 0) {
         const later = joinList(
           follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
@@ -1163,7 +1167,9 @@ const SENDS = /\b(?:send|sned|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-
  * holds (`followUpFromResults`); the mail still asks for approval. Before, only the invoice was made. `undefined` for any
  * other text.
  */
-function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+function sentMade(asked: string, tools: readonly ToolInfo[], id?: string): FollowUps | undefined {
+  // "send the invoice to the customer" after "where is A-1003": the id it refers back to, read by the caller.
+  const text = id === undefined ? asked : `${id} ${asked}`;
   if (!SENDS.test(fold(withoutMessage(text)))) return undefined;
   // One request, whose ids may be listed ("the invoices for A-1001 and A-1003 to the customers").
   const parts = splitRequests(fold(text).replace(TO_CUSTOMER, ' '));
@@ -1172,7 +1178,16 @@ function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefin
   const maker = pickTool(text, tools);
   const made = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
   if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
-  return sendsWhatIsMade(text, made, tools);
+  return sendsWhatIsMade(text, made, tools, asked);
+}
+
+/** The tool whose result a text asks to send when it names no id ("send the invoice to the customer"): what refers back to one. */
+function madeToSend(text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  if (!SENDS.test(fold(withoutMessage(text))) || splitRequests(text).length > 1) return undefined;
+  const sends = fold(text).replace(TO_CUSTOMER, ' ');
+  const named = pickTool(sends, tools);
+  const made = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  return made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined ? undefined : made;
 }
 
 /** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
@@ -1212,13 +1227,13 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
 const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
 
 /** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
-function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[]): FollowUps | undefined {
+function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[], asked = text): FollowUps | undefined {
   const sets = extractArgumentSets(text, maker.inputSchema);
   if (sets[0].missing.length > 0) return undefined;
   const messenger = purposeTool(text, tools);
   if (messenger === undefined || messenger === maker) return undefined;
   const calls = sets.map((set) => ({ toolName: maker.name, input: set.input }));
-  return { calls, later: [{ request: { text: text.trim(), end: text.length }, tool: messenger }], changes: false, made: maker.name };
+  return { calls, later: [{ request: { text: asked.trim(), end: asked.length }, tool: messenger }], changes: false, made: maker.name };
 }
 
 /**
@@ -1362,9 +1377,14 @@ function idOf(input: unknown): readonly [string, string] | undefined {
  */
 function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording): OfflineReply | undefined {
   const { prompt, toolResults, tools } = input;
-  const follow = followUps(readWordedSums(readRelativeDates(input.userText, now).text), tools);
-  if (follow === undefined) return undefined;
+  const asked = readWordedSums(readRelativeDates(input.userText, now).text);
   const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  // What a message that referred back to an id asked to send: the id is the one the turn's call made the thing for.
+  const made = madeToSend(asked, tools);
+  const madeFor = made === undefined ? undefined : turn.find((part) => part.type === 'tool-call' && part.toolName === made.name && idOf(part.input) !== undefined);
+  const referred = madeFor?.type === 'tool-call' ? idOf(madeFor.input)?.[1] : undefined;
+  const follow = followUps(asked, tools) ?? (referred === undefined ? undefined : sentMade(asked, tools, referred));
+  if (follow === undefined) return undefined;
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
     const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
