@@ -2036,6 +2036,21 @@ describe('createOfflineModel', () => {
     }
   });
 
+  it('answers "how many?" after a lookup by id with what it showed, and that it was no list (EN/DE/FR), with no tool', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // They got the help text.
+    expect(await followUp('where is A-1002', 'how many?')).toEqual({
+      text: 'That was a lookup by id, not a list: it showed 1 (A-1002, with query_order), and nothing more was counted. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await followUp('where are A-1002 and A-1003', 'how many?')).text).toMatch(/^That was a lookup by id, not a list: it showed 2 \(A-1002 and A-1003, with query_order\)/);
+    expect((await followUp('Wo ist A-1002?', 'wie viele?')).text).toMatch(/^Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte 1 \(A-1002, mit query_order\)/);
+    expect((await followUp('où est A-1002 ?', 'combien ?')).text).toMatch(/^C'était une recherche par identifiant, pas une liste : elle en montrait 1 \(A-1002, avec query_order\)/);
+    // After a list, its count as before.
+    expect((await followUp('show me the late orders', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -484,7 +484,11 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
     const ids = list.flatMap((record: unknown) => named(record));
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
-  return undefined;
+  // "how many?" after "where is A-1002": no list was shown, only the records looked up by id; say so (it got the help text).
+  const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */

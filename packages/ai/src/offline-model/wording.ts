@@ -165,6 +165,8 @@ export interface Wording {
   readonly noted: string;
   /** How many records the list the message before showed has ("how many?" after it), with their ids when they have them. */
   readonly listCount: (count: number, ids: string) => string;
+  /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
+  readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -318,6 +320,8 @@ const EN: Wording = {
   welcome: "You're welcome. Anything else?",
   noted: 'OK. Anything else?',
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
+  lookedUpCount: (count, ids, tools) =>
+    `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
@@ -420,6 +424,8 @@ const DE: Wording = {
   welcome: 'Gern geschehen. Noch etwas?',
   noted: 'Gut. Noch etwas?',
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
+  lookedUpCount: (count, ids, tools) =>
+    `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
@@ -531,6 +537,8 @@ const FR: Wording = {
   welcome: 'Je vous en prie. Autre chose ?',
   noted: "D'accord. Autre chose ?",
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  lookedUpCount: (count, ids, tools) =>
+    `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
