@@ -2051,6 +2051,20 @@ describe('createOfflineModel', () => {
     expect((await followUp('show me the late orders', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
   });
 
+  it('counts "quel jour sera-t-il là-bas demain ?" after a clock from the date there, with no tool, as it does in English and German', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It asked for world_clock's time zone ("il", "t" of "sera-t-il" were words of a request of their own).
+    expect(await followUp('quelle heure est-il à Tokyo ?', 'quel jour sera-t-il là-bas demain ?')).toEqual({
+      text: "« demain » est le 2026-11-22, un dimanche (à partir du 2026-11-21 à Asia/Tokyo). Je n'ai eu besoin d'aucun outil pour cela.",
+      calls: [],
+    });
+    expect((await followUp('quelle heure est-il à Tokyo ?', 'quelle date serons-nous là-bas demain ?')).calls).toEqual([]);
+    expect((await followUp('Wie spät ist es in Tokio?', 'was für ein Tag ist dort morgen?')).text).toBe(
+      '„morgen“ ist der 2026-11-22, ein Sonntag (ab 2026-11-21 in Asia/Tokyo). Dafür brauchte ich kein Werkzeug.',
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -758,7 +758,7 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous there dort da bas'
+    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
 /** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
