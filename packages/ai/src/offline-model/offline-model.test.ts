@@ -2065,6 +2065,23 @@ describe('createOfflineModel', () => {
     );
   });
 
+  it('says a clock\'s time and a sum\'s result as sentences, not as the fields the tools returned (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const sum = tool({
+      description: 'Evaluate an arithmetic expression exactly instead of doing mental math.',
+      inputSchema: z.object({ expression: z.string().min(1) }),
+      execute: async ({ expression }) => ({ expression, result: 36 }),
+    });
+    const tools = { ...shopTools(), calculate: sum };
+    const answer = async (prompt: string) => (await generateText({ model, tools, prompt, stopWhen: isStepCount(2) })).text;
+    // "world_clock returned time_zone Asia/Tokyo, local_date 2026-11-21, local_time 02:00:00, weekday Saturday, utc_offset +09:00."
+    expect(await answer('What time is it in Tokyo?')).toBe('In Asia/Tokyo it is 02:00 on Saturday, 2026-11-21 (UTC+09:00).');
+    expect(await answer('Wie spät ist es in Tokio?')).toBe('In Asia/Tokyo ist es 02:00 Uhr am Samstag, dem 2026-11-21 (UTC+09:00).');
+    expect(await answer('Quelle heure est-il à Tokyo ?')).toBe('À Asia/Tokyo, il est 02:00, le samedi 2026-11-21 (UTC+09:00).');
+    // "calculate returned expression 15 / 100 * 240, result 36."
+    expect(await answer('what is 15% of 240')).toBe('15 / 100 * 240 = 36.');
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

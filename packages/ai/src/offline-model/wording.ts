@@ -70,6 +70,8 @@ export interface Wording {
   readonly dayIs: (phrase: string, date: string, weekday: string, from: { readonly date: string; readonly zone?: string | undefined }) => string;
   /** Today's date: in a zone a clock just read ("and the date?" after it), or today's UTC date ("welcher Tag ist heute?"). */
   readonly dateIsNow: (date: string, weekday: string, zone: string) => string;
+  /** A clock's result ("world_clock" of a zone): its local time, weekday, date and offset, said as a sentence. */
+  readonly clockIs: (zone: string, time: string, weekday: string, date: string, offset: string) => string;
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
@@ -257,6 +259,7 @@ const EN: Wording = {
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `In ${zone} it is ${date}, a ${weekday}. No tool was needed for that.`,
+  clockIs: (zone, time, weekday, date, offset) => `In ${zone} it is ${time} on ${weekday}, ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `"${phrase}" is ${date}, a ${weekday} (${from.zone === undefined ? `today is ${from.date} UTC` : `from ${from.date} in ${from.zone}`}). No tool was needed for that.`,
   askMarker: 'I still need',
@@ -358,6 +361,7 @@ const DE: Wording = {
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `In ${zone} ist heute der ${date}, ein ${weekday}. Dafür brauchte ich kein Werkzeug.`,
+  clockIs: (zone, time, weekday, date, offset) => `In ${zone} ist es ${time} Uhr am ${weekday}, dem ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `„${phrase}“ ist der ${date}, ein ${weekday} (${from.zone === undefined ? `heute ist ${from.date} UTC` : `ab ${from.date} in ${from.zone}`}). Dafür brauchte ich kein Werkzeug.`,
   askMarker: 'brauche ich noch',
@@ -469,6 +473,7 @@ const FR: Wording = {
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `${zone === 'UTC' ? 'En UTC' : `À ${zone}`}, nous sommes le ${date}, un ${weekday}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  clockIs: (zone, time, weekday, date, offset) => `À ${zone}, il est ${time}, le ${weekday} ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `« ${phrase} » est le ${date}, un ${weekday} (${from.zone === undefined ? `nous sommes le ${from.date} UTC` : `à partir du ${from.date} à ${from.zone}`}). Je n'ai eu besoin d'aucun outil pour cela.`,
   askMarker: 'il me manque encore',
