@@ -2082,6 +2082,37 @@ describe('createOfflineModel', () => {
     expect(await answer('what is 15% of 240')).toBe('15 / 100 * 240 = 36.');
   });
 
+  it('asks for the order on "send the invoice to the customer" alone, then makes the invoice and mails it once "A-1002" answers (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    for (const [first, question, subject] of [
+      ['send the invoice to the customer', 'I can do that with order_invoice, but I still need the order id (for example A-1001). Could you tell me?', 'Your invoice for order A-1002'],
+      // It asked for send_email's order id, subject and text, and after the id for the subject and the text.
+      [
+        'Schick die Rechnung an den Kunden',
+        'Das geht mit order_invoice, aber dafür brauche ich noch die Bestellnummer (zum Beispiel A-1001). Kannst du es mir sagen?',
+        'Ihre Rechnung für Bestellung A-1002',
+      ],
+      ['envoie la facture au client', 'Je peux le faire avec order_invoice', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const asked = await generateText({ model, tools, prompt: first });
+      expect(asked.text.startsWith(question), asked.text).toBe(true);
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...asked.responseMessages, { role: 'user', content: 'A-1002' }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+      // It made the invoice and mailed nothing.
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), first).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, first).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+    // An invoice alone is made alone, as before.
+    expect((await followUp('invoice please', 'A-1002')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

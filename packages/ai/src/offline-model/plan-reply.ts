@@ -166,20 +166,23 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       // "send the invoice to the customer" after "where is A-1003": that order's invoice is made, then mailed.
       const maker = mailer === undefined && sentMade(text, tools) === undefined ? madeToSend(text, tools) : undefined;
       const madeFor = maker === undefined ? undefined : referredId(options.prompt, text, maker);
+      // "Schick die Rechnung an den Kunden" with no order named before: the invoice's order id is asked for (the mail's
+      // subject and text were asked for too), and the reply makes it and mails it (sentOnAnswer).
+      const makerId = maker === undefined || madeFor !== undefined ? undefined : idArgument(maker.inputSchema);
+      if (maker !== undefined && makerId !== undefined && extractArguments(text, maker.inputSchema).missing.every((name) => name === makerId)) {
+        return { type: 'text', text: wording.ask(maker.name, describeArgument(maker.inputSchema, makerId, wording.argument)) };
+      }
       const mailed = mailer === undefined ? madeFor : referredId(options.prompt, text, mailer);
       const follow =
         mailed === undefined ? followUps(text, tools) : madeFor !== undefined ? sentMade(text, tools, madeFor.id) : purposeFollowUp(text, tools, mailed.id);
       if (follow !== undefined && follow.calls.length > 0) {
-        const later = joinList(
-          follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
-          wording.and,
-        );
-        const made = follow.calls.filter((call) => call.toolName === follow.made).length;
-        const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
-        return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
+        return withReadingNote(followUpReply(follow, note, wording), dates, wording);
       }
     }
+    // "A-1002" given for the order id "send the invoice to the customer" lacked: made now, and mailed once it is in.
+    const answered = asked === ruleInput.userText ? undefined : sentOnAnswer(asked, tools);
+    if (answered !== undefined && answered.calls.length > 0) return withReadingNote(followUpReply(answered, undefined, wording), dates, wording);
   }
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
@@ -1180,7 +1183,9 @@ function sentMade(asked: string, tools: readonly ToolInfo[], id?: string): Follo
   if (!parts.slice(1).every((part) => idsOnly(part.text))) return undefined;
   // "email the invoice of A-1002": what is made is named beside the verb that sends it.
   const maker = pickTool(text, tools);
-  const made = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  const picked = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  // "A-1002 schick die Rechnung an den Kunden": "an den Kunden" beside an id reads as a lookup; the thing is "Rechnung".
+  const made = picked === undefined || isReadName(picked.name) ? madeToSend(asked, tools) : picked;
   if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
   return sendsWhatIsMade(text, made, tools, asked);
 }
@@ -1192,6 +1197,29 @@ function madeToSend(text: string, tools: readonly ToolInfo[]): ToolInfo | undefi
   const named = pickTool(sends, tools);
   const made = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
   return made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined ? undefined : made;
+}
+
+/** The calls of a message that leaves requests for their results, and the answer that says what is done once they are in. */
+function followUpReply(follow: FollowUps, note: string | undefined, wording: Wording): OfflineReply & { readonly type: 'tool-calls' } {
+  const later = joinList(
+    follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
+    wording.and,
+  );
+  const made = follow.calls.filter((call) => call.toolName === follow.made).length;
+  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+  return { type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` };
+}
+
+/**
+ * A request to send what a tool makes that lacked the id, read with the reply that gives it (`asked`: the request, a
+ * line break, the reply, as {@link withPendingQuestion} joins them): the thing is made for that id and mailed once it is
+ * in; before, only the thing was made. `undefined` when the reply is not ids alone, or the request sends nothing made.
+ */
+function sentOnAnswer(asked: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const at = asked.lastIndexOf('\n');
+  const [request, reply] = [asked.slice(0, Math.max(0, at)), asked.slice(at + 1).trim()];
+  const ids = at < 0 || !idsOnly(reply) ? [] : idLikeWords(reply);
+  return ids.length === 1 && ids[0] !== undefined ? sentMade(request, tools, ids[0]) : undefined;
 }
 
 /** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
@@ -1387,7 +1415,8 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
   const made = madeToSend(asked, tools);
   const madeFor = made === undefined ? undefined : turn.find((part) => part.type === 'tool-call' && part.toolName === made.name && idOf(part.input) !== undefined);
   const referred = madeFor?.type === 'tool-call' ? idOf(madeFor.input)?.[1] : undefined;
-  const follow = followUps(asked, tools) ?? (referred === undefined ? undefined : sentMade(asked, tools, referred));
+  const follow =
+    followUps(asked, tools) ?? (referred === undefined ? undefined : sentMade(asked, tools, referred)) ?? sentOnAnswer(withPendingQuestion(prompt, input.userText), tools);
   if (follow === undefined) return undefined;
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
