@@ -2004,6 +2004,17 @@ describe('createOfflineModel', () => {
     expect(await turns(['Envoie la facture de A-1003 au client', 'et A-1002 ?'])).toEqual(
       ['A-1003', 'A-1002'].map((id) => ({ order_id: id, subject: `Votre facture pour commande ${id}`, body: invoice(id) })),
     );
+    // Each tool the request made calls of is named.
+    const looked = await generateText({
+      model,
+      tools,
+      messages: [
+        { role: 'user', content: 'where is A-1002 and send the invoice' },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'and A-1004?' },
+      ],
+    });
+    expect(looked.text).toBe("As before with query_order and order_invoice, now with A-1004. Once it is made, I'll send the invoice (send_email), saying what it holds.");
     // A mail that says what it is for looks the next order up too, and opens with that purpose.
     expect(await turns(['email the customer of A-1002 to apologise for the delay', 'and A-1006?'])).toEqual(
       ['A-1002', 'A-1006'].map((id) => ({

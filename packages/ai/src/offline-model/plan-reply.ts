@@ -66,7 +66,8 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (restated !== undefined) {
     const reply = planReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
     if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
-    const again = wordingFor(restated.text).again(reply.calls[0]?.toolName ?? '', restated.ids);
+    const restatedWording = wordingFor(restated.text);
+    const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);
     return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
   }
   if (ruleInput.toolResults.length > 0) {
