@@ -1945,6 +1945,15 @@ describe('createOfflineModel', () => {
       ['cart_add', { name: 'apple' }],
       ['cart_add', { name: 'pears', quantity: 2 }],
     ]);
+    // It did "a tea to my cart" as showing the cart and said "add a coffee" was no request it could do.
+    expect((await added('add a coffee and a tea to my cart')).calls).toEqual([
+      ['cart_add', { name: 'coffee' }],
+      ['cart_add', { name: 'tea' }],
+    ]);
+    expect((await added('leg eine Teekanne und 2 Tassen in den Warenkorb')).calls).toEqual([
+      ['cart_add', { name: 'Teekanne' }],
+      ['cart_add', { name: 'Tassen', quantity: 2 }],
+    ]);
     // A thing no cart holds is not added to it; nor is a request of its own a member of the list.
     expect((await added('add a discount')).calls).toEqual([]);
     expect(await added('add a teapot and book a taxi')).toMatchObject({ calls: [['cart_add', { name: 'teapot' }]] });

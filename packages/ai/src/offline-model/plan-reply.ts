@@ -1049,6 +1049,9 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
  */
 const ACTION = /^\s*(?!(?:a|an|one|some|the|ein|eine|einen|un|une|des|le|la|les)\b)[a-z\u00C0-\u024F]+\s+(?:a|an|the|my|our|some|ein|eine|einen|den|die|das|un|une|le|la|les|mon|ma|mes)\s+\S/i;
 
+/** An adding verb at the start of a request: what follows it is the first thing of a list, not an action's object. */
+const ADDS = /^\s*(?:please\s+)?(?:add|buy|purchase|put|f[üu]ge|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s/i;
+
 /** A part of a message as read: its request (a list's members taken together) and, when it names a tool, that read. */
 type ReadPart = { readonly request: MessageRequest; readonly read?: RequestRead | undefined };
 
@@ -1107,8 +1110,8 @@ type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[
  */
 function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
   // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item;
-  // "add an apple" that reads as an adding request begins the list ("add an apple and 2 pears").
-  if (ACTION.test(to.text) || (ACTION.test(from.text) && readRequest(text, from, tools) === undefined)) return undefined;
+  // "add an apple" begins the list ("add an apple and 2 pears", "add a coffee and a tea to my cart").
+  if (ACTION.test(to.text) || (ACTION.test(from.text) && !ADDS.test(from.text))) return undefined;
   const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
   return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
 }
