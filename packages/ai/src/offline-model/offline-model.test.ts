@@ -2133,6 +2133,21 @@ describe('createOfflineModel', () => {
     expect((await followUp('invoice please', 'A-1002')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
   });
 
+  it('writes the apology "envoie-lui des excuses", "sende ihm eine Entschuldigung" ask for after a lookup in that language, not half in English', async () => {
+    const model = createOfflineModel();
+    for (const [first, then, body] of [
+      ['où est ma commande A-1006', 'envoie-lui des excuses', 'Nous nous excusons. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+      ['Wo ist A-1006?', 'sende ihm eine Entschuldigung', 'Wir entschuldigen uns. Ihre Bestellung A-1006 ist delayed, Lieferdatum 2026-12-03.'],
+    ] as const) {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+      // "Nous nous excusons. Your order A-1006 is delayed, delivery date 2026-12-03." under an English answer.
+      expect(result.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body), then).toEqual([body]);
+    }
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -16,7 +16,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag ' +
+      'schreibe schicke sende ihm entschuldigung verschieb'
     ).split(' '),
   ),
   fr: new Set(
@@ -25,7 +26,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
-      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche'
+      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche ' +
+      'envoie envoyer envoyez ecris ecrire ecrivez lui leur excuses previens prevenir'
     ).split(' '),
   ),
 };
