@@ -2148,6 +2148,25 @@ describe('createOfflineModel', () => {
     }
   });
 
+  it('reads "why is it late?" after a lookup as about that order, as "why is A-1010 late?" is, not as a task for the analyst', async () => {
+    const model = createOfflineModel();
+    const analyst = tool({
+      description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
+      inputSchema: z.object({ task: z.string().min(1).describe('What to do, in plain words') }),
+      execute: async () => ({ answer: 'A report on every delayed order.' }),
+    });
+    const followUp = conversation(model, { ...shopTools(), delay_analyst: analyst });
+    // The analyst got "why is it late?" as its task, with nothing that says which order.
+    expect(await followUp("where's A-1010", 'why is it late?')).toEqual({
+      text: 'Reading "it" as A-1010, from earlier in our conversation.',
+      calls: [['query_order', { order_id: 'A-1010' }]],
+    });
+    expect((await followUp('Wo ist A-1010?', 'warum ist sie verspätet?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    // A question about the orders in general is still the analyst's, and a clock's question a clock's.
+    expect((await followUp("where's A-1010", 'why are orders late?')).calls).toEqual([['delay_analyst', { task: 'why are orders late?' }]]);
+    expect((await followUp("where's A-1010", 'what time is it in Tokyo?')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

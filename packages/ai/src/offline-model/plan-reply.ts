@@ -220,7 +220,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       : asksOfChange
         ? (aboutEarlier(options.prompt, text, tools, undefined) ?? picked)
         : picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined)
-          ? picked
+          ? // "why is it late?" after "where's A-1010": about that order, as "why is A-1010 late?" is (not the analyst's task).
+            isChangeName(picked.name) || idArgument(picked.inputSchema) !== undefined
+            ? picked
+            : (aboutEarlier(options.prompt, text, tools, picked) ?? picked)
           : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
@@ -883,6 +886,8 @@ function aboutEarlier(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const tool = pickTool(`${referred.id} ${text}`, tools);
   if (tool === undefined || !isReadName(tool.name) || idArgument(tool.inputSchema) === undefined) return undefined;
   if (picked === undefined) return tool;
+  // A tool that takes no id (an analyst's task) asked about "it": the record, as the text with its id reads.
+  if (!isReadName(picked.name) && referred.phrase !== '') return tool;
   // A list of the same things as the record ("orders" of list_delayed_orders and query_order), asked about "it".
   const things = (name: string): string[] => splitIdentifier(name).filter((word) => !isReadName(word) && !isChangeName(word));
   const same = things(picked.name).some((word) => things(tool.name).some((other) => stem(word) === stem(other)));
