@@ -2167,6 +2167,40 @@ describe('createOfflineModel', () => {
     expect((await followUp("where's A-1010", 'what time is it in Tokyo?')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
   });
 
+  it('makes and mails the next invoice on "and A-1003?" after "email it to the customer" mailed an invoice, and says the same words again otherwise', async () => {
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+    const mails = async (texts: readonly string[]) => {
+      const messages: ModelMessage[] = [];
+      const inputs: unknown[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') continue;
+        inputs.push(approval.toolCall.input);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
+      }
+      return inputs.map((input) => [(input as { order_id: string }).order_id, (input as { body: string }).body]);
+    };
+    // It looked A-1003 up and mailed nothing.
+    expect(await mails(['show the invoice of A-1002', 'email it to the customer', 'and A-1003?'])).toEqual([
+      ['A-1002', 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.'],
+      ['A-1003', 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.'],
+    ]);
+    expect(await mails(['Zeig mir die Rechnung für A-1002', 'schick sie dem Kunden', 'und A-1003?'])).toEqual([
+      ['A-1002', 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.'],
+      ['A-1003', 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.'],
+    ]);
+    // Words the user gave go to the next customer as they were.
+    expect(await mails(['show the invoice of A-1002', 'email the customer of A-1002 that it is ready', 'and A-1003?'])).toEqual([
+      ['A-1002', 'it is ready'],
+      ['A-1003', 'it is ready'],
+    ]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

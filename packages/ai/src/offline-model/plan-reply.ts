@@ -70,12 +70,23 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);
     return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
   }
+  // "and A-1003?" after "email it to the customer" mailed A-1002's invoice: A-1003's is made, and mailed once it is in.
+  const remade = ruleInput.toolResults.length > 0 ? undefined : remadeAndSent(options.prompt, ruleInput.tools);
+  if (remade !== undefined) {
+    const remadeWording = wordingFor(userTextAtLast(options.prompt));
+    const again = remadeWording.again(joinList([...new Set(remade.calls.map((call) => call.toolName))], remadeWording.and), remade.ids);
+    const reply = followUpReply(remade, undefined, remadeWording);
+    return { ...reply, text: `${again} ${reply.text ?? ''}`.trim() };
+  }
   if (ruleInput.toolResults.length > 0) {
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
     const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       shiftFromResults(ruleInput, now(), wording) ??
-      followUpFromResults(ruleInput, now(), wording) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults, wording) }
+      followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
+        type: 'text',
+        text: summarizeToolResults(ruleInput.toolResults, wording),
+      }
     );
   }
 
@@ -710,6 +721,38 @@ function restatedRequest(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo
   const [id] = ids;
   if (follow === undefined || follow.later.length === 0 || follow.calls.length === 0 || named.length !== 1 || id === undefined) return undefined;
   return { text: earlier.split(named[0] ?? '').join(id), ids: id };
+}
+
+/**
+ * "and A-1003?" after "email it to the customer" mailed what an invoice of A-1002 held (the turn before made it): the
+ * thing is made for the id given and mailed as that request was, once it is in; before, the id was looked up and nothing
+ * made or mailed. `undefined` unless the message before only mailed what a call of the one before it made, for one id.
+ */
+function remadeAndSent(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[]): (FollowUps & { readonly ids: string }) | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  const before = lastIndexOfRole(prompt, 'user', previous);
+  const ids = previous < 0 || before < 0 ? undefined : idsGoingOn(userTextAt(prompt, current));
+  const id = ids?.length === 1 ? ids[0] : undefined;
+  const mails = callsOf(prompt.slice(previous + 1, current));
+  const mailer = mails.length === 1 ? tools.find((tool) => tool.name === mails[0]?.toolName) : undefined;
+  const mailed = mails.length === 1 ? idOf(mails[0]?.input)?.[1] : undefined;
+  if (id === undefined || mailer === undefined || mailed === undefined || !isChangeName(mailer.name)) return undefined;
+  // Only a mail whose words came from a result: "email the customer that it is ready" says the same to the next one.
+  const asked = fold(userTextAt(prompt, previous));
+  const words = Object.entries(mails[0]?.input ?? {}).filter(([key, value]) => typeof value === 'string' && isMessageArgument(mailer.inputSchema, key));
+  if (words.length === 0 || words.some(([, value]) => asked.includes(fold(String(value))))) return undefined;
+  const made = callsOf(prompt.slice(before + 1, previous)).find((call) => idOf(call.input)?.[1] === mailed);
+  const maker = made === undefined ? undefined : tools.find((tool) => tool.name === made.toolName);
+  const name = maker === undefined ? undefined : idArgument(maker.inputSchema);
+  if (maker === undefined || name === undefined || isReadName(maker.name) || isChangeName(maker.name) || mailer === maker) return undefined;
+  const request = userTextAt(prompt, previous);
+  return { calls: [{ toolName: maker.name, input: { ...(made?.input as object), [name]: id } }], later: [{ request: { text: request, end: request.length }, tool: mailer }], changes: false, made: maker.name, ids: id };
+}
+
+/** The text of the last user message. */
+function userTextAtLast(prompt: LanguageModelV4Prompt): string {
+  return userTextAt(prompt, lastIndexOfRole(prompt, 'user'));
 }
 
 /** The prompt with the text of its last user message replaced. */
@@ -1416,7 +1459,7 @@ function idOf(input: unknown): readonly [string, string] | undefined {
  * change. A change that failed or was denied leaves it undone, and the answer says so. `undefined` when the message
  * left nothing for later, or it was already done in this turn.
  */
-function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording): OfflineReply | undefined {
+function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording, remade?: FollowUps): OfflineReply | undefined {
   const { prompt, toolResults, tools } = input;
   const asked = readWordedSums(readRelativeDates(input.userText, now).text);
   const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
@@ -1425,7 +1468,10 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
   const madeFor = made === undefined ? undefined : turn.find((part) => part.type === 'tool-call' && part.toolName === made.name && idOf(part.input) !== undefined);
   const referred = madeFor?.type === 'tool-call' ? idOf(madeFor.input)?.[1] : undefined;
   const follow =
-    followUps(asked, tools) ?? (referred === undefined ? undefined : sentMade(asked, tools, referred)) ?? sentOnAnswer(withPendingQuestion(prompt, input.userText), tools);
+    remade ??
+    followUps(asked, tools) ??
+    (referred === undefined ? undefined : sentMade(asked, tools, referred)) ??
+    sentOnAnswer(withPendingQuestion(prompt, input.userText), tools);
   if (follow === undefined) return undefined;
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
