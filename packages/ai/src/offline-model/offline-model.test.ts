@@ -2201,6 +2201,39 @@ describe('createOfflineModel', () => {
     ]);
   });
 
+  it('mails the customer a request names, each of a list, with what the mail is for: "where is A-1002 and email the customer of A-1003 to apologise"', async () => {
+    const model = createOfflineModel();
+    const mailed = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return result.steps.at(-1)?.toolCalls.map((call) => [(call.input as { order_id: string }).order_id, (call.input as { body: string }).body]);
+    };
+    // It looked A-1002 up alone and mailed A-1002's customer what that showed, with no apology.
+    expect(await mailed('where is A-1002 and email the customer of A-1003 to apologise')).toEqual([
+      ['A-1003', 'We apologise. Your order A-1003 is delayed, delivery date 2026-12-03.'],
+    ]);
+    // The mail opened with no apology.
+    expect(await mailed('where is A-1002 and email the customer to apologise for the delay')).toEqual([
+      ['A-1002', 'We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.'],
+    ]);
+    // They asked for a subject and a body.
+    const apology = (id: string) => [id, `We apologise for the delay. Your order ${id} is delayed, delivery date 2026-12-03.`];
+    expect(await mailed('email the customers of A-1006 and A-1004 to apologise for the delay')).toEqual([apology('A-1006'), apology('A-1004')]);
+    const followUp = await generateText({
+      model,
+      tools: shopTools(),
+      messages: [
+        { role: 'user', content: 'email the customer of A-1002 to apologise for the delay' },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'and A-1006 and A-1004?' },
+      ],
+      stopWhen: isStepCount(2),
+    });
+    expect(followUp.steps.at(-1)?.toolCalls.map((call) => [(call.input as { order_id: string }).order_id, (call.input as { body: string }).body])).toEqual([
+      apology('A-1006'),
+      apology('A-1004'),
+    ]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -714,13 +714,14 @@ function restatedRequest(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo
   const current = lastIndexOfRole(prompt, 'user');
   const previous = lastIndexOfRole(prompt, 'user', current);
   const ids = previous < 0 ? undefined : idsGoingOn(userTextAt(prompt, current));
-  if (ids?.length !== 1) return undefined;
+  if (ids === undefined || ids.length === 0) return undefined;
   const earlier = restatedRequest(prompt.slice(0, previous + 1), tools, now)?.text ?? userTextAt(prompt, previous);
   const follow = followUps(readWordedSums(readRelativeDates(earlier, now).text), tools);
   const named = [...new Set(idLikeWords(earlier))];
-  const [id] = ids;
-  if (follow === undefined || follow.later.length === 0 || follow.calls.length === 0 || named.length !== 1 || id === undefined) return undefined;
-  return { text: earlier.split(named[0] ?? '').join(id), ids: id };
+  if (follow === undefined || follow.later.length === 0 || follow.calls.length === 0 || named.length !== 1) return undefined;
+  // "and A-1002 and A-1004?": each of them, as a list in the request's own words ("… for A-1002 and A-1004 …").
+  const given = joinList(ids, wordingFor(earlier).and);
+  return { text: earlier.split(named[0] ?? '').join(given), ids: given };
 }
 
 /**
@@ -1204,6 +1205,8 @@ interface FollowUp {
   readonly tool: ToolInfo;
   /** What the mail is for, worded from the ask ("We apologise for the delay."): it opens the message. */
   readonly purpose?: string | undefined;
+  /** The one record it is about, when the request names its own ("… and email the customer of A-1003"). */
+  readonly id?: string | undefined;
 }
 
 /**
@@ -1331,6 +1334,12 @@ function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefi
   if (requests.length < 2) return purposeFollowUp(text, tools) ?? sentMade(text, tools);
   const sent = sendsMade(text, tools);
   if (sent !== undefined) return sent;
+  // "email the customers of A-1006 and A-1004 to apologise for the delay": one request whose ids are listed.
+  const head = text.split(PURPOSE_START)[0] ?? text;
+  if (head !== text && splitRequests(head).slice(1).every((request) => idsOnly(request.text))) {
+    const purposed = purposeFollowUp(text, tools);
+    if (purposed !== undefined) return purposed;
+  }
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -1342,8 +1351,19 @@ function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefi
       for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
       continue;
     }
-    if (sourcesOf(calls).length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
-    later.push({ request, tool });
+    if (!missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+    // "where is A-1002 and email the customer of A-1003 to apologise": that mail is about its own order, looked up
+    // beside the others, and says what it is for; it mailed A-1002's customer what A-1002's lookup showed.
+    const idName = idArgument(tool.inputSchema);
+    const own = idName === undefined ? undefined : extractArguments(request.text, tool.inputSchema).input[idName];
+    const id = typeof own === 'string' ? own : undefined;
+    if (id !== undefined && !calls.some((call) => idOf(call.input)?.[1] === id)) {
+      const reader = tools.find((candidate) => isReadName(candidate.name) && idArgument(candidate.inputSchema) !== undefined && extractArguments(id, candidate.inputSchema).missing.length === 0);
+      if (reader === undefined || calls.some((call) => isChangeName(call.toolName))) return undefined;
+      calls.push({ toolName: reader.name, input: extractArguments(id, reader.inputSchema).input });
+    }
+    if (sourcesOf(calls).length === 0) return undefined;
+    later.push({ request, tool, purpose: purposeOf(request.text), id });
   }
   return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
 }
@@ -1369,6 +1389,9 @@ const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(
 const APOLOGY_DE = /\b(?:schick\w*|send\w*|schreib\w*|e-?mail\w*|mail\w*)\b[^\n]*?\beine\s+entschuldigung\b(?:\s+((?:für|fur|wegen)\s+[^\n]*?))?[.!?]*\s*$/i;
 /** The same in French: "envoie des excuses au client de A-1006", "… nos excuses pour le retard". */
 const APOLOGY_FR = /(?:\b(?:envoie\w*|envoy\w*|ecri\w*|mail\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\b(?:des|nos|mes)\s+excuses\b(?:\s+(?:au|aux|a|à)\s+[^\n]*?(?=\s+pour\b|$))?(?:\s+(pour\s+[^\n]*?))?[.!?]*\s*$/i;
+
+/** Where what a mail is for begins ("… to apologise …", "… um sich …", "… pour s'excuser …", "… an apology …"). */
+const PURPOSE_START = /\s(?:to\s+(?:apologi[sz]e|say\s+sorry|thank|confirm)|um\s|pour\s|an\s+apology|eine\s+entschuldigung|(?:des|nos|mes)\s+excuses)\b/i;
 
 function purposeOf(text: string): string | undefined {
   const german = PURPOSE_DE.exec(text);
@@ -1497,7 +1520,8 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
-    for (const { tool, purpose } of follow.later) {
+    for (const { tool, purpose, id } of follow.later) {
+      if (id !== undefined && id !== message.id) continue;
       const text = purpose === undefined ? message.text : `${purpose} ${message.text}`;
       const args = extractArguments(`${message.id} saying ${text}`, tool.inputSchema);
       if (args.missing.length > 0) return undefined;
