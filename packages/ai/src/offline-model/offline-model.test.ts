@@ -2218,6 +2218,10 @@ describe('createOfflineModel', () => {
     // They asked for a subject and a body.
     const apology = (id: string) => [id, `We apologise for the delay. Your order ${id} is delayed, delivery date 2026-12-03.`];
     expect(await mailed('email the customers of A-1006 and A-1004 to apologise for the delay')).toEqual([apology('A-1006'), apology('A-1004')]);
+    // Said of one ("Once I have looked it up, …").
+    expect((await generateText({ model, tools: shopTools(), prompt: 'email the customers of A-1006 and A-1004 to apologise for the delay' })).text).toBe(
+      "Once I have looked them up, I'll email the customers of A-1006 and A-1004 to apologise for the delay (send_email), saying what they show.",
+    );
     const followUp = await generateText({
       model,
       tools: shopTools(),

@@ -1261,7 +1261,7 @@ function followUpReply(follow: FollowUps, note: string | undefined, wording: Wor
     wording.and,
   );
   const made = follow.calls.filter((call) => call.toolName === follow.made).length;
-  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
+  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
   return { type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` };
 }
 

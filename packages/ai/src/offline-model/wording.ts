@@ -93,7 +93,7 @@ export interface Wording {
   /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
-  readonly onceLookedUp: (later: string) => string;
+  readonly onceLookedUp: (later: string, several: boolean) => string;
   /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
   readonly onceMade: (later: string, several: boolean) => string;
   readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
@@ -275,7 +275,7 @@ const EN: Wording = {
   again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
-  onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
+  onceLookedUp: (later, several) => `Once I have looked ${several ? 'them' : 'it'} up, I'll ${later}, saying what ${several ? 'they show' : 'it shows'}.`,
   onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
   nowDone: (requests, from, said) =>
     `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
