@@ -2238,6 +2238,24 @@ describe('createOfflineModel', () => {
     ]);
   });
 
+  it('makes the invoice and mails it on "invoice for A-1002 and send it" (EN/DE/FR), "it" being what the request before makes', async () => {
+    const model = createOfflineModel();
+    for (const [prompt, subject] of [
+      ['invoice for A-1002 and send it', 'Your invoice for order A-1002'],
+      ['make the invoice for A-1002 and send it to the customer', 'Your invoice for order A-1002'],
+      ['Rechnung für A-1002 und schick sie dem Kunden', 'Ihre Rechnung für Bestellung A-1002'],
+      ['facture de A-1002 et envoie-la au client', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      // It made the invoice and said "send it" was no request it could do.
+      expect(result.steps[0]?.text, prompt).toMatch(/^(?:Once it is made|Sobald es erstellt ist|Une fois le document fait)/);
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['order_invoice'], ['send_email']]);
+      expect((result.steps[1]?.toolCalls[0]?.input as { subject?: string } | undefined)?.subject, prompt).toBe(subject);
+    }
+    // With nothing made before it, "send it" is named as not done.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send it' })).text).toBe('I did not do "send it": none of my tools does that.');
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -118,7 +118,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (day !== undefined) return { type: 'text', text: day };
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
-    const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
+    const partial = asked === ruleInput.userText && sendsMade(text, tools) === undefined ? partialRequests(text, tools, wording) : undefined;
     if (partial !== undefined) return withReadingNote(partial, dates, wording);
     // "remove the pears" after they were added to the cart: no tool takes one thing out (cart_clear empties it all).
     // "remove everything" right after: that tool, as "remove everything from my cart" calls it.
@@ -1277,6 +1277,9 @@ function sentOnAnswer(asked: string, tools: readonly ToolInfo[]): FollowUps | un
   return ids.length === 1 && ids[0] !== undefined ? sentMade(request, tools, ids[0]) : undefined;
 }
 
+/** Sending what was just named, with nothing else to say: "send it (to the customer)", "schick sie", "envoie-la" (folded). */
+const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin))?\s*[.!]*$/;
+
 /** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
 function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   return sentMade(text, tools) ?? sentAfterReads(text, tools);
@@ -1295,18 +1298,23 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
   // Who it goes to names no thing made ("an den Kunden" read alone is a customer's order to look up).
   const sends = fold(last.text).replace(TO_CUSTOMER, ' ');
   const named = pickTool(sends, tools);
-  const made = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  const picked = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  const before = readParts(text, requests.slice(0, -1), tools);
+  // "invoice for A-1002 and send it": what "it" is, is what the request before makes.
+  const made = picked ?? (IT_SENT.test(fold(last.text)) ? before.at(-1)?.read?.tool : undefined);
   if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
   const own = extractArgumentSets(last.text, made.inputSchema);
   const sets = own[0].missing.length > 0 ? extractArgumentSets(text.slice(0, last.end), made.inputSchema) : own;
   const messenger = purposeTool(last.text, tools);
   if (sets[0].missing.length > 0 || messenger === undefined || messenger === made) return undefined;
   const calls: OfflineToolCall[] = [];
-  for (const { read } of readParts(text, requests.slice(0, -1), tools)) {
-    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !isReadName(read.tool.name)) return undefined;
+  for (const { read } of before) {
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !(isReadName(read.tool.name) || read.tool === made)) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
-  calls.push(...sets.map((set) => ({ toolName: made.name, input: set.input })));
+  for (const set of sets) {
+    if (!calls.some((call) => call.toolName === made.name && JSON.stringify(call.input) === JSON.stringify(set.input))) calls.push({ toolName: made.name, input: set.input });
+  }
   return { calls, later: [{ request: last, tool: messenger }], changes: false, made: made.name };
 }
 
