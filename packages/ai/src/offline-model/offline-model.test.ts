@@ -2256,6 +2256,29 @@ describe('createOfflineModel', () => {
     expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send it' })).text).toBe('I did not do "send it": none of my tools does that.');
   });
 
+  it('counts "et demain ?", "and tomorrow?" after "et la date ?" after a clock from the date there, with no tool', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const third = async (texts: readonly [string, string, string]) => {
+      const messages: ModelMessage[] = [];
+      const answers: { text: string; calls: number }[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools: shopTools(), messages, stopWhen: isStepCount(2) });
+        messages.push(...result.responseMessages);
+        answers.push({ text: result.text, calls: result.toolCalls.length });
+      }
+      return answers.at(-1);
+    };
+    // It got the help text ("et demain ?"), or counted from today's UTC date ("and tomorrow?").
+    expect(await third(['quelle heure est-il à Tokyo', 'et la date ?', 'et demain ?'])).toEqual({
+      text: "« demain » est le 2026-11-22, un dimanche (à partir du 2026-11-21 à Asia/Tokyo). Je n'ai eu besoin d'aucun outil pour cela.",
+      calls: 0,
+    });
+    expect((await third(['what time is it in Tokyo', 'and the date?', 'and tomorrow?']))?.text).toBe(
+      '"tomorrow" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.',
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

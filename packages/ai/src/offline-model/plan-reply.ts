@@ -853,7 +853,9 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   } else if (read.dates.length === 1 && read.shift === undefined && ASKS.test(folded) && (ASKS_DAY.test(folded) || clock !== undefined)) {
     const [{ phrase, date }] = read.dates as [{ phrase: string; date: string }];
     // "what's the date there tomorrow?" after a clock: counted from the date there, not from today's UTC date.
-    const there = clock?.zone !== undefined && THERE.test(folded) && COUNTED_DAY.test(fold(phrase).trim());
+    // "et demain ?" right after "et la date ?" there: the date asked about was the one there, so it counts from it too.
+    const afterDate = THE_DATE.test(fold(userTextAt(prompt, lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user')))).trim());
+    const there = clock?.zone !== undefined && (THERE.test(folded) || afterDate) && COUNTED_DAY.test(fold(phrase).trim());
     const days = Math.round((Date.parse(date) - Date.parse(today)) / 86_400_000);
     answer = there && clock !== undefined ? { phrase, date: addDays(clock.date, days), from: clock } : { phrase, date, from: { date: today } };
   }
@@ -870,6 +872,11 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
  * its result's date in its zone, or today's UTC date when it gave none (the browser's own time, written out in words).
  */
 function clockDay(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[], today: string): { readonly date: string; readonly zone?: string | undefined } | undefined {
+  // "et demain ?" after "et la date ?" after a clock: that question was answered from the clock, with no tool.
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  if (previous > 0 && callsOf(previousTurn(prompt)).length === 0 && THE_DATE.test(fold(userTextAt(prompt, previous)).trim())) {
+    return clockDay(prompt.slice(0, previous + 1), tools, today);
+  }
   const turn = previousTurn(prompt);
   const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const call of callsOf(turn).reverse()) {
