@@ -646,6 +646,7 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1002 to 2027-02-31', 'text: "2027-02-31" does not exist: that month has fewer days.'],
       ['where is A-1002 and send the invoice', 'query_order {"order_id":"A-1002"} | order_invoice {"order_id":"A-1002"}'],
       ['add a teapot', 'cart_add {"name":"teapot"}'],
+      ['invoice for A-1002 and send it', 'order_invoice {"order_id":"A-1002"}'],
       ['email the customers of A-1006 and A-1004 to apologise for the delay', 'query_order {"order_id":"A-1006"} | query_order {"order_id":"A-1004"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
