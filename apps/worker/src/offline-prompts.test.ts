@@ -641,6 +641,13 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
         'send_email {"order_id":"A-1006","body":"we\'re sorry for the delay","subject":"We\'re sorry for the delay"}',
       ],
       ['send the invoice for A-1003 to the customer', 'order_invoice {"order_id":"A-1003"}'],
+      // Session 33: a bare French day, an ISO day no calendar has, an invoice sent after a lookup, a thing with no count.
+      ['décale A-1003 au 6', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-06"}'],
+      ['move A-1002 to 2027-02-31', 'text: "2027-02-31" does not exist: that month has fewer days.'],
+      ['where is A-1002 and send the invoice', 'query_order {"order_id":"A-1002"} | order_invoice {"order_id":"A-1002"}'],
+      ['add a teapot', 'cart_add {"name":"teapot"}'],
+      ['invoice for A-1002 and send it', 'order_invoice {"order_id":"A-1002"}'],
+      ['email the customers of A-1006 and A-1004 to apologise for the delay', 'query_order {"order_id":"A-1006"} | query_order {"order_id":"A-1004"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);

@@ -1,5 +1,5 @@
 import { findCities, findTimeZones } from './time-zones.ts';
-import { contentWords, humanize, sameWord, splitIdentifier, stem } from './words.ts';
+import { contentWords, humanize, isCalendarDay, sameWord, splitIdentifier, stem } from './words.ts';
 
 /** Arguments found in a text for one tool, and the required ones that were not found. */
 export interface ExtractedArguments {
@@ -172,7 +172,9 @@ function listedItems(text: string, result: ExtractedArguments, properties: reado
     String.raw`^${LIST_JOIN}(?:${COUNT}\s+|(?:an?|some|the|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
     'di',
   );
-  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [result];
+  // "add an apple and 2 pears": the first thing has no count of its own, so none of the others' counts is its.
+  const own = quantity === undefined || first.count !== undefined ? result : { ...result, input: Object.fromEntries(Object.entries(result.input).filter(([key]) => key !== quantity.name)) };
+  const sets: [ExtractedArguments, ...ExtractedArguments[]] = [own];
   for (let at = first.span.end; sets.length < MAX_ARGUMENT_SETS; ) {
     const match = more.exec(text.slice(at));
     const next = match === null ? undefined : toItemPhrase(match, at, []);
@@ -657,7 +659,8 @@ function takeDate(text: string, used: Span[]): string | undefined {
     const month = Number(match[2]);
     const day = Number(match[3]);
     const span = { start: match.index, end: match.index + match[0].length };
-    if (month < 1 || month > 12 || day < 1 || day > 31 || !isFree(span, used)) continue;
+    // "2027-02-31" is no day (February has 28 that year): not taken, so the date is asked for and the day said to be none.
+    if (!isCalendarDay(Number(match[1]), month, day) || !isFree(span, used)) continue;
     used.push(span);
     return match[0];
   }
@@ -1121,6 +1124,11 @@ const PLACEHOLDERS = /^(something|anything|it|that|this|them|those|these|stuff|t
 /** What a count before it makes a measure, not a thing to add: "add 5 days", "add 10 percent", "add 3 euros". */
 const MEASURES = /^(?:(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|percent|per\s*cent|points?|euros?|eur|dollars?|usd|cents?|tage?|wochen?|jours?|semaines?)\b|%)/i;
 
+/** An adding verb and "a", "an", "ein(e)", "un(e)": one thing, as a count of 1 says. */
+const ONE_ADDED = /^(?:add|buy|purchase|put|f[üu]ge|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:an?|ein(?:e[nm]?)?|une?)\s/i;
+/** What is added to something other than a cart, or is not a thing at all: "a discount", "a note", "a reminder". */
+const NOT_GOODS = /^(?:discount|rebate|coupon|voucher|note|comment|remark|reminder|tag|label|task|user|customer|order|delivery|e-?mail|mail|message|rabatt|notiz|kommentar|remise|commentaire)s?$/i;
+
 /**
  * Whether the whole request is an adding verb, a count and a thing ("add 2 coffee beans", "please buy three mugs"),
  * for a tool that takes both: nothing else says where it goes or what it is for, so it is that tool's thing to add.
@@ -1135,7 +1143,10 @@ export function addsCountedItem(text: string, schema: unknown): boolean {
   const request = text.trim().replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '').replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '');
   const match = new RegExp(ITEM_PHRASE.source, 'di').exec(request);
   const item = match === null ? undefined : toItemPhrase(match, 0, []);
-  if (match?.index !== 0 || item?.count === undefined || MEASURES.test(item.name)) return false;
+  // "add a teapot", "füge eine Teekanne hinzu", "ajoute une théière": one, when the verb only adds and the thing is one
+  // a cart holds (not "add a discount", "add a note": what those are added to is not said).
+  const one = item !== undefined && ONE_ADDED.test(request) && !NOT_GOODS.test(item.name);
+  if (match?.index !== 0 || (item?.count === undefined && !one) || item === undefined || MEASURES.test(item.name)) return false;
   // More things may follow, each with its count or none: "add 3 apples and 2 bananas".
   const more = new RegExp(String.raw`^${LIST_JOIN}(?:${COUNT}\s+|(?:an?|some|ein(?:e[nm]?)?|une?)\s+)?([^\n,.;:!?"“”]+?)(?=${LIST_JOIN}|$)`, 'i');
   for (let rest = request.slice(item.span.end); rest.length > 0; ) {

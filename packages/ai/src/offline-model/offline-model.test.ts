@@ -1811,6 +1811,10 @@ describe('createOfflineModel', () => {
       ['move A-1002 to the 5th of december', 'actually the 6th'],
       ['move A-1002 to the 5th of december', 'no, the 6th'],
       ['Verschiebe A-1002 auf den 5. Dezember', 'nein, den 6.'],
+      // French writes the day bare ("le 6"): these got the help text.
+      ['Change la date de livraison de A-1002 au 5 décembre', 'plutôt le 6'],
+      ['Change la date de livraison de A-1002 au 5 décembre', 'non, le 6'],
+      ['Change la date de livraison de A-1002 au 5 décembre', 'alors au 6 ?'],
     ] as const) {
       const tools = shopTools();
       const before = await generateText({ model, tools, prompt: first });
@@ -1832,9 +1836,9 @@ describe('createOfflineModel', () => {
   it('does not mail one order\'s invoice to another\'s customer on "and A-1002?", and reads "dem ersten Kunden", "la dernière commande" after a list', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const followUp = conversation(model, shopTools());
-    // It mailed A-1006's invoice to A-1002's customer.
+    // It mailed A-1006's invoice to A-1002's customer (and then, session 32, made A-1002's invoice and mailed nothing).
     expect(await followUp('send the invoice of A-1006', 'and A-1002?')).toEqual({
-      text: 'As before with order_invoice, now with A-1002.',
+      text: "As before with order_invoice, now with A-1002. Once it is made, I'll send the invoice of A-1002 (send_email), saying what it holds.",
       calls: [['order_invoice', { order_id: 'A-1002' }]],
     });
     // What the user worded goes to the next one as before.
@@ -1907,6 +1911,372 @@ describe('createOfflineModel', () => {
     const asked = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).text;
     expect(await asked('welcher Tag ist heute?')).toBe('In UTC ist heute der 2026-11-20, ein Freitag. Dafür brauchte ich kein Werkzeug.');
     expect(await asked('quel jour sommes-nous ?')).toBe("En UTC, nous sommes le 2026-11-20, un vendredi. Je n'ai eu besoin d'aucun outil pour cela.");
+  });
+
+  it('says an ISO date no calendar has is none ("2027-02-31"), as it does "31st of february", instead of passing it on', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const move = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    // It asked to move A-1002 to 2027-02-31, for the tool to refuse once approved.
+    expect(await move('move A-1002 to 2027-02-31')).toEqual({
+      text: '"2027-02-31" does not exist: that month has fewer days. I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?',
+      calls: [],
+    });
+    expect((await move('Verschiebe A-1002 auf 2027-02-29')).text).toMatch(/^„2027-02-29“ gibt es nicht: Der Monat hat weniger Tage\. /);
+    expect((await move('déplace A-1002 au 2027-04-31')).text).toMatch(/^« 2027-04-31 » n'existe pas : ce mois a moins de jours\. /);
+    // A leap year's 29 February is a day.
+    expect((await move('move A-1002 to 2028-02-29')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2028-02-29' }]]);
+  });
+
+  it('adds one on "add a teapot" (no count), in German and French too, and a list that begins so; "add a discount" adds nothing', async () => {
+    const model = createOfflineModel();
+    const added = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return { calls: result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), text: result.text };
+    };
+    // They got the help text.
+    expect(await added('add a teapot')).toEqual({ calls: [['cart_add', { name: 'teapot' }]], text: 'cart_add returned 1 result: teapot (quantity 1).' });
+    expect((await added('Füge eine Teekanne hinzu')).calls).toEqual([['cart_add', { name: 'Teekanne' }]]);
+    expect((await added('Ajoute une théière')).calls).toEqual([['cart_add', { name: 'théière' }]]);
+    // It added "an apple" alone and said "2 pears" was no request it could do; read as one list, the apple took the pears' 2.
+    expect((await added('add an apple and 2 pears')).calls).toEqual([
+      ['cart_add', { name: 'apple' }],
+      ['cart_add', { name: 'pears', quantity: 2 }],
+    ]);
+    // It did "a tea to my cart" as showing the cart and said "add a coffee" was no request it could do.
+    expect((await added('add a coffee and a tea to my cart')).calls).toEqual([
+      ['cart_add', { name: 'coffee' }],
+      ['cart_add', { name: 'tea' }],
+    ]);
+    expect((await added('leg eine Teekanne und 2 Tassen in den Warenkorb')).calls).toEqual([
+      ['cart_add', { name: 'Teekanne' }],
+      ['cart_add', { name: 'Tassen', quantity: 2 }],
+    ]);
+    // A thing no cart holds is not added to it; nor is a request of its own a member of the list.
+    expect((await added('add a discount')).calls).toEqual([]);
+    expect(await added('add a teapot and book a taxi')).toMatchObject({ calls: [['cart_add', { name: 'teapot' }]] });
+  });
+
+  it('looks up, makes the invoice and mails it on "where is A-1002 and send the invoice" (EN/DE/FR), the mail through its approval', async () => {
+    const model = createOfflineModel();
+    const subjects = { en: 'Your invoice for order A-1002', de: 'Ihre Rechnung für Bestellung A-1002', fr: 'Votre facture pour commande A-1002' };
+    for (const [prompt, subject] of [
+      ['where is A-1002 and send the invoice', subjects.en],
+      ['Wo ist A-1002 und schick die Rechnung an den Kunden', subjects.de],
+      ['où est A-1002 et envoie la facture au client', subjects.fr],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const result = await generateText({ model, tools, prompt, stopWhen: isStepCount(3) });
+      // It made the invoice beside the lookup and mailed nothing (in German it mailed what the lookup showed).
+      expect(result.steps[0]?.toolCalls.map((call) => call.toolName), prompt).toEqual(['query_order', 'order_invoice']);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, prompt).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+    expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send the invoice' })).text).toBe(
+      "Once it is made, I'll send the invoice (send_email), saying what it holds.",
+    );
+  });
+
+  it('goes on from a whole request on "and A-1002?": makes A-1002\'s invoice and mails it to its customer, in each language and again after that', async () => {
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+    const invoice = (id: string) => `Invoice INV-${id} of order ${id}; total 89.00 EUR.`;
+    // The mail of each message is approved before the next comes, as the demo's chat holds a message while one waits.
+    const turns = async (texts: readonly string[]) => {
+      const messages: ModelMessage[] = [];
+      const mails: unknown[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') continue;
+        mails.push(approval.toolCall.input);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
+      }
+      return mails;
+    };
+    // "and A-1002?" made A-1002's invoice and mailed nothing.
+    expect(await turns(['send the invoice for A-1003 to the customer', 'and A-1002?', 'and A-1006?'])).toEqual(
+      ['A-1003', 'A-1002', 'A-1006'].map((id) => ({ order_id: id, subject: `Your invoice for order ${id}`, body: invoice(id) })),
+    );
+    expect(await turns(['Schick die Rechnung für A-1003 an den Kunden', 'und für A-1002?'])).toEqual(
+      ['A-1003', 'A-1002'].map((id) => ({ order_id: id, subject: `Ihre Rechnung für Bestellung ${id}`, body: invoice(id) })),
+    );
+    expect(await turns(['Envoie la facture de A-1003 au client', 'et A-1002 ?'])).toEqual(
+      ['A-1003', 'A-1002'].map((id) => ({ order_id: id, subject: `Votre facture pour commande ${id}`, body: invoice(id) })),
+    );
+    // Each tool the request made calls of is named.
+    const looked = await generateText({
+      model,
+      tools,
+      messages: [
+        { role: 'user', content: 'where is A-1002 and send the invoice' },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'and A-1004?' },
+      ],
+    });
+    expect(looked.text).toBe("As before with query_order and order_invoice, now with A-1004. Once it is made, I'll send the invoice (send_email), saying what it holds.");
+    // A mail that says what it is for looks the next order up too, and opens with that purpose.
+    expect(await turns(['email the customer of A-1002 to apologise for the delay', 'and A-1006?'])).toEqual(
+      ['A-1002', 'A-1006'].map((id) => ({
+        order_id: id,
+        subject: 'We apologise for the delay',
+        body: `We apologise for the delay. Your order ${id} is delayed, delivery date 2026-12-03.`,
+      })),
+    );
+  });
+
+  it('makes and mails the invoice of the order a lookup showed on "send the invoice to the customer" (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    for (const [first, then, subject] of [
+      ['where is A-1002', 'send the invoice to the customer', 'Your invoice for order A-1002'],
+      ['Wo ist A-1002?', 'schick ihm die Rechnung', 'Ihre Rechnung für Bestellung A-1002'],
+      ['où en est la commande A-1002 ?', 'envoie la facture au client', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+      // It made the invoice and mailed nothing.
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), then).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, then).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+  });
+
+  it('answers "how many?" after a lookup by id with what it showed, and that it was no list (EN/DE/FR), with no tool', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    // They got the help text.
+    expect(await followUp('where is A-1002', 'how many?')).toEqual({
+      text: 'That was a lookup by id, not a list: it showed 1 (A-1002, with query_order), and nothing more was counted. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await followUp('where are A-1002 and A-1003', 'how many?')).text).toMatch(/^That was a lookup by id, not a list: it showed 2 \(A-1002 and A-1003, with query_order\)/);
+    expect((await followUp('Wo ist A-1002?', 'wie viele?')).text).toMatch(/^Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte 1 \(A-1002, mit query_order\)/);
+    expect((await followUp('où est A-1002 ?', 'combien ?')).text).toMatch(/^C'était une recherche par identifiant, pas une liste : elle en montrait 1 \(A-1002, avec query_order\)/);
+    // After a list, its count as before.
+    expect((await followUp('show me the late orders', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
+  });
+
+  it('counts "quel jour sera-t-il là-bas demain ?" after a clock from the date there, with no tool, as it does in English and German', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const followUp = conversation(model, shopTools());
+    // It asked for world_clock's time zone ("il", "t" of "sera-t-il" were words of a request of their own).
+    expect(await followUp('quelle heure est-il à Tokyo ?', 'quel jour sera-t-il là-bas demain ?')).toEqual({
+      text: "« demain » est le 2026-11-22, un dimanche (à partir du 2026-11-21 à Asia/Tokyo). Je n'ai eu besoin d'aucun outil pour cela.",
+      calls: [],
+    });
+    expect((await followUp('quelle heure est-il à Tokyo ?', 'quelle date serons-nous là-bas demain ?')).calls).toEqual([]);
+    expect((await followUp('Wie spät ist es in Tokio?', 'was für ein Tag ist dort morgen?')).text).toBe(
+      '„morgen“ ist der 2026-11-22, ein Sonntag (ab 2026-11-21 in Asia/Tokyo). Dafür brauchte ich kein Werkzeug.',
+    );
+  });
+
+  it('says a clock\'s time and a sum\'s result as sentences, not as the fields the tools returned (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const sum = tool({
+      description: 'Evaluate an arithmetic expression exactly instead of doing mental math.',
+      inputSchema: z.object({ expression: z.string().min(1) }),
+      execute: async ({ expression }) => ({ expression, result: 36 }),
+    });
+    const tools = { ...shopTools(), calculate: sum };
+    const answer = async (prompt: string) => (await generateText({ model, tools, prompt, stopWhen: isStepCount(2) })).text;
+    // "world_clock returned time_zone Asia/Tokyo, local_date 2026-11-21, local_time 02:00:00, weekday Saturday, utc_offset +09:00."
+    expect(await answer('What time is it in Tokyo?')).toBe('In Asia/Tokyo it is 02:00 on Saturday, 2026-11-21 (UTC+09:00).');
+    expect(await answer('Wie spät ist es in Tokio?')).toBe('In Asia/Tokyo ist es 02:00 Uhr am Samstag, dem 2026-11-21 (UTC+09:00).');
+    expect(await answer('Quelle heure est-il à Tokyo ?')).toBe('À Asia/Tokyo, il est 02:00, le samedi 2026-11-21 (UTC+09:00).');
+    // "calculate returned expression 15 / 100 * 240, result 36."
+    expect(await answer('what is 15% of 240')).toBe('15 / 100 * 240 = 36.');
+  });
+
+  it('asks for the order on "send the invoice to the customer" alone, then makes the invoice and mails it once "A-1002" answers (EN/DE/FR)', async () => {
+    const model = createOfflineModel();
+    const followUp = conversation(model, shopTools());
+    for (const [first, question, subject] of [
+      ['send the invoice to the customer', 'I can do that with order_invoice, but I still need the order id (for example A-1001). Could you tell me?', 'Your invoice for order A-1002'],
+      // It asked for send_email's order id, subject and text, and after the id for the subject and the text.
+      [
+        'Schick die Rechnung an den Kunden',
+        'Das geht mit order_invoice, aber dafür brauche ich noch die Bestellnummer (zum Beispiel A-1001). Kannst du es mir sagen?',
+        'Ihre Rechnung für Bestellung A-1002',
+      ],
+      ['envoie la facture au client', 'Je peux le faire avec order_invoice', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+      const asked = await generateText({ model, tools, prompt: first });
+      expect(asked.text.startsWith(question), asked.text).toBe(true);
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...asked.responseMessages, { role: 'user', content: 'A-1002' }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+      // It made the invoice and mailed nothing.
+      expect(result.steps[0]?.toolCalls.map((call) => [call.toolName, call.input]), first).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      expect(approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined, first).toEqual({
+        order_id: 'A-1002',
+        subject,
+        body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.',
+      });
+    }
+    // An invoice alone is made alone, as before.
+    expect((await followUp('invoice please', 'A-1002')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+  });
+
+  it('writes the apology "envoie-lui des excuses", "sende ihm eine Entschuldigung" ask for after a lookup in that language, not half in English', async () => {
+    const model = createOfflineModel();
+    for (const [first, then, body] of [
+      ['où est ma commande A-1006', 'envoie-lui des excuses', 'Nous nous excusons. Votre commande A-1006 est delayed, date de livraison 2026-12-03.'],
+      ['Wo ist A-1006?', 'sende ihm eine Entschuldigung', 'Wir entschuldigen uns. Ihre Bestellung A-1006 ist delayed, Lieferdatum 2026-12-03.'],
+    ] as const) {
+      const tools = shopTools();
+      const before = await generateText({ model, tools, prompt: first, stopWhen: isStepCount(2) });
+      const messages: ModelMessage[] = [{ role: 'user', content: first }, ...before.responseMessages, { role: 'user', content: then }];
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+      // "Nous nous excusons. Your order A-1006 is delayed, delivery date 2026-12-03." under an English answer.
+      expect(result.steps.at(-1)?.toolCalls.map((call) => (call.input as { body: string }).body), then).toEqual([body]);
+    }
+  });
+
+  it('reads "why is it late?" after a lookup as about that order, as "why is A-1010 late?" is, not as a task for the analyst', async () => {
+    const model = createOfflineModel();
+    const analyst = tool({
+      description: 'A sub-agent that reviews delayed orders and writes a short report. Give it the task in plain words.',
+      inputSchema: z.object({ task: z.string().min(1).describe('What to do, in plain words') }),
+      execute: async () => ({ answer: 'A report on every delayed order.' }),
+    });
+    const followUp = conversation(model, { ...shopTools(), delay_analyst: analyst });
+    // The analyst got "why is it late?" as its task, with nothing that says which order.
+    expect(await followUp("where's A-1010", 'why is it late?')).toEqual({
+      text: 'Reading "it" as A-1010, from earlier in our conversation.',
+      calls: [['query_order', { order_id: 'A-1010' }]],
+    });
+    expect((await followUp('Wo ist A-1010?', 'warum ist sie verspätet?')).calls).toEqual([['query_order', { order_id: 'A-1010' }]]);
+    // A question about the orders in general is still the analyst's, and a clock's question a clock's.
+    expect((await followUp("where's A-1010", 'why are orders late?')).calls).toEqual([['delay_analyst', { task: 'why are orders late?' }]]);
+    expect((await followUp("where's A-1010", 'what time is it in Tokyo?')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+  });
+
+  it('makes and mails the next invoice on "and A-1003?" after "email it to the customer" mailed an invoice, and says the same words again otherwise', async () => {
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
+    const mails = async (texts: readonly string[]) => {
+      const messages: ModelMessage[] = [];
+      const inputs: unknown[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') continue;
+        inputs.push(approval.toolCall.input);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
+      }
+      return inputs.map((input) => [(input as { order_id: string }).order_id, (input as { body: string }).body]);
+    };
+    // It looked A-1003 up and mailed nothing.
+    expect(await mails(['show the invoice of A-1002', 'email it to the customer', 'and A-1003?'])).toEqual([
+      ['A-1002', 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.'],
+      ['A-1003', 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.'],
+    ]);
+    expect(await mails(['Zeig mir die Rechnung für A-1002', 'schick sie dem Kunden', 'und A-1003?'])).toEqual([
+      ['A-1002', 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.'],
+      ['A-1003', 'Invoice INV-A-1003 of order A-1003; total 89.00 EUR.'],
+    ]);
+    // Words the user gave go to the next customer as they were.
+    expect(await mails(['show the invoice of A-1002', 'email the customer of A-1002 that it is ready', 'and A-1003?'])).toEqual([
+      ['A-1002', 'it is ready'],
+      ['A-1003', 'it is ready'],
+    ]);
+  });
+
+  it('mails the customer a request names, each of a list, with what the mail is for: "where is A-1002 and email the customer of A-1003 to apologise"', async () => {
+    const model = createOfflineModel();
+    const mailed = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return result.steps.at(-1)?.toolCalls.map((call) => [(call.input as { order_id: string }).order_id, (call.input as { body: string }).body]);
+    };
+    // It looked A-1002 up alone and mailed A-1002's customer what that showed, with no apology.
+    expect(await mailed('where is A-1002 and email the customer of A-1003 to apologise')).toEqual([
+      ['A-1003', 'We apologise. Your order A-1003 is delayed, delivery date 2026-12-03.'],
+    ]);
+    // The mail opened with no apology.
+    expect(await mailed('where is A-1002 and email the customer to apologise for the delay')).toEqual([
+      ['A-1002', 'We apologise for the delay. Your order A-1002 is delayed, delivery date 2026-12-03.'],
+    ]);
+    // They asked for a subject and a body.
+    const apology = (id: string) => [id, `We apologise for the delay. Your order ${id} is delayed, delivery date 2026-12-03.`];
+    expect(await mailed('email the customers of A-1006 and A-1004 to apologise for the delay')).toEqual([apology('A-1006'), apology('A-1004')]);
+    // Said of one ("Once I have looked it up, …").
+    expect((await generateText({ model, tools: shopTools(), prompt: 'email the customers of A-1006 and A-1004 to apologise for the delay' })).text).toBe(
+      "Once I have looked them up, I'll email the customers of A-1006 and A-1004 to apologise for the delay (send_email), saying what they show.",
+    );
+    const followUp = await generateText({
+      model,
+      tools: shopTools(),
+      messages: [
+        { role: 'user', content: 'email the customer of A-1002 to apologise for the delay' },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'and A-1006 and A-1004?' },
+      ],
+      stopWhen: isStepCount(2),
+    });
+    expect(followUp.steps.at(-1)?.toolCalls.map((call) => [(call.input as { order_id: string }).order_id, (call.input as { body: string }).body])).toEqual([
+      apology('A-1006'),
+      apology('A-1004'),
+    ]);
+  });
+
+  it('makes the invoice and mails it on "invoice for A-1002 and send it" (EN/DE/FR), "it" being what the request before makes', async () => {
+    const model = createOfflineModel();
+    for (const [prompt, subject] of [
+      ['invoice for A-1002 and send it', 'Your invoice for order A-1002'],
+      ['make the invoice for A-1002 and send it to the customer', 'Your invoice for order A-1002'],
+      ['Rechnung für A-1002 und schick sie dem Kunden', 'Ihre Rechnung für Bestellung A-1002'],
+      ['facture de A-1002 et envoie-la au client', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      // It made the invoice and said "send it" was no request it could do.
+      expect(result.steps[0]?.text, prompt).toMatch(/^(?:Once it is made|Sobald es erstellt ist|Une fois le document fait)/);
+      expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName)), prompt).toEqual([['order_invoice'], ['send_email']]);
+      expect((result.steps[1]?.toolCalls[0]?.input as { subject?: string } | undefined)?.subject, prompt).toBe(subject);
+    }
+    // With nothing made before it, "send it" is named as not done.
+    expect((await generateText({ model, tools: shopTools(), prompt: 'where is A-1002 and send it' })).text).toBe('I did not do "send it": none of my tools does that.');
+  });
+
+  it('counts "et demain ?", "and tomorrow?" after "et la date ?" after a clock from the date there, with no tool', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const third = async (texts: readonly [string, string, string]) => {
+      const messages: ModelMessage[] = [];
+      const answers: { text: string; calls: number }[] = [];
+      for (const text of texts) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools: shopTools(), messages, stopWhen: isStepCount(2) });
+        messages.push(...result.responseMessages);
+        answers.push({ text: result.text, calls: result.toolCalls.length });
+      }
+      return answers.at(-1);
+    };
+    // It got the help text ("et demain ?"), or counted from today's UTC date ("and tomorrow?").
+    expect(await third(['quelle heure est-il à Tokyo', 'et la date ?', 'et demain ?'])).toEqual({
+      text: "« demain » est le 2026-11-22, un dimanche (à partir du 2026-11-21 à Asia/Tokyo). Je n'ai eu besoin d'aucun outil pour cela.",
+      calls: 0,
+    });
+    expect((await third(['what time is it in Tokyo', 'and the date?', 'and tomorrow?']))?.text).toBe(
+      '"tomorrow" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.',
+    );
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -61,12 +61,32 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     if (reply !== undefined) return reply;
   }
   const now = plan.now ?? (() => new Date());
+  // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
+  const restated = restatedRequest(options.prompt, ruleInput.tools, now());
+  if (restated !== undefined) {
+    const reply = planReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
+    if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
+    const restatedWording = wordingFor(restated.text);
+    const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);
+    return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
+  }
+  // "and A-1003?" after "email it to the customer" mailed A-1002's invoice: A-1003's is made, and mailed once it is in.
+  const remade = ruleInput.toolResults.length > 0 ? undefined : remadeAndSent(options.prompt, ruleInput.tools);
+  if (remade !== undefined) {
+    const remadeWording = wordingFor(userTextAtLast(options.prompt));
+    const again = remadeWording.again(joinList([...new Set(remade.calls.map((call) => call.toolName))], remadeWording.and), remade.ids);
+    const reply = followUpReply(remade, undefined, remadeWording);
+    return { ...reply, text: `${again} ${reply.text ?? ''}`.trim() };
+  }
   if (ruleInput.toolResults.length > 0) {
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
     const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       shiftFromResults(ruleInput, now(), wording) ??
-      followUpFromResults(ruleInput, now(), wording) ?? { type: 'text', text: summarizeToolResults(ruleInput.toolResults, wording) }
+      followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
+        type: 'text',
+        text: summarizeToolResults(ruleInput.toolResults, wording),
+      }
     );
   }
 
@@ -98,7 +118,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (day !== undefined) return { type: 'text', text: day };
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
-    const partial = asked === ruleInput.userText ? partialRequests(text, tools, wording) : undefined;
+    const partial = asked === ruleInput.userText && sendsMade(text, tools) === undefined ? partialRequests(text, tools, wording) : undefined;
     if (partial !== undefined) return withReadingNote(partial, dates, wording);
     // "remove the pears" after they were added to the cart: no tool takes one thing out (cart_clear empties it all).
     // "remove everything" right after: that tool, as "remove everything from my cart" calls it.
@@ -150,23 +170,31 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
     // Two requests in one message ("Where is A-1002 and what time is it in Tokyo?"): a call for each.
     // ("send the invoices for A-1001 and A-1003 to the customers" is one: made now, each mailed once it is in.)
     if (asked === ruleInput.userText) {
-      const calls = sentMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
+      const calls = sendsMade(text, tools) === undefined ? callsPerRequest(text, tools) : undefined;
       if (calls !== undefined) return withReadingNote({ type: 'tool-calls', calls }, dates, wording);
       // "Move A-1004 to Friday and email the customer": the change now, the mail once it is made (followUpFromResults).
       // "email the customer to apologise for the delay" after "where is A-1002": the order it refers back to is looked up.
       const mailer = purposeOf(text) === undefined ? undefined : purposeTool(text, tools);
-      const mailed = mailer === undefined ? undefined : referredId(options.prompt, text, mailer);
-      const follow = mailed === undefined ? followUps(text, tools) : purposeFollowUp(text, tools, mailed.id);
+      // "send the invoice to the customer" after "where is A-1003": that order's invoice is made, then mailed.
+      const maker = mailer === undefined && sentMade(text, tools) === undefined ? madeToSend(text, tools) : undefined;
+      const madeFor = maker === undefined ? undefined : referredId(options.prompt, text, maker);
+      // "Schick die Rechnung an den Kunden" with no order named before: the invoice's order id is asked for (the mail's
+      // subject and text were asked for too), and the reply makes it and mails it (sentOnAnswer).
+      const makerId = maker === undefined || madeFor !== undefined ? undefined : idArgument(maker.inputSchema);
+      if (maker !== undefined && makerId !== undefined && extractArguments(text, maker.inputSchema).missing.every((name) => name === makerId)) {
+        return { type: 'text', text: wording.ask(maker.name, describeArgument(maker.inputSchema, makerId, wording.argument)) };
+      }
+      const mailed = mailer === undefined ? madeFor : referredId(options.prompt, text, mailer);
+      const follow =
+        mailed === undefined ? followUps(text, tools) : madeFor !== undefined ? sentMade(text, tools, madeFor.id) : purposeFollowUp(text, tools, mailed.id);
       if (follow !== undefined && follow.calls.length > 0) {
-        const later = joinList(
-          follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
-          wording.and,
-        );
-        const once = follow.made !== undefined ? wording.onceMade(later, follow.calls.length > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later);
         const note = mailed === undefined ? undefined : referredNote(mailed, wording);
-        return withReadingNote({ type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` }, dates, wording);
+        return withReadingNote(followUpReply(follow, note, wording), dates, wording);
       }
     }
+    // "A-1002" given for the order id "send the invoice to the customer" lacked: made now, and mailed once it is in.
+    const answered = asked === ruleInput.userText ? undefined : sentOnAnswer(asked, tools);
+    if (answered !== undefined && answered.calls.length > 0) return withReadingNote(followUpReply(answered, undefined, wording), dates, wording);
   }
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
@@ -203,7 +231,10 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
       : asksOfChange
         ? (aboutEarlier(options.prompt, text, tools, undefined) ?? picked)
         : picked !== undefined && (!isReadName(picked.name) || idArgument(picked.inputSchema) !== undefined)
-          ? picked
+          ? // "why is it late?" after "where's A-1010": about that order, as "why is A-1010 late?" is (not the analyst's task).
+            isChangeName(picked.name) || idArgument(picked.inputSchema) !== undefined
+            ? picked
+            : (aboutEarlier(options.prompt, text, tools, picked) ?? picked)
           : (aboutEarlier(options.prompt, text, tools, picked) ?? picked);
   if (tool === undefined) {
     // "where is #1002": an id no tool takes, in a text that names no tool; say what the lookup's ids look like.
@@ -471,7 +502,11 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
     const ids = list.flatMap((record: unknown) => named(record));
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
-  return undefined;
+  // "how many?" after "where is A-1002": no list was shown, only the records looked up by id; say so (it got the help text).
+  const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
@@ -608,7 +643,7 @@ const GOES_ON =
   /^(?:and|what\s+about|how\s+about|same\s+for|also|ok(?:ay)?|then|no|wait|actually|rather|und|was\s+ist\s+mit|und\s+fur|dann|nein|lieber|et|et\s+pour|pareil\s+pour|alors|non|plutot)\b|\b(?:instead|then|stattdessen|plutot)\s*[?.!]*$/;
 /** Words of such a text that ask for nothing of their own. */
 const GOES_ON_WORDS: ReadonlySet<string> = new Set(
-  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot'.split(' '),
+  'and what about how same also ok okay then no wait actually rather instead try again one make it that do the for und was ist mit fur dann nein lieber doch eher stattdessen auf am et pour pareil alors non plutot au le'.split(' '),
 );
 
 /**
@@ -660,6 +695,73 @@ function repeatedCall(
   return undefined;
 }
 
+/** The ids of a text that gives nothing else but words that go on from the request before ("and A-1002?", "und für A-1002?"). */
+function idsGoingOn(text: string): string[] | undefined {
+  const ids = idLikeWords(text);
+  let rest = text;
+  for (const id of ids) rest = rest.replace(id, ' ');
+  return ids.length > 0 && wordsOf(rest).every((word) => GOES_ON_WORDS.has(word) || ID_ONLY_WORDS.has(word)) ? ids : undefined;
+}
+
+/**
+ * "and A-1002?" after "send the invoice for A-1003 to the customer" (or after a mail that says what it is for, or a
+ * lookup and a mail): the request before, with the one id it named replaced by the one given, as the text this message
+ * is read as in each step of its turn, so what that request left for a result (the mail) is done too; before, only its
+ * first call was made again ("and A-1002?" made A-1002's invoice and mailed nothing). `undefined` unless the request
+ * before (itself read so, when it went on from one) made calls and left a request for their results, about one id.
+ */
+function restatedRequest(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[], now: Date): { readonly text: string; readonly ids: string } | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  const ids = previous < 0 ? undefined : idsGoingOn(userTextAt(prompt, current));
+  if (ids === undefined || ids.length === 0) return undefined;
+  const earlier = restatedRequest(prompt.slice(0, previous + 1), tools, now)?.text ?? userTextAt(prompt, previous);
+  const follow = followUps(readWordedSums(readRelativeDates(earlier, now).text), tools);
+  const named = [...new Set(idLikeWords(earlier))];
+  if (follow === undefined || follow.later.length === 0 || follow.calls.length === 0 || named.length !== 1) return undefined;
+  // "and A-1002 and A-1004?": each of them, as a list in the request's own words ("… for A-1002 and A-1004 …").
+  const given = joinList(ids, wordingFor(earlier).and);
+  return { text: earlier.split(named[0] ?? '').join(given), ids: given };
+}
+
+/**
+ * "and A-1003?" after "email it to the customer" mailed what an invoice of A-1002 held (the turn before made it): the
+ * thing is made for the id given and mailed as that request was, once it is in; before, the id was looked up and nothing
+ * made or mailed. `undefined` unless the message before only mailed what a call of the one before it made, for one id.
+ */
+function remadeAndSent(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[]): (FollowUps & { readonly ids: string }) | undefined {
+  const current = lastIndexOfRole(prompt, 'user');
+  const previous = lastIndexOfRole(prompt, 'user', current);
+  const before = lastIndexOfRole(prompt, 'user', previous);
+  const ids = previous < 0 || before < 0 ? undefined : idsGoingOn(userTextAt(prompt, current));
+  const id = ids?.length === 1 ? ids[0] : undefined;
+  const mails = callsOf(prompt.slice(previous + 1, current));
+  const mailer = mails.length === 1 ? tools.find((tool) => tool.name === mails[0]?.toolName) : undefined;
+  const mailed = mails.length === 1 ? idOf(mails[0]?.input)?.[1] : undefined;
+  if (id === undefined || mailer === undefined || mailed === undefined || !isChangeName(mailer.name)) return undefined;
+  // Only a mail whose words came from a result: "email the customer that it is ready" says the same to the next one.
+  const asked = fold(userTextAt(prompt, previous));
+  const words = Object.entries(mails[0]?.input ?? {}).filter(([key, value]) => typeof value === 'string' && isMessageArgument(mailer.inputSchema, key));
+  if (words.length === 0 || words.some(([, value]) => asked.includes(fold(String(value))))) return undefined;
+  const made = callsOf(prompt.slice(before + 1, previous)).find((call) => idOf(call.input)?.[1] === mailed);
+  const maker = made === undefined ? undefined : tools.find((tool) => tool.name === made.toolName);
+  const name = maker === undefined ? undefined : idArgument(maker.inputSchema);
+  if (maker === undefined || name === undefined || isReadName(maker.name) || isChangeName(maker.name) || mailer === maker) return undefined;
+  const request = userTextAt(prompt, previous);
+  return { calls: [{ toolName: maker.name, input: { ...(made?.input as object), [name]: id } }], later: [{ request: { text: request, end: request.length }, tool: mailer }], changes: false, made: maker.name, ids: id };
+}
+
+/** The text of the last user message. */
+function userTextAtLast(prompt: LanguageModelV4Prompt): string {
+  return userTextAt(prompt, lastIndexOfRole(prompt, 'user'));
+}
+
+/** The prompt with the text of its last user message replaced. */
+function withLastUserText(prompt: LanguageModelV4Prompt, text: string): LanguageModelV4Prompt {
+  const index = lastIndexOfRole(prompt, 'user');
+  return prompt.map((message, i) => (i === index ? { role: 'user', content: [{ type: 'text', text }] } : message));
+}
+
 /**
  * The list the message before asked for, asked again with a bound ("top 3 only", "just the first two", "which one is
  * the worst?", "what about more than a week?" after "show me the delayed orders"): its last call again with the numbers
@@ -707,7 +809,7 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir quel quelle quand est sera jour tombe tombera le la ce cest sommes nous there dort da bas'
+    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
 /** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
@@ -751,7 +853,9 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   } else if (read.dates.length === 1 && read.shift === undefined && ASKS.test(folded) && (ASKS_DAY.test(folded) || clock !== undefined)) {
     const [{ phrase, date }] = read.dates as [{ phrase: string; date: string }];
     // "what's the date there tomorrow?" after a clock: counted from the date there, not from today's UTC date.
-    const there = clock?.zone !== undefined && THERE.test(folded) && COUNTED_DAY.test(fold(phrase).trim());
+    // "et demain ?" right after "et la date ?" there: the date asked about was the one there, so it counts from it too.
+    const afterDate = THE_DATE.test(fold(userTextAt(prompt, lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user')))).trim());
+    const there = clock?.zone !== undefined && (THERE.test(folded) || afterDate) && COUNTED_DAY.test(fold(phrase).trim());
     const days = Math.round((Date.parse(date) - Date.parse(today)) / 86_400_000);
     answer = there && clock !== undefined ? { phrase, date: addDays(clock.date, days), from: clock } : { phrase, date, from: { date: today } };
   }
@@ -768,6 +872,11 @@ function dayAnswer(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
  * its result's date in its zone, or today's UTC date when it gave none (the browser's own time, written out in words).
  */
 function clockDay(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[], today: string): { readonly date: string; readonly zone?: string | undefined } | undefined {
+  // "et demain ?" after "et la date ?" after a clock: that question was answered from the clock, with no tool.
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  if (previous > 0 && callsOf(previousTurn(prompt)).length === 0 && THE_DATE.test(fold(userTextAt(prompt, previous)).trim())) {
+    return clockDay(prompt.slice(0, previous + 1), tools, today);
+  }
   const turn = previousTurn(prompt);
   const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const call of callsOf(turn).reverse()) {
@@ -828,6 +937,8 @@ function aboutEarlier(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const tool = pickTool(`${referred.id} ${text}`, tools);
   if (tool === undefined || !isReadName(tool.name) || idArgument(tool.inputSchema) === undefined) return undefined;
   if (picked === undefined) return tool;
+  // A tool that takes no id (an analyst's task) asked about "it": the record, as the text with its id reads.
+  if (!isReadName(picked.name) && referred.phrase !== '') return tool;
   // A list of the same things as the record ("orders" of list_delayed_orders and query_order), asked about "it".
   const things = (name: string): string[] => splitIdentifier(name).filter((word) => !isReadName(word) && !isChangeName(word));
   const same = things(picked.name).some((word) => things(tool.name).some((other) => stem(word) === stem(other)));
@@ -994,6 +1105,9 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
  */
 const ACTION = /^\s*(?!(?:a|an|one|some|the|ein|eine|einen|un|une|des|le|la|les)\b)[a-z\u00C0-\u024F]+\s+(?:a|an|the|my|our|some|ein|eine|einen|den|die|das|un|une|le|la|les|mon|ma|mes)\s+\S/i;
 
+/** An adding verb at the start of a request: what follows it is the first thing of a list, not an action's object. */
+const ADDS = /^\s*(?:please\s+)?(?:add|buy|purchase|put|f[üu]ge|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s/i;
+
 /** A part of a message as read: its request (a list's members taken together) and, when it names a tool, that read. */
 type ReadPart = { readonly request: MessageRequest; readonly read?: RequestRead | undefined };
 
@@ -1051,8 +1165,9 @@ type RequestRead = { readonly tool: ToolInfo; readonly sets: ExtractedArguments[
  * `callsPerRequest` and `partialRequests` both join so.
  */
 function listedRead(text: string, from: MessageRequest, to: MessageRequest, alone: RequestRead | undefined, tools: readonly ToolInfo[]): RequestRead | undefined {
-  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item.
-  if ([from, to].some((request) => ACTION.test(request.text))) return undefined;
+  // A member of a list is a thing: "book a taxi" (a verb, then its object) is a request of its own, not one more item;
+  // "add an apple" begins the list ("add an apple and 2 pears", "add a coffee and a tea to my cart").
+  if (ACTION.test(to.text) || (ACTION.test(from.text) && !ADDS.test(from.text))) return undefined;
   const joined = readRequest(text, { text: text.slice(startOf(from), to.end), end: to.end }, tools);
   return joined !== undefined && joined.sets.length > (alone?.tool === joined.tool ? alone.sets.length : 0) ? joined : undefined;
 }
@@ -1097,6 +1212,8 @@ interface FollowUp {
   readonly tool: ToolInfo;
   /** What the mail is for, worded from the ask ("We apologise for the delay."): it opens the message. */
   readonly purpose?: string | undefined;
+  /** The one record it is about, when the request names its own ("… and email the customer of A-1003"). */
+  readonly id?: string | undefined;
 }
 
 /**
@@ -1119,29 +1236,106 @@ const SENDS = /\b(?:send|sned|e-?mail|mail|forward|schick\w*|sende|versend\w*|e-
  * holds (`followUpFromResults`); the mail still asks for approval. Before, only the invoice was made. `undefined` for any
  * other text.
  */
-function sentMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+function sentMade(asked: string, tools: readonly ToolInfo[], id?: string): FollowUps | undefined {
+  // "send the invoice to the customer" after "where is A-1003": the id it refers back to, read by the caller.
+  const text = id === undefined ? asked : `${id} ${asked}`;
   if (!SENDS.test(fold(withoutMessage(text)))) return undefined;
   // One request, whose ids may be listed ("the invoices for A-1001 and A-1003 to the customers").
   const parts = splitRequests(fold(text).replace(TO_CUSTOMER, ' '));
   if (!parts.slice(1).every((part) => idsOnly(part.text))) return undefined;
   // "email the invoice of A-1002": what is made is named beside the verb that sends it.
   const maker = pickTool(text, tools);
-  const made = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  const picked = maker !== undefined && isChangeName(maker.name) ? pickTool(text, tools.filter((tool) => !isChangeName(tool.name))) : maker;
+  // "A-1002 schick die Rechnung an den Kunden": "an den Kunden" beside an id reads as a lookup; the thing is "Rechnung".
+  const made = picked === undefined || isReadName(picked.name) ? madeToSend(asked, tools) : picked;
   if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
-  return sendsWhatIsMade(text, made, tools);
+  return sendsWhatIsMade(text, made, tools, asked);
+}
+
+/** The tool whose result a text asks to send when it names no id ("send the invoice to the customer"): what refers back to one. */
+function madeToSend(text: string, tools: readonly ToolInfo[]): ToolInfo | undefined {
+  if (!SENDS.test(fold(withoutMessage(text))) || splitRequests(text).length > 1) return undefined;
+  const sends = fold(text).replace(TO_CUSTOMER, ' ');
+  const named = pickTool(sends, tools);
+  const made = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  return made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined ? undefined : made;
+}
+
+/** The calls of a message that leaves requests for their results, and the answer that says what is done once they are in. */
+function followUpReply(follow: FollowUps, note: string | undefined, wording: Wording): OfflineReply & { readonly type: 'tool-calls' } {
+  const later = joinList(
+    follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
+    wording.and,
+  );
+  const made = follow.calls.filter((call) => call.toolName === follow.made).length;
+  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
+  return { type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` };
+}
+
+/**
+ * A request to send what a tool makes that lacked the id, read with the reply that gives it (`asked`: the request, a
+ * line break, the reply, as {@link withPendingQuestion} joins them): the thing is made for that id and mailed once it is
+ * in; before, only the thing was made. `undefined` when the reply is not ids alone, or the request sends nothing made.
+ */
+function sentOnAnswer(asked: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const at = asked.lastIndexOf('\n');
+  const [request, reply] = [asked.slice(0, Math.max(0, at)), asked.slice(at + 1).trim()];
+  const ids = at < 0 || !idsOnly(reply) ? [] : idLikeWords(reply);
+  return ids.length === 1 && ids[0] !== undefined ? sentMade(request, tools, ids[0]) : undefined;
+}
+
+/** Sending what was just named, with nothing else to say: "send it (to the customer)", "schick sie", "envoie-la" (folded). */
+const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin))?\s*[.!]*$/;
+
+/** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
+function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  return sentMade(text, tools) ?? sentAfterReads(text, tools);
+}
+
+/**
+ * "where is A-1002 and send the invoice": the requests before the last are read now, the thing the last one sends is
+ * made with them (for the id named before it) and mailed once it is in, as {@link sentMade} does; before, the invoice
+ * was made and nothing mailed. `undefined` when a request before it changes something (the mail would say what the
+ * thing held before the change) or is not read in full, or the last one sends nothing made.
+ */
+function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
+  const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
+  const last = requests.at(-1);
+  if (requests.length < 2 || last === undefined || !SENDS.test(fold(withoutMessage(last.text)))) return undefined;
+  // Who it goes to names no thing made ("an den Kunden" read alone is a customer's order to look up).
+  const sends = fold(last.text).replace(TO_CUSTOMER, ' ');
+  const named = pickTool(sends, tools);
+  const picked = named !== undefined && isChangeName(named.name) ? pickTool(sends, tools.filter((tool) => !isChangeName(tool.name))) : named;
+  const before = readParts(text, requests.slice(0, -1), tools);
+  // "invoice for A-1002 and send it": what "it" is, is what the request before makes.
+  const made = picked ?? (IT_SENT.test(fold(last.text)) ? before.at(-1)?.read?.tool : undefined);
+  if (made === undefined || isReadName(made.name) || isChangeName(made.name) || idArgument(made.inputSchema) === undefined) return undefined;
+  const own = extractArgumentSets(last.text, made.inputSchema);
+  const sets = own[0].missing.length > 0 ? extractArgumentSets(text.slice(0, last.end), made.inputSchema) : own;
+  const messenger = purposeTool(last.text, tools);
+  if (sets[0].missing.length > 0 || messenger === undefined || messenger === made) return undefined;
+  const calls: OfflineToolCall[] = [];
+  for (const { read } of before) {
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !(isReadName(read.tool.name) || read.tool === made)) return undefined;
+    for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
+  }
+  for (const set of sets) {
+    if (!calls.some((call) => call.toolName === made.name && JSON.stringify(call.input) === JSON.stringify(set.input))) calls.push({ toolName: made.name, input: set.input });
+  }
+  return { calls, later: [{ request: last, tool: messenger }], changes: false, made: made.name };
 }
 
 /** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
 const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
 
 /** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
-function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[]): FollowUps | undefined {
+function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[], asked = text): FollowUps | undefined {
   const sets = extractArgumentSets(text, maker.inputSchema);
   if (sets[0].missing.length > 0) return undefined;
   const messenger = purposeTool(text, tools);
   if (messenger === undefined || messenger === maker) return undefined;
   const calls = sets.map((set) => ({ toolName: maker.name, input: set.input }));
-  return { calls, later: [{ request: { text: text.trim(), end: text.length }, tool: messenger }], changes: false, made: maker.name };
+  return { calls, later: [{ request: { text: asked.trim(), end: asked.length }, tool: messenger }], changes: false, made: maker.name };
 }
 
 /**
@@ -1153,8 +1347,14 @@ function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo
 function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text);
   if (requests.length < 2) return purposeFollowUp(text, tools) ?? sentMade(text, tools);
-  const sent = sentMade(text, tools);
+  const sent = sendsMade(text, tools);
   if (sent !== undefined) return sent;
+  // "email the customers of A-1006 and A-1004 to apologise for the delay": one request whose ids are listed.
+  const head = text.split(PURPOSE_START)[0] ?? text;
+  if (head !== text && splitRequests(head).slice(1).every((request) => idsOnly(request.text))) {
+    const purposed = purposeFollowUp(text, tools);
+    if (purposed !== undefined) return purposed;
+  }
   const calls: OfflineToolCall[] = [];
   const later: FollowUp[] = [];
   for (const request of requests) {
@@ -1166,8 +1366,19 @@ function followUps(text: string, tools: readonly ToolInfo[]): FollowUps | undefi
       for (const set of sets) calls.push({ toolName: tool.name, input: set.input });
       continue;
     }
-    if (sourcesOf(calls).length === 0 || !missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
-    later.push({ request, tool });
+    if (!missing.every((name) => isMessageArgument(tool.inputSchema, name))) return undefined;
+    // "where is A-1002 and email the customer of A-1003 to apologise": that mail is about its own order, looked up
+    // beside the others, and says what it is for; it mailed A-1002's customer what A-1002's lookup showed.
+    const idName = idArgument(tool.inputSchema);
+    const own = idName === undefined ? undefined : extractArguments(request.text, tool.inputSchema).input[idName];
+    const id = typeof own === 'string' ? own : undefined;
+    if (id !== undefined && !calls.some((call) => idOf(call.input)?.[1] === id)) {
+      const reader = tools.find((candidate) => isReadName(candidate.name) && idArgument(candidate.inputSchema) !== undefined && extractArguments(id, candidate.inputSchema).missing.length === 0);
+      if (reader === undefined || calls.some((call) => isChangeName(call.toolName))) return undefined;
+      calls.push({ toolName: reader.name, input: extractArguments(id, reader.inputSchema).input });
+    }
+    if (sourcesOf(calls).length === 0) return undefined;
+    later.push({ request, tool, purpose: purposeOf(request.text), id });
   }
   return later.length > 0 ? { calls, later, changes: calls.some((call) => isChangeName(call.toolName)) } : undefined;
 }
@@ -1193,6 +1404,9 @@ const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(
 const APOLOGY_DE = /\b(?:schick\w*|send\w*|schreib\w*|e-?mail\w*|mail\w*)\b[^\n]*?\beine\s+entschuldigung\b(?:\s+((?:für|fur|wegen)\s+[^\n]*?))?[.!?]*\s*$/i;
 /** The same in French: "envoie des excuses au client de A-1006", "… nos excuses pour le retard". */
 const APOLOGY_FR = /(?:\b(?:envoie\w*|envoy\w*|ecri\w*|mail\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\b(?:des|nos|mes)\s+excuses\b(?:\s+(?:au|aux|a|à)\s+[^\n]*?(?=\s+pour\b|$))?(?:\s+(pour\s+[^\n]*?))?[.!?]*\s*$/i;
+
+/** Where what a mail is for begins ("… to apologise …", "… um sich …", "… pour s'excuser …", "… an apology …"). */
+const PURPOSE_START = /\s(?:to\s+(?:apologi[sz]e|say\s+sorry|thank|confirm)|um\s|pour\s|an\s+apology|eine\s+entschuldigung|(?:des|nos|mes)\s+excuses)\b/i;
 
 function purposeOf(text: string): string | undefined {
   const german = PURPOSE_DE.exec(text);
@@ -1283,11 +1497,20 @@ function idOf(input: unknown): readonly [string, string] | undefined {
  * change. A change that failed or was denied leaves it undone, and the answer says so. `undefined` when the message
  * left nothing for later, or it was already done in this turn.
  */
-function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording): OfflineReply | undefined {
+function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wording, remade?: FollowUps): OfflineReply | undefined {
   const { prompt, toolResults, tools } = input;
-  const follow = followUps(readWordedSums(readRelativeDates(input.userText, now).text), tools);
-  if (follow === undefined) return undefined;
+  const asked = readWordedSums(readRelativeDates(input.userText, now).text);
   const turn = prompt.slice(lastIndexOfRole(prompt, 'user') + 1).flatMap((message) => (message.role === 'assistant' ? message.content : []));
+  // What a message that referred back to an id asked to send: the id is the one the turn's call made the thing for.
+  const made = madeToSend(asked, tools);
+  const madeFor = made === undefined ? undefined : turn.find((part) => part.type === 'tool-call' && part.toolName === made.name && idOf(part.input) !== undefined);
+  const referred = madeFor?.type === 'tool-call' ? idOf(madeFor.input)?.[1] : undefined;
+  const follow =
+    remade ??
+    followUps(asked, tools) ??
+    (referred === undefined ? undefined : sentMade(asked, tools, referred)) ??
+    sentOnAnswer(withPendingQuestion(prompt, input.userText), tools);
+  if (follow === undefined) return undefined;
   if (turn.some((part) => part.type === 'tool-call' && follow.later.some((later) => later.tool.name === part.toolName))) return undefined;
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
     const call = turn.find((part) => part.type === 'tool-call' && part.toolCallId === result.toolCallId);
@@ -1312,7 +1535,8 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     // A lookup that found nothing, or nothing to tell (no status, no date), leaves the mail unwritten.
     if (message === undefined && !follow.changes) return { type: 'text', text: `${summary}\n\n${wording.notDoneLookup(requests)}` };
     if (message === undefined) return undefined;
-    for (const { tool, purpose } of follow.later) {
+    for (const { tool, purpose, id } of follow.later) {
+      if (id !== undefined && id !== message.id) continue;
       const text = purpose === undefined ? message.text : `${purpose} ${message.text}`;
       const args = extractArguments(`${message.id} saying ${text}`, tool.inputSchema);
       if (args.missing.length > 0) return undefined;

@@ -1,4 +1,4 @@
-import { fold } from './words.ts';
+import { fold, isCalendarDay } from './words.ts';
 
 /** A day named relative to today ("tomorrow", "next Monday", "in 3 days") and the ISO date it was read as. */
 export interface ResolvedDate {
@@ -338,6 +338,8 @@ const READERS: readonly Reader[] = [
     ),
     (match, today) => nextDayOfMonth(today, match[3] === undefined ? Number(match[1] ?? match[2]) : (ORDINAL_WORDS[match[3]] ?? 0)),
   ],
+  // French writes that day bare: "au 6", "le 6", "jusqu'au 1er", "plutôt le 6" after a move to the 5th.
+  [new RegExp(String.raw`(?:(?<=(?:^|[\s,])(?:au|jusqu'au)\s+)|(?<=^|[\s,])le\s+)(\d{1,2})(?:er)?${CLAUSE_END}`, 'g'), (match, today) => nextDayOfMonth(today, Number(match[1]))],
   // Not the last number of a sum before a full stop ("2.5 * 4.12."): after an operator, or a minus after a number.
   [
     /(?<![\d.]|[+*/×÷^%=(]\s*|[\d)]\s*-\s*)(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/g,
@@ -436,6 +438,11 @@ function impossibleDay(folded: string, text: string): string | undefined {
       const number = Number(match[day]);
       if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return text.slice(match.index, match.index + match[0].length).trim();
     }
+  }
+  // "2027-02-31", "2027-02-29": written as the tools take it, but of a month that has fewer days that year.
+  for (const match of folded.matchAll(/(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])/g)) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (month >= 1 && month <= 12 && day >= 1 && !isCalendarDay(year, month, day)) return match[0];
   }
   return undefined;
 }

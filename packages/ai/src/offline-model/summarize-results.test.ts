@@ -226,9 +226,12 @@ describe('summarizeToolResults of calls the user edited before approving', () =>
       'listDelayed lieferte 2 Ergebnisse: A-2 (status delayed); A-3 (status delayed).',
     );
     expect(summarizeToolResults([result('listDelayed', { type: 'json', value: [] })], fr)).toBe("listDelayed n'a renvoyé aucun résultat.");
-    expect(summarizeToolResults([result('calculate', { type: 'json', value: { expression: '3*7', result: 21 } })], de)).toBe(
-      'calculate lieferte expression 3*7, result 21.',
-    );
+    expect(summarizeToolResults([result('convert', { type: 'json', value: { amount: 21, unit: 'kg' } })], de)).toBe('convert lieferte amount 21, unit kg.');
+    // A sum and a clock are said as a person says them (they were fields: "calculate lieferte expression 3*7, result 21.").
+    expect(summarizeToolResults([result('calculate', { type: 'json', value: { expression: '3*7', result: 21 } })], de)).toBe('3*7 = 21.');
+    const clock = { time_zone: 'Asia/Tokyo', local_date: '2026-11-20', local_time: '21:00:00', weekday: 'Friday', utc_offset: '+09:00' };
+    expect(summarizeToolResults([result('world_clock', { type: 'json', value: clock })], de)).toBe('In Asia/Tokyo ist es 21:00 Uhr am Freitag, dem 2026-11-20 (UTC+09:00).');
+    expect(summarizeToolResults([result('world_clock', { type: 'json', value: clock })], fr)).toBe('À Asia/Tokyo, il est 21:00, le vendredi 2026-11-20 (UTC+09:00).');
     expect(summarizeToolResults([result('query_order', { type: 'json', value: { found: false, order_id: 'A-9999' } })], de)).toBe(
       'Ich habe Bestellung A-9999 nicht gefunden. Kannst du die ID prüfen?',
     );

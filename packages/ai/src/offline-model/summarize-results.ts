@@ -68,6 +68,14 @@ function summarizeOutput(name: string, output: LanguageModelV4ToolResultPart['ou
   }
 }
 
+/** A clock's result as a sentence in the user's language, its weekday named in it; `undefined` for any other record. */
+function clockOf(record: Readonly<Record<string, unknown>>, w: Wording): string | undefined {
+  const { time_zone: zone, local_date: date, local_time: time, utc_offset: offset } = record;
+  if (typeof zone !== 'string' || typeof date !== 'string' || typeof time !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}/.test(time)) return undefined;
+  const weekday = new Date(`${date}T00:00:00Z`).toLocaleDateString(w.language, { weekday: 'long', timeZone: 'UTC' });
+  return w.clockIs(zone, time.slice(0, 5), weekday, date, typeof offset === 'string' ? offset : '');
+}
+
 /**
  * The files of a result, for a sentence: `an image`, `3 images`, `the document invoice.pdf`, `2 documents (a.pdf,
  * b.pdf)`, `a document and an image`; `undefined` for none.
@@ -96,6 +104,13 @@ function summarizeJson(name: string, value: unknown, w: Wording, noun?: string):
     if (record.ok === false || Object.hasOwn(record, 'error')) {
       const message = errorMessage(record.error ?? record) ?? formatValue(record.error ?? record);
       return isDenial(record.error ?? record) ? denied(name, message, w) : failed(name, message, w);
+    }
+    // A clock's `{ time_zone, local_date, local_time, weekday, utc_offset }`, and a sum's `{ expression, result }`: said as
+    // a person says them ("In Asia/Tokyo it is 21:00 on Friday, …", "15 / 100 * 240 = 36"), not as a list of fields.
+    const clock = clockOf(record, w);
+    if (clock !== undefined) return clock;
+    if (typeof record.expression === 'string' && (typeof record.result === 'number' || typeof record.result === 'string')) {
+      return `${clip(record.expression)} = ${record.result}.`;
     }
     // `{ found: false, order_id, message }`: the message is advice for a model; the user gets a plain sentence.
     if (record.found === false) return notFound(name, record, w);

@@ -16,7 +16,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'bestellung bestellungen warenkorb rechnung verschiebe verschieben fuge hinzu leere lege berechne rechne liefere ' +
       'nachsten nachste ein eine einen es andere losche prufe alle wetter kunde kunden habe hast gibt kommt tage tagen woche ' +
       'wochen spater fruher verlege hallo kannst kann storniere stornieren danke dankeschon lass vergiss egal schon ' +
-      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag'
+      'zwei drei vier ersten nur reicht reichen doch lieber schreib schick schonen noch tschuss nimm raus entferne nein alles klar verstanden montag dienstag mittwoch donnerstag freitag samstag sonntag ' +
+      'schreibe schicke sende ihm entschuldigung verschieb'
     ).split(' '),
   ),
   fr: new Set(
@@ -25,7 +26,8 @@ const MARKERS: Readonly<Record<Exclude<Language, 'en'>, ReadonlySet<string>>> = 
       'dans au aux avec sur demain hier heure commande commandes panier facture ajoute mets vide reporte livraison retard ' +
       'fois plait moi client cliente quand montre affiche est-il quelle-heure jour jours semaine semaines tard tot ' +
       'decale reporte avance repousse deplace bonjour salut sais peux merci laisse laissez tomber oublie oubliez annule annulez ' +
-      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche'
+      'bonne journee revoir seulement premieres plutot accord entendu compris lundi mardi mercredi jeudi vendredi samedi dimanche ' +
+      'envoie envoyer envoyez ecris ecrire ecrivez lui leur excuses previens prevenir'
     ).split(' '),
   ),
 };
@@ -70,6 +72,8 @@ export interface Wording {
   readonly dayIs: (phrase: string, date: string, weekday: string, from: { readonly date: string; readonly zone?: string | undefined }) => string;
   /** Today's date: in a zone a clock just read ("and the date?" after it), or today's UTC date ("welcher Tag ist heute?"). */
   readonly dateIsNow: (date: string, weekday: string, zone: string) => string;
+  /** A clock's result ("world_clock" of a zone): its local time, weekday, date and offset, said as a sentence. */
+  readonly clockIs: (zone: string, time: string, weekday: string, date: string, offset: string) => string;
   /** Asks for what a call still needs; holds {@link Wording.askMarker}, so the reply is read with the request. */
   readonly ask: (tool: string, needs: string) => string;
   readonly askMarker: string;
@@ -89,7 +93,7 @@ export interface Wording {
   /** "Did you mean A-1002?": the question a yes answers, read back from the answer (so its id is its only variable part). */
   readonly suggest: (id: string) => string;
   readonly onceChanged: (later: string) => string;
-  readonly onceLookedUp: (later: string) => string;
+  readonly onceLookedUp: (later: string, several: boolean) => string;
   /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
   readonly onceMade: (later: string, several: boolean) => string;
   readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
@@ -165,6 +169,8 @@ export interface Wording {
   readonly noted: string;
   /** How many records the list the message before showed has ("how many?" after it), with their ids when they have them. */
   readonly listCount: (count: number, ids: string) => string;
+  /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
+  readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -255,6 +261,7 @@ const EN: Wording = {
   readAs: (phrase, date) => `"${phrase}" as ${date}`,
   reading: (read, today) => `Reading ${read} (today is ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `In ${zone} it is ${date}, a ${weekday}. No tool was needed for that.`,
+  clockIs: (zone, time, weekday, date, offset) => `In ${zone} it is ${time} on ${weekday}, ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `"${phrase}" is ${date}, a ${weekday} (${from.zone === undefined ? `today is ${from.date} UTC` : `from ${from.date} in ${from.zone}`}). No tool was needed for that.`,
   askMarker: 'I still need',
@@ -268,7 +275,7 @@ const EN: Wording = {
   again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
-  onceLookedUp: (later) => `Once I have looked it up, I'll ${later}, saying what it shows.`,
+  onceLookedUp: (later, several) => `Once I have looked ${several ? 'them' : 'it'} up, I'll ${later}, saying what ${several ? 'they show' : 'it shows'}.`,
   onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
   nowDone: (requests, from, said) =>
     `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
@@ -318,6 +325,8 @@ const EN: Wording = {
   welcome: "You're welcome. Anything else?",
   noted: 'OK. Anything else?',
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
+  lookedUpCount: (count, ids, tools) =>
+    `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
@@ -354,6 +363,7 @@ const DE: Wording = {
   readAs: (phrase, date) => `„${phrase}“ als ${date}`,
   reading: (read, today) => `Ich lese ${read} (heute ist ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `In ${zone} ist heute der ${date}, ein ${weekday}. Dafür brauchte ich kein Werkzeug.`,
+  clockIs: (zone, time, weekday, date, offset) => `In ${zone} ist es ${time} Uhr am ${weekday}, dem ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `„${phrase}“ ist der ${date}, ein ${weekday} (${from.zone === undefined ? `heute ist ${from.date} UTC` : `ab ${from.date} in ${from.zone}`}). Dafür brauchte ich kein Werkzeug.`,
   askMarker: 'brauche ich noch',
@@ -420,6 +430,8 @@ const DE: Wording = {
   welcome: 'Gern geschehen. Noch etwas?',
   noted: 'Gut. Noch etwas?',
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
+  lookedUpCount: (count, ids, tools) =>
+    `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
@@ -463,6 +475,7 @@ const FR: Wording = {
   readAs: (phrase, date) => `« ${phrase} » comme le ${date}`,
   reading: (read, today) => `Je lis ${read} (nous sommes le ${today} UTC).`,
   dateIsNow: (date, weekday, zone) => `${zone === 'UTC' ? 'En UTC' : `À ${zone}`}, nous sommes le ${date}, un ${weekday}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  clockIs: (zone, time, weekday, date, offset) => `À ${zone}, il est ${time}, le ${weekday} ${date}${offset === '' ? '' : ` (UTC${offset})`}.`,
   dayIs: (phrase, date, weekday, from) =>
     `« ${phrase} » est le ${date}, un ${weekday} (${from.zone === undefined ? `nous sommes le ${from.date} UTC` : `à partir du ${from.date} à ${from.zone}`}). Je n'ai eu besoin d'aucun outil pour cela.`,
   askMarker: 'il me manque encore',
@@ -531,6 +544,8 @@ const FR: Wording = {
   welcome: 'Je vous en prie. Autre chose ?',
   noted: "D'accord. Autre chose ?",
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  lookedUpCount: (count, ids, tools) =>
+    `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,

@@ -135,3 +135,8 @@ export function fold(text: string): string {
 function foldLetter(letter: string): string {
   return letter.normalize('NFD').charAt(0);
 }
+
+/** Whether a year, month and day name a day of the calendar (no 31 April, no 29 February in 2027). */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+}
