@@ -646,12 +646,21 @@ function inPatternCase(pattern: string, value: string, anyCase: boolean): string
   return [...cases, ...hyphened, ...joined].find((candidate) => safeTest(pattern, candidate));
 }
 
+/** Each schema pattern compiled once (`null`: not a pattern JavaScript reads); a tool set has a handful. */
+const compiledPatterns = new Map<string, RegExp | null>();
+
 function safeTest(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return true;
+  let compiled = compiledPatterns.get(pattern);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(pattern, 'u');
+    } catch {
+      compiled = null;
+    }
+    if (compiledPatterns.size >= 256) compiledPatterns.clear();
+    compiledPatterns.set(pattern, compiled);
   }
+  return compiled === null || compiled.test(value);
 }
 
 function takeDate(text: string, used: Span[]): string | undefined {
@@ -1025,8 +1034,10 @@ function lastLineReply(text: string, used: Span[]): string | undefined {
  * What someone is to be told: the clause after `that` in "email the customer that it is late", "let them know that …",
  * after `dass` in "sag dem Kunden, dass sie spät kommt", after `que` in "pour dire que ça arrive lundi".
  */
+// The lookahead first: the lookbehind reads back to the line's start, so it runs only where a `that` begins (run at
+// every position, it made a 20,000-character message take seconds).
 const TOLD_THAT =
-  /(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
+  /(?=\bthat|,?\s*\bdass|\bque|\bqu['’])(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
 /** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
 const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;

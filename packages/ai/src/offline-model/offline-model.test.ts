@@ -212,6 +212,27 @@ describe('createOfflineModel', () => {
     expect(result.usage.outputTokens).toBeGreaterThan(0);
   });
 
+  it('reads the first 2,000 characters of a longer message, and says so in its language', async () => {
+    const { tools, getOrder } = orderTools();
+    const model = createOfflineModel();
+    const long = `Where is my order A-1001? ${'It has not come and I have been waiting for it since last week. '.repeat(3_000)}`;
+    const result = await generateText({ model, tools, prompt: long, stopWhen: isStepCount(3) });
+    expect(getOrder.mock.calls.map(([input]) => input)).toEqual([{ orderId: 'A-1001' }]);
+    const note = `(The offline model read the first 2,000 of your message's ${long.length.toLocaleString('en-US')} characters.)`;
+    expect(result.steps[0]?.text.startsWith(note)).toBe(true);
+    // A request after the limit is not read; German and French are told in their language.
+    const late = await generateText({ model, tools, prompt: `${'Hello there. '.repeat(200)} Where is my order A-1001?`, stopWhen: isStepCount(3) });
+    expect(getOrder).toHaveBeenCalledTimes(1);
+    expect(late.text).toMatch(/^\(The offline model read the first 2,000 of your message's 2,626 characters\.\) /);
+    const german = await generateText({ model, tools, prompt: `Wo ist meine Bestellung A-1001? ${'Sie ist noch nicht da. '.repeat(100)}`, stopWhen: isStepCount(1) });
+    expect(german.text).toMatch(/^\(Das Offline-Modell hat die ersten 2\.000 der 2\.332 Zeichen Ihrer Nachricht gelesen\.\)/);
+    const french = await generateText({ model, tools, prompt: `Où est ma commande A-1001 ? ${'Elle n’est pas encore arrivée. '.repeat(80)}`, stopWhen: isStepCount(1) });
+    expect(french.text).toMatch(/^\(Le modèle hors ligne a lu les 2\s000 premiers des 2\s508 caractères de votre message\.\)/);
+    // Up to the limit, nothing is said.
+    const exact = await generateText({ model, tools, prompt: `Where is my order A-1001?${' '.repeat(2_000 - 25)}`, stopWhen: isStepCount(1) });
+    expect(exact.text).not.toContain('offline model read');
+  });
+
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
     const { tools } = orderTools();
     const result = streamText({

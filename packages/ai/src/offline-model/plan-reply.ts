@@ -54,6 +54,47 @@ export interface PlanOptions {
  * matching (one call per request of a message that makes several), help.
  */
 export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions = {}): OfflineReply {
+  const prompt = clippedUserTexts(options.prompt);
+  if (prompt === options.prompt) return planWholeReply(options, plan);
+  const reply = planWholeReply({ ...options, prompt }, plan);
+  const last = options.prompt[lastIndexOfRole(options.prompt, 'user')];
+  const length = last?.role === 'user' ? last.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0) : 0;
+  if (length <= OFFLINE_READ_LIMIT) return reply;
+  const note = wordingFor(userTextAtLast(prompt)).readOnly(OFFLINE_READ_LIMIT, length);
+  return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
+}
+
+/**
+ * The most characters of one user message's text the offline model reads; the rest is left out. Its reading goes over
+ * a message once per request it finds in it, so its time grows with the square of the length (a 20,000-character note
+ * took seconds of CPU, a 192 KB one over a minute, on a Worker that has no model bill to stop it); a request typed to
+ * the demo is a few hundred characters.
+ */
+export const OFFLINE_READ_LIMIT = 2_000;
+
+/** `prompt` with each user message's text parts cut to {@link OFFLINE_READ_LIMIT} characters in all; the same array when none is longer. */
+function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  let clipped = false;
+  const cut = prompt.map((message) => {
+    if (message.role !== 'user') return message;
+    let left = OFFLINE_READ_LIMIT;
+    let cutHere = false;
+    const content = message.content.map((part) => {
+      if (part.type !== 'text') return part;
+      const text = part.text.slice(0, Math.max(0, left));
+      left -= part.text.length;
+      if (text.length === part.text.length) return part;
+      cutHere = true;
+      return { ...part, text };
+    });
+    clipped ||= cutHere;
+    return cutHere ? { ...message, content } : message;
+  });
+  return clipped ? cut : prompt;
+}
+
+/** {@link planReply} on a prompt whose user messages are within {@link OFFLINE_READ_LIMIT}. */
+function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions): OfflineReply {
   const ruleInput = readPrompt(options);
   for (const rule of plan.rules ?? []) {
     const reply = rule(ruleInput);
@@ -64,7 +105,7 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
   if (restated !== undefined) {
-    const reply = planReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
+    const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
     if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
     const restatedWording = wordingFor(restated.text);
     const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);

@@ -163,6 +163,8 @@ export interface Wording {
   readonly mainland: (country: string, zone: string, others: string) => string;
   /** The answer to a farewell ("have a nice day", "bye"). */
   readonly farewell: string;
+  /** Said before the answer to a message longer than the offline model reads (`limit` of `length` characters). */
+  readonly readOnly: (limit: number, length: number) => string;
   /** The answer to thanks. */
   readonly welcome: string;
   /** The answer to a message that only acknowledges ("ok", "alles klar", "d'accord"). */
@@ -328,6 +330,7 @@ const EN: Wording = {
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
+  readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
   nowChanged: (thing, record, value) => `The ${thing} of your ${record} is now ${value}.`,
@@ -433,6 +436,7 @@ const DE: Wording = {
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
+  readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
   nowChanged: (thing, record, value) => `Neues ${thing} für Ihre ${record}: ${value}.`,
@@ -547,6 +551,7 @@ const FR: Wording = {
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
+  readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
   nowChanged: (thing, record, value) => `Nouvelle ${thing} pour votre ${record} : ${value}.`,
