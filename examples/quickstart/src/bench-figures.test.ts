@@ -75,6 +75,7 @@ const bench = {
   load: num(row('Targets', 'worker load, edgetool ÷ plain req/s')[1]),
   overheadNs: num(row('Executor overhead', 'executor.execute, 3 interceptors |')[3]),
   overheadRatio: num(row('Executor overhead', 'executor.execute, 3 interceptors |')[4]),
+  overheadAloneNs: num(row('Executor overhead', 'executor overhead, 3 interceptors (paired) |')[1]),
   baselineNs: num(row('Executor overhead', 'baseline: parse + safeParse + call, awaited')[1]),
   resultFloorNs: num(row('Executor overhead', 'the result itself:')[1]),
   date: /\| date \| (\d{4}-\d\d-\d\d)T/.exec(RESULTS)?.[1],
@@ -135,6 +136,7 @@ describe("README.md's size and speed figures", () => {
     expect(figures(/costs about ([\d.]+)× a bare/)).toEqual([bench.overheadRatio.toFixed(1)]);
     const [overhead, low, high] = figures(/came to ([\d.]+) µs of overhead on the last run's machine \(([\d.]+)–([\d.]+)× over runs/);
     expect(overhead).toBe((bench.overheadNs / 1000).toFixed(2));
+    expect(figures(/and to ([\d.]+) µs timed in a process of its\s+own/)).toEqual([(bench.overheadAloneNs / 1000).toFixed(2)]);
     expect(Number(low)).toBeLessThanOrEqual(bench.overheadRatio);
     expect(Number(high)).toBeGreaterThanOrEqual(bench.overheadRatio);
     expect(figures(/about ([\d.]+) µs of it the model's text and the timing/)).toEqual([(bench.resultFloorNs / 1000).toFixed(2)]);
