@@ -85,6 +85,22 @@ describe('a PDF counts by its pages', () => {
     expect(count({ type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/a.pdf') })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
   });
 
+  it("base64 is read as the AI SDK decodes it: white space skipped, a data: URL's text after the comma with or without ;base64", () => {
+    // 20,000 pages, 2 MB: page objects past the first MB, where base64 wrapped at 76 columns put the groups out of step.
+    const book = base64(pdf(20_000));
+    const pages = (data: unknown) => count({ type: 'file', mediaType: 'application/pdf', data }) / PDF_PAGE_TOKEN_ESTIMATE;
+    expect(pages(book)).toBe(20_000);
+    expect(pages(book.replace(/.{76}/g, '$&\r\n'))).toBe(20_000);
+    expect(pages(book.replace(/.{64}/g, '$& '))).toBe(20_000);
+    expect(pages(`data:application/pdf;name=book.pdf;base64,${book}`)).toBe(20_000);
+    // Without ;base64 the AI SDK still decodes it (splitDataUrl) and sends the whole book; it counted one page.
+    expect(pages(`data:application/pdf,${book}`)).toBe(20_000);
+    expect(pages({ type: 'url', url: new URL(`data:application/pdf,${base64(pdf(3))}`) })).toBe(3);
+    // Characters base64 has not (the AI SDK's atob refuses them: nothing is sent) count, and nothing throws.
+    expect(pages(`${base64(pdf(5))}*!`)).toBeGreaterThanOrEqual(1);
+    expect(pages('data:application/pdf,%25PDF-1.4%0A')).toBeGreaterThanOrEqual(1);
+  });
+
   it('another file counts its bytes / 4, as before', () => {
     // "role", "user" and "content" (15 bytes), then "type", "file", "mediaType", "text/csv" and "data" (29) and the data.
     expect(count({ type: 'file', mediaType: 'text/csv', data: new Uint8Array(40_000) })).toBe(Math.ceil((15 + 29 + 40_000) / 4) - Math.ceil(15 / 4));

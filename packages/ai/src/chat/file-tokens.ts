@@ -77,11 +77,15 @@ export function fileBytes(data: unknown): FileBytes | undefined {
   const text = data instanceof URL ? data.href : data;
   if (typeof text !== 'string') return undefined;
   if (text.startsWith('data:')) {
+    // Read as the AI SDK reads it (splitDataUrl): what stands after the first comma, up to any next one, is base64,
+    // with `;base64` or without (a PDF's base64 sent as `data:application/pdf,JVBERi…` reaches the provider whole).
     const comma = text.indexOf(',');
-    return comma > 0 && /;base64$/i.test(text.slice(0, comma)) ? base64Bytes(text, comma + 1) : undefined;
+    if (comma < 0) return undefined;
+    const next = text.indexOf(',', comma + 1);
+    return base64Bytes(text.slice(comma + 1, next < 0 ? text.length : next));
   }
   // Base64 has no colon: anything with a scheme is a URL the provider fetches.
-  return /^[a-z][a-z0-9+.-]*:/i.test(text) ? undefined : base64Bytes(text, 0);
+  return /^[a-z][a-z0-9+.-]*:/i.test(text) ? undefined : base64Bytes(text);
 }
 
 const LATIN1 = new TextDecoder('latin1');
@@ -94,14 +98,19 @@ function rawBytes(data: Uint8Array): FileBytes {
   };
 }
 
-/** Base64 from `start` of `text`: a slice is decoded from the 4-character group its first byte is in. */
-function base64Bytes(text: string, start: number): FileBytes | undefined {
+/**
+ * Base64 `encoded`: a slice is decoded from the 4-character group its first byte is in. White space is taken out first,
+ * as atob (and so the AI SDK) skips it: kept, base64 wrapped at 76 columns put the groups past the first slice out of
+ * step, and a PDF's pages there were not counted.
+ */
+function base64Bytes(encoded: string): FileBytes | undefined {
+  const text = /[\t\n\f\r ]/.test(encoded) ? encoded.replace(/[\t\n\f\r ]+/g, '') : encoded;
   let end = text.length;
-  while (end > start && text.charCodeAt(end - 1) === 61) end -= 1; // '=' padding
-  const length = Math.floor(((end - start) * 3) / 4);
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end -= 1; // '=' padding
+  const length = Math.floor((end * 3) / 4);
   const text_ = (offset: number, n: number): string => {
-    const from = start + Math.floor(offset / 3) * 4;
-    const to = Math.min(end, start + Math.ceil((offset + n) / 3) * 4);
+    const from = Math.floor(offset / 3) * 4;
+    const to = Math.min(end, Math.ceil((offset + n) / 3) * 4);
     if (from >= to) return '';
     let slice = text.slice(from, to).replace(/-/g, '+').replace(/_/g, '/');
     if (slice.length % 4 !== 0) slice += '='.repeat(4 - (slice.length % 4));
