@@ -233,6 +233,17 @@ describe('createOfflineModel', () => {
     expect(exact.text).not.toContain('offline model read');
   });
 
+  it("cuts a message at 2,000 characters between characters, not inside one: what it quotes has no half of an emoji", async () => {
+    const { tools } = orderTools();
+    const prefix = 'Where is my order A-1001 and book a taxi to ';
+    // The emoji's two code units stand at 2,000 and 2,001: the cut came between them.
+    const prompt = `${prefix}${'x'.repeat(1_999 - prefix.length)}😀 and back`;
+    const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
+    const text = result.steps.map((step) => step.text).join(' ');
+    expect(text).toMatch(/I did not do "book a taxi to x+"/);
+    expect(text).not.toMatch(/[\ud800-\udfff]/);
+  });
+
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
     const { tools } = orderTools();
     const result = streamText({
