@@ -85,6 +85,26 @@ describe('a PDF counts by its pages', () => {
     expect(count({ type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/a.pdf') })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
   });
 
+  it('a page tree node counts its pages where the page objects do not show them all; an outline\'s /Count counts nothing', async () => {
+    const page = PDF_PAGE_TOKEN_ESTIMATE;
+    // 12 pages in a compressed object stream, then an incremental update that adds a 13th: that page object and the new
+    // page tree root are written out. It counted the one page object it saw.
+    const update = '15 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n'
+      + `2 0 obj\n<< /Kids [${Array.from({ length: 13 }, (_, i) => `${i + 3} 0 R`).join(' ')}] /Count 13 /Type /Pages >>\nendobj\n`;
+    const compressed = await compressedPdf(12);
+    const added = new Uint8Array(compressed.length + update.length);
+    added.set(compressed);
+    added.set(Array.from(update, (c) => c.charCodeAt(0)), compressed.length);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: added })).toBe(13 * page);
+    // A 3-page PDF whose outline has 40 open entries: 3 pages, not 40.
+    const outlined = new TextDecoder('latin1').decode(pdf(3)).replace('%PDF-1.4\n', '%PDF-1.4\n99 0 obj\n<< /Type /Outlines /First 98 0 R /Count 40 >>\nendobj\n');
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: Uint8Array.from(outlined, (c) => c.charCodeAt(0)) })).toBe(3 * page);
+    // A stream's stray << and >> end with their object: the page tree after it still counts.
+    const stray = `%PDF-1.4\n1 0 obj\n<< /Length 200 >>\nstream\n${'<<'.repeat(100)}\nendstream\nendobj\n2 0 obj\n<< /Type /Page >>\nendobj\n`
+      + '3 0 obj\n<< /Type /Pages /Count 7 /Kids [2 0 R] >>\nendobj\n';
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: Uint8Array.from(stray, (c) => c.charCodeAt(0)) })).toBe(7 * page);
+  });
+
   it("base64 is read as the AI SDK decodes it: white space skipped, a data: URL's text after the comma with or without ;base64", () => {
     // 20,000 pages, 2 MB: page objects past the first MB, where base64 wrapped at 76 columns put the groups out of step.
     const book = base64(pdf(20_000));

@@ -182,23 +182,53 @@ const OVERLAP = 64;
 const PAGE = /\/Type[\0\t\n\f\r ]*\/Page(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
 
 /**
- * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects; where those
- * are in compressed object streams, the page count of a linearized file's first object (`/N`) or the largest `/Count`
- * (the page tree's root holds the total). 0 when none shows. A file saved with incremental updates may hold a page
- * twice: it then counts twice, on the safe side.
+ * What {@link pdfPages} reads of a PDF's structure: dictionaries' bounds, the keys that mark a page tree node, and each
+ * object's end (a stream's bytes may hold `<<` or `>>`: what they unbalance ends with their object).
+ */
+const TREE = /<<|>>|endobj|\/Type[\0\t\n\f\r ]*\/Pages(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Kids(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Count[\0\t\n\f\r ]+(\d{1,6})/g;
+
+/**
+ * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects, or more where
+ * a page tree node (`/Type /Pages`, or one with `/Kids`) counts more (`/Count`: a file whose pages are in compressed
+ * object streams and had one added by an incremental update shows that page and the new root); with no page object,
+ * the largest `/Count` of any kind; and never fewer than a linearized file's first object says (`/N`). 0 when none shows. A
+ * file saved with incremental updates may hold a page twice: it then counts twice, on the safe side.
  */
 export function pdfPages(file: FileBytes): number {
   let pages = 0;
-  let count = 0;
+  let anyCount = 0;
+  let treeCount = 0;
+  // The dictionaries open where the search is: whether each is a page tree node, and its /Count.
+  const open: { tree: boolean; count: number }[] = [];
+  let deeper = 0;
+  // Tokens of the page tree read at the most: an honest file has a few an object; 48 MB of `<<` would take a second.
+  let tree = 1_000_000;
   for (let start = 0; start < file.length; start += SLICE) {
     const text = file.text(start, SLICE + OVERLAP);
     for (const match of text.matchAll(PAGE)) if (match.index < SLICE) pages += 1;
-    if (pages > 0) continue;
-    for (const match of text.matchAll(/\/Count[\0\t\n\f\r ]+(\d{1,6})/g)) if (match.index < SLICE) count = Math.max(count, Number(match[1]));
+    for (const match of tree > 0 ? text.matchAll(TREE) : []) {
+      tree -= 1;
+      if (match.index >= SLICE || tree === 0) break;
+      const token = match[0];
+      const top = open.at(-1);
+      if (token === 'endobj') {
+        open.length = 0;
+        deeper = 0;
+      } else if (token === '<<') {
+        if (open.length < 64) open.push({ tree: false, count: 0 });
+        else deeper += 1;
+      } else if (token === '>>') {
+        if (deeper > 0) deeper -= 1;
+        else if (open.pop()?.tree === true) treeCount = Math.max(treeCount, top?.count ?? 0);
+      } else if (match[1] !== undefined) {
+        const n = Number(match[1]);
+        anyCount = Math.max(anyCount, n);
+        if (deeper === 0 && top !== undefined) top.count = n;
+      } else if (deeper === 0 && top !== undefined) top.tree = true;
+    }
   }
-  if (pages > 0) return pages;
   const linearized = /\/Linearized[\s\S]{0,400}?\/N[\0\t\n\f\r ]+(\d{1,6})/.exec(file.text(0, 1_024));
-  return Math.max(count, linearized === null ? 0 : Number(linearized[1]));
+  return Math.max(pages > 0 ? Math.max(pages, treeCount) : anyCount, linearized === null ? 0 : Number(linearized[1]));
 }
 
 /** Whether the bytes start as a PDF does. */
