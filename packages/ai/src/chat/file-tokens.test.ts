@@ -57,6 +57,31 @@ describe("an image counts as the providers bill its pixels, read from the file's
   });
 });
 
+describe('hostile image headers (review33, held)', () => {
+  it('a declared size of any magnitude counts at most the most an image is billed; a segment loop or a lying length ends', async () => {
+    // 4,294,967,295² in a PNG, 65,535² in a GIF, 1 × 65,535 in a JPEG's frame header: each provider's resize bounds them.
+    const huge = (await png(64, 48)).slice();
+    new DataView(huge.buffer).setUint32(16, 0xffffffff);
+    new DataView(huge.buffer).setUint32(20, 0xffffffff);
+    const wide = gif(64, 48).slice();
+    wide.set([0xff, 0xff, 0xff, 0xff], 6);
+    const tall = jpeg(64, 48).slice();
+    const frame = tall.findIndex((byte, i) => byte === 0xff && tall[i + 1] === 0xc0);
+    tall.set([0xff, 0xff, 0, 1], frame + 5);
+    for (const image of [huge, wide]) expect(count({ type: 'image', image })).toBeGreaterThan(4_900);
+    for (const image of [huge, wide]) expect(count({ type: 'image', image })).toBeLessThanOrEqual(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'image', image: tall })).toBe(imageTokens(1, 65_535));
+    // 1 MB of empty segments, of fill bytes, and a segment whose length runs past the end: none reaches a frame.
+    const loop = new Uint8Array(1 << 20);
+    loop.set([0xff, 0xd8]);
+    for (let i = 2; i + 4 <= loop.length; i += 4) loop.set([0xff, 0xe1, 0, 2], i);
+    const fill = new Uint8Array(1 << 20).fill(0xff);
+    fill[1] = 0xd8;
+    const past = Uint8Array.from([0xff, 0xd8, 0xff, 0xe1, 0xff, 0xff, ...jpeg(800, 600).subarray(2)]);
+    for (const image of [loop, fill, past, base64(loop)]) expect(count({ type: 'image', image })).toBe(IMAGE_TOKEN_ESTIMATE);
+  });
+});
+
 describe('a PDF counts by its pages', () => {
   it('pages counted from its page objects, whatever its bytes', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
