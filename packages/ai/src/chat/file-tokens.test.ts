@@ -57,6 +57,31 @@ describe("an image counts as the providers bill its pixels, read from the file's
   });
 });
 
+describe('hostile image headers (review33, held)', () => {
+  it('a declared size of any magnitude counts at most the most an image is billed; a segment loop or a lying length ends', async () => {
+    // 4,294,967,295² in a PNG, 65,535² in a GIF, 1 × 65,535 in a JPEG's frame header: each provider's resize bounds them.
+    const huge = (await png(64, 48)).slice();
+    new DataView(huge.buffer).setUint32(16, 0xffffffff);
+    new DataView(huge.buffer).setUint32(20, 0xffffffff);
+    const wide = gif(64, 48).slice();
+    wide.set([0xff, 0xff, 0xff, 0xff], 6);
+    const tall = jpeg(64, 48).slice();
+    const frame = tall.findIndex((byte, i) => byte === 0xff && tall[i + 1] === 0xc0);
+    tall.set([0xff, 0xff, 0, 1], frame + 5);
+    for (const image of [huge, wide]) expect(count({ type: 'image', image })).toBeGreaterThan(4_900);
+    for (const image of [huge, wide]) expect(count({ type: 'image', image })).toBeLessThanOrEqual(IMAGE_TOKEN_ESTIMATE);
+    expect(count({ type: 'image', image: tall })).toBe(imageTokens(1, 65_535));
+    // 1 MB of empty segments, of fill bytes, and a segment whose length runs past the end: none reaches a frame.
+    const loop = new Uint8Array(1 << 20);
+    loop.set([0xff, 0xd8]);
+    for (let i = 2; i + 4 <= loop.length; i += 4) loop.set([0xff, 0xe1, 0, 2], i);
+    const fill = new Uint8Array(1 << 20).fill(0xff);
+    fill[1] = 0xd8;
+    const past = Uint8Array.from([0xff, 0xd8, 0xff, 0xe1, 0xff, 0xff, ...jpeg(800, 600).subarray(2)]);
+    for (const image of [loop, fill, past, base64(loop)]) expect(count({ type: 'image', image })).toBe(IMAGE_TOKEN_ESTIMATE);
+  });
+});
+
 describe('a PDF counts by its pages', () => {
   it('pages counted from its page objects, whatever its bytes', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
@@ -83,6 +108,42 @@ describe('a PDF counts by its pages', () => {
     expect(count({ type: 'file', mediaType: 'application/pdf', data: large })).toBe(25_000);
     // One fetched by URL: its pages are unknown, one is counted.
     expect(count({ type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/a.pdf') })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
+  });
+
+  it('a page tree node counts its pages where the page objects do not show them all; an outline\'s /Count counts nothing', async () => {
+    const page = PDF_PAGE_TOKEN_ESTIMATE;
+    // 12 pages in a compressed object stream, then an incremental update that adds a 13th: that page object and the new
+    // page tree root are written out. It counted the one page object it saw.
+    const update = '15 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n'
+      + `2 0 obj\n<< /Kids [${Array.from({ length: 13 }, (_, i) => `${i + 3} 0 R`).join(' ')}] /Count 13 /Type /Pages >>\nendobj\n`;
+    const compressed = await compressedPdf(12);
+    const added = new Uint8Array(compressed.length + update.length);
+    added.set(compressed);
+    added.set(Array.from(update, (c) => c.charCodeAt(0)), compressed.length);
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: added })).toBe(13 * page);
+    // A 3-page PDF whose outline has 40 open entries: 3 pages, not 40.
+    const outlined = new TextDecoder('latin1').decode(pdf(3)).replace('%PDF-1.4\n', '%PDF-1.4\n99 0 obj\n<< /Type /Outlines /First 98 0 R /Count 40 >>\nendobj\n');
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: Uint8Array.from(outlined, (c) => c.charCodeAt(0)) })).toBe(3 * page);
+    // A stream's stray << and >> end with their object: the page tree after it still counts.
+    const stray = `%PDF-1.4\n1 0 obj\n<< /Length 200 >>\nstream\n${'<<'.repeat(100)}\nendstream\nendobj\n2 0 obj\n<< /Type /Page >>\nendobj\n`
+      + '3 0 obj\n<< /Type /Pages /Count 7 /Kids [2 0 R] >>\nendobj\n';
+    expect(count({ type: 'file', mediaType: 'application/pdf', data: Uint8Array.from(stray, (c) => c.charCodeAt(0)) })).toBe(7 * page);
+  });
+
+  it("base64 is read as the AI SDK decodes it: white space skipped, a data: URL's text after the comma with or without ;base64", () => {
+    // 20,000 pages, 2 MB: page objects past the first MB, where base64 wrapped at 76 columns put the groups out of step.
+    const book = base64(pdf(20_000));
+    const pages = (data: unknown) => count({ type: 'file', mediaType: 'application/pdf', data }) / PDF_PAGE_TOKEN_ESTIMATE;
+    expect(pages(book)).toBe(20_000);
+    expect(pages(book.replace(/.{76}/g, '$&\r\n'))).toBe(20_000);
+    expect(pages(book.replace(/.{64}/g, '$& '))).toBe(20_000);
+    expect(pages(`data:application/pdf;name=book.pdf;base64,${book}`)).toBe(20_000);
+    // Without ;base64 the AI SDK still decodes it (splitDataUrl) and sends the whole book; it counted one page.
+    expect(pages(`data:application/pdf,${book}`)).toBe(20_000);
+    expect(pages({ type: 'url', url: new URL(`data:application/pdf,${base64(pdf(3))}`) })).toBe(3);
+    // Characters base64 has not (the AI SDK's atob refuses them: nothing is sent) count, and nothing throws.
+    expect(pages(`${base64(pdf(5))}*!`)).toBeGreaterThanOrEqual(1);
+    expect(pages('data:application/pdf,%25PDF-1.4%0A')).toBeGreaterThanOrEqual(1);
   });
 
   it('another file counts its bytes / 4, as before', () => {

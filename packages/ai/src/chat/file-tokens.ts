@@ -77,11 +77,15 @@ export function fileBytes(data: unknown): FileBytes | undefined {
   const text = data instanceof URL ? data.href : data;
   if (typeof text !== 'string') return undefined;
   if (text.startsWith('data:')) {
+    // Read as the AI SDK reads it (splitDataUrl): what stands after the first comma, up to any next one, is base64,
+    // with `;base64` or without (a PDF's base64 sent as `data:application/pdf,JVBERi…` reaches the provider whole).
     const comma = text.indexOf(',');
-    return comma > 0 && /;base64$/i.test(text.slice(0, comma)) ? base64Bytes(text, comma + 1) : undefined;
+    if (comma < 0) return undefined;
+    const next = text.indexOf(',', comma + 1);
+    return base64Bytes(text.slice(comma + 1, next < 0 ? text.length : next));
   }
   // Base64 has no colon: anything with a scheme is a URL the provider fetches.
-  return /^[a-z][a-z0-9+.-]*:/i.test(text) ? undefined : base64Bytes(text, 0);
+  return /^[a-z][a-z0-9+.-]*:/i.test(text) ? undefined : base64Bytes(text);
 }
 
 const LATIN1 = new TextDecoder('latin1');
@@ -94,14 +98,19 @@ function rawBytes(data: Uint8Array): FileBytes {
   };
 }
 
-/** Base64 from `start` of `text`: a slice is decoded from the 4-character group its first byte is in. */
-function base64Bytes(text: string, start: number): FileBytes | undefined {
+/**
+ * Base64 `encoded`: a slice is decoded from the 4-character group its first byte is in. White space is taken out first,
+ * as atob (and so the AI SDK) skips it: kept, base64 wrapped at 76 columns put the groups past the first slice out of
+ * step, and a PDF's pages there were not counted.
+ */
+function base64Bytes(encoded: string): FileBytes | undefined {
+  const text = /[\t\n\f\r ]/.test(encoded) ? encoded.replace(/[\t\n\f\r ]+/g, '') : encoded;
   let end = text.length;
-  while (end > start && text.charCodeAt(end - 1) === 61) end -= 1; // '=' padding
-  const length = Math.floor(((end - start) * 3) / 4);
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end -= 1; // '=' padding
+  const length = Math.floor((end * 3) / 4);
   const text_ = (offset: number, n: number): string => {
-    const from = start + Math.floor(offset / 3) * 4;
-    const to = Math.min(end, start + Math.ceil((offset + n) / 3) * 4);
+    const from = Math.floor(offset / 3) * 4;
+    const to = Math.min(end, Math.ceil((offset + n) / 3) * 4);
     if (from >= to) return '';
     let slice = text.slice(from, to).replace(/-/g, '+').replace(/_/g, '/');
     if (slice.length % 4 !== 0) slice += '='.repeat(4 - (slice.length % 4));
@@ -173,23 +182,53 @@ const OVERLAP = 64;
 const PAGE = /\/Type[\0\t\n\f\r ]*\/Page(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
 
 /**
- * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects; where those
- * are in compressed object streams, the page count of a linearized file's first object (`/N`) or the largest `/Count`
- * (the page tree's root holds the total). 0 when none shows. A file saved with incremental updates may hold a page
- * twice: it then counts twice, on the safe side.
+ * What {@link pdfPages} reads of a PDF's structure: dictionaries' bounds, the keys that mark a page tree node, and each
+ * object's end (a stream's bytes may hold `<<` or `>>`: what they unbalance ends with their object).
+ */
+const TREE = /<<|>>|endobj|\/Type[\0\t\n\f\r ]*\/Pages(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Kids(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Count[\0\t\n\f\r ]+(\d{1,6})/g;
+
+/**
+ * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects, or more where
+ * a page tree node (`/Type /Pages`, or one with `/Kids`) counts more (`/Count`: a file whose pages are in compressed
+ * object streams and had one added by an incremental update shows that page and the new root); with no page object,
+ * the largest `/Count` of any kind; and never fewer than a linearized file's first object says (`/N`). 0 when none shows. A
+ * file saved with incremental updates may hold a page twice: it then counts twice, on the safe side.
  */
 export function pdfPages(file: FileBytes): number {
   let pages = 0;
-  let count = 0;
+  let anyCount = 0;
+  let treeCount = 0;
+  // The dictionaries open where the search is: whether each is a page tree node, and its /Count.
+  const open: { tree: boolean; count: number }[] = [];
+  let deeper = 0;
+  // Tokens of the page tree read at the most: an honest file has a few an object; 48 MB of `<<` would take a second.
+  let tree = 1_000_000;
   for (let start = 0; start < file.length; start += SLICE) {
     const text = file.text(start, SLICE + OVERLAP);
     for (const match of text.matchAll(PAGE)) if (match.index < SLICE) pages += 1;
-    if (pages > 0) continue;
-    for (const match of text.matchAll(/\/Count[\0\t\n\f\r ]+(\d{1,6})/g)) if (match.index < SLICE) count = Math.max(count, Number(match[1]));
+    for (const match of tree > 0 ? text.matchAll(TREE) : []) {
+      tree -= 1;
+      if (match.index >= SLICE || tree === 0) break;
+      const token = match[0];
+      const top = open.at(-1);
+      if (token === 'endobj') {
+        open.length = 0;
+        deeper = 0;
+      } else if (token === '<<') {
+        if (open.length < 64) open.push({ tree: false, count: 0 });
+        else deeper += 1;
+      } else if (token === '>>') {
+        if (deeper > 0) deeper -= 1;
+        else if (open.pop()?.tree === true) treeCount = Math.max(treeCount, top?.count ?? 0);
+      } else if (match[1] !== undefined) {
+        const n = Number(match[1]);
+        anyCount = Math.max(anyCount, n);
+        if (deeper === 0 && top !== undefined) top.count = n;
+      } else if (deeper === 0 && top !== undefined) top.tree = true;
+    }
   }
-  if (pages > 0) return pages;
   const linearized = /\/Linearized[\s\S]{0,400}?\/N[\0\t\n\f\r ]+(\d{1,6})/.exec(file.text(0, 1_024));
-  return Math.max(count, linearized === null ? 0 : Number(linearized[1]));
+  return Math.max(pages > 0 ? Math.max(pages, treeCount) : anyCount, linearized === null ? 0 : Number(linearized[1]));
 }
 
 /** Whether the bytes start as a PDF does. */

@@ -233,6 +233,22 @@ describe('createOfflineModel', () => {
     expect(exact.text).not.toContain('offline model read');
   });
 
+  it("cuts a message at 2,000 characters between characters, not inside one (what it quotes has no half of an emoji), and its text parts at 2,000 in all", async () => {
+    const { tools } = orderTools();
+    const prefix = 'Where is my order A-1001 and book a taxi to ';
+    // The emoji's two code units stand at 2,000 and 2,001: the cut came between them.
+    const prompt = `${prefix}${'x'.repeat(1_999 - prefix.length)}😀 and back`;
+    const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
+    const text = result.steps.map((step) => step.text).join(' ');
+    expect(text).toMatch(/I did not do "book a taxi to x+"/);
+    expect(text).not.toMatch(/[\ud800-\udfff]/);
+    // A message of many text parts is read 2,000 characters in all: a request in its tenth part is not read.
+    const parts = Array.from({ length: 10 }, (_, i) => ({ type: 'text' as const, text: `${i === 9 ? 'Where is my order A-1001? ' : ''}${'x'.repeat(1_000)}` }));
+    const many = await generateText({ model: createOfflineModel(), tools, messages: [{ role: 'user', content: parts }], stopWhen: isStepCount(1) });
+    expect(many.toolCalls).toEqual([]);
+    expect(many.text).toMatch(/^\(The offline model read the first 2,000 of your message's 10,026 characters\.\)/);
+  });
+
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
     const { tools } = orderTools();
     const result = streamText({

@@ -81,7 +81,12 @@ function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt 
     let cutHere = false;
     const content = message.content.map((part) => {
       if (part.type !== 'text') return part;
-      const text = part.text.slice(0, Math.max(0, left));
+      let end = Math.max(0, left);
+      // Not between the two halves of a character such as an emoji: the model quotes what it could not do, and a lone
+      // half reached the reply ("I did not do "book a taxi to …\ud83d"").
+      const last = part.text.charCodeAt(end - 1);
+      if (end < part.text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+      const text = part.text.slice(0, end);
       left -= part.text.length;
       if (text.length === part.text.length) return part;
       cutHere = true;

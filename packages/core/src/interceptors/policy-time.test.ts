@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolOutcome } from '../chain/types.ts';
+import { defineInterceptor } from '../chain/interceptor.ts';
 import { createRunContext } from '../context/run-context.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { createExecutor } from '../executor/executor.ts';
@@ -262,5 +263,106 @@ describe('what a time limit costs a call that ends in time', () => {
     } finally {
       race.mockRestore();
     }
+  });
+});
+
+describe('the timeout layer against every way a call can end (review33)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("one caller's signal across many calls keeps no listener and no timer, whether the tool ends in time, throws, rejects, times out or races the limit", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const caller = new AbortController();
+    let listening = 0;
+    const add = caller.signal.addEventListener.bind(caller.signal);
+    const remove = caller.signal.removeEventListener.bind(caller.signal);
+    caller.signal.addEventListener = (...args: Parameters<typeof add>) => {
+      listening += 1;
+      add(...args);
+    };
+    caller.signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+      listening -= 1;
+      remove(...args);
+    };
+    const resolveAfter = (ms: number, value: string) => new Promise<string>((resolve) => setTimeout(() => resolve(value), ms));
+    const ways: Record<string, () => Promise<string> | string> = {
+      inTime: async () => 'done',
+      throws: () => {
+        throw new Error('thrown at once');
+      },
+      rejects: async () => Promise.reject(new Error('rejected')),
+      hangs: never,
+      // The tool's timer is set after the layer's: at the same delay the limit comes first, a moment earlier the result.
+      atTheLimit: () => resolveAfter(20, 'late'),
+      justBefore: () => resolveAfter(19, 'just in time'),
+    };
+    const tools = Object.entries(ways).map(([name, execute]) => defineTool({ name, description: '', input: v.object({}), policy: { timeoutMs: 20 }, execute }));
+    // A layer inside the limit that throws before any tool runs, as a hand-written interceptor may.
+    const broken = defineTool({
+      name: 'broken',
+      description: '',
+      input: v.object({}),
+      policy: { timeoutMs: 20 },
+      interceptors: [
+        timeout(20),
+        defineInterceptor('throws', () => {
+          throw new Error('no chain');
+        }),
+      ],
+      execute: async () => 'never',
+    });
+    const executor = createExecutor({ registry: [...tools, broken] });
+    const expected = { inTime: 'success', throws: 'execution-failed', rejects: 'execution-failed', hangs: 'timeout', atTheLimit: 'timeout', justBefore: 'success' };
+    for (let round = 0; round < 50; round++) {
+      const results = [...Object.keys(ways), 'broken'].map((name, i) => executor.execute({ id: `${round}-${i}`, name, arguments: {} }, { signal: caller.signal }));
+      await vi.advanceTimersByTimeAsync(25);
+      const outcomes = (await Promise.all(results)).map((result) => code(result.outcome));
+      expect(outcomes.slice(0, -1)).toEqual(Object.values(expected));
+      expect(outcomes.at(-1)).toBe('execution-failed');
+      expect(listening).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    // Aborted before the call, and after a call settled: nothing is left either, and the settled result stands.
+    const settled = await executor.execute({ id: 'a', name: 'inTime', arguments: {} }, { signal: caller.signal });
+    caller.abort();
+    expect(settled.content).toBe('done');
+    expect(code((await executor.execute({ id: 'b', name: 'hangs', arguments: {} }, { signal: caller.signal })).outcome)).toBe('aborted');
+    expect(listening).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('called with a next() of its own: one that throws at once or rejects ends the call so, and leaves no listener or timer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const caller = new AbortController();
+    const listeners = new Set<unknown>();
+    const add = caller.signal.addEventListener.bind(caller.signal);
+    const remove = caller.signal.removeEventListener.bind(caller.signal);
+    caller.signal.addEventListener = (...args: Parameters<typeof add>) => {
+      listeners.add(args[1]);
+      add(...args);
+    };
+    caller.signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+      listeners.delete(args[1]);
+      remove(...args);
+    };
+    const vars = new Map<unknown, unknown>();
+    const ctx = { signal: caller.signal, tool: { name: 'read' }, call: { id: 'c' }, get: (k: unknown) => vars.get(k), set: (k: unknown, value: unknown) => vars.set(k, value) };
+    const layer = timeout(20).intercept as (ctx: never, next: () => Promise<ToolOutcome>) => Promise<ToolOutcome>;
+    const thrown = layer(ctx as never, () => {
+      throw new Error('at once');
+    });
+    await expect(thrown).rejects.toThrow('at once');
+    await expect(layer(ctx as never, () => Promise.reject(new Error('later')))).rejects.toThrow('later');
+    // The caller aborts while next() runs: the call ends as aborted at once.
+    const aborting = new AbortController();
+    const abortedCtx = { ...ctx, signal: aborting.signal };
+    const aborted = layer(abortedCtx as never, () => {
+      aborting.abort();
+      return never();
+    });
+    expect(code(await aborted)).toBe('aborted');
+    expect(listeners.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
