@@ -165,3 +165,31 @@ describe("the Retry of an answer an error ended at its calls' results", () => {
     expect(renderToStaticMarkup(createElement(MessageView, { ...props, ...actions }))).not.toContain('answer-retry');
   });
 });
+
+describe('an approval whose continuation the server refused for good (a used ticket), after a reload', () => {
+  const part = call('approval-responded', { approval: { id: 'ap1', approved: true } });
+  const message = 'The ticket has already been used.';
+  const refused = { kind: 'refused', status: 403, code: 'ticket-invalid', message, reason: 'replayed', toolCallId: 'c1' } as const;
+  const settled = (extra: Record<string, unknown>): string => {
+    const answer = { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }, part] } as EdgetoolUIMessage;
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    const props = { message: answer, toolCalls: view('approved', 'approval-responded'), questions: [], streaming: false, stopped: false, inputSchemas: new Map() };
+    return renderToStaticMarkup(createElement(MessageView, { ...props, ...actions, ...extra })).replaceAll('&#x27;', "'");
+  };
+
+  it('the card says why and offers Ask again, not the Retry that met the same 403', () => {
+    const html = settled({ refused, onAskAgain: noop, onSendAgain: undefined });
+    expect(html).toContain('data-testid="tool-refused" data-decision="approval" data-reason="replayed"');
+    expect(html).toContain('Your approval was refused: its ticket had already been used');
+    expect(html).toContain('data-testid="ask-again"');
+    expect(html).not.toContain('data-testid="send-again"');
+    expect(html).not.toContain('tool-unsent');
+  });
+
+  it('without Ask again while something else waits, and nothing said without the refusal (Retry then)', () => {
+    expect(settled({ refused })).not.toContain('data-testid="ask-again"');
+    const unsent = settled({ onSendAgain: noop });
+    expect(unsent).not.toContain('tool-refused');
+    expect(unsent).toContain('data-testid="send-again"');
+  });
+});

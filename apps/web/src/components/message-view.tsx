@@ -2,6 +2,7 @@ import type { EdgetoolUIMessage } from '@edgetool/ai';
 import type { JsonSchema } from '@edgetool/core';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import { type ReactElement, useId } from 'react';
+import type { FailedRequest } from '../lib/chat-storage.ts';
 import { formatUsage, limitNote } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { Thinking } from './thinking.tsx';
@@ -38,6 +39,11 @@ export function MessageView(
      * across a reload). Only for the last answer, while nothing is on its way.
      */
     readonly onGoOn?: (() => void) | undefined;
+    /**
+     * The server refused this answer's continuation for good (`refusedContinuation`, kept across a reload): its cards
+     * with the user's decisions say why in place of Retry. Only for the last answer.
+     */
+    readonly refused?: FailedRequest['error'] | undefined;
   } & ToolCardActions,
 ): ReactElement {
   const { message, toolCalls, questions, streaming, stopped, onGoOn } = props;
