@@ -18,8 +18,9 @@ import {
   withoutFileData,
 } from '../lib/format.ts';
 import { approvalText } from '../lib/approval-text.ts';
-import { changedFields, describeEdits, type EditField, type EditIssue, editedInput, editFields, editIssue } from '../lib/edits.ts';
 import type { FailedRequest } from '../lib/chat-storage.ts';
+import { changedFields, describeEdits, type EditField, type EditIssue, editedInput, editFields, editIssue } from '../lib/edits.ts';
+import { isTooLarge } from '../lib/error-hint.ts';
 import { refusedDecisionText, unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
@@ -337,7 +338,7 @@ export function ToolCard(
       {refused === undefined || refusedDecision === undefined ? null : (
         <div className="tool-refused" data-testid="tool-refused" data-decision={refusedDecision} data-reason={refused.reason ?? refused.code}>
           <p>{refusedDecisionText(refusedDecision, refused, view.toolCallId)}</p>
-          {onAskAgain && refusedDecision === 'approval' ? (
+          {onAskAgain && refusedDecision === 'approval' && !isTooLarge(refused) ? (
             <button type="button" className="button small" data-testid="ask-again" onClick={() => onAskAgain(view.toolCallId)}>
               Ask again
             </button>

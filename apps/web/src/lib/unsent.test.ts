@@ -225,11 +225,15 @@ describe('refusedDecisionText', () => {
 
   it("names another call the server refused, and the server's own words for a refusal that is not a ticket's", () => {
     expect(refusedDecisionText('approval', error({ reason: 'replayed', toolCallId: 'c2' }), 'c1')).toContain(
-      'the request that carried it was refused for another call (c2): The ticket has already been used.',
+      'the request that carried it was refused for another call (c2): The ticket has already been used. Sending it again',
     );
     const placement: FailedRequest['error'] = { kind: 'refused', status: 403, code: 'wrong-placement', message: 'send_email runs on the server.' };
     expect(refusedDecisionText('approval', placement, 'c1')).toContain(
-      'the server refused the request that carried it (HTTP 403, wrong-placement: send_email runs on the server.)',
+      'the server refused the request that carried it (HTTP 403, wrong-placement: send_email runs on the server)',
     );
+    // Too large to send: a new message or Ask again would be refused too.
+    const large: FailedRequest['error'] = { kind: 'refused', status: 413, code: 'payload-too-large', message: 'The request body is over 512 KB.' };
+    expect(refusedDecisionText('approval', large, 'c1')).toMatch(/\(HTTP 413, payload-too-large: .*\)\. .* The conversation is too large to send: a new chat goes on\.$/);
+    expect(refusedDecisionText('approval', large, 'c1')).not.toContain('Ask again');
   });
 });

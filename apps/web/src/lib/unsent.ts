@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { shouldContinue, type ToolCallView } from '@edgetool/react';
 import type { FailedRequest } from './chat-storage.ts';
-import { retryAction } from './error-hint.ts';
+import { isTooLarge, retryAction } from './error-hint.ts';
 import { isAnsweredCall } from './messages.ts';
 
 /** What {@link continuationUnsent} reads beside the messages. */
@@ -91,18 +91,24 @@ const TICKET_REASONS: Readonly<Record<string, string>> = {
 /**
  * What the card of a call whose decision the server refused says (`refusedContinuation`): what was refused, why (the
  * ticket's reason, or the server's words), that Retry would meet the same refusal, and what is left: an approval can be
- * asked for again (the model asks anew, with a new ticket), a new message goes on either way.
+ * asked for again (the model asks anew, with a new ticket), a new message goes on either way; a conversation too large
+ * to send goes on in a new chat only.
  */
 export function refusedDecisionText(decision: 'approval' | 'denial', error: FailedRequest['error'], toolCallId: string): string {
   const other = error.toolCallId !== undefined && error.toolCallId !== toolCallId;
   const { reason } = error;
   const known = error.code === 'ticket-invalid' && reason !== undefined && Object.hasOwn(TICKET_REASONS, reason) ? TICKET_REASONS[reason] : undefined;
+  const words = error.message.trim().replace(/\.$/, '');
   const why = other
-    ? `the request that carried it was refused for another call (${error.toolCallId}): ${error.message}`
+    ? `the request that carried it was refused for another call (${error.toolCallId}): ${words}`
     : error.code === 'ticket-invalid'
       ? (known ?? 'the server did not accept its ticket (it was changed, or signed with a key the server no longer has), so nothing ran')
-      : `the server refused the request that carried it (${error.status === undefined ? '' : `HTTP ${error.status}, `}${error.code}: ${error.message})`;
-  const next = decision === 'approval' ? 'Ask again has the model ask for the call anew; a new message goes on without it.' : 'A new message goes on without it.';
+      : `the server refused the request that carried it (${error.status === undefined ? '' : `HTTP ${error.status}, `}${error.code}: ${words})`;
+  const next = isTooLarge(error)
+    ? 'The conversation is too large to send: a new chat goes on.'
+    : decision === 'approval'
+      ? 'Ask again has the model ask for the call anew; a new message goes on without it.'
+      : 'A new message goes on without it.';
   return `Your ${decision} was refused: ${why}. Sending it again would be refused the same way. ${next}`;
 }
 
