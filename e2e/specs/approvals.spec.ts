@@ -489,6 +489,54 @@ test.describe('a decision that got no answer', () => {
     await expect(card.getByTestId('send-again')).toHaveCount(0);
   });
 
+  test('an approval another copy of the conversation answered first: refused (403), and after a reload its card says why and offers Ask again, not Retry', async ({
+    page,
+  }) => {
+    const first = await askToMove(page, 'A-1010', '2027-04-02');
+    const card = page.locator(`[data-testid="tool-card"][data-tool-call-id="${await first.getAttribute('data-tool-call-id')}"]`);
+    // Another tab denies the call first (here: the page's own request, its approval turned into a denial, sent before
+    // it): the ticket keeps that denial, and the page's approval is refused as 'conflict'. No route answers for the Worker.
+    await page.route(
+      '**/api/chat',
+      async (route) => {
+        const body = route.request().postDataJSON() as { messages: { parts: { state?: string; approval?: { approved?: boolean } }[] }[] };
+        for (const part of body.messages.at(-1)?.parts ?? []) if (part.state === 'approval-responded' && part.approval) part.approval.approved = false;
+        await (await route.fetch({ postData: JSON.stringify(body) })).text();
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await card.getByTestId('approve').click();
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-status', '403');
+    await expect(banner).toHaveAttribute('data-code', 'ticket-invalid');
+    await expect(card.getByTestId('tool-refused')).toHaveAttribute('data-reason', 'conflict');
+    await expect(card.getByTestId('send-again')).toHaveCount(0);
+
+    // After a reload the card offered Retry, which met the same 403.
+    await page.reload();
+    await expect(card).toHaveAttribute('data-state', 'approved');
+    await expect(banner).toHaveCount(0);
+    await expect(card.getByTestId('send-again')).toHaveCount(0);
+    const note = card.getByTestId('tool-refused');
+    await expect(note).toContainText('Your approval was refused: the call had already been answered otherwise');
+    await expect(note).toContainText('Sending it again would be refused the same way.');
+    await expect(page.getByTestId('composer-blocked')).toHaveCount(0);
+    await shot(page, 'approval-refused');
+    expect(movesTo('A-1010', '2027-04-02').moves).toBe(0);
+
+    await note.getByTestId('ask-again').click();
+    await expect(page.getByTestId('message-user').last()).toContainText('The server refused my answer to the update_delivery_date call. Please ask me again.');
+    const fresh = toolCard(page, 'update_delivery_date');
+    await expect(fresh).toHaveAttribute('data-state', 'awaiting-approval');
+    await expect(fresh.getByTestId('tool-input')).toContainText('2027-04-02');
+    await expect(note).toHaveCount(0);
+    await fresh.getByTestId('deny').click();
+    await idle(page);
+    await expect(banner).toHaveCount(0);
+    expect(movesTo('A-1010', '2027-04-02').moves).toBe(0);
+  });
+
   test('an approval that got no answer holds the next message once: the approved call is not dropped unwarned, Retry sends it', async ({ page }) => {
     const card = await askToMove(page, 'A-1006', '2027-03-09');
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'), { times: 1 });

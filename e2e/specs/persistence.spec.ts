@@ -247,6 +247,60 @@ test.describe('the conversation across a reload', () => {
   });
 });
 
+test.describe('a server that repeats a call id', () => {
+  test("a later step with a finished browser call's id runs nothing, before or after a reload: its card says it was not run", async ({ page }) => {
+    await openChat(page);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/chat')) posts.push(request.postData() ?? '');
+    });
+    // The continuation that carries cart_add's result is answered by a hostile (or buggy) server: a step that repeats
+    // the call's id with new arguments and a ticket. Our Worker never sends one (it renames a model's repeated ids).
+    await page.route('**/api/chat', (route) => {
+      const body = route.request().postDataJSON() as { messages: { role: string; parts: { toolCallId?: string }[] }[] };
+      const last = body.messages.at(-1);
+      if (last?.role !== 'assistant') return route.continue();
+      const id = last.parts.find((part) => part.toolCallId !== undefined)?.toolCallId ?? '';
+      const chunks = [
+        { type: 'start' },
+        { type: 'start-step' },
+        { type: 'tool-input-available', toolCallId: id, toolName: 'cart_add', input: { name: 'pens', quantity: 97 } },
+        { type: 'data-edgetool-ticket', id, data: { toolCallId: id, toolName: 'cart_add', purpose: 'client-result', runsOn: 'client', ticket: 'et1.k1.repeat' } },
+        { type: 'finish-step' },
+        { type: 'finish' },
+      ];
+      const stream = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+      return route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' }, body: stream });
+    });
+    await send(page, '/cart_add {"name":"pens","quantity":3}');
+    const repeated = page.getByTestId('tool-card-repeated');
+    await expect(repeated).toHaveCount(1);
+    await idle(page);
+    const cards = page.locator('[data-testid="tool-card"][data-tool-name="cart_add"]');
+    const check = async () => {
+      await expect(cards).toHaveCount(1);
+      await expect(cards).toHaveAttribute('data-state', 'done');
+      await expect(cards.getByTestId('tool-input')).toContainText('"quantity": 3');
+      await expect(repeated).toContainText('Not run: the server sent another call with the id of the call above');
+      await expect(page.getByTestId('cart-item')).toHaveText(['3 × pens']);
+    };
+    await check();
+    expect(posts).toHaveLength(2);
+
+    // After a reload the repeat read as a new call: it ran (97 more pens), its result went over the first one's, and
+    // the continuation that carried it met the server's 403.
+    await page.reload();
+    await expect(repeated).toHaveCount(1);
+    await idle(page);
+    // A grace for a run to start, which must not come.
+    await page.waitForTimeout(500);
+    await check();
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    expect(posts).toHaveLength(2);
+    await shot(page, 'repeated-call-id');
+  });
+});
+
 test.describe('several tabs', () => {
   test('each tab keeps its own conversation: a reload brings back that tab’s, and its approvals still go through', async ({ page: first, context }) => {
     await openChat(first);

@@ -652,7 +652,7 @@ test.describe('the automatic steps setting', () => {
     await send(page, 'What is my time zone?');
     const notice = page.getByTestId('continuation-held');
     await expect(notice).toHaveAttribute('data-reason', 'limit');
-    await expect(notice).toContainText('The answer is held after 0 automatic continuations in a row (steps this page sent by itself)');
+    await expect(notice).toContainText('Automatic steps is 0, so this page sends nothing on to the model by itself: the answers above wait for you.');
     await expect(toolCard(page, 'browser_time_zone')).toHaveAttribute('data-state', 'done');
     await idle(page);
     // The result has not gone: one request, the question's.

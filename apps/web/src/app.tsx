@@ -16,7 +16,7 @@ import { continuationHeldText } from './lib/continuation-held.ts';
 import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
 import { awaitsContent, isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
-import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
+import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, refusedContinuation, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
 import { useAnnouncer } from './lib/use-announcer.ts';
 import { useConversationCopy } from './lib/use-conversation-copy.ts';
@@ -110,8 +110,9 @@ export function App(): ReactElement {
   const failedRequest = useMemo((): FailedRequest | undefined => {
     if (sent === undefined) return restored?.id === chatId ? restored.failed : undefined;
     if (!sent.failed || sent.messageId === undefined || sent.error === undefined) return undefined;
-    const { kind, status, code, message } = sent.error;
-    return { messageId: sent.messageId, error: { kind, status, code, message } };
+    const { kind, status, code, message, reason, toolCallId } = sent.error;
+    const named = { ...(reason === undefined ? {} : { reason }), ...(toolCallId === undefined ? {} : { toolCallId }) };
+    return { messageId: sent.messageId, error: { kind, status, code, message, ...named } };
   }, [sent, restored, chatId]);
   // Saved whenever a turn settles (not on every streamed token), and once more when the page goes away, so a reload
   // mid-answer keeps what had arrived. A conversation that cannot be kept says so under the composer.
@@ -288,8 +289,10 @@ export function App(): ReactElement {
   // The last answer, when its request failed after the calls' results came and before the model's words on them: its
   // Retry goes on from them, past a dismissed banner and after a reload (the banner's Retry does the same while it shows).
   const goOn = goesOnAfterFailure(chat.messages, failedRequest, { busy: chat.busy }) ? resend : undefined;
-  // Not after a refusal that would come again (a 403): the banner said what to do then.
-  const sendAgain = unsent && (sent?.error === undefined || retryAction(sent.error, bannerContext) === 'resend') ? resend : undefined;
+  // Not after a refusal that would come again (a 403 for a used or invalid ticket), this page's or the one saved with
+  // the conversation: the card says why instead (a reload offered Retry there, which met the same 403).
+  const refusedAnswer = refusedContinuation(chat.messages, failedRequest, { busy: chat.busy });
+  const sendAgain = unsent && refusedAnswer === undefined ? resend : undefined;
   // The way out of a request refused for its size: the oversized message goes, the rest of the conversation stays.
   const removeLast = () => {
     chat.setMessages((messages) => withoutLastTurn(messages));
@@ -330,7 +333,7 @@ export function App(): ReactElement {
   const canAskAgain = !chat.busy && chat.pendingApprovals.length === 0;
   const askAgain = (toolCallId: string) => {
     const view = chat.toolCalls.get(toolCallId);
-    if (view !== undefined) send(askAgainText(view));
+    if (view !== undefined) send(askAgainText(view, view.status === 'expired' ? 'expired' : 'refused'));
   };
   const actions = {
     onApprove: chat.approve,
@@ -461,6 +464,7 @@ export function App(): ReactElement {
                   onAskAgain={message === lastMessage && canAskAgain ? askAgain : undefined}
                   onSendAgain={message === lastMessage ? sendAgain : undefined}
                   onGoOn={message === lastMessage ? goOn : undefined}
+                  refused={message === lastMessage ? refusedAnswer : undefined}
                   {...actions}
                 />
               ))

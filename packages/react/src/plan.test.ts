@@ -44,6 +44,22 @@ describe('planBrowserWork', () => {
     expect(work[1]).toMatchObject({ errorText: expect.stringMatching(/^Error \(wrong-placement\)/) });
   });
 
+  it('a part that repeats an earlier call id (a hostile server), in this answer or an earlier one, never runs, is rejected or asks', () => {
+    const done = toolPart('pick_date', 'c1', 'output-available', { output: '2026-12-24' });
+    const again = [toolPart('pick_date', 'c1', 'input-available', { input: { q: 'again' } }), ticket('pick_date', 'c1', 'client-result')];
+    const asks = toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap2' } });
+    const fresh = [toolPart('pick_date', 'c2', 'input-available'), ticket('pick_date', 'c2', 'client-result')];
+    const plan = (messages: ReturnType<typeof assistant>[]) => planBrowserWork(messages, { browserTools, mode: 'internal' }).map((w) => [w.kind, w.toolCallId]);
+    expect(plan([user('hi'), assistant([{ type: 'step-start' }, done, { type: 'step-start' }, ...again, ...fresh])])).toEqual([['run', 'c2']]);
+    expect(plan([user('hi'), assistant([{ type: 'step-start' }, done, { type: 'step-start' }, asks])])).toEqual([]);
+    const earlier = { ...assistant([done]), id: 'a0' };
+    expect(plan([user('hi'), earlier, user('more', 'u2'), assistant([...again, ...fresh])])).toEqual([['run', 'c2']]);
+    const unknown = [toolPart('nope', 'c1', 'input-available'), ticket('nope', 'c1', 'client-result')];
+    expect(plan([user('hi'), earlier, user('more', 'u2'), assistant(unknown)])).toEqual([]);
+    // The first part of an id is the call: it runs.
+    expect(plan([user('hi'), assistant(again)])).toEqual([['run', 'c1']]);
+  });
+
   it('approval requests: the browser chain authorises in manual mode, a human decides in internal mode', () => {
     const parts = [toolPart('update_delivery_date', 'c1', 'approval-requested', { approval: { id: 'ap1' } }), ticket('update_delivery_date', 'c1', 'approval', 'server')];
     expect(planBrowserWork([assistant(parts, { mode: 'manual' })], { browserTools, mode: 'internal' })).toEqual([

@@ -61,9 +61,15 @@ export function planBrowserWork(messages: readonly MessageLike[], options: PlanO
   const tickets = dataByCallId<TicketPartData>(message, TICKET_PART);
   const mode = messageMode(message, options.mode);
   const work: BrowserWork[] = [];
+  const seen = callIdsBefore(messages, message);
   for (const part of toolParts(message)) {
     const toolName = toolNameOf(part);
     const { toolCallId, input } = part;
+    // A part that repeats an earlier part's call id (a hostile or buggy server: ours never sends one) is no new call:
+    // it never runs, asks or answers. Its answer would go to the AI SDK's addToolOutput by id, which writes it over every
+    // part of that id, the earlier result too, and the server then refuses the history.
+    if (seen.has(toolCallId)) continue;
+    seen.add(toolCallId);
     if (options.expired?.has(toolCallId) === true) continue;
     if (part.state === 'input-available') {
       const ticket = tickets.get(toolCallId);
@@ -85,4 +91,14 @@ export function planBrowserWork(messages: readonly MessageLike[], options: PlanO
     }
   }
   return work;
+}
+
+/** The call ids of the tool parts of the messages before `message`. */
+function callIdsBefore(messages: readonly MessageLike[], message: MessageLike): Set<string> {
+  const ids = new Set<string>();
+  for (const earlier of messages) {
+    if (earlier === message) break;
+    if (earlier.role === 'assistant') for (const part of toolParts(earlier)) ids.add(part.toolCallId);
+  }
+  return ids;
 }

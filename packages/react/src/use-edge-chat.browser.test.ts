@@ -2597,6 +2597,41 @@ describe('useEdgeChat against a hostile server or model (attack33)', () => {
     expect(hook.current.busy).toBe(false);
   });
 
+  it("after a reload, a later step that repeats a finished browser call's id runs nothing and keeps the earlier result", async () => {
+    echoRuns.length = 0;
+    const ticket = (n: number) => ({ toolCallId: 'c1', toolName: 'echo_browser', purpose: 'client-result', runsOn: 'client', ticket: `et1.k1.c1-${n}` });
+    // What the page saved of the stream above: the first call's result (sealed when the server took it), then a step
+    // that repeats its id with new arguments and a new ticket (the AI SDK keeps one ticket part per id: the new one).
+    const saved = {
+      id: 'a1',
+      role: 'assistant',
+      metadata: { mode: 'internal' },
+      parts: [
+        { type: 'step-start' },
+        { type: 'tool-echo_browser', toolCallId: 'c1', state: 'output-available', input: { n: 1 }, output: { n: 1 } },
+        { type: 'data-edgetool-ticket', id: 'c1', data: ticket(2) },
+        { type: 'data-edgetool-seal', id: 'c1', data: { toolCallId: 'c1', toolName: 'echo_browser', seal: 'es1.k1.seal' } },
+        { type: 'step-start' },
+        { type: 'tool-echo_browser', toolCallId: 'c1', state: 'input-available', input: { n: 2 } },
+      ],
+    };
+    const server = scripted();
+    const messages = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'echo' }] }, saved] as never;
+    const hook = mount({ id: 'conv-repeat-reload', fetch: server.fetch, tools: [echo], messages });
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')).toBeDefined(), LOADED);
+    // A grace for a run to start, which must not come.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(echoRuns).toEqual([]);
+    expect(server.bodies).toHaveLength(0);
+    // The earlier result stays as it was (addToolOutput answers every part of the id: it wrote the repeat's output over it).
+    expect(hook.current.messages.at(-1)?.parts[1]).toMatchObject({ state: 'output-available', input: { n: 1 }, output: { n: 1 } });
+    expect(hook.current.messages.at(-1)?.parts[5]).toMatchObject({ state: 'input-available', input: { n: 2 } });
+    // The call's view is the first part's: the repeat does not take its card over.
+    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'done', input: { n: 1 }, output: { n: 1 } });
+    expect(hook.current.busy).toBe(false);
+    expect(hook.current.pendingApprovals).toEqual([]);
+  });
+
   it("a server's approval request for a browser tool approves nothing here: the destructive tool, handed over next, still asks in the browser", async () => {
     const before = cartCleared;
     const start = { type: 'start', messageId: 'm1', messageMetadata: { mode: 'internal' } };

@@ -227,6 +227,16 @@ describe('toolCallViews', () => {
     expect(approvalOf(['new_date', 7, null, { a: 1 }])).toEqual(['new_date']);
   });
 
+  it("a part that repeats a call id (a hostile server) does not take the call's view over: the first part's stays", () => {
+    const done = toolPart('pick_date', 'c1', 'output-available', { output: '2026-12-24' });
+    const again = toolPart('pick_date', 'c1', 'input-available', { input: { q: 'again' } });
+    const parts = [{ type: 'step-start' }, done, { type: 'step-start' }, again, ticket('pick_date', 'c1', 'client-result')];
+    const views = toolCallViews([user('hi'), assistant(parts)], options());
+    expect(views.get('c1')).toMatchObject({ status: 'done', partState: 'output-available', input: { q: 'c1' }, output: '2026-12-24' });
+    const later = toolCallViews([user('hi'), { ...assistant([done]), id: 'a0' }, user('more', 'u2'), assistant([again])], options());
+    expect(later.get('c1')).toMatchObject({ messageId: 'a0', status: 'done' });
+  });
+
   it('maps the other part states', () => {
     const messages = [
       assistant([

@@ -182,7 +182,8 @@ function statusOf(part: AnyToolPart, browser: BrowserCall | undefined, handedOve
 /**
  * Builds a view of every tool call in the conversation, by tool call id: state, input, output or
  * error, where it ran, its duration and traces (server traces from `data-edgetool-trace` parts,
- * browser traces from this browser's chain). Pure: the same inputs give the same views.
+ * browser traces from this browser's chain). Pure: the same inputs give the same views. A call's view is its first
+ * part's: a later part with the same id (a hostile or buggy server repeats it) is no call of its own and never runs.
  */
 export function toolCallViews(messages: readonly MessageLike[], options: ViewOptions): Map<string, ToolCallView> {
   const views = new Map<string, ToolCallView>();
@@ -201,6 +202,9 @@ export function toolCallViews(messages: readonly MessageLike[], options: ViewOpt
     for (const part of toolParts(message)) {
       const toolName = toolNameOf(part);
       const id = part.toolCallId;
+      // A part that repeats a call id (a hostile or buggy server) does not take the call's view over: the first part's
+      // stays, and the repeat never runs (see `planBrowserWork`).
+      if (views.has(id)) continue;
       const browser = options.browserCalls.get(id);
       const ticket = tickets.get(id);
       const handedOver = ticket?.purpose === 'client-result';

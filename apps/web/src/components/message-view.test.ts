@@ -33,7 +33,7 @@ const THINKING = 'The model is thinking…';
 const words = (text: string) => ({ type: 'text', text, state: 'streaming' });
 const call = (state: string, extra: Record<string, unknown> = {}) => ({ type: 'tool-query_order', toolCallId: 'c1', state, input: { order_id: 'A-1' }, ...extra });
 const view = (status: string, partState: string): ReadonlyMap<string, ToolCallView> => {
-  const one = { toolCallId: 'c1', toolName: 'query_order', status, partState, input: { order_id: 'A-1' }, runsOn: 'server', traces: [] };
+  const one = { toolCallId: 'c1', toolName: 'query_order', messageId: 'a1', status, partState, input: { order_id: 'A-1' }, runsOn: 'server', traces: [] };
   return new Map([['c1', one as unknown as ToolCallView]]);
 };
 
@@ -163,5 +163,56 @@ describe("the Retry of an answer an error ended at its calls' results", () => {
     const props = { message: question, toolCalls: new Map(), questions: [], streaming: false, stopped: false, inputSchemas: new Map(), onGoOn: noop };
     const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
     expect(renderToStaticMarkup(createElement(MessageView, { ...props, ...actions }))).not.toContain('answer-retry');
+  });
+});
+
+describe('an approval whose continuation the server refused for good (a used ticket), after a reload', () => {
+  const part = call('approval-responded', { approval: { id: 'ap1', approved: true } });
+  const message = 'The ticket has already been used.';
+  const refused = { kind: 'refused', status: 403, code: 'ticket-invalid', message, reason: 'replayed', toolCallId: 'c1' } as const;
+  const settled = (extra: Record<string, unknown>): string => {
+    const answer = { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }, part] } as EdgetoolUIMessage;
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    const props = { message: answer, toolCalls: view('approved', 'approval-responded'), questions: [], streaming: false, stopped: false, inputSchemas: new Map() };
+    return renderToStaticMarkup(createElement(MessageView, { ...props, ...actions, ...extra })).replaceAll('&#x27;', "'");
+  };
+
+  it('the card says why and offers Ask again, not the Retry that met the same 403', () => {
+    const html = settled({ refused, onAskAgain: noop, onSendAgain: undefined });
+    expect(html).toContain('data-testid="tool-refused" data-decision="approval" data-reason="replayed"');
+    expect(html).toContain('Your approval was refused: its ticket had already been used');
+    expect(html).toContain('data-testid="ask-again"');
+    expect(html).not.toContain('data-testid="send-again"');
+    expect(html).not.toContain('tool-unsent');
+  });
+
+  it('without Ask again while something else waits, and nothing said without the refusal (Retry then)', () => {
+    expect(settled({ refused })).not.toContain('data-testid="ask-again"');
+    const unsent = settled({ onSendAgain: noop });
+    expect(unsent).not.toContain('tool-refused');
+    expect(unsent).toContain('data-testid="send-again"');
+  });
+});
+
+describe("a part that repeats a call's id (a hostile or buggy server)", () => {
+  const done = call('output-available', { output: { status: 'shipped' } });
+  const again = call('input-available', { input: { order_id: 'A-2' } });
+  const render = (message: EdgetoolUIMessage, toolCalls: ReadonlyMap<string, ToolCallView>): string => {
+    const actions = { onApprove: noop, onDeny: noop, onChooseDate: noop, onCancelDate: noop };
+    const props = { message, toolCalls, questions: [], streaming: false, stopped: false, inputSchemas: new Map(), ...actions };
+    return renderToStaticMarkup(createElement(MessageView, props)).replaceAll('&#x27;', "'");
+  };
+
+  it("shows as not run, in place of a second card of the call it repeats, in the same answer or a later one", () => {
+    const parts = [{ type: 'step-start' }, done, { type: 'step-start' }, again];
+    const same = render({ id: 'a1', role: 'assistant', parts } as EdgetoolUIMessage, view('done', 'output-available'));
+    expect(same.match(/data-testid="tool-card"/g)).toHaveLength(1);
+    expect(same).toContain('data-testid="tool-card-repeated" data-tool-name="query_order" data-tool-call-id="c1"');
+    expect(same).toContain('Not run: the server sent another call with the id of the call above (c1), and this page runs one call per id.');
+    expect(same.indexOf('tool-card-repeated')).toBeGreaterThan(same.indexOf('data-testid="tool-card"'));
+    // The call's view names the answer of its first part (a0): in a later answer the part is a repeat.
+    const later = render({ id: 'a2', role: 'assistant', parts: [{ type: 'step-start' }, again] } as EdgetoolUIMessage, view('done', 'output-available'));
+    expect(later).toContain('data-testid="tool-card-repeated"');
+    expect(later).not.toContain('data-testid="tool-card"');
   });
 });

@@ -2,6 +2,7 @@ import type { EdgetoolUIMessage } from '@edgetool/ai';
 import type { JsonSchema } from '@edgetool/core';
 import type { ToolCallView, UserQuestion } from '@edgetool/react';
 import { type ReactElement, useId } from 'react';
+import type { FailedRequest } from '../lib/chat-storage.ts';
 import { formatUsage, limitNote } from '../lib/format.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { Thinking } from './thinking.tsx';
@@ -11,6 +12,37 @@ type Part = EdgetoolUIMessage['parts'][number];
 
 function isToolPart(part: Part): part is Part & { toolCallId: string } {
   return (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'toolCallId' in part;
+}
+
+/** The tool a tool part names (`tool-<name>`, or a dynamic tool's own field). */
+function toolNameOfPart(part: Part & { toolCallId: string }): string {
+  const named = (part as { toolName?: unknown }).toolName;
+  return part.type === 'dynamic-tool' && typeof named === 'string' ? named : part.type.slice('tool-'.length);
+}
+
+/**
+ * A part with the id of a call shown above (a hostile or buggy server repeats it; ours never does): no call of its own.
+ * It never runs (`planBrowserWork`), and its card says so, in place of a second card of the call it repeats.
+ */
+function RepeatedCall({ toolCallId, toolName }: { readonly toolCallId: string; readonly toolName: string }): ReactElement {
+  return (
+    <article
+      className="tool-card tone-bad"
+      data-testid="tool-card-repeated"
+      data-tool-name={toolName}
+      data-tool-call-id={toolCallId}
+      aria-label={`${toolName} not run`}
+    >
+      <header className="tool-head">
+        <code className="tool-name">{toolName}</code>
+        <span className="spacer" />
+        <span className="status-pill status-bad">not run</span>
+      </header>
+      <p className="tool-note" data-testid="tool-repeated">
+        Not run: the server sent another call with the id of the call above ({toolCallId}), and this page runs one call per id.
+      </p>
+    </article>
+  );
 }
 
 /**
@@ -38,10 +70,18 @@ export function MessageView(
      * across a reload). Only for the last answer, while nothing is on its way.
      */
     readonly onGoOn?: (() => void) | undefined;
+    /**
+     * The server refused this answer's continuation for good (`refusedContinuation`, kept across a reload): its cards
+     * with the user's decisions say why in place of Retry. Only for the last answer.
+     */
+    readonly refused?: FailedRequest['error'] | undefined;
   } & ToolCardActions,
 ): ReactElement {
   const { message, toolCalls, questions, streaming, stopped, onGoOn } = props;
   const goOnId = useId();
+  // Call ids this message has shown a card for: a later part with one of them (or with the id of an earlier answer's
+  // call, whose view names that answer) repeats it.
+  const shown = new Set<string>();
   const isUser = message.role === 'user';
   const usage = formatUsage(message.metadata?.usage);
   const limit = limitNote(
@@ -72,6 +112,11 @@ export function MessageView(
           if (isToolPart(part)) {
             const view = toolCalls.get(part.toolCallId);
             if (!view) return null;
+            if (view.messageId !== message.id || shown.has(part.toolCallId)) {
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts are append-only within a message; the call id is taken.
+              return <RepeatedCall key={`repeat-${index}`} toolCallId={part.toolCallId} toolName={toolNameOfPart(part)} />;
+            }
+            shown.add(part.toolCallId);
             const question = questions.find((q) => q.id === part.toolCallId)?.question;
             return <ToolCard key={part.toolCallId} {...props} view={view} dateQuestion={question} inputSchema={props.inputSchemas.get(view.toolName)} />;
           }

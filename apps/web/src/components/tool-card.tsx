@@ -18,8 +18,10 @@ import {
   withoutFileData,
 } from '../lib/format.ts';
 import { approvalText } from '../lib/approval-text.ts';
+import type { FailedRequest } from '../lib/chat-storage.ts';
 import { changedFields, describeEdits, type EditField, type EditIssue, editedInput, editFields, editIssue } from '../lib/edits.ts';
-import { unsentDecision } from '../lib/unsent.ts';
+import { isTooLarge } from '../lib/error-hint.ts';
+import { refusedDecisionText, unsentDecision } from '../lib/unsent.ts';
 import type { DateQuestion } from '../tools/browser-tools.ts';
 import { DatePicker } from './date-picker.tsx';
 import { TraceTimeline } from './trace-timeline.tsx';
@@ -188,13 +190,19 @@ export function ToolCard(
      * request failed, or a reload came first). Absent while there is nothing to send again.
      */
     readonly onSendAgain?: (() => void) | undefined;
+    /**
+     * The server refused the continuation that carried the user's decision on this call for good (`refusedContinuation`,
+     * kept across a reload): the card says why in place of Retry, and offers Ask again for an approval.
+     */
+    readonly refused?: FailedRequest['error'] | undefined;
     /** The answer this call is in streams: an approved call then runs on the server, and its pill says so. */
     readonly streaming?: boolean | undefined;
   } & ToolCardActions,
 ): ReactElement {
-  const { view, dateQuestion, inputSchema, onAskAgain, onSendAgain } = props;
+  const { view, dateQuestion, inputSchema, onAskAgain, onSendAgain, refused } = props;
   const unsent = onSendAgain === undefined ? undefined : unsentDecision(view);
   const unsentId = useId();
+  const refusedDecision = refused === undefined ? undefined : unsentDecision(view);
   const [showTrace, setShowTrace] = useState(true);
   const [reason, setReason] = useState('');
   const reasonId = useId();
@@ -324,6 +332,17 @@ export function ToolCard(
           <button type="button" className="button small" data-testid="send-again" aria-describedby={unsentId} onClick={onSendAgain}>
             Retry
           </button>
+        </div>
+      )}
+
+      {refused === undefined || refusedDecision === undefined ? null : (
+        <div className="tool-refused" data-testid="tool-refused" data-decision={refusedDecision} data-reason={refused.reason ?? refused.code}>
+          <p>{refusedDecisionText(refusedDecision, refused, view.toolCallId)}</p>
+          {onAskAgain && refusedDecision === 'approval' && !isTooLarge(refused) ? (
+            <button type="button" className="button small" data-testid="ask-again" onClick={() => onAskAgain(view.toolCallId)}>
+              Ask again
+            </button>
+          ) : null}
         </div>
       )}
 

@@ -12,6 +12,11 @@ describe('askAgainText', () => {
     expect(askAgainText({ toolName: 'cart_clear', input: undefined })).toMatch(/\n\/cart_clear \{\}$/);
   });
 
+  it('says the server refused the answer when that is why (a used ticket), with the same call line', () => {
+    const text = askAgainText({ toolName: 'update_delivery_date', input: { order_id: 'A-1001' } }, 'refused');
+    expect(text).toBe('The server refused my answer to the update_delivery_date call. Please ask me again.\n/update_delivery_date {"order_id":"A-1001"}');
+  });
+
   it('leaves the line out when the input has no JSON form or is too long for a message', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -320,6 +320,9 @@ describe('parseSavedChat ignores what it cannot trust', () => {
   it('a failed request of the wrong shape is dropped, the conversation stays', () => {
     const error = { kind: 'server', status: 502, code: 'http-502', message: 'Bad gateway' };
     expect(parseSavedChat(record({ failed: { messageId: 'a1', error } }), 's1')?.failed).toEqual({ messageId: 'a1', error });
+    // A refused ticket keeps why and which call: the card says so after a reload instead of offering Retry.
+    const refused = { kind: 'refused', status: 403, code: 'ticket-invalid', message: 'The ticket has already been used.', reason: 'replayed', toolCallId: 'c1' };
+    expect(parseSavedChat(record({ failed: { messageId: 'a1', error: refused } }), 's1')?.failed).toEqual({ messageId: 'a1', error: refused });
     for (const failed of [
       'a1',
       { error },
@@ -330,6 +333,8 @@ describe('parseSavedChat ignores what it cannot trust', () => {
       { messageId: 'a1', error: { ...error, status: 42 } },
       { messageId: 'a1', error: { ...error, code: undefined } },
       { messageId: 'a1', error: { ...error, message: 7 } },
+      { messageId: 'a1', error: { ...error, reason: { toString: 'replayed' } } },
+      { messageId: 'a1', error: { ...error, toolCallId: 7 } },
     ]) {
       const saved = parseSavedChat(record({ failed }), 's1');
       expect(saved?.messages).toEqual(messages);

@@ -35,7 +35,8 @@ export const MAX_SAVED_CHATS = 8;
  */
 export interface FailedRequest {
   readonly messageId: string;
-  readonly error: Pick<ChatErrorInfo, 'kind' | 'status' | 'code' | 'message'>;
+  /** With the refused call and why, when the server named them (a refused ticket: `replayed`, `conflict`, …). */
+  readonly error: Pick<ChatErrorInfo, 'kind' | 'status' | 'code' | 'message' | 'reason' | 'toolCallId'>;
 }
 
 /**
@@ -139,10 +140,12 @@ const ERROR_KINDS: ReadonlySet<string> = new Set(['unreachable', 'refused', 'ser
  */
 export function parseFailedRequest(value: unknown): FailedRequest | undefined {
   if (!isObject(value) || typeof value.messageId !== 'string' || value.messageId === '' || !isObject(value.error)) return undefined;
-  const { kind, status, code, message } = value.error;
+  const { kind, status, code, message, reason, toolCallId } = value.error;
   if (typeof kind !== 'string' || !ERROR_KINDS.has(kind) || typeof code !== 'string' || typeof message !== 'string') return undefined;
   if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599)) return undefined;
-  const error = { kind: kind as ChatErrorInfo['kind'], status: status as number | undefined, code, message };
+  if (!optional(reason, 'string') || !optional(toolCallId, 'string')) return undefined;
+  const named = { ...(typeof reason === 'string' ? { reason } : {}), ...(typeof toolCallId === 'string' ? { toolCallId } : {}) };
+  const error = { kind: kind as ChatErrorInfo['kind'], status: status as number | undefined, code, message, ...named };
   return { messageId: value.messageId, error };
 }
 

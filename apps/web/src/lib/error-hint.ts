@@ -25,7 +25,7 @@ export interface BannerContext {
 }
 
 /** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
-export function isTooLarge(error: ChatErrorInfo): boolean {
+export function isTooLarge(error: Pick<ChatErrorInfo, 'status' | 'code'>): boolean {
   return error.status === 413 || error.code === 'payload-too-large';
 }
 

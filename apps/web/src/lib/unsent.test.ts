@@ -1,7 +1,15 @@
 import { type EdgetoolUIMessage, SEAL_PART } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import type { FailedRequest } from './chat-storage.ts';
-import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, unansweredAfterReload, unsentDecision } from './unsent.ts';
+import {
+  continuationUnsent,
+  endsAtAnswers,
+  goesOnAfterFailure,
+  refusedContinuation,
+  refusedDecisionText,
+  unansweredAfterReload,
+  unsentDecision,
+} from './unsent.ts';
 
 const question: EdgetoolUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Move A-1003 to 2027-02-01' }] };
 const answer = (state: string, extra: Record<string, unknown> = {}): EdgetoolUIMessage =>
@@ -151,5 +159,81 @@ describe('unansweredAfterReload', () => {
     expect(unansweredAfterReload([question], { busy: false, sentHere: true })).toBe(false);
     expect(unansweredAfterReload(approved, { busy: false, sentHere: false })).toBe(false);
     expect(unansweredAfterReload([], { busy: false, sentHere: false })).toBe(false);
+  });
+});
+
+describe('refusedContinuation', () => {
+  const refusal = (error: Partial<FailedRequest['error']> = {}, messageId = 'a1'): FailedRequest => ({
+    messageId,
+    error: { kind: 'refused', status: 403, code: 'ticket-invalid', message: 'The ticket has already been used.', reason: 'replayed', toolCallId: 'c1', ...error },
+  });
+  const idle = { busy: false };
+
+  it('a decision whose continuation the server refused in a way a new try meets again (a used or invalid ticket, a 400): no Retry', () => {
+    for (const messages of [approved, denied]) expect(refusedContinuation(messages, refusal(), idle)).toEqual(refusal().error);
+    expect(refusedContinuation(approved, refusal({ reason: 'bad-signature' }), idle)?.reason).toBe('bad-signature');
+    const plain = (status: number, code: string): FailedRequest => ({ messageId: 'a1', error: { kind: 'refused', status, code, message: 'Refused.' } });
+    expect(refusedContinuation(approved, plain(403, 'wrong-placement'), idle)?.code).toBe('wrong-placement');
+    expect(refusedContinuation(approved, plain(400, 'bad-request'), idle)?.status).toBe(400);
+  });
+
+  it('not a failure Retry may get past (no answer, a gateway, a 5xx, a rate limit, the stream), nor while the chat is busy', () => {
+    const passing: Partial<FailedRequest['error']>[] = [
+      { kind: 'unreachable', status: undefined, code: 'unreachable' },
+      { kind: 'unreachable', status: 502, code: 'unreachable' },
+      { kind: 'server', status: 500, code: 'internal' },
+      { kind: 'refused', status: 429, code: 'rate-limited' },
+      { kind: 'stream', status: undefined, code: 'stream-error' },
+    ];
+    for (const error of passing) expect(refusedContinuation(approved, refusal(error), idle)).toBeUndefined();
+    expect(refusedContinuation(approved, refusal(), { busy: true })).toBeUndefined();
+  });
+
+  it('only for the answer it refused, while its answers are still unsent', () => {
+    expect(refusedContinuation(approved, undefined, idle)).toBeUndefined();
+    expect(refusedContinuation(approved, refusal({}, 'u1'), idle)).toBeUndefined();
+    expect(refusedContinuation([...approved, { ...question, id: 'u2' }], refusal(), idle)).toBeUndefined();
+    expect(refusedContinuation([question, answer('output-denied', { approval: { id: 'ap1', approved: false } })], refusal(), idle)).toBeUndefined();
+  });
+});
+
+describe('refusedDecisionText', () => {
+  const error = (extra: Partial<FailedRequest['error']>): FailedRequest['error'] => ({
+    kind: 'refused',
+    status: 403,
+    code: 'ticket-invalid',
+    message: 'The ticket has already been used.',
+    toolCallId: 'c1',
+    ...extra,
+  });
+
+  it('says why in words (never only a 403), that Retry meets the same refusal, and what is left', () => {
+    expect(refusedDecisionText('approval', error({ reason: 'replayed' }), 'c1')).toBe(
+      'Your approval was refused: its ticket had already been used (another tab, or another copy of this conversation, sent an answer first). ' +
+        'Sending it again would be refused the same way. Ask again has the model ask for the call anew; a new message goes on without it.',
+    );
+    expect(refusedDecisionText('approval', error({ reason: 'conflict' }), 'c1')).toContain('the call had already been answered otherwise');
+    expect(refusedDecisionText('approval', error({ reason: 'bad-signature', message: 'The ticket signature is invalid.' }), 'c1')).toContain(
+      'the server did not accept its ticket (it was changed, or signed with a key the server no longer has), so nothing ran.',
+    );
+    // A reason this page does not know, or a prototype key, reads as an invalid ticket.
+    expect(refusedDecisionText('approval', error({ reason: 'toString' }), 'c1')).toContain('the server did not accept its ticket');
+    // A denial is not asked for again.
+    expect(refusedDecisionText('denial', error({ reason: 'replayed' }), 'c1')).toMatch(/^Your denial was refused: .* A new message goes on without it\.$/);
+    expect(refusedDecisionText('denial', error({ reason: 'replayed' }), 'c1')).not.toContain('Ask again');
+  });
+
+  it("names another call the server refused, and the server's own words for a refusal that is not a ticket's", () => {
+    expect(refusedDecisionText('approval', error({ reason: 'replayed', toolCallId: 'c2' }), 'c1')).toContain(
+      'the request that carried it was refused for another call (c2): The ticket has already been used. Sending it again',
+    );
+    const placement: FailedRequest['error'] = { kind: 'refused', status: 403, code: 'wrong-placement', message: 'send_email runs on the server.' };
+    expect(refusedDecisionText('approval', placement, 'c1')).toContain(
+      'the server refused the request that carried it (HTTP 403, wrong-placement: send_email runs on the server)',
+    );
+    // Too large to send: a new message or Ask again would be refused too.
+    const large: FailedRequest['error'] = { kind: 'refused', status: 413, code: 'payload-too-large', message: 'The request body is over 512 KB.' };
+    expect(refusedDecisionText('approval', large, 'c1')).toMatch(/\(HTTP 413, payload-too-large: .*\)\. .* The conversation is too large to send: a new chat goes on\.$/);
+    expect(refusedDecisionText('approval', large, 'c1')).not.toContain('Ask again');
   });
 });

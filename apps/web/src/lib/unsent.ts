@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { shouldContinue, type ToolCallView } from '@edgetool/react';
 import type { FailedRequest } from './chat-storage.ts';
-import { retryAction } from './error-hint.ts';
+import { isTooLarge, retryAction } from './error-hint.ts';
 import { isAnsweredCall } from './messages.ts';
 
 /** What {@link continuationUnsent} reads beside the messages. */
@@ -63,6 +63,53 @@ export function goesOnAfterFailure(messages: readonly EdgetoolUIMessage[], faile
   if (state.busy || failed === undefined || messages.at(-1)?.id !== failed.messageId) return false;
   if (!endsAtAnswers(messages) || shouldContinue({ messages })) return false;
   return retryAction(failed.error, { server: 'online', answered: true, atAnswers: true }) === 'resend';
+}
+
+/**
+ * The refusal that ended the last answer's continuation for good: the server refused the request that carried the
+ * user's answers (`failed`: this page's last request of the chat, or the one kept with the conversation across a
+ * reload) in a way a new try meets again (a 403 for a used or invalid ticket, a 400). Their cards say why instead of
+ * offering Retry, and what can still be done (see {@link refusedDecisionText}); `undefined` while Retry may still work
+ * (no answer came, a gateway's 5xx, a rate limit) or the failure is not about the last answer.
+ */
+export function refusedContinuation(
+  messages: readonly EdgetoolUIMessage[],
+  failed: FailedRequest | undefined,
+  state: Pick<UnsentState, 'busy'>,
+): FailedRequest['error'] | undefined {
+  if (state.busy || failed === undefined || messages.at(-1)?.id !== failed.messageId || !shouldContinue({ messages })) return undefined;
+  return retryAction(failed.error, { server: 'online', answered: true, unsent: true }) === undefined ? failed.error : undefined;
+}
+
+/** A refused ticket's reason (`ChatErrorInfo.reason`) as the card says it, after "the server refused it: ". */
+const TICKET_REASONS: Readonly<Record<string, string>> = {
+  replayed: 'its ticket had already been used (another tab, or another copy of this conversation, sent an answer first)',
+  conflict: 'the call had already been answered otherwise (another tab, or another copy of this conversation, answered first), and that answer stands',
+  expired: 'its ticket had expired, so nothing ran',
+};
+
+/**
+ * What the card of a call whose decision the server refused says (`refusedContinuation`): what was refused, why (the
+ * ticket's reason, or the server's words), that Retry would meet the same refusal, and what is left: an approval can be
+ * asked for again (the model asks anew, with a new ticket), a new message goes on either way; a conversation too large
+ * to send goes on in a new chat only.
+ */
+export function refusedDecisionText(decision: 'approval' | 'denial', error: FailedRequest['error'], toolCallId: string): string {
+  const other = error.toolCallId !== undefined && error.toolCallId !== toolCallId;
+  const { reason } = error;
+  const known = error.code === 'ticket-invalid' && reason !== undefined && Object.hasOwn(TICKET_REASONS, reason) ? TICKET_REASONS[reason] : undefined;
+  const words = error.message.trim().replace(/\.$/, '');
+  const why = other
+    ? `the request that carried it was refused for another call (${error.toolCallId}): ${words}`
+    : error.code === 'ticket-invalid'
+      ? (known ?? 'the server did not accept its ticket (it was changed, or signed with a key the server no longer has), so nothing ran')
+      : `the server refused the request that carried it (${error.status === undefined ? '' : `HTTP ${error.status}, `}${error.code}: ${words})`;
+  const next = isTooLarge(error)
+    ? 'The conversation is too large to send: a new chat goes on.'
+    : decision === 'approval'
+      ? 'Ask again has the model ask for the call anew; a new message goes on without it.'
+      : 'A new message goes on without it.';
+  return `Your ${decision} was refused: ${why}. Sending it again would be refused the same way. ${next}`;
 }
 
 /**
