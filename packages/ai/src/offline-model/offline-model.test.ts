@@ -1951,6 +1951,18 @@ describe('createOfflineModel', () => {
     expect((await move('move A-1002 to 2028-02-29')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2028-02-29' }]]);
   });
 
+  it('says an ISO date of a month no year has ("2026-13-01") is no date, in the language asked, and asks for one', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const move = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) })).text;
+    // It asked for the new date as if none had been given.
+    expect(await move('move A-1002 to 2026-13-01')).toBe(
+      '"2026-13-01" is not a date: a year has 12 months, and there is no month 13. ' +
+        'I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?',
+    );
+    expect(await move('Verschiebe A-1002 auf 2026-13-01')).toMatch(/^„2026-13-01“ ist kein Datum: Ein Jahr hat 12 Monate, einen Monat 13 gibt es nicht\. Das geht/);
+    expect(await move('déplace A-1002 au 2026-00-10')).toMatch(/^« 2026-00-10 » n'est pas une date : une année a 12 mois, il n'y a pas de mois 00\. Je peux/);
+  });
+
   it('adds one on "add a teapot" (no count), in German and French too, and a list that begins so; "add a discount" adds nothing', async () => {
     const model = createOfflineModel();
     const added = async (prompt: string) => {

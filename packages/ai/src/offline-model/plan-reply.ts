@@ -337,7 +337,11 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
     // "move A-1003 to the 31st of February": a day no calendar has is said to be none, not asked for as if none were given.
     const asksDate = asked.some((name) => isDateArgument(tool.inputSchema, name));
-    if (asksDate && dates.impossible !== undefined) return noted({ type: 'text', text: `${wording.noSuchDay(dates.impossible)} ${question}` });
+    if (asksDate && dates.impossible !== undefined) {
+      // "2026-13-01": no month 13, which "that month has fewer days" did not say.
+      const none = dates.noMonth === true ? wording.noSuchMonth(dates.impossible, dates.impossible.slice(5, 7)) : wording.noSuchDay(dates.impossible);
+      return noted({ type: 'text', text: `${none} ${question}` });
+    }
     const day = asksDate ? unreadDay(withoutMessage(said)) : undefined;
     return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }

@@ -151,6 +151,8 @@ export interface Wording {
   readonly unknownDay: (day: string) => string;
   /** A calendar day that does not exist ("31st of February"), before the question for a date. */
   readonly noSuchDay: (day: string) => string;
+  /** A date of a month that does not exist ("2026-13-01"), before the question for a date. */
+  readonly noSuchMonth: (day: string, month: string) => string;
   /** A mail's sentence of what a change made: "The delivery date of your order A-1004 is now 2026-11-27." */
   readonly nowChanged: (thing: string, record: string, value: string) => string;
   /** "your order A-1002", in a mail to the one it concerns. */
@@ -338,6 +340,7 @@ const EN: Wording = {
   dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
   unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
   noSuchDay: (day) => `"${day}" does not exist: that month has fewer days.`,
+  noSuchMonth: (day, month) => `"${day}" is not a date: a year has 12 months, and there is no month ${month}.`,
   dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
   dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
@@ -444,6 +447,7 @@ const DE: Wording = {
   dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
   unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
   noSuchDay: (day) => `„${day}“ gibt es nicht: Der Monat hat weniger Tage.`,
+  noSuchMonth: (day, month) => `„${day}“ ist kein Datum: Ein Jahr hat 12 Monate, einen Monat ${month} gibt es nicht.`,
   dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
   dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
@@ -559,6 +563,7 @@ const FR: Wording = {
   dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
   unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
   noSuchDay: (day) => `« ${day} » n'existe pas : ce mois a moins de jours.`,
+  noSuchMonth: (day, month) => `« ${day} » n'est pas une date : une année a 12 mois, il n'y a pas de mois ${month}.`,
   dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
   dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
