@@ -2312,6 +2312,67 @@ describe('createOfflineModel', () => {
     );
   });
 
+  it('makes the invoice once the move is made and mails it then, on "move A-1002 to friday and send the invoice" (EN/DE/FR)', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    // The invoice reads the order as it is when it is made: after the move, it carries the new date.
+    let date = '2026-12-03';
+    const shop = shopTools();
+    const tools = {
+      ...shop,
+      update_delivery_date: tool({
+        ...shop.update_delivery_date,
+        execute: async ({ order_id, new_date }: { order_id: string; new_date: string }) => {
+          date = new_date;
+          return { order_id, delivery_date: new_date };
+        },
+      }),
+      order_invoice: tool({ ...shop.order_invoice, execute: async ({ order_id }) => ({ summary: `Invoice INV-${order_id}, delivery ${date}; total 89.00 EUR.` }) }),
+      send_email: { ...shop.send_email, needsApproval: true },
+    };
+    // Each approval is answered as `decide` says; the calls of each request and the last answer's words.
+    const run = async (prompt: string, decide: (name: string) => boolean) => {
+      const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
+      const calls: unknown[][] = [];
+      let text = '';
+      for (let round = 0; round < 4; round++) {
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        calls.push(...result.steps.map((step) => step.toolCalls.map((call) => call.toolName)).filter((names) => names.length > 0));
+        text = result.text;
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') break;
+        const approved = decide(approval.toolCall.toolName);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved }] });
+        if (approval.toolCall.toolName === 'send_email') calls.push([approval.toolCall.input]);
+      }
+      return { calls, text };
+    };
+    for (const [prompt, subject] of [
+      ['move A-1002 to friday and send the invoice', 'Your invoice for order A-1002'],
+      ['verschiebe A-1002 auf Freitag und schick die Rechnung', 'Ihre Rechnung für Bestellung A-1002'],
+      ['décale A-1002 à vendredi et envoie la facture', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      date = '2026-12-03';
+      // It made the invoice beside the move (with the old date) and mailed nothing.
+      const done = await run(prompt, () => true);
+      expect(done.calls, prompt).toEqual([
+        ['update_delivery_date'],
+        ['order_invoice'],
+        ['send_email'],
+        [{ order_id: 'A-1002', subject, body: 'Invoice INV-A-1002, delivery 2026-11-27; total 89.00 EUR.' }],
+      ]);
+    }
+    const first = await generateText({ model, tools, prompt: 'move A-1002 to friday and send the invoice', stopWhen: isStepCount(1) });
+    expect(first.text).toBe(
+      'Reading "friday" as 2026-11-27 (today is 2026-11-20 UTC). ' +
+        "Once the change is made, I'll make it with order_invoice, then send the invoice (send_email), saying what it holds, so it is up to date.",
+    );
+    // A move that is denied makes no invoice and mails nothing, and says so.
+    const denied = await run('move A-1002 to friday and send the invoice', () => false);
+    expect(denied.calls).toEqual([['update_delivery_date']]);
+    expect(denied.text).toMatch(/\n\nI did not send the invoice: the change was not made, so there is nothing new to say\.$/);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

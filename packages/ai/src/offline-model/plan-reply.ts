@@ -1270,6 +1270,11 @@ interface FollowUps {
   readonly later: FollowUp[];
   readonly changes: boolean;
   readonly made?: string | undefined;
+  /**
+   * The calls of `made`, when they wait for the change made now ("move A-1002 to friday and send the invoice": the
+   * invoice is made once the move is, so the mail does not carry the old date).
+   */
+  readonly madeAfter?: OfflineToolCall[] | undefined;
 }
 
 /** Sending, in English, German and French (folded): "send", "email", "forward", "schick", "versende", "envoie", "transmets". */
@@ -1313,7 +1318,15 @@ function followUpReply(follow: FollowUps, note: string | undefined, wording: Wor
     wording.and,
   );
   const made = follow.calls.filter((call) => call.toolName === follow.made).length;
-  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
+  const makers = joinList([...new Set((follow.madeAfter ?? []).map((call) => call.toolName))], wording.and);
+  const once =
+    follow.madeAfter !== undefined
+      ? wording.onceChangedMade(makers, later)
+      : follow.made !== undefined
+        ? wording.onceMade(later, made > 1)
+        : follow.changes
+          ? wording.onceChanged(later)
+          : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
   return { type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` };
 }
 
@@ -1340,8 +1353,10 @@ function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefi
 /**
  * "where is A-1002 and send the invoice": the requests before the last are read now, the thing the last one sends is
  * made with them (for the id named before it) and mailed once it is in, as {@link sentMade} does; before, the invoice
- * was made and nothing mailed. `undefined` when a request before it changes something (the mail would say what the
- * thing held before the change) or is not read in full, or the last one sends nothing made.
+ * was made and nothing mailed. When a request before it changes something ("move A-1002 to friday and send the
+ * invoice"), the thing is made once the change is (`madeAfter`), so the mail does not say what it held before; it made
+ * the invoice beside the move and mailed nothing. `undefined` when a request before it is not read in full, or the last
+ * one sends nothing made.
  */
 function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
@@ -1361,13 +1376,18 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
   if (sets[0].missing.length > 0 || messenger === undefined || messenger === made) return undefined;
   const calls: OfflineToolCall[] = [];
   for (const { read } of before) {
-    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !(isReadName(read.tool.name) || read.tool === made)) return undefined;
+    const reads = read !== undefined && (isReadName(read.tool.name) || isChangeName(read.tool.name) || read.tool === made);
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !reads) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
   for (const set of sets) {
     if (!calls.some((call) => call.toolName === made.name && JSON.stringify(call.input) === JSON.stringify(set.input))) calls.push({ toolName: made.name, input: set.input });
   }
-  return { calls, later: [{ request: last, tool: messenger }], changes: false, made: made.name };
+  const later = [{ request: last, tool: messenger }];
+  if (!calls.some((call) => isChangeName(call.toolName))) return { calls, later, changes: false, made: made.name };
+  // The thing is made once the change is, from what it changed.
+  const madeAfter = calls.filter((call) => call.toolName === made.name);
+  return { calls: calls.filter((call) => call.toolName !== made.name), later, changes: true, made: made.name, madeAfter };
 }
 
 /** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
@@ -1566,6 +1586,18 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     follow.later.map((later) => wording.quote(lowerFirst(later.request.text))),
     wording.and,
   );
+  // "move A-1002 to friday and send the invoice": once the move is in, the invoice is made (and mailed once it is).
+  const madeNow = follow.madeAfter !== undefined && !turn.some((part) => part.type === 'tool-call' && part.toolName === follow.made);
+  if (follow.madeAfter !== undefined && madeNow) {
+    const changed = toolResults.filter((result) => isChangeName(result.toolName));
+    const done = changed.length > 0 && changed.every((result) => ['json', 'text', 'content'].includes(result.output.type));
+    if (!done) return { type: 'text', text: `${summary}\n\n${wording.notDoneChange(requests)}` };
+    const later = joinList(
+      follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
+      wording.and,
+    );
+    return { type: 'tool-calls', calls: follow.madeAfter, text: `${summary}\n\n${wording.onceMade(later, follow.madeAfter.length > 1)}` };
+  }
   if (follow.made !== undefined) return sentFromResults(toolResults.filter((result) => result.toolName === follow.made), follow, inputOf, { summary, requests, wording });
   const sources = sourcesOf(toolResults, inputOf);
   if (sources.length === 0) return undefined;

@@ -96,6 +96,8 @@ export interface Wording {
   readonly onceLookedUp: (later: string, several: boolean) => string;
   /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
   readonly onceMade: (later: string, several: boolean) => string;
+  /** A thing to make once a change is made, and to send once it is: "Once the change is made, I'll make it with …". */
+  readonly onceChangedMade: (makers: string, later: string) => string;
   readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
   /** A request to send what a call was to make, left undone: it failed, was denied, or gave no words to send. */
   readonly notDoneMade: (requests: string) => string;
@@ -281,6 +283,7 @@ const EN: Wording = {
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later, several) => `Once I have looked ${several ? 'them' : 'it'} up, I'll ${later}, saying what ${several ? 'they show' : 'it shows'}.`,
   onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
+  onceChangedMade: (makers, later) => `Once the change is made, I'll make it with ${makers}, then ${later}, saying what it holds, so it is up to date.`,
   nowDone: (requests, from, said) =>
     `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
   notDoneMade: (requests) => `I did not ${requests}: there was nothing made to send.`,
@@ -388,6 +391,8 @@ const DE: Wording = {
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   onceMade: (later, several) => `Sobald ${several ? 'sie erstellt sind' : 'es erstellt ist'}, erledige ich ${later} und sage, was ${several ? 'in ihnen' : 'darin'} steht.`,
+  onceChangedMade: (makers, later) =>
+    `Sobald die Änderung gemacht ist, erstelle ich es mit ${makers} und erledige dann ${later} und sage, was darin steht, damit es aktuell ist.`,
   nowDone: (requests, from, said) =>
     `Wie gewünscht erledige ich jetzt ${requests} und sage, ${{ change: 'was sich geändert hat', lookup: 'was sich zeigt', made: 'was darin steht', 'made several': 'was in ihnen steht' }[from]}: ${said}`,
   notDoneMade: (requests) => `${requests} habe ich nicht erledigt: Es wurde nichts erstellt, was ich schicken könnte.`,
@@ -503,6 +508,8 @@ const FR: Wording = {
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   onceMade: (later, several) =>
     `Une fois ${several ? 'les documents faits' : 'le document fait'}, je m'occupe de ${later}, en disant ce qu'${several ? 'ils contiennent' : 'il contient'}.`,
+  onceChangedMade: (makers, later) =>
+    `Une fois la modification faite, je fais le document avec ${makers}, puis je m'occupe de ${later}, en disant ce qu'il contient, pour qu'il soit à jour.`,
   nowDone: (requests, from, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${{ change: 'ce qui a changé', lookup: 'ce que montre la recherche', made: "ce qu'il contient", 'made several': "ce qu'ils contiennent" }[from]} : ${said}`,
   notDoneMade: (requests) => `Je ne me suis pas occupé de ${requests} : rien n'a été fait à envoyer.`,
