@@ -2373,6 +2373,28 @@ describe('createOfflineModel', () => {
     expect(denied.text).toMatch(/\n\nI did not send the invoice: the change was not made, so there is nothing new to say\.$/);
   });
 
+  it('puts "19% VAT" on the total an invoice showed ("how much is that with 19% VAT?"), with the calculator or said, not a new invoice', async () => {
+    const model = createOfflineModel();
+    const talk = conversation(model, { ...shopTools(), calculate: calculator() });
+    // It read "that" as A-1002 and made its invoice again.
+    expect(await talk('invoice for A-1002', 'how much is that with 19% VAT?')).toEqual({
+      text: 'Reading "that" as 89.00 EUR, from earlier in our conversation.',
+      calls: [['calculate', { expression: '89.00 * (1 + 19 / 100)' }]],
+    });
+    expect((await talk('Rechnung für A-1002', 'wie viel ist das mit 19 % MwSt?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 19 / 100)' }]]);
+    expect((await talk('facture de A-1002', 'combien ça fait avec 20 % de TVA ?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 20 / 100)' }]]);
+    // A part of it, and a sum's result taken on as its expression.
+    expect((await talk('invoice for A-1002', 'what is 19% of it?')).calls).toEqual([['calculate', { expression: '19 / 100 * 89.00' }]]);
+    expect((await talk('what is 17*23', 'how much is that with 19% VAT?')).calls).toEqual([['calculate', { expression: '(17*23) * (1 + 19 / 100)' }]]);
+    // With no calculator it is worked out and said.
+    expect(await conversation(model, shopTools())('invoice for A-1002', 'how much is that with 19% VAT?')).toEqual({
+      text: 'Reading "that" as 89.00 EUR, from earlier in our conversation. 89.00 * (1 + 19 / 100) = 105.91',
+      calls: [],
+    });
+    // After a lookup, which shows no amount, "it" is still the order.
+    expect((await talk('where is A-1002', 'what is 19% of it?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -237,6 +237,13 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     const answered = asked === ruleInput.userText ? undefined : sentOnAnswer(asked, tools);
     if (answered !== undefined && answered.calls.length > 0) return withReadingNote(followUpReply(answered, undefined, wording), dates, wording);
   }
+  // "how much is that with 19% VAT?" after an invoice: its total, taken on (it made the invoice again).
+  const rated = forced || asked !== ruleInput.userText ? undefined : rateOfEarlier(options.prompt, ruleInput.userText, tools);
+  if (rated !== undefined) {
+    const note = wording.referred(rated.phrase, rated.amount);
+    if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
+    return { type: 'text', text: `${note} ${rated.said}` };
+  }
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
   if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
@@ -650,6 +657,86 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
     const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
     if (tool === undefined || name === undefined || typeof before !== 'string') continue;
     return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+  }
+  return undefined;
+}
+
+/**
+ * A percentage put on what an earlier answer showed: "how much is that with 19% VAT?", "what is 19% of it?", "und mit
+ * 19 % MwSt?", "combien ça fait avec 20 % de TVA ?" (folded); the words for it in group 1, the percentage in group 2.
+ */
+const RATE_OF_EARLIER =
+  /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
+/** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
+const PART_OF_EARLIER = /(?:%|percent|prozent|pour\s*cent)\s+(?:of|von|de|du)\s+(?:that|it|this|the|das|dem|der|ca|cela|ceci|ce|la|le)\b|\bdavon\b/;
+
+/**
+ * "how much is that with 19% VAT?" after an invoice (or a sum): the amount the latest result of the conversation shows
+ * (an invoice's total, a sum's result) with that percentage put on it, as the calculator's call when there is one, or
+ * worked out and said when there is none; the words read as the amount and the amount, for the note. `undefined` for
+ * any other text, or when no earlier result shows an amount. Before, "that" was read as the order and its invoice made
+ * again.
+ */
+function rateOfEarlier(
+  prompt: LanguageModelV4Prompt,
+  userText: string,
+  tools: readonly ToolInfo[],
+): { readonly phrase: string; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
+  const folded = fold(userText).trim();
+  const match = RATE_OF_EARLIER.exec(folded);
+  if (match === null) return undefined;
+  const earlier = amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools);
+  if (earlier === undefined) return undefined;
+  const rate = (match[2] ?? '').replace(',', '.');
+  const part = PART_OF_EARLIER.test(folded);
+  const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 + ${rate} / 100)`;
+  const phrase = userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length);
+  const calculator = tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
+  const name = calculator === undefined ? undefined : expressionArgument(calculator.inputSchema);
+  const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + Number(rate) / 100);
+  const said = `${expression} = ${Math.round(value * 100) / 100}`;
+  const call = calculator === undefined || name === undefined ? undefined : { toolName: calculator.name, input: { [name]: expression } };
+  return call === undefined && Number.isNaN(value) ? undefined : { phrase, amount: earlier.shown, call, said };
+}
+
+/** "total 1,299.00 EUR" in a result's words (an invoice's summary): the amount and its currency. */
+const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*([A-Z]{3})\b)?/i;
+
+/**
+ * The amount the latest tool result of `messages` shows: a `total` field, a total in its words ("total 89.00 EUR"), or
+ * a sum (its expression, so the calculator works on it exactly); `undefined` when none shows one.
+ */
+function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]): { readonly expression: string; readonly value: number; readonly shown: string } | undefined {
+  const results = messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const calls = callsOf(messages);
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const value = resultValue(result.output);
+    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    if (typeof record?.total === 'number') {
+      const currency = typeof record.currency === 'string' ? ` ${record.currency}` : '';
+      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}` };
+    }
+    const words =
+      result.output.type === 'content'
+        ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+        : result.output.type === 'text'
+          ? result.output.value
+          : '';
+    const total = TOTAL_IN_WORDS.exec(words);
+    if (total !== null) {
+      const amount = (total[1] ?? '').replace(/,/g, '');
+      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}` };
+    }
+    // A sum: its expression, for the calculator to take on exactly.
+    const call = calls.find((part) => part.toolCallId === result.toolCallId);
+    const tool = tools.find((candidate) => candidate.name === call?.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const expression = name === undefined || typeof call?.input !== 'object' || call.input === null ? undefined : (call.input as Record<string, unknown>)[name];
+    if (typeof expression === 'string') {
+      const worked = typeof record?.result === 'number' ? record.result : Number.NaN;
+      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked) };
+    }
   }
   return undefined;
 }
