@@ -2395,6 +2395,30 @@ describe('createOfflineModel', () => {
     expect((await talk('where is A-1002', 'what is 19% of it?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
+  it('answers "how many?" after the chart with the total and the counts its caption gave (EN/DE/FR), with no tool', async () => {
+    const model = createOfflineModel();
+    // The demo's chart reaches the model as its caption and the image (apps/worker/src/tools/orders-chart.ts).
+    const caption = 'Bar chart of the 12 orders by status, left to right: pending 2 (amber), shipped 3 (blue), delayed 6 (red), delivered 1 (green).';
+    const chart = tool({
+      description: 'Draw a bar chart (PNG image) of all orders by status: pending, shipped, delayed, delivered.',
+      inputSchema: z.object({}),
+      execute: async () => ({ caption }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.caption }] }),
+    });
+    const talk = conversation(model, { ...shopTools(), orders_chart: chart });
+    // It got the help text ("I did not find a tool for that").
+    expect(await talk('show me a chart of the orders', 'how many?')).toEqual({
+      text: 'orders_chart counted 12 orders in all: pending 2, shipped 3, delayed 6, delivered 1. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('zeig mir ein Diagramm der Bestellungen', 'wie viele?')).text).toBe(
+      'orders_chart zählte insgesamt 12: pending 2, shipped 3, delayed 6, delivered 1. Dafür brauchte ich kein Werkzeug.',
+    );
+    expect((await talk('montre-moi un graphique des commandes', 'combien ?')).text).toMatch(/^orders_chart en comptait 12 en tout : pending 2, /);
+    // After a list, still the list's count.
+    expect((await talk('which orders are delayed?', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -554,11 +554,50 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
     const ids = list.flatMap((record: unknown) => named(record));
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
+  // "how many?" after the chart, whose counts reach the model in words ("Bar chart of the 10 orders by status, left to
+  // right: pending 2 (amber), …"): the total and each count it gave (it got the help text).
+  for (const result of results) {
+    const counted = result.type === 'tool-result' ? countsShown(result) : undefined;
+    if (result.type === 'tool-result' && counted !== undefined) return wording.countsShown(result.toolName, counted.total, counted.noun, counted.parts.join(', '));
+  }
   // "how many?" after "where is A-1002": no list was shown, only the records looked up by id; say so (it got the help text).
   const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
   const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
   const names = [...new Set(looked.map((call) => call.toolName))];
   return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
+}
+
+/** "of the 10 orders", "all 10 orders" in a result's words: a total, and what it counts. */
+const TOTAL_OF = /\b(?:of\s+the|all(?:\s+the)?|the)\s+(\d+)\s+([a-z]+)\b/i;
+/** "pending 2 (amber)", "shipped 3" after the total's colon: a count and what it counts, a colour after it left out. */
+const COUNT_OF = /^\s*(?:and\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(\d+)\b(?:\s*\([^)]*\))?\s*\.?\s*$/i;
+
+/**
+ * The counts a result gives, in its fields (`total` and `counts`) or its words ("Bar chart of the 10 orders by status,
+ * left to right: pending 2 (amber), shipped 3 (blue), …"); `undefined` when it gives a total and no counts of it.
+ */
+function countsShown(result: LanguageModelV4ToolResultPart): { readonly total: number; readonly noun: string; readonly parts: string[] } | undefined {
+  const value = resultValue(result.output);
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const counts = typeof record?.counts === 'object' && record.counts !== null ? Object.entries(record.counts as Record<string, unknown>) : [];
+  if (typeof record?.total === 'number' && counts.length > 0 && counts.every(([, count]) => typeof count === 'number')) {
+    return { total: record.total, noun: '', parts: counts.map(([name, count]) => `${name} ${count}`) };
+  }
+  const words =
+    result.output.type === 'content'
+      ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : result.output.type === 'text'
+        ? result.output.value
+        : '';
+  const total = TOTAL_OF.exec(words);
+  const colon = words.indexOf(':', total?.index ?? 0);
+  if (total === null || colon < 0) return undefined;
+  const parts = words
+    .slice(colon + 1)
+    .split(/,|\band\b/)
+    .map((part) => COUNT_OF.exec(part))
+    .flatMap((match) => (match === null ? [] : [`${match[1]} ${match[2]}`]));
+  return parts.length > 1 ? { total: Number(total[1]), noun: total[2] ?? '', parts } : undefined;
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
