@@ -2419,6 +2419,28 @@ describe('createOfflineModel', () => {
     expect((await talk('which orders are delayed?', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
   });
 
+  it('says the reasons an audit flagged each order for, in its words, not "2 items"', async () => {
+    // The demo's audit_orders result (apps/worker/src/tools/order-store.ts: auditReasons).
+    const audit = tool({
+      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+        ],
+      }),
+    });
+    const result = await generateText({ model: createOfflineModel(), tools: { audit_orders: audit }, prompt: 'Audit the open orders', stopWhen: isStepCount(2) });
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['audit_orders']);
+    // It said "reasons: 1 item" and "reasons: 2 items".
+    expect(result.text).toBe(
+      'audit_orders returned 2 results: A-1002 (customer Grace Hopper, reasons: running 4 days late); ' +
+        'A-1006 (customer Margaret Hamilton, reasons: status is delayed, running 9 days late).',
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
