@@ -648,9 +648,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['add a teapot', 'cart_add {"name":"teapot"}'],
       ['invoice for A-1002 and send it', 'order_invoice {"order_id":"A-1002"}'],
       ['email the customers of A-1006 and A-1004 to apologise for the delay', 'query_order {"order_id":"A-1006"} | query_order {"order_id":"A-1004"}'],
-      // Session 33b: a month no year has; an invoice made and mailed once a move is made.
+      // Session 33b: a month no year has; an invoice made and mailed once a move is made; a message that corrects itself.
       ['move A-1002 to 2026-13-01', 'text: "2026-13-01" is not a date: a year has 12 months, and there is no month 13.'],
       ['move A-1002 to friday and send the invoice', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
+      ['move A-1002 to friday, no wait, saturday', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-21"}'],
+      ['where is A-1003, sorry I meant A-1002', 'query_order {"order_id":"A-1002"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);

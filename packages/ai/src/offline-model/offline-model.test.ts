@@ -2441,6 +2441,28 @@ describe('createOfflineModel', () => {
     );
   });
 
+  it('takes the value a message corrects itself to ("friday, no wait, saturday", "A-1003, sorry I meant A-1002"), EN/DE/FR', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const calls = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    // It asked to move A-1002 to Friday (2026-11-27), the day taken back.
+    expect(await calls('move A-1002 to friday, no wait, saturday')).toEqual({
+      text: 'Reading "saturday" as 2026-11-21 (today is 2026-11-20 UTC).',
+      calls: [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-21' }]],
+    });
+    const saturday = [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-21' }]];
+    expect((await calls('move A-1002 to friday. Actually, make it saturday')).calls).toEqual(saturday);
+    expect((await calls('Verschiebe A-1002 auf Freitag, nein lieber Samstag')).calls).toEqual(saturday);
+    expect((await calls('décale A-1002 à vendredi, non plutôt samedi')).calls).toEqual(saturday);
+    expect((await calls('move A-1002 to 2026-12-01, I mean 2026-12-02')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-02' }]]);
+    // It looked both orders up.
+    expect((await calls('where is A-1003, sorry I meant A-1002')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    // Words after "I mean" that are no value are read as they are.
+    expect((await calls('where is A-1002, I mean, what is its status')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -102,6 +102,10 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (reply !== undefined) return reply;
   }
   const now = plan.now ?? (() => new Date());
+  // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
+  const userText = userTextAtLast(options.prompt);
+  const corrected = correctedText(userText, now());
+  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
   if (restated !== undefined) {
@@ -920,6 +924,44 @@ function remadeAndSent(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[]
   if (maker === undefined || name === undefined || isReadName(maker.name) || isChangeName(maker.name) || mailer === maker) return undefined;
   const request = userTextAt(prompt, previous);
   return { calls: [{ toolName: maker.name, input: { ...(made?.input as object), [name]: id } }], later: [{ request: { text: request, end: request.length }, tool: mailer }], changes: false, made: maker.name, ids: id };
+}
+
+/**
+ * Words that take back the value just given, in English, German and French (folded): "no wait", "sorry, I meant", "I
+ * mean", "actually", "nein, lieber", "ich meine", "non, plutôt", "en fait"; then the words that lead to the new
+ * value ("make it", "to", "auf", "au").
+ */
+const CORRECTION =
+  /[,;.!]?\s+(?:(?:no|nope|oh)[\s,]+(?:wait|sorry)(?:[\s,]+(?:i\s+meant?|make\s+it))?|wait[\s,]+no|sorry[\s,]+(?:i\s+)?meant|i\s+meant?|or\s+rather|nein[\s,]+(?:warte|lieber|doch|ich\s+meine)|(?:sorry|pardon)[\s,]+ich\s+meine|ich\s+meine|oder\s+(?:besser|lieber)|non[\s,]+(?:attends|plutot|pardon)|(?:pardon[\s,]+)?je\s+veux\s+dire|ou\s+plutot|actually|eigentlich|en\s+fait)[\s,:!]+(?:(?:make\s+(?:it|that)|to|on|for|the|auf|am|den|au|le|a)\s+)*/g;
+
+/**
+ * A message that corrects itself ("move A-1002 to friday, no wait, saturday", "where is A-1003, sorry I meant A-1002",
+ * "verschiebe A-1002 auf Freitag, nein lieber Samstag"): the value after the correction (an id, a day) put in place of
+ * the last one of its kind before it, and the correction left out; the text as it is when it corrects nothing so.
+ * Before, both values were read: the move took the first day, the lookup looked both orders up.
+ */
+function correctedText(text: string, now: Date): string {
+  const folded = fold(text);
+  for (const match of [...folded.matchAll(CORRECTION)].reverse()) {
+    const head = text.slice(0, match.index);
+    const tail = text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
+    const ids = idLikeWords(tail);
+    if (ids.length === 1 && idsOnly(tail)) {
+      const before = idLikeWords(head).at(-1);
+      const at = before === undefined ? -1 : head.lastIndexOf(before);
+      if (before !== undefined && at >= 0) return `${head.slice(0, at)}${tail.trim()}${head.slice(at + before.length)}`;
+      continue;
+    }
+    const day = readRelativeDates(tail, now);
+    const only = day.dates.length === 1 && (day.dates[0]?.phrase.trim().length ?? 0) >= tail.trim().length - 1;
+    const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
+    if (!only && !iso) continue;
+    const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
+    const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
+    const at = last === undefined ? -1 : head.lastIndexOf(last);
+    if (last !== undefined && at >= 0) return `${head.slice(0, at)}${tail.trim()}${head.slice(at + last.length)}`;
+  }
+  return text;
 }
 
 /** The text of the last user message. */
