@@ -525,6 +525,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['any late orders?', 'list_delayed_orders {}'],
       ['can i get the invoice for order A-1004 please', 'order_invoice {"order_id":"A-1004"}'],
       ['bill for A-1002', 'order_invoice {"order_id":"A-1002"}'],
+      // It got the help text: "tiem" is too short to be read as a typo by its letters.
+      ['what is the tiem in tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['chnage the delivery date of A-1002 to 2026-12-24', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-24"}'],
       ['I would like to reschedule the delivery of order A-1003 to next Friday please', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['can you move order A-1002 to the 5th of december', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-05"}'],

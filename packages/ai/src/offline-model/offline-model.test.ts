@@ -2463,6 +2463,16 @@ describe('createOfflineModel', () => {
     expect((await calls('where is A-1002, I mean, what is its status')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
+  it('reads "tiem" as "time" ("what is the tiem in tokyo", "and in london"), and a clock follows it', async () => {
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools: shopTools(), prompt: 'what is the tiem in tokyo', stopWhen: isStepCount(2) });
+    // It got the help text.
+    expect(result.steps[0]?.toolCalls.map((call) => call.input)).toEqual([{ time_zone: 'Asia/Tokyo' }]);
+    expect(result.text).toMatch(/^In Asia\/Tokyo it is 02:00 on Saturday, 2026-11-21/);
+    const cities = await generateText({ model, tools: shopTools(), prompt: 'whats the tiem in new york and london', stopWhen: isStepCount(1) });
+    expect(cities.toolCalls.map((call) => call.input)).toEqual([{ time_zone: 'America/New_York' }, { time_zone: 'Europe/London' }]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
