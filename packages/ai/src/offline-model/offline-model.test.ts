@@ -2473,6 +2473,18 @@ describe('createOfflineModel', () => {
     expect(cities.toolCalls.map((call) => call.input)).toEqual([{ time_zone: 'America/New_York' }, { time_zone: 'Europe/London' }]);
   });
 
+  it('puts the calculator\'s functions on the last sum ("round that to 1 digit", "square root of that", "runde das", "arrondis ça")', async () => {
+    const talk = conversation(createOfflineModel(), { ...shopTools(), calculate: calculator() });
+    // It asked for an expression.
+    expect(await talk('what is 12.5% of 81', 'round that to 1 digit')).toEqual({ text: '', calls: [['calculate', { expression: 'round((12.5 / 100 * 81), 1)' }]] });
+    expect((await talk('what is 17*23', 'square root of that')).calls).toEqual([['calculate', { expression: 'sqrt((17*23))' }]]);
+    expect((await talk('was ist 10 durch 3', 'runde das auf 2 Stellen')).calls).toEqual([['calculate', { expression: 'round((10 / 3), 2)' }]]);
+    expect((await talk('combien font 10 divisé par 3', 'arrondis ça à 2 décimales')).calls).toEqual([['calculate', { expression: 'round((10 / 3), 2)' }]]);
+    expect((await talk('what is 10/3', 'round it')).calls).toEqual([['calculate', { expression: 'round((10/3))' }]]);
+    // With no sum before, no sum is made up.
+    expect((await talk('where is A-1002', 'round that to 2 digits')).calls.filter(([name]) => name === 'calculate')).toEqual([]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -688,6 +688,8 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const rate = ANOTHER_RATE.exec(fold(text).trim());
   if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
+  const applied = functionOfSum(prompt, text, tools);
+  if (applied !== undefined) return applied;
   const partOf = PART_OF_IT.exec(fold(text).trim());
   const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
   const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
@@ -780,6 +782,36 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
       const worked = typeof record?.result === 'number' ? record.result : Number.NaN;
       return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked) };
     }
+  }
+  return undefined;
+}
+
+/** A calculator's function put on the last result: "round that to 2 digits", "square root of it", "runde das", "arrondis ça" (folded). */
+const FUNCTION_OF_IT =
+  /^(?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:(?:the\s+)?square\s+root|sqrt|(?:die\s+)?(?:quadrat)?wurzel|(?:la\s+)?racine(?:\s+carree)?|round(?:\s+(?:up|down))?|runde|arrondis|arrondir)\s+(?:(?:of|aus|von|de)\s+)?(that|it|this|the\s+result|das|davon|dem\s+ergebnis|das\s+ergebnis|ca|cela|le\s+resultat)\b[^\d]*?(?:\d{1,2}[^\d]*)?$/;
+
+/**
+ * "round that to 2 digits", "square root of it" after a sum: the calculator's function on the last call's expression
+ * (`round((12.5 / 100 * 80), 2)`), read as the same words with a number are; `undefined` for any other text, or when
+ * the message before made no sum. It asked for an expression.
+ */
+function functionOfSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const folded = fold(text).trim();
+  const match = FUNCTION_OF_IT.exec(folded);
+  if (match === null || match[1] === undefined) return undefined;
+  // The words with a stand-in number where "that" was, read as "round 3.14159 to 2 digits" is.
+  const stand = '987654321';
+  const at = folded.lastIndexOf(match[1], folded.length);
+  const read = readWordedSums(`${folded.slice(0, at)}${stand}${folded.slice(at + match[1].length)}`);
+  for (const part of callsOf(previousTurn(prompt)).reverse()) {
+    if (typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
+    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
+    const expression = extractArguments(read, tool.inputSchema).input[name];
+    if (typeof expression !== 'string' || !new RegExp(`^\\w+\\(${stand}(?:,\\s*\\d+)?\\)$`).test(expression)) return undefined;
+    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: expression.replace(stand, `(${before})`) } };
   }
   return undefined;
 }
