@@ -2485,6 +2485,31 @@ describe('createOfflineModel', () => {
     expect((await talk('where is A-1002', 'round that to 2 digits')).calls.filter(([name]) => name === 'calculate')).toEqual([]);
   });
 
+  it('says how far apart the clocks of the message before are on "what is the time difference?" (EN/DE/FR), with no tool', async () => {
+    const offsets: Record<string, string> = { 'America/New_York': '-05:00', 'Asia/Tokyo': '+09:00', 'Asia/Kolkata': '+05:30', 'Europe/Berlin': '+01:00' };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', weekday: 'Friday', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const talk = conversation(createOfflineModel(), { ...shopTools(), world_clock: clock });
+    // It got the help text.
+    expect(await talk('what time is it in New York and Tokyo?', 'what is the time difference?')).toEqual({
+      text: 'Against America/New_York (UTC-05:00), Asia/Tokyo is 14 hours ahead (UTC+09:00). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('time in Tokyo, Delhi and Berlin', 'how many hours apart are they?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Asia/Kolkata is 4 hours 30 minutes ahead (UTC+05:30) and Asia/Tokyo is 8 hours ahead (UTC+09:00). ' +
+        'No tool was needed for that.',
+    );
+    expect((await talk('Wie spät ist es in Tokio und New York?', 'Wie groß ist der Zeitunterschied?')).text).toMatch(
+      /^Gegenüber America\/New_York \(UTC-05:00\): Asia\/Tokyo ist 14 Stunden voraus \(UTC\+09:00\)\./,
+    );
+    expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'quel est le décalage horaire ?')).text).toMatch(
+      /^Par rapport à Europe\/Berlin \(UTC\+01:00\), Asia\/Tokyo a 8 heures d'avance \(UTC\+09:00\)\./,
+    );
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

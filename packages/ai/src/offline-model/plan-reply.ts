@@ -173,6 +173,9 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "how many?" after a list: its count, with no tool (it got the help text).
     const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
     if (counted !== undefined) return { type: 'text', text: counted };
+    // "what is the time difference?" after the time in two cities: from their offsets, with no tool (it got the help text).
+    const apart = asked === ruleInput.userText ? timeDifference(options.prompt, text, wording) : undefined;
+    if (apart !== undefined) return { type: 'text', text: apart };
     // "actually make it 5" after "add 3 bananas": no tool sets an amount; say what adding or emptying can do (it listed the cart).
     const amount = asked === ruleInput.userText ? newAmount(options.prompt, text, tools) : undefined;
     if (amount !== undefined) {
@@ -602,6 +605,35 @@ function countsShown(result: LanguageModelV4ToolResultPart): { readonly total: n
     .map((part) => COUNT_OF.exec(part))
     .flatMap((match) => (match === null ? [] : [`${match[1]} ${match[2]}`]));
   return parts.length > 1 ? { total: Number(total[1]), noun: total[2] ?? '', parts } : undefined;
+}
+
+/** Asking how far apart clocks are: "what's the time difference?", "how many hours ahead is it?", "Zeitunterschied", "décalage horaire" (folded). */
+const TIME_APART =
+  /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures)\b/;
+
+/**
+ * "what is the time difference?" after the clocks of two or more places: how far ahead of the one furthest west each
+ * other one is, from the offsets their results gave; `undefined` for any other text, or fewer than two clocks.
+ */
+function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
+  for (const message of previousTurn(prompt)) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      const value = part.type === 'tool-result' ? resultValue(part.output) : undefined;
+      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
+      if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
+      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+      clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
+    }
+  }
+  if (clocks.length < 2) return undefined;
+  const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
+  if (base === undefined) return undefined;
+  const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
+  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */

@@ -177,6 +177,10 @@ export interface Wording {
   readonly listCount: (count: number, ids: string) => string;
   /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
   readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
+  /** A place's clock against another's: "Asia/Tokyo is 14 hours ahead (UTC+09:00)"; `minutes` 0 when they agree. */
+  readonly aheadOf: (zone: string, minutes: number, offset: string) => string;
+  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west. */
+  readonly timesApart: (each: string, base: string, offset: string) => string;
   /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
   readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
@@ -257,6 +261,9 @@ function localHint(hint: ArgumentHint, words: { readonly date: string; readonly 
 }
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+/** Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten". */
+const hoursOf = (minutes: number, one: string, many: string, mins: string): string =>
+  `${plural(Math.floor(minutes / 60), one, many)}${minutes % 60 === 0 ? '' : ` ${minutes % 60} ${mins}`}`;
 const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
 const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
 const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
@@ -336,6 +343,8 @@ const EN: Wording = {
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
+  aheadOf: (zone, minutes, offset) => `${zone} is ${minutes === 0 ? 'on the same time' : `${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
+  timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
@@ -446,6 +455,8 @@ const DE: Wording = {
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
+  aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
+  timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
@@ -565,6 +576,8 @@ const FR: Wording = {
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
+  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
+  timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
