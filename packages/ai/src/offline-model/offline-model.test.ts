@@ -2510,6 +2510,23 @@ describe('createOfflineModel', () => {
     );
   });
 
+  it('reads "the customers of the flagged orders", "those customers", "diesen Kunden" after an audit or a list as each of them', async () => {
+    const audit = tool({
+      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      inputSchema: z.object({}),
+      execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
+    });
+    const talk = conversation(createOfflineModel(), { ...shopTools(), audit_orders: audit });
+    const lookups = (...ids: string[]) => ids.map((id) => ['query_order', { order_id: id }]);
+    // It ran the audit again.
+    const flagged = await talk('audit the open orders', 'email the customers of the flagged orders to apologise');
+    expect(flagged.calls).toEqual(lookups('A-1002', 'A-1006'));
+    expect(flagged.text).toMatch(/^Reading "the flagged orders" as A-1002 and A-1006, from earlier in our conversation\. Once I have looked them up, /);
+    // It asked for the order id, a subject and a body.
+    expect((await talk('which orders are delayed?', 'email those customers to apologise')).calls).toEqual(lookups('A-1012', 'A-1006', 'A-1002'));
+    expect((await talk('Prüfe die offenen Bestellungen', 'schreib diesen Kunden, um sich zu entschuldigen')).calls).toEqual(lookups('A-1002', 'A-1006'));
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

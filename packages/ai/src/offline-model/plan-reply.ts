@@ -374,9 +374,10 @@ const REFERS_BACK =
 
 /**
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
- * after "where are A-1002 and A-1003?"), in English, German and French (folded).
+ * after "where are A-1002 and A-1003?"; "the customers of the flagged orders", "those customers" after a list), in
+ * English, German and French (folded).
  */
-const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?|(?:those|these)\s+(?:customers|buyers|clients|orders|ones)|the\s+(?:flagged|listed|late|delayed)\s+(?:orders|ones)|diese[nr]?\s+(?:kunden|bestellungen)|(?:markierten|verspateten)\s+bestellungen|ces\s+(?:clients|commandes)|(?:les\s+)?commandes\s+(?:signalees|en\s+retard))\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER =
