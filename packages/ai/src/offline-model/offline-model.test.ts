@@ -2527,6 +2527,30 @@ describe('createOfflineModel', () => {
     expect((await talk('Prüfe die offenen Bestellungen', 'schreib diesen Kunden, um sich zu entschuldigen')).calls).toEqual(lookups('A-1002', 'A-1006'));
   });
 
+  it('answers "which status has the most?" and "and the fewest?" after the chart from its caption\'s counts (EN/DE/FR), with no tool', async () => {
+    const caption = 'Bar chart of the 12 orders by status, left to right: pending 2 (amber), shipped 3 (blue), delayed 6 (red), delivered 1 (green).';
+    const chart = tool({
+      description: 'Draw a bar chart (PNG image) of all orders by status: pending, shipped, delayed, delivered.',
+      inputSchema: z.object({}),
+      execute: async () => ({ caption }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.caption }] }),
+    });
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), orders_chart: chart };
+    const talk = conversation(model, tools);
+    // It got the help text.
+    expect(await talk('show me a chart of the orders', 'which status has the most?')).toEqual({ text: 'delayed has the most: 6 of 12. No tool was needed for that.', calls: [] });
+    expect((await talk('zeig mir ein Diagramm der Bestellungen', 'welcher Status hat die meisten?')).text).toMatch(/^delayed hat die meisten: 6 von 12\./);
+    expect((await talk('montre-moi un graphique des commandes', 'quel statut en a le plus ?')).text).toMatch(/^delayed en a le plus : 6 sur 12\./);
+    // A third message goes on from the chart the conversation showed.
+    const messages: ModelMessage[] = [{ role: 'user', content: 'show me a chart of the orders' }];
+    messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(2) })).responseMessages, { role: 'user', content: 'which status has the most?' });
+    messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages, { role: 'user', content: 'and the fewest?' });
+    expect((await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).text).toBe('delivered has the fewest: 1 of 12. No tool was needed for that.');
+    // A request for a tool is still that request.
+    expect((await talk('show me a chart of the orders', 'which orders are delayed the most?')).calls).toEqual([['list_delayed_orders', {}]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -173,6 +173,9 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "how many?" after a list: its count, with no tool (it got the help text).
     const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
     if (counted !== undefined) return { type: 'text', text: counted };
+    // "which status has the most?" after the chart: read from the counts it gave, with no tool (it got the help text).
+    const most = asked === ruleInput.userText && pickTool(text, tools) === undefined ? mostCounted(options.prompt, text, wording) : undefined;
+    if (most !== undefined) return { type: 'text', text: most };
     // "what is the time difference?" after the time in two cities: from their offsets, with no tool (it got the help text).
     const apart = asked === ruleInput.userText ? timeDifference(options.prompt, text, wording) : undefined;
     if (apart !== undefined) return { type: 'text', text: apart };
@@ -606,6 +609,36 @@ function countsShown(result: LanguageModelV4ToolResultPart): { readonly total: n
     .map((part) => COUNT_OF.exec(part))
     .flatMap((match) => (match === null ? [] : [`${match[1]} ${match[2]}`]));
   return parts.length > 1 ? { total: Number(total[1]), noun: total[2] ?? '', parts } : undefined;
+}
+
+/**
+ * "which status has the most?", "which is the biggest?", "and the fewest?", "welcher Status hat die meisten?", "quel
+ * statut en a le plus ?" (folded).
+ */
+const MOST_OR_LEAST =
+  /\b(?:which|what|and\s+the)\b.*?\b(?:(most|biggest|largest|highest|greatest|tallest)|(fewest|least|smallest|lowest))\b|\b(?:welche[rsn]?|und\s+die)\b.*?\b(?:(meisten|grosste|hochste|langste)|(wenigsten|kleinste|niedrigste|kurzeste))\b|\b(?:quel(?:le)?s?|et\s+celui|et\s+celle)\b.*?\b(?:(le\s+plus|la\s+plus)|(le\s+moins|la\s+moins))\b/;
+
+/**
+ * "which status has the most?" after the chart (a text that asks no tool: "which orders are delayed the most?" lists
+ * them): the names its counts give the most (or the fewest) to, with their count
+ * and the total; `undefined` for any other text, or when the latest result of the conversation gave no counts ("and the
+ * fewest?" after that answer reads the chart's still).
+ */
+function mostCounted(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  const match = MOST_OR_LEAST.exec(fold(text));
+  if (match === null) return undefined;
+  const least = match[2] !== undefined || match[4] !== undefined || match[6] !== undefined;
+  const results = prompt.slice(0, lastIndexOfRole(prompt, 'user')).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of (turn.length > 0 ? turn : results).reverse()) {
+    const counted = result.type === 'tool-result' ? countsShown(result) : undefined;
+    if (counted === undefined) continue;
+    const parts = counted.parts.map((part) => ({ name: part.replace(/\s+\d+$/, ''), count: Number(/\d+$/.exec(part)?.[0]) }));
+    const best = least ? Math.min(...parts.map((part) => part.count)) : Math.max(...parts.map((part) => part.count));
+    const names = parts.filter((part) => part.count === best).map((part) => part.name);
+    return wording.mostCounted(joinList(names, wording.and), best, counted.total, least);
+  }
+  return undefined;
 }
 
 /** Asking how far apart clocks are: "what's the time difference?", "how many hours ahead is it?", "Zeitunterschied", "décalage horaire" (folded). */

@@ -177,6 +177,8 @@ export interface Wording {
   readonly listCount: (count: number, ids: string) => string;
   /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
   readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
+  /** "which status has the most?" after counts: the names with the most (or the fewest), their count and the total. */
+  readonly mostCounted: (names: string, count: number, total: number, least: boolean) => string;
   /** A place's clock against another's: "Asia/Tokyo is 14 hours ahead (UTC+09:00)"; `minutes` 0 when they agree. */
   readonly aheadOf: (zone: string, minutes: number, offset: string) => string;
   /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west. */
@@ -343,6 +345,7 @@ const EN: Wording = {
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
   aheadOf: (zone, minutes, offset) => `${zone} is ${minutes === 0 ? 'on the same time' : `${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
   timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
@@ -455,6 +458,7 @@ const DE: Wording = {
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'hat die wenigsten' : 'hat die meisten'}: ${count} von ${total}. Dafür brauchte ich kein Werkzeug.`,
   aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
   timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
@@ -576,6 +580,7 @@ const FR: Wording = {
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'en a le moins' : 'en a le plus'} : ${count} sur ${total}. Je n'ai eu besoin d'aucun outil pour cela.`,
   aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
   timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
