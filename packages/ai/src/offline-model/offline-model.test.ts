@@ -2386,6 +2386,10 @@ describe('createOfflineModel', () => {
     // A part of it, and a sum's result taken on as its expression.
     expect((await talk('invoice for A-1002', 'what is 19% of it?')).calls).toEqual([['calculate', { expression: '19 / 100 * 89.00' }]]);
     expect((await talk('what is 17*23', 'how much is that with 19% VAT?')).calls).toEqual([['calculate', { expression: '(17*23) * (1 + 19 / 100)' }]]);
+    // A rate taken off is taken off ("of that" says what it is of): it was added, or taken as a part.
+    expect((await talk('what is 250 + 50', 'take 10% off that')).calls).toEqual([['calculate', { expression: '(250 + 50) * (1 - 10 / 100)' }]]);
+    expect((await talk('what is 80 * 1.5', 'minus 20% of that')).calls).toEqual([['calculate', { expression: '(80 * 1.5) * (1 - 20 / 100)' }]]);
+    expect((await talk('invoice for A-1002', 'what is that with a 10% discount?')).calls).toEqual([['calculate', { expression: '89.00 * (1 - 10 / 100)' }]]);
     // With no calculator it is worked out and said.
     expect(await conversation(model, shopTools())('invoice for A-1002', 'how much is that with 19% VAT?')).toEqual({
       text: 'Reading "that" as 89.00 EUR, from earlier in our conversation. 89.00 * (1 + 19 / 100) = 105.91',

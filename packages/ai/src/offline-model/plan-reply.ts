@@ -778,6 +778,8 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
  */
 const RATE_OF_EARLIER =
   /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
+/** A rate taken off: "take 10% off that", "minus 20%", "less 5%", "a 10% discount", "abzüglich", "Rabatt", "moins", "remise" (folded). */
+const TAKEN_OFF = /\b(?:minus|less|off|discount(?:ed)?|subtract|deduct|abzuglich|weniger|rabatt|nachlass|moins|remise|reduction|rabais)\b/;
 /** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
 const PART_OF_EARLIER = /(?:%|percent|prozent|pour\s*cent)\s+(?:of|von|de|du)\s+(?:that|it|this|the|das|dem|der|ca|cela|ceci|ce|la|le)\b|\bdavon\b/;
 
@@ -799,12 +801,14 @@ function rateOfEarlier(
   const earlier = amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools);
   if (earlier === undefined) return undefined;
   const rate = (match[2] ?? '').replace(',', '.');
-  const part = PART_OF_EARLIER.test(folded);
-  const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 + ${rate} / 100)`;
+  // "take 10% off that", "minus 20% of it": the amount less the rate ("of" then says what the rate is of).
+  const off = TAKEN_OFF.test(folded);
+  const part = !off && PART_OF_EARLIER.test(folded);
+  const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 ${off ? '-' : '+'} ${rate} / 100)`;
   const phrase = userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length);
   const calculator = tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
   const name = calculator === undefined ? undefined : expressionArgument(calculator.inputSchema);
-  const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + Number(rate) / 100);
+  const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + ((off ? -1 : 1) * Number(rate)) / 100);
   const said = `${expression} = ${Math.round(value * 100) / 100}`;
   const call = calculator === undefined || name === undefined ? undefined : { toolName: calculator.name, input: { [name]: expression } };
   return call === undefined && Number.isNaN(value) ? undefined : { phrase, amount: earlier.shown, call, said };
