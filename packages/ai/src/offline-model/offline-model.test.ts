@@ -2555,6 +2555,14 @@ describe('createOfflineModel', () => {
     expect((await talk('show me a chart of the orders', 'which orders are delayed the most?')).calls).toEqual([['list_delayed_orders', {}]]);
   });
 
+  it('says the date a clock just gave on "and what day is it there?" (EN/DE/FR), with no tool', async () => {
+    const talk = conversation(createOfflineModel(), shopTools());
+    // It called the clock again, or asked for a time zone (with the demo's tools).
+    expect(await talk('time in Tokyo', 'and what day is it there?')).toEqual({ text: 'In Asia/Tokyo it is 2026-11-21, a Saturday. No tool was needed for that.', calls: [] });
+    expect((await talk('Uhrzeit in Tokio', 'welcher Tag ist es dort?')).text).toMatch(/^In Asia\/Tokyo ist heute der 2026-11-21, ein Samstag\./);
+    expect((await talk("l'heure à Tokyo", 'quel jour est-il là-bas ?')).text).toMatch(/^À Asia\/Tokyo, nous sommes le 2026-11-21, un samedi\./);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -1127,9 +1127,12 @@ const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
     'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
-/** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
+/**
+ * The date alone, after a clock: "and the date?", "what's the date there?", "and what day is it there?", "und das
+ * Datum?", "welcher Tag ist es dort?", "et la date ?", "quel jour est-il là-bas ?" (folded).
+ */
 const THE_DATE =
-  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$/;
+  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$|^(?:and\s+|und\s+|et\s+)?(?:what\s+day\s+is\s+it|what\s+date\s+is\s+it|welcher\s+tag\s+ist\s+(?:es|heute)|welches\s+datum\s+ist\s+(?:es|heute)|quel\s+jour\s+(?:est-il|est-on|sommes-nous|on\s+est)|quelle\s+date\s+est-on)\s+(?:there|over\s+there|dort|da\s+druben|la-bas)(?:\s+(?:now|today|jetzt|heute|maintenant|aujourd['’]hui))?\s*[?.!]*$/;
 /** Today's date asked in German or French: "welcher Tag ist heute?", "welches Datum haben wir?", "quel jour sommes-nous ?" (folded). */
 const TODAY_ASKED =
   /^(?:welcher\s+tag\s+ist\s+heute|welches\s+datum\s+(?:ist\s+heute|haben\s+wir(?:\s+heute)?)|der\s+wievielte\s+ist\s+heute|quel\s+jour\s+(?:sommes-nous|on\s+est|est-on)(?:\s+aujourd['’]hui)?|on\s+est\s+quel\s+jour|quelle\s+est\s+la\s+date\s+(?:d['’]aujourd['’]hui|du\s+jour))\s*[?.!]*$/;
