@@ -2563,6 +2563,19 @@ describe('createOfflineModel', () => {
     expect((await talk("l'heure à Tokyo", 'quel jour est-il là-bas ?')).text).toMatch(/^À Asia\/Tokyo, nous sommes le 2026-11-21, un samedi\./);
   });
 
+  it('writes the apology "pour nous excuser" (and "pour s excuser", typed with no apostrophe) asks for, after a lookup', async () => {
+    const model = createOfflineModel();
+    const first = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return result.steps.flatMap((step) => step.toolCalls.map((call) => [call.toolName, call.input]));
+    };
+    const mail = (body: string) => ['send_email', { order_id: 'A-1002', subject: 'Nous nous excusons', body }];
+    const body = 'Nous nous excusons. Votre commande A-1002 est delayed, date de livraison 2026-12-03.';
+    // Both asked for a subject and a body.
+    expect(await first('écris au client de A-1002 pour nous excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
+    expect(await first('écris au client de A-1002 pour s excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -1733,7 +1733,7 @@ const PURPOSE_DE =
   /\b(?:e-?mail\w*|mail\w*|schreib\w*|kontaktier\w*|benachrichtig\w*)\b[^\n]*?\bum\s+(?:sich\s+)?(?:(?:ihm|ihr|ihnen|dem\s+kunden|der\s+kundin)\s+)?([^\n]*?)\s*zu\s+(entschuldigen|danken|bestätigen|bestatigen)\b[.!?]*\s*$/i;
 /** The same in French: "Écris au client de A-1002 pour s'excuser du retard", "… pour le remercier de sa patience". */
 const PURPOSE_FR =
-  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
+  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s(?:['’]\s*|\s+)excuser|nous\s+excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
 /** A mail asked for as an apology: "email them an apology", "send the customer of A-1002 an apology for the delay". */
 const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(?:\s+((?:for|about)\s+[^\n]*?))?[.!?]*\s*$/i;
@@ -1759,7 +1759,8 @@ function purposeOf(text: string): string | undefined {
   if (french !== null) {
     const rest = ` ${(french[2] ?? '').trim()}`.replace(/\s(?:son|sa)\b/gi, ' votre').replace(/\sses\b/gi, ' vos').trimEnd();
     const verb = fold(french[1] ?? '');
-    if (verb.startsWith('s')) return `Nous nous excusons${rest}.`;
+    // "pour s'excuser", "pour nous excuser" (it asked for a subject and a body for the second).
+    if (verb.endsWith('excuser')) return `Nous nous excusons${rest}.`;
     if (verb.endsWith('remercier')) return `Merci${rest}.`;
     return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
   }
