@@ -2490,7 +2490,14 @@ describe('createOfflineModel', () => {
   });
 
   it('says how far apart the clocks of the message before are on "what is the time difference?" (EN/DE/FR), with no tool', async () => {
-    const offsets: Record<string, string> = { 'America/New_York': '-05:00', 'Asia/Tokyo': '+09:00', 'Asia/Kolkata': '+05:30', 'Europe/Berlin': '+01:00' };
+    const offsets: Record<string, string> = {
+      'America/New_York': '-05:00',
+      'Asia/Tokyo': '+09:00',
+      'Asia/Kolkata': '+05:30',
+      'Europe/Berlin': '+01:00',
+      'Europe/Paris': '+01:00',
+      'Europe/London': '+00:00',
+    };
     const clock = tool({
       description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
       inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
@@ -2508,6 +2515,11 @@ describe('createOfflineModel', () => {
     );
     expect((await talk('Wie spät ist es in Tokio und New York?', 'Wie groß ist der Zeitunterschied?')).text).toMatch(
       /^Gegenüber America\/New_York \(UTC-05:00\): Asia\/Tokyo ist 14 Stunden voraus \(UTC\+09:00\)\./,
+    );
+    // Asked whether they agree (it asked for a time zone).
+    expect((await talk('time in London and in Tokyo', 'are they the same?')).text).toMatch(/^Against Europe\/London \(UTC\+00:00\), Asia\/Tokyo is 9 hours ahead/);
+    expect((await talk('time in Berlin and Paris', 'is it the same time?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Europe/Paris keeps the same time (UTC+01:00). No tool was needed for that.',
     );
     expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'quel est le décalage horaire ?')).text).toMatch(
       /^Par rapport à Europe\/Berlin \(UTC\+01:00\), Asia\/Tokyo a 8 heures d'avance \(UTC\+09:00\)\./,

@@ -641,9 +641,12 @@ function mostCounted(prompt: LanguageModelV4Prompt, text: string, wording: Wordi
   return undefined;
 }
 
-/** Asking how far apart clocks are: "what's the time difference?", "how many hours ahead is it?", "Zeitunterschied", "décalage horaire" (folded). */
+/**
+ * Asking how far apart clocks are: "what's the time difference?", "how many hours ahead is it?", "are they the same?",
+ * "Zeitunterschied", "ist es gleich spät?", "décalage horaire", "la même heure ?" (folded).
+ */
 const TIME_APART =
-  /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures)\b/;
+  /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures|(?:are|is)\s+(?:they|it|those|these)\s+(?:on\s+)?the\s+same(?:\s+time)?|same\s+time|(?:ist\s+es|sind\s+sie)\s+(?:dort\s+)?gleich(?:\s+spat)?|gleiche\s+(?:zeit|uhrzeit)|(?:la\s+)?meme\s+heure)\b/;
 
 /**
  * "what is the time difference?" after the clocks of two or more places: how far ahead of the one furthest west each

@@ -346,7 +346,7 @@ const EN: Wording = {
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
-  aheadOf: (zone, minutes, offset) => `${zone} is ${minutes === 0 ? 'on the same time' : `${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
+  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
   timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
