@@ -2460,6 +2460,10 @@ describe('createOfflineModel', () => {
     expect((await calls('move A-1002 to friday. Actually, make it saturday')).calls).toEqual(saturday);
     expect((await calls('Verschiebe A-1002 auf Freitag, nein lieber Samstag')).calls).toEqual(saturday);
     expect((await calls('décale A-1002 à vendredi, non plutôt samedi')).calls).toEqual(saturday);
+    // A day of the month after the correction, read as after "to" (it kept the 5th).
+    const sixth = [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-06' }]];
+    expect((await calls('move A-1002 to the 5th, no sorry, the 6th')).calls).toEqual(sixth);
+    expect((await calls('décale A-1002 au 5, non plutôt le 6')).calls).toEqual(sixth);
     expect((await calls('move A-1002 to 2026-12-01, I mean 2026-12-02')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-02' }]]);
     // It looked both orders up.
     expect((await calls('where is A-1003, sorry I meant A-1002')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);

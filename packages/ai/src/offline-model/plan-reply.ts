@@ -1033,11 +1033,12 @@ function remadeAndSent(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[]
 
 /**
  * Words that take back the value just given, in English, German and French (folded): "no wait", "sorry, I meant", "I
- * mean", "actually", "nein, lieber", "ich meine", "non, plutôt", "en fait"; then the words that lead to the new
- * value ("make it", "to", "auf", "au").
+ * mean", "actually", "nein, lieber", "ich meine", "non, plutôt", "en fait".
  */
 const CORRECTION =
-  /[,;.!]?\s+(?:(?:no|nope|oh)[\s,]+(?:wait|sorry)(?:[\s,]+(?:i\s+meant?|make\s+it))?|wait[\s,]+no|sorry[\s,]+(?:i\s+)?meant|i\s+meant?|or\s+rather|nein[\s,]+(?:warte|lieber|doch|ich\s+meine)|(?:sorry|pardon)[\s,]+ich\s+meine|ich\s+meine|oder\s+(?:besser|lieber)|non[\s,]+(?:attends|plutot|pardon)|(?:pardon[\s,]+)?je\s+veux\s+dire|ou\s+plutot|actually|eigentlich|en\s+fait)[\s,:!]+(?:(?:make\s+(?:it|that)|to|on|for|the|auf|am|den|au|le|a)\s+)*/g;
+  /[,;.!]?\s+(?:(?:no|nope|oh)[\s,]+(?:wait|sorry)(?:[\s,]+(?:i\s+meant?|make\s+it))?|wait[\s,]+no|sorry[\s,]+(?:i\s+)?meant|i\s+meant?|or\s+rather|nein[\s,]+(?:warte|lieber|doch|ich\s+meine)|(?:sorry|pardon)[\s,]+ich\s+meine|ich\s+meine|oder\s+(?:besser|lieber)|non[\s,]+(?:attends|plutot|pardon)|(?:pardon[\s,]+)?je\s+veux\s+dire|ou\s+plutot|actually|eigentlich|en\s+fait)[\s,:!]+/g;
+/** Words that lead to the value after a correction: "make it", "to", "the", "auf", "au" (folded). */
+const LEADS_TO_VALUE = /^(?:(?:make\s+(?:it|that)|to|on|for|the|auf|am|den|au|le|a)\s+)*/;
 
 /**
  * A message that corrects itself ("move A-1002 to friday, no wait, saturday", "where is A-1003, sorry I meant A-1002",
@@ -1049,7 +1050,10 @@ function correctedText(text: string, now: Date): string {
   const folded = fold(text);
   for (const match of [...folded.matchAll(CORRECTION)].reverse()) {
     const head = text.slice(0, match.index);
-    const tail = text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
+    const said = text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
+    // "make it saturday", "the 6th": the value, and the words that lead to it (kept for a day: "the 6th" is one).
+    const lead = LEADS_TO_VALUE.exec(fold(said))?.[0].length ?? 0;
+    const tail = said.slice(lead);
     const ids = idLikeWords(tail);
     if (ids.length === 1 && idsOnly(tail)) {
       const before = idLikeWords(head).at(-1);
@@ -1057,14 +1061,21 @@ function correctedText(text: string, now: Date): string {
       if (before !== undefined && at >= 0) return `${head.slice(0, at)}${tail.trim()}${head.slice(at + before.length)}`;
       continue;
     }
-    const day = readRelativeDates(tail, now);
-    const only = day.dates.length === 1 && (day.dates[0]?.phrase.trim().length ?? 0) >= tail.trim().length - 1;
+    // A day alone, or after "to" ("the 6th" is read as a day after a word that leads to one).
+    const dayIn = (words: string): string => {
+      const dates = readRelativeDates(words, now).dates;
+      return dates.length === 1 ? (dates[0]?.phrase.trim() ?? '') : '';
+    };
+    const phrase = dayIn(said) || dayIn(`to ${said}`);
+    const before = fold(said.slice(0, said.length - phrase.length));
+    const only = phrase.length > 0 && said.endsWith(phrase) && LEADS_TO_VALUE.exec(before)?.[0] === before;
     const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
     if (!only && !iso) continue;
+    const value = only ? phrase : tail.trim();
     const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
     const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
     const at = last === undefined ? -1 : head.lastIndexOf(last);
-    if (last !== undefined && at >= 0) return `${head.slice(0, at)}${tail.trim()}${head.slice(at + last.length)}`;
+    if (last !== undefined && at >= 0) return `${head.slice(0, at)}${value}${head.slice(at + last.length)}`;
   }
   return text;
 }
