@@ -1047,10 +1047,13 @@ const LEADS_TO_VALUE = /^(?:(?:make\s+(?:it|that)|to|on|for|the|auf|am|den|au|le
  * Before, both values were read: the move took the first day, the lookup looked both orders up.
  */
 function correctedText(text: string, now: Date): string {
-  const folded = fold(text);
-  for (const match of [...folded.matchAll(CORRECTION)].reverse()) {
+  // Only the last correction can end the message with a value alone (any before it has the later one's words after it);
+  // reading each of many ("no wait no wait …") read the message once per correction (seconds for 2,000 characters).
+  const match = [...fold(text).matchAll(CORRECTION)].at(-1);
+  const said = match === undefined ? '' : text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
+  // A value is a few words ("make it the 6th of December"); a longer tail is something else said.
+  if (match !== undefined && said.length > 0 && said.length <= 40) {
     const head = text.slice(0, match.index);
-    const said = text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
     // "make it saturday", "the 6th": the value, and the words that lead to it (kept for a day: "the 6th" is one).
     const lead = LEADS_TO_VALUE.exec(fold(said))?.[0].length ?? 0;
     const tail = said.slice(lead);
@@ -1058,8 +1061,7 @@ function correctedText(text: string, now: Date): string {
     if (ids.length === 1 && idsOnly(tail)) {
       const before = idLikeWords(head).at(-1);
       const at = before === undefined ? -1 : head.lastIndexOf(before);
-      if (before !== undefined && at >= 0) return `${head.slice(0, at)}${tail.trim()}${head.slice(at + before.length)}`;
-      continue;
+      return before !== undefined && at >= 0 ? `${head.slice(0, at)}${tail.trim()}${head.slice(at + before.length)}` : text;
     }
     // A day alone, or after "to" ("the 6th" is read as a day after a word that leads to one).
     const dayIn = (words: string): string => {
@@ -1070,7 +1072,7 @@ function correctedText(text: string, now: Date): string {
     const before = fold(said.slice(0, said.length - phrase.length));
     const only = phrase.length > 0 && said.endsWith(phrase) && LEADS_TO_VALUE.exec(before)?.[0] === before;
     const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
-    if (!only && !iso) continue;
+    if (!only && !iso) return text;
     const value = only ? phrase : tail.trim();
     const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
     const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
