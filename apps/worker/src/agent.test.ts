@@ -60,6 +60,33 @@ describe('the offline model on the demo data', () => {
     expect(result.text).toContain('A-1012');
     expect(result.text).toMatch(/A-1012[\s\S]*A-1006[\s\S]*A-1002/);
   });
+
+  it('goes on from the chart, the invoice and the audit the conversation holds, with the demo tools (session 33b)', async () => {
+    const { agent } = await createDemoAgent(env as Env, { now: () => NOW.getTime() });
+    // Two messages of one conversation: what the second one calls and says.
+    const talk = async (id: string, first: string, then: string) => {
+      const run = testRun({ conversationId: id });
+      const before = await agent.generate({ messages: first, run });
+      const next = [...before.messages, user(then)];
+      const after = await agent.generate({ messages: next, run });
+      const calls = after.message.parts.flatMap((part) => ('input' in part && part.type.startsWith('tool-') ? [[part.type, part.input]] : []));
+      return { before: before.text, calls, text: after.text };
+    };
+    // The chart reaches the model as its caption: "how many?" got the help text.
+    const chart = await talk('33b-chart', 'Show me a chart of the orders', 'how many?');
+    expect(chart.calls).toEqual([]);
+    expect(chart.text).toMatch(/^orders_chart counted \d+ orders in all: pending \d+, shipped \d+, delayed \d+, delivered \d+\./);
+    // The invoice's total with VAT: it made the invoice again.
+    const vat = await talk('33b-vat', 'Show me the invoice for A-1001', 'how much is that with 19% VAT?');
+    const total = /total ([\d,]+\.\d{2}) EUR/.exec(vat.before)?.[1]?.replace(/,/g, '');
+    expect(total).toBeDefined();
+    expect(vat.calls).toEqual([['tool-calculate', { expression: `${total} * (1 + 19 / 100)` }]]);
+    expect(vat.text).toContain(`= ${Math.round(Number(total) * 119) / 100}`);
+    // The audit says why each order was flagged: it said "reasons: 2 items".
+    const audit = await agent.generate({ messages: 'Audit the open orders', run: testRun({ conversationId: '33b-audit' }) });
+    expect(audit.text).toContain('reasons: status is delayed, running');
+    expect(audit.text).not.toMatch(/reasons: \d+ items?/);
+  });
 });
 
 describe('what the model and the browser read of a failure', () => {

@@ -525,6 +525,8 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['any late orders?', 'list_delayed_orders {}'],
       ['can i get the invoice for order A-1004 please', 'order_invoice {"order_id":"A-1004"}'],
       ['bill for A-1002', 'order_invoice {"order_id":"A-1002"}'],
+      // It got the help text: "tiem" is too short to be read as a typo by its letters.
+      ['what is the tiem in tokyo', 'world_clock {"time_zone":"Asia/Tokyo"}'],
       ['chnage the delivery date of A-1002 to 2026-12-24', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-24"}'],
       ['I would like to reschedule the delivery of order A-1003 to next Friday please', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['can you move order A-1002 to the 5th of december', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-12-05"}'],
@@ -648,6 +650,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['add a teapot', 'cart_add {"name":"teapot"}'],
       ['invoice for A-1002 and send it', 'order_invoice {"order_id":"A-1002"}'],
       ['email the customers of A-1006 and A-1004 to apologise for the delay', 'query_order {"order_id":"A-1006"} | query_order {"order_id":"A-1004"}'],
+      // Session 33b: a month no year has; an invoice made and mailed once a move is made; a message that corrects itself.
+      ['move A-1002 to 2026-13-01', 'text: "2026-13-01" is not a date: a year has 12 months, and there is no month 13.'],
+      ['move A-1002 to friday and send the invoice', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
+      ['move A-1002 to friday, no wait, saturday', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-21"}'],
+      ['where is A-1003, sorry I meant A-1002', 'query_order {"order_id":"A-1002"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);

@@ -31,6 +31,8 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   divide: ['calculate'],
   late: ['delay'],
   clock: ['time'],
+  // "what is the tiem in tokyo": a word of four letters is too short for `isTypoOf`, and this one is typed often.
+  tiem: ['time'],
   hour: ['time'],
   day: ['time'],
   temperature: ['weather'],

@@ -1967,6 +1967,18 @@ describe('createOfflineModel', () => {
     expect((await move('move A-1002 to 2028-02-29')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2028-02-29' }]]);
   });
 
+  it('says an ISO date of a month no year has ("2026-13-01") is no date, in the language asked, and asks for one', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const move = async (prompt: string) => (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) })).text;
+    // It asked for the new date as if none had been given.
+    expect(await move('move A-1002 to 2026-13-01')).toBe(
+      '"2026-13-01" is not a date: a year has 12 months, and there is no month 13. ' +
+        'I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?',
+    );
+    expect(await move('Verschiebe A-1002 auf 2026-13-01')).toMatch(/^„2026-13-01“ ist kein Datum: Ein Jahr hat 12 Monate, einen Monat 13 gibt es nicht\. Das geht/);
+    expect(await move('déplace A-1002 au 2026-00-10')).toMatch(/^« 2026-00-10 » n'est pas une date : une année a 12 mois, il n'y a pas de mois 00\. Je peux/);
+  });
+
   it('adds one on "add a teapot" (no count), in German and French too, and a list that begins so; "add a discount" adds nothing', async () => {
     const model = createOfflineModel();
     const added = async (prompt: string) => {
@@ -2314,6 +2326,286 @@ describe('createOfflineModel', () => {
     expect((await third(['what time is it in Tokyo', 'and the date?', 'and tomorrow?']))?.text).toBe(
       '"tomorrow" is 2026-11-22, a Sunday (from 2026-11-21 in Asia/Tokyo). No tool was needed for that.',
     );
+  });
+
+  it('makes the invoice once the move is made and mails it then, on "move A-1002 to friday and send the invoice" (EN/DE/FR)', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    // The invoice reads the order as it is when it is made: after the move, it carries the new date.
+    let date = '2026-12-03';
+    const shop = shopTools();
+    const tools = {
+      ...shop,
+      update_delivery_date: tool({
+        ...shop.update_delivery_date,
+        execute: async ({ order_id, new_date }: { order_id: string; new_date: string }) => {
+          date = new_date;
+          return { order_id, delivery_date: new_date };
+        },
+      }),
+      order_invoice: tool({ ...shop.order_invoice, execute: async ({ order_id }) => ({ summary: `Invoice INV-${order_id}, delivery ${date}; total 89.00 EUR.` }) }),
+      send_email: { ...shop.send_email, needsApproval: true },
+    };
+    // Each approval is answered as `decide` says; the calls of each request and the last answer's words.
+    const run = async (prompt: string, decide: (name: string) => boolean) => {
+      const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
+      const calls: unknown[][] = [];
+      let text = '';
+      for (let round = 0; round < 4; round++) {
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+        messages.push(...result.responseMessages);
+        calls.push(...result.steps.map((step) => step.toolCalls.map((call) => call.toolName)).filter((names) => names.length > 0));
+        text = result.text;
+        const approval = result.content.find((part) => part.type === 'tool-approval-request');
+        if (approval?.type !== 'tool-approval-request') break;
+        const approved = decide(approval.toolCall.toolName);
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved }] });
+        if (approval.toolCall.toolName === 'send_email') calls.push([approval.toolCall.input]);
+      }
+      return { calls, text };
+    };
+    for (const [prompt, subject] of [
+      ['move A-1002 to friday and send the invoice', 'Your invoice for order A-1002'],
+      ['verschiebe A-1002 auf Freitag und schick die Rechnung', 'Ihre Rechnung für Bestellung A-1002'],
+      ['décale A-1002 à vendredi et envoie la facture', 'Votre facture pour commande A-1002'],
+    ] as const) {
+      date = '2026-12-03';
+      // It made the invoice beside the move (with the old date) and mailed nothing.
+      const done = await run(prompt, () => true);
+      expect(done.calls, prompt).toEqual([
+        ['update_delivery_date'],
+        ['order_invoice'],
+        ['send_email'],
+        [{ order_id: 'A-1002', subject, body: 'Invoice INV-A-1002, delivery 2026-11-27; total 89.00 EUR.' }],
+      ]);
+    }
+    const first = await generateText({ model, tools, prompt: 'move A-1002 to friday and send the invoice', stopWhen: isStepCount(1) });
+    expect(first.text).toBe(
+      'Reading "friday" as 2026-11-27 (today is 2026-11-20 UTC). ' +
+        "Once the change is made, I'll make it with order_invoice, then send the invoice (send_email), saying what it holds, so it is up to date.",
+    );
+    // A move that is denied makes no invoice and mails nothing, and says so.
+    const denied = await run('move A-1002 to friday and send the invoice', () => false);
+    expect(denied.calls).toEqual([['update_delivery_date']]);
+    expect(denied.text).toMatch(/\n\nI did not send the invoice: the change was not made, so there is nothing new to say\.$/);
+  });
+
+  it('puts "19% VAT" on the total an invoice showed ("how much is that with 19% VAT?"), with the calculator or said, not a new invoice', async () => {
+    const model = createOfflineModel();
+    const talk = conversation(model, { ...shopTools(), calculate: calculator() });
+    // It read "that" as A-1002 and made its invoice again.
+    expect(await talk('invoice for A-1002', 'how much is that with 19% VAT?')).toEqual({
+      text: 'Reading "that" as 89.00 EUR, from earlier in our conversation.',
+      calls: [['calculate', { expression: '89.00 * (1 + 19 / 100)' }]],
+    });
+    expect((await talk('Rechnung für A-1002', 'wie viel ist das mit 19 % MwSt?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 19 / 100)' }]]);
+    expect((await talk('facture de A-1002', 'combien ça fait avec 20 % de TVA ?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 20 / 100)' }]]);
+    // A part of it, and a sum's result taken on as its expression.
+    expect((await talk('invoice for A-1002', 'what is 19% of it?')).calls).toEqual([['calculate', { expression: '19 / 100 * 89.00' }]]);
+    expect((await talk('what is 17*23', 'how much is that with 19% VAT?')).calls).toEqual([['calculate', { expression: '(17*23) * (1 + 19 / 100)' }]]);
+    // A rate taken off is taken off ("of that" says what it is of): it was added, or taken as a part.
+    expect((await talk('what is 250 + 50', 'take 10% off that')).calls).toEqual([['calculate', { expression: '(250 + 50) * (1 - 10 / 100)' }]]);
+    expect((await talk('what is 80 * 1.5', 'minus 20% of that')).calls).toEqual([['calculate', { expression: '(80 * 1.5) * (1 - 20 / 100)' }]]);
+    expect((await talk('invoice for A-1002', 'what is that with a 10% discount?')).calls).toEqual([['calculate', { expression: '89.00 * (1 - 10 / 100)' }]]);
+    // With no calculator it is worked out and said.
+    expect(await conversation(model, shopTools())('invoice for A-1002', 'how much is that with 19% VAT?')).toEqual({
+      text: 'Reading "that" as 89.00 EUR, from earlier in our conversation. 89.00 * (1 + 19 / 100) = 105.91',
+      calls: [],
+    });
+    // After a lookup, which shows no amount, "it" is still the order.
+    expect((await talk('where is A-1002', 'what is 19% of it?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
+  it('answers "how many?" after the chart with the total and the counts its caption gave (EN/DE/FR), with no tool', async () => {
+    const model = createOfflineModel();
+    // The demo's chart reaches the model as its caption and the image (apps/worker/src/tools/orders-chart.ts).
+    const caption = 'Bar chart of the 12 orders by status, left to right: pending 2 (amber), shipped 3 (blue), delayed 6 (red), delivered 1 (green).';
+    const chart = tool({
+      description: 'Draw a bar chart (PNG image) of all orders by status: pending, shipped, delayed, delivered.',
+      inputSchema: z.object({}),
+      execute: async () => ({ caption }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.caption }] }),
+    });
+    const talk = conversation(model, { ...shopTools(), orders_chart: chart });
+    // It got the help text ("I did not find a tool for that").
+    expect(await talk('show me a chart of the orders', 'how many?')).toEqual({
+      text: 'orders_chart counted 12 orders in all: pending 2, shipped 3, delayed 6, delivered 1. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('zeig mir ein Diagramm der Bestellungen', 'wie viele?')).text).toBe(
+      'orders_chart zählte insgesamt 12: pending 2, shipped 3, delayed 6, delivered 1. Dafür brauchte ich kein Werkzeug.',
+    );
+    expect((await talk('montre-moi un graphique des commandes', 'combien ?')).text).toMatch(/^orders_chart en comptait 12 en tout : pending 2, /);
+    // After a list, still the list's count.
+    expect((await talk('which orders are delayed?', 'how many?')).text).toBe('The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.');
+  });
+
+  it('says the reasons an audit flagged each order for, in its words, not "2 items"', async () => {
+    // The demo's audit_orders result (apps/worker/src/tools/order-store.ts: auditReasons).
+    const audit = tool({
+      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+        ],
+      }),
+    });
+    const result = await generateText({ model: createOfflineModel(), tools: { audit_orders: audit }, prompt: 'Audit the open orders', stopWhen: isStepCount(2) });
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['audit_orders']);
+    // It said "reasons: 1 item" and "reasons: 2 items".
+    expect(result.text).toBe(
+      'audit_orders returned 2 results: A-1002 (customer Grace Hopper, reasons: running 4 days late); ' +
+        'A-1006 (customer Margaret Hamilton, reasons: status is delayed, running 9 days late).',
+    );
+  });
+
+  it('takes the value a message corrects itself to ("friday, no wait, saturday", "A-1003, sorry I meant A-1002"), EN/DE/FR', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const calls = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      return { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    };
+    // It asked to move A-1002 to Friday (2026-11-27), the day taken back.
+    expect(await calls('move A-1002 to friday, no wait, saturday')).toEqual({
+      text: 'Reading "saturday" as 2026-11-21 (today is 2026-11-20 UTC).',
+      calls: [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-21' }]],
+    });
+    const saturday = [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-11-21' }]];
+    expect((await calls('move A-1002 to friday. Actually, make it saturday')).calls).toEqual(saturday);
+    expect((await calls('Verschiebe A-1002 auf Freitag, nein lieber Samstag')).calls).toEqual(saturday);
+    expect((await calls('décale A-1002 à vendredi, non plutôt samedi')).calls).toEqual(saturday);
+    // A day of the month after the correction, read as after "to" (it kept the 5th).
+    const sixth = [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-06' }]];
+    expect((await calls('move A-1002 to the 5th, no sorry, the 6th')).calls).toEqual(sixth);
+    expect((await calls('décale A-1002 au 5, non plutôt le 6')).calls).toEqual(sixth);
+    expect((await calls('move A-1002 to 2026-12-01, I mean 2026-12-02')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-02' }]]);
+    // It looked both orders up.
+    expect((await calls('where is A-1003, sorry I meant A-1002')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    // Words after "I mean" that are no value are read as they are.
+    expect((await calls('where is A-1002, I mean, what is its status')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
+  it('reads "tiem" as "time" ("what is the tiem in tokyo", "and in london"), and a clock follows it', async () => {
+    const model = createOfflineModel();
+    const result = await generateText({ model, tools: shopTools(), prompt: 'what is the tiem in tokyo', stopWhen: isStepCount(2) });
+    // It got the help text.
+    expect(result.steps[0]?.toolCalls.map((call) => call.input)).toEqual([{ time_zone: 'Asia/Tokyo' }]);
+    expect(result.text).toMatch(/^In Asia\/Tokyo it is 02:00 on Saturday, 2026-11-21/);
+    const cities = await generateText({ model, tools: shopTools(), prompt: 'whats the tiem in new york and london', stopWhen: isStepCount(1) });
+    expect(cities.toolCalls.map((call) => call.input)).toEqual([{ time_zone: 'America/New_York' }, { time_zone: 'Europe/London' }]);
+  });
+
+  it('puts the calculator\'s functions on the last sum ("round that to 1 digit", "square root of that", "runde das", "arrondis ça")', async () => {
+    const talk = conversation(createOfflineModel(), { ...shopTools(), calculate: calculator() });
+    // It asked for an expression.
+    expect(await talk('what is 12.5% of 81', 'round that to 1 digit')).toEqual({ text: '', calls: [['calculate', { expression: 'round((12.5 / 100 * 81), 1)' }]] });
+    expect((await talk('what is 17*23', 'square root of that')).calls).toEqual([['calculate', { expression: 'sqrt((17*23))' }]]);
+    expect((await talk('was ist 10 durch 3', 'runde das auf 2 Stellen')).calls).toEqual([['calculate', { expression: 'round((10 / 3), 2)' }]]);
+    expect((await talk('combien font 10 divisé par 3', 'arrondis ça à 2 décimales')).calls).toEqual([['calculate', { expression: 'round((10 / 3), 2)' }]]);
+    expect((await talk('what is 10/3', 'round it')).calls).toEqual([['calculate', { expression: 'round((10/3))' }]]);
+    // With no sum before, no sum is made up.
+    expect((await talk('where is A-1002', 'round that to 2 digits')).calls.filter(([name]) => name === 'calculate')).toEqual([]);
+  });
+
+  it('says how far apart the clocks of the message before are on "what is the time difference?" (EN/DE/FR), with no tool', async () => {
+    const offsets: Record<string, string> = {
+      'America/New_York': '-05:00',
+      'Asia/Tokyo': '+09:00',
+      'Asia/Kolkata': '+05:30',
+      'Europe/Berlin': '+01:00',
+      'Europe/Paris': '+01:00',
+      'Europe/London': '+00:00',
+    };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', weekday: 'Friday', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const talk = conversation(createOfflineModel(), { ...shopTools(), world_clock: clock });
+    // It got the help text.
+    expect(await talk('what time is it in New York and Tokyo?', 'what is the time difference?')).toEqual({
+      text: 'Against America/New_York (UTC-05:00), Asia/Tokyo is 14 hours ahead (UTC+09:00). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('time in Tokyo, Delhi and Berlin', 'how many hours apart are they?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Asia/Kolkata is 4 hours 30 minutes ahead (UTC+05:30) and Asia/Tokyo is 8 hours ahead (UTC+09:00). ' +
+        'No tool was needed for that.',
+    );
+    expect((await talk('Wie spät ist es in Tokio und New York?', 'Wie groß ist der Zeitunterschied?')).text).toMatch(
+      /^Gegenüber America\/New_York \(UTC-05:00\): Asia\/Tokyo ist 14 Stunden voraus \(UTC\+09:00\)\./,
+    );
+    // Asked whether they agree (it asked for a time zone).
+    expect((await talk('time in London and in Tokyo', 'are they the same?')).text).toMatch(/^Against Europe\/London \(UTC\+00:00\), Asia\/Tokyo is 9 hours ahead/);
+    expect((await talk('time in Berlin and Paris', 'is it the same time?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Europe/Paris keeps the same time (UTC+01:00). No tool was needed for that.',
+    );
+    expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'quel est le décalage horaire ?')).text).toMatch(
+      /^Par rapport à Europe\/Berlin \(UTC\+01:00\), Asia\/Tokyo a 8 heures d'avance \(UTC\+09:00\)\./,
+    );
+  });
+
+  it('reads "the customers of the flagged orders", "those customers", "diesen Kunden" after an audit or a list as each of them', async () => {
+    const audit = tool({
+      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      inputSchema: z.object({}),
+      execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
+    });
+    const talk = conversation(createOfflineModel(), { ...shopTools(), audit_orders: audit });
+    const lookups = (...ids: string[]) => ids.map((id) => ['query_order', { order_id: id }]);
+    // It ran the audit again.
+    const flagged = await talk('audit the open orders', 'email the customers of the flagged orders to apologise');
+    expect(flagged.calls).toEqual(lookups('A-1002', 'A-1006'));
+    expect(flagged.text).toMatch(/^Reading "the flagged orders" as A-1002 and A-1006, from earlier in our conversation\. Once I have looked them up, /);
+    // It asked for the order id, a subject and a body.
+    expect((await talk('which orders are delayed?', 'email those customers to apologise')).calls).toEqual(lookups('A-1012', 'A-1006', 'A-1002'));
+    expect((await talk('Prüfe die offenen Bestellungen', 'schreib diesen Kunden, um sich zu entschuldigen')).calls).toEqual(lookups('A-1002', 'A-1006'));
+  });
+
+  it('answers "which status has the most?" and "and the fewest?" after the chart from its caption\'s counts (EN/DE/FR), with no tool', async () => {
+    const caption = 'Bar chart of the 12 orders by status, left to right: pending 2 (amber), shipped 3 (blue), delayed 6 (red), delivered 1 (green).';
+    const chart = tool({
+      description: 'Draw a bar chart (PNG image) of all orders by status: pending, shipped, delayed, delivered.',
+      inputSchema: z.object({}),
+      execute: async () => ({ caption }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.caption }] }),
+    });
+    const model = createOfflineModel();
+    const tools = { ...shopTools(), orders_chart: chart };
+    const talk = conversation(model, tools);
+    // It got the help text.
+    expect(await talk('show me a chart of the orders', 'which status has the most?')).toEqual({ text: 'delayed has the most: 6 of 12. No tool was needed for that.', calls: [] });
+    expect((await talk('zeig mir ein Diagramm der Bestellungen', 'welcher Status hat die meisten?')).text).toMatch(/^delayed hat die meisten: 6 von 12\./);
+    expect((await talk('montre-moi un graphique des commandes', 'quel statut en a le plus ?')).text).toMatch(/^delayed en a le plus : 6 sur 12\./);
+    // A third message goes on from the chart the conversation showed.
+    const messages: ModelMessage[] = [{ role: 'user', content: 'show me a chart of the orders' }];
+    messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(2) })).responseMessages, { role: 'user', content: 'which status has the most?' });
+    messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages, { role: 'user', content: 'and the fewest?' });
+    expect((await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).text).toBe('delivered has the fewest: 1 of 12. No tool was needed for that.');
+    // A request for a tool is still that request.
+    expect((await talk('show me a chart of the orders', 'which orders are delayed the most?')).calls).toEqual([['list_delayed_orders', {}]]);
+  });
+
+  it('says the date a clock just gave on "and what day is it there?" (EN/DE/FR), with no tool', async () => {
+    const talk = conversation(createOfflineModel(), shopTools());
+    // It called the clock again, or asked for a time zone (with the demo's tools).
+    expect(await talk('time in Tokyo', 'and what day is it there?')).toEqual({ text: 'In Asia/Tokyo it is 2026-11-21, a Saturday. No tool was needed for that.', calls: [] });
+    expect((await talk('Uhrzeit in Tokio', 'welcher Tag ist es dort?')).text).toMatch(/^In Asia\/Tokyo ist heute der 2026-11-21, ein Samstag\./);
+    expect((await talk("l'heure à Tokyo", 'quel jour est-il là-bas ?')).text).toMatch(/^À Asia\/Tokyo, nous sommes le 2026-11-21, un samedi\./);
+  });
+
+  it('writes the apology "pour nous excuser" (and "pour s excuser", typed with no apostrophe) asks for, after a lookup', async () => {
+    const model = createOfflineModel();
+    const first = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(2) });
+      return result.steps.flatMap((step) => step.toolCalls.map((call) => [call.toolName, call.input]));
+    };
+    const mail = (body: string) => ['send_email', { order_id: 'A-1002', subject: 'Nous nous excusons', body }];
+    const body = 'Nous nous excusons. Votre commande A-1002 est delayed, date de livraison 2026-12-03.';
+    // Both asked for a subject and a body.
+    expect(await first('écris au client de A-1002 pour nous excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
+    expect(await first('écris au client de A-1002 pour s excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

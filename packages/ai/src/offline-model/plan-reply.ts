@@ -107,6 +107,10 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (reply !== undefined) return reply;
   }
   const now = plan.now ?? (() => new Date());
+  // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
+  const userText = userTextAtLast(options.prompt);
+  const corrected = correctedText(userText, now());
+  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
   if (restated !== undefined) {
@@ -174,6 +178,12 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "how many?" after a list: its count, with no tool (it got the help text).
     const counted = asked === ruleInput.userText ? listCount(options.prompt, text, wording) : undefined;
     if (counted !== undefined) return { type: 'text', text: counted };
+    // "which status has the most?" after the chart: read from the counts it gave, with no tool (it got the help text).
+    const most = asked === ruleInput.userText && pickTool(text, tools) === undefined ? mostCounted(options.prompt, text, wording) : undefined;
+    if (most !== undefined) return { type: 'text', text: most };
+    // "what is the time difference?" after the time in two cities: from their offsets, with no tool (it got the help text).
+    const apart = asked === ruleInput.userText ? timeDifference(options.prompt, text, wording) : undefined;
+    if (apart !== undefined) return { type: 'text', text: apart };
     // "actually make it 5" after "add 3 bananas": no tool sets an amount; say what adding or emptying can do (it listed the cart).
     const amount = asked === ruleInput.userText ? newAmount(options.prompt, text, tools) : undefined;
     if (amount !== undefined) {
@@ -241,6 +251,13 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "A-1002" given for the order id "send the invoice to the customer" lacked: made now, and mailed once it is in.
     const answered = asked === ruleInput.userText ? undefined : sentOnAnswer(asked, tools);
     if (answered !== undefined && answered.calls.length > 0) return withReadingNote(followUpReply(answered, undefined, wording), dates, wording);
+  }
+  // "how much is that with 19% VAT?" after an invoice: its total, taken on (it made the invoice again).
+  const rated = forced || asked !== ruleInput.userText ? undefined : rateOfEarlier(options.prompt, ruleInput.userText, tools);
+  if (rated !== undefined) {
+    const note = wording.referred(rated.phrase, rated.amount);
+    if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
+    return { type: 'text', text: `${note} ${rated.said}` };
   }
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
@@ -342,7 +359,11 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "deliver A-1002 on Diwali": a day the model does not know is named, not guessed, and its date asked for.
     // "move A-1003 to the 31st of February": a day no calendar has is said to be none, not asked for as if none were given.
     const asksDate = asked.some((name) => isDateArgument(tool.inputSchema, name));
-    if (asksDate && dates.impossible !== undefined) return noted({ type: 'text', text: `${wording.noSuchDay(dates.impossible)} ${question}` });
+    if (asksDate && dates.impossible !== undefined) {
+      // "2026-13-01": no month 13, which "that month has fewer days" did not say.
+      const none = dates.noMonth === true ? wording.noSuchMonth(dates.impossible, dates.impossible.slice(5, 7)) : wording.noSuchDay(dates.impossible);
+      return noted({ type: 'text', text: `${none} ${question}` });
+    }
     const day = asksDate ? unreadDay(withoutMessage(said)) : undefined;
     return noted({ type: 'text', text: day === undefined ? question : `${wording.unknownDay(day)} ${question}` });
   }
@@ -361,9 +382,10 @@ const REFERS_BACK =
 
 /**
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
- * after "where are A-1002 and A-1003?"), in English, German and French (folded).
+ * after "where are A-1002 and A-1003?"; "the customers of the flagged orders", "those customers" after a list), in
+ * English, German and French (folded).
  */
-const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?)\b/;
+const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\s+(?:all|both)|them|their|beide[n]?|alle\s+beide|sie\s+beide|alle\s+drei|(?:tous|toutes)\s+les\s+(?:deux|trois)|les\s+deux|(?:all|every|each)\s+(?:the\s+)?(?:customers?|buyers?|clients?)|alle[nm]?\s+(?:den\s+)?kunden|(?:tous\s+les|chaque|a\s+tous\s+les|aux)\s+clients?|(?:those|these)\s+(?:customers|buyers|clients|orders|ones)|the\s+(?:flagged|listed|late|delayed)\s+(?:orders|ones)|diese[nr]?\s+(?:kunden|bestellungen)|(?:markierten|verspateten)\s+bestellungen|ces\s+(?:clients|commandes)|(?:les\s+)?commandes\s+(?:signalees|en\s+retard))\b/;
 
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER =
@@ -548,11 +570,112 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
     const ids = list.flatMap((record: unknown) => named(record));
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
+  // "how many?" after the chart, whose counts reach the model in words ("Bar chart of the 10 orders by status, left to
+  // right: pending 2 (amber), …"): the total and each count it gave (it got the help text).
+  for (const result of results) {
+    const counted = result.type === 'tool-result' ? countsShown(result) : undefined;
+    if (result.type === 'tool-result' && counted !== undefined) return wording.countsShown(result.toolName, counted.total, counted.noun, counted.parts.join(', '));
+  }
   // "how many?" after "where is A-1002": no list was shown, only the records looked up by id; say so (it got the help text).
   const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
   const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
   const names = [...new Set(looked.map((call) => call.toolName))];
   return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
+}
+
+/** "of the 10 orders", "all 10 orders" in a result's words: a total, and what it counts. */
+const TOTAL_OF = /\b(?:of\s+the|all(?:\s+the)?|the)\s+(\d+)\s+([a-z]+)\b/i;
+/** "pending 2 (amber)", "shipped 3" after the total's colon: a count and what it counts, a colour after it left out. */
+const COUNT_OF = /^\s*(?:and\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(\d+)\b(?:\s*\([^)]*\))?\s*\.?\s*$/i;
+
+/**
+ * The counts a result gives, in its fields (`total` and `counts`) or its words ("Bar chart of the 10 orders by status,
+ * left to right: pending 2 (amber), shipped 3 (blue), …"); `undefined` when it gives a total and no counts of it.
+ */
+function countsShown(result: LanguageModelV4ToolResultPart): { readonly total: number; readonly noun: string; readonly parts: string[] } | undefined {
+  const value = resultValue(result.output);
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const counts = typeof record?.counts === 'object' && record.counts !== null ? Object.entries(record.counts as Record<string, unknown>) : [];
+  if (typeof record?.total === 'number' && counts.length > 0 && counts.every(([, count]) => typeof count === 'number')) {
+    return { total: record.total, noun: '', parts: counts.map(([name, count]) => `${name} ${count}`) };
+  }
+  const words =
+    result.output.type === 'content'
+      ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : result.output.type === 'text'
+        ? result.output.value
+        : '';
+  const total = TOTAL_OF.exec(words);
+  const colon = words.indexOf(':', total?.index ?? 0);
+  if (total === null || colon < 0) return undefined;
+  const parts = words
+    .slice(colon + 1)
+    .split(/,|\band\b/)
+    .map((part) => COUNT_OF.exec(part))
+    .flatMap((match) => (match === null ? [] : [`${match[1]} ${match[2]}`]));
+  return parts.length > 1 ? { total: Number(total[1]), noun: total[2] ?? '', parts } : undefined;
+}
+
+/**
+ * "which status has the most?", "which is the biggest?", "and the fewest?", "welcher Status hat die meisten?", "quel
+ * statut en a le plus ?" (folded).
+ */
+const MOST_OR_LEAST =
+  /\b(?:which|what|and\s+the)\b.*?\b(?:(most|biggest|largest|highest|greatest|tallest)|(fewest|least|smallest|lowest))\b|\b(?:welche[rsn]?|und\s+die)\b.*?\b(?:(meisten|grosste|hochste|langste)|(wenigsten|kleinste|niedrigste|kurzeste))\b|\b(?:quel(?:le)?s?|et\s+celui|et\s+celle)\b.*?\b(?:(le\s+plus|la\s+plus)|(le\s+moins|la\s+moins))\b/;
+
+/**
+ * "which status has the most?" after the chart (a text that asks no tool: "which orders are delayed the most?" lists
+ * them): the names its counts give the most (or the fewest) to, with their count
+ * and the total; `undefined` for any other text, or when the latest result of the conversation gave no counts ("and the
+ * fewest?" after that answer reads the chart's still).
+ */
+function mostCounted(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  const match = MOST_OR_LEAST.exec(fold(text));
+  if (match === null) return undefined;
+  const least = match[2] !== undefined || match[4] !== undefined || match[6] !== undefined;
+  const results = prompt.slice(0, lastIndexOfRole(prompt, 'user')).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const result of (turn.length > 0 ? turn : results).reverse()) {
+    const counted = result.type === 'tool-result' ? countsShown(result) : undefined;
+    if (counted === undefined) continue;
+    const parts = counted.parts.map((part) => ({ name: part.replace(/\s+\d+$/, ''), count: Number(/\d+$/.exec(part)?.[0]) }));
+    const best = least ? Math.min(...parts.map((part) => part.count)) : Math.max(...parts.map((part) => part.count));
+    const names = parts.filter((part) => part.count === best).map((part) => part.name);
+    return wording.mostCounted(joinList(names, wording.and), best, counted.total, least);
+  }
+  return undefined;
+}
+
+/**
+ * Asking how far apart clocks are: "what's the time difference?", "how many hours ahead is it?", "are they the same?",
+ * "Zeitunterschied", "ist es gleich spät?", "décalage horaire", "la même heure ?" (folded).
+ */
+const TIME_APART =
+  /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures|(?:are|is)\s+(?:they|it|those|these)\s+(?:on\s+)?the\s+same(?:\s+time)?|same\s+time|(?:ist\s+es|sind\s+sie)\s+(?:dort\s+)?gleich(?:\s+spat)?|gleiche\s+(?:zeit|uhrzeit)|(?:la\s+)?meme\s+heure)\b/;
+
+/**
+ * "what is the time difference?" after the clocks of two or more places: how far ahead of the one furthest west each
+ * other one is, from the offsets their results gave; `undefined` for any other text, or fewer than two clocks.
+ */
+function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
+  for (const message of previousTurn(prompt)) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      const value = part.type === 'tool-result' ? resultValue(part.output) : undefined;
+      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
+      if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
+      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+      clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
+    }
+  }
+  if (clocks.length < 2) return undefined;
+  const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
+  if (base === undefined) return undefined;
+  const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
+  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
@@ -639,6 +762,8 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const rate = ANOTHER_RATE.exec(fold(text).trim());
   if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
+  const applied = functionOfSum(prompt, text, tools);
+  if (applied !== undefined) return applied;
   const partOf = PART_OF_IT.exec(fold(text).trim());
   const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
   const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
@@ -651,6 +776,120 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
     const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
     if (tool === undefined || name === undefined || typeof before !== 'string') continue;
     return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+  }
+  return undefined;
+}
+
+/**
+ * A percentage put on what an earlier answer showed: "how much is that with 19% VAT?", "what is 19% of it?", "und mit
+ * 19 % MwSt?", "combien ça fait avec 20 % de TVA ?" (folded); the words for it in group 1, the percentage in group 2.
+ */
+const RATE_OF_EARLIER =
+  /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
+/** A rate taken off: "take 10% off that", "minus 20%", "less 5%", "a 10% discount", "abzüglich", "Rabatt", "moins", "remise" (folded). */
+const TAKEN_OFF = /\b(?:minus|less|off|discount(?:ed)?|subtract|deduct|abzuglich|weniger|rabatt|nachlass|moins|remise|reduction|rabais)\b/;
+/** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
+const PART_OF_EARLIER = /(?:%|percent|prozent|pour\s*cent)\s+(?:of|von|de|du)\s+(?:that|it|this|the|das|dem|der|ca|cela|ceci|ce|la|le)\b|\bdavon\b/;
+
+/**
+ * "how much is that with 19% VAT?" after an invoice (or a sum): the amount the latest result of the conversation shows
+ * (an invoice's total, a sum's result) with that percentage put on it, as the calculator's call when there is one, or
+ * worked out and said when there is none; the words read as the amount and the amount, for the note. `undefined` for
+ * any other text, or when no earlier result shows an amount. Before, "that" was read as the order and its invoice made
+ * again.
+ */
+function rateOfEarlier(
+  prompt: LanguageModelV4Prompt,
+  userText: string,
+  tools: readonly ToolInfo[],
+): { readonly phrase: string; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
+  const folded = fold(userText).trim();
+  const match = RATE_OF_EARLIER.exec(folded);
+  if (match === null) return undefined;
+  const earlier = amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools);
+  if (earlier === undefined) return undefined;
+  const rate = (match[2] ?? '').replace(',', '.');
+  // "take 10% off that", "minus 20% of it": the amount less the rate ("of" then says what the rate is of).
+  const off = TAKEN_OFF.test(folded);
+  const part = !off && PART_OF_EARLIER.test(folded);
+  const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 ${off ? '-' : '+'} ${rate} / 100)`;
+  const phrase = userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length);
+  const calculator = tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
+  const name = calculator === undefined ? undefined : expressionArgument(calculator.inputSchema);
+  const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + ((off ? -1 : 1) * Number(rate)) / 100);
+  const said = `${expression} = ${Math.round(value * 100) / 100}`;
+  const call = calculator === undefined || name === undefined ? undefined : { toolName: calculator.name, input: { [name]: expression } };
+  return call === undefined && Number.isNaN(value) ? undefined : { phrase, amount: earlier.shown, call, said };
+}
+
+/** "total 1,299.00 EUR" in a result's words (an invoice's summary): the amount and its currency. */
+const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*([A-Z]{3})\b)?/i;
+
+/**
+ * The amount the latest tool result of `messages` shows: a `total` field, a total in its words ("total 89.00 EUR"), or
+ * a sum (its expression, so the calculator works on it exactly); `undefined` when none shows one.
+ */
+function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]): { readonly expression: string; readonly value: number; readonly shown: string } | undefined {
+  const results = messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const calls = callsOf(messages);
+  for (const result of results.reverse()) {
+    if (result.type !== 'tool-result') continue;
+    const value = resultValue(result.output);
+    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    if (typeof record?.total === 'number') {
+      const currency = typeof record.currency === 'string' ? ` ${record.currency}` : '';
+      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}` };
+    }
+    const words =
+      result.output.type === 'content'
+        ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+        : result.output.type === 'text'
+          ? result.output.value
+          : '';
+    const total = TOTAL_IN_WORDS.exec(words);
+    if (total !== null) {
+      const amount = (total[1] ?? '').replace(/,/g, '');
+      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}` };
+    }
+    // A sum: its expression, for the calculator to take on exactly.
+    const call = calls.find((part) => part.toolCallId === result.toolCallId);
+    const tool = tools.find((candidate) => candidate.name === call?.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const expression = name === undefined || typeof call?.input !== 'object' || call.input === null ? undefined : (call.input as Record<string, unknown>)[name];
+    if (typeof expression === 'string') {
+      const worked = typeof record?.result === 'number' ? record.result : Number.NaN;
+      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked) };
+    }
+  }
+  return undefined;
+}
+
+/** A calculator's function put on the last result: "round that to 2 digits", "square root of it", "runde das", "arrondis ça" (folded). */
+const FUNCTION_OF_IT =
+  /^(?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:(?:the\s+)?square\s+root|sqrt|(?:die\s+)?(?:quadrat)?wurzel|(?:la\s+)?racine(?:\s+carree)?|round(?:\s+(?:up|down))?|runde|arrondis|arrondir)\s+(?:(?:of|aus|von|de)\s+)?(that|it|this|the\s+result|das|davon|dem\s+ergebnis|das\s+ergebnis|ca|cela|le\s+resultat)\b[^\d]*?(?:\d{1,2}[^\d]*)?$/;
+
+/**
+ * "round that to 2 digits", "square root of it" after a sum: the calculator's function on the last call's expression
+ * (`round((12.5 / 100 * 80), 2)`), read as the same words with a number are; `undefined` for any other text, or when
+ * the message before made no sum. It asked for an expression.
+ */
+function functionOfSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
+  const folded = fold(text).trim();
+  const match = FUNCTION_OF_IT.exec(folded);
+  if (match === null || match[1] === undefined) return undefined;
+  // The words with a stand-in number where "that" was, read as "round 3.14159 to 2 digits" is.
+  const stand = '987654321';
+  const at = folded.lastIndexOf(match[1], folded.length);
+  const read = readWordedSums(`${folded.slice(0, at)}${stand}${folded.slice(at + match[1].length)}`);
+  for (const part of callsOf(previousTurn(prompt)).reverse()) {
+    if (typeof part.input !== 'object' || part.input === null) continue;
+    const tool = tools.find((candidate) => candidate.name === part.toolName);
+    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
+    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
+    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
+    const expression = extractArguments(read, tool.inputSchema).input[name];
+    if (typeof expression !== 'string' || !new RegExp(`^\\w+\\(${stand}(?:,\\s*\\d+)?\\)$`).test(expression)) return undefined;
+    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: expression.replace(stand, `(${before})`) } };
   }
   return undefined;
 }
@@ -797,6 +1036,57 @@ function remadeAndSent(prompt: LanguageModelV4Prompt, tools: readonly ToolInfo[]
   return { calls: [{ toolName: maker.name, input: { ...(made?.input as object), [name]: id } }], later: [{ request: { text: request, end: request.length }, tool: mailer }], changes: false, made: maker.name, ids: id };
 }
 
+/**
+ * Words that take back the value just given, in English, German and French (folded): "no wait", "sorry, I meant", "I
+ * mean", "actually", "nein, lieber", "ich meine", "non, plutôt", "en fait".
+ */
+const CORRECTION =
+  /[,;.!]?\s+(?:(?:no|nope|oh)[\s,]+(?:wait|sorry)(?:[\s,]+(?:i\s+meant?|make\s+it))?|wait[\s,]+no|sorry[\s,]+(?:i\s+)?meant|i\s+meant?|or\s+rather|nein[\s,]+(?:warte|lieber|doch|ich\s+meine)|(?:sorry|pardon)[\s,]+ich\s+meine|ich\s+meine|oder\s+(?:besser|lieber)|non[\s,]+(?:attends|plutot|pardon)|(?:pardon[\s,]+)?je\s+veux\s+dire|ou\s+plutot|actually|eigentlich|en\s+fait)[\s,:!]+/g;
+/** Words that lead to the value after a correction: "make it", "to", "the", "auf", "au" (folded). */
+const LEADS_TO_VALUE = /^(?:(?:make\s+(?:it|that)|to|on|for|the|auf|am|den|au|le|a)\s+)*/;
+
+/**
+ * A message that corrects itself ("move A-1002 to friday, no wait, saturday", "where is A-1003, sorry I meant A-1002",
+ * "verschiebe A-1002 auf Freitag, nein lieber Samstag"): the value after the correction (an id, a day) put in place of
+ * the last one of its kind before it, and the correction left out; the text as it is when it corrects nothing so.
+ * Before, both values were read: the move took the first day, the lookup looked both orders up.
+ */
+function correctedText(text: string, now: Date): string {
+  // Only the last correction can end the message with a value alone (any before it has the later one's words after it);
+  // reading each of many ("no wait no wait …") read the message once per correction (seconds for 2,000 characters).
+  const match = [...fold(text).matchAll(CORRECTION)].at(-1);
+  const said = match === undefined ? '' : text.slice(match.index + match[0].length).replace(/[\s.!?]+$/, '');
+  // A value is a few words ("make it the 6th of December"); a longer tail is something else said.
+  if (match !== undefined && said.length > 0 && said.length <= 40) {
+    const head = text.slice(0, match.index);
+    // "make it saturday", "the 6th": the value, and the words that lead to it (kept for a day: "the 6th" is one).
+    const lead = LEADS_TO_VALUE.exec(fold(said))?.[0].length ?? 0;
+    const tail = said.slice(lead);
+    const ids = idLikeWords(tail);
+    if (ids.length === 1 && idsOnly(tail)) {
+      const before = idLikeWords(head).at(-1);
+      const at = before === undefined ? -1 : head.lastIndexOf(before);
+      return before !== undefined && at >= 0 ? `${head.slice(0, at)}${tail.trim()}${head.slice(at + before.length)}` : text;
+    }
+    // A day alone, or after "to" ("the 6th" is read as a day after a word that leads to one).
+    const dayIn = (words: string): string => {
+      const dates = readRelativeDates(words, now).dates;
+      return dates.length === 1 ? (dates[0]?.phrase.trim() ?? '') : '';
+    };
+    const phrase = dayIn(said) || dayIn(`to ${said}`);
+    const before = fold(said.slice(0, said.length - phrase.length));
+    const only = phrase.length > 0 && said.endsWith(phrase) && LEADS_TO_VALUE.exec(before)?.[0] === before;
+    const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
+    if (!only && !iso) return text;
+    const value = only ? phrase : tail.trim();
+    const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
+    const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
+    const at = last === undefined ? -1 : head.lastIndexOf(last);
+    if (last !== undefined && at >= 0) return `${head.slice(0, at)}${value}${head.slice(at + last.length)}`;
+  }
+  return text;
+}
+
 /** The text of the last user message. */
 function userTextAtLast(prompt: LanguageModelV4Prompt): string {
   return userTextAt(prompt, lastIndexOfRole(prompt, 'user'));
@@ -858,9 +1148,12 @@ const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
     'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
   ).split(' '),
 );
-/** The date alone, after a clock: "and the date?", "what's the date there?", "und das Datum?", "et la date ?" (folded). */
+/**
+ * The date alone, after a clock: "and the date?", "what's the date there?", "and what day is it there?", "und das
+ * Datum?", "welcher Tag ist es dort?", "et la date ?", "quel jour est-il là-bas ?" (folded).
+ */
 const THE_DATE =
-  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$/;
+  /^(?:(?:and|what(?:'s|\s+is)|und|welches\s+ist|et|quelle\s+est)\s+)*(?:the\s+date|the\s+day|das\s+datum|der\s+tag|la\s+date|le\s+jour)(?:\s+(?:there|today|dort|heute|la-bas|aujourd['’]hui))?\s*[?.!]*$|^(?:and\s+|und\s+|et\s+)?(?:what\s+day\s+is\s+it|what\s+date\s+is\s+it|welcher\s+tag\s+ist\s+(?:es|heute)|welches\s+datum\s+ist\s+(?:es|heute)|quel\s+jour\s+(?:est-il|est-on|sommes-nous|on\s+est)|quelle\s+date\s+est-on)\s+(?:there|over\s+there|dort|da\s+druben|la-bas)(?:\s+(?:now|today|jetzt|heute|maintenant|aujourd['’]hui))?\s*[?.!]*$/;
 /** Today's date asked in German or French: "welcher Tag ist heute?", "welches Datum haben wir?", "quel jour sommes-nous ?" (folded). */
 const TODAY_ASKED =
   /^(?:welcher\s+tag\s+ist\s+heute|welches\s+datum\s+(?:ist\s+heute|haben\s+wir(?:\s+heute)?)|der\s+wievielte\s+ist\s+heute|quel\s+jour\s+(?:sommes-nous|on\s+est|est-on)(?:\s+aujourd['’]hui)?|on\s+est\s+quel\s+jour|quelle\s+est\s+la\s+date\s+(?:d['’]aujourd['’]hui|du\s+jour))\s*[?.!]*$/;
@@ -1271,6 +1564,11 @@ interface FollowUps {
   readonly later: FollowUp[];
   readonly changes: boolean;
   readonly made?: string | undefined;
+  /**
+   * The calls of `made`, when they wait for the change made now ("move A-1002 to friday and send the invoice": the
+   * invoice is made once the move is, so the mail does not carry the old date).
+   */
+  readonly madeAfter?: OfflineToolCall[] | undefined;
 }
 
 /** Sending, in English, German and French (folded): "send", "email", "forward", "schick", "versende", "envoie", "transmets". */
@@ -1314,7 +1612,15 @@ function followUpReply(follow: FollowUps, note: string | undefined, wording: Wor
     wording.and,
   );
   const made = follow.calls.filter((call) => call.toolName === follow.made).length;
-  const once = follow.made !== undefined ? wording.onceMade(later, made > 1) : follow.changes ? wording.onceChanged(later) : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
+  const makers = joinList([...new Set((follow.madeAfter ?? []).map((call) => call.toolName))], wording.and);
+  const once =
+    follow.madeAfter !== undefined
+      ? wording.onceChangedMade(makers, later)
+      : follow.made !== undefined
+        ? wording.onceMade(later, made > 1)
+        : follow.changes
+          ? wording.onceChanged(later)
+          : wording.onceLookedUp(later, sourcesOf(follow.calls).length > 1);
   return { type: 'tool-calls', calls: follow.calls, text: note === undefined ? once : `${note} ${once}` };
 }
 
@@ -1341,8 +1647,10 @@ function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefi
 /**
  * "where is A-1002 and send the invoice": the requests before the last are read now, the thing the last one sends is
  * made with them (for the id named before it) and mailed once it is in, as {@link sentMade} does; before, the invoice
- * was made and nothing mailed. `undefined` when a request before it changes something (the mail would say what the
- * thing held before the change) or is not read in full, or the last one sends nothing made.
+ * was made and nothing mailed. When a request before it changes something ("move A-1002 to friday and send the
+ * invoice"), the thing is made once the change is (`madeAfter`), so the mail does not say what it held before; it made
+ * the invoice beside the move and mailed nothing. `undefined` when a request before it is not read in full, or the last
+ * one sends nothing made.
  */
 function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
   const requests = splitRequests(text).filter((request) => !isPleasantry(request.text));
@@ -1362,13 +1670,18 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
   if (sets[0].missing.length > 0 || messenger === undefined || messenger === made) return undefined;
   const calls: OfflineToolCall[] = [];
   for (const { read } of before) {
-    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !(isReadName(read.tool.name) || read.tool === made)) return undefined;
+    const reads = read !== undefined && (isReadName(read.tool.name) || isChangeName(read.tool.name) || read.tool === made);
+    if (read === undefined || (read.sets[0]?.missing.length ?? 0) > 0 || !reads) return undefined;
     for (const set of read.sets) calls.push({ toolName: read.tool.name, input: set.input });
   }
   for (const set of sets) {
     if (!calls.some((call) => call.toolName === made.name && JSON.stringify(call.input) === JSON.stringify(set.input))) calls.push({ toolName: made.name, input: set.input });
   }
-  return { calls, later: [{ request: last, tool: messenger }], changes: false, made: made.name };
+  const later = [{ request: last, tool: messenger }];
+  if (!calls.some((call) => isChangeName(call.toolName))) return { calls, later, changes: false, made: made.name };
+  // The thing is made once the change is, from what it changed.
+  const madeAfter = calls.filter((call) => call.toolName === made.name);
+  return { calls: calls.filter((call) => call.toolName !== made.name), later, changes: true, made: made.name, madeAfter };
 }
 
 /** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
@@ -1441,7 +1754,7 @@ const PURPOSE_DE =
   /\b(?:e-?mail\w*|mail\w*|schreib\w*|kontaktier\w*|benachrichtig\w*)\b[^\n]*?\bum\s+(?:sich\s+)?(?:(?:ihm|ihr|ihnen|dem\s+kunden|der\s+kundin)\s+)?([^\n]*?)\s*zu\s+(entschuldigen|danken|bestätigen|bestatigen)\b[.!?]*\s*$/i;
 /** The same in French: "Écris au client de A-1002 pour s'excuser du retard", "… pour le remercier de sa patience". */
 const PURPOSE_FR =
-  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s['’]\s*excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
+  /(?:\b(?:e-?mail\w*|mail\w*|envoie\w*|contacte\w*|ecri\w*)|(?<![\wÀ-ÿ])[éÉ]cri\w*)\b[^\n]*?\bpour\s+(s(?:['’]\s*|\s+)excuser|nous\s+excuser|(?:le|la|les|lui|leur)\s+remercier|remercier|confirmer)\b\s*([^\n]*?)[.!?]*\s*$/i;
 
 /** A mail asked for as an apology: "email them an apology", "send the customer of A-1002 an apology for the delay". */
 const APOLOGY = /\b(?:e-?mail|mail|send|write|message)\b[^\n]*?\ban\s+apology\b(?:\s+((?:for|about)\s+[^\n]*?))?[.!?]*\s*$/i;
@@ -1467,7 +1780,8 @@ function purposeOf(text: string): string | undefined {
   if (french !== null) {
     const rest = ` ${(french[2] ?? '').trim()}`.replace(/\s(?:son|sa)\b/gi, ' votre').replace(/\sses\b/gi, ' vos').trimEnd();
     const verb = fold(french[1] ?? '');
-    if (verb.startsWith('s')) return `Nous nous excusons${rest}.`;
+    // "pour s'excuser", "pour nous excuser" (it asked for a subject and a body for the second).
+    if (verb.endsWith('excuser')) return `Nous nous excusons${rest}.`;
     if (verb.endsWith('remercier')) return `Merci${rest}.`;
     return rest.length > 0 ? `Nous confirmons${rest}.` : undefined;
   }
@@ -1567,6 +1881,18 @@ function followUpFromResults(input: OfflineRuleInput, now: Date, wording: Wordin
     follow.later.map((later) => wording.quote(lowerFirst(later.request.text))),
     wording.and,
   );
+  // "move A-1002 to friday and send the invoice": once the move is in, the invoice is made (and mailed once it is).
+  const madeNow = follow.madeAfter !== undefined && !turn.some((part) => part.type === 'tool-call' && part.toolName === follow.made);
+  if (follow.madeAfter !== undefined && madeNow) {
+    const changed = toolResults.filter((result) => isChangeName(result.toolName));
+    const done = changed.length > 0 && changed.every((result) => ['json', 'text', 'content'].includes(result.output.type));
+    if (!done) return { type: 'text', text: `${summary}\n\n${wording.notDoneChange(requests)}` };
+    const later = joinList(
+      follow.later.map(({ request, tool }) => `${wording.quote(lowerFirst(request.text))} (${tool.name})`),
+      wording.and,
+    );
+    return { type: 'tool-calls', calls: follow.madeAfter, text: `${summary}\n\n${wording.onceMade(later, follow.madeAfter.length > 1)}` };
+  }
   if (follow.made !== undefined) return sentFromResults(toolResults.filter((result) => result.toolName === follow.made), follow, inputOf, { summary, requests, wording });
   const sources = sourcesOf(toolResults, inputOf);
   if (sources.length === 0) return undefined;

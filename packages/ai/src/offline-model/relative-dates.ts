@@ -32,6 +32,8 @@ export interface ReadDates {
   readonly shift?: DateShift | undefined;
   /** A calendar day written out that no year has ("31st of February", "30. Februar"), as the text wrote it. */
   readonly impossible?: string | undefined;
+  /** Whether {@link impossible} is so for its month: no year has that month ("2026-13-01"), not that day of it. */
+  readonly noMonth?: boolean | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -427,22 +429,28 @@ export function readRelativeDates(text: string, now: Date): ReadDates {
   }
   out += text.slice(at);
   const dates = found.map(({ start, end, date }) => ({ phrase: text.slice(start, end), date }));
-  return { text: out, today: today.toISOString().slice(0, 10), dates, shift, impossible: impossibleDay(folded, text) };
+  const impossible = impossibleDay(folded, text);
+  return { text: out, today: today.toISOString().slice(0, 10), dates, shift, impossible: impossible?.day, noMonth: impossible?.noMonth };
 }
 
-/** The first calendar day a text writes out that no year has ("31st of February": February has at most 29 days). */
-function impossibleDay(folded: string, text: string): string | undefined {
+/**
+ * The first calendar day a text writes out that no year has ("31st of February": February has at most 29 days), and
+ * whether that is so for its month ("2026-13-01": a year has 12).
+ */
+function impossibleDay(folded: string, text: string): { readonly day: string; readonly noMonth: boolean } | undefined {
   const lengths = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   for (const [pattern, day, month] of [[MONTH_FIRST, 2, 1], [DAY_FIRST, 1, 2]] as const) {
     for (const match of folded.matchAll(new RegExp(pattern.source, 'g'))) {
       const number = Number(match[day]);
-      if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return text.slice(match.index, match.index + match[0].length).trim();
+      if (number > (lengths[monthOf(match[month]) - 1] ?? 31)) return { day: text.slice(match.index, match.index + match[0].length).trim(), noMonth: false };
     }
   }
-  // "2027-02-31", "2027-02-29": written as the tools take it, but of a month that has fewer days that year.
+  // "2027-02-31", "2027-02-29": written as the tools take it, but of a month that has fewer days that year;
+  // "2026-13-01", "2026-00-10": of a month no year has (it asked for a date as if none were given).
   for (const match of folded.matchAll(/(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])/g)) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    if (month >= 1 && month <= 12 && day >= 1 && !isCalendarDay(year, month, day)) return match[0];
+    if ((month < 1 || month > 12) && day >= 1 && day <= 31) return { day: match[0], noMonth: true };
+    if (month >= 1 && month <= 12 && day >= 1 && !isCalendarDay(year, month, day)) return { day: match[0], noMonth: false };
   }
   return undefined;
 }

@@ -251,8 +251,13 @@ function formatFields(record: Record<string, unknown>, w: Wording, max = MAX_FIE
   return parts.length > 0 ? parts.join(', ') : w.emptyObject;
 }
 
-/** A short list of named things by name (`1 × Mechanical keyboard`), anything else by its length. */
+/**
+ * A short list of named things by name (`1 × Mechanical keyboard`), of a few words by them, in the tool's words (an
+ * audit's reasons: "status is delayed, running 9 days late"; it said "2 items"), anything else by its length.
+ */
 function formatList(list: readonly unknown[], w: Wording): string {
+  const words = list.length <= 3 && list.every((item) => typeof item === 'string' && item.length > 0 && item.length <= 60) ? (list as string[]) : [];
+  if (words.length > 0) return words.join(', ');
   const labels = list.length <= 3 ? list.map((item) => (isRecord(item) ? itemLabel(item) : undefined)) : [];
   if (labels.length > 0 && labels.every((label) => label !== undefined)) return labels.join(', ');
   return w.items(list.length);

@@ -96,6 +96,8 @@ export interface Wording {
   readonly onceLookedUp: (later: string, several: boolean) => string;
   /** Once what a call makes is in (an invoice), the request to send it is done, saying what it holds. */
   readonly onceMade: (later: string, several: boolean) => string;
+  /** A thing to make once a change is made, and to send once it is: "Once the change is made, I'll make it with …". */
+  readonly onceChangedMade: (makers: string, later: string) => string;
   readonly nowDone: (requests: string, from: 'change' | 'lookup' | 'made' | 'made several', said: string) => string;
   /** A request to send what a call was to make, left undone: it failed, was denied, or gave no words to send. */
   readonly notDoneMade: (requests: string) => string;
@@ -151,6 +153,8 @@ export interface Wording {
   readonly unknownDay: (day: string) => string;
   /** A calendar day that does not exist ("31st of February"), before the question for a date. */
   readonly noSuchDay: (day: string) => string;
+  /** A date of a month that does not exist ("2026-13-01"), before the question for a date. */
+  readonly noSuchMonth: (day: string, month: string) => string;
   /** A mail's sentence of what a change made: "The delivery date of your order A-1004 is now 2026-11-27." */
   readonly nowChanged: (thing: string, record: string, value: string) => string;
   /** "your order A-1002", in a mail to the one it concerns. */
@@ -173,6 +177,14 @@ export interface Wording {
   readonly listCount: (count: number, ids: string) => string;
   /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
   readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
+  /** "which status has the most?" after counts: the names with the most (or the fewest), their count and the total. */
+  readonly mostCounted: (names: string, count: number, total: number, least: boolean) => string;
+  /** A place's clock against another's: "Asia/Tokyo is 14 hours ahead (UTC+09:00)"; `minutes` 0 when they agree. */
+  readonly aheadOf: (zone: string, minutes: number, offset: string) => string;
+  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west. */
+  readonly timesApart: (each: string, base: string, offset: string) => string;
+  /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
+  readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -251,6 +263,9 @@ function localHint(hint: ArgumentHint, words: { readonly date: string; readonly 
 }
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+/** Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten". */
+const hoursOf = (minutes: number, one: string, many: string, mins: string): string =>
+  `${plural(Math.floor(minutes / 60), one, many)}${minutes % 60 === 0 ? '' : ` ${minutes % 60} ${mins}`}`;
 const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
 const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
 const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
@@ -279,6 +294,7 @@ const EN: Wording = {
   onceChanged: (later) => `Once the change is made, I'll ${later}, saying what changed.`,
   onceLookedUp: (later, several) => `Once I have looked ${several ? 'them' : 'it'} up, I'll ${later}, saying what ${several ? 'they show' : 'it shows'}.`,
   onceMade: (later, several) => `Once ${several ? 'they are' : 'it is'} made, I'll ${later}, saying what ${several ? 'they hold' : 'it holds'}.`,
+  onceChangedMade: (makers, later) => `Once the change is made, I'll make it with ${makers}, then ${later}, saying what it holds, so it is up to date.`,
   nowDone: (requests, from, said) =>
     `As you asked, I now ${requests}, saying ${{ change: 'what changed', lookup: 'what the lookup shows', made: 'what it holds', 'made several': 'what they hold' }[from]}: ${said}`,
   notDoneMade: (requests) => `I did not ${requests}: there was nothing made to send.`,
@@ -329,6 +345,10 @@ const EN: Wording = {
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
+  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
+  timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
+  countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
   farewell: 'Thank you, you too. Goodbye!',
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
@@ -338,6 +358,7 @@ const EN: Wording = {
   dateIs: (label, subject, date) => `The ${label} of ${subject} is ${date}.`,
   unknownDay: (day) => `I don't know which day "${day}" is, so I did not guess one.`,
   noSuchDay: (day) => `"${day}" does not exist: that month has fewer days.`,
+  noSuchMonth: (day, month) => `"${day}" is not a date: a year has 12 months, and there is no month ${month}.`,
   dismissed: (request) => `OK, I left "${request}" undone: nothing was changed.`,
   dismissedDone: "OK, I'll leave it there. Anything else?",
   helpIntro: "I'm the offline model: a small rule-based stand-in that runs without an API key.",
@@ -385,6 +406,8 @@ const DE: Wording = {
   onceChanged: (later) => `Sobald die Änderung gemacht ist, erledige ich ${later} und sage, was sich geändert hat.`,
   onceLookedUp: (later) => `Sobald ich nachgesehen habe, erledige ich ${later} und sage, was sich zeigt.`,
   onceMade: (later, several) => `Sobald ${several ? 'sie erstellt sind' : 'es erstellt ist'}, erledige ich ${later} und sage, was ${several ? 'in ihnen' : 'darin'} steht.`,
+  onceChangedMade: (makers, later) =>
+    `Sobald die Änderung gemacht ist, erstelle ich es mit ${makers} und erledige dann ${later} und sage, was darin steht, damit es aktuell ist.`,
   nowDone: (requests, from, said) =>
     `Wie gewünscht erledige ich jetzt ${requests} und sage, ${{ change: 'was sich geändert hat', lookup: 'was sich zeigt', made: 'was darin steht', 'made several': 'was in ihnen steht' }[from]}: ${said}`,
   notDoneMade: (requests) => `${requests} habe ich nicht erledigt: Es wurde nichts erstellt, was ich schicken könnte.`,
@@ -435,6 +458,10 @@ const DE: Wording = {
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'hat die wenigsten' : 'hat die meisten'}: ${count} von ${total}. Dafür brauchte ich kein Werkzeug.`,
+  aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
+  timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
+  countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
@@ -444,6 +471,7 @@ const DE: Wording = {
   dateIs: (label, subject, date) => `${label} für ${subject}: ${date}.`,
   unknownDay: (day) => `Ich weiß nicht, welcher Tag „${day}“ ist, also rate ich keinen.`,
   noSuchDay: (day) => `„${day}“ gibt es nicht: Der Monat hat weniger Tage.`,
+  noSuchMonth: (day, month) => `„${day}“ ist kein Datum: Ein Jahr hat 12 Monate, einen Monat ${month} gibt es nicht.`,
   dismissed: (request) => `Gut, ich lasse „${request}“ sein: Es wurde nichts geändert.`,
   dismissedDone: 'Gut, dann lasse ich es dabei. Noch etwas?',
   helpIntro: 'Ich bin das Offline-Modell: ein kleiner regelbasierter Ersatz, der ohne API-Schlüssel läuft.',
@@ -499,6 +527,8 @@ const FR: Wording = {
   onceLookedUp: (later) => `Une fois la recherche faite, je m'occupe de ${later}, en disant ce qu'elle montre.`,
   onceMade: (later, several) =>
     `Une fois ${several ? 'les documents faits' : 'le document fait'}, je m'occupe de ${later}, en disant ce qu'${several ? 'ils contiennent' : 'il contient'}.`,
+  onceChangedMade: (makers, later) =>
+    `Une fois la modification faite, je fais le document avec ${makers}, puis je m'occupe de ${later}, en disant ce qu'il contient, pour qu'il soit à jour.`,
   nowDone: (requests, from, said) =>
     `Comme demandé, je m'occupe maintenant de ${requests}, en disant ${{ change: 'ce qui a changé', lookup: 'ce que montre la recherche', made: "ce qu'il contient", 'made several': "ce qu'ils contiennent" }[from]} : ${said}`,
   notDoneMade: (requests) => `Je ne me suis pas occupé de ${requests} : rien n'a été fait à envoyer.`,
@@ -550,6 +580,10 @@ const FR: Wording = {
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
+  mostCounted: (names, count, total, least) => `${names} ${least ? 'en a le moins' : 'en a le plus'} : ${count} sur ${total}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
+  timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
@@ -559,6 +593,7 @@ const FR: Wording = {
   dateIs: (label, subject, date) => `${label.charAt(0).toUpperCase()}${label.slice(1)} de ${subject} : ${date}.`,
   unknownDay: (day) => `Je ne sais pas quel jour est « ${day} », je n'en devine donc aucun.`,
   noSuchDay: (day) => `« ${day} » n'existe pas : ce mois a moins de jours.`,
+  noSuchMonth: (day, month) => `« ${day} » n'est pas une date : une année a 12 mois, il n'y a pas de mois ${month}.`,
   dismissed: (request) => `D'accord, je laisse « ${request} » de côté : rien n'a été modifié.`,
   dismissedDone: "D'accord, j'en reste là. Autre chose ?",
   helpIntro: "Je suis le modèle hors ligne : un petit substitut à base de règles qui fonctionne sans clé d'API.",
