@@ -6,14 +6,27 @@ import { expect, type Locator, type Page } from '@playwright/test';
 const worker = fileURLToPath(new URL('../../apps/worker/', import.meta.url));
 const output = fileURLToPath(new URL('../output/', import.meta.url));
 
-/** Runs one SQL query against the local D1 that a test Worker uses (through wrangler: no test-only API). */
+/**
+ * Runs one SQL query against the local D1 that a test Worker uses (through wrangler: no test-only API). The Worker
+ * shares the SQLite file: a query that meets its write lock (`SQLITE_BUSY`, "database is locked": 1 in ~100 loaded
+ * runs) is asked again, up to 5 times, 200 ms apart; any other failure throws at once.
+ */
 export function queryD1<T>(state: 'offline' | 'openai', sql: string): T[] {
-  const out = execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--persist-to', `${output}state-${state}/`, '--json', '--command', sql], {
-    cwd: worker,
-    env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-    encoding: 'utf8',
-  });
-  return (JSON.parse(out) as { results: T[] }[])[0]?.results ?? [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--persist-to', `${output}state-${state}/`, '--json', '--command', sql], {
+        cwd: worker,
+        env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      return (JSON.parse(out) as { results: T[] }[])[0]?.results ?? [];
+    } catch (error) {
+      const said = `${(error as { stderr?: unknown }).stderr ?? ''}${(error as { stdout?: unknown }).stdout ?? ''}${String(error)}`;
+      if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(said)) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
 }
 
 /** The delivery date of an order in the offline Worker's D1. */
