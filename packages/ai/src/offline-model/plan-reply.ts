@@ -593,18 +593,11 @@ const COUNT_OF = /^\s*(?:and\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(\d+)\b(?:\s
  * left to right: pending 2 (amber), shipped 3 (blue), …"); `undefined` when it gives a total and no counts of it.
  */
 function countsShown(result: LanguageModelV4ToolResultPart): { readonly total: number; readonly noun: string; readonly parts: string[] } | undefined {
-  const value = resultValue(result.output);
-  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const { record, words } = resultRecordAndWords(result.output);
   const counts = typeof record?.counts === 'object' && record.counts !== null ? Object.entries(record.counts as Record<string, unknown>) : [];
   if (typeof record?.total === 'number' && counts.length > 0 && counts.every(([, count]) => typeof count === 'number')) {
     return { total: record.total, noun: '', parts: counts.map(([name, count]) => `${name} ${count}`) };
   }
-  const words =
-    result.output.type === 'content'
-      ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
-      : result.output.type === 'text'
-        ? result.output.value
-        : '';
   const total = TOTAL_OF.exec(words);
   const colon = words.indexOf(':', total?.index ?? 0);
   if (total === null || colon < 0) return undefined;
@@ -834,18 +827,11 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
   const calls = callsOf(messages);
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
-    const value = resultValue(result.output);
-    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const { record, words } = resultRecordAndWords(result.output);
     if (typeof record?.total === 'number') {
       const currency = typeof record.currency === 'string' ? ` ${record.currency}` : '';
       return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}` };
     }
-    const words =
-      result.output.type === 'content'
-        ? result.output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
-        : result.output.type === 'text'
-          ? result.output.value
-          : '';
     const total = TOTAL_IN_WORDS.exec(words);
     if (total !== null) {
       const amount = (total[1] ?? '').replace(/,/g, '');
@@ -2176,6 +2162,19 @@ function dateOf(output: LanguageModelV4ToolResultPart['output']): string | undef
   };
   visit(resultValue(output), 0);
   return mainDate(found)?.date;
+}
+
+/** A tool result's JSON object (`undefined` when it is none) and its words: its text, or its content's text parts. */
+function resultRecordAndWords(output: LanguageModelV4ToolResultPart['output']): { readonly record: Record<string, unknown> | undefined; readonly words: string } {
+  const value = resultValue(output);
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const words =
+    output.type === 'content'
+      ? output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : output.type === 'text'
+        ? output.value
+        : '';
+  return { record, words };
 }
 
 /** A result's JSON value: its `json`, or its text parsed; `undefined` for other parts or text that is no JSON. */
