@@ -177,6 +177,26 @@ function calculator() {
   });
 }
 
+/**
+ * The inputs of the mails a conversation of `texts` sends: each message's turn runs, and its mail is approved before
+ * the next message comes, as the demo's chat holds a message while one waits.
+ */
+async function approvedMails(model: ReturnType<typeof createOfflineModel>, tools: ToolSet, texts: readonly string[]): Promise<unknown[]> {
+  const messages: ModelMessage[] = [];
+  const mails: unknown[] = [];
+  for (const text of texts) {
+    messages.push({ role: 'user', content: text });
+    const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+    messages.push(...result.responseMessages);
+    const approval = result.content.find((part) => part.type === 'tool-approval-request');
+    if (approval?.type !== 'tool-approval-request') continue;
+    mails.push(approval.toolCall.input);
+    messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+    messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
+  }
+  return mails;
+}
+
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of stream) out.push(item);
@@ -2036,22 +2056,7 @@ describe('createOfflineModel', () => {
     const model = createOfflineModel();
     const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
     const invoice = (id: string) => `Invoice INV-${id} of order ${id}; total 89.00 EUR.`;
-    // The mail of each message is approved before the next comes, as the demo's chat holds a message while one waits.
-    const turns = async (texts: readonly string[]) => {
-      const messages: ModelMessage[] = [];
-      const mails: unknown[] = [];
-      for (const text of texts) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
-        messages.push(...result.responseMessages);
-        const approval = result.content.find((part) => part.type === 'tool-approval-request');
-        if (approval?.type !== 'tool-approval-request') continue;
-        mails.push(approval.toolCall.input);
-        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
-        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
-      }
-      return mails;
-    };
+    const turns = (texts: readonly string[]) => approvedMails(model, tools, texts);
     // "and A-1002?" made A-1002's invoice and mailed nothing.
     expect(await turns(['send the invoice for A-1003 to the customer', 'and A-1002?', 'and A-1006?'])).toEqual(
       ['A-1003', 'A-1002', 'A-1006'].map((id) => ({ order_id: id, subject: `Your invoice for order ${id}`, body: invoice(id) })),
@@ -2219,21 +2224,8 @@ describe('createOfflineModel', () => {
   it('makes and mails the next invoice on "and A-1003?" after "email it to the customer" mailed an invoice, and says the same words again otherwise', async () => {
     const model = createOfflineModel();
     const tools = { ...shopTools(), send_email: { ...shopTools().send_email, needsApproval: true } };
-    const mails = async (texts: readonly string[]) => {
-      const messages: ModelMessage[] = [];
-      const inputs: unknown[] = [];
-      for (const text of texts) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
-        messages.push(...result.responseMessages);
-        const approval = result.content.find((part) => part.type === 'tool-approval-request');
-        if (approval?.type !== 'tool-approval-request') continue;
-        inputs.push(approval.toolCall.input);
-        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
-        messages.push(...(await generateText({ model, tools, messages, stopWhen: isStepCount(1) })).responseMessages);
-      }
-      return inputs.map((input) => [(input as { order_id: string }).order_id, (input as { body: string }).body]);
-    };
+    const mails = async (texts: readonly string[]) =>
+      (await approvedMails(model, tools, texts)).map((input) => [(input as { order_id: string }).order_id, (input as { body: string }).body]);
     // It looked A-1003 up and mailed nothing.
     expect(await mails(['show the invoice of A-1002', 'email it to the customer', 'and A-1003?'])).toEqual([
       ['A-1002', 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.'],

@@ -762,13 +762,27 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
   const operator = match === null ? undefined : worded !== undefined ? worded[1] : SUM_OPERATORS.find(([pattern]) => pattern.test(match[1] ?? ''))?.[1];
   if (match === null || operator === undefined) return undefined;
+  const sum = lastSumCall(prompt, tools);
+  if (sum === undefined) return undefined;
+  const { tool, name, expression, input } = sum;
+  return { toolName: tool.name, input: { ...input, [name]: `(${expression}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+}
+
+/**
+ * The last call of the message before whose tool takes an expression, with that expression and the call's input;
+ * `undefined` when it made none.
+ */
+function lastSumCall(
+  prompt: LanguageModelV4Prompt,
+  tools: readonly ToolInfo[],
+): { readonly tool: ToolInfo; readonly name: string; readonly expression: string; readonly input: Record<string, unknown> } | undefined {
   for (const part of callsOf(previousTurn(prompt)).reverse()) {
     if (typeof part.input !== 'object' || part.input === null) continue;
     const tool = tools.find((candidate) => candidate.name === part.toolName);
     const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
-    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
-    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
-    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: `(${before}) ${operator} ${(match[2] ?? '').replace(',', '.')}` } };
+    const input = part.input as Record<string, unknown>;
+    const expression = name === undefined ? undefined : input[name];
+    if (tool !== undefined && name !== undefined && typeof expression === 'string') return { tool, name, expression, input };
   }
   return undefined;
 }
@@ -867,17 +881,12 @@ function functionOfSum(prompt: LanguageModelV4Prompt, text: string, tools: reado
   const stand = '987654321';
   const at = folded.lastIndexOf(match[1], folded.length);
   const read = readWordedSums(`${folded.slice(0, at)}${stand}${folded.slice(at + match[1].length)}`);
-  for (const part of callsOf(previousTurn(prompt)).reverse()) {
-    if (typeof part.input !== 'object' || part.input === null) continue;
-    const tool = tools.find((candidate) => candidate.name === part.toolName);
-    const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
-    const before = name === undefined ? undefined : (part.input as Record<string, unknown>)[name];
-    if (tool === undefined || name === undefined || typeof before !== 'string') continue;
-    const expression = extractArguments(read, tool.inputSchema).input[name];
-    if (typeof expression !== 'string' || !new RegExp(`^\\w+\\(${stand}(?:,\\s*\\d+)?\\)$`).test(expression)) return undefined;
-    return { toolName: tool.name, input: { ...(part.input as Record<string, unknown>), [name]: expression.replace(stand, `(${before})`) } };
-  }
-  return undefined;
+  const sum = lastSumCall(prompt, tools);
+  if (sum === undefined) return undefined;
+  const { tool, name, expression: before, input } = sum;
+  const expression = extractArguments(read, tool.inputSchema).input[name];
+  if (typeof expression !== 'string' || !new RegExp(`^\\w+\\(${stand}(?:,\\s*\\d+)?\\)$`).test(expression)) return undefined;
+  return { toolName: tool.name, input: { ...input, [name]: expression.replace(stand, `(${before})`) } };
 }
 
 /** Another percentage for the last sum: "and 20%?", "what about 20 percent", "und 20 Prozent?", "et 20 % ?" (folded). */
