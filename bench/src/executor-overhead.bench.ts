@@ -120,11 +120,11 @@ export const PRIMITIVES = {
   awaitAsync: { name: 'calling and awaiting an empty async function', fn: async () => counter++, async: true },
 } satisfies Record<string, BenchCase>;
 
-/** Every case must compute the same answer before any of them is timed. */
-async function check(): Promise<void> {
+/** Every case (of `executors`: all by default) must compute the same answer before any of them is timed. */
+async function check(executors: readonly ToolExecutor[] = [exec0, exec3, exec3Async, exec3Spans, exec3SpansNoClock, exec3Timed]): Promise<void> {
   for (const call of CALLS) {
     const expected = JSON.stringify(direct(call));
-    for (const executor of [exec0, exec3, exec3Async, exec3Spans, exec3SpansNoClock, exec3Timed]) {
+    for (const executor of executors) {
       const result = await executor.execute(call);
       if (result.isError || result.content !== expected) throw new Error(`executor disagrees with the baseline on ${call.id}: ${result.content}`);
     }
@@ -144,10 +144,7 @@ const ALONE = 'EDGETOOL_BENCH_EXECUTOR_ALONE';
  * timed async tool) turn into generic calls in the shared process (perf33, session 33: +70–125 ns there).
  */
 async function measureAlone(): Promise<Paired & { baseline: number; three: number }> {
-  for (const call of CALLS) {
-    const result = await exec3.execute(call);
-    if (result.isError || result.content !== JSON.stringify(direct(call))) throw new Error(`executor disagrees on ${call.id}`);
-  }
+  await check([exec3]);
   const [baseline, three] = (await measure([CASES.baseline, CASES.exec3], OPTIONS)) as [CaseStats, CaseStats];
   return { ...paired(three, baseline), baseline: baseline.median, three: three.median };
 }
