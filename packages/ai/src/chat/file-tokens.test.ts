@@ -185,5 +185,12 @@ describe('a PDF counts by its pages', () => {
   it('another file counts its bytes / 4, as before', () => {
     // "role", "user" and "content" (15 bytes), then "type", "file", "mediaType", "text/csv" and "data" (29) and the data.
     expect(count({ type: 'file', mediaType: 'text/csv', data: new Uint8Array(40_000) })).toBe(Math.ceil((15 + 29 + 40_000) / 4) - Math.ceil(15 / 4));
+    // A turn finds out once that it is no PDF (its base64 decoded to look): at its later calls it only counts the bytes.
+    const files = promptFiles();
+    const csv = { type: 'file', mediaType: 'text/csv', data: base64(new Uint8Array(3_000).fill(65)) };
+    const prompt = { ...none, messages: [{ role: 'user', content: [csv] } as never] };
+    expect(estimatePrompt(prompt, files)).toBe(estimateInputTokens(prompt));
+    expect(files.plain.has(csv)).toBe(true);
+    expect(estimatePrompt(prompt, files)).toBe(estimateInputTokens(prompt));
   });
 });

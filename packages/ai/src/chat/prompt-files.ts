@@ -30,13 +30,15 @@ interface Prompt {
 export interface PromptFiles {
   /** The tokens of each file part counted so far. */
   readonly tokens: WeakMap<object, number>;
+  /** File parts found to be neither an image nor a PDF (counted by their bytes): not read again to find out. */
+  readonly plain: WeakSet<object>;
   /** How many times a file's bytes were read (a part counted once is not read again; the tests count them). */
   reads: number;
 }
 
 /** A turn's {@link PromptFiles}, empty: made when the turn starts, dropped with it. */
 export function promptFiles(): PromptFiles {
-  return { tokens: new WeakMap(), reads: 0 };
+  return { tokens: new WeakMap(), plain: new WeakSet(), reads: 0 };
 }
 
 /**
@@ -105,7 +107,7 @@ function pdfParts(messages: readonly ModelMessage[], files: PromptFiles): object
       for (const item of v) walk(item, depth + 1);
       return;
     }
-    const kind = fileKind(v);
+    const kind = fileKind(v, files);
     if (kind === 'pdf') {
       if (!files.tokens.has(v)) found.push(v);
       return;
@@ -153,7 +155,7 @@ function countValue(value: unknown, files: PromptFiles | undefined): { bytes: nu
  * Whether a message part is an image (an `image` part, or a `file` or tool-output part of an image type) or a PDF (of
  * that media type, or bytes that start as one); `undefined` for any other part.
  */
-function fileKind(part: object): 'image' | 'pdf' | undefined {
+function fileKind(part: object, files: PromptFiles | undefined): 'image' | 'pdf' | undefined {
   const { type, mediaType } = part as { type?: unknown; mediaType?: unknown };
   const media = typeof mediaType === 'string' ? mediaType.toLowerCase() : '';
   const image = type === 'image' || type === 'image-data' || type === 'image-url' || type === 'image-file-id';
@@ -161,15 +163,18 @@ function fileKind(part: object): 'image' | 'pdf' | undefined {
   if (image || (file && (media === 'image' || media.startsWith('image/')))) return 'image';
   if (!file) return undefined;
   if (media === 'application/pdf') return 'pdf';
+  if (files?.plain.has(part)) return undefined;
   const bytes = fileBytes(partData(part));
-  return bytes !== undefined && isPdf(bytes) ? 'pdf' : undefined;
+  if (bytes !== undefined && isPdf(bytes)) return 'pdf';
+  files?.plain.add(part);
+  return undefined;
 }
 
 /** The tokens of a message part that is an image or a PDF (kept in `files`, read there when counted); else `undefined`. */
 function fileTokens(part: object, files: PromptFiles | undefined): number | undefined {
   const known = files?.tokens.get(part);
   if (known !== undefined) return known;
-  const kind = fileKind(part);
+  const kind = fileKind(part, files);
   if (kind === undefined) return undefined;
   const bytes = fileBytes(partData(part));
   if (files !== undefined && bytes !== undefined) files.reads += 1;
