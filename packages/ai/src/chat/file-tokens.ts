@@ -282,7 +282,9 @@ export function pdfMarks(file: FileBytes): PdfMarks {
 
 /** What inflating a prompt's object streams may still spend: inflated bytes, and a time (`Date.now()`) to stop at. */
 export interface InflateBudget {
+  /** Bytes that may still be inflated (taken off as they are). */
   bytes: number;
+  /** The `Date.now()` past which nothing more is inflated. */
   readonly until: number;
 }
 
