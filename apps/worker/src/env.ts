@@ -8,10 +8,16 @@ export interface Env {
   /** Workers Rate Limiting: e-mails per client address per minute (wrangler.jsonc `ratelimits`). */
   readonly EMAIL_LIMITER?: RateLimit;
   /**
-   * Workers Rate Limiting for `POST /api/chat` (wrangler.jsonc `ratelimits`): chat requests per client address (else per
-   * conversation). Unbound: no limit. A public deployment with `OPENAI_API_KEY` binds it (each request costs a model call).
+   * Workers Rate Limiting for `POST /api/chat` (wrangler.jsonc `ratelimits`): chat requests per client address (else one
+   * shared key). Unbound: no limit. A public deployment with `OPENAI_API_KEY` binds it (each request costs a model call).
    */
   readonly CHAT_LIMITER?: RateLimit;
+  /**
+   * The request header that holds the client's address, for the rate limits (default `CF-Connecting-IP`, which
+   * Cloudflare's edge sets). Off Cloudflare, the one the proxy in front of the Worker sets and overwrites (`X-Real-IP`,
+   * `X-Forwarded-For`: its last entry). A request without it counts as one shared client.
+   */
+  readonly CLIENT_ADDRESS_HEADER?: string;
   /** The built web app (apps/web/dist, or apps/worker/public while it is not built). */
   readonly ASSETS: Fetcher;
   /**

@@ -180,4 +180,67 @@ describe('agent as tool: the calling turn’s token budget caps the sub-agent wh
     expect(innerModel.doGenerateCalls).toHaveLength(6);
     expect(result.limit).toBeUndefined();
   });
+
+  it('two turns at once on one run object are each held to their own budget (budget34)', async () => {
+    // Turn A (a UI turn, 40 tokens) starts turn B (a text turn, 50 tokens) on its own run and goes on while B waits in a
+    // tool; then each makes an agent call. B's meter replaced A's on the run: A's sub-agent ran on what B had left (3
+    // steps), its tokens counted in B's budget, and B's own agent call then did not start.
+    const shared = run();
+    let entered = (): void => {};
+    const waiting = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineTool({
+      name: 'slow_read',
+      description: 'Reads slowly',
+      input: v.object({}),
+      execute: async () => {
+        entered();
+        await gate;
+        return 'read';
+      },
+    });
+    const innerA = longScript();
+    const innerB = longScript();
+    const analystB = await analyst(innerB, 'analyst_b');
+    const agentB = createChatAgent({
+      ...unestimated,
+      model: scriptedModel(callsStep([['b1', 'slow_read', {}]]), callsStep([['b2', 'analyst_b', { task: 'Check' }]]), textStep('B is done.')),
+      tools: [slow, analystB],
+      tickets,
+      tokenBudget: 50,
+    });
+    let turnB: ReturnType<typeof generateTextTurn> | undefined;
+    const startB = defineTool({
+      name: 'start_b',
+      description: 'Starts turn B',
+      input: v.object({}),
+      execute: async (_input, ctx) => {
+        turnB = generateTextTurn(agentB, { messages: 'Check', run: ctx.run });
+        await waiting;
+        return 'started';
+      },
+    });
+    const agentA = createChatAgent({
+      ...unestimated,
+      model: scriptedModel(callsStep([['a1', 'start_b', {}]]), callsStep([['a2', 'analyst', { task: 'Check' }]]), textStep('A is done.')),
+      tools: [startB, await analyst(innerA)],
+      tickets,
+      tokenBudget: 40,
+    });
+    const a = await agentA.generate({ messages: 'Check', run: shared });
+    release();
+    const b = await turnB;
+    // A: 30 spent when its agent call starts, 10 left: one inner step. B: 30 spent, 20 left: two.
+    expect(innerA.doGenerateCalls).toHaveLength(1);
+    expect(a.limit).toBe('tokens');
+    expect(a.toolResults.find((result) => result.call.id === 'a2')?.content).toBe(PARENT_NOTE);
+    expect(innerB.doGenerateCalls).toHaveLength(2);
+    expect(b?.limit).toBe('tokens');
+    expect(b?.toolResults.find((result) => result.call.id === 'b2')?.content).toBe(PARENT_NOTE);
+  });
 });

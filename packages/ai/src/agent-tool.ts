@@ -122,7 +122,7 @@ export async function agentTool<TDeps = unknown, TOutput = string>(
     execute: async ({ task }, ctx) => {
       // The calling turn's budget, while this call runs: its inner turn counts there as it spends, and stops when the
       // calling turn has no tokens left (it counted only once the call had ended, so one call could spend far past it).
-      const slot = tokenMeterOf(ctx.run)?.slot(ctx.call.id);
+      const slot = tokenMeterOf(ctx.run, ctx.call.id)?.slot(ctx.call.id);
       if (slot !== undefined && slot.left() <= 0) throw new ToolError('execution-failed', "The calling turn's token budget is used up: the agent did not start.");
       // Forked with this call as its parent: the inner calls' trace records name it and share its trace id.
       const run = forkRunContext(ctx.run, { conversationId: `${ctx.run.conversationId}/${options.name}/${ctx.call.id}`, signal: ctx.signal, parent: ctx });

@@ -3,7 +3,7 @@ import { createRunContext, parseJson, TicketError, ToolError } from '@edgetool/c
 import { setTraceparent } from '@edgetool/core/otel';
 import { createDemoAgent, demoAgent } from '../agent.ts';
 import type { Env } from '../env.ts';
-import { clientAddress, jsonError, LOCAL_CLIENT, readLimited, refuseOrigin } from '../http/index.ts';
+import { clientAddress, clientAddressHeader, jsonError, readLimited, refuseOrigin } from '../http/index.ts';
 import { demoDeps } from '../tools/index.ts';
 import { demoTracing } from '../tracing.ts';
 import { createD1ChatStreamStore } from '../chat-stream-store.ts';
@@ -47,21 +47,22 @@ function parseBody(text: string): ChatBody | Response {
 export const CHAT_RETRY_AFTER_SECONDS = 60;
 
 /**
- * The key `CHAT_LIMITER` counts a chat request under: the client's address (`CF-Connecting-IP`, which Cloudflare's edge
- * sets; `clientAddress`), else its conversation id (a request that did not pass the edge: local dev, tests).
+ * The key `CHAT_LIMITER` counts a chat request under: the client's address (`clientAddress`, from the header
+ * `CLIENT_ADDRESS_HEADER` names, `CF-Connecting-IP` by default), or one key shared by every request without it (local
+ * dev, a proxy that sets no header). It was the conversation id there, which a client picks freely: a script that sent
+ * a new one with every request was never limited.
  */
-export function chatLimitKey(request: Pick<Request, 'headers'>, conversationId: string): string {
-  const client = clientAddress(request);
-  return client === LOCAL_CLIENT ? `conversation:${conversationId}` : `client:${client}`;
+export function chatLimitKey(request: Pick<Request, 'headers'>, header?: string): string {
+  return `client:${clientAddress(request, header)}`;
 }
 
 /**
  * A 429 `rate-limited` (with `Retry-After`) when the `CHAT_LIMITER` binding is configured and this client has used its
  * chat requests for now; `undefined` when the request may go on, or no binding is configured (no limit).
  */
-export async function limitChat(request: Pick<Request, 'headers'>, env: Pick<Env, 'CHAT_LIMITER'>, conversationId: string): Promise<Response | undefined> {
+export async function limitChat(request: Pick<Request, 'headers'>, env: Pick<Env, 'CHAT_LIMITER' | 'CLIENT_ADDRESS_HEADER'>): Promise<Response | undefined> {
   if (env.CHAT_LIMITER === undefined) return undefined;
-  const { success } = await env.CHAT_LIMITER.limit({ key: chatLimitKey(request, conversationId) });
+  const { success } = await env.CHAT_LIMITER.limit({ key: chatLimitKey(request, clientAddressHeader(env)) });
   if (success) return undefined;
   return jsonError(429, 'rate-limited', `Too many chat requests from this client: wait ${CHAT_RETRY_AFTER_SECONDS} seconds, then send again.`, {
     'retry-after': String(CHAT_RETRY_AFTER_SECONDS),
@@ -124,7 +125,7 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
   const body = parseBody(text);
   if (body instanceof Response) return body;
   // Before anything the turn costs (a model call with OPENAI_API_KEY set): a client over its budget gets a 429.
-  const limited = await limitChat(request, env, body.id);
+  const limited = await limitChat(request, env);
   if (limited !== undefined) return limited;
   try {
     const offset = testClockOffset(request, env);
@@ -133,12 +134,12 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
       offset === 0 && delay === undefined
         ? await demoAgent(env)
         : await createDemoAgent(delay === undefined ? env : { ...env, OFFLINE_DELAY_MS: delay }, offset === 0 ? {} : { now: () => Date.now() + offset });
-    // Rate limits count per client address (CF-Connecting-IP), not per conversation id, which the client picks freely.
+    // Rate limits count per client address (CLIENT_ADDRESS_HEADER), not per conversation id, which the client picks freely.
     // A client that can resume (useEdgeChat({ resume: true }) sends its turn id) gets a turn that outlives its connection:
     // no request signal then (a disconnect must not abort what a reload will read). Any other client's turn stops with it.
     const resumable = resumableTurn(request, env, ctx, body.id);
     const signal = resumable === undefined ? request.signal : undefined;
-    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request)), ...(signal === undefined ? {} : { signal }) });
+    const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request, clientAddressHeader(env))), ...(signal === undefined ? {} : { signal }) });
     const tracing = demoTracing(env);
     if (tracing !== undefined) setTraceparent(run, request.headers.get('traceparent'));
     const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, LOCAL_CLIENT } from './client-address.ts';
+import { clientAddress, clientAddressHeader, DEFAULT_CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from './client-address.ts';
+import { ConfigurationError } from './router.ts';
 
 const from = (value?: string) => clientAddress(new Request('http://localhost/', value === undefined ? {} : { headers: { 'CF-Connecting-IP': value } }));
 
@@ -28,5 +29,16 @@ describe('clientAddress', () => {
     for (const value of [undefined, '', 'localhost', '256.1.1.1', '1.2.3', '2001:db8::1::2', '2001:db8:1:2:3:4:5:6:7', '12345::', 'g::1', '1:2:3:4:5:6:7']) {
       expect(from(value)).toBe(LOCAL_CLIENT);
     }
+  });
+
+  it('reads the header CLIENT_ADDRESS_HEADER names, a list by its last entry; a value that is no header name is a configuration error (budget34)', () => {
+    expect(clientAddressHeader({})).toBe(DEFAULT_CLIENT_ADDRESS_HEADER);
+    expect(clientAddressHeader({ CLIENT_ADDRESS_HEADER: ' ' })).toBe('cf-connecting-ip');
+    expect(clientAddressHeader({ CLIENT_ADDRESS_HEADER: ' X-Real-IP ' })).toBe('x-real-ip');
+    for (const value of ['X Real IP', 'x-real-ip:', 'ip\u00e9']) expect(() => clientAddressHeader({ CLIENT_ADDRESS_HEADER: value })).toThrow(ConfigurationError);
+    const request = new Request('http://localhost/', { headers: { 'x-forwarded-for': '10.1.2.3, 2001:db8:1:2::9', 'cf-connecting-ip': '192.0.2.1' } });
+    expect(clientAddress(request, 'x-forwarded-for')).toBe('2001:db8:1:2::/64');
+    expect(clientAddress(request)).toBe('192.0.2.1');
+    expect(clientAddress(request, 'x-real-ip')).toBe(LOCAL_CLIENT);
   });
 });

@@ -1,5 +1,25 @@
+import { ConfigurationError } from './router.ts';
+
 /** The client of a request as the demo's rate limits know it when the header is missing (local dev, tests). */
 export const LOCAL_CLIENT = 'local';
+
+/** The header a client's address is read from unless `CLIENT_ADDRESS_HEADER` names another: Cloudflare's edge sets it. */
+export const DEFAULT_CLIENT_ADDRESS_HEADER = 'cf-connecting-ip';
+
+/** An HTTP header name (RFC 9110's token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
+
+/**
+ * The header that holds the client's address: `CLIENT_ADDRESS_HEADER` (the one the proxy in front of the Worker sets and
+ * overwrites: `X-Real-IP`, `Fly-Client-IP`, `X-Forwarded-For`), else `CF-Connecting-IP`. A value that is no header name
+ * is a {@link ConfigurationError} (500 `not-configured`): read as none, every client would share one budget unnoticed.
+ */
+export function clientAddressHeader(env: { readonly CLIENT_ADDRESS_HEADER?: string | undefined }): string {
+  const name = env.CLIENT_ADDRESS_HEADER?.trim() ?? '';
+  if (name === '') return DEFAULT_CLIENT_ADDRESS_HEADER;
+  if (!HEADER_NAME.test(name)) throw new ConfigurationError(`CLIENT_ADDRESS_HEADER must be a header name, such as X-Real-IP, not "${name}".`);
+  return name.toLowerCase();
+}
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const HEXTET = /^[0-9a-f]{1,4}$/;
@@ -30,13 +50,16 @@ function ipv6Groups(text: string): number[] | undefined {
 }
 
 /**
- * Whose budget a request spends, from `CF-Connecting-IP` (which Cloudflare's edge sets, so a client cannot pick it):
- * an IPv4 address as it is, an IPv6 address as its /64 (one subscriber's network: a client there picks any address of
- * it for free; an IPv4-mapped one as the IPv4 address), and {@link LOCAL_CLIENT} without the header or with a value
- * that is no address (`wrangler dev` and the tests may send none).
+ * Whose budget a request spends, from `header` (default `CF-Connecting-IP`, which Cloudflare's edge sets, so a client
+ * cannot pick it; see {@link clientAddressHeader}): an IPv4 address as it is, an IPv6 address as its /64 (one
+ * subscriber's network: a client there picks any address of it for free; an IPv4-mapped one as the IPv4 address), and
+ * {@link LOCAL_CLIENT} without the header or with a value that is no address (`wrangler dev` and the tests may send
+ * none). Of a list (`X-Forwarded-For: client, proxy`) the last entry is read: the one the proxy in front of the Worker
+ * added; those before it are the client's to write.
  */
-export function clientAddress(request: Pick<Request, 'headers'>): string {
-  const value = request.headers.get('cf-connecting-ip')?.trim().toLowerCase() ?? '';
+export function clientAddress(request: Pick<Request, 'headers'>, header: string = DEFAULT_CLIENT_ADDRESS_HEADER): string {
+  const list = request.headers.get(header) ?? '';
+  const value = list.slice(list.lastIndexOf(',') + 1).trim().toLowerCase();
   if (IPV4.test(value)) return value;
   const groups = value.includes(':') ? ipv6Groups(value) : undefined;
   if (groups === undefined) return LOCAL_CLIENT;

@@ -72,6 +72,11 @@ export interface AISDKToolsOptions {
    * tool first reads its key, once per call (a call whose tool never reads it never calls it).
    */
   readonly idempotencyKey?: ((toolCallId: string) => string | undefined) | undefined;
+  /**
+   * Called as each call starts to run on this server (after `recall` and `start`), with its id; the function it
+   * returns, when the call has ended. The chat loop hands its turn's token budget to the call's agent tool this way.
+   */
+  readonly running?: ((toolCallId: string) => () => void) | undefined;
   /** Records the result of a call that ran with an approval decision, before the AI SDK gets it. */
   readonly remember?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
   /**
@@ -389,7 +394,7 @@ function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const late = { onLateCheck: options.onLateCheck };
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
-  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, remember, idempotencyKey } = options;
+  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, running, remember, idempotencyKey } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
   // The successful result of each call of this request, with what the model reads and the output it was made from (the
@@ -448,6 +453,7 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const opts = { run, signal: execution.abortSignal, approval, onProgress, failedCheck, idempotencyKey };
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
+        const ran = running?.(call.id);
         try {
           if (unmarked !== undefined) result = await executor.refuse(call, unmarked, { run });
           else if (failed?.beforeChain) result = await executor.refuse(call, failed.error, { run });
@@ -455,6 +461,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
           else result = await (group === undefined ? executor.execute(call, opts) : serial(group, () => executor.execute(call, opts)));
         } catch (error) {
           throw asReported(executor, error, call);
+        } finally {
+          ran?.();
         }
         onResult?.(result);
         // An aborted or timed-out call may still finish after it was given up on (a write that commits): its outcome

@@ -40,7 +40,7 @@ import { withoutUnprovenMetadata } from './provider-metadata.ts';
 import { createEarlySeals, createProofs, editedInput, sealedInput } from './turn-proofs.ts';
 import { createTurnSource, type TurnSource, turnStreamOf } from './turn-stream.ts';
 import { type SubCalls, takeSubCalls } from './sub-calls.ts';
-import { meterSlotOf, openTokenMeter } from './token-meter.ts';
+import { meterCall, meterSlotOf, openTokenMeter } from './token-meter.ts';
 import { streamTurnModel } from './stream-limits.ts';
 import { type ResumableOptions, resumableResponse } from './resumable/record.ts';
 import { createUnrunCalls, runsNoCalls } from './unrun-calls.ts';
@@ -743,6 +743,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const recordKey = (toolCallId: string, ticket: string) => callResultKey({ tickets, conversationId: run.conversationId, toolCallId, ticket });
     const recorded = (toolCallId: string, ticket: string) => callResults.get(recordKey(toolCallId, ticket));
     const results = new Map<string, ToolCallResult>();
+    // Counted as the turn runs, for the agent calls it makes: their inner turns stop at what it has left.
+    const meter = openTokenMeter(run, budget, results);
     // The calls each agent tool's sub-agent made, by the agent call's id, for its trace part.
     const subCalls = new Map<string, SubCalls>();
     // The arguments calls of this request ran with where the executor applied a human's edit, by call id: what their
@@ -780,6 +782,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       decisions,
       edited,
       grantApprovals: request.grantApprovals === true,
+      // Each call this turn runs reads this turn's meter (another turn at once on the same run has its own).
+      ...(meter === undefined ? {} : { running: (id: string) => meterCall(run, id, meter) }),
       // A continuation sent again: its call ran with the arguments its record names, whatever edit came this time.
       recall: (id) =>
         replayed.has(id)
@@ -887,8 +891,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const progress = createProgressRelay(verified);
 
     const direct = returnDirectStop(results, continuedDirect(messages, verified, toolsByName));
-    // Counted as the turn runs, for the agent calls it makes: their inner turns stop at what it has left.
-    const meter = openTokenMeter(run, budget, results);
     const limits = turnLimits(maxSteps, budget, results, direct, meterSlotOf(run));
 
     // Aborted when the turn's stream stops early (its reader cancelled it: Stop, a closed tab; a proof failed): the
@@ -968,8 +970,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       onClose: () => {
         streaming.close();
-        // A turn a tool of one's own ran on its calling turn's run leaves that turn's later agent calls its meter.
-        meter?.close();
         ended();
       },
       onStop: (reason) => stopped.abort(reason),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { base64, compressedPdf, gif, jpeg, pdf, png, webp } from '../test-support/images.ts';
 import { anthropicArea, IMAGE_TOKEN_ESTIMATE, imageTokens, openAIPatches, openAITiles, PDF_PAGE_TOKEN_ESTIMATE } from './file-tokens.ts';
 import { estimateInputTokens } from './prompt-estimate.ts';
+import { estimatePrompt, promptFiles, readPromptFiles } from './prompt-files.ts';
 
 // The budget's estimate of images and PDFs, on real files built in the test (test-support/images.ts: each decodes).
 const none = { instructions: undefined, tools: [] };
@@ -9,6 +10,11 @@ const none = { instructions: undefined, tools: [] };
 const count = (part: object): number =>
   estimateInputTokens({ ...none, messages: [{ role: 'user', content: [part] } as never] }) - estimateInputTokens({ ...none, messages: [{ role: 'user', content: [] }] });
 const dataUrl = (mediaType: string, bytes: Uint8Array) => new URL(`data:${mediaType};base64,${base64(bytes)}`);
+const latin1 = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0));
+/** A file's bytes with its text (one character a byte) changed by `change`. */
+const edited = (bytes: Uint8Array, change: (text: string) => string): Uint8Array => Uint8Array.from(latin1(change(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))));
+/** `bytes` deflated (zlib), as a PDF's Flate streams are. */
+const deflated = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await new Response(new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
 
 describe("an image counts as the providers bill its pixels, read from the file's header", () => {
   it("each provider's rule gives its published examples", () => {
@@ -110,6 +116,36 @@ describe('a PDF counts by its pages', () => {
     expect(count({ type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/a.pdf') })).toBe(PDF_PAGE_TOKEN_ESTIMATE);
   });
 
+  it('pages in compressed object streams count once the turn inflates them, as bytes, base64 or wrapped (budget34)', async () => {
+    const page = PDF_PAGE_TOKEN_ESTIMATE;
+    /** What a PDF part counts once a turn has read its files (the chat loop does before its first model call). */
+    const inflated = async (data: unknown): Promise<number> => {
+      const files = promptFiles();
+      const part = { type: 'file', mediaType: 'application/pdf', data };
+      await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
+      return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
+    };
+    const compressed = await compressedPdf(12);
+    expect(await inflated(compressed)).toBe(12 * page);
+    expect(await inflated(base64(compressed).replace(/.{76}/g, '$&\r\n'))).toBe(12 * page);
+    expect(await inflated({ type: 'url', url: dataUrl('application/pdf', compressed) })).toBe(12 * page);
+    // Its length in another object (`/Length 9 0 R`): read to its `endstream`, less the end of line before it.
+    expect(await inflated(edited(compressed, (text) => text.replace(/\/Length \d+/, '/Length 9 0 R')))).toBe(12 * page);
+    // The 13th page of an incremental update, and the root it rewrote, with the 12 in the stream: 13, not 25.
+    const update = '15 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 13 >>\nendobj\n';
+    expect(await inflated(edited(compressed, (text) => text + update))).toBe(13 * page);
+    // 40 pages shared out over two streams (a writer puts up to about 100 objects in one), the root in the first: 40.
+    expect(await inflated(await compressedPdf(40, false, 2))).toBe(40 * page);
+    // What cannot be read counts as before (one page, or the bytes / 4): a filter other than Flate, predictors, a
+    // stream that does not inflate, and 40 MB of zeros, a deflate bomb past 32 MiB.
+    expect(await inflated(edited(compressed, (text) => text.replace('/FlateDecode', '/LZWDecode')))).toBe(page);
+    expect(await inflated(edited(compressed, (text) => text.replace('/Filter', '/DecodeParms << /Predictor 12 >> /Filter')))).toBe(page);
+    expect(await inflated(edited(compressed, (text) => text.replace('stream\n', 'stream\n\u00ff\u00ff\u00ff')))).toBe(page);
+    const zeros = await deflated(new Uint8Array(40 << 20));
+    const bomb = Uint8Array.from([...latin1('%PDF-1.5\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length '), ...latin1(`${zeros.length} >>\nstream\n`), ...zeros, ...latin1('\nendstream\nendobj\n')]);
+    expect(await inflated(bomb)).toBe(Math.max(page, Math.ceil(bomb.length / 4)));
+  });
+
   it('a page tree node counts its pages where the page objects do not show them all; an outline\'s /Count counts nothing', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
     // 12 pages in a compressed object stream, then an incremental update that adds a 13th: that page object and the new
@@ -149,5 +185,12 @@ describe('a PDF counts by its pages', () => {
   it('another file counts its bytes / 4, as before', () => {
     // "role", "user" and "content" (15 bytes), then "type", "file", "mediaType", "text/csv" and "data" (29) and the data.
     expect(count({ type: 'file', mediaType: 'text/csv', data: new Uint8Array(40_000) })).toBe(Math.ceil((15 + 29 + 40_000) / 4) - Math.ceil(15 / 4));
+    // A turn finds out once that it is no PDF (its base64 decoded to look): at its later calls it only counts the bytes.
+    const files = promptFiles();
+    const csv = { type: 'file', mediaType: 'text/csv', data: base64(new Uint8Array(3_000).fill(65)) };
+    const prompt = { ...none, messages: [{ role: 'user', content: [csv] } as never] };
+    expect(estimatePrompt(prompt, files)).toBe(estimateInputTokens(prompt));
+    expect(files.plain.has(csv)).toBe(true);
+    expect(estimatePrompt(prompt, files)).toBe(estimateInputTokens(prompt));
   });
 });

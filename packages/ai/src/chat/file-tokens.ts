@@ -1,5 +1,6 @@
 // What images and PDFs in a prompt count in the token budget's estimate (prompt-estimate.ts), read from the few bytes
-// that tell: an image's size from its header, a PDF's pages from its page objects. Nothing is decoded beyond that.
+// that tell: an image's size from its header, a PDF's pages from its page objects. Nothing is decoded beyond that, but
+// for a PDF's compressed object streams, which the turn inflates before its first model call (prompt-files.ts).
 
 /**
  * Tokens an image counts when its size cannot be read (a URL, a provider's file reference, a header the estimate does
@@ -90,7 +91,9 @@ export function fileBytes(data: unknown): FileBytes | undefined {
 
 const LATIN1 = new TextDecoder('latin1');
 
-function rawBytes(data: Uint8Array): FileBytes {
+/** `data` as a file; a string holds one byte a character (an inflated stream's text). */
+function rawBytes(data: Uint8Array | string): FileBytes {
+  if (typeof data === 'string') return { length: data.length, bytes: () => new Uint8Array(), text: (offset, n) => data.slice(offset, offset + n) };
   return {
     length: data.byteLength,
     bytes: (offset, n) => data.subarray(offset, offset + n),
@@ -187,6 +190,26 @@ const PAGE = /\/Type[\0\t\n\f\r ]*\/Page(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
  */
 const TREE = /<<|>>|endobj|\/Type[\0\t\n\f\r ]*\/Pages(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Kids(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Count[\0\t\n\f\r ]+(\d{1,6})/g;
 
+/** A PDF's compressed object streams (`/Type /ObjStm`) read at the most: more and it counts as today, without them. */
+const MAX_OBJECT_STREAMS = 4_096;
+
+/** A compressed object stream's dictionary (`/Type /ObjStm`). */
+const OBJECT_STREAM = /\/Type[\0\t\n\f\r ]*\/ObjStm(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
+
+/** What a PDF's bytes show of its pages, as {@link pdfPages} counts them; added up over a file and its object streams. */
+export interface PdfMarks {
+  /** `/Type /Page` objects. */
+  readonly pages: number;
+  /** The largest `/Count` of a page tree node. */
+  readonly treeCount: number;
+  /** The largest `/Count` of any kind (an outline's too). */
+  readonly anyCount: number;
+  /** A linearized file's page count (`/N`), or 0. */
+  readonly linearized: number;
+  /** Where the file's compressed object streams say `/Type /ObjStm` (at most {@link MAX_OBJECT_STREAMS} and one). */
+  readonly objectStreams: readonly number[];
+}
+
 /**
  * A PDF's pages, counted from what its bytes show without inflating anything: its `/Type /Page` objects, or more where
  * a page tree node (`/Type /Pages`, or one with `/Kids`) counts more (`/Count`: a file whose pages are in compressed
@@ -195,9 +218,32 @@ const TREE = /<<|>>|endobj|\/Type[\0\t\n\f\r ]*\/Pages(?=[\0\t\n\f\r /<>[\]()%{}
  * file saved with incremental updates may hold a page twice: it then counts twice, on the safe side.
  */
 export function pdfPages(file: FileBytes): number {
+  return marksPages(pdfMarks(file));
+}
+
+/** The pages {@link PdfMarks} show (see {@link pdfPages}). */
+export function marksPages(marks: PdfMarks): number {
+  const { pages, treeCount, anyCount, linearized } = marks;
+  return Math.max(pages > 0 ? Math.max(pages, treeCount) : anyCount, linearized);
+}
+
+/** The marks of a file and those of the object streams inflated from it, as one file's. */
+export function addMarks(file: PdfMarks, streams: PdfMarks): PdfMarks {
+  return {
+    pages: file.pages + streams.pages,
+    treeCount: Math.max(file.treeCount, streams.treeCount),
+    anyCount: Math.max(file.anyCount, streams.anyCount),
+    linearized: file.linearized,
+    objectStreams: file.objectStreams,
+  };
+}
+
+/** What a PDF's bytes (or an object stream's, inflated) show of its pages: see {@link pdfPages}. */
+export function pdfMarks(file: FileBytes): PdfMarks {
   let pages = 0;
   let anyCount = 0;
   let treeCount = 0;
+  const objectStreams: number[] = [];
   // The dictionaries open where the search is: whether each is a page tree node, and its /Count.
   const open: { tree: boolean; count: number }[] = [];
   let deeper = 0;
@@ -206,6 +252,9 @@ export function pdfPages(file: FileBytes): number {
   for (let start = 0; start < file.length; start += SLICE) {
     const text = file.text(start, SLICE + OVERLAP);
     for (const match of text.matchAll(PAGE)) if (match.index < SLICE) pages += 1;
+    if (objectStreams.length <= MAX_OBJECT_STREAMS) {
+      for (const match of text.matchAll(OBJECT_STREAM)) if (match.index < SLICE && objectStreams.length <= MAX_OBJECT_STREAMS) objectStreams.push(start + match.index);
+    }
     for (const match of tree > 0 ? text.matchAll(TREE) : []) {
       tree -= 1;
       if (match.index >= SLICE || tree === 0) break;
@@ -228,7 +277,88 @@ export function pdfPages(file: FileBytes): number {
     }
   }
   const linearized = /\/Linearized[\s\S]{0,400}?\/N[\0\t\n\f\r ]+(\d{1,6})/.exec(file.text(0, 1_024));
-  return Math.max(pages > 0 ? Math.max(pages, treeCount) : anyCount, linearized === null ? 0 : Number(linearized[1]));
+  return { pages, treeCount, anyCount, linearized: linearized === null ? 0 : Number(linearized[1]), objectStreams };
+}
+
+/** What inflating a prompt's object streams may still spend: inflated bytes, and a time (`Date.now()`) to stop at. */
+export interface InflateBudget {
+  /** Bytes that may still be inflated (taken off as they are). */
+  bytes: number;
+  /** The `Date.now()` past which nothing more is inflated. */
+  readonly until: number;
+}
+
+/**
+ * The marks of a PDF's compressed object streams (`marks.objectStreams`), each inflated (`DecompressionStream`, which
+ * Workers, browsers and Node have), or `undefined` when one cannot be read: a filter other than `/FlateDecode` alone,
+ * `/DecodeParms`, a stream that does not inflate, too many streams, or `budget` spent. Its pages then count as before.
+ */
+export async function objectStreamMarks(file: FileBytes, marks: PdfMarks, budget: InflateBudget): Promise<PdfMarks | undefined> {
+  if (marks.objectStreams.length > MAX_OBJECT_STREAMS) return undefined;
+  let all: PdfMarks = { pages: 0, treeCount: 0, anyCount: 0, linearized: 0, objectStreams: [] };
+  for (const at of marks.objectStreams) {
+    const data = objectStreamData(file, at, budget.bytes);
+    const text = data === undefined ? undefined : await inflate(data, budget);
+    if (text === undefined) return undefined;
+    all = addMarks(all, pdfMarks(rawBytes(text)));
+  }
+  return all;
+}
+
+/** How far from its `/Type /ObjStm` an object stream's dictionary is read, each way. */
+const DICTIONARY = 2_048;
+const WS = '[\\0\\t\\n\\f\\r ]';
+const FLATE = new RegExp(`/Filter${WS}*(?:/FlateDecode|\\[${WS}*/FlateDecode${WS}*\\])`);
+const LENGTH = new RegExp(`/Length${WS}+(\\d{1,10})(?!\\d)(?!${WS}+\\d+${WS}+R)`);
+
+/**
+ * The compressed bytes of the object stream whose dictionary says `/Type /ObjStm` at `at`: from after its `stream`
+ * line to its `/Length`, or, where the length is another object's (`/Length 9 0 R`), to its `endstream` less the end
+ * of line before it (searched up to `most` bytes). `undefined` when they cannot be found or the filter is not Flate.
+ */
+function objectStreamData(file: FileBytes, at: number, most: number): Uint8Array | undefined {
+  const from = Math.max(0, at - DICTIONARY);
+  let open = -1;
+  for (const match of file.text(from, at - from).matchAll(/\bobj(?=[\0\t\n\f\r <])/g)) open = match.index + 3;
+  const after = file.text(at, DICTIONARY);
+  const stream = /\bstream(?:\r\n|\n|\r)/.exec(after);
+  if (open < 0 || stream === null) return undefined;
+  const dictionary = file.text(from + open, at - from - open) + after.slice(0, stream.index);
+  if (!FLATE.test(dictionary) || dictionary.includes('/DecodeParms')) return undefined;
+  const start = at + stream.index + stream[0].length;
+  const length = LENGTH.exec(dictionary);
+  if (length !== null) {
+    const n = Number(length[1]);
+    return start + n <= file.length ? file.bytes(start, n) : undefined;
+  }
+  for (let slice = start; slice < file.length && slice - start <= most; slice += SLICE) {
+    const end = file.text(slice, SLICE + OVERLAP).indexOf('endstream');
+    if (end < 0 || end >= SLICE) continue;
+    const data = file.bytes(start, slice + end - start);
+    const eol = data.at(-2) === 13 && data.at(-1) === 10 ? 2 : data.at(-1) === 10 || data.at(-1) === 13 ? 1 : 0;
+    return data.subarray(0, data.length - eol);
+  }
+  return undefined;
+}
+
+/** `data` inflated (zlib, as `/FlateDecode` is) as text, one character a byte; `undefined` on an error or over `budget`. */
+async function inflate(data: Uint8Array, budget: InflateBudget): Promise<string | undefined> {
+  try {
+    const reader = new Blob([data.slice()]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text;
+      budget.bytes -= value.byteLength;
+      if (budget.bytes < 0 || Date.now() > budget.until) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      text += LATIN1.decode(value);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the bytes start as a PDF does. */

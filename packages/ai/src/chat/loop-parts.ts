@@ -4,7 +4,8 @@ import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai';
 import { runsOnCaller } from './ai-tools.ts';
 import type { AgentInstructions, ModelSettings } from './model-settings.ts';
 import type { ExecutionMode, TurnLimit } from './protocol.ts';
-import { estimateInputTokens, type PromptToEstimate } from './prompt-estimate.ts';
+import type { PromptToEstimate } from './prompt-estimate.ts';
+import { estimatePrompt, promptFiles, readPromptFiles } from './prompt-files.ts';
 import { isCount } from './token-count.ts';
 import type { TokenMeter } from './token-meter.ts';
 
@@ -135,10 +136,11 @@ export type InputTokenEstimate = ((prompt: PromptToEstimate) => number) | false;
 /**
  * The AI SDK's `prepareStep` of a turn: `resumed`'s (the return-direct stop's) first, then the token budget's check
  * before every model call, the first included. When the meter has a budget (the turn's, or a calling turn's) and the
- * estimate of what the call will send (`estimate`, {@link estimateInputTokens} by default) is over what the budget has
+ * estimate of what the call will send (`estimate`, `estimateInputTokens` by default) is over what the budget has
  * left, the step goes to a model that answers nothing and costs nothing, and the turn ends as at the budget between
  * steps (`refuse`: `limit: 'tokens'`). Checked between steps only, the first call of a turn with a long history ran
- * whatever its size.
+ * whatever its size. The default estimate reads each image and PDF once a turn (`PromptFiles`), and a PDF's compressed
+ * object streams inflated before the call it first appears in.
  */
 export function budgetedSteps(options: {
   readonly estimate: InputTokenEstimate | undefined;
@@ -151,13 +153,16 @@ export function budgetedSteps(options: {
   const { meter, estimate, resumed, refuse, instructions } = options;
   if (meter === undefined || estimate === false) return resumed;
   const tools = options.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.jsonSchema }));
-  const estimated = estimate ?? estimateInputTokens;
+  // The default estimate counts each file once a turn, a PDF's compressed object streams inflated.
+  const files = estimate === undefined ? promptFiles() : undefined;
+  const estimated = estimate ?? ((prompt: PromptToEstimate) => estimatePrompt(prompt, files));
   return {
     prepareStep: async (step) => {
       const before = await resumed.prepareStep?.(step);
       if (before !== undefined) return before;
       const left = meter.left();
       if (!(left < Number.POSITIVE_INFINITY)) return undefined;
+      if (files !== undefined) await readPromptFiles(step.messages, files);
       if (!(estimated({ instructions, messages: step.messages, tools }) > left)) return undefined;
       refuse();
       return { model: noAnswer('token-budget'), activeTools: [], toolChoice: 'none' };

@@ -1,10 +1,11 @@
 import { createRunContext, createTicketSigner, defineTool } from '@edgetool/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { base64, jpeg, png } from '../test-support/images.ts';
+import { base64, compressedPdf, jpeg, pdf, png } from '../test-support/images.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { type ChatAgentOptions, createChatAgent } from './chat-agent.ts';
-import { estimateInputTokens, IMAGE_TOKEN_ESTIMATE, type PromptToEstimate, utf8Bytes } from './prompt-estimate.ts';
+import { budgetedSteps } from './loop-parts.ts';
+import { estimateInputTokens, IMAGE_TOKEN_ESTIMATE, PDF_PAGE_TOKEN_ESTIMATE, type PromptToEstimate, utf8Bytes } from './prompt-estimate.ts';
 import { generateTextTurn } from './text-turn.ts';
 
 // The token budget's check before each model call, the first included, through the real AI SDK: a mock model records
@@ -115,6 +116,61 @@ describe('token budget: the check before each model call, the first included', (
       // A 64×48 thumbnail: 255 tokens at most (OpenAI's one tile), under a budget of 1,000.
       expect(await turn(thumbnail, 1_000), kind).toEqual({ calls: 1, limit: undefined });
     }
+  });
+
+  it('a PDF whose pages are in compressed object streams counts them: inflated before the first model call (budget34)', async () => {
+    // 12 pages in an object stream (PDF 1.5+ writers): 96,000 tokens, over a budget of 50,000. Uninflated, nothing showed
+    // a page and it counted one, 8,000: the turn ran. 3 pages, 24,000, run under it.
+    const asked = (bytes: Uint8Array) => ({
+      ui: [{ id: 'u1', role: 'user' as const, parts: [{ type: 'text' as const, text: 'Sum it up.' }, { type: 'file' as const, mediaType: 'application/pdf', url: `data:application/pdf;base64,${base64(bytes)}` }] }],
+      text: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Sum it up.' }, { type: 'file' as const, mediaType: 'application/pdf', data: bytes }] }],
+    });
+    const book = asked(await compressedPdf(12));
+    const leaflet = asked(await compressedPdf(3));
+    for (const kind of ['ui', 'text'] as const) {
+      const turn = async (messages: ReturnType<typeof asked>) => {
+        const model = scriptedModel(textStep('A report.'));
+        const agent = createChatAgent({ model, tools: [], tickets, tokenBudget: 50_000 });
+        const result = kind === 'ui' ? await agent.generate({ messages: messages.ui, run: run() }) : await generateTextTurn(agent, { messages: messages.text, run: run() });
+        return { calls: model.doStreamCalls.length + model.doGenerateCalls.length, limit: result.limit };
+      };
+      expect(await turn(book), kind).toEqual({ calls: 0, limit: 'tokens' });
+      expect(await turn(leaflet), kind).toEqual({ calls: 1, limit: undefined });
+    }
+    // The exported estimate inflates nothing (it is synchronous): there, the book still counts one page.
+    const messages = [{ role: 'user' as const, content: [{ type: 'file' as const, mediaType: 'application/pdf', data: await compressedPdf(12) }] }];
+    expect(estimateInputTokens({ instructions: undefined, messages, tools: [] })).toBeLessThan(2 * PDF_PAGE_TOKEN_ESTIMATE);
+  });
+
+  it("the default estimate reads a file once a turn, not at every model call (budget34)", async () => {
+    // The part's data is read through a getter that counts: the 10 MB PDF a 10-step turn re-read took 0.3-0.6 s.
+    let reads = 0;
+    const bytes = pdf(10, 100_000);
+    const part = { type: 'file' as const, mediaType: 'application/pdf' };
+    Object.defineProperty(part, 'data', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return bytes;
+      },
+    });
+    const messages = [{ role: 'user' as const, content: [part] }] as never;
+    const meter = { left: () => 100_000 } as never;
+    const steps = budgetedSteps({ estimate: undefined, meter, instructions: undefined, tools: [], refuse: () => {}, resumed: {} });
+    for (let step = 0; step < 10; step++) expect(await steps.prepareStep?.({ messages, stepNumber: step } as never)).toBeUndefined();
+    expect(reads).toBe(1);
+    // A user's estimate is called with the prompt as it is, at every call.
+    let called = 0;
+    const estimate = () => {
+      called += 1;
+      return 0;
+    };
+    const own = budgetedSteps({ estimate, meter, instructions: undefined, tools: [], refuse: () => {}, resumed: {} });
+    for (let step = 0; step < 3; step++) await own.prepareStep?.({ messages, stepNumber: step } as never);
+    expect(called).toBe(3);
+    // A turn of its own reads the file again: nothing is kept between turns.
+    await budgetedSteps({ estimate: undefined, meter, instructions: undefined, tools: [], refuse: () => {}, resumed: {} }).prepareStep?.({ messages, stepNumber: 0 } as never);
+    expect(reads).toBe(2);
   });
 
   it('no budget, no check: the estimate is not even made', async () => {

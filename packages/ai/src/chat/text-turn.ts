@@ -38,7 +38,7 @@ import { saysIdsUnique } from './unique-call-ids.ts';
 import { runsNoCalls, unrunResult } from './unrun-calls.ts';
 import type { TurnOutputSchema } from './protocol.ts';
 import { type TurnOutput, turnOutput, withOutputOptions } from './structured-output.ts';
-import { meterSlotOf, openTokenMeter } from './token-meter.ts';
+import { meterCall, meterSlotOf, openTokenMeter } from './token-meter.ts';
 import { addUsage, emptyUsage, reportModelUsage } from './usage.ts';
 
 /**
@@ -371,9 +371,15 @@ async function textTurn<TDeps>(
     // The rest of prepareTurn's check, against what is left ('required' with no tool).
     checkToolChoice(settings, visible);
   }
+  // The agent's budget was checked when it was made (createChatAgent).
+  const budget = turnBudget(options.tokenBudget, request.tokenBudget);
+  // Counted as the turn runs for the agent calls it makes (each call reads it: another turn at once on the same run has
+  // its own), and, in an agent call's inner turn, for the calling turn, whose tokens left stop this one too.
+  const meter = openTokenMeter(run, budget, results);
   const tools = await toAISDKTools(executor, {
     tools: every,
     run,
+    ...(meter === undefined ? {} : { running: (id: string) => meterCall(run, id, meter) }),
     images,
     documents,
     decisions,
@@ -384,11 +390,6 @@ async function textTurn<TDeps>(
     idempotencyKey: request.idempotencyKey,
   });
   const direct = returnDirectStop(results, continuedDirect(history, decisions, every));
-  // The agent's budget was checked when it was made (createChatAgent).
-  const budget = turnBudget(options.tokenBudget, request.tokenBudget);
-  // Counted as the turn runs for the agent calls it makes, and, in an agent call's inner turn, for the calling turn,
-  // whose tokens left stop this one too.
-  const meter = openTokenMeter(run, budget, results);
   const limits = turnLimits(checkMaxSteps(options.maxSteps), budget, results, direct, meterSlotOf(run));
   // The budget's check before a model call refused one (the turn's last step, which was then no model's).
   let refused = false;
@@ -464,7 +465,6 @@ async function textTurn<TDeps>(
     .finally(() => {
       clock?.stop();
       limited.stop();
-      meter?.close();
     });
   const text = direct.text();
   const last = result.steps.at(-1);

@@ -1,6 +1,7 @@
 // Not in the barrel: how a turn's token budget reaches the sub-agents its calls run (agentTool) while they run. A turn
-// with a budget leaves its meter on its run; an agent call opens a slot in it for its inner turn (on its fork), whose
-// meter counts there as it spends and asks the slot what is left before each step.
+// with a budget hands its meter to each call it runs, by run and call id (`meterCall`: two turns may run at once on one
+// run object, each with its own budget); an agent call opens a slot in it for its inner turn (on its fork), whose meter
+// counts there as it spends and asks the slot what is left before each step.
 import { contextKey, type ContextKey, type RunContext, type ToolCallResult } from '@edgetool/core';
 import type { LanguageModelUsage } from 'ai';
 import { tokensOf } from './loop-parts.ts';
@@ -23,29 +24,24 @@ export interface TokenMeter {
   step(usage: Partial<LanguageModelUsage> | undefined): void;
   /** The slot of this turn's call `callId` (the same one for every attempt of the call). */
   slot(callId: string): MeterSlot;
-  /**
-   * The turn has ended: the run's calls read the meter they read before it began again (a turn run inside a call of
-   * another on the same run, by a tool of one's own, must not leave its meter to that turn's later calls).
-   */
-  close(): void;
 }
 
-/** The meter of the turn that runs on a run (a later turn on the same run replaces it). */
-const meterKey: ContextKey<TokenMeter> = /* @__PURE__ */ contextKey<TokenMeter>('edgetool.token-meter');
+/**
+ * The meters of the turns running calls on each run, by call id, while the calls run. Keyed by the run object (a fork's
+ * own, not its parent's: `run.get` would read a parent's through a fork) and dropped with it.
+ */
+const running = new WeakMap<RunContext<unknown>, Map<string, TokenMeter[]>>();
 /** On an agent call's fork: the slot its inner turns count in. */
 const slotKey: ContextKey<MeterSlot> = /* @__PURE__ */ contextKey<MeterSlot>('edgetool.token-meter-slot');
 
 /**
  * The meter of a turn that starts on `run` with `budget` (the lower of the agent's and the turn's) and records its
- * finished calls in `results`, left on the run for the agent calls it makes. `undefined`, and nothing set, when no budget
- * applies: neither the turn's nor a calling turn's (the run is no agent call's fork), and no earlier turn on the run left
- * a meter a later call could take for this turn's.
+ * finished calls in `results`, for the agent calls it makes ({@link meterCall}). `undefined` when no budget applies:
+ * neither the turn's nor a calling turn's (the run is no agent call's fork).
  */
 export function openTokenMeter(run: RunContext<unknown>, budget: number | undefined, results: ReadonlyMap<string, ToolCallResult>): TokenMeter | undefined {
   const outer = run.get(slotKey);
-  // A meter an earlier turn closed is no longer there to take (close() leaves its key, holding what was before).
-  const before = run.get(meterKey);
-  if (budget === undefined && outer === undefined && before === undefined) return undefined;
+  if (budget === undefined && outer === undefined) return undefined;
   let steps = 0;
   // Each call's inner turns (a structured answer's repair round is a second one).
   const inner = new Map<string, TokenMeter[]>();
@@ -70,18 +66,44 @@ export function openTokenMeter(run: RunContext<unknown>, budget: number | undefi
         else turns.push(turn);
       },
     }),
-    close: () => {
-      if (run.get(meterKey) === meter) run.set(meterKey, before as TokenMeter);
-    },
   };
   outer?.add(meter);
-  run.set(meterKey, meter);
   return meter;
 }
 
-/** The meter of the turn a call of `run` belongs to, when a budget applies to it. */
-export function tokenMeterOf(run: RunContext<unknown>): TokenMeter | undefined {
-  return run.get(meterKey);
+/**
+ * Hands `meter` to the call `callId` of `run` while it runs (the chat loop's `toAISDKTools({ running })`): its agent
+ * calls read it ({@link tokenMeterOf}). Returns what ends that when the call has ended. A turn left its meter on its run
+ * before (budget34): a second turn at once on the same run replaced it, and the first turn's agent calls counted in the
+ * second's budget and stopped at what that had left.
+ */
+export function meterCall(run: RunContext<unknown>, callId: string, meter: TokenMeter): () => void {
+  let calls = running.get(run);
+  if (calls === undefined) {
+    calls = new Map();
+    running.set(run, calls);
+  }
+  const meters = calls.get(callId);
+  if (meters === undefined) calls.set(callId, [meter]);
+  else meters.push(meter);
+  const held = calls;
+  return () => {
+    const now = held.get(callId);
+    const at = now?.indexOf(meter) ?? -1;
+    if (now === undefined || at < 0) return;
+    now.splice(at, 1);
+    if (now.length === 0) held.delete(callId);
+  };
+}
+
+/**
+ * The meter of the turn that runs the call `callId` on `run`, when a budget applies to it. Two turns that run a call of
+ * the same id on one run at once (a model that numbers its calls): the one with less left, on the safe side.
+ */
+export function tokenMeterOf(run: RunContext<unknown>, callId: string): TokenMeter | undefined {
+  const meters = running.get(run)?.get(callId);
+  if (meters === undefined || meters.length < 2) return meters?.[0];
+  return meters.reduce((least, meter) => (meter.left() < least.left() ? meter : least));
 }
 
 /** Runs the inner turns on `fork` in `slot`: they count in the calling turn's meter and stop at what it has left. */

@@ -180,26 +180,36 @@ export function pdf(pages: number, scan = 0): Uint8Array {
 }
 
 /**
- * A PDF whose objects after the first are in a compressed object stream, as PDF 1.5 writers save them: no page object
- * shows in its bytes. `linearized` writes a linearization dictionary first, with the page count (`/N`).
+ * A PDF whose objects after the first are in compressed object streams (`streams` of them, the objects shared out in
+ * turn), as PDF 1.5 writers save them: no page object shows in its bytes. `linearized` writes a linearization
+ * dictionary first, with the page count (`/N`).
  */
-export async function compressedPdf(pages: number, linearized = false): Promise<Uint8Array> {
+export async function compressedPdf(pages: number, linearized = false, streams = 1): Promise<Uint8Array> {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ')}] /Count ${pages} >>`,
     ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>'),
   ];
-  let header = '';
-  let body = '';
-  for (const [i, object] of objects.entries()) {
-    header += `${i + 1} ${body.length} `;
-    body += `${object}\n`;
+  const parts: (Uint8Array | readonly number[])[] = [ascii('%PDF-1.5\n')];
+  if (linearized) parts.push(ascii(`1000 0 obj\n<< /Linearized 1 /L 0 /N ${pages} /T 0 /H [0 0] /O 3 /E 0 >>\nendobj\n`));
+  for (let s = 0; s < streams; s++) {
+    let header = '';
+    let body = '';
+    const inStream = objects.flatMap((object, i) => (i % streams === s ? [{ object, i }] : []));
+    for (const { object, i } of inStream) {
+      header += `${i + 1} ${body.length} `;
+      body += `${object}\n`;
+    }
+    const stream = new Blob([Uint8Array.from(ascii(header + body))]).stream().pipeThrough(new CompressionStream('deflate'));
+    const packed = new Uint8Array(await new Response(stream).arrayBuffer());
+    parts.push(
+      ascii(`${objects.length + 1 + s} 0 obj\n<< /Type /ObjStm /N ${inStream.length} /First ${header.length} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`),
+      packed,
+      ascii('\nendstream\nendobj\n'),
+    );
   }
-  const stream = new Blob([Uint8Array.from(ascii(header + body))]).stream().pipeThrough(new CompressionStream('deflate'));
-  const packed = new Uint8Array(await new Response(stream).arrayBuffer());
-  const first = linearized ? `1000 0 obj\n<< /Linearized 1 /L 0 /N ${pages} /T 0 /H [0 0] /O 3 /E 0 >>\nendobj\n` : '';
-  const head = `%PDF-1.5\n${first}${objects.length + 1} 0 obj\n<< /Type /ObjStm /N ${objects.length} /First ${header.length} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`;
-  return concat(ascii(head), packed, ascii(`\nendstream\nendobj\nstartxref\n0\n%%EOF\n`));
+  parts.push(ascii('startxref\n0\n%%EOF\n'));
+  return concat(...parts);
 }
 
 /** Bytes as base64. */
