@@ -35,6 +35,17 @@ describe('errorHint', () => {
     expect(errorHint({ ...refused(400, 'ticket-invalid'), toolCallId: 'c1' }, context)).toBe('ticket');
   });
 
+  it("an answer the hook ended at its bounds (response-too-large): what came stays, marked cut short, a new message goes on", () => {
+    const message = 'The answer was stopped: the server sent more than the 1,000,000 characters this page takes in one response (maxResponseChars).';
+    const bounded: ChatErrorInfo = { kind: 'stream', status: undefined, code: 'response-too-large', message };
+    const context = { server: 'online', answered: true } as const;
+    expect(errorHint(bounded, context)).toBe('cut');
+    expect(retryAction(bounded, context)).toBeUndefined();
+    expect(cutByError(bounded, context)).toBe(true);
+    expect(errorTitle(bounded, context)).toBe('The answer stopped with an error');
+    expect(errorMessage(bounded, context)).toBe(message);
+  });
+
   it('a page of another origin (403 forbidden-origin) is not told about tickets and to send a new message', () => {
     expect(errorHint(refused(403, 'forbidden-origin'))).toBe('origin');
   });
