@@ -512,6 +512,8 @@ test.describe('a decision that got no answer', () => {
     await expect(banner).toHaveAttribute('data-code', 'ticket-invalid');
     await expect(card.getByTestId('tool-refused')).toHaveAttribute('data-reason', 'conflict');
     await expect(card.getByTestId('send-again')).toHaveCount(0);
+    // Its pill says what became of the approval, not what the user chose.
+    await expect(card.getByTestId('tool-state')).toHaveText('refused');
 
     // After a reload the card offered Retry, which met the same 403.
     await page.reload();
@@ -521,6 +523,7 @@ test.describe('a decision that got no answer', () => {
     const note = card.getByTestId('tool-refused');
     await expect(note).toContainText('Your approval was refused: the call had already been answered otherwise');
     await expect(note).toContainText('Sending it again would be refused the same way.');
+    await expect(card.getByTestId('tool-state')).toHaveText('refused');
     await expect(page.getByTestId('composer-blocked')).toHaveCount(0);
     await shot(page, 'approval-refused');
     expect(movesTo('A-1010', '2027-04-02').moves).toBe(0);

@@ -298,6 +298,30 @@ test.describe('a server that repeats a call id', () => {
     await expect(page.getByTestId('error-banner')).toHaveCount(0);
     expect(posts).toHaveLength(2);
     await shot(page, 'repeated-call-id');
+
+    // The next message meets the Worker's refusal of a history with one call id twice (duplicate-call), as every later
+    // one would. The banner said to send a new message; it says what happened and offers New chat, after a reload too
+    // (which showed "Your message got no answer" with a Retry that met the same 403).
+    const id = await cards.getAttribute('data-tool-call-id');
+    await send(page, 'What is 2+2?');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toHaveAttribute('data-status', '403');
+    const hint = banner.locator('.error-hint');
+    const repeatedHint = `The server sent a second call with the id ${id} (its card above says "not run"), and it refuses a conversation`;
+    await expect(hint).toContainText(repeatedHint);
+    await expect(hint).not.toContainText('Send a new message');
+    await expect(banner.getByTestId('error-retry')).toHaveCount(0);
+    await idle(page);
+    await page.reload();
+    await expect(hint).toContainText(repeatedHint);
+    await expect(banner.getByTestId('error-retry')).toHaveCount(0);
+    expect(posts).toHaveLength(3);
+    await banner.getByTestId('error-new-chat').click();
+    await expect(page.getByTestId('message-user')).toHaveCount(0);
+    await send(page, 'What is 2+2?');
+    await expect(toolCard(page, 'calculate')).toHaveAttribute('data-state', 'done');
+    await idle(page);
+    await expect(banner).toHaveCount(0);
   });
 });
 

@@ -13,8 +13,8 @@ import { API_BASE, type ApiAddress, apiAddress, DEV_API_TARGET } from './lib/api
 import { askAgainText } from './lib/ask-again.ts';
 import { browserStorage, CHAT_KEY_PREFIX, cutShort, type FailedRequest, openChatStore, type SaveResult, type SavedChat, tabStorage } from './lib/chat-storage.ts';
 import { continuationHeldText } from './lib/continuation-held.ts';
-import { type BannerContext, cutByError, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
-import { awaitsContent, isEmptyAnswer, messageText, withoutLastTurn } from './lib/messages.ts';
+import { type BannerContext, cutByError, errorHint, isTooLarge, retryAction, UNANSWERED } from './lib/error-hint.ts';
+import { awaitsContent, isEmptyAnswer, messageText, repeatedCallIds, withoutLastTurn } from './lib/messages.ts';
 import { type RetryRefusal, retryRefusedText, stillWaiting } from './lib/retry-refused.ts';
 import { continuationUnsent, endsAtAnswers, goesOnAfterFailure, refusedContinuation, unansweredAfterReload, unsentDecision } from './lib/unsent.ts';
 import { useServerInfo } from './lib/server-info.ts';
@@ -258,7 +258,15 @@ export function App(): ReactElement {
   // The last answer stopped at its calls' answers, the model's next words missing (its provider failed on the first step,
   // the connection closed right after the results): Retry goes on from them, as it sends unsent answers again.
   const atAnswers = !chat.busy && endsAtAnswers(chat.messages);
-  const bannerContext: BannerContext = { server: server.status, answered: lastMessage?.role !== 'user' && emptyAnswer === undefined, unsent, atAnswers };
+  // Call ids a server repeated: a refusal naming one is the Worker's for the whole conversation (a new chat goes on).
+  const repeated = useMemo(() => repeatedCallIds(chat.messages), [chat.messages]);
+  const bannerContext: BannerContext = {
+    server: server.status,
+    answered: lastMessage?.role !== 'user' && emptyAnswer === undefined,
+    unsent,
+    atAnswers,
+    repeated,
+  };
   // The last answer, when the error ended it after part of it came: a dismissed banner, or a reload, left it looking
   // finished.
   const cutNow = chat.chatError !== undefined && lastMessage?.role === 'assistant' && cutByError(chat.chatError, bannerContext) ? lastMessage.id : undefined;
@@ -271,7 +279,11 @@ export function App(): ReactElement {
     lastMessage !== undefined &&
     lastMessage.id !== dismissedUnanswered &&
     unansweredAfterReload(chat.messages, { busy: chat.busy, sentHere: sent !== undefined });
-  const failure = chat.chatError ?? (unanswered ? UNANSWERED : undefined);
+  // A refusal kept with the conversation for its last message, which a new try meets again (a 403: a call id the server
+  // repeated): after a reload the banner says it again, not "Your message got no answer" with a Retry that is refused.
+  const savedRefusal =
+    unanswered && failedRequest?.messageId === lastMessage?.id && retryAction(failedRequest.error, bannerContext) === undefined ? failedRequest.error : undefined;
+  const failure = chat.chatError ?? savedRefusal ?? (unanswered ? UNANSWERED : undefined);
   const error = failure ?? (server.status === 'unreachable' ? unreachable(api) : undefined);
   // Not while the empty answer is still the last message (the render before it goes).
   const retryWith = emptyAnswer === undefined ? retryAction(failure, bannerContext) : undefined;
@@ -400,7 +412,7 @@ export function App(): ReactElement {
               onDismiss={chat.chatError ? clearError : dismissUnanswered}
               onRetry={retry}
               onRemoveLast={chat.chatError && isTooLarge(chat.chatError) && chat.messages.some((m) => m.role === 'user') ? removeLast : undefined}
-              onNewChat={chat.chatError && isTooLarge(chat.chatError) ? newChat : undefined}
+              onNewChat={failure !== undefined && (isTooLarge(failure) || errorHint(failure, bannerContext) === 'repeated') ? newChat : undefined}
             />
           ) : null}
           {refused[0] !== undefined ? (

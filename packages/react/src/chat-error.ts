@@ -5,12 +5,13 @@ export interface ChatErrorInfo {
   /**
    * `unreachable`: no answer from the server, or only part of it (network down, proxy error, gateway, a response cut
    * off); `refused`: a 4xx, for example a continuation the server would not trust (403); `server`: a 5xx with an error
-   * body; `stream`: the response stream reported an error; `unreadable`: the stream held a line that is not a chat
+   * body; `stream`: the response stream reported an error, or the hook ended a response over its bounds (code
+   * `response-too-large`, see `maxResponseChars`); `unreadable`: the stream held a line that is not a chat
    * chunk (not JSON, or not one the AI SDK knows), so nothing after it could be read.
    */
   readonly kind: 'unreachable' | 'refused' | 'server' | 'stream' | 'unreadable';
   readonly status: number | undefined;
-  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-cut`, `stream-unreadable`, `stream-error`). */
+  /** The server's error code (`ticket-invalid`, …) or one of ours (`unreachable`, `stream-cut`, `stream-unreadable`, `stream-error`, `response-too-large`). */
   readonly code: string;
   readonly message: string;
   /** Why, when the server says (a refused ticket: `expired`, `replayed`, `bad-signature`, …). */
@@ -26,6 +27,12 @@ const UNREADABLE =
 
 /** The `name` of the error a response that ended without its `finish` fails with (see `endsWithFinish`). */
 export const STREAM_CUT = 'EdgetoolStreamCut';
+
+/**
+ * The `name` of the error a response fails with at the first chunk that would take it past `useEdgeChat`'s
+ * `maxResponseChars` or `maxResponseParts` (`chatError` code `response-too-large`).
+ */
+export const RESPONSE_TOO_LARGE = 'EdgetoolResponseTooLarge';
 
 type ErrorBody = Pick<ChatErrorInfo, 'code' | 'message' | 'reason' | 'toolCallId'>;
 
@@ -115,6 +122,8 @@ export function describeChatError(error: unknown): ChatErrorInfo | undefined {
   }
   // The connection closed before the answer's end (stream-end.ts): no more of it came, as when the network fails.
   if (e.name === STREAM_CUT) return { kind: 'unreachable', status: undefined, code: 'stream-cut', message };
+  // The hook ended a response that passed its bounds (maxResponseChars, maxResponseParts): what came stays, as a stop's.
+  if (e.name === RESPONSE_TOO_LARGE) return { kind: 'stream', status: undefined, code: 'response-too-large', message };
   // A line of the stream that is not a chat chunk: the AI SDK's own words quote the line ("JSON parsing failed: Text: …").
   if (JSONParseError.isInstance(error) || TypeValidationError.isInstance(error)) return { kind: 'unreadable', status: undefined, code: 'stream-unreadable', message: UNREADABLE };
   if (e.name === 'TypeError' && /fetch|network|load failed/i.test(message)) {

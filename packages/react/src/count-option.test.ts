@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { countOption } from './count-option.ts';
 
 // The words of the TypeError `useEdgeChat` throws for a bad count option, as the hook calls the check (its name, its
-// default and its minimum): maxAutoContinuations from 0, maxOutputBytes from 1.
+// default and its minimum): maxAutoContinuations from 0, maxOutputBytes, maxResponseChars and maxResponseParts from 1.
 const OPTIONS = [
   { name: 'maxAutoContinuations', fallback: 10, min: 0 },
   { name: 'maxOutputBytes', fallback: 256 * 1024, min: 1 },
+  { name: 'maxResponseChars', fallback: 1_000_000, min: 1 },
+  { name: 'maxResponseParts', fallback: 5_000, min: 1 },
 ] as const;
 
 describe.each(OPTIONS)('countOption: $name', ({ name, fallback, min }) => {

@@ -435,6 +435,24 @@ describe('useEdgeChat({ resume: true }) with the rest of the hook', () => {
     return { messages: saved.messages, browserState: { ...saved.browserState, stopped: [cut] } };
   }
 
+  it('an answer past maxResponseParts stops its turn at the server, as stop() does: the DELETE goes, nothing is exported', async () => {
+    const held = gate();
+    const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('never')], held.opened);
+    // The step's mark is the one part it takes: the call's part is past it.
+    const hook = mount({ id: 'chat-bound', resume: true, fetch: server.fetch, maxResponseParts: 1 });
+    await hook.current.sendMessage({ text: 'Export' });
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'stream', code: 'response-too-large' }), LOADED);
+    const turn = server.requests[0]?.turn;
+    expect(turn).toEqual(expect.any(String));
+    await vi.waitFor(() => expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([{ method: 'DELETE', turn }]), LOADED);
+    held.open();
+    await Promise.all(server.detached);
+    expect(server.seen.exported).toBe(0);
+    expect(hook.current.browserState.turn).toBeUndefined();
+    expect(hook.current.browserState.stopped).toEqual([hook.current.messages.at(-1)?.id]);
+    expect(hook.current.messages.at(-1)?.role).toBe('assistant');
+  });
+
   it('stop() during the replay stops the turn at the server, keeps the answer stopped, and the next load asks nothing', async () => {
     const held = gate();
     const server = resumableServer([callsStep([['c1', 'slow_export', { rows: 1 }]]), textStep('never')], held.opened);

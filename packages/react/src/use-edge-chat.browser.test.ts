@@ -2662,3 +2662,109 @@ describe('useEdgeChat against a hostile server or model (attack33)', () => {
     expect(cartCleared).toBe(before);
   });
 });
+
+describe('useEdgeChat: a response past its bounds (maxResponseChars, maxResponseParts)', () => {
+  const encoder = new TextEncoder();
+  const line = (chunk: object) => encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`);
+  /**
+   * A server whose answer never ends: `head` (SSE text or chunks) first, then `next(n)` for ever, from when `ready()`
+   * holds. `cancelled` turns true once the page stops reading its body.
+   */
+  function endless(head: readonly object[] | string, next: (n: number) => readonly object[], ready: () => boolean = () => true) {
+    const state = { pulls: 0, cancelled: false };
+    const response = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            if (typeof head === 'string') controller.enqueue(encoder.encode(head));
+            else for (const chunk of head) controller.enqueue(line(chunk));
+          },
+          async pull(controller) {
+            while (!ready()) await new Promise((r) => setTimeout(r, 10));
+            for (const chunk of next(state.pulls++)) controller.enqueue(line(chunk));
+          },
+          cancel() {
+            state.cancelled = true;
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' } },
+      );
+    return { state, response };
+  }
+  const opening = [{ type: 'start', messageId: 'm1' }, { type: 'start-step' }, { type: 'text-start', id: 't1' }];
+
+  it('an endless answer ends at maxResponseChars as stop() ends it: what came stays, chatError says why, the body is no longer read', async () => {
+    const server = endless(opening, () => [{ type: 'text-delta', id: 't1', delta: 'la '.repeat(100) }]);
+    const hook = mount({ fetch: async () => server.response(), maxResponseChars: 10_000 });
+    await hook.current.sendMessage({ text: 'Sing for ever' });
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ kind: 'stream', status: undefined, code: 'response-too-large' }), LOADED);
+    expect(hook.current.chatError?.message).toBe(
+      'The answer was stopped: the server sent more than the 10,000 characters this page takes in one response (maxResponseChars). What came before is kept.',
+    );
+    await vi.waitFor(() => expect(server.state.cancelled).toBe(true), LOADED);
+    // Every delta before the one that would pass the bound, and none after it.
+    const text = texts(hook.current);
+    expect(text.length).toBeGreaterThan(9_000);
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text).toBe('la '.repeat(text.length / 3));
+    expect(hook.current.status).toBe('error');
+    expect(hook.current.busy).toBe(false);
+    // Marked stopped, as a Stop marks it: a reload shows it cut short.
+    expect(hook.current.browserState.stopped).toEqual(['m1']);
+    // Nothing more is read once it ended.
+    const pulls = server.state.pulls;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.state.pulls).toBe(pulls);
+  });
+
+  it('by default at 1,000,000 characters', async () => {
+    const server = endless(opening, () => [{ type: 'text-delta', id: 't1', delta: 'x'.repeat(10_000) }]);
+    const hook = mount({ fetch: async () => server.response() });
+    await hook.current.sendMessage({ text: 'Sing for ever' });
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ code: 'response-too-large' }), LOADED);
+    expect(hook.current.chatError?.message).toContain('more than the 1,000,000 characters');
+    expect(texts(hook.current)).toHaveLength(990_000);
+  });
+
+  it('an endless stream of small parts ends at maxResponseParts, though its characters are few', async () => {
+    const server = endless(opening.slice(0, 2), (n) => [
+      { type: 'text-start', id: `t${n}` },
+      { type: 'text-end', id: `t${n}` },
+    ]);
+    const hook = mount({ fetch: async () => server.response(), maxResponseParts: 50 });
+    await hook.current.sendMessage({ text: 'Say nothing, many times' });
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ code: 'response-too-large' }), LOADED);
+    expect(hook.current.chatError?.message).toContain('more than the 50 parts this page takes in one response (maxResponseParts)');
+    // The step's mark and 49 texts: the 50 parts the bound lets in.
+    expect(hook.current.messages.at(-1)?.parts).toHaveLength(50);
+    await vi.waitFor(() => expect(server.state.cancelled).toBe(true), LOADED);
+  });
+
+  it("the answer's browser call asking the user ends with it, as with stop(): its signal aborts, its question goes, nothing is sent", async () => {
+    const real = createTestServer({ tools: serverTools, steps: [callsStep([['c1', 'pick_date', { question: 'When?' }]])] });
+    const { watch, signals } = watchSignals();
+    let requests = 0;
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      requests++;
+      // The real answer with its ticket for pick_date, then, once the page asks the user, words that never end.
+      const head = (await (await real.fetch(url, init)).text())
+        .split('\n\n')
+        .filter((event) => !event.includes('"type":"finish"') && !event.includes('[DONE]'))
+        .join('\n\n');
+      const server = endless(`${head}\n\n`, (n) => [...(n === 0 ? [{ type: 'start-step' }, { type: 'text-start', id: 'w' }] : []), { type: 'text-delta', id: 'w', delta: 'more ' }], () =>
+        dates.questions().some((q) => q.id === 'c1'),
+      );
+      return server.response();
+    };
+    const hook = mount({ id: 'conv-bounded', fetch, tools: browserTools, interceptors: [watch], maxResponseChars: 20_000 });
+    await hook.current.sendMessage({ text: 'pick a day' });
+    await vi.waitFor(() => expect(hook.current.chatError).toMatchObject({ code: 'response-too-large' }), LOADED);
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')?.status).toBe('interrupted'), LOADED);
+    expect(signals.get('c1')?.aborted).toBe(true);
+    expect(dates.questions()).toEqual([]);
+    expect(hook.current.browserState.stopped).toEqual([hook.current.messages.at(-1)?.id]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(requests).toBe(1);
+    expect(hook.current.busy).toBe(false);
+  });
+});

@@ -23,7 +23,8 @@ import { continuationOf } from './auto-continue.ts';
 import { countOption } from './count-option.ts';
 import { type BrowserCall, type BrowserCalls, cancelBrowserCalls, updateBrowserCall } from './browser-calls.ts';
 import type { ApprovalNote, BrowserState } from './browser-state.ts';
-import { type ChatErrorInfo, describeChatError, STREAM_CUT } from './chat-error.ts';
+import { type ChatErrorInfo, describeChatError, RESPONSE_TOO_LARGE, STREAM_CUT } from './chat-error.ts';
+import { boundedResponse, type ResponseBounds } from './response-bound.ts';
 import { expiredCalls, openCalls } from './expiry.ts';
 import { type BrowserWork, lastAssistantMessage, type MessageLike, messageMode, planBrowserWork } from './plan.ts';
 import { createProgressBuffer, type ProgressByCall, readProgressPart } from './progress.ts';
@@ -113,6 +114,22 @@ export interface UseEdgeChatOptions<TData extends AppDataParts = {}> {
    * them all. Outputs of earlier steps travel too: keep it well under the server's limit.
    */
   readonly maxOutputBytes?: number;
+  /**
+   * The most characters one response may add to the conversation (default 1,000,000; a whole number from 1, or
+   * `Infinity`): text, reasoning and a call's argument deltas count their length, any other chunk (a call's arguments or
+   * output whole, a data part, metadata) the length of its JSON. A response is one request's answer: a new answer, or
+   * what a continuation adds to it. At the first chunk that would pass it the response ends as `stop()` ends it (the
+   * answer marked stopped, its browser calls not started, a resumable turn stopped at the server), what came before
+   * stays, and `chatError` is `{ kind: 'stream', code: 'response-too-large' }`. Without it a huge or endless answer (a
+   * buggy or hostile server, a model in a loop) grew the message in memory until the user pressed Stop.
+   */
+  readonly maxResponseChars?: number;
+  /**
+   * The most parts one response may add to its message (default 5,000; a whole number from 1, or `Infinity`): each text,
+   * reasoning, step, tool call, source, file and kept data part (a transient one, a progress report, is no part). Met,
+   * it ends the response as `maxResponseChars` does: many small parts cost more to render than their characters say.
+   */
+  readonly maxResponseParts?: number;
 }
 
 /**
@@ -202,6 +219,13 @@ const NONE: readonly never[] = [];
 const AUTO_CONTINUATIONS = 10;
 /** `maxOutputBytes` by default: half the demo Worker's request body, which must hold the rest of the conversation too. */
 const OUTPUT_BYTES = 256 * 1024;
+/**
+ * `maxResponseChars` by default: about 250,000 tokens of text, more than a model writes in one answer, and room for
+ * tool outputs (an image, a PDF as base64); a message this large is already more than the demo Worker takes back.
+ */
+const RESPONSE_CHARS = 1_000_000;
+/** `maxResponseParts` by default: a step limit's worth of steps with dozens of calls each, their tickets and seals. */
+const RESPONSE_PARTS = 5_000;
 /** What the model reads of a call the user stopped, when a retry takes the answer on. */
 const STOPPED = 'The user stopped this call before it finished.';
 const NO_PROGRESS: ProgressByCall = new Map();
@@ -228,6 +252,8 @@ interface TransportHooks<TMessage extends UIMessage> {
   readonly messages: (chatId: string) => readonly MessageLike[];
   /** The approvals noted while this chat's resumable turn ran (see `BrowserState.approvals`). */
   readonly approvals: (chatId: string) => Readonly<Record<string, ApprovalNote>>;
+  /** What one response may add (`maxResponseChars`, `maxResponseParts`), read as each response starts. */
+  readonly bounds: () => ResponseBounds;
 }
 
 /** The hook's transport: it tells the hook of each request, sends the resumable turn's id, and resumes only that turn. */
@@ -243,6 +269,11 @@ class NotingTransport<TMessage extends UIMessage> extends FinishCheckingTranspor
     const turn = this.#hooks.sent(options.chatId, options.messages);
     if (turn === undefined) return super.sendMessages(options);
     return super.sendMessages({ ...options, headers: { ...Object.fromEntries(new Headers(options.headers)), [RESUMABLE_TURN_HEADER]: turn } });
+  }
+
+  /** Each response, sent or resumed, ends with an error at the first chunk past the hook's bounds (see `boundedResponse`). */
+  protected override processResponseStream(stream: ReadableStream<Uint8Array<ArrayBufferLike>>): ReadableStream<UIMessageChunk> {
+    return boundedResponse(super.processResponseStream(stream), this.#hooks.bounds());
   }
 
   override async reconnectToStream(
@@ -352,9 +383,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   const { toolErrorMessage } = options;
   const maxAuto = countOption('maxAutoContinuations', options.maxAutoContinuations, AUTO_CONTINUATIONS, 0);
   const maxBytes = countOption('maxOutputBytes', options.maxOutputBytes, OUTPUT_BYTES, 1);
-  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes });
+  const bounds: ResponseBounds = {
+    chars: countOption('maxResponseChars', options.maxResponseChars, RESPONSE_CHARS, 1),
+    parts: countOption('maxResponseParts', options.maxResponseParts, RESPONSE_PARTS, 1),
+  };
+  const latest = useRef({ mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes, bounds });
   useEffect(() => {
-    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes };
+    latest.current = { mode, autoApprove: options.autoApprove, onTrace: options.onTrace, onProgress: options.onProgress, toolErrorMessage, maxAuto, maxBytes, bounds };
   });
 
   // The latest progress report of each call: from the server's transient parts and from browser tools, rendered
@@ -435,7 +470,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     turnRef.current = { ...turnRef.current, approvals: { ...turnRef.current.approvals, [toolCallId]: note } };
     setTurnState(turnRef.current);
   }, []);
-  const resumable = useRef<Omit<TransportHooks<Message>, 'messages' | 'approvals'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
+  const resumable = useRef<Omit<TransportHooks<Message>, 'messages' | 'approvals' | 'bounds'>>({ sent: () => undefined, inFlight: () => undefined, resumed: () => {} });
   resumable.current = {
     // A new answer (the request ends with the user's message) gets a turn id; a continuation is not resumable.
     sent: (id, messages) => {
@@ -478,6 +513,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
           resumed: (id, messageId) => resumable.current.resumed(id, messageId),
           messages: (id): readonly MessageLike[] => (shownChat.current === id ? (liveChat.current?.messages ?? []) : []),
           approvals: (id) => (turnRef.current.chatId === id ? turnRef.current.approvals : {}),
+          bounds: () => latest.current.bounds,
         },
       ),
     [api, customFetch, headersKey],
@@ -497,6 +533,8 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
   // The response failed because its stream closed before its `finish` (a proxy that ended it, a replay whose store read
   // failed): read by `onFinish`, which `useChat` calls right after `onError`.
   const cutShort = useRef(false);
+  // What `stop()` does but end the response (`haltWork`, made below): for a response that failed over its bounds.
+  const halt = useRef<(always: boolean) => boolean>(() => false);
   // `useChat`'s options as this render has them: the chat made below reads them at every call, as `useChat` reads its own.
   const chatOptions = useRef<ChatOptions<Message>>({ transport });
   chatOptions.current = {
@@ -524,6 +562,9 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     },
     onError: (error) => {
       cutShort.current = error.name === STREAM_CUT;
+      // A response over its bounds ends as a stop ends it: its answer marked, its browser calls not started, a resumable
+      // turn stopped at the server. Its stream has already failed, so there is no response left to abort.
+      if (error.name === RESPONSE_TOO_LARGE) halt.current(true);
     },
     onFinish: ({ messages, isAbort, isError, isDisconnect }) => {
       restoreEdits.current();
@@ -1168,11 +1209,15 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     [setMessages, leave, chatStop],
   );
 
-  const stop = useCallback(async (): Promise<void> => {
+  /**
+   * What `stop()` does before it aborts the response (see there); `always`: mark the last answer stopped even with no
+   * response or browser work going on (a response that failed over its bounds). `false` when it did nothing.
+   */
+  const haltWork = useCallback((always: boolean): boolean => {
     // A stop() the page still holds once the hook left this render's chat (a new id) or unmounted stops nothing: the
     // controller and calls it would end are the chat's shown now (aborted without its stopped mark), and the turn of a
     // page that went away goes on at the server, for the next page load to resume.
-    if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return;
+    if (shownChat.current !== chatId || UNMOUNTED.has(abort.current)) return false;
     // Read from the chat and the calls as they are now, not as the last render showed them: a Stop that lands before
     // React renders a call that just started (a page that loads mid-answer starts it at once) or a response that just
     // left (the continuation an approval sends) must stop them too, or a reload runs and authorises the call again.
@@ -1189,7 +1234,7 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
     // So is one that only waits for a browser-side approval (a browser tool's, or the chain's in manual mode), which
     // stop() ends too: unmarked, it would ask again after a reload.
     const responding = status === 'submitted' || status === 'streaming';
-    if ((responding || due.length > 0 || running.length > 0) && last !== undefined) {
+    if ((always || responding || due.length > 0 || running.length > 0) && last !== undefined) {
       setMarks((m) => (m.chatId === chatId ? { ...m, stopped: new Set(m.stopped).add(last.id) } : m));
     }
     // The browser calls it ends count as decided, and as started: an approve() in the same tick (the render both see
@@ -1210,8 +1255,13 @@ export function useEdgeChat<TData extends AppDataParts = {}>(options: UseEdgeCha
         console.error('edgetool: the server could not be told to stop the answer:', error);
       });
     }
-    await chatStop();
-  }, [chatId, ownChat, browserTools, chatStop, resuming, setTurn, customFetch, api, headers]);
+    return true;
+  }, [chatId, ownChat, browserTools, resuming, setTurn, customFetch, api, headers]);
+  halt.current = haltWork;
+
+  const stop = useCallback(async (): Promise<void> => {
+    if (haltWork(false)) await chatStop();
+  }, [haltWork, chatStop]);
 
   const views = useMemo(
     () => toolCallViews(chat.messages, { browserTools, serverTools: serverToolMap, browserCalls: calls, streaming, mode, progress, earlierTraces, stopped, expired }),

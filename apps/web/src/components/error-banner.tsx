@@ -1,7 +1,7 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import type { ReactElement } from 'react';
 import { API_BASE, type ApiAddress } from '../lib/api-address.ts';
-import { type BannerContext, errorHint, errorMessage, errorTitle, UNANSWERED } from '../lib/error-hint.ts';
+import { type BannerContext, errorHint, errorMessage, errorTitle, refusedForRepeat, UNANSWERED } from '../lib/error-hint.ts';
 
 /** A clear, dismissible error: what happened, the server's code and message, and what to do now. */
 export function ErrorBanner(props: {
@@ -52,6 +52,10 @@ export function ErrorBanner(props: {
       'The server takes only so many requests at a time: wait a moment, then Retry sends the same request again.'
     ) : kind === 'ticket' ? (
       'Tickets are single-use and bound to one call: a replayed, changed or expired continuation is refused. Send a new message to go on.'
+    ) : kind === 'repeated' ? (
+      `The server sent a second call with the id ${refusedForRepeat(error, context)} (its card above says "not run"), and it refuses a ` +
+      'conversation that holds one call id twice: every message, Retry or Ask again in this chat is refused the same way. New chat goes on (this ' +
+      'conversation is not kept).'
     ) : kind === 'origin' ? (
       'The server only takes requests from pages it serves itself: open the chat at the server’s own address.'
     ) : kind === 'too-large' ? (

@@ -186,6 +186,13 @@ describe('an approval whose continuation the server refused for good (a used tic
     expect(html).not.toContain('tool-unsent');
   });
 
+  it('its status pill says "refused", not "approved" beside the note: nothing ran', () => {
+    const pill = (html: string) => html.match(/<span class="status-pill status-(\w+)" data-testid="tool-state"[^>]*>(?:<span[^>]*><\/span>)?([^<]*)</)?.slice(1);
+    expect(pill(settled({ refused, onAskAgain: noop }))).toEqual(['bad', 'refused']);
+    // Without the refusal (its continuation got no answer, Retry sends it) the approval stands.
+    expect(pill(settled({ onSendAgain: noop }))).toEqual(['busy', 'approved']);
+  });
+
   it('without Ask again while something else waits, and nothing said without the refusal (Retry then)', () => {
     expect(settled({ refused })).not.toContain('data-testid="ask-again"');
     const unsent = settled({ onSendAgain: noop });

@@ -211,7 +211,8 @@ export function ToolCard(
   const stateId = useId();
   // A browser tool waiting for the user's answer (pick_date) is the user's turn, not just "running".
   const waitingForUser = dateQuestion !== undefined && view.status === 'running';
-  const tone = waitingForUser ? 'attention' : statusTone(view.status);
+  // A decision the server refused for good reads as refused, not as the user's choice (nothing ran).
+  const tone = waitingForUser ? 'attention' : refusedDecision !== undefined ? 'bad' : statusTone(view.status);
   const effects = view.policy?.effects;
   // The tokens a sub-agent (or a tool that calls a model) spent, reported by the call itself.
   const usage = formatUsage(view.usage, 'this call');
@@ -302,7 +303,7 @@ export function ToolCard(
         </span>
         <span className={`status-pill status-${tone}`} data-testid="tool-state" id={stateId}>
           {(tone === 'busy' || tone === 'attention') && <span className="pulse" aria-hidden="true" />}
-          {waitingForUser ? 'your input' : statusLabel(view.status, props.streaming === true)}
+          {waitingForUser ? 'your input' : statusLabel(view.status, { streaming: props.streaming === true, refused: refusedDecision !== undefined })}
         </span>
       </header>
 

@@ -1,6 +1,6 @@
 import type { ChatErrorInfo } from '@edgetool/react';
 import { describe, expect, it } from 'vitest';
-import { cutByError, errorHint, errorMessage, errorTitle, isTooLarge, retryAction, UNANSWERED } from './error-hint.ts';
+import { cutByError, errorHint, errorMessage, errorTitle, isTooLarge, refusedForRepeat, retryAction, UNANSWERED } from './error-hint.ts';
 
 const refused = (status: number, code: string): ChatErrorInfo => ({ kind: 'refused', status, code, message: 'm' });
 const unreachable: ChatErrorInfo = { kind: 'unreachable', status: undefined, code: 'unreachable', message: 'm' };
@@ -14,6 +14,36 @@ describe('errorHint', () => {
     expect(errorHint(refused(413, 'payload-too-large'))).toBe('too-large');
     expect(errorHint(refused(400, 'bad-request'))).toBeUndefined();
     expect(isTooLarge(refused(413, 'x'))).toBe(true);
+  });
+
+  it("the Worker's refusal of a call id the conversation holds twice says a new chat goes on, not a new message", () => {
+    const duplicate = { ...refused(403, 'ticket-invalid'), toolCallId: 'c1' };
+    const context = { server: 'online', answered: false, repeated: new Set(['c1']) } as const;
+    expect(errorHint(duplicate, context)).toBe('repeated');
+    expect(refusedForRepeat(duplicate, context)).toBe('c1');
+    // Nothing to retry: each try is refused the same way.
+    expect(retryAction(duplicate, context)).toBeUndefined();
+    // A long id comes back cut, as the server names it.
+    const long = `c${'x'.repeat(99)}`;
+    const cut = { ...duplicate, toolCallId: `${long.slice(0, 48)}… (100 characters)` };
+    expect(refusedForRepeat(cut, { ...context, repeated: new Set([long]) })).toBe(long);
+    // Another call's refusal, a conversation with no repeat, another refusal of the same id: the ticket advice.
+    expect(errorHint({ ...duplicate, toolCallId: 'c2' }, context)).toBe('ticket');
+    expect(errorHint(duplicate, { ...context, repeated: new Set() })).toBe('ticket');
+    expect(errorHint(duplicate, { server: 'online', answered: false })).toBe('ticket');
+    expect(errorHint({ ...refused(403, 'wrong-placement'), toolCallId: 'c1' }, context)).toBe('ticket');
+    expect(errorHint({ ...refused(400, 'ticket-invalid'), toolCallId: 'c1' }, context)).toBe('ticket');
+  });
+
+  it("an answer the hook ended at its bounds (response-too-large): what came stays, marked cut short, a new message goes on", () => {
+    const message = 'The answer was stopped: the server sent more than the 1,000,000 characters this page takes in one response (maxResponseChars).';
+    const bounded: ChatErrorInfo = { kind: 'stream', status: undefined, code: 'response-too-large', message };
+    const context = { server: 'online', answered: true } as const;
+    expect(errorHint(bounded, context)).toBe('cut');
+    expect(retryAction(bounded, context)).toBeUndefined();
+    expect(cutByError(bounded, context)).toBe(true);
+    expect(errorTitle(bounded, context)).toBe('The answer stopped with an error');
+    expect(errorMessage(bounded, context)).toBe(message);
   });
 
   it('a page of another origin (403 forbidden-origin) is not told about tickets and to send a new message', () => {

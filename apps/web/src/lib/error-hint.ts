@@ -22,6 +22,11 @@ export interface BannerContext {
    * connection closed after the results). Sent again, the server goes on from those answers. Default `false`.
    */
   readonly atAnswers?: boolean | undefined;
+  /**
+   * The call ids the conversation holds more than once (`repeatedCallIds`, lib/messages.ts): a server repeated one. A
+   * refusal that names one of them is the Worker's `duplicate-call`, which every message of this chat meets again.
+   */
+  readonly repeated?: ReadonlySet<string> | undefined;
 }
 
 /** Whether the server refused a request for its size: the history is resent with every request, so it fails again. */
@@ -96,12 +101,27 @@ const PASSING_REFUSALS: ReadonlySet<number | undefined> = new Set([408, 429]);
  * asks the model to go on from them (`goes-on`), or that the answer so far stays and a new message goes on (`cut`), to
  * wait before Retry (`later`, a rate limit), why a continuation was refused (a ticket), that the page must be opened from the server's own origin, or that the conversation is too large
  * to send; that nothing of an unreadable answer came and Retry sends the request again (`resend`); that a message a
- * reload left unanswered is not sent by itself (`reloaded`); `undefined`: none.
+ * reload left unanswered is not sent by itself (`reloaded`); that the conversation holds a call id twice, which the
+ * server refuses for every message of this chat, so a new chat goes on (`repeated`); `undefined`: none.
  */
 export function errorHint(
   error: ChatErrorInfo,
   context?: BannerContext,
-): 'unreachable' | 'back' | 'failed' | 'unsent' | 'goes-on' | 'cut' | 'resend' | 'reloaded' | 'later' | 'ticket' | 'origin' | 'too-large' | undefined {
+):
+  | 'unreachable'
+  | 'back'
+  | 'failed'
+  | 'unsent'
+  | 'goes-on'
+  | 'cut'
+  | 'resend'
+  | 'reloaded'
+  | 'later'
+  | 'ticket'
+  | 'repeated'
+  | 'origin'
+  | 'too-large'
+  | undefined {
   // The server's own error in the middle of an answer (its model failed): what came stays, a new message goes on. Before
   // any of it came (the page drops the empty answer it left), nothing stays and Retry sends the message again; before any
   // of a continuation's answer came, or right after the calls' results, Retry sends the answers again.
@@ -118,8 +138,22 @@ export function errorHint(
   if (error.code === 'forbidden-origin') return 'origin';
   // Any other 403 of the server's own (a JSON body with its code) is about the answers it was sent; a 403 page of a
   // firewall or a proxy in front of it (read as `http-403`) is not, and gets no advice about tickets.
+  if (refusedForRepeat(error, context) !== undefined) return 'repeated';
   if (error.code === 'ticket-invalid' || (error.status === 403 && error.code !== 'http-403')) return 'ticket';
   return isTooLarge(error) ? 'too-large' : undefined;
+}
+
+/**
+ * The call id a refusal is about when the conversation holds it twice (`context.repeated`): the Worker refuses any
+ * history with one call id in two parts (`duplicate-call`, 403 `ticket-invalid`), so each new message, Retry or Ask again
+ * in this chat is refused the same way. Its advice to send a new message did not fit. An id over 64 characters comes back
+ * cut, as the server names it (its first 48 and its length). `undefined`: another refusal.
+ */
+export function refusedForRepeat(error: Pick<ChatErrorInfo, 'status' | 'code' | 'toolCallId'>, context: BannerContext | undefined): string | undefined {
+  const named = error.toolCallId;
+  if (error.status !== 403 || error.code !== 'ticket-invalid' || named === undefined || context?.repeated === undefined) return undefined;
+  for (const id of context.repeated) if (id === named || (id.length > 64 && named === `${id.slice(0, 48)}… (${id.length} characters)`)) return id;
+  return undefined;
 }
 
 /**

@@ -110,10 +110,18 @@ describe('formatting', () => {
   });
 
   it('an approved call says "running" while its answer streams (the server runs it), "approved" once the answer is over', () => {
-    expect(statusLabel('approved', true)).toBe('running');
-    expect(statusLabel('approved', false)).toBe('approved');
-    expect(statusLabel('denied', true)).toBe('denied');
-    expect(statusLabel('awaiting-approval', false)).toBe('needs approval');
+    expect(statusLabel('approved', { streaming: true })).toBe('running');
+    expect(statusLabel('approved', { streaming: false })).toBe('approved');
+    expect(statusLabel('denied', { streaming: true })).toBe('denied');
+    expect(statusLabel('awaiting-approval', { streaming: false })).toBe('needs approval');
+  });
+
+  it('a decision the server refused for good says "refused", not the "approved" (or "denied") the user chose', () => {
+    expect(statusLabel('approved', { streaming: false, refused: true })).toBe('refused');
+    expect(statusLabel('denied', { streaming: false, refused: true })).toBe('refused');
+    expect(statusLabel('approved', { streaming: false, refused: false })).toBe('approved');
+    // Only a decision is refused: a call in another state keeps its own words.
+    expect(statusLabel('done', { streaming: false, refused: true })).toBe('done');
   });
 
   it('progress: the message, else a count; a bar only with a positive total, never past it', () => {

@@ -224,11 +224,17 @@ export const STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
 /**
  * The words of a card's status pill. An approved call in an answer that streams says `running`: its continuation is out
  * and the server runs it before the model reads anything (the thinking indicator stays away meanwhile, see
- * `awaitsContent`); once the answer is over it says `approved` again (sent, no outcome came).
+ * `awaitsContent`); once the answer is over it says `approved` again (sent, no outcome came). A decision the server
+ * refused for good (`state.refused`, see `refusedContinuation`) says `refused`: "approved" beside the card's note that
+ * the approval was refused said what the user chose, not what became of it (nothing ran).
  */
-export function statusLabel(status: ToolCallStatus, streaming: boolean): string {
-  return status === 'approved' && streaming ? STATUS_LABELS.running : STATUS_LABELS[status];
+export function statusLabel(status: ToolCallStatus, state: { readonly streaming: boolean; readonly refused?: boolean | undefined }): string {
+  if (state.refused === true && (status === 'approved' || status === 'denied')) return REFUSED_LABEL;
+  return status === 'approved' && state.streaming ? STATUS_LABELS.running : STATUS_LABELS[status];
 }
+
+/** The pill of a card whose decision (an approval, a denial) the server refused for good. */
+export const REFUSED_LABEL = 'refused';
 
 /** The tone of a status pill. */
 export function statusTone(status: ToolCallStatus): 'busy' | 'attention' | 'ok' | 'bad' | 'muted' {

@@ -1,7 +1,7 @@
 import type { EdgetoolUIMessage } from '@edgetool/ai';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, messageLimitState } from './message-limit.ts';
-import { isEmptyAnswer, messageText, withoutLastTurn } from './messages.ts';
+import { isEmptyAnswer, messageText, repeatedCallIds, withoutLastTurn } from './messages.ts';
 
 const user = (id: string, text: string): EdgetoolUIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 const assistant = (id: string, ...texts: string[]): EdgetoolUIMessage => ({ id, role: 'assistant', parts: texts.map((text) => ({ type: 'text', text })) });
@@ -39,5 +39,21 @@ describe('the message limit', () => {
     expect(messageLimitState(MAX_MESSAGE_CHARS)).toBe('near');
     expect(messageLimitState(MAX_MESSAGE_CHARS + 1)).toBe('over');
     expect(messageLimitState(11, 10)).toBe('over');
+  });
+});
+
+describe('repeatedCallIds', () => {
+  const calls = (id: string, ...callIds: string[]): EdgetoolUIMessage =>
+    ({ id, role: 'assistant', parts: callIds.map((toolCallId) => ({ type: 'tool-cart_add', toolCallId, state: 'input-available', input: {} })) }) as EdgetoolUIMessage;
+
+  it('names the ids more than one tool part holds, in one answer or across answers', () => {
+    expect(repeatedCallIds([user('u1', 'hi'), calls('a1', 'c1', 'c2'), user('u2', 'more'), calls('a2', 'c3')]).size).toBe(0);
+    expect([...repeatedCallIds([calls('a1', 'c1', 'c2', 'c1')])]).toEqual(['c1']);
+    expect([...repeatedCallIds([calls('a1', 'c1'), user('u2', 'more'), calls('a2', 'c2', 'c1', 'c1')])]).toEqual(['c1']);
+  });
+
+  it('reads only tool parts of answers: a data part with the id (a ticket) is no second call', () => {
+    const ticket = { ...calls('a1', 'c1'), parts: [...calls('a1', 'c1').parts, { type: 'data-edgetool-ticket', id: 'c1', data: {} }] } as EdgetoolUIMessage;
+    expect(repeatedCallIds([ticket]).size).toBe(0);
   });
 });

@@ -67,3 +67,24 @@ export function awaitsContent(message: EdgetoolUIMessage): boolean {
     return true;
   });
 }
+
+/**
+ * The call ids more than one tool part of the conversation holds: a hostile or buggy server sent a second call with an
+ * id the conversation already had (ours renames a model's repeats). The page runs one call per id (the repeat's card says
+ * "not run"), but such a history is refused by our Worker for every later request (a 403 `duplicate-call`).
+ */
+export function repeatedCallIds(messages: readonly EdgetoolUIMessage[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (!(part.type.startsWith('tool-') || part.type === 'dynamic-tool') || !('toolCallId' in part)) continue;
+      const id = (part as { toolCallId: unknown }).toolCallId;
+      if (typeof id !== 'string') continue;
+      if (seen.has(id)) repeated.add(id);
+      seen.add(id);
+    }
+  }
+  return repeated;
+}
