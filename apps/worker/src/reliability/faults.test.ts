@@ -7,14 +7,25 @@
 // builds (createChatAgent over demoTools, tickets in D1 via createTickets, the offline model) plus the
 // faulty tools, behind a handler that mirrors src/api/chat.ts. Disconnects are also driven through
 // `exports.default.fetch`, the Worker's real entry point.
-import { ContinuationError, createChatAgent, createOfflineModel, type EdgetoolUIMessage, type OfflineRule, UNKNOWN_OUTCOME_TEXT } from '@edgetool/ai';
-import { type AnyTool, createRegistry, createRunContext, defineTool, ToolError } from '@edgetool/core';
+import {
+  type CallResultStore,
+  ContinuationError,
+  createChatAgent,
+  createOfflineModel,
+  type EdgetoolUIMessage,
+  NOT_STARTED_RECORD_TEXT,
+  type OfflineRule,
+  UNKNOWN_OUTCOME_TEXT,
+} from '@edgetool/ai';
+import { type AnyTool, createRegistry, createRunContext, createTicketSigner, defineTool, type TicketSigner, ToolError } from '@edgetool/core';
 import type { UIMessageChunk } from 'ai';
 import { env } from 'cloudflare:workers';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { counts, fold, type Part, post, readBody, readTurn, respond, rows, STREAM_BOUND_MS, snapshotDb, toolPart, user, within } from '../../test/chat-client.ts';
-import { createTickets } from '../agent.ts';
+import { createTickets, ticketKeys } from '../agent.ts';
+import { createD1CallResultStore } from '../call-result-store.ts';
+import { createD1NonceStore } from '../nonce-store.ts';
 import { type DemoDeps, demoDeps, demoTools } from '../tools/index.ts';
 
 /** A promise with its resolver, to wait for a tool to start. */
@@ -71,9 +82,14 @@ interface Harness {
 }
 
 /** The Worker's agent (demo tools, D1 tickets, offline model) plus `extra` tools. */
-function harness(extra: readonly AnyTool[] = [], rules: readonly OfflineRule[] = []): Harness {
-  const tickets = createTickets(env);
-  const agent = createChatAgent({ model: createOfflineModel({ rules }), tools: createRegistry({ tools: [...demoTools, ...extra] }), tickets, maxSteps: 4 });
+function harness(
+  extra: readonly AnyTool[] = [],
+  rules: readonly OfflineRule[] = [],
+  stores: { tickets?: TicketSigner; callResults?: CallResultStore } = {},
+): Harness {
+  const tickets = stores.tickets ?? createTickets(env);
+  const callResults = stores.callResults === undefined ? {} : { callResults: stores.callResults };
+  const agent = createChatAgent({ model: createOfflineModel({ rules }), tools: createRegistry({ tools: [...demoTools, ...extra] }), tickets, maxSteps: 4, ...callResults });
   return {
     async chat(body, options = {}) {
       try {
@@ -268,6 +284,57 @@ describe('worker faults: D1 writes', () => {
     const replay = await readTurn(await h.chat({ id: 'fault-leave', messages: approved }), approved.at(-1));
     expect(toolPart(replay.message, 'update_delivery_date')).toMatchObject({ state: 'output-error', errorText: UNKNOWN_OUTCOME_TEXT });
     expect(await snapshotDb()).toEqual(snapshot);
+    await nextRequestWorks();
+  });
+});
+
+describe('worker faults: a client that leaves between an approved call\'s "started" mark and its run (D1 stores)', () => {
+  it('the call is recorded in D1 as not started; the Retry writes it once (a second mark), the next reads the record', async () => {
+    // The Worker's stores over D1: its nonce store, whose "started" claim takes the mark and then answers only once the
+    // client has left (a D1 round trip under load), and its call result store.
+    const client = new AbortController();
+    const nonces = createD1NonceStore(env.DB);
+    const held = {
+      ...nonces,
+      claim: async (nonce: string, expiresAt: number) => {
+        const taken = await nonces.claim(nonce, expiresAt);
+        if (nonce.endsWith(' started') && !client.signal.aborted) client.abort(new Error('client went away'));
+        return taken;
+      },
+    };
+    const d1Results = createD1CallResultStore(env.DB);
+    const recorded = signal();
+    const callResults: CallResultStore = {
+      get: (key) => d1Results.get(key),
+      put: async (key, result, expiresAt) => {
+        await d1Results.put(key, result, expiresAt);
+        recorded.resolve();
+      },
+    };
+    const h = harness([], [], { tickets: createTicketSigner({ keys: ticketKeys(env), nonceStore: held }), callResults });
+    const { approved, callId } = await approvedChange(h, 'fault-mark', 'A-1011', '2026-12-29');
+    const date = await deliveryDate('A-1011');
+    const before = await counts();
+    const read = await readBody(await h.chat({ id: 'fault-mark', messages: approved }, { signal: client.signal }));
+    expect(['done', 'error']).toContain(read.end);
+    await within(STREAM_BOUND_MS, recorded.promise, 'the not-started record');
+    // Nothing ran: the ticket and the mark are taken (two rows), and D1 keeps the record, as any store keeps a result.
+    expect(await deliveryDate('A-1011')).toBe(date);
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([]);
+    expect((await counts()).nonces).toBe(before.nonces + 2);
+    expect((await rows<{ result: string }>('SELECT result FROM call_results')).map((row) => JSON.parse(row.result))).toEqual([{ errorText: NOT_STARTED_RECORD_TEXT }]);
+
+    // The Retry: the same answer, and the record says the call never started: it runs once, on its second mark.
+    const written = { order_id: 'A-1011', delivery_date: '2026-12-29' };
+    const retry = await readTurn(await h.chat({ id: 'fault-mark', messages: approved }), approved.at(-1));
+    expect(toolPart(retry.message, 'update_delivery_date')).toMatchObject({ toolCallId: callId, state: 'output-available', output: written });
+    expect(await deliveryDate('A-1011')).toBe('2026-12-29');
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([{ order_id: 'A-1011' }]);
+    expect((await counts()).nonces).toBe(before.nonces + 3);
+    // Sent once more, it reads the result the Retry recorded over the first: D1 holds the one write.
+    const again = await readTurn(await h.chat({ id: 'fault-mark', messages: approved }), approved.at(-1));
+    expect(toolPart(again.message, 'update_delivery_date')).toMatchObject({ state: 'output-available', output: written });
+    expect(await rows('SELECT order_id FROM order_events')).toEqual([{ order_id: 'A-1011' }]);
     await nextRequestWorks();
   });
 });

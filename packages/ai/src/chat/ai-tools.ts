@@ -29,7 +29,7 @@ import {
   withinToolTime,
 } from '@edgetool/core';
 import { jsonSchema, type JSONSchema7, type Tool, type ToolApprovalStatus, type ToolSet } from 'ai';
-import type { RecordedCallResult } from './call-results.ts';
+import { isNotStartedRecord, type RecordedCallResult } from './call-results.ts';
 import type { ExecutionMode } from './protocol.ts';
 import { toToolOutput } from './tool-output.ts';
 
@@ -63,9 +63,18 @@ export interface AISDKToolsOptions {
    * `true` when this request took the mark (the call runs), `false` when another did (it runs or ran there: this request
    * does not run it, and the model reads that its outcome is unknown); a rejection (the store is down) runs nothing.
    * `undefined`: no mark for this call. A recalled call with no record runs only when its mark is this request's: it
-   * never started (its request was cut before), so running it now runs it once.
+   * never started (its request was cut before), so running it now runs it once. `mark`: `started`, or `rerun` for a
+   * recalled call whose record says it was given up on before it started (`NOT_STARTED_RECORD`): a second mark, so that
+   * of the requests that read that record, one runs it.
    */
-  readonly start?: ((toolCallId: string) => Promise<boolean> | undefined) | undefined;
+  readonly start?: ((toolCallId: string, mark: 'started' | 'rerun') => Promise<boolean> | undefined) | undefined;
+  /**
+   * Records that a call whose `started` mark this request took was given up on before its chain started (the turn was
+   * aborted: during the mark's round trip, the executor's checks), so it never ran and never will here: the chat loop
+   * puts `NOT_STARTED_RECORD` under its key. A rejection goes to `onRememberError` (the same continuation sent again then
+   * reads that its outcome is unknown, as before).
+   */
+  readonly notStarted?: ((result: ToolCallResult) => Promise<void> | void) | undefined;
   /**
    * The `ctx.idempotencyKey` of a call whose approval was verified before it ran (the chat loop: `idempotencyKeyOf` with
    * its ticket's nonce, the key its result is recorded under); `undefined` for the executor's own. Called when the call's
@@ -394,7 +403,7 @@ function wireSchema(tool: AnyTool): { readonly schema: unknown; readonly strict?
 export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonly AnyTool[], options: AISDKToolsOptions): Promise<ToolSet> {
   const late = { onLateCheck: options.onLateCheck };
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
-  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, running, remember, idempotencyKey } = options;
+  const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, running, remember, notStarted, idempotencyKey } = options;
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
   // The successful result of each call of this request, with what the model reads and the output it was made from (the
@@ -426,17 +435,21 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
       ...base,
       execute: async (input: unknown, execution: { toolCallId: string; abortSignal?: AbortSignal }) => {
         const recalling = recall?.(execution.toolCallId);
+        // A record that says the call was given up on before it started: it runs on the second mark, as one with no
+        // record runs on the first.
+        let rerun = false;
         if (recalling !== undefined) {
           const recorded = await recalling;
-          if (recorded !== undefined && 'output' in recorded) return recorded.output;
-          if (recorded !== undefined) throw new FailureText(recorded.errorText);
+          if (isNotStartedRecord(recorded)) rerun = true;
+          else if (recorded !== undefined && 'output' in recorded) return recorded.output;
+          else if (recorded !== undefined) throw new FailureText(recorded.errorText);
         }
         // The AI SDK has parsed the model's JSON: a string here is a value (a model that encoded its arguments twice),
         // not text for the executor to parse again, which ran it as an object the approval step had refused as invalid.
         const call = { id: execution.toolCallId, name: tool.name, arguments: typeof input === 'string' ? JSON.stringify(input) : input };
         // Marked before it runs, unless the turn has already ended: a call given up on before its mark never started, and
         // the same continuation sent again runs it.
-        const marking = execution.abortSignal?.aborted === true ? undefined : start?.(execution.toolCallId);
+        const marking = execution.abortSignal?.aborted === true ? undefined : start?.(execution.toolCallId, rerun ? 'rerun' : 'started');
         const marked = marking === undefined ? undefined : await marking.then((won) => won, () => 'failed' as const);
         // A recalled call with no record runs only on its own mark (nothing else says it never started); a mark another
         // request took means the call ran, or runs, there.
@@ -450,7 +463,15 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const failed = takeFailedCheck(run, tool, execution.toolCallId);
         const failedCheck = approvesWithEdits(approval) || failed?.beforeChain ? undefined : failed?.error;
         // The key is made when the tool first reads it (`ExecuteOptions.idempotencyKey`): most tools never do.
-        const opts = { run, signal: execution.abortSignal, approval, onProgress, failedCheck, idempotencyKey };
+        // Whether the chain started, for a call this request marked started: one given up on before it never ran.
+        let launched = false;
+        const onLaunch =
+          marked === true && !rerun && notStarted !== undefined
+            ? () => {
+                launched = true;
+              }
+            : undefined;
+        const opts = { run, signal: execution.abortSignal, approval, onProgress, failedCheck, idempotencyKey, onLaunch };
         const group = tool.policy.concurrency;
         let result: ToolCallResult;
         const ran = running?.(call.id);
@@ -469,6 +490,19 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         // is not known, so nothing is recorded and a replay says so.
         const { outcome } = result;
         const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
+        // Unless nothing of it started: marked, then given up on before its chain (the turn was aborted). Recorded as
+        // such, the same continuation sent again runs it (on a second mark); this request never runs it.
+        if (!known && onLaunch !== undefined && !launched) {
+          try {
+            await notStarted?.(result);
+          } catch (error) {
+            try {
+              (options.onRememberError ?? logRememberError)(error, result);
+            } catch {
+              // A broken listener must not fail the call.
+            }
+          }
+        }
         if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) {
           try {
             await remember(result);

@@ -8,13 +8,37 @@ import { idempotencyKeyOf, type TicketSigner } from '@edgetool/core';
 export type RecordedCallResult = ({ readonly output: unknown } | { readonly errorText: string }) & { readonly input?: unknown };
 
 /**
+ * The recorded text of an approved call whose request gave up on it before it started (see {@link NOT_STARTED_RECORD}).
+ * No call's own failure reads so: theirs start with `Error (` or with the note of a human's edit.
+ */
+export const NOT_STARTED_RECORD_TEXT =
+  'Not started: this approved call was not run, since the request that approved it ended before the call started. Nothing was changed by it; check the current state before calling it again.';
+
+/**
+ * What the chat loop records for an approved call it marked started and then gave up on before its chain started (the
+ * turn was aborted during the mark's round trip or the executor's checks): the same continuation sent again runs it,
+ * once, on a second mark (`rerun`), and records its result over this one. A failure's text, so every store that keeps
+ * results keeps it as it is (the demo's D1 table needs no new column), and a version from before reads the failure it
+ * says and runs nothing.
+ */
+export const NOT_STARTED_RECORD: RecordedCallResult = Object.freeze({ errorText: NOT_STARTED_RECORD_TEXT });
+
+/** Whether a record is {@link NOT_STARTED_RECORD}: a call given up on before it started, which a retry may run once. */
+export function isNotStartedRecord(record: RecordedCallResult | undefined): boolean {
+  return record !== undefined && 'errorText' in record && record.errorText === NOT_STARTED_RECORD_TEXT && !('output' in record);
+}
+
+/**
  * Where the chat loop keeps the results of approved calls, so that a client that lost the answer and sends the same
  * continuation again gets the same result instead of a refused ticket, and the call does not run twice.
  * Keys name one call of one conversation. Values are JSON data.
  */
 export interface CallResultStore {
   get(key: string): Promise<RecordedCallResult | undefined> | RecordedCallResult | undefined;
-  /** Keeps `result` until `expiresAt` (epoch ms) at least. */
+  /**
+   * Keeps `result` until `expiresAt` (epoch ms) at least, in place of what the key held (a call recorded as not started,
+   * then run by a retry: its result replaces that record).
+   */
   put(key: string, result: RecordedCallResult, expiresAt: number): Promise<void> | void;
 }
 

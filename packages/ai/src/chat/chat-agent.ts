@@ -31,7 +31,7 @@ import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { checkFileUrlPolicy, checkFileUrls, type FileUrlPolicy } from './file-urls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
-import { type CallResultStore, callResultKey, createMemoryCallResultStore } from './call-results.ts';
+import { type CallResultStore, callResultKey, createMemoryCallResultStore, NOT_STARTED_RECORD } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { withMaskedClientResults } from './masked-results.ts';
 import { ModelReplyError, modelReplyError } from './model-reply-error.ts';
@@ -809,11 +809,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // continuation sent again after a cut before it started runs it (once: the mark is single-use), and one sent after
       // it started reads its record. A replay runs it only when the store confirmed the same approval: a store that keeps
       // no decisions could take a copy that approves for a first request that denied. No `claimMark`: no mark, as before.
-      start: (id) => {
+      // A replay whose record says the call was given up on before it started takes a second mark (`rerun`) the same way.
+      start: (id, mark) => {
         const ticket = approvalTickets.get(id);
         if (ticket === undefined || decisions.get(id)?.approved !== true || tickets.claimMark === undefined) return undefined;
         if (replayed.has(id) && !confirmed.has(id)) return undefined;
-        return tickets.claimMark(ticket, 'started').catch((error: unknown) => {
+        return tickets.claimMark(ticket, mark).catch((error: unknown) => {
           recordFailed(error);
           throw error;
         });
@@ -831,6 +832,8 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       },
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
       onRememberError: recordFailed,
+      // A call marked started, then given up on before its chain started: the same continuation sent again runs it.
+      notStarted: (r) => callResults.put(recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''), NOT_STARTED_RECORD, Date.now() + sealTtlMs),
       remember: (r) =>
         callResults.put(
           recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''),

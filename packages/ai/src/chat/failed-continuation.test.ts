@@ -9,11 +9,11 @@ import type { UIMessageChunk } from 'ai';
 import { convertArrayToReadableStream } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { addToolOutput, respondToApproval } from '../testing/client.ts';
+import { addToolOutput, respondToApproval, userSays } from '../testing/client.ts';
 import { callsStep, scriptedModel, textStep } from '../testing/mock-model.ts';
 import { deliveryMove, foldInto, readAll, readInPrompt, recording, refused } from '../test-support/chat-streams.ts';
 import { NOT_STARTED_TEXT, UNKNOWN_OUTCOME_TEXT } from './ai-tools.ts';
-import { createMemoryCallResultStore } from './call-results.ts';
+import { type CallResultStore, createMemoryCallResultStore, NOT_STARTED_RECORD_TEXT, type RecordedCallResult } from './call-results.ts';
 import { createChatAgent } from './chat-agent.ts';
 import { type EdgetoolUIMessage, SEAL_PART } from './protocol.ts';
 
@@ -34,14 +34,15 @@ const failingStep = (): LanguageModelV4StreamResult => ({
  * The server: a write it runs once approved, a browser tool, a nonce store that records each claim (and can fail once,
  * as a database that is down), and a model whose first step asks for `call`, then takes `afterwards`.
  */
-function fixture(call: readonly [string, string, unknown], afterwards: LanguageModelV4StreamResult[]) {
+function fixture(call: readonly [string, string, unknown], afterwards: LanguageModelV4StreamResult[], callResults: CallResultStore = createMemoryCallResultStore()) {
   const { move, writes } = deliveryMove();
   const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
   const memory = createMemoryNonceStore();
   let down = false;
   let markDown = false;
-  // A claim held until released (`holdNextClaim`): the next plain claim (an approved call's "started" mark) waits.
-  let held: { reached: () => void; released: Promise<void> } | undefined;
+  // A claim held until released (`holdNextClaim`): the next plain claim (an approved call's "started" mark) waits, before
+  // it reaches the store, or (`after`) once it has taken the mark.
+  let held: { reached: () => void; released: Promise<void>; after: boolean } | undefined;
   const flaky: NonceStore = {
     claim: async (n, e) => {
       if (markDown) {
@@ -50,11 +51,11 @@ function fixture(call: readonly [string, string, unknown], afterwards: LanguageM
       }
       const hold = held;
       held = undefined;
-      if (hold !== undefined) {
-        hold.reached();
-        await hold.released;
-      }
-      return memory.claim(n, e);
+      if (hold === undefined) return memory.claim(n, e);
+      const taken = hold.after ? await memory.claim(n, e) : undefined;
+      hold.reached();
+      await hold.released;
+      return taken ?? memory.claim(n, e);
     },
     has: (n) => memory.has?.(n) ?? Promise.resolve(false),
     claimDecision: async (n, e, d) => {
@@ -68,8 +69,9 @@ function fixture(call: readonly [string, string, unknown], afterwards: LanguageM
   const { store, claims } = recording(flaky);
   const tickets = createTicketSigner({ keys, nonceStore: store });
   const model = scriptedModel(callsStep([call]), ...afterwards);
-  const agent = createChatAgent({ model, tools: [move, cartClear], tickets, callResults: createMemoryCallResultStore(), maxRetries: 0, onError: () => {} });
-  const holdNextClaim = () => {
+  const errors: unknown[] = [];
+  const agent = createChatAgent({ model, tools: [move, cartClear], tickets, callResults, maxRetries: 0, onError: ({ error }) => errors.push(error) });
+  const holdNextClaim = (after = false) => {
     let reach = () => {};
     let release = () => {};
     const reached = new Promise<void>((resolve) => {
@@ -78,10 +80,10 @@ function fixture(call: readonly [string, string, unknown], afterwards: LanguageM
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    held = { reached: reach, released };
+    held = { reached: reach, released, after };
     return { reached, release: () => release() };
   };
-  return { agent, model, writes, claims, storeFailsOnce: () => (down = true), markFailsOnce: () => (markDown = true), holdNextClaim };
+  return { agent, model, writes, claims, errors, storeFailsOnce: () => (down = true), markFailsOnce: () => (markDown = true), holdNextClaim };
 }
 type Fixture = ReturnType<typeof fixture>;
 
@@ -227,6 +229,260 @@ describe('an approval sent again after its continuation failed', () => {
     const error = await refused(fx.agent.generate({ messages: otherwise, run: run() }));
     expect(error.problem).toBe('forged-approval');
     expect(fx.writes).toEqual([proposed]);
+  });
+});
+
+/** A result store that keeps what is put in it (`puts`), can fail its next writes (a database that is down), and says when a write was tried. */
+function watchedResults() {
+  const memory = createMemoryCallResultStore();
+  const puts: RecordedCallResult[] = [];
+  let failures = 0;
+  let tried = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const store: CallResultStore = {
+    get: (key) => memory.get(key),
+    put: async (key, result, expiresAt) => {
+      try {
+        if (failures > 0) {
+          failures--;
+          throw new Error('D1_ERROR: the database is unavailable');
+        }
+        memory.put(key, result, expiresAt);
+        puts.push(result);
+      } finally {
+        tried++;
+        for (const waiter of waiting) if (tried >= waiter.count) waiter.resolve();
+      }
+    },
+  };
+  /** Resolves once `count` writes were tried in all. */
+  const triedPuts = (count: number) => new Promise<void>((resolve) => (tried >= count ? resolve() : waiting.push({ count, resolve })));
+  return { store, puts, triedPuts, failNextPut: () => failures++ };
+}
+type Watched = ReturnType<typeof watchedResults>;
+
+const notStarted = { errorText: NOT_STARTED_RECORD_TEXT };
+const unknownRead = { type: 'error-text', value: UNKNOWN_OUTCOME_TEXT };
+const macrotasks = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+const steps = (n: number) => Array.from({ length: n }, () => textStep('Done.'));
+
+/**
+ * The first request of `continued` reads its response, and the client leaves while the call's "started" mark is on its
+ * way back, taken (`hold`: the mark is held after the store took it): the turn is aborted before the call starts.
+ */
+async function leaveAfterMark(fx: Fixture, continued: EdgetoolUIMessage[], hold = fx.holdNextClaim(true)) {
+  const turn = await fx.agent.stream({ messages: continued, run: run() });
+  const reader = turn.stream.getReader();
+  const reading = (async () => {
+    for (;;) if ((await reader.read()).done) return;
+  })();
+  await hold.reached;
+  return async (results: Watched, puts = 1) => {
+    await reader.cancel('the connection was cut');
+    hold.release();
+    await reading;
+    await turn.usage;
+    // The given-up call settles in microtasks after its mark came back; a few macrotasks bound the wait for its record,
+    // so that a request that wrote none fails the test's assertions instead of hanging it.
+    await Promise.race([results.triedPuts(puts), macrotasks(5)]);
+  };
+}
+
+describe('an approval whose first request was cut between its "started" mark and its run (approve34)', () => {
+  const call = ['c1', 'update_delivery_date', proposed] as const;
+
+  it('is recorded as not started: the retry runs the write once (a second mark), a later one reads its result', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(3), results.store);
+    const continued = await approvedMove(fx);
+    await (await leaveAfterMark(fx, continued))(results);
+    expect(fx.writes).toEqual([]);
+    expect(results.puts).toEqual([notStarted]);
+
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+    expect(results.puts).toEqual([notStarted, { output: { ...proposed, updated: true } }]);
+
+    const again = await fx.agent.generate({ messages: continued, run: run() });
+    expect(again.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('two retries at once run it once: the one that takes the second mark; the other reads unknown, a third the result', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(4), results.store);
+    const continued = await approvedMove(fx);
+    await (await leaveAfterMark(fx, continued))(results);
+    // The first retry's second mark is slow (held before it reaches the store): the second retry takes it.
+    const hold = fx.holdNextClaim();
+    const slow = fx.agent.generate({ messages: continued, run: run() });
+    await hold.reached;
+    const fast = await fx.agent.generate({ messages: continued, run: run() });
+    expect(fast.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+    hold.release();
+    expect((await slow).finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(unknownRead);
+
+    // And sent at the very same time, with nothing held: one runs it.
+    const bothResults = watchedResults();
+    const both = fixture(call, steps(3), bothResults.store);
+    const twice = await approvedMove(both);
+    await (await leaveAfterMark(both, twice))(bothResults);
+    await Promise.all([both.agent.generate({ messages: twice, run: run() }), both.agent.generate({ messages: twice, run: run() })]);
+    expect(both.writes).toEqual([proposed]);
+
+    const third = await fx.agent.generate({ messages: continued, run: run() });
+    expect(third.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('a retry while the first request still holds its mark before the run reads unknown; once that one is cut, the next retry runs it once', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(3), results.store);
+    const continued = await approvedMove(fx);
+    const leave = await leaveAfterMark(fx, continued);
+    const early = await fx.agent.generate({ messages: continued, run: run() });
+    expect(early.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual(unknownRead);
+
+    await leave(results);
+    expect(results.puts).toEqual([notStarted]);
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('a first request whose mark came back with the turn still on runs the call (nothing recorded as not started)', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(2), results.store);
+    const continued = await approvedMove(fx);
+    const hold = fx.holdNextClaim(true);
+    const first = readAll((await fx.agent.stream({ messages: continued, run: run() })).stream);
+    await hold.reached;
+    hold.release();
+    await first;
+    expect(fx.writes).toEqual([proposed]);
+    expect(results.puts).toEqual([{ output: { ...proposed, updated: true } }]);
+  });
+
+  it('when the "not started" record cannot be written (the store is down): reported, and the retry reads unknown, as before', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(2), results.store);
+    const continued = await approvedMove(fx);
+    results.failNextPut();
+    await (await leaveAfterMark(fx, continued))(results);
+    expect(results.puts).toEqual([]);
+    expect(fx.errors).toContainEqual(expect.objectContaining({ message: 'D1_ERROR: the database is unavailable' }));
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual(unknownRead);
+  });
+
+  it('when the second mark fails (the store is down): not run (unknown, as a replay whose mark fails); the next retry runs it once', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(3), results.store);
+    const continued = await approvedMove(fx);
+    await (await leaveAfterMark(fx, continued))(results);
+    fx.markFailsOnce();
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual(unknownRead);
+    expect(results.puts).toEqual([notStarted]);
+    // The record still says not started, and the second mark is free: the store is back, and the call runs once.
+    const again = await fx.agent.generate({ messages: continued, run: run() });
+    expect(again.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+  });
+
+  it('when the rerun result cannot be recorded: the write ran once, and a later retry reads unknown (never a second run)', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(3), results.store);
+    const continued = await approvedMove(fx);
+    await (await leaveAfterMark(fx, continued))(results);
+    results.failNextPut();
+    const retry = await fx.agent.generate({ messages: continued, run: run() });
+    expect(retry.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
+    const again = await fx.agent.generate({ messages: continued, run: run() });
+    expect(again.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([proposed]);
+    expect(lastRead(fx)).toEqual(unknownRead);
+  });
+
+  it('denied by a copy, with a nonce store that keeps no decisions: the denial goes on (the call never ran), and the approval sent again is not run', async () => {
+    const { move, writes } = deliveryMove();
+    const plain = createMemoryNonceStore();
+    let reach = () => {};
+    let release = () => {};
+    const reached = new Promise<void>((resolve) => {
+      reach = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let claimed = 0;
+    const store: NonceStore = {
+      claim: async (n, e) => {
+        const taken = await plain.claim(n, e);
+        // The second claim is the call's "started" mark (the first, its approval's ticket): its answer comes back late.
+        claimed++;
+        if (claimed === 2) {
+          reach();
+          await released;
+        }
+        return taken;
+      },
+      has: (n) => plain.has?.(n) ?? Promise.resolve(false),
+    };
+    const results = watchedResults();
+    const tickets = createTicketSigner({ keys, nonceStore: store });
+    const model = scriptedModel(callsStep([call]), ...steps(3));
+    const agent = createChatAgent({ model, tools: [move], tickets, callResults: results.store, maxRetries: 0, onError: () => {} });
+    const first = await agent.generate({ messages: 'Move A-1001 to Christmas Eve', run: run() });
+    const continued = respondToApproval(first.messages, 'c1', true);
+    const leave = await leaveAfterMark({ agent } as Fixture, continued, { reached, release });
+    await leave(results);
+    expect(results.puts).toEqual([notStarted]);
+
+    // The record says the call never ran: a denial of it is no denial of a call that ran (no 403), and it is sealed.
+    const denied = await agent.generate({ messages: respondToApproval(first.messages, 'c1', false, 'No'), run: run() });
+    expect(denied.finishReason).toBe('stop');
+    expect(readInPrompt(model.doStreamCalls.at(-1)?.prompt, 'c1')).toMatchObject({ type: 'execution-denied' });
+    // The approval again: nothing confirms it was the first answer (the store kept no decision), so it is not run.
+    const approved = await agent.generate({ messages: continued, run: run() });
+    expect(approved.finishReason).toBe('stop');
+    expect(writes).toEqual([]);
+    expect(readInPrompt(model.doStreamCalls.at(-1)?.prompt, 'c1')).toEqual(unknownRead);
+  });
+
+  it('went on from (a new message after the cut): the model reads that it was not run, and the continuation sent late never runs it', async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(3), results.store);
+    const continued = await approvedMove(fx);
+    await (await leaveAfterMark(fx, continued))(results);
+    const next = await fx.agent.generate({ messages: userSays(continued, 'Never mind. What else is late?'), run: run() });
+    expect(next.finishReason).toBe('stop');
+    expect(lastRead(fx)).toEqual({ type: 'error-text', value: NOT_STARTED_RECORD_TEXT });
+
+    const late = await fx.agent.generate({ messages: continued, run: run() });
+    expect(late.finishReason).toBe('stop');
+    expect(fx.writes).toEqual([]);
+    expect(lastRead(fx)).toEqual(unknownRead);
   });
 });
 

@@ -29,6 +29,10 @@ const CALLS = [
  */
 function fixture(slow: boolean | ((orderId: string) => boolean), calls: ReadonlyArray<readonly [string, string, unknown]> = CALLS) {
   const writes: unknown[] = [];
+  // The slow writes that have started (they wait for the turn's abort), and who waits for a count of them.
+  let begun = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const slowBegun = (count: number) => new Promise<void>((resolve) => (begun >= count ? resolve() : waiting.push({ count, resolve })));
   const cartClear = defineTool({ name: 'cart_clear', description: 'Empty the cart', input: v.object({}), policy: { runsOn: 'client', effects: 'destructive' } });
   const move = defineTool({
     name: 'move_order',
@@ -37,6 +41,8 @@ function fixture(slow: boolean | ((orderId: string) => boolean), calls: Readonly
     policy: { effects: 'write' },
     execute: async (input, ctx) => {
       if (slow === true || (typeof slow === 'function' && slow(input.order_id))) {
+        begun++;
+        for (const waiter of waiting) if (begun >= waiter.count) waiter.resolve();
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
         throw ctx.signal.reason;
       }
@@ -45,7 +51,7 @@ function fixture(slow: boolean | ((orderId: string) => boolean), calls: Readonly
     },
   });
   const model = scriptedModel(callsStep(calls), ...Array.from({ length: 6 }, (_, i) => textStep(`answer ${i}`)));
-  return { agent: createChatAgent({ model, tools: [cartClear, move], tickets }), model, writes };
+  return { agent: createChatAgent({ model, tools: [cartClear, move], tickets }), model, writes, slowBegun };
 }
 
 /** The tool results a model call read for `id`. */
@@ -68,13 +74,16 @@ async function answered(fx: ReturnType<typeof fixture>) {
 
 /**
  * The chunks of `messages`' response that reach the browser: up to its first seal (or `last`). The server sends on,
- * unseen, until `lost` (when given) has gone by; then the connection breaks and the turn ends.
+ * unseen, until `lost` (when given) has gone by, and until `running` slow writes have started (a write cut before it
+ * started is recorded as not started, and the same continuation sent again runs it); then the connection breaks and
+ * the turn ends.
  */
 async function untilSeal(
   fx: ReturnType<typeof fixture>,
   messages: EdgetoolUIMessage[],
   last = (chunk: UIMessageChunk) => chunk.type === SEAL_PART,
   lost?: (chunk: UIMessageChunk) => boolean,
+  running = 0,
 ): Promise<UIMessageChunk[]> {
   const turn = await fx.agent.stream({ messages, run: run() });
   const reader = turn.stream.getReader();
@@ -90,6 +99,14 @@ async function untilSeal(
       // Sent, never received.
     }
   }
+  if (running > 0) {
+    const draining = (async () => {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        // Sent, never received.
+      }
+    })();
+    await Promise.race([fx.slowBegun(running), draining]);
+  }
   await reader.cancel('the connection broke');
   await turn.usage; // the turn is over on the server (an approved call stopped with it, or finished)
   return arrived;
@@ -100,7 +117,7 @@ async function cutAfterSeal(slow: boolean) {
   const fx = fixture(slow);
   const continued = await answered(fx);
   // A fast write has recorded its result once its output goes out; a slow one waits until the turn stops it.
-  const arrived = await untilSeal(fx, continued, undefined, slow ? undefined : (chunk) => chunk.type === 'tool-output-available');
+  const arrived = await untilSeal(fx, continued, undefined, slow ? undefined : (chunk) => chunk.type === 'tool-output-available', slow ? 1 : 0);
   expect(sealIds(arrived)).toEqual(['b2']);
   const kept = [...continued.slice(0, -1), await foldInto(continued.at(-1) as EdgetoolUIMessage, arrived)];
   expect(fx.writes).toHaveLength(slow ? 0 : 1);
@@ -162,7 +179,7 @@ describe('a continuation of three approvals whose response arrived in part (the 
     const first = await fx.agent.generate({ messages: 'Move A-1, A-2 and A-3', run: run() });
     const continued = ['a1', 'a2', 'a3'].reduce((messages, id) => respondToApproval(messages, id, true), first.messages);
     // A result's seal goes out before it: the connection breaks after a1's result.
-    const arrived = await untilSeal(fx, continued, (chunk) => chunk.type === 'tool-output-available');
+    const arrived = await untilSeal(fx, continued, (chunk) => chunk.type === 'tool-output-available', undefined, 2);
     expect(sealIds(arrived)).toEqual(['a1']);
     expect(fx.writes).toHaveLength(1);
     const kept = [...continued.slice(0, -1), await foldInto(continued.at(-1) as EdgetoolUIMessage, arrived)];

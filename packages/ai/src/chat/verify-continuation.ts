@@ -23,7 +23,7 @@ import {
   toolNameOf,
   toolParts,
 } from './protocol.ts';
-import type { RecordedCallResult } from './call-results.ts';
+import { isNotStartedRecord, NOT_STARTED_RECORD, type RecordedCallResult } from './call-results.ts';
 import { boundOf, isSealedPartType, partMetadataSubject, type SealedPartMetadata } from './part-seal.ts';
 import { metadataSubject, providerMetadataOf, type SealedCall, sealSubject } from './proofs.ts';
 
@@ -418,7 +418,9 @@ export async function verifyContinuation(
     // A used ticket denied now, for a call that ran with it: the first copy approved it. Sealing this denial would put
     // a refusal the server never made into the history (and tell the model a write that happened did not).
     if (check.denial !== true || !isReplay(check, refused[index]) || recorded === undefined || check.ticket === undefined) continue;
-    if ((await recorded(check.part.toolCallId, check.ticket)) === undefined) continue;
+    // A call given up on before it started (NOT_STARTED_RECORD) did not run: the denial goes on as for no record.
+    const record = await recorded(check.part.toolCallId, check.ticket);
+    if (record === undefined || isNotStartedRecord(record)) continue;
     const name = toolNameOf(check.part);
     throw new ContinuationError('forged-approval', `The approval of "${clipped(name)}" (${clipped(check.part.toolCallId)}) was answered before and the call ran; this copy denies it. A new message goes on without this answer (the model reads the call's result).`, {
       toolName: name,
@@ -591,6 +593,9 @@ async function unfinishedCall(
 ): Promise<UnfinishedCall> {
   const { part } = check;
   const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
+  // Given up on before it started: the same continuation sent late would run it on its second mark, so that mark is
+  // taken here, and then it never runs (the model reads so). Taken by another request: that one runs it, or ran it.
+  if (isNotStartedRecord(result) && check.ticket !== undefined) return (await claimRerun(tickets, check.ticket)) ? { read: 'result', result: NOT_STARTED_RECORD } : { read: 'unknown' };
   if (result !== undefined) return { read: 'result', result };
   const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
   // An approval the user went on from never runs: its "started" mark is taken too, so that the same continuation sent
@@ -599,6 +604,19 @@ async function unfinishedCall(
   if (!verdict.ok && verdict.error.reason === 'conflict') return { read: 'conflict' };
   const confirmed = verdict.ok || verdict.error.sameDecision === true;
   return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
+}
+
+/**
+ * Takes the "rerun" mark of an approval's ticket whose call was given up on before it started: `true` when this request
+ * took it, or no request can (a signer without marks, an expired ticket), so the call never runs; `false` when another did.
+ */
+async function claimRerun(tickets: TicketSigner, ticket: string): Promise<boolean> {
+  try {
+    return (await tickets.claimMark?.(ticket, 'rerun')) ?? true;
+  } catch (error) {
+    if (!TicketError.isInstance(error)) throw error;
+    return true;
+  }
 }
 
 /** Takes the "started" mark of an approval's ticket (`claimMark`), if not taken: one that has expired needs none. */

@@ -298,6 +298,43 @@ describe('executor: bad model output becomes a typed error', () => {
     }
   });
 
+  it('onLaunch: called once as the chain starts, never for a call that ended before it (aborted, invalid, unknown); a throwing one changes nothing', async () => {
+    const ticks = async (n: number) => {
+      for (let i = 0; i < n; i++) await undefined;
+    };
+    const asyncSchema = { '~standard': { version: 1 as const, vendor: 'async', validate: (value: unknown) => Promise.resolve({ value }) } };
+    const seen: string[] = [];
+    const outer = defineInterceptor('outer', (_ctx, next) => {
+      seen.push('interceptor');
+      return next();
+    });
+    const tool = defineTool({ name: 'write', description: '', input: asyncSchema, jsonSchema: { type: 'object' }, execute: () => seen.push('execute') && 'written' });
+    const strict = defineTool({ name: 'strict', description: '', input: v.object({ n: v.number() }), execute: () => seen.push('execute') && 'written' });
+    const ex = createExecutor({ registry: [tool, strict], interceptors: [outer] });
+    // Whenever the abort lands, onLaunch was called exactly when something of the chain ran: never for a call that
+    // ended with nothing of it started, so the chat loop may record that call as not started.
+    for (let n = 0; n < 12; n++) {
+      seen.length = 0;
+      const controller = new AbortController();
+      let launches = 0;
+      const pending = ex.execute({ id: 'w', name: 'write', arguments: {} }, { signal: controller.signal, onLaunch: () => launches++ });
+      void ticks(n).then(() => controller.abort());
+      const result = await pending;
+      expect(launches, `abort after ${n} microtasks`).toBe(seen.length === 0 ? 0 : 1);
+      if (launches === 0) expect(code(result.outcome), `abort after ${n} microtasks`).toBe('aborted');
+    }
+    let launches = 0;
+    const onLaunch = () => launches++;
+    expect(code((await ex.execute({ id: 'a', name: 'write', arguments: {} }, { signal: AbortSignal.abort(), onLaunch })).outcome)).toBe('aborted');
+    expect(code((await ex.execute({ id: 'i', name: 'strict', arguments: { n: 'x' } }, { onLaunch })).outcome)).toBe('invalid-input');
+    expect(code((await ex.execute({ id: 'u', name: 'nope', arguments: {} }, { onLaunch })).outcome)).toBe('unknown-tool');
+    expect(launches).toBe(0);
+    expect((await ex.execute({ id: 's', name: 'strict', arguments: { n: 1 } }, { onLaunch })).content).toBe('written');
+    expect(launches).toBe(1);
+    const thrown = await ex.execute({ id: 't', name: 'strict', arguments: { n: 1 } }, { onLaunch: () => { throw new Error('a broken listener'); } });
+    expect(thrown.content).toBe('written');
+  });
+
   it('a call whose signal aborts inside the chain (an interceptor or the tool stops the run) is aborted, not a success', async () => {
     const controller = new AbortController();
     const stop = defineInterceptor('stop', (_ctx, next) => {

@@ -95,6 +95,13 @@ export interface ExecuteOptions<TDeps = unknown> {
    * every read of the call gets one value; `undefined` from it means the default.
    */
   readonly idempotencyKey?: string | ((callId: string) => string | undefined) | undefined;
+  /**
+   * Called once, as the call's chain starts: its arguments parsed, its tool resolved, its input valid, its signal not
+   * aborted. A call that ends without it never reached an interceptor or its tool's `execute` (the chat loop records an
+   * approved call given up on before it as not started, so the same continuation sent again runs it). A listener that
+   * throws does not fail the call. In `executeAll`, called for each call whose chain starts.
+   */
+  readonly onLaunch?: (() => void) | undefined;
 }
 
 /** Everything about one finished call. */
@@ -521,6 +528,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
   ): Result {
     // An abort that came while the tool loaded, its availability or its input was checked: nothing starts.
     if (signal?.aborted) return early(call, tool, input, started, abortError(signal, metaOf(call)), run);
+    if (opts?.onLaunch !== undefined) launched(opts.onLaunch);
 
     const chain = chainFor(tool);
     let interceptors = chain.all;
@@ -939,6 +947,15 @@ function describeCall(call: unknown): { toolName: string; callId: string } {
  * The tool of a chain with a layer that may give up on it (a time limit): run with the signal, input and attempt it
  * starts with, which stay its own when that layer ends the call and the layers outside get theirs back.
  */
+/** Tells `ExecuteOptions.onLaunch` that a call's chain starts; a listener that throws changes nothing. */
+function launched(onLaunch: () => void): void {
+  try {
+    onLaunch();
+  } catch {
+    // A broken listener must not fail the call.
+  }
+}
+
 function runToolApart(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
   return runTool(new AttemptContext(ctx));
 }
