@@ -304,4 +304,24 @@ describe('createTurnSource: progress of a pumped turn', () => {
     expect(sent.slice(4)).toEqual(['progress last', 'tool-output-available', 'close']);
     expect(races).toBe(0);
   });
+
+  it('a report that comes after the reader cancelled a pumped turn is not written', async () => {
+    const relay = createProgressRelay();
+    const source = new ReadableStream<TextStreamPart<ToolSet>>({
+      start(controller) {
+        controller.enqueue({ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'A-1' } } as TextStreamPart<ToolSet>);
+      },
+    });
+    const sent: string[] = [];
+    const options = { tools, originalMessages: [], metadata: undefined, onError: String, proofs: { before: () => undefined }, trailer: () => [] };
+    const turn = createTurnSource({ ...options, source, progress: relay });
+    const pumped = turn.pump({ enqueue: (chunk) => sent.push(chunk.type), close: () => sent.push('close') });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['tool-input-available']);
+    const cancelled = turn.cancel('stop');
+    relay.report({ callId: 'c1', toolName: 'lookup', progress: { message: 'too late' } });
+    await Promise.all([cancelled, pumped]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['tool-input-available']);
+  });
 });
