@@ -57,6 +57,20 @@ describe('progress relay', () => {
     expect(messages(relay.take())).toEqual(['c1:open']);
   });
 
+  it('listen() hears of a report only when its call is open', () => {
+    const relay = createProgressRelay();
+    const heard: number[] = [];
+    relay.listen(() => heard.push(heard.length));
+    relay.report(report('c1', 'not open yet'));
+    expect(heard).toEqual([]);
+    relay.saw(input('c1'));
+    relay.report(report('c1', 'open'));
+    relay.saw(output('c1'));
+    relay.report(report('c1', 'closed'));
+    expect(heard).toEqual([0]);
+    expect(relay.take()).toEqual([]);
+  });
+
   it('a result sends its call’s waiting report first, then closes the call for good', () => {
     const relay = createProgressRelay();
     relay.saw(input('c1'));

@@ -27,6 +27,11 @@ export interface ProgressRelay {
    * so that the stream races it against a read as it is.
    */
   arrived(): Promise<undefined>;
+  /**
+   * Calls `onReport` when a report for an open call comes in (the pumped turn writes it out then, with no race per read).
+   * One listener: a later call replaces it.
+   */
+  listen(onReport: () => void): void;
 }
 
 /** What {@link ProgressRelay.take} returns when no report waits. */
@@ -52,6 +57,7 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
   const waiting = new Map<string, ProgressPartData>();
   let wake: (() => void) | undefined;
   let signal: Promise<undefined> | undefined;
+  let listener: (() => void) | undefined;
 
   const toChunk = (id: string, data: ProgressPartData): UIMessageChunk => ({ type: PROGRESS_PART, id, data, transient: true });
   /** Closes a call: its waiting report, if any, as the chunk to send before the result. */
@@ -72,7 +78,9 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
     report({ callId, toolName, progress }) {
       if (closed.has(callId)) return;
       waiting.set(callId, { toolCallId: callId, toolName, ...progress });
-      if (open.has(callId)) wake?.();
+      if (!open.has(callId)) return;
+      wake?.();
+      listener?.();
     },
     saw(chunk) {
       switch (chunk.type) {
@@ -118,6 +126,9 @@ export function createProgressRelay(resumed: ResumedCalls = { decisions: new Map
         };
       });
       return signal;
+    },
+    listen(onReport) {
+      listener = onReport;
     },
   };
 }

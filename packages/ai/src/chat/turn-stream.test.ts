@@ -259,3 +259,69 @@ describe('createTurnStream: progress of a continued turn', () => {
     expect(waits).toBe(0);
   });
 });
+
+describe('createTurnSource: progress of a pumped turn', () => {
+  it('a pumped turn races no read against the relay; a report that comes while it waits goes out before the next part', async () => {
+    const relay = createProgressRelay();
+    let races = 0;
+    const progress = {
+      ...relay,
+      arrived: () => {
+        races++;
+        return relay.arrived();
+      },
+    };
+    // The source is fed by hand: the call's input, then (while the pump waits) a burst of reports, then its result.
+    let feed: ReadableStreamDefaultController<TextStreamPart<ToolSet>> | undefined;
+    const source = new ReadableStream<TextStreamPart<ToolSet>>({
+      start(controller) {
+        feed = controller;
+      },
+    });
+    const sent: string[] = [];
+    const sink = {
+      enqueue: (chunk: UIMessageChunk) => sent.push(chunk.type === 'data-edgetool-progress' ? `progress ${(chunk.data as { message: string }).message}` : chunk.type),
+      close: () => sent.push('close'),
+    };
+    const options = { tools, originalMessages: [], metadata: undefined, onError: String, proofs: { before: () => undefined }, trailer: () => [] };
+    const pumped = createTurnSource({ ...options, source, progress }).pump(sink);
+    const parts = [
+      { type: 'start' },
+      { type: 'start-step', request: {}, warnings: [] },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'A-1' } },
+    ] as TextStreamPart<ToolSet>[];
+    for (const part of parts) feed?.enqueue(part);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['start', 'start-step', 'tool-input-available']);
+    // Reported while the pump waits for the source: the burst goes out as its latest report, before the result.
+    for (let i = 1; i <= 3; i++) relay.report({ callId: 'c1', toolName: 'lookup', progress: { message: `batch ${i}` } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent.slice(3)).toEqual(['progress batch 3']);
+    relay.report({ callId: 'c1', toolName: 'lookup', progress: { message: 'last' } });
+    feed?.enqueue({ type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', input: { q: 'A-1' }, output: { found: 'A-1' } } as TextStreamPart<ToolSet>);
+    feed?.close();
+    await pumped;
+    expect(sent.slice(4)).toEqual(['progress last', 'tool-output-available', 'close']);
+    expect(races).toBe(0);
+  });
+
+  it('a report that comes after the reader cancelled a pumped turn is not written', async () => {
+    const relay = createProgressRelay();
+    const source = new ReadableStream<TextStreamPart<ToolSet>>({
+      start(controller) {
+        controller.enqueue({ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'A-1' } } as TextStreamPart<ToolSet>);
+      },
+    });
+    const sent: string[] = [];
+    const options = { tools, originalMessages: [], metadata: undefined, onError: String, proofs: { before: () => undefined }, trailer: () => [] };
+    const turn = createTurnSource({ ...options, source, progress: relay });
+    const pumped = turn.pump({ enqueue: (chunk) => sent.push(chunk.type), close: () => sent.push('close') });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['tool-input-available']);
+    const cancelled = turn.cancel('stop');
+    relay.report({ callId: 'c1', toolName: 'lookup', progress: { message: 'too late' } });
+    await Promise.all([cancelled, pumped]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual(['tool-input-available']);
+  });
+});

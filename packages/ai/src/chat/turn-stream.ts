@@ -132,6 +132,25 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
   /** The sink was closed (the turn ended or failed): nothing more to pull. */
   let ended = false;
 
+  /**
+   * The pump's sink while it waits for the source's next part. A pumped turn does not race each read against the
+   * progress relay (a `Promise.race`, an async call and a reaction per read while any call is open): a report for an
+   * open call that comes in meanwhile is written into the sink from here, in a microtask, so that a burst of reports
+   * goes out as its latest one. A pulled stream still races: its reader decides when a chunk is made.
+   */
+  let waiting: TurnSink | undefined;
+  let flushing = false;
+  const flush = () => {
+    flushing = false;
+    if (waiting === undefined || progress === undefined || cancelled || ended) return;
+    for (const report of progress.take()) waiting.enqueue(report);
+  };
+  progress?.listen(() => {
+    if (waiting === undefined || flushing) return;
+    flushing = true;
+    queueMicrotask(flush);
+  });
+
   /** Stops the turn with an `error` chunk: a result must not go out without its proof, nor a failed source as a cut body. */
   const fail = (controller: TurnSink, error: unknown) => {
     controller.enqueue({ type: 'error', errorText: onError(error) });
@@ -155,8 +174,16 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
           if (all && !cancelled) continue;
           return;
         }
-        // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
-        const read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
+        let read: ReadableStreamReadResult<TextStreamPart<ToolSet>> | undefined;
+        if (all && reading === undefined) {
+          // Pumped: the source's read itself; a report that comes meanwhile is written by `flush`.
+          waiting = controller;
+          read = await reader.read();
+          waiting = undefined;
+        } else {
+          // No read left over from a race and no call open (most parts): the source's read itself, without `next()`'s hop.
+          read = reading === undefined && (progress === undefined || !progress.active()) ? await reader.read() : await next();
+        }
         if (cancelled) return;
         if (read === undefined) continue;
         if (read.done) {
@@ -202,6 +229,7 @@ export function createTurnSource(options: TurnStreamOptions): TurnSource {
         return;
       }
     } catch (error) {
+      waiting = undefined;
       // The source failed, not as a part (a provider's connection cut mid-answer): the client reads an `error` chunk,
       // as for a failed proof. A body that errors instead reads as a network failure, and `onError` never heard of it.
       if (cancelled) return;
