@@ -512,7 +512,9 @@ describe.each(['UI turn', 'text turn'] as const)('an error object in place of a 
   };
   /** OpenRouter's upstream error: a 200 whose body (or first event) is an error object, with a `user_id` beside it. */
   const errorReply = (error: Record<string, unknown>): FakeTurn =>
-    kind === 'UI turn' ? { raw: { events: [{ error }], done: false, headers: { 'retry-after-ms': '0' } } } : { raw: { body: { error, user_id: 'user_1' } } };
+    kind === 'UI turn'
+      ? { raw: { events: [{ error }], done: false, headers: { 'retry-after-ms': '0' } } }
+      : { raw: { body: { error, user_id: 'user_1' }, headers: { 'retry-after-ms': '0' } } };
 
   it('says what the server said, typed (ModelReplyError), the provider\'s error its cause; the client reads only that the server failed', async () => {
     // Before: a text turn threw the provider's "Invalid JSON response", the server's words only in its cause's cause; a UI
@@ -546,12 +548,92 @@ describe.each(['UI turn', 'text turn'] as const)('an error object in place of a 
     }
   });
 
-  it('retried by the AI SDK where the provider reads the error as retryable (a stream\'s 5xx code; a 200 body never): after the last try the same error, the RetryError its cause', async () => {
+  it('a transient code (503) on every try: 1 + maxRetries model calls, then the same error, the RetryError its cause', async () => {
+    // Before: a text turn's 200 body was never retried (the provider reads it as an unreadable 200, not retryable).
     fake.respondWith(() => errorReply({ message: 'Upstream overloaded', code: 503 }));
     const { error } = await failure({ maxRetries: 1 });
     expect(error).toMatchObject({ name: 'ModelReplyError', fault: 'error-reply', serverMessage: 'Upstream overloaded', code: 503 });
-    expect(fake.requests).toHaveLength(kind === 'UI turn' ? 2 : 1);
-    if (kind === 'UI turn') expect((error as Error).cause).toMatchObject({ name: 'AI_RetryError' });
+    expect(fake.requests).toHaveLength(2);
+    expect((error as Error).cause).toMatchObject({ name: 'AI_RetryError' });
+  });
+
+  it('a transient code (429, 502, "502", "rate_limit_exceeded", "overloaded"), then the answer: retried within maxRetries, the answer\'s tokens alone', async () => {
+    for (const code of [429, 502, '502', 'rate_limit_exceeded', 'overloaded']) {
+      fake.reset();
+      fake.enqueue(errorReply({ message: 'Provider returned error', code }), answerStep(kind, 'Here.'));
+      const result = await turnOf(kind, { maxRetries: 2 });
+      expect([code, result.text, fake.requests.length, result.usage.totalTokens]).toEqual([code, 'Here.', 2, 25]);
+    }
+  });
+
+  it('a tool step, then a transient error reply, then the answer: the tool ran once, each step\'s tokens counted once', async () => {
+    fake.enqueue(
+      callStep(kind, 'call_e', 'save_note', '{"note":"once"}'),
+      errorReply({ message: 'Rate limit exceeded', code: 429 }),
+      errorReply({ message: 'Provider returned error', code: 502 }),
+      answerStep(kind, 'Saved.'),
+    );
+    const result = await turnOf(kind, { maxRetries: 2 });
+    expect(result.text).toBe('Saved.');
+    expect(fake.requests).toHaveLength(4);
+    expect(runs).toEqual([['save_note', { note: 'once' }]]);
+    expect(result.usage.totalTokens).toBe(40);
+    // Each try sent the same prompt: the call and its one result.
+    expect(modelRead(3)).toEqual(modelRead(1));
+    expect([...modelRead(3).keys()]).toEqual(['call_e']);
+  });
+
+  it('a code that is not transient (400, "invalid_request_error", "insufficient_quota"), or maxRetries: 0: one call, the error', async () => {
+    for (const [code, maxRetries] of [[400, 2], ['invalid_request_error', 2], ['insufficient_quota', 2], [429, 0]] as const) {
+      fake.reset();
+      fake.enqueue(errorReply({ message: 'No', code }), answerStep(kind, 'never read'));
+      const { error } = await failure({ maxRetries });
+      expect([code, fake.requests.length]).toEqual([code, 1]);
+      expect(error).toMatchObject({ name: 'ModelReplyError', fault: 'error-reply', code });
+    }
+  });
+});
+
+// @ai-sdk/openai reads a stream's first events before it hands the stream on (Chat Completions and Responses alike), and
+// throws an error event that comes before any output as an APICallError, retryable by the code's status: pinned here,
+// since the UI turn adds no retry of its own (retryErrorReplies wraps the text turn's non-streamed calls).
+describe('an error event before any output of a Responses stream (UI turn)', () => {
+  const responsesAgent = (extra: Partial<ChatAgentOptions> = {}) => {
+    const { model } = createModelFromEnv({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: fake.baseURL, OPENAI_API: 'responses', OPENAI_MODEL: 'gpt-4o' });
+    return createChatAgent({ model, tools, tickets, maxRetries: 2, ...extra });
+  };
+  const created = { type: 'response.created', response: { id: 'resp_e', created_at: 1_700_000_000, model: 'gpt-4o' } };
+  const failed = (code: string) => ({ raw: { events: [created, { type: 'error', sequence_number: 1, code, message: 'Try again later', param: null }], done: false, headers: { 'retry-after-ms': '0' } } });
+
+  it('a transient code: the request is sent again, the answer streams once', async () => {
+    fake.enqueue(failed('rate_limit_exceeded'), { text: 'Here.', usage: { inputTokens: 20, outputTokens: 5 } });
+    const turn = await responsesAgent().stream({ messages: 'hi', run: run() });
+    const chunks = await readAll(turn.stream);
+    const result = await turn.result;
+    expect(result).toMatchObject({ text: 'Here.', finishReason: 'stop' });
+    expect(fake.requests).toHaveLength(2);
+    expect(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta).join('')).toBe('Here.');
+    expect(chunks.some((c) => c.type === 'error')).toBe(false);
+    expect(result.usage.totalTokens).toBe(25);
+  });
+
+  it('another code, or one after some output: no retry, the turn fails with the server\'s words', async () => {
+    fake.enqueue(failed('invalid_prompt'), { text: 'never read' });
+    const errors: unknown[] = [];
+    const first = await responsesAgent({ onError: ({ error }) => errors.push(error) }).stream({ messages: 'hi', run: run() });
+    await readAll(first.stream);
+    expect((await first.result).finishReason).toBe('error');
+    expect(fake.requests).toHaveLength(1);
+    expect(errors).toEqual([expect.objectContaining({ name: 'ModelReplyError', fault: 'error-reply', code: 'invalid_prompt' })]);
+
+    fake.reset();
+    const text = { type: 'response.output_text.delta', item_id: 'msg_e', output_index: 0, content_index: 0, delta: 'Half an' };
+    const added = { type: 'response.output_item.added', output_index: 0, item: { type: 'message', id: 'msg_e', role: 'assistant', content: [] } };
+    fake.enqueue({ raw: { events: [created, added, text, { type: 'error', sequence_number: 3, code: 'rate_limit_exceeded', message: 'Try again later', param: null }], done: false } }, { text: 'never read' });
+    const second = await responsesAgent().stream({ messages: 'hi', run: run() });
+    await readAll(second.stream);
+    expect(await second.result).toMatchObject({ text: 'Half an', finishReason: 'error' });
+    expect(fake.requests).toHaveLength(1);
   });
 });
 

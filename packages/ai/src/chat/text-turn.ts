@@ -14,6 +14,7 @@ import { type AssistantModelMessage, generateText, type LanguageModel, type Lang
 import { editableArguments, runsOnCaller, toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { modelReplyError } from './model-reply-error.ts';
+import { retryableErrorReply } from './error-reply-retry.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
 import { type ChatAgent, DEFAULT_MODEL_TIMEOUT, type ModelTimeout, type PendingToolCall, type TurnOutcome } from './chat-agent.ts';
 import {
@@ -528,8 +529,9 @@ const responseTimeout = (ms: number): ToolError => new ToolError('timeout', `The
  * and the tool call ids it repeats (of the history or of this turn) renamed as `uniqueToolCallIds` does, unless the model
  * says its ids are unique. At the limit the call's signal aborts with a `timeout` {@link ToolError}, which
  * `generateText` rejects with. Only model calls carry the limit, so tools are not counted and get no extra signal.
- * `stop()` ends the turn's timer. One wrapper for both: a middleware layer of its own cost a few async hops per step.
- * `cut` hears of each call whose arguments the output token limit cut off.
+ * `stop()` ends the turn's timer. A 200 whose body is an error object of a transient code is rethrown retryable
+ * ({@link retryableErrorReply}), for the AI SDK's `maxRetries`. One wrapper for all: a middleware layer of its own cost a
+ * few async hops per step. `cut` hears of each call whose arguments the output token limit cut off.
  */
 function turnModel(
   model: LanguageModel,
@@ -537,8 +539,8 @@ function turnModel(
   cut: (toolCallId: string) => void,
 ): { model: LanguageModel; stop: () => void; timedOut: () => ToolError | undefined } {
   const limit = ms !== undefined && ms !== Number.POSITIVE_INFINITY;
-  const ids = typeof model === 'string' || saysIdsUnique(model) ? undefined : callIdRenamer(undefined, cut);
-  if (typeof model === 'string' || (!limit && ids === undefined)) return { model, stop: () => {}, timedOut: () => undefined };
+  if (typeof model === 'string') return { model, stop: () => {}, timedOut: () => undefined };
+  const ids = saysIdsUnique(model) ? undefined : callIdRenamer(undefined, cut);
   // One controller and at most one timer per turn, not per call: a model call only notes its deadline (the calls of a
   // turn run one after another), and the timer, when it fires, aborts the call that is past it or waits for the rest.
   // A timer and a controller per call cost the text turn about 3 % in the loop bench.
@@ -548,15 +550,20 @@ function turnModel(
   const generating = model as unknown as { doGenerate(options: CallOptions): PromiseLike<GenerateResult> };
   const doGenerate = async (options: CallOptions) => {
     let result: GenerateResult;
-    if (limit) {
-      const caller = options.abortSignal;
-      deadline.set(ms as number);
-      try {
-        result = await generating.doGenerate({ ...options, abortSignal: caller === undefined ? expired.signal : AbortSignal.any([caller, expired.signal]) });
-      } finally {
-        deadline.clear();
-      }
-    } else result = await generating.doGenerate(options);
+    try {
+      if (limit) {
+        const caller = options.abortSignal;
+        deadline.set(ms as number);
+        try {
+          result = await generating.doGenerate({ ...options, abortSignal: caller === undefined ? expired.signal : AbortSignal.any([caller, expired.signal]) });
+        } finally {
+          deadline.clear();
+        }
+      } else result = await generating.doGenerate(options);
+    } catch (error) {
+      // A 200 whose body is an error object of a transient code (OpenRouter's failed upstream call): retried as a 429 is.
+      throw retryableErrorReply(error);
+    }
     return ids === undefined ? result : ids.generated(options, result);
   };
   // A model of the specification's fields, the original's methods called on it (a provider's model is a class

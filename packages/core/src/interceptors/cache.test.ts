@@ -295,6 +295,143 @@ describe('cache()', () => {
     expect(await read('s3')).toEqual({ type: 'success', output: { level: 2 } });
   });
 
+  it('keeps no read while a write its timeout gave up on goes on: one after the write landed, before the tool ended, is fresh', async () => {
+    let level = 1;
+    let runs = 0;
+    const landing = deferred<void>();
+    const ending = deferred<void>();
+    const stock = defineTool({
+      name: 'stock',
+      description: 'Stock level',
+      input: v.object({ sku: v.string() }),
+      execute: () => {
+        runs++;
+        return { level };
+      },
+    });
+    // Its timeout ends the call; the tool goes on, writes (a remote commit), and ends later still.
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Restock',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+      execute: async () => {
+        await landing.promise;
+        level = 2;
+        await ending.promise;
+        return 'ok';
+      },
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const executor = createExecutor({ registry: [stock, restock], interceptors: [cache({ ttlMs: 60_000 })] });
+      const run = createRunContext({ userId: 'u' });
+      const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
+      expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
+      const writing = executor.execute(call('w1', {}, 'restock'), { run });
+      await vi.advanceTimersByTimeAsync(20);
+      expect(code((await writing).outcome)).toBe('timeout');
+      // Read before the write lands: the level then, not kept.
+      expect(await read('s2')).toEqual({ type: 'success', output: { level: 1 } });
+      landing.resolve();
+      await vi.advanceTimersByTimeAsync(0);
+      // The write landed, its tool has not ended: the new level, not the one read before it.
+      expect(await read('s3')).toEqual({ type: 'success', output: { level: 2 } });
+      expect(runs).toBe(3);
+      ending.resolve();
+      await vi.advanceTimersByTimeAsync(0);
+      // The tool ended: results are kept again.
+      expect(await read('s4')).toEqual({ type: 'success', output: { level: 2 } });
+      expect(await read('s5')).toEqual({ type: 'success', output: { level: 2 } });
+      expect(runs).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps results again abandonedWriteMs after a write that never ends was given up on (0: at once)', async () => {
+    for (const abandonedWriteMs of [undefined, 5000, 0]) {
+      const { tool, runs } = weather();
+      const hang = defineTool({
+        name: 'hang',
+        description: 'A write that never ends',
+        input: v.object({}),
+        policy: { effects: 'write', needsApproval: false, timeoutMs: 20 },
+        execute: () => new Promise<never>(() => {}),
+      });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const executor = createExecutor({ registry: [tool, hang], interceptors: [cache({ ttlMs: Number.POSITIVE_INFINITY, abandonedWriteMs })] });
+        const run = createRunContext({ userId: 'u' });
+        const writing = executor.execute(call('w1', {}, 'hang'), { run });
+        await vi.advanceTimersByTimeAsync(20);
+        expect(code((await writing).outcome)).toBe('timeout');
+        const wait = abandonedWriteMs ?? 60_000;
+        await executor.execute(call('r1', { city: 'Paris' }), { run });
+        await executor.execute(call('r2', { city: 'Paris' }), { run });
+        expect(runs()).toBe(wait === 0 ? 1 : 2);
+        await vi.advanceTimersByTimeAsync(Math.max(wait - 1, 0));
+        await executor.execute(call('r3', { city: 'Rome' }), { run });
+        await executor.execute(call('r4', { city: 'Rome' }), { run });
+        expect(runs()).toBe(wait === 0 ? 2 : 4);
+        await vi.advanceTimersByTimeAsync(wait === 0 ? 0 : 1);
+        await executor.execute(call('r5', { city: 'Oslo' }), { run });
+        await executor.execute(call('r6', { city: 'Oslo' }), { run });
+        expect(runs()).toBe(wait === 0 ? 3 : 5);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+  });
+
+  it('empties the cache at once when the caller aborts a write with no time limit, and keeps no read until the tool ends', async () => {
+    let level = 1;
+    let runs = 0;
+    const landing = deferred<void>();
+    const ending = deferred<void>();
+    const stock = defineTool({
+      name: 'stock',
+      description: 'Stock level',
+      input: v.object({ sku: v.string() }),
+      execute: () => {
+        runs++;
+        return { level };
+      },
+    });
+    // No timeoutMs: the executor answers the abort, the tool ignores its signal and goes on.
+    const restock = defineTool({
+      name: 'restock',
+      description: 'Restock',
+      input: v.object({}),
+      policy: { effects: 'write', needsApproval: false },
+      execute: async () => {
+        await landing.promise;
+        level = 2;
+        await ending.promise;
+        return 'ok';
+      },
+    });
+    const executor = createExecutor({ registry: [stock, restock], interceptors: [cache({ ttlMs: 60_000 })] });
+    const run = createRunContext({ userId: 'u' });
+    const read = async (id: string) => (await executor.execute(call(id, { sku: 'A' }, 'stock'), { run })).outcome;
+    expect(await read('s1')).toEqual({ type: 'success', output: { level: 1 } });
+    const controller = new AbortController();
+    const writing = executor.execute(call('w1', {}, 'restock'), { run, signal: controller.signal });
+    controller.abort();
+    expect(code((await writing).outcome)).toBe('aborted');
+    expect(await read('s2')).toEqual({ type: 'success', output: { level: 1 } });
+    landing.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The write landed while its tool goes on: the new level, not the one kept before the write or read since.
+    expect(await read('s3')).toEqual({ type: 'success', output: { level: 2 } });
+    expect(runs).toBe(3);
+    ending.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await read('s4');
+    await read('s5');
+    expect(runs).toBe(4);
+  });
+
   it('clear() empties it by hand', async () => {
     const { tool, runs } = weather();
     const cached = cache({ ttlMs: 60_000 });
@@ -488,6 +625,8 @@ describe('cache()', () => {
     expect(() => cache({} as never)).toThrow('cache: ttlMs must be a positive number');
     expect(() => cache({ ttlMs: 1000, store: {} as never })).toThrow('cache: store must have get(key) and set(key, value, ttlMs) methods.');
     expect(() => cache({ ttlMs: 1000, maxOutputSize: -1 })).toThrow('cache: maxOutputSize must be a positive number.');
+    expect(() => cache({ ttlMs: 1000, abandonedWriteMs: -1 })).toThrow('cache: abandonedWriteMs must be 0 or a number of milliseconds from 1 to');
+    expect(() => cache({ ttlMs: 1000, abandonedWriteMs: Number.POSITIVE_INFINITY })).toThrow('cache: abandonedWriteMs must be 0');
     expect(() => memoryCacheStore({ maxEntries: 0 })).toThrow('memoryCacheStore: maxEntries must be a positive integer.');
     expect(() => cache({ ttlMs: Number.POSITIVE_INFINITY })).not.toThrow();
   });

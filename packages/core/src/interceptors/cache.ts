@@ -4,7 +4,7 @@ import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { abortError } from '../executor/race-signal.ts';
 import { canonicalJson } from '../tickets/canonical-json.ts';
 import { abandonedKey } from './abandoned.ts';
-import { MAX_TIMER_MS } from './timer-delay.ts';
+import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /** A cached result: the tool's output as its `execute` returned it (plain JSON data, a copy). */
 export interface CachedOutput {
@@ -47,13 +47,21 @@ export interface CacheOptions<TDeps = unknown> {
   readonly scope?: ((ctx: ToolContext<unknown, TDeps>) => string | undefined) | undefined;
   /**
    * Empties the cache when a `write` or `destructive` tool runs through this interceptor (it succeeded or failed, so it
-   * may have changed what reads return), and again when one that a timeout inside gave up on ends. Default `true`; a
+   * may have changed what reads return); for one that ended while its tool went on (a timeout, an abort), see
+   * `abandonedWriteMs`. Default `true`; a
    * store without `clear()` then throws at `cache()`. Only calls that pass through this interceptor count: put it on the
    * executor or the registry, not on one tool, to see writes.
    */
   readonly clearOnWrite?: boolean | undefined;
   /** The largest output kept, in characters of its JSON text, about (default 65,536): larger ones are not cached. */
   readonly maxOutputSize?: number | undefined;
+  /**
+   * How long, at most, a `write` or `destructive` call that ended for its caller while its tool went on (its `timeoutMs`,
+   * the caller's abort) keeps the cache from storing results, in milliseconds (default 60,000; `0`: not at all). Until
+   * the tool ends, a read cannot tell whether it saw the write: results are served and shared as usual but not kept. A
+   * tool that ends sooner ends the wait, and the cache is emptied again then; one that never ends holds it this long.
+   */
+  readonly abandonedWriteMs?: number | undefined;
 }
 
 /** The interceptor {@link cache} returns: a {@link ToolInterceptor} with a way to empty its cache. */
@@ -79,10 +87,13 @@ export const cacheHitKey: ContextKey<true> = /* @__PURE__ */ contextKey<true>('e
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInterceptor<TDeps> {
-  const { ttlMs, scope = defaultScope, clearOnWrite = true, maxOutputSize = 65_536 } = options ?? ({} as CacheOptions<TDeps>);
+  const { ttlMs, scope = defaultScope, clearOnWrite = true, maxOutputSize = 65_536, abandonedWriteMs = 60_000 } = options ?? ({} as CacheOptions<TDeps>);
   if (typeof ttlMs !== 'number' || !(ttlMs > 0)) throw new TypeError('cache: ttlMs must be a positive number of milliseconds (Infinity for no expiry).');
   if (typeof scope !== 'function') throw new TypeError('cache: scope must be a function of the call returning a string (or undefined: not cached).');
   if (typeof maxOutputSize !== 'number' || !(maxOutputSize > 0)) throw new TypeError('cache: maxOutputSize must be a positive number.');
+  if (abandonedWriteMs !== 0 && !isTimerDelay(abandonedWriteMs)) {
+    throw new TypeError(`cache: abandonedWriteMs must be 0 or a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(abandonedWriteMs)}.`);
+  }
   const store = options.store ?? memoryCacheStore();
   if (typeof store?.get !== 'function' || typeof store.set !== 'function') throw new TypeError('cache: store must have get(key) and set(key, value, ttlMs) methods.');
   if (clearOnWrite && typeof store.clear !== 'function') {
@@ -91,6 +102,24 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
   // Results of calls that started before the latest clear are not kept: they may have read what a write changed.
   let generation = 0;
   const running = new Map<string, Promise<CachedOutput | undefined>>();
+  // Writes that ended for their callers while their tools go on: while any does, no result is kept.
+  let holds = 0;
+  /** Starts one such hold; the function it returns ends it (once), at the latest after `abandonedWriteMs`. */
+  const hold = (): (() => void) => {
+    if (abandonedWriteMs === 0) return () => {};
+    holds++;
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      clearTimeout(expiry);
+      holds--;
+      // A read that started during the hold may have read before the write landed: it is not kept either.
+      generation++;
+    };
+    const expiry = setTimeout(release, abandonedWriteMs);
+    return release;
+  };
   const clear = async (): Promise<void> => {
     generation++;
     running.clear();
@@ -107,19 +136,54 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
       // As for clear(): the entry then expires by ttlMs.
     }
   };
+  /**
+   * A write: the cache is emptied when it ends for the layers outside (a success or an error), or at once when its caller
+   * aborts. When it ended so while the tool goes on (a timeout inside gave up on it, or the abort), no result is kept
+   * until the tool ends (bounded by `abandonedWriteMs`), and the cache is emptied again then.
+   */
+  const write = async (ctx: ToolContext<unknown, TDeps>, next: () => Promise<ToolOutcome>): Promise<ToolOutcome> => {
+    let release: (() => void) | undefined;
+    const gaveUp = (): void => {
+      if (release !== undefined) return;
+      // Held before the clear: a read that ends while a store of your own clears is not kept.
+      release = hold();
+      void clear();
+    };
+    const { signal } = ctx;
+    // The executor answers an aborted call at once while the tool (with no time limit inside) may still run and land.
+    if (signal.aborted) gaveUp();
+    else signal.addEventListener('abort', gaveUp, { once: true });
+    let outcome: ToolOutcome;
+    try {
+      outcome = await next();
+    } catch (error) {
+      release?.();
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', gaveUp);
+    }
+    // A layer inside gave up on the write (its timeout, the caller's abort) and the tool goes on: what it changes when it
+    // ends would be hidden by reads kept meanwhile, so none is kept until then and the cache is emptied again then.
+    const abandoned = ctx.get(abandonedKey);
+    if (outcome.type === 'success' || outcome.type === 'error') {
+      if (abandoned !== undefined) release ??= hold();
+      await clear();
+    }
+    if (abandoned === undefined) release?.();
+    else {
+      const ended = (): void => {
+        void clear();
+        release?.();
+      };
+      void abandoned.then(ended, ended);
+    }
+    return outcome;
+  };
   const interceptor = defineInterceptor<unknown, unknown, TDeps>('cache', async (ctx, next) => {
     const key = cacheKey(ctx, scope);
     if (key === undefined) {
       if (!clearOnWrite || ctx.tool.policy.effects === 'read') return next();
-      const outcome = await next();
-      if (outcome.type === 'success' || outcome.type === 'error') {
-        await clear();
-        // A layer inside gave up on the write (its timeout, the caller's abort) and the tool goes on: what it changes
-        // when it ends would be hidden by the reads kept meanwhile, so the cache is emptied again then.
-        const abandoned = ctx.get(abandonedKey);
-        if (abandoned !== undefined) void abandoned.then(clear, clear);
-      }
-      return outcome;
+      return write(ctx, next);
     }
     let stored: CachedOutput | undefined;
     try {
@@ -146,7 +210,7 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
     let kept: CachedOutput | undefined;
     try {
       const outcome = await next();
-      if (outcome.type === 'success' && started === generation) {
+      if (outcome.type === 'success' && started === generation && holds === 0) {
         const copy = jsonCopy(outcome.output, maxOutputSize);
         if (copy !== NOT_JSON) kept = { output: copy };
       }
