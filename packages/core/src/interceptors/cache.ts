@@ -4,7 +4,7 @@ import { contextKey, type ContextKey } from '../context/context-key.ts';
 import { abortError } from '../executor/race-signal.ts';
 import { canonicalJson } from '../tickets/canonical-json.ts';
 import { abandonedKey } from './abandoned.ts';
-import { isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
+import { backgroundTimer, isTimerDelay, MAX_TIMER_MS } from './timer-delay.ts';
 
 /** A cached result: the tool's output as its `execute` returned it (plain JSON data, a copy). */
 export interface CachedOutput {
@@ -117,7 +117,7 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
       // A read that started during the hold may have read before the write landed: it is not kept either.
       generation++;
     };
-    const expiry = setTimeout(release, abandonedWriteMs);
+    const expiry = backgroundTimer(release, abandonedWriteMs);
     return release;
   };
   const clear = async (): Promise<void> => {
@@ -231,7 +231,7 @@ export function cache<TDeps = unknown>(options: CacheOptions<TDeps>): CacheInter
           saving = undefined;
         }
         if (saving instanceof Promise) {
-          const expiry = setTimeout(done, Math.min(ttlMs, MAX_TIMER_MS));
+          const expiry = backgroundTimer(done, Math.min(ttlMs, MAX_TIMER_MS));
           const saved = (): void => {
             clearTimeout(expiry);
             done();

@@ -8,3 +8,14 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export function isTimerDelay(ms: unknown): ms is number {
   return typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS;
 }
+
+/**
+ * A timer that bounds bookkeeping (a cache's hold, a save that never settles) and so must not keep a Node or Deno
+ * process alive: `unref` where the runtime's timers have it (browsers and Workers return a number and have no event
+ * loop to hold).
+ */
+export function backgroundTimer(run: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(run, ms);
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
