@@ -2506,6 +2506,7 @@ describe('createOfflineModel', () => {
       'America/New_York': '-05:00',
       'Asia/Tokyo': '+09:00',
       'Asia/Kolkata': '+05:30',
+      'Asia/Kathmandu': '+05:45',
       'Europe/Berlin': '+01:00',
       'Europe/Paris': '+01:00',
       'Europe/London': '+00:00',
@@ -2535,6 +2536,10 @@ describe('createOfflineModel', () => {
     );
     expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'quel est le décalage horaire ?')).text).toMatch(
       /^Par rapport à Europe\/Berlin \(UTC\+01:00\), Asia\/Tokyo a 8 heures d'avance \(UTC\+09:00\)\./,
+    );
+    // Under an hour apart, in minutes alone: it said "0 hours 15 minutes ahead".
+    expect((await talk('time in Kolkata and Kathmandu', 'what is the time difference?')).text).toBe(
+      'Against Asia/Kolkata (UTC+05:30), Asia/Kathmandu is 15 minutes ahead (UTC+05:45). No tool was needed for that.',
     );
   });
 

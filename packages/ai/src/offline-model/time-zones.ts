@@ -107,6 +107,34 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['manchester', 'Europe/London'],
     ['helsinki', 'Europe/Helsinki'],
     ['kyiv', 'Europe/Kyiv'],
+    ['kolkata', 'Asia/Kolkata'],
+    ['calcutta', 'Asia/Kolkata'],
+    ['bangalore', 'Asia/Kolkata'],
+    ['bengaluru', 'Asia/Kolkata'],
+    ['chennai', 'Asia/Kolkata'],
+    ['karachi', 'Asia/Karachi'],
+    // Zones half an hour or three quarters off the hour (UTC+05:45, +03:30, -03:30, …): the difference of two clocks
+    // then has minutes, which the answers say ("5 hours 45 minutes ahead").
+    ['kathmandu', 'Asia/Kathmandu'],
+    ['katmandu', 'Asia/Kathmandu'],
+    ['tehran', 'Asia/Tehran'],
+    ['teheran', 'Asia/Tehran'],
+    ['kabul', 'Asia/Kabul'],
+    ['kaboul', 'Asia/Kabul'],
+    ['yangon', 'Asia/Yangon'],
+    ['rangoon', 'Asia/Yangon'],
+    ['colombo', 'Asia/Colombo'],
+    ['adelaide', 'Australia/Adelaide'],
+    ['darwin', 'Australia/Darwin'],
+    ["st john's", 'America/St_Johns'],
+    ['st johns', 'America/St_Johns'],
+    ['newfoundland', 'America/St_Johns'],
+    ['neufundland', 'America/St_Johns'],
+    ['terre-neuve', 'America/St_Johns'],
+    ['eucla', 'Australia/Eucla'],
+    ['lord howe', 'Australia/Lord_Howe'],
+    ['chatham islands', 'Pacific/Chatham'],
+    ['marquesas', 'Pacific/Marquesas'],
   ] as const
 )
   .slice()
@@ -156,6 +184,11 @@ const COUNTRY_ZONES: ReadonlyArray<readonly [string, string]> = (
     [['south africa', 'sudafrika', 'afrique du sud'], 'Africa/Johannesburg'],
     [['argentina', 'argentinien', 'argentine'], 'America/Argentina/Buenos_Aires'],
     [['new zealand', 'neuseeland', 'nouvelle-zelande'], 'Pacific/Auckland'],
+    [['nepal'], 'Asia/Kathmandu'],
+    [['iran'], 'Asia/Tehran'],
+    [['afghanistan'], 'Asia/Kabul'],
+    [['myanmar', 'burma', 'birma', 'birmanie'], 'Asia/Yangon'],
+    [['sri lanka'], 'Asia/Colombo'],
   ] as const
 ).flatMap(([names, zone]) => names.map((name) => [name, zone] as const));
 

@@ -264,8 +264,12 @@ function localHint(hint: ArgumentHint, words: { readonly date: string; readonly 
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 /** Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten". */
-const hoursOf = (minutes: number, one: string, many: string, mins: string): string =>
-  `${plural(Math.floor(minutes / 60), one, many)}${minutes % 60 === 0 ? '' : ` ${minutes % 60} ${mins}`}`;
+/** "5 hours 45 minutes", "2 hours", "15 minutes" (Kathmandu against Kolkata: it said "0 hours 15 minutes"). */
+const hoursOf = (minutes: number, one: string, many: string, mins: string): string => {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60 === 0 ? '' : `${minutes % 60} ${mins}`;
+  return hours === 0 ? rest : `${plural(hours, one, many)}${rest === '' ? '' : ` ${rest}`}`;
+};
 const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
 const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
 const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
