@@ -256,17 +256,27 @@ describe('createOfflineModel', () => {
   it("cuts a message at 2,000 characters between characters, not inside one (what it quotes has no half of an emoji), and its text parts at 2,000 in all", async () => {
     const { tools } = orderTools();
     const prefix = 'Where is my order A-1001 and book a taxi to ';
-    // The emoji's two code units stand at 2,000 and 2,001: the cut came between them.
-    const prompt = `${prefix}${'x'.repeat(1_999 - prefix.length)}😀 and back`;
+    // The emoji is the 2,001st character, its two code units the 2,001st and 2,002nd: left out whole (the cut came
+    // between the halves of one at 2,000 code units); as the 2,000th it is read whole.
+    const prompt = `${prefix}${'x'.repeat(2_000 - prefix.length)}😀 and back`;
     const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
     const text = result.steps.map((step) => step.text).join(' ');
     expect(text).toMatch(/I did not do "book a taxi to x+"/);
     expect(text).not.toMatch(/[\ud800-\udfff]/);
+    const whole = await generateText({ model: createOfflineModel(), tools, prompt: prompt.slice(0, prefix.length) + prompt.slice(prefix.length + 1), stopWhen: isStepCount(3) });
+    expect(whole.steps.map((step) => step.text).join(' ')).toMatch(/I did not do "book a taxi to x+😀"/);
     // A message of many text parts is read 2,000 characters in all: a request in its tenth part is not read.
     const parts = Array.from({ length: 10 }, (_, i) => ({ type: 'text' as const, text: `${i === 9 ? 'Where is my order A-1001? ' : ''}${'x'.repeat(1_000)}` }));
     const many = await generateText({ model: createOfflineModel(), tools, messages: [{ role: 'user', content: parts }], stopWhen: isStepCount(1) });
     expect(many.toolCalls).toEqual([]);
     expect(many.text).toMatch(/^\(The offline model read the first 2,000 of your message's 10,026 characters\.\)/);
+    // Characters are counted as people count them, an emoji as one (JavaScript's length counts two): 1,500 emoji and a
+    // request after them are within 2,000, so the request is read and nothing is said; it was cut at 1,000 emoji.
+    const emoji = await generateText({ model: createOfflineModel(), tools, prompt: `${'🎉'.repeat(1_500)} Where is my order A-1001?`, stopWhen: isStepCount(1) });
+    expect(emoji.toolCalls.map((call) => call.input)).toEqual([{ orderId: 'A-1001' }]);
+    const more = await generateText({ model: createOfflineModel(), tools, prompt: `${'🎉'.repeat(2_100)} Where is my order A-1001?`, stopWhen: isStepCount(1) });
+    expect(more.text).toMatch(/^\(The offline model read the first 2,000 of your message's 2,126 characters\.\)/);
+    expect(more.text).not.toMatch(/[\ud800-\udfff]/);
   });
 
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {

@@ -58,21 +58,25 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (prompt === options.prompt) return planWholeReply(options, plan);
   const reply = planWholeReply({ ...options, prompt }, plan);
   const last = options.prompt[lastIndexOfRole(options.prompt, 'user')];
-  const length = last?.role === 'user' ? last.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0) : 0;
+  const length = last?.role === 'user' ? last.content.reduce((sum, part) => sum + (part.type === 'text' ? codePointCount(part.text) : 0), 0) : 0;
   if (length <= OFFLINE_READ_LIMIT) return reply;
   const note = wordingFor(userTextAtLast(prompt)).readOnly(OFFLINE_READ_LIMIT, length);
   return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
 }
 
 /**
- * The most characters of one user message's text the offline model reads; the rest is left out. Its reading goes over
- * a message once per request it finds in it, so its time grows with the square of the length (a 20,000-character note
- * took seconds of CPU, a 192 KB one over a minute, on a Worker that has no model bill to stop it); a request typed to
- * the demo is a few hundred characters.
+ * The most characters (code points: an emoji is one, as people count it, not the two UTF-16 units JavaScript's `length`
+ * counts) of one user message's text the offline model reads; the rest is left out. Its reading goes over a message once
+ * per request it finds in it, so its time grows with the square of the length (a 20,000-character note took seconds of
+ * CPU, a 192 KB one over a minute, on a Worker that has no model bill to stop it); a request typed to the demo is a few
+ * hundred characters.
  */
 export const OFFLINE_READ_LIMIT = 2_000;
 
-/** `prompt` with each user message's text parts cut to {@link OFFLINE_READ_LIMIT} characters in all; the same array when none is longer. */
+/**
+ * `prompt` with each user message's text parts cut to {@link OFFLINE_READ_LIMIT} characters (code points) in all; the
+ * same array when none is longer. A message of emoji was cut at 1,000 of them, and said to hold twice as many.
+ */
 function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
   let clipped = false;
   const cut = prompt.map((message) => {
@@ -81,21 +85,43 @@ function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt 
     let cutHere = false;
     const content = message.content.map((part) => {
       if (part.type !== 'text') return part;
-      let end = Math.max(0, left);
-      // Not between the two halves of a character such as an emoji: the model quotes what it could not do, and a lone
-      // half reached the reply ("I did not do "book a taxi to …\ud83d"").
-      const last = part.text.charCodeAt(end - 1);
-      if (end < part.text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-      const text = part.text.slice(0, end);
-      left -= part.text.length;
-      if (text.length === part.text.length) return part;
+      // Between characters, never between the two halves of one such as an emoji: the model quotes what it could not
+      // do, and a lone half reached the reply ("I did not do "book a taxi to …\ud83d"").
+      const end = unitsOfCodePoints(part.text, Math.max(0, left));
+      left -= codePointCount(part.text);
+      if (end === part.text.length) return part;
       cutHere = true;
-      return { ...part, text };
+      return { ...part, text: part.text.slice(0, end) };
     });
     clipped ||= cutHere;
     return cutHere ? { ...message, content } : message;
   });
   return clipped ? cut : prompt;
+}
+
+/** How many code points `text` holds: its UTF-16 units less one for each surrogate pair. */
+function codePointCount(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      pairs += 1;
+      i += 1;
+    }
+  }
+  return text.length - pairs;
+}
+
+/** The UTF-16 length of the first `points` code points of `text` (all of it when it holds fewer). */
+function unitsOfCodePoints(text: string, points: number): number {
+  let at = 0;
+  for (let read = 0; read < points && at < text.length; read++) {
+    const unit = text.charCodeAt(at);
+    const next = text.charCodeAt(at + 1);
+    at += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return at;
 }
 
 /** {@link planReply} on a prompt whose user messages are within {@link OFFLINE_READ_LIMIT}. */
