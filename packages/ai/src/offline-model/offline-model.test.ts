@@ -2615,6 +2615,74 @@ describe('createOfflineModel', () => {
     expect(await first('écris au client de A-1002 pour s excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
   });
 
+  it('answers "which one is the worst?" after an audit, "which one is later?" after two clocks or orders, "what is the total?" after an invoice, from what they showed (EN/DE/FR)', async () => {
+    const audit = tool({
+      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed', 'running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+          { id: 'A-1009', customer: 'Alan Turing', reasons: ['delivery date 2026-11-18 has passed'] },
+        ],
+      }),
+    });
+    const dates: Record<string, [string, number]> = { 'A-1002': ['2026-12-03', 4], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const clocks: Record<string, [string, string, string]> = {
+      'Asia/Tokyo': ['2026-11-21', '02:00:00', '+09:00'],
+      'America/New_York': ['2026-11-20', '12:00:00', '-05:00'],
+      'Europe/Berlin': ['2026-11-20', '18:00:00', '+01:00'],
+    };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => {
+        const [local_date, local_time, utc_offset] = clocks[time_zone] ?? ['2026-11-20', '17:00:00', '+00:00'];
+        return { time_zone, local_date, local_time, utc_offset };
+      },
+    });
+    const tools = { ...shopTools(), query_order: lookup, world_clock: clock, audit_orders: audit, calculate: calculator() };
+    const talk = conversation(createOfflineModel(), tools);
+    // It looked A-1002 up (the first order the audit named).
+    expect(await talk('Audit the open orders', 'which one is the worst?')).toEqual({
+      text:
+        'A-1006 is the furthest behind (status is delayed, running 9 days late); A-1002: status is delayed, running 4 days late; ' +
+        'A-1009: delivery date 2026-11-18 has passed. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('Prüfe die offenen Bestellungen', 'welche ist am schlimmsten?')).text).toMatch(/^A-1006 ist am weitesten im Verzug \(status is delayed, running 9 days late\); /);
+    expect((await talk('audite les commandes ouvertes', 'laquelle est la pire ?')).text).toMatch(/^A-1006 a le plus de retard \(status is delayed, running 9 days late\) ; /);
+    // Two lookups: by the days late each shows, or by its date (it got the help text).
+    expect((await talk('where are A-1002 and A-1006', 'which one is the worst?')).text).toBe('A-1006 is the furthest behind (9 days late); A-1002: 4 days late. No tool was needed for that.');
+    expect(await talk('where are A-1002 and A-1006', 'which one is later?')).toEqual({ text: 'A-1006 is later: 2026-12-12, against 2026-12-03 (A-1002). No tool was needed for that.', calls: [] });
+    // Two clocks, by the date and time each shows there (it got the help text).
+    expect((await talk('time in Tokyo and New York', 'which one is later?')).text).toBe(
+      'Asia/Tokyo is later: 2026-11-21 02:00, against 2026-11-20 12:00 (America/New_York). No tool was needed for that.',
+    );
+    expect((await talk('Wie spät ist es in Tokio und Berlin?', 'wo ist es früher?')).text).toMatch(/^Europe\/Berlin ist früher: 2026-11-20 18:00, gegenüber 2026-11-21 02:00 \(Asia\/Tokyo\)\./);
+    expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'laquelle est plus tard ?')).text).toMatch(/^Asia\/Tokyo est plus tard : 2026-11-21 02:00, contre /);
+    // A list a bound cuts is asked again with it, as before; one clock is nothing to compare.
+    expect((await talk('which orders are delayed?', 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect((await talk('time in Tokyo', 'which one is later?')).text).not.toMatch(/later:/);
+    // The total an invoice showed (it looked A-1002 up).
+    expect(await talk('invoice for A-1002', 'what is the total?')).toEqual({ text: 'order_invoice showed a total of 89.00 EUR. No tool was needed for that.', calls: [] });
+    expect((await talk('Rechnung für A-1002', 'wie hoch ist die Summe?')).text).toBe('order_invoice zeigte eine Summe von 89.00 EUR. Dafür brauchte ich kein Werkzeug.');
+    expect((await talk('facture de A-1002', 'quel est le total ?')).text).toBe("order_invoice indiquait un total de 89.00 EUR. Je n'ai eu besoin d'aucun outil pour cela.");
+    // "round that" after a lookup: no number to round, said plainly (it looked A-1002 up again); after a sum, rounded.
+    expect(await talk('where is A-1002', 'round that')).toEqual({
+      text: 'What query_order showed for A-1002 has no number that "round that" could work on (it gives a status and dates). Give me the number, as in "round 3.14159 to 2 digits".',
+      calls: [],
+    });
+    expect((await talk('wo ist A-1002', 'runde das')).text).toMatch(/^Was query_order für A-1002 zeigte, hat keine Zahl, mit der „runde das“ rechnen könnte/);
+    expect((await talk('what is 10 / 3', 'round that')).calls).toEqual([['calculate', { expression: 'round((10 / 3))' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -294,6 +294,16 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "top 3 only", "more than a week?" after the list of late orders: that list again, with that bound.
   const bounded = forced || asked !== ruleInput.userText ? undefined : listAgain(options.prompt, text, tools);
   if (bounded !== undefined) return { type: 'tool-calls', calls: [bounded.call], text: wording.again(bounded.call.toolName, joinList(bounded.values, wording.and)) };
+  // "which one is the worst?" after an audit, "which one is later?" after two clocks: from what they showed (it looked the
+  // first order up, or got the help text).
+  const compared = forced || asked !== ruleInput.userText ? undefined : compareShown(options.prompt, text, wording);
+  if (compared !== undefined) return { type: 'text', text: compared };
+  // "what is the total?" after an invoice: its total (it looked the order up).
+  const total = forced || asked !== ruleInput.userText ? undefined : totalAsked(options.prompt, text, tools, wording);
+  if (total !== undefined) return { type: 'text', text: total };
+  // "round that" after a lookup, which shows no number: say so (it looked the order up again).
+  const noNumber = forced || asked !== ruleInput.userText ? undefined : noNumberToWorkOn(options.prompt, ruleInput.userText, tools, wording);
+  if (noNumber !== undefined) return { type: 'text', text: noNumber };
   // "the day after then" after a move to Dec 12 that was denied: that move again, to the day next to the one asked.
   const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
   if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
@@ -697,6 +707,140 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
   return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
 }
 
+/** A question that asks which one of what was shown: "which one …?", "and the …?", "welche …?", "laquelle …?" (folded). */
+const WHICH_ONE =
+  /^(?:(?:and|so|ok|then|und|also|dann|et|alors)[\s,]+)?(?:(?:which|what|who|where)\b(?!\s+(?:orders|ones|of\s+the\s+orders)\b)|(?:the|welche[rsn]?|wer|wo|die|der|das|laquelle|lequel|qui|ou|le|la)\b)/;
+/** Asking the one furthest behind: "worst", "most late", "am schlimmsten", "la pire", "le plus en retard" (folded). */
+const WORST = /\b(?:worst|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|latest|schlimmste[nr]?|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
+/** Asking the one least behind: "least late", "the best", "am wenigsten verspätet", "la moins en retard" (folded). */
+const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(?:verspatet|im\s+verzug)|am\s+besten|moins\s+en\s+retard|meilleure?)\b/;
+/** Asking the later one: "later", "latest", "ahead", "später", "plus tard" (folded). */
+const LATER = /\b(?:later|latest|ahead|spater|am\s+spatesten|plus\s+tard)\b/;
+/** Asking the earlier one: "earlier", "earliest", "sooner", "früher", "plus tôt" (folded). */
+const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot)\b/;
+
+/** A record an earlier answer showed: its name (an id, a clock's zone), how late it runs, its time or date, and why. */
+interface ShownRecord {
+  readonly name: string;
+  readonly days?: number | undefined;
+  readonly when?: string | undefined;
+  readonly reasons?: readonly string[] | undefined;
+}
+
+/**
+ * The records the tool results of the message before showed: a list's (an audit's flagged orders), a lookup's order, a
+ * clock; each with its name and what it says of how late it is (`delay_days`, "running 9 days late") or when it is (a
+ * clock's local date and time, a delivery date).
+ */
+function recordsShown(prompt: LanguageModelV4Prompt): ShownRecord[] {
+  const records: ShownRecord[] = [];
+  for (const message of turnWithResults(prompt)) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-result') continue;
+      const value = resultValue(part.output);
+      const list = listIn(value);
+      const nested = typeof value === 'object' && value !== null ? Object.values(value).find((field) => idOf(field) !== undefined) : undefined;
+      for (const item of list ?? [nested ?? value]) {
+        if (typeof item !== 'object' || item === null) continue;
+        const record = item as Record<string, unknown>;
+        const name = idOf(record)?.[1] ?? (typeof record.time_zone === 'string' ? record.time_zone : undefined);
+        if (name === undefined || records.some((other) => other.name === name)) continue;
+        const reasons = Array.isArray(record.reasons) ? record.reasons.filter((reason): reason is string => typeof reason === 'string') : undefined;
+        const field = [record.delay_days, record.days_late, record.daysLate].find((days) => typeof days === 'number');
+        const said = reasons?.map((reason) => /\b(\d+)\s+days?\s+late\b/.exec(reason)?.[1]).find((days) => days !== undefined);
+        const days = typeof field === 'number' ? field : said === undefined ? undefined : Number(said);
+        const clock = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? `${record.local_date} ${record.local_time.slice(0, 5)}` : undefined;
+        const date = Object.entries(record).find(([key, field]) => isDateField(key, field))?.[1];
+        records.push({ name, days, when: clock ?? (typeof date === 'string' ? date : undefined), reasons });
+      }
+    }
+  }
+  return records;
+}
+
+/**
+ * The message before, or when it called no tool (it answered "which one is the worst?" from results), the latest turn
+ * before it that did: "and the least late?" after that answer reads the audit's results still.
+ */
+function turnWithResults(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  let end = lastIndexOfRole(prompt, 'user');
+  for (let turns = 0; end > 0 && turns < 4; turns++) {
+    const start = lastIndexOfRole(prompt, 'user', end);
+    const turn = prompt.slice(start + 1, end);
+    if (turn.some((message) => message.role === 'tool')) return turn;
+    if (turn.some((message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call'))) return turn;
+    end = start;
+  }
+  return [];
+}
+
+/**
+ * "which one is the worst?" after an audit or lookups (the one furthest behind, by the days late each shows, then by how
+ * many reasons it was flagged for), "which one is later?" after two clocks or two orders (by the time or date each
+ * shows): said from what the message before showed, with no tool; it looked the first order up, or got the help text.
+ * A list that a bound cuts ("which one is the worst?" after the delayed orders) is asked again instead (`listAgain`).
+ * `undefined` for any other text, or fewer than two records that show it.
+ */
+function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  const folded = fold(text).trim();
+  if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9) return undefined;
+  const later = LATER.test(folded);
+  const earlier = !later && EARLIER.test(folded);
+  const records = recordsShown(prompt);
+  const timed = records.filter((record) => record.when !== undefined);
+  if ((later || earlier) && timed.length >= 2) {
+    const sorted = [...timed].sort((a, b) => ((a.when ?? '') < (b.when ?? '') ? -1 : (a.when ?? '') > (b.when ?? '') ? 1 : 0));
+    if (later) sorted.reverse();
+    const [best, ...others] = sorted;
+    if (best === undefined) return undefined;
+    if (others.every((other) => other.when === best.when)) return wording.sameWhen(joinList(sorted.map((record) => record.name), wording.and), best.when ?? '');
+    return wording.laterOf(best.name, best.when ?? '', joinList(others.map((other) => `${other.when} (${other.name})`), wording.and), earlier);
+  }
+  const least = LEAST_LATE.test(folded);
+  if (!least && !WORST.test(folded)) return undefined;
+  const rated = records.filter((record) => record.days !== undefined || (record.reasons?.length ?? 0) > 0);
+  if (rated.length < 2) return undefined;
+  const score = (record: ShownRecord): number => (record.days ?? 0) * 100 + (record.reasons?.length ?? 0);
+  const sorted = [...rated].sort((a, b) => (least ? score(a) - score(b) : score(b) - score(a)));
+  const why = (record: ShownRecord): string =>
+    record.reasons !== undefined && record.reasons.length > 0 ? record.reasons.join(', ') : wording.daysLate(record.days ?? 0);
+  const [best, ...others] = sorted;
+  if (best === undefined) return undefined;
+  return wording.furthestBehind(best.name, why(best), others.map((other) => `${other.name}: ${why(other)}`).join('; '), least);
+}
+
+/** Asking the amount shown: "what is the total?", "how much is it?", "wie hoch ist die Summe?", "quel est le total ?" (folded). */
+const TOTAL_ASKED =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
+
+/**
+ * "what is the total?" after an invoice: the amount the latest result of the conversation shows, said with the tool that
+ * showed it, with no tool; it read "the total" as about the order and looked it up. `undefined` for any other text, or
+ * when no result showed an amount.
+ */
+function totalAsked(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  if (!TOTAL_ASKED.test(fold(text).trim())) return undefined;
+  const earlier = prompt.slice(0, lastIndexOfRole(prompt, 'user'));
+  const shown = amountShown(earlier, tools);
+  return shown === undefined ? undefined : wording.totalShown(shown.toolName, shown.shown);
+}
+
+/**
+ * "round that", "square root of it" after lookups, which show no amount: say so, and how to give a number; it looked
+ * the order up again. `undefined` for any other text, after a sum (taken on by `functionOfSum`), or when no lookup by
+ * id came before it.
+ */
+function noNumberToWorkOn(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  if (!FUNCTION_OF_IT.test(fold(text).trim()) || lastSumCall(prompt, tools) !== undefined) return undefined;
+  if (amountShown(previousTurn(prompt), tools) !== undefined) return undefined;
+  const looked = callsOf(previousTurn(prompt)).filter((call) => idOf(call.input) !== undefined);
+  if (looked.length === 0) return undefined;
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  return wording.noNumberShown(text.trim().replace(/[?.!]+$/, ''), joinList(names, wording.and), joinList(ids, wording.and));
+}
+
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
 const SETS_AMOUNT =
   /^(?:(?:actually|no|nah|wait|oh|sorry|oops|hmm|ok|nein|doch|ach|eigentlich|non|oups|en\s+fait|finalement)[\s,!.]+)*(?:(?:please\s+)?(?:make\s+(?:it|that|them)|change\s+(?:it|that)\s+to|i\s+meant|i\s+wanted|should\s+be|only|just|mach(?:e)?(?:\s+(?:es|daraus))?|lieber|besser|nur|mets?-en|plutot|seulement)\s+(\d+)(?:\s+daraus)?|(\d+)\s+(?:instead|then|stattdessen|lieber|plutot))\s*(?:please|bitte|stp|s['’]il\s+te\s+plait)?\s*[.!]*$/;
@@ -862,7 +1006,10 @@ const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\
  * The amount the latest tool result of `messages` shows: a `total` field, a total in its words ("total 89.00 EUR"), or
  * a sum (its expression, so the calculator works on it exactly); `undefined` when none shows one.
  */
-function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]): { readonly expression: string; readonly value: number; readonly shown: string } | undefined {
+function amountShown(
+  messages: LanguageModelV4Prompt,
+  tools: readonly ToolInfo[],
+): { readonly expression: string; readonly value: number; readonly shown: string; readonly toolName: string } | undefined {
   const results = messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
   const calls = callsOf(messages);
   for (const result of results.reverse()) {
@@ -870,12 +1017,12 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
     const { record, words } = resultRecordAndWords(result.output);
     if (typeof record?.total === 'number') {
       const currency = typeof record.currency === 'string' ? ` ${record.currency}` : '';
-      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}` };
+      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}`, toolName: result.toolName };
     }
     const total = TOTAL_IN_WORDS.exec(words);
     if (total !== null) {
       const amount = (total[1] ?? '').replace(/,/g, '');
-      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}` };
+      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}`, toolName: result.toolName };
     }
     // A sum: its expression, for the calculator to take on exactly.
     const call = calls.find((part) => part.toolCallId === result.toolCallId);
@@ -884,7 +1031,7 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
     const expression = name === undefined || typeof call?.input !== 'object' || call.input === null ? undefined : (call.input as Record<string, unknown>)[name];
     if (typeof expression === 'string') {
       const worked = typeof record?.result === 'number' ? record.result : Number.NaN;
-      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked) };
+      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked), toolName: result.toolName };
     }
   }
   return undefined;

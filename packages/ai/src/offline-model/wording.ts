@@ -185,6 +185,18 @@ export interface Wording {
   readonly timesApart: (each: string, base: string, offset: string) => string;
   /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
   readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
+  /** "which one is the worst?" after records that say how late each is: the one furthest behind (or least), why, the others. */
+  readonly furthestBehind: (best: string, why: string, others: string, least: boolean) => string;
+  /** How late a record is, when it says so in a number of days alone (`delay_days`). */
+  readonly daysLate: (days: number) => string;
+  /** "which one is later?" after clocks or dates: the one whose time or date is later (or earlier), then the others'. */
+  readonly laterOf: (best: string, when: string, others: string, earlier: boolean) => string;
+  /** "which one is later?" when all of them show the same time or date. */
+  readonly sameWhen: (names: string, when: string) => string;
+  /** "what is the total?" after a result that showed an amount (an invoice): the tool and the amount. */
+  readonly totalShown: (tool: string, amount: string) => string;
+  /** "round that" after results with no number to work on (a lookup): say so, and how to give one. */
+  readonly noNumberShown: (asked: string, tools: string, ids: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -263,8 +275,10 @@ function localHint(hint: ArgumentHint, words: { readonly date: string; readonly 
 }
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
-/** Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten". */
-/** "5 hours 45 minutes", "2 hours", "15 minutes" (Kathmandu against Kolkata: it said "0 hours 15 minutes"). */
+/**
+ * Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten", and "15 minutes"
+ * alone under an hour (Kathmandu against Kolkata: it said "0 hours 15 minutes").
+ */
 const hoursOf = (minutes: number, one: string, many: string, mins: string): string => {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60 === 0 ? '' : `${minutes % 60} ${mins}`;
@@ -353,6 +367,15 @@ const EN: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
   timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} is ${least ? 'the least behind' : 'the furthest behind'} (${why})${others === '' ? '' : `; ${others}`}. No tool was needed for that.`,
+  daysLate: (days) => plural(days, 'day late', 'days late'),
+  laterOf: (best, when, others, earlier) => `${best} is ${earlier ? 'earlier' : 'later'}: ${when}, against ${others}. No tool was needed for that.`,
+  sameWhen: (names, when) => `${names} show the same: ${when}. No tool was needed for that.`,
+  totalShown: (tool, amount) => `${tool} showed a total of ${amount}. No tool was needed for that.`,
+  noNumberShown: (asked, tools, ids) =>
+    `What ${tools} showed for ${ids} has no number that "${asked}" could work on (it gives a status and dates). ` +
+    'Give me the number, as in "round 3.14159 to 2 digits".',
   farewell: 'Thank you, you too. Goodbye!',
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
@@ -466,6 +489,15 @@ const DE: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
   timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} ist ${least ? 'am wenigsten' : 'am weitesten'} im Verzug (${why})${others === '' ? '' : `; ${others}`}. Dafür brauchte ich kein Werkzeug.`,
+  daysLate: (days) => plural(days, 'Tag zu spät', 'Tage zu spät'),
+  laterOf: (best, when, others, earlier) => `${best} ist ${earlier ? 'früher' : 'später'}: ${when}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
+  sameWhen: (names, when) => `${names} zeigen dasselbe: ${when}. Dafür brauchte ich kein Werkzeug.`,
+  totalShown: (tool, amount) => `${tool} zeigte eine Summe von ${amount}. Dafür brauchte ich kein Werkzeug.`,
+  noNumberShown: (asked, tools, ids) =>
+    `Was ${tools} für ${ids} zeigte, hat keine Zahl, mit der „${asked}“ rechnen könnte (es nennt einen Status und Daten). ` +
+    'Nenne mir die Zahl, etwa „runde 3,14159 auf 2 Stellen“.',
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
@@ -588,6 +620,16 @@ const FR: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
   timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} a ${least ? 'le moins' : 'le plus'} de retard (${why})${others === '' ? '' : ` ; ${others}`}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  daysLate: (days) => plural(days, 'jour de retard', 'jours de retard'),
+  laterOf: (best, when, others, earlier) =>
+    `${best} est ${earlier ? 'plus tôt' : 'plus tard'} : ${when}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  sameWhen: (names, when) => `${names} indiquent la même chose : ${when}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  totalShown: (tool, amount) => `${tool} indiquait un total de ${amount}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  noNumberShown: (asked, tools, ids) =>
+    `Ce que ${tools} a montré pour ${ids} n'a aucun nombre sur lequel « ${asked} » pourrait porter (un statut et des dates). ` +
+    'Donne-moi le nombre, par exemple « arrondis 3,14159 à 2 décimales ».',
   farewell: 'Merci, vous aussi. Au revoir !',
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
