@@ -981,11 +981,11 @@ function findMessage(text: string, used: Span[]): string | undefined {
  * their order ships Monday": a clause that opens with a subject after "tell" (or "remind", "inform") and who is told.
  */
 const TOLD_BARE =
-  /(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))\s*,?\s+)(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(\S.*)$/gim;
+  /(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))(?:\s*,)?\s+)(\S.*)$/gim;
 
 /** The same in German, in a main clause's order already: "sag dem Kunden von A-1002 es tut uns leid". */
 const TOLD_BARE_DE =
-  /(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?\s*,?\s+)(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(\S.*)$/gim;
+  /(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?(?:\s*,)?\s+)(\S.*)$/gim;
 
 /** The verbs a German clause with "dass" ends with that split in a main clause ("ankommt": "kommt … an"), prefix and stem. */
 const SEPARABLE =

@@ -153,7 +153,40 @@ const VALUE_ARGUMENT_SCORE = 3;
  * any day): "Move A-1003 to 2027-01-10" is for the tool that takes both, "add 2 coffee beans for 12.50 each" for the
  * one that adds at a price.
  */
-export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
+export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): readonly ToolScore[] {
+  // A message's reading scores one text several times (each of its requests by `pickTool`, then `pickAdder` when that
+  // finds none; every request once for `partialRequests` and again for `callsPerRequest`): once per tool set is enough.
+  let byText = SCORES.get(tools);
+  if (byText === undefined) {
+    byText = new Map();
+    SCORES.set(tools, byText);
+  }
+  const known = byText.get(text);
+  if (known !== undefined) return known;
+  const scores = scoreToolsOnce(text, tools);
+  byText.set(text, scores);
+  return scores;
+}
+
+/**
+ * The scores of {@link scoreTools} by tool set (a call's, gone with it) and text. A model call scores a few hundred
+ * texts at most: its message is read up to 2,000 characters.
+ */
+const SCORES = new WeakMap<readonly OfflineToolInfo[], Map<string, readonly ToolScore[]>>();
+
+/** The words of a tool's name (stemmed) and of its description, read once per tool, not once per text scored. */
+const TOOL_WORDS = new WeakMap<OfflineToolInfo, { readonly name: readonly string[]; readonly description: ReadonlySet<string> }>();
+
+function toolWords(tool: OfflineToolInfo): { readonly name: readonly string[]; readonly description: ReadonlySet<string> } {
+  let words = TOOL_WORDS.get(tool);
+  if (words === undefined) {
+    words = { name: splitIdentifier(tool.name).map((word) => stem(word)), description: new Set(contentWords(tool.description ?? '')) };
+    TOOL_WORDS.set(tool, words);
+  }
+  return words;
+}
+
+function scoreToolsOnce(text: string, tools: readonly OfflineToolInfo[]): readonly ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
   const said = withoutMessage(text);
@@ -173,8 +206,9 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
       ...valueArguments(text, tool.inputSchema).filter((value) => value.kind === 'message'),
     ];
     const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
-    const nameWords = [tool.name, ...named.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
-    const descriptionWords = new Set(contentWords(tool.description ?? ''));
+    const own = toolWords(tool);
+    const nameWords = [...own.name, ...named.flatMap((value) => splitIdentifier(value.name)).map((word) => stem(word))];
+    const descriptionWords = own.description;
     let score = 0;
     for (const word of words) {
       const inName = nameWords.find((nameWord) => sameWord(word, nameWord)) ?? nameWords.find((nameWord) => isTypoOf(word, nameWord));

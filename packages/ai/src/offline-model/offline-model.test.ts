@@ -279,6 +279,17 @@ describe('createOfflineModel', () => {
     expect(more.text).not.toMatch(/[\ud800-\udfff]/);
   });
 
+  it('reads a message of many requests with a mail among them, the mail\'s words to its end left out of what the others read', async () => {
+    // What is to be said runs to the message's end, and the text the other requests are read in has it blanked out: a run
+    // of ~1,700 spaces, which two patterns of what someone is told went over backwards from each of its places, three
+    // times each (~11 s of CPU for this message, past this test's time; 2,000 characters of other requests take ~0.1 s).
+    const requests = ['where is A-1002', 'what time is it in Tokyo', 'add 2 mugs to my cart', 'email the customer of A-1002 that it is late'];
+    let prompt = '';
+    for (let i = 0; prompt.length < 1_950; i++) prompt += `${requests[i % requests.length]}, and `;
+    const result = await generateText({ model: createOfflineModel(), tools: shopTools(), prompt: prompt.slice(0, 2_000), stopWhen: isStepCount(1) });
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(['query_order', 'world_clock', 'cart_add', 'send_email']);
+  });
+
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
     const { tools } = orderTools();
     const result = streamText({

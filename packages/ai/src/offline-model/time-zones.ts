@@ -273,13 +273,16 @@ export function findTimeZones(text: string): ZoneMatch[] {
     }
   }
   const lower = fold(text);
+  // A name not in the text at all is not looked for as a word (most of them, in each of the many calls a message gets).
   for (const { name: city, zone, pattern } of CITIES) {
+    if (!lower.includes(city)) continue;
     for (const match of lower.matchAll(pattern)) {
       found.push({ zone, start: match.index, end: match.index + city.length });
     }
   }
   // A country of one zone, where no city of the text's is in it ("time in Berlin, Germany" is Berlin's).
   for (const { name: country, zone, pattern } of COUNTRIES) {
+    if (!lower.includes(country)) continue;
     for (const match of lower.matchAll(pattern)) {
       const start = match.index;
       const others = Object.hasOwn(OUTLYING_ZONES, zone) ? OUTLYING_ZONES[zone] : undefined;
@@ -336,6 +339,7 @@ export function findCities(text: string): Array<{ readonly city: string; readonl
   const lower = fold(text);
   const found: Array<{ city: string; start: number; end: number }> = [];
   for (const { name: city, pattern } of CITIES) {
+    if (!lower.includes(city)) continue;
     for (const match of lower.matchAll(pattern)) {
       const original = text.slice(match.index, match.index + city.length);
       found.push({ city: titleCase(original), start: match.index, end: match.index + city.length });
