@@ -116,7 +116,13 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   ecrir: ['email'],
   ecriv: ['email'],
   client: ['customer'],
-  prufe: ['audit'],
+  // "prüfe", "überprüfe", "vérifie" are "check": "die offenen Bestellungen" reach the audit (its description says "checked"),
+  // "A-1002" its lookup, "mon panier" the cart; "prüfe A-1002" reached the audit, "vérifie …" asked for an order id.
+  prufe: ['check'],
+  uberpruf: ['check'],
+  verifi: ['check'],
+  offen: ['open'],
+  ouvert: ['open'],
   rapport: ['report'],
   bericht: ['report'],
 };
@@ -510,7 +516,8 @@ export function unlistedAll(
   // The tool reached is the one asked for when the text says what it does besides the thing: "audit all orders",
   // "a chart of all orders", "all delayed orders". One that does something else with them is no list of them all:
   // "show me every order" reached audit_orders (its description says "every … order"), which flags the late ones.
-  const asked = reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)));
+  const asked =
+    reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name) || (Object.hasOwn(ASKED_BY, name) && (ASKED_BY[name]?.includes(part) ?? false))));
   if (reached !== undefined && asked && (!isReadName(reached.name) || extractArguments(text, reached.inputSchema).missing.length === 0)) return undefined;
   // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
   const quantified = ALL_OF.exec(folded);
@@ -519,6 +526,12 @@ export function unlistedAll(
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
+
+/**
+ * Words that ask for what a tool's name says it does besides its thing (stemmed): "check all orders", "prüfe alle
+ * Bestellungen" ask for the audit, as "audit all orders" does (they said no tool lists all orders).
+ */
+const ASKED_BY: Readonly<Record<string, readonly string[]>> = { audit: ['check', 'inspect', 'review', 'verify'].map((word) => stem(word)) };
 
 /** The stems of a tool name's words (`list_delayed_orders`: list, delay, order). */
 function nameStems(tool: OfflineToolInfo): string[] {

@@ -168,6 +168,12 @@ function shopTools() {
   } satisfies ToolSet;
 }
 
+/** The demo's audit_orders description (apps/worker/src/tools/audit-orders.ts): "prüfe", "vérifie", "check" reach it by "checked". */
+const AUDIT_DESCRIPTION =
+  'Audit every open (not yet delivered) order, a few at a time, and flag those that need attention: running late, ' +
+  'marked as delayed, or past their delivery date. Returns how many orders were checked and the flagged ones ' +
+  'with customer and reasons. Takes no arguments; reports its progress while it runs.';
+
 /** The demo's calculator (apps/worker/src/tools/calculate.ts) on the four operations, for sums a conversation goes on from. */
 function calculator() {
   return tool({
@@ -2566,7 +2572,7 @@ describe('createOfflineModel', () => {
 
   it('reads "the customers of the flagged orders", "those customers", "diesen Kunden" after an audit or a list as each of them', async () => {
     const audit = tool({
-      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      description: AUDIT_DESCRIPTION,
       inputSchema: z.object({}),
       execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
     });
@@ -2628,7 +2634,7 @@ describe('createOfflineModel', () => {
 
   it('answers "which one is the worst?" after an audit, "which one is later?" after two clocks or orders, "what is the total?" after an invoice, from what they showed (EN/DE/FR)', async () => {
     const audit = tool({
-      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      description: AUDIT_DESCRIPTION,
       inputSchema: z.object({}),
       execute: async () => ({
         checked: 10,
@@ -2692,6 +2698,76 @@ describe('createOfflineModel', () => {
     });
     expect((await talk('wo ist A-1002', 'runde das')).text).toMatch(/^Was query_order für A-1002 zeigte, hat keine Zahl, mit der „runde das“ rechnen könnte/);
     expect((await talk('what is 10 / 3', 'round that')).calls).toEqual([['calculate', { expression: 'round((10 / 3))' }]]);
+  });
+
+  it('plays the demo\'s user: follow-ups across turns, the worst of an audit by its reasons, a rate alone, "vérifie", a day read once', async () => {
+    const audit = tool({
+      description: AUDIT_DESCRIPTION,
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed', 'running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+        ],
+      }),
+    });
+    const dates: Record<string, [string, number]> = { 'A-1002': ['2026-12-03', 4], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const offsets: Record<string, string> = { 'Europe/Berlin': '+01:00', 'Asia/Kathmandu': '+05:45' };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const tools = { ...shopTools(), query_order: lookup, world_clock: clock, audit_orders: audit, calculate: calculator() };
+    /** A conversation of `texts`, each turn run to its end: what the model says and calls on the last. */
+    const talk = async (...texts: string[]) => {
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The clocks of two turns: it read the browser's time zone (one clock in the message before).
+    expect((await talk('time in Berlin', 'and in Kathmandu?', 'what is the time difference?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Asia/Kathmandu is 4 hours 45 minutes ahead (UTC+05:45). No tool was needed for that.',
+    );
+    // Two lookups of two turns: it looked A-1006 up again; "and the worst?" after that answer reads them still.
+    expect(await talk('where is A-1002', 'and A-1006?', 'which one is later?')).toEqual({
+      text: 'A-1006 is later: 2026-12-12, against 2026-12-03 (A-1002). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('where is A-1002', 'and A-1006?', 'which one is later?', 'and the worst?')).text).toMatch(/^A-1006 is the furthest behind \(9 days late\)/);
+    // A lookup and a clock are nothing to compare.
+    expect((await talk('time in Berlin', 'where is A-1002', 'which one is later?')).text).not.toMatch(/ is later: /);
+    // "the worst one" of an audit is the one furthest behind, not the first it named (A-1002).
+    expect((await talk('audit the orders', 'email the customer of the worst one to apologise')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    // A rate alone after an invoice is put on its total (it looked the order up), in each language.
+    expect(await talk('Rechnung für A-1002', 'und mit 19% MwSt?')).toEqual({
+      text: 'Ich rechne es auf 89.00 EUR aus unserem Gespräch.',
+      calls: [['calculate', { expression: '89.00 * (1 + 19 / 100)' }]],
+    });
+    expect((await talk('invoice for A-1002', 'and with 19% VAT?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 19 / 100)' }]]);
+    expect((await talk('facture de A-1002', 'et avec 20 % de TVA ?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 20 / 100)' }]]);
+    // "vérifie", "überprüfe", "prüfe" are "check": it asked for an order id, or ran the audit for one order.
+    expect((await talk('Vérifie les commandes ouvertes')).calls).toEqual([['audit_orders', {}]]);
+    expect((await talk('Vérifie les commandes ouvertes', 'laquelle est la pire ?')).text).toMatch(/^A-1006 a le plus de retard \(status is delayed, running 9 days late\) ; /);
+    expect((await talk('Prüfe A-1002')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    expect((await talk('vérifie mon panier')).calls).toEqual([['cart_list', {}]]);
+    // "check all orders" is the audit ("No tool lists all orders").
+    expect((await talk('check all orders')).calls).toEqual([['audit_orders', {}]]);
+    // A day read once, however often it is said ("Reading "friday" as 2026-11-27 and "friday" as 2026-11-27").
+    expect((await talk('move A-1002 to friday and A-1003 to friday')).text).toMatch(/^Reading "friday" as 2026-11-27 \(today is 2026-11-20 UTC\)\./);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

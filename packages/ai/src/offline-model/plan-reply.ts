@@ -281,7 +281,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "how much is that with 19% VAT?" after an invoice: its total, taken on (it made the invoice again).
   const rated = forced || asked !== ruleInput.userText ? undefined : rateOfEarlier(options.prompt, ruleInput.userText, tools);
   if (rated !== undefined) {
-    const note = wording.referred(rated.phrase, rated.amount);
+    const note = rated.phrase === undefined ? wording.ratedAmount(rated.amount) : wording.referred(rated.phrase, rated.amount);
     if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
     return { type: 'text', text: `${note} ${rated.said}` };
   }
@@ -442,10 +442,17 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
   const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
-    const ids = (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
+    const list = listIn(resultValue(result.output)) ?? [];
+    const ids = list.flatMap((record: unknown) => idOf(record)?.[1] ?? []);
     const said = match[1] ?? match[2] ?? match[3] ?? '';
     const place = Object.hasOwn(PLACES, said) ? (PLACES[said] ?? said) : said;
-    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
+    // "the worst one" of an audit's flagged orders (in the order of their ids): the one its records show furthest behind;
+    // of a list with no such words, the first (most delayed first). It was the first the audit named.
+    const shown = list.flatMap((record: unknown) => shownRecord(record) ?? []);
+    const rated = shown.length === ids.length && shown.some((record) => lateness(record) > 0) ? shown : [];
+    const worst = rated.reduce<ShownRecord | undefined>((best, record) => (best === undefined || lateness(record) > lateness(best) ? record : best), undefined);
+    const first = (place === 'worst' || place === 'most delayed') && worst !== undefined ? worst.name : ids[0];
+    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : first;
     if (id === undefined || ids.length < 2) continue;
     if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
     return { id, phrase: plain.slice(match.index, match.index + match[0].length) };
@@ -689,16 +696,18 @@ const TIME_APART =
 function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
   if (!TIME_APART.test(fold(text))) return undefined;
   const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
-  for (const message of previousTurn(prompt)) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      const value = part.type === 'tool-result' ? resultValue(part.output) : undefined;
-      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-      const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
-      if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
-      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-      clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
-    }
+  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
+  const zoned = (results: readonly LanguageModelV4ToolResultPart[]): number =>
+    new Set(results.map((part) => (resultValue(part.output) as { time_zone?: unknown } | undefined)?.time_zone).filter((zone) => typeof zone === 'string')).size;
+  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const results = turn.length > 0 ? recentResults(prompt, (found) => zoned(found) >= 2) : [];
+  for (const part of results) {
+    const value = resultValue(part.output);
+    const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
+    if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
   }
   if (clocks.length < 2) return undefined;
   const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
@@ -728,51 +737,69 @@ interface ShownRecord {
 }
 
 /**
- * The records the tool results of the message before showed: a list's (an audit's flagged orders), a lookup's order, a
+ * The records the tool results of the latest turns showed (see {@link recentResults}): a list's (an audit's flagged orders), a lookup's order, a
  * clock; each with its name and what it says of how late it is (`delay_days`, "running 9 days late") or when it is (a
  * clock's local date and time, a delivery date).
  */
 function recordsShown(prompt: LanguageModelV4Prompt): ShownRecord[] {
-  const records: ShownRecord[] = [];
-  for (const message of turnWithResults(prompt)) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      if (part.type !== 'tool-result') continue;
+  const read = (results: readonly LanguageModelV4ToolResultPart[]): ShownRecord[] => {
+    const records: ShownRecord[] = [];
+    for (const part of results) {
       const value = resultValue(part.output);
       const list = listIn(value);
       const nested = typeof value === 'object' && value !== null ? Object.values(value).find((field) => idOf(field) !== undefined) : undefined;
       for (const item of list ?? [nested ?? value]) {
-        if (typeof item !== 'object' || item === null) continue;
-        const record = item as Record<string, unknown>;
-        const name = idOf(record)?.[1] ?? (typeof record.time_zone === 'string' ? record.time_zone : undefined);
-        if (name === undefined || records.some((other) => other.name === name)) continue;
-        const reasons = Array.isArray(record.reasons) ? record.reasons.filter((reason): reason is string => typeof reason === 'string') : undefined;
-        const field = [record.delay_days, record.days_late, record.daysLate].find((days) => typeof days === 'number');
-        const said = reasons?.map((reason) => /\b(\d+)\s+days?\s+late\b/.exec(reason)?.[1]).find((days) => days !== undefined);
-        const days = typeof field === 'number' ? field : said === undefined ? undefined : Number(said);
-        const clock = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? `${record.local_date} ${record.local_time.slice(0, 5)}` : undefined;
-        const date = Object.entries(record).find(([key, field]) => isDateField(key, field))?.[1];
-        records.push({ name, days, when: clock ?? (typeof date === 'string' ? date : undefined), reasons });
+        const record = shownRecord(item);
+        if (record !== undefined && !records.some((other) => other.name === record.name)) records.push(record);
       }
     }
-  }
-  return records;
+    return records;
+  };
+  return read(recentResults(prompt, (results) => read(results).length >= 2));
+}
+
+/** A record of a result as {@link ShownRecord} reads it; `undefined` for no object, or one with no id or zone. */
+function shownRecord(item: unknown): ShownRecord | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const record = item as Record<string, unknown>;
+  const name = idOf(record)?.[1] ?? (typeof record.time_zone === 'string' ? record.time_zone : undefined);
+  if (name === undefined) return undefined;
+  const reasons = Array.isArray(record.reasons) ? record.reasons.filter((reason): reason is string => typeof reason === 'string') : undefined;
+  const field = [record.delay_days, record.days_late, record.daysLate].find((days) => typeof days === 'number');
+  const said = reasons?.map((reason) => /\b(\d+)\s+days?\s+late\b/.exec(reason)?.[1]).find((days) => days !== undefined);
+  const days = typeof field === 'number' ? field : said === undefined ? undefined : Number(said);
+  const clock = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? `${record.local_date} ${record.local_time.slice(0, 5)}` : undefined;
+  const date = Object.entries(record).find(([key, field]) => isDateField(key, field))?.[1];
+  return { name, days, when: clock ?? (typeof date === 'string' ? date : undefined), reasons };
+}
+
+/** How far behind a record is, to rank records by: the days late it shows, then how many reasons it was flagged for. */
+function lateness(record: ShownRecord): number {
+  return (record.days ?? 0) * 100 + (record.reasons?.length ?? 0);
 }
 
 /**
- * The message before, or when it called no tool (it answered "which one is the worst?" from results), the latest turn
- * before it that did: "and the least late?" after that answer reads the audit's results still.
+ * The tool results of the latest turns that called a tool, going back over answers that called none ("and the least
+ * late?" after the answer to "which one is the worst?" reads the audit's results still) and over turns that called the
+ * same tools, until `enough` holds of them ("where is A-1002", "and A-1006?", "which one is later?": both lookups).
  */
-function turnWithResults(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+function recentResults(prompt: LanguageModelV4Prompt, enough: (results: readonly LanguageModelV4ToolResultPart[]) => boolean): LanguageModelV4ToolResultPart[] {
+  const results: LanguageModelV4ToolResultPart[] = [];
+  let tools: ReadonlySet<string> | undefined;
   let end = lastIndexOfRole(prompt, 'user');
   for (let turns = 0; end > 0 && turns < 4; turns++) {
     const start = lastIndexOfRole(prompt, 'user', end);
     const turn = prompt.slice(start + 1, end);
-    if (turn.some((message) => message.role === 'tool')) return turn;
-    if (turn.some((message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call'))) return turn;
     end = start;
+    const parts = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
+    if (parts.length === 0) continue;
+    const names = new Set(parts.map((part) => part.toolName));
+    if (tools !== undefined && [...names].some((name) => !tools?.has(name))) break;
+    tools ??= names;
+    results.unshift(...parts);
+    if (enough(results)) break;
   }
-  return [];
+  return results;
 }
 
 /**
@@ -801,8 +828,7 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
   if (!least && !WORST.test(folded)) return undefined;
   const rated = records.filter((record) => record.days !== undefined || (record.reasons?.length ?? 0) > 0);
   if (rated.length < 2) return undefined;
-  const score = (record: ShownRecord): number => (record.days ?? 0) * 100 + (record.reasons?.length ?? 0);
-  const sorted = [...rated].sort((a, b) => (least ? score(a) - score(b) : score(b) - score(a)));
+  const sorted = [...rated].sort((a, b) => (least ? lateness(a) - lateness(b) : lateness(b) - lateness(a)));
   const why = (record: ShownRecord): string =>
     record.reasons !== undefined && record.reasons.length > 0 ? record.reasons.join(', ') : wording.daysLate(record.days ?? 0);
   const [best, ...others] = sorted;
@@ -963,6 +989,9 @@ function lastSumCall(
  */
 const RATE_OF_EARLIER =
   /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
+/** A rate alone, on what an earlier answer showed: "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?" (folded). */
+const RATE_ALONE =
+  /^(?:(?:and|so|what\s+about|how\s+about|und|also|et|alors)\s+)?(?:with|plus|mit|zuzuglich|avec)\s+(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)(?:\s+(?:de\s+)?(?:vat|tax|sales\s+tax|mwst|ust|mehrwertsteuer|steuer|tva|taxe))?\s*[?.!]*$/;
 /** A rate taken off: "take 10% off that", "minus 20%", "less 5%", "a 10% discount", "abzüglich", "Rabatt", "moins", "remise" (folded). */
 const TAKEN_OFF = /\b(?:minus|less|off|discount(?:ed)?|subtract|deduct|abzuglich|weniger|rabatt|nachlass|moins|remise|reduction|rabais)\b/;
 /** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
@@ -979,9 +1008,12 @@ function rateOfEarlier(
   prompt: LanguageModelV4Prompt,
   userText: string,
   tools: readonly ToolInfo[],
-): { readonly phrase: string; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
+): { readonly phrase?: string | undefined; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
   const folded = fold(userText).trim();
-  const match = RATE_OF_EARLIER.exec(folded);
+  // "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?": a rate alone, on what was shown (it looked the
+  // order up); no word of it is read as the amount.
+  const alone = RATE_ALONE.exec(folded);
+  const match = alone === null ? RATE_OF_EARLIER.exec(folded) : ['', '', alone[1]];
   if (match === null) return undefined;
   const earlier = amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools);
   if (earlier === undefined) return undefined;
@@ -990,7 +1022,7 @@ function rateOfEarlier(
   const off = TAKEN_OFF.test(folded);
   const part = !off && PART_OF_EARLIER.test(folded);
   const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 ${off ? '-' : '+'} ${rate} / 100)`;
-  const phrase = userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length);
+  const phrase = alone === null ? userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length) : undefined;
   const calculator = tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
   const name = calculator === undefined ? undefined : expressionArgument(calculator.inputSchema);
   const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + ((off ? -1 : 1) * Number(rate)) / 100);
@@ -1703,13 +1735,11 @@ function withReadingNote(reply: OfflineReply & { readonly type: 'tool-calls' }, 
   const zones = findTimeZones(dates.text).flatMap(({ zone, start, end, others }) =>
     others === undefined || !inputs.some((input) => input.includes(`"${zone}"`)) ? [] : [wording.mainland(dates.text.slice(start, end), zone, joinList(others, wording.or))],
   );
-  const noted = zones.length === 0 ? reply : { ...reply, text: [...zones, reply.text].filter((part) => part !== undefined).join(' ') };
+  const noted = zones.length === 0 ? reply : { ...reply, text: [...new Set(zones), reply.text].filter((part) => part !== undefined).join(' ') };
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
   if (used.length === 0) return noted;
-  const read = joinList(
-    used.map((date) => wording.readAs(date.phrase, date.date)),
-    wording.and,
-  );
+  // Each reading once: "move A-1002 to friday and A-1003 to friday" read "friday" as 2026-11-27 twice.
+  const read = joinList([...new Set(used.map((date) => wording.readAs(date.phrase, date.date)))], wording.and);
   return { ...noted, text: `${wording.reading(read, dates.today)}${noted.text === undefined ? '' : ` ${noted.text}`}` };
 }
 

@@ -86,6 +86,8 @@ export interface Wording {
   readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
   /** How words that refer back ("it") were read: as the id named earlier in the conversation. */
   readonly referred: (phrase: string, id: string) => string;
+  /** "and with 19% VAT?" after an invoice: the amount the rate is put on, from earlier (no word of the message refers to it). */
+  readonly ratedAmount: (amount: string) => string;
   /** How a request that names no id was read: as about the one id the user's last message was about. */
   readonly fromLast: (id: string) => string;
   /** The last call made again with the values a follow-up gave ("and for A-1001?"). */
@@ -306,6 +308,7 @@ const EN: Wording = {
     (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
   suggest: (id) => `Did you mean ${id}?`,
   referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
+  ratedAmount: (amount) => `Putting it on ${amount}, from earlier in our conversation.`,
   fromLast: (id) => `Reading this as about ${id}, as your last message was.`,
   again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
@@ -427,6 +430,7 @@ const DE: Wording = {
       : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
   suggest: (id) => `Meinst du ${id}?`,
   referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
+  ratedAmount: (amount) => `Ich rechne es auf ${amount} aus unserem Gespräch.`,
   fromLast: (id) => `Ich beziehe das auf ${id}, wie deine letzte Nachricht.`,
   again: (tool, values) => `Wie zuvor mit ${tool}, jetzt mit ${values}.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
@@ -556,6 +560,7 @@ const FR: Wording = {
       : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
   suggest: (id) => `Vouliez-vous dire ${id} ?`,
   referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
+  ratedAmount: (amount) => `Je l'applique à ${amount}, dont nous avons parlé.`,
   fromLast: (id) => `Je l'applique à ${id}, comme votre dernier message.`,
   again: (tool, values) => `Comme avant avec ${tool}, cette fois avec ${values}.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
