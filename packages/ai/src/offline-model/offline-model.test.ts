@@ -2770,6 +2770,49 @@ describe('createOfflineModel', () => {
     expect((await talk('move A-1002 to friday and A-1003 to friday')).text).toMatch(/^Reading "friday" as 2026-11-27 \(today is 2026-11-20 UTC\)\./);
   });
 
+  it('plays the demo\'s user: a list member after a question between, a rate taken off, the total again, "tokyo I mean", a city typed wrong', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const tools = { ...shopTools(), calculate: calculator() };
+    const talk = async (...texts: string[]) => {
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The list of the turn before "combien ?" (it asked for an order id, a subject and a body); "those customers" alike.
+    expect((await talk('montre-moi les commandes en retard', 'combien ?', 'écris au premier client pour nous excuser')).calls).toEqual([['query_order', { order_id: 'A-1012' }]]);
+    expect((await talk('which orders are delayed?', 'thanks', 'where is the second one?')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    expect((await talk('which orders are delayed?', 'how many?', 'email those customers that we are sorry')).calls.map((call) => call[0])).toEqual([
+      'send_email',
+      'send_email',
+      'send_email',
+    ]);
+    // A rate taken off alone (it asked for an expression), and the sum goes on from it.
+    expect((await talk('what is 250 + 50', 'minus 10%')).calls).toEqual([['calculate', { expression: '(250 + 50) * (1 - 10 / 100)' }]]);
+    expect((await talk('what is 250 + 50', 'minus 10%', 'and divide by 3')).calls).toEqual([['calculate', { expression: '((250 + 50) * (1 - 10 / 100)) / 3' }]]);
+    expect((await talk('Rechnung für A-1002', 'abzüglich 5 %')).calls).toEqual([['calculate', { expression: '89.00 * (1 - 5 / 100)' }]]);
+    // "what was the total again?" after the invoice was mailed (it looked the order up).
+    expect((await talk('invoice for A-1002', 'send it to the customer', 'what was the total again?')).text).toBe(
+      'order_invoice showed a total of 89.00 EUR. No tool was needed for that.',
+    );
+    // A correction after its value: "tokyo I mean" (it got the help text), "A-1003 I meant"; "what I mean" is no correction.
+    expect((await talk('time in Berlin', 'tokyo I mean')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    expect((await talk('Uhrzeit in Berlin', 'Tokio meinte ich')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    expect((await talk('where is A-1002', 'A-1003 I meant')).calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    expect((await talk('tell them what I mean')).calls).toEqual([]);
+    // A city typed with two letters swapped or one left out is read as it, and said so (it did not know the place); a
+    // place one slip from none is still not known.
+    expect(await talk('time in new yrok')).toEqual({ text: 'Reading "new yrok" as New York.', calls: [['world_clock', { time_zone: 'America/New_York' }]] });
+    expect((await talk('time in new yrok', 'and londn?')).calls).toEqual([['world_clock', { time_zone: 'Europe/London' }]]);
+    expect((await talk('Uhrzeit in Berln')).text).toBe('Ich lese „Berln“ als Berlin.');
+    expect((await talk('time in Bolton')).text).toMatch(/^I don't know where "Bolton" is/);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

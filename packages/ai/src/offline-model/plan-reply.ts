@@ -28,7 +28,7 @@ import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDa
 import { summarizeToolResults } from './summarize-results.ts';
 import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
-import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
+import { findTimeZones, nearCity, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
 import { contentWords, fold, humanize, isChangeName, isReadName, isWeakVerb, splitIdentifier, stem } from './words.ts';
@@ -135,7 +135,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   const now = plan.now ?? (() => new Date());
   // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
   const userText = userTextAtLast(options.prompt);
-  const corrected = correctedText(userText, now());
+  const corrected = withoutTrailingCorrection(correctedText(userText, now()));
   if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
@@ -235,7 +235,17 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "and in the USA?" after a question of the time: a place alone goes on from it.
     const afterClock = callsOf(previousTurn(options.prompt)).some((call) => timeZoneArgument(tools.find((candidate) => candidate.name === call.toolName)?.inputSchema) !== undefined);
     const place = unknownPlace(text, asked === ruleInput.userText && afterClock);
-    const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    // "time in new yrok", "and londn?" after a clock: a typo of a city it knows is read as that city, and said so (it did
+    // not know the place, or got the help text).
+    const slip = place ?? (asked === ruleInput.userText && afterClock && findTimeZones(text).length === 0 ? PLACE_GOES_ON.exec(fold(text).trim())?.[1] : undefined);
+    const near = slip === undefined ? undefined : nearCity(slip);
+    const clock = place === undefined && near === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    const zoneName = clock === undefined ? undefined : timeZoneArgument(clock.inputSchema);
+    if (slip !== undefined && near !== undefined && clock !== undefined && zoneName !== undefined) {
+      const at = fold(text).indexOf(slip);
+      const typed = place ?? (at < 0 ? slip : text.slice(at, at + slip.length));
+      return { type: 'tool-calls', calls: [{ toolName: clock.name, input: { [zoneName]: near.zone } }], text: wording.placeReadAs(typed, near.city) };
+    }
     if (place !== undefined && clock !== undefined) {
       // "time in the USA": a country of several zones is known, but not which of its times is meant.
       const country = zonedCountry(place);
@@ -439,7 +449,8 @@ const PLACES: Readonly<Record<string, string>> = {
 function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
   const match = LIST_MEMBER.exec(fold(plain));
   if (match === null) return undefined;
-  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  // The list of the message before, or of the latest one that showed any ("combien ?" between them was answered so).
+  const results = recentResults(prompt, () => true);
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
     const list = listIn(resultValue(result.output)) ?? [];
@@ -465,7 +476,7 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
  * the tool takes, in the list's order; `undefined` when the message before showed no such list.
  */
 function listedIds(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): string[] | undefined {
-  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const results = recentResults(prompt, () => true);
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
     const list = listIn(resultValue(result.output));
@@ -716,6 +727,9 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
   return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
 }
 
+/** A place alone after a clock, with no "in": "and londn?", "what about sydeny", "und Berln?", "et Londre ?" (folded). */
+const PLACE_GOES_ON = /^(?:and|what\s+about|how\s+about|und|et)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*[?.!]*$/;
+
 /** A question that asks which one of what was shown: "which one …?", "and the …?", "welche …?", "laquelle …?" (folded). */
 const WHICH_ONE =
   /^(?:(?:and|so|ok|then|und|also|dann|et|alors)[\s,]+)?(?:(?:which|what|who|where)\b(?!\s+(?:orders|ones|of\s+the\s+orders)\b)|(?:the|welche[rsn]?|wer|wo|die|der|das|laquelle|lequel|qui|ou|le|la)\b)/;
@@ -838,7 +852,7 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
 
 /** Asking the amount shown: "what is the total?", "how much is it?", "wie hoch ist die Summe?", "quel est le total ?" (folded). */
 const TOTAL_ASKED =
-  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
 
 /**
  * "what is the total?" after an invoice: the amount the latest result of the conversation shows, said with the tool that
@@ -989,9 +1003,12 @@ function lastSumCall(
  */
 const RATE_OF_EARLIER =
   /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
-/** A rate alone, on what an earlier answer showed: "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?" (folded). */
+/**
+ * A rate alone, on what an earlier answer showed: "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?",
+ * "minus 10%" (taken off: {@link TAKEN_OFF}) (folded).
+ */
 const RATE_ALONE =
-  /^(?:(?:and|so|what\s+about|how\s+about|und|also|et|alors)\s+)?(?:with|plus|mit|zuzuglich|avec)\s+(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)(?:\s+(?:de\s+)?(?:vat|tax|sales\s+tax|mwst|ust|mehrwertsteuer|steuer|tva|taxe))?\s*[?.!]*$/;
+  /^(?:(?:and|so|what\s+about|how\s+about|und|also|et|alors)\s+)?(?:with|plus|minus|less|mit|zuzuglich|abzuglich|avec|moins)\s+(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)(?:\s+(?:de\s+)?(?:vat|tax|sales\s+tax|mwst|ust|mehrwertsteuer|steuer|tva|taxe))?\s*[?.!]*$/;
 /** A rate taken off: "take 10% off that", "minus 20%", "less 5%", "a 10% discount", "abzüglich", "Rabatt", "moins", "remise" (folded). */
 const TAKEN_OFF = /\b(?:minus|less|off|discount(?:ed)?|subtract|deduct|abzuglich|weniger|rabatt|nachlass|moins|remise|reduction|rabais)\b/;
 /** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
@@ -1285,6 +1302,22 @@ function correctedText(text: string, now: Date): string {
     if (last !== undefined && at >= 0) return `${head.slice(0, at)}${value}${head.slice(at + last.length)}`;
   }
   return text;
+}
+
+/** A correction said after the value it gives: "tokyo I mean", "A-1003 I meant", "Tokio meinte ich", "Tokyo je veux dire" (folded). */
+const TRAILING_CORRECTION = /^((?:\S+\s+){0,2}\S+?)[\s,]+(?:i\s+mean|i\s+meant|meine\s+ich|meinte\s+ich|ich\s+meinte?|je\s+veux\s+dire)\s*[.!]*$/;
+
+/**
+ * A short message that ends with the words of a correction ("in tokyo I mean" after "time in Berlin"): its value alone,
+ * read as going on from the message before, as "in tokyo" is; it got the help text. Three words at most, none that says
+ * what is meant ("what I mean"); the text as it is otherwise.
+ */
+function withoutTrailingCorrection(text: string): string {
+  const match = TRAILING_CORRECTION.exec(fold(text).trim());
+  const value = match?.[1];
+  if (value === undefined || /\b(?:what|that|was|ce\s+que|que)$/.test(value)) return text;
+  const start = fold(text).indexOf(value);
+  return start < 0 ? text : text.slice(start, start + value.length);
 }
 
 /** The text of the last user message. */

@@ -334,6 +334,32 @@ export function zonedCountry(place: string): { readonly country: string; readonl
   return found === undefined ? undefined : { country: `${place.charAt(0).toUpperCase()}${place.slice(1)}`, cities: found.cities };
 }
 
+/**
+ * The city a place of {@link unknownPlace} is a typo of ("new yrok", "londn", "sydeny": two letters swapped, one left
+ * out or one too many), with its zone; `undefined` when none is, or more than one. Names of five letters or more only.
+ */
+export function nearCity(place: string): { readonly city: string; readonly zone: string } | undefined {
+  const typed = fold(place).trim().replace(/^the\s+/, '');
+  if (typed.length < 5) return undefined;
+  const near = CITIES.filter(({ name }) => name.length >= 5 && oneSlipFrom(typed, name));
+  const zones = new Set(near.map((city) => city.zone));
+  const first = near[0];
+  return first === undefined || zones.size > 1 ? undefined : { city: titleCase(first.name), zone: first.zone };
+}
+
+/** Whether `typed` is `name` with two neighbouring letters swapped, or one letter left out or added. */
+function oneSlipFrom(typed: string, name: string): boolean {
+  if (typed === name) return false;
+  if (typed.length === name.length) {
+    const at = [...typed].findIndex((letter, i) => letter !== name[i]);
+    return at >= 0 && typed[at] === name[at + 1] && typed[at + 1] === name[at] && typed.slice(at + 2) === name.slice(at + 2);
+  }
+  const [short, long] = typed.length < name.length ? [typed, name] : [name, typed];
+  if (long.length - short.length !== 1) return false;
+  const at = [...short].findIndex((letter, i) => letter !== long[i]);
+  return at < 0 || short.slice(at) === long.slice(at + 1);
+}
+
 /** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */
 export function findCities(text: string): Array<{ readonly city: string; readonly start: number; readonly end: number }> {
   const lower = fold(text);

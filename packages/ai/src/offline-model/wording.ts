@@ -215,6 +215,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** A place read as the city it is a typo of ("new yrok": New York). */
+  readonly placeReadAs: (place: string, city: string) => string;
   /** A country of several time zones ("the USA"): which one is meant is not known; cities of it to ask about instead. */
   readonly severalZones: (country: string, cities: string, tool: string) => string;
   /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
@@ -401,6 +403,7 @@ const EN: Wording = {
   topics: {},
   clockInstead: (place, tool) => ` I can tell you the local time in ${place} with ${tool}, if that helps.`,
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
+  placeReadAs: (place, city) => `Reading "${place}" as ${city}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
   severalZones: (country, cities, tool) =>
@@ -531,6 +534,7 @@ const DE: Wording = {
   },
   clockInstead: (place, tool) => ` Ich kann dir mit ${tool} die Ortszeit in ${place} sagen, wenn das hilft.`,
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
+  placeReadAs: (place, city) => `Ich lese „${place}“ als ${city}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
   severalZones: (country, cities, tool) =>
@@ -664,6 +668,7 @@ const FR: Wording = {
   },
   clockInstead: (place, tool) => ` Je peux vous donner l'heure locale à ${place} avec ${tool}, si cela aide.`,
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
+  placeReadAs: (place, city) => `Je lis « ${place} » comme ${city}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
   severalZones: (country, cities, tool) =>
