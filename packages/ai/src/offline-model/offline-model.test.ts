@@ -2811,6 +2811,21 @@ describe('createOfflineModel', () => {
     expect((await talk('time in new yrok', 'and londn?')).calls).toEqual([['world_clock', { time_zone: 'Europe/London' }]]);
     expect((await talk('Uhrzeit in Berln')).text).toBe('Ich lese „Berln“ als Berlin.');
     expect((await talk('time in Bolton')).text).toMatch(/^I don't know where "Bolton" is/);
+    // What was made or looked up before a question answered with no tool is mailed (it asked for a subject and a body).
+    expect((await talk('invoice for A-1002', 'what is the total?', 'send it to the customer')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your invoice for order A-1002', body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.' }],
+    ]);
+    expect((await talk('Rechnung für A-1002', 'wie hoch ist die Summe?', 'schick sie dem Kunden')).calls.map((call) => call[0])).toEqual(['send_email']);
+    // A calculator's function alone goes on from the sum (it got the help text).
+    expect((await talk('what is 7 x 8', 'and the square root?')).calls).toEqual([['calculate', { expression: 'sqrt((7 * 8))' }]]);
+    expect((await talk('what is 2.345 * 3', 'rounded?')).calls).toEqual([['calculate', { expression: 'round((2.345 * 3))' }]]);
+    expect((await talk('what is 2.345 * 3', 'und die Wurzel?')).calls).toEqual([['calculate', { expression: 'sqrt((2.345 * 3))' }]]);
+    // "that day" is the day the answer before gave (it asked for a date), and said so.
+    expect(await talk('when is christmas?', 'move A-1002 to that day')).toEqual({
+      text: 'Reading "that day" as 2026-12-25, from earlier in our conversation.',
+      calls: [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-25' }]],
+    });
+    expect((await talk('wann ist Pfingsten?', 'verschieb A-1002 auf diesen Tag')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2027-05-16' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

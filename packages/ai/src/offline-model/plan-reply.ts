@@ -137,6 +137,14 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   const userText = userTextAtLast(options.prompt);
   const corrected = withoutTrailingCorrection(correctedText(userText, now()));
   if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
+  // "move A-1002 to that day" after "when is christmas?": the day that answer gave (it asked for a date).
+  const thatDay = dayReferredTo(options.prompt, userText);
+  if (thatDay !== undefined) {
+    const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, thatDay.text) }, plan);
+    if (ruleInput.toolResults.length > 0) return reply;
+    const note = wordingFor(userText).referred(thatDay.phrase, thatDay.date);
+    return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
+  }
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
   if (restated !== undefined) {
@@ -792,6 +800,18 @@ function lateness(record: ShownRecord): number {
   return (record.days ?? 0) * 100 + (record.reasons?.length ?? 0);
 }
 
+/** The messages of the message before, or of the latest turn that has tool results when it has none (4 turns back at most). */
+function latestTurnWithResults(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  let end = lastIndexOfRole(prompt, 'user');
+  for (let turns = 0; end > 0 && turns < 4; turns++) {
+    const start = lastIndexOfRole(prompt, 'user', end);
+    const turn = prompt.slice(start + 1, end);
+    if (turn.some((message) => message.role === 'tool' && message.content.some((part) => part.type === 'tool-result'))) return turn;
+    end = start;
+  }
+  return previousTurn(prompt);
+}
+
 /**
  * The tool results of the latest turns that called a tool, going back over answers that called none ("and the least
  * late?" after the answer to "which one is the worst?" reads the audit's results still) and over turns that called the
@@ -872,7 +892,7 @@ function totalAsked(prompt: LanguageModelV4Prompt, text: string, tools: readonly
  * id came before it.
  */
 function noNumberToWorkOn(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
-  if (!FUNCTION_OF_IT.test(fold(text).trim()) || lastSumCall(prompt, tools) !== undefined) return undefined;
+  if (!FUNCTION_OF_IT.test(functionOnIt(fold(text).trim())) || lastSumCall(prompt, tools) !== undefined) return undefined;
   if (amountShown(previousTurn(prompt), tools) !== undefined) return undefined;
   const looked = callsOf(previousTurn(prompt)).filter((call) => idOf(call.input) !== undefined);
   if (looked.length === 0) return undefined;
@@ -1090,13 +1110,23 @@ function amountShown(
 const FUNCTION_OF_IT =
   /^(?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:(?:the\s+)?square\s+root|sqrt|(?:die\s+)?(?:quadrat)?wurzel|(?:la\s+)?racine(?:\s+carree)?|round(?:\s+(?:up|down))?|runde|arrondis|arrondir)\s+(?:(?:of|aus|von|de)\s+)?(that|it|this|the\s+result|das|davon|dem\s+ergebnis|das\s+ergebnis|ca|cela|le\s+resultat)\b[^\d]*?(?:\d{1,2}[^\d]*)?$/;
 
+/** A calculator's function alone: "and the square root?", "rounded?", "und die Wurzel?", "et la racine ?" (folded). */
+const FUNCTION_ALONE =
+  /^((?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:the\s+|die\s+|la\s+)?(?:square\s+root|sqrt|(?:quadrat)?wurzel|racine(?:\s+carree)?|round))(?:ed)?\s*[?.!]*$/;
+
+/** `folded` with "of that" after a calculator's function said alone ("and the square root?"), as {@link FUNCTION_OF_IT} reads it. */
+function functionOnIt(folded: string): string {
+  const alone = FUNCTION_ALONE.exec(folded);
+  return alone === null ? folded : `${alone[1]}${alone[1]?.endsWith('round') ? '' : ' of'} that`;
+}
+
 /**
  * "round that to 2 digits", "square root of it" after a sum: the calculator's function on the last call's expression
  * (`round((12.5 / 100 * 80), 2)`), read as the same words with a number are; `undefined` for any other text, or when
  * the message before made no sum. It asked for an expression.
  */
 function functionOfSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
-  const folded = fold(text).trim();
+  const folded = functionOnIt(fold(text).trim());
   const match = FUNCTION_OF_IT.exec(folded);
   if (match === null || match[1] === undefined) return undefined;
   // The words with a stand-in number where "that" was, read as "round 3.14159 to 2 digits" is.
@@ -1302,6 +1332,26 @@ function correctedText(text: string, now: Date): string {
     if (last !== undefined && at >= 0) return `${head.slice(0, at)}${value}${head.slice(at + last.length)}`;
   }
   return text;
+}
+
+/** Words for a day an earlier answer gave: "that day", "the same day", "an dem Tag", "ce jour-là", "cette date" (folded). */
+const THAT_DAY = /\b(?:that\s+(?:day|date)|the\s+same\s+(?:day|date)|(?:an\s+)?(?:diesem|dem|diesen)\s+(?:tag|datum)|ce\s+jour(?:-la)?|cette\s+date|ce\s+meme\s+jour)\b/;
+
+/**
+ * A text that names a day by an earlier answer ("move A-1002 to that day" after ""christmas" is 2026-12-25, …"): the
+ * text with the first ISO date of the answer before in its place, the words and the date; `undefined` when the text
+ * names none so, or the answer before gave no date.
+ */
+function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly text: string; readonly phrase: string; readonly date: string } | undefined {
+  const match = THAT_DAY.exec(fold(text));
+  if (match === null) return undefined;
+  const said = previousTurn(prompt).flatMap((message) =>
+    message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+  );
+  const date = said.map((words) => /\b\d{4}-\d{2}-\d{2}\b/.exec(words)?.[0]).find((found) => found !== undefined);
+  if (date === undefined) return undefined;
+  const phrase = text.slice(match.index, match.index + match[0].length);
+  return { text: `${text.slice(0, match.index)}${date}${text.slice(match.index + match[0].length)}`, phrase, date };
 }
 
 /** A correction said after the value it gives: "tokyo I mean", "A-1003 I meant", "Tokio meinte ich", "Tokyo je veux dire" (folded). */
@@ -2193,7 +2243,9 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const idName = idArgument(tool.inputSchema);
   const id = idName === undefined ? undefined : read.input[idName];
   if (typeof id !== 'string') return undefined;
-  const turn = previousTurn(prompt);
+  // The message before, or the latest that called a tool when it answered with none ("what is the total?" after the
+  // invoice, then "send it to the customer": it asked for a subject and a body).
+  const turn = latestTurnWithResults(prompt);
   const calls = callsOf(turn);
   const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {
