@@ -2826,6 +2826,9 @@ describe('createOfflineModel', () => {
       calls: [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-25' }]],
     });
     expect((await talk('wann ist Pfingsten?', 'verschieb A-1002 auf diesen Tag')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2027-05-16' }]]);
+    // Another bound for the list, whatever tool "days" scores for (it read the browser's time zone).
+    expect((await talk('which orders are late by more than a week', 'and by more than 3 days?')).calls).toEqual([['list_delayed_orders', { days_threshold: 4 }]]);
+    expect((await talk('zeig die verspäteten Bestellungen', 'und mehr als 5 Tage?')).calls).toEqual([['list_delayed_orders', { days_threshold: 6 }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -1393,7 +1393,9 @@ function listAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   if (last === undefined || tool === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
   const picked = pickTool(text, tools);
   const bounds = Object.entries(phrasedNumbers(text, tool.inputSchema));
-  if ((picked !== undefined && picked !== tool) || bounds.length === 0) return undefined;
+  // "and by more than 3 days?" goes on from the list whatever tool "days" scores for (it read the browser's time zone).
+  const goesOn = /^(?:and|what\s+about|how\s+about|und|et)\b/.test(fold(text).trim());
+  if ((picked !== undefined && picked !== tool && !goesOn) || bounds.length === 0) return undefined;
   const input = { ...(last.input as Record<string, unknown>), ...Object.fromEntries(bounds) };
   return { call: { toolName: tool.name, input }, values: bounds.map(([name, value]) => `${humanize(name)} ${String(value)}`) };
 }
