@@ -667,6 +667,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1002 to friday and send the invoice', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
       ['move A-1002 to friday, no wait, saturday', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-21"}'],
       ['where is A-1003, sorry I meant A-1002', 'query_order {"order_id":"A-1002"}'],
+      // Session 34: a zone three quarters off the hour; a city typed with two letters swapped.
+      ['time in Kathmandu', 'world_clock {"time_zone":"Asia/Kathmandu"}'],
+      ['time in new yrok', 'world_clock {"time_zone":"America/New_York"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);
