@@ -2684,6 +2684,10 @@ describe('createOfflineModel', () => {
     );
     expect((await talk('Wie spät ist es in Tokio und Berlin?', 'wo ist es früher?')).text).toMatch(/^Europe\/Berlin ist früher: 2026-11-20 18:00, gegenüber 2026-11-21 02:00 \(Asia\/Tokyo\)\./);
     expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'laquelle est plus tard ?')).text).toMatch(/^Asia\/Tokyo est plus tard : 2026-11-21 02:00, contre /);
+    // Of three, the latest; a request for several ("the best ones", "the latest orders") is no question of one.
+    expect((await talk('time in Tokyo, New York and Berlin', 'which one is the latest?')).text).toMatch(/^Asia\/Tokyo is the latest: 2026-11-21 02:00, against /);
+    expect((await talk('where are A-1002 and A-1006', 'the best ones')).text).not.toMatch(/least behind/);
+    expect((await talk('which orders are delayed?', 'the latest orders please')).text).not.toMatch(/ is later: /);
     // A list a bound cuts is asked again with it, as before; one clock is nothing to compare.
     expect((await talk('which orders are delayed?', 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
     expect((await talk('time in Tokyo', 'which one is later?')).text).not.toMatch(/later:/);

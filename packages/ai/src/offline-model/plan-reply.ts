@@ -741,6 +741,8 @@ const PLACE_GOES_ON = /^(?:and|what\s+about|how\s+about|und|et)\s+([a-z][a-z'-]*
 /** A question that asks which one of what was shown: "which one …?", "and the …?", "welche …?", "laquelle …?" (folded). */
 const WHICH_ONE =
   /^(?:(?:and|so|ok|then|und|also|dann|et|alors)[\s,]+)?(?:(?:which|what|who|where)\b(?!\s+(?:orders|ones|of\s+the\s+orders)\b)|(?:the|welche[rsn]?|wer|wo|die|der|das|laquelle|lequel|qui|ou|le|la)\b)/;
+/** Words of several records: "orders", "ones", "all", "Bestellungen", "commandes", "toutes" (folded). */
+const MANY = /\b(?:orders|ones|all|those|these|alle[nms]?|bestellungen|diese|commandes|toutes|tous|celles|ceux)\b/;
 /** Asking the one furthest behind: "worst", "most late", "am schlimmsten", "la pire", "le plus en retard" (folded). */
 const WORST = /\b(?:worst|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|latest|schlimmste[nr]?|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
 /** Asking the one least behind: "least late", "the best", "am wenigsten verspätet", "la moins en retard" (folded). */
@@ -845,7 +847,8 @@ function recentResults(prompt: LanguageModelV4Prompt, enough: (results: readonly
  */
 function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
   const folded = fold(text).trim();
-  if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9) return undefined;
+  // One of them, not a list of some ("the latest orders please", "what are the latest ones?" ask for a list).
+  if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9 || MANY.test(folded)) return undefined;
   const later = LATER.test(folded);
   const earlier = !later && EARLIER.test(folded);
   const records = recordsShown(prompt);
@@ -856,7 +859,7 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
     const [best, ...others] = sorted;
     if (best === undefined) return undefined;
     if (others.every((other) => other.when === best.when)) return wording.sameWhen(joinList(sorted.map((record) => record.name), wording.and), best.when ?? '');
-    return wording.laterOf(best.name, best.when ?? '', joinList(others.map((other) => `${other.when} (${other.name})`), wording.and), earlier);
+    return wording.laterOf(best.name, best.when ?? '', joinList(others.map((other) => `${other.when} (${other.name})`), wording.and), earlier, others.length > 1);
   }
   const least = LEAST_LATE.test(folded);
   if (!least && !WORST.test(folded)) return undefined;

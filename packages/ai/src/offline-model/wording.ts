@@ -191,8 +191,8 @@ export interface Wording {
   readonly furthestBehind: (best: string, why: string, others: string, least: boolean) => string;
   /** How late a record is, when it says so in a number of days alone (`delay_days`). */
   readonly daysLate: (days: number) => string;
-  /** "which one is later?" after clocks or dates: the one whose time or date is later (or earlier), then the others'. */
-  readonly laterOf: (best: string, when: string, others: string, earlier: boolean) => string;
+  /** "which one is later?" after clocks or dates: the one whose time or date is later (or earlier; of `many`, the latest), then the others'. */
+  readonly laterOf: (best: string, when: string, others: string, earlier: boolean, many: boolean) => string;
   /** "which one is later?" when all of them show the same time or date. */
   readonly sameWhen: (names: string, when: string) => string;
   /** "what is the total?" after a result that showed an amount (an invoice): the tool and the amount. */
@@ -375,7 +375,8 @@ const EN: Wording = {
   furthestBehind: (best, why, others, least) =>
     `${best} is ${least ? 'the least behind' : 'the furthest behind'} (${why})${others === '' ? '' : `; ${others}`}. No tool was needed for that.`,
   daysLate: (days) => plural(days, 'day late', 'days late'),
-  laterOf: (best, when, others, earlier) => `${best} is ${earlier ? 'earlier' : 'later'}: ${when}, against ${others}. No tool was needed for that.`,
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} is ${many ? (earlier ? 'the earliest' : 'the latest') : earlier ? 'earlier' : 'later'}: ${when}, against ${others}. No tool was needed for that.`,
   sameWhen: (names, when) => `${names} show the same: ${when}. No tool was needed for that.`,
   totalShown: (tool, amount) => `${tool} showed a total of ${amount}. No tool was needed for that.`,
   noNumberShown: (asked, tools, ids) =>
@@ -499,7 +500,8 @@ const DE: Wording = {
   furthestBehind: (best, why, others, least) =>
     `${best} ist ${least ? 'am wenigsten' : 'am weitesten'} im Verzug (${why})${others === '' ? '' : `; ${others}`}. Dafür brauchte ich kein Werkzeug.`,
   daysLate: (days) => plural(days, 'Tag zu spät', 'Tage zu spät'),
-  laterOf: (best, when, others, earlier) => `${best} ist ${earlier ? 'früher' : 'später'}: ${when}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} ist ${many ? (earlier ? 'am frühesten' : 'am spätesten') : earlier ? 'früher' : 'später'}: ${when}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
   sameWhen: (names, when) => `${names} zeigen dasselbe: ${when}. Dafür brauchte ich kein Werkzeug.`,
   totalShown: (tool, amount) => `${tool} zeigte eine Summe von ${amount}. Dafür brauchte ich kein Werkzeug.`,
   noNumberShown: (asked, tools, ids) =>
@@ -632,8 +634,8 @@ const FR: Wording = {
   furthestBehind: (best, why, others, least) =>
     `${best} a ${least ? 'le moins' : 'le plus'} de retard (${why})${others === '' ? '' : ` ; ${others}`}. Je n'ai eu besoin d'aucun outil pour cela.`,
   daysLate: (days) => plural(days, 'jour de retard', 'jours de retard'),
-  laterOf: (best, when, others, earlier) =>
-    `${best} est ${earlier ? 'plus tôt' : 'plus tard'} : ${when}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} est ${many ? 'le ' : ''}${earlier ? 'plus tôt' : 'plus tard'} : ${when}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
   sameWhen: (names, when) => `${names} indiquent la même chose : ${when}. Je n'ai eu besoin d'aucun outil pour cela.`,
   totalShown: (tool, amount) => `${tool} indiquait un total de ${amount}. Je n'ai eu besoin d'aucun outil pour cela.`,
   noNumberShown: (asked, tools, ids) =>
