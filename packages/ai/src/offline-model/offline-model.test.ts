@@ -2833,6 +2833,16 @@ describe('createOfflineModel', () => {
     // Another bound for the list, whatever tool "days" scores for (it read the browser's time zone).
     expect((await talk('which orders are late by more than a week', 'and by more than 3 days?')).calls).toEqual([['list_delayed_orders', { days_threshold: 4 }]]);
     expect((await talk('zeig die verspäteten Bestellungen', 'und mehr als 5 Tage?')).calls).toEqual([['list_delayed_orders', { days_threshold: 6 }]]);
+    // "that customer" is who is mailed, not what is said (it mailed "customer that we are sorry"), and a mail's clause
+    // needs no "that" (it asked for a subject and a body); "their invoice" is still the invoice, made and mailed.
+    const sorry = ['send_email', { order_id: 'A-1002', body: 'we are sorry', subject: 'We are sorry' }];
+    expect((await talk('where is A-1002', 'email that customer that we are sorry')).calls).toEqual([sorry]);
+    expect((await talk('email the customer of A-1002 we are sorry')).calls).toEqual([sorry]);
+    expect((await talk('which orders are delayed?', 'email the first one\'s customer we are sorry')).calls).toEqual([[
+      'send_email',
+      { order_id: 'A-1012', body: 'we are sorry', subject: 'We are sorry' },
+    ]]);
+    expect((await talk('email the customer of A-1002 their invoice')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {
