@@ -2843,6 +2843,9 @@ describe('createOfflineModel', () => {
       { order_id: 'A-1012', body: 'we are sorry', subject: 'We are sorry' },
     ]]);
     expect((await talk('email the customer of A-1002 their invoice')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+    // Another rate after another "of", and the other way round (it got the help text: the message before named no rate).
+    expect((await talk('what is 19% of 250', 'and of 300?', 'and 21%?')).calls).toEqual([['calculate', { expression: '21 / 100 * 300' }]]);
+    expect((await talk('15% of 80', 'and 20%?', 'and of 100?')).calls).toEqual([['calculate', { expression: '20 / 100 * 100' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -983,10 +983,10 @@ const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
-  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi);
+  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, 'of');
   // "and 20%?" after "15% of 80": the same sum with that percentage.
   const rate = ANOTHER_RATE.exec(fold(text).trim());
-  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
+  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, 'rate');
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const applied = functionOfSum(prompt, text, tools);
   if (applied !== undefined) return applied;
@@ -1152,10 +1152,11 @@ const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|mainten
 
 /**
  * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
- * "of", or its percentage): the calculator's call again (`15 / 100 * 300`); `undefined` when the message before made no
- * such call, or has no such place.
+ * "of", or its percentage: `part`): the calculator's call again (`15 / 100 * 300`); when its words name none ("and of
+ * 300?" before "and 21%?"), its call's percentage with that part changed. `undefined` when the message before made no
+ * such call, or neither names the place.
  */
-function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp): OfflineToolCall | undefined {
+function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp, part: 'rate' | 'of'): OfflineToolCall | undefined {
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
@@ -1164,6 +1165,13 @@ function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: read
   const before = userTextAt(prompt, lastIndexOfRole(prompt, 'user', current));
   const ofs = [...before.matchAll(place)];
   const at = ofs.at(-1);
+  // "and 21%?" after "and of 300?" (whose words name no rate): the rate or the "of" of the last call's percentage.
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const shown = typeof input[name] === 'string' ? /^(\d+(?:\.\d+)?) \/ 100 \* (\d+(?:\.\d+)?)$/.exec(input[name]) : null;
+  if (at === undefined && shown !== null) {
+    const value = number.replace(',', '.');
+    return { toolName: tool.name, input: { ...input, [name]: part === 'rate' ? `${value} / 100 * ${shown[2]}` : `${shown[1]} / 100 * ${value}` } };
+  }
   if (at === undefined) return undefined;
   const changed = `${before.slice(0, at.index)}${at[0].replace(/\d+(?:[.,]\d+)?$/, number)}${before.slice(at.index + at[0].length)}`;
   const expression = extractArguments(readWordedSums(changed), tool.inputSchema).input[name];
