@@ -2846,6 +2846,9 @@ describe('createOfflineModel', () => {
     // Another rate after another "of", and the other way round (it got the help text: the message before named no rate).
     expect((await talk('what is 19% of 250', 'and of 300?', 'and 21%?')).calls).toEqual([['calculate', { expression: '21 / 100 * 300' }]]);
     expect((await talk('15% of 80', 'and 20%?', 'and of 100?')).calls).toEqual([['calculate', { expression: '20 / 100 * 100' }]]);
+    // How late the order of the conversation is, asked in German or French (the browser's time zone; the late list).
+    expect((await talk('wo ist A-1002', 'wie viele Tage ist sie zu spät?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    expect((await talk('où en est A-1002 ?', 'elle a combien de jours de retard ?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

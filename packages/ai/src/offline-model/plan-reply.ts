@@ -432,7 +432,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
  * English, German and French (folded); none of them in what is to be said ("tell them that it is late": "them").
  */
 const REFERS_BACK =
-  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
+  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|elle|cette|celle-ci|la\s+commande|le\s+client)\b/;
 
 /**
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
