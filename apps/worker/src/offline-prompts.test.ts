@@ -556,6 +556,18 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['Reporte la livraison de A-1003 à vendredi prochain', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
       ['Combien font 12 fois 7 ?', 'calculate {"expression":"12 * 7"}'],
       ['Vide mon panier', 'cart_clear {}'],
+      // Session 34: "vérifie", "überprüfe", "prüfe" are "check" (the audit for the open orders, the lookup for one, the
+      // cart for the cart); "vérifie …" asked for an order id, "Prüfe A-1002" ran the audit, "check all orders" said no
+      // tool lists them; a city half an hour or three quarters off the hour.
+      ['Vérifie les commandes ouvertes', 'audit_orders {}'],
+      ['überprüfe die offenen Bestellungen', 'audit_orders {}'],
+      ['Prüfe A-1002', 'query_order {"order_id":"A-1002"}'],
+      ['vérifie la commande A-1003', 'query_order {"order_id":"A-1003"}'],
+      ['vérifie mon panier', 'cart_list {}'],
+      ['check all orders', 'audit_orders {}'],
+      ['Prüfe alle Bestellungen', 'audit_orders {}'],
+      ['time in Kathmandu', 'world_clock {"time_zone":"Asia/Kathmandu"}'],
+      ['Uhrzeit in Teheran', 'world_clock {"time_zone":"Asia/Tehran"}'],
     ];
     expect(await route(table.map(([text]) => text))).toEqual(table);
   });
@@ -655,6 +667,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1002 to friday and send the invoice', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-27"}'],
       ['move A-1002 to friday, no wait, saturday', 'update_delivery_date {"order_id":"A-1002","new_date":"2026-11-21"}'],
       ['where is A-1003, sorry I meant A-1002', 'query_order {"order_id":"A-1002"}'],
+      // Session 34: a zone three quarters off the hour; a city typed with two letters swapped.
+      ['time in Kathmandu', 'world_clock {"time_zone":"Asia/Kathmandu"}'],
+      ['time in new yrok', 'world_clock {"time_zone":"America/New_York"}'],
     ];
     const prose = demoPage.replace(/\s+/g, ' ');
     for (const [text] of table) expect(prose.includes(`"${text}"`), `docs/demo.md quotes "${text}"`).toBe(true);

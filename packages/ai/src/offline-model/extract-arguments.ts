@@ -972,7 +972,7 @@ function findMessage(text: string, used: Span[]): string | undefined {
   const said = /(?:\bsaying|\bthat says|\bwith (?:the )?(?:message|text|body)|(?<!^\s*[A-Za-z]+)(?:(?<!\d):|:(?!\d)))\s*(.+)$/gim;
   const quoted = take(text, said, used);
   if (quoted !== undefined) return quoted;
-  const told = take(text, TOLD_THAT, used) ?? take(text, TOLD_BARE, used) ?? take(text, TOLD_BARE_DE, used);
+  const told = take(text, TOLD_THAT, used) ?? take(text, TOLD_BARE, used) ?? take(text, MAILED_BARE, used) ?? take(text, TOLD_BARE_DE, used);
   return told === undefined ? undefined : addressed(told, text.slice(0, text.lastIndexOf(told)));
 }
 
@@ -981,11 +981,20 @@ function findMessage(text: string, used: Span[]): string | undefined {
  * their order ships Monday": a clause that opens with a subject after "tell" (or "remind", "inform") and who is told.
  */
 const TOLD_BARE =
-  /(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:the\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))\s*,?\s+)(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(\S.*)$/gim;
+  /(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|your|it|it['’]s|its|the\s+order|our|they|their|there)\b)(?<=\b(?:tell|remind|inform|notify|warn)\s+(?:(?:the|that|this)\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client))(?:\s*,)?\s+)(\S.*)$/gim;
+
+/**
+ * What a mail says with no "that": "email the customer of A-1002 we are sorry", "email that customer we're sorry": a
+ * clause that opens with "we", "I" or "it is" after a verb of mailing and who gets it (fewer openings than after "tell":
+ * "email the customer their invoice" sends the invoice). It asked for a subject and a body, or mailed "customer we are
+ * sorry".
+ */
+const MAILED_BARE =
+  /(?=(?:we|we['’](?:re|ve|ll)|i|i['’]m|it['’]s|it\s+(?:is|was|will|has|ships|arrives))\b)(?<=\b(?:e-?mail|mail|write(?:\s+to)?|message)\s+(?:(?:the|that|this)\s+(?:customer|buyer|client)(?:\s+(?:of|for)\s+(?:order\s+)?[A-Za-z]{1,3}-?\d+)?|them|him|her|(?:order\s+)?[A-Za-z]{1,3}-?\d+['’]s\s+(?:customer|buyer|client)|the\s+[a-z]+(?:\s+(?:one|order))?['’]s\s+(?:customer|buyer|client))(?:\s*,)?\s+)(\S.*)$/gim;
 
 /** The same in German, in a main clause's order already: "sag dem Kunden von A-1002 es tut uns leid". */
 const TOLD_BARE_DE =
-  /(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?\s*,?\s+)(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(\S.*)$/gim;
+  /(?=(?:wir|es|ihre|die|der|das|sie|er|leider)\b)(?<=\b(?:sag|sage|schreib|schreibe|teile?)\s+(?:dem\s+(?:kunden|käufer|kaufer)|der\s+kundin|ihm|ihr|ihnen)(?:\s+(?:von|der|zu|zur)\s+(?:bestellung\s+)?[A-Za-z]{1,3}-?\d+)?(?:\s*,)?\s+)(\S.*)$/gim;
 
 /** The verbs a German clause with "dass" ends with that split in a main clause ("ankommt": "kommt … an"), prefix and stem. */
 const SEPARABLE =
@@ -1037,7 +1046,7 @@ function lastLineReply(text: string, used: Span[]): string | undefined {
 // The lookahead first: the lookbehind reads back to the line's start, so it runs only where a `that` begins (run at
 // every position, it made a 20,000-character message take seconds).
 const TOLD_THAT =
-  /(?=\bthat|,?\s*\bdass|\bque|\bqu['’])(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
+  /(?=\bthat(?!\s+(?:customer|buyer|client|order|one|person)s?\b)|,?\s*\bdass|\bque|\bqu['’])(?<=\b(?:e-?mail|mail|tell|notify|inform|write|message|remind|warn|let\b[^\n]{1,40}?\bknow|sag\w*|schreib\w*|teil\w*\s+mit|mitteil\w*|inform\w*|dire|dis|dites|ecri\w*|previen\w*|préviens|prevenir|prévenir)\b[^\n]*?|(?<![\wÀ-ÿ])[éÉ]cri\w*\b[^\n]*?)(?:\bthat(?!\s+(?:customer|buyer|client|order|one|person)s?\b)|,?\s*\bdass|\bque|\bqu['’])\s*(\S.*)$/gim;
 const QUERY_NAMES = /^(query|q|search|keyword|keywords|term|terms|question|prompt|input)$/i;
 /** Property names of what a sub-agent is asked to do: `agentTool`'s `task`, and its like. */
 const TASK_NAMES = /^(task|instructions?|request|assignment|goal)$/i;

@@ -116,7 +116,13 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   ecrir: ['email'],
   ecriv: ['email'],
   client: ['customer'],
-  prufe: ['audit'],
+  // "prüfe", "überprüfe", "vérifie" are "check": "die offenen Bestellungen" reach the audit (its description says "checked"),
+  // "A-1002" its lookup, "mon panier" the cart; "prüfe A-1002" reached the audit, "vérifie …" asked for an order id.
+  prufe: ['check'],
+  uberpruf: ['check'],
+  verifi: ['check'],
+  offen: ['open'],
+  ouvert: ['open'],
   rapport: ['report'],
   bericht: ['report'],
 };
@@ -153,7 +159,40 @@ const VALUE_ARGUMENT_SCORE = 3;
  * any day): "Move A-1003 to 2027-01-10" is for the tool that takes both, "add 2 coffee beans for 12.50 each" for the
  * one that adds at a price.
  */
-export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): ToolScore[] {
+export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): readonly ToolScore[] {
+  // A message's reading scores one text several times (each of its requests by `pickTool`, then `pickAdder` when that
+  // finds none; every request once for `partialRequests` and again for `callsPerRequest`): once per tool set is enough.
+  let byText = SCORES.get(tools);
+  if (byText === undefined) {
+    byText = new Map();
+    SCORES.set(tools, byText);
+  }
+  const known = byText.get(text);
+  if (known !== undefined) return known;
+  const scores = scoreToolsOnce(text, tools);
+  byText.set(text, scores);
+  return scores;
+}
+
+/**
+ * The scores of {@link scoreTools} by tool set (a call's, gone with it) and text. A model call scores a few hundred
+ * texts at most: its message is read up to 2,000 characters.
+ */
+const SCORES = new WeakMap<readonly OfflineToolInfo[], Map<string, readonly ToolScore[]>>();
+
+/** The words of a tool's name (stemmed) and of its description, read once per tool, not once per text scored. */
+const TOOL_WORDS = new WeakMap<OfflineToolInfo, { readonly name: readonly string[]; readonly description: ReadonlySet<string> }>();
+
+function toolWords(tool: OfflineToolInfo): { readonly name: readonly string[]; readonly description: ReadonlySet<string> } {
+  let words = TOOL_WORDS.get(tool);
+  if (words === undefined) {
+    words = { name: splitIdentifier(tool.name).map((word) => stem(word)), description: new Set(contentWords(tool.description ?? '')) };
+    TOOL_WORDS.set(tool, words);
+  }
+  return words;
+}
+
+function scoreToolsOnce(text: string, tools: readonly OfflineToolInfo[]): readonly ToolScore[] {
   // The words of a place or a sum are values, not what the text asks for: "Berlin" in a clock's description
   // ("Europe/Berlin") is no match for "What's the weather in Berlin?", nor "times" in "12 times 7" one for a clock.
   const said = withoutMessage(text);
@@ -173,8 +212,9 @@ export function scoreTools(text: string, tools: readonly OfflineToolInfo[]): Too
       ...valueArguments(text, tool.inputSchema).filter((value) => value.kind === 'message'),
     ];
     const named = values.filter((value) => value.kind === 'timezone' || value.kind === 'expression');
-    const nameWords = [tool.name, ...named.map((value) => value.name)].flatMap((name) => splitIdentifier(name)).map((word) => stem(word));
-    const descriptionWords = new Set(contentWords(tool.description ?? ''));
+    const own = toolWords(tool);
+    const nameWords = [...own.name, ...named.flatMap((value) => splitIdentifier(value.name)).map((word) => stem(word))];
+    const descriptionWords = own.description;
     let score = 0;
     for (const word of words) {
       const inName = nameWords.find((nameWord) => sameWord(word, nameWord)) ?? nameWords.find((nameWord) => isTypoOf(word, nameWord));
@@ -476,7 +516,8 @@ export function unlistedAll(
   // The tool reached is the one asked for when the text says what it does besides the thing: "audit all orders",
   // "a chart of all orders", "all delayed orders". One that does something else with them is no list of them all:
   // "show me every order" reached audit_orders (its description says "every … order"), which flags the late ones.
-  const asked = reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name)));
+  const asked =
+    reached !== undefined && qualifiers(reached).some((name) => said.some((part) => sameWord(part, name) || (Object.hasOwn(ASKED_BY, name) && (ASKED_BY[name]?.includes(part) ?? false))));
   if (reached !== undefined && asked && (!isReadName(reached.name) || extractArguments(text, reached.inputSchema).missing.length === 0)) return undefined;
   // The word as written: "all orders", "every order" ("alle Bestellungen": all Bestellungen); a plural alone is all of them.
   const quantified = ALL_OF.exec(folded);
@@ -485,6 +526,12 @@ export function unlistedAll(
   const written = text.trim().slice(end - word.length, end);
   return { all: `${every ? 'every' : 'all'} ${written}`, every, thing: written, tools: about };
 }
+
+/**
+ * Words that ask for what a tool's name says it does besides its thing (stemmed): "check all orders", "prüfe alle
+ * Bestellungen" ask for the audit, as "audit all orders" does (they said no tool lists all orders).
+ */
+const ASKED_BY: Readonly<Record<string, readonly string[]>> = { audit: ['check', 'inspect', 'review', 'verify'].map((word) => stem(word)) };
 
 /** The stems of a tool name's words (`list_delayed_orders`: list, delay, order). */
 function nameStems(tool: OfflineToolInfo): string[] {

@@ -168,6 +168,12 @@ function shopTools() {
   } satisfies ToolSet;
 }
 
+/** The demo's audit_orders description (apps/worker/src/tools/audit-orders.ts): "prüfe", "vérifie", "check" reach it by "checked". */
+const AUDIT_DESCRIPTION =
+  'Audit every open (not yet delivered) order, a few at a time, and flag those that need attention: running late, ' +
+  'marked as delayed, or past their delivery date. Returns how many orders were checked and the flagged ones ' +
+  'with customer and reasons. Takes no arguments; reports its progress while it runs.';
+
 /** The demo's calculator (apps/worker/src/tools/calculate.ts) on the four operations, for sums a conversation goes on from. */
 function calculator() {
   return tool({
@@ -256,17 +262,38 @@ describe('createOfflineModel', () => {
   it("cuts a message at 2,000 characters between characters, not inside one (what it quotes has no half of an emoji), and its text parts at 2,000 in all", async () => {
     const { tools } = orderTools();
     const prefix = 'Where is my order A-1001 and book a taxi to ';
-    // The emoji's two code units stand at 2,000 and 2,001: the cut came between them.
-    const prompt = `${prefix}${'x'.repeat(1_999 - prefix.length)}😀 and back`;
+    // The emoji is the 2,001st character, its two code units the 2,001st and 2,002nd: left out whole (the cut came
+    // between the halves of one at 2,000 code units); as the 2,000th it is read whole.
+    const prompt = `${prefix}${'x'.repeat(2_000 - prefix.length)}😀 and back`;
     const result = await generateText({ model: createOfflineModel(), tools, prompt, stopWhen: isStepCount(3) });
     const text = result.steps.map((step) => step.text).join(' ');
     expect(text).toMatch(/I did not do "book a taxi to x+"/);
     expect(text).not.toMatch(/[\ud800-\udfff]/);
+    const whole = await generateText({ model: createOfflineModel(), tools, prompt: prompt.slice(0, prefix.length) + prompt.slice(prefix.length + 1), stopWhen: isStepCount(3) });
+    expect(whole.steps.map((step) => step.text).join(' ')).toMatch(/I did not do "book a taxi to x+😀"/);
     // A message of many text parts is read 2,000 characters in all: a request in its tenth part is not read.
     const parts = Array.from({ length: 10 }, (_, i) => ({ type: 'text' as const, text: `${i === 9 ? 'Where is my order A-1001? ' : ''}${'x'.repeat(1_000)}` }));
     const many = await generateText({ model: createOfflineModel(), tools, messages: [{ role: 'user', content: parts }], stopWhen: isStepCount(1) });
     expect(many.toolCalls).toEqual([]);
     expect(many.text).toMatch(/^\(The offline model read the first 2,000 of your message's 10,026 characters\.\)/);
+    // Characters are counted as people count them, an emoji as one (JavaScript's length counts two): 1,500 emoji and a
+    // request after them are within 2,000, so the request is read and nothing is said; it was cut at 1,000 emoji.
+    const emoji = await generateText({ model: createOfflineModel(), tools, prompt: `${'🎉'.repeat(1_500)} Where is my order A-1001?`, stopWhen: isStepCount(1) });
+    expect(emoji.toolCalls.map((call) => call.input)).toEqual([{ orderId: 'A-1001' }]);
+    const more = await generateText({ model: createOfflineModel(), tools, prompt: `${'🎉'.repeat(2_100)} Where is my order A-1001?`, stopWhen: isStepCount(1) });
+    expect(more.text).toMatch(/^\(The offline model read the first 2,000 of your message's 2,126 characters\.\)/);
+    expect(more.text).not.toMatch(/[\ud800-\udfff]/);
+  });
+
+  it('reads a message of many requests with a mail among them, the mail\'s words to its end left out of what the others read', async () => {
+    // What is to be said runs to the message's end, and the text the other requests are read in has it blanked out: a run
+    // of ~1,700 spaces, which two patterns of what someone is told went over backwards from each of its places, three
+    // times each (~11 s of CPU for this message, past this test's time; 2,000 characters of other requests take ~0.1 s).
+    const requests = ['where is A-1002', 'what time is it in Tokyo', 'add 2 mugs to my cart', 'email the customer of A-1002 that it is late'];
+    let prompt = '';
+    for (let i = 0; prompt.length < 1_950; i++) prompt += `${requests[i % requests.length]}, and `;
+    const result = await generateText({ model: createOfflineModel(), tools: shopTools(), prompt: prompt.slice(0, 2_000), stopWhen: isStepCount(1) });
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(['query_order', 'world_clock', 'cart_add', 'send_email']);
   });
 
   it('streams tool input deltas, the tool call, then the answer in several text deltas', async () => {
@@ -2506,6 +2533,7 @@ describe('createOfflineModel', () => {
       'America/New_York': '-05:00',
       'Asia/Tokyo': '+09:00',
       'Asia/Kolkata': '+05:30',
+      'Asia/Kathmandu': '+05:45',
       'Europe/Berlin': '+01:00',
       'Europe/Paris': '+01:00',
       'Europe/London': '+00:00',
@@ -2536,11 +2564,15 @@ describe('createOfflineModel', () => {
     expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'quel est le décalage horaire ?')).text).toMatch(
       /^Par rapport à Europe\/Berlin \(UTC\+01:00\), Asia\/Tokyo a 8 heures d'avance \(UTC\+09:00\)\./,
     );
+    // Under an hour apart, in minutes alone: it said "0 hours 15 minutes ahead".
+    expect((await talk('time in Kolkata and Kathmandu', 'what is the time difference?')).text).toBe(
+      'Against Asia/Kolkata (UTC+05:30), Asia/Kathmandu is 15 minutes ahead (UTC+05:45). No tool was needed for that.',
+    );
   });
 
   it('reads "the customers of the flagged orders", "those customers", "diesen Kunden" after an audit or a list as each of them', async () => {
     const audit = tool({
-      description: 'Audit every open (not yet delivered) order and flag those that need attention. Takes no arguments.',
+      description: AUDIT_DESCRIPTION,
       inputSchema: z.object({}),
       execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['running 4 days late'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
     });
@@ -2598,6 +2630,225 @@ describe('createOfflineModel', () => {
     // Both asked for a subject and a body.
     expect(await first('écris au client de A-1002 pour nous excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
     expect(await first('écris au client de A-1002 pour s excuser')).toEqual([['query_order', { order_id: 'A-1002' }], mail(body)]);
+  });
+
+  it('answers "which one is the worst?" after an audit, "which one is later?" after two clocks or orders, "what is the total?" after an invoice, from what they showed (EN/DE/FR)', async () => {
+    const audit = tool({
+      description: AUDIT_DESCRIPTION,
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed', 'running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+          { id: 'A-1009', customer: 'Alan Turing', reasons: ['delivery date 2026-11-18 has passed'] },
+        ],
+      }),
+    });
+    const dates: Record<string, [string, number]> = { 'A-1002': ['2026-12-03', 4], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const clocks: Record<string, [string, string, string]> = {
+      'Asia/Tokyo': ['2026-11-21', '02:00:00', '+09:00'],
+      'America/New_York': ['2026-11-20', '12:00:00', '-05:00'],
+      'Europe/Berlin': ['2026-11-20', '18:00:00', '+01:00'],
+    };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => {
+        const [local_date, local_time, utc_offset] = clocks[time_zone] ?? ['2026-11-20', '17:00:00', '+00:00'];
+        return { time_zone, local_date, local_time, utc_offset };
+      },
+    });
+    const tools = { ...shopTools(), query_order: lookup, world_clock: clock, audit_orders: audit, calculate: calculator() };
+    const talk = conversation(createOfflineModel(), tools);
+    // It looked A-1002 up (the first order the audit named).
+    expect(await talk('Audit the open orders', 'which one is the worst?')).toEqual({
+      text:
+        'A-1006 is the furthest behind (status is delayed, running 9 days late); A-1002: status is delayed, running 4 days late; ' +
+        'A-1009: delivery date 2026-11-18 has passed. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('Prüfe die offenen Bestellungen', 'welche ist am schlimmsten?')).text).toMatch(/^A-1006 ist am weitesten im Verzug \(status is delayed, running 9 days late\); /);
+    expect((await talk('audite les commandes ouvertes', 'laquelle est la pire ?')).text).toMatch(/^A-1006 a le plus de retard \(status is delayed, running 9 days late\) ; /);
+    // Two lookups: by the days late each shows, or by its date (it got the help text).
+    expect((await talk('where are A-1002 and A-1006', 'which one is the worst?')).text).toBe('A-1006 is the furthest behind (9 days late); A-1002: 4 days late. No tool was needed for that.');
+    expect(await talk('where are A-1002 and A-1006', 'which one is later?')).toEqual({ text: 'A-1006 is later: 2026-12-12, against 2026-12-03 (A-1002). No tool was needed for that.', calls: [] });
+    // Two clocks, by the date and time each shows there (it got the help text).
+    expect((await talk('time in Tokyo and New York', 'which one is later?')).text).toBe(
+      'Asia/Tokyo is later: 2026-11-21 02:00, against 2026-11-20 12:00 (America/New_York). No tool was needed for that.',
+    );
+    expect((await talk('Wie spät ist es in Tokio und Berlin?', 'wo ist es früher?')).text).toMatch(/^Europe\/Berlin ist früher: 2026-11-20 18:00, gegenüber 2026-11-21 02:00 \(Asia\/Tokyo\)\./);
+    expect((await talk('Quelle heure est-il à Tokyo et à Berlin ?', 'laquelle est plus tard ?')).text).toMatch(/^Asia\/Tokyo est plus tard : 2026-11-21 02:00, contre /);
+    // Of three, the latest; a request for several ("the best ones", "the latest orders") is no question of one.
+    expect((await talk('time in Tokyo, New York and Berlin', 'which one is the latest?')).text).toMatch(/^Asia\/Tokyo is the latest: 2026-11-21 02:00, against /);
+    expect((await talk('where are A-1002 and A-1006', 'the best ones')).text).not.toMatch(/least behind/);
+    expect((await talk('which orders are delayed?', 'the latest orders please')).text).not.toMatch(/ is later: /);
+    // A list a bound cuts is asked again with it, as before; one clock is nothing to compare.
+    expect((await talk('which orders are delayed?', 'which one is the worst?')).calls).toEqual([['list_delayed_orders', { limit: 1 }]]);
+    expect((await talk('time in Tokyo', 'which one is later?')).text).not.toMatch(/later:/);
+    // The total an invoice showed (it looked A-1002 up).
+    expect(await talk('invoice for A-1002', 'what is the total?')).toEqual({ text: 'order_invoice showed a total of 89.00 EUR. No tool was needed for that.', calls: [] });
+    expect((await talk('Rechnung für A-1002', 'wie hoch ist die Summe?')).text).toBe('order_invoice zeigte eine Summe von 89.00 EUR. Dafür brauchte ich kein Werkzeug.');
+    expect((await talk('facture de A-1002', 'quel est le total ?')).text).toBe("order_invoice indiquait un total de 89.00 EUR. Je n'ai eu besoin d'aucun outil pour cela.");
+    // "round that" after a lookup: no number to round, said plainly (it looked A-1002 up again); after a sum, rounded.
+    expect(await talk('where is A-1002', 'round that')).toEqual({
+      text: 'What query_order showed for A-1002 has no number that "round that" could work on (it gives a status and dates). Give me the number, as in "round 3.14159 to 2 digits".',
+      calls: [],
+    });
+    expect((await talk('wo ist A-1002', 'runde das')).text).toMatch(/^Was query_order für A-1002 zeigte, hat keine Zahl, mit der „runde das“ rechnen könnte/);
+    expect((await talk('what is 10 / 3', 'round that')).calls).toEqual([['calculate', { expression: 'round((10 / 3))' }]]);
+  });
+
+  it('plays the demo\'s user: follow-ups across turns, the worst of an audit by its reasons, a rate alone, "vérifie", a day read once', async () => {
+    const audit = tool({
+      description: AUDIT_DESCRIPTION,
+      inputSchema: z.object({}),
+      execute: async () => ({
+        checked: 10,
+        flagged: [
+          { id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed', 'running 4 days late'] },
+          { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed', 'running 9 days late'] },
+        ],
+      }),
+    });
+    const dates: Record<string, [string, number]> = { 'A-1002': ['2026-12-03', 4], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const offsets: Record<string, string> = { 'Europe/Berlin': '+01:00', 'Asia/Kathmandu': '+05:45' };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const tools = { ...shopTools(), query_order: lookup, world_clock: clock, audit_orders: audit, calculate: calculator() };
+    /** A conversation of `texts`, each turn run to its end: what the model says and calls on the last. */
+    const talk = async (...texts: string[]) => {
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The clocks of two turns: it read the browser's time zone (one clock in the message before).
+    expect((await talk('time in Berlin', 'and in Kathmandu?', 'what is the time difference?')).text).toBe(
+      'Against Europe/Berlin (UTC+01:00), Asia/Kathmandu is 4 hours 45 minutes ahead (UTC+05:45). No tool was needed for that.',
+    );
+    // Two lookups of two turns: it looked A-1006 up again; "and the worst?" after that answer reads them still.
+    expect(await talk('where is A-1002', 'and A-1006?', 'which one is later?')).toEqual({
+      text: 'A-1006 is later: 2026-12-12, against 2026-12-03 (A-1002). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('where is A-1002', 'and A-1006?', 'which one is later?', 'and the worst?')).text).toMatch(/^A-1006 is the furthest behind \(9 days late\)/);
+    // A lookup and a clock are nothing to compare.
+    expect((await talk('time in Berlin', 'where is A-1002', 'which one is later?')).text).not.toMatch(/ is later: /);
+    // "the worst one" of an audit is the one furthest behind, not the first it named (A-1002).
+    expect((await talk('audit the orders', 'email the customer of the worst one to apologise')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    // A rate alone after an invoice is put on its total (it looked the order up), in each language.
+    expect(await talk('Rechnung für A-1002', 'und mit 19% MwSt?')).toEqual({
+      text: 'Ich rechne es auf 89.00 EUR aus unserem Gespräch.',
+      calls: [['calculate', { expression: '89.00 * (1 + 19 / 100)' }]],
+    });
+    expect((await talk('invoice for A-1002', 'and with 19% VAT?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 19 / 100)' }]]);
+    expect((await talk('facture de A-1002', 'et avec 20 % de TVA ?')).calls).toEqual([['calculate', { expression: '89.00 * (1 + 20 / 100)' }]]);
+    // "vérifie", "überprüfe", "prüfe" are "check": it asked for an order id, or ran the audit for one order.
+    expect((await talk('Vérifie les commandes ouvertes')).calls).toEqual([['audit_orders', {}]]);
+    expect((await talk('Vérifie les commandes ouvertes', 'laquelle est la pire ?')).text).toMatch(/^A-1006 a le plus de retard \(status is delayed, running 9 days late\) ; /);
+    expect((await talk('Prüfe A-1002')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    expect((await talk('vérifie mon panier')).calls).toEqual([['cart_list', {}]]);
+    // "check all orders" is the audit ("No tool lists all orders").
+    expect((await talk('check all orders')).calls).toEqual([['audit_orders', {}]]);
+    // A day read once, however often it is said ("Reading "friday" as 2026-11-27 and "friday" as 2026-11-27").
+    expect((await talk('move A-1002 to friday and A-1003 to friday')).text).toMatch(/^Reading "friday" as 2026-11-27 \(today is 2026-11-20 UTC\)\./);
+  });
+
+  it('plays the demo\'s user: a list member after a question between, a rate taken off, the total again, "tokyo I mean", a city typed wrong', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const tools = { ...shopTools(), calculate: calculator() };
+    const talk = async (...texts: string[]) => {
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The list of the turn before "combien ?" (it asked for an order id, a subject and a body); "those customers" alike.
+    expect((await talk('montre-moi les commandes en retard', 'combien ?', 'écris au premier client pour nous excuser')).calls).toEqual([['query_order', { order_id: 'A-1012' }]]);
+    expect((await talk('which orders are delayed?', 'thanks', 'where is the second one?')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
+    expect((await talk('which orders are delayed?', 'how many?', 'email those customers that we are sorry')).calls.map((call) => call[0])).toEqual([
+      'send_email',
+      'send_email',
+      'send_email',
+    ]);
+    // A rate taken off alone (it asked for an expression), and the sum goes on from it.
+    expect((await talk('what is 250 + 50', 'minus 10%')).calls).toEqual([['calculate', { expression: '(250 + 50) * (1 - 10 / 100)' }]]);
+    expect((await talk('what is 250 + 50', 'minus 10%', 'and divide by 3')).calls).toEqual([['calculate', { expression: '((250 + 50) * (1 - 10 / 100)) / 3' }]]);
+    expect((await talk('Rechnung für A-1002', 'abzüglich 5 %')).calls).toEqual([['calculate', { expression: '89.00 * (1 - 5 / 100)' }]]);
+    // "what was the total again?" after the invoice was mailed (it looked the order up).
+    expect((await talk('invoice for A-1002', 'send it to the customer', 'what was the total again?')).text).toBe(
+      'order_invoice showed a total of 89.00 EUR. No tool was needed for that.',
+    );
+    // A correction after its value: "tokyo I mean" (it got the help text), "A-1003 I meant"; "what I mean" is no correction.
+    expect((await talk('time in Berlin', 'tokyo I mean')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    expect((await talk('Uhrzeit in Berlin', 'Tokio meinte ich')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    expect((await talk('where is A-1002', 'A-1003 I meant')).calls).toEqual([['query_order', { order_id: 'A-1003' }]]);
+    expect((await talk('tell them what I mean')).calls).toEqual([]);
+    // A city typed with two letters swapped or one left out is read as it, and said so (it did not know the place); a
+    // place one slip from none is still not known.
+    expect(await talk('time in new yrok')).toEqual({ text: 'Reading "new yrok" as New York.', calls: [['world_clock', { time_zone: 'America/New_York' }]] });
+    expect((await talk('time in new yrok', 'and londn?')).calls).toEqual([['world_clock', { time_zone: 'Europe/London' }]]);
+    expect((await talk('Uhrzeit in Berln')).text).toBe('Ich lese „Berln“ als Berlin.');
+    expect((await talk('time in Bolton')).text).toMatch(/^I don't know where "Bolton" is/);
+    // What was made or looked up before a question answered with no tool is mailed (it asked for a subject and a body).
+    expect((await talk('invoice for A-1002', 'what is the total?', 'send it to the customer')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your invoice for order A-1002', body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.' }],
+    ]);
+    expect((await talk('Rechnung für A-1002', 'wie hoch ist die Summe?', 'schick sie dem Kunden')).calls.map((call) => call[0])).toEqual(['send_email']);
+    // A calculator's function alone goes on from the sum (it got the help text).
+    expect((await talk('what is 7 x 8', 'and the square root?')).calls).toEqual([['calculate', { expression: 'sqrt((7 * 8))' }]]);
+    expect((await talk('what is 2.345 * 3', 'rounded?')).calls).toEqual([['calculate', { expression: 'round((2.345 * 3))' }]]);
+    expect((await talk('what is 2.345 * 3', 'und die Wurzel?')).calls).toEqual([['calculate', { expression: 'sqrt((2.345 * 3))' }]]);
+    // "that day" is the day the answer before gave (it asked for a date), and said so.
+    expect(await talk('when is christmas?', 'move A-1002 to that day')).toEqual({
+      text: 'Reading "that day" as 2026-12-25, from earlier in our conversation.',
+      calls: [['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-25' }]],
+    });
+    expect((await talk('wann ist Pfingsten?', 'verschieb A-1002 auf diesen Tag')).calls).toEqual([['update_delivery_date', { order_id: 'A-1002', new_date: '2027-05-16' }]]);
+    // Another bound for the list, whatever tool "days" scores for (it read the browser's time zone).
+    expect((await talk('which orders are late by more than a week', 'and by more than 3 days?')).calls).toEqual([['list_delayed_orders', { days_threshold: 4 }]]);
+    expect((await talk('zeig die verspäteten Bestellungen', 'und mehr als 5 Tage?')).calls).toEqual([['list_delayed_orders', { days_threshold: 6 }]]);
+    // "that customer" is who is mailed, not what is said (it mailed "customer that we are sorry"), and a mail's clause
+    // needs no "that" (it asked for a subject and a body); "their invoice" is still the invoice, made and mailed.
+    const sorry = ['send_email', { order_id: 'A-1002', body: 'we are sorry', subject: 'We are sorry' }];
+    expect((await talk('where is A-1002', 'email that customer that we are sorry')).calls).toEqual([sorry]);
+    expect((await talk('email the customer of A-1002 we are sorry')).calls).toEqual([sorry]);
+    expect((await talk('which orders are delayed?', 'email the first one\'s customer we are sorry')).calls).toEqual([[
+      'send_email',
+      { order_id: 'A-1012', body: 'we are sorry', subject: 'We are sorry' },
+    ]]);
+    expect((await talk('email the customer of A-1002 their invoice')).calls).toEqual([['order_invoice', { order_id: 'A-1002' }]]);
+    // Another rate after another "of", and the other way round (it got the help text: the message before named no rate).
+    expect((await talk('what is 19% of 250', 'and of 300?', 'and 21%?')).calls).toEqual([['calculate', { expression: '21 / 100 * 300' }]]);
+    expect((await talk('15% of 80', 'and 20%?', 'and of 100?')).calls).toEqual([['calculate', { expression: '20 / 100 * 100' }]]);
+    // How late the order of the conversation is, asked in German or French (the browser's time zone; the late list).
+    expect((await talk('wo ist A-1002', 'wie viele Tage ist sie zu spät?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    expect((await talk('où en est A-1002 ?', 'elle a combien de jours de retard ?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

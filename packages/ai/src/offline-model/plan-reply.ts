@@ -28,7 +28,7 @@ import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDa
 import { summarizeToolResults } from './summarize-results.ts';
 import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
-import { findTimeZones, unknownPlace, zonedCountry } from './time-zones.ts';
+import { findTimeZones, nearCity, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
 import { otherMaths, readWordedSums } from './worded-sums.ts';
 import { contentWords, fold, humanize, isChangeName, isReadName, isWeakVerb, splitIdentifier, stem } from './words.ts';
@@ -58,21 +58,25 @@ export function planReply(options: LanguageModelV4CallOptions, plan: PlanOptions
   if (prompt === options.prompt) return planWholeReply(options, plan);
   const reply = planWholeReply({ ...options, prompt }, plan);
   const last = options.prompt[lastIndexOfRole(options.prompt, 'user')];
-  const length = last?.role === 'user' ? last.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0) : 0;
+  const length = last?.role === 'user' ? last.content.reduce((sum, part) => sum + (part.type === 'text' ? codePointCount(part.text) : 0), 0) : 0;
   if (length <= OFFLINE_READ_LIMIT) return reply;
   const note = wordingFor(userTextAtLast(prompt)).readOnly(OFFLINE_READ_LIMIT, length);
   return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
 }
 
 /**
- * The most characters of one user message's text the offline model reads; the rest is left out. Its reading goes over
- * a message once per request it finds in it, so its time grows with the square of the length (a 20,000-character note
- * took seconds of CPU, a 192 KB one over a minute, on a Worker that has no model bill to stop it); a request typed to
- * the demo is a few hundred characters.
+ * The most characters (code points: an emoji is one, as people count it, not the two UTF-16 units JavaScript's `length`
+ * counts) of one user message's text the offline model reads; the rest is left out. Its reading goes over a message once
+ * per request it finds in it, so its time grows with the square of the length (a 20,000-character note took seconds of
+ * CPU, a 192 KB one over a minute, on a Worker that has no model bill to stop it); a request typed to the demo is a few
+ * hundred characters.
  */
 export const OFFLINE_READ_LIMIT = 2_000;
 
-/** `prompt` with each user message's text parts cut to {@link OFFLINE_READ_LIMIT} characters in all; the same array when none is longer. */
+/**
+ * `prompt` with each user message's text parts cut to {@link OFFLINE_READ_LIMIT} characters (code points) in all; the
+ * same array when none is longer. A message of emoji was cut at 1,000 of them, and said to hold twice as many.
+ */
 function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
   let clipped = false;
   const cut = prompt.map((message) => {
@@ -81,21 +85,43 @@ function clippedUserTexts(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt 
     let cutHere = false;
     const content = message.content.map((part) => {
       if (part.type !== 'text') return part;
-      let end = Math.max(0, left);
-      // Not between the two halves of a character such as an emoji: the model quotes what it could not do, and a lone
-      // half reached the reply ("I did not do "book a taxi to …\ud83d"").
-      const last = part.text.charCodeAt(end - 1);
-      if (end < part.text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-      const text = part.text.slice(0, end);
-      left -= part.text.length;
-      if (text.length === part.text.length) return part;
+      // Between characters, never between the two halves of one such as an emoji: the model quotes what it could not
+      // do, and a lone half reached the reply ("I did not do "book a taxi to …\ud83d"").
+      const end = unitsOfCodePoints(part.text, Math.max(0, left));
+      left -= codePointCount(part.text);
+      if (end === part.text.length) return part;
       cutHere = true;
-      return { ...part, text };
+      return { ...part, text: part.text.slice(0, end) };
     });
     clipped ||= cutHere;
     return cutHere ? { ...message, content } : message;
   });
   return clipped ? cut : prompt;
+}
+
+/** How many code points `text` holds: its UTF-16 units less one for each surrogate pair. */
+function codePointCount(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      pairs += 1;
+      i += 1;
+    }
+  }
+  return text.length - pairs;
+}
+
+/** The UTF-16 length of the first `points` code points of `text` (all of it when it holds fewer). */
+function unitsOfCodePoints(text: string, points: number): number {
+  let at = 0;
+  for (let read = 0; read < points && at < text.length; read++) {
+    const unit = text.charCodeAt(at);
+    const next = text.charCodeAt(at + 1);
+    at += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return at;
 }
 
 /** {@link planReply} on a prompt whose user messages are within {@link OFFLINE_READ_LIMIT}. */
@@ -109,8 +135,16 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   const now = plan.now ?? (() => new Date());
   // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
   const userText = userTextAtLast(options.prompt);
-  const corrected = correctedText(userText, now());
+  const corrected = withoutTrailingCorrection(correctedText(userText, now()));
   if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
+  // "move A-1002 to that day" after "when is christmas?": the day that answer gave (it asked for a date).
+  const thatDay = dayReferredTo(options.prompt, userText);
+  if (thatDay !== undefined) {
+    const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, thatDay.text) }, plan);
+    if (ruleInput.toolResults.length > 0) return reply;
+    const note = wordingFor(userText).referred(thatDay.phrase, thatDay.date);
+    return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
+  }
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
   const restated = restatedRequest(options.prompt, ruleInput.tools, now());
   if (restated !== undefined) {
@@ -209,7 +243,17 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     // "and in the USA?" after a question of the time: a place alone goes on from it.
     const afterClock = callsOf(previousTurn(options.prompt)).some((call) => timeZoneArgument(tools.find((candidate) => candidate.name === call.toolName)?.inputSchema) !== undefined);
     const place = unknownPlace(text, asked === ruleInput.userText && afterClock);
-    const clock = place === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    // "time in new yrok", "and londn?" after a clock: a typo of a city it knows is read as that city, and said so (it did
+    // not know the place, or got the help text).
+    const slip = place ?? (asked === ruleInput.userText && afterClock && findTimeZones(text).length === 0 ? PLACE_GOES_ON.exec(fold(text).trim())?.[1] : undefined);
+    const near = slip === undefined ? undefined : nearCity(slip);
+    const clock = place === undefined && near === undefined ? undefined : tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+    const zoneName = clock === undefined ? undefined : timeZoneArgument(clock.inputSchema);
+    if (slip !== undefined && near !== undefined && clock !== undefined && zoneName !== undefined) {
+      const at = fold(text).indexOf(slip);
+      const typed = place ?? (at < 0 ? slip : text.slice(at, at + slip.length));
+      return { type: 'tool-calls', calls: [{ toolName: clock.name, input: { [zoneName]: near.zone } }], text: wording.placeReadAs(typed, near.city) };
+    }
     if (place !== undefined && clock !== undefined) {
       // "time in the USA": a country of several zones is known, but not which of its times is meant.
       const country = zonedCountry(place);
@@ -255,7 +299,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "how much is that with 19% VAT?" after an invoice: its total, taken on (it made the invoice again).
   const rated = forced || asked !== ruleInput.userText ? undefined : rateOfEarlier(options.prompt, ruleInput.userText, tools);
   if (rated !== undefined) {
-    const note = wording.referred(rated.phrase, rated.amount);
+    const note = rated.phrase === undefined ? wording.ratedAmount(rated.amount) : wording.referred(rated.phrase, rated.amount);
     if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
     return { type: 'text', text: `${note} ${rated.said}` };
   }
@@ -268,6 +312,16 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "top 3 only", "more than a week?" after the list of late orders: that list again, with that bound.
   const bounded = forced || asked !== ruleInput.userText ? undefined : listAgain(options.prompt, text, tools);
   if (bounded !== undefined) return { type: 'tool-calls', calls: [bounded.call], text: wording.again(bounded.call.toolName, joinList(bounded.values, wording.and)) };
+  // "which one is the worst?" after an audit, "which one is later?" after two clocks: from what they showed (it looked the
+  // first order up, or got the help text).
+  const compared = forced || asked !== ruleInput.userText ? undefined : compareShown(options.prompt, text, wording);
+  if (compared !== undefined) return { type: 'text', text: compared };
+  // "what is the total?" after an invoice: its total (it looked the order up).
+  const total = forced || asked !== ruleInput.userText ? undefined : totalAsked(options.prompt, text, tools, wording);
+  if (total !== undefined) return { type: 'text', text: total };
+  // "round that" after a lookup, which shows no number: say so (it looked the order up again).
+  const noNumber = forced || asked !== ruleInput.userText ? undefined : noNumberToWorkOn(options.prompt, ruleInput.userText, tools, wording);
+  if (noNumber !== undefined) return { type: 'text', text: noNumber };
   // "the day after then" after a move to Dec 12 that was denied: that move again, to the day next to the one asked.
   const nextTo = forced || asked !== ruleInput.userText ? undefined : movedNextTo(options.prompt, text, dates, tools);
   if (nextTo !== undefined) return { type: 'tool-calls', calls: [nextTo.call], text: wording.again(nextTo.call.toolName, nextTo.values.join(' ')) };
@@ -378,7 +432,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
  * English, German and French (folded); none of them in what is to be said ("tell them that it is late": "them").
  */
 const REFERS_BACK =
-  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|cette|celle-ci|la\s+commande|le\s+client)\b/;
+  /\b(?:it|its|that|this|same|the\s+(?:order|customer|buyer|client)|sie|es|ihn|ihre?[nrm]?|diese[nrs]?|die\s+bestellung|den\s+kunden|la|le|sa|son|elle|cette|celle-ci|la\s+commande|le\s+client)\b/;
 
 /**
  * Words that refer back to every record the last message that named any named ("move both to Dec 1", "and their invoices?"
@@ -403,13 +457,21 @@ const PLACES: Readonly<Record<string, string>> = {
 function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
   const match = LIST_MEMBER.exec(fold(plain));
   if (match === null) return undefined;
-  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  // The list of the message before, or of the latest one that showed any ("combien ?" between them was answered so).
+  const results = recentResults(prompt, () => true);
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
-    const ids = (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []);
+    const list = listIn(resultValue(result.output)) ?? [];
+    const ids = list.flatMap((record: unknown) => idOf(record)?.[1] ?? []);
     const said = match[1] ?? match[2] ?? match[3] ?? '';
     const place = Object.hasOwn(PLACES, said) ? (PLACES[said] ?? said) : said;
-    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : ids[0];
+    // "the worst one" of an audit's flagged orders (in the order of their ids): the one its records show furthest behind;
+    // of a list with no such words, the first (most delayed first). It was the first the audit named.
+    const shown = list.flatMap((record: unknown) => shownRecord(record) ?? []);
+    const rated = shown.length === ids.length && shown.some((record) => lateness(record) > 0) ? shown : [];
+    const worst = rated.reduce<ShownRecord | undefined>((best, record) => (best === undefined || lateness(record) > lateness(best) ? record : best), undefined);
+    const first = (place === 'worst' || place === 'most delayed') && worst !== undefined ? worst.name : ids[0];
+    const id = place === 'second' ? ids[1] : place === 'third' ? ids[2] : place === 'last' ? ids.at(-1) : first;
     if (id === undefined || ids.length < 2) continue;
     if (extractArguments(id, tool.inputSchema).input[name] !== id) return undefined;
     return { id, phrase: plain.slice(match.index, match.index + match[0].length) };
@@ -422,7 +484,7 @@ function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolIn
  * the tool takes, in the list's order; `undefined` when the message before showed no such list.
  */
 function listedIds(prompt: LanguageModelV4Prompt, tool: ToolInfo, name: string): string[] | undefined {
-  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const results = recentResults(prompt, () => true);
   for (const result of results.reverse()) {
     if (result.type !== 'tool-result') continue;
     const list = listIn(resultValue(result.output));
@@ -653,22 +715,193 @@ const TIME_APART =
 function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
   if (!TIME_APART.test(fold(text))) return undefined;
   const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
-  for (const message of previousTurn(prompt)) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      const value = part.type === 'tool-result' ? resultValue(part.output) : undefined;
-      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-      const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
-      if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
-      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-      clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
-    }
+  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
+  const zoned = (results: readonly LanguageModelV4ToolResultPart[]): number =>
+    new Set(results.map((part) => (resultValue(part.output) as { time_zone?: unknown } | undefined)?.time_zone).filter((zone) => typeof zone === 'string')).size;
+  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const results = turn.length > 0 ? recentResults(prompt, (found) => zoned(found) >= 2) : [];
+  for (const part of results) {
+    const value = resultValue(part.output);
+    const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
+    if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
   }
   if (clocks.length < 2) return undefined;
   const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
   if (base === undefined) return undefined;
   const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
   return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
+}
+
+/** A place alone after a clock, with no "in": "and londn?", "what about sydeny", "und Berln?", "et Londre ?" (folded). */
+const PLACE_GOES_ON = /^(?:and|what\s+about|how\s+about|und|et)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*[?.!]*$/;
+
+/** A question that asks which one of what was shown: "which one …?", "and the …?", "welche …?", "laquelle …?" (folded). */
+const WHICH_ONE =
+  /^(?:(?:and|so|ok|then|und|also|dann|et|alors)[\s,]+)?(?:(?:which|what|who|where)\b(?!\s+(?:orders|ones|of\s+the\s+orders)\b)|(?:the|welche[rsn]?|wer|wo|die|der|das|laquelle|lequel|qui|ou|le|la)\b)/;
+/** Words of several records: "orders", "ones", "all", "Bestellungen", "commandes", "toutes" (folded). */
+const MANY = /\b(?:orders|ones|all|those|these|alle[nms]?|bestellungen|diese|commandes|toutes|tous|celles|ceux)\b/;
+/** Asking the one furthest behind: "worst", "most late", "am schlimmsten", "la pire", "le plus en retard" (folded). */
+const WORST = /\b(?:worst|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|latest|schlimmste[nr]?|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
+/** Asking the one least behind: "least late", "the best", "am wenigsten verspätet", "la moins en retard" (folded). */
+const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(?:verspatet|im\s+verzug)|am\s+besten|moins\s+en\s+retard|meilleure?)\b/;
+/** Asking the later one: "later", "latest", "ahead", "später", "plus tard" (folded). */
+const LATER = /\b(?:later|latest|ahead|spater|am\s+spatesten|plus\s+tard)\b/;
+/** Asking the earlier one: "earlier", "earliest", "sooner", "früher", "plus tôt" (folded). */
+const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot)\b/;
+
+/** A record an earlier answer showed: its name (an id, a clock's zone), how late it runs, its time or date, and why. */
+interface ShownRecord {
+  readonly name: string;
+  readonly days?: number | undefined;
+  readonly when?: string | undefined;
+  readonly reasons?: readonly string[] | undefined;
+}
+
+/**
+ * The records the tool results of the latest turns showed (see {@link recentResults}): a list's (an audit's flagged orders), a lookup's order, a
+ * clock; each with its name and what it says of how late it is (`delay_days`, "running 9 days late") or when it is (a
+ * clock's local date and time, a delivery date).
+ */
+function recordsShown(prompt: LanguageModelV4Prompt): ShownRecord[] {
+  const read = (results: readonly LanguageModelV4ToolResultPart[]): ShownRecord[] => {
+    const records: ShownRecord[] = [];
+    for (const part of results) {
+      const value = resultValue(part.output);
+      const list = listIn(value);
+      const nested = typeof value === 'object' && value !== null ? Object.values(value).find((field) => idOf(field) !== undefined) : undefined;
+      for (const item of list ?? [nested ?? value]) {
+        const record = shownRecord(item);
+        if (record !== undefined && !records.some((other) => other.name === record.name)) records.push(record);
+      }
+    }
+    return records;
+  };
+  return read(recentResults(prompt, (results) => read(results).length >= 2));
+}
+
+/** A record of a result as {@link ShownRecord} reads it; `undefined` for no object, or one with no id or zone. */
+function shownRecord(item: unknown): ShownRecord | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const record = item as Record<string, unknown>;
+  const name = idOf(record)?.[1] ?? (typeof record.time_zone === 'string' ? record.time_zone : undefined);
+  if (name === undefined) return undefined;
+  const reasons = Array.isArray(record.reasons) ? record.reasons.filter((reason): reason is string => typeof reason === 'string') : undefined;
+  const field = [record.delay_days, record.days_late, record.daysLate].find((days) => typeof days === 'number');
+  const said = reasons?.map((reason) => /\b(\d+)\s+days?\s+late\b/.exec(reason)?.[1]).find((days) => days !== undefined);
+  const days = typeof field === 'number' ? field : said === undefined ? undefined : Number(said);
+  const clock = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? `${record.local_date} ${record.local_time.slice(0, 5)}` : undefined;
+  const date = Object.entries(record).find(([key, field]) => isDateField(key, field))?.[1];
+  return { name, days, when: clock ?? (typeof date === 'string' ? date : undefined), reasons };
+}
+
+/** How far behind a record is, to rank records by: the days late it shows, then how many reasons it was flagged for. */
+function lateness(record: ShownRecord): number {
+  return (record.days ?? 0) * 100 + (record.reasons?.length ?? 0);
+}
+
+/** The messages of the message before, or of the latest turn that has tool results when it has none (4 turns back at most). */
+function latestTurnWithResults(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  let end = lastIndexOfRole(prompt, 'user');
+  for (let turns = 0; end > 0 && turns < 4; turns++) {
+    const start = lastIndexOfRole(prompt, 'user', end);
+    const turn = prompt.slice(start + 1, end);
+    if (turn.some((message) => message.role === 'tool' && message.content.some((part) => part.type === 'tool-result'))) return turn;
+    end = start;
+  }
+  return previousTurn(prompt);
+}
+
+/**
+ * The tool results of the latest turns that called a tool, going back over answers that called none ("and the least
+ * late?" after the answer to "which one is the worst?" reads the audit's results still) and over turns that called the
+ * same tools, until `enough` holds of them ("where is A-1002", "and A-1006?", "which one is later?": both lookups).
+ */
+function recentResults(prompt: LanguageModelV4Prompt, enough: (results: readonly LanguageModelV4ToolResultPart[]) => boolean): LanguageModelV4ToolResultPart[] {
+  const results: LanguageModelV4ToolResultPart[] = [];
+  let tools: ReadonlySet<string> | undefined;
+  let end = lastIndexOfRole(prompt, 'user');
+  for (let turns = 0; end > 0 && turns < 4; turns++) {
+    const start = lastIndexOfRole(prompt, 'user', end);
+    const turn = prompt.slice(start + 1, end);
+    end = start;
+    const parts = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
+    if (parts.length === 0) continue;
+    const names = new Set(parts.map((part) => part.toolName));
+    if (tools !== undefined && [...names].some((name) => !tools?.has(name))) break;
+    tools ??= names;
+    results.unshift(...parts);
+    if (enough(results)) break;
+  }
+  return results;
+}
+
+/**
+ * "which one is the worst?" after an audit or lookups (the one furthest behind, by the days late each shows, then by how
+ * many reasons it was flagged for), "which one is later?" after two clocks or two orders (by the time or date each
+ * shows): said from what the message before showed, with no tool; it looked the first order up, or got the help text.
+ * A list that a bound cuts ("which one is the worst?" after the delayed orders) is asked again instead (`listAgain`).
+ * `undefined` for any other text, or fewer than two records that show it.
+ */
+function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  const folded = fold(text).trim();
+  // One of them, not a list of some ("the latest orders please", "what are the latest ones?" ask for a list).
+  if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9 || MANY.test(folded)) return undefined;
+  const later = LATER.test(folded);
+  const earlier = !later && EARLIER.test(folded);
+  const records = recordsShown(prompt);
+  const timed = records.filter((record) => record.when !== undefined);
+  if ((later || earlier) && timed.length >= 2) {
+    const sorted = [...timed].sort((a, b) => ((a.when ?? '') < (b.when ?? '') ? -1 : (a.when ?? '') > (b.when ?? '') ? 1 : 0));
+    if (later) sorted.reverse();
+    const [best, ...others] = sorted;
+    if (best === undefined) return undefined;
+    if (others.every((other) => other.when === best.when)) return wording.sameWhen(joinList(sorted.map((record) => record.name), wording.and), best.when ?? '');
+    return wording.laterOf(best.name, best.when ?? '', joinList(others.map((other) => `${other.when} (${other.name})`), wording.and), earlier, others.length > 1);
+  }
+  const least = LEAST_LATE.test(folded);
+  if (!least && !WORST.test(folded)) return undefined;
+  const rated = records.filter((record) => record.days !== undefined || (record.reasons?.length ?? 0) > 0);
+  if (rated.length < 2) return undefined;
+  const sorted = [...rated].sort((a, b) => (least ? lateness(a) - lateness(b) : lateness(b) - lateness(a)));
+  const why = (record: ShownRecord): string =>
+    record.reasons !== undefined && record.reasons.length > 0 ? record.reasons.join(', ') : wording.daysLate(record.days ?? 0);
+  const [best, ...others] = sorted;
+  if (best === undefined) return undefined;
+  return wording.furthestBehind(best.name, why(best), others.map((other) => `${other.name}: ${why(other)}`).join('; '), least);
+}
+
+/** Asking the amount shown: "what is the total?", "how much is it?", "wie hoch ist die Summe?", "quel est le total ?" (folded). */
+const TOTAL_ASKED =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
+
+/**
+ * "what is the total?" after an invoice: the amount the latest result of the conversation shows, said with the tool that
+ * showed it, with no tool; it read "the total" as about the order and looked it up. `undefined` for any other text, or
+ * when no result showed an amount.
+ */
+function totalAsked(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  if (!TOTAL_ASKED.test(fold(text).trim())) return undefined;
+  const earlier = prompt.slice(0, lastIndexOfRole(prompt, 'user'));
+  const shown = amountShown(earlier, tools);
+  return shown === undefined ? undefined : wording.totalShown(shown.toolName, shown.shown);
+}
+
+/**
+ * "round that", "square root of it" after lookups, which show no amount: say so, and how to give a number; it looked
+ * the order up again. `undefined` for any other text, after a sum (taken on by `functionOfSum`), or when no lookup by
+ * id came before it.
+ */
+function noNumberToWorkOn(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  if (!FUNCTION_OF_IT.test(functionOnIt(fold(text).trim())) || lastSumCall(prompt, tools) !== undefined) return undefined;
+  if (amountShown(previousTurn(prompt), tools) !== undefined) return undefined;
+  const looked = callsOf(previousTurn(prompt)).filter((call) => idOf(call.input) !== undefined);
+  if (looked.length === 0) return undefined;
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  return wording.noNumberShown(text.trim().replace(/[?.!]+$/, ''), joinList(names, wording.and), joinList(ids, wording.and));
 }
 
 /** Another amount for what was just added: "actually make it 5", "make that 2", "I meant 5", "mach 5 daraus", "mets-en 5" (folded). */
@@ -750,10 +983,10 @@ const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
-  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi);
+  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, 'of');
   // "and 20%?" after "15% of 80": the same sum with that percentage.
   const rate = ANOTHER_RATE.exec(fold(text).trim());
-  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi);
+  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, 'rate');
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const applied = functionOfSum(prompt, text, tools);
   if (applied !== undefined) return applied;
@@ -793,6 +1026,12 @@ function lastSumCall(
  */
 const RATE_OF_EARLIER =
   /^(?=.*?\b(that|it|this|the\s+(?:total|invoice|amount|sum|bill|result)|das|dies|davon|der\s+betrag|die\s+rechnung|die\s+summe|das\s+ergebnis|ca|cela|ceci|le\s+total|la\s+facture|le\s+montant|le\s+resultat)\b)[^\d]*?(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)[^\d]*$/;
+/**
+ * A rate alone, on what an earlier answer showed: "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?",
+ * "minus 10%" (taken off: {@link TAKEN_OFF}) (folded).
+ */
+const RATE_ALONE =
+  /^(?:(?:and|so|what\s+about|how\s+about|und|also|et|alors)\s+)?(?:with|plus|minus|less|mit|zuzuglich|abzuglich|avec|moins)\s+(\d+(?:[.,]\d+)?)\s*(?:%|percent|prozent|pour\s*cent)(?:\s+(?:de\s+)?(?:vat|tax|sales\s+tax|mwst|ust|mehrwertsteuer|steuer|tva|taxe))?\s*[?.!]*$/;
 /** A rate taken off: "take 10% off that", "minus 20%", "less 5%", "a 10% discount", "abzüglich", "Rabatt", "moins", "remise" (folded). */
 const TAKEN_OFF = /\b(?:minus|less|off|discount(?:ed)?|subtract|deduct|abzuglich|weniger|rabatt|nachlass|moins|remise|reduction|rabais)\b/;
 /** "19% of that", "19 % davon", "19 % de ça": a part of the amount, not the amount with it added ("20 % de TVA") (folded). */
@@ -809,9 +1048,12 @@ function rateOfEarlier(
   prompt: LanguageModelV4Prompt,
   userText: string,
   tools: readonly ToolInfo[],
-): { readonly phrase: string; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
+): { readonly phrase?: string | undefined; readonly amount: string; readonly call?: OfflineToolCall | undefined; readonly said: string } | undefined {
   const folded = fold(userText).trim();
-  const match = RATE_OF_EARLIER.exec(folded);
+  // "and with 19% VAT?", "und mit 19 % MwSt?", "et avec 20 % de TVA ?": a rate alone, on what was shown (it looked the
+  // order up); no word of it is read as the amount.
+  const alone = RATE_ALONE.exec(folded);
+  const match = alone === null ? RATE_OF_EARLIER.exec(folded) : ['', '', alone[1]];
   if (match === null) return undefined;
   const earlier = amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools);
   if (earlier === undefined) return undefined;
@@ -820,7 +1062,7 @@ function rateOfEarlier(
   const off = TAKEN_OFF.test(folded);
   const part = !off && PART_OF_EARLIER.test(folded);
   const expression = part ? `${rate} / 100 * ${earlier.expression}` : `${earlier.expression} * (1 ${off ? '-' : '+'} ${rate} / 100)`;
-  const phrase = userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length);
+  const phrase = alone === null ? userText.slice(folded.indexOf(match[1] ?? ''), folded.indexOf(match[1] ?? '') + (match[1] ?? '').length) : undefined;
   const calculator = tools.find((tool) => expressionArgument(tool.inputSchema) !== undefined);
   const name = calculator === undefined ? undefined : expressionArgument(calculator.inputSchema);
   const value = part ? (Number(rate) / 100) * earlier.value : earlier.value * (1 + ((off ? -1 : 1) * Number(rate)) / 100);
@@ -836,7 +1078,10 @@ const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\
  * The amount the latest tool result of `messages` shows: a `total` field, a total in its words ("total 89.00 EUR"), or
  * a sum (its expression, so the calculator works on it exactly); `undefined` when none shows one.
  */
-function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]): { readonly expression: string; readonly value: number; readonly shown: string } | undefined {
+function amountShown(
+  messages: LanguageModelV4Prompt,
+  tools: readonly ToolInfo[],
+): { readonly expression: string; readonly value: number; readonly shown: string; readonly toolName: string } | undefined {
   const results = messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
   const calls = callsOf(messages);
   for (const result of results.reverse()) {
@@ -844,12 +1089,12 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
     const { record, words } = resultRecordAndWords(result.output);
     if (typeof record?.total === 'number') {
       const currency = typeof record.currency === 'string' ? ` ${record.currency}` : '';
-      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}` };
+      return { expression: String(record.total), value: record.total, shown: `${record.total.toFixed(2)}${currency}`, toolName: result.toolName };
     }
     const total = TOTAL_IN_WORDS.exec(words);
     if (total !== null) {
       const amount = (total[1] ?? '').replace(/,/g, '');
-      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}` };
+      return { expression: amount, value: Number(amount), shown: `${total[1]}${total[2] === undefined ? '' : ` ${total[2]}`}`, toolName: result.toolName };
     }
     // A sum: its expression, for the calculator to take on exactly.
     const call = calls.find((part) => part.toolCallId === result.toolCallId);
@@ -858,7 +1103,7 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
     const expression = name === undefined || typeof call?.input !== 'object' || call.input === null ? undefined : (call.input as Record<string, unknown>)[name];
     if (typeof expression === 'string') {
       const worked = typeof record?.result === 'number' ? record.result : Number.NaN;
-      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked) };
+      return { expression: `(${expression})`, value: worked, shown: Number.isNaN(worked) ? expression : String(worked), toolName: result.toolName };
     }
   }
   return undefined;
@@ -868,13 +1113,23 @@ function amountShown(messages: LanguageModelV4Prompt, tools: readonly ToolInfo[]
 const FUNCTION_OF_IT =
   /^(?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:(?:the\s+)?square\s+root|sqrt|(?:die\s+)?(?:quadrat)?wurzel|(?:la\s+)?racine(?:\s+carree)?|round(?:\s+(?:up|down))?|runde|arrondis|arrondir)\s+(?:(?:of|aus|von|de)\s+)?(that|it|this|the\s+result|das|davon|dem\s+ergebnis|das\s+ergebnis|ca|cela|le\s+resultat)\b[^\d]*?(?:\d{1,2}[^\d]*)?$/;
 
+/** A calculator's function alone: "and the square root?", "rounded?", "und die Wurzel?", "et la racine ?" (folded). */
+const FUNCTION_ALONE =
+  /^((?:(?:and|now|then|und|jetzt|dann|et|puis|maintenant)\s+)*(?:(?:what(?:'s|\s+is)|was\s+ist|quelle\s+est)\s+)?(?:the\s+|die\s+|la\s+)?(?:square\s+root|sqrt|(?:quadrat)?wurzel|racine(?:\s+carree)?|round))(?:ed)?\s*[?.!]*$/;
+
+/** `folded` with "of that" after a calculator's function said alone ("and the square root?"), as {@link FUNCTION_OF_IT} reads it. */
+function functionOnIt(folded: string): string {
+  const alone = FUNCTION_ALONE.exec(folded);
+  return alone === null ? folded : `${alone[1]}${alone[1]?.endsWith('round') ? '' : ' of'} that`;
+}
+
 /**
  * "round that to 2 digits", "square root of it" after a sum: the calculator's function on the last call's expression
  * (`round((12.5 / 100 * 80), 2)`), read as the same words with a number are; `undefined` for any other text, or when
  * the message before made no sum. It asked for an expression.
  */
 function functionOfSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
-  const folded = fold(text).trim();
+  const folded = functionOnIt(fold(text).trim());
   const match = FUNCTION_OF_IT.exec(folded);
   if (match === null || match[1] === undefined) return undefined;
   // The words with a stand-in number where "that" was, read as "round 3.14159 to 2 digits" is.
@@ -897,10 +1152,11 @@ const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|mainten
 
 /**
  * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
- * "of", or its percentage): the calculator's call again (`15 / 100 * 300`); `undefined` when the message before made no
- * such call, or has no such place.
+ * "of", or its percentage: `part`): the calculator's call again (`15 / 100 * 300`); when its words name none ("and of
+ * 300?" before "and 21%?"), its call's percentage with that part changed. `undefined` when the message before made no
+ * such call, or neither names the place.
  */
-function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp): OfflineToolCall | undefined {
+function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp, part: 'rate' | 'of'): OfflineToolCall | undefined {
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
@@ -909,6 +1165,13 @@ function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: read
   const before = userTextAt(prompt, lastIndexOfRole(prompt, 'user', current));
   const ofs = [...before.matchAll(place)];
   const at = ofs.at(-1);
+  // "and 21%?" after "and of 300?" (whose words name no rate): the rate or the "of" of the last call's percentage.
+  const input = typeof last?.input === 'object' && last.input !== null ? (last.input as Record<string, unknown>) : {};
+  const shown = typeof input[name] === 'string' ? /^(\d+(?:\.\d+)?) \/ 100 \* (\d+(?:\.\d+)?)$/.exec(input[name]) : null;
+  if (at === undefined && shown !== null) {
+    const value = number.replace(',', '.');
+    return { toolName: tool.name, input: { ...input, [name]: part === 'rate' ? `${value} / 100 * ${shown[2]}` : `${shown[1]} / 100 * ${value}` } };
+  }
   if (at === undefined) return undefined;
   const changed = `${before.slice(0, at.index)}${at[0].replace(/\d+(?:[.,]\d+)?$/, number)}${before.slice(at.index + at[0].length)}`;
   const expression = extractArguments(readWordedSums(changed), tool.inputSchema).input[name];
@@ -1082,6 +1345,42 @@ function correctedText(text: string, now: Date): string {
   return text;
 }
 
+/** Words for a day an earlier answer gave: "that day", "the same day", "an dem Tag", "ce jour-là", "cette date" (folded). */
+const THAT_DAY = /\b(?:that\s+(?:day|date)|the\s+same\s+(?:day|date)|(?:an\s+)?(?:diesem|dem|diesen)\s+(?:tag|datum)|ce\s+jour(?:-la)?|cette\s+date|ce\s+meme\s+jour)\b/;
+
+/**
+ * A text that names a day by an earlier answer ("move A-1002 to that day" after ""christmas" is 2026-12-25, …"): the
+ * text with the first ISO date of the answer before in its place, the words and the date; `undefined` when the text
+ * names none so, or the answer before gave no date.
+ */
+function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly text: string; readonly phrase: string; readonly date: string } | undefined {
+  const match = THAT_DAY.exec(fold(text));
+  if (match === null) return undefined;
+  const said = previousTurn(prompt).flatMap((message) =>
+    message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+  );
+  const date = said.map((words) => /\b\d{4}-\d{2}-\d{2}\b/.exec(words)?.[0]).find((found) => found !== undefined);
+  if (date === undefined) return undefined;
+  const phrase = text.slice(match.index, match.index + match[0].length);
+  return { text: `${text.slice(0, match.index)}${date}${text.slice(match.index + match[0].length)}`, phrase, date };
+}
+
+/** A correction said after the value it gives: "tokyo I mean", "A-1003 I meant", "Tokio meinte ich", "Tokyo je veux dire" (folded). */
+const TRAILING_CORRECTION = /^((?:\S+\s+){0,2}\S+?)[\s,]+(?:i\s+mean|i\s+meant|meine\s+ich|meinte\s+ich|ich\s+meinte?|je\s+veux\s+dire)\s*[.!]*$/;
+
+/**
+ * A short message that ends with the words of a correction ("in tokyo I mean" after "time in Berlin"): its value alone,
+ * read as going on from the message before, as "in tokyo" is; it got the help text. Three words at most, none that says
+ * what is meant ("what I mean"); the text as it is otherwise.
+ */
+function withoutTrailingCorrection(text: string): string {
+  const match = TRAILING_CORRECTION.exec(fold(text).trim());
+  const value = match?.[1];
+  if (value === undefined || /\b(?:what|that|was|ce\s+que|que)$/.test(value)) return text;
+  const start = fold(text).indexOf(value);
+  return start < 0 ? text : text.slice(start, start + value.length);
+}
+
 /** The text of the last user message. */
 function userTextAtLast(prompt: LanguageModelV4Prompt): string {
   return userTextAt(prompt, lastIndexOfRole(prompt, 'user'));
@@ -1105,7 +1404,9 @@ function listAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   if (last === undefined || tool === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
   const picked = pickTool(text, tools);
   const bounds = Object.entries(phrasedNumbers(text, tool.inputSchema));
-  if ((picked !== undefined && picked !== tool) || bounds.length === 0) return undefined;
+  // "and by more than 3 days?" goes on from the list whatever tool "days" scores for (it read the browser's time zone).
+  const goesOn = /^(?:and|what\s+about|how\s+about|und|et)\b/.test(fold(text).trim());
+  if ((picked !== undefined && picked !== tool && !goesOn) || bounds.length === 0) return undefined;
   const input = { ...(last.input as Record<string, unknown>), ...Object.fromEntries(bounds) };
   return { call: { toolName: tool.name, input }, values: bounds.map(([name, value]) => `${humanize(name)} ${String(value)}`) };
 }
@@ -1530,13 +1831,11 @@ function withReadingNote(reply: OfflineReply & { readonly type: 'tool-calls' }, 
   const zones = findTimeZones(dates.text).flatMap(({ zone, start, end, others }) =>
     others === undefined || !inputs.some((input) => input.includes(`"${zone}"`)) ? [] : [wording.mainland(dates.text.slice(start, end), zone, joinList(others, wording.or))],
   );
-  const noted = zones.length === 0 ? reply : { ...reply, text: [...zones, reply.text].filter((part) => part !== undefined).join(' ') };
+  const noted = zones.length === 0 ? reply : { ...reply, text: [...new Set(zones), reply.text].filter((part) => part !== undefined).join(' ') };
   const used = dates.dates.filter((date) => inputs.some((input) => input.includes(`"${date.date}"`)));
   if (used.length === 0) return noted;
-  const read = joinList(
-    used.map((date) => wording.readAs(date.phrase, date.date)),
-    wording.and,
-  );
+  // Each reading once: "move A-1002 to friday and A-1003 to friday" read "friday" as 2026-11-27 twice.
+  const read = joinList([...new Set(used.map((date) => wording.readAs(date.phrase, date.date)))], wording.and);
   return { ...noted, text: `${wording.reading(read, dates.today)}${noted.text === undefined ? '' : ` ${noted.text}`}` };
 }
 
@@ -1957,7 +2256,9 @@ function toldFromEarlier(prompt: LanguageModelV4Prompt, tool: ToolInfo, read: Ex
   const idName = idArgument(tool.inputSchema);
   const id = idName === undefined ? undefined : read.input[idName];
   if (typeof id !== 'string') return undefined;
-  const turn = previousTurn(prompt);
+  // The message before, or the latest that called a tool when it answered with none ("what is the total?" after the
+  // invoice, then "send it to the customer": it asked for a subject and a body).
+  const turn = latestTurnWithResults(prompt);
   const calls = callsOf(turn);
   const results = turn.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
   const inputOf = (result: LanguageModelV4ToolResultPart): Record<string, unknown> | undefined => {

@@ -50,6 +50,37 @@ describe('findTimeZones', () => {
     ]);
   });
 
+  it('reads the places whose zones are half an hour or three quarters off the hour (Kathmandu: it did not know it)', () => {
+    // The offset of a zone in January and in July, from the runtime's Intl data: each is off the hour in one of them.
+    const offsets = (zone: string): string[] =>
+      ['2026-01-15T12:00:00Z', '2026-07-15T12:00:00Z'].map(
+        (day) => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(day)).find((part) => part.type === 'timeZoneName')?.value ?? '',
+      );
+    const places: [string, string][] = [
+      ['time in Kathmandu', 'Asia/Kathmandu'],
+      ['Uhrzeit in Nepal', 'Asia/Kathmandu'],
+      ['time in Tehran', 'Asia/Tehran'],
+      ["l'heure en Iran", 'Asia/Tehran'],
+      ['time in Kabul', 'Asia/Kabul'],
+      ['time in Yangon', 'Asia/Yangon'],
+      ['time in Colombo', 'Asia/Colombo'],
+      ['time in Sri Lanka', 'Asia/Colombo'],
+      ['time in Kolkata', 'Asia/Kolkata'],
+      ['time in Adelaide', 'Australia/Adelaide'],
+      ['time in Darwin', 'Australia/Darwin'],
+      ["time in St John's", 'America/St_Johns'],
+      ['time in Newfoundland', 'America/St_Johns'],
+      ['time in Eucla', 'Australia/Eucla'],
+      ['time in Lord Howe', 'Australia/Lord_Howe'],
+      ['time in the Chatham Islands', 'Pacific/Chatham'],
+      ['time in the Marquesas', 'Pacific/Marquesas'],
+    ];
+    for (const [text, zone] of places) {
+      expect(findTimeZones(text).map((match) => match.zone), text).toEqual([zone]);
+      expect(offsets(zone).some((offset) => /:(?:30|45)$/.test(offset)), zone).toBe(true);
+    }
+  });
+
   it('reads a place after a capital dotted I, whose lower case is two characters, at its own span', () => {
     expect(zones('What time is it in İstanbul?')).toEqual([['Europe/Istanbul', 'İstanbul']]);
     expect(zones('İyi günler, time in Tokyo?')).toEqual([['Asia/Tokyo', 'Tokyo']]);

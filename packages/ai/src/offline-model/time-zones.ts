@@ -107,6 +107,34 @@ const CITY_ZONES: ReadonlyArray<readonly [string, string]> = (
     ['manchester', 'Europe/London'],
     ['helsinki', 'Europe/Helsinki'],
     ['kyiv', 'Europe/Kyiv'],
+    ['kolkata', 'Asia/Kolkata'],
+    ['calcutta', 'Asia/Kolkata'],
+    ['bangalore', 'Asia/Kolkata'],
+    ['bengaluru', 'Asia/Kolkata'],
+    ['chennai', 'Asia/Kolkata'],
+    ['karachi', 'Asia/Karachi'],
+    // Zones half an hour or three quarters off the hour (UTC+05:45, +03:30, -03:30, …): the difference of two clocks
+    // then has minutes, which the answers say ("5 hours 45 minutes ahead").
+    ['kathmandu', 'Asia/Kathmandu'],
+    ['katmandu', 'Asia/Kathmandu'],
+    ['tehran', 'Asia/Tehran'],
+    ['teheran', 'Asia/Tehran'],
+    ['kabul', 'Asia/Kabul'],
+    ['kaboul', 'Asia/Kabul'],
+    ['yangon', 'Asia/Yangon'],
+    ['rangoon', 'Asia/Yangon'],
+    ['colombo', 'Asia/Colombo'],
+    ['adelaide', 'Australia/Adelaide'],
+    ['darwin', 'Australia/Darwin'],
+    ["st john's", 'America/St_Johns'],
+    ['st johns', 'America/St_Johns'],
+    ['newfoundland', 'America/St_Johns'],
+    ['neufundland', 'America/St_Johns'],
+    ['terre-neuve', 'America/St_Johns'],
+    ['eucla', 'Australia/Eucla'],
+    ['lord howe', 'Australia/Lord_Howe'],
+    ['chatham islands', 'Pacific/Chatham'],
+    ['marquesas', 'Pacific/Marquesas'],
   ] as const
 )
   .slice()
@@ -156,6 +184,11 @@ const COUNTRY_ZONES: ReadonlyArray<readonly [string, string]> = (
     [['south africa', 'sudafrika', 'afrique du sud'], 'Africa/Johannesburg'],
     [['argentina', 'argentinien', 'argentine'], 'America/Argentina/Buenos_Aires'],
     [['new zealand', 'neuseeland', 'nouvelle-zelande'], 'Pacific/Auckland'],
+    [['nepal'], 'Asia/Kathmandu'],
+    [['iran'], 'Asia/Tehran'],
+    [['afghanistan'], 'Asia/Kabul'],
+    [['myanmar', 'burma', 'birma', 'birmanie'], 'Asia/Yangon'],
+    [['sri lanka'], 'Asia/Colombo'],
   ] as const
 ).flatMap(([names, zone]) => names.map((name) => [name, zone] as const));
 
@@ -240,13 +273,16 @@ export function findTimeZones(text: string): ZoneMatch[] {
     }
   }
   const lower = fold(text);
+  // A name not in the text at all is not looked for as a word (most of them, in each of the many calls a message gets).
   for (const { name: city, zone, pattern } of CITIES) {
+    if (!lower.includes(city)) continue;
     for (const match of lower.matchAll(pattern)) {
       found.push({ zone, start: match.index, end: match.index + city.length });
     }
   }
   // A country of one zone, where no city of the text's is in it ("time in Berlin, Germany" is Berlin's).
   for (const { name: country, zone, pattern } of COUNTRIES) {
+    if (!lower.includes(country)) continue;
     for (const match of lower.matchAll(pattern)) {
       const start = match.index;
       const others = Object.hasOwn(OUTLYING_ZONES, zone) ? OUTLYING_ZONES[zone] : undefined;
@@ -298,11 +334,38 @@ export function zonedCountry(place: string): { readonly country: string; readonl
   return found === undefined ? undefined : { country: `${place.charAt(0).toUpperCase()}${place.slice(1)}`, cities: found.cities };
 }
 
+/**
+ * The city a place of {@link unknownPlace} is a typo of ("new yrok", "londn", "sydeny": two letters swapped, one left
+ * out or one too many), with its zone; `undefined` when none is, or more than one. Names of five letters or more only.
+ */
+export function nearCity(place: string): { readonly city: string; readonly zone: string } | undefined {
+  const typed = fold(place).trim().replace(/^the\s+/, '');
+  if (typed.length < 5) return undefined;
+  const near = CITIES.filter(({ name }) => name.length >= 5 && oneSlipFrom(typed, name));
+  const zones = new Set(near.map((city) => city.zone));
+  const first = near[0];
+  return first === undefined || zones.size > 1 ? undefined : { city: titleCase(first.name), zone: first.zone };
+}
+
+/** Whether `typed` is `name` with two neighbouring letters swapped, or one letter left out or added. */
+function oneSlipFrom(typed: string, name: string): boolean {
+  if (typed === name) return false;
+  if (typed.length === name.length) {
+    const at = [...typed].findIndex((letter, i) => letter !== name[i]);
+    return at >= 0 && typed[at] === name[at + 1] && typed[at + 1] === name[at] && typed.slice(at + 2) === name.slice(at + 2);
+  }
+  const [short, long] = typed.length < name.length ? [typed, name] : [name, typed];
+  if (long.length - short.length !== 1) return false;
+  const at = [...short].findIndex((letter, i) => letter !== long[i]);
+  return at < 0 || short.slice(at) === long.slice(at + 1);
+}
+
 /** Capitalised names of the cities the offline model knows, for `city`/`location` arguments. */
 export function findCities(text: string): Array<{ readonly city: string; readonly start: number; readonly end: number }> {
   const lower = fold(text);
   const found: Array<{ city: string; start: number; end: number }> = [];
   for (const { name: city, pattern } of CITIES) {
+    if (!lower.includes(city)) continue;
     for (const match of lower.matchAll(pattern)) {
       const original = text.slice(match.index, match.index + city.length);
       found.push({ city: titleCase(original), start: match.index, end: match.index + city.length });

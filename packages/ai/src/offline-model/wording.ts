@@ -86,6 +86,8 @@ export interface Wording {
   readonly notAnId: (tool: string, given: string, label: string, hint: ArgumentHint, suggestion?: string) => string;
   /** How words that refer back ("it") were read: as the id named earlier in the conversation. */
   readonly referred: (phrase: string, id: string) => string;
+  /** "and with 19% VAT?" after an invoice: the amount the rate is put on, from earlier (no word of the message refers to it). */
+  readonly ratedAmount: (amount: string) => string;
   /** How a request that names no id was read: as about the one id the user's last message was about. */
   readonly fromLast: (id: string) => string;
   /** The last call made again with the values a follow-up gave ("and for A-1001?"). */
@@ -185,6 +187,18 @@ export interface Wording {
   readonly timesApart: (each: string, base: string, offset: string) => string;
   /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
   readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
+  /** "which one is the worst?" after records that say how late each is: the one furthest behind (or least), why, the others. */
+  readonly furthestBehind: (best: string, why: string, others: string, least: boolean) => string;
+  /** How late a record is, when it says so in a number of days alone (`delay_days`). */
+  readonly daysLate: (days: number) => string;
+  /** "which one is later?" after clocks or dates: the one whose time or date is later (or earlier; of `many`, the latest), then the others'. */
+  readonly laterOf: (best: string, when: string, others: string, earlier: boolean, many: boolean) => string;
+  /** "which one is later?" when all of them show the same time or date. */
+  readonly sameWhen: (names: string, when: string) => string;
+  /** "what is the total?" after a result that showed an amount (an invoice): the tool and the amount. */
+  readonly totalShown: (tool: string, amount: string) => string;
+  /** "round that" after results with no number to work on (a lookup): say so, and how to give one. */
+  readonly noNumberShown: (asked: string, tools: string, ids: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -201,6 +215,8 @@ export interface Wording {
   /** No tool lists all of a thing (`every`: asked as "every order"), and what exists instead. */
   readonly listsNone: (every: boolean, thing: string, offers: string) => string;
   readonly unknownPlace: (place: string, tool: string) => string;
+  /** A place read as the city it is a typo of ("new yrok": New York). */
+  readonly placeReadAs: (place: string, city: string) => string;
   /** A country of several time zones ("the USA"): which one is meant is not known; cities of it to ask about instead. */
   readonly severalZones: (country: string, cities: string, tool: string) => string;
   /** Maths a calculator of arithmetic cannot do ("factorial"), and what it can (its description's own words, after it). */
@@ -263,9 +279,15 @@ function localHint(hint: ArgumentHint, words: { readonly date: string; readonly 
 }
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
-/** Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten". */
-const hoursOf = (minutes: number, one: string, many: string, mins: string): string =>
-  `${plural(Math.floor(minutes / 60), one, many)}${minutes % 60 === 0 ? '' : ` ${minutes % 60} ${mins}`}`;
+/**
+ * Minutes as hours and the minutes left: "14 hours", "5 hours 30 minutes", "1 Stunde 45 Minuten", and "15 minutes"
+ * alone under an hour (Kathmandu against Kolkata: it said "0 hours 15 minutes").
+ */
+const hoursOf = (minutes: number, one: string, many: string, mins: string): string => {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60 === 0 ? '' : `${minutes % 60} ${mins}`;
+  return hours === 0 ? rest : `${plural(hours, one, many)}${rest === '' ? '' : ` ${rest}`}`;
+};
 const shiftEn = (days: number): string => `${plural(Math.abs(days), 'day', 'days')} ${days < 0 ? 'earlier' : 'later'}`;
 const shiftDe = (days: number): string => `${plural(Math.abs(days), 'Tag', 'Tage')} ${days < 0 ? 'früher' : 'später'}`;
 const shiftFr = (days: number): string => `${plural(Math.abs(days), 'jour', 'jours')} ${days < 0 ? 'plus tôt' : 'plus tard'}`;
@@ -288,6 +310,7 @@ const EN: Wording = {
     (suggestion === undefined ? `I still need the ${label}; could you check it?` : `${EN.suggest(suggestion)} If not, I still need the ${label}.`),
   suggest: (id) => `Did you mean ${id}?`,
   referred: (phrase, id) => `Reading "${phrase}" as ${id}, from earlier in our conversation.`,
+  ratedAmount: (amount) => `Putting it on ${amount}, from earlier in our conversation.`,
   fromLast: (id) => `Reading this as about ${id}, as your last message was.`,
   again: (tool, values) => `As before with ${tool}, now with ${values}.`,
   ask: (tool, needs) => `I can do that with ${tool}, but I still need ${needs}. Could you tell me?`,
@@ -349,6 +372,16 @@ const EN: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
   timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} is ${least ? 'the least behind' : 'the furthest behind'} (${why})${others === '' ? '' : `; ${others}`}. No tool was needed for that.`,
+  daysLate: (days) => plural(days, 'day late', 'days late'),
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} is ${many ? (earlier ? 'the earliest' : 'the latest') : earlier ? 'earlier' : 'later'}: ${when}, against ${others}. No tool was needed for that.`,
+  sameWhen: (names, when) => `${names} show the same: ${when}. No tool was needed for that.`,
+  totalShown: (tool, amount) => `${tool} showed a total of ${amount}. No tool was needed for that.`,
+  noNumberShown: (asked, tools, ids) =>
+    `What ${tools} showed for ${ids} has no number that "${asked}" could work on (it gives a status and dates). ` +
+    'Give me the number, as in "round 3.14159 to 2 digits".',
   farewell: 'Thank you, you too. Goodbye!',
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
@@ -371,6 +404,7 @@ const EN: Wording = {
   topics: {},
   clockInstead: (place, tool) => ` I can tell you the local time in ${place} with ${tool}, if that helps.`,
   listsNone: (every, thing, offers) => `No tool lists ${every ? 'every' : 'all'} ${thing}. What I can do instead: ${offers}.`,
+  placeReadAs: (place, city) => `Reading "${place}" as ${city}.`,
   unknownPlace: (place, tool) =>
     `I don't know where "${place}" is, so I can't tell its time. Name a city I know (such as Tokyo, New York or Berlin) or an IANA time zone (such as Europe/Paris) and I'll ask ${tool}.`,
   severalZones: (country, cities, tool) =>
@@ -400,6 +434,7 @@ const DE: Wording = {
       : `. ${DE.suggest(suggestion)} Wenn nicht, brauche ich noch ${ownOf(ARGUMENTS_DE, label) ?? `„${label}“`}.`),
   suggest: (id) => `Meinst du ${id}?`,
   referred: (phrase, id) => `Ich lese „${phrase}“ als ${id} aus unserem Gespräch.`,
+  ratedAmount: (amount) => `Ich rechne es auf ${amount} aus unserem Gespräch.`,
   fromLast: (id) => `Ich beziehe das auf ${id}, wie deine letzte Nachricht.`,
   again: (tool, values) => `Wie zuvor mit ${tool}, jetzt mit ${values}.`,
   ask: (tool, needs) => `Das geht mit ${tool}, aber dafür brauche ich noch ${needs}. Kannst du es mir sagen?`,
@@ -462,6 +497,16 @@ const DE: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
   timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} ist ${least ? 'am wenigsten' : 'am weitesten'} im Verzug (${why})${others === '' ? '' : `; ${others}`}. Dafür brauchte ich kein Werkzeug.`,
+  daysLate: (days) => plural(days, 'Tag zu spät', 'Tage zu spät'),
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} ist ${many ? (earlier ? 'am frühesten' : 'am spätesten') : earlier ? 'früher' : 'später'}: ${when}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
+  sameWhen: (names, when) => `${names} zeigen dasselbe: ${when}. Dafür brauchte ich kein Werkzeug.`,
+  totalShown: (tool, amount) => `${tool} zeigte eine Summe von ${amount}. Dafür brauchte ich kein Werkzeug.`,
+  noNumberShown: (asked, tools, ids) =>
+    `Was ${tools} für ${ids} zeigte, hat keine Zahl, mit der „${asked}“ rechnen könnte (es nennt einen Status und Daten). ` +
+    'Nenne mir die Zahl, etwa „runde 3,14159 auf 2 Stellen“.',
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
@@ -491,6 +536,7 @@ const DE: Wording = {
   },
   clockInstead: (place, tool) => ` Ich kann dir mit ${tool} die Ortszeit in ${place} sagen, wenn das hilft.`,
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
+  placeReadAs: (place, city) => `Ich lese „${place}“ als ${city}.`,
   unknownPlace: (place, tool) =>
     `Ich weiß nicht, wo „${place}“ liegt, also kann ich die Uhrzeit dort nicht sagen. Nenne eine Stadt, die ich kenne (etwa Tokio, New York oder Berlin), oder eine IANA-Zeitzone (etwa Europe/Paris), dann frage ich ${tool}.`,
   severalZones: (country, cities, tool) =>
@@ -520,6 +566,7 @@ const FR: Wording = {
       : `. ${FR.suggest(suggestion)} Sinon, il me manque encore ${ownOf(ARGUMENTS_FR, label) ?? `« ${label} »`}.`),
   suggest: (id) => `Vouliez-vous dire ${id} ?`,
   referred: (phrase, id) => `Je lis « ${phrase} » comme ${id}, dont nous avons parlé.`,
+  ratedAmount: (amount) => `Je l'applique à ${amount}, dont nous avons parlé.`,
   fromLast: (id) => `Je l'applique à ${id}, comme votre dernier message.`,
   again: (tool, values) => `Comme avant avec ${tool}, cette fois avec ${values}.`,
   ask: (tool, needs) => `Je peux le faire avec ${tool}, mais il me manque encore ${needs}. Pouvez-vous me le dire ?`,
@@ -584,6 +631,16 @@ const FR: Wording = {
   aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
   timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  furthestBehind: (best, why, others, least) =>
+    `${best} a ${least ? 'le moins' : 'le plus'} de retard (${why})${others === '' ? '' : ` ; ${others}`}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  daysLate: (days) => plural(days, 'jour de retard', 'jours de retard'),
+  laterOf: (best, when, others, earlier, many) =>
+    `${best} est ${many ? 'le ' : ''}${earlier ? 'plus tôt' : 'plus tard'} : ${when}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  sameWhen: (names, when) => `${names} indiquent la même chose : ${when}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  totalShown: (tool, amount) => `${tool} indiquait un total de ${amount}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  noNumberShown: (asked, tools, ids) =>
+    `Ce que ${tools} a montré pour ${ids} n'a aucun nombre sur lequel « ${asked} » pourrait porter (un statut et des dates). ` +
+    'Donne-moi le nombre, par exemple « arrondis 3,14159 à 2 décimales ».',
   farewell: 'Merci, vous aussi. Au revoir !',
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
@@ -613,6 +670,7 @@ const FR: Wording = {
   },
   clockInstead: (place, tool) => ` Je peux vous donner l'heure locale à ${place} avec ${tool}, si cela aide.`,
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
+  placeReadAs: (place, city) => `Je lis « ${place} » comme ${city}.`,
   unknownPlace: (place, tool) =>
     `Je ne sais pas où se trouve « ${place} », je ne peux donc pas donner son heure. Nommez une ville que je connais (comme Tokyo, New York ou Berlin) ou un fuseau horaire IANA (comme Europe/Paris) et je demanderai à ${tool}.`,
   severalZones: (country, cities, tool) =>

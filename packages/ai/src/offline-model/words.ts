@@ -86,6 +86,8 @@ const OTHER_LANGUAGE_FORMS: Readonly<Record<string, string>> = { reporte: 'repor
 export function contentWords(text: string): string[] {
   let said = text.toLowerCase();
   for (const phrase of NOTIFY_PHRASES) said = said.replace(phrase, ' notify ');
+  // "zu spät" is late, not a clock's "wie spät": "wie viele Tage ist sie zu spät?" read the browser's time zone.
+  said = said.replace(/\bzu\s+sp(?:ä|ae|a)t\b/g, ' verspatet ');
   return said
     // Accents folded (`verspätet` → `verspatet`), French elisions split (`l'heure` → `heure`), English ones joined.
     .replace(/[\u00C0-\u024F]/g, foldLetter)
