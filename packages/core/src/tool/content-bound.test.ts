@@ -54,6 +54,12 @@ describe('boundModelContent', () => {
     }
   });
 
+  it('refuses a bound with no room for the note and some of the result', () => {
+    for (const bad of [999, 0, -5, 1_500.5, Number.NaN]) {
+      expect(() => boundModelContent('x'.repeat(5_000), bad)).toThrow(RangeError);
+    }
+  });
+
   it('bounds the text parts of parts together, in order, and keeps images', () => {
     const image = imagePart(PNG, 'image/png');
     const parts: ModelContentPart[] = [

@@ -55,11 +55,15 @@ function cutText(text: string, keep: number, total: number, max: number, omitted
  * What the model reads of a tool result, at most `max` characters of text (`policy.maxContentChars`): a longer text
  * keeps its start and its end around a note that says how much was left out and what to do. In parts, the text parts
  * share the bound in order (the one that crosses it is cut, the later ones are left out); images and documents stay, as
- * they are not text. `Infinity` changes nothing. The executor applies it to every result and failure it reports, so a
- * result the model reads now and the same result in a later request's history read the same.
+ * they are not text. `Infinity` changes nothing; a bound under {@link MIN_MAX_CONTENT_CHARS} throws a `RangeError`. The
+ * executor applies it to every result and failure it reports, so a result the model reads now and the same result in a
+ * later request's history read the same.
  */
 export function boundModelContent(content: ModelContent, max: number): ModelContent {
   if (max === Number.POSITIVE_INFINITY) return content;
+  if (!Number.isSafeInteger(max) || max < MIN_MAX_CONTENT_CHARS) {
+    throw new RangeError(`The bound of a tool result must be a whole number of characters from ${MIN_MAX_CONTENT_CHARS}, or Infinity; got ${max}.`);
+  }
   if (typeof content === 'string') {
     if (content.length <= max) return content;
     // The note's length with the largest count it can hold: the kept text plus the real note never passes `max`.
