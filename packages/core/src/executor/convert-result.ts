@@ -61,7 +61,7 @@ export function errorModelText(error: ToolError, message: string = error.message
 }
 
 /** The most characters of one result `tool`'s policy lets the model read (a tool built by hand may lack the field). */
-export function contentBound(tool: AnyTool | undefined): number {
+function contentBound(tool: AnyTool | undefined): number {
   return tool?.policy.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
 }
 

@@ -18,7 +18,7 @@ import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import { NOT_PASSED, passedValue, validationOf } from '../schema/validation-result.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
-import { boundModelContent } from '../tool/content-bound.ts';
+import { boundModelContent, DEFAULT_MAX_CONTENT_CHARS } from '../tool/content-bound.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
 import { lateError, withinCheckLimit } from '../tool/check-limit.ts';
@@ -26,7 +26,7 @@ import { logLeftOut } from '../tool/left-out.ts';
 import type { AnyTool, ToolsDeps } from '../tool/types.ts';
 import { parseArguments } from './parse-arguments.ts';
 import { plainArguments, UNREAD } from './plain-arguments.ts';
-import { contentBound, errorModelText, outcomeModelText } from './convert-result.ts';
+import { errorModelText, outcomeModelText } from './convert-result.ts';
 import { type ArgumentEdit, argumentEdits, maskEdits, refusedEdits, withEditNote } from './edits.ts';
 import { abortError, raceSignal } from './race-signal.ts';
 
@@ -306,7 +306,7 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const policy = typeof onError === 'function' ? onError(outcome.error, call) : onError;
       if (policy === 'throw') throw outcome.error;
       // A failure's words are bounded as a result is: a tool that throws with a whole response body in its message.
-      text = boundModelContent(errorModelText(outcome.error, errorMessage(outcome.error, call)), contentBound(tool));
+      text = boundModelContent(errorModelText(outcome.error, errorMessage(outcome.error, call)), tool?.policy.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS);
     }
     // The note is for the model: the fields redact() hides are masked in it, as in the input a trace records.
     if (edits !== undefined) text = withEditNote(text, tool === undefined ? edits : maskEdits(edits, (value) => redactInput(tool, value)));
