@@ -62,6 +62,23 @@ describe('policy.maxContentChars in the chat loop', () => {
     expect(result.toolResults[0]?.content).toBe(textRead(model, 1));
   });
 
+  it('a return-direct tool’s answer is what the model reads of it: bounded the same way', async () => {
+    const exportLog = defineTool({
+      name: 'export_log',
+      description: 'The access log, as the answer',
+      input: v.object({}),
+      policy: { returnDirect: true, maxContentChars: 5_000 },
+      execute: () => lines,
+    });
+    const model = scriptedModel(callsStep([['c1', 'export_log', {}]]), textStep('never'));
+    const result = await createChatAgent({ model, tools: [exportLog], tickets }).generate({ messages: 'The log, please', run: run() });
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(result.returnDirect).toBe(true);
+    expect(result.text.length).toBeLessThanOrEqual(5_000);
+    expect(result.text).toBe(result.toolResults[0]?.content);
+    expect(uiOutput(result.message)).toBe(lines);
+  });
+
   it('a browser tool’s result is bounded by its own policy when the model reads it', async () => {
     const readPage = defineTool({
       name: 'read_page',
