@@ -229,6 +229,17 @@ describe('the examples of the README and the guides', () => {
     ]);
   });
 
+  it('the bounded example: the output whole, the model reads 2,000 characters of it with a note', async () => {
+    capture();
+    await import('./bounded.ts');
+    expect(lines).toEqual([
+      '143889',
+      '2000',
+      '[… 142,116 of 143,889 characters left out here: this result is longer than the 2,000 characters you may read of one tool result. ' +
+        'If you need what is missing, call the tool again for less of it (a narrower query, one page).]',
+    ]);
+  });
+
   it('the cache example: a repeated read from the cache, then a write empties it', async () => {
     capture();
     await import('./cache.ts');
@@ -392,6 +403,7 @@ describe('the examples of the README and the guides', () => {
     'documents.ts': 'docs/tool-results.md',
     'progress.ts': 'docs/tool-results.md',
     'usage.ts': 'docs/tool-results.md',
+    'bounded.ts': 'docs/tool-results.md',
     'errors.ts': 'docs/errors.md',
     'otel.ts': 'docs/otel.md',
     'mcp.ts': 'docs/mcp.md',

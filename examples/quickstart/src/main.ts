@@ -15,6 +15,8 @@ await import('./available-registry.ts');
 console.log('\n— images and documents in tool results —');
 await import('./images.ts');
 await import('./documents.ts');
+console.log('\n— how much of a result the model reads —');
+await import('./bounded.ts');
 console.log('\n— progress reports of a running call —');
 await import('./progress.ts');
 console.log('\n— the tokens a tool spends —');

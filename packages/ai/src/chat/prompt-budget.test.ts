@@ -13,8 +13,17 @@ import { generateTextTurn } from './text-turn.ts';
 const tickets = createTicketSigner({ keys: [{ id: 'k1', secret: 'prompt-budget-test-secret-32-bytes!' }] });
 const run = () => createRunContext({ conversationId: 'conv-prompt-budget' });
 const lookUp = defineTool({ name: 'query_order', description: 'Look up an order', input: v.object({ order_id: v.string() }), execute: ({ order_id }) => ({ order_id, status: 'late' }) });
-/** A tool whose result is 200,000 characters: about 50,000 tokens for the next model call to read. */
-const bigRead = defineTool({ name: 'read_log', description: 'Read the log', input: v.object({}), execute: () => 'x'.repeat(200_000) });
+/**
+ * A tool whose result is 200,000 characters: about 50,000 tokens for the next model call to read (unbounded: by default
+ * the model would read 100,000 characters of it, `policy.maxContentChars`).
+ */
+const bigRead = defineTool({
+  name: 'read_log',
+  description: 'Read the log',
+  input: v.object({}),
+  policy: { maxContentChars: Number.POSITIVE_INFINITY },
+  execute: () => 'x'.repeat(200_000),
+});
 const agentWith = (model: ReturnType<typeof scriptedModel>, options: Partial<ChatAgentOptions> = {}) =>
   createChatAgent({ model, tools: [lookUp, bigRead], tickets, instructions: 'You help with orders.', ...options });
 

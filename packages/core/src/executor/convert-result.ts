@@ -1,5 +1,6 @@
 import type { ToolContext, ToolOutcome } from '../chain/types.ts';
 import type { ToolError } from '../errors/tool-error.ts';
+import { boundModelContent, DEFAULT_MAX_CONTENT_CHARS } from '../tool/content-bound.ts';
 import { checkModelContent, type ModelContent } from '../tool/model-content.ts';
 import type { AnyTool } from '../tool/types.ts';
 
@@ -59,11 +60,21 @@ export function errorModelText(error: ToolError, message: string = error.message
   return lines.join('\n');
 }
 
-/** What the model reads for an outcome: text, or checked parts when the tool's `toModelOutput` returned parts. */
+/** The most characters of one result `tool`'s policy lets the model read (a tool built by hand may lack the field). */
+function contentBound(tool: AnyTool | undefined): number {
+  return tool?.policy.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+}
+
+/**
+ * What the model reads for an outcome: text, or checked parts when the tool's `toModelOutput` returned parts; a success
+ * is bounded by the tool's `policy.maxContentChars`.
+ */
 export function outcomeModelText(tool: AnyTool | undefined, outcome: ToolOutcome, ctx: ToolContext | undefined): ModelContent {
   switch (outcome.type) {
-    case 'success':
-      return !tool?.toModelOutput || !ctx ? defaultModelText(outcome.output) : checkModelContent(tool.toModelOutput(outcome.output, ctx));
+    case 'success': {
+      const content = !tool?.toModelOutput || !ctx ? defaultModelText(outcome.output) : checkModelContent(tool.toModelOutput(outcome.output, ctx));
+      return boundModelContent(content, contentBound(tool));
+    }
     case 'error':
       return errorModelText(outcome.error);
     case 'approval-required':

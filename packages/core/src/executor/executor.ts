@@ -18,6 +18,7 @@ import { fitArguments } from '../schema/coerce.ts';
 import { type ValidationResult, validateWithSchema } from '../schema/input-schema.ts';
 import { NOT_PASSED, passedValue, validationOf } from '../schema/validation-result.ts';
 import type { TicketSigner, TicketVerifyResult } from '../tickets/index.ts';
+import { boundModelContent, DEFAULT_MAX_CONTENT_CHARS } from '../tool/content-bound.ts';
 import { type ModelContent, type ModelContentPart, partsText } from '../tool/model-content.ts';
 import { type AvailableToolsOptions, availableTools, isToolAvailable } from '../tool/available.ts';
 import { lateError, withinCheckLimit } from '../tool/check-limit.ts';
@@ -311,7 +312,8 @@ export function createExecutor(options: ExecutorOptions): ToolExecutor {
       const onError = (tool as Folded | undefined)?.['~onError'] ?? registry.onError;
       const policy = typeof onError === 'function' ? onError(outcome.error, call) : onError;
       if (policy === 'throw') throw outcome.error;
-      text = errorModelText(outcome.error, errorMessage(outcome.error, call));
+      // A failure's words are bounded as a result is: a tool that throws with a whole response body in its message.
+      text = boundModelContent(errorModelText(outcome.error, errorMessage(outcome.error, call)), tool?.policy.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS);
     }
     // The note is for the model: the fields redact() hides are masked in it, as in the input a trace records.
     if (edits !== undefined) text = withEditNote(text, tool === undefined ? edits : maskEdits(edits, (value) => redactInput(tool, value)));

@@ -5,6 +5,7 @@ import type { ExecuteOptions } from '../executor/executor.ts';
 import type { RateLimiter } from '../interceptors/limits.ts';
 import { jsonSchema } from '../schema/json-schema.ts';
 import type { listDelayedOrders, updateDeliveryDate } from '../test-support/order-tools.ts';
+import { boundModelContent, DEFAULT_MAX_CONTENT_CHARS } from './content-bound.ts';
 import { defineTool, withDeps } from './define-tool.ts';
 import { imagePart, type ModelContent, type ModelContentPart } from './model-content.ts';
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from './types.ts';
@@ -196,5 +197,15 @@ describe('per-tool interceptor types', () => {
       ],
       execute: ({ id }) => id,
     });
+  });
+
+  it('types policy.maxContentChars as a number, and boundModelContent as content in, content out', () => {
+    const tool = defineTool({ name: 't', description: '', input: v.object({}), policy: { maxContentChars: 5_000 }, execute: () => 'x' });
+    expectTypeOf(tool.policy.maxContentChars).toEqualTypeOf<number>();
+    // @ts-expect-error: a number of characters, not a string
+    defineTool({ name: 't', description: '', input: v.object({}), policy: { maxContentChars: '5000' }, execute: () => 'x' });
+    expectTypeOf(boundModelContent).parameters.toEqualTypeOf<[ModelContent, number]>();
+    expectTypeOf(boundModelContent).returns.toEqualTypeOf<ModelContent>();
+    expectTypeOf(DEFAULT_MAX_CONTENT_CHARS).toEqualTypeOf<number>();
   });
 });

@@ -25,6 +25,7 @@ describe('defineTool', () => {
       concurrency: undefined,
       coerce: false,
       strict: false,
+      maxContentChars: 100_000,
     });
     expect(updateDeliveryDate.policy.needsApproval).toBe(true);
   });

@@ -5,6 +5,7 @@ import { checkLimiter, checkMaxCalls } from '../interceptors/limits.ts';
 import { isTimerDelay, MAX_TIMER_MS } from '../interceptors/timer-delay.ts';
 import { deriveJsonSchema, type JsonSchema } from '../schema/input-schema.ts';
 import { isJsonSchemaValidator } from '../schema/json-schema.ts';
+import { DEFAULT_MAX_CONTENT_CHARS, MIN_MAX_CONTENT_CHARS } from './content-bound.ts';
 import { isToolName } from './tool-name.ts';
 import type { ApprovalRule, AnyTool, Tool, ToolDefinition, ToolPolicy, ToolPolicyInput } from './types.ts';
 
@@ -51,6 +52,12 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
   if (approvalReason !== undefined && needsApproval === false) throw new TypeError(`Tool "${name}": approvalReason is read when a human approves, so it needs approvals (needsApproval is false).`);
   if (maxCallsPerRun !== undefined) checkMaxCalls(maxCallsPerRun, `Tool "${name}": maxCallsPerRun`);
   if (rateLimit !== undefined) checkLimiter(rateLimit.limiter, `Tool "${name}": rateLimit.limiter`);
+  const maxContentChars = input.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+  if (!(maxContentChars === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxContentChars) && maxContentChars >= MIN_MAX_CONTENT_CHARS))) {
+    throw new TypeError(
+      `Tool "${name}": maxContentChars must be a whole number of characters from ${MIN_MAX_CONTENT_CHARS}, or Infinity for no bound; got ${String(maxContentChars)}.`,
+    );
+  }
   return {
     effects,
     runsOn: input.runsOn ?? 'server',
@@ -67,6 +74,7 @@ export function resolvePolicy(name: string, input: ToolPolicyInput<never, never>
     maxCallsPerRun,
     rateLimit: rateLimit as ToolPolicy['rateLimit'],
     available: available as ToolPolicy['available'],
+    maxContentChars,
   };
 }
 

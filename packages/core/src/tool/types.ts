@@ -99,6 +99,14 @@ export interface ToolPolicyInput<TInput = unknown, TDeps = unknown> {
    * Asked once per call and once per turn for the list; a throw or a rejection counts as `false` (fail closed).
    */
   readonly available?: AvailabilityCheck<TDeps> | undefined;
+  /**
+   * The most characters of one result (or failure) the model reads: a longer one keeps its start and its end around a
+   * note that says how much was left out and to ask for less. One huge result (a page, a query over every row) would
+   * otherwise fill the model's context window, and stay in every later request of the conversation. Default
+   * `DEFAULT_MAX_CONTENT_CHARS` (100,000, about 25,000 tokens); at least 1,000; `Infinity` for no bound. Only what the
+   * model reads is cut: the output the UI shows, the seal and the trace keep it whole.
+   */
+  readonly maxContentChars?: number | undefined;
 }
 
 /** The per-tool policy with defaults applied. Both execution modes and both tiers honour it. */
@@ -121,6 +129,8 @@ export interface ToolPolicy {
   readonly maxCallsPerRun: number | undefined;
   readonly rateLimit: RateLimitPolicy | undefined;
   readonly available: AvailabilityCheck | undefined;
+  /** The most characters of one result the model reads (see `ToolPolicyInput.maxContentChars`). */
+  readonly maxContentChars: number;
 }
 
 /** A tool: a plain tagged object made by `defineTool`. */
