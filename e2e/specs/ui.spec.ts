@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Route, test } from '@playwright/test';
 import { failNextAnswerAfter, idle, openChat, rewriteNextAnswer, send, shot, toolCard } from './support.ts';
 
 /** The bottom of the last text bubble stays inside the message list: the view followed the answer to its end. */
@@ -53,6 +53,34 @@ test.describe('the chat on a phone (390 × 844)', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByTestId('side-panel')).toBeHidden();
     await expect(page.getByTestId('panel-toggle')).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test("a banner's buttons go under its words, which keep the banner's width (beside the buttons they were a narrow column)", async ({ page }) => {
+    await openChat(page);
+    // Two buttons (a request that got no answer: Retry, Dismiss) left the words ~130 px of 322; three (a 413: Remove
+    // last message, New chat, Dismiss) left them ~20 px, a word a line.
+    const message = 'The request body is over 512 KB.';
+    const refusals = [
+      (route: Route) => route.abort('connectionreset'),
+      (route: Route) => route.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ error: { code: 'payload-too-large', message } }) }),
+    ];
+    for (const [at, refuse] of refusals.entries()) {
+      await page.route('**/api/chat', refuse, { times: 1 });
+      await send(page, 'Where is order A-1002?');
+      const banner = page.getByTestId('error-banner');
+      await expect(banner.getByRole('button')).toHaveCount(at === 0 ? 2 : 3);
+      const [box, words, buttons] = await Promise.all([banner, banner.locator('.error-text'), banner.locator('.error-actions')].map((l) => l.boundingBox()));
+      if (!box || !words || !buttons) throw new Error('the banner is not laid out');
+      expect(words.width).toBeGreaterThan(box.width * 0.7);
+      expect(buttons.y).toBeGreaterThanOrEqual(words.y + words.height);
+      // The buttons stay inside the banner, at its right.
+      expect(buttons.x + buttons.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(box.x + box.width - (buttons.x + buttons.width)).toBeLessThan(20);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      if (at === 0) await shot(page, 'error-banner-390');
+      await page.getByTestId('error-dismiss').click();
+      await expect(banner).toHaveCount(0);
+    }
   });
 });
 
