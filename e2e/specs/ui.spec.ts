@@ -716,3 +716,31 @@ test.describe('the dark theme', () => {
     await shot(page, 'dark-theme-approval');
   });
 });
+
+test.describe('reduced motion', () => {
+  test.use({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+
+  test('"Show it" brings the waiting approval into view at once, with no glide', async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Where is order A-1002?');
+    await idle(page);
+    await send(page, 'Change the delivery date of order A-1004 to 2026-12-24');
+    await expect(toolCard(page, 'update_delivery_date')).toHaveAttribute('data-state', 'awaiting-approval');
+    await page.getByTestId('messages').evaluate((list) => list.scrollTo({ top: 0, behavior: 'instant' }));
+    await expect(toolCard(page, 'update_delivery_date')).not.toBeInViewport();
+    // Where the card is right after the click, in the same task: a smooth scroll has not moved yet (it glided even with
+    // reduced motion asked for: the stylesheet's rule does not reach a script's scrollIntoView). The card is centred in
+    // the list (it is taller than the list here), or the list is at its end.
+    const offCentre = await page.evaluate(() => {
+      document.querySelector<HTMLButtonElement>('[data-testid="show-pending"]')?.click();
+      const list = document.querySelector<HTMLElement>('[data-testid="messages"]');
+      const card = document.querySelector('[data-testid="tool-card"][data-state="awaiting-approval"]')?.getBoundingClientRect();
+      if (!list || !card) return Number.NaN;
+      const box = list.getBoundingClientRect();
+      const atEnd = list.scrollTop >= list.scrollHeight - list.clientHeight - 1;
+      return atEnd ? 0 : Math.abs(card.top + card.height / 2 - (box.top + box.height / 2));
+    });
+    expect(offCentre).toBeLessThan(2);
+    await expect(toolCard(page, 'update_delivery_date').getByTestId('approve')).toBeFocused();
+  });
+});
