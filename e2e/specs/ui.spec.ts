@@ -258,6 +258,24 @@ test.describe('a small phone (320 × 640)', () => {
   });
 });
 
+test.describe('a wide window (1280 × 800)', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("a trace names each layer and the tool in full where the card has room (it cut \"▸ list_delayed_orders\")", async ({ page }) => {
+    await openChat(page);
+    await send(page, '/list_delayed_orders {}');
+    const card = toolCard(page, 'list_delayed_orders');
+    await expect(card).toHaveAttribute('data-state', 'done');
+    const names = card.locator('[data-testid="trace-span"] .timeline-name');
+    await expect(names.last()).toContainText('list_delayed_orders');
+    const cut = await names.evaluateAll((elements) => elements.filter((name) => name.scrollWidth > name.clientWidth).map((name) => name.textContent));
+    expect(cut).toEqual([]);
+    // The bars keep most of the row.
+    const track = await card.locator('[data-testid="trace-span"] .timeline-track').first().boundingBox();
+    expect(track?.width).toBeGreaterThan(300);
+  });
+});
+
 test.describe('a long conversation', () => {
   test('scrolls in its list: the page never scrolls, so the header and the message box stay on screen', async ({ page }) => {
     await openChat(page);
