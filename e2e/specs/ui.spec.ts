@@ -55,6 +55,34 @@ test.describe('the chat on a phone (390 × 844)', () => {
     await expect(page.getByTestId('panel-toggle')).toHaveAttribute('aria-expanded', 'false');
   });
 
+  test("a JSON line too long for the card wraps under its own start, not at the card's edge; the text is as it was", async ({ page }) => {
+    await openChat(page);
+    await send(page, 'Where is order A-1002?');
+    const output = toolCard(page, 'query_order').getByTestId('tool-output');
+    await expect(output).toContainText('grace.hopper@example.com');
+    // `    "email": "grace.hopper@example.com",` is wider than the card: where its value goes on, and where it starts.
+    const [start, wrapped] = await output.evaluate((pre) => {
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        if (!text.includes('"email"')) continue;
+        const range = document.createRange();
+        range.setStart(node, text.indexOf('"email"'));
+        range.setEnd(node, text.trimEnd().length);
+        const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+        return [rects[0]?.left ?? Number.NaN, rects.slice(1).map((rect) => rect.left)];
+      }
+      return [Number.NaN, []];
+    });
+    expect(wrapped.length).toBeGreaterThan(0);
+    // It went on at the card's edge, left of `"email"`, where it read as a key of the object around it.
+    for (const left of wrapped) expect(left).toBeGreaterThan(start);
+    // Copied, the output is the JSON as the server sent it, its spaces and its lines.
+    const json = JSON.parse((await output.textContent()) ?? '') as { order: { email: string } };
+    expect(json.order.email).toBe('grace.hopper@example.com');
+    expect(await output.textContent()).toContain('\n    "email": "grace.hopper@example.com",\n');
+  });
+
   test("a banner's buttons go under its words, which keep the banner's width (beside the buttons they were a narrow column)", async ({ page }) => {
     await openChat(page);
     // Two buttons (a request that got no answer: Retry, Dismiss) left the words ~130 px of 322; three (a 413: Remove
