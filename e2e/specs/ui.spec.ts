@@ -677,6 +677,58 @@ function contrastOf(locator: import('@playwright/test').Locator): Promise<number
   });
 }
 
+/**
+ * An axe-like contrast check of what the page shows: every visible element with text of its own whose colour, on the
+ * background it sits on (its ancestors' backgrounds blended, translucent ones included), reads under WCAG AA (4.5:1;
+ * 3:1 for large text). Disabled controls and hidden text are left out, as WCAG does. Returns the failures, described.
+ */
+function lowContrastText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Rgba = { r: number; g: number; b: number; a: number };
+    const unread: string[] = [];
+    const parse = (colour: string): Rgba => {
+      // Computed colours are rgb()/rgba(), or color(srgb …) for a color-mix() (channels 0–1).
+      const srgb = colour.startsWith('color(srgb');
+      if (!srgb && !colour.startsWith('rgb')) unread.push(colour);
+      const [r = 0, g = 0, b = 0, a = 1] = (colour.replace('color(srgb', '').match(/[\d.]+/g) ?? []).map(Number);
+      const k = srgb ? 255 : 1;
+      return { r: r * k, g: g * k, b: b * k, a: colour.includes('/') || colour.startsWith('rgba') ? a : 1 };
+    };
+    const over = (top: Rgba, base: Rgba): Rgba => ({
+      r: top.r * top.a + base.r * (1 - top.a),
+      g: top.g * top.a + base.g * (1 - top.a),
+      b: top.b * top.a + base.b * (1 - top.a),
+      a: 1,
+    });
+    const ground = (element: Element): Rgba => {
+      const layers: Rgba[] = [];
+      for (let at: Element | null = element; at !== null; at = at.parentElement) {
+        const colour = parse(getComputedStyle(at).backgroundColor);
+        if (colour.a > 0) layers.push(colour);
+        if (colour.a >= 1) break;
+      }
+      return layers.reduceRight((base, layer) => over(layer, base), { r: 255, g: 255, b: 255, a: 1 });
+    };
+    const luminance = ({ r, g, b }: Rgba) => {
+      const linear = (v: number) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const failures: string[] = [];
+    for (const element of document.querySelectorAll('body *')) {
+      if (![...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '')) continue;
+      if (!element.checkVisibility({ visibilityProperty: true }) || element.closest('[disabled], .visually-hidden, [aria-hidden="true"]')) continue;
+      const style = getComputedStyle(element);
+      const base = ground(element);
+      const [high = 0, low = 0] = [luminance(over(parse(style.color), base)), luminance(base)].sort((x, y) => y - x);
+      const ratio = (high + 0.05) / (low + 0.05);
+      const size = Number.parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) failures.push(`${ratio.toFixed(2)}:1 ${element.className || element.tagName} "${element.textContent?.trim().slice(0, 40)}"`);
+    }
+    return [...failures, ...unread.map((colour) => `a colour this check cannot read: ${colour}`)];
+  });
+}
+
 test.describe('an answer the chat holds', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`a browser result the server did not take waits under a notice, whose Continue sends it (${colorScheme} theme)`, async ({ page }) => {
@@ -789,4 +841,33 @@ test.describe('reduced motion', () => {
     expect(offCentre).toBeLessThan(2);
     await expect(toolCard(page, 'update_delivery_date').getByTestId('approve')).toBeFocused();
   });
+});
+
+test.describe('contrast', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`every text of the main states reads at 4.5:1 (3:1 large) on what it sits on (${colorScheme} theme)`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await openChat(page);
+      expect(await lowContrastText(page)).toEqual([]);
+      await send(page, 'Where is order A-1002?');
+      await idle(page);
+      expect(await lowContrastText(page)).toEqual([]);
+      await send(page, '/pick_date {"question":"Which day suits you?"}');
+      await expect(page.getByTestId('date-picker')).toBeVisible();
+      expect(await lowContrastText(page)).toEqual([]);
+      await page.getByTestId('date-submit').click();
+      await idle(page);
+      await send(page, `Change the delivery date of order ${colorScheme === 'light' ? 'A-1006' : 'A-1010'} to 2026-12-24`);
+      const card = toolCard(page, 'update_delivery_date');
+      await expect(card).toHaveAttribute('data-state', 'awaiting-approval');
+      await card.getByTestId('edit-new_date').fill('2026-12-27');
+      expect(await lowContrastText(page)).toEqual([]);
+      // A denial that got no answer: the banner, its hint (muted on red was 4.33:1 in the light theme), the card's Retry.
+      await page.route('**/api/chat', (route) => route.abort('connectionreset'), { times: 1 });
+      await card.getByTestId('deny').click();
+      await expect(page.getByTestId('error-banner')).toBeVisible();
+      await expect(page.getByTestId('error-banner').locator('.error-hint')).toBeVisible();
+      expect(await lowContrastText(page)).toEqual([]);
+    });
+  }
 });
