@@ -1,5 +1,5 @@
 import { expect, type Page, type Route, test } from '@playwright/test';
-import { failNextAnswerAfter, idle, openChat, rewriteNextAnswer, send, shot, toolCard } from './support.ts';
+import { failNextAnswerAfter, idle, openChat, rewriteNextAnswer, send, shot, slowNextTurn, toolCard } from './support.ts';
 
 /** The bottom of the last text bubble stays inside the message list: the view followed the answer to its end. */
 async function lastTextVisible(page: Page): Promise<boolean> {
@@ -840,6 +840,21 @@ test.describe('reduced motion', () => {
     });
     expect(offCentre).toBeLessThan(2);
     await expect(toolCard(page, 'update_delivery_date').getByTestId('approve')).toBeFocused();
+  });
+});
+
+test.describe('reduced motion, in the answer', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test("the caret of an answer being written does not blink (a pseudo-element's animation, which `*` missed)", async ({ page }) => {
+    await openChat(page);
+    await slowNextTurn(page, 150);
+    await send(page, 'Hello! What can you do for me?');
+    const writing = page.locator('.bubble-streaming').first();
+    await expect(writing).toBeVisible();
+    expect(await writing.evaluate((element) => getComputedStyle(element, '::after').animationName)).toBe('none');
+    await page.getByTestId('stop').click();
+    await idle(page);
   });
 });
 
