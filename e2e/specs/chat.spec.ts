@@ -336,7 +336,9 @@ test.describe('the demo chat on the offline model', () => {
       const card = document.querySelector('[data-testid="tool-card"]') as Element;
       const range = document.createRange();
       range.setStart(card, 0);
-      range.setEnd(card.querySelector('[data-testid="tool-input"]') as Node, 1);
+      // To the end of the input (a span a line, since its JSON wraps with a hanging indent).
+      const input = card.querySelector('[data-testid="tool-input"]') as Node;
+      range.setEnd(input, input.childNodes.length);
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
     });

@@ -322,7 +322,10 @@ export function App(): ReactElement {
       : [...chat.toolCalls.values()].find((view) => view.messageId === lastMessage.id && unsentDecision(view) !== undefined);
   const showCard = (toolCallId: string, button: string) => () => {
     const card = list.current?.querySelector(`[data-testid="tool-card"][data-tool-call-id="${CSS.escape(toolCallId)}"]`);
-    card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    // A glide is motion: with reduced motion asked for, the card is shown at once (the stylesheet's reduced-motion rule
+    // does not reach a script's scroll, and a smooth one ran regardless).
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card?.scrollIntoView({ block: 'center', behavior: reduced ? 'instant' : 'smooth' });
     card?.querySelector<HTMLButtonElement>(`[data-testid="${button}"]`)?.focus({ preventScroll: true });
   };
   const hold: ComposerHold | undefined =

@@ -63,3 +63,21 @@ describe.each([
     for (const ground of ['bg', 'panel', 'panel-2']) expect(contrast(colour('muted'), colour(ground))).toBeGreaterThanOrEqual(4.5);
   });
 });
+
+describe('reduced motion', () => {
+  it("stops every animation and transition, a pseudo-element's too (the streaming answer's caret blinked on)", () => {
+    const plain = css.replace(/\/\*[\s\S]*?\*\//g, '');
+    const selectorsOf = (text: string, moving: boolean) =>
+      [...text.matchAll(/([^{}]+)\{([^{}]*)\}/g)]
+        .filter(([, , body = '']) => !moving || /^\s*(animation|transition)(-[\w-]+)?\s*:/m.test(body))
+        .flatMap(([, selectors = '']) => selectors.split(',').map((selector) => selector.trim()));
+    const reduce = /@media\s*\(prefers-reduced-motion:\s*reduce\)\s*\{([\s\S]*?)\n\}/.exec(plain)?.[1] ?? '';
+    const stopped = new Set(selectorsOf(reduce, false));
+    expect(stopped.has('*')).toBe(true);
+    // The pseudo-element a selector ends in ('' for an element): `*` matches elements only, so each needs its own.
+    const pseudo = (selector: string) => /::[\w-]+$/.exec(selector)?.[0] ?? '';
+    const moving = selectorsOf(plain, true);
+    expect(moving).toContain('.bubble-streaming::after');
+    expect(moving.filter((selector) => !stopped.has(`*${pseudo(selector)}`) && !stopped.has(pseudo(selector)))).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { type JsonSchema, jsonSchema, type ToolProgress } from '@edgetool/core';
 import type { ToolCallView } from '@edgetool/react';
-import { type KeyboardEvent, type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, type KeyboardEvent, type ReactElement, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import {
   base64Bytes,
@@ -35,11 +35,35 @@ export interface ToolCardActions {
   readonly onCancelDate: (toolCallId: string) => void;
 }
 
+/** Past this many lines a value is shown as one text, not a line each (a huge output stays cheap to render). */
+const MAX_INDENTED_LINES = 2_000;
+
+/**
+ * JSON written out, a line each: a line too long for the card wraps under its own start, two characters in, not at the
+ * card's edge, where it read as a key of the object around it (`"email":` then the address at the left margin on a
+ * phone). The text is unchanged (each line keeps its spaces and its newline), so a copy reads as before.
+ */
+function IndentedLines({ text }: { readonly text: string }): ReactElement | string {
+  const lines = text.split('\n');
+  if (lines.length > MAX_INDENTED_LINES) return text;
+  return (
+    <>
+      {lines.map((line, at) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one text, in order; a line has no other identity.
+        <span key={at} className="json-line" style={{ '--indent': `${line.length - line.trimStart().length}ch` } as CSSProperties}>
+          {at < lines.length - 1 ? `${line}\n` : line}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function JsonBlock({ label, value, testId, tone }: { label: string; value: unknown; testId: string; tone?: 'error' }): ReactElement {
+  const text = formatValue(value);
   return (
     <div className={`tool-block${tone === 'error' ? ' tool-block-error' : ''}`}>
       <div className="tool-block-label">{label}</div>
-      <pre data-testid={testId}>{formatValue(value)}</pre>
+      <pre data-testid={testId}>{typeof value === 'string' ? text : <IndentedLines text={text} />}</pre>
     </div>
   );
 }
