@@ -47,6 +47,18 @@ describe('addsPart', () => {
     ]);
     expect(list.map((chunk) => addsPart(chunk, seen))).toEqual([false, true, true, false, false, true, false, true, true, false, true, false, false, false]);
   });
+
+  it('a reasoning file, a custom part and a steering message each add a part, as the AI SDK pushes one a chunk', () => {
+    const seen = new Set<string>();
+    const list = chunks([
+      { type: 'reasoning-file', url: 'data:image/png;base64,AA', mediaType: 'image/png' },
+      { type: 'custom', kind: 'x' },
+      { type: 'custom', kind: 'x' },
+      { type: 'steering-message', id: 's', parts: [] },
+      { type: 'steering-message', id: 's', parts: [] },
+    ]);
+    expect(list.map((chunk) => addsPart(chunk, seen))).toEqual([true, true, true, true, true]);
+  });
 });
 
 describe('boundedResponse', () => {
@@ -92,5 +104,12 @@ describe('boundedResponse', () => {
     const { got, error } = await read(boundedResponse(stream(many), { chars: 1_000, parts: 3 }));
     expect(got).toHaveLength(3);
     expect((error as Error).message).toContain('more than the 3 parts this page takes in one response (maxResponseParts)');
+  });
+
+  it('an endless stream of custom parts stops at the parts bound', async () => {
+    const custom = chunks(Array.from({ length: 50 }, () => ({ type: 'custom', kind: 'k' })));
+    const { got, error } = await read(boundedResponse(stream(custom), { chars: 1_000_000, parts: 20 }));
+    expect(got).toHaveLength(20);
+    expect(error).toMatchObject({ name: RESPONSE_TOO_LARGE });
   });
 });

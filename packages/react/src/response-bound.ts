@@ -5,7 +5,10 @@ import { RESPONSE_TOO_LARGE } from './chat-error.ts';
 export interface ResponseBounds {
   /** Characters: text, reasoning and argument deltas by their length, any other chunk by its JSON's. */
   readonly chars: number;
-  /** Parts of the message: a text, a reasoning, a step, a tool call, a source, a file, a data part that is kept. */
+  /**
+   * Parts of the message: a text, a reasoning, a step, a tool call, a source, a file (a reasoning's too), a custom or
+   * steering-message part, a data part that is kept.
+   */
   readonly parts: number;
 }
 
@@ -43,6 +46,11 @@ export function addsPart(chunk: UIMessageChunk, seen: Set<string>): boolean {
     case 'source-url':
     case 'source-document':
     case 'file':
+    // Each of these is a part of its own too (the AI SDK pushes one a chunk): left out, an endless stream of them grew
+    // the message past maxResponseParts (~33,000 parts under the default characters).
+    case 'reasoning-file':
+    case 'custom':
+    case 'steering-message':
       return true;
     case 'tool-input-start':
     case 'tool-input-available':
