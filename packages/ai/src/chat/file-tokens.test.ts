@@ -13,6 +13,13 @@ const dataUrl = (mediaType: string, bytes: Uint8Array) => new URL(`data:${mediaT
 const latin1 = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0));
 /** A file's bytes with its text (one character a byte) changed by `change`. */
 const edited = (bytes: Uint8Array, change: (text: string) => string): Uint8Array => Uint8Array.from(latin1(change(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))));
+/** What a PDF part counts once a turn has read its files (the chat loop does before its first model call). */
+const inflated = async (data: unknown): Promise<number> => {
+  const files = promptFiles();
+  const part = { type: 'file', mediaType: 'application/pdf', data };
+  await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
+  return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
+};
 /** `bytes` deflated (zlib), as a PDF's Flate streams are. */
 const deflated = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await new Response(new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
 
@@ -118,13 +125,6 @@ describe('a PDF counts by its pages', () => {
 
   it('pages in compressed object streams count once the turn inflates them, as bytes, base64 or wrapped (budget34)', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
-    /** What a PDF part counts once a turn has read its files (the chat loop does before its first model call). */
-    const inflated = async (data: unknown): Promise<number> => {
-      const files = promptFiles();
-      const part = { type: 'file', mediaType: 'application/pdf', data };
-      await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
-      return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
-    };
     const compressed = await compressedPdf(12);
     expect(await inflated(compressed)).toBe(12 * page);
     expect(await inflated(base64(compressed).replace(/.{76}/g, '$&\r\n'))).toBe(12 * page);
@@ -149,12 +149,6 @@ describe('a PDF counts by its pages', () => {
 
   it('a hostile PDF never counts fewer pages than its readable streams hold, and reads a bounded amount (review34)', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
-    const inflated = async (data: unknown): Promise<number> => {
-      const files = promptFiles();
-      const part = { type: 'file', mediaType: 'application/pdf', data };
-      await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
-      return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
-    };
     const compressed = await compressedPdf(12);
     const body = Array.from(compressed.subarray(9), (b) => String.fromCharCode(b)).join('');
     /** The 12-page file with `objects` written before its own (after its `%PDF-1.5` line). */
