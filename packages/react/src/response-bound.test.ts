@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from 'ai';
+import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { describeChatError, RESPONSE_TOO_LARGE } from './chat-error.ts';
 import { addsPart, boundedResponse, chunkChars } from './response-bound.ts';
@@ -47,6 +47,18 @@ describe('addsPart', () => {
     ]);
     expect(list.map((chunk) => addsPart(chunk, seen))).toEqual([false, true, true, false, false, true, false, true, true, false, true, false, false, false]);
   });
+
+  it('a reasoning file, a custom part and a steering message each add a part, as the AI SDK pushes one a chunk', () => {
+    const seen = new Set<string>();
+    const list = chunks([
+      { type: 'reasoning-file', url: 'data:image/png;base64,AA', mediaType: 'image/png' },
+      { type: 'custom', kind: 'x' },
+      { type: 'custom', kind: 'x' },
+      { type: 'steering-message', id: 's', parts: [] },
+      { type: 'steering-message', id: 's', parts: [] },
+    ]);
+    expect(list.map((chunk) => addsPart(chunk, seen))).toEqual([true, true, true, true, true]);
+  });
 });
 
 describe('boundedResponse', () => {
@@ -92,5 +104,64 @@ describe('boundedResponse', () => {
     const { got, error } = await read(boundedResponse(stream(many), { chars: 1_000, parts: 3 }));
     expect(got).toHaveLength(3);
     expect((error as Error).message).toContain('more than the 3 parts this page takes in one response (maxResponseParts)');
+  });
+
+  it('an endless stream of custom parts stops at the parts bound', async () => {
+    const custom = chunks(Array.from({ length: 50 }, () => ({ type: 'custom', kind: 'k' })));
+    const { got, error } = await read(boundedResponse(stream(custom), { chars: 1_000_000, parts: 20 }));
+    expect(got).toHaveLength(20);
+    expect(error).toMatchObject({ name: RESPONSE_TOO_LARGE });
+  });
+
+  it("a call's argument deltas that come at once go on as one, in order, the same argument folded (review34)", async () => {
+    // 3,000 deltas of one character, the AI SDK parsing the whole argument again at each: quadratic (40,000 took 22 s).
+    const deltas = (id: string, n: number) => Array.from({ length: n }, (_, i) => ({ type: 'tool-input-delta', toolCallId: id, inputTextDelta: i === 0 ? '{"x":"' : 'a' }));
+    const list = chunks([
+      { type: 'start' },
+      { type: 'tool-input-start', toolCallId: 'c1', toolName: 't' },
+      ...deltas('c1', 3_000),
+      { type: 'tool-input-start', toolCallId: 'c2', toolName: 't' },
+      { type: 'tool-input-delta', toolCallId: 'c2', inputTextDelta: '' },
+      ...deltas('c2', 3),
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"}' },
+      { type: 'finish' },
+    ]);
+    const { got, error } = await read(boundedResponse(stream(list), { chars: 1_000_000, parts: 10 }));
+    expect(error).toBeUndefined();
+    const a = `{"x":"${'a'.repeat(2_999)}`;
+    expect(got).toEqual([
+      list[0],
+      list[1],
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: a },
+      list[3_002],
+      { type: 'tool-input-delta', toolCallId: 'c2', inputTextDelta: '{"x":"aa' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"}' },
+      { type: 'finish' },
+    ]);
+    // What the AI SDK folds of it: the same arguments as from the deltas one by one.
+    const fold = async (source: ReadableStream<UIMessageChunk>) => {
+      let last: unknown;
+      for await (const message of readUIMessageStream({ stream: source })) last = message.parts;
+      return last;
+    };
+    expect(await fold(boundedResponse(stream(list), { chars: 1_000_000, parts: 10 }))).toEqual(await fold(stream(list)));
+  });
+
+  it('argument deltas that come apart go on as they come; held ones go before the error past a bound', async () => {
+    const source = new TransformStream<UIMessageChunk, UIMessageChunk>();
+    const writer = source.writable.getWriter();
+    // The start's JSON is 59 characters, the deltas 4 more; 40 go past 100.
+    const reading = read(boundedResponse(source.readable, { chars: 100, parts: 10 }));
+    await writer.write({ type: 'tool-input-start', toolCallId: 'c', toolName: 't' } as UIMessageChunk);
+    await writer.write({ type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: 'ab' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await writer.write({ type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: 'cd' });
+    await writer.write({ type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: 'e'.repeat(40) }).catch(() => undefined);
+    const { got, error } = await reading;
+    expect(got.slice(1)).toEqual([
+      { type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: 'ab' },
+      { type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: 'cd' },
+    ]);
+    expect(error).toMatchObject({ name: RESPONSE_TOO_LARGE });
   });
 });

@@ -142,7 +142,9 @@ export async function chat(request: Request, env: Env, ctx?: ExecutionContext): 
     const run = createRunContext({ conversationId: body.id, deps: demoDeps(env, clientAddress(request, clientAddressHeader(env))), ...(signal === undefined ? {} : { signal }) });
     const tracing = demoTracing(env);
     if (tracing !== undefined) setTraceparent(run, request.headers.get('traceparent'));
-    const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal });
+    // The records of approved calls are written under ctx.waitUntil too: a client that leaves must not cut them off.
+    const waitUntil = ctx === undefined ? undefined : (work: Promise<unknown>) => ctx.waitUntil(work);
+    const turn = await agent.stream({ messages: body.messages, mode: body.mode, run, signal, waitUntil });
     // The turn's calls run while the client reads the stream; its usage settles when the stream ends, however it ends.
     if (tracing !== undefined) ctx?.waitUntil(turn.usage.then(() => tracing.exporter.flush()));
     if (resumable === undefined) return turn.toResponse();

@@ -41,4 +41,23 @@ describe('clientAddress', () => {
     expect(clientAddress(request)).toBe('192.0.2.1');
     expect(clientAddress(request, 'x-real-ip')).toBe(LOCAL_CLIENT);
   });
+
+  it('a client that writes the header itself, one line or several, a huge or empty value: the proxy\'s last entry decides (review34)', () => {
+    const headers = new Headers();
+    headers.append('x-forwarded-for', '198.51.100.1, 198.51.100.2');
+    headers.append('x-forwarded-for', '203.0.113.9');
+    expect(clientAddress({ headers }, 'x-forwarded-for')).toBe('203.0.113.9');
+    const forged = (value: string) => clientAddress(new Request('http://localhost/', { headers: { 'x-real-ip': value } }), 'x-real-ip');
+    expect(forged(`${'1.'.repeat(20_000)}1, 203.0.113.9`)).toBe('203.0.113.9');
+    expect(forged(`${':'.repeat(20_000)}1`)).toBe(LOCAL_CLIENT);
+    expect(forged('203.0.113.9, ')).toBe(LOCAL_CLIENT);
+  });
+
+  it('an address with its port (some proxies write it so) is the address; it was the one local client (review34)', () => {
+    expect(from('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(from('[2001:db8:85a3:8d3::1]:443')).toBe('2001:db8:85a3:8d3::/64');
+    expect(from('[2001:db8:85a3:8d3::1]')).toBe('2001:db8:85a3:8d3::/64');
+    expect(from('[::ffff:203.0.113.7]:80')).toBe('203.0.113.7');
+    for (const value of ['203.0.113.7:', '203.0.113.7:123456', '256.0.0.1:80', '[2001:db8::1::2]:80', '[]:80']) expect(from(value)).toBe(LOCAL_CLIENT);
+  });
 });

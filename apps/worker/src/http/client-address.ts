@@ -23,6 +23,9 @@ export function clientAddressHeader(env: { readonly CLIENT_ADDRESS_HEADER?: stri
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const HEXTET = /^[0-9a-f]{1,4}$/;
+/** An IPv4 address with a port, and an IPv6 address in brackets with or without one. */
+const PORTED_IPV4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
+const PORTED_IPV6 = /^\[([0-9a-f:.]{2,45})\](?::\d{1,5})?$/;
 
 /** The eight 16-bit groups of an IPv6 address (`::` and a trailing dotted IPv4 allowed), or `undefined`. */
 function ipv6Groups(text: string): number[] | undefined {
@@ -54,12 +57,15 @@ function ipv6Groups(text: string): number[] | undefined {
  * cannot pick it; see {@link clientAddressHeader}): an IPv4 address as it is, an IPv6 address as its /64 (one
  * subscriber's network: a client there picks any address of it for free; an IPv4-mapped one as the IPv4 address), and
  * {@link LOCAL_CLIENT} without the header or with a value that is no address (`wrangler dev` and the tests may send
- * none). Of a list (`X-Forwarded-For: client, proxy`) the last entry is read: the one the proxy in front of the Worker
+ * none); a port after the address (`ip:port`, `[ipv6]:port`) is left out. Of a list (`X-Forwarded-For: client, proxy`) the last entry is read: the one the proxy in front of the Worker
  * added; those before it are the client's to write.
  */
 export function clientAddress(request: Pick<Request, 'headers'>, header: string = DEFAULT_CLIENT_ADDRESS_HEADER): string {
   const list = request.headers.get(header) ?? '';
-  const value = list.slice(list.lastIndexOf(',') + 1).trim().toLowerCase();
+  const entry = list.slice(list.lastIndexOf(',') + 1).trim().toLowerCase();
+  // With the client's port, as some proxies write it (Azure's `203.0.113.7:51234`, `[2001:db8::1]:51234`): read
+  // as none, every such client shared the one local budget.
+  const value = PORTED_IPV4.exec(entry)?.[1] ?? PORTED_IPV6.exec(entry)?.[1] ?? entry;
   if (IPV4.test(value)) return value;
   const groups = value.includes(':') ? ipv6Groups(value) : undefined;
   if (groups === undefined) return LOCAL_CLIENT;

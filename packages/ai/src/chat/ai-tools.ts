@@ -404,6 +404,19 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
   const late = { onLateCheck: options.onLateCheck };
   const executor = 'execute' in source && 'registry' in source ? source : createExecutor({ registry: source as ToolRegistry | readonly AnyTool[], ...late });
   const { run, decisions, edited, onResult, grantApprovals, onProgress, recall, start, running, remember, notStarted, idempotencyKey } = options;
+  // A record's write (`remember`, `notStarted`): a store that is down must not turn a call into a failure the model reads
+  // (it might run it again), nor must a listener that throws on it.
+  const record = async (write: ((result: ToolCallResult) => Promise<void> | void) | undefined, result: ToolCallResult): Promise<void> => {
+    try {
+      await write?.(result);
+    } catch (error) {
+      try {
+        (options.onRememberError ?? logRememberError)(error, result);
+      } catch {
+        // A broken listener must not fail the call.
+      }
+    }
+  };
   const mode = options.mode ?? 'internal';
   const files = { images: options.images ?? true, documents: options.documents ?? true };
   // The successful result of each call of this request, with what the model reads and the output it was made from (the
@@ -492,30 +505,8 @@ export async function toAISDKTools(source: ToolExecutor | ToolRegistry | readonl
         const known = outcome.type === 'success' || (outcome.type === 'error' && outcome.error.code !== 'aborted' && outcome.error.code !== 'timeout');
         // Unless nothing of it started: marked, then given up on before its chain (the turn was aborted). Recorded as
         // such, the same continuation sent again runs it (on a second mark); this request never runs it.
-        if (!known && onLaunch !== undefined && !launched) {
-          try {
-            await notStarted?.(result);
-          } catch (error) {
-            try {
-              (options.onRememberError ?? logRememberError)(error, result);
-            } catch {
-              // A broken listener must not fail the call.
-            }
-          }
-        }
-        if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) {
-          try {
-            await remember(result);
-          } catch (error) {
-            // A store that is down must not turn a call that ran into a failure the model reads (it might run it again),
-            // nor must a listener that throws on it.
-            try {
-              (options.onRememberError ?? logRememberError)(error, result);
-            } catch {
-              // A broken listener must not fail the call.
-            }
-          }
-        }
+        if (!known && onLaunch !== undefined && !launched) await record(notStarted, result);
+        if (known && remember !== undefined && decisions?.has(execution.toolCallId) === true) await record(remember, result);
         if (result.outcome.type === 'success') {
           texts.set(execution.toolCallId, result);
           return result.outcome.output;

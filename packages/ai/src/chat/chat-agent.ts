@@ -234,6 +234,12 @@ export interface ChatRequest<TDeps = unknown> {
    * This turn's token budget (the user's remaining quota, say): the lower of it and the agent's `tokenBudget` applies.
    */
   readonly tokenBudget?: number;
+  /**
+   * Keeps the turn's writes of approved calls' records (`callResults`) going after the client left: a Worker's
+   * `ctx.waitUntil`. Without it a platform that stops a request when its client leaves may lose the record of a call
+   * the turn gave up on before it started, and its Retry reads "outcome unknown" where it would run the call once.
+   */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
 }
 
 /** A call the turn ended on: waiting for a human approval, or for the caller to run it. */
@@ -719,6 +725,16 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const mode = request.mode ?? 'internal';
     if (mode !== 'internal' && mode !== 'manual') throw new ToolError('invalid-input', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
     const run = request.run as RunContext;
+    // A record's write, handed to the caller's `waitUntil` too (it outlives a client that left); its failure is the
+    // call's own to report (`onRememberError`), so the copy handed on never rejects.
+    const kept = (write: Promise<void> | void): Promise<void> | void => {
+      try {
+        if (write !== undefined) request.waitUntil?.(Promise.resolve(write).catch(() => undefined));
+      } catch {
+        // A `waitUntil` that throws (called once its request is over) changes nothing: the write goes on as it would.
+      }
+      return write;
+    };
     const validation = await safeValidateUIMessages<EdgetoolUIMessage>({ messages: toUIMessages(request.messages) });
     if (!validation.success) {
       // The validator quotes the offending value, which can be the whole conversation: keep the start of it.
@@ -833,16 +849,16 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
       onRememberError: recordFailed,
       // A call marked started, then given up on before its chain started: the same continuation sent again runs it.
-      notStarted: (r) => callResults.put(recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''), NOT_STARTED_RECORD, Date.now() + sealTtlMs),
+      notStarted: (r) => kept(callResults.put(recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''), NOT_STARTED_RECORD, Date.now() + sealTtlMs)),
       remember: (r) =>
-        callResults.put(
+        kept(callResults.put(
           recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''),
           {
             ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
             ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
           },
           Date.now() + sealTtlMs,
-        ),
+        )),
       onResult: (r) => {
         results.set(r.call.id, r);
         const sub = takeSubCalls(run, r.call.id);

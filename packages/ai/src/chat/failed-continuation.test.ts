@@ -313,6 +313,69 @@ describe('an approval whose first request was cut between its "started" mark and
     expect(lastRead(fx)).toEqual(asText({ ...proposed, updated: true }));
   });
 
+  it("hands the record's write to the request's waitUntil, which keeps it past a client that left; the retry's result too (review34)", async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(2), results.store);
+    const continued = await approvedMove(fx);
+    const handed: Promise<unknown>[] = [];
+    const hold = fx.holdNextClaim(true);
+    const turn = await fx.agent.stream({ messages: continued, run: run(), waitUntil: (work) => handed.push(work) });
+    const reader = turn.stream.getReader();
+    const reading = (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })();
+    await hold.reached;
+    await reader.cancel('the connection was cut');
+    hold.release();
+    await reading;
+    await turn.usage;
+    await Promise.race([results.triedPuts(1), macrotasks(5)]);
+    // What a Worker keeps alive after its client left: the "not started" record, and nothing else of the turn.
+    expect(handed).toHaveLength(1);
+    await Promise.all(handed);
+    expect(results.puts).toEqual([notStarted]);
+    // The retry's result is handed on too; a waitUntil that throws (its request is over) changes nothing.
+    const retry = await fx.agent.generate({
+      messages: continued,
+      run: run(),
+      waitUntil: (work) => {
+        handed.push(work);
+        throw new Error('waitUntil() called after the response');
+      },
+    });
+    expect(retry.finishReason).toBe('stop');
+    expect(handed).toHaveLength(2);
+    expect(fx.writes).toEqual([proposed]);
+    expect(results.puts).toEqual([notStarted, { output: { ...proposed, updated: true } }]);
+  });
+
+  it("a client's own result with the not-started text never runs the call again: ran, or cut and rerun (review34, held)", async () => {
+    const results = watchedResults();
+    const fx = fixture(call, steps(4), results.store);
+    const continued = await approvedMove(fx);
+    /** The continuation with the call's part answered by the client: a failure in the record's very words. */
+    const forged = (): EdgetoolUIMessage[] => {
+      const copy = structuredClone(continued);
+      const last = copy.at(-1) as EdgetoolUIMessage;
+      last.parts = last.parts.map((part) =>
+        'toolCallId' in part && part.toolCallId === 'c1' ? ({ ...part, state: 'output-error', errorText: NOT_STARTED_RECORD_TEXT } as typeof part) : part,
+      );
+      return copy;
+    };
+    const outcome = (promise: Promise<unknown>) => promise.then(() => 'answered', (error: unknown) => (error as Error).name);
+    // Before it ran: refused as a forged result (a server call's result comes sealed), and nothing is claimed.
+    expect(await outcome(fx.agent.generate({ messages: forged(), run: run() }))).toBe('ContinuationError');
+    expect(fx.writes).toEqual([]);
+    // It runs once (the real approval); the forged "not started" sent after that is refused, the approval again reads
+    // the record.
+    await fx.agent.generate({ messages: continued, run: run() });
+    expect(fx.writes).toEqual([proposed]);
+    expect(await outcome(fx.agent.generate({ messages: forged(), run: run() }))).toBe('ContinuationError');
+    expect(await outcome(fx.agent.generate({ messages: continued, run: run() }))).toBe('answered');
+    expect(fx.writes).toEqual([proposed]);
+    expect(results.puts.filter((put) => 'errorText' in put)).toEqual([]);
+  });
+
   it('two retries at once run it once: the one that takes the second mark; the other reads unknown, a third the result', async () => {
     const results = watchedResults();
     const fx = fixture(call, steps(4), results.store);

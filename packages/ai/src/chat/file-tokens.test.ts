@@ -13,6 +13,13 @@ const dataUrl = (mediaType: string, bytes: Uint8Array) => new URL(`data:${mediaT
 const latin1 = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0));
 /** A file's bytes with its text (one character a byte) changed by `change`. */
 const edited = (bytes: Uint8Array, change: (text: string) => string): Uint8Array => Uint8Array.from(latin1(change(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))));
+/** What a PDF part counts once a turn has read its files (the chat loop does before its first model call). */
+const inflated = async (data: unknown): Promise<number> => {
+  const files = promptFiles();
+  const part = { type: 'file', mediaType: 'application/pdf', data };
+  await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
+  return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
+};
 /** `bytes` deflated (zlib), as a PDF's Flate streams are. */
 const deflated = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await new Response(new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
 
@@ -118,13 +125,6 @@ describe('a PDF counts by its pages', () => {
 
   it('pages in compressed object streams count once the turn inflates them, as bytes, base64 or wrapped (budget34)', async () => {
     const page = PDF_PAGE_TOKEN_ESTIMATE;
-    /** What a PDF part counts once a turn has read its files (the chat loop does before its first model call). */
-    const inflated = async (data: unknown): Promise<number> => {
-      const files = promptFiles();
-      const part = { type: 'file', mediaType: 'application/pdf', data };
-      await readPromptFiles([{ role: 'user', content: [part] }] as never, files);
-      return estimatePrompt({ ...none, messages: [{ role: 'user', content: [part] } as never] }, files) - estimatePrompt({ ...none, messages: [{ role: 'user', content: [] }] }, files);
-    };
     const compressed = await compressedPdf(12);
     expect(await inflated(compressed)).toBe(12 * page);
     expect(await inflated(base64(compressed).replace(/.{76}/g, '$&\r\n'))).toBe(12 * page);
@@ -136,14 +136,49 @@ describe('a PDF counts by its pages', () => {
     expect(await inflated(edited(compressed, (text) => text + update))).toBe(13 * page);
     // 40 pages shared out over two streams (a writer puts up to about 100 objects in one), the root in the first: 40.
     expect(await inflated(await compressedPdf(40, false, 2))).toBe(40 * page);
-    // What cannot be read counts as before (one page, or the bytes / 4): a filter other than Flate, predictors, a
-    // stream that does not inflate, and 40 MB of zeros, a deflate bomb past 32 MiB.
-    expect(await inflated(edited(compressed, (text) => text.replace('/FlateDecode', '/LZWDecode')))).toBe(page);
-    expect(await inflated(edited(compressed, (text) => text.replace('/Filter', '/DecodeParms << /Predictor 12 >> /Filter')))).toBe(page);
-    expect(await inflated(edited(compressed, (text) => text.replace('stream\n', 'stream\n\u00ff\u00ff\u00ff')))).toBe(page);
+    // A stream that cannot be read counts each of its objects (/N: 14 here) as a page, on the safe side (review34; it
+    // counted one): a filter other than Flate, predictors, a stream that does not inflate, and 40 MB of zeros, a
+    // deflate bomb past 32 MiB (/N 1: its bytes / 4).
+    expect(await inflated(edited(compressed, (text) => text.replace('/FlateDecode', '/LZWDecode')))).toBe(14 * page);
+    expect(await inflated(edited(compressed, (text) => text.replace('/Filter', '/DecodeParms << /Predictor 12 >> /Filter')))).toBe(14 * page);
+    expect(await inflated(edited(compressed, (text) => text.replace('stream\n', 'stream\n\u00ff\u00ff\u00ff')))).toBe(14 * page);
     const zeros = await deflated(new Uint8Array(40 << 20));
     const bomb = Uint8Array.from([...latin1('%PDF-1.5\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length '), ...latin1(`${zeros.length} >>\nstream\n`), ...zeros, ...latin1('\nendstream\nendobj\n')]);
     expect(await inflated(bomb)).toBe(Math.max(page, Math.ceil(bomb.length / 4)));
+  });
+
+  it('a hostile PDF never counts fewer pages than its readable streams hold, and reads a bounded amount (review34)', async () => {
+    const page = PDF_PAGE_TOKEN_ESTIMATE;
+    const compressed = await compressedPdf(12);
+    const body = Array.from(compressed.subarray(9), (b) => String.fromCharCode(b)).join('');
+    /** The 12-page file with `objects` written before its own (after its `%PDF-1.5` line). */
+    const ahead = (objects: string | Uint8Array): Uint8Array =>
+      Uint8Array.from([...latin1('%PDF-1.5\n'), ...(typeof objects === 'string' ? latin1(objects) : objects), ...latin1(body)]);
+    // A decoy stream the inflater refuses (LZW; a stream that does not inflate; one cut short by its /Length) before
+    // the real one: 12 pages and the decoy's one object. It counted 1 page (any stream unread dropped them all).
+    const decoy = (dictionary: string, data: string) => `90 0 obj\n<< /Type /ObjStm /N 1 /First 4 ${dictionary} >>\nstream\n${data}\nendstream\nendobj\n`;
+    expect(await inflated(ahead(decoy('/Filter /LZWDecode /Length 4', 'abcd')))).toBe(13 * page);
+    expect(await inflated(ahead(decoy('/Filter /FlateDecode /Length 4', '\u00ff\u00ff\u00ff\u00ff')))).toBe(13 * page);
+    const real = await deflated(Uint8Array.from(latin1('3 0 << /Type /Page >>\n')));
+    const cut = Array.from(real.subarray(0, real.length - 4), (b) => String.fromCharCode(b)).join('');
+    expect(await inflated(ahead(decoy(`/Filter /FlateDecode /Length ${cut.length}`, cut)))).toBe(13 * page);
+    // A deflate bomb first spends the budget: the real stream after it is not read and counts its 14 objects.
+    const zeros = await deflated(new Uint8Array(40 << 20));
+    const bomb = Uint8Array.from([...latin1('90 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length '), ...latin1(`${zeros.length} >>\nstream\n`), ...zeros, ...latin1('\nendstream\nendobj\n')]);
+    expect(await inflated(ahead(bomb))).toBeGreaterThanOrEqual(12 * page);
+    // 5,000 decoys: the first 4,096 are tried, each after them counts a page, the real one among them.
+    const many = Array.from({ length: 5_000 }, (_, i) => `${100 + i} 0 obj << /Type /ObjStm >> endobj\n`).join('');
+    expect(await inflated(ahead(many))).toBeGreaterThanOrEqual(5_000 * page);
+    // 4,000 streams of a length read to an `endstream` at the end of 8 MB, as a base64 data URL (11 MB): each would read
+    // the file again (32 GB); what is searched is taken off the budget, and each left counts its object.
+    const lying = Array.from({ length: 4_000 }, (_, i) => `${100 + i} 0 obj\n<< /Type /ObjStm /N 1 /Filter /FlateDecode /Length 9 0 R >>\nstream\n`).join('');
+    const padded = ahead(`${lying}${'\u00ff'.repeat(8 << 20)}\nendstream\nendobj\n`);
+    const url = `data:application/pdf;base64,${base64(padded)}`;
+    expect(url.length).toBeGreaterThan(11_000_000);
+    expect(await inflated(url)).toBeGreaterThanOrEqual(4_000 * page);
+    // An honest file of 100 streams whose lengths are other objects' takes what it searched, not a slice a stream: 40.
+    const indirect = edited(await compressedPdf(40, false, 100), (text) => text.replace(/\/Length \d+/g, '/Length 9 0 R'));
+    expect(await inflated(indirect)).toBe(40 * page);
   });
 
   it('a page tree node counts its pages where the page objects do not show them all; an outline\'s /Count counts nothing', async () => {

@@ -190,7 +190,7 @@ const PAGE = /\/Type[\0\t\n\f\r ]*\/Page(?=[\0\t\n\f\r /<>[\]()%{}]|$)/g;
  */
 const TREE = /<<|>>|endobj|\/Type[\0\t\n\f\r ]*\/Pages(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Kids(?=[\0\t\n\f\r /<>[\]()%{}]|$)|\/Count[\0\t\n\f\r ]+(\d{1,6})/g;
 
-/** A PDF's compressed object streams (`/Type /ObjStm`) read at the most: more and it counts as today, without them. */
+/** A PDF's compressed object streams (`/Type /ObjStm`) read at the most: each past them counts a page. */
 const MAX_OBJECT_STREAMS = 4_096;
 
 /** A compressed object stream's dictionary (`/Type /ObjStm`). */
@@ -206,8 +206,10 @@ export interface PdfMarks {
   readonly anyCount: number;
   /** A linearized file's page count (`/N`), or 0. */
   readonly linearized: number;
-  /** Where the file's compressed object streams say `/Type /ObjStm` (at most {@link MAX_OBJECT_STREAMS} and one). */
+  /** Where the file's compressed object streams say `/Type /ObjStm` (the first {@link MAX_OBJECT_STREAMS}). */
   readonly objectStreams: readonly number[];
+  /** How many say so, all of them. */
+  readonly objectStreamCount: number;
 }
 
 /**
@@ -235,6 +237,7 @@ export function addMarks(file: PdfMarks, streams: PdfMarks): PdfMarks {
     anyCount: Math.max(file.anyCount, streams.anyCount),
     linearized: file.linearized,
     objectStreams: file.objectStreams,
+    objectStreamCount: file.objectStreamCount,
   };
 }
 
@@ -244,6 +247,7 @@ export function pdfMarks(file: FileBytes): PdfMarks {
   let anyCount = 0;
   let treeCount = 0;
   const objectStreams: number[] = [];
+  let objectStreamCount = 0;
   // The dictionaries open where the search is: whether each is a page tree node, and its /Count.
   const open: { tree: boolean; count: number }[] = [];
   let deeper = 0;
@@ -252,8 +256,10 @@ export function pdfMarks(file: FileBytes): PdfMarks {
   for (let start = 0; start < file.length; start += SLICE) {
     const text = file.text(start, SLICE + OVERLAP);
     for (const match of text.matchAll(PAGE)) if (match.index < SLICE) pages += 1;
-    if (objectStreams.length <= MAX_OBJECT_STREAMS) {
-      for (const match of text.matchAll(OBJECT_STREAM)) if (match.index < SLICE && objectStreams.length <= MAX_OBJECT_STREAMS) objectStreams.push(start + match.index);
+    for (const match of text.matchAll(OBJECT_STREAM)) {
+      if (match.index >= SLICE) continue;
+      objectStreamCount += 1;
+      if (objectStreams.length < MAX_OBJECT_STREAMS) objectStreams.push(start + match.index);
     }
     for (const match of tree > 0 ? text.matchAll(TREE) : []) {
       tree -= 1;
@@ -277,7 +283,7 @@ export function pdfMarks(file: FileBytes): PdfMarks {
     }
   }
   const linearized = /\/Linearized[\s\S]{0,400}?\/N[\0\t\n\f\r ]+(\d{1,6})/.exec(file.text(0, 1_024));
-  return { pages, treeCount, anyCount, linearized: linearized === null ? 0 : Number(linearized[1]), objectStreams };
+  return { pages, treeCount, anyCount, linearized: linearized === null ? 0 : Number(linearized[1]), objectStreams, objectStreamCount };
 }
 
 /** What inflating a prompt's object streams may still spend: inflated bytes, and a time (`Date.now()`) to stop at. */
@@ -288,21 +294,31 @@ export interface InflateBudget {
   readonly until: number;
 }
 
+/** What {@link objectStreamMarks} found: the marks of the streams it inflated, and whether any was left unread. */
+export interface StreamMarks extends PdfMarks {
+  /** A stream was not read (its objects then count as pages: see {@link objectStreamMarks}). */
+  readonly unread: boolean;
+}
+
 /**
  * The marks of a PDF's compressed object streams (`marks.objectStreams`), each inflated (`DecompressionStream`, which
- * Workers, browsers and Node have), or `undefined` when one cannot be read: a filter other than `/FlateDecode` alone,
- * `/DecodeParms`, a stream that does not inflate, too many streams, or `budget` spent. Its pages then count as before.
+ * Workers, browsers and Node have). A stream that cannot be read (a filter other than `/FlateDecode` alone,
+ * `/DecodeParms`, one that does not inflate, one past {@link MAX_OBJECT_STREAMS}, or one met once `budget` is spent)
+ * counts each object it says it holds (`/N`, at least 1) as a page, and `unread` is set; the others are read still.
+ * Before (budget34), one such stream made the file count as if it had none: a broken decoy, or a deflate bomb, put before
+ * a stream of 12 pages had them counted as 1.
  */
-export async function objectStreamMarks(file: FileBytes, marks: PdfMarks, budget: InflateBudget): Promise<PdfMarks | undefined> {
-  if (marks.objectStreams.length > MAX_OBJECT_STREAMS) return undefined;
-  let all: PdfMarks = { pages: 0, treeCount: 0, anyCount: 0, linearized: 0, objectStreams: [] };
+export async function objectStreamMarks(file: FileBytes, marks: PdfMarks, budget: InflateBudget): Promise<StreamMarks> {
+  let all: PdfMarks = { pages: 0, treeCount: 0, anyCount: 0, linearized: 0, objectStreams: [], objectStreamCount: 0 };
+  // Past the first 4,096 nothing is read: each counts one page (a writer puts about 100 objects in one).
+  let unreadObjects = marks.objectStreamCount - marks.objectStreams.length;
   for (const at of marks.objectStreams) {
-    const data = objectStreamData(file, at, budget.bytes);
-    const text = data === undefined ? undefined : await inflate(data, budget);
-    if (text === undefined) return undefined;
-    all = addMarks(all, pdfMarks(rawBytes(text)));
+    const found = objectStreamData(file, at, budget);
+    const text = found.data === undefined ? undefined : await inflate(found.data, budget);
+    if (text === undefined) unreadObjects += found.objects;
+    else all = addMarks(all, pdfMarks(rawBytes(text)));
   }
-  return all;
+  return { ...all, pages: all.pages + unreadObjects, unread: unreadObjects > 0 };
 }
 
 /** How far from its `/Type /ObjStm` an object stream's dictionary is read, each way. */
@@ -310,35 +326,45 @@ const DICTIONARY = 2_048;
 const WS = '[\\0\\t\\n\\f\\r ]';
 const FLATE = new RegExp(`/Filter${WS}*(?:/FlateDecode|\\[${WS}*/FlateDecode${WS}*\\])`);
 const LENGTH = new RegExp(`/Length${WS}+(\\d{1,10})(?!\\d)(?!${WS}+\\d+${WS}+R)`);
+/** An object stream's number of objects. */
+const OBJECTS = new RegExp(`/N${WS}+(\\d{1,6})(?!\\d)`);
 
 /**
  * The compressed bytes of the object stream whose dictionary says `/Type /ObjStm` at `at`: from after its `stream`
  * line to its `/Length`, or, where the length is another object's (`/Length 9 0 R`), to its `endstream` less the end
- * of line before it (searched up to `most` bytes). `undefined` when they cannot be found or the filter is not Flate.
+ * of line before it; `data` is `undefined` when they cannot be found, the filter is not Flate or `budget` is spent (what
+ * is read is taken off it: many streams of one lying length would each read the file again). `objects`: its `/N`, at
+ * least 1.
  */
-function objectStreamData(file: FileBytes, at: number, most: number): Uint8Array | undefined {
+function objectStreamData(file: FileBytes, at: number, budget: InflateBudget): { data: Uint8Array | undefined; objects: number } {
   const from = Math.max(0, at - DICTIONARY);
   let open = -1;
   for (const match of file.text(from, at - from).matchAll(/\bobj(?=[\0\t\n\f\r <])/g)) open = match.index + 3;
   const after = file.text(at, DICTIONARY);
   const stream = /\bstream(?:\r\n|\n|\r)/.exec(after);
-  if (open < 0 || stream === null) return undefined;
-  const dictionary = file.text(from + open, at - from - open) + after.slice(0, stream.index);
-  if (!FLATE.test(dictionary) || dictionary.includes('/DecodeParms')) return undefined;
+  const dictionary = open < 0 ? after.slice(0, stream?.index ?? 0) : file.text(from + open, at - from - open) + after.slice(0, stream?.index ?? 0);
+  const objects = Math.max(1, Number(OBJECTS.exec(dictionary)?.[1] ?? 1));
+  const none = { data: undefined, objects };
+  if (open < 0 || stream === null || budget.bytes < 0 || Date.now() > budget.until) return none;
+  if (!FLATE.test(dictionary) || dictionary.includes('/DecodeParms')) return none;
   const start = at + stream.index + stream[0].length;
   const length = LENGTH.exec(dictionary);
   if (length !== null) {
     const n = Number(length[1]);
-    return start + n <= file.length ? file.bytes(start, n) : undefined;
+    if (start + n > file.length || n > budget.bytes) return none;
+    budget.bytes -= n;
+    return { data: file.bytes(start, n), objects };
   }
-  for (let slice = start; slice < file.length && slice - start <= most; slice += SLICE) {
+  for (let slice = start; slice < file.length && budget.bytes >= 0; slice += SLICE) {
     const end = file.text(slice, SLICE + OVERLAP).indexOf('endstream');
+    // What was searched: to the `endstream` where it is in this slice (a short stream takes little), else the slice.
+    budget.bytes -= end < 0 || end >= SLICE ? SLICE : end;
     if (end < 0 || end >= SLICE) continue;
     const data = file.bytes(start, slice + end - start);
     const eol = data.at(-2) === 13 && data.at(-1) === 10 ? 2 : data.at(-1) === 10 || data.at(-1) === 13 ? 1 : 0;
-    return data.subarray(0, data.length - eol);
+    return { data: data.subarray(0, data.length - eol), objects };
   }
-  return undefined;
+  return none;
 }
 
 /** `data` inflated (zlib, as `/FlateDecode` is) as text, one character a byte; `undefined` on an error or over `budget`. */

@@ -42,7 +42,7 @@ export function promptFiles(): PromptFiles {
 }
 
 /**
- * What inflating one model call's object streams may take at the most: 32 MiB inflated (an honest 20,000-page PDF's
+ * What inflating one model call's object streams may take at the most: 32 MiB read and inflated (an honest 20,000-page PDF's
  * page objects are 2-6 MB; a deflate bomb stops there), and 1 s where the clock moves while it runs (Workers move it at
  * I/O only: the bytes bound them there).
  */
@@ -74,8 +74,9 @@ export function estimatePrompt(prompt: Prompt, files: PromptFiles | undefined): 
 
 /**
  * Counts the PDFs of `messages` that `files` has not counted yet, their compressed object streams inflated, and keeps
- * their tokens in `files` for the estimate. A PDF whose streams cannot be read (not Flate, a stream that does not
- * inflate, over 32 MiB inflated or 1 s for the call) counts as the estimate counts it without them. Never throws.
+ * their tokens in `files` for the estimate. A stream that cannot be read (not Flate, one that does not inflate, over
+ * 32 MiB read and inflated or 1 s for the call) counts each object it holds as a page, and the file at least its bytes
+ * / 4; the other streams are still read. Never throws.
  */
 export async function readPromptFiles(messages: readonly ModelMessage[], files: PromptFiles): Promise<void> {
   const budget: InflateBudget = { bytes: INFLATE_BYTES, until: Date.now() + INFLATE_MS };
@@ -86,7 +87,10 @@ export async function readPromptFiles(messages: readonly ModelMessage[], files: 
       files.reads += 1;
       const marks = pdfMarks(bytes);
       const streams = marks.objectStreams.length === 0 ? undefined : await objectStreamMarks(bytes, marks, budget);
-      files.tokens.set(part, pdfTokens(marksPages(streams === undefined ? marks : addMarks(marks, streams)), bytes.length));
+      const pages = marksPages(streams === undefined ? marks : addMarks(marks, streams));
+      // A stream left unread counted its objects as pages; the bytes / 4 where they are more (a deflate bomb's 40 KB).
+      const tokens = pdfTokens(pages, bytes.length);
+      files.tokens.set(part, streams?.unread === true ? Math.max(tokens, Math.ceil(bytes.length / 4)) : tokens);
     } catch {
       // Counted by the estimate as before.
     }
