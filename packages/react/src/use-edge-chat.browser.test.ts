@@ -231,7 +231,8 @@ describe('useEdgeChat against the real chat loop', () => {
     const hook = mount({ id: 'conv-1', fetch: server.fetch, tools: browserTools, interceptors: [audit], serverTools: serverInfo });
     await hook.current.sendMessage({ text: 'Book a day' });
     await vi.waitFor(() => expect(dates.questions()).toEqual([{ id: 'c1', chatId: 'conv-1', toolName: 'pick_date', question: { question: 'Which day?' } }]), LOADED);
-    expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'running', ranOn: 'browser' });
+    // The question is asked as the tool starts; the hook's view of the call renders after it (a state update).
+    await vi.waitFor(() => expect(hook.current.toolCalls.get('c1')).toMatchObject({ status: 'running', ranOn: 'browser' }), LOADED);
     expect(hook.current.busy).toBe(true);
     dates.answer('c1', '2026-12-24');
     await vi.waitFor(() => expect(texts(hook.current)).toBe('Booked for Dec 24.'), LOADED);
