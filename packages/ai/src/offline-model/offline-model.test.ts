@@ -1364,9 +1364,9 @@ describe('createOfflineModel', () => {
     expect(await say('where is A-1003', looked, 'cancel that')).toMatch(/^I have no tool for cancelling orders/);
     expect(await say('hi', [text('Hello!')], 'never mind')).toBe("OK, I'll leave it there. Anything else?");
     expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
-    // Thanks after a question are thanks, not its answer.
+    // Thanks after a question are thanks, not its answer; said in leaving, a goodbye ("Anything else?" before).
     const asking = [text('I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?')];
-    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Anything else?");
+    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Goodbye!");
   });
 
   it('says a country with parts elsewhere is read as its mainland time, and names the zones those parts keep, in the language asked', async () => {
@@ -1764,7 +1764,10 @@ describe('createOfflineModel', () => {
     expect(await followUp('which orders are late?', 'how many?')).toEqual({ text: 'The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.', calls: [] });
     expect((await followUp('Welche Bestellungen sind verspätet?', 'wie viele?')).text).toBe('Die Liste zeigte 3: A-1012, A-1006 und A-1002. Dafür brauchte ich kein Werkzeug.');
     expect((await followUp('commandes en retard', 'combien ?')).text).toBe("La liste en montrait 3 : A-1012, A-1006 et A-1002. Je n'ai eu besoin d'aucun outil pour cela.");
-    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('The list showed 2: bananas and apples. No tool was needed for that.');
+    // Things as a person counts them, and their kinds (it said "The list showed 2: bananas and apples").
+    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('That is 5 items in all, of 2 kinds: 3 bananas and 2 apples. No tool was needed for that.');
+    expect((await conversation(model, shopTools())('Leg 3 Bananen und 2 Äpfel in den Warenkorb', 'wie viele?')).text).toBe('Das sind 5 Stück in 2 Sorten: 3 Bananen und 2 Äpfel. Dafür brauchte ich kein Werkzeug.');
+    expect((await conversation(model, shopTools())('add a mug and a teapot', 'how many?')).text).toBe('The list showed 2: mug and teapot. No tool was needed for that.');
     expect((await followUp('15% of 240', 'and of 300?')).calls).toEqual([['calculate', { expression: '15 / 100 * 300' }]]);
     expect((await followUp('20 percent of 80', 'und von 120?')).calls).toEqual([['calculate', { expression: '20 / 100 * 120' }]]);
     expect((await followUp('half of 90', 'and of 300?')).calls).toEqual([['calculate', { expression: '300 / 2' }]]);
@@ -2430,8 +2433,19 @@ describe('createOfflineModel', () => {
       text: 'Reading "that" as 89.00 EUR, from earlier in our conversation. 89.00 * (1 + 19 / 100) = 105.91',
       calls: [],
     });
-    // After a lookup, which shows no amount, "it" is still the order.
-    expect((await talk('where is A-1002', 'what is 19% of it?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    // After a lookup, which shows no amount, say so and what shows one (it looked the order up again: nothing asked).
+    expect(await talk('where is A-1002', 'what is 19% of it?')).toEqual({
+      text:
+        'What query_order showed for A-1002 has no amount that "what is 19% of it" could be put on (it gives a status and dates). ' +
+        'order_invoice shows a total: ask me for it first, or give me the amount, as in "120 with 19%".',
+      calls: [],
+    });
+    expect((await talk('where is A-1002', 'and with 19% VAT?')).text).toMatch(/^What query_order showed for A-1002 has no amount that "and with 19% VAT" /);
+    expect((await talk('wo ist A-1002', 'und mit 19% MwSt?')).text).toMatch(/^Was query_order für A-1002 zeigte, hat keinen Betrag, auf den „und mit 19% MwSt“ käme/);
+    expect((await talk('où en est A-1002 ?', 'et avec 20 % de TVA ?')).text).toMatch(/ par exemple « 120 avec 20 % »\.$/);
+    // With no tool that shows a total, only how to give the amount.
+    const { order_invoice: _, ...lookups } = { ...shopTools(), calculate: calculator() };
+    expect((await conversation(model, lookups)('where is A-1002', 'and with 19% VAT?')).text).toMatch(/dates\)\. Give me the amount, as in "120 with 19%"\.$/);
   });
 
   it('answers "how many?" after the chart with the total and the counts its caption gave (EN/DE/FR), with no tool', async () => {
@@ -2849,6 +2863,70 @@ describe('createOfflineModel', () => {
     // How late the order of the conversation is, asked in German or French (the browser's time zone; the late list).
     expect((await talk('wo ist A-1002', 'wie viele Tage ist sie zu spät?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
     expect((await talk('où en est A-1002 ?', 'elle a combien de jours de retard ?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
+  it('plays the demo\'s user: thanks in leaving, a correction\'s language, the higher total, one clock against UTC or the browser\'s zone', async () => {
+    const totals: Record<string, string> = { 'A-1002': '89.00', 'A-1006': '142.50', 'A-1003': '23.10' };
+    const invoice = tool({
+      description: 'Make the invoice of one order (format A-1001) as a PDF document.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/) }),
+      execute: async ({ order_id }) => ({ summary: `Invoice INV-${order_id} of order ${order_id}; total ${totals[order_id] ?? '50.00'} EUR.` }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.summary }] }),
+    });
+    const offsets: Record<string, string> = { 'Asia/Tokyo': '+09:00', 'America/New_York': '-05:00', 'Europe/Berlin': '+01:00' };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), order_invoice: invoice, world_clock: clock, calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // Thanks said in leaving are a goodbye (they got "Noch etwas?"); good wishes are wished back.
+    expect(await talk('where is A-1002', 'danke, tschüss')).toEqual({ text: 'Gern geschehen. Auf Wiedersehen!', calls: [] });
+    expect((await talk('merci, au revoir')).text).toBe('Je vous en prie. Au revoir !');
+    expect((await talk('thanks, bye')).text).toBe("You're welcome. Goodbye!");
+    expect((await talk('thanks, have a nice day')).text).toBe("You're welcome, and you too. Goodbye!");
+    expect((await talk('thanks!')).text).toBe("You're welcome. Anything else?");
+    // A correction after its value is answered in its language, when the value alone is none ("Tokio"): it said "In
+    // Asia/Tokyo it is …".
+    const tokio = await generateText({
+      model,
+      tools: { world_clock: clock },
+      messages: [{ role: 'user', content: 'Uhrzeit in Berlin' }, ...(await generateText({ model, tools: { world_clock: clock }, prompt: 'Uhrzeit in Berlin', stopWhen: isStepCount(2) })).responseMessages, { role: 'user', content: 'Tokio meinte ich' }],
+      stopWhen: isStepCount(2),
+    });
+    expect(tokio.text).toBe('In Asia/Tokyo ist es 12:00 Uhr am Freitag, dem 2026-11-20 (UTC+09:00).');
+    expect((await talk('heure à Berlin', 'Tokyo je veux dire')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    // Two invoices: the higher (or lower) total, read from their words (it looked the last order up).
+    expect(await talk('invoice for A-1002', 'and for A-1006?', 'which one is higher?')).toEqual({
+      text: 'The total of A-1006 is higher: 142.50 EUR, against 89.00 EUR (A-1002). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('Rechnung für A-1002', 'und für A-1006?', 'welche ist teurer?')).text).toMatch(/^Die Summe von A-1006 ist höher: 142\.50 EUR, gegenüber 89\.00 EUR \(A-1002\)\./);
+    expect((await talk('facture de A-1002', 'et pour A-1006 ?', 'laquelle est la moins chère ?')).text).toMatch(/^Le total de A-1002 est plus bas : 89\.00 EUR, contre 142\.50 EUR \(A-1006\)\./);
+    expect((await talk('invoices for A-1002, A-1006 and A-1003', 'which is the cheapest?')).text).toMatch(/^The total of A-1003 is the lowest: 23\.10 EUR, against 89\.00 EUR \(A-1002\) and 142\.50 EUR \(A-1006\)\./);
+    // One clock: against UTC, said so (it asked for a time zone), or against the browser's zone once it was read.
+    expect(await talk('time in Tokyo', 'how far ahead is it?')).toEqual({
+      text: 'Against UTC, Asia/Tokyo is 9 hours ahead (UTC+09:00): I do not know your own time zone, so I compared with UTC. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('time in New York', 'how far behind is it?')).text).toMatch(/^Against UTC, America\/New_York is 5 hours behind \(UTC-05:00\)/);
+    expect((await talk('Uhrzeit in Tokio', 'wie viele Stunden voraus ist das?')).text).toMatch(/^Gegenüber UTC: Asia\/Tokyo ist 9 Stunden voraus \(UTC\+09:00\)\. Deine eigene Zeitzone/);
+    expect((await talk('what is my time zone?', 'time in Tokyo', 'how far ahead is it?')).text).toBe(
+      'Against your time zone Europe/Berlin (UTC+01:00), Asia/Tokyo is 8 hours ahead (UTC+09:00). No tool was needed for that.',
+    );
+    expect((await talk('what is my time zone?', 'time in New York', 'how far behind is it?')).text).toMatch(/^Against your time zone Europe\/Berlin \(UTC\+01:00\), America\/New_York is 6 hours behind/);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

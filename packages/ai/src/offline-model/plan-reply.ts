@@ -26,7 +26,7 @@ import {
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates, unreadDay } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
+import { detectLanguage, type Language, nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, nearCity, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
@@ -124,9 +124,15 @@ function unitsOfCodePoints(text: string, points: number): number {
   return at;
 }
 
+/** {@link PlanOptions} and the language of a message read as another text (a correction's value alone: "Tokio meinte ich"). */
+interface WholePlan extends PlanOptions {
+  readonly language?: Language | undefined;
+}
+
 /** {@link planReply} on a prompt whose user messages are within {@link OFFLINE_READ_LIMIT}. */
-function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions): OfflineReply {
+function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): OfflineReply {
   const ruleInput = readPrompt(options);
+  const wordingOf = (text: string): Wording => (plan.language === undefined ? wordingFor(text) : WORDINGS[plan.language]);
   for (const rule of plan.rules ?? []) {
     const reply = rule(ruleInput);
     if (typeof reply === 'string') return { type: 'text', text: reply };
@@ -136,13 +142,16 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
   const userText = userTextAtLast(options.prompt);
   const corrected = withoutTrailingCorrection(correctedText(userText, now()));
-  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
+  // "Tokio meinte ich" is read as "Tokio", and answered in German still (it answered in English: "Tokio" is no German).
+  const spoken = detectLanguage(userText);
+  const language = spoken === 'en' ? plan.language : spoken;
+  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, { ...plan, language });
   // "move A-1002 to that day" after "when is christmas?": the day that answer gave (it asked for a date).
   const thatDay = dayReferredTo(options.prompt, userText);
   if (thatDay !== undefined) {
     const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, thatDay.text) }, plan);
     if (ruleInput.toolResults.length > 0) return reply;
-    const note = wordingFor(userText).referred(thatDay.phrase, thatDay.date);
+    const note = wordingOf(userText).referred(thatDay.phrase, thatDay.date);
     return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
   }
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
@@ -150,21 +159,21 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   if (restated !== undefined) {
     const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
     if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
-    const restatedWording = wordingFor(restated.text);
+    const restatedWording = wordingOf(restated.text);
     const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);
     return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
   }
   // "and A-1003?" after "email it to the customer" mailed A-1002's invoice: A-1003's is made, and mailed once it is in.
   const remade = ruleInput.toolResults.length > 0 ? undefined : remadeAndSent(options.prompt, ruleInput.tools);
   if (remade !== undefined) {
-    const remadeWording = wordingFor(userTextAtLast(options.prompt));
+    const remadeWording = wordingOf(userTextAtLast(options.prompt));
     const again = remadeWording.again(joinList([...new Set(remade.calls.map((call) => call.toolName))], remadeWording.and), remade.ids);
     const reply = followUpReply(remade, undefined, remadeWording);
     return { ...reply, text: `${again} ${reply.text ?? ''}`.trim() };
   }
   if (ruleInput.toolResults.length > 0) {
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
-    const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
+    const wording = wordingOf(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
@@ -176,7 +185,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
 
   const choice = options.toolChoice ?? { type: 'auto' };
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
-  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingFor(ruleInput.userText)) };
+  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingOf(ruleInput.userText)) };
 
   // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
   const known = ruleInput.tools.map((t) => t.name);
@@ -187,11 +196,14 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
   if (dismissed !== undefined) return { type: 'text', text: dismissed };
   // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
-  if (choice.type === 'auto' && pleasantryOf(ruleInput.userText) === 'farewell') return { type: 'text', text: wordingFor(ruleInput.userText).farewell };
+  const leaving = choice.type === 'auto' ? pleasantryOf(ruleInput.userText) : undefined;
+  if (leaving === 'farewell') return { type: 'text', text: wordingOf(ruleInput.userText).farewell };
+  // "thanks, bye", "danke, tschüss", "merci, au revoir": thanks said in leaving are a goodbye, not "Anything else?".
+  if (leaving === 'thanked-farewell' || leaving === 'thanked-wishes') return { type: 'text', text: wordingOf(ruleInput.userText).welcomeFarewell(leaving === 'thanked-wishes') };
 
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
-  const wording = wordingFor(asked);
+  const wording = wordingOf(asked);
   // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
   const dates = readRelativeDates(asked, now());
   // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
@@ -303,6 +315,9 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
     return { type: 'text', text: `${note} ${rated.said}` };
   }
+  // "and with 19% VAT?" after a lookup, which shows no amount: say so, and what does (it looked the order up again).
+  const noAmount = forced || asked !== ruleInput.userText ? undefined : noAmountForRate(options.prompt, ruleInput.userText, tools, wording);
+  if (noAmount !== undefined) return { type: 'text', text: noAmount };
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
   if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
@@ -362,7 +377,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
     if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
     // "ok", "alles klar", "d'accord": an acknowledgement is answered as one (it got the help text).
-    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingFor(ruleInput.userText).noted };
+    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingOf(ruleInput.userText).noted };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -630,6 +645,13 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
       return typeof id === 'string' ? [id] : [];
     };
     const ids = list.flatMap((record: unknown) => named(record));
+    // "how many items?" after a cart of 3 bananas and 2 apples: 5 things of 2 kinds, both said (it said "2" alone).
+    const quantities = list.map((record: unknown) => (typeof record === 'object' && record !== null ? (record as { quantity?: unknown }).quantity : undefined));
+    const counted = quantities.every((quantity) => typeof quantity === 'number' && Number.isInteger(quantity) && quantity > 0) ? (quantities as number[]) : [];
+    const things = counted.reduce((sum, quantity) => sum + quantity, 0);
+    if (counted.length > 0 && ids.length === list.length && things !== list.length) {
+      return wording.thingsCount(things, list.length, joinList(ids.map((name, index) => `${counted[index]} ${name}`), wording.and));
+    }
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
   // "how many?" after the chart, whose counts reach the model in words ("Bar chart of the 10 orders by status, left to
@@ -714,7 +736,7 @@ const TIME_APART =
  */
 function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
   if (!TIME_APART.test(fold(text))) return undefined;
-  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
+  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number; readonly at: number }[] = [];
   // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
   const zoned = (results: readonly LanguageModelV4ToolResultPart[]): number =>
     new Set(results.map((part) => (resultValue(part.output) as { time_zone?: unknown } | undefined)?.time_zone).filter((zone) => typeof zone === 'string')).size;
@@ -726,13 +748,49 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
     const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
     if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
     const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
+    // The moment the clock was read, in UTC: its local date and time less its offset.
+    const local = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? Date.parse(`${record.local_date}T${record.local_time}Z`) : Number.NaN;
+    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes, at: local - minutes * 60_000 });
+  }
+  // "how far ahead is it?" after one clock: against the user's zone when the browser gave it, against UTC otherwise.
+  const [only] = clocks;
+  if (clocks.length === 1 && only !== undefined) {
+    const own = browserClock(prompt, only);
+    const each = wording.aheadOf(only.zone, only.minutes - (own?.minutes ?? 0), only.offset);
+    return own === undefined ? wording.againstUtc(each) : wording.timesApart(each, wording.yourZone(own.zone), own.offset);
   }
   if (clocks.length < 2) return undefined;
   const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
   if (base === undefined) return undefined;
   const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
   return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
+}
+
+/**
+ * The user's own zone, as a result of the conversation gave it with no offset (the demo's `browser_time_zone`: `{
+ * time_zone, locale, local_time }`), with its offset at the moment `clock` was read (by `Intl`); `undefined` when none
+ * did, or `Intl` does not know the zone.
+ */
+function browserClock(prompt: LanguageModelV4Prompt, clock: { readonly zone: string; readonly at: number }): { readonly zone: string; readonly offset: string; readonly minutes: number } | undefined {
+  const results = prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const part of results.reverse()) {
+    if (part.type !== 'tool-result') continue;
+    const { record } = resultRecordAndWords(part.output);
+    if (typeof record?.time_zone !== 'string' || record.utc_offset !== undefined || record.time_zone === clock.zone) continue;
+    try {
+      const format = new Intl.DateTimeFormat('en-US', { timeZone: record.time_zone, timeZoneName: 'longOffset' });
+      const name = format.formatToParts(Number.isNaN(clock.at) ? new Date() : new Date(clock.at)).find((field) => field.type === 'timeZoneName')?.value;
+      const offset = name === undefined ? null : /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+      if (offset === null) return undefined;
+      const minutes = offset[1] === undefined ? 0 : (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+      const sign = minutes < 0 ? '-' : '+';
+      const hours = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0');
+      return { zone: record.time_zone, offset: `UTC${sign}${hours}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`, minutes };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** A place alone after a clock, with no "in": "and londn?", "what about sydeny", "und Berln?", "et Londre ?" (folded). */
@@ -751,6 +809,31 @@ const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(
 const LATER = /\b(?:later|latest|ahead|spater|am\s+spatesten|plus\s+tard)\b/;
 /** Asking the earlier one: "earlier", "earliest", "sooner", "früher", "plus tôt" (folded). */
 const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot)\b/;
+
+/** Asking the higher amount: "higher", "more expensive", "bigger", "höher", "teurer", "plus élevé", "plus cher" (folded). */
+const HIGHER = /\b(?:higher|highest|more\s+expensive|most\s+expensive|dearer|bigger|biggest|larger|largest|hoher|hochste[nr]?|teurer|teuerste[nr]?|grosser|grosste[nr]?|plus\s+(?:eleve|elevee|cher|chere|gros|grosse))\b/;
+/** Asking the lower amount: "lower", "cheaper", "smaller", "niedriger", "billiger", "moins cher" (folded). */
+const LOWER = /\b(?:lower|lowest|cheaper|cheapest|less\s+expensive|smaller|smallest|niedriger|niedrigste[nr]?|billiger|billigste[nr]?|kleiner|kleinste[nr]?|moins\s+(?:eleve|elevee|cher|chere)|plus\s+(?:bas|basse|petit|petite))\b/;
+
+/**
+ * The amounts the tool results of the latest turns showed (see {@link recentResults}), by the id each was made for: a
+ * `total` field, or a total in its words ("Invoice INV-A-1002 …; total 89.00 EUR."), as {@link amountShown} reads one.
+ */
+function amountsShown(prompt: LanguageModelV4Prompt): { readonly name: string; readonly value: number; readonly shown: string }[] {
+  const calls = callsOf(prompt);
+  const read = (results: readonly LanguageModelV4ToolResultPart[]): { readonly name: string; readonly value: number; readonly shown: string }[] =>
+    results.flatMap((result) => {
+      const { record, words } = resultRecordAndWords(result.output);
+      const name = idOf(calls.find((call) => call.toolCallId === result.toolCallId)?.input)?.[1] ?? idOf(record)?.[1];
+      const total = TOTAL_IN_WORDS.exec(words);
+      const currency = typeof record?.currency === 'string' ? ` ${record.currency}` : total?.[2] === undefined ? '' : ` ${total[2]}`;
+      const value = typeof record?.total === 'number' ? record.total : total === null ? Number.NaN : Number((total[1] ?? '').replace(/,/g, ''));
+      const shown = typeof record?.total === 'number' ? record.total.toFixed(2) : (total?.[1] ?? '');
+      return name === undefined || Number.isNaN(value) ? [] : [{ name, value, shown: `${shown}${currency}` }];
+    });
+  const found = read(recentResults(prompt, (results) => read(results).length >= 2));
+  return found.filter((record, index) => found.findIndex((other) => other.name === record.name) === index);
+}
 
 /** A record an earlier answer showed: its name (an id, a clock's zone), how late it runs, its time or date, and why. */
 interface ShownRecord {
@@ -849,6 +932,17 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
   const folded = fold(text).trim();
   // One of them, not a list of some ("the latest orders please", "what are the latest ones?" ask for a list).
   if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9 || MANY.test(folded)) return undefined;
+  // "which one is higher?" after two invoices: by the totals they showed (it looked the last order up).
+  const dearer = HIGHER.test(folded);
+  const cheaper = !dearer && LOWER.test(folded);
+  const amounts = dearer || cheaper ? amountsShown(prompt) : [];
+  if (amounts.length >= 2) {
+    const sorted = [...amounts].sort((a, b) => (cheaper ? a.value - b.value : b.value - a.value));
+    const [best, ...others] = sorted;
+    if (best === undefined) return undefined;
+    if (others.every((other) => other.value === best.value)) return wording.sameWhen(joinList(sorted.map((record) => record.name), wording.and), best.shown);
+    return wording.higherOf(best.name, best.shown, joinList(others.map((other) => `${other.shown} (${other.name})`), wording.and), cheaper, others.length > 1);
+  }
   const later = LATER.test(folded);
   const earlier = !later && EARLIER.test(folded);
   const records = recordsShown(prompt);
@@ -983,10 +1077,10 @@ const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
-  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, 'of');
+  if (other !== null) return sumOfAnother(prompt, { number: other[1] ?? '', tools, place: /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, part: 'of' });
   // "and 20%?" after "15% of 80": the same sum with that percentage.
   const rate = ANOTHER_RATE.exec(fold(text).trim());
-  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, 'rate');
+  if (rate !== null) return sumOfAnother(prompt, { number: rate[1] ?? '', tools, place: /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, part: 'rate' });
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const applied = functionOfSum(prompt, text, tools);
   if (applied !== undefined) return applied;
@@ -1071,6 +1165,27 @@ function rateOfEarlier(
   return call === undefined && Number.isNaN(value) ? undefined : { phrase, amount: earlier.shown, call, said };
 }
 
+/**
+ * "and with 19% VAT?", "what is 19% of it?" after lookups by id, which show no amount (the turns before showed none):
+ * say so, with a tool that takes the same id and says it shows a total or an invoice (one to ask first), and how to
+ * give an amount. Decision: a status and dates are nothing a rate goes on, and the lookup again answered nothing asked.
+ * `undefined` for any other text, when an earlier result showed an amount, or when the message before looked nothing up.
+ */
+function noAmountForRate(prompt: LanguageModelV4Prompt, userText: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  const folded = fold(userText).trim();
+  const rate = (RATE_ALONE.exec(folded) ?? RATE_OF_EARLIER.exec(folded))?.at(-1);
+  if (rate === undefined || amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools) !== undefined) return undefined;
+  const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
+  if (looked.length === 0) return undefined;
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  const idName = idOf(looked[0]?.input)?.[0];
+  const maker = tools.find(
+    (tool) => !names.includes(tool.name) && !isChangeName(tool.name) && idArgument(tool.inputSchema) === idName && /\b(?:invoice|bill|total)\b/i.test(`${splitIdentifier(tool.name).join(' ')} ${tool.description ?? ''}`),
+  );
+  return wording.noAmountShown(userText.trim().replace(/\s*[?.!]+$/, ''), joinList(names, wording.and), joinList(ids, wording.and), rate.replace('.', wording.language === 'en' ? '.' : ','), maker?.name);
+}
+
 /** "total 1,299.00 EUR" in a result's words (an invoice's summary): the amount and its currency. */
 const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*([A-Z]{3})\b)?/i;
 
@@ -1150,13 +1265,25 @@ const ANOTHER_RATE = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maint
 /** Another number for the last sum's "of": "and of 300?", "what about of 300", "und von 300?", "et de 300 ?" (folded). */
 const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(?:of|von|de|du)\s+(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
 
+/** What {@link sumOfAnother} changes in the last sum: the number given, the tools, where it goes in its words, and which part it is. */
+interface AnotherOfSum {
+  /** The number given ("300" of "and of 300?"), as written. */
+  readonly number: string;
+  readonly tools: readonly ToolInfo[];
+  /** Where the part is in the words of the message before (global: its last match is changed). */
+  readonly place: RegExp;
+  /** The percentage (`rate`) or what it is of (`of`). */
+  readonly part: 'rate' | 'of';
+}
+
 /**
  * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
  * "of", or its percentage: `part`): the calculator's call again (`15 / 100 * 300`); when its words name none ("and of
  * 300?" before "and 21%?"), its call's percentage with that part changed. `undefined` when the message before made no
  * such call, or neither names the place.
  */
-function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp, part: 'rate' | 'of'): OfflineToolCall | undefined {
+function sumOfAnother(prompt: LanguageModelV4Prompt, another: AnotherOfSum): OfflineToolCall | undefined {
+  const { number, tools, place, part } = another;
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
@@ -2718,15 +2845,23 @@ function isPleasantry(text: string): boolean {
 /** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
 const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
 
-/** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
-function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | undefined {
+/**
+ * Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup"), only greets ("hi", "hallo", "bonjour"), only
+ * takes leave ("bye", "have a nice day"), or thanks in leaving ("thanks, bye": `thanked-farewell`; "danke, schönen Tag
+ * noch": `thanked-wishes`).
+ */
+function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | 'thanked-farewell' | 'thanked-wishes' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
   // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock.
   const wished = fold(text).replace(GOOD_WISHES, ' ');
   const farewell = wished !== fold(text) || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
   const words = wordsOf(wished);
   if (!words.every((word) => PLEASANTRIES.has(word) || /^(?:goodbye|tschuss|ciao|au|revoir)$/.test(word)) || (words.length === 0 && !farewell)) return undefined;
-  if (words.some((word) => PLEASANTRIES.get(word) === 'thanks')) return 'thanks';
+  // Thanks with "bye" or good wishes: a goodbye that thanks ("salut" alone greets, and is left to the greeting below).
+  const thanked = words.some((word) => PLEASANTRIES.get(word) === 'thanks');
+  if (thanked && wished !== fold(text)) return 'thanked-wishes';
+  if (thanked && /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text))) return 'thanked-farewell';
+  if (thanked) return 'thanks';
   if (words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
   return farewell ? 'farewell' : undefined;
 }
