@@ -2927,6 +2927,19 @@ describe('createOfflineModel', () => {
       'Against your time zone Europe/Berlin (UTC+01:00), Asia/Tokyo is 8 hours ahead (UTC+09:00). No tool was needed for that.',
     );
     expect((await talk('what is my time zone?', 'time in New York', 'how far behind is it?')).text).toMatch(/^Against your time zone Europe\/Berlin \(UTC\+01:00\), America\/New_York is 6 hours behind/);
+    // The demo's browser gives its offset too: taken as given (an own zone of +05:30 against Tokyo's +09:00).
+    const browser = tool({
+      description: "The user's own time zone, locale and local time, read from their browser.",
+      inputSchema: z.object({}),
+      execute: async () => ({ time_zone: 'Asia/Kolkata', locale: 'en-IN', utc_offset: '+05:30', local_time: 'Friday, 20 November 2026 at 17:30' }),
+    });
+    const messages: ModelMessage[] = [];
+    for (const text of ['what is my time zone?', 'time in Tokyo', 'how far ahead is it?']) {
+      messages.push({ role: 'user', content: text });
+      const result = await generateText({ model, tools: { world_clock: clock, browser_time_zone: browser }, messages, stopWhen: isStepCount(2) });
+      messages.push(...result.responseMessages);
+      if (text.startsWith('how')) expect(result.text).toBe('Against your time zone Asia/Kolkata (UTC+05:30), Asia/Tokyo is 3 hours 30 minutes ahead (UTC+09:00). No tool was needed for that.');
+    }
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -767,19 +767,22 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
 }
 
 /**
- * The user's own zone, as a result of the conversation gave it with no offset (the demo's `browser_time_zone`: `{
- * time_zone, locale, local_time }`), with its offset at the moment `clock` was read (by `Intl`); `undefined` when none
- * did, or `Intl` does not know the zone.
+ * The user's own zone, as a result of the conversation gave it (a tool called with no arguments, unlike a clock: the
+ * demo's `browser_time_zone`, `{ time_zone, locale, utc_offset?, local_time }`), with its offset: the one it gave, or
+ * by `Intl` at the moment `clock` was read; `undefined` when none did, or `Intl` does not know the zone.
  */
 function browserClock(prompt: LanguageModelV4Prompt, clock: { readonly zone: string; readonly at: number }): { readonly zone: string; readonly offset: string; readonly minutes: number } | undefined {
+  const calls = callsOf(prompt);
   const results = prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const part of results.reverse()) {
     if (part.type !== 'tool-result') continue;
+    const input = calls.find((call) => call.toolCallId === part.toolCallId)?.input;
     const { record } = resultRecordAndWords(part.output);
-    if (typeof record?.time_zone !== 'string' || record.utc_offset !== undefined || record.time_zone === clock.zone) continue;
+    if (typeof record?.time_zone !== 'string' || typeof input !== 'object' || input === null || Object.keys(input).length > 0) continue;
     try {
+      const given = typeof record.utc_offset === 'string' ? `GMT${record.utc_offset}` : undefined;
       const format = new Intl.DateTimeFormat('en-US', { timeZone: record.time_zone, timeZoneName: 'longOffset' });
-      const name = format.formatToParts(Number.isNaN(clock.at) ? new Date() : new Date(clock.at)).find((field) => field.type === 'timeZoneName')?.value;
+      const name = given ?? format.formatToParts(Number.isNaN(clock.at) ? new Date() : new Date(clock.at)).find((field) => field.type === 'timeZoneName')?.value;
       const offset = name === undefined ? null : /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
       if (offset === null) return undefined;
       const minutes = offset[1] === undefined ? 0 : (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
