@@ -2942,6 +2942,37 @@ describe('createOfflineModel', () => {
     }
   });
 
+  it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const picker = (date: string | undefined) =>
+      tool({
+        description: 'Ask the user to pick a date in a date picker (for example a delivery date). Returns the chosen date.',
+        inputSchema: z.object({ question: z.string().min(1).describe('What the user is asked'), min: z.string().optional(), max: z.string().optional() }),
+        execute: async () => (date === undefined ? { cancelled: true } : { date }),
+      });
+    const pick = async (prompt: string, date: string | undefined) => {
+      const result = await generateText({ model, tools: { ...shopTools(), pick_date: picker(date) }, prompt, stopWhen: isStepCount(3) });
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      return {
+        calls: result.steps.map((step) => step.toolCalls.map((call) => [call.toolName, call.input])),
+        text: result.text,
+        move: approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined,
+      };
+    };
+    // It asked for the date as text.
+    expect(await pick('pick a delivery date for A-1003', '2026-12-01')).toEqual({
+      calls: [[['pick_date', { question: 'Which date suits you for A-1003?' }]], [['update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-01' }]]],
+      text: 'You picked 2026-12-01: update_delivery_date now sets it for A-1003.',
+      move: { order_id: 'A-1003', new_date: '2026-12-01' },
+    });
+    expect((await pick('Lass mich ein Lieferdatum für A-1002 wählen', '2026-12-04')).text).toBe('Du hast 2026-12-04 gewählt: update_delivery_date setzt es jetzt für A-1002.');
+    expect((await pick('choisir une date de livraison pour A-1006', '2026-12-05')).move).toEqual({ order_id: 'A-1006', new_date: '2026-12-05' });
+    // Cancelled: nothing is moved. A day given is moved to at once; no id, no picker question of an order.
+    expect((await pick('pick a delivery date for A-1003', undefined)).move).toBeUndefined();
+    expect((await pick('pick a delivery date for A-1003, maybe friday', '2026-12-01')).move).toEqual({ order_id: 'A-1003', new_date: '2026-11-27' });
+    expect((await pick('Pick a date for me', '2026-12-01')).calls[0]).toEqual([['pick_date', { question: 'Pick date' }]]);
+  });
+
   it('rejects a non-streamed call when aborted during its delay', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);

@@ -175,6 +175,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
     const wording = wordingOf(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
+      pickedDateChange(ruleInput, wording) ??
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
         type: 'text',
@@ -212,6 +213,10 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
   // "what's the date tomorrow?", "and the day after?" after a clock: the day the model reads, said; no tool asks it.
   const day = forced || asked !== ruleInput.userText ? undefined : dayAnswer(options.prompt, ruleInput.userText, tools, now(), wording);
   if (day !== undefined) return { type: 'text', text: day };
+  // "pick a delivery date for A-1003", "lass mich ein Datum für A-1003 wählen": the date picker asks it, and the change
+  // is made with the day picked once it is in (pickedDateChange); it asked for the date as text.
+  const picking = forced || asked !== ruleInput.userText || dates.dates.length > 0 ? undefined : datePickFor(text, tools);
+  if (picking !== undefined) return { type: 'tool-calls', calls: [{ toolName: picking.picker.name, input: { [picking.question]: wording.pickQuestion(picking.id) } }] };
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
     const partial = asked === ruleInput.userText && sendsMade(text, tools) === undefined ? partialRequests(text, tools, wording) : undefined;
@@ -794,6 +799,65 @@ function browserClock(prompt: LanguageModelV4Prompt, clock: { readonly zone: str
     }
   }
   return undefined;
+}
+
+/** Asking to pick a date oneself: "pick a delivery date", "let me choose a date", "Datum wählen", "choisir une date" (folded). */
+const PICKS_DATE =
+  /\b(?:pick|choose|select|w(?:a|ae)hl\w*|aussuchen|such\w*\s+(?:\w+\s+)*aus|choisi\w*|selectionne\w*)\b.*\b(?:date|day|\w*datum|\w*tag|termin|jour)\b|\b(?:date|day|\w*datum|\w*tag|termin|jour)\b.*\b(?:pick|choose|select|w(?:a|ae)hl\w*|aussuchen|choisi\w*)\b/;
+
+/**
+ * A date picker among `tools` (a tool whose description says it lets the user pick a date), with the argument its
+ * question goes in: the first required string that is no date.
+ */
+function datePicker(tools: readonly ToolInfo[]): { readonly picker: ToolInfo; readonly question: string } | undefined {
+  const picker = tools.find((tool) => !isChangeName(tool.name) && /\b(?:date\s*picker|pick\s+a\s+date)\b/i.test(tool.description ?? ''));
+  const schema = picker?.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown } | undefined;
+  const required = Array.isArray(schema?.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const question = required.find((name) => schema?.properties?.[name]?.type === 'string' && !isDateArgument(picker?.inputSchema, name));
+  return picker === undefined || question === undefined ? undefined : { picker, question };
+}
+
+/**
+ * "pick a delivery date for A-1003": the date picker and the argument its question goes in, and the id whose date the
+ * change tool the text reads as sets (the date the only argument it lacks); `undefined` for any other text, with no
+ * picker, or no id.
+ */
+function datePickFor(text: string, tools: readonly ToolInfo[]): { readonly picker: ToolInfo; readonly question: string; readonly id: string } | undefined {
+  if (!PICKS_DATE.test(fold(text))) return undefined;
+  const picking = datePicker(tools);
+  const change = picking === undefined ? undefined : tools.find((tool) => isChangeName(tool.name) && idArgument(tool.inputSchema) !== undefined && dateArgument(tool) !== undefined);
+  const idName = change === undefined ? undefined : idArgument(change.inputSchema);
+  if (picking === undefined || change === undefined || idName === undefined) return undefined;
+  const read = extractArguments(text, change.inputSchema);
+  const id = read.input[idName];
+  return typeof id === 'string' && read.missing.every((name) => isDateArgument(change.inputSchema, name)) ? { ...picking, id } : undefined;
+}
+
+/** The first argument of a tool's schema that takes a date. */
+function dateArgument(tool: ToolInfo): string | undefined {
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(properties).find((name) => isDateArgument(tool.inputSchema, name));
+}
+
+/**
+ * The results of the date picker a message asked for ("pick a delivery date for A-1003"): the change of that id to the
+ * day picked, said; `undefined` when the turn called no picker, its result holds no day (cancelled), or it made the
+ * change already.
+ */
+function pickedDateChange(input: OfflineRuleInput, wording: Wording): OfflineReply | undefined {
+  const turn = callsOf(input.prompt.slice(lastIndexOfRole(input.prompt, 'user') + 1));
+  const picking = datePickFor(input.userText, input.tools);
+  const asked = picking === undefined ? undefined : turn.find((call) => call.toolName === picking.picker.name);
+  const result = asked === undefined ? undefined : input.toolResults.find((part) => part.toolCallId === asked.toolCallId);
+  if (picking === undefined || result === undefined || turn.some((call) => isChangeName(call.toolName))) return undefined;
+  const { record, words } = resultRecordAndWords(result.output);
+  const said = typeof record === 'object' ? Object.values(record).find((value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) : undefined;
+  const day = said ?? /^\s*"?(\d{4}-\d{2}-\d{2})"?\s*$/.exec(words)?.[1];
+  const change = input.tools.find((tool) => isChangeName(tool.name) && idArgument(tool.inputSchema) !== undefined && dateArgument(tool) !== undefined);
+  const idName = change === undefined ? undefined : idArgument(change.inputSchema);
+  const dateName = change === undefined ? undefined : dateArgument(change);
+  if (typeof day !== 'string' || change === undefined || idName === undefined || dateName === undefined) return undefined;
+  return { type: 'tool-calls', calls: [{ toolName: change.name, input: { [idName]: picking.id, [dateName]: day } }], text: wording.picked(day, change.name, picking.id) };
 }
 
 /** A place alone after a clock, with no "in": "and londn?", "what about sydeny", "und Berln?", "et Londre ?" (folded). */

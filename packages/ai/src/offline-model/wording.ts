@@ -214,6 +214,10 @@ export interface Wording {
    * that shows a total, to ask for first).
    */
   readonly noAmountShown: (asked: string, tools: string, ids: string, rate: string, maker: string | undefined) => string;
+  /** The question of the date picker "pick a delivery date for A-1003" opens. */
+  readonly pickQuestion: (id: string) => string;
+  /** The day picked, and the change made with it. */
+  readonly picked: (day: string, tool: string, id: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -406,6 +410,8 @@ const EN: Wording = {
   noAmountShown: (asked, tools, ids, rate, maker) =>
     `What ${tools} showed for ${ids} has no amount that "${asked}" could be put on (it gives a status and dates). ` +
     `${maker === undefined ? 'Give' : `${maker} shows a total: ask me for it first, or give`} me the amount, as in "120 with ${rate}%".`,
+  pickQuestion: (id) => `Which date suits you for ${id}?`,
+  picked: (day, tool, id) => `You picked ${day}: ${tool} now sets it for ${id}.`,
   farewell: 'Thank you, you too. Goodbye!',
   welcomeFarewell: (wished) => `You're welcome${wished ? ', and you too' : ''}. Goodbye!`,
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
@@ -541,6 +547,8 @@ const DE: Wording = {
   noAmountShown: (asked, tools, ids, rate, maker) =>
     `Was ${tools} für ${ids} zeigte, hat keinen Betrag, auf den „${asked}“ käme (es nennt einen Status und Daten). ` +
     `${maker === undefined ? 'Nenne' : `${maker} zeigt eine Summe: Frag mich zuerst danach, oder nenne`} mir den Betrag, etwa „120 mit ${rate} %“.`,
+  pickQuestion: (id) => `Welches Datum passt dir für ${id}?`,
+  picked: (day, tool, id) => `Du hast ${day} gewählt: ${tool} setzt es jetzt für ${id}.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   welcomeFarewell: (wished) => `Gern geschehen${wished ? ', gleichfalls' : ''}. Auf Wiedersehen!`,
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
@@ -685,6 +693,8 @@ const FR: Wording = {
   noAmountShown: (asked, tools, ids, rate, maker) =>
     `Ce que ${tools} a montré pour ${ids} n'a aucun montant auquel « ${asked} » pourrait s'appliquer (un statut et des dates). ` +
     `${maker === undefined ? 'Donne' : `${maker} indique un total : demande-le-moi d'abord, ou donne`}-moi le montant, par exemple « 120 avec ${rate} % ».`,
+  pickQuestion: (id) => `Quelle date vous convient pour ${id} ?`,
+  picked: (day, tool, id) => `Vous avez choisi le ${day} : ${tool} l'applique maintenant à ${id}.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   welcomeFarewell: (wished) => `Je vous en prie${wished ? ', vous aussi' : ''}. Au revoir !`,
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
