@@ -2927,6 +2927,29 @@ describe('createOfflineModel', () => {
       'Against your time zone Europe/Berlin (UTC+01:00), Asia/Tokyo is 8 hours ahead (UTC+09:00). No tool was needed for that.',
     );
     expect((await talk('what is my time zone?', 'time in New York', 'how far behind is it?')).text).toMatch(/^Against your time zone Europe\/Berlin \(UTC\+01:00\), America\/New_York is 6 hours behind/);
+    // Two places named: each clock is read, and the difference said once they are in (the German one left
+    // "Zeitunterschied zwischen Berlin" undone; the English one only listed the clocks); not the clocks shown before.
+    const between = await talk('what is the time difference between Berlin and New York?');
+    expect(between.calls).toEqual([['world_clock', { time_zone: 'Europe/Berlin' }], ['world_clock', { time_zone: 'America/New_York' }]]);
+    const apart = async (...texts: string[]) => {
+      const tools = { world_clock: clock };
+      const messages: ModelMessage[] = [];
+      let text = '';
+      for (const content of texts) {
+        messages.push({ role: 'user', content });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+        messages.push(...result.responseMessages);
+        text = result.text;
+      }
+      return text;
+    };
+    expect(await apart('what is the time difference between Berlin and New York?')).toMatch(
+      /\n\nAgainst America\/New_York \(UTC-05:00\), Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/,
+    );
+    expect(await apart('Zeitunterschied zwischen Berlin und Tokio?')).toMatch(/\n\nGegenüber Europe\/Berlin \(UTC\+01:00\): Asia\/Tokyo ist 8 Stunden voraus \(UTC\+09:00\)\.$/);
+    expect(await apart('time in Tokyo', 'and in London?', 'what is the time difference between Berlin and New York?')).toMatch(/Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/);
+    // After an answer that called no tool ("what day is it there?"), the clock before it still (it got the help text).
+    expect(await apart('time in Tokyo', 'what day is it there?', 'how far ahead of me is that?')).toMatch(/^Against UTC, Asia\/Tokyo is 9 hours ahead \(UTC\+09:00\): /);
     // The demo's browser gives its offset too: taken as given (an own zone of +05:30 against Tokyo's +09:00).
     const browser = tool({
       description: "The user's own time zone, locale and local time, read from their browser.",

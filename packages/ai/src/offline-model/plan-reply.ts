@@ -176,6 +176,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
     const wording = wordingOf(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
       pickedDateChange(ruleInput, wording) ??
+      clocksApartFromResults(ruleInput, wording) ??
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
         type: 'text',
@@ -215,6 +216,8 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
   if (day !== undefined) return { type: 'text', text: day };
   // "pick a delivery date for A-1003", "lass mich ein Datum für A-1003 wählen": the date picker asks it, and the change
   // is made with the day picked once it is in (pickedDateChange); it asked for the date as text.
+  const clocks = forced || asked !== ruleInput.userText ? undefined : clocksAsked(text, tools);
+  if (clocks !== undefined) return { type: 'tool-calls', calls: clocks };
   const picking = forced || asked !== ruleInput.userText || dates.dates.length > 0 ? undefined : datePickFor(text, tools);
   if (picking !== undefined) return { type: 'tool-calls', calls: [{ toolName: picking.picker.name, input: { [picking.question]: wording.pickQuestion(picking.id) } }] };
   if (!forced) {
@@ -735,18 +738,17 @@ function mostCounted(prompt: LanguageModelV4Prompt, text: string, wording: Wordi
 const TIME_APART =
   /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures|(?:are|is)\s+(?:they|it|those|these)\s+(?:on\s+)?the\s+same(?:\s+time)?|same\s+time|(?:ist\s+es|sind\s+sie)\s+(?:dort\s+)?gleich(?:\s+spat)?|gleiche\s+(?:zeit|uhrzeit)|(?:la\s+)?meme\s+heure)\b/;
 
-/**
- * "what is the time difference?" after the clocks of two or more places: how far ahead of the one furthest west each
- * other one is, from the offsets their results gave; `undefined` for any other text, or fewer than two clocks.
- */
-function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
-  if (!TIME_APART.test(fold(text))) return undefined;
-  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number; readonly at: number }[] = [];
-  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
-  const zoned = (results: readonly LanguageModelV4ToolResultPart[]): number =>
-    new Set(results.map((part) => (resultValue(part.output) as { time_zone?: unknown } | undefined)?.time_zone).filter((zone) => typeof zone === 'string')).size;
-  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
-  const results = turn.length > 0 ? recentResults(prompt, (found) => zoned(found) >= 2) : [];
+/** A clock a result showed: its zone, its offset as shown and in minutes, and the moment it was read (ms, UTC). */
+interface ShownClock {
+  readonly zone: string;
+  readonly offset: string;
+  readonly minutes: number;
+  readonly at: number;
+}
+
+/** The clocks of `results` (a zone and a UTC offset each), each zone once. */
+function clocksIn(results: readonly LanguageModelV4ToolResultPart[]): ShownClock[] {
+  const clocks: ShownClock[] = [];
   for (const part of results) {
     const value = resultValue(part.output);
     const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -757,18 +759,57 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
     const local = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? Date.parse(`${record.local_date}T${record.local_time}Z`) : Number.NaN;
     clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes, at: local - minutes * 60_000 });
   }
+  return clocks;
+}
+
+/** How far ahead of the one furthest west each other clock is (`shown`: said after the clocks' results, with their tools). */
+function clocksApart(clocks: readonly ShownClock[], wording: Wording, shown: boolean): string | undefined {
+  const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
+  if (base === undefined || others.length === 0) return undefined;
+  const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
+  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset, shown);
+}
+
+/**
+ * "what is the time difference?" after the clocks of two or more places (of the turns before, over answers that called
+ * no tool: "what day is it there?"): how far ahead of the one furthest west each other one is, from the offsets their
+ * results gave; after one clock, against the user's zone or UTC. `undefined` for any other text, no clock, or a text
+ * that names a place none of them shows ("… between Berlin and Sydney" after Tokyo's: those clocks are read, see
+ * {@link clocksAsked}).
+ */
+function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
+  const clocks = clocksIn(recentResults(prompt, (found) => clocksIn(found).length >= 2));
+  if (findTimeZones(text).some((named) => !clocks.some((clock) => clock.zone === named.zone))) return undefined;
   // "how far ahead is it?" after one clock: against the user's zone when the browser gave it, against UTC otherwise.
   const [only] = clocks;
   if (clocks.length === 1 && only !== undefined) {
     const own = browserClock(prompt, only);
     const each = wording.aheadOf(only.zone, only.minutes - (own?.minutes ?? 0), only.offset);
-    return own === undefined ? wording.againstUtc(each) : wording.timesApart(each, wording.yourZone(own.zone), own.offset);
+    return own === undefined ? wording.againstUtc(each) : wording.timesApart(each, wording.yourZone(own.zone), own.offset, false);
   }
-  if (clocks.length < 2) return undefined;
-  const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
-  if (base === undefined) return undefined;
-  const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
-  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
+  return clocksApart(clocks, wording, false);
+}
+
+/**
+ * "what is the time difference between Berlin and Sydney?", "Zeitunterschied zwischen Berlin und Tokio?": a clock's
+ * call for each place it names (two or more), and the difference said once they are in ({@link clocksApartFromResults});
+ * the German one left "Zeitunterschied zwischen Berlin" undone, and the English one only listed the clocks.
+ */
+function clocksAsked(text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  const zones = [...new Set(findTimeZones(text).sort((a, b) => a.start - b.start).map((match) => match.zone))];
+  const clock = tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+  const name = clock === undefined ? undefined : timeZoneArgument(clock.inputSchema);
+  if (zones.length < 2 || clock === undefined || name === undefined) return undefined;
+  return zones.map((zone) => ({ toolName: clock.name, input: { [name]: zone } }));
+}
+
+/** The clocks a message asked the difference of, once their results are in: what they showed, then how far apart. */
+function clocksApartFromResults(input: OfflineRuleInput, wording: Wording): OfflineReply | undefined {
+  const apart = TIME_APART.test(fold(input.userText)) ? clocksApart(clocksIn(input.toolResults), wording, true) : undefined;
+  return apart === undefined ? undefined : { type: 'text', text: `${summarizeToolResults(input.toolResults, wording)}\n\n${apart}` };
 }
 
 /**

@@ -191,8 +191,8 @@ export interface Wording {
   readonly againstUtc: (each: string) => string;
   /** The user's own time zone (the browser's), named as the one a clock is compared with. */
   readonly yourZone: (zone: string) => string;
-  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west. */
-  readonly timesApart: (each: string, base: string, offset: string) => string;
+  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west (`shown`: after their results, no "no tool"). */
+  readonly timesApart: (each: string, base: string, offset: string, shown: boolean) => string;
   /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
   readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
   /** "which one is the worst?" after records that say how late each is: the one furthest behind (or least), why, the others. */
@@ -393,7 +393,7 @@ const EN: Wording = {
     `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(Math.abs(minutes), 'hour', 'hours', 'minutes')} ${minutes < 0 ? 'behind' : 'ahead'}`} (${offset})`,
   againstUtc: (each) => `Against UTC, ${each}: I do not know your own time zone, so I compared with UTC. No tool was needed for that.`,
   yourZone: (zone) => `your time zone ${zone}`,
-  timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
+  timesApart: (each, base, offset, shown) => `Against ${base} (${offset}), ${each}.${shown ? '' : ' No tool was needed for that.'}`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
   furthestBehind: (best, why, others, least) =>
     `${best} is ${least ? 'the least behind' : 'the furthest behind'} (${why})${others === '' ? '' : `; ${others}`}. No tool was needed for that.`,
@@ -530,7 +530,7 @@ const DE: Wording = {
     `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(Math.abs(minutes), 'Stunde', 'Stunden', 'Minuten')} ${minutes < 0 ? 'zurück' : 'voraus'}`} (${offset})`,
   againstUtc: (each) => `Gegenüber UTC: ${each}. Deine eigene Zeitzone kenne ich nicht, darum habe ich mit UTC verglichen. Dafür brauchte ich kein Werkzeug.`,
   yourZone: (zone) => `deiner Zeitzone ${zone}`,
-  timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
+  timesApart: (each, base, offset, shown) => `Gegenüber ${base} (${offset}): ${each}.${shown ? '' : ' Dafür brauchte ich kein Werkzeug.'}`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
   furthestBehind: (best, why, others, least) =>
     `${best} ist ${least ? 'am wenigsten' : 'am weitesten'} im Verzug (${why})${others === '' ? '' : `; ${others}`}. Dafür brauchte ich kein Werkzeug.`,
@@ -676,7 +676,7 @@ const FR: Wording = {
     `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(Math.abs(minutes), 'heure', 'heures', 'minutes')} ${minutes < 0 ? 'de retard' : "d'avance"}`} (${offset})`,
   againstUtc: (each) => `Par rapport à UTC, ${each} : je ne connais pas votre fuseau horaire, j'ai donc comparé avec UTC. Je n'ai eu besoin d'aucun outil pour cela.`,
   yourZone: (zone) => `votre fuseau horaire ${zone}`,
-  timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  timesApart: (each, base, offset, shown) => `Par rapport à ${base} (${offset}), ${each}.${shown ? '' : " Je n'ai eu besoin d'aucun outil pour cela."}`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
   furthestBehind: (best, why, others, least) =>
     `${best} a ${least ? 'le moins' : 'le plus'} de retard (${why})${others === '' ? '' : ` ; ${others}`}. Je n'ai eu besoin d'aucun outil pour cela.`,
