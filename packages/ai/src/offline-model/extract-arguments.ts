@@ -1153,6 +1153,12 @@ const NOT_GOODS = /^(?:discount|rebate|coupon|voucher|note|comment|remark|remind
  * Whether the whole request is an adding verb, a count and a thing ("add 2 coffee beans", "please buy three mugs"),
  * for a tool that takes both: nothing else says where it goes or what it is for, so it is that tool's thing to add.
  */
+/**
+ * A price after the last thing added: "for 8 euros", "at 4.50 each", "for 8", "für 3 Euro", "à 2 €" (not part of the
+ * thing's name: "add a mug for 8 euros" is a mug).
+ */
+const PRICE_TAIL = /\s+(?:for|at|für|fur|zu|je|pour|a|à)\s+(?:€\s*|\$\s*)?\d+(?:[.,]\d+)?\s*(?:€|\$|eur|euros?|dollars?|usd)?(?:\s+(?:each|apiece|a\s+piece|per\s+piece|pro\s+stück|pro\s+stuck|das\s+stück|chacun|chacune|la\s+pièce|piece))?$/i;
+
 export function addsCountedItem(text: string, schema: unknown): boolean {
   const root = normalize(schema);
   const properties = Object.entries(root.properties ?? {}).map(([name, raw]) => {
@@ -1160,7 +1166,11 @@ export function addsCountedItem(text: string, schema: unknown): boolean {
     return { name, node, kind: kindOf(name, node), required: false };
   });
   if (!properties.some((p) => p.kind === 'item') || !properties.some((p) => (p.kind === 'integer' || p.kind === 'number') && isQuantity(p))) return false;
-  const request = text.trim().replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '').replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '');
+  const request = text
+    .trim()
+    .replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '')
+    .replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '')
+    .replace(PRICE_TAIL, '');
   const match = new RegExp(ITEM_PHRASE.source, 'di').exec(request);
   const item = match === null ? undefined : toItemPhrase(match, 0, []);
   // "add a teapot", "füge eine Teekanne hinzu", "ajoute une théière": one, when the verb only adds and the thing is one

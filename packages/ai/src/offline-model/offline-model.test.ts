@@ -2965,6 +2965,26 @@ describe('createOfflineModel', () => {
     }
   });
 
+  it('adds "and a mug for 8 euros" after coffee beans as a mug at that price, not the coffee beans again at it', async () => {
+    const model = createOfflineModel();
+    const cart = () => {
+      const tools = shopTools();
+      const adder = tool({
+        description: "Add an item to the user's shopping cart (kept in their browser).",
+        inputSchema: z.object({ name: z.string().min(1).describe('Item name, e.g. "coffee beans"'), quantity: z.number().int().min(1).optional().describe('How many (default 1)'), price: z.number().min(0).optional().describe('Unit price in EUR') }),
+        execute: async () => ({ count: 1 }),
+      });
+      return { ...tools, cart_add: adder };
+    };
+    // It called cart_add for 2 coffee beans at 8 ("As before with cart_add, now with price 8").
+    expect((await conversation(model, cart())('add 2 coffee beans at 4.50 each', 'and a mug for 8 euros')).calls).toEqual([['cart_add', { name: 'mug', price: 8 }]]);
+    expect((await conversation(model, cart())('Leg 2 Tassen für 3 Euro in den Warenkorb', 'und eine Teekanne für 20 Euro')).calls).toEqual([['cart_add', { name: 'Teekanne', price: 20 }]]);
+    expect((await conversation(model, cart())('ajoute 2 baguettes à 1,20 €', 'et un croissant à 1 €')).calls).toEqual([['cart_add', { name: 'croissant', price: 1 }]]);
+    // A price with no currency is no price read, but the thing is still added (it got the help text).
+    const alone = await generateText({ model, tools: cart(), prompt: 'add a mug for 8', stopWhen: isStepCount(1) });
+    expect(alone.toolCalls.map((call) => call.input)).toEqual([{ name: 'mug' }]);
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>
