@@ -418,6 +418,8 @@ const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: reado
   { topic: 'the weather', beginnings: ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie'] },
   { topic: 'cancelling orders', beginnings: ['cancel', 'stornier', 'storno', 'annul'] },
   { topic: 'refunds', beginnings: ['refund', 'erstatt', 'rembours'] },
+  // "how much is that in dollars?" after an invoice: no tool knows exchange rates (it made the invoice again).
+  { topic: 'converting currencies', beginnings: ['dollar', 'currenc', 'exchang', 'wechselkurs', 'wahrung', 'devise', 'umrechn', 'convert'] },
   { topic: 'deleting things', beginnings: ['delet', 'remov', 'erase', 'losch', 'supprim', 'efface', 'entfern'], thing: true, alike: ['clear', 'empty'] },
   // A note sent to someone is a message: "send a note to the customer of A-1002" is for a tool that sends one.
   { topic: 'notes on orders', beginnings: ['note', 'notiz', 'vermerk', 'kommentar', 'annot'], thing: true, alike: ['email', 'messag', 'send'] },

@@ -2985,6 +2985,48 @@ describe('createOfflineModel', () => {
     expect(alone.toolCalls.map((call) => call.input)).toEqual([{ name: 'mug' }]);
   });
 
+  it('plays the demo\'s user: a count corrected, "which is worse?", a sum in dollars, "keep it then" after a denied clear', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const dates: Record<string, [string, number]> = { 'A-1012': ['2026-12-20', 14], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), query_order: lookup, cart_clear: { ...shopTools().cart_clear, needsApproval: true }, calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        if (text === 'DENY') {
+          const parts = messages.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content : []));
+          const request = parts.filter((part) => part.type === 'tool-approval-request').at(-1);
+          if (request?.type !== 'tool-approval-request') throw new Error('no approval asked');
+          messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }] });
+        } else messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The count after a correction replaces the one before: it added 2 mugs, "no wait" and 3 mugs.
+    expect((await talk('add 2 mugs, no wait, 3 mugs')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
+    expect((await talk('add 2 mugs to my cart, sorry I meant 3')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
+    expect((await talk('Leg 2 Tassen in den Warenkorb, nein lieber 3')).calls).toEqual([['cart_add', { name: 'Tassen', quantity: 3 }]]);
+    expect((await talk('ajoute 2 tasses, non plutôt 4')).calls).toEqual([['cart_add', { name: 'tasses', quantity: 4 }]]);
+    expect((await talk('add 2 mugs, no wait, 3 cups')).calls).toEqual([['cart_add', { name: 'cups', quantity: 3 }]]);
+    // "worse" is "worst" of two (it looked the last order up again).
+    expect((await talk('how late is A-1012?', 'and A-1006?', 'which is worse?')).text).toBe(
+      'A-1012 is the furthest behind (14 days late); A-1006: 9 days late. No tool was needed for that.',
+    );
+    // No tool knows exchange rates (it made the invoice again).
+    expect(await talk('invoice for A-1002', 'how much is that in dollars?')).toEqual({ text: expect.stringMatching(/^I have no tool for converting currencies, so I can't answer that\./), calls: [] });
+    expect((await talk('rechne 89 Euro in Dollar um')).text).toMatch(/^Ich habe kein Werkzeug für das Umrechnen von Währungen,/);
+    // "keep it then" after a denied "empty it" leaves it (it listed the cart).
+    expect(await talk('show my cart', 'empty it', 'DENY', 'ok keep it then')).toEqual({ text: 'OK, I left "empty it" undone: nothing was changed.', calls: [] });
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>

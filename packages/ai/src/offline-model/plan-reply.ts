@@ -910,7 +910,7 @@ const WHICH_ONE =
 /** Words of several records: "orders", "ones", "all", "Bestellungen", "commandes", "toutes" (folded). */
 const MANY = /\b(?:orders|ones|all|those|these|alle[nms]?|bestellungen|diese|commandes|toutes|tous|celles|ceux)\b/;
 /** Asking the one furthest behind: "worst", "most late", "am schlimmsten", "la pire", "le plus en retard" (folded). */
-const WORST = /\b(?:worst|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|latest|schlimmste[nr]?|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
+const WORST = /\b(?:worst|worse|more\s+(?:late|delayed|overdue|behind)|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|further\s+behind|latest|schlimmste[nr]?|schlimmer|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|mehr\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
 /** Asking the one least behind: "least late", "the best", "am wenigsten verspätet", "la moins en retard" (folded). */
 const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(?:verspatet|im\s+verzug)|am\s+besten|moins\s+en\s+retard|meilleure?)\b/;
 /** Asking the later one: "later", "latest", "ahead", "später", "plus tard" (folded). */
@@ -1570,7 +1570,7 @@ function correctedText(text: string, now: Date): string {
     const before = fold(said.slice(0, said.length - phrase.length));
     const only = phrase.length > 0 && said.endsWith(phrase) && LEADS_TO_VALUE.exec(before)?.[0] === before;
     const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
-    if (!only && !iso) return text;
+    if (!only && !iso) return recountedText(head, tail) ?? text;
     const value = only ? phrase : tail.trim();
     const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
     const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
@@ -1578,6 +1578,30 @@ function correctedText(text: string, now: Date): string {
     if (last !== undefined && at >= 0) return `${head.slice(0, at)}${value}${head.slice(at + last.length)}`;
   }
   return text;
+}
+
+/** A count before a thing, not a part of an id ("A-1002") nor a day ("5th"): "2 mugs", "3 Tassen". */
+const COUNT_BEFORE_THING = /(?<![\w.,-])(\d{1,3})(?=\s+[a-z\u00C0-\u024F])/gi;
+/** The thing after a count, up to where it goes or the next one: "mugs" of "2 mugs to my cart". */
+const THING_AFTER_COUNT = /^\s+([^\d,;.!?]+?)(?=\s+(?:to|into|in|and|zum|zur|und|et|au|aux|dans)\b|[,;.!?]|$)/i;
+
+/**
+ * "add 2 mugs, no wait, 3 mugs", "add 2 mugs, sorry I meant 3", "leg 2 Tassen in den Warenkorb, nein lieber 3": the
+ * message with the count (and the thing, when another is named) given after the correction in place of the last one
+ * before it; `undefined` when the correction gives no count, or nothing before it was counted. It added both, and "no
+ * wait" as a thing.
+ */
+function recountedText(head: string, tail: string): string | undefined {
+  const counted = /^(\d{1,3})(?:\s+(\S.*))?$/.exec(tail.trim());
+  const last = [...head.matchAll(COUNT_BEFORE_THING)].at(-1);
+  if (counted === null || last === undefined) return undefined;
+  const after = head.slice(last.index + last[0].length);
+  const thing = THING_AFTER_COUNT.exec(after);
+  const named = counted[2];
+  // Another thing named ("3 cups"): it replaces the one counted before; the same one ("3 mugs") or none: the count only.
+  const same = named === undefined || thing === null || stem(fold(named).split(/\s+/)[0] ?? '') === stem(fold(thing[1] ?? '').split(/\s+/)[0] ?? '');
+  const rest = same || thing === null ? after : ` ${named}${after.slice(thing[0].length)}`;
+  return `${head.slice(0, last.index)}${counted[1]}${rest}`;
 }
 
 /** Words for a day an earlier answer gave: "that day", "the same day", "an dem Tag", "ce jour-là", "cette date" (folded). */
@@ -2877,7 +2901,7 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
  * "cancel that" after a request that was done may be about cancelling an order.
  */
 const DISMISSAL =
-  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|skip\s+(?:it|that)|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
+  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|keep\s+(?:it|that|them)(?:\s+as\s+it\s+is)?|skip\s+(?:it|that)|behalte?\s+(?:es|ihn|sie)|garde[sz]?(?:-le|-la|-les)?|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
 
 /**
  * The answer to a message that calls off the request before it ("never mind" after "move A-1003 to Dec 24"). Decision:
