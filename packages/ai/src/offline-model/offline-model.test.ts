@@ -2985,7 +2985,7 @@ describe('createOfflineModel', () => {
     expect(alone.toolCalls.map((call) => call.input)).toEqual([{ name: 'mug' }]);
   });
 
-  it('plays the demo\'s user: a count corrected, "which is worse?", a sum in dollars, "keep it then" after a denied clear', async () => {
+  it('plays the demo\'s user: a count corrected, "which is worse?", a sum in dollars, "keep it then" and "why not?" after a denial', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const dates: Record<string, [string, number]> = { 'A-1012': ['2026-12-20', 14], 'A-1006': ['2026-12-12', 9] };
     const lookup = tool({
@@ -3025,6 +3025,18 @@ describe('createOfflineModel', () => {
     expect((await talk('rechne 89 Euro in Dollar um')).text).toMatch(/^Ich habe kein Werkzeug für das Umrechnen von Währungen,/);
     // "keep it then" after a denied "empty it" leaves it (it listed the cart).
     expect(await talk('show my cart', 'empty it', 'DENY', 'ok keep it then')).toEqual({ text: 'OK, I left "empty it" undone: nothing was changed.', calls: [] });
+    // The last sum added to a number, or taken from one (it asked for an expression).
+    expect((await talk('what is 15% of 89', 'and add that to 89')).calls).toEqual([['calculate', { expression: '(15 / 100 * 89) + 89' }]]);
+    expect((await talk('what is 19 * 3', 'subtract that from 100')).calls).toEqual([['calculate', { expression: '100 - (19 * 3)' }]]);
+    expect((await talk('was ist 15% von 89', 'zieh das von 100 ab')).calls).toEqual([['calculate', { expression: '100 - (15 / 100 * 89)' }]]);
+    expect((await talk('combien font 12 * 4', 'ajoute ça à 10')).calls).toEqual([['calculate', { expression: '(12 * 4) + 10' }]]);
+    // "why not?" after a declined move says why, and how to have it done (it looked the order up).
+    expect(await talk('move A-1002 to the 24th', 'DENY', 'why not?')).toEqual({
+      text: 'update_delivery_date did not run because its approval was declined, so nothing was changed. To have it done after all, ask again ("move A-1002 to the 24th") and approve it.',
+      calls: [],
+    });
+    expect((await talk('Verschiebe A-1002 auf Freitag', 'DENY', 'warum nicht?')).text).toMatch(/^update_delivery_date lief nicht, weil die Freigabe abgelehnt wurde/);
+    expect((await talk('where is A-1002', 'why?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {

@@ -197,6 +197,9 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
   // "never mind", "lass es" after a request: it is left as it is (see `dismissal`), not read as a request of its own.
   const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
   if (dismissed !== undefined) return { type: 'text', text: dismissed };
+  // "why not?" after a change that was declined: why nothing was done, and how to have it done (it looked the order up).
+  const declined = choice.type === 'auto' ? declinedWhy(options.prompt, ruleInput.userText) : undefined;
+  if (declined !== undefined) return { type: 'text', text: declined };
   // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
   const leaving = choice.type === 'auto' ? pleasantryOf(ruleInput.userText) : undefined;
   if (leaving === 'farewell') return { type: 'text', text: wordingOf(ruleInput.userText).farewell };
@@ -1166,6 +1169,14 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
 ];
 
+/**
+ * The last result added to a number or taken from one: "add that to 89", "and add it to 100", "subtract that from 100",
+ * "take it from 100", "addiere das zu 89", "zieh das von 100 ab", "ajoute ça à 89", "soustrais ça de 100" (folded); the
+ * number in group 2 (added) or 4 (taken from).
+ */
+const SUM_WITH_IT =
+  /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(?:(add|addiere|zahl\w*|ajoute)\s+(?:that|it|this|the\s+result|das|es|ca|cela)\s+(?:to|zu|a|à)\s+(\d+(?:[.,]\d+)?)|(subtract|take|zieh\w*|soustrais|retire|enleve)\s+(?:that|it|this|the\s+result|das|es|ca|cela)\s+(?:from|von|de|a|à)\s+(\d+(?:[.,]\d+)?)(?:\s+ab)?)\s*[?.!]*$/;
+
 /** A part or a multiple of the last result: "half of that", "and double it", "a third of it", "die Hälfte davon", "la moitié" (folded). */
 const PART_OF_IT =
   /^(?:(?:and|now|then|und|jetzt|dann|et|puis)\s+)*(?:what(?:'s|\s+is)\s+)?(half|double|twice|triple|a\s+third|a\s+quarter|die\s+halfte|das\s+doppelte|ein\s+drittel|ein\s+viertel|la\s+moitie|le\s+double|le\s+triple|le\s+tiers|le\s+quart)(?:\s+(?:of\s+)?(?:that|it|this|the\s+result|davon|des\s+ergebnisses|de\s+ca|de\s+cela|du\s+resultat))?\s*[?.!]*$/;
@@ -1192,6 +1203,14 @@ function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readon
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const applied = functionOfSum(prompt, text, tools);
   if (applied !== undefined) return applied;
+  // "add that to 89", "subtract it from 100", "zieh das von 100 ab": the last sum on one side of a number.
+  const sided = SUM_WITH_IT.exec(fold(text).trim());
+  const last = sided === null ? undefined : lastSumCall(prompt, tools);
+  if (sided !== null && last !== undefined) {
+    const number = (sided[2] ?? sided[4] ?? '').replace(',', '.');
+    const expression = sided[1] !== undefined ? `(${last.expression}) + ${number}` : `${number} - (${last.expression})`;
+    return { toolName: last.tool.name, input: { ...last.input, [last.name]: expression } };
+  }
   const partOf = PART_OF_IT.exec(fold(text).trim());
   const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
   const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
@@ -2926,6 +2945,23 @@ function dismissal(prompt: LanguageModelV4Prompt, userText: string, tools: reado
   const wording = wordingFor(userText);
   if (!done && asked) return wording.dismissed(request.replace(/\s+/g, ' ').slice(0, 120));
   return match[2] === undefined ? wording.dismissedDone : undefined;
+}
+
+/** Asking why, alone: "why not?", "how come?", "warum nicht?", "wieso?", "pourquoi pas ?" (folded). */
+const WHY_ALONE = /^(?:(?:but|and|ok|aber|und|mais|et)[\s,]+)?(?:why(?:\s+not)?|how\s+come|warum(?:\s+nicht)?|wieso(?:\s+nicht)?|weshalb|pourquoi(?:\s+pas)?)\s*[?.!]*$/;
+
+/**
+ * "why not?" after the message before asked a change whose approval was declined: the tools that did not run, and that
+ * asking again brings the approval back; `undefined` for any other text, or when nothing was declined.
+ */
+function declinedWhy(prompt: LanguageModelV4Prompt, userText: string): string | undefined {
+  if (!WHY_ALONE.test(fold(userText).trim())) return undefined;
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const denied = [...new Set(results.flatMap((part) => (part.type === 'tool-result' && part.output.type === 'execution-denied' ? [part.toolName] : [])))];
+  if (denied.length === 0 || previous < 0) return undefined;
+  const wording = wordingFor(userText);
+  return wording.declinedWhy(joinList(denied, wording.and), userTextAt(prompt, previous).replace(/\s+/g, ' ').slice(0, 120));
 }
 
 /** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */

@@ -218,6 +218,8 @@ export interface Wording {
   readonly pickQuestion: (id: string) => string;
   /** The day picked, and the change made with it. */
   readonly picked: (day: string, tool: string, id: string) => string;
+  /** "why not?" after a change whose approval was declined: the tools that did not run, and the request to ask again. */
+  readonly declinedWhy: (tools: string, request: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -412,6 +414,8 @@ const EN: Wording = {
     `${maker === undefined ? 'Give' : `${maker} shows a total: ask me for it first, or give`} me the amount, as in "120 with ${rate}%".`,
   pickQuestion: (id) => `Which date suits you for ${id}?`,
   picked: (day, tool, id) => `You picked ${day}: ${tool} now sets it for ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} did not run because its approval was declined, so nothing was changed. To have it done after all, ask again ("${request}") and approve it.`,
   farewell: 'Thank you, you too. Goodbye!',
   welcomeFarewell: (wished) => `You're welcome${wished ? ', and you too' : ''}. Goodbye!`,
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
@@ -549,6 +553,8 @@ const DE: Wording = {
     `${maker === undefined ? 'Nenne' : `${maker} zeigt eine Summe: Frag mich zuerst danach, oder nenne`} mir den Betrag, etwa „120 mit ${rate} %“.`,
   pickQuestion: (id) => `Welches Datum passt dir für ${id}?`,
   picked: (day, tool, id) => `Du hast ${day} gewählt: ${tool} setzt es jetzt für ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} lief nicht, weil die Freigabe abgelehnt wurde; es wurde also nichts geändert. Soll es doch geschehen, frag noch einmal („${request}“) und gib es frei.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
   welcomeFarewell: (wished) => `Gern geschehen${wished ? ', gleichfalls' : ''}. Auf Wiedersehen!`,
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
@@ -696,6 +702,8 @@ const FR: Wording = {
     `${maker === undefined ? 'Donne' : `${maker} indique un total : demande-le-moi d'abord, ou donne`}-moi le montant, par exemple « 120 avec ${rate} % ».`,
   pickQuestion: (id) => `Quelle date vous convient pour ${id} ?`,
   picked: (day, tool, id) => `Vous avez choisi le ${day} : ${tool} l'applique maintenant à ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} n'a pas été exécuté car son approbation a été refusée : rien n'a été modifié. Pour le faire malgré tout, redemandez-le (« ${request} ») et approuvez-le.`,
   farewell: 'Merci, vous aussi. Au revoir !',
   welcomeFarewell: (wished) => `Je vous en prie${wished ? ', vous aussi' : ''}. Au revoir !`,
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
