@@ -3039,6 +3039,41 @@ describe('createOfflineModel', () => {
     expect((await talk('where is A-1002', 'why?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
+  it('plays the demo\'s user: an example after a question, "see you", a feast "this year", the day before that day', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // "like the 1st of december" after a question is its example, not a request of its own ("make" made the invoice).
+    const earlier = ['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-01' }];
+    expect((await talk('can you make A-1002 earlier? like the 1st of december')).calls).toEqual([earlier]);
+    expect((await talk('when is A-1002 arriving', 'can you make it earlier? like the 1st of december')).calls).toEqual([earlier]);
+    expect((await talk('Kannst du A-1002 früher liefern? Vielleicht am 1. Dezember')).calls).toEqual([earlier]);
+    expect((await talk('where is A-1002? also add 2 mugs to my cart')).calls.map((call) => call[0])).toEqual(['query_order', 'cart_add']);
+    // Taking leave in other words ("à plus" added "plus" to a sum; "see you later" got the help text).
+    expect((await talk('merci !', 'à plus')).text).toBe('Merci, vous aussi. Au revoir !');
+    expect((await talk('see you later')).text).toBe('Thank you, you too. Goodbye!');
+    expect((await talk('thanks, see you')).text).toBe("You're welcome. Goodbye!");
+    expect((await talk('danke, bis bald')).text).toBe('Gern geschehen. Auf Wiedersehen!');
+    expect((await talk('what is 2 plus 2')).calls).toEqual([['calculate', { expression: '2 + 2' }]]);
+    // A feast "this year" (it read the browser's time zone), "Noël" after "quand est" (help text).
+    expect((await talk('what day is christmas this year?')).text).toBe('"christmas" is 2026-12-25, a Friday (today is 2026-11-20 UTC). No tool was needed for that.');
+    expect((await talk('quand est Noël ?')).text).toMatch(/^« Noël » est le 2026-12-25, un vendredi/);
+    // The day before or after the one an answer gave (it asked for a date); a question of it is still the day asked.
+    expect((await talk('when is christmas?', 'move A-1006 to the day before that')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-24' }]]);
+    expect((await talk('wann ist Weihnachten?', 'verschieb A-1006 auf den Tag danach')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-26' }]]);
+    expect((await talk('quand est Noël ?', 'décale A-1006 à la veille')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-24' }]]);
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>

@@ -11,6 +11,7 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  hasDate,
   idArgument,
   idLikeWords,
   isDateArgument,
@@ -202,9 +203,11 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
   if (declined !== undefined) return { type: 'text', text: declined };
   // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
   const leaving = choice.type === 'auto' ? pleasantryOf(ruleInput.userText) : undefined;
-  if (leaving === 'farewell') return { type: 'text', text: wordingOf(ruleInput.userText).farewell };
+  // "à plus", "à bientôt" hold no word that marks French once folded: French still.
+  const leavingWording = /\ba\s+(?:plus|bientot|demain|la\s+prochaine)\b/.test(fold(ruleInput.userText)) ? WORDINGS.fr : wordingOf(ruleInput.userText);
+  if (leaving === 'farewell') return { type: 'text', text: leavingWording.farewell };
   // "thanks, bye", "danke, tschüss", "merci, au revoir": thanks said in leaving are a goodbye, not "Anything else?".
-  if (leaving === 'thanked-farewell' || leaving === 'thanked-wishes') return { type: 'text', text: wordingOf(ruleInput.userText).welcomeFarewell(leaving === 'thanked-wishes') };
+  if (leaving === 'thanked-farewell' || leaving === 'thanked-wishes') return { type: 'text', text: leavingWording.welcomeFarewell(leaving === 'thanked-wishes') };
 
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
@@ -1627,12 +1630,21 @@ function recountedText(head: string, tail: string): string | undefined {
 const THAT_DAY = /\b(?:that\s+(?:day|date)|the\s+same\s+(?:day|date)|(?:an\s+)?(?:diesem|dem|diesen)\s+(?:tag|datum)|ce\s+jour(?:-la)?|cette\s+date|ce\s+meme\s+jour)\b/;
 
 /**
+ * A day next to the one an earlier answer gave: "the day before that", "the day after it", "am Tag davor", "am Tag
+ * danach", "la veille", "le lendemain" (folded); group 1 when it is the day before.
+ */
+const NEXT_TO_THAT_DAY =
+  /\b(?:(?:the\s+)?day\s+(?:(before)|after)\s+(?:that|it|this)|(?:(?:am|auf\s+den|den)\s+)?tag\s+(?:(davor)|danach)|(?:(la\s+veille)|le\s+lendemain))\b/;
+
+/**
  * A text that names a day by an earlier answer ("move A-1002 to that day" after ""christmas" is 2026-12-25, …"): the
  * text with the first ISO date of the answer before in its place, the words and the date; `undefined` when the text
  * names none so, or the answer before gave no date.
  */
 function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly text: string; readonly phrase: string; readonly date: string } | undefined {
-  const match = THAT_DAY.exec(fold(text));
+  // A question of it ("und am Tag danach?" after a clock) is the day asked (dayAnswer), not a day to move to.
+  const next = ASKS.test(fold(text).trim()) ? null : NEXT_TO_THAT_DAY.exec(fold(text));
+  const match = next ?? THAT_DAY.exec(fold(text));
   if (match === null) return undefined;
   const said = previousTurn(prompt).flatMap((message) =>
     message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
@@ -1640,7 +1652,9 @@ function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly 
   const date = said.map((words) => /\b\d{4}-\d{2}-\d{2}\b/.exec(words)?.[0]).find((found) => found !== undefined);
   if (date === undefined) return undefined;
   const phrase = text.slice(match.index, match.index + match[0].length);
-  return { text: `${text.slice(0, match.index)}${date}${text.slice(match.index + match[0].length)}`, phrase, date };
+  // "the day before that": a day off the date the answer gave.
+  const day = next === null ? date : addDays(date, next[1] !== undefined || next[2] !== undefined || next[3] !== undefined ? -1 : 1);
+  return { text: `${text.slice(0, match.index)}${day}${text.slice(match.index + match[0].length)}`, phrase, date: day };
 }
 
 /** A correction said after the value it gives: "tokyo I mean", "A-1003 I meant", "Tokio meinte ich", "Tokyo je veux dire" (folded). */
@@ -1719,7 +1733,9 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
+    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas ' +
+    // "what day is christmas this year?", "wann ist Ostern dieses Jahr?", "quel jour tombe Noël cette année ?"
+    'this year dieses jahr cette annee'
   ).split(' '),
 );
 /**
@@ -1819,6 +1835,11 @@ function thingOfLastCall(prompt: LanguageModelV4Prompt, text: string, tools: rea
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const things = tool === undefined ? [] : splitIdentifier(tool.name).filter((word) => !isReadName(word) && !isChangeName(word) && !isWeakVerb(stem(word)));
   if (things.length === 0) return undefined;
+  // "can you make it earlier? like the 1st of december" after "when is A-1002 arriving": read with that call's id, the
+  // text names the change of its date (with its thing, "make … order" made the invoice).
+  const id = idOf(last?.input)?.[1];
+  const byId = id === undefined ? undefined : pickTool(`${text} ${id}`, tools);
+  if (byId !== undefined && isChangeName(byId.name) && idArgument(byId.inputSchema) !== undefined && hasDate(text)) return byId;
   const picked = pickTool(`${text} ${things.join(' ')}`, tools);
   return picked !== undefined && splitIdentifier(picked.name).some((word) => things.includes(word)) ? picked : undefined;
 }
@@ -3001,6 +3022,10 @@ const wordsOf = (text: string): string[] => fold(text).split(/[^a-z]+/).filter((
 /** Wishes said in leaving: "have a nice day", "good day", "schönen Tag noch", "bonne journée" (folded); no question of a day. */
 const GOOD_WISHES = /\b(?:have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|one)|good\s+day|(?:einen\s+)?schonen\s+(?:tag|abend|feierabend)(?:\s+noch)?|bonne\s+(?:journee|soiree)|bon\s+week-?end)\b/g;
 
+/** Taking leave: "see you (later)", "talk to you soon", "take care", "bis bald", "mach's gut", "à plus", "à bientôt" (folded). */
+const LEAVE_TAKING =
+  /\b(?:see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow))?|cya|talk\s+(?:to\s+you\s+)?(?:later|soon)|take\s+care|bis\s+(?:bald|dann|spater|morgen|zum\s+nachsten\s+mal)|mach['’]?s\s+gut|a\s+(?:plus|bientot|demain|la\s+prochaine|tout\s+a\s+l['’]heure))\b/g;
+
 /**
  * Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and
  * thanks"), or of good wishes ("… and have a nice day": no question of the day, whatever "day" says to a clock).
@@ -3020,17 +3045,20 @@ const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+hav
  */
 function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | 'thanked-farewell' | 'thanked-wishes' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
-  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock.
+  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock; "see you", "bis bald", "à
+  // plus" too (it added "plus" to a sum).
   const wished = fold(text).replace(GOOD_WISHES, ' ');
-  const farewell = wished !== fold(text) || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
-  const words = wordsOf(wished);
+  const left = wished.replace(LEAVE_TAKING, ' ');
+  const bye = left !== wished || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
+  const farewell = wished !== fold(text) || bye;
+  const words = wordsOf(left);
   if (!words.every((word) => PLEASANTRIES.has(word) || /^(?:goodbye|tschuss|ciao|au|revoir)$/.test(word)) || (words.length === 0 && !farewell)) return undefined;
   // Thanks with "bye" or good wishes: a goodbye that thanks ("salut" alone greets, and is left to the greeting below).
   const thanked = words.some((word) => PLEASANTRIES.get(word) === 'thanks');
   if (thanked && wished !== fold(text)) return 'thanked-wishes';
-  if (thanked && /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text))) return 'thanked-farewell';
+  if (thanked && bye) return 'thanked-farewell';
   if (thanked) return 'thanks';
-  if (words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
+  if (left === wished && words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
   return farewell ? 'farewell' : undefined;
 }
 
