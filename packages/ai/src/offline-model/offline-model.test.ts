@@ -3074,6 +3074,48 @@ describe('createOfflineModel', () => {
     expect((await talk('quand est Noël ?', 'décale A-1006 à la veille')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-24' }]]);
   });
 
+  it('plays the demo\'s user: the same mail to another order, "whats the total", "mail it to them", "which one arrives first?", "combien d\'articles ?"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const dates: Record<string, string> = { 'A-1002': '2026-12-03', 'A-1006': '2026-12-12' };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id] ?? '2026-12-01' } }),
+    });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), query_order: lookup };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The user's words as the customer reads them ("their" → "your") are still the user's: the same mail to A-1006 (it
+    // looked A-1006 up, taking the mail for words a result gave).
+    const delayed = { order_id: 'A-1006', subject: 'Your order is delayed', body: 'your order is delayed' };
+    for (const then of ['and A-1006?', 'same for A-1006', 'and the same to A-1006']) {
+      expect((await talk('email the customer of A-1012 that their order is delayed', then)).calls, then).toEqual([['send_email', delayed]]);
+    }
+    // "whats" asks the total too (help text); "to them" is who the invoice goes to (it asked for an id, a subject, a body).
+    expect((await talk('invoice for A-1002', 'whats the total')).text).toBe('order_invoice showed a total of 89.00 EUR. No tool was needed for that.');
+    expect((await talk('invoice for A-1002', 'what is the total?', 'mail it to them')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your invoice for order A-1002', body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.' }],
+    ]);
+    expect((await talk('which orders are late', 'email them that we are sorry')).calls.map((call) => (call[1] as { order_id: string }).order_id)).toEqual(['A-1012', 'A-1006', 'A-1002']);
+    // Which one arrives first: the earlier date (help text).
+    expect((await talk('what is the status of A-1002 and A-1006', 'which one arrives first?')).text).toBe(
+      'A-1002 is earlier: 2026-12-03, against 2026-12-12 (A-1006). No tool was needed for that.',
+    );
+    expect((await talk('wo sind A-1002 und A-1006?', 'welche kommt zuerst?')).text).toMatch(/^A-1002 ist früher: 2026-12-03/);
+    // "combien d'articles ?", "how many items are in it?" after adding (help text); one kind is no kind said.
+    expect((await talk('ajoute 2 cafés', 'combien d articles ?')).text).toBe("Cela fait 2 articles en tout : 2 cafés. Je n'ai eu besoin d'aucun outil pour cela.");
+    expect((await talk('add 3 apples', 'how many items are in it?')).text).toBe('That is 3 items in all: 3 apples. No tool was needed for that.');
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>

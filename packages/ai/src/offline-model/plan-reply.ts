@@ -558,7 +558,9 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   }
   // "both", "them": every id of the message that named several, the same request for each.
   // "email them about it" after two moves: "them" says more than "it" does.
-  const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
+  // "mail it to them": "them" is who gets it (the customer), not the records it is about.
+  const about = /\b(?:it|this|that)\b/.test(fold(plain)) ? fold(plain).replace(/\bto\s+(?:them|him|her)\b/g, (words) => ' '.repeat(words.length)) : fold(plain);
+  const all = REFERS_BACK.test(about) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(about) ? null : REFERS_TO_ALL.exec(about);
   const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
@@ -639,7 +641,7 @@ const ACKNOWLEDGEMENT =
 
 /** Asking how many a list holds: "how many?", "how many are there?", "wie viele?", "combien ?" (folded). */
 const HOW_MANY =
-  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:are\s+there|is\s+that|of\s+them|in\s+total|orders|items))?|wie\s*viele(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:orders|items|things|products|of\s+them))?(?:\s+(?:are\s+there|is\s+that|in\s+total|(?:are|is)\s+in\s+(?:it|there)))?|wie\s*viele(?:\s+(?:artikel|sachen|dinge|bestellungen))?(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+d['’]?\s*(?:articles?|elements?|produits?|commandes?))?(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
 
 /**
  * "how many?" after a list the message before showed: how many records it held (the list, or its `count` beside it),
@@ -922,7 +924,7 @@ const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(
 /** Asking the later one: "later", "latest", "ahead", "später", "plus tard" (folded). */
 const LATER = /\b(?:later|latest|ahead|spater|am\s+spatesten|plus\s+tard)\b/;
 /** Asking the earlier one: "earlier", "earliest", "sooner", "früher", "plus tôt" (folded). */
-const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot)\b/;
+const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot|(?:arrives?|comes?|gets?\s+here|(?:is\s+)?delivered|kommt|ankommt|geliefert\s+wird|arrive)\s+(?:first|zuerst|als\s+erste[rs]?|en\s+premier))\b/;
 
 /** Asking the higher amount: "higher", "more expensive", "bigger", "höher", "teurer", "plus élevé", "plus cher" (folded). */
 const HIGHER = /\b(?:higher|highest|more\s+expensive|most\s+expensive|dearer|bigger|biggest|larger|largest|hoher|hochste[nr]?|teurer|teuerste[nr]?|grosser|grosste[nr]?|plus\s+(?:eleve|elevee|cher|chere|gros|grosse))\b/;
@@ -1083,7 +1085,7 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
 
 /** Asking the amount shown: "what is the total?", "how much is it?", "wie hoch ist die Summe?", "quel est le total ?" (folded). */
 const TOTAL_ASKED =
-  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
 
 /**
  * "what is the total?" after an invoice: the amount the latest result of the conversation shows, said with the tool that
@@ -1474,9 +1476,11 @@ function repeatedCall(
     if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
     // A mail whose words came from a result (an invoice, a lookup) is about its record alone: "and A-1002?" after "send
     // the invoice of A-1006" makes A-1002's invoice, and does not mail A-1006's to A-1002's customer.
-    const asked = fold(userTextAt(prompt, previous));
+    // The words as the customer reads them count as the user's: "that their order is delayed" mailed "your order is delayed".
+    const person = (words: string): string => fold(words).replace(/\b(?:their|his|her|your)\b/g, 'your');
+    const asked = person(userTextAt(prompt, previous));
     const input = part.input as Record<string, unknown>;
-    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(fold(value)));
+    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(person(value)));
     if (derived && found.some((value) => value.kind === 'id')) continue;
     // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
     const read = extractArguments(text, tool.inputSchema).input;
@@ -2230,7 +2234,7 @@ function sentOnAnswer(asked: string, tools: readonly ToolInfo[]): FollowUps | un
 }
 
 /** Sending what was just named, with nothing else to say: "send it (to the customer)", "schick sie", "envoie-la" (folded). */
-const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin))?\s*[.!]*$/;
+const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin)|them|him|her|ihm|ihr|ihnen))?\s*[.!]*$/;
 
 /** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
 function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
@@ -2277,8 +2281,8 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
   return { calls: calls.filter((call) => call.toolName !== made.name), later, changes: true, made: made.name, madeAfter };
 }
 
-/** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
-const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
+/** "to the customer", "to them", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
+const TO_CUSTOMER = /\s+(?:(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)|to\s+(?:them|him|her))\b/g;
 
 /** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
 function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[], asked = text): FollowUps | undefined {

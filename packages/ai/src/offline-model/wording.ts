@@ -387,7 +387,7 @@ const EN: Wording = {
   welcome: "You're welcome. Anything else?",
   noted: 'OK. Anything else?',
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
-  thingsCount: (things, kinds, each) => `That is ${things} items in all, of ${kinds} kinds: ${each}. No tool was needed for that.`,
+  thingsCount: (things, kinds, each) => `That is ${things} items in all${kinds > 1 ? `, of ${kinds} kinds` : ''}: ${each}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
@@ -525,7 +525,7 @@ const DE: Wording = {
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
   noted: 'Gut. Noch etwas?',
-  thingsCount: (things, kinds, each) => `Das sind ${things} Stück in ${kinds} Sorten: ${each}. Dafür brauchte ich kein Werkzeug.`,
+  thingsCount: (things, kinds, each) => `Das sind ${things} Stück${kinds > 1 ? ` in ${kinds} Sorten` : ''}: ${each}. Dafür brauchte ich kein Werkzeug.`,
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
@@ -674,7 +674,7 @@ const FR: Wording = {
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
   noted: "D'accord. Autre chose ?",
-  thingsCount: (things, kinds, each) => `Cela fait ${things} articles en tout, de ${kinds} sortes : ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  thingsCount: (things, kinds, each) => `Cela fait ${things} articles en tout${kinds > 1 ? `, de ${kinds} sortes` : ''} : ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
