@@ -3116,6 +3116,21 @@ describe('createOfflineModel', () => {
     expect((await talk('add 3 apples', 'how many items are in it?')).text).toBe('That is 3 items in all: 3 apples. No tool was needed for that.');
   });
 
+  it('reads "17,5 mal 4" with its decimal comma, "1,000 + 5" with its thousands, and "add 3 more bananas" as bananas', async () => {
+    const model = createOfflineModel();
+    const calls = async (prompt: string) =>
+      (await generateText({ model, tools: { ...shopTools(), calculate: calculator() }, prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => [call.toolName, call.input]);
+    // It read "5 * 4", "000 + 5" and an item called "more bananas".
+    expect(await calls('Wie viel ist 17,5 mal 4?')).toEqual([['calculate', { expression: '17.5 * 4' }]]);
+    expect(await calls('combien font 2,25 fois 4 ?')).toEqual([['calculate', { expression: '2.25 * 4' }]]);
+    expect(await calls('what is 1,000 + 5')).toEqual([['calculate', { expression: '1000 + 5' }]]);
+    expect(await calls('what is 12,345.5 * 2')).toEqual([['calculate', { expression: '12345.5 * 2' }]]);
+    // A function's arguments keep their comma.
+    expect(await calls('what is max(1,2) * 3')).toEqual([['calculate', { expression: 'max(1,2) * 3' }]]);
+    expect(await calls('add 3 more bananas')).toEqual([['cart_add', { name: 'bananas', quantity: 3 }]]);
+    expect(await calls('leg 3 weitere Bananen in den Warenkorb')).toEqual([['cart_add', { name: 'Bananen', quantity: 3 }]]);
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>
