@@ -3131,6 +3131,26 @@ describe('createOfflineModel', () => {
     expect(await calls('leg 3 weitere Bananen in den Warenkorb')).toEqual([['cart_add', { name: 'Bananen', quantity: 3 }]]);
   });
 
+  it('mails "the first two" of a list, and says how many an audit checked ("how many were checked?"), EN/DE/FR', async () => {
+    const model = createOfflineModel();
+    const audit = tool({
+      description: AUDIT_DESCRIPTION,
+      inputSchema: z.object({}),
+      execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
+    });
+    const talk = conversation(model, { ...shopTools(), audit_orders: audit });
+    // It mailed the first alone.
+    const two = await talk('list delayed orders', 'email the first two that we are sorry');
+    expect(two.calls.map((call) => (call[1] as { order_id: string }).order_id)).toEqual(['A-1012', 'A-1006']);
+    expect(two.text).toBe('Reading "the first two" as A-1012 and A-1006, from earlier in our conversation.');
+    expect((await talk('zeig die verspäteten Bestellungen', 'schreib den ersten beiden, dass es uns leid tut')).calls).toHaveLength(2);
+    expect((await talk('list delayed orders', 'email the first one that we are sorry')).calls).toHaveLength(1);
+    // It got the help text.
+    expect(await talk('audit orders', 'how many were checked?')).toEqual({ text: 'audit_orders checked 10 and flagged 2 (A-1002 and A-1006). No tool was needed for that.', calls: [] });
+    expect((await talk('prüfe alle Bestellungen', 'wie viele wurden geprüft?')).text).toBe('audit_orders hat 10 geprüft und 2 markiert (A-1002 und A-1006). Dafür brauchte ich kein Werkzeug.');
+    expect((await talk('vérifie les commandes', 'combien ont été vérifiées ?')).text).toMatch(/^audit_orders en a vérifié 10 et en a signalé 2 /);
+  });
+
   it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const picker = (date: string | undefined) =>

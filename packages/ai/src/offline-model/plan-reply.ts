@@ -473,6 +473,12 @@ const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER =
   /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b|\b(?:dem|den|der|die|das)\s+(ersten?|zweiten?|dritten?|letzten?)\b(?:\s+(?:kunden|kundin|bestellung))?|\b(?:le|la|au|a\s+la)\s+(premier|premiere|deuxieme|second|seconde|troisieme|dernier|derniere)\b(?:\s+(?:client|cliente|commande))?/;
+/** The first few of a list: "the first two", "the top 3", "die ersten beiden", "les deux premières" (folded). */
+const FIRST_FEW =
+  /\bthe\s+(?:first|top)\s+(two|three|four|2|3|4)\b|\b(?:die|den)\s+ersten\s+(zwei|drei|vier|beiden|2|3|4)\b|\b(?:les|aux)\s+(deux|trois|quatre|2|3|4)\s+premi(?:ers|eres)\b/;
+/** {@link FIRST_FEW}'s counts. */
+const FEW_COUNTS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, zwei: 2, drei: 3, vier: 4, beiden: 2, deux: 2, trois: 3, quatre: 4, '2': 2, '3': 3, '4': 4 };
+
 /** A place of {@link LIST_MEMBER} in English, German or French, as its English word. */
 const PLACES: Readonly<Record<string, string>> = {
   zweite: 'second', zweiten: 'second', deuxieme: 'second', seconde: 'second', dritte: 'third', dritten: 'third', troisieme: 'third',
@@ -484,6 +490,18 @@ const PLACES: Readonly<Record<string, string>> = {
  * "show me the delays": the first of the list, most delayed first), when the tool takes it. `undefined` otherwise.
  */
 function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
+  // "the first two", "die ersten beiden", "les deux premières": that many from the top (it took the first alone).
+  const few = FIRST_FEW.exec(fold(plain));
+  const count = few === null ? 0 : (FEW_COUNTS[few.slice(1).find((group) => group !== undefined) ?? ''] ?? 0);
+  if (few !== null && count > 1) {
+    const list = recentResults(prompt, () => true)
+      .reverse()
+      .map((result) => (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []))
+      .find((ids) => ids.length >= count);
+    const ids = list?.slice(0, count);
+    if (ids === undefined || ids.some((id) => extractArguments(id, tool.inputSchema).input[name] !== id)) return undefined;
+    return { id: ids.join(' and '), phrase: plain.slice(few.index, few.index + few[0].length), ids };
+  }
   const match = LIST_MEMBER.exec(fold(plain));
   if (match === null) return undefined;
   // The list of the message before, or of the latest one that showed any ("combien ?" between them was answered so).
@@ -648,6 +666,7 @@ const HOW_MANY =
  * with their ids; `undefined` for any other text, or when the message before showed no list.
  */
 function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (CHECKED_ASKED.test(fold(text).trim())) return checkedCount(prompt, wording);
   if (!HOW_MANY.test(fold(text).trim())) return undefined;
   const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const result of results.reverse()) {
@@ -681,6 +700,25 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
   const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
   const names = [...new Set(looked.map((call) => call.toolName))];
   return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
+}
+
+/** Asking how many an audit looked at: "how many were checked?", "wie viele wurden geprüft?", "combien ont été vérifiées ?" (folded). */
+const CHECKED_ASKED =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+orders)?\s+(?:were|did\s+(?:it|you)|have\s+been|has\s+it|have\s+you)\s+(?:checked|check|audited|audit|looked\s+at|look\s+at)|wie\s*viele(?:\s+bestellungen)?\s+(?:wurden|hast\s+du|hat\s+es)\s+(?:gepruft|uberpruft|kontrolliert)(?:\s+worden)?|combien(?:\s+de\s+commandes)?\s+(?:ont\s+ete|as-tu|avez-vous|a-t-il)\s+(?:verifiee?s?|controlee?s?|examinee?s?))\s*[?.!]*$/;
+
+/**
+ * "how many were checked?" after an audit: how many its result says it checked (`checked`), and the flagged ones of
+ * them; `undefined` when no result of the turns before says so (it got the help text).
+ */
+function checkedCount(prompt: LanguageModelV4Prompt, wording: Wording): string | undefined {
+  for (const result of recentResults(prompt, () => true).reverse()) {
+    const { record } = resultRecordAndWords(result.output);
+    if (typeof record?.checked !== 'number') continue;
+    const flagged = listIn(record) ?? [];
+    const ids = flagged.flatMap((item: unknown) => idOf(item)?.[1] ?? []);
+    return wording.checkedCount(result.toolName, record.checked, flagged.length, joinList(ids, wording.and));
+  }
+  return undefined;
 }
 
 /** "of the 10 orders", "all 10 orders" in a result's words: a total, and what it counts. */

@@ -181,6 +181,8 @@ export interface Wording {
   readonly listCount: (count: number, ids: string) => string;
   /** "how many items?" after a list of counted things (a cart): how many things, of how many kinds, and each count. */
   readonly thingsCount: (things: number, kinds: number, each: string) => string;
+  /** "how many were checked?" after an audit: the tool, how many it checked, how many it flagged, and their ids. */
+  readonly checkedCount: (tool: string, checked: number, flagged: number, ids: string) => string;
   /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
   readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
   /** "which status has the most?" after counts: the names with the most (or the fewest), their count and the total. */
@@ -388,6 +390,8 @@ const EN: Wording = {
   noted: 'OK. Anything else?',
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
   thingsCount: (things, kinds, each) => `That is ${things} items in all${kinds > 1 ? `, of ${kinds} kinds` : ''}: ${each}. No tool was needed for that.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} checked ${checked} and flagged ${flagged}${ids === '' ? '' : ` (${ids})`}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
@@ -526,6 +530,8 @@ const DE: Wording = {
   welcome: 'Gern geschehen. Noch etwas?',
   noted: 'Gut. Noch etwas?',
   thingsCount: (things, kinds, each) => `Das sind ${things} Stück${kinds > 1 ? ` in ${kinds} Sorten` : ''}: ${each}. Dafür brauchte ich kein Werkzeug.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} hat ${checked} geprüft und ${flagged} markiert${ids === '' ? '' : ` (${ids})`}. Dafür brauchte ich kein Werkzeug.`,
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
@@ -675,6 +681,8 @@ const FR: Wording = {
   welcome: 'Je vous en prie. Autre chose ?',
   noted: "D'accord. Autre chose ?",
   thingsCount: (things, kinds, each) => `Cela fait ${things} articles en tout${kinds > 1 ? `, de ${kinds} sortes` : ''} : ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} en a vérifié ${checked} et en a signalé ${flagged}${ids === '' ? '' : ` (${ids})`}. Je n'ai eu besoin d'aucun outil pour cela.`,
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
