@@ -2948,6 +2948,8 @@ describe('createOfflineModel', () => {
     );
     expect(await apart('Zeitunterschied zwischen Berlin und Tokio?')).toMatch(/\n\nGegenüber Europe\/Berlin \(UTC\+01:00\): Asia\/Tokyo ist 8 Stunden voraus \(UTC\+09:00\)\.$/);
     expect(await apart('time in Tokyo', 'and in London?', 'what is the time difference between Berlin and New York?')).toMatch(/Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/);
+    // One place named against the clock shown before: that place's clock, then the difference (help text).
+    expect(await apart('time in Berlin', 'what is the difference to New York?')).toMatch(/\n\nAgainst America\/New_York \(UTC-05:00\), Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/);
     // After an answer that called no tool ("what day is it there?"), the clock before it still (it got the help text).
     expect(await apart('time in Tokyo', 'what day is it there?', 'how far ahead of me is that?')).toMatch(/^Against UTC, Asia\/Tokyo is 9 hours ahead \(UTC\+09:00\): /);
     // The demo's browser gives its offset too: taken as given (an own zone of +05:30 against Tokyo's +09:00).

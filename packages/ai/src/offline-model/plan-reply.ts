@@ -222,7 +222,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
   if (day !== undefined) return { type: 'text', text: day };
   // "pick a delivery date for A-1003", "lass mich ein Datum für A-1003 wählen": the date picker asks it, and the change
   // is made with the day picked once it is in (pickedDateChange); it asked for the date as text.
-  const clocks = forced || asked !== ruleInput.userText ? undefined : clocksAsked(text, tools);
+  const clocks = forced || asked !== ruleInput.userText ? undefined : clocksAsked(options.prompt, text, tools);
   if (clocks !== undefined) return { type: 'tool-calls', calls: clocks };
   const picking = forced || asked !== ruleInput.userText || dates.dates.length > 0 ? undefined : datePickFor(text, tools);
   if (picking !== undefined) return { type: 'tool-calls', calls: [{ toolName: picking.picker.name, input: { [picking.question]: wording.pickQuestion(picking.id) } }] };
@@ -840,21 +840,28 @@ function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wo
 
 /**
  * "what is the time difference between Berlin and Sydney?", "Zeitunterschied zwischen Berlin und Tokio?": a clock's
- * call for each place it names (two or more), and the difference said once they are in ({@link clocksApartFromResults});
+ * call for each place it names (two or more, or one against a clock shown before: "… to London?"), and the difference said once they are in ({@link clocksApartFromResults});
  * the German one left "Zeitunterschied zwischen Berlin" undone, and the English one only listed the clocks.
  */
-function clocksAsked(text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+function clocksAsked(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
   if (!TIME_APART.test(fold(text))) return undefined;
   const zones = [...new Set(findTimeZones(text).sort((a, b) => a.start - b.start).map((match) => match.zone))];
   const clock = tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
   const name = clock === undefined ? undefined : timeZoneArgument(clock.inputSchema);
-  if (zones.length < 2 || clock === undefined || name === undefined) return undefined;
+  // One place named after a clock ("what is the difference to London?" after Berlin's): that place's, against it.
+  const shown = zones.length === 1 ? clocksIn(recentResults(prompt, (found) => clocksIn(found).length > 0)) : [];
+  const against = shown.length > 0 && !shown.some((other) => other.zone === zones[0]);
+  if ((zones.length < 2 && !against) || clock === undefined || name === undefined) return undefined;
   return zones.map((zone) => ({ toolName: clock.name, input: { [name]: zone } }));
 }
 
 /** The clocks a message asked the difference of, once their results are in: what they showed, then how far apart. */
 function clocksApartFromResults(input: OfflineRuleInput, wording: Wording): OfflineReply | undefined {
-  const apart = TIME_APART.test(fold(input.userText)) ? clocksApart(clocksIn(input.toolResults), wording, true) : undefined;
+  if (!TIME_APART.test(fold(input.userText))) return undefined;
+  // The clocks read now, and the one shown before when one place was named against it.
+  const now = clocksIn(input.toolResults);
+  const before = now.length === 1 ? clocksIn(recentResults(input.prompt, (found) => clocksIn(found).length > 0)) : [];
+  const apart = clocksApart([...now, ...before.filter((clock) => !now.some((other) => other.zone === clock.zone))], wording, true);
   return apart === undefined ? undefined : { type: 'text', text: `${summarizeToolResults(input.toolResults, wording)}\n\n${apart}` };
 }
 
